@@ -1,0 +1,81 @@
+//! Per-connection chart data as columns (one Vec per series), the layout that crosses
+//! into JavaScript as typed arrays (schema version [`crate::SCHEMA_VERSION`]).
+//!
+//! Times are seconds relative to the first packet of the *file* (like Wireshark's
+//! `frame.time_relative`). Sequence numbers are relative and unwrapped to f64 as
+//! in Wireshark (the SYN is 0, the first data byte 1; without a handshake the first
+//! seen sequence number is 0... see `analysis::sequence`). `NaN` marks "no value".
+
+/// Analysis flag bits stored above the 8 TCP header flag bits in `flags`.
+pub mod flag_bits {
+    /// Wireshark `tcp.analysis.retransmission`.
+    pub const RETRANSMISSION: u32 = 1 << 8;
+    pub const FAST_RETRANSMISSION: u32 = 1 << 9;
+    pub const SPURIOUS_RETRANSMISSION: u32 = 1 << 10;
+    pub const DUPLICATE_ACK: u32 = 1 << 11;
+    pub const ZERO_WINDOW: u32 = 1 << 12;
+    pub const ZERO_WINDOW_PROBE: u32 = 1 << 13;
+    pub const WINDOW_FULL: u32 = 1 << 14;
+    pub const KEEP_ALIVE: u32 = 1 << 15;
+    /// `tcp.analysis.lost_segment` ("previous segment not captured").
+    pub const LOST_SEGMENT: u32 = 1 << 16;
+    pub const OUT_OF_ORDER: u32 = 1 << 17;
+    pub const WINDOW_UPDATE: u32 = 1 << 18;
+    pub const ZERO_WINDOW_PROBE_ACK: u32 = 1 << 19;
+    pub const KEEP_ALIVE_ACK: u32 = 1 << 20;
+    pub const ACK_LOST_SEGMENT: u32 = 1 << 21;
+}
+
+/// One row per packet of the connection, both directions interleaved in capture order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PacketColumns {
+    /// Seconds since the first packet of the file.
+    pub t: Vec<f64>,
+    /// 0 = direction 0 (endpoints[0] → endpoints[1]), 1 = the reverse.
+    pub dir: Vec<u8>,
+    /// 1-based frame number in the file (Wireshark's `frame.number`), for tooltips.
+    pub frame: Vec<u32>,
+    /// Relative sequence number of the segment's first byte (unwrapped).
+    pub seq: Vec<f64>,
+    /// TCP payload length.
+    pub len: Vec<u32>,
+    /// Frame length on the wire.
+    pub wire_len: Vec<u32>,
+    /// Relative cumulative ACK (in the peer's sequence space); NaN without the ACK flag.
+    pub ack: Vec<f64>,
+    /// Advertised receive window of the sender of this packet, scaled when the scale is
+    /// known (RFC 7323 §2.2: never scaled on SYN segments); NaN on RST.
+    pub win: Vec<f64>,
+    /// Bytes in flight at this data segment (DESIGN.md definition); NaN for segments without payload.
+    pub in_flight: Vec<f64>,
+    /// Low 8 bits: TCP header flags (`decode::tcp_flags`); above: `flag_bits`.
+    pub flags: Vec<u32>,
+}
+
+/// SACK blocks (RFC 2018), one row per block, relative to the data sender's sequence space.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SackColumns {
+    pub t: Vec<f64>,
+    /// Direction of the ACK that carried the block (the data flows the other way).
+    pub dir: Vec<u8>,
+    pub left: Vec<f64>,
+    pub right: Vec<f64>,
+}
+
+/// RTT samples; `dir` is the direction of the *data* whose round trip was measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RttColumns {
+    /// Time of the ACK (or echoing segment) that completed the sample.
+    pub t: Vec<f64>,
+    pub dir: Vec<u8>,
+    pub rtt_ms: Vec<f64>,
+    /// 0 = data segment → first ACK covering it (Karn's rule), 1 = TCP timestamps echo (RFC 7323 §4).
+    pub kind: Vec<u8>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConnectionColumns {
+    pub packets: PacketColumns,
+    pub sack: SackColumns,
+    pub rtt: RttColumns,
+}

@@ -1,0 +1,1 @@
+//! STUB (owned by the decode work).

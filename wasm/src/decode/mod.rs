@@ -1,0 +1,121 @@
+//! Capture decoding: pcap / pcapng framing (via pcap-parser), link layers, IP, TCP.
+//!
+//! The decoder is push-based: `CaptureDecoder::push` takes the next chunk of the file
+//! (any size, e.g. a `Blob.slice` in the browser) and calls back once per packet.
+//! Parsers validate once and then read fields with cheap getters.
+
+pub mod capture;
+pub mod ip;
+pub mod link;
+pub mod tcp;
+
+pub use capture::CaptureDecoder;
+
+use std::net::IpAddr;
+
+/// TCP header flag bits, as in the header's flags byte (RFC 9293 §3.1).
+pub mod tcp_flags {
+    pub const FIN: u8 = 0x01;
+    pub const SYN: u8 = 0x02;
+    pub const RST: u8 = 0x04;
+    pub const PSH: u8 = 0x08;
+    pub const ACK: u8 = 0x10;
+    pub const URG: u8 = 0x20;
+    pub const ECE: u8 = 0x40;
+    pub const CWR: u8 = 0x80;
+}
+
+/// The TCP options that matter to the analysis (RFC 9293, RFC 7323, RFC 2018).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpOptions {
+    pub mss: Option<u16>,
+    /// Window scale shift count as sent (RFC 7323 §2.3; values > 14 are clamped by receivers).
+    pub window_scale: Option<u8>,
+    pub sack_permitted: bool,
+    /// SACK blocks (left, right) in absolute sequence numbers; `sack_count` of them are valid.
+    pub sack_blocks: [(u32, u32); 4],
+    pub sack_count: u8,
+    /// (TSval, TSecr) of the timestamps option (RFC 7323 §3).
+    pub timestamp: Option<(u32, u32)>,
+}
+
+/// One decoded TCP segment with what the analysis needs; owned and small.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpSegment {
+    /// 0-based index of this packet among all packets (records) of the file.
+    pub packet_index: u64,
+    /// Capture timestamp, nanoseconds since the Unix epoch.
+    pub ts_ns: i64,
+    /// Original length of the frame on the wire (pcap `orig_len`), not the captured length.
+    pub wire_len: u32,
+    pub src: IpAddr,
+    pub dst: IpAddr,
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    /// Flags byte, see [`tcp_flags`].
+    pub flags: u8,
+    /// Raw (unscaled) window field.
+    pub window: u16,
+    /// TCP payload length from the IP length fields (correct even when the capture
+    /// was cut by the snaplen).
+    pub payload_len: u32,
+    pub options: TcpOptions,
+}
+
+/// What the decoder hands out for every packet of the file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decoded {
+    Tcp(TcpSegment),
+    /// Any other packet (ARP, UDP, ICMP, unknown link type, ...); counted, not analysed.
+    Other { packet_index: u64, ts_ns: i64, wire_len: u32 },
+}
+
+/// Per-packet problems that are not fatal: counted and reported as warnings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WarningKind {
+    UnknownLinkType,
+    NotIp,
+    NotTcp,
+    IpFragment,
+    /// Header fields were cut off by the snaplen before the TCP header was complete.
+    TruncatedHeaders,
+    /// A header with impossible values (checked lengths etc.) inside one packet.
+    MalformedPacket,
+    /// Timestamps that go backwards.
+    TimeWentBackwards,
+}
+
+impl WarningKind {
+    /// Stable kebab-case name used in the JSON `warnings[].kind`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningKind::UnknownLinkType => "unknown-link-type",
+            WarningKind::NotIp => "not-ip",
+            WarningKind::NotTcp => "not-tcp",
+            WarningKind::IpFragment => "ip-fragment",
+            WarningKind::TruncatedHeaders => "truncated-headers",
+            WarningKind::MalformedPacket => "malformed-packet",
+            WarningKind::TimeWentBackwards => "time-went-backwards",
+        }
+    }
+}
+
+/// File-level facts gathered while decoding.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaptureInfo {
+    /// "pcap" or "pcapng" (None until the magic has been read).
+    pub format: Option<&'static str>,
+    /// Link-layer type names seen ("ethernet", "linux-sll", "linux-sll2", "raw", "null", "ieee802-11-radiotap", or "linktype-N").
+    pub link_types: Vec<String>,
+    pub packets: u64,
+    /// Sum of original (wire) lengths.
+    pub bytes: u64,
+    /// Bytes of the file consumed so far (for progress and for error offsets).
+    pub bytes_consumed: u64,
+    pub first_ts_ns: Option<i64>,
+    pub last_ts_ns: Option<i64>,
+    /// Counts of per-packet warnings, in order of kind.
+    pub warnings: std::collections::BTreeMap<WarningKind, u64>,
+}

@@ -1,0 +1,96 @@
+//! The schema-versioned JSON summary shared by `tcpscope analyze --json` and the web
+//! app (issue 3's shape: times in seconds relative to the first packet of the file;
+//! fields may be added, never renamed without bumping `SCHEMA_VERSION`).
+
+use crate::analysis::{Analysis, ConnectionSummary};
+use crate::decode::CaptureInfo;
+use crate::error::DecodeError;
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report<'a> {
+    pub schema_version: u32,
+    pub capture: CaptureSummary,
+    pub error: Option<ErrorSummary>,
+    pub warnings: Vec<Warning>,
+    pub connections: &'a [ConnectionSummary],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureSummary {
+    pub format: Option<&'static str>,
+    pub link_types: Vec<String>,
+    pub packets: u64,
+    pub bytes: u64,
+    pub duration: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorSummary {
+    pub message: String,
+    pub packet_index: Option<u64>,
+    pub byte_offset: Option<u64>,
+    pub layer: crate::error::Layer,
+    pub kind: crate::error::ErrorKind,
+}
+
+#[derive(Serialize)]
+pub struct Warning {
+    pub kind: &'static str,
+    pub count: u64,
+    pub message: String,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(info: &CaptureInfo, error: Option<&DecodeError>, analysis: Option<&'a Analysis>) -> Self {
+        let duration = match (info.first_ts_ns, info.last_ts_ns) {
+            (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
+            _ => 0.0,
+        };
+        let warnings = info
+            .warnings
+            .iter()
+            .map(|(kind, &count)| Warning { kind: kind.name(), count, message: warning_text(kind.name(), count) })
+            .collect();
+        Report {
+            schema_version: crate::SCHEMA_VERSION,
+            capture: CaptureSummary {
+                format: info.format,
+                link_types: info.link_types.clone(),
+                packets: info.packets,
+                bytes: info.bytes,
+                duration,
+            },
+            error: error.map(|e| ErrorSummary {
+                message: e.message.clone(),
+                packet_index: e.packet_index,
+                byte_offset: e.byte_offset,
+                layer: e.layer,
+                kind: e.kind,
+            }),
+            warnings,
+            connections: analysis.map(|a| a.connections.as_slice()).unwrap_or(&[]),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"schemaVersion\":1,\"error\":{{\"message\":\"{e}\"}}}}"))
+    }
+}
+
+fn warning_text(kind: &str, count: u64) -> String {
+    let what = match kind {
+        "unknown-link-type" => "packets with a link-layer type tcpscope cannot decode",
+        "not-ip" => "non-IP packets (ARP, LLDP, ...), skipped",
+        "not-tcp" => "IP packets that are not TCP (UDP, ICMP, ...), skipped",
+        "ip-fragment" => "IP fragments, not reassembled",
+        "truncated-headers" => "packets cut by the snapshot length before the TCP header ended",
+        "malformed-packet" => "packets with impossible header values, skipped",
+        "time-went-backwards" => "packets whose timestamp is earlier than the one before",
+        _ => "packets with problems",
+    };
+    format!("{count} {what}")
+}
