@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_VIEW, parseView, serializeView, type ViewState } from './url';
+
+const view = (patch: Partial<ViewState>): ViewState => ({ ...DEFAULT_VIEW, charts: [...DEFAULT_VIEW.charts], ...patch });
+
+// [fragment, the view it means]; every row must also round-trip through serializeView.
+const table: [string, ViewState][] = [
+  ['', view({})],
+  ['c=3', view({ conn: 3 })],
+  ['c=0&t=0.5,1.25', view({ conn: 0, range: [0.5, 1.25] })],
+  ['bin=10&stall=25', view({ binMs: 10, stallMs: 25 })],
+  ['charts=throughput,rtt', view({ charts: ['throughput', 'rtt'] })],
+  ['theme=dark', view({ theme: 'dark' })],
+  ['ex=rwnd-limited.pcap&c=1', view({ source: { kind: 'example', file: 'rwnd-limited.pcap' }, conn: 1 })],
+  ['url=https%3A%2F%2Fexample.org%2Fa.pcap', view({ source: { kind: 'url', url: 'https://example.org/a.pcap' } })],
+];
+
+describe('URL state', () => {
+  it.each(table)('parses %j', (fragment, expected) => {
+    expect(parseView(fragment)).toEqual(expected);
+    expect(parseView('#' + fragment)).toEqual(expected);
+  });
+
+  it.each(table)('serializes back to %j', (fragment, state) => {
+    expect(serializeView(state)).toBe(fragment);
+  });
+
+  // Tampered or hostile fragments fall back to defaults field by field.
+  const hostile: [string, Partial<ViewState>][] = [
+    ['c=-1', {}],
+    ['c=1.5', {}],
+    ['c=abc', {}],
+    ['t=2,1', {}],
+    ['t=1', {}],
+    ['t=NaN,Infinity', {}],
+    ['bin=0', {}],
+    ['stall=1e9999', {}],
+    ['charts=throughput,<script>', { charts: ['throughput'] }],
+    ['theme=<img src=x>', {}],
+    ['url=javascript:alert(1)', {}],
+    ['ex=../../etc/passwd', {}],
+    ['ex=<b>.pcap', {}],
+  ];
+  it.each(hostile)('ignores the invalid parts of %j', (fragment, patch) => {
+    expect(parseView(fragment)).toEqual(view(patch));
+  });
+
+  it('keeps µs precision and drops float noise', () => {
+    expect(serializeView(view({ range: [0.1 + 0.2, 1.0000004] }))).toBe('t=0.3,1');
+  });
+});
