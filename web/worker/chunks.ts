@@ -19,7 +19,7 @@ export async function* captureChunks(blob: Blob, onRead: (bytesRead: number) => 
         controller.enqueue(chunk);
       },
     });
-    const reader = blob.stream().pipeThrough(counting).pipeThrough(new DecompressionStream('gzip')).getReader();
+    const reader = blob.stream().pipeThrough(counting).pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;

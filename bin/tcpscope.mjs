@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// tcpscope CLI: runs the same wasm module the browser runs (not a second
+// implementation) over a capture file, streamed in chunks.
+//
+//   tcpscope analyze CAPTURE [--json] [--stall-ms N]
+//
+// Exit status: 0 success, 1 the capture is damaged (partial results still printed,
+// `error` set), 2 usage errors (and files that cannot be opened).
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { formatHuman } from '../cli/format.mjs';
+
+const USAGE = `usage: tcpscope analyze CAPTURE [--json] [--stall-ms N]
+
+  CAPTURE       a .pcap or .pcapng file (gzip-compressed is fine)
+  --json        print the schema-1 JSON summary instead of the human summary
+  --stall-ms N  stall threshold in ms (default: max(10 ms, 4 x min RTT))`;
+
+function usage(message) {
+  if (message) process.stderr.write(`tcpscope: ${message}\n`);
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (command !== 'analyze') usage(command ? `unknown command '${command}'` : 'missing command');
+  const options = { json: false, stallMs: Number.NaN, capture: null };
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (arg === '--json') options.json = true;
+    else if (arg === '--stall-ms') {
+      const value = Number(rest[++i]);
+      if (!(value > 0) || !Number.isFinite(value)) usage(`--stall-ms needs a positive number of milliseconds, got '${rest[i] ?? ''}'`);
+      options.stallMs = value;
+    } else if (arg.startsWith('-')) usage(`unknown option '${arg}'`);
+    else if (options.capture === null) options.capture = arg;
+    else usage(`unexpected argument '${arg}'`);
+  }
+  if (options.capture === null) usage('missing CAPTURE');
+  return options;
+}
+
+async function loadWasm() {
+  const pkg = fileURLToPath(new URL('../wasm/pkg/', import.meta.url));
+  if (!existsSync(`${pkg}tcpscope_core_bg.wasm`)) {
+    process.stderr.write('tcpscope: the wasm module is not built yet; run `npm run build:wasm` (or `npm start`) first\n');
+    process.exit(2);
+  }
+  const wasm = await import(new URL('../wasm/pkg/tcpscope_core.js', import.meta.url).href);
+  wasm.initSync({ module: readFileSync(`${pkg}tcpscope_core_bg.wasm`) });
+  return wasm;
+}
+
+async function isGzip(path) {
+  const { open } = await import('node:fs/promises');
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (!existsSync(options.capture)) usage(`cannot open '${options.capture}': no such file`);
+  const wasm = await loadWasm();
+  const session = new wasm.WasmSession(options.stallMs);
+  let stream = createReadStream(options.capture, { highWaterMark: 16 * 1024 * 1024 });
+  if (await isGzip(options.capture)) stream = stream.pipe(createGunzip());
+  for await (const chunk of stream) {
+    if (!session.push(chunk)) break;
+  }
+  stream.destroy();
+  session.finish();
+  const report = JSON.parse(session.reportJson());
+  session.free();
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatHuman(options.capture, report));
+  process.exit(report.error ? 1 : 0);
+}
+
+main().catch((error) => {
+  process.stderr.write(`tcpscope: ${error?.stack ?? error}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,66 @@
+// Tests of `tcpscope analyze` (bin/tcpscope.mjs) through a real child process, over
+// the wasm module built into wasm/pkg.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'tcpscope.mjs');
+const examples = join(root, 'public', 'examples');
+const tmp = mkdtempSync(join(tmpdir(), 'tcpscope-cli-'));
+
+function run(...args) {
+  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function file(name, bytes) {
+  const path = join(tmp, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+test('usage errors exit 2 and say what is wrong', () => {
+  assert.equal(run().code, 2);
+  assert.match(run('frobnicate').stderr, /unknown command 'frobnicate'/);
+  assert.match(run('analyze').stderr, /missing CAPTURE/);
+  assert.match(run('analyze', 'x.pcap', '--stall-ms', 'soon').stderr, /--stall-ms needs a positive number/);
+  assert.match(run('analyze', join(tmp, 'nope.pcap')).stderr, /no such file/);
+});
+
+test('a file that is not a capture: exit 1, JSON error, nothing decoded', () => {
+  const r = run('analyze', file('page.html', '<!doctype html><html><body>hello</body></html>'), '--json');
+  assert.equal(r.code, 1);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.schemaVersion, 1);
+  assert.equal(report.capture.packets, 0);
+  assert.equal(report.error.byteOffset, 0);
+  assert.match(report.error.message, /pcap/i);
+});
+
+test('an empty file is an error, not a crash', () => {
+  const r = run('analyze', file('empty.pcap', ''), '--json');
+  assert.equal(r.code, 1);
+  assert.match(JSON.parse(r.stdout).error.message, /empty/i);
+});
+
+const manifest = join(examples, 'index.json');
+test('every example capture decodes without error, plain and gzip-compressed alike', { skip: !existsSync(manifest) && 'no examples' }, () => {
+  for (const { file: name } of JSON.parse(readFileSync(manifest, 'utf8'))) {
+    const path = join(examples, name);
+    const plain = run('analyze', path, '--json');
+    assert.equal(plain.code, 0, `${name}: ${plain.stderr}`);
+    const report = JSON.parse(plain.stdout);
+    assert.equal(report.error, null);
+    assert.ok(report.connections.length >= 1, `${name} has TCP connections`);
+    const zipped = run('analyze', file(`${name}.gz`, gzipSync(readFileSync(path))), '--json');
+    assert.deepEqual(JSON.parse(zipped.stdout), report, `${name}.gz gives the same report`);
+    const human = run('analyze', path);
+    assert.match(human.stdout, /limit: /);
+  }
+});

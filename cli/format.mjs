@@ -1,0 +1,47 @@
+// The CLI's human-readable summary of a schema-1 report.
+const si = (value, units) => {
+  let unit = 0;
+  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${unit === 0 ? Math.round(value) : value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;
+};
+export const bytes = (b) => si(b, ['B', 'kB', 'MB', 'GB', 'TB']);
+export const rate = (bps) => si(bps, ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s']);
+export const seconds = (s) => (s < 1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(3)} s`);
+
+export function formatHuman(name, report) {
+  const { capture, error, warnings, connections } = report;
+  const lines = [];
+  lines.push(`${name}: ${capture.format ?? 'unknown format'}${capture.linkTypes.length ? `, ${capture.linkTypes.join(' + ')}` : ''}, ` +
+    `${capture.packets} packets, ${bytes(capture.bytes)}, ${seconds(capture.duration)}`);
+  if (error) lines.push(`DAMAGED: ${error.message}`);
+  for (const w of warnings) lines.push(`note: ${w.message}`);
+  lines.push(`${connections.length} TCP connection${connections.length === 1 ? '' : 's'}`);
+  const shown = [...connections].sort((a, b) => payload(b) - payload(a)).slice(0, 20);
+  for (const c of shown) {
+    const d = c.directions[c.dataDirection];
+    lines.push('');
+    lines.push(`#${c.id}  ${d.from} -> ${d.to}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
+    lines.push(`    ${c.packets} packets, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
+      `mean ${rate(d.throughput.meanBps)}, peak ${rate(d.throughput.peakBps)} per ${d.throughput.binSeconds * 1000} ms`);
+    const rtt = d.rtt.minMs === null ? 'no RTT samples' : `RTT min ${d.rtt.minMs.toFixed(2)} ms, median ${d.rtt.medianMs.toFixed(2)} ms`;
+    const peer = c.directions[1 - c.dataDirection];
+    const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
+    lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
+    lines.push(`    retransmissions ${d.retransmissions} (fast ${d.fastRetransmissions}, spurious ${d.spuriousRetransmissions}), ` +
+      `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}`);
+    if (d.stalls.length) {
+      const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${s.cause})`);
+      lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);
+    }
+    lines.push(`    limit: ${c.diagnosis.limit}${c.diagnosis.text ? ` - ${c.diagnosis.text}` : ''}`);
+  }
+  if (connections.length > shown.length) lines.push('', `(${connections.length - shown.length} smaller connections not listed; use --json)`);
+  return `${lines.join('\n')}\n`;
+}
+
+function payload(c) {
+  return c.directions[0].payloadBytes + c.directions[1].payloadBytes;
+}

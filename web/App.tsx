@@ -1,0 +1,153 @@
+// The app shell: loading a capture (drop, picker, example, #url=), the connection
+// list and the selected connection's charts and diagnosis. The root's data-state
+// ("idle" | "loading" | "ready" | "error") is the explicit signal tests wait on.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { CaptureBanner } from './components/CaptureBanner';
+import { ConnectionTable, largestConnection } from './components/ConnectionTable';
+import { ConnectionView } from './components/ConnectionView';
+import { FilePicker, Landing, type Example } from './components/DropZone';
+import { ProgressBar } from './components/ProgressBar';
+import type { ConnectionData, Report } from './model/types';
+import { parseView, serializeView, type Source, type ViewState } from './state/url';
+import { CancelledError, DecoderClient, type Progress } from './worker/client';
+
+type Phase = 'idle' | 'loading' | 'ready' | 'error';
+
+function exampleUrl(file: string): string {
+  return new URL(`examples/${encodeURIComponent(file)}`, document.baseURI).href;
+}
+
+async function fetchBlob(url: string): Promise<Blob> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not load ${url}: HTTP ${response.status} ${response.statusText}`.trim());
+  return response.blob();
+}
+
+export function App() {
+  const [view, setView] = useState<ViewState>(() => parseView(window.location.hash));
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [fileName, setFileName] = useState('');
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [report, setReport] = useState<Report | null>(null);
+  const [data, setData] = useState<ConnectionData | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const clientRef = useRef<DecoderClient | null>(null);
+  const client = () => (clientRef.current ??= new DecoderClient());
+
+  // The address bar always holds the current view (a permalink).
+  useEffect(() => {
+    const fragment = serializeView(view);
+    window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
+    const root = document.documentElement;
+    if (view.theme === 'auto') delete root.dataset.theme;
+    else root.dataset.theme = view.theme;
+  }, [view]);
+
+  const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
+    setPhase('loading');
+    setFileName(name);
+    setProgress(null);
+    setReport(null);
+    setData(null);
+    setFailure(null);
+    try {
+      const blob = await getBlob();
+      const { report } = await client().open(blob, name, null, setProgress);
+      setReport(report);
+      setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null }));
+      if (report.connections.length === 0) {
+        // Nothing to chart: an error if the file could not be read, else a plain answer.
+        if (report.error) setFailure(report.error.message);
+        setPhase(report.error ? 'error' : 'ready');
+      }
+    } catch (error) {
+      if (error instanceof CancelledError) {
+        setPhase('idle');
+        return;
+      }
+      setFailure(error instanceof Error ? error.message : String(error));
+      setPhase('error');
+    }
+  }, []);
+
+  const openFile = useCallback((file: File) => load(file.name, async () => file, null), [load]);
+  const openExample = useCallback(
+    (example: Pick<Example, 'file'>) => load(example.file, () => fetchBlob(exampleUrl(example.file)), { kind: 'example', file: example.file }),
+    [load],
+  );
+
+  // A link that names its capture (#ex=… or #url=…) opens it.
+  useEffect(() => {
+    const source = view.source;
+    if (source?.kind === 'example') load(source.file, () => fetchBlob(exampleUrl(source.file)), source);
+    if (source?.kind === 'url') load(source.url.split('/').pop() || source.url, () => fetchBlob(source.url), source);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const selected = useMemo(() => {
+    if (!report) return undefined;
+    return report.connections.find((c) => c.id === view.conn) ?? largestConnection(report.connections);
+  }, [report, view.conn]);
+
+  // Fetch the selected connection's columns from the worker; ready once they are here.
+  useEffect(() => {
+    if (!selected) return;
+    let current = true;
+    client()
+      .connection(selected.id)
+      .then((columns) => {
+        if (!current) return;
+        setData(columns);
+        setPhase('ready');
+      })
+      .catch((error) => current && !(error instanceof CancelledError) && (setFailure(String(error)), setPhase('error')));
+    return () => {
+      current = false;
+    };
+  }, [selected]);
+
+  const onDrop = (event: React.DragEvent) => {
+    event.preventDefault();
+    const file = event.dataTransfer.files?.[0];
+    if (file) openFile(file);
+  };
+
+  return (
+    <div className="app" data-state={phase} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      <header className="app-header">
+        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); client().cancel(); setPhase('idle'); setReport(null); setView((v) => ({ ...v, source: null, conn: null, range: null })); }}>
+          tcpscope
+        </a>
+        <span className="tagline">why was this TCP transfer slow?</span>
+        <span className="spacer" />
+        {phase !== 'idle' ? <FilePicker onFile={openFile} label="Open another…" /> : null}
+        <ThemeToggle theme={view.theme} onChange={(theme) => setView((v) => ({ ...v, theme }))} />
+      </header>
+      <main>
+        {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
+        {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={() => client().cancel()} /> : null}
+        {failure ? (
+          <div className="error" role="alert" data-testid="error">
+            <strong>Could not read {fileName || 'the capture'}.</strong> {failure}
+          </div>
+        ) : null}
+        {report ? <CaptureBanner name={fileName} report={report} /> : null}
+        {report && report.connections.length > 0 ? (
+          <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+        ) : null}
+        {data && selected && data.summary.id === selected.id ? (
+          <ConnectionView data={data} view={view} onView={setView} client={client()} />
+        ) : null}
+      </main>
+    </div>
+  );
+}
+
+function ThemeToggle({ theme, onChange }: { theme: ViewState['theme']; onChange: (t: ViewState['theme']) => void }) {
+  const next = theme === 'auto' ? 'dark' : theme === 'dark' ? 'light' : 'auto';
+  return (
+    <button className="button" data-testid="theme" onClick={() => onChange(next)} title="Theme: follows the system, dark or light">
+      {theme === 'auto' ? '◐ auto' : theme === 'dark' ? '● dark' : '○ light'}
+    </button>
+  );
+}
