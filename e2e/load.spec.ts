@@ -1,0 +1,61 @@
+// Loading captures in a real Chromium: file input, drag and drop, an example link,
+// and bad input. Every wait is on the app root's data-state, never a sleep.
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const examplesDir = fileURLToPath(new URL('../public/examples/', import.meta.url));
+const examples: { file: string; title: string }[] = JSON.parse(readFileSync(`${examplesDir}index.json`, 'utf8'));
+const firstExample = examples[0].file;
+
+const app = (page: Page) => page.locator('.app');
+
+test('a capture chosen with the file input is decoded in the worker and its connections listed', async ({ page }) => {
+  await page.goto('/');
+  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await page.getByTestId('file-input').setInputFiles(`${examplesDir}${firstExample}`);
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  const rows = page.getByTestId('connections').locator('tbody tr');
+  expect(await rows.count()).toBeGreaterThanOrEqual(1);
+  // The largest connection is selected and its numbers are shown.
+  await expect(page.getByTestId('connection')).toBeVisible();
+  await expect(page.getByTestId('capture')).toContainText(firstExample);
+});
+
+test('a capture dropped on the page is decoded', async ({ page }) => {
+  await page.goto('/');
+  const bytes = [...readFileSync(`${examplesDir}${firstExample}`)];
+  const dataTransfer = await page.evaluateHandle(([b, name]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(b as number[])], name as string));
+    return dt;
+  }, [bytes, firstExample] as const);
+  await page.getByTestId('drop').dispatchEvent('dragover', { dataTransfer });
+  await page.getByTestId('drop').dispatchEvent('drop', { dataTransfer });
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('connections').locator('tbody tr').first()).toBeVisible();
+});
+
+test('an example opens from the list and the permalink names it', async ({ page }) => {
+  await page.goto('/');
+  await page.locator(`[data-example="${firstExample}"]`).click();
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  expect(new URL(page.url()).hash).toContain(`ex=${firstExample}`);
+  // Reloading the permalink restores the same capture.
+  await page.reload();
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('capture')).toContainText(firstExample);
+});
+
+test('a file that is not a capture gives a readable error, not a blank page', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'notes.pcap', mimeType: 'application/octet-stream', buffer: Buffer.from('<!doctype html><p>not a capture</p>'),
+  });
+  await expect(app(page)).toHaveAttribute('data-state', 'error');
+  await expect(page.getByTestId('error')).toContainText('notes.pcap');
+  await expect(page.getByTestId('error')).toContainText(/pcap/i);
+  // The page still works: another file can be opened.
+  await page.getByTestId('file-input').setInputFiles(`${examplesDir}${firstExample}`);
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+});
