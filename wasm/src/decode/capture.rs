@@ -1,27 +1,305 @@
-//! STUB (owned by the decode work): push-based pcap/pcapng framing.
-use super::{CaptureInfo, Decoded};
-use crate::error::DecodeError;
+//! Push-based capture decoding: bytes in chunks of any size → one callback per packet.
+//!
+//! The file is a sequence of "units" (pcap file header, pcap records, pcapng blocks).
+//! For each unit the format code says how many bytes it needs (`needed`, from the
+//! bytes available); whole units are decoded straight from the caller's chunk, and
+//! only an incomplete unit at the end of a chunk is copied into `buf`, which is
+//! topped up with exactly the bytes that unit still lacks. So memory stays at one
+//! record, whatever the chunk size, and the output does not depend on chunking.
 
-#[derive(Default)]
+use super::link::{is_supported, link_type_name};
+use super::packet::decode_frame;
+use super::pcap::{is_pcap_magic, PcapFormat};
+use super::pcapng::{NgEvent, NgFormat, SHB_TYPE};
+use super::{CaptureInfo, Decoded, WarningKind};
+use crate::error::{DecodeError, ErrorKind, Layer};
+
+/// Where the decoder is in the file, for error messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    /// 0-based index of the next packet.
+    pub packet: u64,
+    /// Offset in the file of the unit being read.
+    pub offset: u64,
+}
+
+impl Ctx {
+    /// An error inside the packet about to be read.
+    pub fn err(&self, kind: ErrorKind, message: String) -> DecodeError {
+        DecodeError::new(Layer::Capture, kind, Some(self.packet), Some(self.offset), message)
+    }
+    /// An error in a pcapng block, which belongs to a packet only if it is a packet block.
+    pub fn block_err(&self, packet: bool, kind: ErrorKind, message: String) -> DecodeError {
+        DecodeError::new(Layer::Capture, kind, packet.then_some(self.packet), Some(self.offset), message)
+    }
+}
+
+/// A framed packet, before link-layer decoding.
+#[derive(Clone, Copy, Debug)]
+pub struct RawPacket<'a> {
+    pub link_type: u32,
+    pub data: &'a [u8],
+    pub orig_len: u32,
+    /// None for pcapng Simple Packet Blocks, which carry no timestamp.
+    pub ts_ns: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+enum Format {
+    /// Nothing read yet.
+    Start,
+    Pcap(PcapFormat),
+    Pcapng(NgFormat),
+}
+
 pub struct CaptureDecoder {
     info: CaptureInfo,
+    format: Format,
+    /// The unconsumed start of the next unit (always shorter than that unit).
+    buf: Vec<u8>,
+    error: Option<DecodeError>,
+}
+
+impl Default for CaptureDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl CaptureDecoder {
     pub fn new() -> Self {
-        Self::default()
+        CaptureDecoder { info: CaptureInfo::default(), format: Format::Start, buf: Vec::new(), error: None }
     }
+
     /// Feed the next chunk of the file; `on_packet` is called once per packet.
     /// After a fatal error every later call returns the same error and decodes nothing.
     pub fn push(&mut self, chunk: &[u8], on_packet: &mut dyn FnMut(Decoded)) -> Result<(), DecodeError> {
-        let _ = (chunk, on_packet);
-        Ok(())
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let result = self.push_inner(chunk, on_packet);
+        if let Err(e) = &result {
+            self.error = Some(e.clone());
+            self.buf = Vec::new();
+        }
+        result
     }
+
     /// End of input: bytes left over in the middle of a record become a `Truncated` error.
     pub fn finish(&mut self) -> Result<(), DecodeError> {
-        Ok(())
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let ctx = self.ctx();
+        let err = match (&self.format, self.buf.len()) {
+            (Format::Start, 0) => Some(ctx.err(
+                ErrorKind::Truncated,
+                "The file is empty (0 bytes): expected a pcap or pcapng capture.".into(),
+            )),
+            (Format::Start, n) => Some(DecodeError::new(
+                Layer::Capture,
+                ErrorKind::Truncated,
+                None,
+                Some(0),
+                format!("The file is only {n} bytes long, too short for a pcap or pcapng header."),
+            )),
+            (_, 0) => None,
+            (f, have) => {
+                let need = match f {
+                    Format::Pcap(p) => p.needed(&self.buf, ctx).ok(),
+                    Format::Pcapng(n) => n.needed(&self.buf, ctx).ok(),
+                    Format::Start => None,
+                };
+                let of = need.map(|n| format!(" of {n}")).unwrap_or_default();
+                Some(ctx.err(
+                    ErrorKind::Truncated,
+                    format!(
+                        "The file ends in the middle of packet {} (the record starting at byte {}, {have}{of} bytes present): it was cut short; the {} packets before it were read.",
+                        ctx.packet + 1,
+                        ctx.offset,
+                        ctx.packet
+                    ),
+                ))
+            }
+        };
+        match err {
+            Some(e) => {
+                self.error = Some(e.clone());
+                Err(e)
+            }
+            None => Ok(()),
+        }
     }
+
     pub fn info(&self) -> &CaptureInfo {
         &self.info
     }
+
+    fn ctx(&self) -> Ctx {
+        Ctx { packet: self.info.packets, offset: self.info.bytes_consumed }
+    }
+
+    fn push_inner(&mut self, mut input: &[u8], on_packet: &mut dyn FnMut(Decoded)) -> Result<(), DecodeError> {
+        // 1. Complete the unit whose start is buffered, taking only the bytes it lacks.
+        while !self.buf.is_empty() {
+            let need = self.needed(&self.buf)?;
+            if self.buf.len() >= need {
+                let mut unit = std::mem::take(&mut self.buf);
+                self.consume(&unit[..need], on_packet)?;
+                unit.drain(..need); // keeps the allocation for the next partial unit
+                self.buf = unit;
+                continue;
+            }
+            if input.is_empty() {
+                return Ok(());
+            }
+            let take = (need - self.buf.len()).min(input.len());
+            self.buf.extend_from_slice(&input[..take]);
+            input = &input[take..];
+        }
+        // 2. Decode whole units in place; keep the incomplete tail.
+        while !input.is_empty() {
+            let need = self.needed(input)?;
+            if input.len() < need {
+                self.buf.extend_from_slice(input);
+                return Ok(());
+            }
+            self.consume(&input[..need], on_packet)?;
+            input = &input[need..];
+        }
+        Ok(())
+    }
+
+    /// Bytes the next unit needs in total (may exceed `b.len()`: wait for more).
+    fn needed(&self, b: &[u8]) -> Result<usize, DecodeError> {
+        let ctx = self.ctx();
+        match &self.format {
+            Format::Start => {
+                if b.len() < 4 {
+                    return Ok(4);
+                }
+                let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                if is_pcap_magic(magic) {
+                    Ok(24)
+                } else if magic == SHB_TYPE {
+                    NgFormat::default().needed(b, ctx)
+                } else {
+                    Err(bad_magic(b))
+                }
+            }
+            Format::Pcap(p) => p.needed(b, ctx),
+            Format::Pcapng(n) => n.needed(b, ctx),
+        }
+    }
+
+    /// Decode one complete unit.
+    fn consume(&mut self, unit: &[u8], on_packet: &mut dyn FnMut(Decoded)) -> Result<(), DecodeError> {
+        let ctx = self.ctx();
+        if let Format::Start = self.format {
+            let magic = u32::from_le_bytes([unit[0], unit[1], unit[2], unit[3]]);
+            if magic == SHB_TYPE {
+                self.format = Format::Pcapng(NgFormat::default());
+                self.info.format = Some("pcapng");
+            } else {
+                let p = PcapFormat::from_header(unit)?;
+                self.add_link_type(p.link_type);
+                self.format = Format::Pcap(p);
+                self.info.format = Some("pcap");
+                self.info.bytes_consumed += unit.len() as u64;
+                return Ok(());
+            }
+        }
+        match &mut self.format {
+            Format::Pcap(p) => {
+                let raw = p.frame(unit, ctx)?;
+                self.emit(raw, on_packet);
+            }
+            Format::Pcapng(ng) => match ng.block(unit, ctx)? {
+                NgEvent::Nothing => {}
+                NgEvent::Interface(lt) => self.add_link_type(lt),
+                NgEvent::Packet(raw) => self.emit(raw, on_packet),
+                NgEvent::BadInterface { orig_len, ts_ns, .. } => {
+                    let ts_ns = self.count_packet(orig_len, ts_ns);
+                    self.warn(WarningKind::MalformedPacket);
+                    on_packet(Decoded::Other { packet_index: ctx.packet, ts_ns, wire_len: orig_len });
+                }
+            },
+            Format::Start => {}
+        }
+        self.info.bytes_consumed += unit.len() as u64;
+        Ok(())
+    }
+
+    fn add_link_type(&mut self, lt: u32) {
+        let name = link_type_name(lt);
+        if !self.info.link_types.contains(&name) {
+            self.info.link_types.push(name);
+        }
+    }
+
+    fn warn(&mut self, kind: WarningKind) {
+        *self.info.warnings.entry(kind).or_insert(0) += 1;
+    }
+
+    /// Count a packet in `info`; returns its timestamp (a Simple Packet Block has
+    /// none and gets the previous packet's, so that it does not disturb time order).
+    fn count_packet(&mut self, wire_len: u32, ts_ns: Option<i64>) -> i64 {
+        let ts = ts_ns.or(self.info.last_ts_ns).unwrap_or(0);
+        self.info.packets += 1;
+        self.info.bytes += u64::from(wire_len);
+        if self.info.first_ts_ns.is_none() {
+            self.info.first_ts_ns = Some(ts);
+        }
+        match self.info.last_ts_ns {
+            Some(last) if ts < last => self.warn(WarningKind::TimeWentBackwards),
+            _ => self.info.last_ts_ns = Some(ts),
+        }
+        ts
+    }
+
+    fn emit(&mut self, raw: RawPacket<'_>, on_packet: &mut dyn FnMut(Decoded)) {
+        let packet_index = self.info.packets;
+        // A record whose original length is below its captured length is bogus;
+        // the captured bytes are real, so count those.
+        let wire_len = raw.orig_len.max(raw.data.len() as u32);
+        let ts_ns = self.count_packet(wire_len, raw.ts_ns);
+        let result = if is_supported(raw.link_type) {
+            decode_frame(raw.link_type, raw.data, wire_len, packet_index, ts_ns)
+        } else {
+            Err(WarningKind::UnknownLinkType)
+        };
+        match result {
+            Ok(seg) => on_packet(Decoded::Tcp(seg)),
+            Err(kind) => {
+                self.warn(kind);
+                on_packet(Decoded::Other { packet_index, ts_ns, wire_len });
+            }
+        }
+    }
+}
+
+/// The error for a file that is not a capture, naming what it looks like.
+fn bad_magic(b: &[u8]) -> DecodeError {
+    let hex: Vec<String> = b.iter().take(4).map(|x| format!("{x:02x}")).collect();
+    let looks = if b.starts_with(&[0x89, b'P', b'N', b'G']) {
+        " (this looks like a PNG image)"
+    } else if b.starts_with(&[0x1f, 0x8b]) {
+        " (this looks like a gzip file: decompress it first)"
+    } else if b.starts_with(b"PK") {
+        " (this looks like a zip archive: extract the capture first)"
+    } else if b.iter().take(4).all(|c| c.is_ascii_graphic() || c.is_ascii_whitespace()) {
+        " (this looks like a text file, e.g. HTML or a text export)"
+    } else {
+        ""
+    };
+    DecodeError::new(
+        Layer::Capture,
+        ErrorKind::BadMagic,
+        None,
+        Some(0),
+        format!(
+            "Not a capture file: it starts with {}{looks}; expected a pcap magic number (a1b2c3d4 or a1b23c4d, in either byte order) or a pcapng section header (0a0d0d0a).",
+            hex.join(" ")
+        ),
+    )
 }

@@ -7,7 +7,11 @@
 pub mod capture;
 pub mod ip;
 pub mod link;
+pub mod packet;
+pub mod pcap;
+pub mod pcapng;
 pub mod tcp;
+pub mod wifi;
 
 pub use capture::CaptureDecoder;
 

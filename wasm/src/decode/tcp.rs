@@ -1,1 +1,200 @@
-//! STUB (owned by the decode work).
+//! TCP header and options (RFC 9293 §3.1; options: MSS RFC 9293 §3.2, window scale and
+//! timestamps RFC 7323 §2–3, SACK-permitted and SACK blocks RFC 2018 §2–3).
+//!
+//! `TcpHeader::parse` validates once (fixed 20 bytes present, data offset ≥ 5);
+//! getters then read fields without further checks. Options are parsed from whatever
+//! part of the option area was captured: a snaplen that cuts the options loses only
+//! the options it cut (RFC 9293 says a receiver must be robust to odd options too).
+
+use super::{TcpOptions, WarningKind};
+
+/// Length of the fixed part of the TCP header (RFC 9293 §3.1).
+pub const TCP_MIN_HEADER: usize = 20;
+
+/// A validated view of a TCP header. The slice holds at least the 20 fixed bytes;
+/// it may hold fewer option bytes than `header_len` says if the capture was cut.
+#[derive(Clone, Copy, Debug)]
+pub struct TcpHeader<'a>(&'a [u8]);
+
+impl<'a> TcpHeader<'a> {
+    /// Validate the fixed header. A cut before byte 20 is `TruncatedHeaders`; a data
+    /// offset below 5 words cannot be true (RFC 9293 §3.1) and is `MalformedPacket`.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, WarningKind> {
+        if bytes.len() < TCP_MIN_HEADER {
+            return Err(WarningKind::TruncatedHeaders);
+        }
+        let h = TcpHeader(bytes);
+        if h.header_len() < TCP_MIN_HEADER {
+            return Err(WarningKind::MalformedPacket);
+        }
+        Ok(h)
+    }
+
+    fn u16_at(&self, i: usize) -> u16 {
+        u16::from_be_bytes([self.0[i], self.0[i + 1]])
+    }
+    fn u32_at(&self, i: usize) -> u32 {
+        u32::from_be_bytes([self.0[i], self.0[i + 1], self.0[i + 2], self.0[i + 3]])
+    }
+
+    pub fn src_port(&self) -> u16 {
+        self.u16_at(0)
+    }
+    pub fn dst_port(&self) -> u16 {
+        self.u16_at(2)
+    }
+    pub fn seq(&self) -> u32 {
+        self.u32_at(4)
+    }
+    pub fn ack(&self) -> u32 {
+        self.u32_at(8)
+    }
+    /// Header length in bytes: the data offset (high nibble of byte 12) × 4.
+    pub fn header_len(&self) -> usize {
+        usize::from(self.0[12] >> 4) * 4
+    }
+    /// The flags byte (CWR ECE URG ACK PSH RST SYN FIN); the AE/NS bit in byte 12
+    /// is not included (see `super::tcp_flags`).
+    pub fn flags(&self) -> u8 {
+        self.0[13]
+    }
+    pub fn window(&self) -> u16 {
+        self.u16_at(14)
+    }
+    /// The captured part of the option area (may be shorter than announced).
+    pub fn option_bytes(&self) -> &'a [u8] {
+        let end = self.header_len().min(self.0.len());
+        self.0.get(TCP_MIN_HEADER..end).unwrap_or(&[])
+    }
+    pub fn options(&self) -> TcpOptions {
+        parse_options(self.option_bytes())
+    }
+}
+
+/// Option kinds (IANA "TCP Option Kind Numbers").
+const OPT_EOL: u8 = 0;
+const OPT_NOP: u8 = 1;
+const OPT_MSS: u8 = 2;
+const OPT_WSCALE: u8 = 3;
+const OPT_SACK_PERMITTED: u8 = 4;
+const OPT_SACK: u8 = 5;
+const OPT_TIMESTAMP: u8 = 8;
+
+/// Walk the TLV option list (RFC 9293 §3.2). Stops at End-of-Option-List, at an
+/// option whose length byte is missing or < 2 (the rest cannot be delimited), or at
+/// an option that runs past the captured bytes. Options with an unexpected length
+/// are skipped rather than misread.
+pub fn parse_options(mut b: &[u8]) -> TcpOptions {
+    let mut o = TcpOptions::default();
+    while let Some(&kind) = b.first() {
+        match kind {
+            OPT_EOL => break,
+            OPT_NOP => {
+                b = &b[1..];
+                continue;
+            }
+            _ => {}
+        }
+        let len = match b.get(1) {
+            Some(&l) if l >= 2 => usize::from(l),
+            _ => break,
+        };
+        let Some(body) = b.get(2..len) else { break };
+        match (kind, body.len()) {
+            (OPT_MSS, 2) => o.mss = Some(u16::from_be_bytes([body[0], body[1]])),
+            (OPT_WSCALE, 1) => o.window_scale = Some(body[0]),
+            (OPT_SACK_PERMITTED, 0) => o.sack_permitted = true,
+            (OPT_SACK, n) if n % 8 == 0 => {
+                // RFC 2018 §3: up to 4 blocks fit in 40 option bytes.
+                for pair in body.chunks_exact(8) {
+                    let i = usize::from(o.sack_count);
+                    if i >= o.sack_blocks.len() {
+                        break;
+                    }
+                    let left = u32::from_be_bytes([pair[0], pair[1], pair[2], pair[3]]);
+                    let right = u32::from_be_bytes([pair[4], pair[5], pair[6], pair[7]]);
+                    o.sack_blocks[i] = (left, right);
+                    o.sack_count += 1;
+                }
+            }
+            (OPT_TIMESTAMP, 8) => {
+                let val = u32::from_be_bytes([body[0], body[1], body[2], body[3]]);
+                let ecr = u32::from_be_bytes([body[4], body[5], body[6], body[7]]);
+                o.timestamp = Some((val, ecr));
+            }
+            _ => {} // unknown (MPTCP, TFO, ...) or odd length: skip
+        }
+        b = &b[len..];
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A SYN from port 40000 to 80 with MSS 1460, SACK-permitted, timestamps, NOP, wscale 7.
+    const SYN: [u8; 40] = [
+        0x9c, 0x40, 0x00, 0x50, // ports 40000 → 80
+        0x00, 0x00, 0x03, 0xe8, // seq 1000
+        0x00, 0x00, 0x00, 0x00, // ack 0
+        0xa0, 0x02, 0xfa, 0xf0, // data offset 10 words, SYN, window 64240
+        0x00, 0x00, 0x00, 0x00, // checksum, urgent
+        0x02, 0x04, 0x05, 0xb4, // MSS 1460
+        0x04, 0x02, // SACK permitted
+        0x08, 0x0a, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, // TS 1, 0
+        0x01, // NOP
+        0x03, 0x03, 0x07, // wscale 7
+    ];
+
+    #[test]
+    fn syn_header_and_options() {
+        let h = TcpHeader::parse(&SYN).unwrap();
+        assert_eq!((h.src_port(), h.dst_port(), h.seq(), h.ack()), (40000, 80, 1000, 0));
+        assert_eq!((h.header_len(), h.flags(), h.window()), (40, 0x02, 64240));
+        let o = h.options();
+        assert_eq!(o.mss, Some(1460));
+        assert_eq!(o.window_scale, Some(7));
+        assert!(o.sack_permitted);
+        assert_eq!(o.timestamp, Some((1, 0)));
+        assert_eq!(o.sack_count, 0);
+    }
+
+    #[test]
+    fn options_cut_by_snaplen_keep_what_is_present() {
+        // Cut inside the timestamp option: MSS and SACK-permitted survive.
+        let h = TcpHeader::parse(&SYN[..30]).unwrap();
+        let o = h.options();
+        assert_eq!(o.mss, Some(1460));
+        assert!(o.sack_permitted);
+        assert_eq!(o.timestamp, None);
+        assert_eq!(o.window_scale, None);
+    }
+
+    #[test]
+    fn sack_blocks() {
+        let opts = [1, 1, 5, 18, 0, 0, 0, 10, 0, 0, 0, 20, 0, 0, 0, 30, 0, 0, 0, 40];
+        let o = parse_options(&opts);
+        assert_eq!(o.sack_count, 2);
+        assert_eq!(&o.sack_blocks[..2], &[(10, 20), (30, 40)]);
+    }
+
+    #[test]
+    fn bad_option_lengths_do_not_panic() {
+        for opts in [&[2u8][..], &[2, 0], &[2, 1, 5], &[2, 200, 1, 2], &[5, 3, 0], &[8, 10, 1]] {
+            let o = parse_options(opts);
+            assert_eq!(o.mss, None);
+        }
+        // Odd MSS length is skipped, then the next option is read.
+        let o = parse_options(&[2, 3, 9, 3, 3, 4]);
+        assert_eq!((o.mss, o.window_scale), (None, Some(4)));
+    }
+
+    #[test]
+    fn rejects_short_and_bad_offset() {
+        assert_eq!(TcpHeader::parse(&SYN[..19]).unwrap_err(), WarningKind::TruncatedHeaders);
+        let mut bad = SYN;
+        bad[12] = 0x40; // data offset 4 words < 5
+        assert_eq!(TcpHeader::parse(&bad).unwrap_err(), WarningKind::MalformedPacket);
+    }
+}

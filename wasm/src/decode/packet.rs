@@ -1,0 +1,75 @@
+//! One captured frame → a `TcpSegment`, or the warning that says why not.
+
+use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
+use super::link::{locate_ip, Net};
+use super::tcp::TcpHeader;
+use super::{TcpSegment, WarningKind};
+
+/// Decode the frame `data` (captured bytes) of link type `lt`, whose original length
+/// on the wire was `wire_len`.
+pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64) -> Result<TcpSegment, WarningKind> {
+    let (net, off) = locate_ip(lt, data)?;
+    let ip_bytes = data.get(off..).ok_or(WarningKind::TruncatedHeaders)?;
+    // Length of the IP packet on the wire, for TSO / BIG TCP packets whose IP length
+    // field is 0 (see ip.rs). Assumes no link trailer, which holds for those captures
+    // (they are taken on the host, before the NIC adds anything).
+    let wire_ip_len = wire_len.max(data.len() as u32).saturating_sub(off as u32);
+    let ip = match net {
+        Net::Ipv4 => parse_ipv4(ip_bytes, wire_ip_len)?,
+        Net::Ipv6 => parse_ipv6(ip_bytes, wire_ip_len)?,
+    };
+    if ip.protocol != PROTO_TCP {
+        return Err(WarningKind::NotTcp);
+    }
+    let tcp_bytes = ip_bytes.get(ip.payload_offset..).ok_or(WarningKind::TruncatedHeaders)?;
+    let tcp = TcpHeader::parse(tcp_bytes)?;
+    let hl = tcp.header_len() as u32;
+    // The IP length must at least cover the TCP header it announces.
+    let payload_len = ip.payload_len.checked_sub(hl).ok_or(WarningKind::MalformedPacket)?;
+    Ok(TcpSegment {
+        packet_index,
+        ts_ns,
+        wire_len,
+        src: ip.src,
+        dst: ip.dst,
+        src_port: tcp.src_port(),
+        dst_port: tcp.dst_port(),
+        seq: tcp.seq(),
+        ack: tcp.ack(),
+        flags: tcp.flags(),
+        window: tcp.window(),
+        payload_len,
+        options: tcp.options(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ethernet_ipv4_tcp_cut_by_snaplen() {
+        let mut f = vec![0u8; 12];
+        f.extend_from_slice(&[0x08, 0x00]);
+        // IPv4, total length 1500
+        f.extend_from_slice(&[0x45, 0, 0x05, 0xdc, 0, 0, 0x40, 0, 64, 6, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        // TCP 20 bytes, ACK, window 512
+        f.extend_from_slice(&[0, 80, 0x9c, 0x40, 0, 0, 0, 1, 0, 0, 0, 2, 0x50, 0x10, 2, 0, 0, 0, 0, 0]);
+        f.extend_from_slice(&[0xEE; 10]); // 10 bytes of payload captured of 1460
+        let s = decode_frame(1, &f, 1514, 7, 42).unwrap();
+        assert_eq!((s.src_port, s.dst_port, s.seq, s.ack), (80, 40000, 1, 2));
+        assert_eq!((s.flags, s.window, s.payload_len, s.wire_len), (0x10, 512, 1460, 1514));
+        assert_eq!((s.packet_index, s.ts_ns), (7, 42));
+        // Cut inside the TCP header.
+        assert_eq!(decode_frame(1, &f[..40], 1514, 0, 0), Err(WarningKind::TruncatedHeaders));
+        // IP total length shorter than the TCP header.
+        let mut bad = f.clone();
+        bad[17] = 30;
+        bad[16] = 0;
+        assert_eq!(decode_frame(1, &bad, 1514, 0, 0), Err(WarningKind::MalformedPacket));
+        // UDP
+        let mut udp = f.clone();
+        udp[23] = 17;
+        assert_eq!(decode_frame(1, &udp, 1514, 0, 0), Err(WarningKind::NotTcp));
+    }
+}
