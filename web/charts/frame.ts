@@ -1,0 +1,153 @@
+// The scaffold every chart draws into: persistent layers inside the chart's <svg>
+// (content is redrawn on every render; the interaction layer survives so that a drag in
+// progress keeps its element), title/description for accessibility, the shared time
+// axis and a y axis. All charts use the same horizontal margins so their time axes line up.
+
+import * as d3 from 'd3';
+import type { TimeRange } from './timeRange';
+
+export const MARGIN = { top: 26, right: 18, bottom: 34, left: 78 } as const;
+
+export type ChartId = 'throughput' | 'inflight' | 'stalls' | 'sequence' | 'rtt';
+export const CHART_IDS: readonly ChartId[] = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt'];
+
+/** Where and how large to draw: the shared time range and the outer size of the svg. */
+export interface ChartView {
+  range: TimeRange;
+  /** Full extent of the connection (zoom-out limit). */
+  full: TimeRange;
+  width: number;
+  height: number;
+}
+
+export type Svg = d3.Selection<SVGSVGElement, unknown, null, undefined>;
+export type G = d3.Selection<SVGGElement, unknown, null, undefined>;
+
+export interface Frame {
+  svg: Svg;
+  /** Cleared on every draw; translated to the plot origin. */
+  content: G;
+  /** Clipped to the plot rectangle (for marks that must not spill over axes). */
+  plot: G;
+  /** Persistent: zoom/brush/hover targets (see interaction.ts). */
+  interact: G;
+  /** Persistent, drawn above everything: crosshair and tooltip. */
+  overlay: G;
+  x: d3.ScaleLinear<number, number>;
+  innerWidth: number;
+  innerHeight: number;
+}
+
+let uid = 0;
+
+function layer(svg: Svg, cls: string): G {
+  let g = svg.select<SVGGElement>(`:scope > g.${cls}`);
+  if (g.empty()) g = svg.append('g').attr('class', cls);
+  return g as unknown as G;
+}
+
+export interface FrameSpec {
+  chart: ChartId;
+  title: string;
+  /** Screen-reader summary of what the chart shows, in numbers. */
+  description: string;
+  view: ChartView;
+  /** Height of the time-axis plot area when it is not the whole chart (stalls chart). */
+  plotHeight?: number;
+}
+
+/** Prepare `svgEl` for a fresh draw and return its layers and the time scale. */
+export function beginFrame(svgEl: SVGSVGElement, spec: FrameSpec): Frame {
+  const { view } = spec;
+  const svg = d3.select(svgEl) as Svg;
+  const innerWidth = Math.max(10, view.width - MARGIN.left - MARGIN.right);
+  const innerHeight = spec.plotHeight ?? Math.max(10, view.height - MARGIN.top - MARGIN.bottom);
+  if (!svgEl.dataset.uid) svgEl.dataset.uid = String(++uid);
+  const id = `tcps-${spec.chart}-${svgEl.dataset.uid}`;
+
+  svg
+    .attr('width', view.width).attr('height', view.height)
+    .attr('viewBox', `0 0 ${view.width} ${view.height}`)
+    .attr('role', 'img')
+    .attr('aria-labelledby', `${id}-title ${id}-desc`)
+    .attr('aria-label', `${spec.title}. ${spec.description}`)
+    .attr('class', 'tcps-svg')
+    .attr('data-chart', spec.chart);
+
+  // <title>/<desc> must be the first children for assistive technology.
+  let title = svg.select<SVGTitleElement>(':scope > title');
+  if (title.empty()) title = svg.insert<SVGTitleElement>('title', ':first-child');
+  title.attr('id', `${id}-title`).text(spec.title);
+  let desc = svg.select<SVGDescElement>(':scope > desc');
+  if (desc.empty()) desc = svg.insert('desc', ':scope > title + *');
+  desc.attr('id', `${id}-desc`).text(spec.description);
+
+  let defs = svg.select<SVGDefsElement>(':scope > defs');
+  if (defs.empty()) defs = svg.insert('defs', ':scope > desc + *');
+  defs.selectAll('*').remove();
+  defs.append('clipPath').attr('id', `${id}-clip`)
+    .append('rect').attr('width', innerWidth).attr('height', innerHeight);
+
+  const content = layer(svg, 'tcps-content');
+  content.selectAll('*').remove();
+  content.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+  const interact = layer(svg, 'tcps-interact');
+  interact.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+  const overlay = layer(svg, 'tcps-overlay');
+  overlay.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`).attr('pointer-events', 'none');
+  // Keep layer order (content, interact, overlay) even if created out of order.
+  interact.raise(); overlay.raise();
+
+  content.append('text').attr('class', 'tcps-title').attr('x', -MARGIN.left + 4).attr('y', -10).text(spec.title);
+
+  const plot = content.append('g').attr('class', 'tcps-plot').attr('clip-path', `url(#${id}-clip)`);
+  const x = d3.scaleLinear().domain(view.range).range([0, innerWidth]);
+  return { svg, content, plot, interact, overlay, x, innerWidth, innerHeight };
+}
+
+/** The shared time axis at the bottom of the plot area. */
+export function drawTimeAxis(f: Frame, label = 'Time since start of capture (s)'): void {
+  const g = f.content.append('g').attr('class', 'tcps-axis tcps-axis-x')
+    .attr('transform', `translate(0,${f.innerHeight})`);
+  g.call(d3.axisBottom(f.x).ticks(Math.max(2, Math.floor(f.innerWidth / 90))).tickSizeOuter(0));
+  g.append('text').attr('class', 'tcps-axis-label').attr('x', f.innerWidth).attr('y', 28)
+    .attr('text-anchor', 'end').text(label);
+}
+
+export function drawYAxis(f: Frame, y: d3.AxisScale<number>, format: (v: number) => string, label: string, tickValues?: number[]): void {
+  const axis = d3.axisLeft(y).tickFormat((v) => format(Number(v))).tickSizeOuter(0);
+  if (tickValues) axis.tickValues(tickValues); else axis.ticks(Math.max(2, Math.floor(f.innerHeight / 40)));
+  const g = f.content.append('g').attr('class', 'tcps-axis tcps-axis-y').call(axis);
+  g.append('text').attr('class', 'tcps-axis-label').attr('x', 4).attr('y', -2)
+    .attr('text-anchor', 'start').text(label);
+  // Light grid lines help read values across a wide chart.
+  f.plot.insert('g', ':first-child').attr('class', 'tcps-grid')
+    .call(d3.axisLeft(y).tickValues(tickValues ?? (y as d3.ScaleLinear<number, number>).ticks?.(Math.max(2, Math.floor(f.innerHeight / 40))) ?? [])
+      .tickSize(-f.innerWidth).tickFormat(() => ''))
+    .call((s) => s.select('.domain').remove());
+}
+
+/**
+ * Tick values for byte quantities at powers-of-two steps (16 KiB, 32 KiB, ...), so that
+ * labels read as round IEC numbers rather than 9.77 KiB.
+ */
+export function byteTicks(lo: number, hi: number, count = 5): number[] {
+  const span = hi - lo;
+  if (!(span > 0)) return [lo];
+  const step = 2 ** Math.ceil(Math.log2(span / Math.max(1, count)));
+  const out: number[] = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(v);
+  return out;
+}
+
+/** A note line at the top-right of the plot (e.g. "window scale unknown"). */
+export function drawNote(f: Frame, text: string, cls = 'tcps-note'): void {
+  f.content.append('text').attr('class', cls).attr('x', f.innerWidth).attr('y', -10)
+    .attr('text-anchor', 'end').text(text);
+}
+
+/** "No data" message centred in the plot, so an empty chart says why it is empty. */
+export function drawEmpty(f: Frame, text: string): void {
+  f.content.append('text').attr('class', 'tcps-empty').attr('x', f.innerWidth / 2).attr('y', f.innerHeight / 2)
+    .attr('text-anchor', 'middle').text(text);
+}

@@ -1,0 +1,50 @@
+// Pure arithmetic on the shared time range [t0, t1] (seconds since the first packet
+// of the file): zoom about an anchor, pan, clamp to the connection's extent. Used by
+// the mouse/touch interactions of every chart and by the keyboard handler of the stack.
+
+export type TimeRange = [number, number];
+
+/** Narrowest range a user can zoom to: 1 µs, the resolution of pcap timestamps. */
+export const MIN_SPAN = 1e-6;
+
+/** The full extent of a connection with a small margin, never empty. */
+export function fullRange(start: number, end: number): TimeRange {
+  const span = end - start;
+  if (!(span > 0)) return [start - 0.0005, start + 0.0005];
+  const pad = span * 0.01;
+  return [start - pad, end + pad];
+}
+
+/** Keep `r` inside `full`, at least MIN_SPAN wide, preserving its width where possible. */
+export function clampRange(r: TimeRange, full: TimeRange): TimeRange {
+  const fullSpan = full[1] - full[0];
+  let span = Math.min(Math.max(r[1] - r[0], MIN_SPAN), fullSpan);
+  if (!Number.isFinite(span)) span = fullSpan;
+  let t0 = Number.isFinite(r[0]) ? r[0] : full[0];
+  if (t0 < full[0]) t0 = full[0];
+  if (t0 + span > full[1]) t0 = full[1] - span;
+  return [t0, t0 + span];
+}
+
+/** Zoom by `factor` (> 1 zooms in) keeping time `anchor` at the same screen position. */
+export function zoomRange(r: TimeRange, factor: number, anchor: number, full: TimeRange): TimeRange {
+  const f = factor > 0 ? factor : 1;
+  const t0 = anchor - (anchor - r[0]) / f;
+  const t1 = anchor + (r[1] - anchor) / f;
+  if (t1 - t0 < MIN_SPAN) {
+    const mid = Math.min(Math.max(anchor, r[0]), r[1]);
+    return clampRange([mid - MIN_SPAN / 2, mid + MIN_SPAN / 2], full);
+  }
+  return clampRange([t0, t1], full);
+}
+
+/** Shift by a fraction of the current span (positive = later). */
+export function panRange(r: TimeRange, fraction: number, full: TimeRange): TimeRange {
+  const d = (r[1] - r[0]) * fraction;
+  return clampRange([r[0] + d, r[1] + d], full);
+}
+
+export function sameRange(a: TimeRange | null | undefined, b: TimeRange | null | undefined, eps = 1e-12): boolean {
+  if (!a || !b) return a === b;
+  return Math.abs(a[0] - b[0]) <= eps && Math.abs(a[1] - b[1]) <= eps;
+}
