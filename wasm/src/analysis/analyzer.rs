@@ -1,21 +1,310 @@
-//! STUB (owned by the analysis-core work): feeds segments into connections.
-use super::{Analysis, AnalysisOptions};
+//! Feeds segments into connections: per packet, the Wireshark flag rules
+//! (flags.rs), relative sequence numbers (sequence.rs), window scaling
+//! (window.rs), bytes in flight, RTT samples (rtt.rs) and SACK blocks, all pushed
+//! into the connection's columns in capture order; `finish` turns the columns into
+//! summaries (summary.rs).
+//!
+//! Memory: one `Conn` per connection (a few hundred bytes of state plus its
+//! columns); per packet nothing is allocated except the column pushes (the RTT
+//! queues and the capture-gap list grow only while data is unacknowledged).
+
+use super::columns::{flag_bits as fb, ConnectionColumns};
+use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
+use super::flags::{self, SegFacts, WsFlow};
+use super::rtt::{AckRtt, TsRtt};
+use super::sequence::SeqSpace;
+use super::window::{self, Effective, Scale};
+use super::{summary, Analysis, AnalysisOptions};
+use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
+use std::net::IpAddr;
+
+/// Most capture gaps ("previous segment not captured") remembered per direction.
+const MAX_GAPS: usize = 64;
+
+/// Everything tracked for one side (direction) of a connection.
+#[derive(Default, Debug)]
+pub(crate) struct Side {
+    pub seq: SeqSpace,
+    pub ws: WsFlow,
+    pub scale: Scale,
+    /// Highest end (relative) of payload bytes this side sent (DESIGN.md in flight).
+    pub sent_high: Option<i64>,
+    /// Lowest relative seq of this side's payload (stands in for the peer's ACK
+    /// until one is seen, e.g. captures holding only one direction).
+    pub sent_low: Option<i64>,
+    /// Highest cumulative ACK (relative, this side's space) the peer sent.
+    pub peer_ack: Option<i64>,
+    /// Last raw window this side advertised on a non-SYN, non-RST segment.
+    pub last_raw_win: Option<u16>,
+    /// Lower bound on this side's (unknown) scale, from the peer's bytes in flight.
+    pub scale_lb: Option<u8>,
+    pub ack_rtt: AckRtt,
+    pub ts_rtt: TsRtt,
+    /// Sequence ranges never captured (after a "previous segment not captured").
+    pub gaps: Vec<(i64, i64)>,
+}
+
+pub(crate) struct Conn {
+    /// endpoints[0] sent the first packet seen (direction 0).
+    pub endpoints: [(IpAddr, u16); 2],
+    pub sides: [Side; 2],
+    pub handshake_seen: bool,
+    /// Time of the most recent SYN and the handshake RTT (Wireshark's ts_mru_syn /
+    /// ts_first_rtt, the out-of-order threshold), ns; 0 = none.
+    ts_mru_syn: i64,
+    first_rtt: i64,
+    pub first_t: f64,
+    pub last_t: f64,
+    pub cols: ConnectionColumns,
+}
 
 pub struct Analyzer {
     options: AnalysisOptions,
+    table: ConnTable,
+    conns: Vec<Conn>,
 }
 
 impl Analyzer {
     pub fn new(options: AnalysisOptions) -> Self {
-        Analyzer { options }
+        Analyzer { options, table: ConnTable::default(), conns: Vec::new() }
     }
+
     /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all
     /// output times are relative to it.
     pub fn push(&mut self, seg: &TcpSegment, file_t0_ns: i64) {
-        let _ = (seg, file_t0_ns, &self.options);
+        let key = FlowKey::of(seg);
+        let index = match self.table.lookup(&key) {
+            Lookup::Existing(i) => {
+                let c = &self.conns[i as usize];
+                let d = c.dir_of(seg);
+                if starts_new_connection(seg, c.sides[d].seq.base()) {
+                    self.open(key, seg)
+                } else {
+                    i
+                }
+            }
+            Lookup::New => self.open(key, seg),
+        };
+        let t = (seg.ts_ns - file_t0_ns) as f64 / 1e9;
+        self.conns[index as usize].push(seg, t);
     }
+
+    fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> u32 {
+        let index = self.conns.len() as u32;
+        self.conns.push(Conn::new(seg));
+        self.table.insert(key, index);
+        index
+    }
+
     pub fn finish(self) -> Analysis {
-        Analysis::default()
+        let mut analysis = Analysis::default();
+        analysis.connections.reserve(self.conns.len());
+        for (id, conn) in self.conns.into_iter().enumerate() {
+            let (summary, cols) = summary::summarize(id as u32, conn, &self.options);
+            analysis.connections.push(summary);
+            analysis.columns.push(cols);
+        }
+        analysis
     }
 }
+
+impl Conn {
+    fn new(seg: &TcpSegment) -> Conn {
+        Conn {
+            endpoints: [(seg.src, seg.src_port), (seg.dst, seg.dst_port)],
+            sides: Default::default(),
+            handshake_seen: false,
+            ts_mru_syn: 0,
+            first_rtt: 0,
+            first_t: f64::NAN,
+            last_t: f64::NAN,
+            cols: ConnectionColumns::default(),
+        }
+    }
+
+    fn dir_of(&self, seg: &TcpSegment) -> usize {
+        if (seg.src, seg.src_port) == self.endpoints[0] {
+            0
+        } else {
+            1
+        }
+    }
+
+    fn push(&mut self, seg: &TcpSegment, t: f64) {
+        let d = self.dir_of(seg);
+        let [s0, s1] = &mut self.sides;
+        let (fwd, rev) = if d == 0 { (s0, s1) } else { (s1, s0) };
+        let has_ack = seg.flags & ACK != 0;
+        let is_syn = seg.flags & SYN != 0;
+        let is_rst = seg.flags & RST != 0;
+
+        // Base sequence numbers, as Wireshark (see sequence.rs).
+        fwd.seq.set_base(if is_syn { seg.seq } else { seg.seq.wrapping_sub(1) });
+        if has_ack {
+            rev.seq.set_base(seg.ack.wrapping_sub(1));
+        }
+        let prev_next = (fwd.ws.nextseq != 0).then(|| fwd.seq.rel(fwd.ws.nextseq));
+        let seq_rel = fwd.seq.rel(seg.seq);
+        let ack_rel = if has_ack { Some(rev.seq.rel(seg.ack)) } else { None };
+
+        // Wireshark's analysis flags.
+        let rev_shift = match window::effective(&rev.scale, &fwd.scale) {
+            Effective::Known(s) => Some(s),
+            Effective::Unknown => None,
+        };
+        let facts = SegFacts {
+            seq: seg.seq,
+            ack: seg.ack,
+            len: seg.payload_len,
+            flags: seg.flags,
+            window: seg.window as u32,
+            ts_ns: seg.ts_ns,
+        };
+        let first_rtt = (self.first_rtt > 0).then_some(self.first_rtt);
+        let mut aflags = flags::analyze(&mut fwd.ws, &mut rev.ws, &facts, rev_shift, first_rtt);
+        let end_rel = seq_rel + seg.payload_len as i64;
+        if aflags & fb::LOST_SEGMENT != 0 {
+            if let Some(p) = prev_next.filter(|&p| p < seq_rel) {
+                if fwd.gaps.len() == MAX_GAPS {
+                    fwd.gaps.remove(0);
+                }
+                fwd.gaps.push((p, seq_rel));
+            }
+        }
+        let filled_gap = seg.payload_len > 0 && fill_gaps(&mut fwd.gaps, seq_rel, end_rel);
+        aflags = reclassify_out_of_order(aflags, filled_gap);
+
+        // Window scale options are read after the analysis, as in packet-tcp.c.
+        if is_syn {
+            self.handshake_seen = true;
+            window::on_syn(&mut fwd.scale, &mut rev.scale, has_ack, seg.options.window_scale);
+            if !has_ack {
+                self.ts_mru_syn = seg.ts_ns;
+            }
+        } else if seg.flags & (SYN | ACK) == ACK && self.ts_mru_syn != 0 && self.first_rtt == 0 {
+            self.first_rtt = (seg.ts_ns - self.ts_mru_syn).max(1);
+        }
+        let eff = window::effective(&fwd.scale, &rev.scale);
+        let win = if is_rst { f64::NAN } else { window::scaled(seg.window, is_syn, eff) as f64 };
+        if !is_syn && !is_rst {
+            fwd.last_raw_win = Some(seg.window);
+        }
+
+        // Bytes in flight (DESIGN.md): highest sequence number sent so far (end of
+        // this segment) minus the highest cumulative ACK seen from the peer.
+        let mut in_flight = f64::NAN;
+        if seg.payload_len > 0 {
+            let high = fwd.sent_high.map_or(end_rel, |h| h.max(end_rel));
+            fwd.sent_high = Some(high);
+            let low = fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel));
+            fwd.sent_low = Some(low);
+            let f = (high - fwd.peer_ack.unwrap_or(low)).max(0) as u64;
+            in_flight = f as f64;
+            if let Some(lb) = rev.last_raw_win.and_then(|w| window::lower_bound(w, f)) {
+                rev.scale_lb = Some(rev.scale_lb.map_or(lb, |x| x.max(lb)));
+            }
+        }
+
+        // RTT: this segment starts a clock; its ACK / TSecr may stop the peer's.
+        let ctrl = if seg.flags & (SYN | FIN) != 0 { 1 } else { 0 };
+        fwd.ack_rtt.on_send(seq_rel, end_rel + ctrl, seg.ts_ns);
+        let rdir = (1 - d) as u8;
+        if let Some(a) = ack_rel {
+            if rev.peer_ack.map_or(true, |p| a > p) {
+                rev.peer_ack = Some(a);
+                if let Some(ns) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
+                    push_rtt(&mut self.cols, t, rdir, ns, 0);
+                }
+            }
+        }
+        if let Some((tsval, tsecr)) = seg.options.timestamp {
+            if has_ack {
+                if let Some(ns) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns) {
+                    push_rtt(&mut self.cols, t, rdir, ns, 1);
+                }
+            }
+            fwd.ts_rtt.on_send(tsval, seg.ts_ns);
+        }
+
+        // SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space.
+        if has_ack && rev.seq.is_set() {
+            let o = &seg.options;
+            for &(l, r) in o.sack_blocks.iter().take(o.sack_count.min(4) as usize) {
+                let sack = &mut self.cols.sack;
+                sack.t.push(t);
+                sack.dir.push(d as u8);
+                sack.left.push(rev.seq.rel(l) as f64);
+                sack.right.push(rev.seq.rel(r) as f64);
+            }
+        }
+
+        if self.first_t.is_nan() {
+            self.first_t = t;
+        }
+        self.last_t = if self.last_t.is_nan() { t } else { self.last_t.max(t) };
+        let p = &mut self.cols.packets;
+        p.t.push(t);
+        p.dir.push(d as u8);
+        p.frame.push(u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
+        p.seq.push(seq_rel as f64);
+        p.len.push(seg.payload_len);
+        p.wire_len.push(seg.wire_len);
+        p.ack.push(ack_rel.map_or(f64::NAN, |a| a as f64));
+        p.win.push(win);
+        p.in_flight.push(in_flight);
+        p.flags.push(seg.flags as u32 | aflags);
+    }
+}
+
+fn push_rtt(cols: &mut ConnectionColumns, t: f64, dir: u8, ns: i64, kind: u8) {
+    cols.rtt.t.push(t);
+    cols.rtt.dir.push(dir);
+    cols.rtt.rtt_ms.push(ns as f64 / 1e6);
+    cols.rtt.kind.push(kind);
+}
+
+/// Removes [a, b) from the capture gaps; true if it overlapped one (the segment
+/// brought bytes the capture had not shown before).
+fn fill_gaps(gaps: &mut Vec<(i64, i64)>, a: i64, b: i64) -> bool {
+    let mut hit = false;
+    let mut i = 0;
+    while i < gaps.len() {
+        let (ga, gb) = gaps[i];
+        if a < gb && b > ga {
+            hit = true;
+            match (a > ga, b < gb) {
+                (true, true) => {
+                    gaps[i] = (ga, a);
+                    gaps.insert(i + 1, (b, gb));
+                    i += 2;
+                    continue;
+                }
+                (true, false) => gaps[i] = (ga, a),
+                (false, true) => gaps[i] = (b, gb),
+                (false, false) => {
+                    gaps.remove(i);
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    hit
+}
+
+/// tcpscope's one departure from Wireshark's labels (see flags.rs): an
+/// "out-of-order" segment whose bytes were all captured before is a retransmission.
+/// True reordering (receiver-side captures) always fills a capture gap, because the
+/// later segment that overtook it was flagged "previous segment not captured".
+fn reclassify_out_of_order(f: u32, filled_gap: bool) -> u32 {
+    if f & fb::OUT_OF_ORDER != 0 && !filled_gap {
+        (f & !fb::OUT_OF_ORDER) | fb::RETRANSMISSION
+    } else {
+        f
+    }
+}
+
+#[cfg(test)]
+#[path = "analyzer_tests.rs"]
+mod tests;

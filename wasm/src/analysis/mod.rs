@@ -4,8 +4,17 @@
 
 pub mod analyzer;
 pub mod columns;
+pub mod connections;
 pub mod diagnosis;
+pub mod flags;
+pub mod rtt;
+pub mod sequence;
 pub mod stalls;
+mod summary;
+#[cfg(test)]
+pub(crate) mod testseg;
+pub mod throughput;
+pub mod window;
 
 pub use analyzer::Analyzer;
 pub use columns::ConnectionColumns;

@@ -1,0 +1,305 @@
+//! Unit tests of the analyzer with hand-built segments (analysis/testseg.rs).
+//! Handshake: A (ISN 1000) → B (ISN 5000); after it A's next seq is 1001 and B's
+//! 5001; the handshake RTT (SYN → first pure ACK) is 20 ms.
+
+use super::super::columns::flag_bits as fb;
+use super::super::testseg::{handshake, run, Seg};
+use super::super::Analysis;
+use crate::decode::tcp_flags::{ACK, FIN, PSH, RST, SYN};
+
+fn flags(a: &Analysis, row: usize) -> u32 {
+    a.columns[0].packets.flags[row] & !0xff
+}
+
+fn with_handshake(rest: Vec<Seg>) -> Analysis {
+    let mut v = handshake(Some(7), Some(7));
+    v.extend(rest);
+    run(v)
+}
+
+#[test]
+fn bytes_in_flight_is_high_seq_minus_peer_ack() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.030).seq(1001).ack(5001).len(1000),
+        Seg::a_to_b(0.031).seq(2001).ack(5001).len(1000),
+        Seg::a_to_b(0.032).seq(3001).ack(5001).len(1000),
+        Seg::b_to_a(0.040).seq(5001).ack(2001),
+        Seg::a_to_b(0.041).seq(4001).ack(5001).len(1000),
+    ]);
+    let f = &a.columns[0].packets.in_flight;
+    // B's SYN/ACK acked rel 1, so: 1001-1 = 1000, 2000, 3000; pure ACK: NaN;
+    // after B acks rel 1001 the next segment ends at rel 4001: 4001-1001 = 3000.
+    assert_eq!(&f[3..6], &[1000.0, 2000.0, 3000.0]);
+    assert!(f[6].is_nan());
+    assert_eq!(f[7], 3000.0);
+    assert_eq!(a.connections[0].directions[0].max_bytes_in_flight, Some(3000));
+    assert_eq!(a.connections[0].directions[1].max_bytes_in_flight, None);
+}
+
+#[test]
+fn relative_seq_and_ack_columns() {
+    let a = with_handshake(vec![Seg::a_to_b(0.030).seq(1001).ack(5001).len(100)]);
+    let p = &a.columns[0].packets;
+    // SYN is 0, SYN/ACK is 0 in B's space and acks A's rel 1, data starts at rel 1.
+    assert_eq!(&p.seq[..], &[0.0, 0.0, 1.0, 1.0]);
+    assert!(p.ack[0].is_nan()); // SYN without ACK flag
+    assert_eq!(&p.ack[1..], &[1.0, 1.0, 1.0]);
+    assert_eq!(&p.frame[..], &[1, 2, 3, 4]);
+}
+
+#[test]
+fn sequence_numbers_unwrap_across_zero() {
+    // A's ISN is 2^32 - 10: its 1000-byte segment wraps through 0.
+    let isn = u32::MAX - 9;
+    let a = run(vec![
+        Seg::a_to_b(0.0).seq(isn).flags(SYN).wscale(0),
+        Seg::b_to_a(0.01).seq(7).ack(isn.wrapping_add(1)).flags(SYN | ACK).wscale(0),
+        Seg::a_to_b(0.02).seq(isn.wrapping_add(1)).ack(8).len(1000),
+        Seg::a_to_b(0.03).seq(isn.wrapping_add(1001)).ack(8).len(1000),
+        Seg::b_to_a(0.04).seq(8).ack(isn.wrapping_add(2001)),
+    ]);
+    let p = &a.columns[0].packets;
+    assert_eq!(p.seq[3], 1001.0); // raw 990 after the wrap, still rel 1001
+    assert_eq!(p.ack[4], 2001.0);
+    assert_eq!(p.in_flight[3], 2000.0);
+    assert_eq!(flags(&a, 3), 0); // no spurious "lost segment" at the wrap
+}
+
+#[test]
+fn window_scaled_only_when_both_offer_and_never_on_syn() {
+    let a = with_handshake(vec![Seg::b_to_a(0.03).seq(5001).ack(1001).win(100)]);
+    let p = &a.columns[0].packets;
+    // SYN 64240 and SYN/ACK 65160 unscaled; A's ACK 502 << 7 = 64256; B's 100 << 7.
+    assert_eq!(&p.win[..], &[64240.0, 65160.0, 64256.0, 12800.0]);
+    let d = &a.connections[0].directions;
+    assert_eq!((d[0].window_scale, d[0].window_scale_unknown), (Some(7), false));
+    // receiveWindow excludes the SYN: only 64256 for A, only 12800 for B.
+    assert_eq!(d[0].receive_window.map(|m| (m.min, m.max)), Some((64256, 64256)));
+    assert_eq!(d[1].receive_window.map(|m| (m.min, m.max)), Some((12800, 12800)));
+
+    // Only A offered: RFC 7323 §2.2 → nobody scales; windows stay raw.
+    let mut v = handshake(Some(7), None);
+    v.push(Seg::b_to_a(0.03).seq(5001).ack(1001).win(100));
+    let b = run(v);
+    assert_eq!(&b.columns[0].packets.win[2..], &[502.0, 100.0]);
+    assert_eq!(b.connections[0].directions[0].window_scale, None);
+    assert!(!b.connections[0].directions[0].window_scale_unknown);
+}
+
+#[test]
+fn unknown_scale_gets_lower_bound_from_in_flight() {
+    // No handshake: B advertises raw 100; A keeps 3000 bytes in flight, which needs
+    // at least 100 << 5 = 3200 (100 << 4 = 1600 is too small) → bound 5.
+    let a = run(vec![
+        Seg::b_to_a(0.0).seq(9000).ack(1001).win(100),
+        Seg::a_to_b(0.01).seq(1001).ack(9000).len(1500),
+        Seg::a_to_b(0.02).seq(2501).ack(9000).len(1500),
+    ]);
+    let d = &a.connections[0].directions;
+    // Direction 0 is B (it sent the first packet).
+    assert!(d[0].window_scale_unknown && d[0].window_scale.is_none());
+    assert_eq!(d[0].window_scale_lower_bound, Some(5));
+    assert_eq!(d[0].receive_window.map(|m| m.max), Some(100)); // raw, unscaled
+    assert_eq!(a.columns[0].packets.win[0], 100.0);
+}
+
+#[test]
+fn zero_window_probe_and_probe_ack() {
+    let a = with_handshake(vec![
+        Seg::b_to_a(0.03).seq(5001).ack(1001).win(0),  // 3: zero window
+        Seg::a_to_b(0.04).seq(1001).ack(5001).len(1), // 4: 1 byte at nextseq, peer window 0
+        Seg::b_to_a(0.05).seq(5001).ack(1001).win(0),  // 5: repeats the zero-window ACK
+        Seg::a_to_b(0.50).seq(1001).ack(5001).len(1), // 6: next probe, nextseq not advanced
+    ]);
+    assert_eq!(flags(&a, 3), fb::ZERO_WINDOW);
+    assert_eq!(flags(&a, 4), fb::ZERO_WINDOW_PROBE);
+    // Window 0 again (zero window) and the ACK of the probe.
+    assert_eq!(flags(&a, 5), fb::ZERO_WINDOW | fb::ZERO_WINDOW_PROBE_ACK);
+    // The probe did not advance nextseq, so the next probe is a probe, not a retransmission.
+    assert_eq!(flags(&a, 6), fb::ZERO_WINDOW_PROBE);
+    let d = &a.connections[0].directions;
+    assert_eq!((d[0].zero_window_probes, d[1].zero_windows, d[1].duplicate_acks), (2, 2, 0));
+}
+
+#[test]
+fn lost_segment_and_ack_of_unseen_segment() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.03).seq(1001).ack(5001).len(100),
+        Seg::a_to_b(0.04).seq(1201).ack(5001).len(100), // 4: 1101..1201 missing
+        Seg::b_to_a(0.05).seq(5001).ack(1301),          // 5: acks past the contiguous 1101
+    ]);
+    assert_eq!(flags(&a, 4), fb::LOST_SEGMENT);
+    // maxseqtobeacked for A stayed at 1101 (the hole): ACK 1301 is beyond it.
+    assert_eq!(flags(&a, 5), fb::ACK_LOST_SEGMENT);
+    assert_eq!(a.connections[0].directions[0].lost_segments, 1);
+}
+
+#[test]
+fn keep_alive_and_keep_alive_ack() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.03).seq(1001).ack(5001).len(10),
+        Seg::b_to_a(0.04).seq(5001).ack(1011),
+        Seg::a_to_b(60.0).seq(1010).ack(5001),    // 5: one before nextseq 1011, no data
+        Seg::b_to_a(60.01).seq(5001).ack(1011), // 6: same seq/ack/window as B's last
+    ]);
+    assert_eq!(flags(&a, 5), fb::KEEP_ALIVE);
+    assert_eq!(flags(&a, 6), fb::KEEP_ALIVE_ACK); // not counted as duplicate ACK
+    let d = &a.connections[0].directions;
+    assert_eq!((d[0].keep_alives, d[1].duplicate_acks, d[0].retransmissions), (1, 0, 0));
+}
+
+#[test]
+fn window_update() {
+    let a = with_handshake(vec![
+        Seg::b_to_a(0.03).seq(5001).ack(1001).win(0),
+        Seg::b_to_a(0.04).seq(5001).ack(1001).win(200), // same seq/ack, new window
+    ]);
+    assert_eq!(flags(&a, 4), fb::WINDOW_UPDATE);
+}
+
+#[test]
+fn window_full() {
+    // B advertises 10 << 7 = 1280 bytes at ack 1001; A's segment ends at 1001 + 1280.
+    let a = with_handshake(vec![
+        Seg::b_to_a(0.03).seq(5001).ack(1001).win(10),
+        Seg::a_to_b(0.04).seq(1001).ack(5001).len(1280),
+    ]);
+    assert_eq!(flags(&a, 4), fb::WINDOW_FULL);
+    assert_eq!(a.connections[0].directions[0].window_full, 1);
+}
+
+#[test]
+fn duplicate_acks_and_fast_retransmission() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.030).seq(1001).ack(5001).len(1000),
+        Seg::a_to_b(0.031).seq(2001).ack(5001).len(1000), // 4: lost on the way (seen here)
+        Seg::a_to_b(0.032).seq(3001).ack(5001).len(1000),
+        Seg::b_to_a(0.050).seq(5001).ack(2001), // 6: new ACK
+        Seg::b_to_a(0.051).seq(5001).ack(2001), // 7: dup #1
+        Seg::b_to_a(0.052).seq(5001).ack(2001), // 8: dup #2
+        Seg::a_to_b(0.053).seq(2001).ack(5001).len(1000), // 9: 1 ms after the last dup
+    ]);
+    assert_eq!(flags(&a, 6), 0);
+    assert_eq!(flags(&a, 7), fb::DUPLICATE_ACK);
+    assert_eq!(flags(&a, 8), fb::DUPLICATE_ACK);
+    // >= 2 dup ACKs for seq 2001 within 20 ms: fast retransmission.
+    assert_eq!(flags(&a, 9), fb::FAST_RETRANSMISSION);
+    let d = &a.connections[0].directions;
+    assert_eq!((d[1].duplicate_acks, d[0].fast_retransmissions, d[0].retransmissions), (2, 1, 0));
+}
+
+#[test]
+fn retransmission_after_timeout_and_spurious() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.03).seq(1001).ack(5001).len(100),
+        Seg::a_to_b(0.33).seq(1001).ack(5001).len(100), // 4: 300 ms later, same bytes
+        Seg::b_to_a(0.34).seq(5001).ack(1101),
+        Seg::a_to_b(0.64).seq(1001).ack(5001).len(100), // 6: already acknowledged
+    ]);
+    assert_eq!(flags(&a, 4), fb::RETRANSMISSION);
+    assert_eq!(flags(&a, 6), fb::SPURIOUS_RETRANSMISSION);
+    let d = &a.connections[0].directions;
+    assert_eq!((d[0].retransmissions, d[0].spurious_retransmissions), (1, 1));
+}
+
+#[test]
+fn out_of_order_fills_a_capture_gap() {
+    // Receiver-side view: 2001..3001 overtakes 1001..2001 (arrives 1 ms earlier,
+    // within the 20 ms handshake RTT).
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.030).seq(2001).ack(5001).len(1000), // 3: previous not captured
+        Seg::a_to_b(0.031).seq(1001).ack(5001).len(1000), // 4: fills the hole
+    ]);
+    assert_eq!(flags(&a, 3), fb::LOST_SEGMENT);
+    assert_eq!(flags(&a, 4), fb::OUT_OF_ORDER);
+    assert_eq!(a.connections[0].directions[0].out_of_order, 1);
+}
+
+#[test]
+fn quick_resend_of_captured_bytes_is_a_retransmission() {
+    // Sender-side view: 1001..2001 was captured, then sent again 1 ms after the
+    // highest segment. Wireshark says out-of-order (within the first RTT); the
+    // bytes were already seen, so tcpscope counts a retransmission.
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.030).seq(1001).ack(5001).len(1000),
+        Seg::a_to_b(0.031).seq(2001).ack(5001).len(1000),
+        Seg::a_to_b(0.032).seq(1001).ack(5001).len(1000),
+    ]);
+    assert_eq!(flags(&a, 5), fb::RETRANSMISSION);
+    assert_eq!(a.connections[0].directions[0].out_of_order, 0);
+}
+
+#[test]
+fn syn_fin_rst_are_not_flagged_as_window_or_dupack() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.03).seq(1001).ack(5001).flags(FIN | ACK),
+        Seg::b_to_a(0.04).seq(5001).ack(1002).flags(RST | ACK).win(0),
+    ]);
+    // A RST with window 0 is not a zero window; its window is not a receive window.
+    assert_eq!(flags(&a, 4), 0);
+    assert!(a.columns[0].packets.win[4].is_nan());
+    assert_eq!(a.connections[0].directions[1].zero_windows, 0);
+    assert_eq!(a.columns[0].packets.flags[3] & 0xff, (FIN | ACK) as u32);
+}
+
+#[test]
+fn port_reuse_starts_new_connection_and_syn_retransmission_does_not() {
+    let mut v = handshake(Some(7), Some(7));
+    v.push(Seg::a_to_b(1.0).seq(1001).ack(5001).flags(FIN | ACK));
+    v.push(Seg::a_to_b(2.0).seq(90_000).flags(SYN)); // new ISN: new connection
+    v.push(Seg::a_to_b(3.0).seq(90_000).flags(SYN)); // same ISN: retransmitted SYN
+    v.push(Seg::b_to_a(3.01).seq(1).ack(90_001).flags(SYN | ACK));
+    let a = run(v);
+    assert_eq!(a.connections.len(), 2);
+    assert_eq!((a.connections[0].id, a.connections[1].id), (0, 1));
+    assert_eq!((a.connections[0].packets, a.connections[1].packets), (4, 3));
+    // The second SYN of the new connection is a retransmission (Wireshark).
+    assert_eq!(a.columns[1].packets.flags[1] & fb::RETRANSMISSION, fb::RETRANSMISSION);
+    assert_eq!(a.connections[1].endpoints[0], "10.0.0.1:40000");
+}
+
+#[test]
+fn rtt_from_acks_and_timestamps() {
+    let a = run(vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).ts(100, 0),
+        Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).ts(900, 100),
+        Seg::a_to_b(0.020).seq(1001).ack(5001).ts(102, 900).len(500).flags(ACK | PSH),
+        Seg::b_to_a(0.032).seq(5001).ack(1501).ts(905, 102),
+    ]);
+    let r = &a.columns[0].rtt;
+    // SYN→SYN/ACK 10 ms (ACK, dir 0) and TSval 100 echoed 10 ms later (ts, dir 0);
+    // SYN/ACK→ACK 10 ms for B (both kinds); data 20 ms → 32 ms = 12 ms for A.
+    let rows: Vec<(u8, f64, u8)> = (0..r.t.len()).map(|i| (r.dir[i], (r.rtt_ms[i] * 1e3).round() / 1e3, r.kind[i])).collect();
+    assert_eq!(rows, vec![(0, 10.0, 0), (0, 10.0, 1), (1, 10.0, 0), (1, 10.0, 1), (0, 12.0, 0), (0, 12.0, 1)]);
+    let s = &a.connections[0].directions[0].rtt;
+    // A's samples 10, 10, 12, 12 → min 10, median (10 + 12) / 2 = 11.
+    assert_eq!((s.min_ms, s.median_ms), (Some(10.0), Some(11.0)));
+}
+
+#[test]
+fn sack_blocks_are_relative_to_the_data_sender() {
+    let a = with_handshake(vec![Seg::b_to_a(0.05).seq(5001).ack(2001).sack(&[(3001, 4001), (5001, 6001)])]);
+    let s = &a.columns[0].sack;
+    // A's ISN 1000: 3001 → 2001, 4001 → 3001, ...; carried by B (dir 1).
+    assert_eq!(&s.left[..], &[2001.0, 4001.0]);
+    assert_eq!(&s.right[..], &[3001.0, 5001.0]);
+    assert_eq!(&s.dir[..], &[1, 1]);
+}
+
+#[test]
+fn summary_fields() {
+    let a = with_handshake(vec![
+        Seg::a_to_b(0.05).seq(1001).ack(5001).len(1000),
+        Seg::b_to_a(0.06).seq(5001).ack(2001).len(10),
+    ]);
+    let c = &a.connections[0];
+    assert_eq!(c.endpoints, ["10.0.0.1:40000".to_string(), "10.0.0.2:80".to_string()]);
+    assert!(c.handshake_seen);
+    assert_eq!((c.packets, c.start, c.end, c.data_direction), (5, 0.0, 0.06, 0));
+    let d0 = &c.directions[0];
+    assert_eq!((d0.packets, d0.payload_bytes, d0.bytes), (3, 1000, 3 * 66 + 1000));
+    // mean over the connection: 8000 bits / 0.06 s; peak: 1000 B in bin 0 → 80 kbit/s.
+    assert!((d0.throughput.mean_bps - 8000.0 / 0.06).abs() < 1e-6);
+    assert_eq!(d0.throughput.peak_bps, 80_000.0);
+    assert_eq!((d0.from.as_str(), d0.to.as_str()), ("10.0.0.1:40000", "10.0.0.2:80"));
+}
