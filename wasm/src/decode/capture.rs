@@ -58,6 +58,8 @@ pub struct CaptureDecoder {
     /// The unconsumed start of the next unit (always shorter than that unit).
     buf: Vec<u8>,
     error: Option<DecodeError>,
+    /// Timestamp of the previous packet (time order check; Simple Packet Blocks).
+    prev_ts: Option<i64>,
 }
 
 impl Default for CaptureDecoder {
@@ -68,7 +70,7 @@ impl Default for CaptureDecoder {
 
 impl CaptureDecoder {
     pub fn new() -> Self {
-        CaptureDecoder { info: CaptureInfo::default(), format: Format::Start, buf: Vec::new(), error: None }
+        CaptureDecoder { info: CaptureInfo::default(), format: Format::Start, buf: Vec::new(), error: None, prev_ts: None }
     }
 
     /// Feed the next chunk of the file; `on_packet` is called once per packet.
@@ -243,17 +245,20 @@ impl CaptureDecoder {
 
     /// Count a packet in `info`; returns its timestamp (a Simple Packet Block has
     /// none and gets the previous packet's, so that it does not disturb time order).
+    /// `info.first_ts_ns` is the first packet's time, `info.last_ts_ns` the latest
+    /// time seen (so that last − first is the capture's span even if time steps back).
     fn count_packet(&mut self, wire_len: u32, ts_ns: Option<i64>) -> i64 {
-        let ts = ts_ns.or(self.info.last_ts_ns).unwrap_or(0);
+        let ts = ts_ns.or(self.prev_ts).unwrap_or(0);
         self.info.packets += 1;
         self.info.bytes += u64::from(wire_len);
         if self.info.first_ts_ns.is_none() {
             self.info.first_ts_ns = Some(ts);
         }
-        match self.info.last_ts_ns {
-            Some(last) if ts < last => self.warn(WarningKind::TimeWentBackwards),
-            _ => self.info.last_ts_ns = Some(ts),
+        if matches!(self.prev_ts, Some(prev) if ts < prev) {
+            self.warn(WarningKind::TimeWentBackwards);
         }
+        self.prev_ts = Some(ts);
+        self.info.last_ts_ns = Some(self.info.last_ts_ns.map_or(ts, |l| l.max(ts)));
         ts
     }
 

@@ -142,7 +142,7 @@ impl NgFormat {
                 Ok(NgEvent::Nothing)
             }
             Block::InterfaceDescription(idb) => {
-                let units_per_sec = pcap_parser::pcapng::build_ts_resolution(idb.if_tsresol).filter(|&u| u > 0).ok_or_else(|| {
+                let units_per_sec = ts_resolution(idb.if_tsresol).ok_or_else(|| {
                     ctx.err(ErrorKind::BadHeader, format!("Interface {} (block at byte {}) has if_tsresol 0x{:02x}, which is not a valid time resolution.", self.interfaces.len(), ctx.offset, idb.if_tsresol))
                 })?;
                 // pcap-parser reads if_tsoffset little-endian only; read it in section order.
@@ -198,6 +198,18 @@ impl NgFormat {
     }
 }
 
+/// Units per second of an if_tsresol byte (draft §4.2): 10^n, or 2^n when the high bit
+/// is set. Not pcap-parser's `build_ts_resolution`, which rejects every 2^n value
+/// (it compares the byte, high bit included, with 63).
+pub fn ts_resolution(r: u8) -> Option<u64> {
+    let n = u32::from(r & 0x7f);
+    if r & 0x80 != 0 {
+        (n <= 63).then(|| 1u64 << n)
+    } else {
+        10u64.checked_pow(n)
+    }
+}
+
 /// 64-bit timestamp in interface units → ns since the epoch (saturating at i64).
 pub fn ts_to_ns(high: u32, low: u32, units_per_sec: u64, offset_sec: i64) -> i64 {
     let t = (u128::from(high) << 32) | u128::from(low);
@@ -210,6 +222,16 @@ pub fn ts_to_ns(high: u32, low: u32, units_per_sec: u64, offset_sec: i64) -> i64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tsresol_values() {
+        assert_eq!(ts_resolution(6), Some(1_000_000));
+        assert_eq!(ts_resolution(9), Some(1_000_000_000));
+        assert_eq!(ts_resolution(0x80 | 20), Some(1 << 20));
+        assert_eq!(ts_resolution(0x80 | 63), Some(1 << 63));
+        assert_eq!(ts_resolution(20), None);
+        assert_eq!(ts_resolution(0xff), None);
+    }
 
     #[test]
     fn timestamp_resolutions() {

@@ -1,0 +1,292 @@
+//! Link-layer encapsulation and the pcap / pcapng writers of `synth`.
+
+use super::Frame;
+
+/// Link layer to wrap frames in (numbers from the tcpdump.org link-type list).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// LINKTYPE_ETHERNET (1).
+    Ethernet,
+    /// Ethernet with VLAN tags, outermost first, as (TPID, VLAN id), e.g.
+    /// `vec![(0x88A8, 100), (0x8100, 5)]` for 802.1ad QinQ.
+    EthernetVlan(Vec<(u16, u16)>),
+    /// LINKTYPE_LINUX_SLL (113).
+    LinuxSll,
+    /// LINKTYPE_LINUX_SLL2 (276).
+    LinuxSll2,
+    /// Raw IP: 101 (LINKTYPE_RAW), or 12, 14, 228 (IPv4), 229 (IPv6).
+    Raw(u32),
+    /// LINKTYPE_NULL (0): 4-byte address family in the given byte order; IPv6 uses
+    /// `af_inet6` (24, 28 or 30).
+    Null { big_endian: bool, af_inet6: u32 },
+    /// LINKTYPE_IEEE802_11_RADIOTAP (127): radiotap + QoS data frame (to-DS) + LLC/SNAP;
+    /// `ht_control` sets the +HTC/Order bit and adds the 4-byte HT Control field.
+    Radiotap { ht_control: bool },
+    /// Any other link-type number; the frame's bytes are written as they are.
+    Other(u32),
+}
+
+impl Link {
+    pub fn dlt(&self) -> u32 {
+        match self {
+            Link::Ethernet | Link::EthernetVlan(_) => 1,
+            Link::LinuxSll => 113,
+            Link::LinuxSll2 => 276,
+            Link::Raw(n) | Link::Other(n) => *n,
+            Link::Null { .. } => 0,
+            Link::Radiotap { .. } => 127,
+        }
+    }
+
+    /// The complete frame: link header + `f.net`.
+    pub fn encapsulate(&self, f: &Frame) -> Vec<u8> {
+        let et = f.ethertype.to_be_bytes();
+        let mut b = Vec::with_capacity(f.net.len() + 48);
+        match self {
+            Link::Ethernet | Link::EthernetVlan(_) => {
+                b.extend_from_slice(&[0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1]);
+                if let Link::EthernetVlan(tags) = self {
+                    for (tpid, vid) in tags {
+                        b.extend_from_slice(&tpid.to_be_bytes());
+                        b.extend_from_slice(&(vid & 0x0fff).to_be_bytes());
+                    }
+                }
+                b.extend_from_slice(&et);
+            }
+            Link::LinuxSll => {
+                // packet type 0 (to us), ARPHRD_ETHER, address length 6, address + 2 pad, protocol.
+                b.extend_from_slice(&[0, 0, 0, 1, 0, 6, 0x02, 0, 0, 0, 0, 1, 0, 0]);
+                b.extend_from_slice(&et);
+            }
+            Link::LinuxSll2 => {
+                b.extend_from_slice(&et);
+                b.extend_from_slice(&[0, 0, 0, 0, 0, 2, 0, 1, 0, 6, 0x02, 0, 0, 0, 0, 1, 0, 0]);
+            }
+            Link::Raw(_) | Link::Other(_) => {}
+            Link::Null { big_endian, af_inet6 } => {
+                let af: u32 = match f.ethertype {
+                    0x0800 => 2,
+                    0x86DD => *af_inet6,
+                    _ => 0,
+                };
+                b.extend_from_slice(&if *big_endian { af.to_be_bytes() } else { af.to_le_bytes() });
+            }
+            Link::Radiotap { ht_control } => {
+                b.extend_from_slice(&[0, 0, 8, 0, 0, 0, 0, 0]); // radiotap v0, no fields
+                b.extend_from_slice(&[0x88, if *ht_control { 0x81 } else { 0x01 }, 0, 0]); // QoS data, to-DS
+                b.extend_from_slice(&[0x02, 0, 0, 0, 0, 9, 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2]);
+                b.extend_from_slice(&[0x10, 0x00, 0x00, 0x00]); // sequence control, QoS control
+                if *ht_control {
+                    b.extend_from_slice(&[0, 0, 0, 0]);
+                }
+                b.extend_from_slice(&[0xAA, 0xAA, 0x03, 0, 0, 0]);
+                b.extend_from_slice(&et);
+            }
+        }
+        b.extend_from_slice(&f.net);
+        b
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endian {
+    Little,
+    Big,
+}
+
+/// pcap timestamp resolution (selects the magic number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TsResolution {
+    Micro,
+    Nano,
+}
+
+struct W {
+    b: Vec<u8>,
+    big: bool,
+}
+impl W {
+    fn u16(&mut self, v: u16) {
+        self.b.extend_from_slice(&if self.big { v.to_be_bytes() } else { v.to_le_bytes() });
+    }
+    fn u32(&mut self, v: u32) {
+        self.b.extend_from_slice(&if self.big { v.to_be_bytes() } else { v.to_le_bytes() });
+    }
+    fn i64(&mut self, v: i64) {
+        self.b.extend_from_slice(&if self.big { v.to_be_bytes() } else { v.to_le_bytes() });
+    }
+    fn bytes_padded(&mut self, d: &[u8]) {
+        self.b.extend_from_slice(d);
+        while self.b.len() % 4 != 0 {
+            self.b.push(0);
+        }
+    }
+}
+
+/// The 24-byte pcap file header (snaplen as given).
+pub fn write_pcap_header(dlt: u32, endian: Endian, res: TsResolution, snaplen: u32) -> Vec<u8> {
+    let mut w = W { b: Vec::new(), big: endian == Endian::Big };
+    w.u32(if res == TsResolution::Nano { 0xa1b2_3c4d } else { 0xa1b2_c3d4 });
+    w.u16(2);
+    w.u16(4);
+    w.u32(0);
+    w.u32(0);
+    w.u32(snaplen);
+    w.u32(dlt);
+    w.b
+}
+
+/// One pcap record: 16-byte header + the captured bytes of `frame` on `link`.
+pub fn write_pcap_record(f: &Frame, link: &Link, endian: Endian, res: TsResolution) -> Vec<u8> {
+    let full = link.encapsulate(f);
+    let cap = f.snaplen.map_or(full.len(), |s| full.len().min(s as usize));
+    let mut w = W { b: Vec::with_capacity(16 + cap), big: endian == Endian::Big };
+    let (sec, ns) = (f.ts_ns.div_euclid(1_000_000_000), f.ts_ns.rem_euclid(1_000_000_000));
+    w.u32(sec as u32);
+    w.u32(if res == TsResolution::Nano { ns as u32 } else { (ns / 1000) as u32 });
+    w.u32(cap as u32);
+    w.u32(full.len() as u32);
+    w.b.extend_from_slice(&full[..cap]);
+    w.b
+}
+
+/// A whole pcap file (snaplen 262144).
+pub fn write_pcap(frames: &[Frame], link: &Link, endian: Endian, res: TsResolution) -> Vec<u8> {
+    let mut out = write_pcap_header(link.dlt(), endian, res, 262_144);
+    for f in frames {
+        out.extend_from_slice(&write_pcap_record(f, link, endian, res));
+    }
+    out
+}
+
+/// Which pcapng block carries a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    /// Enhanced Packet Block (type 6).
+    Enhanced,
+    /// Simple Packet Block (type 3): interface 0, no timestamp.
+    Simple,
+    /// Obsolete Packet Block (type 2).
+    ObsoletePacket,
+}
+
+/// A pcapng interface (IDB).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interface {
+    pub link: Link,
+    /// Raw if_tsresol byte: n = 10^-n s; 0x80 | n = 2^-n s. 6 (µs) is the default.
+    pub tsresol: u8,
+    pub snaplen: u32,
+    /// if_tsoffset in seconds (written only when non-zero).
+    pub tsoffset: i64,
+}
+
+impl Interface {
+    pub fn new(link: Link) -> Interface {
+        Interface { link, tsresol: 6, snaplen: 262_144, tsoffset: 0 }
+    }
+    pub fn tsresol(mut self, r: u8) -> Interface {
+        self.tsresol = r;
+        self
+    }
+}
+
+/// A pcapng section: its byte order, interfaces and frames (each frame names its
+/// interface and block kind). `unknown_blocks` writes an unknown block (type 0x101)
+/// before every frame, which readers must skip.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub endian: Endian,
+    pub interfaces: Vec<Interface>,
+    pub frames: Vec<Frame>,
+    pub unknown_blocks: bool,
+}
+
+impl Section {
+    pub fn new(endian: Endian, interfaces: Vec<Interface>, frames: Vec<Frame>) -> Section {
+        Section { endian, interfaces, frames, unknown_blocks: false }
+    }
+}
+
+fn block(out: &mut Vec<u8>, big: bool, block_type: u32, body: impl FnOnce(&mut W)) {
+    let mut w = W { b: Vec::new(), big };
+    w.u32(block_type);
+    w.u32(0); // patched below
+    body(&mut w);
+    let len = w.b.len() as u32 + 4;
+    w.u32(len);
+    let l = if big { len.to_be_bytes() } else { len.to_le_bytes() };
+    w.b[4..8].copy_from_slice(&l);
+    out.extend_from_slice(&w.b);
+}
+
+/// Timestamp in if_tsresol units, split into high and low words.
+fn ts_units(ts_ns: i64, iface: &Interface) -> (u32, u32) {
+    let units: u128 = if iface.tsresol & 0x80 != 0 { 1u128 << (iface.tsresol & 0x7f) } else { 10u128.pow(u32::from(iface.tsresol)) };
+    let ns = (ts_ns - iface.tsoffset * 1_000_000_000).max(0) as u128;
+    let t = (ns * units / 1_000_000_000) as u64;
+    ((t >> 32) as u32, t as u32)
+}
+
+/// A whole pcapng file.
+pub fn write_pcapng(sections: &[Section]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for s in sections {
+        let big = s.endian == Endian::Big;
+        block(&mut out, big, 0x0A0D_0D0A, |w| {
+            w.u32(0x1A2B_3C4D);
+            w.u16(1);
+            w.u16(0);
+            w.i64(-1); // section length unknown
+        });
+        for i in &s.interfaces {
+            block(&mut out, big, 1, |w| {
+                w.u16(i.link.dlt() as u16);
+                w.u16(0);
+                w.u32(i.snaplen);
+                w.u16(9); // if_tsresol
+                w.u16(1);
+                w.bytes_padded(&[i.tsresol]);
+                if i.tsoffset != 0 {
+                    w.u16(14);
+                    w.u16(8);
+                    w.i64(i.tsoffset);
+                }
+                w.u32(0); // opt_endofopt
+            });
+        }
+        for f in &s.frames {
+            if s.unknown_blocks {
+                block(&mut out, big, 0x0000_0101, |w| w.bytes_padded(b"skip me"));
+            }
+            let iface = s.interfaces.get(f.interface as usize).expect("synth: frame names a missing interface");
+            let full = iface.link.encapsulate(f);
+            let cap = f.snaplen.map_or(full.len(), |n| full.len().min(n as usize));
+            let (hi, lo) = ts_units(f.ts_ns, iface);
+            match f.block {
+                BlockKind::Enhanced => block(&mut out, big, 6, |w| {
+                    w.u32(f.interface);
+                    w.u32(hi);
+                    w.u32(lo);
+                    w.u32(cap as u32);
+                    w.u32(full.len() as u32);
+                    w.bytes_padded(&full[..cap]);
+                }),
+                BlockKind::Simple => block(&mut out, big, 3, |w| {
+                    w.u32(full.len() as u32);
+                    w.bytes_padded(&full[..cap]);
+                }),
+                BlockKind::ObsoletePacket => block(&mut out, big, 2, |w| {
+                    w.u16(f.interface as u16);
+                    w.u16(0);
+                    w.u32(hi);
+                    w.u32(lo);
+                    w.u32(cap as u32);
+                    w.u32(full.len() as u32);
+                    w.bytes_padded(&full[..cap]);
+                }),
+            }
+        }
+    }
+    out
+}
