@@ -3,9 +3,12 @@
 //! diagnosis. Definitions follow DESIGN.md (which follows Wireshark's TCP analysis).
 
 pub mod analyzer;
+pub mod bdp;
 pub mod columns;
 pub mod connections;
 pub mod diagnosis;
+pub mod diagnosis_format;
+pub mod diagnosis_shares;
 pub mod flags;
 pub mod rtt;
 pub mod sequence;

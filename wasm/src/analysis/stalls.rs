@@ -1,15 +1,233 @@
-//! STUB (owned by the stalls/diagnosis work).
-use super::columns::PacketColumns;
-use super::Stall;
+//! Stalls: gaps in a direction's data transfer, each with a cause (DESIGN.md "Stall").
+//!
+//! A stall of direction `dir` is a gap longer than the threshold between two
+//! consecutive *payload-carrying* segments of `dir` (issue 3). Because a gap is only
+//! measured between two data segments, a stall always ends with more data, so "while
+//! the transfer has not ended" holds by construction (the idle time after the last
+//! data segment, before FIN, is never a stall).
+//!
+//! Zero-window probes and keep-alives are not "payload-carrying" here even when they
+//! carry one byte: they send no new data (Wireshark's rules) and counting them would
+//! chop one zero-window stall into a row of probe-interval gaps.
+//!
+//! The cause is decided from the sender's state at the last data segment before the
+//! gap and from what the peer said during the gap, reconstructed in ONE linear pass
+//! over the interleaved packet columns (the peer's latest window and cumulative ACK
+//! are carried along as we go). Order of the tests, first match wins:
+//! 1. `zero-window`: the peer's latest window at the start of the gap, or any window
+//!    it advertised during the gap, was 0 (or the sender sent zero-window probes).
+//! 2. `retransmission-timeout`: the first data segment after the gap starts below the
+//!    highest sequence number sent so far (it re-sends data that was in flight: the
+//!    retransmission timer fired — or Linux's tail-loss probe, which is also a timer)
+//!    and something was unacknowledged when the gap began.
+//! 3. `application-idle`: the peer's cumulative ACK reached the highest sequence sent
+//!    (nothing in flight) at the start of or during the gap, and the sender then sat
+//!    idle with nothing in flight for at least half of the gap. The "half" refinement
+//!    keeps a delayed ACK (ACK arrives after 40 ms, sender answers at once) from being
+//!    blamed on the application: there the sender was waiting on the peer.
+//! 4. `window-limited`: in flight at the last data segment before the gap had reached
+//!    the peer's advertised window, within [`window_tolerance`], or Wireshark flagged
+//!    it "window full".
+//! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
+//!    congestion window, delayed ACKs, or the path).
+//! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told.
+
+use super::columns::{flag_bits, PacketColumns};
+use super::diagnosis_format::{format_bytes, format_timestamp};
+use super::{Stall, StallCause};
+
+const SYN: u32 = 0x02;
 
 /// DESIGN.md default: the larger of 10 ms and 4 × the connection's minimum RTT.
 pub fn default_threshold_s(min_rtt_ms: Option<f64>) -> f64 {
     (min_rtt_ms.unwrap_or(0.0) * 4.0 / 1000.0).max(0.010)
 }
 
-/// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
-/// direction `dir`, each with a cause.
-pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall> {
-    let _ = (cols, dir, threshold_s);
-    Vec::new()
+/// True for a segment of `dir` that carries payload which counts as data (not a
+/// zero-window probe or keep-alive). Shared with the diagnosis so both walk the same
+/// segments.
+pub fn is_data_segment(cols: &PacketColumns, i: usize, dir: u8) -> bool {
+    cols.dir[i] == dir
+        && cols.len[i] > 0
+        && cols.flags[i] & (flag_bits::ZERO_WINDOW_PROBE | flag_bits::KEEP_ALIVE) == 0
 }
+
+/// Largest payload of a data segment of `dir`: our estimate of the MSS.
+pub fn mss_estimate(cols: &PacketColumns, dir: u8) -> f64 {
+    (0..cols.t.len())
+        .filter(|&i| is_data_segment(cols, i, dir))
+        .map(|i| cols.len[i] as f64)
+        .fold(0.0, f64::max)
+}
+
+/// How far below the advertised window bytes in flight may stay and still count as
+/// "window-limited": one MSS. A sender does not send a segment that does not fit the
+/// usable window (sender-side silly-window avoidance, RFC 9293 §3.8.6.2.1), so a
+/// window-limited sender sits anywhere in [window − MSS, window]. Capped at a quarter
+/// of the window so that super-segments (TSO/GRO captures, 64 KiB "segments") don't
+/// make every small window look full.
+pub fn window_tolerance(mss: f64, window: f64) -> f64 {
+    mss.min(window / 4.0)
+}
+
+/// Bytes in flight at data segment `i`: the analyzer's column (DESIGN.md definition),
+/// or our own highest-sent minus peer-ACK when the column is NaN.
+fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64) -> f64 {
+    let v = cols.in_flight[i];
+    if v.is_finite() {
+        v
+    } else if peer_ack.is_finite() {
+        (high - peer_ack).max(0.0)
+    } else {
+        f64::NAN
+    }
+}
+
+/// State of the gap currently open after the last data segment.
+struct Gap {
+    index: usize,
+    /// Highest sequence sent (end of data) at the last data segment.
+    high: f64,
+    /// Something was unacknowledged at the start of the gap.
+    unacked_at_start: bool,
+    window_limited: bool,
+    zero_window: bool,
+    /// Time at which the peer's cumulative ACK reached `high`.
+    all_acked_at: Option<f64>,
+    /// Time of the peer's last ACK that advanced the ACK or changed the window.
+    last_peer_update: Option<f64>,
+}
+
+/// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
+/// direction `dir`, each with a cause. One linear pass.
+pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall> {
+    let n = cols.t.len();
+    let mss = mss_estimate(cols, dir);
+    let mut out = Vec::new();
+    let mut high = f64::NEG_INFINITY; // highest sequence sent by `dir` (end of data)
+    let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
+    let mut peer_win = f64::NAN; // peer's latest advertised window
+    let mut gap: Option<Gap> = None;
+
+    for i in 0..n {
+        let t = cols.t[i];
+        if cols.dir[i] != dir {
+            // The peer: carry its window and cumulative ACK along.
+            let mut changed = false;
+            let a = cols.ack[i];
+            if a.is_finite() && !(a <= peer_ack) {
+                peer_ack = a;
+                changed = true;
+            }
+            let w = cols.win[i];
+            if w.is_finite() && cols.flags[i] & SYN == 0 {
+                if w != peer_win {
+                    changed = true;
+                }
+                peer_win = w;
+            }
+            if let Some(g) = gap.as_mut() {
+                if changed {
+                    g.last_peer_update = Some(t);
+                }
+                if peer_win == 0.0 {
+                    g.zero_window = true;
+                }
+                if g.all_acked_at.is_none() && peer_ack >= g.high {
+                    g.all_acked_at = Some(t);
+                }
+            }
+            continue;
+        }
+        if cols.flags[i] & flag_bits::ZERO_WINDOW_PROBE != 0 {
+            if let Some(g) = gap.as_mut() {
+                g.zero_window = true;
+            }
+        }
+        if !is_data_segment(cols, i, dir) {
+            continue;
+        }
+        let (seq, len) = (cols.seq[i], cols.len[i] as f64);
+        if let Some(g) = gap.take() {
+            let t0 = cols.t[g.index];
+            if t - t0 > threshold_s {
+                out.push(classify(cols, &g, i, peer_win, seq < g.high));
+            }
+        }
+        if seq + len > high {
+            high = seq + len;
+        }
+        let flight = in_flight_at(cols, i, high, peer_ack);
+        let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
+            || (peer_win.is_finite()
+                && flight.is_finite()
+                && flight >= peer_win - window_tolerance(mss, peer_win));
+        gap = Some(Gap {
+            index: i,
+            high,
+            unacked_at_start: !(peer_ack >= high),
+            window_limited,
+            zero_window: peer_win == 0.0,
+            all_acked_at: if peer_ack >= high { Some(t) } else { None },
+            last_peer_update: None,
+        });
+    }
+    out
+}
+
+fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool) -> Stall {
+    let (t0, t1) = (cols.t[g.index], cols.t[j]);
+    let duration = t1 - t0;
+    let (cause, ended_by) = if g.zero_window {
+        let how = if peer_win > 0.0 {
+            format!("window update to {}", format_bytes(peer_win))
+        } else {
+            "data sent while the window was still 0".to_string()
+        };
+        (StallCause::ZeroWindow, how)
+    } else if resent && g.unacked_at_start {
+        let how = format!(
+            "retransmission of {} bytes at {}",
+            cols.len[j],
+            format_timestamp(t1)
+        );
+        (StallCause::RetransmissionTimeout, how)
+    } else if g.all_acked_at.map_or(false, |ta| t1 - ta >= duration / 2.0) {
+        (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
+    } else if g.window_limited {
+        let how = match g.last_peer_update {
+            Some(tu) => format!(
+                "ACK opening the window ({}) at {}",
+                format_bytes(peer_win),
+                format_timestamp(tu)
+            ),
+            None => "new data without a window update in the capture".to_string(),
+        };
+        (StallCause::WindowLimited, how)
+    } else if peer_win.is_finite() {
+        let how = match g.last_peer_update {
+            Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
+            None => "new data without an ACK in the capture".to_string(),
+        };
+        (StallCause::AckWait, how)
+    } else {
+        // Never a window from the peer: a one-sided capture, nothing can be told.
+        (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
+    };
+    Stall {
+        start: t0,
+        duration,
+        cause,
+        frame_before: cols.frame[g.index],
+        frame_after: cols.frame[j],
+        ended_by,
+    }
+}
+
+#[cfg(test)]
+#[path = "stall_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "stall_testkit.rs"]
+pub(crate) mod testkit;

@@ -1,0 +1,113 @@
+//! Number formatting for the diagnosis text and the stall `ended_by` strings. Same
+//! conventions as web/model/format.ts, so that the words the wasm writes and the
+//! numbers the UI draws agree:
+//! - bit rates with SI prefixes (DESIGN.md "Throughput"): "187 Mbit/s";
+//! - byte counts (windows, buffers) with IEC binary prefixes: "64 KiB", "3 MiB";
+//! - durations: "2.8 ms", "40 ms", "1.2 s"; timestamps: "1.234 s";
+//! - below 10 one decimal (trailing ".0" dropped), from 10 up whole numbers.
+
+/// 1 decimal below 10, whole numbers from 10, no trailing ".0".
+fn num(v: f64) -> String {
+    // Round first so that 9.96 becomes "10" (not "10.0").
+    let r1 = (v * 10.0).round() / 10.0;
+    if r1.abs() < 10.0 {
+        let s = format!("{:.1}", r1);
+        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+    } else {
+        format!("{:.0}", v)
+    }
+}
+
+fn scaled(v: f64, base: f64, units: &[&str]) -> String {
+    if !v.is_finite() {
+        return "–".to_string();
+    }
+    let mut x = v;
+    let mut k = 0;
+    // Move up a prefix once the *rounded* value reaches the base, so that 1023.7 KiB
+    // reads "1 MiB" rather than "1024 KiB" (num() rounds values ≥ 10 to integers).
+    while k + 1 < units.len() && x.abs().round() >= base {
+        x /= base;
+        k += 1;
+    }
+    format!("{} {}", num(x), units[k])
+}
+
+/// Byte counts with IEC prefixes: 65536 → "64 KiB", 186550 → "182 KiB", 1448 → "1.4 KiB".
+pub fn format_bytes(bytes: f64) -> String {
+    scaled(bytes, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB"])
+}
+
+/// Bit rates with SI prefixes: 187_245_714.0 → "187 Mbit/s".
+pub fn format_rate(bps: f64) -> String {
+    scaled(bps, 1000.0, &["bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"])
+}
+
+/// Durations: 0.0028 → "2.8 ms", 0.04 → "40 ms", 0.0005 → "500 µs", 2.5 → "2.5 s".
+pub fn format_duration(s: f64) -> String {
+    if !s.is_finite() {
+        return "–".to_string();
+    }
+    let a = s.abs();
+    if a == 0.0 {
+        "0 s".to_string()
+    } else if a < 0.000_999_5 {
+        format!("{} µs", num(s * 1e6))
+    } else if a < 0.999_5 {
+        format!("{} ms", num(s * 1e3))
+    } else {
+        format!("{} s", num(s))
+    }
+}
+
+/// A point on the capture's time axis (seconds since the first packet): "1.234 s".
+pub fn format_timestamp(s: f64) -> String {
+    format!("{:.3} s", s)
+}
+
+/// A share 0..1 as a whole percentage: 0.912 → "91 %".
+pub fn format_percent(share: f64) -> String {
+    format!("{:.0} %", share * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_use_binary_prefixes() {
+        assert_eq!(format_bytes(65536.0), "64 KiB");
+        assert_eq!(format_bytes(32768.0), "32 KiB");
+        assert_eq!(format_bytes(1448.0), "1.4 KiB");
+        assert_eq!(format_bytes(500.0), "500 B");
+        assert_eq!(format_bytes(186_550.0), "182 KiB");
+        // 3 MB window of the Wi-Fi uplink story.
+        assert_eq!(format_bytes(3.0 * 1024.0 * 1024.0), "3 MiB");
+        assert_eq!(format_bytes(16.0 * 1024.0 * 1024.0), "16 MiB");
+        // 1023.9 KiB rounds to "1024 KiB", which reads better as "1 MiB".
+        assert_eq!(format_bytes(1024.0 * 1024.0 - 10.0), "1 MiB");
+    }
+
+    #[test]
+    fn rates_use_si_prefixes() {
+        // 64 KiB / 2.8 ms = 187,245,714 bit/s (DESIGN.md's 802.11ac story).
+        assert_eq!(format_rate(65536.0 * 8.0 / 0.0028), "187 Mbit/s");
+        assert_eq!(format_rate(32768.0 * 8.0 / 0.0028), "94 Mbit/s");
+        assert_eq!(format_rate(533e6), "533 Mbit/s");
+        assert_eq!(format_rate(1.25e9), "1.3 Gbit/s");
+        assert_eq!(format_rate(9_960.0), "10 kbit/s");
+        assert_eq!(format_rate(999_700.0), "1 Mbit/s");
+        assert_eq!(format_rate(12.0), "12 bit/s");
+    }
+
+    #[test]
+    fn durations_and_times() {
+        assert_eq!(format_duration(0.0028), "2.8 ms");
+        assert_eq!(format_duration(0.04), "40 ms");
+        assert_eq!(format_duration(0.0005), "500 µs");
+        assert_eq!(format_duration(1.2), "1.2 s");
+        assert_eq!(format_duration(0.9999), "1 s");
+        assert_eq!(format_timestamp(1.2344), "1.234 s");
+        assert_eq!(format_percent(0.912), "91 %");
+    }
+}

@@ -1,0 +1,233 @@
+//! Headline limits on simulated and hand-built flows (direction 0 sends data).
+use super::*;
+use crate::analysis::stalls::testkit::{summary, Cols, Sim, MSS};
+use crate::analysis::stalls::{default_threshold_s, find_stalls};
+use crate::analysis::{Stall, StallCause};
+
+const M: f64 = MSS as f64;
+const KIB: f64 = 1024.0;
+
+/// Stalls at DESIGN.md's default threshold (from the RTT columns), then the diagnosis.
+fn diag(c: &Cols) -> (Diagnosis, Vec<Stall>) {
+    let min_ms = c.c.rtt.rtt_ms.iter().copied().fold(f64::INFINITY, f64::min);
+    let min_ms = if min_ms.is_finite() { Some(min_ms) } else { None };
+    let stalls = find_stalls(&c.c.packets, 0, default_threshold_s(min_ms));
+    let d = diagnose(&summary(stalls.clone(), None), &c.c);
+    let s = d.shares;
+    let total = s.receive_window + s.loss + s.application + s.stalled + s.other;
+    assert!(total == 0.0 || (total - 1.0).abs() < 1e-9, "shares sum to 1: {s:?}");
+    (d, stalls)
+}
+
+#[test]
+fn wifi_story_receive_window() {
+    // DESIGN.md's 802.11ac story: 64 KiB window, 2.8 ms RTT, a 533 Mbit/s link. 45
+    // segments (65,160 B) fit the window; the flow is ACK-clocked at ≈ 65,160 B per
+    // (2.8 ms + 21.7 µs serialization) = 186 Mbit/s, i.e. ≥ 50 % of the 187 Mbit/s cap
+    // → receive-window, not path. Every interval starts at a segment that filled the
+    // window, except the initial burst: window-limited ≈ 100 % of the time. (The base
+    // RTT given to the simulator leaves room for one segment's serialization, so that
+    // the minimum RTT measured is exactly 2.8 ms.)
+    let mut c = Cols::new(64.0 * KIB);
+    Sim::new(64.0 * KIB, 0.0028 - M * 8.0 / 533e6, 533e6).run(&mut c, 0.1, 1.0, 1.1);
+    let (d, stalls) = diag(&c);
+    assert!(stalls.is_empty());
+    assert_eq!(d.limit, "receive-window");
+    assert!(d.shares.receive_window > 0.99, "{:?}", d.shares);
+    assert_eq!(
+        d.text,
+        "The receiver never advertised more than 64 KiB. With a minimum RTT of 2.8 ms that \
+         caps throughput at 187 Mbit/s; the flow averaged 186 Mbit/s and was window-limited \
+         100 % of the time. Raise the receiver's buffer (e.g. net.ipv4.tcp_rmem) to at least \
+         256 KiB (enough for 749 Mbit/s at this RTT)."
+    );
+}
+
+#[test]
+fn wifi_uplink_touching_the_window_is_path_limited() {
+    // The Wi-Fi uplink story: a 3 MiB window, 2 ms base RTT, a 600 Mbit/s radio link.
+    // The sender fills the window, the bottleneck queue grows, the RTT grows to
+    // ≈ 2 ms + 3 MiB / 600 Mbit/s ≈ 44 ms, and in flight sits at the window most of the
+    // time. But 3 MiB / 2 ms = 12.6 Gbit/s ≫ the 600 Mbit/s measured: the window only
+    // looked full because of the queue. Path, not receive-window.
+    let mut c = Cols::new(3.0 * KIB * KIB);
+    Sim::new(3.0 * KIB * KIB, 0.002, 600e6).run(&mut c, 0.1, 1.0, 1.1);
+    let (d, _) = diag(&c);
+    assert!(d.shares.receive_window > 0.5, "{:?}", d.shares);
+    assert_eq!(d.limit, "path", "{}", d.text);
+    // 3 MiB × 8 / 2.02 ms (2 ms + serialization) = 12.4 Gbit/s → "12 Gbit/s"; the rate
+    // is the link's 600 Mbit/s (minus the start-up), the RTT the queue's ≈ 42 ms.
+    assert_eq!(
+        d.text,
+        "Bytes in flight reached the receiver's 3 MiB window 100 % of the time, but the \
+         window was not the limit: at a minimum RTT of 2 ms it allows 12 Gbit/s, and the \
+         flow averaged 599 Mbit/s. The median RTT grew to 42 ms (minimum 2 ms): packets \
+         queued at the bottleneck. The path (link capacity or congestion) limited this \
+         flow; a larger window would only lengthen the queue."
+    );
+}
+
+#[test]
+fn bigger_window_same_rate_is_path_limited() {
+    // Same link with a 6 MiB window, where the sender's congestion window (4 MiB here)
+    // keeps in flight below the window: never window-limited, no loss, never idle →
+    // "other" (cwnd/path) dominates → path.
+    let mut c = Cols::new(6.0 * KIB * KIB);
+    let mut sim = Sim::new(6.0 * KIB * KIB, 0.002, 600e6);
+    sim.cwnd = 4.0 * KIB * KIB;
+    sim.run(&mut c, 0.1, 1.0, 1.1);
+    let (d, _) = diag(&c);
+    assert_eq!(d.limit, "path", "{}", d.text);
+    assert!(d.shares.other > 0.99, "{:?}", d.shares);
+    assert!(d.text.starts_with("Neither the receive window (0 % of the time)"), "{}", d.text);
+}
+
+#[test]
+fn loss_limited_in_recovery() {
+    // 64 KiB window at 2.8 ms, one segment in 15 lost: every loss keeps the sender in
+    // recovery (3 duplicate ACKs, fast retransmission, ACK jump past "recover") for about
+    // two round trips, and losses come every third of a window, so recovery covers
+    // most of the time → loss share is the largest.
+    let mut c = Cols::new(64.0 * KIB);
+    let mut sim = Sim::new(64.0 * KIB, 0.0028, 533e6);
+    sim.lose = (0..400).map(|k| 100 + 15 * k).collect();
+    sim.run(&mut c, 0.1, 1.0, 0.3);
+    let (d, _) = diag(&c);
+    assert_eq!(d.limit, "loss", "{:?} {}", d.shares, d.text);
+    assert!(d.shares.loss > 0.5, "{:?}", d.shares);
+    assert!(d.text.starts_with("Loss limited this flow: "), "{}", d.text);
+}
+
+#[test]
+fn loss_holding_down_the_congestion_window() {
+    // A sender whose congestion window stays at 10 segments (what 1 % random loss does
+    // to it) under a 1 MiB receive window, 2.8 ms RTT, fast link, 1 % of segments lost.
+    // Mostly cwnd-limited ("other"), little time in recovery, no queue (median RTT =
+    // min). Rate 10 × 1448 B / 2.8 ms ≈ 41 Mbit/s ≤ 2 × Mathis (1448 B × 8 / 2.8 ms ×
+    // 1.22 / √0.01 ≈ 51 Mbit/s) → the cwnd was held down by loss: "loss", not "path".
+    let mut c = Cols::new(1024.0 * KIB);
+    let mut sim = Sim::new(1024.0 * KIB, 0.0028, 10e9);
+    sim.cwnd = 10.0 * M;
+    sim.lose = (0..100).map(|k| 50 + 100 * k).collect();
+    sim.run(&mut c, 0.1, 1.0, 1.1);
+    let (d, _) = diag(&c);
+    assert!(d.shares.other > 0.5, "{:?}", d.shares);
+    assert_eq!(d.limit, "loss", "{:?} {}", d.shares, d.text);
+    // Without the loss the same cwnd-limited flow is path/cwnd-limited.
+    let mut c = Cols::new(1024.0 * KIB);
+    sim.lose.clear();
+    sim.run(&mut c, 0.1, 1.0, 1.1);
+    assert_eq!(diag(&c).0.limit, "path");
+}
+
+#[test]
+fn application_pauses_between_writes() {
+    // Every 50 ms the application writes 3 segments, ACKed after 2.8 ms: 20 writes in
+    // ~1 s, 19 application-idle stalls of ≈ 50 ms (threshold 11.2 ms). Stalled time is
+    // all application idle → application.
+    let mut c = Cols::new(64.0 * KIB);
+    let mut seq = 1.0;
+    for k in 0..20 {
+        let t = 0.1 + 0.05 * k as f64;
+        seq = c.burst(t, seq, 3, 0.00002);
+        c.ack(t + 0.0028, 1, seq, 64.0 * KIB);
+        c.rtt(t + 0.0028, 0, 2.8);
+    }
+    let (d, stalls) = diag(&c);
+    assert_eq!(stalls.len(), 19);
+    assert!(stalls.iter().all(|s| s.cause == StallCause::ApplicationIdle));
+    assert_eq!(d.limit, "application", "{}", d.text);
+    assert!(d.text.contains("idle gaps totalling 949 ms"), "{}", d.text);
+}
+
+#[test]
+fn application_short_pauses_below_threshold() {
+    // Writes every 8 ms (< the 11.2 ms threshold: no stalls), each ACKed within 2.8 ms:
+    // nothing in flight for most of each interval → application share.
+    let mut c = Cols::new(64.0 * KIB);
+    let mut seq = 1.0;
+    for k in 0..100 {
+        let t = 0.1 + 0.008 * k as f64;
+        seq = c.burst(t, seq, 2, 0.00002);
+        c.ack(t + 0.0028, 1, seq, 64.0 * KIB);
+        c.rtt(t + 0.0028, 0, 2.8);
+    }
+    let (d, stalls) = diag(&c);
+    assert!(stalls.is_empty());
+    assert_eq!(d.limit, "application", "{}", d.text);
+    assert!(d.shares.application > 0.95, "{:?}", d.shares);
+}
+
+#[test]
+fn zero_window_receiver() {
+    // 5 rounds: 45 segments fill the 64 KiB window, the receiver ACKs them with window
+    // 0 and reopens 200 ms later: 5 zero-window stalls of ≈ 200 ms ≈ 99 % of the time.
+    let mut c = Cols::new(64.0 * KIB);
+    let mut seq = 1.0;
+    for k in 0..5 {
+        let t = 0.1 + 0.21 * k as f64;
+        seq = c.burst(t, seq, 45, 0.00002);
+        c.ack(t + 0.003, 1, seq, 0.0);
+        c.rtt(t + 0.003, 0, 2.8);
+        c.ack(t + 0.203, 1, seq, 64.0 * KIB);
+    }
+    let (d, stalls) = diag(&c);
+    assert_eq!(stalls.len(), 4);
+    assert!(stalls.iter().all(|s| s.cause == StallCause::ZeroWindow));
+    assert_eq!(d.limit, "zero-window", "{}", d.text);
+    // 4 stalls × (210 ms − 0.88 ms of burst) = 836 ms of the 0.841 s active time.
+    assert_eq!(
+        d.text,
+        "The receiver's window fell to zero: the sender was stalled for 836 ms (99 % of the \
+         transfer) until the receiving application read its data and the window reopened. \
+         The receiving application (or its buffer) is too slow; the flow averaged 3.1 Mbit/s."
+    );
+}
+
+#[test]
+fn mixed_stalls() {
+    // The Thunderbolt story: fast bursts, then seconds of nothing. Three stalls:
+    // RTO (0.5 s), window-limited (0.4 s), ack-wait (0.3 s); none is half the stalled
+    // time → "stalls", and the text lists each cause.
+    let mut c = Cols::new(10.0 * M);
+    let mut seq = c.burst(0.1, 1.0, 10, 0.00001); // fills the 10-MSS window
+    c.ack(0.1003, 1, seq - 5.0 * M, 10.0 * M); // the last 5 lost
+    c.rtt(0.1003, 0, 0.2);
+    c.data(0.6, 0, seq - 5.0 * M, MSS); // RTO
+    c.ack(0.6003, 1, seq, 10.0 * M);
+    seq = c.burst(0.6004, seq, 10, 0.00001); // fills the window again
+    c.ack(1.0, 1, seq, 10.0 * M); // the receiver answers late
+    seq = c.burst(1.0001, seq, 3, 0.00001);
+    c.ack(1.3, 1, seq - M, 10.0 * M); // late partial ACK
+    c.burst(1.3001, seq, 7, 0.00001);
+    let (d, stalls) = diag(&c);
+    let causes: Vec<_> = stalls.iter().map(|s| s.cause).collect();
+    use crate::analysis::StallCause::*;
+    assert_eq!(causes, vec![RetransmissionTimeout, WindowLimited, AckWait]);
+    assert_eq!(d.limit, "stalls", "{}", d.text);
+    assert!(d.text.starts_with("The transfer stalled 3 times for 1.2 s in total (100 % of the time): 500 ms retransmission timeout, 400 ms window-limited, 300 ms waiting on ACKs"), "{}", d.text);
+}
+
+#[test]
+fn too_short() {
+    // 5 segments: fewer than the 10 of an initial window → too short to judge.
+    let mut c = Cols::new(64.0 * KIB);
+    let seq = c.burst(0.1, 1.0, 5, 0.0001);
+    c.ack(0.103, 1, seq, 64.0 * KIB);
+    c.rtt(0.103, 0, 2.8);
+    let (d, _) = diag(&c);
+    assert_eq!(d.limit, "too-short");
+    assert_eq!(
+        d.text,
+        "Too short to judge: 5 data segments (7.1 KiB) in 400 µs with a minimum RTT of \
+         2.8 ms. A flow needs at least 10 data segments over 4 round trips to leave slow \
+         start before any limit shows."
+    );
+    // 40 segments, but in 2 round trips (5.6 ms < 4 × 2.8 ms): still too short.
+    let mut c = Cols::new(64.0 * KIB);
+    let seq = c.burst(0.1, 1.0, 20, 0.00001);
+    c.ack(0.1028, 1, seq, 64.0 * KIB);
+    c.rtt(0.1028, 0, 2.8);
+    c.burst(0.1029, seq, 20, 0.00001);
+    assert_eq!(diag(&c).0.limit, "too-short");
+}

@@ -1,0 +1,165 @@
+//! Stall detection and causes on hand-built columns (direction 0 sends, 1 ACKs).
+use super::testkit::{Cols, MSS};
+use super::*;
+
+const M: f64 = MSS as f64;
+const T: f64 = 0.010; // threshold used by these tests
+
+fn one(c: &Cols) -> Stall {
+    let s = find_stalls(&c.c.packets, 0, T);
+    assert_eq!(s.len(), 1, "{s:#?}");
+    s.into_iter().next().unwrap()
+}
+
+#[test]
+fn default_threshold_follows_design() {
+    // max(10 ms, 4 × min RTT): 2.8 ms → 11.2 ms; 1 ms → 10 ms; unknown → 10 ms.
+    assert!((default_threshold_s(Some(2.8)) - 0.0112).abs() < 1e-12);
+    assert_eq!(default_threshold_s(Some(1.0)), 0.010);
+    assert_eq!(default_threshold_s(None), 0.010);
+}
+
+#[test]
+fn retransmission_timeout() {
+    // 10 segments at 100 ms; ACKs cover the first 5; the rest is lost. At 400 ms the
+    // RTO fires and segment 6 (seq 1 + 5 MSS, below the highest sent) is resent.
+    let mut c = Cols::new(65536.0);
+    let end = c.burst(0.100, 1.0, 10, 0.0001);
+    c.ack(0.103, 1, 1.0 + 5.0 * M, 65536.0);
+    c.data(0.400, 0, 1.0 + 5.0 * M, MSS);
+    c.data(0.403, 0, end, MSS); // new data right after: no second stall (3 ms < 10 ms)
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::RetransmissionTimeout);
+    assert!((s.start - 0.1009).abs() < 1e-9); // last of the 10 segments
+    assert!((s.duration - 0.2991).abs() < 1e-9);
+    assert_eq!((s.frame_before, s.frame_after), (11, 13)); // frame 1 is the receiver's first ACK
+    assert_eq!(s.ended_by, "retransmission of 1448 bytes at 0.400 s");
+}
+
+#[test]
+fn zero_window_is_one_stall_despite_probes() {
+    // The receiver's 10-MSS window fills; it ACKs everything with window 0, the sender
+    // probes twice (zero-window probes are not data, so they don't split the gap), and
+    // at 0.700 s the window reopens to 64 KiB; new data follows 0.3 ms later.
+    let mut c = Cols::new(10.0 * M);
+    let end = c.burst(0.100, 1.0, 10, 0.0001);
+    c.ack(0.103, 1, end, 0.0);
+    let p = c.data(0.300, 0, end, 1);
+    c.flag(p, flag_bits::ZERO_WINDOW_PROBE);
+    c.ack(0.303, 1, end, 0.0);
+    let p = c.data(0.500, 0, end, 1);
+    c.flag(p, flag_bits::ZERO_WINDOW_PROBE);
+    c.ack(0.700, 1, end, 65536.0);
+    c.data(0.7003, 0, end, MSS);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::ZeroWindow);
+    assert!((s.duration - (0.7003 - 0.1009)).abs() < 1e-9);
+    assert_eq!(s.ended_by, "window update to 64 KiB");
+}
+
+#[test]
+fn window_limited() {
+    // Window 10 MSS, 10 segments in flight (= window). The receiver's ACK comes 50 ms
+    // later (a slow receiver), the sender answers at once: the gap was spent waiting on
+    // the window, not idle (idle part 0.1 ms of 49 ms).
+    let mut c = Cols::new(10.0 * M);
+    let end = c.burst(0.100, 1.0, 10, 0.0001);
+    c.ack(0.150, 1, end, 10.0 * M);
+    c.data(0.1501, 0, end, MSS);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::WindowLimited);
+    assert_eq!(s.ended_by, "ACK opening the window (14 KiB) at 0.150 s"); // 14,480 B
+}
+
+#[test]
+fn window_limited_within_one_mss() {
+    // Window 10 MSS + 1000 B: the 11th segment doesn't fit, so in flight stops 1000 B
+    // short of the window. Still window-limited (tolerance: one MSS).
+    let mut c = Cols::new(10.0 * M + 1000.0);
+    let end = c.burst(0.100, 1.0, 10, 0.0001);
+    c.ack(0.150, 1, end, 10.0 * M + 1000.0);
+    c.data(0.1501, 0, end, MSS);
+    assert_eq!(one(&c).cause, StallCause::WindowLimited);
+}
+
+#[test]
+fn application_idle() {
+    // 3 segments, all ACKed after 3 ms; the application sends again only at 1.1 s.
+    let mut c = Cols::new(65536.0);
+    let end = c.burst(0.100, 1.0, 3, 0.0001);
+    c.ack(0.103, 1, end, 65536.0);
+    c.data(1.100, 0, end, MSS);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::ApplicationIdle);
+    assert!((s.duration - 0.9998).abs() < 1e-9);
+    assert_eq!(s.ended_by, "new data after all was acknowledged");
+}
+
+#[test]
+fn delayed_ack_is_ack_wait_not_idle() {
+    // One segment, the receiver's delayed ACK after 40 ms, the sender answers within
+    // 0.1 ms: everything was acknowledged, but only for 0.1 ms of the 40 ms gap (< half),
+    // so the sender was waiting on the ACK (Nagle + delayed ACK), not idle.
+    let mut c = Cols::new(65536.0);
+    c.data(0.100, 0, 1.0, 100);
+    c.ack(0.140, 1, 101.0, 65536.0);
+    c.data(0.1401, 0, 101.0, 100);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::AckWait);
+    assert_eq!(s.ended_by, "new data after an ACK at 0.140 s");
+}
+
+#[test]
+fn ack_wait_below_window() {
+    // 5 segments (7,240 B) under a 64 KiB window; a late partial ACK (3 segments) at
+    // 60 ms, then new data: in flight below the window, nothing resent, never all ACKed.
+    let mut c = Cols::new(65536.0);
+    let end = c.burst(0.100, 1.0, 5, 0.0001);
+    c.ack(0.160, 1, 1.0 + 3.0 * M, 65536.0);
+    c.data(0.1601, 0, end, MSS);
+    assert_eq!(one(&c).cause, StallCause::AckWait);
+}
+
+#[test]
+fn unknown_without_the_peer() {
+    // A one-sided capture: no window, no ACK ever seen; a 50 ms gap of new data.
+    let mut c = Cols::bare();
+    let end = c.burst(0.100, 1.0, 3, 0.0001);
+    c.data(0.150, 0, end, MSS);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::Unknown);
+    assert_eq!(s.ended_by, "new data (the peer's ACKs are not in the capture)");
+}
+
+#[test]
+fn three_stalls_rto_idle_zero_window_and_short_gaps_ignored() {
+    // 3 stalls: RTO at 1.015 s, the application idle from 1.2 s, zero window at 3.4 s.
+    // The 5 ms gaps inside bursts and the idle time after the last segment (before
+    // FIN) are not stalls.
+    let mut c = Cols::new(20.0 * M);
+    let mut seq = c.burst(1.000, 1.0, 4, 0.005); // 1.000 .. 1.015, 5 ms apart
+    c.ack(1.1, 1, 1.0 + 2.0 * M, 20.0 * M); // segments 3, 4 lost
+    c.data(1.2, 0, 1.0 + 2.0 * M, MSS); // RTO retransmission: stall 1.015 → 1.2
+    c.data(1.2001, 0, 1.0 + 3.0 * M, MSS);
+    c.ack(1.203, 1, seq, 20.0 * M); // all acknowledged; the sender is quiet until 3.39
+    seq = c.burst(3.390, seq, 3, 0.005); // 3.390 .. 3.400
+    c.ack(3.403, 1, seq, 0.0); // receiver full
+    c.ack(3.9, 1, seq, 40.0 * M); // window update to 57,920 B
+    seq = c.burst(3.9001, seq, 2, 0.001);
+    let fin = c.data(9.0, 0, seq, 0); // FIN, no payload
+    c.flag(fin, 0x01);
+    let s = find_stalls(&c.c.packets, 0, T);
+    assert_eq!(s.len(), 3, "{s:#?}");
+    assert_eq!(s[0].cause, StallCause::RetransmissionTimeout);
+    assert!((s[0].start - 1.015).abs() < 1e-9 && (s[0].duration - 0.185).abs() < 1e-9);
+    assert_eq!((s[0].frame_before, s[0].frame_after), (5, 7));
+    assert_eq!(s[1].cause, StallCause::ApplicationIdle);
+    assert!((s[1].start - 1.2001).abs() < 1e-9 && (s[1].duration - 2.1899).abs() < 1e-9);
+    assert_eq!(s[2].cause, StallCause::ZeroWindow);
+    assert!((s[2].start - 3.4).abs() < 1e-9 && (s[2].duration - 0.5001).abs() < 1e-9);
+    assert_eq!(s[2].ended_by, "window update to 57 KiB");
+    // The receiver's direction sent no payload: no stalls there.
+    assert!(find_stalls(&c.c.packets, 1, T).is_empty());
+    // A threshold of 0.3 s keeps only the idle and zero-window gaps.
+    assert_eq!(find_stalls(&c.c.packets, 0, 0.3).len(), 2);
+}
