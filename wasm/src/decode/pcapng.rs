@@ -88,7 +88,7 @@ impl NgFormat {
         let len = u32_of(b, 4, big);
         let packet = is_packet_block(block_type);
         let limit = if packet { self.max_packet_block() } else { MAX_BLOCK };
-        if len < 12 || len % 4 != 0 || len > limit {
+        if len < 12 || !len.is_multiple_of(4) || len > limit {
             let what = if packet { format!("packet {}", ctx.packet + 1) } else { format!("block type 0x{block_type:08x}") };
             let why = if len > limit { format!("more than the {limit}-byte limit") } else { "not a multiple of 4 of at least 12 (draft-ietf-opsawg-pcapng §3.1)".to_string() };
             return Err(ctx.block_err(packet, ErrorKind::BadLength, format!("The pcapng block at byte {} ({what}) claims a length of {len} bytes, {why}: the file is damaged after packet {}.", ctx.offset, ctx.packet)));

@@ -37,7 +37,7 @@ pub fn radiotap(b: &[u8]) -> Result<(Net, usize), WarningKind> {
         // Field 0 (TSFT, 8 bytes, 8-aligned) comes before field 1 (Flags, 1 byte).
         let mut at = fields;
         if present & 1 != 0 {
-            at = (at + 7) / 8 * 8 + 8;
+            at = at.div_ceil(8) * 8 + 8;
         }
         let flags = *b.get(at).filter(|_| at < len).ok_or(WarningKind::MalformedPacket)?;
         pad_header = flags & 0x20 != 0;
@@ -83,7 +83,7 @@ fn ieee80211_inner(b: &[u8], off: usize, pad_header: bool) -> Result<(Net, usize
     }
     let mut body = off + hdr;
     if pad_header {
-        body = off + (hdr + 3) / 4 * 4;
+        body = off + hdr.div_ceil(4) * 4;
     }
     if amsdu {
         // A-MSDU: only the first subframe is decoded (DA, SA, length; then LLC/SNAP).

@@ -117,7 +117,7 @@ impl W {
     }
     fn bytes_padded(&mut self, d: &[u8]) {
         self.b.extend_from_slice(d);
-        while self.b.len() % 4 != 0 {
+        while !self.b.len().is_multiple_of(4) {
             self.b.push(0);
         }
     }

@@ -96,7 +96,7 @@ pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
     tcp.extend_from_slice(&s.dst.port().to_be_bytes());
     tcp.extend_from_slice(&s.seq.to_be_bytes());
     tcp.extend_from_slice(&s.ack.to_be_bytes());
-    tcp.push(((20 + opts.len()) / 4 << 4) as u8);
+    tcp.push((((20 + opts.len()) / 4) << 4) as u8);
     tcp.push(s.flags);
     tcp.extend_from_slice(&s.window.to_be_bytes());
     tcp.extend_from_slice(&[0, 0, 0, 0]);
