@@ -14,7 +14,9 @@ fn num(v: f64) -> String {
         let s = format!("{:.1}", r1);
         s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
     } else {
-        format!("{:.0}", v)
+        // Half away from zero, like JavaScript's Math.round for positive values
+        // ("{:.0}" would round half to even and disagree with format.ts).
+        format!("{}", v.round())
     }
 }
 
@@ -98,6 +100,7 @@ mod tests {
         assert_eq!(format_rate(9_960.0), "10 kbit/s");
         assert_eq!(format_rate(999_700.0), "1 Mbit/s");
         assert_eq!(format_rate(12.0), "12 bit/s");
+        assert_eq!(format_rate(12.5e9), "13 Gbit/s"); // half up, as in format.ts
     }
 
     #[test]

@@ -1,0 +1,73 @@
+// Number formatting for the whole UI. Same conventions as the Rust side
+// (wasm/src/analysis/diagnosis_format.rs), so the diagnosis text the wasm writes and
+// the numbers the UI draws agree:
+// - bit rates with SI prefixes (DESIGN.md "Throughput"): "187 Mbit/s";
+// - windows/buffers/payload in bytes with IEC binary prefixes: "64 KiB", "3 MiB";
+// - file sizes, where people expect decimal, with SI prefixes: "12.3 MB" (formatBytesSI);
+// - durations: "2.8 ms", "40 ms", "500 µs", "1.2 s"; capture timestamps: "1.234 s";
+// - below 10 one decimal (trailing ".0" dropped), from 10 up whole numbers.
+
+/** One decimal below 10, whole numbers from 10, no trailing ".0" (rounded first, so 9.96 → "10"). */
+export function num(v: number): string {
+  const r1 = Math.round(v * 10) / 10;
+  if (Math.abs(r1) < 10) return String(Number(r1.toFixed(1)));
+  return String(Math.round(v));
+}
+
+function scaled(v: number, base: number, units: readonly string[]): string {
+  if (!Number.isFinite(v)) return '–';
+  let x = v;
+  let k = 0;
+  // Step up a prefix once the *rounded* value reaches the base: 1023.7 KiB → "1 MiB".
+  while (k + 1 < units.length && Math.round(Math.abs(x)) >= base) {
+    x /= base;
+    k++;
+  }
+  return `${num(x)} ${units[k]}`;
+}
+
+const RATE_UNITS = ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s', 'Tbit/s'] as const;
+const IEC_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+const SI_BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
+
+/** Bit rate with SI prefixes: 187_245_714 → "187 Mbit/s"; 1.25e9 → "1.3 Gbit/s". */
+export function formatBitrate(bps: number): string {
+  return scaled(bps, 1000, RATE_UNITS);
+}
+/** Alias of formatBitrate. */
+export const formatRate = formatBitrate;
+
+/** Bytes with IEC prefixes: 65536 → "64 KiB"; 1448 → "1.4 KiB"; 900 → "900 B". */
+export function formatBytes(bytes: number): string {
+  return scaled(bytes, 1024, IEC_UNITS);
+}
+
+/** Bytes with decimal SI prefixes (file sizes): 12_345_678 → "12 MB". */
+export function formatBytesSI(bytes: number): string {
+  return scaled(bytes, 1000, SI_BYTE_UNITS);
+}
+
+/** Duration in seconds: 0.0028 → "2.8 ms"; 0.0005 → "500 µs"; 2.5 → "2.5 s". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '–';
+  const a = Math.abs(seconds);
+  if (a === 0) return '0 s';
+  if (a < 0.0009995) return `${num(seconds * 1e6)} µs`;
+  if (a < 0.9995) return `${num(seconds * 1e3)} ms`;
+  return `${num(seconds)} s`;
+}
+
+/** A point on the capture's time axis (s since the first packet): "1.234 s" (ms precision). */
+export function formatTimestamp(seconds: number): string {
+  return Number.isFinite(seconds) ? `${seconds.toFixed(3)} s` : '–';
+}
+
+/** Capture-relative time with µs precision, like Wireshark's frame.time_relative: "1.234567 s". */
+export function formatTime(seconds: number): string {
+  return Number.isFinite(seconds) ? `${seconds.toFixed(6)} s` : '–';
+}
+
+/** A share 0..1 as a whole percentage: 0.912 → "91 %". */
+export function formatPercent(share: number): string {
+  return Number.isFinite(share) ? `${Math.round(share * 100)} %` : '–';
+}
