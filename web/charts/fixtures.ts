@@ -167,6 +167,8 @@ export function makeFixture(o: SimOptions = {}): ConnectionData {
   rows.push({ t: t + 0.0001, dir: 0, seq: next, flags: FLAG.FIN | FLAG.ACK, ack: 1, win: 502 * 128 });
   rows.push({ t: t + 0.0001 + rtt, dir: 1, seq: 1, ack: next + 1, flags: FLAG.FIN | FLAG.ACK, win: rwnd });
   rows.sort((a, b) => a.t - b.t);
+  // An unknown window scale means the capture missed the handshake: drop SYN and SYN/ACK.
+  if (o.windowScaleUnknown) rows.splice(0, rows.length, ...rows.filter((r) => !((r.flags ?? 0) & FLAG.SYN)));
   rows.forEach((r, i) => (r.frame = i + 1));
   if (stall) {
     const s = stall;
@@ -176,9 +178,9 @@ export function makeFixture(o: SimOptions = {}): ConnectionData {
   }
   // Without the handshake's scale the column holds the raw field; the fixture's lower
   // bound is 2^2, so store the window ÷ 4 (except on the SYN/ACK, never scaled).
-  if (o.windowScaleUnknown) for (const r of rows) if (r.dir === 1 && r.win != null && !((r.flags ?? 0) & FLAG.SYN)) r.win /= 4;
+  if (o.windowScaleUnknown) for (const r of rows) if (r.dir === 1 && r.win != null) r.win /= 4;
   const payload = rows.filter((r) => r.dir === 0).reduce((a, r) => a + (r.len ?? 0), 0);
-  return connectionData({
+  const data = connectionData({
     id: o.id,
     rows, sack, rtt: rttSamples, dataDirection: 0,
     directions: [
@@ -188,4 +190,6 @@ export function makeFixture(o: SimOptions = {}): ConnectionData {
         : { receiveWindow: { min: 0, max: rwnd } },
     ],
   });
+  data.summary.handshakeSeen = !o.windowScaleUnknown;
+  return data;
 }

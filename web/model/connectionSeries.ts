@@ -243,7 +243,8 @@ export function stallsAtThreshold(data: ConnectionData, d: Dir, thresholdSeconds
   for (let k = 0; k < gap.length; k++) {
     if (!(gap[k] >= thresholdSeconds)) continue;
     const start = tEnd[k] - gap[k];
-    const known = reported.some((s) => s.start < tEnd[k] && s.start + s.duration > start);
+    // Overlap by more than 1 µs (capture timestamp resolution), so touching gaps are distinct.
+    const known = reported.some((s) => s.start < tEnd[k] - 1e-6 && s.start + s.duration > start + 1e-6);
     if (known) continue;
     const before = rowsBefore(p, rowAfter[k], d);
     extra.push({

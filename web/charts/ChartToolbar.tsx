@@ -1,0 +1,88 @@
+// Controls above the chart stack: analysed direction, bin size, stall threshold, which
+// charts are shown, and the current time range with a reset button. Plain React form
+// controls; ConnectionCharts owns (or lifts) every value.
+
+import type { ConnectionData } from '../model/types';
+import type { Dir } from '../model/series';
+import { CHART_IDS, type ChartId } from './frame';
+import { directionLabel } from './common';
+import { formatDuration } from './units';
+import type { TimeRange } from './timeRange';
+
+export const BIN_SIZES_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
+
+export const CHART_TITLES: Record<ChartId, string> = {
+  throughput: 'Throughput',
+  inflight: 'In flight vs window',
+  stalls: 'Stalls',
+  sequence: 'Time-sequence',
+  rtt: 'RTT',
+};
+
+export interface ChartToolbarProps {
+  data: ConnectionData;
+  direction: Dir;
+  onDirection: (d: Dir) => void;
+  binMs: number;
+  onBinMs: (ms: number) => void;
+  /** null: the decoder's default threshold (`defaultStallMs`). */
+  stallMs: number | null;
+  defaultStallMs: number;
+  onStallMs: (ms: number | null) => void;
+  charts: ChartId[];
+  onCharts: (c: ChartId[]) => void;
+  range: TimeRange;
+  zoomed: boolean;
+  onReset: () => void;
+}
+
+export function ChartToolbar(p: ChartToolbarProps) {
+  const toggleChart = (id: ChartId, on: boolean) =>
+    p.onCharts(CHART_IDS.filter((c) => (c === id ? on : p.charts.includes(c))));
+  return (
+    <div className="tcps-toolbar" role="toolbar" aria-label="Chart options">
+      <label>
+        Direction{' '}
+        <select value={p.direction} onChange={(e) => p.onDirection(Number(e.target.value) as Dir)}>
+          {([0, 1] as const).map((d) => (
+            <option key={d} value={d}>
+              {directionLabel(p.data, d)}{d === p.data.summary.dataDirection ? ' (data)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Bin{' '}
+        <select value={p.binMs} onChange={(e) => p.onBinMs(Number(e.target.value))}>
+          {BIN_SIZES_MS.map((ms) => <option key={ms} value={ms}>{formatDuration(ms / 1000)}</option>)}
+        </select>
+      </label>
+      <label>
+        Stall threshold{' '}
+        <input
+          type="number" min={0.1} step="any" inputMode="decimal" className="tcps-stall-input"
+          value={p.stallMs ?? ''} placeholder={`auto: ${p.defaultStallMs.toFixed(1)}`}
+          onChange={(e) => {
+            const v = e.target.value === '' ? null : Number(e.target.value);
+            if (v === null || (Number.isFinite(v) && v > 0)) p.onStallMs(v);
+          }}
+        />{' '}ms
+      </label>
+      <fieldset className="tcps-chart-toggles">
+        <legend>Charts</legend>
+        {CHART_IDS.map((id, i) => (
+          <label key={id} title={`key ${i + 1} focuses this chart`}>
+            <input type="checkbox" checked={p.charts.includes(id)} onChange={(e) => toggleChart(id, e.target.checked)} />
+            {CHART_TITLES[id]}
+          </label>
+        ))}
+      </fieldset>
+      <span className="tcps-range" aria-live="polite">
+        {formatDuration(p.range[1] - p.range[0])} from {p.range[0].toFixed(6)} s
+      </span>
+      <button type="button" onClick={p.onReset} disabled={!p.zoomed} title="Show the whole connection (key 0, or double-click a chart)">
+        Reset zoom
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+// Chart 4, time-sequence graph in the Stevens/tcptrace style (data-chart="sequence"):
+// each data segment as a vertical bar from seq to seq+len, retransmissions in their own
+// colour, the receiver's cumulative ACK as a step line, the window edge (ACK + window)
+// above it, SACK blocks as bars and duplicate ACKs as ticks on the ACK line. The gap
+// between the segments and the window line is what the window still allows.
+
+import { useMemo } from 'react';
+import * as d3 from 'd3';
+import { FLAG, type ConnectionData } from '../model/types';
+import { decimateMinMax, decimatePixelGrid, lowerBound, nearestIndex, type Dir } from '../model/series';
+import { sequenceSeries, type SequenceSeries, type RowSeries } from '../model/connectionSeries';
+import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from './frame';
+import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
+import { barsPath, stepPath, ticksPath } from './paths';
+import { formatBytes, formatTime } from './units';
+import { directionLabel, useD3, type ChartProps } from './common';
+
+export interface SequenceModel extends SequenceSeries {
+  seq: Float64Array;
+  len: Uint32Array;
+  frames: Uint32Array;
+  win: Float64Array;
+  flags: Uint32Array;
+  end: number;
+  title: string;
+  description: string;
+}
+
+export function sequenceModel(data: ConnectionData, d: Dir): SequenceModel {
+  const s = sequenceSeries(data, d);
+  const p = data.packets;
+  return {
+    ...s, seq: p.seq, len: p.len, frames: p.frame, win: p.win, flags: p.flags, end: data.summary.end,
+    title: 'Time-sequence (tcptrace)',
+    description: `Sequence numbers of ${directionLabel(data, d)}: ${s.segments.rows.length} data segments,` +
+      ` ${s.retransmissions.rows.length} retransmissions, ${s.acks.rows.length} ACKs with the window edge,` +
+      ` ${s.sack.t.length} SACK blocks, ${s.duplicateAcks.rows.length} duplicate ACKs.`,
+  };
+}
+
+/** y extent of everything drawn inside [t0, t1]. */
+function visibleSeqExtent(m: SequenceModel, t0: number, t1: number): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  const scan = (r: RowSeries, f: (k: number) => void) => {
+    const a = Math.max(0, lowerBound(r.t, t0) - 1), b = Math.min(r.t.length, lowerBound(r.t, t1) + 1);
+    for (let k = a; k < b; k++) f(k);
+  };
+  const seg = (r: RowSeries) => scan(r, (k) => {
+    const i = r.rows[k];
+    lo = Math.min(lo, m.seq[i]); hi = Math.max(hi, m.seq[i] + m.len[i]);
+  });
+  seg(m.segments); seg(m.retransmissions);
+  scan(m.acks, (k) => {
+    if (Number.isFinite(m.acks.ack[k])) { lo = Math.min(lo, m.acks.ack[k]); hi = Math.max(hi, m.acks.ack[k]); }
+    if (Number.isFinite(m.acks.edge[k])) hi = Math.max(hi, m.acks.edge[k]);
+  });
+  if (!(hi > lo)) return [Number.isFinite(lo) ? lo : 0, (Number.isFinite(lo) ? lo : 0) + 1];
+  return [lo, hi];
+}
+
+export function drawSequence(
+  svgEl: SVGSVGElement, m: SequenceModel, view: ChartView,
+  onRangeChange?: (r: [number, number]) => void, hover?: HoverBus,
+): void {
+  const f = beginFrame(svgEl, { chart: 'sequence', title: m.title, description: m.description, view });
+  const [t0, t1] = view.range;
+  const [lo, hi] = visibleSeqExtent(m, t0, t1);
+  const pad = (hi - lo) * 0.04;
+  const y = d3.scaleLinear().domain([Math.max(0, lo - pad), hi + pad]).range([f.innerHeight, 0]);
+  drawYAxis(f, y, formatBytes, 'relative sequence number (bytes)', byteTicks(y.domain()[0], y.domain()[1], Math.max(2, Math.floor(f.innerHeight / 45))));
+  drawTimeAxis(f);
+  if (m.segments.rows.length + m.retransmissions.rows.length === 0) drawEmpty(f, 'No data segments in this direction');
+  const W = f.innerWidth;
+  const xr = (r: { t: Float64Array }) => (k: number) => f.x(r.t[k]);
+
+  const a = m.acks;
+  const edgeIdx = decimateMinMax(a.t, a.edge, t0, t1, W);
+  f.plot.append('path').attr('class', 'tcps-seq-window').attr('data-points', edgeIdx.length)
+    .attr('d', stepPath(edgeIdx, xr(a), (k) => y(a.edge[k]), f.x(m.end)));
+  const ackIdx = decimateMinMax(a.t, a.ack, t0, t1, W);
+  f.plot.append('path').attr('class', 'tcps-seq-ack').attr('data-points', ackIdx.length)
+    .attr('d', stepPath(ackIdx, xr(a), (k) => y(a.ack[k]), f.x(m.end)));
+
+  const sk = m.sack;
+  const sackIdx = decimatePixelGrid(sk.t, sk.left, t0, t1, W, y);
+  f.plot.append('path').attr('class', 'tcps-sack').attr('data-count', sackIdx.length)
+    .attr('d', barsPath(sackIdx, (k) => f.x(sk.t[k]), (k) => y(sk.left[k]), (k) => y(sk.right[k])));
+
+  const segBars = (r: RowSeries, cls: string) => {
+    const seqs = Float64Array.from(r.rows, (i) => m.seq[i]);
+    const idx = decimatePixelGrid(r.t, seqs, t0, t1, W, y);
+    f.plot.append('path').attr('class', cls).attr('data-count', idx.length)
+      .attr('d', barsPath(idx, xr(r), (k) => y(seqs[k]), (k) => y(seqs[k] + m.len[r.rows[k]])));
+  };
+  segBars(m.segments, 'tcps-segments');
+  segBars(m.retransmissions, 'tcps-segments tcps-retransmissions');
+
+  const dup = m.duplicateAcks;
+  const dupIdx = decimatePixelGrid(dup.t, dup.ack, t0, t1, W, y);
+  f.plot.append('path').attr('class', 'tcps-dup-ack').attr('data-count', dupIdx.length)
+    .attr('d', ticksPath(dupIdx, xr(dup), (k) => y(dup.ack[k])));
+
+  const pick: Pick = (t, _px, py) => {
+    type Cand = { x: number; y: number; lines: string[] };
+    const cands: Cand[] = [];
+    for (const [r, kind] of [[m.segments, 'segment'], [m.retransmissions, 'retransmission']] as const) {
+      const k = nearestIndex(r.t, t);
+      if (k < 0) continue;
+      const i = r.rows[k];
+      cands.push({
+        x: f.x(r.t[k]), y: y(m.seq[i] + m.len[i] / 2),
+        lines: [`frame ${m.frames[i]} at ${formatTime(r.t[k])}`, `${kind}: seq ${m.seq[i]}–${m.seq[i] + m.len[i]} (${m.len[i]} B)`],
+      });
+    }
+    const k = nearestIndex(a.t, t);
+    if (k >= 0) {
+      const i = a.rows[k];
+      cands.push({
+        x: f.x(a.t[k]), y: y(a.ack[k]),
+        lines: [`frame ${m.frames[i]} at ${formatTime(a.t[k])}`, `ACK ${a.ack[k]}${m.flags[i] & FLAG.DUPLICATE_ACK ? ' (duplicate)' : ''}`,
+          `window ${formatBytes(m.win[i])} → edge ${a.edge[k]}`],
+      });
+    }
+    if (!cands.length) return null;
+    const dist = (c: Cand) => Math.hypot(c.x - f.x(t), c.y - py);
+    return cands.reduce((best, c) => (dist(c) < dist(best) ? c : best));
+  };
+  bindTimeInteractions(f, { view, onRangeChange, pick, hover });
+  followHover(f, hover);
+}
+
+export function SequenceChart({ data, direction, view, onRangeChange, hover }: ChartProps) {
+  const model = useMemo(() => sequenceModel(data, direction), [data, direction]);
+  const ref = useD3((svg) => drawSequence(svg, model, view, onRangeChange, hover), [model, view, onRangeChange, hover]);
+  return (
+    <>
+      <svg ref={ref} />
+      <ul className="tcps-legend" aria-label="Time-sequence legend">
+        <li><span className="tcps-swatch tcps-s-segments" />data segments</li>
+        <li><span className="tcps-swatch tcps-s-retransmissions" />retransmissions</li>
+        <li><span className="tcps-swatch tcps-s-ack" />cumulative ACK</li>
+        <li><span className="tcps-swatch tcps-s-seq-window" />window edge (ACK + rwnd)</li>
+        <li><span className="tcps-swatch tcps-s-sack" />SACK blocks</li>
+        <li><span className="tcps-swatch tcps-s-dup-ack" />duplicate ACKs</li>
+      </ul>
+    </>
+  );
+}

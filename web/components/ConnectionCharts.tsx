@@ -1,0 +1,204 @@
+// The chart stack of one connection: throughput, in flight vs window, stalls,
+// time-sequence and RTT, all on one shared time axis and zoomed together.
+//
+// Every piece of view state a permalink needs is a controllable prop with a change
+// callback (pass the value to control it, omit it to let the stack keep its own):
+// time range, bin size, stall threshold, visible charts, direction, throughput toggles.
+//
+// Interaction: drag pans; Ctrl/⌘ + wheel or pinch zooms; Shift + drag zooms to the
+// brushed range; double-click resets. Keyboard (stack focused): ←/→ pan, +/− zoom,
+// 0 resets, 1–5 focus a chart.
+
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { ConnectionData } from '../model/types';
+import type { Dir } from '../model/series';
+import { defaultStallSeconds } from '../model/connectionSeries';
+import { CHART_IDS, type ChartId, type ChartView } from '../charts/frame';
+import { createHoverBus } from '../charts/interaction';
+import { clampRange, fullRange, panRange, sameRange, zoomRange, type TimeRange } from '../charts/timeRange';
+import { useControllable } from '../charts/useControllable';
+import { ChartToolbar, CHART_TITLES } from '../charts/ChartToolbar';
+import { DEFAULT_TOGGLES, ThroughputChart, type ThroughputToggles } from '../charts/ThroughputChart';
+import { InflightChart, type InflightMode } from '../charts/InflightChart';
+import { StallsChart } from '../charts/StallsChart';
+import { SequenceChart } from '../charts/SequenceChart';
+import { RttChart } from '../charts/RttChart';
+import { directionLabel } from '../charts/common';
+import '../charts/charts.css';
+
+export type { ChartId } from '../charts/frame';
+export type { TimeRange } from '../charts/timeRange';
+export type { ThroughputToggles } from '../charts/ThroughputChart';
+export type { InflightMode } from '../charts/InflightChart';
+export type Theme = 'light' | 'dark' | 'auto';
+
+export const DEFAULT_BIN_MS = 100;
+export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 240, sequence: 300, rtt: 190 };
+
+export interface ConnectionChartsProps {
+  data: ConnectionData;
+  /** Other connections that can be overlaid on the throughput chart (legend toggles). */
+  others?: ConnectionData[];
+  /** Visible time range in s since the first packet of the file; null = the whole connection. */
+  timeRange?: TimeRange | null;
+  onTimeRangeChange?: (r: TimeRange | null) => void;
+  /** Throughput bin size in ms (1 … 1000; default 100). */
+  binMs?: number;
+  onBinMsChange?: (ms: number) => void;
+  /** Stall threshold in ms; null = the decoder's default (max(10 ms, 4 × min RTT)). */
+  stallMs?: number | null;
+  onStallMsChange?: (ms: number | null) => void;
+  /** Which charts are shown, in stack order (default all five). */
+  charts?: ChartId[];
+  onChartsChange?: (c: ChartId[]) => void;
+  /** Analysed direction (default summary.dataDirection). */
+  direction?: Dir;
+  onDirectionChange?: (d: Dir) => void;
+  throughput?: ThroughputToggles;
+  onThroughputChange?: (t: ThroughputToggles) => void;
+  inflightMode?: InflightMode;
+  onInflightModeChange?: (m: InflightMode) => void;
+  /** Colour scheme; 'auto' follows prefers-color-scheme (default). */
+  theme?: Theme;
+  /** Fixed width in px; default: the container's width (ResizeObserver). */
+  width?: number;
+  heights?: Partial<Record<ChartId, number>>;
+  /** Show the toolbar and per-chart controls (default true; embeds pass false). */
+  controls?: boolean;
+}
+
+function useContainerWidth(fixed: number | undefined) {
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(fixed ?? 900);
+  useEffect(() => {
+    if (fixed != null) { setWidth(fixed); return; }
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => setWidth(Math.max(320, Math.floor(entry.contentRect.width))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [fixed]);
+  return [ref, width] as const;
+}
+
+export function ConnectionCharts(props: ConnectionChartsProps) {
+  const { data, others = [], theme = 'auto', controls = true } = props;
+  const summary = data.summary;
+  const full = useMemo(() => fullRange(summary.start, summary.end), [summary.start, summary.end]);
+
+  const [direction, setDirection] = useControllable<Dir>(props.direction, summary.dataDirection, props.onDirectionChange);
+  const [rangeOrNull, setRangeOrNull] = useControllable<TimeRange | null>(props.timeRange, null, props.onTimeRangeChange);
+  const [binMs, setBinMs] = useControllable(props.binMs, DEFAULT_BIN_MS, props.onBinMsChange);
+  const [stallMs, setStallMs] = useControllable<number | null>(props.stallMs, null, props.onStallMsChange);
+  const [charts, setCharts] = useControllable<ChartId[]>(props.charts, [...CHART_IDS], props.onChartsChange);
+  const [toggles, setToggles] = useControllable(props.throughput, DEFAULT_TOGGLES, props.onThroughputChange);
+  const [inflightMode, setInflightMode] = useControllable<InflightMode>(props.inflightMode, 'dots', props.onInflightModeChange);
+
+  const range = useMemo(() => (rangeOrNull ? clampRange(rangeOrNull, full) : full), [rangeOrNull, full]);
+  const rangeRef = useRef(range);
+  rangeRef.current = range;
+  // The whole connection is reported as null so that URLs stay short.
+  const setRange = useCallback((r: TimeRange | null) => {
+    const next = r && !sameRange(clampRange(r, full), full, (full[1] - full[0]) * 1e-9) ? clampRange(r, full) : null;
+    if (!sameRange(next, rangeOrNull)) setRangeOrNull(next);
+  }, [full, rangeOrNull, setRangeOrNull]);
+
+  const [containerRef, width] = useContainerWidth(props.width);
+  const hover = useMemo(() => createHoverBus(), []);
+  const heights = { ...DEFAULT_HEIGHTS, ...props.heights };
+  const views = useMemo(() => {
+    const v = {} as Record<ChartId, ChartView>;
+    for (const id of CHART_IDS) v[id] = { range, full, width, height: heights[id] };
+    return v;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [range, full, width, ...CHART_IDS.map((id) => heights[id])]);
+
+  const figures = useRef(new Map<ChartId, HTMLElement>());
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const tag = (e.target as HTMLElement).tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+    const r = rangeRef.current;
+    const mid = (r[0] + r[1]) / 2;
+    let handled = true;
+    if (e.key === 'ArrowLeft') setRange(panRange(r, e.shiftKey ? -0.5 : -0.1, full));
+    else if (e.key === 'ArrowRight') setRange(panRange(r, e.shiftKey ? 0.5 : 0.1, full));
+    else if (e.key === '+' || e.key === '=') setRange(zoomRange(r, 1.5, mid, full));
+    else if (e.key === '-' || e.key === '_') setRange(zoomRange(r, 1 / 1.5, mid, full));
+    else if (e.key === '0') setRange(null);
+    else if (e.key >= '1' && e.key <= '5') figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
+    else handled = false;
+    if (handled) e.preventDefault();
+  };
+
+  const defaultStallMs = defaultStallSeconds(data, direction) * 1000;
+  const common = { data, direction, hover, onRangeChange: setRange };
+  const chart = (id: ChartId) => {
+    switch (id) {
+      case 'throughput': return <ThroughputChart {...common} view={views.throughput} binMs={binMs} toggles={toggles} others={others} />;
+      case 'inflight': return <InflightChart {...common} view={views.inflight} mode={inflightMode} />;
+      case 'stalls': return <StallsChart {...common} view={views.stalls} stallMs={stallMs ?? undefined} />;
+      case 'sequence': return <SequenceChart {...common} view={views.sequence} />;
+      case 'rtt': return <RttChart {...common} view={views.rtt} />;
+    }
+  };
+  const chartControls = (id: ChartId) => {
+    if (!controls) return null;
+    const check = (key: 'wire' | 'goodput' | 'reverse' | 'average', label: string) => (
+      <label key={key}>
+        <input type="checkbox" checked={toggles[key]} onChange={(e) => setToggles({ ...toggles, [key]: e.target.checked })} />{label}
+      </label>
+    );
+    if (id === 'throughput') {
+      return (
+        <div className="tcps-chart-controls">
+          {check('average', 'moving average')}{check('wire', 'wire rate')}{check('goodput', 'goodput')}
+          {check('reverse', 'reverse direction')}
+          {others.filter((o) => o.summary.id !== summary.id).map((o, i) => (
+            <label key={o.summary.id}>
+              <input type="checkbox" checked={toggles.overlays.includes(o.summary.id)}
+                onChange={(e) => setToggles({
+                  ...toggles,
+                  overlays: e.target.checked ? [...toggles.overlays, o.summary.id] : toggles.overlays.filter((x) => x !== o.summary.id),
+                })} />
+              <span className={`tcps-swatch tcps-c${i % 6}`} />#{o.summary.id} {directionLabel(o, o.summary.dataDirection)}
+            </label>
+          ))}
+        </div>
+      );
+    }
+    if (id === 'inflight') {
+      return (
+        <div className="tcps-chart-controls">
+          {(['dots', 'step'] as const).map((m) => (
+            <label key={m}><input type="radio" name={`inflight-mode-${summary.id}`} checked={inflightMode === m} onChange={() => setInflightMode(m)} />{m === 'dots' ? 'dots' : 'step line'}</label>
+          ))}
+        </div>
+      );
+    }
+    return null;
+  };
+
+  return (
+    <section
+      ref={containerRef} className="tcps-charts" data-theme={theme} tabIndex={0} onKeyDown={onKeyDown}
+      aria-label={`Charts of connection ${summary.id}: ${directionLabel(data, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to 5 focus a chart.`}
+    >
+      {controls && (
+        <ChartToolbar
+          data={data} direction={direction} onDirection={setDirection} binMs={binMs} onBinMs={setBinMs}
+          stallMs={stallMs} defaultStallMs={defaultStallMs} onStallMs={setStallMs}
+          charts={charts} onCharts={setCharts} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
+        />
+      )}
+      {CHART_IDS.filter((id) => charts.includes(id)).map((id) => (
+        <figure
+          key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={CHART_TITLES[id]}
+          ref={(el) => { if (el) figures.current.set(id, el); else figures.current.delete(id); }}
+        >
+          {chartControls(id)}
+          {chart(id)}
+        </figure>
+      ))}
+    </section>
+  );
+}
