@@ -39,6 +39,9 @@ pub(crate) struct Side {
     pub last_raw_win: Option<u16>,
     /// Lower bound on this side's (unknown) scale, from the peer's bytes in flight.
     pub scale_lb: Option<u8>,
+    /// False after a capture gap in this side's data until the peer sends an ACK
+    /// (Wireshark's valid_bif): the peer's last captured ACK is stale then.
+    pub bif_stale: bool,
     pub ack_rtt: AckRtt,
     pub ts_rtt: TsRtt,
     /// Sequence ranges never captured (after a "previous segment not captured").
@@ -143,6 +146,7 @@ impl Conn {
         fwd.seq.set_base(if is_syn { seg.seq } else { seg.seq.wrapping_sub(1) });
         if has_ack {
             rev.seq.set_base(seg.ack.wrapping_sub(1));
+            rev.bif_stale = false;
         }
         let prev_next = (fwd.ws.nextseq != 0).then(|| fwd.seq.rel(fwd.ws.nextseq));
         let seq_rel = fwd.seq.rel(seg.seq);
@@ -165,6 +169,7 @@ impl Conn {
         let mut aflags = flags::analyze(&mut fwd.ws, &mut rev.ws, &facts, rev_shift, first_rtt);
         let end_rel = seq_rel + seg.payload_len as i64;
         if aflags & fb::LOST_SEGMENT != 0 {
+            fwd.bif_stale = true;
             if let Some(p) = prev_next.filter(|&p| p < seq_rel) {
                 if fwd.gaps.len() == MAX_GAPS {
                     fwd.gaps.remove(0);
@@ -192,13 +197,15 @@ impl Conn {
         }
 
         // Bytes in flight (DESIGN.md): highest sequence number sent so far (end of
-        // this segment) minus the highest cumulative ACK seen from the peer.
+        // this segment) minus the highest cumulative ACK seen from the peer. Not
+        // computed after "previous segment not captured" until the peer ACKs again:
+        // the capture missed packets, so the last ACK seen is stale (as tshark).
         let mut in_flight = f64::NAN;
         if seg.payload_len > 0 {
-            let high = fwd.sent_high.map_or(end_rel, |h| h.max(end_rel));
-            fwd.sent_high = Some(high);
-            let low = fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel));
-            fwd.sent_low = Some(low);
+            fwd.sent_low = Some(fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel)));
+            fwd.sent_high = Some(fwd.sent_high.map_or(end_rel, |h| h.max(end_rel)));
+        }
+        if let (Some(high), Some(low), false) = (fwd.sent_high, fwd.sent_low, fwd.bif_stale || seg.payload_len == 0) {
             let f = (high - fwd.peer_ack.unwrap_or(low)).max(0) as u64;
             in_flight = f as f64;
             if let Some(lb) = rev.last_raw_win.and_then(|w| window::lower_bound(w, f)) {

@@ -132,10 +132,15 @@ pub fn analyze(fwd: &mut WsFlow, rev: &mut WsFlow, s: &SegFacts, rev_shift: Opti
     if ack != fwd.lastack {
         fwd.dupacknum = 0;
     }
-    // ACKED LOST PACKET ("ACKed segment that wasn't captured").
+    // ACKED LOST PACKET ("ACKed segment that wasn't captured"): the ACK is beyond
+    // the highest contiguous byte seen from the peer. When the peer's stream has a
+    // known hole (maxseqtobeacked below nextseq) the mark is raised and the bound
+    // moves up to nextseq; otherwise it is raised once and then suppressed (the
+    // peer's dupacknum = -1) until that side sends a new ACK number. This is the
+    // behaviour of tshark 4.0.17, checked on crafted captures and on
+    // of13_ericsson.pcapng (the 4.2+ source tests `maxseqtobeacked > nextseq`).
     if rev.maxseqtobeacked != 0 && gt_seq(ack, rev.maxseqtobeacked) && flags & ACK != 0 {
-        if rev.maxseqtobeacked > rev.nextseq {
-            // (a plain unsigned comparison in packet-tcp.c)
+        if lt_seq(rev.maxseqtobeacked, rev.nextseq) {
             rev.maxseqtobeacked = rev.nextseq;
             f |= fb::ACK_LOST_SEGMENT;
         } else {

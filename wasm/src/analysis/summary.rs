@@ -104,7 +104,9 @@ fn direction_summary(
         window_scale_lower_bound: if unknown { me.scale_lb } else { None },
         receive_window: rwnd,
         max_bytes_in_flight: max_bif,
-        retransmissions: n(fb::RETRANSMISSION),
+        // Like tshark's tcp.analysis.retransmission, which is also set on fast and
+        // spurious retransmissions: all retransmissions; the next two are subsets.
+        retransmissions: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
         fast_retransmissions: n(fb::FAST_RETRANSMISSION),
         spurious_retransmissions: n(fb::SPURIOUS_RETRANSMISSION),
         duplicate_acks: n(fb::DUPLICATE_ACK),
