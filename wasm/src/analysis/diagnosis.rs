@@ -5,7 +5,8 @@
 //!
 //! Headline, in order:
 //! 1. `too-short`: fewer than [`MIN_DATA_SEGMENTS`] data segments, or an active time
-//!    shorter than [`MIN_ROUND_TRIPS`] minimum RTTs. Such a flow never left slow start
+//!    shorter than [`MIN_ROUND_TRIPS`] minimum RTTs — unless stalls fill at least half
+//!    of the active time (then the stalls are the story, see 2). Such a flow never left slow start
 //!    (initial window 10 segments, RFC 6928; slow start doubles per round trip), so no
 //!    steady-state limit can be seen: every flow that short "looks" cwnd-limited.
 //! 2. The largest share of the active time wins (T-RAT's "dominant limiting factor"):
@@ -124,10 +125,12 @@ fn rtts(conn: &ConnectionSummary, cols: &ConnectionColumns, d: u8) -> (f64, f64)
 
 fn headline(f: &Facts) -> (&'static str, String) {
     let sh = f.sh;
-    if sh.data_segments < MIN_DATA_SEGMENTS
+    // A short flow that spent most of its time stalled is not "too short": its stalls
+    // (e.g. a connection retrying with exponential RTO backoff) are the story.
+    let short = sh.data_segments < MIN_DATA_SEGMENTS
         || sh.active <= 0.0
-        || (f.min_rtt > 0.0 && sh.active < MIN_ROUND_TRIPS * f.min_rtt)
-    {
+        || (f.min_rtt > 0.0 && sh.active < MIN_ROUND_TRIPS * f.min_rtt);
+    if short && !(f.shares.stalled >= 0.5) {
         return ("too-short", too_short_text(f));
     }
     let s = f.shares;
@@ -197,9 +200,10 @@ fn rtt_phrase(f: &Facts) -> String {
 
 fn too_short_text(f: &Facts) -> String {
     format!(
-        "Too short to judge: {} data segments ({}) in {}{}. A flow needs at least {} data \
+        "Too short to judge: {} data segment{} ({}) in {}{}. A flow needs at least {} data \
          segments over {} round trips to leave slow start before any limit shows.",
         f.sh.data_segments,
+        if f.sh.data_segments == 1 { "" } else { "s" },
         format_bytes(f.sh.new_bytes.max(0.0)),
         format_duration(f.sh.active.max(0.0)),
         if f.min_rtt.is_finite() { format!(" with {}", rtt_phrase(f)) } else { String::new() },
@@ -335,8 +339,9 @@ fn stalls_text(f: &Facts) -> String {
     let parts: Vec<String> =
         by_time.iter().map(|(secs, words)| format!("{} {}", format_duration(*secs), words)).collect();
     format!(
-        "The transfer stalled {} times for {} in total ({} of the time): {}; {}.",
+        "The transfer stalled {} time{} for {} in total ({} of the time): {}; {}.",
         sender.stalls.len(),
+        if sender.stalls.len() == 1 { "" } else { "s" },
         format_duration(f.sh.stalled),
         format_percent(f.shares.stalled),
         parts.join(", "),

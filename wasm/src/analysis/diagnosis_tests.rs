@@ -231,3 +231,29 @@ fn too_short() {
     c.burst(0.1029, seq, 20, 0.00001);
     assert_eq!(diag(&c).0.limit, "too-short");
 }
+
+#[test]
+fn short_flow_dominated_by_rto_backoff_is_stalls() {
+    // Like chrissanders' tcp_retransmissions capture: one segment, never ACKed, resent
+    // after 0.2, 0.4, 0.8, 1.6 s (exponential backoff, RFC 6298 §5.5). Only 5 data
+    // segments, but stalls fill 100 % of the active time, so the stalls are the story,
+    // not "too short".
+    let mut c = Cols::new(64.0 * KIB);
+    let mut t = 0.1;
+    c.data(t, 0, 1.0, 648);
+    for backoff in [0.2, 0.4, 0.8, 1.6] {
+        t += backoff;
+        c.data(t, 0, 1.0, 648);
+    }
+    let (d, stalls) = diag(&c);
+    assert_eq!(stalls.len(), 4);
+    assert!(stalls.iter().all(|s| s.cause == StallCause::RetransmissionTimeout));
+    assert_eq!(d.limit, "stalls");
+    assert!(
+        d.text.starts_with(
+            "The transfer stalled 4 times for 3 s in total (100 % of the time): 3 s retransmission timeout"
+        ),
+        "{}",
+        d.text
+    );
+}

@@ -110,6 +110,23 @@ fn delayed_ack_is_ack_wait_not_idle() {
 }
 
 #[test]
+fn request_response_turn_taking_is_application_idle() {
+    // A request (200 B); the peer's reply (5,000 B) 30 ms later ACKs it; the sender's
+    // next request follows 0.2 ms after the reply: everything was acknowledged and the
+    // sender's application waited for the peer's reply (not a delayed ACK: the peer sent
+    // payload).
+    let mut c = Cols::new(65536.0);
+    c.data(0.100, 0, 1.0, 200);
+    let r = c.data(0.130, 1, 1.0, 5000);
+    c.c.packets.ack[r] = 201.0;
+    c.c.packets.win[r] = 65536.0;
+    c.data(0.1302, 0, 201.0, 200);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::ApplicationIdle);
+    assert_eq!(s.ended_by, "new data after the peer's reply of 5000 bytes at 0.130 s");
+}
+
+#[test]
 fn ack_wait_below_window() {
     // 5 segments (7,240 B) under a 64 KiB window; a late partial ACK (3 segments) at
     // 60 ms, then new data: in flight below the window, nothing resent, never all ACKed.

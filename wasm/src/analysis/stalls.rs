@@ -28,6 +28,9 @@
 //! 4. `window-limited`: in flight at the last data segment before the gap had reached
 //!    the peer's advertised window, within [`window_tolerance`], or Wireshark flagged
 //!    it "window full".
+//!    Then `application-idle` again for turn-taking: everything was acknowledged and
+//!    the peer sent payload during the gap (request/response, interactive sessions):
+//!    the sender's application waited for the peer's reply, not for the network.
 //! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
 //!    congestion window, delayed ACKs, or the path).
 //! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told.
@@ -96,6 +99,8 @@ struct Gap {
     all_acked_at: Option<f64>,
     /// Time of the peer's last ACK that advanced the ACK or changed the window.
     last_peer_update: Option<f64>,
+    /// The peer's last payload-carrying segment during the gap: (time, bytes).
+    peer_reply: Option<(f64, u32)>,
 }
 
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
@@ -129,6 +134,9 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             if let Some(g) = gap.as_mut() {
                 if changed {
                     g.last_peer_update = Some(t);
+                }
+                if cols.len[i] > 0 {
+                    g.peer_reply = Some((t, cols.len[i]));
                 }
                 if peer_win == 0.0 {
                     g.zero_window = true;
@@ -170,6 +178,7 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             zero_window: peer_win == 0.0,
             all_acked_at: if peer_ack >= high { Some(t) } else { None },
             last_peer_update: None,
+            peer_reply: None,
         });
     }
     out
@@ -204,6 +213,11 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             None => "new data without a window update in the capture".to_string(),
         };
         (StallCause::WindowLimited, how)
+    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_reply) {
+        // Turn-taking (request/response, interactive sessions): everything was
+        // acknowledged and the sender's application waited for the peer's reply.
+        let how = format!("new data after the peer's reply of {} bytes at {}", bytes, format_timestamp(tr));
+        (StallCause::ApplicationIdle, how)
     } else if peer_win.is_finite() {
         let how = match g.last_peer_update {
             Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
