@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { ConnectionCharts, type ConnectionChartsProps } from '../components/ConnectionCharts';
+import { makeFixture } from './fixtures';
+import { fullRange } from './timeRange';
+import './testUtil';
+
+let root: Root | null = null;
+let host: HTMLDivElement;
+
+async function render(props: ConnectionChartsProps) {
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+  await act(async () => root!.render(<ConnectionCharts width={900} {...props} />));
+  return host;
+}
+afterEach(async () => {
+  await act(async () => root?.unmount());
+  host.remove();
+  root = null;
+});
+
+const key = async (el: Element, k: string) =>
+  act(async () => { el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); });
+
+describe('ConnectionCharts', () => {
+  const data = makeFixture();
+  const full = fullRange(data.summary.start, data.summary.end);
+
+  it('stacks the five charts, each with an accessible svg', async () => {
+    const el = await render({ data });
+    const ids = [...el.querySelectorAll('figure.tcps-chart')].map((f) => f.getAttribute('data-chart'));
+    expect(ids).toEqual(['throughput', 'inflight', 'stalls', 'sequence', 'rtt']);
+    for (const id of ids) {
+      const svg = el.querySelector(`svg[data-chart="${id}"]`)!;
+      expect(svg.getAttribute('role')).toBe('img');
+      expect(svg.querySelector('title')!.textContent!.length).toBeGreaterThan(3);
+      expect(svg.querySelector('desc')!.textContent!.length).toBeGreaterThan(20);
+      expect(Number(svg.getAttribute('width'))).toBe(900);
+    }
+  });
+
+  it('draws every chart on the same controlled time range', async () => {
+    const el = await render({ data, timeRange: [0.2, 0.4] });
+    const firstTicks = [...el.querySelectorAll('svg')].map((svg) =>
+      [...svg.querySelectorAll('.tcps-axis-x .tick text')].map((t) => t.textContent).join(' '));
+    expect(new Set(firstTicks).size).toBe(1);
+    expect(firstTicks[0]).toMatch(/^0.20 .* 0.40$/);
+    expect(el.querySelector('.tcps-range')!.textContent).toContain('200 ms from 0.200000 s');
+  });
+
+  it('keyboard: + zooms, arrows pan, 0 resets (as null), 1–5 focus a chart', async () => {
+    const onTimeRangeChange = vi.fn();
+    const el = await render({ data, onTimeRangeChange });
+    const stack = el.querySelector('section.tcps-charts')!;
+    await key(stack, '+');
+    const [a, b] = onTimeRangeChange.mock.calls[0][0];
+    expect(b - a).toBeCloseTo((full[1] - full[0]) / 1.5, 9);
+    // Uncontrolled: the stack applied the zoom itself.
+    expect(el.querySelector('.tcps-range')!.textContent).not.toContain(`from ${full[0].toFixed(6)}`);
+    await key(stack, 'ArrowRight');
+    const [a2] = onTimeRangeChange.mock.calls[1][0];
+    expect(a2).toBeGreaterThan(a);
+    await key(stack, '0');
+    expect(onTimeRangeChange.mock.calls[2][0]).toBeNull();
+    await key(stack, '3');
+    expect(document.activeElement?.getAttribute('data-chart')).toBe('stalls');
+  });
+
+  it('reports bin size, stall threshold and chart visibility changes', async () => {
+    const onBinMsChange = vi.fn(), onStallMsChange = vi.fn(), onChartsChange = vi.fn();
+    const el = await render({ data, binMs: 100, onBinMsChange, onStallMsChange, onChartsChange, charts: ['throughput', 'rtt'] });
+    expect([...el.querySelectorAll('figure')].map((f) => f.getAttribute('data-chart'))).toEqual(['throughput', 'rtt']);
+    const [dirSelect, binSelect] = el.querySelectorAll('select');
+    expect(dirSelect.value).toBe('0');
+    await act(async () => {
+      binSelect.value = '10';
+      binSelect.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(onBinMsChange).toHaveBeenCalledWith(10);
+    const boxes = [...el.querySelectorAll<HTMLInputElement>('.tcps-chart-toggles input')];
+    await act(async () => boxes[2].click()); // stalls
+    expect(onChartsChange).toHaveBeenCalledWith(['throughput', 'stalls', 'rtt']);
+    const stall = el.querySelector<HTMLInputElement>('.tcps-stall-input')!;
+    expect(stall.placeholder).toBe('auto: 40.0'); // 4 × 10 ms min RTT
+    // React listens for 'input' on text-like fields; set the value through the native setter.
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(stall, '25');
+      stall.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect(onStallMsChange).toHaveBeenCalledWith(25);
+  });
+
+  it('overlays another connection from the legend toggle and follows the theme', async () => {
+    const other = makeFixture({ id: 3, rwnd: 4000 });
+    const el = await render({ data, others: [data, other], theme: 'dark' });
+    expect(el.querySelector('section')!.getAttribute('data-theme')).toBe('dark');
+    const overlay = [...el.querySelectorAll('.tcps-chart-controls label')].find((l) => l.textContent!.startsWith('#3'))!;
+    await act(async () => overlay.querySelector('input')!.click());
+    expect(el.querySelector('path[data-series="other-3"]')).not.toBeNull();
+  });
+});
