@@ -54,7 +54,10 @@ export function ChartToolbar(p: ChartToolbarProps) {
       <label>
         Bin{' '}
         <select value={p.binMs} onChange={(e) => p.onBinMs(Number(e.target.value))}>
-          {BIN_SIZES_MS.map((ms) => <option key={ms} value={ms}>{formatDuration(ms / 1000)}</option>)}
+          {/* A permalink may carry a bin size that is not one of the choices: keep it selectable. */}
+          {[...new Set([...BIN_SIZES_MS, p.binMs])].sort((a, b) => a - b).map((ms) => (
+            <option key={ms} value={ms}>{formatDuration(ms / 1000)}</option>
+          ))}
         </select>
       </label>
       <label>
