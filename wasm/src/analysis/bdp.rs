@@ -22,7 +22,7 @@ pub fn mathis_rate_bps(mss_bytes: f64, rtt_s: f64, loss_rate: f64) -> f64 {
 
 /// Smallest power of two ≥ `bytes` (receive buffers are usually set that way).
 pub fn next_power_of_two(bytes: f64) -> f64 {
-    if !(bytes > 1.0) {
+    if bytes.is_nan() || bytes <= 1.0 {
         return 1.0;
     }
     2f64.powi(bytes.log2().ceil() as i32)

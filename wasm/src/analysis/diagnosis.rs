@@ -130,7 +130,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
     let short = sh.data_segments < MIN_DATA_SEGMENTS
         || sh.active <= 0.0
         || (f.min_rtt > 0.0 && sh.active < MIN_ROUND_TRIPS * f.min_rtt);
-    if short && !(f.shares.stalled >= 0.5) {
+    if short && f.shares.stalled < 0.5 {
         return ("too-short", too_short_text(f));
     }
     let s = f.shares;

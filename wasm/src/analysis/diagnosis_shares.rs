@@ -25,6 +25,7 @@
 //!   it had nothing to send (RFC 4898's SndLimTimeSnd, T-RAT's application-limited);
 //! - other: in flight below the window with data outstanding and no loss: the
 //!   congestion window or the path (RFC 4898's SndLimTimeCwnd).
+//!
 //! Time weighting does the right thing for bursts: in a window-limited flow the long
 //! interval is the one after the segment that filled the window.
 
@@ -107,7 +108,7 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
         let t = cols.t[i];
         if cols.dir[i] != dir {
             let a = cols.ack[i];
-            if a.is_finite() && !(a <= peer_ack) {
+            if a.is_finite() && (peer_ack.is_nan() || a > peer_ack) {
                 peer_ack = a;
             }
             let w = cols.win[i];
@@ -118,7 +119,7 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
                     out.min_window = if w < out.min_window || out.min_window.is_nan() { w } else { out.min_window };
                 }
             }
-            if recover.map_or(false, |r| peer_ack >= r) {
+            if recover.is_some_and(|r| peer_ack >= r) {
                 recover = None;
             }
             if peer_ack >= high {

@@ -35,6 +35,7 @@ impl Cols {
         Cols { c: ConnectionColumns::default(), frame: 0, high: [1.0; 2], acked: [1.0; 2] }
     }
 
+    #[allow(clippy::too_many_arguments)] // one argument per column
     fn row(&mut self, t: f64, dir: u8, seq: f64, len: u32, ack: f64, win: f64, fl: f64, flags: u32) -> usize {
         let p = &mut self.c.packets;
         self.frame += 1;

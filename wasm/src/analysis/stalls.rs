@@ -120,7 +120,7 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             // The peer: carry its window and cumulative ACK along.
             let mut changed = false;
             let a = cols.ack[i];
-            if a.is_finite() && !(a <= peer_ack) {
+            if a.is_finite() && (peer_ack.is_nan() || a > peer_ack) {
                 peer_ack = a;
                 changed = true;
             }
@@ -173,7 +173,7 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
         gap = Some(Gap {
             index: i,
             high,
-            unacked_at_start: !(peer_ack >= high),
+            unacked_at_start: peer_ack.is_nan() || peer_ack < high,
             window_limited,
             zero_window: peer_win == 0.0,
             all_acked_at: if peer_ack >= high { Some(t) } else { None },
@@ -201,7 +201,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             format_timestamp(t1)
         );
         (StallCause::RetransmissionTimeout, how)
-    } else if g.all_acked_at.map_or(false, |ta| t1 - ta >= duration / 2.0) {
+    } else if g.all_acked_at.is_some_and(|ta| t1 - ta >= duration / 2.0) {
         (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
     } else if g.window_limited {
         let how = match g.last_peer_update {
