@@ -65,7 +65,9 @@ pub(crate) struct Conn {
 pub struct Analyzer {
     options: AnalysisOptions,
     table: ConnTable,
-    conns: Vec<Conn>,
+    /// Boxed so that `finish` frees each connection's state as it is summarised
+    /// (a `Vec<Conn>` buffer would stay allocated until the end: ~1 GB at 1M).
+    conns: Vec<Box<Conn>>,
 }
 
 impl Analyzer {
@@ -95,7 +97,7 @@ impl Analyzer {
 
     fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> u32 {
         let index = self.conns.len() as u32;
-        self.conns.push(Conn::new(seg));
+        self.conns.push(Box::new(Conn::new(seg)));
         self.table.insert(key, index);
         index
     }
@@ -104,7 +106,7 @@ impl Analyzer {
         let mut analysis = Analysis::default();
         analysis.connections.reserve(self.conns.len());
         for (id, conn) in self.conns.into_iter().enumerate() {
-            let (summary, cols) = summary::summarize(id as u32, conn, &self.options);
+            let (summary, cols) = summary::summarize(id as u32, *conn, &self.options);
             analysis.connections.push(summary);
             analysis.columns.push(cols);
         }

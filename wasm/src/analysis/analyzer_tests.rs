@@ -377,3 +377,13 @@ fn no_handshake_bytes_in_flight_counts_from_first_seen_byte() {
     assert_eq!(flags(&a, 2), fb::DUPLICATE_ACK);
     assert_eq!(flags(&a, 4), fb::RETRANSMISSION);
 }
+
+#[test]
+fn per_connection_state_is_small() {
+    // State kept per connection besides the column data; keeps 1M connections
+    // (e.g. a port scan) at well under 1 KiB each plus their columns.
+    let conn = std::mem::size_of::<super::Conn>();
+    let side = std::mem::size_of::<super::Side>();
+    println!("Conn {conn} B, Side {side} B");
+    assert!(conn <= 1024, "Conn is {conn} bytes");
+}

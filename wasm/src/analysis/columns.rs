@@ -4,7 +4,9 @@
 //! Times are seconds relative to the first packet of the *file* (like Wireshark's
 //! `frame.time_relative`). Sequence numbers are relative and unwrapped to f64 as
 //! in Wireshark (the SYN is 0, the first data byte 1; without a handshake the first
-//! seen sequence number is 0... see `analysis::sequence`). `NaN` marks "no value".
+//! seen sequence number is 1, Wireshark's base_seq = seq - 1; a side that has not
+//! sent yet takes its base from the peer's first ACK, ack - 1; see
+//! `analysis::sequence`). `NaN` marks "no value".
 
 /// Analysis flag bits stored above the 8 TCP header flag bits in `flags`.
 pub mod flag_bits {
