@@ -82,6 +82,9 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns) -> Diagnosis
     if !max_window.is_finite() {
         max_window = conn.directions[1 - d as usize].receive_window.map_or(f64::NAN, |w| w.max as f64);
     }
+    if !sh.windows_trusted {
+        max_window = f64::NAN; // raw windows of an unknown scale: no cap to quote
+    }
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, rate: rate(&sh), conn };
     let (limit, text) = headline(&f);
     Diagnosis { limit: limit.to_string(), text, shares }
@@ -277,7 +280,12 @@ fn path_text(f: &Facts) -> String {
         );
     }
     t += ". The congestion window or the path's capacity was the limit.";
-    t + &queue_phrase(f)
+    t += &queue_phrase(f);
+    if !f.sh.windows_trusted {
+        t += " (The receiver's window scale is unknown — the handshake is not in the \
+              capture — so receive-window limits cannot be judged.)";
+    }
+    t
 }
 
 fn loss_text(f: &Facts) -> String {

@@ -30,7 +30,7 @@
 //! interval is the one after the segment that filled the window.
 
 use super::columns::{flag_bits, PacketColumns};
-use super::stalls::{is_data_segment, mss_estimate, window_tolerance};
+use super::stalls::{is_data_segment, mss_estimate, window_tolerance, windows_understated};
 use super::{Stall, StallCause};
 
 const SYN: u32 = 0x02;
@@ -60,6 +60,9 @@ pub struct TimeShares {
     /// data segment if it never did): the duration for the average rate, so that a
     /// flow's last window, still queued when the sender went quiet, is counted.
     pub transfer_time: f64,
+    /// False when bytes in flight exceeded the peer's windows (window scale unknown,
+    /// `stalls::windows_understated`): then nothing counts as receive-window limited.
+    pub windows_trusted: bool,
     /// Largest data segment: our MSS estimate.
     pub mss: f64,
 }
@@ -91,7 +94,13 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
         stalls.iter().map(|s| (s.frame_before, cause_index(s.cause))).collect();
     stall_frames.sort_unstable();
 
-    let mut out = TimeShares { max_window: f64::NAN, min_window: f64::NAN, mss, ..Default::default() };
+    let mut out = TimeShares {
+        max_window: f64::NAN,
+        min_window: f64::NAN,
+        mss,
+        windows_trusted: !windows_understated(cols, dir),
+        ..Default::default()
+    };
     let mut high = f64::NEG_INFINITY;
     let mut first_seq = f64::NAN;
     let mut first_t = 0.0;
@@ -180,8 +189,9 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
             _ if peer_ack.is_finite() => (high - peer_ack).max(0.0),
             _ => f64::NAN,
         };
-        let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
-            || (peer_win.is_finite() && flight >= peer_win - window_tolerance(mss, peer_win));
+        let window_limited = out.windows_trusted
+            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
+                || (peer_win.is_finite() && flight >= peer_win - window_tolerance(mss, peer_win)));
         let state = match stall_frames.binary_search_by_key(&cols.frame[i], |&(f, _)| f) {
             Ok(k) => State::Stalled(stall_frames[k].1),
             Err(_) if recover.is_some() => State::Loss,

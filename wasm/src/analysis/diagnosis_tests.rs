@@ -257,3 +257,22 @@ fn short_flow_dominated_by_rto_backoff_is_stalls() {
         d.text
     );
 }
+
+#[test]
+fn unknown_window_scale_cannot_be_window_limited() {
+    // The 802.11ac flow again, but the handshake is missing: the receiver's windows are
+    // raw (64 KiB >> 7 = 512 B) while 64 KiB are in flight. Window limits can't be
+    // judged; the time is "other" and the text says why.
+    let mut c = Cols::new(64.0 * KIB);
+    Sim::new(64.0 * KIB, 0.0028 - M * 8.0 / 533e6, 533e6).run(&mut c, 0.1, 1.0, 1.1);
+    let p = &mut c.c.packets;
+    for i in 0..p.t.len() {
+        if p.dir[i] == 1 {
+            p.win[i] /= 128.0;
+        }
+    }
+    let (d, _) = diag(&c);
+    assert_eq!(d.shares.receive_window, 0.0);
+    assert_eq!(d.limit, "path");
+    assert!(d.text.ends_with("so receive-window limits cannot be judged.)"), "{}", d.text);
+}

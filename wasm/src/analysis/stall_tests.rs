@@ -180,3 +180,23 @@ fn three_stalls_rto_idle_zero_window_and_short_gaps_ignored() {
     // A threshold of 0.3 s keeps only the idle and zero-window gaps.
     assert_eq!(find_stalls(&c.c.packets, 0, 0.3).len(), 2);
 }
+
+#[test]
+fn unknown_window_scale_is_not_window_limited() {
+    // Handshake not captured: the receiver's windows are raw (scale unknown), 1,000 B,
+    // while 10 segments (14,480 B) are in flight. Such windows are evidently scaled
+    // by an unknown shift, so the gap is not called window-limited: it is ack-wait.
+    let mut c = Cols::new(1000.0);
+    let end = c.burst(0.100, 1.0, 10, 0.0001);
+    c.ack(0.150, 1, end, 1000.0);
+    c.data(0.1501, 0, end, MSS);
+    assert!(windows_understated(&c.c.packets, 0));
+    assert_eq!(one(&c).cause, StallCause::AckWait);
+    // With the real (scaled) window the same gap is window-limited.
+    let mut c = Cols::new(10.0 * M);
+    let end = c.burst(0.100, 1.0, 10, 0.0001);
+    c.ack(0.150, 1, end, 10.0 * M);
+    c.data(0.1501, 0, end, MSS);
+    assert!(!windows_understated(&c.c.packets, 0));
+    assert_eq!(one(&c).cause, StallCause::WindowLimited);
+}

@@ -73,6 +73,28 @@ pub fn window_tolerance(mss: f64, window: f64) -> f64 {
     mss.min(window / 4.0)
 }
 
+/// True when the peer's windows in the columns are evidently too small: bytes in
+/// flight exceeded the peer's latest advertised window by more than one MSS at some
+/// data segment. That happens when the handshake was not captured and the window
+/// scale is unknown (DESIGN.md "Advertised receive window": windows are then shown
+/// raw). A sender never has more in flight than the window allows (RFC 9293
+/// §3.8.6.2.1), so such windows can't be used to call anything window-limited; zero
+/// windows stay recognisable (0 scaled is 0). One linear pass.
+pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
+    let mss = mss_estimate(cols, dir).max(1.0);
+    let mut peer_win = f64::NAN;
+    for i in 0..cols.t.len() {
+        if cols.dir[i] != dir {
+            if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
+                peer_win = cols.win[i];
+            }
+        } else if is_data_segment(cols, i, dir) && cols.in_flight[i] > peer_win + mss {
+            return true;
+        }
+    }
+    false
+}
+
 /// Bytes in flight at data segment `i`: the analyzer's column (DESIGN.md definition),
 /// or our own highest-sent minus peer-ACK when the column is NaN.
 fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64) -> f64 {
@@ -108,6 +130,7 @@ struct Gap {
 pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall> {
     let n = cols.t.len();
     let mss = mss_estimate(cols, dir);
+    let trust_window = !windows_understated(cols, dir);
     let mut out = Vec::new();
     let mut high = f64::NEG_INFINITY; // highest sequence sent by `dir` (end of data)
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
@@ -166,10 +189,11 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             high = seq + len;
         }
         let flight = in_flight_at(cols, i, high, peer_ack);
-        let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
-            || (peer_win.is_finite()
-                && flight.is_finite()
-                && flight >= peer_win - window_tolerance(mss, peer_win));
+        let window_limited = trust_window
+            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
+                || (peer_win.is_finite()
+                    && flight.is_finite()
+                    && flight >= peer_win - window_tolerance(mss, peer_win)));
         gap = Some(Gap {
             index: i,
             high,
