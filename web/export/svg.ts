@@ -1,0 +1,134 @@
+// Chart export as a standalone SVG or a PNG. The charts are styled by CSS (classes,
+// CSS variables for the theme), which a saved .svg file does not carry; so the
+// computed colours, strokes and fonts of every element are copied into presentation
+// attributes, and a background rectangle takes the page's background colour.
+
+/** Inherited properties: inlined only where they differ from the parent's value. */
+const INHERITED = [
+  'fill', 'fill-opacity', 'stroke', 'stroke-opacity', 'stroke-width', 'stroke-dasharray', 'stroke-linecap',
+  'stroke-linejoin', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor',
+  'dominant-baseline', 'visibility', 'shape-rendering',
+] as const;
+/** Not inherited: inlined where they differ from their initial value. */
+const OWN: Record<string, string> = { opacity: '1' };
+
+/** Layers that only serve the live page (hover targets, crosshair, tooltip). */
+const LIVE_ONLY = '.tcps-interact, .tcps-overlay, .tcps-tooltip';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Resolve var(--x) that the environment left unresolved (jsdom; browsers resolve them). */
+function resolveVars(el: Element, value: string): string {
+  return value.replace(/var\(\s*(--[\w-]+)\s*(?:,\s*([^)]*))?\)/g, (_, name: string, fallback?: string) => {
+    for (let a: Element | null = el; a; a = a.parentElement) {
+      const v = getComputedStyle(a).getPropertyValue(name).trim();
+      if (v) return resolveVars(a, v);
+    }
+    return fallback?.trim() ?? '';
+  });
+}
+
+function computed(el: Element, property: string): string {
+  const v = getComputedStyle(el).getPropertyValue(property).trim();
+  return v.includes('var(') ? resolveVars(el, v) : v;
+}
+
+/** The first non-transparent background behind `el` (white when there is none). */
+export function backgroundOf(el: Element): string {
+  for (let a: Element | null = el; a; a = a.parentElement) {
+    const bg = computed(a, 'background-color');
+    if (bg && bg !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(bg)) return bg;
+  }
+  return '#ffffff';
+}
+
+function inlineStyles(source: Element, target: Element, parentValues: Map<string, string> | null) {
+  if (computed(source, 'display') === 'none') {
+    target.remove();
+    return;
+  }
+  const values = new Map<string, string>();
+  for (const property of INHERITED) {
+    const value = computed(source, property);
+    values.set(property, value);
+    if (!value) continue;
+    // Same as the parent: inherit it (and drop an attribute that CSS had overridden).
+    if (parentValues && parentValues.get(property) === value) target.removeAttribute(property);
+    else target.setAttribute(property, value);
+  }
+  for (const [property, initial] of Object.entries(OWN)) {
+    const value = computed(source, property);
+    if (value && value !== initial) target.setAttribute(property, value);
+  }
+  // Children are walked in parallel; the clone has the same structure as the source.
+  const targetKids = Array.from(target.children);
+  Array.from(source.children).forEach((kid, i) => targetKids[i] && inlineStyles(kid, targetKids[i], values));
+}
+
+/** A self-contained copy of a chart's <svg>: styles inlined, xmlns, background, no live layers. */
+export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
+  const clone = svgEl.cloneNode(true) as SVGSVGElement;
+  // Inline first (structure still identical to the source), then drop live-only layers.
+  // The root gets every value: outside the page nothing is inherited.
+  inlineStyles(svgEl, clone, null);
+  for (const el of Array.from(clone.querySelectorAll(LIVE_ONLY))) el.remove();
+  const box = svgEl.getBoundingClientRect();
+  const width = svgEl.getAttribute('width') || String(Math.round(box.width) || 800);
+  const height = svgEl.getAttribute('height') || String(Math.round(box.height) || 300);
+  clone.setAttribute('xmlns', SVG_NS);
+  clone.setAttribute('xmlns:xlink', 'http://www.w3.org/1999/xlink');
+  clone.setAttribute('width', width);
+  clone.setAttribute('height', height);
+  if (!clone.getAttribute('viewBox')) clone.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  for (const property of ['font-family', 'font-size']) {
+    if (!clone.getAttribute(property)) {
+      const value = computed(svgEl, property);
+      if (value) clone.setAttribute(property, value);
+    }
+  }
+  const background = document.createElementNS(SVG_NS, 'rect');
+  background.setAttribute('class', 'tcps-export-background');
+  background.setAttribute('width', '100%');
+  background.setAttribute('height', '100%');
+  background.setAttribute('fill', backgroundOf(svgEl));
+  // After <title>/<desc>/<defs>, before the drawing, so it stays accessible and underneath.
+  const firstDrawn = Array.from(clone.children).find((c) => !['title', 'desc', 'defs'].includes(c.localName)) ?? null;
+  clone.insertBefore(background, firstDrawn);
+  return clone;
+}
+
+export function svgToString(svgEl: SVGSVGElement): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svgToStandalone(svgEl))}`;
+}
+
+export function svgBlob(svgEl: SVGSVGElement): Blob {
+  return new Blob([svgToString(svgEl)], { type: 'image/svg+xml' });
+}
+
+/** Render the standalone SVG onto a canvas at `scale` × its size (crisp on HiDPI). */
+export async function svgToPng(svgEl: SVGSVGElement, scale = 2): Promise<Blob> {
+  const standalone = svgToStandalone(svgEl);
+  const width = Number(standalone.getAttribute('width'));
+  const height = Number(standalone.getAttribute('height'));
+  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(standalone)], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.decoding = 'async';
+    await new Promise<void>((resolve, reject) => {
+      image.onload = () => resolve();
+      image.onerror = () => reject(new Error('The chart could not be rendered as an image'));
+      image.src = url;
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(width * scale);
+    canvas.height = Math.round(height * scale);
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('This browser has no 2D canvas');
+    context.scale(scale, scale);
+    context.drawImage(image, 0, 0, width, height);
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('PNG encoding failed'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
