@@ -72,6 +72,9 @@ describe('DiagnosisPanel', () => {
     expect(buttons.length).toBe(1);
     act(() => (buttons[0] as HTMLButtonElement).click());
     expect(onSelect).toHaveBeenCalledWith(3.4, 0.5001);
+    const many = render(<DiagnosisPanel summary={summary} stalls={Array.from({ length: 600 }, (_, i) => ({ ...stalls[0], frameBefore: i, frameAfter: i + 1 }))} />);
+    expect(many.querySelectorAll('[data-testid="stall-table"] tbody tr').length).toBe(501);
+    expect(many.querySelector('[data-testid="stall-table"] tbody tr:last-child')!.textContent).toBe('… and 100 more (first 500 shown)');
     const none = render(<DiagnosisPanel summary={summary} stalls={[]} />);
     expect(none.querySelector('[data-testid="no-stalls"]')).not.toBeNull();
   });

@@ -75,6 +75,9 @@ function SharesBar({ shares }: { shares: Diagnosis['shares'] }) {
   );
 }
 
+/** Rows drawn at most; a capture can hold thousands of stalls (the charts show all). */
+export const MAX_STALL_ROWS = 500;
+
 function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: number, duration: number) => void }) {
   if (stalls.length === 0) return <p className="muted" data-testid="no-stalls">No stalls.</p>;
   const total = stalls.reduce((a, s) => a + s.duration, 0);
@@ -94,7 +97,7 @@ function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: 
           </tr>
         </thead>
         <tbody>
-          {stalls.map((s) => (
+          {stalls.slice(0, MAX_STALL_ROWS).map((s) => (
             <tr key={`${s.frameBefore}-${s.frameAfter}`} data-cause={s.cause}>
               <td>
                 {onSelect ? (
@@ -113,6 +116,13 @@ function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: 
               </td>
             </tr>
           ))}
+          {stalls.length > MAX_STALL_ROWS && (
+            <tr>
+              <td colSpan={5} className="muted">
+                … and {stalls.length - MAX_STALL_ROWS} more (first {MAX_STALL_ROWS} shown)
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
     </div>
