@@ -136,7 +136,7 @@ export function App() {
           <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
         ) : null}
         {data && selected && data.summary.id === selected.id ? (
-          <ConnectionView data={data} view={view} onView={setView} client={client()} />
+          <ConnectionView data={data} report={report!} view={view} onView={setView} client={client()} />
         ) : null}
       </main>
     </div>

@@ -1,12 +1,17 @@
 // Everything about the selected connection: its numbers per direction, the charts
 // on one time axis, the diagnosis and the bandwidth-delay calculator.
-import type { ConnectionData, DirectionSummary } from '../model/types';
+import { useEffect, useState } from 'react';
+import type { ConnectionData, DirectionSummary, Report } from '../model/types';
 import type { ViewState } from '../state/url';
 import type { DecoderClient } from '../worker/client';
+import { BdpCalculator } from './BdpCalculator';
+import { ConnectionCharts } from './ConnectionCharts';
+import { DiagnosisPanel } from './DiagnosisPanel';
 import { formatBytesSI, formatRate } from './units';
 
 interface Props {
   data: ConnectionData;
+  report: Report;
   view: ViewState;
   onView: (update: (v: ViewState) => ViewState) => void;
   client: DecoderClient;
@@ -36,13 +41,88 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['Stalls', (d) => String(d.stalls.length)],
 ];
 
-export function ConnectionView({ data }: Props) {
+/** How many other connections are offered as throughput overlays (bufferbloat tests run 8+ flows). */
+const MAX_OVERLAYS = 12;
+
+/**
+ * The stalls at the user's threshold, classified by the decoder (the worker still holds
+ * the session), replacing the ones found at the default threshold.
+ */
+function useStallsAtThreshold(data: ConnectionData, stallMs: number | null, client: DecoderClient): ConnectionData {
+  const [adjusted, setAdjusted] = useState<ConnectionData>(data);
+  useEffect(() => {
+    if (stallMs === null) {
+      setAdjusted(data);
+      return;
+    }
+    let current = true;
+    const id = data.summary.id;
+    Promise.all([client.stalls(id, 0, stallMs), client.stalls(id, 1, stallMs)])
+      .then(([s0, s1]) => {
+        if (!current) return;
+        const [d0, d1] = data.summary.directions;
+        setAdjusted({ ...data, summary: { ...data.summary, directions: [{ ...d0, stalls: s0 }, { ...d1, stalls: s1 }] } });
+      })
+      .catch(() => current && setAdjusted(data));
+    return () => {
+      current = false;
+    };
+  }, [data, stallMs, client]);
+  return adjusted.summary.id === data.summary.id ? adjusted : data;
+}
+
+/** Columns of the largest other connections, fetched in the background for overlays. */
+function useOverlayCandidates(report: Report, selectedId: number, client: DecoderClient): ConnectionData[] {
+  const [others, setOthers] = useState<ConnectionData[]>([]);
+  useEffect(() => {
+    let current = true;
+    const payload = (i: number) => report.connections[i].directions[0].payloadBytes + report.connections[i].directions[1].payloadBytes;
+    const ids = report.connections
+      .map((c, i) => ({ id: c.id, bytes: payload(i) }))
+      .filter((c) => c.id !== selectedId && c.bytes > 0)
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, MAX_OVERLAYS)
+      .map((c) => c.id);
+    setOthers([]);
+    Promise.all(ids.map((id) => client.connection(id)))
+      .then((list) => current && setOthers(list.filter((d): d is ConnectionData => d !== null)))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [report, selectedId, client]);
+  return others;
+}
+
+export function ConnectionView({ data: decoded, report, view, onView, client }: Props) {
+  const data = useStallsAtThreshold(decoded, view.stallMs, client);
+  const others = useOverlayCandidates(report, decoded.summary.id, client);
   const { summary } = data;
+  const dataDir = summary.directions[summary.dataDirection];
   return (
     <section className="connection" data-testid="connection" data-connection={summary.id}>
       <h2>
         Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
       </h2>
+      <DiagnosisPanel
+        summary={summary}
+        stalls={dataDir.stalls}
+        onSelectStall={(start, duration) => onView((v) => ({ ...v, range: [start - duration * 0.25, start + duration * 1.25] }))}
+      />
+      <ConnectionCharts
+        data={data}
+        others={others}
+        timeRange={view.range}
+        onTimeRangeChange={(range) => onView((v) => ({ ...v, range }))}
+        binMs={view.binMs}
+        onBinMsChange={(binMs) => onView((v) => ({ ...v, binMs }))}
+        stallMs={view.stallMs}
+        onStallMsChange={(stallMs) => onView((v) => ({ ...v, stallMs }))}
+        charts={view.charts}
+        onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
+        theme={view.theme}
+      />
+      <h3>Per direction</h3>
       <table className="direction-stats" data-testid="direction-stats">
         <thead>
           <tr>
@@ -64,6 +144,7 @@ export function ConnectionView({ data }: Props) {
           ))}
         </tbody>
       </table>
+      <BdpCalculator summary={summary} />
     </section>
   );
 }
