@@ -13,13 +13,6 @@ pub fn bdp_bytes(rate_bps: f64, rtt_s: f64) -> f64 {
     rate_bps * rtt_s / 8.0
 }
 
-/// The rate a loss-limited TCP sustains (Mathis, Semke, Mahdavi, Ott, "The macroscopic
-/// behavior of the TCP congestion avoidance algorithm", CCR 1997): MSS / RTT × C / √p,
-/// with C = √(3/2) ≈ 1.22 for Reno with delayed ACKs off; bit/s.
-pub fn mathis_rate_bps(mss_bytes: f64, rtt_s: f64, loss_rate: f64) -> f64 {
-    mss_bytes * 8.0 / rtt_s * (1.5f64).sqrt() / loss_rate.sqrt()
-}
-
 /// Smallest power of two ≥ `bytes` (receive buffers are usually set that way).
 pub fn next_power_of_two(bytes: f64) -> f64 {
     if bytes.is_nan() || bytes <= 1.0 {
@@ -53,7 +46,5 @@ mod tests {
         assert_eq!(recommended_window(65535.0), 262144.0);
         assert_eq!(recommended_window(65536.0), 262144.0);
         assert_eq!(next_power_of_two(186_550.0), 262144.0);
-        // 1 % loss at 20 ms: 1448 B × 8 / 20 ms × 1.2247 / 0.1 ≈ 7.09 Mbit/s.
-        assert_eq!((mathis_rate_bps(1448.0, 0.020, 0.01) / 1e4).round(), 709.0);
     }
 }

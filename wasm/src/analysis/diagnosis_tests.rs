@@ -102,9 +102,9 @@ fn loss_limited_in_recovery() {
 fn loss_holding_down_the_congestion_window() {
     // A sender whose congestion window stays at 10 segments (what 1 % random loss does
     // to it) under a 1 MiB receive window, 2.8 ms RTT, fast link, 1 % of segments lost.
-    // Mostly cwnd-limited ("other"), little time in recovery, no queue (median RTT =
-    // min). Rate 10 × 1448 B / 2.8 ms ≈ 41 Mbit/s ≤ 2 × Mathis (1448 B × 8 / 2.8 ms ×
-    // 1.22 / √0.01 ≈ 51 Mbit/s) → the cwnd was held down by loss: "loss", not "path".
+    // Mostly cwnd-limited ("other", 82 %), 18 % in recovery (≥ 10 %), no queue (median
+    // RTT = min): the link wasn't full, so not its capacity: the cwnd was held down by
+    // loss → "loss", not "path".
     let mut c = Cols::new(1024.0 * KIB);
     let mut sim = Sim::new(1024.0 * KIB, 0.0028, 10e9);
     sim.cwnd = 10.0 * M;
@@ -113,6 +113,15 @@ fn loss_holding_down_the_congestion_window() {
     let (d, _) = diag(&c);
     assert!(d.shares.other > 0.5, "{:?}", d.shares);
     assert_eq!(d.limit, "loss", "{:?} {}", d.shares, d.text);
+    assert_eq!(
+        d.text,
+        "Loss limited this flow: 32 of 3282 data segments were retransmissions (1.0 %), and \
+         the sender spent 18 % of the time recovering from loss; the flow averaged 38 \
+         Mbit/s, far below the 3 Gbit/s its 1 MiB window allows, with the RTT near its \
+         2.8 ms minimum (no standing queue at the bottleneck). A loss-based sender (CUBIC, \
+         Reno) cuts its congestion window at every loss; BBR suffers less, and with it the \
+         link itself may have been the limit."
+    );
     // Without the loss the same cwnd-limited flow is path/cwnd-limited.
     let mut c = Cols::new(1024.0 * KIB);
     sim.lose.clear();

@@ -96,6 +96,21 @@ fn application_idle() {
 }
 
 #[test]
+fn pause_while_the_last_burst_drains_is_application_idle() {
+    // The sender writes 20 segments, the bottleneck drains them for 30 ms (ACKs from
+    // 3 ms to 33 ms), the application writes again at 50 ms. The first ACK at 3 ms
+    // freed the sender; it stayed silent 47 ms of the 50 ms gap: application idle,
+    // although data was in flight during the first 30 ms (the nanosecond example).
+    let mut c = Cols::new(1024.0 * 1024.0);
+    let end = c.burst(0.100, 1.0, 20, 0.00001);
+    for k in 1..=10 {
+        c.ack(0.100 + 0.003 * k as f64, 1, 1.0 + 2.0 * k as f64 * M, 1024.0 * 1024.0);
+    }
+    c.data(0.150, 0, end, MSS);
+    assert_eq!(one(&c).cause, StallCause::ApplicationIdle);
+}
+
+#[test]
 fn delayed_ack_is_ack_wait_not_idle() {
     // One segment, the receiver's delayed ACK after 40 ms, the sender answers within
     // 0.1 ms: everything was acknowledged, but only for 0.1 ms of the 40 ms gap (< half),

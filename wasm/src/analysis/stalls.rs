@@ -21,10 +21,13 @@
 //!    retransmission timer fired — or Linux's tail-loss probe, which is also a timer)
 //!    and something was unacknowledged when the gap began.
 //! 3. `application-idle`: the peer's cumulative ACK reached the highest sequence sent
-//!    (nothing in flight) at the start of or during the gap, and the sender then sat
-//!    idle with nothing in flight for at least half of the gap. The "half" refinement
-//!    keeps a delayed ACK (ACK arrives after 40 ms, sender answers at once) from being
-//!    blamed on the application: there the sender was waiting on the peer.
+//!    (nothing in flight) at the start of or during the gap, and the sender stayed
+//!    silent while free to send for at least half of the gap. "Free" starts at the
+//!    first ACK in the gap that advanced the cumulative ACK (an ACK-clocked sender,
+//!    limited by cwnd or Nagle, answers such an ACK at once). This keeps a delayed ACK
+//!    (ACK after 40 ms, sender answers at once: waiting on the peer) apart from an
+//!    application pause that began while the last burst was still draining through
+//!    the bottleneck (ACKs keep coming, the sender doesn't react: it has nothing to send).
 //! 4. `window-limited`: in flight at the last data segment before the gap had reached
 //!    the peer's advertised window, within [`window_tolerance`], or Wireshark flagged
 //!    it "window full".
@@ -113,12 +116,18 @@ struct Gap {
     index: usize,
     /// Highest sequence sent (end of data) at the last data segment.
     high: f64,
+    /// The peer's cumulative ACK when the gap began.
+    ack_at_start: f64,
     /// Something was unacknowledged at the start of the gap.
     unacked_at_start: bool,
     window_limited: bool,
     zero_window: bool,
     /// Time at which the peer's cumulative ACK reached `high`.
     all_acked_at: Option<f64>,
+    /// First moment the sender was free to send during the gap: the first ACK that
+    /// advanced the cumulative ACK (clocking out cwnd room) with a non-zero window, or
+    /// the start of the gap if everything was already acknowledged then.
+    free_at: Option<f64>,
     /// Time of the peer's last ACK that advanced the ACK or changed the window.
     last_peer_update: Option<f64>,
     /// The peer's last payload-carrying segment during the gap: (time, bytes).
@@ -157,6 +166,9 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             if let Some(g) = gap.as_mut() {
                 if changed {
                     g.last_peer_update = Some(t);
+                }
+                if g.free_at.is_none() && a.is_finite() && a == peer_ack && a > g.ack_at_start && peer_win > 0.0 {
+                    g.free_at = Some(t);
                 }
                 if cols.len[i] > 0 {
                     g.peer_reply = Some((t, cols.len[i]));
@@ -201,6 +213,8 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             window_limited,
             zero_window: peer_win == 0.0,
             all_acked_at: if peer_ack >= high { Some(t) } else { None },
+            free_at: if peer_ack >= high { Some(t) } else { None },
+            ack_at_start: if peer_ack.is_finite() { peer_ack } else { f64::NEG_INFINITY },
             last_peer_update: None,
             peer_reply: None,
         });
@@ -225,7 +239,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             format_timestamp(t1)
         );
         (StallCause::RetransmissionTimeout, how)
-    } else if g.all_acked_at.is_some_and(|ta| t1 - ta >= duration / 2.0) {
+    } else if g.all_acked_at.is_some() && g.free_at.is_some_and(|tf| t1 - tf >= tf - t0) {
         (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
     } else if g.window_limited {
         let how = match g.last_peer_update {
