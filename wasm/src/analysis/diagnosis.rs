@@ -5,10 +5,11 @@
 //!
 //! Headline, in order:
 //! 1. `too-short`: fewer than [`MIN_DATA_SEGMENTS`] data segments, or an active time
-//!    shorter than [`MIN_ROUND_TRIPS`] minimum RTTs — unless stalls fill at least half
-//!    of the active time (then the stalls are the story, see 2). Such a flow never left slow start
+//!    shorter than [`MIN_ROUND_TRIPS`] minimum RTTs. Such a flow never left slow start
 //!    (initial window 10 segments, RFC 6928; slow start doubles per round trip), so no
 //!    steady-state limit can be seen: every flow that short "looks" cwnd-limited.
+//!    Unless stalls fill at least half of the active time: then the stalls are the
+//!    story (e.g. a connection retrying with RTO backoff), see 2.
 //! 2. The largest share of the active time wins (T-RAT's "dominant limiting factor"):
 //!    - receive-window → `receive-window`, BUT only if the flow's rate reached at least
 //!      [`WINDOW_CAP_FRACTION`] of the window cap (max window / min RTT). Bytes in flight
@@ -28,9 +29,11 @@
 //!      trips cwnd-limited ("other"), which is still time lost to loss. And without a
 //!      standing queue the bottleneck link was not full, so its capacity was not the
 //!      limit; a path-limited flow (the healthy examples) fills the bottleneck buffer
-//!      and its RTT grows. So: no queue + loss → `loss`. (We tried the Mathis et al.
-//!      formula, rate ≈ MSS/RTT × 1.22/√p, as the test: Linux CUBIC with SACK/RACK beat
-//!      it 4-5× on the 1 % loss example, so it can't tell loss-limited from not.)
+//!      and its RTT grows. So: no queue + loss → `loss`. Caveat, said in the text: BBR
+//!      paces at the bottleneck rate without a standing queue and cuts little on loss,
+//!      so a BBR flow can be link-limited with loss and no queue. (We tried the Mathis
+//!      et al. formula, rate ≈ MSS/RTT × 1.22/√p, as the test instead: Linux (BBR, SACK)
+//!      beat it 4-5× on the 1 % loss example, so it can't tell loss-limited from not.)
 //!    - stalled → `zero-window` if zero-window stalls are at least
 //!      [`DOMINANT_CAUSE_SHARE`] of the stalled time, `application` if application-idle
 //!      stalls are, else `stalls` (a mix of causes is the story: the stalls example,
