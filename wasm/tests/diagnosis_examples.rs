@@ -156,8 +156,11 @@ fn zero_window() {
 fn nanosecond_application_limited_bursts() {
     // 250 KB writes every 50 ms: each burst drains in ≈ 20 ms, ACKs keep arriving and
     // the sender does not react (it has nothing to send) until the next write ≈ 43 ms
-    // after its last segment: application idle, not ack-wait.
+    // after its last segment: application idle, not ack-wait. The default threshold is
+    // 4 × min RTT = 4 × (10.23 ms + the reverse half) ≈ 41 ms, so the 23 gaps of ≈ 43 ms
+    // between writes are stalls (a 34 ms one after the first write is not).
     let c = headline("nanosecond.pcap", "application");
+    assert!((c.stall_threshold_ms - 41.0).abs() < 0.5, "{}", c.stall_threshold_ms);
     let idle = c.directions[0].stalls.iter().filter(|s| s.cause == ApplicationIdle).count();
-    assert!(idle >= 24, "{idle} application-idle stalls");
+    assert_eq!(idle, 23, "application-idle stalls");
 }

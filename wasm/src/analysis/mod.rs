@@ -150,6 +150,9 @@ pub struct ConnectionSummary {
     pub start: f64,
     pub end: f64,
     pub data_direction: u8,
+    /// The stall threshold the stalls were found with (options, or DESIGN.md's
+    /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
+    pub stall_threshold_ms: f64,
     pub directions: [DirectionSummary; 2],
     pub diagnosis: Diagnosis,
 }

@@ -213,6 +213,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
 /// (min, median) in ms when given (else `diagnose` reads the RTT columns).
 pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSummary {
     ConnectionSummary {
+        stall_threshold_ms: 10.0,
         id: 0,
         endpoints: ["a".into(), "b".into()],
         handshake_seen: true,

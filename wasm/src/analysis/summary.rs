@@ -15,8 +15,13 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (Conn
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let rtts = [rtt_summary(&cols, 0), rtt_summary(&cols, 1)];
+    // ACK-based samples of each direction measure capture point → that direction's
+    // receiver → capture point, so the connection's round trip is the sum of the two
+    // minima wherever the capture was taken (at the sender the reverse half is ~0; in
+    // the middle each half is part of the path). The smaller one alone would be µs on
+    // a sender-side capture and make DESIGN.md's 4 × min RTT threshold meaningless.
     let min_rtt = match (rtts[0].min_ms, rtts[1].min_ms) {
-        (Some(a), Some(b)) => Some(a.min(b)),
+        (Some(a), Some(b)) => Some(a + b),
         (a, b) => a.or(b),
     };
     let threshold_s = match options.stall_threshold_ms {
@@ -37,6 +42,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (Conn
         start: if first_t.is_nan() { 0.0 } else { first_t },
         end: if last_t.is_nan() { 0.0 } else { last_t },
         data_direction,
+        stall_threshold_ms: threshold_s * 1000.0,
         directions,
         diagnosis: Diagnosis { limit: "too-short".into(), text: String::new(), shares: DiagnosisShares::default() },
     };
