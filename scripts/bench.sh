@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# npm run bench: throughput and peak memory on large synthetic captures (issue 7).
+#
+# 1. bench/gen-large.py writes .bench/{bulk-snap96,bulk-full,short-conns}.pcap once
+#    (size: BENCH_SCALE, default 1 = ~2.5 M packets / ~1 GB / 100k connections).
+# 2. Each file is read by tshark (`tshark -q -z io,stat,0 -r FILE`) and, when
+#    bench/run-wasm.mjs exists, by the tcpscope engine (`node bench/run-wasm.mjs FILE`),
+#    each under `/usr/bin/time -v` for wall time and peak RSS.
+# 3. Prints a markdown table: packets/s and MB/s (file bytes / wall time), peak RSS.
+#
+# Informational only: nothing here fails on speed (times depend on the machine).
+# Options (env): BENCH_SCALE, BENCH_DIR (default .bench), BENCH_FORCE=1 (regenerate),
+# BENCH_FILES="bulk-snap96 short-conns" (subset), BENCH_SKIP_TSHARK=1, BENCH_OUT=file.md
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DIR=${BENCH_DIR:-.bench}
+export BENCH_DIR="$DIR"
+FILES=${BENCH_FILES:-"bulk-snap96 bulk-full short-conns"}
+ENGINE=bench/run-wasm.mjs
+OUTMD=${BENCH_OUT:-$DIR/bench-results.md}
+
+python3 bench/gen-large.py || { echo "bench: generating the captures failed" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is needed for peak memory: apt-get install time" >&2; exit 1; }
+
+# run_timed LOG CMD... : runs CMD under GNU time -v, stdout to LOG.out, time report to LOG.time
+run_timed() {
+  local log=$1; shift
+  /usr/bin/time -v -o "$log.time" "$@" > "$log.out" 2> "$log.err"
+  echo $? > "$log.rc"
+}
+# field NAME LOGFILE : value from a GNU time -v report
+field() { sed -n "s/^[[:space:]]*$1: //p" "$2" | head -1; }
+# wall-clock "h:mm:ss" or "m:ss.ss" -> seconds
+to_seconds() { awk -F: '{ s=0; for (i=1;i<=NF;i++) s=s*60+$i; printf "%.3f", s }' <<< "$1"; }
+
+rows=()
+add_row() { # file tool packets bytes seconds rss_kb note
+  local f=$1 tool=$2 pk=$3 by=$4 sec=$5 rss=$6 note=$7
+  if [ -n "$sec" ] && awk "BEGIN{exit !($sec > 0)}"; then
+    local pps mbs mem
+    pps=$(awk "BEGIN{printf \"%.0f\", $pk/$sec}")
+    mbs=$(awk "BEGIN{printf \"%.1f\", $by/1e6/$sec}")
+    mem=$(awk "BEGIN{printf \"%.0f\", $rss/1024}")
+    rows+=("| $f | $tool | $pk | $(awk "BEGIN{printf \"%.1f\", $by/1e6}") | $sec | $pps | $mbs | $mem | $note |")
+  else
+    rows+=("| $f | $tool | $pk | $(awk "BEGIN{printf \"%.1f\", $by/1e6}") | — | — | — | — | $note |")
+  fi
+}
+
+for name in $FILES; do
+  f=$DIR/$name.pcap
+  [ -f "$f" ] || { echo "bench: $f missing" >&2; continue; }
+  bytes=$(stat -c %s "$f")
+  packets=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['packets'])" "$DIR/$name.json")
+  echo "bench: $name ($packets packets, $((bytes / 1000000)) MB)" >&2
+
+  if [ "${BENCH_SKIP_TSHARK:-0}" != 1 ] && command -v tshark >/dev/null; then
+    log=$DIR/$name.tshark
+    run_timed "$log" tshark -q -z io,stat,0 -r "$f"
+    sec=$(to_seconds "$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' "$log.time")")
+    rss=$(field 'Maximum resident set size (kbytes)' "$log.time")
+    # packets tshark actually counted (io,stat row "| 0.000 <> x | frames | bytes |")
+    seen=$(awk -F'|' '/<>/ {gsub(/ /,"",$3); print $3}' "$log.out" | tail -1)
+    note="tshark $(tshark -v 2>/dev/null | head -1 | awk '{print $3}')"
+    [ "$(cat "$log.rc")" = 0 ] || note="$note, exit $(cat "$log.rc")"
+    [ "$seen" = "$packets" ] || note="$note, counted ${seen:-?} packets"
+    add_row "$name" tshark "$packets" "$bytes" "$sec" "$rss" "$note"
+  else
+    add_row "$name" tshark "$packets" "$bytes" "" 0 "skipped"
+  fi
+
+  if [ -f "$ENGINE" ]; then
+    # contract: `node bench/run-wasm.mjs FILE` reads FILE through the wasm engine the way
+    # the worker does and prints one JSON line {"packets": N, ...} on stdout
+    log=$DIR/$name.engine
+    run_timed "$log" node "$ENGINE" "$f"
+    sec=$(to_seconds "$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' "$log.time")")
+    rss=$(field 'Maximum resident set size (kbytes)' "$log.time")
+    seen=$(tail -1 "$log.out" | python3 -c "import json,sys; print(json.loads(sys.stdin.read()).get('packets',''))" 2>/dev/null)
+    note="node $(node --version 2>/dev/null)"
+    [ "$(cat "$log.rc")" = 0 ] || note="$note, exit $(cat "$log.rc") (see $log.err)"
+    [ "$seen" = "$packets" ] || note="$note, counted ${seen:-?} packets"
+    add_row "$name" "tcpscope (wasm)" "$packets" "$bytes" "$sec" "$rss" "$note"
+  else
+    add_row "$name" "tcpscope (wasm)" "$packets" "$bytes" "" 0 "not wired yet ($ENGINE)"
+  fi
+done
+
+{
+  echo "### tcpscope bench — $(date -u +%FT%TZ), $(nproc) CPU, $(uname -r), BENCH_SCALE=${BENCH_SCALE:-1}"
+  echo
+  echo "| capture | reader | packets | file MB | wall s | packets/s | MB/s | peak RSS MiB | notes |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "MB/s = file bytes / wall time (10^6 bytes). Wall time and peak RSS from GNU time -v"
+  echo "(whole process, including start-up). Informational: nothing fails on speed."
+} | tee "$OUTMD"
+exit 0
