@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { connectionData, makeFixture } from './fixtures';
-import { drawInflight, inflightModel } from './InflightChart';
+import { drawInflight, inflightModel, mergeSpans } from './InflightChart';
 import { fullView, hoverAt, newSvg, num } from './testUtil';
 import { countMarks } from './paths';
 import { FLAG } from '../model/types';
@@ -11,7 +11,8 @@ describe('in-flight vs window chart', () => {
     const data = makeFixture();
     const svg = newSvg();
     const m = inflightModel(data, 0);
-    drawInflight(svg, m, fullView(data));
+    const view = fullView(data);
+    drawInflight(svg, m, view);
     const dataSegments = Array.from(data.packets.len).filter((l, i) => l > 0 && data.packets.dir[i] === 0).length;
     expect(dataSegments).toBe(321); // 40 rounds × 8 + 1 retransmission
     expect(num(svg, 'path.tcps-dots', 'data-points')).toBe(321);
@@ -21,7 +22,11 @@ describe('in-flight vs window chart', () => {
     expect(win.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+H/);
     expect(num(svg, 'g.tcps-limited', 'data-count')).toBe(m.limited.length);
     expect(m.limited.length).toBeGreaterThan(30); // every round ends pinned at the window
-    expect(svg.querySelectorAll('g.tcps-limited rect').length).toBe(m.limited.length);
+    // Spans less than a pixel apart are merged into one shaded rectangle.
+    const rects = svg.querySelectorAll('g.tcps-limited rect').length;
+    expect(rects).toBe(mergeSpans(m.limited, (view.range[1] - view.range[0]) / (800 - 96)).length);
+    expect(rects).toBeLessThan(m.limited.length);
+    expect(mergeSpans([[0, 1], [1.5, 2], [5, 6]], 1)).toEqual([[0, 2], [5, 6]]);
     expect(svg.querySelectorAll('g.tcps-zero-window path').length).toBe(1);
     const ticks = [...svg.querySelectorAll('.tcps-axis-y .tick text')].map((t) => t.textContent);
     expect(ticks.some((t) => /KiB$/.test(t!))).toBe(true);

@@ -4,7 +4,7 @@
 // the peer advertised a zero window. Dashed window with a note when the scale is unknown.
 // Definitions: DESIGN.md "Bytes in flight", "Advertised receive window".
 
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import * as d3 from 'd3';
 import type { ConnectionData } from '../model/types';
 import { decimateMinMax, decimatePixelGrid, lowerBound, nearestIndex, type Dir } from '../model/series';
@@ -13,7 +13,8 @@ import {
 } from '../model/connectionSeries';
 import { beginFrame, byteTicks, drawEmpty, drawNote, drawTimeAxis, drawYAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
-import { dotsPath, stepPath } from './paths';
+import { stepPath } from './paths';
+import { drawDots, prepareCanvas } from './canvasLayer';
 import { formatBytes, formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 
@@ -64,12 +65,24 @@ function maxInRange(t: Float64Array, v: Float64Array, t0: number, t1: number): n
   return m;
 }
 
+/** Spans closer than `minGap` (one pixel) are drawn as one, so shading is not a barcode. */
+export function mergeSpans(spans: [number, number][], minGap: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [a, b] of spans) {
+    const last = out[out.length - 1];
+    if (last && a - last[1] < minGap) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
 export function drawInflight(
   svgEl: SVGSVGElement, m: InflightModel, view: ChartView, mode: InflightMode = 'dots',
-  onRangeChange?: (r: [number, number]) => void, hover?: HoverBus,
+  onRangeChange?: (r: [number, number]) => void, hover?: HoverBus, canvas?: HTMLCanvasElement | null,
 ): void {
   const f = beginFrame(svgEl, { chart: 'inflight', title: m.title, description: m.description, view });
   const [t0, t1] = view.range;
+  const ctx = prepareCanvas(canvas, f, view.width, view.height);
   const fl = m.inFlight, w = m.window;
   const ymax = Math.max(maxInRange(fl.t, fl.inFlight, t0, t1), maxInRange(w.t, w.win, t0, t1)) * 1.08 || 1;
   const y = d3.scaleLinear().domain([0, ymax]).range([f.innerHeight, 0]);
@@ -80,7 +93,7 @@ export function drawInflight(
 
   // Window-limited spans first, under everything else; at least 1 px wide to stay visible.
   f.plot.append('g').attr('class', 'tcps-limited').attr('data-count', m.limited.length)
-    .selectAll('rect').data(m.limited.filter(([a, b]) => b >= t0 && a <= t1)).join('rect')
+    .selectAll('rect').data(mergeSpans(m.limited.filter(([a, b]) => b >= t0 && a <= t1), (t1 - t0) / f.innerWidth)).join('rect')
     .attr('x', ([a]) => f.x(a)).attr('width', ([a, b]) => Math.max(1, f.x(b) - f.x(a)))
     .attr('y', 0).attr('height', f.innerHeight)
     .append('title').text(([a, b]) => `window-limited ${formatTime(a)} – ${formatTime(b)} (${formatDuration(b - a)})`);
@@ -96,8 +109,7 @@ export function drawInflight(
       .attr('d', stepPath(idx, (i) => f.x(fl.t[i]), (i) => y(fl.inFlight[i])));
   } else {
     const idx = decimatePixelGrid(fl.t, fl.inFlight, t0, t1, f.innerWidth, y);
-    f.plot.append('path').attr('class', 'tcps-inflight tcps-dots').attr('data-points', idx.length)
-      .attr('d', dotsPath(idx, (i) => f.x(fl.t[i]), (i) => y(fl.inFlight[i])));
+    drawDots(f, 'tcps-inflight tcps-dots', idx, (i) => f.x(fl.t[i]), (i) => y(fl.inFlight[i]), ctx);
   }
 
   const zw = m.zeroWindows;
@@ -132,10 +144,11 @@ export interface InflightChartProps extends ChartProps {
 
 export function InflightChart({ data, direction, view, onRangeChange, hover, mode = 'dots' }: InflightChartProps) {
   const model = useMemo(() => inflightModel(data, direction), [data, direction]);
-  const ref = useD3((svg) => drawInflight(svg, model, view, mode, onRangeChange, hover), [model, view, mode, onRangeChange, hover]);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const ref = useD3((svg) => drawInflight(svg, model, view, mode, onRangeChange, hover, canvas.current), [model, view, mode, onRangeChange, hover]);
   return (
     <>
-      <svg ref={ref} />
+      <div className="tcps-layers"><canvas ref={canvas} className="tcps-canvas" aria-hidden="true" /><svg ref={ref} /></div>
       <ul className="tcps-legend" aria-label="In-flight chart legend">
         <li><span className="tcps-swatch tcps-s-inflight" />bytes in flight</li>
         <li><span className={`tcps-swatch tcps-s-window${model.window.scaleUnknown ? ' tcps-dashed' : ''}`} />advertised receive window{model.window.scaleUnknown ? ' (lower bound)' : ''}</li>

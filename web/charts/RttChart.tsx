@@ -3,14 +3,14 @@
 // drawn with a different mark), with the minimum RTT as a horizontal line.
 // Definitions: DESIGN.md "RTT samples".
 
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import * as d3 from 'd3';
 import type { ConnectionData } from '../model/types';
 import { decimatePixelGrid, lowerBound, nearestIndex, peerOf, type Dir } from '../model/series';
 import { rttSeries, type RttSeries } from '../model/connectionSeries';
 import { beginFrame, drawEmpty, drawNote, drawTimeAxis, drawYAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
-import { dotsPath } from './paths';
+import { drawDots, prepareCanvas } from './canvasLayer';
 import { formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 
@@ -53,10 +53,11 @@ export function rttModel(data: ConnectionData, d: Dir): RttModel {
 
 export function drawRtt(
   svgEl: SVGSVGElement, m: RttModel, view: ChartView,
-  onRangeChange?: (r: [number, number]) => void, hover?: HoverBus,
+  onRangeChange?: (r: [number, number]) => void, hover?: HoverBus, canvas?: HTMLCanvasElement | null,
 ): void {
   const f = beginFrame(svgEl, { chart: 'rtt', title: m.title, description: m.description, view });
   const [t0, t1] = view.range;
+  const ctx = prepareCanvas(canvas, f, view.width, view.height);
   const a = m.all;
   let ymax = 0;
   for (let k = Math.max(0, lowerBound(a.t, t0)), e = lowerBound(a.t, t1); k < e + 1 && k < a.t.length; k++) ymax = Math.max(ymax, a.rttMs[k]);
@@ -74,8 +75,7 @@ export function drawRtt(
   }
   for (const s of m.byKind) {
     const idx = decimatePixelGrid(s.t, s.rttMs, t0, t1, f.innerWidth, y);
-    f.plot.append('path').attr('class', `tcps-rtt tcps-dots tcps-rtt-kind-${s.kind}`).attr('data-points', idx.length)
-      .attr('d', dotsPath(idx, (k) => f.x(s.t[k]), (k) => y(s.rttMs[k])));
+    drawDots(f, `tcps-rtt tcps-dots tcps-rtt-kind-${s.kind}`, idx, (k) => f.x(s.t[k]), (k) => y(s.rttMs[k]), ctx);
   }
 
   const pick: Pick = (t) => {
@@ -96,10 +96,11 @@ export function drawRtt(
 
 export function RttChart({ data, direction, view, onRangeChange, hover }: ChartProps) {
   const model = useMemo(() => rttModel(data, direction), [data, direction]);
-  const ref = useD3((svg) => drawRtt(svg, model, view, onRangeChange, hover), [model, view, onRangeChange, hover]);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const ref = useD3((svg) => drawRtt(svg, model, view, onRangeChange, hover, canvas.current), [model, view, onRangeChange, hover]);
   return (
     <>
-      <svg ref={ref} />
+      <div className="tcps-layers"><canvas ref={canvas} className="tcps-canvas" aria-hidden="true" /><svg ref={ref} /></div>
       <ul className="tcps-legend" aria-label="RTT legend">
         {model.byKind.map((s) => (
           <li key={s.kind}><span className={`tcps-swatch tcps-s-rtt-kind-${s.kind}`} />{RTT_KIND_LABELS[s.kind]}</li>

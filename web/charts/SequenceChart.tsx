@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import * as d3 from 'd3';
 import { FLAG, type ConnectionData } from '../model/types';
-import { decimateMinMax, decimatePixelGrid, lowerBound, nearestIndex, type Dir } from '../model/series';
+import { decimateMinMax, decimatePixelGrid, gather, lowerBound, mergeIntervalsPerColumn, nearestIndex, type Dir } from '../model/series';
 import { sequenceSeries, type SequenceSeries, type RowSeries } from '../model/connectionSeries';
 import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
@@ -15,7 +15,20 @@ import { barsPath, stepPath, ticksPath } from './paths';
 import { formatBytes, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 
+/** Data segments as bars from seq to end = seq + len. */
+type Bars = RowSeries & { seq: Float64Array; end: Float64Array };
+
+function bars(p: ConnectionData['packets'], r: RowSeries): Bars {
+  const seq = gather(p.seq, r.rows);
+  const end = new Float64Array(seq.length);
+  for (let k = 0; k < seq.length; k++) end[k] = seq[k] + p.len[r.rows[k]];
+  return { ...r, seq, end };
+}
+
 export interface SequenceModel extends SequenceSeries {
+  /** Sequence numbers gathered per series once (not on every redraw). */
+  segments: Bars;
+  retransmissions: Bars;
   seq: Float64Array;
   len: Uint32Array;
   frames: Uint32Array;
@@ -30,7 +43,10 @@ export function sequenceModel(data: ConnectionData, d: Dir): SequenceModel {
   const s = sequenceSeries(data, d);
   const p = data.packets;
   return {
-    ...s, seq: p.seq, len: p.len, frames: p.frame, win: p.win, flags: p.flags, end: data.summary.end,
+    ...s,
+    segments: bars(p, s.segments),
+    retransmissions: bars(p, s.retransmissions),
+    seq: p.seq, len: p.len, frames: p.frame, win: p.win, flags: p.flags, end: data.summary.end,
     title: 'Time-sequence (tcptrace)',
     description: `Sequence numbers of ${directionLabel(data, d)}: ${s.segments.rows.length} data segments,` +
       ` ${s.retransmissions.rows.length} retransmissions, ${s.acks.rows.length} ACKs with the window edge,` +
@@ -81,19 +97,20 @@ export function drawSequence(
   f.plot.append('path').attr('class', 'tcps-seq-ack').attr('data-points', ackIdx.length)
     .attr('d', stepPath(ackIdx, xr(a), (k) => y(a.ack[k]), f.x(m.end)));
 
-  const sk = m.sack;
-  const sackIdx = decimatePixelGrid(sk.t, sk.left, t0, t1, W, y);
-  f.plot.append('path').attr('class', 'tcps-sack').attr('data-count', sackIdx.length)
-    .attr('d', barsPath(sackIdx, (k) => f.x(sk.t[k]), (k) => y(sk.left[k]), (k) => y(sk.right[k])));
-
-  const segBars = (r: RowSeries, cls: string) => {
-    const seqs = Float64Array.from(r.rows, (i) => m.seq[i]);
-    const idx = decimatePixelGrid(r.t, seqs, t0, t1, W, y);
-    f.plot.append('path').attr('class', cls).attr('data-count', idx.length)
-      .attr('d', barsPath(idx, xr(r), (k) => y(seqs[k]), (k) => y(seqs[k] + m.len[r.rows[k]])));
+  // Dense bars are merged per pixel column (mergeIntervalsPerColumn) so the path stays small.
+  const intervals = (cls: string, t: Float64Array, lo: Float64Array, hi: Float64Array) => {
+    const r = mergeIntervalsPerColumn(t, lo, hi, t0, t1, W);
+    const path = f.plot.append('path').attr('class', cls).attr('data-merged', String(r.merged));
+    if (r.merged) {
+      const all = Uint32Array.from({ length: r.t.length }, (_, k) => k);
+      path.attr('data-count', all.length).attr('d', barsPath(all, (k) => f.x(r.t[k]), (k) => y(r.lo[k]), (k) => y(r.hi[k])));
+    } else {
+      path.attr('data-count', r.idx.length).attr('d', barsPath(r.idx, (k) => f.x(t[k]), (k) => y(lo[k]), (k) => y(hi[k])));
+    }
   };
-  segBars(m.segments, 'tcps-segments');
-  segBars(m.retransmissions, 'tcps-segments tcps-retransmissions');
+  intervals('tcps-sack', m.sack.t, m.sack.left, m.sack.right);
+  intervals('tcps-segments', m.segments.t, m.segments.seq, m.segments.end);
+  intervals('tcps-segments tcps-retransmissions', m.retransmissions.t, m.retransmissions.seq, m.retransmissions.end);
 
   const dup = m.duplicateAcks;
   const dupIdx = decimatePixelGrid(dup.t, dup.ack, t0, t1, W, y);

@@ -8,7 +8,7 @@ import * as d3 from 'd3';
 import type { ConnectionData, Stall, StallCause } from '../model/types';
 import type { Dir } from '../model/series';
 import { interPacketGaps, logHistogram, stallsAtThreshold, defaultStallSeconds } from '../model/connectionSeries';
-import { beginFrame, drawTimeAxis, MARGIN, type ChartView } from './frame';
+import { beginFrame, drawTimeAxis, MARGIN, yAxisLabel, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
@@ -127,9 +127,10 @@ function drawGapHistogram(
     .call(d3.axisBottom(x).tickValues(decades).tickFormat((v) => formatDuration(Number(v))).tickSizeOuter(0))
     .append('text').attr('class', 'tcps-axis-label').attr('x', width).attr('y', 28).attr('text-anchor', 'end')
     .text('gap (log scale)');
-  const yTicks = [0, ...[1, 10, 100, 1000, 10_000, 100_000, 1_000_000].filter((v) => v <= ymax)];
+  // Powers of ten only: on a symlog axis 0 and 1 would sit on top of each other.
+  const yTicks = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000].filter((v) => v <= ymax);
   g.append('g').attr('class', 'tcps-axis tcps-axis-y').call(d3.axisLeft(y).tickValues(yTicks).tickFormat(d3.format('~s')).tickSizeOuter(0))
-    .append('text').attr('class', 'tcps-axis-label').attr('x', 4).attr('y', -2).text('count');
+    .call((a) => yAxisLabel(a, 'gaps', height));
   const tx = x(m.thresholdSeconds);
   if (tx >= 0 && tx <= width) {
     g.append('line').attr('class', 'tcps-threshold').attr('x1', tx).attr('x2', tx).attr('y1', 0).attr('y2', height)

@@ -62,8 +62,9 @@ export function connectionData(input: FixtureInput): ConnectionData {
       endpoints: ['10.0.0.1:40000', '10.0.0.2:5201'],
       handshakeSeen: true,
       packets: input.rows.length,
-      start: ts.length ? Math.min(...ts) : 0,
-      end: ts.length ? Math.max(...ts) : 0,
+      // reduce, not Math.min(...ts): spreading 10^5+ arguments overflows the stack.
+      start: ts.length ? ts.reduce((a, b) => Math.min(a, b)) : 0,
+      end: ts.length ? ts.reduce((a, b) => Math.max(a, b)) : 0,
       dataDirection: input.dataDirection ?? 0,
       directions: [
         directionSummary({ packets: input.rows.filter((r) => r.dir === 0).length, ...d0 }),
@@ -168,7 +169,11 @@ export function makeFixture(o: SimOptions = {}): ConnectionData {
   rows.push({ t: t + 0.0001 + rtt, dir: 1, seq: 1, ack: next + 1, flags: FLAG.FIN | FLAG.ACK, win: rwnd });
   rows.sort((a, b) => a.t - b.t);
   // An unknown window scale means the capture missed the handshake: drop SYN and SYN/ACK.
-  if (o.windowScaleUnknown) rows.splice(0, rows.length, ...rows.filter((r) => !((r.flags ?? 0) & FLAG.SYN)));
+  if (o.windowScaleUnknown) {
+    const kept = rows.filter((r) => !((r.flags ?? 0) & FLAG.SYN));
+    rows.length = 0;
+    for (const r of kept) rows.push(r);
+  }
   rows.forEach((r, i) => (r.frame = i + 1));
   if (stall) {
     const s = stall;

@@ -118,13 +118,19 @@ export function drawYAxis(f: Frame, y: d3.AxisScale<number>, format: (v: number)
   const axis = d3.axisLeft(y).tickFormat((v) => format(Number(v))).tickSizeOuter(0);
   if (tickValues) axis.tickValues(tickValues); else axis.ticks(Math.max(2, Math.floor(f.innerHeight / 40)));
   const g = f.content.append('g').attr('class', 'tcps-axis tcps-axis-y').call(axis);
-  g.append('text').attr('class', 'tcps-axis-label').attr('x', 4).attr('y', -2)
-    .attr('text-anchor', 'start').text(label);
+  yAxisLabel(g, label, f.innerHeight);
   // Light grid lines help read values across a wide chart.
   f.plot.insert('g', ':first-child').attr('class', 'tcps-grid')
     .call(d3.axisLeft(y).tickValues(tickValues ?? (y as d3.ScaleLinear<number, number>).ticks?.(Math.max(2, Math.floor(f.innerHeight / 40))) ?? [])
       .tickSize(-f.innerWidth).tickFormat(() => ''))
     .call((s) => s.select('.domain').remove());
+}
+
+/** The unit label of a y axis, rotated along the axis at the left edge of the chart. */
+export function yAxisLabel(g: d3.Selection<SVGGElement, unknown, null, undefined>, label: string, height: number): void {
+  g.append('text').attr('class', 'tcps-axis-label')
+    .attr('transform', `translate(${-MARGIN.left + 12},${height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle').text(label);
 }
 
 /**

@@ -81,9 +81,20 @@ function useContainerWidth(fixed: number | undefined) {
   return [ref, width] as const;
 }
 
+/** The same array object while the elements are the same, so a parent passing a fresh array each render does not re-bin. */
+function useStableList<T>(list: T[]): T[] {
+  const ref = useRef(list);
+  const prev = ref.current;
+  if (prev.length !== list.length || prev.some((x, i) => x !== list[i])) ref.current = list;
+  return ref.current;
+}
+
 export function ConnectionCharts(props: ConnectionChartsProps) {
-  const { data, others = [], theme = 'auto', controls = true } = props;
+  const { data, theme = 'auto', controls = true } = props;
   const summary = data.summary;
+  // The connection itself is never its own overlay; indices give overlay colours, so
+  // the legend toggles and the chart must see the same list.
+  const others = useStableList((props.others ?? []).filter((o) => o.summary.id !== summary.id));
   const full = useMemo(() => fullRange(summary.start, summary.end), [summary.start, summary.end]);
 
   const [direction, setDirection] = useControllable<Dir>(props.direction, summary.dataDirection, props.onDirectionChange);
@@ -102,6 +113,24 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     const next = r && !sameRange(clampRange(r, full), full, (full[1] - full[0]) * 1e-9) ? clampRange(r, full) : null;
     if (!sameRange(next, rangeOrNull)) setRangeOrNull(next);
   }, [full, rangeOrNull, setRangeOrNull]);
+
+  // Pointer gestures fire faster than the screen refreshes: apply at most one range per frame.
+  const pending = useRef<TimeRange | null>(null);
+  const frameRequest = useRef(0);
+  const setRangeRef = useRef(setRange);
+  setRangeRef.current = setRange;
+  const setRangeFromGesture = useCallback((r: TimeRange) => {
+    pending.current = r;
+    if (frameRequest.current || typeof requestAnimationFrame === 'undefined') {
+      if (!frameRequest.current) setRangeRef.current(r);
+      return;
+    }
+    frameRequest.current = requestAnimationFrame(() => {
+      frameRequest.current = 0;
+      if (pending.current) setRangeRef.current(pending.current);
+    });
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(frameRequest.current), []);
 
   const [containerRef, width] = useContainerWidth(props.width);
   const hover = useMemo(() => createHoverBus(), []);
@@ -131,7 +160,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   };
 
   const defaultStallMs = defaultStallSeconds(data, direction) * 1000;
-  const common = { data, direction, hover, onRangeChange: setRange };
+  const common = { data, direction, hover, onRangeChange: setRangeFromGesture };
   const chart = (id: ChartId) => {
     switch (id) {
       case 'throughput': return <ThroughputChart {...common} view={views.throughput} binMs={binMs} toggles={toggles} others={others} />;
@@ -153,7 +182,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
         <div className="tcps-chart-controls">
           {check('average', 'moving average')}{check('wire', 'wire rate')}{check('goodput', 'goodput')}
           {check('reverse', 'reverse direction')}
-          {others.filter((o) => o.summary.id !== summary.id).map((o, i) => (
+          {others.map((o, i) => (
             <label key={o.summary.id}>
               <input type="checkbox" checked={toggles.overlays.includes(o.summary.id)}
                 onChange={(e) => setToggles({
@@ -195,8 +224,8 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
           key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={CHART_TITLES[id]}
           ref={(el) => { if (el) figures.current.set(id, el); else figures.current.delete(id); }}
         >
-          {chartControls(id)}
           {chart(id)}
+          {chartControls(id)}
         </figure>
       ))}
     </section>

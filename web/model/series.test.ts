@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ackedBytes, binRate, decimateMinMax, decimatePixelGrid, gather, lowerBound, movingAverage,
-  nearestIndex, rowsOf, throughputBins,
+  mergeIntervalsPerColumn, nearestIndex, rowsOf, throughputBins,
 } from './series';
 import { connectionData } from '../charts/fixtures';
 
@@ -125,5 +125,26 @@ describe('decimateMinMax', () => {
     const y = Float64Array.from({ length: n }, (_, i) => i % 2);
     const kept = decimatePixelGrid(t, y, 0, 1, 10, (v) => v * 100);
     expect(kept.length).toBe(20); // 10 columns × 2 rows
+  });
+});
+
+describe('mergeIntervalsPerColumn', () => {
+  it('returns the indices in range when sparse', () => {
+    const r = mergeIntervalsPerColumn([0, 1, 2, 3], [0, 10, 20, 30], [10, 20, 30, 40], 0.5, 2.5, 100);
+    expect(r.merged).toBe(false);
+    if (!r.merged) expect(Array.from(r.idx)).toEqual([1, 2]);
+  });
+  it('merges a dense run into one bar per pixel column', () => {
+    const n = 1000;
+    const t = Float64Array.from({ length: n }, (_, i) => i / 1000);   // [0, 1)
+    const lo = Float64Array.from({ length: n }, (_, i) => i * 100);
+    const hi = Float64Array.from({ length: n }, (_, i) => i * 100 + 100);
+    const r = mergeIntervalsPerColumn(t, lo, hi, 0, 1, 4);
+    expect(r.merged).toBe(true);
+    if (r.merged) {
+      expect(Array.from(r.t)).toEqual([0, 0.25, 0.5, 0.75]);
+      expect(Array.from(r.lo)).toEqual([0, 25_000, 50_000, 75_000]);
+      expect(Array.from(r.hi)).toEqual([25_000, 50_000, 75_000, 100_000]);
+    }
   });
 });

@@ -213,3 +213,34 @@ export function decimatePixelGrid(t: Num, y: Num, x0: number, x1: number, pixels
   }
   return Uint32Array.from(keep);
 }
+
+/**
+ * Vertical intervals [lo, hi] at times t (sequence-graph segments, SACK blocks) merged
+ * per pixel column when there are more than two per column in [x0, x1]: each column
+ * keeps one interval from its lowest `lo` to its highest `hi`, at the time of its first
+ * interval. Adjacent segments of a steady transfer overlap on screen anyway, so the
+ * picture is the same with at most `pixels` bars. Returns indices when not merging.
+ */
+export function mergeIntervalsPerColumn(
+  t: Num, lo: Num, hi: Num, x0: number, x1: number, pixels: number,
+): { merged: false; idx: Uint32Array } | { merged: true; t: Float64Array; lo: Float64Array; hi: Float64Array } {
+  const first = lowerBound(t, x0);
+  const end = lowerBound(t, x1 + 1e-12, first);
+  const cols = Math.max(1, Math.floor(pixels));
+  if (end - first <= 2 * cols || !(x1 > x0)) {
+    const idx = new Uint32Array(end - first);
+    for (let k = 0; k < idx.length; k++) idx[k] = first + k;
+    return { merged: false, idx };
+  }
+  const scale = cols / (x1 - x0);
+  const ts: number[] = [], los: number[] = [], his: number[] = [];
+  let col = -1;
+  for (let i = first; i < end; i++) {
+    const c = Math.min(cols - 1, Math.floor((t[i] - x0) * scale));
+    if (c !== col) { col = c; ts.push(t[i]); los.push(lo[i]); his.push(hi[i]); continue; }
+    const k = ts.length - 1;
+    if (lo[i] < los[k]) los[k] = lo[i];
+    if (hi[i] > his[k]) his[k] = hi[i];
+  }
+  return { merged: true, t: Float64Array.from(ts), lo: Float64Array.from(los), hi: Float64Array.from(his) };
+}
