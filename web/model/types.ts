@@ -48,7 +48,7 @@ export interface ConnectionSummary {
   start: number; end: number;
   dataDirection: 0 | 1;
   /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)). */
-  stallThresholdMs: number;
+  stallThresholdMs?: number;
   directions: [DirectionSummary, DirectionSummary];
   diagnosis: Diagnosis;
 }
