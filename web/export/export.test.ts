@@ -58,7 +58,7 @@ describe('svgToStandalone', () => {
     expect(background.getAttribute('fill')).toBe('rgb(21, 24, 28)');
     // Drawn first, after the accessible title/description.
     expect(background.previousElementSibling!.localName).toBe('desc');
-    expect(svgToString(chart())).toMatch(/^<\?xml[^>]*>\n<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svgToString(chart())).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   });
 
   it('inlines computed fill, stroke (CSS variables resolved), dasharray and fonts', () => {

@@ -98,7 +98,7 @@ export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
 }
 
 export function svgToString(svgEl: SVGSVGElement): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svgToStandalone(svgEl))}`;
+  return new XMLSerializer().serializeToString(svgToStandalone(svgEl));
 }
 
 export function svgBlob(svgEl: SVGSVGElement): Blob {

@@ -10,7 +10,7 @@
 // Deltas per direction matter: both directions interleave in capture order, and
 // their sequence numbers live in unrelated ranges.
 
-import type { ConnectionData, PacketColumns, RttColumns, SackColumns } from '../model/types';
+import type { PacketColumns, SackColumns } from '../model/types';
 import { ByteReader, ByteWriter, SnapshotFormatError } from './bytes';
 
 const MODE_DELTA = 0;
@@ -127,18 +127,34 @@ export function readBytes(r: ByteReader, expected: number, what: string): Uint8A
   return r.bytes(n, what).slice();
 }
 
-/** Rows to keep for a zoomed view: those inside [t0, t1] and their immediate
- *  neighbours, so lines and steps still reach the edges of the plot. */
-export function rowsInRange(t: Float64Array, range: [number, number] | null): Uint32Array | null {
+/**
+ * Rows to keep for a zoomed view: those inside [t0, t1], plus for every series the
+ * nearest row before and after the range, so that lines and steps still reach the
+ * edges of the plot exactly as they do on the page. A series is a `group` value
+ * (direction × has-payload for packets: data segments and ACKs interleave, so the
+ * neighbour in capture order is often of another series).
+ */
+export function rowsInRange(t: Float64Array, range: [number, number] | null, group?: (i: number) => number): Uint32Array | null {
   if (!range) return null;
   const [t0, t1] = range;
-  const inside = (i: number) => i >= 0 && i < t.length && t[i] >= t0 && t[i] <= t1;
-  const keep: number[] = [];
-  for (let i = 0; i < t.length; i++) if (inside(i - 1) || inside(i) || inside(i + 1)) keep.push(i);
-  return Uint32Array.from(keep);
+  const keep = new Uint8Array(t.length);
+  const before = new Map<number, number>();
+  const after = new Map<number, number>();
+  for (let i = 0; i < t.length; i++) {
+    const g = group ? group(i) : 0;
+    if (t[i] < t0) before.set(g, i);
+    else if (t[i] > t1) {
+      if (!after.has(g)) after.set(g, i);
+    } else keep[i] = 1;
+  }
+  for (const i of before.values()) keep[i] = 1;
+  for (const i of after.values()) keep[i] = 1;
+  const rows: number[] = [];
+  for (let i = 0; i < t.length; i++) if (keep[i]) rows.push(i);
+  return Uint32Array.from(rows);
 }
 
-function pick<T extends Float64Array | Uint32Array | Uint8Array>(column: T, rows: Uint32Array | null): T {
+export function pick<T extends Float64Array | Uint32Array | Uint8Array>(column: T, rows: Uint32Array | null): T {
   if (!rows) return column;
   const out = new (column.constructor as new (n: number) => T)(rows.length);
   // A column shorter than the time column reads as undefined → NaN/0 here; an
@@ -181,8 +197,9 @@ function predictInFlight(
   return out;
 }
 
-export function writePackets(w: ByteWriter, columns: PacketColumns, range: [number, number] | null) {
-  const rows = rowsInRange(columns.t, range);
+/** Writes the rows of the range; returns them (the RTT table refers to them). */
+export function writePackets(w: ByteWriter, columns: PacketColumns, range: [number, number] | null): PacketColumns {
+  const rows = rowsInRange(columns.t, range, (i) => columns.dir[i] * 2 + (columns.len[i] > 0 ? 1 : 0));
   const p: PacketColumns = {
     t: pick(columns.t, rows), dir: pick(columns.dir, rows), frame: pick(columns.frame, rows),
     seq: pick(columns.seq, rows), len: pick(columns.len, rows), wireLen: pick(columns.wireLen, rows),
@@ -208,6 +225,7 @@ export function writePackets(w: ByteWriter, columns: PacketColumns, range: [numb
   w.byte(residualInFlight ? 1 : 0);
   writeNumbers(w, residualInFlight ? predictInFlight(p.inFlight, p, true) : p.inFlight, 0, residualInFlight ? null : p.dir);
   writeUints(w, p.flags, false);
+  return p;
 }
 
 export function readPackets(r: ByteReader): PacketColumns {
@@ -236,7 +254,7 @@ export function readPackets(r: ByteReader): PacketColumns {
 }
 
 export function writeSack(w: ByteWriter, s: SackColumns, range: [number, number] | null) {
-  const rows = rowsInRange(s.t, range);
+  const rows = rowsInRange(s.t, range, (i) => s.dir[i]);
   const dir = pick(s.dir, rows);
   writeNumbers(w, pick(s.t, rows), 6);
   writeBytes(w, dir);
@@ -250,30 +268,4 @@ export function readSack(r: ByteReader): SackColumns {
   const left = readNumbers(r, t.length, 'sack.left', dir);
   const right = readNumbers(r, t.length, 'sack.right', dir);
   return { t, dir, left, right };
-}
-
-export function writeRtt(w: ByteWriter, s: RttColumns, range: [number, number] | null) {
-  const rows = rowsInRange(s.t, range);
-  writeNumbers(w, pick(s.t, rows), 6);
-  writeBytes(w, pick(s.dir, rows));
-  writeNumbers(w, pick(s.rttMs, rows), 3);
-  writeBytes(w, pick(s.kind, rows));
-}
-
-export function readRtt(r: ByteReader): RttColumns {
-  const t = readNumbers(r, null, 'rtt.t');
-  const dir = readBytes(r, t.length, 'rtt.dir');
-  const rttMs = readNumbers(r, t.length, 'rtt.rttMs');
-  const kind = readBytes(r, t.length, 'rtt.kind');
-  return { t, dir, rttMs, kind };
-}
-
-export function writeColumns(w: ByteWriter, data: ConnectionData, range: [number, number] | null) {
-  writePackets(w, data.packets, range);
-  writeSack(w, data.sack, range);
-  writeRtt(w, data.rtt, range);
-}
-
-export function readColumns(r: ByteReader): Pick<ConnectionData, 'packets' | 'sack' | 'rtt'> {
-  return { packets: readPackets(r), sack: readSack(r), rtt: readRtt(r) };
 }

@@ -7,13 +7,14 @@
 //   "TCPS" | format version (u8) | data schema version (u16 LE) | payload length (u32 LE)
 // then the payload, deflate-raw compressed (the platform's CompressionStream):
 //   uvarint length + UTF-8 JSON { name, view, report (without connections), summary }
-//   packet, SACK and RTT columns (columns.ts).
+//   packet and SACK columns (columns.ts), RTT samples (rttColumns.ts).
 
 import { SCHEMA_VERSION, type ConnectionData, type Report } from '../model/types';
 import { parseView, serializeView, type ViewState } from '../state/url';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { ByteReader, ByteWriter, SnapshotFormatError } from './bytes';
-import { readColumns, writeColumns } from './columns';
+import { readPackets, readSack, writePackets, writeSack } from './columns';
+import { readRttByReference, writeRtt } from './rttColumns';
 import { validateMeta, type SnapshotMeta } from './validate';
 import { downloadBlob, fileStem } from '../export/download';
 
@@ -76,7 +77,9 @@ export async function encodeSnapshot({ name, report, data, view }: Snapshot): Pr
   const json = new TextEncoder().encode(JSON.stringify(meta));
   w.uvarint(json.length);
   w.bytes(json);
-  writeColumns(w, data, view.range);
+  const packets = writePackets(w, data.packets, view.range);
+  writeSack(w, data.sack, view.range);
+  writeRtt(w, data.rtt, packets, view.range);
   const payload = w.finish();
   const compressed = await transform(payload, new CompressionStream('deflate-raw'), Infinity);
 
@@ -134,7 +137,8 @@ export async function decodeSnapshot(bytes: Uint8Array): Promise<Snapshot> {
       throw new SnapshotFormatError('the summary is not valid JSON');
     }
     const meta = validateMeta(parsed);
-    const columns = readColumns(r);
+    const packets = readPackets(r);
+    const columns = { packets, sack: readSack(r), rtt: readRttByReference(r, packets) };
     if (r.remaining !== 0) throw new SnapshotFormatError(`${r.remaining} unexpected bytes follow the columns`);
     const view = { ...parseView(meta.view), source: null };
     return {

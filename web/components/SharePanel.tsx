@@ -1,0 +1,192 @@
+// Share, embed and export the selected connection. "Share" makes a link that carries
+// the view and a compressed snapshot of the chart data (no server, the capture is never
+// uploaded); for a capture opened from #url= the plain permalink is enough. "Embed"
+// gives an <iframe> snippet for embed.html with the same fragment. Exports: each chart
+// as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
+
+import { useEffect, useState } from 'react';
+import type { ConnectionData, Report } from '../model/types';
+import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
+import { csvBlob } from '../export/csv';
+import { downloadBlob, fileStem } from '../export/download';
+import { svgBlob, svgToPng } from '../export/svg';
+import {
+  MAX_LINK_FRAGMENT_BYTES, downloadSnapshot, encodeSnapshot, snapshotLink, snapshotToFragment,
+} from '../share/snapshot';
+import '../share/share.css';
+
+export interface SharePanelProps {
+  /** Capture name (file name or example), used in titles and file names. */
+  name: string;
+  report: Report;
+  data: ConnectionData;
+  view: ViewState;
+}
+
+const CHART_LABELS: Record<ChartId, string> = {
+  throughput: 'Throughput', inflight: 'In flight vs window', stalls: 'Stalls', sequence: 'Time-sequence', rtt: 'RTT',
+};
+
+type Shared = { link: string; fragment: string } | { tooLargeKb: number };
+
+/** Page address without fragment; embed.html sits next to index.html. */
+function pageBase(): string {
+  return window.location.origin + window.location.pathname;
+}
+function embedBase(): string {
+  return new URL('embed.html', pageBase()).href;
+}
+
+const escapeAttr = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function embedSnippet(src: string, title: string): string {
+  return `<iframe src="${escapeAttr(src)}" width="100%" height="420" style="border:0" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
+}
+
+export function SharePanel({ name, report, data, view }: SharePanelProps) {
+  const [shared, setShared] = useState<Shared | null>(null);
+  const [embedChart, setEmbedChart] = useState<ChartId | 'all'>('all');
+  const [showEmbed, setShowEmbed] = useState(false);
+  const [exportChart, setExportChart] = useState<ChartId>(view.charts[0] ?? 'throughput');
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { summary } = data;
+  const stem = fileStem(name);
+  const title = `tcpscope: connection ${summary.id}, ${summary.endpoints[0]} ⇄ ${summary.endpoints[1]}`;
+
+  // A link describes the view it was made from; a new view needs a new link.
+  useEffect(() => {
+    setShared(null);
+    setShowEmbed(false);
+  }, [data, view]);
+
+  const snapshot = () => encodeSnapshot({ name, report, data, view });
+
+  async function makeLink(): Promise<Shared> {
+    const fromUrl = view.source?.kind === 'url';
+    if (fromUrl) {
+      // The capture is reachable by URL: the view alone is a complete permalink.
+      const fragment = serializeView(view);
+      return { link: `${pageBase()}#${fragment}`, fragment };
+    }
+    const bytes = await snapshot();
+    const snap = snapshotToFragment(bytes);
+    if (snap.length > MAX_LINK_FRAGMENT_BYTES) return { tooLargeKb: Math.ceil(snap.length / 1024) };
+    const link = snapshotLink(pageBase(), view, bytes);
+    return { link, fragment: link.slice(link.indexOf('#') + 1) };
+  }
+
+  async function run(action: () => Promise<void>) {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await action();
+    } catch (error) {
+      setMessage(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const share = () => run(async () => {
+    const result = shared ?? (await makeLink());
+    setShared(result);
+    if ('link' in result) {
+      // Clipboard access can be missing (insecure origin, permissions): the link is shown
+      // anyway, so the copy is not awaited and its failure is ignored.
+      navigator.clipboard?.writeText(result.link).then(
+        () => setMessage('Link copied to the clipboard.'),
+        () => {},
+      );
+    }
+  });
+
+  const embed = () => run(async () => {
+    setShared(shared ?? (await makeLink()));
+    setShowEmbed(true);
+  });
+
+  const findChart = (chart: ChartId) => {
+    const svg = document.querySelector<SVGSVGElement>(`svg[data-chart="${chart}"]`);
+    if (!svg) throw new Error(`The ${CHART_LABELS[chart]} chart is not on the page; show it first.`);
+    return svg;
+  };
+
+  let embedCode: string | null = null;
+  if (showEmbed && shared && 'link' in shared) {
+    const params = new URLSearchParams(shared.fragment);
+    if (embedChart !== 'all') params.set('charts', embedChart);
+    const fragment = params.toString().replace(/%2C/g, ',');
+    embedCode = embedSnippet(`${embedBase()}#${fragment}`, title);
+  }
+
+  return (
+    <section className="share-panel" data-testid="share-panel" aria-label="Share and export">
+      <div className="share-row">
+        <button type="button" className="button" data-testid="share" onClick={share} disabled={busy}>
+          Share
+        </button>
+        <button type="button" className="button" data-testid="download-snapshot" disabled={busy}
+          onClick={() => run(async () => downloadSnapshot(await snapshot(), name))}>
+          Download snapshot
+        </button>
+        <button type="button" className="button" data-testid="embed" onClick={embed} disabled={busy}>
+          Embed
+        </button>
+        <span className="share-sep" aria-hidden="true" />
+        <label>
+          Chart{' '}
+          <select data-testid="export-chart" value={exportChart} onChange={(e) => setExportChart(e.target.value as ChartId)}>
+            {CHART_IDS.map((id) => <option key={id} value={id}>{CHART_LABELS[id]}</option>)}
+          </select>
+        </label>
+        <button type="button" className="button" data-testid="export-svg" disabled={busy}
+          onClick={() => run(async () => downloadBlob(svgBlob(findChart(exportChart)), `${stem}-${exportChart}.svg`))}>
+          SVG
+        </button>
+        <button type="button" className="button" data-testid="export-png" disabled={busy}
+          onClick={() => run(async () => downloadBlob(await svgToPng(findChart(exportChart)), `${stem}-${exportChart}.png`))}>
+          PNG
+        </button>
+        <button type="button" className="button" data-testid="export-csv" disabled={busy}
+          onClick={() => run(async () => downloadBlob(csvBlob(data), `${stem}-connection-${summary.id}.csv`))}>
+          CSV
+        </button>
+        <button type="button" className="button" data-testid="export-json" disabled={busy}
+          onClick={() => run(async () => downloadBlob(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }), `${stem}.report.json`))}>
+          JSON
+        </button>
+      </div>
+
+      {shared && 'link' in shared ? (
+        <label className="share-field">
+          <span>Link</span>
+          <input data-testid="share-url" readOnly value={shared.link} onFocus={(e) => e.currentTarget.select()} />
+        </label>
+      ) : null}
+      {shared && 'tooLargeKb' in shared ? (
+        <p className="share-too-large" data-testid="share-too-large" role="status">
+          This view is too large for a link ({shared.tooLargeKb} KB); download the snapshot file instead, or zoom in to
+          share a shorter span.{' '}
+          <button type="button" className="link" onClick={() => run(async () => downloadSnapshot(await snapshot(), name))}>
+            Download snapshot
+          </button>
+        </p>
+      ) : null}
+      {embedCode !== null ? (
+        <div className="share-field">
+          <label>
+            <span>Embed</span>{' '}
+            <select data-testid="embed-chart" value={embedChart} onChange={(e) => setEmbedChart(e.target.value as ChartId | 'all')}>
+              <option value="all">all shown charts</option>
+              {view.charts.map((id) => <option key={id} value={id}>{CHART_LABELS[id]} only</option>)}
+            </select>
+          </label>
+          <textarea data-testid="embed-code" readOnly rows={3} value={embedCode} onFocus={(e) => e.currentTarget.select()} />
+        </div>
+      ) : null}
+      {message ? <p className="share-message" data-testid="share-message" role="status">{message}</p> : null}
+    </section>
+  );
+}
