@@ -96,6 +96,8 @@ function visibleMax(b: Bins, t0: number, t1: number): number {
   return m;
 }
 
+const binTimesCache = new WeakMap<Bins, Float64Array>();
+
 /** Draw the throughput chart into `svgEl`; pure apart from the DOM it writes. */
 export function drawThroughput(
   svgEl: SVGSVGElement, m: ThroughputModel, view: ChartView,
@@ -112,7 +114,16 @@ export function drawThroughput(
   const main = m.series[0].bins;
   if (main.bps.every((v) => v === 0)) drawEmpty(f, 'No payload in this direction');
 
-  const binTimes = (b: Bins) => Float64Array.from({ length: b.bps.length }, (_, i) => binStart(b, i));
+  const binTimes = (b: Bins) => {
+    // Cached per Bins object: with 1 ms bins a long capture has millions of bins.
+    let times = binTimesCache.get(b);
+    if (!times) {
+      times = new Float64Array(b.bps.length);
+      for (let i = 0; i < times.length; i++) times[i] = binStart(b, i);
+      binTimesCache.set(b, times);
+    }
+    return times;
+  };
   for (const s of m.series) {
     const times = binTimes(s.bins);
     const idx = decimateMinMax(times, s.bins.bps, t0, t1, px);

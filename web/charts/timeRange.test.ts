@@ -1,0 +1,53 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { clampRange, fullRange, MIN_SPAN, panRange, sameRange, zoomRange } from './timeRange';
+import { beginFrame, byteTicks } from './frame';
+import { CANVAS_MIN_MARKS, drawDots } from './canvasLayer';
+import { newSvg } from './testUtil';
+
+describe('time range arithmetic', () => {
+  const full: [number, number] = [0, 10];
+  it('pads the full range by 1 % and never returns an empty one', () => {
+    expect(fullRange(0, 10)).toEqual([-0.1, 10.1]);
+    const [a, b] = fullRange(5, 5);
+    expect(b - a).toBeGreaterThan(0);
+  });
+  it('zooms about an anchor, keeping it in place', () => {
+    expect(zoomRange([0, 10], 2, 5, full)).toEqual([2.5, 7.5]);
+    expect(zoomRange([0, 10], 2, 0, full)).toEqual([0, 5]);
+    expect(zoomRange([2, 4], 0.5, 3, full)).toEqual([1, 5]);
+    const [a, b] = zoomRange([1, 1 + 2e-6], 100, 1, full);
+    expect(b - a).toBeCloseTo(MIN_SPAN, 12);
+  });
+  it('pans by a fraction of the span and clamps to the full range', () => {
+    expect(panRange([2, 4], 0.5, full)).toEqual([3, 5]);
+    expect(panRange([8, 10], 0.5, full)).toEqual([8, 10]);
+    expect(clampRange([-3, 1], full)).toEqual([0, 4]);
+    expect(clampRange([-30, 100], full)).toEqual([0, 10]);
+    expect(sameRange([1, 2], [1, 2])).toBe(true);
+    expect(sameRange(null, null)).toBe(true);
+    expect(sameRange([1, 2], null)).toBe(false);
+  });
+  it('byte ticks step by powers of two', () => {
+    expect(byteTicks(0, 65536, 4)).toEqual([0, 16384, 32768, 49152, 65536]);
+  });
+});
+
+describe('canvas layer for dense dots', () => {
+  it('moves dots to the canvas above the threshold and keeps them in the svg below it', () => {
+    const svg = newSvg();
+    const f = beginFrame(svg, { chart: 'rtt', title: 't', description: 'd', view: { range: [0, 1], full: [0, 1], width: 400, height: 200 } });
+    let rects = 0;
+    const ctx = { fillRect: () => { rects++; }, fillStyle: '' } as unknown as CanvasRenderingContext2D;
+    const many = Uint32Array.from({ length: CANVAS_MIN_MARKS }, (_, i) => i);
+    drawDots(f, 'dense', many, (i) => i % 300, () => 50, ctx);
+    const dense = svg.querySelector('path.dense')!;
+    expect(dense.getAttribute('data-canvas')).toBe('true');
+    expect(dense.getAttribute('d')).toBeNull();
+    expect(rects).toBe(CANVAS_MIN_MARKS);
+    drawDots(f, 'sparse', many.subarray(0, 10), (i) => i, () => 50, ctx);
+    expect(svg.querySelector('path.sparse')!.getAttribute('d')!.match(/M/g)!.length).toBe(10);
+    drawDots(f, 'nocanvas', many, (i) => i % 300, () => 50, null);
+    expect(svg.querySelector('path.nocanvas')!.getAttribute('data-points')).toBe(String(CANVAS_MIN_MARKS));
+  });
+});
