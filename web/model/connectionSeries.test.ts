@@ -68,6 +68,7 @@ describe('sequence, RTT, gaps', () => {
     expect(g.gap.length).toBe(data.summary.directions[0].packets - 1);
     expect(Math.max(...g.gap)).toBeCloseTo(0.2, 9); // the retransmission timeout
     expect(defaultStallSeconds(data, 0)).toBeCloseTo(0.04, 12);
+    expect(defaultStallSeconds({ ...data, summary: { ...data.summary, stallThresholdMs: 41 } }, 0)).toBeCloseTo(0.041, 12);
   });
 
   it('bins a log histogram with 5 bins per decade; zero gaps land in the first bin', () => {

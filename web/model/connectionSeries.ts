@@ -220,8 +220,13 @@ export function logHistogram(values: ArrayLike<number>, perDecade = 5, floor = 1
   return bins;
 }
 
-/** DESIGN.md default stall threshold: the larger of 10 ms and 4 × minimum RTT. */
+/**
+ * The threshold the decoder's stalls were found with (summary.stallThresholdMs), else the
+ * DESIGN.md default: the larger of 10 ms and 4 × the minimum RTT.
+ */
 export function defaultStallSeconds(data: ConnectionData, d: Dir): number {
+  const reported = data.summary.stallThresholdMs;
+  if (reported != null && reported > 0) return reported / 1000;
   const minMs = data.summary.directions[d].rtt.minMs;
   return Math.max(0.01, minMs != null ? (4 * minMs) / 1000 : 0);
 }
