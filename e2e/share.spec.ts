@@ -175,6 +175,10 @@ test('exports: SVG, PNG, CSV, JSON and the snapshot file download and parse', as
   expect(svg.name).toMatch(/-inflight\.svg$/);
   expect(svg.bytes.toString('utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   expect(svg.bytes.toString('utf8')).toContain('data-chart="inflight"');
+  // Dense dots drawn on the page's canvas layer travel as an embedded bitmap.
+  if (await page.locator('svg[data-chart="inflight"] [data-canvas="true"]').count()) {
+    expect(svg.bytes.toString('utf8')).toContain('href="data:image/png;base64,');
+  }
 
   const png = await download('export-png');
   expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -65,6 +65,31 @@ function inlineStyles(source: Element, target: Element, parentValues: Map<string
   Array.from(source.children).forEach((kid, i) => targetKids[i] && inlineStyles(kid, targetKids[i], values));
 }
 
+/**
+ * Dense series are drawn on a <canvas> under the svg (charts/canvasLayer.ts; their
+ * paths are marked data-canvas). The export carries that bitmap as an <image> in the
+ * same place, so the file shows every mark the page shows.
+ */
+function canvasImage(svgEl: SVGSVGElement, width: string, height: string): SVGImageElement | null {
+  if (!svgEl.querySelector('[data-canvas="true"]')) return null;
+  const canvas = svgEl.parentElement?.querySelector<HTMLCanvasElement>('canvas.tcps-canvas');
+  let href: string | undefined;
+  try {
+    href = canvas?.toDataURL('image/png');
+  } catch {
+    href = undefined; // no canvas support (jsdom) or a tainted canvas
+  }
+  if (!href || !href.startsWith('data:image/png')) return null;
+  const image = document.createElementNS(SVG_NS, 'image');
+  image.setAttribute('class', 'tcps-export-canvas');
+  image.setAttribute('x', '0');
+  image.setAttribute('y', '0');
+  image.setAttribute('width', width);
+  image.setAttribute('height', height);
+  image.setAttribute('href', href);
+  return image;
+}
+
 /** A self-contained copy of a chart's <svg>: styles inlined, xmlns, background, no live layers. */
 export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
   const clone = svgEl.cloneNode(true) as SVGSVGElement;
@@ -94,6 +119,8 @@ export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
   // After <title>/<desc>/<defs>, before the drawing, so it stays accessible and underneath.
   const firstDrawn = Array.from(clone.children).find((c) => !['title', 'desc', 'defs'].includes(c.localName)) ?? null;
   clone.insertBefore(background, firstDrawn);
+  const dense = canvasImage(svgEl, width, height);
+  if (dense) clone.insertBefore(dense, firstDrawn);
   return clone;
 }
 

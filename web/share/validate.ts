@@ -77,7 +77,7 @@ const summary = object<ConnectionSummary>({
   packets: count,
   start: num, end: num,
   dataDirection: oneOf([0, 1]),
-  stallThresholdMs: num,
+  stallThresholdMs: optional(num),
   directions: tuple(direction, direction),
   diagnosis: object<ConnectionSummary['diagnosis']>({
     limit: oneOf(LIMITS),
