@@ -135,8 +135,10 @@ function drawGapHistogram(
   if (tx >= 0 && tx <= width) {
     g.append('line').attr('class', 'tcps-threshold').attr('x1', tx).attr('x2', tx).attr('y1', 0).attr('y2', height)
       .attr('stroke-dasharray', '4 3');
-    g.append('text').attr('class', 'tcps-threshold-label').attr('x', tx + 4).attr('y', 10)
-      .text(`stall threshold ${formatDuration(m.thresholdSeconds)}`);
+    // Label on the side of the line with more room, so it is not cut at the plot edge.
+    const right = tx < width * 0.7;
+    g.append('text').attr('class', 'tcps-threshold-label').attr('x', right ? tx + 4 : tx - 4).attr('y', 10)
+      .attr('text-anchor', right ? 'start' : 'end').text(`stall threshold ${formatDuration(m.thresholdSeconds)}`);
   }
 }
 
