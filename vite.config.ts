@@ -41,6 +41,13 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // Two pages: the app and the minimal-chrome embed (iframe) page.
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./web/embed.html', import.meta.url)),
+      },
+    },
   },
   server: { fs: { allow: [searchForWorkspaceRoot(process.cwd()), wasmPkg] } },
   test: {

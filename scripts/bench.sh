@@ -34,6 +34,8 @@ field() { sed -n "s/^[[:space:]]*$1: //p" "$2" | head -1; }
 to_seconds() { awk -F: '{ s=0; for (i=1;i<=NF;i++) s=s*60+$i; printf "%.3f", s }' <<< "$1"; }
 
 rows=()
+declare -A PPS   # packets/s per "capture|reader", for the ratios
+ratio() { awk "BEGIN{ if (($2) + 0 > 0) printf \"%.1f×\", ($1)/($2); else print \"—\" }"; }
 add_row() { # file tool packets bytes seconds rss_kb note
   local f=$1 tool=$2 pk=$3 by=$4 sec=$5 rss=$6 note=$7
   if [ -n "$sec" ] && awk "BEGIN{exit !($sec > 0)}"; then
@@ -46,6 +48,28 @@ add_row() { # file tool packets bytes seconds rss_kb note
     rows+=("| $f | $tool | $pk | $(awk "BEGIN{printf \"%.1f\", $by/1e6}") | — | — | — | — | $note |")
   fi
 }
+
+# run_engine NAME FILE PACKETS BYTES LABEL CMD...
+run_engine() {
+  local name=$1 f=$2 packets=$3 bytes=$4 label=$5; shift 5
+  local log=$DIR/$name.$(echo "$label" | tr -c 'a-z0-9' '_')
+  run_timed "$log" "$@"
+  local sec rss seen note extra
+  sec=$(to_seconds "$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' "$log.time")")
+  rss=$(field 'Maximum resident set size (kbytes)' "$log.time")
+  seen=$(tail -1 "$log.out" | python3 -c "import json,sys; print(json.loads(sys.stdin.read()).get('packets',''))" 2>/dev/null)
+  extra=$(tail -1 "$log.out" | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(f\"retained {d['bytesPerPacket']} B/packet in wasm memory\" if 'bytesPerPacket' in d and d.get('connections') is not None else '')" 2>/dev/null)
+  note=$extra
+  [ "$(cat "$log.rc")" = 0 ] || note="$note exit $(cat "$log.rc") (see $log.err)"
+  [ "$seen" = "$packets" ] || note="$note counted ${seen:-?} packets"
+  add_row "$name" "$label" "$packets" "$bytes" "$sec" "$rss" "$note"
+  PPS["$name|$label"]=$(awk "BEGIN{ if (\"$sec\" + 0 > 0) printf \"%.0f\", $packets/$sec; else print 0 }")
+}
+
+echo "bench: building the wasm package and the native example" >&2
+bash scripts/build-wasm.sh >/dev/null
+(cd wasm && cargo build --release --example analyze --quiet) || { echo "bench: native build failed" >&2; exit 1; }
+NATIVE=wasm/target/release/examples/analyze
 
 for name in $FILES; do
   f=$DIR/$name.pcap
@@ -65,25 +89,16 @@ for name in $FILES; do
     [ "$(cat "$log.rc")" = 0 ] || note="$note, exit $(cat "$log.rc")"
     [ "$seen" = "$packets" ] || note="$note, counted ${seen:-?} packets"
     add_row "$name" tshark "$packets" "$bytes" "$sec" "$rss" "$note"
+    PPS["$name|tshark"]=$(awk "BEGIN{ if (\"$sec\" + 0 > 0) printf \"%.0f\", $packets/$sec; else print 0 }")
   else
     add_row "$name" tshark "$packets" "$bytes" "" 0 "skipped"
   fi
 
-  if [ -f "$ENGINE" ]; then
-    # contract: `node bench/run-wasm.mjs FILE` reads FILE through the wasm engine the way
-    # the worker does and prints one JSON line {"packets": N, ...} on stdout
-    log=$DIR/$name.engine
-    run_timed "$log" node "$ENGINE" "$f"
-    sec=$(to_seconds "$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' "$log.time")")
-    rss=$(field 'Maximum resident set size (kbytes)' "$log.time")
-    seen=$(tail -1 "$log.out" | python3 -c "import json,sys; print(json.loads(sys.stdin.read()).get('packets',''))" 2>/dev/null)
-    note="node $(node --version 2>/dev/null)"
-    [ "$(cat "$log.rc")" = 0 ] || note="$note, exit $(cat "$log.rc") (see $log.err)"
-    [ "$seen" = "$packets" ] || note="$note, counted ${seen:-?} packets"
-    add_row "$name" "tcpscope (wasm)" "$packets" "$bytes" "$sec" "$rss" "$note"
-  else
-    add_row "$name" "tcpscope (wasm)" "$packets" "$bytes" "" 0 "not wired yet ($ENGINE)"
-  fi
+  # Engines: `CMD FILE` prints one JSON line {"packets": N, ...} (bench/run-wasm.mjs,
+  # the native example); each is timed as a whole process, like tshark.
+  run_engine "$name" "$f" "$packets" "$bytes" "tcpscope wasm (node)" node "$ENGINE" "$f"
+  run_engine "$name" "$f" "$packets" "$bytes" "tcpscope wasm, decode only" node "$ENGINE" "$f" --decode-only
+  run_engine "$name" "$f" "$packets" "$bytes" "tcpscope native" "$NATIVE" "$f"
 done
 
 {
@@ -92,6 +107,14 @@ done
   echo "| capture | reader | packets | file MB | wall s | packets/s | MB/s | peak RSS MiB | notes |"
   echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
+  echo
+  echo "| capture | wasm ÷ tshark (target ≥ 50×) | native ÷ tshark | wasm analysis ÷ wasm decode only (target ≥ 0.25) | wasm ÷ native |"
+  echo "|---|---|---|---|---|"
+  for name in $FILES; do
+    w=${PPS["$name|tcpscope wasm (node)"]:-0}; d=${PPS["$name|tcpscope wasm, decode only"]:-0}
+    n=${PPS["$name|tcpscope native"]:-0}; t=${PPS["$name|tshark"]:-0}
+    echo "| $name | $(ratio "$w" "$t") | $(ratio "$n" "$t") | $(ratio "$w" "$d") | $(ratio "$w" "$n") |"
+  done
   echo
   echo "MB/s = file bytes / wall time (10^6 bytes). Wall time and peak RSS from GNU time -v"
   echo "(whole process, including start-up). Informational: nothing fails on speed."

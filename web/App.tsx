@@ -10,6 +10,7 @@ import { ProgressBar } from './components/ProgressBar';
 import type { ConnectionData, Report } from './model/types';
 import { parseView, serializeView, type Source, type ViewState } from './state/url';
 import { CancelledError, DecoderClient, type Progress } from './worker/client';
+import { decodeSnapshot, fragmentToSnapshot, isSnapshotFileName, openSnapshotFile, type Snapshot } from './share/snapshot';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -32,18 +33,21 @@ export function App() {
   const [data, setData] = useState<ConnectionData | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const clientRef = useRef<DecoderClient | null>(null);
+  // The `snap=…` part of a shared link: kept in the address bar, data not from the worker.
+  const [snap, setSnap] = useState<string | null>(() => new URLSearchParams(window.location.hash.slice(1)).get('snap'));
   const client = () => (clientRef.current ??= new DecoderClient());
 
   // The address bar always holds the current view (a permalink).
   useEffect(() => {
-    const fragment = serializeView(view);
+    const fragment = [serializeView(view), snap ? `snap=${snap}` : ''].filter(Boolean).join('&');
     window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
     const root = document.documentElement;
     if (view.theme === 'auto') delete root.dataset.theme;
     else root.dataset.theme = view.theme;
-  }, [view]);
+  }, [view, snap]);
 
   const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
+    setSnap(null);
     setPhase('loading');
     setFileName(name);
     setProgress(null);
@@ -70,7 +74,36 @@ export function App() {
     }
   }, []);
 
-  const openFile = useCallback((file: File) => load(file.name, async () => file, null), [load]);
+  // A snapshot (shared link or .tcpscope.json file) carries one connection's derived
+  // data: no capture, no worker. Its messages are written for people and shown as text.
+  const showSnapshot = useCallback(async (name: string, decode: () => Promise<Snapshot>) => {
+    setPhase('loading');
+    setFileName(name);
+    setReport(null);
+    setData(null);
+    setFailure(null);
+    try {
+      const snapshot = await decode();
+      setFileName(snapshot.name);
+      setReport(snapshot.report);
+      setData(snapshot.data);
+      setPhase('ready');
+    } catch (error) {
+      setSnap(null);
+      setFailure(error instanceof Error ? error.message : String(error));
+      setPhase('error');
+    }
+  }, []);
+
+  const openFile = useCallback(
+    (file: File) => {
+      if (!isSnapshotFileName(file.name)) return load(file.name, async () => file, null);
+      setSnap(null);
+      setView((v) => ({ ...v, source: null }));
+      return showSnapshot(file.name, () => openSnapshotFile(file));
+    },
+    [load, showSnapshot],
+  );
   const openExample = useCallback(
     (example: Pick<Example, 'file'>) => load(example.file, () => fetchBlob(exampleUrl(example.file)), { kind: 'example', file: example.file }),
     [load],
@@ -78,6 +111,10 @@ export function App() {
 
   // A link that names its capture (#ex=… or #url=…) opens it.
   useEffect(() => {
+    if (snap) {
+      showSnapshot('', async () => decodeSnapshot(fragmentToSnapshot(window.location.hash)!));
+      return;
+    }
     const source = view.source;
     if (source?.kind === 'example') load(source.file, () => fetchBlob(exampleUrl(source.file)), source);
     if (source?.kind === 'url') load(source.url.split('/').pop() || source.url, () => fetchBlob(source.url), source);
@@ -91,7 +128,7 @@ export function App() {
 
   // Fetch the selected connection's columns from the worker; ready once they are here.
   useEffect(() => {
-    if (!selected) return;
+    if (!selected || snap) return;
     let current = true;
     client()
       .connection(selected.id)
@@ -136,7 +173,7 @@ export function App() {
           <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
         ) : null}
         {data && selected && data.summary.id === selected.id ? (
-          <ConnectionView data={data} report={report!} view={view} onView={setView} client={client()} />
+          <ConnectionView name={fileName} data={data} report={report!} view={view} onView={setView} client={client()} />
         ) : null}
       </main>
     </div>

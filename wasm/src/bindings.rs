@@ -110,3 +110,36 @@ fn f64_column<'a>(c: &'a ConnectionColumns, name: &str) -> Option<&'a Vec<f64>> 
         _ => return None,
     })
 }
+
+/// Decoding alone (framing + link/IP/TCP headers, no analysis): the baseline the
+/// benchmark compares the full analysis against.
+#[wasm_bindgen]
+pub struct WasmDecoder {
+    decoder: crate::decode::CaptureDecoder,
+}
+
+#[wasm_bindgen]
+impl WasmDecoder {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> WasmDecoder {
+        WasmDecoder { decoder: crate::decode::CaptureDecoder::new() }
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) -> bool {
+        self.decoder.push(chunk, &mut |_| {}).is_ok()
+    }
+
+    pub fn finish(&mut self) -> bool {
+        self.decoder.finish().is_ok()
+    }
+
+    pub fn packets(&self) -> f64 {
+        self.decoder.info().packets as f64
+    }
+}
+
+impl Default for WasmDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}

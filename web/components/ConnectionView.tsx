@@ -7,9 +7,12 @@ import type { DecoderClient } from '../worker/client';
 import { BdpCalculator } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
+import { SharePanel } from './SharePanel';
 import { formatBytesSI, formatRate } from './units';
 
 interface Props {
+  /** File name of the capture (or of the snapshot's capture). */
+  name: string;
   data: ConnectionData;
   report: Report;
   view: ViewState;
@@ -94,7 +97,7 @@ function useOverlayCandidates(report: Report, selectedId: number, client: Decode
   return others;
 }
 
-export function ConnectionView({ data: decoded, report, view, onView, client }: Props) {
+export function ConnectionView({ name, data: decoded, report, view, onView, client }: Props) {
   const data = useStallsAtThreshold(decoded, view.stallMs, client);
   const others = useOverlayCandidates(report, decoded.summary.id, client);
   const { summary } = data;
@@ -122,6 +125,7 @@ export function ConnectionView({ data: decoded, report, view, onView, client }: 
         onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
         theme={view.theme}
       />
+      <SharePanel name={name} report={report} data={data} view={view} />
       <h3>Per direction</h3>
       <table className="direction-stats" data-testid="direction-stats">
         <thead>
