@@ -1,0 +1,68 @@
+// The CLI's JSON (`tcpscope analyze --json`, the wasm module under Node) against
+// tshark's numbers in each NAME.oracle.json (../shared/captures, made by
+// make_oracle.py; fields defined in its docstring) and in wasm/tests/examples-oracle
+// for the repo's own recordings. The full field-by-field comparison, with the
+// documented differences, is wasm/tests/conformance.rs (same engine, natively); this
+// test proves the CLI's JSON carries the same numbers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const shared = process.env.TCPSCOPE_SHARED ?? join(root, '..', 'shared');
+
+// Captures where tcpscope finds a TCP stream tshark does not (wasm/tests/conformance.rs ALLOWED).
+const EXTRA_STREAMS = new Set(['MALFORMED_bad_record_caplen__ssh', 'tcpdump__bigtcp-ipv6']);
+
+function pairs(captureDir, oracleDir) {
+  return readdirSync(captureDir)
+    .filter((f) => /\.pcap(ng)?$/.test(f))
+    .map((f) => ({ file: join(captureDir, f), stem: f.replace(/\.pcap(ng)?$/, '') }))
+    .map((p) => ({ ...p, oracle: join(oracleDir, `${p.stem}.oracle.json`) }))
+    .filter((p) => existsSync(p.oracle));
+}
+
+/** tshark's scale multiplier: 2^shift, -1 unknown (no handshake), -2 not negotiated. */
+const multiplier = (d) => (d.windowScale !== null ? 2 ** d.windowScale : d.windowScaleUnknown ? -1 : -2);
+
+function compare(stem, file, oracle) {
+  const run = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', file, '--json'], { encoding: 'utf8' });
+  assert.ok(run.status === 0 || run.status === 1, `${stem}: exit ${run.status} ${run.stderr}`);
+  const report = JSON.parse(run.stdout);
+  assert.equal(report.schemaVersion, 1);
+  assert.equal(report.capture.packets, oracle.frames_total, `${stem}: packets`);
+  if (EXTRA_STREAMS.has(stem)) return;
+  assert.equal(report.connections.length, oracle.tcp_streams.length, `${stem}: streams`);
+  for (const stream of oracle.tcp_streams) {
+    const conn = report.connections[stream.stream];
+    ['A->B', 'B->A'].forEach((name, i) => {
+      const theirs = stream.directions[name];
+      const ours = conn.directions[i];
+      const where = `${stem} stream ${stream.stream} ${name}`;
+      assert.equal(ours.packets, theirs.packets, `${where}: packets`);
+      assert.equal(ours.payloadBytes, theirs.payload_bytes, `${where}: payload bytes`);
+      const rw = theirs.rwnd_advertised;
+      if (rw.min !== null) assert.deepEqual([ours.receiveWindow.min, ours.receiveWindow.max], [rw.min, rw.max], `${where}: rwnd`);
+      if (rw.window_scale_factors_seen.length === 1) assert.equal(multiplier(ours), rw.window_scale_factors_seen[0], `${where}: scale`);
+      assert.equal(ours.zeroWindows, theirs.analysis_counts.zero_window, `${where}: zero windows`);
+      assert.equal(ours.duplicateAcks, theirs.analysis_counts.duplicate_ack, `${where}: duplicate ACKs`);
+      assert.ok(ours.retransmissions >= theirs.analysis_counts.retransmission, `${where}: retransmissions ≥ tshark's`);
+    });
+  }
+}
+
+const sharedCaptures = join(shared, 'captures');
+test('CLI JSON agrees with tshark on the shared reference captures', { skip: !existsSync(sharedCaptures) && 'no ../shared/captures' }, () => {
+  const list = pairs(sharedCaptures, sharedCaptures);
+  assert.ok(list.length > 20);
+  for (const { stem, file, oracle } of list) compare(stem, file, JSON.parse(readFileSync(oracle, 'utf8')));
+});
+
+test('CLI JSON agrees with tshark on the recorded examples', () => {
+  const list = pairs(join(root, 'public', 'examples'), join(root, 'wasm', 'tests', 'examples-oracle'));
+  assert.equal(list.length, 9);
+  for (const { stem, file, oracle } of list) compare(stem, file, JSON.parse(readFileSync(oracle, 'utf8')));
+});
