@@ -1,6 +1,6 @@
 // File-level facts, the "damaged after packet N" banner, and per-packet warnings.
 import type { Report } from '../model/types';
-import { formatBytesSI, formatSeconds } from './units';
+import { formatBytesSI, formatDuration } from '../model/format';
 
 export function CaptureBanner({ name, report }: { name: string; report: Report }) {
   const { capture, error, warnings } = report;
@@ -10,7 +10,7 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
       <p>
         <strong>{name}</strong>: {capture.format ?? 'unknown format'}
         {capture.linkTypes.length ? `, ${capture.linkTypes.join(' + ')}` : ''}, {capture.packets.toLocaleString('en-US')} packets,{' '}
-        {formatBytesSI(capture.bytes)} on the wire, {formatSeconds(capture.duration)}.
+        {formatBytesSI(capture.bytes)} on the wire, {formatDuration(capture.duration)}.
       </p>
       {damaged ? (
         <div className="banner damaged" role="alert" data-testid="damaged-banner">

@@ -1,7 +1,7 @@
 // The list of TCP connections of the capture; click a row to chart it.
 import { useMemo, useState } from 'react';
 import type { ConnectionSummary } from '../model/types';
-import { formatBytesSI, formatRate, formatSeconds } from './units';
+import { formatBytesSI, formatRate, formatDuration } from '../model/format';
 
 type SortKey = 'id' | 'packets' | 'bytes' | 'duration' | 'rate';
 
@@ -74,7 +74,7 @@ export function ConnectionTable({ connections, selected, onSelect }: {
               </td>
               <td className="num">{c.packets.toLocaleString('en-US')}</td>
               <td className="num">{formatBytesSI(payload(c))}</td>
-              <td className="num">{formatSeconds(c.end - c.start)}</td>
+              <td className="num">{formatDuration(c.end - c.start)}</td>
               <td className="num">{formatRate(dataDir(c).throughput.meanBps)}</td>
               <td><span className={`limit limit-${c.diagnosis.limit}`}>{c.diagnosis.limit}</span></td>
             </tr>

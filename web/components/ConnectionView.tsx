@@ -8,7 +8,7 @@ import { BdpCalculator } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { SharePanel } from './SharePanel';
-import { formatBytesSI, formatRate } from './units';
+import { formatBytesSI, formatRate } from '../model/format';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */

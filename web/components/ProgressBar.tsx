@@ -1,5 +1,5 @@
 import type { Progress } from '../worker/client';
-import { formatBytesSI } from './units';
+import { formatBytesSI } from '../model/format';
 
 export function ProgressBar({ name, progress, onCancel }: { name: string; progress: Progress | null; onCancel: () => void }) {
   const total = progress?.totalBytes ?? 0;
