@@ -1,30 +1,55 @@
 //! Native build of the same pipeline, for the benchmark (`npm run bench`):
-//! `cargo run --release --example analyze -- FILE` streams FILE through a Session in
-//! 16 MiB chunks, as the browser worker does, and prints one JSON line.
+//! `cargo run --release --example analyze -- FILE [--decode-only]` streams FILE
+//! through a Session in 16 MiB chunks, as the browser worker does, and prints one
+//! JSON line. `--decode-only` runs the decoder alone (the baseline the analysis is
+//! compared against, as bench/run-wasm.mjs does for wasm); `--json` prints the report.
 use std::io::Read;
 use std::time::Instant;
 use tcpscope_core::analysis::AnalysisOptions;
+use tcpscope_core::decode::CaptureDecoder;
 use tcpscope_core::session::Session;
 
 fn main() {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: analyze FILE");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
+        eprintln!("usage: analyze FILE [--decode-only | --json]");
         std::process::exit(2);
     };
+    let decode_only = args.iter().any(|a| a == "--decode-only");
     let started = Instant::now();
-    let mut file = std::fs::File::open(&path).unwrap_or_else(|e| {
+    let mut file = std::fs::File::open(path).unwrap_or_else(|e| {
         eprintln!("analyze: {path}: {e}");
         std::process::exit(2);
     });
-    let mut session = Session::new(AnalysisOptions::default());
     let mut buffer = vec![0u8; 16 << 20];
-    loop {
-        let n = file.read(&mut buffer).unwrap_or(0);
-        if n == 0 || !session.push(&buffer[..n]) {
+    let mut next = move || file.read(&mut buffer).ok().filter(|&n| n > 0).map(|n| buffer[..n].to_vec());
+    if decode_only {
+        let mut decoder = CaptureDecoder::new();
+        while let Some(chunk) = next() {
+            if decoder.push(&chunk, &mut |_| {}).is_err() {
+                break;
+            }
+        }
+        let ok = decoder.finish().is_ok();
+        println!(
+            "{{\"packets\":{},\"seconds\":{:.3},\"error\":{}}}",
+            decoder.info().packets,
+            started.elapsed().as_secs_f64(),
+            !ok
+        );
+        return;
+    }
+    let mut session = Session::new(AnalysisOptions::default());
+    while let Some(chunk) = next() {
+        if !session.push(&chunk) {
             break;
         }
     }
     session.finish();
+    if args.iter().any(|a| a == "--json") {
+        println!("{}", session.report().to_json());
+        return;
+    }
     let connections = session.analysis().map_or(0, |a| a.connections.len());
     println!(
         "{{\"packets\":{},\"connections\":{},\"seconds\":{:.3},\"error\":{}}}",

@@ -1,9 +1,11 @@
 //! The only file that knows wasm-bindgen. A thin wrapper over `session::Session`:
-//! chunks in, JSON summary and columns out. Columns are returned as `Vec`s, which
+//! chunks in, JSON summary and columns out. Columns are materialized from the
+//! compact store (analysis/store.rs) one at a time and returned as `Vec`s, which
 //! wasm-bindgen copies into fresh JS typed arrays (never views of wasm memory, which
 //! would be invalidated when memory grows), so the worker can transfer them.
 
-use crate::analysis::{stalls, AnalysisOptions, ConnectionColumns};
+use crate::analysis::store::secs;
+use crate::analysis::{stalls, AnalysisOptions, ConnStore};
 use crate::session::Session;
 use wasm_bindgen::prelude::*;
 
@@ -45,70 +47,90 @@ impl WasmSession {
         self.inner.report().to_json()
     }
 
-    /// A float column of connection `conn`, copied out; empty for an unknown name.
+    /// A float column of connection `conn`, materialized from the compact store and
+    /// copied out; empty for an unknown name. One column at a time, so the transient
+    /// is 8 bytes per packet of that connection, never the whole public layout.
     #[wasm_bindgen(js_name = columnF64)]
     pub fn column_f64(&self, conn: u32, name: &str) -> Vec<f64> {
-        self.columns(conn).and_then(|c| f64_column(c, name)).map(|v| v.to_vec()).unwrap_or_default()
+        let Some(s) = self.store(conn) else { return Vec::new() };
+        let mut out = Vec::new();
+        match name {
+            "packets.t" | "packets.seq" | "packets.ack" | "packets.win" | "packets.inFlight" => {
+                // Decide the column once, not per row.
+                let which = ["packets.t", "packets.seq", "packets.ack", "packets.win"].iter().position(|&n| n == name).unwrap_or(4);
+                out.reserve_exact(s.packet_count());
+                s.for_each_packet(|r| {
+                    out.push(match which {
+                        0 => secs(r.t_ns),
+                        1 => r.seq as f64,
+                        2 => r.ack.map_or(f64::NAN, |a| a as f64),
+                        3 => r.win.map_or(f64::NAN, |w| w as f64),
+                        _ => r.in_flight.map_or(f64::NAN, |f| f as f64),
+                    })
+                });
+            }
+            "sack.t" => out = s.sack_columns().t,
+            "sack.left" => out = s.sack_columns().left,
+            "sack.right" => out = s.sack_columns().right,
+            "rtt.t" => out = s.rtt_columns().t,
+            "rtt.rttMs" => out = s.rtt_columns().rtt_ms,
+            _ => {}
+        }
+        out
     }
 
     #[wasm_bindgen(js_name = columnU32)]
     pub fn column_u32(&self, conn: u32, name: &str) -> Vec<u32> {
-        self.columns(conn)
-            .and_then(|c| match name {
-                "packets.frame" => Some(&c.packets.frame),
-                "packets.len" => Some(&c.packets.len),
-                "packets.wireLen" => Some(&c.packets.wire_len),
-                "packets.flags" => Some(&c.packets.flags),
-                _ => None,
+        let Some(s) = self.store(conn) else { return Vec::new() };
+        let Some(which) = ["packets.frame", "packets.len", "packets.wireLen", "packets.flags"].iter().position(|&n| n == name) else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(s.packet_count());
+        s.for_each_packet(|r| {
+            out.push(match which {
+                0 => r.frame,
+                1 => r.len,
+                2 => r.wire_len,
+                _ => r.flags,
             })
-            .map(|v| v.to_vec())
-            .unwrap_or_default()
+        });
+        out
     }
 
     #[wasm_bindgen(js_name = columnU8)]
     pub fn column_u8(&self, conn: u32, name: &str) -> Vec<u8> {
-        self.columns(conn)
-            .and_then(|c| match name {
-                "packets.dir" => Some(&c.packets.dir),
-                "sack.dir" => Some(&c.sack.dir),
-                "rtt.dir" => Some(&c.rtt.dir),
-                "rtt.kind" => Some(&c.rtt.kind),
-                _ => None,
-            })
-            .map(|v| v.to_vec())
-            .unwrap_or_default()
+        let Some(s) = self.store(conn) else { return Vec::new() };
+        match name {
+            "packets.dir" => {
+                let mut out = Vec::with_capacity(s.packet_count());
+                s.for_each_packet(|r| out.push(r.dir));
+                out
+            }
+            "sack.dir" => s.sack_columns().dir,
+            "rtt.dir" => s.rtt_columns().dir,
+            "rtt.kind" => s.rtt_columns().kind,
+            _ => Vec::new(),
+        }
     }
 
     /// Stalls of one direction for another threshold (the UI's control), as JSON.
     #[wasm_bindgen(js_name = stallsJson)]
     pub fn stalls_json(&self, conn: u32, dir: u8, threshold_ms: f64) -> String {
-        let found = self.columns(conn).map(|c| stalls::find_stalls(&c.packets, dir, threshold_ms / 1000.0)).unwrap_or_default();
+        let found = self.store(conn).map(|s| stalls::find_stalls(&s.packet_columns(false), dir, threshold_ms / 1000.0)).unwrap_or_default();
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
     }
 }
 
 impl WasmSession {
-    fn columns(&self, conn: u32) -> Option<&ConnectionColumns> {
+    fn store(&self, conn: u32) -> Option<&ConnStore> {
         let analysis = self.inner.analysis()?;
-        let index = analysis.connections.iter().position(|c| c.id == conn)?;
-        analysis.columns.get(index)
+        // Ids are positions (Analyzer::finish numbers connections in order).
+        let index = match analysis.connections.get(conn as usize) {
+            Some(c) if c.id == conn => conn as usize,
+            _ => analysis.connections.iter().position(|c| c.id == conn)?,
+        };
+        analysis.stores.get(index)
     }
-}
-
-fn f64_column<'a>(c: &'a ConnectionColumns, name: &str) -> Option<&'a Vec<f64>> {
-    Some(match name {
-        "packets.t" => &c.packets.t,
-        "packets.seq" => &c.packets.seq,
-        "packets.ack" => &c.packets.ack,
-        "packets.win" => &c.packets.win,
-        "packets.inFlight" => &c.packets.in_flight,
-        "sack.t" => &c.sack.t,
-        "sack.left" => &c.sack.left,
-        "sack.right" => &c.sack.right,
-        "rtt.t" => &c.rtt.t,
-        "rtt.rttMs" => &c.rtt.rtt_ms,
-        _ => return None,
-    })
 }
 
 /// Decoding alone (framing + link/IP/TCP headers, no analysis): the baseline the

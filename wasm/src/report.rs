@@ -50,11 +50,15 @@ impl<'a> Report<'a> {
             (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
             _ => 0.0,
         };
-        let warnings = info
+        let mut warnings: Vec<Warning> = info
             .warnings
             .iter()
             .map(|(kind, &count)| Warning { kind: kind.name(), count, message: warning_text(kind.name(), count) })
             .collect();
+        // Limits the analysis hit (analysis/limits.rs): same shape, after the decoder's.
+        if let Some(a) = analysis {
+            warnings.extend(a.warnings.iter().map(|w| Warning { kind: w.kind, count: w.count, message: w.message.clone() }));
+        }
         Report {
             schema_version: crate::SCHEMA_VERSION,
             capture: CaptureSummary {

@@ -33,8 +33,8 @@ fn dump_connection() {
     let bytes = std::fs::read(path).unwrap();
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 16);
     let a = s.analysis().unwrap();
-    let Some(cols) = a.columns.get(stream) else {
-        println!("{} connections", a.columns.len());
+    let Some(cols) = a.stores.get(stream).map(|s| s.columns()) else {
+        println!("{} connections", a.stores.len());
         return;
     };
     let p = &cols.packets;

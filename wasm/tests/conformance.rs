@@ -177,7 +177,7 @@ fn compare_dir(dir: &std::path::Path, oracle_dir: &std::path::Path) -> (usize, R
         for st in &streams {
             let n = st["stream"].as_u64().unwrap();
             let Some(conn) = analysis.connections.get(n as usize) else { continue };
-            let cols = &analysis.columns[n as usize];
+            let cols = &analysis.columns(n as usize);
             compare_stream(&mut rep, stem, n, st, conn, cols);
         }
     }

@@ -1,15 +1,19 @@
 //! Feeds segments into connections: per packet, the Wireshark flag rules
 //! (flags.rs), relative sequence numbers (sequence.rs), window scaling
 //! (window.rs), bytes in flight, RTT samples (rtt.rs) and SACK blocks, all pushed
-//! into the connection's columns in capture order; `finish` turns the columns into
-//! summaries (summary.rs).
+//! into the connection's compact row store (store.rs) in capture order; `finish`
+//! turns the rows into summaries (summary.rs).
 //!
-//! Memory: one `Conn` per connection (a few hundred bytes of state plus its
-//! columns); per packet nothing is allocated except the column pushes (the RTT
-//! queues and the capture-gap list grow only while data is unacknowledged).
+//! Memory: one `Conn` per connection (a few hundred bytes of state plus its rows,
+//! ~12–16 bytes per packet); per packet nothing is allocated except the store's
+//! chunk growth (the RTT queues and the capture-gap list grow only while data is
+//! unacknowledged). Limits (`AnalysisOptions::max_connections`,
+//! `max_stored_packets`) bound memory on hostile captures: see limits.rs.
 
-use super::columns::{flag_bits as fb, ConnectionColumns};
+use super::columns::flag_bits as fb;
 use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
+use super::limits::Limits;
+use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
 use super::rtt::{AckRtt, TsRtt};
 use super::sequence::SeqSpace;
@@ -59,7 +63,10 @@ pub(crate) struct Conn {
     first_rtt: i64,
     pub first_t: f64,
     pub last_t: f64,
-    pub cols: ConnectionColumns,
+    pub rows: ConnWriter,
+    /// Packets of this connection not stored because the packet budget was spent
+    /// (counted in the summary, absent from the charts).
+    pub unstored: u64,
 }
 
 pub struct Analyzer {
@@ -68,11 +75,12 @@ pub struct Analyzer {
     /// Boxed so that `finish` frees each connection's state as it is summarised
     /// (a `Vec<Conn>` buffer would stay allocated until the end: ~1 GB at 1M).
     conns: Vec<Box<Conn>>,
+    limits: Limits,
 }
 
 impl Analyzer {
     pub fn new(options: AnalysisOptions) -> Self {
-        Analyzer { options, table: ConnTable::default(), conns: Vec::new() }
+        Analyzer { options, table: ConnTable::default(), conns: Vec::new(), limits: Limits::new(&options) }
     }
 
     /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all
@@ -86,30 +94,40 @@ impl Analyzer {
                 if starts_new_connection(seg, c.sides[d].seq.base()) {
                     self.open(key, seg)
                 } else {
-                    i
+                    Some(i)
                 }
             }
             Lookup::New => self.open(key, seg),
         };
-        let t = (seg.ts_ns - file_t0_ns) as f64 / 1e9;
-        self.conns[index as usize].push(seg, t);
+        let Some(index) = index else {
+            return; // beyond max_connections: counted by `limits`, not tracked
+        };
+        let store = self.limits.take_packet();
+        self.conns[index as usize].push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
     }
 
-    fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> u32 {
+    fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
+        if !self.limits.take_connection() {
+            return None;
+        }
         let index = self.conns.len() as u32;
         self.conns.push(Box::new(Conn::new(seg)));
         self.table.insert(key, index);
-        index
+        Some(index)
     }
 
     pub fn finish(self) -> Analysis {
         let mut analysis = Analysis::default();
-        analysis.connections.reserve(self.conns.len());
+        analysis.connections.reserve_exact(self.conns.len());
+        analysis.stores.reserve_exact(self.conns.len());
+        // The lookup table is not needed any more: free it before the summaries grow.
+        drop(self.table);
         for (id, conn) in self.conns.into_iter().enumerate() {
-            let (summary, cols) = summary::summarize(id as u32, *conn, &self.options);
+            let (summary, store) = summary::summarize(id as u32, *conn, &self.options);
             analysis.connections.push(summary);
-            analysis.columns.push(cols);
+            analysis.stores.push(store);
         }
+        analysis.warnings = self.limits.warnings();
         analysis
     }
 }
@@ -124,7 +142,8 @@ impl Conn {
             first_rtt: 0,
             first_t: f64::NAN,
             last_t: f64::NAN,
-            cols: ConnectionColumns::default(),
+            rows: ConnWriter::default(),
+            unstored: 0,
         }
     }
 
@@ -136,7 +155,10 @@ impl Conn {
         }
     }
 
-    fn push(&mut self, seg: &TcpSegment, t: f64) {
+    /// `t_ns`: time since the first packet of the file; `store`: false once the
+    /// packet budget is spent (the state is still updated, the row is not kept).
+    fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool) {
+        let t = secs(t_ns);
         let d = self.dir_of(seg);
         let [s0, s1] = &mut self.sides;
         let (fwd, rev) = if d == 0 { (s0, s1) } else { (s1, s0) };
@@ -193,7 +215,7 @@ impl Conn {
             self.first_rtt = (seg.ts_ns - self.ts_mru_syn).max(1);
         }
         let eff = window::effective(&fwd.scale, &rev.scale);
-        let win = if is_rst { f64::NAN } else { window::scaled(seg.window, is_syn, eff) as f64 };
+        let win = if is_rst { None } else { Some(window::scaled(seg.window, is_syn, eff)) };
         if !is_syn && !is_rst {
             fwd.last_raw_win = Some(seg.window);
         }
@@ -202,14 +224,14 @@ impl Conn {
         // this segment) minus the highest cumulative ACK seen from the peer. Not
         // computed after "previous segment not captured" until the peer ACKs again:
         // the capture missed packets, so the last ACK seen is stale (as tshark).
-        let mut in_flight = f64::NAN;
+        let mut in_flight = None;
         if seg.payload_len > 0 {
             fwd.sent_low = Some(fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel)));
             fwd.sent_high = Some(fwd.sent_high.map_or(end_rel, |h| h.max(end_rel)));
         }
         if let (Some(high), Some(low), false) = (fwd.sent_high, fwd.sent_low, fwd.bif_stale || seg.payload_len == 0) {
             let f = (high - fwd.peer_ack.unwrap_or(low)).max(0) as u64;
-            in_flight = f as f64;
+            in_flight = Some(f);
             if let Some(lb) = rev.last_raw_win.and_then(|w| window::lower_bound(w, f)) {
                 rev.scale_lb = Some(rev.scale_lb.map_or(lb, |x| x.max(lb)));
             }
@@ -223,14 +245,18 @@ impl Conn {
             if rev.peer_ack.map_or(true, |p| a > p) {
                 rev.peer_ack = Some(a);
                 if let Some(ns) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
-                    push_rtt(&mut self.cols, t, rdir, ns, 0);
+                    if store {
+                        self.rows.push_rtt(t_ns, rdir, ns, 0);
+                    }
                 }
             }
         }
         if let Some((tsval, tsecr)) = seg.options.timestamp {
             if has_ack {
                 if let Some(ns) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns) {
-                    push_rtt(&mut self.cols, t, rdir, ns, 1);
+                    if store {
+                        self.rows.push_rtt(t_ns, rdir, ns, 1);
+                    }
                 }
             }
             fwd.ts_rtt.on_send(tsval, seg.ts_ns);
@@ -240,11 +266,11 @@ impl Conn {
         if has_ack && rev.seq.is_set() {
             let o = &seg.options;
             for &(l, r) in o.sack_blocks.iter().take(o.sack_count.min(4) as usize) {
-                let sack = &mut self.cols.sack;
-                sack.t.push(t);
-                sack.dir.push(d as u8);
-                sack.left.push(rev.seq.rel(l) as f64);
-                sack.right.push(rev.seq.rel(r) as f64);
+                // rel() advances the unwrap reference: call it even when not storing.
+                let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
+                if store {
+                    self.rows.push_sack(t_ns, d as u8, left, right);
+                }
             }
         }
 
@@ -252,25 +278,23 @@ impl Conn {
             self.first_t = t;
         }
         self.last_t = if self.last_t.is_nan() { t } else { self.last_t.max(t) };
-        let p = &mut self.cols.packets;
-        p.t.push(t);
-        p.dir.push(d as u8);
-        p.frame.push(u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
-        p.seq.push(seq_rel as f64);
-        p.len.push(seg.payload_len);
-        p.wire_len.push(seg.wire_len);
-        p.ack.push(ack_rel.map_or(f64::NAN, |a| a as f64));
-        p.win.push(win);
-        p.in_flight.push(in_flight);
-        p.flags.push(seg.flags as u32 | aflags);
+        if !store {
+            self.unstored += 1;
+            return;
+        }
+        self.rows.push_packet(&PacketRow {
+            t_ns,
+            dir: d as u8,
+            frame: u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX),
+            seq: seq_rel,
+            len: seg.payload_len,
+            wire_len: seg.wire_len,
+            ack: ack_rel,
+            win,
+            in_flight,
+            flags: seg.flags as u32 | aflags,
+        });
     }
-}
-
-fn push_rtt(cols: &mut ConnectionColumns, t: f64, dir: u8, ns: i64, kind: u8) {
-    cols.rtt.t.push(t);
-    cols.rtt.dir.push(dir);
-    cols.rtt.rtt_ms.push(ns as f64 / 1e6);
-    cols.rtt.kind.push(kind);
 }
 
 /// Removes [a, b) from the capture gaps; true if it overlapped one (the segment

@@ -8,7 +8,7 @@ use super::super::Analysis;
 use crate::decode::tcp_flags::{ACK, FIN, PSH, RST, SYN};
 
 fn flags(a: &Analysis, row: usize) -> u32 {
-    a.columns[0].packets.flags[row] & !0xff
+    a.columns(0).packets.flags[row] & !0xff
 }
 
 fn with_handshake(rest: Vec<Seg>) -> Analysis {
@@ -26,7 +26,7 @@ fn bytes_in_flight_is_high_seq_minus_peer_ack() {
         Seg::b_to_a(0.040).seq(5001).ack(2001),
         Seg::a_to_b(0.041).seq(4001).ack(5001).len(1000),
     ]);
-    let f = &a.columns[0].packets.in_flight;
+    let f = &a.columns(0).packets.in_flight;
     // B's SYN/ACK acked rel 1, so: 1001-1 = 1000, 2000, 3000; pure ACK: NaN;
     // after B acks rel 1001 the next segment ends at rel 4001: 4001-1001 = 3000.
     assert_eq!(&f[3..6], &[1000.0, 2000.0, 3000.0]);
@@ -39,7 +39,7 @@ fn bytes_in_flight_is_high_seq_minus_peer_ack() {
 #[test]
 fn relative_seq_and_ack_columns() {
     let a = with_handshake(vec![Seg::a_to_b(0.030).seq(1001).ack(5001).len(100)]);
-    let p = &a.columns[0].packets;
+    let p = &a.columns(0).packets;
     // SYN is 0, SYN/ACK is 0 in B's space and acks A's rel 1, data starts at rel 1.
     assert_eq!(&p.seq[..], &[0.0, 0.0, 1.0, 1.0]);
     assert!(p.ack[0].is_nan()); // SYN without ACK flag
@@ -58,7 +58,7 @@ fn sequence_numbers_unwrap_across_zero() {
         Seg::a_to_b(0.03).seq(isn.wrapping_add(1001)).ack(8).len(1000),
         Seg::b_to_a(0.04).seq(8).ack(isn.wrapping_add(2001)),
     ]);
-    let p = &a.columns[0].packets;
+    let p = &a.columns(0).packets;
     assert_eq!(p.seq[3], 1001.0); // raw 990 after the wrap, still rel 1001
     assert_eq!(p.ack[4], 2001.0);
     assert_eq!(p.in_flight[3], 2000.0);
@@ -68,7 +68,7 @@ fn sequence_numbers_unwrap_across_zero() {
 #[test]
 fn window_scaled_only_when_both_offer_and_never_on_syn() {
     let a = with_handshake(vec![Seg::b_to_a(0.03).seq(5001).ack(1001).win(100)]);
-    let p = &a.columns[0].packets;
+    let p = &a.columns(0).packets;
     // SYN 64240 and SYN/ACK 65160 unscaled; A's ACK 502 << 7 = 64256; B's 100 << 7.
     assert_eq!(&p.win[..], &[64240.0, 65160.0, 64256.0, 12800.0]);
     let d = &a.connections[0].directions;
@@ -81,7 +81,7 @@ fn window_scaled_only_when_both_offer_and_never_on_syn() {
     let mut v = handshake(Some(7), None);
     v.push(Seg::b_to_a(0.03).seq(5001).ack(1001).win(100));
     let b = run(v);
-    assert_eq!(&b.columns[0].packets.win[2..], &[502.0, 100.0]);
+    assert_eq!(&b.columns(0).packets.win[2..], &[502.0, 100.0]);
     assert_eq!(b.connections[0].directions[0].window_scale, None);
     assert!(!b.connections[0].directions[0].window_scale_unknown);
 }
@@ -100,7 +100,7 @@ fn unknown_scale_gets_lower_bound_from_in_flight() {
     assert!(d[0].window_scale_unknown && d[0].window_scale.is_none());
     assert_eq!(d[0].window_scale_lower_bound, Some(5));
     assert_eq!(d[0].receive_window.map(|m| m.max), Some(100)); // raw, unscaled
-    assert_eq!(a.columns[0].packets.win[0], 100.0);
+    assert_eq!(a.columns(0).packets.win[0], 100.0);
 }
 
 #[test]
@@ -239,9 +239,9 @@ fn syn_fin_rst_are_not_flagged_as_window_or_dupack() {
     ]);
     // A RST with window 0 is not a zero window; its window is not a receive window.
     assert_eq!(flags(&a, 4), 0);
-    assert!(a.columns[0].packets.win[4].is_nan());
+    assert!(a.columns(0).packets.win[4].is_nan());
     assert_eq!(a.connections[0].directions[1].zero_windows, 0);
-    assert_eq!(a.columns[0].packets.flags[3] & 0xff, (FIN | ACK) as u32);
+    assert_eq!(a.columns(0).packets.flags[3] & 0xff, (FIN | ACK) as u32);
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn port_reuse_starts_new_connection_and_syn_retransmission_does_not() {
     assert_eq!((a.connections[0].id, a.connections[1].id), (0, 1));
     assert_eq!((a.connections[0].packets, a.connections[1].packets), (4, 3));
     // The second SYN of the new connection is a retransmission (Wireshark).
-    assert_eq!(a.columns[1].packets.flags[1] & fb::RETRANSMISSION, fb::RETRANSMISSION);
+    assert_eq!(a.columns(1).packets.flags[1] & fb::RETRANSMISSION, fb::RETRANSMISSION);
     assert_eq!(a.connections[1].endpoints[0], "10.0.0.1:40000");
 }
 
@@ -268,7 +268,7 @@ fn rtt_from_acks_and_timestamps() {
         Seg::a_to_b(0.020).seq(1001).ack(5001).ts(102, 900).len(500).flags(ACK | PSH),
         Seg::b_to_a(0.032).seq(5001).ack(1501).ts(905, 102),
     ]);
-    let r = &a.columns[0].rtt;
+    let r = &a.columns(0).rtt;
     // SYN→SYN/ACK 10 ms (ACK, dir 0) and TSval 100 echoed 10 ms later (ts, dir 0);
     // SYN/ACK→ACK 10 ms for B (both kinds); data 20 ms → 32 ms = 12 ms for A.
     let rows: Vec<(u8, f64, u8)> = (0..r.t.len()).map(|i| (r.dir[i], (r.rtt_ms[i] * 1e3).round() / 1e3, r.kind[i])).collect();
@@ -281,7 +281,7 @@ fn rtt_from_acks_and_timestamps() {
 #[test]
 fn sack_blocks_are_relative_to_the_data_sender() {
     let a = with_handshake(vec![Seg::b_to_a(0.05).seq(5001).ack(2001).sack(&[(3001, 4001), (5001, 6001)])]);
-    let s = &a.columns[0].sack;
+    let s = &a.columns(0).sack;
     // A's ISN 1000: 3001 → 2001, 4001 → 3001, ...; carried by B (dir 1).
     assert_eq!(&s.left[..], &[2001.0, 4001.0]);
     assert_eq!(&s.right[..], &[3001.0, 5001.0]);
@@ -327,8 +327,8 @@ fn ack_of_unseen_segment_is_reported_once_per_hole() {
     assert_eq!(flags(&a, 4), fb::ACK_LOST_SEGMENT);
     // After the capture gap the last ACK seen (1301) is stale: no in-flight value
     // for frame 4 (tshark shows none either).
-    assert!(a.columns[0].packets.in_flight[3].is_nan());
-    assert_eq!(a.columns[0].packets.in_flight[0], 100.0);
+    assert!(a.columns(0).packets.in_flight[3].is_nan());
+    assert_eq!(a.columns(0).packets.in_flight[0], 100.0);
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn window_full_against_the_unscaled_syn_window() {
         Seg::a_to_b(0.02).seq(1001).ack(5001).len(2000),
     ]);
     assert_eq!(flags(&a, 2), fb::WINDOW_FULL);
-    assert_eq!(a.columns[0].packets.in_flight[2], 2000.0);
+    assert_eq!(a.columns(0).packets.in_flight[2], 2000.0);
 }
 
 #[test]
@@ -371,7 +371,7 @@ fn no_handshake_bytes_in_flight_counts_from_first_seen_byte() {
         Seg::a_to_b(0.02).seq(6001).ack(9000).len(1000),
         Seg::a_to_b(0.03).seq(1001).ack(9000).len(1000),
     ]);
-    let p = &a.columns[0].packets;
+    let p = &a.columns(0).packets;
     assert_eq!(p.seq[1], 4001.0); // relative to B's first ACK
     assert_eq!((p.in_flight[1], p.in_flight[3], p.in_flight[4]), (5000.0, 6000.0, 6000.0));
     assert_eq!(flags(&a, 2), fb::DUPLICATE_ACK);

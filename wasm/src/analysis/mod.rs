@@ -10,9 +10,11 @@ pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_shares;
 pub mod flags;
+pub mod limits;
 pub mod rtt;
 pub mod sequence;
 pub mod stalls;
+pub mod store;
 mod summary;
 #[cfg(test)]
 pub(crate) mod testseg;
@@ -21,6 +23,8 @@ pub mod window;
 
 pub use analyzer::Analyzer;
 pub use columns::ConnectionColumns;
+pub use limits::AnalysisWarning;
+pub use store::ConnStore;
 
 use serde::Serialize;
 
@@ -31,11 +35,20 @@ pub struct AnalysisOptions {
     pub stall_threshold_ms: Option<f64>,
     /// Throughput bin for the summary's mean/peak, seconds (default 0.1).
     pub bin_seconds: f64,
+    /// Connections tracked at most; later ones are counted, not analysed (limits.rs).
+    pub max_connections: usize,
+    /// Packet rows kept for the charts at most; later ones are analysed, not kept (limits.rs).
+    pub max_stored_packets: u64,
 }
 
 impl Default for AnalysisOptions {
     fn default() -> Self {
-        AnalysisOptions { stall_threshold_ms: None, bin_seconds: 0.1 }
+        AnalysisOptions {
+            stall_threshold_ms: None,
+            bin_seconds: 0.1,
+            max_connections: limits::DEFAULT_MAX_CONNECTIONS,
+            max_stored_packets: limits::DEFAULT_MAX_STORED_PACKETS,
+        }
     }
 }
 
@@ -161,6 +174,17 @@ pub struct ConnectionSummary {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Analysis {
     pub connections: Vec<ConnectionSummary>,
-    /// Same order and length as `connections`.
-    pub columns: Vec<ConnectionColumns>,
+    /// Chart rows, compact (store.rs); same order and length as `connections`.
+    /// The public columns are materialized from them on demand: [`Analysis::columns`].
+    pub stores: Vec<ConnStore>,
+    /// Limits that were hit (limits.rs), merged into the report's warnings.
+    pub warnings: Vec<AnalysisWarning>,
+}
+
+impl Analysis {
+    /// The chart columns of connection `index` (position in `connections`),
+    /// materialized from the compact store; empty for an unknown index.
+    pub fn columns(&self, index: usize) -> ConnectionColumns {
+        self.stores.get(index).map(ConnStore::columns).unwrap_or_default()
+    }
 }

@@ -14,37 +14,63 @@ use super::columns::PacketColumns;
 use super::ThroughputSummary;
 
 pub fn summarize(cols: &PacketColumns, dir: u8, bin_seconds: f64, duration: f64) -> ThroughputSummary {
-    let bin = if bin_seconds.is_finite() && bin_seconds > 0.0 { bin_seconds } else { 0.1 };
-    let mut total: u64 = 0;
-    // Packets are in capture order, so a bin's packets are consecutive unless the
-    // clock went backwards; the sort below keeps even that case exact.
-    let mut bins: Vec<(i64, u64)> = Vec::new();
+    let mut acc = Bins::new(bin_seconds);
     for i in 0..cols.t.len() {
-        if cols.dir[i] != dir || cols.len[i] == 0 {
-            continue;
+        if cols.dir[i] == dir {
+            acc.add(cols.t[i], cols.len[i]);
         }
-        let len = cols.len[i] as u64;
-        total += len;
-        let k = (cols.t[i] / bin).floor() as i64;
-        match bins.last_mut() {
+    }
+    acc.finish(duration)
+}
+
+/// The same summary fed one packet at a time (summary.rs walks the compact rows
+/// once for both directions instead of materializing columns).
+pub(crate) struct Bins {
+    bin: f64,
+    total: u64,
+    bins: Vec<(i64, u64)>,
+}
+
+impl Bins {
+    pub fn new(bin_seconds: f64) -> Bins {
+        let bin = if bin_seconds.is_finite() && bin_seconds > 0.0 { bin_seconds } else { 0.1 };
+        Bins { bin, total: 0, bins: Vec::new() }
+    }
+
+    /// A packet of the direction at `t` seconds with `len` payload bytes.
+    #[inline]
+    pub fn add(&mut self, t: f64, len: u32) {
+        if len == 0 {
+            return;
+        }
+        let len = len as u64;
+        self.total += len;
+        // Packets are in capture order, so a bin's packets are consecutive unless the
+        // clock went backwards; the sort in `finish` keeps even that case exact.
+        let k = (t / self.bin).floor() as i64;
+        match self.bins.last_mut() {
             Some((last, sum)) if *last == k => *sum += len,
-            _ => bins.push((k, len)),
+            _ => self.bins.push((k, len)),
         }
     }
-    bins.sort_unstable_by_key(|b| b.0);
-    let mut peak: u64 = 0;
-    let mut i = 0;
-    while i < bins.len() {
-        let (k, mut sum) = bins[i];
-        i += 1;
-        while i < bins.len() && bins[i].0 == k {
-            sum += bins[i].1;
+
+    pub fn finish(mut self, duration: f64) -> ThroughputSummary {
+        let bins = &mut self.bins;
+        bins.sort_unstable_by_key(|b| b.0);
+        let mut peak: u64 = 0;
+        let mut i = 0;
+        while i < bins.len() {
+            let (k, mut sum) = bins[i];
             i += 1;
+            while i < bins.len() && bins[i].0 == k {
+                sum += bins[i].1;
+                i += 1;
+            }
+            peak = peak.max(sum);
         }
-        peak = peak.max(sum);
+        let mean = if duration > 0.0 { self.total as f64 * 8.0 / duration } else { 0.0 };
+        ThroughputSummary { mean_bps: mean, peak_bps: peak as f64 * 8.0 / self.bin, bin_seconds: self.bin }
     }
-    let mean = if duration > 0.0 { total as f64 * 8.0 / duration } else { 0.0 };
-    ThroughputSummary { mean_bps: mean, peak_bps: peak as f64 * 8.0 / bin, bin_seconds: bin }
 }
 
 #[cfg(test)]

@@ -48,9 +48,15 @@ pub fn link_type_name(lt: u32) -> String {
     }
 }
 
-/// Whether the decoder understands this link type.
+/// Whether the decoder understands this link type. Called once per packet, so it
+/// must not allocate (it used to format `link_type_name` and test the prefix: a
+/// String malloc/free per packet, ~5 % of native decode time, more under wasm).
 pub fn is_supported(lt: u32) -> bool {
-    !link_type_name(lt).starts_with("linktype-")
+    use linktype::*;
+    matches!(
+        lt,
+        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11
+    )
 }
 
 /// Locate the IP header: returns the network protocol and its offset in `b`.
@@ -224,5 +230,9 @@ mod tests {
         assert_eq!(link_type_name(127), "ieee802-11-radiotap");
         assert_eq!(link_type_name(147), "linktype-147");
         assert!(!is_supported(147));
+        // The allocation-free check agrees with the names for every link type.
+        for lt in 0..400 {
+            assert_eq!(is_supported(lt), !link_type_name(lt).starts_with("linktype-"), "{lt}");
+        }
     }
 }

@@ -1,0 +1,413 @@
+//! Compact per-connection storage of the chart rows, materialized into the public
+//! [`ConnectionColumns`] (the contract with JavaScript) only on demand.
+//!
+//! Why: the public layout is five f64 columns plus four narrow ones, 61 bytes per
+//! packet, and growing `Vec`s by doubling can waste as much again. Issue 7 asks for
+//! ≤ 40 bytes per packet retained. Consecutive rows of a connection differ little
+//! (the next sequence number is one MSS on, the ACK field repeats, timestamps are
+//! microseconds apart), so each row is stored as LEB128 varints of its differences
+//! from the previous row of the same direction: typically 12–16 bytes per packet.
+//!
+//! Exactness: every value is stored as an exact integer (time as i64 ns since the
+//! first packet of the file, sequence numbers as unwrapped i64), and materializing
+//! applies the same `as f64` conversions the analyzer used to apply when it pushed
+//! f64 columns directly, so the output is bit-for-bit what it was (tested in
+//! `store_tests.rs`).
+//!
+//! Growth: bytes go into chunks that double up to [`CHUNK_MAX`] and are fixed-size
+//! after that, so no more than one chunk of slack per log (and small connections
+//! are shrunk to fit at the end of the capture).
+
+use super::columns::{ConnectionColumns, PacketColumns, RttColumns, SackColumns};
+
+/// Largest chunk: big enough that per-chunk overhead is nil, small enough that the
+/// unused tail of the last chunk stays negligible next to the data.
+const CHUNK_MAX: usize = 64 * 1024;
+/// First chunk of a log: most connections of a port scan hold a few rows.
+const CHUNK_MIN: usize = 32;
+/// Longest encoded row: ten varints of at most 10 bytes.
+const ROW_MAX: usize = 100;
+
+/// An append-only byte log in chunks (see module doc).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ByteLog {
+    chunks: Vec<Vec<u8>>,
+}
+
+impl ByteLog {
+    fn append(&mut self, row: &[u8]) {
+        let fits = self.chunks.last().is_some_and(|c| c.capacity() - c.len() >= row.len());
+        if !fits {
+            match self.chunks.last_mut() {
+                // Double the last chunk (one copy) while it is small.
+                Some(c) if c.capacity() < CHUNK_MAX => c.reserve_exact(c.capacity().max(row.len())),
+                _ => {
+                    let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
+                    self.chunks.push(Vec::with_capacity(cap.max(row.len())));
+                }
+            }
+        }
+        self.chunks.last_mut().expect("a chunk was just ensured").extend_from_slice(row);
+    }
+
+    /// Releases the slack of the last chunk (end of capture).
+    fn shrink(&mut self) {
+        if let Some(c) = self.chunks.last_mut() {
+            c.shrink_to_fit();
+        }
+        self.chunks.shrink_to_fit();
+    }
+
+    /// Bytes held, including unused capacity.
+    pub fn allocated(&self) -> usize {
+        self.chunks.iter().map(|c| c.capacity()).sum::<usize>() + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
+    }
+
+    fn reader(&self) -> Reader<'_> {
+        Reader { chunks: &self.chunks, chunk: 0, pos: 0 }
+    }
+}
+
+/// Rows never straddle chunks (a row is appended whole), so reading only moves to
+/// the next chunk between rows.
+struct Reader<'a> {
+    chunks: &'a [Vec<u8>],
+    chunk: usize,
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn at_row_start(&mut self) -> bool {
+        while self.chunk < self.chunks.len() && self.pos >= self.chunks[self.chunk].len() {
+            self.chunk += 1;
+            self.pos = 0;
+        }
+        self.chunk < self.chunks.len()
+    }
+    #[inline]
+    fn u64(&mut self) -> u64 {
+        let c = &self.chunks[self.chunk];
+        let (mut v, mut shift) = (0u64, 0u32);
+        loop {
+            let b = c[self.pos];
+            self.pos += 1;
+            v |= ((b & 0x7f) as u64) << shift;
+            if b < 0x80 {
+                return v;
+            }
+            shift += 7;
+        }
+    }
+    #[inline]
+    fn i64(&mut self) -> i64 {
+        unzigzag(self.u64())
+    }
+    /// 0 = none, else zigzag(delta) + 1.
+    #[inline]
+    fn opt(&mut self) -> Option<i64> {
+        match self.u64() {
+            0 => None,
+            v => Some(unzigzag(v - 1)),
+        }
+    }
+}
+
+/// A row being encoded on the stack, appended to a log in one piece.
+struct Row {
+    buf: [u8; ROW_MAX],
+    len: usize,
+}
+
+impl Row {
+    fn new() -> Row {
+        Row { buf: [0; ROW_MAX], len: 0 }
+    }
+    #[inline]
+    fn u64(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.buf[self.len] = (v as u8) | 0x80;
+            self.len += 1;
+            v >>= 7;
+        }
+        self.buf[self.len] = v as u8;
+        self.len += 1;
+    }
+    #[inline]
+    fn i64(&mut self, v: i64) {
+        self.u64(zigzag(v))
+    }
+    #[inline]
+    fn opt(&mut self, delta: Option<i64>) {
+        self.u64(delta.map_or(0, |d| zigzag(d).wrapping_add(1)))
+    }
+}
+
+#[inline]
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+#[inline]
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// One packet row, in exact integers (the analyzer's values before `as f64`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PacketRow {
+    /// ns since the first packet of the file.
+    pub t_ns: i64,
+    pub dir: u8,
+    pub frame: u32,
+    pub seq: i64,
+    pub len: u32,
+    pub wire_len: u32,
+    pub ack: Option<i64>,
+    /// None on RST.
+    pub win: Option<u64>,
+    pub in_flight: Option<u64>,
+    pub flags: u32,
+}
+
+/// Previous values the deltas refer to; the encoder and decoder keep identical copies.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Prev {
+    t_ns: i64,
+    frame: u32,
+    seq: [i64; 2],
+    ack: [i64; 2],
+    win: [i64; 2],
+    in_flight: [i64; 2],
+    rtt_t: i64,
+    sack_t: i64,
+    sack_left: [i64; 2],
+}
+
+/// Everything the charts need about one connection, compactly (see module doc).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConnStore {
+    packets: ByteLog,
+    rtt: ByteLog,
+    sack: ByteLog,
+    rows: u32,
+    rtt_rows: u32,
+    sack_rows: u32,
+}
+
+/// A store being filled: the store plus the previous values its deltas refer to
+/// (which a finished store no longer needs to carry).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ConnWriter {
+    store: ConnStore,
+    prev: Prev,
+}
+
+fn delta_opt(v: Option<i64>, prev: &mut i64) -> Option<i64> {
+    v.map(|v| {
+        let d = v.wrapping_sub(*prev);
+        *prev = v;
+        d
+    })
+}
+
+impl ConnWriter {
+    pub(crate) fn push_packet(&mut self, r: &PacketRow) {
+        let d = r.dir as usize & 1;
+        let p = &mut self.prev;
+        let mut row = Row::new();
+        row.u64(((r.flags as u64) << 1) | d as u64);
+        row.i64(r.t_ns.wrapping_sub(p.t_ns));
+        row.i64(r.frame as i64 - p.frame as i64);
+        row.i64(r.seq.wrapping_sub(p.seq[d]));
+        row.u64(r.len as u64);
+        row.i64(r.wire_len as i64 - r.len as i64);
+        row.opt(delta_opt(r.ack, &mut p.ack[d]));
+        row.opt(delta_opt(r.win.map(|w| w as i64), &mut p.win[d]));
+        row.opt(delta_opt(r.in_flight.map(|w| w as i64), &mut p.in_flight[d]));
+        (p.t_ns, p.frame, p.seq[d]) = (r.t_ns, r.frame, r.seq);
+        self.store.packets.append(&row.buf[..row.len]);
+        self.store.rows += 1;
+    }
+
+    /// An RTT sample completed at `t_ns` for data of direction `dir`.
+    pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
+        let mut row = Row::new();
+        row.u64(((kind as u64 & 1) << 1) | (dir as u64 & 1));
+        row.i64(t_ns.wrapping_sub(self.prev.rtt_t));
+        row.i64(rtt_ns);
+        self.prev.rtt_t = t_ns;
+        self.store.rtt.append(&row.buf[..row.len]);
+        self.store.rtt_rows += 1;
+    }
+
+    /// A SACK block [left, right) carried by an ACK of direction `dir`.
+    pub(crate) fn push_sack(&mut self, t_ns: i64, dir: u8, left: i64, right: i64) {
+        let d = dir as usize & 1;
+        let mut row = Row::new();
+        row.u64(d as u64);
+        row.i64(t_ns.wrapping_sub(self.prev.sack_t));
+        row.i64(left.wrapping_sub(self.prev.sack_left[d]));
+        row.i64(right.wrapping_sub(left));
+        (self.prev.sack_t, self.prev.sack_left[d]) = (t_ns, left);
+        self.store.sack.append(&row.buf[..row.len]);
+        self.store.sack_rows += 1;
+    }
+
+    /// End of capture: the store without the growth slack.
+    pub(crate) fn finish(self) -> ConnStore {
+        let mut s = self.store;
+        s.packets.shrink();
+        s.rtt.shrink();
+        s.sack.shrink();
+        s
+    }
+}
+
+impl ConnStore {
+
+    pub fn packet_count(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Heap bytes held by this store (for the memory accounting in tests/bench).
+    pub fn allocated(&self) -> usize {
+        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated()
+    }
+
+    /// Calls `f` for every packet row in capture order.
+    pub fn for_each_packet(&self, mut f: impl FnMut(&PacketRow)) {
+        let mut p = Prev::default();
+        let mut rd = self.packets.reader();
+        while rd.at_row_start() {
+            let head = rd.u64();
+            let d = (head & 1) as usize;
+            p.t_ns = p.t_ns.wrapping_add(rd.i64());
+            p.frame = (p.frame as i64 + rd.i64()) as u32;
+            p.seq[d] = p.seq[d].wrapping_add(rd.i64());
+            let len = rd.u64() as u32;
+            let wire_len = (len as i64 + rd.i64()) as u32;
+            let ack = rd.opt().map(|x| {
+                p.ack[d] = p.ack[d].wrapping_add(x);
+                p.ack[d]
+            });
+            let win = rd.opt().map(|x| {
+                p.win[d] = p.win[d].wrapping_add(x);
+                p.win[d] as u64
+            });
+            let in_flight = rd.opt().map(|x| {
+                p.in_flight[d] = p.in_flight[d].wrapping_add(x);
+                p.in_flight[d] as u64
+            });
+            let row = PacketRow {
+                t_ns: p.t_ns,
+                dir: d as u8,
+                frame: p.frame,
+                seq: p.seq[d],
+                len,
+                wire_len,
+                ack,
+                win,
+                in_flight,
+                flags: (head >> 1) as u32,
+            };
+            f(&row);
+        }
+    }
+
+    /// Calls `f(t_ns, dir, rtt_ns, kind)` for every RTT sample.
+    pub fn for_each_rtt(&self, mut f: impl FnMut(i64, u8, i64, u8)) {
+        let mut t = 0i64;
+        let mut rd = self.rtt.reader();
+        while rd.at_row_start() {
+            let head = rd.u64();
+            t = t.wrapping_add(rd.i64());
+            let rtt = rd.i64();
+            f(t, (head & 1) as u8, rtt, ((head >> 1) & 1) as u8);
+        }
+    }
+
+    /// Calls `f(t_ns, dir, left, right)` for every SACK block.
+    pub fn for_each_sack(&self, mut f: impl FnMut(i64, u8, i64, i64)) {
+        let (mut t, mut left) = (0i64, [0i64; 2]);
+        let mut rd = self.sack.reader();
+        while rd.at_row_start() {
+            let d = (rd.u64() & 1) as usize;
+            t = t.wrapping_add(rd.i64());
+            left[d] = left[d].wrapping_add(rd.i64());
+            let right = left[d].wrapping_add(rd.i64());
+            f(t, d as u8, left[d], right);
+        }
+    }
+
+    /// The public packet columns. `with_wire_len: false` leaves `wire_len` empty
+    /// (stalls and the diagnosis never read it: 4 bytes/packet less at finish).
+    pub fn packet_columns(&self, with_wire_len: bool) -> PacketColumns {
+        let n = self.packet_count();
+        let mut c = PacketColumns {
+            t: Vec::with_capacity(n),
+            dir: Vec::with_capacity(n),
+            frame: Vec::with_capacity(n),
+            seq: Vec::with_capacity(n),
+            len: Vec::with_capacity(n),
+            wire_len: Vec::with_capacity(if with_wire_len { n } else { 0 }),
+            ack: Vec::with_capacity(n),
+            win: Vec::with_capacity(n),
+            in_flight: Vec::with_capacity(n),
+            flags: Vec::with_capacity(n),
+        };
+        self.for_each_packet(|r| {
+            c.t.push(secs(r.t_ns));
+            c.dir.push(r.dir);
+            c.frame.push(r.frame);
+            c.seq.push(r.seq as f64);
+            c.len.push(r.len);
+            if with_wire_len {
+                c.wire_len.push(r.wire_len);
+            }
+            c.ack.push(r.ack.map_or(f64::NAN, |a| a as f64));
+            c.win.push(r.win.map_or(f64::NAN, |w| w as f64));
+            c.in_flight.push(r.in_flight.map_or(f64::NAN, |f| f as f64));
+            c.flags.push(r.flags);
+        });
+        c
+    }
+
+    pub fn rtt_columns(&self) -> RttColumns {
+        let n = self.rtt_rows as usize;
+        let mut c = RttColumns { t: Vec::with_capacity(n), dir: Vec::with_capacity(n), rtt_ms: Vec::with_capacity(n), kind: Vec::with_capacity(n) };
+        self.for_each_rtt(|t, dir, rtt_ns, kind| {
+            c.t.push(secs(t));
+            c.dir.push(dir);
+            c.rtt_ms.push(rtt_ns as f64 / 1e6);
+            c.kind.push(kind);
+        });
+        c
+    }
+
+    pub fn sack_columns(&self) -> SackColumns {
+        let n = self.sack_rows as usize;
+        let mut c = SackColumns { t: Vec::with_capacity(n), dir: Vec::with_capacity(n), left: Vec::with_capacity(n), right: Vec::with_capacity(n) };
+        self.for_each_sack(|t, dir, l, r| {
+            c.t.push(secs(t));
+            c.dir.push(dir);
+            c.left.push(l as f64);
+            c.right.push(r as f64);
+        });
+        c
+    }
+
+    /// The whole public layout (tests, native tools; the wasm bindings materialize
+    /// one column at a time instead).
+    pub fn columns(&self) -> ConnectionColumns {
+        ConnectionColumns { packets: self.packet_columns(true), sack: self.sack_columns(), rtt: self.rtt_columns() }
+    }
+}
+
+/// Seconds since the first packet of the file, as the columns have always held them.
+#[inline]
+pub fn secs(t_ns: i64) -> f64 {
+    t_ns as f64 / 1e9
+}
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;
