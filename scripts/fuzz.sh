@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fuzz the Rust core with cargo-fuzz (libFuzzer) and the snapshot/permalink parser
+# with a Vitest mutation loop. Installs what is missing (nightly toolchain,
+# cargo-fuzz), seeds the corpora from the repo's example captures (first 64 KiB) and
+# synth-generated files, runs every target, and prints executions and crashes.
+#
+#   bash scripts/fuzz.sh                     # every target, 10 000 000 runs each
+#   bash scripts/fuzz.sh -runs=100000        # shorter
+#   bash scripts/fuzz.sh -max_total_time=600 # or for a set time (seconds) each
+#   TARGETS="synth_roundtrip" bash scripts/fuzz.sh
+#   SNAPSHOT_RUNS=1000000 bash scripts/fuzz.sh   # the TypeScript parser (0 skips it)
+#
+# Targets (wasm/fuzz/fuzz_targets): decode_analyze (any bytes through decode +
+# analysis + JSON report, random chunk sizes, chunking must not change the result),
+# synth_roundtrip (synth writes scripted segments, the decoder must return them).
+# A crash leaves its input in wasm/fuzz/artifacts/<target>/; minimise it with
+#   cd wasm && cargo +nightly fuzz tmin --fuzz-dir fuzz -s none <target> <file>
+# and add it to wasm/tests/hostile_regressions.rs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+export PATH="$HOME/.cargo/bin:$PATH"
+
+LIMIT=("${@:--runs=10000000}")
+TARGETS=${TARGETS:-"decode_analyze synth_roundtrip"}
+MAX_LEN=${MAX_LEN:-16384}
+SNAPSHOT_RUNS=${SNAPSHOT_RUNS:-1000000}
+
+if ! rustup toolchain list | grep -q '^nightly'; then
+  rustup toolchain install nightly --profile minimal
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz
+fi
+
+cd wasm
+# No sanitizer: the crate has no `unsafe`, so ASan would only slow the search; debug
+# assertions on (integer overflow panics count as crashes); no trace-compares (the
+# seeds carry the magic numbers; it halves the speed).
+BUILD=(cargo +nightly fuzz build --fuzz-dir fuzz -s none --debug-assertions --no-trace-compares)
+for t in $TARGETS; do "${BUILD[@]}" "$t"; done
+BIN=fuzz/target/x86_64-unknown-linux-gnu/release
+
+# Seeds (idempotent: same names, same bytes).
+(cd fuzz && cargo +nightly build --release --quiet --bin seed && ./target/release/seed "$ROOT" corpus)
+
+status=0
+for t in $TARGETS; do
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  log="fuzz/artifacts/$t.log"
+  echo "== $t (${LIMIT[*]}, -max_len=$MAX_LEN)"
+  start=$(date +%s)
+  set +e
+  "$BIN/$t" "${LIMIT[@]}" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="fuzz/artifacts/$t/" "fuzz/corpus/$t" >"$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  crashes=$(find "fuzz/artifacts/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
+  echo "$t: ${runs:-?} executions in $(( $(date +%s) - start )) s, exit $rc, $crashes crash/timeout/oom inputs in fuzz/artifacts/$t (log: wasm/$log)"
+  [ "$rc" -eq 0 ] && [ "$crashes" -eq 0 ] || status=1
+done
+cd "$ROOT"
+
+if [ "$SNAPSHOT_RUNS" != 0 ]; then
+  echo "== snapshot/permalink parser (web/share/snapshot.fuzz.test.ts, $SNAPSHOT_RUNS mutations)"
+  FUZZ_RUNS=$SNAPSHOT_RUNS npx vitest run web/share/snapshot.fuzz.test.ts || status=1
+fi
+exit $status
