@@ -1,7 +1,9 @@
 // `node bench/run-wasm.mjs FILE [--decode-only]`: reads FILE through the wasm engine
 // the way the worker does (16 MiB chunks pushed into one session) and prints one JSON
-// line: packets, connections, seconds, and the wasm linear memory at the end (what
-// the analysis retained: columns and summaries; the file is never held whole).
+// line: packets, connections, seconds (and finishSeconds, the end-of-capture
+// analysis), the wasm linear memory at the end (wasmMemoryBytes: its high-water mark,
+// since wasm memory never shrinks) and, when the build exports it, the live heap
+// (heapBytes: what the analysis actually retains after finish).
 import { createReadStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -16,10 +18,15 @@ const engine = decodeOnly ? new wasm.WasmDecoder() : new wasm.WasmSession(Number
 for await (const chunk of createReadStream(file, { highWaterMark: 16 * 1024 * 1024 })) {
   if (!engine.push(chunk)) break;
 }
+const pushed = performance.now();
 engine.finish();
+const finishSeconds = (performance.now() - pushed) / 1000;
+const heapBytes = typeof wasm.heapBytes === 'function' ? wasm.heapBytes() : null;
 let connections = null;
 if (!decodeOnly) connections = JSON.parse(engine.reportJson()).connections.length;
 const seconds = (performance.now() - started) / 1000;
 const packets = engine.packets();
 const wasmMemoryBytes = exports.memory.buffer.byteLength;
-console.log(JSON.stringify({ packets, connections, seconds, wasmMemoryBytes, bytesPerPacket: +(wasmMemoryBytes / packets).toFixed(1) }));
+const out = { packets, connections, seconds, finishSeconds, wasmMemoryBytes, bytesPerPacket: +(wasmMemoryBytes / packets).toFixed(1) };
+if (heapBytes !== null) Object.assign(out, { heapBytes, heapBytesPerPacket: +(heapBytes / packets).toFixed(1) });
+console.log(JSON.stringify(out));

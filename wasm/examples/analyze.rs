@@ -45,6 +45,7 @@ fn main() {
             break;
         }
     }
+    let pushed = started.elapsed().as_secs_f64();
     session.finish();
     if args.iter().any(|a| a == "--json") {
         println!("{}", session.report().to_json());
@@ -52,10 +53,11 @@ fn main() {
     }
     let connections = session.analysis().map_or(0, |a| a.connections.len());
     println!(
-        "{{\"packets\":{},\"connections\":{},\"seconds\":{:.3},\"error\":{}}}",
+        "{{\"packets\":{},\"connections\":{},\"seconds\":{:.3},\"finishSeconds\":{:.3},\"error\":{}}}",
         session.packets(),
         connections,
         started.elapsed().as_secs_f64(),
+        started.elapsed().as_secs_f64() - pushed,
         session.error().is_some()
     );
 }

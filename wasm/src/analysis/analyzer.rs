@@ -18,7 +18,8 @@ use super::flags::{self, SegFacts, WsFlow};
 use super::rtt::{AckRtt, TsRtt};
 use super::sequence::SeqSpace;
 use super::window::{self, Effective, Scale};
-use super::{summary, Analysis, AnalysisOptions};
+use super::summary::{self, Totals};
+use super::{Analysis, AnalysisOptions};
 use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
@@ -64,6 +65,8 @@ pub(crate) struct Conn {
     pub first_t: f64,
     pub last_t: f64,
     pub rows: ConnWriter,
+    /// Per-direction totals for the summary, over every packet (summary.rs).
+    pub totals: [Totals; 2],
     /// Packets of this connection not stored because the packet budget was spent
     /// (counted in the summary, absent from the charts).
     pub unstored: u64,
@@ -111,7 +114,7 @@ impl Analyzer {
             return None;
         }
         let index = self.conns.len() as u32;
-        self.conns.push(Box::new(Conn::new(seg)));
+        self.conns.push(Box::new(Conn::new(seg, self.options.bin_seconds)));
         self.table.insert(key, index);
         Some(index)
     }
@@ -133,7 +136,7 @@ impl Analyzer {
 }
 
 impl Conn {
-    fn new(seg: &TcpSegment) -> Conn {
+    fn new(seg: &TcpSegment, bin_seconds: f64) -> Conn {
         Conn {
             endpoints: [(seg.src, seg.src_port), (seg.dst, seg.dst_port)],
             sides: Default::default(),
@@ -143,6 +146,7 @@ impl Conn {
             first_t: f64::NAN,
             last_t: f64::NAN,
             rows: ConnWriter::default(),
+            totals: [Totals::new(bin_seconds), Totals::new(bin_seconds)],
             unstored: 0,
         }
     }
@@ -278,6 +282,8 @@ impl Conn {
             self.first_t = t;
         }
         self.last_t = if self.last_t.is_nan() { t } else { self.last_t.max(t) };
+        let flags = seg.flags as u32 | aflags;
+        self.totals[d].add(t, seg.payload_len, seg.wire_len, flags, win, in_flight);
         if !store {
             self.unstored += 1;
             return;
@@ -292,7 +298,7 @@ impl Conn {
             ack: ack_rel,
             win,
             in_flight,
-            flags: seg.flags as u32 | aflags,
+            flags,
         });
     }
 }

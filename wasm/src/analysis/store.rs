@@ -64,34 +64,42 @@ impl ByteLog {
     }
 
     fn reader(&self) -> Reader<'_> {
-        Reader { chunks: &self.chunks, chunk: 0, pos: 0 }
+        Reader { rest: self.chunks.iter(), cur: &[], pos: 0 }
     }
 }
 
 /// Rows never straddle chunks (a row is appended whole), so reading only moves to
 /// the next chunk between rows.
 struct Reader<'a> {
-    chunks: &'a [Vec<u8>],
-    chunk: usize,
+    rest: std::slice::Iter<'a, Vec<u8>>,
+    cur: &'a [u8],
     pos: usize,
 }
 
 impl Reader<'_> {
+    #[inline]
     fn at_row_start(&mut self) -> bool {
-        while self.chunk < self.chunks.len() && self.pos >= self.chunks[self.chunk].len() {
-            self.chunk += 1;
-            self.pos = 0;
+        while self.pos >= self.cur.len() {
+            match self.rest.next() {
+                Some(c) => (self.cur, self.pos) = (c.as_slice(), 0),
+                None => return false,
+            }
         }
-        self.chunk < self.chunks.len()
+        true
     }
     #[inline]
     fn u64(&mut self) -> u64 {
-        let c = &self.chunks[self.chunk];
-        let (mut v, mut shift) = (0u64, 0u32);
+        // One-byte values (most deltas) take the first branch only.
+        let b = self.cur[self.pos];
+        self.pos += 1;
+        if b < 0x80 {
+            return b as u64;
+        }
+        let (mut v, mut shift) = ((b & 0x7f) as u64, 7u32);
         loop {
-            let b = c[self.pos];
+            let b = self.cur[self.pos];
             self.pos += 1;
-            v |= ((b & 0x7f) as u64) << shift;
+            v |= ((b & 0x7f) as u64) << (shift & 63);
             if b < 0x80 {
                 return v;
             }

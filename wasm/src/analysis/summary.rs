@@ -5,19 +5,19 @@
 use super::analyzer::{Conn, Side};
 use super::columns::{flag_bits as fb, ConnectionColumns};
 use super::connections::endpoint_name;
-use super::store::{secs, ConnStore};
+use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::{diagnosis, stalls};
 use super::{AnalysisOptions, ConnectionSummary, Diagnosis, DiagnosisShares, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
-/// Summary of one connection, and its finished compact store. Totals come from one
-/// streaming pass over the compact rows; only the stall and diagnosis passes (whose
-/// API is the public `PacketColumns`) get a materialized copy, dropped before the
-/// next connection.
+/// Summary of one connection, and its finished compact store. Totals were counted
+/// as the packets came (`Totals`); only the stall and diagnosis passes (whose API is
+/// the public `PacketColumns`) get a materialized copy, dropped before the next
+/// connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (ConnectionSummary, ConnStore) {
-    let Conn { endpoints, sides, handshake_seen, first_t, last_t, rows, .. } = conn;
+    let Conn { endpoints, sides, handshake_seen, first_t, last_t, rows, totals, .. } = conn;
     let store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
@@ -35,7 +35,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (Conn
         Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
         _ => stalls::default_threshold_s(min_rtt),
     };
-    let totals = totals(&store, options.bin_seconds);
+    let packets = totals[0].packets + totals[1].packets;
     let [t0, t1] = totals;
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
@@ -52,7 +52,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (Conn
         id,
         endpoints: names,
         handshake_seen,
-        packets: store.packet_count() as u64,
+        packets,
         start: if first_t.is_nan() { 0.0 } else { first_t },
         end: if last_t.is_nan() { 0.0 } else { last_t },
         data_direction,
@@ -65,48 +65,62 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (Conn
     (summary, store)
 }
 
-/// Per-direction totals gathered in one pass over the rows.
-struct Totals {
+/// Per-direction totals, accumulated by the analyzer as packets arrive (while they
+/// are in cache, and for every packet, including those beyond the storage limit).
+#[derive(Debug)]
+pub(crate) struct Totals {
     packets: u64,
     payload: u64,
     bytes: u64,
-    rwnd: Option<MinMax>,
-    max_bif: Option<u64>,
-    /// Count of each flag bit (analysis bits from 8 up).
-    count: [u64; 32],
+    /// Advertised window min/max (min > max: none seen). Plain integers instead of
+    /// Options: this is per direction of up to `max_connections` connections.
+    rwnd_min: u64,
+    rwnd_max: u64,
+    /// Largest bytes in flight + 1 (0: none).
+    max_bif_1: u64,
+    /// Count of each analysis flag bit the summary reports (bits 8..=17: RETRANSMISSION
+    /// to OUT_OF_ORDER; the ACK-side bits above are not counted).
+    count: [u32; 10],
     throughput: Bins,
 }
 
-fn totals(store: &ConnStore, bin_seconds: f64) -> [Totals; 2] {
-    let new = || Totals { packets: 0, payload: 0, bytes: 0, rwnd: None, max_bif: None, count: [0; 32], throughput: Bins::new(bin_seconds) };
-    let mut t = [new(), new()];
-    store.for_each_packet(|r| {
-        let x = &mut t[r.dir as usize & 1];
-        x.packets += 1;
-        x.payload += r.len as u64;
-        x.bytes += r.wire_len as u64;
-        let f = r.flags;
+impl Totals {
+    pub fn new(bin_seconds: f64) -> Totals {
+        Totals { packets: 0, payload: 0, bytes: 0, rwnd_min: u64::MAX, rwnd_max: 0, max_bif_1: 0, count: [0; 10], throughput: Bins::new(bin_seconds) }
+    }
+
+    #[inline]
+    pub fn add(&mut self, t: f64, len: u32, wire_len: u32, flags: u32, win: Option<u64>, in_flight: Option<u64>) {
+        self.packets += 1;
+        self.payload += len as u64;
+        self.bytes += wire_len as u64;
         // receiveWindow: the window this side advertises, SYN and RST excluded
         // (a SYN's window is unscaled, a RST's meaningless).
-        if let (0, Some(w)) = (f & (SYN | RST) as u32, r.win) {
-            x.rwnd = Some(x.rwnd.map_or(MinMax { min: w, max: w }, |m| MinMax { min: m.min.min(w), max: m.max.max(w) }));
+        if let (0, Some(w)) = (flags & (SYN | RST) as u32, win) {
+            self.rwnd_min = self.rwnd_min.min(w);
+            self.rwnd_max = self.rwnd_max.max(w);
         }
-        if let Some(b) = r.in_flight {
-            x.max_bif = Some(x.max_bif.map_or(b, |m| m.max(b)));
+        if let Some(b) = in_flight {
+            self.max_bif_1 = self.max_bif_1.max(b.saturating_add(1));
         }
-        let mut bits = f >> 8;
+        let mut bits = (flags >> 8) & 0x3ff;
         while bits != 0 {
-            let bit = bits.trailing_zeros() as usize;
-            x.count[bit + 8] += 1;
+            self.count[bits.trailing_zeros() as usize] += 1;
             bits &= bits - 1;
         }
-        x.throughput.add(secs(r.t_ns), r.len);
-    });
-    t
+        self.throughput.add(t, len);
+    }
+
+    fn rwnd(&self) -> Option<MinMax> {
+        (self.rwnd_min <= self.rwnd_max).then_some(MinMax { min: self.rwnd_min, max: self.rwnd_max })
+    }
+    fn max_bif(&self) -> Option<u64> {
+        self.max_bif_1.checked_sub(1)
+    }
 }
 
 fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 2], duration: f64, rtt: RttSummary) -> DirectionSummary {
-    let n = |flag: u32| t.count[flag.trailing_zeros() as usize];
+    let n = |flag: u32| t.count[flag.trailing_zeros() as usize - 8] as u64;
     let eff = window::effective(&me.scale, &peer.scale);
     let negotiated = me.scale.state >= 0 && peer.scale.state != NOT_USED;
     let (window_scale, unknown) = match eff {
@@ -123,8 +137,8 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         window_scale,
         window_scale_unknown: unknown,
         window_scale_lower_bound: if unknown { me.scale_lb } else { None },
-        receive_window: t.rwnd,
-        max_bytes_in_flight: t.max_bif,
+        receive_window: t.rwnd(),
+        max_bytes_in_flight: t.max_bif(),
         // Like tshark's tcp.analysis.retransmission, which is also set on fast and
         // spurious retransmissions: all retransmissions; the next two are subsets.
         retransmissions: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
@@ -137,7 +151,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         keep_alives: n(fb::KEEP_ALIVE),
         lost_segments: n(fb::LOST_SEGMENT),
         out_of_order: n(fb::OUT_OF_ORDER),
-        throughput: t.throughput.finish(duration),
+        throughput: t.throughput.finish(t.payload, duration),
         rtt,
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
     }

@@ -15,26 +15,29 @@ use super::ThroughputSummary;
 
 pub fn summarize(cols: &PacketColumns, dir: u8, bin_seconds: f64, duration: f64) -> ThroughputSummary {
     let mut acc = Bins::new(bin_seconds);
+    let mut total = 0u64;
     for i in 0..cols.t.len() {
         if cols.dir[i] == dir {
             acc.add(cols.t[i], cols.len[i]);
+            total += cols.len[i] as u64;
         }
     }
-    acc.finish(duration)
+    acc.finish(total, duration)
 }
 
-/// The same summary fed one packet at a time (summary.rs walks the compact rows
-/// once for both directions instead of materializing columns).
+/// The same summary fed one packet at a time (the analyzer's per-direction totals).
+#[derive(Debug)]
 pub(crate) struct Bins {
     bin: f64,
-    total: u64,
+    /// (bin index, payload bytes); i64 keys because times may precede the file's
+    /// first packet (clock steps back).
     bins: Vec<(i64, u64)>,
 }
 
 impl Bins {
     pub fn new(bin_seconds: f64) -> Bins {
         let bin = if bin_seconds.is_finite() && bin_seconds > 0.0 { bin_seconds } else { 0.1 };
-        Bins { bin, total: 0, bins: Vec::new() }
+        Bins { bin, bins: Vec::new() }
     }
 
     /// A packet of the direction at `t` seconds with `len` payload bytes.
@@ -44,7 +47,6 @@ impl Bins {
             return;
         }
         let len = len as u64;
-        self.total += len;
         // Packets are in capture order, so a bin's packets are consecutive unless the
         // clock went backwards; the sort in `finish` keeps even that case exact.
         let k = (t / self.bin).floor() as i64;
@@ -54,7 +56,8 @@ impl Bins {
         }
     }
 
-    pub fn finish(mut self, duration: f64) -> ThroughputSummary {
+    /// `total`: payload bytes of the direction (the caller counts them anyway).
+    pub fn finish(mut self, total: u64, duration: f64) -> ThroughputSummary {
         let bins = &mut self.bins;
         bins.sort_unstable_by_key(|b| b.0);
         let mut peak: u64 = 0;
@@ -68,7 +71,7 @@ impl Bins {
             }
             peak = peak.max(sum);
         }
-        let mean = if duration > 0.0 { self.total as f64 * 8.0 / duration } else { 0.0 };
+        let mean = if duration > 0.0 { total as f64 * 8.0 / duration } else { 0.0 };
         ThroughputSummary { mean_bps: mean, peak_bps: peak as f64 * 8.0 / self.bin, bin_seconds: self.bin }
     }
 }
