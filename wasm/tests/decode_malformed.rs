@@ -2,33 +2,12 @@
 //! and byte offset, keeps everything decoded before it, and never panics — whatever
 //! the chunk size.
 
-use tcpscope_core::decode::{CaptureDecoder, CaptureInfo, Decoded};
-use tcpscope_core::error::{DecodeError, ErrorKind};
+use tcpscope_core::decode::{CaptureDecoder, Decoded};
+use tcpscope_core::error::ErrorKind;
 use tcpscope_core::synth::*;
 
-/// Decode in chunks of 1, 7, 4096 and whole; all must agree.
-fn decode(bytes: &[u8]) -> (Vec<Decoded>, CaptureInfo, Option<DecodeError>) {
-    let run = |chunk: usize| {
-        let mut d = CaptureDecoder::new();
-        let mut out = Vec::new();
-        let mut err = None;
-        for c in bytes.chunks(chunk.max(1)) {
-            if let Err(e) = d.push(c, &mut |p| out.push(p)) {
-                err = Some(e);
-                break;
-            }
-        }
-        if err.is_none() {
-            err = d.finish().err();
-        }
-        (out, d.info().clone(), err)
-    };
-    let whole = run(bytes.len());
-    for n in [1, 7, 4096] {
-        assert_eq!(run(n), whole, "chunks of {n} differ");
-    }
-    whole
-}
+mod common;
+use common::decode_every_split as decode;
 
 fn five_packets() -> Vec<Frame> {
     let mut f = Flow::new("10.0.0.1:1", "10.0.0.2:2");

@@ -3,36 +3,11 @@
 //! 1, 7 and 4096 bytes, which must give identical output.
 
 use tcpscope_core::decode::tcp_flags::*;
-use tcpscope_core::decode::{CaptureInfo, Decoded, TcpSegment, WarningKind};
-use tcpscope_core::error::DecodeError;
+use tcpscope_core::decode::{Decoded, TcpSegment, WarningKind};
 use tcpscope_core::synth::*;
 
-type Out = (Vec<Decoded>, CaptureInfo, Option<DecodeError>);
-
-fn decode_chunked(bytes: &[u8], chunk: usize) -> Out {
-    let mut d = tcpscope_core::decode::CaptureDecoder::new();
-    let mut out = Vec::new();
-    let mut err = None;
-    for c in bytes.chunks(chunk.max(1)) {
-        if let Err(e) = d.push(c, &mut |p| out.push(p)) {
-            err = Some(e);
-            break;
-        }
-    }
-    if err.is_none() {
-        err = d.finish().err();
-    }
-    (out, d.info().clone(), err)
-}
-
-/// Decode in chunks of 1, 7, 4096 and whole; all must agree. Returns the whole-file result.
-pub fn decode(bytes: &[u8]) -> Out {
-    let whole = decode_chunked(bytes, bytes.len());
-    for n in [1, 7, 4096] {
-        assert_eq!(decode_chunked(bytes, n), whole, "chunks of {n} differ from the whole file");
-    }
-    whole
-}
+mod common;
+use common::decode_every_split as decode;
 
 fn tcp(out: &[Decoded]) -> Vec<&TcpSegment> {
     out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some(s) } else { None }).collect()
