@@ -6,11 +6,17 @@
 # 2. Each file is read by tshark (`tshark -q -z io,stat,0 -r FILE`) and, when
 #    bench/run-wasm.mjs exists, by the tcpscope engine (`node bench/run-wasm.mjs FILE`),
 #    each under `/usr/bin/time -v` for wall time and peak RSS.
-# 3. Prints a markdown table: packets/s and MB/s (file bytes / wall time), peak RSS.
+# 3. Prints a markdown table: packets/s and MB/s (file bytes / wall time), peak RSS,
+#    and the wasm engine's memory per packet (linear-memory high-water mark and the
+#    live heap after the analysis).
+# 4. Unless BENCH_SKIP_BROWSER=1: builds dist/ and runs bench/browser.mjs per file in
+#    headless Chromium (drop-to-chart time against merely reading the bytes, frame
+#    times while zooming), a second table.
 #
 # Informational only: nothing here fails on speed (times depend on the machine).
 # Options (env): BENCH_SCALE, BENCH_DIR (default .bench), BENCH_FORCE=1 (regenerate),
-# BENCH_FILES="bulk-snap96 short-conns" (subset), BENCH_SKIP_TSHARK=1, BENCH_OUT=file.md
+# BENCH_FILES="bulk-snap96 short-conns" (subset), BENCH_SKIP_TSHARK=1, BENCH_SKIP_BROWSER=1,
+# BENCH_OUT=file.md
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DIR=${BENCH_DIR:-.bench}
@@ -58,7 +64,13 @@ run_engine() {
   sec=$(to_seconds "$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' "$log.time")")
   rss=$(field 'Maximum resident set size (kbytes)' "$log.time")
   seen=$(tail -1 "$log.out" | python3 -c "import json,sys; print(json.loads(sys.stdin.read()).get('packets',''))" 2>/dev/null)
-  extra=$(tail -1 "$log.out" | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(f\"retained {d['bytesPerPacket']} B/packet in wasm memory\" if 'bytesPerPacket' in d and d.get('connections') is not None else '')" 2>/dev/null)
+  extra=$(tail -1 "$log.out" | python3 -c "
+import json,sys; d=json.loads(sys.stdin.read())
+if 'bytesPerPacket' in d and d.get('connections') is not None:
+    live = f\", live heap {d['heapBytesPerPacket']} B/packet\" if 'heapBytesPerPacket' in d else ''
+    print(f\"wasm memory {d['bytesPerPacket']} B/packet (high-water){live}; finish {d.get('finishSeconds', 0):.2f} s\")
+elif 'finishSeconds' in d:
+    print(f\"finish {d['finishSeconds']:.2f} s\")" 2>/dev/null)
   note=$extra
   [ "$(cat "$log.rc")" = 0 ] || note="$note exit $(cat "$log.rc") (see $log.err)"
   [ "$seen" = "$packets" ] || note="$note counted ${seen:-?} packets"
@@ -70,6 +82,11 @@ echo "bench: building the wasm package and the native example" >&2
 bash scripts/build-wasm.sh >/dev/null
 (cd wasm && cargo build --release --example analyze --quiet) || { echo "bench: native build failed" >&2; exit 1; }
 NATIVE=wasm/target/release/examples/analyze
+if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
+  echo "bench: building dist/ for the browser measurement" >&2
+  npx vite build >/dev/null 2>&1 || { echo "bench: vite build failed; skipping the browser part" >&2; BENCH_SKIP_BROWSER=1; }
+fi
+browser_rows=()
 
 for name in $FILES; do
   f=$DIR/$name.pcap
@@ -99,6 +116,19 @@ for name in $FILES; do
   run_engine "$name" "$f" "$packets" "$bytes" "tcpscope wasm (node)" node "$ENGINE" "$f"
   run_engine "$name" "$f" "$packets" "$bytes" "tcpscope wasm, decode only" node "$ENGINE" "$f" --decode-only
   run_engine "$name" "$f" "$packets" "$bytes" "tcpscope native" "$NATIVE" "$f"
+
+  if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
+    log=$DIR/$name.browser
+    node bench/browser.mjs "$f" > "$log.out" 2> "$log.err"
+    browser_rows+=("$(tail -1 "$log.out" | python3 -c "
+import json,sys
+try: d=json.loads(sys.stdin.read())
+except Exception: print('| $name | — | — | — | — | — | failed, see $log.err |'); sys.exit()
+if 'error' in d: print(f\"| $name | — | — | — | — | — | {d['error']} |\"); sys.exit()
+f=d['frames']
+print(f\"| $name | {d['readMs']/1000:.2f} | {d['readyMs']/1000:.2f} | {d['readyVsRead']}× | {f['p50Ms']} / {f['p95Ms']} / {f['maxMs']} | {f['over16ms']} of {f['count']} | idle frame {d['idleFrameMs']} ms, {f['keys']} key presses |\")
+")")
+  fi
 done
 
 {
@@ -118,5 +148,15 @@ done
   echo
   echo "MB/s = file bytes / wall time (10^6 bytes). Wall time and peak RSS from GNU time -v"
   echo "(whole process, including start-up). Informational: nothing fails on speed."
+  echo "wasm memory: linear memory at the end / packets (its high-water mark: wasm memory never"
+  echo "shrinks); live heap: bytes still allocated after the analysis (what it retains)."
+  if [ ${#browser_rows[@]} -gt 0 ]; then
+    echo
+    echo "Headless Chromium ($(chromium --version 2>/dev/null | awk '{print $2}')), bench/browser.mjs:"
+    echo
+    echo "| capture | read bytes s | drop → chart s | ratio (target ≤ 2×) | zoom frame ms p50 / p95 / max (target ≤ 16) | frames > 16.7 ms | notes |"
+    echo "|---|---|---|---|---|---|---|"
+    printf '%s\n' "${browser_rows[@]}"
+  fi
 } | tee "$OUTMD"
 exit 0

@@ -165,3 +165,50 @@ impl Default for WasmDecoder {
         Self::new()
     }
 }
+
+/// Live heap bytes, so the benchmark can tell what the analysis retains from the
+/// linear memory's high-water mark (wasm memory never shrinks, so
+/// `memory.buffer.byteLength` also counts transients freed long ago).
+#[wasm_bindgen(js_name = heapBytes)]
+pub fn heap_bytes() -> f64 {
+    LIVE_BYTES.load(std::sync::atomic::Ordering::Relaxed) as f64
+}
+
+static LIVE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The system allocator (dlmalloc on wasm32), counting live bytes: one add per
+/// allocation, nothing measurable next to the allocation itself.
+struct CountingAlloc;
+
+// SAFETY: every call is forwarded unchanged to `System`; only a counter is added.
+unsafe impl std::alloc::GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = std::alloc::System.alloc(layout);
+        if !p.is_null() {
+            LIVE_BYTES.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = std::alloc::System.alloc_zeroed(layout);
+        if !p.is_null() {
+            LIVE_BYTES.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        std::alloc::System.dealloc(ptr, layout);
+        LIVE_BYTES.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        let p = std::alloc::System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            LIVE_BYTES.fetch_add(new_size, std::sync::atomic::Ordering::Relaxed);
+            LIVE_BYTES.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
