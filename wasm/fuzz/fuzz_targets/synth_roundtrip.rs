@@ -111,7 +111,7 @@ fuzz_target!(|data: &[u8]| {
     let tsresol = if head & 0x80 != 0 { 9 } else { 6 };
     let (a, b) = (endpoint(&mut s, v6), endpoint(&mut s, v6));
     let mut t_ns: i64 = i64::from(s.u32()) * 1_000_000_000; // up to 2106 (u32 seconds)
-    let n = 1 + usize::from(s.u8() % 24);
+    let n = 1 + usize::from(s.u8() % 16);
 
     let mut frames = Vec::new();
     let mut expected: Vec<Option<(Segment, u32)>> = Vec::new(); // None: not TCP
@@ -194,8 +194,12 @@ fuzz_target!(|data: &[u8]| {
     let other: u64 = info.warnings.iter().filter(|(k, _)| **k != WarningKind::TimeWentBackwards).map(|(_, c)| c).sum();
     assert_eq!(other, n as u64 - tcp, "warnings only for the non-TCP frames: {:?}", info.warnings);
 
-    // The whole pipeline over the same file, chunked.
-    // (chunks of at least 64 bytes: byte-sized chunks are decode_analyze's job)
+    // The whole pipeline over the same file, chunked, for every other input (the
+    // analysis of arbitrary bytes is decode_analyze's job; this halves the cost).
+    // (chunks of at least 64 bytes: byte-sized chunks are decode_analyze's job too)
+    if head & 0x40 != 0 {
+        return;
+    }
     let chunk = 64 + usize::from(s.u16());
     let session = analyze_bytes(&bytes, AnalysisOptions::default(), chunk);
     assert!(session.error().is_none());
