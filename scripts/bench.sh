@@ -25,6 +25,8 @@ FILES=${BENCH_FILES:-"bulk-snap96 bulk-full short-conns"}
 ENGINE=bench/run-wasm.mjs
 OUTMD=${BENCH_OUT:-$DIR/bench-results.md}
 
+# Other work on the machine skews every number: the table records the load average.
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 bench/gen-large.py || { echo "bench: generating the captures failed" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is needed for peak memory: apt-get install time" >&2; exit 1; }
 
@@ -132,7 +134,7 @@ print(f\"| $name | {d['readMs']/1000:.2f} | {d['readyMs']/1000:.2f} | {d['readyV
 done
 
 {
-  echo "### tcpscope bench — $(date -u +%FT%TZ), $(nproc) CPU, $(uname -r), BENCH_SCALE=${BENCH_SCALE:-1}"
+  echo "### tcpscope bench — $(date -u +%FT%TZ), $(nproc) CPU, $(uname -r), BENCH_SCALE=${BENCH_SCALE:-1}, load average at start $LOAD0, at end $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   echo "| capture | reader | packets | file MB | wall s | packets/s | MB/s | peak RSS MiB | notes |"
   echo "|---|---|---|---|---|---|---|---|---|"
