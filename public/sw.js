@@ -66,10 +66,10 @@ self.addEventListener('fetch', (event) => {
         return response;
       })
       .catch(async () => {
-        const hit = await caches.match(request, { ignoreSearch: true });
+        const hit = await caches.match(request.url, { ignoreSearch: true, ignoreVary: true });
         if (hit) return hit;
         if (request.mode === 'navigate') {
-          const page = await caches.match(new URL('./', self.location.href).href);
+          const page = await caches.match(new URL('./', self.location.href).href, { ignoreVary: true });
           if (page) return page;
         }
         return Response.error();
