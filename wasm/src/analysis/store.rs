@@ -35,16 +35,24 @@ pub(crate) struct ByteLog {
 }
 
 impl ByteLog {
+    #[inline]
     fn append(&mut self, row: &[u8]) {
-        let fits = self.chunks.last().is_some_and(|c| c.capacity() - c.len() >= row.len());
-        if !fits {
-            match self.chunks.last_mut() {
-                // Double the last chunk (one copy) while it is small.
-                Some(c) if c.capacity() < CHUNK_MAX => c.reserve_exact(c.capacity().max(row.len())),
-                _ => {
-                    let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
-                    self.chunks.push(Vec::with_capacity(cap.max(row.len())));
-                }
+        match self.chunks.last_mut() {
+            Some(c) if c.capacity() - c.len() >= row.len() => c.extend_from_slice(row),
+            _ => self.append_slow(row),
+        }
+    }
+
+    /// The last chunk is full (or there is none): grow it or start the next one.
+    #[cold]
+    #[inline(never)]
+    fn append_slow(&mut self, row: &[u8]) {
+        match self.chunks.last_mut() {
+            // Double the last chunk (one copy) while it is small.
+            Some(c) if c.capacity() < CHUNK_MAX => c.reserve_exact(c.capacity().max(row.len())),
+            _ => {
+                let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
+                self.chunks.push(Vec::with_capacity(cap.max(row.len())));
             }
         }
         self.chunks.last_mut().expect("a chunk was just ensured").extend_from_slice(row);
@@ -218,6 +226,7 @@ fn delta_opt(v: Option<i64>, prev: &mut i64) -> Option<i64> {
 }
 
 impl ConnWriter {
+    #[inline]
     pub(crate) fn push_packet(&mut self, r: &PacketRow) {
         let d = r.dir as usize & 1;
         let p = &mut self.prev;
@@ -237,6 +246,7 @@ impl ConnWriter {
     }
 
     /// An RTT sample completed at `t_ns` for data of direction `dir`.
+    #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
         let mut row = Row::new();
         row.u64(((kind as u64 & 1) << 1) | (dir as u64 & 1));
