@@ -13,6 +13,7 @@ use super::pcap::{is_pcap_magic, PcapFormat};
 use super::pcapng::{NgEvent, NgFormat, SHB_TYPE};
 use super::{CaptureInfo, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
+use std::collections::HashSet;
 
 /// Where the decoder is in the file, for error messages.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +61,9 @@ pub struct CaptureDecoder {
     error: Option<DecodeError>,
     /// Timestamp of the previous packet (time order check; Simple Packet Blocks).
     prev_ts: Option<i64>,
+    /// Link types and their names already in `info.link_types`.
+    link_types_seen: HashSet<u32>,
+    link_names_seen: HashSet<String>,
 }
 
 impl Default for CaptureDecoder {
@@ -70,7 +74,15 @@ impl Default for CaptureDecoder {
 
 impl CaptureDecoder {
     pub fn new() -> Self {
-        CaptureDecoder { info: CaptureInfo::default(), format: Format::Start, buf: Vec::new(), error: None, prev_ts: None }
+        CaptureDecoder {
+            info: CaptureInfo::default(),
+            format: Format::Start,
+            buf: Vec::new(),
+            error: None,
+            prev_ts: None,
+            link_types_seen: HashSet::new(),
+            link_names_seen: HashSet::new(),
+        }
     }
 
     /// Feed the next chunk of the file; `on_packet` is called once per packet.
@@ -232,9 +244,15 @@ impl CaptureDecoder {
         Ok(())
     }
 
+    /// Constant time per interface: a pcapng file may describe tens of thousands of
+    /// interfaces (a 2 MB file holds 65 535 IDBs), and a linear `contains` over the
+    /// names made that quadratic — half a minute in the worker (issue 8).
     fn add_link_type(&mut self, lt: u32) {
+        if !self.link_types_seen.insert(lt) {
+            return;
+        }
         let name = link_type_name(lt);
-        if !self.info.link_types.contains(&name) {
+        if self.link_names_seen.insert(name.clone()) {
             self.info.link_types.push(name);
         }
     }
