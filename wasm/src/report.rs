@@ -81,7 +81,36 @@ impl<'a> Report<'a> {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"schemaVersion\":1,\"error\":{{\"message\":\"{e}\"}}}}"))
+        // Measure first, then write into a buffer of the exact size: the JSON of 100k
+        // connections is ~150 MB, and growing it by doubling held up to twice that at
+        // the peak (wasm memory never shrinks). Costs a second serialization pass.
+        let mut size = ByteCounter(0);
+        let written = serde_json::to_writer(&mut size, self).and_then(|_| {
+            let mut out = Vec::with_capacity(size.0);
+            serde_json::to_writer(&mut out, self).map(|_| out)
+        });
+        match written.map(String::from_utf8) {
+            Ok(Ok(json)) => json,
+            Ok(Err(e)) => error_json(&e.to_string()),
+            Err(e) => error_json(&e.to_string()),
+        }
+    }
+}
+
+fn error_json(e: &str) -> String {
+    format!("{{\"schemaVersion\":1,\"error\":{{\"message\":{}}}}}", serde_json::Value::from(e))
+}
+
+/// An `io::Write` that only counts.
+struct ByteCounter(usize);
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
