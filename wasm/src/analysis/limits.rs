@@ -13,8 +13,9 @@
 //!   f64 columns for the stall and diagnosis passes (~70 bytes per packet of that
 //!   connection, transient). 2^25 packets ⇒ ≤ ~2.6 GiB at the peak even when they
 //!   all belong to one connection. Beyond it, packets still update the connection
-//!   state (flags, sequence tracking) but are not kept: charts and per-connection
-//!   totals end at the last kept packet, and the warning says how many were left out.
+//!   state (flags, sequence tracking) and its totals (packets, bytes, flag counts,
+//!   throughput), but their rows are not kept: the charts, stalls and the diagnosis
+//!   end at the last kept packet, and the warning says how many were left out.
 
 use super::AnalysisOptions;
 use serde::Serialize;
@@ -96,7 +97,7 @@ impl Limits {
                 kind: "packet-limit",
                 count: self.unstored_packets,
                 message: format!(
-                    "{} packets after the first {} were analysed but not kept for the charts and per-connection totals (memory limit)",
+                    "{} packets after the first {} were counted but not kept for the charts, stalls and diagnosis (memory limit)",
                     self.unstored_packets, self.max_stored
                 ),
             });

@@ -15,6 +15,7 @@ pub mod rtt;
 pub mod sequence;
 pub mod stalls;
 pub mod store;
+mod store_log;
 mod summary;
 #[cfg(test)]
 pub(crate) mod testseg;
