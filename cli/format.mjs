@@ -14,7 +14,7 @@ export const seconds = (s) => (s < 1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFi
 export function formatHuman(name, report) {
   const { capture, error, warnings, connections } = report;
   const lines = [];
-  lines.push(`${name}: ${capture.format ?? 'unknown format'}${capture.linkTypes.length ? `, ${capture.linkTypes.join(' + ')}` : ''}, ` +
+  lines.push(`${name}: ${capture.format ?? 'unknown format'}${capture.linkTypes.length ? `, ${linkTypes(capture.linkTypes)}` : ''}, ` +
     `${capture.packets} packets, ${bytes(capture.bytes)}, ${seconds(capture.duration)}`);
   if (error) lines.push(`DAMAGED: ${error.message}`);
   for (const w of warnings) lines.push(`note: ${w.message}`);
@@ -40,6 +40,11 @@ export function formatHuman(name, report) {
   }
   if (connections.length > shown.length) lines.push('', `(${connections.length - shown.length} smaller connections not listed; use --json)`);
   return `${lines.join('\n')}\n`;
+}
+
+function linkTypes(names, max = 4) {
+  // A hostile pcapng can declare 65,535 interfaces with as many link types.
+  return names.length <= max ? names.join(' + ') : `${names.slice(0, max).join(' + ')} and ${names.length - max} more link types`;
 }
 
 function payload(c) {

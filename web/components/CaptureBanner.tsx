@@ -2,6 +2,12 @@
 import type { Report } from '../model/types';
 import { formatBytesSI, formatDuration } from '../model/format';
 
+/** At most a few link-type names: a hostile pcapng can declare 65,535 interfaces. */
+export function linkTypesText(linkTypes: string[], max = 4): string {
+  if (linkTypes.length <= max) return linkTypes.join(' + ');
+  return `${linkTypes.slice(0, max).join(' + ')} and ${(linkTypes.length - max).toLocaleString('en-US')} more link types`;
+}
+
 export function CaptureBanner({ name, report }: { name: string; report: Report }) {
   const { capture, error, warnings } = report;
   const damaged = error && capture.packets > 0;
@@ -9,7 +15,7 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
     <section className="capture" data-testid="capture">
       <p>
         <strong>{name}</strong>: {capture.format ?? 'unknown format'}
-        {capture.linkTypes.length ? `, ${capture.linkTypes.join(' + ')}` : ''}, {capture.packets.toLocaleString('en-US')} packets,{' '}
+        {capture.linkTypes.length ? `, ${linkTypesText(capture.linkTypes)}` : ''}, {capture.packets.toLocaleString('en-US')} packets,{' '}
         {formatBytesSI(capture.bytes)} on the wire, {formatDuration(capture.duration)}.
       </p>
       {damaged ? (
