@@ -7,7 +7,7 @@
 import { useMemo, useRef } from 'react';
 import * as d3 from 'd3';
 import type { ConnectionData } from '../model/types';
-import { decimateMinMax, decimatePixelGrid, lowerBound, nearestIndex, type Dir } from '../model/series';
+import { decimateMinMax, decimatePixelGrid, linearMap, lowerBound, nearestIndex, rangeExtent, type Dir } from '../model/series';
 import {
   inFlightSeries, receiveWindow, windowLimitedSpans, zeroWindowRows, type RowSeries, type WindowSeries,
 } from '../model/connectionSeries';
@@ -15,7 +15,7 @@ import { beginFrame, byteTicks, drawEmpty, drawNote, drawTimeAxis, drawYAxis, ty
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { stepPath } from './paths';
 import { drawDots, prepareCanvas } from './canvasLayer';
-import { formatBytes, formatDuration, formatTime } from './units';
+import { formatBytes, formatCount, formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 
 export type InflightMode = 'dots' | 'step';
@@ -59,10 +59,35 @@ export function inflightModel(data: ConnectionData, d: Dir): InflightModel {
 }
 
 function maxInRange(t: Float64Array, v: Float64Array, t0: number, t1: number): number {
-  let m = 0;
   const i0 = Math.max(0, lowerBound(t, t0) - 1), i1 = Math.min(t.length, lowerBound(t, t1) + 1);
-  for (let i = i0; i < i1; i++) if (v[i] > m) m = v[i];
-  return m;
+  // Per-block maxima (rangeExtent) rather than a scan of every point in view.
+  return Math.max(0, rangeExtent(v, i0, i1)[1]);
+}
+
+/** First k with t[k] > x (t sorted ascending). */
+function upperBound(t: Float64Array, x: number): number {
+  let lo = 0, hi = t.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t[mid] <= x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+const spanEnds = new WeakMap<[number, number][], { start: Float64Array; end: Float64Array }>();
+
+/**
+ * The window-limited spans that overlap [t0, t1]. Spans are disjoint and in time order, so
+ * their starts and ends are both ascending: two binary searches instead of a filter over
+ * every span of the connection on every pan/zoom frame.
+ */
+function visibleSpans(m: InflightModel, t0: number, t1: number): [number, number][] {
+  let se = spanEnds.get(m.limited);
+  if (!se) {
+    se = { start: Float64Array.from(m.limited, ([a]) => a), end: Float64Array.from(m.limited, ([, b]) => b) };
+    spanEnds.set(m.limited, se);
+  }
+  return m.limited.slice(lowerBound(se.end, t0), upperBound(se.start, t1));
 }
 
 /** Spans closer than `minGap` (one pixel) are drawn as one, so shading is not a barcode. */
@@ -93,7 +118,7 @@ export function drawInflight(
 
   // Window-limited spans first, under everything else; at least 1 px wide to stay visible.
   f.plot.append('g').attr('class', 'tcps-limited').attr('data-count', m.limited.length)
-    .selectAll('rect').data(mergeSpans(m.limited.filter(([a, b]) => b >= t0 && a <= t1), (t1 - t0) / f.innerWidth)).join('rect')
+    .selectAll('rect').data(mergeSpans(visibleSpans(m, t0, t1), (t1 - t0) / f.innerWidth)).join('rect')
     .attr('x', ([a]) => f.x(a)).attr('width', ([a, b]) => Math.max(1, f.x(b) - f.x(a)))
     .attr('y', 0).attr('height', f.innerHeight)
     .append('title').text(([a, b]) => `window-limited ${formatTime(a)} – ${formatTime(b)} (${formatDuration(b - a)})`);
@@ -108,13 +133,13 @@ export function drawInflight(
     f.plot.append('path').attr('class', 'tcps-inflight tcps-inflight-step').attr('data-points', idx.length)
       .attr('d', stepPath(idx, (i) => f.x(fl.t[i]), (i) => y(fl.inFlight[i])));
   } else {
-    const idx = decimatePixelGrid(fl.t, fl.inFlight, t0, t1, f.innerWidth, y);
+    const idx = decimatePixelGrid(fl.t, fl.inFlight, t0, t1, f.innerWidth, linearMap(y.domain(), y.range()));
     drawDots(f, 'tcps-inflight tcps-dots', idx, (i) => f.x(fl.t[i]), (i) => y(fl.inFlight[i]), ctx);
   }
 
   const zw = m.zeroWindows;
   f.plot.append('g').attr('class', 'tcps-zero-window').attr('data-count', zw.rows.length)
-    .selectAll('path').data(Array.from(zw.t).filter((t) => t >= t0 && t <= t1)).join('path')
+    .selectAll('path').data(Array.from(zw.t.subarray(lowerBound(zw.t, t0), upperBound(zw.t, t1)))).join('path')
     .attr('d', (t) => `M${f.x(t)},${f.innerHeight}l-5,-9h10z`)
     .append('title').text((t) => `zero window advertised at ${formatTime(t)}`);
 
@@ -126,9 +151,9 @@ export function drawInflight(
     const win = wk >= 0 ? w.win[wk] : NaN;
     const lines = [
       `frame ${m.frames[fl.rows[k]]} at ${formatTime(tk)}`,
-      `in flight: ${fl.inFlight[k].toLocaleString('en-US')} B (${formatBytes(fl.inFlight[k])})`,
+      `in flight: ${formatCount(fl.inFlight[k])} B (${formatBytes(fl.inFlight[k])})`,
       Number.isFinite(win)
-        ? `receive window: ${win.toLocaleString('en-US')} B (${formatBytes(win)})${w.scaleUnknown ? ' ≥, scale unknown' : ''}`
+        ? `receive window: ${formatCount(win)} B (${formatBytes(win)})${w.scaleUnknown ? ' ≥, scale unknown' : ''}`
         : 'receive window: not seen yet',
     ];
     if (m.limited.some(([a, b]) => tk >= a && tk <= b)) lines.push('window-limited');

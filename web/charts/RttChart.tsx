@@ -6,7 +6,7 @@
 import { useMemo, useRef } from 'react';
 import * as d3 from 'd3';
 import type { ConnectionData } from '../model/types';
-import { decimatePixelGrid, lowerBound, nearestIndex, peerOf, type Dir } from '../model/series';
+import { decimatePixelGrid, linearMap, lowerBound, nearestIndex, peerOf, rangeExtent, type Dir } from '../model/series';
 import { rttSeries, type RttSeries } from '../model/connectionSeries';
 import { beginFrame, drawEmpty, drawNote, drawTimeAxis, drawYAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
@@ -60,7 +60,11 @@ export function drawRtt(
   const ctx = prepareCanvas(canvas, f, view.width, view.height);
   const a = m.all;
   let ymax = 0;
-  for (let k = Math.max(0, lowerBound(a.t, t0)), e = lowerBound(a.t, t1); k < e + 1 && k < a.t.length; k++) ymax = Math.max(ymax, a.rttMs[k]);
+  {
+    // Samples in view plus the next one; per-block maxima (rangeExtent), not a scan.
+    const k0 = Math.max(0, lowerBound(a.t, t0)), k1 = Math.min(a.t.length, lowerBound(a.t, t1) + 1);
+    if (k1 > k0) ymax = Math.max(ymax, rangeExtent(a.rttMs, k0, k1)[1]);
+  }
   if (ymax === 0) ymax = (a.minMs ?? 1) * 2;
   const y = d3.scaleLinear().domain([0, ymax * 1.08]).range([f.innerHeight, 0]).nice();
   drawYAxis(f, y, (v) => `${v} ms`, 'RTT (ms)');
@@ -74,7 +78,7 @@ export function drawRtt(
     drawNote(f, `min RTT ${ms(a.minMs)}`, 'tcps-note tcps-rtt-min-label');
   }
   for (const s of m.byKind) {
-    const idx = decimatePixelGrid(s.t, s.rttMs, t0, t1, f.innerWidth, y);
+    const idx = decimatePixelGrid(s.t, s.rttMs, t0, t1, f.innerWidth, linearMap(y.domain(), y.range()));
     drawDots(f, `tcps-rtt tcps-dots tcps-rtt-kind-${s.kind}`, idx, (k) => f.x(s.t[k]), (k) => y(s.rttMs[k]), ctx);
   }
 

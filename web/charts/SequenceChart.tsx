@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import * as d3 from 'd3';
 import { FLAG, type ConnectionData } from '../model/types';
-import { decimateMinMax, decimatePixelGrid, gather, lowerBound, mergeIntervalsPerColumn, nearestIndex, type Dir } from '../model/series';
+import { decimateMinMax, decimatePixelGrid, linearMap, gather, lowerBound, mergeIntervalsPerColumn, nearestIndex, rangeExtent, type Dir } from '../model/series';
 import { sequenceSeries, type SequenceSeries, type RowSeries } from '../model/connectionSeries';
 import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
@@ -54,22 +54,22 @@ export function sequenceModel(data: ConnectionData, d: Dir): SequenceModel {
   };
 }
 
-/** y extent of everything drawn inside [t0, t1]. */
+/**
+ * y extent of everything drawn inside [t0, t1] (one point either side included). Runs on
+ * every pan/zoom frame: per-block extremes (rangeExtent) instead of a scan of every
+ * segment in view.
+ */
 function visibleSeqExtent(m: SequenceModel, t0: number, t1: number): [number, number] {
   let lo = Infinity, hi = -Infinity;
-  const scan = (r: RowSeries, f: (k: number) => void) => {
-    const a = Math.max(0, lowerBound(r.t, t0) - 1), b = Math.min(r.t.length, lowerBound(r.t, t1) + 1);
-    for (let k = a; k < b; k++) f(k);
+  const take = (t: Float64Array, low: Float64Array | null, high: Float64Array) => {
+    const a = Math.max(0, lowerBound(t, t0) - 1), b = Math.min(t.length, lowerBound(t, t1) + 1);
+    if (low) lo = Math.min(lo, rangeExtent(low, a, b)[0]);
+    hi = Math.max(hi, rangeExtent(high, a, b)[1]);
   };
-  const seg = (r: RowSeries) => scan(r, (k) => {
-    const i = r.rows[k];
-    lo = Math.min(lo, m.seq[i]); hi = Math.max(hi, m.seq[i] + m.len[i]);
-  });
-  seg(m.segments); seg(m.retransmissions);
-  scan(m.acks, (k) => {
-    if (Number.isFinite(m.acks.ack[k])) { lo = Math.min(lo, m.acks.ack[k]); hi = Math.max(hi, m.acks.ack[k]); }
-    if (Number.isFinite(m.acks.edge[k])) hi = Math.max(hi, m.acks.edge[k]);
-  });
+  // Segments span seq … end = seq + len (gathered per series in the model).
+  for (const r of [m.segments, m.retransmissions]) { take(r.t, r.seq, r.end); }
+  take(m.acks.t, m.acks.ack, m.acks.ack);
+  take(m.acks.t, null, m.acks.edge);
   if (!(hi > lo)) return [Number.isFinite(lo) ? lo : 0, (Number.isFinite(lo) ? lo : 0) + 1];
   return [lo, hi];
 }
@@ -113,7 +113,7 @@ export function drawSequence(
   intervals('tcps-segments tcps-retransmissions', m.retransmissions.t, m.retransmissions.seq, m.retransmissions.end);
 
   const dup = m.duplicateAcks;
-  const dupIdx = decimatePixelGrid(dup.t, dup.ack, t0, t1, W, y);
+  const dupIdx = decimatePixelGrid(dup.t, dup.ack, t0, t1, W, linearMap(y.domain(), y.range()));
   f.plot.append('path').attr('class', 'tcps-dup-ack').attr('data-count', dupIdx.length)
     .attr('d', ticksPath(dupIdx, xr(dup), (k) => y(dup.ack[k])));
 

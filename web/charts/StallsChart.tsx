@@ -6,11 +6,11 @@
 import { useMemo } from 'react';
 import * as d3 from 'd3';
 import type { ConnectionData, Stall, StallCause } from '../model/types';
-import type { Dir } from '../model/series';
-import { interPacketGaps, logHistogram, stallsAtThreshold, defaultStallSeconds } from '../model/connectionSeries';
+import { lowerBound, type Dir } from '../model/series';
+import { interPacketGaps, logHistogramRange, stallsAtThreshold, defaultStallSeconds } from '../model/connectionSeries';
 import { beginFrame, drawTimeAxis, MARGIN, yAxisLabel, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
-import { formatDuration, formatTime } from './units';
+import { formatCount, formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 
 export const CAUSE_LABELS: Record<StallCause, string> = {
@@ -100,14 +100,18 @@ function drawGapHistogram(
   parent: d3.Selection<SVGGElement, unknown, null, undefined>, m: StallsModel,
   t0: number, t1: number, width: number, height: number,
 ): void {
-  const visible: number[] = [];
+  // Gaps are in time order: those ending at or after t0 and starting by t1 are one run
+  // of indices [a, b) (found without copying them; logHistogramRange reuses the logs).
   const { gap, tEnd } = m.gaps;
-  for (let k = 0; k < gap.length; k++) if (tEnd[k] >= t0 && tEnd[k] - gap[k] <= t1) visible.push(gap[k]);
-  const bins = logHistogram(visible, 5);
+  const a = lowerBound(tEnd, t0);
+  let b = a;
+  while (b < gap.length && tEnd[b] - gap[b] <= t1) b++;
+  const visible = { length: b - a };
+  const bins = logHistogramRange(gap, a, b, 5);
   const g = parent.append('g').attr('class', 'tcps-histogram').attr('data-count', bins.length)
     .attr('transform', `translate(0,${STRIP + HIST_GAP})`);
   g.append('text').attr('class', 'tcps-subtitle').attr('x', -MARGIN.left + 4).attr('y', -10)
-    .text(`Gaps between packets (${visible.length.toLocaleString('en-US')} in view)`);
+    .text(`Gaps between packets (${formatCount(visible.length)} in view)`);
   if (bins.length === 0) {
     g.append('text').attr('class', 'tcps-empty').attr('x', width / 2).attr('y', height / 2).attr('text-anchor', 'middle')
       .text('Fewer than two packets in view');
@@ -121,7 +125,7 @@ function drawGapHistogram(
     .attr('class', (b) => (b.x0 >= m.thresholdSeconds ? 'tcps-gap-bar tcps-gap-stall' : 'tcps-gap-bar'))
     .attr('x', (b) => x(b.x0) + 0.5).attr('width', (b) => Math.max(0.5, x(b.x1) - x(b.x0) - 1))
     .attr('y', (b) => y(b.count)).attr('height', (b) => height - y(b.count))
-    .append('title').text((b) => `${b.count.toLocaleString('en-US')} gaps of ${formatDuration(b.x0)} – ${formatDuration(b.x1)}`);
+    .append('title').text((b) => `${formatCount(b.count)} gaps of ${formatDuration(b.x0)} – ${formatDuration(b.x1)}`);
   const decades = d3.range(Math.round(Math.log10(bins[0].x0)), Math.round(Math.log10(bins[bins.length - 1].x1)) + 1).map((e) => 10 ** e);
   g.append('g').attr('class', 'tcps-axis tcps-axis-gap').attr('transform', `translate(0,${height})`)
     .call(d3.axisBottom(x).tickValues(decades).tickFormat((v) => formatDuration(Number(v))).tickSizeOuter(0))

@@ -40,6 +40,24 @@ export function strokeOf(el: SVGElement | null, fallback = '#0072b2'): string {
   return s && s !== 'none' ? s : fallback;
 }
 
+// getComputedStyle on a just-drawn path forces a style recalculation in the middle of
+// every pan/zoom frame; the colour only changes with the class and the theme.
+const strokeCache = new WeakMap<Element, Map<string, string>>();
+function themeKey(el: Element): string {
+  const stack = el.closest('.tcps-charts');
+  const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)').matches : false;
+  return `${stack?.getAttribute('data-theme') ?? ''}|${document.documentElement.getAttribute('data-theme') ?? ''}|${dark}`;
+}
+function cachedStrokeOf(svg: Element | null, el: SVGElement | null, cls: string): string {
+  if (!svg || !el) return strokeOf(el);
+  let byClass = strokeCache.get(svg);
+  if (!byClass) strokeCache.set(svg, (byClass = new Map()));
+  const key = `${themeKey(svg)}|${cls}`;
+  let colour = byClass.get(key);
+  if (colour == null) byClass.set(key, (colour = strokeOf(el)));
+  return colour;
+}
+
 /** Square dots of `size` px centred at (x(i), y(i)) for every i of `idx`. */
 export function canvasDots(ctx: CanvasRenderingContext2D, idx: ArrayLike<number>, x: (i: number) => number, y: (i: number) => number, color: string, size = 2.5): void {
   ctx.fillStyle = color;
@@ -62,7 +80,7 @@ export function drawDots(
   const path = f.plot.append('path').attr('class', cls).attr('data-points', idx.length);
   if (ctx && idx.length >= CANVAS_MIN_MARKS) {
     path.attr('data-canvas', 'true');
-    canvasDots(ctx, idx, x, y, strokeOf(path.node()));
+    canvasDots(ctx, idx, x, y, cachedStrokeOf(f.svg.node(), path.node(), cls));
   } else {
     path.attr('d', dotsPath(idx, x, y));
   }

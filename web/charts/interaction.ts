@@ -64,14 +64,21 @@ export function bindTimeInteractions(f: Frame, opts: InteractionOptions): void {
 
   if (fresh) setUp(el);
   const brush = brushes.get(el)!;
-  brush.extent([[0, 0], [w, h]]);
-  f.interact.select<SVGGElement>('g.tcps-brush').call(brush)
-    .call((g) => g.select('.overlay').attr('cursor', null));
+  // (Re)applying the brush rebuilds its overlay and handles: only when its extent changes,
+  // not on every pan/zoom frame.
+  const extent = `${w},${h}`;
+  if (brushExtents.get(el) !== extent) {
+    brushExtents.set(el, extent);
+    brush.extent([[0, 0], [w, h]]);
+    f.interact.select<SVGGElement>('g.tcps-brush').call(brush)
+      .call((g) => g.select('.overlay').attr('cursor', null));
+  }
   // Keep d3-zoom's idea of the current transform in step with the range from props.
   (el as unknown as { __zoom: d3.ZoomTransform }).__zoom = zoomTransformFor(opts.view, w);
 }
 
 const brushes = new WeakMap<SVGGElement, d3.BrushBehavior<unknown>>();
+const brushExtents = new WeakMap<SVGGElement, string>();
 
 function setUp(el: SVGGElement): void {
   const g = d3.select(el);
@@ -153,7 +160,7 @@ const CHAR_W = 6.6; // px per character at the 11px tooltip font, when getBBox i
 /** Draw (or hide, with tip = null and px = NaN) the crosshair and tooltip in the overlay layer. */
 export function showTip(f: Frame, tip: Tip | null, px: number): void {
   const o = f.overlay;
-  o.selectAll('*').remove();
+  o.node()!.replaceChildren();
   const h = f.innerHeight;
   const cx = tip ? tip.x : px;
   if (!Number.isFinite(cx) || cx < 0 || cx > f.innerWidth) return;

@@ -4,3 +4,9 @@
 // Re-exported here so chart code has one import site for units.
 
 export { formatBitrate, formatBytes, formatDuration, formatTime } from '../model/format';
+
+// One formatter, made once: Number#toLocaleString builds a new one per call (slow in
+// the per-draw histogram titles).
+const INTEGER = new Intl.NumberFormat('en-US');
+/** 12,345 (en-US grouping), as `n.toLocaleString('en-US')`. */
+export const formatCount = (n: number): string => INTEGER.format(n);

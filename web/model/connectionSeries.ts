@@ -220,6 +220,49 @@ export function logHistogram(values: ArrayLike<number>, perDecade = 5, floor = 1
   return bins;
 }
 
+const log10Cache = new WeakMap<Float64Array, Float64Array>();
+
+/** Math.log10 of every element, computed once per array (the array must not change). */
+function log10Of(values: Float64Array): Float64Array {
+  let logs = log10Cache.get(values);
+  if (!logs) {
+    logs = new Float64Array(values.length);
+    for (let i = 0; i < values.length; i++) logs[i] = Math.log10(values[i]);
+    log10Cache.set(values, logs);
+  }
+  return logs;
+}
+
+/**
+ * `logHistogram(values.subarray(a, b), perDecade, floor)`, the same bins and counts, but
+ * with the logarithms of `values` computed once per array and reused by later calls (the
+ * gap histogram is redrawn for every visible range while panning and zooming).
+ */
+export function logHistogramRange(values: Float64Array, a: number, b: number, perDecade = 5, floor = 1e-6): LogBin[] {
+  a = Math.max(0, a); b = Math.min(values.length, b);
+  let min = Infinity, max = -Infinity;
+  for (let i = a; i < b; i++) {
+    const v = values[i];
+    if (v > 0 && v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > 0)) return [];
+  const logs = log10Of(values);
+  const lo = Math.floor(Math.log10(Math.max(min, floor)));
+  const hi = Math.max(lo + 1, Math.ceil(Math.log10(max) + 1e-12));
+  const nBins = (hi - lo) * perDecade;
+  const counts = new Float64Array(nBins);
+  for (let i = a; i < b; i++) {
+    const v = values[i];
+    if (!(v >= 0)) continue;
+    const k = v <= 0 ? 0 : Math.floor((logs[i] - lo) * perDecade + 1e-9);
+    counts[Math.min(nBins - 1, Math.max(0, k))]++;
+  }
+  const bins: LogBin[] = [];
+  for (let k = 0; k < nBins; k++) bins.push({ x0: 10 ** (lo + k / perDecade), x1: 10 ** (lo + (k + 1) / perDecade), count: counts[k] });
+  return bins;
+}
+
 /**
  * The threshold the decoder's stalls were found with (summary.stallThresholdMs), else the
  * DESIGN.md default: the larger of 10 ms and 4 × the minimum RTT.

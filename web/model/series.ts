@@ -203,15 +203,103 @@ export function decimatePixelGrid(t: Num, y: Num, x0: number, x1: number, pixels
     return Uint32Array.from(all);
   }
   const scale = Math.max(1, Math.floor(pixels)) / (x1 - x0 || 1);
-  const seen = new Set<number>();
-  const keep: number[] = [];
+  // t is sorted, so columns only ever increase: a cell (column, row) can only repeat
+  // within the current column. Rows seen in the current column are marked in a reused
+  // table with a per-column stamp (no hashing, no per-call allocation; this loop runs
+  // over every point in view on every pan/zoom frame).
+  const keep = new Uint32Array(Math.max(0, end - first));
+  let kept = 0;
+  let col = NaN;
+  let stamp = 0;
   for (let i = first; i < end; i++) {
     const v = y[i];
     if (Number.isNaN(v)) continue;
-    const key = Math.floor((t[i] - x0) * scale) * 65536 + (Math.round(yPixel(v)) & 0xffff);
-    if (!seen.has(key)) { seen.add(key); keep.push(i); }
+    const c = Math.floor((t[i] - x0) * scale);
+    if (c !== col) { col = c; stamp = nextStamp(); }
+    const row = Math.round(yPixel(v)) & 0xffff;
+    if (rowStamps[row] !== stamp) { rowStamps[row] = stamp; keep[kept++] = i; }
   }
-  return Uint32Array.from(keep);
+  return keep.slice(0, kept);
+}
+
+const rowStamps = new Uint32Array(65536);
+let lastStamp = 0;
+function nextStamp(): number {
+  if (lastStamp === 0xffffffff) { rowStamps.fill(0); lastStamp = 0; }
+  return ++lastStamp;
+}
+
+/**
+ * A plain function computing exactly what a D3 linear scale with a two-number domain and
+ * range computes (d3-scale's normalize, then interpolateNumber), without the scale's
+ * indirections: for loops over every point in view (decimatePixelGrid's yPixel).
+ */
+export function linearMap(domain: readonly [number, number] | number[], range: readonly [number, number] | number[]): (v: number) => number {
+  let a = +domain[0], b = +domain[1], r0 = +range[0], r1 = +range[1];
+  if (b < a) { [a, b] = [b, a]; [r0, r1] = [r1, r0]; } // as d3's bimap does for a descending domain
+  const span = b - a;
+  if (!span) {
+    const t = Number.isNaN(span) ? NaN : 0.5;
+    return () => r0 * (1 - t) + r1 * t;
+  }
+  return (v) => {
+    const t = (v - a) / span;
+    return r0 * (1 - t) + r1 * t;
+  };
+}
+
+// ---------------------------------------------------------------- range extent
+
+const BLOCK = 256;
+
+/** Per-block minimum and maximum of the finite values of `v` (blocks of BLOCK elements). */
+interface Blocks { min: Float64Array; max: Float64Array }
+const blockCache = new WeakMap<ArrayLike<number>, Blocks>();
+
+function blocksOf(v: Num): Blocks {
+  let b = blockCache.get(v);
+  if (!b) {
+    const n = Math.ceil(v.length / BLOCK);
+    b = { min: new Float64Array(n).fill(Infinity), max: new Float64Array(n).fill(-Infinity) };
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!Number.isFinite(x)) continue;
+      const k = (i / BLOCK) | 0;
+      if (x < b.min[k]) b.min[k] = x;
+      if (x > b.max[k]) b.max[k] = x;
+    }
+    blockCache.set(v, b);
+  }
+  return b;
+}
+
+/**
+ * Minimum and maximum of the finite values v[a..b) ([Infinity, -Infinity] when there are
+ * none). Whole blocks of 256 use per-block extremes computed once per array (cached), so
+ * a query over a million points visits a few thousand numbers. `v` must not be mutated
+ * after the first query.
+ */
+export function rangeExtent(v: Num, a: number, b: number): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  a = Math.max(0, a); b = Math.min(v.length, b);
+  const scan = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const x = v[i];
+      if (!Number.isFinite(x)) continue;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  };
+  if (b - a < 4 * BLOCK) { scan(a, b); return [lo, hi]; }
+  const k0 = Math.ceil(a / BLOCK), k1 = Math.floor(b / BLOCK);
+  scan(a, k0 * BLOCK);
+  const blocks = blocksOf(v);
+  for (let k = k0; k < k1; k++) {
+    if (blocks.min[k] < lo) lo = blocks.min[k];
+    if (blocks.max[k] > hi) hi = blocks.max[k];
+  }
+  scan(k1 * BLOCK, b);
+  return [lo, hi];
 }
 
 /**
