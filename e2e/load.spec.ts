@@ -40,7 +40,7 @@ test('an example opens from the list and the permalink names it', async ({ page 
   await page.goto('/');
   await page.locator(`[data-example="${firstExample}"]`).click();
   await expect(app(page)).toHaveAttribute('data-state', 'ready');
-  expect(new URL(page.url()).hash).toContain(`ex=${firstExample}`);
+  await expect.poll(() => new URL(page.url()).hash).toContain(`ex=${firstExample}`);
   // Reloading the permalink restores the same capture.
   await page.reload();
   await expect(app(page)).toHaveAttribute('data-state', 'ready');

@@ -14,6 +14,9 @@ import { decodeSnapshot, fragmentToSnapshot, isSnapshotFileName, openSnapshotFil
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
 
+/** Quiet time before the view is written to the address bar. */
+const URL_WRITE_DELAY_MS = 150;
+
 function exampleUrl(file: string): string {
   return new URL(`examples/${encodeURIComponent(file)}`, document.baseURI).href;
 }
@@ -37,14 +40,32 @@ export function App() {
   const [snap, setSnap] = useState<string | null>(() => new URLSearchParams(window.location.hash.slice(1)).get('snap'));
   const client = () => (clientRef.current ??= new DecoderClient());
 
-  // The address bar always holds the current view (a permalink).
+  // The address bar always holds the current view (a permalink). A zoom or pan gesture
+  // changes only the range, many times a second, and history.replaceState costs ~30 ms
+  // of main thread in Chromium: those writes wait until the range has been still for a
+  // moment. Every other change is written at once.
+  const lastWrittenRef = useRef<{ view: ViewState; snap: string | null } | null>(null);
   useEffect(() => {
-    const fragment = [serializeView(view), snap ? `snap=${snap}` : ''].filter(Boolean).join('&');
-    window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
+    const write = () => {
+      lastWrittenRef.current = { view, snap };
+      const fragment = [serializeView(view), snap ? `snap=${snap}` : ''].filter(Boolean).join('&');
+      window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
+    };
+    const last = lastWrittenRef.current;
+    const onlyRange = last !== null && last.snap === snap && serializeView({ ...last.view, range: view.range }) === serializeView(view);
+    if (!onlyRange) {
+      write();
+      return;
+    }
+    const timer = window.setTimeout(write, URL_WRITE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [view, snap]);
+
+  useEffect(() => {
     const root = document.documentElement;
     if (view.theme === 'auto') delete root.dataset.theme;
     else root.dataset.theme = view.theme;
-  }, [view, snap]);
+  }, [view.theme]);
 
   const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
     setSnap(null);
