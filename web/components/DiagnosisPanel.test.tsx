@@ -5,18 +5,12 @@ import { createRoot } from 'react-dom/client';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { BdpCalculator } from './BdpCalculator';
 import type { ConnectionSummary, DirectionSummary, Stall } from '../model/types';
+import { directionSummary } from '../charts/fixtures';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const dir = (over: Partial<DirectionSummary>): DirectionSummary => ({
-  from: '10.0.0.1:5001', to: '10.0.0.2:40000', packets: 0, payloadBytes: 0, bytes: 0,
-  windowScale: null, windowScaleUnknown: false, windowScaleLowerBound: null,
-  receiveWindow: null, maxBytesInFlight: null, retransmissions: 0, fastRetransmissions: 0,
-  spuriousRetransmissions: 0, duplicateAcks: 0, zeroWindows: 0, zeroWindowProbes: 0, windowFull: 0,
-  keepAlives: 0, lostSegments: 0, outOfOrder: 0,
-  throughput: { meanBps: 0, peakBps: 0, binSeconds: 0.1 }, rtt: { minMs: null, medianMs: null }, stalls: [],
-  ...over,
-});
+const dir = (over: Partial<DirectionSummary>): DirectionSummary =>
+  directionSummary({ from: '10.0.0.1:5001', to: '10.0.0.2:40000', windowScale: null, ...over });
 
 const stalls: Stall[] = [
   { start: 1.015, duration: 0.185, cause: 'retransmission-timeout', frameBefore: 5, frameAfter: 7, endedBy: 'retransmission of 1448 bytes at 1.200 s' },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KiB, MiB, WINDOW_SIZES, attainable, bdp, cap, seedFromSummary, windowFor, windowTable } from './bdp';
 import { formatBitrate } from './format';
 import type { ConnectionSummary, DirectionSummary } from './types';
+import { directionSummary } from '../charts/fixtures';
 
 const RTT = 0.0028; // 2.8 ms
 const LINK = 533e6; // iperf over the 802.11ac link
@@ -38,15 +39,8 @@ describe('bdp: the 802.11ac write-up (DESIGN.md)', () => {
 });
 
 describe('seedFromSummary', () => {
-  const dir = (over: Partial<DirectionSummary>): DirectionSummary => ({
-    from: 'a', to: 'b', packets: 0, payloadBytes: 0, bytes: 0,
-    windowScale: null, windowScaleUnknown: false, windowScaleLowerBound: null,
-    receiveWindow: null, maxBytesInFlight: null, retransmissions: 0, fastRetransmissions: 0,
-    spuriousRetransmissions: 0, duplicateAcks: 0, zeroWindows: 0, zeroWindowProbes: 0, windowFull: 0,
-    keepAlives: 0, lostSegments: 0, outOfOrder: 0,
-    throughput: { meanBps: 0, peakBps: 0, binSeconds: 0.1 }, rtt: { minMs: null, medianMs: null }, stalls: [],
-    ...over,
-  });
+  const dir = (over: Partial<DirectionSummary>): DirectionSummary =>
+    directionSummary({ from: 'a', to: 'b', windowScale: null, ...over });
 
   it('takes the sender RTT/rate and the receiver window', () => {
     const s = {
