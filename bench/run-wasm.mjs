@@ -4,20 +4,18 @@
 // analysis), the wasm linear memory at the end (wasmMemoryBytes: its high-water mark,
 // since wasm memory never shrinks) and, when the build exports it, the live heap
 // (heapBytes: what the analysis actually retains after finish).
-import { createReadStream, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createReadStream } from 'node:fs';
+import { CHUNK_BYTES, loadWasm, pushStream } from '../cli/wasm.mjs';
 
 const [file, mode] = process.argv.slice(2);
-const pkg = fileURLToPath(new URL('../wasm/pkg/', import.meta.url));
-const wasm = await import(`${pkg}tcpscope_core.js`);
-const exports = wasm.initSync({ module: readFileSync(`${pkg}tcpscope_core_bg.wasm`) });
+const loaded = await loadWasm();
+if (!loaded) throw new Error('wasm/pkg is not built: run `bash scripts/build-wasm.sh`');
+const { wasm, exports } = loaded;
 
 const started = performance.now();
 const decodeOnly = mode === '--decode-only';
 const engine = decodeOnly ? new wasm.WasmDecoder() : new wasm.WasmSession(Number.NaN);
-for await (const chunk of createReadStream(file, { highWaterMark: 16 * 1024 * 1024 })) {
-  if (!engine.push(chunk)) break;
-}
+await pushStream(engine, createReadStream(file, { highWaterMark: CHUNK_BYTES }));
 const pushed = performance.now();
 engine.finish();
 const finishSeconds = (performance.now() - pushed) / 1000;

@@ -6,10 +6,10 @@
 //
 // Exit status: 0 success, 1 the capture is damaged (partial results still printed,
 // `error` set), 2 usage errors (and files that cannot be opened).
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { formatHuman } from '../cli/format.mjs';
+import { CHUNK_BYTES, loadWasm, pushStream } from '../cli/wasm.mjs';
 
 const USAGE = `usage: tcpscope analyze CAPTURE [--json] [--stall-ms N]
 
@@ -46,17 +46,6 @@ function parseArgs(argv) {
   return options;
 }
 
-async function loadWasm() {
-  const pkg = fileURLToPath(new URL('../wasm/pkg/', import.meta.url));
-  if (!existsSync(`${pkg}tcpscope_core_bg.wasm`)) {
-    process.stderr.write('tcpscope: the wasm module is not built yet; run `npm run build:wasm` (or `npm start`) first\n');
-    process.exit(2);
-  }
-  const wasm = await import(new URL('../wasm/pkg/tcpscope_core.js', import.meta.url).href);
-  wasm.initSync({ module: readFileSync(`${pkg}tcpscope_core_bg.wasm`) });
-  return wasm;
-}
-
 async function isGzip(path) {
   const { open } = await import('node:fs/promises');
   const handle = await open(path, 'r');
@@ -71,14 +60,16 @@ async function isGzip(path) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!existsSync(options.capture)) usage(`cannot open '${options.capture}': no such file`);
-  const wasm = await loadWasm();
-  const session = new wasm.WasmSession(options.stallMs);
-  let stream = createReadStream(options.capture, { highWaterMark: 16 * 1024 * 1024 });
-  if (await isGzip(options.capture)) stream = stream.pipe(createGunzip());
-  for await (const chunk of stream) {
-    if (!session.push(chunk)) break;
+  const loaded = await loadWasm();
+  if (!loaded) {
+    process.stderr.write('tcpscope: the wasm module is not built yet; run `npm run build:wasm` (or `npm start`) first\n');
+    process.exit(2);
   }
-  stream.destroy();
+  const { wasm } = loaded;
+  const session = new wasm.WasmSession(options.stallMs);
+  let stream = createReadStream(options.capture, { highWaterMark: CHUNK_BYTES });
+  if (await isGzip(options.capture)) stream = stream.pipe(createGunzip());
+  await pushStream(session, stream);
   session.finish();
   const report = JSON.parse(session.reportJson());
   session.free();

@@ -67,14 +67,19 @@ export function App() {
     else root.dataset.theme = view.theme;
   }, [view.theme]);
 
-  const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
-    setSnap(null);
+  /** Forget the previous capture and show `name` as loading. */
+  const startLoading = useCallback((name: string) => {
     setPhase('loading');
     setFileName(name);
     setProgress(null);
     setReport(null);
     setData(null);
     setFailure(null);
+  }, []);
+
+  const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
+    setSnap(null);
+    startLoading(name);
     try {
       const blob = await getBlob();
       const { report } = await client().open(blob, name, null, setProgress);
@@ -93,16 +98,12 @@ export function App() {
       setFailure(error instanceof Error ? error.message : String(error));
       setPhase('error');
     }
-  }, []);
+  }, [startLoading]);
 
   // A snapshot (shared link or .tcpscope.json file) carries one connection's derived
   // data: no capture, no worker. Its messages are written for people and shown as text.
   const showSnapshot = useCallback(async (name: string, decode: () => Promise<Snapshot>) => {
-    setPhase('loading');
-    setFileName(name);
-    setReport(null);
-    setData(null);
-    setFailure(null);
+    startLoading(name);
     try {
       const snapshot = await decode();
       setFileName(snapshot.name);
@@ -114,7 +115,7 @@ export function App() {
       setFailure(error instanceof Error ? error.message : String(error));
       setPhase('error');
     }
-  }, []);
+  }, [startLoading]);
 
   const openFile = useCallback(
     (file: File) => {
