@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CaptureBanner } from './components/CaptureBanner';
 import { ConnectionTable, largestConnection } from './components/ConnectionTable';
 import { ConnectionView } from './components/ConnectionView';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
 import type { ConnectionData, Report } from './model/types';
@@ -190,12 +191,21 @@ export function App() {
             <strong>Could not read {fileName || 'the capture'}.</strong> {failure}
           </div>
         ) : null}
-        {report ? <CaptureBanner name={fileName} report={report} /> : null}
+        {/* A part that throws says why in its own box; the rest of the page keeps working. */}
+        {report ? (
+          <ErrorBoundary what="capture summary" resetKey={report}>
+            <CaptureBanner name={fileName} report={report} />
+          </ErrorBoundary>
+        ) : null}
         {report && report.connections.length > 0 ? (
-          <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+          <ErrorBoundary what="connection list" resetKey={report}>
+            <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+          </ErrorBoundary>
         ) : null}
         {data && selected && data.summary.id === selected.id ? (
-          <ConnectionView name={fileName} data={data} report={report!} view={view} onView={setView} client={client()} />
+          <ErrorBoundary what="connection" resetKey={data}>
+            <ConnectionView name={fileName} data={data} report={report!} view={view} onView={setView} client={client()} />
+          </ErrorBoundary>
         ) : null}
       </main>
     </div>

@@ -25,6 +25,12 @@ pub struct CaptureSummary {
     pub packets: u64,
     pub bytes: u64,
     pub duration: f64,
+    /// Frames ignored as copies of an earlier frame (analysis/duplicates.rs).
+    pub duplicate_frames: u64,
+    /// Of those, 802.11 MAC-layer retries.
+    pub wifi_retries: u64,
+    /// The capture clock's tick, ms (analysis/clock.rs); null when it can't be told.
+    pub timestamp_resolution_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -50,6 +56,7 @@ impl<'a> Report<'a> {
             (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
             _ => 0.0,
         };
+        let facts = analysis.map(|a| a.capture).unwrap_or_default();
         let mut warnings: Vec<Warning> = info
             .warnings
             .iter()
@@ -67,6 +74,9 @@ impl<'a> Report<'a> {
                 packets: info.packets,
                 bytes: info.bytes,
                 duration,
+                duplicate_frames: facts.duplicate_frames,
+                wifi_retries: facts.wifi_retries,
+                timestamp_resolution_ms: facts.timestamp_resolution_ns.map(|ns| ns as f64 / 1e6),
             },
             error: error.map(|e| ErrorSummary {
                 message: e.message.clone(),

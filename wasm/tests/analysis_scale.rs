@@ -29,6 +29,7 @@ fn run(n: u32) -> usize {
             window: 64240,
             payload_len: 0,
             options: TcpOptions { window_scale: Some(7), ..Default::default() },
+            frame_id: Default::default(),
         };
         an.push(&seg, 0);
         seg.packet_index += 1;

@@ -101,6 +101,14 @@ fn the_scripted_story_is_told_back() {
             (901, 299, ApplicationIdle),       // 901 → 1200 ms: all acknowledged at 911 ms
         ]
     );
-    // 1.08 s of the 1.2 s transfer was stalled, no single cause ≥ 75 % of it.
-    assert_eq!(c.diagnosis.limit, "stalls");
+    // 1.08 s of the 1.2 s transfer was stalled. Each stall's time goes to its cause's
+    // share (DESIGN.md): application idle 102 + 299 = 401 ms, zero window 380 ms,
+    // RTO 299 ms (+ recovery) — the application's is the largest share.
+    let s = c.diagnosis.shares;
+    assert!((s.receive_window + s.loss + s.application + s.stalled + s.other - 1.0).abs() < 1e-9);
+    assert!(s.application > s.receive_window && s.application > s.loss, "{s:?}");
+    assert_eq!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
+    // The sentence's percentage is the bar's.
+    let pct = format!("{:.0} %", s.application * 100.0);
+    assert!(c.diagnosis.text.contains(&pct), "{pct} in {}", c.diagnosis.text);
 }

@@ -1,17 +1,31 @@
 // Bandwidth-delay product calculator (DESIGN.md "Limit diagnosis": "a bandwidth-delay
 // product calculator seeded from the flow (RTT, window, rate; change any one)").
-// Seeded from the connection: min RTT and measured rate of the data direction, the
-// largest window its receiver advertised; the link rate starts at the flow's peak
-// rate. Change any input to see the cap (window / RTT), the BDP of the link and the
-// window needed; the table lists 32 KiB … 16 MiB against the cap at this RTT.
+// Seeded only from the numbers the diagnosis headline used (`diagnosis.evidence`,
+// issue 13 item 6): the path RTT, the effective window (the inferred lower bound when
+// the window scale is unknown) and the diagnosis's link estimate, else the sustained
+// rate — never the peak bin. While the inputs are the seed's, the verdict line is the
+// diagnosis's own verdict, so the calculator cannot contradict the headline; once an
+// input is changed, the verdict is recomputed from the inputs (window cap vs link rate).
+// The table lists 32 KiB … 16 MiB against the cap at this RTT.
 import { useId, useState } from 'react';
-import type { ConnectionSummary } from '../model/types';
-import { KiB, attainable, bdp, cap, seedFromSummary, windowFor, windowTable } from '../model/bdp';
+import type { ConnectionSummary, Verdict } from '../model/types';
+import { evidenceOf } from '../model/types';
+import { KiB, attainable, bdp, cap, inputVerdict, seedFromEvidence, windowFor, windowTable } from '../model/bdp';
 import { formatBitrate, formatBytes, formatDuration } from '../model/format';
 
 export interface BdpCalculatorProps {
   summary: ConnectionSummary;
 }
+
+/** The verdict in words; the same limit the headline names (DiagnosisPanel LIMIT_LABEL). */
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  window: 'the window is the limit',
+  link: 'the link is the limit',
+  loss: 'packet loss is the limit, not the window or the link',
+  application: 'the sending application is the limit, not the window or the link',
+  stalls: 'stalls are the limit, not the window or the link',
+  unknown: 'these numbers cannot tell what the limit is',
+};
 
 /** Parse a user-typed positive number; null when empty or invalid. */
 function positive(text: string): number | null {
@@ -20,21 +34,29 @@ function positive(text: string): number | null {
 }
 
 /** Trim float noise for an input's initial value: 2.8000000001 → "2.8". */
-function seedText(v: number | null, digits = 3): string {
+export function seedText(v: number | null, digits = 3): string {
   return v == null || !Number.isFinite(v) || v <= 0 ? '' : String(Number(v.toPrecision(digits + 1)));
 }
 
 export function BdpCalculator({ summary }: BdpCalculatorProps) {
-  const seed = seedFromSummary(summary);
+  const seed = seedFromEvidence(evidenceOf(summary.diagnosis));
   const id = useId();
-  const [rttMs, setRttMs] = useState(seedText(seed.rttS != null ? seed.rttS * 1000 : null));
-  const [windowKiB, setWindowKiB] = useState(seedText(seed.windowBytes != null ? seed.windowBytes / KiB : null, 4));
-  const [linkMbps, setLinkMbps] = useState(seedText(Math.max(seed.peakBps, seed.rateBps) / 1e6));
+  const seeded = {
+    rtt: seedText(seed.rttMs),
+    window: seedText(seed.windowBytes != null ? seed.windowBytes / KiB : null, 4),
+    link: seedText(seed.linkBps != null ? seed.linkBps / 1e6 : null),
+  };
+  const [rttMs, setRttMs] = useState(seeded.rtt);
+  const [windowKiB, setWindowKiB] = useState(seeded.window);
+  const [linkMbps, setLinkMbps] = useState(seeded.link);
 
   const rttS = positive(rttMs) != null ? positive(rttMs)! / 1000 : null;
   const windowBytes = positive(windowKiB) != null ? positive(windowKiB)! * KiB : null;
   const linkBps = positive(linkMbps) != null ? positive(linkMbps)! * 1e6 : null;
   const ready = rttS != null;
+  // Untouched (or typed back to the seed): the diagnosis's verdict; else the inputs'.
+  const untouched = rttMs === seeded.rtt && windowKiB === seeded.window && linkMbps === seeded.link;
+  const verdict: Verdict = untouched ? seed.verdict : inputVerdict(windowBytes, rttS, linkBps);
 
   const field = (label: string, unit: string, value: string, set: (v: string) => void, name: string, hint?: string) => (
     <label htmlFor={`${id}-${name}`} style={{ display: 'grid', gap: 2 }}>
@@ -43,6 +65,7 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
         <input
           id={`${id}-${name}`}
           name={name}
+          data-testid={`bdp-${name}`}
           type="number"
           inputMode="decimal"
           min="0"
@@ -53,18 +76,41 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
         />{' '}
         {unit}
       </span>
-      {hint && <small className="muted">{hint}</small>}
+      {hint && <small className="muted" data-testid={`bdp-${name}-hint`}>{hint}</small>}
     </label>
   );
 
+  const rttHint = seed.rttS != null ? `the path RTT the diagnosis used: ${formatDuration(seed.rttS)}` : 'no path RTT could be measured';
+  const windowHint = seed.windowBytes == null
+    ? 'no receive window was seen'
+    : seed.windowInferred
+      ? `inferred ≥ ${formatBytes(seed.windowBytes)} (window scale unknown)`
+      : `largest advertised: ${formatBytes(seed.windowBytes)}`;
+  const linkHint = seed.linkBps == null
+    ? 'no rate was measured'
+    : seed.linkIsSustainedRate
+      ? `sustained rate (the window hides the link's capacity): ${formatBitrate(seed.linkBps)}`
+      : `the link rate the diagnosis estimated: ${formatBitrate(seed.linkBps)}`;
+
   return (
-    <section className="bdp-calculator" data-testid="bdp-calculator" aria-labelledby={`${id}-title`}>
+    <section
+      className="bdp-calculator"
+      data-testid="bdp-calculator"
+      aria-labelledby={`${id}-title`}
+      data-seed-rtt-ms={seed.rttMs ?? undefined}
+      data-seed-window-bytes={seed.windowBytes ?? undefined}
+      data-seed-link-bps={seed.linkBps ?? undefined}
+    >
       <h2 id={`${id}-title`}>Bandwidth-delay product</h2>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16 }}>
-        {field('Round-trip time', 'ms', rttMs, setRttMs, 'rtt', seed.rttS != null ? `flow's minimum: ${formatDuration(seed.rttS)}` : 'no RTT samples in the capture')}
-        {field('Receive window', 'KiB', windowKiB, setWindowKiB, 'window', seed.windowBytes != null ? `largest advertised: ${formatBytes(seed.windowBytes)}` : undefined)}
-        {field('Link rate', 'Mbit/s', linkMbps, setLinkMbps, 'link', `flow averaged ${formatBitrate(seed.rateBps)}, peak ${formatBitrate(seed.peakBps)}`)}
+        {field('Round-trip time', 'ms', rttMs, setRttMs, 'rtt', rttHint)}
+        {field('Receive window', 'KiB', windowKiB, setWindowKiB, 'window', windowHint)}
+        {field(seed.linkIsSustainedRate ? 'Link rate (at least)' : 'Link rate', 'Mbit/s', linkMbps, setLinkMbps, 'link', linkHint)}
       </div>
+      <p className="bdp-verdict" data-testid="bdp-verdict" data-verdict={verdict} data-source={untouched ? 'diagnosis' : 'inputs'}>
+        {untouched ? 'As the diagnosis found: ' : 'With these inputs: '}
+        <strong>{VERDICT_TEXT[verdict]}</strong>.
+      </p>
       {ready ? (
         <ul className="bdp-results" data-testid="bdp-results">
           {windowBytes != null && (
@@ -74,7 +120,6 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
               {linkBps != null && (
                 <>
                   ; on a {formatBitrate(linkBps)} link the flow can reach {formatBitrate(attainable(windowBytes, rttS, linkBps))}
-                  {cap(windowBytes, rttS) < linkBps ? ' (the window is the limit)' : ' (the link is the limit)'}
                 </>
               )}
               .
@@ -89,7 +134,9 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
           )}
         </ul>
       ) : (
-        <p className="muted">Enter a round-trip time to compute the caps.</p>
+        <p className="muted" data-testid="bdp-no-rtt">
+          {seed.rttS == null && rttMs === seeded.rtt ? 'No path RTT could be measured: enter' : 'Enter'} a round-trip time to compute the caps.
+        </p>
       )}
       {ready && (
         <div className="table-wrap">

@@ -1,6 +1,9 @@
-// File-level facts, the "damaged after packet N" banner, and per-packet warnings.
+// File-level facts, the "damaged after packet N" banner, what the capture set-up did to
+// the packets (duplicate frames ignored, a coarse capture clock: issue 13 items 2 and 3),
+// and per-packet warnings.
 import type { Report } from '../model/types';
-import { formatBytesSI, formatDuration } from '../model/format';
+import { captureQuality } from '../model/types';
+import { formatBytesSI, formatDuration, formatMs } from '../model/format';
 
 /** At most a few link-type names: a hostile pcapng can declare 65,535 interfaces. */
 export function linkTypesText(linkTypes: string[], max = 4): string {
@@ -8,9 +11,37 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
   return `${linkTypes.slice(0, max).join(' + ')} and ${(linkTypes.length - max).toLocaleString('en-US')} more link types`;
 }
 
+/** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
+export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock'] as const;
+
+/** A capture clock coarser than this (ms) gets the banner. */
+export const COARSE_CLOCK_MS = 1;
+
+/** "12 duplicate frames from the capture set-up were ignored (3 802.11 retries)." */
+export function duplicateFramesText(frames: number, wifiRetries: number): string {
+  const n = frames.toLocaleString('en-US');
+  const retries = wifiRetries > 0 ? ` (${wifiRetries.toLocaleString('en-US')} 802.11 ${wifiRetries === 1 ? 'retry' : 'retries'})` : '';
+  return `${n} duplicate frame${frames === 1 ? '' : 's'} from the capture set-up ${frames === 1 ? 'was' : 'were'} ignored${retries}.`;
+}
+
+/** "The capture clock ticks every 10 ms: RTTs and stalls shorter than that cannot be measured." */
+export function coarseClockText(resolutionMs: number): string {
+  return `The capture clock ticks every ${formatMs(resolutionMs)}: RTTs and stalls shorter than that cannot be measured.`;
+}
+
 export function CaptureBanner({ name, report }: { name: string; report: Report }) {
-  const { capture, error, warnings } = report;
+  const { capture, error } = report;
   const damaged = error && capture.packets > 0;
+  const quality = captureQuality(capture);
+  const byKind = (kind: string) => report.warnings.find((w) => w.kind === kind);
+  // The report's numbers when it has them, else the warning's own words (same fact, said once).
+  const duplicates = quality && quality.duplicateFrames > 0
+    ? duplicateFramesText(quality.duplicateFrames, quality.wifiRetries)
+    : byKind('duplicate-frames')?.message;
+  const coarse = quality && quality.timestampResolutionMs != null && quality.timestampResolutionMs > COARSE_CLOCK_MS
+    ? coarseClockText(quality.timestampResolutionMs)
+    : byKind('coarse-clock')?.message;
+  const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly string[]).includes(w.kind));
   return (
     <section className="capture" data-testid="capture">
       <p>
@@ -21,6 +52,16 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
       {damaged ? (
         <div className="banner damaged" role="alert" data-testid="damaged-banner">
           The capture is damaged after packet {capture.packets.toLocaleString('en-US')}: {error.message} Everything before it is analysed and drawn.
+        </div>
+      ) : null}
+      {duplicates ? (
+        <div className="banner capture-note" role="status" data-testid="duplicate-frames-banner">
+          {duplicates}
+        </div>
+      ) : null}
+      {coarse ? (
+        <div className="banner capture-note" role="status" data-testid="coarse-clock-banner">
+          {coarse}
         </div>
       ) : null}
       {warnings.length ? (

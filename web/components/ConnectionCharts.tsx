@@ -24,6 +24,7 @@ import { StallsChart } from '../charts/StallsChart';
 import { SequenceChart } from '../charts/SequenceChart';
 import { RttChart } from '../charts/RttChart';
 import { directionLabel } from '../charts/common';
+import { ErrorBoundary } from './ErrorBoundary';
 import '../charts/charts.css';
 
 export type { ChartId } from '../charts/frame';
@@ -224,7 +225,10 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
           key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={CHART_TITLES[id]}
           ref={(el) => { if (el) figures.current.set(id, el); else figures.current.delete(id); }}
         >
-          {chart(id)}
+          {/* A chart that throws says why in its own box; the other charts keep working. */}
+          <ErrorBoundary what="chart" resetKey={data}>
+            {chart(id)}
+          </ErrorBoundary>
           {chartControls(id)}
         </figure>
       ))}

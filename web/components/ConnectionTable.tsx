@@ -5,8 +5,10 @@ import { formatBytesSI, formatRate, formatDuration } from '../model/format';
 
 type SortKey = 'id' | 'packets' | 'bytes' | 'duration' | 'rate';
 
-const payload = (c: ConnectionSummary) => c.directions[0].payloadBytes + c.directions[1].payloadBytes;
 const dataDir = (c: ConnectionSummary) => c.directions[c.dataDirection];
+/** The data direction's payload (DESIGN.md "Direction"), not the sum of both directions. */
+export const dataPayload = (c: ConnectionSummary) => dataDir(c).payloadBytes;
+const payload = dataPayload;
 const sortValue: Record<SortKey, (c: ConnectionSummary) => number> = {
   id: (c) => c.id,
   packets: (c) => c.packets,
@@ -15,7 +17,7 @@ const sortValue: Record<SortKey, (c: ConnectionSummary) => number> = {
   rate: (c) => dataDir(c).throughput.meanBps,
 };
 
-/** The connection shown when none is chosen: the one that carried the most payload. */
+/** The connection shown when none is chosen: the one whose data direction carried the most payload. */
 export function largestConnection(connections: ConnectionSummary[]): ConnectionSummary | undefined {
   return connections.reduce<ConnectionSummary | undefined>((best, c) => (!best || payload(c) > payload(best) ? c : best), undefined);
 }
@@ -50,9 +52,9 @@ export function ConnectionTable({ connections, selected, onSelect }: {
             {header('id', '#')}
             <th>Data sender → receiver</th>
             {header('packets', 'Packets')}
-            {header('bytes', 'Payload')}
+            {header('bytes', 'Data payload')}
             {header('duration', 'Duration')}
-            {header('rate', 'Mean rate')}
+            {header('rate', 'Mean rate (over duration)')}
             <th>Limit</th>
           </tr>
         </thead>
@@ -75,7 +77,7 @@ export function ConnectionTable({ connections, selected, onSelect }: {
               <td className="num">{c.packets.toLocaleString('en-US')}</td>
               <td className="num">{formatBytesSI(payload(c))}</td>
               <td className="num">{formatDuration(c.end - c.start)}</td>
-              <td className="num">{formatRate(dataDir(c).throughput.meanBps)}</td>
+              <td className="num" title="mean over the connection's duration">{formatRate(dataDir(c).throughput.meanBps)}</td>
               <td><span className={`limit limit-${c.diagnosis.limit}`}>{c.diagnosis.limit}</span></td>
             </tr>
           ))}

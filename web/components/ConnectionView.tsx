@@ -8,7 +8,9 @@ import { BdpCalculator } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { SharePanel } from './SharePanel';
-import { formatBytesSI, formatRate } from '../model/format';
+import { ErrorBoundary } from './ErrorBoundary';
+import { formatBytesSI, formatMs, formatRate } from '../model/format';
+import { activeMeanBps, rttStats } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -20,8 +22,6 @@ interface Props {
   client: DecoderClient;
 }
 
-const ms = (x: number | null) => (x === null ? '–' : `${x.toFixed(x < 10 ? 2 : 1)} ms`);
-
 function scaleText(d: DirectionSummary): string {
   if (d.windowScaleUnknown) return d.windowScaleLowerBound !== null ? `unknown (≥ ${d.windowScaleLowerBound})` : 'unknown';
   return d.windowScale === null ? 'none' : `${d.windowScale} (×${2 ** d.windowScale})`;
@@ -30,11 +30,14 @@ function scaleText(d: DirectionSummary): string {
 const rows: [string, (d: DirectionSummary) => string][] = [
   ['Packets', (d) => d.packets.toLocaleString('en-US')],
   ['Payload', (d) => formatBytesSI(d.payloadBytes)],
-  ['Mean / peak rate', (d) => `${formatRate(d.throughput.meanBps)} / ${formatRate(d.throughput.peakBps)}`],
+  ["Mean rate over the connection's duration", (d) => formatRate(d.throughput.meanBps)],
+  ['Mean rate while sending', (d) => { const a = activeMeanBps(d.throughput); return a == null ? '–' : formatRate(a); }],
+  ['Peak rate (largest bin)', (d) => formatRate(d.throughput.peakBps)],
   ['Window scale', scaleText],
   ['Advertised window', (d) => (d.receiveWindow ? `${formatBytesSI(d.receiveWindow.min)} – ${formatBytesSI(d.receiveWindow.max)}` : '–')],
   ['Max bytes in flight', (d) => (d.maxBytesInFlight === null ? '–' : formatBytesSI(d.maxBytesInFlight))],
-  ['RTT min / median', (d) => `${ms(d.rtt.minMs)} / ${ms(d.rtt.medianMs)}`],
+  ['RTT min / median / p95 / max', (d) => { const r = rttStats(d.rtt); return [r.minMs, r.medianMs, r.p95Ms, r.maxMs].map(formatMs).join(' / '); }],
+  ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],
   ['Duplicate ACKs', (d) => String(d.duplicateAcks)],
   ['Zero windows / probes', (d) => `${d.zeroWindows} / ${d.zeroWindowProbes}`],
@@ -107,48 +110,60 @@ export function ConnectionView({ name, data: decoded, report, view, onView, clie
       <h2>
         Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
       </h2>
-      <DiagnosisPanel
-        summary={summary}
-        stalls={dataDir.stalls}
-        onSelectStall={(start, duration) => onView((v) => ({ ...v, range: [start - duration * 0.25, start + duration * 1.25] }))}
-      />
-      <ConnectionCharts
-        data={data}
-        others={others}
-        timeRange={view.range}
-        onTimeRangeChange={(range) => onView((v) => ({ ...v, range }))}
-        binMs={view.binMs}
-        onBinMsChange={(binMs) => onView((v) => ({ ...v, binMs }))}
-        stallMs={view.stallMs}
-        onStallMsChange={(stallMs) => onView((v) => ({ ...v, stallMs }))}
-        charts={view.charts}
-        onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
-        theme={view.theme}
-      />
-      <SharePanel name={name} report={report} data={data} view={view} />
+      <ErrorBoundary what="diagnosis" resetKey={summary}>
+        <DiagnosisPanel
+          summary={summary}
+          stalls={dataDir.stalls}
+          onSelectStall={(start, duration) => onView((v) => ({ ...v, range: [start - duration * 0.25, start + duration * 1.25] }))}
+        />
+      </ErrorBoundary>
+      {/* Each chart has its own boundary inside; this one catches the toolbar and the stack. */}
+      <ErrorBoundary what="chart stack" resetKey={data}>
+        <ConnectionCharts
+          data={data}
+          others={others}
+          timeRange={view.range}
+          onTimeRangeChange={(range) => onView((v) => ({ ...v, range }))}
+          binMs={view.binMs}
+          onBinMsChange={(binMs) => onView((v) => ({ ...v, binMs }))}
+          stallMs={view.stallMs}
+          onStallMsChange={(stallMs) => onView((v) => ({ ...v, stallMs }))}
+          charts={view.charts}
+          onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
+          theme={view.theme}
+        />
+      </ErrorBoundary>
+      <ErrorBoundary what="share panel" resetKey={data}>
+        <SharePanel name={name} report={report} data={data} view={view} />
+      </ErrorBoundary>
       <h3>Per direction</h3>
-      <table className="direction-stats" data-testid="direction-stats">
-        <thead>
-          <tr>
-            <th />
-            {summary.directions.map((d, i) => (
-              <th key={i} className={i === summary.dataDirection ? 'data-dir' : undefined}>
-                {d.from} → {d.to}
-                {i === summary.dataDirection ? ' (data)' : ''}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              {summary.directions.map((d, i) => <td key={i} className="num">{value(d)}</td>)}
+      <ErrorBoundary what="table" resetKey={summary}>
+        <table className="direction-stats" data-testid="direction-stats">
+          <thead>
+            <tr>
+              <th />
+              {summary.directions.map((d, i) => (
+                <th key={i} className={i === summary.dataDirection ? 'data-dir' : undefined}>
+                  {d.from} → {d.to}
+                  {i === summary.dataDirection ? ' (data)' : ''}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <BdpCalculator summary={summary} />
+          </thead>
+          <tbody>
+            {rows.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {summary.directions.map((d, i) => <td key={i} className="num">{value(d)}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ErrorBoundary>
+      <ErrorBoundary what="bandwidth-delay calculator" resetKey={summary}>
+        {/* Keyed by connection: the inputs start again from the new connection's evidence. */}
+        <BdpCalculator key={summary.id} summary={summary} />
+      </ErrorBoundary>
     </section>
   );
 }

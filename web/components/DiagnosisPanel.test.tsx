@@ -1,16 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { DiagnosisPanel } from './DiagnosisPanel';
-import { BdpCalculator } from './BdpCalculator';
-import type { ConnectionSummary, DirectionSummary, Stall } from '../model/types';
-import { directionSummary } from '../charts/fixtures';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const dir = (over: Partial<DirectionSummary>): DirectionSummary =>
-  directionSummary({ from: '10.0.0.1:5001', to: '10.0.0.2:40000', windowScale: null, ...over });
+import type { ConnectionSummary, Episode, Stall } from '../model/types';
+import { dir, receiverSide, render } from './testUtil';
 
 const stalls: Stall[] = [
   { start: 1.015, duration: 0.185, cause: 'retransmission-timeout', frameBefore: 5, frameAfter: 7, endedBy: 'retransmission of 1448 bytes at 1.200 s' },
@@ -31,14 +24,6 @@ const summary: ConnectionSummary = {
     shares: { receiveWindow: 0.91, loss: 0.02, application: 0, stalled: 0.05, other: 0.02 },
   },
 };
-
-function render(node: React.ReactNode) {
-  const el = document.createElement('div');
-  document.body.append(el);
-  const root = createRoot(el);
-  act(() => root.render(node));
-  return el;
-}
 
 describe('DiagnosisPanel', () => {
   it('shows the headline, text, shares and the stall table', () => {
@@ -74,31 +59,93 @@ describe('DiagnosisPanel', () => {
   });
 });
 
-describe('BdpCalculator', () => {
-  it('is seeded from the connection and shows the window caps', () => {
-    const el = render(<BdpCalculator summary={summary} />);
-    const input = (name: string) => el.querySelector(`input[name="${name}"]`) as HTMLInputElement;
-    expect(input('rtt').value).toBe('2.8');
-    expect(input('window').value).toBe('64');
-    expect(input('link').value).toBe('186');
-    expect(el.querySelector('[data-testid="bdp-cap"]')!.textContent).toContain('A 64 KiB window at 2.8 ms caps throughput at 187 Mbit/s');
-    const rows = [...el.querySelectorAll('[data-testid="bdp-table"] tbody tr')].map((r) => r.textContent);
-    expect(rows.length).toBe(10);
-    expect(rows[0]).toBe('32 KiB94 Mbit/s94 Mbit/s');
-    expect(rows[9]).toContain('16 MiB');
+describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named rates (issue 13)', () => {
+  const text = (el: HTMLElement, id: string) => el.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+
+  it('receiver-side capture: says where it was taken and the path RTT with its method', () => {
+    const el = render(<DiagnosisPanel summary={receiverSide()} />);
+    const v = el.querySelector('[data-testid="vantage"]')!;
+    expect(v.getAttribute('data-vantage')).toBe('receiver');
+    expect(v.textContent).toContain('Captured at the receiver; path RTT 25 ms (handshake (SYN→SYN/ACK 24.9 ms + SYN/ACK→ACK 0.1 ms))');
+    expect(text(el, 'path-rtt')).toBe('25 ms');
+    expect(el.querySelector('[data-testid="latency-under-load"]')).toBeNull(); // base = path RTT
   });
 
-  it('recomputes when the link rate changes (533 Mbit/s: 186,550 B, 256 KiB fills it)', () => {
-    const el = render(<BdpCalculator summary={summary} />);
-    const link = el.querySelector('input[name="link"]') as HTMLInputElement;
-    act(() => {
-      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-      set.call(link, '533');
-      link.dispatchEvent(new Event('input', { bubbles: true }));
-    });
-    expect(el.querySelector('[data-testid="bdp-need"]')!.textContent).toContain('186,550 bytes');
-    expect(el.querySelector('[data-testid="bdp-need"]')!.textContent).toContain('fills the link is 256 KiB');
-    const rows = [...el.querySelectorAll('[data-testid="bdp-table"] tbody tr')].map((r) => r.textContent);
-    expect(rows[3]).toBe('256 KiB749 Mbit/s533 Mbit/s (full rate)');
+  it.each([
+    ['sender', 'Captured at the sender'],
+    ['middle', 'Captured in the middle'],
+    ['unknown', 'Capture point unknown'],
+  ] as const)('vantage %s', (vantage, words) => {
+    const el = render(<DiagnosisPanel summary={receiverSide({ path: { vantage } })} />);
+    expect(text(el, 'vantage')).toContain(words);
+  });
+
+  it('no path RTT', () => {
+    const el = render(<DiagnosisPanel summary={receiverSide({ path: { pathRttMs: null, pathRttMethod: '' } })} />);
+    expect(text(el, 'vantage')).toContain('Captured at the receiver; no path RTT could be measured');
+  });
+
+  it('latency under load when the path\'s base RTT is well below the path RTT', () => {
+    const el = render(<DiagnosisPanel summary={receiverSide({ path: { pathRttMs: 180, baseRttMs: 10 } })} />);
+    expect(text(el, 'latency-under-load')).toBe(
+      'Latency under load: the round trip rose from 10 ms (the smallest seen between these hosts in the capture) to 180 ms (18×).',
+    );
+    // Within 1.5× of the base: not "under load".
+    expect(render(<DiagnosisPanel summary={receiverSide({ path: { pathRttMs: 12, baseRttMs: 10 } })} />)
+      .querySelector('[data-testid="latency-under-load"]')).toBeNull();
+    // The data direction's median (a full round trip) counts too.
+    const busy = receiverSide({ path: { vantage: 'sender', pathRttMs: 10, baseRttMs: 10 } });
+    (busy.directions[0].rtt as { medianMs: number }).medianMs = 40;
+    expect(text(render(<DiagnosisPanel summary={busy} />), 'latency-under-load')).toContain('rose from 10 ms');
+  });
+
+  it('RTT statistics with their names, and each mean rate named, peak beside it', () => {
+    const el = render(<DiagnosisPanel summary={receiverSide()} />);
+    expect(text(el, 'rtt-stats')).toBe(
+      'min 20 µs, median 50 µs, p95 300 µs, max 1.2 ms (1,234 samples; 12 left out: timestamp echoes across idle time, recovery or persist probes, or below the clock tick)',
+    );
+    expect(text(el, 'rates')).toBe(
+      "120 Mbit/s mean over the connection's duration, 160 Mbit/s mean while sending; peak 171 Mbit/s (largest 10 ms bin)",
+    );
+    // At a receiver-side capture each sample carries the other half of the round trip.
+    const rx = receiverSide();
+    (rx.directions[0].rtt as { offsetMs?: number }).offsetMs = 24.9;
+    expect(text(render(<DiagnosisPanel summary={rx} />), 'rtt-stats')).toContain('— each sample adds the 25 ms of the round trip on the other side of the capture point');
+    // A report without the issue-13 fields: what it has, the rest as "–".
+    const old = render(<DiagnosisPanel summary={summary} />);
+    expect(text(old, 'rtt-stats')).toBe('min 2.8 ms, median 3 ms, p95 –, max –');
+    expect(text(old, 'rates')).toBe("169 Mbit/s mean over the connection's duration; peak 186 Mbit/s (largest 100 ms bin)");
+    expect(old.querySelector('[data-testid="vantage"]')).toBeNull();
+    expect(old.querySelector('[data-testid="episodes"]')).toBeNull();
+  });
+
+  it('episodes under the headline, in order, each choosable', () => {
+    const onSelect = vi.fn();
+    const episodes: Episode[] = [
+      { start: 100, end: 220, kind: 'loss', text: 'each burst took 0.6–1.7 s instead of 45 ms: 6–15 retransmissions per burst' },
+      { start: 230.5, end: 231, kind: 'delay-spike', text: 'RTT rose by 400 ms before the RTO' },
+    ];
+    const el = render(<DiagnosisPanel summary={receiverSide({ episodes })} onSelectStall={onSelect} />);
+    const list = el.querySelector('[data-testid="episodes"]')!;
+    // Right under the headline text.
+    expect(el.querySelector('[data-testid="diagnosis-text"]')!.nextElementSibling).toBe(list);
+    const items = [...list.querySelectorAll('li')];
+    expect(items.map((li) => li.getAttribute('data-kind'))).toEqual(['loss', 'delay-spike']);
+    expect(items[0].textContent).toBe('Loss, 100.000 s – 220.000 s: each burst took 0.6–1.7 s instead of 45 ms: 6–15 retransmissions per burst');
+    expect(items[1].textContent).toBe('Delay spike, 230.500 s – 231.000 s: RTT rose by 400 ms before the RTO');
+    act(() => items[1].querySelector('button')!.click());
+    expect(onSelect).toHaveBeenCalledWith(230.5, 0.5);
+  });
+
+  it('carries the numbers the headline used as data attributes', () => {
+    const root = render(<DiagnosisPanel summary={receiverSide()} />).querySelector('[data-testid="diagnosis"]')!;
+    expect(root.getAttribute('data-vantage')).toBe('receiver');
+    expect(root.getAttribute('data-path-rtt-ms')).toBe('25');
+    expect(root.getAttribute('data-rtt-ms')).toBe('25');
+    expect(root.getAttribute('data-window-bytes')).toBe(String(512 * 1024));
+    expect(root.getAttribute('data-window-inferred')).toBe('true');
+    expect(root.getAttribute('data-rate-bps')).toBe('160000000');
+    expect(root.getAttribute('data-link-bps')).toBeNull();
+    expect(root.getAttribute('data-verdict')).toBe('window');
   });
 });

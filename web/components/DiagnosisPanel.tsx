@@ -2,16 +2,48 @@
 // the headline limit, the text with its numbers (written by wasm/src/analysis/diagnosis.rs),
 // where the time went as one stacked bar (T-RAT / RFC 4898 SndLim shares), and the
 // stall table (DESIGN.md "Stall"): cause, start, duration, what ended it.
-import type { ConnectionSummary, Diagnosis, Limit, Stall, StallCause } from '../model/types';
-import { formatDuration, formatPercent, formatTimestamp } from '../model/format';
+// Issue 13: the episodes (changes of regime) under the headline, where the capture was
+// taken and the path RTT everything derived uses, latency under load against the path's
+// base RTT, the RTT statistics and each mean rate with its name. The numbers the
+// headline used (diagnosis.evidence) are also data attributes of the panel, so a test
+// can check that the BDP calculator starts from the same ones.
+import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
+import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats } from '../model/types';
+import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp, num } from '../model/format';
 
 export interface DiagnosisPanelProps {
   summary: ConnectionSummary;
   /** Stalls to list instead of the data direction's (e.g. after changing the threshold). */
   stalls?: Stall[];
-  /** Called when a stall row is chosen (e.g. to zoom the charts onto it). */
+  /** Called when a stall row or an episode is chosen (e.g. to zoom the charts onto it). */
   onSelectStall?: (start: number, duration: number) => void;
 }
+
+export const VANTAGE_LABEL: Record<Vantage, string> = {
+  sender: 'Captured at the sender',
+  receiver: 'Captured at the receiver',
+  middle: 'Captured in the middle',
+  unknown: 'Capture point unknown',
+};
+
+/** What the vantage point means for the RTTs read off the capture. */
+const VANTAGE_NOTE: Record<Vantage, string> = {
+  sender: 'data → ACK delays are the path\'s round trip',
+  receiver: 'data → ACK delays here are the receiver\'s own ACK delay, so the path RTT adds the upstream part',
+  middle: 'the path RTT is the sum of both halves',
+  unknown: 'the capture cannot tell whether it was taken at the sender, the receiver or in between',
+};
+
+export const EPISODE_LABEL: Record<EpisodeKind, string> = {
+  loss: 'Loss',
+  'delay-spike': 'Delay spike',
+  outage: 'Outage',
+  'zero-window': 'Zero window',
+  idle: 'Idle',
+};
+
+/** The base RTT is "well below" the RTT under load from this ratio on. */
+export const LOAD_RATIO = 1.5;
 
 export const LIMIT_LABEL: Record<Limit, string> = {
   'receive-window': 'Limited by the receive window',
@@ -129,17 +161,114 @@ function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: 
   );
 }
 
+/** "Captured at the receiver; path RTT 40 ms (handshake …)." */
+function VantageLine({ path }: { path: PathInfo }) {
+  return (
+    <p className="diagnosis-vantage" data-testid="vantage" data-vantage={path.vantage}>
+      <strong>{VANTAGE_LABEL[path.vantage] ?? path.vantage}</strong>
+      {path.pathRttMs != null ? (
+        <>
+          ; path RTT <span data-testid="path-rtt">{formatMs(path.pathRttMs)}</span>
+          {path.pathRttMethod ? ` (${path.pathRttMethod})` : ''}
+        </>
+      ) : (
+        '; no path RTT could be measured'
+      )}
+      <span className="muted"> — {VANTAGE_NOTE[path.vantage] ?? ''}.</span>
+    </p>
+  );
+}
+
+/** The RTT under load against the path's base (flent's headline), when the base is well below it. */
+function latencyUnderLoad(path: PathInfo | null, medianMs: number | null): { baseMs: number; loadMs: number } | null {
+  if (!path || path.baseRttMs == null || !(path.baseRttMs > 0)) return null;
+  // The data direction's median is a full round trip at any vantage point (the report
+  // adds the other half, rtt.offsetMs); the path RTT is the one the diagnosis used.
+  const candidates = [path.pathRttMs, medianMs].filter((x): x is number => x != null);
+  if (candidates.length === 0) return null;
+  const loadMs = Math.max(...candidates);
+  return loadMs >= path.baseRttMs * LOAD_RATIO ? { baseMs: path.baseRttMs, loadMs } : null;
+}
+
 export function DiagnosisPanel({ summary, stalls, onSelectStall }: DiagnosisPanelProps) {
   const d = summary.diagnosis;
   const list = stalls ?? summary.directions[summary.dataDirection].stalls;
   const sender = summary.directions[summary.dataDirection];
+  const path = pathInfo(summary);
+  const evidence = evidenceOf(d);
+  const episodes = episodesOf(d);
+  const rtt = rttStats(sender.rtt);
+  const offset = 'offsetMs' in sender.rtt ? sender.rtt.offsetMs : undefined;
+  const active = activeMeanBps(sender.throughput);
+  const load = latencyUnderLoad(path, rtt.medianMs);
   return (
-    <section className="diagnosis" data-testid="diagnosis" data-limit={d.limit} aria-labelledby={`diagnosis-${summary.id}`}>
+    <section
+      className="diagnosis"
+      data-testid="diagnosis"
+      data-limit={d.limit}
+      data-vantage={path?.vantage}
+      data-path-rtt-ms={path?.pathRttMs ?? undefined}
+      data-rtt-ms={evidence?.rttMs ?? undefined}
+      data-window-bytes={evidence?.windowBytes ?? undefined}
+      data-window-inferred={evidence ? String(evidence.windowInferred) : undefined}
+      data-rate-bps={evidence?.rateBps ?? undefined}
+      data-link-bps={evidence?.linkRateBps ?? undefined}
+      data-cap-bps={evidence?.capBps ?? undefined}
+      data-verdict={evidence?.verdict}
+      aria-labelledby={`diagnosis-${summary.id}`}
+    >
       <h2 id={`diagnosis-${summary.id}`}>Why was it slow? {LIMIT_LABEL[d.limit] ?? d.limit}</h2>
       <p className="diagnosis-text" data-testid="diagnosis-text">
         {d.text || 'No diagnosis for this connection.'}
       </p>
+      {episodes.length > 0 && (
+        <ol className="episodes" data-testid="episodes" aria-label="What happened, period by period">
+          {episodes.map((e, i) => (
+            <li key={`${e.kind}-${e.start}-${i}`} data-kind={e.kind}>
+              <strong>{EPISODE_LABEL[e.kind] ?? e.kind}</strong>,{' '}
+              {onSelectStall ? (
+                <button type="button" className="link" onClick={() => onSelectStall(e.start, e.end - e.start)} title="Show this period on the charts">
+                  {formatTimestamp(e.start)} – {formatTimestamp(e.end)}
+                </button>
+              ) : (
+                <span>{formatTimestamp(e.start)} – {formatTimestamp(e.end)}</span>
+              )}
+              : {e.text}
+            </li>
+          ))}
+        </ol>
+      )}
+      {path && <VantageLine path={path} />}
+      {load && (
+        <p className="diagnosis-load" data-testid="latency-under-load">
+          Latency under load: the round trip rose from {formatMs(load.baseMs)} (the smallest seen between these hosts in the capture) to{' '}
+          {formatMs(load.loadMs)} ({num(load.loadMs / load.baseMs)}×).
+        </p>
+      )}
       {d.limit !== 'too-short' && <SharesBar shares={d.shares} />}
+      <dl className="diagnosis-numbers">
+        <dt>Rate of {sender.from} → {sender.to}</dt>
+        <dd data-testid="rates">
+          {formatBitrate(sender.throughput.meanBps)} mean over the connection&apos;s duration
+          {active != null && <>, {formatBitrate(active)} mean while sending</>}
+          ; peak {formatBitrate(sender.throughput.peakBps)} (largest {formatDuration(sender.throughput.binSeconds)} bin)
+        </dd>
+        <dt>Round-trip times of {sender.from} → {sender.to}</dt>
+        <dd data-testid="rtt-stats">
+          min {formatMs(rtt.minMs)}, median {formatMs(rtt.medianMs)}, p95 {formatMs(rtt.p95Ms)}, max {formatMs(rtt.maxMs)}
+          {rtt.samples != null && (
+            <>
+              {' '}({rtt.samples.toLocaleString('en-US')} sample{rtt.samples === 1 ? '' : 's'}
+              {rtt.excludedSamples ? `; ${rtt.excludedSamples.toLocaleString('en-US')} left out: timestamp echoes across idle time, recovery or persist probes, or below the clock tick` : ''})
+            </>
+          )}
+          {offset != null && offset > 0 && (
+            <span className="muted">
+              {' '}— each sample adds the {formatMs(offset)} of the round trip on the other side of the capture point
+            </span>
+          )}
+        </dd>
+      </dl>
       <h3 style={{ fontSize: '1rem', margin: '12px 0 4px' }}>
         Stalls of {sender.from} → {sender.to}
       </h3>

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KiB, MiB, WINDOW_SIZES, attainable, bdp, cap, seedFromSummary, windowFor, windowTable } from './bdp';
+import { KiB, MiB, WINDOW_SIZES, attainable, bdp, cap, inputVerdict, seedFromEvidence, windowFor, windowTable } from './bdp';
 import { formatBitrate } from './format';
-import type { ConnectionSummary, DirectionSummary } from './types';
-import { directionSummary } from '../charts/fixtures';
+import type { DiagnosisEvidence } from './types';
 
 const RTT = 0.0028; // 2.8 ms
 const LINK = 533e6; // iperf over the 802.11ac link
@@ -38,18 +37,46 @@ describe('bdp: the 802.11ac write-up (DESIGN.md)', () => {
   });
 });
 
-describe('seedFromSummary', () => {
-  const dir = (over: Partial<DirectionSummary>): DirectionSummary =>
-    directionSummary({ from: 'a', to: 'b', windowScale: null, ...over });
+describe('seedFromEvidence: the calculator starts from the numbers the headline used', () => {
+  const evidence = (over: Partial<DiagnosisEvidence> = {}): DiagnosisEvidence => ({
+    rttMs: 2.8, windowBytes: 65536, windowInferred: false, rateBps: 169e6, capBps: cap(65536, 0.0028),
+    linkRateBps: null, verdict: 'window', ...over,
+  });
 
-  it('takes the sender RTT/rate and the receiver window', () => {
-    const s = {
-      dataDirection: 1,
-      directions: [
-        dir({ receiveWindow: { min: 1000, max: 65535 } }),
-        dir({ rtt: { minMs: 2.8, medianMs: 3.1 }, throughput: { meanBps: 169e6, peakBps: 186e6, binSeconds: 0.1 } }),
-      ],
-    } as unknown as ConnectionSummary;
-    expect(seedFromSummary(s)).toEqual({ rttS: 0.0028, windowBytes: 65535, rateBps: 169e6, peakBps: 186e6 });
+  it('window-limited: path RTT, the window, and the sustained rate as the link (the window hides the link)', () => {
+    expect(seedFromEvidence(evidence())).toEqual({
+      rttMs: 2.8, rttS: 0.0028, windowBytes: 65536, windowInferred: false, linkBps: 169e6, linkIsSustainedRate: true, rateBps: 169e6, verdict: 'window',
+    });
+  });
+
+  it('path-limited: the diagnosis\'s link estimate', () => {
+    const s = seedFromEvidence(evidence({ linkRateBps: 37e6, rateBps: 36e6, verdict: 'link' }));
+    expect(s.linkBps).toBe(37e6);
+    expect(s.linkIsSustainedRate).toBe(false);
+    expect(s.verdict).toBe('link');
+  });
+
+  it('unknown scale: the inferred lower bound is kept as such', () => {
+    const s = seedFromEvidence(evidence({ windowBytes: 512 * KiB, windowInferred: true }));
+    expect(s.windowBytes).toBe(512 * KiB);
+    expect(s.windowInferred).toBe(true);
+  });
+
+  it('no path RTT, no evidence', () => {
+    expect(seedFromEvidence(evidence({ rttMs: null, verdict: 'unknown' })).rttS).toBeNull();
+    expect(seedFromEvidence(evidence({ rttMs: 0 })).rttS).toBeNull();
+    expect(seedFromEvidence(null)).toEqual({
+      rttMs: null, rttS: null, windowBytes: null, windowInferred: false, linkBps: null, linkIsSustainedRate: false, rateBps: null, verdict: 'unknown',
+    });
+  });
+});
+
+describe('inputVerdict', () => {
+  it('the window when its cap is below the link rate, else the link', () => {
+    expect(inputVerdict(64 * KiB, RTT, LINK)).toBe('window'); // 187 < 533 Mbit/s
+    expect(inputVerdict(256 * KiB, RTT, LINK)).toBe('link'); // 749 > 533 Mbit/s
+    expect(inputVerdict(null, RTT, LINK)).toBe('unknown');
+    expect(inputVerdict(64 * KiB, null, LINK)).toBe('unknown');
+    expect(inputVerdict(64 * KiB, RTT, null)).toBe('unknown');
   });
 });

@@ -2,7 +2,7 @@
 // formulas as wasm/src/analysis/bdp.rs). A window of W bytes lets at most W bytes
 // travel per round trip, so it caps the rate at W / RTT; a link of rate R needs
 // R × RTT bytes in flight to stay busy.
-import type { ConnectionSummary } from './types';
+import type { DiagnosisEvidence, Verdict } from './types';
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -51,27 +51,53 @@ export function windowFor(rateBps: number, rttS: number, sizes: readonly number[
   return sizes.find((w) => w >= need) ?? null;
 }
 
-export interface BdpSeed {
-  /** Minimum RTT of the data direction, seconds (median if no minimum; null if no samples). */
-  rttS: number | null;
-  /** Largest window the receiver advertised, bytes. */
-  windowBytes: number | null;
-  /** Mean throughput of the data direction, bit/s. */
-  rateBps: number;
-  /** Peak throughput (per bin) of the data direction, bit/s: a first guess for the link rate. */
-  peakBps: number;
+/** What limits a flow on these inputs: the window when its cap is below the link rate, else the link. */
+export function inputVerdict(windowBytes: number | null, rttS: number | null, linkBps: number | null): 'window' | 'link' | 'unknown' {
+  if (windowBytes == null || rttS == null || linkBps == null || !(windowBytes > 0 && rttS > 0 && linkBps > 0)) return 'unknown';
+  return cap(windowBytes, rttS) < linkBps ? 'window' : 'link';
 }
 
-/** The calculator's starting point, from the connection (data direction → its receiver's window). */
-export function seedFromSummary(summary: ConnectionSummary): BdpSeed {
-  const d = summary.dataDirection;
-  const sender = summary.directions[d];
-  const receiver = summary.directions[d === 0 ? 1 : 0];
-  const ms = sender.rtt.minMs ?? sender.rtt.medianMs;
+/**
+ * The calculator's starting point: exactly the numbers the diagnosis headline used
+ * (`diagnosis.evidence`, docs/schema-issue13.md), so the calculator cannot contradict
+ * the headline (issue 13 item 6). Never the peak bin: one 100 ms bin is not a link rate.
+ */
+export interface BdpSeed {
+  /** The path RTT (connection.pathRttMs) as reported, ms; null when none could be measured. */
+  rttMs: number | null;
+  /** The same in seconds. */
+  rttS: number | null;
+  /** Effective receive window, bytes: the inferred lower bound when the scale is unknown. */
+  windowBytes: number | null;
+  /** windowBytes is an inferred lower bound (window scale unknown). */
+  windowInferred: boolean;
+  /** The link rate the calculator starts from, bit/s: the diagnosis's bottleneck estimate, else the sustained rate. */
+  linkBps: number | null;
+  /** linkBps is the flow's sustained rate (the window hides the link's capacity), not a link estimate. */
+  linkIsSustainedRate: boolean;
+  /** Sustained rate (mean while sending), bit/s. */
+  rateBps: number | null;
+  /** What the calculator says limits the flow while its inputs are the seed's. */
+  verdict: Verdict;
+}
+
+/** The seed from the diagnosis's evidence; an empty seed (verdict unknown) when the report has none. */
+export function seedFromEvidence(evidence: DiagnosisEvidence | null): BdpSeed {
+  const pos = (v: number | null | undefined) => (v != null && Number.isFinite(v) && v > 0 ? v : null);
+  if (!evidence) {
+    return { rttMs: null, rttS: null, windowBytes: null, windowInferred: false, linkBps: null, linkIsSustainedRate: false, rateBps: null, verdict: 'unknown' };
+  }
+  const rttMs = pos(evidence.rttMs);
+  const link = pos(evidence.linkRateBps);
+  const rate = pos(evidence.rateBps);
   return {
-    rttS: ms != null && ms > 0 ? ms / 1000 : null,
-    windowBytes: receiver.receiveWindow?.max ?? null,
-    rateBps: sender.throughput.meanBps,
-    peakBps: sender.throughput.peakBps,
+    rttMs,
+    rttS: rttMs != null ? rttMs / 1000 : null,
+    windowBytes: pos(evidence.windowBytes),
+    windowInferred: evidence.windowInferred,
+    linkBps: link ?? rate,
+    linkIsSustainedRate: link == null && rate != null,
+    rateBps: rate,
+    verdict: evidence.verdict,
   };
 }

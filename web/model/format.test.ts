@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatBitrate, formatBytes, formatBytesSI, formatDuration, formatPercent, formatRate,
+  formatBitrate, formatBytes, formatBytesSI, formatDuration, formatMs, formatPercent, formatRate,
   formatTime, formatTimestamp, num,
 } from './format';
 
@@ -52,5 +52,14 @@ describe('format', () => {
     expect(formatTimestamp(1.2344)).toBe('1.234 s');
     expect(formatTime(1.2345678)).toBe('1.234568 s');
     expect(formatPercent(0.912)).toBe('91 %');
+  });
+
+  it('formats RTTs given in ms', () => {
+    expect(formatMs(2.8)).toBe('2.8 ms');
+    expect(formatMs(40)).toBe('40 ms');
+    expect(formatMs(0.02)).toBe('20 µs');
+    expect(formatMs(1500)).toBe('1.5 s');
+    expect(formatMs(null)).toBe('–');
+    expect(formatMs(undefined)).toBe('–');
   });
 });

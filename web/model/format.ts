@@ -71,3 +71,8 @@ export function formatTime(seconds: number): string {
 export function formatPercent(share: number): string {
   return Number.isFinite(share) ? `${Math.round(share * 100)} %` : '–';
 }
+
+/** A round-trip time given in ms (the report's unit): 2.8 → "2.8 ms", 0.02 → "20 µs"; null → "–". */
+export function formatMs(ms: number | null | undefined): string {
+  return ms == null ? '–' : formatDuration(ms / 1000);
+}

@@ -15,11 +15,13 @@ use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use super::limits::Limits;
 use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
-use super::rtt::{AckRtt, TsRtt};
+use super::clock::ClockTicks;
+use super::duplicates::DuplicateFilter;
+use super::rtt::{AckRtt, Echo, TsRtt};
 use super::sequence::SeqSpace;
 use super::window::{self, Effective, Scale};
 use super::summary::{self, Totals};
-use super::{Analysis, AnalysisOptions};
+use super::{Analysis, AnalysisOptions, CaptureFacts};
 use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
@@ -51,7 +53,22 @@ pub(crate) struct Side {
     pub ts_rtt: TsRtt,
     /// Sequence ranges never captured (after a "previous segment not captured").
     pub gaps: Vec<(i64, i64)>,
+    /// Loss recovery in progress: the highest sequence sent when this side last
+    /// retransmitted (RFC 6582's "recover"); cleared when the peer's ACK passes it.
+    pub recover: Option<i64>,
 }
+
+/// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct HandshakeTimes {
+    /// Direction that sent the SYN (the client).
+    pub client_dir: u8,
+    pub syn: Option<i64>,
+    pub syn_ack: Option<i64>,
+    pub ack: Option<i64>,
+}
+// (Options of i64 are 16 bytes each; 1M connections × 48 B is tolerable, see
+// `per_connection_state_is_small`.)
 
 pub(crate) struct Conn {
     /// endpoints[0] sent the first packet seen (direction 0).
@@ -62,6 +79,7 @@ pub(crate) struct Conn {
     /// ts_first_rtt, the out-of-order threshold), ns; 0 = none.
     ts_mru_syn: i64,
     first_rtt: i64,
+    pub handshake: HandshakeTimes,
     pub first_t: f64,
     pub last_t: f64,
     pub rows: ConnWriter,
@@ -79,16 +97,31 @@ pub struct Analyzer {
     /// (a `Vec<Conn>` buffer would stay allocated until the end: ~1 GB at 1M).
     conns: Vec<Box<Conn>>,
     limits: Limits,
+    duplicates: DuplicateFilter,
+    clock: ClockTicks,
 }
 
 impl Analyzer {
     pub fn new(options: AnalysisOptions) -> Self {
-        Analyzer { options, table: ConnTable::default(), conns: Vec::new(), limits: Limits::new(&options) }
+        Analyzer {
+            options,
+            table: ConnTable::default(),
+            conns: Vec::new(),
+            limits: Limits::new(&options),
+            duplicates: DuplicateFilter::default(),
+            clock: ClockTicks::default(),
+        }
     }
 
     /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all
     /// output times are relative to it.
     pub fn push(&mut self, seg: &TcpSegment, file_t0_ns: i64) {
+        // A frame captured twice is one packet (duplicates.rs): never a retransmission,
+        // a duplicate ACK or a stall.
+        if self.duplicates.is_copy(seg) {
+            return;
+        }
+        self.clock.add(seg.ts_ns);
         let key = FlowKey::of(seg);
         let index = match self.table.lookup(&key) {
             Lookup::Existing(i) => {
@@ -125,12 +158,20 @@ impl Analyzer {
         analysis.stores.reserve_exact(self.conns.len());
         // The lookup table is not needed any more: free it before the summaries grow.
         drop(self.table);
+        let capture = CaptureFacts {
+            duplicate_frames: self.duplicates.duplicates,
+            wifi_retries: self.duplicates.wifi_retries,
+            timestamp_resolution_ns: self.clock.resolution_ns(),
+        };
         for (id, conn) in self.conns.into_iter().enumerate() {
-            let (summary, store) = summary::summarize(id as u32, *conn, &self.options);
+            let (summary, store) = summary::summarize(id as u32, *conn, &self.options, &capture);
             analysis.connections.push(summary);
             analysis.stores.push(store);
         }
+        summary::set_base_rtts(&mut analysis.connections);
         analysis.warnings = self.limits.warnings();
+        analysis.warnings.extend(capture.warnings());
+        analysis.capture = capture;
         analysis
     }
 }
@@ -143,6 +184,7 @@ impl Conn {
             handshake_seen: false,
             ts_mru_syn: 0,
             first_rtt: 0,
+            handshake: HandshakeTimes::default(),
             first_t: f64::NAN,
             last_t: f64::NAN,
             rows: ConnWriter::default(),
@@ -209,14 +251,25 @@ impl Conn {
         aflags = reclassify_out_of_order(aflags, filled_gap);
 
         // Window scale options are read after the analysis, as in packet-tcp.c.
+        let hs = &mut self.handshake;
         if is_syn {
             self.handshake_seen = true;
             window::on_syn(&mut fwd.scale, &mut rev.scale, has_ack, seg.options.window_scale);
             if !has_ack {
                 self.ts_mru_syn = seg.ts_ns;
+                // The last SYN before the SYN/ACK (a SYN retransmitted after a timeout
+                // would otherwise add the timer to the round trip).
+                if hs.syn_ack.is_none() {
+                    *hs = HandshakeTimes { client_dir: d as u8, syn: Some(seg.ts_ns), syn_ack: None, ack: None };
+                }
+            } else if hs.syn.is_some() && d as u8 != hs.client_dir && hs.syn_ack.is_none() {
+                hs.syn_ack = Some(seg.ts_ns);
             }
         } else if seg.flags & (SYN | ACK) == ACK && self.ts_mru_syn != 0 && self.first_rtt == 0 {
             self.first_rtt = (seg.ts_ns - self.ts_mru_syn).max(1);
+        }
+        if !is_syn && has_ack && d as u8 == hs.client_dir && hs.syn_ack.is_some() && hs.ack.is_none() {
+            hs.ack = Some(seg.ts_ns);
         }
         let eff = window::effective(&fwd.scale, &rev.scale);
         let win = if is_rst { None } else { Some(window::scaled(seg.window, is_syn, eff)) };
@@ -241,29 +294,55 @@ impl Conn {
             }
         }
 
+        // Loss recovery of this side (for the RTT samples' trust, rtt.rs): from a
+        // retransmission until the peer's ACK passes the highest sequence sent then.
+        let resent = seg.payload_len > 0 && aflags & (fb::RETRANSMISSION | fb::FAST_RETRANSMISSION | fb::SPURIOUS_RETRANSMISSION) != 0;
+        if resent && fwd.recover.is_none() {
+            fwd.recover = fwd.sent_high;
+        }
+        let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
+
         // RTT: this segment starts a clock; its ACK / TSecr may stop the peer's.
         let ctrl = if seg.flags & (SYN | FIN) != 0 { 1 } else { 0 };
-        fwd.ack_rtt.on_send(seq_rel, end_rel + ctrl, seg.ts_ns);
+        fwd.ack_rtt.on_send(seq_rel, end_rel + ctrl, seg.ts_ns, probe);
         let rdir = (1 - d) as u8;
+        // The peer was in loss recovery when this ACK came: its samples now may time a
+        // retransmission or echo a TSval from before the hole (RFC 7323 §4.3).
+        let rev_recovering = rev.recover.is_some();
+        let mut acks_new_data = false;
         if let Some(a) = ack_rel {
             if rev.peer_ack.map_or(true, |p| a > p) {
                 rev.peer_ack = Some(a);
+                // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
+                acks_new_data = true;
                 if let Some(ns) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
                     if store {
                         self.rows.push_rtt(t_ns, rdir, ns, 0);
                     }
                 }
             }
+            if rev.recover.is_some_and(|r| a >= r) {
+                rev.recover = None;
+            }
         }
         if let Some((tsval, tsecr)) = seg.options.timestamp {
             if has_ack {
-                if let Some(ns) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns) {
+                let new_data = seg.payload_len > 0 && !probe && prev_next.map_or(true, |p| end_rel > p);
+                let echo = Echo { acks_new_data, sends_new_data: new_data };
+                if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
                     if store {
-                        self.rows.push_rtt(t_ns, rdir, ns, 1);
+                        let excluded = !sample.trusted || rev_recovering || probe;
+                        self.rows.push_rtt(t_ns, rdir, sample.ns, 1 | if excluded { 2 } else { 0 });
                     }
                 }
             }
-            fwd.ts_rtt.on_send(tsval, seg.ts_ns);
+            // After this segment, does the peer still have data outstanding (so that its
+            // next data is clocked by this ACK)?
+            let peer_busy = match (rev.sent_high, rev.peer_ack) {
+                (Some(h), Some(a)) => h > a,
+                _ => false,
+            };
+            fwd.ts_rtt.on_send(tsval, seg.ts_ns, peer_busy);
         }
 
         // SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space.

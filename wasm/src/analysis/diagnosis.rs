@@ -40,9 +40,10 @@
 //!      with application pauses, a delay burst and an RTO, reads best as a list).
 
 use super::bdp::{recommended_window, window_cap_bps};
-use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate};
+use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp};
 use super::diagnosis_shares::{time_shares, TimeShares};
-use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares};
+use super::diagnosis_episodes as episodes;
+use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
 /// initial congestion window (RFC 6928), i.e. the flow fitted in its first flight.
@@ -68,12 +69,14 @@ const CAUSE_WORDS: [&str; 6] = [
 ];
 
 /// The headline limit of a connection and its explanation; `conn.diagnosis` is a
-/// placeholder when this is called. Uses `conn.directions[data].stalls`.
-pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns) -> Diagnosis {
+/// placeholder when this is called. Uses `conn.directions[data].stalls`, the
+/// connection's path RTT (vantage.rs) and the RTT columns (for episodes).
+pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -> Diagnosis {
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
+    let receiver = &conn.directions[1 - d as usize];
     let sh = time_shares(&cols.packets, d, &sender.stalls);
-    let (min_rtt, median_rtt) = rtts(conn, cols, d);
+    let (min_rtt, median_rtt) = rtts(conn);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {
             receive_window: sh.receive_window / sh.active,
@@ -87,15 +90,77 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns) -> Diagnosis
     };
     let mut max_window = sh.max_window;
     if !max_window.is_finite() {
-        max_window = conn.directions[1 - d as usize].receive_window.map_or(f64::NAN, |w| w.max as f64);
+        max_window = receiver.receive_window.map_or(f64::NAN, |w| w.max as f64);
     }
-    if !sh.windows_trusted {
-        max_window = f64::NAN; // raw windows of an unknown scale: no cap to quote
+    // With the scale unknown the raw windows understate the window: quote the
+    // inferred lower bound (raw × 2^bound, where in flight exceeded the raw window).
+    let mut window_inferred = false;
+    if !sh.windows_trusted || receiver.window_scale_unknown {
+        max_window = match (receiver.window_scale_lower_bound, receiver.receive_window) {
+            (Some(lb), Some(w)) => {
+                window_inferred = true;
+                (w.max as f64) * f64::from(1u32 << lb.min(14))
+            }
+            _ => f64::NAN,
+        };
     }
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, rate: rate(&sh), conn };
-    let (limit, text) = headline(&f);
-    Diagnosis { limit: limit.to_string(), text, shares }
+    let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
+    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick };
+    let (limit, mut text) = headline(&f);
+    let episodes = episodes::find(conn, cols, &sh, min_rtt, median_rtt);
+    for e in episodes.iter().take(2) {
+        text += &format!(" {}", e.text);
+    }
+    let cap = window_cap_bps(max_window, min_rtt);
+    let verdict = match limit {
+        "receive-window" | "zero-window" => "window",
+        "path" => "link",
+        "loss" => "loss",
+        "application" => "application",
+        "stalls" => "stalls",
+        _ => "unknown",
+    };
+    let finite = |v: f64| v.is_finite().then_some(v);
+    let evidence = Evidence {
+        rtt_ms: conn.path_rtt_ms,
+        window_bytes: finite(max_window),
+        window_inferred,
+        rate_bps: finite(rate),
+        cap_bps: finite(cap),
+        link_rate_bps: if verdict == "link" { finite(rate) } else { None },
+        verdict,
+    };
+    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes }
 }
+
+/// Appends the latency-under-load sentence and episode once the path's base RTT is
+/// known (summary.rs `set_base_rtts`): the RTT this connection saw (median) against
+/// the smallest any connection between the same hosts saw. flent's headline number.
+pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
+    let d = conn.data_direction.min(1) as usize;
+    let k = if conn.directions[d].rtt.offset_ms <= conn.directions[1 - d].rtt.offset_ms { d } else { 1 - d };
+    let Some(median) = conn.directions[k].rtt.median_ms else { return };
+    // Only news when another connection saw a lower base than this one's own path
+    // RTT (its own queueing is said by the headline's queue phrase).
+    if !conn.path_rtt_ms.is_some_and(|own| base_ms < 0.9 * own) {
+        return;
+    }
+    if !(median >= LATENCY_UNDER_LOAD_RATIO * base_ms && median - base_ms >= 0.010 * 1000.0) {
+        return;
+    }
+    let text = format!(
+        "Latency under load: the RTT rose from {} (the path's base, the smallest any connection \
+         between these hosts saw) to {} (median, {:.0}×).",
+        format_duration(base_ms / 1000.0),
+        format_duration(median / 1000.0),
+        median / base_ms
+    );
+    conn.diagnosis.text += &format!(" {text}");
+    conn.diagnosis.episodes.push(Episode { start: conn.start, end: conn.end, kind: "latency", text });
+}
+
+/// Median RTT / base RTT from which we speak of latency under load.
+pub const LATENCY_UNDER_LOAD_RATIO: f64 = 2.0;
 
 /// Everything the text may quote.
 struct Facts<'a> {
@@ -105,88 +170,153 @@ struct Facts<'a> {
     min_rtt: f64,
     median_rtt: f64,
     max_window: f64,
+    window_inferred: bool,
+    /// Mean while sending (throughput.rs `active_mean_bps`), bit/s.
     rate: f64,
     conn: &'a ConnectionSummary,
+    /// Capture clock tick, s.
+    tick: f64,
 }
 
-/// Average rate of new data from the first data segment until all was acknowledged, bit/s.
-fn rate(sh: &TimeShares) -> f64 {
-    if sh.transfer_time > 0.0 {
-        sh.new_bytes * 8.0 / sh.transfer_time
-    } else {
-        f64::NAN
-    }
-}
-
-/// (min, median) RTT of the direction's data in ms: the summary's, else the columns'.
-fn direction_rtt(conn: &ConnectionSummary, cols: &ConnectionColumns, d: u8) -> (Option<f64>, Option<f64>) {
-    let mut samples: Vec<f64> = (0..cols.rtt.rtt_ms.len())
-        .filter(|&i| cols.rtt.dir[i] == d && cols.rtt.rtt_ms[i].is_finite())
-        .map(|i| cols.rtt.rtt_ms[i])
-        .collect();
-    samples.sort_by(|a, b| a.total_cmp(b));
-    let col_min = samples.first().copied();
-    let col_med = if samples.is_empty() { None } else { Some(samples[samples.len() / 2]) };
-    let s = &conn.directions[d as usize].rtt;
-    (s.min_ms.or(col_min), s.median_ms.or(col_med))
-}
-
-/// (min, median) round-trip time of the connection in seconds. An RTT sample measured
-/// in a capture covers only capture point → far end → capture point: at the sender
-/// it is the whole round trip, at the receiver almost nothing, in the middle of the
-/// path a part. The two directions' samples cover the two parts, so the round trip
-/// is the data direction's plus the reverse direction's minimum (like Wireshark's
-/// iRTT, SYN→SYN/ACK plus SYN/ACK→ACK). The reverse part is added at its minimum to
-/// the median too: queueing shows on the data's path.
-fn rtts(conn: &ConnectionSummary, cols: &ConnectionColumns, d: u8) -> (f64, f64) {
-    let (min, med) = direction_rtt(conn, cols, d);
-    let back = direction_rtt(conn, cols, 1 - d).0.unwrap_or(0.0);
-    let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| (ms + back) / 1000.0);
-    (s(min), s(med))
+/// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
+/// parts' minima. The median is that of the direction whose own measured part is
+/// the larger one (the part that crosses the bottleneck, where a queue shows), as a
+/// full round trip (summary.rs adds the other part's minimum).
+fn rtts(conn: &ConnectionSummary) -> (f64, f64) {
+    let d = conn.data_direction.min(1) as usize;
+    let k = if conn.directions[d].rtt.offset_ms <= conn.directions[1 - d].rtt.offset_ms { d } else { 1 - d };
+    let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
+    (s(conn.path_rtt_ms), s(conn.directions[k].rtt.median_ms))
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {
     let sh = f.sh;
-    // A short flow that spent most of its time stalled is not "too short": its stalls
-    // (e.g. a connection retrying with exponential RTO backoff) are the story.
+    // Too short to judge only when the flow moved too little over too few round
+    // trips; a flow that spent most of its time stalled (a window that never
+    // reopened, RTO backoff) is judged by its stalls, whatever its length.
     let short = sh.data_segments < MIN_DATA_SEGMENTS
         || sh.active <= 0.0
         || (f.min_rtt > 0.0 && sh.active < MIN_ROUND_TRIPS * f.min_rtt);
-    if short && f.shares.stalled < 0.5 {
+    if short && (sh.active <= 0.0 || sh.stall_total < 0.5 * sh.active) {
         return ("too-short", too_short_text(f));
     }
     let s = f.shares;
-    let mut best = ("receive-window", s.receive_window);
-    for cand in [("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other)] {
-        if cand.1 > best.1 {
-            best = cand;
-        }
-    }
-    match best.0 {
-        "receive-window" => {
-            let cap = window_cap_bps(f.max_window, f.min_rtt);
-            if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap {
-                ("path", path_not_window_text(f, cap))
-            } else {
-                ("receive-window", window_text(f, cap))
+    let mut cands = vec![
+        ("receive-window", s.receive_window),
+        ("loss", s.loss),
+        ("application", s.application),
+        ("stalls", s.stalled),
+        ("path", s.other),
+    ];
+    cands.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut loss_note = String::new();
+    for (name, _) in cands {
+        match name {
+            "receive-window" => {
+                if sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
+                    return ("zero-window", zero_window_text(f));
+                }
+                let cap = window_cap_bps(f.max_window, f.min_rtt);
+                return if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap {
+                    ("path", path_not_window_text(f, cap) + &loss_note)
+                } else {
+                    ("receive-window", window_text(f, cap) + &loss_note)
+                };
+            }
+            "loss" => {
+                if loss_matters(f) {
+                    return ("loss", loss_text(f));
+                }
+                // Loss is not the limit when removing it would not matter: say so
+                // with the numbers and judge the flow by what else held it.
+                loss_note = loss_cheap_text(f);
+            }
+            "application" => return ("application", application_text(f) + &loss_note),
+            "stalls" => return ("stalls", stalls_text(f) + &loss_note),
+            _ => {
+                if loss_note.is_empty() && loss_held_cwnd(f) && loss_matters(f) {
+                    return ("loss", loss_text(f));
+                }
+                if loss_note.is_empty() && f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) {
+                    loss_note = loss_cheap_text(f);
+                }
+                return ("path", path_text(f) + &loss_note);
             }
         }
-        "loss" => ("loss", loss_text(f)),
-        "application" => ("application", application_text(f)),
-        "stalls" => {
-            let zw = sh.stall_by_cause[0];
-            let idle = sh.stall_by_cause[3];
-            if zw >= DOMINANT_CAUSE_SHARE * sh.stalled {
-                ("zero-window", zero_window_text(f))
-            } else if idle >= DOMINANT_CAUSE_SHARE * sh.stalled {
-                ("application", application_text(f))
-            } else {
-                ("stalls", stalls_text(f))
-            }
-        }
-        _ if loss_held_cwnd(f) => ("loss", loss_text(f)),
-        _ => ("path", path_text(f)),
     }
+    ("path", path_text(f) + &loss_note)
+}
+
+/// Share of data segments that were retransmitted.
+fn loss_rate(f: &Facts) -> f64 {
+    retransmissions(f) as f64 / f.sh.data_segments.max(1) as f64
+}
+
+/// The rate a loss-based sender (Reno/CUBIC in its TCP-friendly region) reaches at
+/// loss rate p: MSS/RTT × √(3/2) / √p (Mathis, Semke, Mahdavi & Ott, "The
+/// macroscopic behavior of the TCP congestion avoidance algorithm", CCR 1997), bit/s.
+fn mathis_rate(f: &Facts) -> f64 {
+    let p = loss_rate(f);
+    if p <= 0.0 || !(f.min_rtt > 0.0) || f.sh.mss <= 0.0 {
+        return f64::NAN;
+    }
+    f.sh.mss * 8.0 / f.min_rtt * (1.5f64).sqrt() / p.sqrt()
+}
+
+/// A sender that beat the loss-based bound this many times did not back off on loss.
+pub const BEATS_MATHIS: f64 = 3.0;
+
+/// Loss is headlined only if removing it would matter (issue 13): a sender held down
+/// by loss runs near the Mathis rate; one that runs far above it (BBR paces at the
+/// bottleneck rate and barely reacts to random loss) lost only the retransmitted
+/// bytes and the timeouts, which `loss_cheap_text` quantifies. RTO stalls always
+/// matter (nothing moved).
+fn loss_matters(f: &Facts) -> bool {
+    let bound = mathis_rate(f);
+    let rto = f.sh.stall_by_cause[2];
+    let beat_the_bound = bound.is_finite() && f.rate > BEATS_MATHIS * bound;
+    !(beat_the_bound && loss_cost(f) < LOSS_COST_MATTERS) || rto >= 0.5 * f.sh.loss
+}
+
+/// Loss is headlined when it cost at least this share of the rate.
+pub const LOSS_COST_MATTERS: f64 = 0.1;
+
+/// What loss cost a sender that did not back off: the rate it kept outside loss
+/// recovery (cwnd/path and window intervals) against the rate it reached overall,
+/// as a share of the former (0 when it sent as fast during recovery: only the
+/// retransmitted bytes were lost). RTO stall time counts as time at rate 0.
+fn loss_cost(f: &Facts) -> f64 {
+    let sh = f.sh;
+    if sh.clean_time <= 0.0 || sh.loss <= 0.0 {
+        return loss_rate(f);
+    }
+    let clean = sh.clean_bytes / sh.clean_time;
+    let overall = (sh.clean_bytes + sh.loss_bytes) / (sh.clean_time + sh.loss);
+    if clean <= 0.0 {
+        return loss_rate(f);
+    }
+    (1.0 - overall / clean).max(loss_rate(f))
+}
+
+/// "2.0 % of segments were retransmitted, yet …": the cost of loss for a sender that
+/// did not back off: retransmitted bytes plus time in retransmission timeouts.
+fn loss_cheap_text(f: &Facts) -> String {
+    let p = loss_rate(f);
+    let cost = loss_cost(f);
+    format!(
+        " {} of the data segments were retransmitted, yet the flow ran at {}, {:.0}× what a \
+         loss-based sender reaches at that loss rate and RTT ({}, Mathis et al.): the sender did \
+         not back off on loss (BBR does not), so removing the loss would gain only about {} (its rate outside loss recovery).",
+        format_percent_fine(p),
+        format_rate(f.rate),
+        f.rate / mathis_rate(f),
+        format_rate(mathis_rate(f)),
+        format_percent_fine(cost)
+    )
+}
+
+fn format_percent_fine(share: f64) -> String {
+    if share < 0.095 { format!("{:.1} %", share * 100.0) } else { format_percent(share) }
 }
 
 fn queueing(f: &Facts) -> bool {
@@ -206,14 +336,16 @@ fn loss_held_cwnd(f: &Facts) -> bool {
 }
 
 fn rate_phrase(f: &Facts) -> String {
-    format!("the flow averaged {}", format_rate(f.rate))
+    format!("the flow averaged {} while active", format_rate(f.rate))
 }
 
 fn rtt_phrase(f: &Facts) -> String {
     if f.min_rtt.is_finite() {
-        format!("a minimum RTT of {}", format_duration(f.min_rtt))
+        format!("a path RTT of {}", format_duration(f.min_rtt))
+    } else if f.tick > 0.001 {
+        format!("an unknown RTT (every round trip was below the capture clock's {} tick)", format_duration(f.tick))
     } else {
-        "an unknown RTT (no RTT samples)".to_string()
+        "an unknown RTT (no round trip could be measured)".to_string()
     }
 }
 
@@ -233,7 +365,11 @@ fn too_short_text(f: &Facts) -> String {
 
 fn window_text(f: &Facts, cap: f64) -> String {
     let win = format_bytes(f.max_window);
-    let mut t = format!("The receiver never advertised more than {}. ", win);
+    let mut t = if f.window_inferred {
+        format!("The receiver never advertised more than {} (at least: the window scale is unknown and was inferred from bytes in flight). ", win)
+    } else {
+        format!("The receiver never advertised more than {}. ", win)
+    };
     if cap.is_finite() {
         t += &format!("With {} that caps throughput at {}; ", rtt_phrase(f), format_rate(cap));
     }
@@ -331,7 +467,7 @@ fn loss_text(f: &Facts) -> String {
             format_duration(f.min_rtt)
         );
     }
-    t + "."
+    t + "." + &other_stalls_phrase(f, 2)
 }
 
 /// " Other stalls: 300 ms retransmission timeout, …" for the causes but `skip`.
@@ -353,7 +489,7 @@ fn application_text(f: &Facts) -> String {
     let mut t = format!(
         "The sending application limited this flow: {} of the time everything sent had \
          been acknowledged and the sender still had nothing to send",
-        format_percent(f.shares.application + idle / f.sh.active)
+        format_percent(f.shares.application)
     );
     if idle > 0.0 {
         t += &format!(" (idle gaps totalling {})", format_duration(idle));
@@ -363,6 +499,20 @@ fn application_text(f: &Facts) -> String {
 }
 
 fn zero_window_text(f: &Facts) -> String {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let dead = sender.stalls.last().filter(|s| s.cause == super::StallCause::ZeroWindow && s.ended_by.starts_with("not ended"));
+    if let Some(st) = dead {
+        return format!(
+            "The receiver's window closed at {} and never reopened: the sender sat at a zero \
+             window for {} ({} of the connection), probing it, until the capture ended. The \
+             receiving application stopped reading; {}.{}",
+            format_timestamp(st.start),
+            format_duration(st.duration),
+            format_percent(f.sh.stall_by_cause[0] / f.sh.active),
+            rate_phrase(f),
+            other_stalls_phrase(f, 0)
+        );
+    }
     format!(
         "The receiver's window fell to zero: the sender was stalled for {} ({} of the \
          transfer) until the receiving application read its data and the window reopened. \
@@ -382,10 +532,10 @@ fn stalls_text(f: &Facts) -> String {
     let parts: Vec<String> =
         by_time.iter().map(|(secs, words)| format!("{} {}", format_duration(*secs), words)).collect();
     format!(
-        "The transfer stalled {} time{} for {} in total ({} of the time): {}; {}.",
+        "The transfer stalled {} time{} for {} in total ({} of the time waiting on the peer or the path): {}; {}.",
         sender.stalls.len(),
         if sender.stalls.len() == 1 { "" } else { "s" },
-        format_duration(f.sh.stalled),
+        format_duration(f.sh.stall_total),
         format_percent(f.shares.stalled),
         parts.join(", "),
         rate_phrase(f)

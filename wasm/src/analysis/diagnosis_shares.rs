@@ -8,8 +8,9 @@
 //! It is cut into the intervals between consecutive data segments (same segments as
 //! `stalls::is_data_segment`), and each interval [t_k, t_k+1) gets ONE state, decided
 //! at segment k and during the interval (first match wins):
-//! - stalled: the interval is one of the direction's stalls (matched by frame_before),
-//!   whatever the stall's cause (the cause is kept in `stall_by_cause`);
+//! - a stall: the interval is one of the direction's stalls (matched by frame_before);
+//!   its time goes to the share of its cause (`TimeShares::add_stall`) and is also
+//!   kept per cause in `stall_by_cause`;
 //! - loss: loss recovery is in progress: from a retransmission (a segment starting
 //!   below the highest sequence sent), or a "previous segment not captured" hole, until
 //!   the peer's cumulative ACK passes the recovery point (the highest sequence sent when
@@ -47,6 +48,17 @@ pub struct TimeShares {
     /// Stalled seconds per cause, in `StallCause` order (zero-window, window-limited,
     /// retransmission-timeout, application-idle, ack-wait, unknown).
     pub stall_by_cause: [f64; 6],
+    /// All stalled seconds, whatever the cause (the sum of `stall_by_cause`).
+    pub stall_total: f64,
+    /// Of the loss-recovery time, the intervals that began with bytes in flight at the
+    /// advertised window: recovery pinned the window (diagnosis.rs `loss_matters`).
+    pub loss_window_blocked: f64,
+    /// Payload sent in loss-recovery intervals and in the other non-stalled intervals
+    /// (cwnd/path or window), with the latter's time: the rates in and out of recovery
+    /// say what loss cost (diagnosis.rs `loss_cost`).
+    pub loss_bytes: f64,
+    pub clean_bytes: f64,
+    pub clean_time: f64,
     pub data_segments: u64,
     /// New payload bytes (highest sequence minus the first data segment's start):
     /// retransmitted bytes are not counted twice.
@@ -87,6 +99,23 @@ enum State {
     Other,
 }
 
+impl TimeShares {
+    /// A stall's time goes to the share of its cause (DESIGN.md "Limit diagnosis"), so
+    /// the shares partition the time and the headline and the bar cannot disagree:
+    /// zero-window / window-limited → receive window, retransmission timeout → loss,
+    /// application idle → application, ack-wait / unknown → stalled.
+    fn add_stall(&mut self, cause: usize, dt: f64) {
+        self.stall_by_cause[cause] += dt;
+        self.stall_total += dt;
+        match cause {
+            0 | 1 => self.receive_window += dt,
+            2 => self.loss += dt,
+            3 => self.application += dt,
+            _ => self.stalled += dt,
+        }
+    }
+}
+
 /// One linear pass over the interleaved columns for data direction `dir`.
 pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShares {
     let mss = mss_estimate(cols, dir);
@@ -107,11 +136,13 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
     let mut peer_ack = f64::NAN;
     let mut peer_win = f64::NAN;
     let mut recover: Option<f64> = None; // recovery point while in loss recovery
-    // The open interval: (start time, state decided at its first segment).
-    let mut open: Option<(f64, State)> = None;
+    // The open interval: (start time, state decided at its first segment, in flight
+    // at the window then).
+    let mut open: Option<(f64, State, bool, f64)> = None;
     let mut idle_seen = false; // peer acknowledged everything during the open interval
     let mut loss_seen = false; // duplicate ACKs during the open interval
     let mut covered_at: Option<f64> = None; // when the peer's ACK reached `high`
+    let mut last_data_t = f64::NEG_INFINITY;
 
     for i in 0..cols.t.len() {
         let t = cols.t[i];
@@ -146,7 +177,7 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
         let (seq, len) = (cols.seq[i], cols.len[i] as f64);
         let resent = seq < high || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
         // Close the interval that this segment ends.
-        if let Some((t0, state)) = open.take() {
+        if let Some((t0, state, blocked, bytes)) = open.take() {
             let state = match state {
                 State::Stalled(_) | State::Loss => state,
                 _ if loss_seen || resent => State::Loss,
@@ -155,14 +186,25 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
             };
             let dt = t - t0;
             match state {
-                State::Stalled(c) => {
-                    out.stalled += dt;
-                    out.stall_by_cause[c] += dt;
+                State::Stalled(c) => out.add_stall(c, dt),
+                State::Loss => {
+                    out.loss += dt;
+                    out.loss_bytes += bytes;
+                    if blocked {
+                        out.loss_window_blocked += dt;
+                    }
                 }
-                State::Loss => out.loss += dt,
-                State::Window => out.receive_window += dt,
+                State::Window => {
+                    out.receive_window += dt;
+                    out.clean_time += dt;
+                    out.clean_bytes += bytes;
+                }
                 State::Application => out.application += dt,
-                State::Other => out.other += dt,
+                State::Other => {
+                    out.other += dt;
+                    out.clean_time += dt;
+                    out.clean_bytes += bytes;
+                }
             }
         }
         out.data_segments += 1;
@@ -200,8 +242,17 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
         };
         idle_seen = peer_ack >= high;
         loss_seen = false;
-        open = Some((t, state));
+        open = Some((t, state, window_limited, len));
         out.active = t - first_t;
+        last_data_t = t;
+    }
+    // A stall still open at the end (a window that never reopened: stalls.rs) adds
+    // its time after the last data segment.
+    if let Some((_, State::Stalled(c), _, _)) = open {
+        if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > last_data_t) {
+            out.add_stall(c, st.duration);
+            out.active += st.duration;
+        }
     }
     if first_seq.is_finite() {
         out.new_bytes = high - first_seq;

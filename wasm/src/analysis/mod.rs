@@ -4,11 +4,14 @@
 
 pub mod analyzer;
 pub mod bdp;
+pub mod clock;
 pub mod columns;
 pub mod connections;
 pub mod diagnosis;
 pub mod diagnosis_format;
+pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
+pub mod duplicates;
 pub mod flags;
 pub mod limits;
 pub mod rtt;
@@ -20,6 +23,7 @@ mod summary;
 #[cfg(test)]
 pub(crate) mod testseg;
 pub mod throughput;
+pub mod vantage;
 pub mod window;
 
 pub use analyzer::Analyzer;
@@ -63,16 +67,90 @@ pub struct MinMax {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ThroughputSummary {
+    /// Payload bits over the connection's duration ("mean over the connection's duration").
     pub mean_bps: f64,
+    /// Payload bits over the direction's active time: first to last data segment,
+    /// stalls excluded ("mean while sending"; throughput.rs).
+    pub active_mean_bps: f64,
+    /// Fullest bin; never below `mean_bps` (throughput.rs).
     pub peak_bps: f64,
     pub bin_seconds: f64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// Round-trip statistics of one direction's segments, ms (docs/ANALYSIS.md "RTT").
+/// Each sample is a full round trip: the measured part (capture point → this
+/// direction's receiver → capture point) plus `offsetMs`, the smallest measured
+/// other part (capture point → this direction's sender → capture point), so that a
+/// receiver-side capture does not report its local ACK delay as the RTT.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RttSummary {
     pub min_ms: Option<f64>,
     pub median_ms: Option<f64>,
+    pub p95_ms: Option<f64>,
+    pub max_ms: Option<f64>,
+    /// Samples in the statistics.
+    pub samples: u64,
+    /// Samples left out: timestamp echoes spanning an idle period or a loss recovery
+    /// (RFC 7323 §4.3), zero-window probes, samples below the clock's resolution.
+    pub excluded_samples: u64,
+    /// Added to each measured part to make a round trip (see above), ms.
+    pub offset_ms: f64,
+}
+
+/// Where the capture was taken, relative to the data sender (vantage.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Vantage {
+    Sender,
+    Receiver,
+    Middle,
+    Unknown,
+}
+
+/// File-level facts the analysis found (report `capture`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CaptureFacts {
+    /// Frames recognised as copies of an earlier frame and ignored (duplicates.rs).
+    pub duplicate_frames: u64,
+    /// Of those, 802.11 MAC-layer retries.
+    pub wifi_retries: u64,
+    /// Tick of the capture clock (clock.rs); None when it cannot be told.
+    pub timestamp_resolution_ns: Option<i64>,
+}
+
+impl CaptureFacts {
+    pub fn timestamp_resolution_s(&self) -> f64 {
+        self.timestamp_resolution_ns.map_or(0.0, |ns| ns as f64 / 1e9)
+    }
+
+    /// The clock is coarser than 1 ms: RTTs and stalls below a tick can't be measured.
+    pub fn coarse_clock(&self) -> bool {
+        self.timestamp_resolution_ns.is_some_and(|ns| ns > 1_000_000)
+    }
+
+    pub fn warnings(&self) -> Vec<AnalysisWarning> {
+        let mut w = Vec::new();
+        if self.duplicate_frames > 0 {
+            let wifi = if self.wifi_retries > 0 { format!(" ({} of them 802.11 retries)", self.wifi_retries) } else { String::new() };
+            w.push(AnalysisWarning {
+                kind: "duplicate-frames",
+                count: self.duplicate_frames,
+                message: format!("{} duplicate frames from the capture set-up were ignored{}", self.duplicate_frames, wifi),
+            });
+        }
+        if self.coarse_clock() {
+            w.push(AnalysisWarning {
+                kind: "coarse-clock",
+                count: 1,
+                message: format!(
+                    "Timestamps tick in {} steps: RTTs and stalls shorter than that cannot be measured",
+                    diagnosis_format::format_duration(self.timestamp_resolution_s())
+                ),
+            });
+        }
+        w
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -133,7 +211,7 @@ pub struct DirectionSummary {
     pub stalls: Vec<Stall>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnosis {
     /// receive-window | zero-window | loss | application | stalls | path | too-short
@@ -141,6 +219,42 @@ pub struct Diagnosis {
     pub text: String,
     /// Shares of the data direction's active time, 0..1.
     pub shares: DiagnosisShares,
+    /// The numbers the headline used; the calculator is seeded from exactly these.
+    pub evidence: Evidence,
+    /// Changes of regime (loss, delay spikes, outages), each with its span and cost.
+    pub episodes: Vec<Episode>,
+}
+
+/// The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    /// The path RTT (`ConnectionSummary::path_rtt_ms`).
+    pub rtt_ms: Option<f64>,
+    /// Largest advertised receive window, scaled; with an unknown scale, the inferred
+    /// lower bound (`window_inferred`).
+    pub window_bytes: Option<f64>,
+    pub window_inferred: bool,
+    /// Sustained rate: mean while sending (never a single bin), bit/s.
+    pub rate_bps: Option<f64>,
+    /// window × 8 / RTT.
+    pub cap_bps: Option<f64>,
+    /// The bottleneck's rate where the diagnosis knows it (a path-limited flow ran at
+    /// it); None when the window hides it.
+    pub link_rate_bps: Option<f64>,
+    /// window | link | loss | application | stalls | unknown.
+    pub verdict: &'static str,
+}
+
+/// A period the diagnosis names: "during 100–220 s each burst took 0.6–1.7 s ...".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Episode {
+    pub start: f64,
+    pub end: f64,
+    /// loss | delay-spike | outage | zero-window | idle
+    pub kind: &'static str,
+    pub text: String,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -164,6 +278,15 @@ pub struct ConnectionSummary {
     pub start: f64,
     pub end: f64,
     pub data_direction: u8,
+    /// Where the capture was taken relative to the data sender (vantage.rs).
+    pub vantage: Vantage,
+    /// The round trip every derived number uses (vantage.rs), ms.
+    pub path_rtt_ms: Option<f64>,
+    /// How `path_rtt_ms` was measured, in words.
+    pub path_rtt_method: String,
+    /// Smallest path RTT of any connection between the same two hosts, ms: the
+    /// path's base, against which latency under load is measured.
+    pub base_rtt_ms: Option<f64>,
     /// The stall threshold the stalls were found with (options, or DESIGN.md's
     /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
     pub stall_threshold_ms: f64,
@@ -178,8 +301,10 @@ pub struct Analysis {
     /// Chart rows, compact (store.rs); same order and length as `connections`.
     /// The public columns are materialized from them on demand: [`Analysis::columns`].
     pub stores: Vec<ConnStore>,
-    /// Limits that were hit (limits.rs), merged into the report's warnings.
+    /// Limits that were hit (limits.rs) and capture facts worth a word, merged into
+    /// the report's warnings.
     pub warnings: Vec<AnalysisWarning>,
+    pub capture: CaptureFacts,
 }
 
 impl Analysis {

@@ -36,7 +36,10 @@ pub struct AckRtt {
 
 impl AckRtt {
     /// A segment covering [start, end) of sequence space (SYN/FIN count one) was sent.
-    pub fn on_send(&mut self, start: i64, end: i64, t_ns: i64) {
+    /// `ambiguous`: its ACK will not time a round trip even if sent once — a
+    /// zero-window probe is answered only when the window reopens (RFC 9293
+    /// §3.8.6.1), so its "RTT" is the persist interval.
+    pub fn on_send(&mut self, start: i64, end: i64, t_ns: i64, ambiguous: bool) {
         if end <= start {
             return;
         }
@@ -58,7 +61,7 @@ impl AckRtt {
                 self.pending.pop_front();
             }
             // A segment that is partly a retransmission is ambiguous as well.
-            self.pending.push_back(Sent { start: new_start, end, t_ns, retransmitted: start < high });
+            self.pending.push_back(Sent { start: new_start, end, t_ns, retransmitted: start < high || ambiguous });
             self.high = Some(end);
         }
     }
@@ -80,17 +83,36 @@ impl AckRtt {
     }
 }
 
-/// Timestamp-echo RTT state of one direction: TSvals this side sent, oldest first.
+/// Timestamp-echo RTT state of one direction: TSvals this side sent, oldest first,
+/// with whether the peer still had data outstanding after that segment.
 #[derive(Default, Debug)]
 pub struct TsRtt {
-    sent: VecDeque<(u32, i64)>,
+    sent: VecDeque<(u32, i64, bool)>,
+}
+
+/// How the peer's segment that echoed a TSval relates to it (for [`TsRtt::on_echo`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Echo {
+    /// The echoing segment acknowledged new data of ours (it answers our segment).
+    pub acks_new_data: bool,
+    /// It carries new data and is no probe or keep-alive.
+    pub sends_new_data: bool,
+}
+
+/// A timestamp RTT sample and whether it measures a round trip (see `on_echo`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TsSample {
+    pub ns: i64,
+    pub trusted: bool,
 }
 
 impl TsRtt {
     /// This side sent a segment with `tsval`; only the first segment with a given
     /// value starts the clock.
-    pub fn on_send(&mut self, tsval: u32, t_ns: i64) {
-        if let Some(&(last, _)) = self.sent.back() {
+    /// `peer_busy`: after this segment the peer still had unacknowledged data, so
+    /// its next data segment is clocked by our ACK rather than by its application.
+    pub fn on_send(&mut self, tsval: u32, t_ns: i64, peer_busy: bool) {
+        if let Some(&(last, _, _)) = self.sent.back() {
             // RFC 7323 §5.3: TSvals are monotonic (mod 2^32); ignore repeats/older.
             if (tsval.wrapping_sub(last) as i32) <= 0 {
                 return;
@@ -99,19 +121,28 @@ impl TsRtt {
         if self.sent.len() == MAX_PENDING {
             self.sent.pop_front();
         }
-        self.sent.push_back((tsval, t_ns));
+        self.sent.push_back((tsval, t_ns, peer_busy));
     }
 
-    /// The peer echoed `tsecr`; returns the RTT in ns for the first echo of a TSval.
-    pub fn on_echo(&mut self, tsecr: u32, t_ns: i64) -> Option<i64> {
-        while let Some(&(v, t)) = self.sent.front() {
+    /// The peer echoed `tsecr`; returns the sample for the first echo of a TSval.
+    ///
+    /// A TSecr can be old on purpose (RFC 7323 §4.3): the peer echoes TS.Recent, the
+    /// TSval of the last segment it accepted, so the first segment it sends after an
+    /// idle period (a new request 10 s later) echoes a TSval from before the pause.
+    /// Such a sample measures the pause, not the path. The sample is `trusted` only
+    /// when the echo answers our segment: it acknowledges new data of ours, or it is
+    /// new data that our ACK clocked out (the peer was busy sending when we sent the
+    /// TSval). Untrusted samples are kept for the chart and left out of statistics.
+    pub fn on_echo(&mut self, tsecr: u32, t_ns: i64, echo: Echo) -> Option<TsSample> {
+        while let Some(&(v, t, peer_busy)) = self.sent.front() {
             let d = tsecr.wrapping_sub(v) as i32;
             if d < 0 {
                 return None; // echo of something older than all pending: already used
             }
             self.sent.pop_front();
             if d == 0 {
-                return (t_ns >= t).then_some(t_ns - t);
+                let trusted = echo.acks_new_data || (echo.sends_new_data && peer_busy);
+                return (t_ns >= t).then_some(TsSample { ns: t_ns - t, trusted });
             }
         }
         None
@@ -122,11 +153,13 @@ impl TsRtt {
 mod tests {
     use super::*;
 
+    const ACKS: Echo = Echo { acks_new_data: true, sends_new_data: false };
+
     #[test]
     fn ack_sample_from_newest_covered_segment() {
         let mut r = AckRtt::default();
-        r.on_send(1, 1449, 0); // segment 1 at t=0
-        r.on_send(1449, 2897, 2_000_000); // segment 2 at t=2 ms
+        r.on_send(1, 1449, 0, false); // segment 1 at t=0
+        r.on_send(1449, 2897, 2_000_000, false); // segment 2 at t=2 ms
         // One ACK for both at t=12 ms: sample from segment 2 → 10 ms (not 12 ms).
         assert_eq!(r.on_ack(2897, 12_000_000), Some(10_000_000));
         // A repeated ACK gives nothing.
@@ -136,7 +169,7 @@ mod tests {
     #[test]
     fn partial_ack_gives_no_sample_for_uncovered_segment() {
         let mut r = AckRtt::default();
-        r.on_send(1, 1001, 0);
+        r.on_send(1, 1001, 0, false);
         // ACK 500 covers no whole segment.
         assert_eq!(r.on_ack(500, 5_000_000), None);
         assert_eq!(r.on_ack(1001, 6_000_000), Some(6_000_000));
@@ -145,33 +178,48 @@ mod tests {
     #[test]
     fn karn_skips_retransmitted_segments() {
         let mut r = AckRtt::default();
-        r.on_send(1, 1001, 0);
-        r.on_send(1, 1001, 200_000_000); // retransmitted after an RTO
+        r.on_send(1, 1001, 0, false);
+        r.on_send(1, 1001, 200_000_000, false); // retransmitted after an RTO
         // The ACK could be for either copy: no sample (Karn).
         assert_eq!(r.on_ack(1001, 210_000_000), None);
         // New data afterwards is timed again.
-        r.on_send(1001, 2001, 220_000_000);
+        r.on_send(1001, 2001, 220_000_000, false);
         assert_eq!(r.on_ack(2001, 230_000_000), Some(10_000_000));
     }
 
     #[test]
     fn timestamps_first_echo_only() {
         let mut r = TsRtt::default();
-        r.on_send(100, 0);
-        r.on_send(100, 1_000_000); // same TSval again: clock started at t=0
-        r.on_send(101, 3_000_000);
-        assert_eq!(r.on_echo(100, 8_000_000), Some(8_000_000));
-        assert_eq!(r.on_echo(100, 9_000_000), None); // second echo of 100
-        assert_eq!(r.on_echo(101, 10_000_000), Some(7_000_000));
+        r.on_send(100, 0, false);
+        r.on_send(100, 1_000_000, false); // same TSval again: clock started at t=0
+        r.on_send(101, 3_000_000, false);
+        assert_eq!(r.on_echo(100, 8_000_000, ACKS), Some(TsSample { ns: 8_000_000, trusted: true }));
+        assert_eq!(r.on_echo(100, 9_000_000, ACKS), None); // second echo of 100
+        assert_eq!(r.on_echo(101, 10_000_000, ACKS), Some(TsSample { ns: 7_000_000, trusted: true }));
     }
 
     #[test]
     fn timestamps_skip_unechoed_values() {
         let mut r = TsRtt::default();
-        r.on_send(5, 0);
-        r.on_send(6, 1_000_000);
-        r.on_send(7, 2_000_000);
+        r.on_send(5, 0, false);
+        r.on_send(6, 1_000_000, false);
+        r.on_send(7, 2_000_000, false);
         // Echo of 7 (5 and 6 were never echoed): 2 ms → 12 ms = 10 ms.
-        assert_eq!(r.on_echo(7, 12_000_000), Some(10_000_000));
+        assert_eq!(r.on_echo(7, 12_000_000, ACKS), Some(TsSample { ns: 10_000_000, trusted: true }));
+    }
+
+    #[test]
+    fn old_echo_after_a_pause_is_not_trusted() {
+        // Our pure ACK (TSval 9) acknowledged everything the peer had sent: the peer
+        // was idle. Its next request 10 s later echoes 9 (TS.Recent, RFC 7323 §4.3):
+        // a 10 s "sample" that measures the pause.
+        let mut r = TsRtt::default();
+        r.on_send(9, 0, false);
+        let request = Echo { acks_new_data: false, sends_new_data: true };
+        assert_eq!(r.on_echo(9, 10_000_000_000, request), Some(TsSample { ns: 10_000_000_000, trusted: false }));
+        // A receiver's ACK (TSval 10) sent while the sender still had data in
+        // flight: the sender's next data segment echoes it one path RTT later.
+        r.on_send(10, 11_000_000_000, true);
+        assert_eq!(r.on_echo(10, 11_040_000_000, request), Some(TsSample { ns: 40_000_000, trusted: true }));
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::analysis::columns::{flag_bits, ConnectionColumns};
 use crate::analysis::{
-    ConnectionSummary, Diagnosis, DiagnosisShares, DirectionSummary, RttSummary, Stall,
+    ConnectionSummary, Diagnosis, DirectionSummary, RttSummary, Stall,
     ThroughputSummary,
 };
 
@@ -203,8 +203,8 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         keep_alives: 0,
         lost_segments: 0,
         out_of_order: 0,
-        throughput: ThroughputSummary { mean_bps: 0.0, peak_bps: 0.0, bin_seconds: 0.1 },
-        rtt: RttSummary { min_ms: rtt.map(|r| r.0), median_ms: rtt.map(|r| r.1) },
+        throughput: ThroughputSummary { mean_bps: 0.0, active_mean_bps: 0.0, peak_bps: 0.0, bin_seconds: 0.1 },
+        rtt: RttSummary { min_ms: rtt.map(|r| r.0), median_ms: rtt.map(|r| r.1), ..Default::default() },
         stalls,
     }
 }
@@ -221,7 +221,11 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         start: 0.0,
         end: 0.0,
         data_direction: 0,
+        vantage: crate::analysis::Vantage::Sender,
+        path_rtt_ms: rtt_ms.map(|r| r.0),
+        path_rtt_method: String::new(),
+        base_rtt_ms: None,
         directions: [direction(stalls, rtt_ms), direction(Vec::new(), None)],
-        diagnosis: Diagnosis { limit: String::new(), text: String::new(), shares: DiagnosisShares::default() },
+        diagnosis: Diagnosis::default(),
     }
 }

@@ -14,9 +14,11 @@ fn one(c: &Cols) -> Stall {
 #[test]
 fn default_threshold_follows_design() {
     // max(10 ms, 4 × min RTT): 2.8 ms → 11.2 ms; 1 ms → 10 ms; unknown → 10 ms.
-    assert!((default_threshold_s(Some(2.8)) - 0.0112).abs() < 1e-12);
-    assert_eq!(default_threshold_s(Some(1.0)), 0.010);
-    assert_eq!(default_threshold_s(None), 0.010);
+    assert!((default_threshold_s(Some(2.8), 0.0) - 0.0112).abs() < 1e-12);
+    assert_eq!(default_threshold_s(Some(1.0), 0.0), 0.010);
+    assert_eq!(default_threshold_s(None, 0.0), 0.010);
+    // A 10 ms capture clock: never below 3 ticks (a 10 ms gap may be one tick).
+    assert_eq!(default_threshold_s(Some(1.0), 0.010), 0.030);
 }
 
 #[test]

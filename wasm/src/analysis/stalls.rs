@@ -44,9 +44,12 @@ use super::{Stall, StallCause};
 
 const SYN: u32 = 0x02;
 
-/// DESIGN.md default: the larger of 10 ms and 4 × the connection's minimum RTT.
-pub fn default_threshold_s(min_rtt_ms: Option<f64>) -> f64 {
-    (min_rtt_ms.unwrap_or(0.0) * 4.0 / 1000.0).max(0.010)
+/// DESIGN.md default: the larger of 10 ms and 4 × the connection's path RTT
+/// (vantage.rs; never the local ACK delay of a receiver-side capture), and never
+/// below 3 ticks of the capture clock: with a 10 ms clock a gap measured as 10 or
+/// 20 ms may be one tick of jitter (issue 13: 247 "stalls" at a 10 ms threshold).
+pub fn default_threshold_s(path_rtt_ms: Option<f64>, tick_s: f64) -> f64 {
+    (path_rtt_ms.unwrap_or(0.0) * 4.0 / 1000.0).max(0.010).max(3.0 * tick_s)
 }
 
 /// True for a segment of `dir` that carries payload which counts as data (not a
@@ -132,6 +135,8 @@ struct Gap {
     last_peer_update: Option<f64>,
     /// The peer's last payload-carrying segment during the gap: (time, bytes).
     peer_reply: Option<(f64, u32)>,
+    /// Zero-window probes the sender sent during the gap.
+    probes: u32,
 }
 
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
@@ -185,6 +190,7 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
         if cols.flags[i] & flag_bits::ZERO_WINDOW_PROBE != 0 {
             if let Some(g) = gap.as_mut() {
                 g.zero_window = true;
+                g.probes += 1;
             }
         }
         if !is_data_segment(cols, i, dir) {
@@ -207,6 +213,7 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
                     && flight.is_finite()
                     && flight >= peer_win - window_tolerance(mss, peer_win)));
         gap = Some(Gap {
+            probes: 0,
             index: i,
             high,
             unacked_at_start: peer_ack.is_nan() || peer_ack < high,
@@ -219,7 +226,38 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
             peer_reply: None,
         });
     }
+    // The transfer did not end, it stopped: a window that never reopened, or data
+    // that was never acknowledged, up to the connection's last packet. A dead zero
+    // window is the textbook receive-window story (issue 13), whatever its length.
+    if let (Some(g), Some(&t_end)) = (gap, cols.t.last()) {
+        let t0 = cols.t[g.index];
+        // A sender that closed (FIN) ended the transfer; a reopened window with
+        // nothing more sent is the application's end, not a stall.
+        let closed = (g.index..n).any(|i| cols.dir[i] == dir && cols.flags[i] & 0x01 != 0);
+        let stuck = peer_win == 0.0 || (!closed && peer_ack.is_finite() && peer_ack < g.high);
+        if stuck && t_end - t0 > threshold_s {
+            out.push(classify_trailing(cols, &g, n - 1, peer_win));
+        }
+    }
     out
+}
+
+/// A stall still open when the connection's packets end (see `find_stalls`).
+fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) -> Stall {
+    let t0 = cols.t[g.index];
+    let (cause, ended_by) = if peer_win == 0.0 {
+        let probes = match g.probes {
+            0 => String::new(),
+            1 => ", after 1 zero-window probe".to_string(),
+            n => format!(", after {n} zero-window probes"),
+        };
+        (StallCause::ZeroWindow, format!("not ended: the window was still closed when the capture ended{probes}"))
+    } else if g.unacked_at_start {
+        (StallCause::RetransmissionTimeout, "not ended: data still unacknowledged when the capture ended".to_string())
+    } else {
+        (StallCause::Unknown, "not ended when the capture ended".to_string())
+    };
+    Stall { start: t0, duration: cols.t[last] - t0, cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
 }
 
 fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool) -> Stall {

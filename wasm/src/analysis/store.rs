@@ -99,11 +99,12 @@ impl ConnWriter {
         self.store.rows += 1;
     }
 
-    /// An RTT sample completed at `t_ns` for data of direction `dir`.
+    /// An RTT sample completed at `t_ns` for data of direction `dir`. `kind`: bit 0
+    /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs).
     #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
         let mut row = Row::new();
-        row.u64(((kind as u64 & 1) << 1) | (dir as u64 & 1));
+        row.u64(((kind as u64 & 3) << 1) | (dir as u64 & 1));
         row.i64(t_ns.wrapping_sub(self.prev.rtt_t));
         row.i64(rtt_ns);
         self.prev.rtt_t = t_ns;
@@ -193,7 +194,7 @@ impl ConnStore {
             let head = rd.u64();
             t = t.wrapping_add(rd.i64());
             let rtt = rd.i64();
-            f(t, (head & 1) as u8, rtt, ((head >> 1) & 1) as u8);
+            f(t, (head & 1) as u8, rtt, ((head >> 1) & 3) as u8);
         }
     }
 

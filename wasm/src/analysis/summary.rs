@@ -8,45 +8,51 @@ use super::connections::endpoint_name;
 use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
-use super::{diagnosis, stalls};
-use super::{AnalysisOptions, ConnectionSummary, Diagnosis, DiagnosisShares, DirectionSummary, MinMax, RttSummary};
+use super::{diagnosis, stalls, throughput, vantage};
+use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
 /// Summary of one connection, and its finished compact store. Totals were counted
 /// as the packets came (`Totals`); only the stall and diagnosis passes (whose API is
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (ConnectionSummary, ConnStore) {
-    let Conn { endpoints, sides, handshake_seen, first_t, last_t, rows, totals, .. } = conn;
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
+    let Conn { endpoints, sides, handshake_seen, handshake, first_t, last_t, rows, totals, unstored, .. } = conn;
     let store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
-    let rtts = rtt_summaries(&store);
-    // ACK-based samples of each direction measure capture point → that direction's
-    // receiver → capture point, so the connection's round trip is the sum of the two
-    // minima wherever the capture was taken (at the sender the reverse half is ~0; in
-    // the middle each half is part of the path). The smaller one alone would be µs on
-    // a sender-side capture and make DESIGN.md's 4 × min RTT threshold meaningless.
-    let min_rtt = match (rtts[0].min_ms, rtts[1].min_ms) {
-        (Some(a), Some(b)) => Some(a + b),
-        (a, b) => a.or(b),
-    };
+    let tick = capture.timestamp_resolution_s();
+    let samples = RttSamples::collect(&store);
+    let packets = totals[0].packets + totals[1].packets;
+    let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
+    // The path RTT from the two parts of the round trip (vantage.rs).
+    let hs = handshake.syn.map(|syn| {
+        let secs = |a: i64, b: i64| (b - a) as f64 / 1e9;
+        (handshake.client_dir, handshake.syn_ack.map(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).map(|(sa, a)| secs(sa, a)))
+    });
+    let parts = vantage::Parts::new(samples.min_s(), hs);
+    let path = vantage::path_rtt(&parts, data_direction, tick);
     let threshold_s = match options.stall_threshold_ms {
         Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
-        _ => stalls::default_threshold_s(min_rtt),
+        _ => stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick),
     };
-    let packets = totals[0].packets + totals[1].packets;
+    let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
+    let rtts = [0, 1].map(|d| samples.summary(d, tick, parts.toward[1 - d].unwrap_or(0.0)));
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
-    let data_direction = if directions[1].payload_bytes > directions[0].payload_bytes { 1 } else { 0 };
-    // Transient public columns for the stall and diagnosis passes (wire_len unused).
+    // Transient public columns for the stall, throughput and diagnosis passes.
     let cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
     for (d, ds) in directions.iter_mut().enumerate() {
         ds.stalls = stalls::find_stalls(&cols.packets, d as u8, threshold_s);
+        if unstored == 0 {
+            // Every packet is in the columns: bins of the connection's own size.
+            ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
+        }
+        ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
     }
     let mut summary = ConnectionSummary {
         id,
@@ -56,13 +62,104 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions) -> (Conn
         start: if first_t.is_nan() { 0.0 } else { first_t },
         end: if last_t.is_nan() { 0.0 } else { last_t },
         data_direction,
+        vantage: path.vantage,
+        path_rtt_ms: path.rtt.map(|s| s * 1000.0),
+        path_rtt_method: path.method,
+        base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
         directions,
-        diagnosis: Diagnosis { limit: "too-short".into(), text: String::new(), shares: DiagnosisShares::default() },
+        diagnosis: Diagnosis::default(),
     };
-    summary.diagnosis = diagnosis::diagnose(&summary, &cols);
+    summary.diagnosis = diagnosis::diagnose(&summary, &cols, tick);
     drop(cols);
     (summary, store)
+}
+
+/// The path's base RTT (docs/ANALYSIS.md "Base RTT"): for every pair of hosts, the
+/// smallest path RTT of its connections. A small flow that only ran while bulk
+/// flows filled the queue sees 265 ms where the path's own round trip, seen by
+/// another flow of the same capture, is 20 ms: latency under load is measured
+/// against the base.
+pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
+    let host = |e: &str| e.rsplit_once(':').map_or(e.to_string(), |(h, _)| h.to_string());
+    let mut best: std::collections::HashMap<(String, String), f64> = std::collections::HashMap::new();
+    let key = |c: &ConnectionSummary| {
+        let (a, b) = (host(&c.endpoints[0]), host(&c.endpoints[1]));
+        if a <= b { (a, b) } else { (b, a) }
+    };
+    for c in conns.iter() {
+        if let Some(r) = c.path_rtt_ms {
+            let e = best.entry(key(c)).or_insert(r);
+            *e = e.min(r);
+        }
+    }
+    for c in conns.iter_mut() {
+        c.base_rtt_ms = best.get(&key(c)).copied();
+        if let (Some(base), Some(_)) = (c.base_rtt_ms, c.path_rtt_ms) {
+            diagnosis::note_latency_under_load(c, base);
+        }
+    }
+}
+
+/// Trusted RTT samples of both directions, raw (one part of the round trip), s.
+struct RttSamples {
+    trusted: [Vec<f64>; 2],
+    excluded: [u64; 2],
+}
+
+impl RttSamples {
+    fn collect(store: &ConnStore) -> RttSamples {
+        let mut r = RttSamples { trusted: [Vec::new(), Vec::new()], excluded: [0, 0] };
+        store.for_each_rtt(|_, dir, ns, kind| {
+            let s = ns as f64 / 1e9;
+            let d = dir as usize & 1;
+            if kind & 2 != 0 || !s.is_finite() {
+                r.excluded[d] += 1;
+            } else {
+                r.trusted[d].push(s);
+            }
+        });
+        for v in &mut r.trusted {
+            v.sort_by(|a, b| a.total_cmp(b));
+        }
+        r
+    }
+
+    /// Smallest trusted sample of each direction (below a clock tick included: it
+    /// says the part is shorter than a tick).
+    fn min_s(&self) -> [Option<f64>; 2] {
+        [self.trusted[0].first().copied(), self.trusted[1].first().copied()]
+    }
+
+    /// Statistics of direction `d`, as full round trips (`offset_s` added), ms.
+    /// Samples below one clock tick are excluded: they only say "less than a tick".
+    fn summary(&self, d: usize, tick: f64, offset_s: f64) -> RttSummary {
+        let all = &self.trusted[d];
+        let below = if tick > 0.0 { all.partition_point(|&s| s < tick) } else { 0 };
+        let v = &all[below..];
+        let ms = |s: f64| (s + offset_s) * 1000.0;
+        let q = |p: f64| percentile(v, p).map(ms);
+        RttSummary {
+            min_ms: v.first().map(|&s| ms(s)),
+            median_ms: q(0.5),
+            p95_ms: q(0.95),
+            max_ms: v.last().map(|&s| ms(s)),
+            samples: v.len() as u64,
+            excluded_samples: self.excluded[d] + below as u64,
+            offset_ms: offset_s * 1000.0,
+        }
+    }
+}
+
+/// Percentile of sorted values, linear between closest ranks (the median of an
+/// even count is the mean of the middle two).
+fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let pos = p * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64))
 }
 
 /// Per-direction totals, accumulated by the analyzer as packets arrive (while they
@@ -155,25 +252,4 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         rtt,
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
     }
-}
-
-/// Minimum and median of all RTT samples (both kinds) of the data sent in each
-/// direction, ms.
-fn rtt_summaries(store: &ConnStore) -> [RttSummary; 2] {
-    let mut v: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    store.for_each_rtt(|_, dir, ns, _| {
-        let ms = ns as f64 / 1e6;
-        if ms.is_finite() {
-            v[dir as usize & 1].push(ms);
-        }
-    });
-    v.map(|mut v| {
-        if v.is_empty() {
-            return RttSummary { min_ms: None, median_ms: None };
-        }
-        v.sort_by(|a, b| a.total_cmp(b));
-        let m = v.len() / 2;
-        let median = if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 };
-        RttSummary { min_ms: Some(v[0]), median_ms: Some(median) }
-    })
 }

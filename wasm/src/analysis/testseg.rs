@@ -28,6 +28,7 @@ impl Seg {
             window: 1000,
             payload_len: 0,
             options: TcpOptions::default(),
+            frame_id: Default::default(),
         })
     }
     pub fn a_to_b(t: f64) -> Seg {

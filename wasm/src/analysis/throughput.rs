@@ -9,9 +9,62 @@
 //!   of either direction), like make_oracle.py's
 //!   `avg_payload_mbps_over_stream_duration` — the rate a user experiences for the
 //!   whole transfer, including its idle start and end. 0 when the duration is 0.
+//! * `active_mean_bps`: payload bits over the direction's active time — first to
+//!   last data segment, minus the stalls in which the application had nothing to
+//!   send ("mean while active"): the sustained rate the diagnosis and the calculator
+//!   quote (never a single bin). Zero-window, RTO and other stalls stay in: they
+//!   are the network's and the receiver's cost, which the rate must show.
+//! * Peak ≥ mean by construction: a transfer shorter than one bin puts all its bytes
+//!   in one or two bins that are mostly empty time, so the fullest bin can read
+//!   below the mean; then the peak is the mean (it ran at least that fast). The
+//!   default bin follows the connection's length ([`auto_bin`]) so this is rare.
 
 use super::columns::PacketColumns;
-use super::ThroughputSummary;
+use super::stalls::is_data_segment;
+use super::{Stall, StallCause, ThroughputSummary};
+
+/// Bins per connection the default aims at, at least: a 20 ms transfer gets 1 ms
+/// bins instead of one 100 ms bar (issue 13).
+pub const MIN_BINS: f64 = 20.0;
+
+/// The default bin: `max_bin` (DESIGN.md's 100 ms) unless the connection is shorter
+/// than [`MIN_BINS`] of them, then the largest 1-2-5 step giving that many bins;
+/// never below one tick of the capture clock (a bin finer than the clock shows its
+/// ticks, not the traffic), nor below 1 µs.
+pub fn auto_bin(duration: f64, tick: f64, max_bin: f64) -> f64 {
+    let max_bin = if max_bin.is_finite() && max_bin > 0.0 { max_bin } else { 0.1 };
+    let mut bin = max_bin;
+    if duration.is_finite() && duration > 0.0 && duration / MIN_BINS < max_bin {
+        let want = duration / MIN_BINS;
+        // Tolerances: 0.02 / 20 must give exactly the 1 ms step, not 0.5 ms.
+        let decade = 10f64.powf((want.log10() + 1e-9).floor());
+        bin = [5.0, 2.0, 1.0].iter().map(|m| m * decade).find(|&b| b <= want * (1.0 + 1e-9)).unwrap_or(decade);
+    }
+    bin.max(tick).max(1e-6)
+}
+
+/// Payload bits of `dir` over its active time (see the module comment); `mean` when
+/// the direction has no active time (one data segment, or stalls cover it all).
+pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], mean: f64) -> f64 {
+    let (mut first, mut last, mut bytes) = (f64::NAN, f64::NAN, 0u64);
+    for i in 0..cols.t.len() {
+        if is_data_segment(cols, i, dir) {
+            if first.is_nan() {
+                first = cols.t[i];
+            }
+            last = cols.t[i];
+            bytes += cols.len[i] as u64;
+        }
+    }
+    // Application pauses only (trailing stalls lie outside [first, last] anyway).
+    let stalled: f64 = stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::ApplicationIdle && s.start + s.duration <= last + 1e-12)
+        .map(|s| s.duration)
+        .sum();
+    let active = last - first - stalled;
+    if active > 0.0 { bytes as f64 * 8.0 / active } else { mean }
+}
 
 pub fn summarize(cols: &PacketColumns, dir: u8, bin_seconds: f64, duration: f64) -> ThroughputSummary {
     let mut acc = Bins::new(bin_seconds);
@@ -72,7 +125,8 @@ impl Bins {
             peak = peak.max(sum);
         }
         let mean = if duration > 0.0 { total as f64 * 8.0 / duration } else { 0.0 };
-        ThroughputSummary { mean_bps: mean, peak_bps: peak as f64 * 8.0 / self.bin, bin_seconds: self.bin }
+        let peak = (peak as f64 * 8.0 / self.bin).max(mean);
+        ThroughputSummary { mean_bps: mean, active_mean_bps: mean, peak_bps: peak, bin_seconds: self.bin }
     }
 }
 
@@ -109,5 +163,26 @@ mod tests {
         // bin 0 holds 200 B → 200 * 8 / 0.1 = 16_000 bit/s
         assert_eq!(summarize(&c, 0, 0.1, 0.0).peak_bps, 16_000.0);
         assert_eq!(summarize(&c, 0, 0.1, 0.0).mean_bps, 0.0);
+    }
+
+    #[test]
+    fn default_bin_follows_the_connection() {
+        // 2 s or longer: DESIGN.md's 100 ms.
+        assert_eq!(auto_bin(2.05, 1e-6, 0.1), 0.1);
+        // 20 ms: 1 ms bins (20 of them), not one 100 ms bar.
+        assert_eq!(auto_bin(0.020, 1e-6, 0.1), 0.001);
+        // 19 ms → 0.95 ms wanted → 0.5 ms.
+        assert_eq!(auto_bin(0.019, 1e-6, 0.1), 0.0005);
+        // Never below the clock's tick: 10 ms clock, 200 ms transfer → 10 ms.
+        assert_eq!(auto_bin(0.2, 0.010, 0.1), 0.010);
+    }
+
+    #[test]
+    fn peak_never_below_mean() {
+        // 20 ms transfer of 25 kB in one 100 ms bin: the bin says 2 Mbit/s, the
+        // transfer ran at 10 Mbit/s; the peak is the mean.
+        let c = cols(&[(0.0, 0, 12_500), (0.02, 0, 12_500)]);
+        let s = summarize(&c, 0, 0.1, 0.02);
+        assert_eq!((s.mean_bps, s.peak_bps), (10_000_000.0, 10_000_000.0));
     }
 }

@@ -24,6 +24,8 @@ pub struct IpPacket {
     pub payload_offset: usize,
     /// Length of the transport header + data on the wire, from the IP length fields.
     pub payload_len: u32,
+    /// IPv4 Identification (RFC 791 §3.1); None for IPv6.
+    pub ident: Option<u16>,
 }
 
 /// A validated IPv4 header: at least 20 bytes, version 4, IHL ≥ 5 and the whole
@@ -123,6 +125,7 @@ pub fn parse_ipv4(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         protocol: h.protocol(),
         payload_offset: h.header_len(),
         payload_len: total.saturating_sub(hl),
+        ident: Some(u16::from_be_bytes([b[4], b[5]])),
     })
 }
 
@@ -191,6 +194,7 @@ pub fn parse_ipv6(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         protocol: next,
         payload_offset: off,
         payload_len: total - ext_len,
+        ident: None,
     })
 }
 

@@ -66,6 +66,20 @@ pub struct TcpSegment {
     /// was cut by the snaplen).
     pub payload_len: u32,
     pub options: TcpOptions,
+    /// Identity of the frame below TCP, to recognise the same frame captured twice
+    /// (analysis/duplicates.rs): IPv4 Identification (RFC 791 §3.1; None for IPv6)
+    /// and, on 802.11, the MAC retry bit and sequence number.
+    pub frame_id: FrameId,
+}
+
+/// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameId {
+    /// IPv4 Identification field; None for IPv6 (which has none outside fragments).
+    pub ip_id: Option<u16>,
+    /// 802.11 frames only: (Retry flag set, 12-bit sequence number), IEEE 802.11-2020
+    /// §9.2.4.1.1 (Frame Control "Retry") and §9.2.4.4 (Sequence Control).
+    pub wifi: Option<(bool, u16)>,
 }
 
 /// What the decoder hands out for every packet of the file.

@@ -3,7 +3,8 @@
 use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
 use super::link::{locate_ip, Net};
 use super::tcp::TcpHeader;
-use super::{TcpSegment, WarningKind};
+use super::wifi::mac_identity;
+use super::{FrameId, TcpSegment, WarningKind};
 
 /// Decode the frame `data` (captured bytes) of link type `lt`, whose original length
 /// on the wire was `wire_len`.
@@ -40,6 +41,7 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
         window: tcp.window(),
         payload_len,
         options: tcp.options(),
+        frame_id: FrameId { ip_id: ip.ident, wifi: mac_identity(lt, data) },
     })
 }
 

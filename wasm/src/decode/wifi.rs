@@ -45,6 +45,21 @@ pub fn radiotap(b: &[u8]) -> Result<(Net, usize), WarningKind> {
     ieee80211_inner(b, len, pad_header)
 }
 
+/// (Retry flag, sequence number) of the 802.11 data frame of a LINKTYPE 105 / 127
+/// frame, for recognising MAC-layer retransmissions (the same MPDU sent again by the
+/// radio, IEEE 802.11-2020 §10.3.2.14: Retry = 1, same sequence number). None when the
+/// header is not there; only called on frames that already decoded as IP.
+pub fn mac_identity(lt: u32, b: &[u8]) -> Option<(bool, u16)> {
+    let off = match lt {
+        105 => 0,
+        127 => usize::from(u16::from_le_bytes([*b.get(2)?, *b.get(3)?])),
+        _ => return None,
+    };
+    let fc_flags = *b.get(off + 1)?;
+    let seq_ctl = u16::from_le_bytes([*b.get(off + 22)?, *b.get(off + 23)?]);
+    Some((fc_flags & 0x08 != 0, seq_ctl >> 4))
+}
+
 /// A bare 802.11 frame starting at `off`.
 pub fn ieee80211(b: &[u8], off: usize) -> Result<(Net, usize), WarningKind> {
     ieee80211_inner(b, off, false)
@@ -123,6 +138,20 @@ mod tests {
         assert_eq!(ieee80211(&qos_data(0x42), 0), Err(WarningKind::NotIp));
         assert_eq!(ieee80211(&qos_data(0x04), 0), Err(WarningKind::IpFragment));
         assert_eq!(ieee80211(&qos_data(0)[..25], 0), Err(WarningKind::TruncatedHeaders));
+    }
+
+    #[test]
+    fn mac_identity_reads_retry_and_sequence() {
+        // Retry (0x08) + from-DS; sequence control 0x1230 → sequence number 0x123.
+        let mut f = qos_data(0x0a);
+        f[22] = 0x30;
+        f[23] = 0x12;
+        assert_eq!(mac_identity(105, &f), Some((true, 0x123)));
+        let mut rt = vec![0, 0, 8, 0, 0, 0, 0, 0];
+        rt.extend_from_slice(&qos_data(0x02));
+        assert_eq!(mac_identity(127, &rt), Some((false, 1)));
+        assert_eq!(mac_identity(1, &rt), None);
+        assert_eq!(mac_identity(127, &rt[..20]), None);
     }
 
     #[test]

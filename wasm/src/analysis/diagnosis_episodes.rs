@@ -1,0 +1,242 @@
+//! Changes of regime the diagnosis names with their time span and cost (issue 13,
+//! "Headlines that tell what happened"): a whole-connection share can say "mostly
+//! the application" while, for two minutes, every burst took 30× longer because of
+//! loss. Found from the data direction's stalls, bursts and RTT samples:
+//! - `zero-window`: a zero-window stall of at least [`LONG_STALL_S`];
+//! - `outage`: back-to-back retransmission-timeout stalls ([`OUTAGE_JOIN_S`]),
+//!   together at least [`LONG_STALL_S`]: nothing got through (RFC 6298 backoff);
+//! - `delay-spike`: RTT samples above max(3 × path RTT, path RTT + 20 ms, 2 × median), grouped
+//!   when less than [`SPIKE_MERGE_S`] apart, at least [`MIN_SPIKE_SAMPLES`] of them
+//!   (one high sample is a delayed ACK); named with the retransmission timeout that
+//!   followed, if one did (a delay spike longer than the RTO fires the timer);
+//! - `loss`: bursts (data separated by application-idle stalls) that took more than
+//!   [`SLOW_BURST`] × the median burst's time, grouped when consecutive, with their
+//!   retransmissions.
+
+use super::columns::flag_bits;
+use super::diagnosis_format::{format_duration, format_timestamp};
+use super::diagnosis_shares::TimeShares;
+use super::stalls::is_data_segment;
+use super::{ConnectionColumns, ConnectionSummary, Episode, StallCause};
+
+pub const LONG_STALL_S: f64 = 0.3;
+pub const MERGE_S: f64 = 1.0;
+pub const SLOW_BURST: f64 = 3.0;
+/// High RTT samples less than this apart belong to one spike.
+pub const SPIKE_MERGE_S: f64 = 0.2;
+pub const MIN_SPIKE_SAMPLES: u32 = 3;
+/// RTO stalls are one outage when the next begins within this of the previous end
+/// (exponential backoff: each retransmission is lost again, RFC 6298 §5.5).
+pub const OUTAGE_JOIN_S: f64 = 0.001;
+/// At most this many episodes per connection (the rest are in the stall list).
+pub const MAX_EPISODES: usize = 8;
+
+pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, _sh: &TimeShares, path_rtt: f64, median_rtt: f64) -> Vec<Episode> {
+    let d = conn.data_direction.min(1);
+    let stalls = &conn.directions[d as usize].stalls;
+    let mut out = Vec::new();
+    for s in stalls.iter().filter(|s| s.cause == StallCause::ZeroWindow && s.duration >= LONG_STALL_S) {
+        out.push(Episode {
+            start: s.start,
+            end: s.start + s.duration,
+            kind: "zero-window",
+            text: format!(
+                "The window was closed from {} to {} ({}).",
+                format_timestamp(s.start),
+                format_timestamp(s.start + s.duration),
+                format_duration(s.duration)
+            ),
+        });
+    }
+    let rtos: Vec<(f64, f64)> = stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::RetransmissionTimeout)
+        .map(|s| (s.start, s.start + s.duration))
+        .collect();
+    for (a, b, n) in merge(&rtos, OUTAGE_JOIN_S) {
+        if b - a >= LONG_STALL_S {
+            out.push(Episode {
+                start: a,
+                end: b,
+                kind: "outage",
+                text: format!(
+                    "Nothing got through for {} during {}–{}: {} retransmission timeout{}.",
+                    format_duration(b - a),
+                    format_timestamp(a),
+                    format_timestamp(b),
+                    n,
+                    if n == 1 { "" } else { "s" }
+                ),
+            });
+        }
+    }
+    if path_rtt > 0.0 {
+        out.extend(delay_spikes(conn, cols, path_rtt, median_rtt, &rtos));
+    }
+    out.extend(slow_bursts(conn, cols));
+    out.sort_by(|a, b| a.start.total_cmp(&b.start));
+    out.truncate(MAX_EPISODES);
+    out
+}
+
+/// Intervals less than MERGE_S apart joined: (start, end, how many).
+fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
+    let mut out: Vec<(f64, f64, usize)> = Vec::new();
+    for &(a, b) in spans {
+        match out.last_mut() {
+            Some(last) if a - last.1 <= join => {
+                last.1 = last.1.max(b);
+                last.2 += 1;
+            }
+            _ => out.push((a, b, 1)),
+        }
+    }
+    out
+}
+
+fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f64, median_rtt: f64, rtos: &[(f64, f64)]) -> Vec<Episode> {
+    // A spike stands out from the flow's own typical RTT too: a standing queue (the
+    // median far above the base) is latency under load, said elsewhere, not a spike.
+    let median = if median_rtt.is_finite() { median_rtt } else { 0.0 };
+    let limit = (3.0 * path_rtt).max(path_rtt + 0.020).max(2.0 * median);
+    let r = &cols.rtt;
+    // (start, end, samples above the limit); a lone high sample is a delayed ACK
+    // (RFC 1122 §4.2.3.2, ~40 ms on Linux), not a spike: at least MIN_SPIKE_SAMPLES.
+    let mut spans: Vec<(f64, f64, u32)> = Vec::new();
+    let mut peak: Vec<f64> = Vec::new();
+    for i in 0..r.t.len() {
+        let dir = r.dir[i] as usize & 1;
+        // Full round trips (summary.rs adds the other part's minimum); trusted only.
+        let rtt = r.rtt_ms[i] / 1000.0 + conn.directions[dir].rtt.offset_ms / 1000.0;
+        if r.kind[i] & 2 != 0 || !(rtt > limit) {
+            continue;
+        }
+        // The sample's round trip began rtt before it completed.
+        let (a, b) = (r.t[i] - rtt, r.t[i]);
+        match spans.last_mut() {
+            Some(last) if a - last.1 < SPIKE_MERGE_S => {
+                last.1 = last.1.max(b);
+                last.2 += 1;
+                let p = peak.last_mut().expect("one peak per span");
+                *p = p.max(rtt);
+            }
+            _ => {
+                spans.push((a, b, 1));
+                peak.push(rtt);
+            }
+        }
+    }
+    spans
+        .iter()
+        .zip(peak)
+        .filter(|(s, _)| s.2 >= MIN_SPIKE_SAMPLES)
+        .map(|(&(a, b, _), p)| {
+            let rto = rtos.iter().find(|&&(s, _)| s >= a - MERGE_S && s <= b + MERGE_S);
+            let then = match rto {
+                Some(&(s, _)) => format!(
+                    "; a retransmission timeout followed at {}: the delay, not only loss, fired the timer",
+                    format_timestamp(s)
+                ),
+                None => String::new(),
+            };
+            Episode {
+                start: a.max(0.0),
+                end: b,
+                kind: "delay-spike",
+                text: format!(
+                    "The RTT rose from {} to {} during {}–{}{}.",
+                    format_duration(path_rtt),
+                    format_duration(p),
+                    format_timestamp(a.max(0.0)),
+                    format_timestamp(b),
+                    then
+                ),
+            }
+        })
+        .collect()
+}
+
+/// One burst of data: from its first data segment to its last (the application
+/// wrote it at once; application-idle stalls separate bursts).
+struct Burst {
+    start: f64,
+    end: f64,
+    retransmissions: u32,
+}
+
+fn slow_bursts(conn: &ConnectionSummary, cols: &ConnectionColumns) -> Vec<Episode> {
+    let d = conn.data_direction.min(1);
+    let p = &cols.packets;
+    let idle_after: Vec<u32> = conn.directions[d as usize]
+        .stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::ApplicationIdle)
+        .map(|s| s.frame_before)
+        .collect();
+    let mut bursts: Vec<Burst> = Vec::new();
+    let mut open = true;
+    for i in 0..p.t.len() {
+        if !is_data_segment(p, i, d) {
+            continue;
+        }
+        if open {
+            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0 });
+            open = false;
+        }
+        let b = bursts.last_mut().expect("a burst is open");
+        b.end = p.t[i];
+        if p.flags[i] & (flag_bits::RETRANSMISSION | flag_bits::FAST_RETRANSMISSION | flag_bits::SPURIOUS_RETRANSMISSION) != 0 {
+            b.retransmissions += 1;
+        }
+        if idle_after.binary_search(&p.frame[i]).is_ok() {
+            open = true;
+        }
+    }
+    if bursts.len() < 4 {
+        return Vec::new();
+    }
+    let mut times: Vec<f64> = bursts.iter().map(|b| b.end - b.start).collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    let typical = times[times.len() / 2];
+    let slow = |b: &Burst| b.end - b.start > SLOW_BURST * typical.max(0.001);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bursts.len() {
+        if !slow(&bursts[i]) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j + 1 < bursts.len() && slow(&bursts[j + 1]) {
+            j += 1;
+        }
+        let run = &bursts[i..=j];
+        let (lo, hi) = run.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b.end - b.start), hi.max(b.end - b.start)));
+        let (rlo, rhi) = run.iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.retransmissions), hi.max(b.retransmissions)));
+        let took = if run.len() == 1 {
+            format!("a burst took {}", format_duration(hi))
+        } else {
+            format!("each of {} bursts took {}–{}", run.len(), format_duration(lo), format_duration(hi))
+        };
+        let retrans = match (rlo, rhi) {
+            (_, 0) => "no retransmissions: the path slowed down".to_string(),
+            (a, b) if a == b => format!("{a} retransmission{} per burst", if a == 1 { "" } else { "s" }),
+            (a, b) => format!("{a}–{b} retransmissions per burst"),
+        };
+        out.push(Episode {
+            start: run[0].start,
+            end: run[run.len() - 1].end,
+            kind: if rhi > 0 { "loss" } else { "delay-spike" },
+            text: format!(
+                "During {}–{} {} instead of {}: {}.",
+                format_timestamp(run[0].start),
+                format_timestamp(run[run.len() - 1].end),
+                took,
+                format_duration(typical),
+                retrans
+            ),
+        });
+        i = j + 1;
+    }
+    out
+}

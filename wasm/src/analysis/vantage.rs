@@ -1,0 +1,167 @@
+//! Where was the capture taken, and what is the path's round-trip time?
+//!
+//! A passive monitor sees each round trip cut in two at the capture point (Jiang &
+//! Dovrolis, "Passive estimation of TCP round-trip times", SIGCOMM CCR 2002, §2:
+//! the SYN/ACK method; Wireshark's `tcp.analysis.initial_rtt` sums the same halves):
+//! - the part towards host X: a segment passes the capture point, X answers, the
+//!   answer passes the capture point again. Measured by the ACK of X's peer's data
+//!   (data → ACK), by X echoing its peer's TSval (RFC 7323 §4), and in the handshake
+//!   (SYN → SYN/ACK is the part towards the server, SYN/ACK → ACK the part towards
+//!   the client);
+//! - the path RTT is the sum of the two parts' minima.
+//! At the data sender the part towards the sender is its own stack's turnaround
+//! (µs), at the receiver the part towards the receiver is the receiver's ACK delay;
+//! taking either for the RTT is the mistake issue 13 describes (a 45 ms path read as
+//! 20 µs at a client-side capture). The vantage point follows from which part is
+//! small: at most [`LOCAL_SHARE`] of the path (or one clock tick) is "local".
+
+use super::Vantage;
+use crate::analysis::diagnosis_format::format_duration;
+
+/// A part of the round trip this small (share of the path RTT) is the capturing host's own.
+pub const LOCAL_SHARE: f64 = 0.1;
+
+/// Minimum of each part of the round trip, seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Parts {
+    /// `toward[d]`: capture point → the receiver of direction d's segments → capture
+    /// point, from direction d's samples and the handshake; None if never measured.
+    pub toward: [Option<f64>; 2],
+    /// Which of them came from the handshake (for the method's words).
+    pub from_handshake: [bool; 2],
+}
+
+impl Parts {
+    /// Combines the samples' minima (`samples_min[d]`: smallest trusted sample of
+    /// direction d, s) with the handshake's two halves.
+    /// `handshake`: (client direction, SYN→SYN/ACK, SYN/ACK→ACK), s.
+    pub fn new(samples_min: [Option<f64>; 2], handshake: Option<(u8, Option<f64>, Option<f64>)>) -> Parts {
+        let mut p = Parts { toward: samples_min, from_handshake: [false; 2] };
+        if let Some((client, to_server, to_client)) = handshake {
+            let c = (client & 1) as usize;
+            // SYN → SYN/ACK: the client's segment answered by the server = the part
+            // of direction client→server; SYN/ACK → ACK the part of server→client.
+            for (d, half) in [(c, to_server), (1 - c, to_client)] {
+                if let Some(h) = half.filter(|h| h.is_finite() && *h >= 0.0) {
+                    if p.toward[d].map_or(true, |s| h <= s) {
+                        p.toward[d] = Some(h);
+                        p.from_handshake[d] = true;
+                    }
+                }
+            }
+        }
+        p
+    }
+}
+
+/// The path's round trip and where the capture point sits on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathRtt {
+    pub vantage: Vantage,
+    /// Seconds; None when not even one part was measured (or both were below a tick).
+    pub rtt: Option<f64>,
+    pub method: String,
+}
+
+/// `data_dir`: the data direction; `tick`: the capture clock's resolution (s, 0 if fine).
+pub fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
+    let d = (data_dir & 1) as usize;
+    // Part towards the data receiver (measured by the data's ACKs) and towards the
+    // data sender (measured by the receiver's segments being answered).
+    let (to_receiver, to_sender) = (parts.toward[d], parts.toward[1 - d]);
+    let words = |v: f64, hs: bool, what: &str| {
+        format!("{} {}{}", format_duration(v), what, if hs { " (handshake)" } else { "" })
+    };
+    match (to_sender, to_receiver) {
+        (Some(s), Some(r)) => {
+            let rtt = s + r;
+            if rtt <= tick || rtt <= 0.0 {
+                return PathRtt {
+                    vantage: Vantage::Unknown,
+                    rtt: None,
+                    method: "every round trip was shorter than one tick of the capture clock".into(),
+                };
+            }
+            let local = (LOCAL_SHARE * rtt).max(tick);
+            let vantage = if s <= local {
+                Vantage::Sender
+            } else if r <= local {
+                Vantage::Receiver
+            } else {
+                Vantage::Middle
+            };
+            let method = format!(
+                "{} + {}",
+                words(r, parts.from_handshake[d], "to the receiver and back"),
+                words(s, parts.from_handshake[1 - d], "to the sender and back")
+            );
+            PathRtt { vantage, rtt: Some(rtt), method }
+        }
+        (None, Some(r)) if r > tick => PathRtt {
+            vantage: Vantage::Unknown,
+            rtt: Some(r),
+            method: format!(
+                "{}; the part towards the sender was never measured (no handshake, no timestamps), \
+                 so this is the path RTT only if the capture was taken at the sender",
+                words(r, false, "to the receiver and back")
+            ),
+        },
+        (Some(s), None) if s > tick => PathRtt {
+            vantage: Vantage::Unknown,
+            rtt: Some(s),
+            method: format!(
+                "{}; the part towards the receiver was never measured, so this is a lower bound",
+                words(s, false, "to the sender and back")
+            ),
+        },
+        _ => PathRtt { vantage: Vantage::Unknown, rtt: None, method: "no round trip could be measured".into() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn receiver_side_download_uses_the_upstream_part() {
+        // Client (dir 0) downloads from the server (dir 1 = data). Captured at the
+        // client: SYN→SYN/ACK 40 ms (to the server and back), SYN/ACK→ACK 30 µs;
+        // the data's ACKs leave 20 µs after the data arrives.
+        let p = Parts::new([Some(0.039), Some(0.000_02)], Some((0, Some(0.040), Some(0.000_03))));
+        let r = path_rtt(&p, 1, 0.000_001);
+        assert_eq!(r.vantage, Vantage::Receiver);
+        // 20 µs (data → ACK, smaller than the handshake's 30 µs) + 39 ms (the
+        // client's segments answered by the server, smaller than the handshake's 40 ms).
+        assert!((r.rtt.unwrap() - 0.039_02).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sender_side_and_middle() {
+        // Sender-side upload: data's ACKs 10 ms, the sender's own turnaround 5 µs.
+        let p = Parts::new([Some(0.010), Some(0.000_005)], None);
+        assert_eq!(path_rtt(&p, 0, 0.0).vantage, Vantage::Sender);
+        // A tap in the middle: 6 ms + 4 ms.
+        let p = Parts::new([Some(0.006), Some(0.004)], None);
+        let r = path_rtt(&p, 0, 0.0);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Middle, Some(0.010)));
+    }
+
+    #[test]
+    fn one_part_only_is_unknown() {
+        let p = Parts::new([Some(0.010), None], None);
+        let r = path_rtt(&p, 0, 0.0);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(0.010)));
+        assert_eq!(path_rtt(&Parts::default(), 0, 0.0).rtt, None);
+    }
+
+    #[test]
+    fn ten_ms_clock() {
+        // The local part reads 0 (below one tick), the path 40 ms: a receiver.
+        let p = Parts::new([Some(0.040), Some(0.0)], None);
+        let r = path_rtt(&p, 1, 0.010);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Receiver, Some(0.040)));
+        // Both parts below a tick: nothing can be said.
+        let p = Parts::new([Some(0.0), Some(0.0)], None);
+        assert_eq!(path_rtt(&p, 1, 0.010).rtt, None);
+    }
+}

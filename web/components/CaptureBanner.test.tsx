@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+// Duplicate frames and a coarse capture clock are said once, as banners (issue 13 items 2, 3).
+import { describe, expect, it } from 'vitest';
+import { CaptureBanner } from './CaptureBanner';
+import type { Report } from '../model/types';
+import { render } from './testUtil';
+
+const report = (capture: Partial<Report['capture']> & Record<string, unknown>, warnings: Report['warnings'] = []): Report => ({
+  schemaVersion: 1,
+  capture: { format: 'pcap', linkTypes: ['LINUX_SLL2'], packets: 1200, bytes: 1_500_000, duration: 3, ...capture } as Report['capture'],
+  error: null,
+  warnings,
+  connections: [],
+});
+
+const DUP_WARNING = { kind: 'duplicate-frames', count: 81, message: '81 duplicate frames from the capture set-up were ignored' };
+const CLOCK_WARNING = { kind: 'coarse-clock', count: 1, message: 'Timestamps tick in 10 ms steps: RTTs and stalls shorter than that cannot be measured' };
+const NOT_TCP = { kind: 'not-tcp', count: 3, message: '3 IP packets that are not TCP' };
+
+describe('CaptureBanner', () => {
+  it('duplicate frames and 802.11 retries, once, not also in the warnings list', () => {
+    const el = render(<CaptureBanner name="any.pcap" report={report({ duplicateFrames: 81, wifiRetries: 2, timestampResolutionMs: 0.001 }, [DUP_WARNING, NOT_TCP])} />);
+    expect(el.querySelector('[data-testid="duplicate-frames-banner"]')!.textContent).toBe(
+      '81 duplicate frames from the capture set-up were ignored (2 802.11 retries).',
+    );
+    expect(el.querySelector('[data-testid="coarse-clock-banner"]')).toBeNull(); // a µs clock is fine
+    const warnings = el.querySelector('[data-testid="warnings"]')!;
+    expect([...warnings.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['3 IP packets that are not TCP']);
+    expect(warnings.querySelector('summary')!.textContent).toBe('3 packets were not analysed');
+    expect(el.textContent!.split('duplicate frames').length - 1).toBe(1);
+  });
+
+  it('no 802.11 part without retries; one frame in the singular', () => {
+    const el = render(<CaptureBanner name="a.pcap" report={report({ duplicateFrames: 1, wifiRetries: 0, timestampResolutionMs: null })} />);
+    expect(el.querySelector('[data-testid="duplicate-frames-banner"]')!.textContent).toBe('1 duplicate frame from the capture set-up was ignored.');
+  });
+
+  it('a 10 ms capture clock', () => {
+    const el = render(<CaptureBanner name="old.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 10 }, [CLOCK_WARNING])} />);
+    expect(el.querySelector('[data-testid="coarse-clock-banner"]')!.textContent).toBe(
+      'The capture clock ticks every 10 ms: RTTs and stalls shorter than that cannot be measured.',
+    );
+    expect(el.querySelector('[data-testid="duplicate-frames-banner"]')).toBeNull();
+    expect(el.querySelector('[data-testid="warnings"]')).toBeNull(); // the only warning is the banner's
+    expect(el.textContent).not.toContain('Timestamps tick');
+  });
+
+  it('a 1 ms clock is not coarse; a report without the fields shows the warnings as banners', () => {
+    const fine = render(<CaptureBanner name="a.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 1 })} />);
+    expect(fine.querySelector('[data-testid="coarse-clock-banner"]')).toBeNull();
+    const legacy = render(<CaptureBanner name="a.pcap" report={report({}, [DUP_WARNING, CLOCK_WARNING])} />);
+    expect(legacy.querySelector('[data-testid="duplicate-frames-banner"]')!.textContent).toBe(DUP_WARNING.message);
+    expect(legacy.querySelector('[data-testid="coarse-clock-banner"]')!.textContent).toBe(CLOCK_WARNING.message);
+    expect(legacy.querySelector('[data-testid="warnings"]')).toBeNull();
+  });
+});

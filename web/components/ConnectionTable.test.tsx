@@ -1,0 +1,42 @@
+// @vitest-environment jsdom
+// The table's payload is the data direction's, not the sum of both (issue 13 item 6).
+import { describe, expect, it } from 'vitest';
+import { ConnectionTable, dataPayload, largestConnection } from './ConnectionTable';
+import type { ConnectionSummary } from '../model/types';
+import { dir, receiverSide, render } from './testUtil';
+
+// A download: 30 MB from the server (direction 1), 900 kB of requests up (direction 0).
+const download = receiverSide({
+  summary: {
+    id: 1, dataDirection: 1,
+    directions: [dir({ from: 'c:1', to: 's:2', payloadBytes: 900_000 }), dir({ from: 's:2', to: 'c:1', payloadBytes: 30_000_000 })],
+  },
+});
+// An upload whose data direction carried 20 MB, both directions 20.5 MB.
+const upload = receiverSide({
+  summary: {
+    id: 2, dataDirection: 0,
+    directions: [dir({ from: 'c:3', to: 's:4', payloadBytes: 20_000_000 }), dir({ from: 's:4', to: 'c:3', payloadBytes: 500_000 })],
+  },
+});
+
+describe('ConnectionTable', () => {
+  it('"Data payload" is the data direction\'s payload', () => {
+    expect(dataPayload(download)).toBe(30_000_000);
+    const el = render(<ConnectionTable connections={[upload, download]} selected={null} onSelect={() => undefined} />);
+    const headers = [...el.querySelectorAll('thead th')].map((th) => th.textContent);
+    expect(headers).toContain('Data payload ▾');
+    expect(headers).toContain('Mean rate (over duration)');
+    const cells = (id: number) => [...el.querySelectorAll(`tr[data-connection="${id}"] td`)].map((td) => td.textContent);
+    expect(cells(1)[1]).toContain('s:2 → c:1');
+    expect(cells(1)[3]).toBe('30 MB');
+    expect(cells(2)[3]).toBe('20 MB'); // not 20.5 MB
+    // Sorted by data payload, largest first.
+    expect([...el.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-connection'))).toEqual(['1', '2']);
+  });
+
+  it('the connection shown first is the one whose data direction carried most', () => {
+    const chatty = { ...upload, id: 3, directions: [dir({ payloadBytes: 16_000_000 }), dir({ payloadBytes: 15_000_000 })] } as ConnectionSummary;
+    expect(largestConnection([chatty, upload])!.id).toBe(2); // 20 MB > 16 MB, though 31 MB in total
+  });
+});
