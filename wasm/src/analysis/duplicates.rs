@@ -38,6 +38,7 @@ pub const COPY_WINDOW_NO_ID_NS: i64 = 200_000;
 /// 802.11 MAC retries follow within the MAC's retry limit (tens of ms).
 pub const WIFI_RETRY_WINDOW_NS: i64 = 500_000_000;
 const SLOTS: usize = 4096;
+const RECENT: usize = 32;
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -47,6 +48,10 @@ struct Slot {
 
 pub struct DuplicateFilter {
     slots: Box<[Slot]>,
+    /// The last RECENT fingerprints, checked first: a copy within a few frames must
+    /// not be lost to a collision in `slots` (1 in 4096 per frame in between).
+    recent: [Slot; RECENT],
+    next: usize,
     /// Frames recognised as copies (all kinds).
     pub duplicates: u64,
     /// Of those, 802.11 MAC-layer retries.
@@ -55,7 +60,13 @@ pub struct DuplicateFilter {
 
 impl Default for DuplicateFilter {
     fn default() -> Self {
-        DuplicateFilter { slots: vec![Slot::default(); SLOTS].into_boxed_slice(), duplicates: 0, wifi_retries: 0 }
+        DuplicateFilter {
+            slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
+            recent: [Slot::default(); RECENT],
+            next: 0,
+            duplicates: 0,
+            wifi_retries: 0,
+        }
     }
 }
 
@@ -96,17 +107,20 @@ impl DuplicateFilter {
         } else {
             COPY_WINDOW_NO_ID_NS
         };
-        let slot = &mut self.slots[(key >> 20) as usize % SLOTS];
-        let dt = seg.ts_ns.wrapping_sub(slot.t_ns);
-        if slot.key == key && (0..=window).contains(&dt) {
-            // Keep the original's time: the 3rd and 4th copies compare with it too.
+        let within = |s: &Slot| s.key == key && (0..=window).contains(&seg.ts_ns.wrapping_sub(s.t_ns));
+        let index = (key >> 20) as usize % SLOTS;
+        // Keep the original's time: the 3rd and 4th copies compare with it too.
+        if self.recent.iter().any(within) || within(&self.slots[index]) {
             self.duplicates += 1;
             if wifi_retry {
                 self.wifi_retries += 1;
             }
             return true;
         }
-        *slot = Slot { key, t_ns: seg.ts_ns };
+        let slot = Slot { key, t_ns: seg.ts_ns };
+        self.slots[index] = slot;
+        self.recent[self.next] = slot;
+        self.next = (self.next + 1) % RECENT;
         false
     }
 }

@@ -27,10 +27,11 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
     // The path RTT from the two parts of the round trip (vantage.rs).
     let hs = handshake.syn.map(|syn| {
-        let secs = |a: i64, b: i64| (b - a) as f64 / 1e9;
-        (handshake.client_dir, handshake.syn_ack.map(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).map(|(sa, a)| secs(sa, a)))
+        // With a coarse clock a half of 0 says only "below a tick": samples decide.
+        let secs = |a: i64, b: i64| Some((b - a) as f64 / 1e9).filter(|&s| tick <= 0.001 || s >= tick);
+        (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
     });
-    let parts = vantage::Parts::new(samples.min_s(), hs);
+    let parts = vantage::Parts::new(samples.min_s(tick), hs);
     let path = vantage::path_rtt(&parts, data_direction, tick);
     let threshold_s = match options.stall_threshold_ms {
         Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
@@ -125,10 +126,23 @@ impl RttSamples {
         r
     }
 
-    /// Smallest trusted sample of each direction (below a clock tick included: it
-    /// says the part is shorter than a tick).
-    fn min_s(&self) -> [Option<f64>; 2] {
-        [self.trusted[0].first().copied(), self.trusted[1].first().copied()]
+    /// Smallest trusted sample of each direction. With a clock coarser than 1 ms a
+    /// sample of 0 only says "less than a tick" and a 10 ms round trip reads 0, 10 or
+    /// 20 ms: the part is 0 (the capturing host's own) when most samples are below a
+    /// tick, else the smallest sample of at least one tick.
+    fn min_s(&self, tick: f64) -> [Option<f64>; 2] {
+        [0, 1].map(|d| {
+            let v = &self.trusted[d];
+            if tick <= 0.001 || v.is_empty() {
+                return v.first().copied();
+            }
+            let below = v.partition_point(|&s| s < tick);
+            if 2 * below >= v.len() {
+                Some(0.0)
+            } else {
+                v.get(below).copied()
+            }
+        })
     }
 
     /// Statistics of direction `d`, as full round trips (`offset_s` added), ms.

@@ -75,7 +75,7 @@ pub fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
     match (to_sender, to_receiver) {
         (Some(s), Some(r)) => {
             let rtt = s + r;
-            if rtt <= tick || rtt <= 0.0 {
+            if rtt < tick || rtt <= 0.0 {
                 return PathRtt {
                     vantage: Vantage::Unknown,
                     rtt: None,
