@@ -41,7 +41,7 @@
 
 use super::bdp::{recommended_window, window_cap_bps};
 use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp};
-use super::diagnosis_shares::{time_shares, TimeShares};
+use super::diagnosis_shares::{time_shares_lagged, TimeShares};
 use super::diagnosis_episodes as episodes;
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
@@ -75,7 +75,7 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     let receiver = &conn.directions[1 - d as usize];
-    let sh = time_shares(&cols.packets, d, &sender.stalls);
+    let sh = time_shares_lagged(&cols.packets, d, &sender.stalls, conn.sender_lag_ms / 1000.0);
     let (min_rtt, median_rtt) = rtts(conn);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {

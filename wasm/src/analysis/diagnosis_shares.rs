@@ -31,7 +31,8 @@
 //! interval is the one after the segment that filled the window.
 
 use super::columns::{flag_bits, PacketColumns};
-use super::stalls::{is_data_segment, mss_estimate, window_tolerance, windows_understated};
+use super::sender_view::sender_view;
+use super::stalls::{is_data_segment, mss_estimate, window_tolerance_lagged, windows_understated_lagged};
 use super::{Stall, StallCause};
 
 const SYN: u32 = 0x02;
@@ -118,6 +119,13 @@ impl TimeShares {
 
 /// One linear pass over the interleaved columns for data direction `dir`.
 pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShares {
+    time_shares_lagged(cols, dir, stalls, 0.0)
+}
+
+/// [`time_shares`] in the sender's time: the peer's packets take effect `lag_s`
+/// after the capture saw them (sender_view.rs).
+pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> TimeShares {
+    let lagged = lag_s > 0.0;
     let mss = mss_estimate(cols, dir);
     let mut stall_frames: Vec<(u32, usize)> =
         stalls.iter().map(|s| (s.frame_before, cause_index(s.cause))).collect();
@@ -127,7 +135,7 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
         max_window: f64::NAN,
         min_window: f64::NAN,
         mss,
-        windows_trusted: !windows_understated(cols, dir),
+        windows_trusted: !windows_understated_lagged(cols, dir, lag_s),
         ..Default::default()
     };
     let mut high = f64::NEG_INFINITY;
@@ -144,8 +152,7 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
     let mut covered_at: Option<f64> = None; // when the peer's ACK reached `high`
     let mut last_data_t = f64::NEG_INFINITY;
 
-    for i in 0..cols.t.len() {
-        let t = cols.t[i];
+    for (i, t) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
             let a = cols.ack[i];
             if a.is_finite() && (peer_ack.is_nan() || a > peer_ack) {
@@ -227,13 +234,13 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
             recover = Some(high);
         }
         let flight = match cols.in_flight[i] {
-            v if v.is_finite() => v,
+            v if v.is_finite() && !lagged => v,
             _ if peer_ack.is_finite() => (high - peer_ack).max(0.0),
             _ => f64::NAN,
         };
         let window_limited = out.windows_trusted
             && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
-                || (peer_win.is_finite() && flight >= peer_win - window_tolerance(mss, peer_win)));
+                || (peer_win.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged)));
         let state = match stall_frames.binary_search_by_key(&cols.frame[i], |&(f, _)| f) {
             Ok(k) => State::Stalled(stall_frames[k].1),
             Err(_) if recover.is_some() => State::Loss,

@@ -15,6 +15,7 @@ pub mod duplicates;
 pub mod flags;
 pub mod limits;
 pub mod rtt;
+pub mod sender_view;
 pub mod sequence;
 pub mod stalls;
 pub mod store;
@@ -284,6 +285,11 @@ pub struct ConnectionSummary {
     pub path_rtt_ms: Option<f64>,
     /// How `path_rtt_ms` was measured, in words.
     pub path_rtt_method: String,
+    /// The part of the round trip between the capture point and the data sender, ms
+    /// (vantage.rs): how much later than the capture the sender learns of the
+    /// receiver's ACKs and windows. Stalls and shares are judged with it
+    /// (sender_view.rs); ~0 at a sender-side capture, the path RTT at the receiver.
+    pub sender_lag_ms: f64,
     /// Smallest path RTT of any connection between the same two hosts, ms: the
     /// path's base, against which latency under load is measured.
     pub base_rtt_ms: Option<f64>,

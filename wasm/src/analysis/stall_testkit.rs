@@ -224,6 +224,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         vantage: crate::analysis::Vantage::Sender,
         path_rtt_ms: rtt_ms.map(|r| r.0),
         path_rtt_method: String::new(),
+        sender_lag_ms: 0.0,
         base_rtt_ms: None,
         directions: [direction(stalls, rtt_ms), direction(Vec::new(), None)],
         diagnosis: Diagnosis::default(),

@@ -40,6 +40,7 @@
 
 use super::columns::{flag_bits, PacketColumns};
 use super::diagnosis_format::{format_bytes, format_timestamp};
+use super::sender_view::sender_view;
 use super::{Stall, StallCause};
 
 const SYN: u32 = 0x02;
@@ -79,6 +80,14 @@ pub fn window_tolerance(mss: f64, window: f64) -> f64 {
     mss.min(window / 4.0)
 }
 
+/// The tolerance when the sender's state is reconstructed from another vantage point
+/// (sender_view.rs): the lag is the smallest capture → sender → capture time, and the
+/// path's jitter around it shifts the reconstructed bytes in flight by rate × jitter,
+/// so one tenth of the window more is allowed.
+pub fn window_tolerance_lagged(mss: f64, window: f64, lagged: bool) -> f64 {
+    if lagged { window_tolerance(mss, window).max(window / 10.0) } else { window_tolerance(mss, window) }
+}
+
 /// True when the peer's windows in the columns are evidently too small: bytes in
 /// flight exceeded the peer's latest advertised window by more than one MSS at some
 /// data segment. That happens when the handshake was not captured and the window
@@ -87,15 +96,30 @@ pub fn window_tolerance(mss: f64, window: f64) -> f64 {
 /// §3.8.6.2.1), so such windows can't be used to call anything window-limited; zero
 /// windows stay recognisable (0 scaled is 0). One linear pass.
 pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
+    windows_understated_lagged(cols, dir, 0.0)
+}
+
+/// [`windows_understated`] in the sender's time (sender_view.rs).
+pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> bool {
     let mss = mss_estimate(cols, dir).max(1.0);
-    let mut peer_win = f64::NAN;
-    for i in 0..cols.t.len() {
+    let lagged = lag_s > 0.0;
+    let (mut peer_win, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
+    for (i, _) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
             if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
                 peer_win = cols.win[i];
             }
-        } else if is_data_segment(cols, i, dir) && cols.in_flight[i] > peer_win + mss {
-            return true;
+            if cols.ack[i].is_finite() && (peer_ack.is_nan() || cols.ack[i] > peer_ack) {
+                peer_ack = cols.ack[i];
+            }
+        } else if is_data_segment(cols, i, dir) {
+            high = high.max(cols.seq[i] + cols.len[i] as f64);
+            // In the sender's time the reconstruction carries the path's jitter: ask
+            // for a factor 2 (the smallest scale that can be missing, 2^1).
+            let limit = if lagged { 2.0 * peer_win + mss } else { peer_win + mss };
+            if in_flight_at(cols, i, high, peer_ack, lagged) > limit {
+                return true;
+            }
         }
     }
     false
@@ -103,9 +127,11 @@ pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
 
 /// Bytes in flight at data segment `i`: the analyzer's column (DESIGN.md definition),
 /// or our own highest-sent minus peer-ACK when the column is NaN.
-fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64) -> f64 {
+/// With a lag (not a sender-side capture) the column, computed at the capture point,
+/// is not what the sender had in flight: always our own, from the lagged ACK.
+fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64, lagged: bool) -> f64 {
     let v = cols.in_flight[i];
-    if v.is_finite() {
+    if v.is_finite() && !lagged {
         v
     } else if peer_ack.is_finite() {
         (high - peer_ack).max(0.0)
@@ -142,17 +168,23 @@ struct Gap {
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
 /// direction `dir`, each with a cause. One linear pass.
 pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall> {
+    find_stalls_lagged(cols, dir, threshold_s, 0.0)
+}
+
+/// [`find_stalls`] judged in the sender's time: the peer's packets take effect
+/// `lag_s` after the capture saw them (sender_view.rs; `ConnectionSummary::sender_lag_ms`).
+pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64) -> Vec<Stall> {
     let n = cols.t.len();
     let mss = mss_estimate(cols, dir);
-    let trust_window = !windows_understated(cols, dir);
+    let lagged = lag_s > 0.0;
+    let trust_window = !windows_understated_lagged(cols, dir, lag_s);
     let mut out = Vec::new();
     let mut high = f64::NEG_INFINITY; // highest sequence sent by `dir` (end of data)
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
     let mut peer_win = f64::NAN; // peer's latest advertised window
     let mut gap: Option<Gap> = None;
 
-    for i in 0..n {
-        let t = cols.t[i];
+    for (i, t) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
             // The peer: carry its window and cumulative ACK along.
             let mut changed = false;
@@ -206,12 +238,12 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
         if seq + len > high {
             high = seq + len;
         }
-        let flight = in_flight_at(cols, i, high, peer_ack);
+        let flight = in_flight_at(cols, i, high, peer_ack, lagged);
         let window_limited = trust_window
             && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
                 || (peer_win.is_finite()
                     && flight.is_finite()
-                    && flight >= peer_win - window_tolerance(mss, peer_win)));
+                    && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged)));
         gap = Some(Gap {
             probes: 0,
             index: i,

@@ -48,7 +48,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Transient public columns for the stall, throughput and diagnosis passes.
     let cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
     for (d, ds) in directions.iter_mut().enumerate() {
-        ds.stalls = stalls::find_stalls(&cols.packets, d as u8, threshold_s);
+        // Judged in this direction's sender's time (sender_view.rs).
+        let lag = sender_lag(&parts, d, path.rtt);
+        ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
         if unstored == 0 {
             // Every packet is in the columns: bins of the connection's own size.
             ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
@@ -66,6 +68,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         vantage: path.vantage,
         path_rtt_ms: path.rtt.map(|s| s * 1000.0),
         path_rtt_method: path.method,
+        sender_lag_ms: sender_lag(&parts, data_direction as usize, path.rtt) * 1000.0,
         base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
         directions,
@@ -74,6 +77,16 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     summary.diagnosis = diagnosis::diagnose(&summary, &cols, tick);
     drop(cols);
     (summary, store)
+}
+
+/// How late direction `d`'s sender learns of what the capture sees (sender_view.rs):
+/// the part of the round trip towards that sender, or 0 when that part is local
+/// (at most vantage.rs's LOCAL_SHARE of the path: a capture at the sender).
+fn sender_lag(parts: &vantage::Parts, d: usize, path_rtt: Option<f64>) -> f64 {
+    match (parts.toward[1 - d], path_rtt) {
+        (Some(lag), Some(rtt)) if lag > vantage::LOCAL_SHARE * rtt => lag,
+        _ => 0.0,
+    }
 }
 
 /// The path's base RTT (docs/ANALYSIS.md "Base RTT"): for every pair of hosts, the
