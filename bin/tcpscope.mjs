@@ -3,6 +3,7 @@
 // implementation) over a capture file, streamed in chunks.
 //
 //   tcpscope analyze CAPTURE [--json] [--stall-ms N]
+//   tcpscope series CAPTURE --connection N --series NAME (--csv | --json) [...]  (cli/series.mjs)
 //
 // Exit status: 0 success, 1 the capture is damaged (partial results still printed,
 // `error` set), 2 usage errors (and files that cannot be opened).
@@ -10,12 +11,15 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { formatHuman } from '../cli/format.mjs';
 import { CHUNK_BYTES, loadWasm, pushStream } from '../cli/wasm.mjs';
+import { runSeries, SERIES_USAGE } from '../cli/series.mjs';
 
 const USAGE = `usage: tcpscope analyze CAPTURE [--json] [--stall-ms N]
 
   CAPTURE       a .pcap or .pcapng file (gzip-compressed is fine)
   --json        print the schema-1 JSON summary instead of the human summary
-  --stall-ms N  stall threshold in ms (default: max(10 ms, 4 x min RTT))`;
+  --stall-ms N  stall threshold in ms (default: max(10 ms, 4 x min RTT))
+
+${SERIES_USAGE}`;
 
 function usage(message) {
   if (message) process.stderr.write(`tcpscope: ${message}\n`);
@@ -77,7 +81,12 @@ async function main() {
   process.exit(report.error ? 1 : 0);
 }
 
-main().catch((error) => {
+const fail = (error) => {
   process.stderr.write(`tcpscope: ${error?.stack ?? error}\n`);
+  process.exitCode = 2;
+};
+if (process.argv[2] === 'series') runSeries(process.argv.slice(3)).catch(fail);
+else main().catch((error) => {
+  fail(error);
   process.exit(2);
 });

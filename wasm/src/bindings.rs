@@ -252,3 +252,33 @@ unsafe impl std::alloc::GlobalAlloc for CountingAlloc {
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
+
+// ---------------------------------------------------------------- view queries
+// (wasm/src/view, issue 14). One engine per worker: its cache belongs to the session
+// it was last used with and to the request's capture generation, and is dropped
+// when either changes, so an answer can never come from another capture's columns.
+
+thread_local! {
+    static VIEWS: std::cell::RefCell<(usize, crate::view::ViewEngine)> = std::cell::RefCell::new((0, crate::view::ViewEngine::new()));
+}
+
+/// Answers one view request (JSON `ViewRequest`) over the session's analysis with a
+/// JSON `ViewResponse`; a request that cannot be answered gets `error` set.
+#[wasm_bindgen(js_name = viewQuery)]
+pub fn view_query(session: &WasmSession, request_json: &str) -> String {
+    let owner = session as *const WasmSession as usize;
+    VIEWS.with(|v| {
+        let mut v = v.borrow_mut();
+        if v.0 != owner {
+            v.1.clear();
+            v.0 = owner;
+        }
+        v.1.query_json(session.inner.analysis(), request_json)
+    })
+}
+
+/// The view protocol's version (`view::VIEW_SCHEMA_VERSION`), for the worker to check.
+#[wasm_bindgen(js_name = viewSchemaVersion)]
+pub fn view_schema_version() -> u32 {
+    crate::view::VIEW_SCHEMA_VERSION
+}

@@ -93,13 +93,18 @@ fn link_limited_variants_are_path() {
 fn one_percent_loss() {
     // 84 random drops; ≈ 82 retransmitted segments (tshark: 42 retransmissions + 40
     // "out-of-order" SACK repairs) of ≈ 8,300. Loss recovery (retransmission until the
-    // ACK passes the recovery point) takes about half the time, the rest is
-    // cwnd-limited with no queue (median RTT 14 ms vs 10.3 ms min): loss, not path.
-    let c = headline("loss-1pct.pcap", "loss");
+    // ACK passes the recovery point) takes about half the time. But loss is headlined
+    // only if removing it would matter (issue 13): the sender (BBR) ran at 47 Mbit/s,
+    // 3× the Mathis bound for 1 % loss at 10 ms (14 Mbit/s), steadily near its best
+    // 100 ms-class rate (50 Mbit/s), and the same emulated link carried only 38 Mbit/s
+    // without any loss (healthy.pcap): the link's capacity, not the loss, was the limit.
+    let c = headline("loss-1pct.pcap", "path");
     let d = &c.diagnosis;
     assert!(d.shares.loss > 0.3, "{:?}", d.shares);
     assert_eq!(d.shares.receive_window, 0.0);
-    assert!(d.text.starts_with("Loss limited this flow: 82 of "), "{}", d.text);
+    assert!(d.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 47 Mbit/s"), "{}", d.text);
+    assert!(d.text.contains("1.0 % of the data segments were retransmitted"), "{}", d.text);
+    assert_eq!(d.evidence.verdict, "link");
 }
 
 #[test]

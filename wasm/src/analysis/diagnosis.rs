@@ -105,7 +105,8 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
         };
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick };
+    let sustained_best_bps = sustained_best_bps(cols, d, min_rtt);
+    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps };
     let (limit, mut text) = headline(&f);
     let episodes = episodes::find(conn, cols, &sh, min_rtt, median_rtt);
     for e in episodes.iter().take(2) {
@@ -176,6 +177,8 @@ struct Facts<'a> {
     conn: &'a ConnectionSummary,
     /// Capture clock tick, s.
     tick: f64,
+    /// p90 of the rate over ≥ 100 ms bins (`sustained_best_bps`), bit/s.
+    sustained_best_bps: f64,
 }
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
@@ -201,50 +204,36 @@ fn headline(f: &Facts) -> (&'static str, String) {
         return ("too-short", too_short_text(f));
     }
     let s = f.shares;
-    let mut cands = vec![
+    // The largest share of the time wins (T-RAT's dominant limiting factor).
+    let cands = [
         ("receive-window", s.receive_window),
         ("loss", s.loss),
         ("application", s.application),
         ("stalls", s.stalled),
         ("path", s.other),
     ];
-    cands.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut loss_note = String::new();
-    for (name, _) in cands {
-        match name {
-            "receive-window" => {
-                if sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
-                    return ("zero-window", zero_window_text(f));
-                }
-                let cap = window_cap_bps(f.max_window, f.min_rtt);
-                return if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap {
-                    ("path", path_not_window_text(f, cap) + &loss_note)
-                } else {
-                    ("receive-window", window_text(f, cap) + &loss_note)
-                };
+    let best = cands.iter().fold(cands[0], |b, &c| if c.1 > b.1 { c } else { b }).0;
+    match best {
+        "receive-window" => {
+            if sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
+                return ("zero-window", zero_window_text(f));
             }
-            "loss" => {
-                if loss_matters(f) {
-                    return ("loss", loss_text(f));
-                }
-                // Loss is not the limit when removing it would not matter: say so
-                // with the numbers and judge the flow by what else held it.
-                loss_note = loss_cheap_text(f);
-            }
-            "application" => return ("application", application_text(f) + &loss_note),
-            "stalls" => return ("stalls", stalls_text(f) + &loss_note),
-            _ => {
-                if loss_note.is_empty() && loss_held_cwnd(f) && loss_matters(f) {
-                    return ("loss", loss_text(f));
-                }
-                if loss_note.is_empty() && f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) {
-                    loss_note = loss_cheap_text(f);
-                }
-                return ("path", path_text(f) + &loss_note);
+            let cap = window_cap_bps(f.max_window, f.min_rtt);
+            if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap {
+                ("path", path_not_window_text(f, cap))
+            } else {
+                ("receive-window", window_text(f, cap))
             }
         }
+        // Loss is not the limit when removing it would not matter.
+        "loss" if loss_matters(f) => ("loss", loss_text(f)),
+        "loss" => ("path", path_despite_loss_text(f)),
+        "application" => ("application", application_text(f)),
+        "stalls" => ("stalls", stalls_text(f)),
+        _ if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
+        _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
+        _ => ("path", path_text(f)),
     }
-    ("path", path_text(f) + &loss_note)
 }
 
 /// Share of data segments that were retransmitted.
@@ -275,27 +264,57 @@ fn loss_matters(f: &Facts) -> bool {
     let bound = mathis_rate(f);
     let rto = f.sh.stall_by_cause[2];
     let beat_the_bound = bound.is_finite() && f.rate > BEATS_MATHIS * bound;
-    !(beat_the_bound && loss_cost(f) < LOSS_COST_MATTERS) || rto >= 0.5 * f.sh.loss
+    // Recovery pinned the window (the hole holds snd_una, RFC 6675): time lost to loss.
+    let blocked = f.sh.loss_window_blocked >= 0.5 * f.sh.loss;
+    !beat_the_bound || blocked || loss_cost(f) >= LOSS_COST_MATTERS || rto >= 0.5 * f.sh.loss
 }
 
 /// Loss is headlined when it cost at least this share of the rate.
 pub const LOSS_COST_MATTERS: f64 = 0.1;
 
-/// What loss cost a sender that did not back off: the rate it kept outside loss
-/// recovery (cwnd/path and window intervals) against the rate it reached overall,
-/// as a share of the former (0 when it sent as fast during recovery: only the
-/// retransmitted bytes were lost). RTO stall time counts as time at rate 0.
+/// What loss cost a sender that did not back off: how far its mean while active
+/// stayed below its sustained best (the p90 of its rate over bins of at least
+/// 100 ms or 4 path RTTs, first and last bins left out), and never less than the
+/// retransmitted share. A sender at the link's rate throughout (BBR pacing through
+/// random loss) loses only what it sent twice.
 fn loss_cost(f: &Facts) -> f64 {
-    let sh = f.sh;
-    if sh.clean_time <= 0.0 || sh.loss <= 0.0 {
-        return loss_rate(f);
+    let best = f.sustained_best_bps;
+    let shortfall = if best.is_finite() && best > 0.0 { (1.0 - f.rate / best).max(0.0) } else { 0.0 };
+    shortfall.max(loss_rate(f))
+}
+
+/// The data direction's sustained best rate (see `loss_cost`), bit/s; NaN with
+/// fewer than 5 whole bins.
+fn sustained_best_bps(cols: &ConnectionColumns, d: u8, rtt: f64) -> f64 {
+    let p = &cols.packets;
+    let bin = if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 };
+    let mut bins: Vec<(i64, f64)> = Vec::new();
+    for i in 0..p.t.len() {
+        if crate::analysis::stalls::is_data_segment(p, i, d) {
+            let k = (p.t[i] / bin).floor() as i64;
+            match bins.last_mut() {
+                Some((kk, b)) if *kk == k => *b += p.len[i] as f64,
+                _ => bins.push((k, p.len[i] as f64)),
+            }
+        }
     }
-    let clean = sh.clean_bytes / sh.clean_time;
-    let overall = (sh.clean_bytes + sh.loss_bytes) / (sh.clean_time + sh.loss);
-    if clean <= 0.0 {
-        return loss_rate(f);
+    if bins.len() < 7 {
+        return f64::NAN;
     }
-    (1.0 - overall / clean).max(loss_rate(f))
+    let mut r: Vec<f64> = bins[1..bins.len() - 1].iter().map(|b| b.1 * 8.0 / bin).collect();
+    r.sort_by(|a, b| a.total_cmp(b));
+    r[((r.len() - 1) as f64 * 0.9).round() as usize]
+}
+
+/// Headline of a flow with much loss that loss did not slow down (issue 13: "a BBR
+/// flow at 90.6 of 100 Mbit/s with 2 % random loss" is not "limited by loss").
+fn path_despite_loss_text(f: &Facts) -> String {
+    format!(
+        "The path's capacity limited this flow, not its loss: {}, steadily near its best of {}.{}",
+        rate_phrase(f).replacen("the flow averaged", "it averaged", 1),
+        format_rate(f.sustained_best_bps),
+        loss_cheap_text(f)
+    )
 }
 
 /// "2.0 % of segments were retransmitted, yet …": the cost of loss for a sender that
@@ -306,7 +325,7 @@ fn loss_cheap_text(f: &Facts) -> String {
     format!(
         " {} of the data segments were retransmitted, yet the flow ran at {}, {:.0}× what a \
          loss-based sender reaches at that loss rate and RTT ({}, Mathis et al.): the sender did \
-         not back off on loss (BBR does not), so removing the loss would gain only about {} (its rate outside loss recovery).",
+         not back off on loss (BBR does not), so removing the loss would gain only about {}.",
         format_percent_fine(p),
         format_rate(f.rate),
         f.rate / mathis_rate(f),

@@ -14,7 +14,7 @@
 //!   retransmissions.
 
 use super::columns::flag_bits;
-use super::diagnosis_format::{format_duration, format_timestamp};
+use super::diagnosis_format::{format_duration, format_percent, format_timestamp};
 use super::diagnosis_shares::TimeShares;
 use super::stalls::is_data_segment;
 use super::{ConnectionColumns, ConnectionSummary, Episode, StallCause};
@@ -31,7 +31,7 @@ pub const OUTAGE_JOIN_S: f64 = 0.001;
 /// At most this many episodes per connection (the rest are in the stall list).
 pub const MAX_EPISODES: usize = 8;
 
-pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, _sh: &TimeShares, path_rtt: f64, median_rtt: f64) -> Vec<Episode> {
+pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, sh: &TimeShares, path_rtt: f64, median_rtt: f64) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
     let stalls = &conn.directions[d as usize].stalls;
     let mut out = Vec::new();
@@ -71,7 +71,7 @@ pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, _sh: &TimeShares
         }
     }
     if path_rtt > 0.0 {
-        out.extend(delay_spikes(conn, cols, path_rtt, median_rtt, &rtos));
+        out.extend(delay_spikes(conn, cols, path_rtt, median_rtt, &rtos, sh.active));
     }
     out.extend(slow_bursts(conn, cols));
     out.sort_by(|a, b| a.start.total_cmp(&b.start));
@@ -94,7 +94,7 @@ fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
     out
 }
 
-fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f64, median_rtt: f64, rtos: &[(f64, f64)]) -> Vec<Episode> {
+fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f64, median_rtt: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
     // A spike stands out from the flow's own typical RTT too: a standing queue (the
     // median far above the base) is latency under load, said elsewhere, not a spike.
     let median = if median_rtt.is_finite() { median_rtt } else { 0.0 };
@@ -131,7 +131,8 @@ fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f6
         .zip(peak)
         .filter(|(s, _)| s.2 >= MIN_SPIKE_SAMPLES)
         .map(|(&(a, b, _), p)| {
-            let rto = rtos.iter().find(|&&(s, _)| s >= a - MERGE_S && s <= b + MERGE_S);
+            // A timeout that began during the spike (or within two base RTTs after).
+            let rto = rtos.iter().find(|&&(s, _)| s >= a && s <= b + 2.0 * path_rtt);
             let then = match rto {
                 Some(&(s, _)) => format!(
                     "; a retransmission timeout followed at {}: the delay, not only loss, fired the timer",
@@ -144,11 +145,12 @@ fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f6
                 end: b,
                 kind: "delay-spike",
                 text: format!(
-                    "The RTT rose from {} to {} during {}–{}{}.",
+                    "The RTT rose from {} to {} during {}–{} ({} of the transfer){}.",
                     format_duration(path_rtt),
                     format_duration(p),
                     format_timestamp(a.max(0.0)),
                     format_timestamp(b),
+                    format_percent(if active > 0.0 { (b - a.max(0.0)) / active } else { 0.0 }),
                     then
                 ),
             }

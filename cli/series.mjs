@@ -1,0 +1,186 @@
+// `tcpscope series`: asks the wasm view engine (wasm/src/view) the very question a
+// chart asks — (connection, series, t0, t1, pixel columns) — and prints its answer,
+// as JSON (exactly the engine's ViewResponse) or CSV (its rows), so what a chart
+// draws can be checked from the shell and plotted elsewhere (issue 14, item 6).
+//
+// CSV: a header row; the first two columns are each row's interval start and end in
+// seconds since the first packet of the file (equal for a point); rates in bit/s in
+// columns named *bps*, byte counts in columns named *bytes*. Clamps and notes from
+// the engine go to stderr.
+import { createReadStream, existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createGunzip } from 'node:zlib';
+import { CHUNK_BYTES, loadWasm, pushStream } from './wasm.mjs';
+
+export const SERIES_USAGE = `usage: tcpscope series CAPTURE --connection N --series NAME (--csv | --json)
+                       [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
+
+  NAME          throughput | goodput | wire | inflight | rwnd | window-limited | rtt | sequence | stalls
+  --direction   sending direction (default: the connection's data direction)
+  --from/--to   view edges, seconds since the first packet of the file (default: the connection)
+  --columns W   pixel columns (default 1600): at most 4 bins or intervals per column
+  --bin S       throughput bin in seconds (default: the summary's, 0.1)
+  --stall-ms N  stall threshold in ms (default: the summary's)`;
+
+/** CLI series names → the engine's `Series` (camelCase). */
+const SERIES = {
+  throughput: 'throughput', goodput: 'goodput', wire: 'wire', inflight: 'inflight', rwnd: 'rwnd',
+  'window-limited': 'windowLimited', rtt: 'rtt', sequence: 'sequence', stalls: 'stalls',
+};
+
+export class UsageError extends Error {}
+
+export function parseSeriesArgs(args) {
+  const o = { capture: null, connection: null, series: null, format: null, direction: null, from: null, to: null, columns: 1600, bin: null, stallMs: null };
+  const number = (name, value, ok) => {
+    const v = Number(value);
+    if (value === undefined || value === '' || !Number.isFinite(v) || !ok(v)) throw new UsageError(`${name} needs ${ok.what}, got '${value ?? ''}'`);
+    return v;
+  };
+  const any = Object.assign(() => true, { what: 'a number' });
+  const positive = Object.assign((v) => v > 0, { what: 'a positive number' });
+  const count = Object.assign((v) => Number.isInteger(v) && v >= 0, { what: 'a whole number' });
+  const dir = Object.assign((v) => v === 0 || v === 1, { what: '0 or 1' });
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--csv' || a === '--json') o.format = a.slice(2);
+    else if (a === '--series') {
+      o.series = SERIES[args[++i]];
+      if (!o.series) throw new UsageError(`--series must be one of ${Object.keys(SERIES).join(', ')}, got '${args[i] ?? ''}'`);
+    } else if (a === '--connection') o.connection = number(a, args[++i], count);
+    else if (a === '--direction') o.direction = number(a, args[++i], dir);
+    else if (a === '--from') o.from = number(a, args[++i], any);
+    else if (a === '--to') o.to = number(a, args[++i], any);
+    else if (a === '--columns') o.columns = number(a, args[++i], count);
+    else if (a === '--bin') o.bin = number(a, args[++i], positive);
+    else if (a === '--stall-ms') o.stallMs = number(a, args[++i], positive);
+    else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
+    else if (o.capture === null) o.capture = a;
+    else throw new UsageError(`unexpected argument '${a}'`);
+  }
+  if (o.capture === null) throw new UsageError('missing CAPTURE');
+  if (o.connection === null) throw new UsageError('missing --connection N');
+  if (o.series === null) throw new UsageError('missing --series NAME');
+  if (o.format === null) throw new UsageError('say --csv or --json');
+  return o;
+}
+
+async function isGzip(path) {
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `text`, waiting for 'drain' when the pipe is full (a big CSV into `head`). */
+async function write(out, text) {
+  if (!out.write(text)) await once(out, 'drain');
+}
+
+const csvField = (v) => {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+};
+const csvLine = (fields) => `${fields.map(csvField).join(',')}\n`;
+
+/** Value unit of each point series, for the CSV column names. */
+const UNIT = { inflight: 'bytes', rwnd: 'bytes', rtt: 'ms', sequence: 'seq' };
+
+/** The rows of a view answer, header first. */
+export function* csvRows(r) {
+  if (r.kind === 'bins') {
+    yield ['start_s', 'end_s', 'bytes', 'bps', 'average_bps'];
+    // Bin k covers [k·bin, (k+1)·bin): the engine's grid, computed the same way.
+    const k0 = Math.round(r.start / r.binSeconds);
+    for (let i = 0; i < r.bytes.length; i++) {
+      yield [(k0 + i) * r.binSeconds, (k0 + i + 1) * r.binSeconds, r.bytes[i], r.bps[i], r.averageBps[i]];
+    }
+  } else if (r.kind === 'points') {
+    const u = UNIT[r.series];
+    yield ['start_s', 'end_s', 'kind', 'count', `first_${u}`, `min_${u}`, `max_${u}`, `last_${u}`, 'frame', 'flags'];
+    if (r.before) yield [r.before[0], r.before[0], 'before', 1, r.before[1], r.before[1], r.before[1], r.before[1]];
+    for (let i = 0; i < r.column.length; i++) {
+      yield [r.tFirst[i], r.tLast[i], 'column', r.count[i], r.first[i], r.min[i], r.max[i], r.last[i]];
+    }
+    if (r.after) yield [r.after[0], r.after[0], 'after', 1, r.after[1], r.after[1], r.after[1], r.after[1]];
+    const m = r.markers;
+    for (let i = 0; m && i < m.t.length; i++) {
+      yield [m.t[i], m.t[i], 'marker', m.count[i], m.v[i], m.v[i], m.v[i], m.v[i], m.frame[i], m.flags[i]];
+    }
+  } else if (r.kind === 'intervals') {
+    yield ['start_s', 'end_s', 'duration_s', 'cause', 'frame_before', 'frame_after', 'ended_by'];
+    for (const i of r.intervals) yield [i.start, i.end, i.end - i.start, i.cause, i.frameBefore, i.frameAfter, i.endedBy];
+  }
+}
+
+/** Runs `tcpscope series ARGS`; sets process.exitCode (0 ok, 1 damaged capture or no answer, 2 usage). */
+export async function runSeries(args, out = process.stdout, err = process.stderr) {
+  let o;
+  try {
+    o = parseSeriesArgs(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err.write(`tcpscope: ${e.message}\n${SERIES_USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (!existsSync(o.capture)) {
+    err.write(`tcpscope: cannot open '${o.capture}': no such file\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const loaded = await loadWasm();
+  if (!loaded || typeof loaded.wasm.viewQuery !== 'function') {
+    err.write('tcpscope: the wasm module is not built (or predates `series`); run `npm run build:wasm` first\n');
+    process.exitCode = 2;
+    return;
+  }
+  const { wasm } = loaded;
+  const session = new wasm.WasmSession(Number.NaN);
+  try {
+    let stream = createReadStream(o.capture, { highWaterMark: CHUNK_BYTES });
+    if (await isGzip(o.capture)) stream = stream.pipe(createGunzip());
+    await pushStream(session, stream);
+    session.finish();
+    const report = JSON.parse(session.reportJson());
+    const conn = report.connections.find((c) => c.id === o.connection);
+    if (!conn) {
+      const ids = report.connections.map((c) => c.id);
+      err.write(`tcpscope: no connection ${o.connection} in ${o.capture} (connections: ${ids.length ? `${ids[0]}..${ids[ids.length - 1]}` : 'none'})\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const request = {
+      generation: 1, connection: o.connection, series: o.series,
+      t0: o.from ?? conn.start, t1: o.to ?? conn.end, columns: o.columns,
+      binSeconds: o.bin, stallThresholdMs: o.stallMs, direction: o.direction,
+    };
+    const text = wasm.viewQuery(session, JSON.stringify(request));
+    const r = JSON.parse(text);
+    for (const c of r.clamped ?? []) err.write(`tcpscope: clamped: ${c}\n`);
+    for (const n of r.notes ?? []) err.write(`tcpscope: note: ${n}\n`);
+    if (r.more > 0) err.write(`tcpscope: ${r.more} more intervals in view not listed (at most 4 per column; raise --columns or narrow --from/--to)\n`);
+    if (r.error) err.write(`tcpscope: ${r.error}\n`);
+    if (o.format === 'json') {
+      await write(out, `${JSON.stringify(r, null, 2)}\n`);
+    } else {
+      let batch = '';
+      for (const row of csvRows(r)) {
+        batch += csvLine(row);
+        if (batch.length > 1 << 16) {
+          await write(out, batch);
+          batch = '';
+        }
+      }
+      await write(out, batch);
+    }
+    process.exitCode = report.error || r.error ? 1 : 0;
+  } finally {
+    session.free();
+  }
+}

@@ -1,0 +1,130 @@
+// Tests of `tcpscope series` (cli/series.mjs) through a real child process, over the
+// wasm module built into wasm/pkg: what the engine draws agrees with the summary
+// (`tcpscope analyze --json`) on every example capture.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'tcpscope.mjs');
+const examples = join(root, 'public', 'examples');
+const manifest = join(examples, 'index.json');
+const skip = !existsSync(manifest) && 'no examples';
+const files = skip ? [] : JSON.parse(readFileSync(manifest, 'utf8')).map((e) => join(examples, e.file));
+
+function run(...args) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** CSV → array of objects (numbers where the field is one); quoted fields unquoted. */
+function parseCsv(text) {
+  const rows = [];
+  for (const line of text.trimEnd().split('\n')) {
+    const fields = [];
+    for (const m of line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)) {
+      fields.push(m[1].startsWith('"') ? m[1].slice(1, -1).replaceAll('""', '"') : m[1]);
+      if (m[2] === '') break;
+    }
+    rows.push(fields);
+  }
+  const [header, ...body] = rows;
+  return body.map((f) => Object.fromEntries(header.map((h, i) => [h, f[i] !== '' && !Number.isNaN(Number(f[i])) ? Number(f[i]) : f[i]])));
+}
+
+const reports = new Map();
+function report(path) {
+  if (!reports.has(path)) reports.set(path, JSON.parse(run('analyze', path, '--json').stdout));
+  return reports.get(path);
+}
+
+test('usage errors exit 2 and say what is wrong', { skip }, () => {
+  const file = files[0];
+  assert.match(run('series').stderr, /missing CAPTURE/);
+  assert.match(run('series', file, '--series', 'rtt', '--csv').stderr, /missing --connection/);
+  assert.match(run('series', file, '--connection', '0', '--csv').stderr, /missing --series/);
+  assert.match(run('series', file, '--connection', '0', '--series', 'speed', '--csv').stderr, /--series must be one of/);
+  assert.match(run('series', file, '--connection', '0', '--series', 'rtt').stderr, /--csv or --json/);
+  assert.match(run('series', file, '--connection', '0', '--series', 'rtt', '--csv', '--bin', '0').stderr, /--bin needs a positive number/);
+  const r = run('series', file, '--connection', '999', '--series', 'rtt', '--csv');
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /no connection 999/);
+});
+
+test('the throughput CSV peaks at the summary peak, per direction', { skip }, () => {
+  for (const file of files) {
+    for (const c of report(file).connections) {
+      for (const d of [0, 1]) {
+        const r = run('series', file, '--connection', String(c.id), '--series', 'throughput', '--direction', String(d), '--csv');
+        assert.equal(r.code, 0, `${file}: ${r.stderr}`);
+        const rows = parseCsv(r.stdout);
+        const peak = Math.max(0, ...rows.map((x) => x.bps));
+        assert.equal(peak, c.directions[d].throughput.peakBps, `${file} #${c.id} dir ${d}`);
+        assert.equal(rows.reduce((s, x) => s + x.bytes, 0), c.directions[d].payloadBytes);
+        for (const x of rows) assert.ok(x.end_s > x.start_s);
+      }
+    }
+  }
+});
+
+test('the stalls CSV is the summary stall list, with causes', { skip }, () => {
+  for (const file of files) {
+    for (const c of report(file).connections) {
+      const d = c.dataDirection;
+      const r = run('series', file, '--connection', String(c.id), '--series', 'stalls', '--direction', String(d), '--csv');
+      assert.equal(r.code, 0, r.stderr);
+      const rows = parseCsv(r.stdout);
+      const want = c.directions[d].stalls;
+      assert.equal(rows.length, want.length, `${file} #${c.id}`);
+      rows.forEach((x, i) => {
+        assert.equal(x.start_s, want[i].start);
+        assert.equal(x.end_s, want[i].start + want[i].duration);
+        assert.equal(x.cause, want[i].cause);
+        assert.equal(x.frame_before, want[i].frameBefore);
+        assert.equal(x.ended_by, want[i].endedBy);
+      });
+    }
+  }
+});
+
+test('window-limited JSON adds up to the diagnosis share', { skip }, () => {
+  for (const file of files) {
+    for (const c of report(file).connections) {
+      const r = run('series', file, '--connection', String(c.id), '--series', 'window-limited', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const v = JSON.parse(r.stdout);
+      assert.equal(v.kind, 'intervals');
+      const share = v.activeSeconds > 0 ? v.totalSeconds / v.activeSeconds : 0;
+      assert.ok(Math.abs(share - c.diagnosis.shares.receiveWindow) < 1e-9, `${file} #${c.id}: ${share} vs ${c.diagnosis.shares.receiveWindow}`);
+    }
+  }
+});
+
+test('point series: at most one row per pixel column, edges marked', { skip }, () => {
+  const file = join(examples, 'loss-1pct.pcap');
+  const c = report(file).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
+  for (const series of ['inflight', 'rwnd', 'rtt', 'sequence']) {
+    const r = run('series', file, '--connection', String(c.id), '--series', series, '--columns', '200', '--from', String(c.start + 1), '--csv');
+    assert.equal(r.code, 0, r.stderr);
+    const rows = parseCsv(r.stdout);
+    const cols = rows.filter((x) => x.kind === 'column');
+    assert.ok(cols.length > 0 && cols.length <= 200, `${series}: ${cols.length}`);
+    assert.equal(rows.filter((x) => x.kind === 'before').length, 1, series);
+    for (const x of cols) assert.ok(x.min_bytes ?? x.min_ms ?? x.min_seq) ;
+    if (series === 'sequence') assert.ok(rows.some((x) => x.kind === 'marker'), 'loss shows retransmission markers');
+  }
+});
+
+test('a hostile bin is raised, said on stderr, and bounded by the columns', { skip }, () => {
+  const file = join(examples, 'healthy.pcap');
+  const c = report(file).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
+  const r = run('series', file, '--connection', String(c.id), '--series', 'throughput', '--bin', '0.000001', '--columns', '100', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /clamped: bin raised from 1 µs to .*: at most 4 bins per pixel column/);
+  const v = JSON.parse(r.stdout);
+  assert.ok(v.bytes.length <= 400);
+  assert.ok(v.clamped.length >= 1);
+});

@@ -1,0 +1,203 @@
+//! View queries (issue 14, DESIGN.md "Architecture (second round)"): the one place
+//! that turns an analysis into what a chart draws. A question is pixel-sized —
+//! (capture generation, connection, series, t0, t1, columns) — and so is the answer:
+//! rate bins on the summary's grid (rates.rs), M4 points per pixel column (m4.rs),
+//! or intervals (intervals.rs). Queries read sorted per-connection columns built
+//! once from the compact store and cached (cache.rs); their cost and allocation are
+//! bounded by the columns, never by time span, bin or threshold (request.rs).
+//!
+//! The browser worker, the CLI (`tcpscope series`) and the tests ask the same
+//! questions through [`ViewEngine::query_json`], so what a chart draws can be
+//! checked from the shell.
+
+pub mod cache;
+pub mod intervals;
+pub mod m4;
+pub mod pyramid;
+pub mod rates;
+pub mod request;
+pub mod response;
+pub mod sources;
+pub mod stalls;
+pub mod window_limited;
+
+pub use request::{Series, ViewRequest};
+pub use response::{ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
+
+use crate::analysis::{Analysis, ConnectionSummary};
+use cache::{Cache, Entry, Key};
+use intervals::SpanList;
+
+/// Answers view requests over one capture's analysis, caching what it builds.
+#[derive(Default)]
+pub struct ViewEngine {
+    cache: Cache,
+}
+
+impl ViewEngine {
+    pub fn new() -> ViewEngine {
+        ViewEngine::default()
+    }
+
+    /// Forget everything built (a new capture; also done when the generation changes).
+    pub fn clear(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Bytes the cache holds now.
+    pub fn cached_bytes(&self) -> usize {
+        self.cache.held_bytes()
+    }
+
+    /// JSON in, JSON out (the wasm binding and the CLI). A request that does not
+    /// parse is answered with `error` set, never a panic.
+    pub fn query_json(&mut self, analysis: Option<&Analysis>, request: &str) -> String {
+        let response = match serde_json::from_str::<ViewRequest>(request) {
+            Ok(req) => match analysis {
+                Some(a) => self.query(a, &req),
+                None => failed(&req, "the capture is not analysed yet".into()),
+            },
+            Err(e) => {
+                let req = ViewRequest { generation: 0, connection: 0, series: Series::Throughput, t0: 0.0, t1: 0.0, columns: 0, bin_seconds: None, stall_threshold_ms: None, direction: None };
+                failed(&req, format!("request is not a view request: {e}"))
+            }
+        };
+        serde_json::to_string(&response).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    pub fn query(&mut self, analysis: &Analysis, req: &ViewRequest) -> ViewResponse {
+        self.cache.generation(req.generation);
+        // Ids are positions (Analyzer::finish numbers connections in order).
+        let index = match analysis.connections.get(req.connection as usize) {
+            Some(c) if c.id == req.connection => Some(req.connection as usize),
+            _ => analysis.connections.iter().position(|c| c.id == req.connection),
+        };
+        let (Some(conn), Some(store)) = (index.and_then(|i| analysis.connections.get(i)), index.and_then(|i| analysis.stores.get(i))) else {
+            return failed(req, format!("no connection {}", req.connection));
+        };
+        let conn_index = index.unwrap_or(0);
+        let v = request::validate(req, conn.start, conn.end);
+        let mut r = ViewResponse {
+            schema_version: VIEW_SCHEMA_VERSION,
+            generation: req.generation,
+            connection: req.connection,
+            series: req.series,
+            direction: conn.data_direction.min(1),
+            t0: v.t0,
+            t1: v.t1,
+            columns: v.columns,
+            bin_seconds: None,
+            stall_threshold_ms: None,
+            clamped: v.clamped.clone(),
+            notes: Vec::new(),
+            error: None,
+            data: ViewData::None,
+        };
+        match req.direction {
+            Some(d) if d <= 1 => r.direction = d,
+            Some(d) => r.clamped.push(format!("direction {d} does not exist: the data direction {}", r.direction)),
+            None => {}
+        }
+        let (dir, cache) = (r.direction, &mut self.cache);
+        notes(conn, store.packet_count(), req.series, dir, &mut r.notes);
+        r.data = match req.series {
+            s if s.is_rate() => {
+                let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
+                let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
+                r.bin_seconds = Some(bin);
+                let key = Key::Cum { conn: conn_index, dir, series: s };
+                match cache.get_or_build(key, || Entry::Cum(sources::cumulative(store, s, dir))) {
+                    Entry::Cum(c) => ViewData::Bins(rates::bins(c, v.t0, v.t1, bin)),
+                    _ => ViewData::None,
+                }
+            }
+            Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence => {
+                let key = Key::Points { conn: conn_index, dir, series: req.series };
+                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir))) {
+                    Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
+                    _ => Default::default(),
+                };
+                if matches!(req.series, Series::Sequence | Series::Rtt) {
+                    let key = Key::Markers { conn: conn_index, dir, series: req.series };
+                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, req.series, dir))) {
+                        points.markers = Some(m4::markers(m, v.t0, v.t1, v.columns));
+                    }
+                }
+                ViewData::Points(points)
+            }
+            Series::WindowLimited => {
+                let key = Key::WindowLimited { conn: conn_index, dir };
+                let stalls = &conn.directions[dir as usize].stalls;
+                match cache.get_or_build(key, || {
+                    let (spans, active) = window_limited::spans(&store.packet_columns(false), dir, stalls);
+                    Entry::Spans(SpanList::new(spans, Vec::new()), Some(active))
+                }) {
+                    Entry::Spans(s, active) => ViewData::Intervals(response::Intervals { active_seconds: *active, ..s.query(v.t0, v.t1, v.columns) }),
+                    _ => ViewData::None,
+                }
+            }
+            _ => {
+                let summary_ms = conn.stall_threshold_ms;
+                let list = match request::stall_threshold_ms(req.stall_threshold_ms, &mut r.clamped) {
+                    Some(ms) if ms != summary_ms => {
+                        let gaps = match cache.get_or_build(Key::Gaps { conn: conn_index, dir }, || Entry::Gaps(stalls::GapHistogram::new(store, dir))) {
+                            Entry::Gaps(g) => g.bounded(ms, &mut r.clamped),
+                            _ => ms,
+                        };
+                        r.stall_threshold_ms = Some(gaps);
+                        let key = Key::Stalls { conn: conn_index, dir, threshold: gaps.to_bits() };
+                        cache.get_or_build(key, || Entry::Spans(stall_spans(&stalls::find(store, dir, gaps)), None))
+                    }
+                    _ => {
+                        r.stall_threshold_ms = Some(summary_ms);
+                        let key = Key::Stalls { conn: conn_index, dir, threshold: summary_ms.to_bits() };
+                        cache.get_or_build(key, || Entry::Spans(stall_spans(&conn.directions[dir as usize].stalls), None))
+                    }
+                };
+                match list {
+                    Entry::Spans(s, _) => ViewData::Intervals(s.query(v.t0, v.t1, v.columns)),
+                    _ => ViewData::None,
+                }
+            }
+        };
+        r
+    }
+}
+
+fn stall_spans(list: &[crate::analysis::Stall]) -> SpanList {
+    let spans = list.iter().map(|s| (s.start, s.start + s.duration)).collect();
+    SpanList::new(spans, list.iter().map(stalls::interval).collect())
+}
+
+/// Caveats the chart should show next to the series.
+fn notes(conn: &ConnectionSummary, stored: usize, series: Series, dir: u8, notes: &mut Vec<String>) {
+    if (stored as u64) < conn.packets {
+        notes.push(format!("only the first {stored} of {} packets are kept for charts (limits.rs): per-packet series stop there", conn.packets));
+    }
+    let peer = &conn.directions[1 - dir as usize];
+    if matches!(series, Series::Rwnd | Series::Inflight | Series::WindowLimited | Series::Sequence) && peer.window_scale_unknown {
+        notes.push(match peer.window_scale_lower_bound {
+            Some(lb) => format!("window scale unknown (handshake not captured): windows shown unscaled; the scale is at least {lb}"),
+            None => "window scale unknown (handshake not captured): windows shown unscaled".to_string(),
+        });
+    }
+}
+
+fn failed(req: &ViewRequest, error: String) -> ViewResponse {
+    ViewResponse {
+        schema_version: VIEW_SCHEMA_VERSION,
+        generation: req.generation,
+        connection: req.connection,
+        series: req.series,
+        direction: req.direction.unwrap_or(0).min(1),
+        t0: if req.t0.is_finite() { req.t0 } else { 0.0 },
+        t1: if req.t1.is_finite() { req.t1 } else { 0.0 },
+        columns: req.columns.min(request::MAX_COLUMNS),
+        bin_seconds: None,
+        stall_threshold_ms: None,
+        clamped: Vec::new(),
+        notes: Vec::new(),
+        error: Some(error),
+        data: ViewData::None,
+    }
+}

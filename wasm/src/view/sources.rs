@@ -1,0 +1,159 @@
+//! What each series is made of, read once from a connection's compact store
+//! (analysis/store.rs) into the sorted columns the queries need. Definitions:
+//! DESIGN.md "Definitions" and analysis/columns.rs.
+
+use super::pyramid::PointColumn;
+use super::request::Series;
+use crate::analysis::columns::flag_bits as fb;
+use crate::analysis::store::secs;
+use crate::analysis::ConnStore;
+use crate::decode::tcp_flags::SYN;
+
+/// Segments the sequence graph marks: retransmissions of any kind (Wireshark's
+/// tcp.analysis.retransmission / fast / spurious), "previous segment not captured",
+/// out-of-order.
+pub const MARKER_FLAGS: u32 = fb::RETRANSMISSION | fb::FAST_RETRANSMISSION | fb::SPURIOUS_RETRANSMISSION | fb::LOST_SEGMENT | fb::OUT_OF_ORDER;
+
+/// The point series of direction `dir` (the sender):
+/// - inflight: bytes in flight at each data segment of `dir` (the analyzer's value);
+/// - rwnd: the window the peer advertises, scaled when the scale is known, SYNs
+///   excluded (RFC 7323 §2.2: never scaled there) and RSTs (no window);
+/// - rtt: RTT samples of `dir`'s data, ms (ACK-based and timestamps), except those
+///   the analysis keeps out of its statistics (kind bit 1; they are markers);
+/// - sequence: relative sequence number of each data segment's first byte.
+pub fn points(store: &ConnStore, series: Series, dir: u8) -> PointColumn {
+    let (mut t, mut v) = (Vec::new(), Vec::new());
+    match series {
+        Series::Rtt => store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
+            if d == dir && kind & RTT_EXCLUDED == 0 {
+                t.push(secs(t_ns));
+                v.push(rtt_ns as f64 / 1e6);
+            }
+        }),
+        _ => store.for_each_packet(|r| {
+            let value = match series {
+                Series::Inflight if r.dir == dir => r.in_flight.map(|f| f as f64),
+                Series::Sequence if r.dir == dir && r.len > 0 => Some(r.seq as f64),
+                Series::Rwnd if r.dir != dir && r.flags & SYN as u32 == 0 => r.win.map(|w| w as f64),
+                _ => None,
+            };
+            if let Some(x) = value {
+                t.push(secs(r.t_ns));
+                v.push(x);
+            }
+        }),
+    }
+    t.shrink_to_fit();
+    v.shrink_to_fit();
+    PointColumn::new(t, v)
+}
+
+/// RTT sample kind bit: kept out of the statistics (store.rs `push_rtt`).
+const RTT_EXCLUDED: u8 = 2;
+
+/// Points drawn apart (see `response::Points::markers`), sorted by time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MarkerColumn {
+    pub t: Vec<f64>,
+    pub v: Vec<f64>,
+    pub flags: Vec<u32>,
+    pub frame: Vec<u32>,
+}
+
+/// Sequence: marked segments of `dir` ([`MARKER_FLAGS`]); RTT: excluded samples.
+pub fn markers(store: &ConnStore, series: Series, dir: u8) -> MarkerColumn {
+    let mut m = MarkerColumn::default();
+    if series == Series::Rtt {
+        store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
+            if d == dir && kind & RTT_EXCLUDED != 0 {
+                m.t.push(secs(t_ns));
+                m.v.push(rtt_ns as f64 / 1e6);
+                m.flags.push(kind as u32);
+                m.frame.push(0);
+            }
+        });
+    } else {
+        store.for_each_packet(|r| {
+            if r.dir == dir && r.len > 0 && r.flags & MARKER_FLAGS != 0 {
+                m.t.push(secs(r.t_ns));
+                m.v.push(r.seq as f64);
+                m.flags.push(r.flags);
+                m.frame.push(r.frame);
+            }
+        });
+    }
+    if !m.t.windows(2).all(|w| w[0] <= w[1]) {
+        let mut order: Vec<usize> = (0..m.t.len()).collect();
+        order.sort_by(|&a, &b| m.t[a].total_cmp(&m.t[b]));
+        m = MarkerColumn {
+            t: order.iter().map(|&i| m.t[i]).collect(),
+            v: order.iter().map(|&i| m.v[i]).collect(),
+            flags: order.iter().map(|&i| m.flags[i]).collect(),
+            frame: order.iter().map(|&i| m.frame[i]).collect(),
+        };
+    }
+    m
+}
+
+/// Events of a rate series with the running byte total: `cum[i]` = bytes of the
+/// events before i, so the bytes of any time range are one subtraction after two
+/// binary searches (rates.rs). Sorted by time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CumColumn {
+    pub t: Vec<f64>,
+    /// len = t.len() + 1, cum[0] = 0.
+    pub cum: Vec<u64>,
+}
+
+impl CumColumn {
+    pub fn bytes(&self) -> usize {
+        8 * (self.t.capacity() + self.cum.capacity())
+    }
+}
+
+/// - throughput: payload bytes of every segment of `dir` (retransmissions too: the
+///   summary's bins count them, analysis/throughput.rs);
+/// - wire: frame bytes of every packet of `dir`;
+/// - goodput: bytes newly acknowledged by the peer's cumulative ACK, at the ACK's
+///   time (DESIGN.md "Throughput"). The first ACK only sets the baseline (a capture
+///   starting mid-flow must not count old data); the SYN and FIN each occupy one
+///   sequence number, counted too (negligible; same rule as the first-round chart).
+pub fn cumulative(store: &ConnStore, series: Series, dir: u8) -> CumColumn {
+    let (mut t, mut b): (Vec<f64>, Vec<u64>) = (Vec::new(), Vec::new());
+    let mut highest: Option<i64> = None;
+    store.for_each_packet(|r| {
+        let bytes = match series {
+            Series::Throughput if r.dir == dir && r.len > 0 => r.len as u64,
+            Series::Wire if r.dir == dir => r.wire_len as u64,
+            Series::Goodput if r.dir != dir => match (r.ack, highest) {
+                (Some(a), None) => {
+                    highest = Some(a);
+                    return;
+                }
+                (Some(a), Some(h)) if a > h => {
+                    highest = Some(a);
+                    (a - h) as u64
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        t.push(secs(r.t_ns));
+        b.push(bytes);
+    });
+    if !t.windows(2).all(|w| w[0] <= w[1]) {
+        // The capture's clock went backwards: a stable sort keeps equal times in order.
+        let mut order: Vec<u32> = (0..t.len() as u32).collect();
+        order.sort_by(|&x, &y| t[x as usize].total_cmp(&t[y as usize]));
+        t = order.iter().map(|&i| t[i as usize]).collect();
+        b = order.iter().map(|&i| b[i as usize]).collect();
+    }
+    // Running totals in place: b becomes cum (one leading 0).
+    b.insert(0, 0);
+    for i in 1..b.len() {
+        b[i] = b[i - 1].saturating_add(b[i]);
+    }
+    t.shrink_to_fit();
+    b.shrink_to_fit();
+    CumColumn { t, cum: b }
+}

@@ -1,0 +1,122 @@
+//! One source of truth (issue 14, "Done when"): on every public/examples capture,
+//! what the view engine answers equals what the summary says.
+//! - the fullest throughput bin at the summary's bin is the summary's peak, per direction;
+//! - the window-limited spans add up to the diagnosis's receive-window share;
+//! - the stall intervals are the summary's stalls (same times, causes, frames).
+
+use tcpscope_core::analysis::{Analysis, AnalysisOptions};
+use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::view::response::{Bins, Intervals};
+use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
+
+fn examples() -> Vec<(String, Analysis)> {
+    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
+    let index: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/index.json")).expect("index.json")).expect("json");
+    index
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|e| {
+            let name = e["file"].as_str().expect("file").to_string();
+            let bytes = std::fs::read(format!("{dir}/{name}")).expect("example");
+            let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+            (name, session.analysis().expect("analysed").clone())
+        })
+        .collect()
+}
+
+fn request(connection: u32, series: Series, t1: f64, direction: u8) -> ViewRequest {
+    ViewRequest { generation: 1, connection, series, t0: 0.0, t1, columns: 1600, bin_seconds: None, stall_threshold_ms: None, direction: Some(direction) }
+}
+
+#[test]
+fn peak_bin_is_the_summary_peak() {
+    for (name, a) in examples() {
+        let mut engine = ViewEngine::new();
+        for c in &a.connections {
+            for d in 0..2u8 {
+                let r = engine.query(&a, &request(c.id, Series::Throughput, c.end, d));
+                assert!(r.clamped.is_empty(), "{name} #{}: {:?}", c.id, r.clamped);
+                let ViewData::Bins(Bins { bps, .. }) = &r.data else { panic!("{name}: not bins") };
+                let peak = bps.iter().copied().fold(0.0, f64::max);
+                let summary = &c.directions[d as usize].throughput;
+                assert_eq!(r.bin_seconds, Some(summary.bin_seconds));
+                assert_eq!(peak, summary.peak_bps, "{name} #{} dir {d}", c.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn payload_and_wire_bytes_add_up_to_the_summary() {
+    for (name, a) in examples() {
+        let mut engine = ViewEngine::new();
+        for c in &a.connections {
+            for (series, total) in [(Series::Throughput, c.directions[0].payload_bytes), (Series::Wire, c.directions[0].bytes)] {
+                let r = engine.query(&a, &ViewRequest { bin_seconds: Some(1.0), ..request(c.id, series, c.end, 0) });
+                let ViewData::Bins(Bins { bytes, .. }) = &r.data else { panic!("not bins") };
+                assert_eq!(bytes.iter().sum::<u64>(), total, "{name} #{} {series:?}", c.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn window_limited_spans_are_the_diagnosis_share() {
+    for (name, a) in examples() {
+        let mut engine = ViewEngine::new();
+        for c in &a.connections {
+            let r = engine.query(&a, &request(c.id, Series::WindowLimited, c.end, c.data_direction));
+            let ViewData::Intervals(Intervals { total_seconds, active_seconds: Some(active), intervals, more, .. }) = &r.data else { panic!("{name}: not intervals") };
+            let share = if *active > 0.0 { total_seconds / active } else { 0.0 };
+            let want = c.diagnosis.shares.receive_window;
+            assert!((share - want).abs() < 1e-9, "{name} #{}: spans {share}, diagnosis {want}", c.id);
+            if *more == 0 {
+                let listed: f64 = intervals.iter().map(|i| i.end - i.start).sum();
+                assert!((listed - total_seconds).abs() < 1e-9, "{name}: listed spans are all of them");
+            }
+        }
+    }
+}
+
+#[test]
+fn stall_intervals_are_the_summary_stalls() {
+    for (name, a) in examples() {
+        let mut engine = ViewEngine::new();
+        for c in &a.connections {
+            for d in 0..2u8 {
+                let want = &c.directions[d as usize].stalls;
+                // Default threshold, and the summary's threshold asked explicitly.
+                for threshold in [None, Some(c.stall_threshold_ms)] {
+                    let r = engine.query(&a, &ViewRequest { stall_threshold_ms: threshold, ..request(c.id, Series::Stalls, c.end, d) });
+                    assert_eq!(r.stall_threshold_ms, Some(c.stall_threshold_ms));
+                    let ViewData::Intervals(Intervals { intervals, more: 0, .. }) = &r.data else { panic!("{name}: not all listed") };
+                    assert_eq!(intervals.len(), want.len(), "{name} #{} dir {d}", c.id);
+                    for (i, s) in intervals.iter().zip(want) {
+                        assert_eq!((i.start, i.end), (s.start, s.start + s.duration));
+                        assert_eq!(i.cause.as_deref(), serde_json::to_value(s.cause).ok().as_ref().and_then(|v| v.as_str()));
+                        assert_eq!((i.frame_before, i.frame_after), (Some(s.frame_before), Some(s.frame_after)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn stalls_at_another_threshold_match_a_fresh_analysis() {
+    // The view's stalls at 41 ms equal the summary's of an analysis run at 41 ms.
+    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(format!("{dir}/stalls.pcap")).expect("stalls.pcap");
+    let a = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20).analysis().expect("a").clone();
+    let at41 = analyze_bytes(&bytes, AnalysisOptions { stall_threshold_ms: Some(41.0), ..Default::default() }, 1 << 20).analysis().expect("a").clone();
+    let mut engine = ViewEngine::new();
+    for (c, c41) in a.connections.iter().zip(&at41.connections) {
+        let d = c.data_direction;
+        let r = engine.query(&a, &ViewRequest { stall_threshold_ms: Some(41.0), ..request(c.id, Series::Stalls, c.end, d) });
+        let ViewData::Intervals(Intervals { intervals, .. }) = &r.data else { panic!("not intervals") };
+        let got: Vec<(f64, f64)> = intervals.iter().map(|i| (i.start, i.end)).collect();
+        let want: Vec<(f64, f64)> = c41.directions[d as usize].stalls.iter().map(|s| (s.start, s.start + s.duration)).collect();
+        assert_eq!(got, want);
+    }
+}
