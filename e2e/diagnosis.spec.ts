@@ -9,8 +9,8 @@
 //
 // FIXTURES: public/examples/rx-bulk.pcap (a bulk transfer captured at the receiver,
 // linkemu CAPNS=pv_b) and public/examples/no-handshake.pcap (the handshake cut off, so
-// the window scale is unknown) are being recorded for issue 13 item 8. Until they are
-// in public/examples these tests fail at the "fixture is recorded" check, by design.
+// the window scale is unknown; scripts/fixtures/transform.py), see
+// public/examples/README.md.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -41,7 +41,7 @@ const VERDICT_WORDS: Record<string, string> = {
 };
 
 async function openExample(page: Page, file: string) {
-  test.skip(!existsSync(`${examples}${file}`), `fixture public/examples/${file} is not recorded yet (issue 13 item 8)`);
+  expect(existsSync(`${examples}${file}`), `fixture public/examples/${file} is recorded (issue 13 item 8)`).toBe(true);
   await page.goto(`/#ex=${encodeURIComponent(file)}`);
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('diagnosis')).toBeVisible();

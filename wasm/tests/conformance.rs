@@ -84,6 +84,59 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
          calls it a retransmission / duplicate ACK; tcpscope counts it once (issue 13, \
          analysis/duplicates.rs) and reports capture.duplicateFrames = 8",
     ),
+    (
+        "bbr-loss", 0, "B->A", "out_of_order",
+        "sender-side recording (wasm/tests/examples-truth/bbr-loss.json): the 212 segments tshark \
+         calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
+         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
+    ),
+    (
+        "bufferbloat", 0, "B->A", "out_of_order",
+        "sender-side recording (wasm/tests/examples-truth/bufferbloat.json): the 6 segments tshark \
+         calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
+         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
+    ),
+    (
+        "bufferbloat", 1, "B->A", "out_of_order",
+        "sender-side recording (wasm/tests/examples-truth/bufferbloat.json): the 3 segments tshark \
+         calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
+         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
+    ),
+    (
+        "cubic-loss", 0, "B->A", "out_of_order",
+        "sender-side recording (wasm/tests/examples-truth/cubic-loss.json): the 21 segments tshark \
+         calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
+         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
+    ),
+    (
+        "bbr-loss", 0, "B->A", "max bytes_in_flight (1%)",
+        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
+         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+    ),
+    (
+        "bufferbloat", 0, "B->A", "max bytes_in_flight (1%)",
+        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
+         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+    ),
+    (
+        "bufferbloat", 1, "B->A", "max bytes_in_flight (1%)",
+        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
+         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+    ),
+    (
+        "bursts-outage", 0, "B->A", "max bytes_in_flight (1%)",
+        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
+         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+    ),
+    (
+        "cubic-loss", 0, "B->A", "max bytes_in_flight (1%)",
+        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
+         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+    ),
 ];
 
 fn captures_dir() -> Option<PathBuf> {
@@ -158,7 +211,10 @@ fn conformance_with_tshark() {
 fn conformance_of_the_example_captures() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let (captures, rep) = compare_dir(&root.join("../public/examples"), &root.join("tests/examples-oracle"));
-    assert_eq!(captures, 9, "every example has an oracle");
+    // 17 recordings; the 4 transformed copies (any-duplicates, coarse-clock-10ms,
+    // no-handshake, wifi-retry: scripts/fixtures/transform.py) have no oracle on
+    // purpose — tshark miscounts exactly what they were made to show.
+    assert_eq!(captures, 17, "every recorded example has an oracle");
     assert_eq!(rep.failures, 0, "mismatches with tshark (see the list above)");
 }
 

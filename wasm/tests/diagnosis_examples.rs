@@ -135,7 +135,7 @@ fn stalls_application_pauses_delay_burst_and_rto() {
     assert!(
         c.diagnosis.text.contains("application idle")
             && c.diagnosis.text.contains("retransmission timeout")
-            && c.diagnosis.text.contains("the path slowed down"),
+            && c.diagnosis.text.contains("a burst took"),
         "{}",
         c.diagnosis.text
     );

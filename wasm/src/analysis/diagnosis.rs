@@ -109,7 +109,17 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps };
     let (limit, mut text) = headline(&f);
     let episodes = episodes::find(conn, cols, &sh, min_rtt, median_rtt);
-    for e in episodes.iter().take(2) {
+    // Period by period (issue 13): idle time between bursts is the application's,
+    // but a period in which the bursts themselves crawled is the network's.
+    if limit == "application" && episodes.iter().any(|e| matches!(e.kind, "loss" | "outage")) {
+        text = text.replace(
+            "Mostly the application, not the network, was the bottleneck.",
+            "The idle time between bursts is the application's; while it was sending, the network limited the periods named here.",
+        );
+    }
+    let mut named: Vec<&Episode> = episodes.iter().collect();
+    named.sort_by_key(|e| episodes::priority(e.kind));
+    for e in named.into_iter().take(2) {
         text += &format!(" {}", e.text);
     }
     let cap = window_cap_bps(max_window, min_rtt);
@@ -451,6 +461,13 @@ fn path_text(f: &Facts) -> String {
         );
     }
     t += ". The congestion window or the path's capacity was the limit.";
+    if f.sh.turns > 0 && f.sh.active > 0.0 {
+        t += &format!(
+            " {} request/response turns took {} of the time: each waited a round trip for the peer's next request.",
+            f.sh.turns,
+            format_percent(f.sh.turn_time / f.sh.active)
+        );
+    }
     t += &queue_phrase(f);
     if !f.sh.windows_trusted {
         t += " (The receiver's window scale is unknown — the handshake is not in the \

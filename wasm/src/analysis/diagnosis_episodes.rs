@@ -74,9 +74,23 @@ pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, sh: &TimeShares,
         out.extend(delay_spikes(conn, cols, path_rtt, median_rtt, &rtos, sh.active));
     }
     out.extend(slow_bursts(conn, cols));
-    out.sort_by(|a, b| a.start.total_cmp(&b.start));
+    // Keep the most telling (a period of slow bursts says more than one of its
+    // spikes), then list them in time order.
+    out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
     out.truncate(MAX_EPISODES);
+    out.sort_by(|a, b| a.start.total_cmp(&b.start));
     out
+}
+
+/// Which episodes the headline names first: lower is more telling.
+pub fn priority(kind: &str) -> u8 {
+    match kind {
+        "loss" => 0,
+        "zero-window" => 1,
+        "outage" => 2,
+        "delay-spike" => 3,
+        _ => 4,
+    }
 }
 
 /// Intervals less than MERGE_S apart joined: (start, end, how many).
@@ -129,7 +143,8 @@ fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f6
     spans
         .iter()
         .zip(peak)
-        .filter(|(s, _)| s.2 >= MIN_SPIKE_SAMPLES)
+        // A "spike" over half the transfer is a standing queue, said by the headline.
+        .filter(|(s, _)| s.2 >= MIN_SPIKE_SAMPLES && (active <= 0.0 || s.1 - s.0 <= 0.5 * active))
         .map(|(&(a, b, _), p)| {
             // A timeout that began during the spike (or within two base RTTs after).
             let rto = rtos.iter().find(|&&(s, _)| s >= a && s <= b + 2.0 * path_rtt);

@@ -58,6 +58,11 @@ pub struct TimeShares {
     /// (cwnd/path or window), with the latter's time: the rates in and out of recovery
     /// say what loss cost (diagnosis.rs `loss_cost`).
     pub loss_bytes: f64,
+    /// Request/response turns: intervals in which everything was acknowledged and the
+    /// sender answered the peer's prompt next request — round trips, counted in
+    /// `other` (the path), not in `application` (issue 13).
+    pub turns: u64,
+    pub turn_time: f64,
     pub clean_bytes: f64,
     pub clean_time: f64,
     pub data_segments: u64,
@@ -125,6 +130,28 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
 /// [`time_shares`] in the sender's time: the peer's packets take effect `lag_s`
 /// after the capture saw them (sender_view.rs).
 pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> TimeShares {
+    shares_and_spans(cols, dir, stalls, lag_s, None)
+}
+
+/// The intervals counted as receive-window limited (the share `receive_window`),
+/// adjacent ones merged, and the active time: what the chart shades is exactly the
+/// diagnosis's percentage (issue 14). Same pass as [`time_shares_lagged`].
+pub fn window_limited_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> (Vec<(f64, f64)>, f64) {
+    let mut spans = Vec::new();
+    let sh = shares_and_spans(cols, dir, stalls, lag_s, Some(&mut spans));
+    (spans, sh.active)
+}
+
+fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
+    if let Some(v) = spans.as_deref_mut() {
+        match v.last_mut() {
+            Some(last) if last.1 >= t0 => last.1 = last.1.max(t1),
+            _ => v.push((t0, t1)),
+        }
+    }
+}
+
+fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64, mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
     let lagged = lag_s > 0.0;
     let mss = mss_estimate(cols, dir);
     let mut stall_frames: Vec<(u32, usize)> =
@@ -151,6 +178,9 @@ pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s
     let mut loss_seen = false; // duplicate ACKs during the open interval
     let mut covered_at: Option<f64> = None; // when the peer's ACK reached `high`
     let mut last_data_t = f64::NEG_INFINITY;
+    // During the open interval: when the peer had acknowledged everything, and when
+    // its next payload (a request) came.
+    let (mut acked_at, mut request_at): (Option<f64>, Option<f64>) = (None, None);
 
     for (i, t) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
@@ -170,8 +200,14 @@ pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s
                 recover = None;
             }
             if peer_ack >= high {
+                if !idle_seen {
+                    acked_at = Some(t);
+                }
                 idle_seen = true;
                 covered_at.get_or_insert(t);
+            }
+            if idle_seen && cols.len[i] > 0 && request_at.is_none() {
+                request_at = Some(t);
             }
             if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 {
                 loss_seen = true;
@@ -188,10 +224,20 @@ pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s
             let state = match state {
                 State::Stalled(_) | State::Loss => state,
                 _ if loss_seen || resent => State::Loss,
+                // The peer's next request came promptly once it had everything: a
+                // round trip of request/response, not an idle application.
+                State::Other if idle_seen && request_at.is_some_and(|r| r - acked_at.unwrap_or(r) < 0.5 * (t - t0)) => {
+                    out.turns += 1;
+                    out.turn_time += t - t0;
+                    State::Other
+                }
                 State::Other if idle_seen => State::Application,
                 _ => state,
             };
             let dt = t - t0;
+            if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
+                push_span(&mut spans, t0, t);
+            }
             match state {
                 State::Stalled(c) => out.add_stall(c, dt),
                 State::Loss => {
@@ -248,6 +294,8 @@ pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s
             Err(_) => State::Other,
         };
         idle_seen = peer_ack >= high;
+        acked_at = if idle_seen { Some(t) } else { None };
+        request_at = None;
         loss_seen = false;
         open = Some((t, state, window_limited, len));
         out.active = t - first_t;
@@ -257,6 +305,9 @@ pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s
     // its time after the last data segment.
     if let Some((_, State::Stalled(c), _, _)) = open {
         if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > last_data_t) {
+            if c <= 1 {
+                push_span(&mut spans, st.start, st.start + st.duration);
+            }
             out.add_stall(c, st.duration);
             out.active += st.duration;
         }

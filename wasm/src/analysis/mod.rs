@@ -154,7 +154,7 @@ impl CaptureFacts {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StallCause {
     ZeroWindow,
@@ -209,6 +209,9 @@ pub struct DirectionSummary {
     pub out_of_order: u64,
     pub throughput: ThroughputSummary,
     pub rtt: RttSummary,
+    /// How much later than the capture this direction's sender learns of its peer's
+    /// ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
+    pub sender_lag_ms: f64,
     pub stalls: Vec<Stall>,
 }
 

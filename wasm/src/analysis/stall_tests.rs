@@ -127,11 +127,11 @@ fn delayed_ack_is_ack_wait_not_idle() {
 }
 
 #[test]
-fn request_response_turn_taking_is_application_idle() {
+fn request_response_turn_taking_is_a_round_trip_unless_the_peer_sat_on_it() {
     // A request (200 B); the peer's reply (5,000 B) 30 ms later ACKs it; the sender's
-    // next request follows 0.2 ms after the reply: everything was acknowledged and the
-    // sender's application waited for the peer's reply (not a delayed ACK: the peer sent
-    // payload).
+    // next request follows 0.2 ms after the reply. The peer answered as soon as it
+    // had the request (its ACK came with the reply): the 30 ms were the round trip of
+    // request/response, not an idle application (issue 13).
     let mut c = Cols::new(65536.0);
     c.data(0.100, 0, 1.0, 200);
     let r = c.data(0.130, 1, 1.0, 5000);
@@ -139,8 +139,21 @@ fn request_response_turn_taking_is_application_idle() {
     c.c.packets.win[r] = 65536.0;
     c.data(0.1302, 0, 201.0, 200);
     let s = one(&c);
+    assert_eq!(s.cause, StallCause::AckWait);
+    assert_eq!(s.ended_by, "the peer's next request of 5000 bytes at 0.130 s: a request/response round trip");
+    // The peer ACKed the request at once (0.105 s) and replied 25 ms later: its
+    // application sat on the request for more than half the gap (rule 3 sees it
+    // first: everything acknowledged and the sender free for most of the gap).
+    let mut c = Cols::new(65536.0);
+    c.data(0.100, 0, 1.0, 200);
+    c.ack(0.105, 1, 201.0, 65536.0);
+    let r = c.data(0.130, 1, 1.0, 5000);
+    c.c.packets.ack[r] = 201.0;
+    c.c.packets.win[r] = 65536.0;
+    c.data(0.1302, 0, 201.0, 200);
+    let s = one(&c);
     assert_eq!(s.cause, StallCause::ApplicationIdle);
-    assert_eq!(s.ended_by, "new data after the peer's reply of 5000 bytes at 0.130 s");
+    assert_eq!(s.ended_by, "new data after all was acknowledged");
 }
 
 #[test]

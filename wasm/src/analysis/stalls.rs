@@ -20,6 +20,11 @@
 //!    highest sequence number sent so far (it re-sends data that was in flight: the
 //!    retransmission timer fired — or Linux's tail-loss probe, which is also a timer)
 //!    and something was unacknowledged when the gap began.
+//!    Also `retransmission-timeout` when the gap began right after a retransmission
+//!    with data unacknowledged (the sender was waiting on loss recovery), and when
+//!    everything was acknowledged and the peer's
+//!    next request during the gap was a retransmission: the request was lost and the
+//!    peer's timer re-sent it (request/response through an outage).
 //! 3. `application-idle`: the peer's cumulative ACK reached the highest sequence sent
 //!    (nothing in flight) at the start of or during the gap, and the sender stayed
 //!    silent while free to send for at least half of the gap. "Free" starts at the
@@ -125,6 +130,40 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
     false
 }
 
+/// Lower bound on the peer's unknown window scale (DESIGN.md "Advertised receive
+/// window": infer it where bytes in flight exceed the raw window), from bytes in
+/// flight as the sender had them (sender_view.rs): a sender never has more in flight
+/// than the window allows (RFC 9293 §3.8.6.2.1), so raw << scale ≥ in flight. At a
+/// receiver-side capture the capture point's own bytes in flight are ~0 and say
+/// nothing; the reconstruction carries the path's jitter, so a fifth of it (at least
+/// one MSS) is given away before rounding up to a power of two. `cols.win` holds the
+/// raw windows when the scale is unknown. None when no window ever fell short.
+pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> Option<u8> {
+    let mss = mss_estimate(cols, dir).max(1.0);
+    let lagged = lag_s > 0.0;
+    let (mut raw, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
+    let mut best: Option<u8> = None;
+    for (i, _) in sender_view(cols, dir, lag_s) {
+        if cols.dir[i] != dir {
+            if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
+                raw = cols.win[i];
+            }
+            if cols.ack[i].is_finite() && (peer_ack.is_nan() || cols.ack[i] > peer_ack) {
+                peer_ack = cols.ack[i];
+            }
+        } else if is_data_segment(cols, i, dir) && raw > 0.0 {
+            high = high.max(cols.seq[i] + cols.len[i] as f64);
+            let flight = in_flight_at(cols, i, high, peer_ack, lagged);
+            let need = flight - (0.2 * flight).max(mss);
+            if need > raw {
+                let s = (1u8..=14).find(|&s| raw * f64::from(1u32 << s) >= need).unwrap_or(14);
+                best = Some(best.map_or(s, |b| b.max(s)));
+            }
+        }
+    }
+    best
+}
+
 /// Bytes in flight at data segment `i`: the analyzer's column (DESIGN.md definition),
 /// or our own highest-sent minus peer-ACK when the column is NaN.
 /// With a lag (not a sender-side capture) the column, computed at the capture point,
@@ -163,6 +202,11 @@ struct Gap {
     peer_reply: Option<(f64, u32)>,
     /// Zero-window probes the sender sent during the gap.
     probes: u32,
+    /// The last data segment before the gap re-sent bytes (loss recovery in progress).
+    resent_before: bool,
+    /// The peer's payload during the gap was a retransmission (its request was lost
+    /// and its own timer re-sent it): (time, bytes) of the last such segment.
+    peer_resent: Option<(f64, u32)>,
 }
 
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
@@ -209,6 +253,9 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
                 }
                 if cols.len[i] > 0 {
                     g.peer_reply = Some((t, cols.len[i]));
+                    if cols.flags[i] & (flag_bits::RETRANSMISSION | flag_bits::FAST_RETRANSMISSION | flag_bits::SPURIOUS_RETRANSMISSION) != 0 {
+                        g.peer_resent = Some((t, cols.len[i]));
+                    }
                 }
                 if peer_win == 0.0 {
                     g.zero_window = true;
@@ -235,6 +282,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
                 out.push(classify(cols, &g, i, peer_win, seq < g.high));
             }
         }
+        let resent_here = seq < high;
         if seq + len > high {
             high = seq + len;
         }
@@ -246,6 +294,8 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
                     && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged)));
         gap = Some(Gap {
             probes: 0,
+            peer_resent: None,
+            resent_before: resent_here,
             index: i,
             high,
             unacked_at_start: peer_ack.is_nan() || peer_ack < high,
@@ -309,6 +359,25 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             format_timestamp(t1)
         );
         (StallCause::RetransmissionTimeout, how)
+    } else if g.resent_before && g.unacked_at_start && g.all_acked_at.map_or(true, |ta| ta - t0 >= 0.5 * duration) {
+        // The gap began with a retransmission still unacknowledged: the sender waited
+        // for loss recovery (its retransmission timer, or the ACK that ends recovery,
+        // which a request/response peer may only send with its next request).
+        let how = match g.all_acked_at {
+            Some(ta) => format!("new data after the retransmitted data was acknowledged at {}", format_timestamp(ta)),
+            None => "new data while retransmitted data was still unacknowledged".to_string(),
+        };
+        (StallCause::RetransmissionTimeout, how)
+    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
+        // Request/response: the sender waited for the peer's next request, which was
+        // lost and re-sent by the peer's retransmission timer — a round trip lost to
+        // the network, not an idle application (issue 13).
+        let how = format!(
+            "new data after the peer's request of {} bytes, which the peer had to retransmit (at {})",
+            bytes,
+            format_timestamp(tr)
+        );
+        (StallCause::RetransmissionTimeout, how)
     } else if g.all_acked_at.is_some() && g.free_at.is_some_and(|tf| t1 - tf >= tf - t0) {
         (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
     } else if g.window_limited {
@@ -321,11 +390,20 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             None => "new data without a window update in the capture".to_string(),
         };
         (StallCause::WindowLimited, how)
-    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_reply) {
+    } else if let (Some(ta), Some((tr, bytes))) = (g.all_acked_at, g.peer_reply) {
         // Turn-taking (request/response, interactive sessions): everything was
-        // acknowledged and the sender's application waited for the peer's reply.
-        let how = format!("new data after the peer's reply of {} bytes at {}", bytes, format_timestamp(tr));
-        (StallCause::ApplicationIdle, how)
+        // acknowledged and the sender waited for the peer's next request. If the
+        // request came promptly after the peer had all the data, the wait was the
+        // round trip itself (issue 13: "a stall that ends with the peer's request is a
+        // round trip, not application idle"); if the peer sat on it, the peer's
+        // application was idle.
+        if tr - ta < 0.5 * duration {
+            let how = format!("the peer's next request of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
+            (StallCause::AckWait, how)
+        } else {
+            let how = format!("new data after the peer's reply of {} bytes at {} (the peer's application was idle)", bytes, format_timestamp(tr));
+            (StallCause::ApplicationIdle, how)
+        }
     } else if peer_win.is_finite() {
         let how = match g.last_peer_update {
             Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),

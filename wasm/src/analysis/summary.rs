@@ -46,10 +46,22 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
     // Transient public columns for the stall, throughput and diagnosis passes.
-    let cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
+    let mut cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
+    // An unknown window scale, bounded from below where the sender had more in flight
+    // than the raw window (stalls.rs): the one bound the chart, the headline and the
+    // calculator all use, and the windows the stalls and shares are judged by.
+    for d in 0..2 {
+        let receiver = &mut directions[1 - d];
+        if receiver.window_scale_unknown {
+            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, sender_lag(&parts, d, path.rtt));
+            receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
+        }
+    }
+    window::apply_inferred_scale(&mut cols.packets, &directions);
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = sender_lag(&parts, d, path.rtt);
+        ds.sender_lag_ms = lag * 1000.0;
         ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
         if unstored == 0 {
             // Every packet is in the columns: bins of the connection's own size.
@@ -68,7 +80,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         vantage: path.vantage,
         path_rtt_ms: path.rtt.map(|s| s * 1000.0),
         path_rtt_method: path.method,
-        sender_lag_ms: sender_lag(&parts, data_direction as usize, path.rtt) * 1000.0,
+        sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
         base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
         directions,
@@ -277,6 +289,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         out_of_order: n(fb::OUT_OF_ORDER),
         throughput: t.throughput.finish(t.payload, duration),
         rtt,
+        sender_lag_ms: 0.0,     // set by `summarize`
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
     }
 }

@@ -93,6 +93,24 @@ pub fn lower_bound(raw: u16, in_flight: u64) -> Option<u8> {
     (0u8..=14).find(|&s| ((raw as u64) << s) >= in_flight).or(Some(14))
 }
 
+/// The columns as the sender saw its peer's windows: where a side's window scale is
+/// unknown (no handshake), its raw windows multiplied by the inferred lower bound of
+/// the scale (`DirectionSummary::window_scale_lower_bound`), so that stalls, limit
+/// shares and the window-limited spans judge the window the headline quotes. A
+/// sender whose bytes in flight sit at raw × 2^bound is held by that window; with a
+/// larger scale the match would be a coincidence. Zero windows stay zero.
+pub fn apply_inferred_scale(cols: &mut super::columns::PacketColumns, directions: &[super::DirectionSummary; 2]) {
+    for (d, side) in directions.iter().enumerate() {
+        let Some(lb) = side.window_scale_lower_bound.filter(|_| side.window_scale_unknown) else { continue };
+        let m = f64::from(1u32 << lb.min(14));
+        for i in 0..cols.t.len() {
+            if cols.dir[i] as usize == d && cols.flags[i] & 0x02 == 0 {
+                cols.win[i] *= m;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

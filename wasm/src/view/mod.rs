@@ -19,12 +19,13 @@ pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
-pub mod window_limited;
 
 pub use request::{Series, ViewRequest};
 pub use response::{ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
 
-use crate::analysis::{Analysis, ConnectionSummary};
+use crate::analysis::columns::PacketColumns;
+use crate::analysis::store::ConnStore;
+use crate::analysis::{diagnosis_shares, window, Analysis, ConnectionSummary};
 use cache::{Cache, Entry, Key};
 use intervals::SpanList;
 
@@ -129,7 +130,9 @@ impl ViewEngine {
                 let key = Key::WindowLimited { conn: conn_index, dir };
                 let stalls = &conn.directions[dir as usize].stalls;
                 match cache.get_or_build(key, || {
-                    let (spans, active) = window_limited::spans(&store.packet_columns(false), dir, stalls);
+                    let cols = sender_columns(store, conn);
+                    let lag = conn.directions[dir as usize].sender_lag_ms / 1e3;
+                    let (spans, active) = diagnosis_shares::window_limited_spans(&cols, dir, stalls, lag);
                     Entry::Spans(SpanList::new(spans, Vec::new()), Some(active))
                 }) {
                     Entry::Spans(s, active) => ViewData::Intervals(response::Intervals { active_seconds: *active, ..s.query(v.t0, v.t1, v.columns) }),
@@ -146,7 +149,7 @@ impl ViewEngine {
                         };
                         r.stall_threshold_ms = Some(gaps);
                         let key = Key::Stalls { conn: conn_index, dir, threshold: gaps.to_bits() };
-                        cache.get_or_build(key, || Entry::Spans(stall_spans(&stalls::find(store, dir, gaps)), None))
+                        cache.get_or_build(key, || Entry::Spans(stall_spans(&stalls::find(store, conn, dir, gaps)), None))
                     }
                     _ => {
                         r.stall_threshold_ms = Some(summary_ms);
@@ -200,4 +203,13 @@ fn failed(req: &ViewRequest, error: String) -> ViewResponse {
         error: Some(error),
         data: ViewData::None,
     }
+}
+
+/// A connection's packet columns as its senders saw them: the windows of a side whose
+/// scale is unknown at the inferred lower bound (analysis/window.rs), as the summary
+/// judged them, so that the view's stalls and spans are the summary's.
+pub fn sender_columns(store: &ConnStore, conn: &ConnectionSummary) -> PacketColumns {
+    let mut cols = store.packet_columns(false);
+    window::apply_inferred_scale(&mut cols, &conn.directions);
+    cols
 }

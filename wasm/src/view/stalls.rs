@@ -10,6 +10,7 @@
 
 use super::request::fmt_s;
 use super::response::Interval;
+use crate::analysis::ConnectionSummary;
 use crate::analysis::columns::flag_bits;
 use crate::analysis::store::secs;
 use crate::analysis::{stalls, ConnStore, Stall};
@@ -94,8 +95,9 @@ impl GapHistogram {
 /// The stalls of `dir` at `threshold_ms` (already bounded).
 /// For now through the public columns, a transient of ~45 B per packet of the
 /// connection; a `find_stalls` over the store's rows would avoid it.
-pub fn find(store: &ConnStore, dir: u8, threshold_ms: f64) -> Vec<Stall> {
-    stalls::find_stalls(&store.packet_columns(false), dir, threshold_ms / 1e3)
+pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: f64) -> Vec<Stall> {
+    let cols = super::sender_columns(store, conn);
+    stalls::find_stalls_lagged(&cols, dir, threshold_ms / 1e3, conn.directions[dir as usize].sender_lag_ms / 1e3)
 }
 
 /// A stall as a view interval.
