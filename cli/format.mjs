@@ -25,8 +25,14 @@ export function formatHuman(name, report) {
     lines.push('');
     lines.push(`#${c.id}  ${d.from} -> ${d.to}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
     lines.push(`    ${c.packets} packets, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
-      `mean ${rate(d.throughput.meanBps)}, peak ${rate(d.throughput.peakBps)} per ${d.throughput.binSeconds * 1000} ms`);
-    const rtt = d.rtt.minMs === null ? 'no RTT samples' : `RTT min ${d.rtt.minMs.toFixed(2)} ms, median ${d.rtt.medianMs.toFixed(2)} ms`;
+      `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
+      `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
+    const where = { sender: 'at the sender', receiver: 'at the receiver', middle: 'in the middle of the path' }[c.vantage] ?? 'at an unknown point';
+    lines.push(`    captured ${where}; path RTT ${c.pathRttMs == null ? 'unknown' : `${c.pathRttMs.toFixed(2)} ms`}` +
+      (c.pathRttMethod ? ` (${c.pathRttMethod})` : ''));
+    const r = d.rtt;
+    const rtt = r.minMs === null ? 'no RTT samples' :
+      `RTT min ${r.minMs.toFixed(2)} ms, median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms?.toFixed(2) ?? '-'} ms, max ${r.maxMs?.toFixed(2) ?? '-'} ms`;
     const peer = c.directions[1 - c.dataDirection];
     const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
     lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
@@ -47,6 +53,7 @@ function linkTypes(names, max = 4) {
   return names.length <= max ? names.join(' + ') : `${names.slice(0, max).join(' + ')} and ${names.length - max} more link types`;
 }
 
+/** The data direction's payload (the direction that carried more). */
 function payload(c) {
-  return c.directions[0].payloadBytes + c.directions[1].payloadBytes;
+  return c.directions[c.dataDirection].payloadBytes;
 }

@@ -14,12 +14,18 @@ import { drawDots, prepareCanvas } from './canvasLayer';
 import { formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 
-export const RTT_KIND_LABELS = ['data → ACK', 'TCP timestamps'] as const;
+export const RTT_KIND_LABELS = ['data → ACK', 'TCP timestamps', 'left out (old echo, recovery, probe)'] as const;
+
+/** Group of a stored sample kind (wasm store.rs push_rtt): bit 0 timestamps, bit 1
+ * excluded from the statistics (docs/ANALYSIS.md `rtt.excludedSamples`). */
+export function rttGroup(kind: number): 0 | 1 | 2 {
+  return kind & 2 ? 2 : kind & 1 ? 1 : 0;
+}
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(1)} ms`;
 
 export interface RttModel {
-  /** Samples split by kind (0: seq/ACK, 1: timestamps) so each kind is one path. */
+  /** Samples split by group (0: seq/ACK, 1: timestamps, 2: left out of the statistics). */
   byKind: { kind: number; t: Float64Array; rttMs: Float64Array; idx: Uint32Array }[];
   all: RttSeries;
   /** Frame of the peer's packet that completed sample k (the ACK or timestamp echo), 0 if not found. */
@@ -30,9 +36,9 @@ export interface RttModel {
 
 export function rttModel(data: ConnectionData, d: Dir): RttModel {
   const all = rttSeries(data, d);
-  const byKind = [0, 1].map((kind) => {
+  const byKind = [0, 1, 2].map((kind) => {
     const ks: number[] = [];
-    for (let k = 0; k < all.t.length; k++) if ((all.kind[k] === 1 ? 1 : 0) === kind) ks.push(k);
+    for (let k = 0; k < all.t.length; k++) if (rttGroup(all.kind[k]) === kind) ks.push(k);
     return { kind, idx: Uint32Array.from(ks), t: Float64Array.from(ks, (k) => all.t[k]), rttMs: Float64Array.from(ks, (k) => all.rttMs[k]) };
   }).filter((s) => s.t.length > 0);
   const med = data.summary.directions[d].rtt.medianMs;
@@ -88,7 +94,7 @@ export function drawRtt(
     return {
       x: f.x(a.t[k]), y: y(a.rttMs[k]),
       lines: [
-        `RTT ${ms(a.rttMs[k])} (${RTT_KIND_LABELS[a.kind[k] === 1 ? 1 : 0]})`,
+        `RTT ${ms(a.rttMs[k])} (${RTT_KIND_LABELS[rttGroup(a.kind[k])]})`,
         `completed by frame ${m.frameOf(k) || '?'} at ${formatTime(a.t[k])}`,
         a.minMs != null ? `${(a.rttMs[k] / a.minMs).toFixed(2)} × minimum` : '',
       ].filter(Boolean),

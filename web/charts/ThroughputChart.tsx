@@ -53,8 +53,11 @@ export const averageWindow = (binSeconds: number) => Math.max(5, Math.round(1 / 
 export function throughputModel(
   data: ConnectionData, d: Dir, binMs: number, toggles: ThroughputToggles, others: ConnectionData[] = [],
 ): ThroughputModel {
-  const { start, end } = data.summary;
+  const { end } = data.summary;
   const bin = binMs / 1000;
+  // Bins on the file's time origin, like the summary's (wasm throughput.rs: bin k
+  // covers [k·bin, (k+1)·bin) since the file's first packet), so both see the same bins.
+  const start = Math.floor(data.summary.start / bin) * bin;
   const p = data.packets;
   const series: RateSeries[] = [];
   const add = (key: string, label: string, cls: string, dir: Dir, kind: RateKind, area = false, source = data) =>

@@ -44,7 +44,8 @@ export interface ConnectionChartsProps {
   timeRange?: TimeRange | null;
   onTimeRangeChange?: (r: TimeRange | null) => void;
   /** Throughput bin size in ms (1 … 1000; default 100). */
-  binMs?: number;
+  /** Throughput bin, ms; null/undefined = the connection's own (summary `binSeconds`). */
+  binMs?: number | null;
   onBinMsChange?: (ms: number) => void;
   /** Stall threshold in ms; null = the decoder's default (max(10 ms, 4 × min RTT)). */
   stallMs?: number | null;
@@ -100,7 +101,11 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
 
   const [direction, setDirection] = useControllable<Dir>(props.direction, summary.dataDirection, props.onDirectionChange);
   const [rangeOrNull, setRangeOrNull] = useControllable<TimeRange | null>(props.timeRange, null, props.onTimeRangeChange);
-  const [binMs, setBinMs] = useControllable(props.binMs, DEFAULT_BIN_MS, props.onBinMsChange);
+  // The default bin is the one the summary's peak and mean were computed with
+  // (wasm throughput.rs auto_bin: it follows the connection's length), so the chart's
+  // fullest bar is the summary's peak.
+  const summaryBinMs = data.summary.directions[data.summary.dataDirection].throughput.binSeconds * 1000;
+  const [binMs, setBinMs] = useControllable(props.binMs ?? summaryBinMs, summaryBinMs || DEFAULT_BIN_MS, props.onBinMsChange);
   const [stallMs, setStallMs] = useControllable<number | null>(props.stallMs, null, props.onStallMsChange);
   const [charts, setCharts] = useControllable<ChartId[]>(props.charts, [...CHART_IDS], props.onChartsChange);
   const [toggles, setToggles] = useControllable(props.throughput, DEFAULT_TOGGLES, props.onThroughputChange);

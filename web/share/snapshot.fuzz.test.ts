@@ -247,7 +247,7 @@ function checkView(v: ViewState): void {
   if (v.range !== null) {
     check(v.range.length === 2 && Number.isFinite(v.range[0]) && Number.isFinite(v.range[1]) && v.range[1] > v.range[0], `range ${v.range}`);
   }
-  check(Number.isFinite(v.binMs) && v.binMs > 0, `binMs ${v.binMs}`);
+  check(v.binMs === null || (Number.isFinite(v.binMs) && v.binMs > 0), `binMs ${v.binMs}`);
   check(v.stallMs === null || (Number.isFinite(v.stallMs) && v.stallMs > 0), `stallMs ${v.stallMs}`);
   check(Array.isArray(v.charts) && v.charts.every((c) => (CHART_IDS as readonly string[]).includes(c)), `charts ${v.charts}`);
   check(['auto', 'light', 'dark'].includes(v.theme), `theme ${v.theme}`);

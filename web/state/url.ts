@@ -13,7 +13,8 @@ export interface ViewState {
   conn: number | null;
   /** Visible time range in seconds since the first packet (null: everything). */
   range: [number, number] | null;
-  binMs: number;
+  /** Throughput bin, ms; null = the connection's own (the summary's `binSeconds`). */
+  binMs: number | null;
   /** Stall threshold in ms (null: DESIGN.md default, max(10 ms, 4 × min RTT)). */
   stallMs: number | null;
   charts: ChartId[];
@@ -25,7 +26,7 @@ export const DEFAULT_BIN_MS = 100;
 export const BIN_CHOICES_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 export const DEFAULT_VIEW: ViewState = {
-  conn: null, range: null, binMs: DEFAULT_BIN_MS, stallMs: null, charts: [...CHART_IDS], theme: 'auto', source: null,
+  conn: null, range: null, binMs: null, stallMs: null, charts: [...CHART_IDS], theme: 'auto', source: null,
 };
 
 const EXAMPLE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
@@ -87,7 +88,7 @@ export function serializeView(view: ViewState): string {
   if (view.source?.kind === 'example') params.set('ex', view.source.file);
   if (view.conn !== null) params.set('c', String(view.conn));
   if (view.range) params.set('t', `${num(view.range[0])},${num(view.range[1])}`);
-  if (view.binMs !== DEFAULT_BIN_MS) params.set('bin', num(view.binMs));
+  if (view.binMs !== null) params.set('bin', num(view.binMs));
   if (view.stallMs !== null) params.set('stall', num(view.stallMs));
   if (view.charts.length !== CHART_IDS.length) params.set('charts', view.charts.join(','));
   if (view.theme !== 'auto') params.set('theme', view.theme);

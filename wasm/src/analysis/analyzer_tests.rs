@@ -270,9 +270,11 @@ fn rtt_from_acks_and_timestamps() {
     ]);
     let r = &a.columns(0).rtt;
     // SYN→SYN/ACK 10 ms (ACK, dir 0) and TSval 100 echoed 10 ms later (ts, dir 0);
-    // SYN/ACK→ACK 10 ms for B (both kinds); data 20 ms → 32 ms = 12 ms for A.
+    // SYN/ACK→ACK 10 ms for B (both kinds); data 20 ms → 32 ms = 12 ms for A. Each
+    // is one part of the round trip; the columns add the other part (10 ms each
+    // way here: `RttSummary::offset_ms`) so they show full round trips.
     let rows: Vec<(u8, f64, u8)> = (0..r.t.len()).map(|i| (r.dir[i], (r.rtt_ms[i] * 1e3).round() / 1e3, r.kind[i])).collect();
-    assert_eq!(rows, vec![(0, 10.0, 0), (0, 10.0, 1), (1, 10.0, 0), (1, 10.0, 1), (0, 12.0, 0), (0, 12.0, 1)]);
+    assert_eq!(rows, vec![(0, 20.0, 0), (0, 20.0, 1), (1, 20.0, 0), (1, 20.0, 1), (0, 22.0, 0), (0, 22.0, 1)]);
     let c = &a.connections[0];
     let s = &c.directions[0].rtt;
     // A's samples 10, 10, 12, 12 measure capture point → B → capture point; the

@@ -319,7 +319,17 @@ pub struct Analysis {
 impl Analysis {
     /// The chart columns of connection `index` (position in `connections`),
     /// materialized from the compact store; empty for an unknown index.
+    ///
+    /// RTT samples come out as full round trips: each direction's measured part plus
+    /// its `RttSummary::offset_ms` (the other part), as its statistics count them, so
+    /// that the chart, the CSV and the summary show the same numbers.
     pub fn columns(&self, index: usize) -> ConnectionColumns {
-        self.stores.get(index).map(ConnStore::columns).unwrap_or_default()
+        let mut cols = self.stores.get(index).map(ConnStore::columns).unwrap_or_default();
+        if let Some(c) = self.connections.get(index) {
+            for i in 0..cols.rtt.rtt_ms.len() {
+                cols.rtt.rtt_ms[i] += c.directions[cols.rtt.dir[i] as usize & 1].rtt.offset_ms;
+            }
+        }
+        cols
     }
 }

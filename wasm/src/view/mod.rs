@@ -114,13 +114,13 @@ impl ViewEngine {
             }
             Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence => {
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
-                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir))) {
+                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
                     _ => Default::default(),
                 };
                 if matches!(req.series, Series::Sequence | Series::Rtt) {
                     let key = Key::Markers { conn: conn_index, dir, series: req.series };
-                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, req.series, dir))) {
+                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
                         points.markers = Some(m4::markers(m, v.t0, v.t1, v.columns));
                     }
                 }

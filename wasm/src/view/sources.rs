@@ -18,16 +18,18 @@ pub const MARKER_FLAGS: u32 = fb::RETRANSMISSION | fb::FAST_RETRANSMISSION | fb:
 /// - inflight: bytes in flight at each data segment of `dir` (the analyzer's value);
 /// - rwnd: the window the peer advertises, scaled when the scale is known, SYNs
 ///   excluded (RFC 7323 §2.2: never scaled there) and RSTs (no window);
-/// - rtt: RTT samples of `dir`'s data, ms (ACK-based and timestamps), except those
-///   the analysis keeps out of its statistics (kind bit 1; they are markers);
+/// - rtt: RTT samples of `dir`'s data as full round trips, ms (ACK-based and
+///   timestamps, plus `rtt_offset_ms`: `RttSummary::offset_ms`, the other part of the
+///   round trip, as in the statistics), except those the analysis keeps out of its
+///   statistics (kind bit 1; they are markers);
 /// - sequence: relative sequence number of each data segment's first byte.
-pub fn points(store: &ConnStore, series: Series, dir: u8) -> PointColumn {
+pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -> PointColumn {
     let (mut t, mut v) = (Vec::new(), Vec::new());
     match series {
         Series::Rtt => store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
             if d == dir && kind & RTT_EXCLUDED == 0 {
                 t.push(secs(t_ns));
-                v.push(rtt_ns as f64 / 1e6);
+                v.push(rtt_ns as f64 / 1e6 + rtt_offset_ms);
             }
         }),
         _ => store.for_each_packet(|r| {
@@ -61,13 +63,13 @@ pub struct MarkerColumn {
 }
 
 /// Sequence: marked segments of `dir` ([`MARKER_FLAGS`]); RTT: excluded samples.
-pub fn markers(store: &ConnStore, series: Series, dir: u8) -> MarkerColumn {
+pub fn markers(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -> MarkerColumn {
     let mut m = MarkerColumn::default();
     if series == Series::Rtt {
         store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
             if d == dir && kind & RTT_EXCLUDED != 0 {
                 m.t.push(secs(t_ns));
-                m.v.push(rtt_ns as f64 / 1e6);
+                m.v.push(rtt_ns as f64 / 1e6 + rtt_offset_ms);
                 m.flags.push(kind as u32);
                 m.frame.push(0);
             }
