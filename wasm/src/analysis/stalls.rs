@@ -107,27 +107,14 @@ pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
 /// [`windows_understated`] in the sender's time (sender_view.rs).
 pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> bool {
     let mss = mss_estimate(cols, dir).max(1.0);
-    let lagged = lag_s > 0.0;
-    let (mut peer_win, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
-    for (i, _) in sender_view(cols, dir, lag_s) {
-        if cols.dir[i] != dir {
-            if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
-                peer_win = cols.win[i];
-            }
-            if cols.ack[i].is_finite() && (peer_ack.is_nan() || cols.ack[i] > peer_ack) {
-                peer_ack = cols.ack[i];
-            }
-        } else if is_data_segment(cols, i, dir) {
-            high = high.max(cols.seq[i] + cols.len[i] as f64);
-            // In the sender's time the reconstruction carries the path's jitter: ask
-            // for a factor 2 (the smallest scale that can be missing, 2^1).
-            let limit = if lagged { 2.0 * peer_win + mss } else { peer_win + mss };
-            if in_flight_at(cols, i, high, peer_ack, lagged) > limit {
-                return true;
-            }
-        }
-    }
-    false
+    let mut understated = false;
+    for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
+        // In the sender's time the reconstruction carries the path's jitter: ask
+        // for a factor 2 (the smallest scale that can be missing, 2^1).
+        let limit = if lag_s > 0.0 { 2.0 * peer_win + mss } else { peer_win + mss };
+        understated |= flight > limit;
+    });
+    understated
 }
 
 /// Lower bound on the peer's unknown window scale (DESIGN.md "Advertised receive
@@ -140,28 +127,36 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
 /// raw windows when the scale is unknown. None when no window ever fell short.
 pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> Option<u8> {
     let mss = mss_estimate(cols, dir).max(1.0);
-    let lagged = lag_s > 0.0;
-    let (mut raw, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
     let mut best: Option<u8> = None;
+    for_each_data_in_sender_time(cols, dir, lag_s, |raw, flight| {
+        let need = flight - (0.2 * flight).max(mss);
+        if raw > 0.0 && need > raw {
+            let s = (1u8..=14).find(|&s| raw * f64::from(1u32 << s) >= need).unwrap_or(14);
+            best = Some(best.map_or(s, |b| b.max(s)));
+        }
+    });
+    best
+}
+
+/// Calls `f(peer's latest window, bytes in flight)` at every data segment of `dir`,
+/// in the sender's time (sender_view.rs), skipping segments before any window.
+fn for_each_data_in_sender_time(cols: &PacketColumns, dir: u8, lag_s: f64, mut f: impl FnMut(f64, f64)) {
+    let (mut win, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
     for (i, _) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
             if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
-                raw = cols.win[i];
+                win = cols.win[i];
             }
             if cols.ack[i].is_finite() && (peer_ack.is_nan() || cols.ack[i] > peer_ack) {
                 peer_ack = cols.ack[i];
             }
-        } else if is_data_segment(cols, i, dir) && raw > 0.0 {
+        } else if is_data_segment(cols, i, dir) {
             high = high.max(cols.seq[i] + cols.len[i] as f64);
-            let flight = in_flight_at(cols, i, high, peer_ack, lagged);
-            let need = flight - (0.2 * flight).max(mss);
-            if need > raw {
-                let s = (1u8..=14).find(|&s| raw * f64::from(1u32 << s) >= need).unwrap_or(14);
-                best = Some(best.map_or(s, |b| b.max(s)));
+            if win.is_finite() {
+                f(win, in_flight_at(cols, i, high, peer_ack, lag_s > 0.0));
             }
         }
     }
-    best
 }
 
 /// Bytes in flight at data segment `i`: the analyzer's column (DESIGN.md definition),
