@@ -296,7 +296,7 @@ impl Conn {
 
         // Loss recovery of this side (for the RTT samples' trust, rtt.rs): from a
         // retransmission until the peer's ACK passes the highest sequence sent then.
-        let resent = seg.payload_len > 0 && aflags & (fb::RETRANSMISSION | fb::FAST_RETRANSMISSION | fb::SPURIOUS_RETRANSMISSION) != 0;
+        let resent = seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0;
         if resent && fwd.recover.is_none() {
             fwd.recover = fwd.sent_high;
         }

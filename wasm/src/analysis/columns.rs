@@ -26,6 +26,9 @@ pub mod flag_bits {
     pub const ZERO_WINDOW_PROBE_ACK: u32 = 1 << 19;
     pub const KEEP_ALIVE_ACK: u32 = 1 << 20;
     pub const ACK_LOST_SEGMENT: u32 = 1 << 21;
+    /// Any of the three retransmission labels (fast and spurious ones are also
+    /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).
+    pub const ANY_RETRANSMISSION: u32 = RETRANSMISSION | FAST_RETRANSMISSION | SPURIOUS_RETRANSMISSION;
 }
 
 /// One row per packet of the connection, both directions interleaved in capture order.

@@ -20,7 +20,12 @@
 //!      window, yet with 6 MB throughput hardly changed. Then the rate is far below
 //!      window / min RTT and the median RTT ≫ min RTT; that flow is `path`-limited and
 //!      a bigger window would only lengthen the queue.
-//!    - loss → `loss`; application → `application`;
+//!    - loss → `loss` only if removing it would matter (`loss_matters`: the sender
+//!      stayed near the Mathis et al. bound for a loss-based sender, recovery pinned
+//!      its window, or it fell well short of its sustained best); otherwise `path`,
+//!      with the loss's cost said ("a BBR flow at 90.6 of 100 Mbit/s with 2 % loss").
+//!    - application → `application` (idle time between bursts; periods in which the
+//!      bursts themselves crawled are named as episodes);
 //!    - other (cwnd/path) → `path`, unless the congestion window was evidently held down
 //!      by loss: segments were retransmitted, loss recovery took at least
 //!      [`LOSS_SHARE_MIN`] of the time, and there was no queueing (median RTT <
@@ -29,20 +34,17 @@
 //!      trips cwnd-limited ("other"), which is still time lost to loss. And without a
 //!      standing queue the bottleneck link was not full, so its capacity was not the
 //!      limit; a path-limited flow (the healthy examples) fills the bottleneck buffer
-//!      and its RTT grows. So: no queue + loss → `loss`. Caveat, said in the text: BBR
-//!      paces at the bottleneck rate without a standing queue and cuts little on loss,
-//!      so a BBR flow can be link-limited with loss and no queue. (We tried the Mathis
-//!      et al. formula, rate ≈ MSS/RTT × 1.22/√p, as the test instead: Linux (BBR, SACK)
-//!      beat it 4-5× on the 1 % loss example, so it can't tell loss-limited from not.)
-//!    - stalled → `zero-window` if zero-window stalls are at least
-//!      [`DOMINANT_CAUSE_SHARE`] of the stalled time, `application` if application-idle
-//!      stalls are, else `stalls` (a mix of causes is the story: the stalls example,
-//!      with application pauses, a delay burst and an RTO, reads best as a list).
+//!      and its RTT grows. So: no queue + loss → `loss`, again only if it mattered.
+//!    - stalled (ack-wait / unknown stalls; every other stall's time is in its cause's
+//!      share, DESIGN.md) → `stalls`, listed by cause.
+//!    A receive-window share made mostly of zero-window stalls is `zero-window`.
 
 use super::bdp::{recommended_window, window_cap_bps};
 use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp};
 use super::diagnosis_shares::{time_shares_lagged, TimeShares};
 use super::diagnosis_episodes as episodes;
+use super::stalls::is_data_segment;
+use super::throughput::Bins;
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -52,8 +54,6 @@ pub const MIN_DATA_SEGMENTS: u64 = 10;
 pub const MIN_ROUND_TRIPS: f64 = 4.0;
 /// A window-limited flow must reach this fraction of max window / min RTT (see above).
 pub const WINDOW_CAP_FRACTION: f64 = 0.5;
-/// Share of the stalled time one stall cause must explain to name the headline.
-pub const DOMINANT_CAUSE_SHARE: f64 = 0.75;
 /// A cwnd-limited flow without queueing is `loss` if recovery took this share of time.
 pub const LOSS_SHARE_MIN: f64 = 0.1;
 /// Median RTT / min RTT above which we speak of queueing on the path (text only).
@@ -106,17 +106,10 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
     let sustained_best_bps = sustained_best_bps(cols, d, min_rtt);
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps };
-    let (limit, mut text) = headline(&f);
     let episodes = episodes::find(conn, cols, &sh, min_rtt, median_rtt);
-    // Period by period (issue 13): idle time between bursts is the application's,
-    // but a period in which the bursts themselves crawled is the network's.
-    if limit == "application" && episodes.iter().any(|e| matches!(e.kind, "loss" | "outage")) {
-        text = text.replace(
-            "Mostly the application, not the network, was the bottleneck.",
-            "The idle time between bursts is the application's; while it was sending, the network limited the periods named here.",
-        );
-    }
+    let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
+    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
+    let (limit, mut text) = headline(&f);
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));
     for e in named.into_iter().take(2) {
@@ -148,9 +141,7 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
 /// known (summary.rs `set_base_rtts`): the RTT this connection saw (median) against
 /// the smallest any connection between the same hosts saw. flent's headline number.
 pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
-    let d = conn.data_direction.min(1) as usize;
-    let k = if conn.directions[d].rtt.offset_ms <= conn.directions[1 - d].rtt.offset_ms { d } else { 1 - d };
-    let Some(median) = conn.directions[k].rtt.median_ms else { return };
+    let Some(median) = conn.directions[queue_direction(conn)].rtt.median_ms else { return };
     // Only news when another connection saw a lower base than this one's own path
     // RTT (its own queueing is said by the headline's queue phrase).
     if !conn.path_rtt_ms.is_some_and(|own| base_ms < 0.9 * own) {
@@ -189,6 +180,8 @@ struct Facts<'a> {
     tick: f64,
     /// p90 of the rate over ≥ 100 ms bins (`sustained_best_bps`), bit/s.
     sustained_best_bps: f64,
+    /// An episode shows the network slowing the bursts down (loss, outage).
+    network_periods: bool,
 }
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
@@ -196,10 +189,16 @@ struct Facts<'a> {
 /// the larger one (the part that crosses the bottleneck, where a queue shows), as a
 /// full round trip (summary.rs adds the other part's minimum).
 fn rtts(conn: &ConnectionSummary) -> (f64, f64) {
-    let d = conn.data_direction.min(1) as usize;
-    let k = if conn.directions[d].rtt.offset_ms <= conn.directions[1 - d].rtt.offset_ms { d } else { 1 - d };
     let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
-    (s(conn.path_rtt_ms), s(conn.directions[k].rtt.median_ms))
+    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn)].rtt.median_ms))
+}
+
+/// The direction whose own measured part of the round trip is the larger (the
+/// smaller offset, summary.rs): the part that crosses the bottleneck, where a queue
+/// shows. The data direction on a tie.
+fn queue_direction(conn: &ConnectionSummary) -> usize {
+    let d = conn.data_direction.min(1) as usize;
+    if conn.directions[d].rtt.offset_ms <= conn.directions[1 - d].rtt.offset_ms { d } else { 1 - d }
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {
@@ -297,21 +296,15 @@ fn loss_cost(f: &Facts) -> f64 {
 /// fewer than 5 whole bins.
 fn sustained_best_bps(cols: &ConnectionColumns, d: u8, rtt: f64) -> f64 {
     let p = &cols.packets;
-    let bin = if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 };
-    let mut bins: Vec<(i64, f64)> = Vec::new();
-    for i in 0..p.t.len() {
-        if crate::analysis::stalls::is_data_segment(p, i, d) {
-            let k = (p.t[i] / bin).floor() as i64;
-            match bins.last_mut() {
-                Some((kk, b)) if *kk == k => *b += p.len[i] as f64,
-                _ => bins.push((k, p.len[i] as f64)),
-            }
-        }
+    let mut bins = Bins::new(if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 });
+    for i in (0..p.t.len()).filter(|&i| is_data_segment(p, i, d)) {
+        bins.add(p.t[i], p.len[i]);
     }
-    if bins.len() < 7 {
+    let rates = bins.rates_bps();
+    if rates.len() < 7 {
         return f64::NAN;
     }
-    let mut r: Vec<f64> = bins[1..bins.len() - 1].iter().map(|b| b.1 * 8.0 / bin).collect();
+    let mut r = rates[1..rates.len() - 1].to_vec();
     r.sort_by(|a, b| a.total_cmp(b));
     r[((r.len() - 1) as f64 * 0.9).round() as usize]
 }
@@ -530,7 +523,14 @@ fn application_text(f: &Facts) -> String {
     if idle > 0.0 {
         t += &format!(" (idle gaps totalling {})", format_duration(idle));
     }
-    t + &format!("; {}. Mostly the application, not the network, was the bottleneck.", rate_phrase(f))
+    // Period by period (issue 13): idle time between bursts is the application's,
+    // but a period in which the bursts themselves crawled is the network's.
+    let verdict = if f.network_periods {
+        "The idle time between bursts is the application's; while it was sending, the network limited the periods named here."
+    } else {
+        "Mostly the application, not the network, was the bottleneck."
+    };
+    t + &format!("; {}. {}", rate_phrase(f), verdict)
         + &other_stalls_phrase(f, 3)
 }
 

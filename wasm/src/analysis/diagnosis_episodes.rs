@@ -202,7 +202,7 @@ fn slow_bursts(conn: &ConnectionSummary, cols: &ConnectionColumns) -> Vec<Episod
         }
         let b = bursts.last_mut().expect("a burst is open");
         b.end = p.t[i];
-        if p.flags[i] & (flag_bits::RETRANSMISSION | flag_bits::FAST_RETRANSMISSION | flag_bits::SPURIOUS_RETRANSMISSION) != 0 {
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
             b.retransmissions += 1;
         }
         if idle_after.binary_search(&p.frame[i]).is_ok() {

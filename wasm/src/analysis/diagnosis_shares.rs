@@ -54,17 +54,11 @@ pub struct TimeShares {
     /// Of the loss-recovery time, the intervals that began with bytes in flight at the
     /// advertised window: recovery pinned the window (diagnosis.rs `loss_matters`).
     pub loss_window_blocked: f64,
-    /// Payload sent in loss-recovery intervals and in the other non-stalled intervals
-    /// (cwnd/path or window), with the latter's time: the rates in and out of recovery
-    /// say what loss cost (diagnosis.rs `loss_cost`).
-    pub loss_bytes: f64,
     /// Request/response turns: intervals in which everything was acknowledged and the
     /// sender answered the peer's prompt next request — round trips, counted in
     /// `other` (the path), not in `application` (issue 13).
     pub turns: u64,
     pub turn_time: f64,
-    pub clean_bytes: f64,
-    pub clean_time: f64,
     pub data_segments: u64,
     /// New payload bytes (highest sequence minus the first data segment's start):
     /// retransmitted bytes are not counted twice.
@@ -74,10 +68,6 @@ pub struct TimeShares {
     /// Smallest such window.
     pub min_window: f64,
     pub retransmitted_segments: u64,
-    /// From the first data segment until the peer's ACK covered all data (or the last
-    /// data segment if it never did): the duration for the average rate, so that a
-    /// flow's last window, still queued when the sender went quiet, is counted.
-    pub transfer_time: f64,
     /// False when bytes in flight exceeded the peer's windows (window scale unknown,
     /// `stalls::windows_understated`): then nothing counts as receive-window limited.
     pub windows_trusted: bool,
@@ -173,10 +163,9 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
     let mut recover: Option<f64> = None; // recovery point while in loss recovery
     // The open interval: (start time, state decided at its first segment, in flight
     // at the window then).
-    let mut open: Option<(f64, State, bool, f64)> = None;
+    let mut open: Option<(f64, State, bool)> = None;
     let mut idle_seen = false; // peer acknowledged everything during the open interval
     let mut loss_seen = false; // duplicate ACKs during the open interval
-    let mut covered_at: Option<f64> = None; // when the peer's ACK reached `high`
     let mut last_data_t = f64::NEG_INFINITY;
     // During the open interval: when the peer had acknowledged everything, and when
     // its next payload (a request) came.
@@ -204,7 +193,6 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
                     acked_at = Some(t);
                 }
                 idle_seen = true;
-                covered_at.get_or_insert(t);
             }
             if idle_seen && cols.len[i] > 0 && request_at.is_none() {
                 request_at = Some(t);
@@ -220,7 +208,7 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         let (seq, len) = (cols.seq[i], cols.len[i] as f64);
         let resent = seq < high || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
         // Close the interval that this segment ends.
-        if let Some((t0, state, blocked, bytes)) = open.take() {
+        if let Some((t0, state, blocked)) = open.take() {
             let state = match state {
                 State::Stalled(_) | State::Loss => state,
                 _ if loss_seen || resent => State::Loss,
@@ -242,22 +230,13 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
                 State::Stalled(c) => out.add_stall(c, dt),
                 State::Loss => {
                     out.loss += dt;
-                    out.loss_bytes += bytes;
                     if blocked {
                         out.loss_window_blocked += dt;
                     }
                 }
-                State::Window => {
-                    out.receive_window += dt;
-                    out.clean_time += dt;
-                    out.clean_bytes += bytes;
-                }
+                State::Window => out.receive_window += dt,
                 State::Application => out.application += dt,
-                State::Other => {
-                    out.other += dt;
-                    out.clean_time += dt;
-                    out.clean_bytes += bytes;
-                }
+                State::Other => out.other += dt,
             }
         }
         out.data_segments += 1;
@@ -274,7 +253,6 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         }
         if seq + len > high {
             high = seq + len;
-            covered_at = None;
         }
         if (resent || cols.flags[i] & flag_bits::LOST_SEGMENT != 0) && recover.is_none() {
             recover = Some(high);
@@ -297,13 +275,13 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         acked_at = if idle_seen { Some(t) } else { None };
         request_at = None;
         loss_seen = false;
-        open = Some((t, state, window_limited, len));
+        open = Some((t, state, window_limited));
         out.active = t - first_t;
         last_data_t = t;
     }
     // A stall still open at the end (a window that never reopened: stalls.rs) adds
     // its time after the last data segment.
-    if let Some((_, State::Stalled(c), _, _)) = open {
+    if let Some((_, State::Stalled(c), _)) = open {
         if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > last_data_t) {
             if c <= 1 {
                 push_span(&mut spans, st.start, st.start + st.duration);
@@ -314,7 +292,6 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
     }
     if first_seq.is_finite() {
         out.new_bytes = high - first_seq;
-        out.transfer_time = covered_at.map_or(out.active, |t| t - first_t).max(out.active);
     }
     out
 }

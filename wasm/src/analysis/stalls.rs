@@ -248,7 +248,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
                 }
                 if cols.len[i] > 0 {
                     g.peer_reply = Some((t, cols.len[i]));
-                    if cols.flags[i] & (flag_bits::RETRANSMISSION | flag_bits::FAST_RETRANSMISSION | flag_bits::SPURIOUS_RETRANSMISSION) != 0 {
+                    if cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
                         g.peer_resent = Some((t, cols.len[i]));
                     }
                 }

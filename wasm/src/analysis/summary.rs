@@ -50,17 +50,19 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
+    // Each direction's sender's lag (sender_view.rs), used for the bound and the stalls.
+    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
     for d in 0..2 {
         let receiver = &mut directions[1 - d];
         if receiver.window_scale_unknown {
-            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, sender_lag(&parts, d, path.rtt));
+            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, lags[d]);
             receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
-        let lag = sender_lag(&parts, d, path.rtt);
+        let lag = lags[d];
         ds.sender_lag_ms = lag * 1000.0;
         ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
         if unstored == 0 {

@@ -12,7 +12,7 @@ use crate::decode::tcp_flags::SYN;
 /// Segments the sequence graph marks: retransmissions of any kind (Wireshark's
 /// tcp.analysis.retransmission / fast / spurious), "previous segment not captured",
 /// out-of-order.
-pub const MARKER_FLAGS: u32 = fb::RETRANSMISSION | fb::FAST_RETRANSMISSION | fb::SPURIOUS_RETRANSMISSION | fb::LOST_SEGMENT | fb::OUT_OF_ORDER;
+pub const MARKER_FLAGS: u32 = fb::ANY_RETRANSMISSION | fb::LOST_SEGMENT | fb::OUT_OF_ORDER;
 
 /// The point series of direction `dir` (the sender):
 /// - inflight: bytes in flight at each data segment of `dir` (the analyzer's value);
