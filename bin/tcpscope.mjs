@@ -7,10 +7,9 @@
 //
 // Exit status: 0 success, 1 the capture is damaged (partial results still printed,
 // `error` set), 2 usage errors (and files that cannot be opened).
-import { createReadStream, existsSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { existsSync } from 'node:fs';
 import { formatHuman } from '../cli/format.mjs';
-import { CHUNK_BYTES, loadWasm, pushStream } from '../cli/wasm.mjs';
+import { loadWasm, openCapture, pushStream } from '../cli/wasm.mjs';
 import { runSeries, SERIES_USAGE } from '../cli/series.mjs';
 
 const USAGE = `usage: tcpscope analyze CAPTURE [--json] [--stall-ms N]
@@ -50,17 +49,6 @@ function parseArgs(argv) {
   return options;
 }
 
-async function isGzip(path) {
-  const { open } = await import('node:fs/promises');
-  const handle = await open(path, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
-  } finally {
-    await handle.close();
-  }
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!existsSync(options.capture)) usage(`cannot open '${options.capture}': no such file`);
@@ -71,9 +59,7 @@ async function main() {
   }
   const { wasm } = loaded;
   const session = new wasm.WasmSession(options.stallMs);
-  let stream = createReadStream(options.capture, { highWaterMark: CHUNK_BYTES });
-  if (await isGzip(options.capture)) stream = stream.pipe(createGunzip());
-  await pushStream(session, stream);
+  await pushStream(session, await openCapture(options.capture));
   session.finish();
   const report = JSON.parse(session.reportJson());
   session.free();

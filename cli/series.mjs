@@ -7,11 +7,9 @@
 // seconds since the first packet of the file (equal for a point); rates in bit/s in
 // columns named *bps*, byte counts in columns named *bytes*. Clamps and notes from
 // the engine go to stderr.
-import { createReadStream, existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { createGunzip } from 'node:zlib';
-import { CHUNK_BYTES, loadWasm, pushStream } from './wasm.mjs';
+import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE --connection N --series NAME (--csv | --json)
                        [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
@@ -64,16 +62,6 @@ export function parseSeriesArgs(args) {
   if (o.series === null) throw new UsageError('missing --series NAME');
   if (o.format === null) throw new UsageError('say --csv or --json');
   return o;
-}
-
-async function isGzip(path) {
-  const handle = await open(path, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Writes `text`, waiting for 'drain' when the pipe is full (a big CSV into `head`). */
@@ -143,9 +131,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
   const { wasm } = loaded;
   const session = new wasm.WasmSession(Number.NaN);
   try {
-    let stream = createReadStream(o.capture, { highWaterMark: CHUNK_BYTES });
-    if (await isGzip(o.capture)) stream = stream.pipe(createGunzip());
-    await pushStream(session, stream);
+    await pushStream(session, await openCapture(o.capture));
     session.finish();
     const report = JSON.parse(session.reportJson());
     const conn = report.connections.find((c) => c.id === o.connection);

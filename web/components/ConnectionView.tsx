@@ -31,7 +31,7 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['Packets', (d) => d.packets.toLocaleString('en-US')],
   ['Payload', (d) => formatBytesSI(d.payloadBytes)],
   ["Mean rate over the connection's duration", (d) => formatRate(d.throughput.meanBps)],
-  ['Mean rate while sending', (d) => { const a = activeMeanBps(d.throughput); return a == null ? '–' : formatRate(a); }],
+  ['Mean rate while active', (d) => { const a = activeMeanBps(d.throughput); return a == null ? '–' : formatRate(a); }],
   ['Peak rate (largest bin)', (d) => formatRate(d.throughput.peakBps)],
   ['Window scale', scaleText],
   ['Advertised window', (d) => (d.receiveWindow ? `${formatBytesSI(d.receiveWindow.min)} – ${formatBytesSI(d.receiveWindow.max)}` : '–')],

@@ -9,7 +9,7 @@
 // can check that the BDP calculator starts from the same ones.
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
 import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats } from '../model/types';
-import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp, num } from '../model/format';
+import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
 
 export interface DiagnosisPanelProps {
   summary: ConnectionSummary;
@@ -39,11 +39,9 @@ export const EPISODE_LABEL: Record<EpisodeKind, string> = {
   'delay-spike': 'Delay spike',
   outage: 'Outage',
   'zero-window': 'Zero window',
-  idle: 'Idle',
+  latency: 'Latency under load',
 };
 
-/** The base RTT is "well below" the RTT under load from this ratio on. */
-export const LOAD_RATIO = 1.5;
 
 export const LIMIT_LABEL: Record<Limit, string> = {
   'receive-window': 'Limited by the receive window',
@@ -179,28 +177,19 @@ function VantageLine({ path }: { path: PathInfo }) {
   );
 }
 
-/** The RTT under load against the path's base (flent's headline), when the base is well below it. */
-function latencyUnderLoad(path: PathInfo | null, medianMs: number | null): { baseMs: number; loadMs: number } | null {
-  if (!path || path.baseRttMs == null || !(path.baseRttMs > 0)) return null;
-  // The data direction's median is a full round trip at any vantage point (the report
-  // adds the other half, rtt.offsetMs); the path RTT is the one the diagnosis used.
-  const candidates = [path.pathRttMs, medianMs].filter((x): x is number => x != null);
-  if (candidates.length === 0) return null;
-  const loadMs = Math.max(...candidates);
-  return loadMs >= path.baseRttMs * LOAD_RATIO ? { baseMs: path.baseRttMs, loadMs } : null;
-}
-
 export function DiagnosisPanel({ summary, stalls, onSelectStall }: DiagnosisPanelProps) {
   const d = summary.diagnosis;
   const list = stalls ?? summary.directions[summary.dataDirection].stalls;
   const sender = summary.directions[summary.dataDirection];
   const path = pathInfo(summary);
   const evidence = evidenceOf(d);
-  const episodes = episodesOf(d);
+  // Latency under load is the engine's finding (wasm diagnosis.rs
+  // note_latency_under_load), shown on its own line; the other episodes are listed.
+  const load = episodesOf(d).find((e) => e.kind === 'latency') ?? null;
+  const episodes = episodesOf(d).filter((e) => e.kind !== 'latency');
   const rtt = rttStats(sender.rtt);
   const offset = 'offsetMs' in sender.rtt ? sender.rtt.offsetMs : undefined;
   const active = activeMeanBps(sender.throughput);
-  const load = latencyUnderLoad(path, rtt.medianMs);
   return (
     <section
       className="diagnosis"
@@ -240,17 +229,14 @@ export function DiagnosisPanel({ summary, stalls, onSelectStall }: DiagnosisPane
       )}
       {path && <VantageLine path={path} />}
       {load && (
-        <p className="diagnosis-load" data-testid="latency-under-load">
-          Latency under load: the round trip rose from {formatMs(load.baseMs)} (the smallest seen between these hosts in the capture) to{' '}
-          {formatMs(load.loadMs)} ({num(load.loadMs / load.baseMs)}×).
-        </p>
+        <p className="diagnosis-load" data-testid="latency-under-load">{load.text}</p>
       )}
       {d.limit !== 'too-short' && <SharesBar shares={d.shares} />}
       <dl className="diagnosis-numbers">
         <dt>Rate of {sender.from} → {sender.to}</dt>
         <dd data-testid="rates">
           {formatBitrate(sender.throughput.meanBps)} mean over the connection&apos;s duration
-          {active != null && <>, {formatBitrate(active)} mean while sending</>}
+          {active != null && <>, {formatBitrate(active)} mean while active</>}
           ; peak {formatBitrate(sender.throughput.peakBps)} (largest {formatDuration(sender.throughput.binSeconds)} bin)
         </dd>
         <dt>Round-trip times of {sender.from} → {sender.to}</dt>

@@ -1,5 +1,5 @@
 // Helpers for the jsdom component tests: render into a fresh element, type into an input,
-// and fixed issue-13 example summaries (docs/schema-issue13.md).
+// and fixed issue-13 example summaries (docs/ANALYSIS.md).
 import { act, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ConnectionSummary, DiagnosisEvidence, DirectionSummary, Episode, PathInfo } from '../model/types';
@@ -30,7 +30,7 @@ export const dir = (over: Partial<DirectionSummary>): DirectionSummary =>
  * A receiver-side capture of a window-limited download: the data → ACK delays are the
  * receiver's local ACK delay (0.05 ms), the path RTT comes from the handshake (25 ms);
  * the window scale is unknown, so the window is the inferred lower bound 512 KiB:
- * 512 KiB × 8 / 25 ms = 168 Mbit/s cap, flow at 160 Mbit/s while sending.
+ * 512 KiB × 8 / 25 ms = 168 Mbit/s cap, flow at 160 Mbit/s while active.
  */
 export function receiverSide(over: {
   path?: Partial<PathInfo>; evidence?: Partial<DiagnosisEvidence>; episodes?: Episode[]; summary?: Partial<ConnectionSummary>;

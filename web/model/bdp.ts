@@ -59,7 +59,7 @@ export function inputVerdict(windowBytes: number | null, rttS: number | null, li
 
 /**
  * The calculator's starting point: exactly the numbers the diagnosis headline used
- * (`diagnosis.evidence`, docs/schema-issue13.md), so the calculator cannot contradict
+ * (`diagnosis.evidence`, docs/ANALYSIS.md), so the calculator cannot contradict
  * the headline (issue 13 item 6). Never the peak bin: one 100 ms bin is not a link rate.
  */
 export interface BdpSeed {
@@ -75,7 +75,7 @@ export interface BdpSeed {
   linkBps: number | null;
   /** linkBps is the flow's sustained rate (the window hides the link's capacity), not a link estimate. */
   linkIsSustainedRate: boolean;
-  /** Sustained rate (mean while sending), bit/s. */
+  /** Sustained rate (mean while active), bit/s. */
   rateBps: number | null;
   /** What the calculator says limits the flow while its inputs are the seed's. */
   verdict: Verdict;

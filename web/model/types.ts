@@ -34,7 +34,7 @@ export interface DirectionSummary {
   stalls: Stall[];
 }
 
-// Issue 13 (docs/schema-issue13.md) added fields to schema 1. Snapshots written before
+// Issue 13 (docs/ANALYSIS.md) added fields to schema 1. Snapshots written before
 // it (web/share) lack them, so each extended object is typed as "new | legacy": the
 // legacy member is the old shape, and the keys both members share are exactly the old
 // keys (what web/share/validate.ts checks). Read the new fields through the accessors
@@ -45,7 +45,7 @@ export interface DirectionSummary {
 export interface ThroughputStats {
   /** Payload bits / the connection's duration: "mean over the connection's duration". */
   meanBps: number;
-  /** Payload bits / the direction's active time (first to last data segment, stalls excluded): "mean while sending". */
+  /** Payload bits / the direction's active time (first to last data segment, application pauses excluded): "mean while active". */
   activeMeanBps: number;
   /** Largest bin; ≥ meanBps by construction (a transfer shorter than one bin: the mean). */
   peakBps: number;
@@ -68,7 +68,7 @@ export interface RttStats {
    * Added to each measured part to make a full round trip, ms: the smallest measured
    * other half (capture point → this direction's sender → capture point), so a
    * receiver-side capture does not report its local ACK delay as the RTT
-   * (wasm/src/analysis/mod.rs RttSummary; not in docs/schema-issue13.md).
+   * (wasm/src/analysis/mod.rs RttSummary; docs/ANALYSIS.md `rtt.offsetMs`).
    */
   offsetMs?: number;
 }
@@ -88,7 +88,7 @@ export interface DiagnosisEvidence {
   windowBytes: number | null;
   /** windowBytes came from an inferred scale lower bound. */
   windowInferred: boolean;
-  /** Sustained rate (mean while sending), never a single peak bin. */
+  /** Sustained rate (mean while active), never a single peak bin. */
   rateBps: number | null;
   /** windowBytes × 8 / (rttMs / 1000). */
   capBps: number | null;
@@ -97,7 +97,7 @@ export interface DiagnosisEvidence {
   verdict: Verdict;
 }
 
-export type EpisodeKind = 'loss' | 'delay-spike' | 'outage' | 'zero-window' | 'idle';
+export type EpisodeKind = 'loss' | 'delay-spike' | 'outage' | 'zero-window' | 'latency';
 
 /** A change of regime, named with its time span and cost. */
 export interface Episode {
@@ -222,7 +222,7 @@ export function rttStats(r: DirectionSummary['rtt']): Omit<RttStats, 'samples' |
   return 'p95Ms' in r ? r : { ...r, p95Ms: null, maxMs: null, samples: null, excludedSamples: null };
 }
 
-/** "Mean while sending", or null when not reported. */
+/** "Mean while active", or null when not reported. */
 export function activeMeanBps(t: DirectionSummary['throughput']): number | null {
   return 'activeMeanBps' in t ? t.activeMeanBps : null;
 }
