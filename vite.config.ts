@@ -2,29 +2,29 @@
 import { defineConfig, searchForWorkspaceRoot, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { metaCsp, pageOf, securityHeaders } from './web/security/policy.ts';
 
 const wasmPkg = fileURLToPath(new URL('./wasm/pkg', import.meta.url));
 
-// Content-Security-Policy of the built pages (not of `vite dev`, whose hot reload
-// needs inline scripts). No inline or remote scripts; wasm compilation allowed;
-// fetches go to this origin (examples) or to the capture URL the user named (#url=).
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self' https: http:",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'none'",
-].join('; ');
-
+// Security headers (web/security/policy.ts defines them once): the built pages carry
+// the CSP as a <meta> too, for static hosts that send no headers (not `vite dev`,
+// whose hot reload needs inline scripts); `vite preview` sends every header.
 const cspPlugin: Plugin = {
   name: 'tcpscope-csp',
   apply: 'build',
   transformIndexHtml: (html) =>
-    html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+    html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${metaCsp()}" />`),
+};
+
+const headersPlugin: Plugin = {
+  name: 'tcpscope-security-headers',
+  configurePreviewServer(server) {
+    server.middlewares.use((req, res, next) => {
+      const page = pageOf(new URL(req.url ?? '/', 'http://localhost').pathname);
+      for (const [name, value] of Object.entries(securityHeaders(page))) res.setHeader(name, value);
+      next();
+    });
+  },
 };
 
 // The app lives in web/ (index.html, embed.html); static assets and example
@@ -34,7 +34,7 @@ export default defineConfig({
   root: 'web',
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),
   base: './',
-  plugins: [react(), cspPlugin],
+  plugins: [react(), cspPlugin, headersPlugin],
   resolve: { alias: { 'tcpscope-wasm': `${wasmPkg}/tcpscope_core.js` } },
   worker: { format: 'es' },
   build: {

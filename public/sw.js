@@ -2,18 +2,31 @@
 // (issue 8). Plain JS in public/ so that it is served from the site root with a fixed
 // name (a service worker's scope is its own directory). Registered by web/sw-register.ts.
 //
-// Same-origin GETs only (a capture named by #url= is never touched): network first,
-// so a new deploy is picked up at once, and every good response is cached; when the
-// network fails, the cached copy answers. On the first visit the page was loaded
+// The app shell only (issue 18, item 2): the pages, Vite's hashed assets (scripts,
+// styles, the decoder worker and its wasm) and the icon. Never a capture: not an
+// example, not a file named by #url= (same-origin or not), nothing from another
+// origin — a capture someone opened must not stay behind in Cache Storage. Network
+// first, so a new deploy is picked up at once; when the network fails, the cached
+// copy answers. On the first visit the page was loaded
 // before this worker ran, so the page sends the list of what it loaded, and this
 // worker caches it plus the assets those scripts name (the decoder worker and its
 // wasm are fetched only when the first capture is opened).
 
-const CACHE = 'tcpscope-v1';
+// v2: v1 cached every same-origin GET, example captures included; activating v2
+// deletes that cache.
+const CACHE = 'tcpscope-v2';
 /** Vite's hashed asset names, as they appear inside the built scripts. */
 const ASSET_NAME = /[A-Za-z0-9_.-]+-[A-Za-z0-9_-]{8}\.(?:js|css|wasm)/g;
 
-const sameOrigin = (url) => new URL(url, self.location.href).origin === self.location.origin;
+/** Shell paths below the service worker's directory: the directory itself (the app
+ *  page), the two pages, the icon and hashed assets. Everything else is passed through. */
+const SHELL_PATH = /^(?:|index\.html|embed\.html|favicon\.svg|assets\/[A-Za-z0-9_.-]+-[A-Za-z0-9_-]{8}\.(?:js|css|wasm|svg|woff2))$/;
+const scopePath = new URL('./', self.location.href).pathname;
+const isShell = (url) => {
+  const parsed = new URL(url, self.location.href);
+  return parsed.origin === self.location.origin && parsed.pathname.startsWith(scopePath)
+    && SHELL_PATH.test(parsed.pathname.slice(scopePath.length));
+};
 
 self.addEventListener('install', (event) => {
   event.waitUntil(self.skipWaiting());
@@ -31,7 +44,7 @@ self.addEventListener('activate', (event) => {
 async function cacheAll(urls, depth = 0) {
   const cache = await caches.open(CACHE);
   const named = new Set();
-  await Promise.all(urls.filter(sameOrigin).map(async (url) => {
+  await Promise.all(urls.filter(isShell).map(async (url) => {
     try {
       const response = await fetch(url, { cache: 'no-cache' });
       if (response.status !== 200) return;
@@ -55,7 +68,7 @@ self.addEventListener('message', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method !== 'GET' || !sameOrigin(request.url) || request.headers.has('range')) return;
+  if (request.method !== 'GET' || !isShell(request.url) || request.headers.has('range')) return;
   event.respondWith(
     fetch(request)
       .then((response) => {

@@ -9,7 +9,8 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
 import type { ConnectionData, Report } from './model/types';
-import { parseView, serializeView, type Source, type ViewState } from './state/url';
+import { echo, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
+import { fetchCapture } from './state/fetchCapture';
 import { CancelledError, DecoderClient, type Progress } from './worker/client';
 import { decodeSnapshot, fragmentToSnapshot, isSnapshotFileName, openSnapshotFile, type Snapshot } from './share/snapshot';
 
@@ -22,14 +23,9 @@ function exampleUrl(file: string): string {
   return new URL(`examples/${encodeURIComponent(file)}`, document.baseURI).href;
 }
 
-async function fetchBlob(url: string): Promise<Blob> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`Could not load ${url}: HTTP ${response.status} ${response.statusText}`.trim());
-  return response.blob();
-}
-
 export function App() {
-  const [view, setView] = useState<ViewState>(() => parseView(window.location.hash));
+  const [initial] = useState(() => parseViewWithRefusals(window.location.hash));
+  const [view, setView] = useState<ViewState>(initial.view);
   const [phase, setPhase] = useState<Phase>('idle');
   const [fileName, setFileName] = useState('');
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -128,7 +124,7 @@ export function App() {
     [load, showSnapshot],
   );
   const openExample = useCallback(
-    (example: Pick<Example, 'file'>) => load(example.file, () => fetchBlob(exampleUrl(example.file)), { kind: 'example', file: example.file }),
+    (example: Pick<Example, 'file'>) => load(example.file, () => fetchCapture(exampleUrl(example.file)), { kind: 'example', file: example.file }),
     [load],
   );
 
@@ -139,8 +135,8 @@ export function App() {
       return;
     }
     const source = view.source;
-    if (source?.kind === 'example') load(source.file, () => fetchBlob(exampleUrl(source.file)), source);
-    if (source?.kind === 'url') load(source.url.split('/').pop() || source.url, () => fetchBlob(source.url), source);
+    if (source?.kind === 'example') load(source.file, () => fetchCapture(exampleUrl(source.file)), source);
+    if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -186,6 +182,11 @@ export function App() {
       <main>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={() => client().cancel()} /> : null}
+        {initial.refused.length > 0 ? (
+          <ul className="notice" role="status" data-testid="refused">
+            {initial.refused.map((line) => <li key={line}>{line}</li>)}
+          </ul>
+        ) : null}
         {failure ? (
           <div className="error" role="alert" data-testid="error">
             <strong>Could not read {fileName || 'the capture'}.</strong> {failure}

@@ -16,6 +16,7 @@ import { largestConnection } from './components/ConnectionTable';
 import type { ConnectionData } from './model/types';
 import { decodeSnapshot, fragmentToSnapshot } from './share/snapshot';
 import { parseView, serializeView, type ViewState } from './state/url';
+import { fetchCapture } from './state/fetchCapture';
 import { DecoderClient } from './worker/client';
 import './styles.css';
 import './embed.css';
@@ -33,12 +34,6 @@ async function decodeCapture(client: DecoderClient, blob: Blob, title: string, c
   return { title, data };
 }
 
-async function fetchBlob(url: string): Promise<Blob> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`Could not load ${url}: HTTP ${response.status}`);
-  return response.blob();
-}
-
 /** What the fragment asks for; null when it names no data. */
 async function loadFragment(hash: string, client: DecoderClient): Promise<Shown | null> {
   const bytes = fragmentToSnapshot(hash);
@@ -50,11 +45,11 @@ async function loadFragment(hash: string, client: DecoderClient): Promise<Shown 
   const source = view.source;
   if (source?.kind === 'url') {
     const name = source.url.split('/').pop() || source.url;
-    return { ...(await decodeCapture(client, await fetchBlob(source.url), name, view.conn)), linkable: true };
+    return { ...(await decodeCapture(client, await fetchCapture(source.url), name, view.conn)), linkable: true };
   }
   if (source?.kind === 'example') {
     const url = new URL(`examples/${encodeURIComponent(source.file)}`, document.baseURI).href;
-    return { ...(await decodeCapture(client, await fetchBlob(url), source.file, view.conn)), linkable: true };
+    return { ...(await decodeCapture(client, await fetchCapture(url), source.file, view.conn)), linkable: true };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, parseView, serializeView, type ViewState } from './url';
+import { DEFAULT_VIEW, parseView, parseViewWithRefusals, serializeView, type ViewState } from './url';
 
 const view = (patch: Partial<ViewState>): ViewState => ({ ...DEFAULT_VIEW, charts: [...DEFAULT_VIEW.charts], ...patch });
 
@@ -47,5 +47,31 @@ describe('URL state', () => {
 
   it('keeps µs precision and drops float noise', () => {
     expect(serializeView(view({ range: [0.1 + 0.2, 1.0000004] }))).toBe('t=0.3,1');
+  });
+});
+
+describe('refused inputs say why, in one line (issue 18, item 3)', () => {
+  it.each([
+    ['url=javascript%3Aalert(1)', '#url=javascript:alert(1) was ignored: only https: addresses can be opened, not javascript:.'],
+    ['url=data%3Atext%2Fplain%2Cx', '#url=data:text/plain,x was ignored: only https: addresses can be opened, not data:.'],
+    ['url=file%3A%2F%2F%2Fetc%2Fpasswd', '#url=file:///etc/passwd was ignored: only https: addresses can be opened, not file:.'],
+    ['url=nonsense', '#url=nonsense was ignored: it is not an absolute address.'],
+    ['ex=..%2Fsecret', '#ex=../secret was ignored: an example is named by its file name (letters, digits, . _ -).'],
+    ['bin=0.000001', '#bin=0.000001 was ignored: a bin in ms must be a number from 0.001 to 60,000.'],
+    ['stall=-5', '#stall=-5 was ignored: a stall threshold in ms must be a number from 0.001 to 3,600,000.'],
+    ['t=5,1', '#t=5,1 was ignored: a time range is two numbers of seconds, start < end, within ±10⁹.'],
+    ['charts=throughput,pie', '#charts=throughput,pie was ignored: unknown chart pie; the charts are throughput, inflight, stalls, sequence, rtt.'],
+    ['theme=neon', '#theme=neon was ignored: the theme is light, dark or auto.'],
+  ])('%s', (fragment, message) => {
+    expect(parseViewWithRefusals(fragment).refused).toEqual([message]);
+  });
+
+  it('a good link refuses nothing', () => {
+    for (const [fragment] of table) expect(parseViewWithRefusals(fragment).refused).toEqual([]);
+  });
+
+  it('echoes at most 200 characters of a 1 MB #url=', () => {
+    const [message] = parseViewWithRefusals(`url=javascript:${'x'.repeat(1_000_000)}`).refused;
+    expect(message.length).toBeLessThan(400);
   });
 });

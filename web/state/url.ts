@@ -31,49 +31,91 @@ export const DEFAULT_VIEW: ViewState = {
 
 const EXAMPLE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
 
+/** Longest echo of user input in a message (a 1 MB link must not make a 1 MB message). */
+export const MAX_ECHO_CHARS = 200;
+
+/** `text` as a message may quote it: at most MAX_ECHO_CHARS characters. */
+export function echo(text: string): string {
+  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+}
+
 function finite(text: string | null, min: number, max: number): number | null {
   if (text === null || !/^-?\d+(\.\d+)?$/.test(text)) return null;
   const value = Number(text);
   return value >= min && value <= max ? value : null;
 }
 
-function httpUrl(text: string | null): string | null {
-  if (!text) return null;
+/** Why `#url=` cannot name a capture, or null when it can. http: is accepted here and
+ *  refused at fetch time unless same-origin (web/state/fetchCapture.ts), because only
+ *  the page knows its origin. */
+function urlProblem(text: string): string | null {
+  let url: URL;
   try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+    url = new URL(text);
   } catch {
-    return null;
+    return 'it is not an absolute address';
   }
+  if (url.protocol === 'https:' || url.protocol === 'http:') return null;
+  return `only https: addresses can be opened, not ${echo(url.protocol)}`;
+}
+
+export interface ParsedView {
+  view: ViewState;
+  /** One line per part of the fragment that was ignored, saying why (issue 18, item 3). */
+  refused: string[];
+}
+
+/** Parse `#c=1&t=0.5,2&...` (with or without the leading '#'), with what was refused. */
+export function parseViewWithRefusals(fragment: string): ParsedView {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const view: ViewState = { ...DEFAULT_VIEW, charts: [...DEFAULT_VIEW.charts] };
+  const refused: string[] = [];
+  const refuse = (key: string, why: string) => refused.push(`#${key}=${echo(params.get(key) ?? '')} was ignored: ${why}.`);
+  const number = (key: string, min: number, max: number, what: string): number | null => {
+    if (!params.has(key)) return null;
+    const value = finite(params.get(key), min, max);
+    if (value === null) refuse(key, `${what} must be a number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`);
+    return value;
+  };
+
+  const conn = number('c', 0, 1e9, 'a connection number');
+  if (conn !== null && Number.isInteger(conn)) view.conn = conn;
+  else if (conn !== null) refuse('c', 'a connection number is a whole number');
+  if (params.has('t')) {
+    const range = params.get('t')!.split(',');
+    const [a, b] = range.length === 2 ? range.map((x) => finite(x, -1e9, 1e9)) : [null, null];
+    if (a !== null && b !== null && b > a) view.range = [a, b];
+    else refuse('t', 'a time range is two numbers of seconds, start < end, within ±10⁹');
+  }
+  const bin = number('bin', 0.001, 60_000, 'a bin in ms');
+  if (bin !== null) view.binMs = bin;
+  const stall = number('stall', 0.001, 3_600_000, 'a stall threshold in ms');
+  if (stall !== null) view.stallMs = stall;
+  const charts = params.get('charts');
+  if (charts !== null) {
+    const asked = charts.split(',');
+    const unknown = asked.filter((c) => c !== '' && !(CHART_IDS as readonly string[]).includes(c));
+    if (unknown.length) refuse('charts', `unknown chart ${echo(unknown.join(', '))}; the charts are ${CHART_IDS.join(', ')}`);
+    view.charts = CHART_IDS.filter((c) => asked.includes(c));
+  }
+  const theme = params.get('theme');
+  if (theme === 'light' || theme === 'dark' || theme === 'auto') view.theme = theme;
+  else if (theme !== null) refuse('theme', 'the theme is light, dark or auto');
+  const url = params.get('url');
+  const example = params.get('ex');
+  const problem = url === null ? null : urlProblem(url);
+  if (url !== null && problem === null) view.source = { kind: 'url', url: new URL(url).href };
+  else if (url !== null) refuse('url', problem!);
+  if (example !== null && view.source === null) {
+    if (EXAMPLE_FILE.test(example)) view.source = { kind: 'example', file: example };
+    else refuse('ex', 'an example is named by its file name (letters, digits, . _ -)');
+  }
+  return { view, refused };
 }
 
 /** Parse `#c=1&t=0.5,2&...` (with or without the leading '#'). */
 export function parseView(fragment: string): ViewState {
-  const params = new URLSearchParams(fragment.replace(/^#/, ''));
-  const view: ViewState = { ...DEFAULT_VIEW, charts: [...DEFAULT_VIEW.charts] };
-  const conn = finite(params.get('c'), 0, 1e9);
-  if (conn !== null && Number.isInteger(conn)) view.conn = conn;
-  const range = params.get('t')?.split(',');
-  if (range?.length === 2) {
-    const [a, b] = range.map((x) => finite(x, -1e9, 1e9));
-    if (a !== null && b !== null && b > a) view.range = [a, b];
-  }
-  const bin = finite(params.get('bin'), 0.001, 60_000);
-  if (bin !== null) view.binMs = bin;
-  const stall = finite(params.get('stall'), 0.001, 3_600_000);
-  if (stall !== null) view.stallMs = stall;
-  const charts = params.get('charts');
-  if (charts !== null) {
-    const wanted = charts.split(',').filter((c): c is ChartId => (CHART_IDS as readonly string[]).includes(c));
-    view.charts = CHART_IDS.filter((c) => wanted.includes(c));
-  }
-  const theme = params.get('theme');
-  if (theme === 'light' || theme === 'dark') view.theme = theme;
-  const url = httpUrl(params.get('url'));
-  const example = params.get('ex');
-  if (url) view.source = { kind: 'url', url };
-  else if (example && EXAMPLE_FILE.test(example)) view.source = { kind: 'example', file: example };
-  return view;
+  return parseViewWithRefusals(fragment).view;
 }
 
 /** Shortest decimal that survives a round trip at µs precision. */

@@ -1,0 +1,120 @@
+// Security policy, service worker and refusals (issue 18, items 1–3): the headers
+// `vite preview` sends (defined once in web/security/policy.ts), zero CSP violations
+// on the app with a capture, a shared view and the embed; only embed.html can be
+// framed; the service worker keeps the app shell and never a capture; a link the
+// page will not follow says why in one line. Waits are on data-state, never sleeps.
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const app = (page: Page) => page.locator('.app');
+const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
+
+/** Every CSP violation a page reports, collected from the start of each document. */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+}
+const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+test('every response carries the security headers; only the embed page may be framed', async ({ request, page }) => {
+  await page.goto('/');
+  const worker = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/assets\/.*\.js$/.test(n)));
+  for (const [path, ancestors] of [['/', "'none'"], ['/index.html', "'none'"], ['/embed.html', '*'], ['/sw.js', "'none'"], [new URL(worker!).pathname, "'none'"]] as const) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const headers = response.headers();
+    const csp = directives(headers['content-security-policy'] ?? '');
+    expect(csp.get('frame-ancestors'), path).toEqual([ancestors]);
+    expect(csp.get('script-src'), path).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(csp.get('worker-src'), path).toEqual(["'self'"]);
+    expect(csp.get('connect-src'), path).toEqual(["'self'", 'https:']);
+    expect(headers['content-security-policy'], path).not.toMatch(/'unsafe-inline'|'unsafe-eval'/);
+    expect(headers['x-content-type-options'], path).toBe('nosniff');
+  }
+});
+
+/** A page on another origin (another port) framing the app and the embed, as a blog would. */
+async function hostPage(baseURL: string): Promise<{ server: Server; url: string }> {
+  const html = `<!doctype html><title>blog</title>
+    <iframe id="app" src="${baseURL}/" width="600" height="300"></iframe>
+    <iframe id="embed" src="${baseURL}/embed.html#ex=healthy.pcap" width="600" height="300"></iframe>`;
+  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+test('another site can frame embed.html but not the app', async ({ page, baseURL }) => {
+  const { server, url } = await hostPage(baseURL!);
+  try {
+    await page.goto(url);
+    const embed = page.frameLocator('#embed');
+    await expect(embed.locator('.embed')).toHaveAttribute('data-state', 'ready');
+    // frame-ancestors 'none': the app's document is replaced by an error page, so its root never exists.
+    const appFrame = page.frames().find((f) => f.url().startsWith(baseURL!) && !f.url().includes('embed'));
+    expect(await appFrame?.locator('.app').count() ?? 0).toBe(0);
+  } finally {
+    server.close();
+  }
+});
+
+test('zero CSP violations: the app with a capture, a shared view, the embed', async ({ page, context }) => {
+  await watchCsp(context);
+  await page.goto('/#ex=rwnd-limited.pcap');
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('[data-chart]').first()).toBeVisible();
+  expect(await cspViolations(page)).toEqual([]);
+  // A small connection, so that the view fits in a link.
+  await page.goto('/#ex=rx-zero-window-dead.pcap');
+  await page.reload();
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('share').click();
+  const link = await page.getByTestId('share-url').inputValue();
+  const shared = await context.newPage();
+  await shared.goto(link);
+  await expect(app(shared)).toHaveAttribute('data-state', 'ready');
+  expect(await cspViolations(shared)).toEqual([]);
+  await page.goto('/embed.html#ex=healthy.pcap');
+  await expect(page.locator('.embed')).toHaveAttribute('data-state', 'ready');
+  expect(await cspViolations(page)).toEqual([]);
+});
+
+test('the service worker keeps the app shell, never a capture', async ({ page }) => {
+  await page.goto('/');
+  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  const registered = await page.evaluate(async () => Boolean(await navigator.serviceWorker?.getRegistration()));
+  test.skip(!registered, 'no service worker registered (web/main.tsx imports ./sw-register)');
+  await expect(page.locator('html')).toHaveAttribute('data-offline', 'ready');
+  // An example (same origin) and a capture named by #url= (same origin, so http: is allowed).
+  await page.goto('/#ex=healthy.pcap');
+  await page.reload(); // a new fragment alone does not reload the page
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await page.goto(`/#url=${encodeURIComponent(new URL('/examples/stalls.pcap', page.url()).href)}`);
+  await page.reload();
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  const cached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
+    return urls;
+  });
+  expect(cached.some((u) => u.endsWith('.wasm')), cached.join('\n')).toBe(true);
+  expect(cached.filter((u) => /\/examples\/|\.pcap|\.pcapng|\.gz$/.test(u))).toEqual([]);
+});
+
+test('a link the page will not follow says why, in one line cut to 200 characters', async ({ page }) => {
+  await page.goto('/#url=javascript%3Aalert(1)');
+  await expect(page.getByTestId('refused')).toHaveText('#url=javascript:alert(1) was ignored: only https: addresses can be opened, not javascript:.');
+  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await page.goto(`/#url=data:${'A'.repeat(1_000_000)}`);
+  await page.reload();
+  const message = await page.getByTestId('refused').innerText();
+  expect(message).toContain('only https: addresses can be opened, not data:');
+  expect(message.length).toBeLessThan(400);
+  await page.goto('/#url=http%3A%2F%2Fcaptures.example%2Fa.pcap');
+  await page.reload();
+  await expect(app(page)).toHaveAttribute('data-state', 'error');
+  await expect(page.getByTestId('error')).toContainText('http://captures.example/a.pcap was not opened: captures from other sites are fetched over https: only.');
+});
