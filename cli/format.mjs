@@ -9,22 +9,24 @@ const si = (value, units) => {
 };
 export const bytes = (b) => si(b, ['B', 'kB', 'MB', 'GB', 'TB']);
 export const rate = (bps) => si(bps, ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s']);
+/** "1 packet", "2 packets": a count with its noun. */
+export const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export const seconds = (s) => (s < 1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(3)} s`);
 
 export function formatHuman(name, report) {
   const { capture, error, warnings, connections } = report;
   const lines = [];
   lines.push(`${name}: ${capture.format ?? 'unknown format'}${capture.linkTypes.length ? `, ${linkTypes(capture.linkTypes)}` : ''}, ` +
-    `${capture.packets} packets, ${bytes(capture.bytes)}, ${seconds(capture.duration)}`);
+    `${count(capture.packets, 'packet')}, ${bytes(capture.bytes)}, ${seconds(capture.duration)}`);
   if (error) lines.push(`DAMAGED: ${error.message}`);
   for (const w of warnings) lines.push(`note: ${w.message}`);
-  lines.push(`${connections.length} TCP connection${connections.length === 1 ? '' : 's'}`);
+  lines.push(count(connections.length, 'TCP connection'));
   const shown = [...connections].sort((a, b) => payload(b) - payload(a)).slice(0, 20);
   for (const c of shown) {
     const d = c.directions[c.dataDirection];
     lines.push('');
     lines.push(`#${c.id}  ${d.from} -> ${d.to}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
-    lines.push(`    ${c.packets} packets, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
+    lines.push(`    ${count(c.packets, 'packet')}, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
       `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
     const where = { sender: 'at the sender', receiver: 'at the receiver', middle: 'in the middle of the path' }[c.vantage] ?? 'at an unknown point';

@@ -132,8 +132,13 @@ fn warning_text(kind: &str, count: u64) -> String {
         "ip-fragment" => "IP fragments, not reassembled",
         "truncated-headers" => "packets cut by the snapshot length before the TCP header ended",
         "malformed-packet" => "packets with impossible header values, skipped",
-        "time-went-backwards" => "packets whose timestamp is earlier than the one before",
+        "time-went-backwards" => "packets whose timestamp is earlier than the one before (analysed at the latest time before them, docs/ANALYSIS.md \"Time going backwards\")",
         _ => "packets with problems",
     };
+    // "1 packet …", never "1 packets …" (every text above starts with a plural noun).
+    if count == 1 {
+        let (noun, rest) = what.split_once(' ').unwrap_or((what, ""));
+        return format!("1 {} {rest}", noun.strip_suffix('s').unwrap_or(noun));
+    }
     format!("{count} {what}")
 }

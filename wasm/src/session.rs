@@ -2,6 +2,7 @@
 //! This is the whole pipeline the CLI and the browser worker drive (through
 //! `bindings`), with no I/O of its own.
 
+use crate::analysis::timeline::Timeline;
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
 use crate::decode::{CaptureDecoder, Decoded};
 use crate::error::DecodeError;
@@ -13,7 +14,21 @@ pub struct Session {
     analysis: Option<Analysis>,
     options: AnalysisOptions,
     file_t0_ns: Option<i64>,
+    /// Analysis times never go back (analysis/timeline.rs); it decides one packet
+    /// late, so the packet before the latest one waits in `held`.
+    timeline: Timeline,
+    held: Option<Decoded>,
     error: Option<DecodeError>,
+}
+
+/// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
+/// time is the origin of every output time.
+fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, packet: Decoded, t_ns: i64) {
+    let origin = *file_t0_ns.get_or_insert(t_ns);
+    if let Decoded::Tcp(mut segment) = packet {
+        segment.ts_ns = t_ns;
+        analyzer.push(&segment, origin);
+    }
 }
 
 impl Session {
@@ -24,6 +39,8 @@ impl Session {
             analysis: None,
             options,
             file_t0_ns: None,
+            timeline: Timeline::default(),
+            held: None,
             error: None,
         }
     }
@@ -35,15 +52,15 @@ impl Session {
             return false;
         }
         let analyzer = self.analyzer.as_mut().expect("analyzer present until finish");
-        let t0 = &mut self.file_t0_ns;
+        let (t0, timeline, held) = (&mut self.file_t0_ns, &mut self.timeline, &mut self.held);
         let result = self.decoder.push(chunk, &mut |packet| {
             let ts = match &packet {
                 Decoded::Tcp(s) => s.ts_ns,
                 Decoded::Other { ts_ns, .. } => *ts_ns,
             };
-            let origin = *t0.get_or_insert(ts);
-            if let Decoded::Tcp(segment) = &packet {
-                analyzer.push(segment, origin);
+            let previous = held.replace(packet);
+            if let (Some(t), Some(previous)) = (timeline.push(ts), previous) {
+                deliver(analyzer, t0, previous, t);
             }
         });
         if let Err(e) = result {
@@ -64,7 +81,10 @@ impl Session {
                 self.error = Some(e);
             }
         }
-        let analyzer = self.analyzer.take().expect("analyzer present until finish");
+        let mut analyzer = self.analyzer.take().expect("analyzer present until finish");
+        if let (Some(t), Some(last)) = (self.timeline.finish(), self.held.take()) {
+            deliver(&mut analyzer, &mut self.file_t0_ns, last, t);
+        }
         self.analysis = Some(analyzer.finish());
     }
 
@@ -91,7 +111,12 @@ impl Session {
 
     /// The schema-1 summary (what `tcpscope analyze --json` prints). Call after `finish`.
     pub fn report(&self) -> Report<'_> {
-        Report::new(self.decoder.info(), self.error.as_ref(), self.analysis.as_ref())
+        // The capture's span on the analysis timeline: never negative, and one bad
+        // timestamp does not stretch it (analysis/timeline.rs).
+        let mut info = self.decoder.info().clone();
+        info.first_ts_ns = self.file_t0_ns;
+        info.last_ts_ns = self.timeline.latest();
+        Report::new(&info, self.error.as_ref(), self.analysis.as_ref())
     }
 }
 

@@ -3,7 +3,7 @@
 // and per-packet warnings.
 import type { Report } from '../model/types';
 import { captureQuality } from '../model/types';
-import { formatBytesSI, formatDuration, formatMs } from '../model/format';
+import { countOf, formatBytesSI, formatDuration, formatMs } from '../model/format';
 
 /** At most a few link-type names: a hostile pcapng can declare 65,535 interfaces. */
 export function linkTypesText(linkTypes: string[], max = 4): string {
@@ -46,7 +46,7 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
     <section className="capture" data-testid="capture">
       <p>
         <strong>{name}</strong>: {capture.format ?? 'unknown format'}
-        {capture.linkTypes.length ? `, ${linkTypesText(capture.linkTypes)}` : ''}, {capture.packets.toLocaleString('en-US')} packets,{' '}
+        {capture.linkTypes.length ? `, ${linkTypesText(capture.linkTypes)}` : ''}, {countOf(capture.packets, 'packet')},{' '}
         {formatBytesSI(capture.bytes)} on the wire, {formatDuration(capture.duration)}.
       </p>
       {damaged ? (
@@ -66,11 +66,15 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
       ) : null}
       {warnings.length ? (
         <details className="warnings" data-testid="warnings">
-          <summary>{warnings.reduce((n, w) => n + w.count, 0).toLocaleString('en-US')} packets were not analysed</summary>
+          <summary>{notAnalysedText(warnings.reduce((n, w) => n + w.count, 0))}</summary>
           <ul>{warnings.map((w) => <li key={w.kind}>{w.message}</li>)}</ul>
         </details>
       ) : null}
       {report.connections.length === 0 && !error ? <p className="muted">This capture has no TCP connections.</p> : null}
     </section>
   );
+}
+
+function notAnalysedText(n: number): string {
+  return n === 1 ? '1 packet was not analysed' : `${n.toLocaleString('en-US')} packets were not analysed`;
 }

@@ -1,5 +1,5 @@
 import type { Progress } from '../worker/client';
-import { formatBytesSI } from '../model/format';
+import { countOf, formatBytesSI } from '../model/format';
 
 export function ProgressBar({ name, progress, onCancel }: { name: string; progress: Progress | null; onCancel: () => void }) {
   const total = progress?.totalBytes ?? 0;
@@ -11,7 +11,7 @@ export function ProgressBar({ name, progress, onCancel }: { name: string; progre
     <section className="progress" data-testid="progress" aria-live="polite">
       <p>
         Decoding <strong>{name}</strong>: {formatBytesSI(read)} of {formatBytesSI(total)}
-        {rate > 0 ? ` at ${formatBytesSI(rate)}/s` : ''} · {(progress?.packets ?? 0).toLocaleString('en-US')} packets
+        {rate > 0 ? ` at ${formatBytesSI(rate)}/s` : ''} · {countOf(progress?.packets ?? 0, 'packet')}
       </p>
       <progress max={1} value={fraction} aria-label="bytes read" />
       <button className="button" onClick={onCancel} data-testid="cancel">Cancel</button>

@@ -7,6 +7,11 @@
 // - durations: "2.8 ms", "40 ms", "500 µs", "1.2 s"; capture timestamps: "1.234 s";
 // - below 10 one decimal (trailing ".0" dropped), from 10 up whole numbers.
 
+/** "1 packet", "12,345 packets": a count with its noun, never "1 packets". */
+export function countOf(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** One decimal below 10, whole numbers from 10, no trailing ".0" (rounded first, so 9.96 → "10"). */
 export function num(v: number): string {
   const r1 = Math.round(v * 10) / 10;

@@ -24,6 +24,7 @@ mod summary;
 #[cfg(test)]
 pub(crate) mod testseg;
 pub mod throughput;
+pub mod timeline;
 pub mod vantage;
 pub mod window;
 

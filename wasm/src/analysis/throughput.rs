@@ -46,6 +46,10 @@ pub fn auto_bin(duration: f64, tick: f64, max_bin: f64) -> f64 {
 /// Payload bits of `dir` over its active time (see the module comment); `mean` when
 /// the direction has no active time (one data segment, or stalls cover it all).
 pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], mean: f64) -> f64 {
+    // n segments span n − 1 gaps: the bytes stamped at the first instant were sent
+    // "at" `first`, and only what follows took the time [first, last]. Counting them
+    // too overstates the rate by a segment per span — on a coarse clock (10 ms ticks)
+    // by a whole tick's worth, enough to read above every bin (issue 18).
     let (mut first, mut last, mut bytes) = (f64::NAN, f64::NAN, 0u64);
     for i in 0..cols.t.len() {
         if is_data_segment(cols, i, dir) {
@@ -53,7 +57,9 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], mean: f6
                 first = cols.t[i];
             }
             last = cols.t[i];
-            bytes += cols.len[i] as u64;
+            if cols.t[i] > first {
+                bytes += cols.len[i] as u64;
+            }
         }
     }
     // Application pauses only (trailing stalls lie outside [first, last] anyway).
