@@ -10,6 +10,7 @@
 //! questions through [`ViewEngine::query_json`], so what a chart draws can be
 //! checked from the shell.
 
+pub mod at;
 pub mod cache;
 pub mod intervals;
 pub mod m4;
@@ -19,7 +20,9 @@ pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
+pub mod ts_types;
 
+pub use at::{AtRequest, ViewAt};
 pub use request::{Series, ViewRequest};
 pub use response::{ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
 
