@@ -45,6 +45,11 @@ pub enum Series {
     Sequence,
     /// Stalls at any threshold, with their causes.
     Stalls,
+    /// The peer's cumulative ACK, relative (M4; tcptrace's ACK line).
+    Ack,
+    /// The peer's ACK + advertised window: the highest sequence number the sender may
+    /// send (M4; tcptrace's window line, RFC 9293 §3.8.6 "usable window").
+    WindowEdge,
 }
 
 impl Series {
