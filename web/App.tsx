@@ -10,9 +10,10 @@ import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
 import type { ConnectionData, ConnectionSummary, Report } from './model/types';
 import type { ViewSource } from './worker/viewSource';
+import type { BdpQuestion } from './worker/generated/view';
 import { snapshotViewSource } from './share/legacyViewSource';
 import { parseView, serializeView, type Source, type ViewState } from './state/url';
-import { CancelledError, DecoderClient, type Progress } from './worker/client';
+import { CancelledError, DecoderClient, viewTimings, type Progress } from './worker/client';
 import { decodeSnapshot, fragmentToSnapshot, isSnapshotFileName, openSnapshotFile, type Snapshot } from './share/snapshot';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
@@ -53,6 +54,11 @@ export function App() {
   // The `snap=…` part of a shared link: kept in the address bar, data not from the worker.
   const [snap, setSnap] = useState<string | null>(() => new URLSearchParams(window.location.hash.slice(1)).get('snap'));
   const client = () => (clientRef.current ??= new DecoderClient());
+  // For bench/browser.mjs: asks the current capture's engine directly (worker query times).
+  useEffect(() => {
+    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // The address bar always holds the current view (a permalink). A zoom or pan gesture
   // changes only the range, many times a second, and history.replaceState costs ~30 ms
@@ -181,6 +187,7 @@ export function App() {
 
   // Ready once the selected connection's charts have drawn their first answers.
   const onChartsReady = useCallback(() => setPhase((p) => (p === 'loading' ? 'ready' : p)), []);
+  const calculateBdp = useCallback((q: BdpQuestion) => client().bdp(q), []);
   const loadSelected = useCallback(() => (selected && engine ? engine.loadData(selected.id) : Promise.reject(new Error('nothing loaded'))), [selected, engine]);
 
   const onDrop = (event: React.DragEvent) => {
@@ -222,7 +229,7 @@ export function App() {
         {engine && selected && report ? (
           <ErrorBoundary what="connection" resetKey={selected} onError={onChartsReady}>
             <ConnectionView name={fileName} summary={selected} report={report} view={view} onView={setView}
-              source={engine.source} loadData={loadSelected} onChartsReady={onChartsReady} />
+              source={engine.source} loadData={loadSelected} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
           </ErrorBoundary>
         ) : null}
       </main>

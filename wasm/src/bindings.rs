@@ -289,6 +289,13 @@ pub fn view_at(session: &WasmSession, request_json: &str) -> String {
     with_views(session, |v| v.at_json(session.inner.analysis(), request_json))
 }
 
+/// The bandwidth-delay calculator (JSON `BdpQuestion` → JSON `BdpAnswer`,
+/// analysis/bdp.rs `calculate`): the page's calculator shows these numbers.
+#[wasm_bindgen(js_name = bdpJson)]
+pub fn bdp_json(question_json: &str) -> String {
+    crate::analysis::bdp::calculate_json(question_json)
+}
+
 /// The view protocol's version (`view::VIEW_SCHEMA_VERSION`), for the worker to check.
 #[wasm_bindgen(js_name = viewSchemaVersion)]
 pub fn view_schema_version() -> u32 {

@@ -2,7 +2,8 @@
 // under Node, answering the charts' questions about a public example capture — so
 // chart tests check what the page draws from the engine's answers, not from a fake.
 import { readFileSync } from 'node:fs';
-import { initSync, viewAt, viewQuery, WasmSession } from 'tcpscope-wasm';
+import { bdpJson, initSync, viewAt, viewQuery, WasmSession } from 'tcpscope-wasm';
+import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
 import type { Report } from '../model/types';
 import type { ViewResponse } from '../worker/generated/view';
 import { packAnswer } from '../worker/viewAnswer';
@@ -12,14 +13,24 @@ import type { ViewSource } from '../worker/viewSource';
 const root = `${process.cwd()}/`;
 let ready = false;
 
-export interface Engine { report: Report; source: ViewSource; session: WasmSession }
-
-/** Analyses public/examples/`file` and returns its report and a ViewSource over it. */
-export function engineFor(file: string): Engine {
+function init() {
   if (!ready) {
     initSync({ module: readFileSync(`${root}wasm/pkg/tcpscope_core_bg.wasm`) });
     ready = true;
   }
+}
+
+/** analysis/bdp.rs `calculate` through the wasm binding, synchronously. */
+export function bdpCalculator(): (q: BdpQuestion) => BdpAnswer {
+  init();
+  return (q) => JSON.parse(bdpJson(JSON.stringify(q))) as BdpAnswer;
+}
+
+export interface Engine { report: Report; source: ViewSource; session: WasmSession }
+
+/** Analyses public/examples/`file` and returns its report and a ViewSource over it. */
+export function engineFor(file: string): Engine {
+  init();
   const session = new WasmSession(Number.NaN);
   session.push(readFileSync(`${root}public/examples/${file}`));
   session.finish();

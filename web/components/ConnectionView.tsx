@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { ConnectionData, ConnectionSummary, DirectionSummary, Report } from '../model/types';
 import { linkRange, type ViewState } from '../state/url';
 import type { ViewSource } from '../worker/viewSource';
-import { BdpCalculator } from './BdpCalculator';
+import { BdpCalculator, type BdpCalculate } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { SharePanel } from './SharePanel';
@@ -25,6 +25,8 @@ interface Props {
   loadData: () => Promise<ConnectionData>;
   /** Every shown chart has drawn its first answer. */
   onChartsReady?: () => void;
+  /** The bandwidth-delay calculator's engine (analysis/bdp.rs). */
+  calculateBdp: BdpCalculate;
 }
 
 function scaleText(d: DirectionSummary): string {
@@ -64,7 +66,7 @@ function overlayCandidates(report: Report, selectedId: number): ConnectionSummar
     .slice(0, MAX_OVERLAYS);
 }
 
-export function ConnectionView({ name, summary, report, view, onView, source, loadData, onChartsReady }: Props) {
+export function ConnectionView({ name, summary, report, view, onView, source, loadData, onChartsReady, calculateBdp }: Props) {
   const others = useMemo(() => overlayCandidates(report, summary.id), [report, summary.id]);
   const dataDir = summary.directions[summary.dataDirection];
   return (
@@ -126,7 +128,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
       </ErrorBoundary>
       <ErrorBoundary what="bandwidth-delay calculator" resetKey={summary}>
         {/* Keyed by connection: the inputs start again from the new connection's evidence. */}
-        <BdpCalculator key={summary.id} summary={summary} />
+        <BdpCalculator key={summary.id} summary={summary} calculate={calculateBdp} />
       </ErrorBoundary>
     </section>
   );

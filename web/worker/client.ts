@@ -4,7 +4,7 @@
 // of an older generation are dropped. The worker's versions are checked when it says
 // hello: a worker from another build (a stale cache) is refused.
 import type { ConnectionData, Report } from '../model/types';
-import { VIEW_SCHEMA_VERSION, type ViewAt } from './generated/view';
+import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type ViewAt } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
 import type { ViewAnswer } from './viewAnswer';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
@@ -72,6 +72,9 @@ export class DecoderClient {
       case 'connection':
         this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionData | null) => void)(message.data));
         break;
+      case 'bdp':
+        this.settle(message.requestId, (p) => (p.resolve as (v: BdpAnswer) => void)(message.answer));
+        break;
       case 'failure':
         if (message.requestId != null) this.settle(message.requestId, (p) => p.reject(new Error(message.message)));
         else this.failAll(new Error(message.message));
@@ -137,6 +140,15 @@ export class DecoderClient {
   connection(id: number): Promise<ConnectionData | null> {
     const generation = this.generation;
     return this.request((requestId) => ({ type: 'connection', generation, requestId, id }), generation);
+  }
+
+  /** The bandwidth-delay calculator's numbers (analysis/bdp.rs), for any capture or none. */
+  bdp(question: BdpQuestion): Promise<BdpAnswer> {
+    const requestId = this.nextRequestId++;
+    return new Promise<BdpAnswer>((resolve, reject) => {
+      this.requests.set(requestId, { generation: this.generation, resolve: resolve as (v: never) => void, reject });
+      this.send({ type: 'bdp', generation: null, requestId, question });
+    });
   }
 
   /** Stop decoding now: the worker is terminated and its memory released. */

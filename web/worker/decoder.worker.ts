@@ -2,7 +2,7 @@
 // UI thread never blocks, the file is never held whole), then answers view queries
 // from the Rust view engine. It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
+import init, { WasmSession, bdpJson, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
 import type { Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
@@ -76,6 +76,10 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         post({ type: 'at', generation: message.generation, requestId: message.requestId, answer: JSON.parse(viewAt(session, JSON.stringify(message.request))) });
         break;
       }
+      case 'bdp':
+        await ready;
+        post({ type: 'bdp', generation: null, requestId: message.requestId, answer: JSON.parse(bdpJson(JSON.stringify(message.question))) });
+        break;
       case 'connection': {
         const session = sessionFor(message.generation);
         const summary = current?.report?.connections.find((c) => c.id === message.id);

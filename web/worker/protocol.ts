@@ -5,7 +5,7 @@
 // (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
 // View types are generated from the Rust structs (./generated/view.ts).
 import type { ConnectionData, Report } from '../model/types';
-import type { AtRequest, ViewAt, ViewRequest } from './generated/view';
+import type { AtRequest, BdpAnswer, BdpQuestion, ViewAt, ViewRequest } from './generated/view';
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
@@ -16,7 +16,9 @@ export type ToWorker =
   | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
   | { type: 'at'; generation: number; requestId: number; request: AtRequest }
   /** Per-packet columns of one connection: only for making share snapshots (removed by issue 15). */
-  | { type: 'connection'; generation: number; requestId: number; id: number };
+  | { type: 'connection'; generation: number; requestId: number; id: number }
+  /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
+  | { type: 'bdp'; generation: null; requestId: number; question: BdpQuestion };
 
 export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
@@ -26,6 +28,7 @@ export type FromWorker =
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
   | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
   | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }
+  | { type: 'bdp'; generation: null; requestId: number; answer: BdpAnswer }
   /** A failure of the worker itself (wasm failed to load, schema mismatch, a bug);
    *  damaged captures come back as a `report` whose `error` is set. */
   | { type: 'failure'; generation: number | null; requestId?: number; message: string };

@@ -41,6 +41,10 @@ mod tests {
             decl::<response::Interval>(&cfg),
             decl::<AtRequest>(&cfg),
             decl::<ViewAt>(&cfg),
+            decl::<crate::analysis::bdp::BdpQuestion>(&cfg),
+            decl::<crate::analysis::bdp::BdpVerdict>(&cfg),
+            decl::<crate::analysis::bdp::BdpRow>(&cfg),
+            decl::<crate::analysis::bdp::BdpAnswer>(&cfg),
         ] {
             out += &d;
             out += "\n";

@@ -216,3 +216,57 @@ bytes: number | null,
  */
 cause: string | null, frameBefore: number | null, frameAfter: number | null, error: string | null, };
 
+/**
+ * The calculator's inputs, as typed by the user (or seeded from the diagnosis's
+ * evidence); None or non-positive = not given.
+ */
+
+export type BdpQuestion = { rttMs?: number, windowBytes?: number, linkBps?: number, };
+
+/**
+ * What limits a flow with these inputs (docs/ANALYSIS.md `diagnosis.evidence.verdict`,
+ * the calculator's subset of it).
+ */
+
+export type BdpVerdict = "window" | "link" | "unknown";
+
+export type BdpRow = { windowBytes: number, 
+/**
+ * window / RTT, bit/s.
+ */
+capBps: number, 
+/**
+ * min(cap, link rate), bit/s.
+ */
+rateBps: number, 
+/**
+ * The link, not this window, sets `rate_bps`.
+ */
+linkLimited: boolean, 
+/**
+ * The row the given window rounds up to (highlighted).
+ */
+selected: boolean, };
+
+export type BdpAnswer = { 
+/**
+ * window / RTT, bit/s (window and RTT given).
+ */
+capBps: number | null, 
+/**
+ * min(cap, link), bit/s (all three given).
+ */
+attainableBps: number | null, 
+/**
+ * link × RTT / 8, whole bytes (link and RTT given).
+ */
+needBytes: number | null, 
+/**
+ * Smallest table window ≥ need_bytes; None when even 16 MiB is too small.
+ */
+windowForLink: number | null, verdict: BdpVerdict, 
+/**
+ * One row per [`TABLE_WINDOWS`] size (RTT given), else empty.
+ */
+table: Array<BdpRow>, };
+
