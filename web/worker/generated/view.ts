@@ -270,3 +270,231 @@ windowForLink: number | null, verdict: BdpVerdict,
  */
 table: Array<BdpRow>, };
 
+export type Report = { schemaVersion: number, capture: CaptureSummary, error: ErrorSummary | null, warnings: Array<Warning>, connections: Array<ConnectionSummary>, };
+
+export type CaptureSummary = { format: string | null, linkTypes: Array<string>, packets: number, bytes: number, duration: number, 
+/**
+ * Frames ignored as copies of an earlier frame (analysis/duplicates.rs).
+ */
+duplicateFrames: number, 
+/**
+ * Of those, 802.11 MAC-layer retries.
+ */
+wifiRetries: number, 
+/**
+ * The capture clock's tick, ms (analysis/clock.rs); null when it can't be told.
+ */
+timestampResolutionMs: number | null, };
+
+export type ErrorSummary = { message: string, packetIndex: number | null, byteOffset: number | null, layer: Layer, kind: ErrorKind, };
+
+export type Warning = { kind: string, count: number, message: string, };
+
+/**
+ * Which layer of the packet the problem is in.
+ */
+
+export type Layer = "capture" | "link" | "ip" | "tcp";
+
+/**
+ * What went wrong.
+ */
+
+export type ErrorKind = "bad-magic" | "unsupported" | "truncated" | "bad-length" | "bad-header" | "malformed";
+
+/**
+ * Everything the analysis knows about one connection.
+ */
+
+export type ConnectionSummary = { id: number, endpoints: [string, string], handshakeSeen: boolean, packets: number, start: number, end: number, dataDirection: number, 
+/**
+ * Where the capture was taken relative to the data sender (vantage.rs).
+ */
+vantage: Vantage, 
+/**
+ * The round trip every derived number uses (vantage.rs), ms.
+ */
+pathRttMs: number | null, 
+/**
+ * How `path_rtt_ms` was measured, in words.
+ */
+pathRttMethod: string, 
+/**
+ * The part of the round trip between the capture point and the data sender, ms
+ * (vantage.rs): how much later than the capture the sender learns of the
+ * receiver's ACKs and windows. Stalls and shares are judged with it
+ * (sender_view.rs); ~0 at a sender-side capture, the path RTT at the receiver.
+ */
+senderLagMs: number, 
+/**
+ * Smallest path RTT of any connection between the same two hosts, ms: the
+ * path's base, against which latency under load is measured.
+ */
+baseRttMs: number | null, 
+/**
+ * The stall threshold the stalls were found with (options, or DESIGN.md's
+ * max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
+ */
+stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, };
+
+/**
+ * One direction of a connection, field names as in the CLI JSON (schema 1).
+ */
+
+export type DirectionSummary = { from: string, to: string, packets: number, payloadBytes: number, 
+/**
+ * Wire (frame) bytes.
+ */
+bytes: number, 
+/**
+ * Shift this side announced in its SYN; None when unknown (no handshake) or not negotiated.
+ */
+windowScale: number | null, 
+/**
+ * True when the handshake was not seen, so the scale is unknown.
+ */
+windowScaleUnknown: boolean, 
+/**
+ * Lower bound on the unknown scale, inferred where bytes in flight exceeded the raw window.
+ */
+windowScaleLowerBound: number | null, receiveWindow: MinMax | null, maxBytesInFlight: number | null, retransmissions: number, fastRetransmissions: number, spuriousRetransmissions: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
+/**
+ * How much later than the capture this direction's sender learns of its peer's
+ * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
+ */
+senderLagMs: number, stalls: Array<Stall>, };
+
+export type ThroughputSummary = { 
+/**
+ * Payload bits over the connection's duration ("mean over the connection's duration").
+ */
+meanBps: number, 
+/**
+ * Payload bits over the direction's active time: first to last data segment,
+ * stalls excluded ("mean while sending"; throughput.rs).
+ */
+activeMeanBps: number, 
+/**
+ * Fullest bin; never below `mean_bps` (throughput.rs).
+ */
+peakBps: number, binSeconds: number, };
+
+/**
+ * Round-trip statistics of one direction's segments, ms (docs/ANALYSIS.md "RTT").
+ * Each sample is a full round trip: the measured part (capture point → this
+ * direction's receiver → capture point) plus `offsetMs`, the smallest measured
+ * other part (capture point → this direction's sender → capture point), so that a
+ * receiver-side capture does not report its local ACK delay as the RTT.
+ */
+
+export type RttSummary = { minMs: number | null, medianMs: number | null, p95Ms: number | null, maxMs: number | null, 
+/**
+ * Samples in the statistics.
+ */
+samples: number, 
+/**
+ * Samples left out: timestamp echoes spanning an idle period or a loss recovery
+ * (RFC 7323 §4.3), zero-window probes, samples below the clock's resolution.
+ */
+excludedSamples: number, 
+/**
+ * Added to each measured part to make a round trip (see above), ms.
+ */
+offsetMs: number, };
+
+/**
+ * `{min, max}` of the window a side advertises (SYN and RST segments excluded).
+ */
+
+export type MinMax = { min: number, max: number, };
+
+/**
+ * Where the capture was taken, relative to the data sender (vantage.rs).
+ */
+
+export type Vantage = "sender" | "receiver" | "middle" | "unknown";
+
+export type Stall = { 
+/**
+ * Seconds since the first packet of the file (time of the packet before the gap).
+ */
+start: number, duration: number, cause: StallCause, 
+/**
+ * 1-based frame numbers of the packets either side of the gap.
+ */
+frameBefore: number, frameAfter: number, 
+/**
+ * What ended it, in words ("retransmission of 1448 bytes", "window update to 64 KiB", ...).
+ */
+endedBy: string, };
+
+export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "unknown";
+
+export type Diagnosis = { 
+/**
+ * One of [`LIMITS`].
+ */
+limit: Limit, text: string, 
+/**
+ * Shares of the data direction's active time, 0..1.
+ */
+shares: DiagnosisShares, 
+/**
+ * The numbers the headline used; the calculator is seeded from exactly these.
+ */
+evidence: Evidence, 
+/**
+ * Changes of regime (loss, delay spikes, outages), each with its span and cost.
+ */
+episodes: Array<Episode>, };
+
+export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, };
+
+/**
+ * The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.
+ */
+
+export type Evidence = { 
+/**
+ * The path RTT (`ConnectionSummary::path_rtt_ms`).
+ */
+rttMs: number | null, 
+/**
+ * Largest advertised receive window, scaled; with an unknown scale, the inferred
+ * lower bound (`window_inferred`).
+ */
+windowBytes: number | null, windowInferred: boolean, 
+/**
+ * Sustained rate: mean while sending (never a single bin), bit/s.
+ */
+rateBps: number | null, 
+/**
+ * window × 8 / RTT.
+ */
+capBps: number | null, 
+/**
+ * The bottleneck's rate where the diagnosis knows it (a path-limited flow ran at
+ * it); None when the window hides it.
+ */
+linkRateBps: number | null, 
+/**
+ * One of [`VERDICTS`].
+ */
+verdict: Verdict, };
+
+/**
+ * A period the diagnosis names: "during 100–220 s each burst took 0.6–1.7 s ...".
+ */
+
+export type Episode = { start: number, end: number, 
+/**
+ * One of [`EPISODE_KINDS`].
+ */
+kind: EpisodeKind, text: string, };
+
+export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short";
+
+export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
+
+export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency";
+
