@@ -5,7 +5,6 @@
 // a zero window. Dashed window with a note when the scale is unknown. All numbers are
 // the view engine's answers (M4 per pixel column, wasm/src/view); this file draws.
 
-import { useMemo } from 'react';
 import * as d3 from 'd3';
 import type { ViewAnswer, PackedPoints } from '../worker/viewAnswer';
 import type { ConnectionSummary } from '../model/types';
@@ -16,7 +15,7 @@ import { m4BarsPath, m4Max, m4StepPath } from './m4Paths';
 import { formatBytes, formatCount, formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
-import { peerOf, plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
+import { peerOf, useSeriesAnswers, type Dir } from './useViewAnswers';
 import { drawIntervals, intervalsOf, type IntervalAnswer } from './intervalMarks';
 
 export type InflightMode = 'dots' | 'step';
@@ -102,13 +101,7 @@ export interface InflightChartProps extends ChartProps {
 }
 
 export function InflightChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, mode = 'dots' }: InflightChartProps) {
-  const queries = useMemo(() => {
-    const base = { connection: summary.id, direction, t0: view.range[0], t1: view.range[1], columns: plotColumns(view) };
-    return [{ ...base, series: 'inflight' as const }, { ...base, series: 'rwnd' as const }, { ...base, series: 'windowLimited' as const }];
-  }, [summary.id, direction, view]);
-  const got = useViewAnswers(source, queries);
-  const { answers, failure } = got;
-  useDrawnSignal(got, onDrawn);
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ['inflight', 'rwnd', 'windowLimited'], onDrawn);
   const model: InflightModel = { inflight: pointsOf(answers[0]), rwnd: pointsOf(answers[1]), limited: intervalsOf(answers[2]), summary, direction, source };
   const ref = useD3((svg) => drawInflight(svg, model, view, mode, onRangeChange, hover), [answers, view, mode, onRangeChange, hover]);
   const scaleUnknown = summary.directions[peerOf(direction)].windowScaleUnknown;

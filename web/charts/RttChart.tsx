@@ -4,7 +4,6 @@
 // statistics leave out as their own marks, and the minimum RTT as a horizontal line.
 // Definitions: docs/ANALYSIS.md "RTT".
 
-import { useMemo } from 'react';
 import * as d3 from 'd3';
 import type { ConnectionSummary } from '../model/types';
 import { rttStats } from '../model/types';
@@ -18,7 +17,7 @@ import { formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { pointsOf } from './InflightChart';
-import { plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
+import { useSeriesAnswers, type Dir } from './useViewAnswers';
 
 export const RTT_KIND_LABELS = ['RTT samples', 'left out of the statistics (old echo, recovery, probe)'] as const;
 
@@ -78,12 +77,7 @@ export function drawRtt(
 }
 
 export function RttChart({ source, summary, direction, view, onRangeChange, hover, onDrawn }: ChartProps) {
-  const queries = useMemo(() => [{
-    connection: summary.id, series: 'rtt' as const, direction, t0: view.range[0], t1: view.range[1], columns: plotColumns(view),
-  }], [summary.id, direction, view]);
-  const got = useViewAnswers(source, queries);
-  const { answers, failure } = got;
-  useDrawnSignal(got, onDrawn);
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ['rtt'], onDrawn);
   const model: RttModel = { samples: pointsOf(answers[0]), summary, direction, source };
   const ref = useD3((svg) => drawRtt(svg, model, view, onRangeChange, hover), [answers, view, onRangeChange, hover]);
   return (

@@ -6,7 +6,6 @@
 // and the window line is what the window still allows. Numbers: the view engine's
 // sequence, ack and windowEdge series (wasm/src/view/sources.rs).
 
-import { useMemo } from 'react';
 import * as d3 from 'd3';
 import { FLAG } from '../model/types';
 import type { ConnectionSummary } from '../model/types';
@@ -20,7 +19,7 @@ import { formatBytes, formatCount, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { pointsOf } from './InflightChart';
-import { plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
+import { useSeriesAnswers, type Dir } from './useViewAnswers';
 
 export interface SequenceModel {
   segments: PackedPoints | null;
@@ -90,13 +89,7 @@ export function drawSequence(
 }
 
 export function SequenceChart({ source, summary, direction, view, onRangeChange, hover, onDrawn }: ChartProps) {
-  const queries = useMemo(() => {
-    const base = { connection: summary.id, direction, t0: view.range[0], t1: view.range[1], columns: plotColumns(view) };
-    return [{ ...base, series: 'sequence' as const }, { ...base, series: 'ack' as const }, { ...base, series: 'windowEdge' as const }];
-  }, [summary.id, direction, view]);
-  const got = useViewAnswers(source, queries);
-  const { answers, failure } = got;
-  useDrawnSignal(got, onDrawn);
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ['sequence', 'ack', 'windowEdge'], onDrawn);
   const model: SequenceModel = { segments: pointsOf(answers[0]), ack: pointsOf(answers[1]), edge: pointsOf(answers[2]), summary, direction, source };
   const ref = useD3((svg) => drawSequence(svg, model, view, onRangeChange, hover), [answers, view, onRangeChange, hover]);
   return (

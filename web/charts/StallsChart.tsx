@@ -4,7 +4,6 @@
 // user's threshold (raised, with a sentence, when it would make stalls unbounded).
 // Definitions: docs/ANALYSIS.md "Stalls".
 
-import { useMemo } from 'react';
 import type { StallCause } from '../model/types';
 import type { ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
@@ -13,7 +12,7 @@ import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './i
 import { formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
-import { plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
+import { useSeriesAnswers, type Dir } from './useViewAnswers';
 import { drawIntervals, intervalsOf, type IntervalAnswer } from './intervalMarks';
 
 export const CAUSE_LABELS: Record<StallCause, string> = {
@@ -87,13 +86,8 @@ export interface StallsChartProps extends ChartProps {
 }
 
 export function StallsChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, stallMs }: StallsChartProps) {
-  const queries = useMemo(() => [{
-    connection: summary.id, series: 'stalls' as const, direction, t0: view.range[0], t1: view.range[1], columns: plotColumns(view),
-    ...(stallMs != null ? { stallThresholdMs: stallMs } : {}),
-  }], [summary.id, direction, view, stallMs]);
-  const got = useViewAnswers(source, queries);
-  const { answers, failure } = got;
-  useDrawnSignal(got, onDrawn);
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ['stalls'], onDrawn,
+    stallMs != null ? { stallThresholdMs: stallMs } : {});
   const stalls = intervalsOf(answers[0]);
   const model: StallsModel = { stalls, summary, direction, source };
   const ref = useD3((svg) => drawStalls(svg, model, view, onRangeChange, hover), [answers, view, onRangeChange, hover]);

@@ -2,7 +2,7 @@
 import type { ChartView } from './frame';
 import { fullRange } from './timeRange';
 import type { ConnectionSummary } from '../model/types';
-import { plotColumns } from './useViewAnswers';
+import { seriesQueries } from './useViewAnswers';
 import type { ViewQuery } from '../worker/viewSource';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -20,7 +20,7 @@ export function fullView(summary: ConnectionSummary, width = 800, height = 240):
 
 /** The question a chart of this view asks about `series`. */
 export function ask(summary: ConnectionSummary, view: ChartView, series: ViewQuery['series'], extra: Partial<ViewQuery> = {}): ViewQuery {
-  return { connection: summary.id, series, direction: summary.dataDirection, t0: view.range[0], t1: view.range[1], columns: plotColumns(view), ...extra };
+  return seriesQueries(summary.id, summary.dataDirection, view, [series], extra)[0];
 }
 
 /** Move the pointer to plot x (jsdom: d3.pointer falls back to clientX on a zero rect). */

@@ -2,9 +2,10 @@
 // pixel-sized questions and keeps the latest answers. At most one batch of questions
 // per chart is in flight; while it runs, newer questions replace each other and only
 // the latest is asked next (zoom and pan fire faster than answers come back).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { CancelledError } from '../worker/client';
 import { StaleAnswer, type ViewQuery, type ViewSource } from '../worker/viewSource';
+import type { Series } from '../worker/generated/view';
 import type { ViewAnswer } from '../worker/viewAnswer';
 import { MARGIN, type ChartView } from './frame';
 
@@ -52,6 +53,25 @@ export function useViewAnswers(source: ViewSource, queries: ViewQuery[]): Answer
   }, [source, key]);
   // Answers of another source (another capture) are never shown.
   return state.source === source ? state : { answers: queries.map(() => null), failure: null };
+}
+
+/** The questions of a chart that asks `series` about one connection over its view. */
+export function seriesQueries(connection: number, direction: Dir, view: ChartView, series: Series[], extra: Partial<ViewQuery> = {}): ViewQuery[] {
+  const base = { connection, direction, t0: view.range[0], t1: view.range[1], columns: plotColumns(view), ...extra };
+  return series.map((s) => ({ ...base, series: s }));
+}
+
+/** A chart's answers to `series` (memoised questions), reporting its first draw to the stack. */
+export function useSeriesAnswers(
+  source: ViewSource, connection: number, direction: Dir, view: ChartView, series: Series[],
+  onDrawn: (() => void) | undefined, extra: Partial<ViewQuery> = {},
+): Answers {
+  const key = `${series.join(',')}|${JSON.stringify(extra)}`;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const queries = useMemo(() => seriesQueries(connection, direction, view, series, extra), [connection, direction, view, key]);
+  const got = useViewAnswers(source, queries);
+  useDrawnSignal(got, onDrawn);
+  return got;
 }
 
 /** Every `clamped` sentence and error of the answers, once each. */
