@@ -125,10 +125,10 @@ for name in $FILES; do
     browser_rows+=("$(tail -1 "$log.out" | python3 -c "
 import json,sys
 try: d=json.loads(sys.stdin.read())
-except Exception: print('| $name | — | — | — | — | — | failed, see $log.err |'); sys.exit()
-if 'error' in d: print(f\"| $name | — | — | — | — | — | {d['error']} |\"); sys.exit()
-f=d['frames']
-print(f\"| $name | {d['readMs']/1000:.2f} | {d['readyMs']/1000:.2f} | {d['readyVsRead']}× | {f['p50Ms']} / {f['p95Ms']} / {f['maxMs']} | {f['over16ms']} of {f['count']} | idle frame {d['idleFrameMs']} ms, {f['keys']} key presses |\")
+except Exception: print('| $name | — | — | — | — | — | — | — | — | failed, see $log.err |'); sys.exit()
+if 'error' in d: print(f\"| $name | — | — | — | — | — | — | — | — | {d['error']} |\"); sys.exit()
+f=d['frames']; q=d.get('query', {}).get('workerMs', {}); m=d.get('memory', {})
+print(f\"| $name | {d['readMs']/1000:.2f} | {d.get('reportMs', 0)/1000:.2f} | {d['readyMs']/1000:.2f} | {d['readyVsRead']}× | {f['p50Ms']} / {f['p95Ms']} / {f['maxMs']} | {f['over16ms']} of {f['count']} | {q.get('p50', '—')} / {q.get('p95', '—')} / {q.get('max', '—')} | {m.get('bytesPerPacket', '—')} | idle frame {d['idleFrameMs']} ms; {f['wheelFrames']} wheel + {f['dragFrames']} drag frames |\")
 ")")
   fi
 done
@@ -156,8 +156,8 @@ done
     echo
     echo "Headless Chromium ($(chromium --version 2>/dev/null | awk '{print $2}')), bench/browser.mjs:"
     echo
-    echo "| capture | read bytes s | drop → chart s | ratio (target ≤ 2×) | zoom frame ms p50 / p95 / max (target ≤ 16) | frames > 16.7 ms | notes |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| capture | read bytes s | drop → report s | drop → chart s | ratio (target ≤ 2×) | zoom/pan frame ms p50 / p95 / max (targets p95 ≤ 16.7, max ≤ 50) | frames > 16.7 ms | worker query ms p50 / p95 / max, 1600 columns (target p95 ≤ 2) | memory B/packet, all Chromium processes (target ≤ 100) | notes |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${browser_rows[@]}"
   fi
 } | tee "$OUTMD"

@@ -53,4 +53,13 @@ if [ "$want_browser" = 1 ] && [ -z "${TCPSCOPE_CHROMIUM:-}" ] && [ ! -x /usr/bin
   $sudo_cmd apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q chromium
 fi
+# 6. Firefox ESR for the second-engine tests (e2e/firefox/, puppeteer-core over
+#    WebDriver BiDi; Playwright's own Firefox build cannot be downloaded here).
+if [ "$want_browser" = 1 ] && [ -z "${TCPSCOPE_FIREFOX:-}" ] && [ ! -x /usr/bin/firefox-esr ]; then
+  log "installing Debian firefox-esr"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q firefox-esr
+fi
 log "toolchain ready"

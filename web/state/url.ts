@@ -78,6 +78,13 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
     return value;
   };
 
+  const positive = (key: string, max: number, what: string): number | null => {
+    if (!params.has(key)) return null;
+    const value = finite(params.get(key), Number.MIN_VALUE, max);
+    if (value === null) refuse(key, `${what} must be a positive number up to ${max.toLocaleString('en-US')}`);
+    return value;
+  };
+
   const conn = number('c', 0, 1e9, 'a connection number');
   if (conn !== null && Number.isInteger(conn)) view.conn = conn;
   else if (conn !== null) refuse('c', 'a connection number is a whole number');
@@ -87,9 +94,11 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
     if (a !== null && b !== null && b > a) view.range = [a, b];
     else refuse('t', 'a time range is two numbers of seconds, start < end, within ±10⁹');
   }
-  const bin = number('bin', 0.001, 60_000, 'a bin in ms');
+  // Any positive bin or threshold is passed on: the view engine raises one that is too
+  // small for the view and says so under the chart (wasm/src/view/request.rs).
+  const bin = positive('bin', 60_000, 'a bin in ms');
   if (bin !== null) view.binMs = bin;
-  const stall = number('stall', 0.001, 3_600_000, 'a stall threshold in ms');
+  const stall = positive('stall', 3_600_000, 'a stall threshold in ms');
   if (stall !== null) view.stallMs = stall;
   const charts = params.get('charts');
   if (charts !== null) {
@@ -119,8 +128,19 @@ export function parseView(fragment: string): ViewState {
 }
 
 /** Shortest decimal that survives a round trip at µs precision. */
+const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 function num(x: number): string {
-  return String(Math.round(x * 1e6) / 1e6);
+  return String(micro(x));
+}
+
+/**
+ * The range as the address bar stores it (µs): the page draws exactly this range, so
+ * a link (or a snapshot made from it) reproduces the picture to the pixel column.
+ */
+export function linkRange(r: [number, number] | null): [number, number] | null {
+  if (!r) return null;
+  const [a, b] = [micro(r[0]), micro(r[1])];
+  return b > a ? [a, b] : r;
 }
 
 /** Serialize to a fragment without '#'; defaults are omitted to keep links short. */

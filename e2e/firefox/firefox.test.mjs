@@ -1,0 +1,101 @@
+// The second engine (issue 18): the built app in Debian's Firefox ESR, driven by
+// puppeteer-core over WebDriver BiDi (Playwright's own Firefox build cannot be
+// downloaded here). It serves dist/ with `vite preview` on its own port, so it runs
+// beside the Playwright suite. Waits are on data-state, never sleeps.
+//   node --test e2e/firefox/        (after `npx vite build`)
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import puppeteer from 'puppeteer-core';
+
+const FIREFOX = process.env.TCPSCOPE_FIREFOX ?? '/usr/bin/firefox-esr';
+const PORT = 4175;
+const BASE = `http://127.0.0.1:${PORT}`;
+const root = new URL('../../', import.meta.url);
+
+let server;
+let browser;
+
+async function waitForServer() {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(BASE)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`vite preview did not answer on ${BASE}`);
+}
+
+before(async () => {
+  server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], {
+    cwd: root, stdio: 'ignore', detached: true,
+  });
+  await waitForServer();
+  browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    protocol: 'webDriverBiDi',
+    extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'datareporting.policy.dataSubmissionEnabled': false },
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) process.kill(-server.pid);
+});
+
+/** A fresh page that records uncaught errors and CSP violations. */
+async function open(url) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /Content-Security-Policy|Content Security Policy/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  await page.setViewport({ width: 1200, height: 900 });
+  await page.goto(url);
+  return { page, problems };
+}
+
+const state = (page, selector) => page.$eval(selector, (el) => el.dataset.state);
+
+async function waitForState(page, selector, wanted) {
+  await page.waitForFunction(
+    (sel, want) => document.querySelector(sel)?.dataset.state === want || document.querySelector(sel)?.dataset.state === 'error',
+    { timeout: 60_000, polling: 100 }, selector, wanted,
+  );
+  assert.equal(await state(page, selector), wanted, `${selector} ended in ${await state(page, selector)}`);
+}
+
+test('Firefox: an example capture is decoded, diagnosed and charted', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
+  const { page, problems } = await open(`${BASE}/#ex=rwnd-limited.pcap`);
+  await waitForState(page, '.app', 'ready');
+  await page.waitForSelector('[data-chart]', { timeout: 30_000 });
+  const charts = await page.$$eval('[data-chart]', (els) => els.map((e) => e.getAttribute('data-chart')));
+  assert.ok(charts.length >= 3, `charts drawn: ${charts}`);
+  const diagnosis = await page.$eval('[data-testid="diagnosis-text"]', (el) => el.textContent ?? '');
+  // The same engine as in Chromium: rwnd-limited.pcap is receive-window limited.
+  assert.match(diagnosis, /never advertised more than 41 KiB.*window-limited 84 %/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Firefox: the embed page draws and reports ready', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
+  const { page, problems } = await open(`${BASE}/embed.html#ex=healthy.pcap`);
+  await waitForState(page, '.embed', 'ready');
+  assert.ok((await page.$$('[data-chart]')).length >= 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Firefox: a refused link says why in one line', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
+  const { page } = await open(`${BASE}/#url=javascript%3Aalert(1)`);
+  await page.waitForSelector('[data-testid="refused"]', { timeout: 30_000 });
+  const text = await page.$eval('[data-testid="refused"]', (el) => el.textContent ?? '');
+  assert.equal(text, '#url=javascript:alert(1) was ignored: only https: addresses can be opened, not javascript:.');
+  await page.close();
+});
