@@ -219,12 +219,16 @@ test('a data packet repeated one year late: charts drawn, the bin raised and sai
   await expect(page.getByTestId('clamped').first()).toContainText(/bin raised from .* to .*: at most 4 bins per pixel column/);
 });
 
-test('a timestamp with its top bit flipped (68 years late): charts drawn, the bin raised and said so', async ({ page }) => {
+test('a timestamp with its top bit flipped (68 years late): one packet moved, charts drawn, the banner says so', async ({ page }) => {
   const flipped = editedCapture((r) => r.writeUInt32LE((r.readUInt32LE(0) | 0x8000_0000) >>> 0, 0), false);
   await page.goto('/');
   await openBuffer(page, 'flipped-bit.pcap', flipped);
   await expectBoundedCharts(page);
-  await expect(page.getByTestId('clamped').first()).toContainText(/bin raised from/);
+  // A lone outlier (docs/ANALYSIS.md "Time going backwards", rule 1): analysed at the
+  // time of the packet before it, so the capture keeps its real length (stalls.pcap:
+  // a few seconds, not 68 years) and only the step back after it is counted.
+  await expect(page.getByTestId('time-backwards-banner')).toContainText('1 packet whose timestamp is earlier than the one before');
+  await expect(page.getByTestId('capture')).not.toContainText(/\d{5,} s\./);
 });
 
 test('#bin=0.000001 (1 ns): the engine raises the bin and the chart says so', async ({ page }) => {

@@ -4,8 +4,7 @@
 // framed; the service worker keeps the app shell and never a capture; a link the
 // page will not follow says why in one line. Waits are on data-state, never sleeps.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { servedElsewhere } from './elsewhere';
 
 const app = (page: Page) => page.locator('.app');
 const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
@@ -37,28 +36,15 @@ test('every response carries the security headers; only the embed page may be fr
   }
 });
 
-/** A page on another origin (another port) framing the app and the embed, as a blog would. */
-async function hostPage(baseURL: string): Promise<{ server: Server; url: string }> {
-  const html = `<!doctype html><title>blog</title>
-    <iframe id="app" src="${baseURL}/" width="600" height="300"></iframe>
-    <iframe id="embed" src="${baseURL}/embed.html#ex=healthy.pcap" width="600" height="300"></iframe>`;
-  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
-}
-
 test('another site can frame embed.html but not the app', async ({ page, baseURL }) => {
-  const { server, url } = await hostPage(baseURL!);
-  try {
-    await page.goto(url);
-    const embed = page.frameLocator('#embed');
-    await expect(embed.locator('.embed')).toHaveAttribute('data-state', 'ready');
-    // frame-ancestors 'none': the app's document is replaced by an error page, so its root never exists.
-    const appFrame = page.frames().find((f) => f.url().startsWith(baseURL!) && !f.url().includes('embed'));
-    expect(await appFrame?.locator('.app').count() ?? 0).toBe(0);
-  } finally {
-    server.close();
-  }
+  await page.goto(await servedElsewhere(`<!doctype html><title>blog</title>
+    <iframe id="app" src="${baseURL}/" width="600" height="300"></iframe>
+    <iframe id="embed" src="${baseURL}/embed.html#ex=healthy.pcap" width="600" height="300"></iframe>`));
+  const embed = page.frameLocator('#embed');
+  await expect(embed.locator('.embed')).toHaveAttribute('data-state', 'ready');
+  // frame-ancestors 'none': the app's document is replaced by an error page, so its root never exists.
+  const appFrame = page.frames().find((f) => f.url().startsWith(baseURL!) && !f.url().includes('embed'));
+  expect(await appFrame?.locator('.app').count() ?? 0).toBe(0);
 });
 
 test('zero CSP violations: the app with a capture, a shared view, the embed', async ({ page, context }) => {

@@ -7,6 +7,7 @@ import { expect, test, type Browser, type FrameLocator, type Page } from '@playw
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeFixture } from '../web/charts/fixtures';
+import { servedElsewhere } from './elsewhere';
 import { DEFAULT_VIEW } from '../web/state/url';
 import { encodeSnapshot, snapshotLink } from '../web/share/snapshot';
 
@@ -115,7 +116,7 @@ test('the embed snippet renders in a host page', async ({ page, baseURL }) => {
   const snippet = await page.getByTestId('embed-code').inputValue();
   expect(snippet).toMatch(/^<iframe src="[^"]*\/embed\.html#[^"]*snap=[^"]+" width="100%" height="420" style="border:0" loading="lazy" title="tcpscope: [^"]+"><\/iframe>$/);
   const host = await page.context().newPage();
-  await host.setContent(`<!doctype html><body>${snippet.replace(/src="https?:\/\/[^/]+\//, `src="${baseURL}/`)}</body>`);
+  await host.goto(await servedElsewhere(`<!doctype html><body>${snippet.replace(/src="https?:\/\/[^/]+\//, `src="${baseURL}/`)}</body>`));
   const frame = host.frameLocator('iframe');
   await expect(frame.locator('.embed')).toHaveAttribute('data-state', 'ready');
   await expect(frame.locator('svg[data-chart]')).toHaveCount(DEFAULT_VIEW.charts.length);
@@ -124,14 +125,14 @@ test('the embed snippet renders in a host page', async ({ page, baseURL }) => {
   await page.getByTestId('embed-chart').selectOption('inflight');
   const single = await page.getByTestId('embed-code').inputValue();
   expect(single).toContain('charts=inflight');
-  await host.setContent(`<!doctype html><body>${single.replace(/src="https?:\/\/[^/]+\//, `src="${baseURL}/`)}</body>`);
+  await host.goto(await servedElsewhere(`<!doctype html><body>${single.replace(/src="https?:\/\/[^/]+\//, `src="${baseURL}/`)}</body>`));
   await expect(host.frameLocator('iframe').locator('.embed')).toHaveAttribute('data-state', 'ready');
   await expect(host.frameLocator('iframe').locator('svg[data-chart]')).toHaveCount(1);
   await expect(host.frameLocator('iframe').locator('svg[data-chart="inflight"]')).toHaveCount(1);
 });
 
 test('the embed answers PING and draws a capture or a snapshot posted to it', async ({ page, baseURL }) => {
-  await page.setContent(`<!doctype html><body><iframe src="${baseURL}/embed.html" width="900" height="420"></iframe></body>`);
+  await page.goto(await servedElsewhere(`<!doctype html><body><iframe src="${baseURL}/embed.html" width="900" height="420"></iframe></body>`));
   const frame = page.frameLocator('iframe');
   await expect(frame.locator('.embed')).toHaveAttribute('data-state', 'idle');
 

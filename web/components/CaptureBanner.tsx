@@ -12,7 +12,7 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
 }
 
 /** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
-export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock'] as const;
+export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'time-went-backwards'] as const;
 
 /** A capture clock coarser than this (ms) gets the banner. */
 export const COARSE_CLOCK_MS = 1;
@@ -62,6 +62,11 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
       {coarse ? (
         <div className="banner capture-note" role="status" data-testid="coarse-clock-banner">
           {coarse}
+        </div>
+      ) : null}
+      {byKind('time-went-backwards') ? (
+        <div className="banner capture-note" role="status" data-testid="time-backwards-banner">
+          Time goes backwards in this capture: {byKind('time-went-backwards')!.message}.
         </div>
       ) : null}
       {warnings.length ? (
