@@ -47,6 +47,21 @@ impl WasmSession {
         self.inner.report().to_json()
     }
 
+    /// The report without its connections, plus `connectionCount` (the CLI's
+    /// `--ndjson` header line); then `connectionJson(i)` for i in 0..connectionCount.
+    #[wasm_bindgen(js_name = headerJson)]
+    pub fn header_json(&self) -> String {
+        self.inner.report().header_json()
+    }
+
+    /// Connection at position `index` as JSON (an element of the report's
+    /// `connections`); empty past the end.
+    #[wasm_bindgen(js_name = connectionJson)]
+    pub fn connection_json(&self, index: u32) -> String {
+        let connections = self.inner.analysis().map(|a| a.connections.as_slice()).unwrap_or(&[]);
+        crate::report::Report::connection_json(connections, index as usize).unwrap_or_default()
+    }
+
     /// A float column of connection `conn`, materialized from the compact store and
     /// copied out; empty for an unknown name. One column at a time, so the transient
     /// is 8 bytes per packet of that connection, never the whole public layout.
