@@ -6,11 +6,14 @@
 //   readyMs      drop (the file input's change event) to the app's data-state="ready"
 //                plus two animation frames (the charts of the largest connection drawn)
 //   readyVsRead  readyMs / readMs (issue 7 target: ≤ 2)
+//   peakRssMiB   the largest sum of resident memory over Chromium's processes (browser,
+//                renderer, GPU, utility: its whole process tree, sampled every 100 ms
+//                from /proc) between the drop and the end of the zoom test
 //   frames       requestAnimationFrame deltas while zooming and panning with the
 //                keyboard on the focused chart stack (target: ≤ 16 ms per frame)
 // The read baseline runs first so both measurements see the same (warm) page cache.
 import { chromium } from '@playwright/test';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +48,34 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 const result = { file: file.split('/').pop(), bytes: statSync(file).size };
+
+/** Resident bytes of the descendants of `root` (Linux /proc): Playwright starts
+ * Chromium as a child of this process, so these are Chromium's processes. */
+function treeRssBytes(root) {
+  const parent = new Map();
+  const rss = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(+name, +fields[1]);
+      rss.set(+name, +fields[21] * 4096); // field 24: rss in pages
+    } catch { /* exited meanwhile */ }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p = parent.get(pid) ?? 0; p > 1; p = parent.get(p) ?? 0) {
+      if (p === root) {
+        total += bytes;
+        break;
+      }
+    }
+  }
+  return total;
+}
+let peakRss = 0;
+const sampler = setInterval(() => { peakRss = Math.max(peakRss, treeRssBytes(process.pid)); }, 100);
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(600_000);
@@ -143,6 +174,8 @@ try {
 } catch (e) {
   result.error = String(e?.message ?? e).split('\n')[0];
 } finally {
+  clearInterval(sampler);
+  result.peakRssMiB = Math.round(peakRss / 2 ** 20);
   await browser.close();
   server.close();
 }
