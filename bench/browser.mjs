@@ -6,9 +6,9 @@
 //   readyMs      drop (the file input's change event) to the app's data-state="ready"
 //                plus two animation frames (the charts of the largest connection drawn)
 //   readyVsRead  readyMs / readMs (issue 7 target: ≤ 2)
-//   peakRssMiB   the largest sum of resident memory over Chromium's processes (browser,
+//   peakRssMiB   the largest sum of memory (PSS) over Chromium's processes (browser,
 //                renderer, GPU, utility: its whole process tree, sampled every 100 ms
-//                from /proc) between the drop and the end of the zoom test
+//                from /proc), from page load to the end of the zoom test
 //   frames       requestAnimationFrame deltas while zooming and panning with the
 //                keyboard on the focused chart stack (target: ≤ 16 ms per frame)
 // The read baseline runs first so both measurements see the same (warm) page cache.
@@ -49,33 +49,32 @@ const browser = await chromium.launch({
 });
 const result = { file: file.split('/').pop(), bytes: statSync(file).size };
 
-/** Resident bytes of the descendants of `root` (Linux /proc): Playwright starts
- * Chromium as a child of this process, so these are Chromium's processes. */
-function treeRssBytes(root) {
+/** Proportional set size (PSS: each shared page split among the processes sharing
+ * it, so shared libraries count once) of the descendants of `root`, from Linux /proc:
+ * Playwright starts Chromium as a child of this process, so these are Chromium's. */
+function treeMemoryBytes(root) {
   const parent = new Map();
-  const rss = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(+name, +fields[1]);
-      rss.set(+name, +fields[21] * 4096); // field 24: rss in pages
+      parent.set(+name, +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     } catch { /* exited meanwhile */ }
   }
   let total = 0;
-  for (const [pid, bytes] of rss) {
-    for (let p = parent.get(pid) ?? 0; p > 1; p = parent.get(p) ?? 0) {
-      if (p === root) {
-        total += bytes;
-        break;
-      }
-    }
+  for (const pid of parent.keys()) {
+    let p = parent.get(pid) ?? 0;
+    while (p > 1 && p !== root) p = parent.get(p) ?? 0;
+    if (p !== root) continue;
+    try {
+      const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      total += pss ? +pss[1] * 1024 : 0;
+    } catch { /* exited meanwhile */ }
   }
   return total;
 }
 let peakRss = 0;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, treeRssBytes(process.pid)); }, 100);
+const sampler = setInterval(() => { peakRss = Math.max(peakRss, treeMemoryBytes(process.pid)); }, 100);
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(600_000);
