@@ -80,6 +80,9 @@ for name in $FILES; do
   n_sec=$SEC n_rss=$RSS_MIB
   conns=$(json "$OUT" "['connections']")
   [ "$(json "$OUT" "['packets']")" = "$packets" ] || note+="native counted $(json "$OUT" "['packets']") packets. "
+  generated=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('tcp_connections', ''))" "$DIR/$name.json")
+  [ -z "$generated" ] || [ "$generated" = "$conns" ] ||
+    note+="$generated connections generated, $conns analysed (the rest beyond AnalysisOptions::max_connections, counted in a warning). "
 
   timed "$DIR/$name.wasm" node bench/run-wasm.mjs "$f"
   w_sec=$SEC w_rss=$RSS_MIB
