@@ -5,7 +5,7 @@
 // app still opens offline once it has been loaded. Waits are on the app's state
 // attributes only, never sleeps.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -164,4 +164,105 @@ test('once loaded, the app opens offline', async ({ page, context }) => {
   await expect(app(page)).toHaveAttribute('data-state', 'ready');
   await expect(page.locator('svg[data-chart]').first()).toBeVisible();
   await context.setOffline(false);
+});
+
+// ---- Hostile views (issue 14, "Bounded everywhere"): a packet a year late, a timestamp
+// with its top bit flipped, absurd bins and stall thresholds. The page is never blank,
+// a message says what the engine clamped, and what is drawn stays sized by pixels.
+
+/** Offset of the TCP payload length of a record (Ethernet / IPv4 / TCP), or 0. */
+function payloadOf(bytes: Buffer, record: number): number {
+  const ip = record + 16 + 14;
+  if (bytes.readUInt16BE(record + 16 + 12) !== 0x0800) return 0;
+  const ihl = (bytes[ip] & 0x0f) * 4;
+  const tcpHeader = (bytes[ip + ihl + 12] >> 4) * 4;
+  return bytes.readUInt16BE(ip + 2) - ihl - tcpHeader;
+}
+
+/** stalls.pcap with one data record changed by `edit` (or appended again, edited). */
+function editedCapture(edit: (record: Buffer) => void, append: boolean): Buffer {
+  const bytes = Buffer.from(readFileSync(`${examples}stalls.pcap`));
+  const records = pcapRecords(bytes);
+  const data = records.filter((r) => payloadOf(bytes, r) > 0);
+  const at = data[Math.floor(data.length / 2)];
+  const length = 16 + bytes.readUInt32LE(at + 8);
+  if (!append) {
+    edit(bytes.subarray(at, at + length));
+    return bytes;
+  }
+  const copy = Buffer.from(bytes.subarray(at, at + length));
+  edit(copy);
+  return Buffer.concat([bytes, copy]);
+}
+
+/** Every chart is drawn (no render error), bounded by its pixel columns, and the page's heap stays small. */
+async function expectBoundedCharts(page: Page) {
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('svg[data-chart]')).toHaveCount(5);
+  await expect(page.getByTestId('render-error')).toHaveCount(0);
+  await expect(page.locator('.tcps-failure')).toHaveCount(0);
+  const drawn = await page.locator('svg[data-chart]').evaluateAll((svgs) => svgs.map((svg) => ({
+    width: Number(svg.getAttribute('width')),
+    points: Math.max(0, ...[...svg.querySelectorAll('[data-points]')].map((el) => Number(el.getAttribute('data-points')))),
+  })));
+  // At most 4 bins (or one M4 column) per pixel: never sized by time span, bin or threshold.
+  for (const d of drawn) expect(d.points).toBeLessThanOrEqual(4 * d.width);
+  const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+  expect(heap).toBeLessThan(150e6);
+}
+
+test('a data packet repeated one year late: charts drawn, the bin raised and said so', async ({ page }) => {
+  const late = editedCapture((r) => r.writeUInt32LE(r.readUInt32LE(0) + 365 * 86_400, 0), true);
+  await page.goto('/');
+  await openBuffer(page, 'year-late.pcap', late);
+  await expectBoundedCharts(page);
+  await expect(page.getByTestId('clamped').first()).toContainText(/bin raised from .* to .*: at most 4 bins per pixel column/);
+});
+
+test('a timestamp with its top bit flipped (68 years late): charts drawn, the bin raised and said so', async ({ page }) => {
+  const flipped = editedCapture((r) => r.writeUInt32LE((r.readUInt32LE(0) | 0x8000_0000) >>> 0, 0), false);
+  await page.goto('/');
+  await openBuffer(page, 'flipped-bit.pcap', flipped);
+  await expectBoundedCharts(page);
+  await expect(page.getByTestId('clamped').first()).toContainText(/bin raised from/);
+});
+
+test('#bin=0.000001 (1 ns): the engine raises the bin and the chart says so', async ({ page }) => {
+  await page.goto('/#ex=stalls.pcap&bin=0.000001');
+  await expectBoundedCharts(page);
+  await expect(page.locator('figure[data-chart="throughput"] [data-testid="clamped"]').first())
+    .toContainText(/bin raised from 1 ns to 1 µs: the smallest bin/);
+});
+
+test('#stall=0.000001 (1 ns): the engine raises the threshold and the chart says so', async ({ page }) => {
+  await page.goto('/#ex=stalls.pcap&stall=0.000001');
+  await expectBoundedCharts(page);
+  await expect(page.locator('figure[data-chart="stalls"] [data-testid="clamped"]').first()).toContainText(/stall threshold raised/);
+});
+
+test('opening a small capture while a large one loads: only the small one is shown', async ({ page }, testInfo) => {
+  // ~150 MB: rwnd-limited.pcap's records 120 times over, 3 s apart (2 connections).
+  const base = readFileSync(`${examples}rwnd-limited.pcap`);
+  const records = pcapRecords(base);
+  const body = base.subarray(records[0]);
+  const copies = [base.subarray(0, records[0])];
+  for (let k = 0; k < 120; k++) {
+    const copy = Buffer.from(body);
+    for (const r of records) copy.writeUInt32LE(copy.readUInt32LE(r - records[0]) + 3 * k, r - records[0]);
+    copies.push(copy);
+  }
+  const large = testInfo.outputPath('large.pcap');
+  writeFileSync(large, Buffer.concat(copies));
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(large);
+  await expect(page.getByTestId('progress')).toBeVisible();
+  await page.getByTestId('file-input').setInputFiles(`${examples}stalls.pcap`);
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('capture')).toContainText('stalls.pcap');
+  const rows = page.getByTestId('connections').locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(':9000');
+  await expect(page.locator('svg[data-chart]')).toHaveCount(5);
+  await expect(page.getByTestId('connection')).toContainText(':9000');
+  await expect(page.getByTestId('capture')).not.toContainText('large.pcap');
 });

@@ -12,9 +12,10 @@
 #      wasm       the engine in wasm under Node, as the CLI and the worker run it
 #                 (bench/run-wasm.mjs): also its linear-memory high-water mark
 #      --ndjson   the CLI writing NDJSON to /dev/null (peak RSS: target < 300 MB at 100 k)
-#      browser    headless Chromium (bench/browser.mjs): drop → charts drawn, and the
-#                 peak resident memory of Chromium's processes; only for
-#                 BENCH_BROWSER_FILES (default syn-1m), BENCH_SKIP_BROWSER=1 skips it
+#      browser    headless Chromium (bench/browser.mjs): drop → charts drawn, the peak
+#                 memory (PSS) of Chromium's processes, zoom/pan frame times, worker query
+#                 times; only for BENCH_BROWSER_FILES (default bulk-snap96 syn-1m),
+#                 BENCH_SKIP_BROWSER=1 skips it
 #
 # Informational only: nothing here fails on speed (times depend on the machine and on
 # what else runs on it: the load average is printed). Options (env): BENCH_SCALE,
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/.."
 DIR=${BENCH_DIR:-.bench}
 export BENCH_DIR="$DIR"
 FILES=${BENCH_FILES:-"bulk-snap96 bulk-full short-conns syn-1m"}
-BROWSER_FILES=${BENCH_BROWSER_FILES:-"syn-1m"}
+BROWSER_FILES=${BENCH_BROWSER_FILES:-"bulk-snap96 syn-1m"}
 OUTMD=${BENCH_OUT:-$DIR/bench-results.md}
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -103,8 +104,9 @@ for name in $FILES; do
     b_ms=$(json "$b" "['readyMs']")
     if [ -n "$b_ms" ]; then
       b_sec=$(awk -v m="$b_ms" 'BEGIN{printf "%.1f", m/1000}')
-      b_cell="$b_sec s ($(ratio "$t_sec" "$b_sec" | tr -d '×')× tshark), $(json "$b" "['peakRssMiB']") MiB"
-      note+="browser zoom frames p95 $(json "$b" "['frames']['p95Ms']") ms. "
+      b_cell="$b_sec s ($(ratio "$t_sec" "$b_sec" | tr -d '×')× tshark), peak $(json "$b" "['peakPssMiB']") MiB"
+      note+="browser: drop → report $(json "$b" "['reportMs']") ms, zoom/pan frames p95 $(json "$b" "['frames']['p95Ms']") ms, "
+      note+="worker query p95 $(json "$b" "['query']['workerMs']['p95']") ms, $(json "$b" "['memory']['bytesPerPacket']") B/packet. "
     else
       b_cell="failed: $(json "$b" "['error']")"
     fi

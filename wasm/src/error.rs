@@ -7,6 +7,7 @@ use std::fmt;
 
 /// Which layer of the packet the problem is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
     /// File framing: pcap global/record headers, pcapng blocks.
@@ -21,6 +22,7 @@ pub enum Layer {
 
 /// What went wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorKind {
     /// Not a pcap or pcapng file (unknown magic number).

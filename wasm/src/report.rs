@@ -8,6 +8,7 @@ use crate::error::DecodeError;
 use serde::Serialize;
 
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Report<'a> {
     pub schema_version: u32,
@@ -18,6 +19,7 @@ pub struct Report<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CaptureSummary {
     pub format: Option<&'static str>,
@@ -34,6 +36,7 @@ pub struct CaptureSummary {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorSummary {
     pub message: String,
@@ -44,6 +47,7 @@ pub struct ErrorSummary {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Warning {
     pub kind: &'static str,
     pub count: u64,

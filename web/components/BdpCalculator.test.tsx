@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { BdpCalculator } from './BdpCalculator';
 import type { ConnectionSummary } from '../model/types';
 import { receiverSide, render, typeInto, dir } from './testUtil';
+import { bdpCalculator } from '../charts/testEngine';
+
+// The real calculator (analysis/bdp.rs through the wasm module), answering synchronously.
+const calculate = bdpCalculator();
 
 const input = (el: HTMLElement, name: string) => el.querySelector(`[data-testid="bdp-${name}"]`) as HTMLInputElement;
 const verdict = (el: HTMLElement) => el.querySelector('[data-testid="bdp-verdict"]')!;
@@ -20,7 +24,7 @@ const wifi = receiverSide({
 
 describe('BdpCalculator seeding', () => {
   it('takes RTT, window and rate from the evidence, never the peak bin', () => {
-    const el = render(<BdpCalculator summary={wifi} />);
+    const el = render(<BdpCalculator summary={wifi} calculate={calculate} />);
     expect(input(el, 'rtt').value).toBe('2.8');
     expect(input(el, 'window').value).toBe('64');
     expect(input(el, 'link').value).toBe('169');
@@ -38,7 +42,7 @@ describe('BdpCalculator seeding', () => {
   });
 
   it('uses the diagnosis\'s link estimate when it has one', () => {
-    const el = render(<BdpCalculator summary={receiverSide({ evidence: { linkRateBps: 37e6, rateBps: 36e6, verdict: 'link' } })} />);
+    const el = render(<BdpCalculator summary={receiverSide({ evidence: { linkRateBps: 37e6, rateBps: 36e6, verdict: 'link' } })} calculate={calculate} />);
     expect(input(el, 'link').value).toBe('37');
     expect(hint(el, 'link')).toBe('the link rate the diagnosis estimated: 37 Mbit/s');
     expect(verdict(el).getAttribute('data-verdict')).toBe('link');
@@ -46,7 +50,7 @@ describe('BdpCalculator seeding', () => {
   });
 
   it('unknown window scale: the inferred lower bound, said so', () => {
-    const el = render(<BdpCalculator summary={receiverSide()} />);
+    const el = render(<BdpCalculator summary={receiverSide()} calculate={calculate} />);
     expect(input(el, 'window').value).toBe('512');
     expect(hint(el, 'window')).toBe('inferred ≥ 512 KiB (window scale unknown)');
     expect(input(el, 'rtt').value).toBe('25');
@@ -54,7 +58,7 @@ describe('BdpCalculator seeding', () => {
   });
 
   it('no path RTT: says so, and no caps', () => {
-    const el = render(<BdpCalculator summary={receiverSide({ evidence: { rttMs: null, capBps: null, verdict: 'unknown' } })} />);
+    const el = render(<BdpCalculator summary={receiverSide({ evidence: { rttMs: null, capBps: null, verdict: 'unknown' } })} calculate={calculate} />);
     expect(input(el, 'rtt').value).toBe('');
     expect(hint(el, 'rtt')).toBe('no path RTT could be measured');
     expect(el.textContent).not.toContain('no RTT samples');
@@ -68,7 +72,7 @@ describe('BdpCalculator seeding', () => {
       directions: [dir({ rtt: { minMs: 2.8, medianMs: 3 }, throughput: { meanBps: 1e6, peakBps: 9e6, binSeconds: 0.1 } }), dir({})],
       diagnosis: { limit: 'path', text: '', shares: { receiveWindow: 0, loss: 0, application: 0, stalled: 0, other: 1 } },
     } as ConnectionSummary;
-    const el = render(<BdpCalculator summary={old} />);
+    const el = render(<BdpCalculator summary={old} calculate={calculate} />);
     expect(['rtt', 'window', 'link'].map((n) => input(el, n).value)).toEqual(['', '', '']);
     expect(verdict(el).getAttribute('data-verdict')).toBe('unknown');
   });
@@ -83,14 +87,14 @@ describe('BdpCalculator verdict', () => {
     ['stalls', 'stalls are the limit'],
     ['unknown', 'cannot tell'],
   ] as const)('untouched, it is the headline\'s verdict: %s', (v, words) => {
-    const el = render(<BdpCalculator summary={receiverSide({ evidence: { verdict: v } })} />);
+    const el = render(<BdpCalculator summary={receiverSide({ evidence: { verdict: v } })} calculate={calculate} />);
     expect(verdict(el).getAttribute('data-verdict')).toBe(v);
     expect(verdict(el).getAttribute('data-source')).toBe('diagnosis');
     expect(verdict(el).textContent).toContain(words);
   });
 
   it('edited, it is recomputed from the inputs; typed back, it is the headline\'s again', () => {
-    const el = render(<BdpCalculator summary={wifi} />);
+    const el = render(<BdpCalculator summary={wifi} calculate={calculate} />);
     expect(verdict(el).getAttribute('data-verdict')).toBe('window');
     typeInto(input(el, 'window'), '256'); // 256 KiB / 2.8 ms = 749 Mbit/s > 169 Mbit/s
     expect(verdict(el).getAttribute('data-verdict')).toBe('link');

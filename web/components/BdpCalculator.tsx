@@ -6,15 +6,36 @@
 // rate — never the peak bin. While the inputs are the seed's, the verdict line is the
 // diagnosis's own verdict, so the calculator cannot contradict the headline; once an
 // input is changed, the verdict is recomputed from the inputs (window cap vs link rate).
-// The table lists 32 KiB … 16 MiB against the cap at this RTT.
-import { useId, useState } from 'react';
+// The table lists 32 KiB … 16 MiB against the cap at this RTT. Every number and the
+// inputs' verdict come from the one Rust function (analysis/bdp.rs `calculate`, through
+// the worker); this file only parses the inputs and formats the answer.
+import { useEffect, useId, useState } from 'react';
 import type { ConnectionSummary, Verdict } from '../model/types';
 import { evidenceOf } from '../model/types';
-import { KiB, attainable, bdp, cap, inputVerdict, seedFromEvidence, windowFor, windowTable } from '../model/bdp';
+import { KiB, seedFromEvidence } from '../model/bdp';
 import { formatBitrate, formatBytes, formatDuration } from '../model/format';
+import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
+
+/** Asks analysis/bdp.rs `calculate` (the worker; tests call the wasm directly). */
+export type BdpCalculate = (q: BdpQuestion) => BdpAnswer | Promise<BdpAnswer>;
 
 export interface BdpCalculatorProps {
   summary: ConnectionSummary;
+  calculate: BdpCalculate;
+}
+
+/** The engine's answer to the current inputs; null until it is here. */
+function useBdpAnswer(calculate: BdpCalculate, q: BdpQuestion): BdpAnswer | null {
+  const key = JSON.stringify(q);
+  const [answer, setAnswer] = useState<{ key: string; answer: BdpAnswer } | null>(null);
+  useEffect(() => {
+    let current = true;
+    const got = calculate(JSON.parse(key) as BdpQuestion);
+    if (got instanceof Promise) got.then((a) => current && setAnswer({ key, answer: a }), () => undefined);
+    else setAnswer({ key, answer: got });
+    return () => { current = false; };
+  }, [calculate, key]);
+  return answer?.key === key ? answer.answer : null;
 }
 
 /** The verdict in words; the same limit the headline names (DiagnosisPanel LIMIT_LABEL). */
@@ -38,7 +59,7 @@ export function seedText(v: number | null, digits = 3): string {
   return v == null || !Number.isFinite(v) || v <= 0 ? '' : String(Number(v.toPrecision(digits + 1)));
 }
 
-export function BdpCalculator({ summary }: BdpCalculatorProps) {
+export function BdpCalculator({ summary, calculate }: BdpCalculatorProps) {
   const seed = seedFromEvidence(evidenceOf(summary.diagnosis));
   const id = useId();
   const seeded = {
@@ -53,10 +74,13 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
   const rttS = positive(rttMs) != null ? positive(rttMs)! / 1000 : null;
   const windowBytes = positive(windowKiB) != null ? positive(windowKiB)! * KiB : null;
   const linkBps = positive(linkMbps) != null ? positive(linkMbps)! * 1e6 : null;
-  const ready = rttS != null;
+  const answer = useBdpAnswer(calculate, {
+    ...(rttS != null ? { rttMs: rttS * 1000 } : {}), ...(windowBytes != null ? { windowBytes } : {}), ...(linkBps != null ? { linkBps } : {}),
+  });
+  const ready = rttS != null && answer != null;
   // Untouched (or typed back to the seed): the diagnosis's verdict; else the inputs'.
   const untouched = rttMs === seeded.rtt && windowKiB === seeded.window && linkMbps === seeded.link;
-  const verdict: Verdict = untouched ? seed.verdict : inputVerdict(windowBytes, rttS, linkBps);
+  const verdict: Verdict = untouched ? seed.verdict : answer?.verdict ?? 'unknown';
 
   const field = (label: string, unit: string, value: string, set: (v: string) => void, name: string, hint?: string) => (
     <label htmlFor={`${id}-${name}`} style={{ display: 'grid', gap: 2 }}>
@@ -113,31 +137,31 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
       </p>
       {ready ? (
         <ul className="bdp-results" data-testid="bdp-results">
-          {windowBytes != null && (
+          {windowBytes != null && answer.capBps != null && (
             <li data-testid="bdp-cap">
               A {formatBytes(windowBytes)} window at {formatDuration(rttS)} caps throughput at{' '}
-              <strong>{formatBitrate(cap(windowBytes, rttS))}</strong>
-              {linkBps != null && (
+              <strong>{formatBitrate(answer.capBps)}</strong>
+              {linkBps != null && answer.attainableBps != null && (
                 <>
-                  ; on a {formatBitrate(linkBps)} link the flow can reach {formatBitrate(attainable(windowBytes, rttS, linkBps))}
+                  ; on a {formatBitrate(linkBps)} link the flow can reach {formatBitrate(answer.attainableBps)}
                 </>
               )}
               .
             </li>
           )}
-          {linkBps != null && (
+          {linkBps != null && answer.needBytes != null && (
             <li data-testid="bdp-need">
               Bandwidth-delay product: {formatBitrate(linkBps)} × {formatDuration(rttS)} ={' '}
-              <strong>{bdp(linkBps, rttS).toLocaleString('en-US')} bytes</strong> ({formatBytes(bdp(linkBps, rttS))}); the smallest
-              window of the table that fills the link is {windowFor(linkBps, rttS) != null ? formatBytes(windowFor(linkBps, rttS)!) : 'more than 16 MiB'}.
+              <strong>{answer.needBytes.toLocaleString('en-US')} bytes</strong> ({formatBytes(answer.needBytes)}); the smallest
+              window of the table that fills the link is {answer.windowForLink != null ? formatBytes(answer.windowForLink) : 'more than 16 MiB'}.
             </li>
           )}
         </ul>
-      ) : (
+      ) : rttS == null ? (
         <p className="muted" data-testid="bdp-no-rtt">
           {seed.rttS == null && rttMs === seeded.rtt ? 'No path RTT could be measured: enter' : 'Enter'} a round-trip time to compute the caps.
         </p>
-      )}
+      ) : null}
       {ready && (
         <div className="table-wrap">
           <table data-testid="bdp-table">
@@ -150,15 +174,12 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
               </tr>
             </thead>
             <tbody>
-              {windowTable(rttS, linkBps).map((r) => (
-                <tr
-                  key={r.windowBytes}
-                  className={windowBytes != null && r.windowBytes === nearestSize(windowBytes) ? 'selected' : undefined}
-                >
+              {answer.table.map((r) => (
+                <tr key={r.windowBytes} className={r.selected ? 'selected' : undefined}>
                   <td>{formatBytes(r.windowBytes)}</td>
                   <td className="num">{formatBitrate(r.capBps)}</td>
                   {linkBps != null && (
-                    <td className="num">{r.limitedBy === 'link' ? `${formatBitrate(r.rateBps)} (full rate)` : formatBitrate(r.rateBps)}</td>
+                    <td className="num">{r.linkLimited ? `${formatBitrate(r.rateBps)} (full rate)` : formatBitrate(r.rateBps)}</td>
                   )}
                 </tr>
               ))}
@@ -168,11 +189,6 @@ export function BdpCalculator({ summary }: BdpCalculatorProps) {
       )}
     </section>
   );
-}
-
-/** The table size the current window rounds up to (64 KiB − 1 → 64 KiB), for highlighting. */
-function nearestSize(windowBytes: number): number {
-  return 2 ** Math.ceil(Math.log2(Math.max(windowBytes, 32 * KiB)));
 }
 
 export default BdpCalculator;

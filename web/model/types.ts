@@ -1,38 +1,24 @@
-// The data contract between the wasm decoder (via the worker) and the UI.
-// Mirrors wasm/src/report.rs (JSON summary, schema 1) and wasm/src/analysis/columns.rs
-// (per-connection columns). Bump SCHEMA_VERSION with the Rust constant.
+// The data contract between the wasm decoder (via the worker) and the UI. The report's
+// types are GENERATED from the Rust structs (wasm/src/report.rs, wasm/src/analysis/mod.rs;
+// web/worker/generated/view.ts, checked by a cargo test); this file adds only what
+// older snapshots lack (the "legacy" shapes below) and the per-packet columns that
+// share snapshots still carry (removed by issue 15). Bump SCHEMA_VERSION with Rust's.
+import type * as Gen from '../worker/generated/view';
 
 export const SCHEMA_VERSION = 1;
 
-export type StallCause =
-  | 'zero-window' | 'window-limited' | 'retransmission-timeout'
-  | 'application-idle' | 'ack-wait' | 'unknown';
+/** Closed sets, as the analysis writes them (analysis/mod.rs LIMITS, VERDICTS, EPISODE_KINDS). */
+export type { StallCause, Limit, Vantage, Verdict, EpisodeKind } from '../worker/generated/view';
+export type Stall = Gen.Stall;
 
-export type Limit =
-  | 'receive-window' | 'zero-window' | 'loss' | 'application' | 'stalls' | 'path' | 'too-short';
-
-export interface Stall {
-  start: number;      // s since first packet of the file
-  duration: number;   // s
-  cause: StallCause;
-  frameBefore: number;
-  frameAfter: number;
-  endedBy: string;
-}
-
-export interface DirectionSummary {
-  from: string; to: string;
-  packets: number; payloadBytes: number; bytes: number;
-  windowScale: number | null; windowScaleUnknown: boolean; windowScaleLowerBound: number | null;
-  receiveWindow: { min: number; max: number } | null;
-  maxBytesInFlight: number | null;
-  retransmissions: number; fastRetransmissions: number; spuriousRetransmissions: number;
-  duplicateAcks: number; zeroWindows: number; zeroWindowProbes: number; windowFull: number;
-  keepAlives: number; lostSegments: number; outOfOrder: number;
+/**
+ * A direction as reported; snapshots written before issue 13 lack the newer fields
+ * (senderLagMs is left out: the page does not read it).
+ */
+export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs'> & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
-  stalls: Stall[];
-}
+};
 
 // Issue 13 (docs/ANALYSIS.md) added fields to schema 1. Snapshots written before
 // it (web/share) lack them, so each extended object is typed as "new | legacy": the
@@ -41,128 +27,47 @@ export interface DirectionSummary {
 // at the end of this file (pathInfo, rttStats, activeMeanBps, evidenceOf, episodesOf,
 // captureQuality), which narrow with `in` and say "not reported" as null.
 
-/** Per-direction throughput (DESIGN.md "Throughput"). */
-export interface ThroughputStats {
-  /** Payload bits / the connection's duration: "mean over the connection's duration". */
-  meanBps: number;
-  /** Payload bits / the direction's active time (first to last data segment, application pauses excluded): "mean while active". */
-  activeMeanBps: number;
-  /** Largest bin; ≥ meanBps by construction (a transfer shorter than one bin: the mean). */
-  peakBps: number;
-  /** Bin size, follows the connection's length (≤ 100 ms), never below the clock resolution. */
-  binSeconds: number;
-}
+/** Per-direction throughput (DESIGN.md "Throughput"; docs/ANALYSIS.md `throughput.*`). */
+export type ThroughputStats = Gen.ThroughputSummary;
 export type LegacyThroughputStats = Omit<ThroughputStats, 'activeMeanBps'>;
 
-/** Per-direction RTT statistics over trusted samples only (DESIGN.md "RTT samples"). */
-export interface RttStats {
-  minMs: number | null;
-  medianMs: number | null;
-  p95Ms: number | null;
-  maxMs: number | null;
-  /** Trusted samples. */
-  samples: number;
-  /** Timestamp samples spanning idle/recovery/persist (RFC 7323 §4.3), below the clock resolution, etc. */
-  excludedSamples: number;
-  /**
-   * Added to each measured part to make a full round trip, ms: the smallest measured
-   * other half (capture point → this direction's sender → capture point), so a
-   * receiver-side capture does not report its local ACK delay as the RTT
-   * (wasm/src/analysis/mod.rs RttSummary; docs/ANALYSIS.md `rtt.offsetMs`).
-   */
-  offsetMs?: number;
-}
+/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs is missing in older snapshots. */
+export type RttStats = Omit<Gen.RttSummary, 'offsetMs'> & { offsetMs?: number };
 export type LegacyRttStats = Pick<RttStats, 'minMs' | 'medianMs'>;
 
-/** Where the capture was taken relative to the data sender. */
-export type Vantage = 'sender' | 'receiver' | 'middle' | 'unknown';
-
-/** What the calculator must say limits the flow with the evidence's inputs. */
-export type Verdict = 'window' | 'link' | 'loss' | 'application' | 'stalls' | 'unknown';
-
 /** The numbers the headline used; the BDP calculator is seeded from exactly these. */
-export interface DiagnosisEvidence {
-  /** = connection.pathRttMs. */
-  rttMs: number | null;
-  /** Effective receive window: largest advertised, scaled; the inferred lower bound when the scale is unknown. */
-  windowBytes: number | null;
-  /** windowBytes came from an inferred scale lower bound. */
-  windowInferred: boolean;
-  /** Sustained rate (mean while active), never a single peak bin. */
-  rateBps: number | null;
-  /** windowBytes × 8 / (rttMs / 1000). */
-  capBps: number | null;
-  /** Bottleneck estimate when the diagnosis knows it; null when the window hides the link. */
-  linkRateBps: number | null;
-  verdict: Verdict;
-}
-
-export type EpisodeKind = 'loss' | 'delay-spike' | 'outage' | 'zero-window' | 'latency';
-
+export type DiagnosisEvidence = Gen.Evidence;
 /** A change of regime, named with its time span and cost. */
-export interface Episode {
-  /** s since the first packet of the file. */
-  start: number;
-  end: number;
-  kind: EpisodeKind;
-  text: string;
-}
+export type Episode = Gen.Episode;
 
-export interface LegacyDiagnosis {
-  limit: Limit;
-  text: string;
-  /** Partition the time; sum to 1. */
-  shares: { receiveWindow: number; loss: number; application: number; stalled: number; other: number };
-}
-export interface Diagnosis13 extends LegacyDiagnosis {
-  evidence: DiagnosisEvidence;
-  episodes: Episode[];
-}
+export type LegacyDiagnosis = Pick<Gen.Diagnosis, 'limit' | 'text' | 'shares'>;
+export type Diagnosis13 = Gen.Diagnosis;
 export type Diagnosis = Diagnosis13 | LegacyDiagnosis;
 
 /** Vantage point and the round trip everything derived uses (issue 13 item 1). */
-export interface PathInfo {
-  /** Where the capture was taken relative to the DATA sender. */
-  vantage: Vantage;
-  /** The round trip the diagnosis, stall threshold, BDP and calculator use. */
-  pathRttMs: number | null;
-  /** How pathRttMs was obtained, in words, e.g. "handshake (SYN→SYN/ACK 24.9 ms + SYN/ACK→ACK 0.1 ms)". */
-  pathRttMethod: string;
-  /** Smallest path RTT seen on the same host pair in the capture (latency under load is measured against it). */
-  baseRttMs: number | null;
-}
+export type PathInfo = Pick<Gen.ConnectionSummary, 'vantage' | 'pathRttMs' | 'pathRttMethod' | 'baseRttMs'>;
 
-export interface LegacyConnectionSummary {
-  id: number;
-  endpoints: [string, string];
-  handshakeSeen: boolean;
-  packets: number;
-  start: number; end: number;
+export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoints' | 'handshakeSeen' | 'packets' | 'start' | 'end'> & {
+  /** 0: endpoints[0] sends the data (the generated type says number). */
   dataDirection: 0 | 1;
-  /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)). */
+  /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)); older snapshots lack it. */
   stallThresholdMs?: number;
   directions: [DirectionSummary, DirectionSummary];
   diagnosis: Diagnosis;
-}
+};
 export type ConnectionSummary = (LegacyConnectionSummary & PathInfo) | LegacyConnectionSummary;
 
 export interface LegacyCaptureInfo { format: 'pcap' | 'pcapng' | null; linkTypes: string[]; packets: number; bytes: number; duration: number }
 /** What the capture set-up did to the packets (issue 13 items 2 and 3). */
-export interface CaptureQuality {
-  /** Frames dropped as capture duplicates (-i any copies, 802.11 MAC retries). */
-  duplicateFrames: number;
-  /** Of those, 802.11 MAC-layer retries (retry bit + repeated 802.11 sequence number). */
-  wifiRetries: number;
-  /** Detected capture clock tick in ms (0.001 for µs clocks, 10 for a 10 ms clock); null = cannot tell. */
-  timestampResolutionMs: number | null;
-}
+export type CaptureQuality = Pick<Gen.CaptureSummary, 'duplicateFrames' | 'wifiRetries' | 'timestampResolutionMs'>;
 export type CaptureInfo = (LegacyCaptureInfo & CaptureQuality) | LegacyCaptureInfo;
 
 export interface Report {
   schemaVersion: number;
   capture: CaptureInfo;
-  error: null | { message: string; packetIndex: number | null; byteOffset: number | null; layer?: string; kind?: string };
-  warnings: { kind: string; count: number; message: string }[];
+  /** layer and kind are missing in older snapshots. */
+  error: null | (Omit<Gen.ErrorSummary, 'layer' | 'kind'> & Partial<Pick<Gen.ErrorSummary, 'layer' | 'kind'>>);
+  warnings: Gen.Warning[];
   connections: ConnectionSummary[];
 }
 

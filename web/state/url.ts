@@ -58,9 +58,11 @@ export function parseView(fragment: string): ViewState {
     const [a, b] = range.map((x) => finite(x, -1e9, 1e9));
     if (a !== null && b !== null && b > a) view.range = [a, b];
   }
-  const bin = finite(params.get('bin'), 0.001, 60_000);
+  // Any positive bin or threshold is passed on: the view engine raises one that is too
+  // small for the view and says so under the chart (wasm/src/view/request.rs).
+  const bin = finite(params.get('bin'), Number.MIN_VALUE, 60_000);
   if (bin !== null) view.binMs = bin;
-  const stall = finite(params.get('stall'), 0.001, 3_600_000);
+  const stall = finite(params.get('stall'), Number.MIN_VALUE, 3_600_000);
   if (stall !== null) view.stallMs = stall;
   const charts = params.get('charts');
   if (charts !== null) {
@@ -77,8 +79,19 @@ export function parseView(fragment: string): ViewState {
 }
 
 /** Shortest decimal that survives a round trip at µs precision. */
+const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 function num(x: number): string {
-  return String(Math.round(x * 1e6) / 1e6);
+  return String(micro(x));
+}
+
+/**
+ * The range as the address bar stores it (µs): the page draws exactly this range, so
+ * a link (or a snapshot made from it) reproduces the picture to the pixel column.
+ */
+export function linkRange(r: [number, number] | null): [number, number] | null {
+  if (!r) return null;
+  const [a, b] = [micro(r[0]), micro(r[1])];
+  return b > a ? [a, b] : r;
 }
 
 /** Serialize to a fragment without '#'; defaults are omitted to keep links short. */

@@ -60,12 +60,14 @@ impl Default for AnalysisOptions {
 
 /// `{min, max}` of the window a side advertises (SYN and RST segments excluded).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MinMax {
     pub min: u64,
     pub max: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ThroughputSummary {
     /// Payload bits over the connection's duration ("mean over the connection's duration").
@@ -84,6 +86,7 @@ pub struct ThroughputSummary {
 /// other part (capture point → this direction's sender → capture point), so that a
 /// receiver-side capture does not report its local ACK delay as the RTT.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RttSummary {
     pub min_ms: Option<f64>,
@@ -101,6 +104,7 @@ pub struct RttSummary {
 
 /// Where the capture was taken, relative to the data sender (vantage.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Vantage {
     Sender,
@@ -155,6 +159,7 @@ impl CaptureFacts {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StallCause {
     ZeroWindow,
@@ -166,6 +171,7 @@ pub enum StallCause {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Stall {
     /// Seconds since the first packet of the file (time of the packet before the gap).
@@ -181,6 +187,7 @@ pub struct Stall {
 
 /// One direction of a connection, field names as in the CLI JSON (schema 1).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DirectionSummary {
     pub from: String,
@@ -215,10 +222,20 @@ pub struct DirectionSummary {
     pub stalls: Vec<Stall>,
 }
 
+/// Every value `Diagnosis::limit` takes (docs/ANALYSIS.md `diagnosis.limit`); the
+/// page's TypeScript `Limit` is this closed set (view/ts_types.rs).
+pub const LIMITS: [&str; 7] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short"];
+/// Every value `Evidence::verdict` takes (docs/ANALYSIS.md `diagnosis.evidence.verdict`).
+pub const VERDICTS: [&str; 6] = ["window", "link", "loss", "application", "stalls", "unknown"];
+/// Every value `Episode::kind` takes (docs/ANALYSIS.md `diagnosis.episodes`).
+pub const EPISODE_KINDS: [&str; 5] = ["loss", "delay-spike", "outage", "zero-window", "latency"];
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnosis {
-    /// receive-window | zero-window | loss | application | stalls | path | too-short
+    /// One of [`LIMITS`].
+    #[cfg_attr(test, ts(type = "Limit"))]
     pub limit: String,
     pub text: String,
     /// Shares of the data direction's active time, 0..1.
@@ -231,6 +248,7 @@ pub struct Diagnosis {
 
 /// The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Evidence {
     /// The path RTT (`ConnectionSummary::path_rtt_ms`).
@@ -246,22 +264,26 @@ pub struct Evidence {
     /// The bottleneck's rate where the diagnosis knows it (a path-limited flow ran at
     /// it); None when the window hides it.
     pub link_rate_bps: Option<f64>,
-    /// window | link | loss | application | stalls | unknown.
+    /// One of [`VERDICTS`].
+    #[cfg_attr(test, ts(type = "Verdict"))]
     pub verdict: &'static str,
 }
 
 /// A period the diagnosis names: "during 100–220 s each burst took 0.6–1.7 s ...".
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Episode {
     pub start: f64,
     pub end: f64,
-    /// loss | delay-spike | outage | zero-window | idle
+    /// One of [`EPISODE_KINDS`].
+    #[cfg_attr(test, ts(type = "EpisodeKind"))]
     pub kind: &'static str,
     pub text: String,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosisShares {
     pub receive_window: f64,
@@ -273,6 +295,7 @@ pub struct DiagnosisShares {
 
 /// Everything the analysis knows about one connection.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionSummary {
     pub id: u32,

@@ -1,0 +1,70 @@
+// The page side of the worker protocol: capture generations and version checks, with a
+// stand-in Worker that records what is posted and lets the test answer.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CancelledError, DecoderClient } from './client';
+import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import { VIEW_SCHEMA_VERSION } from './generated/view';
+import { StaleAnswer } from './viewSource';
+import type { Report } from '../model/types';
+
+class FakeWorker {
+  static all: FakeWorker[] = [];
+  posted: ToWorker[] = [];
+  terminated = false;
+  onmessage: ((e: { data: FromWorker }) => void) | null = null;
+  onerror: unknown = null;
+  constructor() { FakeWorker.all.push(this); }
+  postMessage(m: ToWorker) { this.posted.push(m); }
+  terminate() { this.terminated = true; }
+  answer(m: FromWorker) { this.onmessage?.({ data: m }); }
+}
+
+const report = (packets: number) => ({ schemaVersion: 1, capture: { packets }, connections: [] } as unknown as Report);
+const hello = { type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: VIEW_SCHEMA_VERSION } as const;
+
+describe('DecoderClient', () => {
+  const saved = globalThis.Worker;
+  beforeEach(() => { FakeWorker.all = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
+  afterEach(() => { (globalThis as { Worker: unknown }).Worker = saved; });
+
+  it('opening a capture while one loads cancels it: the old worker is terminated, its answers never arrive', async () => {
+    const client = new DecoderClient();
+    const first = client.open(new Blob([]), 'large', null, () => {});
+    const w1 = FakeWorker.all[0];
+    w1.answer(hello);
+    const second = client.open(new Blob([]), 'small', null, () => {});
+    await expect(first).rejects.toBeInstanceOf(CancelledError);
+    expect(w1.terminated).toBe(true);
+    const w2 = FakeWorker.all[1];
+    const open = w2.posted[0] as Extract<ToWorker, { type: 'open' }>;
+    expect(open.generation).toBe(2);
+    w2.answer(hello);
+    w2.answer({ type: 'report', generation: 1, report: report(999), elapsedMs: 1 }); // stale: dropped
+    w2.answer({ type: 'report', generation: 2, report: report(7), elapsedMs: 1 });
+    expect((await second).report.capture.packets).toBe(7);
+  });
+
+  it('every view request carries the generation; a source of a replaced capture is refused', async () => {
+    const client = new DecoderClient();
+    const opened = client.open(new Blob([]), 'a', null, () => {});
+    const w = FakeWorker.all[0];
+    w.answer(hello);
+    w.answer({ type: 'report', generation: 1, report: report(1), elapsedMs: 1 });
+    await opened;
+    const source = client.viewSource();
+    const asked = source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 });
+    const view = w.posted[1] as Extract<ToWorker, { type: 'view' }>;
+    expect([view.generation, view.request.generation]).toEqual([1, 1]);
+    client.open(new Blob([]), 'b', null, () => {}).catch(() => undefined);
+    await expect(asked).rejects.toBeInstanceOf(CancelledError);
+    await expect(source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 })).rejects.toBeInstanceOf(StaleAnswer);
+  });
+
+  it('refuses a worker that speaks another protocol or view schema', async () => {
+    const client = new DecoderClient();
+    const opened = client.open(new Blob([]), 'a', null, () => {});
+    FakeWorker.all[0].answer({ type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: VIEW_SCHEMA_VERSION + 1 });
+    await expect(opened).rejects.toThrow(/view schema .* this page expects .* Reload the page/);
+    expect(FakeWorker.all[0].terminated).toBe(true);
+  });
+});
