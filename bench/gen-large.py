@@ -9,6 +9,8 @@ Writes, once, into .bench/ (gitignored) at the repository root:
                        ~1 GB of file at BENCH_SCALE=1
   short-conns.pcap     100,000 short request/response connections (x BENCH_SCALE),
                        overlapping in time
+  syn-1m.pcap          1,000,000 unanswered SYNs (x BENCH_SCALE), each its own
+                       connection: the most connections per byte (issue 16)
 
 and beside each a NAME.json with what was generated (packet count, payload bytes,
 connections, parameters) so that a runner can check it read everything.
@@ -260,15 +262,33 @@ def gen_short(path, conns, gap=20e-6, rtt=0.001):
             "payload_bytes": payload, "rtt_s": rtt, "new_connection_every_s": gap, "snaplen": 65535}
 
 
+def gen_syns(path, syns, gap=1e-6):
+    """`syns` SYNs, each opening its own connection (client 10.2.x.y, a new port each),
+    none answered: the most connections per byte a capture can hold (issue 16)."""
+    w = PcapWriter(path, 65535)
+    server = ip4("10.0.0.1")
+    for c in range(syns):
+        t = c * gap
+        k = c // 50000 + 2  # 50,000 source ports per client address
+        cip = bytes([10, 2, (k >> 8) & 0xFF, k & 0xFF])
+        cl = Endpoint(MAC_A, MAC_B, cip, server, 1024 + c % 50000, 80, c & 0xFFFF)
+        isn = (c * 2654435761) & 0xFFFFFFFF
+        cl.packet(w, t, isn, 0, F_SYN, 64240, 0, 0, 0, SYNOPT_A + bytes(TSOPT.pack(1, 1, 8, 10, tsval(t), 0))[2:] + SYNOPT_B)
+    w.close()
+    return {"packets": w.packets, "wire_bytes": w.wire_bytes, "tcp_connections": syns, "gap_s": gap}
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     bulk_segments = max(10, int(1_650_000 * SCALE))           # + ~825k ACKs = ~2.5 M packets
     full_segments = max(10, int(1_000_000_000 * SCALE / 1530))  # 1514-byte frames + 16-byte records
     short_conns = max(10, int(100_000 * SCALE))
+    syns = max(10, int(1_000_000 * SCALE))
     jobs = [
         ("bulk-snap96", lambda p: gen_bulk(p, bulk_segments, 96), {"segments": bulk_segments, "snaplen": 96}),
         ("bulk-full", lambda p: gen_bulk(p, full_segments, 65535), {"segments": full_segments, "snaplen": 65535}),
         ("short-conns", lambda p: gen_short(p, short_conns), {"connections": short_conns}),
+        ("syn-1m", lambda p: gen_syns(p, syns), {"syns": syns}),
     ]
     only = os.environ.get("BENCH_FILES", "").split()
     for name, fn, params in jobs:

@@ -8,7 +8,7 @@
 // columns named *bps*, byte counts in columns named *bytes*. Clamps and notes from
 // the engine go to stderr.
 import { existsSync } from 'node:fs';
-import { once } from 'node:events';
+import { write } from './output.mjs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE --connection N --series NAME (--csv | --json)
@@ -64,11 +64,6 @@ export function parseSeriesArgs(args) {
   return o;
 }
 
-/** Writes `text`, waiting for 'drain' when the pipe is full (a big CSV into `head`). */
-async function write(out, text) {
-  if (!out.write(text)) await once(out, 'drain');
-}
-
 const csvField = (v) => {
   if (v === null || v === undefined) return '';
   const s = String(v);
@@ -117,7 +112,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     process.exitCode = 2;
     return;
   }
-  if (!existsSync(o.capture)) {
+  if (o.capture !== '-' && !existsSync(o.capture)) {
     err.write(`tcpscope: cannot open '${o.capture}': no such file\n`);
     process.exitCode = 2;
     return;

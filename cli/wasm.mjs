@@ -2,7 +2,7 @@
 // streaming a file into it: shared by the CLI (bin/tcpscope.mjs) and the benchmark
 // (bench/run-wasm.mjs), so both run the engine exactly the way the browser worker does.
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
@@ -18,27 +18,67 @@ export async function loadWasm() {
   return { wasm, exports };
 }
 
-/** Push every chunk of `stream` into `engine` (WasmSession or WasmDecoder) until it stops. */
-export async function pushStream(engine, stream) {
-  for await (const chunk of stream) {
+/** Push every chunk of `chunks` (an async iterable of bytes: a stream, `openCapture`)
+ * into `engine` (WasmSession or WasmDecoder) until it stops; leaving the loop early
+ * closes the source (for await … break calls its `return`). */
+export async function pushStream(engine, chunks) {
+  for await (const chunk of chunks) {
     if (!engine.push(chunk)) break;
   }
-  stream.destroy();
 }
 
-/** A capture file as a stream of 16 MiB chunks, gunzipped when it starts with the
- * gzip magic (RFC 1952 §2.3.1), for `pushStream`. Shared by `analyze` and `series`. */
-export async function openCapture(path) {
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  return (await isGzip(path)) ? stream.pipe(createGunzip()) : stream;
-}
+/** Smallest chunk handed to the engine: pipes deliver 64 KiB and gunzip 16 KiB at a
+ * time, and each push has a fixed cost (crossing into wasm, a copy of the carried-over
+ * partial record), so small reads are gathered first. */
+const MIN_PUSH_BYTES = 1 << 20;
 
-async function isGzip(path) {
-  const handle = await open(path, 'r');
+/** A capture as an async iterable of byte chunks, gunzipped when it starts with the
+ * gzip magic (RFC 1952 §2.3.1), for `pushStream`. `path` is a file, a FIFO, a device
+ * such as /dev/stdin, or `-` for standard input: everything is read as a stream, never
+ * by position, so pipes work (`curl … | tcpscope analyze -`). Shared by `analyze` and
+ * `series`. Read errors (EACCES, EISDIR, a damaged gzip stream) are thrown from the
+ * iteration. */
+export async function* openCapture(path) {
+  const source = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK_BYTES });
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+    const reader = source[Symbol.asyncIterator]();
+    // Enough bytes to tell gzip from pcap (one read, unless a pipe hands over 1 byte).
+    let head = Buffer.alloc(0);
+    while (head.length < 2) {
+      const next = await reader.next();
+      if (next.done) break;
+      head = head.length ? Buffer.concat([head, next.value]) : next.value;
+    }
+    if (head.length === 0) return;
+    async function* raw() {
+      yield head;
+      for (let next = await reader.next(); !next.done; next = await reader.next()) yield next.value;
+    }
+    const gzip = head[0] === 0x1f && head[1] === 0x8b;
+    // pipeline() forwards a read error of the source into the gunzip stream we iterate.
+    const bytes = gzip ? pipeline(Readable.from(raw(), { objectMode: false }), createGunzip({ chunkSize: 1 << 20 }), () => {}) : raw();
+    yield* gathered(bytes);
   } finally {
-    await handle.close();
+    if (source !== process.stdin) source.destroy();
   }
+}
+
+/** Re-chunks `chunks` so every chunk but the last has at least MIN_PUSH_BYTES. */
+async function* gathered(chunks) {
+  let pending = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    if (size === 0 && chunk.length >= MIN_PUSH_BYTES) {
+      yield chunk;
+      continue;
+    }
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= MIN_PUSH_BYTES) {
+      yield Buffer.concat(pending, size);
+      pending = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield Buffer.concat(pending, size);
 }

@@ -40,7 +40,9 @@ fi
 
 # 4. npm packages (includes npm binaryen, whose wasm-opt wasm-pack uses; Debian's
 #    binaryen 108 produces modules that fail to instantiate).
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+#    @duckdb/node-api (cli/fleet.test.mjs) ships its engine inside the registry package.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
+  || [ ! -d node_modules/@duckdb/node-api ]; then
   log "installing npm packages"
   npm ci --no-audit --no-fund
 fi

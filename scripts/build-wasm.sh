@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 wasm-pack build wasm --target web --release --out-dir pkg --no-pack 2>&1 | grep -v '^\[INFO\]' || true
 test -f wasm/pkg/tcpscope_core_bg.wasm || { echo "build-wasm: wasm-pack did not produce wasm/pkg" >&2; exit 1; }
+rm -f wasm/pkg/.gitignore   # wasm-pack writes "*"; wasm/.gitignore already keeps pkg/ out of git, and npm pack must see it

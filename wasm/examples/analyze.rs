@@ -2,7 +2,9 @@
 //! `cargo run --release --example analyze -- FILE [--decode-only]` streams FILE
 //! through a Session in 16 MiB chunks, as the browser worker does, and prints one
 //! JSON line. `--decode-only` runs the decoder alone (the baseline the analysis is
-//! compared against, as bench/run-wasm.mjs does for wasm); `--json` prints the report.
+//! compared against, as bench/run-wasm.mjs does for wasm); `--json` prints the report;
+//! `--frame-only` is bare pcap-parser framing (its streaming reader, every block
+//! parsed, nothing decoded): the floor issue 16 measures the analysis against.
 use std::io::Read;
 use std::time::Instant;
 use tcpscope_core::analysis::AnalysisOptions;
@@ -16,6 +18,10 @@ fn main() {
         std::process::exit(2);
     };
     let decode_only = args.iter().any(|a| a == "--decode-only");
+    if args.iter().any(|a| a == "--frame-only") {
+        frame_only(path);
+        return;
+    }
     let started = Instant::now();
     let mut file = std::fs::File::open(path).unwrap_or_else(|e| {
         eprintln!("analyze: {path}: {e}");
@@ -60,4 +66,43 @@ fn main() {
         started.elapsed().as_secs_f64() - pushed,
         session.error().is_some()
     );
+}
+
+/// pcap-parser's own streaming reader over the file (16 MiB buffer), counting the
+/// packet records (pcap records, pcapng EPB/SPB), as its documentation's example loop.
+fn frame_only(path: &str) {
+    use pcap_parser::{create_reader, PcapBlockOwned, PcapError};
+    let started = Instant::now();
+    let file = std::fs::File::open(path).unwrap_or_else(|e| {
+        eprintln!("analyze: {path}: {e}");
+        std::process::exit(2);
+    });
+    let mut reader = create_reader(16 << 20, file).unwrap_or_else(|e| {
+        eprintln!("analyze: {path}: {e:?}");
+        std::process::exit(2);
+    });
+    let (mut packets, mut error) = (0u64, false);
+    loop {
+        match reader.next() {
+            Ok((offset, block)) => {
+                use pcap_parser::pcapng::Block;
+                if matches!(block, PcapBlockOwned::Legacy(_) | PcapBlockOwned::NG(Block::EnhancedPacket(_) | Block::SimplePacket(_))) {
+                    packets += 1;
+                }
+                reader.consume(offset);
+            }
+            Err(PcapError::Eof) => break,
+            Err(PcapError::Incomplete(_)) => {
+                if reader.refill().is_err() {
+                    error = true;
+                    break;
+                }
+            }
+            Err(_) => {
+                error = true;
+                break;
+            }
+        }
+    }
+    println!("{{\"packets\":{packets},\"seconds\":{:.3},\"error\":{error}}}", started.elapsed().as_secs_f64());
 }

@@ -12,6 +12,8 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct WasmSession {
     inner: Session,
+    /// The connection table (table.rs), built at its first query.
+    table: Option<crate::table::ConnectionTable>,
 }
 
 #[wasm_bindgen]
@@ -20,7 +22,7 @@ impl WasmSession {
     #[wasm_bindgen(constructor)]
     pub fn new(stall_ms: f64) -> WasmSession {
         let stall_threshold_ms = if stall_ms.is_finite() && stall_ms > 0.0 { Some(stall_ms) } else { None };
-        WasmSession { inner: Session::new(AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() }) }
+        WasmSession { inner: Session::new(AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() }), table: None }
     }
 
     /// Feed the next chunk; false once a fatal error stopped decoding.
@@ -45,6 +47,29 @@ impl WasmSession {
     #[wasm_bindgen(js_name = reportJson)]
     pub fn report_json(&self) -> String {
         self.inner.report().to_json()
+    }
+
+    /// The report without its connections, plus `connectionCount` (the CLI's
+    /// `--ndjson` header line); then `connectionJson(i)` for i in 0..connectionCount.
+    #[wasm_bindgen(js_name = headerJson)]
+    pub fn header_json(&self) -> String {
+        self.inner.report().header_json()
+    }
+
+    /// Connection at position `index` as JSON (an element of the report's
+    /// `connections`); empty past the end.
+    #[wasm_bindgen(js_name = connectionJson)]
+    pub fn connection_json(&self, index: u32) -> String {
+        let connections = self.inner.analysis().map(|a| a.connections.as_slice()).unwrap_or(&[]);
+        crate::report::Report::connection_json(connections, index as usize).unwrap_or_default()
+    }
+
+    /// One page of the connection table (JSON `table::TableQuery` → `TablePage`):
+    /// sorted, filtered, at most `table::MAX_PAGE_ROWS` rows; call after `finish`.
+    #[wasm_bindgen(js_name = connectionTable)]
+    pub fn connection_table(&mut self, request_json: &str) -> String {
+        let Some(analysis) = self.inner.analysis() else { return r#"{"error":"the capture is not analysed yet"}"#.into() };
+        self.table.get_or_insert_with(|| crate::table::ConnectionTable::new(&analysis.connections)).query_json(request_json)
     }
 
     /// A float column of connection `conn`, materialized from the compact store and

@@ -12,6 +12,7 @@ pub mod error;
 pub mod report;
 pub mod session;
 pub mod synth;
+pub mod table;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

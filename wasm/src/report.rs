@@ -94,6 +94,35 @@ impl<'a> Report<'a> {
         }
     }
 
+    /// Everything but the connections, plus their count: the first line of the CLI's
+    /// `--ndjson` (one line per connection follows, from `connection_json`), so a
+    /// capture of a million connections is never one JSON string.
+    pub fn header_json(&self) -> String {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Header<'r> {
+            schema_version: u32,
+            capture: &'r CaptureSummary,
+            error: &'r Option<ErrorSummary>,
+            warnings: &'r [Warning],
+            connection_count: usize,
+        }
+        let header = Header {
+            schema_version: self.schema_version,
+            capture: &self.capture,
+            error: &self.error,
+            warnings: &self.warnings,
+            connection_count: self.connections.len(),
+        };
+        serde_json::to_string(&header).unwrap_or_else(|e| error_json(&e.to_string()))
+    }
+
+    /// Connection `index` (a position in `connections`) as the JSON object `to_json`
+    /// would write for it; None past the end.
+    pub fn connection_json(connections: &[ConnectionSummary], index: usize) -> Option<String> {
+        connections.get(index).map(|c| serde_json::to_string(c).unwrap_or_else(|e| error_json(&e.to_string())))
+    }
+
     pub fn to_json(&self) -> String {
         // Measure first, then write into a buffer of the exact size: the JSON of 100k
         // connections is ~150 MB, and growing it by doubling held up to twice that at

@@ -1,0 +1,35 @@
+// Install without Rust (issue 16): `npm pack` gives a tarball holding the built wasm;
+// `npm install ./tcpscope-*.tgz` in an empty folder, then `npx tcpscope analyze`, works
+// with no cargo on PATH and nothing fetched (the CLI has no runtime dependencies).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+test('npm pack → npm install of the tarball in an empty folder → tcpscope analyze', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tcpscope-install-'));
+  const packed = join(tmp, 'packed');
+  const site = join(tmp, 'site');
+  mkdirSync(packed);
+  mkdirSync(site);
+  execFileSync('npm', ['pack', '--pack-destination', packed, '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [tarball] = readdirSync(packed).filter((f) => f.endsWith('.tgz'));
+  assert.ok(tarball, 'npm pack wrote a tarball');
+  const listing = execFileSync('tar', ['-tzf', join(packed, tarball)], { encoding: 'utf8' });
+  assert.match(listing, /package\/wasm\/pkg\/tcpscope_core_bg\.wasm/, 'the built wasm is inside');
+  assert.doesNotMatch(listing, /\.test\.mjs|package\/web\/|package\/wasm\/src/, 'only what the CLI needs');
+
+  // A machine without Rust: PATH has node and the system tools, not ~/.cargo/bin.
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_offline: 'true' };
+  writeFileSync(join(site, 'package.json'), '{"name":"site","private":true}\n');
+  execFileSync('npm', ['install', '--silent', join(packed, tarball)], { cwd: site, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const report = JSON.parse(execFileSync('npx', ['--no-install', 'tcpscope', 'analyze', join(root, 'public', 'examples', 'rwnd-limited.pcap'), '--json'], { cwd: site, env, encoding: 'utf8' }));
+  // rwnd-limited.pcap: 8731 packets, 2 connections (public/examples/README.md).
+  assert.equal(report.capture.packets, 8731);
+  assert.equal(report.connections.length, 2);
+});

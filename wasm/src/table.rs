@@ -1,0 +1,230 @@
+//! The connection table for captures of up to a million connections (issue 16): one
+//! compact row per connection, built once from the analysis, answering paged, sorted
+//! and filtered queries, so the page never receives (and the worker never builds) the
+//! whole report as one JSON string and renders only the rows in view.
+//!
+//! A row is ~48 bytes plus its endpoint text; every value in it is a report field
+//! defined in docs/ANALYSIS.md ("The connection table"), copied, never recomputed:
+//! `bytes` = the data direction's `payloadBytes`, `duration` = `end − start`,
+//! `retransmissions` and `stalls` = the data direction's `retransmissions` and
+//! `stalls.length`, `limit` = `diagnosis.limit`.
+//!
+//! Sorting keeps the last order (key, direction) and re-sorts only when it changes;
+//! ties are broken by connection id, so a page is the same whatever came before.
+
+use crate::analysis::ConnectionSummary;
+use serde::{Deserialize, Serialize};
+
+/// Most rows one query returns (a screenful is a few dozen; a page holds the rest).
+pub const MAX_PAGE_ROWS: usize = 1000;
+
+/// The diagnosis limits, in the order `limit` sorts by (docs/ANALYSIS.md, "The order
+/// of the limit headline"); anything else sorts after them.
+const LIMITS: [&str; 7] = ["receive-window", "zero-window", "loss", "stalls", "application", "path", "too-short"];
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum SortKey {
+    #[default]
+    Id,
+    Start,
+    Bytes,
+    Duration,
+    Retransmissions,
+    Stalls,
+    Limit,
+}
+
+/// One question about the table (JSON from the worker).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TableQuery {
+    pub sort: SortKey,
+    pub descending: bool,
+    /// Case-insensitive substring of "from to" (e.g. "10.0.0.1", ":443", "fd77::").
+    pub text: String,
+    /// Only connections whose `diagnosis.limit` is this (empty: all).
+    pub limit: String,
+    pub offset: usize,
+    /// Rows wanted, at most MAX_PAGE_ROWS.
+    pub count: usize,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TableRow {
+    pub id: u32,
+    pub from: String,
+    pub to: String,
+    pub start: f64,
+    pub duration: f64,
+    pub bytes: u64,
+    pub retransmissions: u64,
+    pub stalls: u32,
+    pub limit: String,
+}
+
+/// One page of the table.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TablePage {
+    /// Connections in the capture.
+    pub total: usize,
+    /// Connections that pass the filters.
+    pub matched: usize,
+    pub offset: usize,
+    pub rows: Vec<TableRow>,
+}
+
+#[derive(Clone, Debug)]
+struct Row {
+    id: u32,
+    start: f64,
+    duration: f64,
+    bytes: u64,
+    retransmissions: u64,
+    stalls: u32,
+    /// Index into LIMITS, or LIMITS.len() for another value (kept in `other_limits`).
+    limit: u8,
+    /// "from to" (lowercase) in `ConnectionTable::text`: [at, at + from_len + 1 + to_len).
+    text_at: u32,
+    from_len: u16,
+    to_len: u16,
+}
+
+pub struct ConnectionTable {
+    rows: Vec<Row>,
+    text: String,
+    other_limits: Vec<(u32, String)>,
+    /// Row positions in the last sort order, and that order.
+    order: Vec<u32>,
+    sorted_by: Option<(SortKey, bool)>,
+}
+
+impl ConnectionTable {
+    pub fn new(connections: &[ConnectionSummary]) -> Self {
+        let mut table = ConnectionTable { rows: Vec::with_capacity(connections.len()), text: String::new(), other_limits: Vec::new(), order: Vec::new(), sorted_by: None };
+        for c in connections {
+            let d = &c.directions[c.data_direction as usize & 1];
+            let limit = LIMITS.iter().position(|&l| l == c.diagnosis.limit).unwrap_or(LIMITS.len());
+            if limit == LIMITS.len() {
+                table.other_limits.push((c.id, c.diagnosis.limit.clone()));
+            }
+            let text_at = table.text.len() as u32;
+            table.text.push_str(&d.from.to_ascii_lowercase());
+            table.text.push(' ');
+            table.text.push_str(&d.to.to_ascii_lowercase());
+            table.rows.push(Row {
+                id: c.id,
+                start: c.start,
+                duration: c.end - c.start,
+                bytes: d.payload_bytes,
+                retransmissions: d.retransmissions,
+                stalls: d.stalls.len() as u32,
+                limit: limit as u8,
+                text_at,
+                from_len: d.from.len() as u16,
+                to_len: d.to.len() as u16,
+            });
+        }
+        table
+    }
+
+    /// "from to", lowercase (IPv6 is written lowercase anyway, RFC 5952 §4.3).
+    fn endpoint_text(&self, r: &Row) -> &str {
+        let at = r.text_at as usize;
+        &self.text[at..at + r.from_len as usize + 1 + r.to_len as usize]
+    }
+
+    fn endpoints(&self, r: &Row) -> (&str, &str) {
+        let at = r.text_at as usize;
+        let from = &self.text[at..at + r.from_len as usize];
+        let to_at = at + r.from_len as usize + 1;
+        (from, &self.text[to_at..to_at + r.to_len as usize])
+    }
+
+    fn limit_name(&self, r: &Row) -> String {
+        match LIMITS.get(r.limit as usize) {
+            Some(l) => l.to_string(),
+            None => self.other_limits.iter().find(|(id, _)| *id == r.id).map(|(_, l)| l.clone()).unwrap_or_default(),
+        }
+    }
+
+    fn sort(&mut self, key: SortKey, descending: bool) {
+        if self.sorted_by == Some((key, descending)) {
+            return;
+        }
+        let rows = &self.rows;
+        let mut order: Vec<u32> = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(0..rows.len() as u32);
+        let cmp_key = |a: &Row, b: &Row| match key {
+            SortKey::Id => a.id.cmp(&b.id),
+            SortKey::Start => a.start.total_cmp(&b.start),
+            SortKey::Bytes => a.bytes.cmp(&b.bytes),
+            SortKey::Duration => a.duration.total_cmp(&b.duration),
+            SortKey::Retransmissions => a.retransmissions.cmp(&b.retransmissions),
+            SortKey::Stalls => a.stalls.cmp(&b.stalls),
+            SortKey::Limit => a.limit.cmp(&b.limit),
+        };
+        order.sort_unstable_by(|&i, &j| {
+            let (a, b) = (&rows[i as usize], &rows[j as usize]);
+            let by_key = if descending { cmp_key(b, a) } else { cmp_key(a, b) };
+            by_key.then(a.id.cmp(&b.id))
+        });
+        self.order = order;
+        self.sorted_by = Some((key, descending));
+    }
+
+    /// One page: the filtered rows in the asked order, `offset..offset + count`.
+    pub fn query(&mut self, q: &TableQuery) -> TablePage {
+        self.sort(q.sort, q.descending);
+        let needle = q.text.trim().to_ascii_lowercase();
+        let limit = q.limit.trim();
+        let count = q.count.min(MAX_PAGE_ROWS);
+        let mut matched = 0;
+        let mut rows = Vec::with_capacity(count);
+        for &i in &self.order {
+            let r = &self.rows[i as usize];
+            let text_ok = needle.is_empty() || self.endpoint_text(r).contains(&needle);
+            let limit_ok = limit.is_empty() || self.limit_name(r) == limit;
+            if !(text_ok && limit_ok) {
+                continue;
+            }
+            if matched >= q.offset && rows.len() < count {
+                let (from, to) = self.endpoints(r);
+                rows.push(TableRow {
+                    id: r.id,
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    start: r.start,
+                    duration: r.duration,
+                    bytes: r.bytes,
+                    retransmissions: r.retransmissions,
+                    stalls: r.stalls,
+                    limit: self.limit_name(r),
+                });
+            }
+            matched += 1;
+        }
+        TablePage { total: self.rows.len(), matched, offset: q.offset, rows }
+    }
+
+    /// `query` with the request and answer as JSON (the worker's side of the binding);
+    /// a request that does not parse gets `{"error": …}`.
+    pub fn query_json(&mut self, request: &str) -> String {
+        match serde_json::from_str::<TableQuery>(request) {
+            Ok(q) => serde_json::to_string(&self.query(&q)).unwrap_or_else(|e| error_json(&e.to_string())),
+            Err(e) => error_json(&format!("bad table query: {e}")),
+        }
+    }
+
+    /// Heap bytes held (rows, endpoint text, sort order): the memory test's measure.
+    pub fn allocated(&self) -> usize {
+        self.rows.capacity() * std::mem::size_of::<Row>() + self.text.capacity() + self.order.capacity() * 4
+    }
+}
+
+fn error_json(message: &str) -> String {
+    format!("{{\"error\":{}}}", serde_json::Value::from(message))
+}
