@@ -6,6 +6,8 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.TCPSCOPE_E2E_PORT ?? 4173);
 export default defineConfig({
   testDir: './e2e',
+  // e2e/firefox/ is the Firefox suite, run by node --test (puppeteer-core over BiDi).
+  testIgnore: ['**/firefox/**'],
   reporter: 'list',
   timeout: 60_000,
   use: {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: install what is missing, then every suite: cargo tests, the CLI tests,
-# Vitest unit tests, a type check, a production build, and Playwright e2e in Chromium.
+# Vitest unit tests, a type check, a production build, Playwright e2e in Chromium, and
+# the Firefox ESR smoke suite (e2e/firefox/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --browser
@@ -20,3 +21,5 @@ npx tsc -p .
 npx vite build --logLevel warn
 step "e2e (playwright, Debian chromium)"
 npx playwright test
+step "e2e in the second engine (Debian firefox-esr, puppeteer-core over WebDriver BiDi)"
+node --test e2e/firefox/
