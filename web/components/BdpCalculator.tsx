@@ -15,6 +15,7 @@ import { evidenceOf } from '../model/types';
 import { KiB, seedFromEvidence } from '../model/bdp';
 import { formatBitrate, formatBytes, formatDuration } from '../model/format';
 import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
+import { ScrollRegion } from './ScrollRegion';
 
 /** Asks analysis/bdp.rs `calculate` (the worker; tests call the wasm directly). */
 export type BdpCalculate = (q: BdpQuestion) => BdpAnswer | Promise<BdpAnswer>;
@@ -163,7 +164,7 @@ export function BdpCalculator({ summary, calculate }: BdpCalculatorProps) {
         </p>
       ) : null}
       {ready && (
-        <div className="table-wrap">
+        <ScrollRegion label="Throughput cap of each window">
           <table data-testid="bdp-table">
             <caption>Throughput cap of each window at {formatDuration(rttS)}</caption>
             <thead>
@@ -185,7 +186,7 @@ export function BdpCalculator({ summary, calculate }: BdpCalculatorProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

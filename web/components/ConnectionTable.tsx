@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { ConnectionSummary } from '../model/types';
 import { formatBytesSI, formatRate, formatDuration } from '../model/format';
+import { ScrollRegion } from './ScrollRegion';
 
 type SortKey = 'id' | 'packets' | 'bytes' | 'duration' | 'rate';
 
@@ -41,7 +42,7 @@ export function ConnectionTable({ connections, selected, onSelect }: {
     </th>
   );
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="TCP connections">
       <table className="connections" data-testid="connections">
         <caption>
           {connections.length.toLocaleString('en-US')} TCP connection{connections.length === 1 ? '' : 's'}
@@ -83,6 +84,6 @@ export function ConnectionTable({ connections, selected, onSelect }: {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -10,6 +10,7 @@
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
 import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
+import { ScrollRegion } from './ScrollRegion';
 
 export interface DiagnosisPanelProps {
   summary: ConnectionSummary;
@@ -112,7 +113,7 @@ function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: 
   if (stalls.length === 0) return <p className="muted" data-testid="no-stalls">No stalls.</p>;
   const total = stalls.reduce((a, s) => a + s.duration, 0);
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Stalls">
       <table className="stalls" data-testid="stall-table">
         <caption>
           {stalls.length} stall{stalls.length === 1 ? '' : 's'}, {formatDuration(total)} in total
@@ -155,7 +156,7 @@ function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: 
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
