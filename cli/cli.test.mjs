@@ -64,3 +64,13 @@ test('every example capture decodes without error, plain and gzip-compressed ali
     assert.match(human.stdout, /limit: /);
   }
 });
+
+test('the text output names the kinds of retransmission and the timeout backoff', () => {
+  // bursts-outage.pcap: 38 retransmissions = 5 timeouts + 1 probe + 21 fast / SACK
+  // recovery + 11 slow start, 3 spurious; the kernel counted the same 5 / 21 / 11
+  // (wasm/tests/retrans_kinds_captures.rs). One chain of 4 timeouts backs off 376 →
+  // 736 → 1472 → 3008 ms.
+  const out = run('analyze', join(examples, 'bursts-outage.pcap')).stdout;
+  assert.match(out, /retransmissions 38 \(5 timeouts, 1 tail loss probe, 21 fast \/ SACK recovery, 11 slow start after a timeout; 3 spurious\)/);
+  assert.match(out, /timeout backoff: 4 at 21\.419 s \(376, 736, 1472, 3008 ms\)/);
+});

@@ -36,8 +36,13 @@ export function formatHuman(name, report) {
     const peer = c.directions[1 - c.dataDirection];
     const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
     lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
-    lines.push(`    retransmissions ${d.retransmissions} (fast ${d.fastRetransmissions}, spurious ${d.spuriousRetransmissions}), ` +
+    lines.push(`    retransmissions ${d.retransmissions}${retransmissionKinds(d)}, ` +
       `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}`);
+    const chains = (d.rtoChains ?? []).filter((ch) => ch.timeouts > 1);
+    if (chains.length) {
+      const listed = chains.slice(0, 3).map((ch) => `${ch.timeouts} at ${ch.start.toFixed(3)} s (${ch.intervalsMs.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+      lines.push(`    timeout backoff: ${listed.join('; ')}${chains.length > 3 ? '; ...' : ''}`);
+    }
     if (d.stalls.length) {
       const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${s.cause})`);
       lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);
@@ -56,4 +61,19 @@ function linkTypes(names, max = 4) {
 /** The data direction's payload (the direction that carried more). */
 function payload(c) {
   return c.directions[c.dataDirection].payloadBytes;
+}
+
+/** " (2 timeouts, 1 tail loss probe, 21 fast / SACK recovery, 11 slow start; 3 spurious)":
+ *  the kinds of docs/ANALYSIS.md "Retransmission kinds", those that occurred. */
+function retransmissionKinds(d) {
+  if (!d.retransmissions) return '';
+  const n = (v, one, many) => `${v} ${v === 1 ? one : many}`;
+  const kinds = [
+    d.rtoEvents ? n(d.rtoEvents, 'timeout', 'timeouts') : null,
+    d.tailLossProbes ? n(d.tailLossProbes, 'tail loss probe', 'tail loss probes') : null,
+    d.fastRetransmissions ? `${d.fastRetransmissions} fast / SACK recovery` : null,
+    d.slowStartRetransmissions ? `${d.slowStartRetransmissions} slow start after a timeout` : null,
+  ].filter(Boolean);
+  const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
+  return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';
 }

@@ -277,8 +277,10 @@ fn compare_stream(rep: &mut Report, cap: &str, n: u64, st: &Value, conn: &Connec
         let dir = di as u8;
         eq("zero_window", d.zero_windows, u(&c["zero_window"]));
         eq("duplicate_ack", d.duplicate_acks, u(&c["duplicate_ack"]));
-        eq("fast_retransmission", d.fast_retransmissions, u(&c["fast_retransmission"]));
-        eq("spurious_retransmission", d.spurious_retransmissions, u(&c["spurious_retransmission"]));
+        // Wireshark's labels, from the flag bits: the report's fastRetransmissions and
+        // spuriousRetransmissions are the kernel-like kinds (retrans_kinds.rs).
+        eq("fast_retransmission", count_flag(cols, dir, fb::FAST_RETRANSMISSION), u(&c["fast_retransmission"]));
+        eq("spurious_retransmission", count_flag(cols, dir, fb::SPURIOUS_RETRANSMISSION), u(&c["spurious_retransmission"]));
         eq("zero_window_probe", d.zero_window_probes, u(&c["zero_window_probe"]));
         eq("window_full", d.window_full, u(&c["window_full"]));
         eq("keep_alive", d.keep_alives, u(&c["keep_alive"]));

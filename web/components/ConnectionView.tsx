@@ -39,6 +39,7 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['RTT min / median / p95 / max', (d) => { const r = rttStats(d.rtt); return [r.minMs, r.medianMs, r.p95Ms, r.maxMs].map(formatMs).join(' / '); }],
   ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],
+  ['Timeouts / tail probes / slow start', (d) => (d.rtoEvents === undefined ? '–' : `${d.rtoEvents} / ${d.tailLossProbes ?? 0} / ${d.slowStartRetransmissions ?? 0}`)],
   ['Duplicate ACKs', (d) => String(d.duplicateAcks)],
   ['Zero windows / probes', (d) => `${d.zeroWindows} / ${d.zeroWindowProbes}`],
   ['Window full', (d) => String(d.windowFull)],

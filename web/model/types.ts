@@ -20,6 +20,9 @@ export interface Stall {
   endedBy: string;
 }
 
+/** Timeouts with no feedback between them (RFC 6298 §5.5 backoff). */
+export interface RtoChain { start: number; timeouts: number; intervalsMs: number[] }
+
 export interface DirectionSummary {
   from: string; to: string;
   packets: number; payloadBytes: number; bytes: number;
@@ -27,6 +30,8 @@ export interface DirectionSummary {
   receiveWindow: { min: number; max: number } | null;
   maxBytesInFlight: number | null;
   retransmissions: number; fastRetransmissions: number; spuriousRetransmissions: number;
+  /** Retransmission kinds (issue 17; docs/ANALYSIS.md "Retransmission kinds"); absent in older snapshots. */
+  rtoEvents?: number; rtoChains?: RtoChain[]; tailLossProbes?: number; slowStartRetransmissions?: number;
   duplicateAcks: number; zeroWindows: number; zeroWindowProbes: number; windowFull: number;
   keepAlives: number; lostSegments: number; outOfOrder: number;
   throughput: ThroughputStats | LegacyThroughputStats;
@@ -209,6 +214,13 @@ export const FLAG = {
   ZERO_WINDOW_PROBE_ACK: 1 << 19,
   KEEP_ALIVE_ACK: 1 << 20,
   ACK_LOST_SEGMENT: 1 << 21,
+  /** Retransmission kinds (retrans_kinds.rs): timeout, tail loss probe, fast / SACK
+   *  recovery, slow start after a timeout; spurious besides one of them. */
+  KIND_RTO: 1 << 22,
+  KIND_TLP: 1 << 23,
+  KIND_FAST: 1 << 24,
+  KIND_SLOW_START: 1 << 25,
+  KIND_SPURIOUS: 1 << 26,
 } as const;
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.

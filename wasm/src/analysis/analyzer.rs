@@ -17,6 +17,7 @@ use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
+use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
 use super::sequence::SeqSpace;
 use super::window::{self, Effective, Scale};
@@ -56,6 +57,9 @@ pub(crate) struct Side {
     /// Loss recovery in progress: the highest sequence sent when this side last
     /// retransmitted (RFC 6582's "recover"); cleared when the peer's ACK passes it.
     pub recover: Option<i64>,
+    /// Kind of each retransmission of this side (retrans_kinds.rs); boxed and made
+    /// when the side first sends data (a port scan's million connections never do).
+    pub kinds: Option<Box<RetransKinds>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
@@ -282,7 +286,13 @@ impl Conn {
         // computed after "previous segment not captured" until the peer ACKs again:
         // the capture missed packets, so the last ACK seen is stale (as tshark).
         let mut in_flight = None;
+        let high_before = fwd.sent_high;
         if seg.payload_len > 0 {
+            if fwd.kinds.is_none() {
+                // The peer's last ACK before this side's first data is its first feedback.
+                let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
+                fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t)));
+            }
             fwd.sent_low = Some(fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel)));
             fwd.sent_high = Some(fwd.sent_high.map_or(end_rel, |h| h.max(end_rel)));
         }
@@ -299,6 +309,11 @@ impl Conn {
         let resent = seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0;
         if resent && fwd.recover.is_none() {
             fwd.recover = fwd.sent_high;
+        }
+        if let (true, Some(kinds)) = (resent, fwd.kinds.as_mut()) {
+            let row = store.then(|| self.rows.next_row());
+            let tsval = seg.options.timestamp.map(|t| t.0);
+            kinds.on_retransmission(row, t_ns, seq_rel, end_rel, high_before.unwrap_or(end_rel), fwd.peer_ack, tsval);
         }
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
 
@@ -348,12 +363,20 @@ impl Conn {
         // SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space.
         if has_ack && rev.seq.is_set() {
             let o = &seg.options;
-            for &(l, r) in o.sack_blocks.iter().take(o.sack_count.min(4) as usize) {
+            let mut blocks = [(0i64, 0i64); 4];
+            let n = o.sack_count.min(4) as usize;
+            for (i, &(l, r)) in o.sack_blocks.iter().take(n).enumerate() {
                 // rel() advances the unwrap reference: call it even when not storing.
                 let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
+                blocks[i] = (left, right);
                 if store {
                     self.rows.push_sack(t_ns, d as u8, left, right);
                 }
+            }
+            if let (Some(a), Some(kinds)) = (ack_rel, rev.kinds.as_mut()) {
+                let duplicate = aflags & fb::DUPLICATE_ACK != 0;
+                let tsecr = o.timestamp.map(|t| t.1);
+                kinds.on_peer_ack(&PeerAck { t_ns, ack: a, sack: &blocks[..n], tsecr, duplicate });
             }
         }
 

@@ -14,6 +14,7 @@ pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod flags;
 pub mod limits;
+pub mod retrans_kinds;
 pub mod rtt;
 pub mod sender_view;
 pub mod sequence;
@@ -198,7 +199,18 @@ pub struct DirectionSummary {
     pub receive_window: Option<MinMax>,
     pub max_bytes_in_flight: Option<u64>,
     pub retransmissions: u64,
+    /// The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
+    /// "Retransmission kinds"): timeouts + probes + fast + slow start = retransmissions
+    /// (less any beyond the per-direction record cap).
+    pub rto_events: u64,
+    /// Timeouts with no feedback between them, with their backoff intervals.
+    pub rto_chains: Vec<retrans_kinds::RtoChain>,
+    pub tail_loss_probes: u64,
+    /// Fast retransmit and SACK / NewReno loss recovery (Linux's TCPFastRetrans).
     pub fast_retransmissions: u64,
+    /// Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
+    pub slow_start_retransmissions: u64,
+    /// Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
     pub spurious_retransmissions: u64,
     pub duplicate_acks: u64,
     pub zero_windows: u64,

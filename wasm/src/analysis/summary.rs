@@ -8,7 +8,7 @@ use super::connections::endpoint_name;
 use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
-use super::{diagnosis, stalls, throughput, vantage};
+use super::{diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
@@ -17,8 +17,8 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
-    let Conn { endpoints, sides, handshake_seen, handshake, first_t, last_t, rows, totals, unstored, .. } = conn;
-    let store = rows.finish();
+    let Conn { endpoints, mut sides, handshake_seen, handshake, first_t, last_t, rows, totals, unstored, .. } = conn;
+    let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let tick = capture.timestamp_resolution_s();
@@ -60,6 +60,13 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
+    for (d, side) in sides.iter_mut().enumerate() {
+        let rtt_ns = path.rtt.map(|s| (s * 1e9) as i64);
+        let Some(tracker) = side.kinds.take() else { continue };
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_ns);
+        retrans_kinds::apply(&mut directions[d], kinds);
+        store.add_late_flags(marks);
+    }
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
@@ -280,8 +287,13 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         // Like tshark's tcp.analysis.retransmission, which is also set on fast and
         // spurious retransmissions: all retransmissions; the next two are subsets.
         retransmissions: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
-        fast_retransmissions: n(fb::FAST_RETRANSMISSION),
-        spurious_retransmissions: n(fb::SPURIOUS_RETRANSMISSION),
+        // Set by `summarize` (retrans_kinds.rs).
+        rto_events: 0,
+        rto_chains: Vec::new(),
+        tail_loss_probes: 0,
+        fast_retransmissions: 0,
+        slow_start_retransmissions: 0,
+        spurious_retransmissions: 0,
         duplicate_acks: n(fb::DUPLICATE_ACK),
         zero_windows: n(fb::ZERO_WINDOW),
         zero_window_probes: n(fb::ZERO_WINDOW_PROBE),
