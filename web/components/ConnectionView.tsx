@@ -7,6 +7,7 @@ import type { DecoderClient } from '../worker/client';
 import { BdpCalculator } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
+import { HandshakePanel } from './HandshakePanel';
 import { SharePanel } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
@@ -160,6 +161,7 @@ export function ConnectionView({ name, data: decoded, report, view, onView, clie
             ))}
           </tbody>
         </table>
+        <HandshakePanel handshake={summary.handshake} />
       </ErrorBoundary>
       <ErrorBoundary what="bandwidth-delay calculator" resetKey={summary}>
         {/* Keyed by connection: the inputs start again from the new connection's evidence. */}

@@ -137,10 +137,22 @@ export interface PathInfo {
   baseRttMs: number | null;
 }
 
+/** Options one SYN offered (wasm/src/analysis/handshake.rs; docs/ANALYSIS.md "connection.handshake"). */
+export interface SynOptions {
+  from: string; mss: number | null; windowScale: number | null;
+  sackPermitted: boolean; timestamps: boolean; ecn: boolean; tfo: boolean;
+}
+export interface Handshake {
+  syn: SynOptions | null; synAck: SynOptions | null;
+  windowScaling: 'negotiated' | 'absent' | 'not-captured';
+}
+
 export interface LegacyConnectionSummary {
   id: number;
   endpoints: [string, string];
   handshakeSeen: boolean;
+  /** Issue 17; absent in older snapshots. */
+  handshake?: Handshake;
   packets: number;
   start: number; end: number;
   dataDirection: 0 | 1;

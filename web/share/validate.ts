@@ -3,7 +3,7 @@
 // the UI reads is checked for its type before the UI sees it; the error names the
 // first bad field. Unknown extra fields are left alone (a newer writer may add some).
 
-import type { ConnectionSummary, DirectionSummary, Limit, Report, Stall, StallCause } from '../model/types';
+import type { ConnectionSummary, DirectionSummary, Handshake, Limit, Report, RtoChain, Stall, StallCause, SynOptions } from '../model/types';
 import { SnapshotFormatError } from './bytes';
 
 type Check = (value: unknown, path: string) => void;
@@ -57,12 +57,18 @@ const stall = object<Stall>({
   start: num, duration: num, cause: oneOf(STALL_CAUSES), frameBefore: count, frameAfter: count, endedBy: str,
 });
 
+const synOptions = object<SynOptions>({
+  from: str, mss: nullable(count), windowScale: nullable(count), sackPermitted: bool, timestamps: bool, ecn: bool, tfo: bool,
+});
+
 const direction = object<DirectionSummary>({
   from: str, to: str, packets: count, payloadBytes: count, bytes: count,
   windowScale: nullable(count), windowScaleUnknown: bool, windowScaleLowerBound: nullable(count),
   receiveWindow: nullable(object<{ min: number; max: number }>({ min: num, max: num })),
   maxBytesInFlight: nullable(num),
   retransmissions: count, fastRetransmissions: count, spuriousRetransmissions: count,
+  rtoEvents: optional(count), tailLossProbes: optional(count), slowStartRetransmissions: optional(count),
+  rtoChains: optional(array(object<RtoChain>({ start: num, timeouts: count, intervalsMs: array(num) }))),
   duplicateAcks: count, zeroWindows: count, zeroWindowProbes: count, windowFull: count,
   keepAlives: count, lostSegments: count, outOfOrder: count,
   throughput: object<DirectionSummary['throughput']>({ meanBps: num, peakBps: num, binSeconds: num }),
@@ -74,6 +80,7 @@ const summary = object<ConnectionSummary>({
   id: count,
   endpoints: tuple(str, str),
   handshakeSeen: bool,
+  handshake: optional(object<Handshake>({ syn: nullable(synOptions), synAck: nullable(synOptions), windowScaling: oneOf(['negotiated', 'absent', 'not-captured']) })),
   packets: count,
   start: num, end: num,
   dataDirection: oneOf([0, 1]),

@@ -17,6 +17,7 @@ use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
+use super::handshake::HandshakeOffers;
 use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
 use super::sequence::SeqSpace;
@@ -78,12 +79,13 @@ pub(crate) struct Conn {
     /// endpoints[0] sent the first packet seen (direction 0).
     pub endpoints: [(IpAddr, u16); 2],
     pub sides: [Side; 2],
-    pub handshake_seen: bool,
     /// Time of the most recent SYN and the handshake RTT (Wireshark's ts_mru_syn /
     /// ts_first_rtt, the out-of-order threshold), ns; 0 = none.
     ts_mru_syn: i64,
     first_rtt: i64,
     pub handshake: HandshakeTimes,
+    /// Options of the SYN and SYN/ACK (handshake.rs).
+    pub offers: HandshakeOffers,
     pub first_t: f64,
     pub last_t: f64,
     pub rows: ConnWriter,
@@ -185,10 +187,10 @@ impl Conn {
         Conn {
             endpoints: [(seg.src, seg.src_port), (seg.dst, seg.dst_port)],
             sides: Default::default(),
-            handshake_seen: false,
             ts_mru_syn: 0,
             first_rtt: 0,
             handshake: HandshakeTimes::default(),
+            offers: HandshakeOffers::default(),
             first_t: f64::NAN,
             last_t: f64::NAN,
             rows: ConnWriter::default(),
@@ -257,7 +259,7 @@ impl Conn {
         // Window scale options are read after the analysis, as in packet-tcp.c.
         let hs = &mut self.handshake;
         if is_syn {
-            self.handshake_seen = true;
+            self.offers.on_segment(seg, d as u8);
             window::on_syn(&mut fwd.scale, &mut rev.scale, has_ack, seg.options.window_scale);
             if !has_ack {
                 self.ts_mru_syn = seg.ts_ns;

@@ -13,6 +13,7 @@ pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod flags;
+pub mod handshake;
 pub mod limits;
 pub mod retrans_kinds;
 pub mod rtt;
@@ -289,7 +290,13 @@ pub struct DiagnosisShares {
 pub struct ConnectionSummary {
     pub id: u32,
     pub endpoints: [String; 2],
+    /// Both the SYN and the SYN/ACK are in the capture (handshake.rs).
     pub handshake_seen: bool,
+    /// Some SYN is in the capture (Wireshark's test; not in the report).
+    #[serde(skip)]
+    pub any_syn: bool,
+    /// The options each side offered (handshake.rs).
+    pub handshake: handshake::Handshake,
     pub packets: u64,
     pub start: f64,
     pub end: f64,

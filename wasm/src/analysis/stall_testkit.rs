@@ -222,6 +222,8 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         id: 0,
         endpoints: ["a".into(), "b".into()],
         handshake_seen: true,
+        any_syn: true,
+        handshake: crate::analysis::handshake::HandshakeOffers::default().report(&["a".into(), "b".into()]),
         packets: 0,
         start: 0.0,
         end: 0.0,

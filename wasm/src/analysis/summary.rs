@@ -17,7 +17,7 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
-    let Conn { endpoints, mut sides, handshake_seen, handshake, first_t, last_t, rows, totals, unstored, .. } = conn;
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
@@ -78,10 +78,13 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
         ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
     }
+    let handshake = offers.report(&names);
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
-        handshake_seen,
+        handshake_seen: offers.seen(),
+        any_syn: offers.any_syn(),
+        handshake,
         packets,
         start: if first_t.is_nan() { 0.0 } else { first_t },
         end: if last_t.is_nan() { 0.0 } else { last_t },
