@@ -17,6 +17,7 @@ use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
+use super::capture_loss::Holes;
 use super::handshake::HandshakeOffers;
 use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
@@ -27,9 +28,6 @@ use super::{Analysis, AnalysisOptions, CaptureFacts};
 use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
-
-/// Most capture gaps ("previous segment not captured") remembered per direction.
-const MAX_GAPS: usize = 64;
 
 /// Everything tracked for one side (direction) of a connection.
 #[derive(Default, Debug)]
@@ -54,7 +52,11 @@ pub(crate) struct Side {
     pub ack_rtt: AckRtt,
     pub ts_rtt: TsRtt,
     /// Sequence ranges never captured (after a "previous segment not captured").
-    pub gaps: Vec<(i64, i64)>,
+    /// (capture_loss.rs; at most `capture_loss::MAX_GAPS`), and what the receiver
+    /// acknowledged of them unseen; made at the first hole.
+    pub holes: Option<Box<Holes>>,
+    /// Largest payload this side sent (capture loss counts holes in segments of it).
+    pub max_len: u32,
     /// Loss recovery in progress: the highest sequence sent when this side last
     /// retransmitted (RFC 6582's "recover"); cleared when the peer's ACK passes it.
     pub recover: Option<i64>,
@@ -177,6 +179,7 @@ impl Analyzer {
         summary::set_base_rtts(&mut analysis.connections);
         analysis.warnings = self.limits.warnings();
         analysis.warnings.extend(capture.warnings());
+        analysis.warnings.extend(super::capture_loss::warning(&analysis.connections));
         analysis.capture = capture;
         analysis
     }
@@ -244,16 +247,18 @@ impl Conn {
         let first_rtt = (self.first_rtt > 0).then_some(self.first_rtt);
         let mut aflags = flags::analyze(&mut fwd.ws, &mut rev.ws, &facts, rev_shift, first_rtt);
         let end_rel = seq_rel + seg.payload_len as i64;
-        if aflags & fb::LOST_SEGMENT != 0 {
+        let lost = aflags & fb::LOST_SEGMENT != 0;
+        if lost {
             fwd.bif_stale = true;
-            if let Some(p) = prev_next.filter(|&p| p < seq_rel) {
-                if fwd.gaps.len() == MAX_GAPS {
-                    fwd.gaps.remove(0);
-                }
-                fwd.gaps.push((p, seq_rel));
-            }
         }
-        let filled_gap = seg.payload_len > 0 && fill_gaps(&mut fwd.gaps, seq_rel, end_rel);
+        let row = store.then(|| self.rows.next_row());
+        fwd.max_len = fwd.max_len.max(seg.payload_len);
+        let hole = prev_next.filter(|&p| lost && p < seq_rel);
+        if hole.is_some() && fwd.holes.is_none() {
+            fwd.holes = Some(Box::default());
+        }
+        let rows = &mut self.rows;
+        let filled_gap = fwd.holes.as_mut().is_some_and(|h| h.on_segment(hole, seq_rel, end_rel, row, |r| rows.mark(r, fb::CAPTURE_LOSS)));
         aflags = reclassify_out_of_order(aflags, filled_gap);
 
         // Window scale options are read after the analysis, as in packet-tcp.c.
@@ -313,7 +318,6 @@ impl Conn {
             fwd.recover = fwd.sent_high;
         }
         if let (true, Some(kinds)) = (resent, fwd.kinds.as_mut()) {
-            let row = store.then(|| self.rows.next_row());
             let tsval = seg.options.timestamp.map(|t| t.0);
             kinds.on_retransmission(row, t_ns, seq_rel, end_rel, high_before.unwrap_or(end_rel), fwd.peer_ack, tsval);
         }
@@ -340,6 +344,17 @@ impl Conn {
             }
             if rev.recover.is_some_and(|r| a >= r) {
                 rev.recover = None;
+            }
+            // Capture loss (capture_loss.rs): what the peer's data holes this ACK passes.
+            if rev.ws.nextseq != 0 {
+                let seen_next = rev.seq.rel(rev.ws.nextseq).max(rev.sent_high.unwrap_or(i64::MIN));
+                if a > seen_next && rev.holes.is_none() {
+                    rev.holes = Some(Box::default());
+                }
+                if let Some(h) = rev.holes.as_mut() {
+                    let rows = &mut self.rows;
+                    h.on_ack(a, seen_next, rev.max_len, |r| rows.mark(r, fb::CAPTURE_LOSS));
+                }
             }
         }
         if let Some((tsval, tsecr)) = seg.options.timestamp {
@@ -405,35 +420,6 @@ impl Conn {
             flags,
         });
     }
-}
-
-/// Removes [a, b) from the capture gaps; true if it overlapped one (the segment
-/// brought bytes the capture had not shown before).
-fn fill_gaps(gaps: &mut Vec<(i64, i64)>, a: i64, b: i64) -> bool {
-    let mut hit = false;
-    let mut i = 0;
-    while i < gaps.len() {
-        let (ga, gb) = gaps[i];
-        if a < gb && b > ga {
-            hit = true;
-            match (a > ga, b < gb) {
-                (true, true) => {
-                    gaps[i] = (ga, a);
-                    gaps.insert(i + 1, (b, gb));
-                    i += 2;
-                    continue;
-                }
-                (true, false) => gaps[i] = (ga, a),
-                (false, true) => gaps[i] = (b, gb),
-                (false, false) => {
-                    gaps.remove(i);
-                    continue;
-                }
-            }
-        }
-        i += 1;
-    }
-    hit
 }
 
 /// tcpscope's one departure from Wireshark's labels (see flags.rs): an

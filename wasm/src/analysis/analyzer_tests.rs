@@ -7,10 +7,10 @@ use super::super::testseg::{handshake, run, Seg};
 use super::super::Analysis;
 use crate::decode::tcp_flags::{ACK, FIN, PSH, RST, SYN};
 
-/// Wireshark's analysis flags of a row (the retransmission kinds are tested in
-/// retrans_kinds_tests.rs).
+/// Wireshark's analysis flags of a row (the retransmission kinds and capture loss
+/// are tested in retrans_kinds_tests.rs and capture_loss_tests.rs).
 fn flags(a: &Analysis, row: usize) -> u32 {
-    a.columns(0).packets.flags[row] & !0xff & !fb::ANY_KIND
+    a.columns(0).packets.flags[row] & !0xff & !fb::ANY_KIND & !fb::CAPTURE_LOSS
 }
 
 fn with_handshake(rest: Vec<Seg>) -> Analysis {

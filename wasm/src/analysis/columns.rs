@@ -35,6 +35,10 @@ pub mod flag_bits {
     pub const KIND_FAST: u32 = 1 << 24;
     pub const KIND_SLOW_START: u32 = 1 << 25;
     pub const KIND_SPURIOUS: u32 = 1 << 26;
+    /// Set on a segment flagged LOST_SEGMENT when the hole before it was later
+    /// acknowledged by the receiver without ever being captured: the capture dropped
+    /// it, the network did not (capture_loss.rs).
+    pub const CAPTURE_LOSS: u32 = 1 << 27;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
     /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).

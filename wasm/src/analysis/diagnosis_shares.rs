@@ -254,7 +254,9 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         if seq + len > high {
             high = seq + len;
         }
-        if (resent || cols.flags[i] & flag_bits::LOST_SEGMENT != 0) && recover.is_none() {
+        // A hole the capture dropped (capture_loss.rs) is not loss on the path.
+        let path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
+        if (resent || path_hole) && recover.is_none() {
             recover = Some(high);
         }
         let flight = match cols.in_flight[i] {

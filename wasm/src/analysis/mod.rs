@@ -4,6 +4,7 @@
 
 pub mod analyzer;
 pub mod bdp;
+pub mod capture_loss;
 pub mod clock;
 pub mod columns;
 pub mod connections;
@@ -297,6 +298,9 @@ pub struct ConnectionSummary {
     pub any_syn: bool,
     /// The options each side offered (handshake.rs).
     pub handshake: handshake::Handshake,
+    /// Bytes the receivers acknowledged that the capture never saw, both directions
+    /// (capture_loss.rs).
+    pub capture_loss: capture_loss::CaptureLoss,
     pub packets: u64,
     pub start: f64,
     pub end: f64,

@@ -223,6 +223,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         endpoints: ["a".into(), "b".into()],
         handshake_seen: true,
         any_syn: true,
+        capture_loss: Default::default(),
         handshake: crate::analysis::handshake::HandshakeOffers::default().report(&["a".into(), "b".into()]),
         packets: 0,
         start: 0.0,

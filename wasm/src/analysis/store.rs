@@ -134,12 +134,18 @@ impl ConnWriter {
         self.store.rows
     }
 
+    /// Adds flag `bits` to row `row`, already written (see `late_flags`).
+    pub(crate) fn mark(&mut self, row: u32, bits: u32) {
+        self.store.late_flags.push((row, bits));
+    }
+
     /// End of capture: the store without the growth slack.
     pub(crate) fn finish(self) -> ConnStore {
         let mut s = self.store;
         s.packets.shrink();
         s.rtt.shrink();
         s.sack.shrink();
+        s.add_late_flags([]);
         s
     }
 }

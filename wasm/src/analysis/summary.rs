@@ -8,6 +8,7 @@ use super::connections::endpoint_name;
 use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
+use super::capture_loss::CaptureLoss;
 use super::{diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
@@ -45,13 +46,28 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
+    // Each direction's sender's lag (sender_view.rs), used for the retransmission
+    // kinds, the scale bound and the stalls.
+    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
+    // Flags known only now, put on the rows before the passes below read them: the
+    // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
+    // loss (capture_loss.rs).
+    let mut capture_loss = CaptureLoss::default();
+    for (d, side) in sides.iter_mut().enumerate() {
+        if let Some(h) = side.holes.take() {
+            capture_loss.unseen_segments += h.loss.unseen_segments;
+            capture_loss.unseen_bytes += h.loss.unseen_bytes;
+        }
+        let Some(tracker) = side.kinds.take() else { continue };
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, path.rtt.map(|s| (s * 1e9) as i64));
+        retrans_kinds::apply(&mut directions[d], kinds);
+        store.add_late_flags(marks);
+    }
     // Transient public columns for the stall, throughput and diagnosis passes.
     let mut cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
-    // Each direction's sender's lag (sender_view.rs), used for the bound and the stalls.
-    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
     for d in 0..2 {
         let receiver = &mut directions[1 - d];
         if receiver.window_scale_unknown {
@@ -60,13 +76,6 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
-    for (d, side) in sides.iter_mut().enumerate() {
-        let rtt_ns = path.rtt.map(|s| (s * 1e9) as i64);
-        let Some(tracker) = side.kinds.take() else { continue };
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_ns);
-        retrans_kinds::apply(&mut directions[d], kinds);
-        store.add_late_flags(marks);
-    }
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
@@ -85,6 +94,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         handshake_seen: offers.seen(),
         any_syn: offers.any_syn(),
         handshake,
+        capture_loss,
         packets,
         start: if first_t.is_nan() { 0.0 } else { first_t },
         end: if last_t.is_nan() { 0.0 } else { last_t },
