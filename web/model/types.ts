@@ -6,7 +6,7 @@ export const SCHEMA_VERSION = 1;
 
 export type StallCause =
   | 'zero-window' | 'window-limited' | 'retransmission-timeout'
-  | 'application-idle' | 'ack-wait' | 'unknown';
+  | 'application-idle' | 'ack-wait' | 'delayed-ack' | 'unknown';
 
 export type Limit =
   | 'receive-window' | 'zero-window' | 'loss' | 'application' | 'stalls' | 'path' | 'too-short';

@@ -50,7 +50,7 @@ function object<T>(fields: { [K in keyof T]-?: Check }): Check {
   };
 }
 
-const STALL_CAUSES: StallCause[] = ['zero-window', 'window-limited', 'retransmission-timeout', 'application-idle', 'ack-wait', 'unknown'];
+const STALL_CAUSES: StallCause[] = ['zero-window', 'window-limited', 'retransmission-timeout', 'application-idle', 'ack-wait', 'delayed-ack', 'unknown'];
 const LIMITS: Limit[] = ['receive-window', 'zero-window', 'loss', 'application', 'stalls', 'path', 'too-short'];
 
 const stall = object<Stall>({

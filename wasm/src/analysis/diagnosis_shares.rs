@@ -81,7 +81,8 @@ pub fn cause_index(c: StallCause) -> usize {
         StallCause::WindowLimited => 1,
         StallCause::RetransmissionTimeout => 2,
         StallCause::ApplicationIdle => 3,
-        StallCause::AckWait => 4,
+        // Waiting on an ACK too (the delayed one): the same share.
+        StallCause::AckWait | StallCause::DelayedAck => 4,
         StallCause::Unknown => 5,
     }
 }

@@ -8,6 +8,7 @@ pub mod capture_loss;
 pub mod clock;
 pub mod columns;
 pub mod connections;
+pub mod delayed_ack;
 pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_episodes;
@@ -165,6 +166,8 @@ pub enum StallCause {
     RetransmissionTimeout,
     ApplicationIdle,
     AckWait,
+    /// Nagle's algorithm waiting for the peer's delayed ACK (delayed_ack.rs).
+    DelayedAck,
     Unknown,
 }
 

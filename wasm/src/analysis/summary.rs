@@ -9,7 +9,7 @@ use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
-use super::{diagnosis, retrans_kinds, stalls, throughput, vantage};
+use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
@@ -21,6 +21,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
+    let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let tick = capture.timestamp_resolution_s();
     let samples = RttSamples::collect(&store);
@@ -76,18 +77,30 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
+    // A full segment for each sender: the peer's MSS option less 40 option bytes
+    // (RFC 9293 §3.7.1), else the largest payload it sent (delayed_ack.rs).
+    let full_segment = [0, 1].map(|d| {
+        let peer_mss = [&summary_handshake.syn, &summary_handshake.syn_ack]
+            .into_iter()
+            .flatten()
+            .find(|o| o.from == names[1 - d])
+            .and_then(|o| o.mss);
+        peer_mss.map_or(sides[d].max_len, |m| u32::from(m).saturating_sub(40))
+    });
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
         ds.sender_lag_ms = lag * 1000.0;
         ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
+        let to_receiver = path.rtt.map_or(0.0, |r| r - lag);
+        delayed_ack::reclassify(&mut ds.stalls, &cols.packets, d as u8, full_segment[d], to_receiver);
         if unstored == 0 {
             // Every packet is in the columns: bins of the connection's own size.
             ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
         }
         ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
     }
-    let handshake = offers.report(&names);
+    let handshake = summary_handshake;
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
