@@ -50,6 +50,10 @@ pub enum Series {
     /// The peer's ACK + advertised window: the highest sequence number the sender may
     /// send (M4; tcptrace's window line, RFC 9293 §3.8.6 "usable window").
     WindowEdge,
+    /// Bytes in flight less the bytes the peer's latest ACK SACKed above its cumulative
+    /// ACK, at each data segment (M4): the SACK-adjusted pipe (RFC 6675 §2, as tshark's
+    /// tcp.analysis.bytes_in_flight); `inflight` stays SND.NXT − SND.UNA.
+    Pipe,
 }
 
 impl Series {
