@@ -54,11 +54,22 @@ pub enum Series {
     /// ACK, at each data segment (M4): the SACK-adjusted pipe (RFC 6675 §2, as tshark's
     /// tcp.analysis.bytes_in_flight); `inflight` stays SND.NXT − SND.UNA.
     Pipe,
+    /// Events per bin for the events strip (`Bins::bytes` holds the counts): the
+    /// sender's retransmissions (any kind), the peer's duplicate ACKs, the peer's
+    /// zero-window advertisements (Wireshark's flags, analysis/flags.rs).
+    Retransmissions,
+    DuplicateAcks,
+    ZeroWindows,
 }
 
 impl Series {
     pub fn is_rate(self) -> bool {
-        matches!(self, Series::Throughput | Series::Goodput | Series::Wire)
+        matches!(self, Series::Throughput | Series::Goodput | Series::Wire) || self.is_events()
+    }
+
+    /// Counted per bin like a rate, one per flagged packet (sources.rs `cumulative`).
+    pub fn is_events(self) -> bool {
+        matches!(self, Series::Retransmissions | Series::DuplicateAcks | Series::ZeroWindows)
     }
 }
 

@@ -168,6 +168,11 @@ pub fn cumulative(store: &ConnStore, series: Series, dir: u8) -> CumColumn {
         let bytes = match series {
             Series::Throughput if r.dir == dir && r.len > 0 => r.len as u64,
             Series::Wire if r.dir == dir => r.wire_len as u64,
+            // Event series: one per flagged packet (the counts of the report's
+            // retransmissions / duplicateAcks / zeroWindows, binned).
+            Series::Retransmissions if r.dir == dir && r.flags & fb::ANY_RETRANSMISSION != 0 => 1,
+            Series::DuplicateAcks if r.dir != dir && r.flags & fb::DUPLICATE_ACK != 0 => 1,
+            Series::ZeroWindows if r.dir != dir && r.flags & fb::ZERO_WINDOW != 0 => 1,
             Series::Goodput if r.dir != dir => match (r.ack, highest) {
                 (Some(a), None) => {
                     highest = Some(a);

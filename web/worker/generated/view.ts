@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -85,7 +85,8 @@ export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind"
 
 export type Bins = { start: number, 
 /**
- * Bytes in each bin (payload, frame or newly acknowledged bytes).
+ * Bytes in each bin (payload, frame or newly acknowledged bytes); for the event
+ * series (retransmissions, duplicateAcks, zeroWindows) the number of events.
  */
 bytes: Array<number>, 
 /**
