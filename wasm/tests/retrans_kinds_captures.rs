@@ -109,3 +109,17 @@ fn at_the_receiver_a_probe_is_judged_one_path_rtt_later() {
     let k = |c| kernel("rx-zero-window-dead", "pv_a", c);
     assert_eq!((k("RetransSegs"), k("LossProbes"), k("DSACKRecv")), (1, 1, 1));
 }
+
+#[test]
+fn at_the_receiver_sack_recovery_is_still_fast_but_some_refills_read_as_reordering() {
+    // cubic-loss recorded again at the receiver. The sender's kernel: 24 retransmitted
+    // segments, all TCPFastRetrans, no timeout. At this vantage every lost original is a
+    // hole and its retransmission fills it; Wireshark's rules call a refill that comes
+    // within the handshake RTT of the highest segment "out-of-order" (15 here) — a
+    // receiver-side capture cannot tell a retransmission from reordering by the
+    // sequence numbers alone — and the other 9 retransmissions. Judged one sender lag
+    // (10.3 ms) later, all 9 are fast: 9 of the kernel's 24, and no wrong kind.
+    assert_eq!(kinds("rx-cubic-loss.pcap"), [9, 0, 0, 9, 0, 0]);
+    let k = |c| kernel("rx-cubic-loss", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("FastRetrans"), k("Timeouts")), (24, 24, 0));
+}
