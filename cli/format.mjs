@@ -30,6 +30,7 @@ export function formatHuman(name, report) {
     const where = { sender: 'at the sender', receiver: 'at the receiver', middle: 'in the middle of the path' }[c.vantage] ?? 'at an unknown point';
     lines.push(`    captured ${where}; path RTT ${c.pathRttMs == null ? 'unknown' : `${c.pathRttMs.toFixed(2)} ms`}` +
       (c.pathRttMethod ? ` (${c.pathRttMethod})` : ''));
+    if (c.handshake) lines.push(`    handshake: ${handshakeText(c.handshake)}`);
     const r = d.rtt;
     const rtt = r.minMs === null ? 'no RTT samples' :
       `RTT min ${r.minMs.toFixed(2)} ms, median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms?.toFixed(2) ?? '-'} ms, max ${r.maxMs?.toFixed(2) ?? '-'} ms`;
@@ -76,4 +77,16 @@ function retransmissionKinds(d) {
   ].filter(Boolean);
   const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
   return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';
+}
+
+/** "SYN mss 1460, wscale 10, SACK, timestamps; SYN/ACK mss 1460, wscale 7, SACK,
+ *  timestamps; window scaling negotiated" (docs/ANALYSIS.md "connection.handshake"). */
+function handshakeText(h) {
+  const offer = (name, o) => {
+    if (!o) return `${name} not captured`;
+    const parts = [o.mss == null ? null : `mss ${o.mss}`, o.windowScale == null ? null : `wscale ${o.windowScale}`,
+      o.sackPermitted ? 'SACK' : null, o.timestamps ? 'timestamps' : null, o.ecn ? 'ECN' : null, o.tfo ? 'TFO' : null].filter(Boolean);
+    return `${name} ${parts.length ? parts.join(', ') : 'no options'}`;
+  };
+  return `${offer('SYN', h.syn)}; ${offer('SYN/ACK', h.synAck)}; window scaling ${h.windowScaling.replace('-', ' ')}`;
 }
