@@ -258,7 +258,9 @@ impl Conn {
             fwd.holes = Some(Box::default());
         }
         let rows = &mut self.rows;
-        let filled_gap = fwd.holes.as_mut().is_some_and(|h| h.on_segment(hole, seq_rel, end_rel, row, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        // A SYN or FIN occupies one sequence number: it fills that much of a hole.
+        let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
+        let filled_gap = fwd.holes.as_mut().is_some_and(|h| h.on_segment(hole, seq_rel, occupied_end, row, |r| rows.mark(r, fb::CAPTURE_LOSS)));
         aflags = reclassify_out_of_order(aflags, filled_gap);
 
         // Window scale options are read after the analysis, as in packet-tcp.c.
@@ -317,9 +319,19 @@ impl Conn {
         if resent && fwd.recover.is_none() {
             fwd.recover = fwd.sent_high;
         }
-        if let (true, Some(kinds)) = (resent, fwd.kinds.as_mut()) {
+        // Every segment `retransmissions` counts gets a kind: data, and a SYN or FIN
+        // without data (its sequence number is the one byte it occupies).
+        let ctrl_resent = seg.payload_len == 0 && seg.flags & (SYN | FIN) != 0 && aflags & fb::ANY_RETRANSMISSION != 0;
+        if ctrl_resent && fwd.kinds.is_none() {
+            let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
+            fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t)));
+        }
+        if let (true, Some(kinds)) = (resent || ctrl_resent, fwd.kinds.as_mut()) {
             let tsval = seg.options.timestamp.map(|t| t.0);
-            kinds.on_retransmission(row, t_ns, seq_rel, end_rel, high_before.unwrap_or(end_rel), fwd.peer_ack, tsval);
+            let end = end_rel + i64::from(ctrl_resent);
+            // A SYN is re-sent only by its retransmission timer (RFC 6298 §5.7).
+            let syn = is_syn && seg.payload_len == 0;
+            kinds.on_retransmission(row, t_ns, seq_rel, end, high_before.unwrap_or(end), fwd.peer_ack, tsval, syn);
         }
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
 

@@ -89,6 +89,8 @@ struct Record {
     spurious: bool,
     /// The Eifel check was made (on the first ACK covering the segment).
     checked: bool,
+    /// A SYN (always a timeout: RFC 6298 §5.7).
+    syn: bool,
 }
 
 impl Record {
@@ -247,7 +249,8 @@ impl RetransKinds {
     /// A retransmitted segment [seq, end) of this side. `high`: SND.NXT before it;
     /// `una`: the peer's highest cumulative ACK so far; `row`: its store row.
     #[allow(clippy::too_many_arguments)] // one argument per fact of the segment
-    pub fn on_retransmission(&mut self, row: Option<u32>, t_ns: i64, seq: i64, end: i64, high: i64, una: Option<i64>, tsval: Option<u32>) {
+    /// `syn`: a SYN, which only its timer re-sends (a timeout, whatever the timing).
+    pub fn on_retransmission(&mut self, row: Option<u32>, t_ns: i64, seq: i64, end: i64, high: i64, una: Option<i64>, tsval: Option<u32>, syn: bool) {
         if self.records.len() >= MAX_RECORDS {
             self.overflow += 1;
             return;
@@ -278,6 +281,7 @@ impl RetransKinds {
             retransmit_ts,
             spurious: acked_already,
             checked: false,
+            syn,
         });
     }
 
@@ -317,7 +321,7 @@ impl RetransKinds {
                 (Some(q), Some(rtt)) => q >= rtt,
                 (Some(_), None) => false,
             };
-            let bits = if !timer || in_burst(i) {
+            let bits = if (!timer || in_burst(i)) && !r.syn {
                 if recover.is_some() {
                     c.slow_start_retransmissions += 1;
                     fb::KIND_SLOW_START
@@ -325,7 +329,7 @@ impl RetransKinds {
                     c.fast_retransmissions += 1;
                     fb::KIND_FAST
                 }
-            } else if r.end >= r.high && last_timer != Some(r.feedback_seq) {
+            } else if r.end >= r.high && last_timer != Some(r.feedback_seq) && !r.syn {
                 last_timer = Some(r.feedback_seq);
                 c.tail_loss_probes += 1;
                 fb::KIND_TLP

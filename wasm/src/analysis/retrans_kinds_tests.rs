@@ -6,7 +6,7 @@
 use super::super::columns::flag_bits as fb;
 use super::super::testseg::{run, Seg};
 use super::super::{Analysis, DirectionSummary};
-use crate::decode::tcp_flags::{ACK, SYN};
+use crate::decode::tcp_flags::{ACK, FIN, SYN};
 
 fn at_sender(rest: Vec<Seg>) -> Analysis {
     let mut v = vec![
@@ -141,4 +141,24 @@ fn a_timer_burst_is_recovery_not_a_timeout() {
     ]);
     assert_eq!(kinds(&a), [fb::KIND_FAST, fb::KIND_FAST]);
     assert_eq!(counts(&a.connections[0].directions[0]), [2, 0, 0, 2, 0, 0]);
+}
+
+#[test]
+fn a_resent_syn_is_a_timeout_and_a_resent_fin_has_a_kind_too() {
+    // RFC 6298 §5.7: only the timer re-sends a SYN (here 1 s later, the classic initial
+    // RTO): a timeout though it is the "tail" and the first timer event. Then a FIN
+    // re-sent 300 ms after the last feedback, the highest sequence number sent: the
+    // tail loss probe of RFC 8985 §7.3. Every segment `retransmissions` counts has a kind.
+    let a = run(vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240),
+        Seg::a_to_b(1.0).seq(1000).flags(SYN).win(64240),
+        Seg::b_to_a(1.010).seq(5000).ack(1001).flags(SYN | ACK).win(65160),
+        Seg::a_to_b(1.0101).seq(1001).ack(5001).win(502),
+        data(1.020, 1001),
+        ack(1.040, 2001),
+        Seg::a_to_b(1.041).seq(2001).ack(5001).flags(FIN | ACK),
+        Seg::a_to_b(1.341).seq(2001).ack(5001).flags(FIN | ACK),
+    ]);
+    assert_eq!(kinds(&a), [fb::KIND_RTO, fb::KIND_TLP]);
+    assert_eq!(counts(&a.connections[0].directions[0]), [2, 1, 1, 0, 0, 0]);
 }
