@@ -7,6 +7,7 @@ import type { ViewSource } from '../worker/viewSource';
 import { BdpCalculator, type BdpCalculate } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
+import { HandshakePanel } from './HandshakePanel';
 import { SharePanel } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
@@ -46,6 +47,7 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['RTT min / median / p95 / max', (d) => { const r = rttStats(d.rtt); return [r.minMs, r.medianMs, r.p95Ms, r.maxMs].map(formatMs).join(' / '); }],
   ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],
+  ['Timeouts / tail probes / slow start', (d) => (d.rtoEvents === undefined ? '–' : `${d.rtoEvents} / ${d.tailLossProbes ?? 0} / ${d.slowStartRetransmissions ?? 0}`)],
   ['Duplicate ACKs', (d) => String(d.duplicateAcks)],
   ['Zero windows / probes', (d) => `${d.zeroWindows} / ${d.zeroWindowProbes}`],
   ['Window full', (d) => String(d.windowFull)],
@@ -125,6 +127,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
             ))}
           </tbody>
         </table>
+        <HandshakePanel handshake={summary.handshake} />
       </ErrorBoundary>
       <ErrorBoundary what="bandwidth-delay calculator" resetKey={summary}>
         {/* Keyed by connection: the inputs start again from the new connection's evidence. */}

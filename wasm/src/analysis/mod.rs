@@ -4,16 +4,20 @@
 
 pub mod analyzer;
 pub mod bdp;
+pub mod capture_loss;
 pub mod clock;
 pub mod columns;
 pub mod connections;
+pub mod delayed_ack;
 pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod flags;
+pub mod handshake;
 pub mod limits;
+pub mod retrans_kinds;
 pub mod rtt;
 pub mod sender_view;
 pub mod sequence;
@@ -168,6 +172,8 @@ pub enum StallCause {
     RetransmissionTimeout,
     ApplicationIdle,
     AckWait,
+    /// Nagle's algorithm waiting for the peer's delayed ACK (delayed_ack.rs).
+    DelayedAck,
     Unknown,
 }
 
@@ -206,7 +212,18 @@ pub struct DirectionSummary {
     pub receive_window: Option<MinMax>,
     pub max_bytes_in_flight: Option<u64>,
     pub retransmissions: u64,
+    /// The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
+    /// "Retransmission kinds"): timeouts + probes + fast + slow start = retransmissions
+    /// (less any beyond the per-direction record cap).
+    pub rto_events: u64,
+    /// Timeouts with no feedback between them, with their backoff intervals.
+    pub rto_chains: Vec<retrans_kinds::RtoChain>,
+    pub tail_loss_probes: u64,
+    /// Fast retransmit and SACK / NewReno loss recovery (Linux's TCPFastRetrans).
     pub fast_retransmissions: u64,
+    /// Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
+    pub slow_start_retransmissions: u64,
+    /// Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
     pub spurious_retransmissions: u64,
     pub duplicate_acks: u64,
     pub zero_windows: u64,
@@ -301,7 +318,16 @@ pub struct DiagnosisShares {
 pub struct ConnectionSummary {
     pub id: u32,
     pub endpoints: [String; 2],
+    /// Both the SYN and the SYN/ACK are in the capture (handshake.rs).
     pub handshake_seen: bool,
+    /// Some SYN is in the capture (Wireshark's test; not in the report).
+    #[serde(skip)]
+    pub any_syn: bool,
+    /// The options each side offered (handshake.rs).
+    pub handshake: handshake::Handshake,
+    /// Bytes the receivers acknowledged that the capture never saw, both directions
+    /// (capture_loss.rs).
+    pub capture_loss: capture_loss::CaptureLoss,
     pub packets: u64,
     pub start: f64,
     pub end: f64,

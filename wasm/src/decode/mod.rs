@@ -41,6 +41,8 @@ pub struct TcpOptions {
     pub sack_count: u8,
     /// (TSval, TSecr) of the timestamps option (RFC 7323 §3).
     pub timestamp: Option<(u32, u32)>,
+    /// A TCP Fast Open option (RFC 7413 §4.1.1: cookie request or cookie) is present.
+    pub tfo: bool,
 }
 
 /// One decoded TCP segment with what the analysis needs; owned and small.

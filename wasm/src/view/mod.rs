@@ -115,7 +115,7 @@ impl ViewEngine {
                     _ => ViewData::None,
                 }
             }
-            Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
+            Series::Inflight | Series::Pipe | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
                 let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
@@ -181,7 +181,7 @@ fn notes(conn: &ConnectionSummary, stored: usize, series: Series, dir: u8, notes
         notes.push(format!("only the first {stored} of {} packets are kept for charts (limits.rs): per-packet series stop there", conn.packets));
     }
     let peer = &conn.directions[1 - dir as usize];
-    if matches!(series, Series::Rwnd | Series::Inflight | Series::WindowLimited | Series::Sequence | Series::WindowEdge) && peer.window_scale_unknown {
+    if matches!(series, Series::Rwnd | Series::Inflight | Series::Pipe | Series::WindowLimited | Series::Sequence | Series::WindowEdge) && peer.window_scale_unknown {
         notes.push(match peer.window_scale_lower_bound {
             Some(lb) => format!("window scale unknown (handshake not captured): windows shown unscaled; the scale is at least {lb}"),
             None => "window scale unknown (handshake not captured): windows shown unscaled".to_string(),

@@ -56,7 +56,8 @@ pub enum ViewData {
 #[serde(rename_all = "camelCase")]
 pub struct Bins {
     pub start: f64,
-    /// Bytes in each bin (payload, frame or newly acknowledged bytes).
+    /// Bytes in each bin (payload, frame or newly acknowledged bytes); for the event
+    /// series (retransmissions, duplicateAcks, zeroWindows) the number of events.
     #[cfg_attr(test, ts(type = "Array<number>"))]
     pub bytes: Vec<u64>,
     /// bytes × 8 / bin.
