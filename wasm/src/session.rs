@@ -65,7 +65,12 @@ impl Session {
             }
         }
         let analyzer = self.analyzer.take().expect("analyzer present until finish");
-        self.analysis = Some(analyzer.finish());
+        let mut analysis = analyzer.finish();
+        let processes = self.decoder.processes();
+        for c in &mut analysis.connections {
+            c.process = c.process_index.and_then(|i| processes.get(i)).cloned();
+        }
+        self.analysis = Some(analysis);
     }
 
     pub fn bytes_consumed(&self) -> u64 {

@@ -10,7 +10,7 @@ import { DiagnosisPanel } from './DiagnosisPanel';
 import { SharePanel } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
-import { activeMeanBps, rttStats } from '../model/types';
+import { activeMeanBps, processLabel, rttStats } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -109,6 +109,7 @@ export function ConnectionView({ name, data: decoded, report, view, onView, clie
     <section className="connection" data-testid="connection" data-connection={summary.id}>
       <h2>
         Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
+        {summary.process ? <span className="process" data-testid="connection-process"> · {processLabel(summary.process)}</span> : null}
       </h2>
       <ErrorBoundary what="diagnosis" resetKey={summary}>
         <DiagnosisPanel

@@ -143,7 +143,12 @@ export interface LegacyConnectionSummary {
   stallThresholdMs?: number;
   directions: [DirectionSummary, DirectionSummary];
   diagnosis: Diagnosis;
+  /** The process behind the connection (Apple PKTAP / pcapng process blocks; docs/ANALYSIS.md "connection.process"). */
+  process?: ProcessInfo | null;
 }
+export interface ProcessInfo { name: string; pid: number }
+/** "Safari (pid 512)", as the table and the connection header show a process. */
+export const processLabel = (p: ProcessInfo) => `${p.name || 'unnamed'} (pid ${p.pid})`;
 export type ConnectionSummary = (LegacyConnectionSummary & PathInfo) | LegacyConnectionSummary;
 
 export interface LegacyCaptureInfo { format: 'pcap' | 'pcapng' | null; linkTypes: string[]; packets: number; bytes: number; duration: number }

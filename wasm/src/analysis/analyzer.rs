@@ -88,6 +88,8 @@ pub(crate) struct Conn {
     /// Packets of this connection not stored because the packet budget was spent
     /// (counted in the summary, absent from the charts).
     pub unstored: u64,
+    /// The first process a packet of the connection named (decode::FrameMeta).
+    pub process: Option<u32>,
 }
 
 pub struct Analyzer {
@@ -139,7 +141,9 @@ impl Analyzer {
             return; // beyond max_connections: counted by `limits`, not tracked
         };
         let store = self.limits.take_packet();
-        self.conns[index as usize].push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
+        let conn = &mut self.conns[index as usize];
+        conn.process = conn.process.or(seg.meta.process);
+        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
     }
 
     fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
@@ -190,6 +194,7 @@ impl Conn {
             rows: ConnWriter::default(),
             totals: [Totals::new(bin_seconds), Totals::new(bin_seconds)],
             unstored: 0,
+            process: None,
         }
     }
 

@@ -301,6 +301,12 @@ pub struct ConnectionSummary {
     pub stall_threshold_ms: f64,
     pub directions: [DirectionSummary; 2],
     pub diagnosis: Diagnosis,
+    /// The process behind the connection: the first process a packet of it names
+    /// (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
+    /// `Session::finish` from `process_index` and the decoder's process table.
+    pub process: Option<crate::decode::Process>,
+    #[serde(skip)]
+    pub process_index: Option<u32>,
 }
 
 /// Result of the analysis of one capture.

@@ -219,7 +219,7 @@ impl CaptureDecoder {
                     self.emit(raw, process, on_packet)
                 }
                 NgEvent::Process { pid, name } => {
-                    let id = self.processes.intern(pid, name);
+                    let id = self.processes.intern(pid, &name);
                     ng.processes.push(id);
                 }
                 NgEvent::BadInterface { orig_len, ts_ns, .. } => {

@@ -18,10 +18,9 @@ const EPB_TYPE: u32 = 6;
 const MAX_BLOCK: u32 = HARD_MAX_RECORD;
 /// Option codes (draft §4.2).
 const IF_TSOFFSET: u16 = 14;
-/// Apple's Darwin Process Information Block (macOS `tcpdump -P`; Wireshark
-/// wiretap/pcapng-darwin-custom.c, libpcap-Apple pcap-ng.h): process id (u32), then
-/// options, of which 2 = process name (UTF-8).
-const DARWIN_PIB_TYPE: u32 = 0x8000_0001;
+/// Apple's Darwin Process Information Block (type 0x80000001, macOS `tcpdump -P`;
+/// Wireshark wiretap/pcapng-darwin-custom.c; pcap-parser `ProcessInformationBlock`):
+/// process id (u32), then options, of which 2 = process name (UTF-8).
 const DPIB_NAME: u16 = 2;
 /// EPB option: index of the packet's DPIB within the section (u32, section order).
 const EPB_DARWIN_PIB_ID: u16 = 0x8001;
@@ -55,7 +54,7 @@ pub enum NgEvent<'a> {
     /// A packet block naming an interface that was never described.
     BadInterface { if_id: u32, orig_len: u32, ts_ns: Option<i64> },
     /// A Darwin Process Information Block: process id and name.
-    Process { pid: u32, name: &'a [u8] },
+    Process { pid: u32, name: Vec<u8> },
 }
 
 fn u32_of(b: &[u8], at: usize, big: bool) -> u32 {
@@ -182,7 +181,12 @@ impl NgFormat {
                 }
                 Ok(event)
             }
-            Block::Unknown(u) if block_type == DARWIN_PIB_TYPE => Ok(darwin_process(u.data, big)),
+            Block::ProcessInformation(pib) => {
+                let name = pib.options.iter().find(|o| o.code.0 == DPIB_NAME).map_or(&[][..], |o| &o.value[..]);
+                // Darwin writes the name without a NUL; tolerate one.
+                let name = name.split(|&c| c == 0).next().unwrap_or(&[]).to_vec();
+                Ok(NgEvent::Process { pid: pib.process_id, name })
+            }
             Block::SimplePacket(spb) => {
                 // draft §4.4: interface 0; captured length = min(orig len, snaplen, body).
                 let mut n = (spb.origlen as usize).min(spb.data.len());
@@ -215,28 +219,6 @@ impl NgFormat {
         let ts_ns = ts.map(|(h, l)| ts_to_ns(h, l, iface.units_per_sec, iface.offset_sec));
         NgEvent::Packet(RawPacket { link_type: iface.link_type, data, orig_len, ts_ns, dpib: None })
     }
-}
-
-/// A Darwin Process Information Block body: pid, then options (code u16, length u16,
-/// value padded to 4, in section byte order). A block too short for its pid is
-/// counted as a process with no name rather than dropped, so that later indices
-/// still line up with the section's DPIBs.
-fn darwin_process(body: &[u8], big: bool) -> NgEvent<'_> {
-    let pid = if body.len() >= 4 { u32_of(body, 0, big) } else { u32::MAX };
-    let mut name: &[u8] = &[];
-    let mut at = 4;
-    while let Some(h) = body.get(at..at + 4) {
-        let code = if big { u16::from_be_bytes([h[0], h[1]]) } else { u16::from_le_bytes([h[0], h[1]]) };
-        let len = usize::from(if big { u16::from_be_bytes([h[2], h[3]]) } else { u16::from_le_bytes([h[2], h[3]]) });
-        let Some(value) = body.get(at + 4..at + 4 + len) else { break };
-        match code {
-            0 => break, // opt_endofopt
-            DPIB_NAME => name = value.split(|&c| c == 0).next().unwrap_or(&[]),
-            _ => {}
-        }
-        at += 4 + len.div_ceil(4) * 4;
-    }
-    NgEvent::Process { pid, name }
 }
 
 /// Units per second of an if_tsresol byte (draft §4.2): 10^n, or 2^n when the high bit
