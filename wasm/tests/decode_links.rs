@@ -187,4 +187,31 @@ fn write_fixtures_for_tshark() {
     std::fs::write(dir.join("pppoe-padding.pcap"), write_pcap(&f.frames(), &Link::Pppoe { excess: 6 }, Endian::Little, TsResolution::Micro)).unwrap();
     std::fs::write(dir.join("pktap.pcap"), pktap_capture(false)).unwrap();
     std::fs::write(dir.join("pktap-user2.pcap"), pktap_capture(true)).unwrap();
+    std::fs::write(dir.join("radiotap-fields.pcap"), radio_capture()).unwrap();
+}
+
+/// Radiotap on TCP data frames: legacy rate, HT MCS and VHT, signal, channel and
+/// the MAC Retry bit reach each segment (exact values from the rate tables in
+/// decode/phy_rate.rs).
+fn radio_capture() -> Vec<u8> {
+    let f = flow("10.0.0.1:50000", "93.184.216.34:443");
+    let fields = [
+        RadioFields { rate: Some(12), channel_mhz: Some(2412), signal_dbm: Some(-40), ..Default::default() },
+        RadioFields { mcs: Some((0x07, 0x05, 15)), channel_mhz: Some(5180), signal_dbm: Some(-61), seq: 2, ..Default::default() },
+        RadioFields { vht: Some((0x0044, 0x04, 4, 0x92)), channel_mhz: Some(5500), signal_dbm: Some(-70), retry: true, seq: 3, ..Default::default() },
+    ];
+    let frames: Vec<Frame> = f.frames().into_iter().enumerate().map(|(i, fr)| fr.radio(RadioFields { seq: i as u16, ..fields[i % 3].clone() })).collect();
+    write_pcap(&frames, &Link::Radiotap { ht_control: false }, Endian::Little, TsResolution::Micro)
+}
+
+#[test]
+fn radiotap_radio_fields_on_tcp_frames() {
+    let (out, _, err) = decode(&radio_capture());
+    assert_eq!(err, None);
+    let radio: Vec<Radio> = tcp(&out).iter().filter_map(|s| s.meta.radio).collect();
+    assert_eq!(radio.len(), 8);
+    // 6 Mbit/s (12 × 500 kbit/s); HT MCS 15 40 MHz short GI = 2 × 150; VHT 80 MHz MCS 9 2 SS short GI = 866.7.
+    assert_eq!(radio[0], Radio { rate_kbps: 6_000, nss: 0, signal_dbm: Some(-40), channel_mhz: 2412, retry: false });
+    assert_eq!(radio[1], Radio { rate_kbps: 300_000, nss: 2, signal_dbm: Some(-61), channel_mhz: 5180, retry: false });
+    assert_eq!(radio[2], Radio { rate_kbps: 866_667, nss: 2, signal_dbm: Some(-70), channel_mhz: 5500, retry: true });
 }
