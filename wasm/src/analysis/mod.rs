@@ -14,6 +14,7 @@ pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod flags;
 pub mod limits;
+pub mod radio;
 pub mod rtt;
 pub mod sender_view;
 pub mod sequence;
@@ -33,6 +34,7 @@ pub use limits::AnalysisWarning;
 pub use store::ConnStore;
 
 use serde::Serialize;
+pub use radio::RadioLog;
 
 /// Knobs of the analysis. Defaults follow DESIGN.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -320,6 +322,8 @@ pub struct Analysis {
     /// the report's warnings.
     pub warnings: Vec<AnalysisWarning>,
     pub capture: CaptureFacts,
+    /// 802.11 radio samples per connection (radio.rs); same order as `connections`.
+    pub radio: Vec<RadioLog>,
 }
 
 impl Analysis {

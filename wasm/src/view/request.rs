@@ -50,6 +50,8 @@ pub enum Series {
     /// The peer's ACK + advertised window: the highest sequence number the sender may
     /// send (M4; tcptrace's window line, RFC 9293 §3.8.6 "usable window").
     WindowEdge,
+    /// 802.11 PHY rate and Retry share per bin (view/wifi.rs; radiotap / PPI captures).
+    Wifi,
 }
 
 impl Series {

@@ -39,6 +39,7 @@ mod tests {
             decl::<response::Markers>(&cfg),
             decl::<response::Intervals>(&cfg),
             decl::<response::Interval>(&cfg),
+            decl::<crate::analysis::radio::WifiBins>(&cfg),
             decl::<AtRequest>(&cfg),
             decl::<ViewAt>(&cfg),
         ] {

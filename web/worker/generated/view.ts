@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "wifi";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -74,9 +74,9 @@ notes: Array<string>,
 /**
  * Why nothing could be answered (unknown connection, no capture yet).
  */
-error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals);
+error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins);
 
-export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals;
+export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins;
 
 /**
  * Rate bins on the one grid: bin i covers [start + i·bin, start + (i+1)·bin), and
@@ -179,6 +179,29 @@ export type Interval = { start: number, end: number,
  * Stalls: DESIGN.md's cause (kebab-case, as in the summary).
  */
 cause: string | null, frameBefore: number | null, frameAfter: number | null, endedBy: string | null, };
+
+/**
+ * The Wi-Fi strip of one direction on the rate grid: entry k covers
+ * [start + k·bin, start + (k+1)·bin).
+ */
+
+export type WifiBins = { 
+/**
+ * Start of the first bin, s; the bin is the answer's `binSeconds`.
+ */
+start: number, 
+/**
+ * 802.11 frames of the direction in the bin (MAC retries included).
+ */
+frames: Array<number>, 
+/**
+ * Mean PHY rate of those frames that state one, Mbit/s; null when none does.
+ */
+phyRateMbps: Array<number | null>, 
+/**
+ * Share of the frames sent with the Retry bit (0..1); null when no frame.
+ */
+retryShare: Array<number | null>, };
 
 /**
  * "What is at time t in this series?"
