@@ -174,6 +174,17 @@ fn packets_naming_a_missing_dpib_have_no_process() {
     assert_eq!(processes(&bytes), vec![None]);
 }
 
+/// e2e/fixtures/pktap-processes.pcap is `pktap_capture(false)` (the Playwright test of
+/// the process name); regenerate with `UPDATE_FIXTURES=1 cargo test --test decode_links`.
+#[test]
+fn e2e_fixture_is_up_to_date() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../e2e/fixtures/pktap-processes.pcap");
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(path, pktap_capture(false)).expect("write the fixture");
+    }
+    assert!(std::fs::read(path).ok() == Some(pktap_capture(false)), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test decode_links");
+}
+
 /// Write every fixture for the tshark comparison.
 #[test]
 #[ignore]

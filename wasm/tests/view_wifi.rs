@@ -12,7 +12,7 @@ use tcpscope_core::view::{ViewData, ViewEngine};
 /// VHT 80 MHz MCS 9 2 SS short GI (866.667 Mbit/s), the last five at HT MCS 7 20 MHz
 /// long GI (65 Mbit/s); segments 1 and 6 are each sent twice (the radio's MAC retry,
 /// Retry bit set, same sequence number). The client's frames go at 6 Mbit/s.
-pub fn wifi_capture() -> Analysis {
+fn wifi_bytes() -> Vec<u8> {
     let mut f = Flow::new("192.168.1.20:50000", "192.168.1.1:80");
     f.handshake(0, 2_000, Opts::new().mss(1460), Opts::new().mss(1460));
     for i in 0..10 {
@@ -34,9 +34,23 @@ pub fn wifi_capture() -> Analysis {
             frames.push(again);
         }
     }
-    let bytes = write_pcap(&frames, &Link::Radiotap { ht_control: false }, Endian::Little, TsResolution::Micro);
-    let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+    write_pcap(&frames, &Link::Radiotap { ht_control: false }, Endian::Little, TsResolution::Micro)
+}
+
+fn wifi_capture() -> Analysis {
+    let session = analyze_bytes(&wifi_bytes(), AnalysisOptions::default(), 1 << 20);
     session.analysis().expect("analysed").clone()
+}
+
+/// e2e/fixtures/wifi-radiotap.pcap is this capture (the Playwright test of the strip);
+/// regenerate with `UPDATE_FIXTURES=1 cargo test --test view_wifi`.
+#[test]
+fn e2e_fixture_is_up_to_date() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../e2e/fixtures/wifi-radiotap.pcap");
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(path, wifi_bytes()).expect("write the fixture");
+    }
+    assert!(std::fs::read(path).ok() == Some(wifi_bytes()), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test view_wifi");
 }
 
 #[test]

@@ -96,6 +96,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
           onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
           theme={view.theme}
           onReady={onChartsReady}
+          wifi={report.capture.linkTypes.some((l) => l === 'ieee802-11-radiotap' || l === 'ppi')}
         />
       </ErrorBoundary>
       <ErrorBoundary what="share panel" resetKey={summary}>

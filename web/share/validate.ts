@@ -3,7 +3,7 @@
 // the UI reads is checked for its type before the UI sees it; the error names the
 // first bad field. Unknown extra fields are left alone (a newer writer may add some).
 
-import type { ConnectionSummary, DirectionSummary, Limit, Report, Stall, StallCause } from '../model/types';
+import type { ConnectionSummary, DirectionSummary, Limit, ProcessInfo, Report, Stall, StallCause } from '../model/types';
 import { SnapshotFormatError } from './bytes';
 
 type Check = (value: unknown, path: string) => void;
@@ -78,6 +78,7 @@ const summary = object<ConnectionSummary>({
   start: num, end: num,
   dataDirection: oneOf([0, 1]),
   stallThresholdMs: optional(num),
+  process: optional(nullable(object<ProcessInfo>({ name: str, pid: count }))),
   directions: tuple(direction, direction),
   diagnosis: object<ConnectionSummary['diagnosis']>({
     limit: oneOf(LIMITS),
