@@ -8,7 +8,7 @@
 
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::*;
-use tcpscope_core::decode::{Decoded, Process, Radio, TcpSegment, WarningKind};
+use tcpscope_core::decode::{Decoded, Process, Radio, TcpSegment};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 

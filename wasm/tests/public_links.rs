@@ -16,8 +16,10 @@ fn file(name: &str) -> Option<Vec<u8>> {
     std::fs::read(format!("{dir}/{name}")).ok()
 }
 
-/// (src port, dst port, payload) of each TCP segment, and the warnings.
-fn summary(bytes: &[u8]) -> (Vec<(u16, u16, u32)>, Vec<(WarningKind, u64)>, Vec<String>) {
+/// (src port, dst port, payload) of each TCP segment, the warnings, the link types.
+type Summary = (Vec<(u16, u16, u32)>, Vec<(WarningKind, u64)>, Vec<String>);
+
+fn summary(bytes: &[u8]) -> Summary {
     let (out, info, err) = decode(bytes);
     assert_eq!(err, None);
     let segs = out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some((s.src_port, s.dst_port, s.payload_len)) } else { None }).collect();

@@ -69,8 +69,8 @@ pub fn vht(known: u16, flags: u8, bandwidth: u8, mcs_nss: u8) -> Option<(u32, u8
 /// HE (radiotap field 23: data1..data6). MCS in data3 bits 8–11 (known: data1 0x0020),
 /// bandwidth / RU in data5 bits 0–3 (known: data1 0x4000), GI in data5 bits 4–5
 /// (known: data2 0x0002; 0.8 / 1.6 / 3.2 µs), NSTS in data6 bits 0–3. Symbol = 12.8 µs
-/// + GI; data subcarriers 234 / 468 / 980 / 1960 for 20–160 MHz, and 24 / 48 / 102 /
-/// 234 / 468 / 980 / 1960 for RUs of 26–2×996 tones.
+/// plus the GI; data subcarriers 234 / 468 / 980 / 1960 for 20–160 MHz, and 24, 48,
+/// 102, 234, 468, 980, 1960 for RUs of 26 to 2×996 tones.
 pub fn he(d: &[u16; 6]) -> Option<(u32, u8)> {
     if d[0] & 0x0020 == 0 || d[0] & 0x4000 == 0 {
         return None;

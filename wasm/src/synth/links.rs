@@ -38,7 +38,7 @@ pub fn radiotap(b: &mut Vec<u8>, f: &Frame) {
     // version, pad, length, present come first).
     let mut put = |bit: u32, align: usize, bytes: &[u8]| {
         present |= 1 << bit;
-        while (8 + fields.len()) % align != 0 {
+        while !(8 + fields.len()).is_multiple_of(align) {
             fields.push(0);
         }
         fields.extend_from_slice(bytes);
