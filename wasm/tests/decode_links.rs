@@ -226,3 +226,42 @@ fn radiotap_radio_fields_on_tcp_frames() {
     assert_eq!(radio[1], Radio { rate_kbps: 300_000, nss: 2, signal_dbm: Some(-61), channel_mhz: 5180, retry: false });
     assert_eq!(radio[2], Radio { rate_kbps: 866_667, nss: 2, signal_dbm: Some(-70), channel_mhz: 5500, retry: true });
 }
+
+/// Hostile frames for every new link type: random bytes, and valid frames cut at
+/// every length, give a warning, never a panic (decode::link, pktap, ppi, radiotap).
+#[test]
+fn hostile_frames_never_panic() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut frames: Vec<(u32, Vec<u8>)> = Vec::new();
+    for lt in [9u32, 50, 105, 127, 149, 192, 258] {
+        for _ in 0..2000 {
+            let len = (next() % 200) as usize;
+            let mut b: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            // Plausible headers more often than chance: a PKTAP or PPI length and DLT.
+            if len > 12 && next() % 2 == 0 {
+                b[0..4].copy_from_slice(&(108u32).to_le_bytes());
+                b[4..8].copy_from_slice(&1u32.to_le_bytes());
+                b[8..12].copy_from_slice(&[1u32, 12, 105, 127, 192, 258][(next() % 6) as usize].to_le_bytes());
+            }
+            frames.push((lt, b));
+        }
+    }
+    for (_, link, fr) in pcaps() {
+        let bytes = write_pcap(&fr, &link, Endian::Little, TsResolution::Micro);
+        let rec = &bytes[24 + 16..];
+        let caplen = u32::from_le_bytes([bytes[32], bytes[33], bytes[34], bytes[35]]) as usize;
+        for cut in 0..caplen {
+            frames.push((link.dlt(), rec[..cut].to_vec()));
+        }
+    }
+    for (lt, b) in &frames {
+        let _ = tcpscope_core::decode::link::locate(*lt, b);
+        let _ = tcpscope_core::decode::packet::decode_frame(*lt, b, b.len() as u32, 0, 0);
+    }
+}
