@@ -23,13 +23,20 @@ pub struct Process {
 pub struct ProcessTable {
     list: Vec<Process>,
     index: HashMap<Process, u32>,
+    /// The last process interned: consecutive PKTAP packets mostly name the same one,
+    /// and matching it needs no allocation.
+    last: Option<u32>,
 }
 
 impl ProcessTable {
     /// The index of (pid, name), adding it if new; None once the table is full.
     pub fn intern(&mut self, pid: u32, name: &[u8]) -> Option<u32> {
+        if let Some(i) = self.last.filter(|&i| self.list.get(i as usize).is_some_and(|p| p.pid == pid && p.name.as_bytes() == name)) {
+            return Some(i);
+        }
         let p = Process { name: String::from_utf8_lossy(name).into_owned(), pid };
         if let Some(&i) = self.index.get(&p) {
+            self.last = Some(i);
             return Some(i);
         }
         if self.list.len() >= MAX_PROCESSES {
@@ -38,6 +45,7 @@ impl ProcessTable {
         let i = self.list.len() as u32;
         self.list.push(p.clone());
         self.index.insert(p, i);
+        self.last = Some(i);
         Some(i)
     }
 
