@@ -67,6 +67,7 @@ pub mod ethertypes {
 /// Follow an Ethertype through VLAN tags (802.1Q 0x8100, 802.1ad 0x88A8, and the
 /// pre-standard QinQ 0x9100/0x9200, any depth), MPLS label stacks (RFC 3032) and
 /// PPPoE sessions (RFC 2516) to IP.
+#[inline]
 pub(crate) fn ethertype(b: &[u8], mut off: usize, mut t: u16) -> Result<Located, WarningKind> {
     use ethertypes::*;
     loop {

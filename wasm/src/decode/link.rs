@@ -89,8 +89,21 @@ pub fn locate_ip(lt: u32, b: &[u8]) -> Result<(Net, usize), WarningKind> {
     locate(lt, b).map(|f| (f.ip.net, f.ip.offset))
 }
 
-/// Locate the IP packet of a frame of link type `lt`.
+/// Locate the IP packet of a frame of link type `lt`. Called once per packet: the
+/// common link types take the inlined path; wrappers (PKTAP, PPI) go one level into
+/// `unwrapped`, so nothing recurses (which also keeps this inlinable).
+#[inline]
 pub fn locate(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
+    use linktype::*;
+    match lt {
+        ETHERNET => ethernet(b).map(LinkFrame::from),
+        PKTAP | USER2_PKTAP | PPI => locate_wrapped(lt, b),
+        _ => unwrapped(lt, b),
+    }
+}
+
+#[inline(never)]
+fn locate_wrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
     use linktype::*;
     match lt {
         PKTAP | USER2_PKTAP => {
@@ -103,6 +116,15 @@ pub fn locate(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
             f.radio = f.radio.or(p.radio);
             Ok(f)
         }
+        _ => unwrapped(lt, b),
+    }
+}
+
+/// Link types that do not wrap another one.
+#[inline]
+fn unwrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
+    use linktype::*;
+    match lt {
         IEEE802_11_RADIOTAP => {
             let rt = radiotap::parse(b)?;
             let pad = rt.flags.is_some_and(|f| f & 0x20 != 0);
@@ -123,7 +145,7 @@ fn wrapped(dlt: u32, b: &[u8], at: usize) -> Result<LinkFrame, WarningKind> {
     if matches!(dlt, PKTAP | USER2_PKTAP | PPI) {
         return Err(WarningKind::MalformedPacket);
     }
-    let mut f = locate(dlt, b.get(at..).ok_or(WarningKind::TruncatedHeaders)?)?;
+    let mut f = unwrapped(dlt, b.get(at..).ok_or(WarningKind::TruncatedHeaders)?)?;
     f.ip.offset += at;
     f.wifi_at = f.wifi_at.map(|w| w + at);
     Ok(f)
@@ -163,6 +185,7 @@ fn ppp(b: &[u8]) -> Result<Located, WarningKind> {
 
 /// Ethernet II (IEEE 802.3 with Ethertype). Lengths ≤ 1500 in the type field mean an
 /// 802.3 length followed by LLC; only LLC/SNAP can carry IP then (RFC 1042).
+#[inline]
 fn ethernet(b: &[u8]) -> Result<Located, WarningKind> {
     let h = b.get(..14).ok_or(WarningKind::TruncatedHeaders)?;
     let t = be16(h, 12);
