@@ -1,6 +1,6 @@
 // The list of TCP connections of the capture; click a row to chart it.
 import { useMemo, useState } from 'react';
-import type { ConnectionSummary } from '../model/types';
+import { processLabel, type ConnectionSummary } from '../model/types';
 import { formatBytesSI, formatRate, formatDuration } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
 
@@ -74,6 +74,7 @@ export function ConnectionTable({ connections, selected, onSelect }: {
               <td className="endpoints">
                 {dataDir(c).from} → {dataDir(c).to}
                 {c.handshakeSeen ? null : <span className="tag" title="The SYN handshake is not in the capture: window scale unknown">no handshake</span>}
+                {c.process ? <span className="tag process" data-testid="process" title="The process the capture names for this connection">{processLabel(c.process)}</span> : null}
               </td>
               <td className="num">{c.packets.toLocaleString('en-US')}</td>
               <td className="num">{formatBytesSI(payload(c))}</td>

@@ -11,7 +11,7 @@ import { HandshakePanel } from './HandshakePanel';
 import { SharePanel } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
-import { activeMeanBps, rttStats } from '../model/types';
+import { activeMeanBps, processLabel, rttStats } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -75,6 +75,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
     <section className="connection" data-testid="connection" data-connection={summary.id}>
       <h2>
         Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
+        {summary.process ? <span className="process" data-testid="connection-process"> · {processLabel(summary.process)}</span> : null}
       </h2>
       <ErrorBoundary what="diagnosis" resetKey={summary}>
         <DiagnosisPanel
@@ -99,6 +100,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
           onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
           theme={view.theme}
           onReady={onChartsReady}
+          wifi={report.capture.linkTypes.some((l) => l === 'ieee802-11-radiotap' || l === 'ppi')}
         />
       </ErrorBoundary>
       <ErrorBoundary what="share panel" resetKey={summary}>

@@ -60,7 +60,12 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
   captureLoss?: Gen.CaptureLoss;
   directions: [DirectionSummary, DirectionSummary];
   diagnosis: Diagnosis;
+  /** The process behind the connection (Apple PKTAP / pcapng process blocks; docs/ANALYSIS.md "connection.process"); older snapshots lack it. */
+  process?: ProcessInfo | null;
 };
+export type ProcessInfo = Gen.Process;
+/** "Safari (pid 512)", as the table and the connection header show a process. */
+export const processLabel = (p: ProcessInfo) => `${p.name || 'unnamed'} (pid ${p.pid})`;
 export type ConnectionSummary = (LegacyConnectionSummary & PathInfo) | LegacyConnectionSummary;
 
 export interface LegacyCaptureInfo { format: 'pcap' | 'pcapng' | null; linkTypes: string[]; packets: number; bytes: number; duration: number }

@@ -3,7 +3,7 @@
 // the UI reads is checked for its type before the UI sees it; the error names the
 // first bad field. Unknown extra fields are left alone (a newer writer may add some).
 
-import type { ConnectionSummary, DirectionSummary, Handshake, Limit, Report, RtoChain, Stall, StallCause, SynOptions } from '../model/types';
+import type { ConnectionSummary, DirectionSummary, Handshake, Limit, ProcessInfo, Report, RtoChain, Stall, StallCause, SynOptions } from '../model/types';
 import { SnapshotFormatError } from './bytes';
 
 type Check = (value: unknown, path: string) => void;
@@ -86,6 +86,7 @@ const summary = object<ConnectionSummary>({
   start: num, end: num,
   dataDirection: oneOf([0, 1]),
   stallThresholdMs: optional(num),
+  process: optional(nullable(object<ProcessInfo>({ name: str, pid: count }))),
   directions: tuple(direction, direction),
   diagnosis: object<ConnectionSummary['diagnosis']>({
     limit: oneOf(LIMITS),

@@ -13,6 +13,7 @@
 use super::columns::flag_bits as fb;
 use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use super::limits::Limits;
+use super::radio::{RadioLog, MAX_RADIO_SAMPLES};
 use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
@@ -96,6 +97,11 @@ pub(crate) struct Conn {
     /// Packets of this connection not stored because the packet budget was spent
     /// (counted in the summary, absent from the charts).
     pub unstored: u64,
+    /// The first process a packet of the connection named (decode::FrameMeta).
+    pub process: Option<u32>,
+    /// 802.11 radio samples (radio.rs), MAC retries included; boxed so that
+    /// connections without radio headers pay one pointer.
+    pub radio: Option<Box<RadioLog>>,
 }
 
 pub struct Analyzer {
@@ -107,6 +113,8 @@ pub struct Analyzer {
     limits: Limits,
     duplicates: DuplicateFilter,
     clock: ClockTicks,
+    /// Radio samples logged so far (radio.rs cap).
+    radio_samples: usize,
 }
 
 impl Analyzer {
@@ -118,6 +126,7 @@ impl Analyzer {
             limits: Limits::new(&options),
             duplicates: DuplicateFilter::default(),
             clock: ClockTicks::default(),
+            radio_samples: 0,
         }
     }
 
@@ -127,6 +136,10 @@ impl Analyzer {
         // A frame captured twice is one packet (duplicates.rs): never a retransmission,
         // a duplicate ACK or a stall.
         if self.duplicates.is_copy(seg) {
+            // A MAC retry is still airtime: the Wi-Fi strip counts it (radio.rs).
+            if let Lookup::Existing(i) = self.table.lookup(&FlowKey::of(seg)) {
+                self.log_radio(i as usize, seg, file_t0_ns);
+            }
             return;
         }
         self.clock.add(seg.ts_ns);
@@ -147,7 +160,20 @@ impl Analyzer {
             return; // beyond max_connections: counted by `limits`, not tracked
         };
         let store = self.limits.take_packet();
-        self.conns[index as usize].push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
+        let conn = &mut self.conns[index as usize];
+        conn.process = conn.process.or(seg.meta.process);
+        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
+        self.log_radio(index as usize, seg, file_t0_ns);
+    }
+
+    /// Keep the frame's radio facts, up to `MAX_RADIO_SAMPLES` per capture.
+    fn log_radio(&mut self, index: usize, seg: &TcpSegment, file_t0_ns: i64) {
+        let (Some(r), Some(conn)) = (&seg.meta.radio, self.conns.get_mut(index)) else { return };
+        if self.radio_samples < MAX_RADIO_SAMPLES {
+            self.radio_samples += 1;
+            let d = conn.dir_of(seg) as u8;
+            conn.radio.get_or_insert_with(Box::default).push(secs(seg.ts_ns.wrapping_sub(file_t0_ns)), d, r);
+        }
     }
 
     fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
@@ -171,7 +197,8 @@ impl Analyzer {
             wifi_retries: self.duplicates.wifi_retries,
             timestamp_resolution_ns: self.clock.resolution_ns(),
         };
-        for (id, conn) in self.conns.into_iter().enumerate() {
+        for (id, mut conn) in self.conns.into_iter().enumerate() {
+            analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
             let (summary, store) = summary::summarize(id as u32, *conn, &self.options, &capture);
             analysis.connections.push(summary);
             analysis.stores.push(store);
@@ -199,6 +226,8 @@ impl Conn {
             rows: ConnWriter::default(),
             totals: [Totals::new(bin_seconds), Totals::new(bin_seconds)],
             unstored: 0,
+            process: None,
+            radio: None,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod flags;
 pub mod handshake;
 pub mod limits;
 pub mod retrans_kinds;
+pub mod radio;
 pub mod rtt;
 pub mod sender_view;
 pub mod sequence;
@@ -38,6 +39,7 @@ pub use limits::AnalysisWarning;
 pub use store::ConnStore;
 
 use serde::Serialize;
+pub use radio::RadioLog;
 
 /// Knobs of the analysis. Defaults follow DESIGN.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -351,6 +353,12 @@ pub struct ConnectionSummary {
     pub stall_threshold_ms: f64,
     pub directions: [DirectionSummary; 2],
     pub diagnosis: Diagnosis,
+    /// The process behind the connection: the first process a packet of it names
+    /// (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
+    /// `Session::finish` from `process_index` and the decoder's process table.
+    pub process: Option<crate::decode::Process>,
+    #[serde(skip)]
+    pub process_index: Option<u32>,
 }
 
 /// Result of the analysis of one capture.
@@ -364,6 +372,8 @@ pub struct Analysis {
     /// the report's warnings.
     pub warnings: Vec<AnalysisWarning>,
     pub capture: CaptureFacts,
+    /// 802.11 radio samples per connection (radio.rs); same order as `connections`.
+    pub radio: Vec<RadioLog>,
 }
 
 impl Analysis {

@@ -236,5 +236,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         base_rtt_ms: None,
         directions: [direction(stalls, rtt_ms), direction(Vec::new(), None)],
         diagnosis: Diagnosis::default(),
+        process: None,
+        process_index: None,
     }
 }

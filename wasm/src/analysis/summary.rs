@@ -18,7 +18,7 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
-    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, .. } = conn;
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
@@ -120,6 +120,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         stall_threshold_ms: threshold_s * 1000.0,
         directions,
         diagnosis: Diagnosis::default(),
+        process_index: process,
+        process: None,
     };
     summary.diagnosis = diagnosis::diagnose(&summary, &cols, tick);
     drop(cols);

@@ -29,6 +29,7 @@ impl Seg {
             payload_len: 0,
             options: TcpOptions::default(),
             frame_id: Default::default(),
+            meta: Default::default(),
         })
     }
     pub fn a_to_b(t: f64) -> Seg {

@@ -20,6 +20,7 @@ pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
+pub mod wifi;
 pub mod ts_types;
 
 pub use at::{AtRequest, ViewAt};
@@ -128,6 +129,17 @@ impl ViewEngine {
                     }
                 }
                 ViewData::Points(points)
+            }
+            Series::Wifi => {
+                let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
+                let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
+                r.bin_seconds = Some(bin);
+                let empty = crate::analysis::RadioLog::default();
+                let log = analysis.radio.get(conn_index).unwrap_or(&empty);
+                if log.is_empty() {
+                    r.notes.push("no 802.11 radio header (radiotap or PPI) on this connection's frames".into());
+                }
+                ViewData::Wifi(wifi::answer(cache, log, conn_index, dir, &v, bin))
             }
             Series::WindowLimited => {
                 let key = Key::WindowLimited { conn: conn_index, dir };

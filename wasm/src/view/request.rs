@@ -60,6 +60,8 @@ pub enum Series {
     Retransmissions,
     DuplicateAcks,
     ZeroWindows,
+    /// 802.11 PHY rate and Retry share per bin (view/wifi.rs; radiotap / PPI captures).
+    Wifi,
 }
 
 impl Series {

@@ -47,6 +47,7 @@ pub enum ViewData {
     Bins(Bins),
     Points(Points),
     Intervals(Intervals),
+    Wifi(crate::analysis::radio::WifiBins),
 }
 
 /// Rate bins on the one grid: bin i covers [start + i·bin, start + (i+1)·bin), and

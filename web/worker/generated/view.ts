@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -74,9 +74,9 @@ notes: Array<string>,
 /**
  * Why nothing could be answered (unknown connection, no capture yet).
  */
-error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals);
+error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins);
 
-export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals;
+export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins;
 
 /**
  * Rate bins on the one grid: bin i covers [start + i·bin, start + (i+1)·bin), and
@@ -180,6 +180,29 @@ export type Interval = { start: number, end: number,
  * Stalls: DESIGN.md's cause (kebab-case, as in the summary).
  */
 cause: string | null, frameBefore: number | null, frameAfter: number | null, endedBy: string | null, };
+
+/**
+ * The Wi-Fi strip of one direction on the rate grid: entry k covers
+ * [start + k·bin, start + (k+1)·bin).
+ */
+
+export type WifiBins = { 
+/**
+ * Start of the first bin, s; the bin is the answer's `binSeconds`.
+ */
+start: number, 
+/**
+ * 802.11 frames of the direction in the bin (MAC retries included).
+ */
+frames: Array<number>, 
+/**
+ * Mean PHY rate of those frames that state one, Mbit/s; null when none does.
+ */
+phyRateMbps: Array<number | null>, 
+/**
+ * Share of the frames sent with the Retry bit (0..1); null when no frame.
+ */
+retryShare: Array<number | null>, };
 
 /**
  * "What is at time t in this series?"
@@ -349,7 +372,13 @@ baseRttMs: number | null,
  * The stall threshold the stalls were found with (options, or DESIGN.md's
  * max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
  */
-stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, };
+stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, 
+/**
+ * The process behind the connection: the first process a packet of it names
+ * (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
+ * `Session::finish` from `process_index` and the decoder's process table.
+ */
+process: Process | null, };
 
 /**
  * One direction of a connection, field names as in the CLI JSON (schema 1).
@@ -527,6 +556,16 @@ export type Episode = { start: number, end: number,
  * One of [`EPISODE_KINDS`].
  */
 kind: EpisodeKind, text: string, };
+
+/**
+ * A process as the capture names it (docs/ANALYSIS.md "Process").
+ */
+
+export type Process = { 
+/**
+ * Command name (PKTAP: up to 19 bytes; DPIB: the process name option), lossy UTF-8.
+ */
+name: string, pid: number, };
 
 /**
  * The handshake of a connection (`connection.handshake`).
