@@ -4,6 +4,7 @@
 //
 //   tcpscope analyze CAPTURE [--json] [--stall-ms N]
 //   tcpscope series CAPTURE --connection N --series NAME (--csv | --json) [...]  (cli/series.mjs)
+//   tcpscope share CAPTURE --connection N [...]                                  (cli/share.mjs)
 //
 // Exit status: 0 success, 1 the capture is damaged (partial results still printed,
 // `error` set), 2 usage errors (and files that cannot be opened).
@@ -11,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { formatHuman } from '../cli/format.mjs';
 import { loadWasm, openCapture, pushStream } from '../cli/wasm.mjs';
 import { runSeries, SERIES_USAGE } from '../cli/series.mjs';
+import { runShare, SHARE_USAGE } from '../cli/share.mjs';
 
 const USAGE = `usage: tcpscope analyze CAPTURE [--json] [--stall-ms N]
 
@@ -18,7 +20,9 @@ const USAGE = `usage: tcpscope analyze CAPTURE [--json] [--stall-ms N]
   --json        print the schema-1 JSON summary instead of the human summary
   --stall-ms N  stall threshold in ms (default: max(10 ms, 4 x min RTT))
 
-${SERIES_USAGE}`;
+${SERIES_USAGE}
+
+${SHARE_USAGE}`;
 
 function usage(message) {
   if (message) process.stderr.write(`tcpscope: ${message}\n`);
@@ -72,6 +76,7 @@ const fail = (error) => {
   process.exitCode = 2;
 };
 if (process.argv[2] === 'series') runSeries(process.argv.slice(3)).catch(fail);
+else if (process.argv[2] === 'share') runShare(process.argv.slice(3)).catch(fail);
 else main().catch((error) => {
   fail(error);
   process.exit(2);
