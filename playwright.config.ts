@@ -1,12 +1,15 @@
 import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium (apt `chromium`); `npx playwright install` cannot download here.
+// TCPSCOPE_E2E_PORT: another port, so several checkouts can run their e2e at once
+// (reuseExistingServer would otherwise test someone else's build on 4173).
+const port = Number(process.env.TCPSCOPE_E2E_PORT ?? 4173);
 export default defineConfig({
   testDir: './e2e',
   reporter: 'list',
   timeout: 60_000,
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
     launchOptions: {
       executablePath: process.env.TCPSCOPE_CHROMIUM ?? '/usr/bin/chromium',
@@ -16,8 +19,8 @@ export default defineConfig({
   },
   webServer: {
     // scripts/test.sh builds dist/ first.
-    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

@@ -16,6 +16,7 @@ connections, parameters) so that a runner can check it read everything.
 Environment:
   BENCH_SCALE   float, default 1. Multiplies every size above (0.01 for a smoke test).
   BENCH_DIR     output folder, default <repo>/.bench
+  BENCH_FILES   space-separated subset of the names above (default: all).
   BENCH_FORCE=1 regenerate even if the files exist with the same parameters.
 
 What the traffic looks like (valid pcap, LINKTYPE_ETHERNET, microsecond timestamps):
@@ -269,7 +270,10 @@ def main():
         ("bulk-full", lambda p: gen_bulk(p, full_segments, 65535), {"segments": full_segments, "snaplen": 65535}),
         ("short-conns", lambda p: gen_short(p, short_conns), {"connections": short_conns}),
     ]
+    only = os.environ.get("BENCH_FILES", "").split()
     for name, fn, params in jobs:
+        if only and name not in only:
+            continue
         path = os.path.join(OUT, name + ".pcap")
         meta_path = os.path.join(OUT, name + ".json")
         params = dict(params, generator_version=VERSION)

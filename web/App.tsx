@@ -8,12 +8,23 @@ import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
-import type { ConnectionData, Report } from './model/types';
+import type { ConnectionData, ConnectionSummary, Report } from './model/types';
+import type { ViewSource } from './worker/viewSource';
+import { snapshotViewSource } from './share/legacyViewSource';
 import { parseView, serializeView, type Source, type ViewState } from './state/url';
 import { CancelledError, DecoderClient, type Progress } from './worker/client';
 import { decodeSnapshot, fragmentToSnapshot, isSnapshotFileName, openSnapshotFile, type Snapshot } from './share/snapshot';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
+
+/** Where the shown capture's numbers come from. */
+interface Engine {
+  source: ViewSource;
+  /** Per-packet columns of a connection, for share snapshots and the packet CSV only (removed by issue 15). */
+  loadData: (id: number) => Promise<ConnectionData>;
+  /** A snapshot holds one connection: that one is shown. */
+  only?: ConnectionSummary;
+}
 
 /** Quiet time before the view is written to the address bar. */
 const URL_WRITE_DELAY_MS = 150;
@@ -34,7 +45,9 @@ export function App() {
   const [fileName, setFileName] = useState('');
   const [progress, setProgress] = useState<Progress | null>(null);
   const [report, setReport] = useState<Report | null>(null);
-  const [data, setData] = useState<ConnectionData | null>(null);
+  const [engine, setEngine] = useState<Engine | null>(null);
+  // Each load gets a number; a load that was superseded changes nothing when it settles.
+  const loadSeq = useRef(0);
   const [failure, setFailure] = useState<string | null>(null);
   const clientRef = useRef<DecoderClient | null>(null);
   // The `snap=…` part of a shared link: kept in the address bar, data not from the worker.
@@ -74,16 +87,29 @@ export function App() {
     setFileName(name);
     setProgress(null);
     setReport(null);
-    setData(null);
+    setEngine(null);
     setFailure(null);
+    return ++loadSeq.current;
   }, []);
 
   const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
     setSnap(null);
-    startLoading(name);
+    const seq = startLoading(name);
+    const current = () => seq === loadSeq.current;
     try {
       const blob = await getBlob();
-      const { report } = await client().open(blob, name, null, setProgress);
+      if (!current()) return;
+      const { report } = await client().open(blob, name, null, (p) => current() && setProgress(p));
+      if (!current()) return;
+      const c = client();
+      setEngine({
+        source: c.viewSource(),
+        loadData: async (id) => {
+          const data = await c.connection(id);
+          if (!data) throw new Error(`Connection ${id} is no longer loaded.`);
+          return data;
+        },
+      });
       setReport(report);
       setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null }));
       if (report.connections.length === 0) {
@@ -92,6 +118,7 @@ export function App() {
         setPhase(report.error ? 'error' : 'ready');
       }
     } catch (error) {
+      if (!current()) return; // another capture was opened meanwhile
       if (error instanceof CancelledError) {
         setPhase('idle');
         return;
@@ -104,14 +131,16 @@ export function App() {
   // A snapshot (shared link or .tcpscope.json file) carries one connection's derived
   // data: no capture, no worker. Its messages are written for people and shown as text.
   const showSnapshot = useCallback(async (name: string, decode: () => Promise<Snapshot>) => {
-    startLoading(name);
+    const seq = startLoading(name);
     try {
       const snapshot = await decode();
+      if (seq !== loadSeq.current) return;
       setFileName(snapshot.name);
       setReport(snapshot.report);
-      setData(snapshot.data);
-      setPhase('ready');
+      // Temporary bridge (removed by issue 15): a snapshot still carries per-packet columns.
+      setEngine({ source: snapshotViewSource(snapshot.data), loadData: async () => snapshot.data, only: snapshot.data.summary });
     } catch (error) {
+      if (seq !== loadSeq.current) return;
       setSnap(null);
       setFailure(error instanceof Error ? error.message : String(error));
       setPhase('error');
@@ -146,25 +175,13 @@ export function App() {
 
   const selected = useMemo(() => {
     if (!report) return undefined;
+    if (engine?.only) return engine.only;
     return report.connections.find((c) => c.id === view.conn) ?? largestConnection(report.connections);
-  }, [report, view.conn]);
+  }, [report, view.conn, engine]);
 
-  // Fetch the selected connection's columns from the worker; ready once they are here.
-  useEffect(() => {
-    if (!selected || snap) return;
-    let current = true;
-    client()
-      .connection(selected.id)
-      .then((columns) => {
-        if (!current) return;
-        setData(columns);
-        setPhase('ready');
-      })
-      .catch((error) => current && !(error instanceof CancelledError) && (setFailure(String(error)), setPhase('error')));
-    return () => {
-      current = false;
-    };
-  }, [selected]);
+  // Ready once the selected connection's charts have drawn their first answers.
+  const onChartsReady = useCallback(() => setPhase((p) => (p === 'loading' ? 'ready' : p)), []);
+  const loadSelected = useCallback(() => (selected && engine ? engine.loadData(selected.id) : Promise.reject(new Error('nothing loaded'))), [selected, engine]);
 
   const onDrop = (event: React.DragEvent) => {
     event.preventDefault();
@@ -175,7 +192,7 @@ export function App() {
   return (
     <div className="app" data-state={phase} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       <header className="app-header">
-        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); client().cancel(); setPhase('idle'); setReport(null); setView((v) => ({ ...v, source: null, conn: null, range: null })); }}>
+        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); client().cancel(); loadSeq.current++; setPhase('idle'); setReport(null); setEngine(null); setView((v) => ({ ...v, source: null, conn: null, range: null })); }}>
           tcpscope
         </a>
         <span className="tagline">why was this TCP transfer slow?</span>
@@ -202,9 +219,10 @@ export function App() {
             <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
           </ErrorBoundary>
         ) : null}
-        {data && selected && data.summary.id === selected.id ? (
-          <ErrorBoundary what="connection" resetKey={data}>
-            <ConnectionView name={fileName} data={data} report={report!} view={view} onView={setView} client={client()} />
+        {engine && selected && report ? (
+          <ErrorBoundary what="connection" resetKey={selected} onError={onChartsReady}>
+            <ConnectionView name={fileName} summary={selected} report={report} view={view} onView={setView}
+              source={engine.source} loadData={loadSelected} onChartsReady={onChartsReady} />
           </ErrorBoundary>
         ) : null}
       </main>

@@ -13,7 +13,10 @@ import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConnectionCharts } from './components/ConnectionCharts';
 import { largestConnection } from './components/ConnectionTable';
-import type { ConnectionData } from './model/types';
+import type { ConnectionSummary } from './model/types';
+import type { ViewSource } from './worker/viewSource';
+import { snapshotViewSource } from './share/legacyViewSource';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { decodeSnapshot, fragmentToSnapshot } from './share/snapshot';
 import { parseView, serializeView, type ViewState } from './state/url';
 import { DecoderClient } from './worker/client';
@@ -22,15 +25,13 @@ import './embed.css';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
 /** `linkable`: the data came from this page's fragment, so the app can open the same link. */
-interface Shown { title: string; data: ConnectionData; linkable?: boolean }
+interface Shown { title: string; summary: ConnectionSummary; source: ViewSource; linkable?: boolean }
 
 async function decodeCapture(client: DecoderClient, blob: Blob, title: string, conn: number | null): Promise<Shown> {
   const { report } = await client.open(blob, title, null, () => {});
   const summary = report.connections.find((c) => c.id === conn) ?? largestConnection(report.connections);
   if (!summary) throw new Error(report.error?.message ?? 'This capture holds no TCP connection.');
-  const data = await client.connection(summary.id);
-  if (!data) throw new Error(`Connection ${summary.id} is not in this capture.`);
-  return { title, data };
+  return { title, summary, source: client.viewSource() };
 }
 
 async function fetchBlob(url: string): Promise<Blob> {
@@ -45,7 +46,8 @@ async function loadFragment(hash: string, client: DecoderClient): Promise<Shown 
   const view = parseView(hash);
   if (bytes) {
     const snapshot = await decodeSnapshot(bytes);
-    return { title: snapshot.name, data: snapshot.data, linkable: true };
+    // Temporary bridge (removed by issue 15): snapshots still carry per-packet columns.
+    return { title: snapshot.name, summary: snapshot.data.summary, source: snapshotViewSource(snapshot.data), linkable: true };
   }
   const source = view.source;
   if (source?.kind === 'url') {
@@ -134,7 +136,7 @@ function Embed() {
         : async () => {
           const bytes = request.snapshot instanceof Uint8Array ? request.snapshot : new Uint8Array(request.snapshot);
           const snapshot = await decodeSnapshot(bytes);
-          return { title: typeof request.title === 'string' ? title : snapshot.name, data: snapshot.data };
+          return { title: typeof request.title === 'string' ? title : snapshot.name, summary: snapshot.data.summary, source: snapshotViewSource(snapshot.data) };
         };
       setRange(null);
       show(load).then(
@@ -152,7 +154,7 @@ function Embed() {
     else root.dataset.theme = view.theme;
   }, [view.theme]);
 
-  const summary = shown?.data.summary;
+  const summary = shown?.summary;
   // Posted data is not in the fragment: the app could not open it, so no link then.
   const appLink = shown && !shown.linkable ? null : `index.html#${window.location.hash.replace(/^#/, '') || serializeView(view)}`;
   return (
@@ -176,11 +178,14 @@ function Embed() {
       {failure ? <div className="error" role="alert" data-testid="error">{failure}</div> : null}
       {shown && phase === 'ready' ? (
         <>
-          <p className="embed-diagnosis" data-testid="diagnosis">{shown.data.summary.diagnosis.text}</p>
-          <ConnectionCharts
-            data={shown.data} controls={false} theme={view.theme} charts={view.charts} binMs={view.binMs}
-            stallMs={view.stallMs} timeRange={range} onTimeRangeChange={setRange}
-          />
+          <p className="embed-diagnosis" data-testid="diagnosis">{shown.summary.diagnosis.text}</p>
+          {/* Each chart has its own boundary inside; this one catches the stack itself. */}
+          <ErrorBoundary what="chart stack" resetKey={shown}>
+            <ConnectionCharts
+              summary={shown.summary} source={shown.source} controls={false} theme={view.theme} charts={view.charts} binMs={view.binMs}
+              stallMs={view.stallMs} timeRange={range} onTimeRangeChange={setRange}
+            />
+          </ErrorBoundary>
         </>
       ) : null}
     </div>
@@ -189,6 +194,8 @@ function Embed() {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Embed />
+    <ErrorBoundary what="embed">
+      <Embed />
+    </ErrorBoundary>
   </StrictMode>,
 );

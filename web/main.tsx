@@ -1,11 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import './styles.css';
 import './sw-register'; // offline use once loaded (production builds only)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    {/* Last resort: the page is never blank, even if the shell itself throws. */}
+    <ErrorBoundary what="page">
+      <App />
+    </ErrorBoundary>
   </StrictMode>,
 );

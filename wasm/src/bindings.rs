@@ -266,6 +266,11 @@ thread_local! {
 /// JSON `ViewResponse`; a request that cannot be answered gets `error` set.
 #[wasm_bindgen(js_name = viewQuery)]
 pub fn view_query(session: &WasmSession, request_json: &str) -> String {
+    with_views(session, |v| v.query_json(session.inner.analysis(), request_json))
+}
+
+/// The worker's one engine, cleared when it is asked about another session.
+fn with_views(session: &WasmSession, f: impl FnOnce(&mut crate::view::ViewEngine) -> String) -> String {
     let owner = session as *const WasmSession as usize;
     VIEWS.with(|v| {
         let mut v = v.borrow_mut();
@@ -273,8 +278,15 @@ pub fn view_query(session: &WasmSession, request_json: &str) -> String {
             v.1.clear();
             v.0 = owner;
         }
-        v.1.query_json(session.inner.analysis(), request_json)
+        f(&mut v.1)
     })
+}
+
+/// The value under the pointer (JSON `AtRequest` → JSON `ViewAt`, view/at.rs), from
+/// the same engine and cache as `viewQuery`.
+#[wasm_bindgen(js_name = viewAt)]
+pub fn view_at(session: &WasmSession, request_json: &str) -> String {
+    with_views(session, |v| v.at_json(session.inner.analysis(), request_json))
 }
 
 /// The view protocol's version (`view::VIEW_SCHEMA_VERSION`), for the worker to check.

@@ -2,8 +2,8 @@
 // charts are shown, and the current time range with a reset button. Plain React form
 // controls; ConnectionCharts owns (or lifts) every value.
 
-import type { ConnectionData } from '../model/types';
-import type { Dir } from '../model/series';
+import type { ConnectionSummary } from '../model/types';
+import type { Dir } from './useViewAnswers';
 import { CHART_IDS, type ChartId } from './frame';
 import { directionLabel } from './common';
 import { formatDuration } from './units';
@@ -20,7 +20,7 @@ export const CHART_TITLES: Record<ChartId, string> = {
 };
 
 export interface ChartToolbarProps {
-  data: ConnectionData;
+  summary: ConnectionSummary;
   direction: Dir;
   onDirection: (d: Dir) => void;
   binMs: number;
@@ -46,7 +46,7 @@ export function ChartToolbar(p: ChartToolbarProps) {
         <select value={p.direction} onChange={(e) => p.onDirection(Number(e.target.value) as Dir)}>
           {([0, 1] as const).map((d) => (
             <option key={d} value={d}>
-              {directionLabel(p.data, d)}{d === p.data.summary.dataDirection ? ' (data)' : ''}
+              {directionLabel(p.summary, d)}{d === p.summary.dataDirection ? ' (data)' : ''}
             </option>
           ))}
         </select>
@@ -64,7 +64,7 @@ export function ChartToolbar(p: ChartToolbarProps) {
         Stall threshold{' '}
         <input
           type="number" min={0.1} step="any" inputMode="decimal" className="tcps-stall-input"
-          value={p.stallMs ?? ''} placeholder={`auto: ${p.defaultStallMs.toFixed(1)}`}
+          value={p.stallMs ?? ''} placeholder={Number.isFinite(p.defaultStallMs) ? `auto: ${p.defaultStallMs.toFixed(1)}` : "auto"}
           onChange={(e) => {
             const v = e.target.value === '' ? null : Number(e.target.value);
             if (v === null || (Number.isFinite(v) && v > 0)) p.onStallMs(v);

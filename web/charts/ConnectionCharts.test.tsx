@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { ConnectionCharts, type ConnectionChartsProps } from '../components/ConnectionCharts';
-import { makeFixture } from './fixtures';
+import { engineFor } from './testEngine';
+import { largest } from './testUtil';
 import { fullRange } from './timeRange';
 import './testUtil';
 
@@ -27,11 +28,13 @@ const key = async (el: Element, k: string) =>
   act(async () => { el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); });
 
 describe('ConnectionCharts', () => {
-  const data = makeFixture();
-  const full = fullRange(data.summary.start, data.summary.end);
+  const { report, source } = engineFor('stalls.pcap');
+  const summary = largest(report.connections);
+  const data = { summary, source };
+  const full = fullRange(summary.start, summary.end);
 
   it('stacks the five charts, each with an accessible svg', async () => {
-    const el = await render({ data });
+    const el = await render(data);
     const ids = [...el.querySelectorAll('figure.tcps-chart')].map((f) => f.getAttribute('data-chart'));
     expect(ids).toEqual(['throughput', 'inflight', 'stalls', 'sequence', 'rtt']);
     for (const id of ids) {
@@ -44,7 +47,7 @@ describe('ConnectionCharts', () => {
   });
 
   it('draws every chart on the same controlled time range', async () => {
-    const el = await render({ data, timeRange: [0.2, 0.4] });
+    const el = await render({ ...data, timeRange: [0.2, 0.4] });
     const firstTicks = [...el.querySelectorAll('svg')].map((svg) =>
       [...svg.querySelectorAll('.tcps-axis-x .tick text')].map((t) => t.textContent).join(' '));
     expect(new Set(firstTicks).size).toBe(1);
@@ -54,7 +57,7 @@ describe('ConnectionCharts', () => {
 
   it('keyboard: + zooms, arrows pan, 0 resets (as null), 1–5 focus a chart', async () => {
     const onTimeRangeChange = vi.fn();
-    const el = await render({ data, onTimeRangeChange });
+    const el = await render({ ...data, onTimeRangeChange });
     const stack = el.querySelector('section.tcps-charts')!;
     await key(stack, '+');
     const [a, b] = onTimeRangeChange.mock.calls[0][0];
@@ -72,7 +75,7 @@ describe('ConnectionCharts', () => {
 
   it('reports bin size, stall threshold and chart visibility changes', async () => {
     const onBinMsChange = vi.fn(), onStallMsChange = vi.fn(), onChartsChange = vi.fn();
-    const el = await render({ data, binMs: 100, onBinMsChange, onStallMsChange, onChartsChange, charts: ['throughput', 'rtt'] });
+    const el = await render({ ...data, binMs: 100, onBinMsChange, onStallMsChange, onChartsChange, charts: ['throughput', 'rtt'] });
     expect([...el.querySelectorAll('figure')].map((f) => f.getAttribute('data-chart'))).toEqual(['throughput', 'rtt']);
     const [dirSelect, binSelect] = el.querySelectorAll('select');
     expect(dirSelect.value).toBe('0');
@@ -85,7 +88,7 @@ describe('ConnectionCharts', () => {
     await act(async () => boxes[2].click()); // stalls
     expect(onChartsChange).toHaveBeenCalledWith(['throughput', 'stalls', 'rtt']);
     const stall = el.querySelector<HTMLInputElement>('.tcps-stall-input')!;
-    expect(stall.placeholder).toBe('auto: 40.0'); // 4 × 10 ms min RTT
+    expect(stall.placeholder).toBe(`auto: ${summary.stallThresholdMs!.toFixed(1)}`); // the summary's threshold
     // React listens for 'input' on text-like fields; set the value through the native setter.
     await act(async () => {
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(stall, '25');
@@ -95,11 +98,19 @@ describe('ConnectionCharts', () => {
   });
 
   it('overlays another connection from the legend toggle and follows the theme', async () => {
-    const other = makeFixture({ id: 3, rwnd: 4000 });
-    const el = await render({ data, others: [data, other], theme: 'dark' });
+    const two = engineFor('rwnd-limited.pcap'); // 2 connections
+    const main = largest(two.report.connections);
+    const other = two.report.connections.find((c) => c.id !== main.id)!;
+    const el = await render({ summary: main, source: two.source, others: two.report.connections, theme: 'dark' });
     expect(el.querySelector('section')!.getAttribute('data-theme')).toBe('dark');
-    const overlay = [...el.querySelectorAll('.tcps-chart-controls label')].find((l) => l.textContent!.startsWith('#3'))!;
+    const overlay = [...el.querySelectorAll('.tcps-chart-controls label')].find((l) => l.textContent!.startsWith(`#${other.id}`))!;
     await act(async () => overlay.querySelector('input')!.click());
-    expect(el.querySelector('path[data-series="other-3"]')).not.toBeNull();
+    await vi.waitFor(() => expect(el.querySelector(`path[data-series="other-${other.id}"]`)).not.toBeNull());
+  });
+
+  it('says it is ready once every shown chart has drawn an answer', async () => {
+    const onReady = vi.fn();
+    await render({ ...data, onReady });
+    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
   });
 });

@@ -1,17 +1,21 @@
 // Chart 1, throughput (data-chart="throughput"): payload rate per time bin of the data
 // direction as a filled step area, its moving average, and optionally the wire rate,
 // the goodput (newly acknowledged bytes), the reverse direction and other connections.
-// Definitions: DESIGN.md "Throughput"; numbers from web/model/series.ts.
+// Every number is the view engine's (wasm/src/view/rates.rs: bins on the summary's
+// grid, so the fullest bar is the summary's peak); this file only draws.
 
 import { useMemo } from 'react';
 import * as d3 from 'd3';
-import type { ConnectionData } from '../model/types';
-import { binStart, decimateMinMax, lowerBound, movingAverage, peerOf, rowsOf, gather, throughputBins, type Bins, type Dir, type RateKind } from '../model/series';
+import type { ConnectionSummary } from '../model/types';
+import type { ViewQuery, ViewSource } from '../worker/viewSource';
+import type { PackedBins, ViewAnswer } from '../worker/viewAnswer';
 import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { linePath, stepPath } from './paths';
-import { formatBitrate, formatDuration, formatTime } from './units';
+import { formatBitrate, formatBytes, formatDuration, formatTime } from './units';
 import { directionLabel, useD3, type ChartProps } from './common';
+import { ChartMessages } from './ChartMessages';
+import { peerOf, plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
 
 export interface ThroughputToggles {
   wire: boolean;
@@ -25,137 +29,104 @@ export interface ThroughputToggles {
 
 export const DEFAULT_TOGGLES: ThroughputToggles = { wire: false, goodput: false, reverse: false, average: true, overlays: [] };
 
-export interface RateSeries {
+/** One drawn rate series: what to ask and how to label it. */
+export interface RateSpec {
   key: string;
   label: string;
   /** CSS class giving the colour (charts.css). */
   cls: string;
-  bins: Bins;
+  query: ViewQuery;
   /** Filled area (the main payload series) or a line. */
   area?: boolean;
 }
 
-export interface ThroughputModel {
-  series: RateSeries[];
-  /** Moving average of the main payload series, window in bins. */
-  average: { values: Float64Array; window: number } | null;
-  /** Data-direction packet times and frames, to name frames under the pointer. */
-  dataT: Float64Array;
-  dataFrames: Float64Array;
-  binSeconds: number;
-  title: string;
-  description: string;
-}
-
-/** Moving-average window: 1 s worth of bins, at least 5 bins (DESIGN.md "plus a moving average"). */
-export const averageWindow = (binSeconds: number) => Math.max(5, Math.round(1 / binSeconds));
-
-export function throughputModel(
-  data: ConnectionData, d: Dir, binMs: number, toggles: ThroughputToggles, others: ConnectionData[] = [],
-): ThroughputModel {
-  const { end } = data.summary;
-  const bin = binMs / 1000;
-  // Bins on the file's time origin, like the summary's (wasm throughput.rs: bin k
-  // covers [k·bin, (k+1)·bin) since the file's first packet), so both see the same bins.
-  const start = Math.floor(data.summary.start / bin) * bin;
-  const p = data.packets;
-  const series: RateSeries[] = [];
-  const add = (key: string, label: string, cls: string, dir: Dir, kind: RateKind, area = false, source = data) =>
-    series.push({ key, label, cls, area, bins: throughputBins(source.packets, dir, kind, start, end, bin) });
-  add('payload', `payload ${directionLabel(data, d)}`, 'tcps-s-payload', d, 'payload', true);
-  if (toggles.wire) add('wire', 'wire rate (frame bytes)', 'tcps-s-wire', d, 'wire');
-  if (toggles.goodput) add('goodput', 'goodput (newly ACKed)', 'tcps-s-goodput', d, 'goodput');
-  if (toggles.reverse) add('reverse', `payload ${directionLabel(data, peerOf(d))}`, 'tcps-s-reverse', peerOf(d), 'payload');
+/** The questions of the chart: payload first, then the toggled series. */
+export function rateSpecs(
+  summary: ConnectionSummary, d: Dir, view: ChartView, binMs: number | null, toggles: ThroughputToggles, others: ConnectionSummary[] = [],
+): RateSpec[] {
+  const base = { connection: summary.id, t0: view.range[0], t1: view.range[1], columns: plotColumns(view), ...(binMs != null ? { binSeconds: binMs / 1000 } : {}) };
+  const specs: RateSpec[] = [
+    { key: 'payload', label: `payload ${directionLabel(summary, d)}`, cls: 'tcps-s-payload', area: true, query: { ...base, series: 'throughput', direction: d } },
+  ];
+  if (toggles.wire) specs.push({ key: 'wire', label: 'wire rate (frame bytes)', cls: 'tcps-s-wire', query: { ...base, series: 'wire', direction: d } });
+  if (toggles.goodput) specs.push({ key: 'goodput', label: 'goodput (newly ACKed)', cls: 'tcps-s-goodput', query: { ...base, series: 'goodput', direction: d } });
+  if (toggles.reverse) specs.push({ key: 'reverse', label: `payload ${directionLabel(summary, peerOf(d))}`, cls: 'tcps-s-reverse', query: { ...base, series: 'throughput', direction: peerOf(d) } });
   others.forEach((o, i) => {
-    if (!toggles.overlays.includes(o.summary.id)) return;
-    // Other connections are binned on this connection's bin grid so the bars line up.
-    const od = o.summary.dataDirection;
-    series.push({
-      key: `other-${o.summary.id}`, label: `#${o.summary.id} ${directionLabel(o, od)}`, cls: `tcps-c${i % 6}`,
-      bins: throughputBins(o.packets, od, 'payload', start, Math.max(end, o.summary.end), bin),
+    if (!toggles.overlays.includes(o.id)) return;
+    // The same bin on the same grid (multiples of the bin from t = 0): the bars line up.
+    specs.push({
+      key: `other-${o.id}`, label: `#${o.id} ${directionLabel(o, o.dataDirection)}`, cls: `tcps-c${i % 6}`,
+      query: { ...base, connection: o.id, series: 'throughput', direction: o.dataDirection },
     });
   });
-  const main = series[0].bins;
-  const window = averageWindow(bin);
-  const rows = rowsOf(p, d);
-  const s = data.summary.directions[d];
-  return {
-    series,
-    average: toggles.average ? { values: movingAverage(main.bps, window), window } : null,
-    dataT: gather(p.t, rows),
-    dataFrames: gather(p.frame, rows),
-    binSeconds: bin,
-    title: 'Throughput',
-    description: `Payload rate of ${directionLabel(data, d)} per ${formatDuration(bin)} bin` +
-      ` (${main.bps.length} bins): mean ${formatBitrate(s.throughput.meanBps)}, peak ${formatBitrate(s.throughput.peakBps)}.`,
-  };
+  return specs;
 }
 
-function visibleMax(b: Bins, t0: number, t1: number): number {
-  const i0 = Math.max(0, Math.floor((t0 - b.t0) / b.binSeconds));
-  const i1 = Math.min(b.bps.length - 1, Math.ceil((t1 - b.t0) / b.binSeconds));
-  let m = 0;
-  for (let i = i0; i <= i1; i++) if (b.bps[i] > m) m = b.bps[i];
-  return m;
+export interface ThroughputModel {
+  specs: RateSpec[];
+  /** The engine's answers, one per spec (null while the first is on its way). */
+  answers: (ViewAnswer | null)[];
+  average: boolean;
+  summary: ConnectionSummary;
+  direction: Dir;
+  source?: ViewSource;
 }
 
-const binTimesCache = new WeakMap<Bins, Float64Array>();
+const binsOf = (a: ViewAnswer | null | undefined): (PackedBins & { binSeconds: number }) | null =>
+  a && a.kind === 'bins' && a.binSeconds != null ? { ...a, binSeconds: a.binSeconds } : null;
 
 /** Draw the throughput chart into `svgEl`; pure apart from the DOM it writes. */
 export function drawThroughput(
   svgEl: SVGSVGElement, m: ThroughputModel, view: ChartView,
   onRangeChange?: (r: [number, number]) => void, hover?: HoverBus,
 ): void {
-  const f = beginFrame(svgEl, { chart: 'throughput', title: m.title, description: m.description, view });
-  const [t0, t1] = view.range;
+  const main = binsOf(m.answers[0]);
+  const s = m.summary.directions[m.direction];
+  const f = beginFrame(svgEl, {
+    chart: 'throughput', title: 'Throughput', view,
+    description: `Payload rate of ${directionLabel(m.summary, m.direction)}` +
+      (main ? ` per ${formatDuration(main.binSeconds)} bin (${main.bps.length} bins in view)` : '') +
+      `: mean ${formatBitrate(s.throughput.meanBps)}, peak ${formatBitrate(s.throughput.peakBps)}.`,
+  });
   let ymax = 0;
-  for (const s of m.series) ymax = Math.max(ymax, visibleMax(s.bins, t0, t1));
+  for (const a of m.answers) for (const v of binsOf(a)?.bps ?? []) if (v > ymax) ymax = v;
   const y = d3.scaleLinear().domain([0, ymax > 0 ? ymax * 1.08 : 1]).range([f.innerHeight, 0]).nice();
   drawYAxis(f, y, formatBitrate, 'bit/s');
   drawTimeAxis(f);
-  const px = f.innerWidth;
-  const main = m.series[0].bins;
-  if (main.bps.every((v) => v === 0)) drawEmpty(f, 'No payload in this direction');
+  if (main && main.bps.every((v) => v === 0)) drawEmpty(f, 'No payload in this view');
 
-  const binTimes = (b: Bins) => {
-    // Cached per Bins object: with 1 ms bins a long capture has millions of bins.
-    let times = binTimesCache.get(b);
-    if (!times) {
-      times = new Float64Array(b.bps.length);
-      for (let i = 0; i < times.length; i++) times[i] = binStart(b, i);
-      binTimesCache.set(b, times);
-    }
-    return times;
-  };
-  for (const s of m.series) {
-    const times = binTimes(s.bins);
-    const idx = decimateMinMax(times, s.bins.bps, t0, t1, px);
-    const xEnd = f.x(binStart(s.bins, s.bins.bps.length));
-    const d = stepPath(idx, (i) => f.x(times[i]), (i) => y(s.bins.bps[i]), xEnd);
-    const path = f.plot.append('path').attr('class', `tcps-rate ${s.cls}${s.area ? ' tcps-area' : ''}`)
-      .attr('data-series', s.key).attr('data-points', idx.length);
-    if (s.area && idx.length) path.attr('d', `${d}V${y(0)}H${f.x(times[idx[0]]).toFixed(1)}Z`);
-    else path.attr('d', d);
-  }
-  if (m.average) {
-    const times = binTimes(main);
-    const avg = m.average.values;
-    const idx = decimateMinMax(times, avg, t0, t1, px);
-    // The average describes the middle of its bin.
+  const binX = (b: PackedBins & { binSeconds: number }) => (i: number) => f.x(b.start + i * b.binSeconds);
+  m.specs.forEach((spec, k) => {
+    const b = binsOf(m.answers[k]);
+    const path = f.plot.append('path').attr('class', `tcps-rate ${spec.cls}${spec.area ? ' tcps-area' : ''}`)
+      .attr('data-series', spec.key).attr('data-points', b?.bps.length ?? 0);
+    if (!b || b.bps.length === 0) return;
+    const idx = Uint32Array.from(b.bps.keys());
+    const x = binX(b);
+    const d = stepPath(idx, x, (i) => y(b.bps[i]), x(b.bps.length));
+    path.attr('d', spec.area ? `${d}V${y(0)}H${x(0).toFixed(1)}Z` : d)
+      .attr('data-bin', b.binSeconds).attr('data-max-bps', d3.max(b.bps) ?? 0);
+  });
+  if (m.average && main) {
+    // The average describes the middle of its bin; NaN (no data within reach) breaks the line.
+    const idx = Uint32Array.from(main.averageBps.keys());
     f.plot.append('path').attr('class', 'tcps-rate tcps-s-average').attr('data-series', 'average')
       .attr('data-points', idx.length)
-      .attr('d', linePath(idx, (i) => f.x(times[i] + m.binSeconds / 2), (i) => y(avg[i])));
+      .attr('d', linePath(idx, (i) => f.x(main.start + (i + 0.5) * main.binSeconds), (i) => y(main.averageBps[i])));
   }
 
   const pick: Pick = (t) => {
-    const i = Math.floor((t - main.t0) / main.binSeconds);
+    if (!main) return null;
+    const i = Math.floor((t - main.start) / main.binSeconds);
     if (i < 0 || i >= main.bps.length) return null;
-    const b0 = binStart(main, i), b1 = b0 + main.binSeconds;
+    const b0 = main.start + i * main.binSeconds;
     const lines = [`${formatTime(b0)} + ${formatDuration(main.binSeconds)}`];
-    for (const s of m.series) lines.push(`${s.label}: ${formatBitrate(s.bins.bps[i] ?? 0)}`);
-    if (m.average) lines.push(`moving average (${m.average.window} bins): ${formatBitrate(m.average.values[i])}`);
-    const k0 = lowerBound(m.dataT, b0), k1 = lowerBound(m.dataT, b1) - 1;
-    lines.push(k1 >= k0 ? `frames ${m.dataFrames[k0]}–${m.dataFrames[k1]} (${k1 - k0 + 1} packets)` : 'no packets in this bin');
+    m.specs.forEach((spec, k) => {
+      const b = binsOf(m.answers[k]);
+      const j = b ? Math.floor((t - b.start) / b.binSeconds) : -1;
+      if (b && j >= 0 && j < b.bps.length) lines.push(`${spec.label}: ${formatBitrate(b.bps[j])} (${formatBytes(b.bytes[j])})`);
+    });
+    if (m.average && Number.isFinite(main.averageBps[i])) lines.push(`moving average (${main.averageBins} bins): ${formatBitrate(main.averageBps[i])}`);
     return { x: f.x(b0 + main.binSeconds / 2), y: y(main.bps[i]), lines };
   };
   bindTimeInteractions(f, { view, onRangeChange, pick, hover });
@@ -163,22 +134,29 @@ export function drawThroughput(
 }
 
 export interface ThroughputChartProps extends ChartProps {
-  binMs: number;
+  /** Bin, ms; null = the summary's bin (the one its peak and mean use). */
+  binMs: number | null;
   toggles: ThroughputToggles;
-  others?: ConnectionData[];
+  others?: ConnectionSummary[];
 }
 
-export function ThroughputChart({ data, direction, view, onRangeChange, hover, binMs, toggles, others }: ThroughputChartProps) {
-  const model = useMemo(() => throughputModel(data, direction, binMs, toggles, others), [data, direction, binMs, toggles, others]);
-  const ref = useD3((svg) => drawThroughput(svg, model, view, onRangeChange, hover), [model, view, onRangeChange, hover]);
+export function ThroughputChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, binMs, toggles, others }: ThroughputChartProps) {
+  const specs = useMemo(() => rateSpecs(summary, direction, view, binMs, toggles, others), [summary, direction, view, binMs, toggles, others]);
+  const got = useViewAnswers(source, useMemo(() => specs.map((s) => s.query), [specs]));
+  const { answers, failure } = got;
+  useDrawnSignal(got, onDrawn);
+  const model: ThroughputModel = { specs, answers, average: toggles.average, summary, direction, source };
+  const ref = useD3((svg) => drawThroughput(svg, model, view, onRangeChange, hover), [answers, view, onRangeChange, hover, toggles.average]);
+  const main = binsOf(answers[0]);
   return (
     <>
       <svg ref={ref} />
+      <ChartMessages answers={answers} failure={failure} />
       <ul className="tcps-legend" aria-label="Throughput series">
-        {model.series.map((s) => (
+        {specs.map((s) => (
           <li key={s.key}><span className={`tcps-swatch ${s.cls}`} />{s.label}</li>
         ))}
-        {model.average && <li><span className="tcps-swatch tcps-s-average" />moving average ({formatDuration(model.average.window * model.binSeconds)})</li>}
+        {toggles.average && main && <li><span className="tcps-swatch tcps-s-average" />moving average ({formatDuration(main.averageBins * main.binSeconds)})</li>}
       </ul>
     </>
   );

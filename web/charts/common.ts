@@ -1,15 +1,18 @@
 // Props and small helpers shared by the chart components.
 
 import { useEffect, useRef } from 'react';
-import type { ConnectionData } from '../model/types';
-import type { Dir } from '../model/series';
+import type { ConnectionSummary } from '../model/types';
+import type { ViewSource } from '../worker/viewSource';
 import type { ChartView } from './frame';
 import type { HoverBus } from './interaction';
 import type { TimeRange } from './timeRange';
+import type { Dir } from './useViewAnswers';
 
 /** Props every chart component takes; ConnectionCharts supplies them. */
 export interface ChartProps {
-  data: ConnectionData;
+  /** Where the numbers come from: the view engine of this connection's capture. */
+  source: ViewSource;
+  summary: ConnectionSummary;
   /** The direction whose data transfer is analysed (default summary.dataDirection). */
   direction: Dir;
   /** Shared time range and the outer size of this chart's svg. */
@@ -17,24 +20,40 @@ export interface ChartProps {
   onRangeChange?: (r: TimeRange) => void;
   /** Shared hover time, for the crosshair across the stack. */
   hover?: HoverBus;
+  /** Called once the first complete answer is drawn (or the chart knows it cannot draw). */
+  onDrawn?: () => void;
 }
 
 /**
- * React owns the <svg>; D3 draws into it after every render where `deps` changed.
+ * React owns the <svg>; D3 draws into it once per animation frame after renders where
+ * `deps` changed (a new range and a new answer in the same frame draw once).
  * Returns the ref to put on the <svg>.
  */
 export function useD3(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
   const ref = useRef<SVGSVGElement>(null);
+  const drawRef = useRef(draw);
+  drawRef.current = draw;
+  const frame = useRef(0);
   useEffect(() => {
-    if (ref.current) draw(ref.current);
+    if (typeof requestAnimationFrame === 'undefined' || !ref.current?.hasChildNodes()) {
+      // First draw (or no frames, e.g. in tests): now, so the chart is never empty.
+      if (ref.current) drawRef.current(ref.current);
+      return;
+    }
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      if (ref.current) drawRef.current(ref.current);
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   return ref;
 }
 
 /** "host:port → host:port" for a direction of the connection. */
-export function directionLabel(data: ConnectionData, d: Dir): string {
-  const s = data.summary.directions[d];
+export function directionLabel(summary: ConnectionSummary, d: Dir): string {
+  const s = summary.directions[d];
   return `${s.from} → ${s.to}`;
 }
 

@@ -13,7 +13,8 @@ import { clampRange, MIN_SPAN, panRange, zoomRange, type TimeRange } from './tim
 
 /** What a chart shows at the pointer: position in plot pixels and lines of text. */
 export interface Tip { x: number; y: number; lines: string[] }
-export type Pick = (t: number, px: number, py: number) => Tip | null;
+/** The tip at the pointer; charts ask the engine for the exact value (view/at.rs), so it may come later. */
+export type Pick = (t: number, px: number, py: number) => Tip | null | Promise<Tip | null>;
 
 /** Hover time shared between the charts of a stack, so each can draw the crosshair. */
 export interface HoverBus {
@@ -77,6 +78,8 @@ export function bindTimeInteractions(f: Frame, opts: InteractionOptions): void {
   (el as unknown as { __zoom: d3.ZoomTransform }).__zoom = zoomTransformFor(opts.view, w);
 }
 
+/** Latest pointer move per chart: an answer for an older position is not shown. */
+const tipTokens = new WeakMap<SVGGElement, number>();
 const brushes = new WeakMap<SVGGElement, d3.BrushBehavior<unknown>>();
 const brushExtents = new WeakMap<SVGGElement, string>();
 
@@ -133,11 +136,21 @@ function setUp(el: SVGGElement): void {
     const st = current();
     const [px, py] = d3.pointer(e, el);
     const t = st.frame.x.invert(px);
-    showTip(st.frame, st.pick?.(t, px, py) ?? null, px);
+    const token = (tipTokens.get(el) ?? 0) + 1;
+    tipTokens.set(el, token);
+    const tip = st.pick?.(t, px, py) ?? null;
+    if (tip instanceof Promise) {
+      showTip(st.frame, null, px); // the crosshair now, the numbers when the engine answers
+      // Shown only if the pointer has not moved on meanwhile.
+      tip.then((r) => { if (tipTokens.get(el) === token) showTip(current().frame, r, px); }, () => undefined);
+    } else {
+      showTip(st.frame, tip, px);
+    }
     st.hover?.emit(t, el);
   });
   g.on('pointerleave.tcps', () => {
     const st = current();
+    tipTokens.set(el, (tipTokens.get(el) ?? 0) + 1);
     showTip(st.frame, null, NaN);
     st.hover?.emit(null, el);
   });

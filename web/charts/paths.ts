@@ -1,6 +1,6 @@
 // Path-string builders for dense marks. One <path> per series (instead of one element
-// per point) keeps the DOM small; the callers decimate first (web/model/series.ts), so a
-// path never has more than a few points per pixel column.
+// per point) keeps the DOM small; the answers they draw are per pixel column already
+// (wasm/src/view), so a path never has more than a few points per column.
 
 type Px = (i: number) => number;
 

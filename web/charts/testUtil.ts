@@ -1,7 +1,9 @@
 // Helpers for the jsdom chart tests.
 import type { ChartView } from './frame';
 import { fullRange } from './timeRange';
-import type { ConnectionData } from '../model/types';
+import type { ConnectionSummary } from '../model/types';
+import { plotColumns } from './useViewAnswers';
+import type { ViewQuery } from '../worker/viewSource';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -11,9 +13,14 @@ export function newSvg(): SVGSVGElement {
   return svg;
 }
 
-export function fullView(data: ConnectionData, width = 800, height = 240): ChartView {
-  const full = fullRange(data.summary.start, data.summary.end);
+export function fullView(summary: ConnectionSummary, width = 800, height = 240): ChartView {
+  const full = fullRange(summary.start, summary.end);
   return { range: full, full, width, height };
+}
+
+/** The question a chart of this view asks about `series`. */
+export function ask(summary: ConnectionSummary, view: ChartView, series: ViewQuery['series'], extra: Partial<ViewQuery> = {}): ViewQuery {
+  return { connection: summary.id, series, direction: summary.dataDirection, t0: view.range[0], t1: view.range[1], columns: plotColumns(view), ...extra };
 }
 
 /** Move the pointer to plot x (jsdom: d3.pointer falls back to clientX on a zero rect). */
@@ -21,6 +28,16 @@ export function hoverAt(svg: SVGSVGElement, x: number, y = 40): string {
   svg.querySelector('g.tcps-interact')!.dispatchEvent(new MouseEvent('pointermove', { clientX: x, clientY: y, bubbles: true }));
   return svg.querySelector('.tcps-tooltip')?.textContent ?? '';
 }
+
+/** The tooltip once the engine has answered (tips of point series wait for `at`). */
+export async function tipAt(svg: SVGSVGElement, x: number, y = 40): Promise<string> {
+  hoverAt(svg, x, y);
+  for (let i = 0; i < 20 && !svg.querySelector('.tcps-tooltip'); i++) await new Promise((r) => setTimeout(r, 5));
+  return svg.querySelector('.tcps-tooltip')?.textContent ?? '';
+}
+
+/** The largest connection of a report (what the page selects). */
+export const largest = (connections: ConnectionSummary[]) => connections.reduce((a, b) => (b.packets > a.packets ? b : a));
 
 export const attr = (svg: Element, sel: string, name: string) => svg.querySelector(sel)?.getAttribute(name) ?? null;
 export const num = (svg: Element, sel: string, name: string) => Number(attr(svg, sel, name));

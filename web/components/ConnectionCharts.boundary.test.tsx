@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConnectionCharts } from './ConnectionCharts';
-import { makeFixture } from '../charts/fixtures';
+import { engineFor } from '../charts/testEngine';
 import '../charts/testUtil';
 
 vi.mock('../charts/RttChart', () => ({
@@ -22,7 +22,8 @@ describe('ConnectionCharts error boundaries', () => {
     const host = document.createElement('div');
     document.body.append(host);
     const root = createRoot(host);
-    await act(async () => root.render(<ConnectionCharts width={900} data={makeFixture()} />));
+    const { report, source } = engineFor('stalls.pcap');
+    await act(async () => root.render(<ConnectionCharts width={900} summary={report.connections[0]} source={source} />));
     const rtt = host.querySelector('figure[data-chart="rtt"]')!;
     expect(rtt.querySelector('[data-testid="render-error"]')!.textContent).toContain('This chart could not be drawn: RTT samples out of order');
     for (const id of ['throughput', 'inflight', 'stalls', 'sequence']) {

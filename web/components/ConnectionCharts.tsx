@@ -10,9 +10,9 @@
 // 0 resets, 1–5 focus a chart.
 
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ConnectionData } from '../model/types';
-import type { Dir } from '../model/series';
-import { defaultStallSeconds } from '../model/connectionSeries';
+import type { ConnectionSummary } from '../model/types';
+import type { ViewSource } from '../worker/viewSource';
+import type { Dir } from '../charts/useViewAnswers';
 import { CHART_IDS, type ChartId, type ChartView } from '../charts/frame';
 import { createHoverBus } from '../charts/interaction';
 import { clampRange, fullRange, panRange, sameRange, zoomRange, type TimeRange } from '../charts/timeRange';
@@ -34,16 +34,17 @@ export type { InflightMode } from '../charts/InflightChart';
 export type Theme = 'light' | 'dark' | 'auto';
 
 export const DEFAULT_BIN_MS = 100;
-export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 240, sequence: 300, rtt: 190 };
+export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 110, sequence: 300, rtt: 190 };
 
 export interface ConnectionChartsProps {
-  data: ConnectionData;
-  /** Other connections that can be overlaid on the throughput chart (legend toggles). */
-  others?: ConnectionData[];
+  summary: ConnectionSummary;
+  /** Where every drawn number comes from (web/worker/viewSource.ts). */
+  source: ViewSource;
+  /** Other connections of the same capture that can be overlaid on the throughput chart (legend toggles). */
+  others?: ConnectionSummary[];
   /** Visible time range in s since the first packet of the file; null = the whole connection. */
   timeRange?: TimeRange | null;
   onTimeRangeChange?: (r: TimeRange | null) => void;
-  /** Throughput bin size in ms (1 … 1000; default 100). */
   /** Throughput bin, ms; null/undefined = the connection's own (summary `binSeconds`). */
   binMs?: number | null;
   onBinMsChange?: (ms: number) => void;
@@ -67,6 +68,8 @@ export interface ConnectionChartsProps {
   heights?: Partial<Record<ChartId, number>>;
   /** Show the toolbar and per-chart controls (default true; embeds pass false). */
   controls?: boolean;
+  /** Called once every shown chart has drawn its first answer (or said why it cannot). */
+  onReady?: () => void;
 }
 
 function useContainerWidth(fixed: number | undefined) {
@@ -92,11 +95,10 @@ function useStableList<T>(list: T[]): T[] {
 }
 
 export function ConnectionCharts(props: ConnectionChartsProps) {
-  const { data, theme = 'auto', controls = true } = props;
-  const summary = data.summary;
+  const { summary, source, theme = 'auto', controls = true } = props;
   // The connection itself is never its own overlay; indices give overlay colours, so
   // the legend toggles and the chart must see the same list.
-  const others = useStableList((props.others ?? []).filter((o) => o.summary.id !== summary.id));
+  const others = useStableList((props.others ?? []).filter((o) => o.id !== summary.id));
   const full = useMemo(() => fullRange(summary.start, summary.end), [summary.start, summary.end]);
 
   const [direction, setDirection] = useControllable<Dir>(props.direction, summary.dataDirection, props.onDirectionChange);
@@ -104,8 +106,10 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   // The default bin is the one the summary's peak and mean were computed with
   // (wasm throughput.rs auto_bin: it follows the connection's length), so the chart's
   // fullest bar is the summary's peak.
-  const summaryBinMs = data.summary.directions[data.summary.dataDirection].throughput.binSeconds * 1000;
+  const summaryBinMs = summary.directions[summary.dataDirection].throughput.binSeconds * 1000;
   const [binMs, setBinMs] = useControllable(props.binMs ?? summaryBinMs, summaryBinMs || DEFAULT_BIN_MS, props.onBinMsChange);
+  // The summary's own bin is asked as "the summary's" (null), so the engine uses its exact value.
+  const askedBinMs = props.binMs == null && binMs === summaryBinMs ? null : binMs;
   const [stallMs, setStallMs] = useControllable<number | null>(props.stallMs, null, props.onStallMsChange);
   const [charts, setCharts] = useControllable<ChartId[]>(props.charts, [...CHART_IDS], props.onChartsChange);
   const [toggles, setToggles] = useControllable(props.throughput, DEFAULT_TOGGLES, props.onThroughputChange);
@@ -148,6 +152,24 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [range, full, width, ...CHART_IDS.map((id) => heights[id])]);
 
+  // "Ready" once every shown chart has drawn (once per connection and source).
+  const drawn = useRef({ key: null as unknown, ids: new Set<ChartId>(), fired: false });
+  const onReadyRef = useRef(props.onReady);
+  onReadyRef.current = props.onReady;
+  const shown = CHART_IDS.filter((id) => charts.includes(id));
+  const shownKey = shown.join(',');
+  const markDrawn = useCallback((id: ChartId | null) => {
+    const d = drawn.current;
+    if (d.key !== source) Object.assign(d, { key: source, ids: new Set(), fired: false });
+    if (id) d.ids.add(id);
+    if (!d.fired && shownKey.split(',').every((c) => !c || d.ids.has(c as ChartId))) {
+      d.fired = true;
+      onReadyRef.current?.();
+    }
+  }, [source, shownKey]);
+  const drawnCallbacks = useMemo(() => Object.fromEntries(CHART_IDS.map((id) => [id, () => markDrawn(id)])) as Record<ChartId, () => void>, [markDrawn]);
+  useEffect(() => markDrawn(null), [markDrawn]);
+
   const figures = useRef(new Map<ChartId, HTMLElement>());
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const tag = (e.target as HTMLElement).tagName;
@@ -165,11 +187,13 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     if (handled) e.preventDefault();
   };
 
-  const defaultStallMs = defaultStallSeconds(data, direction) * 1000;
-  const common = { data, direction, hover, onRangeChange: setRangeFromGesture };
+  // The threshold the summary's stalls were found with (docs/ANALYSIS.md `connection.stallThresholdMs`).
+  const defaultStallMs = summary.stallThresholdMs ?? Number.NaN;
+  const shared = { source, summary, direction, hover, onRangeChange: setRangeFromGesture };
   const chart = (id: ChartId) => {
+    const common = { ...shared, onDrawn: drawnCallbacks[id] };
     switch (id) {
-      case 'throughput': return <ThroughputChart {...common} view={views.throughput} binMs={binMs} toggles={toggles} others={others} />;
+      case 'throughput': return <ThroughputChart {...common} view={views.throughput} binMs={askedBinMs} toggles={toggles} others={others} />;
       case 'inflight': return <InflightChart {...common} view={views.inflight} mode={inflightMode} />;
       case 'stalls': return <StallsChart {...common} view={views.stalls} stallMs={stallMs ?? undefined} />;
       case 'sequence': return <SequenceChart {...common} view={views.sequence} />;
@@ -189,13 +213,13 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
           {check('average', 'moving average')}{check('wire', 'wire rate')}{check('goodput', 'goodput')}
           {check('reverse', 'reverse direction')}
           {others.map((o, i) => (
-            <label key={o.summary.id}>
-              <input type="checkbox" checked={toggles.overlays.includes(o.summary.id)}
+            <label key={o.id}>
+              <input type="checkbox" checked={toggles.overlays.includes(o.id)}
                 onChange={(e) => setToggles({
                   ...toggles,
-                  overlays: e.target.checked ? [...toggles.overlays, o.summary.id] : toggles.overlays.filter((x) => x !== o.summary.id),
+                  overlays: e.target.checked ? [...toggles.overlays, o.id] : toggles.overlays.filter((x) => x !== o.id),
                 })} />
-              <span className={`tcps-swatch tcps-c${i % 6}`} />#{o.summary.id} {directionLabel(o, o.summary.dataDirection)}
+              <span className={`tcps-swatch tcps-c${i % 6}`} />#{o.id} {directionLabel(o, o.dataDirection)}
             </label>
           ))}
         </div>
@@ -216,22 +240,22 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   return (
     <section
       ref={containerRef} className="tcps-charts" data-theme={theme} tabIndex={0} onKeyDown={onKeyDown}
-      aria-label={`Charts of connection ${summary.id}: ${directionLabel(data, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to 5 focus a chart.`}
+      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to 5 focus a chart.`}
     >
       {controls && (
         <ChartToolbar
-          data={data} direction={direction} onDirection={setDirection} binMs={binMs} onBinMs={setBinMs}
+          summary={summary} direction={direction} onDirection={setDirection} binMs={binMs} onBinMs={setBinMs}
           stallMs={stallMs} defaultStallMs={defaultStallMs} onStallMs={setStallMs}
           charts={charts} onCharts={setCharts} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
         />
       )}
-      {CHART_IDS.filter((id) => charts.includes(id)).map((id) => (
+      {shown.map((id) => (
         <figure
           key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={CHART_TITLES[id]}
           ref={(el) => { if (el) figures.current.set(id, el); else figures.current.delete(id); }}
         >
           {/* A chart that throws says why in its own box; the other charts keep working. */}
-          <ErrorBoundary what="chart" resetKey={data}>
+          <ErrorBoundary what="chart" resetKey={summary} onError={drawnCallbacks[id]}>
             {chart(id)}
           </ErrorBoundary>
           {chartControls(id)}

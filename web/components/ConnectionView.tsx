@@ -1,9 +1,9 @@
 // Everything about the selected connection: its numbers per direction, the charts
 // on one time axis, the diagnosis and the bandwidth-delay calculator.
-import { useEffect, useState } from 'react';
-import type { ConnectionData, DirectionSummary, Report } from '../model/types';
-import type { ViewState } from '../state/url';
-import type { DecoderClient } from '../worker/client';
+import { useMemo } from 'react';
+import type { ConnectionData, ConnectionSummary, DirectionSummary, Report } from '../model/types';
+import { linkRange, type ViewState } from '../state/url';
+import type { ViewSource } from '../worker/viewSource';
 import { BdpCalculator } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
@@ -15,11 +15,16 @@ import { activeMeanBps, rttStats } from '../model/types';
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
   name: string;
-  data: ConnectionData;
+  summary: ConnectionSummary;
   report: Report;
   view: ViewState;
   onView: (update: (v: ViewState) => ViewState) => void;
-  client: DecoderClient;
+  /** The engine that answers the charts' questions about this capture. */
+  source: ViewSource;
+  /** Per-packet columns for share snapshots only (removed by issue 15). */
+  loadData: () => Promise<ConnectionData>;
+  /** Every shown chart has drawn its first answer. */
+  onChartsReady?: () => void;
 }
 
 function scaleText(d: DirectionSummary): string {
@@ -50,60 +55,17 @@ const rows: [string, (d: DirectionSummary) => string][] = [
 /** How many other connections are offered as throughput overlays (bufferbloat tests run 8+ flows). */
 const MAX_OVERLAYS = 12;
 
-/**
- * The stalls at the user's threshold, classified by the decoder (the worker still holds
- * the session), replacing the ones found at the default threshold.
- */
-function useStallsAtThreshold(data: ConnectionData, stallMs: number | null, client: DecoderClient): ConnectionData {
-  const [adjusted, setAdjusted] = useState<ConnectionData>(data);
-  useEffect(() => {
-    if (stallMs === null) {
-      setAdjusted(data);
-      return;
-    }
-    let current = true;
-    const id = data.summary.id;
-    Promise.all([client.stalls(id, 0, stallMs), client.stalls(id, 1, stallMs)])
-      .then(([s0, s1]) => {
-        if (!current) return;
-        const [d0, d1] = data.summary.directions;
-        setAdjusted({ ...data, summary: { ...data.summary, directions: [{ ...d0, stalls: s0 }, { ...d1, stalls: s1 }] } });
-      })
-      .catch(() => current && setAdjusted(data));
-    return () => {
-      current = false;
-    };
-  }, [data, stallMs, client]);
-  return adjusted.summary.id === data.summary.id ? adjusted : data;
+/** The largest other connections (by payload), offered as throughput overlays. */
+function overlayCandidates(report: Report, selectedId: number): ConnectionSummary[] {
+  const payload = (c: ConnectionSummary) => c.directions[0].payloadBytes + c.directions[1].payloadBytes;
+  return report.connections
+    .filter((c) => c.id !== selectedId && payload(c) > 0)
+    .sort((a, b) => payload(b) - payload(a))
+    .slice(0, MAX_OVERLAYS);
 }
 
-/** Columns of the largest other connections, fetched in the background for overlays. */
-function useOverlayCandidates(report: Report, selectedId: number, client: DecoderClient): ConnectionData[] {
-  const [others, setOthers] = useState<ConnectionData[]>([]);
-  useEffect(() => {
-    let current = true;
-    const payload = (i: number) => report.connections[i].directions[0].payloadBytes + report.connections[i].directions[1].payloadBytes;
-    const ids = report.connections
-      .map((c, i) => ({ id: c.id, bytes: payload(i) }))
-      .filter((c) => c.id !== selectedId && c.bytes > 0)
-      .sort((a, b) => b.bytes - a.bytes)
-      .slice(0, MAX_OVERLAYS)
-      .map((c) => c.id);
-    setOthers([]);
-    Promise.all(ids.map((id) => client.connection(id)))
-      .then((list) => current && setOthers(list.filter((d): d is ConnectionData => d !== null)))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [report, selectedId, client]);
-  return others;
-}
-
-export function ConnectionView({ name, data: decoded, report, view, onView, client }: Props) {
-  const data = useStallsAtThreshold(decoded, view.stallMs, client);
-  const others = useOverlayCandidates(report, decoded.summary.id, client);
-  const { summary } = data;
+export function ConnectionView({ name, summary, report, view, onView, source, loadData, onChartsReady }: Props) {
+  const others = useMemo(() => overlayCandidates(report, summary.id), [report, summary.id]);
   const dataDir = summary.directions[summary.dataDirection];
   return (
     <section className="connection" data-testid="connection" data-connection={summary.id}>
@@ -118,12 +80,13 @@ export function ConnectionView({ name, data: decoded, report, view, onView, clie
         />
       </ErrorBoundary>
       {/* Each chart has its own boundary inside; this one catches the toolbar and the stack. */}
-      <ErrorBoundary what="chart stack" resetKey={data}>
+      <ErrorBoundary what="chart stack" resetKey={summary} onError={onChartsReady}>
         <ConnectionCharts
-          data={data}
+          summary={summary}
+          source={source}
           others={others}
           timeRange={view.range}
-          onTimeRangeChange={(range) => onView((v) => ({ ...v, range }))}
+          onTimeRangeChange={(range) => onView((v) => ({ ...v, range: linkRange(range) }))}
           binMs={view.binMs}
           onBinMsChange={(binMs) => onView((v) => ({ ...v, binMs }))}
           stallMs={view.stallMs}
@@ -131,10 +94,11 @@ export function ConnectionView({ name, data: decoded, report, view, onView, clie
           charts={view.charts}
           onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
           theme={view.theme}
+          onReady={onChartsReady}
         />
       </ErrorBoundary>
-      <ErrorBoundary what="share panel" resetKey={data}>
-        <SharePanel name={name} report={report} data={data} view={view} />
+      <ErrorBoundary what="share panel" resetKey={summary}>
+        <SharePanel name={name} report={report} summary={summary} loadData={loadData} view={view} />
       </ErrorBoundary>
       <h3>Per direction</h3>
       <ErrorBoundary what="table" resetKey={summary}>

@@ -5,7 +5,7 @@
 // as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
 
 import { useEffect, useState } from 'react';
-import type { ConnectionData, Report } from '../model/types';
+import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
@@ -19,7 +19,12 @@ export interface SharePanelProps {
   /** Capture name (file name or example), used in titles and file names. */
   name: string;
   report: Report;
-  data: ConnectionData;
+  summary: ConnectionSummary;
+  /**
+   * The connection's per-packet columns, fetched only when a snapshot or the packet
+   * CSV is made. Temporary bridge: removed by issue 15, when snapshots hold view answers.
+   */
+  loadData: () => Promise<ConnectionData>;
   view: ViewState;
 }
 
@@ -44,14 +49,13 @@ export function embedSnippet(src: string, title: string): string {
   return `<iframe src="${escapeAttr(src)}" width="100%" height="420" style="border:0" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
 }
 
-export function SharePanel({ name, report, data, view }: SharePanelProps) {
+export function SharePanel({ name, report, summary, loadData, view }: SharePanelProps) {
   const [shared, setShared] = useState<Shared | null>(null);
   const [embedChart, setEmbedChart] = useState<ChartId | 'all'>('all');
   const [showEmbed, setShowEmbed] = useState(false);
   const [exportChart, setExportChart] = useState<ChartId>(view.charts[0] ?? 'throughput');
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const { summary } = data;
   const stem = fileStem(name);
   const title = `tcpscope: connection ${summary.id}, ${summary.endpoints[0]} ⇄ ${summary.endpoints[1]}`;
 
@@ -59,9 +63,9 @@ export function SharePanel({ name, report, data, view }: SharePanelProps) {
   useEffect(() => {
     setShared(null);
     setShowEmbed(false);
-  }, [data, view]);
+  }, [summary, view]);
 
-  const snapshot = () => encodeSnapshot({ name, report, data, view });
+  const snapshot = async () => encodeSnapshot({ name, report, data: await loadData(), view });
 
   async function makeLink(): Promise<Shared> {
     const fromUrl = view.source?.kind === 'url';
@@ -150,7 +154,7 @@ export function SharePanel({ name, report, data, view }: SharePanelProps) {
           PNG
         </button>
         <button type="button" className="button" data-testid="export-csv" disabled={busy}
-          onClick={() => run(async () => downloadBlob(csvBlob(data), `${stem}-connection-${summary.id}.csv`))}>
+          onClick={() => run(async () => downloadBlob(csvBlob(await loadData()), `${stem}-connection-${summary.id}.csv`))}>
           CSV
         </button>
         <button type="button" className="button" data-testid="export-json" disabled={busy}

@@ -77,8 +77,19 @@ export function parseView(fragment: string): ViewState {
 }
 
 /** Shortest decimal that survives a round trip at µs precision. */
+const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 function num(x: number): string {
-  return String(Math.round(x * 1e6) / 1e6);
+  return String(micro(x));
+}
+
+/**
+ * The range as the address bar stores it (µs): the page draws exactly this range, so
+ * a link (or a snapshot made from it) reproduces the picture to the pixel column.
+ */
+export function linkRange(r: [number, number] | null): [number, number] | null {
+  if (!r) return null;
+  const [a, b] = [micro(r[0]), micro(r[1])];
+  return b > a ? [a, b] : r;
 }
 
 /** Serialize to a fragment without '#'; defaults are omitted to keep links short. */

@@ -1,19 +1,29 @@
-// UI-side handle on the decoder worker: promises for requests, a callback for
-// progress, and Cancel (terminates the worker; a fresh one is started on demand).
-import type { ConnectionData, Report, Stall } from '../model/types';
-import type { FromWorker, ToWorker } from './protocol';
+// UI-side handle on the decoder worker. Each capture opened gets a new generation;
+// opening another capture while one loads terminates the worker (the read loop stops
+// at once and its memory is released; a fresh worker starts on demand), and answers
+// of an older generation are dropped. The worker's versions are checked when it says
+// hello: a worker from another build (a stale cache) is refused.
+import type { ConnectionData, Report } from '../model/types';
+import { VIEW_SCHEMA_VERSION, type ViewAt } from './generated/view';
+import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import type { ViewAnswer } from './viewAnswer';
+import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
 export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-export interface Opened { report: Report; elapsedMs: number }
+export interface Opened { report: Report; elapsedMs: number; generation: number }
 
 export class CancelledError extends Error {
   constructor() { super('Cancelled'); }
 }
 
-type Pending = { resolve: (value: never) => void; reject: (error: Error) => void };
+type Pending = { generation: number; resolve: (value: never) => void; reject: (error: Error) => void };
+
+/** Worker-side time of the last view answers (the benchmark reads them). */
+export const viewTimings: number[] = [];
 
 export class DecoderClient {
   private worker: Worker | null = null;
+  private generation = 0;
   private opening: (Pending & { onProgress: (p: Progress) => void }) | null = null;
   private requests = new Map<number, Pending>();
   private nextRequestId = 1;
@@ -27,11 +37,21 @@ export class DecoderClient {
     return worker;
   }
 
-  private send(message: ToWorker) {
-    this.ensureWorker().postMessage(message);
+  private send(message: ToWorker, transfer: Transferable[] = []) {
+    this.ensureWorker().postMessage(message, transfer);
   }
 
   private receive(message: FromWorker) {
+    if (message.type === 'hello') {
+      if (message.protocolVersion !== PROTOCOL_VERSION || message.viewSchemaVersion !== VIEW_SCHEMA_VERSION) {
+        this.terminate();
+        this.failAll(new Error(`The decoder worker speaks protocol ${message.protocolVersion} / view schema ${message.viewSchemaVersion}; ` +
+          `this page expects ${PROTOCOL_VERSION} / ${VIEW_SCHEMA_VERSION}. Reload the page.`));
+      }
+      return;
+    }
+    // An answer about a capture that is no longer the current one: nobody wants it.
+    if (message.generation !== null && message.generation !== this.generation) return;
     switch (message.type) {
       case 'progress':
         this.opening?.onProgress(message);
@@ -39,20 +59,30 @@ export class DecoderClient {
       case 'report': {
         const opening = this.opening;
         this.opening = null;
-        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, elapsedMs: message.elapsedMs });
+        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, elapsedMs: message.elapsedMs, generation: message.generation });
         break;
       }
+      case 'view':
+        if (viewTimings.push(message.workerMs) > 1000) viewTimings.splice(0, 500);
+        this.settle(message.requestId, (p) => (p.resolve as (v: ViewAnswer) => void)(message.answer));
+        break;
+      case 'at':
+        this.settle(message.requestId, (p) => (p.resolve as (v: ViewAt) => void)(message.answer));
+        break;
       case 'connection':
-      case 'stalls': {
-        const pending = this.requests.get(message.requestId);
-        this.requests.delete(message.requestId);
-        (pending?.resolve as ((v: unknown) => void) | undefined)?.(message.type === 'connection' ? message.data : message.stalls);
+        this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionData | null) => void)(message.data));
         break;
-      }
       case 'failure':
-        this.failAll(new Error(message.message));
+        if (message.requestId != null) this.settle(message.requestId, (p) => p.reject(new Error(message.message)));
+        else this.failAll(new Error(message.message));
         break;
     }
+  }
+
+  private settle(requestId: number, fn: (p: Pending) => void) {
+    const pending = this.requests.get(requestId);
+    this.requests.delete(requestId);
+    if (pending) fn(pending);
   }
 
   private failAll(error: Error) {
@@ -62,35 +92,57 @@ export class DecoderClient {
     this.requests.clear();
   }
 
-  /** Decode a capture; resolves with the summary once the whole file is read. */
-  open(source: Blob, name: string, stallMs: number | null, onProgress: (p: Progress) => void): Promise<Opened> {
-    this.opening?.reject(new CancelledError());
+  private terminate() {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  /**
+   * Decode a capture; resolves with the summary once the whole file is read. A load
+   * still running is cancelled (its promise rejects with CancelledError) and every
+   * answer of the previous capture is dropped.
+   */
+  open(source: Blob, _name: string, stallMs: number | null, onProgress: (p: Progress) => void): Promise<Opened> {
+    if (this.opening) this.terminate();
+    this.failAll(new CancelledError());
+    const generation = ++this.generation;
     return new Promise<Opened>((resolve, reject) => {
-      this.opening = { resolve: resolve as (v: never) => void, reject, onProgress };
-      this.send({ type: 'open', source, name, stallMs });
+      this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
+      this.send({ type: 'open', generation, source, stallMs });
     });
   }
 
-  private request<T>(build: (requestId: number) => ToWorker): Promise<T> {
+  private request<T>(build: (requestId: number) => ToWorker, generation: number): Promise<T> {
+    if (generation !== this.generation) return Promise.reject(new StaleAnswer());
     const requestId = this.nextRequestId++;
     return new Promise<T>((resolve, reject) => {
-      this.requests.set(requestId, { resolve: resolve as (v: never) => void, reject });
+      this.requests.set(requestId, { generation, resolve: resolve as (v: never) => void, reject });
       this.send(build(requestId));
     });
   }
 
-  connection(id: number): Promise<ConnectionData | null> {
-    return this.request((requestId) => ({ type: 'connection', id, requestId }));
+  /** The current capture's view engine; its answers are refused once another capture is opened. */
+  viewSource(): ViewSource {
+    const generation = this.generation;
+    return {
+      query: (request: ViewQuery) =>
+        this.request<ViewAnswer>((requestId) => ({ type: 'view', generation, requestId, request: { ...request, generation } }), generation),
+      at: (request: ViewAtQuery) =>
+        this.request<ViewAt>((requestId) => ({ type: 'at', generation, requestId, request: { ...request, generation } }), generation)
+          .then((a) => (a.found ? a : null)),
+    };
   }
 
-  stalls(id: number, dir: 0 | 1, thresholdMs: number): Promise<Stall[]> {
-    return this.request((requestId) => ({ type: 'stalls', id, dir, thresholdMs, requestId }));
+  /** Per-packet columns of a connection, for share snapshots only (removed by issue 15). */
+  connection(id: number): Promise<ConnectionData | null> {
+    const generation = this.generation;
+    return this.request((requestId) => ({ type: 'connection', generation, requestId, id }), generation);
   }
 
   /** Stop decoding now: the worker is terminated and its memory released. */
   cancel() {
-    this.worker?.terminate();
-    this.worker = null;
+    this.terminate();
+    this.generation++;
     this.failAll(new CancelledError());
   }
 }

@@ -1,5 +1,6 @@
 // Copies one connection's columns out of the wasm session into fresh typed arrays
-// (wasm-bindgen copies `Vec`s out of linear memory), ready to be transferred.
+// for share snapshots only (temporary bridge, removed by issue 15: snapshots will hold
+// view answers). Charts never see per-packet columns: they ask the view engine.
 import type { ConnectionData, ConnectionSummary } from '../model/types';
 import { SCHEMA_VERSION } from '../model/types';
 

@@ -1,57 +1,95 @@
-// The decoder worker: streams the capture into the wasm session slice by slice, so
-// the UI thread never blocks and the file is never held whole in memory.
-import init, { WasmSession } from 'tcpscope-wasm';
+// The decoder worker: streams the capture into the wasm session slice by slice (the
+// UI thread never blocks, the file is never held whole), then answers view queries
+// from the Rust view engine. It refuses to run with a wasm module whose view schema is
+// not the one its TypeScript types were generated for.
+import init, { WasmSession, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
 import type { Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
-import type { FromWorker, ToWorker } from './protocol';
-
-const ready = init();
-let session: WasmSession | null = null;
-let report: Report | null = null;
+import { VIEW_SCHEMA_VERSION, type ViewResponse } from './generated/view';
+import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import { packAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
 
-async function open(source: Blob, stallMs: number | null) {
+const ready = init().then(() => {
+  const wasmVersion = viewSchemaVersion();
+  if (wasmVersion !== VIEW_SCHEMA_VERSION) {
+    throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
+  }
+  post({ type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: wasmVersion });
+});
+
+/** The capture being read or last read; a newer `open` replaces it. */
+let current: { generation: number; session: WasmSession; report: Report | null } | null = null;
+
+async function open(generation: number, source: Blob, stallMs: number | null) {
   await ready;
-  session?.free();
-  session = new WasmSession(stallMs ?? Number.NaN);
-  report = null;
+  current?.session.free();
+  const session = new WasmSession(stallMs ?? Number.NaN);
+  const mine = { generation, session, report: null as Report | null };
+  current = mine;
   const started = performance.now();
   let lastProgress = 0;
   for await (const chunk of captureChunks(source, (bytesRead) => {
     const now = performance.now();
-    if (now - lastProgress > 50 || bytesRead === source.size) {
+    if (current === mine && (now - lastProgress > 50 || bytesRead === source.size)) {
       lastProgress = now;
-      post({ type: 'progress', bytesRead, totalBytes: source.size, packets: session!.packets(), elapsedMs: now - started });
+      post({ type: 'progress', generation, bytesRead, totalBytes: source.size, packets: session.packets(), elapsedMs: now - started });
     }
   })) {
+    // Another capture was opened while this one was read: stop reading (its session is freed).
+    if (current !== mine) return;
     if (!session.push(chunk)) break; // fatal decode error: keep what was decoded
   }
+  if (current !== mine) return;
   session.finish();
-  report = JSON.parse(session.reportJson()) as Report;
-  post({ type: 'report', report, elapsedMs: performance.now() - started });
+  mine.report = JSON.parse(session.reportJson()) as Report;
+  post({ type: 'report', generation, report: mine.report, elapsedMs: performance.now() - started });
+}
+
+/** The session of `generation`, or null when it is not the current capture (stale request). */
+function sessionFor(generation: number): WasmSession | null {
+  return current && current.generation === generation && current.report ? current.session : null;
 }
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   try {
-    if (message.type === 'open') {
-      await open(message.source, message.stallMs);
-    } else if (message.type === 'connection') {
-      const summary = report?.connections.find((c) => c.id === message.id);
-      if (!session || !summary) {
-        post({ type: 'connection', requestId: message.requestId, data: null });
-        return;
+    switch (message.type) {
+      case 'open':
+        await open(message.generation, message.source, message.stallMs);
+        break;
+      case 'view': {
+        const session = sessionFor(message.generation);
+        if (!session) return; // the page has moved on: nobody waits for this answer
+        const started = performance.now();
+        const response = JSON.parse(viewQuery(session, JSON.stringify(message.request))) as ViewResponse;
+        const { answer, transfer } = packAnswer(response);
+        post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
+        break;
       }
-      const data = connectionData(session, summary);
-      post({ type: 'connection', requestId: message.requestId, data }, transferables(data));
-    } else if (message.type === 'stalls') {
-      const stalls = session ? JSON.parse(session.stallsJson(message.id, message.dir, message.thresholdMs)) : [];
-      post({ type: 'stalls', requestId: message.requestId, stalls });
+      case 'at': {
+        const session = sessionFor(message.generation);
+        if (!session) return;
+        post({ type: 'at', generation: message.generation, requestId: message.requestId, answer: JSON.parse(viewAt(session, JSON.stringify(message.request))) });
+        break;
+      }
+      case 'connection': {
+        const session = sessionFor(message.generation);
+        const summary = current?.report?.connections.find((c) => c.id === message.id);
+        if (!session || !summary) {
+          post({ type: 'connection', generation: message.generation, requestId: message.requestId, data: null });
+          return;
+        }
+        const data = connectionData(session, summary);
+        post({ type: 'connection', generation: message.generation, requestId: message.requestId, data }, transferables(data));
+        break;
+      }
     }
   } catch (error) {
-    post({ type: 'failure', message: error instanceof Error ? error.message : String(error) });
+    const requestId = 'requestId' in message ? message.requestId : undefined;
+    post({ type: 'failure', generation: message.generation, requestId, message: error instanceof Error ? error.message : String(error) });
   }
 };

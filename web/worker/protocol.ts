@@ -1,17 +1,31 @@
-// Messages between the UI thread and the decoder worker. Large data (columns)
-// travels as transferred ArrayBuffers; everything else is small plain objects.
+// The one protocol between the page and the decoder worker (issue 14, item 3).
+// Every message about a capture carries its generation: the page numbers each capture
+// it opens, the worker stamps every answer with the generation it was computed for,
+// and the page drops answers whose generation is not the current one. Large answers
+// (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
+// View types are generated from the Rust structs (./generated/view.ts).
 import type { ConnectionData, Report } from '../model/types';
+import type { AtRequest, ViewAt, ViewRequest } from './generated/view';
+import type { ViewAnswer } from './viewAnswer';
+
+/** Bump with any change to the messages below (the view schema has its own version). */
+export const PROTOCOL_VERSION = 2;
 
 export type ToWorker =
-  | { type: 'open'; source: Blob; name: string; stallMs: number | null }
-  | { type: 'connection'; id: number; requestId: number }
-  | { type: 'stalls'; id: number; dir: 0 | 1; thresholdMs: number; requestId: number };
+  | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
+  | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
+  | { type: 'at'; generation: number; requestId: number; request: AtRequest }
+  /** Per-packet columns of one connection: only for making share snapshots (removed by issue 15). */
+  | { type: 'connection'; generation: number; requestId: number; id: number };
 
 export type FromWorker =
-  | { type: 'progress'; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-  | { type: 'report'; report: Report; elapsedMs: number }
-  | { type: 'connection'; requestId: number; data: ConnectionData | null }
-  | { type: 'stalls'; requestId: number; stalls: ConnectionData['summary']['directions'][0]['stalls'] }
-  /** A failure of the worker itself (wasm failed to load, a bug); damaged captures
-   *  come back as a `report` whose `error` is set. */
-  | { type: 'failure'; message: string };
+  /** First message of a worker: the versions it speaks, after checking the wasm module's. */
+  | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
+  | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
+  | { type: 'report'; generation: number; report: Report; elapsedMs: number }
+  | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
+  | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
+  | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }
+  /** A failure of the worker itself (wasm failed to load, schema mismatch, a bug);
+   *  damaged captures come back as a `report` whose `error` is set. */
+  | { type: 'failure'; generation: number | null; requestId?: number; message: string };

@@ -71,6 +71,11 @@ impl Cache {
         self.entries.iter().map(|e| e.3).sum()
     }
 
+    /// The entry for `key` if it is cached.
+    pub fn get(&self, key: &Key) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.0 == *key).map(|e| &e.1)
+    }
+
     pub fn get_or_build(&mut self, key: Key, build: impl FnOnce() -> Entry) -> &Entry {
         self.tick += 1;
         let idx = match self.entries.iter().position(|e| e.0 == key) {

@@ -10,6 +10,7 @@
 //! questions through [`ViewEngine::query_json`], so what a chart draws can be
 //! checked from the shell.
 
+pub mod at;
 pub mod cache;
 pub mod intervals;
 pub mod m4;
@@ -19,7 +20,9 @@ pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
+pub mod ts_types;
 
+pub use at::{AtRequest, ViewAt};
 pub use request::{Series, ViewRequest};
 pub use response::{ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
 
@@ -112,7 +115,7 @@ impl ViewEngine {
                     _ => ViewData::None,
                 }
             }
-            Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence => {
+            Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
                 let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
@@ -178,7 +181,7 @@ fn notes(conn: &ConnectionSummary, stored: usize, series: Series, dir: u8, notes
         notes.push(format!("only the first {stored} of {} packets are kept for charts (limits.rs): per-packet series stop there", conn.packets));
     }
     let peer = &conn.directions[1 - dir as usize];
-    if matches!(series, Series::Rwnd | Series::Inflight | Series::WindowLimited | Series::Sequence) && peer.window_scale_unknown {
+    if matches!(series, Series::Rwnd | Series::Inflight | Series::WindowLimited | Series::Sequence | Series::WindowEdge) && peer.window_scale_unknown {
         notes.push(match peer.window_scale_lower_bound {
             Some(lb) => format!("window scale unknown (handshake not captured): windows shown unscaled; the scale is at least {lb}"),
             None => "window scale unknown (handshake not captured): windows shown unscaled".to_string(),

@@ -24,6 +24,7 @@ pub const MIN_STALL_MS: f64 = 1e-3;
 
 /// What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum Series {
     /// Payload bytes per bin (DESIGN.md "Throughput").
@@ -44,6 +45,11 @@ pub enum Series {
     Sequence,
     /// Stalls at any threshold, with their causes.
     Stalls,
+    /// The peer's cumulative ACK, relative (M4; tcptrace's ACK line).
+    Ack,
+    /// The peer's ACK + advertised window: the highest sequence number the sender may
+    /// send (M4; tcptrace's window line, RFC 9293 §3.8.6 "usable window").
+    WindowEdge,
 }
 
 impl Series {
@@ -54,6 +60,7 @@ impl Series {
 
 /// One pixel-sized question (issue 14, item 2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ViewRequest {
     /// Capture generation the asker holds; echoed so stale answers can be dropped.
@@ -71,12 +78,15 @@ pub struct ViewRequest {
     pub columns: u32,
     /// Throughput bin, s; None = the summary's bin (so the chart's peak is its peak).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub bin_seconds: Option<f64>,
     /// Stall threshold, ms; None = the threshold the summary's stalls were found with.
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub stall_threshold_ms: Option<f64>,
     /// Sending direction (0/1); None = the connection's data direction.
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub direction: Option<u8>,
 }
 

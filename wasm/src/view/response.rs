@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 pub const VIEW_SCHEMA_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ViewResponse {
     pub schema_version: u32,
@@ -39,6 +40,7 @@ pub struct ViewResponse {
 // One answer per query, moved once: the variants' size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ViewData {
     None,
@@ -50,10 +52,12 @@ pub enum ViewData {
 /// Rate bins on the one grid: bin i covers [start + i·bin, start + (i+1)·bin), and
 /// start is a multiple of the bin from t = 0, the grid of the summary's mean/peak.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Bins {
     pub start: f64,
     /// Bytes in each bin (payload, frame or newly acknowledged bytes).
+    #[cfg_attr(test, ts(type = "Array<number>"))]
     pub bytes: Vec<u64>,
     /// bytes × 8 / bin.
     pub bps: Vec<f64>,
@@ -71,6 +75,7 @@ pub struct Bins {
 /// Column c covers [t0 + c·w, t0 + (c+1)·w), w = (t1 − t0) / columns, the last one
 /// closed at t1. Arrays are parallel, one entry per non-empty column.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Points {
     pub column: Vec<u32>,
@@ -87,6 +92,7 @@ pub struct Points {
     pub before: Option<[f64; 2]>,
     pub after: Option<[f64; 2]>,
     /// Points in [t0, t1].
+    #[cfg_attr(test, ts(type = "number"))]
     pub total: u64,
     /// Points drawn apart, at most one per pixel column (the first in it) with the
     /// column's count. Sequence: retransmitted / not-captured / out-of-order segments.
@@ -96,6 +102,7 @@ pub struct Points {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Markers {
     pub t: Vec<f64>,
@@ -113,10 +120,12 @@ pub struct Markers {
 /// Time intervals overlapping [t0, t1] (true extents, not cut at the view edges),
 /// in time order, at most [`super::intervals::cap`] of them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Intervals {
     pub intervals: Vec<Interval>,
     /// Intervals in the view that are not listed (the "N more" marker).
+    #[cfg_attr(test, ts(type = "number"))]
     pub more: u64,
     /// Share of each pixel column covered by intervals, 0..1; only when `more` > 0,
     /// so the unlisted ones still show.
@@ -129,6 +138,7 @@ pub struct Intervals {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Interval {
     pub start: f64,

@@ -22,7 +22,9 @@ pub const MARKER_FLAGS: u32 = fb::ANY_RETRANSMISSION | fb::LOST_SEGMENT | fb::OU
 ///   timestamps, plus `rtt_offset_ms`: `RttSummary::offset_ms`, the other part of the
 ///   round trip, as in the statistics), except those the analysis keeps out of its
 ///   statistics (kind bit 1; they are markers);
-/// - sequence: relative sequence number of each data segment's first byte.
+/// - sequence: relative sequence number of each data segment's first byte;
+/// - ack / windowEdge: the peer's cumulative ACK, and ACK + its advertised window
+///   (scaled when known; SYNs excluded like rwnd), at each peer packet carrying an ACK.
 pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -> PointColumn {
     let (mut t, mut v) = (Vec::new(), Vec::new());
     match series {
@@ -37,6 +39,8 @@ pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) ->
                 Series::Inflight if r.dir == dir => r.in_flight.map(|f| f as f64),
                 Series::Sequence if r.dir == dir && r.len > 0 => Some(r.seq as f64),
                 Series::Rwnd if r.dir != dir && r.flags & SYN as u32 == 0 => r.win.map(|w| w as f64),
+                Series::Ack if r.dir != dir => r.ack.map(|a| a as f64),
+                Series::WindowEdge if r.dir != dir && r.flags & SYN as u32 == 0 => r.ack.zip(r.win).map(|(a, w)| a as f64 + w as f64),
                 _ => None,
             };
             if let Some(x) = value {

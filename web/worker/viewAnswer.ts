@@ -1,0 +1,82 @@
+// The view answer as charts receive it: the engine's JSON (wasm/src/view/response.rs,
+// types generated in ./generated/view.ts) with the per-column arrays as typed arrays,
+// so the worker can transfer them to the page instead of copying (issue 14, item 3).
+// Intervals stay plain objects: there are at most intervals::cap of them.
+import type { Bins, Intervals, Markers, Points, ViewResponse } from './generated/view';
+
+/** Everything in a ViewResponse except its data. */
+export type ViewHeader = Pick<ViewResponse,
+  'schemaVersion' | 'generation' | 'connection' | 'series' | 'direction' | 't0' | 't1' | 'columns'
+  | 'binSeconds' | 'stallThresholdMs' | 'clamped' | 'notes' | 'error'>;
+
+export type PackedBins = Omit<Bins, 'bytes' | 'bps' | 'averageBps'> & {
+  bytes: Float64Array;
+  bps: Float64Array;
+  /** NaN where the engine said null (no bin of the series within reach). */
+  averageBps: Float64Array;
+};
+
+export type PackedMarkers = Omit<Markers, 't' | 'v' | 'flags' | 'frame' | 'count'> & {
+  t: Float64Array; v: Float64Array; flags: Uint32Array; frame: Uint32Array; count: Uint32Array;
+};
+
+export type PackedPoints = Omit<Points, 'column' | 'count' | 'tFirst' | 'first' | 'tLast' | 'last' | 'min' | 'max' | 'markers'> & {
+  column: Uint32Array; count: Uint32Array;
+  tFirst: Float64Array; first: Float64Array; tLast: Float64Array; last: Float64Array;
+  min: Float64Array; max: Float64Array;
+  markers: PackedMarkers | null;
+};
+
+export type ViewAnswer = ViewHeader & (
+  | { kind: 'none' }
+  | ({ kind: 'bins' } & PackedBins)
+  | ({ kind: 'points' } & PackedPoints)
+  | ({ kind: 'intervals' } & Intervals)
+);
+
+const f64 = (a: ArrayLike<number | null>) => Float64Array.from(a as ArrayLike<number>, (v) => (v == null ? NaN : v));
+
+/** The answer with its arrays packed, and the buffers to transfer. */
+export function packAnswer(r: ViewResponse): { answer: ViewAnswer; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  const keep = <T extends Float64Array | Uint32Array>(a: T): T => { transfer.push(a.buffer as ArrayBuffer); return a; };
+  const header: ViewHeader = {
+    schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,
+    direction: r.direction, t0: r.t0, t1: r.t1, columns: r.columns, binSeconds: r.binSeconds,
+    stallThresholdMs: r.stallThresholdMs, clamped: r.clamped, notes: r.notes, error: r.error,
+  };
+  switch (r.kind) {
+    case 'bins':
+      return {
+        answer: { ...header, kind: 'bins', start: r.start, averageBins: r.averageBins, bytes: keep(f64(r.bytes)), bps: keep(f64(r.bps)), averageBps: keep(f64(r.averageBps)) },
+        transfer,
+      };
+    case 'points': {
+      const m = r.markers;
+      const markers: PackedMarkers | null = m
+        ? { t: keep(f64(m.t)), v: keep(f64(m.v)), flags: keep(Uint32Array.from(m.flags)), frame: keep(Uint32Array.from(m.frame)), count: keep(Uint32Array.from(m.count)) }
+        : null;
+      return {
+        answer: {
+          ...header, kind: 'points', before: r.before, after: r.after, total: r.total, markers,
+          column: keep(Uint32Array.from(r.column)), count: keep(Uint32Array.from(r.count)),
+          tFirst: keep(f64(r.tFirst)), first: keep(f64(r.first)), tLast: keep(f64(r.tLast)), last: keep(f64(r.last)),
+          min: keep(f64(r.min)), max: keep(f64(r.max)),
+        },
+        transfer,
+      };
+    }
+    case 'intervals':
+      return { answer: { ...header, kind: 'intervals', intervals: r.intervals, more: r.more, coverage: r.coverage, totalSeconds: r.totalSeconds, activeSeconds: r.activeSeconds }, transfer };
+    default:
+      return { answer: { ...header, kind: 'none' }, transfer };
+  }
+}
+
+/** An answer saying why nothing could be drawn (a worker failure, a refused schema). */
+export function failedAnswer(error: string): ViewAnswer {
+  return {
+    schemaVersion: 0, generation: 0, connection: 0, series: 'throughput', direction: 0, t0: 0, t1: 0, columns: 0,
+    binSeconds: null, stallThresholdMs: null, clamped: [], notes: [], error, kind: 'none',
+  };
+}
