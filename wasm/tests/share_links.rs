@@ -35,7 +35,7 @@ fn examples() -> Vec<(String, Analysis, String)> {
         .collect()
 }
 
-const ALL: [Series; 7] = [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Rtt];
+const ALL: [Series; 9] = [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt];
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance
@@ -54,7 +54,7 @@ fn assert_same(what: &str, live: &ViewData, shared: &ViewData, step_seconds: f64
 fn points(what: &str, l: &Points, s: &Points) {
     assert_eq!(l.column, s.column, "{what}: columns");
     let (lo, hi) = l.min.iter().chain(&l.max).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-    let lo = if what.ends_with("Sequence") { lo } else { lo.min(0.0) };
+    let lo = if what.ends_with("Sequence") || what.ends_with("Ack") || what.ends_with("WindowEdge") { lo } else { lo.min(0.0) };
     let step = if hi > lo { (hi - lo) / LEVELS as f64 } else { 1.0 };
     for i in 0..l.column.len() {
         assert!(close(l.min[i], s.min[i], step) && close(l.max[i], s.max[i], 1.5 * step), "{what}: column {} min/max {}/{} vs {}/{}", l.column[i], l.min[i], l.max[i], s.min[i], s.max[i]);

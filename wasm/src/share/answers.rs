@@ -239,7 +239,7 @@ fn intervals(i: &Intervals, grid: &Grid) -> StoredIntervals {
 // ---------------------------------------------------------------- writing
 
 pub fn write(w: &mut Writer, data: &StoredData, series: Series) {
-    let from_zero = series != Series::Sequence;
+    let from_zero = !matches!(series, Series::Sequence | Series::Ack | Series::WindowEdge);
     match data {
         StoredData::Rates(r) => {
             w.byte(0);
@@ -280,16 +280,27 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series) {
                 w.uvarint((c as i64 - prev - 1) as u64);
                 prev = c as i64;
             }
-            let mut prev = 0;
-            for &m in &p.min {
-                let x = q.q(m);
-                w.svarint(x - prev);
-                prev = x;
-            }
             // Extent + 1, or 0 for a column of one point (its count is the only
             // count kept: the others are the total spread over them).
-            for ((&lo, &hi), &c) in p.min.iter().zip(&p.max).zip(&p.count) {
-                w.uvarint(if c == 1 { 0 } else { (q.q(hi) - q.q(lo)).max(0) as u64 + 1 });
+            let lows: Vec<i64> = p.min.iter().map(|&m| q.q(m)).collect();
+            let extents: Vec<i64> = p.max.iter().zip(&lows).zip(&p.count).map(|((&hi, &lo), &c)| if c == 1 { 0 } else { (q.q(hi) - lo).max(0) + 1 }).collect();
+            for &e in &extents {
+                w.uvarint(e as u64);
+            }
+            // Each minimum as the difference to the previous column's minimum, or to
+            // its maximum when that is smaller overall (a rising line: ACKs, sequence).
+            let deltas = |from_max: bool| {
+                let mut prev = 0i64;
+                lows.iter().zip(&extents).map(move |(&lo, &e)| {
+                    let d = lo - prev;
+                    prev = if from_max { lo + (e - 1).max(0) } else { lo };
+                    d
+                })
+            };
+            let from_max = deltas(true).map(i64::abs).sum::<i64>() < deltas(false).map(i64::abs).sum::<i64>();
+            w.byte(from_max as u8);
+            for d in deltas(from_max) {
+                w.svarint(d);
             }
             for edge in [p.before, p.after] {
                 match edge {
@@ -446,17 +457,19 @@ pub fn read(r: &mut Reader, grid: &Grid) -> Result<StoredData, DecodeError> {
                 }
                 p.column.push(c as u32);
             }
-            let mut lows = Vec::with_capacity(n.min(r.remaining()));
-            let mut x = 0i64;
+            let mut extents = Vec::with_capacity(n.min(r.remaining()));
             for _ in 0..n {
-                x = x.saturating_add(r.svarint("a minimum")?);
-                p.min.push(q.value(x, r)?);
-                lows.push(x);
+                extents.push(r.count(2 * LEVELS + 1, "a column's extent")? as i64);
             }
-            for low in lows {
-                let extent = r.count(2 * LEVELS + 1, "a column's extent")? as i64;
-                p.max.push(q.value(low + (extent - 1).max(0), r)?);
-                p.count.push(if extent == 0 { 1 } else { 2 });
+            let from_max = r.byte("the predictor")? == 1;
+            let mut prev = 0i64;
+            for e in extents {
+                let lo = prev.saturating_add(r.svarint("a minimum")?);
+                let hi = lo + (e - 1).max(0);
+                p.min.push(q.value(lo, r)?);
+                p.max.push(q.value(hi, r)?);
+                p.count.push(if e == 0 { 1 } else { 2 });
+                prev = if from_max { hi } else { lo };
             }
             let mut edges = [None, None];
             for (e, what) in edges.iter_mut().zip(["the point before the view", "the point after the view"]) {

@@ -1,7 +1,7 @@
 //! Making a link: the live view engine answers the shared view's questions (one per
 //! series of the visible charts, at the link's pixel columns), answers.rs reduces
 //! them to the pixel grid, format.rs packs them. When the link would be longer than
-//! the budget, the columns are lowered (×3/4 each try) until it fits: a link is
+//! the budget, the columns are lowered (×7/8 each try) until it fits: a link is
 //! always made, at the resolution it can carry, and says which ("shared at N px").
 
 use super::answers::{self, Grid, StoredData};
@@ -50,7 +50,7 @@ pub fn chart_series(chart: &str) -> &'static [Series] {
         "throughput" => &[Series::Throughput],
         "inflight" => &[Series::Inflight, Series::Rwnd, Series::WindowLimited],
         "stalls" => &[Series::Stalls],
-        "sequence" => &[Series::Sequence],
+        "sequence" => &[Series::Sequence, Series::Ack, Series::WindowEdge],
         "rtt" => &[Series::Rtt],
         _ => &[],
     }
@@ -94,7 +94,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
         if bytes.len().div_ceil(3) * 4 <= budget || columns <= MIN_COLUMNS {
             return Ok(Built { bytes, columns });
         }
-        columns = (columns * 3 / 4).max(MIN_COLUMNS);
+        columns = (columns * 7 / 8).max(MIN_COLUMNS);
     }
 }
 

@@ -281,13 +281,15 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
             }
             Entry::Rates { cum: c, stored: None }
         }
-        Series::Inflight | Series::Rwnd | Series::Sequence => {
+        Series::Inflight | Series::Rwnd | Series::Sequence | Series::Ack | Series::WindowEdge => {
             let (mut t, mut v) = (Vec::new(), Vec::new());
             for i in rows {
                 let x = match series {
                     Series::Inflight if p.dir[i] == dir => p.in_flight[i],
                     Series::Sequence if p.dir[i] == dir && p.len[i] > 0 => p.seq[i],
                     Series::Rwnd if p.dir[i] != dir && p.flags[i] & SYN as u32 == 0 => p.win[i],
+                    Series::Ack if p.dir[i] != dir => p.ack[i],
+                    Series::WindowEdge if p.dir[i] != dir && p.flags[i] & SYN as u32 == 0 => p.ack[i] + p.win[i],
                     _ => f64::NAN,
                 };
                 if x.is_finite() {
@@ -310,6 +312,9 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
             Entry::Points { col: PointColumn::new(t, v), counts: None, markers, total: None }
         }
         Series::Rtt => {
+            // Format 1 stored the measured part; the engine draws full round trips
+            // (+ the other part, `rtt.offsetMs`, when the summary has it).
+            let offset = l.meta.summary()["directions"][dir as usize]["rtt"]["offsetMs"].as_f64().unwrap_or(0.0);
             let (mut t, mut v, mut m) = (Vec::new(), Vec::new(), MarkerColumn::default());
             for i in 0..l.rtt.t.len() {
                 if l.rtt.dir[i] != dir || !l.rtt.rtt_ms[i].is_finite() {
@@ -317,10 +322,10 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
                 }
                 if l.rtt.kind[i] & 2 == 0 {
                     t.push(l.rtt.t[i]);
-                    v.push(l.rtt.rtt_ms[i]);
+                    v.push(l.rtt.rtt_ms[i] + offset);
                 } else {
                     m.t.push(l.rtt.t[i]);
-                    m.v.push(l.rtt.rtt_ms[i]);
+                    m.v.push(l.rtt.rtt_ms[i] + offset);
                     m.flags.push(l.rtt.kind[i] as u32);
                     m.frame.push(0);
                 }
