@@ -8,7 +8,6 @@
 use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
 use tcpscope_core::decode::{CaptureDecoder, Decoded, TcpSegment};
 use tcpscope_core::session::analyze_bytes;
-use tcpscope_core::share::answers::LEVELS;
 use tcpscope_core::share::{build, link_fragment, ShareSpec, SnapshotSession};
 use tcpscope_core::synth::*;
 use tcpscope_core::view::response::{Bins, Intervals, Points};
@@ -42,20 +41,20 @@ fn close(a: f64, b: f64, tolerance: f64) -> bool {
 }
 
 /// The link's answer against the live one, for the shared view at the link's columns.
-fn assert_same(what: &str, live: &ViewData, shared: &ViewData, step_seconds: f64) {
+/// `range`: the value range of the chart's axis (all its point series).
+fn assert_same(what: &str, live: &ViewData, shared: &ViewData, step_seconds: f64, range: (f64, f64), levels: u64) {
     match (live, shared) {
-        (ViewData::Points(l), ViewData::Points(s)) => points(what, l, s),
-        (ViewData::Bins(l), ViewData::Bins(s)) => bins(what, l, s),
+        (ViewData::Points(l), ViewData::Points(s)) => points(what, l, s, range, levels),
+        (ViewData::Bins(l), ViewData::Bins(s)) => bins(what, l, s, levels),
         (ViewData::Intervals(l), ViewData::Intervals(s)) => intervals(what, l, s, step_seconds),
         (l, s) => panic!("{what}: kinds differ: {l:?} / {s:?}"),
     }
 }
 
-fn points(what: &str, l: &Points, s: &Points) {
+fn points(what: &str, l: &Points, s: &Points, (lo, hi): (f64, f64), levels: u64) {
     assert_eq!(l.column, s.column, "{what}: columns");
-    let (lo, hi) = l.min.iter().chain(&l.max).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     let lo = if what.ends_with("Sequence") || what.ends_with("Ack") || what.ends_with("WindowEdge") { lo } else { lo.min(0.0) };
-    let step = if hi > lo { (hi - lo) / LEVELS as f64 } else { 1.0 };
+    let step = if hi > lo { (hi - lo) / levels as f64 } else { 1.0 };
     for i in 0..l.column.len() {
         assert!(close(l.min[i], s.min[i], step) && close(l.max[i], s.max[i], 1.5 * step), "{what}: column {} min/max {}/{} vs {}/{}", l.column[i], l.min[i], l.max[i], s.min[i], s.max[i]);
         assert_eq!(l.count[i] == 1, s.count[i] == 1, "{what}: one point or more");
@@ -69,11 +68,11 @@ fn points(what: &str, l: &Points, s: &Points) {
     }
 }
 
-fn bins(what: &str, l: &Bins, s: &Bins) {
+fn bins(what: &str, l: &Bins, s: &Bins, levels: u64) {
     assert_eq!(l.start, s.start, "{what}: start");
     assert_eq!(l.bytes.len(), s.bytes.len(), "{what}: bins");
     let peak = l.bytes.iter().copied().max().unwrap_or(0) as f64;
-    let step = (peak / LEVELS as f64).max(1.0);
+    let step = (peak / levels as f64).max(1.0);
     for (a, b) in l.bytes.iter().zip(&s.bytes) {
         assert!(close(*a as f64, *b as f64, step), "{what}: bin {a} vs {b}");
     }
@@ -107,15 +106,24 @@ fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, 
     let grid = session.grid().expect("answers");
     let conn = a.connections.iter().find(|c| c.id == id).expect("connection");
     assert_eq!(grid.t0, conn.start);
+    let req_of = |series| ViewRequest { generation: 1, connection: id, series, t0: grid.t0, t1: grid.t1, columns: grid.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
+    // Series on one value axis share one grid (build.rs SAME_AXIS).
+    let axis = |series: Series| -> Vec<Series> {
+        [vec![Series::Inflight, Series::Rwnd], vec![Series::Sequence, Series::Ack, Series::WindowEdge]].into_iter().find(|g| g.contains(&series)).unwrap_or(vec![series])
+    };
     for series in ALL {
-        let req = ViewRequest { generation: 1, connection: id, series, t0: grid.t0, t1: grid.t1, columns: grid.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
+        let req = req_of(series);
+        let range = axis(series).into_iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| match engine.query(a, &req_of(s)).data {
+            ViewData::Points(p) => p.min.iter().chain(&p.max).fold((lo, hi), |(lo, hi), &v| (lo.min(v), hi.max(v))),
+            _ => (lo, hi),
+        });
         let live = engine.query(a, &req);
         let shared = session.query(&req);
         assert!(shared.error.is_none(), "{what} {series:?}: {:?}", shared.error);
         assert_eq!(shared.bin_seconds, live.bin_seconds, "{what} {series:?}");
         assert_eq!(shared.stall_threshold_ms, live.stall_threshold_ms, "{what} {series:?}");
         assert_eq!(shared.notes, live.notes, "{what} {series:?}: same view, no resolution note");
-        assert_same(&format!("{what} {series:?}"), &live.data, &shared.data, (grid.t1 - grid.t0) / grid.columns as f64 / 4.0 * 1.01);
+        assert_same(&format!("{what} {series:?}"), &live.data, &shared.data, (grid.t1 - grid.t0) / grid.columns as f64 / 4.0 * 1.01, range, built.levels);
         // Zoomed into the middle tenth: re-decimated from the link, and said so.
         let mid = (grid.t0 + grid.t1) / 2.0;
         let span = (grid.t1 - grid.t0) / 20.0;
@@ -231,7 +239,7 @@ fn size_breakdown() {
         for series in ALL {
             let chart = format!("{series:?}");
             let mut engine = ViewEngine::new();
-            let spec = ShareSpec { connection: id, charts: vec!["none".into()], series: vec![series], max_link_chars: 1 << 30, ..Default::default() };
+            let spec = ShareSpec { connection: id, charts: vec!["none".into()], series: vec![series], max_link_chars: 1 << 30, columns: 1216, ..Default::default() };
             let built = build(&a, &report, &mut engine, &spec).unwrap();
             line += &format!(" {chart}={}", built.bytes.len());
         }

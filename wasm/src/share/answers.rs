@@ -21,8 +21,11 @@ use crate::view::request::MAX_COLUMNS;
 use crate::view::response::{Bins, Interval, Intervals, Points, ViewData};
 use crate::view::Series;
 
-/// Steps of a value grid: finer than a pixel on any chart up to 1024 px tall.
-pub const LEVELS: u64 = 256;
+/// Most steps of a value grid: 1/4 pixel on the tallest default chart (the sequence
+/// graph's 250 px plot). A link that would be too long is written with fewer
+/// (build.rs), down to [`MIN_LEVELS`] (½ px there).
+pub const LEVELS: u64 = 1024;
+pub const MIN_LEVELS: u64 = 256;
 /// Sub-column steps for interval ends and marker times.
 pub const SUB: u64 = 4;
 /// Most bins, columns, markers or intervals one stored answer may hold.
@@ -60,6 +63,11 @@ pub struct StoredPoints {
     pub after: Option<[f64; 2]>,
     pub total: u64,
     pub markers: Option<StoredMarkers>,
+    /// The value range of the grid the minima and maxima are written on: the range
+    /// of all series drawn on the same chart (build.rs), so that series on one value
+    /// axis share one grid (and a window edge that is the ACK line plus a constant
+    /// window writes the same bytes as the ACK line). None: its own range.
+    pub range: Option<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -125,13 +133,13 @@ struct Quant {
 impl Quant {
     /// The grid over the values' range, or over [0, max] for a chart whose value
     /// axis starts at 0 (all but the sequence graph): steps of the drawn scale.
-    fn of(values: impl Iterator<Item = f64>, from_zero: bool) -> Quant {
+    fn of(values: impl Iterator<Item = f64>, from_zero: bool, levels: u64) -> Quant {
         let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
         let lo = if from_zero && lo > 0.0 { 0.0 } else { lo };
         if !lo.is_finite() {
             return Quant { lo: 0.0, step: 1.0 };
         }
-        let step = if hi > lo { (hi - lo) / LEVELS as f64 } else { 1.0 };
+        let step = if hi > lo { (hi - lo) / levels as f64 } else { 1.0 };
         Quant { lo, step }
     }
     fn q(&self, v: f64) -> i64 {
@@ -208,6 +216,7 @@ fn points(p: &Points, grid: &Grid) -> StoredPoints {
         after: p.after,
         total: p.total,
         markers,
+        range: None,
     }
 }
 
@@ -238,7 +247,7 @@ fn intervals(i: &Intervals, grid: &Grid) -> StoredIntervals {
 
 // ---------------------------------------------------------------- writing
 
-pub fn write(w: &mut Writer, data: &StoredData, series: Series) {
+pub fn write(w: &mut Writer, data: &StoredData, series: Series, levels: u64) {
     let from_zero = !matches!(series, Series::Sequence | Series::Ack | Series::WindowEdge);
     match data {
         StoredData::Rates(r) => {
@@ -249,7 +258,7 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series) {
             w.uvarint(r.bytes.len() as u64);
             let per_bin = |bps: f64| bps / 8.0 * r.bin_seconds;
             let peak = r.bytes.iter().copied().chain(r.average_bps.iter().flatten().map(|&a| per_bin(a))).fold(0.0, f64::max);
-            let q = Quant { lo: 0.0, step: if peak > 0.0 { peak / LEVELS as f64 } else { 1.0 } };
+            let q = Quant { lo: 0.0, step: if peak > 0.0 { peak / levels as f64 } else { 1.0 } };
             q.write(w);
             let mut prev = 0;
             for &b in &r.bytes {
@@ -272,7 +281,10 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series) {
         }
         StoredData::Points(p) => {
             w.byte(1);
-            let q = Quant::of(p.min.iter().chain(&p.max).copied(), from_zero);
+            let q = match p.range {
+                Some((lo, hi)) => Quant::of([lo, hi].into_iter(), from_zero, levels),
+                None => Quant::of(p.min.iter().chain(&p.max).copied(), from_zero, levels),
+            };
             q.write(w);
             w.uvarint(p.column.len() as u64);
             let mut prev: i64 = -1;
@@ -317,7 +329,7 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series) {
                 None => w.byte(0),
                 Some(m) => {
                     w.byte(1);
-                    let q = Quant::of(m.v.iter().copied(), from_zero);
+                    let q = Quant::of(m.v.iter().copied(), from_zero, levels);
                     q.write(w);
                     w.uvarint(m.pos.len() as u64);
                     let mut prev = 0;

@@ -1,10 +1,12 @@
 //! Making a link: the live view engine answers the shared view's questions (one per
 //! series of the visible charts, at the link's pixel columns), answers.rs reduces
 //! them to the pixel grid, format.rs packs them. When the link would be longer than
-//! the budget, the columns are lowered (×7/8 each try) until it fits: a link is
-//! always made, at the resolution it can carry, and says which ("shared at N px").
+//! the budget, the value grids are coarsened first (1024 → 512 → 256 steps: ¼ to
+//! ½ pixel on the tallest chart), then the columns are lowered (×7/8 each try) until
+//! it fits: a link is always made, at the resolution it can carry, and says which
+//! ("shared at N px").
 
-use super::answers::{self, Grid, StoredData};
+use super::answers::{self, Grid, StoredData, LEVELS, MIN_LEVELS};
 use super::format::{self, StoredSeries};
 use super::meta;
 use crate::analysis::Analysis;
@@ -61,6 +63,8 @@ pub fn chart_series(chart: &str) -> &'static [Series] {
 pub struct Built {
     pub bytes: Vec<u8>,
     pub columns: u32,
+    /// Steps of the value grids.
+    pub levels: u64,
 }
 
 /// `report_json`: the capture's schema-1 report (session.report().to_json()).
@@ -89,12 +93,43 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     };
     loop {
         let grid = Grid { t0, t1, columns };
-        let series = wanted.iter().map(|&s| stored(engine, analysis, spec, conn.stall_threshold_ms, &grid, s)).collect::<Vec<_>>();
-        let bytes = format::encode(&meta_json, &grid, &series);
-        if bytes.len().div_ceil(3) * 4 <= budget || columns <= MIN_COLUMNS {
-            return Ok(Built { bytes, columns });
+        let mut series = wanted.iter().map(|&s| stored(engine, analysis, spec, conn.stall_threshold_ms, &grid, s)).collect::<Vec<_>>();
+        share_value_grids(&mut series);
+        let mut levels = LEVELS;
+        loop {
+            let bytes = format::encode(&meta_json, &grid, &series, levels);
+            if bytes.len().div_ceil(3) * 4 <= budget || (columns <= MIN_COLUMNS && levels <= MIN_LEVELS) {
+                return Ok(Built { bytes, columns, levels });
+            }
+            if levels <= MIN_LEVELS {
+                break;
+            }
+            levels /= 2;
         }
         columns = (columns * 7 / 8).max(MIN_COLUMNS);
+    }
+}
+
+/// Series drawn on one value axis (web/charts): written on one value grid.
+const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
+
+fn share_value_grids(series: &mut [StoredSeries]) {
+    for group in SAME_AXIS {
+        let range = series
+            .iter()
+            .filter(|s| group.contains(&s.series))
+            .filter_map(|s| match &s.data {
+                StoredData::Points(p) => Some(p.min.iter().chain(&p.max).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)))),
+                _ => None,
+            })
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
+        if range.0 <= range.1 {
+            for s in series.iter_mut().filter(|s| group.contains(&s.series)) {
+                if let StoredData::Points(p) = &mut s.data {
+                    p.range = Some(range);
+                }
+            }
+        }
     }
 }
 
