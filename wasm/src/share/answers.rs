@@ -59,6 +59,14 @@ pub struct StoredPoints {
     pub count: Vec<u32>,
     pub min: Vec<f64>,
     pub max: Vec<f64>,
+    /// Each column's first and last value, when the link had room for them (else
+    /// empty: the line runs min→max or max→min, whichever continues it).
+    pub first: Vec<f64>,
+    pub last: Vec<f64>,
+    /// Where in its column each column's first and last point lie, in eighths
+    /// (charts draw marks at them), when the link had room (else empty).
+    pub t_first: Vec<u8>,
+    pub t_last: Vec<u8>,
     pub before: Option<[f64; 2]>,
     pub after: Option<[f64; 2]>,
     pub total: u64,
@@ -109,6 +117,15 @@ impl Grid {
         } else {
             0
         }
+    }
+    /// Left edge of column c (m4.rs's rule) and its width.
+    pub fn column(&self, c: u32) -> (f64, f64) {
+        (self.t0 + (self.t1 - self.t0) * (c as f64 / self.columns as f64), (self.t1 - self.t0) / self.columns as f64)
+    }
+    /// The eighth of column c that holds t.
+    fn eighth(&self, c: u32, t: f64) -> u8 {
+        let (left, w) = self.column(c);
+        if w > 0.0 { ((t - left) / w * 8.0).floor().clamp(0.0, 7.0) as u8 } else { 0 }
     }
     /// The sub-column step holding t (t in the view).
     fn sub_floor(&self, t: f64) -> u64 {
@@ -212,6 +229,10 @@ fn points(p: &Points, grid: &Grid) -> StoredPoints {
         count: p.count.clone(),
         min: p.min.clone(),
         max: p.max.clone(),
+        first: p.first.clone(),
+        last: p.last.clone(),
+        t_first: p.column.iter().zip(&p.t_first).map(|(&c, &t)| grid.eighth(c, t)).collect(),
+        t_last: p.column.iter().zip(&p.t_last).map(|(&c, &t)| grid.eighth(c, t)).collect(),
         before: p.before,
         after: p.after,
         total: p.total,
@@ -247,7 +268,17 @@ fn intervals(i: &Intervals, grid: &Grid) -> StoredIntervals {
 
 // ---------------------------------------------------------------- writing
 
-pub fn write(w: &mut Writer, data: &StoredData, series: Series, levels: u64) {
+/// How much a link holds: value grid steps, and whether first/last of each column.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Detail {
+    pub levels: u64,
+    pub ends: bool,
+    /// Where in its column the first and last point lie (eighths).
+    pub times: bool,
+}
+
+pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) {
+    let levels = detail.levels;
     let from_zero = !matches!(series, Series::Sequence | Series::Ack | Series::WindowEdge);
     match data {
         StoredData::Rates(r) => {
@@ -313,6 +344,23 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, levels: u64) {
             w.byte(from_max as u8);
             for d in deltas(from_max) {
                 w.svarint(d);
+            }
+            let times = detail.times && p.t_first.len() == lows.len() && p.t_last.len() == lows.len();
+            w.byte(times as u8);
+            if times {
+                for i in 0..lows.len() {
+                    w.byte(if extents[i] > 0 { p.t_first[i] << 3 | p.t_last[i] } else { p.t_first[i] });
+                }
+            }
+            // First and last of each column of many points, as steps above its minimum.
+            let ends = detail.ends && p.first.len() == lows.len() && p.last.len() == lows.len();
+            w.byte(ends as u8);
+            if ends {
+                for i in (0..lows.len()).filter(|&i| extents[i] > 0) {
+                    let room = extents[i] - 1;
+                    w.uvarint((q.q(p.first[i]) - lows[i]).clamp(0, room) as u64);
+                    w.uvarint((q.q(p.last[i]) - lows[i]).clamp(0, room) as u64);
+                }
             }
             for edge in [p.before, p.after] {
                 match edge {
@@ -475,13 +523,41 @@ pub fn read(r: &mut Reader, grid: &Grid) -> Result<StoredData, DecodeError> {
             }
             let from_max = r.byte("the predictor")? == 1;
             let mut prev = 0i64;
-            for e in extents {
+            let mut lows = Vec::with_capacity(n.min(r.remaining()));
+            for &e in &extents {
                 let lo = prev.saturating_add(r.svarint("a minimum")?);
                 let hi = lo + (e - 1).max(0);
                 p.min.push(q.value(lo, r)?);
                 p.max.push(q.value(hi, r)?);
                 p.count.push(if e == 0 { 1 } else { 2 });
                 prev = if from_max { hi } else { lo };
+                lows.push(lo);
+            }
+            if r.byte("the column times")? == 1 {
+                for _ in 0..n {
+                    let b = r.byte("a column's times")?;
+                    if b > 63 {
+                        return Err(r.fail(format!("a column's times are {b}, not two eighths")));
+                    }
+                    p.t_first.push(b >> 3);
+                    p.t_last.push(b & 7);
+                }
+                for (i, &e) in extents.iter().enumerate() {
+                    if e == 0 {
+                        // One point: first = last, written alone.
+                        p.t_first[i] = p.t_last[i];
+                    }
+                }
+            }
+            if r.byte("the column ends")? == 1 {
+                for (i, &e) in extents.iter().enumerate() {
+                    let (a, b) = match e {
+                        0 => (0, 0),
+                        _ => (r.count((e - 1) as u64, "a column's first value")? as i64, r.count((e - 1) as u64, "a column's last value")? as i64),
+                    };
+                    p.first.push(q.value(lows[i] + a, r)?);
+                    p.last.push(q.value(lows[i] + b, r)?);
+                }
             }
             let mut edges = [None, None];
             for (e, what) in edges.iter_mut().zip(["the point before the view", "the point after the view"]) {

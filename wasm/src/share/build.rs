@@ -2,11 +2,11 @@
 //! series of the visible charts, at the link's pixel columns), answers.rs reduces
 //! them to the pixel grid, format.rs packs them. When the link would be longer than
 //! the budget, the value grids are coarsened first (1024 → 512 → 256 steps: ¼ to
-//! ½ pixel on the tallest chart), then the columns are lowered (×7/8 each try) until
-//! it fits: a link is always made, at the resolution it can carry, and says which
+//! ½ pixel on the tallest chart), then where the marks lie in their columns, then
+//! each column's first and last value are left out, then the columns are lowered (×7/8 each try) until it fits: a link is always made, at the resolution it can carry, and says which
 //! ("shared at N px").
 
-use super::answers::{self, Grid, StoredData, LEVELS, MIN_LEVELS};
+use super::answers::{self, Detail, Grid, StoredData, LEVELS, MIN_LEVELS};
 use super::format::{self, StoredSeries};
 use super::meta;
 use crate::analysis::Analysis;
@@ -95,16 +95,17 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
         let grid = Grid { t0, t1, columns };
         let mut series = wanted.iter().map(|&s| stored(engine, analysis, spec, conn.stall_threshold_ms, &grid, s)).collect::<Vec<_>>();
         share_value_grids(&mut series);
-        let mut levels = LEVELS;
-        loop {
-            let bytes = format::encode(&meta_json, &grid, &series, levels);
-            if bytes.len().div_ceil(3) * 4 <= budget || (columns <= MIN_COLUMNS && levels <= MIN_LEVELS) {
-                return Ok(Built { bytes, columns, levels });
+        // Finest first: where marks lie in their columns and the column ends kept, then
+        // dropped, each from 1024 to 256 steps.
+        let tries = [(true, true), (false, true), (false, false)]
+            .into_iter()
+            .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
+        for detail in tries {
+            let bytes = format::encode(&meta_json, &grid, &series, detail);
+            let last = columns <= MIN_COLUMNS && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;
+            if bytes.len().div_ceil(3) * 4 <= budget || last {
+                return Ok(Built { bytes, columns, levels: detail.levels });
             }
-            if levels <= MIN_LEVELS {
-                break;
-            }
-            levels /= 2;
         }
         columns = (columns * 7 / 8).max(MIN_COLUMNS);
     }

@@ -60,8 +60,8 @@ fn json_meta(w: &mut Writer, meta: &serde_json::Value) {
     w.str(&text);
 }
 
-/// `levels`: steps of the value grids (answers.rs).
-pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], levels: u64) -> Vec<u8> {
+/// `detail`: steps of the value grids and whether column ends are kept (answers.rs).
+pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
     let mut w = Writer::default();
     json_meta(&mut w, meta_json);
     w.f64(grid.t0);
@@ -78,7 +78,7 @@ pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries
         if s.series == Series::Stalls {
             w.f64(s.stall_threshold_ms.unwrap_or(-1.0));
         }
-        answers::write(&mut w, &s.data, s.series, levels);
+        answers::write(&mut w, &s.data, s.series, detail);
     }
     let packed = bytes::deflate(&w.buf);
     let mut out = Vec::with_capacity(HEADER_BYTES + packed.len());

@@ -318,28 +318,41 @@ fn edge(v: &request::Valid, c: u32) -> f64 {
 /// Each stored column becomes one point (one value) or two (min and max, in the
 /// order that continues the line from the previous column), inside the column.
 fn points_entry(p: &StoredPoints, g: &Grid) -> Entry {
-    let w = (g.t1 - g.t0) / g.columns as f64;
-    let left = |c: u32| g.t0 + (g.t1 - g.t0) * (c as f64 / g.columns as f64);
     let (mut t, mut v, mut at) = (Vec::new(), Vec::new(), Vec::new());
     if let Some([bt, bv]) = p.before {
         t.push(bt);
         v.push(bv);
     }
     let mut last = p.before.map(|b| b[1]);
+    let ends = p.first.len() == p.column.len() && p.last.len() == p.column.len();
+    let times = p.t_first.len() == p.column.len() && p.t_last.len() == p.column.len();
     for i in 0..p.column.len() {
-        let (lo, hi, x) = (p.min[i], p.max[i], left(p.column[i]));
+        let (lo, hi) = (p.min[i], p.max[i]);
+        let (x, w) = g.column(p.column[i]);
         at.push(x + w / 2.0);
-        if p.count[i] <= 1 || lo == hi {
-            t.push(x + w / 2.0);
+        // Where the first and last point lie: the stored eighth's middle, else ¼ and ¾.
+        let (tf, tl) = match times {
+            true => (x + (p.t_first[i] as f64 + 0.5) * w / 8.0, x + (p.t_last[i] as f64 + 0.5) * w / 8.0),
+            false => (x + w / 4.0, x + 3.0 * w / 4.0),
+        };
+        if p.count[i] <= 1 {
+            t.push(tf);
             v.push(lo);
             last = Some(lo);
             continue;
         }
-        let low_first = last.is_none_or(|l| (l - lo).abs() <= (l - hi).abs());
-        let (a, b) = if low_first { (lo, hi) } else { (hi, lo) };
-        t.extend([x + w / 4.0, x + 3.0 * w / 4.0]);
-        v.extend([a, b]);
-        last = Some(b);
+        let (f, l) = match ends {
+            true => (p.first[i], p.last[i]),
+            // No ends: the extreme that continues the line first.
+            false if last.is_none_or(|l| (l - lo).abs() <= (l - hi).abs()) => (lo, hi),
+            false => (hi, lo),
+        };
+        // first → the extreme nearer to it → the other → last: M4's four values.
+        let (a, b) = if (f - lo).abs() <= (f - hi).abs() { (lo, hi) } else { (hi, lo) };
+        let step = (tl - tf).max(0.0) / 3.0;
+        t.extend([tf, tf + step, tf + 2.0 * step, tf + 3.0 * step]);
+        v.extend([f, a, b, l]);
+        last = Some(l);
     }
     if let Some([at_, av]) = p.after {
         t.push(at_);
