@@ -4,6 +4,7 @@
 //
 //   tcpscope analyze CAPTURE... [--json | --ndjson] [--stall-ms N]              (cli/analyze.mjs)
 //   tcpscope series CAPTURE --connection N --series NAME (--csv | --json) [...]  (cli/series.mjs)
+//   tcpscope share CAPTURE --connection N [...]                                  (cli/share.mjs)
 //
 // Exit status: 0 success, 1 the capture is damaged (partial results still printed,
 // `error` set), 2 usage errors and inputs that cannot be read. Always through
@@ -11,14 +12,16 @@
 import { ANALYZE_USAGE, InputError, runAnalyze, UsageError } from '../cli/analyze.mjs';
 import { exitQuietlyOnBrokenPipe } from '../cli/output.mjs';
 import { runSeries, SERIES_USAGE } from '../cli/series.mjs';
+import { runShare, SHARE_USAGE } from '../cli/share.mjs';
 
-const USAGE = `${ANALYZE_USAGE}\n\n${SERIES_USAGE}`;
+const USAGE = `${ANALYZE_USAGE}\n\n${SERIES_USAGE}\n\n${SHARE_USAGE}`;
 
 exitQuietlyOnBrokenPipe();
 const [command, ...args] = process.argv.slice(2);
 let run;
 if (command === '--help' || command === '-h') run = Promise.resolve(process.stdout.write(`${USAGE}\n`));
 else if (command === 'series') run = runSeries(args);
+else if (command === 'share') run = runShare(args);
 else if (command === 'analyze') run = runAnalyze(args);
 else run = Promise.reject(new UsageError(command ? `unknown command '${command}'` : 'missing command'));
 

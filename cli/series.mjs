@@ -10,8 +10,9 @@
 import { existsSync } from 'node:fs';
 import { write } from './output.mjs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
+import { isSnapshotSource, openSnapshot } from './share.mjs';
 
-export const SERIES_USAGE = `usage: tcpscope series CAPTURE --connection N --series NAME (--csv | --json)
+export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N --series NAME (--csv | --json)
                        [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
 
   NAME          throughput | goodput | wire | inflight | rwnd | window-limited | rtt | sequence | stalls
@@ -112,7 +113,8 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     process.exitCode = 2;
     return;
   }
-  if (o.capture !== '-' && !existsSync(o.capture)) {
+  const snapshot = isSnapshotSource(o.capture);
+  if (!snapshot && o.capture !== '-' && !existsSync(o.capture)) {
     err.write(`tcpscope: cannot open '${o.capture}': no such file\n`);
     process.exitCode = 2;
     return;
@@ -124,10 +126,20 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     return;
   }
   const { wasm } = loaded;
-  const session = new wasm.WasmSession(Number.NaN);
+  let session;
   try {
-    await pushStream(session, await openCapture(o.capture));
-    session.finish();
+    // A share link answers the same questions from what it holds (cli/share.mjs).
+    session = snapshot ? openSnapshot(wasm, o.capture) : new wasm.WasmSession(Number.NaN);
+  } catch (e) {
+    err.write(`tcpscope: ${e.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    if (!snapshot) {
+      await pushStream(session, await openCapture(o.capture));
+      session.finish();
+    }
     const report = JSON.parse(session.reportJson());
     const conn = report.connections.find((c) => c.id === o.connection);
     if (!conn) {
@@ -141,7 +153,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
       t0: o.from ?? conn.start, t1: o.to ?? conn.end, columns: o.columns,
       binSeconds: o.bin, stallThresholdMs: o.stallMs, direction: o.direction,
     };
-    const text = wasm.viewQuery(session, JSON.stringify(request));
+    const text = snapshot ? session.query(JSON.stringify(request)) : wasm.viewQuery(session, JSON.stringify(request));
     const r = JSON.parse(text);
     for (const c of r.clamped ?? []) err.write(`tcpscope: clamped: ${c}\n`);
     for (const n of r.notes ?? []) err.write(`tcpscope: note: ${n}\n`);

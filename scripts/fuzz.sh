@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the Rust core with cargo-fuzz (libFuzzer) and the snapshot/permalink parser
-# with a Vitest mutation loop. Installs what is missing (nightly toolchain,
+# Fuzz the Rust core with cargo-fuzz (libFuzzer), share-link snapshots included. Installs what is missing (nightly toolchain,
 # cargo-fuzz), seeds the corpora from the repo's example captures (first 64 KiB) and
 # synth-generated files, runs every target, and prints executions and crashes.
 #
@@ -8,11 +7,11 @@
 #   bash scripts/fuzz.sh -runs=100000        # shorter
 #   bash scripts/fuzz.sh -max_total_time=600 # or for a set time (seconds) each
 #   TARGETS="synth_roundtrip" bash scripts/fuzz.sh
-#   SNAPSHOT_RUNS=1000000 bash scripts/fuzz.sh   # the TypeScript parser (0 skips it)
 #
 # Targets (wasm/fuzz/fuzz_targets): decode_analyze (any bytes through decode +
 # analysis + JSON report, random chunk sizes, chunking must not change the result),
-# synth_roundtrip (synth writes scripted segments, the decoder must return them).
+# synth_roundtrip (synth writes scripted segments, the decoder must return them),
+# share_parse (any bytes through the share-link parser; what opens answers every series).
 # A crash leaves its input in wasm/fuzz/artifacts/<target>/; minimise it with
 #   cd wasm && cargo +nightly fuzz tmin --fuzz-dir fuzz -s none <target> <file>
 # and add it to wasm/tests/hostile_regressions.rs.
@@ -22,9 +21,8 @@ ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 
 LIMIT=("${@:--runs=10000000}")
-TARGETS=${TARGETS:-"decode_analyze synth_roundtrip"}
+TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse"}
 MAX_LEN=${MAX_LEN:-16384}
-SNAPSHOT_RUNS=${SNAPSHOT_RUNS:-1000000}
 
 if ! rustup toolchain list | grep -q '^nightly'; then
   rustup toolchain install nightly --profile minimal
@@ -62,8 +60,4 @@ for t in $TARGETS; do
 done
 cd "$ROOT"
 
-if [ "$SNAPSHOT_RUNS" != 0 ]; then
-  echo "== snapshot/permalink parser (web/share/snapshot.fuzz.test.ts, $SNAPSHOT_RUNS mutations)"
-  FUZZ_RUNS=$SNAPSHOT_RUNS npx vitest run web/share/snapshot.fuzz.test.ts || status=1
-fi
 exit $status

@@ -11,21 +11,25 @@ import { ProgressBar } from './components/ProgressBar';
 import type { ConnectionData, ConnectionSummary, Report } from './model/types';
 import type { ViewSource } from './worker/viewSource';
 import type { BdpQuestion } from './worker/generated/view';
-import { snapshotViewSource } from './share/legacyViewSource';
-import { echo, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
+import type { Shared, ShareSpec } from './worker/protocol';
+import { echo, parseView, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
 import { fetchCapture } from './state/fetchCapture';
 import { CancelledError, DecoderClient, viewTimings, type Progress } from './worker/client';
-import { decodeSnapshot, fragmentToSnapshot, isSnapshotFileName, openSnapshotFile, type Snapshot } from './share/snapshot';
+import { fragmentToSnapshot, isSnapshotFileName, readSnapshotFile, toBase64Url } from './share/snapshot';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
 
 /** Where the shown capture's numbers come from. */
 interface Engine {
   source: ViewSource;
-  /** Per-packet columns of a connection, for share snapshots and the packet CSV only (removed by issue 15). */
-  loadData: (id: number) => Promise<ConnectionData>;
-  /** A snapshot holds one connection: that one is shown. */
+  /** Per-packet columns of a connection, for the packet CSV only (a capture). */
+  loadData?: (id: number) => Promise<ConnectionData>;
+  /** Makes share links of the view (a capture). */
+  share?: (spec: ShareSpec) => Promise<Shared>;
+  /** A shared link holds one connection: that one is shown. */
   only?: ConnectionSummary;
+  /** The shown link's snapshot (base64url), re-shared as it is. */
+  snapshot?: string;
 }
 
 /** Quiet time before the view is written to the address bar. */
@@ -111,6 +115,7 @@ export function App() {
           if (!data) throw new Error(`Connection ${id} is no longer loaded.`);
           return data;
         },
+        share: (spec) => c.share(spec),
       });
       setReport(report);
       setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null }));
@@ -130,17 +135,22 @@ export function App() {
     }
   }, [startLoading]);
 
-  // A snapshot (shared link or .tcpscope.json file) carries one connection's derived
-  // data: no capture, no worker. Its messages are written for people and shown as text.
-  const showSnapshot = useCallback(async (name: string, decode: () => Promise<Snapshot>) => {
+  // A snapshot (shared link or .tcpscope.json file) holds one connection's view answers:
+  // no capture; the worker answers from the link (wasm/src/share). A damaged or hostile
+  // link is refused there with a sentence for people, shown as text.
+  const showSnapshot = useCallback(async (name: string, getBytes: () => Promise<Uint8Array>, fromFile: boolean) => {
     const seq = startLoading(name);
     try {
-      const snapshot = await decode();
+      const bytes = await getBytes();
       if (seq !== loadSeq.current) return;
-      setFileName(snapshot.name);
-      setReport(snapshot.report);
-      // Temporary bridge (removed by issue 15): a snapshot still carries per-packet columns.
-      setEngine({ source: snapshotViewSource(snapshot.data), loadData: async () => snapshot.data, only: snapshot.data.summary });
+      const c = client();
+      const { report, snapshot } = await c.openSnapshot(bytes);
+      if (seq !== loadSeq.current) return;
+      setFileName(snapshot?.name ?? name);
+      setReport(report);
+      // A file carries the sender's view; a link has it in the address already.
+      if (fromFile && snapshot) setView((v) => ({ ...parseView(snapshot.view), theme: v.theme, source: null }));
+      setEngine({ source: c.viewSource(), only: report.connections[0], snapshot: toBase64Url(bytes) });
     } catch (error) {
       if (seq !== loadSeq.current) return;
       setSnap(null);
@@ -154,7 +164,7 @@ export function App() {
       if (!isSnapshotFileName(file.name)) return load(file.name, async () => file, null);
       setSnap(null);
       setView((v) => ({ ...v, source: null }));
-      return showSnapshot(file.name, () => openSnapshotFile(file));
+      return showSnapshot(file.name, () => readSnapshotFile(file), true);
     },
     [load, showSnapshot],
   );
@@ -166,7 +176,7 @@ export function App() {
   // A link that names its capture (#ex=… or #url=…) opens it.
   useEffect(() => {
     if (snap) {
-      showSnapshot('', async () => decodeSnapshot(fragmentToSnapshot(window.location.hash)!));
+      showSnapshot('', async () => fragmentToSnapshot(window.location.hash)!, false);
       return;
     }
     const source = view.source;
@@ -184,7 +194,10 @@ export function App() {
   // Ready once the selected connection's charts have drawn their first answers.
   const onChartsReady = useCallback(() => setPhase((p) => (p === 'loading' ? 'ready' : p)), []);
   const calculateBdp = useCallback((q: BdpQuestion) => client().bdp(q), []);
-  const loadSelected = useCallback(() => (selected && engine ? engine.loadData(selected.id) : Promise.reject(new Error('nothing loaded'))), [selected, engine]);
+  const loadSelected = useMemo(() => {
+    const load = engine?.loadData;
+    return load && selected ? () => load(selected.id) : undefined;
+  }, [selected, engine]);
 
   const onDrop = (event: React.DragEvent) => {
     event.preventDefault();
@@ -230,7 +243,7 @@ export function App() {
         {engine && selected && report ? (
           <ErrorBoundary what="connection" resetKey={selected} onError={onChartsReady}>
             <ConnectionView name={fileName} summary={selected} report={report} view={view} onView={setView}
-              source={engine.source} loadData={loadSelected} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
+              source={engine.source} loadData={loadSelected} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
           </ErrorBoundary>
         ) : null}
       </main>

@@ -1,13 +1,19 @@
 // The embed page (embed.html, meant for an <iframe>): one chart or the chart stack of
 // one connection with minimal chrome — title, the charts with their legends, the
-// diagnosis line and an "open in tcpscope" link. Data comes from the same fragment as
-// the app (#snap=… snapshot, #url=… capture, #ex=… example) or from the embedding page
-// by postMessage, like Perfetto's:
+// diagnosis line and an "open in tcpscope" link back to the full view. Data comes from
+// the same fragment as the app (#snap=… share link, #url=… capture, #ex=… example) or
+// from the embedding page by postMessage, like Perfetto's:
 //   { tcpscope: 'PING' }                           → replies { tcpscope: 'PONG' }
 //   { tcpscope: { buffer: ArrayBuffer, title } }   → decodes the capture, draws its largest connection
-//   { tcpscope: { snapshot: ArrayBuffer | Uint8Array, title } } → draws the snapshot
-// After a posted load it replies { tcpscope: 'READY' } or { tcpscope: 'ERROR', message }.
-// The root's data-state (idle | loading | ready | error) is the signal tests wait on.
+//   { tcpscope: { snapshot: ArrayBuffer | Uint8Array, title } } → draws the share link's snapshot
+//   { tcpscope: { theme: 'light' | 'dark' | 'auto' } } → follows the host page's colour scheme
+// After a posted load it replies { tcpscope: 'READY' } once the charts are drawn, or
+// { tcpscope: 'ERROR', message }; a snippet's iframe (data from its fragment) posts
+// READY to its host once drawn too. Whenever its content height changes it tells the
+// host { tcpscope: 'HEIGHT', height } (CSS px), so the host can size the iframe.
+// The root's data-state (idle | loading | ready | error) is the signal tests wait on:
+// "ready" only once every shown chart has drawn its first answer.
+// Theme: #theme=light|dark, else the host's posted theme, else the reader's system.
 
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -15,10 +21,9 @@ import { ConnectionCharts } from './components/ConnectionCharts';
 import { largestConnection } from './components/ConnectionTable';
 import type { ConnectionSummary } from './model/types';
 import type { ViewSource } from './worker/viewSource';
-import { snapshotViewSource } from './share/legacyViewSource';
 import { ErrorBoundary } from './components/ErrorBoundary';
-import { decodeSnapshot, fragmentToSnapshot } from './share/snapshot';
-import { parseView, serializeView, type ViewState } from './state/url';
+import { fragmentToSnapshot } from './share/snapshot';
+import { parseView, serializeView, type Theme, type ViewState } from './state/url';
 import { fetchCapture } from './state/fetchCapture';
 import { DecoderClient } from './worker/client';
 import './styles.css';
@@ -35,15 +40,19 @@ async function decodeCapture(client: DecoderClient, blob: Blob, title: string, c
   return { title, summary, source: client.viewSource() };
 }
 
+/** A share link's snapshot, answered by the worker from what it holds (wasm/src/share). */
+async function openSnapshot(client: DecoderClient, bytes: Uint8Array, title: string | null): Promise<Shown> {
+  const { report, snapshot } = await client.openSnapshot(bytes);
+  const summary = report.connections[0];
+  if (!summary) throw new Error('This link holds no connection.');
+  return { title: title ?? snapshot?.name ?? 'shared view', summary, source: client.viewSource() };
+}
+
 /** What the fragment asks for; null when it names no data. */
 async function loadFragment(hash: string, client: DecoderClient): Promise<Shown | null> {
   const bytes = fragmentToSnapshot(hash);
   const view = parseView(hash);
-  if (bytes) {
-    const snapshot = await decodeSnapshot(bytes);
-    // Temporary bridge (removed by issue 15): snapshots still carry per-packet columns.
-    return { title: snapshot.name, summary: snapshot.data.summary, source: snapshotViewSource(snapshot.data), linkable: true };
-  }
+  if (bytes) return { ...(await openSnapshot(client, bytes, null)), linkable: true };
   const source = view.source;
   if (source?.kind === 'url') {
     const name = source.url.split('/').pop() || source.url;
@@ -56,7 +65,10 @@ async function loadFragment(hash: string, client: DecoderClient): Promise<Shown 
   return null;
 }
 
-type Posted = { buffer: ArrayBuffer; title?: unknown } | { snapshot: ArrayBuffer | Uint8Array; title?: unknown };
+type Posted =
+  | { buffer: ArrayBuffer; title?: unknown }
+  | { snapshot: ArrayBuffer | Uint8Array; title?: unknown }
+  | { theme: Theme };
 
 function postedRequest(message: unknown): 'PING' | Posted | null {
   if (typeof message !== 'object' || message === null || !('tcpscope' in message)) return null;
@@ -65,17 +77,18 @@ function postedRequest(message: unknown): 'PING' | Posted | null {
   if (typeof body !== 'object' || body === null) return null;
   if ('buffer' in body && body.buffer instanceof ArrayBuffer) return body as Posted;
   if ('snapshot' in body && (body.snapshot instanceof ArrayBuffer || body.snapshot instanceof Uint8Array)) return body as Posted;
+  if ('theme' in body && (body.theme === 'light' || body.theme === 'dark' || body.theme === 'auto')) return body as Posted;
   return null;
 }
 
-function reply(event: MessageEvent, message: unknown) {
-  const target = event.source as WindowProxy | null;
+function reply(target: MessageEventSource | null, origin: string, message: unknown) {
   // Replies carry no data, so any origin may hear them ('null' origins, e.g. file://, need '*').
-  target?.postMessage(message, { targetOrigin: event.origin && event.origin !== 'null' ? event.origin : '*' });
+  (target as WindowProxy | null)?.postMessage(message, { targetOrigin: origin && origin !== 'null' ? origin : '*' });
 }
 
 function Embed() {
   const [view, setView] = useState<ViewState>(() => parseView(window.location.hash));
+  const [hostTheme, setHostTheme] = useState<Theme>('auto');
   const [phase, setPhase] = useState<Phase>('idle');
   const [shown, setShown] = useState<Shown | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -83,6 +96,9 @@ function Embed() {
   const clientRef = useRef<DecoderClient | null>(null);
   const client = () => (clientRef.current ??= new DecoderClient());
   const generation = useRef(0);
+  /** Who waits for READY: the sender of the posted load being drawn. */
+  const waiting = useRef<{ target: MessageEventSource | null; origin: string } | null>(null);
+  const rootRef = useRef<HTMLDivElement | null>(null);
 
   /** Run one load; a newer load (fragment change, another message) supersedes it. */
   const show = useCallback(async (load: () => Promise<Shown | null>): Promise<boolean> => {
@@ -93,7 +109,8 @@ function Embed() {
       const result = await load();
       if (mine !== generation.current) return false;
       setShown(result);
-      setPhase(result ? 'ready' : 'idle');
+      // Ready when the charts have drawn (onDrawn), not now.
+      if (!result) setPhase('idle');
       return true;
     } catch (error) {
       if (mine !== generation.current) return false;
@@ -102,6 +119,15 @@ function Embed() {
       setPhase('error');
       throw error;
     }
+  }, []);
+
+  const onDrawn = useCallback(() => {
+    setPhase((p) => (p === 'loading' ? 'ready' : p));
+    const w = waiting.current;
+    waiting.current = null;
+    if (w) reply(w.target, w.origin, { tcpscope: 'READY' });
+    // A snippet's iframe (data from the fragment): its host hears READY too.
+    else if (window.parent !== window) window.parent.postMessage({ tcpscope: 'READY' }, '*');
   }, []);
 
   useEffect(() => {
@@ -122,38 +148,58 @@ function Embed() {
       const request = postedRequest(event.data);
       if (request === null) return;
       if (request === 'PING') {
-        reply(event, { tcpscope: 'PONG' });
+        reply(event.source, event.origin, { tcpscope: 'PONG' });
         return;
       }
-      const title = typeof request.title === 'string' ? request.title.slice(0, 200) : 'capture';
+      if ('theme' in request) {
+        setHostTheme(request.theme);
+        return;
+      }
+      const title = typeof request.title === 'string' ? request.title.slice(0, 200) : null;
       const load = 'buffer' in request
-        ? () => decodeCapture(client(), new Blob([request.buffer]), title, null)
-        : async () => {
-          const bytes = request.snapshot instanceof Uint8Array ? request.snapshot : new Uint8Array(request.snapshot);
-          const snapshot = await decodeSnapshot(bytes);
-          return { title: typeof request.title === 'string' ? title : snapshot.name, summary: snapshot.data.summary, source: snapshotViewSource(snapshot.data) };
-        };
+        ? () => decodeCapture(client(), new Blob([request.buffer]), title ?? 'capture', null)
+        : () => openSnapshot(client(), request.snapshot instanceof Uint8Array ? request.snapshot : new Uint8Array(request.snapshot), title);
       setRange(null);
-      show(load).then(
-        (current) => current && reply(event, { tcpscope: 'READY' }),
-        (error) => reply(event, { tcpscope: 'ERROR', message: error instanceof Error ? error.message : String(error) }),
-      );
+      waiting.current = { target: event.source, origin: event.origin };
+      show(load).catch((error) => {
+        waiting.current = null;
+        reply(event.source, event.origin, { tcpscope: 'ERROR', message: error instanceof Error ? error.message : String(error) });
+      });
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
   }, [show]);
 
+  // #theme= wins; else the host's posted scheme; else the system's (styles.css media query).
+  const theme = view.theme !== 'auto' ? view.theme : hostTheme;
   useEffect(() => {
     const root = document.documentElement;
-    if (view.theme === 'auto') delete root.dataset.theme;
-    else root.dataset.theme = view.theme;
-  }, [view.theme]);
+    if (theme === 'auto') delete root.dataset.theme;
+    else root.dataset.theme = theme;
+  }, [theme]);
+
+  // The host sizes the iframe from this (no scroll bar inside, no empty space below).
+  useEffect(() => {
+    const el = rootRef.current;
+    if (!el || window.parent === window) return;
+    let last = 0;
+    const tell = () => {
+      const height = Math.ceil(el.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      window.parent.postMessage({ tcpscope: 'HEIGHT', height }, '*');
+    };
+    const observer = new ResizeObserver(tell);
+    observer.observe(el);
+    tell();
+    return () => observer.disconnect();
+  }, []);
 
   const summary = shown?.summary;
   // Posted data is not in the fragment: the app could not open it, so no link then.
-  const appLink = shown && !shown.linkable ? null : `index.html#${window.location.hash.replace(/^#/, '') || serializeView(view)}`;
+  const appLink = shown && !shown.linkable ? null : new URL(`index.html#${window.location.hash.replace(/^#/, '') || serializeView(view)}`, document.baseURI).href;
   return (
-    <div className="embed" data-state={phase}>
+    <div className="embed" data-state={phase} ref={rootRef}>
       <header className="embed-header">
         <span className="embed-title" data-testid="embed-title">
           {summary ? `${shown!.title} — connection ${summary.id}: ${summary.endpoints[0]} ⇄ ${summary.endpoints[1]}` : 'tcpscope'}
@@ -171,14 +217,14 @@ function Embed() {
         </p>
       ) : null}
       {failure ? <div className="error" role="alert" data-testid="error">{failure}</div> : null}
-      {shown && phase === 'ready' ? (
+      {shown && phase !== 'error' ? (
         <>
           <p className="embed-diagnosis" data-testid="diagnosis">{shown.summary.diagnosis.text}</p>
           {/* Each chart has its own boundary inside; this one catches the stack itself. */}
-          <ErrorBoundary what="chart stack" resetKey={shown}>
+          <ErrorBoundary what="chart stack" resetKey={shown} onError={onDrawn}>
             <ConnectionCharts
-              summary={shown.summary} source={shown.source} controls={false} theme={view.theme} charts={view.charts} binMs={view.binMs}
-              stallMs={view.stallMs} timeRange={range} onTimeRangeChange={setRange}
+              summary={shown.summary} source={shown.source} controls={false} theme={theme} charts={view.charts} binMs={view.binMs}
+              stallMs={view.stallMs} timeRange={range} onTimeRangeChange={setRange} onReady={onDrawn}
             />
           </ErrorBoundary>
         </>

@@ -326,3 +326,79 @@ pub fn bdp_json(question_json: &str) -> String {
 pub fn view_schema_version() -> u32 {
     crate::view::VIEW_SCHEMA_VERSION
 }
+
+// ---------------------------------------------------------------- share links
+// (wasm/src/share, issue 15): a link made from the live view engine's answers, and a
+// link opened as a view source that answers the same requests.
+
+/// The share link of a view (`share::ShareSpec` as JSON) as JSON:
+/// `{ snapshot: base64url, columns, bytes }` or `{ error }`.
+#[wasm_bindgen(js_name = shareSnapshot)]
+pub fn share_snapshot(session: &WasmSession, spec_json: &str) -> String {
+    let owner = session as *const WasmSession as usize;
+    let result = serde_json::from_str::<crate::share::ShareSpec>(spec_json).map_err(|e| format!("not a share request: {e}")).and_then(|spec| {
+        let analysis = session.inner.analysis().ok_or("the capture is not analysed yet")?;
+        VIEWS.with(|v| {
+            let mut v = v.borrow_mut();
+            if v.0 != owner {
+                v.1.clear();
+                v.0 = owner;
+            }
+            crate::share::build(analysis, &session.inner.report().to_json(), &mut v.1, &spec)
+        })
+    });
+    match result {
+        Ok(b) => serde_json::json!({ "snapshot": crate::share::bytes::to_base64url(&b.bytes), "columns": b.columns, "bytes": b.bytes.len() }).to_string(),
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
+    }
+}
+
+/// A share link's snapshot (format 1 or 2) as a view source.
+#[wasm_bindgen]
+pub struct WasmSnapshot {
+    inner: crate::share::SnapshotSession,
+}
+
+#[wasm_bindgen]
+impl WasmSnapshot {
+    /// From snapshot bytes; throws the parser's sentence when they cannot be shown.
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8]) -> Result<WasmSnapshot, JsError> {
+        crate::share::SnapshotSession::open(bytes).map(|inner| WasmSnapshot { inner }).map_err(|e| JsError::new(&e.message))
+    }
+
+    /// From a link or its fragment (`…#c=1&snap=…`); throws when it names no snapshot.
+    #[wasm_bindgen(js_name = fromLink)]
+    pub fn from_link(link: &str) -> Result<WasmSnapshot, JsError> {
+        let fragment = link.split_once('#').map_or(link, |(_, f)| f);
+        match crate::share::format::from_fragment(fragment) {
+            Ok(Some(bytes)) => WasmSnapshot::new(&bytes),
+            Ok(None) => Err(JsError::new("This link holds no snapshot (no snap= in it).")),
+            Err(e) => Err(JsError::new(&e.message)),
+        }
+    }
+
+    #[wasm_bindgen(js_name = reportJson)]
+    pub fn report_json(&self) -> String {
+        self.inner.report_json()
+    }
+
+    pub fn name(&self) -> String {
+        self.inner.name().to_string()
+    }
+
+    /// The sender's view as a URL fragment.
+    pub fn view(&self) -> String {
+        self.inner.view().to_string()
+    }
+
+    /// Pixel columns the link holds; 0 for a per-packet (first-round) link.
+    pub fn columns(&self) -> u32 {
+        self.inner.grid().map_or(0, |g| g.columns)
+    }
+
+    /// A view request (JSON) answered from the link (JSON `ViewResponse`).
+    pub fn query(&mut self, request_json: &str) -> String {
+        self.inner.query_json(request_json)
+    }
+}

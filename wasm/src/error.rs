@@ -18,6 +18,8 @@ pub enum Layer {
     Ip,
     /// TCP header and options.
     Tcp,
+    /// A share link's snapshot (wasm/src/share); the offset is in its payload.
+    Snapshot,
 }
 
 /// What went wrong.

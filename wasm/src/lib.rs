@@ -11,6 +11,7 @@ pub mod decode;
 pub mod error;
 pub mod report;
 pub mod session;
+pub mod share;
 pub mod synth;
 pub mod table;
 pub mod view;

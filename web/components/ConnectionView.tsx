@@ -8,7 +8,7 @@ import { BdpCalculator, type BdpCalculate } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { HandshakePanel } from './HandshakePanel';
-import { SharePanel } from './SharePanel';
+import { SharePanel, type SharePanelProps } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
 import { activeMeanBps, processLabel, rttStats } from '../model/types';
@@ -22,8 +22,12 @@ interface Props {
   onView: (update: (v: ViewState) => ViewState) => void;
   /** The engine that answers the charts' questions about this capture. */
   source: ViewSource;
-  /** Per-packet columns for share snapshots only (removed by issue 15). */
-  loadData: () => Promise<ConnectionData>;
+  /** Per-packet columns for the packet CSV (a capture only). */
+  loadData?: () => Promise<ConnectionData>;
+  /** Makes a share link of the view (an opened capture). */
+  share?: SharePanelProps['makeSnapshot'];
+  /** The snapshot of the shared link being shown. */
+  openedSnapshot?: string;
   /** Every shown chart has drawn its first answer. */
   onChartsReady?: () => void;
   /** The bandwidth-delay calculator's engine (analysis/bdp.rs). */
@@ -68,7 +72,7 @@ function overlayCandidates(report: Report, selectedId: number): ConnectionSummar
     .slice(0, MAX_OVERLAYS);
 }
 
-export function ConnectionView({ name, summary, report, view, onView, source, loadData, onChartsReady, calculateBdp }: Props) {
+export function ConnectionView({ name, summary, report, view, onView, source, loadData, share, openedSnapshot, onChartsReady, calculateBdp }: Props) {
   const others = useMemo(() => overlayCandidates(report, summary.id), [report, summary.id]);
   const dataDir = summary.directions[summary.dataDirection];
   return (
@@ -104,7 +108,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
         />
       </ErrorBoundary>
       <ErrorBoundary what="share panel" resetKey={summary}>
-        <SharePanel name={name} report={report} summary={summary} loadData={loadData} view={view} />
+        <SharePanel name={name} report={report} summary={summary} view={view} makeSnapshot={share} openedSnapshot={openedSnapshot} loadData={loadData} />
       </ErrorBoundary>
       <h3>Per direction</h3>
       <ErrorBoundary what="table" resetKey={summary}>

@@ -1,18 +1,19 @@
 // Share, embed and export the selected connection. "Share" makes a link that carries
-// the view and a compressed snapshot of the chart data (no server, the capture is never
-// uploaded); for a capture opened from #url= the plain permalink is enough. "Embed"
+// the view and a snapshot of what the charts draw — the view engine's answers at the
+// plot's pixel columns, made in Rust (wasm/src/share), at most 8 KB — with no server
+// and without the capture; for a capture opened from #url= the plain permalink is enough. "Embed"
 // gives an <iframe> snippet for embed.html with the same fragment. Exports: each chart
 // as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
 
 import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
+import { MARGIN } from '../charts/frame';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
-import {
-  MAX_LINK_FRAGMENT_BYTES, downloadSnapshot, encodeSnapshot, snapshotLink, snapshotToFragment,
-} from '../share/snapshot';
+import { MAX_LINK_BYTES, downloadSnapshot, snapshotLink, storedView } from '../share/snapshot';
+import type { Shared as MadeSnapshot, ShareSpec } from '../worker/protocol';
 import '../share/share.css';
 
 export interface SharePanelProps {
@@ -20,19 +21,26 @@ export interface SharePanelProps {
   name: string;
   report: Report;
   summary: ConnectionSummary;
-  /**
-   * The connection's per-packet columns, fetched only when a snapshot or the packet
-   * CSV is made. Temporary bridge: removed by issue 15, when snapshots hold view answers.
-   */
-  loadData: () => Promise<ConnectionData>;
   view: ViewState;
+  /** Makes a link of the view from the opened capture (the worker's wasm/src/share). */
+  makeSnapshot?: (spec: ShareSpec) => Promise<MadeSnapshot>;
+  /** The snapshot (base64url) of the shared link being shown: re-shared as it is. */
+  openedSnapshot?: string;
+  /** Per-packet columns for the packet CSV (a capture only). */
+  loadData?: () => Promise<ConnectionData>;
 }
 
 const CHART_LABELS: Record<ChartId, string> = {
   throughput: 'Throughput', inflight: 'In flight vs window', stalls: 'Stalls', sequence: 'Time-sequence', rtt: 'RTT',
 };
 
-type Shared = { link: string; fragment: string } | { tooLargeKb: number };
+type Shared = { link: string; fragment: string; snapshot: string | null; columns: number | null } | { tooLargeKb: number };
+
+/** The pixel columns the charts draw now (the plot's width): the link's resolution. */
+function plotColumns(): number {
+  const width = Number(document.querySelector('svg[data-chart]')?.getAttribute('width'));
+  return Number.isFinite(width) && width > 0 ? Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)) : 1600;
+}
 
 /** Page address without fragment; embed.html sits next to index.html. */
 function pageBase(): string {
@@ -49,7 +57,7 @@ export function embedSnippet(src: string, title: string): string {
   return `<iframe src="${escapeAttr(src)}" width="100%" height="420" style="border:0" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
 }
 
-export function SharePanel({ name, report, summary, loadData, view }: SharePanelProps) {
+export function SharePanel({ name, report, summary, view, makeSnapshot, openedSnapshot, loadData }: SharePanelProps) {
   const [shared, setShared] = useState<Shared | null>(null);
   const [embedChart, setEmbedChart] = useState<ChartId | 'all'>('all');
   const [showEmbed, setShowEmbed] = useState(false);
@@ -65,20 +73,37 @@ export function SharePanel({ name, report, summary, loadData, view }: SharePanel
     setShowEmbed(false);
   }, [summary, view]);
 
-  const snapshot = async () => encodeSnapshot({ name, report, data: await loadData(), view });
+  /** The snapshot of this view (base64url): made by the worker, or the link being shown. */
+  async function snapshot(): Promise<{ snapshot: string; columns: number | null }> {
+    if (makeSnapshot) {
+      const stored = storedView(view);
+      const spec: ShareSpec = {
+        connection: summary.id, charts: view.charts, columns: plotColumns(), name, view: stored,
+        ...(view.range ? { t0: view.range[0], t1: view.range[1] } : {}),
+        ...(view.binMs !== null ? { binSeconds: view.binMs / 1000 } : {}),
+        ...(view.stallMs !== null ? { stallThresholdMs: view.stallMs } : {}),
+        // Room for the page address and the view in the 8 KB.
+        maxLinkChars: MAX_LINK_BYTES - `${pageBase()}#${stored}&snap=`.length,
+      };
+      const made = await makeSnapshot(spec);
+      if ('error' in made) throw new Error(`No link could be made: ${made.error}`);
+      return made;
+    }
+    if (openedSnapshot) return { snapshot: openedSnapshot, columns: null };
+    throw new Error('Nothing to share yet.');
+  }
 
   async function makeLink(): Promise<Shared> {
     const fromUrl = view.source?.kind === 'url';
     if (fromUrl) {
       // The capture is reachable by URL: the view alone is a complete permalink.
       const fragment = serializeView(view);
-      return { link: `${pageBase()}#${fragment}`, fragment };
+      return { link: `${pageBase()}#${fragment}`, fragment, snapshot: null, columns: null };
     }
-    const bytes = await snapshot();
-    const snap = snapshotToFragment(bytes);
-    if (snap.length > MAX_LINK_FRAGMENT_BYTES) return { tooLargeKb: Math.ceil(snap.length / 1024) };
-    const link = snapshotLink(pageBase(), view, bytes);
-    return { link, fragment: link.slice(link.indexOf('#') + 1) };
+    const made = await snapshot();
+    const link = snapshotLink(pageBase(), view, made.snapshot);
+    if (link.length > MAX_LINK_BYTES) return { tooLargeKb: Math.ceil(link.length / 1024) };
+    return { link, fragment: link.slice(link.indexOf('#') + 1), ...made };
   }
 
   async function run(action: () => Promise<void>) {
@@ -97,10 +122,12 @@ export function SharePanel({ name, report, summary, loadData, view }: SharePanel
     const result = shared ?? (await makeLink());
     setShared(result);
     if ('link' in result) {
+      const size = `${(result.link.length / 1024).toFixed(1)} KB link${result.columns ? `, shared at ${result.columns} px` : ''}`;
+      setMessage(size);
       // Clipboard access can be missing (insecure origin, permissions): the link is shown
       // anyway, so the copy is not awaited and its failure is ignored.
       navigator.clipboard?.writeText(result.link).then(
-        () => setMessage('Link copied to the clipboard.'),
+        () => setMessage(`${size}; copied to the clipboard.`),
         () => {},
       );
     }
@@ -132,7 +159,7 @@ export function SharePanel({ name, report, summary, loadData, view }: SharePanel
           Share
         </button>
         <button type="button" className="button" data-testid="download-snapshot" disabled={busy}
-          onClick={() => run(async () => downloadSnapshot(await snapshot(), name))}>
+          onClick={() => run(async () => downloadSnapshot((await snapshot()).snapshot, name))}>
           Download snapshot
         </button>
         <button type="button" className="button" data-testid="embed" onClick={embed} disabled={busy}>
@@ -153,8 +180,9 @@ export function SharePanel({ name, report, summary, loadData, view }: SharePanel
           onClick={() => run(async () => downloadBlob(await svgToPng(findChart(exportChart)), `${stem}-${exportChart}.png`))}>
           PNG
         </button>
-        <button type="button" className="button" data-testid="export-csv" disabled={busy}
-          onClick={() => run(async () => downloadBlob(csvBlob(await loadData()), `${stem}-connection-${summary.id}.csv`))}>
+        <button type="button" className="button" data-testid="export-csv" disabled={busy || !loadData}
+          title={loadData ? 'Every packet of the connection' : 'A shared link holds charts, not packets'}
+          onClick={() => run(async () => loadData && downloadBlob(csvBlob(await loadData()), `${stem}-connection-${summary.id}.csv`))}>
           CSV
         </button>
         <button type="button" className="button" data-testid="export-json" disabled={busy}
@@ -173,7 +201,7 @@ export function SharePanel({ name, report, summary, loadData, view }: SharePanel
         <p className="share-too-large" data-testid="share-too-large" role="status">
           This view is too large for a link ({shared.tooLargeKb} KB); download the snapshot file instead, or zoom in to
           share a shorter span.{' '}
-          <button type="button" className="link" onClick={() => run(async () => downloadSnapshot(await snapshot(), name))}>
+          <button type="button" className="link" onClick={() => run(async () => downloadSnapshot((await snapshot()).snapshot, name))}>
             Download snapshot
           </button>
         </p>

@@ -5,12 +5,12 @@
 // hello: a worker from another build (a stale cache) is refused.
 import type { ConnectionData, Report } from '../model/types';
 import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type ViewAt } from './generated/view';
-import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import { PROTOCOL_VERSION, type FromWorker, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { ViewAnswer } from './viewAnswer';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
 export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-export interface Opened { report: Report; elapsedMs: number; generation: number }
+export interface Opened { report: Report; elapsedMs: number; generation: number; snapshot?: SnapshotInfo }
 
 export class CancelledError extends Error {
   constructor() { super('Cancelled'); }
@@ -59,7 +59,7 @@ export class DecoderClient {
       case 'report': {
         const opening = this.opening;
         this.opening = null;
-        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, elapsedMs: message.elapsedMs, generation: message.generation });
+        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, elapsedMs: message.elapsedMs, generation: message.generation, snapshot: message.snapshot });
         break;
       }
       case 'view':
@@ -75,9 +75,17 @@ export class DecoderClient {
       case 'bdp':
         this.settle(message.requestId, (p) => (p.resolve as (v: BdpAnswer) => void)(message.answer));
         break;
+      case 'share':
+        this.settle(message.requestId, (p) => (p.resolve as (v: Shared) => void)(message.answer));
+        break;
       case 'failure':
         if (message.requestId != null) this.settle(message.requestId, (p) => p.reject(new Error(message.message)));
-        else this.failAll(new Error(message.message));
+        else if (this.opening && message.generation === this.generation) {
+          // The capture or link could not be opened (a damaged link says why).
+          const opening = this.opening;
+          this.opening = null;
+          opening.reject(new Error(message.message));
+        } else this.failAll(new Error(message.message));
         break;
     }
   }
@@ -115,6 +123,26 @@ export class DecoderClient {
     });
   }
 
+  /**
+   * Open a share link's snapshot: the page's view source then answers from what the
+   * link holds. Rejects with the parser's sentence when the link cannot be shown.
+   */
+  openSnapshot(bytes: Uint8Array): Promise<Opened> {
+    if (this.opening) this.terminate();
+    this.failAll(new CancelledError());
+    const generation = ++this.generation;
+    return new Promise<Opened>((resolve, reject) => {
+      this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress: () => {} };
+      this.send({ type: 'openSnapshot', generation, bytes });
+    });
+  }
+
+  /** A share link of the current capture's view (wasm/src/share/build.rs). */
+  share(spec: ShareSpec): Promise<Shared> {
+    const generation = this.generation;
+    return this.request((requestId) => ({ type: 'share', generation, requestId, spec }), generation);
+  }
+
   private request<T>(build: (requestId: number) => ToWorker, generation: number): Promise<T> {
     if (generation !== this.generation) return Promise.reject(new StaleAnswer());
     const requestId = this.nextRequestId++;
@@ -136,7 +164,7 @@ export class DecoderClient {
     };
   }
 
-  /** Per-packet columns of a connection, for share snapshots only (removed by issue 15). */
+  /** Per-packet columns of a connection, for the packet CSV export only. */
   connection(id: number): Promise<ConnectionData | null> {
     const generation = this.generation;
     return this.request((requestId) => ({ type: 'connection', generation, requestId, id }), generation);

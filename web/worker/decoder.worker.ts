@@ -1,8 +1,9 @@
 // The decoder worker: streams the capture into the wasm session slice by slice (the
 // UI thread never blocks, the file is never held whole), then answers view queries
-// from the Rust view engine. It refuses to run with a wasm module whose view schema is
+// from the Rust view engine — or, for a share link, from the answers the link holds
+// (wasm/src/share, the same query code). It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, bdpJson, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
+import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
 import type { Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
@@ -21,14 +22,14 @@ const ready = init().then(() => {
   post({ type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: wasmVersion });
 });
 
-/** The capture being read or last read; a newer `open` replaces it. */
-let current: { generation: number; session: WasmSession; report: Report | null } | null = null;
+/** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
+let current: { generation: number; session: WasmSession | WasmSnapshot; report: Report | null } | null = null;
 
 async function open(generation: number, source: Blob, stallMs: number | null) {
   await ready;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
-  const mine = { generation, session, report: null as Report | null };
+  const mine = { generation, session: session as WasmSession | WasmSnapshot, report: null as Report | null };
   current = mine;
   const started = performance.now();
   let lastProgress = 0;
@@ -49,10 +50,26 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   post({ type: 'report', generation, report: mine.report, elapsedMs: performance.now() - started });
 }
 
+/** A share link's snapshot; its parser's sentence (a damaged or hostile link) becomes a failure. */
+async function openSnapshot(generation: number, bytes: Uint8Array) {
+  await ready;
+  current?.session.free();
+  current = null;
+  const started = performance.now();
+  const snapshot = new WasmSnapshot(bytes);
+  const report = JSON.parse(snapshot.reportJson()) as Report;
+  current = { generation, session: snapshot, report };
+  const info = { name: snapshot.name(), view: snapshot.view(), columns: snapshot.columns() };
+  post({ type: 'report', generation, report, elapsedMs: performance.now() - started, snapshot: info });
+}
+
 /** The session of `generation`, or null when it is not the current capture (stale request). */
-function sessionFor(generation: number): WasmSession | null {
+function sessionFor(generation: number): WasmSession | WasmSnapshot | null {
   return current && current.generation === generation && current.report ? current.session : null;
 }
+
+/** A link answers the view; it has no per-point lookup: tooltips show nothing there. */
+const NOT_FOUND = { found: false, t: 0, tEnd: null, value: null, bytes: null, cause: null, frameBefore: null, frameAfter: null, error: 'not in a share link' };
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
@@ -61,11 +78,26 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'open':
         await open(message.generation, message.source, message.stallMs);
         break;
+      case 'openSnapshot':
+        await openSnapshot(message.generation, message.bytes);
+        break;
+      case 'share': {
+        const session = sessionFor(message.generation);
+        if (!(session instanceof WasmSession)) {
+          post({ type: 'share', generation: message.generation, requestId: message.requestId, answer: { error: 'only an opened capture makes new links' } });
+          return;
+        }
+        const answer = JSON.parse(shareSnapshot(session, JSON.stringify(message.spec)));
+        post({ type: 'share', generation: message.generation, requestId: message.requestId, answer });
+        break;
+      }
       case 'view': {
         const session = sessionFor(message.generation);
         if (!session) return; // the page has moved on: nobody waits for this answer
         const started = performance.now();
-        const response = JSON.parse(viewQuery(session, JSON.stringify(message.request))) as ViewResponse;
+        const request = JSON.stringify(message.request);
+        const text = session instanceof WasmSnapshot ? session.query(request) : viewQuery(session, request);
+        const response = JSON.parse(text) as ViewResponse;
         const { answer, transfer } = packAnswer(response);
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         break;
@@ -73,7 +105,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'at': {
         const session = sessionFor(message.generation);
         if (!session) return;
-        post({ type: 'at', generation: message.generation, requestId: message.requestId, answer: JSON.parse(viewAt(session, JSON.stringify(message.request))) });
+        const answer = session instanceof WasmSnapshot ? { ...NOT_FOUND, generation: message.generation } : JSON.parse(viewAt(session, JSON.stringify(message.request)));
+        post({ type: 'at', generation: message.generation, requestId: message.requestId, answer });
         break;
       }
       case 'bdp':
@@ -83,7 +116,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'connection': {
         const session = sessionFor(message.generation);
         const summary = current?.report?.connections.find((c) => c.id === message.id);
-        if (!session || !summary) {
+        if (!(session instanceof WasmSession) || !summary) {
           post({ type: 'connection', generation: message.generation, requestId: message.requestId, data: null });
           return;
         }

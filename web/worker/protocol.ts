@@ -9,13 +9,28 @@ import type { AtRequest, BdpAnswer, BdpQuestion, ViewAt, ViewRequest } from './g
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+
+/** What a share link holds besides the report (wasm/src/share). */
+export interface SnapshotInfo { name: string; view: string; columns: number }
+
+/** A made share link (wasm `shareSnapshot`): the snapshot as base64url, or why not. */
+export type Shared = { snapshot: string; columns: number; bytes: number } | { error: string };
+
+/** What to share (wasm/src/share/build.rs `ShareSpec`). */
+export interface ShareSpec {
+  connection: number; t0?: number; t1?: number; charts: string[]; series?: string[]; columns: number;
+  binSeconds?: number; stallThresholdMs?: number; direction?: number; name: string; view: string; maxLinkChars?: number;
+}
 
 export type ToWorker =
   | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
+  /** A share link's snapshot bytes: answered from what the link holds (wasm/src/share). */
+  | { type: 'openSnapshot'; generation: number; bytes: Uint8Array }
+  | { type: 'share'; generation: number; requestId: number; spec: ShareSpec }
   | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
   | { type: 'at'; generation: number; requestId: number; request: AtRequest }
-  /** Per-packet columns of one connection: only for making share snapshots (removed by issue 15). */
+  /** Per-packet columns of one connection: only for the packet CSV export. */
   | { type: 'connection'; generation: number; requestId: number; id: number }
   /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
   | { type: 'bdp'; generation: null; requestId: number; question: BdpQuestion };
@@ -24,7 +39,8 @@ export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
   | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
   | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-  | { type: 'report'; generation: number; report: Report; elapsedMs: number }
+  | { type: 'report'; generation: number; report: Report; elapsedMs: number; snapshot?: SnapshotInfo }
+  | { type: 'share'; generation: number; requestId: number; answer: Shared }
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
   | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
   | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }

@@ -244,6 +244,11 @@ pub struct DirectionSummary {
 
 /// Every value `Diagnosis::limit` takes (docs/ANALYSIS.md `diagnosis.limit`); the
 /// page's TypeScript `Limit` is this closed set (view/ts_types.rs).
+/// Every stall cause's JSON name. Share links store a cause as its index here, so
+/// new causes are appended, never inserted (wasm/src/share/answers.rs).
+pub const STALL_CAUSES: [&str; 7] =
+    ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack"];
+
 pub const LIMITS: [&str; 7] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short"];
 /// Every value `Evidence::verdict` takes (docs/ANALYSIS.md `diagnosis.evidence.verdict`).
 pub const VERDICTS: [&str; 6] = ["window", "link", "loss", "application", "stalls", "unknown"];
@@ -391,5 +396,19 @@ impl Analysis {
             }
         }
         cols
+    }
+}
+
+#[cfg(test)]
+mod stall_cause_names {
+    use super::{StallCause, STALL_CAUSES};
+
+    #[test]
+    fn every_stall_cause_has_its_json_name_in_the_list() {
+        use StallCause::*;
+        for cause in [ZeroWindow, WindowLimited, RetransmissionTimeout, ApplicationIdle, AckWait, DelayedAck, Unknown] {
+            let name = serde_json::to_value(cause).unwrap();
+            assert!(STALL_CAUSES.contains(&name.as_str().unwrap()), "{name} is not in STALL_CAUSES");
+        }
     }
 }

@@ -201,7 +201,8 @@ fn notes(conn: &ConnectionSummary, stored: usize, series: Series, dir: u8, notes
     }
 }
 
-fn failed(req: &ViewRequest, error: String) -> ViewResponse {
+/// An answer that only carries `error` (also used by share::SnapshotSession).
+pub fn failed(req: &ViewRequest, error: String) -> ViewResponse {
     ViewResponse {
         schema_version: VIEW_SCHEMA_VERSION,
         generation: req.generation,

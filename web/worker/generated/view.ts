@@ -318,7 +318,7 @@ export type Warning = { kind: string, count: number, message: string, };
  * Which layer of the packet the problem is in.
  */
 
-export type Layer = "capture" | "link" | "ip" | "tcp";
+export type Layer = "capture" | "link" | "ip" | "tcp" | "snapshot";
 
 /**
  * What went wrong.

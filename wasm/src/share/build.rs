@@ -1,0 +1,159 @@
+//! Making a link: the live view engine answers the shared view's questions (one per
+//! series of the visible charts, at the link's pixel columns), answers.rs reduces
+//! them to the pixel grid, format.rs packs them. When the link would be longer than
+//! the budget, the value grids are coarsened first (1024 → 512 → 256 steps: ¼ to
+//! ½ pixel on the tallest chart), then where the marks lie in their columns, then
+//! each column's first and last value are left out, then the columns are lowered (×7/8 each try) until it fits: a link is always made, at the resolution it can carry, and says which
+//! ("shared at N px").
+
+use super::answers::{self, Detail, Grid, StoredData, LEVELS, MIN_LEVELS};
+use super::format::{self, StoredSeries};
+use super::meta;
+use crate::analysis::Analysis;
+use crate::view::request::{self, DEFAULT_COLUMNS, MAX_COLUMNS};
+use crate::view::{Series, ViewData, ViewEngine, ViewRequest};
+use serde::Deserialize;
+
+/// Longest link text (base64url of the snapshot) by default: issue 15's 8 KB, less
+/// room for the page address and the view's own fragment.
+pub const DEFAULT_MAX_LINK_CHARS: usize = 8192 - 512;
+/// Fewest columns a link is lowered to before it gives up lowering.
+const MIN_COLUMNS: u32 = 100;
+
+/// What to share (the page's view state, or the CLI's options).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ShareSpec {
+    pub connection: u32,
+    /// View edges, s; None = the connection's start / end.
+    pub t0: Option<f64>,
+    pub t1: Option<f64>,
+    /// Chart ids (throughput, inflight, stalls, sequence, rtt); empty = all.
+    pub charts: Vec<String>,
+    /// Extra series to store (e.g. goodput when the chart shows it).
+    pub series: Vec<Series>,
+    /// The link's pixel columns (the sender's plot width); 0 = 1600.
+    pub columns: u32,
+    pub bin_seconds: Option<f64>,
+    pub stall_threshold_ms: Option<f64>,
+    pub direction: Option<u8>,
+    /// Capture name and the view's URL fragment, stored for the receiver.
+    pub name: String,
+    pub view: String,
+    /// Longest link text; 0 = [`DEFAULT_MAX_LINK_CHARS`].
+    pub max_link_chars: usize,
+    /// Generation of the engine's cache (the worker's capture generation).
+    pub generation: u32,
+}
+
+/// The series each chart draws (web/charts).
+pub fn chart_series(chart: &str) -> &'static [Series] {
+    match chart {
+        "throughput" => &[Series::Throughput],
+        "inflight" => &[Series::Inflight, Series::Rwnd, Series::WindowLimited],
+        "stalls" => &[Series::Stalls],
+        "sequence" => &[Series::Sequence, Series::Ack, Series::WindowEdge],
+        "rtt" => &[Series::Rtt],
+        _ => &[],
+    }
+}
+
+/// A made link: the snapshot bytes and the columns it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Built {
+    pub bytes: Vec<u8>,
+    pub columns: u32,
+    /// Steps of the value grids.
+    pub levels: u64,
+}
+
+/// `report_json`: the capture's schema-1 report (session.report().to_json()).
+pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, spec: &ShareSpec) -> Result<Built, String> {
+    let index = analysis.connections.iter().position(|c| c.id == spec.connection).ok_or_else(|| format!("no connection {}", spec.connection))?;
+    let conn = &analysis.connections[index];
+    let report: serde_json::Value = serde_json::from_str(report_json).map_err(|e| format!("the report is not JSON: {e}"))?;
+    let summary = report["connections"].as_array().and_then(|a| a.iter().find(|c| c["id"].as_u64() == Some(spec.connection as u64))).cloned().ok_or("the report lacks the connection")?;
+    let meta_json = meta::to_value(&spec.name, &spec.view, &report, &summary);
+
+    let probe = ViewRequest { generation: spec.generation, connection: spec.connection, series: Series::Throughput, t0: spec.t0.unwrap_or(conn.start), t1: spec.t1.unwrap_or(conn.end), columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: spec.direction };
+    let v = request::validate(&probe, conn.start, conn.end);
+    // A view of zero width (a one-packet connection) still needs a grid.
+    let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
+    let mut wanted: Vec<Series> = Vec::new();
+    let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt"] } else { spec.charts.iter().map(String::as_str).collect() };
+    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series) {
+        if !wanted.contains(s) {
+            wanted.push(*s);
+        }
+    }
+    let budget = if spec.max_link_chars == 0 { DEFAULT_MAX_LINK_CHARS } else { spec.max_link_chars };
+    let mut columns = match spec.columns {
+        0 => DEFAULT_COLUMNS,
+        c => c.min(MAX_COLUMNS),
+    };
+    loop {
+        let grid = Grid { t0, t1, columns };
+        let mut series = wanted.iter().map(|&s| stored(engine, analysis, spec, conn.stall_threshold_ms, &grid, s)).collect::<Vec<_>>();
+        share_value_grids(&mut series);
+        // Finest first: where marks lie in their columns and the column ends kept, then
+        // dropped, each from 1024 to 256 steps.
+        let tries = [(true, true), (false, true), (false, false)]
+            .into_iter()
+            .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
+        for detail in tries {
+            let bytes = format::encode(&meta_json, &grid, &series, detail);
+            let last = columns <= MIN_COLUMNS && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;
+            if bytes.len().div_ceil(3) * 4 <= budget || last {
+                return Ok(Built { bytes, columns, levels: detail.levels });
+            }
+        }
+        columns = (columns * 7 / 8).max(MIN_COLUMNS);
+    }
+}
+
+/// Series drawn on one value axis (web/charts): written on one value grid.
+const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
+
+fn share_value_grids(series: &mut [StoredSeries]) {
+    for group in SAME_AXIS {
+        let range = series
+            .iter()
+            .filter(|s| group.contains(&s.series))
+            .filter_map(|s| match &s.data {
+                StoredData::Points(p) => Some(p.min.iter().chain(&p.max).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)))),
+                _ => None,
+            })
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
+        if range.0 <= range.1 {
+            for s in series.iter_mut().filter(|s| group.contains(&s.series)) {
+                if let StoredData::Points(p) = &mut s.data {
+                    p.range = Some(range);
+                }
+            }
+        }
+    }
+}
+
+fn stored(engine: &mut ViewEngine, analysis: &Analysis, spec: &ShareSpec, summary_threshold_ms: f64, grid: &Grid, series: Series) -> StoredSeries {
+    let req = ViewRequest {
+        generation: spec.generation,
+        connection: spec.connection,
+        series,
+        t0: grid.t0,
+        t1: grid.t1,
+        columns: grid.columns,
+        bin_seconds: spec.bin_seconds,
+        stall_threshold_ms: spec.stall_threshold_ms,
+        direction: spec.direction,
+    };
+    let answer = engine.query(analysis, &req);
+    let mut data = answers::from_view(&answer.data, grid);
+    if let (StoredData::Rates(r), ViewData::Bins(b), Some(bin)) = (&mut data, &answer.data, answer.bin_seconds) {
+        r.bin_seconds = bin;
+        r.k0 = (b.start / bin).round() as i64;
+    }
+    if series == Series::Stalls && answer.stall_threshold_ms == Some(summary_threshold_ms) {
+        data = StoredData::SummaryStalls;
+    }
+    StoredSeries { series, direction: answer.direction, notes: answer.notes.into_iter().take(8).collect(), stall_threshold_ms: answer.stall_threshold_ms, data }
+}

@@ -1,0 +1,192 @@
+//! The snapshot container and its one parser.
+//!
+//! Header (11 bytes, uncompressed, so a newer or foreign snapshot is recognised
+//! before any work; the same in every format version):
+//!   "TCPS" | format (u8) | report schema (u16 LE) | payload length (u32 LE)
+//! then the payload, raw deflate. Format 1 is the first round's per-packet snapshot
+//! (web/share, read by legacy.rs); format 2 holds view answers:
+//!   uvarint length + UTF-8 JSON {name, view, report (no connections), summary} (meta.rs)
+//!   f64 t0 | f64 t1 | uvarint columns          — the link's grid
+//!   uvarint series, each: u8 series | u8 direction | notes | answer (answers.rs)
+
+use super::answers::{self, Grid, StoredData};
+use super::bytes::{self, error, Reader, Writer};
+use super::legacy;
+use super::meta::{self, Meta};
+use crate::error::{DecodeError, ErrorKind};
+use crate::view::request::{MAX_ABS_T, MAX_COLUMNS};
+use crate::view::Series;
+
+pub const MAGIC: &[u8; 4] = b"TCPS";
+pub const FORMAT: u8 = 2;
+const HEADER_BYTES: usize = 11;
+/// Cap on a payload (format 1 files carry packets: up to this much), against zip bombs.
+pub const MAX_PAYLOAD_BYTES: usize = 64 << 20;
+/// Longest JSON part.
+const MAX_META_BYTES: u64 = 4 << 20;
+/// Series in the order of their code in the payload (new series go at the end).
+pub const SERIES: [Series; 11] = [
+    Series::Throughput, Series::Goodput, Series::Wire, Series::Inflight, Series::Rwnd,
+    Series::WindowLimited, Series::Rtt, Series::Sequence, Series::Stalls, Series::Ack, Series::WindowEdge,
+];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredSeries {
+    pub series: Series,
+    pub direction: u8,
+    /// The engine's notes on the series (window scale unknown, …).
+    pub notes: Vec<String>,
+    /// Stalls: the threshold they were found with, ms.
+    pub stall_threshold_ms: Option<f64>,
+    pub data: StoredData,
+}
+
+/// A format-2 snapshot: view answers on the link's grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub meta: Meta,
+    pub grid: Grid,
+    pub series: Vec<StoredSeries>,
+}
+
+/// What a snapshot's bytes hold.
+pub enum Parsed {
+    Answers(Snapshot),
+    Packets(legacy::Legacy),
+}
+
+fn json_meta(w: &mut Writer, meta: &serde_json::Value) {
+    let text = meta.to_string();
+    w.str(&text);
+}
+
+/// `detail`: steps of the value grids and whether column ends are kept (answers.rs).
+pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
+    let mut w = Writer::default();
+    json_meta(&mut w, meta_json);
+    w.f64(grid.t0);
+    w.f64(grid.t1);
+    w.uvarint(grid.columns as u64);
+    w.uvarint(series.len() as u64);
+    for s in series {
+        w.byte(SERIES.iter().position(|&x| x == s.series).unwrap_or(0) as u8);
+        w.byte(s.direction);
+        w.uvarint(s.notes.len() as u64);
+        for n in &s.notes {
+            w.str(n);
+        }
+        if s.series == Series::Stalls {
+            w.f64(s.stall_threshold_ms.unwrap_or(-1.0));
+        }
+        answers::write(&mut w, &s.data, s.series, detail);
+    }
+    let packed = bytes::deflate(&w.buf);
+    let mut out = Vec::with_capacity(HEADER_BYTES + packed.len());
+    out.extend_from_slice(MAGIC);
+    out.push(FORMAT);
+    out.extend_from_slice(&(crate::SCHEMA_VERSION as u16).to_le_bytes());
+    out.extend_from_slice(&(w.buf.len() as u32).to_le_bytes());
+    out.extend_from_slice(&packed);
+    out
+}
+
+/// The one parser: header, inflate, meta checks, then the answers (format 2) or
+/// the packet columns (format 1). Every failure is a sentence for the user.
+pub fn parse(data: &[u8]) -> Result<Parsed, DecodeError> {
+    if data.len() < 4 || &data[..4] != MAGIC {
+        return Err(error(ErrorKind::BadMagic, 0, "This is not a tcpscope snapshot (its signature is wrong); the link may have been cut or altered."));
+    }
+    if data.len() < HEADER_BYTES {
+        return Err(damaged(error(ErrorKind::Truncated, data.len(), "it is cut short")));
+    }
+    let format = data[4];
+    if format > FORMAT {
+        return Err(error(ErrorKind::Unsupported, 4, format!("This link was made by a newer tcpscope (snapshot format {format}); this page reads formats 1 to {FORMAT}.")));
+    }
+    if format == 0 {
+        return Err(damaged(error(ErrorKind::BadHeader, 4, "unknown snapshot format 0")));
+    }
+    let schema = u16::from_le_bytes([data[5], data[6]]) as u32;
+    if schema != crate::SCHEMA_VERSION {
+        let which = if schema > crate::SCHEMA_VERSION { "a newer" } else { "an older" };
+        return Err(error(ErrorKind::Unsupported, 5, format!("This link holds data of {which} schema ({schema}); this page reads schema {}.", crate::SCHEMA_VERSION)));
+    }
+    let length = u32::from_le_bytes([data[7], data[8], data[9], data[10]]) as usize;
+    if length > MAX_PAYLOAD_BYTES {
+        return Err(damaged(error(ErrorKind::BadLength, 7, format!("it claims {} MB of data, more than the {} MB limit", length >> 20, MAX_PAYLOAD_BYTES >> 20))));
+    }
+    let payload = bytes::inflate(&data[HEADER_BYTES..], length, HEADER_BYTES).map_err(damaged)?;
+    if payload.len() != length {
+        return Err(damaged(error(ErrorKind::BadLength, 7, format!("it holds {} bytes of data instead of {length}", payload.len()))));
+    }
+    let mut r = Reader::new(&payload);
+    let parsed = body(&mut r, format);
+    let parsed = parsed.and_then(|p| if r.remaining() == 0 { Ok(p) } else { Err(r.fail(format!("{} unexpected bytes follow the data", r.remaining()))) });
+    parsed.map_err(damaged)
+}
+
+fn body(r: &mut Reader, format: u8) -> Result<Parsed, DecodeError> {
+    let text = r.str(MAX_META_BYTES as usize, "the summary")?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| r.fail(format!("the summary is not valid JSON ({e})")))?;
+    let meta = meta::parse(value).map_err(|why| r.fail(why))?;
+    if format == 1 {
+        return legacy::read(r, meta).map(Parsed::Packets);
+    }
+    let t0 = r.finite(MAX_ABS_T, "the view's start")?;
+    let t1 = r.finite(MAX_ABS_T, "the view's end")?;
+    if t1 <= t0 {
+        return Err(r.fail(format!("the view ends ({} s) before it starts ({} s)", t1, t0)));
+    }
+    let columns = r.count(MAX_COLUMNS as u64, "the column count")? as u32;
+    if columns == 0 {
+        return Err(r.fail("the view has no pixel columns"));
+    }
+    let grid = Grid { t0, t1, columns };
+    let n = r.count(2 * SERIES.len() as u64, "the series count")?;
+    let mut series = Vec::new();
+    for _ in 0..n {
+        let code = r.byte("a series")?;
+        let s = *SERIES.get(code as usize).ok_or_else(|| r.fail(format!("unknown series {code} (a newer tcpscope made this link)")))?;
+        let direction = r.byte("a direction")?;
+        if direction > 1 {
+            return Err(r.fail(format!("direction {direction} does not exist")));
+        }
+        let mut notes = Vec::new();
+        for _ in 0..r.count(8, "the note count")? {
+            notes.push(r.str(500, "a note")?.to_string());
+        }
+        let stall_threshold_ms = match s {
+            Series::Stalls => Some(r.finite(1e12, "the stall threshold")?).filter(|&ms| ms > 0.0),
+            _ => None,
+        };
+        let data = answers::read(r, &grid)?;
+        let fits = match &data {
+            StoredData::Rates(_) => s.is_rate(),
+            StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge),
+            StoredData::Intervals(_) => matches!(s, Series::WindowLimited | Series::Stalls),
+            StoredData::SummaryStalls => s == Series::Stalls,
+        };
+        if !fits {
+            return Err(r.fail(format!("the {s:?} series holds the wrong kind of data")));
+        }
+        series.push(StoredSeries { series: s, direction, notes, stall_threshold_ms, data });
+    }
+    Ok(Parsed::Answers(Snapshot { meta, grid, series }))
+}
+
+fn damaged(e: DecodeError) -> DecodeError {
+    DecodeError { message: format!("This snapshot is damaged and cannot be shown ({}).", e.message), ..e }
+}
+
+/// The snapshot bytes named by a link's fragment (`#c=1&snap=…`), None when it names none.
+pub fn from_fragment(fragment: &str) -> Result<Option<Vec<u8>>, DecodeError> {
+    let Some(value) = fragment.trim_start_matches('#').split('&').find_map(|p| p.strip_prefix("snap=")) else {
+        return Ok(None);
+    };
+    if value.len() > MAX_PAYLOAD_BYTES / 3 * 4 {
+        return Err(damaged(error(ErrorKind::BadLength, 0, "the link is far too long")));
+    }
+    bytes::from_base64url(value)
+        .map(Some)
+        .ok_or_else(|| damaged(error(ErrorKind::Malformed, 0, "the link contains characters that do not belong to a snapshot")))
+}

@@ -1,0 +1,186 @@
+//! Hostile snapshots (issue 15, item 3): a link is text anyone can edit. Each row
+//! of the table is a crafted snapshot and the words its message must contain; none
+//! may panic, none may open as if it were fine. Then random damage to a real link:
+//! every outcome is a message or a session whose answers are well-formed.
+
+use tcpscope_core::analysis::AnalysisOptions;
+use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::share::bytes::{deflate, inflate, Writer};
+use tcpscope_core::share::{build, ShareSpec, SnapshotSession};
+use tcpscope_core::view::{Series, ViewEngine, ViewRequest};
+
+fn example_link() -> Vec<u8> {
+    let bytes = std::fs::read(format!("{}/../public/examples/rwnd-limited.pcap", env!("CARGO_MANIFEST_DIR"))).expect("example");
+    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+    let spec = ShareSpec { connection: 1, view: "c=1".into(), name: "rwnd-limited.pcap".into(), ..Default::default() };
+    build(s.analysis().expect("analysed"), &s.report().to_json(), &mut ViewEngine::new(), &spec).expect("builds").bytes
+}
+
+/// Header + raw deflate of a payload, as format.rs writes it.
+fn pack(format: u8, payload: &[u8]) -> Vec<u8> {
+    let mut out = b"TCPS".to_vec();
+    out.push(format);
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&deflate(payload));
+    out
+}
+
+fn payload_of(link: &[u8]) -> Vec<u8> {
+    inflate(&link[11..], 1 << 26, 0).expect("inflates")
+}
+
+/// The example's meta JSON, changed by `edit`, followed by `rest`.
+fn with_meta(link: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let payload = payload_of(link);
+    let mut r = tcpscope_core::share::bytes::Reader::new(&payload);
+    let text = r.str(1 << 22, "meta").expect("meta");
+    let mut meta: serde_json::Value = serde_json::from_str(text).expect("json");
+    edit(&mut meta);
+    let mut w = Writer::default();
+    w.str(&meta.to_string());
+    w.buf.extend_from_slice(&payload[r.pos..]);
+    pack(2, &w.buf)
+}
+
+/// The example's meta followed by a hand-made grid and series.
+fn with_body(link: &[u8], body: impl Fn(&mut Writer)) -> Vec<u8> {
+    let payload = payload_of(link);
+    let mut r = tcpscope_core::share::bytes::Reader::new(&payload);
+    let text = r.str(1 << 22, "meta").expect("meta");
+    let mut w = Writer::default();
+    w.str(text);
+    body(&mut w);
+    pack(2, &w.buf)
+}
+
+fn grid(w: &mut Writer, t0: f64, t1: f64, columns: u64) {
+    w.f64(t0);
+    w.f64(t1);
+    w.uvarint(columns);
+}
+
+/// One point series (inflight, code 3) with `n` columns claimed.
+fn points(w: &mut Writer, n: u64) {
+    w.uvarint(1);
+    w.byte(3); // inflight
+    w.byte(0); // direction
+    w.uvarint(0); // notes
+    w.byte(1); // points
+    w.f64(0.0);
+    w.f64(1.0);
+    w.uvarint(n);
+    for _ in 0..n.min(100) {
+        w.uvarint(0);
+    }
+}
+
+#[test]
+fn hostile_snapshots_get_a_clear_message() {
+    let link = example_link();
+    let table: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("far-future end", with_meta(&link, |m| m["summary"]["end"] = 1e12.into()), "summary.end is 1e12"),
+        ("end before start", with_meta(&link, |m| m["summary"]["end"] = (-5.0).into()), "summary.end"),
+        ("NaN as text", with_meta(&link, |m| m["summary"]["start"] = "NaN".into()), "summary.start should be a number"),
+        ("negative stall width", with_meta(&link, |m| m["summary"]["directions"][0]["stalls"] = serde_json::json!([{"start": 0.5, "duration": -1, "cause": "ack-wait", "frameBefore": 1, "frameAfter": 2, "endedBy": ""}])), "duration is -1"),
+        ("share above 1", with_meta(&link, |m| m["summary"]["diagnosis"]["shares"]["loss"] = 7.into()), "shares.loss is 7"),
+        ("missing summary", with_meta(&link, |m| m["summary"] = serde_json::Value::Null), "field summary should be an object"),
+        ("unknown cause", with_meta(&link, |m| m["summary"]["directions"][1]["stalls"] = serde_json::json!([{"start": 0.5, "duration": 1, "cause": "gremlins", "frameBefore": 1, "frameAfter": 2, "endedBy": ""}])), "cause should be one of"),
+        ("NaN view start", with_body(&link, |w| grid(w, f64::NAN, 1.0, 100)), "the view's start is NaN"),
+        ("infinite view end", with_body(&link, |w| grid(w, 0.0, f64::INFINITY, 100)), "the view's end is inf"),
+        ("far-future view", with_body(&link, |w| grid(w, 0.0, 1e12, 100)), "the view's end is 1e12"),
+        ("negative view width", with_body(&link, |w| grid(w, 2.0, 1.0, 100)), "the view ends (1 s) before it starts (2 s)"),
+        ("no columns", with_body(&link, |w| grid(w, 0.0, 1.0, 0)), "no pixel columns"),
+        ("10^6 columns", with_body(&link, |w| grid(w, 0.0, 1.0, 1_000_000)), "the column count is 1000000"),
+        ("10^6 points", with_body(&link, |w| {
+            grid(w, 0.0, 1.0, 1600);
+            points(w, 1_000_000);
+        }), "the column count is 1000000"),
+        ("points past the view", with_body(&link, |w| {
+            grid(w, 0.0, 1.0, 10);
+            points(w, 10);
+            w.buf.truncate(w.buf.len() - 1);
+            w.uvarint(5);
+        }), "past the view's 10"),
+        ("unknown series", with_body(&link, |w| {
+            grid(w, 0.0, 1.0, 10);
+            w.uvarint(1);
+            w.byte(99);
+        }), "unknown series 99"),
+        ("cut short", link[..link.len() / 2].to_vec(), "corrupt or cut short"),
+        ("zip bomb", pack(2, &vec![0u8; 1 << 20]).into_iter().enumerate().map(|(i, b)| if (7..11).contains(&i) { [0, 0, 1, 0][i - 7] } else { b }).collect(), "more than the 65536 bytes"),
+        ("newer format", { let mut l = link.clone(); l[4] = 9; l }, "newer tcpscope (snapshot format 9)"),
+        ("not a snapshot", b"GIF89a.....".to_vec(), "not a tcpscope snapshot"),
+        ("trailing bytes", with_body(&link, |w| {
+            let payload = payload_of(&link);
+            let mut r = tcpscope_core::share::bytes::Reader::new(&payload);
+            r.str(1 << 22, "meta").expect("meta");
+            w.buf.extend_from_slice(&payload[r.pos..]);
+            w.byte(0);
+        }), "1 unexpected bytes"),
+    ];
+    for (name, bytes, words) in table {
+        match SnapshotSession::open(&bytes) {
+            Ok(_) => panic!("{name}: opened"),
+            Err(e) => assert!(e.message.contains(words), "{name}: {:?} lacks {words:?}", e.message),
+        }
+    }
+}
+
+#[test]
+fn damaged_links_never_panic() {
+    let link = example_link();
+    let payload = payload_of(&link);
+    let mut rng = 0x9E3779B97F4A7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for round in 0..600 {
+        let mut p = payload.clone();
+        for _ in 0..1 + next() % 4 {
+            let i = (next() as usize) % p.len();
+            p[i] = next() as u8;
+        }
+        if round % 3 == 0 {
+            p.truncate((next() as usize) % p.len());
+        }
+        if let Ok(mut s) = SnapshotSession::open(&pack(2, &p)) {
+            for series in [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Rtt] {
+                let r = s.query(&ViewRequest { generation: 0, connection: 1, series, t0: f64::NAN, t1: 1e300, columns: 900, bin_seconds: Some(-1.0), stall_threshold_ms: Some(f64::NAN), direction: None });
+                assert!(r.t0.is_finite() && r.t1.is_finite());
+            }
+        }
+    }
+}
+
+/// A link of the first round (format 1, per-packet columns): written by
+/// web/share/snapshot.ts `encodeSnapshot` (as of issue 14) from charts/fixtures.ts
+/// `makeFixture()` — 648 packets, 321 data segments of 1000 bytes in direction 0,
+/// 314 RTT samples kept in the statistics, a view of 0–0.7021 s.
+#[test]
+fn first_round_links_still_open_and_answer_from_their_packets() {
+    let bytes = std::fs::read(format!("{}/tests/fixtures/format1-snapshot.bin", env!("CARGO_MANIFEST_DIR"))).expect("fixture");
+    let mut s = SnapshotSession::open(&bytes).expect("a format-1 link opens");
+    assert_eq!(s.name(), "fixture.pcap");
+    assert!(s.grid().is_none(), "answered from packets, not from a grid");
+    let req = |series, bin: Option<f64>| ViewRequest { generation: 0, connection: 0, series, t0: 0.0, t1: 0.7021, columns: 800, bin_seconds: bin, stall_threshold_ms: None, direction: Some(0) };
+    let r = s.query(&req(Series::Throughput, Some(1.0)));
+    let tcpscope_core::view::ViewData::Bins(b) = &r.data else { panic!("{r:?}") };
+    assert_eq!(b.bytes.iter().sum::<u64>(), 321_000, "every payload byte of direction 0");
+    let r = s.query(&req(Series::Sequence, None));
+    let tcpscope_core::view::ViewData::Points(p) = &r.data else { panic!("{r:?}") };
+    assert_eq!(p.total, 321, "one point per data segment");
+    let r = s.query(&req(Series::Rtt, None));
+    let tcpscope_core::view::ViewData::Points(p) = &r.data else { panic!("{r:?}") };
+    assert_eq!(p.total, 314, "the RTT samples of the statistics");
+    for series in [Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Goodput, Series::Wire] {
+        let r = s.query(&req(series, None));
+        assert!(r.error.is_none(), "{series:?}: {:?}", r.error);
+        assert!(!r.notes.iter().any(|n| n.contains("shared at")), "per-packet links have full detail");
+    }
+    let report: serde_json::Value = serde_json::from_str(&s.report_json()).expect("json");
+    assert_eq!(report["connections"].as_array().map(Vec::len), Some(1));
+}

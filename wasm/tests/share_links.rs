@@ -1,0 +1,269 @@
+//! Share links (issue 15, wasm/src/share): every connection of every example capture
+//! fits a link of ≤ 8 KB, and the link answers the shared view as the live engine
+//! does, to the link's quantization: the same columns, min/max within one step of
+//! the 1024-step value grid, the same bins, the same intervals (ends within 1/16
+//! column). The 10 M-packet case is `--ignored` (release build):
+//!   cargo test --release --test share_links -- --ignored --nocapture
+
+use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
+use tcpscope_core::decode::{CaptureDecoder, Decoded, TcpSegment};
+use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::share::{build, link_fragment, ShareSpec, SnapshotSession};
+use tcpscope_core::synth::*;
+use tcpscope_core::view::response::{Bins, Intervals, Points};
+use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
+
+/// Longest link: 8 KB, page address and view fragment included.
+const MAX_LINK: usize = 8192;
+/// A page address as long as a deployed one (https://…/tcpscope/index.html#).
+const BASE: &str = "https://example.github.io/tcpscope/index.html#";
+
+fn examples() -> Vec<(String, Analysis, String)> {
+    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
+    let index: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/index.json")).expect("index.json")).expect("json");
+    index
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|e| {
+            let name = e["file"].as_str().expect("file").to_string();
+            let bytes = std::fs::read(format!("{dir}/{name}")).expect("example");
+            let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+            (name, session.analysis().expect("analysed").clone(), session.report().to_json())
+        })
+        .collect()
+}
+
+const ALL: [Series; 9] = [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt];
+
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance
+}
+
+/// The link's answer against the live one, for the shared view at the link's columns.
+/// `range`: the value range of the chart's axis (all its point series).
+fn assert_same(what: &str, live: &ViewData, shared: &ViewData, step_seconds: f64, range: (f64, f64), levels: u64) {
+    match (live, shared) {
+        (ViewData::Points(l), ViewData::Points(s)) => points(what, l, s, range, levels),
+        (ViewData::Bins(l), ViewData::Bins(s)) => bins(what, l, s, levels),
+        (ViewData::Intervals(l), ViewData::Intervals(s)) => intervals(what, l, s, step_seconds),
+        (l, s) => panic!("{what}: kinds differ: {l:?} / {s:?}"),
+    }
+}
+
+fn points(what: &str, l: &Points, s: &Points, (lo, hi): (f64, f64), levels: u64) {
+    assert_eq!(l.column, s.column, "{what}: columns");
+    let lo = if what.ends_with("Sequence") || what.ends_with("Ack") || what.ends_with("WindowEdge") { lo } else { lo.min(0.0) };
+    let step = if hi > lo { (hi - lo) / levels as f64 } else { 1.0 };
+    for i in 0..l.column.len() {
+        assert!(close(l.min[i], s.min[i], step) && close(l.max[i], s.max[i], 1.5 * step), "{what}: column {} min/max {}/{} vs {}/{}", l.column[i], l.min[i], l.max[i], s.min[i], s.max[i]);
+        assert_eq!(l.count[i] == 1, s.count[i] == 1, "{what}: one point or more");
+    }
+    assert_eq!(l.total, s.total, "{what}: total");
+    assert_eq!(l.before, s.before, "{what}: before");
+    assert_eq!(l.after, s.after, "{what}: after");
+    match (&l.markers, &s.markers) {
+        (Some(a), Some(b)) => assert_eq!(a.t.len(), b.t.len(), "{what}: markers"),
+        (a, b) => assert_eq!(a.is_some(), b.is_some(), "{what}: markers"),
+    }
+}
+
+fn bins(what: &str, l: &Bins, s: &Bins, levels: u64) {
+    assert_eq!(l.start, s.start, "{what}: start");
+    assert_eq!(l.bytes.len(), s.bytes.len(), "{what}: bins");
+    let peak = l.bytes.iter().copied().max().unwrap_or(0) as f64;
+    let step = (peak / levels as f64).max(1.0);
+    for (a, b) in l.bytes.iter().zip(&s.bytes) {
+        assert!(close(*a as f64, *b as f64, step), "{what}: bin {a} vs {b}");
+    }
+    for (a, b) in l.average_bps.iter().zip(&s.average_bps) {
+        assert_eq!(a.is_some(), b.is_some(), "{what}: average presence");
+    }
+}
+
+fn intervals(what: &str, l: &Intervals, s: &Intervals, step: f64) {
+    if l.more > 0 {
+        return; // stored as per-column coverage
+    }
+    assert_eq!(l.intervals.len(), s.intervals.len(), "{what}: intervals");
+    for (a, b) in l.intervals.iter().zip(&s.intervals) {
+        assert!(close(a.start, b.start, step) && close(a.end, b.end, step), "{what}: {a:?} vs {b:?}");
+        assert_eq!(a.cause, b.cause, "{what}: cause");
+    }
+    assert_eq!(l.total_seconds, s.total_seconds, "{what}: total");
+    assert_eq!(l.active_seconds, s.active_seconds, "{what}: active");
+}
+
+/// Makes the link of one connection's whole stack and checks it. Returns its length
+/// and the link's columns.
+fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, u32) {
+    let mut engine = ViewEngine::new();
+    let spec = ShareSpec { connection: id, name: what.into(), view: format!("c={id}"), ..Default::default() };
+    let built = build(a, report, &mut engine, &spec).expect("builds");
+    let link = format!("{BASE}{}", link_fragment(&spec.view, &built.bytes));
+    assert!(link.len() <= MAX_LINK, "{what}: link of {} bytes", link.len());
+    let mut session = SnapshotSession::open(&built.bytes).expect("opens");
+    let grid = session.grid().expect("answers");
+    let conn = a.connections.iter().find(|c| c.id == id).expect("connection");
+    assert_eq!(grid.t0, conn.start);
+    let req_of = |series| ViewRequest { generation: 1, connection: id, series, t0: grid.t0, t1: grid.t1, columns: grid.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
+    // Series on one value axis share one grid (build.rs SAME_AXIS).
+    let axis = |series: Series| -> Vec<Series> {
+        [vec![Series::Inflight, Series::Rwnd], vec![Series::Sequence, Series::Ack, Series::WindowEdge]].into_iter().find(|g| g.contains(&series)).unwrap_or(vec![series])
+    };
+    for series in ALL {
+        let req = req_of(series);
+        let range = axis(series).into_iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| match engine.query(a, &req_of(s)).data {
+            ViewData::Points(p) => p.min.iter().chain(&p.max).fold((lo, hi), |(lo, hi), &v| (lo.min(v), hi.max(v))),
+            _ => (lo, hi),
+        });
+        let live = engine.query(a, &req);
+        let shared = session.query(&req);
+        assert!(shared.error.is_none(), "{what} {series:?}: {:?}", shared.error);
+        assert_eq!(shared.bin_seconds, live.bin_seconds, "{what} {series:?}");
+        assert_eq!(shared.stall_threshold_ms, live.stall_threshold_ms, "{what} {series:?}");
+        assert_eq!(shared.notes, live.notes, "{what} {series:?}: same view, no resolution note");
+        assert_same(&format!("{what} {series:?}"), &live.data, &shared.data, (grid.t1 - grid.t0) / grid.columns as f64 / 4.0 * 1.01, range, built.levels);
+        // Zoomed into the middle tenth: re-decimated from the link, and said so.
+        let mid = (grid.t0 + grid.t1) / 2.0;
+        let span = (grid.t1 - grid.t0) / 20.0;
+        let zoomed = session.query(&ViewRequest { t0: mid - span, t1: mid + span, ..req.clone() });
+        assert!(zoomed.error.is_none());
+        assert!(zoomed.notes.iter().any(|n| n.contains(&format!("shared at {} px", grid.columns))), "{what} {series:?}: {:?}", zoomed.notes);
+    }
+    (link.len(), grid.columns)
+}
+
+#[test]
+fn every_example_connection_fits_8_kb_and_answers_as_the_live_engine() {
+    let mut table = Vec::new();
+    for (name, a, report) in examples() {
+        for c in &a.connections {
+            let (len, columns) = check_connection(&format!("{name} #{}", c.id), &a, &report, c.id);
+            table.push(format!("{name:28} #{:<3} {:>8} packets  {:>5} B at {columns} px", c.id, c.packets, len));
+        }
+    }
+    println!("{}", table.join("\n"));
+}
+
+/// One decoded segment per direction, as templates (as in view_scale.rs).
+fn templates() -> (TcpSegment, TcpSegment) {
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
+    f.data(C2S, 0, 1448);
+    f.push(S2C, 10);
+    let bytes = write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let mut segs = Vec::new();
+    let mut d = CaptureDecoder::new();
+    d.push(&bytes, &mut |p| {
+        if let Decoded::Tcp(s) = p {
+            segs.push(s)
+        }
+    })
+    .expect("decodes");
+    (segs[0].clone(), segs[1].clone())
+}
+
+/// A noisy bulk connection of `n` packets: jittered spacing, an ACK every 2 segments
+/// lagging by a swinging amount, a varying window, a retransmission every ~3000
+/// segments and a 50 ms pause every 100 000 — the hard case for a short link.
+fn noisy_bulk(n: u64) -> (Analysis, String) {
+    let (data, ack) = templates();
+    let mut an = Analyzer::new(AnalysisOptions { max_stored_packets: u64::MAX, ..AnalysisOptions::default() });
+    let (mut t, mut seq, mut sent, mut i) = (0i64, 1u32, 0u64, 0u64);
+    let mut rng = 0x2545F4914F6CDD1Du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    while i < n {
+        let mut s = data.clone();
+        (s.packet_index, s.ts_ns) = (i, t);
+        let r = next();
+        s.seq = if r % 3000 == 0 { seq.wrapping_sub(1448 * 30) } else { seq };
+        an.push(&s, 0);
+        if r % 3000 != 0 {
+            seq = seq.wrapping_add(1448);
+        }
+        sent += 1;
+        i += 1;
+        t += 8_000 + (r >> 40) as i64 % 8_000;
+        if sent % 100_000 == 0 {
+            t += 50_000_000;
+        }
+        if sent % 2 == 0 && i < n {
+            let lag = 20 + (sent / 1000 % 40) as u32 + (next() % 8) as u32;
+            let mut a = ack.clone();
+            (a.packet_index, a.ts_ns) = (i, t - 3_000);
+            a.ack = seq.wrapping_sub(lag * 1448);
+            a.window = 2000 + (sent / 5000 % 500) as u16 + (next() % 50) as u16;
+            an.push(&a, 0);
+            i += 1;
+        }
+    }
+    let analysis = an.finish();
+    let report = serde_json::json!({
+        "schemaVersion": 1,
+        "capture": { "format": "pcap", "linkTypes": ["ethernet"], "packets": n, "bytes": n * 1500, "duration": analysis.connections[0].end },
+        "error": null, "warnings": [],
+        "connections": [serde_json::to_value(&analysis.connections[0]).expect("json")],
+    });
+    (analysis, report.to_string())
+}
+
+#[test]
+fn a_noisy_bulk_connection_fits() {
+    let (a, report) = noisy_bulk(200_000);
+    let (len, columns) = check_connection("bulk 200 k", &a, &report, 0);
+    println!("bulk 200 k packets: {len} B at {columns} px");
+}
+
+#[test]
+#[ignore]
+fn a_10_million_packet_connection_fits() {
+    let (a, report) = noisy_bulk(10_000_000);
+    let (len, columns) = check_connection("bulk 10 M", &a, &report, 0);
+    println!("bulk 10 M packets: {len} B at {columns} px");
+}
+
+#[test]
+#[ignore]
+fn size_breakdown() {
+    for (name, a, report) in examples() {
+        if !["rwnd-limited.pcap", "bbr-loss.pcap", "loss-1pct.pcap", "reqresp-blackhole.pcap"].contains(&name.as_str()) {
+            continue;
+        }
+        let id = a.connections.iter().max_by_key(|c| c.packets).unwrap().id;
+        let mut line = format!("{name}:");
+        for series in ALL {
+            let chart = format!("{series:?}");
+            let mut engine = ViewEngine::new();
+            let spec = ShareSpec { connection: id, charts: vec!["none".into()], series: vec![series], max_link_chars: 1 << 30, columns: 1216, ..Default::default() };
+            let built = build(&a, &report, &mut engine, &spec).unwrap();
+            line += &format!(" {chart}={}", built.bytes.len());
+        }
+        println!("{line}");
+    }
+}
+
+#[test]
+#[ignore]
+fn rtt_stats() {
+    for (name, a, _) in examples() {
+        if name != "rwnd-limited.pcap" {
+            continue;
+        }
+        let c = &a.connections[1];
+        let mut engine = ViewEngine::new();
+        for series in [Series::Rtt, Series::Inflight, Series::Rwnd] {
+            let r = engine.query(&a, &ViewRequest { generation: 1, connection: 1, series, t0: c.start, t1: c.end, columns: 1600, bin_seconds: None, stall_threshold_ms: None, direction: None });
+            let ViewData::Points(p) = &r.data else { panic!() };
+            let (lo, hi) = p.min.iter().chain(&p.max).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            let q = |v: f64| ((v - lo) / (hi - lo) * 256.0).round() as i64;
+            let mins: Vec<i64> = p.min.iter().map(|&v| q(v)).collect();
+            let spans: Vec<i64> = p.min.iter().zip(&p.max).map(|(&a, &b)| q(b) - q(a)).collect();
+            println!("{series:?}: cols {} lo {lo} hi {hi} markers {:?} mins {:?} spans {:?}", p.column.len(), p.markers.as_ref().map(|m| m.t.len()), &mins[..60.min(mins.len())], &spans[..60.min(spans.len())]);
+        }
+    }
+}
