@@ -44,7 +44,10 @@ fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
   || [ ! -d node_modules/@duckdb/node-api ]; then
   log "installing npm packages"
-  npm ci --no-audit --no-fund
+  # npm 11's `npm ci` refuses this lock file because it holds only the Linux builds of
+  # @duckdb/node-bindings (npm writes the optional packages of the platform it ran
+  # on); `npm install` installs from the same lock and resolves what is missing.
+  npm ci --no-audit --no-fund 2>/dev/null || npm install --no-audit --no-fund
 fi
 
 # 5. Chromium for Playwright, from Debian (`npx playwright install` cannot download here).
