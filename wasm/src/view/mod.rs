@@ -14,12 +14,14 @@ pub mod at;
 pub mod cache;
 pub mod intervals;
 pub mod m4;
+pub mod packet_series;
 pub mod pyramid;
 pub mod rates;
 pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
+pub mod times;
 pub mod ts_types;
 
 pub use at::{AtRequest, ViewAt};
@@ -109,25 +111,34 @@ impl ViewEngine {
                 let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
                 r.bin_seconds = Some(bin);
-                let key = Key::Cum { conn: conn_index, dir, series: s };
-                match cache.get_or_build(key, || Entry::Cum(sources::cumulative(store, s, dir))) {
-                    Entry::Cum(c) => ViewData::Bins(rates::bins(c, v.t0, v.t1, bin)),
+                let key = Key::Packets { conn: conn_index, dir };
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir)))) {
+                    Entry::Packets(p) => p.rate(s).map_or(ViewData::None, |c| ViewData::Bins(rates::bins(c, v.t0, v.t1, bin))),
                     _ => ViewData::None,
                 }
             }
-            Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
-                let key = Key::Points { conn: conn_index, dir, series: req.series };
-                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
+            Series::Rtt => {
+                let offset_ms = conn.directions[dir as usize].rtt.offset_ms;
+                let key = Key::Points { conn: conn_index, dir, series: Series::Rtt };
+                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, Series::Rtt, dir, offset_ms))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
                     _ => Default::default(),
                 };
-                if matches!(req.series, Series::Sequence | Series::Rtt) {
-                    let key = Key::Markers { conn: conn_index, dir, series: req.series };
-                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
-                        points.markers = Some(m4::markers(m, v.t0, v.t1, v.columns));
-                    }
+                let key = Key::Markers { conn: conn_index, dir, series: Series::Rtt };
+                if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, Series::Rtt, dir, offset_ms))) {
+                    points.markers = Some(m4::markers(m, v.t0, v.t1, v.columns));
                 }
                 ViewData::Points(points)
+            }
+            Series::Inflight | Series::Rwnd | Series::Sequence | Series::Ack | Series::WindowEdge => {
+                let key = Key::Packets { conn: conn_index, dir };
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir)))) {
+                    Entry::Packets(p) => ViewData::Points(response::Points {
+                        markers: (req.series == Series::Sequence).then(|| m4::markers(&p.sequence_markers, v.t0, v.t1, v.columns)),
+                        ..p.point(req.series).map(|c| m4::query(c, v.t0, v.t1, v.columns)).unwrap_or_default()
+                    }),
+                    _ => ViewData::None,
+                }
             }
             Series::WindowLimited => {
                 let key = Key::WindowLimited { conn: conn_index, dir };
