@@ -2,13 +2,13 @@
 // UI thread never blocks, the file is never held whole), then answers view queries
 // from the Rust view engine. It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, bdpJson, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
+import init, { WasmSession, bdpJson, viewAt, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
 import type { Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
-import { VIEW_SCHEMA_VERSION, type ViewResponse } from './generated/view';
+import { VIEW_SCHEMA_VERSION } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
-import { packAnswer } from './viewAnswer';
+import { unpackAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
@@ -65,8 +65,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const session = sessionFor(message.generation);
         if (!session) return; // the page has moved on: nobody waits for this answer
         const started = performance.now();
-        const response = JSON.parse(viewQuery(session, JSON.stringify(message.request))) as ViewResponse;
-        const { answer, transfer } = packAnswer(response);
+        const packed = viewQueryPacked(session, JSON.stringify(message.request));
+        const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
+        packed.free();
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         break;
       }

@@ -14,6 +14,7 @@ pub mod at;
 pub mod cache;
 pub mod intervals;
 pub mod m4;
+pub mod packed;
 pub mod packet_series;
 pub mod pyramid;
 pub mod rates;
@@ -55,10 +56,21 @@ impl ViewEngine {
         self.cache.held_bytes()
     }
 
-    /// JSON in, JSON out (the wasm binding and the CLI). A request that does not
-    /// parse is answered with `error` set, never a panic.
+    /// JSON in, JSON out (the CLI, and the tests). A request that does not parse is
+    /// answered with `error` set, never a panic.
     pub fn query_json(&mut self, analysis: Option<&Analysis>, request: &str) -> String {
-        let response = match serde_json::from_str::<ViewRequest>(request) {
+        let response = self.respond(analysis, request);
+        serde_json::to_string(&response).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// JSON in, the same answer as a header and two number arrays out (the worker,
+    /// packed.rs).
+    pub fn query_packed(&mut self, analysis: Option<&Analysis>, request: &str) -> packed::PackedResponse {
+        packed::pack(self.respond(analysis, request))
+    }
+
+    fn respond(&mut self, analysis: Option<&Analysis>, request: &str) -> ViewResponse {
+        match serde_json::from_str::<ViewRequest>(request) {
             Ok(req) => match analysis {
                 Some(a) => self.query(a, &req),
                 None => failed(&req, "the capture is not analysed yet".into()),
@@ -67,8 +79,7 @@ impl ViewEngine {
                 let req = ViewRequest { generation: 0, connection: 0, series: Series::Throughput, t0: 0.0, t1: 0.0, columns: 0, bin_seconds: None, stall_threshold_ms: None, direction: None };
                 failed(&req, format!("request is not a view request: {e}"))
             }
-        };
-        serde_json::to_string(&response).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        }
     }
 
     pub fn query(&mut self, analysis: &Analysis, req: &ViewRequest) -> ViewResponse {

@@ -106,7 +106,8 @@ impl PointColumn {
     /// First row whose time is not `before(t)` (`before` must be true on a prefix):
     /// down the B-tree of first times, FANOUT entries per level.
     fn partition(&self, before: impl Fn(f64) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.tl.last().map_or(self.t.len(), Vec::len));
+        let t: &[f64] = &self.t;
+        let (mut lo, mut hi) = (0, self.tl.last().map_or(t.len(), Vec::len));
         for k in (0..self.tl.len()).rev() {
             let level = &self.tl[k];
             let j = lo + level[lo..hi].partition_point(|&y| before(y));
@@ -114,10 +115,10 @@ impl PointColumn {
                 return 0;
             }
             // The answer is in block j − 1 of this level (or at the start of block j).
-            let below = if k == 0 { self.t.len() } else { self.tl[k - 1].len() };
+            let below = if k == 0 { t.len() } else { self.tl[k - 1].len() };
             (lo, hi) = ((j - 1) * FANOUT, (j * FANOUT).min(below));
         }
-        lo + self.t[lo..hi].partition_point(|&y| before(y))
+        lo + t[lo..hi].partition_point(|&y| before(y))
     }
 
     /// First row with time ≥ x.
