@@ -51,7 +51,7 @@ fn one_pass_equals_one_series_at_a_time() {
     for (name, a) in examples() {
         for (store, c) in a.stores.iter().zip(&a.connections) {
             for dir in 0..2u8 {
-                let all = build(store, dir);
+                let all = build(store, dir, [store.packet_count(); 2]);
                 let offset = c.directions[dir as usize].rtt.offset_ms;
                 for s in POINT_SERIES {
                     let one = sources::points(store, s, dir, offset);
@@ -74,7 +74,7 @@ fn one_pass_equals_one_series_at_a_time() {
 fn a_bulk_transfer_keeps_each_sides_times_once() {
     let (_, a) = examples().into_iter().find(|e| e.0 == "stalls.pcap").expect("stalls.pcap");
     let (store, c) = (&a.stores[0], &a.connections[0]);
-    let all = build(store, c.data_direction);
+    let all = build(store, c.data_direction, [store.packet_count(); 2]);
     let separate: usize = POINT_SERIES.iter().map(|&s| all.point(s).expect("built").bytes()).sum::<usize>() + RATE_SERIES.iter().map(|&s| all.rate(s).expect("built").bytes()).sum::<usize>();
     // stalls.pcap: one bulk transfer. The four sender series and rwnd, ack, window
     // edge point into their side's times; goodput has times of its own (its ACKs

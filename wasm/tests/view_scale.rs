@@ -75,7 +75,7 @@ fn measure(n: u64) {
     println!("{n} packets analysed in {:?}; store {} B ({:.1} B/packet)", t.elapsed(), a.stores[0].allocated(), a.stores[0].allocated() as f64 / n as f64);
     let (store, dir) = (&a.stores[0], c.data_direction);
     let t = Instant::now();
-    let all = packet_series::build(store, dir);
+    let all = packet_series::build(store, dir, [c.directions[dir as usize].packets as usize, c.directions[1 - dir as usize].packets as usize]);
     let one_pass = t.elapsed();
     let t = Instant::now();
     let mut separate = 0;

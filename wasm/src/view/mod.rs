@@ -123,7 +123,7 @@ impl ViewEngine {
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
                 r.bin_seconds = Some(bin);
                 let key = Key::Packets { conn: conn_index, dir };
-                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir)))) {
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
                     Entry::Packets(p) => p.rate(s).map_or(ViewData::None, |c| ViewData::Bins(rates::bins(c, v.t0, v.t1, bin))),
                     _ => ViewData::None,
                 }
@@ -143,7 +143,7 @@ impl ViewEngine {
             }
             Series::Inflight | Series::Rwnd | Series::Sequence | Series::Ack | Series::WindowEdge => {
                 let key = Key::Packets { conn: conn_index, dir };
-                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir)))) {
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
                     Entry::Packets(p) => ViewData::Points(response::Points {
                         markers: (req.series == Series::Sequence).then(|| m4::markers(&p.sequence_markers, v.t0, v.t1, v.columns)),
                         ..p.point(req.series).map(|c| m4::query(c, v.t0, v.t1, v.columns)).unwrap_or_default()
@@ -190,6 +190,12 @@ impl ViewEngine {
         };
         r
     }
+}
+
+/// Packets of sender `dir` and of its peer (capacities for packet_series::build).
+fn side_rows(conn: &ConnectionSummary, dir: u8) -> [usize; 2] {
+    let d = &conn.directions;
+    [d[dir as usize].packets as usize, d[1 - dir as usize].packets as usize]
 }
 
 fn stall_spans(list: &[crate::analysis::Stall]) -> SpanList {

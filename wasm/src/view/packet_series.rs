@@ -62,14 +62,16 @@ struct Follow {
 }
 
 impl Follow {
-    /// Row `i` of the side (times `side[..=i]`) has a point of this series.
-    fn point(&mut self, side: &[f64], i: usize) {
+    /// Row `i` of the side (times `side[..=i]`) has a point of this series; the side
+    /// has at most `side_rows` rows (the copy's capacity, so it never grows by doubling).
+    fn point(&mut self, side: &[f64], i: usize, side_rows: usize) {
         match &mut self.own {
             Some(own) => own.push(side[i]),
             None if self.len == 0 => (self.start, self.len) = (i, 1),
             None if self.start + self.len == i => self.len += 1,
             None => {
-                let mut own = side[self.start..self.start + self.len].to_vec();
+                let mut own = Vec::with_capacity(self.len + side_rows.saturating_sub(i).max(1));
+                own.extend_from_slice(&side[self.start..self.start + self.len]);
                 own.push(side[i]);
                 self.own = Some(own);
             }
@@ -95,26 +97,33 @@ struct Building {
     bytes: Vec<u64>,
 }
 
-pub fn build(store: &ConnStore, dir: u8) -> PacketSeries {
+/// `side_rows`: packets of the sender and of the peer in the store, or an upper bound
+/// (the summary's counts): every array is allocated once at that size and shrunk in
+/// place at the end, so building never holds an array twice (a doubling Vec would,
+/// and wasm's linear memory keeps its high-water mark; issue 14's memory target).
+pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries {
+    let rows = side_rows.map(|r| r.min(store.packet_count()));
+    let peer_side = |s: Series| usize::from(matches!(s, Series::Rwnd | Series::Ack | Series::WindowEdge | Series::Goodput));
     // sides[0] = the sender's packet times, sides[1] = the peer's.
-    let mut sides: [Vec<f64>; 2] = Default::default();
-    let mut points: Vec<Building> = POINT_SERIES.iter().map(|_| Building::default()).collect();
-    let mut rates: Vec<Building> = RATE_SERIES.iter().map(|_| Building::default()).collect();
+    let mut sides: [Vec<f64>; 2] = rows.map(Vec::with_capacity);
+    let mut points: Vec<Building> = POINT_SERIES.iter().map(|&s| Building { values: Vec::with_capacity(rows[peer_side(s)]), ..Building::default() }).collect();
+    let mut rates: Vec<Building> = RATE_SERIES.iter().map(|&s| Building { bytes: Vec::with_capacity(rows[peer_side(s)] + 1), ..Building::default() }).collect();
     let mut goodput = GoodputState::default();
     let mut markers = MarkerColumn::default();
     store.for_each_packet(|r: &PacketRow| {
-        let side = &mut sides[usize::from(r.dir != dir)];
+        let k = usize::from(r.dir != dir);
+        let side = &mut sides[k];
         side.push(secs(r.t_ns));
         let i = side.len() - 1;
         for (b, &s) in points.iter_mut().zip(&POINT_SERIES) {
             if let Some(x) = point_value(s, r, dir) {
-                b.follow.point(side, i);
+                b.follow.point(side, i, rows[k]);
                 b.values.push(x);
             }
         }
         for (b, &s) in rates.iter_mut().zip(&RATE_SERIES) {
             if let Some(x) = event_bytes(s, r, dir, &mut goodput) {
-                b.follow.point(side, i);
+                b.follow.point(side, i, rows[k]);
                 b.bytes.push(x);
             }
         }
@@ -125,7 +134,7 @@ pub fn build(store: &ConnStore, dir: u8) -> PacketSeries {
         Arc::new(s)
     });
     // Which side each series' points come from (point_value / event_bytes).
-    let side_of = |s: Series| &sides[usize::from(matches!(s, Series::Rwnd | Series::Ack | Series::WindowEdge | Series::Goodput))];
+    let side_of = |s: Series| &sides[peer_side(s)];
     PacketSeries {
         points: POINT_SERIES
             .iter()

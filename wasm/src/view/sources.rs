@@ -197,7 +197,8 @@ impl CumColumn {
             b = order.iter().map(|&i| b[i as usize]).collect();
             Times::owned(order.iter().map(|&i| t[i as usize]).collect())
         };
-        // Running totals in place: b becomes cum (one leading 0).
+        // Running totals in place: b becomes cum (one leading 0; in place when b has
+        // room for it, as packet_series.rs leaves it).
         b.insert(0, 0);
         for i in 1..b.len() {
             b[i] = b[i - 1].saturating_add(b[i]);
