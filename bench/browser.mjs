@@ -10,7 +10,7 @@
 //                (mouse drag) on the throughput chart, ≥ 60 of each (issue 14 targets:
 //                p95 ≤ 16.7 ms, max ≤ 50 ms)
 //   query        worker view queries for random (t0, t1, 1600 columns) on the largest
-//                connection: time inside the worker (wasm query, JSON, typed arrays) and
+//                connection: time inside the worker (wasm query, packed answer) and
 //                the page's round trip, p50/p95/max (target: worker p95 ≤ 2 ms)
 //   memory       proportional set size (PSS) of every Chromium process before the drop and
 //                after the first chart and the gestures, per packet (target ≤ 100 B)

@@ -9,19 +9,10 @@ use tcpscope_core::synth::*;
 use tcpscope_core::view::packet_series::{build, POINT_SERIES, RATE_SERIES};
 use tcpscope_core::view::{sources, Series};
 
+mod examples;
+
 fn examples() -> Vec<(String, Analysis)> {
-    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
-    let index: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/index.json")).expect("index.json")).expect("json");
-    let mut out: Vec<(String, Analysis)> = index
-        .as_array()
-        .expect("array")
-        .iter()
-        .map(|e| {
-            let name = e["file"].as_str().expect("file").to_string();
-            let bytes = std::fs::read(format!("{dir}/{name}")).expect("example");
-            (name, analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20).analysis().expect("analysed").clone())
-        })
-        .collect();
+    let mut out = examples::analysed();
     out.push(("clock steps back".into(), stepping_back()));
     out
 }

@@ -4,7 +4,7 @@
 //! recently used first out beyond [`CACHE_BUDGET`]. The per-packet series of the
 //! connection direction viewed last (packet_series.rs, built together in one pass)
 //! are kept whatever their size: like the store they come from they are O(packets)
-//! (~40 B per packet on a bulk transfer, tests/view_scale.rs prints it), and
+//! (~44 B per packet on a bulk transfer, tests/view_scale.rs prints it), and
 //! evicting them while the user zooms would rebuild them on every other query.
 
 use super::intervals::SpanList;
