@@ -10,14 +10,17 @@
 //                (mouse drag) on the throughput chart, ≥ 60 of each (issue 14 targets:
 //                p95 ≤ 16.7 ms, max ≤ 50 ms)
 //   query        worker view queries for random (t0, t1, 1600 columns) on the largest
-//                connection: time inside the worker (wasm query, JSON, typed arrays) and
+//                connection: time inside the worker (wasm query, packed answer) and
 //                the page's round trip, p50/p95/max (target: worker p95 ≤ 2 ms)
 //   memory       proportional set size (PSS) of every Chromium process before the drop and
 //                after the first chart and the gestures, per packet (target ≤ 100 B)
 //   peakPssMiB   the largest PSS sum over Chromium's processes, sampled every 100 ms
 // The read baseline runs first so both measurements see the same (warm) page cache.
+// BENCH_CPU_PROFILE=FILE.cpuprofile: also records the page's main thread with the
+// DevTools Profiler during the gestures (open the file in Chrome DevTools), and prints
+// the functions with the most self time to stderr.
 import { chromium } from '@playwright/test';
-import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +81,20 @@ function chromiumPss() {
     } catch { /* gone */ }
   }
   return total;
+}
+/** Saves a DevTools CPU profile and prints the 15 functions with the most self time. */
+function writeProfile(profile, path) {
+  writeFileSync(path, JSON.stringify(profile));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.error(`main-thread profile (${path}), ${total.toFixed(0)} ms sampled; most self time:`);
+  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.error(`  ${ms.toFixed(0).padStart(6)} ms ${(100 * ms / total).toFixed(1).padStart(5)} %  ${k}`);
 }
 const quantiles = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -175,6 +192,12 @@ try {
   });
   const stop = () => page.evaluate(() => { window.__frames.on = false; return window.__frames.deltas.slice(1); });
   const nextFrame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  const profiler = process.env.BENCH_CPU_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.send('Profiler.start');
+  }
   await record();
   await page.keyboard.down('Control');
   for (let i = 0; i < 70; i++) {
@@ -192,6 +215,7 @@ try {
   }
   await page.mouse.up();
   const drag = await stop();
+  if (profiler) writeProfile((await profiler.send('Profiler.stop')).profile, process.env.BENCH_CPU_PROFILE);
   const deltas = [...wheel, ...drag];
   const fq = quantiles(deltas);
   result.frames = {

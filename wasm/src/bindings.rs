@@ -294,6 +294,40 @@ pub fn view_query(session: &WasmSession, request_json: &str) -> String {
     with_views(session, |v| v.query_json(session.inner.analysis(), request_json))
 }
 
+/// The same answer as `viewQuery`, packed (view/packed.rs): a JSON header and two
+/// number arrays, taken once each (the worker transfers them to the page).
+#[wasm_bindgen(js_name = viewQueryPacked)]
+pub fn view_query_packed(session: &WasmSession, request_json: &str) -> ViewPacked {
+    let mut packed = None;
+    with_views(session, |v| {
+        packed = Some(v.query_packed(session.inner.analysis(), request_json));
+        String::new()
+    });
+    ViewPacked(packed.unwrap_or_default())
+}
+
+#[wasm_bindgen]
+pub struct ViewPacked(crate::view::packed::PackedResponse);
+
+#[wasm_bindgen]
+impl ViewPacked {
+    pub fn header(&self) -> String {
+        self.0.header.clone()
+    }
+
+    /// The f64 array (a Float64Array); empty after the first call.
+    #[wasm_bindgen(js_name = takeF64s)]
+    pub fn take_f64s(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.0.f64s)
+    }
+
+    /// The u32 array (a Uint32Array); empty after the first call.
+    #[wasm_bindgen(js_name = takeU32s)]
+    pub fn take_u32s(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.0.u32s)
+    }
+}
+
 /// The worker's one engine, cleared when it is asked about another session.
 fn with_views(session: &WasmSession, f: impl FnOnce(&mut crate::view::ViewEngine) -> String) -> String {
     let owner = session as *const WasmSession as usize;

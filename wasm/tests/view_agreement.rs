@@ -4,26 +4,13 @@
 //! - the window-limited spans add up to the diagnosis's receive-window share;
 //! - the stall intervals are the summary's stalls (same times, causes, frames).
 
-use tcpscope_core::analysis::{Analysis, AnalysisOptions};
+use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::view::response::{Bins, Intervals};
 use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
 
-fn examples() -> Vec<(String, Analysis)> {
-    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
-    let index: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/index.json")).expect("index.json")).expect("json");
-    index
-        .as_array()
-        .expect("array")
-        .iter()
-        .map(|e| {
-            let name = e["file"].as_str().expect("file").to_string();
-            let bytes = std::fs::read(format!("{dir}/{name}")).expect("example");
-            let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-            (name, session.analysis().expect("analysed").clone())
-        })
-        .collect()
-}
+mod examples;
+use examples::analysed as examples;
 
 fn request(connection: u32, series: Series, t1: f64, direction: u8) -> ViewRequest {
     ViewRequest { generation: 1, connection, series, t0: 0.0, t1, columns: 1600, bin_seconds: None, stall_threshold_ms: None, direction: Some(direction) }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
 use tcpscope_core::decode::{CaptureDecoder, Decoded, TcpSegment};
 use tcpscope_core::synth::*;
-use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
+use tcpscope_core::view::{packet_series, sources, Series, ViewData, ViewEngine, ViewRequest};
 
 /// One decoded segment per direction, as templates: cloning them keeps whatever
 /// fields the decoder fills in, so this test does not depend on TcpSegment's layout.
@@ -73,6 +73,25 @@ fn measure(n: u64) {
     let a = bulk(n);
     let c = &a.connections[0];
     println!("{n} packets analysed in {:?}; store {} B ({:.1} B/packet)", t.elapsed(), a.stores[0].allocated(), a.stores[0].allocated() as f64 / n as f64);
+    let (store, dir) = (&a.stores[0], c.data_direction);
+    let t = Instant::now();
+    let all = packet_series::build(store, dir, [c.directions[dir as usize].packets as usize, c.directions[1 - dir as usize].packets as usize]);
+    let one_pass = t.elapsed();
+    let t = Instant::now();
+    let mut separate = 0;
+    for s in packet_series::POINT_SERIES {
+        separate += sources::points(store, s, dir, 0.0).bytes();
+    }
+    for s in packet_series::RATE_SERIES {
+        separate += sources::cumulative(store, s, dir).bytes();
+    }
+    println!(
+        "per-packet series: one pass {one_pass:?}, {:.1} B/packet; one pass per series {:?}, {:.1} B/packet",
+        all.bytes() as f64 / n as f64,
+        t.elapsed(),
+        separate as f64 / n as f64
+    );
+    drop(all);
     let mut engine = ViewEngine::new();
     let mut rng = 0x2545F4914F6CDD1Du64;
     let mut next = || {

@@ -3,13 +3,13 @@
 // from the Rust view engine — or, for a share link, from the answers the link holds
 // (wasm/src/share, the same query code). It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
+import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
 import type { Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type ViewResponse } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
-import { packAnswer } from './viewAnswer';
+import { packAnswer, unpackAnswer, type ViewAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
@@ -95,10 +95,16 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const session = sessionFor(message.generation);
         if (!session) return; // the page has moved on: nobody waits for this answer
         const started = performance.now();
-        const request = JSON.stringify(message.request);
-        const text = session instanceof WasmSnapshot ? session.query(request) : viewQuery(session, request);
-        const response = JSON.parse(text) as ViewResponse;
-        const { answer, transfer } = packAnswer(response);
+        let reply: { answer: ViewAnswer; transfer: Transferable[] };
+        if (session instanceof WasmSnapshot) {
+          // A share link answers in JSON (wasm/src/share; its answers are small).
+          reply = packAnswer(JSON.parse(session.query(JSON.stringify(message.request))) as ViewResponse);
+        } else {
+          const packed = viewQueryPacked(session, JSON.stringify(message.request));
+          reply = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
+          packed.free();
+        }
+        const { answer, transfer } = reply;
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         break;
       }

@@ -1,7 +1,9 @@
 // The view answer as charts receive it: the engine's JSON (wasm/src/view/response.rs,
 // types generated in ./generated/view.ts) with the per-column arrays as typed arrays,
 // so the worker can transfer them to the page instead of copying (issue 14, item 3).
-// Intervals stay plain objects: there are at most intervals::cap of them.
+// Intervals stay plain objects: there are at most intervals::cap of them. The worker
+// gets the arrays already packed from wasm (unpackAnswer); packAnswer is the JSON
+// path's equivalent (charts' tests over the JSON answer).
 import type { Bins, Intervals, Markers, Points, ViewResponse, WifiBins } from './generated/view';
 
 /** Everything in a ViewResponse except its data. */
@@ -81,6 +83,43 @@ export function packAnswer(r: ViewResponse): { answer: ViewAnswer; transfer: Arr
       };
     default:
       return { answer: { ...header, kind: 'none' }, transfer };
+  }
+}
+
+/**
+ * The answer from the engine's packed form (wasm/src/view/packed.rs documents the
+ * layout): the header parsed, the arrays as views of the two buffers, which are
+ * then transferred whole — no per-number work in the worker.
+ */
+export function unpackAnswer(headerJson: string, f64s: Float64Array, u32s: Uint32Array): { answer: ViewAnswer; transfer: ArrayBuffer[] } {
+  const r = JSON.parse(headerJson) as ViewResponse;
+  const transfer = [f64s.buffer as ArrayBuffer, u32s.buffer as ArrayBuffer];
+  const header: ViewHeader = {
+    schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,
+    direction: r.direction, t0: r.t0, t1: r.t1, columns: r.columns, binSeconds: r.binSeconds,
+    stallThresholdMs: r.stallThresholdMs, clamped: r.clamped, notes: r.notes, error: r.error,
+  };
+  let f = 0;
+  let u = 0;
+  const nextF = (n: number) => f64s.subarray(f, (f += n));
+  const nextU = (n: number) => u32s.subarray(u, (u += n));
+  switch (r.kind) {
+    case 'bins': {
+      const [n] = nextU(1);
+      return { answer: { ...header, kind: 'bins', start: r.start, averageBins: r.averageBins, bytes: nextF(n), bps: nextF(n), averageBps: nextF(n) }, transfer };
+    }
+    case 'points': {
+      const [n, m] = nextU(2);
+      const column = nextU(n), count = nextU(n), flags = nextU(m), frame = nextU(m), markerCount = nextU(m);
+      const tFirst = nextF(n), first = nextF(n), tLast = nextF(n), last = nextF(n), min = nextF(n), max = nextF(n);
+      const markers: PackedMarkers | null = r.markers ? { t: nextF(m), v: nextF(m), flags, frame, count: markerCount } : null;
+      return {
+        answer: { ...header, kind: 'points', before: r.before, after: r.after, total: r.total, markers, column, count, tFirst, first, tLast, last, min, max },
+        transfer,
+      };
+    }
+    default:
+      return packAnswer(r);
   }
 }
 

@@ -4,6 +4,7 @@
 //! live engine answers a capture: the same point, rate and span columns
 //! (view/sources.rs definitions) over the snapshot's packets.
 
+use crate::view::times::Times;
 use super::bytes::Reader;
 use super::meta::Meta;
 use super::session::Entry;
@@ -257,7 +258,7 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
     let lag_s = l.meta.summary()["directions"][dir as usize]["senderLagMs"].as_f64().unwrap_or(0.0) / 1e3;
     Ok(match series {
         Series::Throughput | Series::Wire | Series::Goodput => {
-            let mut c = CumColumn { t: Vec::new(), cum: vec![0] };
+            let (mut t, mut cum) = (Vec::new(), vec![0u64]);
             let mut highest: Option<f64> = None;
             for i in rows {
                 let bytes = match series {
@@ -276,11 +277,11 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
                     },
                     _ => continue,
                 };
-                c.t.push(p.t[i]);
-                let last = c.cum[c.cum.len() - 1];
-                c.cum.push(last.saturating_add(bytes));
+                t.push(p.t[i]);
+                let last = cum[cum.len() - 1];
+                cum.push(last.saturating_add(bytes));
             }
-            Entry::Rates { cum: c, stored: None }
+            Entry::Rates { cum: CumColumn { t: Times::owned(t), cum }, stored: None }
         }
         Series::Inflight | Series::Rwnd | Series::Sequence | Series::Ack | Series::WindowEdge => {
             let (mut t, mut v) = (Vec::new(), Vec::new());

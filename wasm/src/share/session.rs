@@ -9,6 +9,7 @@
 //! the shared view it is clamped to it. A format-1 link (first-round snapshots,
 //! per-packet columns) is answered from its packets (legacy.rs).
 
+use crate::view::times::Times;
 use super::answers::{self, Grid, StoredData, StoredIntervals, StoredPoints, StoredRates};
 use super::format::{self, Parsed, Snapshot};
 use super::legacy::{self, Legacy};
@@ -371,15 +372,15 @@ fn points_entry(p: &StoredPoints, g: &Grid) -> Entry {
 /// Each stored bin's bytes as one event at the bin's centre, so any whole multiple
 /// of the bin re-bins exactly (floor((k + ½)·b / (m·b)) = floor(k / m)).
 fn rates_entry(r: &StoredRates) -> Entry {
-    let mut cum = CumColumn { t: Vec::with_capacity(r.bytes.len()), cum: vec![0] };
+    let (mut t, mut cum) = (Vec::with_capacity(r.bytes.len()), vec![0u64]);
     for (i, &b) in r.bytes.iter().enumerate() {
         if b > 0.0 {
-            cum.t.push((r.k0 + i as i64) as f64 * r.bin_seconds + r.bin_seconds / 2.0);
-            let last = cum.cum[cum.cum.len() - 1];
-            cum.cum.push(last + b.round() as u64);
+            t.push((r.k0 + i as i64) as f64 * r.bin_seconds + r.bin_seconds / 2.0);
+            let last = cum[cum.len() - 1];
+            cum.push(last + b.round() as u64);
         }
     }
-    Entry::Rates { cum, stored: Some(r.clone()) }
+    Entry::Rates { cum: CumColumn { t: Times::owned(t), cum }, stored: Some(r.clone()) }
 }
 
 fn spans_entry(i: &StoredIntervals, g: &Grid) -> Entry {

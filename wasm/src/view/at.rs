@@ -4,7 +4,6 @@
 //! that contains t, or the point nearest to t. It is answered from the same cached
 //! columns as the view, so the tooltip's number is the drawn number.
 
-use super::cache::{Entry, Key};
 use super::request::{Series, ViewRequest, MAX_ABS_T};
 use super::response::ViewData;
 use super::ViewEngine;
@@ -93,9 +92,8 @@ impl ViewEngine {
             }
             ViewData::Points(_) => {
                 let conn = analysis.connections.iter().position(|c| c.id == req.connection).unwrap_or(0);
-                let key = Key::Points { conn, dir: r.direction, series: req.series };
                 // Built by the query above (absent only when larger than the cache).
-                if let Some(Entry::Points(p)) = self.cache.get(&key) {
+                if let Some(p) = self.cache.point_column(conn, r.direction, req.series) {
                     let k = p.lower_bound(t);
                     let best = [k.checked_sub(1), (k < p.len()).then_some(k)]
                         .into_iter()

@@ -1,21 +1,28 @@
 //! The per-capture cache of what the queries read: sorted columns, their pyramids,
 //! span lists. Built lazily, once per (connection, direction, series), the first
 //! time a view asks; kept while the capture generation stays the same, least
-//! recently used first out beyond [`CACHE_BUDGET`].
+//! recently used first out beyond [`CACHE_BUDGET`]. The per-packet series of the
+//! connection direction viewed last (packet_series.rs, built together in one pass)
+//! are kept whatever their size: like the store they come from they are O(packets)
+//! (~44 B per packet on a bulk transfer, tests/view_scale.rs prints it), and
+//! evicting them while the user zooms would rebuild them on every other query.
 
 use super::intervals::SpanList;
+use super::packet_series::PacketSeries;
 use super::pyramid::PointColumn;
 use super::request::Series;
 use super::sources::{CumColumn, MarkerColumn};
 use super::stalls::GapHistogram;
 
-/// Heap bytes the cache may hold (one 10 M-packet connection's point series is
-/// ~17 B per point, so this holds a few such series). The entry being answered is
-/// kept even when it alone is larger.
+/// Heap bytes the cache may hold besides the packet series last used. The entry
+/// being answered is kept even when it alone is larger.
 pub const CACHE_BUDGET: usize = 384 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
+    /// Every per-packet series of one sender direction (packet_series.rs).
+    Packets { conn: usize, dir: u8 },
+    /// RTT (built from the RTT samples).
     Points { conn: usize, dir: u8, series: Series },
     Cum { conn: usize, dir: u8, series: Series },
     Markers { conn: usize, dir: u8, series: Series },
@@ -27,6 +34,7 @@ pub enum Key {
 }
 
 pub enum Entry {
+    Packets(Box<PacketSeries>),
     Points(PointColumn),
     Cum(CumColumn),
     Markers(MarkerColumn),
@@ -39,6 +47,7 @@ pub enum Entry {
 impl Entry {
     fn bytes(&self) -> usize {
         match self {
+            Entry::Packets(p) => p.bytes(),
             Entry::Points(p) => p.bytes(),
             Entry::Cum(c) => c.bytes(),
             Entry::Markers(m) => 24 * m.t.capacity(),
@@ -79,6 +88,17 @@ impl Cache {
         self.entries.iter().find(|e| e.0 == *key).map(|e| &e.1)
     }
 
+    /// The point column of `series` for sender `dir` of connection `conn`, if built.
+    pub fn point_column(&self, conn: usize, dir: u8, series: Series) -> Option<&PointColumn> {
+        match self.get(&Key::Packets { conn, dir }) {
+            Some(Entry::Packets(p)) if p.point(series).is_some() => p.point(series),
+            _ => match self.get(&Key::Points { conn, dir, series }) {
+                Some(Entry::Points(p)) => Some(p),
+                _ => None,
+            },
+        }
+    }
+
     pub fn get_or_build(&mut self, key: Key, build: impl FnOnce() -> Entry) -> &Entry {
         self.tick += 1;
         let idx = match self.entries.iter().position(|e| e.0 == key) {
@@ -86,8 +106,12 @@ impl Cache {
             None => {
                 let entry = build();
                 let size = entry.bytes();
-                while !self.entries.is_empty() && self.held_bytes() + size > CACHE_BUDGET {
-                    let oldest = (0..self.entries.len()).min_by_key(|&i| self.entries[i].2).unwrap_or(0);
+                // The packet series used last stay (see the module's comment).
+                let kept = (0..self.entries.len()).filter(|&i| matches!(self.entries[i].0, Key::Packets { .. })).max_by_key(|&i| self.entries[i].2);
+                let kept = if matches!(key, Key::Packets { .. }) { None } else { kept.map(|i| self.entries[i].0) };
+                let budgeted = |e: &(Key, Entry, u64, usize)| Some(e.0) != kept;
+                while self.entries.iter().filter(|e| budgeted(e)).map(|e| e.3).sum::<usize>() + size > CACHE_BUDGET {
+                    let Some(oldest) = (0..self.entries.len()).filter(|&i| budgeted(&self.entries[i])).min_by_key(|&i| self.entries[i].2) else { break };
                     self.entries.swap_remove(oldest);
                 }
                 self.entries.push((key, entry, 0, size));

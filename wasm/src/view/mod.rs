@@ -14,12 +14,15 @@ pub mod at;
 pub mod cache;
 pub mod intervals;
 pub mod m4;
+pub mod packed;
+pub mod packet_series;
 pub mod pyramid;
 pub mod rates;
 pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
+pub mod times;
 pub mod wifi;
 pub mod ts_types;
 
@@ -54,10 +57,21 @@ impl ViewEngine {
         self.cache.held_bytes()
     }
 
-    /// JSON in, JSON out (the wasm binding and the CLI). A request that does not
-    /// parse is answered with `error` set, never a panic.
+    /// JSON in, JSON out (the CLI, and the tests). A request that does not parse is
+    /// answered with `error` set, never a panic.
     pub fn query_json(&mut self, analysis: Option<&Analysis>, request: &str) -> String {
-        let response = match serde_json::from_str::<ViewRequest>(request) {
+        let response = self.respond(analysis, request);
+        serde_json::to_string(&response).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// JSON in, the same answer as a header and two number arrays out (the worker,
+    /// packed.rs).
+    pub fn query_packed(&mut self, analysis: Option<&Analysis>, request: &str) -> packed::PackedResponse {
+        packed::pack(self.respond(analysis, request))
+    }
+
+    fn respond(&mut self, analysis: Option<&Analysis>, request: &str) -> ViewResponse {
+        match serde_json::from_str::<ViewRequest>(request) {
             Ok(req) => match analysis {
                 Some(a) => self.query(a, &req),
                 None => failed(&req, "the capture is not analysed yet".into()),
@@ -66,8 +80,7 @@ impl ViewEngine {
                 let req = ViewRequest { generation: 0, connection: 0, series: Series::Throughput, t0: 0.0, t1: 0.0, columns: 0, bin_seconds: None, stall_threshold_ms: None, direction: None };
                 failed(&req, format!("request is not a view request: {e}"))
             }
-        };
-        serde_json::to_string(&response).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        }
     }
 
     pub fn query(&mut self, analysis: &Analysis, req: &ViewRequest) -> ViewResponse {
@@ -110,21 +123,34 @@ impl ViewEngine {
                 let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
                 r.bin_seconds = Some(bin);
-                let key = Key::Cum { conn: conn_index, dir, series: s };
-                match cache.get_or_build(key, || Entry::Cum(sources::cumulative(store, s, dir))) {
-                    Entry::Cum(c) => ViewData::Bins(rates::bins(c, v.t0, v.t1, bin)),
-                    _ => ViewData::None,
+                if s.is_events() {
+                    // Event counts (retransmissions, duplicate ACKs, zero windows) have
+                    // their own column; the per-packet set holds the byte rates.
+                    let key = Key::Cum { conn: conn_index, dir, series: s };
+                    match cache.get_or_build(key, || Entry::Cum(sources::cumulative(store, s, dir))) {
+                        Entry::Cum(c) => ViewData::Bins(rates::bins(c, v.t0, v.t1, bin)),
+                        _ => ViewData::None,
+                    }
+                } else {
+                    let key = Key::Packets { conn: conn_index, dir };
+                    match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
+                        Entry::Packets(p) => p.rate(s).map_or(ViewData::None, |c| ViewData::Bins(rates::bins(c, v.t0, v.t1, bin))),
+                        _ => ViewData::None,
+                    }
                 }
             }
-            Series::Inflight | Series::Pipe | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
+            // RTT samples and the SACK-adjusted pipe are built apart from the
+            // per-packet set (the pipe needs the peer's SACK rows; packet_series.rs).
+            Series::Rtt | Series::Pipe => {
+                let offset_ms = conn.directions[dir as usize].rtt.offset_ms;
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
-                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
+                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, offset_ms))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
                     _ => Default::default(),
                 };
-                if matches!(req.series, Series::Sequence | Series::Rtt) {
-                    let key = Key::Markers { conn: conn_index, dir, series: req.series };
-                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
+                let key = Key::Markers { conn: conn_index, dir, series: Series::Rtt };
+                if req.series == Series::Rtt {
+                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, Series::Rtt, dir, offset_ms))) {
                         points.markers = Some(m4::markers(m, v.t0, v.t1, v.columns));
                     }
                 }
@@ -140,6 +166,16 @@ impl ViewEngine {
                     r.notes.push("no 802.11 radio header (radiotap or PPI) on this connection's frames".into());
                 }
                 ViewData::Wifi(wifi::answer(cache, log, conn_index, dir, &v, bin))
+            }
+            Series::Inflight | Series::Rwnd | Series::Sequence | Series::Ack | Series::WindowEdge => {
+                let key = Key::Packets { conn: conn_index, dir };
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
+                    Entry::Packets(p) => ViewData::Points(response::Points {
+                        markers: (req.series == Series::Sequence).then(|| m4::markers(&p.sequence_markers, v.t0, v.t1, v.columns)),
+                        ..p.point(req.series).map(|c| m4::query(c, v.t0, v.t1, v.columns)).unwrap_or_default()
+                    }),
+                    _ => ViewData::None,
+                }
             }
             Series::WindowLimited => {
                 let key = Key::WindowLimited { conn: conn_index, dir };
@@ -180,6 +216,12 @@ impl ViewEngine {
         };
         r
     }
+}
+
+/// Packets of sender `dir` and of its peer (capacities for packet_series::build).
+fn side_rows(conn: &ConnectionSummary, dir: u8) -> [usize; 2] {
+    let d = &conn.directions;
+    [d[dir as usize].packets as usize, d[1 - dir as usize].packets as usize]
 }
 
 fn stall_spans(list: &[crate::analysis::Stall]) -> SpanList {

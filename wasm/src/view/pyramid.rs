@@ -10,6 +10,8 @@
 //! Memory: 24 B per FANOUT rows at level 1, 1/FANOUT of that above: ≈ 1.6 B per
 //! row for FANOUT = 16, next to the 16 B of (t, v).
 
+use super::times::Times;
+
 /// Entries summarised per entry of the next level. 16: a range query touches at most
 /// 2 × 15 entries per level, 6 levels for 10 M rows.
 const FANOUT: usize = 16;
@@ -17,7 +19,8 @@ const FANOUT: usize = 16;
 /// Points (t, v) sorted by t (ties keep capture order), values finite.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PointColumn {
-    pub t: Vec<f64>,
+    /// Possibly shared with the connection's other series (times.rs).
+    pub t: Times,
     pub v: Vec<f64>,
     /// Level k+1 = `mm[k]`: [min, max] per FANOUT entries of the level below.
     mm: Vec<Vec<[f64; 2]>>,
@@ -46,6 +49,21 @@ impl PointColumn {
             t = order.iter().map(|&i| t[i as usize]).collect();
             v = order.iter().map(|&i| v[i as usize]).collect();
         }
+        PointColumn::indexed(Times::owned(t), v)
+    }
+
+    /// Over a time column that may be shared (times.rs). The same column as
+    /// [`PointColumn::new`] would build: when the times are not sorted or a value is
+    /// not finite, it copies them and goes through `new`.
+    pub fn with_times(t: Times, v: Vec<f64>) -> PointColumn {
+        if t.len() != v.len() || !t.windows(2).all(|w| w[0] <= w[1]) || !v.iter().all(|x| x.is_finite()) {
+            return PointColumn::new(t.to_vec(), v);
+        }
+        PointColumn::indexed(t, v)
+    }
+
+    /// Builds the pyramid over sorted times and finite values.
+    fn indexed(t: Times, v: Vec<f64>) -> PointColumn {
         let mut mm: Vec<Vec<[f64; 2]>> = Vec::new();
         let mut tl: Vec<Vec<f64>> = Vec::new();
         if v.len() > FANOUT {
@@ -74,7 +92,13 @@ impl PointColumn {
 
     /// Heap bytes (for the cache's budget).
     pub fn bytes(&self) -> usize {
-        8 * (self.t.capacity() + self.v.capacity())
+        self.t.base_bytes() + self.bytes_besides_times()
+    }
+
+    /// Heap bytes of the values and the pyramid (a set of series sharing their time
+    /// arrays counts those once).
+    pub fn bytes_besides_times(&self) -> usize {
+        8 * self.v.capacity()
             + self.mm.iter().map(|m| 16 * m.capacity()).sum::<usize>()
             + self.tl.iter().map(|t| 8 * t.capacity()).sum::<usize>()
     }
@@ -82,7 +106,8 @@ impl PointColumn {
     /// First row whose time is not `before(t)` (`before` must be true on a prefix):
     /// down the B-tree of first times, FANOUT entries per level.
     fn partition(&self, before: impl Fn(f64) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.tl.last().map_or(self.t.len(), Vec::len));
+        let t: &[f64] = &self.t;
+        let (mut lo, mut hi) = (0, self.tl.last().map_or(t.len(), Vec::len));
         for k in (0..self.tl.len()).rev() {
             let level = &self.tl[k];
             let j = lo + level[lo..hi].partition_point(|&y| before(y));
@@ -90,10 +115,10 @@ impl PointColumn {
                 return 0;
             }
             // The answer is in block j − 1 of this level (or at the start of block j).
-            let below = if k == 0 { self.t.len() } else { self.tl[k - 1].len() };
+            let below = if k == 0 { t.len() } else { self.tl[k - 1].len() };
             (lo, hi) = ((j - 1) * FANOUT, (j * FANOUT).min(below));
         }
-        lo + self.t[lo..hi].partition_point(|&y| before(y))
+        lo + t[lo..hi].partition_point(|&y| before(y))
     }
 
     /// First row with time ≥ x.

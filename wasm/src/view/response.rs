@@ -1,6 +1,6 @@
 //! The view answer: at most a few numbers per pixel column, whatever the zoom.
-//! Serialized as JSON for now (camelCase; the `kind` field tells the data's shape);
-//! typed arrays later (issue 14, item 3).
+//! Serialized as JSON (camelCase; the `kind` field tells the data's shape) for the
+//! CLI, and packed into typed arrays for the worker (packed.rs).
 
 use super::request::Series;
 use serde::{Deserialize, Serialize};

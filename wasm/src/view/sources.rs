@@ -5,7 +5,8 @@
 use super::pyramid::PointColumn;
 use super::request::Series;
 use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::store::secs;
+use super::times::Times;
+use crate::analysis::store::{secs, PacketRow};
 use crate::analysis::ConnStore;
 use crate::decode::tcp_flags::SYN;
 
@@ -36,15 +37,7 @@ pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) ->
             }
         }),
         _ => store.for_each_packet(|r| {
-            let value = match series {
-                Series::Inflight if r.dir == dir => r.in_flight.map(|f| f as f64),
-                Series::Sequence if r.dir == dir && r.len > 0 => Some(r.seq as f64),
-                Series::Rwnd if r.dir != dir && r.flags & SYN as u32 == 0 => r.win.map(|w| w as f64),
-                Series::Ack if r.dir != dir => r.ack.map(|a| a as f64),
-                Series::WindowEdge if r.dir != dir && r.flags & SYN as u32 == 0 => r.ack.zip(r.win).map(|(a, w)| a as f64 + w as f64),
-                _ => None,
-            };
-            if let Some(x) = value {
+            if let Some(x) = point_value(series, r, dir) {
                 t.push(secs(r.t_ns));
                 v.push(x);
             }
@@ -91,6 +84,20 @@ fn pipe(store: &ConnStore, dir: u8, t: &mut Vec<f64>, v: &mut Vec<f64>) {
     });
 }
 
+/// The value packet `r` gives point series `series` of sender `dir` (see [`points`]),
+/// None when it gives none. Only packets of `dir` give inflight and sequence values,
+/// only the peer's give rwnd, ack and windowEdge values.
+pub fn point_value(series: Series, r: &PacketRow, dir: u8) -> Option<f64> {
+    match series {
+        Series::Inflight if r.dir == dir => r.in_flight.map(|f| f as f64),
+        Series::Sequence if r.dir == dir && r.len > 0 => Some(r.seq as f64),
+        Series::Rwnd if r.dir != dir && r.flags & SYN as u32 == 0 => r.win.map(|w| w as f64),
+        Series::Ack if r.dir != dir => r.ack.map(|a| a as f64),
+        Series::WindowEdge if r.dir != dir && r.flags & SYN as u32 == 0 => r.ack.zip(r.win).map(|(a, w)| a as f64 + w as f64),
+        _ => None,
+    }
+}
+
 /// RTT sample kind bit: kept out of the statistics (store.rs `push_rtt`).
 const RTT_EXCLUDED: u8 = 2;
 
@@ -116,16 +123,26 @@ pub fn markers(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -
             }
         });
     } else {
-        store.for_each_packet(|r| {
-            if r.dir == dir && r.len > 0 && r.flags & MARKER_FLAGS != 0 {
-                m.t.push(secs(r.t_ns));
-                m.v.push(r.seq as f64);
-                m.flags.push(r.flags);
-                m.frame.push(r.frame);
-            }
-        });
+        store.for_each_packet(|r| m.push_sequence_marker(r, dir));
     }
-    if !m.t.windows(2).all(|w| w[0] <= w[1]) {
+    m.sorted()
+}
+
+impl MarkerColumn {
+    /// Adds `r` if it is a segment of `dir` the sequence graph marks.
+    pub fn push_sequence_marker(&mut self, r: &PacketRow, dir: u8) {
+        if r.dir == dir && r.len > 0 && r.flags & MARKER_FLAGS != 0 {
+            self.t.push(secs(r.t_ns));
+            self.v.push(r.seq as f64);
+            self.flags.push(r.flags);
+            self.frame.push(r.frame);
+        }
+    }
+
+    /// Sorted by time (a stable sort: equal times keep capture order).
+    pub fn sorted(self) -> MarkerColumn {
+        let mut m = self;
+        if !m.t.windows(2).all(|w| w[0] <= w[1]) {
         let mut order: Vec<usize> = (0..m.t.len()).collect();
         order.sort_by(|&a, &b| m.t[a].total_cmp(&m.t[b]));
         m = MarkerColumn {
@@ -135,7 +152,8 @@ pub fn markers(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -
             frame: order.iter().map(|&i| m.frame[i]).collect(),
         };
     }
-    m
+        m
+    }
 }
 
 /// Events of a rate series with the running byte total: `cum[i]` = bytes of the
@@ -143,14 +161,15 @@ pub fn markers(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -
 /// binary searches (rates.rs). Sorted by time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CumColumn {
-    pub t: Vec<f64>,
+    /// Possibly shared with the connection's other series (times.rs).
+    pub t: Times,
     /// len = t.len() + 1, cum[0] = 0.
     pub cum: Vec<u64>,
 }
 
 impl CumColumn {
     pub fn bytes(&self) -> usize {
-        8 * (self.t.capacity() + self.cum.capacity())
+        self.t.base_bytes() + 8 * self.cum.capacity()
     }
 }
 
@@ -163,45 +182,70 @@ impl CumColumn {
 ///   sequence number, counted too (negligible; same rule as the first-round chart).
 pub fn cumulative(store: &ConnStore, series: Series, dir: u8) -> CumColumn {
     let (mut t, mut b): (Vec<f64>, Vec<u64>) = (Vec::new(), Vec::new());
-    let mut highest: Option<i64> = None;
+    let mut goodput = GoodputState::default();
     store.for_each_packet(|r| {
-        let bytes = match series {
-            Series::Throughput if r.dir == dir && r.len > 0 => r.len as u64,
-            Series::Wire if r.dir == dir => r.wire_len as u64,
-            // Event series: one per flagged packet (the counts of the report's
-            // retransmissions / duplicateAcks / zeroWindows, binned).
-            Series::Retransmissions if r.dir == dir && r.flags & fb::ANY_RETRANSMISSION != 0 => 1,
-            Series::DuplicateAcks if r.dir != dir && r.flags & fb::DUPLICATE_ACK != 0 => 1,
-            Series::ZeroWindows if r.dir != dir && r.flags & fb::ZERO_WINDOW != 0 => 1,
-            Series::Goodput if r.dir != dir => match (r.ack, highest) {
-                (Some(a), None) => {
-                    highest = Some(a);
-                    return;
-                }
-                (Some(a), Some(h)) if a > h => {
-                    highest = Some(a);
-                    (a - h) as u64
-                }
-                _ => return,
-            },
-            _ => return,
-        };
-        t.push(secs(r.t_ns));
-        b.push(bytes);
+        if let Some(bytes) = event_bytes(series, r, dir, &mut goodput) {
+            t.push(secs(r.t_ns));
+            b.push(bytes);
+        }
     });
-    if !t.windows(2).all(|w| w[0] <= w[1]) {
-        // The capture's clock went backwards: a stable sort keeps equal times in order.
-        let mut order: Vec<u32> = (0..t.len() as u32).collect();
-        order.sort_by(|&x, &y| t[x as usize].total_cmp(&t[y as usize]));
-        t = order.iter().map(|&i| t[i as usize]).collect();
-        b = order.iter().map(|&i| b[i as usize]).collect();
-    }
-    // Running totals in place: b becomes cum (one leading 0).
-    b.insert(0, 0);
-    for i in 1..b.len() {
-        b[i] = b[i - 1].saturating_add(b[i]);
-    }
     t.shrink_to_fit();
-    b.shrink_to_fit();
-    CumColumn { t, cum: b }
+    CumColumn::from_events(Times::owned(t), b)
+}
+
+/// The highest cumulative ACK seen so far (goodput's baseline).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GoodputState {
+    highest: Option<i64>,
+}
+
+/// The bytes packet `r` adds to rate series `series` of sender `dir` (see
+/// [`cumulative`]), None when it is not an event of the series. Goodput keeps its
+/// baseline in `goodput`: call it for every packet in capture order.
+pub fn event_bytes(series: Series, r: &PacketRow, dir: u8, goodput: &mut GoodputState) -> Option<u64> {
+    match series {
+        Series::Throughput if r.dir == dir && r.len > 0 => Some(r.len as u64),
+        Series::Wire if r.dir == dir => Some(r.wire_len as u64),
+        // Event series: one per flagged packet (the counts of the report's
+        // retransmissions / duplicateAcks / zeroWindows, binned).
+        Series::Retransmissions if r.dir == dir && r.flags & fb::ANY_RETRANSMISSION != 0 => Some(1),
+        Series::DuplicateAcks if r.dir != dir && r.flags & fb::DUPLICATE_ACK != 0 => Some(1),
+        Series::ZeroWindows if r.dir != dir && r.flags & fb::ZERO_WINDOW != 0 => Some(1),
+        Series::Goodput if r.dir != dir => match (r.ack, goodput.highest) {
+            (Some(a), None) => {
+                goodput.highest = Some(a);
+                None
+            }
+            (Some(a), Some(h)) if a > h => {
+                goodput.highest = Some(a);
+                Some((a - h) as u64)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl CumColumn {
+    /// From events in capture order (`t` may be shared, times.rs): sorted by time
+    /// when the capture's clock went backwards, then the running totals.
+    pub fn from_events(t: Times, mut b: Vec<u64>) -> CumColumn {
+        let t = if t.windows(2).all(|w| w[0] <= w[1]) {
+            t
+        } else {
+            // The capture's clock went backwards: a stable sort keeps equal times in order.
+            let mut order: Vec<u32> = (0..t.len() as u32).collect();
+            order.sort_by(|&x, &y| t[x as usize].total_cmp(&t[y as usize]));
+            b = order.iter().map(|&i| b[i as usize]).collect();
+            Times::owned(order.iter().map(|&i| t[i as usize]).collect())
+        };
+        // Running totals in place: b becomes cum (one leading 0; in place when b has
+        // room for it, as packet_series.rs leaves it).
+        b.insert(0, 0);
+        for i in 1..b.len() {
+            b[i] = b[i - 1].saturating_add(b[i]);
+        }
+        b.shrink_to_fit();
+        CumColumn { t, cum: b }
+    }
 }

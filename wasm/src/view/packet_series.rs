@@ -1,0 +1,150 @@
+//! Every per-packet series of one sender direction, built in ONE pass over the
+//! compact store (decoding the store costs more than anything done per row), with
+//! shared time arrays: the times of the sender's packets and of the peer's packets
+//! are each kept once, and a series whose points are a run of consecutive packets of
+//! its side (on a bulk transfer: in flight, sequence, throughput and wire on the
+//! sender's; rwnd, ack, window edge and goodput on the peer's, after the handshake)
+//! holds a window into them (times.rs). Anything else gets times of its own, so the
+//! columns are exactly those sources.rs builds one series at a time
+//! (tests/view_query.rs checks it).
+
+use super::pyramid::PointColumn;
+use super::request::Series;
+use super::sources::{event_bytes, point_value, CumColumn, GoodputState, MarkerColumn};
+use super::times::Times;
+use crate::analysis::store::{secs, PacketRow};
+use crate::analysis::ConnStore;
+use std::sync::Arc;
+
+/// The point series built here (RTT comes from the RTT samples, not the packets).
+pub const POINT_SERIES: [Series; 5] = [Series::Inflight, Series::Sequence, Series::Rwnd, Series::Ack, Series::WindowEdge];
+/// The rate series built here.
+pub const RATE_SERIES: [Series; 3] = [Series::Throughput, Series::Wire, Series::Goodput];
+
+/// The series of sender `dir`, and the sequence graph's markers.
+#[derive(Debug, Default)]
+pub struct PacketSeries {
+    pub points: Vec<(Series, PointColumn)>,
+    pub rates: Vec<(Series, CumColumn)>,
+    pub sequence_markers: MarkerColumn,
+}
+
+impl PacketSeries {
+    pub fn point(&self, series: Series) -> Option<&PointColumn> {
+        self.points.iter().find(|p| p.0 == series).map(|p| &p.1)
+    }
+
+    pub fn rate(&self, series: Series) -> Option<&CumColumn> {
+        self.rates.iter().find(|p| p.0 == series).map(|p| &p.1)
+    }
+
+    /// Heap bytes, each time array counted once.
+    pub fn bytes(&self) -> usize {
+        let mut bases: Vec<(usize, usize)> = Vec::new();
+        let mut other = 24 * self.sequence_markers.t.capacity();
+        for (t, rest) in self.points.iter().map(|p| (&p.1.t, p.1.bytes_besides_times())).chain(self.rates.iter().map(|r| (&r.1.t, 8 * r.1.cum.capacity()))) {
+            other += rest;
+            if !bases.iter().any(|b| b.0 == t.base_id()) {
+                bases.push((t.base_id(), t.base_bytes()));
+            }
+        }
+        other + bases.iter().map(|b| b.1).sum::<usize>()
+    }
+}
+
+/// Where a series' times are while the pass runs: a window `[start, start + len)` of
+/// its side's times, or (once its points stop being consecutive packets) a copy.
+#[derive(Default)]
+struct Follow {
+    start: usize,
+    len: usize,
+    own: Option<Vec<f64>>,
+}
+
+impl Follow {
+    /// Row `i` of the side (times `side[..=i]`) has a point of this series; the side
+    /// has at most `side_rows` rows (the copy's capacity, so it never grows by doubling).
+    fn point(&mut self, side: &[f64], i: usize, side_rows: usize) {
+        match &mut self.own {
+            Some(own) => own.push(side[i]),
+            None if self.len == 0 => (self.start, self.len) = (i, 1),
+            None if self.start + self.len == i => self.len += 1,
+            None => {
+                let mut own = Vec::with_capacity(self.len + side_rows.saturating_sub(i).max(1));
+                own.extend_from_slice(&side[self.start..self.start + self.len]);
+                own.push(side[i]);
+                self.own = Some(own);
+            }
+        }
+    }
+
+    fn times(self, side: &Arc<Vec<f64>>) -> Times {
+        match self.own {
+            Some(mut own) => {
+                own.shrink_to_fit();
+                Times::owned(own)
+            }
+            None => Times::window(side, self.start, self.len),
+        }
+    }
+}
+
+/// One series being built: its times and values (point series) or event bytes (rates).
+#[derive(Default)]
+struct Building {
+    follow: Follow,
+    values: Vec<f64>,
+    bytes: Vec<u64>,
+}
+
+/// `side_rows`: packets of the sender and of the peer in the store, or an upper bound
+/// (the summary's counts): every array is allocated once at that size and shrunk in
+/// place at the end, so building never holds an array twice (a doubling Vec would,
+/// and wasm's linear memory keeps its high-water mark; issue 14's memory target).
+pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries {
+    let rows = side_rows.map(|r| r.min(store.packet_count()));
+    let peer_side = |s: Series| usize::from(matches!(s, Series::Rwnd | Series::Ack | Series::WindowEdge | Series::Goodput));
+    // sides[0] = the sender's packet times, sides[1] = the peer's.
+    let mut sides: [Vec<f64>; 2] = rows.map(Vec::with_capacity);
+    let mut points: Vec<Building> = POINT_SERIES.iter().map(|&s| Building { values: Vec::with_capacity(rows[peer_side(s)]), ..Building::default() }).collect();
+    let mut rates: Vec<Building> = RATE_SERIES.iter().map(|&s| Building { bytes: Vec::with_capacity(rows[peer_side(s)] + 1), ..Building::default() }).collect();
+    let mut goodput = GoodputState::default();
+    let mut markers = MarkerColumn::default();
+    store.for_each_packet(|r: &PacketRow| {
+        let k = usize::from(r.dir != dir);
+        let side = &mut sides[k];
+        side.push(secs(r.t_ns));
+        let i = side.len() - 1;
+        for (b, &s) in points.iter_mut().zip(&POINT_SERIES) {
+            if let Some(x) = point_value(s, r, dir) {
+                b.follow.point(side, i, rows[k]);
+                b.values.push(x);
+            }
+        }
+        for (b, &s) in rates.iter_mut().zip(&RATE_SERIES) {
+            if let Some(x) = event_bytes(s, r, dir, &mut goodput) {
+                b.follow.point(side, i, rows[k]);
+                b.bytes.push(x);
+            }
+        }
+        markers.push_sequence_marker(r, dir);
+    });
+    let sides = sides.map(|mut s| {
+        s.shrink_to_fit();
+        Arc::new(s)
+    });
+    // Which side each series' points come from (point_value / event_bytes).
+    let side_of = |s: Series| &sides[peer_side(s)];
+    PacketSeries {
+        points: POINT_SERIES
+            .iter()
+            .zip(points)
+            .map(|(&s, mut b)| {
+                b.values.shrink_to_fit();
+                (s, PointColumn::with_times(b.follow.times(side_of(s)), b.values))
+            })
+            .collect(),
+        rates: RATE_SERIES.iter().zip(rates).map(|(&s, b)| (s, CumColumn::from_events(b.follow.times(side_of(s)), b.bytes))).collect(),
+        sequence_markers: markers.sorted(),
+    }
+}
