@@ -41,7 +41,9 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
     if (current !== mine) return;
-    if (!session.push(chunk)) break; // fatal decode error: keep what was decoded
+    // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
+    const more = chunk.compressedBytes === null ? session.push(chunk.bytes) : session.pushInflated(chunk.bytes, chunk.compressedBytes);
+    if (!more) break;
   }
   if (current !== mine) return;
   session.finish();

@@ -300,7 +300,7 @@ export type Layer = "capture" | "link" | "ip" | "tcp";
  * What went wrong.
  */
 
-export type ErrorKind = "bad-magic" | "unsupported" | "truncated" | "bad-length" | "bad-header" | "malformed";
+export type ErrorKind = "bad-magic" | "unsupported" | "truncated" | "bad-length" | "bad-header" | "malformed" | "too-large";
 
 /**
  * Everything the analysis knows about one connection.
