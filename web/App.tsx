@@ -3,7 +3,7 @@
 // ("idle" | "loading" | "ready" | "error") is the explicit signal tests wait on.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CaptureBanner } from './components/CaptureBanner';
-import { ConnectionTable, largestConnection } from './components/ConnectionTable';
+import { ConnectionTable, largestConnection, summaryTable, type TableSource } from './components/ConnectionTable';
 import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
@@ -24,6 +24,8 @@ interface Engine {
   source: ViewSource;
   /** Per-packet columns of a connection, for share snapshots and the packet CSV only (removed by issue 15). */
   loadData: (id: number) => Promise<ConnectionData>;
+  /** The connection table's rows (the worker's, or a snapshot's few). */
+  table: TableSource;
   /** A snapshot holds one connection: that one is shown. */
   only?: ConnectionSummary;
 }
@@ -106,6 +108,7 @@ export function App() {
       const c = client();
       setEngine({
         source: c.viewSource(),
+        table: c.tableSource(),
         loadData: async (id) => {
           const data = await c.connection(id);
           if (!data) throw new Error(`Connection ${id} is no longer loaded.`);
@@ -140,7 +143,7 @@ export function App() {
       setFileName(snapshot.name);
       setReport(snapshot.report);
       // Temporary bridge (removed by issue 15): a snapshot still carries per-packet columns.
-      setEngine({ source: snapshotViewSource(snapshot.data), loadData: async () => snapshot.data, only: snapshot.data.summary });
+      setEngine({ source: snapshotViewSource(snapshot.data), table: summaryTable(snapshot.report.connections), loadData: async () => snapshot.data, only: snapshot.data.summary });
     } catch (error) {
       if (seq !== loadSeq.current) return;
       setSnap(null);
@@ -222,9 +225,9 @@ export function App() {
             <CaptureBanner name={fileName} report={report} />
           </ErrorBoundary>
         ) : null}
-        {report && report.connections.length > 0 ? (
+        {report && engine && report.connections.length > 0 ? (
           <ErrorBoundary what="connection list" resetKey={report}>
-            <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+            <ConnectionTable source={engine.table} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
           </ErrorBoundary>
         ) : null}
         {engine && selected && report ? (

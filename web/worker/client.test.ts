@@ -60,6 +60,26 @@ describe('DecoderClient', () => {
     await expect(source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 })).rejects.toBeInstanceOf(StaleAnswer);
   });
 
+  it('table pages carry the generation; a stale page is dropped, a table of a replaced capture refused', async () => {
+    const client = new DecoderClient();
+    const opened = client.open(new Blob([]), 'a', null, () => {});
+    const w = FakeWorker.all[0];
+    w.answer(hello);
+    w.answer({ type: 'report', generation: 1, report: report(1), elapsedMs: 1 });
+    await opened;
+    const table = client.tableSource();
+    const query = { sort: 'bytes', descending: true, text: ':443', limit: '', offset: 0, count: 50 } as const;
+    const asked = table(query);
+    const sent = w.posted[1] as Extract<ToWorker, { type: 'table' }>;
+    expect([sent.type, sent.generation, sent.query]).toEqual(['table', 1, query]);
+    const page = { total: 3, matched: 1, offset: 0, rows: [] };
+    w.answer({ type: 'table', generation: 0, requestId: sent.requestId, page: { ...page, total: 99 } }); // stale: dropped
+    w.answer({ type: 'table', generation: 1, requestId: sent.requestId, page });
+    expect(await asked).toEqual(page);
+    client.open(new Blob([]), 'b', null, () => {}).catch(() => undefined);
+    await expect(table(query)).rejects.toBeInstanceOf(StaleAnswer);
+  });
+
   it('refuses a worker that speaks another protocol or view schema', async () => {
     const client = new DecoderClient();
     const opened = client.open(new Blob([]), 'a', null, () => {});

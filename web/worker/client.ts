@@ -4,7 +4,7 @@
 // of an older generation are dropped. The worker's versions are checked when it says
 // hello: a worker from another build (a stale cache) is refused.
 import type { ConnectionData, Report } from '../model/types';
-import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type ViewAt } from './generated/view';
+import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, type TableQuery, type ViewAt } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
 import type { ViewAnswer } from './viewAnswer';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
@@ -72,6 +72,9 @@ export class DecoderClient {
       case 'connection':
         this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionData | null) => void)(message.data));
         break;
+      case 'table':
+        this.settle(message.requestId, (p) => (p.resolve as (v: TablePage) => void)(message.page));
+        break;
       case 'bdp':
         this.settle(message.requestId, (p) => (p.resolve as (v: BdpAnswer) => void)(message.answer));
         break;
@@ -134,6 +137,13 @@ export class DecoderClient {
         this.request<ViewAt>((requestId) => ({ type: 'at', generation, requestId, request: { ...request, generation } }), generation)
           .then((a) => (a.found ? a : null)),
     };
+  }
+
+  /** The current capture's connection table (wasm/src/table.rs): one page per query;
+   *  the answer of a capture replaced meanwhile is refused (StaleAnswer). */
+  tableSource(): (query: TableQuery) => Promise<TablePage> {
+    const generation = this.generation;
+    return (query) => this.request<TablePage>((requestId) => ({ type: 'table', generation, requestId, query }), generation);
   }
 
   /** Per-packet columns of a connection, for share snapshots only (removed by issue 15). */

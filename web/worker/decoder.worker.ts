@@ -6,7 +6,7 @@ import init, { WasmSession, bdpJson, viewAt, viewQuery, viewSchemaVersion } from
 import type { Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
-import { VIEW_SCHEMA_VERSION, type ViewResponse } from './generated/view';
+import { VIEW_SCHEMA_VERSION, type TablePage, type ViewResponse } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
 import { packAnswer } from './viewAnswer';
 
@@ -47,8 +47,17 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   }
   if (current !== mine) return;
   session.finish();
-  mine.report = JSON.parse(session.reportJson()) as Report;
+  mine.report = reportOf(session);
   post({ type: 'report', generation, report: mine.report, elapsedMs: performance.now() - started });
+}
+
+/** The report, assembled from the header and one connection at a time: never one JSON
+ * string of the whole report (10^6 connections would make it ~500 MB). */
+function reportOf(session: WasmSession): Report {
+  const { connectionCount, ...header } = JSON.parse(session.headerJson()) as Omit<Report, 'connections'> & { connectionCount: number };
+  const connections: Report['connections'] = new Array(connectionCount);
+  for (let i = 0; i < connectionCount; i++) connections[i] = JSON.parse(session.connectionJson(i));
+  return { ...header, connections };
 }
 
 /** The session of `generation`, or null when it is not the current capture (stale request). */
@@ -82,6 +91,14 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         await ready;
         post({ type: 'bdp', generation: null, requestId: message.requestId, answer: JSON.parse(bdpJson(JSON.stringify(message.question))) });
         break;
+      case 'table': {
+        const session = sessionFor(message.generation);
+        if (!session) return;
+        const page = JSON.parse(session.connectionTable(JSON.stringify(message.query))) as TablePage | { error: string };
+        if ('error' in page) throw new Error(`connection table: ${page.error}`);
+        post({ type: 'table', generation: message.generation, requestId: message.requestId, page });
+        break;
+      }
       case 'connection': {
         const session = sessionFor(message.generation);
         const summary = current?.report?.connections.find((c) => c.id === message.id);

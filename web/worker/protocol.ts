@@ -5,16 +5,18 @@
 // (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
 // View types are generated from the Rust structs (./generated/view.ts).
 import type { ConnectionData, Report } from '../model/types';
-import type { AtRequest, BdpAnswer, BdpQuestion, ViewAt, ViewRequest } from './generated/view';
+import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export type ToWorker =
   | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
   | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
   | { type: 'at'; generation: number; requestId: number; request: AtRequest }
+  /** One page of the connection table (wasm/src/table.rs): sorted, filtered, paged. */
+  | { type: 'table'; generation: number; requestId: number; query: TableQuery }
   /** Per-packet columns of one connection: only for making share snapshots (removed by issue 15). */
   | { type: 'connection'; generation: number; requestId: number; id: number }
   /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
@@ -28,6 +30,7 @@ export type FromWorker =
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
   | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
   | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }
+  | { type: 'table'; generation: number; requestId: number; page: TablePage }
   | { type: 'bdp'; generation: null; requestId: number; answer: BdpAnswer }
   /** A failure of the worker itself (wasm failed to load, schema mismatch, a bug);
    *  damaged captures come back as a `report` whose `error` is set. */

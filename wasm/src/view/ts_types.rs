@@ -72,6 +72,11 @@ mod tests {
             decl::<a::DiagnosisShares>(&cfg),
             decl::<a::Evidence>(&cfg),
             decl::<a::Episode>(&cfg),
+            // The connection table (table.rs): one page per question.
+            decl::<crate::table::SortKey>(&cfg),
+            decl::<crate::table::TableQuery>(&cfg),
+            decl::<crate::table::TableRow>(&cfg),
+            decl::<crate::table::TablePage>(&cfg),
             union("Limit", &a::LIMITS),
             union("Verdict", &a::VERDICTS),
             union("EpisodeKind", &a::EPISODE_KINDS),

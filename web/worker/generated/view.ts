@@ -492,6 +492,42 @@ export type Episode = { start: number, end: number,
  */
 kind: EpisodeKind, text: string, };
 
+export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit";
+
+/**
+ * One question about the table (JSON from the worker).
+ */
+
+export type TableQuery = { sort: SortKey, descending: boolean, 
+/**
+ * Case-insensitive substring of "from to" (e.g. "10.0.0.1", ":443", "fd77::").
+ */
+text: string, 
+/**
+ * Only connections whose `diagnosis.limit` is this (empty: all).
+ */
+limit: string, offset: number, 
+/**
+ * Rows wanted, at most MAX_PAGE_ROWS.
+ */
+count: number, };
+
+export type TableRow = { id: number, from: string, to: string, start: number, duration: number, bytes: number, retransmissions: number, stalls: number, limit: string, };
+
+/**
+ * One page of the table.
+ */
+
+export type TablePage = { 
+/**
+ * Connections in the capture.
+ */
+total: number, 
+/**
+ * Connections that pass the filters.
+ */
+matched: number, offset: number, rows: Array<TableRow>, };
+
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
