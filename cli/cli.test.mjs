@@ -64,3 +64,24 @@ test('every example capture decodes without error, plain and gzip-compressed ali
     assert.match(human.stdout, /limit: /);
   }
 });
+
+test('the text output names the kinds of retransmission and the timeout backoff', () => {
+  // bursts-outage.pcap: 38 retransmissions = 5 timeouts + 1 probe + 21 fast / SACK
+  // recovery + 11 slow start, 3 spurious; the kernel counted the same 5 / 21 / 11
+  // (wasm/tests/retrans_kinds_captures.rs). One chain of 4 timeouts backs off 376 →
+  // 736 → 1472 → 3008 ms.
+  const out = run('analyze', join(examples, 'bursts-outage.pcap')).stdout;
+  assert.match(out, /retransmissions 38 \(5 timeouts, 1 tail loss probe, 21 fast \/ SACK recovery, 11 slow start after a timeout; 3 spurious\)/);
+  assert.match(out, /timeout backoff: 4 at 21\.419 s \(376, 736, 1472, 3008 ms\)/);
+});
+
+test('the text output shows the handshake options and the capture loss note', () => {
+  // rwnd-limited.pcap's handshake (docs/ANALYSIS.md "connection.handshake").
+  const out = run('analyze', join(examples, 'rwnd-limited.pcap')).stdout;
+  assert.match(out, /handshake: SYN mss 1460, wscale 10, SACK, timestamps; SYN\/ACK mss 1460, wscale 7, SACK, timestamps; window scaling negotiated/);
+  // capture-loss.pcap: rx-bulk with 13 data segments dropped (wasm/tests/capture_loss_captures.rs).
+  const lossy = run('analyze', join(examples, 'capture-loss.pcap')).stdout;
+  assert.match(lossy, /note: The capture dropped packets: about 13 segments \(18 KiB\)/);
+  assert.match(run('analyze', join(examples, 'no-handshake.pcap')).stdout, /handshake: SYN not captured; SYN\/ACK not captured; window scaling not captured/);
+});
+

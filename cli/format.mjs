@@ -32,14 +32,20 @@ export function formatHuman(name, report) {
     const where = { sender: 'at the sender', receiver: 'at the receiver', middle: 'in the middle of the path' }[c.vantage] ?? 'at an unknown point';
     lines.push(`    captured ${where}; path RTT ${c.pathRttMs == null ? 'unknown' : `${c.pathRttMs.toFixed(2)} ms`}` +
       (c.pathRttMethod ? ` (${c.pathRttMethod})` : ''));
+    if (c.handshake) lines.push(`    handshake: ${handshakeText(c.handshake)}`);
     const r = d.rtt;
     const rtt = r.minMs === null ? 'no RTT samples' :
       `RTT min ${r.minMs.toFixed(2)} ms, median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms?.toFixed(2) ?? '-'} ms, max ${r.maxMs?.toFixed(2) ?? '-'} ms`;
     const peer = c.directions[1 - c.dataDirection];
     const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
     lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
-    lines.push(`    retransmissions ${d.retransmissions} (fast ${d.fastRetransmissions}, spurious ${d.spuriousRetransmissions}), ` +
+    lines.push(`    retransmissions ${d.retransmissions}${retransmissionKinds(d)}, ` +
       `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}`);
+    const chains = (d.rtoChains ?? []).filter((ch) => ch.timeouts > 1);
+    if (chains.length) {
+      const listed = chains.slice(0, 3).map((ch) => `${ch.timeouts} at ${ch.start.toFixed(3)} s (${ch.intervalsMs.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+      lines.push(`    timeout backoff: ${listed.join('; ')}${chains.length > 3 ? '; ...' : ''}`);
+    }
     if (d.stalls.length) {
       const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${s.cause})`);
       lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);
@@ -58,4 +64,31 @@ function linkTypes(names, max = 4) {
 /** The data direction's payload (the direction that carried more). */
 function payload(c) {
   return c.directions[c.dataDirection].payloadBytes;
+}
+
+/** " (2 timeouts, 1 tail loss probe, 21 fast / SACK recovery, 11 slow start; 3 spurious)":
+ *  the kinds of docs/ANALYSIS.md "Retransmission kinds", those that occurred. */
+function retransmissionKinds(d) {
+  if (!d.retransmissions) return '';
+  const n = (v, one, many) => `${v} ${v === 1 ? one : many}`;
+  const kinds = [
+    d.rtoEvents ? n(d.rtoEvents, 'timeout', 'timeouts') : null,
+    d.tailLossProbes ? n(d.tailLossProbes, 'tail loss probe', 'tail loss probes') : null,
+    d.fastRetransmissions ? `${d.fastRetransmissions} fast / SACK recovery` : null,
+    d.slowStartRetransmissions ? `${d.slowStartRetransmissions} slow start after a timeout` : null,
+  ].filter(Boolean);
+  const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
+  return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';
+}
+
+/** "SYN mss 1460, wscale 10, SACK, timestamps; SYN/ACK mss 1460, wscale 7, SACK,
+ *  timestamps; window scaling negotiated" (docs/ANALYSIS.md "connection.handshake"). */
+function handshakeText(h) {
+  const offer = (name, o) => {
+    if (!o) return `${name} not captured`;
+    const parts = [o.mss == null ? null : `mss ${o.mss}`, o.windowScale == null ? null : `wscale ${o.windowScale}`,
+      o.sackPermitted ? 'SACK' : null, o.timestamps ? 'timestamps' : null, o.ecn ? 'ECN' : null, o.tfo ? 'TFO' : null].filter(Boolean);
+    return `${name} ${parts.length ? parts.join(', ') : 'no options'}`;
+  };
+  return `${offer('SYN', h.syn)}; ${offer('SYN/ACK', h.synAck)}; window scaling ${h.windowScaling.replace('-', ' ')}`;
 }

@@ -178,6 +178,12 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The processes the capture names (PKTAP, pcapng), by connection id, for the table.
+  const processOf = useMemo(() => {
+    const byId = new Map((report?.connections ?? []).flatMap((c) => ('process' in c && c.process ? [[c.id, c.process] as const] : [])));
+    return byId.size ? (id: number) => byId.get(id) : undefined;
+  }, [report]);
+
   const selected = useMemo(() => {
     if (!report) return undefined;
     if (engine?.only) return engine.only;
@@ -227,7 +233,7 @@ export function App() {
         ) : null}
         {report && engine && report.connections.length > 0 ? (
           <ErrorBoundary what="connection list" resetKey={report}>
-            <ConnectionTable source={engine.table} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
           </ErrorBoundary>
         ) : null}
         {engine && selected && report ? (

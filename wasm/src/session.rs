@@ -107,7 +107,12 @@ impl Session {
         if let (Some(t), Some(last)) = (self.timeline.finish(), self.held.take()) {
             deliver(&mut analyzer, &mut self.file_t0_ns, last, t);
         }
-        self.analysis = Some(analyzer.finish());
+        let mut analysis = analyzer.finish();
+        let processes = self.decoder.processes();
+        for c in &mut analysis.connections {
+            c.process = c.process_index.and_then(|i| processes.get(i)).cloned();
+        }
+        self.analysis = Some(analysis);
     }
 
     pub fn bytes_consumed(&self) -> u64 {

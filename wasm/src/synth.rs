@@ -24,9 +24,11 @@
 
 mod file;
 mod ip;
+mod links;
 
 pub use crate::decode::TcpOptions;
 pub use file::{write_pcap, write_pcap_header, write_pcap_record, write_pcapng, BlockKind, Endian, Interface, Link, Section, TsResolution};
+pub use links::RadioFields;
 
 use crate::decode::tcp_flags::{ACK, FIN, SYN};
 use std::net::SocketAddr;
@@ -46,11 +48,17 @@ pub struct Frame {
     pub interface: u32,
     /// pcapng only: which block carries the frame.
     pub block: BlockKind,
+    /// PKTAP links: the process in the header, (pid, command name).
+    pub process: Option<(u32, String)>,
+    /// pcapng only: the EPB's Darwin process option (index of the section's DPIB).
+    pub dpib: Option<u32>,
+    /// Radiotap links: the radio fields to write (none: an 8-byte empty header).
+    pub radio: Option<RadioFields>,
 }
 
 impl Frame {
     pub fn new(ts_ns: i64, ethertype: u16, net: Vec<u8>) -> Frame {
-        Frame { ts_ns, ethertype, net, snaplen: None, interface: 0, block: BlockKind::Enhanced }
+        Frame { ts_ns, ethertype, net, snaplen: None, interface: 0, block: BlockKind::Enhanced, process: None, dpib: None, radio: None }
     }
     /// An ARP request (not IP; the decoder reports `not-ip`).
     pub fn arp(ts_ns: i64) -> Frame {
@@ -75,6 +83,18 @@ impl Frame {
     }
     pub fn block(mut self, b: BlockKind) -> Frame {
         self.block = b;
+        self
+    }
+    pub fn process(mut self, pid: u32, name: &str) -> Frame {
+        self.process = Some((pid, name.into()));
+        self
+    }
+    pub fn dpib(mut self, index: u32) -> Frame {
+        self.dpib = Some(index);
+        self
+    }
+    pub fn radio(mut self, r: RadioFields) -> Frame {
+        self.radio = Some(r);
         self
     }
 }

@@ -30,6 +30,7 @@ fn run(n: u32) -> usize {
             payload_len: 0,
             options: TcpOptions { window_scale: Some(7), ..Default::default() },
             frame_id: Default::default(),
+            meta: Default::default(),
         };
         an.push(&seg, 0);
         seg.packet_index += 1;

@@ -136,11 +136,11 @@ fn hostile_requests_are_clamped_never_refused() {
         (r#""t0":0,"t1":1,"columns":100,"stallThresholdMs":0.0000001"#, "stall threshold raised"),
         (r#""t0":0,"t1":1,"columns":100,"direction":7"#, "direction 7"),
     ];
-    for series in ["throughput", "goodput", "wire", "inflight", "rwnd", "windowLimited", "rtt", "sequence", "stalls"] {
+    for series in ["throughput", "goodput", "wire", "inflight", "rwnd", "windowLimited", "rtt", "sequence", "stalls", "wifi"] {
         for (fields, expect) in cases {
             let r = ask(&mut engine, &a, &format!(r#"{{"generation":1,"connection":0,"series":"{series}",{fields}}}"#));
             assert!(r.error.is_none(), "{series} {fields}: {:?}", r.error);
-            let rate = matches!(series, "throughput" | "goodput" | "wire");
+            let rate = matches!(series, "throughput" | "goodput" | "wire" | "wifi");
             let applies = (rate || !expect.contains("positive duration")) && (series == "stalls" || !expect.contains("stall"));
             if applies {
                 assert!(r.clamped.iter().any(|m| m.contains(expect)), "{series} {fields}: {:?}", r.clamped);
@@ -152,6 +152,7 @@ fn hostile_requests_are_clamped_never_refused() {
                 ViewData::Bins(b) => assert!(b.bytes.len() <= 4 * cols),
                 ViewData::Points(p) => assert!(p.column.len() <= cols),
                 ViewData::Intervals(i) => assert!(i.intervals.len() <= 4 * cols),
+                ViewData::Wifi(w) => assert!(w.frames.len() <= 4 * cols),
                 ViewData::None => panic!("{series}: no data"),
             }
         }

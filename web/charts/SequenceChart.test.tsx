@@ -23,4 +23,20 @@ describe('time-sequence chart (engine answers)', () => {
     expect(Math.max(...e.max)).toBeGreaterThanOrEqual(Math.max(...a.max));
     expect(await tipAt(svg, 400)).toMatch(/segment at [\d.]+ s: seq [\d,]+/);
   });
+
+  it('bursts-outage.pcap: each retransmission drawn in the colour of its kind', async () => {
+    // The 4-timeout backoff chain at 21.42–26.63 s (wasm/tests/retrans_kinds_captures.rs):
+    // over 21.3–26.64 s at 800 columns every marker has its own column: 4 timeouts,
+    // the last one spurious (a D-SACK reported it), no other kind.
+    const { report, source } = engineFor('bursts-outage.pcap');
+    const summary = largest(report.connections);
+    const full = fullView(summary, 800, 300);
+    const view = { ...full, range: [21.3, 26.64] as [number, number] };
+    const segments = await source.query(ask(summary, view, 'sequence'));
+    const svg = newSvg();
+    drawSequence(svg, { segments: pointsOf(segments), ack: null, edge: null, summary, direction: summary.dataDirection, source }, view);
+    const kinds = Object.fromEntries([...svg.querySelectorAll('path.tcps-retx-kind')].map((p) => [p.getAttribute('data-kind'), Number(p.getAttribute('data-count'))]));
+    expect(kinds).toEqual({ rto: 4, tlp: 0, fast: 0, 'slow-start': 0, spurious: 1 });
+    expect(num(svg, 'path.tcps-retransmissions', 'data-count')).toBe(4);
+  });
 });

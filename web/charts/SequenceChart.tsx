@@ -32,6 +32,12 @@ export interface SequenceModel {
 
 const RETRANSMITTED = FLAG.RETRANSMISSION | FLAG.FAST_RETRANSMISSION | FLAG.SPURIOUS_RETRANSMISSION;
 
+/** The kinds the engine sets on retransmitted segments (docs/ANALYSIS.md "Retransmission kinds"). */
+export const RETRANSMISSION_KINDS: [string, number][] = [
+  ['rto', FLAG.KIND_RTO], ['tlp', FLAG.KIND_TLP], ['fast', FLAG.KIND_FAST],
+  ['slow-start', FLAG.KIND_SLOW_START], ['spurious', FLAG.KIND_SPURIOUS],
+];
+
 export function drawSequence(
   svgEl: SVGSVGElement, m: SequenceModel, view: ChartView,
   onRangeChange?: (r: [number, number]) => void, hover?: HoverBus,
@@ -69,6 +75,13 @@ export function drawSequence(
     const other = idx((fl) => (fl & RETRANSMITTED) === 0);
     f.plot.append('path').attr('class', 'tcps-segments tcps-retransmissions').attr('data-count', retrans.length)
       .attr('d', dotsPath(retrans, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]), 4));
+    // Each retransmission's kind (wasm/src/analysis/retrans_kinds.rs), drawn over the
+    // plain mark in its own colour; a needless (spurious) one gets a wider underline.
+    for (const [kind, bit] of RETRANSMISSION_KINDS) {
+      const of = idx((fl) => (fl & RETRANSMITTED) !== 0 && (fl & bit) !== 0);
+      f.plot.append('path').attr('class', `tcps-retx-kind tcps-retx-${kind}`).attr('data-kind', kind).attr('data-count', of.length)
+        .attr('d', dotsPath(of, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]) + (kind === 'spurious' ? 3 : 0), kind === 'spurious' ? 7 : 4));
+    }
     f.plot.append('path').attr('class', 'tcps-seq-lost').attr('data-count', other.length)
       .attr('d', dotsPath(other, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]), 4));
   }
@@ -98,7 +111,11 @@ export function SequenceChart({ source, summary, direction, view, onRangeChange,
       <ChartMessages answers={answers} failure={failure} />
       <ul className="tcps-legend" aria-label="Time-sequence legend">
         <li><span className="tcps-swatch tcps-s-segments" />data segments</li>
-        <li><span className="tcps-swatch tcps-s-retransmissions" />retransmissions</li>
+        <li><span className="tcps-swatch tcps-s-retx-rto" />timeout</li>
+        <li><span className="tcps-swatch tcps-s-retx-tlp" />tail loss probe</li>
+        <li><span className="tcps-swatch tcps-s-retx-fast" />fast / SACK recovery</li>
+        <li><span className="tcps-swatch tcps-s-retx-slow-start" />slow start after a timeout</li>
+        <li><span className="tcps-swatch tcps-s-retx-spurious" />needless (spurious, underlined)</li>
         <li><span className="tcps-swatch tcps-s-seq-lost" />previous segment not captured / out of order</li>
         <li><span className="tcps-swatch tcps-s-ack" />cumulative ACK</li>
         <li><span className="tcps-swatch tcps-s-seq-window" />window edge (ACK + rwnd)</li>

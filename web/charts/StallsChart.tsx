@@ -21,6 +21,7 @@ export const CAUSE_LABELS: Record<StallCause, string> = {
   'retransmission-timeout': 'retransmission timeout',
   'application-idle': 'application idle',
   'ack-wait': 'waiting for ACK',
+  'delayed-ack': 'delayed ACK (Nagle)',
   unknown: 'unknown',
 };
 export const CAUSES = Object.keys(CAUSE_LABELS) as StallCause[];

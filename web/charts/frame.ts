@@ -49,7 +49,8 @@ function layer(svg: Svg, cls: string): G {
 }
 
 export interface FrameSpec {
-  chart: ChartId;
+  /** A stacked chart, or the Wi-Fi strip (shown on radio captures only). */
+  chart: ChartId | 'wifi';
   title: string;
   /** Screen-reader summary of what the chart shows, in numbers. */
   description: string;

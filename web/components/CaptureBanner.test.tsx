@@ -53,4 +53,12 @@ describe('CaptureBanner', () => {
     expect(legacy.querySelector('[data-testid="coarse-clock-banner"]')!.textContent).toBe(CLOCK_WARNING.message);
     expect(legacy.querySelector('[data-testid="warnings"]')).toBeNull();
   });
+
+  it('says when the capture itself dropped packets, as a banner, not as packets not analysed', () => {
+    // capture-loss.pcap's warning (wasm/tests/capture_loss_captures.rs).
+    const LOSS = { kind: 'capture-loss', count: 13, message: 'The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.' };
+    const el = render(<CaptureBanner name="capture-loss.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [LOSS, NOT_TCP])} />);
+    expect(el.querySelector('[data-testid="capture-loss-banner"]')!.textContent).toBe(LOSS.message);
+    expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
+  });
 });

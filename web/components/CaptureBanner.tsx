@@ -12,7 +12,7 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
 }
 
 /** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
-export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'time-went-backwards'] as const;
+export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'time-went-backwards'] as const;
 
 /** A capture clock coarser than this (ms) gets the banner. */
 export const COARSE_CLOCK_MS = 1;
@@ -41,6 +41,9 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
   const coarse = quality && quality.timestampResolutionMs != null && quality.timestampResolutionMs > COARSE_CLOCK_MS
     ? coarseClockText(quality.timestampResolutionMs)
     : byKind('coarse-clock')?.message;
+  // Bytes the receivers acknowledged that the capture never saw (issue 17; the
+  // engine's own sentence: docs/ANALYSIS.md "connection.captureLoss").
+  const captureLoss = byKind('capture-loss')?.message;
   const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly string[]).includes(w.kind));
   return (
     <section className="capture" data-testid="capture">
@@ -62,6 +65,11 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
       {coarse ? (
         <div className="banner capture-note" role="status" data-testid="coarse-clock-banner">
           {coarse}
+        </div>
+      ) : null}
+      {captureLoss ? (
+        <div className="banner capture-note" role="status" data-testid="capture-loss-banner">
+          {captureLoss}
         </div>
       ) : null}
       {byKind('time-went-backwards') ? (

@@ -23,6 +23,7 @@ import { InflightChart, type InflightMode } from '../charts/InflightChart';
 import { StallsChart } from '../charts/StallsChart';
 import { SequenceChart } from '../charts/SequenceChart';
 import { RttChart } from '../charts/RttChart';
+import { WifiChart } from '../charts/WifiChart';
 import { directionLabel } from '../charts/common';
 import { ErrorBoundary } from './ErrorBoundary';
 import '../charts/charts.css';
@@ -34,6 +35,7 @@ export type { InflightMode } from '../charts/InflightChart';
 export type Theme = 'light' | 'dark' | 'auto';
 
 export const DEFAULT_BIN_MS = 100;
+const WIFI_HEIGHT = 140;
 export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 110, sequence: 300, rtt: 190 };
 
 export interface ConnectionChartsProps {
@@ -70,6 +72,8 @@ export interface ConnectionChartsProps {
   controls?: boolean;
   /** Called once every shown chart has drawn its first answer (or said why it cannot). */
   onReady?: () => void;
+  /** Draw the Wi-Fi strip under the stack (captures with radiotap / PPI headers). */
+  wifi?: boolean;
 }
 
 function useContainerWidth(fixed: number | undefined) {
@@ -261,6 +265,13 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
           {chartControls(id)}
         </figure>
       ))}
+      {props.wifi && (
+        <figure className="tcps-chart" data-chart="wifi" aria-label="Wi-Fi: PHY rate and retries">
+          <ErrorBoundary what="chart" resetKey={summary}>
+            <WifiChart {...shared} view={{ ...views.stalls, height: WIFI_HEIGHT }} binMs={askedBinMs} />
+          </ErrorBoundary>
+        </figure>
+      )}
     </section>
   );
 }

@@ -4,7 +4,7 @@
 // only the rows in view (issue 16 item 2). Every value is a field of the table row,
 // defined in docs/ANALYSIS.md ("The connection table").
 import { useEffect, useMemo, useState } from 'react';
-import type { ConnectionSummary } from '../model/types';
+import { processLabel, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
 import { formatBytesSI, formatDuration } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
@@ -55,8 +55,10 @@ const SEARCH_DELAY_MS = 150;
 
 interface Loaded { key: string; offset: number; rows: TableRow[]; matched: number; total: number }
 
-export function ConnectionTable({ source, selected, onSelect }: {
+export function ConnectionTable({ source, selected, onSelect, processOf }: {
   source: TableSource; selected: number | null; onSelect: (id: number) => void;
+  /** The process the capture names for a connection (Apple PKTAP, pcapng process blocks). */
+  processOf?: (id: number) => ProcessInfo | undefined;
 }) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'bytes', descending: true });
   const [typed, setTyped] = useState('');
@@ -138,7 +140,10 @@ export function ConnectionTable({ source, selected, onSelect }: {
                   onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSelect(r.id)}
                 >
                   <td>{r.id}</td>
-                  <td className="endpoints">{r.from} → {r.to}</td>
+                  <td className="endpoints">
+                    {r.from} → {r.to}
+                    {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection">{processLabel(processOf(r.id)!)}</span> : null}
+                  </td>
                   <td className="num">{formatBytesSI(r.bytes)}</td>
                   <td className="num">{formatDuration(r.duration)}</td>
                   <td className="num">{r.retransmissions.toLocaleString('en-US')}</td>

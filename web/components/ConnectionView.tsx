@@ -7,10 +7,11 @@ import type { ViewSource } from '../worker/viewSource';
 import { BdpCalculator, type BdpCalculate } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
+import { HandshakePanel } from './HandshakePanel';
 import { SharePanel } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
-import { activeMeanBps, rttStats } from '../model/types';
+import { activeMeanBps, processLabel, rttStats } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -46,6 +47,7 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['RTT min / median / p95 / max', (d) => { const r = rttStats(d.rtt); return [r.minMs, r.medianMs, r.p95Ms, r.maxMs].map(formatMs).join(' / '); }],
   ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],
+  ['Timeouts / tail probes / slow start', (d) => (d.rtoEvents === undefined ? '–' : `${d.rtoEvents} / ${d.tailLossProbes ?? 0} / ${d.slowStartRetransmissions ?? 0}`)],
   ['Duplicate ACKs', (d) => String(d.duplicateAcks)],
   ['Zero windows / probes', (d) => `${d.zeroWindows} / ${d.zeroWindowProbes}`],
   ['Window full', (d) => String(d.windowFull)],
@@ -73,6 +75,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
     <section className="connection" data-testid="connection" data-connection={summary.id}>
       <h2>
         Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
+        {summary.process ? <span className="process" data-testid="connection-process"> · {processLabel(summary.process)}</span> : null}
       </h2>
       <ErrorBoundary what="diagnosis" resetKey={summary}>
         <DiagnosisPanel
@@ -97,6 +100,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
           onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
           theme={view.theme}
           onReady={onChartsReady}
+          wifi={report.capture.linkTypes.some((l) => l === 'ieee802-11-radiotap' || l === 'ppi')}
         />
       </ErrorBoundary>
       <ErrorBoundary what="share panel" resetKey={summary}>
@@ -125,6 +129,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
             ))}
           </tbody>
         </table>
+        <HandshakePanel handshake={summary.handshake} />
       </ErrorBoundary>
       <ErrorBoundary what="bandwidth-delay calculator" resetKey={summary}>
         {/* Keyed by connection: the inputs start again from the new connection's evidence. */}

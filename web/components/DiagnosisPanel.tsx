@@ -60,6 +60,7 @@ export const CAUSE_LABEL: Record<StallCause, string> = {
   'retransmission-timeout': 'retransmission timeout',
   'application-idle': 'application idle',
   'ack-wait': 'waiting on ACKs',
+  'delayed-ack': 'Nagle waiting for a delayed ACK',
   unknown: 'unknown',
 };
 

@@ -8,14 +8,17 @@ import type * as Gen from '../worker/generated/view';
 export const SCHEMA_VERSION = 1;
 
 /** Closed sets, as the analysis writes them (analysis/mod.rs LIMITS, VERDICTS, EPISODE_KINDS). */
-export type { StallCause, Limit, Vantage, Verdict, EpisodeKind } from '../worker/generated/view';
+export type { StallCause, Limit, Vantage, Verdict, EpisodeKind, Handshake, SynOptions, CaptureLoss, RtoChain } from '../worker/generated/view';
 export type Stall = Gen.Stall;
 
 /**
  * A direction as reported; snapshots written before issue 13 lack the newer fields
  * (senderLagMs is left out: the page does not read it).
  */
-export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs'> & {
+/** Retransmission kinds (issue 17; docs/ANALYSIS.md "Retransmission kinds"): absent in older snapshots. */
+type RetransmissionKinds = 'rtoEvents' | 'rtoChains' | 'tailLossProbes' | 'slowStartRetransmissions';
+export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds> &
+  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds>> & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
 };
@@ -52,9 +55,17 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
   dataDirection: 0 | 1;
   /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)); older snapshots lack it. */
   stallThresholdMs?: number;
+  /** Issue 17 (handshake.rs, capture_loss.rs); older snapshots lack them. */
+  handshake?: Gen.Handshake;
+  captureLoss?: Gen.CaptureLoss;
   directions: [DirectionSummary, DirectionSummary];
   diagnosis: Diagnosis;
+  /** The process behind the connection (Apple PKTAP / pcapng process blocks; docs/ANALYSIS.md "connection.process"); older snapshots lack it. */
+  process?: ProcessInfo | null;
 };
+export type ProcessInfo = Gen.Process;
+/** "Safari (pid 512)", as the table and the connection header show a process. */
+export const processLabel = (p: ProcessInfo) => `${p.name || 'unnamed'} (pid ${p.pid})`;
 export type ConnectionSummary = (LegacyConnectionSummary & PathInfo) | LegacyConnectionSummary;
 
 export interface LegacyCaptureInfo { format: 'pcap' | 'pcapng' | null; linkTypes: string[]; packets: number; bytes: number; duration: number }
@@ -114,6 +125,13 @@ export const FLAG = {
   ZERO_WINDOW_PROBE_ACK: 1 << 19,
   KEEP_ALIVE_ACK: 1 << 20,
   ACK_LOST_SEGMENT: 1 << 21,
+  /** Retransmission kinds (retrans_kinds.rs): timeout, tail loss probe, fast / SACK
+   *  recovery, slow start after a timeout; spurious besides one of them. */
+  KIND_RTO: 1 << 22,
+  KIND_TLP: 1 << 23,
+  KIND_FAST: 1 << 24,
+  KIND_SLOW_START: 1 << 25,
+  KIND_SPURIOUS: 1 << 26,
 } as const;
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.

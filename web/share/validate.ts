@@ -3,7 +3,7 @@
 // the UI reads is checked for its type before the UI sees it; the error names the
 // first bad field. Unknown extra fields are left alone (a newer writer may add some).
 
-import type { ConnectionSummary, DirectionSummary, Limit, Report, Stall, StallCause } from '../model/types';
+import type { ConnectionSummary, DirectionSummary, Handshake, Limit, ProcessInfo, Report, RtoChain, Stall, StallCause, SynOptions } from '../model/types';
 import { SnapshotFormatError } from './bytes';
 
 type Check = (value: unknown, path: string) => void;
@@ -50,11 +50,15 @@ function object<T>(fields: { [K in keyof T]-?: Check }): Check {
   };
 }
 
-const STALL_CAUSES: StallCause[] = ['zero-window', 'window-limited', 'retransmission-timeout', 'application-idle', 'ack-wait', 'unknown'];
+const STALL_CAUSES: StallCause[] = ['zero-window', 'window-limited', 'retransmission-timeout', 'application-idle', 'ack-wait', 'delayed-ack', 'unknown'];
 const LIMITS: Limit[] = ['receive-window', 'zero-window', 'loss', 'application', 'stalls', 'path', 'too-short'];
 
 const stall = object<Stall>({
   start: num, duration: num, cause: oneOf(STALL_CAUSES), frameBefore: count, frameAfter: count, endedBy: str,
+});
+
+const synOptions = object<SynOptions>({
+  from: str, mss: nullable(count), windowScale: nullable(count), sackPermitted: bool, timestamps: bool, ecn: bool, tfo: bool,
 });
 
 const direction = object<DirectionSummary>({
@@ -63,6 +67,8 @@ const direction = object<DirectionSummary>({
   receiveWindow: nullable(object<{ min: number; max: number }>({ min: num, max: num })),
   maxBytesInFlight: nullable(num),
   retransmissions: count, fastRetransmissions: count, spuriousRetransmissions: count,
+  rtoEvents: optional(count), tailLossProbes: optional(count), slowStartRetransmissions: optional(count),
+  rtoChains: optional(array(object<RtoChain>({ start: num, timeouts: count, intervalsMs: array(num) }))),
   duplicateAcks: count, zeroWindows: count, zeroWindowProbes: count, windowFull: count,
   keepAlives: count, lostSegments: count, outOfOrder: count,
   throughput: object<DirectionSummary['throughput']>({ meanBps: num, peakBps: num, binSeconds: num }),
@@ -74,10 +80,13 @@ const summary = object<ConnectionSummary>({
   id: count,
   endpoints: tuple(str, str),
   handshakeSeen: bool,
+  handshake: optional(object<Handshake>({ syn: nullable(synOptions), synAck: nullable(synOptions), windowScaling: oneOf(['negotiated', 'absent', 'not-captured']) })),
+  captureLoss: optional(object<NonNullable<ConnectionSummary['captureLoss']>>({ unseenSegments: count, unseenBytes: count })),
   packets: count,
   start: num, end: num,
   dataDirection: oneOf([0, 1]),
   stallThresholdMs: optional(num),
+  process: optional(nullable(object<ProcessInfo>({ name: str, pid: count }))),
   directions: tuple(direction, direction),
   diagnosis: object<ConnectionSummary['diagnosis']>({
     limit: oneOf(LIMITS),

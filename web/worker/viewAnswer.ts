@@ -2,7 +2,7 @@
 // types generated in ./generated/view.ts) with the per-column arrays as typed arrays,
 // so the worker can transfer them to the page instead of copying (issue 14, item 3).
 // Intervals stay plain objects: there are at most intervals::cap of them.
-import type { Bins, Intervals, Markers, Points, ViewResponse } from './generated/view';
+import type { Bins, Intervals, Markers, Points, ViewResponse, WifiBins } from './generated/view';
 
 /** Everything in a ViewResponse except its data. */
 export type ViewHeader = Pick<ViewResponse,
@@ -27,11 +27,17 @@ export type PackedPoints = Omit<Points, 'column' | 'count' | 'tFirst' | 'first' 
   markers: PackedMarkers | null;
 };
 
+/** The Wi-Fi strip's bins (wasm/src/analysis/radio.rs); NaN where the engine said null. */
+export type PackedWifi = Omit<WifiBins, 'frames' | 'phyRateMbps' | 'retryShare'> & {
+  frames: Uint32Array; phyRateMbps: Float64Array; retryShare: Float64Array;
+};
+
 export type ViewAnswer = ViewHeader & (
   | { kind: 'none' }
   | ({ kind: 'bins' } & PackedBins)
   | ({ kind: 'points' } & PackedPoints)
   | ({ kind: 'intervals' } & Intervals)
+  | ({ kind: 'wifi' } & PackedWifi)
 );
 
 const f64 = (a: ArrayLike<number | null>) => Float64Array.from(a as ArrayLike<number>, (v) => (v == null ? NaN : v));
@@ -68,6 +74,11 @@ export function packAnswer(r: ViewResponse): { answer: ViewAnswer; transfer: Arr
     }
     case 'intervals':
       return { answer: { ...header, kind: 'intervals', intervals: r.intervals, more: r.more, coverage: r.coverage, totalSeconds: r.totalSeconds, activeSeconds: r.activeSeconds }, transfer };
+    case 'wifi':
+      return {
+        answer: { ...header, kind: 'wifi', start: r.start, frames: keep(Uint32Array.from(r.frames)), phyRateMbps: keep(f64(r.phyRateMbps)), retryShare: keep(f64(r.retryShare)) },
+        transfer,
+      };
     default:
       return { answer: { ...header, kind: 'none' }, transfer };
   }

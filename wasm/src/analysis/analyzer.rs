@@ -13,10 +13,14 @@
 use super::columns::flag_bits as fb;
 use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use super::limits::Limits;
+use super::radio::{RadioLog, MAX_RADIO_SAMPLES};
 use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
+use super::capture_loss::Holes;
+use super::handshake::HandshakeOffers;
+use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
 use super::sequence::SeqSpace;
 use super::window::{self, Effective, Scale};
@@ -25,9 +29,6 @@ use super::{Analysis, AnalysisOptions, CaptureFacts};
 use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
-
-/// Most capture gaps ("previous segment not captured") remembered per direction.
-const MAX_GAPS: usize = 64;
 
 /// Everything tracked for one side (direction) of a connection.
 #[derive(Default, Debug)]
@@ -52,10 +53,17 @@ pub(crate) struct Side {
     pub ack_rtt: AckRtt,
     pub ts_rtt: TsRtt,
     /// Sequence ranges never captured (after a "previous segment not captured").
-    pub gaps: Vec<(i64, i64)>,
+    /// (capture_loss.rs; at most `capture_loss::MAX_GAPS`), and what the receiver
+    /// acknowledged of them unseen; made at the first hole.
+    pub holes: Option<Box<Holes>>,
+    /// Largest payload this side sent (capture loss counts holes in segments of it).
+    pub max_len: u32,
     /// Loss recovery in progress: the highest sequence sent when this side last
     /// retransmitted (RFC 6582's "recover"); cleared when the peer's ACK passes it.
     pub recover: Option<i64>,
+    /// Kind of each retransmission of this side (retrans_kinds.rs); boxed and made
+    /// when the side first sends data (a port scan's million connections never do).
+    pub kinds: Option<Box<RetransKinds>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
@@ -74,12 +82,13 @@ pub(crate) struct Conn {
     /// endpoints[0] sent the first packet seen (direction 0).
     pub endpoints: [(IpAddr, u16); 2],
     pub sides: [Side; 2],
-    pub handshake_seen: bool,
     /// Time of the most recent SYN and the handshake RTT (Wireshark's ts_mru_syn /
     /// ts_first_rtt, the out-of-order threshold), ns; 0 = none.
     ts_mru_syn: i64,
     first_rtt: i64,
     pub handshake: HandshakeTimes,
+    /// Options of the SYN and SYN/ACK (handshake.rs).
+    pub offers: HandshakeOffers,
     pub first_t: f64,
     pub last_t: f64,
     pub rows: ConnWriter,
@@ -88,6 +97,11 @@ pub(crate) struct Conn {
     /// Packets of this connection not stored because the packet budget was spent
     /// (counted in the summary, absent from the charts).
     pub unstored: u64,
+    /// The first process a packet of the connection named (decode::FrameMeta).
+    pub process: Option<u32>,
+    /// 802.11 radio samples (radio.rs), MAC retries included; boxed so that
+    /// connections without radio headers pay one pointer.
+    pub radio: Option<Box<RadioLog>>,
 }
 
 pub struct Analyzer {
@@ -99,6 +113,8 @@ pub struct Analyzer {
     limits: Limits,
     duplicates: DuplicateFilter,
     clock: ClockTicks,
+    /// Radio samples logged so far (radio.rs cap).
+    radio_samples: usize,
 }
 
 impl Analyzer {
@@ -110,6 +126,7 @@ impl Analyzer {
             limits: Limits::new(&options),
             duplicates: DuplicateFilter::default(),
             clock: ClockTicks::default(),
+            radio_samples: 0,
         }
     }
 
@@ -119,6 +136,10 @@ impl Analyzer {
         // A frame captured twice is one packet (duplicates.rs): never a retransmission,
         // a duplicate ACK or a stall.
         if self.duplicates.is_copy(seg) {
+            // A MAC retry is still airtime: the Wi-Fi strip counts it (radio.rs).
+            if let Lookup::Existing(i) = self.table.lookup(&FlowKey::of(seg)) {
+                self.log_radio(i as usize, seg, file_t0_ns);
+            }
             return;
         }
         self.clock.add(seg.ts_ns);
@@ -139,7 +160,20 @@ impl Analyzer {
             return; // beyond max_connections: counted by `limits`, not tracked
         };
         let store = self.limits.take_packet();
-        self.conns[index as usize].push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
+        let conn = &mut self.conns[index as usize];
+        conn.process = conn.process.or(seg.meta.process);
+        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
+        self.log_radio(index as usize, seg, file_t0_ns);
+    }
+
+    /// Keep the frame's radio facts, up to `MAX_RADIO_SAMPLES` per capture.
+    fn log_radio(&mut self, index: usize, seg: &TcpSegment, file_t0_ns: i64) {
+        let (Some(r), Some(conn)) = (&seg.meta.radio, self.conns.get_mut(index)) else { return };
+        if self.radio_samples < MAX_RADIO_SAMPLES {
+            self.radio_samples += 1;
+            let d = conn.dir_of(seg) as u8;
+            conn.radio.get_or_insert_with(Box::default).push(secs(seg.ts_ns.wrapping_sub(file_t0_ns)), d, r);
+        }
     }
 
     fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
@@ -163,7 +197,8 @@ impl Analyzer {
             wifi_retries: self.duplicates.wifi_retries,
             timestamp_resolution_ns: self.clock.resolution_ns(),
         };
-        for (id, conn) in self.conns.into_iter().enumerate() {
+        for (id, mut conn) in self.conns.into_iter().enumerate() {
+            analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
             let (summary, store) = summary::summarize(id as u32, *conn, &self.options, &capture);
             analysis.connections.push(summary);
             analysis.stores.push(store);
@@ -171,6 +206,7 @@ impl Analyzer {
         summary::set_base_rtts(&mut analysis.connections);
         analysis.warnings = self.limits.warnings();
         analysis.warnings.extend(capture.warnings());
+        analysis.warnings.extend(super::capture_loss::warning(&analysis.connections));
         analysis.capture = capture;
         analysis
     }
@@ -181,15 +217,17 @@ impl Conn {
         Conn {
             endpoints: [(seg.src, seg.src_port), (seg.dst, seg.dst_port)],
             sides: Default::default(),
-            handshake_seen: false,
             ts_mru_syn: 0,
             first_rtt: 0,
             handshake: HandshakeTimes::default(),
+            offers: HandshakeOffers::default(),
             first_t: f64::NAN,
             last_t: f64::NAN,
             rows: ConnWriter::default(),
             totals: [Totals::new(bin_seconds), Totals::new(bin_seconds)],
             unstored: 0,
+            process: None,
+            radio: None,
         }
     }
 
@@ -238,22 +276,26 @@ impl Conn {
         let first_rtt = (self.first_rtt > 0).then_some(self.first_rtt);
         let mut aflags = flags::analyze(&mut fwd.ws, &mut rev.ws, &facts, rev_shift, first_rtt);
         let end_rel = seq_rel + seg.payload_len as i64;
-        if aflags & fb::LOST_SEGMENT != 0 {
+        let lost = aflags & fb::LOST_SEGMENT != 0;
+        if lost {
             fwd.bif_stale = true;
-            if let Some(p) = prev_next.filter(|&p| p < seq_rel) {
-                if fwd.gaps.len() == MAX_GAPS {
-                    fwd.gaps.remove(0);
-                }
-                fwd.gaps.push((p, seq_rel));
-            }
         }
-        let filled_gap = seg.payload_len > 0 && fill_gaps(&mut fwd.gaps, seq_rel, end_rel);
+        let row = store.then(|| self.rows.next_row());
+        fwd.max_len = fwd.max_len.max(seg.payload_len);
+        let hole = prev_next.filter(|&p| lost && p < seq_rel);
+        if hole.is_some() && fwd.holes.is_none() {
+            fwd.holes = Some(Box::default());
+        }
+        let rows = &mut self.rows;
+        // A SYN or FIN occupies one sequence number: it fills that much of a hole.
+        let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
+        let filled_gap = fwd.holes.as_mut().is_some_and(|h| h.on_segment(hole, seq_rel, occupied_end, row, |r| rows.mark(r, fb::CAPTURE_LOSS)));
         aflags = reclassify_out_of_order(aflags, filled_gap);
 
         // Window scale options are read after the analysis, as in packet-tcp.c.
         let hs = &mut self.handshake;
         if is_syn {
-            self.handshake_seen = true;
+            self.offers.on_segment(seg, d as u8);
             window::on_syn(&mut fwd.scale, &mut rev.scale, has_ack, seg.options.window_scale);
             if !has_ack {
                 self.ts_mru_syn = seg.ts_ns;
@@ -282,7 +324,13 @@ impl Conn {
         // computed after "previous segment not captured" until the peer ACKs again:
         // the capture missed packets, so the last ACK seen is stale (as tshark).
         let mut in_flight = None;
+        let high_before = fwd.sent_high;
         if seg.payload_len > 0 {
+            if fwd.kinds.is_none() {
+                // The peer's last ACK before this side's first data is its first feedback.
+                let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
+                fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t)));
+            }
             fwd.sent_low = Some(fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel)));
             fwd.sent_high = Some(fwd.sent_high.map_or(end_rel, |h| h.max(end_rel)));
         }
@@ -299,6 +347,20 @@ impl Conn {
         let resent = seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0;
         if resent && fwd.recover.is_none() {
             fwd.recover = fwd.sent_high;
+        }
+        // Every segment `retransmissions` counts gets a kind: data, and a SYN or FIN
+        // without data (its sequence number is the one byte it occupies).
+        let ctrl_resent = seg.payload_len == 0 && seg.flags & (SYN | FIN) != 0 && aflags & fb::ANY_RETRANSMISSION != 0;
+        if ctrl_resent && fwd.kinds.is_none() {
+            let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
+            fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t)));
+        }
+        if let (true, Some(kinds)) = (resent || ctrl_resent, fwd.kinds.as_mut()) {
+            let tsval = seg.options.timestamp.map(|t| t.0);
+            let end = end_rel + i64::from(ctrl_resent);
+            // A SYN is re-sent only by its retransmission timer (RFC 6298 §5.7).
+            let syn = is_syn && seg.payload_len == 0;
+            kinds.on_retransmission(row, t_ns, seq_rel, end, high_before.unwrap_or(end), fwd.peer_ack, tsval, syn);
         }
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
 
@@ -324,6 +386,17 @@ impl Conn {
             if rev.recover.is_some_and(|r| a >= r) {
                 rev.recover = None;
             }
+            // Capture loss (capture_loss.rs): what the peer's data holes this ACK passes.
+            if rev.ws.nextseq != 0 {
+                let seen_next = rev.seq.rel(rev.ws.nextseq).max(rev.sent_high.unwrap_or(i64::MIN));
+                if a > seen_next && rev.holes.is_none() {
+                    rev.holes = Some(Box::default());
+                }
+                if let Some(h) = rev.holes.as_mut() {
+                    let rows = &mut self.rows;
+                    h.on_ack(a, seen_next, rev.max_len, |r| rows.mark(r, fb::CAPTURE_LOSS));
+                }
+            }
         }
         if let Some((tsval, tsecr)) = seg.options.timestamp {
             if has_ack {
@@ -348,12 +421,20 @@ impl Conn {
         // SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space.
         if has_ack && rev.seq.is_set() {
             let o = &seg.options;
-            for &(l, r) in o.sack_blocks.iter().take(o.sack_count.min(4) as usize) {
+            let mut blocks = [(0i64, 0i64); 4];
+            let n = o.sack_count.min(4) as usize;
+            for (i, &(l, r)) in o.sack_blocks.iter().take(n).enumerate() {
                 // rel() advances the unwrap reference: call it even when not storing.
                 let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
+                blocks[i] = (left, right);
                 if store {
                     self.rows.push_sack(t_ns, d as u8, left, right);
                 }
+            }
+            if let (Some(a), Some(kinds)) = (ack_rel, rev.kinds.as_mut()) {
+                let duplicate = aflags & fb::DUPLICATE_ACK != 0;
+                let tsecr = o.timestamp.map(|t| t.1);
+                kinds.on_peer_ack(&PeerAck { t_ns, ack: a, sack: &blocks[..n], tsecr, duplicate });
             }
         }
 
@@ -380,35 +461,6 @@ impl Conn {
             flags,
         });
     }
-}
-
-/// Removes [a, b) from the capture gaps; true if it overlapped one (the segment
-/// brought bytes the capture had not shown before).
-fn fill_gaps(gaps: &mut Vec<(i64, i64)>, a: i64, b: i64) -> bool {
-    let mut hit = false;
-    let mut i = 0;
-    while i < gaps.len() {
-        let (ga, gb) = gaps[i];
-        if a < gb && b > ga {
-            hit = true;
-            match (a > ga, b < gb) {
-                (true, true) => {
-                    gaps[i] = (ga, a);
-                    gaps.insert(i + 1, (b, gb));
-                    i += 2;
-                    continue;
-                }
-                (true, false) => gaps[i] = (ga, a),
-                (false, true) => gaps[i] = (b, gb),
-                (false, false) => {
-                    gaps.remove(i);
-                    continue;
-                }
-            }
-        }
-        i += 1;
-    }
-    hit
 }
 
 /// tcpscope's one departure from Wireshark's labels (see flags.rs): an

@@ -7,8 +7,10 @@ use super::super::testseg::{handshake, run, Seg};
 use super::super::Analysis;
 use crate::decode::tcp_flags::{ACK, FIN, PSH, RST, SYN};
 
+/// Wireshark's analysis flags of a row (the retransmission kinds and capture loss
+/// are tested in retrans_kinds_tests.rs and capture_loss_tests.rs).
 fn flags(a: &Analysis, row: usize) -> u32 {
-    a.columns(0).packets.flags[row] & !0xff
+    a.columns(0).packets.flags[row] & !0xff & !fb::ANY_KIND & !fb::CAPTURE_LOSS
 }
 
 fn with_handshake(rest: Vec<Seg>) -> Analysis {
@@ -186,7 +188,9 @@ fn duplicate_acks_and_fast_retransmission() {
     assert_eq!(flags(&a, 9), fb::FAST_RETRANSMISSION);
     let d = &a.connections[0].directions;
     // retransmissions counts fast ones too (tshark sets tcp.analysis.retransmission on them).
-    assert_eq!((d[1].duplicate_acks, d[0].fast_retransmissions, d[0].retransmissions), (2, 1, 1));
+    // (The report's fastRetransmissions is the kernel-like kind, judged in the sender's
+    // time: retrans_kinds_tests.rs.)
+    assert_eq!((d[1].duplicate_acks, d[0].retransmissions), (2, 1));
 }
 
 #[test]
@@ -396,5 +400,7 @@ fn per_connection_state_is_small() {
     let conn = std::mem::size_of::<super::Conn>();
     let side = std::mem::size_of::<super::Side>();
     println!("Conn {conn} B, Side {side} B");
-    assert!(conn <= 1120, "Conn is {conn} bytes");
+    // +16 B: one pointer per side to the retransmission-kind tracker, allocated only
+    // for a side that sends data (retrans_kinds.rs).
+    assert!(conn <= 1136, "Conn is {conn} bytes");
 }

@@ -26,6 +26,20 @@ pub mod flag_bits {
     pub const ZERO_WINDOW_PROBE_ACK: u32 = 1 << 19;
     pub const KEEP_ALIVE_ACK: u32 = 1 << 20;
     pub const ACK_LOST_SEGMENT: u32 = 1 << 21;
+    /// Kind of a retransmission (retrans_kinds.rs, docs/ANALYSIS.md "Retransmission
+    /// kinds"), set on the segments carrying one of `ANY_RETRANSMISSION`: a timeout,
+    /// a tail loss probe, fast / SACK recovery, slow start after a timeout; and,
+    /// besides one of those, needless (D-SACK or Eifel evidence).
+    pub const KIND_RTO: u32 = 1 << 22;
+    pub const KIND_TLP: u32 = 1 << 23;
+    pub const KIND_FAST: u32 = 1 << 24;
+    pub const KIND_SLOW_START: u32 = 1 << 25;
+    pub const KIND_SPURIOUS: u32 = 1 << 26;
+    /// Set on a segment flagged LOST_SEGMENT when the hole before it was later
+    /// acknowledged by the receiver without ever being captured: the capture dropped
+    /// it, the network did not (capture_loss.rs).
+    pub const CAPTURE_LOSS: u32 = 1 << 27;
+    pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
     /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).
     pub const ANY_RETRANSMISSION: u32 = RETRANSMISSION | FAST_RETRANSMISSION | SPURIOUS_RETRANSMISSION;

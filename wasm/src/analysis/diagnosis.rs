@@ -115,6 +115,11 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
     for e in named.into_iter().take(2) {
         text += &format!(" {}", e.text);
     }
+    // Nagle meeting delayed ACKs, in either direction (a request's stalls make the
+    // response side look idle): the fix is in the sockets (delayed_ack.rs).
+    if let Some(a) = conn.directions.iter().find_map(|d| super::delayed_ack::advice(&d.stalls, conn.end - conn.start)) {
+        text += &format!(" {a}");
+    }
     let cap = window_cap_bps(max_window, min_rtt);
     let verdict = match limit {
         "receive-window" | "zero-window" => "window",

@@ -81,7 +81,8 @@ pub fn cause_index(c: StallCause) -> usize {
         StallCause::WindowLimited => 1,
         StallCause::RetransmissionTimeout => 2,
         StallCause::ApplicationIdle => 3,
-        StallCause::AckWait => 4,
+        // Waiting on an ACK too (the delayed one): the same share.
+        StallCause::AckWait | StallCause::DelayedAck => 4,
         StallCause::Unknown => 5,
     }
 }
@@ -254,7 +255,9 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         if seq + len > high {
             high = seq + len;
         }
-        if (resent || cols.flags[i] & flag_bits::LOST_SEGMENT != 0) && recover.is_none() {
+        // A hole the capture dropped (capture_loss.rs) is not loss on the path.
+        let path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
+        if (resent || path_hole) && recover.is_none() {
             recover = Some(high);
         }
         let flight = match cols.in_flight[i] {

@@ -4,16 +4,21 @@
 
 pub mod analyzer;
 pub mod bdp;
+pub mod capture_loss;
 pub mod clock;
 pub mod columns;
 pub mod connections;
+pub mod delayed_ack;
 pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod flags;
+pub mod handshake;
 pub mod limits;
+pub mod retrans_kinds;
+pub mod radio;
 pub mod rtt;
 pub mod sender_view;
 pub mod sequence;
@@ -34,6 +39,7 @@ pub use limits::AnalysisWarning;
 pub use store::ConnStore;
 
 use serde::Serialize;
+pub use radio::RadioLog;
 
 /// Knobs of the analysis. Defaults follow DESIGN.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -168,6 +174,8 @@ pub enum StallCause {
     RetransmissionTimeout,
     ApplicationIdle,
     AckWait,
+    /// Nagle's algorithm waiting for the peer's delayed ACK (delayed_ack.rs).
+    DelayedAck,
     Unknown,
 }
 
@@ -206,7 +214,18 @@ pub struct DirectionSummary {
     pub receive_window: Option<MinMax>,
     pub max_bytes_in_flight: Option<u64>,
     pub retransmissions: u64,
+    /// The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
+    /// "Retransmission kinds"): timeouts + probes + fast + slow start = retransmissions
+    /// (less any beyond the per-direction record cap).
+    pub rto_events: u64,
+    /// Timeouts with no feedback between them, with their backoff intervals.
+    pub rto_chains: Vec<retrans_kinds::RtoChain>,
+    pub tail_loss_probes: u64,
+    /// Fast retransmit and SACK / NewReno loss recovery (Linux's TCPFastRetrans).
     pub fast_retransmissions: u64,
+    /// Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
+    pub slow_start_retransmissions: u64,
+    /// Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
     pub spurious_retransmissions: u64,
     pub duplicate_acks: u64,
     pub zero_windows: u64,
@@ -301,7 +320,16 @@ pub struct DiagnosisShares {
 pub struct ConnectionSummary {
     pub id: u32,
     pub endpoints: [String; 2],
+    /// Both the SYN and the SYN/ACK are in the capture (handshake.rs).
     pub handshake_seen: bool,
+    /// Some SYN is in the capture (Wireshark's test; not in the report).
+    #[serde(skip)]
+    pub any_syn: bool,
+    /// The options each side offered (handshake.rs).
+    pub handshake: handshake::Handshake,
+    /// Bytes the receivers acknowledged that the capture never saw, both directions
+    /// (capture_loss.rs).
+    pub capture_loss: capture_loss::CaptureLoss,
     pub packets: u64,
     pub start: f64,
     pub end: f64,
@@ -325,6 +353,12 @@ pub struct ConnectionSummary {
     pub stall_threshold_ms: f64,
     pub directions: [DirectionSummary; 2],
     pub diagnosis: Diagnosis,
+    /// The process behind the connection: the first process a packet of it names
+    /// (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
+    /// `Session::finish` from `process_index` and the decoder's process table.
+    pub process: Option<crate::decode::Process>,
+    #[serde(skip)]
+    pub process_index: Option<u32>,
 }
 
 /// Result of the analysis of one capture.
@@ -338,6 +372,8 @@ pub struct Analysis {
     /// the report's warnings.
     pub warnings: Vec<AnalysisWarning>,
     pub capture: CaptureFacts,
+    /// 802.11 radio samples per connection (radio.rs); same order as `connections`.
+    pub radio: Vec<RadioLog>,
 }
 
 impl Analysis {

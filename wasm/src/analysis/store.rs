@@ -61,6 +61,10 @@ pub struct ConnStore {
     rows: u32,
     rtt_rows: u32,
     sack_rows: u32,
+    /// Flag bits decided after the row was written (retransmission kinds, known
+    /// only at the end of the connection: retrans_kinds.rs), as (row, bits) sorted
+    /// by row; OR-ed into `flags` when rows are read.
+    late_flags: Vec<(u32, u32)>,
 }
 
 /// A store being filled: the store plus the previous values its deltas refer to
@@ -125,17 +129,34 @@ impl ConnWriter {
         self.store.sack_rows += 1;
     }
 
+    /// Index the next `push_packet` row will have.
+    pub(crate) fn next_row(&self) -> u32 {
+        self.store.rows
+    }
+
+    /// Adds flag `bits` to row `row`, already written (see `late_flags`).
+    pub(crate) fn mark(&mut self, row: u32, bits: u32) {
+        self.store.late_flags.push((row, bits));
+    }
+
     /// End of capture: the store without the growth slack.
     pub(crate) fn finish(self) -> ConnStore {
         let mut s = self.store;
         s.packets.shrink();
         s.rtt.shrink();
         s.sack.shrink();
+        s.add_late_flags([]);
         s
     }
 }
 
 impl ConnStore {
+    /// Adds flag bits to rows already written (`(row, bits)`, any order).
+    pub(crate) fn add_late_flags(&mut self, marks: impl IntoIterator<Item = (u32, u32)>) {
+        self.late_flags.extend(marks);
+        self.late_flags.sort_unstable_by_key(|m| m.0);
+        self.late_flags.shrink_to_fit();
+    }
 
     pub fn packet_count(&self) -> usize {
         self.rows as usize
@@ -143,14 +164,21 @@ impl ConnStore {
 
     /// Heap bytes held by this store (for the memory accounting in tests/bench).
     pub fn allocated(&self) -> usize {
-        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated()
+        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated() + self.late_flags.capacity() * 8
     }
 
     /// Calls `f` for every packet row in capture order.
     pub fn for_each_packet(&self, mut f: impl FnMut(&PacketRow)) {
         let mut p = Prev::default();
         let mut rd = self.packets.reader();
+        let (mut row_index, mut late) = (0u32, self.late_flags.iter().peekable());
         while rd.at_row_start() {
+            let mut extra = 0;
+            while let Some(&&(r, bits)) = late.peek().filter(|m| m.0 <= row_index) {
+                extra |= if r == row_index { bits } else { 0 };
+                late.next();
+            }
+            row_index += 1;
             let head = rd.u64();
             let d = (head & 1) as usize;
             p.t_ns = p.t_ns.wrapping_add(rd.i64());
@@ -180,7 +208,7 @@ impl ConnStore {
                 ack,
                 win,
                 in_flight,
-                flags: (head >> 1) as u32,
+                flags: (head >> 1) as u32 | extra,
             };
             f(&row);
         }

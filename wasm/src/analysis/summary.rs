@@ -8,7 +8,8 @@ use super::connections::endpoint_name;
 use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
-use super::{diagnosis, stalls, throughput, vantage};
+use super::capture_loss::CaptureLoss;
+use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
@@ -17,9 +18,10 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
-    let Conn { endpoints, sides, handshake_seen, handshake, first_t, last_t, rows, totals, unstored, .. } = conn;
-    let store = rows.finish();
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, .. } = conn;
+    let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
+    let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let tick = capture.timestamp_resolution_s();
     let samples = RttSamples::collect(&store);
@@ -45,13 +47,28 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
+    // Each direction's sender's lag (sender_view.rs), used for the retransmission
+    // kinds, the scale bound and the stalls.
+    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
+    // Flags known only now, put on the rows before the passes below read them: the
+    // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
+    // loss (capture_loss.rs).
+    let mut capture_loss = CaptureLoss::default();
+    for (d, side) in sides.iter_mut().enumerate() {
+        if let Some(h) = side.holes.take() {
+            capture_loss.unseen_segments += h.loss.unseen_segments;
+            capture_loss.unseen_bytes += h.loss.unseen_bytes;
+        }
+        let Some(tracker) = side.kinds.take() else { continue };
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, path.rtt.map(|s| (s * 1e9) as i64));
+        retrans_kinds::apply(&mut directions[d], kinds);
+        store.add_late_flags(marks);
+    }
     // Transient public columns for the stall, throughput and diagnosis passes.
     let mut cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
-    // Each direction's sender's lag (sender_view.rs), used for the bound and the stalls.
-    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
     for d in 0..2 {
         let receiver = &mut directions[1 - d];
         if receiver.window_scale_unknown {
@@ -60,21 +77,37 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
+    // A full segment for each sender: the peer's MSS option less 40 option bytes
+    // (RFC 9293 §3.7.1), else the largest payload it sent (delayed_ack.rs).
+    let full_segment = [0, 1].map(|d| {
+        let peer_mss = [&summary_handshake.syn, &summary_handshake.syn_ack]
+            .into_iter()
+            .flatten()
+            .find(|o| o.from == names[1 - d])
+            .and_then(|o| o.mss);
+        peer_mss.map_or(sides[d].max_len, |m| u32::from(m).saturating_sub(40))
+    });
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
         ds.sender_lag_ms = lag * 1000.0;
         ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
+        let to_receiver = path.rtt.map_or(0.0, |r| r - lag);
+        delayed_ack::reclassify(&mut ds.stalls, &cols.packets, d as u8, full_segment[d], to_receiver);
         if unstored == 0 {
             // Every packet is in the columns: bins of the connection's own size.
             ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
         }
         ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
     }
+    let handshake = summary_handshake;
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
-        handshake_seen,
+        handshake_seen: offers.seen(),
+        any_syn: offers.any_syn(),
+        handshake,
+        capture_loss,
         packets,
         start: if first_t.is_nan() { 0.0 } else { first_t },
         end: if last_t.is_nan() { 0.0 } else { last_t },
@@ -87,6 +120,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         stall_threshold_ms: threshold_s * 1000.0,
         directions,
         diagnosis: Diagnosis::default(),
+        process_index: process,
+        process: None,
     };
     summary.diagnosis = diagnosis::diagnose(&summary, &cols, tick);
     drop(cols);
@@ -280,8 +315,13 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         // Like tshark's tcp.analysis.retransmission, which is also set on fast and
         // spurious retransmissions: all retransmissions; the next two are subsets.
         retransmissions: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
-        fast_retransmissions: n(fb::FAST_RETRANSMISSION),
-        spurious_retransmissions: n(fb::SPURIOUS_RETRANSMISSION),
+        // Set by `summarize` (retrans_kinds.rs).
+        rto_events: 0,
+        rto_chains: Vec::new(),
+        tail_loss_probes: 0,
+        fast_retransmissions: 0,
+        slow_start_retransmissions: 0,
+        spurious_retransmissions: 0,
         duplicate_acks: n(fb::DUPLICATE_ACK),
         zero_windows: n(fb::ZERO_WINDOW),
         zero_window_probes: n(fb::ZERO_WINDOW_PROBE),

@@ -29,6 +29,7 @@ impl Seg {
             payload_len: 0,
             options: TcpOptions::default(),
             frame_id: Default::default(),
+            meta: Default::default(),
         })
     }
     pub fn a_to_b(t: f64) -> Seg {
@@ -72,6 +73,18 @@ impl Seg {
             self.0.options.sack_blocks[i] = *b;
         }
         self.0.options.sack_count = blocks.len().min(4) as u8;
+        self
+    }
+    pub fn mss(mut self, m: u16) -> Seg {
+        self.0.options.mss = Some(m);
+        self
+    }
+    pub fn sack_ok(mut self) -> Seg {
+        self.0.options.sack_permitted = true;
+        self
+    }
+    pub fn tfo(mut self) -> Seg {
+        self.0.options.tfo = true;
         self
     }
     pub fn build(self) -> TcpSegment {

@@ -7,43 +7,17 @@
 //! topped up with exactly the bytes that unit still lacks. So memory stays at one
 //! record, whatever the chunk size, and the output does not depend on chunking.
 
+use super::frame::{Ctx, RawPacket};
 use super::link::{is_supported, link_type_name};
 use super::packet::decode_frame;
 use super::pcap::{is_pcap_magic, PcapFormat};
 use super::pcapng::{NgEvent, NgFormat, SHB_TYPE};
+use super::pktap::PktapHeader;
+use super::process::ProcessTable;
+use super::link::linktype::{PKTAP, USER2_PKTAP};
 use super::{CaptureInfo, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use std::collections::HashSet;
-
-/// Where the decoder is in the file, for error messages.
-#[derive(Clone, Copy, Debug)]
-pub struct Ctx {
-    /// 0-based index of the next packet.
-    pub packet: u64,
-    /// Offset in the file of the unit being read.
-    pub offset: u64,
-}
-
-impl Ctx {
-    /// An error inside the packet about to be read.
-    pub fn err(&self, kind: ErrorKind, message: String) -> DecodeError {
-        DecodeError::new(Layer::Capture, kind, Some(self.packet), Some(self.offset), message)
-    }
-    /// An error in a pcapng block, which belongs to a packet only if it is a packet block.
-    pub fn block_err(&self, packet: bool, kind: ErrorKind, message: String) -> DecodeError {
-        DecodeError::new(Layer::Capture, kind, packet.then_some(self.packet), Some(self.offset), message)
-    }
-}
-
-/// A framed packet, before link-layer decoding.
-#[derive(Clone, Copy, Debug)]
-pub struct RawPacket<'a> {
-    pub link_type: u32,
-    pub data: &'a [u8],
-    pub orig_len: u32,
-    /// None for pcapng Simple Packet Blocks, which carry no timestamp.
-    pub ts_ns: Option<i64>,
-}
 
 #[derive(Clone, Debug)]
 enum Format {
@@ -64,6 +38,8 @@ pub struct CaptureDecoder {
     /// Link types and their names already in `info.link_types`.
     link_types_seen: HashSet<u32>,
     link_names_seen: HashSet<String>,
+    /// Processes named by PKTAP headers and Darwin process blocks.
+    processes: ProcessTable,
 }
 
 impl Default for CaptureDecoder {
@@ -82,6 +58,7 @@ impl CaptureDecoder {
             prev_ts: None,
             link_types_seen: HashSet::new(),
             link_names_seen: HashSet::new(),
+            processes: ProcessTable::default(),
         }
     }
 
@@ -147,6 +124,11 @@ impl CaptureDecoder {
 
     pub fn info(&self) -> &CaptureInfo {
         &self.info
+    }
+
+    /// The processes the capture named so far; `FrameMeta::process` indexes it.
+    pub fn processes(&self) -> &ProcessTable {
+        &self.processes
     }
 
     fn ctx(&self) -> Ctx {
@@ -226,12 +208,20 @@ impl CaptureDecoder {
         match &mut self.format {
             Format::Pcap(p) => {
                 let raw = p.frame(unit, ctx)?;
-                self.emit(raw, on_packet);
+                self.emit(raw, None, on_packet);
             }
             Format::Pcapng(ng) => match ng.block(unit, ctx)? {
                 NgEvent::Nothing => {}
                 NgEvent::Interface(lt) => self.add_link_type(lt),
-                NgEvent::Packet(raw) => self.emit(raw, on_packet),
+                NgEvent::Packet(raw) => {
+                    // The EPB names its DPIB by position in the section.
+                    let process = raw.dpib.and_then(|i| ng.processes.get(i as usize).copied().flatten());
+                    self.emit(raw, process, on_packet)
+                }
+                NgEvent::Process { pid, name } => {
+                    let id = self.processes.intern(pid, &name);
+                    ng.processes.push(id);
+                }
                 NgEvent::BadInterface { orig_len, ts_ns, .. } => {
                     let ts_ns = self.count_packet(orig_len, ts_ns);
                     self.warn(WarningKind::MalformedPacket);
@@ -280,7 +270,9 @@ impl CaptureDecoder {
         ts
     }
 
-    fn emit(&mut self, raw: RawPacket<'_>, on_packet: &mut dyn FnMut(Decoded)) {
+    /// `process`: the packet's process from its pcapng block, if any; PKTAP headers
+    /// name theirs in the frame.
+    fn emit(&mut self, raw: RawPacket<'_>, mut process: Option<u32>, on_packet: &mut dyn FnMut(Decoded)) {
         let packet_index = self.info.packets;
         // A record whose original length is below its captured length is bogus;
         // the captured bytes are real, so count those.
@@ -292,7 +284,15 @@ impl CaptureDecoder {
             Err(WarningKind::UnknownLinkType)
         };
         match result {
-            Ok(seg) => on_packet(Decoded::Tcp(seg)),
+            Ok(mut seg) => {
+                if matches!(raw.link_type, PKTAP | USER2_PKTAP) {
+                    if let Some((pid, name)) = PktapHeader::parse(raw.data).ok().and_then(|h| h.process()) {
+                        process = self.processes.intern(pid, name);
+                    }
+                }
+                seg.meta.process = process;
+                on_packet(Decoded::Tcp(seg))
+            }
             Err(kind) => {
                 self.warn(kind);
                 on_packet(Decoded::Other { packet_index, ts_ns, wire_len });

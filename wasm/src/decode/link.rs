@@ -3,9 +3,12 @@
 //! Link-type numbers and header layouts follow the tcpdump.org link-type list
 //! (<https://www.tcpdump.org/linktypes.html>). Each function checks lengths before
 //! reading; any cut is `TruncatedHeaders`, anything that is not IPv4/IPv6 is `NotIp`.
+//! Headers that wrap another link type (PKTAP, PPI) say which, and the frame inside is
+//! located the same way, one level deep.
 
-use super::wifi;
-use super::WarningKind;
+use super::ethertype::{be16, ethertype, ppp_payload, ppp_protocol, raw, snap, Located, Net};
+use super::radiotap::Radio;
+use super::{pktap, ppi, radiotap, wifi, WarningKind};
 
 /// Link-type numbers (LINKTYPE_* in the tcpdump list).
 pub mod linktype {
@@ -16,21 +19,24 @@ pub mod linktype {
     /// DLT_RAW as defined on OpenBSD; raw IP.
     pub const RAW_BSD_14: u32 = 14;
     pub const RAW: u32 = 101;
+    /// PPP (RFC 1661), optionally with HDLC-like address/control bytes (RFC 1662).
+    pub const PPP: u32 = 9;
+    /// PPP in HDLC-like framing (RFC 1662).
+    pub const PPP_HDLC: u32 = 50;
     pub const IEEE802_11: u32 = 105;
     /// OpenBSD loopback: like NULL but the family is always big-endian.
     pub const LOOP: u32 = 108;
     pub const LINUX_SLL: u32 = 113;
     pub const IEEE802_11_RADIOTAP: u32 = 127;
+    /// DLT_USER2, which macOS 10.9 used for PKTAP in files.
+    pub const USER2_PKTAP: u32 = 149;
+    /// Per-Packet Information (CACE PPI).
+    pub const PPI: u32 = 192;
+    /// Apple PKTAP.
+    pub const PKTAP: u32 = 258;
     pub const IPV4: u32 = 228;
     pub const IPV6: u32 = 229;
     pub const LINUX_SLL2: u32 = 276;
-}
-
-/// The network layer a frame carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Net {
-    Ipv4,
-    Ipv6,
 }
 
 /// Name of a link type as shown in `CaptureInfo::link_types`.
@@ -44,6 +50,9 @@ pub fn link_type_name(lt: u32) -> String {
         NULL | LOOP => "null".into(),
         IEEE802_11_RADIOTAP => "ieee802-11-radiotap".into(),
         IEEE802_11 => "ieee802-11".into(),
+        PPP | PPP_HDLC => "ppp".into(),
+        PPI => "ppi".into(),
+        PKTAP | USER2_PKTAP => "pktap".into(),
         n => format!("linktype-{n}"),
     }
 }
@@ -55,12 +64,95 @@ pub fn is_supported(lt: u32) -> bool {
     use linktype::*;
     matches!(
         lt,
-        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11
+        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11 | PPP | PPP_HDLC | PPI | PKTAP | USER2_PKTAP
     )
 }
 
-/// Locate the IP header: returns the network protocol and its offset in `b`.
+/// Where the IP packet is in a frame, with what the link layer said about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkFrame {
+    pub ip: Located,
+    /// Offset of the 802.11 MAC header, on 802.11 frames.
+    pub wifi_at: Option<usize>,
+    /// Radio facts from a radiotap or PPI header.
+    pub radio: Option<Radio>,
+}
+
+impl From<Located> for LinkFrame {
+    fn from(ip: Located) -> Self {
+        LinkFrame { ip, wifi_at: None, radio: None }
+    }
+}
+
+/// Locate the IP header: the network protocol and its offset in `b`.
 pub fn locate_ip(lt: u32, b: &[u8]) -> Result<(Net, usize), WarningKind> {
+    locate(lt, b).map(|f| (f.ip.net, f.ip.offset))
+}
+
+/// Locate the IP packet of a frame of link type `lt`. Called once per packet: the
+/// common link types take the inlined path; wrappers (PKTAP, PPI) go one level into
+/// `unwrapped`, so nothing recurses (which also keeps this inlinable).
+#[inline]
+pub fn locate(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
+    use linktype::*;
+    match lt {
+        ETHERNET => ethernet(b).map(LinkFrame::from),
+        PKTAP | USER2_PKTAP | PPI => locate_wrapped(lt, b),
+        _ => unwrapped(lt, b),
+    }
+}
+
+#[inline(never)]
+fn locate_wrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
+    use linktype::*;
+    match lt {
+        PKTAP | USER2_PKTAP => {
+            let h = pktap::PktapHeader::parse(b)?;
+            wrapped(h.dlt(), b, h.len())
+        }
+        PPI => {
+            let p = ppi::parse(b)?;
+            let mut f = wrapped(p.dlt, b, p.len)?;
+            f.radio = f.radio.or(p.radio);
+            Ok(f)
+        }
+        _ => unwrapped(lt, b),
+    }
+}
+
+/// Link types that do not wrap another one.
+#[inline]
+fn unwrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
+    use linktype::*;
+    match lt {
+        IEEE802_11_RADIOTAP => {
+            let rt = radiotap::parse(b)?;
+            let pad = rt.flags.is_some_and(|f| f & 0x20 != 0);
+            let ip = wifi::ieee80211(b, rt.len, pad)?;
+            Ok(LinkFrame { ip, wifi_at: Some(rt.len), radio: Some(rt.radio) })
+        }
+        IEEE802_11 => Ok(LinkFrame { ip: wifi::ieee80211(b, 0, false)?, wifi_at: Some(0), radio: None }),
+        _ => locate_plain(lt, b).map(LinkFrame::from),
+    }
+}
+
+/// The frame of link type `dlt` that starts `at` bytes into a PKTAP or PPI record.
+/// Those headers hold the capturing host's DLT_ number, which equals the LINKTYPE_
+/// number except for DLT_RAW (12 on macOS, 14 on OpenBSD), both raw IP here too.
+/// Wrappers do not nest (one level deep, so no recursion on hostile input).
+fn wrapped(dlt: u32, b: &[u8], at: usize) -> Result<LinkFrame, WarningKind> {
+    use linktype::*;
+    if matches!(dlt, PKTAP | USER2_PKTAP | PPI) {
+        return Err(WarningKind::MalformedPacket);
+    }
+    let mut f = unwrapped(dlt, b.get(at..).ok_or(WarningKind::TruncatedHeaders)?)?;
+    f.ip.offset += at;
+    f.wifi_at = f.wifi_at.map(|w| w + at);
+    Ok(f)
+}
+
+/// Link types with no radio or wrapper header.
+fn locate_plain(lt: u32, b: &[u8]) -> Result<Located, WarningKind> {
     use linktype::*;
     match lt {
         ETHERNET => ethernet(b),
@@ -76,32 +168,25 @@ pub fn locate_ip(lt: u32, b: &[u8]) -> Result<(Net, usize), WarningKind> {
         }
         RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 => raw(b, 0),
         NULL | LOOP => null(b),
-        IEEE802_11_RADIOTAP => wifi::radiotap(b),
-        IEEE802_11 => wifi::ieee80211(b, 0),
+        PPP | PPP_HDLC => ppp(b),
         _ => Err(WarningKind::UnknownLinkType),
     }
 }
 
-pub(crate) fn be16(b: &[u8], at: usize) -> u16 {
-    match b.get(at..at + 2) {
-        Some(x) => u16::from_be_bytes([x[0], x[1]]),
-        None => 0,
-    }
-}
-
-/// Raw IP: the version nibble says which (RFC 791 §3.1, RFC 8200 §3).
-fn raw(b: &[u8], off: usize) -> Result<(Net, usize), WarningKind> {
-    match b.get(off).map(|v| v >> 4) {
-        Some(4) => Ok((Net::Ipv4, off)),
-        Some(6) => Ok((Net::Ipv6, off)),
-        Some(_) => Err(WarningKind::NotIp),
-        None => Err(WarningKind::TruncatedHeaders),
-    }
+/// PPP (LINKTYPE_PPP 9, PPP_HDLC 50): "if the first 2 bytes are 0xff and 0x03, it's
+/// PPP in HDLC-like framing, with the PPP header following those two bytes, otherwise
+/// it's PPP without framing" (tcpdump.org link-type list; Address-and-Control-Field-
+/// Compression, RFC 1661 §6.6). Then the protocol field, possibly compressed.
+fn ppp(b: &[u8]) -> Result<Located, WarningKind> {
+    let start = if b.starts_with(&[0xff, 0x03]) { 2 } else { 0 };
+    let (proto, len) = ppp_protocol(b, start)?;
+    ppp_payload(b, start + len, proto)
 }
 
 /// Ethernet II (IEEE 802.3 with Ethertype). Lengths ≤ 1500 in the type field mean an
 /// 802.3 length followed by LLC; only LLC/SNAP can carry IP then (RFC 1042).
-fn ethernet(b: &[u8]) -> Result<(Net, usize), WarningKind> {
+#[inline]
+fn ethernet(b: &[u8]) -> Result<Located, WarningKind> {
     let h = b.get(..14).ok_or(WarningKind::TruncatedHeaders)?;
     let t = be16(h, 12);
     if t <= 1500 {
@@ -110,53 +195,17 @@ fn ethernet(b: &[u8]) -> Result<(Net, usize), WarningKind> {
     ethertype(b, 14, t)
 }
 
-/// LLC/SNAP header (AA AA 03, 3-byte OUI, Ethertype; RFC 1042) at `off`.
-pub(crate) fn snap(b: &[u8], off: usize) -> Result<(Net, usize), WarningKind> {
-    let h = b.get(off..off + 8).ok_or(WarningKind::TruncatedHeaders)?;
-    if h[..3] != [0xAA, 0xAA, 0x03] {
-        return Err(WarningKind::NotIp);
-    }
-    ethertype(b, off + 8, be16(h, 6))
-}
-
-/// Follow an Ethertype through VLAN tags (802.1Q 0x8100, 802.1ad 0x88A8, and the
-/// pre-standard QinQ 0x9100/0x9200, any depth) and PPPoE sessions (RFC 2516) to IP.
-pub(crate) fn ethertype(b: &[u8], mut off: usize, mut t: u16) -> Result<(Net, usize), WarningKind> {
-    loop {
-        match t {
-            0x0800 => return Ok((Net::Ipv4, off)),
-            0x86DD => return Ok((Net::Ipv6, off)),
-            0x8100 | 0x88A8 | 0x9100 | 0x9200 => {
-                // Tag: 2 bytes TCI, then the next Ethertype.
-                let tag = b.get(off..off + 4).ok_or(WarningKind::TruncatedHeaders)?;
-                t = be16(tag, 2);
-                off += 4;
-            }
-            0x8864 => {
-                // PPPoE session header (6 bytes) then the PPP protocol (RFC 1661).
-                let h = b.get(off..off + 8).ok_or(WarningKind::TruncatedHeaders)?;
-                return match be16(h, 6) {
-                    0x0021 => Ok((Net::Ipv4, off + 8)),
-                    0x0057 => Ok((Net::Ipv6, off + 8)),
-                    _ => Err(WarningKind::NotIp),
-                };
-            }
-            _ => return Err(WarningKind::NotIp),
-        }
-    }
-}
-
 /// BSD loopback: a 4-byte address family in the byte order of the host that wrote
 /// it (LOOP: always big-endian). AF_INET is 2 everywhere; AF_INET6 is 24 (NetBSD,
 /// OpenBSD, BSD/OS), 28 (FreeBSD, DragonFly) or 30 (macOS), per the tcpdump list.
 /// The family is small, so a value with non-zero upper 16 bits is the other order.
-fn null(b: &[u8]) -> Result<(Net, usize), WarningKind> {
+fn null(b: &[u8]) -> Result<Located, WarningKind> {
     let h = b.get(..4).ok_or(WarningKind::TruncatedHeaders)?;
     let le = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
     let family = if le > 0xFFFF { le.swap_bytes() } else { le };
     match family {
-        2 => Ok((Net::Ipv4, 4)),
-        24 | 28 | 30 => Ok((Net::Ipv6, 4)),
+        2 => Ok(Located::at(Net::Ipv4, 4)),
+        24 | 28 | 30 => Ok(Located::at(Net::Ipv6, 4)),
         _ => Err(WarningKind::NotIp),
     }
 }
@@ -165,6 +214,7 @@ fn null(b: &[u8]) -> Result<(Net, usize), WarningKind> {
 mod tests {
     use super::linktype::*;
     use super::*;
+    use crate::decode::wifi::tests::qos_data;
 
     fn eth(types: &[u8]) -> Vec<u8> {
         let mut b = vec![0u8; 12];
@@ -224,10 +274,63 @@ mod tests {
     }
 
     #[test]
+    fn radiotap_with_tsft_and_flags() {
+        // present = TSFT | Flags; TSFT at 8, Flags at 16, length 18 (padded).
+        let mut b = vec![0, 0, 18, 0, 0x03, 0, 0, 0];
+        b.extend_from_slice(&[0; 8]);
+        b.extend_from_slice(&[0x00, 0x00]);
+        let mut plain = b.clone();
+        plain.extend_from_slice(&qos_data(0x01));
+        assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &plain), Ok((Net::Ipv4, 18 + 34)));
+        // Flags 0x20: header padded from 26 to 28 bytes.
+        let mut data = qos_data(0x01);
+        data.splice(26..26, [0u8, 0]);
+        b[16] = 0x20;
+        b.extend_from_slice(&data);
+        assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &b), Ok((Net::Ipv4, 18 + 36)));
+        assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &b[..10]), Err(WarningKind::TruncatedHeaders));
+        assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &[1, 0, 8, 0, 0, 0, 0, 0]), Err(WarningKind::MalformedPacket));
+    }
+
+    #[test]
+    fn ppp_framings_and_mpls() {
+        // HDLC-like address/control, 2-byte protocol; then both compressions (ACFC + PFC).
+        assert_eq!(locate_ip(PPP, &[0xff, 0x03, 0x00, 0x21, 0x45]), Ok((Net::Ipv4, 4)));
+        assert_eq!(locate_ip(PPP, &[0x21, 0x45]), Ok((Net::Ipv4, 1)));
+        assert_eq!(locate_ip(PPP_HDLC, &[0xff, 0x03, 0x00, 0x57, 0x60]), Ok((Net::Ipv6, 4)));
+        // MPLS unicast over PPP (0x0281), one label (bottom of stack), IPv4.
+        assert_eq!(locate_ip(PPP, &[0xff, 0x03, 0x02, 0x81, 0x18, 0x93, 0x0d, 0x40, 0x45]), Ok((Net::Ipv4, 8)));
+        assert_eq!(locate_ip(PPP, &[0xc0, 0x21, 1]), Err(WarningKind::NotIp)); // LCP
+        // MPLS over Ethernet, two labels.
+        let mpls = eth(&[0x88, 0x47, 0, 1, 0, 64, 0, 2, 1, 64]);
+        assert_eq!(locate_ip(ETHERNET, &mpls), Ok((Net::Ipv4, 22)));
+    }
+
+    #[test]
+    fn pktap_and_ppi_wrap_other_link_types() {
+        let mut pk = crate::decode::pktap::tests::header(1, 77, "curl");
+        pk.extend_from_slice(&eth(&[0x08, 0x00]));
+        assert_eq!(locate_ip(PKTAP, &pk), Ok((Net::Ipv4, 108 + 14)));
+        assert_eq!(locate_ip(USER2_PKTAP, &pk), Ok((Net::Ipv4, 108 + 14)));
+        let mut nested = crate::decode::pktap::tests::header(PKTAP, 77, "curl");
+        nested.extend_from_slice(&pk);
+        assert_eq!(locate_ip(PKTAP, &nested), Err(WarningKind::MalformedPacket));
+        // PPI around an 802.11 QoS data frame: the radio facts come from the PPI field.
+        let mut ppi = crate::decode::ppi::tests::header(105);
+        ppi.extend_from_slice(&qos_data(0x01));
+        let f = locate(PPI, &ppi).unwrap();
+        assert_eq!((f.ip.offset, f.wifi_at, f.radio.map(|r| r.rate_kbps)), (32 + 34, Some(32), Some(54_000)));
+        let mut ppi_eth = crate::decode::ppi::tests::header(1);
+        ppi_eth.extend_from_slice(&eth(&[0x86, 0xdd]));
+        assert_eq!(locate_ip(PPI, &ppi_eth), Ok((Net::Ipv6, 32 + 14)));
+    }
+
+    #[test]
     fn names() {
         assert_eq!(link_type_name(1), "ethernet");
         assert_eq!(link_type_name(228), "raw");
         assert_eq!(link_type_name(127), "ieee802-11-radiotap");
+        assert_eq!((link_type_name(9), link_type_name(192), link_type_name(258), link_type_name(149)), ("ppp".into(), "ppi".into(), "pktap".into(), "pktap".into()));
         assert_eq!(link_type_name(147), "linktype-147");
         assert!(!is_supported(147));
         // The allocation-free check agrees with the names for every link type.

@@ -5,15 +5,24 @@
 //! Parsers validate once and then read fields with cheap getters.
 
 pub mod capture;
+pub mod ethertype;
+pub mod frame;
 pub mod ip;
 pub mod link;
 pub mod packet;
+pub mod phy_rate;
+pub mod pktap;
+pub mod ppi;
+pub mod process;
+pub mod radiotap;
 pub mod pcap;
 pub mod pcapng;
 pub mod tcp;
 pub mod wifi;
 
 pub use capture::CaptureDecoder;
+pub use process::{Process, ProcessTable};
+pub use radiotap::Radio;
 
 use std::net::IpAddr;
 
@@ -41,6 +50,8 @@ pub struct TcpOptions {
     pub sack_count: u8,
     /// (TSval, TSecr) of the timestamps option (RFC 7323 §3).
     pub timestamp: Option<(u32, u32)>,
+    /// A TCP Fast Open option (RFC 7413 §4.1.1: cookie request or cookie) is present.
+    pub tfo: bool,
 }
 
 /// One decoded TCP segment with what the analysis needs; owned and small.
@@ -70,6 +81,18 @@ pub struct TcpSegment {
     /// (analysis/duplicates.rs): IPv4 Identification (RFC 791 §3.1; None for IPv6)
     /// and, on 802.11, the MAC retry bit and sequence number.
     pub frame_id: FrameId,
+    /// What the capture says about the frame beyond its bytes: process, radio.
+    pub meta: FrameMeta,
+}
+
+/// Capture metadata of a frame (see `TcpSegment::meta`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameMeta {
+    /// Index into the decoder's process table (`CaptureDecoder::processes`): from the
+    /// PKTAP header, or the EPB's Darwin process-information option.
+    pub process: Option<u32>,
+    /// Radiotap / PPI radio facts, on 802.11 captures that carry them.
+    pub radio: Option<Radio>,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).
@@ -125,7 +148,7 @@ impl WarningKind {
 pub struct CaptureInfo {
     /// "pcap" or "pcapng" (None until the magic has been read).
     pub format: Option<&'static str>,
-    /// Link-layer type names seen ("ethernet", "linux-sll", "linux-sll2", "raw", "null", "ieee802-11-radiotap", or "linktype-N").
+    /// Link-layer type names seen ("ethernet", "linux-sll", "linux-sll2", "raw", "null", "ieee802-11-radiotap", "ppp", "ppi", "pktap", or "linktype-N").
     pub link_types: Vec<String>,
     pub packets: u64,
     /// Sum of original (wire) lengths.

@@ -1,24 +1,32 @@
 //! One captured frame → a `TcpSegment`, or the warning that says why not.
 
 use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
-use super::link::{locate_ip, Net};
+use super::ethertype::Net;
+use super::link::locate;
 use super::tcp::TcpHeader;
 use super::wifi::mac_identity;
-use super::{FrameId, TcpSegment, WarningKind};
+use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 
 /// Decode the frame `data` (captured bytes) of link type `lt`, whose original length
 /// on the wire was `wire_len`.
 pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64) -> Result<TcpSegment, WarningKind> {
-    let (net, off) = locate_ip(lt, data)?;
+    let link = locate(lt, data)?;
+    let (net, off) = (link.ip.net, link.ip.offset);
     let ip_bytes = data.get(off..).ok_or(WarningKind::TruncatedHeaders)?;
     // Length of the IP packet on the wire, for TSO / BIG TCP packets whose IP length
     // field is 0 (see ip.rs). Assumes no link trailer, which holds for those captures
     // (they are taken on the host, before the NIC adds anything).
     let wire_ip_len = wire_len.max(data.len() as u32).saturating_sub(off as u32);
-    let ip = match net {
+    let mut ip = match net {
         Net::Ipv4 => parse_ipv4(ip_bytes, wire_ip_len)?,
         Net::Ipv6 => parse_ipv6(ip_bytes, wire_ip_len)?,
     };
+    // The link layer's own length bounds the IP packet (PPPoE, RFC 2516 §4): bytes
+    // beyond it are padding, never TCP data (Wireshark hands IP a buffer that long).
+    if let Some(max) = link.ip.max_len {
+        let room = max.saturating_sub(ip.payload_offset as u32);
+        ip.payload_len = ip.payload_len.min(room);
+    }
     if ip.protocol != PROTO_TCP {
         return Err(WarningKind::NotTcp);
     }
@@ -27,6 +35,8 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
     let hl = tcp.header_len() as u32;
     // The IP length must at least cover the TCP header it announces.
     let payload_len = ip.payload_len.checked_sub(hl).ok_or(WarningKind::MalformedPacket)?;
+    let wifi = link.wifi_at.and_then(|at| mac_identity(data, at));
+    let radio = link.radio.map(|r| Radio { retry: wifi.is_some_and(|(retry, _)| retry), ..r });
     Ok(TcpSegment {
         packet_index,
         ts_ns,
@@ -41,7 +51,8 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
         window: tcp.window(),
         payload_len,
         options: tcp.options(),
-        frame_id: FrameId { ip_id: ip.ident, wifi: mac_identity(lt, data) },
+        frame_id: FrameId { ip_id: ip.ident, wifi },
+        meta: FrameMeta { process: None, radio },
     })
 }
 

@@ -3,7 +3,7 @@
 //! The framing itself is read with pcap-parser; this file adds the length checks
 //! that turn a damaged file into a clear error instead of an endless wait for bytes.
 
-use super::capture::{Ctx, RawPacket};
+use super::frame::{Ctx, RawPacket};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use pcap_parser::pcap::{parse_pcap_frame, parse_pcap_frame_be, parse_pcap_frame_modified};
 use pcap_parser::parse_pcap_header;
@@ -129,6 +129,7 @@ impl PcapFormat {
             data: f.data,
             orig_len: f.origlen,
             ts_ns: Some(i64::from(f.ts_sec) * 1_000_000_000 + frac_ns),
+            dpib: None,
         })
     }
 }

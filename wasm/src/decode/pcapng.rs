@@ -4,7 +4,7 @@
 //! interfaces of the current section, and turns EPB / SPB / obsolete Packet Blocks
 //! into packets. Unknown blocks are skipped (draft §3.1: "MUST be ignored").
 
-use super::capture::{Ctx, RawPacket};
+use super::frame::{Ctx, RawPacket};
 use super::pcap::{HARD_MAX_RECORD, MAX_SNAPLEN};
 use crate::error::{DecodeError, ErrorKind};
 use pcap_parser::pcapng::{parse_block_be, parse_block_le, Block};
@@ -18,6 +18,12 @@ const EPB_TYPE: u32 = 6;
 const MAX_BLOCK: u32 = HARD_MAX_RECORD;
 /// Option codes (draft §4.2).
 const IF_TSOFFSET: u16 = 14;
+/// Apple's Darwin Process Information Block (type 0x80000001, macOS `tcpdump -P`;
+/// Wireshark wiretap/pcapng-darwin-custom.c; pcap-parser `ProcessInformationBlock`):
+/// process id (u32), then options, of which 2 = process name (UTF-8).
+const DPIB_NAME: u16 = 2;
+/// EPB option: index of the packet's DPIB within the section (u32, section order).
+const EPB_DARWIN_PIB_ID: u16 = 0x8001;
 
 #[derive(Clone, Debug)]
 pub struct Interface {
@@ -35,6 +41,9 @@ pub struct NgFormat {
     pub big_endian: bool,
     pub interfaces: Vec<Interface>,
     pub sections: u32,
+    /// The section's DPIBs in order, as indices into the decoder's process table
+    /// (filled by capture.rs, which owns the table; None when it was full).
+    pub processes: Vec<Option<u32>>,
 }
 
 /// What one block meant.
@@ -44,6 +53,8 @@ pub enum NgEvent<'a> {
     Packet(RawPacket<'a>),
     /// A packet block naming an interface that was never described.
     BadInterface { if_id: u32, orig_len: u32, ts_ns: Option<i64> },
+    /// A Darwin Process Information Block: process id and name.
+    Process { pid: u32, name: Vec<u8> },
 }
 
 fn u32_of(b: &[u8], at: usize, big: bool) -> u32 {
@@ -138,6 +149,7 @@ impl NgFormat {
                 }
                 self.big_endian = shb.big_endian();
                 self.interfaces.clear(); // interface ids are per section (draft §4.2)
+                self.processes.clear(); // so are DPIB indices
                 self.sections += 1;
                 Ok(NgEvent::Nothing)
             }
@@ -162,7 +174,18 @@ impl NgFormat {
             }
             Block::EnhancedPacket(epb) => {
                 let data = epb.data.get(..epb.caplen as usize).unwrap_or(epb.data);
-                Ok(self.packet(epb.if_id, Some((epb.ts_high, epb.ts_low)), data, epb.origlen))
+                let dpib = epb.options.iter().find(|o| o.code.0 == EPB_DARWIN_PIB_ID && o.value.len() >= 4).map(|o| u32_of(&o.value, 0, big));
+                let mut event = self.packet(epb.if_id, Some((epb.ts_high, epb.ts_low)), data, epb.origlen);
+                if let NgEvent::Packet(raw) = &mut event {
+                    raw.dpib = dpib;
+                }
+                Ok(event)
+            }
+            Block::ProcessInformation(pib) => {
+                let name = pib.options.iter().find(|o| o.code.0 == DPIB_NAME).map_or(&[][..], |o| &o.value[..]);
+                // Darwin writes the name without a NUL; tolerate one.
+                let name = name.split(|&c| c == 0).next().unwrap_or(&[]).to_vec();
+                Ok(NgEvent::Process { pid: pib.process_id, name })
             }
             Block::SimplePacket(spb) => {
                 // draft §4.4: interface 0; captured length = min(orig len, snaplen, body).
@@ -194,7 +217,7 @@ impl NgFormat {
             return NgEvent::BadInterface { if_id, orig_len, ts_ns: ts.map(|(h, l)| ts_to_ns(h, l, 1_000_000, 0)) };
         };
         let ts_ns = ts.map(|(h, l)| ts_to_ns(h, l, iface.units_per_sec, iface.offset_sec));
-        NgEvent::Packet(RawPacket { link_type: iface.link_type, data, orig_len, ts_ns })
+        NgEvent::Packet(RawPacket { link_type: iface.link_type, data, orig_len, ts_ns, dpib: None })
     }
 }
 

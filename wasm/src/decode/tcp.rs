@@ -79,6 +79,10 @@ const OPT_WSCALE: u8 = 3;
 const OPT_SACK_PERMITTED: u8 = 4;
 const OPT_SACK: u8 = 5;
 const OPT_TIMESTAMP: u8 = 8;
+/// TCP Fast Open cookie (RFC 7413 §4.1.1), and the experimental kind 254 with
+/// ExID 0xF989 that stacks used before kind 34 was assigned.
+const OPT_TFO: u8 = 34;
+const OPT_EXPERIMENTAL: u8 = 254;
 
 /// Walk the TLV option list (RFC 9293 §3.2). Stops at End-of-Option-List, at an
 /// option whose length byte is missing or < 2 (the rest cannot be delimited), or at
@@ -122,7 +126,9 @@ pub fn parse_options(mut b: &[u8]) -> TcpOptions {
                 let ecr = u32::from_be_bytes([body[4], body[5], body[6], body[7]]);
                 o.timestamp = Some((val, ecr));
             }
-            _ => {} // unknown (MPTCP, TFO, ...) or odd length: skip
+            (OPT_TFO, _) => o.tfo = true,
+            (OPT_EXPERIMENTAL, n) if n >= 2 && body[..2] == [0xf9, 0x89] => o.tfo = true,
+            _ => {} // unknown (MPTCP, ...) or odd length: skip
         }
         b = &b[len..];
     }
@@ -177,6 +183,17 @@ mod tests {
         let o = parse_options(&opts);
         assert_eq!(o.sack_count, 2);
         assert_eq!(&o.sack_blocks[..2], &[(10, 20), (30, 40)]);
+    }
+
+    #[test]
+    fn tcp_fast_open_option_34_and_the_experimental_254() {
+        // RFC 7413 §4.1.1: kind 34, length 2 = cookie request; 254 with ExID 0xF989
+        // (RFC 6994) as before kind 34 was assigned; another 254 ExID is not TFO.
+        assert!(parse_options(&[34, 2]).tfo);
+        assert!(parse_options(&[1, 34, 10, 1, 2, 3, 4, 5, 6, 7, 8]).tfo);
+        assert!(parse_options(&[254, 4, 0xf9, 0x89]).tfo);
+        assert!(!parse_options(&[254, 4, 0x12, 0x34]).tfo);
+        assert!(!parse_options(&SYN[20..]).tfo);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Link-layer encapsulation and the pcap / pcapng writers of `synth`.
 
+use super::links;
 use super::Frame;
 
 /// Link layer to wrap frames in (numbers from the tcpdump.org link-type list).
@@ -22,6 +23,22 @@ pub enum Link {
     /// LINKTYPE_IEEE802_11_RADIOTAP (127): radiotap + QoS data frame (to-DS) + LLC/SNAP;
     /// `ht_control` sets the +HTC/Order bit and adds the 4-byte HT Control field.
     Radiotap { ht_control: bool },
+    /// LINKTYPE_IEEE802_11 (105): a QoS data frame (to-DS) + LLC/SNAP, no radio header.
+    Ieee80211,
+    /// Apple PKTAP (258, or 149 = DLT_USER2 when `user2`) around `inner`; the header
+    /// names `Frame::process`.
+    Pktap { user2: bool, inner: Box<Link> },
+    /// PPI (192) with an 802.11-Common field from `Frame::radio`, around `inner`
+    /// (`Ieee80211` or `Ethernet`).
+    Ppi { inner: Box<Link> },
+    /// LINKTYPE_PPP (9); `acfc` drops the ff 03 address/control bytes, `pfc` sends a
+    /// one-byte protocol (RFC 1661 §6.5-6.6).
+    Ppp { acfc: bool, pfc: bool },
+    /// An MPLS label stack under Ethernet (0x8847) or PPP (0x0281) when `over_ppp`.
+    Mpls { over_ppp: bool, labels: Vec<u32> },
+    /// Ethernet + PPPoE session; the IPv4 total length is raised by `excess` bytes
+    /// and that many padding bytes follow the packet (PPPoE length stays true).
+    Pppoe { excess: u16 },
     /// Any other link-type number; the frame's bytes are written as they are.
     Other(u32),
 }
@@ -35,6 +52,11 @@ impl Link {
             Link::Raw(n) | Link::Other(n) => *n,
             Link::Null { .. } => 0,
             Link::Radiotap { .. } => 127,
+            Link::Ieee80211 => 105,
+            Link::Pktap { user2, .. } => if *user2 { 149 } else { 258 },
+            Link::Ppi { .. } => 192,
+            Link::Ppp { .. } | Link::Mpls { over_ppp: true, .. } => 9,
+            Link::Mpls { .. } | Link::Pppoe { .. } => 1,
         }
     }
 
@@ -72,15 +94,41 @@ impl Link {
                 b.extend_from_slice(&if *big_endian { af.to_be_bytes() } else { af.to_le_bytes() });
             }
             Link::Radiotap { ht_control } => {
-                b.extend_from_slice(&[0, 0, 8, 0, 0, 0, 0, 0]); // radiotap v0, no fields
-                b.extend_from_slice(&[0x88, if *ht_control { 0x81 } else { 0x01 }, 0, 0]); // QoS data, to-DS
-                b.extend_from_slice(&[0x02, 0, 0, 0, 0, 9, 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2]);
-                b.extend_from_slice(&[0x10, 0x00, 0x00, 0x00]); // sequence control, QoS control
-                if *ht_control {
-                    b.extend_from_slice(&[0, 0, 0, 0]);
+                links::radiotap(&mut b, f);
+                links::qos_data(&mut b, f, *ht_control);
+            }
+            Link::Ieee80211 => links::qos_data(&mut b, f, false),
+            Link::Pktap { inner, .. } => {
+                links::pktap(&mut b, f, inner.dlt());
+                b.extend_from_slice(&inner.encapsulate(f));
+                return b;
+            }
+            Link::Ppi { inner } => {
+                links::ppi(&mut b, f, inner.dlt());
+                b.extend_from_slice(&inner.encapsulate(f));
+                return b;
+            }
+            Link::Ppp { acfc, pfc } => links::ppp(&mut b, f.ethertype, *acfc, *pfc),
+            Link::Mpls { over_ppp, labels } => {
+                if *over_ppp {
+                    links::ppp(&mut b, 0x8847, false, false);
+                } else {
+                    b.extend_from_slice(&[0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0x47]);
                 }
-                b.extend_from_slice(&[0xAA, 0xAA, 0x03, 0, 0, 0]);
-                b.extend_from_slice(&et);
+                links::mpls(&mut b, labels);
+            }
+            Link::Pppoe { excess } => {
+                b.extend_from_slice(&[0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0x64]);
+                links::pppoe(&mut b, 2 + f.net.len());
+                links::ppp(&mut b, f.ethertype, true, false);
+                let mut net = f.net.clone();
+                if f.ethertype == 0x0800 && net.len() >= 4 {
+                    let claimed = u16::from_be_bytes([net[2], net[3]]) + excess;
+                    net[2..4].copy_from_slice(&claimed.to_be_bytes());
+                }
+                b.extend_from_slice(&net);
+                b.resize(b.len() + usize::from(*excess), 0);
+                return b;
             }
         }
         b.extend_from_slice(&f.net);
@@ -200,11 +248,18 @@ pub struct Section {
     pub interfaces: Vec<Interface>,
     pub frames: Vec<Frame>,
     pub unknown_blocks: bool,
+    /// Darwin Process Information Blocks (type 0x80000001: pid, name option 2), written
+    /// after the interfaces; `Frame::dpib` indexes them.
+    pub processes: Vec<(u32, String)>,
 }
 
 impl Section {
     pub fn new(endian: Endian, interfaces: Vec<Interface>, frames: Vec<Frame>) -> Section {
-        Section { endian, interfaces, frames, unknown_blocks: false }
+        Section { endian, interfaces, frames, unknown_blocks: false, processes: Vec::new() }
+    }
+    pub fn processes(mut self, p: &[(u32, &str)]) -> Section {
+        self.processes = p.iter().map(|(pid, n)| (*pid, n.to_string())).collect();
+        self
     }
 }
 
@@ -255,6 +310,15 @@ pub fn write_pcapng(sections: &[Section]) -> Vec<u8> {
                 w.u32(0); // opt_endofopt
             });
         }
+        for (pid, name) in &s.processes {
+            block(&mut out, big, 0x8000_0001, |w| {
+                w.u32(*pid);
+                w.u16(2); // process name
+                w.u16(name.len() as u16);
+                w.bytes_padded(name.as_bytes());
+                w.u32(0); // opt_endofopt
+            });
+        }
         for f in &s.frames {
             if s.unknown_blocks {
                 block(&mut out, big, 0x0000_0101, |w| w.bytes_padded(b"skip me"));
@@ -271,6 +335,12 @@ pub fn write_pcapng(sections: &[Section]) -> Vec<u8> {
                     w.u32(cap as u32);
                     w.u32(full.len() as u32);
                     w.bytes_padded(&full[..cap]);
+                    if let Some(i) = f.dpib {
+                        w.u16(0x8001); // Darwin process information block index
+                        w.u16(4);
+                        w.u32(i);
+                        w.u32(0); // opt_endofopt
+                    }
                 }),
                 BlockKind::Simple => block(&mut out, big, 3, |w| {
                     w.u32(full.len() as u32);

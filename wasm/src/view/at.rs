@@ -106,6 +106,11 @@ impl ViewEngine {
                     }
                 }
             }
+            ViewData::Wifi(w) => {
+                if let (Some(&rate), Some(&share), Some(bin)) = (w.phy_rate_mbps.first(), w.retry_share.first(), r.bin_seconds) {
+                    out = ViewAt { found: share.is_some(), t: w.start, t_end: Some(w.start + bin), value: rate, ..out };
+                }
+            }
             ViewData::None => {}
         }
         out

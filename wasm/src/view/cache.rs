@@ -23,6 +23,7 @@ pub enum Key {
     Gaps { conn: usize, dir: u8 },
     /// Threshold as f64 bits; the summary's stalls are not cached (they are in the summary).
     Stalls { conn: usize, dir: u8, threshold: u64 },
+    Wifi { conn: usize, dir: u8 },
 }
 
 pub enum Entry {
@@ -32,6 +33,7 @@ pub enum Entry {
     /// Spans and, for window-limited, the active time.
     Spans(SpanList, Option<f64>),
     Gaps(GapHistogram),
+    Wifi(crate::analysis::radio::WifiColumn),
 }
 
 impl Entry {
@@ -42,6 +44,7 @@ impl Entry {
             Entry::Markers(m) => 24 * m.t.capacity(),
             Entry::Spans(s, _) => s.bytes(),
             Entry::Gaps(_) => 2048,
+            Entry::Wifi(w) => w.bytes(),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod request;
 pub mod response;
 pub mod sources;
 pub mod stalls;
+pub mod wifi;
 pub mod ts_types;
 
 pub use at::{AtRequest, ViewAt};
@@ -115,7 +116,7 @@ impl ViewEngine {
                     _ => ViewData::None,
                 }
             }
-            Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
+            Series::Inflight | Series::Pipe | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge => {
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
                 let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, conn.directions[dir as usize].rtt.offset_ms))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
@@ -128,6 +129,17 @@ impl ViewEngine {
                     }
                 }
                 ViewData::Points(points)
+            }
+            Series::Wifi => {
+                let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
+                let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
+                r.bin_seconds = Some(bin);
+                let empty = crate::analysis::RadioLog::default();
+                let log = analysis.radio.get(conn_index).unwrap_or(&empty);
+                if log.is_empty() {
+                    r.notes.push("no 802.11 radio header (radiotap or PPI) on this connection's frames".into());
+                }
+                ViewData::Wifi(wifi::answer(cache, log, conn_index, dir, &v, bin))
             }
             Series::WindowLimited => {
                 let key = Key::WindowLimited { conn: conn_index, dir };
@@ -181,7 +193,7 @@ fn notes(conn: &ConnectionSummary, stored: usize, series: Series, dir: u8, notes
         notes.push(format!("only the first {stored} of {} packets are kept for charts (limits.rs): per-packet series stop there", conn.packets));
     }
     let peer = &conn.directions[1 - dir as usize];
-    if matches!(series, Series::Rwnd | Series::Inflight | Series::WindowLimited | Series::Sequence | Series::WindowEdge) && peer.window_scale_unknown {
+    if matches!(series, Series::Rwnd | Series::Inflight | Series::Pipe | Series::WindowLimited | Series::Sequence | Series::WindowEdge) && peer.window_scale_unknown {
         notes.push(match peer.window_scale_lower_bound {
             Some(lb) => format!("window scale unknown (handshake not captured): windows shown unscaled; the scale is at least {lb}"),
             None => "window scale unknown (handshake not captured): windows shown unscaled".to_string(),

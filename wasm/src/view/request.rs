@@ -50,11 +50,28 @@ pub enum Series {
     /// The peer's ACK + advertised window: the highest sequence number the sender may
     /// send (M4; tcptrace's window line, RFC 9293 §3.8.6 "usable window").
     WindowEdge,
+    /// Bytes in flight less the bytes the peer's latest ACK SACKed above its cumulative
+    /// ACK, at each data segment (M4): the SACK-adjusted pipe (RFC 6675 §2, as tshark's
+    /// tcp.analysis.bytes_in_flight); `inflight` stays SND.NXT − SND.UNA.
+    Pipe,
+    /// Events per bin for the events strip (`Bins::bytes` holds the counts): the
+    /// sender's retransmissions (any kind), the peer's duplicate ACKs, the peer's
+    /// zero-window advertisements (Wireshark's flags, analysis/flags.rs).
+    Retransmissions,
+    DuplicateAcks,
+    ZeroWindows,
+    /// 802.11 PHY rate and Retry share per bin (view/wifi.rs; radiotap / PPI captures).
+    Wifi,
 }
 
 impl Series {
     pub fn is_rate(self) -> bool {
-        matches!(self, Series::Throughput | Series::Goodput | Series::Wire)
+        matches!(self, Series::Throughput | Series::Goodput | Series::Wire) || self.is_events()
+    }
+
+    /// Counted per bin like a rate, one per flagged packet (sources.rs `cumulative`).
+    pub fn is_events(self) -> bool {
+        matches!(self, Series::Retransmissions | Series::DuplicateAcks | Series::ZeroWindows)
     }
 }
 

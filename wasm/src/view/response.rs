@@ -47,6 +47,7 @@ pub enum ViewData {
     Bins(Bins),
     Points(Points),
     Intervals(Intervals),
+    Wifi(crate::analysis::radio::WifiBins),
 }
 
 /// Rate bins on the one grid: bin i covers [start + i·bin, start + (i+1)·bin), and
@@ -56,7 +57,8 @@ pub enum ViewData {
 #[serde(rename_all = "camelCase")]
 pub struct Bins {
     pub start: f64,
-    /// Bytes in each bin (payload, frame or newly acknowledged bytes).
+    /// Bytes in each bin (payload, frame or newly acknowledged bytes); for the event
+    /// series (retransmissions, duplicateAcks, zeroWindows) the number of events.
     #[cfg_attr(test, ts(type = "Array<number>"))]
     pub bytes: Vec<u64>,
     /// bytes × 8 / bin.

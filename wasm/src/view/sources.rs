@@ -28,6 +28,7 @@ pub const MARKER_FLAGS: u32 = fb::ANY_RETRANSMISSION | fb::LOST_SEGMENT | fb::OU
 pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -> PointColumn {
     let (mut t, mut v) = (Vec::new(), Vec::new());
     match series {
+        Series::Pipe => pipe(store, dir, &mut t, &mut v),
         Series::Rtt => store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
             if d == dir && kind & RTT_EXCLUDED == 0 {
                 t.push(secs(t_ns));
@@ -52,6 +53,42 @@ pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) ->
     t.shrink_to_fit();
     v.shrink_to_fit();
     PointColumn::new(t, v)
+}
+
+/// The SACK-adjusted pipe of `dir` (`Series::Pipe`): at each data segment with a
+/// bytes-in-flight value, that value less the bytes SACKed by the peer's most recent
+/// ACK above its cumulative ACK (tshark subtracts the blocks of the last ACK: RFC 2018
+/// §4 lets the receiver repeat the most recent blocks in every ACK). A peer ACK
+/// without SACK blocks clears them. SACK rows are matched to the ACK that carried
+/// them by time and direction (store.rs writes them together).
+fn pipe(store: &ConnStore, dir: u8, t: &mut Vec<f64>, v: &mut Vec<f64>) {
+    let mut sacks: Vec<(i64, i64, i64)> = Vec::new();
+    store.for_each_sack(|t_ns, d, l, r| {
+        if d != dir {
+            sacks.push((t_ns, l, r));
+        }
+    });
+    let (mut next, mut blocks): (usize, Vec<(i64, i64)>) = (0, Vec::new());
+    let mut una = i64::MIN;
+    store.for_each_packet(|r| {
+        if r.dir != dir {
+            let Some(a) = r.ack else { return };
+            una = una.max(a);
+            while next < sacks.len() && sacks[next].0 < r.t_ns {
+                next += 1; // blocks of a packet the store did not keep
+            }
+            blocks.clear();
+            while next < sacks.len() && sacks[next].0 == r.t_ns {
+                blocks.push((sacks[next].1, sacks[next].2));
+                next += 1;
+            }
+            return;
+        }
+        let Some(f) = r.in_flight else { return };
+        let sacked: i64 = blocks.iter().map(|&(l, rr)| (rr - l.max(una)).max(0)).sum();
+        t.push(secs(r.t_ns));
+        v.push((f as i64 - sacked).max(0) as f64);
+    });
 }
 
 /// RTT sample kind bit: kept out of the statistics (store.rs `push_rtt`).
@@ -131,6 +168,11 @@ pub fn cumulative(store: &ConnStore, series: Series, dir: u8) -> CumColumn {
         let bytes = match series {
             Series::Throughput if r.dir == dir && r.len > 0 => r.len as u64,
             Series::Wire if r.dir == dir => r.wire_len as u64,
+            // Event series: one per flagged packet (the counts of the report's
+            // retransmissions / duplicateAcks / zeroWindows, binned).
+            Series::Retransmissions if r.dir == dir && r.flags & fb::ANY_RETRANSMISSION != 0 => 1,
+            Series::DuplicateAcks if r.dir != dir && r.flags & fb::DUPLICATE_ACK != 0 => 1,
+            Series::ZeroWindows if r.dir != dir && r.flags & fb::ZERO_WINDOW != 0 => 1,
             Series::Goodput if r.dir != dir => match (r.ack, highest) {
                 (Some(a), None) => {
                     highest = Some(a);

@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -74,9 +74,9 @@ notes: Array<string>,
 /**
  * Why nothing could be answered (unknown connection, no capture yet).
  */
-error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals);
+error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins);
 
-export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals;
+export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins;
 
 /**
  * Rate bins on the one grid: bin i covers [start + i·bin, start + (i+1)·bin), and
@@ -85,7 +85,8 @@ export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind"
 
 export type Bins = { start: number, 
 /**
- * Bytes in each bin (payload, frame or newly acknowledged bytes).
+ * Bytes in each bin (payload, frame or newly acknowledged bytes); for the event
+ * series (retransmissions, duplicateAcks, zeroWindows) the number of events.
  */
 bytes: Array<number>, 
 /**
@@ -179,6 +180,29 @@ export type Interval = { start: number, end: number,
  * Stalls: DESIGN.md's cause (kebab-case, as in the summary).
  */
 cause: string | null, frameBefore: number | null, frameAfter: number | null, endedBy: string | null, };
+
+/**
+ * The Wi-Fi strip of one direction on the rate grid: entry k covers
+ * [start + k·bin, start + (k+1)·bin).
+ */
+
+export type WifiBins = { 
+/**
+ * Start of the first bin, s; the bin is the answer's `binSeconds`.
+ */
+start: number, 
+/**
+ * 802.11 frames of the direction in the bin (MAC retries included).
+ */
+frames: Array<number>, 
+/**
+ * Mean PHY rate of those frames that state one, Mbit/s; null when none does.
+ */
+phyRateMbps: Array<number | null>, 
+/**
+ * Share of the frames sent with the Retry bit (0..1); null when no frame.
+ */
+retryShare: Array<number | null>, };
 
 /**
  * "What is at time t in this series?"
@@ -306,7 +330,20 @@ export type ErrorKind = "bad-magic" | "unsupported" | "truncated" | "bad-length"
  * Everything the analysis knows about one connection.
  */
 
-export type ConnectionSummary = { id: number, endpoints: [string, string], handshakeSeen: boolean, packets: number, start: number, end: number, dataDirection: number, 
+export type ConnectionSummary = { id: number, endpoints: [string, string], 
+/**
+ * Both the SYN and the SYN/ACK are in the capture (handshake.rs).
+ */
+handshakeSeen: boolean, 
+/**
+ * The options each side offered (handshake.rs).
+ */
+handshake: Handshake, 
+/**
+ * Bytes the receivers acknowledged that the capture never saw, both directions
+ * (capture_loss.rs).
+ */
+captureLoss: CaptureLoss, packets: number, start: number, end: number, dataDirection: number, 
 /**
  * Where the capture was taken relative to the data sender (vantage.rs).
  */
@@ -335,7 +372,13 @@ baseRttMs: number | null,
  * The stall threshold the stalls were found with (options, or DESIGN.md's
  * max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
  */
-stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, };
+stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, 
+/**
+ * The process behind the connection: the first process a packet of it names
+ * (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
+ * `Session::finish` from `process_index` and the decoder's process table.
+ */
+process: Process | null, };
 
 /**
  * One direction of a connection, field names as in the CLI JSON (schema 1).
@@ -357,7 +400,29 @@ windowScaleUnknown: boolean,
 /**
  * Lower bound on the unknown scale, inferred where bytes in flight exceeded the raw window.
  */
-windowScaleLowerBound: number | null, receiveWindow: MinMax | null, maxBytesInFlight: number | null, retransmissions: number, fastRetransmissions: number, spuriousRetransmissions: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
+windowScaleLowerBound: number | null, receiveWindow: MinMax | null, maxBytesInFlight: number | null, retransmissions: number, 
+/**
+ * The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
+ * "Retransmission kinds"): timeouts + probes + fast + slow start = retransmissions
+ * (less any beyond the per-direction record cap).
+ */
+rtoEvents: number, 
+/**
+ * Timeouts with no feedback between them, with their backoff intervals.
+ */
+rtoChains: Array<RtoChain>, tailLossProbes: number, 
+/**
+ * Fast retransmit and SACK / NewReno loss recovery (Linux's TCPFastRetrans).
+ */
+fastRetransmissions: number, 
+/**
+ * Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
+ */
+slowStartRetransmissions: number, 
+/**
+ * Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
+ */
+spuriousRetransmissions: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
 /**
  * How much later than the capture this direction's sender learns of its peer's
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
@@ -428,7 +493,7 @@ frameBefore: number, frameAfter: number,
  */
 endedBy: string, };
 
-export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "unknown";
+export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown";
 
 export type Diagnosis = { 
 /**
@@ -491,6 +556,88 @@ export type Episode = { start: number, end: number,
  * One of [`EPISODE_KINDS`].
  */
 kind: EpisodeKind, text: string, };
+
+/**
+ * A process as the capture names it (docs/ANALYSIS.md "Process").
+ */
+
+export type Process = { 
+/**
+ * Command name (PKTAP: up to 19 bytes; DPIB: the process name option), lossy UTF-8.
+ */
+name: string, pid: number, };
+
+/**
+ * The handshake of a connection (`connection.handshake`).
+ */
+
+export type Handshake = { 
+/**
+ * The SYN that opened it (None: not captured).
+ */
+syn: SynOptions | null, 
+/**
+ * The SYN/ACK that answered (None: not captured).
+ */
+synAck: SynOptions | null, 
+/**
+ * negotiated (both SYNs carried the option) | absent (one did not) |
+ * not-captured (a SYN is missing: the scale cannot be known).
+ */
+windowScaling: "negotiated" | "absent" | "not-captured", };
+
+/**
+ * Options one SYN offered (`handshake.syn`, `handshake.synAck`).
+ */
+
+export type SynOptions = { 
+/**
+ * The endpoint that sent it.
+ */
+from: string, mss: number | null, 
+/**
+ * Shift count as sent (RFC 7323 §2.3); None: no option.
+ */
+windowScale: number | null, sackPermitted: boolean, timestamps: boolean, 
+/**
+ * ECN-setup SYN (ECE + CWR) or SYN-ACK (ECE, no CWR), RFC 3168 §6.1.1.
+ */
+ecn: boolean, 
+/**
+ * TCP Fast Open option (RFC 7413).
+ */
+tfo: boolean, };
+
+/**
+ * `connection.captureLoss`.
+ */
+
+export type CaptureLoss = { 
+/**
+ * Estimated segments: each hole's bytes over the largest payload seen from that
+ * side until then, rounded up.
+ */
+unseenSegments: number, unseenBytes: number, };
+
+/**
+ * A run of retransmission timeouts with no feedback between them (RFC 6298 §5.5:
+ * the timer doubles each time).
+ */
+
+export type RtoChain = { 
+/**
+ * Seconds since the first packet of the file (the first timeout's retransmission).
+ */
+start: number, 
+/**
+ * Timeouts in the chain (1 = no backoff).
+ */
+timeouts: number, 
+/**
+ * Time from the receiver's last feedback to the first timeout, then between
+ * consecutive timeouts, ms: with backoff each roughly doubles.
+ */
+intervalsMs: Array<number>, };
 
 export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit";
 

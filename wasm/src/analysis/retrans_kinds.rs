@@ -1,0 +1,397 @@
+//! What kind of retransmission each retransmitted segment was (docs/ANALYSIS.md
+//! "Retransmission kinds"): a retransmission timeout (RFC 6298), a tail loss probe
+//! (RFC 8985 §7), fast retransmit / loss recovery driven by the receiver's ACKs
+//! (RFC 5681 §3.2, RFC 6582, RFC 6675 — what Linux counts as TCPFastRetrans), or a
+//! slow-start retransmission after a timeout (RFC 5681 §3.1 "go-back-N"; Linux's
+//! TCPSlowStartRetrans); and whether it was needless (spurious): the receiver
+//! reported the bytes twice with a D-SACK (RFC 2883 §4), its timestamp echo
+//! predates the retransmission (Eifel, RFC 3522 §3.2), or it had acknowledged the
+//! bytes before the retransmission passed the capture point.
+//!
+//! Which retransmissions: exactly the segments `retransmissions` counts (Wireshark's
+//! tcp.analysis.retransmission, fast and spurious included), so the four kinds add
+//! up to it.
+//!
+//! Why the rules are not Wireshark's: tshark calls a retransmission "fast" only when
+//! it follows two duplicate ACKs for exactly its sequence number within 20 ms. Under
+//! SACK recovery (RFC 6675) a sender retransmits many holes, each after an ACK that
+//! carries new SACK information, not a duplicate ACK for that segment: 23 of the
+//! kernel's 688 on one recording. The question is what *triggered* the
+//! retransmission: feedback from the receiver or a timer.
+//!
+//! Evidence, per retransmitted segment (decided when the connection ends, because
+//! it needs the vantage: `sender_lag`):
+//! - *quiet* = how long the sender had heard nothing new from the receiver when it
+//!   sent it: capture time − capture time of the receiver's last *feedback* (an ACK
+//!   that advanced the cumulative ACK, a SACK block reaching beyond every earlier one,
+//!   or a duplicate ACK without SACK blocks) − the sender lag (the capture → sender →
+//!   capture part of the round trip: at a receiver-side capture the retransmission
+//!   passes the capture point one path RTT after the ACK that caused it).
+//! - A retransmission with quiet ≥ one path RTT was sent by a timer: a PTO fires no
+//!   earlier than 2·SRTT after the last ACK (RFC 8985 §7.2), an RTO no earlier than
+//!   RTO ≥ SRTT + 4·RTTVAR (RFC 6298 §2); a retransmission clocked by an ACK leaves
+//!   within pacing time of it. One path RTT is the middle ground.
+//! - Timer-driven, re-sending the highest segment sent (its end is SND.NXT), and the
+//!   first timer event since the last feedback: a tail loss probe (RFC 8985 §7.3: the
+//!   probe re-sends the last segment when no new data can be sent; a sender arms the
+//!   PTO only when no probe is outstanding). Every other timer-driven retransmission is
+//!   a timeout. Consecutive timeouts without feedback between them form a backoff
+//!   chain (RFC 6298 §5.5).
+//! - Clocked by feedback: after a timeout and until the cumulative ACK passes what
+//!   was outstanding at it (the "recover" point), a slow-start retransmission; else a
+//!   fast / recovery retransmission.
+//!
+//! Blind spots (inherent to a passive capture, stated in the tests): a probe that
+//! sends *new* data is not a retransmission and is not counted (the kernel's
+//! TCPLossProbes counts both); at a receiver-side capture an original lost before the
+//! capture point makes its retransmission look like reordering to Wireshark's rules
+//! (not a retransmission at all), and a probe lost before the capture is never seen;
+//! a stack without tail loss probes that times out on a single outstanding segment
+//! reads as a probe.
+//!
+//! Memory: one record per retransmitted segment, at most [`MAX_RECORDS`] per
+//! direction (later retransmissions are counted but get no kind).
+
+use super::columns::flag_bits as fb;
+use serde::Serialize;
+
+/// Retransmission records kept per direction at most (~56 bytes each).
+pub const MAX_RECORDS: usize = 1 << 20;
+/// Feedback times kept per retransmission: enough to find the last feedback the
+/// sender had heard at a receiver-side capture (one sender lag earlier).
+const FEEDBACK_KEPT: usize = 8;
+/// Records looked at per ACK at most, newest (D-SACK, RetransmitTS) or oldest
+/// unacknowledged (Eifel) first.
+const SCAN: usize = 1024;
+/// Backoff chains listed per direction at most (the count is always complete).
+pub const MAX_CHAINS: usize = 64;
+
+/// One retransmitted segment, as seen when it was captured.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    /// Row of the segment in the connection's store (u32::MAX: not stored).
+    row: u32,
+    t_ns: i64,
+    /// How long before it (µs, saturating) the receiver's last `FEEDBACK_KEPT`
+    /// feedback ACKs were captured, most recent first; `feedback_n` are valid.
+    feedback_ago_us: [u32; FEEDBACK_KEPT],
+    feedback_n: u8,
+    /// Feedback events seen before it (two records with the same value had no
+    /// feedback between them).
+    feedback_seq: u64,
+    seq: i64,
+    end: i64,
+    /// Highest byte sent before it (SND.NXT) and the cumulative ACK (SND.UNA).
+    high: i64,
+    una: i64,
+    /// TSval of the first retransmission of this range (RFC 3522's RetransmitTS).
+    retransmit_ts: Option<u32>,
+    spurious: bool,
+    /// The Eifel check was made (on the first ACK covering the segment).
+    checked: bool,
+    /// A SYN (always a timeout: RFC 6298 §5.7).
+    syn: bool,
+}
+
+impl Record {
+    /// How long the sender had heard no feedback when it sent this segment: the
+    /// last feedback captured at least `lag_ns` before it, minus the lag (the ACK
+    /// needed the lag to reach the sender and the retransmission to come back).
+    /// None: no feedback ever. When all kept feedback ACKs are within the lag, the
+    /// receiver was sending feedback continuously: 0.
+    fn quiet_ns(&self, lag_ns: i64) -> Option<i64> {
+        if self.feedback_n == 0 {
+            return None;
+        }
+        let lag_us = lag_ns.max(0) / 1000;
+        let kept = &self.feedback_ago_us[..self.feedback_n as usize];
+        match kept.iter().find(|&&ago| ago as i64 >= lag_us) {
+            Some(&ago) => Some((ago as i64 - lag_us) * 1000),
+            None if kept.len() == FEEDBACK_KEPT => Some(0),
+            None => None,
+        }
+    }
+}
+
+/// A run of retransmission timeouts with no feedback between them (RFC 6298 §5.5:
+/// the timer doubles each time).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RtoChain {
+    /// Seconds since the first packet of the file (the first timeout's retransmission).
+    pub start: f64,
+    /// Timeouts in the chain (1 = no backoff).
+    pub timeouts: u32,
+    /// Time from the receiver's last feedback to the first timeout, then between
+    /// consecutive timeouts, ms: with backoff each roughly doubles.
+    pub intervals_ms: Vec<f64>,
+}
+
+/// The counts of one direction (docs/ANALYSIS.md "Retransmission kinds").
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KindCounts {
+    pub rto_events: u64,
+    pub rto_chains: Vec<RtoChain>,
+    pub tail_loss_probes: u64,
+    pub fast_retransmissions: u64,
+    pub slow_start_retransmissions: u64,
+    pub spurious_retransmissions: u64,
+}
+
+/// Per-direction tracker, fed by the analyzer: `on_feedback` for every ACK of the
+/// peer, `on_retransmission` for every retransmitted segment of this side.
+#[derive(Debug, Default)]
+pub struct RetransKinds {
+    records: Vec<Record>,
+    /// Retransmissions beyond `MAX_RECORDS` (counted, not classified).
+    overflow: u64,
+    /// Capture times of the last `FEEDBACK_KEPT` feedback ACKs (a ring).
+    recent: [i64; FEEDBACK_KEPT],
+    recent_n: usize,
+    feedback_seq: u64,
+    /// Highest SACK right edge and cumulative ACK the peer has sent (relative).
+    sack_high: Option<i64>,
+    una: Option<i64>,
+    /// Records not yet acknowledged (index of the first one possibly unacked).
+    unacked_from: usize,
+}
+
+/// One ACK of the peer, in this side's relative sequence space.
+pub struct PeerAck<'a> {
+    pub t_ns: i64,
+    pub ack: i64,
+    /// SACK blocks in the order the option lists them (RFC 2018).
+    pub sack: &'a [(i64, i64)],
+    pub tsecr: Option<u32>,
+    /// A duplicate ACK by Wireshark's rules (same ACK, window, no data).
+    pub duplicate: bool,
+}
+
+impl RetransKinds {
+    /// A tracker for a side about to send its first data; `feedback_t_ns`: when the
+    /// peer last acknowledged something (its SYN/ACK or ACK), if it did.
+    pub fn new(feedback_t_ns: Option<i64>) -> RetransKinds {
+        let mut k = RetransKinds::default();
+        if let Some(t) = feedback_t_ns {
+            k.recent[0] = t;
+            k.recent_n = 1;
+            k.feedback_seq = 1;
+        }
+        k
+    }
+
+    /// The receiver's ACK `a` (for this side's data).
+    pub fn on_peer_ack(&mut self, a: &PeerAck) {
+        let advanced = self.una.map_or(true, |u| a.ack > u);
+        let sack_right = a.sack.iter().map(|b| b.1).filter(|&r| r > a.ack).max();
+        let new_sack = sack_right.is_some_and(|r| self.sack_high.map_or(true, |h| r > h));
+        if advanced || new_sack || (a.duplicate && a.sack.is_empty()) {
+            self.recent[(self.feedback_seq as usize) % FEEDBACK_KEPT] = a.t_ns;
+            self.recent_n = (self.recent_n + 1).min(FEEDBACK_KEPT);
+            self.feedback_seq += 1;
+        }
+        if new_sack {
+            self.sack_high = sack_right;
+        }
+        if let Some(dup) = dsack(a.ack, a.sack) {
+            self.on_dsack(dup);
+        }
+        if advanced {
+            self.una = Some(a.ack);
+            self.eifel(a.ack, a.tsecr);
+        }
+    }
+
+    /// RFC 2883 §4: the duplicate bytes came from the most recent retransmission
+    /// overlapping them — or, when that one is already known to be needless, from an
+    /// earlier re-send of the same bytes in the same chain (same range and
+    /// RetransmitTS, e.g. a probe before a timeout). Never an older, unrelated one.
+    fn on_dsack(&mut self, (l, r): (i64, i64)) {
+        let recent = self.records.len().saturating_sub(SCAN);
+        let Some(last) = (recent..self.records.len()).rev().find(|&i| self.records[i].seq < r && self.records[i].end > l) else {
+            return;
+        };
+        let head = self.records[last];
+        let same_chain = |x: &Record| x.seq == head.seq && x.end == head.end && x.retransmit_ts == head.retransmit_ts;
+        if let Some(rec) = self.records[recent..=last].iter_mut().rev().take_while(|x| same_chain(x)).find(|x| !x.spurious) {
+            rec.spurious = true;
+        }
+    }
+
+    /// RFC 3522 §3.2 (Eifel detection): the first ACK acknowledging a retransmitted
+    /// segment echoes a timestamp older than its first retransmission: it was sent
+    /// for the original.
+    fn eifel(&mut self, ack: i64, tsecr: Option<u32>) {
+        let from = self.unacked_from;
+        let mut all_acked = true;
+        // Bounded: records past the first unacknowledged one are looked at
+        // `SCAN` deep (a record the ACKs never cover must not make this quadratic).
+        for rec in self.records[from..].iter_mut().take(SCAN) {
+            if rec.end > ack {
+                all_acked = false;
+                continue;
+            }
+            if !rec.checked {
+                rec.checked = true;
+                if let (Some(echo), Some(rts)) = (tsecr, rec.retransmit_ts) {
+                    // Wrap-aware "echo < RetransmitTS" (RFC 7323 §5.2 PAWS arithmetic).
+                    if (echo.wrapping_sub(rts) as i32) < 0 {
+                        rec.spurious = true;
+                    }
+                }
+            }
+            if all_acked {
+                self.unacked_from += 1;
+            }
+        }
+    }
+
+    /// A retransmitted segment [seq, end) of this side. `high`: SND.NXT before it;
+    /// `una`: the peer's highest cumulative ACK so far; `row`: its store row.
+    #[allow(clippy::too_many_arguments)] // one argument per fact of the segment
+    /// `syn`: a SYN, which only its timer re-sends (a timeout, whatever the timing).
+    pub fn on_retransmission(&mut self, row: Option<u32>, t_ns: i64, seq: i64, end: i64, high: i64, una: Option<i64>, tsval: Option<u32>, syn: bool) {
+        if self.records.len() >= MAX_RECORDS {
+            self.overflow += 1;
+            return;
+        }
+        // The first retransmission of these bytes since they were last acknowledged
+        // sets RetransmitTS; later ones (backoff) keep it.
+        let earlier = self.records[self.unacked_from..].iter().rev().take(SCAN).find(|x| x.seq <= seq && x.end >= end && !x.checked);
+        let retransmit_ts = earlier.map_or(tsval, |x| x.retransmit_ts);
+        let mut feedback_ago_us = [0u32; FEEDBACK_KEPT];
+        for (i, ago) in feedback_ago_us.iter_mut().enumerate().take(self.recent_n) {
+            let slot = (self.feedback_seq as usize + FEEDBACK_KEPT - 1 - i) % FEEDBACK_KEPT;
+            *ago = u32::try_from((t_ns - self.recent[slot]).max(0) / 1000).unwrap_or(u32::MAX);
+        }
+        // Bytes the receiver had acknowledged before they were sent again: the
+        // original arrived (Wireshark's tcp.analysis.spurious_retransmission; at a
+        // receiver-side capture the ACK was still on its way to the sender).
+        let acked_already = una.is_some_and(|u| u >= end);
+        self.records.push(Record {
+            row: row.unwrap_or(u32::MAX),
+            t_ns,
+            feedback_ago_us,
+            feedback_n: self.recent_n as u8,
+            feedback_seq: self.feedback_seq,
+            seq,
+            end,
+            high,
+            una: una.unwrap_or(seq),
+            retransmit_ts,
+            spurious: acked_already,
+            checked: false,
+            syn,
+        });
+    }
+
+    /// Classifies every record. `lag_ns`: the sender lag (capture → sender →
+    /// capture); `rtt_ns`: the path RTT (None: unknown, then only feedback-free
+    /// retransmissions — no feedback ever — count as timer-driven). Returns the
+    /// counts and (row, kind bits) for the stored rows, in row order.
+    pub fn finish(self, lag_ns: i64, rtt_ns: Option<i64>) -> (KindCounts, Vec<(u32, u32)>) {
+        let mut c = KindCounts::default();
+        let mut marks = Vec::with_capacity(self.records.len());
+        // Loss state after a timeout: until the cumulative ACK passes `recover`.
+        let mut recover: Option<i64> = None;
+        // feedback_seq of the last timer event (a probe or a timeout) and of the
+        // last timeout, with the time of that timeout (for the backoff intervals).
+        let mut last_timer: Option<u64> = None;
+        let mut last_rto: Option<(u64, i64)> = None;
+        let mut open_chain: Option<usize> = None;
+        let records = &self.records;
+        // A timer that makes the sender retransmit more than one segment before any
+        // feedback is not a retransmission timeout: after a timeout the sender
+        // re-sends the first unacknowledged segment (RFC 6298 §5.4) with a congestion
+        // window of one segment (RFC 5681 §3.1) and waits for an ACK. Several at once
+        // are a loss-detection timer marking segments lost during recovery (RACK's
+        // reordering timer, RFC 8985 §6.3): recovery retransmissions.
+        let rtt_or_zero = rtt_ns.unwrap_or(0);
+        let in_burst = |i: usize| {
+            let close = |a: &Record, b: &Record| a.feedback_seq == b.feedback_seq && b.t_ns - a.t_ns < rtt_or_zero;
+            (i > 0 && close(&records[i - 1], &records[i])) || records.get(i + 1).is_some_and(|n| close(&records[i], n))
+        };
+        for (i, r) in records.iter().enumerate() {
+            if recover.is_some_and(|rc| r.una >= rc) {
+                recover = None;
+            }
+            let quiet = r.quiet_ns(lag_ns);
+            let timer = match (quiet, rtt_ns) {
+                (None, _) => true,
+                (Some(q), Some(rtt)) => q >= rtt,
+                (Some(_), None) => false,
+            };
+            let bits = if (!timer || in_burst(i)) && !r.syn {
+                if recover.is_some() {
+                    c.slow_start_retransmissions += 1;
+                    fb::KIND_SLOW_START
+                } else {
+                    c.fast_retransmissions += 1;
+                    fb::KIND_FAST
+                }
+            } else if r.end >= r.high && last_timer != Some(r.feedback_seq) && !r.syn {
+                last_timer = Some(r.feedback_seq);
+                c.tail_loss_probes += 1;
+                fb::KIND_TLP
+            } else {
+                last_timer = Some(r.feedback_seq);
+                c.rto_events += 1;
+                recover = Some(r.high);
+                match last_rto {
+                    Some((seq, t)) if seq == r.feedback_seq => {
+                        if let Some(ch) = open_chain.and_then(|i| c.rto_chains.get_mut(i)) {
+                            ch.timeouts += 1;
+                            ch.intervals_ms.push((r.t_ns - t) as f64 / 1e6);
+                        }
+                    }
+                    _ => {
+                        open_chain = (c.rto_chains.len() < MAX_CHAINS).then_some(c.rto_chains.len());
+                        if open_chain.is_some() {
+                            c.rto_chains.push(RtoChain {
+                                start: r.t_ns as f64 / 1e9,
+                                timeouts: 1,
+                                intervals_ms: quiet.map(|q| (q as f64 / 1e6).max(0.0)).into_iter().collect(),
+                            });
+                        }
+                    }
+                }
+                last_rto = Some((r.feedback_seq, r.t_ns));
+                fb::KIND_RTO
+            };
+            let spurious = if r.spurious {
+                c.spurious_retransmissions += 1;
+                fb::KIND_SPURIOUS
+            } else {
+                0
+            };
+            if r.row != u32::MAX {
+                marks.push((r.row, bits | spurious));
+            }
+        }
+        (c, marks)
+    }
+}
+
+/// Puts the counts into the direction's summary.
+pub fn apply(d: &mut super::DirectionSummary, c: KindCounts) {
+    d.rto_events = c.rto_events;
+    d.rto_chains = c.rto_chains;
+    d.tail_loss_probes = c.tail_loss_probes;
+    d.fast_retransmissions = c.fast_retransmissions;
+    d.slow_start_retransmissions = c.slow_start_retransmissions;
+    d.spurious_retransmissions = c.spurious_retransmissions;
+}
+
+/// RFC 2883 §4: the first SACK block reports duplicate bytes (a D-SACK) when it lies
+/// at or below the cumulative ACK, or inside the second block.
+fn dsack(ack: i64, sack: &[(i64, i64)]) -> Option<(i64, i64)> {
+    let &(l, r) = sack.first()?;
+    let below = r <= ack;
+    let inside = sack.get(1).is_some_and(|&(l2, r2)| l >= l2 && r <= r2);
+    (l < r && (below || inside)).then_some((l, r))
+}
+
+#[cfg(test)]
+#[path = "retrans_kinds_tests.rs"]
+mod tests;

@@ -1,0 +1,54 @@
+//! Issue 17 item 6: a capture that dropped packets. public/examples/capture-loss.pcap
+//! is rx-bulk.pcap (receiver side, no retransmission at all: both kernels counted 0,
+//! examples-truth/rx-bulk.json) with every 200th data segment removed by
+//! `scripts/fixtures/transform.py drop` — 13 segments of 1,448 bytes = 18,824 bytes,
+//! which the receiver acknowledged anyway.
+use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
+use tcpscope_core::session::{analyze_bytes, Session};
+
+fn open(file: &str) -> Session {
+    let path = format!("{}/../public/examples/{file}", env!("CARGO_MANIFEST_DIR"));
+    analyze_bytes(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")), AnalysisOptions::default(), 1 << 20)
+}
+
+fn main_conn(s: &Session) -> &ConnectionSummary {
+    s.analysis().unwrap().connections.iter().max_by_key(|c| c.packets).unwrap()
+}
+
+#[test]
+fn dropped_packets_are_capture_loss_not_network_loss() {
+    let s = open("capture-loss.pcap");
+    let c = main_conn(&s);
+    // Exactly what transform.py removed: 13 segments, 18,824 bytes.
+    assert_eq!((c.capture_loss.unseen_segments, c.capture_loss.unseen_bytes), (13, 18_824));
+    let d = &c.directions[c.data_direction as usize];
+    // Nothing was re-sent: no retransmission of any kind. Wireshark still says
+    // "previous segment not captured" 13 times (its own counter, unchanged).
+    assert_eq!((d.retransmissions, d.lost_segments), (0, 13));
+    // The story is rx-bulk's: receive-window limited, not loss.
+    let orig = open("rx-bulk.pcap");
+    let o = main_conn(&orig);
+    assert_eq!(o.capture_loss.unseen_bytes, 0);
+    assert_eq!(c.diagnosis.limit, o.diagnosis.limit);
+    assert_eq!(c.diagnosis.shares.loss, 0.0, "{:?}", c.diagnosis.shares);
+    let w = s.analysis().unwrap().warnings.iter().find(|w| w.kind == "capture-loss").expect("a capture-loss warning");
+    assert_eq!(w.count, 13);
+    assert_eq!(w.message, "The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.");
+}
+
+#[test]
+fn no_recorded_example_lost_packets_in_the_capture() {
+    // tcpdump kept up with every recording (its "dropped by kernel" was 0 each time):
+    // no example has capture loss, so none may report any.
+    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if !name.contains(".pcap") || name == "capture-loss.pcap" {
+            continue;
+        }
+        let s = open(&name);
+        for c in &s.analysis().unwrap().connections {
+            assert_eq!(c.capture_loss.unseen_bytes, 0, "{name} connection {}", c.id);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Issue 17 item 4: the kind of every retransmission (analysis/retrans_kinds.rs) on
+//! real Linux TCP recorded through linkemu, against the kernels' own counters (nstat
+//! deltas of each namespace, wasm/tests/examples-truth/NAME.json `key_counters`; pv_a
+//! is the data sender 10.77.0.1, pv_b the receiver). The rules come from the RFCs
+//! (see the module and docs/ANALYSIS.md "Retransmission kinds"); each test states how
+//! close each count is to the kernel's and why any difference is inherent.
+use tcpscope_core::analysis::{AnalysisOptions, DirectionSummary};
+use tcpscope_core::session::analyze_bytes;
+
+/// [retransmissions, rto, tail loss probes, fast, slow start, spurious] of the data
+/// direction of every connection, summed.
+fn kinds(file: &str) -> [u64; 6] {
+    let path = format!("{}/../public/examples/{file}", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+    let mut sum = [0u64; 6];
+    for c in &s.analysis().unwrap().connections {
+        let d: &DirectionSummary = &c.directions[c.data_direction as usize];
+        let k = [d.retransmissions, d.rto_events, d.tail_loss_probes, d.fast_retransmissions, d.slow_start_retransmissions, d.spurious_retransmissions];
+        // Every retransmission has exactly one kind.
+        assert_eq!(k[0], k[1] + k[2] + k[3] + k[4], "{file}: kinds add up");
+        for i in 0..6 {
+            sum[i] += k[i];
+        }
+    }
+    sum
+}
+
+/// The kernel counter `name` (without "TcpExt"/"Tcp") of namespace `ns`.
+fn kernel(name: &str, ns: &str, counter: &str) -> u64 {
+    let path = format!("{}/tests/examples-truth/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let k = &v["key_counters"][ns];
+    k[format!("TcpExtTCP{counter}")].as_u64().or_else(|| k[format!("Tcp{counter}")].as_u64()).unwrap_or_else(|| panic!("{name} {ns} {counter}"))
+}
+
+#[test]
+fn sack_recovery_under_random_loss_is_all_fast_as_the_kernel_counts() {
+    // CUBIC and BBR with 2 % loss, captured at the sender: every retransmission
+    // follows an ACK with new SACK information within microseconds: recovery. The
+    // kernel agrees exactly (TCPFastRetrans), no timeouts. Wireshark's narrow rule
+    // finds 4 and 10 "fast retransmissions" here (conformance.rs compares that label).
+    assert_eq!(kinds("cubic-loss.pcap"), [28, 0, 0, 28, 0, 0]);
+    assert_eq!((kernel("cubic-loss", "pv_a", "FastRetrans"), kernel("cubic-loss", "pv_a", "Timeouts")), (28, 0));
+    assert_eq!(kinds("bbr-loss.pcap"), [223, 0, 0, 223, 0, 0]);
+    assert_eq!((kernel("bbr-loss", "pv_a", "FastRetrans"), kernel("bbr-loss", "pv_a", "Timeouts")), (223, 0));
+    // Bufferbloat (two bulk flows through a 500 KB queue): 6 + 4 = 10, kernel 10.
+    assert_eq!(kinds("bufferbloat.pcap"), [10, 0, 0, 10, 0, 0]);
+    assert_eq!(kernel("bufferbloat", "pv_a", "FastRetrans"), 10);
+}
+
+#[test]
+fn outages_give_timeouts_with_backoff_slow_start_and_recovery_exactly_as_the_kernel() {
+    // Bursts through outages, captured at the sender. Kernel: 38 retransmitted segments
+    // = 5 timeouts (TCPTimeouts) + 21 fast (TCPFastRetrans) + 11 slow start
+    // (TCPSlowStartRetrans) + 1 more: the one probe of TCPLossProbes' 4 that re-sent a
+    // segment (the other 3 sent new data: not retransmissions, invisible as probes).
+    // Ours: the same 5 / 21 / 11 / 1. Two of the 21 fast ones come 104 ms after the
+    // last feedback, 4 µs apart: a timer, but a burst — RACK's reordering timer in
+    // recovery, not a timeout (which re-sends one segment, RFC 6298 §5.4).
+    // Spurious 3: the probe at 12.59 s (Eifel: the first ACK covering it echoes the
+    // original's TSval; the kernel undid that episode by timestamps, TCPLossUndo 1),
+    // the timeout at 12.94 s and the last timeout of the 4-long chain at 26.63 s
+    // (D-SACKs: the kernel counted TCPDSACKRecv 2).
+    assert_eq!(kinds("bursts-outage.pcap"), [38, 5, 1, 21, 11, 3]);
+    let k = |c| kernel("bursts-outage", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("SlowStartRetrans")), (38, 5, 21, 11));
+    assert_eq!((k("LossProbes"), k("DSACKRecv"), k("LossUndo")), (4, 2, 1));
+}
+
+#[test]
+fn delay_spikes_fire_spurious_timeouts() {
+    // +400 ms delay spikes: the timer fires while the ACKs are only late. Kernel: 2
+    // timeouts, 2 retransmitted segments, 2 D-SACKs received (and TCPLossUndo 2) →
+    // ours 2 timeouts, both spurious (the first ACK covering each echoes the original's
+    // TSval — Eifel — before the D-SACK arrives). The kernel's 2 loss probes sent new data (RetransSegs = Timeouts = 2):
+    // not retransmissions, so not ours to count.
+    assert_eq!(kinds("delay-spikes.pcap"), [2, 2, 0, 0, 0, 2]);
+    let k = |c| kernel("delay-spikes", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("LossProbes"), k("DSACKRecv")), (2, 2, 2, 2));
+}
+
+#[test]
+fn blackholes_give_a_probe_then_a_timeout_each() {
+    // Four 0.4 s blackholes in a request/response exchange, captured at the server:
+    // each time the server's response tail is probed (TLP) and then re-sent by a
+    // timeout: 4 + 4, as the server's kernel (TCPLossProbes 4, TCPTimeouts 4,
+    // RetransSegs 8). All 8 are spurious by Eifel: the first ACK after each blackhole
+    // echoes the original's TSval; the kernel undid each episode (TCPLossUndo 4: it
+    // counts episodes, we count segments, two per episode).
+    assert_eq!(kinds("reqresp-blackhole.pcap"), [8, 4, 4, 0, 0, 8]);
+    let k = |c| kernel("reqresp-blackhole", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("LossProbes"), k("LossUndo")), (8, 4, 4, 4));
+    // The client's kernel also retransmitted 8 requests (pv_b RetransSegs 8), but the
+    // blackhole dropped them before they reached the server-side capture: the copy
+    // that got through is the first the capture saw, not a retransmission. Inherent.
+    assert_eq!(kernel("reqresp-blackhole", "pv_b", "RetransSegs"), 8);
+}
+
+#[test]
+fn at_the_receiver_a_probe_is_judged_one_path_rtt_later() {
+    // Captured at the receiver (sender lag 20.3 ms). The one retransmission passes the
+    // capture 6 ms *before* the receiver's ACK of those bytes could have reached the
+    // sender: by the last feedback the sender had heard it was timer-driven, the tail →
+    // a tail loss probe (kernel TCPLossProbes 1, RetransSegs 1); the receiver
+    // had the bytes (it had acknowledged them, and sent a D-SACK: TCPDSACKRecv 1) →
+    // spurious.
+    assert_eq!(kinds("rx-zero-window-dead.pcap"), [1, 0, 1, 0, 0, 1]);
+    let k = |c| kernel("rx-zero-window-dead", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("LossProbes"), k("DSACKRecv")), (1, 1, 1));
+}
+
+#[test]
+fn at_the_receiver_sack_recovery_is_still_fast_but_some_refills_read_as_reordering() {
+    // cubic-loss recorded again at the receiver. The sender's kernel: 24 retransmitted
+    // segments, all TCPFastRetrans, no timeout. At this vantage every lost original is a
+    // hole and its retransmission fills it; Wireshark's rules call a refill that comes
+    // within the handshake RTT of the highest segment "out-of-order" (15 here) — a
+    // receiver-side capture cannot tell a retransmission from reordering by the
+    // sequence numbers alone — and the other 9 retransmissions. Judged one sender lag
+    // (10.3 ms) later, all 9 are fast: 9 of the kernel's 24, and no wrong kind.
+    assert_eq!(kinds("rx-cubic-loss.pcap"), [9, 0, 0, 9, 0, 0]);
+    let k = |c| kernel("rx-cubic-loss", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("FastRetrans"), k("Timeouts")), (24, 24, 0));
+}
