@@ -27,6 +27,10 @@ test('100,000 connections open with a virtual, searchable table', async ({ page 
   await expect(count).toHaveText('100,000 TCP connections, 2 matching “:51023”');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('10.2.0.2:51023 → 10.0.0.1:80');
+  // The page holds the summaries of the largest 64 only (protocol.ts); choosing another
+  // fetches its summary from the worker and shows it.
+  await rows.nth(0).click();
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-connection', '49999');
 
   // Sorting by id, descending, is answered by the worker: the last connection first.
   await page.getByTestId('connection-search').fill('');

@@ -26,6 +26,8 @@ interface Engine {
   loadData: (id: number) => Promise<ConnectionData>;
   /** The connection table's rows (the worker's, or a snapshot's few). */
   table: TableSource;
+  /** A connection's summary by id, for a report that carries only some (10^4+ connections). */
+  summary?: (id: number) => Promise<ConnectionSummary | null>;
   /** A snapshot holds one connection: that one is shown. */
   only?: ConnectionSummary;
 }
@@ -109,6 +111,7 @@ export function App() {
       setEngine({
         source: c.viewSource(),
         table: c.tableSource(),
+        summary: (id) => c.summary(id),
         loadData: async (id) => {
           const data = await c.connection(id);
           if (!data) throw new Error(`Connection ${id} is no longer loaded.`);
@@ -183,6 +186,18 @@ export function App() {
     const byId = new Map((report?.connections ?? []).flatMap((c) => ('process' in c && c.process ? [[c.id, c.process] as const] : [])));
     return byId.size ? (id: number) => byId.get(id) : undefined;
   }, [report]);
+
+  // A connection chosen in the table that the report does not carry yet (captures of more
+  // than REPORT_CONNECTIONS_CAP connections): fetch its summary from the worker.
+  useEffect(() => {
+    const id = view.conn;
+    if (!report || !engine?.summary || id == null || report.connections.some((c) => c.id === id)) return;
+    let live = true;
+    engine.summary(id).then((summary) => {
+      if (live && summary) setReport((r) => (r && !r.connections.some((c) => c.id === id) ? { ...r, connections: [...r.connections, summary] } : r));
+    }).catch(() => undefined); // another capture was opened meanwhile
+    return () => { live = false; };
+  }, [report, engine, view.conn]);
 
   const selected = useMemo(() => {
     if (!report) return undefined;

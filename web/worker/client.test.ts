@@ -39,8 +39,8 @@ describe('DecoderClient', () => {
     const open = w2.posted[0] as Extract<ToWorker, { type: 'open' }>;
     expect(open.generation).toBe(2);
     w2.answer(hello);
-    w2.answer({ type: 'report', generation: 1, report: report(999), elapsedMs: 1 }); // stale: dropped
-    w2.answer({ type: 'report', generation: 2, report: report(7), elapsedMs: 1 });
+    w2.answer({ type: 'report', generation: 1, report: report(999), connectionCount: 0, elapsedMs: 1 }); // stale: dropped
+    w2.answer({ type: 'report', generation: 2, report: report(7), connectionCount: 0, elapsedMs: 1 });
     expect((await second).report.capture.packets).toBe(7);
   });
 
@@ -49,7 +49,7 @@ describe('DecoderClient', () => {
     const opened = client.open(new Blob([]), 'a', null, () => {});
     const w = FakeWorker.all[0];
     w.answer(hello);
-    w.answer({ type: 'report', generation: 1, report: report(1), elapsedMs: 1 });
+    w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1 });
     await opened;
     const source = client.viewSource();
     const asked = source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 });
@@ -65,7 +65,7 @@ describe('DecoderClient', () => {
     const opened = client.open(new Blob([]), 'a', null, () => {});
     const w = FakeWorker.all[0];
     w.answer(hello);
-    w.answer({ type: 'report', generation: 1, report: report(1), elapsedMs: 1 });
+    w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1 });
     await opened;
     const table = client.tableSource();
     const query = { sort: 'bytes', descending: true, text: ':443', limit: '', offset: 0, count: 50 } as const;

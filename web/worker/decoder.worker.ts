@@ -3,11 +3,11 @@
 // from the Rust view engine. It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
 import init, { WasmSession, bdpJson, viewAt, viewQuery, viewSchemaVersion } from 'tcpscope-wasm';
-import type { Report } from '../model/types';
+import type { ConnectionSummary, Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
-import { VIEW_SCHEMA_VERSION, type TablePage, type ViewResponse } from './generated/view';
-import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
+import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type ToWorker } from './protocol';
 import { packAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -47,17 +47,32 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   }
   if (current !== mine) return;
   session.finish();
-  mine.report = reportOf(session);
-  post({ type: 'report', generation, report: mine.report, elapsedMs: performance.now() - started });
+  const { report, connectionCount } = reportOf(session);
+  mine.report = report;
+  post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started });
 }
 
 /** The report, assembled from the header and one connection at a time: never one JSON
- * string of the whole report (10^6 connections would make it ~500 MB). */
-function reportOf(session: WasmSession): Report {
+ * string of the whole report (10^6 connections would make it ~500 MB). Past
+ * REPORT_CONNECTIONS_CAP connections only the largest are included (protocol.ts). */
+function reportOf(session: WasmSession): { report: Report; connectionCount: number } {
   const { connectionCount, ...header } = JSON.parse(session.headerJson()) as Omit<Report, 'connections'> & { connectionCount: number };
-  const connections: Report['connections'] = new Array(connectionCount);
-  for (let i = 0; i < connectionCount; i++) connections[i] = JSON.parse(session.connectionJson(i));
-  return { ...header, connections };
+  const ids = connectionCount <= REPORT_CONNECTIONS_CAP
+    ? Array.from({ length: connectionCount }, (_, i) => i)
+    : tablePage(session, { sort: 'bytes', descending: true, text: '', limit: '', offset: 0, count: REPORT_TOP_CONNECTIONS }).rows.map((r) => r.id);
+  return { report: { ...header, connections: ids.map((id) => summaryOf(session, id)!) }, connectionCount };
+}
+
+/** Connection `id` (its position in the analysis) as a summary; null past the end. */
+function summaryOf(session: WasmSession, id: number): ConnectionSummary | null {
+  const json = session.connectionJson(id);
+  return json ? (JSON.parse(json) as ConnectionSummary) : null;
+}
+
+function tablePage(session: WasmSession, query: TableQuery): TablePage {
+  const page = JSON.parse(session.connectionTable(JSON.stringify(query))) as TablePage | { error: string };
+  if ('error' in page) throw new Error(`connection table: ${page.error}`);
+  return page;
 }
 
 /** The session of `generation`, or null when it is not the current capture (stale request). */
@@ -94,14 +109,18 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'table': {
         const session = sessionFor(message.generation);
         if (!session) return;
-        const page = JSON.parse(session.connectionTable(JSON.stringify(message.query))) as TablePage | { error: string };
-        if ('error' in page) throw new Error(`connection table: ${page.error}`);
-        post({ type: 'table', generation: message.generation, requestId: message.requestId, page });
+        post({ type: 'table', generation: message.generation, requestId: message.requestId, page: tablePage(session, message.query) });
+        break;
+      }
+      case 'summary': {
+        const session = sessionFor(message.generation);
+        if (!session) return;
+        post({ type: 'summary', generation: message.generation, requestId: message.requestId, summary: summaryOf(session, message.id) });
         break;
       }
       case 'connection': {
         const session = sessionFor(message.generation);
-        const summary = current?.report?.connections.find((c) => c.id === message.id);
+        const summary = session && summaryOf(session, message.id);
         if (!session || !summary) {
           post({ type: 'connection', generation: message.generation, requestId: message.requestId, data: null });
           return;

@@ -4,12 +4,18 @@
 // and the page drops answers whose generation is not the current one. Large answers
 // (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
 // View types are generated from the Rust structs (./generated/view.ts).
-import type { ConnectionData, Report } from '../model/types';
+import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
 export const PROTOCOL_VERSION = 3;
+
+/** Captures with more connections than this send the page only the largest
+ *  REPORT_TOP_CONNECTIONS (the throughput overlays' candidates) and the rest on demand:
+ *  10^6 connection summaries would cost the page gigabytes (issue 16 item 2). */
+export const REPORT_CONNECTIONS_CAP = 10_000;
+export const REPORT_TOP_CONNECTIONS = 64;
 
 export type ToWorker =
   | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
@@ -17,6 +23,8 @@ export type ToWorker =
   | { type: 'at'; generation: number; requestId: number; request: AtRequest }
   /** One page of the connection table (wasm/src/table.rs): sorted, filtered, paged. */
   | { type: 'table'; generation: number; requestId: number; query: TableQuery }
+  /** One connection's summary, for a report that carries only some (`connectionCount`). */
+  | { type: 'summary'; generation: number; requestId: number; id: number }
   /** Per-packet columns of one connection: only for making share snapshots (removed by issue 15). */
   | { type: 'connection'; generation: number; requestId: number; id: number }
   /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
@@ -26,7 +34,10 @@ export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
   | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
   | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-  | { type: 'report'; generation: number; report: Report; elapsedMs: number }
+  /** `report.connections` holds every connection up to REPORT_CONNECTIONS_CAP, else the
+   *  largest ones by payload; `connectionCount` says how many there are. */
+  | { type: 'report'; generation: number; report: Report; connectionCount: number; elapsedMs: number }
+  | { type: 'summary'; generation: number; requestId: number; summary: ConnectionSummary | null }
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
   | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
   | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }
