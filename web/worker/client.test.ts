@@ -22,6 +22,17 @@ class FakeWorker {
 const report = (packets: number) => ({ schemaVersion: 1, capture: { packets }, connections: [] } as unknown as Report);
 const hello = { type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: VIEW_SCHEMA_VERSION } as const;
 
+/** A client whose first capture (generation 1) is open, and its worker. */
+async function openedClient() {
+  const client = new DecoderClient();
+  const opened = client.open(new Blob([]), 'a', null, () => {});
+  const w = FakeWorker.all[0];
+  w.answer(hello);
+  w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1 });
+  await opened;
+  return { client, w };
+}
+
 describe('DecoderClient', () => {
   const saved = globalThis.Worker;
   beforeEach(() => { FakeWorker.all = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
@@ -45,12 +56,7 @@ describe('DecoderClient', () => {
   });
 
   it('every view request carries the generation; a source of a replaced capture is refused', async () => {
-    const client = new DecoderClient();
-    const opened = client.open(new Blob([]), 'a', null, () => {});
-    const w = FakeWorker.all[0];
-    w.answer(hello);
-    w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1 });
-    await opened;
+    const { client, w } = await openedClient();
     const source = client.viewSource();
     const asked = source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 });
     const view = w.posted[1] as Extract<ToWorker, { type: 'view' }>;
@@ -61,12 +67,7 @@ describe('DecoderClient', () => {
   });
 
   it('table pages carry the generation; a stale page is dropped, a table of a replaced capture refused', async () => {
-    const client = new DecoderClient();
-    const opened = client.open(new Blob([]), 'a', null, () => {});
-    const w = FakeWorker.all[0];
-    w.answer(hello);
-    w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1 });
-    await opened;
+    const { client, w } = await openedClient();
     const table = client.tableSource();
     const query = { sort: 'bytes', descending: true, text: ':443', limit: '', offset: 0, count: 50 } as const;
     const asked = table(query);
