@@ -2,7 +2,8 @@
 import { defineConfig, searchForWorkspaceRoot, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { metaCsp, pageOf, securityHeaders } from './web/security/policy.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { captureContentType, metaCsp, pageOf, securityHeaders } from './web/security/policy.ts';
 
 const wasmPkg = fileURLToPath(new URL('./wasm/pkg', import.meta.url));
 
@@ -27,6 +28,32 @@ const headersPlugin: Plugin = {
   },
 };
 
+// Captures (.pcap/.pcapng) are sent with their registered Content-Type by `vite dev`
+// and `vite preview` (web/security/policy.ts; public/_headers for static hosts). The
+// static file server writes its own (empty for these extensions) in writeHead, so the
+// type is put into the headers it passes there.
+function sendCaptureType(res: ServerResponse, type: string) {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const headers = args.find((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && !Array.isArray(a));
+    if (headers) for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type') delete headers[name];
+    res.setHeader('Content-Type', type);
+    return writeHead(...args);
+  }) as ServerResponse['writeHead'];
+}
+
+function captureType(req: IncomingMessage, res: ServerResponse, next: () => void) {
+  const type = captureContentType(new URL(req.url ?? '/', 'http://localhost').pathname);
+  if (type) sendCaptureType(res, type);
+  next();
+}
+
+const captureTypePlugin: Plugin = {
+  name: 'tcpscope-capture-content-type',
+  configureServer: (server) => void server.middlewares.use(captureType),
+  configurePreviewServer: (server) => void server.middlewares.use(captureType),
+};
+
 // The app lives in web/ (index.html, embed.html); static assets and example
 // captures in public/. The wasm package is built by wasm-pack into wasm/pkg and
 // imported through the `tcpscope-wasm` alias (no npm link needed).
@@ -34,7 +61,7 @@ export default defineConfig({
   root: 'web',
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),
   base: './',
-  plugins: [react(), cspPlugin, headersPlugin],
+  plugins: [react(), cspPlugin, headersPlugin, captureTypePlugin],
   resolve: { alias: { 'tcpscope-wasm': `${wasmPkg}/tcpscope_core.js` } },
   worker: { format: 'es' },
   build: {

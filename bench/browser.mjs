@@ -21,6 +21,7 @@
 // the functions with the most self time to stderr.
 import { chromium } from '@playwright/test';
 import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { findProcess, treePss } from './pss.mjs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,29 +59,11 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', tag],
 });
 
-/** Sum of PSS (shared pages split between sharers) over the browser's process tree, bytes. */
+/** Sum of PSS over the browser's process tree (bench/pss.mjs), bytes. */
+let browserPid = null;
 function chromiumPss() {
-  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const parent = new Map();
-  let root = null;
-  for (const pid of procs) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!root && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag)) root = pid;
-    } catch { /* gone */ }
-  }
-  if (!root) return null;
-  const inTree = (pid) => { for (let p = pid, n = 0; p && n < 50; p = parent.get(p), n++) if (p === root) return true; return false; };
-  let total = 0;
-  for (const pid of procs) {
-    if (!inTree(pid)) continue;
-    try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch { /* gone */ }
-  }
-  return total;
+  browserPid ??= findProcess(tag);
+  return treePss(browserPid);
 }
 /** Saves a DevTools CPU profile and prints the 15 functions with the most self time. */
 function writeProfile(profile, path) {

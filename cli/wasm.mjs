@@ -18,12 +18,18 @@ export async function loadWasm() {
   return { wasm, exports };
 }
 
-/** Push every chunk of `chunks` (an async iterable of bytes: a stream, `openCapture`)
- * into `engine` (WasmSession or WasmDecoder) until it stops; leaving the loop early
- * closes the source (for await … break calls its `return`). */
+/** Push every chunk of `chunks` (an async iterable of bytes: a stream, or of
+ * `{ bytes, compressedBytes }` from `openCapture`) into `engine` (WasmSession or
+ * WasmDecoder) until it stops. Inflated gzip input goes through `pushInflated`, which
+ * applies the caps on inflated size and ratio (wasm/src/inflate.rs) exactly as the
+ * browser worker does. Leaving the loop early closes the source (for await … break
+ * calls its `return`). */
 export async function pushStream(engine, chunks) {
   for await (const chunk of chunks) {
-    if (!engine.push(chunk)) break;
+    const more = chunk.compressedBytes != null
+      ? engine.pushInflated(chunk.bytes, chunk.compressedBytes)
+      : engine.push(chunk.bytes ?? chunk);
+    if (!more) break;
   }
 }
 
@@ -32,8 +38,9 @@ export async function pushStream(engine, chunks) {
  * partial record), so small reads are gathered first. */
 const MIN_PUSH_BYTES = 1 << 20;
 
-/** A capture as an async iterable of byte chunks, gunzipped when it starts with the
- * gzip magic (RFC 1952 §2.3.1), for `pushStream`. `path` is a file, a FIFO, a device
+/** A capture as an async iterable of `{ bytes, compressedBytes }`, gunzipped when it
+ * starts with the gzip magic (RFC 1952 §2.3.1), for `pushStream`; `compressedBytes`
+ * (compressed bytes read so far) is null for input that is not gzip. `path` is a file, a FIFO, a device
  * such as /dev/stdin, or `-` for standard input: everything is read as a stream, never
  * by position, so pipes work (`curl … | tcpscope analyze -`). Shared by `analyze` and
  * `series`. Read errors (EACCES, EISDIR, a damaged gzip stream) are thrown from the
@@ -50,14 +57,19 @@ export async function* openCapture(path) {
       head = head.length ? Buffer.concat([head, next.value]) : next.value;
     }
     if (head.length === 0) return;
+    let compressedRead = 0;
     async function* raw() {
+      compressedRead = head.length;
       yield head;
-      for (let next = await reader.next(); !next.done; next = await reader.next()) yield next.value;
+      for (let next = await reader.next(); !next.done; next = await reader.next()) {
+        compressedRead += next.value.length;
+        yield next.value;
+      }
     }
     const gzip = head[0] === 0x1f && head[1] === 0x8b;
     // pipeline() forwards a read error of the source into the gunzip stream we iterate.
     const bytes = gzip ? pipeline(Readable.from(raw(), { objectMode: false }), createGunzip({ chunkSize: 1 << 20 }), () => {}) : raw();
-    yield* gathered(bytes);
+    for await (const chunk of gathered(bytes)) yield { bytes: chunk, compressedBytes: gzip ? compressedRead : null };
   } finally {
     if (source !== process.stdin) source.destroy();
   }

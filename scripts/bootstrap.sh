@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Installs only what is missing, so a second run is a few quick checks.
 #   scripts/bootstrap.sh            toolchain for building and serving
-#   scripts/bootstrap.sh --browser  also Debian's chromium, for the Playwright e2e tests
+#   scripts/bootstrap.sh --browser  also Debian's chromium and firefox-esr, for the e2e tests
 # Everything comes from the package registries (crates.io, npm, Debian); nothing is
 # downloaded from elsewhere (see README "Why the toolchain is installed this way").
+#
+# First-run time (issue 16 item 6): the two `cargo install`s are the long part and use
+# every core, so npm and apt (network and disk, little CPU) run beside them in the
+# background; both installs share one cargo target directory, so the crates they have
+# in common are built once. Each step prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,58 +18,100 @@ want_browser=0
 
 log() { printf '\033[1mbootstrap:\033[0m %s\n' "$*"; }
 export PATH="$HOME/.cargo/bin:$PATH"
+started=$SECONDS
+# timed NAME CMD...: runs CMD and says how long it took.
+timed() {
+  local name=$1 t=$SECONDS
+  shift
+  "$@"
+  log "$name: $((SECONDS - t)) s"
+}
 
 command -v cargo >/dev/null || { echo "bootstrap: Rust (cargo) is required: https://rustup.rs" >&2; exit 1; }
 command -v node >/dev/null || { echo "bootstrap: Node.js ≥ 20 is required" >&2; exit 1; }
 
-# 1. The wasm target of the Rust toolchain.
-if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  log "adding rust target wasm32-unknown-unknown"
-  rustup target add wasm32-unknown-unknown
-fi
+logs=$(mktemp -d "${TMPDIR:-/tmp}/tcpscope-bootstrap.XXXXXX")
+background=()   # "name:pid" of the steps running beside the cargo installs
+cleanup() { rm -rf "$logs"; }
+trap cleanup EXIT
 
-# 2. wasm-pack, built from crates.io (the npm `wasm-pack` package downloads a binary).
-if [ "$(wasm-pack --version 2>/dev/null || true)" != "wasm-pack $WASM_PACK_VERSION" ]; then
-  log "installing wasm-pack $WASM_PACK_VERSION (cargo install, ~2 min)"
-  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
-fi
+# in_background NAME CMD...: runs CMD beside the rest, output to a log shown on failure.
+in_background() {
+  local name=$1
+  shift
+  log "$name (in the background)"
+  ( t=$SECONDS; "$@" > "$logs/$name.log" 2>&1; rc=$?; echo "$((SECONDS - t))" > "$logs/$name.seconds"; exit $rc ) &
+  background+=("$name:$!")
+}
 
-# 3. wasm-bindgen-cli at exactly the version in wasm/Cargo.lock; otherwise wasm-pack
-#    silently tries to download it and then cargo-installs it into its own cache.
-#    No --locked: its lockfile pins a webpki-roots the registry lacks.
-bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' wasm/Cargo.lock)
-if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $bindgen_version" ]; then
-  log "installing wasm-bindgen-cli $bindgen_version (cargo install, ~2 min)"
-  cargo install wasm-bindgen-cli --version "$bindgen_version"
-fi
-
-# 4. npm packages (includes npm binaryen, whose wasm-opt wasm-pack uses; Debian's
-#    binaryen 108 produces modules that fail to instantiate).
-#    @duckdb/node-api (cli/fleet.test.mjs) ships its engine inside the registry package.
+# npm packages (includes npm binaryen, whose wasm-opt wasm-pack uses; Debian's
+# binaryen 108 produces modules that fail to instantiate). @duckdb/node-api
+# (cli/fleet.test.mjs) ships its engine inside the registry package.
+npm_install() {
+  # npm 11's `npm ci` refuses this lock file: it holds only the Linux builds of
+  # @duckdb/node-bindings (npm writes the optional packages of the platform it ran on,
+  # and this registry mirror has no others); `npm install` then installs the same
+  # versions from it.
+  npm ci --no-audit --no-fund || { echo "npm ci failed; npm install from the same lock file"; npm install --no-audit --no-fund; }
+}
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
   || [ ! -d node_modules/@duckdb/node-api ]; then
-  log "installing npm packages"
-  # npm 11's `npm ci` refuses this lock file because it holds only the Linux builds of
-  # @duckdb/node-bindings (npm writes the optional packages of the platform it ran
-  # on); `npm install` installs from the same lock and resolves what is missing.
-  npm ci --no-audit --no-fund 2>/dev/null || npm install --no-audit --no-fund
+  in_background "npm packages" npm_install
 fi
 
-# 5. Chromium for Playwright, from Debian (`npx playwright install` cannot download here).
-if [ "$want_browser" = 1 ] && [ -z "${TCPSCOPE_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
-  log "installing Debian chromium"
+# Debian chromium (Playwright) and firefox-esr (e2e/firefox/, puppeteer-core over
+# WebDriver BiDi): Playwright's own browser builds cannot be downloaded here.
+apt_packages=()
+if [ "$want_browser" = 1 ]; then
+  [ -n "${TCPSCOPE_CHROMIUM:-}" ] || [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
+  [ -n "${TCPSCOPE_FIREFOX:-}" ] || [ -x /usr/bin/firefox-esr ] || apt_packages+=(firefox-esr)
+fi
+if [ ${#apt_packages[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q chromium
+  apt_install() {
+    $sudo_cmd apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${apt_packages[@]}"
+  }
+  # In the background only when it cannot stop to ask for a password.
+  if [ -z "$sudo_cmd" ] || sudo -n true 2>/dev/null; then
+    in_background "apt ${apt_packages[*]}" apt_install
+  else
+    timed "apt ${apt_packages[*]}" apt_install
+  fi
 fi
-# 6. Firefox ESR for the second-engine tests (e2e/firefox/, puppeteer-core over
-#    WebDriver BiDi; Playwright's own Firefox build cannot be downloaded here).
-if [ "$want_browser" = 1 ] && [ -z "${TCPSCOPE_FIREFOX:-}" ] && [ ! -x /usr/bin/firefox-esr ]; then
-  log "installing Debian firefox-esr"
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q firefox-esr
+
+# The wasm target of the Rust toolchain.
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  timed "rust target wasm32-unknown-unknown" rustup target add wasm32-unknown-unknown
 fi
-log "toolchain ready"
+
+# wasm-pack, built from crates.io (the npm `wasm-pack` package downloads a binary), and
+# wasm-bindgen-cli at exactly the version in wasm/Cargo.lock (otherwise wasm-pack
+# silently tries to download it and then cargo-installs it into its own cache). No
+# --locked for wasm-bindgen-cli: its lockfile pins a webpki-roots the registry lacks.
+# One target directory for both: serde, clap, anyhow, … compile once.
+bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' wasm/Cargo.lock)
+need_pack=0 need_bindgen=0
+[ "$(wasm-pack --version 2>/dev/null || true)" = "wasm-pack $WASM_PACK_VERSION" ] || need_pack=1
+[ "$(wasm-bindgen --version 2>/dev/null || true)" = "wasm-bindgen $bindgen_version" ] || need_bindgen=1
+if [ $need_pack = 1 ] || [ $need_bindgen = 1 ]; then
+  export CARGO_TARGET_DIR="$logs/cargo-target"
+  [ $need_pack = 0 ] || timed "cargo install wasm-pack $WASM_PACK_VERSION" cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
+  [ $need_bindgen = 0 ] || timed "cargo install wasm-bindgen-cli $bindgen_version" cargo install wasm-bindgen-cli --version "$bindgen_version"
+  unset CARGO_TARGET_DIR
+fi
+
+# Wait for the background steps; a failure shows its log.
+status=0
+for entry in ${background[@]+"${background[@]}"}; do
+  name=${entry%:*} pid=${entry##*:}
+  if wait "$pid"; then
+    log "$name: $(cat "$logs/$name.seconds") s"
+  else
+    echo "bootstrap: $name failed:" >&2
+    tail -30 "$logs/$name.log" >&2
+    status=1
+  fi
+done
+[ $status = 0 ] || exit 1
+log "toolchain ready ($((SECONDS - started)) s)"

@@ -4,10 +4,18 @@
 # the Firefox ESR smoke suite (e2e/firefox/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$SECONDS
 bash scripts/bootstrap.sh --browser
 export PATH="$HOME/.cargo/bin:$PATH"
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# step NAME: starts a step; the previous one's time is printed when the next starts.
+step_name="" step_start=$SECONDS
+step() {
+  [ -z "$step_name" ] || printf '\033[1m== %s: %d s\033[0m\n' "$step_name" "$((SECONDS - step_start))"
+  step_name=$*
+  step_start=$SECONDS
+  [ -z "$step_name" ] || printf '\n\033[1m== %s\033[0m\n' "$step_name"
+}
 step "cargo test (Rust core, natively)"
 (cd wasm && cargo test --quiet)
 step "build wasm"
@@ -23,3 +31,5 @@ step "e2e (playwright, Debian chromium)"
 npx playwright test
 step "e2e in the second engine (Debian firefox-esr, puppeteer-core over WebDriver BiDi)"
 node --test e2e/firefox/
+step ""
+printf '\n\033[1m== npm test: every suite passed in %d s\033[0m\n' "$((SECONDS - started))"

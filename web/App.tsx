@@ -3,7 +3,7 @@
 // ("idle" | "loading" | "ready" | "error") is the explicit signal tests wait on.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CaptureBanner } from './components/CaptureBanner';
-import { ConnectionTable, largestConnection } from './components/ConnectionTable';
+import { ConnectionTable, largestConnection, summaryTable, type TableSource } from './components/ConnectionTable';
 import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
@@ -26,6 +26,10 @@ interface Engine {
   loadData?: (id: number) => Promise<ConnectionData>;
   /** Makes share links of the view (a capture). */
   share?: (spec: ShareSpec) => Promise<Shared>;
+  /** The connection table's rows (the worker's, or a share link's one). */
+  table: TableSource;
+  /** A connection's summary by id, for a report that carries only some (10^4+ connections). */
+  summary?: (id: number) => Promise<ConnectionSummary | null>;
   /** A shared link holds one connection: that one is shown. */
   only?: ConnectionSummary;
   /** The shown link's snapshot (base64url), re-shared as it is. */
@@ -110,6 +114,8 @@ export function App() {
       const c = client();
       setEngine({
         source: c.viewSource(),
+        table: c.tableSource(),
+        summary: (id) => c.summary(id),
         loadData: async (id) => {
           const data = await c.connection(id);
           if (!data) throw new Error(`Connection ${id} is no longer loaded.`);
@@ -150,7 +156,7 @@ export function App() {
       setReport(report);
       // A file carries the sender's view; a link has it in the address already.
       if (fromFile && snapshot) setView((v) => ({ ...parseView(snapshot.view), theme: v.theme, source: null }));
-      setEngine({ source: c.viewSource(), only: report.connections[0], snapshot: toBase64Url(bytes) });
+      setEngine({ source: c.viewSource(), table: summaryTable(report.connections), only: report.connections[0], snapshot: toBase64Url(bytes) });
     } catch (error) {
       if (seq !== loadSeq.current) return;
       setSnap(null);
@@ -184,6 +190,24 @@ export function App() {
     if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // The processes the capture names (PKTAP, pcapng), by connection id, for the table.
+  const processOf = useMemo(() => {
+    const byId = new Map((report?.connections ?? []).flatMap((c) => ('process' in c && c.process ? [[c.id, c.process] as const] : [])));
+    return byId.size ? (id: number) => byId.get(id) : undefined;
+  }, [report]);
+
+  // A connection chosen in the table that the report does not carry yet (captures of more
+  // than REPORT_CONNECTIONS_CAP connections): fetch its summary from the worker.
+  useEffect(() => {
+    const id = view.conn;
+    if (!report || !engine?.summary || id == null || report.connections.some((c) => c.id === id)) return;
+    let live = true;
+    engine.summary(id).then((summary) => {
+      if (live && summary) setReport((r) => (r && !r.connections.some((c) => c.id === id) ? { ...r, connections: [...r.connections, summary] } : r));
+    }).catch(() => undefined); // another capture was opened meanwhile
+    return () => { live = false; };
+  }, [report, engine, view.conn]);
 
   const selected = useMemo(() => {
     if (!report) return undefined;
@@ -235,9 +259,9 @@ export function App() {
             <CaptureBanner name={fileName} report={report} />
           </ErrorBoundary>
         ) : null}
-        {report && report.connections.length > 0 ? (
+        {report && engine && report.connections.length > 0 ? (
           <ErrorBoundary what="connection list" resetKey={report}>
-            <ConnectionTable connections={report.connections} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
           </ErrorBoundary>
         ) : null}
         {engine && selected && report ? (

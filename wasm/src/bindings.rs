@@ -30,6 +30,12 @@ impl WasmSession {
         self.inner.push(chunk)
     }
 
+    /// `push` for inflated gzip input; `compressed`: compressed bytes read so far.
+    #[wasm_bindgen(js_name = pushInflated)]
+    pub fn push_inflated(&mut self, chunk: &[u8], compressed: f64) -> bool {
+        self.inner.push_inflated(chunk, compressed as u64)
+    }
+
     pub fn finish(&mut self) {
         self.inner.finish()
     }

@@ -39,6 +39,8 @@ pub enum ErrorKind {
     BadHeader,
     /// Anything else the framing library rejected.
     Malformed,
+    /// Compressed input that inflates beyond a cap (inflate.rs): a gzip bomb.
+    TooLarge,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

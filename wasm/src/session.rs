@@ -5,7 +5,8 @@
 use crate::analysis::timeline::Timeline;
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
 use crate::decode::{CaptureDecoder, Decoded};
-use crate::error::DecodeError;
+use crate::error::{DecodeError, ErrorKind, Layer};
+use crate::inflate::inflate_limit;
 use crate::report::Report;
 
 pub struct Session {
@@ -19,6 +20,8 @@ pub struct Session {
     timeline: Timeline,
     held: Option<Decoded>,
     error: Option<DecodeError>,
+    /// Bytes handed to `push_inflated` so far (inflated from gzip by the caller).
+    inflated: u64,
 }
 
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
@@ -42,6 +45,7 @@ impl Session {
             timeline: Timeline::default(),
             held: None,
             error: None,
+            inflated: 0,
         }
     }
 
@@ -68,6 +72,24 @@ impl Session {
             return false;
         }
         true
+    }
+
+    /// `push` for the inflated bytes of a gzip-compressed capture, `compressed` being
+    /// the compressed bytes read so far: input stops with a `too-large` error (the
+    /// chunk is not decoded, everything before it is kept) once the inflated total
+    /// breaks a cap of inflate.rs.
+    pub fn push_inflated(&mut self, chunk: &[u8], compressed: u64) -> bool {
+        if self.error.is_some() || self.analysis.is_some() {
+            return false;
+        }
+        let inflated = self.inflated + chunk.len() as u64;
+        if let Some(message) = inflate_limit(compressed, inflated) {
+            let at = Some(self.bytes_consumed());
+            self.error = Some(DecodeError::new(Layer::Capture, ErrorKind::TooLarge, None, at, message));
+            return false;
+        }
+        self.inflated = inflated;
+        self.push(chunk)
     }
 
     /// End of input: finish decoding (a record cut short becomes the error) and run

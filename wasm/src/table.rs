@@ -23,6 +23,7 @@ pub const MAX_PAGE_ROWS: usize = 1000;
 const LIMITS: [&str; 7] = ["receive-window", "zero-window", "loss", "stalls", "application", "path", "too-short"];
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum SortKey {
     #[default]
@@ -37,6 +38,7 @@ pub enum SortKey {
 
 /// One question about the table (JSON from the worker).
 #[derive(Clone, Debug, Default, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", default)]
 pub struct TableQuery {
     pub sort: SortKey,
@@ -51,6 +53,7 @@ pub struct TableQuery {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TableRow {
     pub id: u32,
@@ -66,6 +69,7 @@ pub struct TableRow {
 
 /// One page of the table.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TablePage {
     /// Connections in the capture.

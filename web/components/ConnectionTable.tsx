@@ -1,90 +1,160 @@
-// The list of TCP connections of the capture; click a row to chart it.
-import { useMemo, useState } from 'react';
-import { processLabel, type ConnectionSummary } from '../model/types';
-import { formatBytesSI, formatRate, formatDuration } from '../model/format';
+// The list of TCP connections of the capture; click a row to chart it. The rows come
+// from the worker's connection table (wasm/src/table.rs) one page at a time: sorted,
+// searched by endpoint text and paged there, so a capture of 10^6 connections renders
+// only the rows in view (issue 16 item 2). Every value is a field of the table row,
+// defined in docs/ANALYSIS.md ("The connection table").
+import { useEffect, useMemo, useState } from 'react';
+import { processLabel, type ConnectionSummary, type ProcessInfo } from '../model/types';
+import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
+import { formatBytesSI, formatDuration } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
 
-type SortKey = 'id' | 'packets' | 'bytes' | 'duration' | 'rate';
+/** Where the rows come from: the worker (DecoderClient.tableSource) or a snapshot. */
+export type TableSource = (query: TableQuery) => Promise<TablePage>;
 
 const dataDir = (c: ConnectionSummary) => c.directions[c.dataDirection];
 /** The data direction's payload (DESIGN.md "Direction"), not the sum of both directions. */
 export const dataPayload = (c: ConnectionSummary) => dataDir(c).payloadBytes;
-const payload = dataPayload;
-const sortValue: Record<SortKey, (c: ConnectionSummary) => number> = {
-  id: (c) => c.id,
-  packets: (c) => c.packets,
-  bytes: payload,
-  duration: (c) => c.end - c.start,
-  rate: (c) => dataDir(c).throughput.meanBps,
-};
 
 /** The connection shown when none is chosen: the one whose data direction carried the most payload. */
 export function largestConnection(connections: ConnectionSummary[]): ConnectionSummary | undefined {
-  return connections.reduce<ConnectionSummary | undefined>((best, c) => (!best || payload(c) > payload(best) ? c : best), undefined);
+  return connections.reduce<ConnectionSummary | undefined>((best, c) => (!best || dataPayload(c) > dataPayload(best) ? c : best), undefined);
 }
 
-const MAX_ROWS = 500;
+/** The table of a snapshot's few connections (no worker): the rows table.rs would give,
+ *  field for field (its module comment lists where each comes from). */
+export function summaryTable(connections: ConnectionSummary[]): TableSource {
+  const rows: TableRow[] = connections.map((c) => {
+    const d = dataDir(c);
+    return { id: c.id, from: d.from, to: d.to, start: c.start, duration: c.end - c.start, bytes: d.payloadBytes,
+      retransmissions: d.retransmissions, stalls: d.stalls.length, limit: c.diagnosis.limit };
+  });
+  return async (q) => {
+    const needle = q.text.trim().toLowerCase();
+    const matched = rows
+      .filter((r) => !needle || `${r.from} ${r.to}`.toLowerCase().includes(needle))
+      .sort((a, b) => {
+        const [x, y] = q.descending ? [b, a] : [a, b];
+        const [u, v] = [x[q.sort], y[q.sort]];
+        return (typeof u === 'string' ? u.localeCompare(String(v)) : Number(u) - Number(v)) || a.id - b.id;
+      });
+    return { total: rows.length, matched: matched.length, offset: q.offset, rows: matched.slice(q.offset, q.offset + q.count) };
+  };
+}
 
-export function ConnectionTable({ connections, selected, onSelect }: {
-  connections: ConnectionSummary[]; selected: number | null; onSelect: (id: number) => void;
+/** Fixed row height (styles.css `.connections tbody tr`): what makes the virtual list possible. */
+const ROW_PX = 32;
+/** The scrolling box's height (styles.css `.table-wrap` max-height) and the header's. */
+const VIEW_PX = 360;
+const HEADER_PX = 34;
+/** Rows rendered beyond the visible ones, each side; rows asked of the worker per page. */
+const OVERSCAN = 10;
+const PAGE_ROWS = 200;
+/** Quiet time after typing before the search is asked. */
+const SEARCH_DELAY_MS = 150;
+
+interface Loaded { key: string; offset: number; rows: TableRow[]; matched: number; total: number }
+
+export function ConnectionTable({ source, selected, onSelect, processOf }: {
+  source: TableSource; selected: number | null; onSelect: (id: number) => void;
+  /** The process the capture names for a connection (Apple PKTAP, pcapng process blocks). */
+  processOf?: (id: number) => ProcessInfo | undefined;
 }) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'bytes', descending: true });
-  const rows = useMemo(() => {
-    const value = sortValue[sort.key];
-    const sorted = [...connections].sort((a, b) => (sort.descending ? value(b) - value(a) : value(a) - value(b)));
-    return sorted.slice(0, MAX_ROWS);
-  }, [connections, sort]);
-  const header = (key: SortKey, label: string) => (
-    <th aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-      <button className="link" onClick={() => setSort({ key, descending: sort.key === key ? !sort.descending : key !== 'id' })}>
-        {label}{sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+  const [typed, setTyped] = useState('');
+  const [text, setText] = useState('');
+  const [scrollTop, setScrollTop] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setText(typed), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const key = `${sort.key}|${sort.descending}|${text}`;
+  const first = Math.floor(Math.max(0, scrollTop - HEADER_PX) / ROW_PX);
+  const visible = Math.ceil(VIEW_PX / ROW_PX);
+  const from = Math.max(0, first - OVERSCAN);
+  const to = first + visible + OVERSCAN;
+  const current = loaded?.key === key ? loaded : null;
+  const covered = current && current.offset <= from && current.offset + current.rows.length >= Math.min(to, current.matched);
+  useEffect(() => {
+    if (covered) return;
+    let live = true;
+    const offset = Math.max(0, from - (PAGE_ROWS - (to - from)) / 2) | 0;
+    source({ sort: sort.key, descending: sort.descending, text, limit: '', offset, count: PAGE_ROWS })
+      .then((page) => live && setLoaded({ key, offset, rows: page.rows, matched: page.matched, total: page.total }))
+      .catch(() => undefined); // a replaced capture: its table is gone
+    return () => { live = false; };
+  }, [source, key, from, to, covered, sort, text]);
+  // A new capture: start from the top.
+  useEffect(() => { setLoaded(null); setScrollTop(0); }, [source]);
+
+  const shown = useMemo(() => {
+    if (!current) return { top: 0, rows: [] as TableRow[] };
+    const start = Math.max(from, current.offset);
+    return { top: start * ROW_PX, rows: current.rows.slice(start - current.offset, Math.min(to, current.offset + current.rows.length) - current.offset) };
+  }, [current, from, to]);
+
+  const header = (k: SortKey, label: string) => (
+    <th aria-sort={sort.key === k ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+      <button className="link" onClick={() => setSort({ key: k, descending: sort.key === k ? !sort.descending : k !== 'id' })}>
+        {label}{sort.key === k ? (sort.descending ? ' ▾' : ' ▴') : ''}
       </button>
     </th>
   );
+  const total = loaded?.total ?? 0;
+  const matched = current?.matched ?? 0;
   return (
-    <ScrollRegion label="TCP connections">
-      <table className="connections" data-testid="connections">
-        <caption>
-          {connections.length.toLocaleString('en-US')} TCP connection{connections.length === 1 ? '' : 's'}
-          {connections.length > MAX_ROWS ? ` (the ${MAX_ROWS} first by the chosen order are listed)` : ''}
-        </caption>
-        <thead>
-          <tr>
-            {header('id', '#')}
-            <th>Data sender → receiver</th>
-            {header('packets', 'Packets')}
-            {header('bytes', 'Data payload')}
-            {header('duration', 'Duration')}
-            {header('rate', 'Mean rate (over duration)')}
-            <th>Limit</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((c) => (
-            <tr
-              key={c.id}
-              data-connection={c.id}
-              className={c.id === selected ? 'selected' : undefined}
-              aria-selected={c.id === selected}
-              tabIndex={0}
-              onClick={() => onSelect(c.id)}
-              onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSelect(c.id)}
-            >
-              <td>{c.id}</td>
-              <td className="endpoints">
-                {dataDir(c).from} → {dataDir(c).to}
-                {c.handshakeSeen ? null : <span className="tag" title="The SYN handshake is not in the capture: window scale unknown">no handshake</span>}
-                {c.process ? <span className="tag process" data-testid="process" title="The process the capture names for this connection">{processLabel(c.process)}</span> : null}
-              </td>
-              <td className="num">{c.packets.toLocaleString('en-US')}</td>
-              <td className="num">{formatBytesSI(payload(c))}</td>
-              <td className="num">{formatDuration(c.end - c.start)}</td>
-              <td className="num" title="mean over the connection's duration">{formatRate(dataDir(c).throughput.meanBps)}</td>
-              <td><span className={`limit limit-${c.diagnosis.limit}`}>{c.diagnosis.limit}</span></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <section className="connection-list">
+      <div className="connection-list-bar">
+        <span className="muted" data-testid="connection-count">
+          {total.toLocaleString('en-US')} TCP connection{total === 1 ? '' : 's'}
+          {text ? `, ${matched.toLocaleString('en-US')} matching “${text}”` : ''}
+        </span>
+        <input type="search" value={typed} onChange={(e) => { setTyped(e.target.value); setScrollTop(0); }}
+          placeholder="address or :port" aria-label="Search connections by endpoint" data-testid="connection-search" />
+      </div>
+      <ScrollRegion label="TCP connections" onScroll={setScrollTop} resetKey={key}>
+        <div style={{ height: HEADER_PX + matched * ROW_PX }}>
+          <table className="connections" data-testid="connections" aria-rowcount={matched + 1} style={{ position: 'relative', top: shown.top }}>
+            <thead>
+              <tr>
+                {header('id', '#')}
+                <th>Data sender → receiver</th>
+                {header('bytes', 'Data payload')}
+                {header('duration', 'Duration')}
+                {header('retransmissions', 'Retransmissions')}
+                {header('stalls', 'Stalls')}
+                {header('limit', 'Limit')}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.rows.map((r) => (
+                <tr
+                  key={r.id}
+                  data-connection={r.id}
+                  className={r.id === selected ? 'selected' : undefined}
+                  aria-selected={r.id === selected}
+                  tabIndex={0}
+                  onClick={() => onSelect(r.id)}
+                  onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSelect(r.id)}
+                >
+                  <td>{r.id}</td>
+                  <td className="endpoints">
+                    {r.from} → {r.to}
+                    {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection">{processLabel(processOf(r.id)!)}</span> : null}
+                  </td>
+                  <td className="num">{formatBytesSI(r.bytes)}</td>
+                  <td className="num">{formatDuration(r.duration)}</td>
+                  <td className="num">{r.retransmissions.toLocaleString('en-US')}</td>
+                  <td className="num">{r.stalls.toLocaleString('en-US')}</td>
+                  <td><span className={`limit limit-${r.limit}`}>{r.limit}</span></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </ScrollRegion>
+    </section>
   );
 }

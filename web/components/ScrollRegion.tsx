@@ -1,11 +1,17 @@
 // A scrollable box for a table: keyboard users reach it with Tab and scroll it with
 // the arrow keys (WCAG 2.1.1; axe "scrollable-region-focusable"), and screen readers
-// announce it by name.
-import type { ReactNode } from 'react';
+// announce it by name. A virtual list (ConnectionTable) follows its scroll position
+// (`onScroll`) and goes back to the top when its content changes (`resetKey`).
+import { useEffect, useRef, type ReactNode } from 'react';
 
-export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+export function ScrollRegion({ label, children, onScroll, resetKey }: {
+  label: string; children: ReactNode; onScroll?: (scrollTop: number) => void; resetKey?: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => { if (box.current) box.current.scrollTop = 0; }, [resetKey]);
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    <div ref={box} className="table-wrap" tabIndex={0} role="region" aria-label={label}
+      onScroll={onScroll ? (e) => onScroll(e.currentTarget.scrollTop) : undefined}>
       {children}
     </div>
   );

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { headerCsp, metaCsp, netlifyHeaders, nginxSnippet, pageOf } from './policy';
+import { captureContentType, headerCsp, metaCsp, netlifyHeaders, nginxSnippet, pageOf } from './policy';
 
 const root = new URL('../../', import.meta.url);
 const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
@@ -28,6 +28,14 @@ describe('security policy (issue 18, item 1)', () => {
 
   it('public/_headers is generated from this policy', () => {
     expect(readFileSync(new URL('public/_headers', root), 'utf8')).toBe(netlifyHeaders());
+  });
+
+  it('captures are served as application/vnd.tcpdump.pcap, other files keep theirs', () => {
+    expect(captureContentType('/examples/healthy.pcap')).toBe('application/vnd.tcpdump.pcap');
+    expect(captureContentType('/examples/pcapng-zero-window.PCAPNG')).toBe('application/vnd.tcpdump.pcap');
+    expect(captureContentType('/examples/index.json')).toBeNull();
+    expect(captureContentType('/x.pcap.gz')).toBeNull(); // gzip: the server's own type
+    expect(netlifyHeaders()).toContain('/*.pcapng\n  Content-Type: application/vnd.tcpdump.pcap');
   });
 
   it('docs/DEPLOY.md shows the nginx snippet of this policy', () => {

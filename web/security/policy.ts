@@ -61,6 +61,18 @@ export function pageOf(pathname: string): Page {
   return /(^|\/)embed(\.html)?$/.test(pathname) ? 'embed' : 'app';
 }
 
+/** Captures served by the app (public/examples/, any .pcap/.pcapng of a host) carry
+ *  IANA's registered type for pcap, which covers pcapng too; static servers that do
+ *  not know the extension send none, or application/octet-stream. */
+export const CAPTURE_CONTENT_TYPE = 'application/vnd.tcpdump.pcap';
+const CAPTURE_EXTENSIONS = ['pcap', 'pcapng'];
+
+/** The Content-Type a server must send for `pathname`, when it is a capture; else null. */
+export function captureContentType(pathname: string): string | null {
+  const ext = /\.([a-z]+)$/i.exec(pathname)?.[1]?.toLowerCase();
+  return ext && CAPTURE_EXTENSIONS.includes(ext) ? CAPTURE_CONTENT_TYPE : null;
+}
+
 /** Paths that get the app's CSP on a static host: the page, its scripts (the
  *  decoder worker among them: its CSP is the worker's policy) and the service worker. */
 const APP_PATHS = ['/', '/index.html', '/assets/*', '/sw.js'];
@@ -83,6 +95,7 @@ export function netlifyHeaders(): string {
     block('/*', common()),
     ...APP_PATHS.map((p) => block(p, { 'Content-Security-Policy': headerCsp('app') })),
     ...EMBED_PATHS.map((p) => block(p, { 'Content-Security-Policy': headerCsp('embed') })),
+    ...CAPTURE_EXTENSIONS.map((ext) => block(`/*.${ext}`, { 'Content-Type': CAPTURE_CONTENT_TYPE })),
     '',
   ].join('\n\n');
 }

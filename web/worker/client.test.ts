@@ -22,6 +22,17 @@ class FakeWorker {
 const report = (packets: number) => ({ schemaVersion: 1, capture: { packets }, connections: [] } as unknown as Report);
 const hello = { type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: VIEW_SCHEMA_VERSION } as const;
 
+/** A client whose first capture (generation 1) is open, and its worker. */
+async function openedClient() {
+  const client = new DecoderClient();
+  const opened = client.open(new Blob([]), 'a', null, () => {});
+  const w = FakeWorker.all[0];
+  w.answer(hello);
+  w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1 });
+  await opened;
+  return { client, w };
+}
+
 describe('DecoderClient', () => {
   const saved = globalThis.Worker;
   beforeEach(() => { FakeWorker.all = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
@@ -39,18 +50,13 @@ describe('DecoderClient', () => {
     const open = w2.posted[0] as Extract<ToWorker, { type: 'open' }>;
     expect(open.generation).toBe(2);
     w2.answer(hello);
-    w2.answer({ type: 'report', generation: 1, report: report(999), elapsedMs: 1 }); // stale: dropped
-    w2.answer({ type: 'report', generation: 2, report: report(7), elapsedMs: 1 });
+    w2.answer({ type: 'report', generation: 1, report: report(999), connectionCount: 0, elapsedMs: 1 }); // stale: dropped
+    w2.answer({ type: 'report', generation: 2, report: report(7), connectionCount: 0, elapsedMs: 1 });
     expect((await second).report.capture.packets).toBe(7);
   });
 
   it('every view request carries the generation; a source of a replaced capture is refused', async () => {
-    const client = new DecoderClient();
-    const opened = client.open(new Blob([]), 'a', null, () => {});
-    const w = FakeWorker.all[0];
-    w.answer(hello);
-    w.answer({ type: 'report', generation: 1, report: report(1), elapsedMs: 1 });
-    await opened;
+    const { client, w } = await openedClient();
     const source = client.viewSource();
     const asked = source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 });
     const view = w.posted[1] as Extract<ToWorker, { type: 'view' }>;
@@ -58,6 +64,21 @@ describe('DecoderClient', () => {
     client.open(new Blob([]), 'b', null, () => {}).catch(() => undefined);
     await expect(asked).rejects.toBeInstanceOf(CancelledError);
     await expect(source.query({ connection: 0, series: 'rtt', t0: 0, t1: 1, columns: 10 })).rejects.toBeInstanceOf(StaleAnswer);
+  });
+
+  it('table pages carry the generation; a stale page is dropped, a table of a replaced capture refused', async () => {
+    const { client, w } = await openedClient();
+    const table = client.tableSource();
+    const query = { sort: 'bytes', descending: true, text: ':443', limit: '', offset: 0, count: 50 } as const;
+    const asked = table(query);
+    const sent = w.posted[1] as Extract<ToWorker, { type: 'table' }>;
+    expect([sent.type, sent.generation, sent.query]).toEqual(['table', 1, query]);
+    const page = { total: 3, matched: 1, offset: 0, rows: [] };
+    w.answer({ type: 'table', generation: 0, requestId: sent.requestId, page: { ...page, total: 99 } }); // stale: dropped
+    w.answer({ type: 'table', generation: 1, requestId: sent.requestId, page });
+    expect(await asked).toEqual(page);
+    client.open(new Blob([]), 'b', null, () => {}).catch(() => undefined);
+    await expect(table(query)).rejects.toBeInstanceOf(StaleAnswer);
   });
 
   it('refuses a worker that speaks another protocol or view schema', async () => {

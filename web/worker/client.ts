@@ -3,14 +3,15 @@
 // at once and its memory is released; a fresh worker starts on demand), and answers
 // of an older generation are dropped. The worker's versions are checked when it says
 // hello: a worker from another build (a stale cache) is refused.
-import type { ConnectionData, Report } from '../model/types';
-import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type ViewAt } from './generated/view';
+import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
+import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, type TableQuery, type ViewAt } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { ViewAnswer } from './viewAnswer';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
 export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-export interface Opened { report: Report; elapsedMs: number; generation: number; snapshot?: SnapshotInfo }
+/** `report.connections` may hold only some of `connectionCount` (protocol.ts); `summary` fetches any. */
+export interface Opened { report: Report; connectionCount: number; elapsedMs: number; generation: number; snapshot?: SnapshotInfo }
 
 export class CancelledError extends Error {
   constructor() { super('Cancelled'); }
@@ -59,7 +60,7 @@ export class DecoderClient {
       case 'report': {
         const opening = this.opening;
         this.opening = null;
-        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, elapsedMs: message.elapsedMs, generation: message.generation, snapshot: message.snapshot });
+        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, connectionCount: message.connectionCount, elapsedMs: message.elapsedMs, generation: message.generation, snapshot: message.snapshot });
         break;
       }
       case 'view':
@@ -71,6 +72,12 @@ export class DecoderClient {
         break;
       case 'connection':
         this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionData | null) => void)(message.data));
+        break;
+      case 'summary':
+        this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionSummary | null) => void)(message.summary));
+        break;
+      case 'table':
+        this.settle(message.requestId, (p) => (p.resolve as (v: TablePage) => void)(message.page));
         break;
       case 'bdp':
         this.settle(message.requestId, (p) => (p.resolve as (v: BdpAnswer) => void)(message.answer));
@@ -162,6 +169,19 @@ export class DecoderClient {
         this.request<ViewAt>((requestId) => ({ type: 'at', generation, requestId, request: { ...request, generation } }), generation)
           .then((a) => (a.found ? a : null)),
     };
+  }
+
+  /** The current capture's connection table (wasm/src/table.rs): one page per query;
+   *  the answer of a capture replaced meanwhile is refused (StaleAnswer). */
+  tableSource(): (query: TableQuery) => Promise<TablePage> {
+    const generation = this.generation;
+    return (query) => this.request<TablePage>((requestId) => ({ type: 'table', generation, requestId, query }), generation);
+  }
+
+  /** One connection's summary of the current capture, by id (null when there is none). */
+  summary(id: number): Promise<ConnectionSummary | null> {
+    const generation = this.generation;
+    return this.request((requestId) => ({ type: 'summary', generation, requestId, id }), generation);
   }
 
   /** Per-packet columns of a connection, for the packet CSV export only. */

@@ -4,11 +4,11 @@
 // (wasm/src/share, the same query code). It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
 import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
-import type { Report } from '../model/types';
+import type { ConnectionSummary, Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
-import { VIEW_SCHEMA_VERSION, type ViewResponse } from './generated/view';
-import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
+import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type ToWorker } from './protocol';
 import { packAnswer, unpackAnswer, type ViewAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -42,12 +42,38 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
     if (current !== mine) return;
-    if (!session.push(chunk)) break; // fatal decode error: keep what was decoded
+    // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
+    const more = chunk.compressedBytes === null ? session.push(chunk.bytes) : session.pushInflated(chunk.bytes, chunk.compressedBytes);
+    if (!more) break;
   }
   if (current !== mine) return;
   session.finish();
-  mine.report = JSON.parse(session.reportJson()) as Report;
-  post({ type: 'report', generation, report: mine.report, elapsedMs: performance.now() - started });
+  const { report, connectionCount } = reportOf(session);
+  mine.report = report;
+  post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started });
+}
+
+/** The report, assembled from the header and one connection at a time: never one JSON
+ * string of the whole report (10^6 connections would make it ~500 MB). Past
+ * REPORT_CONNECTIONS_CAP connections only the largest are included (protocol.ts). */
+function reportOf(session: WasmSession): { report: Report; connectionCount: number } {
+  const { connectionCount, ...header } = JSON.parse(session.headerJson()) as Omit<Report, 'connections'> & { connectionCount: number };
+  const ids = connectionCount <= REPORT_CONNECTIONS_CAP
+    ? Array.from({ length: connectionCount }, (_, i) => i)
+    : tablePage(session, { sort: 'bytes', descending: true, text: '', limit: '', offset: 0, count: REPORT_TOP_CONNECTIONS }).rows.map((r) => r.id);
+  return { report: { ...header, connections: ids.map((id) => summaryOf(session, id)!) }, connectionCount };
+}
+
+/** Connection `id` (its position in the analysis) as a summary; null past the end. */
+function summaryOf(session: WasmSession, id: number): ConnectionSummary | null {
+  const json = session.connectionJson(id);
+  return json ? (JSON.parse(json) as ConnectionSummary) : null;
+}
+
+function tablePage(session: WasmSession, query: TableQuery): TablePage {
+  const page = JSON.parse(session.connectionTable(JSON.stringify(query))) as TablePage | { error: string };
+  if ('error' in page) throw new Error(`connection table: ${page.error}`);
+  return page;
 }
 
 /** A share link's snapshot; its parser's sentence (a damaged or hostile link) becomes a failure. */
@@ -60,7 +86,7 @@ async function openSnapshot(generation: number, bytes: Uint8Array) {
   const report = JSON.parse(snapshot.reportJson()) as Report;
   current = { generation, session: snapshot, report };
   const info = { name: snapshot.name(), view: snapshot.view(), columns: snapshot.columns() };
-  post({ type: 'report', generation, report, elapsedMs: performance.now() - started, snapshot: info });
+  post({ type: 'report', generation, report, connectionCount: report.connections.length, elapsedMs: performance.now() - started, snapshot: info });
 }
 
 /** The session of `generation`, or null when it is not the current capture (stale request). */
@@ -119,9 +145,26 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         await ready;
         post({ type: 'bdp', generation: null, requestId: message.requestId, answer: JSON.parse(bdpJson(JSON.stringify(message.question))) });
         break;
+      case 'table': {
+        const session = sessionFor(message.generation);
+        if (!session) return;
+        // A share link's one connection is listed by the page itself (summaryTable).
+        if (!(session instanceof WasmSession)) throw new Error('a share link has no connection table');
+        post({ type: 'table', generation: message.generation, requestId: message.requestId, page: tablePage(session, message.query) });
+        break;
+      }
+      case 'summary': {
+        const session = sessionFor(message.generation);
+        if (!session) return;
+        const summary = session instanceof WasmSession
+          ? summaryOf(session, message.id)
+          : current?.report?.connections.find((c) => c.id === message.id) ?? null;
+        post({ type: 'summary', generation: message.generation, requestId: message.requestId, summary });
+        break;
+      }
       case 'connection': {
         const session = sessionFor(message.generation);
-        const summary = current?.report?.connections.find((c) => c.id === message.id);
+        const summary = session instanceof WasmSession ? summaryOf(session, message.id) : null;
         if (!(session instanceof WasmSession) || !summary) {
           post({ type: 'connection', generation: message.generation, requestId: message.requestId, data: null });
           return;

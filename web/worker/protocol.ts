@@ -4,8 +4,8 @@
 // and the page drops answers whose generation is not the current one. Large answers
 // (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
 // View types are generated from the Rust structs (./generated/view.ts).
-import type { ConnectionData, Report } from '../model/types';
-import type { AtRequest, BdpAnswer, BdpQuestion, ViewAt, ViewRequest } from './generated/view';
+import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
+import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
@@ -23,6 +23,12 @@ export interface ShareSpec {
   binSeconds?: number; stallThresholdMs?: number; direction?: number; name: string; view: string; maxLinkChars?: number;
 }
 
+/** Captures with more connections than this send the page only the largest
+ *  REPORT_TOP_CONNECTIONS (the throughput overlays' candidates) and the rest on demand:
+ *  10^6 connection summaries would cost the page gigabytes (issue 16 item 2). */
+export const REPORT_CONNECTIONS_CAP = 10_000;
+export const REPORT_TOP_CONNECTIONS = 64;
+
 export type ToWorker =
   | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
   /** A share link's snapshot bytes: answered from what the link holds (wasm/src/share). */
@@ -30,6 +36,10 @@ export type ToWorker =
   | { type: 'share'; generation: number; requestId: number; spec: ShareSpec }
   | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
   | { type: 'at'; generation: number; requestId: number; request: AtRequest }
+  /** One page of the connection table (wasm/src/table.rs): sorted, filtered, paged. */
+  | { type: 'table'; generation: number; requestId: number; query: TableQuery }
+  /** One connection's summary, for a report that carries only some (`connectionCount`). */
+  | { type: 'summary'; generation: number; requestId: number; id: number }
   /** Per-packet columns of one connection: only for the packet CSV export. */
   | { type: 'connection'; generation: number; requestId: number; id: number }
   /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
@@ -39,11 +49,15 @@ export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
   | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
   | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
-  | { type: 'report'; generation: number; report: Report; elapsedMs: number; snapshot?: SnapshotInfo }
+  /** `report.connections` holds every connection up to REPORT_CONNECTIONS_CAP, else the
+   *  largest ones by payload; `connectionCount` says how many there are. */
+  | { type: 'report'; generation: number; report: Report; connectionCount: number; elapsedMs: number; snapshot?: SnapshotInfo }
   | { type: 'share'; generation: number; requestId: number; answer: Shared }
+  | { type: 'summary'; generation: number; requestId: number; summary: ConnectionSummary | null }
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
   | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
   | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }
+  | { type: 'table'; generation: number; requestId: number; page: TablePage }
   | { type: 'bdp'; generation: null; requestId: number; answer: BdpAnswer }
   /** A failure of the worker itself (wasm failed to load, schema mismatch, a bug);
    *  damaged captures come back as a `report` whose `error` is set. */

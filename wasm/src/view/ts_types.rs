@@ -78,6 +78,11 @@ mod tests {
             decl::<a::handshake::SynOptions>(&cfg),
             decl::<a::capture_loss::CaptureLoss>(&cfg),
             decl::<a::retrans_kinds::RtoChain>(&cfg),
+            // The connection table (table.rs): one page per question.
+            decl::<crate::table::SortKey>(&cfg),
+            decl::<crate::table::TableQuery>(&cfg),
+            decl::<crate::table::TableRow>(&cfg),
+            decl::<crate::table::TablePage>(&cfg),
             union("Limit", &a::LIMITS),
             union("Verdict", &a::VERDICTS),
             union("EpisodeKind", &a::EPISODE_KINDS),

@@ -324,7 +324,7 @@ export type Layer = "capture" | "link" | "ip" | "tcp" | "snapshot";
  * What went wrong.
  */
 
-export type ErrorKind = "bad-magic" | "unsupported" | "truncated" | "bad-length" | "bad-header" | "malformed";
+export type ErrorKind = "bad-magic" | "unsupported" | "truncated" | "bad-length" | "bad-header" | "malformed" | "too-large";
 
 /**
  * Everything the analysis knows about one connection.
@@ -638,6 +638,42 @@ timeouts: number,
  * consecutive timeouts, ms: with backoff each roughly doubles.
  */
 intervalsMs: Array<number>, };
+
+export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit";
+
+/**
+ * One question about the table (JSON from the worker).
+ */
+
+export type TableQuery = { sort: SortKey, descending: boolean, 
+/**
+ * Case-insensitive substring of "from to" (e.g. "10.0.0.1", ":443", "fd77::").
+ */
+text: string, 
+/**
+ * Only connections whose `diagnosis.limit` is this (empty: all).
+ */
+limit: string, offset: number, 
+/**
+ * Rows wanted, at most MAX_PAGE_ROWS.
+ */
+count: number, };
+
+export type TableRow = { id: number, from: string, to: string, start: number, duration: number, bytes: number, retransmissions: number, stalls: number, limit: string, };
+
+/**
+ * One page of the table.
+ */
+
+export type TablePage = { 
+/**
+ * Connections in the capture.
+ */
+total: number, 
+/**
+ * Connections that pass the filters.
+ */
+matched: number, offset: number, rows: Array<TableRow>, };
 
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short";
 

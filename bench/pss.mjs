@@ -1,0 +1,44 @@
+// Memory of a process tree as the kernel accounts it: PSS (proportional set size:
+// pages shared between processes split between them) summed over a process and all
+// its descendants, from /proc/PID/smaps_rollup (Linux ≥ 4.14). Used by the browser
+// benchmark (bench/browser.mjs) and the memory-bound e2e tests (Chromium's renderer,
+// GPU and utility processes all count; a Web Worker lives in the renderer).
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** The pid of the first process whose command line contains `text`, or null. */
+export function findProcess(text) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) return pid;
+    } catch { /* gone */ }
+  }
+  return null;
+}
+
+/** PSS in bytes summed over the descendants of `root` (and `root` itself unless
+ * `includeRoot` is false); null when /proc cannot tell (not Linux, root gone). */
+export function treePss(root, { includeRoot = true } = {}) {
+  if (root == null) return null;
+  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const parent = new Map();
+  for (const pid of procs) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch { /* gone */ }
+  }
+  const inTree = (pid) => {
+    for (let p = includeRoot ? pid : parent.get(pid), n = 0; p && n < 50; p = parent.get(p), n++) if (p === String(root)) return true;
+    return false;
+  };
+  let total = 0;
+  let seen = false;
+  for (const pid of procs) {
+    if (!inTree(pid)) continue;
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) { total += Number(m[1]) * 1024; seen = true; }
+    } catch { /* gone */ }
+  }
+  return seen ? total : null;
+}
