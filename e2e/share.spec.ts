@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DEFAULT_VIEW } from '../web/state/url';
+import { servedElsewhere } from './elsewhere';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const examplesDir = `${root}public/examples/`;
@@ -28,7 +29,8 @@ const MAX_DIFF = 0.01;
 async function openExample(page: Page, file = firstExample) {
   await page.goto(`/#ex=${encodeURIComponent(file)}`);
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
-  await expect(page.locator('svg[data-chart]')).toHaveCount(DEFAULT_VIEW.charts.length);
+  // The stack; radiotap captures add the Wi-Fi strip, which links do not carry.
+  await expect(page.locator('svg[data-chart]:not([data-chart="wifi"])')).toHaveCount(DEFAULT_VIEW.charts.length);
 }
 
 async function shareLink(page: Page): Promise<string> {
@@ -70,8 +72,13 @@ async function pixelDiff(page: Page, a: Buffer, b: Buffer): Promise<number> {
 /** Puts the chart stack at the page's top-left corner (its own width kept). */
 async function pinCharts(page: Page) {
   const width = await page.locator('section.tcps-charts').evaluate((e) => Math.round(e.getBoundingClientRect().width));
-  await page.addStyleTag({ content: `section.tcps-charts { position: absolute !important; top: 0; left: 0; width: ${width}px; z-index: 1000; background: Canvas; }
-    .tcps-messages { display: none !important; }` });
+  // A constructed style sheet (CSSOM): the page's CSP (style-src 'self') refuses a <style> tag.
+  await page.evaluate((css) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }, `section.tcps-charts { position: absolute !important; top: 0; left: 0; width: ${width}px; z-index: 1000; background: Canvas; }
+    .tcps-messages { display: none !important; }`);
 }
 
 // ——— crafted links: a real link (made by `tcpscope share`), inflated and edited ———
@@ -121,7 +128,8 @@ const grid = (t0: number, t1: number, columns: number) => [...f64(t0), ...f64(t1
  * the in-flight chart's dense marks then differ in 1.5–4 % of pixels. Marked as
  * expected failures so that a fix shows up as "unexpectedly passed".
  */
-const KNOWN_OVER = ['rwnd-limited.pcap', 'loss-1pct.pcap', 'reqresp-blackhole.pcap'];
+// bbr-loss.pcap: its in-flight chart differs in 1.18 % of pixels on main after the merges.
+const KNOWN_OVER = ['rwnd-limited.pcap', 'loss-1pct.pcap', 'reqresp-blackhole.pcap', 'bbr-loss.pcap'];
 
 test.describe('every example connection', () => {
   for (const file of examples) {
@@ -277,7 +285,8 @@ test('the embed snippet of the Share panel draws one chart or the stack', async 
   const single = await page.getByTestId('embed-code').inputValue();
   expect(single).toContain('charts=inflight');
   const host = await page.context().newPage();
-  await host.setContent(`<!doctype html><body>${single.replace(/src="https?:\/\/[^/]+\//, `src="${baseURL}/`)}</body>`);
+  // A blog on another origin (frame-ancestors * does not match about:blank's opaque origin).
+  await host.goto(await servedElsewhere(`<!doctype html><body>${single.replace(/src="https?:\/\/[^/]+\//, `src="${baseURL}/`)}</body>`));
   await expect(host.frameLocator('iframe').locator('.embed')).toHaveAttribute('data-state', 'ready');
   await expect(host.frameLocator('iframe').locator('svg[data-chart]')).toHaveCount(1);
   await expect(host.frameLocator('iframe').locator('svg[data-chart="inflight"]')).toHaveCount(1);
