@@ -11,7 +11,8 @@
 # Targets (wasm/fuzz/fuzz_targets): decode_analyze (any bytes through decode +
 # analysis + JSON report, random chunk sizes, chunking must not change the result),
 # synth_roundtrip (synth writes scripted segments, the decoder must return them),
-# share_parse (any bytes through the share-link parser; what opens answers every series).
+# share_parse (any bytes through the share-link parser; what opens answers every series),
+# view_query (arbitrary t0/t1/columns/bin/threshold/series/direction against analysed examples).
 # A crash leaves its input in wasm/fuzz/artifacts/<target>/; minimise it with
 #   cd wasm && cargo +nightly fuzz tmin --fuzz-dir fuzz -s none <target> <file>
 # and add it to wasm/tests/hostile_regressions.rs.
@@ -21,7 +22,7 @@ ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 
 LIMIT=("${@:--runs=10000000}")
-TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse"}
+TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse view_query"}
 MAX_LEN=${MAX_LEN:-16384}
 
 if ! rustup toolchain list | grep -q '^nightly'; then
