@@ -71,16 +71,37 @@ async function waitForState(page, selector, wanted) {
   assert.equal(await state(page, selector), wanted, `${selector} ended in ${await state(page, selector)}`);
 }
 
-test('Firefox: an example capture is decoded, diagnosed and charted', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
-  const { page, problems } = await open(`${BASE}/#ex=rwnd-limited.pcap`);
+const STACK = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt'];
+
+test('Firefox: a dropped capture is decoded, diagnosed and charted, and its share link opens', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
+  const { page, problems } = await open(`${BASE}/`);
+  await waitForState(page, '.app', 'idle');
+  // Drop a capture on the drop zone, as a person would: a File in a DataTransfer.
+  await page.evaluate(async (url) => {
+    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const dataTransfer = new DataTransfer();
+    dataTransfer.items.add(new File([bytes], 'rwnd-limited.pcap'));
+    const zone = document.querySelector('[data-testid="drop"]');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
+  }, `${BASE}/examples/rwnd-limited.pcap`);
   await waitForState(page, '.app', 'ready');
-  await page.waitForSelector('[data-chart]', { timeout: 30_000 });
-  const charts = await page.$$eval('[data-chart]', (els) => els.map((e) => e.getAttribute('data-chart')));
-  assert.ok(charts.length >= 3, `charts drawn: ${charts}`);
+  const charts = await page.$$eval('svg[data-chart]', (els) => els.map((e) => e.getAttribute('data-chart')));
+  assert.deepEqual(charts, STACK, 'every chart of the stack is drawn');
   const diagnosis = await page.$eval('[data-testid="diagnosis-text"]', (el) => el.textContent ?? '');
   // The same engine as in Chromium: rwnd-limited.pcap is receive-window limited.
   assert.match(diagnosis, /never advertised more than 41 KiB.*window-limited 84 %/);
-  assert.deepEqual(problems, []);
+
+  await page.click('[data-testid="share"]');
+  await page.waitForSelector('[data-testid="share-url"]', { timeout: 30_000 });
+  const link = await page.$eval('[data-testid="share-url"]', (el) => el.value);
+  assert.ok(link.length <= 8192, `link of ${link.length} characters`);
+  const shared = await open(link);
+  await waitForState(shared.page, '.app', 'ready');
+  const sharedCharts = await shared.page.$$eval('svg[data-chart]', (els) => els.map((e) => e.getAttribute('data-chart')));
+  assert.deepEqual(sharedCharts, STACK, 'the link draws the stack');
+  assert.deepEqual([...problems, ...shared.problems], []);
+  await shared.page.close();
   await page.close();
 });
 
