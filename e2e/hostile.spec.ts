@@ -4,7 +4,8 @@
 // app's own assets; the built pages carry a strict CSP and break none of it; and the
 // app still opens offline once it has been loaded. Waits are on the app's state
 // attributes only, never sleeps.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { cspViolations, watchCsp } from './csp';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -41,15 +42,6 @@ async function dropBuffer(page: Page, name: string, buffer: Buffer) {
   await page.getByTestId('drop').dispatchEvent('drop', { dataTransfer });
 }
 
-/** Every CSP violation the page reports, collected from the start of each document. */
-async function watchCsp(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const w = window as unknown as { __csp: string[] };
-    w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-}
-const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 
 test('a capture cut mid-packet: charts of everything before the cut and a banner naming the packet', async ({ page }) => {
   const full = readFileSync(`${examples}stalls.pcap`);

@@ -3,21 +3,13 @@
 // on the app with a capture, a shared view and the embed; only embed.html can be
 // framed; the service worker keeps the app shell and never a capture; a link the
 // page will not follow says why in one line. Waits are on data-state, never sleeps.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { cspViolations, watchCsp } from './csp';
 import { servedElsewhere } from './elsewhere';
 
 const app = (page: Page) => page.locator('.app');
 const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
 
-/** Every CSP violation a page reports, collected from the start of each document. */
-async function watchCsp(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const w = window as unknown as { __csp: string[] };
-    w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-}
-const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 
 test('every response carries the security headers; only the embed page may be framed', async ({ request, page }) => {
   await page.goto('/');

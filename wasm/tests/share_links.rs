@@ -6,33 +6,18 @@
 //!   cargo test --release --test share_links -- --ignored --nocapture
 
 use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
-use tcpscope_core::decode::{CaptureDecoder, Decoded, TcpSegment};
-use tcpscope_core::session::analyze_bytes;
+
 use tcpscope_core::share::{build, link_fragment, ShareSpec, SnapshotSession};
-use tcpscope_core::synth::*;
 use tcpscope_core::view::response::{Bins, Intervals, Points};
 use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
+
+mod examples;
 
 /// Longest link: 8 KB, page address and view fragment included.
 const MAX_LINK: usize = 8192;
 /// A page address as long as a deployed one (https://…/tcpscope/index.html#).
 const BASE: &str = "https://example.github.io/tcpscope/index.html#";
 
-fn examples() -> Vec<(String, Analysis, String)> {
-    let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
-    let index: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/index.json")).expect("index.json")).expect("json");
-    index
-        .as_array()
-        .expect("array")
-        .iter()
-        .map(|e| {
-            let name = e["file"].as_str().expect("file").to_string();
-            let bytes = std::fs::read(format!("{dir}/{name}")).expect("example");
-            let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-            (name, session.analysis().expect("analysed").clone(), session.report().to_json())
-        })
-        .collect()
-}
 
 const ALL: [Series; 9] = [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt];
 
@@ -137,7 +122,7 @@ fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, 
 #[test]
 fn every_example_connection_fits_8_kb_and_answers_as_the_live_engine() {
     let mut table = Vec::new();
-    for (name, a, report) in examples() {
+    for (name, a, report) in examples::analysed_with_reports() {
         for c in &a.connections {
             let (len, columns) = check_connection(&format!("{name} #{}", c.id), &a, &report, c.id);
             table.push(format!("{name:28} #{:<3} {:>8} packets  {:>5} B at {columns} px", c.id, c.packets, len));
@@ -146,28 +131,12 @@ fn every_example_connection_fits_8_kb_and_answers_as_the_live_engine() {
     println!("{}", table.join("\n"));
 }
 
-/// One decoded segment per direction, as templates (as in view_scale.rs).
-fn templates() -> (TcpSegment, TcpSegment) {
-    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
-    f.data(C2S, 0, 1448);
-    f.push(S2C, 10);
-    let bytes = write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro);
-    let mut segs = Vec::new();
-    let mut d = CaptureDecoder::new();
-    d.push(&bytes, &mut |p| {
-        if let Decoded::Tcp(s) = p {
-            segs.push(s)
-        }
-    })
-    .expect("decodes");
-    (segs[0].clone(), segs[1].clone())
-}
 
 /// A noisy bulk connection of `n` packets: jittered spacing, an ACK every 2 segments
 /// lagging by a swinging amount, a varying window, a retransmission every ~3000
 /// segments and a 50 ms pause every 100 000 — the hard case for a short link.
 fn noisy_bulk(n: u64) -> (Analysis, String) {
-    let (data, ack) = templates();
+    let (data, ack) = examples::templates();
     let mut an = Analyzer::new(AnalysisOptions { max_stored_packets: u64::MAX, ..AnalysisOptions::default() });
     let (mut t, mut seq, mut sent, mut i) = (0i64, 1u32, 0u64, 0u64);
     let mut rng = 0x2545F4914F6CDD1Du64;
@@ -230,7 +199,7 @@ fn a_10_million_packet_connection_fits() {
 #[test]
 #[ignore]
 fn size_breakdown() {
-    for (name, a, report) in examples() {
+    for (name, a, report) in examples::analysed_with_reports() {
         if !["rwnd-limited.pcap", "bbr-loss.pcap", "loss-1pct.pcap", "reqresp-blackhole.pcap"].contains(&name.as_str()) {
             continue;
         }
@@ -250,7 +219,7 @@ fn size_breakdown() {
 #[test]
 #[ignore]
 fn rtt_stats() {
-    for (name, a, _) in examples() {
+    for (name, a, _) in examples::analysed_with_reports() {
         if name != "rwnd-limited.pcap" {
             continue;
         }

@@ -5,33 +5,17 @@
 
 use std::time::Instant;
 use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
-use tcpscope_core::decode::{CaptureDecoder, Decoded, TcpSegment};
-use tcpscope_core::synth::*;
+
 use tcpscope_core::view::{packet_series, sources, Series, ViewData, ViewEngine, ViewRequest};
 
-/// One decoded segment per direction, as templates: cloning them keeps whatever
-/// fields the decoder fills in, so this test does not depend on TcpSegment's layout.
-fn templates() -> (TcpSegment, TcpSegment) {
-    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
-    f.data(C2S, 0, 1448);
-    f.push(S2C, 10);
-    let bytes = write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro);
-    let mut segs = Vec::new();
-    let mut d = CaptureDecoder::new();
-    d.push(&bytes, &mut |p| {
-        if let Decoded::Tcp(s) = p {
-            segs.push(s)
-        }
-    })
-    .expect("decodes");
-    (segs[0].clone(), segs[1].clone())
-}
+mod examples;
+
 
 /// A bulk connection of `n` packets: two data segments per ACK, 1448 bytes each,
 /// 12 µs apart; the ACK lags by a varying number of segments (in flight swings),
 /// the window varies, and every 100 000 segments a 50 ms pause.
 pub fn bulk(n: u64) -> Analysis {
-    let (data, ack) = templates();
+    let (data, ack) = examples::templates();
     let options = AnalysisOptions { max_stored_packets: u64::MAX, ..AnalysisOptions::default() };
     let mut an = Analyzer::new(options);
     let (mut t, mut seq, mut sent) = (0i64, 1u32, 0u64);
