@@ -46,6 +46,9 @@ BIN=fuzz/target/x86_64-unknown-linux-gnu/release
 status=0
 for t in $TARGETS; do
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  # The committed seeds (wasm/fuzz/seeds/<target>: the corpus of the last 10 M-run,
+  # minimised with -merge=1) start where that run stopped.
+  [ -d "fuzz/seeds/$t" ] && cp -n fuzz/seeds/"$t"/* "fuzz/corpus/$t/" 2>/dev/null || true
   log="fuzz/artifacts/$t.log"
   echo "== $t (${LIMIT[*]}, -max_len=$MAX_LEN)"
   start=$(date +%s)
@@ -61,4 +64,12 @@ for t in $TARGETS; do
 done
 cd "$ROOT"
 
+# SAVE_SEEDS=1: minimise each corpus into wasm/fuzz/seeds/<target> (to commit).
+if [ "${SAVE_SEEDS:-0}" = 1 ]; then
+  for t in $TARGETS; do
+    rm -rf "wasm/fuzz/seeds/$t" && mkdir -p "wasm/fuzz/seeds/$t"
+    "wasm/$BIN/$t" -merge=1 -max_len="$MAX_LEN" "wasm/fuzz/seeds/$t" "wasm/fuzz/corpus/$t" >/dev/null 2>&1
+    echo "$t: $(ls "wasm/fuzz/seeds/$t" | wc -l) seeds kept"
+  done
+fi
 exit $status
