@@ -25,6 +25,10 @@ use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary, DirectionSumma
 use tcpscope_core::session::analyze_bytes;
 
 /// (capture file stem, stream, "A->B"/"B->A" or "*", field, why it differs on purpose)
+/// Why max bytes-in-flight differs where SACK is in use (the same reason on every recording).
+const SACK_IN_FLIGHT: &str = "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
+     reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)";
+
 const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
     (
         "chrissanders__tcp_dupack", 0, "B->A", "max bytes_in_flight (1%)",
@@ -114,28 +118,23 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
     ),
     (
         "bbr-loss", 0, "B->A", "max bytes_in_flight (1%)",
-        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
-         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+        SACK_IN_FLIGHT,
     ),
     (
         "bufferbloat", 0, "B->A", "max bytes_in_flight (1%)",
-        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
-         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+        SACK_IN_FLIGHT,
     ),
     (
         "bufferbloat", 1, "B->A", "max bytes_in_flight (1%)",
-        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
-         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+        SACK_IN_FLIGHT,
     ),
     (
         "bursts-outage", 0, "B->A", "max bytes_in_flight (1%)",
-        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
-         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+        SACK_IN_FLIGHT,
     ),
     (
         "cubic-loss", 0, "B->A", "max bytes_in_flight (1%)",
-        "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
-         reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)",
+        SACK_IN_FLIGHT,
     ),
 ];
 

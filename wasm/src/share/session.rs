@@ -18,7 +18,7 @@ use crate::error::DecodeError;
 use crate::view::intervals::SpanList;
 use crate::view::pyramid::PointColumn;
 use crate::view::request::{self, fmt_t};
-use crate::view::response::{Interval, Intervals, ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
+use crate::view::response::{Interval, Intervals, ViewData, ViewResponse};
 use crate::view::sources::{CumColumn, MarkerColumn};
 use crate::view::{failed, m4, rates, Series, ViewRequest};
 use std::collections::HashMap;
@@ -151,22 +151,7 @@ impl SnapshotSession {
                 notes.push(resolution_note(g.columns));
             }
         }
-        let mut r = ViewResponse {
-            schema_version: VIEW_SCHEMA_VERSION,
-            generation: req.generation,
-            connection: req.connection,
-            series: req.series,
-            direction: dir,
-            t0: v.t0,
-            t1: v.t1,
-            columns: v.columns,
-            bin_seconds: None,
-            stall_threshold_ms: None,
-            clamped: v.clamped.clone(),
-            notes,
-            error: None,
-            data: ViewData::None,
-        };
+        let mut r = ViewResponse { notes, ..ViewResponse::for_view(req, &v, dir) };
         if !self.entries.contains_key(&(req.series, dir)) {
             match self.build(req.series, dir) {
                 Ok(e) => {

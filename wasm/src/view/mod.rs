@@ -95,22 +95,7 @@ impl ViewEngine {
         };
         let conn_index = index.unwrap_or(0);
         let v = request::validate(req, conn.start, conn.end);
-        let mut r = ViewResponse {
-            schema_version: VIEW_SCHEMA_VERSION,
-            generation: req.generation,
-            connection: req.connection,
-            series: req.series,
-            direction: conn.data_direction.min(1),
-            t0: v.t0,
-            t1: v.t1,
-            columns: v.columns,
-            bin_seconds: None,
-            stall_threshold_ms: None,
-            clamped: v.clamped.clone(),
-            notes: Vec::new(),
-            error: None,
-            data: ViewData::None,
-        };
+        let mut r = ViewResponse::for_view(req, &v, conn.data_direction.min(1));
         match req.direction {
             Some(d) if d <= 1 => r.direction = d,
             Some(d) => r.clamped.push(format!("direction {d} does not exist: the data direction {}", r.direction)),

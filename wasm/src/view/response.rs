@@ -2,7 +2,7 @@
 //! Serialized as JSON (camelCase; the `kind` field tells the data's shape) for the
 //! CLI, and packed into typed arrays for the worker (packed.rs).
 
-use super::request::Series;
+use super::request::{Series, Valid, ViewRequest};
 use serde::{Deserialize, Serialize};
 
 /// Version of the view protocol (request and answer); bump on any rename or change
@@ -35,6 +35,30 @@ pub struct ViewResponse {
     pub error: Option<String>,
     #[serde(flatten)]
     pub data: ViewData,
+}
+
+impl ViewResponse {
+    /// The answer to `req` before its data: the validated view `v`, its clamp
+    /// sentences, and sending direction `direction`. The engine and a share link's
+    /// session (share/session.rs) both start from it.
+    pub fn for_view(req: &ViewRequest, v: &Valid, direction: u8) -> ViewResponse {
+        ViewResponse {
+            schema_version: VIEW_SCHEMA_VERSION,
+            generation: req.generation,
+            connection: req.connection,
+            series: req.series,
+            direction,
+            t0: v.t0,
+            t1: v.t1,
+            columns: v.columns,
+            bin_seconds: None,
+            stall_threshold_ms: None,
+            clamped: v.clamped.clone(),
+            notes: Vec::new(),
+            error: None,
+            data: ViewData::None,
+        }
+    }
 }
 
 // One answer per query, moved once: the variants' size difference costs nothing.
