@@ -85,3 +85,12 @@ test('the text output shows the handshake options and the capture loss note', ()
   assert.match(run('analyze', join(examples, 'no-handshake.pcap')).stdout, /handshake: SYN not captured; SYN\/ACK not captured; window scaling not captured/);
 });
 
+
+test('the text names the process behind a connection, as the page does', async () => {
+  const { formatHuman } = await import('../cli/format.mjs');
+  const report = JSON.parse(run('analyze', join(examples, 'healthy.pcap'), '--json').stdout);
+  const c = report.connections[0];
+  assert.ok(!formatHuman('x', report).includes('(pid '), 'no process in a Linux capture');
+  c.process = { name: 'Safari', pid: 512 }; // as PKTAP names it (wasm/tests/decode_links.rs)
+  assert.match(formatHuman('x', report), new RegExp(`#${c.id} .* \\[Safari \\(pid 512\\)\\]`));
+});

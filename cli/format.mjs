@@ -25,7 +25,9 @@ export function formatHuman(name, report) {
   for (const c of shown) {
     const d = c.directions[c.dataDirection];
     lines.push('');
-    lines.push(`#${c.id}  ${d.from} -> ${d.to}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
+    // The process the capture names (Apple PKTAP / pcapng process blocks), as the page shows it.
+    const process = c.process ? `  [${c.process.name || 'unnamed'} (pid ${c.process.pid})]` : '';
+    lines.push(`#${c.id}  ${d.from} -> ${d.to}${process}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
     lines.push(`    ${count(c.packets, 'packet')}, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
       `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);

@@ -15,7 +15,9 @@ import { isSnapshotSource, openSnapshot } from './share.mjs';
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N --series NAME (--csv | --json)
                        [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
 
-  NAME          throughput | goodput | wire | inflight | rwnd | window-limited | rtt | sequence | stalls
+  NAME          throughput | goodput | wire | inflight | pipe | rwnd | ack | window-edge |
+                window-limited | rtt | sequence | stalls | retransmissions | duplicate-acks |
+                zero-windows | wifi
   --direction   sending direction (default: the connection's data direction)
   --from/--to   view edges, seconds since the first packet of the file (default: the connection)
   --columns W   pixel columns (default 1600): at most 4 bins or intervals per column
@@ -24,9 +26,13 @@ export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N 
 
 /** CLI series names → the engine's `Series` (camelCase). */
 const SERIES = {
-  throughput: 'throughput', goodput: 'goodput', wire: 'wire', inflight: 'inflight', rwnd: 'rwnd',
-  'window-limited': 'windowLimited', rtt: 'rtt', sequence: 'sequence', stalls: 'stalls',
+  throughput: 'throughput', goodput: 'goodput', wire: 'wire', inflight: 'inflight', pipe: 'pipe', rwnd: 'rwnd',
+  ack: 'ack', 'window-edge': 'windowEdge', 'window-limited': 'windowLimited', rtt: 'rtt', sequence: 'sequence',
+  stalls: 'stalls', retransmissions: 'retransmissions', 'duplicate-acks': 'duplicateAcks',
+  'zero-windows': 'zeroWindows', wifi: 'wifi',
 };
+/** Series counted per bin (one per flagged packet), not bytes. */
+const EVENTS = new Set(['retransmissions', 'duplicateAcks', 'zeroWindows']);
 
 export class UsageError extends Error {}
 
@@ -73,16 +79,28 @@ const csvField = (v) => {
 const csvLine = (fields) => `${fields.map(csvField).join(',')}\n`;
 
 /** Value unit of each point series, for the CSV column names. */
-const UNIT = { inflight: 'bytes', rwnd: 'bytes', rtt: 'ms', sequence: 'seq' };
+const UNIT = { inflight: 'bytes', pipe: 'bytes', rwnd: 'bytes', ack: 'seq', windowEdge: 'seq', rtt: 'ms', sequence: 'seq' };
 
 /** The rows of a view answer, header first. */
 export function* csvRows(r) {
-  if (r.kind === 'bins') {
+  if (r.kind === 'bins' && EVENTS.has(r.series)) {
+    // Event series: the engine's `bytes` holds the count of flagged packets per bin.
+    yield ['start_s', 'end_s', 'events'];
+    const k0 = Math.round(r.start / r.binSeconds);
+    for (let i = 0; i < r.bytes.length; i++) yield [(k0 + i) * r.binSeconds, (k0 + i + 1) * r.binSeconds, r.bytes[i]];
+  } else if (r.kind === 'bins') {
     yield ['start_s', 'end_s', 'bytes', 'bps', 'average_bps'];
     // Bin k covers [k·bin, (k+1)·bin): the engine's grid, computed the same way.
     const k0 = Math.round(r.start / r.binSeconds);
     for (let i = 0; i < r.bytes.length; i++) {
       yield [(k0 + i) * r.binSeconds, (k0 + i + 1) * r.binSeconds, r.bytes[i], r.bps[i], r.averageBps[i]];
+    }
+  } else if (r.kind === 'wifi') {
+    // The Wi-Fi strip (view/wifi.rs): 802.11 frames, mean PHY rate and Retry share per bin.
+    yield ['start_s', 'end_s', 'frames', 'phy_rate_mbps', 'retry_share'];
+    const k0 = Math.round(r.start / r.binSeconds);
+    for (let i = 0; i < r.frames.length; i++) {
+      yield [(k0 + i) * r.binSeconds, (k0 + i + 1) * r.binSeconds, r.frames[i], r.phyRateMbps[i], r.retryShare[i]];
     }
   } else if (r.kind === 'points') {
     const u = UNIT[r.series];

@@ -128,3 +128,31 @@ test('a hostile bin is raised, said on stderr, and bounded by the columns', { sk
   assert.ok(v.bytes.length <= 400);
   assert.ok(v.clamped.length >= 1);
 });
+
+test('event counts add up to the report: retransmissions, duplicate ACKs, zero windows', { skip }, () => {
+  // cubic-loss.pcap: 28 fast retransmissions on the data direction (retrans_kinds_captures.rs).
+  const file = join(examples, 'cubic-loss.pcap');
+  for (const c of report(file).connections) {
+    const d = c.dataDirection;
+    const sum = (series) => {
+      const r = run('series', file, '--connection', String(c.id), '--series', series, '--direction', String(d), '--csv');
+      assert.equal(r.code, 0, r.stderr);
+      return parseCsv(r.stdout).reduce((s, x) => s + x.events, 0);
+    };
+    // Retransmissions are the sender's; duplicate ACKs and zero windows the peer's.
+    assert.equal(sum('retransmissions'), c.directions[d].retransmissions, `#${c.id}`);
+    assert.equal(sum('duplicate-acks'), c.directions[1 - d].duplicateAcks, `#${c.id}`);
+    assert.equal(sum('zero-windows'), c.directions[1 - d].zeroWindows, `#${c.id}`);
+  }
+});
+
+test('the Wi-Fi CSV is the strip: frames, PHY rate and Retry share per bin', { skip }, () => {
+  const file = join(examples, 'wifi-retry.pcap');
+  const c = report(file).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
+  const r = run('series', file, '--connection', String(c.id), '--series', 'wifi', '--csv');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.split('\n')[0], 'start_s,end_s,frames,phy_rate_mbps,retry_share');
+  const rows = parseCsv(r.stdout);
+  assert.ok(rows.some((x) => x.frames > 0), 'the capture has 802.11 frames');
+  for (const x of rows) assert.ok(x.retry_share === '' || (x.retry_share >= 0 && x.retry_share <= 1));
+});
