@@ -2,7 +2,7 @@
 // grid, how many retransmissions the sender sent and how many duplicate ACKs and
 // zero-window advertisements its peer sent — the analysis flags of Wireshark's
 // tcp.analysis.* (wasm/src/analysis/flags.rs), counted per bin by the view engine
-// (series retransmissions / duplicateAcks / zeroWindows; docs/ANALYSIS.md "Events strip").
+// (series retransmissions / duplicateAcks / zeroWindows; docs/ANALYSIS.md "Events per bin").
 //
 // Three thin rows rather than stacked bars: the kinds differ by orders of magnitude
 // (hundreds of duplicate ACKs around one retransmission, a single zero window), so a
@@ -54,6 +54,8 @@ export interface EventsModel {
   summary: ConnectionSummary;
   direction: Dir;
   source?: ViewSource;
+  /** The engine answered with an error only (ChartMessages shows it): said in the plot too. */
+  unanswered?: boolean;
 }
 
 function describe(m: EventsModel): string {
@@ -79,7 +81,7 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
     let max = 0;
     for (const n of e?.bytes ?? []) if (n > max) max = n;
     // One rectangle per bin with events, at least a pixel wide and two high, so a
-    // single event among hundreds still shows.
+    // single event among hundreds still shows; a pixel apart when bins are wide.
     let d = '', bins = 0, drawn = 0;
     if (e && max > 0) {
       const h = d3.scaleLinear().domain([0, max]).range([0, rowHeight]);
@@ -88,7 +90,7 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
         const n = e.bytes[i];
         if (!(n > 0)) continue;
         const x0 = f.x(e.start + i * e.binSeconds), x1 = f.x(e.start + (i + 1) * e.binSeconds);
-        const w = Math.max(1, x1 - x0), hh = Math.max(2, h(n));
+        const w = x1 - x0 > 3 ? x1 - x0 - 1 : Math.max(1, x1 - x0), hh = Math.max(2, h(n));
         d += `M${x0.toFixed(1)},${bottom}h${w.toFixed(1)}v${(-hh).toFixed(1)}h${(-w).toFixed(1)}Z`;
         bins++;
         drawn += n;
@@ -101,6 +103,9 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
   const answered = m.events.filter((e): e is EventsAnswer => e !== null);
   if (answered.length === EVENT_SERIES.length && answered.every((e) => e.bytes.every((n) => !(n > 0)))) {
     drawEmpty(f, 'No retransmissions, duplicate ACKs or zero windows in this view');
+  } else if (answered.length === 0 && m.unanswered) {
+    // E.g. a shared link, which holds no event counts; the engine's words are below the chart.
+    drawEmpty(f, 'No event counts here: see the notes under the chart');
   }
 
   const pick: Pick = async (t, _px, py) => {
@@ -131,7 +136,8 @@ export interface EventsChartProps extends ChartProps {
 export function EventsChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, binMs }: EventsChartProps) {
   const got = useSeriesAnswers(source, summary.id, direction, view, [...EVENT_SERIES], onDrawn, binMs != null ? { binSeconds: binMs / 1000 } : {});
   const events = got.answers.map(eventsOf);
-  const ref = useD3((svg) => drawEvents(svg, { events, summary, direction, source }, view, onRangeChange, hover), [got.answers, view, onRangeChange, hover]);
+  const unanswered = got.answers.some((a) => a?.error);
+  const ref = useD3((svg) => drawEvents(svg, { events, summary, direction, source, unanswered }, view, onRangeChange, hover), [got.answers, view, onRangeChange, hover]);
   const totals = eventTotals(summary, direction);
   return (
     <>
