@@ -3,8 +3,9 @@
 // shaded spans where in flight reached the window ("window-limited", the very spans
 // the diagnosis's receive-window share adds up), and marks where the peer advertised
 // a zero window. Optionally a second line: the SACK-adjusted pipe (RFC 6675 §2, what
-// Wireshark calls tcp.analysis.bytes_in_flight), series "pipe". Dashed window with a note when the scale is unknown. All numbers are
-// the view engine's answers (M4 per pixel column, wasm/src/view); this file draws.
+// Wireshark calls tcp.analysis.bytes_in_flight), series "pipe". Dashed window with a
+// note when the scale is unknown. All numbers are the view engine's answers (M4 per
+// pixel column, wasm/src/view); this file draws.
 
 import * as d3 from 'd3';
 import type { ViewAnswer, PackedPoints } from '../worker/viewAnswer';
