@@ -21,6 +21,14 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
+test('a lossy capture with the pipe line and the events strip drawn: no serious or critical violation', async ({ page }) => {
+  await page.goto('/#ex=loss-1pct.pcap&pipe=1');
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('svg[data-chart="inflight"] path.tcps-pipe')).toHaveAttribute('d', /^M/);
+  await expect(page.locator('svg[data-chart="events"] path[data-series="retransmissions"]')).not.toHaveAttribute('data-events', '0');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 test('the landing page: no serious or critical violation', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle');

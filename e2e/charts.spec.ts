@@ -2,12 +2,9 @@
 // drawn, the in-flight curve sits on the window on the receive-window-limited example,
 // and the stall bands line up with the stalls the CLI reports.
 import { expect, test, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { cliReport as cli, examples } from './cli';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const examples = `${root}public/examples/`;
-const CHARTS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt'];
+const CHARTS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];
 
 async function open(page: Page, file: string) {
   await page.goto('/');
@@ -15,12 +12,7 @@ async function open(page: Page, file: string) {
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
 }
 
-/** The CLI's JSON for a capture (the same wasm module, under Node). */
-function cli(file: string) {
-  return JSON.parse(execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'analyze', `${examples}${file}`, '--json'], { encoding: 'utf8' }));
-}
-
-test('all five charts are drawn for the selected connection', async ({ page }) => {
+test('all six charts are drawn for the selected connection', async ({ page }) => {
   await open(page, 'rwnd-limited.pcap');
   for (const chart of CHARTS) {
     const svg = page.locator(`svg[data-chart="${chart}"]`);

@@ -12,13 +12,9 @@
 // the window scale is unknown; scripts/fixtures/transform.py), see
 // public/examples/README.md.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
+import { cliReport as cli, examples } from './cli';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { formatBytes, formatMs } from '../web/model/format';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const examples = `${root}public/examples/`;
 
 /** The verdict the calculator may give for each headline limit. */
 const VERDICT_FOR_LIMIT: Record<string, string> = {
@@ -47,10 +43,6 @@ async function openExample(page: Page, file: string) {
   await expect(page.getByTestId('diagnosis')).toBeVisible();
 }
 
-/** The CLI's JSON for a capture. */
-function cli(file: string) {
-  return JSON.parse(execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'analyze', `${examples}${file}`, '--json'], { encoding: 'utf8' }));
-}
 
 const numberAttr = async (el: Locator, name: string): Promise<number | null> => {
   const v = await el.getAttribute(name);

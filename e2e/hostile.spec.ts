@@ -190,7 +190,7 @@ function editedCapture(edit: (record: Buffer) => void, append: boolean): Buffer 
 /** Every chart is drawn (no render error), bounded by its pixel columns, and the page's heap stays small. */
 async function expectBoundedCharts(page: Page) {
   await expect(app(page)).toHaveAttribute('data-state', 'ready');
-  await expect(page.locator('svg[data-chart]')).toHaveCount(5);
+  await expect(page.locator('svg[data-chart]')).toHaveCount(6);
   await expect(page.getByTestId('render-error')).toHaveCount(0);
   await expect(page.locator('.tcps-failure')).toHaveCount(0);
   const drawn = await page.locator('svg[data-chart]').evaluateAll((svgs) => svgs.map((svg) => ({
@@ -258,7 +258,7 @@ test('opening a small capture while a large one loads: only the small one is sho
   const rows = page.getByTestId('connections').locator('tbody tr');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(':9000');
-  await expect(page.locator('svg[data-chart]')).toHaveCount(5);
+  await expect(page.locator('svg[data-chart]')).toHaveCount(6);
   await expect(page.getByTestId('connection')).toContainText(':9000');
   await expect(page.getByTestId('capture')).not.toContainText('large.pcap');
 });

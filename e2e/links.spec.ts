@@ -1,5 +1,6 @@
-// Mac and Wi-Fi captures (issue 17 items 1 and 3): the process behind each connection
-// in the table and the connection's header, and the Wi-Fi strip on a radiotap capture.
+// Mac and Wi-Fi captures (issue 17 items 1, 3 and 7): the process behind each connection
+// in the table, the connection's header and every chart title, the Wi-Fi strip on a
+// radiotap capture, the SACK-adjusted pipe line and the events strip on a lossy example.
 // Every wait is on the app root's data-state (or a locator assertion), never a sleep.
 //
 // FIXTURES (written by the Rust synth generator; tests fail when they are stale):
@@ -8,6 +9,7 @@
 // (wasm/tests/view_wifi.rs: VHT then HT frames, two MAC retries).
 import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { cliReport } from './cli';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -37,4 +39,58 @@ test('a radiotap capture gets a Wi-Fi strip with PHY rate and retries on the sha
   // Captures without radio headers have no strip.
   await open(page, 'pktap-processes.pcap');
   await expect(page.locator('figure[data-chart="wifi"]')).toHaveCount(0);
+});
+
+test('every chart title names the process, and the figures say it to screen readers', async ({ page }) => {
+  await open(page, 'pktap-processes.pcap');
+  // The largest connection is selected: Safari's.
+  await expect(page.getByTestId('connection-process')).toContainText('Safari (pid 512)');
+  const titles = page.locator('svg[data-chart] text.tcps-title');
+  await expect(titles).toHaveCount(6);
+  for (const title of await titles.all()) await expect(title).toHaveText(/ — Safari \(pid 512\)$/);
+  await expect(page.locator('figure[data-chart="throughput"]')).toHaveAttribute('aria-label', 'Throughput — Safari (pid 512)');
+  // A capture without process metadata keeps the plain titles (a new document: the
+  // app opens #ex= on load).
+  await page.goto('about:blank');
+  await page.goto('/#ex=loss-1pct.pcap');
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('svg[data-chart="throughput"] text.tcps-title')).toHaveText('Throughput');
+});
+
+test('loss-1pct.pcap: the SACK-adjusted pipe is toggled on the in-flight chart and lands in the permalink', async ({ page }) => {
+  await page.goto('/#ex=loss-1pct.pcap');
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  const chart = page.locator('figure[data-chart="inflight"]');
+  await expect(chart.locator('path.tcps-pipe')).toHaveCount(0);
+  await chart.getByTestId('pipe-toggle').check();
+  const pipe = chart.locator('path.tcps-pipe');
+  await expect(pipe).toHaveAttribute('d', /^M[\d.]+,[\d.]+/);
+  await expect(pipe).not.toHaveAttribute('data-points', '0');
+  await expect(chart.locator('.tcps-legend')).toContainText("SACK-adjusted pipe (Wireshark's bytes in flight)");
+  await expect(chart.locator('svg desc')).toContainText('SACK-adjusted pipe (RFC 6675)');
+  await expect(page).toHaveURL(/[#&]pipe=1(&|$)/);
+  // The permalink reopens with the line drawn.
+  await page.reload();
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('figure[data-chart="inflight"] path.tcps-pipe')).toHaveAttribute('d', /^M/);
+});
+
+test('loss-1pct.pcap: the events strip draws as many retransmissions and duplicate ACKs as the report counts', async ({ page }) => {
+  const report = cliReport('loss-1pct.pcap');
+  const conn = report.connections.reduce((a: any, b: any) => (b.packets > a.packets ? b : a));
+  const sender = conn.directions[conn.dataDirection], receiver = conn.directions[1 - conn.dataDirection];
+  // 1 % random loss over 12,289 packets: 82 retransmissions, 1,308 duplicate ACKs asking for them.
+  expect([sender.retransmissions, receiver.duplicateAcks, receiver.zeroWindows]).toEqual([82, 1308, 0]);
+  await page.goto('/#ex=loss-1pct.pcap');
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  const strip = page.locator('figure[data-chart="events"]');
+  await expect(strip.locator('path[data-series="retransmissions"]')).toHaveAttribute('data-events', String(sender.retransmissions));
+  await expect(strip.locator('path[data-series="duplicateAcks"]')).toHaveAttribute('data-events', String(receiver.duplicateAcks));
+  await expect(strip.locator('path[data-series="zeroWindows"]')).toHaveAttribute('data-events', '0');
+  await expect(strip.locator('.tcps-legend')).toContainText('retransmissions: 82');
+  await expect(strip.locator('svg desc')).toContainText('(82 in the connection)');
+  // Hideable, and hidden in the permalink's #charts=.
+  await page.locator('.tcps-chart-toggles label', { hasText: 'Events' }).locator('input').uncheck();
+  await expect(strip).toHaveCount(0);
+  await expect(page).toHaveURL(/charts=throughput,inflight,stalls,sequence,rtt(&|$)/);
 });

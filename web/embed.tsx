@@ -223,7 +223,7 @@ function Embed() {
           {/* Each chart has its own boundary inside; this one catches the stack itself. */}
           <ErrorBoundary what="chart stack" resetKey={shown} onError={onDrawn}>
             <ConnectionCharts
-              summary={shown.summary} source={shown.source} controls={false} theme={theme} charts={view.charts} binMs={view.binMs}
+              summary={shown.summary} source={shown.source} controls={false} theme={theme} charts={view.charts} binMs={view.binMs} pipe={view.pipe}
               stallMs={view.stallMs} timeRange={range} onTimeRangeChange={setRange} onReady={onDrawn}
             />
           </ErrorBoundary>

@@ -71,7 +71,7 @@ async function waitForState(page, selector, wanted) {
   assert.equal(await state(page, selector), wanted, `${selector} ended in ${await state(page, selector)}`);
 }
 
-const STACK = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt'];
+const STACK = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];
 
 test('Firefox: a dropped capture is decoded, diagnosed and charted, and its share link opens', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
   const { page, problems } = await open(`${BASE}/`);

@@ -65,3 +65,32 @@ fn the_events_strip_bins_the_reports_counts() {
     assert_eq!(zw, c.directions[1 - c.data_direction as usize].zero_windows);
     assert!(zw > 0 && bins > 0);
 }
+
+/// The tooltips of the in-flight chart's pipe line and of the events strip ask `at`
+/// (view/at.rs): the answer is the drawn value — the pipe point nearest the pointer,
+/// the events of the bin under it.
+#[test]
+fn the_tooltip_reads_the_pipe_point_and_the_events_bin() {
+    use tcpscope_core::view::{AtRequest, ViewData, ViewEngine, ViewRequest};
+    let path = format!("{}/../public/examples/loss-1pct.pcap", env!("CARGO_MANIFEST_DIR"));
+    let s = analyze_bytes(&std::fs::read(&path).unwrap(), AnalysisOptions::default(), 1 << 20);
+    let a = s.analysis().unwrap();
+    let (pipe, inflight) = (points(&a.stores[1], Series::Pipe, 0, 0.0), points(&a.stores[1], Series::Inflight, 0, 0.0));
+    // A segment sent while the receiver had SACKed data above a hole: there the pipe
+    // is below SND.NXT − SND.UNA, so the tooltip's value tells them apart.
+    let k = (0..pipe.t.len()).find(|&k| pipe.v[k] < inflight.v[k]).unwrap();
+    let ask = |series, t, bin| AtRequest { generation: 1, connection: 1, series, t, direction: Some(0), bin_seconds: bin, stall_threshold_ms: None };
+    let mut e = ViewEngine::new();
+    let got = e.at(a, &ask(Series::Pipe, pipe.t[k], None));
+    assert!(got.found);
+    assert_eq!((got.t, got.value), (pipe.t[k], Some(pipe.v[k])));
+    // The bin of the first retransmission holds as many as the strip draws there.
+    let c = &a.connections[1];
+    let view = ViewRequest { generation: 1, connection: 1, series: Series::Retransmissions, t0: c.start, t1: c.end, columns: 800, bin_seconds: Some(0.1), stall_threshold_ms: None, direction: Some(0) };
+    let ViewData::Bins(b) = e.query(a, &view).data else { panic!("bins") };
+    let i = b.bytes.iter().position(|&n| n > 0).unwrap();
+    let got = e.at(a, &ask(Series::Retransmissions, b.start + (i as f64 + 0.5) * 0.1, Some(0.1)));
+    assert!(got.found);
+    assert_eq!(got.bytes, Some(b.bytes[i] as f64));
+    assert!((got.t - (b.start + i as f64 * 0.1)).abs() < 1e-9);
+}

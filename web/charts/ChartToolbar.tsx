@@ -17,6 +17,7 @@ export const CHART_TITLES: Record<ChartId, string> = {
   stalls: 'Stalls',
   sequence: 'Time-sequence',
   rtt: 'RTT',
+  events: 'Events',
 };
 
 export interface ChartToolbarProps {

@@ -33,10 +33,10 @@ describe('ConnectionCharts', () => {
   const data = { summary, source };
   const full = fullRange(summary.start, summary.end);
 
-  it('stacks the five charts, each with an accessible svg', async () => {
+  it('stacks the six charts, each with an accessible svg', async () => {
     const el = await render(data);
     const ids = [...el.querySelectorAll('figure.tcps-chart')].map((f) => f.getAttribute('data-chart'));
-    expect(ids).toEqual(['throughput', 'inflight', 'stalls', 'sequence', 'rtt']);
+    expect(ids).toEqual(['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events']);
     for (const id of ids) {
       const svg = el.querySelector(`svg[data-chart="${id}"]`)!;
       expect(svg.getAttribute('role')).toBe('img');
@@ -55,7 +55,7 @@ describe('ConnectionCharts', () => {
     expect(el.querySelector('.tcps-range')!.textContent).toContain('200 ms from 0.200000 s');
   });
 
-  it('keyboard: + zooms, arrows pan, 0 resets (as null), 1–5 focus a chart', async () => {
+  it('keyboard: + zooms, arrows pan, 0 resets (as null), 1–6 focus a chart', async () => {
     const onTimeRangeChange = vi.fn();
     const el = await render({ ...data, onTimeRangeChange });
     const stack = el.querySelector('section.tcps-charts')!;
@@ -71,6 +71,8 @@ describe('ConnectionCharts', () => {
     expect(onTimeRangeChange.mock.calls[2][0]).toBeNull();
     await key(stack, '3');
     expect(document.activeElement?.getAttribute('data-chart')).toBe('stalls');
+    await key(stack, '6');
+    expect(document.activeElement?.getAttribute('data-chart')).toBe('events');
   });
 
   it('reports bin size, stall threshold and chart visibility changes', async () => {
@@ -106,6 +108,37 @@ describe('ConnectionCharts', () => {
     const overlay = [...el.querySelectorAll('.tcps-chart-controls label')].find((l) => l.textContent!.startsWith(`#${other.id}`))!;
     await act(async () => overlay.querySelector('input')!.click());
     await vi.waitFor(() => expect(el.querySelector(`path[data-series="other-${other.id}"]`)).not.toBeNull());
+  });
+
+  it('the pipe line: off by default, toggled from the in-flight chart controls, drawn when on', async () => {
+    const onPipeChange = vi.fn();
+    const el = await render({ ...data, onPipeChange });
+    const toggle = el.querySelector<HTMLInputElement>('[data-testid="pipe-toggle"]')!;
+    expect(toggle.checked).toBe(false);
+    expect(el.querySelector('path.tcps-pipe')).toBeNull();
+    await act(async () => toggle.click());
+    expect(onPipeChange).toHaveBeenCalledWith(true);
+    // Uncontrolled: the stack shows it itself, with a legend entry and in the text alternative.
+    await vi.waitFor(() => expect(el.querySelector('path.tcps-pipe')).not.toBeNull());
+    expect(el.querySelector('figure[data-chart="inflight"] .tcps-legend')!.textContent).toContain('SACK-adjusted pipe');
+    expect(el.querySelector('svg[data-chart="inflight"] desc')!.textContent).toContain('SACK-adjusted pipe (RFC 6675)');
+  });
+
+  it('names the process behind the connection in every chart title (PKTAP capture)', async () => {
+    const pktap = engineFor('../../e2e/fixtures/pktap-processes.pcap');
+    const withProcess = pktap.report.connections.find((c) => c.process)!;
+    const el = await render({ summary: withProcess, source: pktap.source });
+    const label = `${withProcess.process!.name} (pid ${withProcess.process!.pid})`;
+    for (const svg of el.querySelectorAll('svg[data-chart]')) {
+      expect(svg.querySelector('title')!.textContent).toContain(` — ${label}`);
+      expect(svg.querySelector('.tcps-title')!.textContent).toContain(label);
+    }
+    for (const figure of el.querySelectorAll('figure[data-chart]')) expect(figure.getAttribute('aria-label')).toContain(label);
+  });
+
+  it('keeps the plain titles when the capture has no process', async () => {
+    const el = await render(data);
+    expect(el.querySelector('svg[data-chart="throughput"] title')!.textContent).toBe('Throughput');
   });
 
   it('says it is ready once every shown chart has drawn an answer', async () => {

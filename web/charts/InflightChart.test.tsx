@@ -8,13 +8,16 @@ import { countMarks } from './paths';
 import { rttStats } from '../model/types';
 
 describe('in-flight vs window chart (engine answers)', () => {
-  async function drawn(file: string, mode: 'dots' | 'step' = 'dots') {
+  async function drawn(file: string, mode: 'dots' | 'step' = 'dots', withPipe = false) {
     const { report, source } = engineFor(file);
     const summary = largest(report.connections);
     const view = fullView(summary);
-    const [inflight, rwnd, limited] = await Promise.all(['inflight', 'rwnd', 'windowLimited'].map((s) => source.query(ask(summary, view, s as 'rwnd'))));
+    const [inflight, rwnd, limited, pipe] = await Promise.all(['inflight', 'rwnd', 'windowLimited', 'pipe'].map((s) => source.query(ask(summary, view, s as 'rwnd'))));
     const svg = newSvg();
-    const m = { inflight: pointsOf(inflight), rwnd: pointsOf(rwnd), limited: intervalsOf(limited), summary, direction: summary.dataDirection, source };
+    const m = {
+      inflight: pointsOf(inflight), rwnd: pointsOf(rwnd), limited: intervalsOf(limited), pipe: withPipe ? pointsOf(pipe) : null,
+      summary, direction: summary.dataDirection, source,
+    };
     drawInflight(svg, m, view, mode);
     return { svg, m, summary };
   }
@@ -53,5 +56,27 @@ describe('in-flight vs window chart (engine answers)', () => {
     const tip = await tipAt(svg, 300);
     expect(tip).toMatch(/in flight at [\d.]+ s: [\d,]+ B/);
     expect(tip).toMatch(/receive window at [\d.]+ s: [\d,]+ B/);
+  });
+
+  it('loss-1pct.pcap: the SACK-adjusted pipe as a second line, below the outstanding bytes where SACKs arrived', async () => {
+    const { svg, m } = await drawn('loss-1pct.pcap', 'dots', true);
+    // One M4 column per non-empty pixel column, like the in-flight marks (same segments:
+    // wasm/tests/view_issue17.rs, 8,302 values at the same times).
+    expect(num(svg, 'path.tcps-pipe', 'data-points')).toBe(m.pipe!.column.length);
+    expect(m.pipe!.column.length).toBe(m.inflight!.column.length);
+    expect(svg.querySelector('path.tcps-pipe')!.getAttribute('d')).toMatch(/^M/);
+    // Never above SND.NXT − SND.UNA (RFC 6675 pipe ≤ outstanding), lower in some columns.
+    const lower = Array.from(m.pipe!.min).filter((v, k) => v < m.inflight!.min[k]).length;
+    expect(Array.from(m.pipe!.max).every((v, k) => v <= m.inflight!.max[k])).toBe(true);
+    expect(lower).toBeGreaterThan(0);
+    expect(svg.querySelector('desc')!.textContent).toContain('SACK-adjusted pipe');
+    const tip = await tipAt(svg, 300);
+    expect(tip).toMatch(/SACK-adjusted pipe at [\d.]+ s: [\d,]+ B/);
+  });
+
+  it('without the pipe line nothing of it is drawn', async () => {
+    const { svg } = await drawn('loss-1pct.pcap');
+    expect(svg.querySelector('path.tcps-pipe')).toBeNull();
+    expect(svg.querySelector('desc')!.textContent).not.toContain('pipe');
   });
 });

@@ -14,7 +14,7 @@ import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './i
 import { m4BarsPath, m4Max } from './m4Paths';
 import { dotsPath } from './paths';
 import { formatTime } from './units';
-import { directionLabel, useD3, type ChartProps } from './common';
+import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { pointsOf } from './InflightChart';
 import { useSeriesAnswers, type Dir } from './useViewAnswers';
@@ -36,7 +36,7 @@ export function drawRtt(
 ): void {
   const r = rttStats(m.summary.directions[m.direction].rtt);
   const f = beginFrame(svgEl, {
-    chart: 'rtt', title: 'Round-trip time', view,
+    chart: 'rtt', title: chartTitle('Round-trip time', m.summary), view,
     description: `RTT samples for data of ${directionLabel(m.summary, m.direction)}` +
       (r.minMs != null ? `; minimum ${ms(r.minMs)}` : '') + (r.medianMs != null ? `, median ${ms(r.medianMs)}` : '') + '.',
   });

@@ -16,7 +16,7 @@ import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './i
 import { m4BarsPath, m4Extent, m4StepPath } from './m4Paths';
 import { dotsPath } from './paths';
 import { formatBytes, formatCount, formatTime } from './units';
-import { directionLabel, useD3, type ChartProps } from './common';
+import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { pointsOf } from './InflightChart';
 import { useSeriesAnswers, type Dir } from './useViewAnswers';
@@ -44,7 +44,7 @@ export function drawSequence(
 ): void {
   const s = m.summary.directions[m.direction];
   const f = beginFrame(svgEl, {
-    chart: 'sequence', title: 'Time-sequence (tcptrace)', view,
+    chart: 'sequence', title: chartTitle('Time-sequence (tcptrace)', m.summary), view,
     description: `Sequence numbers of ${directionLabel(m.summary, m.direction)}: ${formatCount(s.packets)} packets,` +
       ` ${formatCount(s.retransmissions)} retransmissions; the cumulative ACK and the window edge.`,
   });

@@ -10,7 +10,7 @@ import type { ViewSource } from '../worker/viewSource';
 import { beginFrame, drawTimeAxis, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { formatDuration, formatTime } from './units';
-import { directionLabel, useD3, type ChartProps } from './common';
+import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { useSeriesAnswers, type Dir } from './useViewAnswers';
 import { drawIntervals, intervalsOf, type IntervalAnswer } from './intervalMarks';
@@ -43,7 +43,7 @@ export function drawStalls(
   const st = m.stalls;
   const threshold = st?.stallThresholdMs != null ? st.stallThresholdMs / 1000 : null;
   const f = beginFrame(svgEl, {
-    chart: 'stalls', title: 'Stalls', view, plotHeight: STRIP,
+    chart: 'stalls', title: chartTitle('Stalls', m.summary), view, plotHeight: STRIP,
     description: `Stalls of ${directionLabel(m.summary, m.direction)}` +
       (threshold != null ? ` longer than ${formatDuration(threshold)}` : '') +
       (st ? `: ${st.intervals.length + st.more} in view, ${formatDuration(st.totalSeconds)} in all.` : '.'),

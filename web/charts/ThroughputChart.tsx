@@ -13,7 +13,7 @@ import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from '
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { linePath, stepPath } from './paths';
 import { formatBitrate, formatBytes, formatDuration, formatTime } from './units';
-import { directionLabel, useD3, type ChartProps } from './common';
+import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { peerOf, plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
 
@@ -83,7 +83,7 @@ export function drawThroughput(
   const main = binsOf(m.answers[0]);
   const s = m.summary.directions[m.direction];
   const f = beginFrame(svgEl, {
-    chart: 'throughput', title: 'Throughput', view,
+    chart: 'throughput', title: chartTitle('Throughput', m.summary), view,
     description: `Payload rate of ${directionLabel(m.summary, m.direction)}` +
       (main ? ` per ${formatDuration(main.binSeconds)} bin (${main.bps.length} bins in view)` : '') +
       `: mean ${formatBitrate(s.throughput.meanBps)}, peak ${formatBitrate(s.throughput.peakBps)}.`,

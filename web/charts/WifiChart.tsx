@@ -11,7 +11,7 @@ import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from '
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { stepPath } from './paths';
 import { formatDuration, formatTime } from './units';
-import { directionLabel, useD3, type ChartProps } from './common';
+import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { plotColumns, useDrawnSignal, useViewAnswers, type Dir } from './useViewAnswers';
 import type { ConnectionSummary } from '../model/types';
@@ -34,7 +34,7 @@ export interface WifiModel {
 export function drawWifi(svgEl: SVGSVGElement, m: WifiModel, view: ChartView, onRangeChange?: (r: [number, number]) => void, hover?: HoverBus): void {
   const w = m.wifi;
   const f = beginFrame(svgEl, {
-    chart: 'wifi', title: 'Wi-Fi', view,
+    chart: 'wifi', title: chartTitle('Wi-Fi', m.summary), view,
     description: `PHY rate and retry share of ${directionLabel(m.summary, m.direction)}'s 802.11 frames` +
       (w ? ` per ${formatDuration(w.binSeconds)} bin (${w.frames.length} bins in view).` : '.'),
   });

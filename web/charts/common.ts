@@ -1,7 +1,7 @@
 // Props and small helpers shared by the chart components.
 
 import { useEffect, useRef } from 'react';
-import type { ConnectionSummary } from '../model/types';
+import { processLabel, type ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import type { ChartView } from './frame';
 import type { HoverBus } from './interaction';
@@ -49,6 +49,15 @@ export function useD3(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
   }, deps);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
   return ref;
+}
+
+/**
+ * A chart's title naming the process behind the connection when the capture recorded
+ * it (PKTAP / Apple pcapng, issue 17 item 1): "Throughput — Safari (pid 512)". The svg's
+ * <title> and drawn title carry it, so an exported SVG/PNG says which app it shows.
+ */
+export function chartTitle(title: string, summary: ConnectionSummary): string {
+  return summary.process ? `${title} — ${processLabel(summary.process)}` : title;
 }
 
 /** "host:port → host:port" for a direction of the connection. */

@@ -8,8 +8,9 @@ import type { TimeRange } from './timeRange';
 
 export const MARGIN = { top: 26, right: 18, bottom: 34, left: 78 } as const;
 
-export type ChartId = 'throughput' | 'inflight' | 'stalls' | 'sequence' | 'rtt';
-export const CHART_IDS: readonly ChartId[] = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt'];
+// 'events' (issue 17 item 7) comes last so that keys 1–5 keep their charts.
+export type ChartId = 'throughput' | 'inflight' | 'stalls' | 'sequence' | 'rtt' | 'events';
+export const CHART_IDS: readonly ChartId[] = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];
 
 /** Where and how large to draw: the shared time range and the outer size of the svg. */
 export interface ChartView {

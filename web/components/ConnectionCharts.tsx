@@ -1,5 +1,5 @@
 // The chart stack of one connection: throughput, in flight vs window, stalls,
-// time-sequence and RTT, all on one shared time axis and zoomed together.
+// time-sequence, RTT and the events strip, all on one shared time axis and zoomed together.
 //
 // Every piece of view state a permalink needs is a controllable prop with a change
 // callback (pass the value to control it, omit it to let the stack keep its own):
@@ -7,7 +7,7 @@
 //
 // Interaction: drag pans; Ctrl/⌘ + wheel or pinch zooms; Shift + drag zooms to the
 // brushed range; double-click resets. Keyboard (stack focused): ←/→ pan, +/− zoom,
-// 0 resets, 1–5 focus a chart.
+// 0 resets, 1–6 focus a chart.
 
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConnectionSummary } from '../model/types';
@@ -24,7 +24,8 @@ import { StallsChart } from '../charts/StallsChart';
 import { SequenceChart } from '../charts/SequenceChart';
 import { RttChart } from '../charts/RttChart';
 import { WifiChart } from '../charts/WifiChart';
-import { directionLabel } from '../charts/common';
+import { EventsChart } from '../charts/EventsChart';
+import { chartTitle, directionLabel } from '../charts/common';
 import { ErrorBoundary } from './ErrorBoundary';
 import '../charts/charts.css';
 
@@ -36,7 +37,7 @@ export type Theme = 'light' | 'dark' | 'auto';
 
 export const DEFAULT_BIN_MS = 100;
 const WIFI_HEIGHT = 140;
-export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 110, sequence: 300, rtt: 190 };
+export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 110, sequence: 300, rtt: 190, events: 130 };
 
 export interface ConnectionChartsProps {
   summary: ConnectionSummary;
@@ -53,7 +54,7 @@ export interface ConnectionChartsProps {
   /** Stall threshold in ms; null = the decoder's default (max(10 ms, 4 × min RTT)). */
   stallMs?: number | null;
   onStallMsChange?: (ms: number | null) => void;
-  /** Which charts are shown, in stack order (default all five). */
+  /** Which charts are shown, in stack order (default all six). */
   charts?: ChartId[];
   onChartsChange?: (c: ChartId[]) => void;
   /** Analysed direction (default summary.dataDirection). */
@@ -63,6 +64,9 @@ export interface ConnectionChartsProps {
   onThroughputChange?: (t: ThroughputToggles) => void;
   inflightMode?: InflightMode;
   onInflightModeChange?: (m: InflightMode) => void;
+  /** The SACK-adjusted pipe as a second line on the in-flight chart (permalink `#pipe=1`). */
+  pipe?: boolean;
+  onPipeChange?: (on: boolean) => void;
   /** Colour scheme; 'auto' follows prefers-color-scheme (default). */
   theme?: Theme;
   /** Fixed width in px; default: the container's width (ResizeObserver). */
@@ -118,6 +122,12 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   const [charts, setCharts] = useControllable<ChartId[]>(props.charts, [...CHART_IDS], props.onChartsChange);
   const [toggles, setToggles] = useControllable(props.throughput, DEFAULT_TOGGLES, props.onThroughputChange);
   const [inflightMode, setInflightMode] = useControllable<InflightMode>(props.inflightMode, 'dots', props.onInflightModeChange);
+  // Off by default: the in-flight chart asks a flow-control question (did SND.NXT −
+  // SND.UNA reach the receive window? the shaded spans are computed from it), and the
+  // pipe equals it except while the receiver SACKs data above a hole, so a second line
+  // by default would mostly double the marks. Wireshark users find it by its name in
+  // the toggle ("Wireshark's bytes in flight"), and its value is in every tooltip.
+  const [pipe, setPipe] = useControllable<boolean>(props.pipe, false, props.onPipeChange);
 
   const range = useMemo(() => (rangeOrNull ? clampRange(rangeOrNull, full) : full), [rangeOrNull, full]);
   const rangeRef = useRef(range);
@@ -186,7 +196,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     else if (e.key === '+' || e.key === '=') setRange(zoomRange(r, 1.5, mid, full));
     else if (e.key === '-' || e.key === '_') setRange(zoomRange(r, 1 / 1.5, mid, full));
     else if (e.key === '0') setRange(null);
-    else if (e.key >= '1' && e.key <= '5') figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
+    else if (e.key >= '1' && e.key <= String(CHART_IDS.length)) figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
     else handled = false;
     if (handled) e.preventDefault();
   };
@@ -198,10 +208,11 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     const common = { ...shared, onDrawn: drawnCallbacks[id] };
     switch (id) {
       case 'throughput': return <ThroughputChart {...common} view={views.throughput} binMs={askedBinMs} toggles={toggles} others={others} />;
-      case 'inflight': return <InflightChart {...common} view={views.inflight} mode={inflightMode} />;
+      case 'inflight': return <InflightChart {...common} view={views.inflight} mode={inflightMode} pipe={pipe} />;
       case 'stalls': return <StallsChart {...common} view={views.stalls} stallMs={stallMs ?? undefined} />;
       case 'sequence': return <SequenceChart {...common} view={views.sequence} />;
       case 'rtt': return <RttChart {...common} view={views.rtt} />;
+      case 'events': return <EventsChart {...common} view={views.events} binMs={askedBinMs} />;
     }
   };
   const chartControls = (id: ChartId) => {
@@ -235,6 +246,9 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
           {(['dots', 'step'] as const).map((m) => (
             <label key={m}><input type="radio" name={`inflight-mode-${summary.id}`} checked={inflightMode === m} onChange={() => setInflightMode(m)} />{m === 'dots' ? 'dots' : 'step line'}</label>
           ))}
+          <label title="RFC 6675 pipe: bytes in flight less the bytes the receiver SACKed (tshark's tcp.analysis.bytes_in_flight)">
+            <input type="checkbox" data-testid="pipe-toggle" checked={pipe} onChange={(e) => setPipe(e.target.checked)} />SACK-adjusted pipe (Wireshark's bytes in flight)
+          </label>
         </div>
       );
     }
@@ -244,7 +258,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   return (
     <section
       ref={containerRef} className="tcps-charts" data-theme={theme} tabIndex={0} onKeyDown={onKeyDown}
-      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to 5 focus a chart.`}
+      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to ${CHART_IDS.length} focus a chart.`}
     >
       {controls && (
         <ChartToolbar
@@ -255,7 +269,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
       )}
       {shown.map((id) => (
         <figure
-          key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={CHART_TITLES[id]}
+          key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={chartTitle(CHART_TITLES[id], summary)}
           ref={(el) => { if (el) figures.current.set(id, el); else figures.current.delete(id); }}
         >
           {/* A chart that throws says why in its own box; the other charts keep working. */}
@@ -266,7 +280,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
         </figure>
       ))}
       {props.wifi && (
-        <figure className="tcps-chart" data-chart="wifi" aria-label="Wi-Fi: PHY rate and retries">
+        <figure className="tcps-chart" data-chart="wifi" aria-label={chartTitle('Wi-Fi: PHY rate and retries', summary)}>
           <ErrorBoundary what="chart" resetKey={summary}>
             <WifiChart {...shared} view={{ ...views.stalls, height: WIFI_HEIGHT }} binMs={askedBinMs} />
           </ErrorBoundary>

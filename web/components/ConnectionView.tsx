@@ -102,6 +102,8 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
           onStallMsChange={(stallMs) => onView((v) => ({ ...v, stallMs }))}
           charts={view.charts}
           onChartsChange={(charts) => onView((v) => ({ ...v, charts }))}
+          pipe={view.pipe}
+          onPipeChange={(pipe) => onView((v) => ({ ...v, pipe }))}
           theme={view.theme}
           onReady={onChartsReady}
           wifi={report.capture.linkTypes.some((l) => l === 'ieee802-11-radiotap' || l === 'ppi')}

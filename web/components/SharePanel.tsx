@@ -31,7 +31,7 @@ export interface SharePanelProps {
 }
 
 const CHART_LABELS: Record<ChartId, string> = {
-  throughput: 'Throughput', inflight: 'In flight vs window', stalls: 'Stalls', sequence: 'Time-sequence', rtt: 'RTT',
+  throughput: 'Throughput', inflight: 'In flight vs window', stalls: 'Stalls', sequence: 'Time-sequence', rtt: 'RTT', events: 'Events',
 };
 
 type Shared = { link: string; fragment: string; snapshot: string | null; columns: number | null } | { tooLargeKb: number };

@@ -4,6 +4,9 @@ import { connectionData, makeFixture } from '../charts/fixtures';
 import { FLAG } from '../model/types';
 import { CSV_COLUMNS, connectionCsv } from './csv';
 import { svgToStandalone, svgToString } from './svg';
+import { engineFor } from '../charts/testEngine';
+import { drawStalls } from '../charts/StallsChart';
+import { fullView, newSvg } from '../charts/testUtil';
 
 describe('connectionCsv', () => {
   it('has the header, one row per packet, and empty cells for missing values', () => {
@@ -82,5 +85,19 @@ describe('svgToStandalone', () => {
     // The page's own chart is untouched.
     expect(source.querySelector('.tcps-interact')).not.toBeNull();
     expect(source.querySelector('path')!.hasAttribute('stroke')).toBe(false);
+  });
+});
+
+describe('an exported chart names the process behind the connection (issue 17 item 1)', () => {
+  it('the standalone SVG of a PKTAP connection carries "— name (pid N)" in its title', () => {
+    const { report } = engineFor('../../e2e/fixtures/pktap-processes.pcap');
+    const summary = report.connections.find((c) => c.process)!;
+    const svg = newSvg();
+    drawStalls(svg, { stalls: null, summary, direction: summary.dataDirection }, fullView(summary));
+    const text = svgToString(svg);
+    const label = `${summary.process!.name} (pid ${summary.process!.pid})`;
+    expect(text).toContain(`<title id="tcps-stalls-${svg.dataset.uid}-title">Stalls — ${label}</title>`);
+    expect(text).toMatch(new RegExp(`class="tcps-title"[^>]*>Stalls — ${label.replace(/[()]/g, '\\$&')}<`));
+    svg.remove();
   });
 });

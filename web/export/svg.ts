@@ -42,7 +42,12 @@ export function backgroundOf(el: Element): string {
   return '#ffffff';
 }
 
+/** Never drawn, but they name the figure (<title> is what viewers show for a saved SVG). */
+const NOT_RENDERED = new Set(['title', 'desc', 'defs', 'clipPath']);
+
 function inlineStyles(source: Element, target: Element, parentValues: Map<string, string> | null) {
+  // A user-agent sheet may say display: none for <title> (jsdom's HTML one does): keep it.
+  if (NOT_RENDERED.has(source.localName)) return;
   if (computed(source, 'display') === 'none') {
     target.remove();
     return;

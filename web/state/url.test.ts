@@ -10,6 +10,9 @@ const table: [string, ViewState][] = [
   ['c=0&t=0.5,1.25', view({ conn: 0, range: [0.5, 1.25] })],
   ['bin=10&stall=25', view({ binMs: 10, stallMs: 25 })],
   ['charts=throughput,rtt', view({ charts: ['throughput', 'rtt'] })],
+  ['charts=inflight,events', view({ charts: ['inflight', 'events'] })],
+  // The SACK-adjusted pipe line on the in-flight chart (off by default, issue 17 item 7).
+  ['pipe=1', view({ pipe: true })],
   ['theme=dark', view({ theme: 'dark' })],
   ['ex=rwnd-limited.pcap&c=1', view({ source: { kind: 'example', file: 'rwnd-limited.pcap' }, conn: 1 })],
   ['url=https%3A%2F%2Fexample.org%2Fa.pcap', view({ source: { kind: 'url', url: 'https://example.org/a.pcap' } })],
@@ -37,6 +40,7 @@ describe('URL state', () => {
     ['stall=1e9999', {}],
     ['charts=throughput,<script>', { charts: ['throughput'] }],
     ['theme=<img src=x>', {}],
+    ['pipe=yes', {}],
     ['url=javascript:alert(1)', {}],
     ['ex=../../etc/passwd', {}],
     ['ex=<b>.pcap', {}],
@@ -60,7 +64,8 @@ describe('refused inputs say why, in one line (issue 18, item 3)', () => {
     ['bin=0', '#bin=0 was ignored: a bin in ms must be a positive number up to 60,000.'],
     ['stall=-5', '#stall=-5 was ignored: a stall threshold in ms must be a positive number up to 3,600,000.'],
     ['t=5,1', '#t=5,1 was ignored: a time range is two numbers of seconds, start < end, within ±10⁹.'],
-    ['charts=throughput,pie', '#charts=throughput,pie was ignored: unknown chart pie; the charts are throughput, inflight, stalls, sequence, rtt.'],
+    ['charts=throughput,pie', '#charts=throughput,pie was ignored: unknown chart pie; the charts are throughput, inflight, stalls, sequence, rtt, events.'],
+    ['pipe=2', '#pipe=2 was ignored: the SACK-adjusted pipe is shown with 1, hidden with 0.'],
     ['theme=neon', '#theme=neon was ignored: the theme is light, dark or auto.'],
   ])('%s', (fragment, message) => {
     expect(parseViewWithRefusals(fragment).refused).toEqual([message]);

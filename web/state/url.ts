@@ -2,7 +2,7 @@
 // server: the fragment never reaches one). Every field is validated on parse and
 // anything unexpected is dropped, so a tampered link can only fall back to defaults.
 
-export const CHART_IDS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt'] as const;
+export const CHART_IDS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 export type Theme = 'auto' | 'light' | 'dark';
 
@@ -18,6 +18,8 @@ export interface ViewState {
   /** Stall threshold in ms (null: DESIGN.md default, max(10 ms, 4 × min RTT)). */
   stallMs: number | null;
   charts: ChartId[];
+  /** The SACK-adjusted pipe on the in-flight chart (`#pipe=1`). */
+  pipe: boolean;
   theme: Theme;
   source: Source;
 }
@@ -26,7 +28,7 @@ export const DEFAULT_BIN_MS = 100;
 export const BIN_CHOICES_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 export const DEFAULT_VIEW: ViewState = {
-  conn: null, range: null, binMs: null, stallMs: null, charts: [...CHART_IDS], theme: 'auto', source: null,
+  conn: null, range: null, binMs: null, stallMs: null, charts: [...CHART_IDS], pipe: false, theme: 'auto', source: null,
 };
 
 const EXAMPLE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
@@ -107,6 +109,9 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
     if (unknown.length) refuse('charts', `unknown chart ${echo(unknown.join(', '))}; the charts are ${CHART_IDS.join(', ')}`);
     view.charts = CHART_IDS.filter((c) => asked.includes(c));
   }
+  const pipe = params.get('pipe');
+  if (pipe === '1' || pipe === '0') view.pipe = pipe === '1';
+  else if (pipe !== null) refuse('pipe', 'the SACK-adjusted pipe is shown with 1, hidden with 0');
   const theme = params.get('theme');
   if (theme === 'light' || theme === 'dark' || theme === 'auto') view.theme = theme;
   else if (theme !== null) refuse('theme', 'the theme is light, dark or auto');
@@ -153,6 +158,7 @@ export function serializeView(view: ViewState): string {
   if (view.binMs !== null) params.set('bin', num(view.binMs));
   if (view.stallMs !== null) params.set('stall', num(view.stallMs));
   if (view.charts.length !== CHART_IDS.length) params.set('charts', view.charts.join(','));
+  if (view.pipe) params.set('pipe', '1');
   if (view.theme !== 'auto') params.set('theme', view.theme);
   return params.toString().replace(/%2C/g, ',');
 }

@@ -1,0 +1,12 @@
+// The CLI's JSON report of an example capture (the same wasm module as the page, under
+// Node): what e2e tests compare the page's numbers with.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const examples = `${root}public/examples/`;
+
+/** `tcpscope analyze public/examples/<file> --json`, parsed. */
+export function cliReport(file: string) {
+  return JSON.parse(execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'analyze', `${examples}${file}`, '--json'], { encoding: 'utf8' }));
+}
