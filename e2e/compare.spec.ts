@@ -120,15 +120,29 @@ test('Share of a two-capture compare: two snapshots in one link of ≤ 8 KB, dra
   await context.close();
 });
 
-test('two captures dropped together open compared', async ({ page }) => {
-  await page.goto('/');
-  const files = ['nagle-delack.pcap', 'rx-zero-window-dead.pcap'].map((name) => ({ name, b64: readFileSync(`${examples}${name}`).toString('base64') }));
-  const transfer = await page.evaluateHandle((list) => {
+/** A DataTransfer holding these example captures, as a drop would carry them. */
+function dropped(page: Page, names: string[]) {
+  const files = names.map((name) => ({ name, b64: readFileSync(`${examples}${name}`).toString('base64') }));
+  return page.evaluateHandle((list) => {
     const dt = new DataTransfer();
     for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
     return dt;
   }, files);
-  await page.locator('.app').dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+test('a capture dropped on the compare bar is compared with the open one', async ({ page }) => {
+  await page.goto('/#ex=rx-zero-window-dead.pcap');
+  await ready(page);
+  await page.getByTestId('compare-bar').dispatchEvent('drop', { dataTransfer: await dropped(page, ['nagle-delack.pcap']) });
+  await compareReady(page);
+  await expect(page.getByTestId('compare-side-a')).toContainText('A: rx-zero-window-dead.pcap');
+  await expect(page.getByTestId('compare-side-b')).toContainText('B: nagle-delack.pcap');
+  await expectBothDrawn(page);
+});
+
+test('two captures dropped together open compared', async ({ page }) => {
+  await page.goto('/');
+  await page.locator('.app').dispatchEvent('drop', { dataTransfer: await dropped(page, ['nagle-delack.pcap', 'rx-zero-window-dead.pcap']) });
   await compareReady(page);
   await expect(page.getByTestId('compare-side-a')).toContainText('A: nagle-delack.pcap');
   await expect(page.getByTestId('compare-side-b')).toContainText('B: rx-zero-window-dead.pcap');

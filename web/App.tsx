@@ -73,7 +73,9 @@ export function App() {
       window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
     };
     const last = lastWrittenRef.current;
-    const onlyRange = last !== null && last.snap === snap && serializeView({ ...last.view, range: view.range }) === serializeView(view);
+    // (The compare view's range, `compare-t`, counts as the range.)
+    const sameCompare = last?.view.compare && view.compare && { ...last.view.compare, range: view.compare.range };
+    const onlyRange = last !== null && last.snap === snap && serializeView({ ...last.view, range: view.range, compare: sameCompare || last.view.compare }) === serializeView(view);
     if (!onlyRange) {
       write();
       return;
@@ -164,6 +166,7 @@ export function App() {
 
   const openFile = useCallback(
     (file: File) => {
+      setView((v) => (v.compare ? { ...v, compare: null } : v)); // another capture: a new question
       if (!isSnapshotFileName(file.name)) return load(file.name, async () => file, null);
       setSnap(null);
       setView((v) => ({ ...v, source: null }));
@@ -225,13 +228,13 @@ export function App() {
   const onDrop = (event: React.DragEvent) => {
     event.preventDefault();
     const [file, second] = event.dataTransfer.files ?? [];
+    if (file) openFile(file);
     if (second && !isSnapshotFileName(file.name)) {
       setCompareFile(second);
       setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: second.name }, range: null } }));
     }
-    if (file) openFile(file);
   };
-  const main = useMemo<MainCapture | null>(() => engine && report && { name: fileName, report, source: engine.source, table: engine.table, share: engine.share, snapshot: engine.snapshot },
+  const main = useMemo<MainCapture | null>(() => engine && report && { name: fileName, report, source: engine.source, table: engine.table, share: engine.share, snapshot: engine.snapshot, summary: engine.summary },
     [engine, report, fileName]);
 
   return (

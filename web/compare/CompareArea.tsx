@@ -24,6 +24,8 @@ export interface MainCapture {
   table: TableSource;
   share?: (spec: ShareSpec) => Promise<Shared>;
   snapshot?: string;
+  /** A connection's summary by id, for a report that carries only some (10^4+ connections). */
+  summary?: (id: number) => Promise<ConnectionSummary | null>;
 }
 
 export interface CompareAreaProps {
@@ -52,8 +54,16 @@ function useExamples(): Example[] {
 function CompareBar({ selected, onCompare }: { selected: ConnectionSummary; onCompare: (with_: CompareState['with'], file?: File) => void }) {
   const examples = useExamples();
   return (
-    <div className="compare-bar" data-testid="compare-bar">
-      <span>Compare #{selected.id} with another capture:</span>
+    // A capture dropped here is compared with the open one (dropped elsewhere, it replaces it).
+    <div className="compare-bar compare-drop" data-testid="compare-bar" onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        const file = e.dataTransfer.files?.[0];
+        if (!file) return;
+        e.preventDefault();
+        e.stopPropagation();
+        onCompare({ kind: 'file', name: file.name }, file);
+      }}>
+      <span>Compare #{selected.id} with another capture (drop it here):</span>
       <FilePicker label="Open a capture…" onFile={(file) => onCompare({ kind: 'file', name: file.name }, file)} />
       {examples.length > 0 && (
         <select data-testid="compare-example" value="" aria-label="Compare with an example capture"
@@ -86,16 +96,27 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     if (compare && compare.conns[0] !== selected.id) setCompare((c) => ({ ...c, conns: [selected.id, c.conns[1]] }));
   }, [compare, selected.id, setCompare]);
 
+  // B of the same capture that its report does not carry (10^4+ connections): asked of the worker.
+  const [fetched, setFetched] = useState<{ id: number; summary: ConnectionSummary | null } | null>(null);
+  const sameId = compare?.with.kind === 'same' ? compare.conns[1] : null;
+  const carried = sameId !== null && main.report.connections.some((c) => c.id === sameId);
+  useEffect(() => {
+    if (sameId === null || carried || !main.summary) return;
+    let live = true;
+    main.summary(sameId).then((summary) => live && setFetched({ id: sameId, summary })).catch(() => undefined);
+    return () => { live = false; };
+  }, [sameId, carried, main]);
+
   const b = useMemo(() => {
     if (!compare) return null;
     if (compare.with.kind === 'same') {
-      const summary = main.report.connections.find((c) => c.id === compare.conns[1]);
+      const summary = main.report.connections.find((c) => c.id === compare.conns[1]) ?? (fetched?.id === compare.conns[1] ? fetched.summary ?? undefined : undefined);
       return summary ? { name: main.name, summary, report: main.report, source: main.source, table: main.table, share: main.share, snapshot: main.snapshot } : null;
     }
     if (second?.phase !== 'ready') return null;
     const summary = second.report.connections.find((c) => c.id === compare.conns[1]);
     return { ...second, summary: !pickLargest.current && summary ? summary : largestConnection(second.report.connections)! };
-  }, [compare, main, second]);
+  }, [compare, main, second, fetched]);
   // B's connection as shown (the largest when B's capture was just opened, or the link named none there).
   useEffect(() => {
     if (!b || !compare || b.summary.id === compare.conns[1]) { if (b) pickLargest.current = false; return; }
@@ -108,7 +129,8 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
   ], [b, main.name, main.source, selected]);
 
   // Nothing to draw (B failed or waits for its file): the page is still "ready".
-  const stuck = second?.phase === 'error' || second?.phase === 'need-file' || (compare?.with.kind === 'same' && !b);
+  const noSuchB = sameId !== null && !b && (!main.summary || fetched?.id === sameId);
+  const stuck = second?.phase === 'error' || second?.phase === 'need-file' || noSuchB;
   useEffect(() => { if (stuck) onReady(); }, [stuck, onReady]);
 
   const exit = () => onView((v) => ({ ...v, compare: null }));
@@ -132,7 +154,7 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
           <p className="notice" role="status">Side B was the local file {second.name}; open it again to compare:{' '}
             <FilePicker label={`Open ${second.name}…`} onFile={setFile} /></p>
         )}
-        {compare.with.kind === 'same' && !b && <p className="error" role="alert" data-testid="compare-error">This capture has no connection {compare.conns[1]}.</p>}
+        {noSuchB && <p className="error" role="alert" data-testid="compare-error">This capture has no connection {compare.conns[1]}.</p>}
       </section>
     );
   }

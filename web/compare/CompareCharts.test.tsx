@@ -65,7 +65,7 @@ describe('compare in-flight chart', () => {
     drawCompareInflight(svg, { sides, answers }, view);
     const series = [...svg.querySelectorAll('path[data-series]')].map((p) => p.getAttribute('data-series'));
     expect(series).toEqual(['A-inflight', 'A-rwnd', 'B-inflight', 'B-rwnd']);
-    for (const key of series) expect(num(svg, `path[data-series="${key}"]`, 'data-points'), key).toBeGreaterThan(0);
+    for (const key of series) expect(num(svg, `path[data-series="${key}"]`, 'data-points'), key!).toBeGreaterThan(0);
     expect(svg.getAttribute('aria-label')).toMatch(/B: rwnd-limited\.pcap #1 .*: max in flight 41 KiB, window 31 KiB to 41 KiB\.$/);
   });
 });

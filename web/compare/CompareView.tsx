@@ -119,7 +119,17 @@ export function CompareView(props: CompareViewProps) {
     actions[e.key]();
     e.preventDefault();
   };
-  const gesture = useCallback((r: TimeRange) => setRange(r), [setRange]);
+  // Pointer gestures fire faster than the screen refreshes: at most one range per frame.
+  const pending = useRef<{ range: TimeRange | null; frame: number }>({ range: null, frame: 0 });
+  const setRangeRef = useRef(setRange);
+  setRangeRef.current = setRange;
+  const gesture = useCallback((r: TimeRange) => {
+    const p = pending.current;
+    p.range = r;
+    if (typeof requestAnimationFrame === 'undefined') { setRangeRef.current(r); return; }
+    p.frame ||= requestAnimationFrame(() => { p.frame = 0; setRangeRef.current(p.range); });
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(pending.current.frame), []);
 
   return (
     <section className="connection compare" data-testid="compare" data-state={ready ? 'ready' : 'loading'}
