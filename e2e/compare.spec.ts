@@ -60,6 +60,12 @@ test('two connections of one capture, picked in the table: compared, and exit ke
   await expectBothDrawn(page);
   expect(await compareDiagnoses(page)).toEqual(own);
   expect(new URL(page.url()).hash).toBe('#ex=healthy.pcap&compare=1,0');
+  // One zoom for both charts, in s from each one's start, kept in the address.
+  await page.locator('section.tcps-charts[aria-label^="Compared charts"]').focus();
+  await page.keyboard.press('+');
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/&compare-t=0\.\d+,1\.\d+$/);
+  const domains = await page.locator('svg[data-chart^="compare-"] .tcps-axis-x .tick text').allTextContents();
+  expect(domains.slice(0, domains.length / 2)).toEqual(domains.slice(domains.length / 2)); // the same ticks on both
   await page.getByTestId('compare-exit').click();
   await expect(page.getByTestId('connection')).toHaveAttribute('data-connection', '1');
   await expect(page.getByTestId('compare')).toHaveCount(0);
