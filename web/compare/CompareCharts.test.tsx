@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { engineFor } from '../charts/testEngine';
-import { newSvg, num } from '../charts/testUtil';
+import { newSvg, num, tipAt } from '../charts/testUtil';
 import { MARGIN } from '../charts/frame';
 import { summaryTable } from '../components/ConnectionTable';
 import { drawCompareThroughput } from './CompareThroughputChart';
@@ -47,6 +47,8 @@ describe('compare throughput chart', () => {
     // Each side is asked over the shared axis from its own start: A over 0.0108 – 2.1255 s
     // of healthy.pcap, B over 0.0105 – 2.1252 s of rwnd-limited.pcap; 22 bins of 100 ms each.
     expect([num(svg, 'path[data-series="A"]', 'data-points'), num(svg, 'path[data-series="B"]', 'data-points')]).toEqual([22, 22]);
+    // Under the pointer, 1 s after each start: each side's own bin there (1.0 – 1.1 s of its capture).
+    expect(await tipAt(svg, xOf(1))).toMatch(/^1(\.0+)? s from each one's start(A|B): [\d.]+ Mbit\/s \([\d.]+ [KM]i?B in 100 ms\)(A|B): /);
     expect(svg.getAttribute('data-chart')).toBe('compare-throughput');
     expect(svg.getAttribute('aria-label')).toMatch(/A: healthy\.pcap #1 .*mean 37 Mbit\/s, peak 49 Mbit\/s, 22 bins of 100 ms in view\. B: rwnd-limited\.pcap #1 .*: mean 30 Mbit\/s, peak 32 Mbit\/s/);
   });
@@ -67,6 +69,13 @@ describe('compare in-flight chart', () => {
     expect(series).toEqual(['A-inflight', 'A-rwnd', 'B-inflight', 'B-rwnd']);
     for (const key of series) expect(num(svg, `path[data-series="${key}"]`, 'data-points'), key!).toBeGreaterThan(0);
     expect(svg.getAttribute('aria-label')).toMatch(/B: rwnd-limited\.pcap #1 .*: max in flight 41 KiB, window 31 KiB to 41 KiB\.$/);
+    // The tooltip asks each side's engine at its own time, 1 s after each start: healthy
+    // has 123,080 B out under its 706,560 B window (the link, not the window, limits it);
+    // rwnd-limited 39,216 B under the 42,112 B its receiver never exceeds.
+    const tip = await tipAt(svg, xOf(1));
+    expect(tip).toMatch(/^1(\.0+)? s from each one's start/);
+    expect(tip).toContain('A: 123,080 B in flight, window 706,560 B (at 1.031282 s of healthy.pcap)');
+    expect(tip).toContain('B: 39,216 B in flight, window 42,112 B (at 1.031313 s of rwnd-limited.pcap)');
   });
 });
 

@@ -6,10 +6,10 @@
 import * as d3 from 'd3';
 import type { ViewAnswer } from '../worker/viewAnswer';
 import { beginFrame, byteTicks, drawTimeAxis, drawYAxis, type ChartView } from '../charts/frame';
-import { bindTimeInteractions, followHover, type HoverBus } from '../charts/interaction';
+import { bindTimeInteractions, followHover, type HoverBus, type Pick } from '../charts/interaction';
 import { m4Max, m4StepPath } from '../charts/m4Paths';
 import { pointsOf } from '../charts/InflightChart';
-import { formatBytes } from '../charts/units';
+import { formatBytes, formatCount, formatTime } from '../charts/units';
 import { useD3 } from '../charts/common';
 import { ChartMessages } from '../charts/ChartMessages';
 import type { TimeRange } from '../charts/timeRange';
@@ -54,7 +54,22 @@ export function drawCompareInflight(
         .attr('d', p ? m4StepPath(p, x, y, series === 'rwnd' ? x(side.summary.end) : undefined) : '');
     });
   });
-  bindTimeInteractions(f, { view, onRangeChange, hover });
+  // The exact values under the pointer, asked of each side's engine at its own time (view/at.rs).
+  const pick: Pick = async (t) => {
+    const found = await Promise.all(m.sides.map(async (side) => {
+      const at = side.source.at;
+      if (!at) return null;
+      const ask = (series: 'inflight' | 'rwnd') => at({ connection: side.summary.id, series, direction: side.summary.dataDirection, t: t + side.summary.start });
+      const [p, win] = await Promise.all([ask('inflight'), ask('rwnd')]);
+      return p?.value == null ? null : { side, p: { t: p.t, value: p.value }, win: win?.value ?? null };
+    }));
+    // Each value with the engine's own time of it (in its capture): nothing is recomputed.
+    const lines = [`${formatTime(t)} from each one's start`, ...found.flatMap((r) => (r ? [`${r.side.letter}: ${formatCount(r.p.value)} B in flight` +
+      (r.win == null ? '' : `, window ${formatCount(r.win)} B`) + ` (at ${formatTime(r.p.t)} of ${r.side.name})`] : []))];
+    const first = found.find((r) => r);
+    return first ? { x: f.x(first.p.t - first.side.summary.start), y: y(first.p.value), lines } : null;
+  };
+  bindTimeInteractions(f, { view, onRangeChange, pick, hover });
   followHover(f, hover);
 }
 
