@@ -13,7 +13,8 @@ import type { ViewSource } from './worker/viewSource';
 import type { BdpQuestion } from './worker/generated/view';
 import type { Shared, ShareSpec } from './worker/protocol';
 import { echo, parseView, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
-import { fetchCapture } from './state/fetchCapture';
+import { exampleUrl, fetchCapture } from './state/fetchCapture';
+import { CompareArea, type MainCapture } from './compare/CompareArea';
 import { CancelledError, DecoderClient, viewTimings, type Progress } from './worker/client';
 import { fragmentToSnapshot, isSnapshotFileName, readSnapshotFile, toBase64Url } from './share/snapshot';
 
@@ -38,10 +39,6 @@ interface Engine {
 
 /** Quiet time before the view is written to the address bar. */
 const URL_WRITE_DELAY_MS = 150;
-
-function exampleUrl(file: string): string {
-  return new URL(`examples/${encodeURIComponent(file)}`, document.baseURI).href;
-}
 
 export function App() {
   const [initial] = useState(() => parseViewWithRefusals(window.location.hash));
@@ -76,7 +73,9 @@ export function App() {
       window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
     };
     const last = lastWrittenRef.current;
-    const onlyRange = last !== null && last.snap === snap && serializeView({ ...last.view, range: view.range }) === serializeView(view);
+    // (The compare view's range, `compare-t`, counts as the range.)
+    const sameCompare = last?.view.compare && view.compare && { ...last.view.compare, range: view.compare.range };
+    const onlyRange = last !== null && last.snap === snap && serializeView({ ...last.view, range: view.range, compare: sameCompare || last.view.compare }) === serializeView(view);
     if (!onlyRange) {
       write();
       return;
@@ -124,7 +123,7 @@ export function App() {
         share: (spec) => c.share(spec),
       });
       setReport(report);
-      setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null }));
+      setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null, compare: source === v.source ? v.compare : null }));
       if (report.connections.length === 0) {
         // Nothing to chart: an error if the file could not be read, else a plain answer.
         if (report.error) setFailure(report.error.message);
@@ -167,6 +166,7 @@ export function App() {
 
   const openFile = useCallback(
     (file: File) => {
+      setView((v) => (v.compare ? { ...v, compare: null } : v)); // another capture: a new question
       if (!isSnapshotFileName(file.name)) return load(file.name, async () => file, null);
       setSnap(null);
       setView((v) => ({ ...v, source: null }));
@@ -223,16 +223,24 @@ export function App() {
     return load && selected ? () => load(selected.id) : undefined;
   }, [selected, engine]);
 
+  // Two captures dropped at once: the first is opened, the second compared with it (web/compare).
+  const [compareFile, setCompareFile] = useState<File | null>(null);
   const onDrop = (event: React.DragEvent) => {
     event.preventDefault();
-    const file = event.dataTransfer.files?.[0];
+    const [file, second] = event.dataTransfer.files ?? [];
     if (file) openFile(file);
+    if (second && !isSnapshotFileName(file.name)) {
+      setCompareFile(second);
+      setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: second.name }, range: null } }));
+    }
   };
+  const main = useMemo<MainCapture | null>(() => engine && report && { name: fileName, report, source: engine.source, table: engine.table, share: engine.share, snapshot: engine.snapshot, summary: engine.summary },
+    [engine, report, fileName]);
 
   return (
     <div className="app" data-state={phase} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       <header className="app-header">
-        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); client().cancel(); loadSeq.current++; setPhase('idle'); setReport(null); setEngine(null); setView((v) => ({ ...v, source: null, conn: null, range: null })); }}>
+        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); client().cancel(); loadSeq.current++; setPhase('idle'); setReport(null); setEngine(null); setView((v) => ({ ...v, source: null, conn: null, range: null, compare: null })); }}>
           tcpscope
         </a>
         <span className="tagline">why was this TCP transfer slow?</span>
@@ -261,10 +269,16 @@ export function App() {
         ) : null}
         {report && engine && report.connections.length > 0 ? (
           <ErrorBoundary what="connection list" resetKey={report}>
-            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))} />
+            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))}
+              onCompare={selected && ((id) => setView((v) => ({ ...v, compare: { conns: [selected.id, id], with: { kind: 'same' }, range: null } })))} />
           </ErrorBoundary>
         ) : null}
-        {engine && selected && report ? (
+        {main && selected ? (
+          <ErrorBoundary what="compare view" resetKey={selected} onError={onChartsReady}>
+            <CompareArea main={main} selected={selected} view={view} onView={setView} onReady={onChartsReady} file={compareFile} />
+          </ErrorBoundary>
+        ) : null}
+        {engine && selected && report && !view.compare ? (
           <ErrorBoundary what="connection" resetKey={selected} onError={onChartsReady}>
             <ConnectionView name={fileName} summary={selected} report={report} view={view} onView={setView}
               source={engine.source} loadData={loadSelected} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />

@@ -58,6 +58,19 @@ describe('ConnectionTable', () => {
     vi.useRealTimers();
   });
 
+  it('⇆ on a row compares the selected connection with it, without selecting the row (web/compare)', async () => {
+    vi.useFakeTimers();
+    const onSelect = vi.fn(), onCompare = vi.fn();
+    const el = render(<ConnectionTable source={summaryTable([upload, download])} selected={1} onSelect={onSelect} onCompare={onCompare} />);
+    await settle();
+    const button = (id: number) => el.querySelector<HTMLButtonElement>(`tr[data-connection="${id}"] [data-testid="compare-row"]`)!;
+    expect(button(1).disabled).toBe(true); // not with itself
+    act(() => button(2).click());
+    expect(onCompare).toHaveBeenCalledWith(2);
+    expect(onSelect).not.toHaveBeenCalled();
+    vi.useRealTimers();
+  });
+
   it('the connection shown first is the one whose data direction carried most', () => {
     const chatty = { ...upload, id: 3, directions: [dir({ payloadBytes: 16_000_000 }), dir({ payloadBytes: 15_000_000 })] } as ConnectionSummary;
     expect(largestConnection([chatty, upload])!.id).toBe(2); // 20 MB > 16 MB, though 31 MB in total

@@ -55,8 +55,10 @@ const SEARCH_DELAY_MS = 150;
 
 interface Loaded { key: string; offset: number; rows: TableRow[]; matched: number; total: number }
 
-export function ConnectionTable({ source, selected, onSelect, processOf }: {
+export function ConnectionTable({ source, selected, onSelect, processOf, onCompare }: {
   source: TableSource; selected: number | null; onSelect: (id: number) => void;
+  /** Compare the selected connection with this one (web/compare); a ⇆ button per row. */
+  onCompare?: (id: number) => void;
   /** The process the capture names for a connection (Apple PKTAP, pcapng process blocks). */
   processOf?: (id: number) => ProcessInfo | undefined;
 }) {
@@ -126,6 +128,7 @@ export function ConnectionTable({ source, selected, onSelect, processOf }: {
                 {header('retransmissions', 'Retransmissions')}
                 {header('stalls', 'Stalls')}
                 {header('limit', 'Limit')}
+                {onCompare && <th>Compare</th>}
               </tr>
             </thead>
             <tbody>
@@ -149,6 +152,13 @@ export function ConnectionTable({ source, selected, onSelect, processOf }: {
                   <td className="num">{r.retransmissions.toLocaleString('en-US')}</td>
                   <td className="num">{r.stalls.toLocaleString('en-US')}</td>
                   <td><span className={`limit limit-${r.limit}`}>{r.limit}</span></td>
+                  {onCompare && (
+                    <td>
+                      <button type="button" className="link" data-testid="compare-row" disabled={r.id === selected}
+                        aria-label={`Compare connection ${selected} with connection ${r.id}`} title="Compare the selected connection with this one"
+                        onClick={(e) => { e.stopPropagation(); onCompare(r.id); }} onKeyDown={(e) => e.stopPropagation()}>⇆</button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

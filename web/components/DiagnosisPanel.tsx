@@ -18,6 +18,8 @@ export interface DiagnosisPanelProps {
   stalls?: Stall[];
   /** Called when a stall row or an episode is chosen (e.g. to zoom the charts onto it). */
   onSelectStall?: (start: number, duration: number) => void;
+  /** Id of the heading (default `diagnosis-<id>`; two panels of one page need two). */
+  headingId?: string;
 }
 
 export const VANTAGE_LABEL: Record<Vantage, string> = {
@@ -179,7 +181,7 @@ function VantageLine({ path }: { path: PathInfo }) {
   );
 }
 
-export function DiagnosisPanel({ summary, stalls, onSelectStall }: DiagnosisPanelProps) {
+export function DiagnosisPanel({ summary, stalls, onSelectStall, headingId = `diagnosis-${summary.id}` }: DiagnosisPanelProps) {
   const d = summary.diagnosis;
   const list = stalls ?? summary.directions[summary.dataDirection].stalls;
   const sender = summary.directions[summary.dataDirection];
@@ -206,9 +208,9 @@ export function DiagnosisPanel({ summary, stalls, onSelectStall }: DiagnosisPane
       data-link-bps={evidence?.linkRateBps ?? undefined}
       data-cap-bps={evidence?.capBps ?? undefined}
       data-verdict={evidence?.verdict}
-      aria-labelledby={`diagnosis-${summary.id}`}
+      aria-labelledby={headingId}
     >
-      <h2 id={`diagnosis-${summary.id}`}>Why was it slow? {LIMIT_LABEL[d.limit] ?? d.limit}</h2>
+      <h2 id={headingId}>Why was it slow? {LIMIT_LABEL[d.limit] ?? d.limit}</h2>
       <p className="diagnosis-text" data-testid="diagnosis-text">
         {d.text || 'No diagnosis for this connection.'}
       </p>

@@ -41,3 +41,8 @@ export async function fetchCapture(url: string, pageOrigin = globalThis.location
   if (!response.ok) throw new FetchCaptureError(`Could not fetch ${echo(url)}: HTTP ${response.status} ${echo(response.statusText)}`.trim());
   return response.blob();
 }
+
+/** The address of a bundled example capture (public/examples/). */
+export function exampleUrl(file: string): string {
+  return new URL(`examples/${encodeURIComponent(file)}`, document.baseURI).href;
+}

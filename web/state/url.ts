@@ -8,6 +8,22 @@ export type Theme = 'auto' | 'light' | 'dark';
 
 export type Source = { kind: 'url'; url: string } | { kind: 'example'; file: string } | null;
 
+/** Where the compare view's side B comes from: the view's own capture, another one by
+ *  address or example, a share link's second snapshot (base64url), or a local file
+ *  (named only: a link cannot reopen it). */
+export type CompareWith =
+  | { kind: 'same' } | { kind: 'url'; url: string } | { kind: 'example'; file: string }
+  | { kind: 'snapshot'; data: string } | { kind: 'file'; name: string };
+
+/** Two connections on one time axis, each from its own first packet (web/compare). */
+export interface CompareState {
+  /** Connection ids: A of the view's capture, B of `with`. */
+  conns: [number, number];
+  with: CompareWith;
+  /** Visible range, s since each connection's own start (null: both whole). */
+  range: [number, number] | null;
+}
+
 export interface ViewState {
   /** Selected connection id (null: the largest). */
   conn: number | null;
@@ -22,13 +38,15 @@ export interface ViewState {
   pipe: boolean;
   theme: Theme;
   source: Source;
+  /** The compare view, or null for the one-connection view (A is also `conn`). */
+  compare: CompareState | null;
 }
 
 export const DEFAULT_BIN_MS = 100;
 export const BIN_CHOICES_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 export const DEFAULT_VIEW: ViewState = {
-  conn: null, range: null, binMs: null, stallMs: null, charts: [...CHART_IDS], pipe: false, theme: 'auto', source: null,
+  conn: null, range: null, binMs: null, stallMs: null, charts: [...CHART_IDS], pipe: false, theme: 'auto', source: null, compare: null,
 };
 
 const EXAMPLE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
@@ -91,9 +109,8 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
   if (conn !== null && Number.isInteger(conn)) view.conn = conn;
   else if (conn !== null) refuse('c', 'a connection number is a whole number');
   if (params.has('t')) {
-    const range = params.get('t')!.split(',');
-    const [a, b] = range.length === 2 ? range.map((x) => finite(x, -1e9, 1e9)) : [null, null];
-    if (a !== null && b !== null && b > a) view.range = [a, b];
+    const range = rangeOf(params.get('t')!);
+    if (range) view.range = range;
     else refuse('t', 'a time range is two numbers of seconds, start < end, within ±10⁹');
   }
   // Any positive bin or threshold is passed on: the view engine raises one that is too
@@ -124,7 +141,57 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
     if (EXAMPLE_FILE.test(example)) view.source = { kind: 'example', file: example };
     else refuse('ex', 'an example is named by its file name (letters, digits, . _ -)');
   }
+  view.compare = parseCompare(params, refuse);
+  if (view.compare) view.conn = view.compare.conns[0];
   return { view, refused };
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const COMPARE_WITH_KEYS = ['compare-url', 'compare-ex', 'compare-snap', 'compare-file'] as const;
+
+/** `compare=A,B` with its second source (`compare-url=`, `compare-ex=`, `compare-snap=`,
+ *  `compare-file=`; none: the same capture) and range (`compare-t=`). */
+function parseCompare(params: URLSearchParams, refuse: (key: string, why: string) => void): CompareState | null {
+  const text = params.get('compare');
+  const extras = [...COMPARE_WITH_KEYS, 'compare-t'].filter((k) => params.has(k));
+  if (text === null) {
+    for (const key of extras) refuse(key, 'it belongs to a compare view and the link has no #compare=');
+    return null;
+  }
+  const ids = text.split(',').map((x) => (/^\d{1,9}$/.test(x) ? Number(x) : null));
+  if (ids.length !== 2 || ids[0] === null || ids[1] === null) {
+    refuse('compare', 'a compare view names two connection numbers, A,B');
+    return null;
+  }
+  const compare: CompareState = { conns: [ids[0], ids[1]], with: { kind: 'same' }, range: null };
+  const named = COMPARE_WITH_KEYS.filter((k) => params.has(k));
+  for (const key of named.slice(1)) refuse(key, `the second capture is already named by #${named[0]}=`);
+  const key = named[0];
+  const value = key ? params.get(key)! : '';
+  const problem = key === 'compare-url' ? urlProblem(value) : null;
+  if (key === 'compare-url' && problem === null) compare.with = { kind: 'url', url: new URL(value).href };
+  else if (key === 'compare-url') refuse(key, problem!);
+  else if (key === 'compare-ex' && EXAMPLE_FILE.test(value)) compare.with = { kind: 'example', file: value };
+  else if (key === 'compare-ex') refuse(key, 'an example is named by its file name (letters, digits, . _ -)');
+  else if (key === 'compare-snap' && BASE64URL.test(value)) compare.with = { kind: 'snapshot', data: value };
+  else if (key === 'compare-snap') refuse(key, 'a snapshot is base64url (letters, digits, - and _)');
+  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: value.slice(0, MAX_ECHO_CHARS) };
+  else if (key === 'compare-file') refuse(key, 'a file is named by its name');
+  // A second source that was refused: comparing within the first capture instead would mislead.
+  if (key && compare.with.kind === 'same') return null;
+  if (params.has('compare-t')) {
+    const range = rangeOf(params.get('compare-t')!);
+    if (range) compare.range = range;
+    else refuse('compare-t', 'a time range is two numbers of seconds, start < end, within ±10⁹');
+  }
+  return compare;
+}
+
+/** `a,b` seconds with a < b, within ±10⁹; null otherwise. */
+function rangeOf(text: string): [number, number] | null {
+  const parts = text.split(',');
+  const [a, b] = parts.length === 2 ? parts.map((x) => finite(x, -1e9, 1e9)) : [null, null];
+  return a !== null && b !== null && b > a ? [a, b] : null;
 }
 
 /** Parse `#c=1&t=0.5,2&...` (with or without the leading '#'). */
@@ -153,12 +220,24 @@ export function serializeView(view: ViewState): string {
   const params = new URLSearchParams();
   if (view.source?.kind === 'url') params.set('url', view.source.url);
   if (view.source?.kind === 'example') params.set('ex', view.source.file);
-  if (view.conn !== null) params.set('c', String(view.conn));
+  // A compare view names A in `compare=`, and A is the view's connection.
+  if (view.conn !== null && !view.compare) params.set('c', String(view.conn));
   if (view.range) params.set('t', `${num(view.range[0])},${num(view.range[1])}`);
+  if (view.compare) serializeCompare(view.compare, params);
   if (view.binMs !== null) params.set('bin', num(view.binMs));
   if (view.stallMs !== null) params.set('stall', num(view.stallMs));
   if (view.charts.length !== CHART_IDS.length) params.set('charts', view.charts.join(','));
   if (view.pipe) params.set('pipe', '1');
   if (view.theme !== 'auto') params.set('theme', view.theme);
   return params.toString().replace(/%2C/g, ',');
+}
+
+function serializeCompare(compare: CompareState, params: URLSearchParams): void {
+  params.set('compare', compare.conns.join(','));
+  const w = compare.with;
+  if (w.kind === 'url') params.set('compare-url', w.url);
+  if (w.kind === 'example') params.set('compare-ex', w.file);
+  if (w.kind === 'snapshot') params.set('compare-snap', w.data);
+  if (w.kind === 'file') params.set('compare-file', w.name);
+  if (compare.range) params.set('compare-t', `${num(compare.range[0])},${num(compare.range[1])}`);
 }

@@ -1,0 +1,175 @@
+// Where the compare view meets the app: with no compare open, a bar offering "compare
+// with another capture" (a file or an example; two connections of this capture are
+// picked from the connection table); with one open, side A from the app's capture and
+// side B from the same capture or a second one (useSecondCapture), and the view.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ConnectionSummary, Report } from '../model/types';
+import type { ViewSource } from '../worker/viewSource';
+import type { Shared, ShareSpec } from '../worker/protocol';
+import type { CompareState, ViewState } from '../state/url';
+import { largestConnection, type TableSource } from '../components/ConnectionTable';
+import { FilePicker, type Example } from '../components/DropZone';
+import { ProgressBar } from '../components/ProgressBar';
+import { MARGIN } from '../charts/frame';
+import { CompareView } from './CompareView';
+import { compareLink } from './compareShare';
+import { compareBinSeconds, type CompareSide } from './sides';
+import { useSecondCapture } from './useSecondCapture';
+
+/** The app's capture (side A's). */
+export interface MainCapture {
+  name: string;
+  report: Report;
+  source: ViewSource;
+  table: TableSource;
+  share?: (spec: ShareSpec) => Promise<Shared>;
+  snapshot?: string;
+  /** A connection's summary by id, for a report that carries only some (10^4+ connections). */
+  summary?: (id: number) => Promise<ConnectionSummary | null>;
+}
+
+export interface CompareAreaProps {
+  main: MainCapture;
+  /** The app's selected connection: side A. */
+  selected: ConnectionSummary;
+  view: ViewState;
+  onView: (update: (v: ViewState) => ViewState) => void;
+  onReady: () => void;
+  /** A second capture dropped together with the first: side B. */
+  file?: File | null;
+}
+
+const pageBase = () => window.location.origin + window.location.pathname;
+
+function useExamples(): Example[] {
+  const [examples, setExamples] = useState<Example[]>([]);
+  useEffect(() => {
+    fetch(new URL('examples/index.json', document.baseURI)).then((r) => (r.ok ? r.json() : []))
+      .then((list) => setExamples(Array.isArray(list) ? list : [])).catch(() => undefined);
+  }, []);
+  return examples;
+}
+
+/** "Compare with another capture…": a local file or a bundled example becomes side B. */
+function CompareBar({ selected, onCompare }: { selected: ConnectionSummary; onCompare: (with_: CompareState['with'], file?: File) => void }) {
+  const examples = useExamples();
+  return (
+    // A capture dropped here is compared with the open one (dropped elsewhere, it replaces it).
+    <div className="compare-bar compare-drop" data-testid="compare-bar" onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        const file = e.dataTransfer.files?.[0];
+        if (!file) return;
+        e.preventDefault();
+        e.stopPropagation();
+        onCompare({ kind: 'file', name: file.name }, file);
+      }}>
+      <span>Compare #{selected.id} with another capture (drop it here):</span>
+      <FilePicker label="Open a capture…" onFile={(file) => onCompare({ kind: 'file', name: file.name }, file)} />
+      {examples.length > 0 && (
+        <select data-testid="compare-example" value="" aria-label="Compare with an example capture"
+          onChange={(e) => e.target.value && onCompare({ kind: 'example', file: e.target.value })}>
+          <option value="">an example…</option>
+          {examples.map((x) => <option key={x.file} value={x.file}>{x.title}</option>)}
+        </select>
+      )}
+      <span className="muted">— or ⇆ on a row of the table compares two connections of this capture.</span>
+    </div>
+  );
+}
+
+export function CompareArea({ main, selected, view, onView, onReady, file: dropped }: CompareAreaProps) {
+  const compare = view.compare;
+  const [file, setFile] = useState<File | null>(null);
+  // B chosen by opening another capture: its largest connection, once it is read.
+  const pickLargest = useRef(false);
+  useEffect(() => {
+    if (!dropped) return;
+    pickLargest.current = true;
+    setFile(dropped);
+  }, [dropped]);
+  const second = useSecondCapture(compare?.with ?? null, file);
+  const setCompare = useCallback((update: (c: CompareState) => CompareState) =>
+    onView((v) => (v.compare ? { ...v, compare: update(v.compare) } : v)), [onView]);
+
+  // A is the app's selected connection (a row chosen in the table changes it).
+  useEffect(() => {
+    if (compare && compare.conns[0] !== selected.id) setCompare((c) => ({ ...c, conns: [selected.id, c.conns[1]] }));
+  }, [compare, selected.id, setCompare]);
+
+  // B of the same capture that its report does not carry (10^4+ connections): asked of the worker.
+  const [fetched, setFetched] = useState<{ id: number; summary: ConnectionSummary | null } | null>(null);
+  const sameId = compare?.with.kind === 'same' ? compare.conns[1] : null;
+  const carried = sameId !== null && main.report.connections.some((c) => c.id === sameId);
+  useEffect(() => {
+    if (sameId === null || carried || !main.summary) return;
+    let live = true;
+    main.summary(sameId).then((summary) => live && setFetched({ id: sameId, summary })).catch(() => undefined);
+    return () => { live = false; };
+  }, [sameId, carried, main]);
+
+  const b = useMemo(() => {
+    if (!compare) return null;
+    if (compare.with.kind === 'same') {
+      const summary = main.report.connections.find((c) => c.id === compare.conns[1]) ?? (fetched?.id === compare.conns[1] ? fetched.summary ?? undefined : undefined);
+      return summary ? { name: main.name, summary, report: main.report, source: main.source, table: main.table, share: main.share, snapshot: main.snapshot } : null;
+    }
+    if (second?.phase !== 'ready') return null;
+    const summary = second.report.connections.find((c) => c.id === compare.conns[1]);
+    return { ...second, summary: !pickLargest.current && summary ? summary : largestConnection(second.report.connections)! };
+  }, [compare, main, second, fetched]);
+  // B's connection as shown (the largest when B's capture was just opened, or the link named none there).
+  useEffect(() => {
+    if (!b || !compare || b.summary.id === compare.conns[1]) { if (b) pickLargest.current = false; return; }
+    setCompare((c) => ({ ...c, conns: [c.conns[0], b.summary.id] }));
+  }, [b, compare, setCompare]);
+
+  const sides = useMemo<[CompareSide, CompareSide] | null>(() => b && [
+    { letter: 'A', name: main.name, summary: selected, source: main.source },
+    { letter: 'B', name: b.name, summary: b.summary, source: b.source },
+  ], [b, main.name, main.source, selected]);
+
+  // Nothing to draw (B failed or waits for its file): the page is still "ready".
+  const noSuchB = sameId !== null && !b && (!main.summary || fetched?.id === sameId);
+  const stuck = second?.phase === 'error' || second?.phase === 'need-file' || noSuchB;
+  useEffect(() => { if (stuck) onReady(); }, [stuck, onReady]);
+
+  const exit = () => onView((v) => ({ ...v, compare: null }));
+  if (!compare) {
+    return <CompareBar selected={selected} onCompare={(with_, f) => {
+      pickLargest.current = true;
+      if (f) setFile(f);
+      onView((v) => ({ ...v, compare: { conns: [selected.id, 0], with: with_, range: null } }));
+    }} />;
+  }
+  if (!sides || !b) {
+    return (
+      <section className="connection compare" data-testid="compare" data-state={stuck ? 'error' : 'loading'}>
+        <div className="compare-head">
+          <h2>Compare #{selected.id} of {main.name} with {second?.name ?? `#${compare.conns[1]}`}</h2>
+          <button type="button" className="button" data-testid="compare-exit" onClick={exit}>Exit compare</button>
+        </div>
+        {second?.phase === 'loading' && <ProgressBar name={second.name} progress={second.progress} onCancel={exit} />}
+        {second?.phase === 'error' && <div className="error" role="alert" data-testid="compare-error"><strong>Could not read {second.name}.</strong> {second.message}</div>}
+        {second?.phase === 'need-file' && (
+          <p className="notice" role="status">Side B was the local file {second.name}; open it again to compare:{' '}
+            <FilePicker label={`Open ${second.name}…`} onFile={setFile} /></p>
+        )}
+        {noSuchB && <p className="error" role="alert" data-testid="compare-error">This capture has no connection {compare.conns[1]}.</p>}
+      </section>
+    );
+  }
+  const binSeconds = compareBinSeconds(sides, view.binMs);
+  return (
+    <CompareView
+      sides={sides} tables={[main.table, b.table]} choices={[main.report.connections, b.report.connections]}
+      onPick={(k, id) => (k === 0 ? onView((v) => ({ ...v, conn: id, compare: v.compare && { ...v.compare, conns: [id, v.compare.conns[1]] } })) : setCompare((c) => ({ ...c, conns: [c.conns[0], id] })))}
+      range={compare.range} onRange={(range) => setCompare((c) => ({ ...c, range }))}
+      binMs={view.binMs} onBinMs={(binMs) => onView((v) => ({ ...v, binMs }))}
+      theme={view.theme} onReady={onReady} onExit={exit}
+      share={(width) => compareLink(pageBase(), view, [
+        { summary: selected, name: main.name, make: main.share, snapshot: main.snapshot },
+        { summary: b.summary, name: b.name, make: b.share, snapshot: b.snapshot },
+      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds)}
+    />
+  );
+}

@@ -1,0 +1,62 @@
+// The compare view's share link: a permalink when both captures are reachable by
+// address, else two snapshots (one per side, each made by its own worker with the
+// existing share code) within half the 8 KB link budget each.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_VIEW, parseView, type ViewState } from '../state/url';
+import type { ConnectionSummary } from '../model/types';
+import type { ShareSpec } from '../worker/protocol';
+import { compareLink, type ShareSide } from './compareShare';
+
+const BASE = 'https://tcpscope.example/';
+const summary = (id: number, start: number) => ({ id, start, end: start + 2 }) as ConnectionSummary;
+const view = (patch: Partial<ViewState>): ViewState => ({ ...DEFAULT_VIEW, charts: [...DEFAULT_VIEW.charts], ...patch });
+
+/** A side whose worker makes a snapshot of `chars` characters and records the spec. */
+function side(id: number, start: number, letter: string, chars: number, specs: ShareSpec[]): ShareSide {
+  return {
+    summary: summary(id, start), name: `${letter}.pcap`,
+    make: async (spec) => { specs.push(spec); return { snapshot: letter.repeat(Math.min(chars, spec.maxLinkChars!)), columns: spec.columns, bytes: 0 }; },
+  };
+}
+
+describe('compare share link', () => {
+  it('captures reachable by address: the permalink is the link', async () => {
+    const v = parseView('url=https%3A%2F%2Fx.org%2Fa.pcap&compare=1,2&compare-url=https%3A%2F%2Fx.org%2Fb.pcap');
+    const specs: ShareSpec[] = [];
+    const got = await compareLink(BASE, v, [side(1, 0, 'A', 10, specs), side(2, 0, 'B', 10, specs)], 700, 0.1);
+    expect(got).toEqual({ link: `${BASE}#url=https%3A%2F%2Fx.org%2Fa.pcap&compare=1,2&compare-url=https%3A%2F%2Fx.org%2Fb.pcap` });
+    expect(specs).toEqual([]);
+  });
+
+  it('two captures: one snapshot per side, each asked over its own times within half the budget', async () => {
+    const v = view({ source: { kind: 'example', file: 'healthy.pcap' }, conn: 1, range: [3, 4],
+      compare: { conns: [1, 1], with: { kind: 'example', file: 'rwnd-limited.pcap' }, range: [0.5, 1.5] } });
+    const specs: ShareSpec[] = [];
+    const got = await compareLink(BASE, v, [side(1, 0.031544, 'A', 100, specs), side(1, 0.031224, 'B', 200, specs)], 704, 0.1);
+    expect(got).toEqual({ link: `${BASE}#compare=1,1&compare-snap=${'B'.repeat(200)}&compare-t=0.5,1.5&snap=${'A'.repeat(100)}` });
+    // The link's view without the snapshots: 8192 − its length, halved.
+    const prefix = `${BASE}#compare=1,1&compare-t=0.5,1.5&compare-snap=&snap=`;
+    const budget = Math.floor((8192 - prefix.length) / 2);
+    expect(specs.map((s) => [s.connection, s.t0, s.t1, s.binSeconds, s.columns, s.maxLinkChars, s.charts.join()])).toEqual([
+      [1, 0.031544 + 0.5, 0.031544 + 1.5, 0.1, 704, budget, 'throughput,inflight'],
+      [1, 0.031224 + 0.5, 0.031224 + 1.5, 0.1, 704, budget, 'throughput,inflight'],
+    ]);
+  });
+
+  it('a side opened from a link is re-shared as it is; a link past 8 KB is refused with its size', async () => {
+    const v = view({ conn: 0, compare: { conns: [0, 3], with: { kind: 'snapshot', data: 'old' }, range: null } });
+    const opened = (id: number, snapshot: string): ShareSide => ({ summary: summary(id, 0), name: 'x', snapshot });
+    expect(await compareLink(BASE, v, [opened(0, 'AAA'), opened(3, 'BBB')], 700, 0.1))
+      .toEqual({ link: `${BASE}#compare=0,3&compare-snap=BBB&snap=AAA` });
+    expect(await compareLink(BASE, v, [opened(0, 'A'.repeat(5000)), opened(3, 'B'.repeat(5000))], 700, 0.1))
+      .toEqual({ error: 'This compare view is too large for a link (10 KB).' });
+  });
+
+  it('a worker that cannot make a link says so', async () => {
+    const v = view({ conn: 0, compare: { conns: [0, 1], with: { kind: 'same' }, range: null } });
+    const failing: ShareSide = { summary: summary(0, 0), name: 'a.pcap', make: async () => ({ error: 'no connection 0' }) };
+    const specs: ShareSpec[] = [];
+    expect(await compareLink(BASE, v, [failing, side(1, 0, 'B', 5, specs)], 700, 0.1))
+      .toEqual({ error: 'No link could be made of a.pcap: no connection 0' });
+  });
+});
