@@ -106,10 +106,16 @@ export async function runRender(args, err = process.stderr) {
     const bundle = await import(BUNDLE.href);
     engine = await openEngine(o.source);
     const view = figureView(o, bundle, engine.report);
-    const svg = await bundle.renderSvg({
-      ...view, others: engine.report.connections, width: o.width, height: o.height ?? undefined,
-      direction: o.direction ?? undefined, session: { query: engine.query, at: engine.at },
-    });
+    let svg;
+    try {
+      svg = await bundle.renderSvg({
+        ...view, others: engine.report.connections, width: o.width, height: o.height ?? undefined,
+        direction: o.direction ?? undefined, session: { query: engine.query, at: engine.at },
+      });
+    } catch (e) {
+      // The chart's own message (ChartMessages: "This chart cannot be drawn: …").
+      throw new EngineError(e.message, 1);
+    }
     writeFileSync(o.out, /\.png$/i.test(o.out) ? await svgToPngBytes(svg, o.scale) : `${svg}\n`);
     process.exitCode = engine.report.error ? 1 : 0;
   } catch (e) {
