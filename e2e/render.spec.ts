@@ -31,13 +31,15 @@ function shape(svg: string): Shape {
   };
 }
 
-// stalls.pcap: few enough RTT samples and points that every mark is in the SVG on the
-// page too (no canvas layer, canvasLayer.ts CANVAS_MIN_MARKS), so the files can be equal.
+// Every chart of the stack, both themes, whole connections and zoomed ranges. Each has
+// fewer dots than canvasLayer.ts CANVAS_MIN_MARKS, so every mark is in the page's SVG
+// too (denser series go to a canvas on the page, vector paths in Node: docs/FIGURES.md).
 const CASES = [
   { file: 'stalls.pcap', chart: 'rtt', theme: 'light', range: null },
   { file: 'stalls.pcap', chart: 'throughput', theme: 'dark', range: [0.5, 1.5] },
   { file: 'zero-window.pcap', chart: 'stalls', theme: 'light', range: null },
   { file: 'rwnd-limited.pcap', chart: 'inflight', theme: 'dark', range: [1, 1.2] },
+  { file: 'loss-1pct.pcap', chart: 'sequence', theme: 'light', range: null },
 ] as const;
 
 for (const c of CASES) {
