@@ -2,6 +2,8 @@
 // CSS variables for the theme), which a saved .svg file does not carry; so the
 // computed colours, strokes and fonts of every element are copied into presentation
 // attributes, and a background rectangle takes the page's background colour.
+// One export path: the page's SVG/PNG buttons (SharePanel) and `tcpscope render`
+// (web/render, the same charts in jsdom) both write svgToString's file.
 
 /** Inherited properties: inlined only where they differ from the parent's value. */
 const INHERITED = [

@@ -5,7 +5,7 @@
 // page, Vitest's jsdom, or the CLI's jsdom (web/render/node.tsx).
 
 import { createRoot } from 'react-dom/client';
-import { ConnectionCharts, DEFAULT_HEIGHTS } from '../components/ConnectionCharts';
+import { ConnectionCharts } from '../components/ConnectionCharts';
 import { CHART_IDS, type ChartId } from '../charts/frame';
 import type { Dir } from '../charts/useViewAnswers';
 import type { TimeRange } from '../charts/timeRange';
@@ -32,9 +32,6 @@ export interface Figure {
   stallMs?: number | null;
   direction?: Dir;
 }
-
-/** The page's default height of `chart`'s svg. */
-export const defaultHeight = (chart: ChartId) => DEFAULT_HEIGHTS[chart];
 
 /**
  * Draws `figure` into a detached-from-view host in `document`, waits for the stack's
