@@ -5,6 +5,7 @@
 //   tcpscope analyze CAPTURE... [--json | --ndjson] [--stall-ms N]              (cli/analyze.mjs)
 //   tcpscope series CAPTURE --connection N --series NAME (--csv | --json) [...]  (cli/series.mjs)
 //   tcpscope share CAPTURE --connection N [...]                                  (cli/share.mjs)
+//   tcpscope render CAPTURE|LINK --out FIG.svg|FIG.png [--chart ID] [...]         (cli/render.mjs)
 //
 // Exit status: 0 success, 1 the capture is damaged (partial results still printed,
 // `error` set), 2 usage errors and inputs that cannot be read. Always through
@@ -13,8 +14,9 @@ import { ANALYZE_USAGE, InputError, runAnalyze, UsageError } from '../cli/analyz
 import { exitQuietlyOnBrokenPipe } from '../cli/output.mjs';
 import { runSeries, SERIES_USAGE } from '../cli/series.mjs';
 import { runShare, SHARE_USAGE } from '../cli/share.mjs';
+import { RENDER_USAGE, runRender } from '../cli/render.mjs';
 
-const USAGE = `${ANALYZE_USAGE}\n\n${SERIES_USAGE}\n\n${SHARE_USAGE}`;
+const USAGE = `${ANALYZE_USAGE}\n\n${SERIES_USAGE}\n\n${SHARE_USAGE}\n\n${RENDER_USAGE}`;
 
 exitQuietlyOnBrokenPipe();
 const [command, ...args] = process.argv.slice(2);
@@ -22,6 +24,7 @@ let run;
 if (command === '--help' || command === '-h') run = Promise.resolve(process.stdout.write(`${USAGE}\n`));
 else if (command === 'series') run = runSeries(args);
 else if (command === 'share') run = runShare(args);
+else if (command === 'render') run = runRender(args);
 else if (command === 'analyze') run = runAnalyze(args);
 else run = Promise.reject(new UsageError(command ? `unknown command '${command}'` : 'missing command'));
 

@@ -1,17 +1,21 @@
 // Install without Rust (issue 16): `npm pack` gives a tarball holding the built wasm;
-// `npm install ./tcpscope-*.tgz` in an empty folder, then `npx tcpscope analyze`, works
-// with no cargo on PATH and nothing fetched (the CLI has no runtime dependencies).
+// `npm install ./tcpscope-*.tgz` in an empty folder, then `npx tcpscope analyze` and
+// `npx tcpscope render`, work with no cargo on PATH: the tarball holds the built wasm
+// and the renderer's bundle (build/render). The renderer's two runtime dependencies
+// (jsdom; @resvg/resvg-js, whose platform binary is an npm optional dependency) come
+// from the npm cache, or from the registry as for any user (prefer-offline: only what
+// the cache lacks, such as their package metadata on a first run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-test('npm pack → npm install of the tarball in an empty folder → tcpscope analyze', () => {
+test('npm pack → npm install of the tarball in an empty folder → tcpscope analyze and render', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcpscope-install-'));
   const packed = join(tmp, 'packed');
   const site = join(tmp, 'site');
@@ -22,14 +26,20 @@ test('npm pack → npm install of the tarball in an empty folder → tcpscope an
   assert.ok(tarball, 'npm pack wrote a tarball');
   const listing = execFileSync('tar', ['-tzf', join(packed, tarball)], { encoding: 'utf8' });
   assert.match(listing, /package\/wasm\/pkg\/tcpscope_core_bg\.wasm/, 'the built wasm is inside');
+  assert.match(listing, /package\/build\/render\/render\.mjs/, 'the renderer bundle is inside');
   assert.doesNotMatch(listing, /\.test\.mjs|package\/web\/|package\/wasm\/src/, 'only what the CLI needs');
 
   // A machine without Rust: PATH has node and the system tools, not ~/.cargo/bin.
-  const env = { ...process.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_offline: 'true' };
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' };
   writeFileSync(join(site, 'package.json'), '{"name":"site","private":true}\n');
   execFileSync('npm', ['install', '--silent', join(packed, tarball)], { cwd: site, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const report = JSON.parse(execFileSync('npx', ['--no-install', 'tcpscope', 'analyze', join(root, 'public', 'examples', 'rwnd-limited.pcap'), '--json'], { cwd: site, env, encoding: 'utf8' }));
   // rwnd-limited.pcap: 8731 packets, 2 connections (public/examples/README.md).
   assert.equal(report.capture.packets, 8731);
   assert.equal(report.connections.length, 2);
+  for (const out of ['fig.svg', 'fig.png']) {
+    execFileSync('npx', ['--no-install', 'tcpscope', 'render', join(root, 'public', 'examples', 'rwnd-limited.pcap'), '--chart', 'inflight', '--out', out], { cwd: site, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  assert.match(readFileSync(join(site, 'fig.svg'), 'utf8'), /^<svg [^>]*data-chart="inflight"/);
+  assert.equal(readFileSync(join(site, 'fig.png')).subarray(1, 4).toString('latin1'), 'PNG');
 });

@@ -7,10 +7,8 @@
 // seconds since the first packet of the file (equal for a point); rates in bit/s in
 // columns named *bps*, byte counts in columns named *bytes*. Clamps and notes from
 // the engine go to stderr.
-import { existsSync } from 'node:fs';
 import { write } from './output.mjs';
-import { loadWasm, openCapture, pushStream } from './wasm.mjs';
-import { isSnapshotSource, openSnapshot } from './share.mjs';
+import { connectionOf, EngineError, openEngine } from './engine.mjs';
 
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N --series NAME (--csv | --json)
                        [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
@@ -131,39 +129,23 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     process.exitCode = 2;
     return;
   }
-  const snapshot = isSnapshotSource(o.capture);
-  if (!snapshot && o.capture !== '-' && !existsSync(o.capture)) {
-    err.write(`tcpscope: cannot open '${o.capture}': no such file\n`);
-    process.exitCode = 2;
-    return;
-  }
-  const loaded = await loadWasm();
-  if (!loaded || typeof loaded.wasm.viewQuery !== 'function') {
-    err.write('tcpscope: the wasm module is not built (or predates `series`); run `npm run build:wasm` first\n');
-    process.exitCode = 2;
-    return;
-  }
-  const { wasm } = loaded;
-  let session;
+  let engine;
   try {
-    // A share link answers the same questions from what it holds (cli/share.mjs).
-    session = snapshot ? openSnapshot(wasm, o.capture) : new wasm.WasmSession(Number.NaN);
+    engine = await openEngine(o.capture);
   } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
     err.write(`tcpscope: ${e.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = e.exitCode;
     return;
   }
+  const { session, report } = engine;
   try {
-    if (!snapshot) {
-      await pushStream(session, await openCapture(o.capture));
-      session.finish();
-    }
-    const report = JSON.parse(session.reportJson());
-    const conn = report.connections.find((c) => c.id === o.connection);
-    if (!conn) {
-      const ids = report.connections.map((c) => c.id);
-      err.write(`tcpscope: no connection ${o.connection} in ${o.capture} (connections: ${ids.length ? `${ids[0]}..${ids[ids.length - 1]}` : 'none'})\n`);
-      process.exitCode = 2;
+    let conn;
+    try {
+      conn = connectionOf(report, o.connection, o.capture);
+    } catch (e) {
+      err.write(`tcpscope: ${e.message}\n`);
+      process.exitCode = e.exitCode;
       return;
     }
     const request = {
@@ -171,8 +153,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
       t0: o.from ?? conn.start, t1: o.to ?? conn.end, columns: o.columns,
       binSeconds: o.bin, stallThresholdMs: o.stallMs, direction: o.direction,
     };
-    const text = snapshot ? session.query(JSON.stringify(request)) : wasm.viewQuery(session, JSON.stringify(request));
-    const r = JSON.parse(text);
+    const r = JSON.parse(engine.query(JSON.stringify(request)));
     for (const c of r.clamped ?? []) err.write(`tcpscope: clamped: ${c}\n`);
     for (const n of r.notes ?? []) err.write(`tcpscope: note: ${n}\n`);
     if (r.more > 0) err.write(`tcpscope: ${r.more} more intervals in view not listed (at most 4 per column; raise --columns or narrow --from/--to)\n`);

@@ -20,6 +20,8 @@ step "cargo test (Rust core, natively)"
 (cd wasm && cargo test --quiet)
 step "build wasm"
 bash scripts/build-wasm.sh
+step "build the static renderer (tcpscope render's Node bundle)"
+npx vite build -c vite.render.config.ts
 step "CLI tests (node --test)"
 node --test cli/
 step "unit tests (vitest)"

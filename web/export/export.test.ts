@@ -64,16 +64,29 @@ describe('svgToStandalone', () => {
     expect(svgToString(chart())).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   });
 
-  it('inlines computed fill, stroke (CSS variables resolved), dasharray and fonts', () => {
+  it('inlines computed fill, stroke (CSS variables resolved), dasharray and fonts, as a browser reports them', () => {
     const out = svgToStandalone(chart());
     const path = out.querySelector('path.line')!;
     expect(path.getAttribute('fill')).toBe('none');
-    expect(path.getAttribute('stroke')).toBe('#0072b2');
-    expect(path.getAttribute('stroke-dasharray')).toBe('4 2');
+    expect(path.getAttribute('stroke')).toBe('rgb(0, 114, 178)');
+    expect(path.getAttribute('stroke-dasharray')).toBe('4px, 2px');
     const label = out.querySelector('text.label')!;
-    expect(label.getAttribute('fill')).toBe('#5b6470');
+    expect(label.getAttribute('fill')).toBe('rgb(91, 100, 112)');
     expect(label.getAttribute('font-size')).toBe('11px');
     expect(label.getAttribute('font-family')).toBe('serif');
+  });
+
+  it('gives the root every inherited value (jsdom: from the ancestors or the initial value) and keeps <title>', () => {
+    document.head.innerHTML = '<style>.tcps-charts { font: 12px/1.4 serif; }</style>';
+    document.body.innerHTML = '<section class="tcps-charts"><svg width="640" height="200"><title>T</title><g font-size="10"><text>x</text></g></svg></section>';
+    const out = svgToStandalone(document.querySelector('svg')!);
+    expect(out.firstElementChild!.localName).toBe('title');
+    expect(out.getAttribute('font-family')).toBe('serif');
+    expect(out.getAttribute('font-size')).toBe('12px');
+    expect(out.getAttribute('fill')).toBe('rgb(0, 0, 0)');
+    expect(out.getAttribute('stroke-width')).toBe('1px');
+    // A presentation attribute is a computed value too: in px, as a browser reports it.
+    expect(out.querySelector('g')!.getAttribute('font-size')).toBe('10px');
   });
 
   it('drops hidden elements and the live interaction layers', () => {

@@ -2,6 +2,8 @@
 // CSS variables for the theme), which a saved .svg file does not carry; so the
 // computed colours, strokes and fonts of every element are copied into presentation
 // attributes, and a background rectangle takes the page's background colour.
+// One export path: the page's SVG/PNG buttons (SharePanel) and `tcpscope render`
+// (web/render, the same charts in jsdom) both write svgToString's file.
 
 /** Inherited properties: inlined only where they differ from the parent's value. */
 const INHERITED = [
@@ -16,6 +18,7 @@ const OWN: Record<string, string> = { opacity: '1' };
 const LIVE_ONLY = '.tcps-interact, .tcps-overlay, .tcps-tooltip';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
 /** Resolve var(--x) that the environment left unresolved (jsdom; browsers resolve them). */
 function resolveVars(el: Element, value: string): string {
@@ -28,34 +31,84 @@ function resolveVars(el: Element, value: string): string {
   });
 }
 
+/** Lengths that browsers report in px (jsdom reports the declared number). */
+const LENGTHS = new Set(['stroke-width', 'font-size']);
+
+const FONT_WEIGHTS: Record<string, string> = { normal: '400', bold: '700' };
+
+/** A declared value as browsers report the computed one: #hex as rgb(), bare lengths in px, weights as numbers. */
+function asComputed(property: string, value: string): string {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value)?.[1];
+  if (hex) {
+    const full = hex.length === 3 ? hex.replace(/./g, (c) => c + c) : hex;
+    return `rgb(${[0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)).join(', ')})`;
+  }
+  const number = /^-?(\d+\.?\d*|\.\d+)$/;
+  if (LENGTHS.has(property) && number.test(value)) return `${value}px`;
+  if (property === 'stroke-dasharray' && value.split(/[\s,]+/).every((v) => number.test(v))) {
+    return value.split(/[\s,]+/).map((v) => `${v}px`).join(', ');
+  }
+  return property === 'font-weight' ? FONT_WEIGHTS[value] ?? value : value;
+}
+
 function computed(el: Element, property: string): string {
   const v = getComputedStyle(el).getPropertyValue(property).trim();
-  return v.includes('var(') ? resolveVars(el, v) : v;
+  return asComputed(property, v.includes('var(') ? resolveVars(el, v) : v);
 }
+
+/**
+ * Initial values of the inherited properties: what a browser reports where nothing sets
+ * them (jsdom reports ''). Only the root of the file needs them.
+ */
+const INITIAL: Record<(typeof INHERITED)[number], string> = {
+  fill: 'rgb(0, 0, 0)', 'fill-opacity': '1', stroke: 'none', 'stroke-opacity': '1', 'stroke-width': '1px',
+  'stroke-dasharray': 'none', 'stroke-linecap': 'butt', 'stroke-linejoin': 'miter', 'font-family': '',
+  'font-size': '', 'font-weight': '400', 'font-style': 'normal', 'text-anchor': 'start', 'dominant-baseline': 'auto',
+  visibility: 'visible', 'shape-rendering': 'auto',
+};
+
+/**
+ * The computed value of an inherited property. Browsers resolve inheritance and
+ * presentation attributes themselves; jsdom (the CLI's `tcpscope render`, tests) does
+ * neither, so there the attribute, then for the root the ancestors and the initial
+ * value stand in, and the file says what a browser's export says.
+ */
+function inheritedValue(el: Element, property: (typeof INHERITED)[number], root: boolean): string {
+  const own = computed(el, property) || asComputed(property, el.getAttribute(property) ?? '');
+  if (own || !root) return own;
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    const v = computed(a, property);
+    if (v) return v;
+  }
+  return INITIAL[property];
+}
+
+/** Never drawn, always kept (jsdom's HTML stylesheet gives any <title> display: none). */
+const NOT_RENDERED = new Set(['title', 'desc', 'metadata']);
 
 /** The first non-transparent background behind `el` (white when there is none). */
 export function backgroundOf(el: Element): string {
+  const opaque = (c: string) => c && c !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(c);
   for (let a: Element | null = el; a; a = a.parentElement) {
     const bg = computed(a, 'background-color');
-    if (bg && bg !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(bg)) return bg;
+    if (opaque(bg)) return bg;
+    // jsdom does not expand `background: var(--x)` into background-color.
+    const shorthand = computed(a, 'background');
+    if (/^rgba?\([^)]*\)$/.test(shorthand) && opaque(shorthand)) return shorthand;
   }
   return '#ffffff';
 }
 
-/** Never drawn, but they name the figure (<title> is what viewers show for a saved SVG). */
-const NOT_RENDERED = new Set(['title', 'desc', 'defs', 'clipPath']);
-
 function inlineStyles(source: Element, target: Element, parentValues: Map<string, string> | null) {
-  // A user-agent sheet may say display: none for <title> (jsdom's HTML one does): keep it.
-  if (NOT_RENDERED.has(source.localName)) return;
-  if (computed(source, 'display') === 'none') {
+  if (!NOT_RENDERED.has(source.localName) && computed(source, 'display') === 'none') {
     target.remove();
     return;
   }
   const values = new Map<string, string>();
   for (const property of INHERITED) {
-    const value = computed(source, property);
-    values.set(property, value);
+    const value = inheritedValue(source, property, parentValues === null);
+    // No value (jsdom) means inherited: the parent's, as a browser would report it.
+    values.set(property, value || parentValues?.get(property) || '');
     if (!value) continue;
     // Same as the parent: inherit it (and drop an attribute that CSS had overridden).
     if (parentValues && parentValues.get(property) === value) target.removeAttribute(property);
@@ -105,17 +158,13 @@ export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
   const box = svgEl.getBoundingClientRect();
   const width = svgEl.getAttribute('width') || String(Math.round(box.width) || 800);
   const height = svgEl.getAttribute('height') || String(Math.round(box.height) || 300);
-  clone.setAttribute('xmlns', SVG_NS);
-  clone.setAttribute('xmlns:xlink', 'http://www.w3.org/1999/xlink');
+  // As namespace declarations (not plain attributes): a serializer that writes the
+  // element's namespace itself (jsdom's) then writes xmlns once, not twice.
+  clone.setAttributeNS(XMLNS_NS, 'xmlns', SVG_NS);
+  clone.setAttributeNS(XMLNS_NS, 'xmlns:xlink', 'http://www.w3.org/1999/xlink');
   clone.setAttribute('width', width);
   clone.setAttribute('height', height);
   if (!clone.getAttribute('viewBox')) clone.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  for (const property of ['font-family', 'font-size']) {
-    if (!clone.getAttribute(property)) {
-      const value = computed(svgEl, property);
-      if (value) clone.setAttribute(property, value);
-    }
-  }
   const background = document.createElementNS(SVG_NS, 'rect');
   background.setAttribute('class', 'tcps-export-background');
   background.setAttribute('width', '100%');

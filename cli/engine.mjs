@@ -1,0 +1,57 @@
+// A capture or a share link opened as the view engine the charts ask: shared by
+// `tcpscope series` (cli/series.mjs) and `tcpscope render` (cli/render.mjs).
+import { existsSync } from 'node:fs';
+import { loadWasm, openCapture, pushStream } from './wasm.mjs';
+import { isSnapshotSource, openSnapshot } from './share.mjs';
+
+/** Why the engine could not be opened, with the exit status it warrants (1 damaged input, 2 usage). */
+export class EngineError extends Error {
+  constructor(message, exitCode) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/**
+ * Opens `source` (a capture file, `-`, a share link or a file holding one) and returns
+ * `{ session, report, query, at, snapshot }`: `query(json)`/`at(json)` answer a view
+ * request in JSON exactly as the browser worker does (`at` only for captures). Call
+ * `session.free()` when done.
+ */
+export async function openEngine(source) {
+  const snapshot = isSnapshotSource(source);
+  if (!snapshot && source !== '-' && !existsSync(source)) throw new EngineError(`cannot open '${source}': no such file`, 2);
+  const loaded = await loadWasm();
+  if (!loaded || typeof loaded.wasm.viewQuery !== 'function') {
+    throw new EngineError('the wasm module is not built (or predates `series`); run `npm run build:wasm` first', 2);
+  }
+  const { wasm } = loaded;
+  let session;
+  try {
+    // A share link answers the same questions from what it holds (cli/share.mjs).
+    session = snapshot ? openSnapshot(wasm, source) : new wasm.WasmSession(Number.NaN);
+  } catch (e) {
+    throw new EngineError(e.message, 1);
+  }
+  try {
+    if (!snapshot) {
+      await pushStream(session, await openCapture(source));
+      session.finish();
+    }
+    const report = JSON.parse(session.reportJson());
+    const query = snapshot ? (json) => session.query(json) : (json) => wasm.viewQuery(session, json);
+    const at = snapshot ? undefined : (json) => wasm.viewAt(session, json);
+    return { session, report, query, at, snapshot };
+  } catch (e) {
+    session.free();
+    throw e;
+  }
+}
+
+/** Connection `id` of `report`, or an EngineError naming the ids there are. */
+export function connectionOf(report, id, source) {
+  const conn = report.connections.find((c) => c.id === id);
+  if (conn) return conn;
+  const ids = report.connections.map((c) => c.id);
+  throw new EngineError(`no connection ${id} in ${source} (connections: ${ids.length ? `${ids[0]}..${ids[ids.length - 1]}` : 'none'})`, 2);
+}

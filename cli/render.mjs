@@ -1,0 +1,132 @@
+// `tcpscope render`: one chart of one connection as a static image for places without
+// iframes (newsletters, READMEs, RSS, slides), issue 15 item 5. It runs the page's own
+// chart code under Node — the stack (web/components/ConnectionCharts.tsx) in jsdom,
+// built into build/render/render.mjs by vite.render.config.ts — and saves it through
+// the page's own SVG export (web/export/svg.ts), so fonts, colours, axes and paths are
+// the page's. PNG: that SVG rasterised by resvg (npm @resvg/resvg-js), at --scale × its
+// size like the page's PNG export (2 × for HiDPI screens).
+import { existsSync, writeFileSync } from 'node:fs';
+import { connectionOf, EngineError, openEngine } from './engine.mjs';
+
+export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|FILE.png [--connection N] [--chart ID]
+                       [--from S] [--to S] [--view FRAGMENT] [--width PX] [--height PX]
+                       [--theme light|dark] [--direction 0|1] [--bin S] [--stall-ms N] [--scale K]
+
+  --out         the figure; .svg (standalone, styles inlined) or .png
+  --connection  connection id (default: the one the page opens, the largest)
+  --chart       throughput | inflight | stalls | sequence | rtt (default throughput)
+  --from/--to   view edges, seconds since the first packet of the file (default: the connection)
+  --view        a tcpscope permalink or its fragment (#c=1&t=0.5,2&bin=100&stall=40&charts=rtt&theme=dark):
+                its connection, range, bin, threshold, first chart and theme; options given here win.
+                A share LINK carries its own view.
+  --width PX    width of the figure (default 800); --height PX: the chart's height on the page
+  --theme       light (default) | dark
+  --bin S       throughput bin in seconds; --stall-ms N: stall threshold (defaults: the summary's)
+  --scale K     PNG pixels per SVG pixel (default 2, as the page's PNG export)`;
+
+export class RenderUsageError extends Error {}
+
+const BUNDLE = new URL('../build/render/render.mjs', import.meta.url);
+
+export function parseRenderArgs(args) {
+  const o = {
+    source: null, out: null, connection: null, chart: null, from: null, to: null, view: null,
+    width: 800, height: null, theme: null, direction: null, bin: null, stallMs: null, scale: 2,
+  };
+  const number = (name, value, ok, what) => {
+    const v = Number(value);
+    if (value === undefined || value === '' || !Number.isFinite(v) || !ok(v)) throw new RenderUsageError(`${name} needs ${what}, got '${value ?? ''}'`);
+    return v;
+  };
+  const px = (name, value, min) => number(name, value, (v) => Number.isInteger(v) && v >= min && v <= 10000, `a whole number of pixels from ${min} to 10000`);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const value = () => {
+      if (i + 1 >= args.length) throw new RenderUsageError(`${a} needs a value`);
+      return args[++i];
+    };
+    if (a === '--out') o.out = value();
+    else if (a === '--connection') o.connection = number(a, value(), (v) => Number.isInteger(v) && v >= 0, 'a whole number');
+    else if (a === '--chart') o.chart = value();
+    else if (a === '--from') o.from = number(a, value(), () => true, 'a number');
+    else if (a === '--to') o.to = number(a, value(), () => true, 'a number');
+    else if (a === '--view') o.view = value();
+    else if (a === '--width') o.width = px(a, value(), 200);
+    else if (a === '--height') o.height = px(a, value(), 80);
+    else if (a === '--theme') {
+      o.theme = value();
+      if (o.theme !== 'light' && o.theme !== 'dark') throw new RenderUsageError(`--theme is light or dark, got '${o.theme}'`);
+    } else if (a === '--direction') o.direction = number(a, value(), (v) => v === 0 || v === 1, '0 or 1');
+    else if (a === '--bin') o.bin = number(a, value(), (v) => v > 0, 'a positive number');
+    else if (a === '--stall-ms') o.stallMs = number(a, value(), (v) => v > 0, 'a positive number');
+    else if (a === '--scale') o.scale = number(a, value(), (v) => v > 0 && v <= 8, 'a number above 0, at most 8');
+    else if (a.startsWith('-') && a !== '-') throw new RenderUsageError(`unknown option '${a}'`);
+    else if (o.source === null) o.source = a;
+    else throw new RenderUsageError(`unexpected argument '${a}'`);
+  }
+  if (o.source === null) throw new RenderUsageError('missing CAPTURE or LINK');
+  if (o.out === null) throw new RenderUsageError('missing --out FILE.svg or FILE.png');
+  if (!/\.(svg|png)$/i.test(o.out)) throw new RenderUsageError(`--out must end in .svg or .png, got '${o.out}'`);
+  if (o.from !== null && o.to !== null && !(o.to > o.from)) throw new RenderUsageError('--to must be after --from');
+  return o;
+}
+
+/** The view the figure shows: the options, then --view (or the link's own fragment), then the page's defaults. */
+function figureView(o, bundle, report) {
+  const fragment = o.view ?? (o.source.includes('#') ? o.source : null);
+  const v = fragment === null ? null : bundle.parseView(fragment.slice(fragment.indexOf('#') + 1));
+  const chart = o.chart ?? v?.charts[0] ?? 'throughput';
+  if (!bundle.CHART_IDS.includes(chart)) throw new RenderUsageError(`--chart must be one of ${bundle.CHART_IDS.join(', ')}, got '${chart}'`);
+  const id = o.connection ?? v?.conn ?? bundle.largestConnection(report.connections)?.id;
+  if (id === undefined) throw new EngineError(`${o.source} holds no TCP connection`, 1);
+  const summary = connectionOf(report, id, o.source);
+  const [from, to] = [o.from ?? v?.range?.[0] ?? null, o.to ?? v?.range?.[1] ?? null];
+  return {
+    summary, chart,
+    range: from === null && to === null ? null : [from ?? summary.start, to ?? summary.end],
+    theme: o.theme ?? (v?.theme === 'dark' ? 'dark' : 'light'),
+    binMs: o.bin !== null ? o.bin * 1000 : v?.binMs ?? null,
+    stallMs: o.stallMs ?? v?.stallMs ?? null,
+  };
+}
+
+/** Rasterises a standalone SVG to PNG bytes at `scale` × its size (resvg, system fonts). */
+export async function svgToPngBytes(svg, scale) {
+  const { Resvg } = await import('@resvg/resvg-js');
+  const resvg = new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: true } });
+  return resvg.render().asPng();
+}
+
+/** Runs `tcpscope render ARGS`; sets process.exitCode (0 ok, 1 damaged input or chart failure, 2 usage). */
+export async function runRender(args, err = process.stderr) {
+  let engine = null;
+  try {
+    const o = parseRenderArgs(args);
+    if (!existsSync(BUNDLE)) throw new EngineError('the renderer is not built; run `npm run build:render` first', 2);
+    const bundle = await import(BUNDLE.href);
+    engine = await openEngine(o.source);
+    const view = figureView(o, bundle, engine.report);
+    let svg;
+    try {
+      svg = await bundle.renderSvg({
+        ...view, others: engine.report.connections, width: o.width, height: o.height ?? undefined,
+        direction: o.direction ?? undefined, session: { query: engine.query, at: engine.at },
+      });
+    } catch (e) {
+      // The chart's own message (ChartMessages: "This chart cannot be drawn: …").
+      throw new EngineError(e.message, 1);
+    }
+    writeFileSync(o.out, /\.png$/i.test(o.out) ? await svgToPngBytes(svg, o.scale) : `${svg}\n`);
+    process.exitCode = engine.report.error ? 1 : 0;
+  } catch (e) {
+    if (e instanceof RenderUsageError) {
+      err.write(`tcpscope: ${e.message}\n${RENDER_USAGE}\n`);
+      process.exitCode = 2;
+    } else if (e instanceof EngineError) {
+      err.write(`tcpscope: ${e.message}\n`);
+      process.exitCode = e.exitCode;
+    } else throw e;
+  } finally {
+    engine?.session.free();
+  }
+}

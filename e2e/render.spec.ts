@@ -1,0 +1,74 @@
+// `tcpscope render` draws what the page draws (issue 15, item 5): the page's SVG export
+// of a chart and the CLI's render of the same view (example, connection, time range,
+// width, height, theme) have the same element tree (tag + class, in order), the same
+// path data and the same texts. Both go through web/export/svg.ts `svgToString`; the
+// page draws in Chromium, the CLI in jsdom (web/render/node.tsx), so this checks that
+// the chart code draws the same thing in both, and that the export's inlined styles
+// (computed by Chromium on the page; in jsdom from charts.css, svg.ts `inheritedValue`)
+// are the same attributes with the same values. Only the order of attributes may differ.
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JSDOM } from 'jsdom';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+interface Shape { tree: string[]; paths: string[]; texts: string[]; attributes: string[]; canvas: number }
+
+/** What must match: tags with classes in document order, path `d` strings, texts, every attribute. */
+function shape(svg: string): Shape {
+  const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+  const all = [doc.documentElement, ...doc.documentElement.querySelectorAll('*')];
+  return {
+    tree: all.map((el) => `${el.localName}${el.getAttribute('class') ? `.${el.getAttribute('class')!.trim().split(/\s+/).join('.')}` : ''}`),
+    paths: all.filter((el) => el.localName === 'path').map((el) => el.getAttribute('d') ?? ''),
+    texts: all.filter((el) => el.localName === 'text' || el.localName === 'title' || el.localName === 'desc').map((el) => el.textContent ?? ''),
+    attributes: all.map((el) => [...el.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ')),
+    canvas: all.filter((el) => el.getAttribute('data-canvas') === 'true').length,
+  };
+}
+
+// Every chart of the stack, both themes, whole connections and zoomed ranges. Each has
+// fewer dots than canvasLayer.ts CANVAS_MIN_MARKS, so every mark is in the page's SVG
+// too (denser series go to a canvas on the page, vector paths in Node: docs/FIGURES.md).
+const CASES = [
+  { file: 'stalls.pcap', chart: 'rtt', theme: 'light', range: null },
+  { file: 'stalls.pcap', chart: 'throughput', theme: 'dark', range: [0.5, 1.5] },
+  { file: 'zero-window.pcap', chart: 'stalls', theme: 'light', range: null },
+  { file: 'rwnd-limited.pcap', chart: 'inflight', theme: 'dark', range: [1, 1.2] },
+  { file: 'loss-1pct.pcap', chart: 'sequence', theme: 'light', range: null },
+] as const;
+
+for (const c of CASES) {
+  test(`render ${c.file} ${c.chart} (${c.theme}${c.range ? `, ${c.range.join('–')} s` : ''}) = the page's SVG export`, async ({ page }) => {
+    await page.setViewportSize({ width: 1100, height: 900 });
+    const t = c.range ? `&t=${c.range.join(',')}` : '';
+    await page.goto(`/#ex=${c.file}&charts=${c.chart}&theme=${c.theme}${t}`);
+    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    const svgEl = page.locator(`svg[data-chart="${c.chart}"]`);
+    const width = Number(await svgEl.getAttribute('width'));
+    const height = Number(await svgEl.getAttribute('height'));
+    const conn = await page.locator('h2').filter({ hasText: /Connection \d+:/ }).textContent();
+    const connection = Number(/Connection (\d+)/.exec(conn ?? '')?.[1]);
+    await page.getByTestId('export-chart').selectOption(c.chart);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+    const exported = readFileSync((await download.path())!, 'utf8');
+
+    const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-render-')), 'fig.svg');
+    execFileSync(process.execPath, [
+      `${root}bin/tcpscope.mjs`, 'render', `${root}public/examples/${c.file}`, '--connection', String(connection),
+      '--chart', c.chart, '--width', String(width), '--height', String(height), '--theme', c.theme,
+      ...(c.range ? ['--from', String(c.range[0]), '--to', String(c.range[1])] : []), '--out', out,
+    ]);
+    const rendered = readFileSync(out, 'utf8');
+    const [a, b] = [shape(exported), shape(rendered)];
+    expect(a.canvas, 'every mark is in the page SVG (no canvas layer)').toBe(0);
+    expect(b.tree).toEqual(a.tree);
+    expect(b.paths).toEqual(a.paths);
+    expect(b.texts).toEqual(a.texts);
+    expect(b.attributes).toEqual(a.attributes);
+  });
+}

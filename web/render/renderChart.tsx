@@ -1,0 +1,70 @@
+// The static renderer (issue 15, item 5): one chart of one connection drawn by the
+// page's own chart stack (<ConnectionCharts>, the chart registry: a chart is named by
+// its id, so any chart the stack knows can be rendered) and saved through the page's
+// own export (web/export/svg.ts `svgToString`). It needs a DOM and nothing else: the
+// page, Vitest's jsdom, or the CLI's jsdom (web/render/node.tsx).
+
+import { createRoot } from 'react-dom/client';
+import { ConnectionCharts } from '../components/ConnectionCharts';
+import { CHART_IDS, type ChartId } from '../charts/frame';
+import type { Dir } from '../charts/useViewAnswers';
+import type { TimeRange } from '../charts/timeRange';
+import type { ConnectionSummary } from '../model/types';
+import type { ViewSource } from '../worker/viewSource';
+import { svgToString } from '../export/svg';
+
+export { CHART_IDS };
+export type { ChartId };
+
+export interface Figure {
+  summary: ConnectionSummary;
+  source: ViewSource;
+  /** The other connections of the capture (what the page passes the stack). */
+  others?: ConnectionSummary[];
+  chart: ChartId;
+  /** Seconds since the first packet of the file; null = the whole connection. */
+  range?: TimeRange | null;
+  /** Outer size of the chart's svg in px (height default: the page's for that chart). */
+  width: number;
+  height?: number;
+  theme: 'light' | 'dark';
+  binMs?: number | null;
+  stallMs?: number | null;
+  direction?: Dir;
+}
+
+/**
+ * Draws `figure` into a detached-from-view host in `document`, waits for the stack's
+ * ready signal (every shown chart has drawn its first answer), and returns the
+ * standalone SVG the page's "SVG" export button would save for the same view.
+ */
+export async function renderChartSvg(figure: Figure): Promise<string> {
+  if (!CHART_IDS.includes(figure.chart)) throw new Error(`unknown chart '${figure.chart}'; the charts are ${CHART_IDS.join(', ')}`);
+  const host = document.createElement('div');
+  document.body.append(host);
+  const root = createRoot(host);
+  try {
+    await new Promise<void>((resolve) => {
+      root.render(
+        <ConnectionCharts
+          summary={figure.summary} source={figure.source} others={figure.others}
+          charts={[figure.chart]} controls={false} theme={figure.theme} width={figure.width}
+          heights={figure.height ? { [figure.chart]: figure.height } : undefined}
+          timeRange={figure.range ?? null} binMs={figure.binMs ?? null} stallMs={figure.stallMs ?? null}
+          direction={figure.direction} onReady={resolve}
+        />,
+      );
+    });
+    // Ready fires from the effect that saw the answer; the chart draws in the effects
+    // after it (or on the next animation frame where there are frames): let them run.
+    await new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0)));
+    // A chart that cannot draw says why in its box (ChartMessages, ErrorBoundary).
+    const failure = host.querySelector('.tcps-failure, [role="alert"]')?.textContent;
+    const svg = host.querySelector<SVGSVGElement>(`svg[data-chart="${figure.chart}"]`);
+    if (failure || !svg) throw new Error(failure || `the ${figure.chart} chart did not draw`);
+    return svgToString(svg);
+  } finally {
+    root.unmount();
+    host.remove();
+  }
+}
