@@ -232,12 +232,16 @@ test('hostile links: a clear message in the app and the embed, never a blank pag
     ['not a snapshot', 'AAAA', 'This is not a tcpscope snapshot'],
   ];
   for (const [name, snap, words] of table) {
+    // Each link opens in a new document (about:blank first): a fragment-only navigation
+    // does not reload the app, and a goto-then-reload could reload whatever address the
+    // page had already written back.
+    await page.goto('about:blank');
     await page.goto(`/#c=1&snap=${snap}`);
-    await page.reload(); // a fragment-only navigation does not reload the app
     await expect(page.locator('.app'), name).toHaveAttribute('data-state', 'error');
     await expect(page.getByTestId('error'), name).toContainText(words);
+    expect(page.url(), `${name}: the refused link stays in the address bar`).toContain(`snap=${snap}`);
+    await page.goto('about:blank');
     await page.goto(`/embed.html#c=1&snap=${snap}`);
-    await page.reload();
     await expect(page.locator('.embed'), name).toHaveAttribute('data-state', 'error');
     await expect(page.getByTestId('error'), name).toContainText(words);
   }

@@ -158,7 +158,8 @@ export function App() {
       setEngine({ source: c.viewSource(), table: summaryTable(report.connections), only: report.connections[0], snapshot: toBase64Url(bytes) });
     } catch (error) {
       if (seq !== loadSeq.current) return;
-      setSnap(null);
+      // A link that cannot be opened stays in the address bar (a file's never got there),
+      // so a reload shows the same message and the link can be copied into a bug report.
       setFailure(error instanceof Error ? error.message : String(error));
       setPhase('error');
     }
