@@ -66,6 +66,9 @@ fn main() {
         started.elapsed().as_secs_f64() - pushed,
         session.error().is_some()
     );
+    // The process ends here: let the OS reclaim the analysis rather than free 10^5
+    // summaries one by one (the wasm under Node never frees it either; issue 16).
+    std::mem::forget(session);
 }
 
 /// pcap-parser's own streaming reader over the file (16 MiB buffer), counting the

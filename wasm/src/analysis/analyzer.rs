@@ -190,6 +190,7 @@ impl Analyzer {
         let mut analysis = Analysis::default();
         analysis.connections.reserve_exact(self.conns.len());
         analysis.stores.reserve_exact(self.conns.len());
+        analysis.radio.reserve_exact(self.conns.len());
         // The lookup table is not needed any more: free it before the summaries grow.
         drop(self.table);
         let capture = CaptureFacts {

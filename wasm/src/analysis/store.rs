@@ -18,7 +18,7 @@
 //! that, so no more than one chunk of slack per log (and small connections are
 //! shrunk to fit at the end of the capture): store_log.rs.
 
-use super::columns::{ConnectionColumns, PacketColumns, RttColumns, SackColumns};
+use super::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns};
 use super::store_log::{ByteLog, Row};
 
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
@@ -282,10 +282,10 @@ impl ConnStore {
     pub fn rtt_columns(&self) -> RttColumns {
         let n = self.rtt_rows as usize;
         let mut c = RttColumns { t: Vec::with_capacity(n), dir: Vec::with_capacity(n), rtt_ms: Vec::with_capacity(n), kind: Vec::with_capacity(n) };
-        self.for_each_rtt(|t, dir, rtt_ns, kind| {
-            c.t.push(secs(t));
+        self.for_each_rtt_ms(&mut |t, dir, rtt_ms, kind| {
+            c.t.push(t);
             c.dir.push(dir);
-            c.rtt_ms.push(rtt_ns as f64 / 1e6);
+            c.rtt_ms.push(rtt_ms);
             c.kind.push(kind);
         });
         c
@@ -307,6 +307,13 @@ impl ConnStore {
     /// one column at a time instead).
     pub fn columns(&self) -> ConnectionColumns {
         ConnectionColumns { packets: self.packet_columns(true), sack: self.sack_columns(), rtt: self.rtt_columns() }
+    }
+}
+
+/// The RTT columns' values without building them (the diagnosis at finish).
+impl RttSource for ConnStore {
+    fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8)) {
+        self.for_each_rtt(|t, dir, rtt_ns, kind| f(secs(t), dir, rtt_ns as f64 / 1e6, kind));
     }
 }
 

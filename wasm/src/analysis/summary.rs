@@ -42,6 +42,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = [0, 1].map(|d| samples.summary(d, tick, parts.toward[1 - d].unwrap_or(0.0)));
+    // Freed before the columns below are materialized (wasm memory never shrinks).
+    drop(samples);
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
@@ -65,7 +67,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         store.add_late_flags(marks);
     }
     // Transient public columns for the stall, throughput and diagnosis passes.
-    let mut cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
+    // Only the packet rows are materialized; the diagnosis reads the RTT samples
+    // from the store (columns::RttSource).
+    let mut cols = ConnectionColumns { packets: store.packet_columns(false), ..Default::default() };
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
@@ -123,7 +127,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         process_index: process,
         process: None,
     };
-    summary.diagnosis = diagnosis::diagnose(&summary, &cols, tick);
+    summary.diagnosis = diagnosis::diagnose_rows(&summary, &cols.packets, &store, tick);
     drop(cols);
     (summary, store)
 }
@@ -144,20 +148,26 @@ fn sender_lag(parts: &vantage::Parts, d: usize, path_rtt: Option<f64>) -> f64 {
 /// another flow of the same capture, is 20 ms: latency under load is measured
 /// against the base.
 pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
-    let host = |e: &str| e.rsplit_once(':').map_or(e.to_string(), |(h, _)| h.to_string());
-    let mut best: std::collections::HashMap<(String, String), f64> = std::collections::HashMap::new();
-    let key = |c: &ConnectionSummary| {
+    // Borrowed host names (no String per connection: issue 16, 100 k connections).
+    fn host(e: &str) -> &str {
+        e.rsplit_once(':').map_or(e, |(h, _)| h)
+    }
+    fn key(c: &ConnectionSummary) -> (&str, &str) {
         let (a, b) = (host(&c.endpoints[0]), host(&c.endpoints[1]));
         if a <= b { (a, b) } else { (b, a) }
-    };
-    for c in conns.iter() {
-        if let Some(r) = c.path_rtt_ms {
-            let e = best.entry(key(c)).or_insert(r);
-            *e = e.min(r);
-        }
     }
-    for c in conns.iter_mut() {
-        c.base_rtt_ms = best.get(&key(c)).copied();
+    let bases: Vec<Option<f64>> = {
+        let mut best: std::collections::HashMap<(&str, &str), f64> = std::collections::HashMap::new();
+        for c in conns.iter() {
+            if let Some(r) = c.path_rtt_ms {
+                let e = best.entry(key(c)).or_insert(r);
+                *e = e.min(r);
+            }
+        }
+        conns.iter().map(|c| best.get(&key(c)).copied()).collect()
+    };
+    for (c, base) in conns.iter_mut().zip(bases) {
+        c.base_rtt_ms = base;
         if let (Some(base), Some(_)) = (c.base_rtt_ms, c.path_rtt_ms) {
             diagnosis::note_latency_under_load(c, base);
         }
