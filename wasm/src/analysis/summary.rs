@@ -3,7 +3,7 @@
 //! diagnosis from their own modules.
 
 use super::analyzer::{Conn, Side};
-use super::columns::{flag_bits as fb, ConnectionColumns};
+use super::columns::{flag_bits as fb, ConnectionColumns, PacketColumns};
 use super::connections::endpoint_name;
 use super::store::ConnStore;
 use super::throughput::Bins;
@@ -17,14 +17,14 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// as the packets came (`Totals`); only the stall and diagnosis passes (whose API is
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let tick = capture.timestamp_resolution_s();
-    let samples = RttSamples::collect(&store);
+    let samples = RttSamples::collect(&store, std::mem::take(&mut scratch.trusted));
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
     // The path RTT from the two parts of the round trip (vantage.rs).
@@ -42,8 +42,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = [0, 1].map(|d| samples.summary(d, tick, parts.toward[1 - d].unwrap_or(0.0)));
-    // Freed before the columns below are materialized (wasm memory never shrinks).
-    drop(samples);
+    // Handed back before the columns below are materialized.
+    scratch.trusted = samples.trusted;
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
@@ -67,9 +67,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         store.add_late_flags(marks);
     }
     // Transient public columns for the stall, throughput and diagnosis passes.
-    // Only the packet rows are materialized; the diagnosis reads the RTT samples
-    // from the store (columns::RttSource).
-    let mut cols = ConnectionColumns { packets: store.packet_columns(false), ..Default::default() };
+    // Only the packet rows are materialized (into the scratch columns); the
+    // diagnosis reads the RTT samples from the store (columns::RttSource).
+    let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
+    store.fill_packet_columns(&mut cols.packets, false);
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
@@ -128,8 +129,34 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         process: None,
     };
     summary.diagnosis = diagnosis::diagnose_rows(&summary, &cols.packets, &store, tick);
-    drop(cols);
+    scratch.keep(cols.packets);
     (summary, store)
+}
+
+/// Buffers `summarize` reuses from one connection to the next: at 100 k short
+/// connections, allocating and freeing a dozen vectors each was a good part of the
+/// finish (issue 16). Kept only while small, so that one large connection's columns
+/// are not held through the rest of the capture.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    packets: PacketColumns,
+    trusted: [Vec<f64>; 2],
+}
+
+/// Rows whose columns a `Scratch` keeps for the next connection (≈ 3 MB).
+const SCRATCH_KEEP_ROWS: usize = 1 << 16;
+
+impl Scratch {
+    fn keep(&mut self, packets: PacketColumns) {
+        if packets.t.capacity() <= SCRATCH_KEEP_ROWS {
+            self.packets = packets;
+        }
+        for v in &mut self.trusted {
+            if v.capacity() > SCRATCH_KEEP_ROWS {
+                *v = Vec::new();
+            }
+        }
+    }
 }
 
 /// How late direction `d`'s sender learns of what the capture sees (sender_view.rs):
@@ -181,8 +208,10 @@ struct RttSamples {
 }
 
 impl RttSamples {
-    fn collect(store: &ConnStore) -> RttSamples {
-        let mut r = RttSamples { trusted: [Vec::new(), Vec::new()], excluded: [0, 0] };
+    /// `reuse`: empty or previously used vectors (their contents are cleared).
+    fn collect(store: &ConnStore, mut reuse: [Vec<f64>; 2]) -> RttSamples {
+        reuse.iter_mut().for_each(Vec::clear);
+        let mut r = RttSamples { trusted: reuse, excluded: [0, 0] };
         store.for_each_rtt(|_, dir, ns, kind| {
             let s = ns as f64 / 1e9;
             let d = dir as usize & 1;
