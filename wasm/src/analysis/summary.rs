@@ -184,14 +184,15 @@ pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
         if a <= b { (a, b) } else { (b, a) }
     }
     let bases: Vec<Option<f64>> = {
+        let keys: Vec<(&str, &str)> = conns.iter().map(key).collect();
         let mut best: std::collections::HashMap<(&str, &str), f64> = std::collections::HashMap::new();
-        for c in conns.iter() {
+        for (c, &k) in conns.iter().zip(&keys) {
             if let Some(r) = c.path_rtt_ms {
-                let e = best.entry(key(c)).or_insert(r);
+                let e = best.entry(k).or_insert(r);
                 *e = e.min(r);
             }
         }
-        conns.iter().map(|c| best.get(&key(c)).copied()).collect()
+        keys.iter().map(|k| best.get(k).copied()).collect()
     };
     for (c, base) in conns.iter_mut().zip(bases) {
         c.base_rtt_ms = base;
