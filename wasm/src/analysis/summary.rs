@@ -10,7 +10,7 @@ use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
-use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
+use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
 /// Summary of one connection, and its finished compact store. Totals were counted
@@ -42,8 +42,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = [0, 1].map(|d| samples.summary(d, tick, parts.toward[1 - d].unwrap_or(0.0)));
-    // Handed back before the columns below are materialized.
-    scratch.trusted = samples.trusted;
+    // Handed back (or freed, when large) before the columns below are materialized.
+    scratch.keep_samples(samples.trusted);
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
@@ -123,13 +123,13 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
         base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
-        directions,
-        diagnosis: Diagnosis::default(),
+        directions: Box::new(directions),
+        diagnosis: Box::default(),
         process_index: process,
         process: None,
     };
-    summary.diagnosis = diagnosis::diagnose_rows(&summary, &cols.packets, &store, tick);
-    scratch.keep(cols.packets);
+    *summary.diagnosis = diagnosis::diagnose_rows(&summary, &cols.packets, &store, tick);
+    scratch.keep_packets(cols.packets);
     (summary, store)
 }
 
@@ -147,14 +147,15 @@ pub(crate) struct Scratch {
 const SCRATCH_KEEP_ROWS: usize = 1 << 16;
 
 impl Scratch {
-    fn keep(&mut self, packets: PacketColumns) {
+    fn keep_packets(&mut self, packets: PacketColumns) {
         if packets.t.capacity() <= SCRATCH_KEEP_ROWS {
             self.packets = packets;
         }
-        for v in &mut self.trusted {
-            if v.capacity() > SCRATCH_KEEP_ROWS {
-                *v = Vec::new();
-            }
+    }
+
+    fn keep_samples(&mut self, trusted: [Vec<f64>; 2]) {
+        if trusted.iter().all(|v| v.capacity() <= SCRATCH_KEEP_ROWS) {
+            self.trusted = trusted;
         }
     }
 }
