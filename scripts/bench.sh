@@ -42,18 +42,22 @@ if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
   npx vite build >/dev/null 2>&1 || { echo "bench: vite build failed; skipping the browser part" >&2; BENCH_SKIP_BROWSER=1; }
 fi
 
-# timed LOG CMD... : runs CMD under GNU time -v; sets SEC, RSS_MIB, OUT (last stdout line), RC
+# timed LOG CMD... : runs CMD under GNU time -v; sets SEC, CPU (user + system seconds: on a
+# loaded machine wall time is mostly waiting for a core), RSS_MIB, OUT (last stdout line), RC
 timed() {
   local log=$1; shift
   /usr/bin/time -v -o "$log.time" "$@" > "$log.out" 2> "$log.err"
   RC=$?
   SEC=$(sed -n 's/^[[:space:]]*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log.time" |
     awk -F: '{ s=0; for (i=1;i<=NF;i++) s=s*60+$i; printf "%.2f", s }')
+  CPU=$(sed -n 's/^[[:space:]]*\(User\|System\) time (seconds): //p' "$log.time" | awk '{ s += $1 } END { printf "%.2f", s }')
   RSS_MIB=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$log.time" | awk '{ printf "%.0f", $1/1024 }')
   OUT=$(tail -c 4096 "$log.out" | tail -1)
 }
 json() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); v=d$2; print('' if v is None else v)" "$1" 2>/dev/null; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.1f×", b/a; else print "—" }'; }  # a faster than b: b/a
+# ratio of wall times, then of CPU times: "23.1× (CPU 30.2×)"
+ratios() { echo "$(ratio "$1" "$2") (CPU $(ratio "$3" "$4"))"; }
 
 rows=()
 notes=()
@@ -65,20 +69,20 @@ for name in $FILES; do
   echo "bench: $name ($packets packets, $mb MB)" >&2
   note=""
 
-  t_sec="" t_rss=""
+  t_sec="" t_cpu="" t_rss=""
   if [ "${BENCH_SKIP_TSHARK:-0}" != 1 ] && command -v tshark >/dev/null; then
     timed "$DIR/$name.tshark" tshark -q -z io,stat,0 -r "$f"
-    t_sec=$SEC t_rss=$RSS_MIB
+    t_sec=$SEC t_cpu=$CPU t_rss=$RSS_MIB
     seen=$(awk -F'|' '/<>/ {gsub(/ /,"",$3); print $3}' "$DIR/$name.tshark.out" | tail -1)
     [ "$RC" = 0 ] && [ "$seen" = "$packets" ] || note+="tshark: exit $RC, counted ${seen:-?} packets. "
   fi
 
   timed "$DIR/$name.framing" "$NATIVE" "$f" --frame-only
-  f_sec=$SEC
+  f_sec=$SEC f_cpu=$CPU
   [ "$(json "$OUT" "['packets']")" = "$packets" ] || note+="framing counted $(json "$OUT" "['packets']") packets. "
 
   timed "$DIR/$name.native" "$NATIVE" "$f"
-  n_sec=$SEC n_rss=$RSS_MIB
+  n_sec=$SEC n_cpu=$CPU n_rss=$RSS_MIB
   conns=$(json "$OUT" "['connections']")
   [ "$(json "$OUT" "['packets']")" = "$packets" ] || note+="native counted $(json "$OUT" "['packets']") packets. "
   generated=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('tcp_connections', ''))" "$DIR/$name.json")
@@ -86,7 +90,7 @@ for name in $FILES; do
     note+="$generated connections generated, $conns analysed (the rest beyond AnalysisOptions::max_connections, counted in a warning). "
 
   timed "$DIR/$name.wasm" node bench/run-wasm.mjs "$f"
-  w_sec=$SEC w_rss=$RSS_MIB
+  w_sec=$SEC w_cpu=$CPU w_rss=$RSS_MIB
   w_bpp=$(json "$OUT" "['bytesPerPacket']")
   w_live=$(json "$OUT" "['heapBytesPerPacket']")
   w_mem=$(json "$OUT" "['wasmMemoryBytes']")
@@ -112,7 +116,7 @@ for name in $FILES; do
     fi
   fi
 
-  rows+=("| $name | $packets | ${conns:-—} | $mb | ${t_sec:-—} | $f_sec | $n_sec | $w_sec | $(ratio "$w_sec" "$t_sec") | $(ratio "$n_sec" "$t_sec") | $(ratio "$f_sec" "$n_sec") | $w_bpp (live $w_live) | $w_bpc | ${t_rss:-—} / $n_rss / $w_rss | $j_sec s, $j_rss MiB | $b_cell | $note |")
+  rows+=("| $name | $packets | ${conns:-—} | $mb | ${t_sec:-—} | $f_sec | $n_sec | $w_sec | $(ratios "$w_sec" "$t_sec" "$w_cpu" "$t_cpu") | $(ratios "$n_sec" "$t_sec" "$n_cpu" "$t_cpu") | $(ratios "$f_sec" "$n_sec" "$f_cpu" "$n_cpu") | $w_bpp (live $w_live) | $w_bpc | ${t_rss:-—} / $n_rss / $w_rss | $j_sec s, $j_rss MiB | $b_cell | $note |")
 done
 
 {
@@ -122,7 +126,8 @@ done
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
-  echo "Wall times of whole processes (Node start included for wasm and --ndjson); framing ="
+  echo "Wall times of whole processes (Node start included for wasm and --ndjson); each ratio is of"
+  echo "wall times, then (CPU …) of user + system CPU seconds, which a loaded machine disturbs less; framing ="
   echo "bare pcap-parser (native), the floor; wasm B/packet = linear memory at the end / packets"
   echo "(its high-water mark: wasm memory never shrinks; live = bytes still allocated after the"
   echo "analysis); B/connection = the same high-water / connections. Browser: headless Chromium,"

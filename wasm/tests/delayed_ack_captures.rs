@@ -38,7 +38,7 @@ fn no_other_example_has_a_delayed_ack_stall() {
         }
         let s = analyze_bytes(&std::fs::read(format!("{dir}/{name}")).unwrap(), AnalysisOptions::default(), 1 << 20);
         for c in &s.analysis().unwrap().connections {
-            for d in &c.directions {
+            for d in c.directions.iter() {
                 assert!(d.stalls.iter().all(|st| st.cause != StallCause::DelayedAck), "{name} {}", d.from);
             }
         }

@@ -327,7 +327,7 @@ fn sequence_numbers_that_wrap() {
     assert!(r.error.is_none());
     let c = &r.connections[0];
     assert_eq!((r.connections.len(), c.packets), (1, 43));
-    let d = &c.directions;
+    let d = &c.directions[..];
     assert_eq!((d[0].payload_bytes, d[1].payload_bytes), (2_000, 20 * 1448));
     for side in d {
         assert_eq!((side.retransmissions, side.out_of_order, side.lost_segments, side.duplicate_acks), (0, 0, 0, 0), "{side:?}");
@@ -441,7 +441,7 @@ fn packets_from_the_far_future() {
         let c = &r.connections[0];
         assert_eq!((c.start, c.end), (0.0, 0.003));
         assert_eq!(r.capture.duplicate_frames, 1);
-        for d in &c.directions {
+        for d in c.directions.iter() {
             assert!(d.throughput.mean_bps.is_finite() && d.throughput.peak_bps.is_finite());
         }
         assert!(r.to_json().len() < 100_000);

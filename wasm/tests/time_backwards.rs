@@ -40,7 +40,7 @@ fn a_packet_stamped_50_s_early_opens_no_stall_and_nothing_is_negative() {
     assert!(warning.message.starts_with("1 packet whose timestamp is earlier"), "{}", warning.message);
     let c = &r.connections[0];
     assert!(c.start >= 0.0 && c.end >= c.start, "{} {}", c.start, c.end);
-    for d in &c.directions {
+    for d in c.directions.iter() {
         assert_eq!(d.stalls.len(), 0, "{:?}", d.stalls);
     }
 }

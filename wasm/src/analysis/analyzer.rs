@@ -190,6 +190,7 @@ impl Analyzer {
         let mut analysis = Analysis::default();
         analysis.connections.reserve_exact(self.conns.len());
         analysis.stores.reserve_exact(self.conns.len());
+        analysis.radio.reserve_exact(self.conns.len());
         // The lookup table is not needed any more: free it before the summaries grow.
         drop(self.table);
         let capture = CaptureFacts {
@@ -197,9 +198,10 @@ impl Analyzer {
             wifi_retries: self.duplicates.wifi_retries,
             timestamp_resolution_ns: self.clock.resolution_ns(),
         };
+        let mut scratch = summary::Scratch::default();
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
-            let (summary, store) = summary::summarize(id as u32, *conn, &self.options, &capture);
+            let (summary, store) = summary::summarize(id as u32, *conn, &self.options, &capture, &mut scratch);
             analysis.connections.push(summary);
             analysis.stores.push(store);
         }

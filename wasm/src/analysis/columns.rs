@@ -92,6 +92,21 @@ pub struct RttColumns {
     pub kind: Vec<u8>,
 }
 
+/// RTT samples in order as (t s, dir, rtt ms, kind), the values of [`RttColumns`]:
+/// from those columns, or read straight from the compact store (store.rs), so that
+/// the end-of-capture diagnosis needs no f64 copy of them (issue 16).
+pub trait RttSource {
+    fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8));
+}
+
+impl RttSource for RttColumns {
+    fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8)) {
+        for i in 0..self.t.len() {
+            f(self.t[i], self.dir[i], self.rtt_ms[i], self.kind[i]);
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConnectionColumns {
     pub packets: PacketColumns,

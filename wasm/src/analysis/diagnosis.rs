@@ -45,6 +45,7 @@ use super::diagnosis_shares::{time_shares_lagged, TimeShares};
 use super::diagnosis_episodes as episodes;
 use super::stalls::is_data_segment;
 use super::throughput::Bins;
+use super::columns::{PacketColumns, RttSource};
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -72,10 +73,16 @@ const CAUSE_WORDS: [&str; 6] = [
 /// placeholder when this is called. Uses `conn.directions[data].stalls`, the
 /// connection's path RTT (vantage.rs) and the RTT columns (for episodes).
 pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -> Diagnosis {
+    diagnose_rows(conn, &cols.packets, &cols.rtt, tick)
+}
+
+/// [`diagnose`] with the RTT samples from any source (summary.rs reads them from
+/// the compact store instead of materializing RTT columns).
+pub fn diagnose_rows(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64) -> Diagnosis {
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     let receiver = &conn.directions[1 - d as usize];
-    let sh = time_shares_lagged(&cols.packets, d, &sender.stalls, conn.sender_lag_ms / 1000.0);
+    let sh = time_shares_lagged(packets, d, &sender.stalls, conn.sender_lag_ms / 1000.0);
     let (min_rtt, median_rtt) = rtts(conn);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {
@@ -105,8 +112,8 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
         };
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
-    let sustained_best_bps = sustained_best_bps(cols, d, min_rtt);
-    let episodes = episodes::find(conn, cols, &sh, min_rtt, median_rtt);
+    let sustained_best_bps = sustained_best_bps(packets, d, min_rtt);
+    let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, median_rtt);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
     let (limit, mut text) = headline(&f);
@@ -299,8 +306,7 @@ fn loss_cost(f: &Facts) -> f64 {
 
 /// The data direction's sustained best rate (see `loss_cost`), bit/s; NaN with
 /// fewer than 5 whole bins.
-fn sustained_best_bps(cols: &ConnectionColumns, d: u8, rtt: f64) -> f64 {
-    let p = &cols.packets;
+fn sustained_best_bps(p: &PacketColumns, d: u8, rtt: f64) -> f64 {
     let mut bins = Bins::new(if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 });
     for i in (0..p.t.len()).filter(|&i| is_data_segment(p, i, d)) {
         bins.add(p.t[i], p.len[i]);

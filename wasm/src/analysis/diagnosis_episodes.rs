@@ -17,7 +17,8 @@ use super::columns::flag_bits;
 use super::diagnosis_format::{format_duration, format_percent, format_timestamp};
 use super::diagnosis_shares::TimeShares;
 use super::stalls::is_data_segment;
-use super::{ConnectionColumns, ConnectionSummary, Episode, StallCause};
+use super::columns::{PacketColumns, RttSource};
+use super::{ConnectionSummary, Episode, StallCause};
 
 pub const LONG_STALL_S: f64 = 0.3;
 pub const MERGE_S: f64 = 1.0;
@@ -31,7 +32,7 @@ pub const OUTAGE_JOIN_S: f64 = 0.001;
 /// At most this many episodes per connection (the rest are in the stall list).
 pub const MAX_EPISODES: usize = 8;
 
-pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, sh: &TimeShares, path_rtt: f64, median_rtt: f64) -> Vec<Episode> {
+pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, sh: &TimeShares, path_rtt: f64, median_rtt: f64) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
     let stalls = &conn.directions[d as usize].stalls;
     let mut out = Vec::new();
@@ -71,9 +72,9 @@ pub fn find(conn: &ConnectionSummary, cols: &ConnectionColumns, sh: &TimeShares,
         }
     }
     if path_rtt > 0.0 {
-        out.extend(delay_spikes(conn, cols, path_rtt, median_rtt, &rtos, sh.active));
+        out.extend(delay_spikes(conn, rtt, path_rtt, median_rtt, &rtos, sh.active));
     }
-    out.extend(slow_bursts(conn, cols));
+    out.extend(slow_bursts(conn, packets));
     // Keep the most telling (a period of slow bursts says more than one of its
     // spikes), then list them in time order.
     out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
@@ -108,25 +109,24 @@ fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
     out
 }
 
-fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f64, median_rtt: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
+fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, median_rtt: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
     // A spike stands out from the flow's own typical RTT too: a standing queue (the
     // median far above the base) is latency under load, said elsewhere, not a spike.
     let median = if median_rtt.is_finite() { median_rtt } else { 0.0 };
     let limit = (3.0 * path_rtt).max(path_rtt + 0.020).max(2.0 * median);
-    let r = &cols.rtt;
     // (start, end, samples above the limit); a lone high sample is a delayed ACK
     // (RFC 1122 §4.2.3.2, ~40 ms on Linux), not a spike: at least MIN_SPIKE_SAMPLES.
     let mut spans: Vec<(f64, f64, u32)> = Vec::new();
     let mut peak: Vec<f64> = Vec::new();
-    for i in 0..r.t.len() {
-        let dir = r.dir[i] as usize & 1;
+    samples.for_each_rtt_ms(&mut |t, dir, rtt_ms, kind| {
+        let dir = dir as usize & 1;
         // Full round trips (summary.rs adds the other part's minimum); trusted only.
-        let rtt = r.rtt_ms[i] / 1000.0 + conn.directions[dir].rtt.offset_ms / 1000.0;
-        if r.kind[i] & 2 != 0 || !(rtt > limit) {
-            continue;
+        let rtt = rtt_ms / 1000.0 + conn.directions[dir].rtt.offset_ms / 1000.0;
+        if kind & 2 != 0 || !(rtt > limit) {
+            return;
         }
         // The sample's round trip began rtt before it completed.
-        let (a, b) = (r.t[i] - rtt, r.t[i]);
+        let (a, b) = (t - rtt, t);
         match spans.last_mut() {
             Some(last) if a - last.1 < SPIKE_MERGE_S => {
                 last.1 = last.1.max(b);
@@ -139,7 +139,7 @@ fn delay_spikes(conn: &ConnectionSummary, cols: &ConnectionColumns, path_rtt: f6
                 peak.push(rtt);
             }
         }
-    }
+    });
     spans
         .iter()
         .zip(peak)
@@ -181,9 +181,8 @@ struct Burst {
     retransmissions: u32,
 }
 
-fn slow_bursts(conn: &ConnectionSummary, cols: &ConnectionColumns) -> Vec<Episode> {
+fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
-    let p = &cols.packets;
     let idle_after: Vec<u32> = conn.directions[d as usize]
         .stalls
         .iter()

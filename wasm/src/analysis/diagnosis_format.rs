@@ -9,10 +9,24 @@
 /// 1 decimal below 10, whole numbers from 10, no trailing ".0".
 fn num(v: f64) -> String {
     // Round first so that 9.96 becomes "10" (not "10.0").
-    let r1 = (v * 10.0).round() / 10.0;
+    let tenths = (v * 10.0).round();
+    let r1 = tenths / 10.0;
     if r1.abs() < 10.0 {
-        let s = format!("{:.1}", r1);
-        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+        // What `format!("{:.1}", r1)` less a trailing ".0" gives, written without the
+        // float formatter (this runs several times per connection: issue 16): r1 is the
+        // double nearest to tenths / 10 with |tenths| < 100, so its one-decimal form
+        // is exactly those digits; the sign as Rust prints it, "-0" included.
+        let k = tenths.abs() as u32;
+        let mut s = String::with_capacity(8);
+        if r1.is_sign_negative() {
+            s.push('-');
+        }
+        s.push(char::from(b'0' + (k / 10) as u8));
+        if k % 10 != 0 {
+            s.push('.');
+            s.push(char::from(b'0' + (k % 10) as u8));
+        }
+        s
     } else {
         // Half away from zero, like JavaScript's Math.round for positive values
         // ("{:.0}" would round half to even and disagree with format.ts).
@@ -32,7 +46,14 @@ fn scaled(v: f64, base: f64, units: &[&str]) -> String {
         x /= base;
         k += 1;
     }
-    format!("{} {}", num(x), units[k])
+    with_unit(num(x), units[k])
+}
+
+/// `number unit`, appended to the number's own string (one allocation, not three).
+fn with_unit(mut number: String, unit: &str) -> String {
+    number.push(' ');
+    number.push_str(unit);
+    number
 }
 
 /// Byte counts with IEC prefixes: 65536 → "64 KiB", 186550 → "182 KiB", 1448 → "1.4 KiB".
@@ -54,11 +75,11 @@ pub fn format_duration(s: f64) -> String {
     if a == 0.0 {
         "0 s".to_string()
     } else if a < 0.000_999_5 {
-        format!("{} µs", num(s * 1e6))
+        with_unit(num(s * 1e6), "µs")
     } else if a < 0.999_5 {
-        format!("{} ms", num(s * 1e3))
+        with_unit(num(s * 1e3), "ms")
     } else {
-        format!("{} s", num(s))
+        with_unit(num(s), "s")
     }
 }
 
@@ -101,6 +122,33 @@ mod tests {
         assert_eq!(format_rate(999_700.0), "1 Mbit/s");
         assert_eq!(format_rate(12.0), "12 bit/s");
         assert_eq!(format_rate(12.5e9), "13 Gbit/s"); // half up, as in format.ts
+    }
+
+    /// The hand-written one-decimal form equals the formatter's (the old `num`).
+    #[test]
+    fn num_matches_the_float_formatter() {
+        fn by_formatter(v: f64) -> String {
+            let r1 = (v * 10.0).round() / 10.0;
+            if r1.abs() < 10.0 {
+                let s = format!("{:.1}", r1);
+                s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+            } else {
+                format!("{}", v.round())
+            }
+        }
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut values = vec![0.0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.95, 9.94, 9.95, 9.96, -9.95, -9.96, 1e-300, f64::NAN, f64::INFINITY];
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let unit = (x >> 11) as f64 / (1u64 << 53) as f64;
+            values.push((unit - 0.5) * 24.0);
+            values.push((x % 2000) as f64 / 100.0 - 10.0);
+        }
+        for v in values {
+            assert_eq!(num(v), by_formatter(v), "{v:e}");
+        }
     }
 
     #[test]

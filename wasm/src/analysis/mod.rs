@@ -356,8 +356,13 @@ pub struct ConnectionSummary {
     /// The stall threshold the stalls were found with (options, or DESIGN.md's
     /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
     pub stall_threshold_ms: f64,
-    pub directions: [DirectionSummary; 2],
-    pub diagnosis: Diagnosis,
+    // Boxed, as is `diagnosis`: a summary is ~1 KB inline otherwise, and `finish`
+    // reserves one per connection in a single block that cannot reuse the memory
+    // the connections' state frees as they are summarised (issue 16: 100 k
+    // connections); the boxes can. Serialized as if inline. (Not a doc comment:
+    // it would land in the generated TypeScript.)
+    pub directions: Box<[DirectionSummary; 2]>,
+    pub diagnosis: Box<Diagnosis>,
     /// The process behind the connection: the first process a packet of it names
     /// (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
     /// `Session::finish` from `process_index` and the decoder's process table.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::analysis::columns::{flag_bits, ConnectionColumns};
 use crate::analysis::{
-    ConnectionSummary, Diagnosis, DirectionSummary, RttSummary, Stall,
+    ConnectionSummary, DirectionSummary, RttSummary, Stall,
     ThroughputSummary,
 };
 
@@ -234,8 +234,8 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         path_rtt_method: String::new(),
         sender_lag_ms: 0.0,
         base_rtt_ms: None,
-        directions: [direction(stalls, rtt_ms), direction(Vec::new(), None)],
-        diagnosis: Diagnosis::default(),
+        directions: Box::new([direction(stalls, rtt_ms), direction(Vec::new(), None)]),
+        diagnosis: Box::default(),
         process: None,
         process_index: None,
     }

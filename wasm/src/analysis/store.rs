@@ -18,7 +18,7 @@
 //! that, so no more than one chunk of slack per log (and small connections are
 //! shrunk to fit at the end of the capture): store_log.rs.
 
-use super::columns::{ConnectionColumns, PacketColumns, RttColumns, SackColumns};
+use super::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns};
 use super::store_log::{ByteLog, Row};
 
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
@@ -242,21 +242,27 @@ impl ConnStore {
     /// The public packet columns. `with_wire_len: false` leaves `wire_len` empty
     /// (stalls and the diagnosis never read it: 4 bytes/packet less at finish).
     pub fn packet_columns(&self, with_wire_len: bool) -> PacketColumns {
+        let mut c = PacketColumns::default();
+        self.fill_packet_columns(&mut c, with_wire_len);
+        c
+    }
+
+    /// [`ConnStore::packet_columns`] into `c`, reusing its vectors (whatever they
+    /// held is replaced).
+    pub fn fill_packet_columns(&self, c: &mut PacketColumns, with_wire_len: bool) {
         let n = self.packet_count();
         // Sized once and filled by index: cheaper than nine `Vec::push`es per row
         // (this runs at finish for every connection, over millions of rows).
-        let mut c = PacketColumns {
-            t: vec![0.0; n],
-            dir: vec![0; n],
-            frame: vec![0; n],
-            seq: vec![0.0; n],
-            len: vec![0; n],
-            wire_len: vec![0; if with_wire_len { n } else { 0 }],
-            ack: vec![0.0; n],
-            win: vec![0.0; n],
-            in_flight: vec![0.0; n],
-            flags: vec![0; n],
-        };
+        sized(&mut c.t, n);
+        sized(&mut c.dir, n);
+        sized(&mut c.frame, n);
+        sized(&mut c.seq, n);
+        sized(&mut c.len, n);
+        sized(&mut c.wire_len, if with_wire_len { n } else { 0 });
+        sized(&mut c.ack, n);
+        sized(&mut c.win, n);
+        sized(&mut c.in_flight, n);
+        sized(&mut c.flags, n);
         let mut i = 0;
         self.for_each_packet(|r| {
             if i >= n {
@@ -276,16 +282,15 @@ impl ConnStore {
             c.flags[i] = r.flags;
             i += 1;
         });
-        c
     }
 
     pub fn rtt_columns(&self) -> RttColumns {
         let n = self.rtt_rows as usize;
         let mut c = RttColumns { t: Vec::with_capacity(n), dir: Vec::with_capacity(n), rtt_ms: Vec::with_capacity(n), kind: Vec::with_capacity(n) };
-        self.for_each_rtt(|t, dir, rtt_ns, kind| {
-            c.t.push(secs(t));
+        self.for_each_rtt_ms(&mut |t, dir, rtt_ms, kind| {
+            c.t.push(t);
             c.dir.push(dir);
-            c.rtt_ms.push(rtt_ns as f64 / 1e6);
+            c.rtt_ms.push(rtt_ms);
             c.kind.push(kind);
         });
         c
@@ -307,6 +312,24 @@ impl ConnStore {
     /// one column at a time instead).
     pub fn columns(&self) -> ConnectionColumns {
         ConnectionColumns { packets: self.packet_columns(true), sack: self.sack_columns(), rtt: self.rtt_columns() }
+    }
+}
+
+/// The RTT columns' values without building them (the diagnosis at finish).
+impl RttSource for ConnStore {
+    fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8)) {
+        self.for_each_rtt(|t, dir, rtt_ns, kind| f(secs(t), dir, rtt_ns as f64 / 1e6, kind));
+    }
+}
+
+/// `v` holding `n` zeroed values: a fresh zeroed allocation when it must grow (no
+/// copy of the old contents), else cleared and refilled in place.
+fn sized<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        *v = vec![T::default(); n];
+    } else {
+        v.clear();
+        v.resize(n, T::default());
     }
 }
 

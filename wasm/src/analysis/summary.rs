@@ -3,28 +3,28 @@
 //! diagnosis from their own modules.
 
 use super::analyzer::{Conn, Side};
-use super::columns::{flag_bits as fb, ConnectionColumns};
+use super::columns::{flag_bits as fb, ConnectionColumns, PacketColumns};
 use super::connections::endpoint_name;
 use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
-use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, Diagnosis, DirectionSummary, MinMax, RttSummary};
+use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
 /// Summary of one connection, and its finished compact store. Totals were counted
 /// as the packets came (`Totals`); only the stall and diagnosis passes (whose API is
 /// the public `PacketColumns`) get a materialized copy, dropped before the next
 /// connection.
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts) -> (ConnectionSummary, ConnStore) {
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let tick = capture.timestamp_resolution_s();
-    let samples = RttSamples::collect(&store);
+    let samples = RttSamples::collect(&store, std::mem::take(&mut scratch.trusted));
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
     // The path RTT from the two parts of the round trip (vantage.rs).
@@ -42,6 +42,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = [0, 1].map(|d| samples.summary(d, tick, parts.toward[1 - d].unwrap_or(0.0)));
+    // Handed back (or freed, when large) before the columns below are materialized.
+    scratch.keep_samples(samples.trusted);
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
@@ -65,7 +67,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         store.add_late_flags(marks);
     }
     // Transient public columns for the stall, throughput and diagnosis passes.
-    let mut cols = ConnectionColumns { packets: store.packet_columns(false), rtt: store.rtt_columns(), ..Default::default() };
+    // Only the packet rows are materialized (into the scratch columns); the
+    // diagnosis reads the RTT samples from the store (columns::RttSource).
+    let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
+    store.fill_packet_columns(&mut cols.packets, false);
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
@@ -118,14 +123,41 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
         base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
-        directions,
-        diagnosis: Diagnosis::default(),
+        directions: Box::new(directions),
+        diagnosis: Box::default(),
         process_index: process,
         process: None,
     };
-    summary.diagnosis = diagnosis::diagnose(&summary, &cols, tick);
-    drop(cols);
+    *summary.diagnosis = diagnosis::diagnose_rows(&summary, &cols.packets, &store, tick);
+    scratch.keep_packets(cols.packets);
     (summary, store)
+}
+
+/// Buffers `summarize` reuses from one connection to the next: at 100 k short
+/// connections, allocating and freeing a dozen vectors each was a good part of the
+/// finish (issue 16). Kept only while small, so that one large connection's columns
+/// are not held through the rest of the capture.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    packets: PacketColumns,
+    trusted: [Vec<f64>; 2],
+}
+
+/// Rows whose columns a `Scratch` keeps for the next connection (≈ 3 MB).
+const SCRATCH_KEEP_ROWS: usize = 1 << 16;
+
+impl Scratch {
+    fn keep_packets(&mut self, packets: PacketColumns) {
+        if packets.t.capacity() <= SCRATCH_KEEP_ROWS {
+            self.packets = packets;
+        }
+    }
+
+    fn keep_samples(&mut self, trusted: [Vec<f64>; 2]) {
+        if trusted.iter().all(|v| v.capacity() <= SCRATCH_KEEP_ROWS) {
+            self.trusted = trusted;
+        }
+    }
 }
 
 /// How late direction `d`'s sender learns of what the capture sees (sender_view.rs):
@@ -144,20 +176,29 @@ fn sender_lag(parts: &vantage::Parts, d: usize, path_rtt: Option<f64>) -> f64 {
 /// another flow of the same capture, is 20 ms: latency under load is measured
 /// against the base.
 pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
-    let host = |e: &str| e.rsplit_once(':').map_or(e.to_string(), |(h, _)| h.to_string());
-    let mut best: std::collections::HashMap<(String, String), f64> = std::collections::HashMap::new();
-    let key = |c: &ConnectionSummary| {
+    // Borrowed host names (no String per connection: issue 16, 100 k connections).
+    fn host(e: &str) -> &str {
+        e.rsplit_once(':').map_or(e, |(h, _)| h)
+    }
+    fn key(c: &ConnectionSummary) -> (&str, &str) {
         let (a, b) = (host(&c.endpoints[0]), host(&c.endpoints[1]));
         if a <= b { (a, b) } else { (b, a) }
-    };
-    for c in conns.iter() {
-        if let Some(r) = c.path_rtt_ms {
-            let e = best.entry(key(c)).or_insert(r);
-            *e = e.min(r);
-        }
     }
-    for c in conns.iter_mut() {
-        c.base_rtt_ms = best.get(&key(c)).copied();
+    let bases: Vec<Option<f64>> = {
+        let keys: Vec<(&str, &str)> = conns.iter().map(key).collect();
+        // The flow table's hasher (connections.rs: keys from a capture file, not an
+        // adversary); SipHash was 3 % of the native time at 100 k connections.
+        let mut best: std::collections::HashMap<(&str, &str), f64, super::connections::FxBuild> = Default::default();
+        for (c, &k) in conns.iter().zip(&keys) {
+            if let Some(r) = c.path_rtt_ms {
+                let e = best.entry(k).or_insert(r);
+                *e = e.min(r);
+            }
+        }
+        keys.iter().map(|k| best.get(k).copied()).collect()
+    };
+    for (c, base) in conns.iter_mut().zip(bases) {
+        c.base_rtt_ms = base;
         if let (Some(base), Some(_)) = (c.base_rtt_ms, c.path_rtt_ms) {
             diagnosis::note_latency_under_load(c, base);
         }
@@ -171,8 +212,10 @@ struct RttSamples {
 }
 
 impl RttSamples {
-    fn collect(store: &ConnStore) -> RttSamples {
-        let mut r = RttSamples { trusted: [Vec::new(), Vec::new()], excluded: [0, 0] };
+    /// `reuse`: empty or previously used vectors (their contents are cleared).
+    fn collect(store: &ConnStore, mut reuse: [Vec<f64>; 2]) -> RttSamples {
+        reuse.iter_mut().for_each(Vec::clear);
+        let mut r = RttSamples { trusted: reuse, excluded: [0, 0] };
         store.for_each_rtt(|_, dir, ns, kind| {
             let s = ns as f64 / 1e9;
             let d = dir as usize & 1;

@@ -116,9 +116,10 @@ impl Bins {
     }
 
     /// `total`: payload bytes of the direction (the caller counts them anyway).
-    pub fn finish(self, total: u64, duration: f64) -> ThroughputSummary {
+    pub fn finish(mut self, total: u64, duration: f64) -> ThroughputSummary {
         let bin = self.bin;
-        let peak = self.rates_bps().into_iter().fold(0.0, f64::max);
+        let mut peak: f64 = 0.0;
+        self.for_each_rate_bps(|r| peak = peak.max(r));
         let mean = if duration > 0.0 { total as f64 * 8.0 / duration } else { 0.0 };
         ThroughputSummary { mean_bps: mean, active_mean_bps: mean, peak_bps: peak.max(mean), bin_seconds: bin }
     }
@@ -126,9 +127,15 @@ impl Bins {
     /// The rate of each non-empty bin in time order, bit/s (bins whose packets came
     /// out of order, when the clock stepped back, are summed first).
     pub fn rates_bps(mut self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.bins.len());
+        self.for_each_rate_bps(|r| out.push(r));
+        out
+    }
+
+    /// [`Bins::rates_bps`] one at a time (the summary's peak needs no vector).
+    fn for_each_rate_bps(&mut self, mut f: impl FnMut(f64)) {
         let bins = &mut self.bins;
         bins.sort_unstable_by_key(|b| b.0);
-        let mut out = Vec::with_capacity(bins.len());
         let mut i = 0;
         while i < bins.len() {
             let (k, mut sum) = bins[i];
@@ -137,9 +144,8 @@ impl Bins {
                 sum += bins[i].1;
                 i += 1;
             }
-            out.push(sum as f64 * 8.0 / self.bin);
+            f(sum as f64 * 8.0 / self.bin);
         }
-        out
     }
 }
 
