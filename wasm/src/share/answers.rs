@@ -373,20 +373,54 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) 
                 w.uvarint((e - s).max(0) as u64);
                 prev = e;
             }
-            w.byte(if i.detail.is_empty() { 0 } else { 1 });
-            let mut prev = 0i64;
-            for d in &i.detail {
-                let cause = CAUSES.iter().position(|&c| Some(c) == d.cause.as_deref()).unwrap_or_else(unknown_cause);
-                w.byte(cause as u8);
-                let (b, a) = (d.frame_before.unwrap_or(0) as i64, d.frame_after.unwrap_or(0) as i64);
-                w.svarint(b - prev);
-                w.svarint(a - b);
-                prev = a;
-                w.str(d.ended_by.as_deref().unwrap_or(""));
-            }
+            write_interval_details(w, i);
         }
         StoredData::SummaryStalls => w.byte(3),
     }
+}
+
+/// Interval ends on the sub-column grid may lie this far from the view (true extents).
+pub const SPAN_LIMIT: i64 = 4 * SUB as i64 * MAX_COLUMNS as i64;
+
+/// The stall details of intervals (formats 2 and 3): cause, frames, what ended it.
+pub fn write_interval_details(w: &mut Writer, i: &StoredIntervals) {
+    w.byte(if i.detail.is_empty() { 0 } else { 1 });
+    let mut prev = 0i64;
+    for d in &i.detail {
+        let cause = CAUSES.iter().position(|&c| Some(c) == d.cause.as_deref()).unwrap_or_else(unknown_cause);
+        w.byte(cause as u8);
+        let (b, a) = (d.frame_before.unwrap_or(0) as i64, d.frame_after.unwrap_or(0) as i64);
+        w.svarint(b - prev);
+        w.svarint(a - b);
+        prev = a;
+        w.str(d.ended_by.as_deref().unwrap_or(""));
+    }
+}
+
+/// Reads what [`write_interval_details`] wrote, for the spans read before.
+pub fn read_interval_details(r: &mut Reader, i: &mut StoredIntervals, grid: &Grid) -> Result<(), DecodeError> {
+    if r.byte("the interval details")? == 1 {
+        let mut prev = 0i64;
+        for &(s, e) in &i.spans {
+            let cause = CAUSES.get(r.byte("a stall cause")? as usize).ok_or_else(|| r.fail("a stall has an unknown cause"))?;
+            let b = prev.saturating_add(r.svarint("a frame number")?);
+            let a = b.saturating_add(r.svarint("a frame number")?);
+            if !(0..=u32::MAX as i64).contains(&b) || !(0..=u32::MAX as i64).contains(&a) {
+                return Err(r.fail("a stall's frame number is out of range"));
+            }
+            prev = a;
+            let ended_by = r.str(1000, "what ended a stall")?.to_string();
+            i.detail.push(Interval {
+                start: grid.from_sub(s),
+                end: grid.from_sub(e),
+                cause: Some(cause.to_string()),
+                frame_before: Some(b as u32),
+                frame_after: Some(a as u32),
+                ended_by: Some(ended_by),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The value grid a point answer is written on: its chart's range (build.rs) or its own.
@@ -618,7 +652,7 @@ pub fn read_kind(r: &mut Reader, kind: u8, grid: &Grid) -> Result<StoredData, De
             let active = r.finite(1e11, "the active time")?;
             let n = r.count(MAX_ITEMS, "the interval count")? as usize;
             let mut i = StoredIntervals { total_seconds: total_seconds.max(0.0), active_seconds: (active >= 0.0).then_some(active), ..Default::default() };
-            let limit = 4 * SUB as i64 * MAX_COLUMNS as i64;
+            let limit = SPAN_LIMIT;
             let mut prev = 0i64;
             for _ in 0..n {
                 let s = prev.saturating_add(r.svarint("an interval start")?);
@@ -629,27 +663,7 @@ pub fn read_kind(r: &mut Reader, kind: u8, grid: &Grid) -> Result<StoredData, De
                 i.spans.push((s, e));
                 prev = e;
             }
-            if r.byte("the interval details")? == 1 {
-                let mut prev = 0i64;
-                for &(s, e) in &i.spans {
-                    let cause = CAUSES.get(r.byte("a stall cause")? as usize).ok_or_else(|| r.fail("a stall has an unknown cause"))?;
-                    let b = prev.saturating_add(r.svarint("a frame number")?);
-                    let a = b.saturating_add(r.svarint("a frame number")?);
-                    if !(0..=u32::MAX as i64).contains(&b) || !(0..=u32::MAX as i64).contains(&a) {
-                        return Err(r.fail("a stall's frame number is out of range"));
-                    }
-                    prev = a;
-                    let ended_by = r.str(1000, "what ended a stall")?.to_string();
-                    i.detail.push(Interval {
-                        start: grid.from_sub(s),
-                        end: grid.from_sub(e),
-                        cause: Some(cause.to_string()),
-                        frame_before: Some(b as u32),
-                        frame_after: Some(a as u32),
-                        ended_by: Some(ended_by),
-                    });
-                }
-            }
+            read_interval_details(r, &mut i, grid)?;
             Ok(StoredData::Intervals(i))
         }
         3 => Ok(StoredData::SummaryStalls),

@@ -1,8 +1,10 @@
 //! Format 3: a point answer (M4 columns) as integer streams for coder.rs, and only
 //! what its chart draws (web/charts/m4Paths.ts):
 //! - bars (in-flight dots, sequence segments, RTT samples: `m4BarsPath`) draw each
-//!   column's minimum to maximum at its first point's time: min, max and the quarter
-//!   of the column holding the first point (a bar then lies within 3/16 px);
+//!   column's minimum to maximum at its first point's time: min, max and the eighth
+//!   of the column holding the first point (a bar then lies within 1/16 px: a
+//!   quarter, 3/16 px, moves an anti-aliased edge by the 48/255 the e2e comparison
+//!   tolerates, and 4 % of the in-flight chart's pixels differed);
 //! - step lines (window, ACK, window edge: `m4StepPath`) also run through each
 //!   column's first and last value and the last point's time.
 //!
@@ -11,18 +13,20 @@
 //! previous column's minimum (or maximum: a rising line), first-point eighths, and
 //! for step lines the last-point eighths, first − min and max − last. A series whose
 //! columns and value grid are another's in the same link (the window edge is the ACK
-//! line plus the window) is written as its differences from that one, when shorter.
+//! line plus the window) is written as its differences from that one, when shorter;
+//! one of the same columns only (the sequence graph's segments are the in-flight
+//! chart's), its first-point eighths as differences from that one's.
 //! Scalars (the grid, points before and after the view, the total) and the markers go
 //! to the deflated part as in format 2.
 
-use super::answers::{self, Detail, Quant, StoredPoints, LEVELS};
+use super::answers::{self, Detail, Quant, StoredIntervals, StoredPoints, LEVELS, MAX_ITEMS, SPAN_LIMIT};
 use super::bytes::{Reader, Writer};
 use super::coder::{Decoder, Encoder};
 use crate::error::DecodeError;
 use crate::view::Series;
 
 /// Streams of one series: `base + field`.
-const FIELDS: u16 = 11;
+const FIELDS: u16 = 12;
 const GAP: u16 = 0;
 const EXTENT: u16 = 1;
 const LOW: u16 = 2;
@@ -34,6 +38,11 @@ const COUNT: u16 = 7;
 const REL_LOW: u16 = 8;
 const REL_EXTENT: u16 = 9;
 const T_FIRST_MANY: u16 = 10;
+const T_FIRST_REL: u16 = 11;
+// Intervals (window-limited spans, stalls): count, starts, widths.
+const SPAN_COUNT: u16 = 0;
+const SPAN_START: u16 = 1;
+const SPAN_WIDTH: u16 = 2;
 
 /// Series drawn as a step line (first and last of each column are drawn).
 pub fn drawn_as_steps(series: Series) -> bool {
@@ -72,7 +81,7 @@ impl Prepared<'_> {
 /// margins; the axis runs at least over the values, `nice()` widens it): a value is
 /// then drawn within 1/6 px, which moves an anti-aliased edge by less than the 48/255
 /// the pixel comparison of e2e/share.spec.ts tolerates. Series of one chart share it.
-fn pixel_levels(series: Series) -> u64 {
+pub fn pixel_levels(series: Series) -> u64 {
     let plot_px = match series {
         Series::Inflight | Series::Rwnd => 170,
         Series::Sequence | Series::Ack | Series::WindowEdge => 240,
@@ -92,11 +101,18 @@ pub fn write(w: &mut Writer, c: &mut Encoder, index: usize, this: &Prepared, ear
     let base = index as u16 * FIELDS;
     // The first earlier series of the same columns and grid, if writing against it is shorter.
     let reference = earlier.iter().find(|(_, e)| same_grid(e, this)).filter(|(_, e)| {
-        let alone = trial(|c| streams(c, 0, this, None, detail));
-        let against = trial(|c| streams(c, 0, this, Some(e), detail));
+        let alone = trial(|c| streams(c, 0, this, None, None, detail));
+        let against = trial(|c| streams(c, 0, this, Some(e), None, detail));
         against < alone
     });
     w.uvarint(reference.map_or(0, |(i, _)| *i as u64 + 1));
+    // Only a bar series: every first-point eighth of it is in the link as written.
+    let times_ref = earlier.iter().find(|(_, e)| !drawn_as_steps(e.series) && e.points.column == this.points.column && e.points.t_first.len() == this.points.column.len()).filter(|(_, e)| {
+        let alone = trial(|c| streams(c, 0, this, None, None, detail));
+        let against = trial(|c| streams(c, 0, this, None, Some(e.points), detail));
+        against < alone
+    });
+    w.uvarint(times_ref.map_or(0, |(i, _)| *i as u64 + 1));
     this.quant.write(w);
     let p = this.points;
     let g = on_grid(p, &this.quant);
@@ -104,7 +120,7 @@ pub fn write(w: &mut Writer, c: &mut Encoder, index: usize, this: &Prepared, ear
     let times = detail.times && p.t_first.len() == g.lows.len() && p.t_last.len() == g.lows.len();
     let ends = detail.ends && drawn_as_steps(this.series) && p.first.len() == g.lows.len() && p.last.len() == g.lows.len();
     w.byte(times as u8 | (ends as u8) << 1);
-    streams(c, base, this, reference.map(|(_, e)| e), detail);
+    streams(c, base, this, reference.map(|(_, e)| e), times_ref.map(|(_, e)| e.points), detail);
     answers::write_scalars(w, p, this.series, detail.levels);
 }
 
@@ -130,7 +146,8 @@ fn low_steps(g: &Grid, from_max: bool) -> impl Iterator<Item = i64> + '_ {
     })
 }
 
-fn streams(c: &mut Encoder, base: u16, this: &Prepared, reference: Option<&Prepared>, detail: Detail) {
+/// `times_against`: a series of the same columns whose first-point eighths predict these.
+fn streams(c: &mut Encoder, base: u16, this: &Prepared, reference: Option<&Prepared>, times_against: Option<&StoredPoints>, detail: Detail) {
     let p = this.points;
     let g = on_grid(p, &this.quant);
     let n = g.lows.len();
@@ -181,8 +198,10 @@ fn streams(c: &mut Encoder, base: u16, this: &Prepared, reference: Option<&Prepa
         let shown = Shown::new(&g, &first_last);
         for i in 0..n {
             if shown.first(i) {
-                let t = if steps { p.t_first[i] } else { p.t_first[i] >> 1 };
-                c.put(base + if g.extents[i] > 0 { T_FIRST_MANY } else { T_FIRST }, t as u64);
+                match times_against {
+                    Some(r) => c.put_signed(base + T_FIRST_REL, p.t_first[i] as i64 - r.t_first[i] as i64),
+                    None => c.put(base + if g.extents[i] > 0 { T_FIRST_MANY } else { T_FIRST }, p.t_first[i] as u64),
+                }
             }
             if steps && shown.last(i) {
                 c.put(base + T_LAST, p.t_last[i] as u64);
@@ -227,6 +246,10 @@ pub fn read(r: &mut Reader, c: &mut Decoder, index: usize, series: Series, colum
     let reference = match r.count(index as u64, "the series it is written against")? {
         0 => None,
         k => Some(earlier.iter().find(|(i, _, _)| *i as u64 == k - 1).ok_or_else(|| r.fail(format!("series {} is written against series {}, which holds no points", index, k - 1)))?),
+    };
+    let times_against = match r.count(index as u64, "the series its times are written against")? {
+        0 => None,
+        k => Some(earlier.iter().find(|(i, _, _)| *i as u64 == k - 1).map(|(_, p, _)| p).ok_or_else(|| r.fail(format!("series {} has its times written against series {}, which holds no points", index, k - 1)))?),
     };
     let q = Quant::read(r)?;
     let from_max = r.byte("the predictor")? == 1;
@@ -292,15 +315,20 @@ pub fn read(r: &mut Reader, c: &mut Decoder, index: usize, series: Series, colum
             first_last.push((lo + a, lo + room - b));
         }
     }
+    if let Some(t) = times_against.filter(|t| t.column != p.column || t.t_first.len() != n) {
+        return Err(r.fail(format!("a series has its times written against one of {} other columns", t.column.len())));
+    }
     if times {
         let g = Grid { lows, extents };
         let shown = Shown::new(&g, &first_last);
         for i in 0..n {
             // A time the chart does not show: any eighth draws the same (the start, the end).
-            let first = match (shown.first(i), steps) {
-                (true, true) => c.count(base + if g.extents[i] > 0 { T_FIRST_MANY } else { T_FIRST }, 7, "a column's first time")? as u8,
-                // Bars: quarters, drawn within 3/16 px (the eighth after the quarter's middle).
-                (true, false) => (c.count(base + if g.extents[i] > 0 { T_FIRST_MANY } else { T_FIRST }, 3, "a column's first time")? as u8) << 1 | 1,
+            let first = match (shown.first(i), times_against) {
+                (true, Some(t)) => {
+                    let v = (t.t_first[i] as i64).saturating_add(c.get_signed(base + T_FIRST_REL, "a column's first time")?);
+                    u8::try_from(v).ok().filter(|&v| v < 8).ok_or_else(|| r.fail(format!("a column's first time is {v} eighths")))?
+                }
+                (true, None) => c.count(base + if g.extents[i] > 0 { T_FIRST_MANY } else { T_FIRST }, 7, "a column's first time")? as u8,
                 (false, _) => 0,
             };
             let last = match (steps, shown.last(i)) {
@@ -314,4 +342,40 @@ pub fn read(r: &mut Reader, c: &mut Decoder, index: usize, series: Series, colum
     }
     answers::read_scalars(r, &mut p, columns)?;
     Ok((p, q))
+}
+
+/// Intervals (kind 2) in format 3: the spans' ends as streams (each start from the
+/// previous end, the width), the totals and stall details in the deflated part.
+pub fn write_spans(w: &mut Writer, c: &mut Encoder, index: usize, i: &StoredIntervals) {
+    let base = index as u16 * FIELDS;
+    w.f64(i.total_seconds);
+    w.f64(i.active_seconds.unwrap_or(-1.0));
+    c.put(base + SPAN_COUNT, i.spans.len() as u64);
+    let mut prev = 0;
+    for &(s, e) in &i.spans {
+        c.put_signed(base + SPAN_START, s - prev);
+        c.put(base + SPAN_WIDTH, (e - s).max(0) as u64);
+        prev = e;
+    }
+    answers::write_interval_details(w, i);
+}
+
+pub fn read_spans(r: &mut Reader, c: &mut Decoder, index: usize, grid: &answers::Grid) -> Result<StoredIntervals, DecodeError> {
+    let base = index as u16 * FIELDS;
+    let total_seconds = r.finite(1e11, "the covered time")?;
+    let active = r.finite(1e11, "the active time")?;
+    let mut i = StoredIntervals { total_seconds: total_seconds.max(0.0), active_seconds: (active >= 0.0).then_some(active), ..Default::default() };
+    let n = c.count(base + SPAN_COUNT, MAX_ITEMS, "the interval count")?;
+    let mut prev = 0i64;
+    for _ in 0..n {
+        let s = prev.saturating_add(c.get_signed(base + SPAN_START, "an interval start")?);
+        let e = s.saturating_add(c.count(base + SPAN_WIDTH, SPAN_LIMIT as u64 * 2, "an interval width")? as i64);
+        if s.abs() > SPAN_LIMIT || e.abs() > SPAN_LIMIT {
+            return Err(r.fail("an interval lies far outside the view"));
+        }
+        i.spans.push((s, e));
+        prev = e;
+    }
+    answers::read_interval_details(r, &mut i, grid)?;
+    Ok(i)
 }

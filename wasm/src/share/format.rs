@@ -111,6 +111,10 @@ pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries
                 coded::write(&mut w, &mut c, index, &this, &earlier, detail);
                 earlier.push((index, this));
             }
+            StoredData::Intervals(i) => {
+                w.byte(2);
+                coded::write_spans(&mut w, &mut c, index, i);
+            }
             data => answers::write(&mut w, data, s.series, detail),
         }
     }
@@ -230,6 +234,7 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
                 earlier.push((index, p.clone(), q));
                 StoredData::Points(p)
             }
+            Some(c) if kind == 2 => StoredData::Intervals(coded::read_spans(r, c, index, &grid)?),
             _ => answers::read_kind(r, kind, &grid)?,
         };
         let fits = match &data {
