@@ -25,7 +25,7 @@ fn inflight_positions() {
     use tcpscope_core::share::SnapshotSession;
     use tcpscope_core::view::{Series, ViewData, ViewRequest};
     for (name, a, report) in examples::analysed_with_reports() {
-        if !["reqresp-blackhole.pcap", "rwnd-limited.pcap", "healthy.pcap"].contains(&name.as_str()) {
+        if !["reqresp-blackhole.pcap", "loss-1pct.pcap"].contains(&name.as_str()) {
             continue;
         }
         let id = a.connections.iter().max_by_key(|c| c.packets).unwrap().id;
@@ -40,6 +40,12 @@ fn inflight_positions() {
         let worst = l.t_first.iter().zip(&r.t_first).map(|(a, b)| ((a - b) / px).abs()).fold(0.0, f64::max);
         let (lo, hi) = l.max.iter().fold((0f64, 0f64), |(a, b), &v| (a, b.max(v)));
         let vworst = l.min.iter().zip(&r.min).chain(l.max.iter().zip(&r.max)).map(|(a, b)| (a - b).abs() / (hi - lo) * 170.0).fold(0.0, f64::max);
+        for k in 0..l.column.len() {
+            let (a, b) = (l.max[k] - l.min[k], r.max[k] - r.min[k]);
+            if (a - b).abs() > (hi - lo) / 50.0 || l.count[k].min(2) != r.count[k].min(2) {
+                println!("  column {}: live {}..{} ({}) link {}..{} ({})", l.column[k], l.min[k], l.max[k], l.count[k], r.min[k], r.max[k], r.count[k]);
+            }
+        }
         println!("{name}: {} B levels {} cols {} same columns {} worst tFirst {worst:.3} px worst value {vworst:.3} px; markers {:?}/{:?}", built.bytes.len(), built.levels, built.columns, l.column == r.column, l.markers.as_ref().map(|m| m.t.len()), r.markers.as_ref().map(|m| m.t.len()));
     }
 }
