@@ -142,13 +142,7 @@ fn hostile_snapshots_get_a_clear_message() {
 fn damaged_links_never_panic() {
     let link = example_link_v2();
     let payload = payload_of(&link);
-    let mut rng = 0x9E3779B97F4A7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift();
     for round in 0..600 {
         let mut p = payload.clone();
         for _ in 0..1 + next() % 4 {
@@ -158,11 +152,26 @@ fn damaged_links_never_panic() {
         if round % 3 == 0 {
             p.truncate((next() as usize) % p.len());
         }
-        if let Ok(mut s) = SnapshotSession::open(&pack(2, &p)) {
-            for series in [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Rtt] {
-                let r = s.query(&ViewRequest { generation: 0, connection: 1, series, t0: f64::NAN, t1: 1e300, columns: 900, bin_seconds: Some(-1.0), stall_threshold_ms: Some(f64::NAN), direction: None });
-                assert!(r.t0.is_finite() && r.t1.is_finite());
-            }
+        opens_well_formed_or_refuses(&pack(2, &p));
+    }
+}
+
+fn xorshift() -> impl FnMut() -> u64 {
+    let mut rng = 0x9E3779B97F4A7C15u64;
+    move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    }
+}
+
+/// A message, or a session whose answers to a hostile request have finite edges.
+fn opens_well_formed_or_refuses(bytes: &[u8]) {
+    if let Ok(mut s) = SnapshotSession::open(bytes) {
+        for series in [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt] {
+            let r = s.query(&ViewRequest { generation: 0, connection: 1, series, t0: f64::NAN, t1: 1e300, columns: 900, bin_seconds: Some(-1.0), stall_threshold_ms: Some(f64::NAN), direction: None });
+            assert!(r.t0.is_finite() && r.t1.is_finite());
         }
     }
 }
@@ -217,24 +226,13 @@ fn format_3_links_cut_or_damaged_get_a_message() {
     long.extend_from_slice(&link[13..]);
     let e = SnapshotSession::open(&long).err().expect("refused");
     assert!(e.message.contains("packed part of 65535 bytes"), "{}", e.message);
-    let mut rng = 0x9E3779B97F4A7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift();
     for _ in 0..600 {
         let mut l = link.clone();
         for _ in 0..1 + next() % 4 {
             let i = 11 + (next() as usize) % (l.len() - 11);
             l[i] = next() as u8;
         }
-        if let Ok(mut s) = SnapshotSession::open(&l) {
-            for series in [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt] {
-                let r = s.query(&ViewRequest { generation: 0, connection: 1, series, t0: f64::NAN, t1: 1e300, columns: 900, bin_seconds: Some(-1.0), stall_threshold_ms: Some(f64::NAN), direction: None });
-                assert!(r.t0.is_finite() && r.t1.is_finite());
-            }
-        }
+        opens_well_formed_or_refuses(&l);
     }
 }
