@@ -6,6 +6,8 @@
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::share::bytes::{deflate, inflate, Writer};
+use tcpscope_core::share::answers::{Detail, LEVELS};
+use tcpscope_core::share::format::{self, Parsed};
 use tcpscope_core::share::{build, ShareSpec, SnapshotSession};
 use tcpscope_core::view::{Series, ViewEngine, ViewRequest};
 
@@ -14,6 +16,15 @@ fn example_link() -> Vec<u8> {
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
     let spec = ShareSpec { connection: 1, view: "c=1".into(), name: "rwnd-limited.pcap".into(), ..Default::default() };
     build(s.analysis().expect("analysed"), &s.report().to_json(), &mut ViewEngine::new(), &spec).expect("builds").bytes
+}
+
+/// The example's link as format 2 wrote it (deflate only): what links made before
+/// format 3 hold, and the payload the crafted rows below edit.
+fn example_link_v2() -> Vec<u8> {
+    let Parsed::Answers(snap) = format::parse(&example_link()).expect("parses") else { panic!("answers") };
+    let summary = snap.meta.summary().clone();
+    let meta = tcpscope_core::share::meta::to_value(&snap.meta.name, &snap.meta.view, &snap.meta.report, &summary);
+    format::encode_v2(&meta, &snap.grid, &snap.series, Detail { levels: LEVELS, ends: true, times: true })
 }
 
 /// Header + raw deflate of a payload, as format.rs writes it.
@@ -77,7 +88,7 @@ fn points(w: &mut Writer, n: u64) {
 
 #[test]
 fn hostile_snapshots_get_a_clear_message() {
-    let link = example_link();
+    let link = example_link_v2();
     let table: Vec<(&str, Vec<u8>, &str)> = vec![
         ("far-future end", with_meta(&link, |m| m["summary"]["end"] = 1e12.into()), "summary.end is 1e12"),
         ("end before start", with_meta(&link, |m| m["summary"]["end"] = (-5.0).into()), "summary.end"),
@@ -129,15 +140,9 @@ fn hostile_snapshots_get_a_clear_message() {
 
 #[test]
 fn damaged_links_never_panic() {
-    let link = example_link();
+    let link = example_link_v2();
     let payload = payload_of(&link);
-    let mut rng = 0x9E3779B97F4A7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift();
     for round in 0..600 {
         let mut p = payload.clone();
         for _ in 0..1 + next() % 4 {
@@ -147,11 +152,26 @@ fn damaged_links_never_panic() {
         if round % 3 == 0 {
             p.truncate((next() as usize) % p.len());
         }
-        if let Ok(mut s) = SnapshotSession::open(&pack(2, &p)) {
-            for series in [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Rtt] {
-                let r = s.query(&ViewRequest { generation: 0, connection: 1, series, t0: f64::NAN, t1: 1e300, columns: 900, bin_seconds: Some(-1.0), stall_threshold_ms: Some(f64::NAN), direction: None });
-                assert!(r.t0.is_finite() && r.t1.is_finite());
-            }
+        opens_well_formed_or_refuses(&pack(2, &p));
+    }
+}
+
+fn xorshift() -> impl FnMut() -> u64 {
+    let mut rng = 0x9E3779B97F4A7C15u64;
+    move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    }
+}
+
+/// A message, or a session whose answers to a hostile request have finite edges.
+fn opens_well_formed_or_refuses(bytes: &[u8]) {
+    if let Ok(mut s) = SnapshotSession::open(bytes) {
+        for series in [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt] {
+            let r = s.query(&ViewRequest { generation: 0, connection: 1, series, t0: f64::NAN, t1: 1e300, columns: 900, bin_seconds: Some(-1.0), stall_threshold_ms: Some(f64::NAN), direction: None });
+            assert!(r.t0.is_finite() && r.t1.is_finite());
         }
     }
 }
@@ -183,4 +203,36 @@ fn first_round_links_still_open_and_answer_from_their_packets() {
     }
     let report: serde_json::Value = serde_json::from_str(&s.report_json()).expect("json");
     assert_eq!(report["connections"].as_array().map(Vec::len), Some(1));
+}
+
+/// Format 3 (range-coded streams after the deflated part): cut anywhere, a false
+/// length of the deflated part, or random damage to either part gives a message or a
+/// session whose answers are well-formed, never a panic; and the same link written as
+/// format 2 still opens, on the same grid.
+#[test]
+fn format_3_links_cut_or_damaged_get_a_message() {
+    let link = example_link();
+    assert_eq!(link[4], 3, "links are written as format 3");
+    let v2 = SnapshotSession::open(&example_link_v2()).expect("the format-2 form opens");
+    assert_eq!(v2.grid(), SnapshotSession::open(&link).expect("opens").grid());
+    // Cut at every 97th byte: each a message (the header, the deflated part or the streams).
+    for cut in (0..link.len() - 1).step_by(97) {
+        let e = SnapshotSession::open(&link[..cut]).err().unwrap_or_else(|| panic!("cut at {cut} of {} opened", link.len()));
+        assert!(e.message.contains("cut") || e.message.contains("ends in the middle") || e.message.contains("not a tcpscope snapshot"), "cut at {cut}: {}", e.message);
+    }
+    // A deflated part longer than the link.
+    let mut long = link[..11].to_vec();
+    long.extend_from_slice(&[0xff, 0xff, 0x03]);
+    long.extend_from_slice(&link[13..]);
+    let e = SnapshotSession::open(&long).err().expect("refused");
+    assert!(e.message.contains("packed part of 65535 bytes"), "{}", e.message);
+    let mut next = xorshift();
+    for _ in 0..600 {
+        let mut l = link.clone();
+        for _ in 0..1 + next() % 4 {
+            let i = 11 + (next() as usize) % (l.len() - 11);
+            l[i] = next() as u8;
+        }
+        opens_well_formed_or_refuses(&l);
+    }
 }

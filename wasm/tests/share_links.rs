@@ -27,9 +27,11 @@ fn close(a: f64, b: f64, tolerance: f64) -> bool {
 
 /// The link's answer against the live one, for the shared view at the link's columns.
 /// `range`: the value range of the chart's axis (all its point series).
-fn assert_same(what: &str, live: &ViewData, shared: &ViewData, step_seconds: f64, range: (f64, f64), levels: u64) {
+/// `levels`: the link's most value steps; a point series has at most its chart's
+/// pixel levels (share/coded.rs: 3 per plot pixel).
+fn assert_same(what: &str, series: Series, live: &ViewData, shared: &ViewData, step_seconds: f64, range: (f64, f64), levels: u64) {
     match (live, shared) {
-        (ViewData::Points(l), ViewData::Points(s)) => points(what, l, s, range, levels),
+        (ViewData::Points(l), ViewData::Points(s)) => points(what, l, s, range, levels.min(tcpscope_core::share::coded::pixel_levels(series))),
         (ViewData::Bins(l), ViewData::Bins(s)) => bins(what, l, s, levels),
         (ViewData::Intervals(l), ViewData::Intervals(s)) => intervals(what, l, s, step_seconds),
         (l, s) => panic!("{what}: kinds differ: {l:?} / {s:?}"),
@@ -108,7 +110,7 @@ fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, 
         assert_eq!(shared.bin_seconds, live.bin_seconds, "{what} {series:?}");
         assert_eq!(shared.stall_threshold_ms, live.stall_threshold_ms, "{what} {series:?}");
         assert_eq!(shared.notes, live.notes, "{what} {series:?}: same view, no resolution note");
-        assert_same(&format!("{what} {series:?}"), &live.data, &shared.data, (grid.t1 - grid.t0) / grid.columns as f64 / 4.0 * 1.01, range, built.levels);
+        assert_same(&format!("{what} {series:?}"), series, &live.data, &shared.data, (grid.t1 - grid.t0) / grid.columns as f64 / 4.0 * 1.01, range, built.levels);
         // Zoomed into the middle tenth: re-decimated from the link, and said so.
         let mid = (grid.t0 + grid.t1) / 2.0;
         let span = (grid.t1 - grid.t0) / 20.0;

@@ -16,8 +16,24 @@ const SERIES: [Series; 11] = [
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
     // Mode bit 0: the bytes as a payload behind a valid header (so the fuzzer reaches
-    // the parser past inflate), else as they are.
-    let bytes = if mode & 1 == 1 {
+    // the parser past inflate), else as they are; bits 0 and 3: a format-3 link.
+    let bytes = if mode & 9 == 9 {
+        // Format 3: the first half deflated, the second half as the range-coded part.
+        let (a, c) = rest.split_at(rest.len() / 2);
+        let packed = deflate(a);
+        let mut b = b"TCPS\x03".to_vec();
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&(a.len() as u32).to_le_bytes());
+        let mut n = packed.len() as u64;
+        while n >= 0x80 {
+            b.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        b.push(n as u8);
+        b.extend_from_slice(&packed);
+        b.extend_from_slice(c);
+        b
+    } else if mode & 1 == 1 {
         let mut b = b"TCPS".to_vec();
         b.push(1 + (mode >> 1 & 1));
         b.extend_from_slice(&1u16.to_le_bytes());

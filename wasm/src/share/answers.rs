@@ -142,9 +142,10 @@ impl Grid {
 }
 
 /// A value grid: lo + q × step, q in 0..=LEVELS.
-struct Quant {
-    lo: f64,
-    step: f64,
+#[derive(Clone, Debug)]
+pub struct Quant {
+    pub lo: f64,
+    pub step: f64,
 }
 
 impl Quant {
@@ -159,14 +160,14 @@ impl Quant {
         let step = if hi > lo { (hi - lo) / levels as f64 } else { 1.0 };
         Quant { lo, step }
     }
-    fn q(&self, v: f64) -> i64 {
+    pub fn q(&self, v: f64) -> i64 {
         ((v - self.lo) / self.step).round() as i64
     }
-    fn write(&self, w: &mut Writer) {
+    pub fn write(&self, w: &mut Writer) {
         w.f64(self.lo);
         w.f64(self.step);
     }
-    fn read(r: &mut Reader) -> Result<Quant, DecodeError> {
+    pub fn read(r: &mut Reader) -> Result<Quant, DecodeError> {
         let lo = r.finite(MAX_VALUE, "a value origin")?;
         let step = r.finite(MAX_VALUE, "a value step")?;
         if step <= 0.0 {
@@ -174,7 +175,7 @@ impl Quant {
         }
         Ok(Quant { lo, step })
     }
-    fn value(&self, q: i64, r: &Reader) -> Result<f64, DecodeError> {
+    pub fn value(&self, q: i64, r: &Reader) -> Result<f64, DecodeError> {
         if !(-(LEVELS as i64)..=2 * LEVELS as i64).contains(&q) {
             return Err(r.fail(format!("a value lies {q} steps from its grid, outside 0..{LEVELS}")));
         }
@@ -280,7 +281,6 @@ pub struct Detail {
 
 pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) {
     let levels = detail.levels;
-    let from_zero = !matches!(series, Series::Sequence | Series::Ack | Series::WindowEdge);
     match data {
         StoredData::Rates(r) => {
             w.byte(0);
@@ -313,10 +313,7 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) 
         }
         StoredData::Points(p) => {
             w.byte(1);
-            let q = match p.range {
-                Some((lo, hi)) => Quant::of([lo, hi].into_iter(), from_zero, levels),
-                None => Quant::of(p.min.iter().chain(&p.max).copied(), from_zero, levels),
-            };
+            let q = points_quant(p, series, levels);
             q.write(w);
             w.uvarint(p.column.len() as u64);
             let mut prev: i64 = -1;
@@ -363,48 +360,7 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) 
                     w.uvarint((q.q(p.last[i]) - lows[i]).clamp(0, room) as u64);
                 }
             }
-            for edge in [p.before, p.after] {
-                match edge {
-                    None => w.byte(0),
-                    Some([t, v]) => {
-                        w.byte(1);
-                        w.f64(t);
-                        w.f64(v);
-                    }
-                }
-            }
-            w.uvarint(p.total);
-            match &p.markers {
-                None => w.byte(0),
-                Some(m) => {
-                    w.byte(1);
-                    let q = Quant::of(m.v.iter().copied(), from_zero, levels);
-                    q.write(w);
-                    w.uvarint(m.pos.len() as u64);
-                    let mut prev = 0;
-                    for &p in &m.pos {
-                        w.uvarint(p - prev);
-                        prev = p;
-                    }
-                    let mut prev = 0;
-                    for &v in &m.v {
-                        let x = q.q(v);
-                        w.svarint(x - prev);
-                        prev = x;
-                    }
-                    for &f in &m.flags {
-                        w.uvarint(f as u64);
-                    }
-                    let mut prev = 0i64;
-                    for &f in &m.frame {
-                        w.svarint(f as i64 - prev);
-                        prev = f as i64;
-                    }
-                    for &c in &m.count {
-                        w.uvarint(count_code(c));
-                    }
-                }
-            }
+            write_scalars(w, p, series, levels);
         }
         StoredData::Intervals(i) => {
             w.byte(2);
@@ -417,20 +373,137 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) 
                 w.uvarint((e - s).max(0) as u64);
                 prev = e;
             }
-            w.byte(if i.detail.is_empty() { 0 } else { 1 });
-            let mut prev = 0i64;
-            for d in &i.detail {
-                let cause = CAUSES.iter().position(|&c| Some(c) == d.cause.as_deref()).unwrap_or_else(unknown_cause);
-                w.byte(cause as u8);
-                let (b, a) = (d.frame_before.unwrap_or(0) as i64, d.frame_after.unwrap_or(0) as i64);
-                w.svarint(b - prev);
-                w.svarint(a - b);
-                prev = a;
-                w.str(d.ended_by.as_deref().unwrap_or(""));
-            }
+            write_interval_details(w, i);
         }
         StoredData::SummaryStalls => w.byte(3),
     }
+}
+
+/// Interval ends on the sub-column grid may lie this far from the view (true extents).
+pub const SPAN_LIMIT: i64 = 4 * SUB as i64 * MAX_COLUMNS as i64;
+
+/// The stall details of intervals (formats 2 and 3): cause, frames, what ended it.
+pub fn write_interval_details(w: &mut Writer, i: &StoredIntervals) {
+    w.byte(if i.detail.is_empty() { 0 } else { 1 });
+    let mut prev = 0i64;
+    for d in &i.detail {
+        let cause = CAUSES.iter().position(|&c| Some(c) == d.cause.as_deref()).unwrap_or_else(unknown_cause);
+        w.byte(cause as u8);
+        let (b, a) = (d.frame_before.unwrap_or(0) as i64, d.frame_after.unwrap_or(0) as i64);
+        w.svarint(b - prev);
+        w.svarint(a - b);
+        prev = a;
+        w.str(d.ended_by.as_deref().unwrap_or(""));
+    }
+}
+
+/// Reads what [`write_interval_details`] wrote, for the spans read before.
+pub fn read_interval_details(r: &mut Reader, i: &mut StoredIntervals, grid: &Grid) -> Result<(), DecodeError> {
+    if r.byte("the interval details")? == 1 {
+        let mut prev = 0i64;
+        for &(s, e) in &i.spans {
+            let cause = CAUSES.get(r.byte("a stall cause")? as usize).ok_or_else(|| r.fail("a stall has an unknown cause"))?;
+            let b = prev.saturating_add(r.svarint("a frame number")?);
+            let a = b.saturating_add(r.svarint("a frame number")?);
+            if !(0..=u32::MAX as i64).contains(&b) || !(0..=u32::MAX as i64).contains(&a) {
+                return Err(r.fail("a stall's frame number is out of range"));
+            }
+            prev = a;
+            let ended_by = r.str(1000, "what ended a stall")?.to_string();
+            i.detail.push(Interval {
+                start: grid.from_sub(s),
+                end: grid.from_sub(e),
+                cause: Some(cause.to_string()),
+                frame_before: Some(b as u32),
+                frame_after: Some(a as u32),
+                ended_by: Some(ended_by),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The value grid a point answer is written on: its chart's range (build.rs) or its own.
+pub fn points_quant(p: &StoredPoints, series: Series, levels: u64) -> Quant {
+    match p.range {
+        Some((lo, hi)) => Quant::of([lo, hi].into_iter(), from_zero(series), levels),
+        None => Quant::of(p.min.iter().chain(&p.max).copied(), from_zero(series), levels),
+    }
+}
+
+/// Whether the series' chart has a value axis from 0 (all but the sequence graph).
+fn from_zero(series: Series) -> bool {
+    !matches!(series, Series::Sequence | Series::Ack | Series::WindowEdge)
+}
+
+/// What follows a point answer's columns (formats 2 and 3): the points before and
+/// after the view, the total, the markers.
+pub fn write_scalars(w: &mut Writer, p: &StoredPoints, series: Series, levels: u64) {
+    for edge in [p.before, p.after] {
+        match edge {
+            None => w.byte(0),
+            Some([t, v]) => {
+                w.byte(1);
+                w.f64(t);
+                w.f64(v);
+            }
+        }
+    }
+    w.uvarint(p.total);
+    match &p.markers {
+        None => w.byte(0),
+        Some(m) => {
+            w.byte(1);
+            let q = Quant::of(m.v.iter().copied(), from_zero(series), levels);
+            q.write(w);
+            w.uvarint(m.pos.len() as u64);
+            let mut prev = 0;
+            for &p in &m.pos {
+                w.uvarint(p - prev);
+                prev = p;
+            }
+            let mut prev = 0;
+            for &v in &m.v {
+                let x = q.q(v);
+                w.svarint(x - prev);
+                prev = x;
+            }
+            for &f in &m.flags {
+                w.uvarint(f as u64);
+            }
+            let mut prev = 0i64;
+            for &f in &m.frame {
+                w.svarint(f as i64 - prev);
+                prev = f as i64;
+            }
+            for &c in &m.count {
+                w.uvarint(count_code(c));
+            }
+        }
+    }
+}
+
+/// Reads what [`write_scalars`] wrote into `p` (its columns and counts read before).
+pub fn read_scalars(r: &mut Reader, p: &mut StoredPoints, columns: u32) -> Result<(), DecodeError> {
+    let mut edges = [None, None];
+    for (e, what) in edges.iter_mut().zip(["the point before the view", "the point after the view"]) {
+        if r.byte(what)? == 1 {
+            *e = Some([r.finite(crate::view::request::MAX_ABS_T, what)?, r.finite(MAX_VALUE, what)?]);
+        }
+    }
+    [p.before, p.after] = edges;
+    p.total = r.count(u64::MAX >> 1, "the point total")?;
+    // The columns of many points share what the single ones leave.
+    let singles = p.count.iter().filter(|&&c| c == 1).count() as u64;
+    let many = p.count.len() as u64 - singles;
+    if many > 0 {
+        let each = (p.total.saturating_sub(singles) / many).clamp(2, u32::MAX as u64) as u32;
+        p.count.iter_mut().filter(|c| **c == 2).for_each(|c| *c = each);
+    }
+    if r.byte("the markers")? == 1 {
+        p.markers = Some(read_markers(r, columns)?);
+    }
+    Ok(())
 }
 
 /// Stall causes (DESIGN.md "Stall"; the summary's kebab-case names).
@@ -478,8 +551,14 @@ fn read_markers(r: &mut Reader, columns: u32) -> Result<StoredMarkers, DecodeErr
 }
 
 pub fn read(r: &mut Reader, grid: &Grid) -> Result<StoredData, DecodeError> {
+    let kind = r.byte("the kind of a series")?;
+    read_kind(r, kind, grid)
+}
+
+/// [`read`] after the kind byte.
+pub fn read_kind(r: &mut Reader, kind: u8, grid: &Grid) -> Result<StoredData, DecodeError> {
     let columns = grid.columns;
-    match r.byte("the kind of a series")? {
+    match kind {
         0 => {
             let bin_seconds = r.finite(1e10, "the bin")?;
             if bin_seconds < crate::view::request::MIN_BIN_S {
@@ -565,24 +644,7 @@ pub fn read(r: &mut Reader, grid: &Grid) -> Result<StoredData, DecodeError> {
                     p.last.push(q.value(lows[i] + b, r)?);
                 }
             }
-            let mut edges = [None, None];
-            for (e, what) in edges.iter_mut().zip(["the point before the view", "the point after the view"]) {
-                if r.byte(what)? == 1 {
-                    *e = Some([r.finite(crate::view::request::MAX_ABS_T, what)?, r.finite(MAX_VALUE, what)?]);
-                }
-            }
-            [p.before, p.after] = edges;
-            p.total = r.count(u64::MAX >> 1, "the point total")?;
-            // The columns of many points share what the single ones leave.
-            let singles = p.count.iter().filter(|&&c| c == 1).count() as u64;
-            let many = n as u64 - singles;
-            if many > 0 {
-                let each = (p.total.saturating_sub(singles) / many).clamp(2, u32::MAX as u64) as u32;
-                p.count.iter_mut().filter(|c| **c == 2).for_each(|c| *c = each);
-            }
-            if r.byte("the markers")? == 1 {
-                p.markers = Some(read_markers(r, columns)?);
-            }
+            read_scalars(r, &mut p, columns)?;
             Ok(StoredData::Points(p))
         }
         2 => {
@@ -590,7 +652,7 @@ pub fn read(r: &mut Reader, grid: &Grid) -> Result<StoredData, DecodeError> {
             let active = r.finite(1e11, "the active time")?;
             let n = r.count(MAX_ITEMS, "the interval count")? as usize;
             let mut i = StoredIntervals { total_seconds: total_seconds.max(0.0), active_seconds: (active >= 0.0).then_some(active), ..Default::default() };
-            let limit = 4 * SUB as i64 * MAX_COLUMNS as i64;
+            let limit = SPAN_LIMIT;
             let mut prev = 0i64;
             for _ in 0..n {
                 let s = prev.saturating_add(r.svarint("an interval start")?);
@@ -601,27 +663,7 @@ pub fn read(r: &mut Reader, grid: &Grid) -> Result<StoredData, DecodeError> {
                 i.spans.push((s, e));
                 prev = e;
             }
-            if r.byte("the interval details")? == 1 {
-                let mut prev = 0i64;
-                for &(s, e) in &i.spans {
-                    let cause = CAUSES.get(r.byte("a stall cause")? as usize).ok_or_else(|| r.fail("a stall has an unknown cause"))?;
-                    let b = prev.saturating_add(r.svarint("a frame number")?);
-                    let a = b.saturating_add(r.svarint("a frame number")?);
-                    if !(0..=u32::MAX as i64).contains(&b) || !(0..=u32::MAX as i64).contains(&a) {
-                        return Err(r.fail("a stall's frame number is out of range"));
-                    }
-                    prev = a;
-                    let ended_by = r.str(1000, "what ended a stall")?.to_string();
-                    i.detail.push(Interval {
-                        start: grid.from_sub(s),
-                        end: grid.from_sub(e),
-                        cause: Some(cause.to_string()),
-                        frame_before: Some(b as u32),
-                        frame_after: Some(a as u32),
-                        ended_by: Some(ended_by),
-                    });
-                }
-            }
+            read_interval_details(r, &mut i, grid)?;
             Ok(StoredData::Intervals(i))
         }
         3 => Ok(StoredData::SummaryStalls),

@@ -1,7 +1,7 @@
 //! Making a link: the live view engine answers the shared view's questions (one per
 //! series of the visible charts, at the link's pixel columns), answers.rs reduces
 //! them to the pixel grid, format.rs packs them. When the link would be longer than
-//! the budget, the value grids are coarsened first (1024 → 512 → 256 steps: ¼ to
+//! the budget, the value grids are coarsened first (1024 → 512 → 384 → 256 steps: ¼ to
 //! ½ pixel on the tallest chart), then where the marks lie in their columns, then
 //! each column's first and last value are left out, then the columns are lowered (×7/8 each try) until it fits: a link is always made, at the resolution it can carry, and says which
 //! ("shared at N px").
@@ -99,7 +99,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
         // dropped, each from 1024 to 256 steps.
         let tries = [(true, true), (false, true), (false, false)]
             .into_iter()
-            .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
+            .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, 3 * LEVELS / 8, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
         for detail in tries {
             let bytes = format::encode(&meta_json, &grid, &series, detail);
             let last = columns <= MIN_COLUMNS && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;

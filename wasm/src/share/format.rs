@@ -3,14 +3,20 @@
 //! Header (11 bytes, uncompressed, so a newer or foreign snapshot is recognised
 //! before any work; the same in every format version):
 //!   "TCPS" | format (u8) | report schema (u16 LE) | payload length (u32 LE)
-//! then the payload, raw deflate. Format 1 is the first round's per-packet snapshot
-//! (web/share, read by legacy.rs); format 2 holds view answers:
+//! Formats 1 and 2: then the payload, raw deflate. Format 1 is the first round's
+//! per-packet snapshot (web/share, read by legacy.rs); format 2 holds view answers:
 //!   uvarint length + UTF-8 JSON {name, view, report (no connections), summary} (meta.rs)
 //!   f64 t0 | f64 t1 | uvarint columns          — the link's grid
 //!   uvarint series, each: u8 series | u8 direction | notes | answer (answers.rs)
+//! Format 3 (written since issue 15's coder): uvarint length of the deflated part,
+//! the deflated part (the payload as in format 2, except that point answers hold only
+//! their scalars there), then the range-coded integer streams of the point answers
+//! (coded.rs, coder.rs) to the end.
 
-use super::answers::{self, Grid, StoredData};
+use super::answers::{self, Grid, Quant, StoredData, StoredPoints};
 use super::bytes::{self, error, Reader, Writer};
+use super::coded::{self, Prepared};
+use super::coder::{Decoder, Encoder};
 use super::legacy;
 use super::meta::{self, Meta};
 use crate::error::{DecodeError, ErrorKind};
@@ -18,7 +24,7 @@ use crate::view::request::{MAX_ABS_T, MAX_COLUMNS};
 use crate::view::Series;
 
 pub const MAGIC: &[u8; 4] = b"TCPS";
-pub const FORMAT: u8 = 2;
+pub const FORMAT: u8 = 3;
 const HEADER_BYTES: usize = 11;
 /// Cap on a payload (format 1 files carry packets: up to this much), against zip bombs.
 pub const MAX_PAYLOAD_BYTES: usize = 64 << 20;
@@ -60,33 +66,79 @@ fn json_meta(w: &mut Writer, meta: &serde_json::Value) {
     w.str(&text);
 }
 
-/// `detail`: steps of the value grids and whether column ends are kept (answers.rs).
-pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
-    let mut w = Writer::default();
-    json_meta(&mut w, meta_json);
+fn head(w: &mut Writer, meta_json: &serde_json::Value, grid: &Grid, series: usize) {
+    json_meta(w, meta_json);
     w.f64(grid.t0);
     w.f64(grid.t1);
     w.uvarint(grid.columns as u64);
-    w.uvarint(series.len() as u64);
-    for s in series {
-        w.byte(SERIES.iter().position(|&x| x == s.series).unwrap_or(0) as u8);
-        w.byte(s.direction);
-        w.uvarint(s.notes.len() as u64);
-        for n in &s.notes {
-            w.str(n);
+    w.uvarint(series as u64);
+}
+
+fn series_head(w: &mut Writer, s: &StoredSeries) {
+    w.byte(SERIES.iter().position(|&x| x == s.series).unwrap_or(0) as u8);
+    w.byte(s.direction);
+    w.uvarint(s.notes.len() as u64);
+    for n in &s.notes {
+        w.str(n);
+    }
+    if s.series == Series::Stalls {
+        w.f64(s.stall_threshold_ms.unwrap_or(-1.0));
+    }
+}
+
+fn header(format: u8, payload_len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES);
+    out.extend_from_slice(MAGIC);
+    out.push(format);
+    out.extend_from_slice(&(crate::SCHEMA_VERSION as u16).to_le_bytes());
+    out.extend_from_slice(&(payload_len as u32).to_le_bytes());
+    out
+}
+
+/// A format-3 snapshot. `detail`: steps of the value grids and which details of the
+/// columns are kept (answers.rs, coded.rs).
+pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
+    let mut w = Writer::default();
+    let mut c = Encoder::default();
+    head(&mut w, meta_json, grid, series.len());
+    let mut earlier: Vec<(usize, Prepared)> = Vec::new();
+    for (index, s) in series.iter().enumerate() {
+        series_head(&mut w, s);
+        match &s.data {
+            StoredData::Points(p) => {
+                w.byte(1);
+                let this = Prepared::new(p, s.series, detail.levels);
+                coded::write(&mut w, &mut c, index, &this, &earlier, detail);
+                earlier.push((index, this));
+            }
+            StoredData::Intervals(i) => {
+                w.byte(2);
+                coded::write_spans(&mut w, &mut c, index, i);
+            }
+            data => answers::write(&mut w, data, s.series, detail),
         }
-        if s.series == Series::Stalls {
-            w.f64(s.stall_threshold_ms.unwrap_or(-1.0));
-        }
-        answers::write(&mut w, &s.data, s.series, detail);
     }
     let packed = bytes::deflate(&w.buf);
-    let mut out = Vec::with_capacity(HEADER_BYTES + packed.len());
-    out.extend_from_slice(MAGIC);
-    out.push(FORMAT);
-    out.extend_from_slice(&(crate::SCHEMA_VERSION as u16).to_le_bytes());
-    out.extend_from_slice(&(w.buf.len() as u32).to_le_bytes());
+    let mut out = header(FORMAT, w.buf.len());
+    let mut length = Writer::default();
+    length.uvarint(packed.len() as u64);
+    out.extend_from_slice(&length.buf);
     out.extend_from_slice(&packed);
+    out.extend_from_slice(&c.finish());
+    out
+}
+
+/// A format-2 snapshot (as links made before format 3 hold them): kept so that the
+/// tests can make such links and check that they still open.
+pub fn encode_v2(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
+    let mut w = Writer::default();
+    head(&mut w, meta_json, grid, series.len());
+    for s in series {
+        series_head(&mut w, s);
+        answers::write(&mut w, &s.data, s.series, detail);
+    }
+    let mut out = header(2, w.buf.len());
+    out.extend_from_slice(&bytes::deflate(&w.buf));
     out
 }
 
@@ -115,17 +167,32 @@ pub fn parse(data: &[u8]) -> Result<Parsed, DecodeError> {
     if length > MAX_PAYLOAD_BYTES {
         return Err(damaged(error(ErrorKind::BadLength, 7, format!("it claims {} MB of data, more than the {} MB limit", length >> 20, MAX_PAYLOAD_BYTES >> 20))));
     }
-    let payload = bytes::inflate(&data[HEADER_BYTES..], length, HEADER_BYTES).map_err(damaged)?;
+    // Format 3: the deflated part's length, the deflated part, the coded part.
+    let (packed, coded) = if format >= 3 {
+        let mut r = Reader::new(&data[HEADER_BYTES..]);
+        let n = r.uvarint("the packed part's length").map_err(damaged)?;
+        if n > r.remaining() as u64 {
+            return Err(damaged(error(ErrorKind::Truncated, HEADER_BYTES, format!("it is cut short: its packed part of {n} bytes is longer than the {} bytes that follow", r.remaining()))));
+        }
+        let packed = r.bytes(n as usize, "the packed part").map_err(damaged)?;
+        (packed, Some(&data[HEADER_BYTES + r.pos..]))
+    } else {
+        (&data[HEADER_BYTES..], None)
+    };
+    let payload = bytes::inflate(packed, length, HEADER_BYTES).map_err(damaged)?;
     if payload.len() != length {
         return Err(damaged(error(ErrorKind::BadLength, 7, format!("it holds {} bytes of data instead of {length}", payload.len()))));
     }
     let mut r = Reader::new(&payload);
-    let parsed = body(&mut r, format);
+    let mut decoder = coded.map(Decoder::new);
+    let parsed = body(&mut r, format, decoder.as_mut());
     let parsed = parsed.and_then(|p| if r.remaining() == 0 { Ok(p) } else { Err(r.fail(format!("{} unexpected bytes follow the data", r.remaining()))) });
+    let parsed = parsed.and_then(|p| decoder.as_ref().map_or(Ok(()), Decoder::finish).map(|_| p));
     parsed.map_err(damaged)
 }
 
-fn body(r: &mut Reader, format: u8) -> Result<Parsed, DecodeError> {
+/// `coded`: the decoder of a format-3 link's coded part.
+fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<Parsed, DecodeError> {
     let text = r.str(MAX_META_BYTES as usize, "the summary")?;
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| r.fail(format!("the summary is not valid JSON ({e})")))?;
     let meta = meta::parse(value).map_err(|why| r.fail(why))?;
@@ -144,7 +211,8 @@ fn body(r: &mut Reader, format: u8) -> Result<Parsed, DecodeError> {
     let grid = Grid { t0, t1, columns };
     let n = r.count(2 * SERIES.len() as u64, "the series count")?;
     let mut series = Vec::new();
-    for _ in 0..n {
+    let mut earlier: Vec<(usize, StoredPoints, Quant)> = Vec::new();
+    for index in 0..n as usize {
         let code = r.byte("a series")?;
         let s = *SERIES.get(code as usize).ok_or_else(|| r.fail(format!("unknown series {code} (a newer tcpscope made this link)")))?;
         let direction = r.byte("a direction")?;
@@ -159,7 +227,16 @@ fn body(r: &mut Reader, format: u8) -> Result<Parsed, DecodeError> {
             Series::Stalls => Some(r.finite(1e12, "the stall threshold")?).filter(|&ms| ms > 0.0),
             _ => None,
         };
-        let data = answers::read(r, &grid)?;
+        let kind = r.byte("the kind of a series")?;
+        let data = match coded.as_deref_mut() {
+            Some(c) if kind == 1 => {
+                let (p, q) = coded::read(r, c, index, s, columns, &earlier)?;
+                earlier.push((index, p.clone(), q));
+                StoredData::Points(p)
+            }
+            Some(c) if kind == 2 => StoredData::Intervals(coded::read_spans(r, c, index, &grid)?),
+            _ => answers::read_kind(r, kind, &grid)?,
+        };
         let fits = match &data {
             StoredData::Rates(_) => s.is_rate(),
             StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge),

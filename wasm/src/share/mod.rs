@@ -13,6 +13,8 @@
 pub mod answers;
 pub mod build;
 pub mod bytes;
+pub mod coded;
+pub mod coder;
 pub mod format;
 pub mod legacy;
 pub mod meta;
