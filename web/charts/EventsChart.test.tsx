@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { drawEvents, EVENT_SERIES, eventsOf, eventTotals } from './EventsChart';
+import { drawEvents, EVENT_SERIES, eventTotals } from './EventsChart';
+import { binsOf } from './ThroughputChart';
 import { engineFor } from './testEngine';
 import { ask, fullView, largest, newSvg, num, tipAt } from './testUtil';
 
@@ -15,7 +16,7 @@ describe('events strip (engine answers)', () => {
     const view = fullView(summary, columns + 96, 130);
     const answers = await Promise.all(EVENT_SERIES.map((s) => source.query(ask(summary, view, s))));
     const svg = newSvg();
-    drawEvents(svg, { events: answers.map(eventsOf), summary, direction: summary.dataDirection, source }, view);
+    drawEvents(svg, { events: answers.map(binsOf), summary, direction: summary.dataDirection, source }, view);
     const drawnOf = (series: string) => num(svg, `path[data-series="${series}"]`, 'data-events');
     return { svg, summary, drawnOf };
   }

@@ -11,7 +11,6 @@
 // legend the connection's totals, which are the report's. This file only draws.
 
 import * as d3 from 'd3';
-import type { ViewAnswer, PackedBins } from '../worker/viewAnswer';
 import type { ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import type { Series } from '../worker/generated/view';
@@ -21,8 +20,7 @@ import { formatCount, formatDuration, formatTime } from './units';
 import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { peerOf, useSeriesAnswers, type Dir } from './useViewAnswers';
-
-type EventsAnswer = PackedBins & { binSeconds: number };
+import { binsOf, type BinsAnswer } from './ThroughputChart';
 
 export const EVENT_SERIES = ['retransmissions', 'duplicateAcks', 'zeroWindows'] as const satisfies readonly Series[];
 export type EventSeries = (typeof EVENT_SERIES)[number];
@@ -36,9 +34,6 @@ const KINDS: Record<EventSeries, { short: string; name: string; css: string }> =
 
 const ROW_GAP = 4;
 
-export const eventsOf = (a: ViewAnswer | null | undefined): EventsAnswer | null =>
-  a && a.kind === 'bins' && a.binSeconds != null ? { ...a, binSeconds: a.binSeconds } : null;
-
 /**
  * The connection's totals of each kind, from the report (summary): the sender's
  * retransmissions, its peer's duplicate ACKs and zero windows.
@@ -50,7 +45,7 @@ export function eventTotals(summary: ConnectionSummary, direction: Dir): Record<
 
 export interface EventsModel {
   /** One answer per EVENT_SERIES entry, in order. */
-  events: (EventsAnswer | null)[];
+  events: (BinsAnswer | null)[];
   summary: ConnectionSummary;
   direction: Dir;
   source?: ViewSource;
@@ -100,7 +95,7 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
     f.plot.append('path').attr('class', `tcps-events tcps-events-${kind.css}`).attr('data-series', series)
       .attr('data-bins', bins).attr('data-events', drawn).attr('data-max', max).attr('d', d);
   });
-  const answered = m.events.filter((e): e is EventsAnswer => e !== null);
+  const answered = m.events.filter((e): e is BinsAnswer => e !== null);
   if (answered.length === EVENT_SERIES.length && answered.every((e) => e.bytes.every((n) => !(n > 0)))) {
     drawEmpty(f, 'No retransmissions, duplicate ACKs or zero windows in this view');
   } else if (answered.length === 0 && m.unanswered) {
@@ -135,7 +130,7 @@ export interface EventsChartProps extends ChartProps {
 
 export function EventsChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, binMs }: EventsChartProps) {
   const got = useSeriesAnswers(source, summary.id, direction, view, [...EVENT_SERIES], onDrawn, binMs != null ? { binSeconds: binMs / 1000 } : {});
-  const events = got.answers.map(eventsOf);
+  const events = got.answers.map(binsOf);
   const unanswered = got.answers.some((a) => a?.error);
   const ref = useD3((svg) => drawEvents(svg, { events, summary, direction, source, unanswered }, view, onRangeChange, hover), [got.answers, view, onRangeChange, hover]);
   const totals = eventTotals(summary, direction);

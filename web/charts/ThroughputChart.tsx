@@ -72,7 +72,9 @@ export interface ThroughputModel {
   source?: ViewSource;
 }
 
-const binsOf = (a: ViewAnswer | null | undefined): (PackedBins & { binSeconds: number }) | null =>
+/** A bins answer with its bin width (rates, and the events strip's counts), or null. */
+export type BinsAnswer = PackedBins & { binSeconds: number };
+export const binsOf = (a: ViewAnswer | null | undefined): BinsAnswer | null =>
   a && a.kind === 'bins' && a.binSeconds != null ? { ...a, binSeconds: a.binSeconds } : null;
 
 /** Draw the throughput chart into `svgEl`; pure apart from the DOM it writes. */

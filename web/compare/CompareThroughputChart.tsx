@@ -4,7 +4,8 @@
 // engine's (wasm/src/view/rates.rs); here they are only shifted by each side's start.
 
 import * as d3 from 'd3';
-import type { PackedBins, ViewAnswer } from '../worker/viewAnswer';
+import type { ViewAnswer } from '../worker/viewAnswer';
+import { binsOf } from '../charts/ThroughputChart';
 import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from '../charts/frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from '../charts/interaction';
 import { stepPath } from '../charts/paths';
@@ -22,10 +23,6 @@ export interface CompareThroughputModel {
   /** Each side's throughput answer (null while on its way). */
   answers: (ViewAnswer | null)[];
 }
-
-type Bins = PackedBins & { binSeconds: number };
-const binsOf = (a: ViewAnswer | null | undefined): Bins | null =>
-  a && a.kind === 'bins' && a.binSeconds != null ? { ...a, binSeconds: a.binSeconds } : null;
 
 /** Draw both sides' payload rates into `svgEl`; pure apart from the DOM it writes. */
 export function drawCompareThroughput(
