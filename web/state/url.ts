@@ -50,6 +50,9 @@ export const DEFAULT_VIEW: ViewState = {
 };
 
 const EXAMPLE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
+/** What a refused `t=`/`compare-t=` and `ex=`/`compare-ex=` are told (one rule each). */
+const RANGE_RULE = 'a time range is two numbers of seconds, start < end, within ±10⁹';
+const EXAMPLE_RULE = 'an example is named by its file name (letters, digits, . _ -)';
 
 /** Longest echo of user input in a message (a 1 MB link must not make a 1 MB message). */
 export const MAX_ECHO_CHARS = 200;
@@ -111,7 +114,7 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
   if (params.has('t')) {
     const range = rangeOf(params.get('t')!);
     if (range) view.range = range;
-    else refuse('t', 'a time range is two numbers of seconds, start < end, within ±10⁹');
+    else refuse('t', RANGE_RULE);
   }
   // Any positive bin or threshold is passed on: the view engine raises one that is too
   // small for the view and says so under the chart (wasm/src/view/request.rs).
@@ -139,7 +142,7 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
   else if (url !== null) refuse('url', problem!);
   if (example !== null && view.source === null) {
     if (EXAMPLE_FILE.test(example)) view.source = { kind: 'example', file: example };
-    else refuse('ex', 'an example is named by its file name (letters, digits, . _ -)');
+    else refuse('ex', EXAMPLE_RULE);
   }
   view.compare = parseCompare(params, refuse);
   if (view.compare) view.conn = view.compare.conns[0];
@@ -172,7 +175,7 @@ function parseCompare(params: URLSearchParams, refuse: (key: string, why: string
   if (key === 'compare-url' && problem === null) compare.with = { kind: 'url', url: new URL(value).href };
   else if (key === 'compare-url') refuse(key, problem!);
   else if (key === 'compare-ex' && EXAMPLE_FILE.test(value)) compare.with = { kind: 'example', file: value };
-  else if (key === 'compare-ex') refuse(key, 'an example is named by its file name (letters, digits, . _ -)');
+  else if (key === 'compare-ex') refuse(key, EXAMPLE_RULE);
   else if (key === 'compare-snap' && BASE64URL.test(value)) compare.with = { kind: 'snapshot', data: value };
   else if (key === 'compare-snap') refuse(key, 'a snapshot is base64url (letters, digits, - and _)');
   else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: value.slice(0, MAX_ECHO_CHARS) };
@@ -182,7 +185,7 @@ function parseCompare(params: URLSearchParams, refuse: (key: string, why: string
   if (params.has('compare-t')) {
     const range = rangeOf(params.get('compare-t')!);
     if (range) compare.range = range;
-    else refuse('compare-t', 'a time range is two numbers of seconds, start < end, within ±10⁹');
+    else refuse('compare-t', RANGE_RULE);
   }
   return compare;
 }
