@@ -8,7 +8,7 @@ import type { ViewSource } from '../worker/viewSource';
 import type { Shared, ShareSpec } from '../worker/protocol';
 import type { CompareState, ViewState } from '../state/url';
 import { largestConnection, type TableSource } from '../components/ConnectionTable';
-import { FilePicker, type Example } from '../components/DropZone';
+import { FilePicker, useExamples } from '../components/DropZone';
 import { ProgressBar } from '../components/ProgressBar';
 import { MARGIN } from '../charts/frame';
 import { CompareView } from './CompareView';
@@ -41,18 +41,9 @@ export interface CompareAreaProps {
 
 const pageBase = () => window.location.origin + window.location.pathname;
 
-function useExamples(): Example[] {
-  const [examples, setExamples] = useState<Example[]>([]);
-  useEffect(() => {
-    fetch(new URL('examples/index.json', document.baseURI)).then((r) => (r.ok ? r.json() : []))
-      .then((list) => setExamples(Array.isArray(list) ? list : [])).catch(() => undefined);
-  }, []);
-  return examples;
-}
-
 /** "Compare with another capture…": a local file or a bundled example becomes side B. */
 function CompareBar({ selected, onCompare }: { selected: ConnectionSummary; onCompare: (with_: CompareState['with'], file?: File) => void }) {
-  const examples = useExamples();
+  const examples = useExamples() ?? [];
   return (
     // A capture dropped here is compared with the open one (dropped elsewhere, it replaces it).
     <div className="compare-bar compare-drop" data-testid="compare-bar" onDragOver={(e) => e.preventDefault()}

@@ -11,7 +11,7 @@ import { CancelledError, DecoderClient, type Progress } from '../worker/client';
 import { summaryTable, type TableSource } from '../components/ConnectionTable';
 import { echo, type CompareWith } from '../state/url';
 import { exampleUrl, fetchCapture } from '../state/fetchCapture';
-import { fromBase64Url } from '../share/base64url';
+import { snapshotFromBase64Url } from '../share/snapshot';
 
 export type SecondCapture =
   | { phase: 'loading'; name: string; progress: Progress | null }
@@ -47,8 +47,7 @@ export function useSecondCapture(w: CompareWith | null, file: File | null): Seco
     setState({ phase: 'loading', name, progress: null });
     (async () => {
       if (other.kind === 'snapshot') {
-        const bytes = fromBase64Url(other.data);
-        if (!bytes) throw new Error('This snapshot is damaged and cannot be shown (the link contains characters that do not belong to a snapshot).');
+        const bytes = snapshotFromBase64Url(other.data);
         const { report, snapshot } = await client.openSnapshot(bytes);
         if (live) setState({ phase: 'ready', name: snapshot?.name ?? name, report, source: client.viewSource(), table: summaryTable(report.connections), snapshot: other.data });
         return;

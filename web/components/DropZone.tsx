@@ -26,7 +26,8 @@ export function FilePicker({ onFile, label = 'Choose a capture…' }: { onFile: 
   );
 }
 
-export function Landing({ onFile, onExample }: Props) {
+/** The bundled examples (public/examples/index.json): null while the list loads, [] when there are none. */
+export function useExamples(): Example[] | null {
   const [examples, setExamples] = useState<Example[] | null>(null);
   useEffect(() => {
     fetch(new URL('examples/index.json', document.baseURI))
@@ -34,6 +35,11 @@ export function Landing({ onFile, onExample }: Props) {
       .then((list: Example[]) => setExamples(Array.isArray(list) ? list : []))
       .catch(() => setExamples([]));
   }, []);
+  return examples;
+}
+
+export function Landing({ onFile, onExample }: Props) {
+  const examples = useExamples();
   return (
     <section className="landing">
       <div className="drop-zone" data-testid="drop">

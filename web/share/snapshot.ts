@@ -36,7 +36,11 @@ export const storedView = (view: ViewState) => serializeView({ ...view, source: 
  */
 export function fragmentToSnapshot(fragment: string): Uint8Array | null {
   const value = new URLSearchParams(fragment.replace(/^#/, '')).get('snap');
-  if (value === null) return null;
+  return value === null ? null : snapshotFromBase64Url(value);
+}
+
+/** A link's snapshot value (`snap=`, `compare-snap=`) as bytes; throws, saying why, when it cannot be one. */
+export function snapshotFromBase64Url(value: string): Uint8Array {
   if (value.length > (MAX_FILE_BYTES / 3) * 4) throw damaged('the link is far too long');
   const bytes = fromBase64Url(value);
   if (!bytes) throw damaged('the link contains characters that do not belong to a snapshot');
