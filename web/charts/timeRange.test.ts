@@ -1,12 +1,25 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { clampRange, fullRange, MIN_SPAN, panRange, sameRange, zoomRange } from './timeRange';
+import { clampRange, fullRange, isStackKey, MIN_SPAN, panRange, rangeForKey, sameRange, zoomRange } from './timeRange';
 import { beginFrame, byteTicks } from './frame';
 import { CANVAS_MIN_MARKS, drawDots } from './canvasLayer';
 import { newSvg } from './testUtil';
 
 describe('time range arithmetic', () => {
   const full: [number, number] = [0, 10];
+  it('maps the stack keys to ranges: pan a tenth (half with Shift), zoom by 1.5 about the middle, 0 resets', () => {
+    const r: [number, number] = [2, 6];
+    expect(rangeForKey('ArrowRight', false, r, full)).toEqual(panRange(r, 0.1, full));
+    expect(rangeForKey('ArrowLeft', true, r, full)).toEqual(panRange(r, -0.5, full));
+    expect(rangeForKey('=', false, r, full)).toEqual(zoomRange(r, 1.5, 4, full));
+    expect(rangeForKey('_', false, r, full)).toEqual(zoomRange(r, 1 / 1.5, 4, full));
+    expect(rangeForKey('0', false, r, full)).toBeNull();
+    expect(rangeForKey('x', false, r, full)).toBeUndefined();
+    const input = document.createElement('input');
+    expect(isStackKey({ target: input, ctrlKey: false, metaKey: false, altKey: false })).toBe(false);
+    expect(isStackKey({ target: document.body, ctrlKey: true, metaKey: false, altKey: false })).toBe(false);
+    expect(isStackKey({ target: document.body, ctrlKey: false, metaKey: false, altKey: false })).toBe(true);
+  });
   it('pads the full range by 1 % and never returns an empty one', () => {
     expect(fullRange(0, 10)).toEqual([-0.1, 10.1]);
     const [a, b] = fullRange(5, 5);

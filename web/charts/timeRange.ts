@@ -48,3 +48,24 @@ export function sameRange(a: TimeRange | null | undefined, b: TimeRange | null |
   if (!a || !b) return a === b;
   return Math.abs(a[0] - b[0]) <= eps && Math.abs(a[1] - b[1]) <= eps;
 }
+
+/**
+ * The range a key asks for on a chart stack (the stack's and the compare view's
+ * keyboard): ←/→ pan a tenth (a half with Shift), +/= zoom in, −/_ zoom out, 0 resets
+ * (null). Undefined: the key is not a range key.
+ */
+export function rangeForKey(key: string, shift: boolean, r: TimeRange, full: TimeRange): TimeRange | null | undefined {
+  const mid = (r[0] + r[1]) / 2;
+  if (key === 'ArrowLeft') return panRange(r, shift ? -0.5 : -0.1, full);
+  if (key === 'ArrowRight') return panRange(r, shift ? 0.5 : 0.1, full);
+  if (key === '+' || key === '=') return zoomRange(r, 1.5, mid, full);
+  if (key === '-' || key === '_') return zoomRange(r, 1 / 1.5, mid, full);
+  if (key === '0') return null;
+  return undefined;
+}
+
+/** Keys typed into a form control, or with a modifier, are not the stack's. */
+export function isStackKey(e: { target: EventTarget | null; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): boolean {
+  const tag = (e.target as HTMLElement | null)?.tagName;
+  return !(tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey);
+}

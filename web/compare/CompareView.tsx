@@ -3,13 +3,14 @@
 // throughput and in flight vs window overlaid, zoomed and panned together, the
 // headline numbers and the two diagnoses side by side. Each side's numbers are its
 // own source's answers and summary; this view only lays them out.
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { ConnectionSummary } from '../model/types';
 import type { TableSource } from '../components/ConnectionTable';
 import { DiagnosisPanel } from '../components/DiagnosisPanel';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { createHoverBus } from '../charts/interaction';
-import { clampRange, panRange, sameRange, zoomRange, type TimeRange } from '../charts/timeRange';
+import { clampRange, isStackKey, rangeForKey, sameRange, type TimeRange } from '../charts/timeRange';
+import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
 import { directionLabel } from '../charts/common';
 import { BIN_CHOICES_MS } from '../state/url';
 import { CompareThroughputChart } from './CompareThroughputChart';
@@ -43,19 +44,6 @@ export interface CompareViewProps {
   share: (width: number) => Promise<{ link: string } | { error: string }>;
 }
 
-function useWidth() {
-  const ref = useRef<HTMLElement>(null);
-  const [width, setWidth] = useState(900);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(([entry]) => setWidth(Math.max(320, Math.floor(entry.contentRect.width))));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width] as const;
-}
-
 function SidePicker({ index, side, choices, onPick }: { index: 0 | 1; side: CompareSide; choices: ConnectionSummary[]; onPick: CompareViewProps['onPick'] }) {
   const list = choices.slice(0, MAX_CHOICES);
   if (!list.some((c) => c.id === side.summary.id)) list.unshift(side.summary);
@@ -78,7 +66,7 @@ export function CompareView(props: CompareViewProps) {
     const next = r && !sameRange(clampRange(r, full), full, (full[1] - full[0]) * 1e-9) ? clampRange(r, full) : null;
     onRange(next);
   }, [full, onRange]);
-  const [ref, width] = useWidth();
+  const [ref, width] = useContainerWidth();
   const hover = useMemo(() => createHoverBus(), []);
   const views = useMemo(() => ({
     throughput: { range, full, width, height: HEIGHT.throughput },
@@ -104,32 +92,13 @@ export function CompareView(props: CompareViewProps) {
   useEffect(() => setShared(null), [sidesKey, props.range, props.binMs]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    const tag = (e.target as HTMLElement).tagName;
-    if (tag === 'INPUT' || tag === 'SELECT' || e.ctrlKey || e.metaKey || e.altKey) return;
-    const mid = (range[0] + range[1]) / 2;
-    const actions: Record<string, () => void> = {
-      ArrowLeft: () => setRange(panRange(range, e.shiftKey ? -0.5 : -0.1, full)),
-      ArrowRight: () => setRange(panRange(range, e.shiftKey ? 0.5 : 0.1, full)),
-      '+': () => setRange(zoomRange(range, 1.5, mid, full)),
-      '=': () => setRange(zoomRange(range, 1.5, mid, full)),
-      '-': () => setRange(zoomRange(range, 1 / 1.5, mid, full)),
-      '0': () => setRange(null),
-    };
-    if (!actions[e.key]) return;
-    actions[e.key]();
+    if (!isStackKey(e)) return;
+    const next = rangeForKey(e.key, e.shiftKey, range, full);
+    if (next === undefined) return;
+    setRange(next);
     e.preventDefault();
   };
-  // Pointer gestures fire faster than the screen refreshes: at most one range per frame.
-  const pending = useRef<{ range: TimeRange | null; frame: number }>({ range: null, frame: 0 });
-  const setRangeRef = useRef(setRange);
-  setRangeRef.current = setRange;
-  const gesture = useCallback((r: TimeRange) => {
-    const p = pending.current;
-    p.range = r;
-    if (typeof requestAnimationFrame === 'undefined') { setRangeRef.current(r); return; }
-    p.frame ||= requestAnimationFrame(() => { p.frame = 0; setRangeRef.current(p.range); });
-  }, []);
-  useEffect(() => () => cancelAnimationFrame(pending.current.frame), []);
+  const gesture = useGestureRange(setRange);
 
   return (
     <section className="connection compare" data-testid="compare" data-state={ready ? 'ready' : 'loading'}

@@ -9,13 +9,14 @@
 // brushed range; double-click resets. Keyboard (stack focused): ←/→ pan, +/− zoom,
 // 0 resets, 1–6 focus a chart.
 
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import type { Dir } from '../charts/useViewAnswers';
 import { CHART_IDS, type ChartId, type ChartView } from '../charts/frame';
 import { createHoverBus } from '../charts/interaction';
-import { clampRange, fullRange, panRange, sameRange, zoomRange, type TimeRange } from '../charts/timeRange';
+import { clampRange, fullRange, isStackKey, rangeForKey, sameRange, type TimeRange } from '../charts/timeRange';
+import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
 import { useControllable } from '../charts/useControllable';
 import { ChartToolbar, CHART_TITLES } from '../charts/ChartToolbar';
 import { DEFAULT_TOGGLES, ThroughputChart, type ThroughputToggles } from '../charts/ThroughputChart';
@@ -80,20 +81,6 @@ export interface ConnectionChartsProps {
   wifi?: boolean;
 }
 
-function useContainerWidth(fixed: number | undefined) {
-  const ref = useRef<HTMLElement>(null);
-  const [width, setWidth] = useState(fixed ?? 900);
-  useEffect(() => {
-    if (fixed != null) { setWidth(fixed); return; }
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(([entry]) => setWidth(Math.max(320, Math.floor(entry.contentRect.width))));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [fixed]);
-  return [ref, width] as const;
-}
-
 /** The same array object while the elements are the same, so a parent passing a fresh array each render does not re-bin. */
 function useStableList<T>(list: T[]): T[] {
   const ref = useRef(list);
@@ -138,23 +125,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     if (!sameRange(next, rangeOrNull)) setRangeOrNull(next);
   }, [full, rangeOrNull, setRangeOrNull]);
 
-  // Pointer gestures fire faster than the screen refreshes: apply at most one range per frame.
-  const pending = useRef<TimeRange | null>(null);
-  const frameRequest = useRef(0);
-  const setRangeRef = useRef(setRange);
-  setRangeRef.current = setRange;
-  const setRangeFromGesture = useCallback((r: TimeRange) => {
-    pending.current = r;
-    if (frameRequest.current || typeof requestAnimationFrame === 'undefined') {
-      if (!frameRequest.current) setRangeRef.current(r);
-      return;
-    }
-    frameRequest.current = requestAnimationFrame(() => {
-      frameRequest.current = 0;
-      if (pending.current) setRangeRef.current(pending.current);
-    });
-  }, []);
-  useEffect(() => () => cancelAnimationFrame(frameRequest.current), []);
+  const setRangeFromGesture = useGestureRange(setRange);
 
   const [containerRef, width] = useContainerWidth(props.width);
   const hover = useMemo(() => createHoverBus(), []);
@@ -186,16 +157,10 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
 
   const figures = useRef(new Map<ChartId, HTMLElement>());
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    const tag = (e.target as HTMLElement).tagName;
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
-    const r = rangeRef.current;
-    const mid = (r[0] + r[1]) / 2;
+    if (!isStackKey(e)) return;
+    const next = rangeForKey(e.key, e.shiftKey, rangeRef.current, full);
     let handled = true;
-    if (e.key === 'ArrowLeft') setRange(panRange(r, e.shiftKey ? -0.5 : -0.1, full));
-    else if (e.key === 'ArrowRight') setRange(panRange(r, e.shiftKey ? 0.5 : 0.1, full));
-    else if (e.key === '+' || e.key === '=') setRange(zoomRange(r, 1.5, mid, full));
-    else if (e.key === '-' || e.key === '_') setRange(zoomRange(r, 1 / 1.5, mid, full));
-    else if (e.key === '0') setRange(null);
+    if (next !== undefined) setRange(next);
     else if (e.key >= '1' && e.key <= String(CHART_IDS.length)) figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
     else handled = false;
     if (handled) e.preventDefault();

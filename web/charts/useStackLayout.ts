@@ -1,0 +1,40 @@
+// What a stack of charts on one time axis needs from React, shared by the connection
+// stack (components/ConnectionCharts.tsx) and the compare view (compare/CompareView.tsx):
+// the width it is drawn at, and range changes from pointer gestures at most once per frame.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TimeRange } from './timeRange';
+
+/** The container's width in px (ResizeObserver, at least 320), or `fixed` when given. */
+export function useContainerWidth(fixed?: number) {
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(fixed ?? 900);
+  useEffect(() => {
+    if (fixed != null) { setWidth(fixed); return; }
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => setWidth(Math.max(320, Math.floor(entry.contentRect.width))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [fixed]);
+  return [ref, width] as const;
+}
+
+/** `setRange` for pointer gestures, which fire faster than the screen refreshes: at most one range per frame. */
+export function useGestureRange(setRange: (r: TimeRange) => void): (r: TimeRange) => void {
+  const pending = useRef<TimeRange | null>(null);
+  const frameRequest = useRef(0);
+  const setRangeRef = useRef(setRange);
+  setRangeRef.current = setRange;
+  useEffect(() => () => cancelAnimationFrame(frameRequest.current), []);
+  return useCallback((r: TimeRange) => {
+    pending.current = r;
+    if (frameRequest.current || typeof requestAnimationFrame === 'undefined') {
+      if (!frameRequest.current) setRangeRef.current(r);
+      return;
+    }
+    frameRequest.current = requestAnimationFrame(() => {
+      frameRequest.current = 0;
+      if (pending.current) setRangeRef.current(pending.current);
+    });
+  }, []);
+}
