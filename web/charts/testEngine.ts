@@ -5,9 +5,8 @@ import { readFileSync } from 'node:fs';
 import { bdpJson, initSync, viewAt, viewQuery, WasmSession } from 'tcpscope-wasm';
 import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
 import type { Report } from '../model/types';
-import type { ViewResponse } from '../worker/generated/view';
-import { packAnswer } from '../worker/viewAnswer';
 import type { ViewSource } from '../worker/viewSource';
+import { sessionSource } from '../worker/sessionSource';
 
 // Vitest runs from the repository root (jsdom's import.meta.url is not a file: URL).
 const root = `${process.cwd()}/`;
@@ -35,13 +34,7 @@ export function engineFor(file: string): Engine {
   session.push(readFileSync(`${root}public/examples/${file}`));
   session.finish();
   const report = JSON.parse(session.reportJson()) as Report;
-  const source: ViewSource = {
-    query: async (q) => packAnswer(JSON.parse(viewQuery(session, JSON.stringify({ ...q, generation: 1 }))) as ViewResponse).answer,
-    at: async (q) => {
-      const a = JSON.parse(viewAt(session, JSON.stringify({ ...q, generation: 1 })));
-      return a.found ? a : null;
-    },
-  };
+  const source = sessionSource({ query: (json) => viewQuery(session, json), at: (json) => viewAt(session, json) });
   return { report, source, session };
 }
 

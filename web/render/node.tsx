@@ -11,33 +11,11 @@ import chartsCss from '../charts/charts.css?raw';
 import { CHART_IDS } from '../charts/frame';
 import { largestConnection } from '../components/ConnectionTable';
 import { parseView } from '../state/url';
-import type { ViewResponse } from '../worker/generated/view';
-import { packAnswer } from '../worker/viewAnswer';
-import type { ViewSource } from '../worker/viewSource';
+import { sessionSource, type EngineSession } from '../worker/sessionSource';
 import type { Figure } from './renderChart';
 
 /** For the CLI's options: the stack's chart ids, the page's default connection, its permalink parser. */
 export { CHART_IDS, largestConnection, parseView };
-
-/** The engine as the CLI holds it: a request in JSON, its answer in JSON (wasm/src/view). */
-export interface EngineSession {
-  query(requestJson: string): string;
-  at?(requestJson: string): string;
-}
-
-/** A ViewSource over one engine session: the questions the worker would be asked. */
-export function sessionSource(session: EngineSession): ViewSource {
-  const at = session.at?.bind(session);
-  return {
-    query: async (q) => packAnswer(JSON.parse(session.query(JSON.stringify({ ...q, generation: 1 }))) as ViewResponse).answer,
-    ...(at ? {
-      at: async (q) => {
-        const answer = JSON.parse(at(JSON.stringify({ ...q, generation: 1 })));
-        return answer.found ? answer : null;
-      },
-    } : {}),
-  };
-}
 
 let installed = false;
 
