@@ -1,18 +1,26 @@
 // What a stack of charts on one time axis needs from React, shared by the connection
 // stack (components/ConnectionCharts.tsx) and the compare view (compare/CompareView.tsx):
 // the width it is drawn at, and range changes from pointer gestures at most once per frame.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TimeRange } from './timeRange';
 
-/** The container's width in px (ResizeObserver, at least 320), or `fixed` when given. */
+/**
+ * The container's width in px (at least 320), or `fixed` when given. Measured before
+ * the first paint, so the charts' first questions and drawing are at the real width:
+ * waiting for the ResizeObserver's first report drew (and could report ready, and be
+ * exported) at the 900 px placeholder, then asked and drew everything again.
+ */
 export function useContainerWidth(fixed?: number) {
   const ref = useRef<HTMLElement>(null);
   const [width, setWidth] = useState(fixed ?? 900);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (fixed != null) { setWidth(fixed); return; }
     const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(([entry]) => setWidth(Math.max(320, Math.floor(entry.contentRect.width))));
+    if (!el) return;
+    const fit = (w: number) => { if (w > 0) setWidth(Math.max(320, Math.floor(w))); }; // 0: not laid out (jsdom)
+    fit(el.getBoundingClientRect().width);
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => fit(entry.contentRect.width));
     ro.observe(el);
     return () => ro.disconnect();
   }, [fixed]);
