@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
 import { MARGIN } from '../charts/frame';
+import { clampRange, fullRange } from '../charts/timeRange';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
@@ -73,13 +74,22 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
     setShowEmbed(false);
   }, [summary, view]);
 
+  function drawnRange(): { t0: number; t1: number } {
+    const full = fullRange(summary.start, summary.end);
+    const [t0, t1] = view.range ? clampRange(view.range, full) : full;
+    return { t0, t1 };
+  }
+
   /** The snapshot of this view (base64url): made by the worker, or the link being shown. */
   async function snapshot(): Promise<{ snapshot: string; columns: number | null }> {
     if (makeSnapshot) {
       const stored = storedView(view);
       const spec: ShareSpec = {
         connection: summary.id, charts: view.charts, columns: plotColumns(), name, view: stored,
-        ...(view.range ? { t0: view.range[0], t1: view.range[1] } : {}),
+        // The range the charts draw (web/components/ConnectionCharts.tsx), padding
+        // included: the link's grid is then the page's own columns, and the receiver,
+        // asking for the same view, draws the same picture.
+        ...drawnRange(),
         ...(view.binMs !== null ? { binSeconds: view.binMs / 1000 } : {}),
         ...(view.stallMs !== null ? { stallThresholdMs: view.stallMs } : {}),
         // Room for the page address and the view in the 8 KB.

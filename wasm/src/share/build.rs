@@ -25,7 +25,7 @@ const MIN_COLUMNS: u32 = 100;
 #[serde(rename_all = "camelCase", default)]
 pub struct ShareSpec {
     pub connection: u32,
-    /// View edges, s; None = the connection's start / end.
+    /// View edges, s; None = the page's whole-connection view (`request::full_view`).
     pub t0: Option<f64>,
     pub t1: Option<f64>,
     /// Chart ids (throughput, inflight, stalls, sequence, rtt); empty = all.
@@ -75,7 +75,8 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     let summary = report["connections"].as_array().and_then(|a| a.iter().find(|c| c["id"].as_u64() == Some(spec.connection as u64))).cloned().ok_or("the report lacks the connection")?;
     let meta_json = meta::to_value(&spec.name, &spec.view, &report, &summary);
 
-    let probe = ViewRequest { generation: spec.generation, connection: spec.connection, series: Series::Throughput, t0: spec.t0.unwrap_or(conn.start), t1: spec.t1.unwrap_or(conn.end), columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: spec.direction };
+    let (whole0, whole1) = request::full_view(conn.start, conn.end);
+    let probe = ViewRequest { generation: spec.generation, connection: spec.connection, series: Series::Throughput, t0: spec.t0.unwrap_or(whole0), t1: spec.t1.unwrap_or(whole1), columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: spec.direction };
     let v = request::validate(&probe, conn.start, conn.end);
     // A view of zero width (a one-packet connection) still needs a grid.
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };

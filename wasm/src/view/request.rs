@@ -122,6 +122,19 @@ pub struct Valid {
     pub clamped: Vec<String>,
 }
 
+/// The page's view of a whole connection: its span and 1 % of it on each side, ±0.5 ms
+/// around a connection of zero width (web/charts/timeRange.ts `fullRange`, which the
+/// charts draw). A link made without a range is gridded on it, so the receiver's page
+/// asks for exactly the link's columns and draws the sender's picture, not one
+/// re-decimated onto columns shifted by the padding.
+pub fn full_view(start: f64, end: f64) -> (f64, f64) {
+    let span = end - start;
+    if !(span > 0.0) {
+        return (start - 0.0005, start + 0.0005);
+    }
+    (start - span * 0.01, end + span * 0.01)
+}
+
 /// Validates the view edges and columns. `start`/`end`: the connection's time span,
 /// used when an edge is not a number.
 pub fn validate(req: &ViewRequest, start: f64, end: f64) -> Valid {
