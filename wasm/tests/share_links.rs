@@ -19,7 +19,10 @@ const MAX_LINK: usize = 8192;
 const BASE: &str = "https://example.github.io/tcpscope/index.html#";
 
 
-const ALL: [Series; 9] = [Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt];
+const ALL: [Series; 12] = [
+    Series::Throughput, Series::Inflight, Series::Rwnd, Series::WindowLimited, Series::Stalls, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt,
+    Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows,
+];
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance
@@ -60,6 +63,10 @@ fn bins(what: &str, l: &Bins, s: &Bins, levels: u64) {
     assert_eq!(l.bytes.len(), s.bytes.len(), "{what}: bins");
     let peak = l.bytes.iter().copied().max().unwrap_or(0) as f64;
     let step = (peak / levels as f64).max(1.0);
+    if peak <= levels as f64 {
+        // Whole counts below the link's levels (events per bin) are stored exactly.
+        assert_eq!(l.bytes, s.bytes, "{what}: bins kept exactly");
+    }
     for (a, b) in l.bytes.iter().zip(&s.bytes) {
         assert!(close(*a as f64, *b as f64, step), "{what}: bin {a} vs {b}");
     }
@@ -183,6 +190,29 @@ fn noisy_bulk(n: u64) -> (Analysis, String) {
         "connections": [serde_json::to_value(&analysis.connections[0]).expect("json")],
     });
     (analysis, report.to_string())
+}
+
+/// `#pipe=1` adds the SACK-adjusted pipe to a link; on loss-1pct the receiver SACKs
+/// above holes (82 retransmissions), so the pipe departs from the outstanding bytes
+/// and the link must hold it, on the in-flight chart's value grid.
+#[test]
+fn a_link_with_the_pipe_holds_it() {
+    let (name, a, report) = examples::analysed_with_reports().into_iter().find(|(n, ..)| n == "loss-1pct.pcap").expect("loss-1pct");
+    let id = a.connections.iter().max_by_key(|c| c.packets).unwrap().id;
+    let mut engine = ViewEngine::new();
+    let spec = ShareSpec { connection: id, series: vec![Series::Pipe], ..Default::default() };
+    let built = build(&a, &report, &mut engine, &spec).expect("builds");
+    assert!(link_fragment("c=1&pipe=1", &built.bytes).len() + BASE.len() <= MAX_LINK);
+    let mut session = SnapshotSession::open(&built.bytes).expect("opens");
+    let g = session.grid().unwrap();
+    let req = |series| ViewRequest { generation: 1, connection: id, series, t0: g.t0, t1: g.t1, columns: g.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
+    let range = [Series::Inflight, Series::Rwnd, Series::Pipe].iter().fold((0.0, f64::NEG_INFINITY), |(lo, hi): (f64, f64), &s| match engine.query(&a, &req(s)).data {
+        ViewData::Points(p) => p.max.iter().fold((lo, hi), |(lo, hi), &v| (lo, hi.max(v))),
+        _ => (lo, hi),
+    });
+    let (live, shared) = (engine.query(&a, &req(Series::Pipe)), session.query(&req(Series::Pipe)));
+    assert!(shared.error.is_none(), "{name}: {:?}", shared.error);
+    assert_same(&format!("{name} Pipe"), Series::Pipe, &live.data, &shared.data, 0.0, range, built.levels);
 }
 
 #[test]

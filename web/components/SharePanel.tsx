@@ -86,6 +86,8 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
       const stored = storedView(view);
       const spec: ShareSpec = {
         connection: summary.id, charts: view.charts, columns: plotColumns(), name, view: stored,
+        // The pipe is drawn only with #pipe=1 (InflightChart): stored only then.
+        ...(view.pipe ? { series: ['pipe'] } : {}),
         // The range the charts draw (web/components/ConnectionCharts.tsx), padding
         // included: the link's grid is then the page's own columns, and the receiver,
         // asking for the same view, draws the same picture.

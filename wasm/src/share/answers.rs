@@ -290,7 +290,9 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) 
             w.uvarint(r.bytes.len() as u64);
             let per_bin = |bps: f64| bps / 8.0 * r.bin_seconds;
             let peak = r.bytes.iter().copied().chain(r.average_bps.iter().flatten().map(|&a| per_bin(a))).fold(0.0, f64::max);
-            let q = Quant { lo: 0.0, step: if peak > 0.0 { peak / levels as f64 } else { 1.0 } };
+            // Bins count whole bytes or events: a step below 1 would only add digits,
+            // and at 1 a sparse count (3 retransmissions in a bin) is kept exactly.
+            let q = Quant { lo: 0.0, step: if peak > 0.0 { (peak / levels as f64).max(1.0) } else { 1.0 } };
             q.write(w);
             let mut prev = 0;
             for &b in &r.bytes {

@@ -28,9 +28,9 @@ pub struct ShareSpec {
     /// View edges, s; None = the page's whole-connection view (`request::full_view`).
     pub t0: Option<f64>,
     pub t1: Option<f64>,
-    /// Chart ids (throughput, inflight, stalls, sequence, rtt); empty = all.
+    /// Chart ids (throughput, inflight, stalls, sequence, rtt, events); empty = all.
     pub charts: Vec<String>,
-    /// Extra series to store (e.g. goodput when the chart shows it).
+    /// Extra series to store (goodput when the chart shows it, the pipe with `#pipe=1`).
     pub series: Vec<Series>,
     /// The link's pixel columns (the sender's plot width); 0 = 1600.
     pub columns: u32,
@@ -54,6 +54,7 @@ pub fn chart_series(chart: &str) -> &'static [Series] {
         "stalls" => &[Series::Stalls],
         "sequence" => &[Series::Sequence, Series::Ack, Series::WindowEdge],
         "rtt" => &[Series::Rtt],
+        "events" => &[Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows],
         _ => &[],
     }
 }
@@ -81,7 +82,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     // A view of zero width (a one-packet connection) still needs a grid.
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
     let mut wanted: Vec<Series> = Vec::new();
-    let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt"] } else { spec.charts.iter().map(String::as_str).collect() };
+    let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt", "events"] } else { spec.charts.iter().map(String::as_str).collect() };
     for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series) {
         if !wanted.contains(s) {
             wanted.push(*s);
@@ -113,7 +114,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
 }
 
 /// Series drawn on one value axis (web/charts): written on one value grid.
-const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
+const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd, Series::Pipe], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
 
 fn share_value_grids(series: &mut [StoredSeries]) {
     for group in SAME_AXIS {

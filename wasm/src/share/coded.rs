@@ -46,7 +46,7 @@ const SPAN_WIDTH: u16 = 2;
 
 /// Series drawn as a step line (first and last of each column are drawn).
 pub fn drawn_as_steps(series: Series) -> bool {
-    matches!(series, Series::Rwnd | Series::Ack | Series::WindowEdge)
+    matches!(series, Series::Rwnd | Series::Pipe | Series::Ack | Series::WindowEdge)
 }
 
 /// The points on their value grid: minima and extents in steps.
@@ -83,7 +83,7 @@ impl Prepared<'_> {
 /// the pixel comparison of e2e/share.spec.ts tolerates. Series of one chart share it.
 pub fn pixel_levels(series: Series) -> u64 {
     let plot_px = match series {
-        Series::Inflight | Series::Rwnd => 170,
+        Series::Inflight | Series::Rwnd | Series::Pipe => 170,
         Series::Sequence | Series::Ack | Series::WindowEdge => 240,
         Series::Rtt => 130,
         _ => return LEVELS,
