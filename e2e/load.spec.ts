@@ -47,6 +47,21 @@ test('an example opens from the list and the permalink names it', async ({ page 
   await expect(page.getByTestId('capture')).toContainText(firstExample);
 });
 
+test('an address edited by hand is followed: another example opens, another connection is shown, a bad key is refused', async ({ page }) => {
+  // healthy.pcap has two connections (#0 the control connection, #1 the bulk one).
+  await page.goto('/#ex=healthy.pcap');
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-connection', '1');
+  // A view change on the same capture: no reload, another connection.
+  await page.evaluate(() => { window.location.hash = '#ex=healthy.pcap&c=0'; });
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-connection', '0');
+  // Another capture: it is opened (as a page load with that address would).
+  await page.evaluate(() => { window.location.hash = '#ex=stalls.pcap&bin=oops'; });
+  await expect(page.getByTestId('capture')).toContainText('stalls.pcap');
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('refused')).toContainText('#bin=oops was ignored');
+});
+
 test('a file that is not a capture gives a readable error, not a blank page', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles({

@@ -43,6 +43,8 @@ const URL_WRITE_DELAY_MS = 150;
 export function App() {
   const [initial] = useState(() => parseViewWithRefusals(window.location.hash));
   const [view, setView] = useState<ViewState>(initial.view);
+  // What the address said that could not be used (the last address the user gave).
+  const [refused, setRefused] = useState<string[]>(initial.refused);
   const [phase, setPhase] = useState<Phase>('idle');
   const [fileName, setFileName] = useState('');
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -192,6 +194,42 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // An address the user edits (or an in-page link to another #…) is followed like the
+  // first one: another capture or link is opened, else the view changes. Our own writes
+  // (history.replaceState) fire no hashchange; a fragment equal to the one last written
+  // is an echo and changes nothing.
+  const current = useRef({ view, snap });
+  current.current = { view, snap };
+  useEffect(() => {
+    const onHashChange = () => {
+      const hash = window.location.hash;
+      const last = lastWrittenRef.current;
+      const written = last && [serializeView(last.view), last.snap ? `snap=${last.snap}` : ''].filter(Boolean).join('&');
+      if (written !== null && hash.replace(/^#/, '') === written) return;
+      const parsed = parseViewWithRefusals(hash);
+      const nextSnap = new URLSearchParams(hash.slice(1)).get('snap');
+      setRefused(parsed.refused);
+      const was = current.current;
+      if (nextSnap) {
+        setView({ ...parsed.view, source: null });
+        if (nextSnap !== was.snap) {
+          setSnap(nextSnap);
+          showSnapshot('', async () => fragmentToSnapshot(hash)!, false);
+        }
+        return;
+      }
+      const source = parsed.view.source;
+      const sameSource = JSON.stringify(source) === JSON.stringify(was.view.source);
+      // The same capture keeps its source object, so load() keeps the new view's connection.
+      setView({ ...parsed.view, source: sameSource ? was.view.source : source });
+      if (sameSource && !was.snap) return;
+      if (source?.kind === 'example') load(source.file, () => fetchCapture(exampleUrl(source.file)), source);
+      if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [load, showSnapshot]);
+
   // The processes the capture names (PKTAP, pcapng), by connection id, for the table.
   const processOf = useMemo(() => {
     const byId = new Map((report?.connections ?? []).flatMap((c) => ('process' in c && c.process ? [[c.id, c.process] as const] : [])));
@@ -252,9 +290,9 @@ export function App() {
       <main>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={() => client().cancel()} /> : null}
-        {initial.refused.length > 0 ? (
+        {refused.length > 0 ? (
           <ul className="notice" role="status" data-testid="refused">
-            {initial.refused.map((line) => <li key={line}>{line}</li>)}
+            {refused.map((line) => <li key={line}>{line}</li>)}
           </ul>
         ) : null}
         {failure ? (
