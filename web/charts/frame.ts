@@ -8,9 +8,8 @@ import type { TimeRange } from './timeRange';
 
 export const MARGIN = { top: 26, right: 18, bottom: 34, left: 78 } as const;
 
-// 'events' (issue 17 item 7) comes last so that keys 1–5 keep their charts.
-export type ChartId = 'throughput' | 'inflight' | 'stalls' | 'sequence' | 'rtt' | 'events';
-export const CHART_IDS: readonly ChartId[] = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];
+import type { ChartId } from './chartIds';
+export { CHART_IDS, type ChartId } from './chartIds';
 
 /** Where and how large to draw: the shared time range and the outer size of the svg. */
 export interface ChartView {

@@ -24,6 +24,8 @@ describe('share links and snapshot files', () => {
     expect(isSnapshotFileName('a.TCPSCOPE.json')).toBe(true);
     const bytes = await readSnapshotFile(new Blob([snapshotFileText('VENQUw')]));
     expect(Array.from(bytes)).toEqual([0x54, 0x43, 0x50, 0x53]);
+    // The wrapper names the bytes' own format (header byte 4: "TCPS", 3).
+    expect(JSON.parse(snapshotFileText('VENQUwM'))).toMatchObject({ tcpscope: 'snapshot', version: 3 });
     await expect(readSnapshotFile(new Blob(['{"tcpscope":"other"}']))).rejects.toThrow(/not a tcpscope snapshot/);
     await expect(readSnapshotFile(new Blob(['nope']))).rejects.toThrow(/not JSON/);
     await expect(readSnapshotFile(new Blob(['{"tcpscope":"snapshot","data":"a+b"}']))).rejects.toThrow(/not base64url/);

@@ -14,8 +14,6 @@ import { downloadBlob, fileStem } from '../export/download';
 export const MAX_LINK_BYTES = 8192;
 /** Snapshot files hold the same bytes; anything larger is not one of ours. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
-/** Snapshot format the Rust writer makes (wasm/src/share/format.rs FORMAT). */
-export const SNAPSHOT_FORMAT = 2;
 
 /** A link or file that cannot be read; `message` is meant for the user as is. */
 export class SnapshotError extends Error {
@@ -57,8 +55,13 @@ export function snapshotLink(base: string, view: ViewState, snapshot: string): s
 
 export const SNAPSHOT_FILE_SUFFIX = '.tcpscope.json';
 
+/**
+ * The file's wrapper names the format of the bytes it holds (their header's fifth byte,
+ * wasm/src/share/format.rs) for people who open it; the reader trusts only the bytes.
+ */
 export function snapshotFileText(snapshot: string): string {
-  return JSON.stringify({ tcpscope: 'snapshot', version: SNAPSHOT_FORMAT, data: snapshot });
+  const version = fromBase64Url(snapshot)?.[4] ?? null;
+  return JSON.stringify({ tcpscope: 'snapshot', version, data: snapshot });
 }
 
 export function snapshotFileName(name: string): string {

@@ -2,8 +2,8 @@
 // server: the fragment never reaches one). Every field is validated on parse and
 // anything unexpected is dropped, so a tampered link can only fall back to defaults.
 
-export const CHART_IDS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'] as const;
-export type ChartId = (typeof CHART_IDS)[number];
+import { CHART_IDS, type ChartId } from '../charts/chartIds';
+export { CHART_IDS, type ChartId };
 export type Theme = 'auto' | 'light' | 'dark';
 
 export type Source = { kind: 'url'; url: string } | { kind: 'example'; file: string } | null;
