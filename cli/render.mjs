@@ -72,9 +72,12 @@ export function parseRenderArgs(args) {
 }
 
 /** The view the figure shows: the options, then --view (or the link's own fragment), then the page's defaults. */
-function figureView(o, bundle, report) {
+function figureView(o, bundle, report, err) {
   const fragment = o.view ?? (o.source.includes('#') ? o.source : null);
-  const v = fragment === null ? null : bundle.parseView(fragment.slice(fragment.indexOf('#') + 1));
+  const parsed = fragment === null ? null : bundle.parseViewWithRefusals(fragment.slice(fragment.indexOf('#') + 1));
+  // What the page would list under "was ignored" is said here too, and the figure drawn without it.
+  for (const line of parsed?.refused ?? []) err.write(`tcpscope: warning: ${line}\n`);
+  const v = parsed?.view ?? null;
   const chart = o.chart ?? v?.charts[0] ?? 'throughput';
   if (!bundle.CHART_IDS.includes(chart)) throw new RenderUsageError(`--chart must be one of ${bundle.CHART_IDS.join(', ')}, got '${chart}'`);
   const id = o.connection ?? v?.conn ?? bundle.largestConnection(report.connections)?.id;
@@ -105,7 +108,7 @@ export async function runRender(args, err = process.stderr) {
     if (!existsSync(BUNDLE)) throw new EngineError('the renderer is not built; run `npm run build:render` first', 2);
     const bundle = await import(BUNDLE.href);
     engine = await openEngine(o.source);
-    const view = figureView(o, bundle, engine.report);
+    const view = figureView(o, bundle, engine.report, err);
     let svg;
     try {
       svg = await bundle.renderSvg({

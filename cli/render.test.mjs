@@ -70,6 +70,10 @@ test('the view of a permalink fragment: connection, range, chart and theme; opti
   assert.ok(ticks.length >= 2 && Number(ticks[0]) === 0.5 && ticks.every((t) => Number(t) >= 0.5 && Number(t) <= 1), ticks.join(' '));
   assert.equal(run(capture, '--view', '#c=0&t=0.5,1&charts=stalls', '--chart', 'rtt', '--out', out).code, 0);
   assert.match(readFileSync(out, 'utf8'), /data-chart="rtt"/);
+  // A part the page would refuse is said, as the page says it, and left out of the figure.
+  const odd = run(capture, '--view', '#c=0&bin=oops&charts=stalls', '--out', out);
+  assert.equal(odd.code, 0, odd.stderr);
+  assert.match(odd.stderr, /^tcpscope: warning: #bin=oops was ignored: /m);
 });
 
 test('a share link renders from what it holds, with the view it carries', { skip }, () => {

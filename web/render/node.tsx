@@ -10,12 +10,12 @@ import { JSDOM } from 'jsdom';
 import chartsCss from '../charts/charts.css?raw';
 import { CHART_IDS } from '../charts/frame';
 import { largestConnection } from '../components/ConnectionTable';
-import { parseView } from '../state/url';
+import { parseViewWithRefusals } from '../state/url';
 import { sessionSource, type EngineSession } from '../worker/sessionSource';
 import type { Figure } from './renderChart';
 
 /** For the CLI's options: the stack's chart ids, the page's default connection, its permalink parser. */
-export { CHART_IDS, largestConnection, parseView };
+export { CHART_IDS, largestConnection, parseViewWithRefusals };
 
 let installed = false;
 
