@@ -43,6 +43,16 @@ describe('compare share link', () => {
     ]);
   });
 
+  it('unzoomed: each side is asked over the range the compare charts draw, padding included', async () => {
+    // Both connections last 2 s: the shared axis is fullRange(0, 2) = [−0.02, 2.02] s
+    // (1 % each side) from each one's first packet, the columns the receiver asks for.
+    const v = view({ source: { kind: 'example', file: 'healthy.pcap' }, conn: 1,
+      compare: { conns: [1, 1], with: { kind: 'example', file: 'rwnd-limited.pcap' }, range: null } });
+    const specs: ShareSpec[] = [];
+    await compareLink(BASE, v, [side(1, 0.031544, 'A', 100, specs), side(1, 0.031224, 'B', 200, specs)], 704, 0.1);
+    expect(specs.map((s) => [s.t0, s.t1])).toEqual([[0.031544 - 0.02, 0.031544 + 2.02], [0.031224 - 0.02, 0.031224 + 2.02]]);
+  });
+
   it('a side opened from a link is re-shared as it is; a link past 8 KB is refused with its size', async () => {
     const v = view({ conn: 0, compare: { conns: [0, 3], with: { kind: 'snapshot', data: 'old' }, range: null } });
     const opened = (id: number, snapshot: string): ShareSide => ({ summary: summary(id, 0), name: 'x', snapshot });

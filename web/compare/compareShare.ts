@@ -8,6 +8,7 @@ import type { ConnectionSummary } from '../model/types';
 import type { Shared, ShareSpec } from '../worker/protocol';
 import { serializeView, type ViewState } from '../state/url';
 import { MAX_LINK_BYTES } from '../share/snapshot';
+import { clampRange, fullRange } from '../charts/timeRange';
 
 export interface ShareSide {
   summary: ConnectionSummary;
@@ -34,6 +35,11 @@ export async function compareLink(
     ({ ...view, source: null, range: null, compare: { ...compare, with: with_ } });
   const stored = serializeView(linkView({ kind: 'same' }));
   const budget = Math.floor((MAX_LINK_BYTES - `${base}#${stored}&compare-snap=&snap=`.length) / 2);
+  // The range the compare charts draw (sides.ts compareFull, padding included), from
+  // each side's first packet: each link's grid is then the columns its side is drawn
+  // on, and the receiver, asking for the same view, draws the same picture.
+  const full = fullRange(0, Math.max(...sides.map((s) => s.summary.end - s.summary.start)));
+  const [r0, r1] = compare.range ? clampRange(compare.range, full) : full;
   const snapshotOf = async (side: ShareSide): Promise<string> => {
     if (!side.make) {
       if (side.snapshot) return side.snapshot;
@@ -42,7 +48,7 @@ export async function compareLink(
     const { start } = side.summary;
     const spec: ShareSpec = {
       connection: side.summary.id, charts: CHARTS, columns, name: side.name, view: stored, binSeconds, maxLinkChars: budget,
-      ...(compare.range ? { t0: start + compare.range[0], t1: start + compare.range[1] } : {}),
+      t0: start + r0, t1: start + r1,
     };
     const made = await side.make(spec);
     if ('error' in made) throw new Error(`No link could be made of ${side.name}: ${made.error}`);
