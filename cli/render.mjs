@@ -14,7 +14,7 @@ export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|
 
   --out         the figure; .svg (standalone, styles inlined) or .png
   --connection  connection id (default: the one the page opens, the largest)
-  --chart       throughput | inflight | stalls | sequence | rtt | events (default throughput)
+  --chart       throughput | inflight | stalls | sequence | rtt | events | wifi (default throughput)
   --from/--to   view edges, seconds since the first packet of the file (default: the connection)
   --view        a tcpscope permalink or its fragment (#c=1&t=0.5,2&bin=100&stall=40&charts=rtt&theme=dark):
                 its connection, range, bin, threshold, first chart and theme; options given here win.

@@ -36,9 +36,18 @@ test('a radiotap capture gets a Wi-Fi strip with PHY rate and retries on the sha
   await expect(strip.locator('path.tcps-wifi-retry')).toHaveAttribute('data-bins', '2');
   await expect(strip.locator('path.tcps-wifi-rate')).not.toHaveAttribute('data-bins', '0');
   await expect(strip.locator('svg')).toHaveAttribute('aria-label', /^Wi-Fi\. PHY rate and retry share/);
-  // Captures without radio headers have no strip.
+  // It is a chart of the stack: hidden with its toggle (and then gone from #charts=),
+  // shown again by a permalink that names it.
+  await page.getByRole('checkbox', { name: 'Wi-Fi PHY rate and retries' }).uncheck();
+  await expect(strip).toHaveCount(0);
+  await expect.poll(() => decodeURIComponent(new URL(page.url()).hash)).toContain('charts=throughput,inflight,stalls,sequence,rtt,events');
+  await page.evaluate(() => { window.location.hash = '#charts=wifi,rtt'; });
+  await expect(page.locator('svg[data-chart]')).toHaveCount(2);
+  await expect(strip).toBeVisible();
+  // Captures without radio headers have no Wi-Fi chart, nor its toggle.
   await open(page, 'pktap-processes.pcap');
   await expect(page.locator('figure[data-chart="wifi"]')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Wi-Fi PHY rate and retries' })).toHaveCount(0);
 });
 
 test('every chart title names the process, and the figures say it to screen readers', async ({ page }) => {
@@ -92,5 +101,6 @@ test('loss-1pct.pcap: the events strip draws as many retransmissions and duplica
   // Hideable, and hidden in the permalink's #charts=.
   await page.locator('.tcps-chart-toggles label', { hasText: 'Events' }).locator('input').uncheck();
   await expect(strip).toHaveCount(0);
-  await expect(page).toHaveURL(/charts=throughput,inflight,stalls,sequence,rtt(&|$)/);
+  // (The Wi-Fi chart stays chosen: it shows wherever the capture has radio headers.)
+  await expect(page).toHaveURL(/charts=throughput,inflight,stalls,sequence,rtt,wifi(&|$)/);
 });

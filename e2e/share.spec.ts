@@ -23,6 +23,8 @@ const firstExample = examples[0];
 const INJECTION = '<img src=x onerror=window.__pwned=1>';
 /** Share links are at most this long, page address included (issue 15). */
 const MAX_LINK = 8192;
+/** The charts a link holds: the stack but the Wi-Fi chart, drawn only from a capture (radio headers). */
+const LINK_CHARTS = DEFAULT_VIEW.charts.filter((c) => c !== 'wifi');
 /** Share at most this share of a chart's pixels may differ between sender and receiver. */
 const MAX_DIFF = 0.01;
 
@@ -30,7 +32,7 @@ async function openExample(page: Page, file = firstExample) {
   await page.goto(`/#ex=${encodeURIComponent(file)}`);
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
   // The stack; radiotap captures add the Wi-Fi strip, which links do not carry.
-  await expect(page.locator('svg[data-chart]:not([data-chart="wifi"])')).toHaveCount(DEFAULT_VIEW.charts.length);
+  await expect(page.locator('svg[data-chart]:not([data-chart="wifi"])')).toHaveCount(LINK_CHARTS.length);
 }
 
 async function shareLink(page: Page): Promise<string> {
@@ -153,7 +155,7 @@ async function sharedDrawsTheSame(page: Page, browser: Browser, label: string) {
   // capture's list), which puts the stack at another sub-pixel offset: compare the
   // stacks placed at the same whole-pixel position, messages aside.
   for (const p of [page, other]) await pinCharts(p);
-  for (const chart of DEFAULT_VIEW.charts) {
+  for (const chart of LINK_CHARTS) {
     const shot = (p: Page) => p.locator(`svg[data-chart="${chart}"]`).screenshot({ animations: 'disabled' });
     const [mine, theirs] = [await shot(page), await shot(other)];
     if (process.env.SHARE_DEBUG_DIR) {
@@ -215,7 +217,7 @@ test('the embed inside a plain page from another origin says READY only once dra
     // READY came after every chart drew its answer.
     await expect(frame.locator('.embed')).toHaveAttribute('data-state', 'ready');
     const drawn = await frame.locator('svg[data-chart]').evaluateAll((svgs) => svgs.map((s) => s.querySelectorAll('.tcps-content path, .tcps-content rect').length));
-    expect(drawn).toHaveLength(DEFAULT_VIEW.charts.length);
+    expect(drawn).toHaveLength(LINK_CHARTS.length);
     expect(drawn.every((n) => n > 0)).toBe(true);
     // The host sized the iframe to the content it was told.
     const messages = await page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages);
@@ -298,7 +300,7 @@ test('markup in a link is shown as text and runs no script; posted captures and 
   const capture = [...readFileSync(`${examplesDir}${firstExample}`)];
   expect(await post({ tcpscope: { buffer: capture, title: firstExample } })).toEqual({ tcpscope: 'READY' });
   await expect(frame.locator('.embed')).toHaveAttribute('data-state', 'ready');
-  await expect(frame.locator('svg[data-chart]')).toHaveCount(DEFAULT_VIEW.charts.length);
+  await expect(frame.locator('svg[data-chart]')).toHaveCount(LINK_CHARTS.length);
   expect(await post({ tcpscope: { snapshot: [...Buffer.from(snap, 'base64url')], title: INJECTION } })).toEqual({ tcpscope: 'READY' });
   await expect(frame.getByTestId('embed-title')).toContainText(INJECTION);
   expect(await frame.locator('.embed').evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -345,10 +347,10 @@ test('exports: SVG, PNG, CSV, JSON and the snapshot file download, parse and reo
   expect(json.schemaVersion).toBe(1);
   const snapshot = await download('download-snapshot');
   expect(snapshot.name).toMatch(/\.tcpscope\.json$/);
-  expect(JSON.parse(snapshot.bytes.toString('utf8'))).toMatchObject({ tcpscope: 'snapshot', version: 2, data: expect.any(String) });
+  expect(JSON.parse(snapshot.bytes.toString('utf8'))).toMatchObject({ tcpscope: 'snapshot', version: 3, data: expect.any(String) });
   // Dropped on the page (the picker), the file opens without the capture.
   await page.goto('/');
   await page.locator('input[type=file]').first().setInputFiles({ name: snapshot.name, mimeType: 'application/json', buffer: snapshot.bytes });
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
-  await expect(page.locator('svg[data-chart]')).toHaveCount(DEFAULT_VIEW.charts.length);
+  await expect(page.locator('svg[data-chart]')).toHaveCount(LINK_CHARTS.length);
 });

@@ -37,8 +37,7 @@ export type { InflightMode } from '../charts/InflightChart';
 export type Theme = 'light' | 'dark' | 'auto';
 
 export const DEFAULT_BIN_MS = 100;
-const WIFI_HEIGHT = 140;
-export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 110, sequence: 300, rtt: 190, events: 130 };
+export const DEFAULT_HEIGHTS: Record<ChartId, number> = { throughput: 230, inflight: 230, stalls: 110, sequence: 300, rtt: 190, events: 130, wifi: 140 };
 
 export interface ConnectionChartsProps {
   summary: ConnectionSummary;
@@ -77,7 +76,7 @@ export interface ConnectionChartsProps {
   controls?: boolean;
   /** Called once every shown chart has drawn its first answer (or said why it cannot). */
   onReady?: () => void;
-  /** Draw the Wi-Fi strip under the stack (captures with radiotap / PPI headers). */
+  /** The capture has radio headers (radiotap / PPI): the Wi-Fi chart may be shown (`charts`). */
   wifi?: boolean;
 }
 
@@ -141,7 +140,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   const drawn = useRef({ key: null as unknown, ids: new Set<ChartId>(), fired: false });
   const onReadyRef = useRef(props.onReady);
   onReadyRef.current = props.onReady;
-  const shown = CHART_IDS.filter((id) => charts.includes(id));
+  const shown = CHART_IDS.filter((id) => charts.includes(id) && (id !== 'wifi' || props.wifi));
   const shownKey = shown.join(',');
   const markDrawn = useCallback((id: ChartId | null) => {
     const d = drawn.current;
@@ -178,6 +177,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
       case 'sequence': return <SequenceChart {...common} view={views.sequence} />;
       case 'rtt': return <RttChart {...common} view={views.rtt} />;
       case 'events': return <EventsChart {...common} view={views.events} binMs={askedBinMs} />;
+      case 'wifi': return <WifiChart {...common} view={views.wifi} binMs={askedBinMs} />;
     }
   };
   const chartControls = (id: ChartId) => {
@@ -229,7 +229,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
         <ChartToolbar
           summary={summary} direction={direction} onDirection={setDirection} binMs={binMs} onBinMs={setBinMs}
           stallMs={stallMs} defaultStallMs={defaultStallMs} onStallMs={setStallMs}
-          charts={charts} onCharts={setCharts} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
+          charts={charts} onCharts={setCharts} wifi={props.wifi} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
         />
       )}
       {shown.map((id) => (
@@ -244,13 +244,6 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
           {chartControls(id)}
         </figure>
       ))}
-      {props.wifi && (
-        <figure className="tcps-chart" data-chart="wifi" aria-label={chartTitle('Wi-Fi: PHY rate and retries', summary)}>
-          <ErrorBoundary what="chart" resetKey={summary}>
-            <WifiChart {...shared} view={{ ...views.stalls, height: WIFI_HEIGHT }} binMs={askedBinMs} />
-          </ErrorBoundary>
-        </figure>
-      )}
     </section>
   );
 }

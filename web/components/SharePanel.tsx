@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
 import { MARGIN } from '../charts/frame';
+import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
 import { clampRange, fullRange } from '../charts/timeRange';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
@@ -31,9 +32,6 @@ export interface SharePanelProps {
   loadData?: () => Promise<ConnectionData>;
 }
 
-const CHART_LABELS: Record<ChartId, string> = {
-  throughput: 'Throughput', inflight: 'In flight vs window', stalls: 'Stalls', sequence: 'Time-sequence', rtt: 'RTT', events: 'Events',
-};
 
 type Shared = { link: string; fragment: string; snapshot: string | null; columns: number | null } | { tooLargeKb: number };
 
@@ -224,7 +222,8 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
             <span>Embed</span>{' '}
             <select data-testid="embed-chart" value={embedChart} onChange={(e) => setEmbedChart(e.target.value as ChartId | 'all')}>
               <option value="all">all shown charts</option>
-              {view.charts.map((id) => <option key={id} value={id}>{CHART_LABELS[id]} only</option>)}
+              {/* A link does not hold the Wi-Fi chart (it is drawn only from a capture). */}
+              {view.charts.filter((id) => id !== 'wifi').map((id) => <option key={id} value={id}>{CHART_LABELS[id]} only</option>)}
             </select>
           </label>
           <textarea data-testid="embed-code" readOnly rows={3} value={embedCode} onFocus={(e) => e.currentTarget.select()} />

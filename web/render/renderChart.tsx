@@ -51,7 +51,7 @@ export async function renderChartSvg(figure: Figure): Promise<string> {
           charts={[figure.chart]} controls={false} theme={figure.theme} width={figure.width}
           heights={figure.height ? { [figure.chart]: figure.height } : undefined}
           timeRange={figure.range ?? null} binMs={figure.binMs ?? null} stallMs={figure.stallMs ?? null}
-          direction={figure.direction} onReady={resolve}
+          direction={figure.direction} onReady={resolve} wifi={figure.chart === 'wifi'}
         />,
       );
     });

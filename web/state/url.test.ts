@@ -64,7 +64,7 @@ describe('refused inputs say why, in one line (issue 18, item 3)', () => {
     ['bin=0', '#bin=0 was ignored: a bin in ms must be a positive number up to 60,000.'],
     ['stall=-5', '#stall=-5 was ignored: a stall threshold in ms must be a positive number up to 3,600,000.'],
     ['t=5,1', '#t=5,1 was ignored: a time range is two numbers of seconds, start < end, within ±10⁹.'],
-    ['charts=throughput,pie', '#charts=throughput,pie was ignored: unknown chart pie; the charts are throughput, inflight, stalls, sequence, rtt, events.'],
+    ['charts=throughput,pie', '#charts=throughput,pie was ignored: unknown chart pie; the charts are throughput, inflight, stalls, sequence, rtt, events, wifi.'],
     ['pipe=2', '#pipe=2 was ignored: the SACK-adjusted pipe is shown with 1, hidden with 0.'],
     ['theme=neon', '#theme=neon was ignored: the theme is light, dark or auto.'],
   ])('%s', (fragment, message) => {
