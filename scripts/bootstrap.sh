@@ -48,10 +48,10 @@ in_background() {
 # binaryen 108 produces modules that fail to instantiate). @duckdb/node-api
 # (cli/fleet.test.mjs) ships its engine inside the registry package.
 npm_install() {
-  # npm 11's `npm ci` refuses this lock file: it holds only the Linux builds of
-  # @duckdb/node-bindings (npm writes the optional packages of the platform it ran on,
-  # and this registry mirror has no others); `npm install` then installs the same
-  # versions from it.
+  # The lock names every platform build of @duckdb/node-bindings (npm ci refuses a lock
+  # without them), though this registry mirror serves only the Linux ones: the others
+  # carry no integrity, and npm ci skips them on Linux. Should npm ci still refuse the
+  # lock (a hand edit), `npm install` installs the same versions from it.
   npm ci --no-audit --no-fund || { echo "npm ci failed; npm install from the same lock file"; npm install --no-audit --no-fund; }
 }
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
