@@ -13,7 +13,12 @@
 //                connection: time inside the worker (wasm query, packed answer) and
 //                the page's round trip, p50/p95/max (target: worker p95 ≤ 2 ms)
 //   memory       proportional set size (PSS) of every Chromium process before the drop and
-//                after the first chart and the gestures, per packet (target ≤ 100 B)
+//                after the first chart and the gestures, per packet (target ≤ 100 B), each
+//                taken after a full garbage collection in the page and its workers
+//                (Chromium runs with --js-flags=--expose-gc): what the tab keeps, not when
+//                V8 gets round to the 16 MiB read slices, which are garbage once decoded
+//                and came and went by up to 120 MB between runs. The same figure without
+//                the collections: bytesPerPacketBeforeGc.
 //   peakPssMiB   the largest PSS sum over Chromium's processes, sampled every 100 ms
 // The read baseline runs first so both measurements see the same (warm) page cache.
 // BENCH_CPU_PROFILE=FILE.cpuprofile: also records the page's main thread with the
@@ -56,15 +61,22 @@ await new Promise((ok, fail) => server.once('error', fail).listen(port, '127.0.0
 const tag = `--tcpscope-bench=${process.pid}`;
 const browser = await chromium.launch({
   executablePath: process.env.TCPSCOPE_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', tag],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--js-flags=--expose-gc', tag],
 });
 
-/** Sum of PSS over the browser's process tree (bench/pss.mjs), bytes. */
+/** Sum of PSS over the browser's process tree (bench/pss.mjs), bytes; `byProcess`
+ * (an array) also gets each process's type and PSS. */
 let browserPid = null;
-function chromiumPss() {
+function chromiumPss(byProcess = null) {
   browserPid ??= findProcess(tag);
-  return treePss(browserPid);
+  return treePss(browserPid, { byProcess });
 }
+/** MB per Chromium process type, from chromiumPss's `byProcess` list. */
+const pssByType = (list) => {
+  const mb = {};
+  for (const p of list) mb[p.type] = +((mb[p.type] ?? 0) + p.pss / 1e6).toFixed(1);
+  return mb;
+};
 /** Saves a DevTools CPU profile and prints the 15 functions with the most self time. */
 function writeProfile(profile, path) {
   writeFileSync(path, JSON.stringify(profile));
@@ -78,6 +90,10 @@ function writeProfile(profile, path) {
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   console.error(`main-thread profile (${path}), ${total.toFixed(0)} ms sampled; most self time:`);
   for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.error(`  ${ms.toFixed(0).padStart(6)} ms ${(100 * ms / total).toFixed(1).padStart(5)} %  ${k}`);
+}
+/** A full garbage collection in the page and each of its workers (the decoder). */
+async function collectGarbage(page) {
+  for (const target of [page, ...page.workers()]) await target.evaluate(() => globalThis.gc?.()).catch(() => {});
 }
 const quantiles = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -118,7 +134,10 @@ try {
 
   // Memory before the capture: the page, the idle worker.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const pssBefore = chromiumPss();
+  const pssBeforeNoGc = chromiumPss();
+  await collectGarbage(page);
+  const before = [];
+  const pssBefore = chromiumPss(before);
 
   // 2. Drop to ready: timestamps taken in the page (no Playwright round trips).
   await page.evaluate(() => {
@@ -231,11 +250,17 @@ try {
     return { worker: [...viewTimings], roundTrip };
   }).then(({ worker, roundTrip }) => ({ workerMs: quantiles(worker), roundTripMs: quantiles(roundTrip) }));
 
-  const pssAfter = chromiumPss();
+  const pssAfterNoGc = chromiumPss();
+  await collectGarbage(page);
+  const after = [];
+  const pssAfter = chromiumPss(after);
   const meta = (() => { try { return JSON.parse(readFileSync(file.replace(/\.pcap$/, '.json'), 'utf8')); } catch { return null; } })();
   if (pssBefore != null && pssAfter != null) {
-    result.memory = { pssBeforeMB: +(pssBefore / 1e6).toFixed(1), pssAfterMB: +(pssAfter / 1e6).toFixed(1) };
-    if (meta?.packets) result.memory.bytesPerPacket = +((pssAfter - pssBefore) / meta.packets).toFixed(1);
+    result.memory = { pssBeforeMB: +(pssBefore / 1e6).toFixed(1), pssAfterMB: +(pssAfter / 1e6).toFixed(1), beforeByType: pssByType(before), afterByType: pssByType(after) };
+    if (meta?.packets) {
+      result.memory.bytesPerPacket = +((pssAfter - pssBefore) / meta.packets).toFixed(1);
+      if (pssBeforeNoGc != null && pssAfterNoGc != null) result.memory.bytesPerPacketBeforeGc = +((pssAfterNoGc - pssBeforeNoGc) / meta.packets).toFixed(1);
+    }
   }
   result.readMs = +result.readMs.toFixed(0);
   result.readyMs = +result.readyMs.toFixed(0);

@@ -16,8 +16,10 @@ export function findProcess(text) {
 }
 
 /** PSS in bytes summed over the descendants of `root` (and `root` itself unless
- * `includeRoot` is false); null when /proc cannot tell (not Linux, root gone). */
-export function treePss(root, { includeRoot = true } = {}) {
+ * `includeRoot` is false); null when /proc cannot tell (not Linux, root gone).
+ * `byProcess`, when given, gets one entry per process: its Chromium `--type=` (or
+ * "browser") and its PSS. */
+export function treePss(root, { includeRoot = true, byProcess = null } = {}) {
   if (root == null) return null;
   const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   const parent = new Map();
@@ -37,7 +39,14 @@ export function treePss(root, { includeRoot = true } = {}) {
     if (!inTree(pid)) continue;
     try {
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) { total += Number(m[1]) * 1024; seen = true; }
+      if (m) {
+        total += Number(m[1]) * 1024;
+        seen = true;
+        if (byProcess) {
+          const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+          byProcess.push({ pid: Number(pid), type, pss: Number(m[1]) * 1024 });
+        }
+      }
     } catch { /* gone */ }
   }
   return seen ? total : null;

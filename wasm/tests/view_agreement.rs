@@ -107,3 +107,28 @@ fn stalls_at_another_threshold_match_a_fresh_analysis() {
         assert_eq!(got, want);
     }
 }
+
+/// A large connection keeps the diagnosis's window-limited spans (summary.rs,
+/// KEEP_SPANS_ROWS = 8192 stored packets) and the view answers from them: the same
+/// answer as the spans rebuilt from the packet columns, at any zoom.
+#[test]
+fn kept_window_limited_spans_are_the_rebuilt_ones() {
+    let mut compared = 0;
+    for (name, a) in examples() {
+        let mut rebuilt = a.clone();
+        rebuilt.window_limited.clear();
+        let (mut with, mut without) = (ViewEngine::new(), ViewEngine::new());
+        for (i, c) in a.connections.iter().enumerate() {
+            let Some(kept) = a.kept_window_limited(i, c.data_direction) else { continue };
+            compared += usize::from(!kept.spans.is_empty());
+            for (t0, t1, columns) in [(0.0, c.end, 1600), (0.0, c.end, 7), (c.start + 0.3, c.start + 0.4, 800)] {
+                let req = ViewRequest { t0, columns, ..request(c.id, Series::WindowLimited, t1, c.data_direction) };
+                let (x, y) = (with.query(&a, &req), without.query(&rebuilt, &req));
+                assert!(x.error.is_none(), "{name}");
+                assert_eq!(serde_json::to_string(&x).unwrap(), serde_json::to_string(&y).unwrap(), "{name} #{}", c.id);
+            }
+        }
+    }
+    // rwnd-limited.pcap's transfer (8702 packets, window-limited 84 %) among them.
+    assert!(compared >= 1, "no example connection kept window-limited spans");
+}

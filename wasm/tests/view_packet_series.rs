@@ -6,7 +6,7 @@
 use tcpscope_core::analysis::{Analysis, AnalysisOptions};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
-use tcpscope_core::view::packet_series::{build, POINT_SERIES, RATE_SERIES};
+use tcpscope_core::view::packet_series::{build, EVENT_SERIES, POINT_SERIES, RATE_SERIES};
 use tcpscope_core::view::{sources, Series};
 
 mod examples;
@@ -51,7 +51,7 @@ fn one_pass_equals_one_series_at_a_time() {
                     assert_eq!(built.min_max(0, built.len()), one.min_max(0, one.len()), "{name} {s:?}");
                     compared += one.len();
                 }
-                for s in RATE_SERIES {
+                for s in RATE_SERIES.into_iter().chain(EVENT_SERIES) {
                     assert_eq!(all.rate(s), Some(&sources::cumulative(store, s, dir)), "{name} #{} dir {dir} {s:?}", c.id);
                 }
                 assert_eq!(all.sequence_markers, sources::markers(store, Series::Sequence, dir, offset), "{name} #{}", c.id);
@@ -66,7 +66,7 @@ fn a_bulk_transfer_keeps_each_sides_times_once() {
     let (_, a) = examples().into_iter().find(|e| e.0 == "stalls.pcap").expect("stalls.pcap");
     let (store, c) = (&a.stores[0], &a.connections[0]);
     let all = build(store, c.data_direction, [store.packet_count(); 2]);
-    let separate: usize = POINT_SERIES.iter().map(|&s| all.point(s).expect("built").bytes()).sum::<usize>() + RATE_SERIES.iter().map(|&s| all.rate(s).expect("built").bytes()).sum::<usize>();
+    let separate: usize = POINT_SERIES.iter().map(|&s| all.point(s).expect("built").bytes()).sum::<usize>() + RATE_SERIES.iter().chain(&EVENT_SERIES).map(|&s| all.rate(s).expect("built").bytes()).sum::<usize>();
     // stalls.pcap: one bulk transfer. The four sender series and rwnd, ack, window
     // edge point into their side's times; goodput has times of its own (its ACKs
     // are not consecutive: duplicate ACKs during the stalls advance nothing).

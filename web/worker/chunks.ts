@@ -5,6 +5,8 @@
 // session can apply the caps on inflated size and ratio (wasm/src/inflate.rs) and
 // stop a gzip bomb after a bounded amount of work.
 
+import type { FromReader, ToReader } from './reader.worker';
+
 export const SLICE_BYTES = 16 * 1024 * 1024;
 /** Compressed bytes read at a time from a gzip capture. */
 const GZIP_SLICE_BYTES = 64 * 1024;
@@ -46,9 +48,59 @@ export async function* captureChunks(blob: Blob, onRead: (bytesRead: number) => 
       await reader.cancel().catch(() => {});
     }
   }
-  for (let offset = 0; offset < blob.size; offset += SLICE_BYTES) {
+  yield* typeof Worker === 'function' ? slicesFromReader(blob, onRead) : slicesInThisThread(blob, onRead);
+}
+
+/** Slices waiting in the reader worker besides the one being decoded (memory: at most
+ * (READ_AHEAD + 1) × SLICE_BYTES in flight). */
+const READ_AHEAD = 2;
+
+/** The slices, read by reader.worker.ts on its own thread while the caller decodes.
+ * Where that worker cannot start (no nested workers, its script not loaded) the
+ * slices are read here instead. */
+async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void): AsyncGenerator<CaptureChunk> {
+  const reader = new Worker(new URL('./reader.worker.ts', import.meta.url), { type: 'module' });
+  const inbox: FromReader[] = [];
+  let wake: (() => void) | null = null;
+  const deliver = (m: FromReader) => {
+    inbox.push(m);
+    wake?.();
+  };
+  reader.onmessage = (event: MessageEvent<FromReader>) => deliver(event.data);
+  reader.onerror = (event) => {
+    event.preventDefault();
+    deliver({ type: 'error', message: event.message || 'the capture reader did not start' });
+  };
+  reader.postMessage({ type: 'start', blob, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
+  let received = 0;
+  try {
+    for (;;) {
+      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const m = inbox.shift()!;
+      if (m.type === 'end') return;
+      if (m.type === 'error') {
+        if (received > 0) throw new Error(`reading the capture: ${m.message}`);
+        break; // the reader never started: read here
+      }
+      received = m.end;
+      reader.postMessage({ type: 'more' } satisfies ToReader);
+      onRead(m.end);
+      yield { bytes: new Uint8Array(m.buffer), compressedBytes: null };
+    }
+  } finally {
+    reader.terminate();
+  }
+  yield* slicesInThisThread(blob, onRead);
+}
+
+/** The slices read in this thread, one ahead of the one the caller decodes. */
+async function* slicesInThisThread(blob: Blob, onRead: (bytesRead: number) => void): AsyncGenerator<CaptureChunk> {
+  const read = (offset: number) => blob.slice(offset, Math.min(blob.size, offset + SLICE_BYTES)).arrayBuffer();
+  let next = blob.size > 0 ? read(0) : null;
+  for (let offset = 0; next; offset += SLICE_BYTES) {
+    const bytes = new Uint8Array(await next);
     const end = Math.min(blob.size, offset + SLICE_BYTES);
-    const bytes = new Uint8Array(await blob.slice(offset, end).arrayBuffer());
+    next = end < blob.size ? read(end) : null;
     onRead(end);
     yield { bytes, compressedBytes: null };
   }

@@ -201,9 +201,10 @@ impl Analyzer {
         let mut scratch = summary::Scratch::default();
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
-            let (summary, store) = summary::summarize(id as u32, *conn, &self.options, &capture, &mut scratch);
+            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, &mut scratch);
             analysis.connections.push(summary);
             analysis.stores.push(store);
+            analysis.window_limited.extend(spans);
         }
         summary::set_base_rtts(&mut analysis.connections);
         analysis.warnings = self.limits.warnings();

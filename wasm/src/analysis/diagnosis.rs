@@ -41,7 +41,7 @@
 
 use super::bdp::{recommended_window, window_cap_bps};
 use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp};
-use super::diagnosis_shares::{time_shares_lagged, TimeShares};
+use super::diagnosis_shares::{time_shares_and_spans, time_shares_lagged, TimeShares};
 use super::diagnosis_episodes as episodes;
 use super::stalls::is_data_segment;
 use super::throughput::Bins;
@@ -79,10 +79,25 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
 /// [`diagnose`] with the RTT samples from any source (summary.rs reads them from
 /// the compact store instead of materializing RTT columns).
 pub fn diagnose_rows(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64) -> Diagnosis {
+    diagnose_keeping_spans(conn, packets, rtt, tick, None)
+}
+
+/// [`diagnose_rows`]; with `spans`, the data direction's window-limited spans from the
+/// same pass go there as `(direction, spans, active seconds)`
+/// (diagnosis_shares::window_limited_spans, which the view would otherwise redo).
+pub fn diagnose_keeping_spans(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64, spans: Option<&mut (u8, Vec<(f64, f64)>, f64)>) -> Diagnosis {
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     let receiver = &conn.directions[1 - d as usize];
-    let sh = time_shares_lagged(packets, d, &sender.stalls, conn.sender_lag_ms / 1000.0);
+    let lag_s = conn.sender_lag_ms / 1000.0;
+    let sh = match spans {
+        Some(out) => {
+            let (sh, s) = time_shares_and_spans(packets, d, &sender.stalls, lag_s);
+            *out = (d, s, sh.active);
+            sh
+        }
+        None => time_shares_lagged(packets, d, &sender.stalls, lag_s),
+    };
     let (min_rtt, median_rtt) = rtts(conn);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {

@@ -384,6 +384,9 @@ pub struct Analysis {
     pub capture: CaptureFacts,
     /// 802.11 radio samples per connection (radio.rs); same order as `connections`.
     pub radio: Vec<RadioLog>,
+    /// The large connections' window-limited spans, from the diagnosis's pass
+    /// (diagnosis_shares::KeptSpans), by ascending connection position.
+    pub window_limited: Vec<diagnosis_shares::KeptSpans>,
 }
 
 impl Analysis {
@@ -401,6 +404,13 @@ impl Analysis {
             }
         }
         cols
+    }
+
+    /// The window-limited spans and active time of connection `index` (position) and
+    /// sender `dir`, when the end of the capture kept them.
+    pub fn kept_window_limited(&self, index: usize, dir: u8) -> Option<&diagnosis_shares::KeptSpans> {
+        let i = self.window_limited.binary_search_by_key(&index, |k| k.connection).ok()?;
+        Some(&self.window_limited[i]).filter(|k| k.dir == dir)
     }
 }
 

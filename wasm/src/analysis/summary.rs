@@ -9,15 +9,17 @@ use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
+use super::diagnosis_shares::KeptSpans;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary};
 use crate::decode::tcp_flags::{RST, SYN};
 
-/// Summary of one connection, and its finished compact store. Totals were counted
-/// as the packets came (`Totals`); only the stall and diagnosis passes (whose API is
-/// the public `PacketColumns`) get a materialized copy, dropped before the next
-/// connection.
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore) {
+/// Summary of one connection, its finished compact store and, for a connection of at
+/// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
+/// (diagnosis_shares::KeptSpans). Totals were counted as the packets came (`Totals`);
+/// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
+/// materialized copy, dropped before the next connection.
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
@@ -128,10 +130,16 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         process_index: process,
         process: None,
     };
-    *summary.diagnosis = diagnosis::diagnose_rows(&summary, &cols.packets, &store, tick);
+    let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
+    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, &cols.packets, &store, tick, kept.as_mut());
     scratch.keep_packets(cols.packets);
-    (summary, store)
+    let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
+    (summary, store, kept)
 }
+
+/// Stored packets from which a connection keeps its window-limited spans: below, the
+/// view rebuilds them in a few milliseconds, and 10^5 small connections keep nothing.
+pub const KEEP_SPANS_ROWS: usize = 1 << 13;
 
 /// Buffers `summarize` reuses from one connection to the next: at 100 k short
 /// connections, allocating and freeing a dozen vectors each was a good part of the

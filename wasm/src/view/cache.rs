@@ -11,7 +11,7 @@ use super::intervals::SpanList;
 use super::packet_series::PacketSeries;
 use super::pyramid::PointColumn;
 use super::request::Series;
-use super::sources::{CumColumn, MarkerColumn};
+use super::sources::MarkerColumn;
 use super::stalls::GapHistogram;
 
 /// Heap bytes the cache may hold besides the packet series last used. The entry
@@ -24,7 +24,6 @@ pub enum Key {
     Packets { conn: usize, dir: u8 },
     /// RTT (built from the RTT samples).
     Points { conn: usize, dir: u8, series: Series },
-    Cum { conn: usize, dir: u8, series: Series },
     Markers { conn: usize, dir: u8, series: Series },
     WindowLimited { conn: usize, dir: u8 },
     Gaps { conn: usize, dir: u8 },
@@ -36,7 +35,6 @@ pub enum Key {
 pub enum Entry {
     Packets(Box<PacketSeries>),
     Points(PointColumn),
-    Cum(CumColumn),
     Markers(MarkerColumn),
     /// Spans and, for window-limited, the active time.
     Spans(SpanList, Option<f64>),
@@ -49,7 +47,6 @@ impl Entry {
         match self {
             Entry::Packets(p) => p.bytes(),
             Entry::Points(p) => p.bytes(),
-            Entry::Cum(c) => c.bytes(),
             Entry::Markers(m) => 24 * m.t.capacity(),
             Entry::Spans(s, _) => s.bytes(),
             Entry::Gaps(_) => 2048,

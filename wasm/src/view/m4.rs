@@ -40,7 +40,8 @@ pub fn query(col: &PointColumn, t0: f64, t1: f64, columns: u32) -> Points {
         } else {
             match edge(t0, t1, columns, c + 1) {
                 next if t[lo] >= next => lo, // an empty column: no search
-                next => col.lower_bound(next).clamp(lo, end),
+                // Every row before lo is before the previous edge (finger search).
+                next => col.lower_bound_after(lo, next).clamp(lo, end),
             }
         };
         if hi > lo {

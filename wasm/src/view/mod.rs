@@ -108,20 +108,12 @@ impl ViewEngine {
                 let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
                 r.bin_seconds = Some(bin);
-                if s.is_events() {
-                    // Event counts (retransmissions, duplicate ACKs, zero windows) have
-                    // their own column; the per-packet set holds the byte rates.
-                    let key = Key::Cum { conn: conn_index, dir, series: s };
-                    match cache.get_or_build(key, || Entry::Cum(sources::cumulative(store, s, dir))) {
-                        Entry::Cum(c) => ViewData::Bins(rates::bins(c, v.t0, v.t1, bin)),
-                        _ => ViewData::None,
-                    }
-                } else {
-                    let key = Key::Packets { conn: conn_index, dir };
-                    match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
-                        Entry::Packets(p) => p.rate(s).map_or(ViewData::None, |c| ViewData::Bins(rates::bins(c, v.t0, v.t1, bin))),
-                        _ => ViewData::None,
-                    }
+                // Byte rates and event counts (retransmissions, duplicate ACKs, zero
+                // windows) all come from the per-packet set (packet_series.rs).
+                let key = Key::Packets { conn: conn_index, dir };
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
+                    Entry::Packets(p) => p.rate(s).map_or(ViewData::None, |c| ViewData::Bins(rates::bins(c, v.t0, v.t1, bin))),
+                    _ => ViewData::None,
                 }
             }
             // RTT samples and the SACK-adjusted pipe are built apart from the
@@ -166,9 +158,16 @@ impl ViewEngine {
                 let key = Key::WindowLimited { conn: conn_index, dir };
                 let stalls = &conn.directions[dir as usize].stalls;
                 match cache.get_or_build(key, || {
-                    let cols = sender_columns(store, conn);
-                    let lag = conn.directions[dir as usize].sender_lag_ms / 1e3;
-                    let (spans, active) = diagnosis_shares::window_limited_spans(&cols, dir, stalls, lag);
+                    // The diagnosis's own spans when the analysis kept them (large
+                    // connections): the same pass over the same columns.
+                    let (spans, active) = match analysis.kept_window_limited(conn_index, dir) {
+                        Some(k) => (k.spans.clone(), k.active),
+                        None => {
+                            let cols = sender_columns(store, conn);
+                            let lag = conn.directions[dir as usize].sender_lag_ms / 1e3;
+                            diagnosis_shares::window_limited_spans(&cols, dir, stalls, lag)
+                        }
+                    };
                     Entry::Spans(SpanList::new(spans, Vec::new()), Some(active))
                 }) {
                     Entry::Spans(s, active) => ViewData::Intervals(response::Intervals { active_seconds: *active, ..s.query(v.t0, v.t1, v.columns) }),

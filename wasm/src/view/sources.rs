@@ -87,6 +87,7 @@ fn pipe(store: &ConnStore, dir: u8, t: &mut Vec<f64>, v: &mut Vec<f64>) {
 /// The value packet `r` gives point series `series` of sender `dir` (see [`points`]),
 /// None when it gives none. Only packets of `dir` give inflight and sequence values,
 /// only the peer's give rwnd, ack and windowEdge values.
+#[inline(always)]
 pub fn point_value(series: Series, r: &PacketRow, dir: u8) -> Option<f64> {
     match series {
         Series::Inflight if r.dir == dir => r.in_flight.map(|f| f as f64),
@@ -202,6 +203,7 @@ pub struct GoodputState {
 /// The bytes packet `r` adds to rate series `series` of sender `dir` (see
 /// [`cumulative`]), None when it is not an event of the series. Goodput keeps its
 /// baseline in `goodput`: call it for every packet in capture order.
+#[inline(always)]
 pub fn event_bytes(series: Series, r: &PacketRow, dir: u8, goodput: &mut GoodputState) -> Option<u64> {
     match series {
         Series::Throughput if r.dir == dir && r.len > 0 => Some(r.len as u64),
