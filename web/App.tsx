@@ -37,6 +37,9 @@ interface Engine {
   snapshot?: string;
 }
 
+/** The address bar's fragment for a view and the link's snapshot (`snap=`, last). */
+const fragmentOf = (view: ViewState, snap: string | null) => [serializeView(view), snap ? `snap=${snap}` : ''].filter(Boolean).join('&');
+
 /** Quiet time before the view is written to the address bar. */
 const URL_WRITE_DELAY_MS = 150;
 
@@ -71,7 +74,7 @@ export function App() {
   useEffect(() => {
     const write = () => {
       lastWrittenRef.current = { view, snap };
-      const fragment = [serializeView(view), snap ? `snap=${snap}` : ''].filter(Boolean).join('&');
+      const fragment = fragmentOf(view, snap);
       window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
     };
     const last = lastWrittenRef.current;
@@ -177,6 +180,11 @@ export function App() {
     },
     [load, showSnapshot],
   );
+  /** Opens the capture a link names (#ex=… or #url=…). */
+  const openSource = useCallback((source: Source) => {
+    if (source?.kind === 'example') load(source.file, () => fetchCapture(exampleUrl(source.file)), source);
+    if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
+  }, [load]);
   const openExample = useCallback(
     (example: Pick<Example, 'file'>) => load(example.file, () => fetchCapture(exampleUrl(example.file)), { kind: 'example', file: example.file }),
     [load],
@@ -188,9 +196,7 @@ export function App() {
       showSnapshot('', async () => fragmentToSnapshot(window.location.hash)!, false);
       return;
     }
-    const source = view.source;
-    if (source?.kind === 'example') load(source.file, () => fetchCapture(exampleUrl(source.file)), source);
-    if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
+    openSource(view.source);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -204,8 +210,7 @@ export function App() {
     const onHashChange = () => {
       const hash = window.location.hash;
       const last = lastWrittenRef.current;
-      const written = last && [serializeView(last.view), last.snap ? `snap=${last.snap}` : ''].filter(Boolean).join('&');
-      if (written !== null && hash.replace(/^#/, '') === written) return;
+      if (last && hash.replace(/^#/, '') === fragmentOf(last.view, last.snap)) return;
       const parsed = parseViewWithRefusals(hash);
       const nextSnap = new URLSearchParams(hash.slice(1)).get('snap');
       setRefused(parsed.refused);
@@ -222,13 +227,11 @@ export function App() {
       const sameSource = JSON.stringify(source) === JSON.stringify(was.view.source);
       // The same capture keeps its source object, so load() keeps the new view's connection.
       setView({ ...parsed.view, source: sameSource ? was.view.source : source });
-      if (sameSource && !was.snap) return;
-      if (source?.kind === 'example') load(source.file, () => fetchCapture(exampleUrl(source.file)), source);
-      if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
+      if (!sameSource || was.snap) openSource(source);
     };
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
-  }, [load, showSnapshot]);
+  }, [openSource, showSnapshot]);
 
   // The processes the capture names (PKTAP, pcapng), by connection id, for the table.
   const processOf = useMemo(() => {

@@ -33,8 +33,8 @@ export interface ChartToolbarProps {
   onStallMs: (ms: number | null) => void;
   charts: ChartId[];
   onCharts: (c: ChartId[]) => void;
-  /** The capture has 802.11 radio headers: the Wi-Fi chart can be shown. */
-  wifi?: boolean;
+  /** The charts this capture can show, in stack order (the Wi-Fi chart needs radio headers). */
+  available: readonly ChartId[];
   range: TimeRange;
   zoomed: boolean;
   onReset: () => void;
@@ -77,12 +77,12 @@ export function ChartToolbar(p: ChartToolbarProps) {
       </label>
       <fieldset className="tcps-chart-toggles">
         <legend>Charts</legend>
-        {CHART_IDS.map((id, i) => (id === 'wifi' && !p.wifi ? null : (
-          <label key={id} title={`key ${i + 1} focuses this chart`}>
+        {p.available.map((id) => (
+          <label key={id} title={`key ${CHART_IDS.indexOf(id) + 1} focuses this chart`}>
             <input type="checkbox" checked={p.charts.includes(id)} onChange={(e) => toggleChart(id, e.target.checked)} />
             {CHART_TITLES[id]}
           </label>
-        )))}
+        ))}
       </fieldset>
       <span className="tcps-range" aria-live="polite">
         {formatDuration(p.range[1] - p.range[0])} from {p.range[0].toFixed(6)} s

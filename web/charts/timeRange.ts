@@ -15,6 +15,15 @@ export function fullRange(start: number, end: number): TimeRange {
   return [start - pad, end + pad];
 }
 
+/**
+ * The range the charts draw: the asked one kept inside `full`, or `full` when none is
+ * asked (the whole connection). A share link is gridded on it too, so the receiver
+ * asks for exactly the link's columns.
+ */
+export function shownRange(asked: TimeRange | null, full: TimeRange): TimeRange {
+  return asked ? clampRange(asked, full) : full;
+}
+
 /** Keep `r` inside `full`, at least MIN_SPAN wide, preserving its width where possible. */
 export function clampRange(r: TimeRange, full: TimeRange): TimeRange {
   const fullSpan = full[1] - full[0];

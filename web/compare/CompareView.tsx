@@ -9,7 +9,7 @@ import type { TableSource } from '../components/ConnectionTable';
 import { DiagnosisPanel } from '../components/DiagnosisPanel';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { createHoverBus } from '../charts/interaction';
-import { clampRange, isStackKey, rangeForKey, sameRange, type TimeRange } from '../charts/timeRange';
+import { clampRange, isStackKey, rangeForKey, sameRange, shownRange, type TimeRange } from '../charts/timeRange';
 import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
 import { directionLabel } from '../charts/common';
 import { BIN_CHOICES_MS } from '../state/url';
@@ -61,7 +61,7 @@ function SidePicker({ index, side, choices, onPick }: { index: 0 | 1; side: Comp
 export function CompareView(props: CompareViewProps) {
   const { sides, onRange } = props;
   const full = useMemo(() => compareFull(sides), [sides]);
-  const range = props.range ? clampRange(props.range, full) : full;
+  const range = shownRange(props.range, full);
   const setRange = useCallback((r: TimeRange | null) => {
     const next = r && !sameRange(clampRange(r, full), full, (full[1] - full[0]) * 1e-9) ? clampRange(r, full) : null;
     onRange(next);

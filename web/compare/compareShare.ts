@@ -8,7 +8,8 @@ import type { ConnectionSummary } from '../model/types';
 import type { Shared, ShareSpec } from '../worker/protocol';
 import { serializeView, type ViewState } from '../state/url';
 import { MAX_LINK_BYTES } from '../share/snapshot';
-import { clampRange, fullRange } from '../charts/timeRange';
+import { shownRange } from '../charts/timeRange';
+import { compareFull } from './sides';
 
 export interface ShareSide {
   summary: ConnectionSummary;
@@ -35,11 +36,10 @@ export async function compareLink(
     ({ ...view, source: null, range: null, compare: { ...compare, with: with_ } });
   const stored = serializeView(linkView({ kind: 'same' }));
   const budget = Math.floor((MAX_LINK_BYTES - `${base}#${stored}&compare-snap=&snap=`.length) / 2);
-  // The range the compare charts draw (sides.ts compareFull, padding included), from
-  // each side's first packet: each link's grid is then the columns its side is drawn
-  // on, and the receiver, asking for the same view, draws the same picture.
-  const full = fullRange(0, Math.max(...sides.map((s) => s.summary.end - s.summary.start)));
-  const [r0, r1] = compare.range ? clampRange(compare.range, full) : full;
+  // The range the compare charts draw (padding included), from each side's first
+  // packet: each link's grid is then the columns its side is drawn on, and the
+  // receiver, asking for the same view, draws the same picture.
+  const [r0, r1] = shownRange(compare.range, compareFull(sides));
   const snapshotOf = async (side: ShareSide): Promise<string> => {
     if (!side.make) {
       if (side.snapshot) return side.snapshot;

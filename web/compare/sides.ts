@@ -29,7 +29,7 @@ export function sideLabel(side: CompareSide): string {
 }
 
 /** The shared axis' extent: from 0 (each one's first packet) to the longer one's end. */
-export function compareFull(sides: readonly CompareSide[]): TimeRange {
+export function compareFull(sides: readonly Pick<CompareSide, 'summary'>[]): TimeRange {
   return fullRange(0, Math.max(...sides.map((s) => s.summary.end - s.summary.start)));
 }
 

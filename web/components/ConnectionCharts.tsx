@@ -15,7 +15,7 @@ import type { ViewSource } from '../worker/viewSource';
 import type { Dir } from '../charts/useViewAnswers';
 import { CHART_IDS, type ChartId, type ChartView } from '../charts/frame';
 import { createHoverBus } from '../charts/interaction';
-import { clampRange, fullRange, isStackKey, rangeForKey, sameRange, type TimeRange } from '../charts/timeRange';
+import { clampRange, fullRange, isStackKey, rangeForKey, sameRange, shownRange, type TimeRange } from '../charts/timeRange';
 import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
 import { useControllable } from '../charts/useControllable';
 import { ChartToolbar, CHART_TITLES } from '../charts/ChartToolbar';
@@ -115,7 +115,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   // the toggle ("Wireshark's bytes in flight"), and its value is in every tooltip.
   const [pipe, setPipe] = useControllable<boolean>(props.pipe, false, props.onPipeChange);
 
-  const range = useMemo(() => (rangeOrNull ? clampRange(rangeOrNull, full) : full), [rangeOrNull, full]);
+  const range = useMemo(() => shownRange(rangeOrNull, full), [rangeOrNull, full]);
   const rangeRef = useRef(range);
   rangeRef.current = range;
   // The whole connection is reported as null so that URLs stay short.
@@ -140,7 +140,8 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   const drawn = useRef({ key: null as unknown, ids: new Set<ChartId>(), fired: false });
   const onReadyRef = useRef(props.onReady);
   onReadyRef.current = props.onReady;
-  const shown = CHART_IDS.filter((id) => charts.includes(id) && (id !== 'wifi' || props.wifi));
+  const available = useMemo(() => CHART_IDS.filter((id) => id !== 'wifi' || props.wifi), [props.wifi]);
+  const shown = available.filter((id) => charts.includes(id));
   const shownKey = shown.join(',');
   const markDrawn = useCallback((id: ChartId | null) => {
     const d = drawn.current;
@@ -229,7 +230,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
         <ChartToolbar
           summary={summary} direction={direction} onDirection={setDirection} binMs={binMs} onBinMs={setBinMs}
           stallMs={stallMs} defaultStallMs={defaultStallMs} onStallMs={setStallMs}
-          charts={charts} onCharts={setCharts} wifi={props.wifi} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
+          charts={charts} onCharts={setCharts} available={available} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
         />
       )}
       {shown.map((id) => (

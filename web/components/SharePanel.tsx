@@ -10,7 +10,7 @@ import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
 import { MARGIN } from '../charts/frame';
 import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
-import { clampRange, fullRange } from '../charts/timeRange';
+import { fullRange, shownRange } from '../charts/timeRange';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
@@ -72,24 +72,18 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
     setShowEmbed(false);
   }, [summary, view]);
 
-  function drawnRange(): { t0: number; t1: number } {
-    const full = fullRange(summary.start, summary.end);
-    const [t0, t1] = view.range ? clampRange(view.range, full) : full;
-    return { t0, t1 };
-  }
-
   /** The snapshot of this view (base64url): made by the worker, or the link being shown. */
   async function snapshot(): Promise<{ snapshot: string; columns: number | null }> {
     if (makeSnapshot) {
       const stored = storedView(view);
+      // The range the charts draw, padding included: the link's grid is then the page's
+      // own columns, and the receiver, asking for the same view, draws the same picture.
+      const [t0, t1] = shownRange(view.range, fullRange(summary.start, summary.end));
       const spec: ShareSpec = {
         connection: summary.id, charts: view.charts, columns: plotColumns(), name, view: stored,
         // The pipe is drawn only with #pipe=1 (InflightChart): stored only then.
         ...(view.pipe ? { series: ['pipe'] } : {}),
-        // The range the charts draw (web/components/ConnectionCharts.tsx), padding
-        // included: the link's grid is then the page's own columns, and the receiver,
-        // asking for the same view, draws the same picture.
-        ...drawnRange(),
+        t0, t1,
         ...(view.binMs !== null ? { binSeconds: view.binMs / 1000 } : {}),
         ...(view.stallMs !== null ? { stallThresholdMs: view.stallMs } : {}),
         // Room for the page address and the view in the 8 KB.

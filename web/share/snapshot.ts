@@ -60,7 +60,8 @@ export const SNAPSHOT_FILE_SUFFIX = '.tcpscope.json';
  * wasm/src/share/format.rs) for people who open it; the reader trusts only the bytes.
  */
 export function snapshotFileText(snapshot: string): string {
-  const version = fromBase64Url(snapshot)?.[4] ?? null;
+  // Eight base64url characters are the first six bytes: no need to decode the rest.
+  const version = fromBase64Url(snapshot.slice(0, 8))?.[4] ?? null;
   return JSON.stringify({ tcpscope: 'snapshot', version, data: snapshot });
 }
 
