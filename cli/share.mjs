@@ -6,16 +6,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 
 export const SHARE_USAGE = `usage: tcpscope share CAPTURE --connection N [--from S] [--to S] [--columns W]
-                      [--charts LIST] [--base URL]
+                      [--charts LIST] [--pipe] [--base URL]
 
-  --charts LIST comma-separated: throughput,inflight,stalls,sequence,rtt (default: all)
+  --charts LIST comma-separated: throughput,inflight,stalls,sequence,rtt,events (default: all)
+  --pipe        the SACK-adjusted pipe on the in-flight chart too (the page's #pipe=1)
   --columns W   the link's pixel columns (default 1600; lowered until the link fits 8 KB)
   --base URL    the page address (default https://tcpscope.example/index.html)`;
 
 export class ShareUsageError extends Error {}
 
 export function parseShareArgs(args) {
-  const o = { capture: null, connection: null, from: null, to: null, columns: 1600, charts: [], base: 'https://tcpscope.example/index.html' };
+  const o = { capture: null, connection: null, from: null, to: null, columns: 1600, charts: [], pipe: false, base: 'https://tcpscope.example/index.html' };
   const number = (name, value) => {
     const v = Number(value);
     if (value === undefined || value === '' || !Number.isFinite(v)) throw new ShareUsageError(`${name} needs a number, got '${value ?? ''}'`);
@@ -28,6 +29,7 @@ export function parseShareArgs(args) {
     else if (a === '--to') o.to = number(a, args[++i]);
     else if (a === '--columns') o.columns = number(a, args[++i]);
     else if (a === '--charts') o.charts = (args[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--pipe') o.pipe = true;
     else if (a === '--base') o.base = args[++i] ?? o.base;
     else if (a.startsWith('-')) throw new ShareUsageError(`unknown option '${a}'`);
     else if (o.capture === null) o.capture = a;
@@ -43,6 +45,7 @@ function viewFragment(o) {
   const parts = [`c=${o.connection}`];
   if (o.from !== null && o.to !== null) parts.push(`t=${o.from},${o.to}`);
   if (o.charts.length) parts.push(`charts=${o.charts.join(',')}`);
+  if (o.pipe) parts.push('pipe=1');
   return parts.join('&');
 }
 
@@ -76,7 +79,7 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     const report = JSON.parse(session.reportJson());
     const view = viewFragment(o);
     const name = o.capture.split('/').pop();
-    const spec = { connection: o.connection, t0: o.from, t1: o.to, charts: o.charts, columns: o.columns, name, view, generation: 1 };
+    const spec = { connection: o.connection, t0: o.from, t1: o.to, charts: o.charts, series: o.pipe ? ['pipe'] : [], columns: o.columns, name, view, generation: 1 };
     const made = JSON.parse(wasm.shareSnapshot(session, JSON.stringify(spec)));
     if (made.error) {
       err.write(`tcpscope: ${made.error}\n`);

@@ -38,6 +38,20 @@ test('share prints a link of at most 8 KB that series reads like the capture', {
   assert.deepEqual(ask(file).bytes, shared.bytes);
 });
 
+test('share --pipe: the link holds the pipe line and says #pipe=1, as the page\'s Share does', { skip }, () => {
+  const made = run('share', capture, '--connection', '1', '--pipe');
+  assert.equal(made.code, 0, made.stderr);
+  const link = made.stdout.trim();
+  assert.ok(link.length <= 8192, `link of ${link.length} bytes`);
+  assert.match(link, /#c=1&pipe=1&snap=/);
+  const pipe = run('series', link, '--connection', '1', '--series', 'pipe', '--json');
+  assert.equal(pipe.code, 0, pipe.stderr);
+  assert.ok(JSON.parse(pipe.stdout).column.length > 100);
+  // Without --pipe the link does not hold it, and says so.
+  const plain = run('series', run('share', capture, '--connection', '1').stdout.trim(), '--connection', '1', '--series', 'pipe', '--json');
+  assert.match(plain.stderr + plain.stdout, /does not hold the pipe/);
+});
+
 test('a damaged link is a message and exit status 1', { skip }, () => {
   const r = run('series', 'https://x/#c=1&snap=VENQUwIBAAAAAAAA', '--connection', '1', '--series', 'rtt', '--csv');
   assert.equal(r.code, 1);
