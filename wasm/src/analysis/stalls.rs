@@ -69,10 +69,15 @@ pub fn is_data_segment(cols: &PacketColumns, i: usize, dir: u8) -> bool {
 
 /// Largest payload of a data segment of `dir`: our estimate of the MSS.
 pub fn mss_estimate(cols: &PacketColumns, dir: u8) -> f64 {
-    (0..cols.t.len())
-        .filter(|&i| is_data_segment(cols, i, dir))
-        .map(|i| cols.len[i] as f64)
-        .fold(0.0, f64::max)
+    // The maximum in integers: `f64::max` is a call to `fmax` in wasm (its NaN rule is
+    // not the wasm instruction's), and this runs over every packet several times.
+    let mut largest = 0u32;
+    for i in 0..cols.t.len() {
+        if is_data_segment(cols, i, dir) && cols.len[i] > largest {
+            largest = cols.len[i];
+        }
+    }
+    f64::from(largest)
 }
 
 /// How far below the advertised window bytes in flight may stay and still count as
