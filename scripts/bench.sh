@@ -109,7 +109,9 @@ for name in $FILES; do
     if [ -n "$b_ms" ]; then
       b_sec=$(awk -v m="$b_ms" 'BEGIN{printf "%.1f", m/1000}')
       b_cell="$b_sec s ($(ratio "$t_sec" "$b_sec" | tr -d '×')× tshark), peak $(json "$b" "['peakPssMiB']") MiB"
-      note+="browser: drop → report $(json "$b" "['reportMs']") ms, zoom/pan frames p95 $(json "$b" "['frames']['p95Ms']") ms, "
+      note+="browser: read $(json "$b" "['readMs']") ms, drop → report $(json "$b" "['reportMs']") ms, ready ÷ read $(json "$b" "['readyVsRead']") (≤ 2); "
+      note+="worker: push $(json "$b" "['phases']['pushMs']") ms, waiting for reads $(json "$b" "['phases']['readWaitMs']") ms, finish $(json "$b" "['phases']['finishMs']") ms, first view queries $(json "$b" "['phases']['firstViewQueriesMs']") ms; "
+      note+="zoom/pan frames p95 $(json "$b" "['frames']['p95Ms']") ms, "
       note+="worker query p95 $(json "$b" "['query']['workerMs']['p95']") ms, $(json "$b" "['memory']['bytesPerPacket']") B/packet. "
     else
       b_cell="failed: $(json "$b" "['error']")"

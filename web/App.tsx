@@ -15,7 +15,7 @@ import type { Shared, ShareSpec } from './worker/protocol';
 import { echo, parseView, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
 import { exampleUrl, fetchCapture } from './state/fetchCapture';
 import { CompareArea, type MainCapture } from './compare/CompareArea';
-import { CancelledError, DecoderClient, viewTimings, type Progress } from './worker/client';
+import { CancelledError, DecoderClient, loadPhases, viewTimings, type Progress } from './worker/client';
 import { fragmentToSnapshot, isSnapshotFileName, readSnapshotFile, toBase64Url } from './share/snapshot';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
@@ -62,7 +62,7 @@ export function App() {
   const client = () => (clientRef.current ??= new DecoderClient());
   // For bench/browser.mjs: asks the current capture's engine directly (worker query times).
   useEffect(() => {
-    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings };
+    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings, loadPhases };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

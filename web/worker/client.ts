@@ -5,7 +5,7 @@
 // hello: a worker from another build (a stale cache) is refused.
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, type TableQuery, type ViewAt } from './generated/view';
-import { PROTOCOL_VERSION, type FromWorker, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
+import { PROTOCOL_VERSION, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { ViewAnswer } from './viewAnswer';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
@@ -21,6 +21,8 @@ type Pending = { generation: number; resolve: (value: never) => void; reject: (e
 
 /** Worker-side time of the last view answers (the benchmark reads them). */
 export const viewTimings: number[] = [];
+/** The phases of the last capture loaded (the benchmark reads them). */
+export const loadPhases: { last: LoadPhases | null } = { last: null };
 
 export class DecoderClient {
   private worker: Worker | null = null;
@@ -60,6 +62,7 @@ export class DecoderClient {
       case 'report': {
         const opening = this.opening;
         this.opening = null;
+        loadPhases.last = message.phases ?? null;
         (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, connectionCount: message.connectionCount, elapsedMs: message.elapsedMs, generation: message.generation, snapshot: message.snapshot });
         break;
       }

@@ -8,7 +8,7 @@ import type { ConnectionSummary, Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
-import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type ToWorker } from './protocol';
+import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
 import { packAnswer, unpackAnswer, type ViewAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -33,6 +33,15 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   current = mine;
   const started = performance.now();
   let lastProgress = 0;
+  // Where the load's time goes (bench/browser.mjs prints it): waiting for the reader,
+  // decoding + per-packet analysis, the end-of-capture analysis, the report.
+  const phases: LoadPhases = { readWaitMs: 0, pushMs: 0, finishMs: 0, reportMs: 0 };
+  let mark = performance.now();
+  const lap = (phase: keyof LoadPhases) => {
+    const now = performance.now();
+    phases[phase] += now - mark;
+    mark = now;
+  };
   for await (const chunk of captureChunks(source, (bytesRead) => {
     const now = performance.now();
     if (current === mine && (now - lastProgress > 50 || bytesRead === source.size)) {
@@ -42,15 +51,20 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
     if (current !== mine) return;
+    lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
     const more = chunk.compressedBytes === null ? session.push(chunk.bytes) : session.pushInflated(chunk.bytes, chunk.compressedBytes);
+    lap('pushMs');
     if (!more) break;
   }
   if (current !== mine) return;
+  lap('readWaitMs');
   session.finish();
+  lap('finishMs');
   const { report, connectionCount } = reportOf(session);
   mine.report = report;
-  post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started });
+  lap('reportMs');
+  post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started, phases });
 }
 
 /** The report, assembled from the header and one connection at a time: never one JSON

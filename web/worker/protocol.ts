@@ -45,13 +45,18 @@ export type ToWorker =
   /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
   | { type: 'bdp'; generation: null; requestId: number; question: BdpQuestion };
 
+/** Where an opened capture's load time went, in the worker (ms): waiting for the
+ * reader's slices, decoding + per-packet analysis (`WasmSession.push`), the
+ * end-of-capture analysis (`finish`) and assembling the report. */
+export interface LoadPhases { readWaitMs: number; pushMs: number; finishMs: number; reportMs: number }
+
 export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
   | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
   | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
   /** `report.connections` holds every connection up to REPORT_CONNECTIONS_CAP, else the
    *  largest ones by payload; `connectionCount` says how many there are. */
-  | { type: 'report'; generation: number; report: Report; connectionCount: number; elapsedMs: number; snapshot?: SnapshotInfo }
+  | { type: 'report'; generation: number; report: Report; connectionCount: number; elapsedMs: number; snapshot?: SnapshotInfo; phases?: LoadPhases }
   | { type: 'share'; generation: number; requestId: number; answer: Shared }
   | { type: 'summary'; generation: number; requestId: number; summary: ConnectionSummary | null }
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
