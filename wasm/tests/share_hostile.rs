@@ -6,7 +6,8 @@
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::share::bytes::{deflate, inflate, Writer};
-use tcpscope_core::share::answers::{Detail, LEVELS};
+use tcpscope_core::share::answer_bytes::Detail;
+use tcpscope_core::share::answers::LEVELS;
 use tcpscope_core::share::format::{self, Parsed};
 use tcpscope_core::share::{build, ShareSpec, SnapshotSession};
 use tcpscope_core::view::{Series, ViewEngine, ViewRequest};

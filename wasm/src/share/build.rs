@@ -6,7 +6,8 @@
 //! each column's first and last value are left out, then the columns are lowered (×7/8 each try) until it fits: a link is always made, at the resolution it can carry, and says which
 //! ("shared at N px").
 
-use super::answers::{self, Detail, Grid, StoredData, LEVELS, MIN_LEVELS};
+use super::answer_bytes::Detail;
+use super::answers::{self, Grid, StoredData, LEVELS, MIN_LEVELS};
 use super::format::{self, StoredSeries};
 use super::meta;
 use crate::analysis::Analysis;

@@ -19,7 +19,8 @@
 //! Scalars (the grid, points before and after the view, the total) and the markers go
 //! to the deflated part as in format 2.
 
-use super::answers::{self, Detail, Quant, StoredIntervals, StoredPoints, LEVELS, MAX_ITEMS, SPAN_LIMIT};
+use super::answer_bytes::{self, Detail, SPAN_LIMIT};
+use super::answers::{self, Quant, StoredIntervals, StoredPoints, LEVELS, MAX_ITEMS};
 use super::bytes::{Reader, Writer};
 use super::coder::{Decoder, Encoder};
 use crate::error::DecodeError;
@@ -72,7 +73,7 @@ pub struct Prepared<'a> {
 impl Prepared<'_> {
     /// `levels`: the most steps the link allows (build.rs lowers it to fit).
     pub fn new(points: &StoredPoints, series: Series, levels: u64) -> Prepared<'_> {
-        Prepared { quant: answers::points_quant(points, series, levels.min(pixel_levels(series))), points, series }
+        Prepared { quant: answer_bytes::points_quant(points, series, levels.min(pixel_levels(series))), points, series }
     }
 }
 
@@ -121,7 +122,7 @@ pub fn write(w: &mut Writer, c: &mut Encoder, index: usize, this: &Prepared, ear
     let ends = detail.ends && drawn_as_steps(this.series) && p.first.len() == g.lows.len() && p.last.len() == g.lows.len();
     w.byte(times as u8 | (ends as u8) << 1);
     streams(c, base, this, reference.map(|(_, e)| e), times_ref.map(|(_, e)| e.points), detail);
-    answers::write_scalars(w, p, this.series, detail.levels);
+    answer_bytes::write_scalars(w, p, this.series, detail.levels);
 }
 
 /// Bytes the streams of one series take alone.
@@ -340,7 +341,7 @@ pub fn read(r: &mut Reader, c: &mut Decoder, index: usize, series: Series, colum
             p.t_last.push(last);
         }
     }
-    answers::read_scalars(r, &mut p, columns)?;
+    answer_bytes::read_scalars(r, &mut p, columns)?;
     Ok((p, q))
 }
 
@@ -357,7 +358,7 @@ pub fn write_spans(w: &mut Writer, c: &mut Encoder, index: usize, i: &StoredInte
         c.put(base + SPAN_WIDTH, (e - s).max(0) as u64);
         prev = e;
     }
-    answers::write_interval_details(w, i);
+    answer_bytes::write_interval_details(w, i);
 }
 
 pub fn read_spans(r: &mut Reader, c: &mut Decoder, index: usize, grid: &answers::Grid) -> Result<StoredIntervals, DecodeError> {
@@ -376,6 +377,6 @@ pub fn read_spans(r: &mut Reader, c: &mut Decoder, index: usize, grid: &answers:
         i.spans.push((s, e));
         prev = e;
     }
-    answers::read_interval_details(r, &mut i, grid)?;
+    answer_bytes::read_interval_details(r, &mut i, grid)?;
     Ok(i)
 }

@@ -13,7 +13,8 @@
 //! their scalars there), then the range-coded integer streams of the point answers
 //! (coded.rs, coder.rs) to the end.
 
-use super::answers::{self, Grid, Quant, StoredData, StoredPoints};
+use super::answer_bytes::{self, Detail};
+use super::answers::{Grid, Quant, StoredData, StoredPoints};
 use super::bytes::{self, error, Reader, Writer};
 use super::coded::{self, Prepared};
 use super::coder::{Decoder, Encoder};
@@ -98,7 +99,7 @@ fn header(format: u8, payload_len: usize) -> Vec<u8> {
 
 /// A format-3 snapshot. `detail`: steps of the value grids and which details of the
 /// columns are kept (answers.rs, coded.rs).
-pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
+pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: Detail) -> Vec<u8> {
     let mut w = Writer::default();
     let mut c = Encoder::default();
     head(&mut w, meta_json, grid, series.len());
@@ -116,7 +117,7 @@ pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries
                 w.byte(2);
                 coded::write_spans(&mut w, &mut c, index, i);
             }
-            data => answers::write(&mut w, data, s.series, detail),
+            data => answer_bytes::write(&mut w, data, s.series, detail),
         }
     }
     let packed = bytes::deflate(&w.buf);
@@ -131,12 +132,12 @@ pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries
 
 /// A format-2 snapshot (as links made before format 3 hold them): kept so that the
 /// tests can make such links and check that they still open.
-pub fn encode_v2(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: answers::Detail) -> Vec<u8> {
+pub fn encode_v2(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: Detail) -> Vec<u8> {
     let mut w = Writer::default();
     head(&mut w, meta_json, grid, series.len());
     for s in series {
         series_head(&mut w, s);
-        answers::write(&mut w, &s.data, s.series, detail);
+        answer_bytes::write(&mut w, &s.data, s.series, detail);
     }
     let mut out = header(2, w.buf.len());
     out.extend_from_slice(&bytes::deflate(&w.buf));
@@ -236,7 +237,7 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
                 StoredData::Points(p)
             }
             Some(c) if kind == 2 => StoredData::Intervals(coded::read_spans(r, c, index, &grid)?),
-            _ => answers::read_kind(r, kind, &grid)?,
+            _ => answer_bytes::read_kind(r, kind, &grid)?,
         };
         let fits = match &data {
             StoredData::Rates(_) => s.is_rate(),

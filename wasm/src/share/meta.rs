@@ -9,7 +9,7 @@
 use crate::view::request::{fmt_t, MAX_ABS_T};
 use serde_json::Value;
 
-use super::answers::CAUSES;
+use super::answer_bytes::CAUSES;
 
 /// Longest string field (a diagnosis text is a few hundred bytes).
 const MAX_STRING: usize = 20_000;

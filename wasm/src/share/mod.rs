@@ -4,12 +4,14 @@
 //!
 //! - build.rs: the live view engine's answers for the shared view → a snapshot that
 //!   fits a link (≤ 8 KB);
-//! - answers.rs: one answer reduced to the link's pixel grid and packed;
+//! - answers.rs: one answer reduced to the link's pixel grid;
+//! - answer_bytes.rs: a stored answer written and read back (validated);
 //! - format.rs: the versioned container and its one validating parser;
 //! - meta.rs: range checks of the report and summary carried along;
 //! - session.rs: a snapshot as a view source, answering `ViewRequest`s;
 //! - legacy.rs: first-round per-packet snapshots (format 1), still opened.
 
+pub mod answer_bytes;
 pub mod answers;
 pub mod build;
 pub mod bytes;
