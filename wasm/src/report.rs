@@ -166,6 +166,7 @@ fn warning_text(kind: &str, count: u64) -> String {
         "truncated-headers" => "packets cut by the snapshot length before the TCP header ended",
         "malformed-packet" => "packets with impossible header values, skipped",
         "time-went-backwards" => "packets whose timestamp is earlier than the one before (analysed at the latest time before them, docs/ANALYSIS.md \"Time going backwards\")",
+        "impossible-timestamp" => "packets whose timestamp field cannot be a time (a sub-second part of a second or more, carried into the seconds; or past the year 2262, held there; docs/ANALYSIS.md \"Impossible timestamps\")",
         _ => "packets with problems",
     };
     // "1 packet …", never "1 packets …" (every text above starts with a plural noun).

@@ -184,3 +184,66 @@ fn unknown_link_type_and_time_going_backwards() {
     assert_eq!((info.first_ts_ns, info.last_ts_ns), (Some(Flow::EPOCH_NS + 100_000), Some(Flow::EPOCH_NS + 100_000)));
     assert_eq!(info.bytes, 2 * (20 + 20 + 10));
 }
+
+/// Patch the sub-second field (bytes 4..8 of each 16-byte record header, little-endian)
+/// of every pcap record in `bytes`, in order.
+fn with_subsecond_fields(mut bytes: Vec<u8>, fields: &[u32]) -> Vec<u8> {
+    let mut at = 24;
+    for &v in fields {
+        bytes[at + 4..at + 8].copy_from_slice(&v.to_le_bytes());
+        let caplen = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+        at += 16 + caplen;
+    }
+    bytes
+}
+
+#[test]
+fn impossible_timestamps_are_carried_and_reported() {
+    // tcpdump's tests/timestamp_invalid_{micro,nano}.pcap: sub-second fields of 1 s and
+    // of 2^31 units. draft-ietf-opsawg-pcap §5: the field counts units "elapsed since the
+    // start of that second", so only the first packet's is valid; the others are carried
+    // into the seconds (libpcap's and Wireshark's arithmetic) and reported.
+    let mut f = Flow::new("10.0.0.1:1", "10.0.0.2:2");
+    for _ in 0..3 {
+        f.data(C2S, 0, 10); // all at EPOCH_NS (a whole second); the fields are patched below
+    }
+    for (res, unit_ns, valid_max) in [(TsResolution::Micro, 1_000i64, 999_999u32), (TsResolution::Nano, 1, 999_999_999)] {
+        let bytes = with_subsecond_fields(write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, res), &[valid_max, valid_max + 1, 1 << 31]);
+        let (out, info, err) = decode(&bytes);
+        assert_eq!(err, None);
+        assert_eq!(out.len(), 3);
+        assert_eq!(info.warnings.get(&WarningKind::ImpossibleTimestamp), Some(&2), "{res:?}");
+        let ts: Vec<i64> = tcp(&out).iter().map(|s| s.ts_ns - Flow::EPOCH_NS).collect();
+        assert_eq!(ts, vec![i64::from(valid_max) * unit_ns, 1_000_000_000, (1i64 << 31) * unit_ns], "{res:?}");
+    }
+}
+
+#[test]
+fn a_pcapng_time_past_2262_is_held_and_reported() {
+    // draft-ietf-opsawg-pcapng §4.3: an Enhanced Packet Block's timestamp is an unsigned
+    // 64-bit count of if_tsresol units (µs here). PcapPlusPlus's pcapng-example.pcapng has
+    // counts near 2^64 µs (year 586 524 in Wireshark); past 2262-04-11 the time cannot be
+    // held in i64 nanoseconds, so it is held at i64::MAX and the packet reported.
+    let mut f = Flow::new("10.0.0.1:1", "10.0.0.2:2");
+    f.data(C2S, 0, 10);
+    f.data(C2S, 100, 10);
+    let mut bytes = write_pcapng(&[Section::new(Endian::Little, vec![Interface::new(Link::Ethernet)], f.frames())]);
+    // Walk the blocks (type, total length) to the second EPB (type 6); its timestamp's
+    // high word is at +12.
+    let (mut at, mut epbs) = (0, 0);
+    while epbs < 2 {
+        let word = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        let len = word(&bytes, at + 4) as usize;
+        if word(&bytes, at) == 6 {
+            epbs += 1;
+            if epbs == 2 {
+                bytes[at + 12..at + 16].copy_from_slice(&u32::MAX.to_le_bytes());
+            }
+        }
+        at += len;
+    }
+    let (out, info, err) = decode(&bytes);
+    assert_eq!(err, None);
+    assert_eq!(info.warnings.get(&WarningKind::ImpossibleTimestamp), Some(&1));
+    assert_eq!(tcp(&out).iter().map(|s| s.ts_ns).collect::<Vec<_>>(), vec![Flow::EPOCH_NS, i64::MAX]);
+}

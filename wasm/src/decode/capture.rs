@@ -278,6 +278,9 @@ impl CaptureDecoder {
         // the captured bytes are real, so count those.
         let wire_len = raw.orig_len.max(raw.data.len() as u32);
         let ts_ns = self.count_packet(wire_len, raw.ts_ns);
+        if raw.ts_impossible {
+            self.warn(WarningKind::ImpossibleTimestamp);
+        }
         let result = if is_supported(raw.link_type) {
             decode_frame(raw.link_type, raw.data, wire_len, packet_index, ts_ns)
         } else {

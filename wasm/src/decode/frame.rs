@@ -32,6 +32,11 @@ pub struct RawPacket<'a> {
     pub orig_len: u32,
     /// None for pcapng Simple Packet Blocks, which carry no timestamp.
     pub ts_ns: Option<i64>,
+    /// The record's timestamp fields hold a time the format cannot mean: a pcap
+    /// sub-second field of a whole second or more, or a pcapng time outside the
+    /// i64-nanosecond range (years 1678–2262). `ts_ns` is then the value as read
+    /// (carried / clamped) and the decoder warns (`WarningKind::ImpossibleTimestamp`).
+    pub ts_impossible: bool,
     /// pcapng EPB option "Darwin process information block index" (0x8001): the
     /// position of the packet's process among the section's DPIBs.
     pub dpib: Option<u32>,

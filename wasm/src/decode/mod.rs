@@ -126,6 +126,8 @@ pub enum WarningKind {
     MalformedPacket,
     /// Timestamps that go backwards.
     TimeWentBackwards,
+    /// Timestamp fields the format cannot mean (RawPacket::ts_impossible).
+    ImpossibleTimestamp,
 }
 
 impl WarningKind {
@@ -139,6 +141,7 @@ impl WarningKind {
             WarningKind::TruncatedHeaders => "truncated-headers",
             WarningKind::MalformedPacket => "malformed-packet",
             WarningKind::TimeWentBackwards => "time-went-backwards",
+            WarningKind::ImpossibleTimestamp => "impossible-timestamp",
         }
     }
 }

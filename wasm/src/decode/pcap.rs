@@ -128,7 +128,12 @@ impl PcapFormat {
             link_type: self.link_type,
             data: f.data,
             orig_len: f.origlen,
+            // The sub-second field counts the micro/nanoseconds "elapsed since the start
+            // of that second" (draft-ietf-opsawg-pcap §5), so it is below 10^6 / 10^9; a
+            // larger one is carried into the seconds, as libpcap's and Wireshark's
+            // arithmetic does, and reported.
             ts_ns: Some(i64::from(f.ts_sec) * 1_000_000_000 + frac_ns),
+            ts_impossible: frac_ns >= 1_000_000_000,
             dpib: None,
         })
     }

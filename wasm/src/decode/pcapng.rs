@@ -214,10 +214,11 @@ impl NgFormat {
 
     fn packet<'a>(&self, if_id: u32, ts: Option<(u32, u32)>, data: &'a [u8], orig_len: u32) -> NgEvent<'a> {
         let Some(iface) = self.interfaces.get(if_id as usize) else {
-            return NgEvent::BadInterface { if_id, orig_len, ts_ns: ts.map(|(h, l)| ts_to_ns(h, l, 1_000_000, 0)) };
+            return NgEvent::BadInterface { if_id, orig_len, ts_ns: ts.map(|(h, l)| ts_to_ns(h, l, 1_000_000, 0).0) };
         };
-        let ts_ns = ts.map(|(h, l)| ts_to_ns(h, l, iface.units_per_sec, iface.offset_sec));
-        NgEvent::Packet(RawPacket { link_type: iface.link_type, data, orig_len, ts_ns, dpib: None })
+        let ts = ts.map(|(h, l)| ts_to_ns(h, l, iface.units_per_sec, iface.offset_sec));
+        let (ts_ns, ts_impossible) = (ts.map(|t| t.0), ts.is_some_and(|t| t.1));
+        NgEvent::Packet(RawPacket { link_type: iface.link_type, data, orig_len, ts_ns, ts_impossible, dpib: None })
     }
 }
 
@@ -233,13 +234,16 @@ pub fn ts_resolution(r: u8) -> Option<u64> {
     }
 }
 
-/// 64-bit timestamp in interface units → ns since the epoch (saturating at i64).
-pub fn ts_to_ns(high: u32, low: u32, units_per_sec: u64, offset_sec: i64) -> i64 {
+/// 64-bit timestamp in interface units → ns since the epoch, saturating at i64, and
+/// whether it had to saturate (a time past 2262 or before 1678: the unsigned 64-bit
+/// count of the draft holds up to 584 942 years of microseconds, more than i64 ns).
+pub fn ts_to_ns(high: u32, low: u32, units_per_sec: u64, offset_sec: i64) -> (i64, bool) {
     let t = (u128::from(high) << 32) | u128::from(low);
     let units = u128::from(units_per_sec.max(1));
     let ns = (t / units) * 1_000_000_000 + (t % units) * 1_000_000_000 / units;
     let ns = i128::try_from(ns).unwrap_or(i128::MAX) + i128::from(offset_sec) * 1_000_000_000;
-    ns.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+    let clamped = ns.clamp(i128::from(i64::MIN), i128::from(i64::MAX));
+    (clamped as i64, clamped != ns)
 }
 
 #[cfg(test)]
@@ -260,11 +264,14 @@ mod tests {
     fn timestamp_resolutions() {
         // draft §4.6 example: 97 c3 04 00 aa 47 ca 64 (µs) = 2012-06-29 07:28:25.298858 UTC.
         let ns = ts_to_ns(0x0004_c397, 0x64ca_47aa, 1_000_000, 0);
-        assert_eq!(ns, 1_340_954_905_298_858_000);
-        assert_eq!(ts_to_ns(0, 1_500_000_000, 1_000_000_000, 0), 1_500_000_000);
-        assert_eq!(ts_to_ns(0, 3 << 20, 1 << 20, 0), 3_000_000_000); // 2^-20 s units
-        assert_eq!(ts_to_ns(0, 1 << 19, 1 << 20, 10), 10_500_000_000);
-        assert_eq!(ts_to_ns(0, 5, 1000, 0), 5_000_000);
-        assert_eq!(ts_to_ns(u32::MAX, u32::MAX, 1, i64::MAX), i64::MAX);
+        assert_eq!(ns, (1_340_954_905_298_858_000, false));
+        assert_eq!(ts_to_ns(0, 1_500_000_000, 1_000_000_000, 0), (1_500_000_000, false));
+        assert_eq!(ts_to_ns(0, 3 << 20, 1 << 20, 0), (3_000_000_000, false)); // 2^-20 s units
+        assert_eq!(ts_to_ns(0, 1 << 19, 1 << 20, 10), (10_500_000_000, false));
+        assert_eq!(ts_to_ns(0, 5, 1000, 0), (5_000_000, false));
+        assert_eq!(ts_to_ns(u32::MAX, u32::MAX, 1, i64::MAX), (i64::MAX, true));
+        // PcapPlusPlus's pcapng-example.pcapng, interface 1: µs counts near 2^64
+        // (year 586 524 as Wireshark shows them) cannot be held in i64 ns.
+        assert_eq!(ts_to_ns(0xffff_ffff, 0xe1df_d279, 1_000_000, 0), (i64::MAX, true));
     }
 }
