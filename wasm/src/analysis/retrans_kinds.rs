@@ -307,10 +307,29 @@ impl RetransKinds {
         // window of one segment (RFC 5681 §3.1) and waits for an ACK. Several at once
         // are a loss-detection timer marking segments lost during recovery (RACK's
         // reordering timer, RFC 8985 §6.3): recovery retransmissions.
+        //
+        // Except when the burst re-sends bytes already re-sent since the last feedback:
+        // RACK marks a retransmission lost again only on a later ACK (RFC 8985 §6.2) and
+        // a probe is one segment (§7.3), so only the retransmission timer re-sends them
+        // without feedback (RFC 6298 §5.5, the backoff). Its first segment is the timeout;
+        // a stack that leaves a timeout with a window of two (Windows) sends a second
+        // one, in loss state: slow start. Zeek's http/206_example_b.pcap: 11 such pairs,
+        // 0.5 s → 15.6 s apart, were counted as 22 fast retransmissions and no timeout.
         let rtt_or_zero = rtt_ns.unwrap_or(0);
+        let close = |a: &Record, b: &Record| a.feedback_seq == b.feedback_seq && b.t_ns - a.t_ns < rtt_or_zero;
         let in_burst = |i: usize| {
-            let close = |a: &Record, b: &Record| a.feedback_seq == b.feedback_seq && b.t_ns - a.t_ns < rtt_or_zero;
             (i > 0 && close(&records[i - 1], &records[i])) || records.get(i + 1).is_some_and(|n| close(&records[i], n))
+        };
+        let repeats_a_timer_burst = |i: usize| {
+            let r = &records[i];
+            let first_of_burst = i == 0 || !close(&records[i - 1], r);
+            first_of_burst
+                && records[..i]
+                    .iter()
+                    .rev()
+                    .take(SCAN)
+                    .take_while(|x| x.feedback_seq == r.feedback_seq)
+                    .any(|x| x.seq <= r.seq && r.seq < x.end)
         };
         for (i, r) in records.iter().enumerate() {
             if recover.is_some_and(|rc| r.una >= rc) {
@@ -322,7 +341,7 @@ impl RetransKinds {
                 (Some(q), Some(rtt)) => q >= rtt,
                 (Some(_), None) => false,
             };
-            let bits = if (!timer || in_burst(i)) && !r.syn {
+            let bits = if (!timer || (in_burst(i) && !repeats_a_timer_burst(i))) && !r.syn {
                 if recover.is_some() {
                     c.slow_start_retransmissions += 1;
                     fb::KIND_SLOW_START

@@ -144,6 +144,42 @@ fn a_timer_burst_is_recovery_not_a_timeout() {
 }
 
 #[test]
+fn timer_bursts_that_repeat_without_feedback_are_timeouts_with_backoff() {
+    // Zeek's http/206_example_b.pcap, shrunk: the receiver falls silent; the sender
+    // re-sends 1001 and 2001 (10 µs apart) at 132 ms, then the same pair at 320 ms and
+    // 720 ms, with no ACK in between. The first pair may be a loss-detection timer
+    // (RACK, RFC 8985 §6.3: both fast, as in a_timer_burst_is_recovery_not_a_timeout);
+    // re-sending the same bytes again without feedback only the retransmission timer
+    // does (RFC 6298 §5.5, doubling): each later pair is one timeout (its head) and one
+    // slow-start retransmission (RFC 5681 §3.1, loss state). So 6 retransmissions =
+    // 2 fast + 2 timeouts + 2 slow start; the timeouts form one chain whose intervals
+    // are 300 ms (from the last feedback, the SYN/ACK at 20 ms, to 320 ms) and 400 ms.
+    let a = at_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        data(0.132, 1001),
+        data(0.13201, 2001),
+        data(0.320, 1001),
+        data(0.32001, 2001),
+        data(0.720, 1001),
+        data(0.72001, 2001),
+    ]);
+    assert_eq!(
+        kinds(&a),
+        [fb::KIND_FAST, fb::KIND_FAST, fb::KIND_RTO, fb::KIND_SLOW_START, fb::KIND_RTO, fb::KIND_SLOW_START]
+    );
+    let d = &a.connections[0].directions[0];
+    // [retransmissions, rto, tlp, fast, slow start, spurious]
+    assert_eq!(counts(d), [6, 2, 0, 2, 2, 0]);
+    assert_eq!(d.rto_chains.len(), 1);
+    let ch = &d.rto_chains[0];
+    assert_eq!((ch.start, ch.timeouts), (0.32, 2));
+    let ms: Vec<f64> = ch.intervals_ms.iter().map(|x| (x * 1000.0).round() / 1000.0).collect();
+    assert_eq!(ms, [300.0, 400.0]);
+}
+
+#[test]
 fn a_resent_syn_is_a_timeout_and_a_resent_fin_has_a_kind_too() {
     // RFC 6298 §5.7: only the timer re-sends a SYN (here 1 s later, the classic initial
     // RTO): a timeout though it is the "tail" and the first timer event. Then a FIN
