@@ -3,7 +3,7 @@
 //! fields may be added, never renamed without bumping `SCHEMA_VERSION`).
 
 use crate::analysis::{Analysis, ConnectionSummary};
-use crate::decode::CaptureInfo;
+use crate::decode::{CaptureInfo, WarningKind};
 use crate::error::DecodeError;
 use serde::Serialize;
 
@@ -64,7 +64,13 @@ impl<'a> Report<'a> {
         let mut warnings: Vec<Warning> = info
             .warnings
             .iter()
-            .map(|(kind, &count)| Warning { kind: kind.name(), count, message: warning_text(kind.name(), count) })
+            .map(|(kind, &count)| {
+                let mut message = warning_text(kind.name(), count);
+                if *kind == WarningKind::UnknownLinkType {
+                    message.push_str(&unknown_link_types(&info.link_types));
+                }
+                Warning { kind: kind.name(), count, message }
+            })
             .collect();
         // Limits the analysis hit (analysis/limits.rs): same shape, after the decoder's.
         if let Some(a) = analysis {
@@ -155,6 +161,17 @@ impl std::io::Write for ByteCounter {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// Which link types the decoder could not read, so the message names what
+/// (" (LINKTYPE 129, 239)"): numbers of the tcpdump.org LINKTYPE_ list.
+/// Every unsupported type is named "linktype-N" (decode/link.rs `link_type_name`).
+fn unknown_link_types(names: &[String]) -> String {
+    let numbers: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix("linktype-")).collect();
+    if numbers.is_empty() {
+        return String::new();
+    }
+    format!(" (LINKTYPE {})", numbers.join(", "))
 }
 
 fn warning_text(kind: &str, count: u64) -> String {

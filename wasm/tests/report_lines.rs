@@ -29,3 +29,27 @@ fn header_and_connection_lines_reassemble_the_report() {
         assert_eq!(header, whole, "{name}: header + lines = the report");
     }
 }
+
+#[test]
+fn the_unknown_link_type_warning_names_the_link_types() {
+    // tcpdump's arcnet-rfc1201-arp-icmp-http.pcap (LINKTYPE_ARCNET_LINUX, 129) and Zeek's
+    // nflog-http.pcap (LINKTYPE_NFLOG, 239) gave only "26 packets with a link-layer type
+    // tcpscope cannot decode": the message now says which, as the capture summary's
+    // linkTypes ("linktype-129") does. A pcapng with an Ethernet interface (decoded) and
+    // two unsupported ones: 2 packets, both types named, Ethernet not.
+    use tcpscope_core::synth::*;
+    let mut f = Flow::new("10.0.0.1:1", "10.0.0.2:2");
+    for t in [0, 100, 200] {
+        f.data(C2S, t, 10);
+    }
+    let mut frames = f.frames();
+    frames[1] = frames[1].clone().interface(1);
+    frames[2] = frames[2].clone().interface(2);
+    let ifaces = vec![Interface::new(Link::Ethernet), Interface::new(Link::Other(129)), Interface::new(Link::Other(239))];
+    let bytes = write_pcapng(&[Section::new(Endian::Little, ifaces, frames)]);
+    let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 16);
+    let report = session.report();
+    let w = report.warnings.iter().find(|w| w.kind == "unknown-link-type").expect("warned");
+    assert_eq!(w.count, 2);
+    assert_eq!(w.message, "2 packets with a link-layer type tcpscope cannot decode (LINKTYPE 129, 239)");
+}
