@@ -157,6 +157,44 @@ fn request_response_turn_taking_is_a_round_trip_unless_the_peer_sat_on_it() {
 }
 
 #[test]
+fn a_late_piggybacked_ack_without_any_pure_ack_in_the_capture_is_unknown() {
+    // PcapPlusPlus's http-packets.pcap, shrunk: the capture holds only the segments that
+    // carry payload (no handshake, not one pure ACK of the peer). The response (1448 B)
+    // at 0.1 s; the peer's next request, 4.7 s later, carries its first ACK of it. RFC
+    // 9293 §3.8.6.3: a peer holding data > 0.5 s MUST have ACKed it alone, so either
+    // the path is 4.7 s long or that ACK is missing from the capture, and the capture
+    // cannot say which: unknown, not "a request/response round trip".
+    let request = |c: &mut Cols, t: f64| {
+        let r = c.data(t, 1, 1.0, 500);
+        c.c.packets.ack[r] = 1449.0;
+        c.c.packets.win[r] = 65536.0;
+    };
+    let mut c = Cols::bare();
+    c.data(0.100, 0, 1.0, 1448);
+    request(&mut c, 4.800);
+    c.data(4.810, 0, 1449.0, 1448);
+    let s = one(&c);
+    assert_eq!(s.cause, StallCause::Unknown);
+    assert_eq!(
+        s.ended_by,
+        "the peer's next request of 500 bytes at 4.800 s (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)"
+    );
+    // Within 0.5 s a peer may hold its ACK for the request (delayed ACK): the round trip.
+    let mut c = Cols::bare();
+    c.data(0.100, 0, 1.0, 1448);
+    request(&mut c, 0.400);
+    c.data(0.410, 0, 1449.0, 1448);
+    assert_eq!(one(&c).cause, StallCause::AckWait);
+    // A capture that does hold the peer's pure ACKs (here its handshake ACK at 0 s) saw
+    // it send none in those 4.7 s: the round trip as before.
+    let mut c = Cols::new(65536.0);
+    c.data(0.100, 0, 1.0, 1448);
+    request(&mut c, 4.800);
+    c.data(4.810, 0, 1449.0, 1448);
+    assert_eq!(one(&c).cause, StallCause::AckWait);
+}
+
+#[test]
 fn ack_wait_below_window() {
     // 5 segments (7,240 B) under a 64 KiB window; a late partial ACK (3 segments) at
     // 60 ms, then new data: in flight below the window, nothing resent, never all ACKed.

@@ -41,6 +41,10 @@
 //!    the sender's application waited for the peer's reply, not for the network.
 //! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
 //!    congestion window, delayed ACKs, or the path).
+//!    Not when the request carried the peer's first ACK of the data > 0.5 s after it
+//!    and the capture holds no pure ACK of the peer at all: then `unknown` (RFC 9293
+//!    §3.8.6.3: a peer holding data that long ACKs it alone, so the path was that
+//!    long or the capture lacks the ACK, and it cannot tell which).
 //! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told.
 
 use super::columns::{flag_bits, PacketColumns};
@@ -49,6 +53,9 @@ use super::sender_view::sender_view;
 use super::{Stall, StallCause};
 
 const SYN: u32 = 0x02;
+const FIN_SYN_RST: u32 = 0x07;
+/// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
+const MAX_ACK_DELAY_S: f64 = 0.5;
 
 /// DESIGN.md default: the larger of 10 ms and 4 × the connection's path RTT
 /// (vantage.rs; never the local ACK delay of a receiver-side capture), and never
@@ -192,6 +199,8 @@ struct Gap {
     zero_window: bool,
     /// Time at which the peer's cumulative ACK reached `high`.
     all_acked_at: Option<f64>,
+    /// That ACK rode on a payload segment of the peer (its next request).
+    acked_by_payload: bool,
     /// First moment the sender was free to send during the gap: the first ACK that
     /// advanced the cumulative ACK (clocking out cwnd room) with a non-zero window, or
     /// the start of the gap if everything was already acknowledged then.
@@ -227,6 +236,11 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
     let mut peer_win = f64::NAN; // peer's latest advertised window
     let mut gap: Option<Gap> = None;
+    // Does the capture hold any pure ACK of the peer (no payload, no SYN/FIN/RST; the
+    // handshake's third packet counts)? A capture filtered to payload (Zeek/PcapPlusPlus
+    // samples, "len > 0" filters) holds none, and then a peer's request that carries
+    // its first ACK of the sender's data does not tell when the peer had that data.
+    let peer_pure_acks = (0..n).any(|i| cols.dir[i] != dir && cols.len[i] == 0 && cols.flags[i] & FIN_SYN_RST == 0);
 
     for (i, t) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
@@ -262,6 +276,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
                 }
                 if g.all_acked_at.is_none() && peer_ack >= g.high {
                     g.all_acked_at = Some(t);
+                    g.acked_by_payload = cols.len[i] > 0;
                 }
             }
             continue;
@@ -279,7 +294,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
         if let Some(g) = gap.take() {
             let t0 = cols.t[g.index];
             if t - t0 > threshold_s {
-                out.push(classify(cols, &g, i, peer_win, seq < g.high));
+                out.push(classify(cols, &g, i, peer_win, seq < g.high, peer_pure_acks));
             }
         }
         let resent_here = seq < high;
@@ -302,6 +317,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
             window_limited,
             zero_window: peer_win == 0.0,
             all_acked_at: if peer_ack >= high { Some(t) } else { None },
+            acked_by_payload: false,
             free_at: if peer_ack >= high { Some(t) } else { None },
             ack_at_start: if peer_ack.is_finite() { peer_ack } else { f64::NEG_INFINITY },
             last_peer_update: None,
@@ -342,7 +358,7 @@ fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) 
     Stall { start: t0, duration: cols.t[last] - t0, cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
 }
 
-fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool) -> Stall {
+fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool) -> Stall {
     let (t0, t1) = (cols.t[g.index], cols.t[j]);
     let duration = t1 - t0;
     let (cause, ended_by) = if g.zero_window {
@@ -397,7 +413,20 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
         // round trip itself (issue 13: "a stall that ends with the peer's request is a
         // round trip, not application idle"); if the peer sat on it, the peer's
         // application was idle.
-        if tr - ta < 0.5 * duration {
+        if g.acked_by_payload && !peer_pure_acks && ta - t0 > MAX_ACK_DELAY_S {
+            // The request carried the peer's first ACK of the data, > 0.5 s after it:
+            // a peer holding the data that long would have ACKed it alone (RFC 9293
+            // §3.8.6.3), unless the path is that long. The capture holds no pure ACK of
+            // the peer at all, so round trip and idle peer cannot be told apart
+            // (PcapPlusPlus's http-packets.pcap: 4.7 s between a response and the next
+            // GET, once called "a request/response round trip").
+            let how = format!(
+                "the peer's next request of {} bytes at {} (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)",
+                bytes,
+                format_timestamp(tr)
+            );
+            (StallCause::Unknown, how)
+        } else if tr - ta < 0.5 * duration {
             let how = format!("the peer's next request of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
             (StallCause::AckWait, how)
         } else {
