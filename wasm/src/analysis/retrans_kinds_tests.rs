@@ -35,6 +35,16 @@ fn counts(d: &DirectionSummary) -> [u64; 6] {
     [d.retransmissions, d.rto_events, d.tail_loss_probes, d.fast_retransmissions, d.slow_start_retransmissions, d.spurious_retransmissions]
 }
 
+/// The direction has one backoff chain, starting at `start` s, one timeout per interval
+/// (ms, to the µs).
+fn assert_one_chain(d: &DirectionSummary, start: f64, intervals_ms: &[f64]) {
+    assert_eq!(d.rto_chains.len(), 1);
+    let ch = &d.rto_chains[0];
+    assert_eq!((ch.start, ch.timeouts as usize), (start, intervals_ms.len()));
+    let ms: Vec<f64> = ch.intervals_ms.iter().map(|x| (x * 1000.0).round() / 1000.0).collect();
+    assert_eq!(ms, intervals_ms);
+}
+
 #[test]
 fn sack_recovery_after_one_duplicate_ack_is_fast_though_wireshark_says_retransmission() {
     // 1001 is lost; the first ACK with a SACK block for 2001..3001 (new SACK
@@ -77,11 +87,7 @@ fn timeout_with_backoff_then_slow_start() {
     assert_eq!(kinds(&a), [fb::KIND_RTO, fb::KIND_RTO, fb::KIND_SLOW_START, fb::KIND_SLOW_START]);
     let d = &a.connections[0].directions[0];
     assert_eq!(counts(d), [4, 2, 0, 0, 2, 0]);
-    assert_eq!(d.rto_chains.len(), 1);
-    let ch = &d.rto_chains[0];
-    assert_eq!((ch.start, ch.timeouts), (0.33, 2));
-    let ms: Vec<f64> = ch.intervals_ms.iter().map(|x| (x * 1000.0).round() / 1000.0).collect();
-    assert_eq!(ms, [310.0, 600.0]);
+    assert_one_chain(d, 0.33, &[310.0, 600.0]);
 }
 
 #[test]
@@ -172,11 +178,7 @@ fn timer_bursts_that_repeat_without_feedback_are_timeouts_with_backoff() {
     let d = &a.connections[0].directions[0];
     // [retransmissions, rto, tlp, fast, slow start, spurious]
     assert_eq!(counts(d), [6, 2, 0, 2, 2, 0]);
-    assert_eq!(d.rto_chains.len(), 1);
-    let ch = &d.rto_chains[0];
-    assert_eq!((ch.start, ch.timeouts), (0.32, 2));
-    let ms: Vec<f64> = ch.intervals_ms.iter().map(|x| (x * 1000.0).round() / 1000.0).collect();
-    assert_eq!(ms, [300.0, 400.0]);
+    assert_one_chain(d, 0.32, &[300.0, 400.0]);
 }
 
 #[test]
