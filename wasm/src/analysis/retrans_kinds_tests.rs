@@ -132,19 +132,18 @@ fn eifel_an_echo_older_than_the_retransmission_makes_it_spurious() {
     assert_eq!(counts(&b.connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
 }
 
+/// Three segments, then 100 ms of silence and 1001, 2001 re-sent 10 µs apart.
+fn three_then_a_burst() -> Vec<Seg> {
+    vec![data(0.030, 1001), data(0.031, 2001), data(0.032, 3001), data(0.132, 1001), data(0.13201, 2001)]
+}
+
 #[test]
 fn a_timer_burst_is_recovery_not_a_timeout() {
     // After 100 ms of silence two segments are re-sent 10 µs apart with no feedback
     // between: a timeout re-sends one segment with a one-segment window (RFC 6298 §5.4,
     // RFC 5681 §3.1), so this is a loss-detection timer in recovery (RACK, RFC 8985
     // §6.3): both fast.
-    let a = at_sender(vec![
-        data(0.030, 1001),
-        data(0.031, 2001),
-        data(0.032, 3001),
-        data(0.132, 1001),
-        data(0.13201, 2001),
-    ]);
+    let a = at_sender(three_then_a_burst());
     assert_eq!(kinds(&a), [fb::KIND_FAST, fb::KIND_FAST]);
     assert_eq!(counts(&a.connections[0].directions[0]), [2, 0, 0, 2, 0, 0]);
 }
@@ -160,17 +159,9 @@ fn timer_bursts_that_repeat_without_feedback_are_timeouts_with_backoff() {
     // slow-start retransmission (RFC 5681 §3.1, loss state). So 6 retransmissions =
     // 2 fast + 2 timeouts + 2 slow start; the timeouts form one chain whose intervals
     // are 300 ms (from the last feedback, the SYN/ACK at 20 ms, to 320 ms) and 400 ms.
-    let a = at_sender(vec![
-        data(0.030, 1001),
-        data(0.031, 2001),
-        data(0.032, 3001),
-        data(0.132, 1001),
-        data(0.13201, 2001),
-        data(0.320, 1001),
-        data(0.32001, 2001),
-        data(0.720, 1001),
-        data(0.72001, 2001),
-    ]);
+    let mut segs = three_then_a_burst();
+    segs.extend([data(0.320, 1001), data(0.32001, 2001), data(0.720, 1001), data(0.72001, 2001)]);
+    let a = at_sender(segs);
     assert_eq!(
         kinds(&a),
         [fb::KIND_FAST, fb::KIND_FAST, fb::KIND_RTO, fb::KIND_SLOW_START, fb::KIND_RTO, fb::KIND_SLOW_START]
