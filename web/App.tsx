@@ -1,7 +1,7 @@
 // The app shell: loading a capture (drop, picker, example, #url=), the connection
 // list and the selected connection's charts and diagnosis. The root's data-state
 // ("idle" | "loading" | "ready" | "error") is the explicit signal tests wait on.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CaptureBanner } from './components/CaptureBanner';
 import { ConnectionTable, largestConnection, summaryTable, type TableSource } from './components/ConnectionTable';
 import { ConnectionView } from './components/ConnectionView';
@@ -276,6 +276,12 @@ export function App() {
       setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: second.name }, range: null } }));
     }
   };
+  // Stable callbacks: the memoised table and header keep still while a gesture re-renders the app.
+  const selectedId = selected?.id;
+  const selectConnection = useCallback((id: number) => setView((v) => ({ ...v, conn: id, range: null })), []);
+  const compareWith = useMemo(() => selectedId == null ? undefined
+    : (id: number) => setView((v) => ({ ...v, compare: { conns: [selectedId, id], with: { kind: 'same' }, range: null } })), [selectedId]);
+  const setTheme = useCallback((theme: ViewState['theme']) => setView((v) => ({ ...v, theme })), []);
   const main = useMemo<MainCapture | null>(() => engine && report && { name: fileName, report, source: engine.source, table: engine.table, share: engine.share, snapshot: engine.snapshot, summary: engine.summary },
     [engine, report, fileName]);
 
@@ -288,7 +294,7 @@ export function App() {
         <span className="tagline">why was this TCP transfer slow?</span>
         <span className="spacer" />
         {phase !== 'idle' ? <FilePicker onFile={openFile} label="Open another…" /> : null}
-        <ThemeToggle theme={view.theme} onChange={(theme) => setView((v) => ({ ...v, theme }))} />
+        <ThemeToggle theme={view.theme} onChange={setTheme} />
       </header>
       <main>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
@@ -311,8 +317,7 @@ export function App() {
         ) : null}
         {report && engine && report.connections.length > 0 ? (
           <ErrorBoundary what="connection list" resetKey={report}>
-            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={(id) => setView((v) => ({ ...v, conn: id, range: null }))}
-              onCompare={selected && ((id) => setView((v) => ({ ...v, compare: { conns: [selected.id, id], with: { kind: 'same' }, range: null } })))} />
+            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={selectConnection} onCompare={compareWith} />
           </ErrorBoundary>
         ) : null}
         {main && selected ? (
@@ -331,11 +336,11 @@ export function App() {
   );
 }
 
-function ThemeToggle({ theme, onChange }: { theme: ViewState['theme']; onChange: (t: ViewState['theme']) => void }) {
+const ThemeToggle = memo(function ThemeToggle({ theme, onChange }: { theme: ViewState['theme']; onChange: (t: ViewState['theme']) => void }) {
   const next = theme === 'auto' ? 'dark' : theme === 'dark' ? 'light' : 'auto';
   return (
     <button className="button" data-testid="theme" onClick={() => onChange(next)} title="Theme: follows the system, dark or light">
       {theme === 'auto' ? '◐ auto' : theme === 'dark' ? '● dark' : '○ light'}
     </button>
   );
-}
+});

@@ -1,6 +1,5 @@
 // Props and small helpers shared by the chart components.
 
-import { useEffect, useRef } from 'react';
 import { processLabel, type ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import type { ChartView } from './frame';
@@ -24,32 +23,8 @@ export interface ChartProps {
   onDrawn?: () => void;
 }
 
-/**
- * React owns the <svg>; D3 draws into it once per animation frame after renders where
- * `deps` changed (a new range and a new answer in the same frame draw once).
- * Returns the ref to put on the <svg>.
- */
-export function useD3(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
-  const ref = useRef<SVGSVGElement>(null);
-  const drawRef = useRef(draw);
-  drawRef.current = draw;
-  const frame = useRef(0);
-  useEffect(() => {
-    if (typeof requestAnimationFrame === 'undefined' || !ref.current?.hasChildNodes()) {
-      // First draw (or no frames, e.g. in tests): now, so the chart is never empty.
-      if (ref.current) drawRef.current(ref.current);
-      return;
-    }
-    if (frame.current) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = 0;
-      if (ref.current) drawRef.current(ref.current);
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
-  return ref;
-}
+// Drawing at most once per frame, and only on screen (useD3.ts).
+export { useD3 } from './useD3';
 
 /**
  * A chart's title naming the process behind the connection when the capture recorded

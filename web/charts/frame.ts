@@ -5,6 +5,7 @@
 
 import * as d3 from 'd3';
 import type { TimeRange } from './timeRange';
+import { pixelOffset, writeAxis } from './axes';
 
 export const MARGIN = { top: 26, right: 18, bottom: 34, left: 78 } as const;
 
@@ -117,7 +118,7 @@ export function beginFrame(svgEl: SVGSVGElement, spec: FrameSpec): Frame {
 
 /**
  * The axis group `cls` of the persistent axes layer: created on the first draw, then
- * updated in place (d3-axis joins the ticks), instead of rebuilt on every pan/zoom frame.
+ * updated in place (axes.ts), instead of rebuilt on every pan/zoom frame.
  */
 function axisGroup(f: Frame, cls: string): G {
   let g = f.axes.select<SVGGElement>(`:scope > g.${cls}`);
@@ -128,21 +129,21 @@ function axisGroup(f: Frame, cls: string): G {
 /** The shared time axis at the bottom of the plot area. */
 export function drawTimeAxis(f: Frame, label = 'Time since start of capture (s)'): void {
   const g = axisGroup(f, 'tcps-axis-x').attr('transform', `translate(0,${f.innerHeight})`);
-  g.call(d3.axisBottom(f.x).ticks(Math.max(2, Math.floor(f.innerWidth / 90))).tickSizeOuter(0));
+  const count = Math.max(2, Math.floor(f.innerWidth / 90));
+  writeAxis(g, 'bottom', f.x, f.x.ticks(count), f.x.tickFormat(count), f.innerWidth);
   let text = g.select<SVGTextElement>(':scope > text.tcps-axis-label');
   if (text.empty()) text = g.append('text').attr('class', 'tcps-axis-label').attr('y', 28).attr('text-anchor', 'end');
   text.attr('x', f.innerWidth).text(label);
 }
 
-export function drawYAxis(f: Frame, y: d3.AxisScale<number>, format: (v: number) => string, label: string, tickValues?: number[]): void {
-  const axis = d3.axisLeft(y).tickFormat((v) => format(Number(v))).tickSizeOuter(0);
-  if (tickValues) axis.tickValues(tickValues); else axis.ticks(Math.max(2, Math.floor(f.innerHeight / 40)));
-  const g = axisGroup(f, 'tcps-axis-y').call(axis);
+export function drawYAxis(f: Frame, y: d3.ScaleLinear<number, number>, format: (v: number) => string, label: string, tickValues?: number[]): void {
+  const values = tickValues ?? y.ticks(Math.max(2, Math.floor(f.innerHeight / 40)));
+  const g = axisGroup(f, 'tcps-axis-y');
+  writeAxis(g, 'left', y, values, format, f.innerHeight);
   yAxisLabel(g, label, f.innerHeight);
   // Light grid lines help read values across a wide chart: one path (not an axis with a
   // <g>, <line> and empty <text> per tick), at the axis' half-pixel offset.
-  const values = tickValues ?? (y as d3.ScaleLinear<number, number>).ticks?.(Math.max(2, Math.floor(f.innerHeight / 40))) ?? [];
-  const offset = typeof window !== 'undefined' && window.devicePixelRatio > 1 ? 0 : 0.5;
+  const offset = pixelOffset();
   let d = '';
   for (const v of values) {
     const py = y(v);

@@ -80,6 +80,8 @@ export function bindTimeInteractions(f: Frame, opts: InteractionOptions): void {
 
 /** Latest pointer move per chart: an answer for an older position is not shown. */
 const tipTokens = new WeakMap<SVGGElement, number>();
+/** The token while a drag is under way (the tip is hidden once, not on every move). */
+const DRAGGING = -1;
 const brushes = new WeakMap<SVGGElement, d3.BrushBehavior<unknown>>();
 const brushExtents = new WeakMap<SVGGElement, string>();
 
@@ -134,9 +136,20 @@ function setUp(el: SVGGElement): void {
 
   g.on('pointermove.tcps', (e: PointerEvent) => {
     const st = current();
+    if (e.buttons) {
+      // A drag pans the stack: no tooltip and no engine question per move. Writing
+      // them here, just before d3-zoom's mousemove reads the pointer (getScreenCTM),
+      // forced a synchronous style and layout on every move of a drag.
+      if (tipTokens.get(el) !== DRAGGING) {
+        tipTokens.set(el, DRAGGING);
+        showTip(st.frame, null, NaN);
+        st.hover?.emit(null, el);
+      }
+      return;
+    }
     const [px, py] = d3.pointer(e, el);
     const t = st.frame.x.invert(px);
-    const token = (tipTokens.get(el) ?? 0) + 1;
+    const token = Math.max(0, tipTokens.get(el) ?? 0) + 1;
     tipTokens.set(el, token);
     const tip = st.pick?.(t, px, py) ?? null;
     if (tip instanceof Promise) {
@@ -150,7 +163,7 @@ function setUp(el: SVGGElement): void {
   });
   g.on('pointerleave.tcps', () => {
     const st = current();
-    tipTokens.set(el, (tipTokens.get(el) ?? 0) + 1);
+    tipTokens.set(el, Math.max(0, tipTokens.get(el) ?? 0) + 1);
     showTip(st.frame, null, NaN);
     st.hover?.emit(null, el);
   });
@@ -173,10 +186,18 @@ const CHAR_W = 6.6; // px per character at the 11px tooltip font, when getBBox i
 /** Draw (or hide, with tip = null and px = NaN) the crosshair and tooltip in the overlay layer. */
 export function showTip(f: Frame, tip: Tip | null, px: number): void {
   const o = f.overlay;
-  o.node()!.replaceChildren();
   const h = f.innerHeight;
   const cx = tip ? tip.x : px;
-  if (!Number.isFinite(cx) || cx < 0 || cx > f.innerWidth) return;
+  const shown = Number.isFinite(cx) && cx >= 0 && cx <= f.innerWidth;
+  // The crosshair alone (every chart of the stack gets one on every pointer move) is
+  // moved in place: re-creating it restyled an element per chart per move.
+  const node = o.node()!;
+  if (!tip && shown && node.childElementCount === 1 && node.firstElementChild!.matches('line.tcps-crosshair')) {
+    o.select(':scope > line').attr('x1', cx).attr('x2', cx).attr('y2', h);
+    return;
+  }
+  if (node.hasChildNodes()) node.replaceChildren();
+  if (!shown) return;
   o.append('line').attr('class', 'tcps-crosshair').attr('x1', cx).attr('x2', cx).attr('y1', 0).attr('y2', h);
   if (!tip) return;
   o.append('circle').attr('class', 'tcps-tip-point').attr('cx', tip.x).attr('cy', tip.y).attr('r', 4);

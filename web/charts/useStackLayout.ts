@@ -2,7 +2,9 @@
 // stack (components/ConnectionCharts.tsx) and the compare view (compare/CompareView.tsx):
 // the width it is drawn at, and range changes from pointer gestures at most once per frame.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { TimeRange } from './timeRange';
+import { inThisFrame } from './useD3';
 
 /**
  * The container's width in px (at least 320), or `fixed` when given. Measured before
@@ -42,7 +44,9 @@ export function useGestureRange(setRange: (r: TimeRange) => void): (r: TimeRange
     }
     frameRequest.current = requestAnimationFrame(() => {
       frameRequest.current = 0;
-      if (pending.current) setRangeRef.current(pending.current);
+      const r = pending.current;
+      // Rendered and drawn in this frame (useD3.ts inThisFrame), not in a task after it.
+      if (r) inThisFrame(() => flushSync(() => setRangeRef.current(r)));
     });
   }, []);
 }

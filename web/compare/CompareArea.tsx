@@ -2,7 +2,7 @@
 // with another capture" (a file or an example; two connections of this capture are
 // picked from the connection table); with one open, side A from the app's capture and
 // side B from the same capture or a second one (useSecondCapture), and the view.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConnectionSummary, Report } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import type { Shared, ShareSpec } from '../worker/protocol';
@@ -42,7 +42,8 @@ export interface CompareAreaProps {
 const pageBase = () => window.location.origin + window.location.pathname;
 
 /** "Compare with another capture…": a local file or a bundled example becomes side B. */
-function CompareBar({ selected, onCompare }: { selected: ConnectionSummary; onCompare: (with_: CompareState['with'], file?: File) => void }) {
+// Memoised: a zoom or pan gesture re-renders the app every frame; the bar does not change.
+const CompareBar = memo(function CompareBar({ selected, onCompare }: { selected: ConnectionSummary; onCompare: (with_: CompareState['with'], file?: File) => void }) {
   const examples = useExamples() ?? [];
   return (
     // A capture dropped here is compared with the open one (dropped elsewhere, it replaces it).
@@ -66,7 +67,7 @@ function CompareBar({ selected, onCompare }: { selected: ConnectionSummary; onCo
       <span className="muted">— or ⇆ on a row of the table compares two connections of this capture.</span>
     </div>
   );
-}
+});
 
 export function CompareArea({ main, selected, view, onView, onReady, file: dropped }: CompareAreaProps) {
   const compare = view.compare;
@@ -124,14 +125,14 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
   const stuck = second?.phase === 'error' || second?.phase === 'need-file' || noSuchB;
   useEffect(() => { if (stuck) onReady(); }, [stuck, onReady]);
 
+  const selectedId = selected.id;
+  const startCompare = useCallback((with_: CompareState['with'], f?: File) => {
+    pickLargest.current = true;
+    if (f) setFile(f);
+    onView((v) => ({ ...v, compare: { conns: [selectedId, 0], with: with_, range: null } }));
+  }, [onView, selectedId]);
   const exit = () => onView((v) => ({ ...v, compare: null }));
-  if (!compare) {
-    return <CompareBar selected={selected} onCompare={(with_, f) => {
-      pickLargest.current = true;
-      if (f) setFile(f);
-      onView((v) => ({ ...v, compare: { conns: [selected.id, 0], with: with_, range: null } }));
-    }} />;
-  }
+  if (!compare) return <CompareBar selected={selected} onCompare={startCompare} />;
   if (!sides || !b) {
     return (
       <section className="connection compare" data-testid="compare" data-state={stuck ? 'error' : 'loading'}>

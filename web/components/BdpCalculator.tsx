@@ -9,7 +9,7 @@
 // The table lists 32 KiB … 16 MiB against the cap at this RTT. Every number and the
 // inputs' verdict come from the one Rust function (analysis/bdp.rs `calculate`, through
 // the worker); this file only parses the inputs and formats the answer.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, memo } from 'react';
 import type { ConnectionSummary, Verdict } from '../model/types';
 import { evidenceOf } from '../model/types';
 import { KiB, seedFromEvidence } from '../model/bdp';
@@ -60,7 +60,8 @@ export function seedText(v: number | null, digits = 3): string {
   return v == null || !Number.isFinite(v) || v <= 0 ? '' : String(Number(v.toPrecision(digits + 1)));
 }
 
-export function BdpCalculator({ summary, calculate }: BdpCalculatorProps) {
+// Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
+export const BdpCalculator = memo(function BdpCalculator({ summary, calculate }: BdpCalculatorProps) {
   const seed = seedFromEvidence(evidenceOf(summary.diagnosis));
   const id = useId();
   const seeded = {
@@ -190,6 +191,6 @@ export function BdpCalculator({ summary, calculate }: BdpCalculatorProps) {
       )}
     </section>
   );
-}
+});
 
 export default BdpCalculator;

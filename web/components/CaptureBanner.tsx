@@ -1,6 +1,7 @@
 // File-level facts, the "damaged after packet N" banner, what the capture set-up did to
 // the packets (duplicate frames ignored, a coarse capture clock: issue 13 items 2 and 3),
 // and per-packet warnings.
+import { memo } from 'react';
 import type { Report } from '../model/types';
 import { captureQuality } from '../model/types';
 import { countOf, formatBytesSI, formatDuration, formatMs } from '../model/format';
@@ -29,7 +30,8 @@ export function coarseClockText(resolutionMs: number): string {
   return `The capture clock ticks every ${formatMs(resolutionMs)}: RTTs and stalls shorter than that cannot be measured.`;
 }
 
-export function CaptureBanner({ name, report }: { name: string; report: Report }) {
+// Memoised: a zoom or pan gesture re-renders the app every frame; the banner does not change.
+export const CaptureBanner = memo(function CaptureBanner({ name, report }: { name: string; report: Report }) {
   const { capture, error } = report;
   const damaged = error && capture.packets > 0;
   const quality = captureQuality(capture);
@@ -86,7 +88,7 @@ export function CaptureBanner({ name, report }: { name: string; report: Report }
       {report.connections.length === 0 && !error ? <p className="muted">This capture has no TCP connections.</p> : null}
     </section>
   );
-}
+});
 
 function notAnalysedText(n: number): string {
   return n === 1 ? '1 packet was not analysed' : `${n.toLocaleString('en-US')} packets were not analysed`;

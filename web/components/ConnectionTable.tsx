@@ -3,7 +3,7 @@
 // searched by endpoint text and paged there, so a capture of 10^6 connections renders
 // only the rows in view (issue 16 item 2). Every value is a field of the table row,
 // defined in docs/ANALYSIS.md ("The connection table").
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, memo } from 'react';
 import { processLabel, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
 import { formatBytesSI, formatDuration } from '../model/format';
@@ -55,7 +55,8 @@ const SEARCH_DELAY_MS = 150;
 
 interface Loaded { key: string; offset: number; rows: TableRow[]; matched: number; total: number }
 
-export function ConnectionTable({ source, selected, onSelect, processOf, onCompare }: {
+// Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
+export const ConnectionTable = memo(function ConnectionTable({ source, selected, onSelect, processOf, onCompare }: {
   source: TableSource; selected: number | null; onSelect: (id: number) => void;
   /** Compare the selected connection with this one (web/compare); a ⇆ button per row. */
   onCompare?: (id: number) => void;
@@ -167,4 +168,4 @@ export function ConnectionTable({ source, selected, onSelect, processOf, onCompa
       </ScrollRegion>
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 // Everything about the selected connection: its numbers per direction, the charts
 // on one time axis, the diagnosis and the bandwidth-delay calculator.
-import { useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import type { ConnectionData, ConnectionSummary, DirectionSummary, Report } from '../model/types';
 import { linkRange, type ViewState } from '../state/url';
 import type { ViewSource } from '../worker/viewSource';
@@ -72,9 +72,38 @@ function overlayCandidates(report: Report, selectedId: number): ConnectionSummar
     .slice(0, MAX_OVERLAYS);
 }
 
+/** The per-direction numbers; memoised, as they do not change while a gesture re-renders the view. */
+const DirectionStats = memo(function DirectionStats({ summary }: { summary: ConnectionSummary }) {
+  return (
+    <table className="direction-stats" data-testid="direction-stats">
+      <thead>
+        <tr>
+          <th />
+          {summary.directions.map((d, i) => (
+            <th key={i} className={i === summary.dataDirection ? 'data-dir' : undefined}>
+              {d.from} → {d.to}
+              {i === summary.dataDirection ? ' (data)' : ''}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, value]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            {summary.directions.map((d, i) => <td key={i} className="num">{value(d)}</td>)}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+});
+
 export function ConnectionView({ name, summary, report, view, onView, source, loadData, share, openedSnapshot, onChartsReady, calculateBdp }: Props) {
   const others = useMemo(() => overlayCandidates(report, summary.id), [report, summary.id]);
   const dataDir = summary.directions[summary.dataDirection];
+  const onSelectStall = useCallback((start: number, duration: number) =>
+    onView((v) => ({ ...v, range: [start - duration * 0.25, start + duration * 1.25] })), [onView]);
   return (
     <section className="connection" data-testid="connection" data-connection={summary.id}>
       <h2>
@@ -85,7 +114,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
         <DiagnosisPanel
           summary={summary}
           stalls={dataDir.stalls}
-          onSelectStall={(start, duration) => onView((v) => ({ ...v, range: [start - duration * 0.25, start + duration * 1.25] }))}
+          onSelectStall={onSelectStall}
         />
       </ErrorBoundary>
       {/* Each chart has its own boundary inside; this one catches the toolbar and the stack. */}
@@ -114,27 +143,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
       </ErrorBoundary>
       <h3>Per direction</h3>
       <ErrorBoundary what="table" resetKey={summary}>
-        <table className="direction-stats" data-testid="direction-stats">
-          <thead>
-            <tr>
-              <th />
-              {summary.directions.map((d, i) => (
-                <th key={i} className={i === summary.dataDirection ? 'data-dir' : undefined}>
-                  {d.from} → {d.to}
-                  {i === summary.dataDirection ? ' (data)' : ''}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                {summary.directions.map((d, i) => <td key={i} className="num">{value(d)}</td>)}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DirectionStats summary={summary} />
         <HandshakePanel handshake={summary.handshake} />
       </ErrorBoundary>
       <ErrorBoundary what="bandwidth-delay calculator" resetKey={summary}>

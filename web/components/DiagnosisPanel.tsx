@@ -7,6 +7,7 @@
 // base RTT, the RTT statistics and each mean rate with its name. The numbers the
 // headline used (diagnosis.evidence) are also data attributes of the panel, so a test
 // can check that the BDP calculator starts from the same ones.
+import { memo } from 'react';
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
 import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
@@ -181,7 +182,8 @@ function VantageLine({ path }: { path: PathInfo }) {
   );
 }
 
-export function DiagnosisPanel({ summary, stalls, onSelectStall, headingId = `diagnosis-${summary.id}` }: DiagnosisPanelProps) {
+// Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
+export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, onSelectStall, headingId = `diagnosis-${summary.id}` }: DiagnosisPanelProps) {
   const d = summary.diagnosis;
   const list = stalls ?? summary.directions[summary.dataDirection].stalls;
   const sender = summary.directions[summary.dataDirection];
@@ -265,6 +267,6 @@ export function DiagnosisPanel({ summary, stalls, onSelectStall, headingId = `di
       <StallTable stalls={list} onSelect={onSelectStall} />
     </section>
   );
-}
+});
 
 export default DiagnosisPanel;

@@ -1,5 +1,5 @@
 // The landing page: drop zone, file picker and the example list.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, memo } from 'react';
 
 export interface Example { file: string; title: string; description: string; story?: string }
 
@@ -8,7 +8,8 @@ interface Props {
   onExample: (example: Example) => void;
 }
 
-export function FilePicker({ onFile, label = 'Choose a capture…' }: { onFile: (f: File) => void; label?: string }) {
+// Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
+export const FilePicker = memo(function FilePicker({ onFile, label = 'Choose a capture…' }: { onFile: (f: File) => void; label?: string }) {
   return (
     <label className="button file-picker">
       {label}
@@ -24,7 +25,7 @@ export function FilePicker({ onFile, label = 'Choose a capture…' }: { onFile: 
       />
     </label>
   );
-}
+});
 
 /** The bundled examples (public/examples/index.json): null while the list loads, [] when there are none. */
 export function useExamples(): Example[] | null {

@@ -1,8 +1,10 @@
+import { memo } from 'react';
 import type { Handshake, SynOptions } from '../model/types';
 
 /** What each side offered in the handshake (docs/ANALYSIS.md "connection.handshake"):
  *  one column per SYN, one row per option. Formats the report's values; computes nothing. */
-export function HandshakePanel({ handshake }: { handshake: Handshake | undefined }) {
+// Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
+export const HandshakePanel = memo(function HandshakePanel({ handshake }: { handshake: Handshake | undefined }) {
   if (!handshake) return null;
   const sides: [string, SynOptions | null][] = [['SYN', handshake.syn], ['SYN/ACK', handshake.synAck]];
   const rows: [string, (o: SynOptions) => string][] = [
@@ -29,7 +31,7 @@ export function HandshakePanel({ handshake }: { handshake: Handshake | undefined
       </table>
     </section>
   );
-}
+});
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 

@@ -11,6 +11,7 @@ import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state
 import { MARGIN } from '../charts/frame';
 import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
 import { fullRange, shownRange } from '../charts/timeRange';
+import { flushDeferredDraws } from '../charts/useD3';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
@@ -143,6 +144,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
   });
 
   const findChart = (chart: ChartId) => {
+    flushDeferredDraws(); // a chart out of view may not have drawn the latest range yet
     const svg = document.querySelector<SVGSVGElement>(`svg[data-chart="${chart}"]`);
     if (!svg) throw new Error(`The ${CHART_LABELS[chart]} chart is not on the page; show it first.`);
     return svg;

@@ -36,7 +36,7 @@ function installDom(): void {
     // Methods (getComputedStyle, addEventListener) need the window as `this`; classes do not.
     globals[key] = typeof value === 'function' && /^[a-z]/.test(key) ? value.bind(window) : value;
   }
-  // No animation frames here: charts draw at once (common.ts useD3), but their
+  // No animation frames here: charts draw at once (charts/useD3.ts), but their
   // clean-ups cancel a frame unconditionally.
   globals.cancelAnimationFrame = () => {};
   globals.window = window;
