@@ -2,6 +2,7 @@
 // charts are shown, and the current time range with a reset button. Plain React form
 // controls; ConnectionCharts owns (or lifts) every value.
 
+import { useEffect, useState } from 'react';
 import type { ConnectionSummary } from '../model/types';
 import type { Dir } from './useViewAnswers';
 import { CHART_IDS, type ChartId } from './frame';
@@ -40,7 +41,22 @@ export interface ChartToolbarProps {
   onReset: () => void;
 }
 
+/** How long the range must stay still before it is announced. */
+const ANNOUNCE_AFTER_MS = 600;
+
+/** `value`, once it has not changed for `ms`. */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 export function ChartToolbar(p: ChartToolbarProps) {
+  const rangeText = `${formatDuration(p.range[1] - p.range[0])} from ${p.range[0].toFixed(6)} s`;
+  const announced = useSettled(`Showing ${rangeText}`, ANNOUNCE_AFTER_MS);
   const toggleChart = (id: ChartId, on: boolean) =>
     p.onCharts(CHART_IDS.filter((c) => (c === id ? on : p.charts.includes(c))));
   return (
@@ -84,9 +100,9 @@ export function ChartToolbar(p: ChartToolbarProps) {
           </label>
         ))}
       </fieldset>
-      <span className="tcps-range" aria-live="polite">
-        {formatDuration(p.range[1] - p.range[0])} from {p.range[0].toFixed(6)} s
-      </span>
+      <span className="tcps-range">{rangeText}</span>
+      {/* Screen readers hear the range once it is still, not on every frame of a gesture. */}
+      <span className="tcps-visually-hidden" aria-live="polite" data-testid="range-announcement">{announced}</span>
       <button type="button" onClick={p.onReset} disabled={!p.zoomed} title="Show the whole connection (key 0, or double-click a chart)">
         Reset zoom
       </button>

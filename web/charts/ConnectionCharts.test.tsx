@@ -55,6 +55,25 @@ describe('ConnectionCharts', () => {
     expect(el.querySelector('.tcps-range')!.textContent).toContain('200 ms from 0.200000 s');
   });
 
+  it('names keys 1 to 6 where the capture has no Wi-Fi chart, and announces the range once it is still', async () => {
+    vi.useFakeTimers();
+    try {
+      const el = await render(data);
+      const stack = el.querySelector('section.tcps-charts')!;
+      expect(stack.getAttribute('aria-label')).toContain('1 to 6 focus a chart');
+      const announcement = el.querySelector('[data-testid=range-announcement]')!;
+      expect(announcement.getAttribute('aria-live')).toBe('polite');
+      await key(stack, '+');
+      await key(stack, '+');
+      // Mid-gesture the visible text follows, the live region does not (no announcement per frame).
+      expect(announcement.textContent).not.toBe(`Showing ${el.querySelector('.tcps-range')!.textContent}`);
+      await act(async () => { vi.advanceTimersByTime(1000); });
+      expect(announcement.textContent).toBe(`Showing ${el.querySelector('.tcps-range')!.textContent}`);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keyboard: + zooms, arrows pan, 0 resets (as null), 1–6 focus a chart', async () => {
     const onTimeRangeChange = vi.fn();
     const el = await render({ ...data, onTimeRangeChange });

@@ -142,6 +142,8 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   onReadyRef.current = props.onReady;
   const available = useMemo(() => CHART_IDS.filter((id) => id !== 'wifi' || props.wifi), [props.wifi]);
   const shown = available.filter((id) => charts.includes(id));
+  // Keys 1… follow CHART_IDS; the hint names only the charts this capture has (no 7 without Wi-Fi).
+  const lastKey = Math.max(...available.map((id) => CHART_IDS.indexOf(id) + 1));
   const shownKey = shown.join(',');
   const markDrawn = useCallback((id: ChartId | null) => {
     const d = drawn.current;
@@ -161,7 +163,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     const next = rangeForKey(e.key, e.shiftKey, rangeRef.current, full);
     let handled = true;
     if (next !== undefined) setRange(next);
-    else if (e.key >= '1' && e.key <= String(CHART_IDS.length)) figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
+    else if (e.key >= '1' && e.key <= String(lastKey)) figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
     else handled = false;
     if (handled) e.preventDefault();
   };
@@ -224,7 +226,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   return (
     <section
       ref={containerRef} className="tcps-charts" data-theme={theme} tabIndex={0} onKeyDown={onKeyDown}
-      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to ${CHART_IDS.length} focus a chart.`}
+      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to ${lastKey} focus a chart.`}
     >
       {controls && (
         <ChartToolbar
