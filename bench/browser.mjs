@@ -12,6 +12,8 @@
 //   frames       requestAnimationFrame deltas while zooming (Ctrl + wheel) and panning
 //                (mouse drag) on the throughput chart, ≥ 60 of each (issue 14 targets:
 //                p95 ≤ 16.7 ms, max ≤ 50 ms)
+//   framesStack  the same gestures with the chart stack scrolled to the top of the
+//                1400 × 1000 window (chartsOnScreen charts redrawn each frame)
 //   query        worker view queries for random (t0, t1, 1600 columns) on the largest
 //                connection: time inside the worker (wasm query, packed answer) and
 //                the page's round trip, p50/p95/max (target: worker p95 ≤ 2 ms)
@@ -211,32 +213,47 @@ try {
     await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
     await profiler.send('Profiler.start');
   }
-  await record();
-  await page.keyboard.down('Control');
-  for (let i = 0; i < 70; i++) {
-    await page.mouse.wheel(0, i < 35 ? -120 : 100);
-    await nextFrame();
-  }
-  await page.keyboard.up('Control');
-  const wheel = await stop();
-  await record();
-  await page.mouse.move(cx, cy);
-  await page.mouse.down();
-  for (let i = 0; i < 70; i++) {
-    await page.mouse.move(cx + 8 * Math.sin(i / 6) * 20, cy);
-    await nextFrame();
-  }
-  await page.mouse.up();
-  const drag = await stop();
-  if (profiler) writeProfile((await profiler.send('Profiler.stop')).profile, process.env.BENCH_CPU_PROFILE);
-  const deltas = [...wheel, ...drag];
-  const fq = quantiles(deltas);
-  result.frames = {
-    wheelFrames: wheel.length, dragFrames: drag.length, count: deltas.length,
-    meanMs: +(deltas.reduce((s, x) => s + x, 0) / Math.max(1, deltas.length)).toFixed(1),
-    p50Ms: fq.p50, p95Ms: fq.p95, maxMs: fq.max,
-    over16ms: deltas.filter((x) => x > 16.7).length,
+  // The gestures on the throughput chart: ≥ 60 Ctrl + wheel zoom frames, ≥ 60 drag pan frames.
+  const gestures = async () => {
+    const b = await page.locator('svg[data-chart="throughput"]').boundingBox();
+    const [x, y] = [b.x + b.width / 2, b.y + b.height / 2];
+    await page.mouse.move(x, y);
+    await record();
+    await page.keyboard.down('Control');
+    for (let i = 0; i < 70; i++) {
+      await page.mouse.wheel(0, i < 35 ? -120 : 100);
+      await nextFrame();
+    }
+    await page.keyboard.up('Control');
+    const wheel = await stop();
+    await record();
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let i = 0; i < 70; i++) {
+      await page.mouse.move(x + 8 * Math.sin(i / 6) * 20, y);
+      await nextFrame();
+    }
+    await page.mouse.up();
+    const drag = await stop();
+    const deltas = [...wheel, ...drag];
+    const fq = quantiles(deltas);
+    return {
+      wheelFrames: wheel.length, dragFrames: drag.length, count: deltas.length,
+      meanMs: +(deltas.reduce((s, v) => s + v, 0) / Math.max(1, deltas.length)).toFixed(1),
+      p50Ms: fq.p50, p95Ms: fq.p95, maxMs: fq.max,
+      over16ms: deltas.filter((v) => v > 16.7).length,
+    };
   };
+  result.frames = await gestures();
+  if (profiler) writeProfile((await profiler.send('Profiler.stop')).profile, process.env.BENCH_CPU_PROFILE);
+  // The same with the chart stack scrolled to the top of the window, so that every chart
+  // that fits is on screen and redrawn each frame (charts out of view wait while a
+  // gesture is under way, web/charts/useD3.ts: the first figure has one chart to draw).
+  await page.locator('section.tcps-charts').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await nextFrame();
+  const chartsOnScreen = await page.evaluate(() => [...document.querySelectorAll('figure.tcps-chart')]
+    .filter((f) => { const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).length);
+  result.framesStack = { chartsOnScreen, ...(await gestures()) };
 
   // 4. Worker queries for (t0, t1, 1600 columns) on the largest connection, throughput
   // and in flight, random spans from 1 ms to the whole connection.
