@@ -35,7 +35,7 @@ use super::sender_view::sender_view;
 use super::stalls::{is_data_segment, mss_estimate, window_tolerance_lagged, windows_understated_lagged};
 use super::{Stall, StallCause};
 
-const SYN: u32 = 0x02;
+const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
 /// Seconds spent in each state, plus the numbers the diagnosis text quotes.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -51,9 +51,11 @@ use super::columns::{flag_bits, PacketColumns};
 use super::diagnosis_format::{format_bytes, format_timestamp};
 use super::sender_view::sender_view;
 use super::{Stall, StallCause};
+use crate::decode::tcp_flags;
 
-const SYN: u32 = 0x02;
-const FIN_SYN_RST: u32 = 0x07;
+// The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
+const SYN: u32 = tcp_flags::SYN as u32;
+const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u32;
 /// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
 const MAX_ACK_DELAY_S: f64 = 0.5;
 
