@@ -2,12 +2,12 @@
 // charts are shown, and the current time range with a reset button. Plain React form
 // controls; ConnectionCharts owns (or lifts) every value.
 
-import { useEffect, useState } from 'react';
 import type { ConnectionSummary } from '../model/types';
 import type { Dir } from './useViewAnswers';
 import { CHART_IDS, type ChartId } from './frame';
 import { directionLabel } from './common';
 import { formatDuration } from './units';
+import { useSettled } from './useSettled';
 import type { TimeRange } from './timeRange';
 
 export const BIN_SIZES_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
@@ -43,16 +43,6 @@ export interface ChartToolbarProps {
 
 /** How long the range must stay still before it is announced. */
 const ANNOUNCE_AFTER_MS = 600;
-
-/** `value`, once it has not changed for `ms`. */
-function useSettled(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 export function ChartToolbar(p: ChartToolbarProps) {
   const rangeText = `${formatDuration(p.range[1] - p.range[0])} from ${p.range[0].toFixed(6)} s`;

@@ -1,4 +1,4 @@
-// The charts of the connection stack, in their order (keys 1–6, `#charts=`, the CLI's
+// The charts of the connection stack, in their order (keys 1–7, `#charts=`, the CLI's
 // `render --chart`): one list for the page, the address and the renderer.
 
 // New charts go last so that the keys of the others stay. 'wifi' (PHY rate and 802.11

@@ -6,10 +6,10 @@
 import * as d3 from 'd3';
 import type { TimeRange } from './timeRange';
 import { pixelOffset, writeAxis } from './axes';
+import type { ChartId } from './chartIds';
 
 export const MARGIN = { top: 26, right: 18, bottom: 34, left: 78 } as const;
 
-import type { ChartId } from './chartIds';
 export { CHART_IDS, type ChartId } from './chartIds';
 
 /** Where and how large to draw: the shared time range and the outer size of the svg. */
@@ -50,8 +50,8 @@ function layer(svg: Svg, cls: string): G {
 }
 
 export interface FrameSpec {
-  /** A stacked chart, or the Wi-Fi strip (shown on radio captures only). */
-  chart: ChartId | 'wifi';
+  /** The chart of the stack (the Wi-Fi one is shown on radio captures only). */
+  chart: ChartId;
   title: string;
   /** Screen-reader summary of what the chart shows, in numbers. */
   description: string;

@@ -4,6 +4,7 @@
 // only the rows in view (issue 16 item 2). Every value is a field of the table row,
 // defined in docs/ANALYSIS.md ("The connection table").
 import { useEffect, useMemo, useState, memo } from 'react';
+import { useSettled } from '../charts/useSettled';
 import { processLabel, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
 import { formatBytesSI, formatDuration } from '../model/format';
@@ -65,13 +66,9 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
 }) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'bytes', descending: true });
   const [typed, setTyped] = useState('');
-  const [text, setText] = useState('');
   const [scrollTop, setScrollTop] = useState(0);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  useEffect(() => {
-    const timer = setTimeout(() => setText(typed), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const text = useSettled(typed, SEARCH_DELAY_MS);
 
   const key = `${sort.key}|${sort.descending}|${text}`;
   const first = Math.floor(Math.max(0, scrollTop - HEADER_PX) / ROW_PX);
