@@ -180,9 +180,12 @@ try {
 
   // 3. Zoom (Ctrl + wheel) and pan (drag) on the throughput chart; frame times from
   // requestAnimationFrame, recorded in the page.
-  const box = await page.locator('svg[data-chart="throughput"]').boundingBox();
-  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-  await page.mouse.move(cx, cy);
+  // The middle of the throughput chart, where it is now (the stack may have scrolled).
+  const chartCentre = async () => {
+    const b = await page.locator('svg[data-chart="throughput"]').boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  await page.mouse.move(...(await chartCentre()));
   // Idle frames first: what the headless compositor gives with nothing to redraw.
   result.idleFrameMs = await page.evaluate(() => new Promise((done) => {
     const d = [];
@@ -215,8 +218,7 @@ try {
   }
   // The gestures on the throughput chart: ≥ 60 Ctrl + wheel zoom frames, ≥ 60 drag pan frames.
   const gestures = async () => {
-    const b = await page.locator('svg[data-chart="throughput"]').boundingBox();
-    const [x, y] = [b.x + b.width / 2, b.y + b.height / 2];
+    const [x, y] = await chartCentre();
     await page.mouse.move(x, y);
     await record();
     await page.keyboard.down('Control');

@@ -33,7 +33,6 @@ export interface SharePanelProps {
   loadData?: () => Promise<ConnectionData>;
 }
 
-
 type Shared = { link: string; fragment: string; snapshot: string | null; columns: number | null } | { tooLargeKb: number };
 
 /** The pixel columns the charts draw now (the plot's width): the link's resolution. */
