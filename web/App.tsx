@@ -55,6 +55,8 @@ export function App() {
   const [engine, setEngine] = useState<Engine | null>(null);
   // Each load gets a number; a load that was superseded changes nothing when it settles.
   const loadSeq = useRef(0);
+  const viewNow = useRef(view);
+  viewNow.current = view;
   const [failure, setFailure] = useState<string | null>(null);
   const clientRef = useRef<DecoderClient | null>(null);
   // The `snap=…` part of a shared link: kept in the address bar, data not from the worker.
@@ -116,6 +118,11 @@ export function App() {
       const { report } = await client().open(blob, name, null, (p) => current() && setProgress(p));
       if (!current()) return;
       const c = client();
+      // The connection `selected` (below) will pick: the worker builds its charts' first
+      // answers while this thread renders the report (two cores instead of one in turn).
+      const kept = viewNow.current.source === source ? viewNow.current.conn : null;
+      const shown = report.connections.find((x) => x.id === kept) ?? largestConnection(report.connections);
+      if (shown) c.prepare(shown.id);
       setEngine({
         source: c.viewSource(),
         table: c.tableSource(),

@@ -347,6 +347,18 @@ fn with_views(session: &WasmSession, f: impl FnOnce(&mut crate::view::ViewEngine
     })
 }
 
+/// Builds what the charts of `connection` will ask first (view/mod.rs `prepare`), for
+/// capture `generation`; the worker calls it while the page renders the report.
+#[wasm_bindgen(js_name = viewPrepare)]
+pub fn view_prepare(session: &WasmSession, generation: u32, connection: u32) {
+    if let Some(analysis) = session.inner.analysis() {
+        with_views(session, |v| {
+            v.prepare(analysis, generation, connection);
+            String::new()
+        });
+    }
+}
+
 /// The value under the pointer (JSON `AtRequest` → JSON `ViewAt`, view/at.rs), from
 /// the same engine and cache as `viewQuery`.
 #[wasm_bindgen(js_name = viewAt)]

@@ -212,3 +212,26 @@ fn points_series_answer_per_column_and_carry_edges() {
     ask(&mut engine, &a, r#"{"generation":2,"connection":0,"series":"rtt","t0":0,"t1":1,"columns":10}"#);
     assert!(engine.cached_bytes() < held);
 }
+
+#[test]
+fn prepared_charts_answer_from_the_cache_exactly_as_unprepared() {
+    // `prepare` builds the per-packet set and the RTT columns before the page asks
+    // (the worker does it while the page renders the report): afterwards the answers
+    // are the ones a fresh engine gives, and asking adds nothing to the cache.
+    let a = capture(2000);
+    let requests = ["throughput", "inflight", "rwnd", "sequence", "ack", "windowEdge", "rtt"]
+        .map(|s| format!(r#"{{"generation":3,"connection":0,"series":"{s}","t0":0,"t1":0.5,"columns":400}}"#));
+    let mut prepared = ViewEngine::new();
+    prepared.prepare(&a, 3, 0);
+    let built = prepared.cached_bytes();
+    assert!(built > 0, "prepare built nothing");
+    for json in &requests {
+        let cold = ask(&mut ViewEngine::new(), &a, json);
+        assert_eq!(ask(&mut prepared, &a, json), cold, "{json}");
+    }
+    assert_eq!(prepared.cached_bytes(), built, "a prepared series was built again");
+    // A connection that does not exist prepares nothing (and does not panic).
+    let mut other = ViewEngine::new();
+    other.prepare(&a, 3, 99);
+    assert_eq!(other.cached_bytes(), 0);
+}

@@ -1,7 +1,7 @@
 // The page side of the worker protocol: capture generations and version checks, with a
 // stand-in Worker that records what is posted and lets the test answer.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CancelledError, DecoderClient } from './client';
+import { CancelledError, DecoderClient, loadPhases } from './client';
 import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
 import { VIEW_SCHEMA_VERSION } from './generated/view';
 import { StaleAnswer } from './viewSource';
@@ -79,6 +79,22 @@ describe('DecoderClient', () => {
     expect(await asked).toEqual(page);
     client.open(new Blob([]), 'b', null, () => {}).catch(() => undefined);
     await expect(table(query)).rejects.toBeInstanceOf(StaleAnswer);
+  });
+
+  it('prepare names the connection for the current capture; its time joins the load phases, a stale one is dropped', async () => {
+    const client = new DecoderClient();
+    const opened = client.open(new Blob([]), 'a', null, () => {});
+    const w = FakeWorker.all[0];
+    w.answer(hello);
+    const phases = { readWaitMs: 1, pushMs: 2, finishMs: 3, reportMs: 4 };
+    w.answer({ type: 'report', generation: 1, report: report(1), connectionCount: 0, elapsedMs: 1, phases });
+    await opened;
+    client.prepare(5);
+    expect(w.posted[1]).toEqual({ type: 'prepare', generation: 1, connection: 5 });
+    w.answer({ type: 'prepared', generation: 0, workerMs: 99 }); // another capture's: dropped
+    expect(loadPhases.last?.prepareMs).toBeUndefined();
+    w.answer({ type: 'prepared', generation: 1, workerMs: 12 });
+    expect(loadPhases.last).toEqual({ ...phases, prepareMs: 12 });
   });
 
   it('refuses a worker that speaks another protocol or view schema', async () => {

@@ -66,6 +66,9 @@ export class DecoderClient {
         (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, connectionCount: message.connectionCount, elapsedMs: message.elapsedMs, generation: message.generation, snapshot: message.snapshot });
         break;
       }
+      case 'prepared':
+        if (loadPhases.last) loadPhases.last.prepareMs = message.workerMs;
+        break;
       case 'view':
         if (viewTimings.push(message.workerMs) > 1000) viewTimings.splice(0, 500);
         this.settle(message.requestId, (p) => (p.resolve as (v: ViewAnswer) => void)(message.answer));
@@ -172,6 +175,13 @@ export class DecoderClient {
         this.request<ViewAt>((requestId) => ({ type: 'at', generation, requestId, request: { ...request, generation } }), generation)
           .then((a) => (a.found ? a : null)),
     };
+  }
+
+  /** Tell the worker which connection the page is about to chart, so that it builds
+   *  what those charts ask first while the page renders (their queries then wait less).
+   *  Only a hint: nothing waits for it, and a capture opened meanwhile ignores it. */
+  prepare(connection: number) {
+    this.send({ type: 'prepare', generation: this.generation, connection });
   }
 
   /** The current capture's connection table (wasm/src/table.rs): one page per query;

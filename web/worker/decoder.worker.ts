@@ -3,7 +3,7 @@
 // from the Rust view engine — or, for a share link, from the answers the link holds
 // (wasm/src/share, the same query code). It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
+import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewPrepare, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
 import type { ConnectionSummary, Report } from '../model/types';
 import { captureChunks } from './chunks';
 import { connectionData, transferables } from './columns';
@@ -146,6 +146,15 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         }
         const { answer, transfer } = reply;
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
+        break;
+      }
+      case 'prepare': {
+        // A share link's answers are all at hand already.
+        const session = sessionFor(message.generation);
+        if (!(session instanceof WasmSession)) return;
+        const started = performance.now();
+        viewPrepare(session, message.generation, message.connection);
+        post({ type: 'prepared', generation: message.generation, workerMs: performance.now() - started });
         break;
       }
       case 'at': {

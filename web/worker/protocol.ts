@@ -9,7 +9,7 @@ import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, 
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** What a share link holds besides the report (wasm/src/share). */
 export interface SnapshotInfo { name: string; view: string; columns: number }
@@ -35,6 +35,9 @@ export type ToWorker =
   | { type: 'openSnapshot'; generation: number; bytes: Uint8Array }
   | { type: 'share'; generation: number; requestId: number; spec: ShareSpec }
   | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
+  /** The connection the page is about to chart: the worker builds what its charts ask
+   *  first while the page renders the report (wasm `viewPrepare`). No answer. */
+  | { type: 'prepare'; generation: number; connection: number }
   | { type: 'at'; generation: number; requestId: number; request: AtRequest }
   /** One page of the connection table (wasm/src/table.rs): sorted, filtered, paged. */
   | { type: 'table'; generation: number; requestId: number; query: TableQuery }
@@ -48,7 +51,11 @@ export type ToWorker =
 /** Where an opened capture's load time went, in the worker (ms): waiting for the
  * reader's slices, decoding + per-packet analysis (`WasmSession.push`), the
  * end-of-capture analysis (`finish`) and assembling the report. */
-export interface LoadPhases { readWaitMs: number; pushMs: number; finishMs: number; reportMs: number }
+export interface LoadPhases {
+  readWaitMs: number; pushMs: number; finishMs: number; reportMs: number;
+  /** After the report: building the shown connection's first chart answers (`prepare`). */
+  prepareMs?: number;
+}
 
 export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
@@ -60,6 +67,8 @@ export type FromWorker =
   | { type: 'share'; generation: number; requestId: number; answer: Shared }
   | { type: 'summary'; generation: number; requestId: number; summary: ConnectionSummary | null }
   | { type: 'view'; generation: number; requestId: number; answer: ViewAnswer; workerMs: number }
+  /** `prepare` is done (its time joins the load's phases). */
+  | { type: 'prepared'; generation: number; workerMs: number }
   | { type: 'at'; generation: number; requestId: number; answer: ViewAt }
   | { type: 'connection'; generation: number; requestId: number; data: ConnectionData | null }
   | { type: 'table'; generation: number; requestId: number; page: TablePage }

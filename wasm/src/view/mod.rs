@@ -36,6 +36,12 @@ use crate::analysis::{diagnosis_shares, window, Analysis, ConnectionSummary};
 use cache::{Cache, Entry, Key};
 use intervals::SpanList;
 
+/// What [`ViewEngine::prepare`] builds: throughput asks for the per-packet set that
+/// in flight, receive window, sequence, ACK and window edge share (packet_series.rs);
+/// RTT has columns of its own. The rest the default charts ask for (window-limited
+/// spans, stalls at the summary's threshold) is kept by the analysis already.
+const PREPARED_SERIES: [Series; 2] = [Series::Throughput, Series::Rtt];
+
 /// Answers view requests over one capture's analysis, caching what it builds.
 #[derive(Default)]
 pub struct ViewEngine {
@@ -80,6 +86,20 @@ impl ViewEngine {
                 let req = ViewRequest { generation: 0, connection: 0, series: Series::Throughput, t0: 0.0, t1: 0.0, columns: 0, bin_seconds: None, stall_threshold_ms: None, direction: None };
                 failed(&req, format!("request is not a view request: {e}"))
             }
+        }
+    }
+
+    /// Builds now what the charts of `connection` ask first (its data direction's
+    /// per-packet set, its RTT samples and markers), so that their first queries are
+    /// answered from the cache. The worker calls this while the page renders the
+    /// report (the two then run on two cores, issue 14's drop → chart); the answers
+    /// are thrown away, and a guess the page does not follow costs only time.
+    pub fn prepare(&mut self, analysis: &Analysis, generation: u32, connection: u32) {
+        let Some(conn) = analysis.connections.iter().find(|c| c.id == connection) else { return };
+        let (t0, t1) = request::full_view(conn.start, conn.end);
+        for series in PREPARED_SERIES {
+            let req = ViewRequest { generation, connection, series, t0, t1, columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: None };
+            self.query(analysis, &req);
         }
     }
 
