@@ -98,7 +98,12 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
         ds.sender_lag_ms = lag * 1000.0;
-        ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
+        // A stall is a gap between two of the sender's payload-carrying segments
+        // (stalls.rs): a direction that carried no payload (a download's ACKs) has
+        // none, and its two passes over every row were a tenth of the finish.
+        if ds.payload_bytes > 0 {
+            ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
+        }
         let to_receiver = path.rtt.map_or(0.0, |r| r - lag);
         delayed_ack::reclassify(&mut ds.stalls, &cols.packets, d as u8, full_segment[d], to_receiver);
         if unstored == 0 {
