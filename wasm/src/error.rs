@@ -12,7 +12,7 @@ use std::fmt;
 pub enum Layer {
     /// File framing: pcap global/record headers, pcapng blocks.
     Capture,
-    /// Link layer: Ethernet, VLAN, SLL/SLL2, null/loopback, radiotap/802.11.
+    /// Link layer: Ethernet, VLAN, SLL/SLL2, null/loopback, radiotap/802.11, NFLOG.
     Link,
     /// IPv4 / IPv6 headers and extension headers.
     Ip,

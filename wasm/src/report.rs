@@ -164,7 +164,7 @@ impl std::io::Write for ByteCounter {
 }
 
 /// Which link types the decoder could not read, so the message names what
-/// (" (LINKTYPE 129, 239)"): numbers of the tcpdump.org LINKTYPE_ list.
+/// (" (LINKTYPE 129, 147)"): numbers of the tcpdump.org LINKTYPE_ list.
 /// Every unsupported type is named "linktype-N" (decode/link.rs `link_type_name`).
 fn unknown_link_types(names: &[String]) -> String {
     let numbers: Vec<&str> = names.iter().filter_map(|n| n.strip_prefix("linktype-")).collect();

@@ -50,6 +50,23 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
          and gives it no tcp.stream; tcpscope's decoder takes the length from the frame and \
          analyses it as one TCP segment",
     ),
+    // Zeek's testing/btest/Traces/nflog-http.pcap (LINKTYPE_NFLOG): NFLOG rules at two
+    // netfilter hooks logged the client's SYN three times (frames 1-2 hook LOCAL_OUT, 3
+    // POST_ROUTING; same IPv4 Identification, same µs). tcpscope counts one SYN and two
+    // duplicate frames (analysis/duplicates.rs); tshark counts 8 packets and 2
+    // retransmissions. Frames 1-3 are 108 bytes each: 828 - 2 × 108 = 612.
+    (
+        "zeek__nflog-http", 0, "A->B", "packets",
+        "the SYN logged three times by NFLOG rules at two hooks is one packet + 2 duplicate frames (duplicates.rs)",
+    ),
+    (
+        "zeek__nflog-http", 0, "A->B", "bytes",
+        "the two duplicate copies of the SYN (108 bytes each) are not counted: 828 - 216 = 612",
+    ),
+    (
+        "zeek__nflog-http", 0, "A->B", "retransmission (>=)",
+        "tshark's 2 retransmissions are the two duplicate copies of the SYN (same IP ID, same µs), not resends",
+    ),
     // The repo's own recordings are sender-side captures (tcpdump on the sender's
     // interface, public/examples/README.md), where every packet is seen in the order the
     // sender sent it: nothing can arrive out of order.

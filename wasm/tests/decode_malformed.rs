@@ -172,7 +172,7 @@ fn mutations_never_panic() {
         seed ^= seed << 17;
         seed
     };
-    let links = [Link::Ethernet, Link::LinuxSll2, Link::Radiotap { ht_control: true }, Link::Null { big_endian: true, af_inet6: 30 }];
+    let links = [Link::Ethernet, Link::LinuxSll2, Link::Radiotap { ht_control: true }, Link::Null { big_endian: true, af_inet6: 30 }, Link::Nflog { big_endian: false }];
     for link in &links {
         let files = [
             write_pcap(&five_packets(), link, Endian::Little, TsResolution::Nano),

@@ -36,7 +36,8 @@ fn the_unknown_link_type_warning_names_the_link_types() {
     // nflog-http.pcap (LINKTYPE_NFLOG, 239) gave only "26 packets with a link-layer type
     // tcpscope cannot decode": the message now says which, as the capture summary's
     // linkTypes ("linktype-129") does. A pcapng with an Ethernet interface (decoded) and
-    // two unsupported ones: 2 packets, both types named, Ethernet not.
+    // two unsupported ones: 2 packets, both types named, Ethernet not. (NFLOG is decoded
+    // since decode/nflog.rs; LINKTYPE_USER0, 147, stands in for it here.)
     use tcpscope_core::synth::*;
     let mut f = Flow::new("10.0.0.1:1", "10.0.0.2:2");
     for t in [0, 100, 200] {
@@ -45,11 +46,11 @@ fn the_unknown_link_type_warning_names_the_link_types() {
     let mut frames = f.frames();
     frames[1] = frames[1].clone().interface(1);
     frames[2] = frames[2].clone().interface(2);
-    let ifaces = vec![Interface::new(Link::Ethernet), Interface::new(Link::Other(129)), Interface::new(Link::Other(239))];
+    let ifaces = vec![Interface::new(Link::Ethernet), Interface::new(Link::Other(129)), Interface::new(Link::Other(147))];
     let bytes = write_pcapng(&[Section::new(Endian::Little, ifaces, frames)]);
     let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 16);
     let report = session.report();
     let w = report.warnings.iter().find(|w| w.kind == "unknown-link-type").expect("warned");
     assert_eq!(w.count, 2);
-    assert_eq!(w.message, "2 packets with a link-layer type tcpscope cannot decode (LINKTYPE 129, 239)");
+    assert_eq!(w.message, "2 packets with a link-layer type tcpscope cannot decode (LINKTYPE 129, 147)");
 }

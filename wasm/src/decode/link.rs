@@ -8,7 +8,7 @@
 
 use super::ethertype::{be16, ethertype, ppp_payload, ppp_protocol, raw, snap, Located, Net};
 use super::radiotap::Radio;
-use super::{pktap, ppi, radiotap, wifi, WarningKind};
+use super::{nflog, pktap, ppi, radiotap, wifi, WarningKind};
 
 /// Link-type numbers (LINKTYPE_* in the tcpdump list).
 pub mod linktype {
@@ -36,6 +36,8 @@ pub mod linktype {
     pub const PKTAP: u32 = 258;
     pub const IPV4: u32 = 228;
     pub const IPV6: u32 = 229;
+    /// Linux netfilter NFLOG (`tcpdump -i nflog:N`), see nflog.rs.
+    pub const NFLOG: u32 = 239;
     pub const LINUX_SLL2: u32 = 276;
 }
 
@@ -53,6 +55,7 @@ pub fn link_type_name(lt: u32) -> String {
         PPP | PPP_HDLC => "ppp".into(),
         PPI => "ppi".into(),
         PKTAP | USER2_PKTAP => "pktap".into(),
+        NFLOG => "nflog".into(),
         n => format!("linktype-{n}"),
     }
 }
@@ -64,7 +67,7 @@ pub fn is_supported(lt: u32) -> bool {
     use linktype::*;
     matches!(
         lt,
-        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11 | PPP | PPP_HDLC | PPI | PKTAP | USER2_PKTAP
+        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11 | PPP | PPP_HDLC | PPI | PKTAP | USER2_PKTAP | NFLOG
     )
 }
 
@@ -169,6 +172,7 @@ fn locate_plain(lt: u32, b: &[u8]) -> Result<Located, WarningKind> {
         RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 => raw(b, 0),
         NULL | LOOP => null(b),
         PPP | PPP_HDLC => ppp(b),
+        NFLOG => nflog::locate(b),
         _ => Err(WarningKind::UnknownLinkType),
     }
 }
@@ -331,6 +335,7 @@ mod tests {
         assert_eq!(link_type_name(228), "raw");
         assert_eq!(link_type_name(127), "ieee802-11-radiotap");
         assert_eq!((link_type_name(9), link_type_name(192), link_type_name(258), link_type_name(149)), ("ppp".into(), "ppi".into(), "pktap".into(), "pktap".into()));
+        assert_eq!(link_type_name(239), "nflog");
         assert_eq!(link_type_name(147), "linktype-147");
         assert!(!is_supported(147));
         // The allocation-free check agrees with the names for every link type.

@@ -9,6 +9,7 @@ pub mod ethertype;
 pub mod frame;
 pub mod ip;
 pub mod link;
+pub mod nflog;
 pub mod packet;
 pub mod phy_rate;
 pub mod pktap;
@@ -151,7 +152,7 @@ impl WarningKind {
 pub struct CaptureInfo {
     /// "pcap" or "pcapng" (None until the magic has been read).
     pub format: Option<&'static str>,
-    /// Link-layer type names seen ("ethernet", "linux-sll", "linux-sll2", "raw", "null", "ieee802-11-radiotap", "ppp", "ppi", "pktap", or "linktype-N").
+    /// Link-layer type names seen ("ethernet", "linux-sll", "linux-sll2", "raw", "null", "ieee802-11-radiotap", "ppp", "ppi", "pktap", "nflog", or "linktype-N").
     pub link_types: Vec<String>,
     pub packets: u64,
     /// Sum of original (wire) lengths.

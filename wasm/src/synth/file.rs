@@ -39,6 +39,9 @@ pub enum Link {
     /// Ethernet + PPPoE session; the IPv4 total length is raised by `excess` bytes
     /// and that many padding bytes follow the packet (PPPoE length stays true).
     Pppoe { excess: u16 },
+    /// LINKTYPE_NFLOG (239): NFLOG header + TLVs as a Linux kernel logs an outgoing
+    /// packet (links::nflog), the TLV headers big-endian when `big_endian`.
+    Nflog { big_endian: bool },
     /// Any other link-type number; the frame's bytes are written as they are.
     Other(u32),
 }
@@ -57,6 +60,7 @@ impl Link {
             Link::Ppi { .. } => 192,
             Link::Ppp { .. } | Link::Mpls { over_ppp: true, .. } => 9,
             Link::Mpls { .. } | Link::Pppoe { .. } => 1,
+            Link::Nflog { .. } => 239,
         }
     }
 
@@ -98,6 +102,10 @@ impl Link {
                 links::qos_data(&mut b, f, *ht_control);
             }
             Link::Ieee80211 => links::qos_data(&mut b, f, false),
+            Link::Nflog { big_endian } => {
+                links::nflog(&mut b, f, *big_endian);
+                return b;
+            }
             Link::Pktap { inner, .. } => {
                 links::pktap(&mut b, f, inner.dlt());
                 b.extend_from_slice(&inner.encapsulate(f));

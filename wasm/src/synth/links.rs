@@ -1,7 +1,7 @@
 //! Link headers of `synth` for the Mac / Wi-Fi / carrier link types, written byte for
 //! byte from their specs (the same references as the decoder: Apple PKTAP as in
 //! Wireshark packet-pktap.c, CACE PPI 1.0.10, RFC 1661/1662 PPP, RFC 3032 MPLS,
-//! RFC 2516 PPPoE, radiotap.org fields).
+//! RFC 2516 PPPoE, radiotap.org fields, tcpdump.org LINKTYPE_NFLOG).
 
 use super::Frame;
 
@@ -154,4 +154,39 @@ pub fn mpls(b: &mut Vec<u8>, labels: &[u32]) {
 pub fn pppoe(b: &mut Vec<u8>, ppp_len: usize) {
     b.extend_from_slice(&[0x11, 0x00, 0x00, 0x01]);
     b.extend_from_slice(&(ppp_len as u16).to_be_bytes());
+}
+
+/// One NFLOG TLV (tcpdump.org LINKTYPE_NFLOG): length (header included, padding not)
+/// and type in the capturing host's byte order, the value, zero padding to 4 bytes.
+fn nflog_tlv(b: &mut Vec<u8>, kind: u16, value: &[u8], big: bool) {
+    let len = u16::try_from(4 + value.len()).expect("synth: NFLOG TLV over 64 KiB");
+    let (l, k) = if big { (len.to_be_bytes(), kind.to_be_bytes()) } else { (len.to_le_bytes(), kind.to_le_bytes()) };
+    b.extend_from_slice(&l);
+    b.extend_from_slice(&k);
+    b.extend_from_slice(value);
+    b.resize(b.len() + (4 - value.len() % 4) % 4, 0);
+}
+
+/// An NFLOG record as the kernel builds one for an outgoing packet on group 5
+/// (net/netfilter/nfnetlink_log.c `__build_packet_message`, in its order): family
+/// (AF_INET 2 / AF_INET6 10; NFPROTO_ARP 3 for anything else), version 0, group
+/// big-endian; then NFULA_PACKET_HDR (1: Ethertype, hook 3 = LOCAL_OUT), NFULA_PREFIX
+/// (10: "tcpscope" + NUL, 9 bytes, so 3 bytes of padding), NFULA_IFINDEX_OUTDEV (5),
+/// NFULA_UID (11) and NFULA_GID (14), and NFULA_PAYLOAD (9: the packet from its
+/// network header on), padded.
+pub fn nflog(b: &mut Vec<u8>, f: &Frame, big: bool) {
+    let family = match f.ethertype {
+        0x0800 => 2,
+        0x86DD => 10,
+        _ => 3,
+    };
+    b.extend_from_slice(&[family, 0, 0, 5]);
+    let mut hdr = f.ethertype.to_be_bytes().to_vec();
+    hdr.extend_from_slice(&[3, 0]);
+    nflog_tlv(b, 1, &hdr, big);
+    nflog_tlv(b, 10, b"tcpscope\0", big);
+    nflog_tlv(b, 5, &2u32.to_be_bytes(), big);
+    nflog_tlv(b, 11, &1000u32.to_be_bytes(), big);
+    nflog_tlv(b, 14, &1000u32.to_be_bytes(), big);
+    nflog_tlv(b, 9, &f.net, big);
 }
