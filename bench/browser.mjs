@@ -7,8 +7,9 @@
 //                plus two animation frames (the charts of the largest connection drawn)
 //   readyVsRead  readyMs / readMs (issue 7 target: ≤ 2)
 //   phases       the worker's time: waiting for the reader's slices, decoding + per-packet
-//                analysis (push), end-of-capture analysis (finish), the report, and the
-//                view queries the charts asked before ready
+//                analysis (push), end-of-capture analysis (finish), the report, building
+//                the shown connection's chart columns while the page renders (prepare),
+//                and the view queries the charts asked before ready
 //   frames       requestAnimationFrame deltas while zooming (Ctrl + wheel) and panning
 //                (mouse drag) on the throughput chart, ≥ 60 of each (issue 14 targets:
 //                p95 ≤ 16.7 ms, max ≤ 50 ms)
