@@ -98,7 +98,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
         ds.sender_lag_ms = lag * 1000.0;
-        ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
+        ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag, path.rtt);
         let to_receiver = path.rtt.map_or(0.0, |r| r - lag);
         delayed_ack::reclassify(&mut ds.stalls, &cols.packets, d as u8, full_segment[d], to_receiver);
         if unstored == 0 {
