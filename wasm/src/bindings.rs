@@ -5,7 +5,7 @@
 //! would be invalidated when memory grows), so the worker can transfer them.
 
 use crate::analysis::store::secs;
-use crate::analysis::{stalls, AnalysisOptions, ConnStore};
+use crate::analysis::{AnalysisOptions, ConnStore, ConnectionSummary};
 use crate::session::Session;
 use wasm_bindgen::prelude::*;
 
@@ -144,23 +144,28 @@ impl WasmSession {
         }
     }
 
-    /// Stalls of one direction for another threshold (the UI's control), as JSON.
+    /// Stalls of one direction for another threshold, as JSON: the view's
+    /// (`view::stalls::find`: the summary's sender lag, path RTT and inferred scale).
     #[wasm_bindgen(js_name = stallsJson)]
     pub fn stalls_json(&self, conn: u32, dir: u8, threshold_ms: f64) -> String {
-        let found = self.store(conn).map(|s| stalls::find_stalls(&s.packet_columns(false), dir, threshold_ms / 1000.0)).unwrap_or_default();
+        let found = self.connection(conn).map(|(c, s)| crate::view::stalls::find(s, c, dir, threshold_ms)).unwrap_or_default();
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
     }
 }
 
 impl WasmSession {
     fn store(&self, conn: u32) -> Option<&ConnStore> {
+        self.connection(conn).map(|(_, s)| s)
+    }
+
+    fn connection(&self, conn: u32) -> Option<(&ConnectionSummary, &ConnStore)> {
         let analysis = self.inner.analysis()?;
         // Ids are positions (Analyzer::finish numbers connections in order).
         let index = match analysis.connections.get(conn as usize) {
             Some(c) if c.id == conn => conn as usize,
             _ => analysis.connections.iter().position(|c| c.id == conn)?,
         };
-        analysis.stores.get(index)
+        Some((analysis.connections.get(index)?, analysis.stores.get(index)?))
     }
 }
 

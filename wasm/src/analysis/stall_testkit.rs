@@ -93,6 +93,46 @@ impl Cols {
     }
 }
 
+/// How the peer (dir 1) of [`turn_taking`] answers a response: a pure ACK that long
+/// after the response reached it (None: its ACK rides on the request), then its next
+/// request that long after the response reached it.
+pub type PeerTurn = (Option<f64>, f64);
+
+/// Request/response over a path of round trip `rtt` (s): the peer (dir 1) sends a
+/// request of 300 B, dir 0 answers each with one response of `MSS` bytes 0.2 ms after
+/// the request reaches it, the peer answers each response as `turns` says; one more
+/// response ends the connection. Every packet takes `rtt / 2` from one host to the
+/// other; the capture is taken at dir 0 (`at_sender`) or at the peer. Returns the
+/// columns (window 64 KiB; the handshake's ACK at 0 s is a pure ACK of the peer).
+pub fn turn_taking(rtt: f64, at_sender: bool, turns: &[PeerTurn]) -> Cols {
+    const REQ: u32 = 300;
+    const SERVER_S: f64 = 0.0002;
+    let win = 65536.0;
+    // Capture time of a packet that leaves the peer (`from_peer`) or dir 0 at `t`.
+    let seen = |t: f64, from_peer: bool| if at_sender == from_peer { t + rtt / 2.0 } else { t };
+    let mut c = Cols::new(win);
+    let request = |c: &mut Cols, t: f64, k: usize, ack: f64| {
+        let r = c.data(seen(t, true), 1, 1.0 + (k as u32 * REQ) as f64, REQ);
+        c.c.packets.ack[r] = ack;
+        c.c.packets.win[r] = win;
+    };
+    // The peer's clock: it sends request k at `t`; dir 0 answers at t + rtt/2 + 0.2 ms.
+    let mut t = 0.050;
+    request(&mut c, t, 0, 1.0);
+    for k in 0..=turns.len() {
+        let sent = t + rtt / 2.0 + SERVER_S;
+        c.data(seen(sent, false), 0, 1.0 + (k as u32 * MSS) as f64, MSS);
+        let Some(&(ack_after, request_after)) = turns.get(k) else { break };
+        let (arrived, acked) = (sent + rtt / 2.0, 1.0 + ((k as u32 + 1) * MSS) as f64);
+        if let Some(a) = ack_after {
+            c.ack(seen(arrived + a, true), 1, acked, win);
+        }
+        t = arrived + request_after;
+        request(&mut c, t, k + 1, acked);
+    }
+    c
+}
+
 /// A sender (dir 0) limited by the receiver's window `window`, sending at `nic_bps`
 /// into a bottleneck of `link_bps` with base RTT `rtt`; the receiver ACKs every
 /// segment (duplicate ACKs for holes) with window `window`. Segments numbered in

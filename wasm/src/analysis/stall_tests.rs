@@ -1,5 +1,5 @@
 //! Stall detection and causes on hand-built columns (direction 0 sends, 1 ACKs).
-use super::testkit::{Cols, MSS};
+use super::testkit::{turn_taking, Cols, PeerTurn, MSS};
 use super::*;
 
 const M: f64 = MSS as f64;
@@ -192,6 +192,80 @@ fn a_late_piggybacked_ack_without_any_pure_ack_in_the_capture_is_unknown() {
     request(&mut c, 4.800);
     c.data(4.810, 0, 1449.0, 1448);
     assert_eq!(one(&c).cause, StallCause::AckWait);
+}
+
+/// Causes and `ended_by` of dir 0's stalls in a [`turn_taking`] capture, judged as the
+/// summary does: in the sender's time (lag: the path RTT at the peer, 0 at dir 0), with
+/// the connection's path RTT.
+fn turns(rtt: f64, at_sender: bool, peer: &[PeerTurn]) -> Vec<(StallCause, String)> {
+    let c = turn_taking(rtt, at_sender, peer);
+    let lag = if at_sender { 0.0 } else { rtt };
+    let found = find_stalls_lagged(&c.c.packets, 0, T, lag, Some(rtt));
+    assert_eq!(found.len(), peer.len(), "{found:#?}");
+    found.into_iter().map(|s| (s.cause, s.ended_by)).collect()
+}
+
+#[test]
+fn a_late_piggybacked_ack_where_the_capture_holds_pure_acks_is_the_peer_sitting_on_the_data() {
+    use StallCause::{AckWait, ApplicationIdle};
+    // Request/response over a 10 ms path, captured at the responder (dir 0). Response 1:
+    // the peer ACKs it alone (a 40 ms delayed ACK), its next request 0.3 s later: the
+    // sender was free most of the gap (rule 3). Response 2: the request comes 5 ms after
+    // the response arrived and carries its ACK: a round trip. Response 3: the request,
+    // and with it the peer's first ACK of the data, comes 2 s after the response arrived
+    // (2.01 s after the capture saw it; "2 s" in the words). A receiver MUST ACK within 0.5 s (RFC 9293
+    // §3.8.6.3) and this peer does ACK alone (response 1), so it had the data by
+    // 10 ms + 0.5 s at the latest and sat on it from then on, 1.5 s of the 2.0102 s gap
+    // (more than half): the peer's application, not the round trip.
+    let peer = [(Some(0.040), 0.300), (None, 0.005), (None, 2.0), (None, 0.005)];
+    let got = turns(0.010, true, &peer);
+    let causes: Vec<StallCause> = got.iter().map(|s| s.0).collect();
+    assert_eq!(causes, [ApplicationIdle, AckWait, ApplicationIdle, AckWait]);
+    assert_eq!(got[0].1, "new data after all was acknowledged");
+    // Request 3 leaves the peer at 0.050 + 3 × (10 ms + 0.2 ms) + 0.3 + 0.005 + 2.0 s and
+    // reaches the capture 5 ms later: 2.3906 s.
+    assert_eq!(
+        got[2].1,
+        "new data after the peer's reply of 300 bytes at 2.391 s (the peer's application was idle: its first ACK of the data came 2 s after it, on a request, past the path RTT of 10 ms + the 0.5 s in which a receiver must ACK alone, so the peer had held the data)"
+    );
+    // The same captured at the peer: its request leaves 2 s after the response arrives,
+    // but in the sender's time (lag = the path RTT, sender_view.rs) its ACK again takes
+    // effect 2.01 s after the data: the same causes.
+    let causes: Vec<StallCause> = turns(0.010, false, &peer).into_iter().map(|s| s.0).collect();
+    assert_eq!(causes, [ApplicationIdle, AckWait, ApplicationIdle, AckWait]);
+    // Without a path RTT (find_stalls) the late ACK cannot be told from a long path:
+    // a round trip, as before.
+    let c = turn_taking(0.010, true, &peer);
+    assert_eq!(find_stalls(&c.c.packets, 0, T)[2].cause, AckWait);
+}
+
+#[test]
+fn a_piggybacked_ack_within_path_rtt_plus_half_a_second_is_still_a_round_trip() {
+    use StallCause::{AckWait, ApplicationIdle};
+    // 10 ms path, the request (with the ACK) 0.3 s after the response arrived: 0.31 s
+    // after the data, within 10 ms + 0.5 s (a delayed ACK may ride on the request):
+    // the round trip, the peer's application answered within the ACK delay. Request 2
+    // leaves the peer at 0.050 + 2 × 10.2 ms + 0.3 + 0.3 s, the capture sees it 5 ms later.
+    let got = turns(0.010, true, &[(Some(0.040), 0.300), (None, 0.300)]);
+    assert_eq!(got[1], (AckWait, "the peer's next request of 300 bytes at 0.675 s: a request/response round trip".to_string()));
+    // A satellite-like path of 1.2 s: the capture at the responder sees the request
+    // (with the ACK) 1.4 s after the data, the peer held it 0.2 s: within 1.2 + 0.5 s,
+    // the round trip. (Had the rule ignored the path, 1.4 s > 0.5 s would read late.)
+    let got = turns(1.2, true, &[(Some(0.040), 0.300), (None, 0.200)]);
+    assert_eq!(got[1].0, AckWait);
+    // Captured at the peer the request leaves 0.2 s after the data arrives; in the
+    // sender's time that is again 1.4 s: the round trip.
+    assert_eq!(turns(1.2, false, &[(Some(0.040), 0.300), (None, 0.200)])[1].0, AckWait);
+    // Held 0.8 s on that path: 2.0 s after the data, late (> 1.7 s), so the peer had it
+    // by 1.7 s; but it sat on it only 0.3 s of the 2.0002 s gap, the path took the
+    // rest: still the round trip (the half-gap test, counted from 1.7 s).
+    let got = turns(1.2, true, &[(Some(0.040), 0.300), (None, 0.800)]);
+    assert_eq!(got[1].0, AckWait);
+    // Held 1.5 s: 2.7 s after the data, the peer sat 1.0 s of the 2.7002 s gap, less
+    // than half: a round trip still. Held 3 s: it sat 2.5 s of 4.2002 s, the peer's
+    // application was idle.
+    assert_eq!(turns(1.2, true, &[(Some(0.040), 0.300), (None, 1.500)])[1].0, AckWait);
+    assert_eq!(turns(1.2, true, &[(Some(0.040), 0.300), (None, 3.000)])[1].0, ApplicationIdle);
 }
 
 #[test]

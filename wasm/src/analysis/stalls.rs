@@ -36,19 +36,27 @@
 //! 4. `window-limited`: in flight at the last data segment before the gap had reached
 //!    the peer's advertised window, within [`window_tolerance`], or Wireshark flagged
 //!    it "window full".
-//!    Then `application-idle` again for turn-taking: everything was acknowledged and
-//!    the peer sent payload during the gap (request/response, interactive sessions):
-//!    the sender's application waited for the peer's reply, not for the network.
+//!    Then turn-taking: everything was acknowledged and the peer sent payload during
+//!    the gap (request/response, interactive sessions), in this order:
+//!    - `unknown` when the request carried the peer's first ACK of the data > 0.5 s
+//!      after it and the capture holds no pure ACK of the peer at all (RFC 9293
+//!      §3.8.6.3: a peer holding data that long ACKs it alone, so the path was that
+//!      long or the capture lacks the ACK, and it cannot tell which);
+//!    - `ack-wait` ("a request/response round trip") if the peer's request came in the
+//!      first half of the gap after the peer had everything, else `application-idle`
+//!      (the peer's application sat on it). The peer had everything when its ACK says
+//!      so, except when that first ACK rode on its request later than path RTT +
+//!      0.5 s after the data: a peer holding the data that long MUST have ACKed it
+//!      alone (§3.8.6.3), this capture, which holds the peer's pure ACKs, lacks that
+//!      one, and the measured path does not explain the delay (unless its queue grew
+//!      0.5 s above the minimum): the peer had the data by path RTT + 0.5 s at the
+//!      latest, and the half-gap test counts from there.
 //! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
 //!    congestion window, delayed ACKs, or the path).
-//!    Not when the request carried the peer's first ACK of the data > 0.5 s after it
-//!    and the capture holds no pure ACK of the peer at all: then `unknown` (RFC 9293
-//!    §3.8.6.3: a peer holding data that long ACKs it alone, so the path was that
-//!    long or the capture lacks the ACK, and it cannot tell which).
 //! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told.
 
 use super::columns::{flag_bits, PacketColumns};
-use super::diagnosis_format::{format_bytes, format_timestamp};
+use super::diagnosis_format::{format_bytes, format_duration, format_timestamp};
 use super::sender_view::sender_view;
 use super::{Stall, StallCause};
 use crate::decode::tcp_flags;
@@ -223,12 +231,15 @@ struct Gap {
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
 /// direction `dir`, each with a cause. One linear pass.
 pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall> {
-    find_stalls_lagged(cols, dir, threshold_s, 0.0)
+    find_stalls_lagged(cols, dir, threshold_s, 0.0, None)
 }
 
 /// [`find_stalls`] judged in the sender's time: the peer's packets take effect
 /// `lag_s` after the capture saw them (sender_view.rs; `ConnectionSummary::sender_lag_ms`).
-pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64) -> Vec<Stall> {
+/// `path_rtt_s`: the connection's path RTT (vantage.rs; `ConnectionSummary::path_rtt_ms`),
+/// the longest a prompt ACK takes to reach the sender in its time (data → receiver →
+/// sender, whatever the vantage), for turn-taking's late piggybacked ACK; None: unknown.
+pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
     let n = cols.t.len();
     let mss = mss_estimate(cols, dir);
     let lagged = lag_s > 0.0;
@@ -296,7 +307,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
         if let Some(g) = gap.take() {
             let t0 = cols.t[g.index];
             if t - t0 > threshold_s {
-                out.push(classify(cols, &g, i, peer_win, seq < g.high, peer_pure_acks));
+                out.push(classify(cols, &g, i, peer_win, seq < g.high, peer_pure_acks, path_rtt_s));
             }
         }
         let resent_here = seq < high;
@@ -360,7 +371,7 @@ fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) 
     Stall { start: t0, duration: cols.t[last] - t0, cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
 }
 
-fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool) -> Stall {
+fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, path_rtt_s: Option<f64>) -> Stall {
     let (t0, t1) = (cols.t[g.index], cols.t[j]);
     let duration = t1 - t0;
     let (cause, ended_by) = if g.zero_window {
@@ -428,12 +439,33 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
                 format_timestamp(tr)
             );
             (StallCause::Unknown, how)
-        } else if tr - ta < 0.5 * duration {
-            let how = format!("the peer's next request of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
-            (StallCause::AckWait, how)
         } else {
-            let how = format!("new data after the peer's reply of {} bytes at {} (the peer's application was idle)", bytes, format_timestamp(tr));
-            (StallCause::ApplicationIdle, how)
+            // When did the peer have everything? When its ACK says so (ta), unless that
+            // ACK rode on its request later than the path RTT (data → peer → sender, in
+            // the sender's time) + 0.5 s after the data: a receiver MUST acknowledge
+            // within 0.5 s of arrival (RFC 9293 §3.8.6.3), so this capture, which does
+            // hold the peer's pure ACKs, lacks that one (or the peer's stack broke the
+            // rule): either way the peer had the data by path RTT + 0.5 s at the latest.
+            // Only a path whose delay rose 0.5 s above its measured minimum would make
+            // this a round trip after all.
+            let late = path_rtt_s.filter(|&rtt| g.acked_by_payload && ta - t0 > rtt + MAX_ACK_DELAY_S);
+            let had_all = late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S);
+            if tr - had_all < 0.5 * duration {
+                let how = format!("the peer's next request of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
+                (StallCause::AckWait, how)
+            } else if let Some(rtt) = late {
+                let how = format!(
+                    "new data after the peer's reply of {} bytes at {} (the peer's application was idle: its first ACK of the data came {} after it, on a request, past the path RTT of {} + the 0.5 s in which a receiver must ACK alone, so the peer had held the data)",
+                    bytes,
+                    format_timestamp(tr),
+                    format_duration(ta - t0),
+                    format_duration(rtt)
+                );
+                (StallCause::ApplicationIdle, how)
+            } else {
+                let how = format!("new data after the peer's reply of {} bytes at {} (the peer's application was idle)", bytes, format_timestamp(tr));
+                (StallCause::ApplicationIdle, how)
+            }
         }
     } else if peer_win.is_finite() {
         let how = match g.last_peer_update {

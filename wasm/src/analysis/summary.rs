@@ -102,7 +102,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // (stalls.rs): a direction that carried no payload (a download's ACKs) has
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
-            ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag);
+            ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag, path.rtt);
         }
         let to_receiver = path.rtt.map_or(0.0, |r| r - lag);
         delayed_ack::reclassify(&mut ds.stalls, &cols.packets, d as u8, full_segment[d], to_receiver);

@@ -97,7 +97,8 @@ impl GapHistogram {
 /// connection; a `find_stalls` over the store's rows would avoid it.
 pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: f64) -> Vec<Stall> {
     let cols = super::sender_columns(store, conn);
-    stalls::find_stalls_lagged(&cols, dir, threshold_ms / 1e3, conn.directions[dir as usize].sender_lag_ms / 1e3)
+    let (lag_s, path_rtt_s) = (conn.directions[dir as usize].sender_lag_ms / 1e3, conn.path_rtt_ms.map(|ms| ms / 1e3));
+    stalls::find_stalls_lagged(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s)
 }
 
 /// A stall as a view interval.
