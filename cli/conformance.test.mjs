@@ -21,6 +21,10 @@ const EXTRA_STREAMS = new Set(['MALFORMED_bad_record_caplen__ssh', 'tcpdump__big
 // counts it once and reports capture.duplicateFrames (wasm/tests/conformance.rs ALLOWED).
 const DUPLICATE_FRAMES = new Map([['tcpdump__pptp', 8]]);
 
+// IPv6 captures at snaplen 96 whose ACKs end inside their SACK option: tshark stops
+// dissecting those frames there and flags no duplicate ACK (wasm/tests/conformance.rs CUT_SACK).
+const CUT_SACK = new Set(['rx-ipv6-loss']);
+
 function pairs(captureDir, oracleDir) {
   return readdirSync(captureDir)
     .filter((f) => /\.pcap(ng)?$/.test(f))
@@ -57,7 +61,7 @@ function compare(stem, file, oracle) {
       if (rw.min !== null) assert.deepEqual([ours.receiveWindow.min, ours.receiveWindow.max], [rw.min, rw.max], `${where}: rwnd`);
       if (rw.window_scale_factors_seen.length === 1) assert.equal(multiplier(ours), rw.window_scale_factors_seen[0], `${where}: scale`);
       assert.equal(ours.zeroWindows, theirs.analysis_counts.zero_window, `${where}: zero windows`);
-      assert.equal(ours.duplicateAcks, theirs.analysis_counts.duplicate_ack, `${where}: duplicate ACKs`);
+      if (!CUT_SACK.has(stem)) assert.equal(ours.duplicateAcks, theirs.analysis_counts.duplicate_ack, `${where}: duplicate ACKs`);
       assert.ok(ours.retransmissions >= theirs.analysis_counts.retransmission, `${where}: retransmissions ≥ tshark's`);
     });
   }

@@ -111,15 +111,33 @@ fn at_the_receiver_a_probe_is_judged_one_path_rtt_later() {
 }
 
 #[test]
-fn at_the_receiver_sack_recovery_is_still_fast_but_some_refills_read_as_reordering() {
+fn at_the_receiver_every_refill_of_a_hole_is_a_fast_retransmission() {
     // cubic-loss recorded again at the receiver. The sender's kernel: 24 retransmitted
     // segments, all TCPFastRetrans, no timeout. At this vantage every lost original is a
-    // hole and its retransmission fills it; Wireshark's rules call a refill that comes
-    // within the handshake RTT of the highest segment "out-of-order" (15 here) — a
-    // receiver-side capture cannot tell a retransmission from reordering by the
-    // sequence numbers alone — and the other 9 retransmissions. Judged one sender lag
-    // (10.3 ms) later, all 9 are fast: 9 of the kernel's 24, and no wrong kind.
-    assert_eq!(kinds("rx-cubic-loss.pcap"), [9, 0, 0, 9, 0, 0]);
+    // hole and its retransmission fills it one path RTT (10.3 ms) or more after the
+    // hole opened: the sender re-sends only after the receiver's ACKs of the data beyond
+    // it reach it. Wireshark's rules call 15 of them "out-of-order" (within its
+    // handshake RTT — 39.9 ms here, a slow SYN/ACK — of the highest segment); a hole
+    // filled half a round trip or more after it opened is a retransmission
+    // (analyzer.rs reclassify_out_of_order): all 24, judged one sender lag later, fast.
+    assert_eq!(kinds("rx-cubic-loss.pcap"), [24, 0, 0, 24, 0, 0]);
     let k = |c| kernel("rx-cubic-loss", "pv_a", c);
     assert_eq!((k("RetransSegs"), k("FastRetrans"), k("Timeouts")), (24, 24, 0));
+}
+
+#[test]
+fn ipv6_at_the_receiver_with_sack_options_cut_by_the_snaplen() {
+    // 3 % loss over IPv6 (BBR), captured at the receiver with snaplen 96, which keeps
+    // 10 bytes of each SACK option (scripts/fixtures/record.sh rx-ipv6-loss). The
+    // sender's kernel: 81 retransmitted segments, all TCPFastRetrans, no timeout, 3 of
+    // them lost again (TCPLostRetransmit: the emulator drops at random, retransmissions
+    // too) → 78 reached the capture. Ours: 78, all fast. Wireshark calls 50 of the
+    // refills out-of-order (tshark: 28 retransmissions); and with the SACK blocks
+    // unreadable the receiver's ACKs (same ACK, a growing window: no Wireshark duplicate
+    // ACK) would count as no feedback, and 14 recovery re-sends read as 7 timeouts + 7
+    // slow start. An ACK with a cut SACK option is feedback (RFC 2018 §4: its first block
+    // is the segment that triggered it).
+    assert_eq!(kinds("rx-ipv6-loss.pcap"), [78, 0, 0, 78, 0, 0]);
+    let k = |c| kernel("rx-ipv6-loss", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("FastRetrans"), k("LostRetransmit"), k("Timeouts")), (81, 81, 3, 0));
 }

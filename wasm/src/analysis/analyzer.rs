@@ -86,6 +86,10 @@ pub(crate) struct Conn {
     /// ts_first_rtt, the out-of-order threshold), ns; 0 = none.
     ts_mru_syn: i64,
     first_rtt: i64,
+    /// Shortest turn seen through each end: capture → host `d` → capture (an RTT
+    /// sample of the other side's segment answered by `d`: ACK or timestamp echo),
+    /// ns; 0 = none yet. The two add up to a path RTT (the hole-fill rule below).
+    min_turn: [i64; 2],
     pub handshake: HandshakeTimes,
     /// Options of the SYN and SYN/ACK (handshake.rs).
     pub offers: HandshakeOffers,
@@ -222,6 +226,7 @@ impl Conn {
             sides: Default::default(),
             ts_mru_syn: 0,
             first_rtt: 0,
+            min_turn: [0; 2],
             handshake: HandshakeTimes::default(),
             offers: HandshakeOffers::default(),
             first_t: f64::NAN,
@@ -292,8 +297,8 @@ impl Conn {
         let rows = &mut self.rows;
         // A SYN or FIN occupies one sequence number: it fills that much of a hole.
         let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
-        let filled_gap = fwd.holes.as_mut().is_some_and(|h| h.on_segment(hole, seq_rel, occupied_end, row, |r| rows.mark(r, fb::CAPTURE_LOSS)));
-        aflags = reclassify_out_of_order(aflags, filled_gap);
+        let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, seq_rel, occupied_end, row, t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| t_ns - opened), round_trip(self.first_rtt, self.min_turn));
 
         // Window scale options are read after the analysis, as in packet-tcp.c.
         let hs = &mut self.handshake;
@@ -381,6 +386,7 @@ impl Conn {
                 // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
                 acks_new_data = true;
                 if let Some(ns) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
+                    note_turn(&mut self.min_turn, d, ns);
                     if store {
                         self.rows.push_rtt(t_ns, rdir, ns, 0);
                     }
@@ -406,6 +412,7 @@ impl Conn {
                 let new_data = seg.payload_len > 0 && !probe && prev_next.map_or(true, |p| end_rel > p);
                 let echo = Echo { acks_new_data, sends_new_data: new_data };
                 if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
+                    note_turn(&mut self.min_turn, d, sample.ns);
                     if store {
                         let excluded = !sample.trusted || rev_recovering || probe;
                         self.rows.push_rtt(t_ns, rdir, sample.ns, 1 | if excluded { 2 } else { 0 });
@@ -437,7 +444,7 @@ impl Conn {
             if let (Some(a), Some(kinds)) = (ack_rel, rev.kinds.as_mut()) {
                 let duplicate = aflags & fb::DUPLICATE_ACK != 0;
                 let tsecr = o.timestamp.map(|t| t.1);
-                kinds.on_peer_ack(&PeerAck { t_ns, ack: a, sack: &blocks[..n], tsecr, duplicate });
+                kinds.on_peer_ack(&PeerAck { t_ns, ack: a, sack: &blocks[..n], sack_unreadable: o.sack_unreadable, tsecr, duplicate });
             }
         }
 
@@ -466,12 +473,52 @@ impl Conn {
     }
 }
 
+/// An RTT sample `ns` of a segment that end `d` answered (capture → d → capture).
+fn note_turn(min_turn: &mut [i64; 2], d: usize, ns: i64) {
+    if ns > 0 && (min_turn[d] == 0 || ns < min_turn[d]) {
+        min_turn[d] = ns;
+    }
+}
+
+/// The path round trip so far for the hole-fill rule: the shorter of Wireshark's
+/// handshake RTT `first_rtt` (capture → each end → capture, but one sample, which a
+/// slow SYN/ACK inflates: 39.9 ms on the 10 ms path of rx-cubic-loss.pcap) and the
+/// sum of the shortest turns through each end. None before either is known.
+fn round_trip(first_rtt: i64, min_turn: [i64; 2]) -> Option<i64> {
+    let turns = (min_turn[0] > 0 && min_turn[1] > 0).then(|| min_turn[0] + min_turn[1]);
+    let hs = (first_rtt > 0).then_some(first_rtt);
+    match (hs, turns) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// tcpscope's one departure from Wireshark's labels (see flags.rs): an
 /// "out-of-order" segment whose bytes were all captured before is a retransmission.
 /// True reordering (receiver-side captures) always fills a capture gap, because the
-/// later segment that overtook it was flagged "previous segment not captured".
-fn reclassify_out_of_order(f: u32, filled_gap: bool) -> u32 {
-    if f & fb::OUT_OF_ORDER != 0 && !filled_gap {
+/// later segment that overtook it was flagged "previous segment not captured" — but so
+/// does the re-send of a segment lost before a receiver-side capture point, which comes
+/// a round trip after the gap opened (below). `filled_gap_after_ns`: how long after the
+/// gap it fills opened (None: it filled none); `rtt_ns`: `round_trip`.
+fn reclassify_out_of_order(f: u32, filled_gap_after_ns: Option<i64>, rtt_ns: Option<i64>) -> u32 {
+    let retransmitted = match (filled_gap_after_ns, rtt_ns) {
+        // Its bytes were all captured before: the sender sent them again.
+        (None, _) => true,
+        // It fills a hole (a segment the capture never saw, lost before the capture
+        // point or reordered). The sender learns of a hole from the receiver's ACKs of
+        // the data beyond it: its retransmission passes the capture point one path RTT
+        // (capture → receiver → capture → sender → capture) after the segment that
+        // opened the hole, whatever the vantage (RFC 5681 §3.2, RFC 6675 §5; less the
+        // spacing of later-sent segments when RACK marks by send order, RFC 8985 §6.2).
+        // A segment reordered on the way arrives within a fraction of it: a sender
+        // tolerates reordering up to min_RTT/4 (RACK's reo_wnd, RFC 8985 §6.2). So a
+        // hole filled half a round trip (`Conn::round_trip`) or more after it opened
+        // was refilled by the sender: a retransmission. Without any round trip yet,
+        // Wireshark's label stands.
+        (Some(after), Some(rtt)) => after.saturating_mul(2) >= rtt,
+        (Some(_), None) => false,
+    };
+    if f & fb::OUT_OF_ORDER != 0 && retransmitted {
         (f & !fb::OUT_OF_ORDER) | fb::RETRANSMISSION
     } else {
         f

@@ -18,13 +18,15 @@ use serde::Serialize;
 /// Holes remembered per direction at most (the oldest is forgotten first).
 pub const MAX_GAPS: usize = 64;
 
-/// A range of sequence space [start, end) never captured, and the store row of the
-/// segment that revealed it (u32::MAX: not stored).
+/// A range of sequence space [start, end) never captured, the store row of the
+/// segment that revealed it (u32::MAX: not stored) and when that segment was
+/// captured (ns since the first packet of the file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Gap {
     pub start: i64,
     pub end: i64,
     pub row: u32,
+    pub opened_ns: i64,
 }
 
 /// `connection.captureLoss`.
@@ -49,10 +51,11 @@ pub struct Holes {
 }
 
 impl Holes {
-    /// A segment of this side [a, b) arrived after the capture had seen up to `prev`
-    /// (a hole [prev, a) when prev < a). Returns true if it filled part of a hole.
+    /// A segment of this side [a, b) captured at `t_ns` after the capture had seen up
+    /// to `prev` (a hole [prev, a) when prev < a). Returns, if it filled part of a
+    /// hole, when the oldest hole it filled opened (`Gap::opened_ns`).
     /// `mark(row)` is called when the hole before it was already counted as unseen.
-    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, mut mark: impl FnMut(u32)) -> bool {
+    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, mut mark: impl FnMut(u32)) -> Option<i64> {
         // Bytes already counted as acknowledged beyond everything captured are no
         // new hole when the data after them arrives: this segment follows capture loss.
         if let (Some(p), Some(c)) = (prev, self.counted_high) {
@@ -67,20 +70,24 @@ impl Holes {
             if self.gaps.len() == MAX_GAPS {
                 self.gaps.remove(0);
             }
-            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX) });
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns });
         }
-        b > a && self.fill(a, b)
+        if b > a {
+            self.fill(a, b)
+        } else {
+            None
+        }
     }
 
-    /// Removes [a, b) from the holes; true if it overlapped one (the segment brought
-    /// bytes the capture had not shown before).
-    fn fill(&mut self, a: i64, b: i64) -> bool {
-        let mut hit = false;
+    /// Removes [a, b) from the holes; if it overlapped one (the segment brought bytes
+    /// the capture had not shown before), when the oldest of them opened.
+    fn fill(&mut self, a: i64, b: i64) -> Option<i64> {
+        let mut hit: Option<i64> = None;
         let mut i = 0;
         while i < self.gaps.len() {
             let g = self.gaps[i];
             if a < g.end && b > g.start {
-                hit = true;
+                hit = Some(hit.map_or(g.opened_ns, |h| h.min(g.opened_ns)));
                 match (a > g.start, b < g.end) {
                     (true, true) => {
                         self.gaps[i].end = a;

@@ -11,7 +11,9 @@
 //! it comes within one initial RTT (or 3 ms) of the highest segment. On a capture
 //! taken at the SENDER a quick retransmission looks exactly like that, so tshark
 //! undercounts retransmissions there; tcpscope re-labels such a segment a
-//! retransmission when its bytes were already captured (it fills no capture gap).
+//! retransmission when its bytes were already captured (it fills no capture gap), or
+//! when it fills a capture gap half a round trip or more after the gap opened (at a
+//! receiver-side capture, the re-send of a segment lost upstream).
 
 use super::columns::flag_bits as fb;
 use super::sequence::{gt_seq, le_seq, lt_seq};

@@ -24,7 +24,7 @@
 //! - *quiet* = how long the sender had heard nothing new from the receiver when it
 //!   sent it: capture time − capture time of the receiver's last *feedback* (an ACK
 //!   that advanced the cumulative ACK, a SACK block reaching beyond every earlier one,
-//!   or a duplicate ACK without SACK blocks) − the sender lag (the capture → sender →
+//!   a SACK option cut off by the snaplen, or a duplicate ACK without SACK blocks) − the sender lag (the capture → sender →
 //!   capture part of the round trip: at a receiver-side capture the retransmission
 //!   passes the capture point one path RTT after the ACK that caused it).
 //! - A retransmission with quiet ≥ one path RTT was sent by a timer: a PTO fires no
@@ -43,11 +43,13 @@
 //!
 //! Blind spots (inherent to a passive capture, stated in the tests): a probe that
 //! sends *new* data is not a retransmission and is not counted (the kernel's
-//! TCPLossProbes counts both); at a receiver-side capture an original lost before the
-//! capture point makes its retransmission look like reordering to Wireshark's rules
-//! (not a retransmission at all), and a probe lost before the capture is never seen;
-//! a stack without tail loss probes that times out on a single outstanding segment
-//! reads as a probe.
+//! TCPLossProbes counts both); at a receiver-side capture a retransmission lost before
+//! the capture point (a probe or timeouts during an outage, TCPLostRetransmit) is never
+//! seen, so a backoff chain shows only its last timeout (the one that got through, with
+//! the whole outage as its quiet time); a stack without tail loss probes that times out
+//! on a single outstanding segment reads as a probe. (A receiver-side refill of a hole
+//! is a retransmission when it comes half a round trip or more after the hole opened:
+//! analyzer.rs `reclassify_out_of_order`.)
 //!
 //! Memory: one record per retransmitted segment, at most [`MAX_RECORDS`] per
 //! direction (later retransmissions are counted but get no kind).
@@ -163,6 +165,8 @@ pub struct PeerAck<'a> {
     pub ack: i64,
     /// SACK blocks in the order the option lists them (RFC 2018).
     pub sack: &'a [(i64, i64)],
+    /// A SACK option was present but the capture cut it short: blocks unknown.
+    pub sack_unreadable: bool,
     pub tsecr: Option<u32>,
     /// A duplicate ACK by Wireshark's rules (same ACK, window, no data).
     pub duplicate: bool,
@@ -186,7 +190,13 @@ impl RetransKinds {
         let advanced = self.una.map_or(true, |u| a.ack > u);
         let sack_right = a.sack.iter().map(|b| b.1).filter(|&r| r > a.ack).max();
         let new_sack = sack_right.is_some_and(|r| self.sack_high.map_or(true, |h| r > h));
-        if advanced || new_sack || (a.duplicate && a.sack.is_empty()) {
+        // A SACK option the snaplen cut off: RFC 2018 §4 makes its first block the one
+        // holding the segment that triggered the ACK, so it told the sender of data it
+        // had not heard of (short of a D-SACK, which the capture cannot tell). Without
+        // this, a receiver-side IPv6 capture at snaplen 96 hides all SACK feedback and
+        // recovery retransmissions read as timeouts (rx-ipv6-loss.pcap).
+        let cut_sack = a.sack_unreadable && a.sack.is_empty();
+        if advanced || new_sack || cut_sack || (a.duplicate && a.sack.is_empty()) {
             self.recent[(self.feedback_seq as usize) % FEEDBACK_KEPT] = a.t_ns;
             self.recent_n = (self.recent_n + 1).min(FEEDBACK_KEPT);
             self.feedback_seq += 1;

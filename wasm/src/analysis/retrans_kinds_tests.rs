@@ -191,3 +191,101 @@ fn a_resent_syn_is_a_timeout_and_a_resent_fin_has_a_kind_too() {
     assert_eq!(kinds(&a), [fb::KIND_RTO, fb::KIND_TLP]);
     assert_eq!(counts(&a.connections[0].directions[0]), [2, 1, 1, 0, 0, 0]);
 }
+
+/// 1001 is lost; 2001..5001 follow 10 ms apart (a slow sender); the receiver answers
+/// each with an ACK of 1001 whose window grows (Linux's receiver keeps opening its
+/// window while it queues out-of-order data, so these are not Wireshark duplicate
+/// ACKs), then 1001 is re-sent 0.1 ms after the last of them. `cut`: the ACKs' SACK
+/// options were cut by the snaplen.
+fn recovery_with_growing_window(cut: bool) -> Analysis {
+    let mut v = vec![data(0.030, 1001), data(0.031, 2001), data(0.041, 3001), data(0.051, 4001), data(0.061, 5001)];
+    for (i, t) in [0.0511, 0.0611, 0.0711, 0.0811].into_iter().enumerate() {
+        let a = ack(t, 1001).win(503 + i as u16);
+        v.push(if cut { a.sack_cut() } else { a });
+    }
+    v.push(data(0.0812, 1001));
+    at_sender(v)
+}
+
+#[test]
+fn a_sack_option_cut_by_the_snaplen_is_still_feedback() {
+    // rx-ipv6-loss.pcap (snaplen 96 on IPv6 keeps 10 bytes of the SACK option): every
+    // ACK during recovery carries a SACK option whose blocks the capture lost. RFC 2018
+    // §4 makes the first block the one holding the segment that triggered the ACK, so
+    // each told the sender something new: the re-send 0.1 ms after the last is clocked
+    // by feedback → fast (kernel: TCPFastRetrans). Counted as no feedback, the last
+    // feedback would be the first ACK at 51.1 ms (the tracker's first cumulative ACK),
+    // 30.1 ms ≥ the 20.1 ms path RTT earlier: a timeout — which is what the same ACKs
+    // without any SACK option and with a changing window (neither new ACK, new SACK nor
+    // duplicate ACK) still read as.
+    // [retransmissions, rto, tlp, fast, slow start, spurious]
+    let a = recovery_with_growing_window(true);
+    assert_eq!(counts(&a.connections[0].directions[0]), [1, 0, 0, 1, 0, 0]);
+    let b = recovery_with_growing_window(false);
+    assert_eq!(counts(&b.connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
+}
+
+/// Captured at the RECEIVER B: A's SYN at 0, B's SYN/ACK 0.1 ms later, A's ACK at
+/// `hs_ack` (Wireshark's handshake RTT = hs_ack). Timestamps: A's clock in ms, B's
+/// = ms + 100. Data 1001 at 30 ms, ACKed at once; 2001 at 50.2 ms echoes that ACK
+/// (A's turn: 20.1 ms); 3001 never reaches the capture (lost upstream); 4001, 5001 at
+/// 60, 61 ms (echoing the ACK A last heard, at 30.1 ms) open the hole [3001, 4001) at
+/// 60 ms, each SACKed at once; then 3001 arrives at `fill`, echoing the SACK at 60.1 ms
+/// if A can have heard it (a re-send), else the ACK at 30.1 ms (the original).
+fn at_receiver_hole_filled(hs_ack: f64, fill: f64) -> Analysis {
+    let ms = |t: f64| (t * 1000.0).round() as u32;
+    let d = |t: f64, seq: u32, ecr: u32| Seg::a_to_b(t).seq(seq).ack(5001).len(1000).ts(ms(t), ecr);
+    let k = |t: f64, a: u32, ecr: u32| Seg::b_to_a(t).seq(5001).ack(a).win(502).ts(ms(t) + 100, ecr);
+    run(vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7).ts(0, 0),
+        Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).ts(100, 0),
+        Seg::a_to_b(hs_ack).seq(1001).ack(5001).win(502).ts(ms(hs_ack), 100),
+        d(0.030, 1001, 100),
+        k(0.0301, 2001, 30),
+        d(0.0502, 2001, 130),
+        k(0.0503, 3001, 50),
+        d(0.060, 4001, 130),
+        k(0.0601, 3001, 60).sack(&[(4001, 5001)]),
+        d(0.061, 5001, 130),
+        // A new window: not a second duplicate ACK (Wireshark's "fast retransmission"
+        // needs two, and would label either refill without looking at the time).
+        k(0.0611, 3001, 61).sack(&[(4001, 6001)]).win(503),
+        d(fill, 3001, if fill >= 0.0802 { 160 } else { 130 }),
+        k(fill + 0.0001, 6001, ms(fill)),
+    ])
+}
+
+#[test]
+fn at_the_receiver_a_hole_filled_a_round_trip_later_is_a_retransmission() {
+    // The sender can re-send 3001 only after the receiver's ACKs of 4001 (captured at
+    // 60.1 ms) reach it: the re-send passes the capture one path RTT (20.1 ms) after
+    // the hole opened, at 80.2 ms. Wireshark calls it out-of-order (within its
+    // handshake RTT of the highest segment, 5001 at 61 ms); the kernel counts a
+    // retransmission (rx-cubic-loss.pcap: all 24 TCPFastRetrans are such refills).
+    // Half a round trip or more after the hole opened → a retransmission, fast (the
+    // SACK at 61.1 ms, one sender lag earlier, clocked it).
+    let a = at_receiver_hole_filled(0.0201, 0.0802);
+    let d = &a.connections[0].directions[0];
+    assert_eq!((d.out_of_order, d.lost_segments), (0, 1));
+    // [retransmissions, rto, tlp, fast, slow start, spurious]
+    assert_eq!(counts(d), [1, 0, 0, 1, 0, 0]);
+    // 2 ms after the hole opened (< half the 20.1 ms round trip) the sender cannot have
+    // heard of it: the original, reordered on the way (RACK tolerates min_RTT/4, RFC
+    // 8985 §6.2) → out-of-order, no retransmission.
+    let b = at_receiver_hole_filled(0.0201, 0.062);
+    let d = &b.connections[0].directions[0];
+    assert_eq!((d.out_of_order, counts(d)), (1, [0, 0, 0, 0, 0, 0]));
+}
+
+#[test]
+fn a_slow_handshake_does_not_hide_refills() {
+    // rx-cubic-loss.pcap: the SYN/ACK took 39.9 ms on a 10 ms path, so Wireshark's
+    // handshake RTT was 4× the path's. Here A's handshake ACK comes 60.1 ms after the
+    // SYN, but the timestamps show the turns: through A 20.1 ms (B's ACK at 30.1 ms,
+    // echoed by A's data at 50.2 ms), through B 0.1 ms: a 20.2 ms round trip. The
+    // refill 20.2 ms after the hole opened is past half of that (not of 60.1 ms):
+    // a retransmission.
+    let a = at_receiver_hole_filled(0.0601, 0.0802);
+    let d = &a.connections[0].directions[0];
+    assert_eq!((d.out_of_order, d.retransmissions), (0, 1));
+}

@@ -75,6 +75,11 @@ impl Seg {
         self.0.options.sack_count = blocks.len().min(4) as u8;
         self
     }
+    /// A SACK option the snaplen cut short: present, blocks unknown.
+    pub fn sack_cut(mut self) -> Seg {
+        self.0.options.sack_unreadable = true;
+        self
+    }
     pub fn mss(mut self, m: u16) -> Seg {
         self.0.options.mss = Some(m);
         self

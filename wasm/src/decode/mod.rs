@@ -49,6 +49,9 @@ pub struct TcpOptions {
     /// SACK blocks (left, right) in absolute sequence numbers; `sack_count` of them are valid.
     pub sack_blocks: [(u32, u32); 4],
     pub sack_count: u8,
+    /// A SACK option is present but cut short (by the snaplen, or malformed): its
+    /// blocks are unknown, not absent.
+    pub sack_unreadable: bool,
     /// (TSval, TSecr) of the timestamps option (RFC 7323 §3).
     pub timestamp: Option<(u32, u32)>,
     /// A TCP Fast Open option (RFC 7413 §4.1.1: cookie request or cookie) is present.

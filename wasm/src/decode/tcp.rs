@@ -101,9 +101,17 @@ pub fn parse_options(mut b: &[u8]) -> TcpOptions {
         }
         let len = match b.get(1) {
             Some(&l) if l >= 2 => usize::from(l),
-            _ => break,
+            _ => {
+                o.sack_unreadable |= kind == OPT_SACK;
+                break;
+            }
         };
-        let Some(body) = b.get(2..len) else { break };
+        let Some(body) = b.get(2..len) else {
+            // Runs past the captured bytes: a snaplen of 96 keeps only part of a SACK
+            // option on IPv6 (14 + 40 + 32 + 12 bytes of timestamps leave 10 of it).
+            o.sack_unreadable |= kind == OPT_SACK;
+            break;
+        };
         match (kind, body.len()) {
             (OPT_MSS, 2) => o.mss = Some(u16::from_be_bytes([body[0], body[1]])),
             (OPT_WSCALE, 1) => o.window_scale = Some(body[0]),
@@ -183,6 +191,21 @@ mod tests {
         let o = parse_options(&opts);
         assert_eq!(o.sack_count, 2);
         assert_eq!(&o.sack_blocks[..2], &[(10, 20), (30, 40)]);
+        assert!(!o.sack_unreadable);
+    }
+
+    #[test]
+    fn a_sack_option_cut_by_the_snaplen_is_present_but_unreadable() {
+        // IPv6 at snaplen 96: 14 + 40 + 20 header bytes leave 22 option bytes: NOP NOP
+        // TS (12), NOP NOP, then 10 of a 3-block SACK option (length 26).
+        let mut opts = vec![1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2, 1, 1, 5, 26];
+        opts.extend([0, 0, 0, 10, 0, 0]);
+        let o = parse_options(&opts);
+        assert_eq!((o.sack_count, o.sack_unreadable, o.timestamp), (0, true, Some((1, 2))));
+        // Cut right after the kind byte: the same.
+        assert!(parse_options(&[1, 1, 5]).sack_unreadable);
+        // Another option cut short is not a SACK.
+        assert!(!parse_options(&[8, 10, 0, 0]).sack_unreadable);
     }
 
     #[test]
