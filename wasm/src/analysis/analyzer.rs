@@ -397,7 +397,12 @@ impl Conn {
                 }
                 if let Some(h) = rev.holes.as_mut() {
                     let rows = &mut self.rows;
-                    h.on_ack(a, seen_next, rev.max_len, |r| rows.mark(r, fb::CAPTURE_LOSS));
+                    // The estimate's segment size: the largest payload seen so far, but
+                    // never below the MSS this ACK's sender announced (no segment can
+                    // be larger): after only a 3-byte SOCKS greeting, 1,400 unseen bytes
+                    // are 1 segment, not 467 (tests/capture_loss_captures.rs).
+                    let mss = self.offers.mss_announced_by(d as u8).map_or(0, u32::from);
+                    h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
                 }
             }
         }
