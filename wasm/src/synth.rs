@@ -27,7 +27,7 @@ mod ip;
 mod links;
 
 pub use crate::decode::TcpOptions;
-pub use file::{write_pcap, write_pcap_header, write_pcap_record, write_pcapng, BlockKind, Endian, Interface, Link, Section, TsResolution};
+pub use file::{write_pcap, write_pcap_header, write_pcap_record, write_pcapng, BlockKind, Endian, Interface, Link, Section, TsResolution, Tunnel};
 pub use links::RadioFields;
 
 use crate::decode::tcp_flags::{ACK, FIN, SYN};

@@ -52,3 +52,34 @@ fn no_recorded_example_lost_packets_in_the_capture() {
         }
     }
 }
+
+/// The estimate's segment size before the first full segment: a client sends a 3-byte
+/// greeting (as SOCKS 5 does), then 1,400 bytes the capture never saw, which the server
+/// acknowledges. The estimate divides each hole by the largest payload seen so far but
+/// never by less than the MSS the receiver announced (1460, RFC 9293 §3.7.1: no segment
+/// can be larger): 1 segment. Dividing by the 3-byte greeting said 467 (arkime's
+/// socks5-http-302-frag.pcap, whose fragmented segments the decoder skips, said "about
+/// 609 segments (1.3 KiB)").
+#[test]
+fn a_hole_before_the_first_full_segment_is_not_hundreds_of_segments() {
+    use tcpscope_core::decode::tcp_flags::*;
+    use tcpscope_core::synth::*;
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:1080");
+    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
+    f.data(C2S, 11_000, 3); // seq 1001..1004
+    f.push(S2C, 21_000); // ACK 1004
+    // 1,400 bytes (seq 1004..2404) pass the capture point unrecorded; the server ACKs them.
+    f.push(S2C, 31_000).ack(2404);
+    f.push(C2S, 41_000).seq(2404).flags(FIN | ACK);
+    let s = analyze_bytes(&write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro), AnalysisOptions::default(), 1 << 20);
+    let c = main_conn(&s);
+    assert_eq!((c.capture_loss.unseen_segments, c.capture_loss.unseen_bytes), (1, 1_400));
+    // Without the handshake the receiver's MSS is unknown: RFC 9293 §3.7.1's default
+    // send MSS, 536, stands in: ceil(1400 / 536) = 3 segments (the 3-byte greeting
+    // gave 467; ntop/nDPI's KakaoTalk_chat.pcap, whose sender had sent no payload at
+    // all, said "about 1230 segments (1.2 KiB)").
+    let frames: Vec<Frame> = f.frames().into_iter().skip(3).collect();
+    let s = analyze_bytes(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro), AnalysisOptions::default(), 1 << 20);
+    let c = main_conn(&s);
+    assert_eq!((c.capture_loss.unseen_segments, c.capture_loss.unseen_bytes), (3, 1_400));
+}

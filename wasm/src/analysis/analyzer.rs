@@ -30,6 +30,11 @@ use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
 
+/// RFC 9293 §3.7.1: the send MSS a TCP assumes when it received no MSS option (IPv4;
+/// 1220 for IPv6). The capture-loss estimate's smallest segment size when the
+/// receiver's SYN is not in the capture.
+const DEFAULT_SEND_MSS: u32 = 536;
+
 /// Everything tracked for one side (direction) of a connection.
 #[derive(Default, Debug)]
 pub(crate) struct Side {
@@ -403,7 +408,13 @@ impl Conn {
                 }
                 if let Some(h) = rev.holes.as_mut() {
                     let rows = &mut self.rows;
-                    h.on_ack(a, seen_next, rev.max_len, |r| rows.mark(r, fb::CAPTURE_LOSS));
+                    // The estimate's segment size: the largest payload seen so far, but
+                    // never below the MSS this ACK's sender announced (no segment can
+                    // be larger), or RFC 9293 §3.7.1's default send MSS of 536 when its
+                    // SYN was not captured: after only a 3-byte SOCKS greeting, 1,400
+                    // unseen bytes are 1 segment, not 467 (tests/capture_loss_captures.rs).
+                    let mss = self.offers.mss_announced_by(d as u8).map_or(DEFAULT_SEND_MSS, u32::from);
+                    h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
                 }
             }
         }

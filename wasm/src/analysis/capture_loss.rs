@@ -111,8 +111,8 @@ impl Holes {
     /// The receiver's cumulative ACK `ack` for this side's data; `seen_next`: the end
     /// of what the capture has seen of it (SYN/FIN included). Bytes below the ACK
     /// that are still holes, or beyond everything seen, were delivered unseen.
-    /// `segment`: the largest payload seen from this side (the estimate's segment
-    /// size); `mark(row)` is called for the segment that revealed each such hole.
+    /// `segment`: the largest payload seen from this side, at least the receiver's
+    /// announced MSS (the estimate's segment size); `mark(row)` is called for the segment that revealed each such hole.
     pub fn on_ack(&mut self, ack: i64, seen_next: i64, segment: u32, mut mark: impl FnMut(u32)) {
         let mut i = 0;
         while i < self.gaps.len() {

@@ -93,6 +93,12 @@ impl HandshakeOffers {
         }
     }
 
+    /// The MSS option that direction `dir` announced in its SYN or SYN/ACK, if captured:
+    /// the largest segment the other side may send it (RFC 9293 §3.7.1).
+    pub fn mss_announced_by(&self, dir: u8) -> Option<u16> {
+        [self.syn, self.syn_ack].into_iter().find(|o| o.present() && o.dir() == dir && o.bits & HAS_MSS != 0).map(|o| o.mss)
+    }
+
     /// Both the SYN and the SYN/ACK are in the capture (`connection.handshakeSeen`).
     pub fn seen(&self) -> bool {
         self.syn.present() && self.syn_ack.present()

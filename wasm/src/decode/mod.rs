@@ -19,6 +19,7 @@ pub mod radiotap;
 pub mod pcap;
 pub mod pcapng;
 pub mod tcp;
+pub mod tunnel;
 pub mod wifi;
 
 pub use capture::CaptureDecoder;

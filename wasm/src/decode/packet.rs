@@ -4,6 +4,7 @@ use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
 use super::ethertype::Net;
 use super::link::locate;
 use super::tcp::TcpHeader;
+use super::tunnel;
 use super::wifi::mac_identity;
 use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 
@@ -11,25 +12,44 @@ use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 /// on the wire was `wire_len`.
 pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64) -> Result<TcpSegment, WarningKind> {
     let link = locate(lt, data)?;
-    let (net, off) = (link.ip.net, link.ip.offset);
-    let ip_bytes = data.get(off..).ok_or(WarningKind::TruncatedHeaders)?;
+    let (mut net, mut off, mut max_len) = (link.ip.net, link.ip.offset, link.ip.max_len);
     // Length of the IP packet on the wire, for TSO / BIG TCP packets whose IP length
     // field is 0 (see ip.rs). Assumes no link trailer, which holds for those captures
     // (they are taken on the host, before the NIC adds anything).
-    let wire_ip_len = wire_len.max(data.len() as u32).saturating_sub(off as u32);
-    let mut ip = match net {
-        Net::Ipv4 => parse_ipv4(ip_bytes, wire_ip_len)?,
-        Net::Ipv6 => parse_ipv6(ip_bytes, wire_ip_len)?,
+    let mut wire_ip_len = wire_len.max(data.len() as u32).saturating_sub(off as u32);
+    let mut depth = 0;
+    let (ip, ip_bytes) = loop {
+        let ip_bytes = data.get(off..).ok_or(WarningKind::TruncatedHeaders)?;
+        let mut ip = match net {
+            Net::Ipv4 => parse_ipv4(ip_bytes, wire_ip_len)?,
+            Net::Ipv6 => parse_ipv6(ip_bytes, wire_ip_len)?,
+        };
+        // The link layer's own length bounds the IP packet (PPPoE, RFC 2516 §4): bytes
+        // beyond it are padding, never TCP data (Wireshark hands IP a buffer that long).
+        // So does the outer packet's payload for a packet inside a tunnel.
+        if let Some(max) = max_len {
+            let room = max.saturating_sub(ip.payload_offset as u32);
+            ip.payload_len = ip.payload_len.min(room);
+        }
+        if ip.protocol == PROTO_TCP {
+            break (ip, ip_bytes);
+        }
+        // A tunnel (tunnel.rs): analyse the packet inside it.
+        let payload = ip_bytes.get(ip.payload_offset..).unwrap_or(&[]);
+        let inside = match tunnel::inner(ip.protocol, payload, ip.payload_len) {
+            Some(_) if depth == tunnel::MAX_DEPTH => return Err(WarningKind::NotTcp),
+            Some(Ok(inside)) => inside,
+            // Inside the tunnel but not IP (ARP over VXLAN, ...): still an IP packet
+            // that is not TCP, as far as the capture's warnings go.
+            Some(Err(WarningKind::NotIp)) | None => return Err(WarningKind::NotTcp),
+            Some(Err(e)) => return Err(e),
+        };
+        depth += 1;
+        off += ip.payload_offset + inside.offset;
+        net = inside.net;
+        max_len = inside.max_len;
+        wire_ip_len = max_len.unwrap_or(0);
     };
-    // The link layer's own length bounds the IP packet (PPPoE, RFC 2516 §4): bytes
-    // beyond it are padding, never TCP data (Wireshark hands IP a buffer that long).
-    if let Some(max) = link.ip.max_len {
-        let room = max.saturating_sub(ip.payload_offset as u32);
-        ip.payload_len = ip.payload_len.min(room);
-    }
-    if ip.protocol != PROTO_TCP {
-        return Err(WarningKind::NotTcp);
-    }
     let tcp_bytes = ip_bytes.get(ip.payload_offset..).ok_or(WarningKind::TruncatedHeaders)?;
     let tcp = TcpHeader::parse(tcp_bytes)?;
     let hl = tcp.header_len() as u32;
@@ -84,5 +104,27 @@ mod tests {
         let mut udp = f.clone();
         udp[23] = 17;
         assert_eq!(decode_frame(1, &udp, 1514, 0, 0), Err(WarningKind::NotTcp));
+    }
+
+    /// Tunnels are followed MAX_DEPTH (4) deep: 4 IPv4-in-IPv4 headers around a TCP
+    /// segment decode; a 5th makes it a packet that is not TCP (no unbounded work).
+    #[test]
+    fn tunnel_depth_is_bounded() {
+        let tcp = [0, 80, 0x9c, 0x40, 0, 0, 0, 1, 0, 0, 0, 2, 0x50, 0x10, 2, 0, 0, 0, 0, 0];
+        let nest = |outer: usize| {
+            let mut f = vec![0u8; 12];
+            f.extend_from_slice(&[0x08, 0x00]);
+            for i in 0..=outer {
+                let total = (20 * (outer + 1 - i) + tcp.len()) as u16;
+                let proto = if i == outer { 6 } else { 4 };
+                f.extend_from_slice(&[0x45, 0, (total >> 8) as u8, total as u8, 0, 0, 0x40, 0, 64, proto, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+            }
+            f.extend_from_slice(&tcp);
+            f
+        };
+        let f = nest(4);
+        assert_eq!(decode_frame(1, &f, f.len() as u32, 0, 0).map(|s| (s.dst_port, s.payload_len)), Ok((40000, 0)));
+        let f = nest(5);
+        assert_eq!(decode_frame(1, &f, f.len() as u32, 0, 0), Err(WarningKind::NotTcp));
     }
 }

@@ -42,8 +42,29 @@ pub enum Link {
     /// LINKTYPE_NFLOG (239): NFLOG header + TLVs as a Linux kernel logs an outgoing
     /// packet (links::nflog), the TLV headers big-endian when `big_endian`.
     Nflog { big_endian: bool },
+    /// Ethernet + an outer IPv4 packet (192.0.2.1 → 192.0.2.2) + the tunnel's headers
+    /// around the frame's IP packet (decode/tunnel.rs).
+    Tunnel(Tunnel),
     /// Any other link-type number; the frame's bytes are written as they are.
     Other(u32),
+}
+
+/// The tunnels `Link::Tunnel` writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tunnel {
+    /// IP in IPv4: protocol 4 or 41 by the inner version (RFC 2003, RFC 4213).
+    IpInIp,
+    /// GRE (RFC 2784/2890) with a key and a sequence number, carrying the IP packet.
+    Gre,
+    /// ERSPAN type II in GRE: an Ethernet frame behind an 8-byte ERSPAN header.
+    ErspanII,
+    /// VXLAN (RFC 7348), UDP port 4789, an Ethernet frame inside.
+    Vxlan,
+    /// Geneve (RFC 8926), UDP port 6081, 8 bytes of options, Ethernet inside.
+    Geneve,
+    /// GTP-U G-PDU (3GPP TS 29.281), UDP port 2152, with a sequence number and one
+    /// PDU session container extension header.
+    GtpU,
 }
 
 impl Link {
@@ -59,7 +80,7 @@ impl Link {
             Link::Pktap { user2, .. } => if *user2 { 149 } else { 258 },
             Link::Ppi { .. } => 192,
             Link::Ppp { .. } | Link::Mpls { over_ppp: true, .. } => 9,
-            Link::Mpls { .. } | Link::Pppoe { .. } => 1,
+            Link::Mpls { .. } | Link::Pppoe { .. } | Link::Tunnel(_) => 1,
             Link::Nflog { .. } => 239,
         }
     }
@@ -124,6 +145,10 @@ impl Link {
                     b.extend_from_slice(&[0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0x47]);
                 }
                 links::mpls(&mut b, labels);
+            }
+            Link::Tunnel(t) => {
+                links::tunnel(&mut b, t, f);
+                return b;
             }
             Link::Pppoe { excess } => {
                 b.extend_from_slice(&[0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0x64]);

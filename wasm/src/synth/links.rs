@@ -190,3 +190,41 @@ pub fn nflog(b: &mut Vec<u8>, f: &Frame, big: bool) {
     nflog_tlv(b, 14, &1000u32.to_be_bytes(), big);
     nflog_tlv(b, 9, &f.net, big);
 }
+
+/// Ethernet + outer IPv4 + the tunnel's headers + `f.net` (see `Link::Tunnel`).
+pub fn tunnel(b: &mut Vec<u8>, t: &super::file::Tunnel, f: &Frame) {
+    use super::file::Tunnel::*;
+    const ETH: [u8; 12] = [0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1];
+    let inner_eth = || [&ETH[..], &f.ethertype.to_be_bytes()].concat();
+    let udp = |port: u16, len: usize| -> Vec<u8> {
+        let l = (8 + len) as u16;
+        [&[0xC3, 0x50][..], &port.to_be_bytes(), &l.to_be_bytes(), &[0, 0]].concat()
+    };
+    let (proto, head): (u8, Vec<u8>) = match t {
+        IpInIp => (if f.ethertype == 0x86DD { 41 } else { 4 }, vec![]),
+        Gre => (47, [&[0x30, 0x00][..], &f.ethertype.to_be_bytes(), &[0, 0, 0, 9, 0, 0, 0, 1]].concat()),
+        ErspanII => (47, [&[0x10, 0x00, 0x88, 0xBE, 0, 0, 0, 1][..], &[0x10, 0, 0, 1, 0, 0, 0, 0], &inner_eth()].concat()),
+        Vxlan => {
+            let h = [&[0x08, 0, 0, 0, 0, 0, 0x2A, 0][..], &inner_eth()].concat();
+            (17, [udp(4789, h.len() + f.net.len()), h].concat())
+        }
+        Geneve => {
+            let h = [&[0x02, 0, 0x65, 0x58, 0, 0, 0x2A, 0][..], &[0; 8], &inner_eth()].concat();
+            (17, [udp(6081, h.len() + f.net.len()), h].concat())
+        }
+        GtpU => {
+            // flags: version 1, PT, E and S; G-PDU; length = everything after the
+            // first 8 bytes; TEID 1; sequence 0, N-PDU 0, next extension 0x85 (PDU
+            // session container, 4 bytes, QFI 9, no next extension).
+            let len = (4 + 4 + f.net.len()) as u16;
+            let h = [&[0x36, 0xFF][..], &len.to_be_bytes(), &[0, 0, 0, 1, 0, 0, 0, 0x85, 1, 0x10, 0x09, 0x00]].concat();
+            (17, [udp(2152, h.len() + f.net.len()), h].concat())
+        }
+    };
+    b.extend_from_slice(&ETH);
+    b.extend_from_slice(&[0x08, 0x00]);
+    let total = (20 + head.len() + f.net.len()) as u16;
+    b.extend(super::ip::ipv4_header(total, proto, [192, 0, 2, 1], [192, 0, 2, 2], None));
+    b.extend(head);
+    b.extend_from_slice(&f.net);
+}
