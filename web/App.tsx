@@ -3,7 +3,7 @@
 // ("idle" | "loading" | "ready" | "error") is the explicit signal tests wait on.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CaptureBanner } from './components/CaptureBanner';
-import { ConnectionTable, largestConnection, summaryTable, type TableSource } from './components/ConnectionTable';
+import { ConnectionTable, shownConnection, summaryTable, type TableSource } from './components/ConnectionTable';
 import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
@@ -121,7 +121,7 @@ export function App() {
       // The connection `selected` (below) will pick: the worker builds its charts' first
       // answers while this thread renders the report (two cores instead of one in turn).
       const kept = viewNow.current.source === source ? viewNow.current.conn : null;
-      const shown = report.connections.find((x) => x.id === kept) ?? largestConnection(report.connections);
+      const shown = shownConnection(report.connections, kept);
       if (shown) c.prepare(shown.id);
       setEngine({
         source: c.viewSource(),
@@ -261,7 +261,7 @@ export function App() {
   const selected = useMemo(() => {
     if (!report) return undefined;
     if (engine?.only) return engine.only;
-    return report.connections.find((c) => c.id === view.conn) ?? largestConnection(report.connections);
+    return shownConnection(report.connections, view.conn);
   }, [report, view.conn, engine]);
 
   // Ready once the selected connection's charts have drawn their first answers.

@@ -18,7 +18,7 @@
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConnectionCharts } from './components/ConnectionCharts';
-import { largestConnection } from './components/ConnectionTable';
+import { shownConnection } from './components/ConnectionTable';
 import type { ConnectionSummary } from './model/types';
 import type { ViewSource } from './worker/viewSource';
 import { ErrorBoundary } from './components/ErrorBoundary';
@@ -35,8 +35,10 @@ interface Shown { title: string; summary: ConnectionSummary; source: ViewSource;
 
 async function decodeCapture(client: DecoderClient, blob: Blob, title: string, conn: number | null): Promise<Shown> {
   const { report } = await client.open(blob, title, null, () => {});
-  const summary = report.connections.find((c) => c.id === conn) ?? largestConnection(report.connections);
+  const summary = shownConnection(report.connections, conn);
   if (!summary) throw new Error(report.error?.message ?? 'This capture holds no TCP connection.');
+  // Its charts' first answers are built while this page renders (as in the app).
+  client.prepare(summary.id);
   return { title, summary, source: client.viewSource() };
 }
 

@@ -7,34 +7,14 @@
 //! writes them to $TMPDIR/tcpscope-links/).
 
 use tcpscope_core::analysis::AnalysisOptions;
-use tcpscope_core::decode::tcp_flags::*;
-use tcpscope_core::decode::{Decoded, Process, Radio, TcpSegment};
+use tcpscope_core::decode::{Decoded, Process, Radio};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
 mod common;
 use common::decode_every_split as decode;
+use common::{tcp, short_transfer as flow, script};
 
-fn tcp(out: &[Decoded]) -> Vec<&TcpSegment> {
-    out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some(s) } else { None }).collect()
-}
-
-/// A short transfer: handshake, 3 data segments of 1448 bytes, ACKs, FIN.
-fn flow(client: &str, server: &str) -> Flow {
-    let mut f = Flow::new(client, server);
-    f.handshake(0, 20_000, Opts::new().mss(1460).wscale(6), Opts::new().mss(1460).wscale(7));
-    f.data(S2C, 21_000, 1448);
-    f.data(S2C, 21_100, 1448);
-    f.data(S2C, 21_200, 1000);
-    f.push(C2S, 41_300);
-    f.push(S2C, 50_000).flags(FIN | ACK);
-    f
-}
-
-/// Payload lengths and ports the decoder must give back for `f`.
-fn script(f: &Flow) -> Vec<(u16, u16, u32, u32)> {
-    f.segments().iter().map(|s| (s.src.port(), s.dst.port(), s.seq, s.payload_len)).collect()
-}
 fn got(out: &[Decoded]) -> Vec<(u16, u16, u32, u32)> {
     tcp(out).iter().map(|s| (s.src_port, s.dst_port, s.seq, s.payload_len)).collect()
 }

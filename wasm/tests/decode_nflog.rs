@@ -9,16 +9,13 @@
 use serde_json::Value;
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::*;
-use tcpscope_core::decode::{Decoded, TcpSegment, WarningKind};
+use tcpscope_core::decode::{TcpSegment, WarningKind};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
 mod common;
 use common::decode_every_split as decode;
-
-fn tcp(out: &[Decoded]) -> Vec<&TcpSegment> {
-    out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some(s) } else { None }).collect()
-}
+use common::{tcp};
 
 /// Handshake, four 1448-byte segments, the second lost and resent after 200 ms (the
 /// receiver's duplicate ACK and SACK in between), then FIN both ways: 13 packets.

@@ -8,10 +8,7 @@ use tcpscope_core::synth::*;
 
 mod common;
 use common::decode_every_split as decode;
-
-fn tcp(out: &[Decoded]) -> Vec<&TcpSegment> {
-    out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some(s) } else { None }).collect()
-}
+use common::{tcp};
 
 /// Check decoded segments against the script (everything but packet index and wire length).
 fn assert_matches(got: &[&TcpSegment], want: &[Segment]) {

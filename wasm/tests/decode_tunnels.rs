@@ -9,33 +9,13 @@
 //! $TMPDIR/tcpscope-tunnels/): tshark decodes each down to the same TCP segments.
 
 use tcpscope_core::analysis::AnalysisOptions;
-use tcpscope_core::decode::tcp_flags::*;
-use tcpscope_core::decode::{Decoded, TcpSegment, WarningKind};
+use tcpscope_core::decode::WarningKind;
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
 mod common;
 use common::decode_every_split as decode;
-
-fn tcp(out: &[Decoded]) -> Vec<&TcpSegment> {
-    out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some(s) } else { None }).collect()
-}
-
-/// Handshake, 3 data segments (1448 + 1448 + 1000 bytes), an ACK, a FIN.
-fn flow(client: &str, server: &str) -> Flow {
-    let mut f = Flow::new(client, server);
-    f.handshake(0, 20_000, Opts::new().mss(1460).wscale(6), Opts::new().mss(1460).wscale(7));
-    f.data(S2C, 21_000, 1448);
-    f.data(S2C, 21_100, 1448);
-    f.data(S2C, 21_200, 1000);
-    f.push(C2S, 41_300);
-    f.push(S2C, 50_000).flags(FIN | ACK);
-    f
-}
-
-fn script(f: &Flow) -> Vec<(u16, u16, u32, u32)> {
-    f.segments().iter().map(|s| (s.src.port(), s.dst.port(), s.seq, s.payload_len)).collect()
-}
+use common::{tcp, short_transfer as flow, script};
 
 fn tunnels() -> Vec<(&'static str, Tunnel, &'static str)> {
     vec![

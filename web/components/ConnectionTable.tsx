@@ -22,6 +22,12 @@ export function largestConnection(connections: ConnectionSummary[]): ConnectionS
   return connections.reduce<ConnectionSummary | undefined>((best, c) => (!best || dataPayload(c) > dataPayload(best) ? c : best), undefined);
 }
 
+/** The connection a page charts: the one named (a link's `conn`) when the report holds
+ *  it, else the largest. */
+export function shownConnection(connections: ConnectionSummary[], id: number | null | undefined): ConnectionSummary | undefined {
+  return connections.find((c) => c.id === id) ?? largestConnection(connections);
+}
+
 /** The table of a snapshot's few connections (no worker): the rows table.rs would give,
  *  field for field (its module comment lists where each comes from). */
 export function summaryTable(connections: ConnectionSummary[]): TableSource {

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 
-use tcpscope_core::decode::{CaptureDecoder, CaptureInfo, Decoded};
+use tcpscope_core::decode::tcp_flags::{ACK, FIN};
+use tcpscope_core::decode::{CaptureDecoder, CaptureInfo, Decoded, TcpSegment};
+use tcpscope_core::synth::{Flow, Opts, C2S, S2C};
 use tcpscope_core::error::DecodeError;
 
 pub type Decoding = (Vec<Decoded>, CaptureInfo, Option<DecodeError>);
@@ -29,4 +31,31 @@ pub fn decode_every_split(bytes: &[u8]) -> Decoding {
         assert_eq!(decode_chunked(bytes, n), whole, "chunks of {n} differ from the whole file");
     }
     whole
+}
+
+// Not every test crate that includes this module uses what follows.
+
+/// The TCP segments among the decoded packets.
+#[allow(dead_code)]
+pub fn tcp(out: &[Decoded]) -> Vec<&TcpSegment> {
+    out.iter().filter_map(|p| if let Decoded::Tcp(s) = p { Some(s) } else { None }).collect()
+}
+
+/// A short transfer: handshake, data segments of 1448, 1448 and 1000 bytes, an ACK, FIN.
+#[allow(dead_code)]
+pub fn short_transfer(client: &str, server: &str) -> Flow {
+    let mut f = Flow::new(client, server);
+    f.handshake(0, 20_000, Opts::new().mss(1460).wscale(6), Opts::new().mss(1460).wscale(7));
+    f.data(S2C, 21_000, 1448);
+    f.data(S2C, 21_100, 1448);
+    f.data(S2C, 21_200, 1000);
+    f.push(C2S, 41_300);
+    f.push(S2C, 50_000).flags(FIN | ACK);
+    f
+}
+
+/// Ports, sequence numbers and payload lengths the decoder must give back for `f`.
+#[allow(dead_code)]
+pub fn script(f: &Flow) -> Vec<(u16, u16, u32, u32)> {
+    f.segments().iter().map(|s| (s.src.port(), s.dst.port(), s.seq, s.payload_len)).collect()
 }
