@@ -65,6 +65,8 @@ export function App() {
   // For bench/browser.mjs: asks the current capture's engine directly (worker query times).
   useEffect(() => {
     (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings, loadPhases };
+    // The decoder ready before the first drop (client.ts warm).
+    client().warm();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

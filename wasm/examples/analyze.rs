@@ -43,17 +43,33 @@ fn main() {
     for_each_chunk(&mut file, |chunk| session.push(chunk));
     let pushed = started.elapsed().as_secs_f64();
     session.finish();
+    let finished = started.elapsed().as_secs_f64();
+    // --prepare: also build the largest connection's first chart columns, as the
+    // worker does while the page renders (view/mod.rs `prepare`).
+    let mut prepare_seconds = 0.0;
+    if args.iter().any(|a| a == "--prepare") {
+        if let Some(analysis) = session.analysis() {
+            let largest = analysis.connections.iter().max_by_key(|c| c.directions.iter().map(|d| d.bytes).sum::<u64>());
+            if let Some(c) = largest {
+                let t = Instant::now();
+                tcpscope_core::view::ViewEngine::new().prepare(analysis, 1, c.id);
+                prepare_seconds = t.elapsed().as_secs_f64();
+            }
+        }
+    }
     if args.iter().any(|a| a == "--json") {
         println!("{}", session.report().to_json());
         return;
     }
     let connections = session.analysis().map_or(0, |a| a.connections.len());
     println!(
-        "{{\"packets\":{},\"connections\":{},\"seconds\":{:.3},\"finishSeconds\":{:.3},\"error\":{}}}",
+        "{{\"packets\":{},\"connections\":{},\"seconds\":{:.3},\"pushSeconds\":{:.3},\"finishSeconds\":{:.3},\"prepareSeconds\":{:.3},\"error\":{}}}",
         session.packets(),
         connections,
         started.elapsed().as_secs_f64(),
-        started.elapsed().as_secs_f64() - pushed,
+        pushed,
+        finished - pushed,
+        prepare_seconds,
         session.error().is_some()
     );
     // The process ends here: let the OS reclaim the analysis rather than free 10^5

@@ -8,6 +8,8 @@
 import type { FromReader, ToReader } from './reader.worker';
 
 export const SLICE_BYTES = 16 * 1024 * 1024;
+/** The reader's first read (it doubles from there up to SLICE_BYTES, reader.worker.ts). */
+export const FIRST_SLICE_BYTES = 1024 * 1024;
 /** Compressed bytes read at a time from a gzip capture. */
 const GZIP_SLICE_BYTES = 64 * 1024;
 
@@ -55,11 +57,35 @@ export async function* captureChunks(blob: Blob, onRead: (bytesRead: number) => 
  * (READ_AHEAD + 1) × SLICE_BYTES in flight). */
 const READ_AHEAD = 2;
 
+/** A reader started before it is needed (prestartReader), taken by the next load. */
+let spareReader: { worker: Worker; failed: string | null } | null = null;
+const startReader = () => new Worker(new URL('./reader.worker.ts', import.meta.url), { type: 'module' });
+
+/** Start the reader worker of the next load now, while nothing is read: starting a
+ * worker and loading its script takes tens of milliseconds, which a drop would
+ * otherwise wait for before its first slice. */
+export function prestartReader() {
+  if (spareReader || typeof Worker !== 'function') return;
+  try {
+    // A script that fails to load says so before anyone listens: keep the message.
+    const spare = { worker: startReader(), failed: null as string | null };
+    spare.worker.onerror = (event) => {
+      event.preventDefault();
+      spare.failed = event.message || 'the capture reader did not start';
+    };
+    spareReader = spare;
+  } catch {
+    spareReader = null; // no nested workers here: the slices are read in this thread
+  }
+}
+
 /** The slices, read by reader.worker.ts on its own thread while the caller decodes.
  * Where that worker cannot start (no nested workers, its script not loaded) the
  * slices are read here instead. */
 async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void): AsyncGenerator<CaptureChunk> {
-  const reader = new Worker(new URL('./reader.worker.ts', import.meta.url), { type: 'module' });
+  const spare = spareReader;
+  spareReader = null;
+  const reader = spare?.worker ?? startReader();
   const inbox: FromReader[] = [];
   let wake: (() => void) | null = null;
   const deliver = (m: FromReader) => {
@@ -71,7 +97,8 @@ async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void
     event.preventDefault();
     deliver({ type: 'error', message: event.message || 'the capture reader did not start' });
   };
-  reader.postMessage({ type: 'start', blob, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
+  if (spare?.failed) deliver({ type: 'error', message: spare.failed });
+  reader.postMessage({ type: 'start', blob, firstSliceBytes: FIRST_SLICE_BYTES, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
   let received = 0;
   try {
     for (;;) {

@@ -5,7 +5,7 @@
 // not the one its TypeScript types were generated for.
 import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewPrepare, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
 import type { ConnectionSummary, Report } from '../model/types';
-import { captureChunks } from './chunks';
+import { captureChunks, prestartReader } from './chunks';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
 import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
@@ -20,6 +20,7 @@ const ready = init().then(() => {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
   }
   post({ type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: wasmVersion });
+  prestartReader();
 });
 
 /** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
@@ -51,6 +52,7 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
     if (current !== mine) return;
+    phases.firstSliceMs ??= performance.now() - started;
     lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
     const more = chunk.compressedBytes === null ? session.push(chunk.bytes) : session.pushInflated(chunk.bytes, chunk.compressedBytes);
@@ -59,6 +61,7 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   }
   if (current !== mine) return;
   lap('readWaitMs');
+  prestartReader(); // for the next capture opened
   session.finish();
   lap('finishMs');
   const { report, connectionCount } = reportOf(session);

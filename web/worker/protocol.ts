@@ -53,6 +53,8 @@ export type ToWorker =
  * end-of-capture analysis (`finish`) and assembling the report. */
 export interface LoadPhases {
   readWaitMs: number; pushMs: number; finishMs: number; reportMs: number;
+  /** Of readWaitMs: from the open to the first slice in hand (start-up latency). */
+  firstSliceMs?: number;
   /** After the report: building the shown connection's first chart answers (`prepare`). */
   prepareMs?: number;
 }
