@@ -1,6 +1,7 @@
 //! The Mac, Wi-Fi and carrier link layers (issue 17 items 1-2): Apple PKTAP (258 and
 //! DLT_USER2 149), Darwin process blocks in pcapng, PPP (with and without address/
-//! control and protocol-field compression), PPI around 802.11 and Ethernet, MPLS label
+//! control and protocol-field compression), Cisco HDLC (104, and inside files marked
+//! PPP), PPI around 802.11 and Ethernet, MPLS label
 //! stacks over Ethernet and PPP, PPPoE padding. Each capture is written by `synth`
 //! from the specs and read back whole and in chunks; the numbers below were checked
 //! against tshark 4.0 on the written files (`cargo test --test decode_links -- --ignored`
@@ -32,6 +33,8 @@ fn pcaps() -> Vec<(&'static str, Link, Vec<Frame>)> {
         ("mpls-ppp", Link::Mpls { over_ppp: true, labels: vec![1000] }, v6.clone()),
         ("ppi-80211", Link::Ppi { inner: Box::new(Link::Ieee80211) }, f.iter().cloned().map(|x| x.radio(RadioFields { rate: Some(108), channel_mhz: Some(5180), signal_dbm: Some(-52), ..Default::default() })).collect()),
         ("ppi-ethernet", Link::Ppi { inner: Box::new(Link::Ethernet) }, f.clone()),
+        ("cisco-hdlc", Link::CiscoHdlc { marked_ppp: false }, f.clone()),
+        ("cisco-hdlc-ipv6-in-ppp-file", Link::CiscoHdlc { marked_ppp: true }, v6.clone()),
     ]
 }
 
@@ -50,7 +53,7 @@ fn every_link_layer_gives_back_the_script() {
 #[test]
 fn link_type_names() {
     let names: Vec<String> = pcaps().into_iter().map(|(_, link, frames)| decode(&write_pcap(&frames, &link, Endian::Little, TsResolution::Micro)).1.link_types.join(",")).collect();
-    assert_eq!(names, ["ppp", "ppp", "ppp", "ethernet", "ppp", "ppi", "ppi"]);
+    assert_eq!(names, ["ppp", "ppp", "ppp", "ethernet", "ppp", "ppi", "ppi", "cisco-hdlc", "ppp"]);
 }
 
 #[test]

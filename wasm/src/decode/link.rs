@@ -23,6 +23,8 @@ pub mod linktype {
     pub const PPP: u32 = 9;
     /// PPP in HDLC-like framing (RFC 1662).
     pub const PPP_HDLC: u32 = 50;
+    /// Cisco HDLC: routers' serial and POS interfaces (tcpdump.org link-type list).
+    pub const C_HDLC: u32 = 104;
     pub const IEEE802_11: u32 = 105;
     /// OpenBSD loopback: like NULL but the family is always big-endian.
     pub const LOOP: u32 = 108;
@@ -53,6 +55,7 @@ pub fn link_type_name(lt: u32) -> String {
         IEEE802_11_RADIOTAP => "ieee802-11-radiotap".into(),
         IEEE802_11 => "ieee802-11".into(),
         PPP | PPP_HDLC => "ppp".into(),
+        C_HDLC => "cisco-hdlc".into(),
         PPI => "ppi".into(),
         PKTAP | USER2_PKTAP => "pktap".into(),
         NFLOG => "nflog".into(),
@@ -67,7 +70,7 @@ pub fn is_supported(lt: u32) -> bool {
     use linktype::*;
     matches!(
         lt,
-        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11 | PPP | PPP_HDLC | PPI | PKTAP | USER2_PKTAP | NFLOG
+        ETHERNET | LINUX_SLL | LINUX_SLL2 | RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 | NULL | LOOP | IEEE802_11_RADIOTAP | IEEE802_11 | PPP | PPP_HDLC | C_HDLC | PPI | PKTAP | USER2_PKTAP | NFLOG
     )
 }
 
@@ -172,6 +175,7 @@ fn locate_plain(lt: u32, b: &[u8]) -> Result<Located, WarningKind> {
         RAW | RAW_BSD_12 | RAW_BSD_14 | IPV4 | IPV6 => raw(b, 0),
         NULL | LOOP => null(b),
         PPP | PPP_HDLC => ppp(b),
+        C_HDLC => cisco_hdlc(b),
         NFLOG => nflog::locate(b),
         _ => Err(WarningKind::UnknownLinkType),
     }
@@ -181,10 +185,31 @@ fn locate_plain(lt: u32, b: &[u8]) -> Result<Located, WarningKind> {
 /// PPP in HDLC-like framing, with the PPP header following those two bytes, otherwise
 /// it's PPP without framing" (tcpdump.org link-type list; Address-and-Control-Field-
 /// Compression, RFC 1661 §6.6). Then the protocol field, possibly compressed.
+/// A file marked PPP may hold Cisco HDLC frames (a router's serial link captured as
+/// "PPP"): both tcpdump (print-ppp.c `ppp_hdlc_if_print`) and Wireshark
+/// (packet-ppp.c `dissect_ppp_hdlc`) read a frame whose first byte is a Cisco HDLC
+/// address as Cisco HDLC. PPP could never start so: an uncompressed protocol field's
+/// first octet is even (RFC 1661 §2), a compressed one names no protocol below 0x21.
 fn ppp(b: &[u8]) -> Result<Located, WarningKind> {
+    if matches!(b.first(), Some(&(CHDLC_UNICAST | CHDLC_BROADCAST))) {
+        return cisco_hdlc(b);
+    }
     let start = if b.starts_with(&[0xff, 0x03]) { 2 } else { 0 };
     let (proto, len) = ppp_protocol(b, start)?;
     ppp_payload(b, start + len, proto)
+}
+
+/// Cisco HDLC address bytes (tcpdump's chdlc.h: CHDLC_UNICAST, CHDLC_BCAST).
+const CHDLC_UNICAST: u8 = 0x0f;
+const CHDLC_BROADCAST: u8 = 0x8f;
+
+/// Cisco HDLC (LINKTYPE_C_HDLC 104): address (0x0f unicast, 0x8f broadcast), control
+/// (0x00) and a 2-byte Ethertype, then the packet (tcpdump.org link-type list;
+/// tcpdump print-chdlc.c). The Ethertype is followed as on Ethernet (MPLS, …); SLARP
+/// (0x8035) and CDP keepalives are not IP.
+fn cisco_hdlc(b: &[u8]) -> Result<Located, WarningKind> {
+    let h = b.get(..4).ok_or(WarningKind::TruncatedHeaders)?;
+    ethertype(b, 4, be16(h, 2))
 }
 
 /// Ethernet II (IEEE 802.3 with Ethertype). Lengths ≤ 1500 in the type field mean an
@@ -247,6 +272,21 @@ mod tests {
         assert_eq!(locate_ip(ETHERNET, &stp), Err(WarningKind::NotIp));
         let pppoe = eth(&[0x88, 0x64, 0x11, 0, 0, 1, 0, 20, 0x00, 0x21]);
         assert_eq!(locate_ip(ETHERNET, &pppoe), Ok((Net::Ipv4, 22)));
+    }
+
+    #[test]
+    fn cisco_hdlc_alone_and_in_a_ppp_file() {
+        let v4 = [0x0f, 0x00, 0x08, 0x00, 0x45];
+        assert_eq!(locate_ip(C_HDLC, &v4), Ok((Net::Ipv4, 4)));
+        // Broadcast address, IPv6, in files marked PPP or PPP in HDLC framing.
+        let v6 = [0x8f, 0x00, 0x86, 0xdd, 0x60];
+        assert_eq!(locate_ip(PPP, &v6), Ok((Net::Ipv6, 4)));
+        assert_eq!(locate_ip(PPP_HDLC, &v6), Ok((Net::Ipv6, 4)));
+        // SLARP (0x8035), the keepalives of a Cisco serial link, is not IP.
+        assert_eq!(locate_ip(C_HDLC, &[0x8f, 0x00, 0x80, 0x35, 0, 0, 0, 2]), Err(WarningKind::NotIp));
+        assert_eq!(locate_ip(C_HDLC, &[0x0f, 0x00, 0x08]), Err(WarningKind::TruncatedHeaders));
+        // PPP's own framing is unchanged.
+        assert_eq!(locate_ip(PPP, &[0xff, 0x03, 0x00, 0x21, 0x45]), Ok((Net::Ipv4, 4)));
     }
 
     #[test]

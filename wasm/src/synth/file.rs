@@ -34,6 +34,9 @@ pub enum Link {
     /// LINKTYPE_PPP (9); `acfc` drops the ff 03 address/control bytes, `pfc` sends a
     /// one-byte protocol (RFC 1661 §6.5-6.6).
     Ppp { acfc: bool, pfc: bool },
+    /// Cisco HDLC (0x0f 0x00 + Ethertype): LINKTYPE_C_HDLC (104), or in a file marked
+    /// LINKTYPE_PPP (9) when `marked_ppp` (a router's serial link captured as PPP).
+    CiscoHdlc { marked_ppp: bool },
     /// An MPLS label stack under Ethernet (0x8847) or PPP (0x0281) when `over_ppp`.
     Mpls { over_ppp: bool, labels: Vec<u32> },
     /// Ethernet + PPPoE session; the IPv4 total length is raised by `excess` bytes
@@ -79,7 +82,8 @@ impl Link {
             Link::Ieee80211 => 105,
             Link::Pktap { user2, .. } => if *user2 { 149 } else { 258 },
             Link::Ppi { .. } => 192,
-            Link::Ppp { .. } | Link::Mpls { over_ppp: true, .. } => 9,
+            Link::Ppp { .. } | Link::Mpls { over_ppp: true, .. } | Link::CiscoHdlc { marked_ppp: true } => 9,
+            Link::CiscoHdlc { marked_ppp: false } => 104,
             Link::Mpls { .. } | Link::Pppoe { .. } | Link::Tunnel(_) => 1,
             Link::Nflog { .. } => 239,
         }
@@ -138,6 +142,10 @@ impl Link {
                 return b;
             }
             Link::Ppp { acfc, pfc } => links::ppp(&mut b, f.ethertype, *acfc, *pfc),
+            Link::CiscoHdlc { .. } => {
+                b.extend_from_slice(&[0x0f, 0x00]);
+                b.extend_from_slice(&et);
+            }
             Link::Mpls { over_ppp, labels } => {
                 if *over_ppp {
                     links::ppp(&mut b, 0x8847, false, false);
