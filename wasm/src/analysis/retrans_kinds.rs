@@ -89,6 +89,10 @@ struct Record {
     /// TSval of the first retransmission of this range (RFC 3522's RetransmitTS).
     retransmit_ts: Option<u32>,
     spurious: bool,
+    /// When the capture saw the evidence that made it spurious (i64::MAX: none yet).
+    spurious_at_ns: i64,
+    /// The receiver had reported (SACKed) data above it when it was sent: a hole.
+    below_sack: bool,
     /// The Eifel check was made (on the first ACK covering the segment).
     checked: bool,
     /// A SYN (always a timeout: RFC 6298 §5.7).
@@ -205,11 +209,11 @@ impl RetransKinds {
             self.sack_high = sack_right;
         }
         if let Some(dup) = dsack(a.ack, a.sack) {
-            self.on_dsack(dup);
+            self.on_dsack(dup, a.t_ns);
         }
         if advanced {
             self.una = Some(a.ack);
-            self.eifel(a.ack, a.tsecr);
+            self.eifel(a.ack, a.tsecr, a.t_ns);
         }
     }
 
@@ -217,7 +221,7 @@ impl RetransKinds {
     /// overlapping them — or, when that one is already known to be needless, from an
     /// earlier re-send of the same bytes in the same chain (same range and
     /// RetransmitTS, e.g. a probe before a timeout). Never an older, unrelated one.
-    fn on_dsack(&mut self, (l, r): (i64, i64)) {
+    fn on_dsack(&mut self, (l, r): (i64, i64), t_ns: i64) {
         let recent = self.records.len().saturating_sub(SCAN);
         let Some(last) = (recent..self.records.len()).rev().find(|&i| self.records[i].seq < r && self.records[i].end > l) else {
             return;
@@ -226,13 +230,14 @@ impl RetransKinds {
         let same_chain = |x: &Record| x.seq == head.seq && x.end == head.end && x.retransmit_ts == head.retransmit_ts;
         if let Some(rec) = self.records[recent..=last].iter_mut().rev().take_while(|x| same_chain(x)).find(|x| !x.spurious) {
             rec.spurious = true;
+            rec.spurious_at_ns = t_ns;
         }
     }
 
     /// RFC 3522 §3.2 (Eifel detection): the first ACK acknowledging a retransmitted
     /// segment echoes a timestamp older than its first retransmission: it was sent
     /// for the original.
-    fn eifel(&mut self, ack: i64, tsecr: Option<u32>) {
+    fn eifel(&mut self, ack: i64, tsecr: Option<u32>, t_ns: i64) {
         let from = self.unacked_from;
         let mut all_acked = true;
         // Bounded: records past the first unacknowledged one are looked at
@@ -248,6 +253,7 @@ impl RetransKinds {
                     // Wrap-aware "echo < RetransmitTS" (RFC 7323 §5.2 PAWS arithmetic).
                     if (echo.wrapping_sub(rts) as i32) < 0 {
                         rec.spurious = true;
+                        rec.spurious_at_ns = t_ns;
                     }
                 }
             }
@@ -291,6 +297,8 @@ impl RetransKinds {
             una: una.unwrap_or(seq),
             retransmit_ts,
             spurious: acked_already,
+            spurious_at_ns: if acked_already { t_ns } else { i64::MAX },
+            below_sack: self.sack_high.is_some_and(|h| h >= end),
             checked: false,
             syn,
         });
@@ -341,19 +349,51 @@ impl RetransKinds {
                     .take_while(|x| x.feedback_seq == r.feedback_seq)
                     .any(|x| x.seq <= r.seq && r.seq < x.end)
         };
+        // The timeouts and slow-start retransmissions of the current loss state: whether
+        // one of them was needed (or not yet shown needless), and when the capture saw
+        // the last evidence that they all were.
+        let mut period_needed = false;
+        let mut period_shown_needless_at = i64::MIN;
         for (i, r) in records.iter().enumerate() {
             if recover.is_some_and(|rc| r.una >= rc) {
                 recover = None;
             }
+            // A timeout shown spurious ends the loss state before the recover point:
+            // every retransmission it led to reached a receiver that had the bytes
+            // already (D-SACK, RFC 3708; or Eifel's timestamp echo, RFC 3522), so the
+            // sender undoes its response (RFC 4015 §2; Linux tcp_try_undo_loss, which
+            // needs exactly this: no retransmission of the episode left un-D-SACKed,
+            // or a delayed original by timestamps) and the holes it then fills are
+            // recovery, which the kernel counts as TCPFastRetrans. Linux recordings
+            // with a 350 ms outage at the sender: 85 of 98 such retransmissions were
+            // read as slow start (the ACKs had been lost, not the data).
+            let shown_by = period_shown_needless_at.saturating_add(lag_ns.max(0));
+            if recover.is_some() && !period_needed && shown_by <= r.t_ns {
+                recover = None;
+            }
+            if recover.is_none() {
+                (period_needed, period_shown_needless_at) = (false, i64::MIN);
+            }
             let quiet = r.quiet_ns(lag_ns);
+            // A hole below data the receiver has SACKed can also be re-sent by RACK's
+            // reordering timer (RFC 8985 §6.3), which fires at most RACK.reo_wnd ≤ SRTT
+            // (§6.2 step 4) after the ACK that armed it: up to about one round trip of
+            // quiet, where a timeout needs SRTT + 4·RTTVAR (RFC 6298 §2) and a probe
+            // 2·SRTT (RFC 8985 §7.2) and never re-sends a hole (§7.3). Half a round trip
+            // more tells the two apart (Linux request/response at 3 % loss: 3 RACK
+            // re-sends 10.4–12 ms after the last SACK at 10.2 ms RTT were read as
+            // timeouts; the kernel counted 0 or 1 timeout).
+            let timer_after = |rtt: i64| if r.below_sack { rtt + rtt / 2 } else { rtt };
             let timer = match (quiet, rtt_ns) {
                 (None, _) => true,
-                (Some(q), Some(rtt)) => q >= rtt,
+                (Some(q), Some(rtt)) => q >= timer_after(rtt),
                 (Some(_), None) => false,
             };
             let bits = if (!timer || (in_burst(i) && !repeats_a_timer_burst(i))) && !r.syn {
                 if recover.is_some() {
                     c.slow_start_retransmissions += 1;
+                    period_needed |= !r.spurious;
+                    period_shown_needless_at = period_shown_needless_at.max(r.spurious_at_ns);
                     fb::KIND_SLOW_START
                 } else {
                     c.fast_retransmissions += 1;
@@ -367,6 +407,8 @@ impl RetransKinds {
                 last_timer = Some(r.feedback_seq);
                 c.rto_events += 1;
                 recover = Some(r.high);
+                period_needed |= !r.spurious;
+                period_shown_needless_at = period_shown_needless_at.max(r.spurious_at_ns);
                 match last_rto {
                     Some((seq, t)) if seq == r.feedback_seq => {
                         if let Some(ch) = open_chain.and_then(|i| c.rto_chains.get_mut(i)) {

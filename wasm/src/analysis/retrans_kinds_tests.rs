@@ -289,3 +289,64 @@ fn a_slow_handshake_does_not_hide_refills() {
     let d = &a.connections[0].directions[0];
     assert_eq!((d.out_of_order, d.retransmissions), (0, 1));
 }
+
+/// Four segments; the receiver gets 1001 and 2001 but their ACKs are lost, then 3001
+/// and 4001 are lost too (an outage). At 330 ms the timer re-sends the head 1001.
+/// `dsack`: the ACK that finally comes back reports 1001 twice (a D-SACK below the
+/// cumulative ACK, RFC 2883 §4).
+fn outage_then_timeout(dsack: bool) -> Analysis {
+    let first_ack = if dsack { ack(0.351, 3001).sack(&[(1001, 2001)]) } else { ack(0.351, 3001) };
+    at_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        data(0.033, 4001),
+        data(0.330, 1001),
+        first_ack,
+        data(0.35102, 3001),
+        ack(0.372, 4001),
+        data(0.37202, 4001),
+        ack(0.393, 5001),
+    ])
+}
+
+#[test]
+fn a_timeout_shown_needless_by_a_dsack_is_undone_and_the_holes_after_it_are_recovery() {
+    // The D-SACK shows the timeout's only retransmission needless (the ACKs were lost,
+    // not the data): the sender undoes the timeout (RFC 4015, Linux tcp_try_undo_loss)
+    // and re-sends 3001 and 4001 in recovery, as the kernel counts them (TCPFastRetrans,
+    // no TCPSlowStartRetrans): [3 retransmissions, 1 timeout, 0 probes, 2 fast, 0 slow
+    // start, 1 spurious].
+    let a = outage_then_timeout(true);
+    assert_eq!(kinds(&a), [fb::KIND_RTO | fb::KIND_SPURIOUS, fb::KIND_FAST, fb::KIND_FAST]);
+    assert_eq!(counts(&a.connections[0].directions[0]), [3, 1, 0, 2, 0, 1]);
+    // Without the D-SACK nothing shows the timeout needless: loss state until 5001
+    // (SND.NXT at the timeout) is acknowledged, so both re-sends are slow start.
+    let b = outage_then_timeout(false);
+    assert_eq!(kinds(&b), [fb::KIND_RTO, fb::KIND_SLOW_START, fb::KIND_SLOW_START]);
+    assert_eq!(counts(&b.connections[0].directions[0]), [3, 1, 0, 0, 2, 0]);
+}
+
+/// 1001 is lost; two ACKs SACK 2001..4001 at 51 and 52 ms; the sender re-sends the hole
+/// 1001 at 52 ms + `after` s, nothing heard in between.
+fn hole_resent_after(after: f64) -> Analysis {
+    at_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        ack(0.051, 1001).sack(&[(2001, 3001)]),
+        ack(0.052, 1001).sack(&[(2001, 4001)]),
+        data(0.052 + after, 1001),
+        ack(0.073 + after, 4001),
+    ])
+}
+
+#[test]
+fn a_hole_below_sacked_data_resent_within_one_and_a_half_round_trips_is_rack_not_a_timeout() {
+    // 24 ms of quiet at a 20.1 ms path RTT: more than a round trip, but a hole below
+    // SACKed data re-sent by RACK's reordering timer comes up to RACK.reo_wnd ≤ SRTT
+    // after the ACK that armed it (RFC 8985 §6.2, §6.3): recovery (fast), not a timeout.
+    assert_eq!(counts(&hole_resent_after(0.024).connections[0].directions[0]), [1, 0, 0, 1, 0, 0]);
+    // 40 ms of quiet (≥ 1.5 × 20.1 ms): past what that timer waits: a timeout.
+    assert_eq!(counts(&hole_resent_after(0.040).connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
+}
