@@ -129,7 +129,7 @@ fn stalls_application_pauses_delay_burst_and_rto() {
         ]
     );
     let rto = c.directions[0].stalls.iter().find(|s| s.cause == RetransmissionTimeout && s.duration > 0.2).unwrap();
-    assert_eq!(rto.ended_by, "retransmission of 1448 bytes at 1.947 s");
+    assert_eq!(rto.ended_by, "timeout retransmission of 1448 bytes at 1.947 s");
     // 0.7436 → 43.6 ms "ending in a retransmission" (README), during the delay burst.
     assert!(c.directions[0].stalls.iter().any(|s| (s.start - 0.7436).abs() < 0.001 && s.cause == RetransmissionTimeout));
     assert!(

@@ -141,3 +141,37 @@ fn ipv6_at_the_receiver_with_sack_options_cut_by_the_snaplen() {
     let k = |c| kernel("rx-ipv6-loss", "pv_a", c);
     assert_eq!((k("RetransSegs"), k("FastRetrans"), k("LostRetransmit"), k("Timeouts")), (81, 81, 3, 0));
 }
+
+#[test]
+fn an_outage_that_lost_only_acks_is_undone_and_its_holes_are_recovery() {
+    // A 0.35 s blackhole in a CUBIC upload, captured at the sender (record.sh
+    // outage-acks-lost). The data sent just before it had arrived; its ACKs were lost.
+    // Kernel: 12 retransmitted segments = 2 timeouts (one backoff chain) + 10 fast, no
+    // slow start; its one loss probe sent new data (not a retransmission). The head the
+    // timeouts re-sent is D-SACKed (TCPDSACKRecv 1) and the first ACK covering it echoes
+    // the original's TSval: both re-sends spurious, the kernel undid the episode
+    // (TCPLossUndo 1) and filled the remaining holes in recovery. Before the undo rule we
+    // read those 10 as slow-start retransmissions (loss state until SND.NXT at the
+    // timeout was acknowledged).
+    assert_eq!(kinds("outage-acks-lost.pcap"), [12, 2, 0, 10, 0, 2]);
+    let k = |c| kernel("outage-acks-lost", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("SlowStartRetrans")), (12, 2, 10, 0));
+    assert_eq!((k("LossProbes"), k("DSACKRecv"), k("LossUndo")), (1, 1, 1));
+}
+
+#[test]
+fn request_response_tail_losses_are_probes_and_rack_recovery_not_timeouts() {
+    // 120 answers of 30 KB over a 3 % lossy link (CUBIC), captured at the server
+    // (record.sh rr-loss). Kernel: 91 retransmitted segments = 3 timeouts + 82 fast + 6
+    // probes that re-sent the tail (TCPLossProbes 7, one of them new data;
+    // TCPLossProbeRecovery 6: every probe repaired a real loss, no D-SACK). Ours: the
+    // same 3 / 82 / 6, and no probe spurious. Before: 3 holes below SACKed data re-sent
+    // by RACK's reordering timer 10-12 ms after the last SACK (path RTT 10.2 ms) read as
+    // timeouts (6 timeouts, 79 fast), and 3 probes were called spurious because the ACK
+    // they triggered also covered the segment before them, whose TSval it echoed (the
+    // receiver had delayed that ACK).
+    assert_eq!(kinds("rr-loss.pcap"), [91, 3, 6, 82, 0, 0]);
+    let k = |c| kernel("rr-loss", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("SlowStartRetrans")), (91, 3, 82, 0));
+    assert_eq!((k("LossProbes"), k("LossProbeRecovery"), k("DSACKRecv")), (7, 6, 0));
+}

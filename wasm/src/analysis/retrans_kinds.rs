@@ -212,8 +212,9 @@ impl RetransKinds {
             self.on_dsack(dup, a.t_ns);
         }
         if advanced {
+            let before = self.una;
             self.una = Some(a.ack);
-            self.eifel(a.ack, a.tsecr, a.t_ns);
+            self.eifel(a.ack, before, a.tsecr, a.t_ns);
         }
     }
 
@@ -237,11 +238,39 @@ impl RetransKinds {
     /// RFC 3522 §3.2 (Eifel detection): the first ACK acknowledging a retransmitted
     /// segment echoes a timestamp older than its first retransmission: it was sent
     /// for the original.
-    fn eifel(&mut self, ack: i64, tsecr: Option<u32>, t_ns: i64) {
+    ///
+    /// Only when that ACK acknowledges nothing before the segment (`una_before` had
+    /// reached it): an ACK that also covers earlier unacknowledged data echoes the
+    /// earliest of those segments (RFC 7323 §4.3: TS.Recent moves only with a segment
+    /// at Last.ACK.sent, so a delayed ACK echoes its first segment), older than the
+    /// retransmission whether or not the original arrived. Linux request/response at
+    /// 3 % loss: 3 tail loss probes that repaired a lost tail (the kernel's
+    /// TCPLossProbeRecovery; no D-SACK) were called spurious, because the ACK they
+    /// triggered also covered the segment before, whose ACK the receiver had delayed.
+    fn eifel(&mut self, ack: i64, una_before: Option<i64>, tsecr: Option<u32>, t_ns: i64) {
         let from = self.unacked_from;
-        let mut all_acked = true;
+        let older = |rts: Option<u32>| match (tsecr, rts) {
+            // Wrap-aware "echo < RetransmitTS" (RFC 7323 §5.2 PAWS arithmetic).
+            (Some(echo), Some(rts)) => (echo.wrapping_sub(rts) as i32) < 0,
+            _ => false,
+        };
+        // The timer episodes (records with no feedback between them: a probe and the
+        // timeouts after it) this ACK shows needless through a segment it acknowledges
+        // alone. The sender undoes such an episode as a whole (Linux compares the echo
+        // with the episode's first retransmission, tcp_packet_delayed), so its probe of
+        // the tail, which the same ACK covers together with the head, was needless too.
+        let mut shown_episode: Option<u64> = None;
         // Bounded: records past the first unacknowledged one are looked at
         // `SCAN` deep (a record the ACKs never cover must not make this quadratic).
+        for rec in self.records[from..].iter().take(SCAN) {
+            // No ACK of this side's data since the tracker began: SND.UNA is still
+            // what it was when the segment was re-sent.
+            let alone = una_before.unwrap_or(rec.una) >= rec.seq;
+            if rec.end <= ack && !rec.checked && alone && older(rec.retransmit_ts) {
+                shown_episode = Some(rec.feedback_seq);
+            }
+        }
+        let mut all_acked = true;
         for rec in self.records[from..].iter_mut().take(SCAN) {
             if rec.end > ack {
                 all_acked = false;
@@ -249,12 +278,10 @@ impl RetransKinds {
             }
             if !rec.checked {
                 rec.checked = true;
-                if let (Some(echo), Some(rts)) = (tsecr, rec.retransmit_ts) {
-                    // Wrap-aware "echo < RetransmitTS" (RFC 7323 §5.2 PAWS arithmetic).
-                    if (echo.wrapping_sub(rts) as i32) < 0 {
-                        rec.spurious = true;
-                        rec.spurious_at_ns = t_ns;
-                    }
+                let alone = una_before.unwrap_or(rec.una) >= rec.seq;
+                if (alone || shown_episode == Some(rec.feedback_seq)) && older(rec.retransmit_ts) {
+                    rec.spurious = true;
+                    rec.spurious_at_ns = t_ns;
                 }
             }
             if all_acked {

@@ -132,6 +132,40 @@ fn eifel_an_echo_older_than_the_retransmission_makes_it_spurious() {
     assert_eq!(counts(&b.connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
 }
 
+#[test]
+fn eifel_cannot_judge_a_retransmission_whose_ack_also_covers_earlier_data() {
+    // Timestamps on. 1001 and 2001 leave in the same millisecond (TSval 30); 2001 is
+    // lost and the receiver delays its ACK of 1001. At 91 ms the tail 2001 is probed
+    // (TSval 91); it completes the data and the receiver ACKs 3001 at once, echoing 30:
+    // the TSval of 1001, the first segment that ACK covers (RFC 7323 §4.3), older than
+    // the probe although the probe repaired a real loss. The ACK also covers 1001, which
+    // was unacknowledged before it: Eifel cannot tell, so not spurious (Linux counts
+    // such a probe as TCPLossProbeRecovery; it reports a needless one by D-SACK).
+    let a = at_sender(vec![
+        data(0.030, 1001).ts(30, 20),
+        data(0.0301, 2001).ts(30, 20),
+        data(0.091, 2001).ts(91, 20),
+        ack(0.1115, 3001).ts(50, 30),
+    ]);
+    assert_eq!(kinds(&a), [fb::KIND_TLP]);
+    assert_eq!(counts(&a.connections[0].directions[0]), [1, 0, 1, 0, 0, 0]);
+    // A probe, then a timeout re-sending the head 1001 (TSval 341), no feedback between:
+    // one timer episode. The first ACK (3001) echoes 30: for the head, which it
+    // acknowledges alone (nothing before 1001 was unacknowledged), the original arrived
+    // (RFC 3522 §3.2) → spurious; the sender undoes the episode as a whole (Linux
+    // tcp_packet_delayed compares with the episode's first retransmission), so the
+    // probe of the tail, covered by the same ACK, was needless too.
+    let b = at_sender(vec![
+        data(0.030, 1001).ts(30, 20),
+        data(0.031, 2001).ts(31, 20),
+        data(0.091, 2001).ts(91, 20),
+        data(0.341, 1001).ts(341, 20),
+        ack(0.362, 3001).ts(50, 30),
+    ]);
+    assert_eq!(kinds(&b), [fb::KIND_TLP | fb::KIND_SPURIOUS, fb::KIND_RTO | fb::KIND_SPURIOUS]);
+    assert_eq!(counts(&b.connections[0].directions[0]), [2, 1, 1, 0, 0, 2]);
+}
+
 /// Three segments, then 100 ms of silence and 1001, 2001 re-sent 10 µs apart.
 fn three_then_a_burst() -> Vec<Seg> {
     vec![data(0.030, 1001), data(0.031, 2001), data(0.032, 3001), data(0.132, 1001), data(0.13201, 2001)]

@@ -280,7 +280,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
                 }
                 if cols.len[i] > 0 {
                     g.peer_reply = Some((t, cols.len[i]));
-                    if cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
+                    if peer_timer_resend(cols.flags[i]) {
                         g.peer_resent = Some((t, cols.len[i]));
                     }
                 }
@@ -368,7 +368,43 @@ fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) 
     } else {
         (StallCause::Unknown, "not ended when the capture ended".to_string())
     };
-    Stall { start: t0, duration: cols.t[last] - t0, cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
+    Stall { start: t0, duration: whole_ns(cols.t[last] - t0), cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
+}
+
+/// A difference of two capture times, to the nanosecond the capture can hold: the
+/// subtraction's last-bit noise (0.21736100000000003 s) would otherwise be written
+/// into every report and share link (pcap timestamps are µs or ns, pcapng ≤ ns).
+fn whole_ns(seconds: f64) -> f64 {
+    (seconds * 1e9).round() / 1e9
+}
+
+/// A retransmission of the peer that its retransmission timer sent (a timeout or a
+/// tail loss probe, retrans_kinds.rs), or whose kind is unknown. A peer's re-send in
+/// fast recovery (a lost segment inside a longer reply, repaired within a round trip
+/// of SACKs) does not make the wait for that reply a round trip lost to a timer.
+fn peer_timer_resend(flags: u32) -> bool {
+    use flag_bits as fb;
+    let kinds = fb::KIND_RTO | fb::KIND_TLP | fb::KIND_FAST | fb::KIND_SLOW_START;
+    flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0)
+}
+
+/// The retransmission that ended a stall, named by its kind (retrans_kinds.rs), so the
+/// stall list and the retransmission counts tell one story: the cause
+/// `retransmission-timeout` means "waited on a loss-recovery timer", and this says
+/// which one fired (RFC 6298 timeout, RFC 8985 §7 probe, or §6.3 reordering timer).
+fn retransmission_kind_words(flags: u32) -> &'static str {
+    use flag_bits as fb;
+    if flags & fb::KIND_RTO != 0 {
+        "timeout retransmission"
+    } else if flags & fb::KIND_TLP != 0 {
+        "tail loss probe"
+    } else if flags & fb::KIND_FAST != 0 {
+        "recovery retransmission"
+    } else if flags & fb::KIND_SLOW_START != 0 {
+        "slow-start retransmission"
+    } else {
+        "retransmission"
+    }
 }
 
 fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, path_rtt_s: Option<f64>) -> Stall {
@@ -382,11 +418,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
         };
         (StallCause::ZeroWindow, how)
     } else if resent && g.unacked_at_start {
-        let how = format!(
-            "retransmission of {} bytes at {}",
-            cols.len[j],
-            format_timestamp(t1)
-        );
+        let how = format!("{} of {} bytes at {}", retransmission_kind_words(cols.flags[j]), cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
     } else if g.resent_before && g.unacked_at_start && g.all_acked_at.map_or(true, |ta| ta - t0 >= 0.5 * duration) {
         // The gap began with a retransmission still unacknowledged: the sender waited
@@ -402,7 +434,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
         // lost and re-sent by the peer's retransmission timer — a round trip lost to
         // the network, not an idle application (issue 13).
         let how = format!(
-            "new data after the peer's request of {} bytes, which the peer had to retransmit (at {})",
+            "new data after the peer's request of {} bytes, which the peer's timer had to re-send (at {})",
             bytes,
             format_timestamp(tr)
         );
@@ -479,7 +511,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
     };
     Stall {
         start: t0,
-        duration,
+        duration: whole_ns(duration),
         cause,
         frame_before: cols.frame[g.index],
         frame_after: cols.frame[j],
