@@ -12,16 +12,57 @@
 //! Rule: a segment is a copy of an earlier one when everything the sender put in it
 //! is identical — addresses, ports, sequence and acknowledgment numbers, flags, raw
 //! window, payload length, TCP timestamps, SACK blocks and the IPv4 Identification
-//! (and, on 802.11, the MAC sequence number) — and it comes within
-//! [`COPY_WINDOW_NS`] of it (or [`WIFI_RETRY_WINDOW_NS`] for an 802.11 frame with the
-//! Retry bit). TTL, checksums and link headers are deliberately not compared.
-//! A real TCP retransmission differs: it carries a new IPv4 Identification (Linux,
-//! Windows and macOS draw a new one per packet sent) and usually a new TSval, and it
-//! cannot come sooner than a retransmission timer or a round of duplicate ACKs.
-//! Without an Identification (IPv6, or IPv4 ID 0 from stacks that set DF) the
-//! window shrinks to [`COPY_WINDOW_NO_ID_NS`], below any retransmission timer.
-//! And without one, a segment whose SACK option the snaplen cut off is never a copy:
-//! the blocks are the only thing that tells a receiver's back-to-back ACKs during
+//! (and, on 802.11, the MAC sequence number) — and it comes within a window that
+//! depends on what tells copies from resends. TTL, checksums and link headers are
+//! deliberately not compared.
+//!
+//! Why the IPv4 Identification decides: a real retransmission — by timer (RFC 9293
+//! §3.8.1, RFC 6298), after duplicate ACKs (RFC 5681 §3.2, RFC 6675) or by RACK/TLP
+//! (RFC 8985) — is a new IP datagram, and the stacks that fill the Identification in
+//! draw a new value for every datagram they send: Linux takes it from the socket's
+//! counter, advanced by every segment sent (include/net/ip.h `ip_select_ident_segs`,
+//! `inet_id += segs`, random start at connect), and builds the header again for a
+//! retransmission (`tcp_retransmit_skb` → `tcp_transmit_skb` → `ip_queue_xmit`);
+//! Windows increments a counter per datagram; OpenBSD draws a random one. The
+//! Identification exists to tell datagrams of one source apart while they may live
+//! (RFC 791 §3.1; RFC 6864 §4 keeps that duty only for datagrams that may be fragmented).
+//! Two exceptions are why an Identification counts only when it is non-zero and seen
+//! to change: RFC 6864 §4 lets a sender put any value, the same one every time, in
+//! an atomic datagram (DF set, not a fragment), and FreeBSD and macOS put 0 there by
+//! default (FreeBSD `ip_fillid` with `net.inet.ip.rfc6864=1`; xnu `ip_output` with
+//! `rfc6864 = 1`), as Linux does for a RST sent without a socket; and some embedded
+//! stacks and middleboxes write one constant value.
+//!
+//! So the window is:
+//! - [`WIFI_RETRY_WINDOW_NS`] for an 802.11 frame with the Retry bit (the radio's retry);
+//! - [`COPY_WINDOW_CHANGING_ID_NS`] when the Identification is non-zero and this
+//!   direction of the connection has already sent two different non-zero values (the
+//!   stack, or a middlebox before the capture, gives each datagram its own): copies
+//!   from two capture points, a router's two interfaces, a SPAN of ingress and egress
+//!   across a WAN hop or two taps merged with mergecap, arrive a one-way delay apart
+//!   (arkime's `tests/pcap/wireshark-retrans.pcap`: the same Identification again
+//!   2–51 ms later). Its bound is what keeps a counter from coming round again: the
+//!   same value on a resend needs 65,536 datagrams from that counter within the window
+//!   (131,072 a second) and then the exact same count, and, with timestamps (RFC 7323
+//!   §5.4: TSval from a clock that ticks at least every second, Linux every ms), the
+//!   clock not to have ticked. Keep-alives and zero-window probes resend the same
+//!   byte (RFC 9293 §3.8.4, §3.8.6.1) but as new datagrams, seconds apart.
+//!   A SYN or SYN/ACK gets this window whatever its Identification: it is its
+//!   direction's first datagram, so at a second capture point its copy always comes
+//!   before the next one (that needs a round trip), Linux sends its SYN/ACK with ID 0
+//!   (every IPv4 recording in public/examples) and IPv6 has none; and the handshake is
+//!   resent only by the connection's first retransmission timer, 1 s (RFC 6298 §2.1;
+//!   Windows 3 s), or in answer to a SYN sent again by that timer (Linux answers at
+//!   most one every 500 ms, `tcp_invalid_ratelimit`).
+//! - [`COPY_WINDOW_NS`] for a non-zero Identification not yet known to change (a
+//!   direction's first datagrams): a capture set-up on one host (-i any: 2–200 µs);
+//! - [`COPY_WINDOW_NO_ID_NS`] without one (IPv6, ID 0), and for a non-zero one that
+//!   the direction has repeated and never changed, which tells no more than none (a
+//!   receiver's duplicate ACKs 1 ms apart from such a stack are identical): below any
+//!   retransmission timer.
+//!
+//! Without a telling Identification, a segment whose SACK option the snaplen cut off is never
+//! a copy: the blocks are the only thing that tells a receiver's back-to-back ACKs during
 //! loss recovery apart (same ACK, window and TSval within a millisecond; RFC 2018 §4
 //! puts the newly arrived block first), and the capture lost them (IPv6 at snaplen 96:
 //! 24 real ACKs of rx-ipv6-loss.pcap, 30–200 µs apart, were taken for copies).
@@ -30,34 +71,65 @@
 //! with a RST built from that segment (RFC 9293 §3.10.7.1), without a socket and so
 //! with IPv4 Identification 0, so a burst of them is identical by construction.
 //!
-//! Memory is constant: a direct-mapped table of recent fingerprints (a copy is
-//! normally a few frames after its original); a collision only forgets an original.
+//! Memory is constant: a table of recent fingerprints in 8-way buckets, each
+//! forgetting its oldest (an original is forgotten only when 8 newer frames fall in
+//! its bucket before the copy comes: with 4,096 buckets and 2,000 frames in between,
+//! 1 in 10⁷; 30 ms later in a 4,000-frame/s capture a direct-mapped table of 4,096
+//! forgot 6 %), and a direct-mapped one of the last Identification of each direction;
+//! a collision only forgets an original or that a direction's Identification changes
+//! (both err towards "not a copy").
 
 use crate::decode::TcpSegment;
 
 /// Copies from one capture set-up arrive within microseconds (-i any: 2–200 µs).
 pub const COPY_WINDOW_NS: i64 = 2_000_000;
+/// A non-zero IPv4 Identification this direction has been seen to change: copies from
+/// two capture points a one-way delay apart (a GEO satellite hop is ~280 ms).
+pub const COPY_WINDOW_CHANGING_ID_NS: i64 = 500_000_000;
 /// Without an IP Identification to tell copies from resends: 200 µs.
 pub const COPY_WINDOW_NO_ID_NS: i64 = 200_000;
 /// 802.11 MAC retries follow within the MAC's retry limit (tens of ms).
 pub const WIFI_RETRY_WINDOW_NS: i64 = 500_000_000;
-const SLOTS: usize = 4096;
-const RECENT: usize = 32;
+/// Buckets of the fingerprint table, each holding the last WAYS new frames whose
+/// fingerprint falls in it (32,768 frames, 544 KiB).
+const BUCKETS: usize = 4096;
+const WAYS: usize = 8;
+const DIRECTIONS: usize = 4096;
 
+/// Keys apart from times, so the per-packet scan is one vector compare of 8 keys.
 #[derive(Clone, Copy, Default)]
-struct Slot {
+struct Bucket {
+    keys: [u64; WAYS],
+    t_ns: [i64; WAYS],
+    /// The way the next new frame overwrites: the bucket's oldest.
+    next: u8,
+}
+
+/// The last non-zero IPv4 Identification of one direction of a connection, and
+/// whether it has changed, or stayed the same, from one new datagram to the next.
+#[derive(Clone, Copy, Default)]
+struct Direction {
     key: u64,
-    t_ns: i64,
+    last_id: u16,
+    changes: bool,
+    repeats: bool,
+}
+
+/// What a segment's IPv4 Identification tells about it (module doc).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IdTells {
+    /// Which datagram it is: the direction's ID changes.
+    Datagram,
+    /// Not yet known: the direction's first datagrams with a non-zero ID.
+    NotYetKnown,
+    /// Nothing: no ID (IPv6), ID 0, or one the direction repeats and never changes.
+    Nothing,
 }
 
 pub struct DuplicateFilter {
-    slots: Box<[Slot]>,
-    /// The last RECENT fingerprints and their times: a copy within a few frames must
-    /// not be lost to a collision in `slots` (1 in 4096 per frame in between). Keys
-    /// apart from times, so the per-packet scan is one vector compare of 32 keys.
-    recent_keys: [u64; RECENT],
-    recent_t_ns: [i64; RECENT],
-    next: usize,
+    buckets: Box<[Bucket]>,
+    /// Direct-mapped by the hash of addresses and ports (module doc: the long window).
+    directions: Box<[Direction]>,
     /// Frames recognised as copies (all kinds).
     pub duplicates: u64,
     /// Of those, 802.11 MAC-layer retries.
@@ -67,10 +139,8 @@ pub struct DuplicateFilter {
 impl Default for DuplicateFilter {
     fn default() -> Self {
         DuplicateFilter {
-            slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
-            recent_keys: [0; RECENT],
-            recent_t_ns: [0; RECENT],
-            next: 0,
+            buckets: vec![Bucket::default(); BUCKETS].into_boxed_slice(),
+            directions: vec![Direction::default(); DIRECTIONS].into_boxed_slice(),
             duplicates: 0,
             wifi_retries: 0,
         }
@@ -98,20 +168,21 @@ fn addr_words(a: std::net::IpAddr) -> (u64, u64) {
 }
 
 /// Everything the sender put in the segment (module doc), deterministic (the same
-/// capture always gives the same answer); 0 is never returned (it marks an empty slot).
-fn fingerprint(s: &TcpSegment) -> u64 {
+/// capture always gives the same answer), and the hash of its direction (addresses
+/// and ports) on the way; 0 is never returned (it marks an empty slot).
+fn fingerprint(s: &TcpSegment) -> (u64, u64) {
     let (src_lo, src_hi) = addr_words(s.src);
     let (dst_lo, dst_hi) = addr_words(s.dst);
     let (ts_val, ts_ecr) = s.options.timestamp.map_or((u64::MAX, u64::MAX), |(v, e)| (v as u64, e as u64));
     let ip_id = s.frame_id.ip_id.map_or(1 << 17, |id| id as u64);
     let wifi_seq = s.frame_id.wifi.map_or(1 << 17, |w| w.1 as u64);
     let mut h = 0u64;
+    for word in [src_lo, src_hi, dst_lo, dst_hi, (s.src_port as u64) << 16 | s.dst_port as u64] {
+        h = mix(h, word);
+    }
+    let direction = (h ^ h >> 29) | 1;
     for word in [
-        src_lo,
-        src_hi,
-        dst_lo,
-        dst_hi,
-        (s.src_port as u64) << 48 | (s.dst_port as u64) << 32 | (s.flags as u64) << 16 | s.window as u64,
+        (s.flags as u64) << 16 | s.window as u64,
         (s.seq as u64) << 32 | s.ack as u64,
         s.payload_len as u64 | ip_id << 32,
         ts_val << 32 | ts_ecr,
@@ -123,7 +194,7 @@ fn fingerprint(s: &TcpSegment) -> u64 {
         h = mix(h, (left as u64) << 32 | right as u64);
     }
     // Fold the well-mixed high bits down: the slot index is taken from bits 20 and up.
-    (h ^ h >> 29) | 1
+    (direction, (h ^ h >> 29) | 1)
 }
 
 impl DuplicateFilter {
@@ -133,38 +204,58 @@ impl DuplicateFilter {
         if seg.flags & crate::decode::tcp_flags::RST != 0 {
             return false;
         }
-        let key = fingerprint(seg);
+        let (direction, key) = fingerprint(seg);
         let wifi_retry = seg.frame_id.wifi.is_some_and(|(retry, _)| retry);
-        let has_id = seg.frame_id.ip_id.is_some_and(|id| id != 0);
-        if seg.options.sack_unreadable && !has_id && !wifi_retry {
+        let id = seg.frame_id.ip_id.filter(|&id| id != 0);
+        let d = (direction >> 20) as usize % DIRECTIONS;
+        let seen = self.directions[d];
+        let seen = if seen.key == direction { seen } else { Direction::default() };
+        // What the Identification tells (module doc): a constant one no more than none.
+        let id_tells = match id {
+            None => IdTells::Nothing,
+            Some(_) if seen.changes => IdTells::Datagram,
+            Some(_) if seen.repeats => IdTells::Nothing,
+            Some(_) => IdTells::NotYetKnown,
+        };
+        let handshake = seg.flags & crate::decode::tcp_flags::SYN != 0;
+        if seg.options.sack_unreadable && id_tells == IdTells::Nothing && !wifi_retry {
             return false;
         }
-        let window = if wifi_retry {
-            WIFI_RETRY_WINDOW_NS
-        } else if has_id {
-            COPY_WINDOW_NS
-        } else {
-            COPY_WINDOW_NO_ID_NS
+        let window = match id_tells {
+            _ if wifi_retry => WIFI_RETRY_WINDOW_NS,
+            _ if handshake => COPY_WINDOW_CHANGING_ID_NS,
+            IdTells::Datagram => COPY_WINDOW_CHANGING_ID_NS,
+            IdTells::NotYetKnown => COPY_WINDOW_NS,
+            IdTells::Nothing => COPY_WINDOW_NO_ID_NS,
         };
-        let within = |s: &Slot| s.key == key && (0..=window).contains(&seg.ts_ns.wrapping_sub(s.t_ns));
-        let index = (key >> 20) as usize % SLOTS;
-        let recent_match = || {
-            // Any key match at all is rare; only then look at the times.
-            self.recent_keys.iter().any(|&k| k == key)
-                && (0..RECENT).any(|i| within(&Slot { key: self.recent_keys[i], t_ns: self.recent_t_ns[i] }))
-        };
-        // Keep the original's time: the 3rd and 4th copies compare with it too.
-        if within(&self.slots[index]) || recent_match() {
+        let bucket = &mut self.buckets[(key >> 20) as usize % BUCKETS];
+        // Any key match at all is rare; only then look at the times. The original's
+        // time is kept: the 3rd and 4th copies compare with it too.
+        if bucket.keys.iter().any(|&k| k == key)
+            && (0..WAYS).any(|i| bucket.keys[i] == key && (0..=window).contains(&seg.ts_ns.wrapping_sub(bucket.t_ns[i])))
+        {
             self.duplicates += 1;
             if wifi_retry {
                 self.wifi_retries += 1;
             }
             return true;
         }
-        self.slots[index] = Slot { key, t_ns: seg.ts_ns };
-        self.recent_keys[self.next] = key;
-        self.recent_t_ns[self.next] = seg.ts_ns;
-        self.next = (self.next + 1) % RECENT;
+        // A new datagram: does this direction's Identification change? (Copies carry
+        // an old value and say nothing about the sender's next one.)
+        if let Some(id) = id {
+            let dir = &mut self.directions[d];
+            if dir.key == direction {
+                dir.changes |= dir.last_id != id;
+                dir.repeats |= dir.last_id == id;
+                dir.last_id = id;
+            } else {
+                *dir = Direction { key: direction, last_id: id, changes: false, repeats: false };
+            }
+        }
+        let way = bucket.next as usize % WAYS;
+        bucket.keys[way] = key;
+        bucket.t_ns[way] = seg.ts_ns;
+        bucket.next = ((way + 1) % WAYS) as u8;
         false
     }
 }
@@ -189,9 +280,66 @@ mod tests {
         assert!(f.is_copy(&data(0.19, 7)));
         // The same bytes resent 200 ms later by an RTO carry a new IP ID: kept.
         assert!(!f.is_copy(&data(200.0, 9)));
-        // Same ID but 3 ms later: outside the copy window, kept.
-        assert!(!f.is_copy(&data(203.1, 9)));
         assert_eq!((f.duplicates, f.wifi_retries), (2, 0));
+    }
+
+    #[test]
+    fn a_changing_ip_id_seen_again_is_a_copy_from_another_capture_point() {
+        // The sender gave its datagrams IDs 7 then 9: its stack draws a new one per
+        // datagram, so ID 9 again 3.1 ms and 480 ms later (a second tap a one-way
+        // delay away) is the same datagram, not a retransmission.
+        let mut f = DuplicateFilter::default();
+        assert!(!f.is_copy(&data(0.0, 7)));
+        assert!(!f.is_copy(&data(200.0, 9)));
+        assert!(f.is_copy(&data(203.1, 9)));
+        assert!(f.is_copy(&data(680.0, 9)));
+        // 500 ms after the original is the end of the window: 500.1 ms later, kept.
+        assert!(!f.is_copy(&data(700.1, 9)));
+        // The first datagrams of a direction prove nothing yet: ID 5 of another
+        // sender again 3 ms later is a retransmission (short window)...
+        let first = |t_ms: f64| {
+            let mut s = Seg::b_to_a(t_ms / 1000.0).seq(1).ack(1001).len(100).build();
+            s.frame_id.ip_id = Some(5);
+            s
+        };
+        assert!(!f.is_copy(&first(0.0)));
+        assert!(!f.is_copy(&first(3.0)));
+        // ...but not a SYN: resent only by a 1 s timer (RFC 6298 §2.1).
+        let syn = |t_ms: f64| {
+            let mut s = Seg::b_to_a(t_ms / 1000.0).seq(0).ack(0).flags(crate::decode::tcp_flags::SYN).build();
+            s.src_port = 41000;
+            s.frame_id.ip_id = Some(5);
+            s
+        };
+        assert!(!f.is_copy(&syn(0.0)));
+        assert!(f.is_copy(&syn(30.0)));
+        assert!(!f.is_copy(&syn(1000.0)));
+        assert_eq!(f.duplicates, 3);
+    }
+
+    #[test]
+    fn a_constant_ip_id_tells_nothing() {
+        // A stack that writes the same non-zero ID in every datagram (RFC 6864 §4
+        // allows any value in an atomic datagram): its fast retransmit 30 ms later is
+        // identical to the original but for the TTL and must stay a retransmission.
+        let mut f = DuplicateFilter::default();
+        let mut other = data(0.0, 0x4000);
+        other.seq = 1;
+        assert!(!f.is_copy(&other));
+        assert!(!f.is_copy(&data(1.0, 0x4000)));
+        assert!(!f.is_copy(&data(31.0, 0x4000)));
+        // Repeated, never changed: the window of no ID at all, 200 µs. A -i any copy
+        // 100 µs later is still merged; the same segment 0.5 ms later is not.
+        assert!(f.is_copy(&data(31.1, 0x4000)));
+        assert!(!f.is_copy(&data(31.6, 0x4000)));
+        // ID 0 likewise (FreeBSD and macOS atomic datagrams): 200 µs only.
+        let mut g = DuplicateFilter::default();
+        for (t, id) in [(0.0, 0), (1.0, 0), (31.0, 0)] {
+            let mut s = data(t, id);
+            s.seq = if t == 0.0 { 1 } else { 1001 };
+            assert!(!g.is_copy(&s));
+        }
+        assert_eq!((f.duplicates, g.duplicates), (1, 0));
     }
 
     #[test]
