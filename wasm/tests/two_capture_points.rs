@@ -14,6 +14,8 @@ enum Ids {
     Counter(u16, u16),
     /// The same value in every datagram (RFC 6864 §4 allows it in atomic datagrams).
     Constant(u16),
+    /// A counter, but the resend keeps the original's ID (nDPI alexa-app.pcapng).
+    KeptInResend(u16, u16),
 }
 
 /// Handshake, 8 segments of 1448 bytes 1 ms apart at 200 ms, the 3rd lost after the
@@ -37,16 +39,23 @@ fn transfer(rtt_ms: i64, resend_after_ms: i64, ids: Ids) -> Vec<Segment> {
     f.push(S2C, 900_000 + rtt).flags(FIN | ACK);
     f.push(C2S, 900_000 + rtt);
     let mut next = match ids {
-        Ids::Counter(c, s) => [c, s],
+        Ids::Counter(c, s) | Ids::KeptInResend(c, s) => [c, s],
         Ids::Constant(v) => [v, v],
     };
     let mut segs = f.segments().to_vec();
     segs.sort_by_key(|s| s.ts_ns);
+    let mut lost_id = None;
     for s in &mut segs {
         let d = usize::from(s.src.port() != 40000);
         s.ip_id = next[d];
-        if let Ids::Counter(..) = ids {
+        if !matches!(ids, Ids::Constant(_)) {
             next[d] = next[d].wrapping_add(1);
+        }
+        if s.seq == lost && s.payload_len > 0 {
+            match (ids, lost_id) {
+                (Ids::KeptInResend(..), Some(id)) => s.ip_id = id,
+                _ => lost_id = Some(s.ip_id),
+            }
         }
     }
     segs
@@ -71,7 +80,7 @@ fn analyze(segs: &[Segment]) -> (ConnectionSummary, CaptureFacts) {
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     assert_eq!(a.connections.len(), 1);
-    (a.connections[0].clone(), a.capture.clone())
+    (a.connections[0].clone(), a.capture)
 }
 
 /// (packets, retransmissions, duplicate ACKs) of the client's data, then of the server's ACKs.
@@ -112,4 +121,8 @@ fn resends_30_ms_later_stay_retransmissions() {
         assert_eq!(counts(&c), [(13, 1, 0), (7, 0, 3)]);
         assert_eq!(facts.duplicate_frames, 0);
     }
+    // A stack that keeps the ID in a resend, resending by timer 450 ms later (alexa-app:
+    // 448 ms–1 s): past the 200 ms window, a retransmission.
+    let (c, facts) = analyze(&transfer(10, 450, Ids::KeptInResend(0x1234, 0xbeef)));
+    assert_eq!((counts(&c), facts.duplicate_frames), ([(13, 1, 0), (7, 0, 3)], 0));
 }
