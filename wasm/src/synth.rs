@@ -153,6 +153,10 @@ pub struct Segment {
     pub ipv4_fragment: Option<(u16, bool)>,
     /// Frame snaplen (see `Frame::snaplen`).
     pub snaplen: Option<u32>,
+    /// IPv4 Identification (1 unless set: a stack that writes one constant value).
+    pub ip_id: u16,
+    /// IPv4 TTL (64 unless set; IPv6 frames keep hop limit 64).
+    pub ttl: u8,
 }
 
 /// Parse "a.b.c.d:port" or "[v6]:port"; panics on a bad literal (tests only).
@@ -177,6 +181,8 @@ impl Segment {
             ipv6_ext: Vec::new(),
             ipv4_fragment: None,
             snaplen: None,
+            ip_id: 1,
+            ttl: 64,
         }
     }
     pub fn at_ns(&mut self, t: i64) -> &mut Self {
@@ -221,6 +227,14 @@ impl Segment {
     }
     pub fn snaplen(&mut self, n: u32) -> &mut Self {
         self.snaplen = Some(n);
+        self
+    }
+    pub fn ip_id(&mut self, v: u16) -> &mut Self {
+        self.ip_id = v;
+        self
+    }
+    pub fn ttl(&mut self, v: u8) -> &mut Self {
+        self.ttl = v;
         self
     }
     /// Sequence space used: payload + 1 for SYN + 1 for FIN.

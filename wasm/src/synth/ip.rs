@@ -19,17 +19,22 @@ fn fold(mut acc: u32) -> u16 {
     !(acc as u16)
 }
 
-/// A 20-byte IPv4 header (DF unless a fragment is requested).
+/// A 20-byte IPv4 header (DF unless a fragment is requested), Identification 1, TTL 64.
 pub fn ipv4_header(total_len: u16, proto: u8, src: [u8; 4], dst: [u8; 4], frag: Option<(u16, bool)>) -> Vec<u8> {
+    ipv4_header_with(total_len, proto, src, dst, frag, 1, 64)
+}
+
+/// `ipv4_header` with the Identification and TTL given.
+pub fn ipv4_header_with(total_len: u16, proto: u8, src: [u8; 4], dst: [u8; 4], frag: Option<(u16, bool)>, id: u16, ttl: u8) -> Vec<u8> {
     let ff = match frag {
         Some((off, more)) => (off & 0x1fff) | if more { 0x2000 } else { 0 },
         None => 0x4000,
     };
     let mut h = vec![0x45, 0];
     h.extend_from_slice(&total_len.to_be_bytes());
-    h.extend_from_slice(&[0, 1]);
+    h.extend_from_slice(&id.to_be_bytes());
     h.extend_from_slice(&ff.to_be_bytes());
-    h.extend_from_slice(&[64, proto, 0, 0]);
+    h.extend_from_slice(&[ttl, proto, 0, 0]);
     h.extend_from_slice(&src);
     h.extend_from_slice(&dst);
     let c = fold(sum16(0, &h));
@@ -114,7 +119,7 @@ pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
     match (s.src.ip(), s.dst.ip()) {
         (IpAddr::V4(a), IpAddr::V4(b)) => {
             let total = if s.ip_len_zero { 0 } else { u16::try_from(20 + tcp_len).expect("synth: IPv4 packet over 65535 bytes: use ip_len_zero") };
-            let mut p = ipv4_header(total, 6, a.octets(), b.octets(), s.ipv4_fragment);
+            let mut p = ipv4_header_with(total, 6, a.octets(), b.octets(), s.ipv4_fragment, s.ip_id, s.ttl);
             p.extend_from_slice(&tcp);
             (0x0800, p)
         }
