@@ -143,14 +143,6 @@ impl WasmSession {
             _ => Vec::new(),
         }
     }
-
-    /// Stalls of one direction for another threshold, as JSON: the view's
-    /// (`view::stalls::find`: the summary's sender lag, path RTT and inferred scale).
-    #[wasm_bindgen(js_name = stallsJson)]
-    pub fn stalls_json(&self, conn: u32, dir: u8, threshold_ms: f64) -> String {
-        let found = self.connection(conn).map(|(c, s)| crate::view::stalls::find(s, c, dir, threshold_ms)).unwrap_or_default();
-        serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
-    }
 }
 
 impl WasmSession {

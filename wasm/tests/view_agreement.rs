@@ -92,19 +92,34 @@ fn stall_intervals_are_the_summary_stalls() {
 
 #[test]
 fn stalls_at_another_threshold_match_a_fresh_analysis() {
-    // The view's stalls at 41 ms equal the summary's of an analysis run at 41 ms.
+    // The view's stalls at another threshold equal, gap by gap and cause by cause, the
+    // summary's of an analysis run at that threshold: one judgement (stalls.rs
+    // judge_stalls). stalls.pcap at 41 ms; nagle-delack.pcap at 30 ms, whose request
+    // direction (0) has 59 delayed-ACK stalls at the summary's 41.2 ms that only the
+    // delayed-ACK rule tells from ack-wait (the view once skipped it: every one read
+    // ack-wait at any other threshold).
     let dir = format!("{}/../public/examples", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(format!("{dir}/stalls.pcap")).expect("stalls.pcap");
-    let a = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20).analysis().expect("a").clone();
-    let at41 = analyze_bytes(&bytes, AnalysisOptions { stall_threshold_ms: Some(41.0), ..Default::default() }, 1 << 20).analysis().expect("a").clone();
-    let mut engine = ViewEngine::new();
-    for (c, c41) in a.connections.iter().zip(&at41.connections) {
-        let d = c.data_direction;
-        let r = engine.query(&a, &ViewRequest { stall_threshold_ms: Some(41.0), ..request(c.id, Series::Stalls, c.end, d) });
-        let ViewData::Intervals(Intervals { intervals, .. }) = &r.data else { panic!("not intervals") };
-        let got: Vec<(f64, f64)> = intervals.iter().map(|i| (i.start, i.end)).collect();
-        let want: Vec<(f64, f64)> = c41.directions[d as usize].stalls.iter().map(|s| (s.start, s.start + s.duration)).collect();
-        assert_eq!(got, want);
+    for (file, ms, delayed_acks) in [("stalls.pcap", 41.0, 0), ("nagle-delack.pcap", 30.0, 59)] {
+        let bytes = std::fs::read(format!("{dir}/{file}")).expect("example");
+        let a = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20).analysis().expect("a").clone();
+        let other = analyze_bytes(&bytes, AnalysisOptions { stall_threshold_ms: Some(ms), ..Default::default() }, 1 << 20).analysis().expect("a").clone();
+        let mut engine = ViewEngine::new();
+        let mut seen_delayed = 0;
+        for (c, c2) in a.connections.iter().zip(&other.connections) {
+            assert_ne!(c.stall_threshold_ms, ms, "{file}: another threshold than the summary's");
+            for d in 0..2u8 {
+                let r = engine.query(&a, &ViewRequest { stall_threshold_ms: Some(ms), ..request(c.id, Series::Stalls, c.end, d) });
+                let ViewData::Intervals(Intervals { intervals, .. }) = &r.data else { panic!("not intervals") };
+                let got: Vec<(f64, f64, Option<String>)> = intervals.iter().map(|i| (i.start, i.end, i.cause.clone())).collect();
+                let want: Vec<(f64, f64, Option<String>)> = c2.directions[d as usize].stalls.iter().map(|s| {
+                    let i = tcpscope_core::view::stalls::interval(s);
+                    (i.start, i.end, i.cause)
+                }).collect();
+                assert_eq!(got, want, "{file} #{} dir {d}", c.id);
+                seen_delayed += got.iter().filter(|g| g.2.as_deref() == Some("delayed-ack")).count();
+            }
+        }
+        assert_eq!(seen_delayed, delayed_acks, "{file}");
     }
 }
 

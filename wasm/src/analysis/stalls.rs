@@ -353,6 +353,19 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
     out
 }
 
+/// The stalls of direction `dir` at `threshold_s`, each with its cause: the one
+/// judgement behind the summary's list and the view's answer at any other threshold
+/// (DESIGN.md "Stall"), so the two cannot disagree on a gap. `full_segment`:
+/// `delayed_ack::full_segment` of this sender.
+pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32) -> Vec<Stall> {
+    let mut stalls = find_stalls_lagged(cols, dir, threshold_s, lag_s, path_rtt_s);
+    // The receiver's delayed ACK is timed from the receiver: capture → receiver →
+    // capture is the path RTT less the sender lag.
+    let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
+    super::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
+    stalls
+}
+
 /// A stall still open when the connection's packets end (see `find_stalls`).
 fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) -> Stall {
     let t0 = cols.t[g.index];

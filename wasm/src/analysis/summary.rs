@@ -84,16 +84,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
-    // A full segment for each sender: the peer's MSS option less 40 option bytes
-    // (RFC 9293 §3.7.1), else the largest payload it sent (delayed_ack.rs).
-    let full_segment = [0, 1].map(|d| {
-        let peer_mss = [&summary_handshake.syn, &summary_handshake.syn_ack]
-            .into_iter()
-            .flatten()
-            .find(|o| o.from == names[1 - d])
-            .and_then(|o| o.mss);
-        peer_mss.map_or(sides[d].max_len, |m| u32::from(m).saturating_sub(40))
-    });
+    let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
@@ -102,10 +93,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // (stalls.rs): a direction that carried no payload (a download's ACKs) has
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
-            ds.stalls = stalls::find_stalls_lagged(&cols.packets, d as u8, threshold_s, lag, path.rtt);
+            ds.stalls = stalls::judge_stalls(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d]);
         }
-        let to_receiver = path.rtt.map_or(0.0, |r| r - lag);
-        delayed_ack::reclassify(&mut ds.stalls, &cols.packets, d as u8, full_segment[d], to_receiver);
         if unstored == 0 {
             // Every packet is in the columns: bins of the connection's own size.
             ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);

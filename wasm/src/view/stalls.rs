@@ -13,7 +13,7 @@ use super::response::Interval;
 use crate::analysis::ConnectionSummary;
 use crate::analysis::columns::flag_bits;
 use crate::analysis::store::secs;
-use crate::analysis::{stalls, ConnStore, Stall};
+use crate::analysis::{delayed_ack, stalls, ConnStore, Stall};
 
 /// Most stalls found per direction and threshold.
 pub const MAX_STALLS: u64 = 100_000;
@@ -92,13 +92,17 @@ impl GapHistogram {
     }
 }
 
-/// The stalls of `dir` at `threshold_ms` (already bounded).
+/// The stalls of `dir` at `threshold_ms` (already bounded), judged by the summary's
+/// own `stalls::judge_stalls` with the summary's sender lag, path RTT and full
+/// segment, so a gap gets the same cause at every threshold (delayed ACK included).
 /// For now through the public columns, a transient of ~45 B per packet of the
 /// connection; a `find_stalls` over the store's rows would avoid it.
 pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: f64) -> Vec<Stall> {
     let cols = super::sender_columns(store, conn);
     let (lag_s, path_rtt_s) = (conn.directions[dir as usize].sender_lag_ms / 1e3, conn.path_rtt_ms.map(|ms| ms / 1e3));
-    stalls::find_stalls_lagged(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s)
+    let largest_payload = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir).map(|i| cols.len[i]).max().unwrap_or(0);
+    let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], largest_payload);
+    stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full)
 }
 
 /// A stall as a view interval.
