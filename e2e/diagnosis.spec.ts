@@ -25,6 +25,7 @@ const VERDICT_FOR_LIMIT: Record<string, string> = {
   application: 'application',
   stalls: 'stalls',
   'too-short': 'unknown',
+  'one-direction': 'unknown',
 };
 /** The words of each verdict (web/components/BdpCalculator.tsx VERDICT_TEXT). */
 const VERDICT_WORDS: Record<string, string> = {

@@ -55,6 +55,7 @@ export const LIMIT_LABEL: Record<Limit, string> = {
   stalls: 'Stalls',
   path: 'Limited by the path (link or congestion window)',
   'too-short': 'Too short to judge',
+  'one-direction': 'Only one direction captured',
 };
 
 export const CAUSE_LABEL: Record<StallCause, string> = {
@@ -237,7 +238,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       {load && (
         <p className="diagnosis-load" data-testid="latency-under-load">{load.text}</p>
       )}
-      {d.limit !== 'too-short' && <SharesBar shares={d.shares} />}
+      {d.limit !== 'too-short' && d.limit !== 'one-direction' && <SharesBar shares={d.shares} />}
       <dl className="diagnosis-numbers">
         <dt>Rate of {sender.from} → {sender.to}</dt>
         <dd data-testid="rates">

@@ -301,3 +301,48 @@ fn unknown_window_scale_cannot_be_window_limited() {
     assert_eq!(d.limit, "path");
     assert!(d.text.ends_with("so receive-window limits cannot be judged.)"), "{}", d.text);
 }
+
+#[test]
+fn one_direction_captured_is_said_not_guessed() {
+    use super::super::testseg::{run, Seg};
+    use crate::decode::tcp_flags::SYN;
+    // A's SYN, then 80 data segments of 1000 B, 1 ms apart, each acknowledging B's
+    // SYN/ACK — which the capture, like everything else B sent, does not hold (a tap
+    // on one direction). 80 kB is more than any sender sends before its first ACK
+    // (initial window ≈ 14.6 kB, RFC 6928), so B's ACKs existed. Without them nothing
+    // a limit is judged by exists: the headline says so instead of naming one
+    // (before: `path`, "the receive window 0 % of the time", all 80 kB "in flight").
+    let mut v = vec![Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7)];
+    for k in 0..80u32 {
+        v.push(Seg::a_to_b(0.020 + f64::from(k) * 0.001).seq(1001 + k * 1000).ack(5001).len(1000));
+    }
+    let a = run(v);
+    let d = &a.connections[0].diagnosis;
+    assert_eq!(d.limit, "one-direction");
+    // 80 × 1000 B = 78 KiB in the 79 ms from the first to the last segment (+ the
+    // last one's own share) ≈ 8 Mbit/s.
+    assert_eq!(
+        d.text,
+        "Only one direction of this connection is in the capture: 81 packets from 10.0.0.1:40000 to 10.0.0.2:80, \
+         none back (asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address). \
+         Without 10.0.0.2:80's ACKs and windows, the receive window, bytes in flight, the round trip and which \
+         segments were lost cannot be judged; the capture only shows 78 KiB of data sent at 8 Mbit/s while active. \
+         Capture where both directions pass to see the limit."
+    );
+    assert!(d.episodes.is_empty());
+    // A client's requests only, each acknowledging more of B's replies (its ACK number
+    // advances): B answered, unseen.
+    let b = run(vec![
+        Seg::a_to_b(0.0).seq(1001).ack(5001).len(100),
+        Seg::a_to_b(0.1).seq(1101).ack(7001).len(100),
+        Seg::a_to_b(0.2).seq(1201).ack(9001).len(100),
+    ]);
+    assert_eq!(b.connections[0].diagnosis.limit, "one-direction");
+    // The same 1000 B sent 6 times with backoff, the ACK number never moving: the peer
+    // (or the path) went silent, which the capture shows; a stall story, not this one.
+    let c = run([0.0, 0.2, 0.6, 1.4, 3.0, 6.2].iter().map(|&t| Seg::a_to_b(t).seq(1001).ack(5001).len(1000)).collect());
+    assert_ne!(c.connections[0].diagnosis.limit, "one-direction");
+    // Three SYNs and nothing else: B may never have answered (a host that is down).
+    let e = run(vec![Seg::a_to_b(0.0).seq(1000).flags(SYN), Seg::a_to_b(1.0).seq(1000).flags(SYN), Seg::a_to_b(3.0).seq(1000).flags(SYN)]);
+    assert_eq!(e.connections[0].diagnosis.limit, "too-short");
+}

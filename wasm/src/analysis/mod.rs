@@ -249,7 +249,7 @@ pub struct DirectionSummary {
 pub const STALL_CAUSES: [&str; 7] =
     ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack"];
 
-pub const LIMITS: [&str; 7] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short"];
+pub const LIMITS: [&str; 8] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"];
 /// Every value `Evidence::verdict` takes (docs/ANALYSIS.md `diagnosis.evidence.verdict`).
 pub const VERDICTS: [&str; 6] = ["window", "link", "loss", "application", "stalls", "unknown"];
 /// Every value `Episode::kind` takes (docs/ANALYSIS.md `diagnosis.episodes`).

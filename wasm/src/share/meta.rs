@@ -15,7 +15,7 @@ use super::answer_bytes::CAUSES;
 const MAX_STRING: usize = 20_000;
 /// Most stalls per direction in a summary (view/stalls.rs MAX_STALLS).
 const MAX_STALLS: usize = crate::view::stalls::MAX_STALLS as usize;
-const LIMITS: [&str; 7] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short"];
+const LIMITS: [&str; 8] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"];
 
 type Check<'a> = &'a dyn Fn(&Value, &str) -> Result<(), String>;
 

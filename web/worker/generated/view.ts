@@ -675,7 +675,7 @@ total: number,
  */
 matched: number, offset: number, rows: Array<TableRow>, };
 
-export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short";
+export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
 
