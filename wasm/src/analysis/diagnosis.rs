@@ -349,10 +349,13 @@ fn sustained_best_bps(p: &PacketColumns, d: u8, rtt: f64) -> f64 {
 /// Headline of a flow with much loss that loss did not slow down (issue 13: "a BBR
 /// flow at 90.6 of 100 Mbit/s with 2 % random loss" is not "limited by loss").
 fn path_despite_loss_text(f: &Facts) -> String {
+    // A transfer shorter than 7 rate bins has no sustained best to quote (NaN):
+    // say nothing rather than "its best of –" (rx-ipv6-loss.pcap, 0.5 s).
+    let best = if f.sustained_best_bps.is_finite() { format!(", steadily near its best of {}", format_rate(f.sustained_best_bps)) } else { String::new() };
     format!(
-        "The path's capacity limited this flow, not its loss: {}, steadily near its best of {}.{}",
+        "The path's capacity limited this flow, not its loss: {}{}.{}",
         rate_phrase(f).replacen("the flow averaged", "it averaged", 1),
-        format_rate(f.sustained_best_bps),
+        best,
         loss_cheap_text(f)
     )
 }
