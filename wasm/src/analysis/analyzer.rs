@@ -48,6 +48,9 @@ pub(crate) struct Side {
     pub sent_low: Option<i64>,
     /// Highest cumulative ACK (relative, this side's space) the peer sent.
     pub peer_ack: Option<i64>,
+    /// That ACK rode on a RST: the peer refused what it acknowledges (RFC 9293
+    /// §3.10.7.3), so a re-send of it was a retry, not a needless retransmission.
+    pub peer_ack_by_rst: bool,
     /// Last raw window this side advertised on a non-SYN, non-RST segment.
     pub last_raw_win: Option<u16>,
     /// Lower bound on this side's (unknown) scale, from the peer's bytes in flight.
@@ -373,7 +376,9 @@ impl Conn {
             let end = end_rel + i64::from(ctrl_resent);
             // A SYN is re-sent only by its retransmission timer (RFC 6298 §5.7).
             let syn = is_syn && seg.payload_len == 0;
-            kinds.on_retransmission(row, t_ns, seq_rel, end, high_before.unwrap_or(end), fwd.peer_ack, tsval, syn);
+            // Acknowledged by a refusal is not "the original arrived": no spurious mark.
+            let una = if fwd.peer_ack_by_rst { None } else { fwd.peer_ack };
+            kinds.on_retransmission(row, t_ns, seq_rel, end, high_before.unwrap_or(end), una, tsval, syn);
         }
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
 
@@ -388,6 +393,7 @@ impl Conn {
         if let Some(a) = ack_rel {
             if rev.peer_ack.map_or(true, |p| a > p) {
                 rev.peer_ack = Some(a);
+                rev.peer_ack_by_rst = seg.flags & RST != 0;
                 // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
                 acks_new_data = true;
                 if let Some(ns) = rev.ack_rtt.on_ack(a, seg.ts_ns) {

@@ -404,3 +404,23 @@ fn per_connection_state_is_small() {
     // for a side that sends data (retrans_kinds.rs).
     assert!(conn <= 1136, "Conn is {conn} bytes");
 }
+
+#[test]
+fn a_syn_retried_after_a_reset_is_a_timeout_but_not_needless() {
+    // A port that refuses: SYN, RST/ACK acknowledging it (RFC 9293 §3.10.7.3: a RST in
+    // SYN-SENT is accepted only when it acknowledges the SYN), and the client's stack
+    // tries the same SYN again (Windows retries a refused SYN twice, ~0.5 s apart).
+    let a = run(vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN),
+        Seg::b_to_a(0.010).seq(0).ack(1001).flags(RST | ACK),
+        Seg::a_to_b(0.5).seq(1000).flags(SYN),
+        Seg::b_to_a(0.510).seq(0).ack(1001).flags(RST | ACK),
+        Seg::a_to_b(1.0).seq(1000).flags(SYN),
+        Seg::b_to_a(1.010).seq(0).ack(1001).flags(RST | ACK),
+    ]);
+    let d = &a.connections[0].directions[0];
+    // Two re-sent SYNs (Wireshark: retransmissions; a SYN is re-sent only by its
+    // timer, RFC 6298 §5.7) — but not needless: the RST's ACK acknowledges the SYN
+    // only to refuse it, so nothing had "arrived" (before: 2 spurious timeouts).
+    assert_eq!((d.retransmissions, d.rto_events, d.spurious_retransmissions), (2, 2, 0));
+}
