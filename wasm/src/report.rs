@@ -74,7 +74,20 @@ impl<'a> Report<'a> {
             .collect();
         // Limits the analysis hit (analysis/limits.rs): same shape, after the decoder's.
         if let Some(a) = analysis {
-            warnings.extend(a.warnings.iter().map(|w| Warning { kind: w.kind, count: w.count, message: w.message.clone() }));
+            let fragments = info.warnings.get(&WarningKind::IpFragment).copied().unwrap_or(0);
+            warnings.extend(a.warnings.iter().map(|w| {
+                let mut message = w.message.clone();
+                // Unacknowledged-by-the-capture bytes are not all dropped packets when
+                // the file holds IP fragments: segments sent in fragments are skipped
+                // (not reassembled, decode/ip.rs), and their bytes read as holes too.
+                if w.kind == "capture-loss" && fragments > 0 {
+                    message.push_str(&format!(
+                        " The capture also holds {fragments} IP fragment{}, not reassembled: some of these holes may be segments sent in fragments, which the capture does hold.",
+                        if fragments == 1 { "" } else { "s" }
+                    ));
+                }
+                Warning { kind: w.kind, count: w.count, message }
+            }));
         }
         Report {
             schema_version: crate::SCHEMA_VERSION,

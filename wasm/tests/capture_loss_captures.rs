@@ -83,3 +83,29 @@ fn a_hole_before_the_first_full_segment_is_not_hundreds_of_segments() {
     let c = main_conn(&s);
     assert_eq!((c.capture_loss.unseen_segments, c.capture_loss.unseen_bytes), (3, 1_400));
 }
+
+/// A segment sent in IP fragments is in the capture but not analysed (fragments are
+/// not reassembled, decode/ip.rs), so the receiver's ACK of it reads as a hole; the
+/// capture-loss warning must not say the capture dropped it without saying so.
+#[test]
+fn holes_in_a_capture_with_ip_fragments_say_the_fragments_may_be_them() {
+    use tcpscope_core::decode::tcp_flags::*;
+    use tcpscope_core::synth::*;
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
+    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
+    f.data(C2S, 11_000, 3); // seq 1001..1004
+    f.push(S2C, 21_000); // ACK 1004
+    // 1,400 bytes (seq 1004..2404) sent as IPv4 fragments: the first fragment is here.
+    f.data(C2S, 25_000, 1_400).fragment(0, true);
+    f.push(S2C, 31_000).ack(2404);
+    f.push(C2S, 41_000).seq(2404).flags(FIN | ACK);
+    let s = analyze_bytes(&write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro), AnalysisOptions::default(), 1 << 20);
+    let json: serde_json::Value = serde_json::from_str(&s.report().to_json()).unwrap();
+    let w = json["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == "capture-loss").expect("capture-loss");
+    assert_eq!(
+        w["message"],
+        "The capture dropped packets: about 1 segment (1.4 KiB) that the receiver acknowledged were never captured, in 1 connection. \
+         These holes are not counted as network loss or retransmissions. The capture also holds 1 IP fragment, not \
+         reassembled: some of these holes may be segments sent in fragments, which the capture does hold."
+    );
+}
