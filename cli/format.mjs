@@ -48,6 +48,12 @@ export function formatHuman(name, report) {
       const listed = chains.slice(0, 3).map((ch) => `${ch.timeouts} at ${ch.start.toFixed(3)} s (${ch.intervalsMs.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
       lines.push(`    timeout backoff: ${listed.join('; ')}${chains.length > 3 ? '; ...' : ''}`);
     }
+    if (d.ecn) {
+      // docs/ANALYSIS.md "ECN": under Accurate ECN the ECE/CWR flags are a counter (null).
+      const flag = (n) => (n === null ? 'AccECN counter' : String(n));
+      const data = d.ecn.ect0 + d.ecn.ect1 + d.ecn.ce;
+      lines.push(`    ECN: ${d.ecn.ce} of ${data} data segments CE-marked, ECE on ${peer.ecn ? flag(peer.ecn.ece) : "0"} ACKs, CWR ${flag(d.ecn.cwr)}`);
+    }
     if (d.stalls.length) {
       const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${s.cause})`);
       lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);

@@ -157,6 +157,8 @@ pub struct Segment {
     pub ip_id: u16,
     /// IPv4 TTL (64 unless set; IPv6 frames keep hop limit 64).
     pub ttl: u8,
+    /// As `TcpSegment::ecn`: bits 0–1 the IP ECN field, bit 2 the TCP AE flag.
+    pub ecn: u8,
 }
 
 /// Parse "a.b.c.d:port" or "[v6]:port"; panics on a bad literal (tests only).
@@ -183,6 +185,7 @@ impl Segment {
             snaplen: None,
             ip_id: 1,
             ttl: 64,
+            ecn: 0,
         }
     }
     pub fn at_ns(&mut self, t: i64) -> &mut Self {
@@ -235,6 +238,11 @@ impl Segment {
     }
     pub fn ttl(&mut self, v: u8) -> &mut Self {
         self.ttl = v;
+        self
+    }
+    /// The IP ECN codepoint (0–3, RFC 3168 §5) and the TCP AE flag (RFC 9768).
+    pub fn ecn(&mut self, codepoint: u8, ae: bool) -> &mut Self {
+        self.ecn = (codepoint & 3) | (u8::from(ae) << 2);
         self
     }
     /// Sequence space used: payload + 1 for SYN + 1 for FIN.

@@ -27,6 +27,7 @@ fn run(n: u32) -> usize {
             ack: 0,
             flags: tcp_flags::SYN,
             window: 64240,
+            ecn: 0,
             payload_len: 0,
             options: TcpOptions { window_scale: Some(7), ..Default::default() },
             frame_id: Default::default(),

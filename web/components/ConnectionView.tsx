@@ -58,6 +58,9 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['Previous segment not captured', (d) => String(d.lostSegments)],
   ['Out of order', (d) => String(d.outOfOrder)],
   ['Stalls', (d) => String(d.stalls.length)],
+  // docs/ANALYSIS.md "ECN": CE marks on the data, echoes (ECE) and window reductions
+  // (CWR); under Accurate ECN the flags are a counter, not counted.
+  ['ECN: CE marks / ECE / CWR', (d) => (d.ecn ? `${d.ecn.ce} of ${d.ecn.ect0 + d.ecn.ect1 + d.ecn.ce} / ${d.ecn.ece ?? 'AccECN'} / ${d.ecn.cwr ?? 'AccECN'}` : '–')],
 ];
 
 /** How many other connections are offered as throughput overlays (bufferbloat tests run 8+ flows). */

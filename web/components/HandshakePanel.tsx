@@ -12,7 +12,7 @@ export const HandshakePanel = memo(function HandshakePanel({ handshake }: { hand
     ['Window scale', (o) => (o.windowScale === null ? 'none' : `${o.windowScale} (×${2 ** Math.min(o.windowScale, 14)})`)],
     ['SACK permitted', (o) => yesNo(o.sackPermitted)],
     ['Timestamps', (o) => yesNo(o.timestamps)],
-    ['ECN', (o) => yesNo(o.ecn)],
+    ['ECN', (o) => (o.accecn ? 'Accurate ECN' : yesNo(o.ecn))],
     ['TCP Fast Open', (o) => yesNo(o.tfo)],
   ];
   return (

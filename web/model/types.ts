@@ -17,8 +17,10 @@ export type Stall = Gen.Stall;
  */
 /** Retransmission kinds (issue 17; docs/ANALYSIS.md "Retransmission kinds"): absent in older snapshots. */
 type RetransmissionKinds = 'rtoEvents' | 'rtoChains' | 'tailLossProbes' | 'slowStartRetransmissions';
-export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds> &
-  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds>> & {
+/** ECN evidence (docs/ANALYSIS.md "ECN"): absent in older snapshots, null without ECN. */
+type EcnFields = 'ecn';
+export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds | EcnFields> &
+  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields>> & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
 };

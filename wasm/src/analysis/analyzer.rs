@@ -13,6 +13,7 @@
 use super::columns::flag_bits as fb;
 use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use super::limits::Limits;
+use super::ecn::{self, EcnCounts};
 use super::radio::{RadioLog, MAX_RADIO_SAMPLES};
 use super::store::{secs, ConnWriter, PacketRow};
 use super::flags::{self, SegFacts, WsFlow};
@@ -114,6 +115,8 @@ pub(crate) struct Conn {
     /// 802.11 radio samples (radio.rs), MAC retries included; boxed so that
     /// connections without radio headers pay one pointer.
     pub radio: Option<Box<RadioLog>>,
+    /// ECN counts of both directions (ecn.rs), from the first segment with a signal.
+    pub ecn: Option<Box<EcnCounts>>,
 }
 
 pub struct Analyzer {
@@ -244,6 +247,7 @@ impl Conn {
             unstored: 0,
             process: None,
             radio: None,
+            ecn: None,
         }
     }
 
@@ -260,6 +264,9 @@ impl Conn {
     fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool) {
         let t = secs(t_ns);
         let d = self.dir_of(seg);
+        if self.ecn.is_some() || ecn::any_signal(seg) {
+            self.ecn.get_or_insert_with(Box::default).add(d, seg);
+        }
         let [s0, s1] = &mut self.sides;
         let (fwd, rev) = if d == 0 { (s0, s1) } else { (s1, s0) };
         let has_ack = seg.flags & ACK != 0;

@@ -402,7 +402,9 @@ fn per_connection_state_is_small() {
     println!("Conn {conn} B, Side {side} B");
     // +16 B: one pointer per side to the retransmission-kind tracker, allocated only
     // for a side that sends data (retrans_kinds.rs).
-    assert!(conn <= 1136, "Conn is {conn} bytes");
+    // +16 B: the ECN counts' pointer (ecn.rs, allocated only for a connection that
+    // shows ECN) and the handshake offers' Accurate-ECN flags.
+    assert!(conn <= 1152, "Conn is {conn} bytes");
 }
 
 #[test]

@@ -153,6 +153,9 @@ pub fn diagnose_keeping_spans(conn: &ConnectionSummary, packets: &PacketColumns,
     if let Some(a) = conn.directions.iter().find_map(|d| super::delayed_ack::advice(&d.stalls, conn.end - conn.start)) {
         text += &format!(" {a}");
     }
+    if let Some(e) = ecn_text(conn) {
+        text += &format!(" {e}");
+    }
     let cap = window_cap_bps(max_window, min_rtt);
     let verdict = match limit {
         "receive-window" | "zero-window" => "window",
@@ -460,6 +463,41 @@ fn one_direction_text(conn: &ConnectionSummary, p: &PacketColumns) -> Option<Str
     } else {
         format!("{head} They carry no data: the data from {to} took another path. Capture where both directions pass to see the limit.")
     })
+}
+
+/// The congestion the network signalled by ECN instead of drops (RFC 3168 §5–6), which
+/// no loss or retransmission count shows: CE marks on the data (seen where the capture
+/// is past the marking router, e.g. at the receiver), the receiver's echoes (ECE, on
+/// its ACKs until the sender answers) and the sender's window reductions (CWR). None
+/// when there was none. Under Accurate ECN only the CE marks are quoted (ecn.rs).
+fn ecn_text(conn: &ConnectionSummary) -> Option<String> {
+    let d = conn.data_direction.min(1) as usize;
+    let data = conn.directions[d].ecn?;
+    let echoes = conn.directions[1 - d].ecn.and_then(|e| e.ece).unwrap_or(0);
+    let reductions = data.cwr.unwrap_or(0);
+    if data.ce == 0 && echoes == 0 {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if data.ce > 0 {
+        let marked = data.ect0 + data.ect1 + data.ce;
+        parts.push(format!(
+            "{} of {} ECN-capable data segments arrived marked Congestion Experienced ({})",
+            data.ce,
+            marked,
+            format_percent_fine(data.ce as f64 / marked.max(1) as f64)
+        ));
+    }
+    if echoes > 0 {
+        parts.push(format!("the receiver echoed congestion on {echoes} ACK{} (ECE)", if echoes == 1 { "" } else { "s" }));
+    }
+    if reductions > 0 {
+        parts.push(format!("the sender reduced its window {reductions} time{} (CWR)", if reductions == 1 { "" } else { "s" }));
+    }
+    Some(format!(
+        "The network signalled congestion by ECN instead of dropping packets: {}. Loss and retransmission counts do not show this congestion (RFC 3168).",
+        parts.join("; ")
+    ))
 }
 
 fn too_short_text(f: &Facts) -> String {

@@ -27,6 +27,9 @@ pub struct Offer {
     mss: u16,
     scale: u8,
     bits: u8,
+    /// Accurate ECN setup (RFC 9768 §3.1.1): a SYN with AE, CWR and ECE set; a
+    /// SYN/ACK answering one with AE or CWR set (classic ECN answers ECE alone).
+    accecn: bool,
 }
 
 impl Offer {
@@ -46,7 +49,9 @@ impl Offer {
                 bits |= bit;
             }
         }
-        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits }
+        let ae = seg.ecn & 4 != 0;
+        let accecn = if seg.flags & ACK == 0 { ae && seg.flags & (ECE | CWR) == ECE | CWR } else { ae || seg.flags & CWR != 0 };
+        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn }
     }
 
     fn present(self) -> bool {
@@ -66,6 +71,7 @@ impl Offer {
             sack_permitted: has(SACK),
             timestamps: has(TIMESTAMPS),
             ecn: has(ECN),
+            accecn: self.accecn,
             tfo: has(TFO),
         })
     }
@@ -100,6 +106,11 @@ impl HandshakeOffers {
     }
 
     /// Both the SYN and the SYN/ACK are in the capture (`connection.handshakeSeen`).
+    /// Accurate ECN was negotiated: both the SYN and the SYN/ACK set it up.
+    pub fn accecn(&self) -> bool {
+        self.syn.present() && self.syn_ack.present() && self.syn.accecn && self.syn_ack.accecn
+    }
+
     pub fn seen(&self) -> bool {
         self.syn.present() && self.syn_ack.present()
     }
@@ -137,6 +148,9 @@ pub struct SynOptions {
     pub timestamps: bool,
     /// ECN-setup SYN (ECE + CWR) or SYN-ACK (ECE, no CWR), RFC 3168 §6.1.1.
     pub ecn: bool,
+    /// Accurate ECN setup (RFC 9768 §3.1.1): on a SYN, AE, CWR and ECE set; on a
+    /// SYN/ACK, AE or CWR set. Both: the flags count CE marks instead of echoing them.
+    pub accecn: bool,
     /// TCP Fast Open option (RFC 7413).
     pub tfo: bool,
 }

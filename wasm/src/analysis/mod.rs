@@ -14,6 +14,7 @@ pub mod diagnosis_format;
 pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod duplicates;
+pub mod ecn;
 pub mod flags;
 pub mod handshake;
 pub mod limits;
@@ -240,6 +241,9 @@ pub struct DirectionSummary {
     /// ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
     pub sender_lag_ms: f64,
     pub stalls: Vec<Stall>,
+    /// ECN marks and echoes this direction sent (ecn.rs); None when the connection
+    /// showed no ECN at all.
+    pub ecn: Option<ecn::EcnSummary>,
 }
 
 /// Every value `Diagnosis::limit` takes (docs/ANALYSIS.md `diagnosis.limit`); the

@@ -251,6 +251,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         rtt: RttSummary { min_ms: rtt.map(|r| r.0), median_ms: rtt.map(|r| r.1), ..Default::default() },
         sender_lag_ms: 0.0,
         stalls,
+        ecn: None,
     }
 }
 

@@ -20,7 +20,7 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
 /// materialized copy, dropped before the next connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
-    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, .. } = conn;
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
@@ -51,6 +51,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
+    if let Some(counts) = ecn {
+        let [e0, e1] = counts.summaries(offers.accecn());
+        (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
+    }
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls.
     let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
@@ -378,5 +382,6 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         rtt,
         sender_lag_ms: 0.0,     // set by `summarize`
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
+        ecn: None,          // set by `summarize` (ecn.rs)
     }
 }

@@ -26,6 +26,7 @@ impl Seg {
             ack: 0,
             flags: tcp_flags::ACK,
             window: 1000,
+            ecn: 0,
             payload_len: 0,
             options: TcpOptions::default(),
             frame_id: Default::default(),

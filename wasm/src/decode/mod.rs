@@ -78,6 +78,9 @@ pub struct TcpSegment {
     pub flags: u8,
     /// Raw (unscaled) window field.
     pub window: u16,
+    /// ECN: bits 0–1 the IP ECN field (RFC 3168 §5: 1 ECT(1), 2 ECT(0), 3 CE), bit 2
+    /// the TCP AE flag (RFC 9768 §3.1). ECE and CWR are in `flags`.
+    pub ecn: u8,
     /// TCP payload length from the IP length fields (correct even when the capture
     /// was cut by the snaplen).
     pub payload_len: u32,

@@ -69,6 +69,7 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
         ack: tcp.ack(),
         flags: tcp.flags(),
         window: tcp.window(),
+        ecn: ip.ecn | (u8::from(tcp.ae()) << 2),
         payload_len,
         options: tcp.options(),
         frame_id: FrameId { ip_id: ip.ident, wifi },

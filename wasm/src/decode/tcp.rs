@@ -55,6 +55,10 @@ impl<'a> TcpHeader<'a> {
     }
     /// The flags byte (CWR ECE URG ACK PSH RST SYN FIN); the AE/NS bit in byte 12
     /// is not included (see `super::tcp_flags`).
+    /// AE (Accurate ECN, RFC 9768 §3.1; formerly NS): the low bit of byte 12.
+    pub fn ae(&self) -> bool {
+        self.0[12] & 1 != 0
+    }
     pub fn flags(&self) -> u8 {
         self.0[13]
     }

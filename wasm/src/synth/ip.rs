@@ -101,7 +101,7 @@ pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
     tcp.extend_from_slice(&s.dst.port().to_be_bytes());
     tcp.extend_from_slice(&s.seq.to_be_bytes());
     tcp.extend_from_slice(&s.ack.to_be_bytes());
-    tcp.push((((20 + opts.len()) / 4) << 4) as u8);
+    tcp.push((((20 + opts.len()) / 4) << 4) as u8 | (s.ecn >> 2) & 1);
     tcp.push(s.flags);
     tcp.extend_from_slice(&s.window.to_be_bytes());
     tcp.extend_from_slice(&[0, 0, 0, 0]);
@@ -120,6 +120,13 @@ pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
         (IpAddr::V4(a), IpAddr::V4(b)) => {
             let total = if s.ip_len_zero { 0 } else { u16::try_from(20 + tcp_len).expect("synth: IPv4 packet over 65535 bytes: use ip_len_zero") };
             let mut p = ipv4_header_with(total, 6, a.octets(), b.octets(), s.ipv4_fragment, s.ip_id, s.ttl);
+            if s.ecn & 3 != 0 {
+                // The ECN field is the TOS byte's low 2 bits (RFC 3168 §5); re-sum the header.
+                p[1] = s.ecn & 3;
+                p[10..12].copy_from_slice(&[0, 0]);
+                let c = fold(sum16(0, &p[..20]));
+                p[10..12].copy_from_slice(&c.to_be_bytes());
+            }
             p.extend_from_slice(&tcp);
             (0x0800, p)
         }
@@ -127,7 +134,8 @@ pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
             let ext_len = 8 * s.ipv6_ext.len() as u32;
             let plen = if s.ip_len_zero { 0 } else { u16::try_from(ext_len + tcp_len).expect("synth: IPv6 payload over 65535 bytes: use ip_len_zero") };
             let first = s.ipv6_ext.first().copied().unwrap_or(6);
-            let mut p = vec![0x60, 0, 0, 0];
+            // Traffic Class in bits 4–11; its ECN field is bits 4–5 of byte 1.
+            let mut p = vec![0x60, (s.ecn & 3) << 4, 0, 0];
             p.extend_from_slice(&plen.to_be_bytes());
             p.extend_from_slice(&[first, 64]);
             p.extend_from_slice(&a.octets());

@@ -78,6 +78,7 @@ mod tests {
             decl::<a::handshake::SynOptions>(&cfg),
             decl::<a::capture_loss::CaptureLoss>(&cfg),
             decl::<a::retrans_kinds::RtoChain>(&cfg),
+            decl::<a::ecn::EcnSummary>(&cfg),
             // The connection table (table.rs): one page per question.
             decl::<crate::table::SortKey>(&cfg),
             decl::<crate::table::TableQuery>(&cfg),

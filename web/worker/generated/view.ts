@@ -427,7 +427,12 @@ spuriousRetransmissions: number, duplicateAcks: number, zeroWindows: number, zer
  * How much later than the capture this direction's sender learns of its peer's
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
  */
-senderLagMs: number, stalls: Array<Stall>, };
+senderLagMs: number, stalls: Array<Stall>, 
+/**
+ * ECN marks and echoes this direction sent (ecn.rs); None when the connection
+ * showed no ECN at all.
+ */
+ecn: EcnSummary | null, };
 
 export type ThroughputSummary = { 
 /**
@@ -604,6 +609,11 @@ windowScale: number | null, sackPermitted: boolean, timestamps: boolean,
  */
 ecn: boolean, 
 /**
+ * Accurate ECN setup (RFC 9768 §3.1.1): on a SYN, AE, CWR and ECE set; on a
+ * SYN/ACK, AE or CWR set. Both: the flags count CE marks instead of echoing them.
+ */
+accecn: boolean, 
+/**
  * TCP Fast Open option (RFC 7413).
  */
 tfo: boolean, };
@@ -638,6 +648,35 @@ timeouts: number,
  * consecutive timeouts, ms: with backoff each roughly doubles.
  */
 intervalsMs: Array<number>, };
+
+/**
+ * The ECN signals of one direction (`direction.ecn`; null when the connection
+ * carried none in either direction).
+ */
+
+export type EcnSummary = { 
+/**
+ * Data segments (payload > 0) sent ECN-capable: codepoint ECT(0), RFC 3168 §5.
+ */
+ect0: number, 
+/**
+ * Data segments sent ECT(1) (L4S, RFC 9331, or an ECT(1) nonce).
+ */
+ect1: number, 
+/**
+ * Data segments that arrived marked CE (Congestion Experienced) at the capture.
+ */
+ce: number, 
+/**
+ * Non-SYN segments with ECE set: the receiver echoing CE (RFC 3168 §6.1.3);
+ * None under Accurate ECN, where the flag is a counter bit.
+ */
+ece: number | null, 
+/**
+ * Non-SYN segments with CWR set: the sender saying it reduced its window in
+ * answer (RFC 3168 §6.1.2); None under Accurate ECN.
+ */
+cwr: number | null, };
 
 export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit";
 
