@@ -53,6 +53,17 @@ fn no_recorded_example_lost_packets_in_the_capture() {
     }
 }
 
+/// A connection from 10.0.0.1:40000 to `server` (MSS 1460 both ways) whose client sent
+/// a 3-byte greeting (seq 1001..1004) that the server acknowledged at 21 ms.
+fn greeted(server: &str) -> tcpscope_core::synth::Flow {
+    use tcpscope_core::synth::*;
+    let mut f = Flow::new("10.0.0.1:40000", server);
+    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
+    f.data(C2S, 11_000, 3);
+    f.push(S2C, 21_000);
+    f
+}
+
 /// The estimate's segment size before the first full segment: a client sends a 3-byte
 /// greeting (as SOCKS 5 does), then 1,400 bytes the capture never saw, which the server
 /// acknowledges. The estimate divides each hole by the largest payload seen so far but
@@ -64,10 +75,7 @@ fn no_recorded_example_lost_packets_in_the_capture() {
 fn a_hole_before_the_first_full_segment_is_not_hundreds_of_segments() {
     use tcpscope_core::decode::tcp_flags::*;
     use tcpscope_core::synth::*;
-    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:1080");
-    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
-    f.data(C2S, 11_000, 3); // seq 1001..1004
-    f.push(S2C, 21_000); // ACK 1004
+    let mut f = greeted("10.0.0.2:1080");
     // 1,400 bytes (seq 1004..2404) pass the capture point unrecorded; the server ACKs them.
     f.push(S2C, 31_000).ack(2404);
     f.push(C2S, 41_000).seq(2404).flags(FIN | ACK);
@@ -91,10 +99,7 @@ fn a_hole_before_the_first_full_segment_is_not_hundreds_of_segments() {
 fn holes_in_a_capture_with_ip_fragments_say_the_fragments_may_be_them() {
     use tcpscope_core::decode::tcp_flags::*;
     use tcpscope_core::synth::*;
-    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
-    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
-    f.data(C2S, 11_000, 3); // seq 1001..1004
-    f.push(S2C, 21_000); // ACK 1004
+    let mut f = greeted("10.0.0.2:80");
     // 1,400 bytes (seq 1004..2404) sent as IPv4 fragments: the first fragment is here.
     f.data(C2S, 25_000, 1_400).fragment(0, true);
     f.push(S2C, 31_000).ack(2404);
