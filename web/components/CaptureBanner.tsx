@@ -13,7 +13,7 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
 }
 
 /** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
-export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'time-went-backwards'] as const;
+export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'one-direction', 'time-went-backwards'] as const;
 
 /** A capture clock coarser than this (ms) gets the banner. */
 export const COARSE_CLOCK_MS = 1;
@@ -46,6 +46,9 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
   // Bytes the receivers acknowledged that the capture never saw (issue 17; the
   // engine's own sentence: docs/ANALYSIS.md "connection.captureLoss").
   const captureLoss = byKind('capture-loss')?.message;
+  // Connections captured in one direction only (analysis/one_direction.rs): its count
+  // is connections, not packets, so it is no line of "N packets were not analysed".
+  const oneDirection = byKind('one-direction')?.message;
   const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly string[]).includes(w.kind));
   return (
     <section className="capture" data-testid="capture">
@@ -72,6 +75,11 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
       {captureLoss ? (
         <div className="banner capture-note" role="status" data-testid="capture-loss-banner">
           {captureLoss}
+        </div>
+      ) : null}
+      {oneDirection ? (
+        <div className="banner capture-note" role="status" data-testid="one-direction-banner">
+          {oneDirection}
         </div>
       ) : null}
       {byKind('time-went-backwards') ? (

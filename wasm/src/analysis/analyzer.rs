@@ -224,6 +224,7 @@ impl Analyzer {
         summary::set_base_rtts(&mut analysis.connections);
         analysis.warnings = self.limits.warnings();
         analysis.warnings.extend(capture.warnings());
+        analysis.warnings.extend(super::one_direction::warning(&analysis.connections));
         analysis.warnings.extend(super::capture_loss::warning(&analysis.connections));
         analysis.capture = capture;
         analysis

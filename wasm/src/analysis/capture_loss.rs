@@ -148,10 +148,12 @@ impl Holes {
 }
 
 /// The capture-wide `capture-loss` warning (the page's banner): how much the
-/// receivers acknowledged that the capture never saw, over every connection.
+/// receivers acknowledged that the capture never saw, over every connection but those
+/// captured in one direction only: what they lack is a whole direction, which the
+/// `one-direction` warning says (one_direction.rs), not packets the capture dropped.
 pub fn warning(conns: &[super::ConnectionSummary]) -> Option<super::AnalysisWarning> {
     let (mut segments, mut bytes, mut affected) = (0u64, 0u64, 0usize);
-    for c in conns.iter().filter(|c| c.capture_loss.unseen_bytes > 0) {
+    for c in conns.iter().filter(|c| c.capture_loss.unseen_bytes > 0 && !super::one_direction::is_one_direction(c)) {
         segments += c.capture_loss.unseen_segments;
         bytes += c.capture_loss.unseen_bytes;
         affected += 1;

@@ -137,7 +137,8 @@ pub fn diagnose_keeping_spans(conn: &ConnectionSummary, packets: &PacketColumns,
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, median_rtt);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
-    if let Some(text) = one_direction_text(conn, packets) {
+    if let Some(od) = super::one_direction::judge(conn, packets) {
+        let text = super::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
         return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new() };
@@ -412,57 +413,6 @@ fn rtt_phrase(f: &Facts) -> String {
     } else {
         "an unknown RTT (no round trip could be measured)".to_string()
     }
-}
-
-/// More new data than any sender puts out before its first ACK comes back: the
-/// initial window is 10 segments (RFC 6928, ≈ 14.6 kB), some CDNs raise it a few
-/// times; without ACKs a sender can only re-send what it sent.
-const MORE_THAN_AN_INITIAL_WINDOW: f64 = 65536.0;
-
-/// The text when only one direction of the connection was captured, else None.
-/// The other side must evidently have kept sending, unseen: the captured side's
-/// acknowledgment number advanced (it acknowledged data the capture lacks), or it
-/// sent more new data than fits an initial window (only ACKs open the congestion
-/// window, RFC 5681 §3.1). A side that only re-sends the same bytes to a silent peer
-/// (chrissanders' tcp_retransmissions: 6 copies with backoff) or a lone SYN is not
-/// this case: the peer, or the path to it, was silent, which the stalls tell.
-fn one_direction_text(conn: &ConnectionSummary, p: &PacketColumns) -> Option<String> {
-    let seen: Vec<usize> = (0..2).filter(|&d| conn.directions[d].packets > 0).collect();
-    let &[d] = seen.as_slice() else { return None };
-    let ack_flag = u32::from(crate::decode::tcp_flags::ACK);
-    let (mut acks, mut seqs) = ((f64::INFINITY, f64::NEG_INFINITY), (f64::INFINITY, f64::NEG_INFINITY));
-    for i in (0..p.t.len()).filter(|&i| usize::from(p.dir[i]) == d) {
-        if p.flags[i] & ack_flag != 0 && p.ack[i].is_finite() {
-            acks = (acks.0.min(p.ack[i]), acks.1.max(p.ack[i]));
-        }
-        if p.len[i] > 0 && p.seq[i].is_finite() {
-            seqs = (seqs.0.min(p.seq[i]), seqs.1.max(p.seq[i] + f64::from(p.len[i])));
-        }
-    }
-    let peer_sent = acks.1 > acks.0;
-    let acked_beyond_a_window = seqs.1 - seqs.0 > MORE_THAN_AN_INITIAL_WINDOW;
-    if !(peer_sent || acked_beyond_a_window) {
-        return None;
-    }
-    let (from, to) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
-    let ds = &conn.directions[d];
-    let n = ds.packets;
-    let plural = if n == 1 { "" } else { "s" };
-    let head = format!(
-        "Only one direction of this connection is in the capture: {n} packet{plural} from {from} to {to}, none back \
-         (asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)."
-    );
-    Some(if ds.payload_bytes > 0 {
-        format!(
-            "{head} Without {to}'s ACKs and windows, the receive window, bytes in flight, the round trip and \
-             which segments were lost cannot be judged; the capture only shows {} of data sent at {} while active. \
-             Capture where both directions pass to see the limit.",
-            format_bytes(ds.payload_bytes as f64),
-            format_rate(ds.throughput.active_mean_bps)
-        )
-    } else {
-        format!("{head} They carry no data: the data from {to} took another path. Capture where both directions pass to see the limit.")
-    })
 }
 
 /// The congestion the network signalled by ECN instead of drops (RFC 3168 §5–6), which

@@ -18,6 +18,7 @@ pub mod ecn;
 pub mod flags;
 pub mod handshake;
 pub mod limits;
+pub mod one_direction;
 pub mod retrans_kinds;
 pub mod radio;
 pub mod rtt;

@@ -1,0 +1,132 @@
+//! A connection captured in one direction only, after its handshake (analysis/
+//! one_direction.rs): a capture filter `src host S or tcp[tcpflags] & (tcp-syn|tcp-fin)
+//! != 0`, a SPAN of one direction, asymmetric routing. One synthetic download is cut
+//! three ways. tshark 4 on the cut files: the ACK-only cut has "ACKed segment that
+//! wasn't captured" (tcp.analysis.ack_lost_segment) twice and "Previous segment(s)
+//! not captured" once; the data-only cut has no expert warning at all, and its
+//! tcp.analysis.bytes_in_flight grows to the whole transfer (144,801).
+//! `TCPSCOPE_WRITE_DIR=/tmp/x cargo test --test one_direction` writes the files.
+use tcpscope_core::analysis::{Analysis, AnalysisOptions};
+use tcpscope_core::decode::tcp_flags::*;
+use tcpscope_core::session::{analyze_bytes, Session};
+use tcpscope_core::synth::*;
+
+/// A 100-segment download (1448 B each, 144,800 B, one every 1 ms from 30 ms), a
+/// client ACK of every second segment 10 ms later, then the server's FIN and the
+/// client's FIN. Handshake at 0 / 10 ms (RTT 10 ms), window scale 7 both ways.
+fn download() -> Flow {
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
+    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7).sack_perm(), Opts::new().mss(1460).wscale(7).sack_perm());
+    for k in 0..100i64 {
+        f.data(S2C, 30_000 + k * 1000, 1448);
+        if k % 2 == 1 {
+            f.push(C2S, 40_000 + k * 1000).window(2048);
+        }
+    }
+    f.push(S2C, 200_000).flags(FIN | ACK);
+    f.push(C2S, 210_000).flags(FIN | ACK);
+    f
+}
+
+/// The frames `keep` lets through, as a pcap, analysed.
+fn cut(name: &str, mut keep: impl FnMut(&Segment) -> bool) -> Session {
+    let f = download();
+    let frames: Vec<Frame> = f.segments().iter().filter(|s| keep(s)).map(Segment::frame).collect();
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    if let Some(dir) = std::env::var_os("TCPSCOPE_WRITE_DIR") {
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.pcap")), &bytes).unwrap();
+    }
+    analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20)
+}
+
+fn from_server(s: &Segment) -> bool {
+    s.src == addr("10.0.0.2:80")
+}
+fn syn_or_fin(s: &Segment) -> bool {
+    s.flags & (SYN | FIN) != 0
+}
+fn kinds(a: &Analysis) -> Vec<&str> {
+    a.warnings.iter().map(|w| w.kind).collect()
+}
+
+const WHY: &str = "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)";
+
+#[test]
+fn both_directions_are_judged() {
+    let s = cut("both", |_| true);
+    let a = s.analysis().unwrap();
+    assert_ne!(a.connections[0].diagnosis.limit, "one-direction");
+    assert!(kinds(a).is_empty(), "{:?}", a.warnings);
+}
+
+#[test]
+fn the_data_without_its_acks() {
+    // The server's 100 data segments and FIN, and of the client only its SYN and FIN
+    // (the FIN, 10 ms after the last data, cannot have clocked any of it). 144,800 B is
+    // more than any initial window (10 segments, RFC 6928): the ACKs existed.
+    // Before: "path", "the receive window (0 % of the time)", with 144,800 B "in flight".
+    let s = cut("data-only", |s| from_server(s) || syn_or_fin(s));
+    let a = s.analysis().unwrap();
+    let c = &a.connections[0];
+    assert_eq!(c.diagnosis.limit, "one-direction");
+    assert_eq!(c.diagnosis.evidence.verdict, "unknown");
+    assert!(c.diagnosis.episodes.is_empty());
+    // 102 packets: SYN/ACK, 100 data, FIN. 141 KiB = 144,800 B; 100 × 1448 × 8 bit in
+    // the 100 ms from the first segment to 1 ms after the last ≈ 11.6 Mbit/s, said "12 Mbit/s".
+    assert_eq!(
+        c.diagnosis.text,
+        format!(
+            "Only one direction of this connection is in the capture: 102 packets from 10.0.0.2:80 to 10.0.0.1:40000; \
+             of 10.0.0.1:40000's 2 packets, none acknowledged that data while it was sent {WHY}. Without 10.0.0.1:40000's \
+             ACKs and windows, the receive window, bytes in flight, the round trip and which segments were lost cannot \
+             be judged; the capture only shows 141 KiB of data sent at 12 Mbit/s while active. Capture where both \
+             directions pass to see the limit."
+        )
+    );
+    assert_eq!(kinds(a), ["one-direction"]);
+    assert_eq!(a.warnings[0].count, 1);
+}
+
+#[test]
+fn the_acks_without_their_data() {
+    // The client's ACKs (and the server's SYN/ACK and FIN): the client acknowledged all
+    // 144,800 B of the server's data, none of which the capture holds. Before: "too
+    // short: 0 data segments", and the capture-loss banner "The capture dropped packets:
+    // about 100 segments (141 KiB)": the capture dropped nothing it was given.
+    let s = cut("acks-only", |s| !from_server(s) || syn_or_fin(s));
+    let a = s.analysis().unwrap();
+    let c = &a.connections[0];
+    assert_eq!(c.diagnosis.limit, "one-direction");
+    // The client's ACK numbers span 144,801 (data + FIN); the FIN is captured: 144,800 B.
+    assert_eq!(
+        c.diagnosis.text,
+        format!(
+            "Only one direction of this connection is in the capture: 53 packets from 10.0.0.1:40000 to 10.0.0.2:80, \
+             acknowledging 141 KiB of 10.0.0.2:80's data that the capture does not hold: 10.0.0.2:80's 2 captured \
+             packets carry none {WHY}. Without 10.0.0.2:80's data, its rate, bytes in flight, the round trip and which \
+             segments were lost cannot be judged. Capture where both directions pass to see the limit."
+        )
+    );
+    // The bytes stay in the connection's own count (they were acknowledged unseen), but
+    // the banner is the one-direction warning, not "the capture dropped packets".
+    assert_eq!(c.capture_loss.unseen_bytes, 144_800);
+    assert_eq!(kinds(a), ["one-direction"]);
+}
+
+#[test]
+fn a_capture_that_dropped_some_packets_is_not_one_direction() {
+    // Every 10th data segment unrecorded: 10 × 1448 B acknowledged but never captured,
+    // both directions present: capture loss, as before.
+    let mut k = 0;
+    let s = cut("dropped", |s| {
+        if from_server(s) && s.payload_len > 0 {
+            k += 1;
+            return k % 10 != 0;
+        }
+        true
+    });
+    let a = s.analysis().unwrap();
+    assert_ne!(a.connections[0].diagnosis.limit, "one-direction");
+    assert_eq!(kinds(a), ["capture-loss"]);
+    assert_eq!(a.warnings[0].count, 10);
+}
