@@ -74,20 +74,7 @@ impl<'a> Report<'a> {
             .collect();
         // Limits the analysis hit (analysis/limits.rs): same shape, after the decoder's.
         if let Some(a) = analysis {
-            let fragments = info.warnings.get(&WarningKind::IpFragment).copied().unwrap_or(0);
-            warnings.extend(a.warnings.iter().map(|w| {
-                let mut message = w.message.clone();
-                // Unacknowledged-by-the-capture bytes are not all dropped packets when
-                // the file holds IP fragments: segments sent in fragments are skipped
-                // (not reassembled, decode/ip.rs), and their bytes read as holes too.
-                if w.kind == "capture-loss" && fragments > 0 {
-                    message.push_str(&format!(
-                        " The capture also holds {fragments} IP fragment{}, not reassembled: some of these holes may be segments sent in fragments, which the capture does hold.",
-                        if fragments == 1 { "" } else { "s" }
-                    ));
-                }
-                Warning { kind: w.kind, count: w.count, message }
-            }));
+            warnings.extend(a.warnings.iter().map(|w| Warning { kind: w.kind, count: w.count, message: w.message.clone() }));
         }
         Report {
             schema_version: crate::SCHEMA_VERSION,
@@ -191,18 +178,50 @@ fn warning_text(kind: &str, count: u64) -> String {
     let what = match kind {
         "unknown-link-type" => "packets with a link-layer type tcpscope cannot decode",
         "not-ip" => "non-IP packets (ARP, LLDP, ...), skipped",
-        "not-tcp" => "IP packets that are not TCP (UDP, ICMP, ...), skipped",
+        "not-tcp" => "IP packets other than TCP (UDP, ICMP, ...), skipped",
         "ip-fragment" => "IP fragments, not reassembled",
+        "tcp-fragment" => "IP fragments of TCP segments, not reassembled: the TCP bytes in them are not analysed",
         "truncated-headers" => "packets cut by the snapshot length before the TCP header ended",
         "malformed-packet" => "packets with impossible header values, skipped",
         "time-went-backwards" => "packets whose timestamp is earlier than the one before (analysed at the latest time before them, docs/ANALYSIS.md \"Time going backwards\")",
         "impossible-timestamp" => "packets whose timestamp field cannot be a time (a sub-second part of a second or more, carried into the seconds; or past the year 2262, held there; docs/ANALYSIS.md \"Impossible timestamps\")",
         _ => "packets with problems",
     };
-    // "1 packet …", never "1 packets …" (every text above starts with a plural noun).
+    // "1 packet …", never "1 packets …": every text above starts with a plural noun,
+    // perhaps after a qualifier ("IP", "non-IP"): the first word ending in "s" is it.
     if count == 1 {
-        let (noun, rest) = what.split_once(' ').unwrap_or((what, ""));
-        return format!("1 {} {rest}", noun.strip_suffix('s').unwrap_or(noun));
+        let words: Vec<String> = what.split(' ').map(str::to_string).collect();
+        let mut done = false;
+        let words: Vec<String> = words
+            .into_iter()
+            .map(|w| {
+                let (stem, comma) = w.strip_suffix(',').map_or((w.as_str(), ""), |s| (s, ","));
+                match stem.strip_suffix('s') {
+                    Some(noun) if !done => {
+                        done = true;
+                        format!("{noun}{comma}")
+                    }
+                    _ => w.clone(),
+                }
+            })
+            .collect();
+        return format!("1 {}", words.join(" "));
     }
     format!("{count} {what}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::warning_text;
+
+    #[test]
+    fn one_packet_is_singular_after_the_ip_qualifier() {
+        // Before: "1 IP fragments, not reassembled" (the singular rule took "IP" for the noun).
+        assert_eq!(warning_text("ip-fragment", 1), "1 IP fragment, not reassembled");
+        assert_eq!(warning_text("ip-fragment", 2), "2 IP fragments, not reassembled");
+        assert_eq!(warning_text("tcp-fragment", 1), "1 IP fragment of TCP segments, not reassembled: the TCP bytes in them are not analysed");
+        assert_eq!(warning_text("not-tcp", 1), "1 IP packet other than TCP (UDP, ICMP, ...), skipped");
+        assert_eq!(warning_text("not-ip", 1), "1 non-IP packet (ARP, LLDP, ...), skipped");
+        assert_eq!(warning_text("malformed-packet", 1), "1 packet with impossible header values, skipped");
+    }
 }

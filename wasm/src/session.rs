@@ -107,6 +107,8 @@ impl Session {
         if let (Some(t), Some(last)) = (self.timeline.finish(), self.held.take()) {
             deliver(&mut analyzer, &mut self.file_t0_ns, last, t);
         }
+        let info = self.decoder.info();
+        analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
         let mut analysis = analyzer.finish();
         let processes = self.decoder.processes();
         for c in &mut analysis.connections {

@@ -163,7 +163,8 @@ fn snaplen_tso_bigtcp_extension_headers_fragments() {
     assert_eq!(s[1].options.mss, Some(1)); // the timestamp option was cut off
     assert_eq!(s[1].options.timestamp, None);
     assert_eq!(s[3].wire_len, 14 + 40 + 20 + 80_000);
-    assert_eq!(info.warnings.get(&WarningKind::IpFragment), Some(&1));
+    assert_eq!(info.warnings.get(&WarningKind::TcpFragment), Some(&1));
+    assert_eq!(info.warnings.get(&WarningKind::IpFragment), None);
     assert_eq!(info.warnings.get(&WarningKind::TruncatedHeaders), Some(&1));
 }
 

@@ -130,6 +130,10 @@ pub struct Analyzer {
     clock: ClockTicks,
     /// Radio samples logged so far (radio.rs cap).
     radio_samples: usize,
+    /// IP fragments of TCP segments the decoder skipped (decode `WarningKind::TcpFragment`)
+    /// and their wire bytes, set by the session before `finish`: the capture-loss
+    /// warning's words.
+    pub tcp_fragments: (u64, u64),
 }
 
 impl Analyzer {
@@ -142,6 +146,7 @@ impl Analyzer {
             duplicates: DuplicateFilter::default(),
             clock: ClockTicks::default(),
             radio_samples: 0,
+            tcp_fragments: (0, 0),
         }
     }
 
@@ -225,7 +230,7 @@ impl Analyzer {
         analysis.warnings = self.limits.warnings();
         analysis.warnings.extend(capture.warnings());
         analysis.warnings.extend(super::one_direction::warning(&analysis.connections));
-        analysis.warnings.extend(super::capture_loss::warning(&analysis.connections));
+        analysis.warnings.extend(super::capture_loss::warning(&analysis.connections, self.tcp_fragments));
         analysis.capture = capture;
         analysis
     }

@@ -298,6 +298,9 @@ impl CaptureDecoder {
             }
             Err(kind) => {
                 self.warn(kind);
+                if kind == WarningKind::TcpFragment {
+                    self.info.tcp_fragment_bytes += u64::from(wire_len);
+                }
                 on_packet(Decoded::Other { packet_index, ts_ns, wire_len });
             }
         }

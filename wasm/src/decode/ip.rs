@@ -109,12 +109,14 @@ impl<'a> Ipv6Header<'a> {
     }
 }
 
-/// Parse an IPv4 packet. Fragments (MF set or offset ≠ 0) are `IpFragment`: a first
-/// fragment carries a TCP header but not the whole segment, so it is not analysed.
+/// Parse an IPv4 packet. Fragments (MF set or offset ≠ 0) are `TcpFragment` when they
+/// carry TCP (every fragment repeats the protocol field, RFC 791 §3.2), else
+/// `IpFragment`: a first fragment carries a TCP header but not the whole segment, so
+/// it is not analysed.
 pub fn parse_ipv4(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
     let h = Ipv4Header::parse(b)?;
     if h.more_fragments() || h.fragment_offset() != 0 {
-        return Err(WarningKind::IpFragment);
+        return Err(fragment_of(h.protocol()));
     }
     let hl = h.header_len() as u32;
     let total = match u32::from(h.total_len()) {
@@ -131,6 +133,15 @@ pub fn parse_ipv4(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         ident: Some(u16::from_be_bytes([b[4], b[5]])),
         ecn: b[1] & 3,
     })
+}
+
+/// The warning for a fragment whose upper-layer protocol is `protocol`.
+fn fragment_of(protocol: u8) -> WarningKind {
+    if protocol == 6 {
+        WarningKind::TcpFragment
+    } else {
+        WarningKind::IpFragment
+    }
 }
 
 /// Extension headers that share the generic layout "next header, length in 8-octet
@@ -166,7 +177,9 @@ pub fn parse_ipv6(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
             let f = b.get(off..off + 8).ok_or(WarningKind::TruncatedHeaders)?;
             let frag_off = u16::from_be_bytes([f[2], f[3]]) >> 3;
             if frag_off != 0 || f[3] & 1 != 0 {
-                return Err(WarningKind::IpFragment);
+                // The fragment header's next header is the fragmentable part's first
+                // header (RFC 8200 §4.5): TCP unless more extension headers follow.
+                return Err(fragment_of(f[0]));
             }
             next = f[0];
             off += 8;
@@ -254,9 +267,12 @@ mod tests {
     fn ipv4_fragments_and_bad_headers() {
         let mut mf = V4;
         mf[6] = 0x20; // MF
-        assert_eq!(parse_ipv4(&mf, 60), Err(WarningKind::IpFragment));
+        assert_eq!(parse_ipv4(&mf, 60), Err(WarningKind::TcpFragment));
         let mut later = V4;
         later[7] = 0x10; // offset 16 × 8
+        assert_eq!(parse_ipv4(&later, 60), Err(WarningKind::TcpFragment));
+        // A UDP fragment (protocol 17): not TCP's.
+        later[9] = 17;
         assert_eq!(parse_ipv4(&later, 60), Err(WarningKind::IpFragment));
         let mut ihl = V4;
         ihl[0] = 0x44;
@@ -300,8 +316,10 @@ mod tests {
 
     #[test]
     fn ipv6_fragment_bigtcp_jumbo_truncation() {
-        let frag = v6(44, 28, &[6, 0, 0, 1, 0, 0, 0, 9]); // M set
-        assert_eq!(parse_ipv6(&frag, 0), Err(WarningKind::IpFragment));
+        let frag = v6(44, 28, &[6, 0, 0, 1, 0, 0, 0, 9]); // M set, next header TCP
+        assert_eq!(parse_ipv6(&frag, 0), Err(WarningKind::TcpFragment));
+        let udp = v6(44, 28, &[17, 0, 0, 1, 0, 0, 0, 9]); // M set, next header UDP
+        assert_eq!(parse_ipv6(&udp, 0), Err(WarningKind::IpFragment));
         let big = v6(6, 0, &[]);
         assert_eq!(parse_ipv6(&big, 80040).unwrap().payload_len, 80000);
         let jumbo = v6(0, 0, &[6, 0, 0xC2, 4, 0x00, 0x01, 0x86, 0xa8]);

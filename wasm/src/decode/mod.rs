@@ -127,7 +127,12 @@ pub enum WarningKind {
     UnknownLinkType,
     NotIp,
     NotTcp,
+    /// An IPv4 or IPv6 fragment of anything but TCP (not reassembled).
     IpFragment,
+    /// An IP fragment of a TCP segment (not reassembled): the segment's bytes are in the
+    /// capture but not analysed, and its receiver's ACKs cover them
+    /// (analysis/capture_loss.rs words the acknowledged-but-unseen bytes accordingly).
+    TcpFragment,
     /// Header fields were cut off by the snaplen before the TCP header was complete.
     TruncatedHeaders,
     /// A header with impossible values (checked lengths etc.) inside one packet.
@@ -146,6 +151,7 @@ impl WarningKind {
             WarningKind::NotIp => "not-ip",
             WarningKind::NotTcp => "not-tcp",
             WarningKind::IpFragment => "ip-fragment",
+            WarningKind::TcpFragment => "tcp-fragment",
             WarningKind::TruncatedHeaders => "truncated-headers",
             WarningKind::MalformedPacket => "malformed-packet",
             WarningKind::TimeWentBackwards => "time-went-backwards",
@@ -170,4 +176,7 @@ pub struct CaptureInfo {
     pub last_ts_ns: Option<i64>,
     /// Counts of per-packet warnings, in order of kind.
     pub warnings: std::collections::BTreeMap<WarningKind, u64>,
+    /// Wire bytes of the `TcpFragment` frames: at least the TCP bytes they carry
+    /// (headers included), the most the capture-loss warning may say they hold.
+    pub tcp_fragment_bytes: u64,
 }
