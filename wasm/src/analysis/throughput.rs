@@ -69,7 +69,10 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], mean: f6
         .map(|s| s.duration)
         .sum();
     let active = last - first - stalled;
-    if active > 0.0 { bytes as f64 * 8.0 / active } else { mean }
+    // Timestamps and stall durations are whole nanoseconds: less than one left over is
+    // the rounding of the seconds' floating-point sum, not active time (pptp.pcap's
+    // 6-packet exchange, all of it between application pauses, read "55340232 Tbit/s").
+    if active >= 1e-9 { bytes as f64 * 8.0 / active } else { mean }
 }
 
 pub fn summarize(cols: &PacketColumns, dir: u8, bin_seconds: f64, duration: f64) -> ThroughputSummary {
@@ -151,6 +154,21 @@ impl Bins {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn no_active_time_left_between_application_pauses_is_the_mean() {
+        use crate::analysis::{Stall, StallCause};
+        // tcpdump's pptp.pcap, connection 0: data at 0.000809, 0.070144 and 0.247808 s,
+        // the two gaps between them application pauses (69.335 ms, 177.664 ms). Their
+        // sum leaves 2.8e-17 s of "active" time in f64: 55340232 Tbit/s before.
+        let t = vec![0.000809, 0.070144, 0.247808];
+        let n = t.len();
+        let cols = PacketColumns { t, dir: vec![0; n], len: vec![100, 124, 124], flags: vec![0; n], ..Default::default() };
+        let stall = |start: f64, duration: f64| Stall { start, duration, cause: StallCause::ApplicationIdle, frame_before: 0, frame_after: 0, ended_by: String::new() };
+        let stalls = [stall(0.000809, 0.069335), stall(0.070144, 0.177664)];
+        assert!(0.247808 - 0.000809 - (0.069335 + 0.177664) > 0.0);
+        assert_eq!(active_mean_bps(&cols, 0, &stalls, 2320.0), 2320.0);
+    }
+
     use super::*;
 
     fn cols(rows: &[(f64, u8, u32)]) -> PacketColumns {
