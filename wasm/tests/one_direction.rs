@@ -85,6 +85,10 @@ fn the_data_without_its_acks() {
     );
     assert_eq!(kinds(a), ["one-direction"]);
     assert_eq!(a.warnings[0].count, 1);
+    assert_eq!(
+        a.warnings[0].message,
+        format!("1 connection was captured in one direction only {WHY}: its receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.")
+    );
 }
 
 #[test]

@@ -166,9 +166,10 @@ pub fn warning(conns: &[ConnectionSummary]) -> Option<AnalysisWarning> {
         kind: "one-direction",
         count: n,
         message: format!(
-            "{n} connection{} captured in one direction only {}: their receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.",
+            "{n} connection{} captured in one direction only {}: {} receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.",
             if n == 1 { " was" } else { "s were" },
-            "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)"
+            "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)",
+            if n == 1 { "its" } else { "their" }
         ),
     })
 }
