@@ -45,7 +45,11 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (server) process.kill(-server.pid);
+  try {
+    if (server) process.kill(-server.pid);
+  } catch {
+    // already gone (it exits at once when another server holds the port)
+  }
 });
 
 /** A fresh page that records uncaught errors and CSP violations. */
@@ -57,18 +61,34 @@ async function open(url) {
     if (m.type() === 'error' || /Content-Security-Policy|Content Security Policy/.test(m.text())) problems.push(`console: ${m.text()}`);
   });
   await page.setViewport({ width: 1200, height: 900 });
+  // A new tab may open behind the last one; a background tab's rendering is throttled.
+  await page.bringToFront();
   await page.goto(url);
   return { page, problems };
 }
 
+/** What a page that did not reach a state shows: its state, visible text and errors. */
+async function describe(page, selector, problems) {
+  const shown = await page.evaluate((sel) => ({
+    state: document.querySelector(sel)?.dataset.state ?? '(no element)',
+    visibility: document.visibilityState,
+    text: (document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 400),
+  }), selector).catch((e) => ({ state: `(page unreachable: ${e.message})` }));
+  return JSON.stringify({ ...shown, problems });
+}
+
 const state = (page, selector) => page.$eval(selector, (el) => el.dataset.state);
 
-async function waitForState(page, selector, wanted) {
-  await page.waitForFunction(
-    (sel, want) => document.querySelector(sel)?.dataset.state === want || document.querySelector(sel)?.dataset.state === 'error',
-    { timeout: 60_000, polling: 100 }, selector, wanted,
-  );
-  assert.equal(await state(page, selector), wanted, `${selector} ended in ${await state(page, selector)}`);
+async function waitForState(page, selector, wanted, timeout = 60_000, problems = []) {
+  try {
+    await page.waitForFunction(
+      (sel, want) => document.querySelector(sel)?.dataset.state === want || document.querySelector(sel)?.dataset.state === 'error',
+      { timeout, polling: 100 }, selector, wanted,
+    );
+  } catch (error) {
+    throw new Error(`${selector} did not reach data-state=${wanted} in ${timeout} ms: ${await describe(page, selector, problems)}`, { cause: error });
+  }
+  assert.equal(await state(page, selector), wanted, `${selector} ended in ${await describe(page, selector, problems)}`);
 }
 
 const STACK = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];
@@ -107,7 +127,16 @@ test('Firefox: a dropped capture is decoded, diagnosed and charted, and its shar
 
 test('Firefox: the embed page draws and reports ready', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
   const { page, problems } = await open(`${BASE}/embed.html#ex=healthy.pcap`);
-  await waitForState(page, '.embed', 'ready');
+  try {
+    await waitForState(page, '.embed', 'ready', 30_000, problems);
+  } catch (error) {
+    // One CI run (of many) saw this page never leave its first state in Firefox, and
+    // no local run under load has reproduced it: say what the page showed, then
+    // reload once. A second failure fails the test.
+    console.error(`# Firefox embed, first attempt: ${error.message}; reloading once`);
+    await page.reload();
+    await waitForState(page, '.embed', 'ready', 60_000, problems);
+  }
   assert.ok((await page.$$('[data-chart]')).length >= 1);
   assert.deepEqual(problems, []);
   await page.close();
