@@ -175,3 +175,26 @@ fn request_response_tail_losses_are_probes_and_rack_recovery_not_timeouts() {
     assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("SlowStartRetrans")), (91, 3, 82, 0));
     assert_eq!((k("LossProbes"), k("LossProbeRecovery"), k("DSACKRecv")), (7, 6, 0));
 }
+
+#[test]
+fn an_outage_in_sack_recovery_undone_by_f_rto_leaves_its_holes_to_recovery() {
+    // A CUBIC upload at 80 ms RTT, deep in SACK recovery after its slow start overshot
+    // the queue, then a 1 s outage (record.sh outage-in-recovery, captured at the
+    // sender). Three backoff timeouts re-send the head (one chain, 334 → 604 → 1216 ms);
+    // the first ACK after them SACKs data sent before the outage and never re-sent, so
+    // F-RTO (RFC 5682 §3 step 3.b) calls the timeout spurious: the kernel's
+    // TCPSpuriousRTOs 1 and TCPLossUndo 1. The holes left over from the recovery are
+    // then filled in recovery again: 1089 = 3 timeouts + 1086 fast. Kernel: 1089 = 4
+    // timeouts + 1078 fast + 7 slow start. The fourth timeout is one the capture cannot
+    // tell from recovery: at 5.528 s the head 1408905 is re-sent 2.5 s after the
+    // cumulative ACK last advanced, while SACKs kept arriving and the sender kept
+    // re-sending other holes (the retransmission timer is re-armed only by an ACK that
+    // advances SND.UNA), so its quiet time is microseconds; it and the 7 re-sends after
+    // it in loss state read as recovery (TCPSackRecoveryFail 2: the chain's first
+    // timeout and that one came during recovery). Before the F-RTO rule:
+    // [1089, 3, 0, 163, 923, 7].
+    assert_eq!(kinds("outage-in-recovery.pcap"), [1089, 3, 0, 1086, 0, 7]);
+    let k = |c| kernel("outage-in-recovery", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("SlowStartRetrans")), (1089, 4, 1078, 7));
+    assert_eq!((k("SpuriousRTOs"), k("LossUndo"), k("SackRecoveryFail")), (1, 1, 2));
+}

@@ -57,7 +57,7 @@
 use super::columns::flag_bits as fb;
 use serde::Serialize;
 
-/// Retransmission records kept per direction at most (~56 bytes each).
+/// Retransmission records kept per direction at most (128 bytes each: `record_size` test).
 pub const MAX_RECORDS: usize = 1 << 20;
 /// Feedback times kept per retransmission: enough to find the last feedback the
 /// sender had heard at a receiver-side capture (one sender lag earlier).
@@ -97,6 +97,18 @@ struct Record {
     checked: bool,
     /// A SYN (always a timeout: RFC 6298 §5.7).
     syn: bool,
+    /// Feedback ACKs captured after it, before the next retransmission (saturating).
+    feedback_after: u8,
+    /// F-RTO's evidence (RFC 5682 §3, SACK-enhanced; Linux FLAG_ORIG_SACK_ACKED):
+    /// when one of the first two feedback ACKs after it newly acknowledged (ACK or
+    /// SACK) bytes that were never retransmitted and below this segment's SND.NXT,
+    /// the capture time of that ACK (i64::MAX: none) and the lowest such byte.
+    original_acked_at_ns: i64,
+    original_acked_lo: i64,
+    /// Duplicate ACKs for its SND.UNA before it (saturating): three or more and the
+    /// sender was in fast recovery (RFC 5681 §3.2), even when the capture missed its
+    /// fast retransmission (lost before a receiver-side capture point).
+    dupacks_before: u8,
 }
 
 impl Record {
@@ -161,6 +173,10 @@ pub struct RetransKinds {
     una: Option<i64>,
     /// Records not yet acknowledged (index of the first one possibly unacked).
     unacked_from: usize,
+    /// The peer has sent a SACK option (RFC 2018): recovery ends as SACK's does.
+    sack_seen: bool,
+    /// Duplicate ACKs since the cumulative ACK last advanced.
+    dupacks: u32,
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -194,6 +210,13 @@ impl RetransKinds {
         let advanced = self.una.map_or(true, |u| a.ack > u);
         let sack_right = a.sack.iter().map(|b| b.1).filter(|&r| r > a.ack).max();
         let new_sack = sack_right.is_some_and(|r| self.sack_high.map_or(true, |h| r > h));
+        self.note_original_acked(a);
+        self.sack_seen |= !a.sack.is_empty() || a.sack_unreadable;
+        if advanced {
+            self.dupacks = 0;
+        } else if a.duplicate {
+            self.dupacks = self.dupacks.saturating_add(1);
+        }
         // A SACK option the snaplen cut off: RFC 2018 §4 makes its first block the one
         // holding the segment that triggered the ACK, so it told the sender of data it
         // had not heard of (short of a D-SACK, which the capture cannot tell). Without
@@ -201,6 +224,9 @@ impl RetransKinds {
         // recovery retransmissions read as timeouts (rx-ipv6-loss.pcap).
         let cut_sack = a.sack_unreadable && a.sack.is_empty();
         if advanced || new_sack || cut_sack || (a.duplicate && a.sack.is_empty()) {
+            if let Some(last) = self.records.last_mut() {
+                last.feedback_after = last.feedback_after.saturating_add(1);
+            }
             self.recent[(self.feedback_seq as usize) % FEEDBACK_KEPT] = a.t_ns;
             self.recent_n = (self.recent_n + 1).min(FEEDBACK_KEPT);
             self.feedback_seq += 1;
@@ -216,6 +242,58 @@ impl RetransKinds {
             self.una = Some(a.ack);
             self.eifel(a.ack, before, a.tsecr, a.t_ns);
         }
+    }
+
+    /// F-RTO's evidence for the latest retransmission (see `Record::original_acked_at_ns`):
+    /// bytes this ACK acknowledges, cumulatively or by SACK, above everything the
+    /// receiver had acknowledged or SACKed before (so they were not SACKed already: a
+    /// passive capture keeps no full scoreboard, so bytes between SND.UNA and the
+    /// highest SACK edge are left out), and not all re-sent since (the retransmissions
+    /// still outstanding cover them). The original transmission arrived.
+    fn note_original_acked(&mut self, a: &PeerAck) {
+        let Some(last) = self.records.last() else { return };
+        // No feedback before it (a capture started mid-transfer): what the receiver
+        // had acknowledged before is unknown, so nothing here is known to be new.
+        if last.feedback_n == 0 || last.feedback_after >= 2 || last.original_acked_at_ns != i64::MAX {
+            return;
+        }
+        // No ACK since the tracker began: SND.UNA is what it was at the retransmission.
+        let una = self.una.unwrap_or(last.una);
+        let edge = self.sack_high.map_or(una, |h| h.max(una));
+        let cumulative = (a.ack > edge).then_some((edge, a.ack));
+        let sacked = a.sack.iter().filter(|b| b.1 > edge && b.1 > a.ack && b.0 < b.1).map(|b| (b.0.max(edge), b.1));
+        let lowest_original = cumulative
+            .into_iter()
+            .chain(sacked)
+            .filter(|&(lo, hi)| !self.resent(lo, hi))
+            .map(|(lo, _)| lo)
+            .min();
+        let Some(lo) = lowest_original else { return };
+        let last = self.records.last_mut().expect("checked above");
+        if lo < last.high {
+            last.original_acked_at_ns = a.t_ns;
+            last.original_acked_lo = lo;
+        }
+    }
+
+    /// Whether the outstanding retransmissions (the newest `RESENT_SCAN`) cover every
+    /// byte of [lo, hi).
+    fn resent(&self, lo: i64, hi: i64) -> bool {
+        const RESENT_SCAN: usize = 64;
+        let from = self.unacked_from.max(self.records.len().saturating_sub(RESENT_SCAN));
+        let mut covering: Vec<(i64, i64)> = self.records[from..].iter().filter(|r| r.seq < hi && r.end > lo).map(|r| (r.seq, r.end)).collect();
+        covering.sort_unstable();
+        let mut reached = lo;
+        for (seq, end) in covering {
+            if seq > reached {
+                return false;
+            }
+            reached = reached.max(end);
+            if reached >= hi {
+                return true;
+            }
+        }
+        reached >= hi
     }
 
     /// RFC 2883 §4: the duplicate bytes came from the most recent retransmission
@@ -328,6 +406,10 @@ impl RetransKinds {
             below_sack: self.sack_high.is_some_and(|h| h >= end),
             checked: false,
             syn,
+            feedback_after: 0,
+            original_acked_at_ns: i64::MAX,
+            original_acked_lo: i64::MAX,
+            dupacks_before: u8::try_from(self.dupacks).unwrap_or(u8::MAX),
         });
     }
 
@@ -381,8 +463,32 @@ impl RetransKinds {
         // the last evidence that they all were.
         let mut period_needed = false;
         let mut period_shown_needless_at = i64::MIN;
+        // When F-RTO showed the current loss state's timeout spurious (i64::MAX: not).
+        let mut period_undone_at = i64::MAX;
+        // Fast recovery under way (RFC 6675): its recover point, SND.NXT at its first
+        // retransmission.
+        let mut fast_recover: Option<i64> = None;
         for (i, r) in records.iter().enumerate() {
             if recover.is_some_and(|rc| r.una >= rc) {
+                recover = None;
+            }
+            // Without SACK the sender stays in recovery until the ACK passes the
+            // recover point, not when it reaches it (RFC 6582 §3.2 step 3: "more than
+            // recover"; Linux tcp_try_undo_recovery holds Reno's state at snd_una ==
+            // high_seq), so a timeout then is one during recovery.
+            if fast_recover.is_some_and(|rc| r.una > rc || (self.sack_seen && r.una == rc)) {
+                fast_recover = None;
+            }
+            // F-RTO (RFC 5682 §3, SACK-enhanced; Linux tcp_process_loss step 3.b): an
+            // ACK after the timeout acknowledged bytes below its recover point that
+            // were never re-sent, so not all outstanding data was lost and the sender
+            // undoes the timeout's response (RFC 4015; Linux TCPSpuriousRTOs and
+            // TCPLossUndo): the holes it then fills are recovery. Linux, 80 ms RTT, a
+            // 1 s outage in the middle of SACK recovery: the first ACK after the third
+            // backoff SACKed data sent before the outage whose ACKs the outage had
+            // eaten; the kernel counted 834 fast and 56 slow-start retransmissions,
+            // where reading the whole episode as loss state gave 174 and 716.
+            if recover.is_some() && period_undone_at.saturating_add(lag_ns.max(0)) <= r.t_ns {
                 recover = None;
             }
             // A timeout shown spurious ends the loss state before the recover point:
@@ -399,7 +505,7 @@ impl RetransKinds {
                 recover = None;
             }
             if recover.is_none() {
-                (period_needed, period_shown_needless_at) = (false, i64::MIN);
+                (period_needed, period_shown_needless_at, period_undone_at) = (false, i64::MIN, i64::MAX);
             }
             let quiet = r.quiet_ns(lag_ns);
             // A hole below data the receiver has SACKed can also be re-sent by RACK's
@@ -424,6 +530,7 @@ impl RetransKinds {
                     fb::KIND_SLOW_START
                 } else {
                     c.fast_retransmissions += 1;
+                    fast_recover.get_or_insert(r.high);
                     fb::KIND_FAST
                 }
             } else if r.end >= r.high && last_timer != Some(r.feedback_seq) && !r.syn {
@@ -434,6 +541,14 @@ impl RetransKinds {
                 last_timer = Some(r.feedback_seq);
                 c.rto_events += 1;
                 recover = Some(r.high);
+                // Linux arms F-RTO for a timeout outside fast recovery, or a repeated
+                // timeout of the same segment (RFC 5682 §3.2; tcp_enter_loss).
+                let backoff = last_rto.is_some_and(|(seq, _)| seq == r.feedback_seq);
+                let in_recovery = fast_recover.is_some() || r.dupacks_before >= 3;
+                if (backoff || !in_recovery) && r.original_acked_lo < r.high {
+                    period_undone_at = period_undone_at.min(r.original_acked_at_ns);
+                }
+                fast_recover = None;
                 period_needed |= !r.spurious;
                 period_shown_needless_at = period_shown_needless_at.max(r.spurious_at_ns);
                 match last_rto {
@@ -488,6 +603,13 @@ fn dsack(ack: i64, sack: &[(i64, i64)]) -> Option<(i64, i64)> {
     let below = r <= ack;
     let inside = sack.get(1).is_some_and(|&(l2, r2)| l >= l2 && r <= r2);
     (l < r && (below || inside)).then_some((l, r))
+}
+
+#[cfg(test)]
+#[test]
+fn record_size() {
+    // MAX_RECORDS × this bounds the tracker's memory per direction (128 MiB).
+    assert_eq!(std::mem::size_of::<Record>(), 128);
 }
 
 #[cfg(test)]

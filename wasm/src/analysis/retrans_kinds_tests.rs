@@ -354,11 +354,50 @@ fn a_timeout_shown_needless_by_a_dsack_is_undone_and_the_holes_after_it_are_reco
     let a = outage_then_timeout(true);
     assert_eq!(kinds(&a), [fb::KIND_RTO | fb::KIND_SPURIOUS, fb::KIND_FAST, fb::KIND_FAST]);
     assert_eq!(counts(&a.connections[0].directions[0]), [3, 1, 0, 2, 0, 1]);
-    // Without the D-SACK nothing shows the timeout needless: loss state until 5001
-    // (SND.NXT at the timeout) is acknowledged, so both re-sends are slow start.
+}
+
+#[test]
+fn f_rto_an_ack_of_data_never_resent_undoes_the_timeout() {
+    // Without the D-SACK the first ACK after the timeout still acknowledges 2001..3001,
+    // which was never re-sent: its original arrived, so not everything outstanding was
+    // lost and the timeout was spurious by F-RTO (RFC 5682 §3 step 3.b; Linux
+    // FLAG_ORIG_SACK_ACKED → tcp_try_undo_loss, TCPSpuriousRTOs). The sender undoes it
+    // and re-sends the real holes 3001 and 4001 in recovery: fast. The head's own
+    // re-send is not shown needless (its original may have been lost): not spurious.
     let b = outage_then_timeout(false);
-    assert_eq!(kinds(&b), [fb::KIND_RTO, fb::KIND_SLOW_START, fb::KIND_SLOW_START]);
-    assert_eq!(counts(&b.connections[0].directions[0]), [3, 1, 0, 0, 2, 0]);
+    assert_eq!(kinds(&b), [fb::KIND_RTO, fb::KIND_FAST, fb::KIND_FAST]);
+    assert_eq!(counts(&b.connections[0].directions[0]), [3, 1, 0, 2, 0, 0]);
+}
+
+#[test]
+fn f_rto_does_not_judge_a_timeout_during_fast_recovery() {
+    // 1001 and 4001 are lost; 2001, 3001, 5001 and 6001 arrive: four ACKs of 1001, three
+    // of them duplicates → fast retransmit of 1001 (RFC 5681 §3.2), lost again. The
+    // timeout at 400 ms re-sends 1001 during that recovery, where Linux does not arm
+    // F-RTO (tcp_enter_loss: only outside recovery or for a repeated timeout), so the ACK
+    // of 4001 — covering 2001..4001, never re-sent — undoes nothing: 4001 is re-sent in
+    // the timeout's loss state, slow start. (Kernel, no-SACK request/response at 3 %
+    // loss: 6 of 7 timeouts came during recovery, TCPRenoRecoveryFail, and none was
+    // undone.)
+    let a = at_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        data(0.033, 4001),
+        data(0.034, 5001),
+        data(0.035, 6001),
+        ack(0.051, 1001),
+        ack(0.052, 1001),
+        ack(0.054, 1001),
+        ack(0.055, 1001),
+        data(0.05502, 1001),
+        data(0.400, 1001),
+        ack(0.421, 4001),
+        data(0.42102, 4001),
+        ack(0.442, 7001),
+    ]);
+    assert_eq!(kinds(&a), [fb::KIND_FAST, fb::KIND_RTO, fb::KIND_SLOW_START]);
+    assert_eq!(counts(&a.connections[0].directions[0]), [3, 1, 0, 1, 1, 0]);
 }
 
 /// 1001 is lost; two ACKs SACK 2001..4001 at 51 and 52 ms; the sender re-sends the hole
