@@ -198,3 +198,23 @@ fn an_outage_in_sack_recovery_undone_by_f_rto_leaves_its_holes_to_recovery() {
     assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("SlowStartRetrans")), (1089, 4, 1078, 7));
     assert_eq!((k("SpuriousRTOs"), k("LossUndo"), k("SackRecoveryFail")), (1, 1, 2));
 }
+
+#[test]
+fn at_the_receiver_an_outage_in_recovery_is_recovery_after_one_timeout_each() {
+    // The same scenario captured at the RECEIVER (record.sh rx-outage-in-recovery): two
+    // outages, each ended by the sender's timer. Kernel: 868 retransmitted segments = 3
+    // timeouts + 865 fast, 0 slow start, 128 lost again before the capture point
+    // (TCPLostRetransmit: 740 reach the file), 143 D-SACKs received, 2 undos. Ours: 732
+    // = 2 timeouts (the visible last of each chain) + 730 fast, 143 spurious (= the
+    // kernel's D-SACKs: the receiver had acknowledged those bytes before they came
+    // again, its ACKs having died in the outage). Before: [732, 5, 0, 219, 508, 143]:
+    // after each outage the sender re-sent a few segments back to back, and the
+    // receiver's ACK of each was captured a few µs before the next arrived — an ACK the
+    // sender could not have heard yet (it needs one sender lag, 80 ms, to get there and
+    // back), which split the burst into lone "timeouts" whose loss state made 508
+    // re-sends slow start (`heard_between`).
+    assert_eq!(kinds("rx-outage-in-recovery.pcap"), [732, 2, 0, 730, 0, 143]);
+    let k = |c| kernel("rx-outage-in-recovery", "pv_a", c);
+    assert_eq!((k("RetransSegs"), k("Timeouts"), k("FastRetrans"), k("LostRetransmit")), (868, 3, 865, 128));
+    assert_eq!((k("DSACKRecv"), k("LossUndo")), (143, 2));
+}

@@ -443,7 +443,7 @@ impl RetransKinds {
         // one, in loss state: slow start. Zeek's http/206_example_b.pcap: 11 such pairs,
         // 0.5 s → 15.6 s apart, were counted as 22 fast retransmissions and no timeout.
         let rtt_or_zero = rtt_ns.unwrap_or(0);
-        let close = |a: &Record, b: &Record| a.feedback_seq == b.feedback_seq && b.t_ns - a.t_ns < rtt_or_zero;
+        let close = |a: &Record, b: &Record| !heard_between(a, b, lag_ns) && b.t_ns - a.t_ns < rtt_or_zero;
         let in_burst = |i: usize| {
             (i > 0 && close(&records[i - 1], &records[i])) || records.get(i + 1).is_some_and(|n| close(&records[i], n))
         };
@@ -584,6 +584,28 @@ impl RetransKinds {
         }
         (c, marks)
     }
+}
+
+/// Whether the sender could have heard feedback between sending `a` and sending `b`
+/// (`a` earlier): an ACK captured at least `lag_ns` before `b` and at most `lag_ns`
+/// before `a` (see `Record::quiet_ns`). At the sender (lag 0) that is any feedback
+/// captured between them. Away from it an ACK captured just before `b` was still on
+/// its way when `b` left: a timeout's re-send and the two sent with it after an outage,
+/// each just after an ACK of the one before at a receiver-side capture, are one burst
+/// (Linux, 80 ms RTT: read as 3 timeouts where the kernel counted 1).
+fn heard_between(a: &Record, b: &Record, lag_ns: i64) -> bool {
+    if lag_ns <= 0 {
+        return a.feedback_seq != b.feedback_seq;
+    }
+    let (lag_us, span_us) = (lag_ns / 1000, (b.t_ns - a.t_ns).max(0) / 1000);
+    // Captured in [a − lag, b − lag): "ago" (before b) in (lag, span + lag].
+    let after_a = |ago: i64| ago > lag_us && ago <= span_us + lag_us;
+    let kept = |r: &Record| r.feedback_ago_us[..r.feedback_n as usize].iter().map(|&x| x as i64).collect::<Vec<_>>();
+    kept(b).into_iter().any(after_a)
+        // Kept by `a` (before it): captured in [a − lag, a) and before b − lag.
+        || kept(a).into_iter().any(|ago| ago <= lag_us && ago + span_us > lag_us)
+        // More feedback between them than `b` keeps: the older ones were before b − lag.
+        || (b.feedback_seq - a.feedback_seq) as usize > FEEDBACK_KEPT
 }
 
 /// Puts the counts into the direction's summary.
