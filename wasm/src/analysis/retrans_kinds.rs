@@ -65,6 +65,15 @@ const FEEDBACK_KEPT: usize = 8;
 /// Records looked at per ACK at most, newest (D-SACK, RetransmitTS) or oldest
 /// unacknowledged (Eifel) first.
 const SCAN: usize = 1024;
+/// No retransmission timer fires sooner than this after the last feedback, however
+/// short the path: Linux's probe timeout adds TCP_TIMEOUT_MIN (2 jiffies, ≥ 2 ms) to
+/// its 2·SRTT and its RTO is at least 200 ms (a route's rto_min can lower that to
+/// a few ms in data centres); FreeBSD's RTO floor is 30 ms, Windows' 300 ms. On a
+/// host-local or LAN path (a 2 µs veth, a 100 µs LAN) the scheduling jitter between
+/// an ACK and the re-send it clocks is longer than the round trip: Linux over a veth
+/// with TSO, 4 re-sends of 135 segments 4–192 µs after the SACKs that clocked them
+/// (kernel: 135 TCPFastRetrans, no timeout) were read as 3 timeouts.
+const TIMER_FLOOR_NS: i64 = 1_000_000;
 /// Backoff chains listed per direction at most (the count is always complete).
 pub const MAX_CHAINS: usize = 64;
 
@@ -516,7 +525,7 @@ impl RetransKinds {
             // more tells the two apart (Linux request/response at 3 % loss: 3 RACK
             // re-sends 10.4–12 ms after the last SACK at 10.2 ms RTT were read as
             // timeouts; the kernel counted 0 or 1 timeout).
-            let timer_after = |rtt: i64| if r.below_sack { rtt + rtt / 2 } else { rtt };
+            let timer_after = |rtt: i64| (if r.below_sack { rtt + rtt / 2 } else { rtt }).max(TIMER_FLOOR_NS);
             let timer = match (quiet, rtt_ns) {
                 (None, _) => true,
                 (Some(q), Some(rtt)) => q >= timer_after(rtt),

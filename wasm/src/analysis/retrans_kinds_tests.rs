@@ -423,3 +423,31 @@ fn a_hole_below_sacked_data_resent_within_one_and_a_half_round_trips_is_rack_not
     // 40 ms of quiet (≥ 1.5 × 20.1 ms): past what that timer waits: a timeout.
     assert_eq!(counts(&hole_resent_after(0.040).connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
 }
+
+/// A 100 µs path (handshake: SYN/ACK 100 µs after the SYN): 1001 lost, 2001 and 3001
+/// SACKed at 1.1 and 1.2 ms, the hole re-sent `after` s after that last SACK.
+fn lan_hole_resent_after(after: f64) -> Analysis {
+    run(vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7),
+        Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7),
+        Seg::a_to_b(0.000101).seq(1001).ack(5001).win(502),
+        data(0.001, 1001),
+        data(0.00101, 2001),
+        data(0.00102, 3001),
+        ack(0.0011, 1001).sack(&[(2001, 3001)]),
+        ack(0.0012, 1001).sack(&[(2001, 4001)]),
+        data(0.0012 + after, 1001),
+        ack(0.0014 + after, 4001),
+    ])
+}
+
+#[test]
+fn on_a_short_path_a_timer_needs_at_least_a_millisecond_of_quiet() {
+    // 400 µs after the last SACK is four round trips of this path, but no stack's
+    // retransmission timer fires that soon (Linux's probe timeout adds ≥ 2 ms to 2·SRTT,
+    // its RTO is ≥ 200 ms): the SACK clocked it, through a slow host → recovery.
+    assert_eq!(counts(&lan_hole_resent_after(0.0004).connections[0].directions[0]), [1, 0, 0, 1, 0, 0]);
+    // 5 ms of quiet: past the 1 ms floor and 1.5 round trips → a timer: a timeout (a
+    // hole, not the tail: no probe).
+    assert_eq!(counts(&lan_hole_resent_after(0.005).connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
+}
