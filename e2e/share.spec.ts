@@ -99,14 +99,14 @@ function uvarint(n: number): number[] {
 }
 
 /**
- * A link's snapshot as { meta (JSON), rest (the answers' bytes), coded }. Format 3
- * (wasm/src/share/format.rs): uvarint length of the deflated part, the deflated part,
- * then the range-coded streams (`coded`); format 2: all of it deflated.
+ * A link's snapshot as { meta (JSON), rest (the answers' bytes), coded }. Formats 3
+ * and 4 (wasm/src/share/format.rs): uvarint length of the deflated part, the deflated
+ * part, then the range-coded streams (`coded`); format 2: all of it deflated.
  */
 function unpack(link: string): { meta: Record<string, any>; rest: Buffer; coded?: Buffer } {
   const bytes = Buffer.from(link.split('snap=')[1], 'base64url');
   let packed = bytes.subarray(11), coded: Buffer | undefined;
-  if (bytes[4] === 3) {
+  if (bytes[4] >= 3) {
     const [n, used] = readUvarint(bytes, 11);
     packed = bytes.subarray(11 + used, 11 + used + n);
     coded = bytes.subarray(11 + used + n);
@@ -347,7 +347,7 @@ test('exports: SVG, PNG, CSV, JSON and the snapshot file download, parse and reo
   expect(json.schemaVersion).toBe(1);
   const snapshot = await download('download-snapshot');
   expect(snapshot.name).toMatch(/\.tcpscope\.json$/);
-  expect(JSON.parse(snapshot.bytes.toString('utf8'))).toMatchObject({ tcpscope: 'snapshot', version: 3, data: expect.any(String) });
+  expect(JSON.parse(snapshot.bytes.toString('utf8'))).toMatchObject({ tcpscope: 'snapshot', version: 4, data: expect.any(String) });
   // Dropped on the page (the picker), the file opens without the capture.
   await page.goto('/');
   await page.locator('input[type=file]').first().setInputFiles({ name: snapshot.name, mimeType: 'application/json', buffer: snapshot.bytes });

@@ -97,6 +97,12 @@ fn hostile_snapshots_get_a_clear_message() {
         ("negative stall width", with_meta(&link, |m| m["summary"]["directions"][0]["stalls"] = serde_json::json!([{"start": 0.5, "duration": -1, "cause": "ack-wait", "frameBefore": 1, "frameAfter": 2, "endedBy": ""}])), "duration is -1"),
         ("share above 1", with_meta(&link, |m| m["summary"]["diagnosis"]["shares"]["loss"] = 7.into()), "shares.loss is 7"),
         ("missing summary", with_meta(&link, |m| m["summary"] = serde_json::Value::Null), "field summary should be an object"),
+        ("stall count below the list", with_meta(&link, |m| {
+            m["summary"]["directions"][1]["stalls"] = serde_json::json!([{"start": 0.5, "duration": 1, "cause": "ack-wait", "frameBefore": 1, "frameAfter": 2, "endedBy": ""}]);
+            m["summary"]["directions"][1]["stallCount"] = 0.into();
+        }), "field summary.directions[1].stallCount is 0, fewer than the 1 stalls listed"),
+        ("stall count not whole", with_meta(&link, |m| m["summary"]["directions"][1]["stallCount"] = (-3.5).into()), "field summary.directions[1].stallCount should be a whole number"),
+        ("10^9 stalls counted", with_meta(&link, |m| m["summary"]["directions"][0]["stallCount"] = 1_000_000_000u64.into()), "stallCount should be a whole number ≤ 100000"),
         ("unknown cause", with_meta(&link, |m| m["summary"]["directions"][1]["stalls"] = serde_json::json!([{"start": 0.5, "duration": 1, "cause": "gremlins", "frameBefore": 1, "frameAfter": 2, "endedBy": ""}])), "cause should be one of"),
         ("NaN view start", with_body(&link, |w| grid(w, f64::NAN, 1.0, 100)), "the view's start is NaN"),
         ("infinite view end", with_body(&link, |w| grid(w, 0.0, f64::INFINITY, 100)), "the view's end is inf"),
@@ -206,14 +212,18 @@ fn first_round_links_still_open_and_answer_from_their_packets() {
     assert_eq!(report["connections"].as_array().map(Vec::len), Some(1));
 }
 
-/// Format 3 (range-coded streams after the deflated part): cut anywhere, a false
-/// length of the deflated part, or random damage to either part gives a message or a
-/// session whose answers are well-formed, never a panic; and the same link written as
-/// format 2 still opens, on the same grid.
+/// Formats 3 and 4 (range-coded streams after the deflated part; 4 is 3's bytes with
+/// build.rs's stall lists): cut anywhere, a false length of the deflated part, or
+/// random damage to either part gives a message or a session whose answers are
+/// well-formed, never a panic; the same link written as format 2 still opens, on the
+/// same grid, and so do links of format 3 (those made before format 4).
 #[test]
 fn format_3_links_cut_or_damaged_get_a_message() {
     let link = example_link();
-    assert_eq!(link[4], 3, "links are written as format 3");
+    assert_eq!(link[4], 4, "links are written as format 4");
+    let mut v3 = link.clone();
+    v3[4] = 3;
+    assert_eq!(SnapshotSession::open(&v3).expect("a format-3 link opens").grid(), SnapshotSession::open(&link).expect("opens").grid());
     let v2 = SnapshotSession::open(&example_link_v2()).expect("the format-2 form opens");
     assert_eq!(v2.grid(), SnapshotSession::open(&link).expect("opens").grid());
     // Cut at every 97th byte: each a message (the header, the deflated part or the streams).

@@ -26,6 +26,16 @@ const upload = receiverSide({
 });
 
 describe('ConnectionTable', () => {
+  it("a share link's stall count is the analysis's even where the link lists fewer stalls (stallCount)", async () => {
+    vi.useFakeTimers();
+    const d = download.directions[1];
+    const linked = { ...download, directions: [download.directions[0], { ...d, stalls: [], stallCount: 119 }] } as typeof download;
+    const el = render(<ConnectionTable source={summaryTable([linked])} selected={null} onSelect={() => undefined} />);
+    await settle();
+    expect([...el.querySelectorAll('tr[data-connection="1"] td')].map((td) => td.textContent)[5]).toBe('119');
+    vi.useRealTimers();
+  });
+
   it('"Data payload" is the data direction\'s payload', async () => {
     vi.useFakeTimers();
     expect(dataPayload(download)).toBe(30_000_000);
@@ -37,6 +47,7 @@ describe('ConnectionTable', () => {
     expect(cells(1)[1]).toContain('s:2 → c:1');
     expect(cells(1)[2]).toBe('30 MB');
     expect(cells(2)[2]).toBe('20 MB'); // not 20.5 MB
+    expect(cells(1)[5]).toBe('0');
     // Sorted by data payload, largest first.
     expect([...el.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-connection'))).toEqual(['1', '2']);
     // Searching by endpoint text keeps the matching rows only.

@@ -5,7 +5,7 @@
 // defined in docs/ANALYSIS.md ("The connection table").
 import { useEffect, useMemo, useState, memo } from 'react';
 import { useSettled } from '../charts/useSettled';
-import { processLabel, type ConnectionSummary, type ProcessInfo } from '../model/types';
+import { processLabel, stallCount, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
 import { formatBytesSI, formatDuration } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
@@ -34,7 +34,7 @@ export function summaryTable(connections: ConnectionSummary[]): TableSource {
   const rows: TableRow[] = connections.map((c) => {
     const d = dataDir(c);
     return { id: c.id, from: d.from, to: d.to, start: c.start, duration: c.end - c.start, bytes: d.payloadBytes,
-      retransmissions: d.retransmissions, stalls: d.stalls.length, limit: c.diagnosis.limit };
+      retransmissions: d.retransmissions, stalls: stallCount(d), limit: c.diagnosis.limit };
   });
   return async (q) => {
     const needle = q.text.trim().toLowerCase();

@@ -11,7 +11,7 @@ import { HandshakePanel } from './HandshakePanel';
 import { SharePanel, type SharePanelProps } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
-import { activeMeanBps, processLabel, rttStats } from '../model/types';
+import { activeMeanBps, processLabel, rttStats, stallCount } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -57,7 +57,7 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['Window full', (d) => String(d.windowFull)],
   ['Previous segment not captured', (d) => String(d.lostSegments)],
   ['Out of order', (d) => String(d.outOfOrder)],
-  ['Stalls', (d) => String(d.stalls.length)],
+  ['Stalls', (d) => String(stallCount(d))],
   // docs/ANALYSIS.md "ECN": CE marks on the data, echoes (ECE) and window reductions
   // (CWR); under Accurate ECN the flags are a counter, not counted.
   ['ECN: CE marks / ECE / CWR', (d) => (d.ecn ? `${d.ecn.ce} of ${d.ecn.ect0 + d.ecn.ect1 + d.ecn.ce} / ${d.ecn.ece ?? 'AccECN'} / ${d.ecn.cwr ?? 'AccECN'}` : '–')],

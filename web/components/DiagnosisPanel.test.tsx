@@ -57,6 +57,23 @@ describe('DiagnosisPanel', () => {
     const none = render(<DiagnosisPanel summary={summary} stalls={[]} />);
     expect(none.querySelector('[data-testid="no-stalls"]')).not.toBeNull();
   });
+
+  it("a share link's shortened list says how many stalls it lists, never 'No stalls.' for a direction that had some", () => {
+    // wasm/src/share/build.rs: the stalls overlapping the shared view, or none, with the count kept (stallCount).
+    const linked = (list: Stall[], count: number): ConnectionSummary => ({
+      ...summary,
+      directions: [{ ...summary.directions[0], stalls: list, stallCount: count }, summary.directions[1]],
+    });
+    const some = render(<DiagnosisPanel summary={linked([stalls[1]], 119)} />);
+    expect(some.querySelector('[data-testid="stalls-not-in-link"]')!.textContent).toBe('This link lists the 1 of the 119 stalls that overlap the shared view; open the capture for the others.');
+    expect(some.querySelectorAll('[data-testid="stall-table"] tbody tr').length).toBe(1);
+    const none = render(<DiagnosisPanel summary={linked([], 119)} />);
+    expect(none.querySelector('[data-testid="no-stalls"]')).toBeNull();
+    expect(none.querySelector('[data-testid="stalls-not-in-link"]')!.textContent).toBe('This link lists none of the 119 stalls of this direction; open the capture for the list.');
+    // A full list (every capture, and links that list all) says nothing more.
+    const all = render(<DiagnosisPanel summary={linked(stalls, 2)} />);
+    expect(all.querySelector('[data-testid="stalls-not-in-link"]')).toBeNull();
+  });
 });
 
 describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named rates (issue 13)', () => {

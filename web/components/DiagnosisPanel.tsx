@@ -9,7 +9,7 @@
 // can check that the BDP calculator starts from the same ones.
 import { memo } from 'react';
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
-import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats } from '../model/types';
+import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats, stallCount } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
 
@@ -114,54 +114,73 @@ function SharesBar({ shares }: { shares: Diagnosis['shares'] }) {
 /** Rows drawn at most; a capture can hold thousands of stalls (the charts show all). */
 export const MAX_STALL_ROWS = 500;
 
-function StallTable({ stalls, onSelect }: { stalls: Stall[]; onSelect?: (start: number, duration: number) => void }) {
-  if (stalls.length === 0) return <p className="muted" data-testid="no-stalls">No stalls.</p>;
+/**
+ * What a share link left out of the list (wasm/src/share/build.rs: it lists the stalls
+ * that overlap the shared view, or none, when the whole list would not fit beside the
+ * charts at full resolution); `count` is the direction's number of stalls.
+ */
+function NotInLink({ listed, count }: { listed: number; count: number }) {
+  return (
+    <p className="muted" data-testid="stalls-not-in-link">
+      {listed > 0
+        ? `This link lists the ${listed} of the ${count} stalls that overlap the shared view; open the capture for the others.`
+        : `This link lists none of the ${count} stalls of this direction; open the capture for the list.`}
+    </p>
+  );
+}
+
+function StallTable({ stalls, count = stalls.length, onSelect }: { stalls: Stall[]; count?: number; onSelect?: (start: number, duration: number) => void }) {
+  const notInLink = count > stalls.length ? <NotInLink listed={stalls.length} count={count} /> : null;
+  if (stalls.length === 0) return notInLink ?? <p className="muted" data-testid="no-stalls">No stalls.</p>;
   const total = stalls.reduce((a, s) => a + s.duration, 0);
   return (
-    <ScrollRegion label="Stalls">
-      <table className="stalls" data-testid="stall-table">
-        <caption>
-          {stalls.length} stall{stalls.length === 1 ? '' : 's'}, {formatDuration(total)} in total
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Cause</th>
-            <th scope="col">Start</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Ended by</th>
-            <th scope="col">Frames</th>
-          </tr>
-        </thead>
-        <tbody>
-          {stalls.slice(0, MAX_STALL_ROWS).map((s) => (
-            <tr key={`${s.frameBefore}-${s.frameAfter}`} data-cause={s.cause}>
-              <td>
-                {onSelect ? (
-                  <button type="button" className="link" onClick={() => onSelect(s.start, s.duration)} title="Show this stall on the charts">
-                    {CAUSE_LABEL[s.cause]}
-                  </button>
-                ) : (
-                  CAUSE_LABEL[s.cause]
-                )}
-              </td>
-              <td className="num">{formatTimestamp(s.start)}</td>
-              <td className="num">{formatDuration(s.duration)}</td>
-              <td>{s.endedBy}</td>
-              <td className="num">
-                {s.frameBefore}–{s.frameAfter}
-              </td>
-            </tr>
-          ))}
-          {stalls.length > MAX_STALL_ROWS && (
+    <>
+      {notInLink}
+      <ScrollRegion label="Stalls">
+        <table className="stalls" data-testid="stall-table">
+          <caption>
+            {stalls.length} stall{stalls.length === 1 ? '' : 's'}, {formatDuration(total)} in total
+          </caption>
+          <thead>
             <tr>
-              <td colSpan={5} className="muted">
-                … and {stalls.length - MAX_STALL_ROWS} more (first {MAX_STALL_ROWS} shown)
-              </td>
+              <th scope="col">Cause</th>
+              <th scope="col">Start</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Ended by</th>
+              <th scope="col">Frames</th>
             </tr>
-          )}
-        </tbody>
-      </table>
-    </ScrollRegion>
+          </thead>
+          <tbody>
+            {stalls.slice(0, MAX_STALL_ROWS).map((s) => (
+              <tr key={`${s.frameBefore}-${s.frameAfter}`} data-cause={s.cause}>
+                <td>
+                  {onSelect ? (
+                    <button type="button" className="link" onClick={() => onSelect(s.start, s.duration)} title="Show this stall on the charts">
+                      {CAUSE_LABEL[s.cause]}
+                    </button>
+                  ) : (
+                    CAUSE_LABEL[s.cause]
+                  )}
+                </td>
+                <td className="num">{formatTimestamp(s.start)}</td>
+                <td className="num">{formatDuration(s.duration)}</td>
+                <td>{s.endedBy}</td>
+                <td className="num">
+                  {s.frameBefore}–{s.frameAfter}
+                </td>
+              </tr>
+            ))}
+            {stalls.length > MAX_STALL_ROWS && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  … and {stalls.length - MAX_STALL_ROWS} more (first {MAX_STALL_ROWS} shown)
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </ScrollRegion>
+    </>
   );
 }
 
@@ -265,7 +284,8 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       <h3 style={{ fontSize: '1rem', margin: '12px 0 4px' }}>
         Stalls of {sender.from} → {sender.to}
       </h3>
-      <StallTable stalls={list} onSelect={onSelectStall} />
+      {/* The summary's list: a share link may list fewer than the direction had (stallCount). */}
+      <StallTable stalls={list} count={list === sender.stalls ? stallCount(sender) : list.length} onSelect={onSelectStall} />
     </section>
   );
 });

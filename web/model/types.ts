@@ -23,7 +23,16 @@ export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' |
   Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields>> & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
+  /**
+   * Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
+   * shared view shows: a direction whose list they shortened says here how many stalls
+   * it had (`stalls` then holds fewer, or none). Absent everywhere else.
+   */
+  stallCount?: number;
 };
+
+/** A direction's number of stalls (the analysis's count; a link may list fewer: `stallCount`). */
+export const stallCount = (d: Pick<DirectionSummary, 'stalls' | 'stallCount'>): number => d.stallCount ?? d.stalls.length;
 
 // Issue 13 (docs/ANALYSIS.md) added fields to schema 1. Snapshots written before
 // it (web/share) lack them, so each extended object is typed as "new | legacy": the

@@ -121,6 +121,10 @@ pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) 
             write_interval_details(w, i);
         }
         StoredData::SummaryStalls => w.byte(3),
+        StoredData::SummaryStallsInView { total_seconds } => {
+            w.byte(4);
+            w.f64(*total_seconds);
+        }
     }
 }
 
@@ -412,6 +416,13 @@ pub fn read_kind(r: &mut Reader, kind: u8, grid: &Grid) -> Result<StoredData, De
             Ok(StoredData::Intervals(i))
         }
         3 => Ok(StoredData::SummaryStalls),
+        4 => {
+            let total_seconds = r.finite(crate::view::request::MAX_ABS_T, "the stalls' total")?;
+            if total_seconds < 0.0 {
+                return Err(r.fail(format!("the stalls' total is {total_seconds} s")));
+            }
+            Ok(StoredData::SummaryStallsInView { total_seconds })
+        }
         k => Err(r.fail(format!("unknown series kind {k}"))),
     }
 }

@@ -10,7 +10,8 @@
 //!   share it evenly); markers at 1/4 column with their counts (±19 %).
 //! - Intervals: ends on a 1/4-column grid; stall details exact; `total_seconds` and
 //!   `active_seconds` exact. An answer with "N more" stores its per-column coverage.
-//! - The summary's own stalls are not stored twice: the summary in the link has them.
+//! - The summary's own stalls are not stored twice: the summary in the link has them
+//!   (all of them, or those that overlap the view and the total of all: build.rs).
 //!
 //! Their bytes: answer_bytes.rs.
 
@@ -93,6 +94,10 @@ pub enum StoredData {
     Intervals(StoredIntervals),
     /// The stalls the summary lists (the view asked at the summary's threshold).
     SummaryStalls,
+    /// The same when the summary lists only the stalls that overlap the shared view
+    /// (format 4, build.rs `Listing::InView`): the seconds all the direction's stalls
+    /// cover (the answer's `total_seconds`, "… in all") cannot be summed from them.
+    SummaryStallsInView { total_seconds: f64 },
 }
 
 /// The link's grid: `columns` pixel columns over [t0, t1].

@@ -5,6 +5,21 @@
 //! ½ pixel on the tallest chart), then where the marks lie in their columns, then
 //! each column's first and last value are left out, then the columns are lowered (×7/8 each try) until it fits: a link is always made, at the resolution it can carry, and says which
 //! ("shared at N px").
+//!
+//! The summary's stall lists (meta.rs): a link lists the stalls the shared view shows —
+//! those of the shown direction (the stalls chart, answered from the list) and of the
+//! data direction (the diagnosis panel's stall table); of the other direction it keeps
+//! only their number (`stallCount`; the page shows it in the per-direction table, and
+//! the link holds no chart of that direction to draw them). A request/response
+//! connection's request direction can hold a stall per request: rr-loss.pcap's 119
+//! took 2.2 KB of the 5.8 KB budget and lowered its link to 100 px. When the listed
+//! stalls still leave the charts no room at the requested columns, the lists are
+//! shortened before the columns are lowered: first to the stalls that overlap the
+//! shared view, then to none (the stalls chart is then drawn from the view engine's
+//! own answer, stored like any other series); at lowered columns the fullest list
+//! that fits is tried again first. Each shortened list keeps its count
+//! (`stallCount`) and the page says how many it lists (DiagnosisPanel): no stall is
+//! dropped silently.
 
 use super::answer_bytes::Detail;
 use super::answers::{self, Grid, StoredData, LEVELS, MIN_LEVELS};
@@ -67,6 +82,22 @@ pub struct Built {
     pub columns: u32,
     /// Steps of the value grids.
     pub levels: u64,
+    /// Which of the summary's stalls the link lists ([`Listing`]).
+    pub listing: Listing,
+    /// The detail it was written with (`levels` is its steps).
+    pub detail: Detail,
+}
+
+/// Which stalls of the shown and data directions a link's summary lists (the other
+/// direction's are always left out, their count kept: module comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// All of them.
+    All,
+    /// Those that overlap the shared view.
+    InView,
+    /// None: the stalls chart is drawn from the stored view answer.
+    Counted,
 }
 
 /// `report_json`: the capture's schema-1 report (session.report().to_json()).
@@ -75,7 +106,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     let conn = &analysis.connections[index];
     let report: serde_json::Value = serde_json::from_str(report_json).map_err(|e| format!("the report is not JSON: {e}"))?;
     let summary = report["connections"].as_array().and_then(|a| a.iter().find(|c| c["id"].as_u64() == Some(spec.connection as u64))).cloned().ok_or("the report lacks the connection")?;
-    let meta_json = meta::to_value(&spec.name, &spec.view, &report, &summary);
+    let data_direction = summary["dataDirection"].as_u64().unwrap_or(0) as u8;
 
     let (whole0, whole1) = request::full_view(conn.start, conn.end);
     let probe = ViewRequest { generation: spec.generation, connection: spec.connection, series: Series::Throughput, t0: spec.t0.unwrap_or(whole0), t1: spec.t1.unwrap_or(whole1), columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: spec.direction };
@@ -98,29 +129,89 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
         let grid = Grid { t0, t1, columns };
         let mut series = wanted.iter().map(|&s| stored(engine, analysis, spec, conn.stall_threshold_ms, &grid, s)).collect::<Vec<_>>();
         share_value_grids(&mut series);
-        // Finest first: where marks lie in their columns and the column ends kept, then
-        // dropped, each from 1024 to 256 steps.
-        let tries = [(true, true), (false, true), (false, false)]
-            .into_iter()
-            .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, 3 * LEVELS / 8, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
-        for detail in tries {
-            let bytes = format::encode(&meta_json, &grid, &series, detail);
-            let last = columns <= MIN_COLUMNS && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;
-            if bytes.len().div_ceil(3) * 4 <= budget || last {
-                return Ok(Built { bytes, columns, levels: detail.levels });
+        // The shown direction: the one the stored series are of.
+        let shown = series.first().map_or(spec.direction.unwrap_or(data_direction), |s| s.0.direction);
+        // At each column count the fullest list that fits: the columns come first.
+        let mut previous = None;
+        for listing in [Listing::All, Listing::InView, Listing::Counted] {
+            let listed = listed_summary(&summary, &[shown, data_direction], listing, (t0, t1));
+            // Stalls that all overlap the view write the same link as the full list:
+            // tried once.
+            if listing == Listing::InView && previous.as_ref() == Some(&listed) {
+                continue;
+            }
+            previous = Some(listed.clone());
+            let meta_json = meta::to_value(&spec.name, &spec.view, &report, &listed);
+            let series: Vec<StoredSeries> = series.iter().map(|(s, at_summary)| with_listing(s, *at_summary, listing)).collect();
+            // Finest first: where marks lie in their columns and the column ends kept, then
+            // dropped, each from 1024 to 256 steps.
+            let tries = [(true, true), (false, true), (false, false)]
+                .into_iter()
+                .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, 3 * LEVELS / 8, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
+            for detail in tries {
+                let bytes = format::encode(&meta_json, &grid, &series, detail);
+                let last = columns <= MIN_COLUMNS && listing == Listing::Counted && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;
+                if bytes.len().div_ceil(3) * 4 <= budget || last {
+                    return Ok(Built { bytes, columns, levels: detail.levels, listing, detail });
+                }
             }
         }
         columns = (columns * 7 / 8).max(MIN_COLUMNS);
     }
 }
 
+/// The summary as a link stores it: the stalls of `keep` (the shown and data
+/// directions) as `listing` says, the other direction's left out; a direction whose
+/// list is shortened says how many stalls it had (`stallCount`, meta.rs).
+pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing, (t0, t1): (f64, f64)) -> serde_json::Value {
+    let mut out = summary.clone();
+    if let Some(dirs) = out["directions"].as_array_mut() {
+        for (d, dir) in dirs.iter_mut().enumerate() {
+            let Some(list) = dir["stalls"].as_array() else { continue };
+            let total = list.len();
+            let kept: Vec<serde_json::Value> = match listing {
+                _ if !keep.contains(&(d as u8)) => Vec::new(),
+                Listing::All => list.clone(),
+                Listing::InView => list
+                    .iter()
+                    .filter(|s| {
+                        let (start, duration) = (s["start"].as_f64().unwrap_or(0.0), s["duration"].as_f64().unwrap_or(0.0));
+                        start <= t1 && start + duration >= t0
+                    })
+                    .cloned()
+                    .collect(),
+                Listing::Counted => Vec::new(),
+            };
+            if kept.len() < total {
+                dir["stallCount"] = serde_json::json!(total);
+                dir["stalls"] = serde_json::Value::Array(kept);
+            }
+        }
+    }
+    out
+}
+
+/// A stored series at a listing: the stalls answered from the summary's list while the
+/// link lists them (`at_summary`: the view asked at the summary's threshold), else
+/// the view engine's answer.
+fn with_listing(s: &StoredSeries, at_summary: bool, listing: Listing) -> StoredSeries {
+    let data = match (&s.data, listing) {
+        _ if s.series != Series::Stalls || !at_summary => return s.clone(),
+        (_, Listing::All) => StoredData::SummaryStalls,
+        (StoredData::Intervals(i), Listing::InView) => StoredData::SummaryStallsInView { total_seconds: i.total_seconds },
+        _ => return s.clone(),
+    };
+    StoredSeries { data, ..s.clone() }
+}
+
 /// Series drawn on one value axis (web/charts): written on one value grid.
 const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd, Series::Pipe], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
 
-fn share_value_grids(series: &mut [StoredSeries]) {
+fn share_value_grids(series: &mut [(StoredSeries, bool)]) {
     for group in SAME_AXIS {
         let range = series
             .iter()
+            .map(|(s, _)| s)
             .filter(|s| group.contains(&s.series))
             .filter_map(|s| match &s.data {
                 StoredData::Points(p) => Some(p.min.iter().chain(&p.max).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)))),
@@ -128,7 +219,7 @@ fn share_value_grids(series: &mut [StoredSeries]) {
             })
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
         if range.0 <= range.1 {
-            for s in series.iter_mut().filter(|s| group.contains(&s.series)) {
+            for (s, _) in series.iter_mut().filter(|(s, _)| group.contains(&s.series)) {
                 if let StoredData::Points(p) = &mut s.data {
                     p.range = Some(range);
                 }
@@ -137,7 +228,10 @@ fn share_value_grids(series: &mut [StoredSeries]) {
     }
 }
 
-fn stored(engine: &mut ViewEngine, analysis: &Analysis, spec: &ShareSpec, summary_threshold_ms: f64, grid: &Grid, series: Series) -> StoredSeries {
+/// The series as the view engine answers it on the link's grid, and whether it is the
+/// stalls at the summary's threshold (then drawn from the summary's list while the link
+/// lists it: the summary's stalls are not stored twice).
+fn stored(engine: &mut ViewEngine, analysis: &Analysis, spec: &ShareSpec, summary_threshold_ms: f64, grid: &Grid, series: Series) -> (StoredSeries, bool) {
     let req = ViewRequest {
         generation: spec.generation,
         connection: spec.connection,
@@ -155,8 +249,6 @@ fn stored(engine: &mut ViewEngine, analysis: &Analysis, spec: &ShareSpec, summar
         r.bin_seconds = bin;
         r.k0 = (b.start / bin).round() as i64;
     }
-    if series == Series::Stalls && answer.stall_threshold_ms == Some(summary_threshold_ms) {
-        data = StoredData::SummaryStalls;
-    }
-    StoredSeries { series, direction: answer.direction, notes: answer.notes.into_iter().take(8).collect(), stall_threshold_ms: answer.stall_threshold_ms, data }
+    let at_summary = series == Series::Stalls && answer.stall_threshold_ms == Some(summary_threshold_ms);
+    (StoredSeries { series, direction: answer.direction, notes: answer.notes.into_iter().take(8).collect(), stall_threshold_ms: answer.stall_threshold_ms, data }, at_summary)
 }

@@ -12,6 +12,11 @@
 //! the deflated part (the payload as in format 2, except that point answers hold only
 //! their scalars there), then the range-coded integer streams of the point answers
 //! (coded.rs, coder.rs) to the end.
+//! Format 4 (written since links list only the stalls the shared view shows, build.rs):
+//! the bytes of format 3; its summary may leave a direction's stalls out, or list
+//! only some, and then says how many there were (`stallCount`, meta.rs). A page that
+//! reads formats up to 3 would show such a direction with fewer stalls than it had,
+//! so these links carry a new format number and older pages refuse them.
 
 use super::answer_bytes::{self, Detail};
 use super::answers::{Grid, Quant, StoredData, StoredPoints};
@@ -25,7 +30,7 @@ use crate::view::request::{MAX_ABS_T, MAX_COLUMNS};
 use crate::view::Series;
 
 pub const MAGIC: &[u8; 4] = b"TCPS";
-pub const FORMAT: u8 = 3;
+pub const FORMAT: u8 = 4;
 const HEADER_BYTES: usize = 11;
 /// Cap on a payload (format 1 files carry packets: up to this much), against zip bombs.
 pub const MAX_PAYLOAD_BYTES: usize = 64 << 20;
@@ -97,7 +102,7 @@ fn header(format: u8, payload_len: usize) -> Vec<u8> {
     out
 }
 
-/// A format-3 snapshot. `detail`: steps of the value grids and which details of the
+/// A format-4 snapshot (format 3's bytes, build.rs's stall lists). `detail`: steps of the value grids and which details of the
 /// columns are kept (answers.rs, coded.rs).
 pub fn encode(meta_json: &serde_json::Value, grid: &Grid, series: &[StoredSeries], detail: Detail) -> Vec<u8> {
     let mut w = Writer::default();
@@ -169,7 +174,7 @@ pub fn parse(data: &[u8]) -> Result<Parsed, DecodeError> {
     if length > MAX_PAYLOAD_BYTES {
         return Err(damaged(error(ErrorKind::BadLength, 7, format!("it claims {} MB of data, more than the {} MB limit", length >> 20, MAX_PAYLOAD_BYTES >> 20))));
     }
-    // Format 3: the deflated part's length, the deflated part, the coded part.
+    // Formats 3 and 4: the deflated part's length, the deflated part, the coded part.
     let (packed, coded) = if format >= 3 {
         let mut r = Reader::new(&data[HEADER_BYTES..]);
         let n = r.uvarint("the packed part's length").map_err(damaged)?;
@@ -243,7 +248,7 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
             StoredData::Rates(_) => s.is_rate(),
             StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Pipe | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge),
             StoredData::Intervals(_) => matches!(s, Series::WindowLimited | Series::Stalls),
-            StoredData::SummaryStalls => s == Series::Stalls,
+            StoredData::SummaryStalls | StoredData::SummaryStallsInView { .. } => s == Series::Stalls,
         };
         if !fits {
             return Err(r.fail(format!("the {s:?} series holds the wrong kind of data")));

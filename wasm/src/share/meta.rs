@@ -105,7 +105,19 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
         ("throughput", &|v, p| fields(v, p, &[("meanBps", &nonneg), ("peakBps", &nonneg), ("binSeconds", &|v, p| number(v, p, 1e-9, MAX_ABS_T).map(|_| ()))])),
         ("rtt", &|v, p| fields(v, p, &[("minMs", &nullable(&nonneg)), ("medianMs", &nullable(&nonneg))])),
         ("stalls", &|v, p| list(v, p, MAX_STALLS, &stall)),
-    ])
+    ])?;
+    // Links of format 4 list only the stalls the shared view shows (build.rs); a
+    // shortened list says how many there were.
+    let (x, path) = field(v, p, "stallCount")?;
+    if !x.is_null() {
+        let listed = v["stalls"].as_array().map_or(0, Vec::len) as u64;
+        match x.as_u64() {
+            Some(n) if n >= listed && n <= MAX_STALLS as u64 => {}
+            Some(n) if n < listed => return Err(format!("field {path} is {n}, fewer than the {listed} stalls listed")),
+            _ => return Err(fail(&path, &format!("a whole number ≤ {MAX_STALLS}"))),
+        }
+    }
+    Ok(())
 }
 
 /// Checks a connection summary; Err names the first bad field.

@@ -283,6 +283,7 @@ impl SnapshotSession {
                     StoredData::Rates(r) => rates_entry(r),
                     StoredData::Intervals(i) => spans_entry(i, &s.grid),
                     StoredData::SummaryStalls => Entry::Spans { list: self.summary_stalls(dir), total: None, active: None },
+                    StoredData::SummaryStallsInView { total_seconds } => Entry::Spans { list: self.summary_stalls(dir), total: Some(*total_seconds), active: None },
                 })
             }
         }
