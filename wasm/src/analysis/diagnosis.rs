@@ -396,6 +396,17 @@ fn retransmissions(f: &Facts) -> u64 {
     sender.retransmissions.max(f.sh.retransmitted_segments)
 }
 
+/// Retransmitted payload bytes per 100 payload bytes of the data segments (docs/ANALYSIS.md
+/// "diagnosis.text"): by bytes, since a capture with TSO/GRO holds data frames of many
+/// segments beside single-segment re-sends.
+fn retransmitted_percent(f: &Facts) -> f64 {
+    if f.sh.data_bytes > 0.0 {
+        f.sh.retransmitted_bytes * 100.0 / f.sh.data_bytes
+    } else {
+        retransmissions(f) as f64 * 100.0 / f.sh.data_segments.max(1) as f64
+    }
+}
+
 /// The cwnd was held down by loss: see the module comment.
 fn loss_held_cwnd(f: &Facts) -> bool {
     retransmissions(f) > 0 && f.shares.loss >= LOSS_SHARE_MIN && !queueing(f)
@@ -552,11 +563,11 @@ fn loss_text(f: &Facts) -> String {
     let retrans = retransmissions(f);
     let rto = f.sh.stall_by_cause[2];
     let mut t = format!(
-        "Loss limited this flow: {} of {} data segments were retransmissions ({:.1} %), \
+        "Loss limited this flow: {:.1} % of the bytes sent were retransmissions ({} of {} data segments), \
          and the sender spent {} of the time recovering from loss",
+        retransmitted_percent(f),
         retrans,
         f.sh.data_segments,
-        retrans as f64 * 100.0 / f.sh.data_segments.max(1) as f64,
         format_percent(f.shares.loss)
     );
     if rto > 0.0 {

@@ -68,6 +68,12 @@ pub struct TimeShares {
     /// Smallest such window.
     pub min_window: f64,
     pub retransmitted_segments: u64,
+    /// Payload bytes of all data segments, and of the re-sent ones among them: their
+    /// ratio is the retransmitted share the loss headline quotes. Bytes, not segments:
+    /// a host capture with TSO or GRO holds data frames of up to 64 KiB while re-sends
+    /// are often one MSS (Linux over a veth with TSO: 4 re-sent frames = 135 segments).
+    pub data_bytes: f64,
+    pub retransmitted_bytes: f64,
     /// False when bytes in flight exceeded the peer's windows (window scale unknown,
     /// `stalls::windows_understated`): then nothing counts as receive-window limited.
     pub windows_trusted: bool,
@@ -262,6 +268,7 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
             }
         }
         out.data_segments += 1;
+        out.data_bytes += len;
         if first_seq.is_nan() {
             first_seq = seq;
             first_t = t;
@@ -272,6 +279,7 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         }
         if resent {
             out.retransmitted_segments += 1;
+            out.retransmitted_bytes += len;
         }
         if seq + len > high {
             high = seq + len;

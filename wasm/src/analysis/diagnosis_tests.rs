@@ -130,7 +130,7 @@ fn loss_holding_down_the_congestion_window() {
     assert_eq!(d.limit, "loss", "{:?} {}", d.shares, d.text);
     assert_eq!(
         d.text,
-        "Loss limited this flow: 32 of 3282 data segments were retransmissions (1.0 %), and \
+        "Loss limited this flow: 1.0 % of the bytes sent were retransmissions (32 of 3282 data segments), and \
          the sender spent 18 % of the time recovering from loss; the flow averaged 38 \
          Mbit/s while active, far below the 3 Gbit/s its 1 MiB window allows, with the RTT near its \
          2.8 ms minimum (no standing queue at the bottleneck). A loss-based sender (CUBIC, \
@@ -277,7 +277,7 @@ fn short_flow_dominated_by_rto_backoff_is_loss() {
     assert_eq!(stalls.len(), 4);
     assert!(stalls.iter().all(|s| s.cause == StallCause::RetransmissionTimeout));
     assert_eq!(d.limit, "loss");
-    assert!(d.text.starts_with("Loss limited this flow: 4 of 5 data segments were retransmissions (80.0 %)"), "{}", d.text);
+    assert!(d.text.starts_with("Loss limited this flow: 80.0 % of the bytes sent were retransmissions (4 of 5 data segments)"), "{}", d.text);
     assert!(d.text.contains("plus 3 s waiting on retransmission timeouts"), "{}", d.text);
     assert_eq!(d.episodes.len(), 1, "one outage: {:?}", d.episodes);
     assert_eq!(d.episodes[0].kind, "outage");
