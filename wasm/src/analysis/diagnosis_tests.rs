@@ -346,3 +346,25 @@ fn one_direction_captured_is_said_not_guessed() {
     let e = run(vec![Seg::a_to_b(0.0).seq(1000).flags(SYN), Seg::a_to_b(1.0).seq(1000).flags(SYN), Seg::a_to_b(3.0).seq(1000).flags(SYN)]);
     assert_eq!(e.connections[0].diagnosis.limit, "too-short");
 }
+
+#[test]
+fn the_retransmitted_share_is_by_bytes_so_tso_frames_do_not_inflate_it() {
+    // A host capture with TSO: 20 data frames of 45 segments (65,160 B) each, then the
+    // one segment lost from the 10th re-sent alone (1,448 B) — 1 of 21 frames (4.8 %),
+    // but 1,448 of 1,304,648 payload bytes: 0.11 % (the share the headline quotes).
+    let mut c = Cols::new(4.0 * 1024.0 * KIB);
+    let big = 45 * MSS;
+    let mut t = 0.1;
+    for k in 0..20 {
+        // Sequence numbers from 1, as after a handshake (the kit's first byte).
+        c.data(t, 0, 1.0 + k as f64 * big as f64, big);
+        c.ack(t + 0.0005, 1, 1.0 + (k + 1) as f64 * big as f64, 4.0 * 1024.0 * KIB);
+        t += 0.001;
+    }
+    c.data(t, 0, 1.0 + 9.0 * big as f64 + 3.0 * M, MSS);
+    let sh = crate::analysis::diagnosis_shares::time_shares(&c.c.packets, 0, &[]);
+    assert_eq!((sh.data_segments, sh.retransmitted_segments), (21, 1));
+    assert_eq!((sh.data_bytes, sh.retransmitted_bytes), (20.0 * big as f64 + M, M));
+    let f = sh.retransmitted_bytes * 100.0 / sh.data_bytes;
+    assert!((f - 0.111).abs() < 0.001, "{f}");
+}
