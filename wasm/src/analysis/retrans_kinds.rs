@@ -606,15 +606,17 @@ fn heard_between(a: &Record, b: &Record, lag_ns: i64) -> bool {
     if lag_ns <= 0 {
         return a.feedback_seq != b.feedback_seq;
     }
-    let (lag_us, span_us) = (lag_ns / 1000, (b.t_ns - a.t_ns).max(0) / 1000);
+    let (lag_us, span_us) = (lag_ns / 1000, b.t_ns.saturating_sub(a.t_ns).max(0) / 1000);
     // Captured in [a − lag, b − lag): "ago" (before b) in (lag, span + lag].
-    let after_a = |ago: i64| ago > lag_us && ago <= span_us + lag_us;
-    let kept = |r: &Record| r.feedback_ago_us[..r.feedback_n as usize].iter().map(|&x| x as i64).collect::<Vec<_>>();
-    kept(b).into_iter().any(after_a)
+    let after_a = |ago: i64| ago > lag_us && ago <= span_us.saturating_add(lag_us);
+    fn kept(r: &Record) -> impl Iterator<Item = i64> + '_ {
+        r.feedback_ago_us[..r.feedback_n as usize].iter().map(|&x| x as i64)
+    }
+    kept(b).any(after_a)
         // Kept by `a` (before it): captured in [a − lag, a) and before b − lag.
-        || kept(a).into_iter().any(|ago| ago <= lag_us && ago + span_us > lag_us)
+        || kept(a).any(|ago| ago <= lag_us && ago.saturating_add(span_us) > lag_us)
         // More feedback between them than `b` keeps: the older ones were before b − lag.
-        || (b.feedback_seq - a.feedback_seq) as usize > FEEDBACK_KEPT
+        || b.feedback_seq.saturating_sub(a.feedback_seq) > FEEDBACK_KEPT as u64
 }
 
 /// Puts the counts into the direction's summary.
