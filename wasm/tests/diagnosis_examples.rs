@@ -103,7 +103,7 @@ fn one_percent_loss() {
     assert!(d.shares.loss > 0.3, "{:?}", d.shares);
     assert_eq!(d.shares.receive_window, 0.0);
     assert!(d.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 47 Mbit/s"), "{}", d.text);
-    assert!(d.text.contains("1.0 % of the data segments were retransmitted"), "{}", d.text);
+    assert!(d.text.contains("1.0 % of the bytes sent were retransmissions"), "{}", d.text);
     assert_eq!(d.evidence.verdict, "link");
 }
 

@@ -287,9 +287,18 @@ fn headline(f: &Facts) -> (&'static str, String) {
     }
 }
 
-/// Share of data segments that were retransmitted.
+/// Share of the bytes sent that were retransmissions (`retransmitted_percent`): by
+/// bytes, so TSO/GRO frames of many segments do not inflate it.
 fn loss_rate(f: &Facts) -> f64 {
-    retransmissions(f) as f64 / f.sh.data_segments.max(1) as f64
+    retransmitted_percent(f) / 100.0
+}
+
+/// A full segment's payload, bytes: from the peer's MSS option when the handshake was
+/// captured (delayed_ack.rs `full_segment`), else the largest data segment — which
+/// at a host with TSO/GRO is a frame of many segments.
+fn segment_bytes(f: &Facts) -> f64 {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
+    super::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
 }
 
 /// The rate a loss-based sender (Reno/CUBIC in its TCP-friendly region) reaches at
@@ -297,10 +306,11 @@ fn loss_rate(f: &Facts) -> f64 {
 /// macroscopic behavior of the TCP congestion avoidance algorithm", CCR 1997), bit/s.
 fn mathis_rate(f: &Facts) -> f64 {
     let p = loss_rate(f);
-    if p <= 0.0 || !(f.min_rtt > 0.0) || f.sh.mss <= 0.0 {
+    let mss = segment_bytes(f);
+    if p <= 0.0 || !(f.min_rtt > 0.0) || mss <= 0.0 {
         return f64::NAN;
     }
-    f.sh.mss * 8.0 / f.min_rtt * (1.5f64).sqrt() / p.sqrt()
+    mss * 8.0 / f.min_rtt * (1.5f64).sqrt() / p.sqrt()
 }
 
 /// A sender that beat the loss-based bound this many times did not back off on loss.
@@ -370,7 +380,7 @@ fn loss_cheap_text(f: &Facts) -> String {
     let p = loss_rate(f);
     let cost = loss_cost(f);
     format!(
-        " {} of the data segments were retransmitted, yet the flow ran at {}, {:.0}× what a \
+        " {} of the bytes sent were retransmissions, yet the flow ran at {}, {:.0}× what a \
          loss-based sender reaches at that loss rate and RTT ({}, Mathis et al.): the sender did \
          not back off on loss (BBR does not), so removing the loss would gain only about {}.",
         format_percent_fine(p),
