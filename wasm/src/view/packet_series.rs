@@ -106,12 +106,41 @@ impl Follow {
     }
 }
 
-/// One series being built: its times and values (point series) or event bytes (rates).
+/// One series being built: its times and values (point series) or the running byte
+/// total of its events (rates: `cum` as [`CumColumn`] holds it, a leading 0 then the
+/// total after each event; kept while the pass runs, so that a time-ordered capture
+/// needs no second pass over the events).
 #[derive(Default)]
 struct Building {
     follow: Follow,
     values: Vec<f64>,
-    bytes: Vec<u64>,
+    cum: Vec<u64>,
+}
+
+/// `cum` (a leading 0, then running totals) with `x` added. The totals never saturate
+/// (payload and frame lengths are u32 and rows at most u32::MAX, so their sum is below
+/// 2^64; goodput's increments add up to the last ACK less the first; events are ones),
+/// so the differences of consecutive totals are exactly the events' bytes (`rate_column`).
+#[inline(always)]
+fn add_event(cum: &mut Vec<u64>, x: u64) {
+    let total = cum.last().map_or(0, |&c| c).saturating_add(x);
+    cum.push(total);
+}
+
+/// The rate column from its event times and running totals. `ordered`: the pass saw
+/// every row's time in order, so the events are sorted; otherwise `CumColumn::from_events`
+/// sorts them as `sources::cumulative` does (from the events' bytes, the totals'
+/// differences).
+fn rate_column(t: Times, mut cum: Vec<u64>, ordered: bool) -> CumColumn {
+    if cum.is_empty() {
+        cum.push(0);
+    }
+    if ordered {
+        cum.shrink_to_fit();
+        return CumColumn { t, cum };
+    }
+    let bytes = cum.windows(2).map(|w| w[1] - w[0]).collect();
+    CumColumn::from_events(t, bytes)
 }
 
 /// `side_rows`: packets of the sender and of the peer in the store, or an upper bound
@@ -127,16 +156,27 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
     // have a length known when compiling, are unrolled, and each `point_value` /
     // `event_bytes` match folds to its one series (a third of the pass, natively).
     let mut points: [Building; POINT_SERIES.len()] = POINT_SERIES.map(|s| Building { values: Vec::with_capacity(rows[peer_side(s)]), ..Building::default() });
-    let mut rates: [Building; RATE_SERIES.len()] = RATE_SERIES.map(|s| Building { bytes: Vec::with_capacity(rows[peer_side(s)] + 1), ..Building::default() });
+    let mut rates: [Building; RATE_SERIES.len()] = RATE_SERIES.map(|s| {
+        let mut cum = Vec::with_capacity(rows[peer_side(s)] + 1);
+        cum.push(0);
+        Building { cum, ..Building::default() }
+    });
     let mut goodput = GoodputState::default();
     let mut markers = MarkerColumn::default();
-    let mut events: [(Vec<f64>, Vec<u64>); 3] = Default::default();
+    let mut events: [(Vec<f64>, Vec<u64>); 3] = std::array::from_fn(|_| (Vec::new(), vec![0]));
+    // Whether every row's time is at or after the previous row's: then the sides'
+    // times, and every series' (a subsequence of them), are sorted, and the columns
+    // are made without checking it again (those scans re-read every array: a quarter
+    // of the build, natively).
+    let (mut ordered, mut last_ns) = (true, i64::MIN);
     store.for_each_packet(|r: &PacketRow| {
+        ordered &= r.t_ns >= last_ns;
+        last_ns = r.t_ns;
         for ((t, b), &s) in events.iter_mut().zip(&EVENT_SERIES) {
             // Event series keep no state (goodput's is the only one).
             if let Some(x) = event_bytes(s, r, dir, &mut GoodputState::default()) {
                 t.push(secs(r.t_ns));
-                b.push(x);
+                add_event(b, x);
             }
         }
         let k = usize::from(r.dir != dir);
@@ -152,7 +192,7 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
         for (b, &s) in rates.iter_mut().zip(&RATE_SERIES) {
             if let Some(x) = event_bytes(s, r, dir, &mut goodput) {
                 b.follow.point(side, i, rows[k]);
-                b.bytes.push(x);
+                add_event(&mut b.cum, x);
             }
         }
         markers.push_sequence_marker(r, dir);
@@ -169,16 +209,18 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
             .zip(points)
             .map(|(&s, mut b)| {
                 b.values.shrink_to_fit();
-                (s, PointColumn::with_times(b.follow.times(side_of(s)), b.values))
+                let t = b.follow.times(side_of(s));
+                // Values are integers as f64 (point_value): always finite.
+                (s, if ordered && t.len() == b.values.len() { PointColumn::with_sorted_times(t, b.values) } else { PointColumn::with_times(t, b.values) })
             })
             .collect(),
         rates: RATE_SERIES
             .iter()
             .zip(rates)
-            .map(|(&s, b)| (s, CumColumn::from_events(b.follow.times(side_of(s)), b.bytes)))
+            .map(|(&s, b)| (s, rate_column(b.follow.times(side_of(s)), b.cum, ordered)))
             .chain(EVENT_SERIES.iter().zip(events).map(|(&s, (mut t, b))| {
                 t.shrink_to_fit();
-                (s, CumColumn::from_events(Times::owned(t), b))
+                (s, rate_column(Times::owned(t), b, ordered))
             }))
             .collect(),
         sequence_markers: markers.sorted(),
