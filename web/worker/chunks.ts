@@ -67,16 +67,22 @@ const startReader = () => new Worker(new URL('./reader.worker.ts', import.meta.u
 export function prestartReader() {
   if (spareReader || typeof Worker !== 'function') return;
   try {
-    // A script that fails to load says so before anyone listens: keep the message.
-    const spare = { worker: startReader(), failed: null as string | null };
-    spare.worker.onerror = (event) => {
-      event.preventDefault();
-      spare.failed = event.message || 'the capture reader did not start';
-    };
-    spareReader = spare;
+    keepSpare(startReader());
   } catch {
     spareReader = null; // no nested workers here: the slices are read in this thread
   }
+}
+
+/** `worker` waits for the next load. A script that fails to load says so before
+ * anyone listens: keep the message. */
+function keepSpare(worker: Worker) {
+  const spare = { worker, failed: null as string | null };
+  worker.onmessage = null;
+  worker.onerror = (event) => {
+    event.preventDefault();
+    spare.failed = event.message || 'the capture reader did not start';
+  };
+  spareReader = spare;
 }
 
 /** The slices, read by reader.worker.ts on its own thread while the caller decodes.
@@ -100,11 +106,15 @@ async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void
   if (spare?.failed) deliver({ type: 'error', message: spare.failed });
   reader.postMessage({ type: 'start', blob, firstSliceBytes: FIRST_SLICE_BYTES, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
   let received = 0;
+  let readAll = false;
   try {
     for (;;) {
       while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const m = inbox.shift()!;
-      if (m.type === 'end') return;
+      if (m.type === 'end') {
+        readAll = true;
+        return;
+      }
       if (m.type === 'error') {
         if (received > 0) throw new Error(`reading the capture: ${m.message}`);
         break; // the reader never started: read here
@@ -115,7 +125,12 @@ async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void
       yield { bytes: new Uint8Array(m.buffer), compressedBytes: null };
     }
   } finally {
-    reader.terminate();
+    // A reader that read the whole file serves the next load (reader.worker.ts ignores
+    // what was queued for this one). Not a new worker: Firefox ESR sometimes never
+    // returned from a nested `new Worker()` made right after `terminate()` of the one
+    // before, and the load after the last byte hung (e2e/firefox, 1 run in 6).
+    if (readAll && !spareReader) keepSpare(reader);
+    else reader.terminate();
   }
   yield* slicesInThisThread(blob, onRead);
 }

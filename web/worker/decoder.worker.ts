@@ -61,7 +61,7 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   }
   if (current !== mine) return;
   lap('readWaitMs');
-  prestartReader(); // for the next capture opened
+  // The reader of this load stays for the next one (chunks.ts); none is started here.
   session.finish();
   lap('finishMs');
   const { report, connectionCount } = reportOf(session);

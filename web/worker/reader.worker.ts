@@ -27,9 +27,12 @@ let offset = 0;
 // Reads run one after the other, in order: a `more` that comes while a read is under
 // way waits for it.
 let queue: Promise<void> = Promise.resolve();
+/** The load being read: a reader serves one load after another (chunks.ts keeps it for
+ * the next), and a read queued for an earlier load does nothing. */
+let load = 0;
 
-async function readOne() {
-  if (!blob) return;
+async function readOne(id: number) {
+  if (id !== load || !blob) return;
   if (offset >= blob.size) {
     post({ type: 'end' });
     blob = null;
@@ -53,8 +56,10 @@ self.onmessage = (event: MessageEvent<ToReader>) => {
     ({ blob, sliceBytes } = m);
     nextBytes = Math.max(1, Math.min(m.firstSliceBytes, sliceBytes));
     offset = 0;
-    for (let i = 0; i < m.ahead; i++) queue = queue.then(readOne);
+    const id = ++load;
+    for (let i = 0; i < m.ahead; i++) queue = queue.then(() => readOne(id));
   } else {
-    queue = queue.then(readOne);
+    const id = load;
+    queue = queue.then(() => readOne(id));
   }
 };
