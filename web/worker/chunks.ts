@@ -59,6 +59,8 @@ const READ_AHEAD = 2;
 
 /** A reader started before it is needed (prestartReader), taken by the next load. */
 let spareReader: { worker: Worker; failed: string | null } | null = null;
+/** Numbers the loads, so that a kept reader's messages of an earlier load are ignored. */
+let loads = 0;
 const startReader = () => new Worker(new URL('./reader.worker.ts', import.meta.url), { type: 'module' });
 
 /** Start the reader worker of the next load now, while nothing is read: starting a
@@ -92,44 +94,50 @@ async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void
   const spare = spareReader;
   spareReader = null;
   const reader = spare?.worker ?? startReader();
+  const load = ++loads;
   const inbox: FromReader[] = [];
   let wake: (() => void) | null = null;
   const deliver = (m: FromReader) => {
     inbox.push(m);
     wake?.();
   };
-  reader.onmessage = (event: MessageEvent<FromReader>) => deliver(event.data);
+  // Slices of an earlier load this reader served may still come: not ours.
+  reader.onmessage = (event: MessageEvent<FromReader>) => event.data.load === load && deliver(event.data);
+  let failed = false;
   reader.onerror = (event) => {
     event.preventDefault();
-    deliver({ type: 'error', message: event.message || 'the capture reader did not start' });
+    failed = true;
+    deliver({ type: 'error', load, message: event.message || 'the capture reader did not start' });
   };
-  if (spare?.failed) deliver({ type: 'error', message: spare.failed });
-  reader.postMessage({ type: 'start', blob, firstSliceBytes: FIRST_SLICE_BYTES, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
+  if (spare?.failed) {
+    failed = true;
+    deliver({ type: 'error', load, message: spare.failed });
+  }
+  reader.postMessage({ type: 'start', load, blob, firstSliceBytes: FIRST_SLICE_BYTES, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
   let received = 0;
-  let readAll = false;
   try {
     for (;;) {
       while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const m = inbox.shift()!;
-      if (m.type === 'end') {
-        readAll = true;
-        return;
-      }
+      if (m.type === 'end') return;
       if (m.type === 'error') {
+        failed = true;
         if (received > 0) throw new Error(`reading the capture: ${m.message}`);
         break; // the reader never started: read here
       }
       received = m.end;
-      reader.postMessage({ type: 'more' } satisfies ToReader);
+      reader.postMessage({ type: 'more', load } satisfies ToReader);
       onRead(m.end);
       yield { bytes: new Uint8Array(m.buffer), compressedBytes: null };
     }
   } finally {
-    // A reader that read the whole file serves the next load (reader.worker.ts ignores
-    // what was queued for this one). Not a new worker: Firefox ESR sometimes never
-    // returned from a nested `new Worker()` made right after `terminate()` of the one
-    // before, and the load after the last byte hung (e2e/firefox, 1 run in 6).
-    if (readAll && !spareReader) keepSpare(reader);
+    // The reader serves the next load, whether this one read the whole file or was
+    // abandoned for another (reader.worker.ts drops what was queued for this one; the
+    // next load ignores this one's late slices). Not a new worker: Firefox ESR
+    // sometimes never returned from a nested `new Worker()` made right after
+    // `terminate()` of the one before, and the load hung after its last byte
+    // (e2e/firefox, 1 run in 6). A reader that failed is let go.
+    if (!failed && !spareReader) keepSpare(reader);
     else reader.terminate();
   }
   yield* slicesInThisThread(blob, onRead);

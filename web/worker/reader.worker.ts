@@ -6,13 +6,16 @@
 // while the decoder works, and each one is handed over without a copy (transferred).
 // The decoder asks for one more slice per slice it takes: at most `ahead` wait.
 
+// `load` numbers the loads a reader serves (chunks.ts keeps one reader for the next
+// load, even after a load it served was abandoned): every message names its load, and
+// what belongs to an earlier one is ignored on both sides.
 export type ToReader =
-  | { type: 'start'; blob: Blob; firstSliceBytes: number; sliceBytes: number; ahead: number }
-  | { type: 'more' };
+  | { type: 'start'; load: number; blob: Blob; firstSliceBytes: number; sliceBytes: number; ahead: number }
+  | { type: 'more'; load: number };
 export type FromReader =
-  | { type: 'slice'; end: number; buffer: ArrayBuffer }
-  | { type: 'end' }
-  | { type: 'error'; message: string };
+  | { type: 'slice'; load: number; end: number; buffer: ArrayBuffer }
+  | { type: 'end'; load: number }
+  | { type: 'error'; load: number; message: string };
 
 const post = (message: FromReader, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(message, transfer);
 
@@ -27,26 +30,26 @@ let offset = 0;
 // Reads run one after the other, in order: a `more` that comes while a read is under
 // way waits for it.
 let queue: Promise<void> = Promise.resolve();
-/** The load being read: a reader serves one load after another (chunks.ts keeps it for
- * the next), and a read queued for an earlier load does nothing. */
+/** The load being read; a read queued for an earlier load does nothing. */
 let load = 0;
 
 async function readOne(id: number) {
   if (id !== load || !blob) return;
   if (offset >= blob.size) {
-    post({ type: 'end' });
+    post({ type: 'end', load: id });
     blob = null;
     return;
   }
   const at = offset;
-  offset = Math.min(blob.size, at + nextBytes);
+  const end = (offset = Math.min(blob.size, at + nextBytes));
   nextBytes = Math.min(sliceBytes, nextBytes * 2);
   try {
-    const buffer = await blob.slice(at, offset).arrayBuffer();
-    post({ type: 'slice', end: offset, buffer }, [buffer]);
+    const buffer = await blob.slice(at, end).arrayBuffer();
+    post({ type: 'slice', load: id, end, buffer }, [buffer]);
   } catch (error) {
-    blob = null;
-    post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    // A newer load may have started while this read ran: its file stays.
+    if (id === load) blob = null;
+    post({ type: 'error', load: id, message: error instanceof Error ? error.message : String(error) });
   }
 }
 
@@ -56,10 +59,9 @@ self.onmessage = (event: MessageEvent<ToReader>) => {
     ({ blob, sliceBytes } = m);
     nextBytes = Math.max(1, Math.min(m.firstSliceBytes, sliceBytes));
     offset = 0;
-    const id = ++load;
+    const id = (load = m.load);
     for (let i = 0; i < m.ahead; i++) queue = queue.then(() => readOne(id));
-  } else {
-    const id = load;
-    queue = queue.then(() => readOne(id));
+  } else if (m.load === load) {
+    queue = queue.then(() => readOne(m.load));
   }
 };
