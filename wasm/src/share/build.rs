@@ -125,23 +125,21 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
         0 => DEFAULT_COLUMNS,
         c => c.min(MAX_COLUMNS),
     };
+    // The link's summary at each listing, for the shown direction: the same at every
+    // column count, so made once (again only if the shown direction changed).
+    let mut metas: Option<(u8, Vec<(Listing, serde_json::Value)>)> = None;
     loop {
         let grid = Grid { t0, t1, columns };
         let mut series = wanted.iter().map(|&s| stored(engine, analysis, spec, conn.stall_threshold_ms, &grid, s)).collect::<Vec<_>>();
         share_value_grids(&mut series);
         // The shown direction: the one the stored series are of.
         let shown = series.first().map_or(spec.direction.unwrap_or(data_direction), |s| s.0.direction);
+        if metas.as_ref().map(|m| m.0) != Some(shown) {
+            metas = Some((shown, listed_metas(spec, &report, &summary, [shown, data_direction], (t0, t1))));
+        }
         // At each column count the fullest list that fits: the columns come first.
-        let mut previous = None;
-        for listing in [Listing::All, Listing::InView, Listing::Counted] {
-            let listed = listed_summary(&summary, &[shown, data_direction], listing, (t0, t1));
-            // Stalls that all overlap the view write the same link as the full list:
-            // tried once.
-            if listing == Listing::InView && previous.as_ref() == Some(&listed) {
-                continue;
-            }
-            previous = Some(listed.clone());
-            let meta_json = meta::to_value(&spec.name, &spec.view, &report, &listed);
+        for (listing, meta_json) in &metas.as_ref().expect("made above").1 {
+            let listing = *listing;
             let series: Vec<StoredSeries> = series.iter().map(|(s, at_summary)| with_listing(s, *at_summary, listing)).collect();
             // Finest first: where marks lie in their columns and the column ends kept, then
             // dropped, each from 1024 to 256 steps.
@@ -149,7 +147,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
                 .into_iter()
                 .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, 3 * LEVELS / 8, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
             for detail in tries {
-                let bytes = format::encode(&meta_json, &grid, &series, detail);
+                let bytes = format::encode(meta_json, &grid, &series, detail);
                 let last = columns <= MIN_COLUMNS && listing == Listing::Counted && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;
                 if bytes.len().div_ceil(3) * 4 <= budget || last {
                     return Ok(Built { bytes, columns, levels: detail.levels, listing, detail });
@@ -158,6 +156,22 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
         }
         columns = (columns * 7 / 8).max(MIN_COLUMNS);
     }
+}
+
+/// The link's meta JSON at each listing, fullest first. Stalls that all overlap the
+/// view list the same as the full list: that listing is left out (tried once).
+fn listed_metas(spec: &ShareSpec, report: &serde_json::Value, summary: &serde_json::Value, keep: [u8; 2], view: (f64, f64)) -> Vec<(Listing, serde_json::Value)> {
+    let mut out: Vec<(Listing, serde_json::Value)> = Vec::new();
+    let mut previous: Option<serde_json::Value> = None;
+    for listing in [Listing::All, Listing::InView, Listing::Counted] {
+        let listed = listed_summary(summary, &keep, listing, view);
+        if listing == Listing::InView && previous.as_ref() == Some(&listed) {
+            continue;
+        }
+        out.push((listing, meta::to_value(&spec.name, &spec.view, report, &listed)));
+        previous = Some(listed);
+    }
+    out
 }
 
 /// The summary as a link stores it: the stalls of `keep` (the shown and data

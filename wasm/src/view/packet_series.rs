@@ -132,9 +132,7 @@ fn add_event(cum: &mut Vec<u64>, x: u64) {
 /// sorts them as `sources::cumulative` does (from the events' bytes, the totals'
 /// differences).
 fn rate_column(t: Times, mut cum: Vec<u64>, ordered: bool) -> CumColumn {
-    if cum.is_empty() {
-        cum.push(0);
-    }
+    debug_assert_eq!(cum.first(), Some(&0), "build starts every total with its leading 0");
     if ordered {
         cum.shrink_to_fit();
         return CumColumn { t, cum };
