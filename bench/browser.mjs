@@ -26,13 +26,19 @@
 //                and came and went by up to 120 MB between runs. The same figure without
 //                the collections: bytesPerPacketBeforeGc.
 //   peakPssMiB   the largest PSS sum over Chromium's processes, sampled every 100 ms
+//   cpu          CPU time (user + system) of every Chromium process while merely reading
+//                the bytes (readCoreMs) and from drop to ready (loadCoreMs), and
+//                floorReadyMs = loadCoreMs ÷ cores: the best drop → ready this much work
+//                allows on this machine, whatever the threads (floorVsRead > 2: only
+//                less work per packet can meet the target here)
 // The read baseline runs first so both measurements see the same (warm) page cache.
 // BENCH_CPU_PROFILE=FILE.cpuprofile: also records the page's main thread with the
 // DevTools Profiler during the gestures (open the file in Chrome DevTools), and prints
 // the functions with the most self time to stderr.
 import { chromium } from '@playwright/test';
 import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { findProcess, treePss } from './pss.mjs';
+import { findProcess, treeCpuMs, treePss } from './pss.mjs';
+import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +132,8 @@ try {
     document.body.append(input);
   });
   await page.locator('#bench-read').setInputFiles(file);
+  browserPid ??= findProcess(tag);
+  const cpuBeforeRead = treeCpuMs(browserPid);
   result.readMs = await page.evaluate(async () => {
     const f = document.querySelector('#bench-read').files[0];
     const t0 = performance.now();
@@ -137,6 +145,7 @@ try {
     document.querySelector('#bench-read').remove();
     return performance.now() - t0 + sum * 0;
   });
+  const readCoreMs = treeCpuMs(browserPid) - cpuBeforeRead;
 
   // Memory before the capture: the page, the idle worker.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -162,14 +171,25 @@ try {
       if (app.dataset.state === 'error') b.error = true;
     }).observe(app, { attributes: true, attributeFilter: ['data-state'], childList: true, subtree: true });
   });
+  const cpuBeforeLoad = treeCpuMs(browserPid);
   await page.getByTestId('file-input').setInputFiles(file);
   await page.waitForFunction(() => window.__bench.painted || window.__bench.error, null, { polling: 100 });
+  const loadCoreMs = treeCpuMs(browserPid) - cpuBeforeLoad;
   const b = await page.evaluate(() => window.__bench);
   if (b.error) throw new Error('the app reported an error state');
   result.readyMs = b.painted - b.start;
   result.stateReadyMs = b.ready - b.start;
   if (b.report) result.reportMs = +(b.report - b.start).toFixed(0);
   result.readyVsRead = +(result.readyMs / result.readMs).toFixed(2);
+  // The CPU the browser spent (all its processes, user + system): merely reading the
+  // bytes, and drop → ready. loadCoreMs ÷ cores is the fastest drop → ready could be
+  // with this much work spread perfectly over every core: when floorVsRead > 2, no
+  // arrangement of threads meets the ≤ 2× target on this machine, only less work does.
+  if (readCoreMs != null && loadCoreMs != null) {
+    const cores = availableParallelism();
+    result.cpu = { cores, readCoreMs, loadCoreMs, readCores: +(readCoreMs / result.readMs).toFixed(2), loadCores: +(loadCoreMs / result.readyMs).toFixed(2),
+      floorReadyMs: Math.round(loadCoreMs / cores), floorVsRead: +(loadCoreMs / cores / result.readMs).toFixed(2) };
+  }
   // Where the time went: the worker's load phases and its view queries before ready
   // (the charts' first answers), so a target not met comes with its own profile.
   result.phases = await page.evaluate(() => {

@@ -51,3 +51,27 @@ export function treePss(root, { includeRoot = true, byProcess = null } = {}) {
   }
   return seen ? total : null;
 }
+
+/** CPU time (user + system, ms) used so far by `root` and its descendants, from
+ * /proc/PID/stat (utime, stime at the kernel's USER_HZ of 100 on Linux); null when
+ * /proc cannot tell. Two readings bracket a phase: the difference is the work the
+ * whole browser did in it (renderer, its workers, the browser process's file reads). */
+export function treeCpuMs(root) {
+  if (root == null) return null;
+  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const stats = new Map();
+  for (const pid of procs) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      stats.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' '));
+    } catch { /* gone */ }
+  }
+  const inTree = (pid) => {
+    for (let p = pid, n = 0; p && n < 50; p = stats.get(p)?.[1], n++) if (p === String(root)) return true;
+    return false;
+  };
+  let ticks = 0;
+  // Fields after the command: state is [0], ppid [1], utime [11], stime [12].
+  for (const [pid, f] of stats) if (inTree(pid)) ticks += Number(f[11]) + Number(f[12]);
+  return stats.size ? ticks * 10 : null;
+}
