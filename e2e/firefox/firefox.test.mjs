@@ -139,9 +139,10 @@ async function drop(page, file) {
 }
 
 test('Firefox: captures opened one after another are each read to the end', { skip: !existsSync(FIREFOX) && `no ${FIREFOX}` }, async () => {
-  // The reader worker of one load serves the next (web/worker/chunks.ts): Firefox ESR
+  // The reader worker of one load serves the next (web/worker/chunks.ts). Firefox ESR
   // sometimes never returned from a nested `new Worker()` made right after the
-  // previous reader's terminate(), and the load hung after its last byte.
+  // previous reader's terminate(), and the load hung after its last byte; the page
+  // now starts the reader (client.ts startReader), no worker is made inside a worker.
   const { page, problems } = await open(`${BASE}/`);
   await waitForState(page, '.app', 'idle', 60_000, problems);
   for (const [file, words] of [['rwnd-limited.pcap', /never advertised more than 41 KiB/], ['healthy.pcap', /^Neither the receive window/], ['zero-window.pcap', /^The receiver's window fell to zero/]]) {
