@@ -1,5 +1,5 @@
 // The data contract between the wasm decoder (via the worker) and the UI. The report's
-// types are GENERATED from the Rust structs (wasm/src/report.rs, wasm/src/analysis/mod.rs;
+// types are GENERATED from the Rust structs (wasm/src/report.rs, wasm/src/analysis/mod.rs, share/build.rs;
 // web/worker/generated/view.ts, checked by a cargo test); this file adds only what
 // older snapshots lack (the "legacy" shapes below) and the per-packet columns that
 // share snapshots still carry (removed by issue 15). Bump SCHEMA_VERSION with Rust's.
@@ -19,16 +19,17 @@ export type Stall = Gen.Stall;
 type RetransmissionKinds = 'rtoEvents' | 'rtoChains' | 'tailLossProbes' | 'slowStartRetransmissions';
 /** ECN evidence (docs/ANALYSIS.md "ECN"): absent in older snapshots, null without ECN. */
 type EcnFields = 'ecn';
+/**
+ * Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
+ * shared view shows: a direction whose list they shortened says here how many stalls
+ * it had (`stalls` then holds fewer, or none). Absent everywhere else.
+ * (Generated from build.rs `ListedStalls`, which writes it.)
+ */
+type LinkedStallCount = Pick<Gen.ListedStalls, 'stallCount'>;
 export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds | EcnFields> &
-  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields>> & {
+  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields>> & LinkedStallCount & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
-  /**
-   * Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
-   * shared view shows: a direction whose list they shortened says here how many stalls
-   * it had (`stalls` then holds fewer, or none). Absent everywhere else.
-   */
-  stallCount?: number;
 };
 
 /** A direction's number of stalls (the analysis's count; a link may list fewer: `stallCount`). */

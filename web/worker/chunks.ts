@@ -50,50 +50,41 @@ export async function* captureChunks(blob: Blob, onRead: (bytesRead: number) => 
       await reader.cancel().catch(() => {});
     }
   }
-  yield* typeof Worker === 'function' ? slicesFromReader(blob, onRead) : slicesInThisThread(blob, onRead);
+  yield* reader && !reader.failed ? slicesFromReader(reader, blob, onRead) : slicesInThisThread(blob, onRead);
 }
 
 /** Slices waiting in the reader worker besides the one being decoded (memory: at most
  * (READ_AHEAD + 1) × SLICE_BYTES in flight). */
 const READ_AHEAD = 2;
 
-/** A reader started before it is needed (prestartReader), taken by the next load. */
-let spareReader: { worker: Worker; failed: string | null } | null = null;
-/** Numbers the loads, so that a kept reader's messages of an earlier load are ignored. */
+type Reader = { port: MessagePort; failed: string | null; onFailure: ((message: string) => void) | null };
+/** The capture reader of this worker (reader.worker.ts), through the port the page gave
+ * it (useReader); null where there is none: the slices are then read in this thread. */
+let reader: Reader | null = null;
+/** Numbers the loads, so that the reader's messages of an earlier load are ignored. */
 let loads = 0;
-const startReader = () => new Worker(new URL('./reader.worker.ts', import.meta.url), { type: 'module' });
 
-/** Start the reader worker of the next load now, while nothing is read: starting a
- * worker and loading its script takes tens of milliseconds, which a drop would
- * otherwise wait for before its first slice. */
-export function prestartReader() {
-  if (spareReader || typeof Worker !== 'function') return;
-  try {
-    keepSpare(startReader());
-  } catch {
-    spareReader = null; // no nested workers here: the slices are read in this thread
-  }
+/** The reader worker the page started for this worker, reached through `port`, reads
+ * the slices of every load from now on. It is not made here: Firefox ESR sometimes
+ * never returned from a `new Worker()` made inside a worker — right after terminate()
+ * of the reader before it, and at the decoder worker's start too — and the whole
+ * worker hung with it, its load with no byte read (e2e/firefox, about 1 run in 25). */
+export function useReader(port: MessagePort) {
+  reader = { port, failed: null, onFailure: null };
 }
 
-/** `worker` waits for the next load. A script that fails to load says so before
- * anyone listens: keep the message. */
-function keepSpare(worker: Worker) {
-  const spare = { worker, failed: null as string | null };
-  worker.onmessage = null;
-  worker.onerror = (event) => {
-    event.preventDefault();
-    spare.failed = event.message || 'the capture reader did not start';
-  };
-  spareReader = spare;
+/** The page says the reader's script did not load: the slices are read here from now
+ * on (a load that had none from it yet is read here from its start). */
+export function readerFailed(message: string) {
+  if (!reader) return;
+  reader.failed = message;
+  reader.onFailure?.(message);
 }
 
 /** The slices, read by reader.worker.ts on its own thread while the caller decodes.
- * Where that worker cannot start (no nested workers, its script not loaded) the
- * slices are read here instead. */
-async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void): AsyncGenerator<CaptureChunk> {
-  const spare = spareReader;
-  spareReader = null;
-  const reader = spare?.worker ?? startReader();
+ * Where that reader fails before its first slice (its script not loaded, the first
+ * read refused) the slices are read here instead. */
+async function* slicesFromReader(r: Reader, blob: Blob, onRead: (bytesRead: number) => void): AsyncGenerator<CaptureChunk> {
   const load = ++loads;
   const inbox: FromReader[] = [];
   let wake: (() => void) | null = null;
@@ -101,19 +92,11 @@ async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void
     inbox.push(m);
     wake?.();
   };
-  // Slices of an earlier load this reader served may still come: not ours.
-  reader.onmessage = (event: MessageEvent<FromReader>) => event.data.load === load && deliver(event.data);
-  let failed = false;
-  reader.onerror = (event) => {
-    event.preventDefault();
-    failed = true;
-    deliver({ type: 'error', load, message: event.message || 'the capture reader did not start' });
-  };
-  if (spare?.failed) {
-    failed = true;
-    deliver({ type: 'error', load, message: spare.failed });
-  }
-  reader.postMessage({ type: 'start', load, blob, firstSliceBytes: FIRST_SLICE_BYTES, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
+  // Slices of an earlier load the reader served may still come: not ours.
+  r.port.onmessage = (event: MessageEvent<FromReader>) => event.data.load === load && deliver(event.data);
+  const onFailure = (message: string) => deliver({ type: 'error', load, message });
+  r.onFailure = onFailure;
+  r.port.postMessage({ type: 'start', load, blob, firstSliceBytes: FIRST_SLICE_BYTES, sliceBytes: SLICE_BYTES, ahead: READ_AHEAD } satisfies ToReader);
   let received = 0;
   try {
     for (;;) {
@@ -121,24 +104,19 @@ async function* slicesFromReader(blob: Blob, onRead: (bytesRead: number) => void
       const m = inbox.shift()!;
       if (m.type === 'end') return;
       if (m.type === 'error') {
-        failed = true;
         if (received > 0) throw new Error(`reading the capture: ${m.message}`);
-        break; // the reader never started: read here
+        break; // no slice from the reader: read here
       }
       received = m.end;
-      reader.postMessage({ type: 'more', load } satisfies ToReader);
+      r.port.postMessage({ type: 'more', load } satisfies ToReader);
       onRead(m.end);
       yield { bytes: new Uint8Array(m.buffer), compressedBytes: null };
     }
   } finally {
     // The reader serves the next load, whether this one read the whole file or was
     // abandoned for another (reader.worker.ts drops what was queued for this one; the
-    // next load ignores this one's late slices). Not a new worker: Firefox ESR
-    // sometimes never returned from a nested `new Worker()` made right after
-    // `terminate()` of the one before, and the load hung after its last byte
-    // (e2e/firefox, 1 run in 6). A reader that failed is let go.
-    if (!failed && !spareReader) keepSpare(reader);
-    else reader.terminate();
+    // next load ignores this one's late slices).
+    if (r.onFailure === onFailure) r.onFailure = null;
   }
   yield* slicesInThisThread(blob, onRead);
 }

@@ -8,13 +8,20 @@ import { StaleAnswer } from './viewSource';
 import type { Report } from '../model/types';
 
 class FakeWorker {
+  /** The decoder workers started; each one's capture reader is in `readers`. */
   static all: FakeWorker[] = [];
+  static readers: FakeWorker[] = [];
   posted: ToWorker[] = [];
+  /** The port of its reader (client.ts startReader), the first message. */
+  readerPort: MessagePort | null = null;
   terminated = false;
   onmessage: ((e: { data: FromWorker }) => void) | null = null;
   onerror: unknown = null;
-  constructor() { FakeWorker.all.push(this); }
-  postMessage(m: ToWorker) { this.posted.push(m); }
+  constructor(url: URL) { (/reader\.worker/.test(String(url)) ? FakeWorker.readers : FakeWorker.all).push(this); }
+  postMessage(m: ToWorker | { type: 'port' }) {
+    if (m.type === 'reader') this.readerPort = m.port;
+    else if (m.type !== 'port') this.posted.push(m);
+  }
   terminate() { this.terminated = true; }
   answer(m: FromWorker) { this.onmessage?.({ data: m }); }
 }
@@ -35,7 +42,7 @@ async function openedClient() {
 
 describe('DecoderClient', () => {
   const saved = globalThis.Worker;
-  beforeEach(() => { FakeWorker.all = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
+  beforeEach(() => { FakeWorker.all = []; FakeWorker.readers = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
   afterEach(() => { (globalThis as { Worker: unknown }).Worker = saved; });
 
   it('opening a capture while one loads cancels it: the old worker is terminated, its answers never arrive', async () => {
@@ -46,7 +53,10 @@ describe('DecoderClient', () => {
     const second = client.open(new Blob([]), 'small', null, () => {});
     await expect(first).rejects.toBeInstanceOf(CancelledError);
     expect(w1.terminated).toBe(true);
+    expect(FakeWorker.readers[0].terminated, 'its reader too').toBe(true);
     const w2 = FakeWorker.all[1];
+    // Each decoder worker has a reader of its own, started by the page (not nested in the worker).
+    expect([FakeWorker.readers.length, w1.readerPort !== null, w2.readerPort !== null]).toEqual([2, true, true]);
     const open = w2.posted[0] as Extract<ToWorker, { type: 'open' }>;
     expect(open.generation).toBe(2);
     w2.answer(hello);

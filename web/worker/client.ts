@@ -6,6 +6,7 @@
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, type TableQuery, type ViewAt } from './generated/view';
 import { PROTOCOL_VERSION, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
+import type { FromPage } from './reader.worker';
 import type { ViewAnswer } from './viewAnswer';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
@@ -24,8 +25,34 @@ export const viewTimings: number[] = [];
 /** The phases of the last capture loaded (the benchmark reads them). */
 export const loadPhases: { last: LoadPhases | null } = { last: null };
 
+/**
+ * The capture reader of `decoder` (reader.worker.ts: it reads the file's slices while
+ * the decoder decodes), started here and connected to it by a MessageChannel. Not made
+ * inside the decoder worker: Firefox ESR sometimes never returned from a nested
+ * `new Worker()`, and the decoder worker hung with it (chunks.ts useReader). Where no
+ * reader starts, the decoder reads the slices itself.
+ */
+function startReader(decoder: Worker): Worker | null {
+  if (typeof MessageChannel !== 'function') return null;
+  try {
+    const reader = new Worker(new URL('./reader.worker.ts', import.meta.url), { type: 'module' });
+    const { port1, port2 } = new MessageChannel();
+    reader.onerror = (event) => {
+      event.preventDefault();
+      decoder.postMessage({ type: 'readerFailed', generation: null, message: event.message || 'the capture reader did not start' } satisfies ToWorker);
+    };
+    reader.postMessage({ type: 'port', port: port2 } satisfies FromPage, [port2]);
+    decoder.postMessage({ type: 'reader', generation: null, port: port1 } satisfies ToWorker, [port1]);
+    return reader;
+  } catch {
+    return null;
+  }
+}
+
 export class DecoderClient {
   private worker: Worker | null = null;
+  /** The decoder worker's capture reader (startReader). */
+  private reader: Worker | null = null;
   private generation = 0;
   private opening: (Pending & { onProgress: (p: Progress) => void }) | null = null;
   private requests = new Map<number, Pending>();
@@ -37,6 +64,7 @@ export class DecoderClient {
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.receive(event.data);
     worker.onerror = (event) => this.failAll(new Error(event.message || 'The decoder worker failed to start'));
     this.worker = worker;
+    this.reader = startReader(worker);
     return worker;
   }
 
@@ -126,7 +154,9 @@ export class DecoderClient {
 
   private terminate() {
     this.worker?.terminate();
+    this.reader?.terminate();
     this.worker = null;
+    this.reader = null;
   }
 
   /**

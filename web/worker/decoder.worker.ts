@@ -5,7 +5,7 @@
 // not the one its TypeScript types were generated for.
 import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewPrepare, viewQueryPacked, viewSchemaVersion } from 'tcpscope-wasm';
 import type { ConnectionSummary, Report } from '../model/types';
-import { captureChunks, prestartReader } from './chunks';
+import { captureChunks, readerFailed, useReader } from './chunks';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
 import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
@@ -20,7 +20,6 @@ const ready = init().then(() => {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
   }
   post({ type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: wasmVersion });
-  prestartReader();
 });
 
 /** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
@@ -61,7 +60,7 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   }
   if (current !== mine) return;
   lap('readWaitMs');
-  // The reader of this load stays for the next one (chunks.ts); none is started here.
+  // The reader of this load stays for the next one (chunks.ts).
   session.finish();
   lap('finishMs');
   const { report, connectionCount } = reportOf(session);
@@ -118,6 +117,12 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   try {
     switch (message.type) {
+      case 'reader':
+        useReader(message.port);
+        break;
+      case 'readerFailed':
+        readerFailed(message.message);
+        break;
       case 'open':
         await open(message.generation, message.source, message.stallMs);
         break;

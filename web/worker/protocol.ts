@@ -9,7 +9,7 @@ import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, 
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** What a share link holds besides the report (wasm/src/share). */
 export interface SnapshotInfo { name: string; view: string; columns: number }
@@ -46,7 +46,12 @@ export type ToWorker =
   /** Per-packet columns of one connection: only for the packet CSV export. */
   | { type: 'connection'; generation: number; requestId: number; id: number }
   /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
-  | { type: 'bdp'; generation: null; requestId: number; question: BdpQuestion };
+  | { type: 'bdp'; generation: null; requestId: number; question: BdpQuestion }
+  /** The capture reader (reader.worker.ts) the page started for this worker, reached
+   *  through `port` (client.ts startReader); sent before anything else. */
+  | { type: 'reader'; generation: null; port: MessagePort }
+  /** That reader's script did not load: the worker reads the slices itself. */
+  | { type: 'readerFailed'; generation: null; message: string };
 
 /** Where an opened capture's load time went, in the worker (ms): waiting for the
  * reader's slices, decoding + per-packet analysis (`WasmSession.push`), the

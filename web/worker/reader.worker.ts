@@ -6,9 +6,13 @@
 // while the decoder works, and each one is handed over without a copy (transferred).
 // The decoder asks for one more slice per slice it takes: at most `ahead` wait.
 
-// `load` numbers the loads a reader serves (chunks.ts keeps one reader for the next
-// load, even after a load it served was abandoned): every message names its load, and
-// what belongs to an earlier one is ignored on both sides.
+// The page starts the reader beside the decoder worker and hands each one end of a
+// MessageChannel (client.ts startReader; the reader's end comes in `FromPage`): the
+// two then talk only through that port. `load` numbers the loads the reader serves
+// (one reader for every load of its decoder worker, even after a load was
+// abandoned): every message names its load, and what belongs to an earlier one is
+// ignored on both sides.
+export type FromPage = { type: 'port'; port: MessagePort };
 export type ToReader =
   | { type: 'start'; load: number; blob: Blob; firstSliceBytes: number; sliceBytes: number; ahead: number }
   | { type: 'more'; load: number };
@@ -17,7 +21,9 @@ export type FromReader =
   | { type: 'end'; load: number }
   | { type: 'error'; load: number; message: string };
 
-const post = (message: FromReader, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(message, transfer);
+/** The decoder worker's end of the channel (FromPage). */
+let decoder: MessagePort | null = null;
+const post = (message: FromReader, transfer: Transferable[] = []) => decoder?.postMessage(message, transfer);
 
 let blob: Blob | null = null;
 let sliceBytes = 0;
@@ -53,8 +59,12 @@ async function readOne(id: number) {
   }
 }
 
-self.onmessage = (event: MessageEvent<ToReader>) => {
-  const m = event.data;
+self.onmessage = (event: MessageEvent<FromPage>) => {
+  decoder = event.data.port;
+  decoder.onmessage = (e: MessageEvent<ToReader>) => receive(e.data);
+};
+
+function receive(m: ToReader) {
   if (m.type === 'start') {
     ({ blob, sliceBytes } = m);
     nextBytes = Math.max(1, Math.min(m.firstSliceBytes, sliceBytes));
@@ -64,4 +74,4 @@ self.onmessage = (event: MessageEvent<ToReader>) => {
   } else if (m.load === load) {
     queue = queue.then(() => readOne(m.load));
   }
-};
+}

@@ -28,7 +28,7 @@ use super::meta;
 use crate::analysis::Analysis;
 use crate::view::request::{self, DEFAULT_COLUMNS, MAX_COLUMNS};
 use crate::view::{Series, ViewData, ViewEngine, ViewRequest};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Longest link text (base64url of the snapshot) by default: issue 15's 8 KB, less
 /// room for the page address and the view's own fragment.
@@ -174,9 +174,28 @@ fn listed_metas(spec: &ShareSpec, report: &serde_json::Value, summary: &serde_js
     out
 }
 
+/// A direction's stalls as a share link's summary stores them (wasm/src/share/build.rs
+/// `listed_summary`): written over the direction's own `stalls` when the link shortens
+/// its list. The page's direction type takes `stallCount` from here (web/model/types.ts).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ListedStalls {
+    /// The stalls the link lists (the summary's own entries): all of them, those that
+    /// overlap the shared view, or none (`Listing`).
+    #[cfg_attr(test, ts(as = "Vec<crate::analysis::Stall>"))]
+    pub stalls: Vec<serde_json::Value>,
+    /// Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
+    /// shared view shows: a direction whose list they shortened says here how many stalls
+    /// it had (`stalls` then holds fewer, or none). Absent everywhere else.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub stall_count: Option<u64>,
+}
+
 /// The summary as a link stores it: the stalls of `keep` (the shown and data
 /// directions) as `listing` says, the other direction's left out; a direction whose
-/// list is shortened says how many stalls it had (`stallCount`, meta.rs).
+/// list is shortened says how many stalls it had ([`ListedStalls::stall_count`], checked by meta.rs).
 pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing, (t0, t1): (f64, f64)) -> serde_json::Value {
     let mut out = summary.clone();
     if let Some(dirs) = out["directions"].as_array_mut() {
@@ -197,8 +216,10 @@ pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing
                 Listing::Counted => Vec::new(),
             };
             if kept.len() < total {
-                dir["stallCount"] = serde_json::json!(total);
-                dir["stalls"] = serde_json::Value::Array(kept);
+                let listed = ListedStalls { stalls: kept, stall_count: Some(total as u64) };
+                if let (Some(fields), serde_json::Value::Object(written)) = (dir.as_object_mut(), serde_json::to_value(listed).expect("plain JSON")) {
+                    fields.extend(written);
+                }
             }
         }
     }

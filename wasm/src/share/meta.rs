@@ -107,7 +107,7 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
         ("stalls", &|v, p| list(v, p, MAX_STALLS, &stall)),
     ])?;
     // Links of format 4 list only the stalls the shared view shows (build.rs); a
-    // shortened list says how many there were.
+    // shortened list says how many there were (build.rs `ListedStalls`).
     let (x, path) = field(v, p, "stallCount")?;
     if !x.is_null() {
         let listed = v["stalls"].as_array().map_or(0, Vec::len) as u64;

@@ -79,6 +79,8 @@ mod tests {
             decl::<a::capture_loss::CaptureLoss>(&cfg),
             decl::<a::retrans_kinds::RtoChain>(&cfg),
             decl::<a::ecn::EcnSummary>(&cfg),
+            // What a share link (snapshot format 4) writes over a direction's stalls.
+            decl::<crate::share::build::ListedStalls>(&cfg),
             // The connection table (table.rs): one page per question.
             decl::<crate::table::SortKey>(&cfg),
             decl::<crate::table::TableQuery>(&cfg),

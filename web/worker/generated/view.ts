@@ -678,6 +678,25 @@ ece: number | null,
  */
 cwr: number | null, };
 
+/**
+ * A direction's stalls as a share link's summary stores them (wasm/src/share/build.rs
+ * `listed_summary`): written over the direction's own `stalls` when the link shortens
+ * its list. The page's direction type takes `stallCount` from here (web/model/types.ts).
+ */
+
+export type ListedStalls = { 
+/**
+ * The stalls the link lists (the summary's own entries): all of them, those that
+ * overlap the shared view, or none (`Listing`).
+ */
+stalls: Array<Stall>, 
+/**
+ * Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
+ * shared view shows: a direction whose list they shortened says here how many stalls
+ * it had (`stalls` then holds fewer, or none). Absent everywhere else.
+ */
+stallCount?: number, };
+
 export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit";
 
 /**
