@@ -128,7 +128,11 @@ pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
 
 /// [`windows_understated`] in the sender's time (sender_view.rs).
 pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> bool {
-    let mss = mss_estimate(cols, dir).max(1.0);
+    understated_with_mss(cols, dir, lag_s, mss_estimate(cols, dir))
+}
+
+fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> bool {
+    let mss = mss.max(1.0);
     let mut understated = false;
     for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
         // In the sender's time the reconstruction carries the path's jitter: ask
@@ -139,6 +143,38 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
     understated
 }
 
+/// What the stall and share passes of one sending direction both judge by, found
+/// once: each is a pass over every row, and the end of the capture asked for them
+/// again in each pass (the MSS 4 times, the windows twice, for the data direction).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenderFacts {
+    pub dir: u8,
+    /// The sender lag the facts were judged in (sender_view.rs).
+    pub lag_s: f64,
+    /// [`mss_estimate`].
+    pub mss: f64,
+    /// [`windows_understated_lagged`] at `lag_s`.
+    pub windows_understated: bool,
+}
+
+impl SenderFacts {
+    pub fn of(cols: &PacketColumns, dir: u8, lag_s: f64) -> SenderFacts {
+        SenderFacts::with_mss(cols, dir, lag_s, mss_estimate(cols, dir))
+    }
+
+    /// With `mss` = [`mss_estimate`] already known (it reads lengths and flags only,
+    /// so the inferred window scale does not change it; the windows test is made now).
+    pub fn with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> SenderFacts {
+        SenderFacts { dir, lag_s, mss, windows_understated: understated_with_mss(cols, dir, lag_s, mss) }
+    }
+
+    /// Facts of `dir` judged at exactly `lag_s` (the diagnosis gets its lag back from
+    /// milliseconds, which need not give the same bits).
+    pub fn fits(&self, dir: u8, lag_s: f64) -> bool {
+        self.dir == dir && self.lag_s.to_bits() == lag_s.to_bits()
+    }
+}
+
 /// Lower bound on the peer's unknown window scale (DESIGN.md "Advertised receive
 /// window": infer it where bytes in flight exceed the raw window), from bytes in
 /// flight as the sender had them (sender_view.rs): a sender never has more in flight
@@ -147,8 +183,9 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
 /// nothing; the reconstruction carries the path's jitter, so a fifth of it (at least
 /// one MSS) is given away before rounding up to a power of two. `cols.win` holds the
 /// raw windows when the scale is unknown. None when no window ever fell short.
-pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> Option<u8> {
-    let mss = mss_estimate(cols, dir).max(1.0);
+/// `mss`: [`mss_estimate`] of `dir`.
+pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> Option<u8> {
+    let mss = mss.max(1.0);
     let mut best: Option<u8> = None;
     for_each_data_in_sender_time(cols, dir, lag_s, |raw, flight| {
         let need = flight - (0.2 * flight).max(mss);
@@ -240,10 +277,15 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
 /// the longest a prompt ACK takes to reach the sender in its time (data → receiver →
 /// sender, whatever the vantage), for turn-taking's late piggybacked ACK; None: unknown.
 pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
+    find_stalls_with(cols, &SenderFacts::of(cols, dir, lag_s), threshold_s, path_rtt_s)
+}
+
+/// [`find_stalls_lagged`] of `facts.dir` in `facts.lag_s`.
+fn find_stalls_with(cols: &PacketColumns, facts: &SenderFacts, threshold_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
+    let (dir, lag_s, mss) = (facts.dir, facts.lag_s, facts.mss);
     let n = cols.t.len();
-    let mss = mss_estimate(cols, dir);
     let lagged = lag_s > 0.0;
-    let trust_window = !windows_understated_lagged(cols, dir, lag_s);
+    let trust_window = !facts.windows_understated;
     let mut out = Vec::new();
     let mut high = f64::NEG_INFINITY; // highest sequence sent by `dir` (end of data)
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
@@ -358,7 +400,13 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
 /// (DESIGN.md "Stall"), so the two cannot disagree on a gap. `full_segment`:
 /// `delayed_ack::full_segment` of this sender.
 pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32) -> Vec<Stall> {
-    let mut stalls = find_stalls_lagged(cols, dir, threshold_s, lag_s, path_rtt_s);
+    judge_stalls_with(cols, &SenderFacts::of(cols, dir, lag_s), threshold_s, path_rtt_s, full_segment)
+}
+
+/// [`judge_stalls`] of `facts.dir` in `facts.lag_s`.
+pub fn judge_stalls_with(cols: &PacketColumns, facts: &SenderFacts, threshold_s: f64, path_rtt_s: Option<f64>, full_segment: u32) -> Vec<Stall> {
+    let (dir, lag_s) = (facts.dir, facts.lag_s);
+    let mut stalls = find_stalls_with(cols, facts, threshold_s, path_rtt_s);
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
