@@ -108,11 +108,16 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             let f = facts[d].insert(stalls::SenderFacts::with_mss(&cols.packets, d as u8, lag, m));
             ds.stalls = stalls::judge_stalls_with(&cols.packets, f, threshold_s, path.rtt, full_segment[d]);
         }
-        if unstored == 0 {
-            // Every packet is in the columns: bins of the connection's own size.
+        // Every packet is in the columns: bins of the connection's own size. The
+        // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
+        // at the same bin size they are already this summary: no pass needed.
+        if unstored == 0 && ds.throughput.bin_seconds != bin {
             ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
         }
-        ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
+        // Without payload there is no data segment and the active mean is the mean.
+        if ds.payload_bytes > 0 {
+            ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
+        }
     }
     let handshake = summary_handshake;
     let mut summary = ConnectionSummary {
