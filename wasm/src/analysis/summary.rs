@@ -92,8 +92,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
-    // The senders' facts the stall and share passes judge by (stalls::SenderFacts), in
-    // the windows as now scaled; only for a direction that carried payload.
+    // The senders' facts the share pass judges by (stalls::SenderFacts), found by the
+    // stall pass in the windows as now scaled; only for a direction that carried payload.
     let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
     let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
     for (d, ds) in directions.iter_mut().enumerate() {
@@ -105,8 +105,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            let f = facts[d].insert(stalls::SenderFacts::with_mss(&cols.packets, d as u8, lag, m));
-            ds.stalls = stalls::judge_stalls_with(&cols.packets, f, threshold_s, path.rtt, full_segment[d]);
+            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], m);
+            (ds.stalls, facts[d]) = (found, Some(f));
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
