@@ -47,9 +47,9 @@
 
 use super::bdp::{recommended_window, window_cap_bps};
 use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp};
-use super::diagnosis_shares::{time_shares_and_spans, time_shares_lagged, TimeShares};
+use super::diagnosis_shares::{time_shares_with, TimeShares};
 use super::diagnosis_episodes as episodes;
-use super::stalls::is_data_segment;
+use super::stalls::{is_data_segment, SenderFacts};
 use super::throughput::Bins;
 use super::columns::{PacketColumns, RttSource};
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
@@ -85,25 +85,35 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
 /// [`diagnose`] with the RTT samples from any source (summary.rs reads them from
 /// the compact store instead of materializing RTT columns).
 pub fn diagnose_rows(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64) -> Diagnosis {
-    diagnose_keeping_spans(conn, packets, rtt, tick, None)
+    diagnose_keeping_spans(conn, packets, rtt, tick, None, None)
 }
 
 /// [`diagnose_rows`]; with `spans`, the data direction's window-limited spans from the
 /// same pass go there as `(direction, spans, active seconds)`
 /// (diagnosis_shares::window_limited_spans, which the view would otherwise redo).
-pub fn diagnose_keeping_spans(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64, spans: Option<&mut (u8, Vec<(f64, f64)>, f64)>) -> Diagnosis {
+/// `facts`: the data direction's, if the stall pass already found them (used when
+/// they are of that direction and lag).
+pub fn diagnose_keeping_spans(
+    conn: &ConnectionSummary,
+    packets: &PacketColumns,
+    rtt: &dyn RttSource,
+    tick: f64,
+    spans: Option<&mut (u8, Vec<(f64, f64)>, f64)>,
+    facts: Option<&SenderFacts>,
+) -> Diagnosis {
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     let receiver = &conn.directions[1 - d as usize];
     let lag_s = conn.sender_lag_ms / 1000.0;
-    let sh = match spans {
-        Some(out) => {
-            let (sh, s) = time_shares_and_spans(packets, d, &sender.stalls, lag_s);
-            *out = (d, s, sh.active);
-            sh
-        }
-        None => time_shares_lagged(packets, d, &sender.stalls, lag_s),
+    let facts = match facts {
+        Some(f) if f.fits(d, lag_s) => *f,
+        _ => SenderFacts::of(packets, d, lag_s),
     };
+    let mut kept = spans.is_some().then(Vec::new);
+    let sh = time_shares_with(packets, &facts, &sender.stalls, kept.as_mut());
+    if let (Some(out), Some(s)) = (spans, kept) {
+        *out = (d, s, sh.active);
+    }
     let (min_rtt, median_rtt) = rtts(conn);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {

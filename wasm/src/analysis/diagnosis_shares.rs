@@ -32,7 +32,7 @@
 
 use super::columns::{flag_bits, PacketColumns};
 use super::sender_view::sender_view;
-use super::stalls::{is_data_segment, mss_estimate, window_tolerance_lagged, windows_understated_lagged};
+use super::stalls::{is_data_segment, window_tolerance_lagged, SenderFacts};
 use super::{Stall, StallCause};
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
@@ -127,7 +127,7 @@ pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShare
 /// [`time_shares`] in the sender's time: the peer's packets take effect `lag_s`
 /// after the capture saw them (sender_view.rs).
 pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> TimeShares {
-    shares_and_spans(cols, dir, stalls, lag_s, None)
+    time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s), stalls, None)
 }
 
 /// The intervals counted as receive-window limited (the share `receive_window`),
@@ -141,7 +141,7 @@ pub fn window_limited_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag
 /// [`time_shares_lagged`] and [`window_limited_spans`] from one pass.
 pub fn time_shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> (TimeShares, Vec<(f64, f64)>) {
     let mut spans = Vec::new();
-    let sh = shares_and_spans(cols, dir, stalls, lag_s, Some(&mut spans));
+    let sh = time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s), stalls, Some(&mut spans));
     (sh, spans)
 }
 
@@ -169,9 +169,11 @@ fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
     }
 }
 
-fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64, mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
+/// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
+/// from the same pass (see [`time_shares_and_spans`]).
+pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
+    let (dir, lag_s, mss) = (facts.dir, facts.lag_s, facts.mss);
     let lagged = lag_s > 0.0;
-    let mss = mss_estimate(cols, dir);
     let mut stall_frames: Vec<(u32, usize)> =
         stalls.iter().map(|s| (s.frame_before, cause_index(s.cause))).collect();
     stall_frames.sort_unstable();
@@ -180,7 +182,7 @@ fn shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64,
         max_window: f64::NAN,
         min_window: f64::NAN,
         mss,
-        windows_trusted: !windows_understated_lagged(cols, dir, lag_s),
+        windows_trusted: !facts.windows_understated,
         ..Default::default()
     };
     let mut high = f64::NEG_INFINITY;

@@ -128,15 +128,56 @@ pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
 
 /// [`windows_understated`] in the sender's time (sender_view.rs).
 pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> bool {
-    let mss = mss_estimate(cols, dir).max(1.0);
+    understated_with_mss(cols, dir, lag_s, mss_estimate(cols, dir))
+}
+
+fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> bool {
     let mut understated = false;
     for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
-        // In the sender's time the reconstruction carries the path's jitter: ask
-        // for a factor 2 (the smallest scale that can be missing, 2^1).
-        let limit = if lag_s > 0.0 { 2.0 * peer_win + mss } else { peer_win + mss };
-        understated |= flight > limit;
+        understated |= exceeds_window(flight, peer_win, mss, lag_s > 0.0);
     });
     understated
+}
+
+/// The test of [`windows_understated_lagged`] at one data segment (the stall pass
+/// makes it too, on the same values, and so finds the same answer without a pass).
+fn exceeds_window(flight: f64, peer_win: f64, mss: f64, lagged: bool) -> bool {
+    let mss = mss.max(1.0);
+    // In the sender's time the reconstruction carries the path's jitter: ask for a
+    // factor 2 (the smallest scale that can be missing, 2^1).
+    let limit = if lagged { 2.0 * peer_win + mss } else { peer_win + mss };
+    flight > limit
+}
+
+/// What the stall and share passes of one sending direction both judge by, found
+/// once: each is a pass over every row, and the end of the capture asked for them
+/// again in each pass (the MSS 4 times, the windows twice, for the data direction);
+/// [`judge_stalls_and_facts`] finds the windows test inside the stall pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenderFacts {
+    pub dir: u8,
+    /// The sender lag the facts were judged in (sender_view.rs).
+    pub lag_s: f64,
+    /// [`mss_estimate`].
+    pub mss: f64,
+    /// [`windows_understated_lagged`] at `lag_s`.
+    pub windows_understated: bool,
+}
+
+impl SenderFacts {
+    pub fn of(cols: &PacketColumns, dir: u8, lag_s: f64) -> SenderFacts {
+        SenderFacts::with_mss(cols, dir, lag_s, mss_estimate(cols, dir))
+    }
+
+    fn with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> SenderFacts {
+        SenderFacts { dir, lag_s, mss, windows_understated: understated_with_mss(cols, dir, lag_s, mss) }
+    }
+
+    /// Facts of `dir` judged at exactly `lag_s` (the diagnosis gets its lag back from
+    /// milliseconds, which need not give the same bits).
+    pub fn fits(&self, dir: u8, lag_s: f64) -> bool {
+        self.dir == dir && self.lag_s.to_bits() == lag_s.to_bits()
+    }
 }
 
 /// Lower bound on the peer's unknown window scale (DESIGN.md "Advertised receive
@@ -147,8 +188,9 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
 /// nothing; the reconstruction carries the path's jitter, so a fifth of it (at least
 /// one MSS) is given away before rounding up to a power of two. `cols.win` holds the
 /// raw windows when the scale is unknown. None when no window ever fell short.
-pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> Option<u8> {
-    let mss = mss_estimate(cols, dir).max(1.0);
+/// `mss`: [`mss_estimate`] of `dir`.
+pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> Option<u8> {
+    let mss = mss.max(1.0);
     let mut best: Option<u8> = None;
     for_each_data_in_sender_time(cols, dir, lag_s, |raw, flight| {
         let need = flight - (0.2 * flight).max(mss);
@@ -240,10 +282,19 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
 /// the longest a prompt ACK takes to reach the sender in its time (data → receiver →
 /// sender, whatever the vantage), for turn-taking's late piggybacked ACK; None: unknown.
 pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
+    find_stalls_finding_facts(cols, dir, lag_s, mss_estimate(cols, dir), threshold_s, path_rtt_s).0
+}
+
+/// [`find_stalls_lagged`] with `mss` = [`mss_estimate`] known, and the direction's
+/// [`SenderFacts`]: the windows test is made at every data segment of this pass (the
+/// same values as [`windows_understated_lagged`]'s own pass), so the gaps are
+/// classified once the pass is over and the windows are known to be trustworthy.
+fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, threshold_s: f64, path_rtt_s: Option<f64>) -> (Vec<Stall>, SenderFacts) {
     let n = cols.t.len();
-    let mss = mss_estimate(cols, dir);
     let lagged = lag_s > 0.0;
-    let trust_window = !windows_understated_lagged(cols, dir, lag_s);
+    let mut understated = false;
+    // Gaps over the threshold, with what `classify` needs of the moment they closed.
+    let mut closed: Vec<(Gap, usize, f64, bool)> = Vec::new();
     let mut out = Vec::new();
     let mut high = f64::NEG_INFINITY; // highest sequence sent by `dir` (end of data)
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
@@ -307,7 +358,8 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
         if let Some(g) = gap.take() {
             let t0 = cols.t[g.index];
             if t - t0 > threshold_s {
-                out.push(classify(cols, &g, i, peer_win, seq < g.high, peer_pure_acks, path_rtt_s));
+                let resent = seq < g.high;
+                closed.push((g, i, peer_win, resent));
             }
         }
         let resent_here = seq < high;
@@ -315,11 +367,12 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
             high = seq + len;
         }
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
-        let window_limited = trust_window
-            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
-                || (peer_win.is_finite()
-                    && flight.is_finite()
-                    && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged)));
+        if peer_win.is_finite() {
+            understated |= exceeds_window(flight, peer_win, mss, lagged);
+        }
+        // Before the windows are known to be trustworthy (see `closed` below).
+        let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
+            || (peer_win.is_finite() && flight.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged));
         gap = Some(Gap {
             probes: 0,
             peer_resent: None,
@@ -337,6 +390,10 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
             peer_reply: None,
         });
     }
+    for (mut g, j, peer_win, resent) in closed {
+        g.window_limited &= !understated;
+        out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
+    }
     // The transfer did not end, it stopped: a window that never reopened, or data
     // that was never acknowledged, up to the connection's last packet. A dead zero
     // window is the textbook receive-window story (issue 13), whatever its length.
@@ -350,7 +407,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
             out.push(classify_trailing(cols, &g, n - 1, peer_win));
         }
     }
-    out
+    (out, SenderFacts { dir, lag_s, mss, windows_understated: understated })
 }
 
 /// The stalls of direction `dir` at `threshold_s`, each with its cause: the one
@@ -358,12 +415,18 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
 /// (DESIGN.md "Stall"), so the two cannot disagree on a gap. `full_segment`:
 /// `delayed_ack::full_segment` of this sender.
 pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32) -> Vec<Stall> {
-    let mut stalls = find_stalls_lagged(cols, dir, threshold_s, lag_s, path_rtt_s);
+    judge_stalls_and_facts(cols, dir, threshold_s, lag_s, path_rtt_s, full_segment, mss_estimate(cols, dir)).0
+}
+
+/// [`judge_stalls`] with `mss` = [`mss_estimate`] of `dir` already known, and the
+/// direction's facts from the same pass, for the share pass (summary.rs).
+pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, mss: f64) -> (Vec<Stall>, SenderFacts) {
+    let (mut stalls, facts) = find_stalls_finding_facts(cols, dir, lag_s, mss, threshold_s, path_rtt_s);
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
     super::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
-    stalls
+    (stalls, facts)
 }
 
 /// A stall still open when the connection's packets end (see `find_stalls`).

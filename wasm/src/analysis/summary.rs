@@ -77,17 +77,24 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
     store.fill_packet_columns(&mut cols.packets, false);
+    // Each sender's MSS estimate, found once (a pass over every row) for the scale
+    // bound and the stall and share passes below.
+    let mut mss: [Option<f64>; 2] = [None; 2];
     // An unknown window scale, bounded from below where the sender had more in flight
     // than the raw window (stalls.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
     for d in 0..2 {
         let receiver = &mut directions[1 - d];
         if receiver.window_scale_unknown {
-            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, lags[d]);
+            let m = *mss[d].get_or_insert_with(|| stalls::mss_estimate(&cols.packets, d as u8));
+            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, lags[d], m);
             receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
         }
     }
     window::apply_inferred_scale(&mut cols.packets, &directions);
+    // The senders' facts the share pass judges by (stalls::SenderFacts), found by the
+    // stall pass in the windows as now scaled; only for a direction that carried payload.
+    let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
     let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
@@ -97,13 +104,20 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // (stalls.rs): a direction that carried no payload (a download's ACKs) has
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
-            ds.stalls = stalls::judge_stalls(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d]);
+            let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
+            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], m);
+            (ds.stalls, facts[d]) = (found, Some(f));
         }
-        if unstored == 0 {
-            // Every packet is in the columns: bins of the connection's own size.
+        // Every packet is in the columns: bins of the connection's own size. The
+        // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
+        // at the same bin size they are already this summary: no pass needed.
+        if unstored == 0 && ds.throughput.bin_seconds != bin {
             ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
         }
-        ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
+        // Without payload there is no data segment and the active mean is the mean.
+        if ds.payload_bytes > 0 {
+            ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
+        }
     }
     let handshake = summary_handshake;
     let mut summary = ConnectionSummary {
@@ -129,7 +143,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         process: None,
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
-    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, &cols.packets, &store, tick, kept.as_mut());
+    let data_facts = facts[data_direction as usize].as_ref();
+    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, &cols.packets, &store, tick, kept.as_mut(), data_facts);
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)
