@@ -21,22 +21,9 @@ export function findProcess(text) {
  * "browser") and its PSS. */
 export function treePss(root, { includeRoot = true, byProcess = null } = {}) {
   if (root == null) return null;
-  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const parent = new Map();
-  for (const pid of procs) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch { /* gone */ }
-  }
-  const inTree = (pid) => {
-    for (let p = includeRoot ? pid : parent.get(pid), n = 0; p && n < 50; p = parent.get(p), n++) if (p === String(root)) return true;
-    return false;
-  };
   let total = 0;
   let seen = false;
-  for (const pid of procs) {
-    if (!inTree(pid)) continue;
+  for (const pid of processTree(root, includeRoot).keys()) {
     try {
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       if (m) {
@@ -52,26 +39,32 @@ export function treePss(root, { includeRoot = true, byProcess = null } = {}) {
   return seen ? total : null;
 }
 
-/** CPU time (user + system, ms) used so far by `root` and its descendants, from
- * /proc/PID/stat (utime, stime at the kernel's USER_HZ of 100 on Linux); null when
- * /proc cannot tell. Two readings bracket a phase: the difference is the work the
- * whole browser did in it (renderer, its workers, the browser process's file reads). */
-export function treeCpuMs(root) {
-  if (root == null) return null;
-  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+/** The processes of the tree under `root` (itself too when `includeRoot`): pid → the
+ * fields of /proc/PID/stat after the command (state is [0], ppid [1], utime [11],
+ * stime [12]). */
+function processTree(root, includeRoot = true) {
   const stats = new Map();
-  for (const pid of procs) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       stats.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' '));
     } catch { /* gone */ }
   }
   const inTree = (pid) => {
-    for (let p = pid, n = 0; p && n < 50; p = stats.get(p)?.[1], n++) if (p === String(root)) return true;
+    for (let p = includeRoot ? pid : stats.get(pid)?.[1], n = 0; p && n < 50; p = stats.get(p)?.[1], n++) if (p === String(root)) return true;
     return false;
   };
+  return new Map([...stats].filter(([pid]) => inTree(pid)));
+}
+
+/** CPU time (user + system, ms) used so far by `root` and its descendants, from
+ * /proc/PID/stat (utime, stime at the kernel's USER_HZ of 100 on Linux); null when
+ * /proc cannot tell. Two readings bracket a phase: the difference is the work the
+ * whole browser did in it (renderer, its workers, the browser process's file reads). */
+export function treeCpuMs(root) {
+  if (root == null) return null;
+  const tree = processTree(root);
   let ticks = 0;
-  // Fields after the command: state is [0], ppid [1], utime [11], stime [12].
-  for (const [pid, f] of stats) if (inTree(pid)) ticks += Number(f[11]) + Number(f[12]);
-  return stats.size ? ticks * 10 : null;
+  for (const f of tree.values()) ticks += Number(f[11]) + Number(f[12]);
+  return tree.size ? ticks * 10 : null;
 }
