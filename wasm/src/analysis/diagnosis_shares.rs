@@ -134,15 +134,9 @@ pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s
 /// adjacent ones merged, and the active time: what the chart shades is exactly the
 /// diagnosis's percentage (issue 14). Same pass as [`time_shares_lagged`].
 pub fn window_limited_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> (Vec<(f64, f64)>, f64) {
-    let (sh, spans) = time_shares_and_spans(cols, dir, stalls, lag_s);
-    (spans, sh.active)
-}
-
-/// [`time_shares_lagged`] and [`window_limited_spans`] from one pass.
-pub fn time_shares_and_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> (TimeShares, Vec<(f64, f64)>) {
     let mut spans = Vec::new();
     let sh = time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s), stalls, Some(&mut spans));
-    (sh, spans)
+    (spans, sh.active)
 }
 
 /// The window-limited spans of a connection's data direction and its active time, as
@@ -170,7 +164,7 @@ fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
 }
 
 /// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
-/// from the same pass (see [`time_shares_and_spans`]).
+/// from the same pass (see [`window_limited_spans`]).
 pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
     let (dir, lag_s, mss) = (facts.dir, facts.lag_s, facts.mss);
     let lagged = lag_s > 0.0;

@@ -166,10 +166,7 @@ pub struct SenderFacts {
 
 impl SenderFacts {
     pub fn of(cols: &PacketColumns, dir: u8, lag_s: f64) -> SenderFacts {
-        SenderFacts::with_mss(cols, dir, lag_s, mss_estimate(cols, dir))
-    }
-
-    fn with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> SenderFacts {
+        let mss = mss_estimate(cols, dir);
         SenderFacts { dir, lag_s, mss, windows_understated: understated_with_mss(cols, dir, lag_s, mss) }
     }
 
