@@ -35,6 +35,8 @@
 // BENCH_CPU_PROFILE=FILE.cpuprofile: also records the page's main thread with the
 // DevTools Profiler during the gestures (open the file in Chrome DevTools), and prints
 // the functions with the most self time to stderr.
+// BENCH_LOAD_PROFILE=FILE.cpuprofile: the same for the page's main thread from the drop
+// to the charts drawn (what the page does while the worker decodes and prepares).
 import { chromium } from '@playwright/test';
 import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { findProcess, treeCpuMs, treePss } from './pss.mjs';
@@ -171,10 +173,17 @@ try {
       if (app.dataset.state === 'error') b.error = true;
     }).observe(app, { attributes: true, attributeFilter: ['data-state'], childList: true, subtree: true });
   });
+  const loadProfiler = process.env.BENCH_LOAD_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (loadProfiler) {
+    await loadProfiler.send('Profiler.enable');
+    await loadProfiler.send('Profiler.setSamplingInterval', { interval: 200 });
+    await loadProfiler.send('Profiler.start');
+  }
   const cpuBeforeLoad = treeCpuMs(browserPid);
   await page.getByTestId('file-input').setInputFiles(file);
   await page.waitForFunction(() => window.__bench.painted || window.__bench.error, null, { polling: 100 });
   const loadCoreMs = treeCpuMs(browserPid) - cpuBeforeLoad;
+  if (loadProfiler) writeProfile((await loadProfiler.send('Profiler.stop')).profile, process.env.BENCH_LOAD_PROFILE);
   const b = await page.evaluate(() => window.__bench);
   if (b.error) throw new Error('the app reported an error state');
   result.readyMs = b.painted - b.start;

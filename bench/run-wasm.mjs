@@ -8,13 +8,17 @@
 // builds the largest connection's first chart columns as the worker does after the
 // report (viewPrepare; prepareSeconds) and then asks its first full-range queries
 // (firstQueriesSeconds: the throughput chart's and the in-flight chart's, 1600 columns).
+// `--cold` skips the warm-up the worker runs at start (wasm/src/warm_up.rs), to show its effect.
 import { createReadStream } from 'node:fs';
 import { CHUNK_BYTES, loadWasm, pushStream } from '../cli/wasm.mjs';
 
-const [file, mode] = process.argv.slice(2);
+const [file, mode] = process.argv.slice(2).filter((a) => a !== '--cold');
 const loaded = await loadWasm();
 if (!loaded) throw new Error('wasm/pkg is not built: run `bash scripts/build-wasm.sh`');
 const { wasm, exports } = loaded;
+// As the worker does when it starts (wasm/src/warm_up.rs): the load below then runs
+// V8's optimised code, not its baseline compiler's. `--cold` leaves it out.
+if (!process.argv.includes('--cold')) wasm.warmUp();
 
 const started = performance.now();
 const decodeOnly = mode === '--decode-only';

@@ -344,6 +344,13 @@ fn with_views(session: &WasmSession, f: impl FnOnce(&mut crate::view::ViewEngine
     })
 }
 
+/// Runs the pipeline once on a small synthetic capture so that V8 optimises its long
+/// loops before the user's first capture (warm_up.rs); the worker calls it at start.
+#[wasm_bindgen(js_name = warmUp)]
+pub fn warm_up() {
+    crate::warm_up::run();
+}
+
 /// Builds what the charts of `connection` will ask first (view/mod.rs `prepare`), for
 /// capture `generation`; the worker calls it while the page renders the report.
 #[wasm_bindgen(js_name = viewPrepare)]

@@ -16,6 +16,7 @@ pub mod share;
 pub mod synth;
 pub mod table;
 pub mod view;
+pub mod warm_up;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;
