@@ -65,8 +65,9 @@ export function App() {
   // For bench/browser.mjs: asks the current capture's engine directly (worker query times).
   useEffect(() => {
     (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings, loadPhases };
-    // The decoder ready before the first drop (client.ts warm).
-    client().warm();
+    // The decoder ready before the first drop (client.ts warm); its engine warmed up
+    // unless the page opens a share link (answered from the link, not the engine).
+    client().warm({ engine: !snap });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

@@ -114,4 +114,20 @@ describe('DecoderClient', () => {
     await expect(opened).rejects.toThrow(/view schema .* this page expects .* Reload the page/);
     expect(FakeWorker.all[0].terminated).toBe(true);
   });
+
+  it('warm-up: a page that will analyse captures warms every worker it starts (the replacement after a cancel too); a share-link page does not', async () => {
+    const client = new DecoderClient();
+    client.warm({ engine: true });
+    const w1 = FakeWorker.all[0];
+    expect(w1.posted.map((m) => m.type)).toEqual(['warmUp']);
+    const first = client.open(new Blob([]), 'large', null, () => {});
+    client.open(new Blob([]), 'small', null, () => {}).catch(() => {});
+    await expect(first).rejects.toBeInstanceOf(CancelledError);
+    // The worker that replaces the cancelled one warms up before it opens the capture.
+    expect(FakeWorker.all[1].posted.map((m) => m.type)).toEqual(['warmUp', 'open']);
+
+    const linkPage = new DecoderClient();
+    linkPage.warm({ engine: false });
+    expect(FakeWorker.all[2].posted).toEqual([]);
+  });
 });

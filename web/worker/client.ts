@@ -65,15 +65,27 @@ export class DecoderClient {
     worker.onerror = (event) => this.failAll(new Error(event.message || 'The decoder worker failed to start'));
     this.worker = worker;
     this.reader = startReader(worker);
+    if (this.warmEngine) worker.postMessage({ type: 'warmUp', generation: null } satisfies ToWorker);
     return worker;
   }
+
+  /** Whether each worker this client starts runs the engine's warm-up first (`warm`). */
+  private warmEngine = false;
 
   /** Start the worker (and so compile and instantiate the wasm module) before there is
    *  anything to decode: a page calls this once it is shown, so that a drop does not
    *  wait for the module (≈ 100 ms of a 2.5 M-packet load, bench/README.md). A worker
-   *  is cheap when idle; one terminated by a cancel starts again on the next request. */
-  warm() {
+   *  is cheap when idle; one terminated by a cancel starts again on the next request.
+   *  `engine`: the worker also runs the analysis once on a small synthetic capture
+   *  (wasm/src/warm_up.rs), so that the first capture dropped runs V8's optimised code
+   *  (its finish and prepare ~40 % faster); so does every worker started after it. Not
+   *  for a page that opens a share link: its answers come from the link, and the
+   *  warm-up (60–130 ms) would only hold them up. */
+  warm({ engine }: { engine: boolean }) {
+    this.warmEngine ||= engine;
+    const started = this.worker !== null;
     this.ensureWorker();
+    if (engine && started) this.send({ type: 'warmUp', generation: null });
   }
 
   private send(message: ToWorker, transfer: Transferable[] = []) {

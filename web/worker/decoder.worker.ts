@@ -20,10 +20,6 @@ const ready = init().then(() => {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
   }
   post({ type: 'hello', protocolVersion: PROTOCOL_VERSION, viewSchemaVersion: wasmVersion });
-  // A small synthetic capture through the whole pipeline, before any capture is
-  // dropped: V8 then runs the user's first capture with optimised code, not its
-  // baseline compiler's (wasm/src/warm_up.rs says why: finish and prepare ~40 % faster).
-  warmUp();
 });
 
 /** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
@@ -126,6 +122,13 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         break;
       case 'readerFailed':
         readerFailed(message.message);
+        break;
+      case 'warmUp':
+        // A small synthetic capture through the whole pipeline before any real one:
+        // V8 then runs the first capture's long loops (finish, prepare) as optimised
+        // code, not its baseline compiler's (wasm/src/warm_up.rs).
+        await ready;
+        warmUp();
         break;
       case 'open':
         await open(message.generation, message.source, message.stallMs);

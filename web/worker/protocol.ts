@@ -9,7 +9,7 @@ import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, 
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** What a share link holds besides the report (wasm/src/share). */
 export interface SnapshotInfo { name: string; view: string; columns: number }
@@ -51,7 +51,11 @@ export type ToWorker =
    *  through `port` (client.ts startReader); sent before anything else. */
   | { type: 'reader'; generation: null; port: MessagePort }
   /** That reader's script did not load: the worker reads the slices itself. */
-  | { type: 'readerFailed'; generation: null; message: string };
+  | { type: 'readerFailed'; generation: null; message: string }
+  /** Run the engine once on a small synthetic capture before any real one (wasm
+   *  `warmUp`, wasm/src/warm_up.rs: V8 then runs the first capture's long loops as
+   *  optimised code). No answer. */
+  | { type: 'warmUp'; generation: null };
 
 /** Where an opened capture's load time went, in the worker (ms): waiting for the
  * reader's slices, decoding + per-packet analysis (`WasmSession.push`), the
