@@ -19,7 +19,7 @@
 //! shrunk to fit at the end of the capture): store_log.rs.
 
 use super::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns};
-use super::store_log::{ByteLog, Row};
+use super::store_log::ByteLog;
 
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,7 +88,7 @@ impl ConnWriter {
     pub(crate) fn push_packet(&mut self, r: &PacketRow) {
         let d = r.dir as usize & 1;
         let p = &mut self.prev;
-        let mut row = Row::new();
+        let mut row = self.store.packets.row();
         row.u64(((r.flags as u64) << 1) | d as u64);
         row.i64(r.t_ns.wrapping_sub(p.t_ns));
         row.i64(r.frame as i64 - p.frame as i64);
@@ -99,7 +99,6 @@ impl ConnWriter {
         row.opt(delta_opt(r.win.map(|w| w as i64), &mut p.win[d]));
         row.opt(delta_opt(r.in_flight.map(|w| w as i64), &mut p.in_flight[d]));
         (p.t_ns, p.frame, p.seq[d]) = (r.t_ns, r.frame, r.seq);
-        self.store.packets.append(&row.buf[..row.len]);
         self.store.rows += 1;
     }
 
@@ -107,25 +106,23 @@ impl ConnWriter {
     /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs).
     #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
-        let mut row = Row::new();
+        let mut row = self.store.rtt.row();
         row.u64(((kind as u64 & 3) << 1) | (dir as u64 & 1));
         row.i64(t_ns.wrapping_sub(self.prev.rtt_t));
         row.i64(rtt_ns);
         self.prev.rtt_t = t_ns;
-        self.store.rtt.append(&row.buf[..row.len]);
         self.store.rtt_rows += 1;
     }
 
     /// A SACK block [left, right) carried by an ACK of direction `dir`.
     pub(crate) fn push_sack(&mut self, t_ns: i64, dir: u8, left: i64, right: i64) {
         let d = dir as usize & 1;
-        let mut row = Row::new();
+        let mut row = self.store.sack.row();
         row.u64(d as u64);
         row.i64(t_ns.wrapping_sub(self.prev.sack_t));
         row.i64(left.wrapping_sub(self.prev.sack_left[d]));
         row.i64(right.wrapping_sub(left));
         (self.prev.sack_t, self.prev.sack_left[d]) = (t_ns, left);
-        self.store.sack.append(&row.buf[..row.len]);
         self.store.sack_rows += 1;
     }
 

@@ -7,7 +7,8 @@
 const CHUNK_MAX: usize = 64 * 1024;
 /// First chunk of a log: most connections of a port scan hold a few rows.
 const CHUNK_MIN: usize = 32;
-/// Longest encoded row: ten varints of at most 10 bytes.
+/// Longest encoded row: ten varints of at most 10 bytes (the room a full-size chunk
+/// must have to take a row).
 const ROW_MAX: usize = 100;
 
 /// An append-only byte log in chunks (see module doc).
@@ -17,29 +18,6 @@ pub(crate) struct ByteLog {
 }
 
 impl ByteLog {
-    #[inline]
-    pub(crate) fn append(&mut self, row: &[u8]) {
-        match self.chunks.last_mut() {
-            Some(c) if c.capacity() - c.len() >= row.len() => c.extend_from_slice(row),
-            _ => self.append_slow(row),
-        }
-    }
-
-    /// The last chunk is full (or there is none): grow it or start the next one.
-    #[cold]
-    #[inline(never)]
-    fn append_slow(&mut self, row: &[u8]) {
-        match self.chunks.last_mut() {
-            // Double the last chunk (one copy) while it is small.
-            Some(c) if c.capacity() < CHUNK_MAX => c.reserve_exact(c.capacity().max(row.len())),
-            _ => {
-                let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
-                self.chunks.push(Vec::with_capacity(cap.max(row.len())));
-            }
-        }
-        self.chunks.last_mut().expect("a chunk was just ensured").extend_from_slice(row);
-    }
-
     /// Releases the slack of the last chunk (end of capture).
     pub(crate) fn shrink(&mut self) {
         if let Some(c) = self.chunks.last_mut() {
@@ -110,25 +88,46 @@ impl Reader<'_> {
     }
 }
 
-/// A row being encoded on the stack, appended to a log in one piece.
-pub(crate) struct Row {
-    pub buf: [u8; ROW_MAX],
-    pub len: usize,
+impl ByteLog {
+    /// A writer for the next row, encoding straight into the last chunk: no row
+    /// buffer on the stack to clear and copy (in wasm both are calls, `memory.fill`
+    /// and `memory.copy`, for every packet and RTT sample: bench/README.md, session 11).
+    /// A row never straddles chunks: a chunk at [`CHUNK_MAX`] takes a row only with
+    /// room for the longest one, and a smaller chunk doubles (one copy) when a row
+    /// needs it, as chunks have always grown.
+    #[inline]
+    pub(crate) fn row(&mut self) -> RowWriter<'_> {
+        let room = match self.chunks.last() {
+            Some(c) => c.capacity() < CHUNK_MAX || c.capacity() - c.len() >= ROW_MAX,
+            None => false,
+        };
+        if !room {
+            self.start_chunk();
+        }
+        RowWriter { chunk: self.chunks.last_mut().expect("a chunk was just ensured") }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn start_chunk(&mut self) {
+        let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
+        self.chunks.push(Vec::with_capacity(cap));
+    }
 }
 
-impl Row {
-    pub(crate) fn new() -> Row {
-        Row { buf: [0; ROW_MAX], len: 0 }
-    }
+/// A row being encoded into its chunk (`ByteLog::row`).
+pub(crate) struct RowWriter<'a> {
+    chunk: &'a mut Vec<u8>,
+}
+
+impl RowWriter<'_> {
     #[inline]
     pub(crate) fn u64(&mut self, mut v: u64) {
         while v >= 0x80 {
-            self.buf[self.len] = (v as u8) | 0x80;
-            self.len += 1;
+            self.chunk.push((v as u8) | 0x80);
             v >>= 7;
         }
-        self.buf[self.len] = v as u8;
-        self.len += 1;
+        self.chunk.push(v as u8);
     }
     #[inline]
     pub(crate) fn i64(&mut self, v: i64) {
