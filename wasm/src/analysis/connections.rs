@@ -107,6 +107,10 @@ pub fn endpoint_name(addr: IpAddr, port: u16) -> String {
 #[derive(Default)]
 pub struct ConnTable {
     map: HashMap<FlowKey, u32, FxBuild>,
+    /// The last key looked up or inserted and its connection: consecutive packets
+    /// mostly belong to one connection (a bulk transfer's data and ACKs share a key),
+    /// and comparing 40 bytes is cheaper than hashing and probing for every packet.
+    last: Option<(FlowKey, u32)>,
 }
 
 /// What the table says about a segment.
@@ -119,14 +123,25 @@ pub enum Lookup {
 }
 
 impl ConnTable {
-    pub fn lookup(&self, key: &FlowKey) -> Lookup {
+    pub fn lookup(&mut self, key: &FlowKey) -> Lookup {
+        if let Some((last, i)) = &self.last {
+            if last == key {
+                return Lookup::Existing(*i);
+            }
+        }
         match self.map.get(key) {
-            Some(&i) => Lookup::Existing(i),
+            Some(&i) => {
+                self.last = Some((*key, i));
+                Lookup::Existing(i)
+            }
             None => Lookup::New,
         }
     }
+    /// `key` now names connection `index` (a new one, or the next connection on a
+    /// reused port pair).
     pub fn insert(&mut self, key: FlowKey, index: u32) {
         self.map.insert(key, index);
+        self.last = Some((key, index));
     }
     pub fn len(&self) -> usize {
         self.map.len()
