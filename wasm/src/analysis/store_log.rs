@@ -18,6 +18,31 @@ pub(crate) struct ByteLog {
 }
 
 impl ByteLog {
+    /// A writer for the next row, encoding straight into the last chunk: no row
+    /// buffer on the stack to clear and then copy in, for every packet and RTT sample
+    /// (bench/README.md, session 11).
+    /// A row never straddles chunks: a chunk at [`CHUNK_MAX`] takes a row only with
+    /// room for the longest one, and a smaller chunk doubles (one copy) when a row
+    /// needs it, as chunks have always grown.
+    #[inline]
+    pub(crate) fn row(&mut self) -> RowWriter<'_> {
+        let room = match self.chunks.last() {
+            Some(c) => c.capacity() < CHUNK_MAX || c.capacity() - c.len() >= ROW_MAX,
+            None => false,
+        };
+        if !room {
+            self.start_chunk();
+        }
+        RowWriter { chunk: self.chunks.last_mut().expect("a chunk was just ensured") }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn start_chunk(&mut self) {
+        let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
+        self.chunks.push(Vec::with_capacity(cap));
+    }
+
     /// Releases the slack of the last chunk (end of capture).
     pub(crate) fn shrink(&mut self) {
         if let Some(c) = self.chunks.last_mut() {
@@ -85,33 +110,6 @@ impl Reader<'_> {
             0 => None,
             v => Some(unzigzag(v - 1)),
         }
-    }
-}
-
-impl ByteLog {
-    /// A writer for the next row, encoding straight into the last chunk: no row
-    /// buffer on the stack to clear and copy (in wasm both are calls, `memory.fill`
-    /// and `memory.copy`, for every packet and RTT sample: bench/README.md, session 11).
-    /// A row never straddles chunks: a chunk at [`CHUNK_MAX`] takes a row only with
-    /// room for the longest one, and a smaller chunk doubles (one copy) when a row
-    /// needs it, as chunks have always grown.
-    #[inline]
-    pub(crate) fn row(&mut self) -> RowWriter<'_> {
-        let room = match self.chunks.last() {
-            Some(c) => c.capacity() < CHUNK_MAX || c.capacity() - c.len() >= ROW_MAX,
-            None => false,
-        };
-        if !room {
-            self.start_chunk();
-        }
-        RowWriter { chunk: self.chunks.last_mut().expect("a chunk was just ensured") }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn start_chunk(&mut self) {
-        let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
-        self.chunks.push(Vec::with_capacity(cap));
     }
 }
 
