@@ -63,14 +63,17 @@ if (!existsSync(join(dist, 'index.html'))) {
 // A tiny static server: no dev-server start-up in the numbers, correct wasm MIME type.
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
   '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
-// The read baseline's worker (below): a same-origin script, as the app's CSP allows
-// (worker-src 'self'; a blob: worker is refused).
-const READER_PATH = '/__bench-read-worker.js';
-const READER_SOURCE = `onmessage = async (e) => {
-  const f = e.data; const t0 = performance.now(); let sum = 0;
+// The read baseline: the file's bytes in 16 MiB slices, as the decoder's worker reads
+// them, each touched; ms. Runs in its own worker (below, a same-origin script, as the
+// app's CSP allows: worker-src 'self', a blob: worker is refused) and once in the page.
+async function readAllMs(f) {
+  const t0 = performance.now();
+  let sum = 0;
   for (let at = 0; at < f.size; at += 16 << 20) sum += new Uint8Array(await f.slice(at, at + (16 << 20)).arrayBuffer())[0] ?? 0;
-  postMessage(performance.now() - t0 + sum * 0);
-};`;
+  return performance.now() - t0 + sum * 0;
+}
+const READER_PATH = '/__bench-read-worker.js';
+const READER_SOURCE = `const readAllMs = ${readAllMs};\nonmessage = async (e) => postMessage(await readAllMs(e.data));`;
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   if (path === READER_PATH) {
@@ -169,14 +172,8 @@ try {
     readRuns.push(Math.round(ms));
   }
   result.readRunsMs = readRuns;
-  result.readPageMs = Math.round(await page.evaluate(async () => {
-    const f = document.querySelector('#bench-read').files[0];
-    const t0 = performance.now();
-    let sum = 0;
-    for (let at = 0; at < f.size; at += 16 << 20) sum += new Uint8Array(await f.slice(at, at + (16 << 20)).arrayBuffer())[0] ?? 0;
-    document.querySelector('#bench-read').remove();
-    return performance.now() - t0 + sum * 0;
-  }));
+  result.readPageMs = Math.round(await page.evaluate(`(${readAllMs})(document.querySelector('#bench-read').files[0])`));
+  await page.evaluate(() => document.querySelector('#bench-read').remove());
 
   // Memory before the capture: the page, the idle worker.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
