@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { TableRow } from '../worker/generated/view';
 import type { TableSource } from '../components/ConnectionTable';
 import { LIMIT_LABEL } from '../components/DiagnosisPanel';
+import { ScrollRegion } from '../components/ScrollRegion';
 import { formatBitrate, formatBytesSI, formatDuration } from '../model/format';
 import { sideClass, type CompareSide } from './sides';
 
@@ -46,16 +47,19 @@ function Row({ side, table }: HeadlineSide) {
 }
 
 export function CompareHeadline({ sides }: { sides: HeadlineSide[] }) {
+  // Nine columns: on a narrow screen they scroll in their own box, not the page.
   return (
-    <table className="compare-headline" data-testid="compare-headline">
-      <caption className="muted">Headline numbers (the connection table's row and the summary's rates)</caption>
-      <thead>
-        <tr>
-          <th scope="col">Side</th><th scope="col">Connection</th><th scope="col">Mean rate</th><th scope="col">Peak rate</th>
-          <th scope="col">Duration</th><th scope="col">Data payload</th><th scope="col">Retransmissions</th><th scope="col">Stalls</th><th scope="col">Limit</th>
-        </tr>
-      </thead>
-      <tbody>{sides.map((s) => <Row key={s.side.letter} {...s} />)}</tbody>
-    </table>
+    <ScrollRegion label="Headline numbers" tall>
+      <table className="compare-headline" data-testid="compare-headline">
+        <caption className="muted">Headline numbers (the connection table's row and the summary's rates)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Side</th><th scope="col">Connection</th><th scope="col">Mean rate</th><th scope="col">Peak rate</th>
+            <th scope="col">Duration</th><th scope="col">Data payload</th><th scope="col">Retransmissions</th><th scope="col">Stalls</th><th scope="col">Limit</th>
+          </tr>
+        </thead>
+        <tbody>{sides.map((s) => <Row key={s.side.letter} {...s} />)}</tbody>
+      </table>
+    </ScrollRegion>
   );
 }

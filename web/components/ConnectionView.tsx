@@ -8,6 +8,7 @@ import { BdpCalculator, type BdpCalculate } from './BdpCalculator';
 import { ConnectionCharts } from './ConnectionCharts';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { HandshakePanel } from './HandshakePanel';
+import { ScrollRegion } from './ScrollRegion';
 import { SharePanel, type SharePanelProps } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
@@ -77,28 +78,32 @@ function overlayCandidates(report: Report, selectedId: number): ConnectionSummar
 
 /** The per-direction numbers; memoised, as they do not change while a gesture re-renders the view. */
 const DirectionStats = memo(function DirectionStats({ summary }: { summary: ConnectionSummary }) {
+  // Its own sideways scroll on a narrow screen: two address:port headers and the
+  // RTT row are wider than a phone, and must not widen the page.
   return (
-    <table className="direction-stats" data-testid="direction-stats">
-      <thead>
-        <tr>
-          <th />
-          {summary.directions.map((d, i) => (
-            <th key={i} className={i === summary.dataDirection ? 'data-dir' : undefined}>
-              {d.from} → {d.to}
-              {i === summary.dataDirection ? ' (data)' : ''}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([label, value]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            {summary.directions.map((d, i) => <td key={i} className="num">{value(d)}</td>)}
+    <ScrollRegion label="Per direction" tall>
+      <table className="direction-stats" data-testid="direction-stats">
+        <thead>
+          <tr>
+            <th />
+            {summary.directions.map((d, i) => (
+              <th key={i} className={i === summary.dataDirection ? 'data-dir' : undefined}>
+                {d.from} → {d.to}
+                {i === summary.dataDirection ? ' (data)' : ''}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {summary.directions.map((d, i) => <td key={i} className="num">{value(d)}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 });
 

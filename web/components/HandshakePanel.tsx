@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { Handshake, SynOptions } from '../model/types';
+import { ScrollRegion } from './ScrollRegion';
 
 /** What each side offered in the handshake (docs/ANALYSIS.md "connection.handshake"):
  *  one column per SYN, one row per option. Formats the report's values; computes nothing. */
@@ -19,16 +20,19 @@ export const HandshakePanel = memo(function HandshakePanel({ handshake }: { hand
     <section className="handshake" data-testid="handshake" data-window-scaling={handshake.windowScaling}>
       <h3>Handshake</h3>
       <p data-testid="handshake-scaling">Window scaling: {SCALING[handshake.windowScaling]}</p>
-      <table>
-        <thead>
-          <tr><th scope="col">Option</th>{sides.map(([name, o]) => <th key={name} scope="col">{name}{o ? ` from ${o.from}` : ''}</th>)}</tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, cell]) => (
-            <tr key={label}><th scope="row">{label}</th>{sides.map(([name, o]) => <td key={name}>{o ? cell(o) : 'not captured'}</td>)}</tr>
-          ))}
-        </tbody>
-      </table>
+      {/* Scrolls sideways on a narrow screen rather than widening the page. */}
+      <ScrollRegion label="Handshake options" tall>
+        <table>
+          <thead>
+            <tr><th scope="col">Option</th>{sides.map(([name, o]) => <th key={name} scope="col">{name}{o ? ` from ${o.from}` : ''}</th>)}</tr>
+          </thead>
+          <tbody>
+            {rows.map(([label, cell]) => (
+              <tr key={label}><th scope="row">{label}</th>{sides.map(([name, o]) => <td key={name}>{o ? cell(o) : 'not captured'}</td>)}</tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
     </section>
   );
 });
