@@ -9,7 +9,7 @@
 
 import * as d3 from 'd3';
 import type { Frame, ChartView } from './frame';
-import { clampRange, MIN_SPAN, panRange, zoomRange, type TimeRange } from './timeRange';
+import { clampRange, MIN_SPAN, panRange, wheelZoomFactor, zoomRange, type TimeRange } from './timeRange';
 
 /** What a chart shows at the pointer: position in plot pixels and lines of text. */
 export interface Tip { x: number; y: number; lines: string[] }
@@ -112,10 +112,9 @@ function setUp(el: SVGGElement): void {
     const [px] = d3.pointer(e, el);
     if (e.ctrlKey || e.metaKey) {
       e.preventDefault();
-      // Same sensitivity as d3-zoom's default wheelDelta (pinch gestures arrive with ctrlKey).
-      const delta = -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 10 : 1);
+      // Pinch gestures arrive with ctrlKey too: the same proportional factor serves both.
       const anchor = st.frame.x.invert(px);
-      change(zoomRange(st.view.range, 2 ** delta, anchor, st.view.full));
+      change(zoomRange(st.view.range, wheelZoomFactor(e.deltaY, e.deltaMode), anchor, st.view.full));
     } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
       e.preventDefault();
       change(panRange(st.view.range, e.deltaX / st.frame.innerWidth, st.view.full));

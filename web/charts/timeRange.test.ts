@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { clampRange, fullRange, isStackKey, MIN_SPAN, panRange, rangeForKey, sameRange, zoomRange } from './timeRange';
+import { clampRange, fullRange, isStackKey, MIN_SPAN, panRange, rangeForKey, sameRange, wheelZoomFactor, zoomRange } from './timeRange';
 import { beginFrame, byteTicks } from './frame';
 import { CANVAS_MIN_MARKS, drawDots } from './canvasLayer';
 import { newSvg } from './testUtil';
@@ -31,6 +31,23 @@ describe('time range arithmetic', () => {
     expect(zoomRange([2, 4], 0.5, 3, full)).toEqual([1, 5]);
     const [a, b] = zoomRange([1, 1 + 2e-6], 100, 1, full);
     expect(b - a).toBeCloseTo(MIN_SPAN, 12);
+  });
+  it('Ctrl + wheel zooms 1.5× per 100 px (a notch = a + key press), in proportion, at most 2.25× an event', () => {
+    expect(wheelZoomFactor(-100, 0)).toBeCloseTo(1.5, 12); // wheel up: in
+    expect(wheelZoomFactor(100, 0)).toBeCloseTo(1 / 1.5, 12); // wheel down: out
+    expect(wheelZoomFactor(-120, 0)).toBeCloseTo(1.5 ** 1.2, 12);
+    expect(wheelZoomFactor(-10, 0)).toBeCloseTo(1.5 ** 0.1, 12); // a pinch's small steps
+    expect(wheelZoomFactor(-200, 0)).toBeCloseTo(2.25, 12); // was 16×
+    expect(wheelZoomFactor(-2000, 0)).toBeCloseTo(2.25, 12); // clamped per event
+    expect(wheelZoomFactor(2000, 0)).toBeCloseTo(1 / 2.25, 12);
+    expect(wheelZoomFactor(-3, 1)).toBeCloseTo(1.5, 12); // Firefox: 3 lines a notch
+    expect(wheelZoomFactor(-1, 2)).toBeCloseTo(2.25, 12); // a page: clamped
+    expect(wheelZoomFactor(0, 0)).toBe(1);
+    expect(wheelZoomFactor(Number.NaN, 0)).toBe(1);
+    // Three notches in from 2.2 s end near 0.65 s (d3-zoom's default gave 35 ms).
+    let r: [number, number] = [0, 2.2];
+    for (let i = 0; i < 3; i++) r = zoomRange(r, wheelZoomFactor(-100, 0), 1.1, [0, 2.2]);
+    expect(r[1] - r[0]).toBeCloseTo(2.2 / 3.375, 9);
   });
   it('pans by a fraction of the span and clamps to the full range', () => {
     expect(panRange([2, 4], 0.5, full)).toEqual([3, 5]);

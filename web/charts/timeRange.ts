@@ -47,6 +47,32 @@ export function zoomRange(r: TimeRange, factor: number, anchor: number, full: Ti
   return clampRange([t0, t1], full);
 }
 
+/**
+ * Zoom per 100 px of Ctrl/⌘ + wheel: 1.5×, the same step as the + and − keys, so one
+ * mouse-wheel notch (100–120 px in Chromium and Firefox) is one key press. d3-zoom's
+ * default (2^(0.02 × px)) zoomed 4× per notch and 16× per 200 px notch, overshooting
+ * the region being aimed at; Wireshark and Perfetto step by well under 2×.
+ */
+const WHEEL_ZOOM_PER_100PX = 1.5;
+/** One event zooms at most by this many pixels' worth (2.25×): a fast spin, a
+ *  high-resolution wheel's large deltas or a page-mode event stays a moderate step. */
+const WHEEL_MAX_PX = 200;
+/** Pixels per line (deltaMode 1, Firefox's mouse wheel: 3 lines a notch) and per page (2). */
+const WHEEL_LINE_PX = 100 / 3;
+const WHEEL_PAGE_PX = 800;
+
+/**
+ * The zoom factor (> 1 zooms in) of one Ctrl/⌘ + wheel event: proportional in
+ * log scale to its vertical delta (wheel up zooms in), so a trackpad's pinch (many small
+ * ctrlKey deltas) zooms smoothly and a notch by a fixed step.
+ */
+export function wheelZoomFactor(deltaY: number, deltaMode: number): number {
+  const px = deltaY * (deltaMode === 1 ? WHEEL_LINE_PX : deltaMode === 2 ? WHEEL_PAGE_PX : 1);
+  if (!Number.isFinite(px)) return 1;
+  const clamped = Math.min(WHEEL_MAX_PX, Math.max(-WHEEL_MAX_PX, -px));
+  return WHEEL_ZOOM_PER_100PX ** (clamped / 100);
+}
+
 /** Shift by a fraction of the current span (positive = later). */
 export function panRange(r: TimeRange, fraction: number, full: TimeRange): TimeRange {
   const d = (r[1] - r[0]) * fraction;
