@@ -130,7 +130,11 @@ function axisGroup(f: Frame, cls: string): G {
 export function drawTimeAxis(f: Frame, label = 'Time since start of capture (s)'): void {
   const g = axisGroup(f, 'tcps-axis-x').attr('transform', `translate(0,${f.innerHeight})`);
   const count = Math.max(2, Math.floor(f.innerWidth / 90));
-  writeAxis(g, 'bottom', f.x, f.x.ticks(count), f.x.tickFormat(count), f.innerWidth);
+  // The whole-connection view is padded (timeRange.ts fullRange, mirrored by the engine's
+  // request::full_view for share links), so around a connection that starts with the
+  // capture it reaches below 0; no packet is ever there (analysis times lie in
+  // [0, capture.duration], docs/ANALYSIS.md), so no negative time is labelled.
+  writeAxis(g, 'bottom', f.x, f.x.ticks(count).filter((t) => t >= 0), f.x.tickFormat(count), f.innerWidth);
   let text = g.select<SVGTextElement>(':scope > text.tcps-axis-label');
   if (text.empty()) text = g.append('text').attr('class', 'tcps-axis-label').attr('y', 28).attr('text-anchor', 'end');
   text.attr('x', f.innerWidth).text(label);
@@ -161,15 +165,24 @@ export function yAxisLabel(g: d3.Selection<SVGGElement, unknown, null, undefined
 
 /**
  * Tick values for byte quantities at powers-of-two steps (16 KiB, 32 KiB, ...), so that
- * labels read as round IEC numbers rather than 9.77 KiB.
+ * labels read as round IEC numbers rather than 9.77 KiB. Whole bytes only: a domain a
+ * few bytes tall (a one-segment connection) gets ticks 1 B apart, never "0.3 B".
  */
 export function byteTicks(lo: number, hi: number, count = 5): number[] {
   const span = hi - lo;
   if (!(span > 0)) return [lo];
-  const step = 2 ** Math.ceil(Math.log2(span / Math.max(1, count)));
+  const step = Math.max(1, 2 ** Math.ceil(Math.log2(span / Math.max(1, count))));
   const out: number[] = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(v);
   return out;
+}
+
+/**
+ * d3's ticks of a quantity counted in whole units (bits): none between two units, so a
+ * near-empty chart's axis reads 0 and 1 bit/s, not 0.2, 0.4 … bit/s.
+ */
+export function wholeTicks(y: d3.ScaleLinear<number, number>, count: number): number[] {
+  return y.ticks(count).filter(Number.isInteger);
 }
 
 /** A note line at the top-right of the plot (e.g. "window scale unknown"). */

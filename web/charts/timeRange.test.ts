@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { clampRange, fullRange, isStackKey, MIN_SPAN, panRange, rangeForKey, sameRange, wheelZoomFactor, zoomRange } from './timeRange';
-import { beginFrame, byteTicks } from './frame';
+import * as d3 from 'd3';
+import { beginFrame, byteTicks, drawTimeAxis, drawYAxis, wholeTicks } from './frame';
+import { formatBitrate, formatBytes } from './units';
 import { CANVAS_MIN_MARKS, drawDots } from './canvasLayer';
 import { newSvg } from './testUtil';
 
@@ -60,6 +62,29 @@ describe('time range arithmetic', () => {
   });
   it('byte ticks step by powers of two', () => {
     expect(byteTicks(0, 65536, 4)).toEqual([0, 16384, 32768, 49152, 65536]);
+  });
+  it('byte and bit axes tick whole units only, however small the domain (a one-segment connection)', () => {
+    expect(byteTicks(0, 1, 4)).toEqual([0, 1]); // in flight, nothing ever in flight: was 0, 0.25 … 1
+    expect(byteTicks(0.96, 2.04, 5)).toEqual([1, 2]); // sequence of one byte: was 1, 1.25 … 2
+    expect(byteTicks(0, 3.2, 8)).toEqual([0, 1, 2, 3]);
+    const y = d3.scaleLinear().domain([0, 1]).range([160, 0]).nice(); // throughput of no data
+    expect(wholeTicks(y, 4)).toEqual([0, 1]);
+    expect(wholeTicks(d3.scaleLinear().domain([0, 5e6]), 5)).toEqual(d3.scaleLinear().domain([0, 5e6]).ticks(5));
+    const svg = newSvg();
+    const f = beginFrame(svg, { chart: 'throughput', title: 't', description: 'd', view: { range: [0, 1], full: [0, 1], width: 400, height: 200 } });
+    drawYAxis(f, y, formatBitrate, 'bit/s', wholeTicks(y, 4));
+    expect([...svg.querySelectorAll('.tcps-axis-y .tick text')].map((t) => t.textContent)).toEqual([formatBitrate(0), formatBitrate(1)]);
+    drawYAxis(f, d3.scaleLinear().domain([0.96, 2.04]).range([160, 0]), formatBytes, 'bytes', byteTicks(0.96, 2.04, 5));
+    expect([...svg.querySelectorAll('.tcps-axis-y .tick text')].map((t) => t.textContent)).toEqual([formatBytes(1), formatBytes(2)]);
+  });
+  it('the time axis labels no time before the capture\'s first packet (the padding around a one-instant connection)', () => {
+    const svg = newSvg();
+    const f = beginFrame(svg, { chart: 'rtt', title: 't', description: 'd', view: { range: fullRange(0, 0), full: fullRange(0, 0), width: 400, height: 200 } });
+    drawTimeAxis(f);
+    const ticks = [...svg.querySelectorAll('.tcps-axis-x .tick text')].map((t) => t.textContent!);
+    expect(Number(ticks[0])).toBe(0);
+    expect(ticks.length).toBeGreaterThan(1);
+    expect(ticks.some((t) => /[−-]/.test(t))).toBe(false);
   });
 });
 
