@@ -179,6 +179,16 @@ test.describe('every example connection', () => {
   }
 });
 
+test('a link of one of healthy.pcap\'s 2 connections says it holds one shared connection, not that the capture had 1', async ({ page, browser }) => {
+  await openExample(page, 'healthy.pcap');
+  await expect(page.getByTestId('connection-count')).toHaveText('2 TCP connections');
+  const { context, page: other } = await openInFreshContext(browser, await shareLink(page));
+  await expect(other.locator('.app')).toHaveAttribute('data-state', 'ready');
+  // The snapshot carries the capture's packets and bytes but not its connection count.
+  await expect(other.getByTestId('connection-count')).toHaveText('1 shared connection (a link holds one connection of its capture)');
+  await context.close();
+});
+
 test('a link made with the pipe shown (#pipe=1) draws the pipe the same', async ({ page, browser }) => {
   // loss-1pct: the receiver SACKs above holes, so the pipe departs from the
   // outstanding bytes (wasm/tests/share_links.rs a_link_with_the_pipe_holds_it).

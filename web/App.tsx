@@ -327,7 +327,7 @@ export function App() {
         ) : null}
         {report && engine && report.connections.length > 0 ? (
           <ErrorBoundary what="connection list" resetKey={report}>
-            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={selectConnection} onCompare={compareWith} />
+            <ConnectionTable source={engine.table} processOf={processOf} selected={selected?.id ?? null} onSelect={selectConnection} onCompare={compareWith} shared={engine.snapshot != null} />
           </ErrorBoundary>
         ) : null}
         {main && selected ? (

@@ -36,6 +36,14 @@ describe('ConnectionTable', () => {
     vi.useRealTimers();
   });
 
+  it("a share link's table says its connection is shared, not that the capture had one", async () => {
+    vi.useFakeTimers();
+    const el = render(<ConnectionTable source={summaryTable([download])} selected={null} onSelect={() => undefined} shared />);
+    await settle();
+    expect(el.querySelector('[data-testid="connection-count"]')!.textContent).toBe('1 shared connection (a link holds one connection of its capture)');
+    vi.useRealTimers();
+  });
+
   it('"Data payload" is the data direction\'s payload', async () => {
     vi.useFakeTimers();
     expect(dataPayload(download)).toBe(30_000_000);

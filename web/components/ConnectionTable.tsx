@@ -63,8 +63,11 @@ const SEARCH_DELAY_MS = 150;
 interface Loaded { key: string; offset: number; rows: TableRow[]; matched: number; total: number }
 
 // Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
-export const ConnectionTable = memo(function ConnectionTable({ source, selected, onSelect, processOf, onCompare }: {
+export const ConnectionTable = memo(function ConnectionTable({ source, selected, onSelect, processOf, onCompare, shared }: {
   source: TableSource; selected: number | null; onSelect: (id: number) => void;
+  /** The rows are a share link's (or snapshot file's): it holds one connection of its
+   *  capture and not how many the capture had, so the count says "shared", not a total. */
+  shared?: boolean;
   /** Compare the selected connection with this one (web/compare); a ⇆ button per row. */
   onCompare?: (id: number) => void;
   /** The process the capture names for a connection (Apple PKTAP, pcapng process blocks). */
@@ -114,7 +117,8 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
     <section className="connection-list">
       <div className="connection-list-bar">
         <span className="muted" data-testid="connection-count">
-          {total.toLocaleString('en-US')} TCP connection{total === 1 ? '' : 's'}
+          {total.toLocaleString('en-US')} {shared ? 'shared ' : 'TCP '}connection{total === 1 ? '' : 's'}
+          {shared ? ' (a link holds one connection of its capture)' : ''}
           {text ? `, ${matched.toLocaleString('en-US')} matching “${text}”` : ''}
         </span>
         <input type="search" value={typed} onChange={(e) => { setTyped(e.target.value); setScrollTop(0); }}
