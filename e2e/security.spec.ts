@@ -28,6 +28,15 @@ test('every response carries the security headers; only the embed page may be fr
   }
 });
 
+test('Chromium understands every header: nothing logged about them on a load with a capture', async ({ page }) => {
+  const logged: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') logged.push(m.text()); });
+  await page.goto('/#ex=healthy.pcap');
+  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  // Was "Error with Permissions-Policy header: Unrecognized feature: 'bluetooth'."
+  expect(logged.filter((t) => /Permissions-Policy|Content-Security-Policy|header/i.test(t))).toEqual([]);
+});
+
 test('another site can frame embed.html but not the app', async ({ page, baseURL }) => {
   await page.goto(await servedElsewhere(`<!doctype html><title>blog</title>
     <iframe id="app" src="${baseURL}/" width="600" height="300"></iframe>

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { captureContentType, headerCsp, metaCsp, netlifyHeaders, nginxSnippet, pageOf } from './policy';
+import { captureContentType, headerCsp, metaCsp, netlifyHeaders, nginxSnippet, pageOf, securityHeaders } from './policy';
 
 const root = new URL('../../', import.meta.url);
 const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
@@ -24,6 +24,12 @@ describe('security policy (issue 18, item 1)', () => {
     expect(pageOf('/')).toBe('app');
     expect(pageOf('/assets/decoder.worker-abc.js')).toBe('app');
     expect(pageOf('/embedded.pcap')).toBe('app');
+  });
+
+  it('Permissions-Policy turns device APIs off, naming only features Chromium recognises (no bluetooth)', () => {
+    // e2e/security.spec.ts checks that Chromium logs nothing about the header on a load.
+    expect(securityHeaders('app')['Permissions-Policy']).toBe('camera=(), microphone=(), geolocation=(), usb=(), serial=()');
+    expect(securityHeaders('embed')['Permissions-Policy']).toBe(securityHeaders('app')['Permissions-Policy']);
   });
 
   it('public/_headers is generated from this policy', () => {

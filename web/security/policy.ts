@@ -45,6 +45,15 @@ export function headerCsp(page: Page): string {
   return `${metaCsp()}; frame-ancestors ${page === 'embed' ? '*' : "'none'"}`;
 }
 
+/**
+ * Device and sensor APIs the app never uses, off for it and anything it frames. Only
+ * features Chromium recognises: it logs an error for any other on every load ("Unrecognized
+ * feature: 'bluetooth'"; Web Bluetooth has no Permissions-Policy feature in Chromium, and
+ * Firefox and Safari do not implement it at all).
+ */
+const PERMISSIONS_POLICY_FEATURES = ['camera', 'microphone', 'geolocation', 'usb', 'serial'] as const;
+const PERMISSIONS_POLICY = PERMISSIONS_POLICY_FEATURES.map((f) => `${f}=()`).join(', ');
+
 /** Every header a response gets. */
 export function securityHeaders(page: Page): Record<string, string> {
   return {
@@ -52,7 +61,7 @@ export function securityHeaders(page: Page): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), bluetooth=()',
+    'Permissions-Policy': PERMISSIONS_POLICY,
   };
 }
 
