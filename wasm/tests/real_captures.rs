@@ -141,8 +141,10 @@ fn delay_spikes_are_named_with_the_timeouts_they_fired() {
 #[test]
 fn loss_is_headlined_only_where_it_cost_rate() {
     // Same 100 Mbit/s link with 2 % random loss. CUBIC halves its window at every loss
-    // and crawls at 8.8 Mbit/s: loss. BBR paces at the link's rate through it (94
-    // Mbit/s, 10× the Mathis bound): the path, with the loss's small cost said.
+    // and crawls at 8.8 Mbit/s: loss. BBR paces at the link's rate through it (93
+    // Mbit/s while active — from its first data segment to the ACK of its last byte,
+    // 94.1 over the data segments alone —, 10× the Mathis bound): the path, with the
+    // loss's small cost said.
     let s = open("cubic-loss.pcap");
     let c = main_conn(s.analysis().unwrap());
     assert_eq!(data(c).retransmissions, 28, "kernel: TcpRetransSegs 28");
@@ -151,7 +153,7 @@ fn loss_is_headlined_only_where_it_cost_rate() {
     let c = main_conn(s.analysis().unwrap());
     assert_eq!(data(c).retransmissions, 223, "kernel: TcpRetransSegs 223");
     assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
-    assert!(c.diagnosis.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 94 Mbit/s"), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 93 Mbit/s"), "{}", c.diagnosis.text);
     assert_eq!(c.diagnosis.evidence.verdict, "link");
 }
 
@@ -209,4 +211,31 @@ fn transformed_copies_tell_the_originals_story() {
     assert_eq!(c.diagnosis.limit, "receive-window", "{}", c.diagnosis.text);
     assert_eq!((c.diagnosis.evidence.window_bytes, c.diagnosis.evidence.window_inferred), (Some(172_672.0), true));
     assert_eq!(path_ms(c), 40.417);
+}
+
+#[test]
+fn the_rate_while_active_is_timed_to_the_ack_of_each_burst() {
+    // nagle-delack.pcap, captured at the client: 60 answers of 2,000 B (1,448 + 552 B,
+    // 24 µs apart on arrival), each after an application pause. Timed over the data
+    // segments alone, each answer's 552 B after its first segment took 24 µs: "the flow
+    // averaged 284 Mbit/s while active" against a 320 kbit/s peak bin (session 12's
+    // review). Timed from its first segment to the client's ACK of its last byte in the
+    // server's time (the ACK's capture time + the 10.278 ms sender lag), each answer
+    // takes ≈ 10.35 ms: 120,000 B × 8 in 0.621 s = 1.545 Mbit/s.
+    let s = open("nagle-delack.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    assert_eq!((data(c).throughput.active_mean_bps / 1e3).round(), 1545.0);
+    assert_eq!(c.diagnosis.evidence.rate_bps, Some(data(c).throughput.active_mean_bps));
+    assert!(c.diagnosis.text.contains("the flow averaged 1.5 Mbit/s while active"), "{}", c.diagnosis.text);
+    // nanosecond.pcap, captured at the sender of a 100 Mbit/s link: 24 bursts of about
+    // 250 kB (23 application pauses) leave in ≈ 20 ms into the link's queue — 201 Mbit/s
+    // over the data segments alone, twice the link — and each is acknowledged ≈ 36 ms
+    // after its first segment: 6,250,000 B × 8 in 0.859 s = 58.2 Mbit/s, below the link's
+    // 100, the rate the diagnosis quotes and the calculator starts from.
+    let s = open("nanosecond.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let rate = data(c).throughput.active_mean_bps;
+    assert_eq!((rate / 1e5).round(), 582.0);
+    assert!(rate < 100e6);
+    assert!(c.diagnosis.text.contains("the flow averaged 58 Mbit/s while active"), "{}", c.diagnosis.text);
 }

@@ -30,7 +30,7 @@ fn with_columns(mut s: ConnectionSummary, c: &Cols) -> ConnectionSummary {
         s.directions[0].rtt.median_ms = v.get(v.len() / 2).copied();
     }
     let stalls = s.directions[0].stalls.clone();
-    s.directions[0].throughput.active_mean_bps = crate::analysis::throughput::active_mean_bps(&c.c.packets, 0, &stalls, 0.0);
+    s.directions[0].throughput.active_mean_bps = crate::analysis::throughput::active_mean_bps(&c.c.packets, 0, &stalls, None, 0.0);
     s
 }
 

@@ -86,11 +86,17 @@ fn sides(p: &PacketColumns) -> [Side; 2] {
 
 /// Whether only one direction of the connection is in the capture, and which.
 pub fn judge(conn: &ConnectionSummary, p: &PacketColumns) -> Option<OneDirection> {
+    judge_counts([conn.directions[0].packets, conn.directions[1].packets], p)
+}
+
+/// [`judge`] from the directions' packet counts (the summary asks before it is whole:
+/// a rate timed by ACKs needs them, throughput.rs `active_mean_bps`).
+pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection> {
     let s = sides(p);
     let qualify = |d: usize| -> Option<Missing> {
         let (me, peer) = (&s[d], &s[1 - d]);
-        let peer_packets = conn.directions[1 - d].packets;
-        if conn.directions[d].packets == 0 {
+        let peer_packets = packets[1 - d];
+        if packets[d] == 0 {
             return None;
         }
         // Sequence space of the peer acknowledged, beyond its FIN if captured.

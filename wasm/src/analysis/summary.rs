@@ -11,7 +11,7 @@ use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
 use super::diagnosis_shares::KeptSpans;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
-use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary};
+use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
 use crate::decode::tcp_flags::{RST, SYN};
 
 /// Summary of one connection, its finished compact store and, for a connection of at
@@ -96,6 +96,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // stall pass in the windows as now scaled; only for a direction that carried payload.
     let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
     let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
+    // Whether both directions were captured (one_direction.rs), asked once if needed.
+    let packet_counts = [directions[0].packets, directions[1].packets];
+    let mut one_direction: Option<bool> = None;
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
@@ -116,7 +119,11 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
         // Without payload there is no data segment and the active mean is the mean.
         if ds.payload_bytes > 0 {
-            ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, ds.throughput.mean_bps);
+            // Bursts timed to their acknowledgement in the sender's time, which needs the
+            // vantage point, and ACKs that answered the data (not a capture of one direction).
+            let timed = path.vantage != Vantage::Unknown && *one_direction.get_or_insert_with(|| super::one_direction::judge_counts(packet_counts, &cols.packets).is_none());
+            let clock = timed.then_some(throughput::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
+            ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
         }
     }
     let handshake = summary_handshake;
