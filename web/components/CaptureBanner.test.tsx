@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Duplicate frames and a coarse capture clock are said once, as banners (issue 13 items 2, 3).
 import { describe, expect, it } from 'vitest';
-import { CaptureBanner } from './CaptureBanner';
+import { CaptureBanner, noConnectionsText } from './CaptureBanner';
 import type { Report } from '../model/types';
 import { render } from './testUtil';
 
@@ -68,5 +68,20 @@ describe('CaptureBanner', () => {
     const el = render(<CaptureBanner name="vk.pcapng" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [ONE, NOT_TCP])} />);
     expect(el.querySelector('[data-testid="one-direction-banner"]')!.textContent).toBe(ONE.message);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
+  });
+
+  it('no connection: "no TCP" only when nothing could hold TCP; else why, with the reasons open', () => {
+    const plain = render(<CaptureBanner name="udp.pcap" report={report({}, [NOT_TCP])} />);
+    expect(plain.querySelector('[data-testid="no-connections"]')!.textContent).toBe('This capture has no TCP connections.');
+    expect(plain.querySelector('details[data-testid="warnings"]')!.hasAttribute('open')).toBe(true);
+    // tcpdump's tests/ipoib.pcap (LINKTYPE_IPOIB): tshark finds 20 TCP frames in 6 streams.
+    const IPOIB = { kind: 'unknown-link-type', count: 30, message: '30 packets with a link-layer type tcpscope cannot decode (LINKTYPE 242)' };
+    const el = render(<CaptureBanner name="ipoib.pcap" report={report({}, [IPOIB])} />);
+    expect(el.querySelector('[data-testid="no-connections"]')!.textContent).toBe(
+      'No TCP connection could be read: 30 packets may hold TCP that tcpscope cannot decode (below).',
+    );
+    expect(el.textContent).not.toContain('has no TCP connections');
+    expect(el.querySelector('details[data-testid="warnings"] li')!.textContent).toBe(IPOIB.message);
+    expect(noConnectionsText([{ kind: 'tcp-fragment', count: 1, message: '' }])).toBe('No TCP connection could be read: 1 packet may hold TCP that tcpscope cannot decode (below).');
   });
 });

@@ -50,6 +50,7 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
   // is connections, not packets, so it is no line of "N packets were not analysed".
   const oneDirection = byKind('one-direction')?.message;
   const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly string[]).includes(w.kind));
+  const noConnections = report.connections.length === 0 && !error;
   return (
     <section className="capture" data-testid="capture">
       <p>
@@ -87,16 +88,31 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
           Time goes backwards in this capture: {byKind('time-went-backwards')!.message}.
         </div>
       ) : null}
+      {noConnections ? <p className="muted" data-testid="no-connections">{noConnectionsText(warnings)}</p> : null}
       {warnings.length ? (
-        <details className="warnings" data-testid="warnings">
+        // Open when nothing else is shown: then they are the reason (a link type tcpscope
+        // cannot decode is not "no TCP": tshark may find TCP in it).
+        <details className="warnings" data-testid="warnings" open={noConnections}>
           <summary>{notAnalysedText(warnings.reduce((n, w) => n + w.count, 0))}</summary>
           <ul>{warnings.map((w) => <li key={w.kind}>{w.message}</li>)}</ul>
         </details>
       ) : null}
-      {report.connections.length === 0 && !error ? <p className="muted">This capture has no TCP connections.</p> : null}
     </section>
   );
 });
+
+/** Why nothing is charted: no TCP at all, or TCP tcpscope could not read. Packets of
+ *  a link type it cannot decode, or IP fragments, may well hold TCP (tshark may
+ *  show it), so "no TCP" would be wrong then. */
+export function noConnectionsText(warnings: Report['warnings']): string {
+  const unreadable = warnings.filter((w) => UNREADABLE_KINDS.includes(w.kind));
+  if (unreadable.length === 0) return 'This capture has no TCP connections.';
+  const n = unreadable.reduce((k, w) => k + w.count, 0);
+  return `No TCP connection could be read: ${n === 1 ? '1 packet' : `${n.toLocaleString('en-US')} packets`} may hold TCP that tcpscope cannot decode (below).`;
+}
+
+/** Warning kinds of packets that may carry TCP the decoder could not reach. */
+const UNREADABLE_KINDS = ['unknown-link-type', 'tcp-fragment', 'truncated-headers', 'malformed-packet'];
 
 function notAnalysedText(n: number): string {
   return n === 1 ? '1 packet was not analysed' : `${n.toLocaleString('en-US')} packets were not analysed`;
