@@ -128,6 +128,9 @@ fn stalls_application_pauses_delay_burst_and_rto() {
             (1727, RetransmissionTimeout),
         ]
     );
+    // One slow burst: its retransmissions are that burst's, not "per burst".
+    let burst = c.diagnosis.episodes.iter().find(|e| e.kind == "loss").unwrap();
+    assert!(burst.text.ends_with("a burst took 492 ms instead of 105 ms: 233 retransmissions."), "{}", burst.text);
     let rto = c.directions[0].stalls.iter().find(|s| s.cause == RetransmissionTimeout && s.duration > 0.2).unwrap();
     assert_eq!(rto.ended_by, "timeout retransmission of 1448 bytes at 1.947 s");
     // 0.7436 → 43.6 ms "ending in a retransmission" (README), during the delay burst.

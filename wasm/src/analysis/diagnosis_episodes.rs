@@ -234,10 +234,13 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Episode> {
         } else {
             format!("each of {} bursts took {}–{}", run.len(), format_duration(lo), format_duration(hi))
         };
+        // "per burst" only when there are several ("a burst took 492 ms …: 233
+        // retransmissions per burst" read as if there were more).
+        let per = if run.len() == 1 { "" } else { " per burst" };
         let retrans = match (rlo, rhi) {
             (_, 0) => "no retransmissions: the path slowed down".to_string(),
-            (a, b) if a == b => format!("{a} retransmission{} per burst", if a == 1 { "" } else { "s" }),
-            (a, b) => format!("{a}–{b} retransmissions per burst"),
+            (a, b) if a == b => format!("{a} retransmission{}{per}", if a == 1 { "" } else { "s" }),
+            (a, b) => format!("{a}–{b} retransmissions{per}"),
         };
         out.push(Episode {
             start: run[0].start,
