@@ -239,3 +239,25 @@ fn the_rate_while_active_is_timed_to_the_ack_of_each_burst() {
     assert!(rate < 100e6);
     assert!(c.diagnosis.text.contains("the flow averaged 58 Mbit/s while active"), "{}", c.diagnosis.text);
 }
+
+#[test]
+fn an_ack_that_only_came_once_a_hole_was_filled_times_no_round_trip() {
+    // outage-in-recovery.pcap (sender side, 80 ms path): segments sent at 0.585 s were
+    // SACKed by the receiver, but the cumulative ACK reached them only at 5.612 s, once
+    // the hole before them was repaired: tshark's ack_rtt says 5.027 s. They were sent
+    // once (Karn's rule keeps them); the receiver's SACK said it had them long before.
+    // Left out, the largest round trip is the path plus the queue: 100.2 ms.
+    let s = open("outage-in-recovery.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let rtt = &data(c).rtt;
+    assert_eq!(rtt.max_ms.map(|m| m.round()), Some(100.0), "{rtt:?}");
+    // bufferbloat.pcap: a 20 Mbit/s link whose queue holds 300,000 B = 120 ms, on a
+    // 10 ms path: no round trip can exceed 130 ms plus a delayed ACK (40 ms). Timing the
+    // SACKed segments gave 238 and 247 ms "delay spikes" on the two bulk flows.
+    let s = open("bufferbloat.pcap");
+    let a = s.analysis().unwrap();
+    for c in &a.connections[..2] {
+        assert!(data(c).rtt.max_ms.unwrap() < 130.0 + 41.0, "{:?}", data(c).rtt);
+        assert!(c.diagnosis.episodes.iter().all(|e| e.kind != "delay-spike"), "{:?}", c.diagnosis.episodes);
+    }
+}

@@ -409,10 +409,14 @@ impl Conn {
                 rev.peer_ack_by_rst = seg.flags & RST != 0;
                 // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
                 acks_new_data = true;
-                if let Some(ns) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
-                    note_turn(&mut self.min_turn, d, ns);
+                if let Some((ns, round_trip)) = rev.ack_rtt.on_ack_sample(a, seg.ts_ns) {
+                    // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
+                    // statistics and of the turns, like an old timestamp echo.
+                    if round_trip {
+                        note_turn(&mut self.min_turn, d, ns);
+                    }
                     if store {
-                        self.rows.push_rtt(t_ns, rdir, ns, 0);
+                        self.rows.push_rtt(t_ns, rdir, ns, if round_trip { 0 } else { 2 });
                     }
                 }
             }
@@ -467,6 +471,10 @@ impl Conn {
                 // rel() advances the unwrap reference: call it even when not storing.
                 let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
                 blocks[i] = (left, right);
+                // Received out of order (a D-SACK block lies at or below the ACK).
+                if ack_rel.is_some_and(|a| right > a) {
+                    rev.ack_rtt.on_sack(right);
+                }
                 if store {
                     self.rows.push_sack(t_ns, d as u8, left, right);
                 }

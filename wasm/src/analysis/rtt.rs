@@ -27,11 +27,21 @@ struct Sent {
 }
 
 /// ACK-based RTT state of one direction (times in ns, sequence numbers relative).
-#[derive(Default, Debug)]
+#[derive(Debug)]
 pub struct AckRtt {
     pending: VecDeque<Sent>,
-    /// Highest end of sequence space sent so far.
-    high: Option<i64>,
+    /// Highest end of sequence space sent so far (i64::MIN: nothing yet; no Option,
+    /// so that the SACK edge below adds nothing to 10^6 connections' state).
+    high: i64,
+    /// Highest right edge of the SACK blocks the peer sent (i64::MIN: none): the
+    /// bytes below it that a later cumulative ACK covers were received before it.
+    sacked_high: i64,
+}
+
+impl Default for AckRtt {
+    fn default() -> Self {
+        AckRtt { pending: VecDeque::new(), high: i64::MIN, sacked_high: i64::MIN }
+    }
 }
 
 impl AckRtt {
@@ -43,7 +53,8 @@ impl AckRtt {
         if end <= start {
             return;
         }
-        let high = self.high.unwrap_or(start);
+        let none_yet = self.high == i64::MIN;
+        let high = if none_yet { start } else { self.high };
         if start < high {
             // Bytes sent again: Karn — mark every pending segment it overlaps.
             for p in self.pending.iter_mut().rev() {
@@ -55,20 +66,30 @@ impl AckRtt {
                 }
             }
         }
-        if end > high || self.high.is_none() {
+        if end > high || none_yet {
             let new_start = start.max(high);
             if self.pending.len() == MAX_PENDING {
                 self.pending.pop_front();
             }
             // A segment that is partly a retransmission is ambiguous as well.
             self.pending.push_back(Sent { start: new_start, end, t_ns, retransmitted: start < high || ambiguous });
-            self.high = Some(end);
+            self.high = end;
         }
     }
 
     /// The peer acknowledged everything below `ack`; returns an RTT in ns if the
     /// ACK completes a sample.
     pub fn on_ack(&mut self, ack: i64, t_ns: i64) -> Option<i64> {
+        self.on_ack_sample(ack, t_ns).map(|(ns, _)| ns)
+    }
+
+    /// [`AckRtt::on_ack`] and whether the sample times a round trip: not when the peer
+    /// had already SACKed the segment timed (RFC 2018 §4). Then the receiver held it
+    /// out of order behind a hole, and the cumulative ACK moved only once the hole was
+    /// filled: the "RTT" is the repair (outage-in-recovery.pcap: 5,027 ms on a 10 ms
+    /// path, tshark's `ack_rtt` says so too). Karn's rule does not catch it: that
+    /// segment was sent once. (Linux times such a segment by the SACK instead.)
+    pub fn on_ack_sample(&mut self, ack: i64, t_ns: i64) -> Option<(i64, bool)> {
         let mut newest = None;
         while let Some(p) = self.pending.front() {
             if p.end > ack {
@@ -77,9 +98,14 @@ impl AckRtt {
             newest = self.pending.pop_front();
         }
         match newest {
-            Some(p) if !p.retransmitted && t_ns >= p.t_ns => Some(t_ns - p.t_ns),
+            Some(p) if !p.retransmitted && t_ns >= p.t_ns => Some((t_ns - p.t_ns, p.end > self.sacked_high)),
             _ => None,
         }
+    }
+
+    /// The peer SACKed sequence space up to `right` (a block above its cumulative ACK).
+    pub fn on_sack(&mut self, right: i64) {
+        self.sacked_high = self.sacked_high.max(right);
     }
 }
 
@@ -221,5 +247,21 @@ mod tests {
         // flight: the sender's next data segment echoes it one path RTT later.
         r.on_send(10, 11_000_000_000, true);
         assert_eq!(r.on_echo(10, 11_040_000_000, request), Some(TsSample { ns: 40_000_000, trusted: true }));
+    }
+
+    #[test]
+    fn an_ack_of_a_segment_sacked_before_times_the_repair_not_a_round_trip() {
+        // Segments [0,1000) at 0 ms and [1000,2000) at 1 ms; the first is lost: the peer
+        // SACKs [1000,2000) at 11 ms, the retransmission goes at 20 ms, and the ACK of
+        // 2000 at 31 ms covers the second segment, received 20 ms before.
+        let mut r = AckRtt::default();
+        r.on_send(0, 1000, 0, false);
+        r.on_send(1000, 2000, 1_000_000, false);
+        r.on_sack(2000);
+        r.on_send(0, 1000, 20_000_000, false);
+        assert_eq!(r.on_ack_sample(2000, 31_000_000), Some((30_000_000, false)));
+        // The next segment, never SACKed: a round trip.
+        r.on_send(2000, 3000, 32_000_000, false);
+        assert_eq!(r.on_ack_sample(3000, 42_000_000), Some((10_000_000, true)));
     }
 }
