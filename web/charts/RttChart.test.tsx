@@ -21,4 +21,18 @@ describe('RTT chart (delay-spikes.pcap, engine answers)', () => {
     expect(svg.querySelector('.tcps-rtt-min-label')!.textContent).toMatch(/^min RTT [\d.]+ ms$/);
     expect(await tipAt(svg, 300)).toMatch(/^RTT [\d.]+ ms at [\d.]+ s/);
   });
+
+  it('scales to the counted samples; a left-out outlier sits on the top edge, said in the note', async () => {
+    // outage-in-recovery.pcap: one ACK sample times the 5 s repair of a hole (its
+    // segment was SACKed long before: docs/ANALYSIS.md "RTT"); counted samples reach 100 ms.
+    const { report, source } = engineFor('outage-in-recovery.pcap');
+    const summary = largest(report.connections);
+    const view = fullView(summary, 800, 190);
+    const samples = pointsOf(await source.query(ask(summary, view, 'rtt')));
+    const svg = newSvg();
+    drawRtt(svg, { samples, summary, direction: summary.dataDirection, source }, view);
+    const ticks = [...svg.querySelectorAll('.tick text')].map((t) => parseFloat(t.textContent!)).filter((v) => Number.isFinite(v));
+    expect(Math.max(...ticks)).toBeLessThan(200);
+    expect(svg.querySelector('.tcps-rtt-min-label')!.textContent).toMatch(/^min RTT 80\.29 ms · \d+ left-out samples? above the scale \(up to 5027\.1 ms\)$/);
+  });
 });

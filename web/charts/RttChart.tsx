@@ -41,10 +41,18 @@ export function drawRtt(
       (r.minMs != null ? `; minimum ${ms(r.minMs)}` : '') + (r.medianMs != null ? `, median ${ms(r.medianMs)}` : '') + '.',
   });
   const mk = m.samples?.markers;
+  // The scale is the counted samples': one left-out sample (a 5 s "RTT" that timed a
+  // repair, or a 1.25 s echo after a pause) would flatten every counted one onto the
+  // axis. Left-out samples above it sit on the top edge and the note says so.
   let ymax = m4Max(m.samples);
-  for (let k = 0; mk && k < mk.v.length; k++) if (mk.v[k] > ymax) ymax = mk.v[k];
-  if (ymax === 0) ymax = (r.minMs ?? 1) * 2;
+  let leftOutMax = 0;
+  for (let k = 0; mk && k < mk.v.length; k++) if (mk.v[k] > leftOutMax) leftOutMax = mk.v[k];
+  if (ymax === 0) ymax = leftOutMax || (r.minMs ?? 1) * 2;
   const y = d3.scaleLinear().domain([0, ymax * 1.08]).range([f.innerHeight, 0]).nice();
+  const top = y.domain()[1];
+  const yClamped = (v: number) => y(Math.min(v, top));
+  let above = 0;
+  for (let k = 0; mk && k < mk.v.length; k++) if (mk.v[k] > top) above++;
   drawYAxis(f, y, (v) => `${v} ms`, 'RTT (ms)');
   drawTimeAxis(f);
   if (m.samples && m.samples.total === 0 && !(mk && mk.t.length)) drawEmpty(f, 'No RTT samples in this view');
@@ -53,7 +61,9 @@ export function drawRtt(
     const ym = y(r.minMs);
     f.plot.append('line').attr('class', 'tcps-rtt-min').attr('x1', 0).attr('x2', f.innerWidth).attr('y1', ym).attr('y2', ym)
       .attr('stroke-dasharray', '6 3');
-    drawNote(f, `min RTT ${ms(r.minMs)}`, 'tcps-note tcps-rtt-min-label');
+    drawNote(f, `min RTT ${ms(r.minMs)}` + aboveText(above, leftOutMax), 'tcps-note tcps-rtt-min-label');
+  } else if (above > 0) {
+    drawNote(f, aboveText(above, leftOutMax).replace(/^ · /, ''), 'tcps-note tcps-rtt-min-label');
   }
   f.plot.append('path').attr('class', 'tcps-rtt tcps-dots tcps-rtt-kind-0').attr('data-points', m.samples?.column.length ?? 0)
     .attr('data-total', m.samples?.total ?? 0)
@@ -61,19 +71,25 @@ export function drawRtt(
   if (mk) {
     const idx = Uint32Array.from(mk.t.keys());
     f.plot.append('path').attr('class', 'tcps-rtt tcps-dots tcps-rtt-kind-2').attr('data-points', idx.length)
-      .attr('d', dotsPath(idx, (k) => f.x(mk.t[k]), (k) => y(mk.v[k])));
+      .attr('d', dotsPath(idx, (k) => f.x(mk.t[k]), (k) => yClamped(mk.v[k])));
   }
 
   const pick: Pick = async (t) => {
     const p = await m.source?.at?.({ connection: m.summary.id, series: 'rtt', direction: m.direction, t });
     if (!p || p.value == null) return null;
     return {
-      x: f.x(p.t), y: y(p.value),
+      x: f.x(p.t), y: yClamped(p.value),
       lines: [`RTT ${ms(p.value)} at ${formatTime(p.t)}`, ...(r.minMs != null ? [`minimum ${ms(r.minMs)}`] : [])],
     };
   };
   bindTimeInteractions(f, { view, onRangeChange, pick, hover });
   followHover(f, hover);
+}
+
+/** " · 1 left-out sample above the scale (5027 ms)": what the top edge hides. */
+function aboveText(above: number, max: number): string {
+  if (above === 0) return '';
+  return ` · ${above} left-out sample${above === 1 ? '' : 's'} above the scale (up to ${ms(max)})`;
 }
 
 export function RttChart({ source, summary, direction, view, onRangeChange, hover, onDrawn }: ChartProps) {

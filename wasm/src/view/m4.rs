@@ -62,6 +62,19 @@ pub fn query(col: &PointColumn, t0: f64, t1: f64, columns: u32) -> Points {
 
 /// At most one marker per pixel column (the first), with the column's count.
 pub fn markers(m: &MarkerColumn, t0: f64, t1: f64, columns: u32) -> Markers {
+    markers_keeping(m, t0, t1, columns, |_, lo, _| lo)
+}
+
+/// [`markers`] keeping each column's largest value instead of its first: the RTT
+/// samples left out of the statistics, where the first of a column hid a 5,027 ms
+/// "RTT" behind an 81 ms one (outage-in-recovery.pcap) — a spike must not vanish
+/// when zoomed out (issue 14), and the chart's note says how high they go.
+pub fn markers_largest(m: &MarkerColumn, t0: f64, t1: f64, columns: u32) -> Markers {
+    markers_keeping(m, t0, t1, columns, |v, lo, hi| (lo..hi).fold(lo, |best, i| if v[i] > v[best] { i } else { best }))
+}
+
+/// One marker per non-empty column: the one `pick(values, lo, hi)` names in [lo, hi).
+fn markers_keeping(m: &MarkerColumn, t0: f64, t1: f64, columns: u32, pick: impl Fn(&[f64], usize, usize) -> usize) -> Markers {
     let mut out = Markers::default();
     let end = upper_bound_from(&m.t, 0, t1);
     let mut lo = lower_bound_from(&m.t, 0, t0);
@@ -71,10 +84,11 @@ pub fn markers(m: &MarkerColumn, t0: f64, t1: f64, columns: u32) -> Markers {
         }
         let hi = if c + 1 == columns { end } else { lower_bound_from(&m.t, lo, edge(t0, t1, columns, c + 1)).min(end) };
         if hi > lo {
-            out.t.push(m.t[lo]);
-            out.v.push(m.v[lo]);
-            out.flags.push(m.flags[lo]);
-            out.frame.push(m.frame[lo]);
+            let k = pick(&m.v, lo, hi).clamp(lo, hi - 1);
+            out.t.push(m.t[k]);
+            out.v.push(m.v[k]);
+            out.flags.push(m.flags[k]);
+            out.frame.push(m.frame[k]);
             out.count.push((hi - lo).min(u32::MAX as usize) as u32);
         }
         lo = hi;

@@ -148,7 +148,7 @@ impl ViewEngine {
                 let key = Key::Markers { conn: conn_index, dir, series: Series::Rtt };
                 if req.series == Series::Rtt {
                     if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, Series::Rtt, dir, offset_ms))) {
-                        points.markers = Some(m4::markers(m, v.t0, v.t1, v.columns));
+                        points.markers = Some(m4::markers_largest(m, v.t0, v.t1, v.columns));
                     }
                 }
                 ViewData::Points(points)
