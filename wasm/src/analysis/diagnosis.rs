@@ -85,14 +85,16 @@ pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -
 /// [`diagnose`] with the RTT samples from any source (summary.rs reads them from
 /// the compact store instead of materializing RTT columns).
 pub fn diagnose_rows(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64) -> Diagnosis {
-    diagnose_keeping_spans(conn, packets, rtt, tick, None, None)
+    let one_direction = super::one_direction::judge(conn, packets);
+    diagnose_keeping_spans(conn, packets, rtt, tick, None, None, one_direction)
 }
 
 /// [`diagnose_rows`]; with `spans`, the data direction's window-limited spans from the
 /// same pass go there as `(direction, spans, active seconds)`
 /// (diagnosis_shares::window_limited_spans, which the view would otherwise redo).
 /// `facts`: the data direction's, if the stall pass already found them (used when
-/// they are of that direction and lag).
+/// they are of that direction and lag). `one_direction`: `one_direction::judge` of
+/// the connection (summary.rs needs it first, for the rate's clock: one pass, not two).
 pub fn diagnose_keeping_spans(
     conn: &ConnectionSummary,
     packets: &PacketColumns,
@@ -100,6 +102,7 @@ pub fn diagnose_keeping_spans(
     tick: f64,
     spans: Option<&mut (u8, Vec<(f64, f64)>, f64)>,
     facts: Option<&SenderFacts>,
+    one_direction: Option<super::one_direction::OneDirection>,
 ) -> Diagnosis {
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
@@ -147,7 +150,7 @@ pub fn diagnose_keeping_spans(
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, median_rtt);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
-    if let Some(od) = super::one_direction::judge(conn, packets) {
+    if let Some(od) = one_direction {
         let text = super::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };

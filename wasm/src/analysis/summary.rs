@@ -96,9 +96,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // stall pass in the windows as now scaled; only for a direction that carried payload.
     let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
     let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
-    // Whether both directions were captured (one_direction.rs), asked once if needed.
-    let packet_counts = [directions[0].packets, directions[1].packets];
-    let mut one_direction: Option<bool> = None;
+    // Whether both directions were captured (one_direction.rs): the rate's clock below
+    // and the diagnosis need it.
+    let one_direction = super::one_direction::judge_counts([directions[0].packets, directions[1].packets], &cols.packets);
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
@@ -121,7 +121,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         if ds.payload_bytes > 0 {
             // Bursts timed to their acknowledgement in the sender's time, which needs the
             // vantage point, and ACKs that answered the data (not a capture of one direction).
-            let timed = path.vantage != Vantage::Unknown && *one_direction.get_or_insert_with(|| super::one_direction::judge_counts(packet_counts, &cols.packets).is_none());
+            let timed = path.vantage != Vantage::Unknown && one_direction.is_none();
             let clock = timed.then_some(throughput::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
             ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
         }
@@ -151,7 +151,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();
-    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, &cols.packets, &store, tick, kept.as_mut(), data_facts);
+    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, &cols.packets, &store, tick, kept.as_mut(), data_facts, one_direction);
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)
