@@ -18,7 +18,9 @@ import { drawIntervals, intervalsOf, type IntervalAnswer } from './intervalMarks
 export const CAUSE_LABELS: Record<StallCause, string> = {
   'zero-window': 'zero window',
   'window-limited': 'window-limited',
-  'retransmission-timeout': 'retransmission timeout',
+  // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
+  // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
+  'retransmission-timeout': 'retransmission timer',
   'application-idle': 'application idle',
   'ack-wait': 'waiting for ACK',
   'delayed-ack': 'delayed ACK (Nagle)',

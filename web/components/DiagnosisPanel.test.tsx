@@ -38,7 +38,7 @@ describe('DiagnosisPanel', () => {
     expect(bar.querySelector('[data-share="application"]')).toBeNull(); // 0 % is not drawn
     const rows = [...el.querySelectorAll('[data-testid="stall-table"] tbody tr')];
     expect(rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
-      ['retransmission timeout', '1.015 s', '185 ms', 'retransmission of 1448 bytes at 1.200 s', '5–7'],
+      ['retransmission timer', '1.015 s', '185 ms', 'retransmission of 1448 bytes at 1.200 s', '5–7'],
       ['zero window', '3.400 s', '500 ms', 'window update to 64 KiB', '12–15'],
     ]);
     expect(el.querySelector('caption')!.textContent).toBe('2 stalls, 685 ms in total');

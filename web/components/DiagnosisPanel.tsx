@@ -61,7 +61,9 @@ export const LIMIT_LABEL: Record<Limit, string> = {
 export const CAUSE_LABEL: Record<StallCause, string> = {
   'zero-window': 'zero window',
   'window-limited': 'window-limited',
-  'retransmission-timeout': 'retransmission timeout',
+  // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
+  // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
+  'retransmission-timeout': 'retransmission timer',
   'application-idle': 'application idle',
   'ack-wait': 'waiting on ACKs',
   'delayed-ack': 'Nagle waiting for a delayed ACK',
