@@ -409,7 +409,7 @@ impl Conn {
                 rev.peer_ack_by_rst = seg.flags & RST != 0;
                 // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
                 acks_new_data = true;
-                if let Some((ns, round_trip)) = rev.ack_rtt.on_ack_sample(a, seg.ts_ns) {
+                if let Some((ns, round_trip)) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
                     // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
                     // statistics and of the turns, like an old timestamp echo.
                     if round_trip {

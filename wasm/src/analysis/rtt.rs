@@ -78,18 +78,13 @@ impl AckRtt {
     }
 
     /// The peer acknowledged everything below `ack`; returns an RTT in ns if the
-    /// ACK completes a sample.
-    pub fn on_ack(&mut self, ack: i64, t_ns: i64) -> Option<i64> {
-        self.on_ack_sample(ack, t_ns).map(|(ns, _)| ns)
-    }
-
-    /// [`AckRtt::on_ack`] and whether the sample times a round trip: not when the peer
-    /// had already SACKed the segment timed (RFC 2018 §4). Then the receiver held it
+    /// ACK completes a sample, and whether that sample times a round trip: not when
+    /// the peer had already SACKed the segment timed (RFC 2018 §4). Then the receiver held it
     /// out of order behind a hole, and the cumulative ACK moved only once the hole was
     /// filled: the "RTT" is the repair (outage-in-recovery.pcap: 5,027 ms on a 10 ms
     /// path, tshark's `ack_rtt` says so too). Karn's rule does not catch it: that
     /// segment was sent once. (Linux times such a segment by the SACK instead.)
-    pub fn on_ack_sample(&mut self, ack: i64, t_ns: i64) -> Option<(i64, bool)> {
+    pub fn on_ack(&mut self, ack: i64, t_ns: i64) -> Option<(i64, bool)> {
         let mut newest = None;
         while let Some(p) = self.pending.front() {
             if p.end > ack {
@@ -187,7 +182,7 @@ mod tests {
         r.on_send(1, 1449, 0, false); // segment 1 at t=0
         r.on_send(1449, 2897, 2_000_000, false); // segment 2 at t=2 ms
         // One ACK for both at t=12 ms: sample from segment 2 → 10 ms (not 12 ms).
-        assert_eq!(r.on_ack(2897, 12_000_000), Some(10_000_000));
+        assert_eq!(r.on_ack(2897, 12_000_000), Some((10_000_000, true)));
         // A repeated ACK gives nothing.
         assert_eq!(r.on_ack(2897, 13_000_000), None);
     }
@@ -198,7 +193,7 @@ mod tests {
         r.on_send(1, 1001, 0, false);
         // ACK 500 covers no whole segment.
         assert_eq!(r.on_ack(500, 5_000_000), None);
-        assert_eq!(r.on_ack(1001, 6_000_000), Some(6_000_000));
+        assert_eq!(r.on_ack(1001, 6_000_000), Some((6_000_000, true)));
     }
 
     #[test]
@@ -210,7 +205,7 @@ mod tests {
         assert_eq!(r.on_ack(1001, 210_000_000), None);
         // New data afterwards is timed again.
         r.on_send(1001, 2001, 220_000_000, false);
-        assert_eq!(r.on_ack(2001, 230_000_000), Some(10_000_000));
+        assert_eq!(r.on_ack(2001, 230_000_000), Some((10_000_000, true)));
     }
 
     #[test]
@@ -259,9 +254,9 @@ mod tests {
         r.on_send(1000, 2000, 1_000_000, false);
         r.on_sack(2000);
         r.on_send(0, 1000, 20_000_000, false);
-        assert_eq!(r.on_ack_sample(2000, 31_000_000), Some((30_000_000, false)));
+        assert_eq!(r.on_ack(2000, 31_000_000), Some((30_000_000, false)));
         // The next segment, never SACKed: a round trip.
         r.on_send(2000, 3000, 32_000_000, false);
-        assert_eq!(r.on_ack_sample(3000, 42_000_000), Some((10_000_000, true)));
+        assert_eq!(r.on_ack(3000, 42_000_000), Some((10_000_000, true)));
     }
 }

@@ -86,14 +86,14 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], clock: O
                     // Delivered before the next burst began, or the two ran together.
                     (bits, seconds) = b.add_to(bits, seconds, Some(t));
                 }
-                burst = Some(Burst { start: t, high: f64::NEG_INFINITY, end: t, acked: false, bytes: 0, first_instant_bytes: 0, min_delivery });
+                burst = Some(Burst { start: t, high: f64::NEG_INFINITY, end: t, acked: false, bytes: 0, first_instant_bytes: 0 });
             }
             if let Some(b) = burst.as_mut() {
                 b.on_data(t, cols.seq.get(i).map_or(f64::NAN, |s| s + f64::from(cols.len[i])), cols.len[i]);
             }
         } else if cols.dir[i] != dir && clock.is_some() {
             if let Some(b) = burst.as_mut() {
-                b.on_ack(cols.ack.get(i).copied().unwrap_or(f64::NAN), t + lag);
+                b.on_ack(cols.ack.get(i).copied().unwrap_or(f64::NAN), t + lag, min_delivery);
             }
         }
     }
@@ -119,8 +119,6 @@ struct Burst {
     bytes: u64,
     /// Bytes of the segments stamped at `start`.
     first_instant_bytes: u64,
-    /// The path RTT (0: unknown): the shortest time an acknowledged burst can take.
-    min_delivery: f64,
 }
 
 impl Burst {
@@ -136,10 +134,11 @@ impl Burst {
         self.end = self.end.max(t);
     }
 
-    /// A packet of the peer acknowledging `ack` (NaN: no ACK), at `t_sender`.
-    fn on_ack(&mut self, ack: f64, t_sender: f64) {
+    /// A packet of the peer acknowledging `ack` (NaN: no ACK), at `t_sender`;
+    /// `min_delivery`: the path RTT (0: unknown), the shortest an acknowledged burst takes.
+    fn on_ack(&mut self, ack: f64, t_sender: f64, min_delivery: f64) {
         if !self.acked && ack >= self.high {
-            (self.end, self.acked) = (self.end.max(t_sender).max(self.start + self.min_delivery), true);
+            (self.end, self.acked) = (self.end.max(t_sender).max(self.start + min_delivery), true);
         }
     }
 
