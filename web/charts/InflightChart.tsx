@@ -11,7 +11,7 @@ import * as d3 from 'd3';
 import type { ViewAnswer, PackedPoints } from '../worker/viewAnswer';
 import type { ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
-import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, type ChartView } from './frame';
+import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, yTickCount, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { m4BarsPath, m4Max, m4StepPath } from './m4Paths';
 import { formatBytes, formatCount, formatDuration, formatTime } from './units';
@@ -52,7 +52,7 @@ export function drawInflight(
   });
   const ymax = Math.max(m4Max(m.inflight), m4Max(m.rwnd)) * 1.08 || 1;
   const y = d3.scaleLinear().domain([0, ymax]).range([f.innerHeight, 0]);
-  drawYAxis(f, y, formatBytes, 'bytes', byteTicks(0, ymax, Math.max(2, Math.floor(f.innerHeight / 40))));
+  drawYAxis(f, y, formatBytes, 'bytes', byteTicks(0, ymax, yTickCount(f)));
   drawTimeAxis(f);
   if (m.inflight && m.inflight.total === 0 && !m.inflight.before && !m.inflight.after) drawEmpty(f, 'No data segments in this view');
 

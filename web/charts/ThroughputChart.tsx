@@ -9,7 +9,7 @@ import * as d3 from 'd3';
 import type { ConnectionSummary } from '../model/types';
 import type { ViewQuery, ViewSource } from '../worker/viewSource';
 import type { PackedBins, ViewAnswer } from '../worker/viewAnswer';
-import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, wholeTicks, type ChartView } from './frame';
+import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, wholeTicks, yTickCount, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { linePath, stepPath } from './paths';
 import { formatBitrate, formatBytes, formatDuration, formatTime } from './units';
@@ -93,7 +93,7 @@ export function drawThroughput(
   let ymax = 0;
   for (const a of m.answers) for (const v of binsOf(a)?.bps ?? []) if (v > ymax) ymax = v;
   const y = d3.scaleLinear().domain([0, ymax > 0 ? ymax * 1.08 : 1]).range([f.innerHeight, 0]).nice();
-  drawYAxis(f, y, formatBitrate, 'bit/s', wholeTicks(y, Math.max(2, Math.floor(f.innerHeight / 40))));
+  drawYAxis(f, y, formatBitrate, 'bit/s', wholeTicks(y, yTickCount(f)));
   drawTimeAxis(f);
   if (main && main.bps.every((v) => v === 0)) drawEmpty(f, 'No payload in this view');
 

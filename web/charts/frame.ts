@@ -140,8 +140,13 @@ export function drawTimeAxis(f: Frame, label = 'Time since start of capture (s)'
   text.attr('x', f.innerWidth).text(label);
 }
 
+/** How many y ticks a frame's height takes: one per 40 px, at least 2. */
+export function yTickCount(f: Frame): number {
+  return Math.max(2, Math.floor(f.innerHeight / 40));
+}
+
 export function drawYAxis(f: Frame, y: d3.ScaleLinear<number, number>, format: (v: number) => string, label: string, tickValues?: number[]): void {
-  const values = tickValues ?? y.ticks(Math.max(2, Math.floor(f.innerHeight / 40)));
+  const values = tickValues ?? y.ticks(yTickCount(f));
   const g = axisGroup(f, 'tcps-axis-y');
   writeAxis(g, 'left', y, values, format, f.innerHeight);
   yAxisLabel(g, label, f.innerHeight);

@@ -5,7 +5,7 @@
 
 import * as d3 from 'd3';
 import type { ViewAnswer } from '../worker/viewAnswer';
-import { beginFrame, byteTicks, drawTimeAxis, drawYAxis, type ChartView } from '../charts/frame';
+import { beginFrame, byteTicks, drawTimeAxis, drawYAxis, yTickCount, type ChartView } from '../charts/frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from '../charts/interaction';
 import { m4Max, m4StepPath } from '../charts/m4Paths';
 import { pointsOf } from '../charts/InflightChart';
@@ -42,7 +42,7 @@ export function drawCompareInflight(
   const points = m.answers.map(([a, b]) => [pointsOf(a), pointsOf(b)] as const);
   const ymax = Math.max(0, ...points.flat().map(m4Max)) * 1.08 || 1;
   const y = d3.scaleLinear().domain([0, ymax]).range([f.innerHeight, 0]);
-  drawYAxis(f, y, formatBytes, 'bytes', byteTicks(0, ymax, Math.max(2, Math.floor(f.innerHeight / 40))));
+  drawYAxis(f, y, formatBytes, 'bytes', byteTicks(0, ymax, yTickCount(f)));
   drawTimeAxis(f, COMPARE_AXIS_LABEL);
   m.sides.forEach((side, k) => {
     const offset = side.summary.start;

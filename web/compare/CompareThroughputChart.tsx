@@ -6,7 +6,7 @@
 import * as d3 from 'd3';
 import type { ViewAnswer } from '../worker/viewAnswer';
 import { binsOf } from '../charts/ThroughputChart';
-import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, wholeTicks, type ChartView } from '../charts/frame';
+import { beginFrame, drawEmpty, drawTimeAxis, drawYAxis, wholeTicks, yTickCount, type ChartView } from '../charts/frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from '../charts/interaction';
 import { stepPath } from '../charts/paths';
 import { formatBitrate, formatBytes, formatDuration, formatTime } from '../charts/units';
@@ -42,7 +42,7 @@ export function drawCompareThroughput(
   let ymax = 0;
   for (const b of bins) for (const v of b?.bps ?? []) if (v > ymax) ymax = v;
   const y = d3.scaleLinear().domain([0, ymax > 0 ? ymax * 1.08 : 1]).range([f.innerHeight, 0]).nice();
-  drawYAxis(f, y, formatBitrate, 'bit/s', wholeTicks(y, Math.max(2, Math.floor(f.innerHeight / 40))));
+  drawYAxis(f, y, formatBitrate, 'bit/s', wholeTicks(y, yTickCount(f)));
   drawTimeAxis(f, COMPARE_AXIS_LABEL);
   if (bins.every((b) => b && b.bps.every((v) => v === 0))) drawEmpty(f, 'No payload in this view');
 
