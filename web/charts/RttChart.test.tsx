@@ -6,14 +6,20 @@ import { engineFor } from './testEngine';
 import { ask, fullView, largest, newSvg, num, tipAt } from './testUtil';
 import { rttStats } from '../model/types';
 
-describe('RTT chart (delay-spikes.pcap, engine answers)', () => {
+/** The largest connection of an example capture, its RTT chart drawn from the engine's answer. */
+async function drawnFor(capture: string) {
+  const { report, source } = engineFor(capture);
+  const summary = largest(report.connections);
+  const view = fullView(summary, 800, 190);
+  const samples = pointsOf(await source.query(ask(summary, view, 'rtt')));
+  const svg = newSvg();
+  drawRtt(svg, { samples, summary, direction: summary.dataDirection, source }, view);
+  return { summary, samples, svg };
+}
+
+describe('RTT chart (engine answers)', () => {
   it('draws the samples per pixel column with the minimum line at the summary minimum', async () => {
-    const { report, source } = engineFor('delay-spikes.pcap');
-    const summary = largest(report.connections);
-    const view = fullView(summary, 800, 190);
-    const samples = pointsOf(await source.query(ask(summary, view, 'rtt')));
-    const svg = newSvg();
-    drawRtt(svg, { samples, summary, direction: summary.dataDirection, source }, view);
+    const { summary, samples, svg } = await drawnFor('delay-spikes.pcap');
     const r = rttStats(summary.directions[summary.dataDirection].rtt);
     expect(num(svg, 'path.tcps-rtt-kind-0', 'data-points')).toBe(samples!.column.length);
     // Every sample drawn is a trusted one: the smallest is the summary's minimum.
@@ -25,12 +31,7 @@ describe('RTT chart (delay-spikes.pcap, engine answers)', () => {
   it('scales to the counted samples; a left-out outlier sits on the top edge, said in the note', async () => {
     // outage-in-recovery.pcap: one ACK sample times the 5 s repair of a hole (its
     // segment was SACKed long before: docs/ANALYSIS.md "RTT"); counted samples reach 100 ms.
-    const { report, source } = engineFor('outage-in-recovery.pcap');
-    const summary = largest(report.connections);
-    const view = fullView(summary, 800, 190);
-    const samples = pointsOf(await source.query(ask(summary, view, 'rtt')));
-    const svg = newSvg();
-    drawRtt(svg, { samples, summary, direction: summary.dataDirection, source }, view);
+    const { svg } = await drawnFor('outage-in-recovery.pcap');
     const ticks = [...svg.querySelectorAll('.tick text')].map((t) => parseFloat(t.textContent!)).filter((v) => Number.isFinite(v));
     expect(Math.max(...ticks)).toBeLessThan(200);
     expect(svg.querySelector('.tcps-rtt-min-label')!.textContent).toMatch(/^min RTT 80\.29 ms · \d+ left-out samples? above the scale \(up to 5027\.1 ms\)$/);
