@@ -147,3 +147,35 @@ fn kept_window_limited_spans_are_the_rebuilt_ones() {
     // rwnd-limited.pcap's transfer (8702 packets, window-limited 84 %) among them.
     assert!(compared >= 1, "no example connection kept window-limited spans");
 }
+
+/// The RTT chart draws the round trips the statistics count (analysis/round_trips.rs):
+/// over the whole connection its largest point is `rtt.maxMs` and its smallest at most
+/// `rtt.minMs` (the chart also draws samples below one clock tick, which the statistics
+/// leave out), in both directions, whether the other part is added as its minimum or
+/// as last measured (a receiver-side capture's data, a sender-side capture's ACKs).
+#[test]
+fn rtt_points_are_the_summary_round_trips() {
+    let mut followed = 0;
+    for (name, a) in examples() {
+        let mut engine = ViewEngine::new();
+        for c in &a.connections {
+            for d in 0..2u8 {
+                let rtt = &c.directions[d as usize].rtt;
+                let req = ViewRequest { t0: c.start - 1.0, ..request(c.id, Series::Rtt, c.end + 1.0, d) };
+                let r = engine.query(&a, &req);
+                let ViewData::Points(p) = &r.data else { panic!("{name}: not points") };
+                let (Some(max), Some(min)) = (rtt.max_ms, rtt.min_ms) else {
+                    continue;
+                };
+                followed += usize::from(rtt.offset_follows);
+                let drawn_max = p.max.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let drawn_min = p.min.iter().copied().fold(f64::INFINITY, f64::min);
+                assert!((drawn_max - max).abs() < 1e-9, "{name} #{} dir {d}: chart {drawn_max}, summary {max}", c.id);
+                assert!(drawn_min <= min + 1e-9, "{name} #{} dir {d}: chart {drawn_min}, summary {min}", c.id);
+                assert!(p.total >= rtt.samples, "{name} #{} dir {d}", c.id);
+            }
+        }
+    }
+    // Every receiver-side example's data direction and every sender-side one's ACKs.
+    assert!(followed >= 20, "{followed}");
+}

@@ -15,7 +15,7 @@ fn pipe_is_in_flight_less_the_last_acks_sack_blocks_as_tshark() {
     let path = format!("{}/../public/examples/loss-1pct.pcap", env!("CARGO_MANIFEST_DIR"));
     let s = analyze_bytes(&std::fs::read(&path).unwrap(), AnalysisOptions::default(), 1 << 20);
     let store = &s.analysis().unwrap().stores[1];
-    let (pipe, inflight) = (points(store, Series::Pipe, 0, 0.0), points(store, Series::Inflight, 0, 0.0));
+    let (pipe, inflight) = (points(store, Series::Pipe, 0, &Default::default()), points(store, Series::Inflight, 0, &Default::default()));
     // One value per data segment with a bytes-in-flight value, at the same times.
     assert_eq!((pipe.t.len(), inflight.t.len()), (8302, 8302));
     assert_eq!(pipe.t, inflight.t);
@@ -75,7 +75,7 @@ fn the_tooltip_reads_the_pipe_point_and_the_events_bin() {
     let path = format!("{}/../public/examples/loss-1pct.pcap", env!("CARGO_MANIFEST_DIR"));
     let s = analyze_bytes(&std::fs::read(&path).unwrap(), AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().unwrap();
-    let (pipe, inflight) = (points(&a.stores[1], Series::Pipe, 0, 0.0), points(&a.stores[1], Series::Inflight, 0, 0.0));
+    let (pipe, inflight) = (points(&a.stores[1], Series::Pipe, 0, &Default::default()), points(&a.stores[1], Series::Inflight, 0, &Default::default()));
     // A segment sent while the receiver had SACKed data above a hole: there the pipe
     // is below SND.NXT − SND.UNA, so the tooltip's value tells them apart.
     let k = (0..pipe.t.len()).find(|&k| pipe.v[k] < inflight.v[k]).unwrap();

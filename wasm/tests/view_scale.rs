@@ -64,7 +64,7 @@ fn measure(n: u64) {
     let t = Instant::now();
     let mut separate = 0;
     for s in packet_series::POINT_SERIES {
-        separate += sources::points(store, s, dir, 0.0).bytes();
+        separate += sources::points(store, s, dir, &Default::default()).bytes();
     }
     for s in packet_series::RATE_SERIES {
         separate += sources::cumulative(store, s, dir).bytes();

@@ -128,6 +128,11 @@ describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named 
     const rx = receiverSide();
     (rx.directions[0].rtt as { offsetMs?: number }).offsetMs = 24.9;
     expect(text(render(<DiagnosisPanel summary={rx} />), 'rtt-stats')).toContain('— each sample adds the 25 ms of the round trip on the other side of the capture point');
+    // Where the data's own part is the receiver's ACK delay, the far part follows the queue.
+    (rx.directions[0].rtt as { offsetFollows?: boolean }).offsetFollows = true;
+    expect(text(render(<DiagnosisPanel summary={rx} />), 'rtt-stats')).toContain(
+      '— each sample adds the round trip on the other side of the capture point as last measured (at least 25 ms)',
+    );
     // A report without the issue-13 fields: what it has, the rest as "–".
     const old = render(<DiagnosisPanel summary={summary} />);
     expect(text(old, 'rtt-stats')).toBe('min 2.8 ms, median 3 ms, p95 –, max –');

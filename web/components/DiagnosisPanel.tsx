@@ -217,6 +217,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
   const episodes = episodesOf(d).filter((e) => e.kind !== 'latency');
   const rtt = rttStats(sender.rtt);
   const offset = 'offsetMs' in sender.rtt ? sender.rtt.offsetMs : undefined;
+  const follows = 'offsetFollows' in sender.rtt && sender.rtt.offsetFollows === true;
   const active = activeMeanBps(sender.throughput);
   return (
     <section
@@ -278,7 +279,9 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
           )}
           {offset != null && offset > 0 && (
             <span className="muted">
-              {' '}— each sample adds the {formatMs(offset)} of the round trip on the other side of the capture point
+              {follows
+                ? ` — each sample adds the round trip on the other side of the capture point as last measured (at least ${formatMs(offset)})`
+                : ` — each sample adds the ${formatMs(offset)} of the round trip on the other side of the capture point`}
             </span>
           )}
         </dd>

@@ -46,8 +46,8 @@ export const stallCount = (d: Pick<DirectionSummary, 'stalls' | 'stallCount'>): 
 export type ThroughputStats = Gen.ThroughputSummary;
 export type LegacyThroughputStats = Omit<ThroughputStats, 'activeMeanBps'>;
 
-/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs is missing in older snapshots. */
-export type RttStats = Omit<Gen.RttSummary, 'offsetMs'> & { offsetMs?: number };
+/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs and offsetFollows are missing in older snapshots. */
+export type RttStats = Omit<Gen.RttSummary, 'offsetMs' | 'offsetFollows'> & { offsetMs?: number; offsetFollows?: boolean };
 export type LegacyRttStats = Pick<RttStats, 'minMs' | 'medianMs'>;
 
 /** The numbers the headline used; the BDP calculator is seeded from exactly these. */

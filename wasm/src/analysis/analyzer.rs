@@ -445,6 +445,9 @@ impl Conn {
             if has_ack {
                 let new_data = seg.payload_len > 0 && !probe && prev_next.map_or(true, |p| end_rel > p);
                 let echo = Echo { acks_new_data, sends_new_data: new_data };
+                if new_data {
+                    rev.ts_rtt.on_peer_data(seg.ts_ns);
+                }
                 if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
                     note_turn(&mut self.min_turn, d, sample.ns);
                     if store {

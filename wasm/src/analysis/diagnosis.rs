@@ -248,12 +248,15 @@ fn rtts(conn: &ConnectionSummary) -> (f64, f64) {
     (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn)].rtt.median_ms))
 }
 
-/// The direction whose own measured part of the round trip is the larger (the
-/// smaller offset, summary.rs): the part that crosses the bottleneck, where a queue
-/// shows. The data direction on a tie.
+/// The direction whose round trips show the queue: the data direction when its
+/// samples add the far part as last measured (a receiver-side capture,
+/// round_trips.rs: the RTT the chart and the statistics show), else the one whose own
+/// measured part is the larger (the smaller offset, summary.rs), the part that
+/// crosses the bottleneck. The data direction on a tie.
 fn queue_direction(conn: &ConnectionSummary) -> usize {
     let d = conn.data_direction.min(1) as usize;
-    if conn.directions[d].rtt.offset_ms <= conn.directions[1 - d].rtt.offset_ms { d } else { 1 - d }
+    let (me, other) = (&conn.directions[d].rtt, &conn.directions[1 - d].rtt);
+    if me.offset_follows || me.offset_ms <= other.offset_ms { d } else { 1 - d }
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {

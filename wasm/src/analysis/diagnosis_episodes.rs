@@ -18,6 +18,7 @@ use super::diagnosis_format::{format_duration, format_percent, format_timestamp}
 use super::diagnosis_shares::TimeShares;
 use super::stalls::is_data_segment;
 use super::columns::{PacketColumns, RttSource};
+use super::round_trips::RoundTripRule;
 use super::{ConnectionSummary, Episode, StallCause};
 
 pub const LONG_STALL_S: f64 = 0.3;
@@ -118,11 +119,13 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
     // (RFC 1122 §4.2.3.2, ~40 ms on Linux), not a spike: at least MIN_SPIKE_SAMPLES.
     let mut spans: Vec<(f64, f64, u32)> = Vec::new();
     let mut peak: Vec<f64> = Vec::new();
-    samples.for_each_rtt_ms(&mut |t, dir, rtt_ms, kind| {
-        let dir = dir as usize & 1;
-        // Full round trips (summary.rs adds the other part's minimum); trusted only.
-        let rtt = rtt_ms / 1000.0 + conn.directions[dir].rtt.offset_ms / 1000.0;
-        if kind & 2 != 0 || !(rtt > limit) {
+    let rule = RoundTripRule::of(conn);
+    rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
+        // Full round trips, as the statistics and the chart count them; trusted only.
+        // A direction whose own part is local (round_trips.rs) only adds its host's ACK
+        // delay (a delayed ACK is no spike) to the far part the other direction measures.
+        let rtt = round_trip_ms / 1000.0;
+        if kind & 2 != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
             return;
         }
         // The sample's round trip began rtt before it completed.

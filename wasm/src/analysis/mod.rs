@@ -20,6 +20,7 @@ pub mod handshake;
 pub mod limits;
 pub mod one_direction;
 pub mod retrans_kinds;
+pub mod round_trips;
 pub mod radio;
 pub mod rtt;
 pub mod sender_view;
@@ -109,6 +110,10 @@ pub struct RttSummary {
     pub excluded_samples: u64,
     /// Added to each measured part to make a round trip (see above), ms.
     pub offset_ms: f64,
+    /// Each sample adds the other part's latest trusted sample instead (this
+    /// direction's own part is the capturing host's: round_trips.rs); `offsetMs` only
+    /// before the first. Absent in reports made before it.
+    pub offset_follows: bool,
 }
 
 /// Where the capture was taken, relative to the data sender (vantage.rs).
@@ -399,14 +404,14 @@ impl Analysis {
     /// materialized from the compact store; empty for an unknown index.
     ///
     /// RTT samples come out as full round trips: each direction's measured part plus
-    /// its `RttSummary::offset_ms` (the other part), as its statistics count them, so
-    /// that the chart, the CSV and the summary show the same numbers.
+    /// the other part by the connection's rule (round_trips.rs), as its statistics
+    /// count them, so that the chart, the CSV and the summary show the same numbers.
     pub fn columns(&self, index: usize) -> ConnectionColumns {
         let mut cols = self.stores.get(index).map(ConnStore::columns).unwrap_or_default();
         if let Some(c) = self.connections.get(index) {
-            for i in 0..cols.rtt.rtt_ms.len() {
-                cols.rtt.rtt_ms[i] += c.directions[cols.rtt.dir[i] as usize & 1].rtt.offset_ms;
-            }
+            let mut full = Vec::with_capacity(cols.rtt.rtt_ms.len());
+            round_trips::RoundTripRule::of(c).for_each(&cols.rtt, &mut |_, _, _, round_trip_ms, _| full.push(round_trip_ms));
+            cols.rtt.rtt_ms = full;
         }
         cols
     }

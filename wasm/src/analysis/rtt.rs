@@ -109,6 +109,46 @@ impl AckRtt {
 #[derive(Default, Debug)]
 pub struct TsRtt {
     sent: VecDeque<(u32, i64, bool)>,
+    /// The peer's new data as it arrived (see `on_echo`); made at its first segment.
+    peer_data: Option<Box<ArrivalGaps>>,
+}
+
+/// Gaps between the peer's segments of new data, for "the largest gap since time t"
+/// with t rising (the pending TSvals are echoed oldest first): a monotonic queue
+/// (the sliding-window maximum), gaps decreasing from front to back.
+#[derive(Debug)]
+struct ArrivalGaps {
+    last_ns: i64,
+    /// (arrival that ended the gap, gap), ns.
+    gaps: VecDeque<(i64, i64)>,
+}
+
+/// Gaps remembered at most: a longer strictly shrinking run loses its oldest (largest)
+/// gaps, only for TSvals older than all of them.
+const MAX_GAPS: usize = 256;
+
+impl ArrivalGaps {
+    fn on_arrival(&mut self, t_ns: i64) {
+        let gap = t_ns.saturating_sub(self.last_ns).max(0);
+        self.last_ns = self.last_ns.max(t_ns);
+        while self.gaps.back().is_some_and(|&(_, g)| g <= gap) {
+            self.gaps.pop_back();
+        }
+        if self.gaps.len() == MAX_GAPS {
+            self.gaps.pop_front();
+        }
+        self.gaps.push_back((t_ns, gap));
+    }
+
+    /// The longest time without the peer's new data between `since_ns` and now (a gap
+    /// that began before `since_ns` counts from there); gaps ending by `since_ns` are
+    /// dropped for good, since later queries start later.
+    fn longest_since(&mut self, since_ns: i64) -> i64 {
+        while self.gaps.front().is_some_and(|&(end, _)| end <= since_ns) {
+            self.gaps.pop_front();
+        }
+        self.gaps.front().map_or(0, |&(end, g)| g.min(end - since_ns))
+    }
 }
 
 /// How the peer's segment that echoed a TSval relates to it (for [`TsRtt::on_echo`]).
@@ -154,6 +194,16 @@ impl TsRtt {
     /// when the echo answers our segment: it acknowledges new data of ours, or it is
     /// new data that our ACK clocked out (the peer was busy sending when we sent the
     /// TSval). Untrusted samples are kept for the chart and left out of statistics.
+    ///
+    /// The peer was busy when the capture saw it still had data outstanding after our
+    /// segment, or when its new data kept arriving through the sample, never pausing
+    /// for half of it: at a receiver-side capture the sender's data in flight is not
+    /// yet seen when the ACK passes (the ACK covers all the capture saw), yet it keeps
+    /// arriving, while a sender whose application paused sent nothing for most of the
+    /// sample (`rx-cubic-loss.pcap` at 0.611 s: 80 ms of an 85 ms echo, which came on
+    /// the second segment after the pause). Without the second test nine in ten
+    /// far-part samples of a receiver-side bulk download were left out
+    /// (round_trips.rs needs them). Call `on_peer_data` for an echoing segment first.
     pub fn on_echo(&mut self, tsecr: u32, t_ns: i64, echo: Echo) -> Option<TsSample> {
         while let Some(&(v, t, peer_busy)) = self.sent.front() {
             let d = tsecr.wrapping_sub(v) as i32;
@@ -162,11 +212,19 @@ impl TsRtt {
             }
             self.sent.pop_front();
             if d == 0 {
-                let trusted = echo.acks_new_data || (echo.sends_new_data && peer_busy);
+                let arriving = echo.sends_new_data
+                    && self.peer_data.as_mut().is_some_and(|p| p.longest_since(t).saturating_mul(2) < t_ns.saturating_sub(t));
+                let busy = peer_busy || arriving;
+                let trusted = echo.acks_new_data || (echo.sends_new_data && busy);
                 return (t_ns >= t).then_some(TsSample { ns: t_ns - t, trusted });
             }
         }
         None
+    }
+
+    /// The peer sent a segment of new data at `t_ns` (before `on_echo` for that segment).
+    pub fn on_peer_data(&mut self, t_ns: i64) {
+        self.peer_data.get_or_insert_with(|| Box::new(ArrivalGaps { last_ns: t_ns, gaps: VecDeque::new() })).on_arrival(t_ns);
     }
 }
 
@@ -242,6 +300,35 @@ mod tests {
         // flight: the sender's next data segment echoes it one path RTT later.
         r.on_send(10, 11_000_000_000, true);
         assert_eq!(r.on_echo(10, 11_040_000_000, request), Some(TsSample { ns: 40_000_000, trusted: true }));
+    }
+
+    #[test]
+    fn at_a_receiver_the_senders_data_still_arriving_makes_its_echo_a_round_trip() {
+        // Captured at the client of a download with a 100 ms queue: the client's ACK
+        // (TSval 20) covers all the capture saw (the capture cannot tell the server has
+        // data in flight: peer_busy false), yet the server's data keeps arriving every
+        // 0.6 ms, and the segment echoing 20 comes 100 ms later: a round trip.
+        let data = Echo { acks_new_data: false, sends_new_data: true };
+        let ms = 1_000_000i64;
+        let mut r = TsRtt::default();
+        r.on_peer_data(0);
+        r.on_send(20, ms, false);
+        let mut t = ms;
+        while t < 101 * ms {
+            t += 600_000;
+            r.on_peer_data(t);
+        }
+        assert_eq!(r.on_echo(20, t, data), Some(TsSample { ns: t - ms, trusted: true }));
+        // The server's application pauses 80 ms after the client's ACK (TSval 21) and
+        // writes again: the echo comes on the second segment after the pause, 0.1 ms
+        // after the first, but the 80 ms without data (more than half of the 85 ms
+        // sample) say it timed the pause (rx-cubic-loss.pcap at 0.611 s).
+        let ack = t + ms;
+        r.on_send(21, ack, false);
+        r.on_peer_data(ack + 4 * ms);
+        r.on_peer_data(ack + 84_900_000);
+        r.on_peer_data(ack + 85 * ms);
+        assert_eq!(r.on_echo(21, ack + 85 * ms, data), Some(TsSample { ns: 85 * ms, trusted: false }));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
+use super::round_trips::RoundTripRule;
 use super::diagnosis_shares::KeptSpans;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
@@ -43,7 +44,13 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     };
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
-    let rtts = [0, 1].map(|d| samples.summary(d, tick, parts.toward[1 - d].unwrap_or(0.0)));
+    // Each direction's samples as full round trips (round_trips.rs).
+    let offsets = [0, 1].map(|d| parts.toward[1 - d].unwrap_or(0.0));
+    let rule = RoundTripRule::new(path.vantage, data_direction, offsets.map(|s| s * 1000.0));
+    let rtts = [0, 1].map(|d| match rule.follows[d] {
+        true => samples.following_summary(d, tick, &rule, &store, offsets[d]),
+        false => samples.summary(d, tick, offsets[d]),
+    });
     // Handed back (or freed, when large) before the columns below are materialized.
     scratch.keep_samples(samples.trusted);
     let dir = |d: usize, t: Totals| {
@@ -294,6 +301,30 @@ impl RttSamples {
             samples: v.len() as u64,
             excluded_samples: self.excluded[d] + below as u64,
             offset_ms: offset_s * 1000.0,
+            offset_follows: false,
+        }
+    }
+
+    /// Statistics of direction `d` whose samples add the other part as last measured
+    /// (`rule.follows[d]`, round_trips.rs), ms; the same samples count as in `summary`.
+    fn following_summary(&self, d: usize, tick: f64, rule: &RoundTripRule, store: &ConnStore, offset_s: f64) -> RttSummary {
+        let mut v: Vec<f64> = Vec::with_capacity(self.trusted[d].len());
+        rule.for_each(store, &mut |_, dir, measured_ms, round_trip_ms, kind| {
+            if dir as usize & 1 == d && kind & 2 == 0 && measured_ms.is_finite() && (tick <= 0.0 || measured_ms / 1000.0 >= tick) {
+                v.push(round_trip_ms);
+            }
+        });
+        v.sort_by(|a, b| a.total_cmp(b));
+        let q = |p: f64| percentile(&v, p);
+        RttSummary {
+            min_ms: v.first().copied(),
+            median_ms: q(0.5),
+            p95_ms: q(0.95),
+            max_ms: v.last().copied(),
+            samples: v.len() as u64,
+            excluded_samples: self.excluded[d] + (self.trusted[d].len() - v.len()) as u64,
+            offset_ms: offset_s * 1000.0,
+            offset_follows: true,
         }
     }
 }

@@ -32,6 +32,7 @@ pub use response::{ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
 
 use crate::analysis::columns::PacketColumns;
 use crate::analysis::store::ConnStore;
+use crate::analysis::round_trips::RoundTripRule;
 use crate::analysis::{diagnosis_shares, window, Analysis, ConnectionSummary};
 use cache::{Cache, Entry, Key};
 use intervals::SpanList;
@@ -139,15 +140,15 @@ impl ViewEngine {
             // RTT samples and the SACK-adjusted pipe are built apart from the
             // per-packet set (the pipe needs the peer's SACK rows; packet_series.rs).
             Series::Rtt | Series::Pipe => {
-                let offset_ms = conn.directions[dir as usize].rtt.offset_ms;
+                let rule = RoundTripRule::of(conn);
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
-                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, offset_ms))) {
+                let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, &rule))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),
                     _ => Default::default(),
                 };
                 let key = Key::Markers { conn: conn_index, dir, series: Series::Rtt };
                 if req.series == Series::Rtt {
-                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, Series::Rtt, dir, offset_ms))) {
+                    if let Entry::Markers(m) = cache.get_or_build(key, || Entry::Markers(sources::markers(store, Series::Rtt, dir, &rule))) {
                         points.markers = Some(m4::markers_largest(m, v.t0, v.t1, v.columns));
                     }
                 }

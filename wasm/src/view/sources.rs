@@ -5,6 +5,7 @@
 use super::pyramid::PointColumn;
 use super::request::Series;
 use crate::analysis::columns::flag_bits as fb;
+use crate::analysis::round_trips::RoundTripRule;
 use super::times::Times;
 use crate::analysis::store::{secs, PacketRow};
 use crate::analysis::ConnStore;
@@ -20,20 +21,20 @@ pub const MARKER_FLAGS: u32 = fb::ANY_RETRANSMISSION | fb::LOST_SEGMENT | fb::OU
 /// - rwnd: the window the peer advertises, scaled when the scale is known, SYNs
 ///   excluded (RFC 7323 §2.2: never scaled there) and RSTs (no window);
 /// - rtt: RTT samples of `dir`'s data as full round trips, ms (ACK-based and
-///   timestamps, plus `rtt_offset_ms`: `RttSummary::offset_ms`, the other part of the
-///   round trip, as in the statistics), except those the analysis keeps out of its
-///   statistics (kind bit 1; they are markers);
+///   timestamps, the other part of the round trip added by the connection's
+///   `RoundTripRule`, as in the statistics), except those the analysis keeps out of
+///   its statistics (kind bit 1; they are markers);
 /// - sequence: relative sequence number of each data segment's first byte;
 /// - ack / windowEdge: the peer's cumulative ACK, and ACK + its advertised window
 ///   (scaled when known; SYNs excluded like rwnd), at each peer packet carrying an ACK.
-pub fn points(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -> PointColumn {
+pub fn points(store: &ConnStore, series: Series, dir: u8, round_trips: &RoundTripRule) -> PointColumn {
     let (mut t, mut v) = (Vec::new(), Vec::new());
     match series {
         Series::Pipe => pipe(store, dir, &mut t, &mut v),
-        Series::Rtt => store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
+        Series::Rtt => round_trips.for_each(store, &mut |ts, d, _, round_trip_ms, kind| {
             if d == dir && kind & RTT_EXCLUDED == 0 {
-                t.push(secs(t_ns));
-                v.push(rtt_ns as f64 / 1e6 + rtt_offset_ms);
+                t.push(ts);
+                v.push(round_trip_ms);
             }
         }),
         _ => store.for_each_packet(|r| {
@@ -112,13 +113,13 @@ pub struct MarkerColumn {
 }
 
 /// Sequence: marked segments of `dir` ([`MARKER_FLAGS`]); RTT: excluded samples.
-pub fn markers(store: &ConnStore, series: Series, dir: u8, rtt_offset_ms: f64) -> MarkerColumn {
+pub fn markers(store: &ConnStore, series: Series, dir: u8, round_trips: &RoundTripRule) -> MarkerColumn {
     let mut m = MarkerColumn::default();
     if series == Series::Rtt {
-        store.for_each_rtt(|t_ns, d, rtt_ns, kind| {
+        round_trips.for_each(store, &mut |ts, d, _, round_trip_ms, kind| {
             if d == dir && kind & RTT_EXCLUDED != 0 {
-                m.t.push(secs(t_ns));
-                m.v.push(rtt_ns as f64 / 1e6 + rtt_offset_ms);
+                m.t.push(ts);
+                m.v.push(round_trip_ms);
                 m.flags.push(kind as u32);
                 m.frame.push(0);
             }

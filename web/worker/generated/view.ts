@@ -470,7 +470,13 @@ excludedSamples: number,
 /**
  * Added to each measured part to make a round trip (see above), ms.
  */
-offsetMs: number, };
+offsetMs: number, 
+/**
+ * Each sample adds the other part's latest trusted sample instead (this
+ * direction's own part is the capturing host's: round_trips.rs); `offsetMs` only
+ * before the first. Absent in reports made before it.
+ */
+offsetFollows: boolean, };
 
 /**
  * `{min, max}` of the window a side advertises (SYN and RST segments excluded).

@@ -1,0 +1,121 @@
+//! One RTT sample → one full round trip: the one rule the RTT statistics, the RTT
+//! chart, its CSV and the diagnosis's delay spikes share (docs/ANALYSIS.md "RTT").
+//!
+//! A sample measures one part of the round trip, cut at the capture point (vantage.rs:
+//! the part towards this direction's receiver). The other part is added:
+//! - where the measured part is the capturing host's own (a receiver-side capture's ACK
+//!   delay for the data; a sender-side capture's turnaround for the ACKs), the other
+//!   part is the whole path, queue included, and it changes with the queue: each sample
+//!   adds the other direction's **latest** trusted sample, the far part measured at
+//!   about the same time (Jiang & Dovrolis, SIGCOMM CCR 2002, §2, pair the two parts
+//!   the same way), or that part's minimum before its first sample. A constant minimum
+//!   there drew a flat 10 ms line for a download that waited 100 ms behind a queue;
+//! - elsewhere (at the sender for the data, in the middle, vantage unknown) the other
+//!   part is added as its minimum, `rtt.offsetMs`: at the data sender it is the
+//!   sender's own turnaround (µs), and a tap in the middle sees both parts of every
+//!   round trip only as two different segments' samples.
+
+use super::columns::RttSource;
+use super::{ConnectionSummary, Vantage};
+
+/// Kind bit of a sample the analysis keeps out of its statistics (rtt.rs).
+const EXCLUDED: u8 = 2;
+
+/// How each direction's samples become round trips.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RoundTripRule {
+    /// The other part's minimum, ms (`rtt.offsetMs`).
+    pub offset_ms: [f64; 2],
+    /// Whether direction d adds the other direction's latest trusted sample instead
+    /// (`rtt.offsetFollows`): d's own part is local.
+    pub follows: [bool; 2],
+}
+
+impl RoundTripRule {
+    /// `data_dir`'s part is local at a receiver-side capture, the other direction's at
+    /// a sender-side one (vantage.rs `path_rtt`).
+    pub fn new(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2]) -> RoundTripRule {
+        let d = (data_dir & 1) as usize;
+        let mut follows = [false; 2];
+        match vantage {
+            Vantage::Receiver => follows[d] = true,
+            Vantage::Sender => follows[1 - d] = true,
+            Vantage::Middle | Vantage::Unknown => {}
+        }
+        RoundTripRule { offset_ms, follows }
+    }
+
+    /// The rule a connection's summary was computed with.
+    pub fn of(conn: &ConnectionSummary) -> RoundTripRule {
+        let r = &conn.directions;
+        RoundTripRule { offset_ms: [r[0].rtt.offset_ms, r[1].rtt.offset_ms], follows: [r[0].rtt.offset_follows, r[1].rtt.offset_follows] }
+    }
+
+    /// Calls `f(t s, dir, measured ms, round trip ms, kind)` for every sample of
+    /// `samples`, in their (time) order. Excluded samples (kind bit 1) get a round trip
+    /// too (the chart marks them) but never serve as the other part.
+    pub fn for_each(&self, samples: &dyn RttSource, f: &mut dyn FnMut(f64, u8, f64, f64, u8)) {
+        let mut latest: [Option<f64>; 2] = [None; 2];
+        samples.for_each_rtt_ms(&mut |t, dir, measured_ms, kind| {
+            let d = (dir & 1) as usize;
+            let other = match latest[1 - d] {
+                Some(ms) if self.follows[d] => ms,
+                _ => self.offset_ms[d],
+            };
+            f(t, dir, measured_ms, measured_ms + other, kind);
+            if kind & EXCLUDED == 0 && measured_ms.is_finite() {
+                latest[d] = Some(measured_ms);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::columns::RttColumns;
+
+    fn walk(rule: RoundTripRule, rows: &[(f64, u8, f64, u8)]) -> Vec<(u8, f64)> {
+        let cols = RttColumns {
+            t: rows.iter().map(|r| r.0).collect(),
+            dir: rows.iter().map(|r| r.1).collect(),
+            rtt_ms: rows.iter().map(|r| r.2).collect(),
+            kind: rows.iter().map(|r| r.3).collect(),
+        };
+        let mut out = Vec::new();
+        rule.for_each(&cols, &mut |_, d, _, ms, _| out.push((d, ms)));
+        out
+    }
+
+    #[test]
+    fn at_the_receiver_the_data_adds_the_far_part_as_last_measured() {
+        // A download captured at the client: the data (dir 1) is ACKed 0.05 ms after it
+        // arrives; the client's segments come back in 10 ms, then 100 ms once a queue
+        // built up. Minimum far part 10 ms.
+        let rule = RoundTripRule::new(Vantage::Receiver, 1, [0.05, 10.0]);
+        assert_eq!(rule.follows, [false, true]);
+        let rows = [
+            (0.10, 1, 0.05, 0), // before any far sample: + the 10 ms minimum
+            (0.11, 0, 10.0, 1),
+            (0.12, 1, 0.05, 0), // + 10
+            (0.50, 0, 100.0, 1),
+            (0.51, 1, 0.05, 0), // + 100: the queue, which a constant 10 ms hid
+            (0.60, 0, 900.0, 3), // excluded (an echo across idle time): not the far part
+            (0.61, 1, 40.0, 0),  // a delayed ACK: 40 + 100, as the sender timed it
+        ];
+        let got = walk(rule, &rows);
+        assert_eq!(got, vec![(1, 10.05), (0, 10.05), (1, 10.05), (0, 100.05), (1, 100.05), (0, 900.05), (1, 140.0)]);
+    }
+
+    #[test]
+    fn at_the_sender_the_data_adds_the_minimum_turnaround() {
+        // Sender-side: the data's samples are the path; the ACK direction's (the
+        // sender's own turnaround, µs) follow the path.
+        let rule = RoundTripRule::new(Vantage::Sender, 0, [0.003, 10.0]);
+        assert_eq!(rule.follows, [false, true]);
+        let got = walk(rule, &[(0.1, 0, 30.0, 0), (0.2, 0, 12.0, 0), (0.3, 1, 0.004, 1)]);
+        assert_eq!(got, vec![(0, 30.003), (0, 12.003), (1, 12.004)]);
+        // In the middle, or unknown: minima only.
+        assert_eq!(RoundTripRule::new(Vantage::Middle, 0, [1.0, 2.0]).follows, [false, false]);
+    }
+}
