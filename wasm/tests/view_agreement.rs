@@ -149,10 +149,11 @@ fn kept_window_limited_spans_are_the_rebuilt_ones() {
 }
 
 /// The RTT chart draws the round trips the statistics count (analysis/round_trips.rs):
-/// over the whole connection its largest point is `rtt.maxMs` and its smallest at most
-/// `rtt.minMs` (the chart also draws samples below one clock tick, which the statistics
-/// leave out), in both directions, whether the other part is added as its minimum or
-/// as last measured (a receiver-side capture's data, a sender-side capture's ACKs).
+/// over the whole connection its points are `rtt.samples` many, the largest is
+/// `rtt.maxMs` and the smallest `rtt.minMs`, to the bit (samples below one clock tick
+/// and the others the statistics leave out are markers), in both directions, whether
+/// the other part is added as its minimum or as last measured (a receiver-side
+/// capture's data, a sender-side capture's ACKs).
 #[test]
 fn rtt_points_are_the_summary_round_trips() {
     let mut followed = 0;
@@ -170,9 +171,8 @@ fn rtt_points_are_the_summary_round_trips() {
                 followed += usize::from(rtt.offset_follows);
                 let drawn_max = p.max.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 let drawn_min = p.min.iter().copied().fold(f64::INFINITY, f64::min);
-                assert!((drawn_max - max).abs() < 1e-9, "{name} #{} dir {d}: chart {drawn_max}, summary {max}", c.id);
-                assert!(drawn_min <= min + 1e-9, "{name} #{} dir {d}: chart {drawn_min}, summary {min}", c.id);
-                assert!(p.total >= rtt.samples, "{name} #{} dir {d}", c.id);
+                assert_eq!((drawn_min, drawn_max), (min, max), "{name} #{} dir {d}", c.id);
+                assert_eq!(p.total, rtt.samples, "{name} #{} dir {d}", c.id);
             }
         }
     }

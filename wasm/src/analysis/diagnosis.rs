@@ -77,7 +77,9 @@ const CAUSE_WORDS: [&str; 6] = [
 
 /// The headline limit of a connection and its explanation; `conn.diagnosis` is a
 /// placeholder when this is called. Uses `conn.directions[data].stalls`, the
-/// connection's path RTT (vantage.rs) and the RTT columns (for episodes).
+/// connection's path RTT (vantage.rs) and the RTT columns (for episodes): their
+/// measured parts, as `ConnStore::columns` gives them (round_trips.rs adds the rest;
+/// `Analysis::columns` has added it already).
 pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -> Diagnosis {
     diagnose_rows(conn, &cols.packets, &cols.rtt, tick)
 }
@@ -147,7 +149,7 @@ pub fn diagnose_keeping_spans(
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
     let sustained_best_bps = sustained_best_bps(packets, d, min_rtt);
-    let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, median_rtt);
+    let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
     if let Some(od) = one_direction {

@@ -18,7 +18,7 @@ use super::diagnosis_format::{format_duration, format_percent, format_timestamp}
 use super::diagnosis_shares::TimeShares;
 use super::stalls::is_data_segment;
 use super::columns::{PacketColumns, RttSource};
-use super::round_trips::RoundTripRule;
+use super::round_trips::{RoundTripRule, EXCLUDED};
 use super::{ConnectionSummary, Episode, StallCause};
 
 pub const LONG_STALL_S: f64 = 0.3;
@@ -33,7 +33,8 @@ pub const OUTAGE_JOIN_S: f64 = 0.001;
 /// At most this many episodes per connection (the rest are in the stall list).
 pub const MAX_EPISODES: usize = 8;
 
-pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, sh: &TimeShares, path_rtt: f64, median_rtt: f64) -> Vec<Episode> {
+/// `tick`: the capture clock's resolution, s (round_trips.rs).
+pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, sh: &TimeShares, path_rtt: f64, tick: f64) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
     let stalls = &conn.directions[d as usize].stalls;
     let mut out = Vec::new();
@@ -73,7 +74,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
         }
     }
     if path_rtt > 0.0 {
-        out.extend(delay_spikes(conn, rtt, path_rtt, median_rtt, &rtos, sh.active));
+        out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
     out.extend(slow_bursts(conn, packets));
     // Keep the most telling (a period of slow bursts says more than one of its
@@ -110,22 +111,28 @@ fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
     out
 }
 
-fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, median_rtt: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
+/// Spikes are found in the round trips of directions whose own measured part is not
+/// local (round_trips.rs): one that adds the far part as last measured only adds its
+/// host's ACK delay to what the other direction measures (a delayed ACK is no spike).
+fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, tick: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
+    let rule = RoundTripRule::of(conn, tick);
     // A spike stands out from the flow's own typical RTT too: a standing queue (the
     // median far above the base) is latency under load, said elsewhere, not a spike.
-    let median = if median_rtt.is_finite() { median_rtt } else { 0.0 };
+    // Typical in the same round trips the spikes are looked for in: the direction
+    // that does not follow, the one measuring the larger part (the smaller offset).
+    let d = conn.data_direction.min(1) as usize;
+    let (data, other) = (&conn.directions[d].rtt, &conn.directions[1 - d].rtt);
+    let spike_dir = if !rule.follows[d] && (rule.follows[1 - d] || data.offset_ms <= other.offset_ms) { d } else { 1 - d };
+    let median = conn.directions[spike_dir].rtt.median_ms.map_or(0.0, |ms| ms / 1000.0);
     let limit = (3.0 * path_rtt).max(path_rtt + 0.020).max(2.0 * median);
     // (start, end, samples above the limit); a lone high sample is a delayed ACK
     // (RFC 1122 §4.2.3.2, ~40 ms on Linux), not a spike: at least MIN_SPIKE_SAMPLES.
     let mut spans: Vec<(f64, f64, u32)> = Vec::new();
     let mut peak: Vec<f64> = Vec::new();
-    let rule = RoundTripRule::of(conn);
     rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
         // Full round trips, as the statistics and the chart count them; trusted only.
-        // A direction whose own part is local (round_trips.rs) only adds its host's ACK
-        // delay (a delayed ACK is no spike) to the far part the other direction measures.
         let rtt = round_trip_ms / 1000.0;
-        if kind & 2 != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
+        if kind & EXCLUDED != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
             return;
         }
         // The sample's round trip began rtt before it completed.

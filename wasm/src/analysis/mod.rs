@@ -92,9 +92,11 @@ pub struct ThroughputSummary {
 
 /// Round-trip statistics of one direction's segments, ms (docs/ANALYSIS.md "RTT").
 /// Each sample is a full round trip: the measured part (capture point → this
-/// direction's receiver → capture point) plus `offsetMs`, the smallest measured
-/// other part (capture point → this direction's sender → capture point), so that a
-/// receiver-side capture does not report its local ACK delay as the RTT.
+/// direction's receiver → capture point) plus the other part (capture point → this
+/// direction's sender → capture point): its latest trusted sample where this
+/// direction's own part is local (`offset_follows`), else its minimum `offsetMs`
+/// (round_trips.rs), so that a receiver-side capture does not report its local ACK
+/// delay as the RTT.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -108,7 +110,8 @@ pub struct RttSummary {
     /// Samples left out: timestamp echoes spanning an idle period or a loss recovery
     /// (RFC 7323 §4.3), zero-window probes, samples below the clock's resolution.
     pub excluded_samples: u64,
-    /// Added to each measured part to make a round trip (see above), ms.
+    /// The other part's minimum, added to each measured part to make a round trip
+    /// (see above; with `offset_follows` only before the other part's first sample), ms.
     pub offset_ms: f64,
     /// Each sample adds the other part's latest trusted sample instead (this
     /// direction's own part is the capturing host's: round_trips.rs); `offsetMs` only
@@ -410,7 +413,7 @@ impl Analysis {
         let mut cols = self.stores.get(index).map(ConnStore::columns).unwrap_or_default();
         if let Some(c) = self.connections.get(index) {
             let mut full = Vec::with_capacity(cols.rtt.rtt_ms.len());
-            round_trips::RoundTripRule::of(c).for_each(&cols.rtt, &mut |_, _, _, round_trip_ms, _| full.push(round_trip_ms));
+            round_trips::RoundTripRule::of(c, self.capture.timestamp_resolution_s()).for_each(&cols.rtt, &mut |_, _, _, round_trip_ms, _| full.push(round_trip_ms));
             cols.rtt.rtt_ms = full;
         }
         cols

@@ -18,8 +18,9 @@
 use super::columns::RttSource;
 use super::{ConnectionSummary, Vantage};
 
-/// Kind bit of a sample the analysis keeps out of its statistics (rtt.rs).
-const EXCLUDED: u8 = 2;
+/// Kind bit of a sample kept out of the statistics: the analysis's (rtt.rs) or,
+/// from `RoundTripRule::for_each`, one below a clock tick.
+pub const EXCLUDED: u8 = 2;
 
 /// How each direction's samples become round trips.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -29,12 +30,15 @@ pub struct RoundTripRule {
     /// Whether direction d adds the other direction's latest trusted sample instead
     /// (`rtt.offsetFollows`): d's own part is local.
     pub follows: [bool; 2],
+    /// The capture clock's resolution, ms (0: fine): a sample below it only says
+    /// "less than a tick" and is left out (docs/ANALYSIS.md "RTT").
+    pub tick_ms: f64,
 }
 
 impl RoundTripRule {
     /// `data_dir`'s part is local at a receiver-side capture, the other direction's at
-    /// a sender-side one (vantage.rs `path_rtt`).
-    pub fn new(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2]) -> RoundTripRule {
+    /// a sender-side one (vantage.rs `path_rtt`). `tick_s`: the clock's resolution.
+    pub fn new(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2], tick_s: f64) -> RoundTripRule {
         let d = (data_dir & 1) as usize;
         let mut follows = [false; 2];
         match vantage {
@@ -42,18 +46,27 @@ impl RoundTripRule {
             Vantage::Sender => follows[1 - d] = true,
             Vantage::Middle | Vantage::Unknown => {}
         }
-        RoundTripRule { offset_ms, follows }
+        RoundTripRule { offset_ms, follows, tick_ms: tick_ms(tick_s) }
     }
 
-    /// The rule a connection's summary was computed with.
-    pub fn of(conn: &ConnectionSummary) -> RoundTripRule {
+    /// The rule a connection's summary was computed with; `tick_s` as given to `new`
+    /// (`CaptureFacts::timestamp_resolution_s`).
+    pub fn of(conn: &ConnectionSummary, tick_s: f64) -> RoundTripRule {
         let r = &conn.directions;
-        RoundTripRule { offset_ms: [r[0].rtt.offset_ms, r[1].rtt.offset_ms], follows: [r[0].rtt.offset_follows, r[1].rtt.offset_follows] }
+        RoundTripRule {
+            offset_ms: [r[0].rtt.offset_ms, r[1].rtt.offset_ms],
+            follows: [r[0].rtt.offset_follows, r[1].rtt.offset_follows],
+            tick_ms: tick_ms(tick_s),
+        }
     }
 
     /// Calls `f(t s, dir, measured ms, round trip ms, kind)` for every sample of
-    /// `samples`, in their (time) order. Excluded samples (kind bit 1) get a round trip
-    /// too (the chart marks them) but never serve as the other part.
+    /// `samples`, in their order (capture order, which every caller shares). `kind` is
+    /// the sample's with [`EXCLUDED`] also set below one clock tick: the measured part
+    /// where the other part is a constant (a whole round trip below a tick), the round
+    /// trip where it follows (a local part below a tick is the usual case there).
+    /// Excluded samples get a round trip too (the chart marks them) but never serve as
+    /// the other part.
     pub fn for_each(&self, samples: &dyn RttSource, f: &mut dyn FnMut(f64, u8, f64, f64, u8)) {
         let mut latest: [Option<f64>; 2] = [None; 2];
         samples.for_each_rtt_ms(&mut |t, dir, measured_ms, kind| {
@@ -62,12 +75,21 @@ impl RoundTripRule {
                 Some(ms) if self.follows[d] => ms,
                 _ => self.offset_ms[d],
             };
-            f(t, dir, measured_ms, measured_ms + other, kind);
-            if kind & EXCLUDED == 0 && measured_ms.is_finite() {
+            let round_trip_ms = measured_ms + other;
+            let judged = if self.follows[d] { round_trip_ms } else { measured_ms };
+            let below_tick = self.tick_ms > 0.0 && judged < self.tick_ms;
+            let kind = if below_tick || !measured_ms.is_finite() { kind | EXCLUDED } else { kind };
+            f(t, dir, measured_ms, round_trip_ms, kind);
+            if kind & EXCLUDED == 0 {
                 latest[d] = Some(measured_ms);
             }
         });
     }
+}
+
+/// The tick in ms, computed one way for the statistics, the chart and the diagnosis.
+fn tick_ms(tick_s: f64) -> f64 {
+    if tick_s.is_finite() && tick_s > 0.0 { tick_s * 1000.0 } else { 0.0 }
 }
 
 #[cfg(test)]
@@ -92,7 +114,7 @@ mod tests {
         // A download captured at the client: the data (dir 1) is ACKed 0.05 ms after it
         // arrives; the client's segments come back in 10 ms, then 100 ms once a queue
         // built up. Minimum far part 10 ms.
-        let rule = RoundTripRule::new(Vantage::Receiver, 1, [0.05, 10.0]);
+        let rule = RoundTripRule::new(Vantage::Receiver, 1, [0.05, 10.0], 0.0);
         assert_eq!(rule.follows, [false, true]);
         let rows = [
             (0.10, 1, 0.05, 0), // before any far sample: + the 10 ms minimum
@@ -111,11 +133,24 @@ mod tests {
     fn at_the_sender_the_data_adds_the_minimum_turnaround() {
         // Sender-side: the data's samples are the path; the ACK direction's (the
         // sender's own turnaround, µs) follow the path.
-        let rule = RoundTripRule::new(Vantage::Sender, 0, [0.003, 10.0]);
+        let rule = RoundTripRule::new(Vantage::Sender, 0, [0.003, 10.0], 0.0);
         assert_eq!(rule.follows, [false, true]);
         let got = walk(rule, &[(0.1, 0, 30.0, 0), (0.2, 0, 12.0, 0), (0.3, 1, 0.004, 1)]);
         assert_eq!(got, vec![(0, 30.003), (0, 12.003), (1, 12.004)]);
         // In the middle, or unknown: minima only.
-        assert_eq!(RoundTripRule::new(Vantage::Middle, 0, [1.0, 2.0]).follows, [false, false]);
+        assert_eq!(RoundTripRule::new(Vantage::Middle, 0, [1.0, 2.0], 0.0).follows, [false, false]);
+    }
+
+    #[test]
+    fn a_sample_below_a_tick_is_judged_by_what_it_measures() {
+        // A 10 ms capture clock at a client: its ACKs leave in the same tick as the
+        // data (0 ms measured) and count, as 0 + the 40 ms far part; a far-part sample
+        // of 0 ms says only "less than a tick" and neither counts nor becomes the far
+        // part.
+        let rule = RoundTripRule::new(Vantage::Receiver, 1, [0.0, 40.0], 0.010);
+        let mut got = Vec::new();
+        let cols = RttColumns { t: vec![0.1, 0.2, 0.3], dir: vec![0, 0, 1], rtt_ms: vec![50.0, 0.0, 0.0], kind: vec![1, 1, 0] };
+        rule.for_each(&cols, &mut |_, d, _, ms, kind| got.push((d, ms, kind & EXCLUDED != 0)));
+        assert_eq!(got, vec![(0, 50.0, false), (0, 0.0, true), (1, 50.0, false)]);
     }
 }

@@ -113,7 +113,7 @@ pub struct TsRtt {
     peer_data: Option<Box<ArrivalGaps>>,
 }
 
-/// Gaps between the peer's segments of new data, for "the largest gap since time t"
+/// Gaps between the peer's segments of new data, for "the longest gap since time t"
 /// with t rising (the pending TSvals are echoed oldest first): a monotonic queue
 /// (the sliding-window maximum), gaps decreasing from front to back.
 #[derive(Debug)]
@@ -121,13 +121,22 @@ struct ArrivalGaps {
     last_ns: i64,
     /// (arrival that ended the gap, gap), ns.
     gaps: VecDeque<(i64, i64)>,
+    /// End of the latest gap dropped for room: a query from before it cannot know the
+    /// longest gap and says "unknown" (i64::MAX), so no echo is trusted for it.
+    evicted_end: i64,
 }
 
-/// Gaps remembered at most: a longer strictly shrinking run loses its oldest (largest)
-/// gaps, only for TSvals older than all of them.
-const MAX_GAPS: usize = 256;
+/// Gaps remembered at most (16 B each, so ≤ 1 KiB per side): only a run of more than
+/// this many strictly shrinking gaps fills it.
+const MAX_GAPS: usize = 64;
 
 impl ArrivalGaps {
+    /// `since_ns`: when the silence before this first arrival began, as far as any
+    /// pending TSval is concerned (the oldest one's time).
+    fn new(since_ns: i64) -> ArrivalGaps {
+        ArrivalGaps { last_ns: since_ns, gaps: VecDeque::new(), evicted_end: i64::MIN }
+    }
+
     fn on_arrival(&mut self, t_ns: i64) {
         let gap = t_ns.saturating_sub(self.last_ns).max(0);
         self.last_ns = self.last_ns.max(t_ns);
@@ -135,19 +144,27 @@ impl ArrivalGaps {
             self.gaps.pop_back();
         }
         if self.gaps.len() == MAX_GAPS {
-            self.gaps.pop_front();
+            if let Some((end, _)) = self.gaps.pop_front() {
+                self.evicted_end = end;
+            }
         }
         self.gaps.push_back((t_ns, gap));
     }
 
-    /// The longest time without the peer's new data between `since_ns` and now (a gap
-    /// that began before `since_ns` counts from there); gaps ending by `since_ns` are
-    /// dropped for good, since later queries start later.
+    /// The longest time without the peer's new data between `since_ns` and the latest
+    /// arrival: the first gap ending after `since_ns` counts from there if it began
+    /// before, every later one whole (the queue's next entry is the longest of those).
+    /// Gaps ending by `since_ns` are dropped for good, since later queries start later.
     fn longest_since(&mut self, since_ns: i64) -> i64 {
+        if since_ns < self.evicted_end {
+            return i64::MAX;
+        }
         while self.gaps.front().is_some_and(|&(end, _)| end <= since_ns) {
             self.gaps.pop_front();
         }
-        self.gaps.front().map_or(0, |&(end, g)| g.min(end - since_ns))
+        let cut = self.gaps.front().map_or(0, |&(end, g)| g.min(end - since_ns));
+        let whole = self.gaps.get(1).map_or(0, |&(_, g)| g);
+        cut.max(whole)
     }
 }
 
@@ -223,8 +240,11 @@ impl TsRtt {
     }
 
     /// The peer sent a segment of new data at `t_ns` (before `on_echo` for that segment).
+    /// Before its first, the peer was silent since our oldest pending TSval at least (a
+    /// server that speaks first 50 ms after the handshake did not answer our ACK).
     pub fn on_peer_data(&mut self, t_ns: i64) {
-        self.peer_data.get_or_insert_with(|| Box::new(ArrivalGaps { last_ns: t_ns, gaps: VecDeque::new() })).on_arrival(t_ns);
+        let since = self.sent.front().map_or(t_ns, |&(_, t, _)| t.min(t_ns));
+        self.peer_data.get_or_insert_with(|| Box::new(ArrivalGaps::new(since))).on_arrival(t_ns);
     }
 }
 
@@ -329,6 +349,47 @@ mod tests {
         r.on_peer_data(ack + 84_900_000);
         r.on_peer_data(ack + 85 * ms);
         assert_eq!(r.on_echo(21, ack + 85 * ms, data), Some(TsSample { ns: 85 * ms, trusted: false }));
+    }
+
+    #[test]
+    fn the_longest_pause_in_the_peers_data_decides_not_the_first() {
+        let data = Echo { acks_new_data: false, sends_new_data: true };
+        let ms = 1_000_000i64;
+        // Peer data at 0, 50 and 90 ms; our TSval at 45 ms, echoed by the 90 ms segment:
+        // 5 ms of the first gap fall inside the sample, but the second, 40 ms of 45,
+        // whole: the peer paused, not a round trip (review of session 13).
+        let mut r = TsRtt::default();
+        r.on_peer_data(0);
+        r.on_peer_data(50 * ms);
+        r.on_send(7, 45 * ms, false);
+        r.on_peer_data(90 * ms);
+        assert_eq!(r.on_echo(7, 90 * ms, data), Some(TsSample { ns: 45 * ms, trusted: false }));
+        // A server that speaks first, 50 ms after the client's handshake ACK (TSval 1):
+        // its banner echoes that ACK, but nothing of it came before: not a round trip.
+        let mut r = TsRtt::default();
+        r.on_send(1, 0, false);
+        r.on_peer_data(50 * ms);
+        assert_eq!(r.on_echo(1, 50 * ms, data), Some(TsSample { ns: 50 * ms, trusted: false }));
+    }
+
+    #[test]
+    fn a_gap_dropped_for_room_leaves_older_echoes_untrusted() {
+        // A 1 s pause, then MAX_GAPS strictly shrinking gaps: the pause's entry
+        // is dropped, and an echo of a TSval from before its end cannot be judged by the
+        // arrivals (untrusted), while one from after it can.
+        let data = Echo { acks_new_data: false, sends_new_data: true };
+        let mut r = TsRtt::default();
+        r.on_peer_data(0);
+        r.on_send(1, 10, false);
+        let mut t = 1_000_000_000i64;
+        r.on_peer_data(t);
+        r.on_send(2, t + 1, false);
+        for k in 0..MAX_GAPS as i64 {
+            t += 1_000_000 - k * 1000;
+            r.on_peer_data(t);
+        }
+        assert_eq!(r.on_echo(1, t, data).map(|s| s.trusted), Some(false));
+        assert_eq!(r.on_echo(2, t, data).map(|s| s.trusted), Some(true));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
-use super::round_trips::RoundTripRule;
+use super::round_trips::{RoundTripRule, EXCLUDED};
 use super::diagnosis_shares::KeptSpans;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
@@ -27,7 +27,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
     let tick = capture.timestamp_resolution_s();
-    let samples = RttSamples::collect(&store, std::mem::take(&mut scratch.trusted));
+    let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
     // The path RTT from the two parts of the round trip (vantage.rs).
@@ -36,7 +36,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         let secs = |a: i64, b: i64| Some((b - a) as f64 / 1e9).filter(|&s| tick <= 0.001 || s >= tick);
         (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
     });
-    let parts = vantage::Parts::new(samples.min_s(tick), hs);
+    let parts = vantage::Parts::new(minima.min_s(tick), hs);
     let path = vantage::path_rtt(&parts, data_direction, tick);
     let threshold_s = match options.stall_threshold_ms {
         Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
@@ -45,14 +45,12 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     // Each direction's samples as full round trips (round_trips.rs).
-    let offsets = [0, 1].map(|d| parts.toward[1 - d].unwrap_or(0.0));
-    let rule = RoundTripRule::new(path.vantage, data_direction, offsets.map(|s| s * 1000.0));
-    let rtts = [0, 1].map(|d| match rule.follows[d] {
-        true => samples.following_summary(d, tick, &rule, &store, offsets[d]),
-        false => samples.summary(d, tick, offsets[d]),
-    });
+    let offsets_ms = [0, 1].map(|d| parts.toward[1 - d].unwrap_or(0.0) * 1000.0);
+    let rule = RoundTripRule::new(path.vantage, data_direction, offsets_ms, tick);
+    let mut round_trips = std::mem::take(&mut scratch.trusted);
+    let rtts = rtt_summaries(&store, &rule, &mut round_trips);
     // Handed back (or freed, when large) before the columns below are materialized.
-    scratch.keep_samples(samples.trusted);
+    scratch.keep_samples(round_trips);
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
@@ -240,30 +238,35 @@ pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
     }
 }
 
-/// Trusted RTT samples of both directions, raw (one part of the round trip), s.
-struct RttSamples {
-    trusted: [Vec<f64>; 2],
-    excluded: [u64; 2],
+/// The smallest trusted sample of each direction, raw (one part of the round trip),
+/// for the path RTT's parts (vantage.rs): one walk of the store's RTT rows.
+struct RttMinima {
+    /// Trusted samples, those of them below one tick, the smallest of all and the
+    /// smallest of at least one tick (s).
+    trusted: [u64; 2],
+    below_tick: [u64; 2],
+    min: [f64; 2],
+    min_from_tick: [f64; 2],
 }
 
-impl RttSamples {
-    /// `reuse`: empty or previously used vectors (their contents are cleared).
-    fn collect(store: &ConnStore, mut reuse: [Vec<f64>; 2]) -> RttSamples {
-        reuse.iter_mut().for_each(Vec::clear);
-        let mut r = RttSamples { trusted: reuse, excluded: [0, 0] };
+impl RttMinima {
+    fn collect(store: &ConnStore, tick: f64) -> RttMinima {
+        let mut m = RttMinima { trusted: [0; 2], below_tick: [0; 2], min: [f64::INFINITY; 2], min_from_tick: [f64::INFINITY; 2] };
         store.for_each_rtt(|_, dir, ns, kind| {
             let s = ns as f64 / 1e9;
             let d = dir as usize & 1;
-            if kind & 2 != 0 || !s.is_finite() {
-                r.excluded[d] += 1;
+            if kind & 2 != 0 {
+                return;
+            }
+            m.trusted[d] += 1;
+            m.min[d] = m.min[d].min(s);
+            if s < tick {
+                m.below_tick[d] += 1;
             } else {
-                r.trusted[d].push(s);
+                m.min_from_tick[d] = m.min_from_tick[d].min(s);
             }
         });
-        for v in &mut r.trusted {
-            v.sort_by(|a, b| a.total_cmp(b));
-        }
-        r
+        m
     }
 
     /// Smallest trusted sample of each direction. With a clock coarser than 1 ms a
@@ -272,61 +275,50 @@ impl RttSamples {
     /// tick, else the smallest sample of at least one tick.
     fn min_s(&self, tick: f64) -> [Option<f64>; 2] {
         [0, 1].map(|d| {
-            let v = &self.trusted[d];
-            if tick <= 0.001 || v.is_empty() {
-                return v.first().copied();
+            if self.trusted[d] == 0 {
+                return None;
             }
-            let below = v.partition_point(|&s| s < tick);
-            if 2 * below >= v.len() {
+            if tick <= 0.001 {
+                return Some(self.min[d]);
+            }
+            if 2 * self.below_tick[d] >= self.trusted[d] {
                 Some(0.0)
             } else {
-                v.get(below).copied()
+                Some(self.min_from_tick[d])
             }
         })
     }
+}
 
-    /// Statistics of direction `d`, as full round trips (`offset_s` added), ms.
-    /// Samples below one clock tick are excluded: they only say "less than a tick".
-    fn summary(&self, d: usize, tick: f64, offset_s: f64) -> RttSummary {
-        let all = &self.trusted[d];
-        let below = if tick > 0.0 { all.partition_point(|&s| s < tick) } else { 0 };
-        let v = &all[below..];
-        let ms = |s: f64| (s + offset_s) * 1000.0;
-        let q = |p: f64| percentile(v, p).map(ms);
-        RttSummary {
-            min_ms: v.first().map(|&s| ms(s)),
-            median_ms: q(0.5),
-            p95_ms: q(0.95),
-            max_ms: v.last().map(|&s| ms(s)),
-            samples: v.len() as u64,
-            excluded_samples: self.excluded[d] + below as u64,
-            offset_ms: offset_s * 1000.0,
-            offset_follows: false,
+/// Each direction's RTT statistics over its round trips (round_trips.rs: the one rule
+/// the chart and the diagnosis use too, samples below a tick included), ms.
+/// `reuse`: empty or previously used vectors, handed back with the round trips.
+fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>; 2]) -> [RttSummary; 2] {
+    reuse.iter_mut().for_each(Vec::clear);
+    let mut excluded = [0u64; 2];
+    rule.for_each(store, &mut |_, dir, _, round_trip_ms, kind| {
+        let d = dir as usize & 1;
+        if kind & EXCLUDED != 0 {
+            excluded[d] += 1;
+        } else {
+            reuse[d].push(round_trip_ms);
         }
-    }
-
-    /// Statistics of direction `d` whose samples add the other part as last measured
-    /// (`rule.follows[d]`, round_trips.rs), ms; the same samples count as in `summary`.
-    fn following_summary(&self, d: usize, tick: f64, rule: &RoundTripRule, store: &ConnStore, offset_s: f64) -> RttSummary {
-        let mut v: Vec<f64> = Vec::with_capacity(self.trusted[d].len());
-        rule.for_each(store, &mut |_, dir, measured_ms, round_trip_ms, kind| {
-            if dir as usize & 1 == d && kind & 2 == 0 && measured_ms.is_finite() && (tick <= 0.0 || measured_ms / 1000.0 >= tick) {
-                v.push(round_trip_ms);
-            }
-        });
+    });
+    [0, 1].map(|d| {
+        let v = &mut reuse[d];
         v.sort_by(|a, b| a.total_cmp(b));
-        let q = |p: f64| percentile(&v, p);
+        let q = |p: f64| percentile(v, p);
         RttSummary {
             min_ms: v.first().copied(),
             median_ms: q(0.5),
             p95_ms: q(0.95),
             max_ms: v.last().copied(),
             samples: v.len() as u64,
-            excluded_samples: self.excluded[d] + (self.trusted[d].len() - v.len()) as u64,
-            offset_ms: offset_s * 1000.0,
-            offset_follows: true,
+            excluded_samples: excluded[d],
+            offset_ms: rule.offset_ms[d],
+            offset_follows: rule.follows[d],
         }
-    }
+    })
 }
 
 /// Percentile of sorted values, linear between closest ranks (the median of an

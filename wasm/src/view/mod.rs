@@ -140,7 +140,7 @@ impl ViewEngine {
             // RTT samples and the SACK-adjusted pipe are built apart from the
             // per-packet set (the pipe needs the peer's SACK rows; packet_series.rs).
             Series::Rtt | Series::Pipe => {
-                let rule = RoundTripRule::of(conn);
+                let rule = RoundTripRule::of(conn, analysis.capture.timestamp_resolution_s());
                 let key = Key::Points { conn: conn_index, dir, series: req.series };
                 let mut points = match cache.get_or_build(key, || Entry::Points(sources::points(store, req.series, dir, &rule))) {
                     Entry::Points(p) => m4::query(p, v.t0, v.t1, v.columns),

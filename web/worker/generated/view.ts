@@ -452,9 +452,11 @@ peakBps: number, binSeconds: number, };
 /**
  * Round-trip statistics of one direction's segments, ms (docs/ANALYSIS.md "RTT").
  * Each sample is a full round trip: the measured part (capture point → this
- * direction's receiver → capture point) plus `offsetMs`, the smallest measured
- * other part (capture point → this direction's sender → capture point), so that a
- * receiver-side capture does not report its local ACK delay as the RTT.
+ * direction's receiver → capture point) plus the other part (capture point → this
+ * direction's sender → capture point): its latest trusted sample where this
+ * direction's own part is local (`offset_follows`), else its minimum `offsetMs`
+ * (round_trips.rs), so that a receiver-side capture does not report its local ACK
+ * delay as the RTT.
  */
 
 export type RttSummary = { minMs: number | null, medianMs: number | null, p95Ms: number | null, maxMs: number | null, 
@@ -468,7 +470,8 @@ samples: number,
  */
 excludedSamples: number, 
 /**
- * Added to each measured part to make a round trip (see above), ms.
+ * The other part's minimum, added to each measured part to make a round trip
+ * (see above; with `offset_follows` only before the other part's first sample), ms.
  */
 offsetMs: number, 
 /**
