@@ -405,7 +405,8 @@ fn per_connection_state_is_small() {
     // +16 B: the ECN counts' pointer (ecn.rs, allocated only for a connection that
     // shows ECN) and the handshake offers' Accurate-ECN flags.
     // +16 B: one pointer per side to the peer's data arrival gaps (rtt.rs
-    // `ArrivalGaps`, made at the peer's first data segment with timestamps).
+    // `ArrivalGaps`, made at the peer's first data segment with timestamps; on the
+    // heap at most 64 gaps of 16 B, `MAX_GAPS`, usually a few).
     assert!(conn <= 1168, "Conn is {conn} bytes");
 }
 

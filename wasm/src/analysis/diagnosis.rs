@@ -242,9 +242,8 @@ struct Facts<'a> {
 }
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
-/// parts' minima. The median is that of the direction whose own measured part is
-/// the larger one (the part that crosses the bottleneck, where a queue shows), as a
-/// full round trip (summary.rs adds the other part's minimum).
+/// parts' minima. The median is `queue_direction`'s, as full round trips
+/// (round_trips.rs).
 fn rtts(conn: &ConnectionSummary) -> (f64, f64) {
     let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
     (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn)].rtt.median_ms))

@@ -10,10 +10,13 @@
 //!   about the same time (Jiang & Dovrolis, SIGCOMM CCR 2002, §2, pair the two parts
 //!   the same way), or that part's minimum before its first sample. A constant minimum
 //!   there drew a flat 10 ms line for a download that waited 100 ms behind a queue;
-//! - elsewhere (at the sender for the data, in the middle, vantage unknown) the other
-//!   part is added as its minimum, `rtt.offsetMs`: at the data sender it is the
-//!   sender's own turnaround (µs), and a tap in the middle sees both parts of every
-//!   round trip only as two different segments' samples.
+//! - elsewhere the other part's minimum, `rtt.offsetMs`: at the data sender it is the
+//!   sender's own turnaround (µs), which would only add its own noise; in the middle
+//!   (a tap between the hosts) both parts are path and a queue on the other side stays
+//!   hidden, but there both directions' samples often time applications (an SSH
+//!   session's keystrokes answered in 49 ms on a 0.16 ms path, tcpdump's
+//!   `mptcp-v0.pcap`), and each such sample added to every round trip of the other
+//!   direction until the next one made "delay spikes" of it; vantage unknown: minima.
 
 use super::columns::RttSource;
 use super::{ConnectionSummary, Vantage};
@@ -28,8 +31,12 @@ pub struct RoundTripRule {
     /// The other part's minimum, ms (`rtt.offsetMs`).
     pub offset_ms: [f64; 2],
     /// Whether direction d adds the other direction's latest trusted sample instead
-    /// (`rtt.offsetFollows`): d's own part is local.
+    /// (`rtt.offsetFollows`): d's own part is local, the other the whole path.
     pub follows: [bool; 2],
+    /// Whether direction d's own measured part is the capturing host's (its ACK delay
+    /// or turnaround): its round trips add nothing to what the other direction
+    /// measures but that host's delay (the delay spikes skip them).
+    pub local: [bool; 2],
     /// The capture clock's resolution, ms (0: fine): a sample below it only says
     /// "less than a tick" and is left out (docs/ANALYSIS.md "RTT").
     pub tick_ms: f64,
@@ -37,16 +44,11 @@ pub struct RoundTripRule {
 
 impl RoundTripRule {
     /// `data_dir`'s part is local at a receiver-side capture, the other direction's at
-    /// a sender-side one (vantage.rs `path_rtt`). `tick_s`: the clock's resolution.
+    /// a sender-side one, neither in the middle (vantage.rs `path_rtt`). `tick_s`: the
+    /// clock's resolution.
     pub fn new(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2], tick_s: f64) -> RoundTripRule {
-        let d = (data_dir & 1) as usize;
-        let mut follows = [false; 2];
-        match vantage {
-            Vantage::Receiver => follows[d] = true,
-            Vantage::Sender => follows[1 - d] = true,
-            Vantage::Middle | Vantage::Unknown => {}
-        }
-        RoundTripRule { offset_ms, follows, tick_ms: tick_ms(tick_s) }
+        let local = local_parts(vantage, data_dir);
+        RoundTripRule { offset_ms, follows: local, local, tick_ms: tick_ms(tick_s) }
     }
 
     /// The rule a connection's summary was computed with; `tick_s` as given to `new`
@@ -56,6 +58,7 @@ impl RoundTripRule {
         RoundTripRule {
             offset_ms: [r[0].rtt.offset_ms, r[1].rtt.offset_ms],
             follows: [r[0].rtt.offset_follows, r[1].rtt.offset_follows],
+            local: local_parts(conn.vantage, conn.data_direction),
             tick_ms: tick_ms(tick_s),
         }
     }
@@ -85,6 +88,18 @@ impl RoundTripRule {
             }
         });
     }
+}
+
+/// Which direction's measured part is the capturing host's own.
+fn local_parts(vantage: Vantage, data_dir: u8) -> [bool; 2] {
+    let d = (data_dir & 1) as usize;
+    let mut local = [false; 2];
+    match vantage {
+        Vantage::Receiver => local[d] = true,
+        Vantage::Sender => local[1 - d] = true,
+        Vantage::Middle | Vantage::Unknown => {}
+    }
+    local
 }
 
 /// The tick in ms, computed one way for the statistics, the chart and the diagnosis.
@@ -139,6 +154,7 @@ mod tests {
         assert_eq!(got, vec![(0, 30.003), (0, 12.003), (1, 12.004)]);
         // In the middle, or unknown: minima only.
         assert_eq!(RoundTripRule::new(Vantage::Middle, 0, [1.0, 2.0], 0.0).follows, [false, false]);
+        assert_eq!(RoundTripRule::new(Vantage::Unknown, 0, [1.0, 2.0], 0.0).follows, [false, false]);
     }
 
     #[test]
