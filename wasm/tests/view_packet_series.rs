@@ -43,7 +43,7 @@ fn one_pass_equals_one_series_at_a_time() {
         for (store, c) in a.stores.iter().zip(&a.connections) {
             for dir in 0..2u8 {
                 let all = build(store, dir, [store.packet_count(); 2]);
-                let offset = &tcpscope_core::analysis::round_trips::RoundTripRule::of(c);
+                let offset = &tcpscope_core::analysis::round_trips::RoundTripRule::of(c, a.capture.timestamp_resolution_s());
                 for s in POINT_SERIES {
                     let one = sources::points(store, s, dir, offset);
                     let built = all.point(s).expect("built");

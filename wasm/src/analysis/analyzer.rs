@@ -11,6 +11,7 @@
 //! `max_stored_packets`) bound memory on hostile captures: see limits.rs.
 
 use super::columns::flag_bits as fb;
+use super::round_trips::CLOCKED;
 use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use super::limits::Limits;
 use super::ecn::{self, EcnCounts};
@@ -452,7 +453,12 @@ impl Conn {
                     note_turn(&mut self.min_turn, d, sample.ns);
                     if store {
                         let excluded = !sample.trusted || rev_recovering || probe;
-                        self.rows.push_rtt(t_ns, rdir, sample.ns, 1 | if excluded { 2 } else { 0 });
+                        // New data that our segment clocked out, not an ACK of ours
+                        // (whose timing is the peer's ACK delay or think time): the far
+                        // part a receiver-side data round trip adds (round_trips.rs).
+                        let clocked = new_data && !acks_new_data;
+                        let kind = 1 | if excluded { 2 } else { 0 } | if clocked { CLOCKED } else { 0 };
+                        self.rows.push_rtt(t_ns, rdir, sample.ns, kind);
                     }
                 }
             }

@@ -103,11 +103,12 @@ impl ConnWriter {
     }
 
     /// An RTT sample completed at `t_ns` for data of direction `dir`. `kind`: bit 0
-    /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs).
+    /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs), bit 2
+    /// an echo by new data the peer's ACK did not carry (round_trips.rs `CLOCKED`).
     #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
         let mut row = self.store.rtt.row();
-        row.u64(((kind as u64 & 3) << 1) | (dir as u64 & 1));
+        row.u64(((kind as u64 & 7) << 1) | (dir as u64 & 1));
         row.i64(t_ns.wrapping_sub(self.prev.rtt_t));
         row.i64(rtt_ns);
         self.prev.rtt_t = t_ns;
@@ -219,7 +220,7 @@ impl ConnStore {
             let head = rd.u64();
             t = t.wrapping_add(rd.i64());
             let rtt = rd.i64();
-            f(t, (head & 1) as u8, rtt, ((head >> 1) & 3) as u8);
+            f(t, (head & 1) as u8, rtt, ((head >> 1) & 7) as u8);
         }
     }
 
