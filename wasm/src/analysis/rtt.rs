@@ -253,6 +253,9 @@ mod tests {
     use super::*;
 
     const ACKS: Echo = Echo { acks_new_data: true, sends_new_data: false };
+    /// An echo by new data of the peer that acknowledges nothing of ours.
+    const DATA: Echo = Echo { acks_new_data: false, sends_new_data: true };
+    const MS: i64 = 1_000_000;
 
     #[test]
     fn ack_sample_from_newest_covered_segment() {
@@ -328,48 +331,44 @@ mod tests {
         // (TSval 20) covers all the capture saw (the capture cannot tell the server has
         // data in flight: peer_busy false), yet the server's data keeps arriving every
         // 0.6 ms, and the segment echoing 20 comes 100 ms later: a round trip.
-        let data = Echo { acks_new_data: false, sends_new_data: true };
-        let ms = 1_000_000i64;
         let mut r = TsRtt::default();
         r.on_peer_data(0);
-        r.on_send(20, ms, false);
-        let mut t = ms;
-        while t < 101 * ms {
+        r.on_send(20, MS, false);
+        let mut t = MS;
+        while t < 101 * MS {
             t += 600_000;
             r.on_peer_data(t);
         }
-        assert_eq!(r.on_echo(20, t, data), Some(TsSample { ns: t - ms, trusted: true }));
+        assert_eq!(r.on_echo(20, t, DATA), Some(TsSample { ns: t - MS, trusted: true }));
         // The server's application pauses 80 ms after the client's ACK (TSval 21) and
         // writes again: the echo comes on the second segment after the pause, 0.1 ms
         // after the first, but the 80 ms without data (more than half of the 85 ms
         // sample) say it timed the pause (rx-cubic-loss.pcap at 0.611 s).
-        let ack = t + ms;
+        let ack = t + MS;
         r.on_send(21, ack, false);
-        r.on_peer_data(ack + 4 * ms);
+        r.on_peer_data(ack + 4 * MS);
         r.on_peer_data(ack + 84_900_000);
-        r.on_peer_data(ack + 85 * ms);
-        assert_eq!(r.on_echo(21, ack + 85 * ms, data), Some(TsSample { ns: 85 * ms, trusted: false }));
+        r.on_peer_data(ack + 85 * MS);
+        assert_eq!(r.on_echo(21, ack + 85 * MS, DATA), Some(TsSample { ns: 85 * MS, trusted: false }));
     }
 
     #[test]
     fn the_longest_pause_in_the_peers_data_decides_not_the_first() {
-        let data = Echo { acks_new_data: false, sends_new_data: true };
-        let ms = 1_000_000i64;
         // Peer data at 0, 50 and 90 ms; our TSval at 45 ms, echoed by the 90 ms segment:
         // 5 ms of the first gap fall inside the sample, but the second, 40 ms of 45,
         // whole: the peer paused, not a round trip (review of session 13).
         let mut r = TsRtt::default();
         r.on_peer_data(0);
-        r.on_peer_data(50 * ms);
-        r.on_send(7, 45 * ms, false);
-        r.on_peer_data(90 * ms);
-        assert_eq!(r.on_echo(7, 90 * ms, data), Some(TsSample { ns: 45 * ms, trusted: false }));
+        r.on_peer_data(50 * MS);
+        r.on_send(7, 45 * MS, false);
+        r.on_peer_data(90 * MS);
+        assert_eq!(r.on_echo(7, 90 * MS, DATA), Some(TsSample { ns: 45 * MS, trusted: false }));
         // A server that speaks first, 50 ms after the client's handshake ACK (TSval 1):
         // its banner echoes that ACK, but nothing of it came before: not a round trip.
         let mut r = TsRtt::default();
         r.on_send(1, 0, false);
-        r.on_peer_data(50 * ms);
-        assert_eq!(r.on_echo(1, 50 * ms, data), Some(TsSample { ns: 50 * ms, trusted: false }));
+        r.on_peer_data(50 * MS);
+        assert_eq!(r.on_echo(1, 50 * MS, DATA), Some(TsSample { ns: 50 * MS, trusted: false }));
     }
 
     #[test]
@@ -377,7 +376,6 @@ mod tests {
         // A 1 s pause, then MAX_GAPS strictly shrinking gaps: the pause's entry
         // is dropped, and an echo of a TSval from before its end cannot be judged by the
         // arrivals (untrusted), while one from after it can.
-        let data = Echo { acks_new_data: false, sends_new_data: true };
         let mut r = TsRtt::default();
         r.on_peer_data(0);
         r.on_send(1, 10, false);
@@ -388,8 +386,8 @@ mod tests {
             t += 1_000_000 - k * 1000;
             r.on_peer_data(t);
         }
-        assert_eq!(r.on_echo(1, t, data).map(|s| s.trusted), Some(false));
-        assert_eq!(r.on_echo(2, t, data).map(|s| s.trusted), Some(true));
+        assert_eq!(r.on_echo(1, t, DATA).map(|s| s.trusted), Some(false));
+        assert_eq!(r.on_echo(2, t, DATA).map(|s| s.trusted), Some(true));
     }
 
     #[test]
