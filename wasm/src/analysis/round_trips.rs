@@ -159,7 +159,7 @@ mod tests {
             (0.50, 0, 100.0, 5),
             (0.505, 0, 300.0, 1), // an echo by an ACK of the client's data: not the far part
             (0.51, 1, 0.05, 0), // + 100: the queue, which a constant 10 ms hid
-            (0.60, 0, 900.0, 3), // excluded (an echo across idle time): not the far part
+            (0.60, 0, 900.0, 7), // clocked but excluded (an echo across idle time): not the far part
             (0.61, 1, 40.0, 0),  // a delayed ACK: 40 + 100, as the sender timed it
         ];
         let got = walk(rule, &rows);

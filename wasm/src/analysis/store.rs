@@ -104,7 +104,8 @@ impl ConnWriter {
 
     /// An RTT sample completed at `t_ns` for data of direction `dir`. `kind`: bit 0
     /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs), bit 2
-    /// an echo by new data the peer's ACK did not carry (round_trips.rs `CLOCKED`).
+    /// an echo by the peer's new data that acknowledges none of ours (round_trips.rs
+    /// `CLOCKED`).
     #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
         let mut row = self.store.rtt.row();

@@ -83,7 +83,8 @@ fn rtt_and_sack_rows_round_trip() {
     let (mut rtts, mut sacks) = (Vec::new(), Vec::new());
     for i in 0..5_000i64 {
         let t = i * 1_000_000 - (r.pick(3) as i64) * 5_000_000;
-        let rtt = (t, r.pick(2) as u8, r.pick(1 << 36) as i64, r.pick(2) as u8);
+        // Kinds 0–7: timestamp, excluded and clocked bits (store.rs `push_rtt`).
+        let rtt = (t, r.pick(2) as u8, r.pick(1 << 36) as i64, r.pick(8) as u8);
         w.push_rtt(rtt.0, rtt.1, rtt.2, rtt.3);
         rtts.push(rtt);
         let l = r.next() as i64 >> 10;

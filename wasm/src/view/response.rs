@@ -135,7 +135,8 @@ pub struct Markers {
     /// Sequence number, or RTT in ms.
     pub v: Vec<f64>,
     /// Sequence: low 8 bits TCP flags, above `analysis::columns::flag_bits`.
-    /// RTT: the sample's kind (bit 0 timestamp, bit 1 excluded).
+    /// RTT: the sample's kind (bit 0 timestamp, bit 1 excluded, bit 2 an echo by the
+    /// peer's new data that acknowledges none of ours: analysis/round_trips.rs `CLOCKED`).
     pub flags: Vec<u32>,
     /// Sequence: frame number; RTT: 0.
     pub frame: Vec<u32>,

@@ -138,7 +138,8 @@ export type Markers = { t: Array<number>,
 v: Array<number>, 
 /**
  * Sequence: low 8 bits TCP flags, above `analysis::columns::flag_bits`.
- * RTT: the sample's kind (bit 0 timestamp, bit 1 excluded).
+ * RTT: the sample's kind (bit 0 timestamp, bit 1 excluded, bit 2 an echo by the
+ * peer's new data that acknowledges none of ours: analysis/round_trips.rs `CLOCKED`).
  */
 flags: Array<number>, 
 /**
