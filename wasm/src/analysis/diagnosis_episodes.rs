@@ -112,17 +112,17 @@ fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
 }
 
 /// Spikes are found in the round trips of directions whose own measured part is not
-/// local (round_trips.rs): one that is only adds its host's ACK delay or turnaround to
-/// what the other direction measures (a delayed ACK is no spike).
+/// local (that do not follow, round_trips.rs): one that is only adds its host's ACK
+/// delay or turnaround to what the other direction measures (a delayed ACK is no spike).
 fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, tick: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
     let rule = RoundTripRule::of(conn, tick);
     // A spike stands out from the flow's own typical RTT too: a standing queue (the
     // median far above the base) is latency under load, said elsewhere, not a spike.
-    // Typical in the same round trips the spikes are looked for in: a direction whose
-    // part is not local, of two the one measuring the larger part (the smaller offset).
+    // Typical in the same round trips the spikes are looked for in: a direction that
+    // does not follow, of two the one measuring the larger part (the smaller offset).
     let d = conn.data_direction.min(1) as usize;
     let (data, other) = (&conn.directions[d].rtt, &conn.directions[1 - d].rtt);
-    let spike_dir = if !rule.local[d] && (rule.local[1 - d] || data.offset_ms <= other.offset_ms) { d } else { 1 - d };
+    let spike_dir = if !rule.follows[d] && (rule.follows[1 - d] || data.offset_ms <= other.offset_ms) { d } else { 1 - d };
     let median = conn.directions[spike_dir].rtt.median_ms.map_or(0.0, |ms| ms / 1000.0);
     let limit = (3.0 * path_rtt).max(path_rtt + 0.020).max(2.0 * median);
     // (start, end, samples above the limit); a lone high sample is a delayed ACK
@@ -132,7 +132,7 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
     rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
         // Full round trips, as the statistics and the chart count them; trusted only.
         let rtt = round_trip_ms / 1000.0;
-        if kind & EXCLUDED != 0 || rule.local[dir as usize & 1] || !(rtt > limit) {
+        if kind & EXCLUDED != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
             return;
         }
         // The sample's round trip began rtt before it completed.

@@ -37,12 +37,11 @@ pub struct RoundTripRule {
     /// The other part's minimum, ms (`rtt.offsetMs`).
     pub offset_ms: [f64; 2],
     /// Whether direction d adds the other direction's latest trusted sample instead
-    /// (`rtt.offsetFollows`): d's own part is local, the other the whole path.
+    /// (`rtt.offsetFollows`): d's own measured part is the capturing host's (its ACK
+    /// delay or turnaround), the other the whole path. Its round trips add nothing to
+    /// what the other direction measures but that host's delay (the delay spikes skip
+    /// them).
     pub follows: [bool; 2],
-    /// Whether direction d's own measured part is the capturing host's (its ACK delay
-    /// or turnaround): its round trips add nothing to what the other direction
-    /// measures but that host's delay (the delay spikes skip them).
-    pub local: [bool; 2],
     /// Kind bits a sample of direction d needs to serve as the other part: at a
     /// receiver-side capture the far part is the sender's data clocked out by the
     /// receiver's ACK ([`CLOCKED`]); at a sender-side one any trusted data sample.
@@ -57,8 +56,7 @@ impl RoundTripRule {
     /// a sender-side one, neither in the middle (vantage.rs `path_rtt`). `tick_s`: the
     /// clock's resolution.
     pub fn new(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2], tick_s: f64) -> RoundTripRule {
-        let local = local_parts(vantage, data_dir);
-        RoundTripRule { offset_ms, follows: local, local, serves_with: serves_with(vantage, data_dir), tick_ms: tick_ms(tick_s) }
+        RoundTripRule { offset_ms, follows: local_parts(vantage, data_dir), serves_with: serves_with(vantage, data_dir), tick_ms: tick_ms(tick_s) }
     }
 
     /// The rule a connection's summary was computed with; `tick_s` as given to `new`
@@ -68,7 +66,6 @@ impl RoundTripRule {
         RoundTripRule {
             offset_ms: [r[0].rtt.offset_ms, r[1].rtt.offset_ms],
             follows: [r[0].rtt.offset_follows, r[1].rtt.offset_follows],
-            local: local_parts(conn.vantage, conn.data_direction),
             serves_with: serves_with(conn.vantage, conn.data_direction),
             tick_ms: tick_ms(tick_s),
         }
