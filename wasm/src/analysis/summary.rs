@@ -255,7 +255,7 @@ impl RttMinima {
         store.for_each_rtt(|_, dir, ns, kind| {
             let s = ns as f64 / 1e9;
             let d = dir as usize & 1;
-            if kind & 2 != 0 {
+            if kind & EXCLUDED != 0 {
                 return;
             }
             m.trusted[d] += 1;

@@ -5,7 +5,7 @@
 use super::pyramid::PointColumn;
 use super::request::Series;
 use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::round_trips::RoundTripRule;
+use crate::analysis::round_trips::{RoundTripRule, EXCLUDED};
 use super::times::Times;
 use crate::analysis::store::{secs, PacketRow};
 use crate::analysis::ConnStore;
@@ -32,7 +32,7 @@ pub fn points(store: &ConnStore, series: Series, dir: u8, round_trips: &RoundTri
     match series {
         Series::Pipe => pipe(store, dir, &mut t, &mut v),
         Series::Rtt => round_trips.for_each(store, &mut |ts, d, _, round_trip_ms, kind| {
-            if d == dir && kind & RTT_EXCLUDED == 0 {
+            if d == dir && kind & EXCLUDED == 0 {
                 t.push(ts);
                 v.push(round_trip_ms);
             }
@@ -100,9 +100,6 @@ pub fn point_value(series: Series, r: &PacketRow, dir: u8) -> Option<f64> {
     }
 }
 
-/// RTT sample kind bit: kept out of the statistics (store.rs `push_rtt`).
-const RTT_EXCLUDED: u8 = 2;
-
 /// Points drawn apart (see `response::Points::markers`), sorted by time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MarkerColumn {
@@ -117,7 +114,7 @@ pub fn markers(store: &ConnStore, series: Series, dir: u8, round_trips: &RoundTr
     let mut m = MarkerColumn::default();
     if series == Series::Rtt {
         round_trips.for_each(store, &mut |ts, d, _, round_trip_ms, kind| {
-            if d == dir && kind & RTT_EXCLUDED != 0 {
+            if d == dir && kind & EXCLUDED != 0 {
                 m.t.push(ts);
                 m.v.push(round_trip_ms);
                 m.flags.push(kind as u32);
