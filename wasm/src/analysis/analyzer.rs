@@ -11,7 +11,7 @@
 //! `max_stored_packets`) bound memory on hostile captures: see limits.rs.
 
 use super::columns::flag_bits as fb;
-use super::round_trips::CLOCKED;
+use super::round_trips::{CLOCKED, EXCLUDED};
 use super::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use super::limits::Limits;
 use super::ecn::{self, EcnCounts};
@@ -417,7 +417,7 @@ impl Conn {
                         note_turn(&mut self.min_turn, d, ns);
                     }
                     if store {
-                        self.rows.push_rtt(t_ns, rdir, ns, if round_trip { 0 } else { 2 });
+                        self.rows.push_rtt(t_ns, rdir, ns, if round_trip { 0 } else { EXCLUDED });
                     }
                 }
             }
@@ -457,7 +457,7 @@ impl Conn {
                         // (whose timing is the peer's ACK delay or think time): the far
                         // part a receiver-side data round trip adds (round_trips.rs).
                         let clocked = new_data && !acks_new_data;
-                        let kind = 1 | if excluded { 2 } else { 0 } | if clocked { CLOCKED } else { 0 };
+                        let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 };
                         self.rows.push_rtt(t_ns, rdir, sample.ns, kind);
                     }
                 }
