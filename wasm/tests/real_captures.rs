@@ -93,6 +93,43 @@ fn a_download_behind_a_queue_reads_the_senders_round_trips_at_the_client() {
 }
 
 #[test]
+fn without_timestamps_a_client_side_capture_says_the_queue_beyond_it_is_unseen() {
+    // The same download as rx-bufferbloat.pcap (120 ms queue), but the client offers no
+    // TCP timestamps (pv_b net.ipv4.tcp_timestamps=0, as Windows clients default to).
+    // The twin capture at the sender, same run, says the data waited a median 83.57 ms
+    // (tshark ack_rtt; wasm/tests/examples-truth/rx-bufferbloat-nots.json). At the client
+    // nothing times the far part again after its first measure (the ACK of the client's
+    // 64-byte request, 10.239 ms): every round trip is the client's µs ACK delay + that
+    // minimum, so the statistics read ≈ 10.25 ms, and "no queue" would be a guess.
+    let s = open("rx-bufferbloat-nots.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    assert_eq!(c.vantage, Vantage::Receiver);
+    assert_eq!(path_ms(c), 10.242);
+    let rtt = &data(c).rtt;
+    // The data direction follows the far part, but not one sample of it served.
+    assert!(rtt.offset_follows && rtt.samples == 2763 && rtt.followed_samples == 0, "{rtt:?}");
+    assert!(rtt.median_ms.is_some_and(|m| m < 10.3), "{rtt:?}");
+    // So the diagnosis says what this capture point cannot see, in place of a queue phrase.
+    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    assert!(
+        c.diagnosis.text.ends_with(
+            "This capture is at the receiver and no TCP timestamps were negotiated, so the round trip \
+             beyond it is known only by its minimum (10 ms): a queue on the sender's side would not \
+             show in these RTTs."
+        ),
+        "{}",
+        c.diagnosis.text
+    );
+    // Kernel (pv_a): TcpRetransSegs 11 = TCPFastRetrans 11.
+    assert_eq!((data(c).retransmissions, data(c).fast_retransmissions), (11, 11));
+    // rx-bufferbloat.pcap, with timestamps: all but the 22 round trips before the
+    // server's first clocked echo added a measured far part (the queue shows).
+    let ts = open("rx-bufferbloat.pcap");
+    let rtt = &data(main_conn(ts.analysis().unwrap())).rtt;
+    assert_eq!((rtt.samples, rtt.followed_samples), (5484, 5462), "{rtt:?}");
+}
+
+#[test]
 fn a_dead_zero_window_is_one_long_zero_window_stall() {
     // The client stops reading after 0.25 s and never reads again; the server probes
     // the closed window 6 times (nstat TcpExtTCPWinProbe 6) until the client's RST at

@@ -36,4 +36,18 @@ describe('RTT chart (engine answers)', () => {
     expect(Math.max(...ticks)).toBeLessThan(200);
     expect(svg.querySelector('.tcps-rtt-min-label')!.textContent).toMatch(/^min RTT 80\.29 ms · \d+ left-out samples? above the scale \(up to 5027\.1 ms\)$/);
   });
+
+  it('says when the far part of the round trip is only its minimum (client-side, no TCP timestamps)', async () => {
+    // rx-bufferbloat-nots.pcap: a download behind a 120 ms queue captured at a client
+    // that offered no timestamps; nothing times the far part after its first measure
+    // (rtt.followedSamples 0), so the flat ~10 ms line must not read as "no queue".
+    const { svg } = await drawnFor('rx-bufferbloat-nots.pcap');
+    // (The 9 left-out marks above the scale are samples taken while holes were repaired.)
+    expect(svg.querySelector('.tcps-rtt-min-label')!.textContent).toBe(
+      'min RTT 10.24 ms · 9 left-out samples above the scale (up to 128.9 ms) · far part: minimum only, a queue beyond the capture point does not show',
+    );
+    // With timestamps the far part follows the queue, and the note is the plain minimum.
+    const ts = await drawnFor('rx-bufferbloat.pcap');
+    expect(ts.svg.querySelector('.tcps-rtt-min-label')!.textContent).not.toContain('far part');
+  });
 });

@@ -133,6 +133,12 @@ describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named 
     expect(text(render(<DiagnosisPanel summary={rx} />), 'rtt-stats')).toContain(
       '— each sample adds the round trip on the other side of the capture point as last measured (at least 25 ms)',
     );
+    // Following, but no sample of the far part ever served (a receiver-side capture
+    // without TCP timestamps): the panel says the queue there cannot show.
+    (rx.directions[0].rtt as { followedSamples?: number }).followedSamples = 0;
+    expect(text(render(<DiagnosisPanel summary={rx} />), 'rtt-stats')).toContain(
+      '— each sample adds the round trip on the other side of the capture point, known only by its minimum (25 ms): a queue there does not show',
+    );
     // A report without the issue-13 fields: what it has, the rest as "–".
     const old = render(<DiagnosisPanel summary={summary} />);
     expect(text(old, 'rtt-stats')).toBe('min 2.8 ms, median 3 ms, p95 –, max –');

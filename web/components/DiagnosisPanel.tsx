@@ -9,7 +9,7 @@
 // can check that the BDP calculator starts from the same ones.
 import { memo } from 'react';
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
-import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats, stallCount } from '../model/types';
+import { activeMeanBps, episodesOf, evidenceOf, farPartUnseen, pathInfo, rttStats, stallCount } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
 
@@ -218,6 +218,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
   const rtt = rttStats(sender.rtt);
   const offset = 'offsetMs' in sender.rtt ? sender.rtt.offsetMs : undefined;
   const follows = 'offsetFollows' in sender.rtt && sender.rtt.offsetFollows === true;
+  const farUnseen = farPartUnseen(sender.rtt);
   const active = activeMeanBps(sender.throughput);
   return (
     <section
@@ -279,7 +280,9 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
           )}
           {offset != null && offset > 0 && (
             <span className="muted">
-              {follows
+              {farUnseen
+                ? ` — each sample adds the round trip on the other side of the capture point, known only by its minimum (${formatMs(offset)}): a queue there does not show`
+                : follows
                 ? ` — each sample adds the round trip on the other side of the capture point as last measured (at least ${formatMs(offset)})`
                 : ` — each sample adds the ${formatMs(offset)} of the round trip on the other side of the capture point`}
             </span>

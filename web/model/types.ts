@@ -46,8 +46,12 @@ export const stallCount = (d: Pick<DirectionSummary, 'stalls' | 'stallCount'>): 
 export type ThroughputStats = Gen.ThroughputSummary;
 export type LegacyThroughputStats = Omit<ThroughputStats, 'activeMeanBps'>;
 
-/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs and offsetFollows are missing in older snapshots. */
-export type RttStats = Omit<Gen.RttSummary, 'offsetMs' | 'offsetFollows'> & { offsetMs?: number; offsetFollows?: boolean };
+/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs, offsetFollows and followedSamples are missing in older snapshots. */
+export type RttStats = Omit<Gen.RttSummary, 'offsetMs' | 'offsetFollows' | 'followedSamples'> & {
+  offsetMs?: number;
+  offsetFollows?: boolean;
+  followedSamples?: number;
+};
 export type LegacyRttStats = Pick<RttStats, 'minMs' | 'medianMs'>;
 
 /** The numbers the headline used; the BDP calculator is seeded from exactly these. */
@@ -155,6 +159,16 @@ export function pathInfo(s: ConnectionSummary): PathInfo | null {
 /** RTT statistics; p95/max and the sample counts are null when not reported. */
 export function rttStats(r: DirectionSummary['rtt']): Omit<RttStats, 'samples' | 'excludedSamples'> & { samples: number | null; excludedSamples: number | null } {
   return 'p95Ms' in r ? r : { ...r, p95Ms: null, maxMs: null, samples: null, excludedSamples: null };
+}
+
+/**
+ * The direction's round trips add the far part as last measured, yet no sample of it
+ * ever served (wasm round_trips.rs FOLLOWED, docs/ANALYSIS.md `rtt.followedSamples`): at
+ * a receiver-side capture without TCP timestamps a queue beyond the capture point cannot
+ * show. False for reports made before these fields.
+ */
+export function farPartUnseen(r: DirectionSummary['rtt']): boolean {
+  return 'offsetFollows' in r && r.offsetFollows === true && 'followedSamples' in r && r.followedSamples === 0;
 }
 
 /** "Mean while active", or null when not reported. */

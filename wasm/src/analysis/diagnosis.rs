@@ -534,8 +534,32 @@ fn queue_phrase(f: &Facts) -> String {
             format_duration(f.min_rtt)
         )
     } else {
-        String::new()
+        far_part_unseen_phrase(f)
     }
+}
+
+/// At a receiver-side capture the data's round trip is the receiver's ACK delay plus
+/// the far part, which only a timestamp echo by the sender's clocked-out data times
+/// beyond its minimum (round_trips.rs). Without one (`rtt.followedSamples` 0:
+/// no TCP timestamps, RFC 7323 §3, as Windows clients default to), a queue on the
+/// sender's side cannot be seen from here, and "no queue" would be a guess: say so.
+fn far_part_unseen_phrase(f: &Facts) -> String {
+    let d = f.conn.data_direction.min(1) as usize;
+    let rtt = &f.conn.directions[d].rtt;
+    if !(rtt.offset_follows && rtt.followed_samples == 0 && rtt.samples > 0 && rtt.offset_ms > 0.0) {
+        return String::new();
+    }
+    let h = &f.conn.handshake;
+    let why = match (&h.syn, &h.syn_ack) {
+        (Some(syn), Some(ack)) if !(syn.timestamps && ack.timestamps) => "no TCP timestamps were negotiated",
+        _ => "no timestamp echo of the sender's data was seen",
+    };
+    format!(
+        " This capture is at the receiver and {why}, so the round trip beyond it is known \
+         only by its minimum ({}): a queue on the sender's side would not show in these \
+         RTTs.",
+        format_duration(rtt.offset_ms / 1000.0)
+    )
 }
 
 fn path_not_window_text(f: &Facts, cap: f64) -> String {

@@ -117,6 +117,11 @@ pub struct RttSummary {
     /// direction's own part is the capturing host's: round_trips.rs); `offsetMs` only
     /// before the first. Absent in reports made before it.
     pub offset_follows: bool,
+    /// Samples in the statistics whose other part was such a measured sample (0
+    /// without `offset_follows`). 0 with it: the far part was timed only at the
+    /// handshake (a receiver-side capture without TCP timestamps), and a queue there
+    /// cannot be seen. Absent in reports made before it.
+    pub followed_samples: u64,
 }
 
 /// Where the capture was taken, relative to the data sender (vantage.rs).

@@ -30,6 +30,10 @@ pub const EXCLUDED: u8 = 2;
 /// the client's request times the server's ACK delay or think time instead (a BGP
 /// peer's 40 ms delayed ACK made a 47 ms p95 93 ms, tcpdump's `bgp-lu-multiple-labels.pcap`).
 pub const CLOCKED: u8 = 4;
+/// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a
+/// measured sample, not `offsetMs`. Where a direction follows and none of its round
+/// trips has it, the far part was timed only at the handshake (`rtt.followedSamples`).
+pub const FOLLOWED: u8 = 8;
 
 /// How each direction's samples become round trips.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -73,7 +77,8 @@ impl RoundTripRule {
 
     /// Calls `f(t s, dir, measured ms, round trip ms, kind)` for every sample of
     /// `samples`, in their order (capture order, which every caller shares). `kind` is
-    /// the sample's with [`EXCLUDED`] also set below one clock tick: the measured part
+    /// the sample's with [`FOLLOWED`] set where the other part was a measured sample,
+    /// and [`EXCLUDED`] also set below one clock tick: the measured part
     /// where the other part is a constant (a whole round trip below a tick), the round
     /// trip where it follows (a local part below a tick is the usual case there).
     /// Excluded samples get a round trip too (the chart marks them) but never serve as
@@ -82,14 +87,14 @@ impl RoundTripRule {
         let mut latest: [Option<f64>; 2] = [None; 2];
         samples.for_each_rtt_ms(&mut |t, dir, measured_ms, kind| {
             let d = (dir & 1) as usize;
-            let other = match latest[1 - d] {
-                Some(ms) if self.follows[d] => ms,
-                _ => self.offset_ms[d],
+            let (other, followed) = match latest[1 - d] {
+                Some(ms) if self.follows[d] => (ms, FOLLOWED),
+                _ => (self.offset_ms[d], 0),
             };
             let round_trip_ms = measured_ms + other;
             let judged = if self.follows[d] { round_trip_ms } else { measured_ms };
             let below_tick = self.tick_ms > 0.0 && judged < self.tick_ms;
-            let kind = if below_tick || !measured_ms.is_finite() { kind | EXCLUDED } else { kind };
+            let kind = followed | if below_tick || !measured_ms.is_finite() { kind | EXCLUDED } else { kind };
             f(t, dir, measured_ms, round_trip_ms, kind);
             if kind & EXCLUDED == 0 && kind & self.serves_with[d] == self.serves_with[d] {
                 latest[d] = Some(measured_ms);

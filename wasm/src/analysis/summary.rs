@@ -9,7 +9,7 @@ use super::store::ConnStore;
 use super::throughput::Bins;
 use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
-use super::round_trips::{RoundTripRule, EXCLUDED};
+use super::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
 use super::diagnosis_shares::KeptSpans;
 use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
@@ -295,13 +295,14 @@ impl RttMinima {
 /// `reuse`: empty or previously used vectors, handed back with the round trips.
 fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>; 2]) -> [RttSummary; 2] {
     reuse.iter_mut().for_each(Vec::clear);
-    let mut excluded = [0u64; 2];
+    let (mut excluded, mut followed) = ([0u64; 2], [0u64; 2]);
     rule.for_each(store, &mut |_, dir, _, round_trip_ms, kind| {
         let d = dir as usize & 1;
         if kind & EXCLUDED != 0 {
             excluded[d] += 1;
         } else {
             reuse[d].push(round_trip_ms);
+            followed[d] += u64::from(kind & FOLLOWED != 0);
         }
     });
     [0, 1].map(|d| {
@@ -317,6 +318,7 @@ fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>;
             excluded_samples: excluded[d],
             offset_ms: rule.offset_ms[d],
             offset_follows: rule.follows[d],
+            followed_samples: followed[d],
         }
     })
 }

@@ -5,7 +5,7 @@
 use super::pyramid::PointColumn;
 use super::request::Series;
 use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::round_trips::{RoundTripRule, EXCLUDED};
+use crate::analysis::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
 use super::times::Times;
 use crate::analysis::store::{secs, PacketRow};
 use crate::analysis::ConnStore;
@@ -117,7 +117,8 @@ pub fn markers(store: &ConnStore, series: Series, dir: u8, round_trips: &RoundTr
             if d == dir && kind & EXCLUDED != 0 {
                 m.t.push(ts);
                 m.v.push(round_trip_ms);
-                m.flags.push(kind as u32);
+                // The stored kind bits only (FOLLOWED is the rule's, not the sample's).
+                m.flags.push(u32::from(kind & !FOLLOWED));
                 m.frame.push(0);
             }
         });

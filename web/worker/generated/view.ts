@@ -480,7 +480,14 @@ offsetMs: number,
  * direction's own part is the capturing host's: round_trips.rs); `offsetMs` only
  * before the first. Absent in reports made before it.
  */
-offsetFollows: boolean, };
+offsetFollows: boolean, 
+/**
+ * Samples in the statistics whose other part was such a measured sample (0
+ * without `offset_follows`). 0 with it: the far part was timed only at the
+ * handshake (a receiver-side capture without TCP timestamps), and a queue there
+ * cannot be seen. Absent in reports made before it.
+ */
+followedSamples: number, };
 
 /**
  * `{min, max}` of the window a side advertises (SYN and RST segments excluded).
