@@ -154,3 +154,22 @@ test('edited, the calculator recomputes its verdict from its inputs', async ({ p
   await page.getByTestId('bdp-window').fill('0.001');
   await expect(page.getByTestId('bdp-verdict')).toHaveAttribute('data-verdict', 'window');
 });
+
+test('a server capture with TSO shows the kernel\'s segment counts beside the frames', async ({ page }) => {
+  // tso-loss.pcap: 77 retransmitted frames hold 1254 segments; the sender's kernel
+  // counted TcpRetransSegs 1254, TCPFastRetrans 1242, TCPSlowStartRetrans 11
+  // (wasm/tests/examples-truth/tso-loss.json).
+  await openExample(page, 'tso-loss.pcap');
+  const row = page.getByTestId('direction-stats').locator('tr', { hasText: 'Retransmitted segments' });
+  await expect(row).toContainText('1254 (1242, 11)');
+  await expect(page.getByTestId('diagnosis-text')).toContainText('1254 segments, re-sent in 77 of 2949 data frames');
+});
+
+test('a client capture without timestamps says the queue beyond it cannot show', async ({ page }) => {
+  // rx-bufferbloat-nots.pcap: the sender waited a median 84 ms behind the queue, but
+  // nothing at the client times that part of the round trip (rtt.followedSamples 0).
+  await openExample(page, 'rx-bufferbloat-nots.pcap');
+  await expect(page.getByTestId('diagnosis')).toHaveAttribute('data-vantage', 'receiver');
+  await expect(page.getByTestId('diagnosis-text')).toContainText('a queue on the sender\'s side would not show in these RTTs');
+  await expect(page.getByTestId('rtt-stats')).toContainText('known only by its minimum');
+});

@@ -130,6 +130,36 @@ fn without_timestamps_a_client_side_capture_says_the_queue_beyond_it_is_unseen()
 }
 
 #[test]
+fn a_tso_capture_counts_retransmitted_segments_as_the_kernel_does() {
+    // A server's capture on a host with TSO (a veth pair, no emulator): data frames of up
+    // to 45 segments, 2 % of them dropped at the client. The kernel of the sender counted
+    // TcpRetransSegs 1254 = TCPFastRetrans 1242 + TCPSlowStartRetrans 11 + the timeout's
+    // own re-send (TCPTimeouts 1) (wasm/tests/examples-truth/tso-loss.json); the capture
+    // holds them as 77 frames (tshark: 29 retransmissions + 48 out-of-order). Each frame
+    // is ⌈payload / 1448⌉ segments: the handshake's MSS 1460 less 12 bytes of timestamps.
+    let s = open("tso-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let d = data(c);
+    assert_eq!(d.retransmissions, 77);
+    assert_eq!((d.retransmitted_segments, d.fast_retransmitted_segments, d.slow_start_retransmitted_segments), (1254, 1242, 11));
+    // Every round trip's parts read 0 on the µs clock (a veth): the RTT is known only to
+    // be below a tick, which is enough to tell the 207 ms timeout from a fast one.
+    assert_eq!(c.path_rtt_ms, None, "{}", c.path_rtt_method);
+    assert_eq!(d.rto_events, 1);
+    assert!((d.rto_chains[0].intervals_ms[0] - 207.414).abs() < 0.001, "{:?}", d.rto_chains);
+    // The headline calls the segments segments and the frames frames.
+    assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
+    assert!(
+        c.diagnosis.text.starts_with(
+            "Loss limited this flow: 1.8 % of the bytes sent were retransmissions (1254 segments, re-sent in 77 of \
+             2949 data frames: the capture holds TSO/GRO frames of several segments each), and the sender spent"
+        ),
+        "{}",
+        c.diagnosis.text
+    );
+}
+
+#[test]
 fn a_dead_zero_window_is_one_long_zero_window_stall() {
     // The client stops reading after 0.25 s and never reads again; the server probes
     // the closed window 6 times (nstat TcpExtTCPWinProbe 6) until the client's RST at

@@ -53,6 +53,9 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],
   ['Timeouts / tail probes / slow start', (d) => (d.rtoEvents === undefined ? '–' : `${d.rtoEvents} / ${d.tailLossProbes ?? 0} / ${d.slowStartRetransmissions ?? 0}`)],
+  // The kernel's unit (TcpRetransSegs, TCPFastRetrans, TCPSlowStartRetrans): differs from
+  // the frames above only where the capture holds TSO/GRO frames (docs/ANALYSIS.md).
+  ['Retransmitted segments (fast, slow start)', (d) => (d.retransmittedSegments === undefined ? '–' : `${d.retransmittedSegments} (${d.fastRetransmittedSegments ?? 0}, ${d.slowStartRetransmittedSegments ?? 0})`)],
   ['Duplicate ACKs', (d) => String(d.duplicateAcks)],
   ['Zero windows / probes', (d) => `${d.zeroWindows} / ${d.zeroWindowProbes}`],
   ['Window full', (d) => String(d.windowFull)],

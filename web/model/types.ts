@@ -15,8 +15,10 @@ export type Stall = Gen.Stall;
  * A direction as reported; snapshots written before issue 13 lack the newer fields
  * (senderLagMs is left out: the page does not read it).
  */
-/** Retransmission kinds (issue 17; docs/ANALYSIS.md "Retransmission kinds"): absent in older snapshots. */
-type RetransmissionKinds = 'rtoEvents' | 'rtoChains' | 'tailLossProbes' | 'slowStartRetransmissions';
+/** Retransmission kinds (issue 17; docs/ANALYSIS.md "Retransmission kinds") and their counts in segments: absent in older snapshots. */
+type RetransmissionKinds =
+  | 'rtoEvents' | 'rtoChains' | 'tailLossProbes' | 'slowStartRetransmissions'
+  | 'retransmittedSegments' | 'fastRetransmittedSegments' | 'slowStartRetransmittedSegments';
 /** ECN evidence (docs/ANALYSIS.md "ECN"): absent in older snapshots, null without ECN. */
 type EcnFields = 'ecn';
 /**

@@ -408,6 +408,21 @@ fn loss_cheap_text(f: &Facts) -> String {
     )
 }
 
+/// "28 of 1070 data segments"; where the capture's frames hold several segments each
+/// (TSO at the sender, GRO at the receiver: `retransmittedSegments` > the frames), the
+/// kernel's count of segments first, then the frames, so that neither is called the other.
+fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    if sender.retransmitted_segments > sender.retransmissions {
+        format!(
+            "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of several segments each",
+            sender.retransmitted_segments, frames, f.sh.data_segments
+        )
+    } else {
+        format!("{} of {} data segments", frames, f.sh.data_segments)
+    }
+}
+
 fn format_percent_fine(share: f64) -> String {
     if share < 0.095 { format!("{:.1} %", share * 100.0) } else { format_percent(share) }
 }
@@ -614,11 +629,10 @@ fn loss_text(f: &Facts) -> String {
     let retrans = retransmissions(f);
     let rto = f.sh.stall_by_cause[2];
     let mut t = format!(
-        "Loss limited this flow: {:.1} % of the bytes sent were retransmissions ({} of {} data segments), \
+        "Loss limited this flow: {:.1} % of the bytes sent were retransmissions ({}), \
          and the sender spent {} of the time recovering from loss",
         retransmitted_percent(f),
-        retrans,
-        f.sh.data_segments,
+        retransmitted_count_phrase(f, retrans),
         format_percent(f.shares.loss)
     );
     if rto > 0.0 {

@@ -105,6 +105,19 @@ impl HandshakeOffers {
         [self.syn, self.syn_ack].into_iter().find(|o| o.present() && o.dir() == dir && o.bits & HAS_MSS != 0).map(|o| o.mss)
     }
 
+    /// The largest payload one segment of direction `dir` carries (SMSS, RFC 9293
+    /// §3.7.1: Eff.snd.MSS = the MSS the peer announced, less the TCP options every
+    /// segment carries): the smaller of the two announced MSS values (the sender's own
+    /// bounds its interface), less 12 bytes when both SYNs offered timestamps (RFC 7323
+    /// §3: 10 bytes of option, padded to 12). None without the peer's MSS option. A TSO
+    /// or GRO capture holds frames of many such segments (`retransmittedSegments`).
+    pub fn send_mss(&self, dir: u8) -> Option<u32> {
+        let peer = u32::from(self.mss_announced_by(1 - (dir & 1))?);
+        let own = self.mss_announced_by(dir & 1).map_or(peer, u32::from);
+        let timestamps = self.syn.present() && self.syn_ack.present() && self.syn.bits & self.syn_ack.bits & TIMESTAMPS != 0;
+        Some(peer.min(own).saturating_sub(if timestamps { 12 } else { 0 }).max(1))
+    }
+
     /// Both the SYN and the SYN/ACK are in the capture (`connection.handshakeSeen`).
     /// Accurate ECN was negotiated: both the SYN and the SYN/ACK set it up.
     pub fn accecn(&self) -> bool {
@@ -173,7 +186,29 @@ pub struct Handshake {
 #[cfg(test)]
 mod tests {
     use super::super::testseg::{handshake, run, Seg};
+    use super::HandshakeOffers;
     use crate::decode::tcp_flags::{ACK, CWR, ECE, SYN};
+
+    #[test]
+    fn the_send_mss_is_the_smaller_mss_less_the_timestamp_option() {
+        // Direction 0 = A (SYN), 1 = B (SYN/ACK). RFC 9293 §3.7.1: A sends at most B's
+        // MSS; RFC 7323 §3: 12 bytes of every segment go to the timestamp option.
+        let offers = |syn: Seg, syn_ack: Seg| {
+            let mut o = HandshakeOffers::default();
+            o.on_segment(&syn.build(), 0);
+            o.on_segment(&syn_ack.build(), 1);
+            o
+        };
+        let syn = || Seg::a_to_b(0.0).seq(1000).flags(SYN);
+        let syn_ack = || Seg::b_to_a(0.01).seq(5000).ack(1001).flags(SYN | ACK);
+        let o = offers(syn().mss(1460).ts(1, 0), syn_ack().mss(1460).ts(2, 1));
+        assert_eq!((o.send_mss(0), o.send_mss(1)), (Some(1448), Some(1448)));
+        // No timestamps on one side: the full MSS; the sender's own smaller MSS (its MTU) bounds it.
+        let o = offers(syn().mss(1400).ts(1, 0), syn_ack().mss(1460));
+        assert_eq!((o.send_mss(0), o.send_mss(1)), (Some(1400), Some(1400)));
+        // Without the peer's MSS option: unknown (each frame then counts one segment).
+        assert_eq!(offers(syn().mss(1460), syn_ack()).send_mss(0), None);
+    }
 
     #[test]
     fn options_of_both_sides_and_the_three_scale_states() {

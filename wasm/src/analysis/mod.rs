@@ -242,6 +242,15 @@ pub struct DirectionSummary {
     pub slow_start_retransmissions: u64,
     /// Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
     pub spurious_retransmissions: u64,
+    /// `retransmissions` in segments, as the sender's kernel counts them
+    /// (TcpRetransSegs): a frame of a TSO / GRO capture larger than the sender's SMSS
+    /// (handshake.rs `send_mss`) counts ⌈len / SMSS⌉; equal to `retransmissions` where
+    /// every frame is one segment or the handshake's MSS is not in the capture.
+    pub retransmitted_segments: u64,
+    /// `fastRetransmissions` in segments (Linux's TCPFastRetrans counts these).
+    pub fast_retransmitted_segments: u64,
+    /// `slowStartRetransmissions` in segments (Linux's TCPSlowStartRetrans).
+    pub slow_start_retransmitted_segments: u64,
     pub duplicate_acks: u64,
     pub zero_windows: u64,
     pub zero_window_probes: u64,

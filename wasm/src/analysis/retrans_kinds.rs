@@ -164,6 +164,11 @@ pub struct KindCounts {
     pub fast_retransmissions: u64,
     pub slow_start_retransmissions: u64,
     pub spurious_retransmissions: u64,
+    /// The same in segments of the sender's SMSS (a TSO frame of 45 counts 45), as a
+    /// kernel counts them: all kinds (TcpRetransSegs), fast, slow start.
+    pub retransmitted_segments: u64,
+    pub fast_retransmitted_segments: u64,
+    pub slow_start_retransmitted_segments: u64,
 }
 
 /// Per-direction tracker, fed by the analyzer: `on_feedback` for every ACK of the
@@ -424,10 +429,14 @@ impl RetransKinds {
 
     /// Classifies every record. `lag_ns`: the sender lag (capture → sender →
     /// capture); `rtt_ns`: the path RTT (None: unknown, then only feedback-free
-    /// retransmissions — no feedback ever — count as timer-driven). Returns the
-    /// counts and (row, kind bits) for the stored rows, in row order.
-    pub fn finish(self, lag_ns: i64, rtt_ns: Option<i64>) -> (KindCounts, Vec<(u32, u32)>) {
-        let mut c = KindCounts::default();
+    /// retransmissions — no feedback ever — count as timer-driven); `smss`: the
+    /// sender's segment size (handshake.rs `send_mss`; None: one segment per frame).
+    /// Returns the counts and (row, kind bits) for the stored rows, in row order.
+    pub fn finish(self, lag_ns: i64, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
+        let mut c = KindCounts { retransmitted_segments: self.overflow, ..KindCounts::default() };
+        // Segments of one retransmitted frame: a frame larger than the SMSS is a TSO /
+        // GRO super-segment of ⌈len / SMSS⌉ (the kernel's tcp_skb_pcount).
+        let segments = |r: &Record| smss.map_or(1, |m| ((r.end - r.seq).max(1) as u64).div_ceil(u64::from(m.max(1))));
         let mut marks = Vec::with_capacity(self.records.len());
         // Loss state after a timeout: until the cumulative ACK passes `recover`.
         let mut recover: Option<i64> = None;
@@ -534,11 +543,13 @@ impl RetransKinds {
             let bits = if (!timer || (in_burst(i) && !repeats_a_timer_burst(i))) && !r.syn {
                 if recover.is_some() {
                     c.slow_start_retransmissions += 1;
+                    c.slow_start_retransmitted_segments += segments(r);
                     period_needed |= !r.spurious;
                     period_shown_needless_at = period_shown_needless_at.max(r.spurious_at_ns);
                     fb::KIND_SLOW_START
                 } else {
                     c.fast_retransmissions += 1;
+                    c.fast_retransmitted_segments += segments(r);
                     fast_recover.get_or_insert(r.high);
                     fb::KIND_FAST
                 }
@@ -581,6 +592,7 @@ impl RetransKinds {
                 last_rto = Some((r.feedback_seq, r.t_ns));
                 fb::KIND_RTO
             };
+            c.retransmitted_segments += segments(r);
             let spurious = if r.spurious {
                 c.spurious_retransmissions += 1;
                 fb::KIND_SPURIOUS
@@ -628,6 +640,9 @@ pub fn apply(d: &mut super::DirectionSummary, c: KindCounts) {
     d.fast_retransmissions = c.fast_retransmissions;
     d.slow_start_retransmissions = c.slow_start_retransmissions;
     d.spurious_retransmissions = c.spurious_retransmissions;
+    d.retransmitted_segments = c.retransmitted_segments;
+    d.fast_retransmitted_segments = c.fast_retransmitted_segments;
+    d.slow_start_retransmitted_segments = c.slow_start_retransmitted_segments;
 }
 
 /// RFC 2883 §4: the first SACK block reports duplicate bytes (a D-SACK) when it lies

@@ -451,3 +451,29 @@ fn on_a_short_path_a_timer_needs_at_least_a_millisecond_of_quiet() {
     // hole, not the tail: no probe).
     assert_eq!(counts(&lan_hole_resent_after(0.005).connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
 }
+
+#[test]
+fn when_every_round_trip_is_below_the_clock_a_long_quiet_is_still_a_timer() {
+    // A host-local path (a veth: 2 µs round trips) whose clock saw every round trip as
+    // 0: the path RTT is unknown, but known to be below a tick (vantage.rs
+    // `PathRtt::at_most`). The hole is re-sent at once after the SACK (fast), lost
+    // again, and re-sent 206 ms later with nothing heard in between: Linux's RTO
+    // (TCPTimeouts 1 in the kernel's counters of such a recording), which an unknown
+    // RTT had made a second fast retransmission.
+    let a = run(vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7),
+        Seg::b_to_a(0.0).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7),
+        Seg::a_to_b(0.0).seq(1001).ack(5001).win(502),
+        data(0.001, 1001).ts(1, 0),
+        data(0.001, 2001).ts(1, 0),
+        data(0.001, 3001).ts(1, 0),
+        ack(0.001, 1001).sack(&[(2001, 4001)]),
+        // (Each re-send its own TSval, as a real one has: not a copy of the frame.)
+        data(0.001, 1001).ts(2, 0),
+        data(0.207, 1001).ts(208, 0),
+        ack(0.207, 4001),
+    ]);
+    let c = &a.connections[0];
+    assert_eq!(c.path_rtt_ms, None, "{}", c.path_rtt_method);
+    assert_eq!(counts(&c.directions[0]), [2, 1, 0, 1, 0, 0]);
+}

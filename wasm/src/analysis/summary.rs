@@ -73,7 +73,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
         }
         let Some(tracker) = side.kinds.take() else { continue };
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, path.rtt.map(|s| (s * 1e9) as i64));
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, path.at_most(&parts, tick).map(|s| (s * 1e9) as i64), offers.send_mss(d as u8));
         retrans_kinds::apply(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
@@ -418,6 +418,10 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         fast_retransmissions: 0,
         slow_start_retransmissions: 0,
         spurious_retransmissions: 0,
+        // One segment per frame until the kinds know the sender's SMSS.
+        retransmitted_segments: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
+        fast_retransmitted_segments: 0,
+        slow_start_retransmitted_segments: 0,
         duplicate_acks: n(fb::DUPLICATE_ACK),
         zero_windows: n(fb::ZERO_WINDOW),
         zero_window_probes: n(fb::ZERO_WINDOW_PROBE),

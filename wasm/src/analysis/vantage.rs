@@ -63,6 +63,19 @@ pub struct PathRtt {
     pub method: String,
 }
 
+impl PathRtt {
+    /// What is known of the RTT as an upper bound, s: the RTT, or one tick where every
+    /// round trip was shorter than that (both parts measured, their sum below the
+    /// tick; `tick` as given to [`path_rtt`]). The retransmission kinds need only a
+    /// bound (a retransmission after much more quiet than a round trip was sent by a
+    /// timer): without it a 206 ms timeout on a 2 µs veth, where the µs clock saw most
+    /// round trips as 0, read as a fast retransmission (kernel: TCPTimeouts 1).
+    pub fn at_most(&self, parts: &Parts, tick: f64) -> Option<f64> {
+        let below_tick = parts.toward[0].zip(parts.toward[1]).is_some_and(|(a, b)| a + b < tick || a + b <= 0.0);
+        self.rtt.or(below_tick.then_some(tick.max(0.0)))
+    }
+}
+
 /// `data_dir`: the data direction; `tick`: the capture clock's resolution (s, 0 if fine).
 pub fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
     let d = (data_dir & 1) as usize;

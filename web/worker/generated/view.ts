@@ -423,7 +423,22 @@ slowStartRetransmissions: number,
 /**
  * Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
  */
-spuriousRetransmissions: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
+spuriousRetransmissions: number, 
+/**
+ * `retransmissions` in segments, as the sender's kernel counts them
+ * (TcpRetransSegs): a frame of a TSO / GRO capture larger than the sender's SMSS
+ * (handshake.rs `send_mss`) counts ⌈len / SMSS⌉; equal to `retransmissions` where
+ * every frame is one segment or the handshake's MSS is not in the capture.
+ */
+retransmittedSegments: number, 
+/**
+ * `fastRetransmissions` in segments (Linux's TCPFastRetrans counts these).
+ */
+fastRetransmittedSegments: number, 
+/**
+ * `slowStartRetransmissions` in segments (Linux's TCPSlowStartRetrans).
+ */
+slowStartRetransmittedSegments: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
 /**
  * How much later than the capture this direction's sender learns of its peer's
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
