@@ -553,17 +553,23 @@ fn queue_phrase(f: &Facts) -> String {
     }
 }
 
+/// The data's round trips add a far part (`offsetFollows`) that nothing measured after
+/// its minimum (`followedSamples` 0): see [`far_part_unseen_phrase`].
+fn far_part_unseen(conn: &ConnectionSummary) -> bool {
+    let rtt = &conn.directions[conn.data_direction.min(1) as usize].rtt;
+    rtt.offset_follows && rtt.followed_samples == 0 && rtt.samples > 0 && rtt.offset_ms > 0.0
+}
+
 /// At a receiver-side capture the data's round trip is the receiver's ACK delay plus
 /// the far part, which only a timestamp echo by the sender's clocked-out data times
 /// beyond its minimum (round_trips.rs). Without one (`rtt.followedSamples` 0:
 /// no TCP timestamps, RFC 7323 §3, as Windows clients default to), a queue on the
 /// sender's side cannot be seen from here, and "no queue" would be a guess: say so.
 fn far_part_unseen_phrase(f: &Facts) -> String {
-    let d = f.conn.data_direction.min(1) as usize;
-    let rtt = &f.conn.directions[d].rtt;
-    if !(rtt.offset_follows && rtt.followed_samples == 0 && rtt.samples > 0 && rtt.offset_ms > 0.0) {
+    if !far_part_unseen(f.conn) {
         return String::new();
     }
+    let rtt = &f.conn.directions[f.conn.data_direction.min(1) as usize].rtt;
     let h = &f.conn.handshake;
     let why = match (&h.syn, &h.syn_ack) {
         (Some(syn), Some(ack)) if !(syn.timestamps && ack.timestamps) => "no TCP timestamps were negotiated",
@@ -641,11 +647,16 @@ fn loss_text(f: &Facts) -> String {
     t += &format!("; {}", rate_phrase(f));
     if f.shares.other > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {
         // Reached through loss_held_cwnd: say why it isn't the path.
+        let no_queue = if far_part_unseen(f.conn) {
+            "as far as this capture point can see (the sender's side of the round trip is \
+             known only by its minimum)"
+        } else {
+            "(no standing queue at the bottleneck)"
+        };
         t += &format!(
             ", far below the {} its {} window allows, with the RTT near its {} minimum \
-             (no standing queue at the bottleneck). A loss-based sender (CUBIC, Reno) \
-             cuts its congestion window at every loss; BBR suffers less, and with it the \
-             link itself may have been the limit",
+             {no_queue}. A loss-based sender (CUBIC, Reno) cuts its congestion window at \
+             every loss; BBR suffers less, and with it the link itself may have been the limit",
             format_rate(window_cap_bps(f.max_window, f.min_rtt)),
             format_bytes(f.max_window),
             format_duration(f.min_rtt)

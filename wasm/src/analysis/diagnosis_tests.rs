@@ -137,6 +137,23 @@ fn loss_holding_down_the_congestion_window() {
          Reno) cuts its congestion window at every loss; BBR suffers less, and with it the \
          link itself may have been the limit."
     );
+    // Seen from a receiver that timed the sender's side of the round trip only once (no
+    // TCP timestamps: rtt.followedSamples 0), "no standing queue" is not known: the
+    // text says what the capture point can see instead.
+    let min_ms = c.c.rtt.rtt_ms.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut rx = with_columns(summary(find_stalls(&c.c.packets, 0, default_threshold_s(Some(min_ms), 0.0)), None), &c);
+    let rtt = &mut rx.directions[0].rtt;
+    (rtt.offset_follows, rtt.followed_samples, rtt.samples, rtt.offset_ms) = (true, 0, 100, 2.8);
+    let d = diagnose(&rx, &c.c, 0.0);
+    assert_eq!(d.limit, "loss", "{}", d.text);
+    assert!(
+        d.text.contains(
+            "with the RTT near its 2.8 ms minimum as far as this capture point can see (the sender's side of \
+             the round trip is known only by its minimum). A loss-based sender"
+        ),
+        "{}",
+        d.text
+    );
     // Without the loss the same cwnd-limited flow is path/cwnd-limited.
     let mut c = Cols::new(1024.0 * KIB);
     sim.lose.clear();
