@@ -61,7 +61,8 @@ export function drawRtt(
     const ym = y(r.minMs);
     f.plot.append('line').attr('class', 'tcps-rtt-min').attr('x1', 0).attr('x2', f.innerWidth).attr('y1', ym).attr('y2', ym)
       .attr('stroke-dasharray', '6 3');
-    const unseen = farPartUnseen(m.summary.directions[m.direction].rtt) ? ' · far part: minimum only, a queue beyond the capture point does not show' : '';
+    // The data direction's, as the diagnosis says it (wasm diagnosis.rs far_part_unseen).
+    const unseen = m.direction === m.summary.dataDirection && farPartUnseen(m.summary.directions[m.direction].rtt) ? ' · far part: minimum only, a queue beyond the capture point does not show' : '';
     drawNote(f, `min RTT ${ms(r.minMs)}` + aboveText(above, leftOutMax) + unseen, 'tcps-note tcps-rtt-min-label');
   } else if (above > 0) {
     drawNote(f, aboveText(above, leftOutMax).replace(/^ · /, ''), 'tcps-note tcps-rtt-min-label');

@@ -413,7 +413,7 @@ fn loss_cheap_text(f: &Facts) -> String {
 /// kernel's count of segments first, then the frames, so that neither is called the other.
 fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    if sender.retransmitted_segments > sender.retransmissions {
+    if sender.retransmitted_segments > frames {
         format!(
             "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of several segments each",
             sender.retransmitted_segments, frames, f.sh.data_segments
@@ -573,7 +573,7 @@ fn far_part_unseen_phrase(f: &Facts) -> String {
     let h = &f.conn.handshake;
     let why = match (&h.syn, &h.syn_ack) {
         (Some(syn), Some(ack)) if !(syn.timestamps && ack.timestamps) => "no TCP timestamps were negotiated",
-        _ => "no timestamp echo of the sender's data was seen",
+        _ => "no timestamp echo clocked by its segments timed the sender's side",
     };
     format!(
         " This capture is at the receiver and {why}, so the round trip beyond it is known \

@@ -77,6 +77,10 @@ impl Offer {
     }
 }
 
+/// The smallest segment size a sender uses, whatever MSS the peer announced (Linux's
+/// `tcp_min_snd_mss` default, against peers that announce a tiny MSS).
+const MIN_SEND_MSS: u32 = 48;
+
 /// The SYN and SYN/ACK offers of one connection (8 bytes: it is per connection).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandshakeOffers {
@@ -109,13 +113,16 @@ impl HandshakeOffers {
     /// §3.7.1: Eff.snd.MSS = the MSS the peer announced, less the TCP options every
     /// segment carries): the smaller of the two announced MSS values (the sender's own
     /// bounds its interface), less 12 bytes when both SYNs offered timestamps (RFC 7323
-    /// §3: 10 bytes of option, padded to 12). None without the peer's MSS option. A TSO
-    /// or GRO capture holds frames of many such segments (`retransmittedSegments`).
+    /// §3: 10 bytes of option, padded to 12), and never below Linux's floor of 48
+    /// (`tcp_min_snd_mss`). None without the peer's MSS option or with an MSS of 0
+    /// (bogus; stacks ignore it). A TSO or GRO capture holds frames of many such
+    /// segments (`retransmittedSegments`).
     pub fn send_mss(&self, dir: u8) -> Option<u32> {
-        let peer = u32::from(self.mss_announced_by(1 - (dir & 1))?);
-        let own = self.mss_announced_by(dir & 1).map_or(peer, u32::from);
+        let announced = |d: u8| self.mss_announced_by(d).filter(|&m| m > 0).map(u32::from);
+        let peer = announced(1 - (dir & 1))?;
+        let own = announced(dir & 1).unwrap_or(peer);
         let timestamps = self.syn.present() && self.syn_ack.present() && self.syn.bits & self.syn_ack.bits & TIMESTAMPS != 0;
-        Some(peer.min(own).saturating_sub(if timestamps { 12 } else { 0 }).max(1))
+        Some(peer.min(own).saturating_sub(if timestamps { 12 } else { 0 }).max(MIN_SEND_MSS))
     }
 
     /// Both the SYN and the SYN/ACK are in the capture (`connection.handshakeSeen`).
@@ -206,8 +213,11 @@ mod tests {
         // No timestamps on one side: the full MSS; the sender's own smaller MSS (its MTU) bounds it.
         let o = offers(syn().mss(1400).ts(1, 0), syn_ack().mss(1460));
         assert_eq!((o.send_mss(0), o.send_mss(1)), (Some(1400), Some(1400)));
-        // Without the peer's MSS option: unknown (each frame then counts one segment).
+        // Without the peer's MSS option, or with a bogus 0: unknown (each frame then
+        // counts one segment); a tiny one is raised to Linux's floor of 48.
         assert_eq!(offers(syn().mss(1460), syn_ack()).send_mss(0), None);
+        assert_eq!(offers(syn().mss(1460), syn_ack().mss(0)).send_mss(0), None);
+        assert_eq!(offers(syn().mss(1460), syn_ack().mss(8)).send_mss(0), Some(48));
     }
 
     #[test]

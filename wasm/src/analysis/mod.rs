@@ -118,9 +118,10 @@ pub struct RttSummary {
     /// before the first. Absent in reports made before it.
     pub offset_follows: bool,
     /// Samples in the statistics whose other part was such a measured sample (0
-    /// without `offset_follows`). 0 with it: the far part was timed only at the
-    /// handshake (a receiver-side capture without TCP timestamps), and a queue there
-    /// cannot be seen. Absent in reports made before it.
+    /// without `offset_follows`). 0 with it: the far part is known only by its
+    /// minimum (the handshake's, or an ACK of the receiver's own data; a receiver-side
+    /// capture without TCP timestamps), and a queue there cannot be seen. Absent in
+    /// reports made before it.
     pub followed_samples: u64,
 }
 

@@ -32,7 +32,8 @@ pub const EXCLUDED: u8 = 2;
 pub const CLOCKED: u8 = 4;
 /// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a
 /// measured sample, not `offsetMs`. Where a direction follows and none of its round
-/// trips has it, the far part was timed only at the handshake (`rtt.followedSamples`).
+/// trips has it, the far part is known only by its minimum (the handshake's, or an ACK
+/// of the receiver's own data: `rtt.followedSamples`).
 pub const FOLLOWED: u8 = 8;
 
 /// How each direction's samples become round trips.

@@ -73,7 +73,11 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
         }
         let Some(tracker) = side.kinds.take() else { continue };
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, path.at_most(&parts, tick).map(|s| (s * 1e9) as i64), offers.send_mss(d as u8));
+        // Where the RTT is known only to be below a tick, a quiet time (counted in
+        // ticks too) needs one tick more to exceed it: a fast retransmission sent just
+        // after its duplicate ACK can land in the next tick.
+        let rtt_bound = path.at_most(&parts, tick).map(|s| if path.rtt.is_none() { s + tick } else { s });
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_bound.map(|s| (s * 1e9) as i64), offers.send_mss(d as u8));
         retrans_kinds::apply(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
