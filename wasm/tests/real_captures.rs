@@ -160,6 +160,28 @@ fn a_tso_capture_counts_retransmitted_segments_as_the_kernel_does() {
 }
 
 #[test]
+fn a_timeout_for_a_segment_lost_before_the_client_is_not_an_idle_server() {
+    // A download without SACK at 5 % loss, captured at the client. The server's kernel
+    // counted 27 retransmissions and one timeout (wasm/tests/examples-truth/
+    // rx-nosack-timeout.json): segment 211409 was lost before the capture point, the
+    // client's ACK (frame 284) said it had everything, and 228 ms later the timer
+    // re-sent it — new data to the capture. The server then sent it alone and the next
+    // two only on its ACK, 10 ms later: a congestion window of one segment, so the
+    // server was waiting on its timer, not idle (unseen_timeout.rs).
+    let s = open("rx-nosack-timeout.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    assert_eq!(c.vantage, Vantage::Receiver);
+    let st = &data(c).stalls;
+    assert_eq!(st.len(), 1, "{st:?}");
+    assert_eq!((st[0].cause, st[0].frame_before, st[0].frame_after), (StallCause::RetransmissionTimeout, 283, 285), "{}", st[0].ended_by);
+    assert!((st[0].duration - 0.228131).abs() < 1e-6, "{:?}", st[0]);
+    // 26 retransmissions seen (tshark's 23 + 3 late hole fills); the 27th is the unseen one.
+    assert_eq!(data(c).retransmissions, 26);
+    assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("plus 228 ms waiting on retransmission timeouts"), "{}", c.diagnosis.text);
+}
+
+#[test]
 fn a_dead_zero_window_is_one_long_zero_window_stall() {
     // The client stops reading after 0.25 s and never reads again; the server probes
     // the closed window 6 times (nstat TcpExtTCPWinProbe 6) until the client's RST at

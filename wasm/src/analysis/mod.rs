@@ -9,6 +9,7 @@ pub mod clock;
 pub mod columns;
 pub mod connections;
 pub mod delayed_ack;
+pub mod unseen_timeout;
 pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_episodes;

@@ -1,0 +1,150 @@
+//! A retransmission timeout the capture cannot see as one (docs/ANALYSIS.md "Stall
+//! causes", `retransmission-timeout`): at a capture point past the loss (at the
+//! receiver, or a tap downstream of the bottleneck), a segment lost at the tail of a
+//! flight never reaches the capture, the receiver's ACKs say it has everything, and
+//! the sender's timer re-sends the segment as if it were new data. The gap then reads
+//! "everything acknowledged, nothing sent": application idle — while the sender was
+//! waiting on its timer.
+//!
+//! What tells them apart is what the sender does next. After a timeout its congestion
+//! window is one segment (RFC 5681 §3.1: LW = 1 SMSS): it sends that segment alone,
+//! and the next ones only when its ACK comes back, two at once (slow start). After an
+//! idle application it restarts with its initial window (RFC 5681 §4.1: RW = min(IW,
+//! cwnd), IW ≥ 2 segments, RFC 3390; Linux 10, RFC 6928), sent back to back. So a stall
+//! found `application-idle` is a timeout when the segment that ends it went alone, the
+//! receiver's pure ACK of it came back, the sender's next segment followed that ACK
+//! within a round trip and a half, and another came right behind it, all full segments. Linux, 5 % loss
+//! without SACK, captured at the client: a 228 ms "application idle" stall was the
+//! kernel's one TCPTimeouts (its first transmission dropped before the client).
+
+use super::columns::PacketColumns;
+use super::diagnosis_format::format_timestamp;
+use super::{Stall, StallCause};
+
+/// Rows looked at after the segment that ends the gap, at most.
+const LOOK_AHEAD: usize = 64;
+
+/// Re-labels the `application-idle` stalls of direction `dir` that ended in a
+/// congestion window of one segment. `lag_s`: the sender lag (capture → sender →
+/// capture; 0 at the sender, where a timeout's re-send is seen as one and stalls.rs
+/// names it); `path_rtt_s`: the path RTT, if known; `full_segment`: a full segment's
+/// payload for this sender (delayed_ack.rs `full_segment`).
+pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32) {
+    if !(lag_s > 0.0) {
+        return;
+    }
+    let rtt = path_rtt_s.unwrap_or(lag_s).max(lag_s);
+    for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
+        let (Ok(i), Ok(j)) = (p.frame.binary_search(&s.frame_before), p.frame.binary_search(&s.frame_after)) else { continue };
+        // A request of the peer during the gap: the sender answered it (turn-taking,
+        // tcpdump's of13_ericsson.pcapng), it was not waiting on a timer.
+        if (i..j).any(|r| p.dir[r] != dir && p.len[r] > 0) {
+            continue;
+        }
+        if let Some(t) = window_of_one(p, dir, j, lag_s, rtt, full_segment) {
+            s.cause = StallCause::RetransmissionTimeout;
+            s.ended_by = format!(
+                "a segment sent alone at {}, the next ones only on its ACK a round trip later: a congestion \
+                 window of one segment, as after a retransmission timeout (its first transmission was lost \
+                 before the capture point)",
+                format_timestamp(t)
+            );
+        }
+    }
+}
+
+/// When segment `j` of `dir` went alone and the next two only on its ACK (see the
+/// module comment), its capture time. The next segment must come at least half a
+/// sender lag after that ACK (the ACK's way to the sender and the data's back): one
+/// that comes sooner was already on its way, part of a burst the receiver ACKed piece
+/// by piece (rx-cubic-loss.pcap, 0.691 s: six segments in 80 µs after an 80 ms hole,
+/// their TSvals 6 ms after the last ones before it — delayed on the path, not timed
+/// out; the kernel counted no timeout).
+fn window_of_one(p: &PacketColumns, dir: u8, j: usize, lag_s: f64, rtt: f64, full_segment: u32) -> Option<f64> {
+    let data = |i: usize| p.dir[i] == dir && p.len[i] > 0;
+    // Full segments only: a bulk sender's (a message protocol's small writes answered
+    // one by one keep the same rhythm: tcpdump's of13_ericsson.pcapng, an OpenFlow
+    // switch's 9 messages, once read as a timeout). `full_segment`: delayed_ack.rs.
+    let full = |i: usize| data(i) && p.len[i] >= full_segment.max(1);
+    let peer = |i: usize| p.dir[i] != dir;
+    if !full(j) {
+        return None;
+    }
+    let end = p.seq[j] + f64::from(p.len[j]);
+    let rows = j + 1..(j + 1 + LOOK_AHEAD).min(p.t.len());
+    // The peer's pure ACK of it, before any other data of ours or of the peer.
+    let ack = rows.clone().find(|&i| data(i) || (peer(i) && (p.len[i] > 0 || p.ack[i] >= end)))?;
+    if !(peer(ack) && p.len[ack] == 0) {
+        return None;
+    }
+    // Our next segment: clocked by that ACK (within a round trip and a half of it),
+    // new data, with no request of the peer in between; and a second one right behind.
+    let mut next = (ack + 1..rows.end).filter(|&i| data(i) || (peer(i) && p.len[i] > 0));
+    let (k, k2) = (next.next()?, next.next()?);
+    let after_ack = p.t[k] - p.t[ack];
+    let clocked = full(k) && after_ack >= 0.5 * lag_s && after_ack <= 1.5 * rtt + 0.001 && p.seq[k] >= end;
+    let behind = full(k2) && p.t[k2] - p.t[k] <= 0.25 * rtt && p.seq[k2] >= p.seq[k] + f64::from(p.len[k]);
+    (clocked && behind).then_some(p.t[j])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testseg::{run, Seg};
+    use crate::analysis::{StallCause, Vantage};
+    use crate::decode::tcp_flags::{ACK, SYN};
+
+    /// A download captured at client A: B's data, each segment ACKed by A within 10 µs,
+    /// 10 ms path (the handshake's SYN → SYN/ACK). Ten segments from 20 ms; the
+    /// eleventh never reaches the capture; `after` = (time, segments) sent after the
+    /// gap, each group back to back, each segment ACKed at once.
+    fn download(after: &[(f64, u32)]) -> crate::analysis::Analysis {
+        const LEN: u32 = 1448;
+        let mut segs = vec![
+            Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
+            Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).mss(1460),
+            Seg::a_to_b(0.01001).seq(1001).ack(5001),
+            Seg::a_to_b(0.01002).seq(1001).ack(5001).len(64),
+        ];
+        let send = |segs: &mut Vec<Seg>, t: f64, seq: u32| {
+            segs.push(Seg::b_to_a(t).seq(seq).ack(1065).len(LEN));
+            segs.push(Seg::a_to_b(t + 0.00001).seq(1065).ack(seq + LEN));
+        };
+        let mut next = 5001u32;
+        for k in 0..10 {
+            send(&mut segs, 0.020 + 0.0001 * f64::from(k), next);
+            next += LEN;
+        }
+        // The eleventh (at 21 ms) is lost before the capture point: the capture's ACKs
+        // say A has everything, and its re-send comes as "new" data.
+        for &(t, n) in after {
+            for k in 0..n {
+                send(&mut segs, t + 0.0001 * f64::from(k), next);
+                next += LEN;
+            }
+        }
+        run(segs)
+    }
+
+    #[test]
+    fn a_window_of_one_segment_after_the_gap_is_a_timeout_not_an_idle_sender() {
+        // 230 ms after the last segment the lost one comes alone (the RTO's re-send,
+        // cwnd 1, RFC 5681 §3.1), the next two only on its ACK, 10 ms later: a timeout.
+        let a = download(&[(0.250, 1), (0.26002, 2), (0.27003, 4)]);
+        let c = &a.connections[0];
+        assert_eq!(c.vantage, Vantage::Receiver, "{}", c.path_rtt_method);
+        let st = &c.directions[c.data_direction as usize].stalls;
+        assert_eq!(st.len(), 1, "{st:?}");
+        assert_eq!(st[0].cause, StallCause::RetransmissionTimeout, "{}", st[0].ended_by);
+        assert!(st[0].ended_by.starts_with("a segment sent alone at 0.250 s"), "{}", st[0].ended_by);
+        // An idle application restarts with its initial window, ten back to back
+        // (RFC 5681 §4.1, RFC 6928): idle, as before.
+        let a = download(&[(0.250, 10)]);
+        let st = &a.connections[0].directions[a.connections[0].data_direction as usize].stalls;
+        assert_eq!(st[0].cause, StallCause::ApplicationIdle, "{}", st[0].ended_by);
+        // One alone, but the next two in the same burst, ACKed piece by piece as they
+        // came (0.1 ms, not a round trip, after the ACK): delayed on the path, not a timer.
+        let a = download(&[(0.250, 1), (0.25011, 2)]);
+        let st = &a.connections[0].directions[a.connections[0].data_direction as usize].stalls;
+        assert_eq!(st[0].cause, StallCause::ApplicationIdle, "{}", st[0].ended_by);
+    }
+}
