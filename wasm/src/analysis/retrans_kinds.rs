@@ -24,7 +24,8 @@
 //! - *quiet* = how long the sender had heard nothing new from the receiver when it
 //!   sent it: capture time − capture time of the receiver's last *feedback* (an ACK
 //!   that advanced the cumulative ACK, a SACK block reaching beyond every earlier one,
-//!   a SACK option cut off by the snaplen, or a duplicate ACK without SACK blocks) − the sender lag (the capture → sender →
+//!   a SACK option cut off by the snaplen, or a duplicate ACK without SACK blocks — without
+//!   SACK only the first three of a run, see `on_peer_ack`) − the sender lag (the capture → sender →
 //!   capture part of the round trip: at a receiver-side capture the retransmission
 //!   passes the capture point one path RTT after the ACK that caused it).
 //! - A retransmission with quiet ≥ one path RTT was sent by a timer: a PTO fires no
@@ -74,6 +75,8 @@ const SCAN: usize = 1024;
 /// with TSO, 4 re-sends of 135 segments 4–192 µs after the SACKs that clocked them
 /// (kernel: 135 TCPFastRetrans, no timeout) were read as 3 timeouts.
 const TIMER_FLOOR_NS: i64 = 1_000_000;
+/// The duplicate ACK that triggers a fast retransmission without SACK (RFC 5681 §3.2).
+const NEWRENO_DUPTHRESH: u32 = 3;
 /// Backoff chains listed per direction at most (the count is always complete).
 pub const MAX_CHAINS: usize = 64;
 
@@ -237,7 +240,14 @@ impl RetransKinds {
         // this, a receiver-side IPv6 capture at snaplen 96 hides all SACK feedback and
         // recovery retransmissions read as timeouts (rx-ipv6-loss.pcap).
         let cut_sack = a.sack_unreadable && a.sack.is_empty();
-        if advanced || new_sack || cut_sack || (a.duplicate && a.sack.is_empty()) {
+        // Without SACK only the duplicate ACKs up to the third clock a retransmission
+        // (RFC 5681 §3.2 fast retransmit); later ones only let new data out (RFC 6582
+        // §3.2 step 4) and do not restart the retransmission timer (RFC 6298 §5.3), so
+        // a re-send after them, a round trip or more after the third, is the timer's.
+        // Linux without SACK, 8 % loss, at the sender: a timeout and its 8 slow-start
+        // re-sends were read as 9 fast retransmissions.
+        let clocking_dupack = a.duplicate && a.sack.is_empty() && (self.sack_seen || self.dupacks <= NEWRENO_DUPTHRESH);
+        if advanced || new_sack || cut_sack || clocking_dupack {
             if let Some(last) = self.records.last_mut() {
                 last.feedback_after = last.feedback_after.saturating_add(1);
             }

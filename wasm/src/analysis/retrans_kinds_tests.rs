@@ -477,3 +477,38 @@ fn when_every_round_trip_is_below_the_clock_a_long_quiet_is_still_a_timer() {
     assert_eq!(c.path_rtt_ms, None, "{}", c.path_rtt_method);
     assert_eq!(counts(&c.directions[0]), [2, 1, 0, 1, 0, 0]);
 }
+
+#[test]
+fn without_sack_duplicate_acks_after_the_third_clock_no_retransmission() {
+    // NewReno (no SACK option anywhere), 10 ms path. 1001 is lost; the third duplicate
+    // ACK clocks its fast retransmission (RFC 5681 §3.2), which is lost too. Later
+    // duplicate ACKs only let new data out (RFC 6582 §3.2 step 4) and leave the timer
+    // running (RFC 6298 §5.3): the re-send 200 ms later, 1 ms after yet another
+    // duplicate ACK, is the timeout (Linux at 8 % loss without SACK: a timeout and its
+    // slow-start re-sends had read as fast retransmissions; kernel TCPTimeouts 6).
+    let mut segs = vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240),
+        Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).win(65160),
+        Seg::a_to_b(0.010001).seq(1001).ack(5001).win(502),
+    ];
+    for k in 0..8u32 {
+        segs.push(data(0.011 + 0.0001 * f64::from(k), 1001 + 1000 * k));
+    }
+    // Duplicate ACKs for 1001 as 2001..8001 arrive; the third clocks the fast re-send.
+    for k in 0..3u32 {
+        segs.push(ack(0.021 + 0.0001 * f64::from(k), 1001));
+    }
+    segs.push(data(0.0214, 1001));
+    // Inflation: each further duplicate ACK lets one new segment out.
+    for k in 0..4u32 {
+        let t = 0.0216 + 0.01 * f64::from(k);
+        segs.push(ack(t, 1001));
+        segs.push(data(t + 0.0001, 9001 + 1000 * k));
+    }
+    segs.push(ack(0.2205, 1001));
+    segs.push(data(0.2215, 1001));
+    segs.push(ack(0.2315, 13001));
+    let a = run(segs);
+    // [retransmissions, timeouts, probes, fast, slow start, spurious]
+    assert_eq!(counts(&a.connections[0].directions[0]), [2, 1, 0, 1, 0, 0]);
+}
