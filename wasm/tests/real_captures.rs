@@ -182,6 +182,20 @@ fn a_timeout_for_a_segment_lost_before_the_client_is_not_an_idle_server() {
 }
 
 #[test]
+fn without_sack_a_timeout_is_not_hidden_by_the_duplicate_acks_after_it() {
+    // NewReno (the client's tcp_sack=0), 8 % loss, 20 ms path, captured at the sender.
+    // The kernel: TcpRetransSegs 47 = 6 timeouts + TCPFastRetrans 33 + TCPSlowStartRetrans
+    // 8 (wasm/tests/examples-truth/newreno-loss.json). Counting every duplicate ACK as
+    // feedback read one timeout, re-sent just after a duplicate ACK that only let new
+    // data out, as fast, and its slow-start re-sends with it: 5 / 42 / 0.
+    let s = open("newreno-loss.pcap");
+    let d = data(main_conn(s.analysis().unwrap()));
+    assert_eq!(d.retransmissions, 47);
+    // 6 / 34 / 7: one slow-start re-send of the kernel's is read as fast.
+    assert_eq!((d.rto_events, d.fast_retransmissions, d.slow_start_retransmissions), (6, 34, 7));
+}
+
+#[test]
 fn a_dead_zero_window_is_one_long_zero_window_stall() {
     // The client stops reading after 0.25 s and never reads again; the server probes
     // the closed window 6 times (nstat TcpExtTCPWinProbe 6) until the client's RST at
