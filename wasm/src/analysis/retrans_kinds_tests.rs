@@ -456,7 +456,7 @@ fn on_a_short_path_a_timer_needs_at_least_a_millisecond_of_quiet() {
 fn when_every_round_trip_is_below_the_clock_a_long_quiet_is_still_a_timer() {
     // A host-local path (a veth: 2 µs round trips) whose clock saw every round trip as
     // 0: the path RTT is unknown, but known to be below a tick (vantage.rs
-    // `PathRtt::at_most`). The hole is re-sent at once after the SACK (fast), lost
+    // `PathRtt::timer_bound`). The hole is re-sent at once after the SACK (fast), lost
     // again, and re-sent 206 ms later with nothing heard in between: Linux's RTO
     // (TCPTimeouts 1 in the kernel's counters of such a recording), which an unknown
     // RTT had made a second fast retransmission.

@@ -73,11 +73,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
         }
         let Some(tracker) = side.kinds.take() else { continue };
-        // Where the RTT is known only to be below a tick, a quiet time (counted in
-        // ticks too) needs one tick more to exceed it: a fast retransmission sent just
-        // after its duplicate ACK can land in the next tick.
-        let rtt_bound = path.at_most(&parts, tick).map(|s| if path.rtt.is_none() { s + tick } else { s });
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_bound.map(|s| (s * 1e9) as i64), offers.send_mss(d as u8));
+        let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_bound_ns, offers.send_mss(d as u8));
         retrans_kinds::apply(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
@@ -401,6 +398,9 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         Effective::Known(_) => (None, false),
         Effective::Unknown => (None, true),
     };
+    // Like tshark's tcp.analysis.retransmission, which is also set on fast and
+    // spurious retransmissions: all retransmissions; the next two are subsets.
+    let retransmissions = n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION);
     DirectionSummary {
         from: names[d as usize].clone(),
         to: names[1 - d as usize].clone(),
@@ -412,9 +412,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         window_scale_lower_bound: if unknown { me.scale_lb } else { None },
         receive_window: t.rwnd(),
         max_bytes_in_flight: t.max_bif(),
-        // Like tshark's tcp.analysis.retransmission, which is also set on fast and
-        // spurious retransmissions: all retransmissions; the next two are subsets.
-        retransmissions: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
+        retransmissions,
         // Set by `summarize` (retrans_kinds.rs).
         rto_events: 0,
         rto_chains: Vec::new(),
@@ -423,7 +421,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         slow_start_retransmissions: 0,
         spurious_retransmissions: 0,
         // One segment per frame until the kinds know the sender's SMSS.
-        retransmitted_segments: n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION),
+        retransmitted_segments: retransmissions,
         fast_retransmitted_segments: 0,
         slow_start_retransmitted_segments: 0,
         duplicate_acks: n(fb::DUPLICATE_ACK),

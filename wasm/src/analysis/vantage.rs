@@ -64,15 +64,17 @@ pub struct PathRtt {
 }
 
 impl PathRtt {
-    /// What is known of the RTT as an upper bound, s: the RTT, or one tick where every
-    /// round trip was shorter than that (both parts measured, their sum below the
-    /// tick; `tick` as given to [`path_rtt`]). The retransmission kinds need only a
+    /// The round trip the retransmission kinds hold a quiet time against, s: the RTT,
+    /// or, where every round trip was shorter than one tick (both parts measured, their
+    /// sum below the tick; `tick` as given to [`path_rtt`]), two ticks: one for the RTT
+    /// and one for the quiet time, counted in ticks too (a fast retransmission sent just
+    /// after its duplicate ACK can land in the next tick). The kinds need only such a
     /// bound (a retransmission after much more quiet than a round trip was sent by a
     /// timer): without it a 206 ms timeout on a 2 µs veth, where the µs clock saw most
     /// round trips as 0, read as a fast retransmission (kernel: TCPTimeouts 1).
-    pub fn at_most(&self, parts: &Parts, tick: f64) -> Option<f64> {
+    pub fn timer_bound(&self, parts: &Parts, tick: f64) -> Option<f64> {
         let below_tick = parts.toward[0].zip(parts.toward[1]).is_some_and(|(a, b)| a + b < tick || a + b <= 0.0);
-        self.rtt.or(below_tick.then_some(tick.max(0.0)))
+        self.rtt.or(below_tick.then_some(2.0 * tick.max(0.0)))
     }
 }
 
