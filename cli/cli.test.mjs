@@ -75,6 +75,15 @@ test('the text output names the kinds of retransmission and the timeout backoff'
   assert.match(out, /timeout backoff: 4 at 21\.419 s \(376, 736, 1472, 3008 ms\)/);
 });
 
+test('the text output gives the kernel\'s segment count where frames hold several (TSO)', () => {
+  // tso-loss.pcap: 77 retransmitted frames of a TSO host hold 1254 segments; the
+  // sender's kernel counted TcpRetransSegs 1254, TCPFastRetrans 1242, TCPSlowStartRetrans
+  // 11 (wasm/tests/examples-truth/tso-loss.json). Where frames are segments, nothing more.
+  const out = run('analyze', join(examples, 'tso-loss.pcap')).stdout;
+  assert.match(out, /retransmissions 77 \(1 timeout, 72 fast \/ SACK recovery, 4 slow start after a timeout\); 1254 segments as the sender's kernel counts them \(1242 fast, 11 slow start\), /);
+  assert.doesNotMatch(run('analyze', join(examples, 'bursts-outage.pcap')).stdout, /segments as the sender's kernel/);
+});
+
 test('the text output shows the handshake options and the capture loss note', () => {
   // rwnd-limited.pcap's handshake (docs/ANALYSIS.md "connection.handshake").
   const out = run('analyze', join(examples, 'rwnd-limited.pcap')).stdout;

@@ -41,7 +41,7 @@ export function formatHuman(name, report) {
     const peer = c.directions[1 - c.dataDirection];
     const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
     lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
-    lines.push(`    retransmissions ${d.retransmissions}${retransmissionKinds(d)}, ` +
+    lines.push(`    retransmissions ${d.retransmissions}${retransmissionKinds(d)}${retransmittedSegments(d)}, ` +
       `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}`);
     const chains = (d.rtoChains ?? []).filter((ch) => ch.timeouts > 1);
     if (chains.length) {
@@ -87,6 +87,15 @@ function retransmissionKinds(d) {
   ].filter(Boolean);
   const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
   return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';
+}
+
+/** "; 1254 segments as the sender's kernel counts them (1242 fast, 11 slow start)":
+ *  only where the capture's frames hold several segments each (TSO/GRO; docs/ANALYSIS.md
+ *  `direction.retransmittedSegments`), as the page's "Retransmitted segments" row. */
+function retransmittedSegments(d) {
+  if (!(d.retransmittedSegments > d.retransmissions)) return '';
+  return `; ${d.retransmittedSegments} segments as the sender's kernel counts them ` +
+    `(${d.fastRetransmittedSegments} fast, ${d.slowStartRetransmittedSegments} slow start)`;
 }
 
 /** "SYN mss 1460, wscale 10, SACK, timestamps; SYN/ACK mss 1460, wscale 7, SACK,
