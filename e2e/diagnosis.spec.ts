@@ -173,3 +173,15 @@ test('a client capture without timestamps says the queue beyond it cannot show',
   await expect(page.getByTestId('diagnosis-text')).toContainText('a queue on the sender\'s side would not show in these RTTs');
   await expect(page.getByTestId('rtt-stats')).toContainText('known only by its minimum');
 });
+
+test('a client capture of a lost last segment shows the datagram the sender\'s numbering skipped', async ({ page }) => {
+  // rx-tail-loss.pcap: the FIN segment was dropped before the client; its re-send came
+  // 242 ms later as if new. The server's IPv4 Identification skipped one number
+  // (docs/ANALYSIS.md `direction.unseenDatagrams`), so the gap is a timeout, not an
+  // idle server (wasm/tests/examples-truth/rx-tail-loss.json: TCPLossProbes 1).
+  await openExample(page, 'rx-tail-loss.pcap');
+  const row = page.getByTestId('direction-stats').locator('tr', { hasText: 'Sent, not captured' });
+  // Direction 0 is the client (its request and ACKs, nothing skipped), 1 the server.
+  await expect(row.locator('td')).toHaveText(['0', '1']);
+  await expect(page.getByTestId('diagnosis-text')).toContainText('Loss cost 47 % of the time (242 ms of it waiting on retransmission timeouts)');
+});

@@ -178,7 +178,55 @@ fn a_timeout_for_a_segment_lost_before_the_client_is_not_an_idle_server() {
     // 26 retransmissions seen (tshark's 23 + 3 late hole fills); the 27th is the unseen one.
     assert_eq!(data(c).retransmissions, 26);
     assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
-    assert!(c.diagnosis.text.contains("plus 228 ms waiting on retransmission timeouts"), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("228 ms of it waiting on retransmission timeouts"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn a_tail_loss_before_the_client_is_a_timeout_by_the_senders_datagram_numbering() {
+    // A 3 MB download whose last segment (with FIN) the emulator dropped past the
+    // server, captured at the client (wasm/tests/examples-truth/rx-tail-loss.json: the
+    // server's kernel counted TcpRetransSegs 1, TCPLossProbes 1). The client's ACK
+    // (frame 3227) acknowledged everything captured; 242 ms later frame 3228 brought the
+    // last 1192 bytes and FIN as if new. Linux numbers each socket's datagrams (IPv4
+    // Identification + 1 per segment): 3226 carried 0xb4c2, 3228 0xb4c4, so 0xb4c3 was
+    // sent and never captured — the original, re-sent by the probe timer. Read before as
+    // "application idle" with a headline blaming the application.
+    let s = open("rx-tail-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    assert_eq!(c.vantage, Vantage::Receiver);
+    let d = data(c);
+    assert_eq!(d.unseen_datagrams, Some(1));
+    assert_eq!(d.retransmissions, 0, "the capture never saw the original: its re-send looks new");
+    assert_eq!(d.stalls.len(), 1, "{:?}", d.stalls);
+    let st = &d.stalls[0];
+    assert_eq!((st.cause, st.frame_before, st.frame_after), (StallCause::RetransmissionTimeout, 3226, 3228), "{}", st.ended_by);
+    assert!((st.duration - 0.24185).abs() < 1e-6, "{st:?}");
+    assert!(st.ended_by.contains("IPv4 Identification skipped"), "{}", st.ended_by);
+    // 242 ms of 0.54 s active is loss's 47 %; slow start through a queue (median RTT 19
+    // ms over a 10 ms path) has the larger 53 %: the path headline, naming what loss cost.
+    assert!(c.diagnosis.text.starts_with("Loss cost 47 % of the time (242 ms of it waiting on retransmission timeouts)"), "{}", c.diagnosis.text);
+    assert!((c.diagnosis.shares.application - 0.0).abs() < 1e-9, "{:?}", c.diagnosis.shares);
+}
+
+#[test]
+fn datagrams_lost_before_the_capture_are_the_emulators_drops() {
+    // Receiver-side recordings of a Linux sender: the datagrams its IPv4 numbering
+    // skipped are exactly the A->B frames the emulator dropped (pvdelay's own counters
+    // in each truth file's events): random loss, queue overflow, or both.
+    for (file, dropped) in [("rx-cubic-loss.pcap", 24), ("rx-bufferbloat.pcap", 12), ("rx-bufferbloat-nots.pcap", 11), ("rx-nosack-timeout.pcap", 27)] {
+        let s = open(file);
+        let c = main_conn(s.analysis().unwrap());
+        assert_eq!(data(c).unseen_datagrams, Some(dropped), "{file}");
+    }
+    // Through two blackholes: 726 A->B frames dropped of every kind (the namespaces'
+    // IPv6 neighbour and listener messages among them), 725 of them the server's.
+    let s = open("rx-outage-in-recovery.pcap");
+    assert_eq!(data(main_conn(s.analysis().unwrap())).unseen_datagrams, Some(725));
+    // At the sender nothing of its own is unseen; IPv6 has no Identification.
+    let s = open("cubic-loss.pcap");
+    assert_eq!(data(main_conn(s.analysis().unwrap())).unseen_datagrams, Some(0));
+    let s = open("rx-ipv6-loss.pcap");
+    assert_eq!(data(main_conn(s.analysis().unwrap())).unseen_datagrams, None);
 }
 
 #[test]

@@ -60,6 +60,9 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['Zero windows / probes', (d) => `${d.zeroWindows} / ${d.zeroWindowProbes}`],
   ['Window full', (d) => String(d.windowFull)],
   ['Previous segment not captured', (d) => String(d.lostSegments)],
+  // Sent but never captured, by the sender's IPv4 Identification (docs/ANALYSIS.md
+  // `direction.unseenDatagrams`); '–' where the sender's numbering tells nothing.
+  ['Sent, not captured (IPv4 numbering)', (d) => (d.unseenDatagrams == null ? '–' : String(d.unseenDatagrams))],
   ['Out of order', (d) => String(d.outOfOrder)],
   ['Stalls', (d) => String(stallCount(d))],
   // docs/ANALYSIS.md "ECN": CE marks on the data, echoes (ECE) and window reductions

@@ -21,6 +21,8 @@ type RetransmissionKinds =
   | 'retransmittedSegments' | 'fastRetransmittedSegments' | 'slowStartRetransmittedSegments';
 /** ECN evidence (docs/ANALYSIS.md "ECN"): absent in older snapshots, null without ECN. */
 type EcnFields = 'ecn';
+/** Datagrams lost before the capture point by the sender's IPv4 numbering (docs/ANALYSIS.md `direction.unseenDatagrams`): absent in older snapshots. */
+type NumberingFields = 'unseenDatagrams';
 /**
  * Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
  * shared view shows: a direction whose list they shortened says here how many stalls
@@ -28,8 +30,8 @@ type EcnFields = 'ecn';
  * (Generated from build.rs `ListedStalls`, which writes it.)
  */
 type LinkedStallCount = Pick<Gen.ListedStalls, 'stallCount'>;
-export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds | EcnFields> &
-  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields>> & LinkedStallCount & {
+export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds | EcnFields | NumberingFields> &
+  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields | NumberingFields>> & LinkedStallCount & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
 };

@@ -21,6 +21,7 @@ use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
 use super::capture_loss::Holes;
+use super::datagram_ids::DatagramIds;
 use super::handshake::HandshakeOffers;
 use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
@@ -74,6 +75,9 @@ pub(crate) struct Side {
     /// Kind of each retransmission of this side (retrans_kinds.rs); boxed and made
     /// when the side first sends data (a port scan's million connections never do).
     pub kinds: Option<Box<RetransKinds>>,
+    /// This side's IPv4 Identification steps (datagram_ids.rs); boxed and made at its
+    /// first data segment over IPv4.
+    pub ids: Option<Box<DatagramIds>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
@@ -311,6 +315,14 @@ impl Conn {
             fwd.bif_stale = true;
         }
         let row = store.then(|| self.rows.next_row());
+        if let Some(id) = seg.frame_id.ip_id {
+            if seg.payload_len > 0 && fwd.ids.is_none() {
+                fwd.ids = Some(Box::default());
+            }
+            if let Some(ids) = fwd.ids.as_mut() {
+                ids.on_datagram(id, seg.payload_len, self.offers.send_mss(d as u8), row);
+            }
+        }
         fwd.max_len = fwd.max_len.max(seg.payload_len);
         let hole = prev_next.filter(|&p| lost && p < seq_rel);
         if hole.is_some() && fwd.holes.is_none() {

@@ -39,6 +39,10 @@ pub mod flag_bits {
     /// acknowledged by the receiver without ever being captured: the capture dropped
     /// it, the network did not (capture_loss.rs).
     pub const CAPTURE_LOSS: u32 = 1 << 27;
+    /// Set on a segment whose sender's IPv4 Identification skipped datagrams just
+    /// before it: sent, never captured, so lost before the capture point
+    /// (datagram_ids.rs; only where the sender numbers one per segment).
+    pub const UNSEEN_BEFORE: u32 = 1 << 28;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
     /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).

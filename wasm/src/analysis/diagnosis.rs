@@ -413,13 +413,28 @@ fn loss_cheap_text(f: &Facts) -> String {
 /// kernel's count of segments first, then the frames, so that neither is called the other.
 fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    if sender.retransmitted_segments > frames {
+    let count = if sender.retransmitted_segments > frames {
         format!(
             "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of several segments each",
             sender.retransmitted_segments, frames, f.sh.data_segments
         )
     } else {
         format!("{} of {} data segments", frames, f.sh.data_segments)
+    };
+    count + &unseen_datagrams_phrase(sender)
+}
+
+/// "; 1 datagram of the sender lost before the capture point …" past the sender
+/// (sender lag > 0), where its IPv4 numbering tells (`direction.unseenDatagrams`): a
+/// segment lost at the tail of a flight is re-sent as what the capture takes for new
+/// data, so the count of re-sends alone would say no loss.
+fn unseen_datagrams_phrase(sender: &super::DirectionSummary) -> String {
+    match sender.unseen_datagrams {
+        Some(n) if n > 0 && sender.sender_lag_ms > 0.0 => format!(
+            "; {n} datagram{} of the sender never reached the capture point, by its IPv4 numbering: lost before it",
+            if n == 1 { "" } else { "s" }
+        ),
+        _ => String::new(),
     }
 }
 
@@ -599,15 +614,32 @@ fn path_not_window_text(f: &Facts, cap: f64) -> String {
 
 fn path_text(f: &Facts) -> String {
     let s = f.shares;
-    let mut t = format!(
-        "Neither the receive window ({} of the time), loss ({}) nor the application ({}) \
-         limited this flow; {} with {}",
-        format_percent(s.receive_window),
-        format_percent(s.loss),
-        format_percent(s.application),
-        rate_phrase(f),
-        rtt_phrase(f)
-    );
+    let rto = f.sh.stall_by_cause[2];
+    let mut t = if s.loss >= LOSS_SHARE_MIN {
+        // Loss took a share worth naming but not the largest (a queue on the path
+        // keeps loss_held_cwnd from blaming it): say what it cost, not that it did not limit.
+        let timeouts = if rto > 0.0 { format!(" ({} of it waiting on retransmission timeouts)", format_duration(rto)) } else { String::new() };
+        format!(
+            "Loss cost {} of the time{timeouts}, but the larger share ({}) went to the congestion \
+             window or the path, not to the receive window ({}) or the application ({}); {} with {}",
+            format_percent(s.loss),
+            format_percent(s.other),
+            format_percent(s.receive_window),
+            format_percent(s.application),
+            rate_phrase(f),
+            rtt_phrase(f)
+        )
+    } else {
+        format!(
+            "Neither the receive window ({} of the time), loss ({}) nor the application ({}) \
+             limited this flow; {} with {}",
+            format_percent(s.receive_window),
+            format_percent(s.loss),
+            format_percent(s.application),
+            rate_phrase(f),
+            rtt_phrase(f)
+        )
+    };
     if f.max_window.is_finite() && f.min_rtt > 0.0 {
         t += &format!(
             ", below the {} that the {} window would allow",
@@ -615,7 +647,7 @@ fn path_text(f: &Facts) -> String {
             format_bytes(f.max_window)
         );
     }
-    t += ". The congestion window or the path's capacity was the limit.";
+    t += if s.loss >= LOSS_SHARE_MIN { "." } else { ". The congestion window or the path's capacity was the limit." };
     if f.sh.turns > 0 && f.sh.active > 0.0 {
         t += &format!(
             " {} request/response turns took {} of the time: each waited a round trip for the peer's next request.",
@@ -642,7 +674,8 @@ fn loss_text(f: &Facts) -> String {
         format_percent(f.shares.loss)
     );
     if rto > 0.0 {
-        t += &format!(" plus {} waiting on retransmission timeouts", format_duration(rto));
+        // A timeout's stall is part of the loss share (diagnosis_shares.rs add_stall).
+        t += &format!(", {} of it waiting on retransmission timeouts", format_duration(rto));
     }
     t += &format!("; {}", rate_phrase(f));
     if f.shares.other > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {

@@ -247,7 +247,7 @@ fn mixed_stalls() {
     use crate::analysis::StallCause::*;
     assert_eq!(causes, vec![RetransmissionTimeout, WindowLimited, AckWait]);
     assert_eq!(d.limit, "loss", "{}", d.text);
-    assert!(d.text.contains("plus 500 ms waiting on retransmission timeouts"), "{}", d.text);
+    assert!(d.text.contains("500 ms of it waiting on retransmission timeouts"), "{}", d.text);
     assert!(d.text.contains("Other stalls: 400 ms window-limited, 300 ms waiting on ACKs."), "{}", d.text);
     let s = d.shares;
     assert!((s.receive_window + s.loss + s.application + s.stalled + s.other - 1.0).abs() < 1e-9);
@@ -295,7 +295,7 @@ fn short_flow_dominated_by_rto_backoff_is_loss() {
     assert!(stalls.iter().all(|s| s.cause == StallCause::RetransmissionTimeout));
     assert_eq!(d.limit, "loss");
     assert!(d.text.starts_with("Loss limited this flow: 80.0 % of the bytes sent were retransmissions (4 of 5 data segments)"), "{}", d.text);
-    assert!(d.text.contains("plus 3 s waiting on retransmission timeouts"), "{}", d.text);
+    assert!(d.text.contains("3 s of it waiting on retransmission timeouts"), "{}", d.text);
     assert_eq!(d.episodes.len(), 1, "one outage: {:?}", d.episodes);
     assert_eq!(d.episodes[0].kind, "outage");
 }

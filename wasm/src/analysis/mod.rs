@@ -8,6 +8,7 @@ pub mod capture_loss;
 pub mod clock;
 pub mod columns;
 pub mod connections;
+pub(crate) mod datagram_ids;
 pub mod delayed_ack;
 pub mod unseen_timeout;
 pub mod diagnosis;
@@ -259,6 +260,11 @@ pub struct DirectionSummary {
     pub window_full: u64,
     pub keep_alives: u64,
     pub lost_segments: u64,
+    /// Datagrams this direction's sender sent that never reached the capture point,
+    /// told by its IPv4 Identification (datagram_ids.rs): lost before it. None where
+    /// the sender does not number one per segment (Windows, macOS, IPv6, ...) or
+    /// sent no data.
+    pub unseen_datagrams: Option<u64>,
     pub out_of_order: u64,
     pub throughput: ThroughputSummary,
     pub rtt: RttSummary,

@@ -249,6 +249,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         window_full: 0,
         keep_alives: 0,
         lost_segments: 0,
+        unseen_datagrams: None,
         out_of_order: 0,
         throughput: ThroughputSummary { mean_bps: 0.0, active_mean_bps: 0.0, peak_bps: 0.0, bin_seconds: 0.1 },
         rtt: RttSummary { min_ms: rtt.map(|r| r.0), median_ms: rtt.map(|r| r.1), ..Default::default() },

@@ -411,20 +411,20 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
 /// judgement behind the summary's list and the view's answer at any other threshold
 /// (DESIGN.md "Stall"), so the two cannot disagree on a gap. `full_segment`:
 /// `delayed_ack::full_segment` of this sender.
-pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32) -> Vec<Stall> {
-    judge_stalls_and_facts(cols, dir, threshold_s, lag_s, path_rtt_s, full_segment, mss_estimate(cols, dir)).0
+pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool) -> Vec<Stall> {
+    judge_stalls_and_facts(cols, dir, threshold_s, lag_s, path_rtt_s, full_segment, numbered, mss_estimate(cols, dir)).0
 }
 
 /// [`judge_stalls`] with `mss` = [`mss_estimate`] of `dir` already known, and the
 /// direction's facts from the same pass, for the share pass (summary.rs).
-pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, mss: f64) -> (Vec<Stall>, SenderFacts) {
+pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, mss: f64) -> (Vec<Stall>, SenderFacts) {
     let (mut stalls, facts) = find_stalls_finding_facts(cols, dir, lag_s, mss, threshold_s, path_rtt_s);
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
     super::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
     // A timeout whose lost segment never reached the capture reads as application idle.
-    super::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment);
+    super::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
     (stalls, facts)
 }
 

@@ -72,6 +72,13 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             capture_loss.unseen_segments += h.loss.unseen_segments;
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
         }
+        // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
+        // after them for the stall causes (unseen_timeout.rs).
+        if let Some(ids) = side.ids.take() {
+            let (unseen, marks) = ids.finish();
+            directions[d].unseen_datagrams = unseen;
+            store.add_late_flags(marks);
+        }
         let Some(tracker) = side.kinds.take() else { continue };
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
         let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_bound_ns, offers.send_mss(d as u8));
@@ -114,7 +121,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], m);
+            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], ds.unseen_datagrams.is_some(), m);
             (ds.stalls, facts[d]) = (found, Some(f));
         }
         // Every packet is in the columns: bins of the connection's own size. The
@@ -430,6 +437,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         window_full: n(fb::WINDOW_FULL),
         keep_alives: n(fb::KEEP_ALIVE),
         lost_segments: n(fb::LOST_SEGMENT),
+        unseen_datagrams: None,
         out_of_order: n(fb::OUT_OF_ORDER),
         throughput: t.throughput.finish(t.payload, duration),
         rtt,

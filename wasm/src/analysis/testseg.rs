@@ -93,6 +93,14 @@ impl Seg {
         self.0.options.tfo = true;
         self
     }
+    /// IPv4 Identification (datagram_ids.rs); None (the default) as on IPv6.
+    pub fn ip_id(mut self, id: u16) -> Seg {
+        self.0.frame_id.ip_id = Some(id);
+        self
+    }
+    pub fn from_b(&self) -> bool {
+        self.0.src_port == 80
+    }
     pub fn build(self) -> TcpSegment {
         self.0
     }

@@ -6,6 +6,11 @@
 //! "everything acknowledged, nothing sent": application idle — while the sender was
 //! waiting on its timer.
 //!
+//! Where the sender numbers its datagrams one per segment (Linux: datagram_ids.rs),
+//! the numbering tells them apart outright: the segment that ends the gap follows a
+//! skipped number — its first transmission, sent and never captured. A gap ended
+//! without a skip is no timeout. Otherwise (Windows, macOS, IPv6, …):
+//!
 //! What tells them apart is what the sender does next. After a timeout its congestion
 //! window is one segment (RFC 5681 §3.1: LW = 1 SMSS): it sends that segment alone,
 //! and the next ones only when its ACK comes back, two at once (slow start). After an
@@ -17,6 +22,7 @@
 //! without SACK, captured at the client: a 228 ms "application idle" stall was the
 //! kernel's one TCPTimeouts (its first transmission dropped before the client).
 
+use super::columns::flag_bits::{LOST_SEGMENT, UNSEEN_BEFORE};
 use super::columns::PacketColumns;
 use super::diagnosis_format::format_timestamp;
 use super::{Stall, StallCause};
@@ -24,12 +30,14 @@ use super::{Stall, StallCause};
 /// Rows looked at after the segment that ends the gap, at most.
 const LOOK_AHEAD: usize = 64;
 
-/// Re-labels the `application-idle` stalls of direction `dir` that ended in a
-/// congestion window of one segment. `lag_s`: the sender lag (capture → sender →
-/// capture; 0 at the sender, where a timeout's re-send is seen as one and stalls.rs
-/// names it); `path_rtt_s`: the path RTT, if known; `full_segment`: a full segment's
-/// payload for this sender (delayed_ack.rs `full_segment`).
-pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32) {
+/// Re-labels the `application-idle` stalls of direction `dir` that ended in a re-send
+/// of a segment the capture never saw: told by the sender's datagram numbering where
+/// it numbers one per segment (`numbered`, datagram_ids.rs), else by a congestion
+/// window of one segment. `lag_s`: the sender lag (capture → sender → capture; 0 at
+/// the sender, where a timeout's re-send is seen as one and stalls.rs names it);
+/// `path_rtt_s`: the path RTT, if known; `full_segment`: a full segment's payload for
+/// this sender (delayed_ack.rs `full_segment`).
+pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool) {
     if !(lag_s > 0.0) {
         return;
     }
@@ -39,6 +47,23 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
         // A request of the peer during the gap: the sender answered it (turn-taking,
         // tcpdump's of13_ericsson.pcapng), it was not waiting on a timer.
         if (i..j).any(|r| p.dir[r] != dir && p.len[r] > 0) {
+            continue;
+        }
+        if numbered {
+            // The numbering says it outright: datagrams were sent just before the one
+            // that ends the gap and never captured, and it starts where the captured
+            // data ended (no hole: LOST_SEGMENT), so they carried no other data — its
+            // first transmission, lost before the capture point (a tail loss). A
+            // numbering without a skip says the sender sent nothing unseen: no timeout.
+            if p.flags[j] & (UNSEEN_BEFORE | LOST_SEGMENT) == UNSEEN_BEFORE {
+                s.cause = StallCause::RetransmissionTimeout;
+                s.ended_by = format!(
+                    "a re-send at {}: the sender's IPv4 Identification skipped the datagrams just before it, \
+                     never captured (lost before the capture point) while everything captured was \
+                     acknowledged, so its timer re-sent the data (a tail-loss probe or a retransmission timeout)",
+                    format_timestamp(p.t[j])
+                );
+            }
             continue;
         }
         if let Some(t) = window_of_one(p, dir, j, lag_s, rtt, full_segment) {
@@ -98,6 +123,27 @@ mod tests {
     /// eleventh never reaches the capture; `after` = (time, segments) sent after the
     /// gap, each group back to back, each segment ACKed at once.
     fn download(after: &[(f64, u32)]) -> crate::analysis::Analysis {
+        run(download_segments(after))
+    }
+
+    /// `download` with B numbering its datagrams as Linux does (one per segment),
+    /// 11 (the lost eleventh segment's number) skipped when `skip`.
+    fn numbered_download(after: &[(f64, u32)], skip: bool) -> crate::analysis::Analysis {
+        // B sends the SYN/ACK and ten segments before the gap: its 12th datagram
+        // comes after the one lost.
+        let (mut sent, mut next) = (0, 0u16);
+        let segs = download_segments(after).into_iter().map(|s| {
+            if !s.from_b() {
+                return s;
+            }
+            sent += 1;
+            next += if skip && sent == 12 { 2 } else { 1 };
+            s.ip_id(next)
+        });
+        run(segs.collect())
+    }
+
+    fn download_segments(after: &[(f64, u32)]) -> Vec<Seg> {
         const LEN: u32 = 1448;
         let mut segs = vec![
             Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
@@ -122,7 +168,7 @@ mod tests {
                 next += LEN;
             }
         }
-        run(segs)
+        segs
     }
 
     #[test]
@@ -146,5 +192,25 @@ mod tests {
         let a = download(&[(0.250, 1), (0.25011, 2)]);
         let st = &a.connections[0].directions[a.connections[0].data_direction as usize].stalls;
         assert_eq!(st[0].cause, StallCause::ApplicationIdle, "{}", st[0].ended_by);
+    }
+
+    #[test]
+    fn the_senders_datagram_numbering_decides_where_it_numbers_one_per_segment() {
+        let cause = |a: &crate::analysis::Analysis| {
+            let c = &a.connections[0];
+            let d = &c.directions[c.data_direction as usize];
+            (d.unseen_datagrams, d.stalls[0].cause)
+        };
+        // B's numbering skips the eleventh segment's datagram: sent, never captured.
+        // Its re-send 230 ms later starts a full initial window (a tail-loss probe
+        // followed by new data): no window of one, yet the numbering says timeout.
+        let a = numbered_download(&[(0.250, 10)], true);
+        assert_eq!(cause(&a), (Some(1), StallCause::RetransmissionTimeout));
+        let st = &a.connections[0].directions[1].stalls[0];
+        assert!(st.ended_by.starts_with("a re-send at 0.250 s: the sender's IPv4 Identification skipped"), "{}", st.ended_by);
+        // No skip: the sender sent nothing the capture missed, so even a window of one
+        // segment after the gap (the rule without numbering) is not a timeout.
+        let a = numbered_download(&[(0.250, 1), (0.26002, 2), (0.27003, 4)], false);
+        assert_eq!(cause(&a), (Some(0), StallCause::ApplicationIdle));
     }
 }

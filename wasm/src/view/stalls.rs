@@ -102,7 +102,8 @@ pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: 
     let (lag_s, path_rtt_s) = (conn.directions[dir as usize].sender_lag_ms / 1e3, conn.path_rtt_ms.map(|ms| ms / 1e3));
     let largest_payload = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir).map(|i| cols.len[i]).max().unwrap_or(0);
     let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], largest_payload);
-    stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full)
+    let numbered = conn.directions[dir as usize].unseen_datagrams.is_some();
+    stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full, numbered)
 }
 
 /// A stall as a view interval.

@@ -438,7 +438,14 @@ fastRetransmittedSegments: number,
 /**
  * `slowStartRetransmissions` in segments (Linux's TCPSlowStartRetrans).
  */
-slowStartRetransmittedSegments: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
+slowStartRetransmittedSegments: number, duplicateAcks: number, zeroWindows: number, zeroWindowProbes: number, windowFull: number, keepAlives: number, lostSegments: number, 
+/**
+ * Datagrams this direction's sender sent that never reached the capture point,
+ * told by its IPv4 Identification (datagram_ids.rs): lost before it. None where
+ * the sender does not number one per segment (Windows, macOS, IPv6, ...) or
+ * sent no data.
+ */
+unseenDatagrams: number | null, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
 /**
  * How much later than the capture this direction's sender learns of its peer's
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.

@@ -1,0 +1,148 @@
+//! Datagrams a sender sent that never reached the capture point, told by the IPv4
+//! Identification (docs/ANALYSIS.md `direction.unseenDatagrams`).
+//!
+//! RFC 791 §3.1 leaves the Identification to the sender; RFC 6864 §4.1 lets it be
+//! anything on an atomic datagram (DF set, not fragmented). Linux gives each connected
+//! socket its own counter and adds the number of segments each datagram carries
+//! (`ip_select_ident_segs`: one per segment, so a TSO frame of n segments advances it
+//! by n, and GRO merges only segments whose Identifications follow each other): a
+//! capture of such a sender sees 1, 2, 3, … per connection, every datagram counted —
+//! data, pure ACKs and re-sends alike. Where the capture point is past a loss (at the
+//! receiver), the step over a datagram lost before it shows as a skipped number: the
+//! capture sees 41, 43, and 42 was sent. Windows numbers from one counter for the
+//! whole host, macOS and the BSDs at random, some stacks write 0: their steps are not
+//! 1 per segment, and then nothing is told (`PER_CONNECTION_SHARE`).
+//!
+//! Seen on our recordings at the client (`public/examples`): rx-bulk 2775 of 2776
+//! steps exact (the one other is the SYN/ACK, sent before the socket existed), and
+//! every loss before the capture a skip of exactly the datagrams lost.
+
+use super::columns::flag_bits::UNSEEN_BEFORE;
+
+/// Steps compared before the sender's numbering is trusted at all.
+const MIN_STEPS: u32 = 16;
+/// Share of steps that must be exactly one per segment: losses before the capture
+/// skip a few, reordering steps back; a host-wide counter or random numbers miss most.
+const PER_CONNECTION_SHARE: f64 = 0.9;
+/// A step back by at most this many is a datagram reordered on the way; any step
+/// forward up to half the number space is a skip (a long outage skips hundreds: the
+/// sender's re-sends and probes all lost). Which numbering the sender uses is decided
+/// over the whole direction (`per_connection`), not by the size of one step.
+const MAX_REORDER: u16 = 64;
+const MAX_SKIP: u16 = 0x7fff;
+/// Skips kept per direction (8 B each): a documented cap, 512 KiB at most. A
+/// receiver-side capture of a Linux sender at 1 % loss reaches it near 6.5 million
+/// packets; later skips are counted but not marked on their rows.
+pub const MAX_MARKED_SKIPS: usize = 1 << 16;
+/// Segment size assumed without the handshake: a 1500-byte MTU without options, so a
+/// GRO or TSO frame of n segments of 1448 (with timestamps) still counts n up to ~120.
+const DEFAULT_SEGMENT: u32 = 1460;
+
+/// One direction's Identification steps (kept in `Side`, made at its first data).
+#[derive(Debug, Default)]
+pub(crate) struct DatagramIds {
+    /// The Identification the next datagram should carry.
+    expected: Option<u16>,
+    steps: u32,
+    exact: u32,
+    unseen: u64,
+    /// (row, datagrams skipped just before it), in capture order.
+    skips: Vec<(u32, u16)>,
+}
+
+impl DatagramIds {
+    /// One datagram of this direction. `segment`: the sender's segment size if known
+    /// (handshake.rs `send_mss`); `row`: its store row (None when not stored).
+    pub fn on_datagram(&mut self, id: u16, payload: u32, segment: Option<u32>, row: Option<u32>) {
+        let segment = segment.unwrap_or(DEFAULT_SEGMENT).max(1);
+        let segments = payload.div_ceil(segment).max(1);
+        let Some(expected) = self.expected else {
+            self.expected = Some(id.wrapping_add(segments as u16));
+            return;
+        };
+        self.steps += 1;
+        let ahead = id.wrapping_sub(expected);
+        let behind = expected.wrapping_sub(id);
+        if ahead == 0 {
+            self.exact += 1;
+        } else if ahead <= MAX_SKIP {
+            self.unseen += u64::from(ahead);
+            if let (Some(r), true) = (row, self.skips.len() < MAX_MARKED_SKIPS) {
+                self.skips.push((r, ahead));
+            }
+        } else if behind <= MAX_REORDER {
+            // Reordered on the way: a datagram counted as skipped has come after all.
+            // Not a step of its own; the skip it fills was one after all.
+            self.steps -= 1;
+            if self.unseen > 0 {
+                self.unseen -= 1;
+                self.exact += 1;
+                if let Some(last) = self.skips.last_mut().filter(|s| s.1 > 0) {
+                    last.1 -= 1;
+                }
+            }
+            return; // the numbering goes on from the later one
+        }
+        self.expected = Some(id.wrapping_add(segments as u16));
+    }
+
+    /// Whether the sender numbers its datagrams one per segment for this connection.
+    fn per_connection(&self) -> bool {
+        self.steps >= MIN_STEPS && f64::from(self.exact) >= PER_CONNECTION_SHARE * f64::from(self.steps)
+    }
+
+    /// End of capture: the number of datagrams sent but not captured (None when the
+    /// numbering says nothing), and the rows to mark `UNSEEN_BEFORE`.
+    pub fn finish(self) -> (Option<u64>, Vec<(u32, u32)>) {
+        if !self.per_connection() {
+            return (None, Vec::new());
+        }
+        let marks = self.skips.into_iter().filter(|s| s.1 > 0).map(|(r, _)| (r, UNSEEN_BEFORE)).collect();
+        (Some(self.unseen), marks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(ids: &[(u16, u32)]) -> (Option<u64>, Vec<(u32, u32)>) {
+        let mut d = DatagramIds::default();
+        for (row, &(id, len)) in ids.iter().enumerate() {
+            d.on_datagram(id, len, Some(1448), Some(row as u32));
+        }
+        d.finish()
+    }
+
+    #[test]
+    fn a_skipped_number_is_a_datagram_the_capture_did_not_see() {
+        // 20 full segments numbered 100.., the 11th (110) lost before the capture.
+        let ids: Vec<(u16, u32)> = (100..120u16).filter(|&i| i != 110).map(|i| (i, 1448)).collect();
+        let (unseen, marks) = feed(&ids);
+        // One datagram unseen, marked on the row after the skip (111 is row 10).
+        assert_eq!((unseen, marks), (Some(1), vec![(10, UNSEEN_BEFORE)]));
+    }
+
+    #[test]
+    fn a_gro_frame_advances_the_number_by_its_segments_and_wraps() {
+        // 65530, a 3-segment GRO frame (4344 B) → next 65533, then pure ACKs over the wrap.
+        let mut ids = vec![(65530u16, 4344u32)];
+        ids.extend((0..20u16).map(|k| (65533u16.wrapping_add(k), 0)));
+        assert_eq!(feed(&ids), (Some(0), vec![]));
+    }
+
+    #[test]
+    fn reordering_is_not_a_loss_and_other_numberings_say_nothing() {
+        // 0..20 with 5 and 6 swapped on the way: no datagram unseen, no mark.
+        let mut order: Vec<u16> = (0..20).collect();
+        order.swap(5, 6);
+        let ids: Vec<(u16, u32)> = order.iter().map(|&i| (i, 1448)).collect();
+        assert_eq!(feed(&ids), (Some(0), vec![]));
+        // A host-wide counter (other connections' datagrams in between) or random
+        // numbers: most steps are not one per segment, so nothing is told.
+        let ids: Vec<(u16, u32)> = (0..40u16).map(|i| (i * 3, 1448)).collect();
+        assert_eq!(feed(&ids), (None, vec![]));
+        // Zero everywhere (RFC 6864 allows it on atomic datagrams): nothing told.
+        assert_eq!(feed(&[(0, 1448); 40]), (None, vec![]));
+    }
+}
