@@ -209,6 +209,24 @@ fn a_tail_loss_before_the_client_is_a_timeout_by_the_senders_datagram_numbering(
 }
 
 #[test]
+fn a_gap_the_senders_clock_did_not_see_is_the_paths_not_an_idle_sender() {
+    // rx-cubic-loss.pcap, captured at the client: two gaps of 80 and 59 ms (0.611 s,
+    // frames 942 -> 944; 1.270 s, 1507 -> 1509) after which the client had ACKed
+    // everything. The server's TSvals moved 6 and 9 ms (1 ms clock) across them and its
+    // IPv4 numbers ran on without a skip (0x86 -> 0x87, 0x1dd -> 0x1de): it sent the next
+    // segment within a few ms and nothing was lost; the emulator had held them (its
+    // process descheduled on this 2-core machine; the kernel counted no timeout). Read
+    // before as "application idle", which blamed the server's application.
+    let s = open("rx-cubic-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let st = &data(c).stalls;
+    let got: Vec<_> = st.iter().map(|s| (s.frame_before, s.frame_after, s.cause)).collect();
+    assert_eq!(got, [(942, 944, StallCause::AckWait), (1507, 1509, StallCause::AckWait)], "{st:?}");
+    assert!(st[0].ended_by.contains("held on the path"), "{}", st[0].ended_by);
+    assert!(c.diagnosis.text.contains("Other stalls: 138 ms waiting on ACKs"), "{}", c.diagnosis.text);
+}
+
+#[test]
 fn datagrams_lost_before_the_capture_are_the_emulators_drops() {
     // Receiver-side recordings of a Linux sender: the datagrams its IPv4 numbering
     // skipped are exactly the A->B frames the emulator dropped (pvdelay's own counters

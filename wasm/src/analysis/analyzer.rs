@@ -22,6 +22,7 @@ use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
 use super::capture_loss::Holes;
 use super::datagram_ids::DatagramIds;
+use super::sender_clock::SenderClock;
 use super::handshake::HandshakeOffers;
 use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
@@ -78,6 +79,9 @@ pub(crate) struct Side {
     /// This side's IPv4 Identification steps (datagram_ids.rs); boxed and made at its
     /// first data segment over IPv4.
     pub ids: Option<Box<DatagramIds>>,
+    /// This side's TSvals on its data (sender_clock.rs); boxed and made at its first
+    /// data segment with a timestamp.
+    pub clock: Option<Box<SenderClock>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
@@ -315,6 +319,12 @@ impl Conn {
             fwd.bif_stale = true;
         }
         let row = store.then(|| self.rows.next_row());
+        if let (Some((tsval, _)), true) = (seg.options.timestamp, seg.payload_len > 0) {
+            match fwd.clock.as_mut() {
+                Some(c) => c.on_data(t_ns, tsval, row),
+                None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, tsval))),
+            }
+        }
         if let Some(id) = seg.frame_id.ip_id {
             if seg.payload_len > 0 && fwd.ids.is_none() {
                 fwd.ids = Some(Box::default());

@@ -43,6 +43,10 @@ pub mod flag_bits {
     /// before it: sent, never captured, so lost before the capture point
     /// (datagram_ids.rs; only where the sender numbers one per segment).
     pub const UNSEEN_BEFORE: u32 = 1 << 28;
+    /// Set on a data segment after a gap that its sender's TCP timestamps say the
+    /// sender did not make: its TSval moved less than half the gap, so the path held
+    /// it (sender_clock.rs).
+    pub const HELD_ON_PATH: u32 = 1 << 29;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
     /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).

@@ -421,16 +421,17 @@ fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     } else {
         format!("{} of {} data segments", frames, f.sh.data_segments)
     };
-    count + &unseen_datagrams_phrase(sender)
+    count + &unseen_datagrams_phrase(sender, frames)
 }
 
 /// "; 1 datagram of the sender lost before the capture point …" past the sender
-/// (sender lag > 0), where its IPv4 numbering tells (`direction.unseenDatagrams`): a
-/// segment lost at the tail of a flight is re-sent as what the capture takes for new
-/// data, so the count of re-sends alone would say no loss.
-fn unseen_datagrams_phrase(sender: &super::DirectionSummary) -> String {
+/// (sender lag > 0), where its IPv4 numbering tells (`direction.unseenDatagrams`) and
+/// the count differs from the re-sent frames seen: a segment lost at the tail of a
+/// flight is re-sent as what the capture takes for new data, so the count of re-sends
+/// alone would say less loss (or none) than there was.
+fn unseen_datagrams_phrase(sender: &super::DirectionSummary, resent_frames: u64) -> String {
     match sender.unseen_datagrams {
-        Some(n) if n > 0 && sender.sender_lag_ms > 0.0 => format!(
+        Some(n) if n > 0 && n != resent_frames && sender.sender_lag_ms > 0.0 => format!(
             "; {n} datagram{} of the sender never reached the capture point, by its IPv4 numbering: lost before it",
             if n == 1 { "" } else { "s" }
         ),

@@ -25,6 +25,7 @@ pub mod retrans_kinds;
 pub mod round_trips;
 pub mod radio;
 pub mod rtt;
+pub(crate) mod sender_clock;
 pub mod sender_view;
 pub mod sequence;
 pub mod stalls;

@@ -423,6 +423,8 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
     super::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
+    // A gap the path made reads as application idle too: the sender's clock tells.
+    super::sender_clock::reclassify(&mut stalls, cols, lag_s);
     // A timeout whose lost segment never reached the capture reads as application idle.
     super::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
     (stalls, facts)

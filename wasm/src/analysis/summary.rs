@@ -79,6 +79,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             directions[d].unseen_datagrams = unseen;
             store.add_late_flags(marks);
         }
+        // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
+        if let Some(clock) = side.clock.take() {
+            store.add_late_flags(clock.finish());
+        }
         let Some(tracker) = side.kinds.take() else { continue };
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
         let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_bound_ns, offers.send_mss(d as u8));
