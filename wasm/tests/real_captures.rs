@@ -227,6 +227,26 @@ fn a_gap_the_senders_clock_did_not_see_is_the_paths_not_an_idle_sender() {
 }
 
 #[test]
+fn lost_answer_tails_seen_from_the_client_are_the_servers_timer() {
+    // 120 requests, 30000-byte answers, 3 % loss, captured at the client
+    // (wasm/tests/examples-truth/rx-rr-loss.json: TCPTimeouts 3, TCPLossProbes 9). The
+    // server writes each answer with one sendall the moment the request is in, so no gap
+    // inside an answer is its application's; every stall here is inside one and ends
+    // with a segment after a skipped datagram number: a re-send of a lost tail. Before
+    // the numbering: 3 read application idle, 3 ack-wait (the delayed ACK of the segment
+    // before the lost one came in the gap).
+    let s = open("rx-rr-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let d = data(c);
+    assert_eq!(c.vantage, Vantage::Receiver);
+    assert_eq!(d.unseen_datagrams, Some(91), "the emulator's 91 drops");
+    let got: Vec<_> = d.stalls.iter().map(|s| (s.frame_after, s.cause)).collect();
+    let want: Vec<_> = [209, 603, 1252, 1802, 1868, 2332, 3204, 3394].map(|f| (f, StallCause::RetransmissionTimeout)).to_vec();
+    assert_eq!(got, want, "{:?}", d.stalls);
+    assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
+}
+
+#[test]
 fn datagrams_lost_before_the_capture_are_the_emulators_drops() {
     // Receiver-side recordings of a Linux sender: the datagrams its IPv4 numbering
     // skipped are exactly the A->B frames the emulator dropped (pvdelay's own counters

@@ -22,7 +22,7 @@
 //! without SACK, captured at the client: a 228 ms "application idle" stall was the
 //! kernel's one TCPTimeouts (its first transmission dropped before the client).
 
-use super::columns::flag_bits::{LOST_SEGMENT, UNSEEN_BEFORE};
+use super::columns::flag_bits::{CAPTURE_LOSS, LOST_SEGMENT, UNSEEN_BEFORE};
 use super::columns::PacketColumns;
 use super::diagnosis_format::format_timestamp;
 use super::{Stall, StallCause};
@@ -42,7 +42,10 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
         return;
     }
     let rtt = path_rtt_s.unwrap_or(lag_s).max(lag_s);
-    for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
+    // Gaps in which the capture shows the sender waiting with nothing lost: idle, or on
+    // an ACK (a delayed one among them). A lost datagram it never saw can end any of them.
+    let waiting = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::AckWait | StallCause::DelayedAck);
+    for s in stalls.iter_mut().filter(|s| waiting(s.cause)) {
         let (Ok(i), Ok(j)) = (p.frame.binary_search(&s.frame_before), p.frame.binary_search(&s.frame_after)) else { continue };
         // A request of the peer during the gap: the sender answered it (turn-taking,
         // tcpdump's of13_ericsson.pcapng), it was not waiting on a timer.
@@ -51,19 +54,41 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
         }
         if numbered {
             // The numbering says it outright: datagrams were sent just before the one
-            // that ends the gap and never captured, and it starts where the captured
-            // data ended (no hole: LOST_SEGMENT), so they carried no other data — its
-            // first transmission, lost before the capture point (a tail loss). A
-            // numbering without a skip says the sender sent nothing unseen: no timeout.
-            if p.flags[j] & (UNSEEN_BEFORE | LOST_SEGMENT) == UNSEEN_BEFORE {
+            // that ends the gap and never captured. Where that one starts where the
+            // captured data ended, they carried its own data — its first transmission,
+            // lost before the capture point (a tail loss: nothing was sent after it,
+            // so no ACK could have told the sender, and only a timer re-sends it —
+            // whatever the gap looked like, as stalls.rs rule 2 at the sender). Where
+            // it starts beyond a hole, they carried the hole's data, unacknowledged
+            // through a gap in which no ACK came (application idle) until the sender's
+            // timer sent again (a tail-loss probe sends new data, RFC 8985 §7.3); with
+            // ACKs during the gap (ack-wait) the new data may have been clocked by them.
+            // Unless the capture itself dropped them (CAPTURE_LOSS: the receiver
+            // acknowledged the hole). A numbering without a skip says the sender sent
+            // nothing unseen: no timeout.
+            let f = p.flags[j];
+            let hole = f & LOST_SEGMENT != 0;
+            if f & (UNSEEN_BEFORE | CAPTURE_LOSS) == UNSEEN_BEFORE && (!hole || s.cause == StallCause::ApplicationIdle) {
                 s.cause = StallCause::RetransmissionTimeout;
-                s.ended_by = format!(
-                    "a re-send at {}: the sender's IPv4 Identification skipped the datagrams just before it, \
-                     never captured (lost before the capture point) while everything captured was \
-                     acknowledged, so its timer re-sent the data (a tail-loss probe or a retransmission timeout)",
-                    format_timestamp(p.t[j])
-                );
+                s.ended_by = if !hole {
+                    format!(
+                        "a re-send at {}: the sender's IPv4 Identification skipped the datagrams just before it, \
+                         never captured (lost before the capture point) and nothing sent after them, so its \
+                         timer re-sent the data (a tail-loss probe or a retransmission timeout)",
+                        format_timestamp(p.t[j])
+                    )
+                } else {
+                    format!(
+                        "new data at {} after a hole: the sender's IPv4 Identification skipped the datagrams that \
+                         carried the hole's data, lost before the capture point and unacknowledged through the \
+                         gap, until its timer sent again (a tail-loss probe or a retransmission timeout)",
+                        format_timestamp(p.t[j])
+                    )
+                };
             }
+            continue;
+        }
+        if s.cause != StallCause::ApplicationIdle {
             continue;
         }
         if let Some(t) = window_of_one(p, dir, j, lag_s, rtt, full_segment) {
