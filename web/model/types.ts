@@ -152,6 +152,12 @@ export const FLAG = {
   KIND_FAST: 1 << 24,
   KIND_SLOW_START: 1 << 25,
   KIND_SPURIOUS: 1 << 26,
+  /** The capture dropped the hole before this segment; the receiver had it (capture_loss.rs). */
+  CAPTURE_LOSS: 1 << 27,
+  /** The sender's IPv4 numbering skipped datagrams just before this one (datagram_ids.rs). */
+  UNSEEN_BEFORE: 1 << 28,
+  /** The path, not the sender, made the gap before this segment (sender_clock.rs). */
+  HELD_ON_PATH: 1 << 29,
 } as const;
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.

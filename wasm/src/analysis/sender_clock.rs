@@ -53,8 +53,9 @@ impl SenderClock {
         if (advance as i32) < 0 {
             return;
         }
-        if let (Some(r), true) = (row, t_ns - t0 >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
-            self.gaps.push((r, advance, t_ns - t0));
+        let gap_ns = t_ns.saturating_sub(t0);
+        if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
+            self.gaps.push((r, advance, gap_ns));
         }
         self.last = (t_ns, tsval);
     }
@@ -62,7 +63,7 @@ impl SenderClock {
     /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`.
     /// The clock's rate is its TSvals' advance over the capture's span of them.
     pub fn finish(self) -> Vec<(u32, u32)> {
-        let (span_ns, ticks) = (self.last.0 - self.first.0, self.last.1.wrapping_sub(self.first.1));
+        let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
         if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
             return Vec::new();
         }

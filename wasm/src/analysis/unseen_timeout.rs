@@ -238,4 +238,38 @@ mod tests {
         let a = numbered_download(&[(0.250, 1), (0.26002, 2), (0.27003, 4)], false);
         assert_eq!(cause(&a), (Some(0), StallCause::ApplicationIdle));
     }
+
+    #[test]
+    fn a_lost_tail_re_sent_while_the_last_ack_was_delayed_is_a_timeout_not_ack_wait() {
+        // Twenty segments from B (enough steps to trust its numbering), each ACKed at once
+        // but the last, whose delayed ACK comes 43 ms later (Linux's 40 ms timer); the
+        // next is lost before the capture and re-sent 45 ms after the last, just after
+        // that ACK: an ack-wait gap to the eye.
+        // With B's numbering skipping the eleventh's datagram it is the probe timer (the
+        // ad hoc 120-answer take of rx-rr-loss: 3 such gaps, 43-45 ms).
+        let segs = |skip: bool| {
+            const LEN: u32 = 1448;
+            let mut v = vec![
+                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
+                Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ip_id(1),
+                Seg::a_to_b(0.01001).seq(1001).ack(5001),
+                Seg::a_to_b(0.01002).seq(1001).ack(5001).len(64),
+            ];
+            let mut next = 5001u32;
+            for k in 0..20u16 {
+                let t = 0.020 + 0.0001 * f64::from(k);
+                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(LEN).ip_id(2 + k));
+                next += LEN;
+                let ack_at = if k == 19 { t + 0.043 } else { t + 0.00001 };
+                v.push(Seg::a_to_b(ack_at).seq(1065).ack(next));
+            }
+            // The 21st (number 22) lost; its re-send numbered 23, or 22 without a skip.
+            v.push(Seg::b_to_a(0.0219 + 0.045).seq(next).ack(1065).len(LEN).ip_id(if skip { 23 } else { 22 }));
+            v.push(Seg::a_to_b(0.0219 + 0.04501).seq(1065).ack(next + LEN));
+            run(v)
+        };
+        let stall = |a: &crate::analysis::Analysis| a.connections[0].directions[1].stalls[0].cause;
+        assert_eq!(stall(&segs(false)), StallCause::AckWait);
+        assert_eq!(stall(&segs(true)), StallCause::RetransmissionTimeout);
+    }
 }
