@@ -84,6 +84,14 @@ test('the text output gives the kernel\'s segment count where frames hold severa
   assert.doesNotMatch(run('analyze', join(examples, 'bursts-outage.pcap')).stdout, /segments as the sender's kernel/);
 });
 
+test('the text output counts the datagrams a sender numbered but the capture never saw', () => {
+  // rx-tail-loss.pcap: the server's IPv4 numbering skipped its lost FIN segment
+  // (docs/ANALYSIS.md `direction.unseenDatagrams`); the capture sees no retransmission.
+  const out = run('analyze', join(examples, 'rx-tail-loss.pcap')).stdout;
+  assert.match(out, /retransmissions 0[^\n]*lost segments 0, 1 datagram sent, not captured \(IPv4 numbering\)/);
+  assert.doesNotMatch(run('analyze', join(examples, 'ipv6-bulk.pcap')).stdout, /not captured \(IPv4/);
+});
+
 test('the text output shows the handshake options and the capture loss note', () => {
   // rwnd-limited.pcap's handshake (docs/ANALYSIS.md "connection.handshake").
   const out = run('analyze', join(examples, 'rwnd-limited.pcap')).stdout;

@@ -42,7 +42,7 @@ export function formatHuman(name, report) {
     const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
     lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
     lines.push(`    retransmissions ${d.retransmissions}${retransmissionKinds(d)}${retransmittedSegments(d)}, ` +
-      `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}`);
+      `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}${unseenDatagrams(d)}`);
     const chains = (d.rtoChains ?? []).filter((ch) => ch.timeouts > 1);
     if (chains.length) {
       const listed = chains.slice(0, 3).map((ch) => `${ch.timeouts} at ${ch.start.toFixed(3)} s (${ch.intervalsMs.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
@@ -87,6 +87,14 @@ function retransmissionKinds(d) {
   ].filter(Boolean);
   const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
   return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';
+}
+
+/** ", 1 datagram sent, not captured": where the sender numbers its IPv4 datagrams one per
+ *  segment and skipped some (docs/ANALYSIS.md `direction.unseenDatagrams`), as the page's
+ *  "Sent, not captured" row. */
+function unseenDatagrams(d) {
+  if (!(d.unseenDatagrams > 0)) return '';
+  return `, ${d.unseenDatagrams} datagram${d.unseenDatagrams === 1 ? '' : 's'} sent, not captured (IPv4 numbering)`;
 }
 
 /** "; 1254 segments as the sender's kernel counts them (1242 fast, 11 slow start)":
