@@ -319,18 +319,13 @@ impl Conn {
             fwd.bif_stale = true;
         }
         let row = store.then(|| self.rows.next_row());
-        if let (Some((tsval, _)), true) = (seg.options.timestamp, seg.payload_len > 0) {
-            match fwd.clock.as_mut() {
-                Some(c) => c.on_data(t_ns, tsval, row),
-                None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, tsval))),
-            }
-        }
         if let Some(id) = seg.frame_id.ip_id {
             if seg.payload_len > 0 && fwd.ids.is_none() {
                 fwd.ids = Some(Box::default());
             }
             if let Some(ids) = fwd.ids.as_mut() {
-                ids.on_datagram(id, seg.payload_len, self.offers.send_mss(d as u8), row);
+                let control = seg.flags & (SYN | RST) != 0;
+                ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, self.offers.send_mss(d as u8), row);
             }
         }
         fwd.max_len = fwd.max_len.max(seg.payload_len);
@@ -417,6 +412,14 @@ impl Conn {
             kinds.on_retransmission(row, t_ns, seq_rel, end, high_before.unwrap_or(end), una, tsval, syn);
         }
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
+        // The sender's clock on the segments a stall is measured between (stalls.rs
+        // `is_data_segment`: data, not a probe).
+        if let (Some((tsval, _)), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
+            match fwd.clock.as_mut() {
+                Some(c) => c.on_data(t_ns, tsval, row),
+                None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, tsval))),
+            }
+        }
 
         // RTT: this segment starts a clock; its ACK / TSecr may stop the peer's.
         let ctrl = if seg.flags & (SYN | FIN) != 0 { 1 } else { 0 };

@@ -421,7 +421,7 @@ fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     } else {
         format!("{} of {} data segments", frames, f.sh.data_segments)
     };
-    count + &unseen_datagrams_phrase(sender, frames)
+    count + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments))
 }
 
 /// "; 1 datagram of the sender lost before the capture point …" past the sender
@@ -432,7 +432,8 @@ fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
 fn unseen_datagrams_phrase(sender: &super::DirectionSummary, resent_frames: u64) -> String {
     match sender.unseen_datagrams {
         Some(n) if n > 0 && n != resent_frames && sender.sender_lag_ms > 0.0 => format!(
-            "; {n} datagram{} of the sender never reached the capture point, by its IPv4 numbering: lost before it",
+            "; by its IPv4 numbering {n} datagram{} of the sender never reached the capture (lost on the way, \
+             or dropped by the capture itself)",
             if n == 1 { "" } else { "s" }
         ),
         _ => String::new(),

@@ -50,10 +50,14 @@ impl SenderClock {
         let advance = tsval.wrapping_sub(v0);
         // A TSval behind the last one is a segment reordered on the way (or a clock
         // reset): no gap of the sender's to compare, and the clock goes on.
-        if (advance as i32) < 0 {
+        let gap_ns = t_ns.saturating_sub(t0);
+        // Faster than 1 MHz (RFC 7323 §5.4 bounds the clock at 1 ms to 1 s per tick;
+        // some stacks run µs clocks) plus a second of slack: not this clock — a
+        // corrupted or foreign TSval, which would shrink the measured tick for the
+        // whole direction. Left out, and the clock goes on from the last good one.
+        if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
             return;
         }
-        let gap_ns = t_ns.saturating_sub(t0);
         if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
             self.gaps.push((r, advance, gap_ns));
         }
@@ -68,6 +72,9 @@ impl SenderClock {
             return Vec::new();
         }
         let tick_ns = span_ns as f64 / f64::from(ticks);
+        if !(1e3..=1e9).contains(&tick_ns) {
+            return Vec::new(); // not a clock of 1 µs to 1 s per tick
+        }
         self.gaps
             .into_iter()
             .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
@@ -126,6 +133,19 @@ mod tests {
         // A TSval that never moves (a stack that does not run its clock).
         let mut c = SenderClock::new(0, 7);
         c.on_data(500_000_000, 7, Some(1));
+        assert_eq!(c.finish(), vec![]);
+    }
+
+    #[test]
+    fn one_foreign_tsval_does_not_rescale_the_clock() {
+        // A 1 kHz clock over 1 s, one TSval corrupted by 2^30 ticks, then a 500 ms
+        // gap the sender made (its TSval 500 ms on): not held on the path.
+        let mut c = SenderClock::new(0, 5000);
+        for k in 1..1000u32 {
+            let tsval = if k == 500 { 5000 + k + (1 << 30) } else { 5000 + k };
+            c.on_data(i64::from(k) * 1_000_000, tsval, Some(k));
+        }
+        c.on_data(1_499_000_000, 5000 + 999 + 500, Some(1000));
         assert_eq!(c.finish(), vec![]);
     }
 }

@@ -22,7 +22,7 @@
 //! without SACK, captured at the client: a 228 ms "application idle" stall was the
 //! kernel's one TCPTimeouts (its first transmission dropped before the client).
 
-use super::columns::flag_bits::{CAPTURE_LOSS, LOST_SEGMENT, UNSEEN_BEFORE};
+use super::columns::flag_bits::{CAPTURE_LOSS, HELD_ON_PATH, LOST_SEGMENT, UNSEEN_BEFORE};
 use super::columns::PacketColumns;
 use super::diagnosis_format::format_timestamp;
 use super::{Stall, StallCause};
@@ -68,7 +68,10 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
             // nothing unseen: no timeout.
             let f = p.flags[j];
             let hole = f & LOST_SEGMENT != 0;
-            if f & (UNSEEN_BEFORE | CAPTURE_LOSS) == UNSEEN_BEFORE && (!hole || s.cause == StallCause::ApplicationIdle) {
+            // Not where the sender's clock says it sent the segment right after the one
+            // before the gap (HELD_ON_PATH, sender_clock.rs): a re-send by a timer
+            // carries the time it was re-sent.
+            if f & (UNSEEN_BEFORE | CAPTURE_LOSS | HELD_ON_PATH) == UNSEEN_BEFORE && (!hole || s.cause == StallCause::ApplicationIdle) {
                 s.cause = StallCause::RetransmissionTimeout;
                 s.ended_by = if !hole {
                     format!(

@@ -26,6 +26,8 @@ pub struct IpPacket {
     pub payload_len: u32,
     /// IPv4 Identification (RFC 791 §3.1); None for IPv6.
     pub ident: Option<u16>,
+    /// IPv4 Time to Live (RFC 791 §3.1); None for IPv6.
+    pub ttl: Option<u8>,
     /// The ECN field (RFC 3168 §5): the low 2 bits of the IPv4 TOS byte or of the
     /// IPv6 Traffic Class. 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE.
     pub ecn: u8,
@@ -131,6 +133,7 @@ pub fn parse_ipv4(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         payload_offset: h.header_len(),
         payload_len: total.saturating_sub(hl),
         ident: Some(u16::from_be_bytes([b[4], b[5]])),
+        ttl: Some(b[8]),
         ecn: b[1] & 3,
     })
 }
@@ -212,6 +215,7 @@ pub fn parse_ipv6(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         payload_offset: off,
         payload_len: total - ext_len,
         ident: None,
+        ttl: None,
         // Traffic Class = the low nibble of byte 0 and the high nibble of byte 1.
         ecn: (b[1] >> 4) & 3,
     })

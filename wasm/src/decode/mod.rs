@@ -108,6 +108,11 @@ pub struct FrameMeta {
 pub struct FrameId {
     /// IPv4 Identification field; None for IPv6 (which has none outside fragments).
     pub ip_id: Option<u16>,
+    /// IPv4 Time to Live as captured (the sender's initial TTL less the hops so far):
+    /// not part of the identity (a router's `-i any` capture sees it twice, one less
+    /// the second time), but it tells whose numbering `ip_id` follows
+    /// (analysis/datagram_ids.rs). None for IPv6.
+    pub ip_ttl: Option<u8>,
     /// 802.11 frames only: (Retry flag set, 12-bit sequence number), IEEE 802.11-2020
     /// §9.2.4.1.1 (Frame Control "Retry") and §9.2.4.4 (Sequence Control).
     pub wifi: Option<(bool, u16)>,

@@ -72,7 +72,7 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
         ecn: ip.ecn | (u8::from(tcp.ae()) << 2),
         payload_len,
         options: tcp.options(),
-        frame_id: FrameId { ip_id: ip.ident, wifi },
+        frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
         meta: FrameMeta { process: None, radio },
     })
 }
