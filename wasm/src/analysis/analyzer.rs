@@ -325,7 +325,9 @@ impl Conn {
             }
             if let Some(ids) = fwd.ids.as_mut() {
                 let control = seg.flags & (SYN | RST) != 0;
-                ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, self.offers.send_mss(d as u8), row);
+                // A datagram without data is one segment whatever the size: no SMSS to find.
+                let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
+                ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, row);
             }
         }
         fwd.max_len = fwd.max_len.max(seg.payload_len);

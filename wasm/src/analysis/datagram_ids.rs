@@ -54,9 +54,8 @@ pub(crate) struct DatagramIds {
     unseen: u64,
     /// (row, datagrams skipped just before it), in capture order.
     skips: Vec<(u32, u16)>,
-    /// The numbers the last skip passed over, [first, first + count), how many of them
-    /// came later after all (reordered on the way, not lost), and its entry in `skips`.
-    last_skip: Option<(u16, u16, u16, Option<usize>)>,
+    /// The last skip, for a datagram reordered on the way that comes back inside it.
+    last_skip: Option<Skip>,
     /// A skip seen on a datagram without data (a pure ACK), to mark on the next data
     /// segment instead: the one a stall can end with.
     carried: bool,
@@ -68,6 +67,16 @@ pub(crate) struct DatagramIds {
     /// so not Linux's per-connection numbering (Windows starts at 128 and numbers
     /// from counters shared with other connections).
     max_ttl: u8,
+}
+
+/// The numbers a skip passed over, [first, first + count), how many of them came later
+/// after all (reordered on the way, not lost), and its entry in `skips` if marked.
+#[derive(Debug)]
+struct Skip {
+    first: u16,
+    count: u16,
+    came_later: u16,
+    entry: Option<usize>,
 }
 
 impl DatagramIds {
@@ -107,24 +116,23 @@ impl DatagramIds {
             self.exact += 1;
         } else if ahead <= MAX_SKIP {
             self.unseen += u64::from(ahead);
-            let mut index = None;
-            if payload == 0 {
+            let entry = if payload == 0 {
                 self.carried = true;
-            } else if let (Some(r), true) = (row, self.skips.len() < MAX_MARKED_SKIPS) {
-                index = Some(self.skips.len());
-                self.skips.push((r, ahead));
-            }
-            self.last_skip = Some((expected, ahead, 0, index));
+                None
+            } else {
+                self.mark(row, ahead)
+            };
+            self.last_skip = Some(Skip { first: expected, count: ahead, came_later: 0, entry });
         } else if behind <= MAX_REORDER {
             // A number the last skip passed over: reordered on the way, not lost. The
             // skip's step and this one make a pair in order (exact); any other number
             // behind is out of step, and the numbering goes on from the later one.
-            if let Some(skip) = self.last_skip.as_mut().filter(|s| id.wrapping_sub(s.0) < s.1 && s.2 < s.1) {
-                skip.2 += 1;
+            if let Some(skip) = self.last_skip.as_mut().filter(|s| id.wrapping_sub(s.first) < s.count && s.came_later < s.count) {
+                skip.came_later += 1;
                 self.steps -= 1;
                 self.exact += 1;
                 self.unseen -= 1;
-                if let Some(entry) = skip.3.and_then(|i| self.skips.get_mut(i)).filter(|e| e.1 > 0) {
+                if let Some(entry) = skip.entry.and_then(|i| self.skips.get_mut(i)).filter(|e| e.1 > 0) {
                     entry.1 -= 1;
                 }
             }
@@ -133,11 +141,19 @@ impl DatagramIds {
         // A skip carried from a pure ACK goes on this data segment (see `carried`).
         if self.carried && payload > 0 {
             self.carried = false;
-            if let (Some(r), true, true) = (row, ahead == 0, self.skips.len() < MAX_MARKED_SKIPS) {
-                self.skips.push((r, 1));
+            if ahead == 0 {
+                self.mark(row, 1);
             }
         }
         self.expected = Some(id.wrapping_add(segments as u16));
+    }
+
+    /// Keeps `row` as following `skipped` unseen datagrams, within `MAX_MARKED_SKIPS`;
+    /// its entry in `skips`.
+    fn mark(&mut self, row: Option<u32>, skipped: u16) -> Option<usize> {
+        let r = row.filter(|_| self.skips.len() < MAX_MARKED_SKIPS)?;
+        self.skips.push((r, skipped));
+        Some(self.skips.len() - 1)
     }
 
     /// Whether the sender numbers its datagrams one per segment for this connection.

@@ -616,32 +616,29 @@ fn path_not_window_text(f: &Facts, cap: f64) -> String {
 
 fn path_text(f: &Facts) -> String {
     let s = f.shares;
-    let rto = f.sh.stall_by_cause[2];
-    let mut t = if s.loss >= LOSS_SHARE_MIN {
+    let loss_named = s.loss >= LOSS_SHARE_MIN;
+    let opening = if loss_named {
         // Loss took a share worth naming but not the largest (a queue on the path
         // keeps loss_held_cwnd from blaming it): say what it cost, not that it did not limit.
-        let timeouts = if rto > 0.0 { format!(" ({} of it waiting on retransmission timeouts)", format_duration(rto)) } else { String::new() };
+        let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
         format!(
             "Loss cost {} of the time{timeouts}, but the larger share ({}) went to the congestion \
-             window or the path, not to the receive window ({}) or the application ({}); {} with {}",
+             window or the path, not to the receive window ({}) or the application ({})",
             format_percent(s.loss),
             format_percent(s.other),
             format_percent(s.receive_window),
-            format_percent(s.application),
-            rate_phrase(f),
-            rtt_phrase(f)
+            format_percent(s.application)
         )
     } else {
         format!(
             "Neither the receive window ({} of the time), loss ({}) nor the application ({}) \
-             limited this flow; {} with {}",
+             limited this flow",
             format_percent(s.receive_window),
             format_percent(s.loss),
-            format_percent(s.application),
-            rate_phrase(f),
-            rtt_phrase(f)
+            format_percent(s.application)
         )
     };
+    let mut t = format!("{opening}; {} with {}", rate_phrase(f), rtt_phrase(f));
     if f.max_window.is_finite() && f.min_rtt > 0.0 {
         t += &format!(
             ", below the {} that the {} window would allow",
@@ -649,7 +646,7 @@ fn path_text(f: &Facts) -> String {
             format_bytes(f.max_window)
         );
     }
-    t += if s.loss >= LOSS_SHARE_MIN { "." } else { ". The congestion window or the path's capacity was the limit." };
+    t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
     if f.sh.turns > 0 && f.sh.active > 0.0 {
         t += &format!(
             " {} request/response turns took {} of the time: each waited a round trip for the peer's next request.",
@@ -665,9 +662,15 @@ fn path_text(f: &Facts) -> String {
     t
 }
 
+/// "228 ms of it waiting on retransmission timeouts", where the data direction had
+/// timeout stalls: their time is part of the loss share (diagnosis_shares.rs add_stall).
+fn timeouts_clause(f: &Facts) -> Option<String> {
+    let rto = f.sh.stall_by_cause[2];
+    (rto > 0.0).then(|| format!("{} of it waiting on retransmission timeouts", format_duration(rto)))
+}
+
 fn loss_text(f: &Facts) -> String {
     let retrans = retransmissions(f);
-    let rto = f.sh.stall_by_cause[2];
     let mut t = format!(
         "Loss limited this flow: {:.1} % of the bytes sent were retransmissions ({}), \
          and the sender spent {} of the time recovering from loss",
@@ -675,9 +678,8 @@ fn loss_text(f: &Facts) -> String {
         retransmitted_count_phrase(f, retrans),
         format_percent(f.shares.loss)
     );
-    if rto > 0.0 {
-        // A timeout's stall is part of the loss share (diagnosis_shares.rs add_stall).
-        t += &format!(", {} of it waiting on retransmission timeouts", format_duration(rto));
+    if let Some(c) = timeouts_clause(f) {
+        t += &format!(", {c}");
     }
     t += &format!("; {}", rate_phrase(f));
     if f.shares.other > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {

@@ -30,10 +30,10 @@ use super::{Stall, StallCause};
 /// Rows looked at after the segment that ends the gap, at most.
 const LOOK_AHEAD: usize = 64;
 
-/// Re-labels the `application-idle` stalls of direction `dir` that ended in a re-send
-/// of a segment the capture never saw: told by the sender's datagram numbering where
-/// it numbers one per segment (`numbered`, datagram_ids.rs), else by a congestion
-/// window of one segment. `lag_s`: the sender lag (capture → sender → capture; 0 at
+/// Re-labels the stalls of direction `dir` that ended in a re-send of a segment the
+/// capture never saw: `application-idle`, `ack-wait` and `delayed-ack` ones told by the
+/// sender's datagram numbering where it numbers one per segment (`numbered`,
+/// datagram_ids.rs), else `application-idle` ones by a congestion window of one segment. `lag_s`: the sender lag (capture → sender → capture; 0 at
 /// the sender, where a timeout's re-send is seen as one and stalls.rs names it);
 /// `path_rtt_s`: the path RTT, if known; `full_segment`: a full segment's payload for
 /// this sender (delayed_ack.rs `full_segment`).
