@@ -268,6 +268,32 @@ fn datagrams_lost_before_the_capture_are_the_emulators_drops() {
 }
 
 #[test]
+fn at_ten_percent_loss_the_senders_numbering_still_tells_losses_re_sends_and_its_probe_timer() {
+    // A Linux download through a link that drops one data frame in ten, captured at the
+    // client (wasm/tests/examples-truth/rx-heavy-loss.json: pvdelay dropped 54 A->B
+    // frames; the server's kernel: TcpRetransSegs 53, TCPFastRetrans 53, TCPLossProbes 5).
+    let s = open("rx-heavy-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let d = data(c);
+    // 49 of the numbering's 453 steps skip (89 % exact): each at a hole in the sequence,
+    // so the numbering is still one per segment. 52 datagrams unseen = the 54 drops less
+    // the first data segment (lost before the first number the count starts from) and
+    // one that left no trace in the numbers captured.
+    assert_eq!(d.unseen_datagrams, Some(52));
+    // 48 re-sends seen = tshark's 44 + the 4 it calls out-of-order: each carries a number
+    // after every one seen before it, so a re-send, however soon it filled its hole (frame
+    // 152: 4.5 ms, under half the 10.2 ms path). The kernel's other 5 are its probes'
+    // re-sends of lost tails, which the capture takes for new data.
+    assert_eq!((d.retransmissions, d.out_of_order), (48, 0));
+    // 3 stalls: at 1.383 s new data beyond a hole came 1.3 ms after the client's delayed
+    // ACK, 10 ms of sender lag: sent before that ACK reached the server, by its probe
+    // timer; at 1.449 s (5.2 ms after the ACK) and at 1.883 s (no hole: clocked by the
+    // delayed ACK, 10.4 ms) the server waited on ACKs.
+    let causes: Vec<(u32, StallCause)> = d.stalls.iter().map(|s| (s.frame_after, s.cause)).collect();
+    assert_eq!(causes, vec![(547, StallCause::RetransmissionTimeout), (555, StallCause::AckWait), (652, StallCause::AckWait)]);
+}
+
+#[test]
 fn without_sack_a_timeout_is_not_hidden_by_the_duplicate_acks_after_it() {
     // NewReno (the client's tcp_sack=0), 8 % loss, 20 ms path, captured at the sender.
     // The kernel: TcpRetransSegs 47 = 6 timeouts + TCPFastRetrans 33 + TCPSlowStartRetrans

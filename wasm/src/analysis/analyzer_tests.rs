@@ -222,6 +222,29 @@ fn out_of_order_fills_a_capture_gap() {
 }
 
 #[test]
+fn the_senders_datagram_numbering_tells_a_quick_re_send_from_an_overtaken_original() {
+    // Receiver-side view of a Linux sender (one IPv4 Identification per segment): 20
+    // segments numbered 1..20, the 21st (number 21) missing, 22 beyond the hole, then
+    // the hole's bytes 1 ms later — within half the 20 ms handshake RTT, where the
+    // round-trip rule alone says "out-of-order".
+    let segs = |fill_id: u16| {
+        let mut v: Vec<Seg> = (0..20u16).map(|k| Seg::a_to_b(0.030 + 0.0001 * f64::from(k)).seq(1001 + 1000 * u32::from(k)).ack(5001).len(1000).ip_id(1 + k)).collect();
+        v.push(Seg::a_to_b(0.033).seq(22_001).ack(5001).len(1000).ip_id(22)); // 23: after the hole
+        v.push(Seg::a_to_b(0.034).seq(21_001).ack(5001).len(1000).ip_id(fill_id)); // 24: fills it
+        with_handshake(v)
+    };
+    // Numbered 23, after every number seen: sent after them, a re-send (its original,
+    // 21, never reached the capture).
+    let a = segs(23);
+    assert_eq!(flags(&a, 24), fb::RETRANSMISSION);
+    assert_eq!((a.connections[0].directions[0].out_of_order, a.connections[0].directions[0].unseen_datagrams), (0, Some(1)));
+    // Numbered 21, the number the skip passed over: the original itself, overtaken.
+    let a = segs(21);
+    assert_eq!(flags(&a, 24), fb::OUT_OF_ORDER);
+    assert_eq!((a.connections[0].directions[0].out_of_order, a.connections[0].directions[0].unseen_datagrams), (1, Some(0)));
+}
+
+#[test]
 fn quick_resend_of_captured_bytes_is_a_retransmission() {
     // Sender-side view: 1001..2001 was captured, then sent again 1 ms after the
     // highest segment. Wireshark says out-of-order (within the first RTT); the

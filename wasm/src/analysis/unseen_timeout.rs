@@ -62,16 +62,25 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
             // it starts beyond a hole, they carried the hole's data, unacknowledged
             // through a gap in which no ACK came (application idle) until the sender's
             // timer sent again (a tail-loss probe sends new data, RFC 8985 §7.3); with
-            // ACKs during the gap (ack-wait) the new data may have been clocked by them.
+            // ACKs during the gap (ack-wait) the new data may have been clocked by them —
+            // unless every one came too late for that: an ACK captured at t reaches the
+            // sender, and data it clocks the capture, half a sender lag later at the
+            // earliest (`window_of_one`'s test). rx-heavy-loss.pcap at 1.383 s: a 45 ms gap
+            // ended by new data beyond a hole 1.3 ms after the client's delayed ACK, with
+            // 10 ms of sender lag and a TSval 45 ms after the last one before the gap — the
+            // server's probe timer (its kernel counted 5 TCPLossProbes), once read "waiting
+            // on ACKs"; at 1.449 s the new data came 5.2 ms after the ACK, which may have
+            // clocked it, and the gap stays.
             // Unless the capture itself dropped them (CAPTURE_LOSS: the receiver
             // acknowledged the hole). A numbering without a skip says the sender sent
             // nothing unseen: no timeout.
             let f = p.flags[j];
             let hole = f & LOST_SEGMENT != 0;
+            let clocked = || (i + 1..j).any(|r| p.dir[r] != dir && p.t[j] - p.t[r] >= 0.5 * lag_s);
             // Not where the sender's clock says it sent the segment right after the one
             // before the gap (HELD_ON_PATH, sender_clock.rs): a re-send by a timer
             // carries the time it was re-sent.
-            if f & (UNSEEN_BEFORE | CAPTURE_LOSS | HELD_ON_PATH) == UNSEEN_BEFORE && (!hole || s.cause == StallCause::ApplicationIdle) {
+            if f & (UNSEEN_BEFORE | CAPTURE_LOSS | HELD_ON_PATH) == UNSEEN_BEFORE && (!hole || s.cause == StallCause::ApplicationIdle || !clocked()) {
                 s.cause = StallCause::RetransmissionTimeout;
                 s.ended_by = if !hole {
                     format!(
@@ -274,5 +283,41 @@ mod tests {
         let stall = |a: &crate::analysis::Analysis| a.connections[0].directions[1].stalls[0].cause;
         assert_eq!(stall(&segs(false)), StallCause::AckWait);
         assert_eq!(stall(&segs(true)), StallCause::RetransmissionTimeout);
+    }
+
+    #[test]
+    fn new_data_after_a_hole_too_soon_after_the_delayed_ack_is_the_probe_timer() {
+        // As above, but the two segments after the 20th are both lost (numbers 22 and 23)
+        // and what ends the gap is new data beyond them (number 24): a hole and a skip. The
+        // client's delayed ACK of the 20th comes 43 ms after it; the sender lag is 10 ms
+        // (the handshake), so data that ACK clocked reaches the capture 5 ms later at the
+        // earliest (half the lag; a full lag in fact).
+        let segs = |after_ack: f64| {
+            const LEN: u32 = 1448;
+            let mut v = vec![
+                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
+                Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ip_id(1),
+                Seg::a_to_b(0.01001).seq(1001).ack(5001),
+                Seg::a_to_b(0.01002).seq(1001).ack(5001).len(64),
+            ];
+            let mut next = 5001u32;
+            for k in 0..20u16 {
+                let t = 0.020 + 0.0001 * f64::from(k);
+                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(LEN).ip_id(2 + k));
+                next += LEN;
+                let ack_at = if k == 19 { t + 0.043 } else { t + 0.00001 };
+                v.push(Seg::a_to_b(ack_at).seq(1065).ack(next));
+            }
+            let t = 0.0219 + 0.043 + after_ack;
+            v.push(Seg::b_to_a(t).seq(next + 2 * LEN).ack(1065).len(LEN).ip_id(24));
+            v.push(Seg::a_to_b(t + 0.00001).seq(1065).ack(next).sack(&[(next + 2 * LEN, next + 3 * LEN)]));
+            run(v)
+        };
+        let stall = |a: &crate::analysis::Analysis| a.connections[0].directions[1].stalls[0].cause;
+        // 1.3 ms after the ACK (rx-heavy-loss.pcap frame 547): sent before that ACK reached
+        // the sender, so its timer sent it — a tail-loss probe's new data.
+        assert_eq!(stall(&segs(0.0013)), StallCause::RetransmissionTimeout);
+        // 8 ms after it: the ACK may have clocked it, as the capture shows it: waiting on ACKs.
+        assert_eq!(stall(&segs(0.008)), StallCause::AckWait);
     }
 }
