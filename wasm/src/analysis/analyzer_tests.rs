@@ -245,6 +245,24 @@ fn the_senders_datagram_numbering_tells_a_quick_re_send_from_an_overtaken_origin
 }
 
 #[test]
+fn an_original_overtaken_by_a_run_is_out_of_order_however_late() {
+    // A forwarder on two queues: after 20 segments in order (numbers 1..20), number 22
+    // and the next 70 overtake number 21 (bytes 21,001..22,001), which comes 80 ms later —
+    // past Wireshark's out-of-order window (the 20 ms handshake RTT): "retransmission" by
+    // the clock. Its number is the one the skip passed over: the original, out-of-order;
+    // nothing unseen.
+    let mut v: Vec<Seg> = (0..20u16).map(|k| Seg::a_to_b(0.030 + 0.0001 * f64::from(k)).seq(1001 + 1000 * u32::from(k)).ack(5001).len(1000).ip_id(1 + k)).collect();
+    for k in 0..70u16 {
+        v.push(Seg::a_to_b(0.033 + 0.001 * f64::from(k)).seq(22_001 + 1000 * u32::from(k)).ack(5001).len(1000).ip_id(22 + k));
+    }
+    v.push(Seg::a_to_b(0.113).seq(21_001).ack(5001).len(1000).ip_id(21)); // row 93
+    let a = with_handshake(v);
+    assert_eq!(flags(&a, 93), fb::OUT_OF_ORDER);
+    let d = &a.connections[0].directions[0];
+    assert_eq!((d.retransmissions, d.out_of_order, d.unseen_datagrams), (0, 1, Some(0)));
+}
+
+#[test]
 fn quick_resend_of_captured_bytes_is_a_retransmission() {
     // Sender-side view: 1001..2001 was captured, then sent again 1 ms after the
     // highest segment. Wireshark says out-of-order (within the first RTT); the

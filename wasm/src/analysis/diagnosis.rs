@@ -433,7 +433,7 @@ fn unseen_datagrams_phrase(sender: &super::DirectionSummary, resent_frames: u64)
     match sender.unseen_datagrams {
         Some(n) if n > 0 && n != resent_frames && sender.sender_lag_ms > 0.0 => format!(
             "; by its IPv4 numbering {n} datagram{} of the sender never reached the capture (lost on the way, \
-             or dropped by the capture itself)",
+             dropped in the sender's own queue, or by the capture itself)",
             if n == 1 { "" } else { "s" }
         ),
         _ => String::new(),
