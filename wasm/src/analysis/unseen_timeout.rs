@@ -251,33 +251,43 @@ mod tests {
         assert_eq!(cause(&a), (Some(0), StallCause::ApplicationIdle));
     }
 
+    /// A download captured at client A from B, which numbers its datagrams one per
+    /// segment (1 the SYN/ACK, 2..21 the data): twenty segments (enough steps to trust
+    /// its numbering), each ACKed at once but the last, whose delayed ACK comes 43 ms
+    /// later (Linux's 40 ms timer). Returns the segments and the next sequence number.
+    fn twenty_then_a_delayed_ack() -> (Vec<Seg>, u32) {
+        let mut v = vec![
+            Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
+            Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ip_id(1),
+            Seg::a_to_b(0.01001).seq(1001).ack(5001),
+            Seg::a_to_b(0.01002).seq(1001).ack(5001).len(64),
+        ];
+        let mut next = 5001u32;
+        for k in 0..20u16 {
+            let t = 0.020 + 0.0001 * f64::from(k);
+            v.push(Seg::b_to_a(t).seq(next).ack(1065).len(LEN).ip_id(2 + k));
+            next += LEN;
+            let ack_at = if k == 19 { t + 0.043 } else { t + 0.00001 };
+            v.push(Seg::a_to_b(ack_at).seq(1065).ack(next));
+        }
+        (v, next)
+    }
+
+    const LEN: u32 = 1448;
+    /// When the 20th segment of `twenty_then_a_delayed_ack` was captured.
+    const LAST_SENT: f64 = 0.0219;
+
     #[test]
     fn a_lost_tail_re_sent_while_the_last_ack_was_delayed_is_a_timeout_not_ack_wait() {
-        // Twenty segments from B (enough steps to trust its numbering), each ACKed at once
-        // but the last, whose delayed ACK comes 43 ms later (Linux's 40 ms timer); the
-        // next is lost before the capture and re-sent 45 ms after the last, just after
-        // that ACK: an ack-wait gap to the eye.
-        // With B's numbering skipping the eleventh's datagram it is the probe timer (the
-        // ad hoc 120-answer take of rx-rr-loss: 3 such gaps, 43-45 ms).
+        // The 21st segment is lost before the capture and re-sent 45 ms after the 20th,
+        // just after its delayed ACK: an ack-wait gap to the eye. With B's numbering
+        // skipping the lost one's datagram it is the probe timer (the ad hoc 120-answer
+        // take of rx-rr-loss: 3 such gaps, 43-45 ms).
         let segs = |skip: bool| {
-            const LEN: u32 = 1448;
-            let mut v = vec![
-                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
-                Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ip_id(1),
-                Seg::a_to_b(0.01001).seq(1001).ack(5001),
-                Seg::a_to_b(0.01002).seq(1001).ack(5001).len(64),
-            ];
-            let mut next = 5001u32;
-            for k in 0..20u16 {
-                let t = 0.020 + 0.0001 * f64::from(k);
-                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(LEN).ip_id(2 + k));
-                next += LEN;
-                let ack_at = if k == 19 { t + 0.043 } else { t + 0.00001 };
-                v.push(Seg::a_to_b(ack_at).seq(1065).ack(next));
-            }
+            let (mut v, next) = twenty_then_a_delayed_ack();
             // The 21st (number 22) lost; its re-send numbered 23, or 22 without a skip.
-            v.push(Seg::b_to_a(0.0219 + 0.045).seq(next).ack(1065).len(LEN).ip_id(if skip { 23 } else { 22 }));
-            v.push(Seg::a_to_b(0.0219 + 0.04501).seq(1065).ack(next + LEN));
+            v.push(Seg::b_to_a(LAST_SENT + 0.045).seq(next).ack(1065).len(LEN).ip_id(if skip { 23 } else { 22 }));
+            v.push(Seg::a_to_b(LAST_SENT + 0.04501).seq(1065).ack(next + LEN));
             run(v)
         };
         let stall = |a: &crate::analysis::Analysis| a.connections[0].directions[1].stalls[0].cause;
@@ -288,27 +298,12 @@ mod tests {
     #[test]
     fn new_data_after_a_hole_too_soon_after_the_delayed_ack_is_the_probe_timer() {
         // As above, but the two segments after the 20th are both lost (numbers 22 and 23)
-        // and what ends the gap is new data beyond them (number 24): a hole and a skip. The
-        // client's delayed ACK of the 20th comes 43 ms after it; the sender lag is 10 ms
-        // (the handshake), so data that ACK clocked reaches the capture 5 ms later at the
-        // earliest (half the lag; a full lag in fact).
+        // and what ends the gap is new data beyond them (number 24): a hole and a skip.
+        // The sender lag is 10 ms (the handshake), so data the delayed ACK clocked reaches
+        // the capture 5 ms after it at the earliest (half the lag; a full lag in fact).
         let segs = |after_ack: f64| {
-            const LEN: u32 = 1448;
-            let mut v = vec![
-                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460),
-                Seg::b_to_a(0.010).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ip_id(1),
-                Seg::a_to_b(0.01001).seq(1001).ack(5001),
-                Seg::a_to_b(0.01002).seq(1001).ack(5001).len(64),
-            ];
-            let mut next = 5001u32;
-            for k in 0..20u16 {
-                let t = 0.020 + 0.0001 * f64::from(k);
-                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(LEN).ip_id(2 + k));
-                next += LEN;
-                let ack_at = if k == 19 { t + 0.043 } else { t + 0.00001 };
-                v.push(Seg::a_to_b(ack_at).seq(1065).ack(next));
-            }
-            let t = 0.0219 + 0.043 + after_ack;
+            let (mut v, next) = twenty_then_a_delayed_ack();
+            let t = LAST_SENT + 0.043 + after_ack;
             v.push(Seg::b_to_a(t).seq(next + 2 * LEN).ack(1065).len(LEN).ip_id(24));
             v.push(Seg::a_to_b(t + 0.00001).seq(1065).ack(next).sack(&[(next + 2 * LEN, next + 3 * LEN)]));
             run(v)
