@@ -294,6 +294,24 @@ fn at_ten_percent_loss_the_senders_numbering_still_tells_losses_re_sends_and_its
 }
 
 #[test]
+fn after_a_spurious_timeout_the_server_waited_on_acks_it_had_not_yet_received() {
+    // delay-spikes captured at the client (wasm/tests/examples-truth/rx-delay-spikes.json:
+    // two +400 ms spikes, the server's 2 timeouts both undone). Each spike makes three
+    // stalls: the data held on the path (TSvals 2 ms apart over 401 ms), the spurious
+    // timeout, then 114-120 ms in which the capture shows everything acknowledged — but the
+    // data that ends them echoes a client TSval older than the client's ACK of everything
+    // (frame 1429: TSecr ...739 < frame 1426's TSval ...848): the server had not received
+    // that ACK and was waiting on it, not idle.
+    let s = open("rx-delay-spikes.pcap");
+    let d = data(main_conn(s.analysis().unwrap()));
+    let causes: Vec<(u32, StallCause)> = d.stalls.iter().map(|s| (s.frame_after, s.cause)).collect();
+    use StallCause::{AckWait, RetransmissionTimeout};
+    assert_eq!(causes, vec![(1375, AckWait), (1427, RetransmissionTimeout), (1429, AckWait), (2937, AckWait), (2995, RetransmissionTimeout), (2997, AckWait)]);
+    assert!(d.stalls[2].ended_by.contains("had not yet received that ACK"), "{}", d.stalls[2].ended_by);
+    assert_eq!((d.retransmissions, d.rto_events, d.spurious_retransmissions), (2, 2, 2));
+}
+
+#[test]
 fn without_sack_a_timeout_is_not_hidden_by_the_duplicate_acks_after_it() {
     // NewReno (the client's tcp_sack=0), 8 % loss, 20 ms path, captured at the sender.
     // The kernel: TcpRetransSegs 47 = 6 timeouts + TCPFastRetrans 33 + TCPSlowStartRetrans

@@ -158,6 +158,8 @@ export const FLAG = {
   UNSEEN_BEFORE: 1 << 28,
   /** The path, not the sender, made the gap before this segment (sender_clock.rs). */
   HELD_ON_PATH: 1 << 29,
+  /** The sender had not received the peer's ACK of everything when it sent this segment (sender_clock.rs). */
+  ACK_HELD_ON_PATH: 1 << 30,
 } as const;
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.

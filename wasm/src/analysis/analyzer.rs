@@ -417,10 +417,11 @@ impl Conn {
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
         // The sender's clock on the segments a stall is measured between (stalls.rs
         // `is_data_segment`: data, not a probe).
-        if let (Some((tsval, _)), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
+        if let (Some(ts), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
+            let new_data = high_before.is_none_or(|h| end_rel > h);
             match fwd.clock.as_mut() {
-                Some(c) => c.on_data(t_ns, tsval, row),
-                None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, tsval))),
+                Some(c) => c.on_data(t_ns, ts, new_data, row),
+                None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, ts.0))),
             }
         }
 
@@ -435,6 +436,11 @@ impl Conn {
         if let Some(a) = ack_rel {
             if rev.peer_ack.map_or(true, |p| a > p) {
                 rev.peer_ack = Some(a);
+                // The peer's first ACK of everything the other side had sent (its TSval:
+                // sender_clock.rs tells from the next data's echo whether that side had it).
+                if let (Some(c), Some((tsval, _)), true) = (rev.clock.as_mut(), seg.options.timestamp, rev.sent_high.is_some_and(|h| a >= h)) {
+                    c.on_peer_acked_all(tsval);
+                }
                 rev.peer_ack_by_rst = seg.flags & RST != 0;
                 // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
                 acks_new_data = true;

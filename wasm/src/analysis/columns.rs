@@ -47,6 +47,11 @@ pub mod flag_bits {
     /// sender did not make: its TSval moved less than half the gap, so the path held
     /// it (sender_clock.rs).
     pub const HELD_ON_PATH: u32 = 1 << 29;
+    /// Set on a data segment after a gap whose TCP timestamp echo (TSecr) is older than
+    /// the peer's ACK of everything the sender had sent: the sender had not received
+    /// that ACK when it sent this segment — the path held it on the way back
+    /// (sender_clock.rs).
+    pub const ACK_HELD_ON_PATH: u32 = 1 << 30;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
     /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).

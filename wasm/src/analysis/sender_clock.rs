@@ -12,8 +12,18 @@
 //! would blame the sender's application. `rx-cubic-loss.pcap` at 0.611 s: 80 ms
 //! between frames 942 and 944 at the client, 6 ms between their TSvals, the
 //! sender's datagram numbers consecutive (nothing unseen): the emulator had stalled.
+//!
+//! The ACKs can be held on the way back as well. Past the sender, a gap in which the
+//! capture saw the peer acknowledge everything reads "nothing to send"; but the sender
+//! echoes in each segment's TSecr the TSval of the latest peer segment it had received
+//! (RFC 7323 §4.3: TS.Recent; a pure ACK at RCV.NXT updates it, Linux
+//! `tcp_replace_ts_recent`). When the segment that ends the gap echoes a TSval older
+//! than that of the peer's ACK of everything, the sender had not received the ACK: it
+//! was waiting on ACKs the path held (a receiver-side capture with delay spikes: 120 ms
+//! after a spurious timeout, the client's ACKs 400 ms late to the server, once read
+//! "application idle").
 
-use super::columns::flag_bits::HELD_ON_PATH;
+use super::columns::flag_bits::{ACK_HELD_ON_PATH, HELD_ON_PATH};
 use super::columns::PacketColumns;
 use super::diagnosis_format::{format_duration, format_timestamp};
 use super::{Stall, StallCause};
@@ -37,15 +47,28 @@ pub(crate) struct SenderClock {
     last: (i64, u32),
     /// (row after the gap, TSval advance over it, capture gap ns).
     gaps: Vec<(u32, u32, i64)>,
+    /// The peer's TSval on its first ACK of everything this direction had sent, until
+    /// this direction sends new data.
+    peer_acked_all: Option<u32>,
+    /// Rows after a gap whose TSecr is older than `peer_acked_all` (within `MAX_GAPS`).
+    ack_held: Vec<u32>,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new() }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, ack_held: Vec::new() }
     }
 
-    /// A data segment of this direction with `tsval`, captured at `t_ns`, store row `row`.
-    pub fn on_data(&mut self, t_ns: i64, tsval: u32, row: Option<u32>) {
+    /// The peer acknowledged everything this direction had sent, on a segment with
+    /// TSval `peer_tsval`.
+    pub fn on_peer_acked_all(&mut self, peer_tsval: u32) {
+        self.peer_acked_all.get_or_insert(peer_tsval);
+    }
+
+    /// A data segment of this direction with `tsval`, captured at `t_ns`, store row `row`;
+    /// `tsecr`: its timestamp echo; `new_data`: it sends data beyond any sent before.
+    pub fn on_data(&mut self, t_ns: i64, (tsval, tsecr): (u32, u32), new_data: bool, row: Option<u32>) {
+        let acked_all = if new_data { self.peer_acked_all.take() } else { self.peer_acked_all };
         let (t0, v0) = self.last;
         let advance = tsval.wrapping_sub(v0);
         // A TSval behind the last one is a segment reordered on the way (or a clock
@@ -60,26 +83,35 @@ impl SenderClock {
         }
         if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
             self.gaps.push((r, advance, gap_ns));
+            // An echo older than the peer's ACK of everything: not yet received.
+            if acked_all.is_some_and(|t| tsecr != 0 && (tsecr.wrapping_sub(t) as i32) < 0) && self.ack_held.len() < MAX_GAPS {
+                self.ack_held.push(r);
+            }
         }
         self.last = (t_ns, tsval);
     }
 
-    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`.
-    /// The clock's rate is its TSvals' advance over the capture's span of them.
+    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`, and
+    /// those sent before the peer's ACK of everything reached the sender, to mark
+    /// `ACK_HELD_ON_PATH`. The clock's rate is its TSvals' advance over the capture's
+    /// span of them.
     pub fn finish(self) -> Vec<(u32, u32)> {
+        let mut marks: Vec<(u32, u32)> = self.ack_held.iter().map(|&r| (r, ACK_HELD_ON_PATH)).collect();
         let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
         if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
-            return Vec::new();
+            return marks;
         }
         let tick_ns = span_ns as f64 / f64::from(ticks);
         if !(1e3..=1e9).contains(&tick_ns) {
-            return Vec::new(); // not a clock of 1 µs to 1 s per tick
+            return marks; // not a clock of 1 µs to 1 s per tick
         }
-        self.gaps
-            .into_iter()
-            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
-            .map(|(row, _, _)| (row, HELD_ON_PATH))
-            .collect()
+        marks.extend(
+            self.gaps
+                .into_iter()
+                .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
+                .map(|(row, _, _)| (row, HELD_ON_PATH)),
+        );
+        marks
     }
 }
 
@@ -92,7 +124,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
         return;
     }
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
-        let Ok(j) = p.frame.binary_search(&s.frame_after) else { continue };
+        let (Ok(i), Ok(j)) = (p.frame.binary_search(&s.frame_before), p.frame.binary_search(&s.frame_after)) else { continue };
         if p.flags[j] & HELD_ON_PATH != 0 {
             s.cause = StallCause::AckWait;
             s.ended_by = format!(
@@ -101,6 +133,15 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
                  sender waited, not an idle sender",
                 format_timestamp(p.t[j]),
                 format_duration(s.duration)
+            );
+        } else if p.flags[j] & ACK_HELD_ON_PATH != 0 && !(i..j).any(|r| p.dir[r] != p.dir[j] && p.len[r] > 0) {
+            // Not where the peer sent a request during the gap (its application's turn).
+            s.cause = StallCause::AckWait;
+            s.ended_by = format!(
+                "data at {} whose TCP timestamp echo is older than the peer's ACK of everything: its sender \
+                 had not yet received that ACK — held on the way back, a queue or a radio's uplink — and was \
+                 waiting on ACKs, not an idle sender",
+                format_timestamp(p.t[j])
             );
         }
     }
@@ -117,22 +158,41 @@ mod tests {
         // 100 ms later with a TSval 100 ms on (the sender waited: not marked).
         let mut c = SenderClock::new(0, 5000);
         for k in 1..1000u32 {
-            c.on_data(i64::from(k) * 1_000_000, 5000 + k, Some(k));
+            c.on_data(i64::from(k) * 1_000_000, (5000 + k, 1), true, Some(k));
         }
-        c.on_data(1_079_000_000, 5000 + 999 + 6, Some(1000));
-        c.on_data(1_179_000_000, 5000 + 999 + 106, Some(1001));
+        c.on_data(1_079_000_000, (5000 + 999 + 6, 1), true, Some(1000));
+        c.on_data(1_179_000_000, (5000 + 999 + 106, 1), true, Some(1001));
         assert_eq!(c.finish(), vec![(1000, HELD_ON_PATH)]);
+    }
+
+    #[test]
+    fn data_sent_before_the_peers_ack_of_everything_arrived_was_waiting_on_acks() {
+        // One segment per ms for 200 ms (the sender's TSvals 5000.., the peer's ACKs
+        // echoed: TSecr 9000..); the peer acknowledges everything on a segment with TSval
+        // 9300; 120 ms later the next data echoes 9210 — a TSval of the peer from before
+        // that ACK: the sender had not received it (row 200). Had it echoed 9300, it had.
+        let run = |tsecr: u32| {
+            let mut c = SenderClock::new(0, 5000);
+            for k in 1..200u32 {
+                c.on_data(i64::from(k) * 1_000_000, (5000 + k, 9000 + k), true, Some(k));
+            }
+            c.on_peer_acked_all(9300);
+            c.on_data(319_000_000, (5319, tsecr), true, Some(200));
+            c.finish()
+        };
+        assert_eq!(run(9210), vec![(200, ACK_HELD_ON_PATH)]);
+        assert_eq!(run(9300), vec![]);
     }
 
     #[test]
     fn a_short_or_frozen_clock_says_nothing() {
         // 50 ms of data: too short to know the clock's rate.
         let mut c = SenderClock::new(0, 7);
-        c.on_data(50_000_000, 57, Some(1));
+        c.on_data(50_000_000, (57, 1), true, Some(1));
         assert_eq!(c.finish(), vec![]);
         // A TSval that never moves (a stack that does not run its clock).
         let mut c = SenderClock::new(0, 7);
-        c.on_data(500_000_000, 7, Some(1));
+        c.on_data(500_000_000, (7, 1), true, Some(1));
         assert_eq!(c.finish(), vec![]);
     }
 
@@ -143,9 +203,9 @@ mod tests {
         let mut c = SenderClock::new(0, 5000);
         for k in 1..1000u32 {
             let tsval = if k == 500 { 5000 + k + (1 << 30) } else { 5000 + k };
-            c.on_data(i64::from(k) * 1_000_000, tsval, Some(k));
+            c.on_data(i64::from(k) * 1_000_000, (tsval, 1), true, Some(k));
         }
-        c.on_data(1_499_000_000, 5000 + 999 + 500, Some(1000));
+        c.on_data(1_499_000_000, (5000 + 999 + 500, 1), true, Some(1000));
         assert_eq!(c.finish(), vec![]);
     }
 }
