@@ -438,7 +438,13 @@ impl Conn {
                 rev.peer_ack = Some(a);
                 // The peer's first ACK of everything the other side had sent (its TSval:
                 // sender_clock.rs tells from the next data's echo whether that side had it).
-                if let (Some(c), Some((tsval, _)), true) = (rev.clock.as_mut(), seg.options.timestamp, rev.sent_high.is_some_and(|h| a >= h)) {
+                // Only where that side would echo it once received: its TS.Recent takes a
+                // TSval only from a segment at or below the last ACK it sent (RFC 7323 §4.3,
+                // Linux `tcp_replace_ts_recent`), so not while it holds unacknowledged data
+                // of the peer's (a request it has not answered: it keeps echoing the
+                // request's TSval, however many ACKs follow).
+                let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| seq_rel <= last_ack_sent);
+                if let (Some(c), Some((tsval, _)), true) = (rev.clock.as_mut(), seg.options.timestamp, echoable && rev.sent_high.is_some_and(|h| a >= h)) {
                     c.on_peer_acked_all(tsval);
                 }
                 rev.peer_ack_by_rst = seg.flags & RST != 0;

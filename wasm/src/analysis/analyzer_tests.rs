@@ -450,7 +450,7 @@ fn per_connection_state_is_small() {
     // heap at most 64 gaps of 16 B, `MAX_GAPS`, usually a few).
     // +16 B: one pointer per side to its IPv4 Identification steps (datagram_ids.rs,
     // made at the side's first data over IPv4; on the heap ~40 B and at most
-    // `MAX_MARKED_SKIPS` skips of 8 B).
+    // `MAX_MARKED_SKIPS` skips of 12 B).
     // +16 B: one pointer per side to its TSvals' gaps (sender_clock.rs, made at the
     // side's first data with a timestamp; on the heap ~40 B and at most `MAX_GAPS`
     // gaps of 16 B).

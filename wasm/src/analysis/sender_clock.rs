@@ -184,6 +184,51 @@ mod tests {
         assert_eq!(run(9300), vec![]);
     }
 
+    /// Capture at client A; server B answers a request with 20 segments. While the last
+    /// two are on their way A sends a small pipelined request D (TSval 150), then its pure
+    /// ACK of everything (TSval 152) before B has acknowledged D. B's application answers
+    /// D 250 ms later echoing `answer_echo`.
+    fn pipelined(answer_echo: u32) -> crate::analysis::Analysis {
+        use super::super::testseg::{run, Seg};
+        use crate::decode::tcp_flags::{ACK, SYN};
+        const LEN: u32 = 1448;
+        let mut v = vec![
+            Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460).ts(100, 0),
+            Seg::b_to_a(0.020).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ts(9000, 100),
+            Seg::a_to_b(0.02001).seq(1001).ack(5001).ts(120, 9000),
+            Seg::a_to_b(0.02002).seq(1001).ack(5001).len(100).ts(120, 9000),
+        ];
+        let (mut next, mut a_seq, mut a_ts) = (5001u32, 1101u32, 140u32);
+        for k in 0..20u32 {
+            let t = 0.041 + 0.0001 * f64::from(k);
+            v.push(Seg::b_to_a(t).seq(next).ack(1101).len(LEN).ts(9021 + k / 10, 120));
+            next += LEN;
+            v.push(Seg::a_to_b(t + 0.00001).seq(a_seq).ack(next).ts(a_ts, 9021 + k / 10));
+            if k == 17 {
+                a_ts = 150;
+                v.push(Seg::a_to_b(t + 0.00002).seq(a_seq).ack(next).len(50).ts(a_ts, 9021 + k / 10));
+                a_seq += 50;
+            }
+            a_ts += 1;
+        }
+        // B's delayed ACK of D, then its answer.
+        v.push(Seg::b_to_a(0.102).seq(next).ack(a_seq).ts(9080, 150));
+        v.push(Seg::b_to_a(0.300).seq(next).ack(a_seq).len(1000).ts(9280, answer_echo));
+        v.push(Seg::a_to_b(0.30001).seq(a_seq).ack(next + 1000).ts(400, 9280));
+        run(v)
+    }
+
+    #[test]
+    fn an_echo_held_by_an_unacknowledged_request_is_not_an_ack_held_on_the_path() {
+        // B had not acknowledged D when A's ACK of everything came, so its TS.Recent stays
+        // at D's TSval (RFC 7323 §4.3: only a segment at or below Last.ACK.sent updates
+        // it): echoing 150 says nothing about that ACK. B's application was slow.
+        let a = pipelined(150);
+        let c = &a.connections[0];
+        let st = &c.directions[c.data_direction as usize].stalls;
+        assert_eq!(st.iter().map(|s| s.cause).collect::<Vec<_>>(), vec![StallCause::ApplicationIdle], "{st:?}");
+    }
+
     #[test]
     fn a_short_or_frozen_clock_says_nothing() {
         // 50 ms of data: too short to know the clock's rate.
