@@ -420,7 +420,11 @@ impl Conn {
         if let (Some(ts), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
             let new_data = high_before.is_none_or(|h| end_rel > h);
             match fwd.clock.as_mut() {
-                Some(c) => c.on_data(t_ns, ts, new_data, row),
+                Some(c) => {
+                    if c.on_data(t_ns, ts, new_data, row) {
+                        aflags |= fb::ACK_HELD_ON_PATH;
+                    }
+                }
                 None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, ts.0))),
             }
         }

@@ -23,7 +23,10 @@
 //!   SndLimTimeRwin);
 //! - application: below the window and, before the next segment, the peer had
 //!   acknowledged everything: nothing in flight and the sender still did not send, so
-//!   it had nothing to send (RFC 4898's SndLimTimeSnd, T-RAT's application-limited);
+//!   it had nothing to send (RFC 4898's SndLimTimeSnd, T-RAT's application-limited) —
+//!   unless the next segment echoes a timestamp older than that ACK (sender_clock.rs
+//!   `ACK_HELD_ON_PATH`): sent before the sender had it, from a queue the capture
+//!   cannot see (a shaper upstream of a client-side capture);
 //! - other: in flight below the window with data outstanding and no loss: the
 //!   congestion window or the path (RFC 4898's SndLimTimeCwnd).
 //!
@@ -243,7 +246,9 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
                     out.turn_time += t - t0;
                     State::Other
                 }
-                State::Other if idle_seen => State::Application,
+                // Unless the sender had not yet received that ACK when it sent this
+                // segment (its echo is older: sender_clock.rs): it was still waiting.
+                State::Other if idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
                 _ => state,
             };
             let dt = t - t0;

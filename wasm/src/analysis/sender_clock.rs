@@ -50,13 +50,11 @@ pub(crate) struct SenderClock {
     /// The peer's TSval on its first ACK of everything this direction had sent, until
     /// this direction sends new data.
     peer_acked_all: Option<u32>,
-    /// Rows after a gap whose TSecr is older than `peer_acked_all` (within `MAX_GAPS`).
-    ack_held: Vec<u32>,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, ack_held: Vec::new() }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with
@@ -67,8 +65,11 @@ impl SenderClock {
 
     /// A data segment of this direction with `tsval`, captured at `t_ns`, store row `row`;
     /// `tsecr`: its timestamp echo; `new_data`: it sends data beyond any sent before.
-    pub fn on_data(&mut self, t_ns: i64, (tsval, tsecr): (u32, u32), new_data: bool, row: Option<u32>) {
+    /// Whether its echo is older than the peer's ACK of everything: sent before the
+    /// sender had that ACK (its row gets `ACK_HELD_ON_PATH`).
+    pub fn on_data(&mut self, t_ns: i64, (tsval, tsecr): (u32, u32), new_data: bool, row: Option<u32>) -> bool {
         let acked_all = if new_data { self.peer_acked_all.take() } else { self.peer_acked_all };
+        let ack_held = acked_all.is_some_and(|t| tsecr != 0 && (tsecr.wrapping_sub(t) as i32) < 0);
         let (t0, v0) = self.last;
         let advance = tsval.wrapping_sub(v0);
         // A TSval behind the last one is a segment reordered on the way (or a clock
@@ -79,39 +80,31 @@ impl SenderClock {
         // corrupted or foreign TSval, which would shrink the measured tick for the
         // whole direction. Left out, and the clock goes on from the last good one.
         if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
-            return;
+            return ack_held;
         }
         if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
             self.gaps.push((r, advance, gap_ns));
-            // An echo older than the peer's ACK of everything: not yet received.
-            if acked_all.is_some_and(|t| tsecr != 0 && (tsecr.wrapping_sub(t) as i32) < 0) && self.ack_held.len() < MAX_GAPS {
-                self.ack_held.push(r);
-            }
         }
         self.last = (t_ns, tsval);
+        ack_held
     }
 
-    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`, and
-    /// those sent before the peer's ACK of everything reached the sender, to mark
-    /// `ACK_HELD_ON_PATH`. The clock's rate is its TSvals' advance over the capture's
-    /// span of them.
+    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`.
+    /// The clock's rate is its TSvals' advance over the capture's span of them.
     pub fn finish(self) -> Vec<(u32, u32)> {
-        let mut marks: Vec<(u32, u32)> = self.ack_held.iter().map(|&r| (r, ACK_HELD_ON_PATH)).collect();
         let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
         if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
-            return marks;
+            return Vec::new();
         }
         let tick_ns = span_ns as f64 / f64::from(ticks);
         if !(1e3..=1e9).contains(&tick_ns) {
-            return marks; // not a clock of 1 µs to 1 s per tick
+            return Vec::new(); // not a clock of 1 µs to 1 s per tick
         }
-        marks.extend(
-            self.gaps
-                .into_iter()
-                .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
-                .map(|(row, _, _)| (row, HELD_ON_PATH)),
-        );
-        marks
+        self.gaps
+            .into_iter()
+            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
+            .map(|(row, _, _)| (row, HELD_ON_PATH))
+            .collect()
     }
 }
 
@@ -174,14 +167,13 @@ mod tests {
         let run = |tsecr: u32| {
             let mut c = SenderClock::new(0, 5000);
             for k in 1..200u32 {
-                c.on_data(i64::from(k) * 1_000_000, (5000 + k, 9000 + k), true, Some(k));
+                assert!(!c.on_data(i64::from(k) * 1_000_000, (5000 + k, 9000 + k), true, Some(k)));
             }
             c.on_peer_acked_all(9300);
-            c.on_data(319_000_000, (5319, tsecr), true, Some(200));
-            c.finish()
+            c.on_data(319_000_000, (5319, tsecr), true, Some(200))
         };
-        assert_eq!(run(9210), vec![(200, ACK_HELD_ON_PATH)]);
-        assert_eq!(run(9300), vec![]);
+        assert!(run(9210));
+        assert!(!run(9300));
     }
 
     /// Capture at client A; server B answers a request with 20 segments. While the last
@@ -227,6 +219,39 @@ mod tests {
         let c = &a.connections[0];
         let st = &c.directions[c.data_direction as usize].stalls;
         assert_eq!(st.iter().map(|s| s.cause).collect::<Vec<_>>(), vec![StallCause::ApplicationIdle], "{st:?}");
+    }
+
+    #[test]
+    fn paced_data_sent_before_the_ack_of_everything_arrived_is_not_application_time() {
+        // At client A: B's segments, each ACKed by A at once (A's TSval: its clock in ms).
+        // The first 20 follow each ACK within 0.2 ms (a short path), the next 100 come 5 ms
+        // apart, A having acknowledged everything before each. Either B's application
+        // paused (each echoes A's latest TSval) or a shaper's queue released them (`queued`:
+        // each echoes A's TSval from 40 ms earlier: sent before B had A's ACK).
+        let flow = |queued: bool| {
+            use super::super::testseg::{run, Seg};
+            use crate::decode::tcp_flags::{ACK, SYN};
+            let a_ts = |t: f64| 100 + (t * 1000.0) as u32;
+            let mut v = vec![
+                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460).ts(100, 0),
+                Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ts(9000, 100),
+                Seg::a_to_b(0.0002).seq(1001).ack(5001).ts(100, 9000),
+                Seg::a_to_b(0.0003).seq(1001).ack(5001).len(64).ts(100, 9000),
+            ];
+            let (mut next, mut t, mut last_ack_t) = (5001u32, 0.0005, 0.0003);
+            for k in 0..120u32 {
+                t += if k < 20 { 0.0002 } else { 0.005 };
+                let echo = if queued && k >= 20 { a_ts(last_ack_t - 0.040).max(100) } else { a_ts(last_ack_t) };
+                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(1448).ts(9001 + k, echo));
+                next += 1448;
+                last_ack_t = t + 0.00001;
+                v.push(Seg::a_to_b(last_ack_t).seq(1065).ack(next).win(60_000).ts(a_ts(last_ack_t), 9001 + k));
+            }
+            run(v).connections[0].diagnosis.shares.application
+        };
+        assert!(flow(false) > 0.9, "{}", flow(false));
+        // Queued: only the first 20 short intervals (3.6 of 504 ms) stay application time.
+        assert!(flow(true) < 0.01, "{}", flow(true));
     }
 
     #[test]
