@@ -47,10 +47,10 @@ pub mod flag_bits {
     /// sender did not make: its TSval moved less than half the gap, so the path held
     /// it (sender_clock.rs).
     pub const HELD_ON_PATH: u32 = 1 << 29;
-    /// Set on a data segment after a gap whose TCP timestamp echo (TSecr) is older than
-    /// the peer's ACK of everything the sender had sent: the sender had not received
-    /// that ACK when it sent this segment — the path held it on the way back
-    /// (sender_clock.rs).
+    /// Set on a data segment whose TCP timestamp echo (TSecr) is older than the peer's
+    /// ACK of everything the sender had sent: the sender had not received that ACK when
+    /// it sent this segment — the path held it on the way back, or the segment waited
+    /// in a queue before the capture point (sender_clock.rs).
     pub const ACK_HELD_ON_PATH: u32 = 1 << 30;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
@@ -82,6 +82,20 @@ pub struct PacketColumns {
     pub in_flight: Vec<f64>,
     /// Low 8 bits: TCP header flags (`decode::tcp_flags`); above: `flag_bits`.
     pub flags: Vec<u32>,
+}
+
+impl PacketColumns {
+    /// The rows of frames `before` and `after` — a stall's two data segments
+    /// (`Stall::frame_before`, `frame_after`) — if both are in the columns.
+    pub fn rows_of(&self, before: u32, after: u32) -> Option<(usize, usize)> {
+        Some((self.frame.binary_search(&before).ok()?, self.frame.binary_search(&after).ok()?))
+    }
+
+    /// Whether a row in `rows` carries payload of the side other than `dir`: the peer
+    /// sent a request during a gap in `dir`'s data (turn-taking, not a wait on a timer).
+    pub fn peer_payload_in(&self, rows: std::ops::Range<usize>, dir: u8) -> bool {
+        rows.into_iter().any(|r| self.dir[r] != dir && self.len[r] > 0)
+    }
 }
 
 /// SACK blocks (RFC 2018), one row per block, relative to the data sender's sequence space.

@@ -158,11 +158,10 @@ impl DatagramIds {
             for k in 0..segments.min(u32::from(behind)) as u16 {
                 late += u16::from(self.came_late(id.wrapping_add(k)));
             }
+            self.steps += 1;
             if late == 0 {
-                self.steps += 1;
                 return IdStep::Unknown;
             }
-            self.steps += 1;
             self.in_step += 1;
             self.unseen -= u64::from(late);
             return if self.per_connection() { IdStep::Overtaken } else { IdStep::Unknown };
@@ -211,20 +210,25 @@ impl DatagramIds {
         }
     }
 
+    /// Number `n`'s word in `missing` and its bit there.
+    fn slot(n: u16) -> (usize, u64) {
+        (usize::from(n >> 6) % (REORDER_WINDOW as usize / 64), 1 << (n & 63))
+    }
+
     fn set_missing(&mut self, n: u16) {
-        let (w, b) = (usize::from(n >> 6) % self.missing.len(), n & 63);
-        if self.missing[w] & (1 << b) == 0 {
-            self.missing[w] |= 1 << b;
+        let (w, bit) = Self::slot(n);
+        if self.missing[w] & bit == 0 {
+            self.missing[w] |= bit;
             self.missing_bits += 1;
         }
     }
 
     /// Forgets number `n` as missing; whether it was.
     fn clear_missing(&mut self, n: u16) -> bool {
-        let (w, b) = (usize::from(n >> 6) % self.missing.len(), n & 63);
-        let was = self.missing[w] & (1 << b) != 0;
+        let (w, bit) = Self::slot(n);
+        let was = self.missing[w] & bit != 0;
         if was {
-            self.missing[w] &= !(1 << b);
+            self.missing[w] &= !bit;
             self.missing_bits -= 1;
         }
         was
@@ -247,7 +251,8 @@ impl DatagramIds {
     /// Number `n` is one a skip passed over that has not come, within the window.
     fn is_missing(&self, n: u16) -> bool {
         let behind = self.expected.map_or(u16::MAX, |e| e.wrapping_sub(n));
-        (1..=REORDER_WINDOW).contains(&behind) && self.missing[usize::from(n >> 6) % self.missing.len()] & (1 << (n & 63)) != 0
+        let (w, bit) = Self::slot(n);
+        (1..=REORDER_WINDOW).contains(&behind) && self.missing[w] & bit != 0
     }
 
     /// Whether the sender numbers its datagrams one per segment for this connection.

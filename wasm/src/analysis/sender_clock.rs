@@ -117,7 +117,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
         return;
     }
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
-        let (Ok(i), Ok(j)) = (p.frame.binary_search(&s.frame_before), p.frame.binary_search(&s.frame_after)) else { continue };
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after) else { continue };
         if p.flags[j] & HELD_ON_PATH != 0 {
             s.cause = StallCause::AckWait;
             s.ended_by = format!(
@@ -127,7 +127,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
                 format_timestamp(p.t[j]),
                 format_duration(s.duration)
             );
-        } else if p.flags[j] & ACK_HELD_ON_PATH != 0 && !(i..j).any(|r| p.dir[r] != p.dir[j] && p.len[r] > 0) {
+        } else if p.flags[j] & ACK_HELD_ON_PATH != 0 && !p.peer_payload_in(i..j, p.dir[j]) {
             // Not where the peer sent a request during the gap (its application's turn).
             s.cause = StallCause::AckWait;
             s.ended_by = format!(

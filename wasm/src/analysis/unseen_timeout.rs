@@ -46,10 +46,10 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
     // an ACK (a delayed one among them). A lost datagram it never saw can end any of them.
     let waiting = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::AckWait | StallCause::DelayedAck);
     for s in stalls.iter_mut().filter(|s| waiting(s.cause)) {
-        let (Ok(i), Ok(j)) = (p.frame.binary_search(&s.frame_before), p.frame.binary_search(&s.frame_after)) else { continue };
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after) else { continue };
         // A request of the peer during the gap: the sender answered it (turn-taking,
         // tcpdump's of13_ericsson.pcapng), it was not waiting on a timer.
-        if (i..j).any(|r| p.dir[r] != dir && p.len[r] > 0) {
+        if p.peer_payload_in(i..j, dir) {
             continue;
         }
         if numbered {
