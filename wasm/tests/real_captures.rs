@@ -75,8 +75,10 @@ fn a_download_behind_a_queue_reads_the_senders_round_trips_at_the_client() {
     // so the data's own samples are its ACK delay: + the path's 10.256 ms minimum as a
     // constant they read median 10.26 ms, a flat line while the sender waited behind the
     // queue. Each sample adds the far part as last measured instead (round_trips.rs):
-    // median 88.68 ms where tshark's ack_rtt at the sender says 89.12 (tcpscope there
-    // 88.42), p95 122.33 against 123.53 (122.93), max 130.21 against 130.24.
+    // median 87.81 ms where tshark's ack_rtt at the sender says 89.12 (tcpscope there
+    // 88.42), p95 122.34 against 123.53 (122.93), max 130.21 against 130.24. (88.68
+    // until session 17, when each of the sender's TSvals still timed a second sample
+    // after its echo, 480 more, one per ACK already timed by the ACK itself: rtt.rs.)
     let s = open("rx-bufferbloat.pcap");
     let c = main_conn(s.analysis().unwrap());
     assert_eq!(c.vantage, Vantage::Receiver);
@@ -84,10 +86,10 @@ fn a_download_behind_a_queue_reads_the_senders_round_trips_at_the_client() {
     let rtt = &data(c).rtt;
     assert!(rtt.offset_follows);
     let near = |v: Option<f64>, want: f64, tol: f64| v.is_some_and(|v| (v - want).abs() <= tol);
-    assert!(near(rtt.median_ms, 89.12, 1.0) && near(rtt.p95_ms, 123.53, 2.0) && near(rtt.max_ms, 130.24, 0.5), "{rtt:?}");
+    assert!(near(rtt.median_ms, 89.12, 1.5) && near(rtt.p95_ms, 123.53, 2.0) && near(rtt.max_ms, 130.24, 0.5), "{rtt:?}");
     // The headline's queue is that median (the one the panel and the chart show).
     assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
-    assert!(c.diagnosis.text.ends_with("The median RTT grew to 89 ms (minimum 10 ms): packets queued at the bottleneck."), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.ends_with("The median RTT grew to 88 ms (minimum 10 ms): packets queued at the bottleneck."), "{}", c.diagnosis.text);
     // Kernel: TcpRetransSegs 12, all fast (one SACK recovery after the queue overflowed).
     assert_eq!((data(c).retransmissions, data(c).fast_retransmissions), (12, 12));
 }
@@ -122,11 +124,11 @@ fn without_timestamps_a_client_side_capture_says_the_queue_beyond_it_is_unseen()
     );
     // Kernel (pv_a): TcpRetransSegs 11 = TCPFastRetrans 11.
     assert_eq!((data(c).retransmissions, data(c).fast_retransmissions), (11, 11));
-    // rx-bufferbloat.pcap, with timestamps: all but the 22 round trips before the
+    // rx-bufferbloat.pcap, with timestamps: all but the 13 round trips before the
     // server's first clocked echo added a measured far part (the queue shows).
     let ts = open("rx-bufferbloat.pcap");
     let rtt = &data(main_conn(ts.analysis().unwrap())).rtt;
-    assert_eq!((rtt.samples, rtt.followed_samples), (5484, 5462), "{rtt:?}");
+    assert_eq!((rtt.samples, rtt.followed_samples), (5004, 4991), "{rtt:?}");
 }
 
 #[test]
@@ -142,9 +144,12 @@ fn a_tso_capture_counts_retransmitted_segments_as_the_kernel_does() {
     let d = data(c);
     assert_eq!(d.retransmissions, 77);
     assert_eq!((d.retransmitted_segments, d.fast_retransmitted_segments, d.slow_start_retransmitted_segments), (1254, 1242, 11));
-    // Every round trip's parts read 0 on the µs clock (a veth): the RTT is known only to
-    // be below a tick, which is enough to tell the 207 ms timeout from a fast one.
-    assert_eq!(c.path_rtt_ms, None, "{}", c.path_rtt_method);
+    // A veth: each part of the round trip reads 1 µs on the µs clock (the receiver's
+    // ACK 1 µs after the data, the sender's next data 1 µs after an ACK), so the path
+    // RTT is 2 µs at the sender. (Until session 17 a TSval sent again after its echo
+    // timed a second, 0 µs "round trip" and the path read "below one tick"; rtt.rs.)
+    // Either is enough to tell the 207 ms timeout from a fast retransmission.
+    assert_eq!((c.vantage, c.path_rtt_ms), (Vantage::Sender, Some(0.002)), "{}", c.path_rtt_method);
     assert_eq!(d.rto_events, 1);
     assert!((d.rto_chains[0].intervals_ms[0] - 207.414).abs() < 0.001, "{:?}", d.rto_chains);
     // The headline calls the segments segments and the frames frames.

@@ -109,6 +109,10 @@ impl AckRtt {
 #[derive(Default, Debug)]
 pub struct TsRtt {
     sent: VecDeque<(u32, i64, bool)>,
+    /// The newest TSval this side sent, kept apart from `sent`, which an echo empties:
+    /// a segment carrying that TSval again after its echo (the peer answered within one
+    /// tick of our TSval clock) must not start a second clock for it.
+    last_sent: Option<u32>,
     /// The peer's new data as it arrived (see `on_echo`); made at its first segment.
     peer_data: Option<Box<ArrivalGaps>>,
 }
@@ -190,12 +194,18 @@ impl TsRtt {
     /// `peer_busy`: after this segment the peer still had unacknowledged data, so
     /// its next data segment is clocked by our ACK rather than by its application.
     pub fn on_send(&mut self, tsval: u32, t_ns: i64, peer_busy: bool) {
-        if let Some(&(last, _, _)) = self.sent.back() {
+        if let Some(last) = self.last_sent {
             // RFC 7323 §5.3: TSvals are monotonic (mod 2^32); ignore repeats/older.
+            // Compared with the newest ever sent, not the newest still pending: on a
+            // path shorter than our tick the echo of TSval X comes back while we still
+            // send X, and timing X again from a later segment measured µs
+            // (`rx-gro-loss-variant`, 40 µs path, 1 ms TSval tick: a 3 µs "far part"
+            // made the path RTT 1 µs and the vantage "sender").
             if (tsval.wrapping_sub(last) as i32) <= 0 {
                 return;
             }
         }
+        self.last_sent = Some(tsval);
         if self.sent.len() == MAX_PENDING {
             self.sent.pop_front();
         }
@@ -298,6 +308,24 @@ mod tests {
         assert_eq!(r.on_echo(100, 8_000_000, ACKS), Some(TsSample { ns: 8_000_000, trusted: true }));
         assert_eq!(r.on_echo(100, 9_000_000, ACKS), None); // second echo of 100
         assert_eq!(r.on_echo(101, 10_000_000, ACKS), Some(TsSample { ns: 7_000_000, trusted: true }));
+    }
+
+    #[test]
+    fn a_tsval_sent_again_after_its_echo_times_nothing() {
+        // A 40 µs path and a 1 ms TSval clock: our TSval 303 first leaves at 0, the
+        // peer echoes it 40 µs later, and we keep sending 303 until the next tick.
+        // The peer's next echo of 303, 3 µs after our latest 303, answers the first
+        // one: no second sample (it made a "3 µs" far part, rx-gro-loss-variant).
+        let mut r = TsRtt::default();
+        r.on_send(303, 0, true);
+        assert_eq!(r.on_echo(303, 40_000, ACKS), Some(TsSample { ns: 40_000, trusted: true }));
+        r.on_send(303, 600_000, true);
+        assert_eq!(r.on_echo(303, 603_000, ACKS), None);
+        // An older TSval after the queue emptied is ignored too (RFC 7323 §5.3).
+        r.on_send(302, 700_000, true);
+        assert_eq!(r.on_echo(302, 703_000, ACKS), None);
+        r.on_send(304, 1_000_000, true);
+        assert_eq!(r.on_echo(304, 1_040_000, ACKS), Some(TsSample { ns: 40_000, trusted: true }));
     }
 
     #[test]
