@@ -160,6 +160,8 @@ export const FLAG = {
   HELD_ON_PATH: 1 << 29,
   /** The sender had not received the peer's ACK of everything when it sent this segment (sender_clock.rs). */
   ACK_HELD_ON_PATH: 1 << 30,
+  /** This payload's timestamp echo answers the peer's latest data segment (stalls.rs); 2 ** 31, since 1 << 31 is negative in JS. */
+  ANSWERS_PEER_DATA: 2 ** 31,
 } as const;
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.

@@ -52,6 +52,12 @@ pub mod flag_bits {
     /// it sent this segment — the path held it on the way back, or the segment waited
     /// in a queue before the capture point (sender_clock.rs).
     pub const ACK_HELD_ON_PATH: u32 = 1 << 30;
+    /// Set on a payload segment whose TCP timestamp echo (TSecr) is at or past the TSval
+    /// of the peer's latest data segment captured before it: its sender had received
+    /// that segment when it sent this one (RFC 7323 §4.3: TSecr is TS.Recent, taken
+    /// from each in-order segment received). stalls.rs: a request that answers a
+    /// retransmission, against one re-sent from before it (sender_clock.rs).
+    pub const ANSWERS_PEER_DATA: u32 = 1 << 31;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
     /// Any of the three retransmission labels (fast and spurious ones are also
     /// retransmissions: tshark sets `tcp.analysis.retransmission` on them too).

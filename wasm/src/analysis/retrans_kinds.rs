@@ -75,6 +75,13 @@ const SCAN: usize = 1024;
 /// with TSO, 4 re-sends of 135 segments 4–192 µs after the SACKs that clocked them
 /// (kernel: 135 TCPFastRetrans, no timeout) were read as 3 timeouts.
 const TIMER_FLOOR_NS: i64 = 1_000_000;
+/// How late a kernel timer can fire after the time it was armed for: Linux arms its
+/// RACK reordering timer in jiffies, rounded up (`usecs_to_jiffies`), and the timer
+/// wheel adds up to one more: 2 jiffies of 4 ms at HZ=250 (Debian's), one of 10 ms at
+/// HZ=100. A request/response at 8 % loss on a 4.3 ms path: RACK re-sent a hole
+/// 7.5 ms after the SACK above it (kernel: TCPFastRetrans, no timeout), beyond 1.5
+/// round trips. A timeout needs at least 200 ms there (Linux's RTO floor; FreeBSD 30 ms).
+const TIMER_SLACK_NS: i64 = 10_000_000;
 /// The duplicate ACK that triggers a fast retransmission without SACK (RFC 5681 §3.2).
 const NEWRENO_DUPTHRESH: u32 = 3;
 /// Backoff chains listed per direction at most (the count is always complete).
@@ -543,8 +550,9 @@ impl RetransKinds {
             // 2·SRTT (RFC 8985 §7.2) and never re-sends a hole (§7.3). Half a round trip
             // more tells the two apart (Linux request/response at 3 % loss: 3 RACK
             // re-sends 10.4–12 ms after the last SACK at 10.2 ms RTT were read as
-            // timeouts; the kernel counted 0 or 1 timeout).
-            let timer_after = |rtt: i64| (if r.below_sack { rtt + rtt / 2 } else { rtt }).max(TIMER_FLOOR_NS);
+            // timeouts; the kernel counted 0 or 1 timeout), or the timer's own slack
+            // more on a short path ([`TIMER_SLACK_NS`]).
+            let timer_after = |rtt: i64| (if r.below_sack { rtt + (rtt / 2).max(TIMER_SLACK_NS) } else { rtt }).max(TIMER_FLOOR_NS);
             let timer = match (quiet, rtt_ns) {
                 (None, _) => true,
                 (Some(q), Some(rtt)) => q >= timer_after(rtt),

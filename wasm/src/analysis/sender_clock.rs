@@ -63,6 +63,12 @@ impl SenderClock {
         self.peer_acked_all.get_or_insert(peer_tsval);
     }
 
+    /// Whether the peer's echo `tsecr` is at or past this direction's latest data
+    /// segment's TSval: the peer had received that segment (`ANSWERS_PEER_DATA`).
+    pub fn is_echoed_by(&self, tsecr: u32) -> bool {
+        (tsecr.wrapping_sub(self.last.1) as i32) >= 0
+    }
+
     /// A data segment of this direction with `tsval`, captured at `t_ns`, store row `row`;
     /// `tsecr`: its timestamp echo; `new_data`: it sends data beyond any sent before.
     /// Whether its echo is older than the peer's ACK of everything: sent before the

@@ -157,6 +157,45 @@ fn request_response_turn_taking_is_a_round_trip_unless_the_peer_sat_on_it() {
 }
 
 #[test]
+fn after_a_probe_the_peers_request_that_answers_it_is_a_turn_one_from_before_it_is_loss() {
+    // Request/response on a 4 ms path, captured at the server (dir 0). Its response's
+    // tail (1,000 B at 1449) was lost; the tail loss probe re-sends it at 0.300 s. The
+    // client holds its ACK of that last segment (delayed ACK) and sends it with its
+    // next request at 0.325 s, after 20 ms of think time, as it does after every
+    // response: the 25 ms gap is a turn (ack-wait), not loss recovery — when the
+    // request echoes the probe's TSval (ANSWERS_PEER_DATA). Linux, 8 % loss: 5 such
+    // gaps read `retransmission-timeout` (kernel: 5 TCPLossProbes, their own stalls).
+    let build = |answers: bool| {
+        let mut c = Cols::new(65536.0);
+        c.data(0.050, 0, 1.0, 1448);
+        c.data(0.050, 0, 1449.0, 1000);
+        c.ack(0.054, 1, 1449.0, 65536.0);
+        let probe = c.data(0.300, 0, 1449.0, 1000);
+        c.flag(probe, flag_bits::KIND_TLP);
+        let r = c.data(0.325, 1, 1.0, 100);
+        c.c.packets.ack[r] = 2449.0;
+        c.c.packets.win[r] = 65536.0;
+        if answers {
+            c.flag(r, flag_bits::ANSWERS_PEER_DATA);
+        }
+        c.data(0.3252, 0, 2449.0, 1448);
+        find_stalls(&c.c.packets, 0, 0.017)
+    };
+    let st = build(true);
+    assert_eq!(st.len(), 2, "{st:?}");
+    // 250 ms waiting on the probe timer, then the turn.
+    assert_eq!((st[0].cause, st[0].ended_by.as_str()), (StallCause::RetransmissionTimeout, "tail loss probe of 1000 bytes at 0.300 s"));
+    assert_eq!(st[1].cause, StallCause::AckWait);
+    assert_eq!(st[1].ended_by, "the peer's next request of 100 bytes at 0.325 s: a request/response round trip");
+    // The same request echoing an older TSval: the client's own re-send of a request
+    // it sent before the probe reached it (reqresp-blackhole.pcap: an outage ate the
+    // first try), so the gap was still the loss.
+    let st = build(false);
+    assert_eq!(st[1].cause, StallCause::RetransmissionTimeout);
+    assert_eq!(st[1].ended_by, "new data after the retransmitted data was acknowledged at 0.325 s");
+}
+
+#[test]
 fn a_late_piggybacked_ack_without_any_pure_ack_in_the_capture_is_unknown() {
     // PcapPlusPlus's http-packets.pcap, shrunk: the capture holds only the segments that
     // carry payload (no handshake, not one pure ACK of the peer). The response (1448 B)
