@@ -390,6 +390,15 @@ fn request_response_through_blackholes_is_round_trips_and_timeouts() {
     assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("145 request/response turns"), "{}", c.diagnosis.text);
     assert_eq!(c.diagnosis.episodes.iter().filter(|e| e.kind == "outage").count(), 4);
+    // The timers named as the kernel counts them (pv_a TCPTimeouts 4, TCPLossProbes 4),
+    // in the headline and per outage (each ended by a probe, then a timeout; the third
+    // stall, the wait for the client's re-sent request, is neither).
+    assert!(c.diagnosis.text.contains("(1.8 s of it waiting on 4 retransmission timeouts and 4 tail loss probes)"), "{}", c.diagnosis.text);
+    assert!(
+        c.diagnosis.episodes.iter().filter(|e| e.kind == "outage").all(|e| e.text.ends_with(": 1 tail loss probe and 1 retransmission timeout.")),
+        "{:?}",
+        c.diagnosis.episodes
+    );
 }
 
 #[test]

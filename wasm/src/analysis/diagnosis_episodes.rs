@@ -63,12 +63,11 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
                 end: b,
                 kind: "outage",
                 text: format!(
-                    "Nothing got through for {} during {}–{}: {} retransmission timeout{}.",
+                    "Nothing got through for {} during {}–{}: {}.",
                     format_duration(b - a),
                     format_timestamp(a),
                     format_timestamp(b),
-                    n,
-                    if n == 1 { "" } else { "s" }
+                    timers_words(stalls, packets, a, b, n)
                 ),
             });
         }
@@ -97,6 +96,29 @@ pub fn priority(kind: &str) -> u8 {
 }
 
 /// Intervals less than MERGE_S apart joined: (start, end, how many).
+/// The timers behind an outage's `n` timeout stalls in [a, b], by the kind of the
+/// retransmission that ended each (retrans_kinds.rs): "1 tail loss probe and 2
+/// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts);
+/// a stall ended otherwise (by the ACK of the re-sent data, or by data whose kind the
+/// capture cannot tell) is left out of the words. "n retransmission timeouts" when no
+/// kind is known.
+fn timers_words(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
+    use super::columns::flag_bits as fb;
+    let (mut timeouts, mut probes) = (0u32, 0u32);
+    for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
+        let flags = packets.rows_of(s.frame_before, s.frame_after).map_or(0, |(_, j)| packets.flags[j]);
+        timeouts += u32::from(flags & fb::KIND_RTO != 0);
+        probes += u32::from(flags & fb::KIND_TLP != 0);
+    }
+    let count = |k: u32, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
+    match (probes, timeouts) {
+        (0, 0) => count(n as u32, "retransmission timeout"),
+        (0, t) => count(t, "retransmission timeout"),
+        (p, 0) => count(p, "tail loss probe"),
+        (p, t) => format!("{} and {}", count(p, "tail loss probe"), count(t, "retransmission timeout")),
+    }
+}
+
 fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
     let mut out: Vec<(f64, f64, usize)> = Vec::new();
     for &(a, b) in spans {
