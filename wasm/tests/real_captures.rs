@@ -402,6 +402,28 @@ fn request_response_through_blackholes_is_round_trips_and_timeouts() {
 }
 
 #[test]
+fn short_replies_at_five_percent_loss_wait_on_probes_and_a_timeout_as_the_kernel_counts_them() {
+    // 100 replies of 5,000 B (four segments) on a 50 ms path, 5 % loss, captured at the
+    // server. The kernel (wasm/tests/examples-truth/rr-tail-loss.json): TcpRetransSegs
+    // 24 = TCPFastRetrans 18 + TCPTimeouts 1 + TCPLossProbes 5.
+    let s = open("rr-tail-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    assert_eq!(c.vantage, Vantage::Sender);
+    let d = data(c);
+    assert_eq!((d.retransmissions, d.fast_retransmissions, d.rto_events, d.tail_loss_probes), (24, 18, 1, 5));
+    // 6 timer stalls, one per probe and one for the timeout (the gaps after each, until
+    // the client's next request carried its ACK of the probe, are turns: rule 2b).
+    assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&6), "{:?}", causes(c));
+    assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("2.1 s of it waiting on 1 retransmission timeout and 5 tail loss probes;"), "{}", c.diagnosis.text);
+    // Request/response turns took half the time: a loss costs the reply round trips or a
+    // timer, and the congestion-window advice would mislead.
+    assert!(c.diagnosis.text.contains("Each loss cost the reply round trips, not bandwidth"), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("79 request/response turns took 50 % of the time"), "{}", c.diagnosis.text);
+    assert!(!c.diagnosis.text.contains("BBR suffers less"), "{}", c.diagnosis.text);
+}
+
+#[test]
 fn delay_spikes_are_named_with_the_timeouts_they_fired() {
     // +400 ms for 0.5 s at 1.07 s and 3.08 s; spurious RTOs fire at 1.37 s and 3.42 s.
     let s = open("delay-spikes.pcap");
