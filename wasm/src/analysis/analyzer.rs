@@ -379,7 +379,7 @@ impl Conn {
             if fwd.kinds.is_none() {
                 // The peer's last ACK before this side's first data is its first feedback.
                 let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
-                fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t)));
+                fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t, self.offers.sack_permitted())));
             }
             fwd.sent_low = Some(fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel)));
             fwd.sent_high = Some(fwd.sent_high.map_or(end_rel, |h| h.max(end_rel)));
@@ -403,7 +403,7 @@ impl Conn {
         let ctrl_resent = seg.payload_len == 0 && seg.flags & (SYN | FIN) != 0 && aflags & fb::ANY_RETRANSMISSION != 0;
         if ctrl_resent && fwd.kinds.is_none() {
             let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
-            fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t)));
+            fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t, self.offers.sack_permitted())));
         }
         if let (true, Some(kinds)) = (resent || ctrl_resent, fwd.kinds.as_mut()) {
             let tsval = seg.options.timestamp.map(|t| t.0);

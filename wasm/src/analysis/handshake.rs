@@ -125,6 +125,12 @@ impl HandshakeOffers {
         Some(peer.min(own).saturating_sub(if timestamps { 12 } else { 0 }).max(MIN_SEND_MSS))
     }
 
+    /// Whether SACK was negotiated (RFC 2018 §2: both SYNs carry SACK-permitted); None
+    /// when the handshake is not in the capture.
+    pub fn sack_permitted(&self) -> Option<bool> {
+        self.seen().then(|| self.syn.bits & self.syn_ack.bits & SACK != 0)
+    }
+
     /// Both the SYN and the SYN/ACK are in the capture (`connection.handshakeSeen`).
     /// Accurate ECN was negotiated: both the SYN and the SYN/ACK set it up.
     pub fn accecn(&self) -> bool {

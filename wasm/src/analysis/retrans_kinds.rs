@@ -128,6 +128,10 @@ struct Record {
     /// sender was in fast recovery (RFC 5681 §3.2), even when the capture missed its
     /// fast retransmission (lost before a receiver-side capture point).
     dupacks_before: u8,
+    /// How long before it (µs) the run's latest duplicate ACK past the third came, when
+    /// it is the run's first re-send (no SACK); u32::MAX: none. Feedback at the sender
+    /// only (`quiet_ns`): a sender that raised its duplicate-ACK threshold.
+    late_dupack_ago_us: u32,
 }
 
 impl Record {
@@ -137,6 +141,17 @@ impl Record {
     /// None: no feedback ever. When all kept feedback ACKs are within the lag, the
     /// receiver was sending feedback continuously: 0.
     fn quiet_ns(&self, lag_ns: i64) -> Option<i64> {
+        // At the sender a run's late duplicate ACK counts too (`late_dupack_ago_us`).
+        let late = (lag_ns <= 0 && self.late_dupack_ago_us != u32::MAX).then(|| i64::from(self.late_dupack_ago_us) * 1000);
+        let strict = self.strict_quiet_ns(lag_ns);
+        match (strict, late) {
+            (Some(q), Some(l)) => Some(q.min(l)),
+            (None, l) => l,
+            (q, None) => q,
+        }
+    }
+
+    fn strict_quiet_ns(&self, lag_ns: i64) -> Option<i64> {
         if self.feedback_n == 0 {
             return None;
         }
@@ -201,6 +216,13 @@ pub struct RetransKinds {
     sack_seen: bool,
     /// Duplicate ACKs since the cumulative ACK last advanced.
     dupacks: u32,
+    /// SACK per the handshake (None: not captured).
+    sack_negotiated: Option<bool>,
+    /// A retransmission was sent since the cumulative ACK last advanced.
+    resent_in_run: bool,
+    /// The latest duplicate ACK past the third of the current run, before its first
+    /// re-send (no SACK): see `on_peer_ack`.
+    late_dupack_ns: Option<i64>,
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -219,8 +241,10 @@ pub struct PeerAck<'a> {
 impl RetransKinds {
     /// A tracker for a side about to send its first data; `feedback_t_ns`: when the
     /// peer last acknowledged something (its SYN/ACK or ACK), if it did.
-    pub fn new(feedback_t_ns: Option<i64>) -> RetransKinds {
-        let mut k = RetransKinds::default();
+    /// `sack_permitted`: whether the handshake negotiated SACK (None: not captured; then
+    /// the first SACK option seen tells).
+    pub fn new(feedback_t_ns: Option<i64>, sack_permitted: Option<bool>) -> RetransKinds {
+        let mut k = RetransKinds { sack_negotiated: sack_permitted, ..RetransKinds::default() };
         if let Some(t) = feedback_t_ns {
             k.recent[0] = t;
             k.recent_n = 1;
@@ -238,6 +262,8 @@ impl RetransKinds {
         self.sack_seen |= !a.sack.is_empty() || a.sack_unreadable;
         if advanced {
             self.dupacks = 0;
+            self.resent_in_run = false;
+            self.late_dupack_ns = None;
         } else if a.duplicate {
             self.dupacks = self.dupacks.saturating_add(1);
         }
@@ -254,6 +280,15 @@ impl RetransKinds {
         // Linux without SACK, 8 % loss, at the sender: a timeout and its 8 slow-start
         // re-sends were read as 9 fast retransmissions.
         let clocking_dupack = a.duplicate && a.sack.is_empty() && (self.sack_seen || self.dupacks <= NEWRENO_DUPTHRESH);
+        // Until the run's first re-send, though, each later one may be the one: a sender
+        // that has seen reordering waits for more than three (Linux raises its
+        // threshold, tp->reordering, up to net.ipv4.tcp_max_reordering). Kept apart
+        // (`Record::late_dupack_ago_us`): only at the sender does the capture see every
+        // re-send of the run; past it the run's fast retransmission may have been lost
+        // before the capture point, and the timeout after it would read as clocked.
+        if a.duplicate && a.sack.is_empty() && !self.sack_seen && !clocking_dupack && !self.resent_in_run {
+            self.late_dupack_ns = Some(a.t_ns);
+        }
         if advanced || new_sack || cut_sack || clocking_dupack {
             if let Some(last) = self.records.last_mut() {
                 last.feedback_after = last.feedback_after.saturating_add(1);
@@ -291,7 +326,15 @@ impl RetransKinds {
         // No ACK since the tracker began: SND.UNA is what it was at the retransmission.
         let una = self.una.unwrap_or(last.una);
         let edge = self.sack_high.map_or(una, |h| h.max(una));
-        let cumulative = (a.ack > edge).then_some((edge, a.ack));
+        // Without SACK, a cumulative ACK that also covers a re-sent byte is no evidence:
+        // the receiver may have had the originals only because the re-send filled the
+        // hole below them (Linux tcp_clean_rtx_queue clears FLAG_ORIG_SACK_ACKED for a
+        // non-SACK ACK that covers any retransmitted segment). A Reno download at 6 %
+        // loss, captured at the sender: the ACK of a backoff timeout's re-send and of
+        // 10 segments above it read as F-RTO's undo, and 45 of the kernel's
+        // TCPSlowStartRetrans as fast retransmissions.
+        let sack = self.sack_negotiated.unwrap_or(false) || self.sack_seen;
+        let cumulative = (a.ack > edge && (sack || !self.overlaps_resent(edge, a.ack))).then_some((edge, a.ack));
         let sacked = a.sack.iter().filter(|b| b.1 > edge && b.1 > a.ack && b.0 < b.1).map(|b| (b.0.max(edge), b.1));
         let lowest_original = cumulative
             .into_iter()
@@ -305,6 +348,14 @@ impl RetransKinds {
             last.original_acked_at_ns = a.t_ns;
             last.original_acked_lo = lo;
         }
+    }
+
+    /// Whether any outstanding retransmission (of the newest `RESENT_SCAN`) re-sent a
+    /// byte of [lo, hi).
+    fn overlaps_resent(&self, lo: i64, hi: i64) -> bool {
+        const RESENT_SCAN: usize = 64;
+        let from = self.unacked_from.max(self.records.len().saturating_sub(RESENT_SCAN));
+        self.records[from..].iter().any(|r| r.seq < hi && r.end > lo)
     }
 
     /// Whether the outstanding retransmissions (the newest `RESENT_SCAN`) cover every
@@ -404,6 +455,11 @@ impl RetransKinds {
     #[allow(clippy::too_many_arguments)] // one argument per fact of the segment
     /// `syn`: a SYN, which only its timer re-sends (a timeout, whatever the timing).
     pub fn on_retransmission(&mut self, row: Option<u32>, t_ns: i64, seq: i64, end: i64, high: i64, una: Option<i64>, tsval: Option<u32>, syn: bool) {
+        let late_dupack_ago_us = match (self.resent_in_run, self.late_dupack_ns) {
+            (false, Some(t)) => u32::try_from((t_ns - t).max(0) / 1000).unwrap_or(u32::MAX),
+            _ => u32::MAX,
+        };
+        self.resent_in_run = true;
         if self.records.len() >= MAX_RECORDS {
             self.overflow += 1;
             return;
@@ -441,6 +497,7 @@ impl RetransKinds {
             original_acked_at_ns: i64::MAX,
             original_acked_lo: i64::MAX,
             dupacks_before: u8::try_from(self.dupacks).unwrap_or(u8::MAX),
+            late_dupack_ago_us,
         });
     }
 

@@ -18,6 +18,17 @@ fn at_sender(rest: Vec<Seg>) -> Analysis {
     run(v)
 }
 
+/// [`at_sender`] with SACK negotiated (both SYNs offer it, RFC 2018 §2).
+fn at_sack_sender(rest: Vec<Seg>) -> Analysis {
+    let mut v = vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7).sack_ok(),
+        Seg::b_to_a(0.020).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).sack_ok(),
+        Seg::a_to_b(0.0201).seq(1001).ack(5001).win(502),
+    ];
+    v.extend(rest);
+    run(v)
+}
+
 fn data(t: f64, seq: u32) -> Seg {
     Seg::a_to_b(t).seq(seq).ack(5001).len(1000)
 }
@@ -329,8 +340,13 @@ fn a_slow_handshake_does_not_hide_refills() {
 /// `dsack`: the ACK that finally comes back reports 1001 twice (a D-SACK below the
 /// cumulative ACK, RFC 2883 §4).
 fn outage_then_timeout(dsack: bool) -> Analysis {
+    outage_then_timeout_with(dsack, true)
+}
+
+fn outage_then_timeout_with(dsack: bool, sack_negotiated: bool) -> Analysis {
     let first_ack = if dsack { ack(0.351, 3001).sack(&[(1001, 2001)]) } else { ack(0.351, 3001) };
-    at_sender(vec![
+    let handshake = if sack_negotiated { at_sack_sender } else { at_sender };
+    handshake(vec![
         data(0.030, 1001),
         data(0.031, 2001),
         data(0.032, 3001),
@@ -367,6 +383,40 @@ fn f_rto_an_ack_of_data_never_resent_undoes_the_timeout() {
     let b = outage_then_timeout(false);
     assert_eq!(kinds(&b), [fb::KIND_RTO, fb::KIND_FAST, fb::KIND_FAST]);
     assert_eq!(counts(&b.connections[0].directions[0]), [3, 1, 0, 2, 0, 0]);
+}
+
+#[test]
+fn at_the_sender_a_raised_duplicate_ack_threshold_still_clocks_the_fast_retransmission() {
+    // No SACK, a 20 ms path. 1001 is lost; each of 2001..21001 brings a duplicate ACK,
+    // 2.5 ms apart (the sender's new data, paced). A sender that has seen reordering
+    // waits for more than three (Linux: tp->reordering): it re-sends 1001 1 ms after the
+    // twentieth, 43.5 ms (two round trips) after the third — a fast retransmission, not
+    // a timeout.
+    let mut timed: Vec<(f64, Seg)> = (0..21).map(|k| (0.030 + 0.0025 * k as f64, 1001 + 1000 * k)).map(|(t, seq)| (t, data(t, seq))).collect();
+    timed.extend((0..20).map(|k| 0.051 + 0.0025 * k as f64).map(|t| (t, ack(t, 1001))));
+    timed.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut v: Vec<Seg> = timed.into_iter().map(|(_, seg)| seg).collect();
+    v.push(data(0.0995, 1001));
+    v.push(ack(0.1205, 22001));
+    let a = at_sender(v);
+    assert_eq!(kinds(&a), [fb::KIND_FAST]);
+    // Past the sender (a receiver-side capture) the run's re-send may have been lost
+    // before the capture point: only the first three count there (not tested here:
+    // this capture is the sender's).
+}
+
+#[test]
+fn without_sack_an_ack_that_also_covers_the_re_send_is_no_f_rto_evidence() {
+    // The same exchange on a connection without SACK: that ACK covers the re-sent
+    // 1001..2001 too, and a cumulative ACK cannot tell which copy filled the hole, so
+    // Linux does not count it as F-RTO's evidence (tcp_clean_rtx_queue clears
+    // FLAG_ORIG_SACK_ACKED for a non-SACK ACK of any retransmitted segment) and stays
+    // in the timeout's loss state: 3001 and 4001 are slow-start re-sends. (Linux, BBR,
+    // no SACK, 6 % loss, at the sender: read as undone, 45 of the kernel's 441
+    // TCPSlowStartRetrans were called fast.)
+    let b = outage_then_timeout_with(false, false);
+    assert_eq!(kinds(&b), [fb::KIND_RTO, fb::KIND_SLOW_START, fb::KIND_SLOW_START]);
+    assert_eq!(counts(&b.connections[0].directions[0]), [3, 1, 0, 0, 2, 0]);
 }
 
 #[test]
