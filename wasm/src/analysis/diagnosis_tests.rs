@@ -114,6 +114,24 @@ fn loss_limited_in_recovery() {
 }
 
 #[test]
+fn a_rate_at_the_mathis_bound_is_loss_though_recovery_was_short() {
+    // The same sender held at 10 segments, one segment in 300 lost: each SACK recovery
+    // takes two round trips, under 10 % of the time, but the rate (41 Mbit/s) sits at
+    // the loss-based bound for 0.3 % loss at 2.8 ms (Mathis et al.: ≈ 88 Mbit/s; within
+    // 1.5×): the window that loss halves was the limit → "loss". (Linux CUBIC at 0.5 %
+    // loss, 400 Mbit/s, 4.1 ms, captured at the sender: 9 % in recovery, 60 Mbit/s, read
+    // "path"; its receiver-side twin, 15 %, "loss".)
+    let mut c = Cols::new(1024.0 * KIB);
+    let mut sim = Sim::new(1024.0 * KIB, 0.0028, 10e9);
+    sim.cwnd = 10.0 * M;
+    sim.lose = (0..40).map(|k| 50 + 300 * k).collect();
+    sim.run(&mut c, 0.1, 1.0, 1.1);
+    let (d, _) = diag(&c);
+    assert!(d.shares.loss < 0.1, "{:?}", d.shares);
+    assert_eq!(d.limit, "loss", "{:?} {}", d.shares, d.text);
+}
+
+#[test]
 fn loss_holding_down_the_congestion_window() {
     // A sender whose congestion window stays at 10 segments (what 1 % random loss does
     // to it) under a 1 MiB receive window, 2.8 ms RTT, fast link, 1 % of segments lost.
