@@ -474,11 +474,12 @@ fn loss_held_cwnd(f: &Facts) -> bool {
     // Not where the round trip beyond a receiver-side capture is known only by its
     // minimum: a queue there would make the bound far lower (rx-bufferbloat-nots.pcap:
     // at the bound with the 10 ms minimum, 9× above it with the 90 ms the sender saw).
-    let at_the_bound = bound.is_finite() && f.rate <= AT_MATHIS * bound && !far_part_unseen(f.conn);
+    let at_the_bound = bound.is_finite() && f.rate <= AT_MATHIS * bound && f.rate * AT_MATHIS >= bound && !far_part_unseen(f.conn);
     retransmissions(f) > 0 && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !queueing(f)
 }
 
-/// A rate this close to the Mathis bound is that bound's.
+/// A rate this close to the Mathis bound (within this factor either way) is that
+/// bound's; far below it, something else held the flow down.
 pub const AT_MATHIS: f64 = 1.5;
 
 fn rate_phrase(f: &Facts) -> String {
@@ -679,10 +680,12 @@ fn timeouts_clause(f: &Facts) -> Option<String> {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
     // Which timers the capture shows (retrans_kinds.rs): a kernel counts a tail loss
     // probe (RFC 8985 §7, TCPLossProbes) apart from a timeout (RFC 6298, TCPTimeouts).
+    // Probes first, as an outage's episode names them (diagnosis_episodes.rs): a probe
+    // fires before the timeout it may save.
     let timers = match (sender.rto_events, sender.tail_loss_probes) {
         (_, 0) => None,
         (0, p) => Some(plural(p, "tail loss probe")),
-        (t, p) => Some(format!("{} and {}", plural(t, "retransmission timeout"), plural(p, "tail loss probe"))),
+        (t, p) => Some(format!("{} and {}", plural(p, "tail loss probe"), plural(t, "retransmission timeout"))),
     };
     (rto > 0.0).then(|| match timers {
         Some(which) => format!("{} of it waiting on {which}", format_duration(rto)),
@@ -721,10 +724,10 @@ fn loss_text(f: &Facts) -> String {
         // reply is found. rr-style takes at 5 % loss, 5,000-byte replies on a 50 ms
         // path: 41 % recovering, 2 s of it on 1 timeout and 5 tail loss probes.
         t += &format!(
-            ". Each loss cost the reply round trips, not bandwidth: a lost segment is re-sent \
-             a round trip later at best, and one at the end of a reply, which no later \
+            ". Each loss cost the reply extra round trips, not bandwidth: a lost segment is \
+             re-sent a round trip later at best, and one at the end of a reply, which no later \
              segment's ACK can report, only when the sender's probe timer or retransmission \
-             timeout fires. {} request/response turns took {} of the time",
+             timeout fires. Request/response turns ({}) took {} of the time",
             f.sh.turns,
             format_percent(f.sh.turn_time / f.sh.active)
         );

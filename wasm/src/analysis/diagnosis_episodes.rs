@@ -95,7 +95,6 @@ pub fn priority(kind: &str) -> u8 {
     }
 }
 
-/// Intervals less than MERGE_S apart joined: (start, end, how many).
 /// The timers behind an outage's `n` timeout stalls in [a, b], by the kind of the
 /// retransmission that ended each (retrans_kinds.rs): "1 tail loss probe and 2
 /// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts);
@@ -105,7 +104,11 @@ pub fn priority(kind: &str) -> u8 {
 fn timers_words(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
     use super::columns::flag_bits as fb;
     let (mut timeouts, mut probes) = (0u32, 0u32);
-    for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
+    // The stalls are in time order: only those starting in [a, b) are looked at (an
+    // outage per stall would otherwise cost stalls² here).
+    let from = stalls.partition_point(|s| s.start < a);
+    let to = stalls.partition_point(|s| s.start < b);
+    for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
         let flags = packets.rows_of(s.frame_before, s.frame_after).map_or(0, |(_, j)| packets.flags[j]);
         timeouts += u32::from(flags & fb::KIND_RTO != 0);
         probes += u32::from(flags & fb::KIND_TLP != 0);
@@ -119,6 +122,7 @@ fn timers_words(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64
     }
 }
 
+/// Intervals less than MERGE_S apart joined: (start, end, how many).
 fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
     let mut out: Vec<(f64, f64, usize)> = Vec::new();
     for &(a, b) in spans {

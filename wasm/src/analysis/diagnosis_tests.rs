@@ -115,20 +115,27 @@ fn loss_limited_in_recovery() {
 
 #[test]
 fn a_rate_at_the_mathis_bound_is_loss_though_recovery_was_short() {
-    // The same sender held at 10 segments, one segment in 300 lost: each SACK recovery
-    // takes two round trips, under 10 % of the time, but the rate (41 Mbit/s) sits at
-    // the loss-based bound for 0.3 % loss at 2.8 ms (Mathis et al.: ≈ 88 Mbit/s; within
-    // 1.5×): the window that loss halves was the limit → "loss". (Linux CUBIC at 0.5 %
-    // loss, 400 Mbit/s, 4.1 ms, captured at the sender: 9 % in recovery, 60 Mbit/s, read
-    // "path"; its receiver-side twin, 15 %, "loss".)
-    let mut c = Cols::new(1024.0 * KIB);
-    let mut sim = Sim::new(1024.0 * KIB, 0.0028, 10e9);
-    sim.cwnd = 10.0 * M;
-    sim.lose = (0..40).map(|k| 50 + 300 * k).collect();
-    sim.run(&mut c, 0.1, 1.0, 1.1);
-    let (d, _) = diag(&c);
+    // A sender held at 40 segments (166 Mbit/s at 2.8 ms), one segment in 1,200 lost:
+    // each SACK recovery takes two round trips, under 10 % of the time, but the rate sits
+    // at the loss-based bound for 0.08 % loss at 2.8 ms (Mathis et al.: ≈ 175 Mbit/s;
+    // within 1.5× either way): the window that loss halves was the limit → "loss".
+    // (Linux CUBIC at 0.5 % loss, 400 Mbit/s, 4.1 ms, captured at the sender: 9 % in
+    // recovery, 60 Mbit/s against a bound of 55, read "path"; its receiver-side twin,
+    // 15 % in recovery, "loss".)
+    let at = |cwnd: f64, every: u32| {
+        let mut c = Cols::new(4096.0 * KIB);
+        let mut sim = Sim::new(4096.0 * KIB, 0.0028, 10e9);
+        sim.cwnd = cwnd * M;
+        sim.lose = (0..40).map(|k| 50 + every * k).collect();
+        sim.run(&mut c, 0.1, 1.0, 1.1);
+        diag(&c).0
+    };
+    let d = at(40.0, 1200);
     assert!(d.shares.loss < 0.1, "{:?}", d.shares);
     assert_eq!(d.limit, "loss", "{:?} {}", d.shares, d.text);
+    // Far below the bound (10 segments, 41 Mbit/s, against 175): not the loss's doing.
+    let d = at(10.0, 1200);
+    assert_eq!(d.limit, "path", "{:?} {}", d.shares, d.text);
 }
 
 #[test]

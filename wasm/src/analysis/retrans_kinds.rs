@@ -140,9 +140,11 @@ impl Record {
     /// needed the lag to reach the sender and the retransmission to come back).
     /// None: no feedback ever. When all kept feedback ACKs are within the lag, the
     /// receiver was sending feedback continuously: 0.
-    fn quiet_ns(&self, lag_ns: i64) -> Option<i64> {
-        // At the sender a run's late duplicate ACK counts too (`late_dupack_ago_us`).
-        let late = (lag_ns <= 0 && self.late_dupack_ago_us != u32::MAX).then(|| i64::from(self.late_dupack_ago_us) * 1000);
+    /// `at_sender`: the capture was taken at this direction's sender (vantage.rs), where
+    /// a run's late duplicate ACK counts too (`late_dupack_ago_us`). Not merely lag 0:
+    /// the lag is 0 also where the vantage is unknown.
+    fn quiet_ns(&self, lag_ns: i64, at_sender: bool) -> Option<i64> {
+        let late = (at_sender && self.late_dupack_ago_us != u32::MAX).then(|| i64::from(self.late_dupack_ago_us) * 1000);
         let strict = self.strict_quiet_ns(lag_ns);
         match (strict, late) {
             (Some(q), Some(l)) => Some(q.min(l)),
@@ -502,11 +504,11 @@ impl RetransKinds {
     }
 
     /// Classifies every record. `lag_ns`: the sender lag (capture → sender →
-    /// capture); `rtt_ns`: the path RTT (None: unknown, then only feedback-free
+    /// capture); `at_sender`: the capture is known to be at this direction's sender; `rtt_ns`: the path RTT (None: unknown, then only feedback-free
     /// retransmissions — no feedback ever — count as timer-driven); `smss`: the
     /// sender's segment size (handshake.rs `send_mss`; None: one segment per frame).
     /// Returns the counts and (row, kind bits) for the stored rows, in row order.
-    pub fn finish(self, lag_ns: i64, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
+    pub fn finish(self, lag_ns: i64, at_sender: bool, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
         let mut c = KindCounts { retransmitted_segments: self.overflow, ..KindCounts::default() };
         // Segments of one retransmitted frame: a frame larger than the SMSS is a TSO /
         // GRO super-segment of ⌈len / SMSS⌉ (the kernel's tcp_skb_pcount).
@@ -599,7 +601,7 @@ impl RetransKinds {
             if recover.is_none() {
                 (period_needed, period_shown_needless_at, period_undone_at) = (false, i64::MIN, i64::MAX);
             }
-            let quiet = r.quiet_ns(lag_ns);
+            let quiet = r.quiet_ns(lag_ns, at_sender);
             // A hole below data the receiver has SACKed can also be re-sent by RACK's
             // reordering timer (RFC 8985 §6.3), which fires at most RACK.reo_wnd ≤ SRTT
             // (§6.2 step 4) after the ACK that armed it: up to about one round trip of

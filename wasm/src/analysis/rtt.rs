@@ -109,10 +109,10 @@ impl AckRtt {
 #[derive(Default, Debug)]
 pub struct TsRtt {
     sent: VecDeque<(u32, i64, bool)>,
-    /// The newest TSval this side sent, kept apart from `sent`, which an echo empties:
-    /// a segment carrying that TSval again after its echo (the peer answered within one
-    /// tick of our TSval clock) must not start a second clock for it.
-    last_sent: Option<u32>,
+    /// The newest TSval this side sent and when, kept apart from `sent`, which an echo
+    /// empties: a segment carrying that TSval again after its echo (the peer answered
+    /// within one tick of our TSval clock) must not start a second clock for it.
+    last_sent: Option<(u32, i64)>,
     /// The peer's new data as it arrived (see `on_echo`); made at its first segment.
     peer_data: Option<Box<ArrivalGaps>>,
 }
@@ -194,7 +194,11 @@ impl TsRtt {
     /// `peer_busy`: after this segment the peer still had unacknowledged data, so
     /// its next data segment is clocked by our ACK rather than by its application.
     pub fn on_send(&mut self, tsval: u32, t_ns: i64, peer_busy: bool) {
-        if let Some(last) = self.last_sent {
+        // Once every TSval was echoed and a second has passed (longer than any tick,
+        // RFC 7323 §5.4), any value starts a clock again: a µs clock wraps its sign in
+        // 36 minutes of idle, and one corrupt TSval far ahead must not block the rest.
+        let stale = self.sent.is_empty() && self.last_sent.is_some_and(|(_, t)| t_ns.saturating_sub(t) > 1_000_000_000);
+        if let Some((last, _)) = self.last_sent.filter(|_| !stale) {
             // RFC 7323 §5.3: TSvals are monotonic (mod 2^32); ignore repeats/older.
             // Compared with the newest ever sent, not the newest still pending: on a
             // path shorter than our tick the echo of TSval X comes back while we still
@@ -205,7 +209,7 @@ impl TsRtt {
                 return;
             }
         }
-        self.last_sent = Some(tsval);
+        self.last_sent = Some((tsval, t_ns));
         if self.sent.len() == MAX_PENDING {
             self.sent.pop_front();
         }

@@ -85,7 +85,14 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
         let Some(tracker) = side.kinds.take() else { continue };
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, rtt_bound_ns, offers.send_mss(d as u8));
+        // Whether the capture is at direction d's sender (vantage.rs names it for the data
+        // direction; the other direction's sender is the data receiver).
+        let at_sender = match path.vantage {
+            Vantage::Sender => d == data_direction as usize,
+            Vantage::Receiver => d != data_direction as usize,
+            _ => false,
+        };
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
         retrans_kinds::apply(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
