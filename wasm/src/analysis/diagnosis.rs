@@ -46,7 +46,7 @@
 //!    A receive-window share made mostly of zero-window stalls is `zero-window`.
 
 use super::bdp::{recommended_window, window_cap_bps};
-use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp};
+use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp, timers_phrase};
 use super::diagnosis_shares::{time_shares_with, TimeShares};
 use super::diagnosis_episodes as episodes;
 use super::stalls::{is_data_segment, SenderFacts};
@@ -680,21 +680,12 @@ fn timeouts_clause(f: &Facts) -> Option<String> {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
     // Which timers the capture shows (retrans_kinds.rs): a kernel counts a tail loss
     // probe (RFC 8985 §7, TCPLossProbes) apart from a timeout (RFC 6298, TCPTimeouts).
-    // Probes first, as an outage's episode names them (diagnosis_episodes.rs): a probe
-    // fires before the timeout it may save.
-    let timers = match (sender.rto_events, sender.tail_loss_probes) {
-        (_, 0) => None,
-        (0, p) => Some(plural(p, "tail loss probe")),
-        (t, p) => Some(format!("{} and {}", plural(p, "tail loss probe"), plural(t, "retransmission timeout"))),
-    };
+    // Named only where the capture shows a probe; else the stalls' generic words.
+    let timers = timers_phrase(sender.tail_loss_probes, sender.rto_events).filter(|_| sender.tail_loss_probes > 0);
     (rto > 0.0).then(|| match timers {
         Some(which) => format!("{} of it waiting on {which}", format_duration(rto)),
         None => format!("{} of it waiting on retransmission timeouts", format_duration(rto)),
     })
-}
-
-fn plural(n: u64, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Request/response turns took at least a quarter of the active time: replies short

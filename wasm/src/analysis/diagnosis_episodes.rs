@@ -14,7 +14,7 @@
 //!   retransmissions.
 
 use super::columns::flag_bits;
-use super::diagnosis_format::{format_duration, format_percent, format_timestamp};
+use super::diagnosis_format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
 use super::diagnosis_shares::TimeShares;
 use super::stalls::is_data_segment;
 use super::columns::{PacketColumns, RttSource};
@@ -103,23 +103,17 @@ pub fn priority(kind: &str) -> u8 {
 /// kind is known.
 fn timers_words(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
     use super::columns::flag_bits as fb;
-    let (mut timeouts, mut probes) = (0u32, 0u32);
+    let (mut timeouts, mut probes) = (0u64, 0u64);
     // The stalls are in time order: only those starting in [a, b) are looked at (an
     // outage per stall would otherwise cost stalls² here).
     let from = stalls.partition_point(|s| s.start < a);
     let to = stalls.partition_point(|s| s.start < b);
     for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
         let flags = packets.rows_of(s.frame_before, s.frame_after).map_or(0, |(_, j)| packets.flags[j]);
-        timeouts += u32::from(flags & fb::KIND_RTO != 0);
-        probes += u32::from(flags & fb::KIND_TLP != 0);
+        timeouts += u64::from(flags & fb::KIND_RTO != 0);
+        probes += u64::from(flags & fb::KIND_TLP != 0);
     }
-    let count = |k: u32, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
-    match (probes, timeouts) {
-        (0, 0) => count(n as u32, "retransmission timeout"),
-        (0, t) => count(t, "retransmission timeout"),
-        (p, 0) => count(p, "tail loss probe"),
-        (p, t) => format!("{} and {}", count(p, "tail loss probe"), count(t, "retransmission timeout")),
-    }
+    timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
 }
 
 /// Intervals less than MERGE_S apart joined: (start, end, how many).

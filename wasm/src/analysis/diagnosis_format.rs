@@ -88,6 +88,24 @@ pub fn format_timestamp(s: f64) -> String {
     format!("{:.3} s", s)
 }
 
+/// "1 tail loss probe", "2 retransmission timeouts".
+pub fn plural(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The loss-recovery timers, named as a kernel counts them (TCPLossProbes, TCPTimeouts),
+/// probes first (a probe fires before the timeout it may save): "5 tail loss probes and
+/// 1 retransmission timeout". None when there are neither. The loss text and the outage
+/// episodes say them the same way.
+pub fn timers_phrase(probes: u64, timeouts: u64) -> Option<String> {
+    match (probes, timeouts) {
+        (0, 0) => None,
+        (0, t) => Some(plural(t, "retransmission timeout")),
+        (p, 0) => Some(plural(p, "tail loss probe")),
+        (p, t) => Some(format!("{} and {}", plural(p, "tail loss probe"), plural(t, "retransmission timeout"))),
+    }
+}
+
 /// A share 0..1 as a whole percentage: 0.912 → "91 %".
 pub fn format_percent(share: f64) -> String {
     format!("{:.0} %", share * 100.0)

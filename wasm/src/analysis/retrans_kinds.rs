@@ -145,11 +145,9 @@ impl Record {
     /// the lag is 0 also where the vantage is unknown.
     fn quiet_ns(&self, lag_ns: i64, at_sender: bool) -> Option<i64> {
         let late = (at_sender && self.late_dupack_ago_us != u32::MAX).then(|| i64::from(self.late_dupack_ago_us) * 1000);
-        let strict = self.strict_quiet_ns(lag_ns);
-        match (strict, late) {
+        match (self.strict_quiet_ns(lag_ns), late) {
             (Some(q), Some(l)) => Some(q.min(l)),
-            (None, l) => l,
-            (q, None) => q,
+            (q, l) => q.or(l),
         }
     }
 
@@ -288,7 +286,7 @@ impl RetransKinds {
         // (`Record::late_dupack_ago_us`): only at the sender does the capture see every
         // re-send of the run; past it the run's fast retransmission may have been lost
         // before the capture point, and the timeout after it would read as clocked.
-        if a.duplicate && a.sack.is_empty() && !self.sack_seen && !clocking_dupack && !self.resent_in_run {
+        if a.duplicate && a.sack.is_empty() && !self.sack_seen && self.dupacks > NEWRENO_DUPTHRESH && !self.resent_in_run {
             self.late_dupack_ns = Some(a.t_ns);
         }
         if advanced || new_sack || cut_sack || clocking_dupack {
@@ -352,20 +350,20 @@ impl RetransKinds {
         }
     }
 
-    /// Whether any outstanding retransmission (of the newest `RESENT_SCAN`) re-sent a
-    /// byte of [lo, hi).
-    fn overlaps_resent(&self, lo: i64, hi: i64) -> bool {
+    /// The outstanding retransmissions, the newest `RESENT_SCAN` at most.
+    fn outstanding_resends(&self) -> &[Record] {
         const RESENT_SCAN: usize = 64;
-        let from = self.unacked_from.max(self.records.len().saturating_sub(RESENT_SCAN));
-        self.records[from..].iter().any(|r| r.seq < hi && r.end > lo)
+        &self.records[self.unacked_from.max(self.records.len().saturating_sub(RESENT_SCAN))..]
     }
 
-    /// Whether the outstanding retransmissions (the newest `RESENT_SCAN`) cover every
-    /// byte of [lo, hi).
+    /// Whether any outstanding retransmission re-sent a byte of [lo, hi).
+    fn overlaps_resent(&self, lo: i64, hi: i64) -> bool {
+        self.outstanding_resends().iter().any(|r| r.seq < hi && r.end > lo)
+    }
+
+    /// Whether the outstanding retransmissions cover every byte of [lo, hi).
     fn resent(&self, lo: i64, hi: i64) -> bool {
-        const RESENT_SCAN: usize = 64;
-        let from = self.unacked_from.max(self.records.len().saturating_sub(RESENT_SCAN));
-        let mut covering: Vec<(i64, i64)> = self.records[from..].iter().filter(|r| r.seq < hi && r.end > lo).map(|r| (r.seq, r.end)).collect();
+        let mut covering: Vec<(i64, i64)> = self.outstanding_resends().iter().filter(|r| r.seq < hi && r.end > lo).map(|r| (r.seq, r.end)).collect();
         covering.sort_unstable();
         let mut reached = lo;
         for (seq, end) in covering {
