@@ -453,7 +453,32 @@ fn loss_is_headlined_only_where_it_cost_rate() {
     assert_eq!(data(c).retransmissions, 223, "kernel: TcpRetransSegs 223");
     assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 93 Mbit/s"), "{}", c.diagnosis.text);
+    // Its best is what the receiver's ACKs report delivered (delivered.rs): 96 Mbit/s
+    // on the 100 Mbit/s link, where the data segments' own best bins at this sender
+    // read 103.
+    assert!(c.diagnosis.text.contains("steadily near its best of 96 Mbit/s"), "{}", c.diagnosis.text);
     assert_eq!(c.diagnosis.evidence.verdict, "link");
+}
+
+#[test]
+fn bbr_overflowing_a_shallow_queue_is_the_path_at_the_sender_too() {
+    // 100 Mbit/s, 20 ms, a 30 KB queue, no random loss, captured at the sender: the
+    // queue dropped 1090 segments (emulator), the kernel re-sent 1090, all fast
+    // (TcpRetransSegs = TCPFastRetrans 1090), and BBR kept pacing at the link's rate.
+    let s = open("bbr-shallow-queue.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    assert_eq!((data(c).retransmissions, data(c).fast_retransmissions, data(c).rto_events), (1090, 1090, 0));
+    assert_eq!(c.vantage, tcpscope_core::analysis::Vantage::Sender);
+    // Recovery took 33 % of the time, but the flow ran at 96 Mbit/s, its delivered best
+    // 97 (the data segments' p90 bins here read 134: the sender offered more than the
+    // link carried), so the loss cost only the 8.5 % sent twice: the path, as the
+    // receiver-side capture of the same link says.
+    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    assert!(
+        c.diagnosis.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 96 Mbit/s while active, steadily near its best of 97 Mbit/s. 8.5 % of the bytes sent were retransmissions"),
+        "{}",
+        c.diagnosis.text
+    );
 }
 
 #[test]

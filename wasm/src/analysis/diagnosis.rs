@@ -49,9 +49,9 @@ use super::bdp::{recommended_window, window_cap_bps};
 use super::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp, timers_phrase};
 use super::diagnosis_shares::{time_shares_with, TimeShares};
 use super::diagnosis_episodes as episodes;
-use super::stalls::{is_data_segment, SenderFacts};
-use super::throughput::Bins;
-use super::columns::{PacketColumns, RttSource};
+use super::stalls::SenderFacts;
+use super::columns::{PacketColumns, RttSource, SackSource};
+use super::delivered;
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -81,14 +81,19 @@ const CAUSE_WORDS: [&str; 6] = [
 /// measured parts, as `ConnStore::columns` gives them (round_trips.rs adds the rest;
 /// `Analysis::columns` has added it already).
 pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -> Diagnosis {
-    diagnose_rows(conn, &cols.packets, &cols.rtt, tick)
+    let one_direction = super::one_direction::judge(conn, &cols.packets);
+    let rows = Rows { packets: &cols.packets, rtt: &cols.rtt, sacks: &cols.sack };
+    diagnose_keeping_spans(conn, rows, tick, None, None, one_direction)
 }
 
-/// [`diagnose`] with the RTT samples from any source (summary.rs reads them from
-/// the compact store instead of materializing RTT columns).
-pub fn diagnose_rows(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, tick: f64) -> Diagnosis {
-    let one_direction = super::one_direction::judge(conn, packets);
-    diagnose_keeping_spans(conn, packets, rtt, tick, None, None, one_direction)
+/// What the diagnosis reads of a connection's rows: the packet columns, and the RTT
+/// samples and SACK blocks from any source (summary.rs reads those two from the
+/// compact store instead of materializing them).
+#[derive(Clone, Copy)]
+pub struct Rows<'a> {
+    pub packets: &'a PacketColumns,
+    pub rtt: &'a dyn RttSource,
+    pub sacks: &'a dyn SackSource,
 }
 
 /// [`diagnose_rows`]; with `spans`, the data direction's window-limited spans from the
@@ -99,13 +104,13 @@ pub fn diagnose_rows(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dy
 /// the connection (summary.rs needs it first, for the rate's clock: one pass, not two).
 pub fn diagnose_keeping_spans(
     conn: &ConnectionSummary,
-    packets: &PacketColumns,
-    rtt: &dyn RttSource,
+    rows: Rows,
     tick: f64,
     spans: Option<&mut (u8, Vec<(f64, f64)>, f64)>,
     facts: Option<&SenderFacts>,
     one_direction: Option<super::one_direction::OneDirection>,
 ) -> Diagnosis {
+    let Rows { packets, rtt, sacks } = rows;
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     let receiver = &conn.directions[1 - d as usize];
@@ -148,7 +153,7 @@ pub fn diagnose_keeping_spans(
         };
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
-    let sustained_best_bps = sustained_best_bps(packets, d, min_rtt);
+    let sustained_best_bps = delivered::sustained_best_bps(packets, sacks, d, min_rtt);
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
@@ -235,7 +240,7 @@ struct Facts<'a> {
     conn: &'a ConnectionSummary,
     /// Capture clock tick, s.
     tick: f64,
-    /// p90 of the rate over ≥ 100 ms bins (`sustained_best_bps`), bit/s.
+    /// p90 of the delivered rate over ≥ 100 ms bins (delivered.rs), bit/s.
     sustained_best_bps: f64,
     /// An episode shows the network slowing the bursts down (loss, outage).
     network_periods: bool,
@@ -351,30 +356,15 @@ fn loss_matters(f: &Facts) -> bool {
 pub const LOSS_COST_MATTERS: f64 = 0.1;
 
 /// What loss cost a sender that did not back off: how far its mean while active
-/// stayed below its sustained best (the p90 of its rate over bins of at least
-/// 100 ms or 4 path RTTs, first and last bins left out), and never less than the
+/// stayed below its sustained best (the p90 of the rate its receiver's ACKs report
+/// delivered over bins of at least 100 ms or 4 path RTTs, first and last bins left
+/// out: delivered.rs), and never less than the
 /// retransmitted share. A sender at the link's rate throughout (BBR pacing through
 /// random loss) loses only what it sent twice.
 fn loss_cost(f: &Facts) -> f64 {
     let best = f.sustained_best_bps;
     let shortfall = if best.is_finite() && best > 0.0 { (1.0 - f.rate / best).max(0.0) } else { 0.0 };
     shortfall.max(loss_rate(f))
-}
-
-/// The data direction's sustained best rate (see `loss_cost`), bit/s; NaN with
-/// fewer than 5 whole bins.
-fn sustained_best_bps(p: &PacketColumns, d: u8, rtt: f64) -> f64 {
-    let mut bins = Bins::new(if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 });
-    for i in (0..p.t.len()).filter(|&i| is_data_segment(p, i, d)) {
-        bins.add(p.t[i], p.len[i]);
-    }
-    let rates = bins.rates_bps();
-    if rates.len() < 7 {
-        return f64::NAN;
-    }
-    let mut r = rates[1..rates.len() - 1].to_vec();
-    r.sort_by(|a, b| a.total_cmp(b));
-    r[((r.len() - 1) as f64 * 0.9).round() as usize]
 }
 
 /// Headline of a flow with much loss that loss did not slow down (issue 13: "a BBR

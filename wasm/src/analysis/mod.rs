@@ -10,6 +10,7 @@ pub mod columns;
 pub mod connections;
 pub(crate) mod datagram_ids;
 pub mod delayed_ack;
+pub mod delivered;
 pub mod unseen_timeout;
 pub mod diagnosis;
 pub mod diagnosis_format;

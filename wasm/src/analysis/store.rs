@@ -18,7 +18,7 @@
 //! that, so no more than one chunk of slack per log (and small connections are
 //! shrunk to fit at the end of the capture): store_log.rs.
 
-use super::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns};
+use super::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns, SackSource};
 use super::store_log::ByteLog;
 
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
@@ -315,6 +315,12 @@ impl ConnStore {
 }
 
 /// The RTT columns' values without building them (the diagnosis at finish).
+impl SackSource for ConnStore {
+    fn for_each_sack_right_edge(&self, f: &mut dyn FnMut(f64, u8, f64)) {
+        self.for_each_sack(|t, dir, _, right| f(secs(t), dir, right as f64));
+    }
+}
+
 impl RttSource for ConnStore {
     fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8)) {
         self.for_each_rtt(|t, dir, rtt_ns, kind| f(secs(t), dir, rtt_ns as f64 / 1e6, kind));

@@ -175,7 +175,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();
-    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, &cols.packets, &store, tick, kept.as_mut(), data_facts, one_direction);
+    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, diagnosis::Rows { packets: &cols.packets, rtt: &store, sacks: &store }, tick, kept.as_mut(), data_facts, one_direction);
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)
