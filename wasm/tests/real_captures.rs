@@ -585,3 +585,18 @@ fn an_ack_that_only_came_once_a_hole_was_filled_times_no_round_trip() {
         assert!(c.diagnosis.episodes.iter().all(|e| e.kind != "delay-spike"), "{:?}", c.diagnosis.episodes);
     }
 }
+
+#[test]
+fn the_timers_quoted_with_the_stall_time_are_those_that_ended_the_stalls() {
+    // rr-loss.pcap: the sender re-sent by 6 tail loss probes and 3 timeouts in all (the
+    // kernel's TCPLossProbeRecovery 6, TCPTimeouts 3), but only 6 gaps reached the
+    // stall threshold: 3 ended by a probe, 3 by a timeout (the other 3 probes ended no
+    // stall, so none of the 1.4 s is theirs). Before, the sentence paired the stalls'
+    // 1.4 s with all 6 probes.
+    let s = open("rr-loss.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let d = data(c);
+    assert_eq!((d.tail_loss_probes, d.rto_events), (6, 3));
+    assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&6));
+    assert!(c.diagnosis.text.contains("1.4 s of it waiting on 3 tail loss probes and 3 retransmission timeouts;"), "{}", c.diagnosis.text);
+}

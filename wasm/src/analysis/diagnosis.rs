@@ -156,7 +156,8 @@ pub fn diagnose_keeping_spans(
     let sustained_best_bps = delivered::sustained_best_bps(packets, sacks, d, min_rtt);
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods };
+    let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
+    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods, timer_stalls };
     if let Some(od) = one_direction {
         let text = super::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
@@ -244,6 +245,9 @@ struct Facts<'a> {
     sustained_best_bps: f64,
     /// An episode shows the network slowing the bursts down (loss, outage).
     network_periods: bool,
+    /// (tail loss probes, timeouts) that ended the data direction's timeout stalls
+    /// (diagnosis_episodes.rs `timer_counts`).
+    timer_stalls: (u64, u64),
 }
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
@@ -667,11 +671,13 @@ fn path_text(f: &Facts) -> String {
 /// timeout stalls: their time is part of the loss share (diagnosis_shares.rs add_stall).
 fn timeouts_clause(f: &Facts) -> Option<String> {
     let rto = f.sh.stall_by_cause[2];
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    // Which timers the capture shows (retrans_kinds.rs): a kernel counts a tail loss
+    // Which timers ended those stalls (retrans_kinds.rs): a kernel counts a tail loss
     // probe (RFC 8985 §7, TCPLossProbes) apart from a timeout (RFC 6298, TCPTimeouts).
-    // Named only where the capture shows a probe; else the stalls' generic words.
-    let timers = timers_phrase(sender.tail_loss_probes, sender.rto_events).filter(|_| sender.tail_loss_probes > 0);
+    // Named only where a probe ended one; else the stalls' generic words. Counted over
+    // the same stalls whose time is quoted: a probe or timeout that ended no stall (a
+    // gap shorter than the threshold) took none of that time.
+    let (probes, timeouts) = f.timer_stalls;
+    let timers = timers_phrase(probes, timeouts).filter(|_| probes > 0);
     (rto > 0.0).then(|| match timers {
         Some(which) => format!("{} of it waiting on {which}", format_duration(rto)),
         None => format!("{} of it waiting on retransmission timeouts", format_duration(rto)),

@@ -96,12 +96,20 @@ pub fn priority(kind: &str) -> u8 {
 }
 
 /// The timers behind an outage's `n` timeout stalls in [a, b], by the kind of the
-/// retransmission that ended each (retrans_kinds.rs): "1 tail loss probe and 2
-/// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts);
-/// a stall ended otherwise (by the ACK of the re-sent data, or by data whose kind the
-/// capture cannot tell) is left out of the words. "n retransmission timeouts" when no
-/// kind is known.
+/// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
+/// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
+/// "n retransmission timeouts" when no kind is known.
 fn timers_words(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
+    let (probes, timeouts) = timer_counts(stalls, packets, a, b);
+    timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
+}
+
+/// (tail loss probes, retransmission timeouts) that ended the timeout stalls starting
+/// in [a, b): the kind of the retransmission after each (retrans_kinds.rs). A stall
+/// ended otherwise (by the ACK of the re-sent data, or by data whose kind the capture
+/// cannot tell) counts as neither. The loss text quotes these with the stalls' time,
+/// so count and time are of the same stalls.
+pub fn timer_counts(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
     use super::columns::flag_bits as fb;
     let (mut timeouts, mut probes) = (0u64, 0u64);
     // The stalls are in time order: only those starting in [a, b) are looked at (an
@@ -113,7 +121,7 @@ fn timers_words(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64
         timeouts += u64::from(flags & fb::KIND_RTO != 0);
         probes += u64::from(flags & fb::KIND_TLP != 0);
     }
-    timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
+    (probes, timeouts)
 }
 
 /// Intervals less than MERGE_S apart joined: (start, end, how many).
