@@ -322,7 +322,14 @@ impl Conn {
         let mut id_step = IdStep::Unknown;
         if let Some(id) = seg.frame_id.ip_id {
             if seg.payload_len > 0 && fwd.ids.is_none() {
-                fwd.ids = Some(Box::default());
+                let mut ids = Box::<DatagramIds>::default();
+                // The direction's first data seen starts beyond its first byte (the
+                // handshake set where that is): the datagrams that carried the bytes
+                // before it were sent and never reached the capture.
+                if let Some(p) = prev_next.filter(|&p| lost && p < seq_rel) {
+                    ids.lost_before_first((seq_rel - p) as u64, self.offers.send_mss(d as u8));
+                }
+                fwd.ids = Some(ids);
             }
             if let Some(ids) = fwd.ids.as_mut() {
                 let control = seg.flags & (SYN | RST) != 0;
