@@ -353,6 +353,13 @@ impl Conn {
         let hs = &mut self.handshake;
         if is_syn {
             self.offers.on_segment(seg, d as u8);
+            // A SYN with data (TCP Fast Open, RFC 7413 §3) made its side's tracker before
+            // the SYN/ACK told whether SACK was negotiated: tell it now.
+            if has_ack {
+                if let Some(kinds) = rev.kinds.as_mut() {
+                    kinds.learn_sack(self.offers.sack_permitted());
+                }
+            }
             window::on_syn(&mut fwd.scale, &mut rev.scale, has_ack, seg.options.window_scale);
             if !has_ack {
                 self.ts_mru_syn = seg.ts_ns;

@@ -239,6 +239,12 @@ pub struct PeerAck<'a> {
 }
 
 impl RetransKinds {
+    /// The handshake completed after this tracker was made (its side's SYN carried
+    /// data): SACK per the handshake, unless already known.
+    pub fn learn_sack(&mut self, sack_permitted: Option<bool>) {
+        self.sack_negotiated = self.sack_negotiated.or(sack_permitted);
+    }
+
     /// A tracker for a side about to send its first data; `feedback_t_ns`: when the
     /// peer last acknowledged something (its SYN/ACK or ACK), if it did.
     /// `sack_permitted`: whether the handshake negotiated SACK (None: not captured; then

@@ -420,6 +420,35 @@ fn without_sack_an_ack_that_also_covers_the_re_send_is_no_f_rto_evidence() {
 }
 
 #[test]
+fn a_fast_open_syn_with_data_learns_sack_from_the_syn_ack() {
+    // The SACK exchange of f_rto_an_ack_of_data_never_resent_undoes_the_timeout, on a
+    // connection whose SYN carried its first 1,000 bytes (TCP Fast Open, RFC 7413 §3:
+    // the SYN occupies sequence 0, its data 1..1001, the SYN/ACK acknowledges 1001). The
+    // sender's tracker starts at that SYN, before the SYN/ACK says SACK was negotiated:
+    // it must still know it (before: unknown, taken as no SACK, and 3001 and 4001 read
+    // as slow-start re-sends of a timeout that was in fact undone).
+    let mut v = vec![
+        Seg::a_to_b(0.0).seq(0).len(1000).flags(SYN).win(64240).wscale(7).sack_ok().tfo(),
+        Seg::b_to_a(0.020).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).sack_ok(),
+        Seg::a_to_b(0.0201).seq(1001).ack(5001).win(502),
+    ];
+    v.extend([
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        data(0.033, 4001),
+        data(0.330, 1001),
+        ack(0.351, 3001),
+        data(0.35102, 3001),
+        ack(0.372, 4001),
+        data(0.37202, 4001),
+        ack(0.393, 5001),
+    ]);
+    let a = run(v);
+    assert_eq!(kinds(&a), [fb::KIND_RTO, fb::KIND_FAST, fb::KIND_FAST]);
+}
+
+#[test]
 fn f_rto_does_not_judge_a_timeout_during_fast_recovery() {
     // 1001 and 4001 are lost; 2001, 3001, 5001 and 6001 arrive: four ACKs of 1001, three
     // of them duplicates → fast retransmit of 1001 (RFC 5681 §3.2), lost again. The
