@@ -645,11 +645,10 @@ fn path_text(f: &Facts) -> String {
     };
     let mut t = format!("{opening}; {} with {}", rate_phrase(f), rtt_phrase(f));
     if f.max_window.is_finite() && f.min_rtt > 0.0 {
-        t += &format!(
-            ", below the {} that the {} window would allow",
-            format_rate(window_cap_bps(f.max_window, f.min_rtt)),
-            format_bytes(f.max_window)
-        );
+        t += &match window_allows(f) {
+            Some(cap) => format!(", below the {cap} that the {} window would allow", format_bytes(f.max_window)),
+            None => format!(", far below what the {} window would allow at so short a round trip (over {})", format_bytes(f.max_window), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
+        };
     }
     t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
     if f.sh.turns > 0 && f.sh.active > 0.0 {
@@ -726,17 +725,32 @@ fn loss_text(f: &Facts) -> String {
         } else {
             "(no standing queue at the bottleneck)"
         };
+        let allows = match window_allows(f) {
+            Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
+            None => format!("what its {} window allows at so short a round trip (over {})", format_bytes(f.max_window), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
+        };
         t += &format!(
-            ", far below the {} its {} window allows, with the RTT near its {} minimum \
+            ", far below {allows}, with the RTT near its {} minimum \
              {no_queue}. A loss-based sender (CUBIC, Reno) cuts its congestion window at \
              every loss; BBR suffers less, and with it the link itself may have been the limit",
-            format_rate(window_cap_bps(f.max_window, f.min_rtt)),
-            format_bytes(f.max_window),
             format_duration(f.min_rtt)
         );
     }
     t + "." + &other_stalls_phrase(f, 2)
 }
+
+/// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
+/// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
+/// loopback, a LAN switch) any window allows more than links carry, a number that says
+/// only "not the window" (an 824 KiB window at 7 µs: "964 Gbit/s", for a flow at 81
+/// Mbit/s).
+fn window_allows(f: &Facts) -> Option<String> {
+    let cap = window_cap_bps(f.max_window, f.min_rtt);
+    (cap <= WINDOW_CAP_QUOTED_MAX_BPS).then(|| format_rate(cap))
+}
+
+/// The largest window cap quoted as a rate, bit/s: 100 Gbit/s, a fast server NIC.
+pub const WINDOW_CAP_QUOTED_MAX_BPS: f64 = 100e9;
 
 /// " Other stalls: 300 ms retransmission timeout, …" for the causes but `skip`.
 fn other_stalls_phrase(f: &Facts, skip: usize) -> String {
