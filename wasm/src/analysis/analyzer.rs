@@ -323,10 +323,14 @@ impl Conn {
         if let Some(id) = seg.frame_id.ip_id {
             if seg.payload_len > 0 && fwd.ids.is_none() {
                 let mut ids = Box::<DatagramIds>::default();
-                // The direction's first data seen starts beyond its first byte (the
-                // handshake set where that is): the datagrams that carried the bytes
-                // before it were sent and never reached the capture.
-                if let Some(p) = prev_next.filter(|&p| lost && p < seq_rel) {
+                // The direction's first data seen starts beyond its first byte (its SYN
+                // is in the capture, so that is known; any data the SYN carried, RFC
+                // 7413, is in `prev_next`): the datagrams that carried the bytes before
+                // it were sent and never reached the capture. Only within the 65,535
+                // bytes a first flight can hold (a SYN's window is never scaled, RFC
+                // 7323 §2.2): a gap beyond is not a lost first flight.
+                let first_flight = prev_next.filter(|&p| lost && p < seq_rel && seq_rel - p <= i64::from(u16::MAX) && self.offers.syn_seen_from(d as u8));
+                if let Some(p) = first_flight {
                     ids.lost_before_first((seq_rel - p) as u64, self.offers.send_mss(d as u8));
                 }
                 fwd.ids = Some(ids);

@@ -478,3 +478,37 @@ fn a_syn_retried_after_a_reset_is_a_timeout_but_not_needless() {
     // only to refuse it, so nothing had "arrived" (before: 2 spurious timeouts).
     assert_eq!((d.retransmissions, d.rto_events, d.spurious_retransmissions), (2, 2, 0));
 }
+
+/// 30 numbered data segments of 1,000 B from `first_seq`, ids 100.. (a Linux sender's
+/// per-connection numbering, datagram_ids.rs).
+fn numbered_train(first_seq: u32, t0: f64) -> Vec<Seg> {
+    (0..30u16).map(|k| Seg::a_to_b(t0 + 0.0001 * f64::from(k)).seq(first_seq.wrapping_add(1000 * u32::from(k))).ack(5001).len(1000).ip_id(100 + k)).collect()
+}
+
+#[test]
+fn a_first_flight_lost_before_the_capture_is_counted_only_where_the_syn_says_where_it_began() {
+    let unseen = |a: &Analysis| a.connections[0].directions[0].unseen_datagrams;
+    // The handshake in the capture, the first 3 segments (1001..4001) lost before it:
+    // the first data seen starts 3,000 bytes beyond the first byte: 3 unseen.
+    assert_eq!(unseen(&with_handshake(numbered_train(4001, 0.03))), Some(3));
+    // A first data segment 1 GiB beyond the first byte is no lost first flight (a SYN's
+    // window, never scaled, lets at most 65,535 bytes out before the first ACK).
+    assert_eq!(unseen(&with_handshake(numbered_train(1001 + (1 << 30), 0.03))), Some(0));
+    // Mid-stream, without the handshake: a keep-alive (one byte below snd.nxt, no data)
+    // makes the next data look one byte beyond a hole, but nothing says where the
+    // stream began: nothing counted.
+    let mut v = vec![Seg::a_to_b(0.0).seq(1000).ack(5001), Seg::b_to_a(0.01).seq(5001).ack(1001)];
+    v.extend(numbered_train(1001, 1.0));
+    assert_eq!(unseen(&run(v)), Some(0));
+}
+
+#[test]
+fn a_first_data_segment_overtaken_on_the_way_is_not_lost() {
+    // 2001 (id 101) arrives before 1001 (id 100): the first data seen starts one segment
+    // beyond the first byte, and then the segment before it comes, with the number just
+    // below: overtaken, not lost (as the same swap later in the stream reads).
+    let mut v = vec![Seg::a_to_b(0.030).seq(2001).ack(5001).len(1000).ip_id(101), Seg::a_to_b(0.0301).seq(1001).ack(5001).len(1000).ip_id(100)];
+    v.extend((2..30u16).map(|k| Seg::a_to_b(0.031 + 0.0001 * f64::from(k)).seq(1001 + 1000 * u32::from(k)).ack(5001).len(1000).ip_id(100 + k)));
+    let a = with_handshake(v);
+    assert_eq!(a.connections[0].directions[0].unseen_datagrams, Some(0));
+}

@@ -82,6 +82,8 @@ pub(crate) struct DatagramIds {
     /// segment size actually sent (a path MTU or an MSS clamp may make it smaller, and a
     /// GRO frame of such segments would otherwise count too few).
     largest_single: u32,
+    /// Datagrams lost before the first one numbered (`lost_before_first`).
+    before_first: u16,
     /// Highest TTL seen: above 64, not an initial TTL of 64 (Linux, the BSDs, macOS),
     /// so not Linux's per-connection numbering (Windows starts at 128 and numbers
     /// from counters shared with other connections).
@@ -144,6 +146,10 @@ impl DatagramIds {
         }
         let Some(expected) = self.expected else {
             self.expected = Some(id.wrapping_add(segments as u16));
+            for k in 1..=self.before_first {
+                self.set_missing(id.wrapping_sub(k));
+            }
+            self.unseen += u64::from(self.before_first);
             return IdStep::Unknown;
         };
         let ahead = id.wrapping_sub(expected);
@@ -256,13 +262,15 @@ impl DatagramIds {
     }
 
     /// The direction's first data seen starts `bytes` beyond its first byte: the
-    /// datagrams before it, which no number can show (the numbering starts at the first
+    /// datagrams before it, which no skip can show (the numbering starts at the first
     /// one seen, and Linux's SYN/ACK carries 0, outside it), are counted by the segments
-    /// those bytes fill (`segment`: the handshake's, else `DEFAULT_SEGMENT`). Counted
-    /// only if the numbering is told (`finish`), as every skip.
+    /// those bytes fill (`segment`: the handshake's, else `DEFAULT_SEGMENT`), and their
+    /// numbers, just below the first one seen, are remembered as missing: one that comes
+    /// later was overtaken, not lost (`came_late`). Counted only if the numbering is
+    /// told (`finish`), as every skip. Call before the first `on_datagram`.
     pub fn lost_before_first(&mut self, bytes: u64, segment: Option<u32>) {
         let segment = u64::from(segment.unwrap_or(DEFAULT_SEGMENT).max(1));
-        self.unseen += bytes.div_ceil(segment);
+        self.before_first = bytes.div_ceil(segment).min(u64::from(REORDER_WINDOW)) as u16;
     }
 
     /// Whether the sender numbers its datagrams one per segment for this connection.

@@ -16,14 +16,32 @@
 use super::columns::{PacketColumns, SackSource};
 use super::throughput::Bins;
 
-/// p90 of the data direction `d`'s delivered rate over bins of 4 path RTTs (at
-/// least 100 ms; 100 ms with the RTT unknown), the first and last bins left out
-/// (a transfer starts and ends inside them), bit/s; NaN with fewer than 7 bins
-/// that saw delivery. Delivered bytes are the advances of the highest byte the
-/// peer's ACKs name — its cumulative ACK or a SACK block's right edge — credited
-/// to the bin of the ACK that named it, never beyond the highest byte the capture
-/// saw sent by then (a corrupt or forged ACK far ahead delivers nothing).
-pub fn sustained_best_bps(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt: f64) -> f64 {
+/// The data direction's delivered rate over bins (see [`delivered_rates`]), bit/s;
+/// NaN where fewer than 7 bins saw delivery.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeliveredRates {
+    /// The sustained best: p90 of the bins, the first and last left out (a transfer
+    /// starts and ends inside them).
+    pub best_bps: f64,
+    /// The mean of the bins from the first that reached 90 % of the best to the last
+    /// but one: the rate once the start-up ramp (slow start, BBR's startup) was over,
+    /// which is all loss can hold down. A flow that ramps up over a few of its bins
+    /// and then runs at its best is not "short of its best".
+    pub steady_mean_bps: f64,
+}
+
+/// Share of the best a bin must reach for the steady part to begin.
+const STEADY_FROM: f64 = 0.9;
+
+/// The delivered rate of the data direction `d` over bins of 4 path RTTs (at least
+/// 100 ms; 100 ms with the RTT unknown). The packet rows and the SACK blocks are merged
+/// by time (a block after the rows up to its ACK's time): exact for a capture in time
+/// order; where the clock steps back a block may be taken before its own ACK's row
+/// and bounded by an older `sent_end`, which can only credit less. Delivered bytes are the advances of the
+/// highest byte the peer's ACKs name — its cumulative ACK or a SACK block's right
+/// edge — credited to the bin of the ACK that named it, never beyond the highest byte
+/// the capture saw sent by then (a corrupt or forged ACK far ahead delivers nothing).
+pub fn delivered_rates(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt: f64) -> DeliveredRates {
     let mut bins = Bins::new(if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 });
     let mut delivered = Delivered::default();
     let mut row = 0;
@@ -45,11 +63,20 @@ pub fn sustained_best_bps(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt:
     step_rows(f64::INFINITY, &mut delivered, &mut bins);
     let rates = bins.rates_bps();
     if rates.len() < 7 {
-        return f64::NAN;
+        return DeliveredRates { best_bps: f64::NAN, steady_mean_bps: f64::NAN };
     }
-    let mut r = rates[1..rates.len() - 1].to_vec();
-    r.sort_by(|a, b| a.total_cmp(b));
-    r[((r.len() - 1) as f64 * 0.9).round() as usize]
+    let inner = &rates[1..rates.len() - 1];
+    let mut sorted = inner.to_vec();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    let best = sorted[((sorted.len() - 1) as f64 * 0.9).round() as usize];
+    let from = inner.iter().position(|&r| r >= STEADY_FROM * best).unwrap_or(0);
+    let steady = &inner[from..];
+    DeliveredRates { best_bps: best, steady_mean_bps: steady.iter().sum::<f64>() / steady.len() as f64 }
+}
+
+/// [`delivered_rates`]' sustained best alone, bit/s.
+pub fn sustained_best_bps(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt: f64) -> f64 {
+    delivered_rates(p, sacks, d, rtt).best_bps
 }
 
 /// The running state: the highest byte sent so far and the highest reported held.
@@ -75,10 +102,14 @@ impl Delivered {
 
     /// The receiver named `byte` as held at `t`: credit what is new, up to what was sent.
     fn reported(&mut self, t: f64, byte: f64, bins: &mut Bins) {
+        if !byte.is_finite() {
+            return;
+        }
         // The first ACK only sets where delivery starts (the handshake's, or the
-        // first one the capture holds mid-transfer): nothing before it is credited.
+        // first one the capture holds mid-transfer): nothing before it is credited,
+        // and it too lies within what was sent, if anything was.
         let Some(held) = self.held else {
-            self.held = Some(byte);
+            self.held = Some(self.sent_end.map_or(byte, |s| byte.min(s)));
             return;
         };
         let bound = self.sent_end.unwrap_or(held).max(held);
@@ -130,6 +161,30 @@ mod tests {
         let p = offered_twice_the_link(2.0);
         let best = sustained_best_bps(&p, &SackColumns::default(), 0, f64::NAN);
         assert!((best - 4.0e6).abs() < 1.0, "{best}");
+    }
+
+    #[test]
+    fn the_steady_mean_leaves_out_the_start_up_ramp() {
+        // ACKs every 2 ms (half a step off the bin edges) advancing 500 B each until
+        // 0.5 s (2 Mbit/s: the ramp), then 1,000 B each (4 Mbit/s) to 2 s; the data was
+        // all sent at 0 (one row, so nothing bounds the ACKs). The mean over the whole
+        // transfer is short of the 4 Mbit/s best, but not from the first bin at 90 % of
+        // it: the steady mean is the best itself.
+        let mut p = PacketColumns { t: vec![0.0], dir: vec![0], seq: vec![1.0], len: vec![4_000_000], ack: vec![f64::NAN], flags: vec![0], ..Default::default() };
+        let mut held = 1.0;
+        for k in 0..1000 {
+            let t = 0.0005 + 0.002 * k as f64;
+            held += if t < 0.5 { 500.0 } else { 1000.0 };
+            p.t.push(t);
+            p.dir.push(1);
+            p.seq.push(1.0);
+            p.len.push(0);
+            p.ack.push(held);
+            p.flags.push(0);
+        }
+        let r = delivered_rates(&p, &SackColumns::default(), 0, f64::NAN);
+        assert!((r.best_bps - 4.0e6).abs() < 1.0, "{r:?}");
+        assert!((r.steady_mean_bps - 4.0e6).abs() < 1.0, "{r:?}");
     }
 
     #[test]

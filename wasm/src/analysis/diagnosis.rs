@@ -51,7 +51,7 @@ use super::diagnosis_shares::{time_shares_with, TimeShares};
 use super::diagnosis_episodes as episodes;
 use super::stalls::SenderFacts;
 use super::columns::{PacketColumns, RttSource, SackSource};
-use super::delivered;
+use super::delivered::{self, DeliveredRates};
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -96,7 +96,7 @@ pub struct Rows<'a> {
     pub sacks: &'a dyn SackSource,
 }
 
-/// [`diagnose_rows`]; with `spans`, the data direction's window-limited spans from the
+/// [`diagnose`] with the rows from any source ([`Rows`]); with `spans`, the data direction's window-limited spans from the
 /// same pass go there as `(direction, spans, active seconds)`
 /// (diagnosis_shares::window_limited_spans, which the view would otherwise redo).
 /// `facts`: the data direction's, if the stall pass already found them (used when
@@ -153,11 +153,11 @@ pub fn diagnose_keeping_spans(
         };
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
-    let sustained_best_bps = delivered::sustained_best_bps(packets, sacks, d, min_rtt);
+    let delivered = delivered::delivered_rates(packets, sacks, d, min_rtt);
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, sustained_best_bps, network_periods, timer_stalls };
+    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, delivered, network_periods, timer_stalls };
     if let Some(od) = one_direction {
         let text = super::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
@@ -241,8 +241,8 @@ struct Facts<'a> {
     conn: &'a ConnectionSummary,
     /// Capture clock tick, s.
     tick: f64,
-    /// p90 of the delivered rate over ≥ 100 ms bins (delivered.rs), bit/s.
-    sustained_best_bps: f64,
+    /// The delivered rate's sustained best and steady mean (delivered.rs), bit/s.
+    delivered: delivered::DeliveredRates,
     /// An episode shows the network slowing the bursts down (loss, outage).
     network_periods: bool,
     /// (tail loss probes, timeouts) that ended the data direction's timeout stalls
@@ -359,24 +359,35 @@ fn loss_matters(f: &Facts) -> bool {
 /// Loss is headlined when it cost at least this share of the rate.
 pub const LOSS_COST_MATTERS: f64 = 0.1;
 
-/// What loss cost a sender that did not back off: how far its mean while active
-/// stayed below its sustained best (the p90 of the rate its receiver's ACKs report
-/// delivered over bins of at least 100 ms or 4 path RTTs, first and last bins left
-/// out: delivered.rs), and never less than the
-/// retransmitted share. A sender at the link's rate throughout (BBR pacing through
-/// random loss) loses only what it sent twice.
+/// What loss cost a sender that did not back off: how far the rate its receiver's
+/// ACKs report delivered stayed below its sustained best once the start-up ramp was
+/// over (delivered.rs: the steady mean against the p90, over bins of at least 100 ms
+/// or 4 path RTTs), and never less than the retransmitted share. A sender at the
+/// link's rate throughout (BBR pacing through random loss) loses only what it sent
+/// twice; the ramp before it first reached its best is slow start or BBR's startup,
+/// not loss (a BBR download of 2 s over an 80 ms path: 15 Mbit/s on average, 19 once
+/// started, on a 20 Mbit/s link).
 fn loss_cost(f: &Facts) -> f64 {
-    let best = f.sustained_best_bps;
-    let shortfall = if best.is_finite() && best > 0.0 { (1.0 - f.rate / best).max(0.0) } else { 0.0 };
+    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered;
+    let shortfall = if best.is_finite() && best > 0.0 && steady.is_finite() { (1.0 - steady / best).max(0.0) } else { 0.0 };
     shortfall.max(loss_rate(f))
 }
+
+/// The steady rate is quoted beside the mean while active when it is this much higher.
+pub const STEADY_ABOVE_MEAN: f64 = 1.1;
 
 /// Headline of a flow with much loss that loss did not slow down (issue 13: "a BBR
 /// flow at 90.6 of 100 Mbit/s with 2 % random loss" is not "limited by loss").
 fn path_despite_loss_text(f: &Facts) -> String {
     // A transfer shorter than 7 rate bins has no sustained best to quote (NaN):
     // say nothing rather than "its best of –" (rx-ipv6-loss.pcap, 0.5 s).
-    let best = if f.sustained_best_bps.is_finite() { format!(", steadily near its best of {}", format_rate(f.sustained_best_bps)) } else { String::new() };
+    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered;
+    let mut best = if best.is_finite() { format!(", steadily near its best of {}", format_rate(best)) } else { String::new() };
+    // A mean dragged down by the start-up ramp (slow start, BBR's startup) is not
+    // "near its best": say what it ran at once started (delivered.rs).
+    if steady.is_finite() && steady > STEADY_ABOVE_MEAN * f.rate {
+        best = format!(", {} once its start-up was over{best}", format_rate(steady));
+    }
     format!(
         "The path's capacity limited this flow, not its loss: {}{}.{}",
         rate_phrase(f).replacen("the flow averaged", "it averaged", 1),
@@ -647,7 +658,7 @@ fn path_text(f: &Facts) -> String {
     if f.max_window.is_finite() && f.min_rtt > 0.0 {
         t += &match window_allows(f) {
             Some(cap) => format!(", below the {cap} that the {} window would allow", format_bytes(f.max_window)),
-            None => format!(", far below what the {} window would allow at so short a round trip (over {})", format_bytes(f.max_window), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
+            None => format!(", far below what the {} window would allow at a {} round trip (over {})", format_bytes(f.max_window), format_duration(f.min_rtt), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
         };
     }
     t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
@@ -727,7 +738,7 @@ fn loss_text(f: &Facts) -> String {
         };
         let allows = match window_allows(f) {
             Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
-            None => format!("what its {} window allows at so short a round trip (over {})", format_bytes(f.max_window), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
+            None => format!("what its {} window allows at a {} round trip (over {})", format_bytes(f.max_window), format_duration(f.min_rtt), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
         };
         t += &format!(
             ", far below {allows}, with the RTT near its {} minimum \

@@ -95,7 +95,7 @@ pub fn priority(kind: &str) -> u8 {
     }
 }
 
-/// The timers behind an outage's `n` timeout stalls in [a, b], by the kind of the
+/// The timers behind an outage's `n` timeout stalls starting in [a, b), by the kind of the
 /// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
 /// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
 /// "n retransmission timeouts" when no kind is known.

@@ -125,6 +125,12 @@ impl HandshakeOffers {
         Some(peer.min(own).saturating_sub(if timestamps { 12 } else { 0 }).max(MIN_SEND_MSS))
     }
 
+    /// Whether the SYN (or SYN/ACK) direction `dir` sent is in the capture: its initial
+    /// sequence number is known.
+    pub fn syn_seen_from(&self, dir: u8) -> bool {
+        [self.syn, self.syn_ack].into_iter().any(|o| o.present() && o.dir() == dir & 1)
+    }
+
     /// Whether SACK was negotiated (RFC 2018 §2: both SYNs carry SACK-permitted); None
     /// when the handshake is not in the capture.
     pub fn sack_permitted(&self) -> Option<bool> {

@@ -314,13 +314,14 @@ impl ConnStore {
     }
 }
 
-/// The RTT columns' values without building them (the diagnosis at finish).
+/// The SACK columns' right edges without building them (the diagnosis at finish).
 impl SackSource for ConnStore {
     fn for_each_sack_right_edge(&self, f: &mut dyn FnMut(f64, u8, f64)) {
         self.for_each_sack(|t, dir, _, right| f(secs(t), dir, right as f64));
     }
 }
 
+/// The RTT columns' values without building them (the diagnosis at finish).
 impl RttSource for ConnStore {
     fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8)) {
         self.for_each_rtt(|t, dir, rtt_ns, kind| f(secs(t), dir, rtt_ns as f64 / 1e6, kind));
