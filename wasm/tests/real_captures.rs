@@ -629,3 +629,22 @@ fn the_timers_quoted_with_the_stall_time_are_those_that_ended_the_stalls() {
     assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&6));
     assert!(c.diagnosis.text.contains("1.4 s of it waiting on 3 tail loss probes and 3 retransmission timeouts;"), "{}", c.diagnosis.text);
 }
+
+#[test]
+fn bbr_ramping_up_over_a_long_path_is_not_held_by_its_loss() {
+    // 20 Mbit/s, 80 ms, 1 % random loss, BBR, captured at the client: 29 drops, the
+    // kernel's TcpRetransSegs 29 (all fast). Delivered per 320 ms bin (4 path RTTs):
+    // the startup ramp, then about 19 Mbit/s (the link) to the end. 15 Mbit/s while active is the
+    // ramp's doing; once started the flow ran at its best: the path, not the loss.
+    let s = open("rx-bbr-long-path.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let d = data(c);
+    assert_eq!(c.vantage, Vantage::Receiver);
+    assert_eq!((d.retransmissions, d.fast_retransmissions, d.unseen_datagrams), (29, 29, Some(29)));
+    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    assert!(
+        c.diagnosis.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 15 Mbit/s while active, 18 Mbit/s once its start-up was over, steadily near its best of 19 Mbit/s."),
+        "{}",
+        c.diagnosis.text
+    );
+}
