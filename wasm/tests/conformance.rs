@@ -388,10 +388,10 @@ fn conformance_with_tshark() {
 fn conformance_of_the_example_captures() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let (captures, rep) = compare_dir(&root.join("../public/examples"), &root.join("tests/examples-oracle"));
-    // 34 recordings; the 4 transformed copies (any-duplicates, coarse-clock-10ms,
+    // 35 recordings; the 4 transformed copies (any-duplicates, coarse-clock-10ms,
     // no-handshake, wifi-retry: scripts/fixtures/transform.py) have no oracle on
     // purpose — tshark miscounts exactly what they were made to show.
-    assert_eq!(captures, 34, "every recorded example has an oracle");
+    assert_eq!(captures, 35, "every recorded example has an oracle");
     assert_eq!(rep.failures, 0, "mismatches with tshark (see the list above)");
 }
 

@@ -648,3 +648,20 @@ fn bbr_ramping_up_over_a_long_path_is_not_held_by_its_loss() {
         c.diagnosis.text
     );
 }
+
+#[test]
+fn without_sack_the_go_back_n_after_a_timeout_is_slow_start_at_the_receiver_too() {
+    // 30 Mbit/s, 50 ms, 2 % loss, the client's tcp_sack=0, captured at the client. The
+    // kernel: 95 re-sent = 8 fast + 83 slow start + 4 timeouts. After each timeout the
+    // first re-send fills the hole and the client's cumulative ACK jumps past all it
+    // held; the burst of re-sends right behind it was sent before that ACK reached the
+    // server, a sender lag later: the timeout's loss state, slow start. 89 captured = 4
+    // timeouts + 79 slow start + 6 fast (before, judged by the ACK as the capture saw
+    // it: 47 fast, 38 slow start).
+    let s = open("rx-nosack-gobackn.pcap");
+    let c = main_conn(s.analysis().unwrap());
+    let d = data(c);
+    assert_eq!(c.vantage, Vantage::Receiver);
+    assert_eq!((d.retransmissions, d.rto_events, d.slow_start_retransmissions, d.fast_retransmissions), (89, 4, 79, 6));
+    assert_eq!(d.unseen_datagrams, Some(19), "the emulator's 19 drops");
+}

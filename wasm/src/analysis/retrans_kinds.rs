@@ -97,16 +97,22 @@ struct Record {
     /// feedback ACKs were captured, most recent first; `feedback_n` are valid.
     feedback_ago_us: [u32; FEEDBACK_KEPT],
     feedback_n: u8,
-    /// Feedback events seen before it (two records with the same value had no
-    /// feedback between them).
-    feedback_seq: u64,
+    /// Feedback events seen before it, modulo 2³² (two records with the same value had
+    /// no feedback between them; records compared are at most `SCAN` apart).
+    feedback_seq: u32,
     seq: i64,
     end: i64,
     /// Highest byte sent before it (SND.NXT) and the cumulative ACK (SND.UNA).
     high: i64,
     una: i64,
+    /// How far `una` last advanced (bytes, saturating) and how long before this
+    /// segment the capture saw that advance (µs, saturating): `una_heard`.
+    una_advance: u32,
+    una_advanced_ago_us: u32,
     /// TSval of the first retransmission of this range (RFC 3522's RetransmitTS).
-    retransmit_ts: Option<u32>,
+    retransmit_tsval: u32,
+    /// `retransmit_tsval` is set (an Option<u32> would take 8 bytes: `record_size`).
+    retransmit_ts_known: bool,
     spurious: bool,
     /// When the capture saw the evidence that made it spurious (i64::MAX: none yet).
     spurious_at_ns: i64,
@@ -135,6 +141,27 @@ struct Record {
 }
 
 impl Record {
+    /// TSval of the first retransmission of this range (RFC 3522's RetransmitTS).
+    fn retransmit_ts(&self) -> Option<u32> {
+        self.retransmit_ts_known.then_some(self.retransmit_tsval)
+    }
+
+    /// SND.UNA as the sender knew it when it sent this segment: the cumulative ACK
+    /// captured at least `lag_ns` before it. Past the sender (a receiver-side capture)
+    /// the ACK that just advanced is still on its way for a sender lag: a go-back-N
+    /// burst re-sent after a timeout without SACK arrives right behind the ACK that its
+    /// first segment's repair let jump, and was sent in the timeout's loss state (Linux
+    /// without SACK, 2 % loss, 50 ms path, at the client: 45 such re-sends read as fast
+    /// retransmissions, where the kernel counted slow start). One step back only: the
+    /// latest advance.
+    fn una_heard(&self, lag_ns: i64) -> i64 {
+        if i64::from(self.una_advanced_ago_us) * 1000 >= lag_ns {
+            self.una
+        } else {
+            self.una - i64::from(self.una_advance)
+        }
+    }
+
     /// How long the sender had heard no feedback when it sent this segment: the
     /// last feedback captured at least `lag_ns` before it, minus the lag (the ACK
     /// needed the lag to reach the sender and the retransmission to come back).
@@ -210,6 +237,10 @@ pub struct RetransKinds {
     /// Highest SACK right edge and cumulative ACK the peer has sent (relative).
     sack_high: Option<i64>,
     una: Option<i64>,
+    /// The cumulative ACK before the latest advance, and when that advance was
+    /// captured (`Record::una_heard`).
+    una_before: Option<i64>,
+    una_since_ns: i64,
     /// Records not yet acknowledged (index of the first one possibly unacked).
     unacked_from: usize,
     /// The peer has sent a SACK option (RFC 2018): recovery ends as SACK's does.
@@ -312,6 +343,7 @@ impl RetransKinds {
         if advanced {
             let before = self.una;
             self.una = Some(a.ack);
+            (self.una_before, self.una_since_ns) = (before, a.t_ns);
             self.eifel(a.ack, before, a.tsecr, a.t_ns);
         }
     }
@@ -394,7 +426,7 @@ impl RetransKinds {
             return;
         };
         let head = self.records[last];
-        let same_chain = |x: &Record| x.seq == head.seq && x.end == head.end && x.retransmit_ts == head.retransmit_ts;
+        let same_chain = |x: &Record| x.seq == head.seq && x.end == head.end && x.retransmit_ts() == head.retransmit_ts();
         if let Some(rec) = self.records[recent..=last].iter_mut().rev().take_while(|x| same_chain(x)).find(|x| !x.spurious) {
             rec.spurious = true;
             rec.spurious_at_ns = t_ns;
@@ -425,14 +457,14 @@ impl RetransKinds {
         // alone. The sender undoes such an episode as a whole (Linux compares the echo
         // with the episode's first retransmission, tcp_packet_delayed), so its probe of
         // the tail, which the same ACK covers together with the head, was needless too.
-        let mut shown_episode: Option<u64> = None;
+        let mut shown_episode: Option<u32> = None;
         // Bounded: records past the first unacknowledged one are looked at
         // `SCAN` deep (a record the ACKs never cover must not make this quadratic).
         for rec in self.records[from..].iter().take(SCAN) {
             // No ACK of this side's data since the tracker began: SND.UNA is still
             // what it was when the segment was re-sent.
             let alone = una_before.unwrap_or(rec.una) >= rec.seq;
-            if rec.end <= ack && !rec.checked && alone && older(rec.retransmit_ts) {
+            if rec.end <= ack && !rec.checked && alone && older(rec.retransmit_ts()) {
                 shown_episode = Some(rec.feedback_seq);
             }
         }
@@ -445,7 +477,7 @@ impl RetransKinds {
             if !rec.checked {
                 rec.checked = true;
                 let alone = una_before.unwrap_or(rec.una) >= rec.seq;
-                if (alone || shown_episode == Some(rec.feedback_seq)) && older(rec.retransmit_ts) {
+                if (alone || shown_episode == Some(rec.feedback_seq)) && older(rec.retransmit_ts()) {
                     rec.spurious = true;
                     rec.spurious_at_ns = t_ns;
                 }
@@ -473,7 +505,7 @@ impl RetransKinds {
         // The first retransmission of these bytes since they were last acknowledged
         // sets RetransmitTS; later ones (backoff) keep it.
         let earlier = self.records[self.unacked_from..].iter().rev().take(SCAN).find(|x| x.seq <= seq && x.end >= end && !x.checked);
-        let retransmit_ts = earlier.map_or(tsval, |x| x.retransmit_ts);
+        let retransmit_ts = earlier.map_or(tsval, |x| x.retransmit_ts());
         let mut feedback_ago_us = [0u32; FEEDBACK_KEPT];
         for (i, ago) in feedback_ago_us.iter_mut().enumerate().take(self.recent_n) {
             let slot = (self.feedback_seq as usize + FEEDBACK_KEPT - 1 - i) % FEEDBACK_KEPT;
@@ -488,12 +520,20 @@ impl RetransKinds {
             t_ns,
             feedback_ago_us,
             feedback_n: self.recent_n as u8,
-            feedback_seq: self.feedback_seq,
+            feedback_seq: self.feedback_seq as u32,
             seq,
             end,
             high,
             una: una.unwrap_or(seq),
-            retransmit_ts,
+            // The tracker's own history of the ACK the analyzer passes (they are the
+            // same but for a connection without ACKs yet: then no history).
+            una_advance: match (una, self.una_before) {
+                (Some(u), Some(b)) if una == self.una => u32::try_from((u - b).max(0)).unwrap_or(u32::MAX),
+                _ => 0,
+            },
+            una_advanced_ago_us: if una == self.una { u32::try_from((t_ns - self.una_since_ns).max(0) / 1000).unwrap_or(u32::MAX) } else { u32::MAX },
+            retransmit_tsval: retransmit_ts.unwrap_or(0),
+            retransmit_ts_known: retransmit_ts.is_some(),
             spurious: acked_already,
             spurious_at_ns: if acked_already { t_ns } else { i64::MAX },
             below_sack: self.sack_high.is_some_and(|h| h >= end),
@@ -522,8 +562,8 @@ impl RetransKinds {
         let mut recover: Option<i64> = None;
         // feedback_seq of the last timer event (a probe or a timeout) and of the
         // last timeout, with the time of that timeout (for the backoff intervals).
-        let mut last_timer: Option<u64> = None;
-        let mut last_rto: Option<(u64, i64)> = None;
+        let mut last_timer: Option<u32> = None;
+        let mut last_rto: Option<(u32, i64)> = None;
         let mut open_chain: Option<usize> = None;
         let records = &self.records;
         // A timer that makes the sender retransmit more than one segment before any
@@ -567,14 +607,15 @@ impl RetransKinds {
         // retransmission.
         let mut fast_recover: Option<i64> = None;
         for (i, r) in records.iter().enumerate() {
-            if recover.is_some_and(|rc| r.una >= rc) {
+            let una = r.una_heard(lag_ns);
+            if recover.is_some_and(|rc| una >= rc) {
                 recover = None;
             }
             // Without SACK the sender stays in recovery until the ACK passes the
             // recover point, not when it reaches it (RFC 6582 §3.2 step 3: "more than
             // recover"; Linux tcp_try_undo_recovery holds Reno's state at snd_una ==
             // high_seq), so a timeout then is one during recovery.
-            if fast_recover.is_some_and(|rc| r.una > rc || (self.sack_seen && r.una == rc)) {
+            if fast_recover.is_some_and(|rc| una > rc || (self.sack_seen && una == rc)) {
                 fast_recover = None;
             }
             // F-RTO (RFC 5682 §3, SACK-enhanced; Linux tcp_process_loss step 3.b): an
@@ -710,7 +751,8 @@ fn heard_between(a: &Record, b: &Record, lag_ns: i64) -> bool {
         // Kept by `a` (before it): captured in [a − lag, a) and before b − lag.
         || kept(a).any(|ago| ago <= lag_us && ago.saturating_add(span_us) > lag_us)
         // More feedback between them than `b` keeps: the older ones were before b − lag.
-        || b.feedback_seq.saturating_sub(a.feedback_seq) > FEEDBACK_KEPT as u64
+        // (Counts modulo 2³², `Record::feedback_seq`: a difference past 2³¹ is b before a.)
+        || (FEEDBACK_KEPT as u32 + 1..1 << 31).contains(&b.feedback_seq.wrapping_sub(a.feedback_seq))
 }
 
 /// Puts the counts into the direction's summary.
