@@ -155,7 +155,7 @@ impl Record {
     /// retransmissions, where the kernel counted slow start). One step back only: the
     /// latest advance.
     fn una_heard(&self, lag_ns: i64) -> i64 {
-        if i64::from(self.una_advanced_ago_us) * 1000 >= lag_ns {
+        if i64::from(self.una_advanced_ago_us) >= lag_ns.max(0) / 1000 {
             self.una
         } else {
             self.una - i64::from(self.una_advance)
@@ -494,7 +494,7 @@ impl RetransKinds {
     /// `syn`: a SYN, which only its timer re-sends (a timeout, whatever the timing).
     pub fn on_retransmission(&mut self, row: Option<u32>, t_ns: i64, seq: i64, end: i64, high: i64, una: Option<i64>, tsval: Option<u32>, syn: bool) {
         let late_dupack_ago_us = match (self.resent_in_run, self.late_dupack_ns) {
-            (false, Some(t)) => u32::try_from((t_ns - t).max(0) / 1000).unwrap_or(u32::MAX),
+            (false, Some(t)) => u32::try_from(t_ns.saturating_sub(t).max(0) / 1000).unwrap_or(u32::MAX),
             _ => u32::MAX,
         };
         self.resent_in_run = true;
@@ -509,7 +509,7 @@ impl RetransKinds {
         let mut feedback_ago_us = [0u32; FEEDBACK_KEPT];
         for (i, ago) in feedback_ago_us.iter_mut().enumerate().take(self.recent_n) {
             let slot = (self.feedback_seq as usize + FEEDBACK_KEPT - 1 - i) % FEEDBACK_KEPT;
-            *ago = u32::try_from((t_ns - self.recent[slot]).max(0) / 1000).unwrap_or(u32::MAX);
+            *ago = u32::try_from(t_ns.saturating_sub(self.recent[slot]).max(0) / 1000).unwrap_or(u32::MAX);
         }
         // Bytes the receiver had acknowledged before they were sent again: the
         // original arrived (Wireshark's tcp.analysis.spurious_retransmission; at a
@@ -531,7 +531,7 @@ impl RetransKinds {
                 (Some(u), Some(b)) if una == self.una => u32::try_from((u - b).max(0)).unwrap_or(u32::MAX),
                 _ => 0,
             },
-            una_advanced_ago_us: if una == self.una { u32::try_from((t_ns - self.una_since_ns).max(0) / 1000).unwrap_or(u32::MAX) } else { u32::MAX },
+            una_advanced_ago_us: if una == self.una { u32::try_from(t_ns.saturating_sub(self.una_since_ns).max(0) / 1000).unwrap_or(u32::MAX) } else { u32::MAX },
             retransmit_tsval: retransmit_ts.unwrap_or(0),
             retransmit_ts_known: retransmit_ts.is_some(),
             spurious: acked_already,
