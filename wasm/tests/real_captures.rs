@@ -497,7 +497,7 @@ fn bbr_overflowing_a_shallow_queue_is_the_path_at_the_sender_too() {
     let s = open("bbr-shallow-queue.pcap");
     let c = main_conn(s.analysis().unwrap());
     assert_eq!((data(c).retransmissions, data(c).fast_retransmissions, data(c).rto_events), (1090, 1090, 0));
-    assert_eq!(c.vantage, tcpscope_core::analysis::Vantage::Sender);
+    assert_eq!(c.vantage, Vantage::Sender);
     // Recovery took 33 % of the time, but the flow ran at 96 Mbit/s, its delivered best
     // 97 (the data segments' p90 bins here read 134: the sender offered more than the
     // link carried), so the loss cost only the 8.5 % sent twice: the path, as the

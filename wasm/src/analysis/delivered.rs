@@ -45,6 +45,8 @@ pub fn delivered_rates(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt: f6
     let mut bins = Bins::new(if rtt > 0.0 { (4.0 * rtt).max(0.1) } else { 0.1 });
     let mut delivered = Delivered::default();
     let mut row = 0;
+    // `!(t > until)`, not `t <= until`: a row whose time is NaN is taken at once, not
+    // left to block every row after it.
     let mut step_rows = |until: f64, delivered: &mut Delivered, bins: &mut Bins| {
         while row < p.t.len() && !(p.t[row] > until) {
             delivered.row(p, row, d, bins);
@@ -72,11 +74,6 @@ pub fn delivered_rates(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt: f6
     let from = inner.iter().position(|&r| r >= STEADY_FROM * best).unwrap_or(0);
     let steady = &inner[from..];
     DeliveredRates { best_bps: best, steady_mean_bps: steady.iter().sum::<f64>() / steady.len() as f64 }
-}
-
-/// [`delivered_rates`]' sustained best alone, bit/s.
-pub fn sustained_best_bps(p: &PacketColumns, sacks: &dyn SackSource, d: u8, rtt: f64) -> f64 {
-    delivered_rates(p, sacks, d, rtt).best_bps
 }
 
 /// The running state: the highest byte sent so far and the highest reported held.
@@ -159,7 +156,7 @@ mod tests {
         // 2 s: 20 bins of 100 ms. The receiver's ACKs advance 1,000 B per 2 ms =
         // 4 Mbit/s in every whole bin, though the data left at 8 Mbit/s.
         let p = offered_twice_the_link(2.0);
-        let best = sustained_best_bps(&p, &SackColumns::default(), 0, f64::NAN);
+        let best = delivered_rates(&p, &SackColumns::default(), 0, f64::NAN).best_bps;
         assert!((best - 4.0e6).abs() < 1.0, "{best}");
     }
 
@@ -210,9 +207,9 @@ mod tests {
                 }
             }
         }
-        let cumulative_only = sustained_best_bps(&p, &SackColumns::default(), 0, f64::NAN);
+        let cumulative_only = delivered_rates(&p, &SackColumns::default(), 0, f64::NAN).best_bps;
         assert!((cumulative_only - 4.8e6).abs() < 1.0, "{cumulative_only}");
-        let best = sustained_best_bps(&p, &sacks, 0, f64::NAN);
+        let best = delivered_rates(&p, &sacks, 0, f64::NAN).best_bps;
         assert!((best - 4.0e6).abs() < 1.0, "{best}");
     }
 
@@ -228,7 +225,7 @@ mod tests {
         p.len.insert(i, 0);
         p.ack.insert(i, 1e9);
         p.flags.insert(i, 0);
-        let best = sustained_best_bps(&p, &SackColumns::default(), 0, f64::NAN);
+        let best = delivered_rates(&p, &SackColumns::default(), 0, f64::NAN).best_bps;
         assert!(best < 8.1e6, "{best}");
     }
 }

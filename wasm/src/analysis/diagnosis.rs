@@ -52,6 +52,7 @@ use super::diagnosis_episodes as episodes;
 use super::stalls::SenderFacts;
 use super::columns::{PacketColumns, RttSource, SackSource};
 use super::delivered::{self, DeliveredRates};
+use std::cell::OnceCell;
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -110,7 +111,7 @@ pub fn diagnose_keeping_spans(
     facts: Option<&SenderFacts>,
     one_direction: Option<super::one_direction::OneDirection>,
 ) -> Diagnosis {
-    let Rows { packets, rtt, sacks } = rows;
+    let Rows { packets, rtt, .. } = rows;
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     let receiver = &conn.directions[1 - d as usize];
@@ -153,11 +154,10 @@ pub fn diagnose_keeping_spans(
         };
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
-    let delivered = delivered::delivered_rates(packets, sacks, d, min_rtt);
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, delivered, network_periods, timer_stalls };
+    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: OnceCell::new(), network_periods, timer_stalls };
     if let Some(od) = one_direction {
         let text = super::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
@@ -241,13 +241,25 @@ struct Facts<'a> {
     conn: &'a ConnectionSummary,
     /// Capture clock tick, s.
     tick: f64,
-    /// The delivered rate's sustained best and steady mean (delivered.rs), bit/s.
-    delivered: delivered::DeliveredRates,
+    /// The connection's rows, for what is computed only when a rule asks (`delivered`).
+    rows: Rows<'a>,
+    /// The delivered rate's sustained best and steady mean (delivered.rs), bit/s: see
+    /// [`Facts::delivered`].
+    delivered: OnceCell<DeliveredRates>,
     /// An episode shows the network slowing the bursts down (loss, outage).
     network_periods: bool,
     /// (tail loss probes, timeouts) that ended the data direction's timeout stalls
     /// (diagnosis_episodes.rs `timer_counts`).
     timer_stalls: (u64, u64),
+}
+
+impl Facts<'_> {
+    /// delivered.rs's rates of the data direction, computed on first use: only the
+    /// loss rules read them, and most connections never reach those (a pass over
+    /// every row and SACK block saved).
+    fn delivered(&self) -> DeliveredRates {
+        *self.delivered.get_or_init(|| delivered::delivered_rates(self.rows.packets, self.rows.sacks, self.conn.data_direction.min(1), self.min_rtt))
+    }
 }
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
@@ -368,7 +380,7 @@ pub const LOSS_COST_MATTERS: f64 = 0.1;
 /// not loss (a BBR download of 2 s over an 80 ms path: 15 Mbit/s on average, 19 once
 /// started, on a 20 Mbit/s link).
 fn loss_cost(f: &Facts) -> f64 {
-    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered;
+    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered();
     let shortfall = if best.is_finite() && best > 0.0 && steady.is_finite() { (1.0 - steady / best).max(0.0) } else { 0.0 };
     shortfall.max(loss_rate(f))
 }
@@ -381,7 +393,7 @@ pub const STEADY_ABOVE_MEAN: f64 = 1.1;
 fn path_despite_loss_text(f: &Facts) -> String {
     // A transfer shorter than 7 rate bins has no sustained best to quote (NaN):
     // say nothing rather than "its best of –" (rx-ipv6-loss.pcap, 0.5 s).
-    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered;
+    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered();
     let mut best = if best.is_finite() { format!(", steadily near its best of {}", format_rate(best)) } else { String::new() };
     // A mean dragged down by the start-up ramp (slow start, BBR's startup) is not
     // "near its best": say what it ran at once started (delivered.rs).
@@ -658,7 +670,7 @@ fn path_text(f: &Facts) -> String {
     if f.max_window.is_finite() && f.min_rtt > 0.0 {
         t += &match window_allows(f) {
             Some(cap) => format!(", below the {cap} that the {} window would allow", format_bytes(f.max_window)),
-            None => format!(", far below what the {} window would allow at a {} round trip (over {})", format_bytes(f.max_window), format_duration(f.min_rtt), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
+            None => format!(", far below what the {} window would allow {}", format_bytes(f.max_window), window_beyond_links(f)),
         };
     }
     t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
@@ -738,7 +750,7 @@ fn loss_text(f: &Facts) -> String {
         };
         let allows = match window_allows(f) {
             Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
-            None => format!("what its {} window allows at a {} round trip (over {})", format_bytes(f.max_window), format_duration(f.min_rtt), format_rate(WINDOW_CAP_QUOTED_MAX_BPS)),
+            None => format!("what its {} window allows {}", format_bytes(f.max_window), window_beyond_links(f)),
         };
         t += &format!(
             ", far below {allows}, with the RTT near its {} minimum \
@@ -758,6 +770,11 @@ fn loss_text(f: &Facts) -> String {
 fn window_allows(f: &Facts) -> Option<String> {
     let cap = window_cap_bps(f.max_window, f.min_rtt);
     (cap <= WINDOW_CAP_QUOTED_MAX_BPS).then(|| format_rate(cap))
+}
+
+/// Where [`window_allows`] quotes no rate: "at a 7 µs round trip (over 100 Gbit/s)".
+fn window_beyond_links(f: &Facts) -> String {
+    format!("at a {} round trip (over {})", format_duration(f.min_rtt), format_rate(WINDOW_CAP_QUOTED_MAX_BPS))
 }
 
 /// The largest window cap quoted as a rate, bit/s: 100 Gbit/s, a fast server NIC.
