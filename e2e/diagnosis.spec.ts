@@ -183,5 +183,5 @@ test('a client capture of a lost last segment shows the datagram the sender\'s n
   const row = page.getByTestId('direction-stats').locator('tr', { hasText: 'Sent, not captured' });
   // Direction 0 is the client (its request and ACKs, nothing skipped), 1 the server.
   await expect(row.locator('td')).toHaveText(['0', '1']);
-  await expect(page.getByTestId('diagnosis-text')).toContainText('Loss cost 47 % of the time (242 ms of it waiting on retransmission timeouts)');
+  await expect(page.getByTestId('diagnosis-text')).toContainText('Loss cost 47 % of the time (242 ms of it waiting on 1 tail loss probe)');
 });

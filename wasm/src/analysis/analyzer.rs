@@ -21,7 +21,7 @@ use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
 use super::capture_loss::Holes;
-use super::datagram_ids::{DatagramIds, IdStep};
+use super::datagram_ids::{Arrival, DatagramIds, IdStep, SourceIds};
 use super::sender_clock::SenderClock;
 use super::handshake::HandshakeOffers;
 use super::retrans_kinds::{PeerAck, RetransKinds};
@@ -136,6 +136,8 @@ pub struct Analyzer {
     conns: Vec<Box<Conn>>,
     limits: Limits,
     duplicates: DuplicateFilter,
+    /// Each IPv4 source's last datagram number and connection (datagram_ids.rs).
+    source_ids: SourceIds,
     clock: ClockTicks,
     /// Radio samples logged so far (radio.rs cap).
     radio_samples: usize,
@@ -153,6 +155,7 @@ impl Analyzer {
             conns: Vec::new(),
             limits: Limits::new(&options),
             duplicates: DuplicateFilter::default(),
+            source_ids: SourceIds::default(),
             clock: ClockTicks::default(),
             radio_samples: 0,
             tcp_fragments: (0, 0),
@@ -189,9 +192,14 @@ impl Analyzer {
             return; // beyond max_connections: counted by `limits`, not tracked
         };
         let store = self.limits.take_packet();
+        let other_connection_id = match (seg.src, seg.frame_id.ip_id) {
+            // A 0 is outside any numbering (datagram_ids.rs `on_datagram`).
+            (IpAddr::V4(a), Some(id)) if id != 0 => self.source_ids.note(u32::from(a), id, index),
+            _ => None,
+        };
         let conn = &mut self.conns[index as usize];
         conn.process = conn.process.or(seg.meta.process);
-        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store);
+        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, other_connection_id);
         self.log_radio(index as usize, seg, file_t0_ns);
     }
 
@@ -276,7 +284,9 @@ impl Conn {
 
     /// `t_ns`: time since the first packet of the file; `store`: false once the
     /// packet budget is spent (the state is still updated, the row is not kept).
-    fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool) {
+    /// `other_connection_id`: the number its source address last used on another
+    /// connection, if it did last (datagram_ids.rs `SourceIds`).
+    fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool, other_connection_id: Option<u16>) {
         let t = secs(t_ns);
         let d = self.dir_of(seg);
         if self.ecn.is_some() || ecn::any_signal(seg) {
@@ -320,6 +330,7 @@ impl Conn {
         }
         let row = store.then(|| self.rows.next_row());
         let mut id_step = IdStep::Unknown;
+        let mut resends_unseen = false;
         if let Some(id) = seg.frame_id.ip_id {
             if seg.payload_len > 0 && fwd.ids.is_none() {
                 let mut ids = Box::<DatagramIds>::default();
@@ -337,6 +348,21 @@ impl Conn {
             }
             if let Some(ids) = fwd.ids.as_mut() {
                 let control = seg.flags & (SYN | RST) != 0;
+                if !control {
+                    let arrival = Arrival {
+                        id,
+                        ack: has_ack.then_some(seg.ack),
+                        t_ns,
+                        payload: seg.payload_len,
+                        at_edge: fwd.sent_high == Some(seq_rel),
+                        nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
+                        window_open: rev.last_raw_win != Some(0),
+                        round_trip_ns: round_trip(self.first_rtt, self.min_turn),
+                        segment: self.offers.send_mss(d as u8),
+                        other_connection_id,
+                    };
+                    resends_unseen = ids.resends_unseen(&arrival);
+                }
                 // A datagram without data is one segment whatever the size: no SMSS to find.
                 let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
                 id_step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, row, lost);
@@ -352,6 +378,11 @@ impl Conn {
         let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
         let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, seq_rel, occupied_end, row, t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
         aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| t_ns - opened), round_trip(self.first_rtt, self.min_turn), id_step);
+        // Its data looks new, but its number says a datagram carrying it was sent before
+        // and never reached the capture (datagram_ids.rs `resends_unseen`).
+        if resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
+            aflags |= fb::RETRANSMISSION;
+        }
 
         // Window scale options are read after the analysis, as in packet-tcp.c.
         let hs = &mut self.handshake;
@@ -430,7 +461,9 @@ impl Conn {
             let syn = is_syn && seg.payload_len == 0;
             // Acknowledged by a refusal is not "the original arrived": no spurious mark.
             let una = if fwd.peer_ack_by_rst { None } else { fwd.peer_ack };
-            kinds.on_retransmission(row, t_ns, seq_rel, end, high_before.unwrap_or(end), una, tsval, syn);
+            // A re-send of data the capture never saw: the sender had sent up to its end at least.
+            let high = if resends_unseen { high_before.map(|h| h.max(end)) } else { high_before };
+            kinds.on_retransmission(row, t_ns, seq_rel, end, high.unwrap_or(end), una, tsval, syn);
         }
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
         // Whether this payload answers the peer's latest data segment (its echo has

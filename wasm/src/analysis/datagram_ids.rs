@@ -18,6 +18,7 @@
 //! drops, rx-outage-in-recovery 725 of its 726 frames of any kind).
 
 use super::columns::flag_bits::UNSEEN_BEFORE;
+use super::retrans_kinds::TIMER_FLOOR_NS;
 
 /// Steps compared before the sender's numbering is trusted at all.
 const MIN_STEPS: u32 = 16;
@@ -88,6 +89,66 @@ pub(crate) struct DatagramIds {
     /// so not Linux's per-connection numbering (Windows starts at 128 and numbers
     /// from counters shared with other connections).
     max_ttl: u8,
+    /// The ACK number and capture time of the direction's last datagram
+    /// (`resends_unseen`).
+    last_ack: Option<u32>,
+    last_t_ns: i64,
+}
+
+/// What the analyzer knows of one datagram for `DatagramIds::resends_unseen`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Arrival {
+    pub id: u16,
+    /// Its raw ACK number (None without the ACK flag).
+    pub ack: Option<u32>,
+    pub t_ns: i64,
+    pub payload: u32,
+    /// Its data starts exactly where the highest byte the capture saw of this side
+    /// ended: no hole before it, nothing below it.
+    pub at_edge: bool,
+    /// No hole in this side's sequence was open (every byte below it was captured).
+    pub nothing_missing: bool,
+    /// The peer's last window was not zero (the sender had no persist probe due).
+    pub window_open: bool,
+    /// The path round trip so far (analyzer.rs `round_trip`).
+    pub round_trip_ns: Option<i64>,
+    /// The sender's segment size from the handshake (handshake.rs `send_mss`).
+    pub segment: Option<u32>,
+    /// The number the same source address last put on a datagram of another
+    /// connection, if its last datagram was on another one (`SourceIds`).
+    pub other_connection_id: Option<u16>,
+}
+
+/// The last IPv4 Identification each source address used, and on which connection:
+/// where one counter numbers a host's datagrams of every connection (a switch's
+/// OpenFlow channels in tcpdump's of10_s4810.pcap, TTL 64, two connections taking
+/// turns), a connection that pauses while another sends skips numbers without a loss.
+/// Direct-mapped on the address (`SOURCE_SLOTS`, 12 KiB); a collision only forgets
+/// (and errs towards "not a re-send").
+pub(crate) struct SourceIds {
+    /// (address, number, connection index).
+    slots: Box<[(u32, u16, u32)]>,
+}
+
+/// Slots of `SourceIds`.
+const SOURCE_SLOTS: usize = 1024;
+
+impl Default for SourceIds {
+    fn default() -> Self {
+        SourceIds { slots: vec![(0, 0, u32::MAX); SOURCE_SLOTS].into_boxed_slice() }
+    }
+}
+
+impl SourceIds {
+    /// Notes datagram `id` of IPv4 source `addr` on connection `conn`; returns the number
+    /// that source last used if that was on another connection.
+    pub fn note(&mut self, addr: u32, id: u16, conn: u32) -> Option<u16> {
+        // Fibonacci hashing: the top bits of the product spread neighbouring addresses.
+        let slot = &mut self.slots[(addr.wrapping_mul(0x9E37_79B1) >> 22) as usize % SOURCE_SLOTS];
+        let before = (slot.0 == addr && slot.2 != conn && slot.2 != u32::MAX).then_some(slot.1);
+        *slot = (addr, id, conn);
+        before
+    }
 }
 
 /// A skip marked on a row: the row after it, the numbers it passed over [first, first
@@ -128,12 +189,10 @@ impl DatagramIds {
             return IdStep::Unknown;
         }
         self.max_ttl = self.max_ttl.max(ttl);
-        let segment = segment.unwrap_or(DEFAULT_SEGMENT).max(1);
-        if payload <= segment {
+        if payload <= segment.unwrap_or(DEFAULT_SEGMENT).max(1) {
             self.largest_single = self.largest_single.max(payload);
         }
-        let segment = if self.largest_single >= MIN_SEGMENT { self.largest_single.min(segment) } else { segment };
-        let segments = payload.div_ceil(segment).max(1);
+        let segments = payload.div_ceil(self.segment_size(segment)).max(1);
         // Linux sends what no full socket owns — a reset from the stack, an ACK in
         // TIME-WAIT, the SYN/ACK — with DF and Identification 0 (`ip_select_ident_segs`
         // without a connected socket): outside the numbering (tcpdump's of10_s4810.pcap:
@@ -208,12 +267,79 @@ impl DatagramIds {
         if ahead <= MAX_SKIP && self.per_connection() { IdStep::Fresh } else { IdStep::Unknown }
     }
 
+    /// The sender's segment size: the handshake's (`segment`, else `DEFAULT_SEGMENT`), or
+    /// the largest single payload seen below it once one of at least `MIN_SEGMENT` was.
+    fn segment_size(&self, segment: Option<u32>) -> u32 {
+        let segment = segment.unwrap_or(DEFAULT_SEGMENT).max(1);
+        if self.largest_single >= MIN_SEGMENT { self.largest_single.min(segment) } else { segment }
+    }
+
     /// Keeps `row` as following the skip of `count` numbers from `first`, within
     /// `MAX_MARKED_SKIPS`.
     fn mark(&mut self, row: Option<u32>, first: u16, count: u16) {
         if let Some(row) = row.filter(|_| self.skips.len() < MAX_MARKED_SKIPS) {
             self.skips.push(Skip { row, first, count, missing: count });
         }
+    }
+
+    /// Whether this datagram re-sends one the capture never saw, though its data looks new:
+    /// the first transmission of a tail lost before the capture point (a receiver-side
+    /// capture), re-sent by the sender's timer (a tail loss probe re-sends the last
+    /// segment, RFC 8985 §7.3; a retransmission timeout the first unacknowledged one, RFC
+    /// 6298 §5.4) with nothing after it that the capture saw. Call for every datagram of
+    /// the direction but a SYN or RST, before `on_datagram`.
+    ///
+    /// Why the numbering proves it: Linux sends new data in sequence order and numbers
+    /// every datagram in the order it sends it, so a datagram sent before this one that
+    /// carried new data carried bytes below this one's — unless this one re-sends them.
+    /// When its number skips datagrams and its data starts exactly at the end of
+    /// everything captured, any skipped datagram that carried new data carried these
+    /// very bytes. So it is a re-send unless none of them carried new data, that is,
+    /// each was one of:
+    /// - a re-send of bytes below: none was due, no hole being open (a hole refilled
+    ///   twice, the first re-send lost, shows as a hole that stays open);
+    /// - a pure ACK or window update: none was due, the peer having sent nothing this
+    ///   side had not acknowledged (the same ACK number as its last datagram; an HTTP
+    ///   server's delayed ACK of a request, lost, before its answer has a new one);
+    /// - a zero-window probe: none was due, the peer's window being open;
+    /// - a datagram of another connection, where one counter numbers all of a host's:
+    ///   not the last the host sent before this one (`SourceIds`).
+    ///
+    /// And it must look like what a timer sends: one segment (a probe re-sends one, a
+    /// timeout one with a congestion window of one, RFC 5681 §3.1; the next come an ACK
+    /// later, so never merged with it by GRO), at least a path round trip and
+    /// `TIMER_FLOOR_NS` after the direction's last datagram (a probe timeout is 2·SRTT
+    /// after the last send, an RTO longer; retrans_kinds.rs then names which). Numbers
+    /// that skip without a loss — GRO frames on a veth numbered past their segments
+    /// (tcpdump at a GRO receiver: 65,160-byte frames 90 numbers apart, 50 µs after the
+    /// last, the kernel counting no retransmission), another stack's counter shared with
+    /// other traffic — are left alone there. Not counted: the rest of a lost
+    /// tail re-sent after the first (slow start after a timeout, no skip before them —
+    /// the skip cannot tell how many of its datagrams were originals of theirs and how
+    /// many re-sends lost during an outage), and a probe re-sending the last of several
+    /// lost segments (its data starts beyond a hole, which the segments before it may
+    /// have filled as originals or not).
+    pub fn resends_unseen(&mut self, a: &Arrival) -> bool {
+        let (last_ack, last_t_ns) = (self.last_ack, self.last_t_ns);
+        self.last_ack = a.ack;
+        self.last_t_ns = a.t_ns;
+        let Some(expected) = self.expected else { return false };
+        let skipped = a.id.wrapping_sub(expected);
+        // Another connection of the same host took a number it skipped: one counter.
+        if a.other_connection_id.is_some_and(|o| o.wrapping_sub(expected) < skipped) {
+            return false;
+        }
+        a.payload > 0
+            && a.id != 0
+            && (1..=MAX_SKIP).contains(&skipped)
+            && self.per_connection()
+            && a.at_edge
+            && a.nothing_missing
+            && a.window_open
+            && a.ack.is_some()
+            && last_ack == a.ack
+            && a.payload <= self.segment_size(a.segment)
+            && a.round_trip_ns.is_some_and(|rtt| a.t_ns.saturating_sub(last_t_ns) >= rtt.max(TIMER_FLOOR_NS))
     }
 
     /// Number `n`'s word in `missing` and its bit there.

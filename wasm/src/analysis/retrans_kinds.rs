@@ -32,8 +32,9 @@
 //!   earlier than 2·SRTT after the last ACK (RFC 8985 §7.2), an RTO no earlier than
 //!   RTO ≥ SRTT + 4·RTTVAR (RFC 6298 §2); a retransmission clocked by an ACK leaves
 //!   within pacing time of it. One path RTT is the middle ground.
-//! - Timer-driven, re-sending the highest segment sent (its end is SND.NXT), and the
-//!   first timer event since the last feedback: a tail loss probe (RFC 8985 §7.3: the
+//! - Timer-driven, re-sending the highest segment sent (its end is SND.NXT), the first
+//!   timer event since the last feedback, on a connection that did not refuse SACK
+//!   (RACK-TLP needs it, RFC 8985 §4): a tail loss probe (RFC 8985 §7.3: the
 //!   probe re-sends the last segment when no new data can be sent; a sender arms the
 //!   PTO only when no probe is outstanding). Every other timer-driven retransmission is
 //!   a timeout. Consecutive timeouts without feedback between them form a backoff
@@ -50,7 +51,9 @@
 //! the whole outage as its quiet time); a stack without tail loss probes that times out
 //! on a single outstanding segment reads as a probe. (A receiver-side refill of a hole
 //! is a retransmission when it comes half a round trip or more after the hole opened:
-//! analyzer.rs `reclassify_out_of_order`.)
+//! analyzer.rs `reclassify_out_of_order`; the re-send of a tail lost before it, whose
+//! data looks new, is one where the sender's datagram numbering shows it:
+//! datagram_ids.rs `resends_unseen`.)
 //!
 //! Memory: one record per retransmitted segment, at most [`MAX_RECORDS`] per
 //! direction (later retransmissions are counted but get no kind).
@@ -74,7 +77,7 @@ const SCAN: usize = 1024;
 /// an ACK and the re-send it clocks is longer than the round trip: Linux over a veth
 /// with TSO, 4 re-sends of 135 segments 4–192 µs after the SACKs that clocked them
 /// (kernel: 135 TCPFastRetrans, no timeout) were read as 3 timeouts.
-const TIMER_FLOOR_NS: i64 = 1_000_000;
+pub(crate) const TIMER_FLOOR_NS: i64 = 1_000_000;
 /// How late a kernel timer can fire after the time it was armed for: Linux arms its
 /// RACK reordering timer in jiffies, rounded up (`usecs_to_jiffies`), and the timer
 /// wheel adds up to one more: 2 jiffies of 4 ms at HZ=250 (Debian's), one of 10 ms at
@@ -558,6 +561,11 @@ impl RetransKinds {
         // GRO super-segment of ⌈len / SMSS⌉ (the kernel's tcp_skb_pcount).
         let segments = |r: &Record| smss.map_or(1, |m| ((r.end - r.seq).max(1) as u64).div_ceil(u64::from(m.max(1))));
         let mut marks = Vec::with_capacity(self.records.len());
+        // Linux sends a tail loss probe only on a connection that negotiated SACK
+        // (`tcp_schedule_loss_probe`: `!tcp_is_sack(tp)` → none), as RACK-TLP needs the
+        // SACK scoreboard (RFC 8985 §4): without it every timer re-send is a timeout
+        // (a client with tcp_sack=0 at 3 % loss: the kernel's 4 TCPTimeouts, no probe).
+        let probes = self.sack_negotiated != Some(false);
         // Loss state after a timeout: until the cumulative ACK passes `recover`.
         let mut recover: Option<i64> = None;
         // feedback_seq of the last timer event (a probe or a timeout) and of the
@@ -675,7 +683,7 @@ impl RetransKinds {
                     fast_recover.get_or_insert(r.high);
                     fb::KIND_FAST
                 }
-            } else if r.end >= r.high && last_timer != Some(r.feedback_seq) && !r.syn {
+            } else if r.end >= r.high && last_timer != Some(r.feedback_seq) && !r.syn && probes {
                 last_timer = Some(r.feedback_seq);
                 c.tail_loss_probes += 1;
                 fb::KIND_TLP

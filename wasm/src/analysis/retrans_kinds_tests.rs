@@ -108,8 +108,8 @@ fn probe_then_timeout_and_a_dsack_proves_the_probe_needless() {
     // §7.3). No answer: 250 ms later the head → a timeout. The ACK of 3001 then carries
     // a D-SACK for 2001..3001 (below the cumulative ACK, RFC 2883 §4): the probe
     // duplicated bytes the receiver had: spurious. The timeout's retransmission of
-    // 1001 was not reported: it was needed.
-    let a = at_sender(vec![
+    // 1001 was not reported: it was needed. (SACK negotiated: Linux probes only then.)
+    let a = at_sack_sender(vec![
         data(0.030, 1001),
         data(0.031, 2001),
         data(0.091, 2001),
@@ -152,21 +152,30 @@ fn eifel_cannot_judge_a_retransmission_whose_ack_also_covers_earlier_data() {
     // the probe although the probe repaired a real loss. The ACK also covers 1001, which
     // was unacknowledged before it: Eifel cannot tell, so not spurious (Linux counts
     // such a probe as TCPLossProbeRecovery; it reports a needless one by D-SACK).
-    let a = at_sender(vec![
-        data(0.030, 1001).ts(30, 20),
-        data(0.0301, 2001).ts(30, 20),
-        data(0.091, 2001).ts(91, 20),
-        ack(0.1115, 3001).ts(50, 30),
-    ]);
+    let tail_probed = || {
+        vec![
+            data(0.030, 1001).ts(30, 20),
+            data(0.0301, 2001).ts(30, 20),
+            data(0.091, 2001).ts(91, 20),
+            ack(0.1115, 3001).ts(50, 30),
+        ]
+    };
+    let a = at_sack_sender(tail_probed());
     assert_eq!(kinds(&a), [fb::KIND_TLP]);
     assert_eq!(counts(&a.connections[0].directions[0]), [1, 0, 1, 0, 0, 0]);
+    // Without SACK (the handshake offered none) there is no probe: Linux arms its probe
+    // timer only on a SACK connection (`tcp_schedule_loss_probe`; RACK-TLP needs the
+    // scoreboard, RFC 8985 §4), so the same re-send is its retransmission timeout.
+    let no_sack = at_sender(tail_probed());
+    assert_eq!(kinds(&no_sack), [fb::KIND_RTO]);
+    assert_eq!(counts(&no_sack.connections[0].directions[0]), [1, 1, 0, 0, 0, 0]);
     // A probe, then a timeout re-sending the head 1001 (TSval 341), no feedback between:
     // one timer episode. The first ACK (3001) echoes 30: for the head, which it
     // acknowledges alone (nothing before 1001 was unacknowledged), the original arrived
     // (RFC 3522 §3.2) → spurious; the sender undoes the episode as a whole (Linux
     // tcp_packet_delayed compares with the episode's first retransmission), so the
     // probe of the tail, covered by the same ACK, was needless too.
-    let b = at_sender(vec![
+    let b = at_sack_sender(vec![
         data(0.030, 1001).ts(30, 20),
         data(0.031, 2001).ts(31, 20),
         data(0.091, 2001).ts(91, 20),
@@ -224,9 +233,9 @@ fn a_resent_syn_is_a_timeout_and_a_resent_fin_has_a_kind_too() {
     // re-sent 300 ms after the last feedback, the highest sequence number sent: the
     // tail loss probe of RFC 8985 §7.3. Every segment `retransmissions` counts has a kind.
     let a = run(vec![
-        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240),
-        Seg::a_to_b(1.0).seq(1000).flags(SYN).win(64240),
-        Seg::b_to_a(1.010).seq(5000).ack(1001).flags(SYN | ACK).win(65160),
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).sack_ok(),
+        Seg::a_to_b(1.0).seq(1000).flags(SYN).win(64240).sack_ok(),
+        Seg::b_to_a(1.010).seq(5000).ack(1001).flags(SYN | ACK).win(65160).sack_ok(),
         Seg::a_to_b(1.0101).seq(1001).ack(5001).win(502),
         data(1.020, 1001),
         ack(1.040, 2001),
@@ -593,4 +602,65 @@ fn without_sack_duplicate_acks_after_the_third_clock_no_retransmission() {
     let a = run(segs);
     // [retransmissions, timeouts, probes, fast, slow start, spurious]
     assert_eq!(counts(&a.connections[0].directions[0]), [2, 1, 0, 1, 0, 0]);
+}
+
+/// Captured at the receiver B (SYN/ACK 0.1 ms after the SYN, A's ACK 20 ms later: a 20 ms
+/// path, all on A's side), SACK negotiated. A sends 20 segments of 1000 bytes numbered
+/// 100..119, each ACKed; the 21st (number 120, bytes 21001..22001) is lost before the
+/// capture; B's ACK of 21001 says it has everything captured. `resend`: what comes next
+/// from A — (time, number, ACK number, payload) — at the data's edge (21001);
+/// `request_between`: B sends 100 bytes first (A's ACK of them would be number 120);
+/// `other_connection`: A sends number 120 on another connection meanwhile.
+fn tail_lost_before_the_receiver(resend: (f64, u16, u32, u32), request_between: bool, other_connection: bool) -> Analysis {
+    let mut v = vec![
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7).sack_ok(),
+        Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).sack_ok(),
+        Seg::a_to_b(0.0201).seq(1001).ack(5001).win(502),
+    ];
+    for i in 0..20u32 {
+        let t = 0.030 + f64::from(i) * 0.0001;
+        v.push(data(t, 1001 + i * 1000).ip_id(100 + i as u16));
+        v.push(ack(t + 0.00005, 2001 + i * 1000));
+    }
+    if request_between {
+        v.push(Seg::b_to_a(0.040).seq(5001).ack(21001).len(100).win(502));
+    }
+    if other_connection {
+        v.push(Seg::a_to_b(0.050).ports(40001, 80).seq(9001).ack(7001).len(100).ip_id(120));
+    }
+    let (t, id, a, len) = resend;
+    v.push(Seg::a_to_b(t).seq(21001).ack(a).len(len).ip_id(id));
+    v.push(Seg::b_to_a(t + 0.0001).seq(if request_between { 5101 } else { 5001 }).ack(21001 + len).win(502));
+    run(v)
+}
+
+#[test]
+fn a_tail_lost_before_the_receiver_is_re_sent_as_if_new_and_its_number_tells() {
+    // 48 ms after A's last datagram (≥ the 20 ms path: a timer), one segment at the
+    // edge, numbered 121: number 120 was sent and never captured, and it can only have
+    // carried these bytes (new data leaves in sequence order, numbered in send order).
+    // A retransmission, and the first timer event re-sending the highest data: a probe
+    // (RFC 8985 §7.3; rx-tail-loss.pcap, the kernel's TCPLossProbes 1).
+    let a = tail_lost_before_the_receiver((0.080, 121, 5001, 1000), false, false);
+    let d = &a.connections[0].directions[0];
+    assert_eq!((d.unseen_datagrams, counts(d)), (Some(1), [1, 0, 1, 0, 0, 0]));
+    // Each fact it rests on, taken away, leaves new data:
+    // a new ACK number — A had B's 100 bytes to acknowledge, so the datagram lost may
+    // have been that ACK (an HTTP server's delayed ACK of a request before its answer);
+    let b = tail_lost_before_the_receiver((0.080, 121, 5101, 1000), true, false);
+    assert_eq!(counts(&b.connections[0].directions[0]), [0; 6]);
+    // 0.5 ms after the last datagram: sooner than any timer on a 20 ms path;
+    let c = tail_lost_before_the_receiver((0.0324, 121, 5001, 1000), false, false);
+    assert_eq!(counts(&c.connections[0].directions[0]), [0; 6]);
+    // two segments in one frame (a GRO merge): a timer sends one;
+    let e = tail_lost_before_the_receiver((0.080, 121, 5001, 2000), false, false);
+    assert_eq!(counts(&e.connections[0].directions[0]), [0; 6]);
+    // no number skipped: nothing was sent before it;
+    let f = tail_lost_before_the_receiver((0.080, 120, 5001, 1000), false, false);
+    let fd = &f.connections[0].directions[0];
+    assert_eq!((fd.unseen_datagrams, counts(fd)), (Some(0), [0; 6]));
+    // the number it skipped was A's last datagram, on another connection: one counter
+    // for the host's connections (tcpdump's of10_s4810.pcap, a switch's OpenFlow channels).
+    let g = tail_lost_before_the_receiver((0.080, 121, 5001, 1000), false, true);
+    assert_eq!(counts(&g.connections[0].directions[0]), [0; 6]);
 }

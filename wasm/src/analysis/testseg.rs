@@ -39,6 +39,11 @@ impl Seg {
     pub fn b_to_a(t: f64) -> Seg {
         Seg::new(B, 80, A, 40000, t)
     }
+    /// Moves the segment to another connection between the same hosts.
+    pub fn ports(mut self, src: u16, dst: u16) -> Seg {
+        (self.0.src_port, self.0.dst_port) = (src, dst);
+        self
+    }
     pub fn seq(mut self, s: u32) -> Seg {
         self.0.seq = s;
         self
