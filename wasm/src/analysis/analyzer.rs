@@ -21,7 +21,7 @@ use super::flags::{self, SegFacts, WsFlow};
 use super::clock::ClockTicks;
 use super::duplicates::DuplicateFilter;
 use super::capture_loss::Holes;
-use super::datagram_ids::{Arrival, DatagramIds, IdStep, SourceIds};
+use super::datagram_ids::{Arrival, DatagramIds, IdStep, SourceIds, SourceLast};
 use super::sender_clock::SenderClock;
 use super::handshake::HandshakeOffers;
 use super::retrans_kinds::{PeerAck, RetransKinds};
@@ -62,6 +62,10 @@ pub(crate) struct Side {
     /// False after a capture gap in this side's data until the peer sends an ACK
     /// (Wireshark's valid_bif): the peer's last captured ACK is stale then.
     pub bif_stale: bool,
+    /// The peer sent something this side had to answer with a datagram of its own (data,
+    /// SYN or FIN, a keep-alive or zero-window probe, a zero window) since this side's
+    /// last datagram (datagram_ids.rs `resends_unseen`).
+    pub prompted: bool,
     pub ack_rtt: AckRtt,
     pub ts_rtt: TsRtt,
     /// Sequence ranges never captured (after a "previous segment not captured").
@@ -192,14 +196,13 @@ impl Analyzer {
             return; // beyond max_connections: counted by `limits`, not tracked
         };
         let store = self.limits.take_packet();
-        let other_connection_id = match (seg.src, seg.frame_id.ip_id) {
-            // A 0 is outside any numbering (datagram_ids.rs `on_datagram`).
-            (IpAddr::V4(a), Some(id)) if id != 0 => self.source_ids.note(u32::from(a), id, index),
-            _ => None,
+        let source_last = match (seg.src, seg.frame_id.ip_id) {
+            (IpAddr::V4(a), Some(id)) => self.source_ids.note(u32::from(a), id, index),
+            _ => SourceLast::Unknown,
         };
         let conn = &mut self.conns[index as usize];
         conn.process = conn.process.or(seg.meta.process);
-        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, other_connection_id);
+        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
         self.log_radio(index as usize, seg, file_t0_ns);
     }
 
@@ -284,9 +287,9 @@ impl Conn {
 
     /// `t_ns`: time since the first packet of the file; `store`: false once the
     /// packet budget is spent (the state is still updated, the row is not kept).
-    /// `other_connection_id`: the number its source address last used on another
-    /// connection, if it did last (datagram_ids.rs `SourceIds`).
-    fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool, other_connection_id: Option<u16>) {
+    /// `source_last`: its source address's datagram before it, on which connection
+    /// (datagram_ids.rs `SourceIds`).
+    fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool, source_last: SourceLast) {
         let t = secs(t_ns);
         let d = self.dir_of(seg);
         if self.ecn.is_some() || ecn::any_signal(seg) {
@@ -331,6 +334,8 @@ impl Conn {
         let row = store.then(|| self.rows.next_row());
         let mut id_step = IdStep::Unknown;
         let mut resends_unseen = false;
+        // What this segment asks of the peer's next datagram (`Side::prompted`).
+        let prompts = seg.payload_len > 0 || seg.flags & (SYN | FIN) != 0 || (!is_rst && seg.window == 0) || aflags & (fb::KEEP_ALIVE | fb::ZERO_WINDOW_PROBE) != 0;
         if let Some(id) = seg.frame_id.ip_id {
             if seg.payload_len > 0 && fwd.ids.is_none() {
                 let mut ids = Box::<DatagramIds>::default();
@@ -356,10 +361,10 @@ impl Conn {
                         payload: seg.payload_len,
                         at_edge: fwd.sent_high == Some(seq_rel),
                         nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
-                        window_open: rev.last_raw_win != Some(0),
+                        prompted: fwd.prompted,
                         round_trip_ns: round_trip(self.first_rtt, self.min_turn),
                         segment: self.offers.send_mss(d as u8),
-                        other_connection_id,
+                        source_last,
                     };
                     resends_unseen = ids.resends_unseen(&arrival);
                 }
@@ -378,6 +383,8 @@ impl Conn {
         let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
         let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, seq_rel, occupied_end, row, t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
         aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| t_ns - opened), round_trip(self.first_rtt, self.min_turn), id_step);
+        fwd.prompted = false;
+        rev.prompted |= prompts;
         // Its data looks new, but its number says a datagram carrying it was sent before
         // and never reached the capture (datagram_ids.rs `resends_unseen`).
         if resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {

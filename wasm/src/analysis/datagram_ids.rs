@@ -93,6 +93,8 @@ pub(crate) struct DatagramIds {
     /// (`resends_unseen`).
     last_ack: Option<u32>,
     last_t_ns: i64,
+    /// The direction's last datagram carried at least one full segment (`resends_unseen`).
+    last_full: bool,
 }
 
 /// What the analyzer knows of one datagram for `DatagramIds::resends_unseen`.
@@ -108,30 +110,42 @@ pub(crate) struct Arrival {
     pub at_edge: bool,
     /// No hole in this side's sequence was open (every byte below it was captured).
     pub nothing_missing: bool,
-    /// The peer's last window was not zero (the sender had no persist probe due).
-    pub window_open: bool,
     /// The path round trip so far (analyzer.rs `round_trip`).
     pub round_trip_ns: Option<i64>,
     /// The sender's segment size from the handshake (handshake.rs `send_mss`).
     pub segment: Option<u32>,
-    /// The number the same source address last put on a datagram of another
-    /// connection, if its last datagram was on another one (`SourceIds`).
-    pub other_connection_id: Option<u16>,
+    /// The peer sent something this side had to answer since its last datagram
+    /// (analyzer.rs `Side::prompted`).
+    pub prompted: bool,
+    /// The same source address's datagram before this one (`SourceIds`).
+    pub source_last: SourceLast,
+}
+
+/// What `SourceIds` knows of a source address's datagram before the current one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SourceLast {
+    /// It was on the same connection.
+    Same,
+    /// It was on another connection, with this number.
+    Other(u16),
+    /// Not known: the slot held another address (a collision) or none, or the other
+    /// connection's datagram carried 0 (outside any numbering, or a shared counter's own 0).
+    Unknown,
 }
 
 /// The last IPv4 Identification each source address used, and on which connection:
 /// where one counter numbers a host's datagrams of every connection (a switch's
 /// OpenFlow channels in tcpdump's of10_s4810.pcap, TTL 64, two connections taking
 /// turns), a connection that pauses while another sends skips numbers without a loss.
-/// Direct-mapped on the address (`SOURCE_SLOTS`, 12 KiB); a collision only forgets
-/// (and errs towards "not a re-send").
+/// Direct-mapped on the address (`SOURCE_SLOTS`, 48 KiB); a collision forgets, and
+/// then nothing is known (`SourceLast::Unknown`: not a re-send).
 pub(crate) struct SourceIds {
     /// (address, number, connection index).
     slots: Box<[(u32, u16, u32)]>,
 }
 
 /// Slots of `SourceIds`.
-const SOURCE_SLOTS: usize = 1024;
+const SOURCE_SLOTS: usize = 4096;
 
 impl Default for SourceIds {
     fn default() -> Self {
@@ -140,12 +154,17 @@ impl Default for SourceIds {
 }
 
 impl SourceIds {
-    /// Notes datagram `id` of IPv4 source `addr` on connection `conn`; returns the number
-    /// that source last used if that was on another connection.
-    pub fn note(&mut self, addr: u32, id: u16, conn: u32) -> Option<u16> {
-        // Fibonacci hashing: the top bits of the product spread neighbouring addresses.
-        let slot = &mut self.slots[(addr.wrapping_mul(0x9E37_79B1) >> 22) as usize % SOURCE_SLOTS];
-        let before = (slot.0 == addr && slot.2 != conn && slot.2 != u32::MAX).then_some(slot.1);
+    /// Notes datagram `id` of IPv4 source `addr` on connection `conn`; returns what is
+    /// known of that source's datagram before it.
+    pub fn note(&mut self, addr: u32, id: u16, conn: u32) -> SourceLast {
+        // Fibonacci hashing: the top 12 bits of the product spread neighbouring addresses.
+        let slot = &mut self.slots[(addr.wrapping_mul(0x9E37_79B1) >> 20) as usize % SOURCE_SLOTS];
+        let before = match *slot {
+            (a, _, c) if a != addr || c == u32::MAX => SourceLast::Unknown,
+            (_, _, c) if c == conn => SourceLast::Same,
+            (_, 0, _) => SourceLast::Unknown,
+            (_, n, _) => SourceLast::Other(n),
+        };
         *slot = (addr, id, conn);
         before
     }
@@ -298,12 +317,19 @@ impl DatagramIds {
     /// each was one of:
     /// - a re-send of bytes below: none was due, no hole being open (a hole refilled
     ///   twice, the first re-send lost, shows as a hole that stays open);
-    /// - a pure ACK or window update: none was due, the peer having sent nothing this
-    ///   side had not acknowledged (the same ACK number as its last datagram; an HTTP
-    ///   server's delayed ACK of a request, lost, before its answer has a new one);
-    /// - a zero-window probe: none was due, the peer's window being open;
+    /// - a pure ACK, window update or zero-window probe: none was due, the peer having
+    ///   sent nothing this side had to answer since its last datagram — no data, SYN or
+    ///   FIN, keep-alive or zero-window probe, zero window (`prompted`) — and this one
+    ///   carrying the same ACK number (an HTTP server's delayed ACK of a request, lost,
+    ///   before its answer; a probe while the peer's window was closed);
     /// - a datagram of another connection, where one counter numbers all of a host's:
-    ///   not the last the host sent before this one (`SourceIds`).
+    ///   the host's datagram before this one was on this connection, or on another one
+    ///   with a number this one did not skip (`SourceIds`; not known: not a re-send).
+    ///
+    /// And the skip must be one: the direction's last datagram carried at least a full
+    /// segment (a receiver's GRO merges equal small segments, 5 × 100 bytes into one
+    /// 500-byte frame that counts as one number where it used five, and the next
+    /// datagram seems to skip four; merged full segments count right).
     ///
     /// And it must look like what a timer sends: one segment (a probe re-sends one, a
     /// timeout one with a congestion window of one, RFC 5681 §3.1; the next come an ACK
@@ -323,11 +349,15 @@ impl DatagramIds {
         let (last_ack, last_t_ns) = (self.last_ack, self.last_t_ns);
         self.last_ack = a.ack;
         self.last_t_ns = a.t_ns;
+        let full = a.payload >= self.segment_size(a.segment);
+        let last_full = std::mem::replace(&mut self.last_full, full);
         let Some(expected) = self.expected else { return false };
         let skipped = a.id.wrapping_sub(expected);
-        // Another connection of the same host took a number it skipped: one counter.
-        if a.other_connection_id.is_some_and(|o| o.wrapping_sub(expected) < skipped) {
-            return false;
+        match a.source_last {
+            SourceLast::Same => {}
+            // Another connection of the same host took a number it skipped: one counter.
+            SourceLast::Other(o) if o.wrapping_sub(expected) >= skipped => {}
+            _ => return false,
         }
         a.payload > 0
             && a.id != 0
@@ -335,7 +365,8 @@ impl DatagramIds {
             && self.per_connection()
             && a.at_edge
             && a.nothing_missing
-            && a.window_open
+            && !a.prompted
+            && last_full
             && a.ack.is_some()
             && last_ack == a.ack
             && a.payload <= self.segment_size(a.segment)
