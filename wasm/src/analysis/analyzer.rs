@@ -359,7 +359,7 @@ impl Conn {
                         ack: has_ack.then_some(seg.ack),
                         t_ns,
                         payload: seg.payload_len,
-                        at_edge: fwd.sent_high == Some(seq_rel),
+                        gap: fwd.sent_high.map(|h| seq_rel - h).filter(|&g| g >= 0),
                         nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
                         prompted: fwd.prompted,
                         round_trip_ns: round_trip(self.first_rtt, self.min_turn),

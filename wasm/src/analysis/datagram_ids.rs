@@ -105,9 +105,9 @@ pub(crate) struct Arrival {
     pub ack: Option<u32>,
     pub t_ns: i64,
     pub payload: u32,
-    /// Its data starts exactly where the highest byte the capture saw of this side
-    /// ended: no hole before it, nothing below it.
-    pub at_edge: bool,
+    /// How far beyond the end of the highest byte the capture saw of this side its data
+    /// starts (0: right there; None: below it, or nothing seen yet).
+    pub gap: Option<i64>,
     /// No hole in this side's sequence was open (every byte below it was captured).
     pub nothing_missing: bool,
     /// The path round trip so far (analyzer.rs `round_trip`).
@@ -313,8 +313,11 @@ impl DatagramIds {
     /// carried new data carried bytes below this one's — unless this one re-sends them.
     /// When its number skips datagrams and its data starts exactly at the end of
     /// everything captured, any skipped datagram that carried new data carried these
-    /// very bytes. So it is a re-send unless none of them carried new data, that is,
-    /// each was one of:
+    /// very bytes. When it starts whole segments beyond that end (a probe re-sends the
+    /// last of several lost segments, RFC 8985 §7.3), as many skipped datagrams carried
+    /// those segments, and any more that carried new data carried its bytes. So with
+    /// more skipped than that it is a re-send unless the others carried no new data,
+    /// that is, each was one of:
     /// - a re-send of bytes below: none was due, no hole being open (a hole refilled
     ///   twice, the first re-send lost, shows as a hole that stays open);
     /// - a pure ACK, window update or zero-window probe: none was due, the peer having
@@ -342,9 +345,9 @@ impl DatagramIds {
     /// other traffic — are left alone there. Not counted: the rest of a lost
     /// tail re-sent after the first (slow start after a timeout, no skip before them —
     /// the skip cannot tell how many of its datagrams were originals of theirs and how
-    /// many re-sends lost during an outage), and a probe re-sending the last of several
-    /// lost segments (its data starts beyond a hole, which the segments before it may
-    /// have filled as originals or not).
+    /// many re-sends lost during an outage), and a segment beyond a gap that is no whole
+    /// number of segments (smaller segments in it would take more numbers than its
+    /// bytes say).
     pub fn resends_unseen(&mut self, a: &Arrival) -> bool {
         let (last_ack, last_t_ns) = (self.last_ack, self.last_t_ns);
         self.last_ack = a.ack;
@@ -363,7 +366,7 @@ impl DatagramIds {
             && a.id != 0
             && (1..=MAX_SKIP).contains(&skipped)
             && self.per_connection()
-            && a.at_edge
+            && a.gap.is_some_and(|g| whole_segments(g, self.segment_size(a.segment)).is_some_and(|n| u64::from(skipped) > n))
             && a.nothing_missing
             && !a.prompted
             && last_full
@@ -444,6 +447,12 @@ impl DatagramIds {
         let marks = self.skips.into_iter().filter(|s| s.missing > 0).map(|s| (s.row, UNSEEN_BEFORE)).collect();
         (Some(self.unseen), marks)
     }
+}
+
+/// The number of `segment`-byte segments `bytes` make, if they make whole ones.
+fn whole_segments(bytes: i64, segment: u32) -> Option<u64> {
+    let segment = i64::from(segment.max(1));
+    (bytes % segment == 0).then(|| (bytes / segment) as u64)
 }
 
 #[cfg(test)]

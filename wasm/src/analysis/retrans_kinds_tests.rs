@@ -609,8 +609,8 @@ fn without_sack_duplicate_acks_after_the_third_clock_no_retransmission() {
 /// 100..119, each ACKed (`last_len`: the 20th's payload instead); the next datagram
 /// (number 120) is lost before the capture; B's ACK says it has everything captured.
 /// `between`: what the capture sees next; `resend`: then from A — (time, number, ACK
-/// number, payload) — at the data's edge.
-fn tail_lost_before_the_receiver_with(last_len: u32, between: Vec<Seg>, resend: (f64, u16, u32, u32)) -> Analysis {
+/// number, payload) — `beyond` bytes past the data's edge.
+fn tail_lost_before_the_receiver_with(last_len: u32, between: Vec<Seg>, resend: (f64, u16, u32, u32), beyond: u32) -> Analysis {
     let mut v = vec![
         Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7).sack_ok(),
         Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).sack_ok(),
@@ -625,13 +625,14 @@ fn tail_lost_before_the_receiver_with(last_len: u32, between: Vec<Seg>, resend: 
     let edge = 20001 + last_len;
     v.extend(between);
     let (t, id, a, len) = resend;
-    v.push(Seg::a_to_b(t).seq(edge).ack(a).len(len).ip_id(id));
-    v.push(Seg::b_to_a(t + 0.0001).seq(5001).ack(edge + len).win(502));
+    v.push(Seg::a_to_b(t).seq(edge + beyond).ack(a).len(len).ip_id(id));
+    let acked = if beyond == 0 { edge + len } else { edge };
+    v.push(Seg::b_to_a(t + 0.0001).seq(5001).ack(acked).win(502));
     run(v)
 }
 
 fn tail_lost_before_the_receiver(between: Vec<Seg>, resend: (f64, u16, u32, u32)) -> Analysis {
-    tail_lost_before_the_receiver_with(1000, between, resend)
+    tail_lost_before_the_receiver_with(1000, between, resend, 0)
 }
 
 #[test]
@@ -670,8 +671,18 @@ fn a_tail_lost_before_the_receiver_is_re_sent_as_if_new_and_its_number_tells() {
     new_data(vec![Seg::a_to_b(0.050).ports(40001, 80).seq(9001).ack(7001).len(100).ip_id(0)], (0.080, 121, 5001, 1000));
     // The 20th was 500 bytes, numbered 119, and the next is numbered 124: a GRO frame of
     // five 100-byte segments uses five numbers but counts one, so the skip may be none.
-    let g = tail_lost_before_the_receiver_with(500, vec![], (0.080, 124, 5001, 1000));
+    let g = tail_lost_before_the_receiver_with(500, vec![], (0.080, 124, 5001, 1000), 0);
     assert_eq!(counts(&g.connections[0].directions[0]), [0; 6]);
-    let g = tail_lost_before_the_receiver_with(1000, vec![], (0.080, 124, 5001, 1000));
+    let g = tail_lost_before_the_receiver_with(1000, vec![], (0.080, 124, 5001, 1000), 0);
     assert_eq!(counts(&g.connections[0].directions[0]), [1, 0, 1, 0, 0, 0]);
+    // Beyond one whole segment the capture never saw: numbers 120 and 121 skipped, so one
+    // more than the gap's segment: the probe re-sending the last of two lost segments
+    // (RFC 8985 §7.3 re-sends the highest). Number 121 alone: the gap's own segment,
+    // and this is new data; a gap that is no whole number of segments tells nothing.
+    let h = tail_lost_before_the_receiver_with(1000, vec![], (0.080, 122, 5001, 1000), 1000);
+    assert_eq!(counts(&h.connections[0].directions[0]), [1, 0, 1, 0, 0, 0]);
+    let h = tail_lost_before_the_receiver_with(1000, vec![], (0.080, 121, 5001, 1000), 1000);
+    assert_eq!(counts(&h.connections[0].directions[0]), [0; 6]);
+    let h = tail_lost_before_the_receiver_with(1000, vec![], (0.080, 122, 5001, 1000), 700);
+    assert_eq!(counts(&h.connections[0].directions[0]), [0; 6]);
 }
