@@ -353,6 +353,8 @@ impl Conn {
             }
             if let Some(ids) = fwd.ids.as_mut() {
                 let control = seg.flags & (SYN | RST) != 0;
+                // A datagram without data is one segment whatever the size: no SMSS to find.
+                let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
                 if !control {
                     let arrival = Arrival {
                         id,
@@ -363,13 +365,11 @@ impl Conn {
                         nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
                         prompted: fwd.prompted,
                         round_trip_ns: round_trip(self.first_rtt, self.min_turn),
-                        segment: self.offers.send_mss(d as u8),
+                        segment,
                         source_last,
                     };
                     resends_unseen = ids.resends_unseen(&arrival);
                 }
-                // A datagram without data is one segment whatever the size: no SMSS to find.
-                let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
                 id_step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, row, lost);
             }
         }
