@@ -334,6 +334,8 @@ impl Conn {
         let row = store.then(|| self.rows.next_row());
         let mut id_step = IdStep::Unknown;
         let mut resends_unseen = false;
+        // The path round trip so far, for the re-send and refill tests below.
+        let rtt_so_far = round_trip(self.first_rtt, self.min_turn);
         // What this segment asks of the peer's next datagram (`Side::prompted`).
         let prompts = seg.payload_len > 0 || seg.flags & (SYN | FIN) != 0 || (!is_rst && seg.window == 0) || aflags & (fb::KEEP_ALIVE | fb::ZERO_WINDOW_PROBE) != 0;
         if let Some(id) = seg.frame_id.ip_id {
@@ -364,7 +366,7 @@ impl Conn {
                         gap: fwd.sent_high.map(|h| seq_rel - h).filter(|&g| g >= 0),
                         nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
                         prompted: fwd.prompted,
-                        round_trip_ns: round_trip(self.first_rtt, self.min_turn),
+                        round_trip_ns: rtt_so_far,
                         segment,
                         source_last,
                     };
@@ -382,7 +384,7 @@ impl Conn {
         // A SYN or FIN occupies one sequence number: it fills that much of a hole.
         let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
         let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, seq_rel, occupied_end, row, t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
-        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| t_ns - opened), round_trip(self.first_rtt, self.min_turn), id_step);
+        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| t_ns - opened), rtt_so_far, id_step);
         fwd.prompted = false;
         rev.prompted |= prompts;
         // Its data looks new, but its number says a datagram carrying it was sent before

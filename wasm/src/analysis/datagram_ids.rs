@@ -352,7 +352,8 @@ impl DatagramIds {
         let (last_ack, last_t_ns) = (self.last_ack, self.last_t_ns);
         self.last_ack = a.ack;
         self.last_t_ns = a.t_ns;
-        let full = a.payload > 0 && a.payload >= self.segment_size(a.segment);
+        let segment = self.segment_size(a.segment);
+        let full = a.payload > 0 && a.payload >= segment;
         let last_full = std::mem::replace(&mut self.last_full, full);
         let Some(expected) = self.expected else { return false };
         let skipped = a.id.wrapping_sub(expected);
@@ -368,13 +369,13 @@ impl DatagramIds {
         }
         a.id != 0
             && self.per_connection()
-            && a.gap.is_some_and(|g| whole_segments(g, self.segment_size(a.segment)).is_some_and(|n| u64::from(skipped) > n))
+            && a.gap.is_some_and(|g| whole_segments(g, segment).is_some_and(|n| u64::from(skipped) > n))
             && a.nothing_missing
             && !a.prompted
             && last_full
             && a.ack.is_some()
             && last_ack == a.ack
-            && a.payload <= self.segment_size(a.segment)
+            && a.payload <= segment
             && a.round_trip_ns.is_some_and(|rtt| a.t_ns.saturating_sub(last_t_ns) >= rtt.max(TIMER_FLOOR_NS))
     }
 
