@@ -8,12 +8,15 @@
 //! ground truth, datagram by datagram, for the retransmissions tcpscope counts at the
 //! client — a receiver-side capture, as most people capture.
 
+mod common;
+
 use std::collections::HashMap;
 use std::net::IpAddr;
 
+use common::{decode_chunked, tcp};
 use tcpscope_core::analysis::columns::flag_bits as fb;
 use tcpscope_core::analysis::AnalysisOptions;
-use tcpscope_core::decode::{CaptureDecoder, Decoded, TcpSegment};
+use tcpscope_core::decode::TcpSegment;
 use tcpscope_core::session::analyze_bytes;
 
 const SERVER: &str = "10.77.0.1";
@@ -25,18 +28,9 @@ fn read(file: &str) -> Vec<u8> {
 /// The server's data segments in the capture, in order.
 fn server_data(bytes: &[u8]) -> Vec<TcpSegment> {
     let server: IpAddr = SERVER.parse().unwrap();
-    let mut d = CaptureDecoder::new();
-    let mut out = Vec::new();
-    d.push(bytes, &mut |p| {
-        if let Decoded::Tcp(s) = p {
-            if s.src == server && s.payload_len > 0 {
-                out.push(s);
-            }
-        }
-    })
-    .expect("decodes");
-    d.finish().expect("ends cleanly");
-    out
+    let (out, _, err) = decode_chunked(bytes, bytes.len());
+    assert!(err.is_none(), "{err:?}");
+    tcp(&out).into_iter().filter(|s| s.src == server && s.payload_len > 0).cloned().collect()
 }
 
 #[test]
