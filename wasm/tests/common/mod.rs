@@ -25,6 +25,7 @@ pub fn decode_chunked(bytes: &[u8], chunk: usize) -> Decoding {
 }
 
 /// Decode in chunks of 1, 7, 4096 bytes and whole: every split must give the same result.
+#[allow(dead_code)]
 pub fn decode_every_split(bytes: &[u8]) -> Decoding {
     let whole = decode_chunked(bytes, bytes.len());
     for n in [1, 7, 4096] {
