@@ -39,6 +39,12 @@
 // the functions with the most self time to stderr.
 // BENCH_LOAD_PROFILE=FILE.cpuprofile: the same for the page's main thread from the drop
 // to the charts drawn (what the page does while the worker decodes and prepares).
+// BENCH_SHADOW_READ=1: at the drop, a second worker reads the same file (as readMs
+// does) while the app loads it, and shadowReadMs says when that read ended. It answers
+// what a first chart of the whole capture drawn before the analysis ends would cost:
+// such a chart needs every byte read once more beside the load, or the whole file
+// held in memory until the decoder catches up (bench/README.md, session 20). It slows
+// the load it runs beside, so its readyMs is not comparable with a run without it.
 import { chromium } from '@playwright/test';
 import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { findProcess, treeCpuMs, treePss } from './pss.mjs';
@@ -206,6 +212,16 @@ try {
     await loadProfiler.send('Profiler.start');
   }
   const cpuBeforeLoad = treeCpuMs(browserPid);
+  if (process.env.BENCH_SHADOW_READ === '1') {
+    await page.evaluate((url) => {
+      document.querySelector('[data-testid=file-input]').addEventListener('change', (event) => {
+        const started = performance.now();
+        const worker = new Worker(url);
+        worker.onmessage = () => { window.__bench.shadowRead = performance.now() - started; worker.terminate(); };
+        worker.postMessage(event.target.files[0]);
+      }, { capture: true });
+    }, READER_PATH);
+  }
   await page.getByTestId('file-input').setInputFiles(file);
   await page.waitForFunction(() => window.__bench.painted || window.__bench.error, null, { polling: 100 });
   const loadCoreMs = treeCpuMs(browserPid) - cpuBeforeLoad;
@@ -214,6 +230,10 @@ try {
   if (b.error) throw new Error('the app reported an error state');
   result.readyMs = b.painted - b.start;
   result.stateReadyMs = b.ready - b.start;
+  if (b.shadowRead != null) {
+    result.shadowReadMs = Math.round(b.shadowRead);
+    result.shadowReadVsRead = +(b.shadowRead / result.readMs).toFixed(2);
+  }
   if (b.report) result.reportMs = +(b.report - b.start).toFixed(0);
   result.readyVsRead = +(result.readyMs / result.readMs).toFixed(2);
   // The CPU the browser spent (all its processes, user + system): merely reading the
