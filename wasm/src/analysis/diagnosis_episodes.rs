@@ -11,7 +11,7 @@
 //!   followed, if one did (a delay spike longer than the RTO fires the timer);
 //! - `loss`: bursts (data separated by application-idle stalls) that took more than
 //!   [`SLOW_BURST`] × the median burst's time, grouped when consecutive, with their
-//!   retransmissions.
+//!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
 
 use super::columns::flag_bits;
 use super::diagnosis_format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
@@ -24,6 +24,8 @@ use super::{ConnectionSummary, Episode, StallCause};
 pub const LONG_STALL_S: f64 = 0.3;
 pub const MERGE_S: f64 = 1.0;
 pub const SLOW_BURST: f64 = 3.0;
+/// Bursts are compared only when the median one lasted at least this many path RTTs.
+pub const BURST_ROUND_TRIPS: f64 = 2.0;
 /// High RTT samples less than this apart belong to one spike.
 pub const SPIKE_MERGE_S: f64 = 0.2;
 pub const MIN_SPIKE_SAMPLES: u32 = 3;
@@ -75,7 +77,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
     if path_rtt > 0.0 {
         out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
-    out.extend(slow_bursts(conn, packets));
+    out.extend(slow_bursts(conn, packets, path_rtt));
     // Keep the most telling (a period of slow bursts says more than one of its
     // spikes), then list them in time order.
     out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
@@ -157,10 +159,23 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
     // (RFC 1122 §4.2.3.2, ~40 ms on Linux), not a spike: at least MIN_SPIKE_SAMPLES.
     let mut spans: Vec<(f64, f64, u32)> = Vec::new();
     let mut peak: Vec<f64> = Vec::new();
+    // The ACKs that ended the data direction's `delayed-ack` stalls: the receiver held
+    // each one (stalls.rs rule 5b), and the sample it completes is that hold, no path
+    // delay. tcpdump's ssh.pcap: 3 such stalls (ACKs held 44–75 ms) read both "Nagle's
+    // algorithm waiting for the peer's delayed ACK" and "the RTT rose from 14 ms to 89 ms".
+    let held: Vec<(f64, f64)> = conn.directions[d]
+        .stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::DelayedAck)
+        .map(|s| (s.start, s.start + s.duration))
+        .collect();
     rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
         // Full round trips, as the statistics and the chart count them; trusted only.
         let rtt = round_trip_ms / 1000.0;
         if kind & EXCLUDED != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
+            return;
+        }
+        if held.iter().any(|&(a, b)| t >= a && t <= b) {
             return;
         }
         // The sample's round trip began rtt before it completed.
@@ -219,7 +234,8 @@ struct Burst {
     retransmissions: u32,
 }
 
-fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Episode> {
+/// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
+fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
     let idle_after: Vec<u32> = conn.directions[d as usize]
         .stalls
@@ -252,6 +268,16 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Episode> {
     let mut times: Vec<f64> = bursts.iter().map(|b| b.end - b.start).collect();
     times.sort_by(|a, b| a.total_cmp(b));
     let typical = times[times.len() / 2];
+    // A burst shorter than a round trip left in one flight: its first-to-last time is
+    // the sender's own spacing (the application's writes, pacing), not the path's, and
+    // bursts that size say nothing of the path slowing (a path that slows shows in the
+    // RTT samples, `delay_spikes`). SSH's single-segment writes (tcpdump's
+    // mptcp-v0.pcap, typical 0 s) and OpenFlow replies each sent on the controller's
+    // next request (of10_s4810.pcap, 57 µs at a 257 µs path RTT) once read "a burst
+    // took 8.1 ms instead of 0 s: the path slowed down".
+    if path_rtt > 0.0 && typical < BURST_ROUND_TRIPS * path_rtt {
+        return Vec::new();
+    }
     let slow = |b: &Burst| b.end - b.start > SLOW_BURST * typical.max(0.001);
     let mut out = Vec::new();
     let mut i = 0;
