@@ -185,3 +185,16 @@ test('a client capture of a lost last segment shows the datagram the sender\'s n
   await expect(row.locator('td')).toHaveText(['0', '1']);
   await expect(page.getByTestId('diagnosis-text')).toContainText('Loss cost 47 % of the time (242 ms of it waiting on 1 tail loss probe)');
 });
+
+test('at desktop width the per-direction table of an IPv6 connection shows both columns without a sideways scroll', async ({ page }) => {
+  // Held to 900 px, the table of an IPv6 connection (two long [address]:port headers)
+  // put its data column, the one the diagnosis is about, behind a sideways scroll.
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await openExample(page, 'ipv6-bulk.pcap');
+  const region = page.getByRole('region', { name: 'Per direction' });
+  expect(await region.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  const data = page.getByTestId('direction-stats').locator('th.data-dir');
+  await expect(data).toContainText('(data)');
+  const [box, regionBox] = [(await data.boundingBox())!, (await region.boundingBox())!];
+  expect(box.x + box.width).toBeLessThanOrEqual(regionBox.x + regionBox.width + 0.5);
+});
