@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Duplicate frames and a coarse capture clock are said once, as banners (issue 13 items 2, 3).
 import { describe, expect, it } from 'vitest';
-import { CaptureBanner, noConnectionsText } from './CaptureBanner';
+import { CaptureBanner, noConnectionsText, warningsSummary } from './CaptureBanner';
 import type { Report } from '../model/types';
 import { render } from './testUtil';
 
@@ -18,6 +18,18 @@ const CLOCK_WARNING = { kind: 'coarse-clock', count: 1, message: 'Timestamps tic
 const NOT_TCP = { kind: 'not-tcp', count: 3, message: '3 IP packets that are not TCP' };
 
 describe('CaptureBanner', () => {
+  it('packets with an impossible timestamp were analysed: they are not counted as packets not analysed', () => {
+    // tcpdump's timestamp_invalid_nano.pcap: 2 of its 3 packets carry a nanosecond part of
+    // a second or more, carried into the seconds (docs/ANALYSIS.md "Impossible
+    // timestamps"); the connection holds all 3. It read "2 packets were not analysed".
+    const IMPOSSIBLE = { kind: 'impossible-timestamp', count: 2, message: '2 packets whose timestamp field cannot be a time' };
+    expect(warningsSummary([IMPOSSIBLE])).toBe('2 packets analysed with a repaired timestamp');
+    expect(warningsSummary([IMPOSSIBLE, NOT_TCP])).toBe('3 packets were not analysed; 2 packets analysed with a repaired timestamp');
+    expect(warningsSummary([{ ...IMPOSSIBLE, count: 1 }])).toBe('1 packet analysed with a repaired timestamp');
+    const el = render(<CaptureBanner name="timestamp_invalid_nano.pcap" report={report({ timestampResolutionMs: 0.000001 }, [IMPOSSIBLE])} />);
+    expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('2 packets analysed with a repaired timestamp');
+  });
+
   it('duplicate frames and 802.11 retries, once, not also in the warnings list', () => {
     const el = render(<CaptureBanner name="any.pcap" report={report({ duplicateFrames: 81, wifiRetries: 2, timestampResolutionMs: 0.001 }, [DUP_WARNING, NOT_TCP])} />);
     expect(el.querySelector('[data-testid="duplicate-frames-banner"]')!.textContent).toBe(

@@ -93,7 +93,7 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
         // Open when nothing else is shown: then they are the reason (a link type tcpscope
         // cannot decode is not "no TCP": tshark may find TCP in it).
         <details className="warnings" data-testid="warnings" open={noConnections}>
-          <summary>{notAnalysedText(warnings.reduce((n, w) => n + w.count, 0))}</summary>
+          <summary>{warningsSummary(warnings)}</summary>
           <ul>{warnings.map((w) => <li key={w.kind}>{w.message}</li>)}</ul>
         </details>
       ) : null}
@@ -114,6 +114,17 @@ export function noConnectionsText(warnings: Report['warnings']): string {
 /** Warning kinds of packets that may carry TCP the decoder could not reach. */
 const UNREADABLE_KINDS = ['unknown-link-type', 'tcp-fragment', 'truncated-headers', 'malformed-packet'];
 
-function notAnalysedText(n: number): string {
-  return n === 1 ? '1 packet was not analysed' : `${n.toLocaleString('en-US')} packets were not analysed`;
+/** Warning kinds of packets that were analysed all the same (docs/ANALYSIS.md
+ *  "Impossible timestamps": the time is carried or held, the packet kept): they are no
+ *  "packets not analysed". */
+const ANALYSED_KINDS = ['impossible-timestamp'];
+
+/** "3 packets were not analysed", "2 packets analysed with a repaired timestamp", or both. */
+export function warningsSummary(warnings: Report['warnings']): string {
+  const count = (analysed: boolean) => warnings.filter((w) => ANALYSED_KINDS.includes(w.kind) === analysed).reduce((n, w) => n + w.count, 0);
+  const [skipped, repaired] = [count(false), count(true)];
+  const parts: string[] = [];
+  if (skipped > 0) parts.push(skipped === 1 ? '1 packet was not analysed' : `${skipped.toLocaleString('en-US')} packets were not analysed`);
+  if (repaired > 0) parts.push(`${countOf(repaired, 'packet')} analysed with a repaired timestamp`);
+  return parts.join('; ');
 }
