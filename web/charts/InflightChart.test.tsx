@@ -58,6 +58,14 @@ describe('in-flight vs window chart (engine answers)', () => {
     expect(tip).toMatch(/receive window at [\d.]+ s: [\d,]+ B/);
   });
 
+  it('no-handshake.pcap: with the window scale unknown the tooltip puts "≥" before the raw window', async () => {
+    // The handshake was cut off, so the scale is unknown and the raw field is a lower
+    // bound. It read "receive window at 1.2 s: 0 B (0 B) ≥, scale unknown".
+    const { svg } = await drawn('no-handshake.pcap');
+    const tip = await tipAt(svg, 300);
+    expect(tip).toMatch(/receive window at [\d.]+ s: ≥ [\d,]+ B \([^)]*\), scale unknown/);
+  });
+
   it('loss-1pct.pcap: the SACK-adjusted pipe as a second line, below the outstanding bytes where SACKs arrived', async () => {
     const { svg, m } = await drawn('loss-1pct.pcap', 'dots', true);
     // One M4 column per non-empty pixel column, like the in-flight marks (same segments:

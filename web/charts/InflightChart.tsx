@@ -99,7 +99,8 @@ export function drawInflight(
     const lines = [
       `in flight at ${formatTime(p.t)}: ${formatCount(p.value)} B (${formatBytes(p.value)})`,
       win?.value != null
-        ? `receive window at ${formatTime(win.t)}: ${formatCount(win.value)} B (${formatBytes(win.value)})${scaleUnknown ? ' ≥, scale unknown' : ''}`
+        // With the scale unknown the raw field is a lower bound of the window: "≥" leads.
+        ? `receive window at ${formatTime(win.t)}: ${scaleUnknown ? '≥ ' : ''}${formatCount(win.value)} B (${formatBytes(win.value)})${scaleUnknown ? ', scale unknown' : ''}`
         : 'receive window: not seen',
       ...(pipe?.value != null ? [`SACK-adjusted pipe at ${formatTime(pipe.t)}: ${formatCount(pipe.value)} B (${formatBytes(pipe.value)})`] : []),
     ];
