@@ -145,6 +145,12 @@ describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named 
     expect(text(old, 'rates')).toBe("169 Mbit/s mean over the connection's duration; peak 186 Mbit/s (largest 100 ms bin)");
     expect(old.querySelector('[data-testid="vantage"]')).toBeNull();
     expect(old.querySelector('[data-testid="episodes"]')).toBeNull();
+    // All the data at one instant (tcpdump's bigtcp-ipv6.pcap: one 78 KiB frame, a
+    // connection 0 s long): no mean rate, rather than "0 bit/s" beside a non-zero peak.
+    const instant = receiverSide();
+    const d = instant.directions[instant.dataDirection];
+    Object.assign(d, { payloadBytes: 80_000, throughput: { ...d.throughput, meanBps: 0, activeMeanBps: 0, peakBps: 6_400_000, binSeconds: 0.1 } });
+    expect(text(render(<DiagnosisPanel summary={instant} />), 'rates')).toBe('all of it at one instant: no mean rate; peak 6.4 Mbit/s (largest 100 ms bin)');
   });
 
   it('episodes under the headline, in order, each choosable', () => {

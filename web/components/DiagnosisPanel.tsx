@@ -265,8 +265,17 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       <dl className="diagnosis-numbers">
         <dt>Rate of {sender.from} → {sender.to}</dt>
         <dd data-testid="rates">
-          {formatBitrate(sender.throughput.meanBps)} mean over the connection&apos;s duration
-          {active != null && <>, {formatBitrate(active)} mean while active</>}
+          {/* Data at one instant (one segment, or one timestamp): the means have no time to
+              divide by, and "0 bit/s" beside a peak read as if nothing was sent
+              (tcpdump's bigtcp-ipv6.pcap: one 78 KiB frame). */}
+          {sender.payloadBytes > 0 && sender.throughput.meanBps === 0 && !active ? (
+            <>all of it at one instant: no mean rate</>
+          ) : (
+            <>
+              {formatBitrate(sender.throughput.meanBps)} mean over the connection&apos;s duration
+              {active != null && <>, {formatBitrate(active)} mean while active</>}
+            </>
+          )}
           ; peak {formatBitrate(sender.throughput.peakBps)} (largest {formatDuration(sender.throughput.binSeconds)} bin)
         </dd>
         <dt>Round-trip times of {sender.from} → {sender.to}</dt>

@@ -360,6 +360,18 @@ fn unknown_window_scale_cannot_be_window_limited() {
 }
 
 #[test]
+fn one_direction_data_at_one_instant_has_no_rate() {
+    use super::super::testseg::{run, Seg};
+    // One 80,000-byte frame (a BIG TCP / GRO frame, as tcpdump's bigtcp-ipv6.pcap) and
+    // nothing back: the connection is 0 s long, so no rate can be told. It read "the
+    // capture only shows 78 KiB of data sent at 0 bit/s while active".
+    let a = run(vec![Seg::a_to_b(0.0).seq(1001).ack(5001).len(80_000)]);
+    let d = &a.connections[0].diagnosis;
+    assert_eq!(d.limit, "one-direction");
+    assert!(d.text.contains("the capture only shows 78 KiB of data sent at one instant, too brief for a rate."), "{}", d.text);
+}
+
+#[test]
 fn one_direction_captured_is_said_not_guessed() {
     use super::super::testseg::{run, Seg};
     use crate::decode::tcp_flags::SYN;

@@ -150,12 +150,16 @@ pub fn text(conn: &ConnectionSummary, od: OneDirection) -> String {
              Capture where both directions pass to see the limit."
         )
     } else if ds.payload_bytes > 0 {
+        // All of it at one instant (one segment, or one timestamp): no time to divide by,
+        // so no rate. tcpdump's bigtcp-ipv6.pcap, one 78 KiB BIG TCP frame, read "sent at
+        // 0 bit/s while active".
+        let rate = ds.throughput.active_mean_bps;
+        let sent = if rate > 0.0 { format!("at {} while active", format_rate(rate)) } else { "at one instant, too brief for a rate".to_string() };
         format!(
             "{head} Without {to}'s ACKs and windows, the receive window, bytes in flight, the round trip and \
-             which segments were lost cannot be judged; the capture only shows {} of data sent at {} while active. \
+             which segments were lost cannot be judged; the capture only shows {} of data sent {sent}. \
              Capture where both directions pass to see the limit.",
-            format_bytes(ds.payload_bytes as f64),
-            format_rate(ds.throughput.active_mean_bps)
+            format_bytes(ds.payload_bytes as f64)
         )
     } else {
         format!("{head} They carry no data: the data from {to} took another path. Capture where both directions pass to see the limit.")
