@@ -177,13 +177,15 @@ fn unknown_link_types(names: &[String]) -> String {
 fn warning_text(kind: &str, count: u64) -> String {
     let what = match kind {
         "unknown-link-type" => "packets with a link-layer type tcpscope cannot decode",
-        "not-ip" => "non-IP packets (ARP, LLDP, ...), skipped",
+        "not-ip" => "non-IP packets (ARP, LLDP, 802.11 management and control frames, ...), skipped",
         "not-tcp" => "IP packets other than TCP (UDP, ICMP, ...), skipped",
         "ip-fragment" => "IP fragments, not reassembled",
         "tcp-fragment" => "IP fragments of TCP segments, not reassembled: the TCP bytes in them are not analysed",
         "truncated-headers" => "packets cut by the snapshot length before the TCP header ended",
         "malformed-packet" => "packets with impossible header values, skipped",
         "time-went-backwards" => "packets whose timestamp is earlier than the one before (analysed at the latest time before them, docs/ANALYSIS.md \"Time going backwards\")",
+        "encrypted-frame" => "encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)",
+        "bad-fcs" => "802.11 frames that failed the radio's checksum (FCS: dropped there, never delivered), skipped",
         "impossible-timestamp" => "packets whose timestamp field cannot be a time (a sub-second part of a second or more, carried into the seconds; or past the year 2262, held there; docs/ANALYSIS.md \"Impossible timestamps\")",
         _ => "packets with problems",
     };
@@ -221,7 +223,9 @@ mod tests {
         assert_eq!(warning_text("ip-fragment", 2), "2 IP fragments, not reassembled");
         assert_eq!(warning_text("tcp-fragment", 1), "1 IP fragment of TCP segments, not reassembled: the TCP bytes in them are not analysed");
         assert_eq!(warning_text("not-tcp", 1), "1 IP packet other than TCP (UDP, ICMP, ...), skipped");
-        assert_eq!(warning_text("not-ip", 1), "1 non-IP packet (ARP, LLDP, ...), skipped");
+        assert_eq!(warning_text("not-ip", 1), "1 non-IP packet (ARP, LLDP, 802.11 management and control frames, ...), skipped");
+        assert_eq!(warning_text("encrypted-frame", 1), "1 encrypted 802.11 data frame (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)");
+        assert_eq!(warning_text("bad-fcs", 1), "1 802.11 frame that failed the radio's checksum (FCS: dropped there, never delivered), skipped");
         assert_eq!(warning_text("malformed-packet", 1), "1 packet with impossible header values, skipped");
     }
 }

@@ -248,3 +248,52 @@ fn hostile_frames_never_panic() {
         let _ = tcpscope_core::decode::packet::decode_frame(*lt, b, b.len() as u32, 0, 0);
     }
 }
+
+/// The radiotap capture of `radio_capture`, with `edit` applied to each record's
+/// bytes (the record header is 16 bytes; its frame starts with the radiotap header).
+fn edited_radio_capture(edit: impl Fn(&mut [u8])) -> Vec<u8> {
+    let mut b = radio_capture();
+    let mut at = 24;
+    while at + 16 <= b.len() {
+        let caplen = u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        edit(&mut b[at + 16..at + 16 + caplen]);
+        at += 16 + caplen;
+    }
+    b
+}
+
+#[test]
+fn encrypted_and_failed_80211_frames_are_said_apart_from_non_ip() {
+    // Every data frame Protected (Frame Control flags 0x40, IEEE 802.11-2020
+    // §9.2.4.1.9): its body cannot be read. aircrack-ng's wpa-psk-linksys.cap said
+    // "587 non-IP packets (ARP, LLDP, ...)" though 59 were encrypted data frames
+    // holding TCP; now they have a warning of their own, which the page counts among
+    // packets that may hold TCP.
+    let protected = edited_radio_capture(|f| {
+        let rt_len = usize::from(u16::from_le_bytes([f[2], f[3]]));
+        f[rt_len + 1] |= 0x40;
+    });
+    let s = analyze_bytes(&protected, AnalysisOptions::default(), 1 << 20);
+    let r = s.report();
+    assert!(r.connections.is_empty());
+    let w: Vec<(&str, u64)> = r.warnings.iter().map(|w| (w.kind, w.count)).collect();
+    assert_eq!(w, [("encrypted-frame", 8)]);
+    assert!(r.warnings[0].message.starts_with("8 encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included"), "{}", r.warnings[0].message);
+    // The radio says the frame failed its FCS (radiotap Flags 0x40): never delivered,
+    // so not a segment. The synthetic radiotap header has no Flags field: give it one
+    // by turning the first present field (Rate, 1 byte at offset 8) into Flags.
+    let failed = edited_radio_capture(|f| {
+        let present = u32::from_le_bytes(f[4..8].try_into().unwrap());
+        if present & 0b100 != 0 && present & 0b11 == 0 {
+            f[4..8].copy_from_slice(&((present & !0b100) | 0b10).to_le_bytes());
+            f[8] = 0x40;
+        }
+    });
+    let s = analyze_bytes(&failed, AnalysisOptions::default(), 1 << 20);
+    let r = s.report();
+    // The frames with a Rate field (every third, from `radio_capture`'s fields) failed.
+    let bad = r.warnings.iter().find(|w| w.kind == "bad-fcs").expect("a bad-fcs warning");
+    assert_eq!(bad.count, 3);
+    assert!(bad.message.contains("failed the radio's checksum"), "{}", bad.message);
+    assert_eq!(r.connections[0].packets, 5);
+}

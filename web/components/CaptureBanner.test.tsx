@@ -95,5 +95,9 @@ describe('CaptureBanner', () => {
     expect(el.textContent).not.toContain('has no TCP connections');
     expect(el.querySelector('details[data-testid="warnings"] li')!.textContent).toBe(IPOIB.message);
     expect(noConnectionsText([{ kind: 'tcp-fragment', count: 1, message: '' }])).toBe('No TCP connection could be read: 1 packet may hold TCP that tcpscope cannot decode (below).');
+    // A monitor-mode capture of a WPA network (aircrack-ng's wpa-psk-linksys.cap): its
+    // 59 encrypted data frames held the TCP; "no TCP connections" would be wrong.
+    const encrypted = [{ kind: 'not-ip', count: 528, message: '' }, { kind: 'encrypted-frame', count: 59, message: '' }];
+    expect(noConnectionsText(encrypted)).toBe('No TCP connection could be read: 59 packets may hold TCP that tcpscope cannot decode (below).');
   });
 });

@@ -111,8 +111,9 @@ export function noConnectionsText(warnings: Report['warnings']): string {
   return `No TCP connection could be read: ${n === 1 ? '1 packet' : `${n.toLocaleString('en-US')} packets`} may hold TCP that tcpscope cannot decode (below).`;
 }
 
-/** Warning kinds of packets that may carry TCP the decoder could not reach. */
-const UNREADABLE_KINDS = ['unknown-link-type', 'tcp-fragment', 'truncated-headers', 'malformed-packet'];
+/** Warning kinds of packets that may carry TCP the decoder could not reach (an encrypted
+ *  802.11 data frame: a monitor-mode capture of a WPA network). */
+const UNREADABLE_KINDS = ['unknown-link-type', 'tcp-fragment', 'truncated-headers', 'malformed-packet', 'encrypted-frame'];
 
 /** Warning kinds of packets that were analysed all the same (docs/ANALYSIS.md
  *  "Impossible timestamps": the time is carried or held, the packet kept): they are no

@@ -140,7 +140,7 @@ fn request_response_turn_taking_is_a_round_trip_unless_the_peer_sat_on_it() {
     c.data(0.1302, 0, 201.0, 200);
     let s = one(&c);
     assert_eq!(s.cause, StallCause::AckWait);
-    assert_eq!(s.ended_by, "the peer's next request of 5000 bytes at 0.130 s: a request/response round trip");
+    assert_eq!(s.ended_by, "the peer's next message of 5000 bytes at 0.130 s: a request/response round trip");
     // The peer ACKed the request at once (0.105 s) and replied 25 ms later: its
     // application sat on the request for more than half the gap (rule 3 sees it
     // first: everything acknowledged and the sender free for most of the gap).
@@ -186,7 +186,7 @@ fn after_a_probe_the_peers_request_that_answers_it_is_a_turn_one_from_before_it_
     // 250 ms waiting on the probe timer, then the turn.
     assert_eq!((st[0].cause, st[0].ended_by.as_str()), (StallCause::RetransmissionTimeout, "tail loss probe of 1000 bytes at 0.300 s"));
     assert_eq!(st[1].cause, StallCause::AckWait);
-    assert_eq!(st[1].ended_by, "the peer's next request of 100 bytes at 0.325 s: a request/response round trip");
+    assert_eq!(st[1].ended_by, "the peer's next message of 100 bytes at 0.325 s: a request/response round trip");
     // The same request echoing an older TSval: the client's own re-send of a request
     // it sent before the probe reached it (reqresp-blackhole.pcap: an outage ate the
     // first try), so the gap was still the loss.
@@ -216,7 +216,7 @@ fn a_late_piggybacked_ack_without_any_pure_ack_in_the_capture_is_unknown() {
     assert_eq!(s.cause, StallCause::Unknown);
     assert_eq!(
         s.ended_by,
-        "the peer's next request of 500 bytes at 4.800 s (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)"
+        "the peer's next message of 500 bytes at 4.800 s (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)"
     );
     // Within 0.5 s a peer may hold its ACK for the request (delayed ACK): the round trip.
     let mut c = Cols::bare();
@@ -286,7 +286,7 @@ fn a_piggybacked_ack_within_path_rtt_plus_half_a_second_is_still_a_round_trip() 
     // the round trip, the peer's application answered within the ACK delay. Request 2
     // leaves the peer at 0.050 + 2 × 10.2 ms + 0.3 + 0.3 s, the capture sees it 5 ms later.
     let got = turns(0.010, true, &[(Some(0.040), 0.300), (None, 0.300)]);
-    assert_eq!(got[1], (AckWait, "the peer's next request of 300 bytes at 0.675 s: a request/response round trip".to_string()));
+    assert_eq!(got[1], (AckWait, "the peer's next message of 300 bytes at 0.675 s: a request/response round trip".to_string()));
     // A satellite-like path of 1.2 s: the capture at the responder sees the request
     // (with the ACK) 1.4 s after the data, the peer held it 0.2 s: within 1.2 + 0.5 s,
     // the round trip. (Had the rule ignored the path, 1.4 s > 0.5 s would read late.)

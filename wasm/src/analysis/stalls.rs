@@ -561,7 +561,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             // (PcapPlusPlus's http-packets.pcap: 4.7 s between a response and the next
             // GET, once called "a request/response round trip").
             let how = format!(
-                "the peer's next request of {} bytes at {} (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)",
+                "the peer's next message of {} bytes at {} (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)",
                 bytes,
                 format_timestamp(tr)
             );
@@ -578,7 +578,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             let late = path_rtt_s.filter(|&rtt| g.acked_by_payload && ta - t0 > rtt + MAX_ACK_DELAY_S);
             let had_all = late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S);
             if tr - had_all < 0.5 * duration {
-                let how = format!("the peer's next request of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
+                let how = format!("the peer's next message of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
                 (StallCause::AckWait, how)
             } else if let Some(rtt) = late {
                 let how = format!(

@@ -118,6 +118,9 @@ fn locate_wrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
         }
         PPI => {
             let p = ppi::parse(b)?;
+            if p.failed_check {
+                return Err(WarningKind::BadFcs);
+            }
             let mut f = wrapped(p.dlt, b, p.len)?;
             f.radio = f.radio.or(p.radio);
             Ok(f)
@@ -133,6 +136,11 @@ fn unwrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
     match lt {
         IEEE802_11_RADIOTAP => {
             let rt = radiotap::parse(b)?;
+            // Flags 0x40, "frame failed FCS check" (radiotap.org, Flags): the radio
+            // that received it dropped it; a driver passes it up only in monitor mode.
+            if rt.flags.is_some_and(|f| f & 0x40 != 0) {
+                return Err(WarningKind::BadFcs);
+            }
             let pad = rt.flags.is_some_and(|f| f & 0x20 != 0);
             let ip = wifi::ieee80211(b, rt.len, pad)?;
             Ok(LinkFrame { ip, wifi_at: Some(rt.len), radio: Some(rt.radio) })
@@ -332,6 +340,10 @@ mod tests {
         b[16] = 0x20;
         b.extend_from_slice(&data);
         assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &b), Ok((Net::Ipv4, 18 + 36)));
+        // Flags 0x40: the frame failed its FCS at the radio, never delivered.
+        let mut failed = plain.clone();
+        failed[16] = 0x40;
+        assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &failed), Err(WarningKind::BadFcs));
         assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &b[..10]), Err(WarningKind::TruncatedHeaders));
         assert_eq!(locate_ip(IEEE802_11_RADIOTAP, &[1, 0, 8, 0, 0, 0, 0, 0]), Err(WarningKind::MalformedPacket));
     }

@@ -146,6 +146,13 @@ pub enum WarningKind {
     TimeWentBackwards,
     /// Timestamp fields the format cannot mean (RawPacket::ts_impossible).
     ImpossibleTimestamp,
+    /// A protected (WEP/WPA-encrypted) 802.11 data frame: its body cannot be read, so
+    /// whatever TCP it holds is not analysed (IEEE 802.11-2020 §9.2.4.1.9).
+    EncryptedFrame,
+    /// An 802.11 frame whose radio header says it failed its frame check sequence
+    /// (radiotap Flags 0x40; PPI 802.11-Common "FCS invalid" or "PHY error"): the
+    /// receiving radio dropped it, so it never reached a TCP stack.
+    BadFcs,
 }
 
 impl WarningKind {
@@ -161,6 +168,8 @@ impl WarningKind {
             WarningKind::MalformedPacket => "malformed-packet",
             WarningKind::TimeWentBackwards => "time-went-backwards",
             WarningKind::ImpossibleTimestamp => "impossible-timestamp",
+            WarningKind::EncryptedFrame => "encrypted-frame",
+            WarningKind::BadFcs => "bad-fcs",
         }
     }
 }

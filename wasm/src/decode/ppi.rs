@@ -16,6 +16,9 @@ pub struct Ppi {
     pub len: usize,
     pub dlt: u32,
     pub radio: Option<Radio>,
+    /// The 802.11-Common flags say "FCS invalid" (0x0004) or "PHY error" (0x0008): the
+    /// frame failed its check at the radio (Wireshark's packet-ppi.c DOT11_FLAG_*).
+    pub failed_check: bool,
 }
 
 pub fn parse(b: &[u8]) -> Result<Ppi, WarningKind> {
@@ -30,11 +33,13 @@ pub fn parse(b: &[u8]) -> Result<Ppi, WarningKind> {
     let hdr = b.get(..len).ok_or(WarningKind::TruncatedHeaders)?;
     let dlt = u32::from_le_bytes([h[4], h[5], h[6], h[7]]);
     let mut radio = None;
+    let mut failed_check = false;
     let mut at = 8;
     while let Some(f) = hdr.get(at..at + 4) {
         let (kind, flen) = (u16::from_le_bytes([f[0], f[1]]), usize::from(u16::from_le_bytes([f[2], f[3]])));
         let data = hdr.get(at + 4..at + 4 + flen).ok_or(WarningKind::MalformedPacket)?;
         if kind == FIELD_80211_COMMON && flen >= 20 {
+            failed_check = u16::from_le_bytes([data[8], data[9]]) & 0x000c != 0;
             let rate = u16::from_le_bytes([data[10], data[11]]);
             radio = Some(Radio {
                 rate_kbps: u32::from(rate) * 500,
@@ -46,7 +51,7 @@ pub fn parse(b: &[u8]) -> Result<Ppi, WarningKind> {
         }
         at += 4 + flen;
     }
-    Ok(Ppi { len, dlt, radio })
+    Ok(Ppi { len, dlt, radio, failed_check })
 }
 
 #[cfg(test)]
@@ -69,7 +74,10 @@ pub(crate) mod tests {
     #[test]
     fn common_field() {
         let p = parse(&header(105)).unwrap();
-        assert_eq!((p.len, p.dlt), (32, 105));
+        assert_eq!((p.len, p.dlt, p.failed_check), (32, 105, false));
+        let mut failed = header(105);
+        failed[20] = 0x04; // 802.11-Common flags (header 8 + field header 4 + TSF 8): FCS invalid
+        assert!(parse(&failed).unwrap().failed_check);
         assert_eq!(p.radio, Some(Radio { rate_kbps: 54_000, nss: 0, signal_dbm: Some(-52), channel_mhz: 5180, retry: false }));
         let mut bad = header(105);
         bad[10] = 200; // field longer than the header

@@ -3,7 +3,7 @@
 //!
 //! Only data frames that carry an LLC/SNAP-encapsulated IP packet are decoded
 //! (IEEE 802.11-2020 §9.2.4 MAC header, §9.3.2 data frames). Management, control,
-//! null-data and protected (encrypted) frames are `NotIp`.
+//! and null-data frames are `NotIp`; protected (encrypted) data frames `EncryptedFrame`.
 
 use super::ethertype::{snap, Located};
 use super::WarningKind;
@@ -28,9 +28,12 @@ pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<Located, Warn
     if ftype != 2 || subtype & 0x4 != 0 {
         return Err(WarningKind::NotIp);
     }
-    // Protected frame: the body is encrypted.
+    // Protected frame: the body is encrypted (WEP, TKIP, CCMP, GCMP). Said apart from
+    // non-IP frames: on an encrypted network, most monitor-mode captures, it is why no
+    // TCP shows (aircrack-ng's wpa-psk-linksys.cap read "587 non-IP packets (ARP, LLDP,
+    // ...)", 59 of them encrypted data frames holding TCP).
     if flags & 0x40 != 0 {
-        return Err(WarningKind::NotIp);
+        return Err(WarningKind::EncryptedFrame);
     }
     let to_ds_from_ds = flags & 0x03 == 0x03;
     let qos = subtype & 0x8 != 0;
@@ -96,7 +99,7 @@ pub(crate) mod tests {
         let mut beacon = qos_data(0);
         beacon[0] = 0x80; // management, beacon
         assert_eq!(ieee80211(&beacon, 0, false), Err(WarningKind::NotIp));
-        assert_eq!(ieee80211(&qos_data(0x42), 0, false), Err(WarningKind::NotIp));
+        assert_eq!(ieee80211(&qos_data(0x42), 0, false), Err(WarningKind::EncryptedFrame));
         assert_eq!(ieee80211(&qos_data(0x04), 0, false), Err(WarningKind::IpFragment));
         assert_eq!(ieee80211(&qos_data(0)[..25], 0, false), Err(WarningKind::TruncatedHeaders));
     }
