@@ -9,13 +9,13 @@
 
 use super::frame::{Ctx, RawPacket};
 use super::link::{is_supported, link_type_name};
-use super::packet::decode_frame;
+use super::packet::decode_record;
 use super::pcap::{is_pcap_magic, PcapFormat};
 use super::pcapng::{NgEvent, NgFormat, SHB_TYPE};
 use super::pktap::PktapHeader;
 use super::process::ProcessTable;
 use super::link::linktype::{PKTAP, USER2_PKTAP};
-use super::{CaptureInfo, Decoded, WarningKind};
+use super::{CaptureInfo, Decoded, TcpSegment, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use std::collections::HashSet;
 
@@ -281,18 +281,34 @@ impl CaptureDecoder {
         if raw.ts_impossible {
             self.warn(WarningKind::ImpossibleTimestamp);
         }
+        // The further packets of an 802.11 A-MSDU (empty, never allocated, otherwise).
+        let mut more: Vec<Result<TcpSegment, WarningKind>> = Vec::new();
         let result = if is_supported(raw.link_type) {
-            decode_frame(raw.link_type, raw.data, wire_len, packet_index, ts_ns)
+            decode_record(raw.link_type, raw.data, wire_len, packet_index, ts_ns, &mut |r| more.push(r))
         } else {
             Err(WarningKind::UnknownLinkType)
         };
-        match result {
+        if matches!(raw.link_type, PKTAP | USER2_PKTAP) && result.is_ok() {
+            if let Some((pid, name)) = PktapHeader::parse(raw.data).ok().and_then(|h| h.process()) {
+                process = self.processes.intern(pid, name);
+            }
+        }
+        // One record is one packet: "other" only when none of it was TCP.
+        let tcp = result.is_ok() || more.iter().any(Result::is_ok);
+        self.emit_one(result, process, tcp, (packet_index, ts_ns, wire_len), on_packet);
+        if !more.is_empty() {
+            for r in more {
+                self.emit_one(r, process, true, (packet_index, ts_ns, wire_len), on_packet);
+            }
+        }
+    }
+
+    /// One decoded packet of a record to `on_packet`, or its warning; `other`-packet
+    /// for it only when `tcp` (the record gave no TCP segment at all) is false.
+    #[inline]
+    fn emit_one(&mut self, r: Result<TcpSegment, WarningKind>, process: Option<u32>, tcp: bool, (packet_index, ts_ns, wire_len): (u64, i64, u32), on_packet: &mut dyn FnMut(Decoded)) {
+        match r {
             Ok(mut seg) => {
-                if matches!(raw.link_type, PKTAP | USER2_PKTAP) {
-                    if let Some((pid, name)) = PktapHeader::parse(raw.data).ok().and_then(|h| h.process()) {
-                        process = self.processes.intern(pid, name);
-                    }
-                }
                 seg.meta.process = process;
                 on_packet(Decoded::Tcp(seg))
             }
@@ -301,7 +317,9 @@ impl CaptureDecoder {
                 if kind == WarningKind::TcpFragment {
                     self.info.tcp_fragment_bytes += u64::from(wire_len);
                 }
-                on_packet(Decoded::Other { packet_index, ts_ns, wire_len });
+                if !tcp {
+                    on_packet(Decoded::Other { packet_index, ts_ns, wire_len });
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
 use super::ethertype::Net;
-use super::link::locate;
+use super::link::{locate, LinkFrame};
 use super::tcp::TcpHeader;
 use super::tunnel;
 use super::wifi::mac_identity;
@@ -11,7 +11,34 @@ use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 /// Decode the frame `data` (captured bytes) of link type `lt`, whose original length
 /// on the wire was `wire_len`.
 pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64) -> Result<TcpSegment, WarningKind> {
+    decode_record(lt, data, wire_len, packet_index, ts_ns, &mut |_| {})
+}
+
+/// [`decode_frame`], and for an 802.11 A-MSDU of several subframes each further
+/// subframe's packet, in order, to `more` (one record, several packets: an 802.11n/ac
+/// sender packs several TCP segments into one frame; Wireshark's "A-MSDU Subframe").
+pub fn decode_record(
+    lt: u32,
+    data: &[u8],
+    wire_len: u32,
+    packet_index: u64,
+    ts_ns: i64,
+    more: &mut dyn FnMut(Result<TcpSegment, WarningKind>),
+) -> Result<TcpSegment, WarningKind> {
     let link = locate(lt, data)?;
+    let first = decode_located(&link, data, wire_len, packet_index, ts_ns);
+    let mut next = link.next_subframe;
+    while let Some(at) = next {
+        let Some((ip, after)) = super::wifi::subframe(data, at) else { break };
+        more(ip.and_then(|ip| decode_located(&LinkFrame { ip, ..link }, data, wire_len, packet_index, ts_ns)));
+        next = after;
+    }
+    first
+}
+
+/// The packet at `link.ip` in `data`: IP (through tunnels), then TCP.
+#[inline(always)]
+fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64) -> Result<TcpSegment, WarningKind> {
     let (mut net, mut off, mut max_len) = (link.ip.net, link.ip.offset, link.ip.max_len);
     // Length of the IP packet on the wire, for TSO / BIG TCP packets whose IP length
     // field is 0 (see ip.rs). Assumes no link trailer, which holds for those captures

@@ -18,10 +18,11 @@ pub fn mac_identity(b: &[u8], off: usize) -> Option<(bool, u16)> {
     Some((fc_flags & 0x08 != 0, seq_ctl >> 4))
 }
 
-/// A bare 802.11 frame starting at `off`.
+/// A bare 802.11 frame starting at `off`: where its (first) IP packet is, and, for an
+/// A-MSDU that holds more than one subframe, where the second subframe starts.
 /// `pad_header`: the radiotap Flags 0x20 bit, "frame has padding between the 802.11
 /// header and the payload (to a 32-bit boundary)".
-pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<Located, WarningKind> {
+pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<(Located, Option<usize>), WarningKind> {
     let fc = b.get(off..off + 2).ok_or(WarningKind::TruncatedHeaders)?;
     let (ftype, subtype, flags) = ((fc[0] >> 2) & 3, fc[0] >> 4, fc[1]);
     // Type 2 = data; subtypes with bit 2 set carry no frame body (Null, QoS Null, ...).
@@ -60,10 +61,29 @@ pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<Located, Warn
         body = off + hdr.div_ceil(4) * 4;
     }
     if amsdu {
-        // A-MSDU: only the first subframe is decoded (DA, SA, length; then LLC/SNAP).
-        body += 14;
+        // A-MSDU (IEEE 802.11-2020 §9.3.2.2.2): subframes of DA, SA, length, then the
+        // MSDU (LLC/SNAP + IP), each padded to 4 bytes. Every one is a packet of its
+        // own; an 802.11n/ac sender packs several TCP segments into one frame.
+        let (first, next) = subframe(b, body).ok_or(WarningKind::TruncatedHeaders)?;
+        return Ok((first?, next));
     }
-    snap(b, body)
+    Ok((snap(b, body)?, None))
+}
+
+/// Subframe header: destination, source, MSDU length (big-endian).
+const SUBFRAME_HEADER: usize = 14;
+
+/// The A-MSDU subframe whose header starts at `at`: its IP packet (bounded by the
+/// subframe's length), and where the next subframe starts, if the frame holds one.
+/// None when no subframe header is there. Each step moves ≥ 16 bytes, so a frame of
+/// n bytes has at most n / 16 subframes (hostile input stays bounded).
+pub fn subframe(b: &[u8], at: usize) -> Option<(Result<Located, WarningKind>, Option<usize>)> {
+    let h = b.get(at..at + SUBFRAME_HEADER)?;
+    let len = usize::from(u16::from_be_bytes([h[12], h[13]]));
+    let msdu = at + SUBFRAME_HEADER;
+    let ip = snap(b, msdu).map(|l| Located { max_len: Some(len.saturating_sub(8) as u32), ..l });
+    let next = at + (SUBFRAME_HEADER + len).div_ceil(4) * 4;
+    Some((ip, (len > 0 && next + SUBFRAME_HEADER <= b.len()).then_some(next)))
 }
 
 #[cfg(test)]
@@ -90,18 +110,18 @@ pub(crate) mod tests {
 
     #[test]
     fn qos_data_with_and_without_ht_control() {
-        assert_eq!(ieee80211(&qos_data(0x02), 0, false), ip4(34));
-        assert_eq!(ieee80211(&qos_data(0x82), 0, false), ip4(38));
+        assert_eq!(ieee80211(&qos_data(0x02), 0, false).map(|f| f.0), ip4(34));
+        assert_eq!(ieee80211(&qos_data(0x82), 0, false).map(|f| f.0), ip4(38));
     }
 
     #[test]
     fn non_data_protected_and_fragments() {
         let mut beacon = qos_data(0);
         beacon[0] = 0x80; // management, beacon
-        assert_eq!(ieee80211(&beacon, 0, false), Err(WarningKind::NotIp));
-        assert_eq!(ieee80211(&qos_data(0x42), 0, false), Err(WarningKind::EncryptedFrame));
-        assert_eq!(ieee80211(&qos_data(0x04), 0, false), Err(WarningKind::IpFragment));
-        assert_eq!(ieee80211(&qos_data(0)[..25], 0, false), Err(WarningKind::TruncatedHeaders));
+        assert_eq!(ieee80211(&beacon, 0, false).map(|f| f.0), Err(WarningKind::NotIp));
+        assert_eq!(ieee80211(&qos_data(0x42), 0, false).map(|f| f.0), Err(WarningKind::EncryptedFrame));
+        assert_eq!(ieee80211(&qos_data(0x04), 0, false).map(|f| f.0), Err(WarningKind::IpFragment));
+        assert_eq!(ieee80211(&qos_data(0)[..25], 0, false).map(|f| f.0), Err(WarningKind::TruncatedHeaders));
     }
 
     #[test]
