@@ -185,6 +185,7 @@ fn warning_text(kind: &str, count: u64) -> String {
         "malformed-packet" => "packets with impossible header values, skipped",
         "time-went-backwards" => "packets whose timestamp is earlier than the one before (analysed at the latest time before them, docs/ANALYSIS.md \"Time going backwards\")",
         "encrypted-frame" => "encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)",
+        "amsdu-subframe" => "802.11 A-MSDU subframes after a frame's first, not analysed: the segments they hold count as lost or not captured (Wireshark shows them as \"A-MSDU Subframe\")",
         "bad-fcs" => "802.11 frames that failed the radio's checksum (FCS: dropped there, never delivered), skipped",
         "impossible-timestamp" => "packets whose timestamp field cannot be a time (a sub-second part of a second or more, carried into the seconds; or past the year 2262, held there; docs/ANALYSIS.md \"Impossible timestamps\")",
         _ => "packets with problems",

@@ -323,11 +323,14 @@ fn amsdu_frame(ts_ns: i64, packets: &[Vec<u8>]) -> Frame {
 }
 
 #[test]
-fn every_amsdu_subframe_is_a_packet() {
-    // An 802.11n/ac sender packs several TCP segments into one A-MSDU frame; only the
-    // first was read, so the others looked lost on a Wi-Fi capture. The transfer's 3
-    // data segments travel in one frame here (1448 + 1448 + 1000 B: the odd lengths pad
-    // the first two subframes), after the handshake in frames of their own.
+fn amsdu_subframes_after_the_first_are_counted_not_lost_silently() {
+    // An 802.11n/ac sender packs several TCP segments into one A-MSDU frame. The first
+    // subframe is analysed; the others are counted in a warning of their own, so the
+    // segments missing from the analysis are explained (the analysis keys rows by frame
+    // number, which the segments of one frame would share: a review found stall ends,
+    // bursts, wire bytes and the radio strip going wrong when all were decoded). Here
+    // the transfer's 3 data segments (1448 + 1448 + 1000 B: the odd lengths pad the
+    // first two subframes) travel in one frame, the handshake in frames of their own.
     let f = flow("10.0.0.1:50000", "93.184.216.34:443");
     let frames = f.frames();
     let mut records: Vec<Frame> = frames[..3].iter().map(|fr| amsdu_frame(fr.ts_ns, std::slice::from_ref(&fr.net))).collect();
@@ -336,14 +339,16 @@ fn every_amsdu_subframe_is_a_packet() {
     let bytes = write_pcap(&records, &Link::Other(127), Endian::Little, TsResolution::Micro);
     let (out, _, err) = decode(&bytes);
     assert_eq!(err, None);
-    // Every segment of the transfer, in order; the three of the A-MSDU share its record.
-    assert_eq!(got(&out), script(&f));
+    // The first subframe of the A-MSDU (record 3) is its first data segment.
     let idx: Vec<u64> = tcp(&out).iter().map(|s| s.packet_index).collect();
-    assert_eq!(idx, [0, 1, 2, 3, 3, 3, 4, 5]);
+    assert_eq!(idx, [0, 1, 2, 3, 4, 5]);
+    assert_eq!(tcp(&out)[3].payload_len, 1448);
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
     let r = s.report();
-    assert_eq!((r.capture.packets, r.connections[0].packets), (6, 8));
-    assert!(r.warnings.is_empty(), "{:?}", r.warnings.iter().map(|w| &w.message).collect::<Vec<_>>());
-    let d = &r.connections[0].directions[1];
-    assert_eq!((d.payload_bytes, d.retransmissions, d.lost_segments), (3896, 0, 0));
+    assert_eq!((r.capture.packets, r.connections[0].packets), (6, 6));
+    let w: Vec<(&str, u64)> = r.warnings.iter().map(|w| (w.kind, w.count)).collect();
+    // The client's ACK covers the 2 segments not analysed: they read as capture loss
+    // too, and the A-MSDU warning says why.
+    assert_eq!(w, [("amsdu-subframe", 2), ("capture-loss", 2)]);
+    assert!(r.warnings[0].message.starts_with("2 802.11 A-MSDU subframes after a frame's first, not analysed"), "{}", r.warnings[0].message);
 }

@@ -153,6 +153,9 @@ pub enum WarningKind {
     /// (radiotap Flags 0x40; PPI 802.11-Common "FCS invalid" or "PHY error"): the
     /// receiving radio dropped it, so it never reached a TCP stack.
     BadFcs,
+    /// An 802.11 A-MSDU subframe after a frame's first (packet.rs `decode_record`): not
+    /// analysed, so the segments it holds look lost or not captured.
+    AmsduSubframe,
 }
 
 impl WarningKind {
@@ -170,6 +173,7 @@ impl WarningKind {
             WarningKind::ImpossibleTimestamp => "impossible-timestamp",
             WarningKind::EncryptedFrame => "encrypted-frame",
             WarningKind::BadFcs => "bad-fcs",
+            WarningKind::AmsduSubframe => "amsdu-subframe",
         }
     }
 }

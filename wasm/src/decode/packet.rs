@@ -14,9 +14,12 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
     decode_record(lt, data, wire_len, packet_index, ts_ns, &mut |_| {})
 }
 
-/// [`decode_frame`], and for an 802.11 A-MSDU of several subframes each further
-/// subframe's packet, in order, to `more` (one record, several packets: an 802.11n/ac
-/// sender packs several TCP segments into one frame; Wireshark's "A-MSDU Subframe").
+/// [`decode_frame`], and for an 802.11 A-MSDU of several subframes a
+/// `WarningKind::AmsduSubframe` to `more` for each subframe after the first: an
+/// 802.11n/ac sender packs several TCP segments into one frame (Wireshark's "A-MSDU
+/// Subframe"), and only the first is analysed. The analysis keys rows by frame number
+/// (stall ends, bursts, wire bytes, the radio strip), so further segments of one frame
+/// would need a number of their own; until then they are counted, not dropped silently.
 pub fn decode_record(
     lt: u32,
     data: &[u8],
@@ -29,8 +32,8 @@ pub fn decode_record(
     let first = decode_located(&link, data, wire_len, packet_index, ts_ns);
     let mut next = link.next_subframe;
     while let Some(at) = next {
-        let Some((ip, after)) = super::wifi::subframe(data, at) else { break };
-        more(ip.and_then(|ip| decode_located(&LinkFrame { ip, ..link }, data, wire_len, packet_index, ts_ns)));
+        let Some((_, after)) = super::wifi::subframe(data, at) else { break };
+        more(Err(WarningKind::AmsduSubframe));
         next = after;
     }
     first

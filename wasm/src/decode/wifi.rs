@@ -62,8 +62,8 @@ pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<(Located, Opt
     }
     if amsdu {
         // A-MSDU (IEEE 802.11-2020 §9.3.2.2.2): subframes of DA, SA, length, then the
-        // MSDU (LLC/SNAP + IP), each padded to 4 bytes. Every one is a packet of its
-        // own; an 802.11n/ac sender packs several TCP segments into one frame.
+        // MSDU (LLC/SNAP + IP), each padded to 4 bytes. The first is decoded; the rest
+        // are counted (packet.rs `decode_record`).
         let (first, next) = subframe(b, body).ok_or(WarningKind::TruncatedHeaders)?;
         return Ok((first?, next));
     }
@@ -81,7 +81,12 @@ pub fn subframe(b: &[u8], at: usize) -> Option<(Result<Located, WarningKind>, Op
     let h = b.get(at..at + SUBFRAME_HEADER)?;
     let len = usize::from(u16::from_be_bytes([h[12], h[13]]));
     let msdu = at + SUBFRAME_HEADER;
-    let ip = snap(b, msdu).map(|l| Located { max_len: Some(len.saturating_sub(8) as u32), ..l });
+    // The subframe's MSDU bounds the IP packet, from wherever SNAP put its header (after
+    // a VLAN tag, say), and never beyond what an inner layer (PPPoE) already bounds.
+    let ip = snap(b, msdu).map(|l| {
+        let room = (msdu + len).saturating_sub(l.offset) as u32;
+        Located { max_len: Some(l.max_len.map_or(room, |m| m.min(room))), ..l }
+    });
     let next = at + (SUBFRAME_HEADER + len).div_ceil(4) * 4;
     Some((ip, (len > 0 && next + SUBFRAME_HEADER <= b.len()).then_some(next)))
 }
