@@ -163,19 +163,21 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
     // each one (stalls.rs rule 5b), and the sample it completes is that hold, no path
     // delay. tcpdump's ssh.pcap: 3 such stalls (ACKs held 44–75 ms) read both "Nagle's
     // algorithm waiting for the peer's delayed ACK" and "the RTT rose from 14 ms to 89 ms".
+    // A direction's stalls are in time order and never overlap: one search per sample.
     let held: Vec<(f64, f64)> = conn.directions[d]
         .stalls
         .iter()
         .filter(|s| s.cause == StallCause::DelayedAck)
         .map(|s| (s.start, s.start + s.duration))
         .collect();
+    let in_held = |t: f64| held.partition_point(|&(a, _)| a <= t).checked_sub(1).is_some_and(|k| t <= held[k].1);
     rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
         // Full round trips, as the statistics and the chart count them; trusted only.
         let rtt = round_trip_ms / 1000.0;
         if kind & EXCLUDED != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
             return;
         }
-        if held.iter().any(|&(a, b)| t >= a && t <= b) {
+        if in_held(t) {
             return;
         }
         // The sample's round trip began rtt before it completed.

@@ -15,7 +15,7 @@ use super::pcapng::{NgEvent, NgFormat, SHB_TYPE};
 use super::pktap::PktapHeader;
 use super::process::ProcessTable;
 use super::link::linktype::{PKTAP, USER2_PKTAP};
-use super::{CaptureInfo, Decoded, TcpSegment, WarningKind};
+use super::{CaptureInfo, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use std::collections::HashSet;
 
@@ -281,34 +281,23 @@ impl CaptureDecoder {
         if raw.ts_impossible {
             self.warn(WarningKind::ImpossibleTimestamp);
         }
-        // The further packets of an 802.11 A-MSDU (empty, never allocated, otherwise).
-        let mut more: Vec<Result<TcpSegment, WarningKind>> = Vec::new();
+        let mut unread_subframes = 0;
         let result = if is_supported(raw.link_type) {
-            decode_record(raw.link_type, raw.data, wire_len, packet_index, ts_ns, &mut |r| more.push(r))
+            decode_record(raw.link_type, raw.data, wire_len, packet_index, ts_ns, &mut unread_subframes)
         } else {
             Err(WarningKind::UnknownLinkType)
         };
-        if matches!(raw.link_type, PKTAP | USER2_PKTAP) && result.is_ok() {
-            if let Some((pid, name)) = PktapHeader::parse(raw.data).ok().and_then(|h| h.process()) {
-                process = self.processes.intern(pid, name);
-            }
+        // An 802.11 A-MSDU's subframes after its first (packet.rs `decode_record`).
+        if unread_subframes > 0 {
+            *self.info.warnings.entry(WarningKind::AmsduSubframe).or_insert(0) += u64::from(unread_subframes);
         }
-        // One record is one packet: "other" only when none of it was TCP.
-        let tcp = result.is_ok() || more.iter().any(Result::is_ok);
-        self.emit_one(result, process, tcp, (packet_index, ts_ns, wire_len), on_packet);
-        if !more.is_empty() {
-            for r in more {
-                self.emit_one(r, process, true, (packet_index, ts_ns, wire_len), on_packet);
-            }
-        }
-    }
-
-    /// One decoded packet of a record to `on_packet`, or its warning; `other`-packet
-    /// for it only when `tcp` (the record gave no TCP segment at all) is false.
-    #[inline]
-    fn emit_one(&mut self, r: Result<TcpSegment, WarningKind>, process: Option<u32>, tcp: bool, (packet_index, ts_ns, wire_len): (u64, i64, u32), on_packet: &mut dyn FnMut(Decoded)) {
-        match r {
+        match result {
             Ok(mut seg) => {
+                if matches!(raw.link_type, PKTAP | USER2_PKTAP) {
+                    if let Some((pid, name)) = PktapHeader::parse(raw.data).ok().and_then(|h| h.process()) {
+                        process = self.processes.intern(pid, name);
+                    }
+                }
                 seg.meta.process = process;
                 on_packet(Decoded::Tcp(seg))
             }
@@ -317,9 +306,7 @@ impl CaptureDecoder {
                 if kind == WarningKind::TcpFragment {
                     self.info.tcp_fragment_bytes += u64::from(wire_len);
                 }
-                if !tcp {
-                    on_packet(Decoded::Other { packet_index, ts_ns, wire_len });
-                }
+                on_packet(Decoded::Other { packet_index, ts_ns, wire_len });
             }
         }
     }

@@ -82,14 +82,14 @@ pub struct LinkFrame {
     pub wifi_at: Option<usize>,
     /// Radio facts from a radiotap or PPI header.
     pub radio: Option<Radio>,
-    /// An 802.11 A-MSDU of several subframes: where the second one starts
-    /// (`wifi::subframe`); the first is `ip`.
-    pub next_subframe: Option<usize>,
+    /// An 802.11 A-MSDU of several subframes: how many follow the first, which is `ip`
+    /// (`wifi::ieee80211`); they are not read.
+    pub unread_subframes: u32,
 }
 
 impl From<Located> for LinkFrame {
     fn from(ip: Located) -> Self {
-        LinkFrame { ip, wifi_at: None, radio: None, next_subframe: None }
+        LinkFrame { ip, wifi_at: None, radio: None, unread_subframes: 0 }
     }
 }
 
@@ -145,12 +145,12 @@ fn unwrapped(lt: u32, b: &[u8]) -> Result<LinkFrame, WarningKind> {
                 return Err(WarningKind::BadFcs);
             }
             let pad = rt.flags.is_some_and(|f| f & 0x20 != 0);
-            let (ip, next_subframe) = wifi::ieee80211(b, rt.len, pad)?;
-            Ok(LinkFrame { ip, wifi_at: Some(rt.len), radio: Some(rt.radio), next_subframe })
+            let (ip, unread_subframes) = wifi::ieee80211(b, rt.len, pad)?;
+            Ok(LinkFrame { ip, wifi_at: Some(rt.len), radio: Some(rt.radio), unread_subframes })
         }
         IEEE802_11 => {
-            let (ip, next_subframe) = wifi::ieee80211(b, 0, false)?;
-            Ok(LinkFrame { ip, wifi_at: Some(0), radio: None, next_subframe })
+            let (ip, unread_subframes) = wifi::ieee80211(b, 0, false)?;
+            Ok(LinkFrame { ip, wifi_at: Some(0), radio: None, unread_subframes })
         }
         _ => locate_plain(lt, b).map(LinkFrame::from),
     }
@@ -168,7 +168,6 @@ fn wrapped(dlt: u32, b: &[u8], at: usize) -> Result<LinkFrame, WarningKind> {
     let mut f = unwrapped(dlt, b.get(at..).ok_or(WarningKind::TruncatedHeaders)?)?;
     f.ip.offset += at;
     f.wifi_at = f.wifi_at.map(|w| w + at);
-    f.next_subframe = f.next_subframe.map(|s| s + at);
     Ok(f)
 }
 

@@ -11,32 +11,21 @@ use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 /// Decode the frame `data` (captured bytes) of link type `lt`, whose original length
 /// on the wire was `wire_len`.
 pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64) -> Result<TcpSegment, WarningKind> {
-    decode_record(lt, data, wire_len, packet_index, ts_ns, &mut |_| {})
+    decode_record(lt, data, wire_len, packet_index, ts_ns, &mut 0)
 }
 
-/// [`decode_frame`], and for an 802.11 A-MSDU of several subframes a
-/// `WarningKind::AmsduSubframe` to `more` for each subframe after the first: an
-/// 802.11n/ac sender packs several TCP segments into one frame (Wireshark's "A-MSDU
-/// Subframe"), and only the first is analysed. The analysis keys rows by frame number
-/// (stall ends, bursts, wire bytes, the radio strip), so further segments of one frame
-/// would need a number of their own; until then they are counted, not dropped silently.
-pub fn decode_record(
-    lt: u32,
-    data: &[u8],
-    wire_len: u32,
-    packet_index: u64,
-    ts_ns: i64,
-    more: &mut dyn FnMut(Result<TcpSegment, WarningKind>),
-) -> Result<TcpSegment, WarningKind> {
+/// [`decode_frame`], and in `unread` how many subframes of an 802.11 A-MSDU after its
+/// first were not read (`WarningKind::AmsduSubframe`): an 802.11n/ac sender packs
+/// several TCP segments into one frame (Wireshark's "A-MSDU Subframe"), and only the
+/// first is analysed. The analysis keys rows by frame number (stall ends, bursts, wire
+/// bytes, the radio strip), so further segments of one frame would need a number of
+/// their own; until then they are counted, not dropped silently. (`unread` is an
+/// out-parameter: returning a (segment, count) pair measured ≈ 7 % slower for the
+/// native decoder on 2.5 M Ethernet packets.)
+pub fn decode_record(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64, unread: &mut u32) -> Result<TcpSegment, WarningKind> {
     let link = locate(lt, data)?;
-    let first = decode_located(&link, data, wire_len, packet_index, ts_ns);
-    let mut next = link.next_subframe;
-    while let Some(at) = next {
-        let Some((_, after)) = super::wifi::subframe(data, at) else { break };
-        more(Err(WarningKind::AmsduSubframe));
-        next = after;
-    }
-    first
+    *unread = link.unread_subframes;
+    decode_located(&link, data, wire_len, packet_index, ts_ns)
 }
 
 /// The packet at `link.ip` in `data`: IP (through tunnels), then TCP.

@@ -19,10 +19,10 @@ pub fn mac_identity(b: &[u8], off: usize) -> Option<(bool, u16)> {
 }
 
 /// A bare 802.11 frame starting at `off`: where its (first) IP packet is, and, for an
-/// A-MSDU that holds more than one subframe, where the second subframe starts.
+/// A-MSDU, how many subframes follow the first (not read: packet.rs `decode_record`).
 /// `pad_header`: the radiotap Flags 0x20 bit, "frame has padding between the 802.11
 /// header and the payload (to a 32-bit boundary)".
-pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<(Located, Option<usize>), WarningKind> {
+pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<(Located, u32), WarningKind> {
     let fc = b.get(off..off + 2).ok_or(WarningKind::TruncatedHeaders)?;
     let (ftype, subtype, flags) = ((fc[0] >> 2) & 3, fc[0] >> 4, fc[1]);
     // Type 2 = data; subtypes with bit 2 set carry no frame body (Null, QoS Null, ...).
@@ -64,10 +64,16 @@ pub fn ieee80211(b: &[u8], off: usize, pad_header: bool) -> Result<(Located, Opt
         // A-MSDU (IEEE 802.11-2020 §9.3.2.2.2): subframes of DA, SA, length, then the
         // MSDU (LLC/SNAP + IP), each padded to 4 bytes. The first is decoded; the rest
         // are counted (packet.rs `decode_record`).
-        let (first, next) = subframe(b, body).ok_or(WarningKind::TruncatedHeaders)?;
-        return Ok((first?, next));
+        let (first, mut next) = subframe(b, body).ok_or(WarningKind::TruncatedHeaders)?;
+        let first = first?;
+        let mut unread = 0;
+        while let Some((_, after)) = next.and_then(|at| subframe(b, at)) {
+            unread += 1;
+            next = after;
+        }
+        return Ok((first, unread));
     }
-    Ok((snap(b, body)?, None))
+    Ok((snap(b, body)?, 0))
 }
 
 /// Subframe header: destination, source, MSDU length (big-endian).
@@ -77,7 +83,7 @@ const SUBFRAME_HEADER: usize = 14;
 /// subframe's length), and where the next subframe starts, if the frame holds one.
 /// None when no subframe header is there. Each step moves ≥ 16 bytes, so a frame of
 /// n bytes has at most n / 16 subframes (hostile input stays bounded).
-pub fn subframe(b: &[u8], at: usize) -> Option<(Result<Located, WarningKind>, Option<usize>)> {
+fn subframe(b: &[u8], at: usize) -> Option<(Result<Located, WarningKind>, Option<usize>)> {
     let h = b.get(at..at + SUBFRAME_HEADER)?;
     let len = usize::from(u16::from_be_bytes([h[12], h[13]]));
     let msdu = at + SUBFRAME_HEADER;
