@@ -99,7 +99,7 @@ test('the text output shows the handshake options and the capture loss note', ()
   assert.match(out, /handshake: SYN mss 1460, wscale 10, SACK, timestamps; SYN\/ACK mss 1460, wscale 7, SACK, timestamps; window scaling negotiated/);
   // capture-loss.pcap: rx-bulk with 13 data segments dropped (wasm/tests/capture_loss_captures.rs).
   const lossy = run('analyze', join(examples, 'capture-loss.pcap')).stdout;
-  assert.match(lossy, /note: The capture dropped packets: about 13 segments \(18 KiB\)/);
+  assert.match(lossy, /note: The capture dropped packets: 13 holes in the captured data \(18 KiB, about 13 segments\)/);
   assert.match(run('analyze', join(examples, 'no-handshake.pcap')).stdout, /handshake: SYN not captured; SYN\/ACK not captured; window scaling not captured/);
 });
 

@@ -33,7 +33,7 @@ fn dropped_packets_are_capture_loss_not_network_loss() {
     assert_eq!(c.diagnosis.shares.loss, 0.0, "{:?}", c.diagnosis.shares);
     let w = s.analysis().unwrap().warnings.iter().find(|w| w.kind == "capture-loss").expect("a capture-loss warning");
     assert_eq!(w.count, 13);
-    assert_eq!(w.message, "The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.");
+    assert_eq!(w.message, "The capture dropped packets: 13 holes in the captured data (18 KiB, about 13 segments) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.");
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn bytes_in_unreassembled_fragments_are_not_blamed_on_the_capture() {
     assert_eq!(r.warnings[0].message, "2 IP fragments of TCP segments, not reassembled: the TCP bytes in them are not analysed");
     assert_eq!(
         r.warnings[1].message,
-        "Not analysed: about 1 segment (1.4 KiB) that the receiver acknowledged never reached the analysis, in 1 connection. \
+        "Not analysed: 1 hole in the captured data (1.4 KiB, about 1 segment) that the receiver acknowledged never reached the analysis, in 1 connection. \
          The capture holds 2 IP fragments of TCP segments (2.8 KiB on the wire), which tcpscope does not reassemble: these \
          bytes may all be in them. These holes are not counted as network loss or retransmissions."
     );
@@ -141,7 +141,7 @@ fn bytes_in_unreassembled_fragments_are_not_blamed_on_the_capture() {
     let w = s.report().warnings.into_iter().find(|w| w.kind == "capture-loss").unwrap();
     assert_eq!(
         w.message,
-        "Not analysed: about 4 segments (4.3 KiB) that the receiver acknowledged never reached the analysis, in 1 connection. \
+        "Not analysed: 2 holes in the captured data (4.3 KiB, about 4 segments) that the receiver acknowledged never reached the analysis, in 1 connection. \
          The capture holds 2 IP fragments of TCP segments (2.8 KiB on the wire), which tcpscope does not reassemble: they can \
          hold only part of these bytes, so the capture dropped at least 1.5 KiB. These holes are not counted as network loss \
          or retransmissions."

@@ -334,6 +334,7 @@ impl Conn {
         let row = store.then(|| self.rows.next_row());
         let mut id_step = IdStep::Unknown;
         let mut resends_unseen = false;
+        let mut resend_shape = false;
         // The path round trip so far, for the re-send and refill tests below.
         let rtt_so_far = round_trip(self.first_rtt, self.min_turn);
         // What this segment asks of the peer's next datagram (`Side::prompted`).
@@ -370,9 +371,14 @@ impl Conn {
                         segment,
                         source_last,
                     };
-                    resends_unseen = ids.resends_unseen(&arrival);
+                    (resend_shape, resends_unseen) = ids.resends_unseen(&arrival);
                 }
-                id_step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, row, lost);
+                // Evidence of a loss behind a skip (datagram_ids.rs `told`): a re-send, seen
+                // as one or proven by the numbering, or a hole the receiver still lacks (a
+                // re-send of it lost again takes a number and leaves no new hole).
+                let hole_open = fwd.holes.as_ref().is_some_and(|h| !h.gaps.is_empty());
+                let resend = resend_shape || hole_open || (seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0);
+                id_step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, row, lost, resend);
             }
         }
         fwd.max_len = fwd.max_len.max(seg.payload_len);

@@ -27,6 +27,8 @@ pub struct Gap {
     pub end: i64,
     pub row: u32,
     pub opened_ns: i64,
+    /// Already counted in `CaptureLoss::holes` (a hole acknowledged in parts is one).
+    pub counted: bool,
 }
 
 /// `connection.captureLoss`.
@@ -38,6 +40,11 @@ pub struct CaptureLoss {
     /// side until then, rounded up.
     pub unseen_segments: u64,
     pub unseen_bytes: u64,
+    /// Holes: runs of sequence space never captured that the receiver acknowledged,
+    /// each counted once however many segments it held or ACKs passed it (the
+    /// estimated segments around a hole are not holes: a GRO receiver's ACK may pass
+    /// a hole of one segment whose neighbours the capture saw).
+    pub holes: u64,
 }
 
 /// Per direction: the holes in what the capture saw of this side's data. Boxed by
@@ -70,7 +77,7 @@ impl Holes {
             if self.gaps.len() == MAX_GAPS {
                 self.gaps.remove(0);
             }
-            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns });
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false });
         }
         if b > a {
             self.fill(a, b)
@@ -122,6 +129,9 @@ impl Holes {
                 continue;
             }
             self.count(g.end.min(ack) - g.start, segment);
+            if !g.counted {
+                self.loss.holes += 1;
+            }
             if g.row != u32::MAX {
                 mark(g.row);
             }
@@ -129,11 +139,16 @@ impl Holes {
                 self.gaps.remove(i);
             } else {
                 self.gaps[i].start = ack;
+                self.gaps[i].counted = true;
                 i += 1;
             }
         }
         let from = self.counted_high.map_or(seen_next, |c| c.max(seen_next));
         if ack > from {
+            // A new run beyond everything captured, or more of the one already counted.
+            if self.counted_high.is_none_or(|c| c < seen_next) {
+                self.loss.holes += 1;
+            }
             self.count(ack - from, segment);
             self.counted_high = Some(ack);
         }
@@ -161,15 +176,22 @@ impl Holes {
 /// has no TCP header), but the fragments' wire bytes bound what they can hold: bytes
 /// acknowledged beyond that bound were dropped by the capture.
 pub fn warning(conns: &[super::ConnectionSummary], tcp_fragments: (u64, u64)) -> Option<super::AnalysisWarning> {
-    let (mut segments, mut bytes, mut affected) = (0u64, 0u64, 0usize);
+    let (mut segments, mut bytes, mut holes, mut affected) = (0u64, 0u64, 0u64, 0usize);
     for c in conns.iter().filter(|c| c.capture_loss.unseen_bytes > 0 && !super::one_direction::is_one_direction(c)) {
         segments += c.capture_loss.unseen_segments;
         bytes += c.capture_loss.unseen_bytes;
+        holes += c.capture_loss.holes;
         affected += 1;
     }
     let fmt = |b: u64| super::diagnosis_format::format_bytes(b as f64);
     let s = |n: u64| if n == 1 { "" } else { "s" };
-    let amount = format!("about {segments} segment{} ({}) that the receiver acknowledged", s(segments), fmt(bytes));
+    // Holes first: what the capture shows; the segments are an estimate from sizes.
+    let amount = format!(
+        "{holes} hole{} in the captured data ({}, about {segments} segment{}) that the receiver acknowledged",
+        s(holes),
+        fmt(bytes),
+        s(segments)
+    );
     let conns = format!("in {affected} connection{}", s(affected as u64));
     let (fragments, fragment_bytes) = tcp_fragments;
     let message = if fragments == 0 {
@@ -187,7 +209,7 @@ pub fn warning(conns: &[super::ConnectionSummary], tcp_fragments: (u64, u64)) ->
         };
         format!("Not analysed: {amount} never reached the analysis, {conns}. {held}: {verdict}. These holes are not counted as network loss or retransmissions.")
     };
-    (bytes > 0).then(|| super::AnalysisWarning { kind: "capture-loss", count: segments, message })
+    (bytes > 0).then(|| super::AnalysisWarning { kind: "capture-loss", count: holes, message })
 }
 
 #[cfg(test)]

@@ -118,7 +118,7 @@ pub fn diagnose_keeping_spans(
     let lag_s = conn.sender_lag_ms / 1000.0;
     let facts = match facts {
         Some(f) if f.fits(d, lag_s) => *f,
-        _ => SenderFacts::of(packets, d, lag_s),
+        _ => SenderFacts::of(packets, d, lag_s, !receiver.window_scale_unknown),
     };
     let mut kept = spans.is_some().then(Vec::new);
     let sh = time_shares_with(packets, &facts, &sender.stalls, kept.as_mut());
@@ -676,15 +676,25 @@ fn path_text(f: &Facts) -> String {
     t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
     if f.sh.turns > 0 && f.sh.active > 0.0 {
         t += &format!(
-            " {} request/response turns took {} of the time: each waited a round trip for the peer's next request.",
+            " {} times the sender, with everything acknowledged, sent more only on the peer's next message \
+             (a request/response turn, or the peer's application granting more): {} of the time.",
             f.sh.turns,
             format_percent(f.sh.turn_time / f.sh.active)
         );
     }
     t += &queue_phrase(f);
     if !f.sh.windows_trusted {
-        t += " (The receiver's window scale is unknown — the handshake is not in the \
-              capture — so receive-window limits cannot be judged.)";
+        // Say why from what the capture holds: the handshake may be there, with windows
+        // the sender evidently did not obey.
+        t += if f.conn.directions[1 - f.conn.data_direction.min(1) as usize].window_scale_unknown {
+            " (The receiver's window scale is unknown — its SYN is not in the capture — so \
+             receive-window limits cannot be judged.)"
+        } else {
+            " (Bytes in flight exceeded twice the receiver's advertised window, though its \
+             window scale is in the capture: the windows seen are not the ones the sender \
+             obeyed — a middlebox may have rewritten them or the scale option — so \
+             receive-window limits cannot be judged.)"
+        };
     }
     t
 }

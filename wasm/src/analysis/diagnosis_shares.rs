@@ -23,7 +23,9 @@
 //!   SndLimTimeRwin);
 //! - application: below the window and, before the next segment, the peer had
 //!   acknowledged everything: nothing in flight and the sender still did not send, so
-//!   it had nothing to send (RFC 4898's SndLimTimeSnd, T-RAT's application-limited) —
+//!   it had nothing to send (RFC 4898's SndLimTimeSnd, T-RAT's application-limited).
+//!   Only the part of the interval after that ACK: before it the data was still on
+//!   its way, which is the path's time (`other`) —
 //!   unless the next segment echoes a timestamp older than that ACK (sender_clock.rs
 //!   `ACK_HELD_ON_PATH`): sent before the sender had it, from a queue the capture
 //!   cannot see (a shaper upstream of a client-side capture);
@@ -124,21 +126,22 @@ impl TimeShares {
 
 /// One linear pass over the interleaved columns for data direction `dir`.
 pub fn time_shares(cols: &PacketColumns, dir: u8, stalls: &[Stall]) -> TimeShares {
-    time_shares_lagged(cols, dir, stalls, 0.0)
+    time_shares_lagged(cols, dir, stalls, 0.0, false)
 }
 
 /// [`time_shares`] in the sender's time: the peer's packets take effect `lag_s`
 /// after the capture saw them (sender_view.rs).
-pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> TimeShares {
-    time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s), stalls, None)
+/// `scale_known`: see `SenderFacts::of`.
+pub fn time_shares_lagged(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64, scale_known: bool) -> TimeShares {
+    time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s, scale_known), stalls, None)
 }
 
 /// The intervals counted as receive-window limited (the share `receive_window`),
 /// adjacent ones merged, and the active time: what the chart shades is exactly the
 /// diagnosis's percentage (issue 14). Same pass as [`time_shares_lagged`].
-pub fn window_limited_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64) -> (Vec<(f64, f64)>, f64) {
+pub fn window_limited_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag_s: f64, scale_known: bool) -> (Vec<(f64, f64)>, f64) {
     let mut spans = Vec::new();
-    let sh = time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s), stalls, Some(&mut spans));
+    let sh = time_shares_with(cols, &SenderFacts::of(cols, dir, lag_s, scale_known), stalls, Some(&mut spans));
     (spans, sh.active)
 }
 
@@ -250,6 +253,19 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
                 // segment (its echo is older: sender_clock.rs): it was still waiting.
                 State::Other if idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
                 _ => state,
+            };
+            // The application's time starts when the sender had nothing outstanding:
+            // until the peer's ACK of everything came, the data sent was still on its
+            // way (the path or the congestion window, RFC 4898's SndLimTimeCwnd), and
+            // only the rest of the interval is the sender having nothing to send
+            // (SndLimTimeSnd). A slow path that drains each write before the next one
+            // is the path's time, not the application's.
+            let t0 = match (state, acked_at) {
+                (State::Application, Some(a)) if a > t0 && a < t => {
+                    out.other += a - t0;
+                    a
+                }
+                _ => t0,
             };
             let dt = t - t0;
             if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {

@@ -223,8 +223,10 @@ fn application_pauses_between_writes() {
 
 #[test]
 fn application_short_pauses_below_threshold() {
-    // Writes every 8 ms (< the 11.2 ms threshold: no stalls), each ACKed within 2.8 ms:
-    // nothing in flight for most of each interval → application share.
+    // Writes every 8 ms (< the 11.2 ms threshold: no stalls), each ACKed 2.8 ms after
+    // it was sent: nothing in flight for the other 5.2 ms of each 8 → 65 % application;
+    // the 2.8 ms the data was on its way are the path's (issue 39: "application" only
+    // when the sender had nothing outstanding).
     let mut c = Cols::new(64.0 * KIB);
     let mut seq = 1.0;
     for k in 0..100 {
@@ -236,7 +238,7 @@ fn application_short_pauses_below_threshold() {
     let (d, stalls) = diag(&c);
     assert!(stalls.is_empty());
     assert_eq!(d.limit, "application", "{}", d.text);
-    assert!(d.shares.application > 0.95, "{:?}", d.shares);
+    assert!((d.shares.application - 0.65).abs() < 0.005, "{:?}", d.shares);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 pub mod analyzer;
 pub mod bdp;
+pub mod audit;
 pub mod capture_loss;
 pub mod clock;
 pub mod columns;

@@ -100,16 +100,21 @@ fn application_idle() {
 #[test]
 fn pause_while_the_last_burst_drains_is_application_idle() {
     // The sender writes 20 segments, the bottleneck drains them for 30 ms (ACKs from
-    // 3 ms to 33 ms), the application writes again at 50 ms. The first ACK at 3 ms
-    // freed the sender; it stayed silent 47 ms of the 50 ms gap: application idle,
-    // although data was in flight during the first 30 ms (the nanosecond example).
+    // 3 ms to 30 ms), the application writes again at 50 ms. Everything was ACKed at
+    // 30 ms and the sender stayed silent 20 ms more, well over the 3 ms path round
+    // trip in which a sender with data answers: application idle, although data was in
+    // flight during the first 30 ms (the nanosecond example). Before the ACK of
+    // everything the sender was not idle (issue 39), so the path RTT decides here.
     let mut c = Cols::new(1024.0 * 1024.0);
     let end = c.burst(0.100, 1.0, 20, 0.00001);
     for k in 1..=10 {
         c.ack(0.100 + 0.003 * k as f64, 1, 1.0 + 2.0 * k as f64 * M, 1024.0 * 1024.0);
     }
     c.data(0.150, 0, end, MSS);
-    assert_eq!(one(&c).cause, StallCause::ApplicationIdle);
+    let s = find_stalls_lagged(&c.c.packets, 0, T, 0.0, Some(0.003));
+    assert_eq!(s[0].cause, StallCause::ApplicationIdle);
+    // Without a path RTT only the half-gap rule is left: 20 of 50 ms is waiting on ACKs.
+    assert_eq!(one(&c).cause, StallCause::AckWait);
 }
 
 #[test]

@@ -27,9 +27,14 @@
 //!    peer's timer re-sent it (request/response through an outage).
 //! 3. `application-idle`: the peer's cumulative ACK reached the highest sequence sent
 //!    (nothing in flight) at the start of or during the gap, and the sender stayed
-//!    silent while free to send for at least half of the gap. "Free" starts at the
-//!    first ACK in the gap that advanced the cumulative ACK (an ACK-clocked sender,
-//!    limited by cwnd or Nagle, answers such an ACK at once). This keeps a delayed ACK
+//!    silent while free to send for at least half of the gap, or for a path round trip
+//!    after that ACK and the peer's last message in the gap (at least [`IDLE_MIN_S`]; a
+//!    sender with data answers that ACK at once: an application that paused while its
+//!    last write drained). "Free" starts at the
+//!    ACK of everything: before it the data was still on its way (a slow path draining
+//!    the last write; Nagle's algorithm holding a small segment while any data is
+//!    unacknowledged, RFC 1122 §4.2.3.4), and an application is idle only while the
+//!    sender has nothing outstanding (issue 39). This keeps a delayed ACK
 //!    (ACK after 40 ms, sender answers at once: waiting on the peer) apart from an
 //!    application pause that began while the last burst was still draining through
 //!    the bottleneck (ACKs keep coming, the sender doesn't react: it has nothing to send).
@@ -53,7 +58,10 @@
 //!      latest, and the half-gap test counts from there.
 //! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
 //!    congestion window, delayed ACKs, or the path).
-//! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told.
+//! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told;
+//!    or a gap still open when the capture ends with data unacknowledged and nothing
+//!    re-sent (no timer is seen to fire: the sender gave up, was reset, or the capture
+//!    ended first).
 
 use super::columns::{flag_bits, PacketColumns};
 use super::diagnosis_format::{format_bytes, format_duration, format_timestamp};
@@ -64,6 +72,10 @@ use crate::decode::tcp_flags;
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
 const SYN: u32 = tcp_flags::SYN as u32;
 const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u32;
+/// Silence after the ACK of everything that shows an idle application however short the
+/// drain before it (rule 3), where the path RTT is shorter: the time a sender's stack
+/// takes to answer an ACK is microseconds, its clock's jitter at the capture less.
+const IDLE_MIN_S: f64 = 0.001;
 /// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
 const MAX_ACK_DELAY_S: f64 = 0.5;
 
@@ -128,24 +140,27 @@ pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
 
 /// [`windows_understated`] in the sender's time (sender_view.rs).
 pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> bool {
-    understated_with_mss(cols, dir, lag_s, mss_estimate(cols, dir))
+    understated_with_mss(cols, dir, lag_s, mss_estimate(cols, dir), false)
 }
 
-fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> bool {
+fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, scale_known: bool) -> bool {
     let mut understated = false;
     for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
-        understated |= exceeds_window(flight, peer_win, mss, lag_s > 0.0);
+        understated |= exceeds_window(flight, peer_win, mss, lag_s > 0.0, scale_known);
     });
     understated
 }
 
 /// The test of [`windows_understated_lagged`] at one data segment (the stall pass
 /// makes it too, on the same values, and so finds the same answer without a pass).
-fn exceeds_window(flight: f64, peer_win: f64, mss: f64, lagged: bool) -> bool {
+fn exceeds_window(flight: f64, peer_win: f64, mss: f64, lagged: bool, scale_known: bool) -> bool {
     let mss = mss.max(1.0);
-    // In the sender's time the reconstruction carries the path's jitter: ask for a
-    // factor 2 (the smallest scale that can be missing, 2^1).
-    let limit = if lagged { 2.0 * peer_win + mss } else { peer_win + mss };
+    // In the sender's time the reconstruction carries the path's jitter; and with the
+    // scale known (from the handshake) a little more in flight than the window is a
+    // receiver that shrank its window (RFC 9293 §3.8.6.2.2) or the capture point's
+    // timing, never a scale: a scale that is wrong is wrong by a power of two. Both ask
+    // for a factor 2 (the smallest scale that can be missing, 2^1).
+    let limit = if lagged || scale_known { 2.0 * peer_win + mss } else { peer_win + mss };
     flight > limit
 }
 
@@ -165,9 +180,13 @@ pub struct SenderFacts {
 }
 
 impl SenderFacts {
-    pub fn of(cols: &PacketColumns, dir: u8, lag_s: f64) -> SenderFacts {
+    /// `scale_known`: the receiver's window scale is known (its handshake was
+    /// captured, or it used none): bytes in flight a little above its window (a window
+    /// shrunk by the receiver, RFC 9293 §3.8.6.2.2, or the capture point's timing) then
+    /// do not make the windows understated; only twice the window does (`exceeds_window`).
+    pub fn of(cols: &PacketColumns, dir: u8, lag_s: f64, scale_known: bool) -> SenderFacts {
         let mss = mss_estimate(cols, dir);
-        SenderFacts { dir, lag_s, mss, windows_understated: understated_with_mss(cols, dir, lag_s, mss) }
+        SenderFacts { dir, lag_s, mss, windows_understated: understated_with_mss(cols, dir, lag_s, mss, scale_known) }
     }
 
     /// Facts of `dir` judged at exactly `lag_s` (the diagnosis gets its lag back from
@@ -240,8 +259,6 @@ struct Gap {
     index: usize,
     /// Highest sequence sent (end of data) at the last data segment.
     high: f64,
-    /// The peer's cumulative ACK when the gap began.
-    ack_at_start: f64,
     /// Something was unacknowledged at the start of the gap.
     unacked_at_start: bool,
     window_limited: bool,
@@ -255,10 +272,6 @@ struct Gap {
     /// retransmission, and held its ACK (delayed, RFC 9293 §3.8.6.3) until its next
     /// request carried it. Without timestamps this is never known.
     acked_by_request: bool,
-    /// First moment the sender was free to send during the gap: the first ACK that
-    /// advanced the cumulative ACK (clocking out cwnd room) with a non-zero window, or
-    /// the start of the gap if everything was already acknowledged then.
-    free_at: Option<f64>,
     /// Time of the peer's last ACK that advanced the ACK or changed the window.
     last_peer_update: Option<f64>,
     /// The peer's last payload-carrying segment during the gap: (time, bytes).
@@ -284,14 +297,15 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
 /// the longest a prompt ACK takes to reach the sender in its time (data → receiver →
 /// sender, whatever the vantage), for turn-taking's late piggybacked ACK; None: unknown.
 pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
-    find_stalls_finding_facts(cols, dir, lag_s, mss_estimate(cols, dir), threshold_s, path_rtt_s).0
+    find_stalls_finding_facts(cols, dir, lag_s, mss_estimate(cols, dir), threshold_s, path_rtt_s, false).0
 }
 
 /// [`find_stalls_lagged`] with `mss` = [`mss_estimate`] known, and the direction's
 /// [`SenderFacts`]: the windows test is made at every data segment of this pass (the
 /// same values as [`windows_understated_lagged`]'s own pass), so the gaps are
 /// classified once the pass is over and the windows are known to be trustworthy.
-fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, threshold_s: f64, path_rtt_s: Option<f64>) -> (Vec<Stall>, SenderFacts) {
+/// `scale_known`: see [`SenderFacts::of`].
+fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, threshold_s: f64, path_rtt_s: Option<f64>, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
     let n = cols.t.len();
     let lagged = lag_s > 0.0;
     let mut understated = false;
@@ -327,9 +341,6 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             if let Some(g) = gap.as_mut() {
                 if changed {
                     g.last_peer_update = Some(t);
-                }
-                if g.free_at.is_none() && a.is_finite() && a == peer_ack && a > g.ack_at_start && peer_win > 0.0 {
-                    g.free_at = Some(t);
                 }
                 let first_reply = g.peer_reply.is_none();
                 if cols.len[i] > 0 {
@@ -372,7 +383,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
         }
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
         if peer_win.is_finite() {
-            understated |= exceeds_window(flight, peer_win, mss, lagged);
+            understated |= exceeds_window(flight, peer_win, mss, lagged, scale_known);
         }
         // Before the windows are known to be trustworthy (see `closed` below).
         let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
@@ -389,8 +400,6 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             all_acked_at: if peer_ack >= high { Some(t) } else { None },
             acked_by_payload: false,
             acked_by_request: false,
-            free_at: if peer_ack >= high { Some(t) } else { None },
-            ack_at_start: if peer_ack.is_finite() { peer_ack } else { f64::NEG_INFINITY },
             last_peer_update: None,
             peer_reply: None,
         });
@@ -419,14 +428,16 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
 /// judgement behind the summary's list and the view's answer at any other threshold
 /// (DESIGN.md "Stall"), so the two cannot disagree on a gap. `full_segment`:
 /// `delayed_ack::full_segment` of this sender.
-pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool) -> Vec<Stall> {
-    judge_stalls_and_facts(cols, dir, threshold_s, lag_s, path_rtt_s, full_segment, numbered, mss_estimate(cols, dir)).0
+#[allow(clippy::too_many_arguments)]
+pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, scale_known: bool) -> Vec<Stall> {
+    judge_stalls_and_facts(cols, dir, threshold_s, lag_s, path_rtt_s, full_segment, numbered, mss_estimate(cols, dir), scale_known).0
 }
 
 /// [`judge_stalls`] with `mss` = [`mss_estimate`] of `dir` already known, and the
 /// direction's facts from the same pass, for the share pass (summary.rs).
-pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, mss: f64) -> (Vec<Stall>, SenderFacts) {
-    let (mut stalls, facts) = find_stalls_finding_facts(cols, dir, lag_s, mss, threshold_s, path_rtt_s);
+#[allow(clippy::too_many_arguments)]
+pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, mss: f64, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
+    let (mut stalls, facts) = find_stalls_finding_facts(cols, dir, lag_s, mss, threshold_s, path_rtt_s, scale_known);
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
@@ -449,7 +460,10 @@ fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) 
         };
         (StallCause::ZeroWindow, format!("not ended: the window was still closed when the capture ended{probes}"))
     } else if g.unacked_at_start {
-        (StallCause::RetransmissionTimeout, "not ended: data still unacknowledged when the capture ended".to_string())
+        // No re-send came in the gap, so no timer is seen to have fired: the sender may
+        // have given up, been reset, or the capture ended first. A timeout is claimed
+        // only where a re-send shows it (DESIGN.md "Diagnosis principles" 1).
+        (StallCause::Unknown, "not ended: data still unacknowledged when the capture ended, and nothing re-sent".to_string())
     } else {
         (StallCause::Unknown, "not ended when the capture ended".to_string())
     };
@@ -494,6 +508,11 @@ fn retransmission_kind_words(flags: u32) -> &'static str {
 
 fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, path_rtt_s: Option<f64>) -> Stall {
     let (t0, t1) = (cols.t[g.index], cols.t[j]);
+    // The application is idle only while the sender has nothing outstanding (issue 39:
+    // DESIGN.md "Diagnosis principles" 1): before the ACK of everything, the data sent
+    // was still on its way — a slow path draining the last write, or Nagle's algorithm
+    // holding a small segment while any data is unacknowledged (RFC 896; RFC 1122
+    // §4.2.3.4) — and a sender that writes again as that ACK comes was waiting on it.
     let duration = t1 - t0;
     let (cause, ended_by) = if g.zero_window {
         let how = if peer_win > 0.0 {
@@ -534,7 +553,11 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             format_timestamp(tr)
         );
         (StallCause::RetransmissionTimeout, how)
-    } else if g.all_acked_at.is_some() && g.free_at.is_some_and(|tf| t1 - tf >= tf - t0) {
+    } else if g.all_acked_at.is_some_and(|ta| {
+        // Silent since everything was acknowledged and the peer's last message came.
+        let since = g.peer_reply.map_or(ta, |(tr, _)| tr.max(ta));
+        t1 - ta >= ta - t0 || path_rtt_s.is_some_and(|r| t1 - since >= r.max(IDLE_MIN_S))
+    }) {
         (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
     } else if g.window_limited {
         let how = match g.last_peer_update {

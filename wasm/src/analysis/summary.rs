@@ -71,6 +71,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         if let Some(h) = side.holes.take() {
             capture_loss.unseen_segments += h.loss.unseen_segments;
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
+            capture_loss.holes += h.loss.holes;
         }
         // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
         // after them for the stall causes (unseen_timeout.rs).
@@ -123,6 +124,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Whether both directions were captured (one_direction.rs): the rate's clock below
     // and the diagnosis need it.
     let one_direction = super::one_direction::judge_counts([directions[0].packets, directions[1].packets], &cols.packets);
+    // Whether each sender's receiver announced (or had no) window scale (stalls::SenderFacts::of).
+    let scale_known = [0, 1].map(|d| !directions[1 - d].window_scale_unknown);
     for (d, ds) in directions.iter_mut().enumerate() {
         // Judged in this direction's sender's time (sender_view.rs).
         let lag = lags[d];
@@ -132,7 +135,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], ds.unseen_datagrams.is_some(), m);
+            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], ds.unseen_datagrams.is_some(), m, scale_known[d]);
             (ds.stalls, facts[d]) = (found, Some(f));
         }
         // Every packet is in the columns: bins of the connection's own size. The

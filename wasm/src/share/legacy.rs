@@ -337,7 +337,7 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
             Entry::Points { col: PointColumn::new(t, v), counts: None, markers: Some((sorted(m), None)), total: None }
         }
         Series::WindowLimited => {
-            let (spans, active) = diagnosis_shares::window_limited_spans(p, dir, &stalls(&l.meta, dir), lag_s);
+            let (spans, active) = diagnosis_shares::window_limited_spans(p, dir, &stalls(&l.meta, dir), lag_s, false);
             Entry::Spans { list: SpanList::new(spans, Vec::new()), total: None, active: Some(active) }
         }
         Series::Stalls => return Err("stalls come from the summary".into()),

@@ -186,7 +186,8 @@ impl ViewEngine {
                         None => {
                             let cols = sender_columns(store, conn);
                             let lag = conn.directions[dir as usize].sender_lag_ms / 1e3;
-                            diagnosis_shares::window_limited_spans(&cols, dir, stalls, lag)
+                            let scale_known = !conn.directions[1 - dir as usize].window_scale_unknown;
+                            diagnosis_shares::window_limited_spans(&cols, dir, stalls, lag, scale_known)
                         }
                     };
                     Entry::Spans(SpanList::new(spans, Vec::new()), Some(active))

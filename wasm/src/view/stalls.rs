@@ -103,7 +103,8 @@ pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: 
     let largest_payload = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir).map(|i| cols.len[i]).max().unwrap_or(0);
     let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], largest_payload);
     let numbered = conn.directions[dir as usize].unseen_datagrams.is_some();
-    stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full, numbered)
+    let scale_known = !conn.directions[1 - dir as usize].window_scale_unknown;
+    stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full, numbered, scale_known)
 }
 
 /// A stall as a view interval.

@@ -667,7 +667,14 @@ export type CaptureLoss = {
  * Estimated segments: each hole's bytes over the largest payload seen from that
  * side until then, rounded up.
  */
-unseenSegments: number, unseenBytes: number, };
+unseenSegments: number, unseenBytes: number, 
+/**
+ * Holes: runs of sequence space never captured that the receiver acknowledged,
+ * each counted once however many segments it held or ACKs passed it (the
+ * estimated segments around a hole are not holes: a GRO receiver's ACK may pass
+ * a hole of one segment whose neighbours the capture saw).
+ */
+holes: number, };
 
 /**
  * A run of retransmission timeouts with no feedback between them (RFC 6298 §5.5:
