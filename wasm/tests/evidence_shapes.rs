@@ -201,3 +201,46 @@ fn a_transfer_reset_with_data_unacknowledged_is_not_an_idle_application() {
     let c = analyze(&f);
     assert!(!c.diagnosis.text.contains("100 % of the time everything sent had been acknowledged"), "{}", c.diagnosis.text);
 }
+
+#[test]
+fn holds_on_a_timer_are_named_periodic_and_blamed_on_the_path() {
+    // A download captured at the client, 10 ms path, the server's segments one per ms
+    // with TCP timestamps (TSval = its ms clock). Every 1.05 s the path holds the data
+    // 215 ms (a radio scanning off-channel): the next segment, sent 1 ms after the one
+    // before, arrives 215 ms late with its queue right behind it. Its TSval moved 1 ms
+    // over the 215 ms gap, so the sender did not wait: held on the path (sender_clock.rs),
+    // not an idle application; and the 7 holds at a steady 1.05 s are one periodic
+    // pattern, ~19 % of the time (each gap 216 ms: the hold and the 1 ms spacing).
+    let mut f = Flow::new("10.0.0.2:50000", "10.0.0.1:443");
+    f.handshake(0, 10_000, Opts::new().mss(1460).ts(1, 0), Opts::new().mss(1460).ts(1, 1));
+    f.data(C2S, 10_100, 300).opts(Opts::new().ts(11, 1));
+    let (mut t, mut clock) = (20_000i64, 20u32);
+    let mut next_hold = 1_000_000i64;
+    let mut holds = 0;
+    while t < 8_000_000 {
+        let mut late = 0;
+        if t >= next_hold && holds < 7 {
+            late = 215_000;
+            next_hold += 1_050_000;
+            holds += 1;
+        }
+        // The held segment and the 9 queued behind it arrive back to back.
+        let burst = if late > 0 { 10 } else { 1 };
+        for k in 0..burst {
+            f.data(S2C, t + late + k * 20, 1448).opts(Opts::new().ts(clock + k as u32, 11));
+            if k % 2 == 1 || burst == 1 {
+                f.push(C2S, t + late + k * 20 + 10).opts(Opts::new().ts(11 + ((t + late) / 1000) as u32, clock + k as u32));
+            }
+        }
+        clock += burst as u32;
+        t += late + i64::from(burst) * 1_000;
+    }
+    let c = analyze(&f);
+    let d = &c.directions[c.data_direction as usize];
+    let held = d.stalls.iter().filter(|s| s.duration > 0.2).collect::<Vec<_>>();
+    assert_eq!(held.len(), 7, "{:?}", d.stalls);
+    assert!(held.iter().all(|s| s.cause == StallCause::AckWait), "{held:?}");
+    let periodic = c.diagnosis.episodes.iter().find(|e| e.kind == "periodic").expect("a periodic episode");
+    assert!(periodic.text.starts_with("7 stalls of about 216 ms recurred every 1.05 s"), "{}", periodic.text);
+    assert_ne!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
+}

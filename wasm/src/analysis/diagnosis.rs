@@ -194,10 +194,23 @@ pub fn diagnose_keeping_spans(
         window_inferred,
         rate_bps: finite(rate),
         cap_bps: finite(cap),
-        link_rate_bps: if verdict == "link" { finite(rate) } else { None },
+        link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
         verdict,
     };
     Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes }
+}
+
+/// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
+/// receiver's ACKs report delivered at the flow's sustained best (delivered.rs: the p90
+/// of bins of at least 100 ms or 4 path RTTs; BBR's estimate of the bottleneck is the
+/// same maximum of the delivery rate, Cardwell et al. 2016), and only where a standing
+/// queue shows the bottleneck was full ([`queueing`]: median RTT ≥ 1.5 × its minimum),
+/// so that its delivery rate is its capacity. Never the mean rate: a flow that paused
+/// or stalled averages below its link (a ~5 Mbit/s link 79 % busy once read "link rate
+/// 4 Mbit/s"). None otherwise: the calculator then says its rate is a lower bound.
+fn link_rate(f: &Facts) -> Option<f64> {
+    let best = f.delivered().best_bps;
+    (queueing(f) && best.is_finite() && best > 0.0).then_some(best)
 }
 
 /// Appends the latency-under-load sentence and episode once the path's base RTT is
@@ -461,9 +474,31 @@ fn format_percent_fine(share: f64) -> String {
     if share < 0.095 { format!("{:.1} %", share * 100.0) } else { format_percent(share) }
 }
 
+/// A standing queue at the bottleneck: the median RTT grew to [`QUEUEING_RTT_RATIO`] × its
+/// minimum, or the queue said so itself — at least [`CE_QUEUE_SHARE`] of the data's
+/// ECN-capable segments arrived marked Congestion Experienced (RFC 3168 §5: a router
+/// marks instead of dropping once its queue passes a threshold; under L4S, RFC 9331,
+/// marks come before any queue a round trip would show). Issue 46: CE marks are evidence
+/// of a queue, before and apart from loss.
 fn queueing(f: &Facts) -> bool {
+    rtt_queueing(f) || ce_share(f.conn) >= CE_QUEUE_SHARE
+}
+
+fn rtt_queueing(f: &Facts) -> bool {
     f.median_rtt.is_finite() && f.min_rtt > 0.0 && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
 }
+
+/// Share of the data direction's ECN-capable data segments that arrived CE-marked.
+fn ce_share(conn: &ConnectionSummary) -> f64 {
+    let d = conn.data_direction.min(1) as usize;
+    conn.directions[d].ecn.map_or(0.0, |e| {
+        let capable = e.ect0 + e.ect1 + e.ce;
+        if capable == 0 { 0.0 } else { e.ce as f64 / capable as f64 }
+    })
+}
+
+/// CE-marked share of the ECN-capable data from which a queue is taken as shown.
+pub const CE_QUEUE_SHARE: f64 = 0.01;
 
 /// Retransmitted segments of the data direction: the analyzer's count (Wireshark's
 /// rules) or ours (segments starting below the highest sequence sent), the larger.
@@ -587,6 +622,12 @@ fn window_text(f: &Facts, cap: f64) -> String {
 }
 
 fn queue_phrase(f: &Facts) -> String {
+    if !rtt_queueing(f) && queueing(f) {
+        return format!(
+            " {} of the ECN-capable data arrived marked Congestion Experienced: a queue at the bottleneck signalled congestion.",
+            format_percent_fine(ce_share(f.conn))
+        );
+    }
     if queueing(f) {
         format!(
             " The median RTT grew to {} (minimum {}): packets queued at the bottleneck.",

@@ -9,6 +9,8 @@
 //!   when less than [`SPIKE_MERGE_S`] apart, at least [`MIN_SPIKE_SAMPLES`] of them
 //!   (one high sample is a delayed ACK); named with the retransmission timeout that
 //!   followed, if one did (a delay spike longer than the RTO fires the timer);
+//! - `periodic`: stalls of the path or the peer recurring at a steady period
+//!   (`periodic_holds`);
 //! - `loss`: bursts (data separated by application-idle stalls) that took more than
 //!   [`SLOW_BURST`] × the median burst's time, grouped when consecutive, with their
 //!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
@@ -74,6 +76,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
             });
         }
     }
+    out.extend(periodic_holds(stalls, sh.active));
     if path_rtt > 0.0 {
         out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
@@ -92,10 +95,63 @@ pub fn priority(kind: &str) -> u8 {
         "loss" => 0,
         "zero-window" => 1,
         "outage" => 2,
-        "delay-spike" => 3,
+        "delay-spike" | "periodic" => 3,
         _ => 4,
     }
 }
+
+/// Stalls that recur like clockwork: at least [`MIN_PERIODIC`] of the path's or the
+/// peer's (not the application's or the window's: an application on a timer is its
+/// own business), their starts a steady period apart (each within
+/// [`PERIOD_TOLERANCE`] of the median, for three quarters of them), together at least
+/// a tenth of the active time. A hold on a timer is something on the path or a host
+/// pausing on a schedule — Wi-Fi background scanning or power save, a periodic task —
+/// and TCP only waits it out (issue 39: ~215 ms held every 1.05 s, 27 % of a speed
+/// test, never named).
+fn periodic_holds(stalls: &[super::Stall], active: f64) -> Option<Episode> {
+    let held: Vec<&super::Stall> = stalls
+        .iter()
+        .filter(|s| matches!(s.cause, StallCause::AckWait | StallCause::Unknown | StallCause::RetransmissionTimeout))
+        .collect();
+    if held.len() < MIN_PERIODIC || !(active > 0.0) {
+        return None;
+    }
+    let mut periods: Vec<f64> = held.windows(2).map(|w| w[1].start - w[0].start).collect();
+    periods.sort_by(f64::total_cmp);
+    let period = periods[periods.len() / 2];
+    if !(period > 0.0) {
+        return None;
+    }
+    let steady = periods.iter().filter(|p| (*p - period).abs() <= PERIOD_TOLERANCE * period).count();
+    let total: f64 = held.iter().map(|s| s.duration).sum();
+    if steady < MIN_PERIODIC - 1 || (steady as f64) < 0.75 * periods.len() as f64 || total < 0.1 * active {
+        return None;
+    }
+    let mut durations: Vec<f64> = held.iter().map(|s| s.duration).collect();
+    durations.sort_by(f64::total_cmp);
+    let (first, last) = (held[0], held[held.len() - 1]);
+    Some(Episode {
+        start: first.start,
+        end: last.start + last.duration,
+        kind: "periodic",
+        text: format!(
+            "{} stalls of about {} recurred every {} from {} to {} ({} of the time): something on the path or at a host \
+             pauses on a timer (Wi-Fi scanning or power save, a periodic task), and TCP waits it out.",
+            held.len(),
+            format_duration(durations[durations.len() / 2]),
+            // A period is read to the hundredth of a second: "1.05 s", not "1 s".
+            if period >= 1.0 { format!("{period:.2} s") } else { format_duration(period) },
+            format_timestamp(first.start),
+            format_timestamp(last.start + last.duration),
+            format_percent(total / active)
+        ),
+    })
+}
+
+/// Fewest stalls called periodic.
+pub const MIN_PERIODIC: usize = 4;
+/// How far a period may stray from the median one and still be steady.
+pub const PERIOD_TOLERANCE: f64 = 0.1;
 
 /// The timers behind an outage's `n` timeout stalls starting in [a, b), by the kind of the
 /// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2

@@ -236,7 +236,10 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
             continue;
         }
         let (seq, len) = (cols.seq[i], cols.len[i] as f64);
-        let resent = seq < high || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
+        // Below the highest sequence sent: a re-send, unless the analyzer found it an
+        // original overtaken on the way (Wireshark's out-of-order), which no loss sent.
+        let overtaken = cols.flags[i] & (flag_bits::OUT_OF_ORDER | flag_bits::ANY_RETRANSMISSION) == flag_bits::OUT_OF_ORDER;
+        let resent = (seq < high && !overtaken) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
         // Close the interval that this segment ends.
         if let Some((t0, state, blocked)) = open.take() {
             let state = match state {

@@ -122,8 +122,16 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
     if !(lag_s > 0.0) {
         return;
     }
-    for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
+    // A timeout stall too: a timer's re-send carries the time it was re-sent (RFC 7323
+    // §3), so a re-send whose TSval moved less than half the gap was sent soon after
+    // the segment before it and held on the path (issue 39: a 219 ms hold during which
+    // the sender's clock moved 2 ms read "retransmission timer").
+    let held_causes = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::RetransmissionTimeout);
+    for s in stalls.iter_mut().filter(|s| held_causes(s.cause)) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after) else { continue };
+        if s.cause == StallCause::RetransmissionTimeout && p.flags[j] & HELD_ON_PATH == 0 {
+            continue;
+        }
         if p.flags[j] & HELD_ON_PATH != 0 {
             s.cause = StallCause::AckWait;
             s.ended_by = format!(

@@ -72,6 +72,12 @@ use crate::decode::tcp_flags;
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
 const SYN: u32 = tcp_flags::SYN as u32;
 const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u32;
+/// A segment below the highest sequence sent that is an original overtaken on the way
+/// (Wireshark's "out-of-order", analyzer.rs), not a re-send: no timer sent it.
+fn reordered(flags: u32) -> bool {
+    flags & flag_bits::OUT_OF_ORDER != 0 && flags & flag_bits::ANY_RETRANSMISSION == 0
+}
+
 /// Silence after the ACK of everything that shows an idle application however short the
 /// drain before it (rule 3), where the path RTT is shorter: the time a sender's stack
 /// takes to answer an ACK is microseconds, its clock's jitter at the capture less.
@@ -373,11 +379,11 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
         if let Some(g) = gap.take() {
             let t0 = cols.t[g.index];
             if t - t0 > threshold_s {
-                let resent = seq < g.high;
+                let resent = seq < g.high && !reordered(cols.flags[i]);
                 closed.push((g, i, peer_win, resent));
             }
         }
-        let resent_here = seq < high;
+        let resent_here = seq < high && !reordered(cols.flags[i]);
         if seq + len > high {
             high = seq + len;
         }
