@@ -9,7 +9,10 @@ use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
 fn analyze(f: &Flow) -> ConnectionSummary {
-    let bytes = write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    // Written in time order (the flows below are scripted a direction at a time).
+    let mut frames = f.frames();
+    frames.sort_by_key(|fr| fr.ts_ns);
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
     // TCPSCOPE_DUMP=DIR keeps each capture, to open in the page or tshark.
     if let Some(dir) = std::env::var_os("TCPSCOPE_DUMP") {
         let name = std::thread::current().name().unwrap_or("capture").replace("::", "_");
@@ -243,4 +246,57 @@ fn holds_on_a_timer_are_named_periodic_and_blamed_on_the_path() {
     let periodic = c.diagnosis.episodes.iter().find(|e| e.kind == "periodic").expect("a periodic episode");
     assert!(periodic.text.starts_with("7 stalls of about 216 ms recurred every 1.05 s"), "{}", periodic.text);
     assert_ne!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
+}
+
+#[test]
+fn a_line_rate_flow_with_short_pauses_is_the_path_and_no_burst_slowed_down() {
+    // Captured at the sender, 10 ms path, 100 Mbit/s: one 1448-byte segment every
+    // 116 µs, every second one ACKed a path RTT later. Five writes of 250 KB, 250 KB,
+    // 40 MB, 250 KB and 250 KB, the application pausing 40 ms after each is ACKed.
+    // Every burst ran at the link's rate: the 40 MB one took 160× as long because it
+    // carried 160× the bytes, not because the path slowed down. The stalls are 4 ×
+    // 50 ms of 3.6 s (5 %): the path (the link's rate) is the headline.
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:5201");
+    // Windows of 8 MiB (65535 << 7): far above the 125 KB the link holds.
+    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
+    let mut t = 11_000i64;
+    for segments in [173, 173, 27620, 173, 173] {
+        for k in 0..segments {
+            f.data(C2S, t, 1448);
+            if k % 2 == 1 || k == segments - 1 {
+                f.push(S2C, t + 10_000);
+            }
+            t += 116;
+        }
+        t += 10_000 + 40_000;
+    }
+    let c = analyze(&f);
+    let text = &c.diagnosis.text;
+    assert!(!text.contains("slowed down"), "{text}");
+    assert!(c.diagnosis.episodes.iter().all(|e| e.kind != "delay-spike" && e.kind != "loss"), "{:?}", c.diagnosis.episodes);
+    assert_eq!(c.diagnosis.limit, "path", "{text}");
+    assert!(c.diagnosis.shares.application < 0.5, "{:?}", c.diagnosis.shares);
+}
+
+#[test]
+fn an_application_writing_then_sleeping_is_the_application_not_the_path() {
+    // Ten times: write 1 MB, sleep 200 ms, over 100 Mbit/s with a 10 ms path, captured
+    // at the sender. Each megabyte drains in 84 ms; the next write comes 200 ms after
+    // the last was ACKed. No faster network could bring the 10 × 200 ms of sleep down:
+    // the application is the headline ("path 40 % vs application 39 %" before).
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:5201");
+    f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
+    let mut t = 11_000i64;
+    for _ in 0..10 {
+        for k in 0..724 {
+            f.data(C2S, t, 1448);
+            if k % 2 == 1 || k == 723 {
+                f.push(S2C, t + 10_000);
+            }
+            t += 116;
+        }
+        t += 10_000 + 200_000;
+    }
+    let c = analyze(&f);
+    assert_eq!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
 }

@@ -12,7 +12,8 @@
 //! - `periodic`: stalls of the path or the peer recurring at a steady period
 //!   (`periodic_holds`);
 //! - `loss`: bursts (data separated by application-idle stalls) that took more than
-//!   [`SLOW_BURST`] × the median burst's time, grouped when consecutive, with their
+//!   [`SLOW_BURST`] × the median burst's time at less than 1/[`SLOW_BURST`] of the median
+//!   burst's rate, grouped when consecutive, with their
 //!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
 
 use super::columns::flag_bits;
@@ -290,6 +291,8 @@ struct Burst {
     start: f64,
     end: f64,
     retransmissions: u32,
+    /// Payload bytes of its data segments.
+    bytes: f64,
 }
 
 /// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
@@ -308,11 +311,12 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Ve
             continue;
         }
         if open {
-            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0 });
+            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0, bytes: 0.0 });
             open = false;
         }
         let b = bursts.last_mut().expect("a burst is open");
         b.end = p.t[i];
+        b.bytes += f64::from(p.len[i]);
         if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
             b.retransmissions += 1;
         }
@@ -336,7 +340,17 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Ve
     if path_rtt > 0.0 && typical < BURST_ROUND_TRIPS * path_rtt {
         return Vec::new();
     }
-    let slow = |b: &Burst| b.end - b.start > SLOW_BURST * typical.max(0.001);
+    // A burst is slow when it took longer AND moved its bytes slower: a burst that took
+    // 140 times as long because it carried 140 times the bytes at the same rate is no
+    // slowdown (issue 39: a line-rate flow, every bin 92 Mbit/s, read "a burst took 2.8 s
+    // instead of 20 ms: the path slowed down").
+    let mut rates: Vec<f64> = bursts.iter().filter(|b| b.end > b.start).map(|b| b.bytes / (b.end - b.start)).collect();
+    rates.sort_by(|a, b| a.total_cmp(b));
+    let typical_rate = rates.get(rates.len() / 2).copied().unwrap_or(f64::NAN);
+    let slow = |b: &Burst| {
+        let took = b.end - b.start;
+        took > SLOW_BURST * typical.max(0.001) && !(b.bytes / took >= typical_rate / SLOW_BURST)
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < bursts.len() {
