@@ -39,17 +39,20 @@ pub enum Checksum {
 }
 
 /// One's complement sum of `bytes` as big-endian 16-bit words (RFC 1071 §4.1; an odd
-/// last byte is padded with zero), unfolded: 32-bit words into a 64-bit accumulator,
-/// which cannot overflow below 2^32 words and vectorises.
+/// last byte is padded with zero), folded to 16 bits. Summed as the two 32-bit halves
+/// of 64-bit words in the machine's byte order into a 64-bit accumulator (no overflow
+/// below 2^31 words, and the loop vectorises); on a little-endian machine that sum is the big-endian one with
+/// its two bytes swapped (RFC 1071 §2 (B)), swapped back once at the end.
 #[inline]
 pub fn sum_words(bytes: &[u8]) -> u64 {
-    let words = bytes.chunks_exact(4);
+    let words = bytes.chunks_exact(8);
     let tail = words.remainder();
-    let mut acc: u64 = words.map(|w| u64::from(u32::from_be_bytes([w[0], w[1], w[2], w[3]]))).sum();
-    let mut last = [0u8; 4];
+    let halves = |w: u64| (w & 0xffff_ffff) + (w >> 32);
+    let mut acc: u64 = words.map(|w| halves(u64::from_ne_bytes(w.try_into().expect("8 bytes")))).sum();
+    let mut last = [0u8; 8];
     last[..tail.len()].copy_from_slice(tail);
-    acc += u64::from(u32::from_be_bytes(last));
-    acc
+    acc += halves(u64::from_ne_bytes(last));
+    u64::from(u16::from_be(fold(acc)))
 }
 
 /// A sum folded to 16 bits (end-around carry, RFC 1071 §2 (C)).
