@@ -81,6 +81,10 @@ fn u32_at(b: &[u8], at: usize, big: bool) -> u32 {
     if big { u32::from_be_bytes(w) } else { u32::from_le_bytes(w) }
 }
 
+/// A section of a capture: its header, its other blocks, its packet records and their
+/// packet indices.
+type Units<'a> = (Vec<u8>, Vec<&'a [u8]>, Vec<(&'a [u8], usize)>);
+
 /// A copy of a capture with its packets stably sorted by timestamp (the decoder's
 /// times, so every format's resolution and offset count), and `order`; None where a
 /// copy cannot mean the same file (a decode error, Simple Packet Blocks, whose time is
@@ -99,7 +103,7 @@ fn sorted_copy(bytes: &[u8]) -> Result<(Vec<u8>, Vec<usize>), String> {
         .collect();
     // Units in file order: (bytes, packet index if a packet record); one group per
     // section (pcap: one).
-    let mut sections: Vec<(Vec<u8>, Vec<&[u8]>, Vec<(&[u8], usize)>)> = Vec::new();
+    let mut sections: Vec<Units<'_>> = Vec::new();
     let mut next = 0usize;
     let magic = u32::from_le_bytes(bytes[..4].try_into().unwrap());
     if magic == 0x0a0d0d0a {
@@ -228,7 +232,7 @@ fn download() -> Vec<Frame> {
     // packets of the two interfaces with the very same stamp are in the file's order,
     // in a sort as in Wireshark, so the two files would differ there by construction.
     let opts = Opts::new().mss(1460).wscale(7).sack_perm();
-    f.push(C2S, 0).flags(SYN).ack(0).opts(opts.clone());
+    f.push(C2S, 0).flags(SYN).ack(0).opts(opts);
     f.push(S2C, 20_000).flags(SYN | ACK).opts(opts);
     f.push(C2S, 20_050);
     let n = 2_800;
@@ -280,6 +284,25 @@ fn a_two_interface_pcapng_written_in_blocks_reads_as_the_same_packets_in_time_or
     let c = &a["connections"][0];
     assert_eq!(c["pathRttMs"], 20.05);
     assert_eq!(c["directions"][1]["throughput"]["peakBps"], 11_699_840.0);
+    for d in c["directions"].as_array().unwrap() {
+        assert_eq!(d["stalls"].as_array().unwrap().len(), 0, "{}", d["stalls"]);
+    }
+}
+
+#[test]
+fn a_step_back_beyond_the_window_is_clamped_and_counted() {
+    // One data packet of the blocks' download stamped 50 s early: more than the 2 s
+    // the analysis sorts, so it is analysed at the latest time seen (not 50 s before
+    // the capture, which would open a 50 s stall) and counted, once, in the
+    // `time-order-clamped` warning; the file's step back is `time-went-backwards`.
+    let mut frames = download();
+    let k = frames.len() / 2;
+    frames[k].ts_ns -= 50_000_000_000;
+    let r = report(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro));
+    let count = |kind: &str| r["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == kind).map(|w| w["count"].as_u64().unwrap());
+    assert_eq!((count("time-order-clamped"), count("time-went-backwards")), (Some(1), Some(1)));
+    let c = &r["connections"][0];
+    assert_eq!(c["start"], 0.0);
     for d in c["directions"].as_array().unwrap() {
         assert_eq!(d["stalls"].as_array().unwrap().len(), 0, "{}", d["stalls"]);
     }

@@ -16,8 +16,8 @@
 //!    stamp cannot stretch or empty everything after it. Decided one packet late.
 //! 2. **Sorting within a window**: packets are held and released in order of (time,
 //!    place in the file) once they are more than [`REORDER_WINDOW_NS`] older than the
-//!    newest stamp seen, or, to bound memory, when more than [`REORDER_MAX_PACKETS`]
-//!    are held (the oldest goes). So a packet up to that much out of order is analysed
+//!    newest stamp seen, or, to bound memory, when [`REORDER_MAX_PACKETS`] are held
+//!    (the oldest goes). So a packet up to that much out of order is analysed
 //!    where its stamp puts it, as a stable sort by time would (ties keep file order),
 //!    and frame numbers stay the file's.
 //! 3. **Beyond the window, today's clamp**: a packet older than the newest stamp by
@@ -25,11 +25,13 @@
 //!    it out), is analysed at the latest time seen — it arrived no later than the
 //!    packet recorded before it. Counted ([`Timeline::clamped`]): the session reports
 //!    them as the `time-order-clamped` warning.
+//!
 //! So analysis times are non-decreasing, and every duration, gap and stall is ≥ 0.
 //! The decoder counts each step back in the file as `time-went-backwards`.
 //!
 //! Memory: at most `REORDER_MAX_PACKETS` packets held (the session's are `Decoded`,
-//! 160 bytes: 10 MiB), plus one for stage 1. Time: a packet in order is appended to
+//! 168 bytes, 184 with their key: 12 MiB; the queue's and the heap's buffers each
+//! grow to at most that), plus one for stage 1. Time: a packet in order is appended to
 //! and taken from a queue (constant time); only a packet earlier than the one before
 //! it goes through a heap (logarithmic in the packets held).
 
@@ -46,8 +48,9 @@ pub const OUTLIER_JUMP_NS: i64 = 3_600 * 1_000_000_000;
 /// and libpcap wait up to 1 s for a buffer to fill before handing it over).
 pub const REORDER_WINDOW_NS: i64 = 2_000_000_000;
 
-/// At most this many packets are held for sorting (see the module doc, Memory): at
-/// 125,000 packets/s (1 Gbit/s of full segments and their ACKs) that is 0.5 s.
+/// At most this many packets are held for sorting, the one arriving included (see the
+/// module doc, Memory): at 125,000 packets/s (1 Gbit/s of full segments and their
+/// ACKs) that is 0.5 s. A power of two: the queue's buffer then never outgrows it.
 pub const REORDER_MAX_PACKETS: usize = 65_536;
 
 /// Something with a capture timestamp, ns.
@@ -149,7 +152,7 @@ impl<T: Stamped> Timeline<T> {
     /// The next packet of the file; `out` gets every packet this releases, in
     /// analysis order, with its analysis time. Only a packet that jumped an hour past
     /// every time before it waits for the next one (stage 1); the others go straight
-    /// to the hold (a `Decoded` is 160 bytes: each move costs, bench/README.md).
+    /// to the hold (a `Decoded` is 168 bytes: each move costs, bench/README.md).
     #[inline]
     pub fn push(&mut self, item: T, out: &mut impl FnMut(&mut T, i64)) {
         let ts = item.stamp();
@@ -163,7 +166,7 @@ impl<T: Stamped> Timeline<T> {
             self.outliers += u64::from(outlier);
             self.hold(held, t, out);
         }
-        if self.before.map_or(true, |b| ts > b.saturating_add(OUTLIER_JUMP_NS)) {
+        if self.before.is_none_or(|b| ts > b.saturating_add(OUTLIER_JUMP_NS)) {
             self.pending = Some((item, ts));
         } else {
             self.hold(item, ts, out);
@@ -193,7 +196,7 @@ impl<T: Stamped> Timeline<T> {
         self.newest = Some(newest);
         let held = Held { t, arrival: self.arrivals, item };
         self.arrivals += 1;
-        if self.in_order.back().map_or(true, |b| t >= b.t) {
+        if self.in_order.back().is_none_or(|b| t >= b.t) {
             self.in_order.push_back(held);
         } else {
             self.out_of_order.push(Reverse(held));
@@ -204,7 +207,7 @@ impl<T: Stamped> Timeline<T> {
         if self.out_of_order.is_empty() {
             // Everything held came in order (the usual case): the queue's front is first.
             loop {
-                let over = self.in_order.len() > self.max_held;
+                let over = self.in_order.len() >= self.max_held;
                 let Some(first) = self.in_order.front_mut() else { break };
                 if first.t >= due && !over {
                     break;
@@ -214,7 +217,7 @@ impl<T: Stamped> Timeline<T> {
             }
             return;
         }
-        while self.first_time().is_some_and(|f| f < due) || self.held() > self.max_held {
+        while self.first_time().is_some_and(|f| f < due) || self.held() >= self.max_held {
             self.release_first(out);
         }
     }
@@ -307,6 +310,13 @@ mod tests {
     }
 
     #[test]
+    fn the_memory_cap_holds_what_the_doc_says() {
+        // 65,536 held packets of 184 bytes: 12 MiB (module doc, Memory).
+        assert!(std::mem::size_of::<Held<Decoded>>() <= 184, "{}", std::mem::size_of::<Held<Decoded>>());
+        assert!(REORDER_MAX_PACKETS.is_power_of_two());
+    }
+
+    #[test]
     fn in_order_stamps_are_kept() {
         assert_eq!(times(&[0, S, 2 * S, 2 * S]), (vec![0, S, 2 * S, 2 * S], 0));
     }
@@ -345,9 +355,9 @@ mod tests {
 
     #[test]
     fn the_cap_releases_the_oldest_and_what_comes_later_older_is_clamped() {
-        // At most 2 held: 10, 20, 30 ms force 10 out; 5 ms then comes too late for
-        // it (clamped to 10 ms); 25 ms still sorts before 30 ms.
-        let (order, times, moved) = run(Timeline::with_window(S, 2), &[10 * MS, 20 * MS, 30 * MS, 5 * MS, 25 * MS]);
+        // At most 3 held, the arriving one included: 10, 20, 30 ms force 10 out; 5 ms
+        // then comes too late for it (clamped to 10 ms); 25 ms still sorts before 30 ms.
+        let (order, times, moved) = run(Timeline::with_window(S, 3), &[10 * MS, 20 * MS, 30 * MS, 5 * MS, 25 * MS]);
         assert_eq!(order, vec![10 * MS, 5 * MS, 20 * MS, 25 * MS, 30 * MS]);
         assert_eq!(times, vec![10 * MS, 10 * MS, 20 * MS, 25 * MS, 30 * MS]);
         assert_eq!(moved, 1);
@@ -371,7 +381,7 @@ mod tests {
     fn one_flipped_high_bit_moves_one_packet_not_the_rest() {
         // Bit 62 of a ns stamp set: ~146 years late. Only that packet moves (to the
         // time of the one before); the packets after keep their own times.
-        let bad = 2 * S | (1 << 62);
+        let bad = (2 * S) | (1 << 62);
         assert_eq!(times(&[0, S, bad, 3 * S, 4 * S]), (vec![0, S, S, 3 * S, 4 * S], 1));
     }
 
