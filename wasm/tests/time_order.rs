@@ -8,6 +8,7 @@ mod common;
 use common::decode_chunked;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use tcpscope_core::analysis::columns::PacketColumns;
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::{ACK, SYN};
 use tcpscope_core::decode::Decoded;
@@ -223,9 +224,15 @@ fn written_in_blocks(frames: &[Frame], flush_us: i64) -> Vec<Frame> {
     blocks.into_iter().map(|(_, _, i)| frames[i].clone()).collect()
 }
 
-/// A 4 MB download over a 20 ms path, 2.8 s at 11.6 Mbit/s: the handshake, then
-/// 1448-byte segments every ms, each second one acknowledged a path RTT later; interface 0 sees the client's
-/// packets, interface 1 the server's (a capture on both ports of a bridge).
+/// A 4 MB download over a 20 ms path at 11.6 Mbit/s: the handshake, then 1448-byte
+/// segments every ms, each second one acknowledged a path RTT later; after segment
+/// 1,399 (acknowledged) the server's application pauses 300 ms, then writes one
+/// 500-byte message, which the client acknowledges only by its 200 ms delayed-ACK
+/// timer, and the server (Nagle) sends the rest after that ACK. Interface 0 sees the
+/// client's packets, interface 1 the server's (a capture on both ports of a bridge).
+/// The two stalls are found by frame numbers (columns.rs `row_of`; delayed_ack.rs,
+/// sender_clock.rs, throughput.rs's bursts, the episodes), which in the block file do
+/// not increase with the rows.
 fn download() -> Vec<Frame> {
     let mut f = Flow::new("10.39.0.1:40000", "10.39.0.2:443");
     // The client's ACK 50 µs after the SYN/ACK (`Flow::handshake` stamps both alike):
@@ -235,13 +242,22 @@ fn download() -> Vec<Frame> {
     f.push(C2S, 0).flags(SYN).ack(0).opts(opts);
     f.push(S2C, 20_000).flags(SYN | ACK).opts(opts);
     f.push(C2S, 20_050);
-    let n = 2_800;
-    for i in 0..n {
-        f.data(S2C, 30_000 + i * 1_000, 1448);
-        if i % 2 == 1 {
-            // The ACK of everything scripted so far (segments 0..=i), 20 ms after i.
-            f.push(C2S, 30_000 + i * 1_000 + 20_000);
+    let mut t = 30_000;
+    for i in 0..2_800 {
+        if i == 1_400 {
+            // 300 ms pause after the ACK of segment 1,399; the 500-byte message; its
+            // ACK 20 ms + 200 ms later; the next segment 100 µs after that ACK.
+            t += 300_000;
+            f.data(S2C, t, 500);
+            f.push(C2S, t + 220_000);
+            t += 220_100;
         }
+        f.data(S2C, t, 1448);
+        if i % 2 == 1 {
+            // The ACK of everything scripted so far (up to segment i), 20 ms after i.
+            f.push(C2S, t + 20_000);
+        }
+        t += 1_000;
     }
     let mut frames = f.frames();
     for (fr, s) in frames.iter_mut().zip(f.segments()) {
@@ -276,17 +292,27 @@ fn a_two_interface_pcapng_written_in_blocks_reads_as_the_same_packets_in_time_or
     if let Some(d) = first_difference(&a, &b, "") {
         panic!("the blocks change the report: {d}");
     }
-    // And the report is the download's. In file order (before issue 39) the same file
-    // read a path RTT of 251 ms and a peak of 28.96 Mbit/s. The path RTT is the
-    // handshake's, 20 ms to the server and back + 50 µs to the client and back; the
-    // peak is one segment per ms, 100 or 101 (a segment stamped on a bin edge) of 1448
-    // B in a 100 ms bin: 101 × 1448 × 8 / 0.1 s; no stall (data every ms).
+    // And the report is the download's. The path RTT is the handshake's, 20 ms to the
+    // server and back + 50 µs to the client and back; the peak is one segment per ms,
+    // 100 or 101 (a segment stamped on a bin edge) of 1448 B in a 100 ms bin:
+    // 101 × 1448 × 8 / 0.1 s. In file order (before issue 39) the same file read a
+    // path RTT of 251 ms, a peak of 28.96 Mbit/s and, its stall threshold then 4 × 251
+    // ms, neither of the two stalls below.
     let c = &a["connections"][0];
     assert_eq!(c["pathRttMs"], 20.05);
     assert_eq!(c["directions"][1]["throughput"]["peakBps"], 11_699_840.0);
-    for d in c["directions"].as_array().unwrap() {
-        assert_eq!(d["stalls"].as_array().unwrap().len(), 0, "{}", d["stalls"]);
-    }
+    // Two stalls, found alike in both files though the block file's frame numbers do not
+    // increase with its rows: the 300 ms pause after segment 1,399 (301 ms from it, with
+    // the 1 ms step) with everything acknowledged, and the 220.1 ms the 500-byte
+    // message waited for the client's 200 ms delayed ACK (+ 20 ms path) before Nagle
+    // let the next segment go.
+    let stalls: Vec<(&str, f64)> = c["directions"][1]["stalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["cause"].as_str().unwrap(), s["duration"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(stalls, vec![("application-idle", 0.301), ("delayed-ack", 0.2201)]);
 }
 
 #[test]
@@ -296,14 +322,30 @@ fn a_step_back_beyond_the_window_is_clamped_and_counted() {
     // the capture, which would open a 50 s stall) and counted, once, in the
     // `time-order-clamped` warning; the file's step back is `time-went-backwards`.
     let mut frames = download();
-    let k = frames.len() / 2;
+    let k = frames.len() / 4; // in the first run of data, before the pause
     frames[k].ts_ns -= 50_000_000_000;
     let r = report(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro));
     let count = |kind: &str| r["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == kind).map(|w| w["count"].as_u64().unwrap());
     assert_eq!((count("time-order-clamped"), count("time-went-backwards")), (Some(1), Some(1)));
     let c = &r["connections"][0];
     assert_eq!(c["start"], 0.0);
-    for d in c["directions"].as_array().unwrap() {
-        assert_eq!(d["stalls"].as_array().unwrap().len(), 0, "{}", d["stalls"]);
+    // Only the download's own two stalls (the pause, the delayed ACK): none opened.
+    let causes: Vec<&str> = c["directions"][1]["stalls"].as_array().unwrap().iter().map(|s| s["cause"].as_str().unwrap()).collect();
+    assert_eq!(causes, vec!["application-idle", "delayed-ack"]);
+    assert_eq!(c["directions"][0]["stalls"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn a_row_is_found_by_its_time_where_frame_numbers_do_not_increase() {
+    // Rows in time order carrying the frame numbers of a file written in blocks (two
+    // interfaces interleaved): 1 4 2 5 3 6. A binary search by frame misses frame 2
+    // (it looks at 5, then 4, then 1); by time, then frame, every row is found.
+    let p = PacketColumns { t: vec![0.0, 0.001, 0.002, 0.003, 0.004, 0.004], frame: vec![1, 4, 2, 5, 3, 6], ..Default::default() };
+    assert!(p.frame.binary_search(&2).is_err());
+    for (row, &f) in p.frame.iter().enumerate() {
+        assert_eq!(p.row_of(f, p.t[row]), Some(row), "frame {f}");
     }
+    // A frame at another time is not taken for it: frame 2 is at 2 ms, not 4 ms.
+    assert_eq!(p.row_of(2, 0.004), None);
+    assert_eq!(p.rows_of(4, 3, 0.001, 0.003), Some((1, 4)));
 }
