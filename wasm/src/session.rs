@@ -4,7 +4,8 @@
 
 use crate::analysis::timeline::Timeline;
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
-use crate::decode::{CaptureDecoder, Decoded};
+use crate::decode::checksum::ChecksumEvidence;
+use crate::decode::{CaptureDecoder, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use crate::inflate::inflate_limit;
 use crate::report::Report;
@@ -15,22 +16,31 @@ pub struct Session {
     analysis: Option<Analysis>,
     options: AnalysisOptions,
     file_t0_ns: Option<i64>,
-    /// Analysis times never go back (analysis/timeline.rs); it decides one packet
-    /// late, so the packet before the latest one waits in `held`.
-    timeline: Timeline,
-    held: Option<Decoded>,
+    /// Packets are analysed in time order, at times that never go back
+    /// (analysis/timeline.rs): it holds them for a bounded window.
+    timeline: Timeline<Decoded>,
+    /// Checksums by source, to tell a corrupted frame from an offloaded sender's
+    /// (decode/checksum.rs); fed as packets are decoded, asked as they are released,
+    /// so the reordering window after a frame counts as evidence too.
+    checksums: ChecksumEvidence,
     error: Option<DecodeError>,
     /// Bytes handed to `push_inflated` so far (inflated from gzip by the caller).
     inflated: u64,
 }
 
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
-/// time is the origin of every output time. By reference: a `Decoded` is 160 bytes,
-/// and moving each one into and out of the hold cost ≈ 10 % of the native analysis
-/// (bench/README.md, session 11).
-fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, packet: &mut Decoded, t_ns: i64) {
+/// time is the origin of every output time. A segment judged corrupt (a failing
+/// checksum, decode/checksum.rs) is counted there and not analysed: it never reached
+/// its receiver's TCP. By reference: a `Decoded` is 168 bytes, and moving each one
+/// into and out of the hold cost ≈ 10 % of the native analysis (bench/README.md,
+/// session 11).
+#[inline]
+fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, checksums: &mut ChecksumEvidence, packet: &mut Decoded, t_ns: i64) {
     let origin = *file_t0_ns.get_or_insert(t_ns);
     if let Decoded::Tcp(segment) = packet {
+        if checksums.is_corrupt(segment.src, segment.meta.checksum) {
+            return;
+        }
         segment.ts_ns = t_ns;
         analyzer.push(segment, origin);
     }
@@ -45,7 +55,7 @@ impl Session {
             options,
             file_t0_ns: None,
             timeline: Timeline::default(),
-            held: None,
+            checksums: ChecksumEvidence::default(),
             error: None,
             inflated: 0,
         }
@@ -58,17 +68,12 @@ impl Session {
             return false;
         }
         let analyzer = self.analyzer.as_mut().expect("analyzer present until finish");
-        let (t0, timeline, held) = (&mut self.file_t0_ns, &mut self.timeline, &mut self.held);
+        let (t0, timeline, checksums) = (&mut self.file_t0_ns, &mut self.timeline, &mut self.checksums);
         let result = self.decoder.push(chunk, &mut |packet| {
-            let ts = match &packet {
-                Decoded::Tcp(s) => s.ts_ns,
-                Decoded::Other { ts_ns, .. } => *ts_ns,
-            };
-            // The held packet is analysed where it lies, then the new one takes its place.
-            if let (Some(t), Some(previous)) = (timeline.push(ts), held.as_mut()) {
-                deliver(analyzer, t0, previous, t);
+            if let Decoded::Tcp(s) = &packet {
+                checksums.observe(s.src, s.meta.checksum);
             }
-            *held = Some(packet);
+            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, checksums, p, t));
         });
         if let Err(e) = result {
             self.error = Some(e);
@@ -107,9 +112,8 @@ impl Session {
             }
         }
         let mut analyzer = self.analyzer.take().expect("analyzer present until finish");
-        if let (Some(t), Some(mut last)) = (self.timeline.finish(), self.held.take()) {
-            deliver(&mut analyzer, &mut self.file_t0_ns, &mut last, t);
-        }
+        let (t0, checksums) = (&mut self.file_t0_ns, &mut self.checksums);
+        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, checksums, p, t));
         let info = self.decoder.info();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
         let mut analysis = analyzer.finish();
@@ -148,6 +152,12 @@ impl Session {
         let mut info = self.decoder.info().clone();
         info.first_ts_ns = self.file_t0_ns;
         info.last_ts_ns = self.timeline.latest();
+        // The session's own per-packet counts, beside the decoder's.
+        for (kind, count) in [(WarningKind::TimeOrderClamped, self.timeline.clamped()), (WarningKind::BadTcpChecksum, self.checksums.corrupt)] {
+            if count > 0 {
+                info.warnings.insert(kind, count);
+            }
+        }
         Report::new(&info, self.error.as_ref(), self.analysis.as_ref())
     }
 }

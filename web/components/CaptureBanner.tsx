@@ -116,9 +116,9 @@ export function noConnectionsText(warnings: Report['warnings']): string {
 const UNREADABLE_KINDS = ['unknown-link-type', 'tcp-fragment', 'truncated-headers', 'malformed-packet', 'encrypted-frame'];
 
 /** Warning kinds of packets that were analysed all the same (docs/ANALYSIS.md
- *  "Impossible timestamps": the time is carried or held, the packet kept): they are no
- *  "packets not analysed". */
-const ANALYSED_KINDS = ['impossible-timestamp'];
+ *  "Impossible timestamps", "Time order": the time is carried, held or clamped, the
+ *  packet kept): they are no "packets not analysed". */
+const ANALYSED_KINDS = ['impossible-timestamp', 'time-order-clamped'];
 
 /** "3 packets were not analysed", "2 packets analysed with a repaired timestamp", or both. */
 export function warningsSummary(warnings: Report['warnings']): string {

@@ -64,7 +64,11 @@ pub mod flag_bits {
     pub const ANY_RETRANSMISSION: u32 = RETRANSMISSION | FAST_RETRANSMISSION | SPURIOUS_RETRANSMISSION;
 }
 
-/// One row per packet of the connection, both directions interleaved in capture order.
+/// How far from a stall's times its packets' rows are looked for (`PacketColumns::row_of`).
+pub const ROW_TIME_SLACK_S: f64 = 1e-6;
+
+/// One row per packet of the connection, both directions interleaved in analysis
+/// order: time order (analysis/timeline.rs), frame numbers not necessarily increasing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PacketColumns {
     /// Seconds since the first packet of the file.
@@ -91,10 +95,21 @@ pub struct PacketColumns {
 }
 
 impl PacketColumns {
-    /// The rows of frames `before` and `after` — a stall's two data segments
-    /// (`Stall::frame_before`, `frame_after`) — if both are in the columns.
-    pub fn rows_of(&self, before: u32, after: u32) -> Option<(usize, usize)> {
-        Some((self.frame.binary_search(&before).ok()?, self.frame.binary_search(&after).ok()?))
+    /// The row of frame `frame`, analysed at `t_s`, if it is in the columns. Rows are
+    /// in analysis order, which is time order (analysis/timeline.rs), and that is not
+    /// frame order where the file was not in time order (two interfaces written in
+    /// blocks): so the row is found by its time, then by its number among the rows of
+    /// that time. `ROW_TIME_SLACK_S` either side: a stall's end is its start plus a
+    /// duration rounded to the ns (stalls.rs `whole_ns`).
+    pub fn row_of(&self, frame: u32, t_s: f64) -> Option<usize> {
+        let from = self.t.partition_point(|&x| x < t_s - ROW_TIME_SLACK_S);
+        (from..self.t.len()).take_while(|&i| self.t[i] <= t_s + ROW_TIME_SLACK_S).find(|&i| self.frame.get(i) == Some(&frame))
+    }
+
+    /// The rows of a stall's two packets (`Stall::frame_before` at `start_s`,
+    /// `frame_after` at `start_s + duration_s`), if both are in the columns.
+    pub fn rows_of(&self, before: u32, after: u32, start_s: f64, duration_s: f64) -> Option<(usize, usize)> {
+        Some((self.row_of(before, start_s)?, self.row_of(after, start_s + duration_s)?))
     }
 
     /// Whether a row in `rows` carries payload of the side other than `dir`: the peer

@@ -42,7 +42,7 @@ pub fn full_segment(handshake: &Handshake, sender: &str, largest_payload: u32) -
 /// trip capture point → receiver → capture point (path RTT − sender lag).
 pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, to_receiver_s: f64) {
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::AckWait) {
-        let Ok(before) = p.frame.binary_search(&s.frame_before) else { continue };
+        let Some(before) = p.row_of(s.frame_before, s.start) else { continue };
         let lo = before.saturating_sub(LOOK_BACK);
         let Some(i) = (lo..=before).rev().find(|&i| p.dir[i] == dir && p.len[i] > 0) else { continue };
         if p.len[i] >= full {

@@ -176,7 +176,7 @@ pub fn timer_counts(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b:
     let from = stalls.partition_point(|s| s.start < a);
     let to = stalls.partition_point(|s| s.start < b);
     for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
-        let flags = packets.rows_of(s.frame_before, s.frame_after).map_or(0, |(_, j)| packets.flags[j]);
+        let flags = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
         timeouts += u64::from(flags & fb::KIND_RTO != 0);
         probes += u64::from(flags & fb::KIND_TLP != 0);
     }
@@ -298,12 +298,13 @@ struct Burst {
 /// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
 fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
-    let idle_after: Vec<u32> = conn.directions[d as usize]
+    let mut idle_after: Vec<u32> = conn.directions[d as usize]
         .stalls
         .iter()
         .filter(|s| s.cause == StallCause::ApplicationIdle)
         .map(|s| s.frame_before)
         .collect();
+    idle_after.sort_unstable(); // stalls are in time order, frames need not be (timeline.rs)
     let mut bursts: Vec<Burst> = Vec::new();
     let mut open = true;
     for i in 0..p.t.len() {

@@ -72,6 +72,16 @@
 //!   resend): below any retransmission timer. (A receiver's duplicate ACKs 1 ms apart
 //!   from a stack with a constant ID are identical: not copies.)
 //!
+//! On 802.11 the MAC sequence number is part of what is compared only where there is
+//! no non-zero IPv4 Identification: it numbers a frame on one hop, so the same
+//! datagram heard on two hops (a station to the AP, the AP on to another station) or
+//! relayed carries two numbers, while its Identification, sequence and acknowledgment
+//! numbers and flags stay those its sender wrote. Seen twice within the window, that is
+//! one datagram, not a re-send (a FIN heard again 110 µs later is no tail loss probe).
+//! Without an Identification (IPv6, ID 0) the MAC number is the only thing that tells
+//! a station's two identical frames apart (duplicate ACKs microseconds apart), so it
+//! stays.
+//!
 //! Without a telling Identification, a segment whose SACK option the snaplen cut off
 //! is never a copy: the blocks are the only thing that tells a receiver's back-to-back
 //! ACKs during loss recovery apart (same ACK, window and TSval within a millisecond;
@@ -200,7 +210,15 @@ fn fingerprint(s: &TcpSegment) -> (u64, u64) {
     let (mut h, direction) = direction_hash(s.src, s.dst, s.src_port, s.dst_port);
     let (ts_val, ts_ecr) = s.options.timestamp.map_or((u64::MAX, u64::MAX), |(v, e)| (v as u64, e as u64));
     let ip_id = s.frame_id.ip_id.map_or(1 << 17, |id| id as u64);
-    let wifi_seq = s.frame_id.wifi.map_or(1 << 17, |w| w.1 as u64);
+    // The 802.11 sequence number names a frame on one hop: the station that sends it
+    // numbers it (IEEE 802.11-2020 §10.3.2.14.2), so an AP relaying a station's
+    // datagram to another, or a monitor hearing both hops, shows one datagram under
+    // two numbers. A non-zero IPv4 Identification names the datagram itself: where
+    // there is one, the MAC number is left out, so such a copy is one (module doc).
+    let wifi_seq = match s.frame_id.ip_id {
+        Some(id) if id != 0 => 1 << 18,
+        _ => s.frame_id.wifi.map_or(1 << 17, |w| w.1 as u64),
+    };
     for word in [
         (s.flags as u64) << 16 | s.window as u64,
         (s.seq as u64) << 32 | s.ack as u64,
@@ -470,6 +488,33 @@ mod tests {
         late.frame_id.wifi = Some((false, 100));
         assert!(!f.is_copy(&late));
         assert_eq!((f.duplicates, f.wifi_retries), (1, 1));
+    }
+
+    #[test]
+    fn one_datagram_heard_on_two_hops_is_one_whatever_its_mac_numbers() {
+        // A FIN from a station, heard by the monitor on its way to the AP (MAC number
+        // 700) and again 110 µs later as the AP sends it on (the AP's number 1200, no
+        // Retry bit): the same IPv4 ID, seq, ack and flags — one datagram.
+        let fin = |t_ms: f64, mac_seq: u16| {
+            let mut s = Seg::a_to_b(t_ms / 1000.0).seq(5001).ack(1).flags(crate::decode::tcp_flags::FIN | ACK).build();
+            s.frame_id.ip_id = Some(0x3a1c);
+            s.frame_id.wifi = Some((false, mac_seq));
+            s
+        };
+        let mut f = DuplicateFilter::default();
+        assert!(!f.is_copy(&fin(0.0, 700)));
+        assert!(f.is_copy(&fin(0.11, 1200)));
+        // Without an Identification the MAC numbers tell two frames apart: two
+        // identical pure ACKs (IPv6, no timestamps) 50 µs apart are two ACKs.
+        let ack = |t_ms: f64, mac_seq: u16| {
+            let mut s = Seg::b_to_a(t_ms / 1000.0).seq(1).ack(5001).build();
+            s.frame_id.ip_id = None;
+            s.frame_id.wifi = Some((false, mac_seq));
+            s
+        };
+        assert!(!f.is_copy(&ack(1.0, 40)));
+        assert!(!f.is_copy(&ack(1.05, 41)));
+        assert_eq!(f.duplicates, 1);
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
     // the sender's clock moved 2 ms read "retransmission timer").
     let held_causes = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::RetransmissionTimeout);
     for s in stalls.iter_mut().filter(|s| held_causes(s.cause)) {
-        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after) else { continue };
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         if s.cause == StallCause::RetransmissionTimeout && p.flags[j] & HELD_ON_PATH == 0 {
             continue;
         }

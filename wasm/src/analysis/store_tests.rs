@@ -129,20 +129,23 @@ fn materialized_columns_of_a_synth_capture() {
     let c = a.columns(0);
     let p = &c.packets;
     assert_eq!(p.t.len(), frames.len());
-    let t0 = frames[0].ts_ns;
-    // The script's ACKs are written before data stamped earlier: analysis time never
-    // goes back (analysis/timeline.rs), so a row's time is the latest stamp so far.
-    let mut latest = t0;
-    for (i, f) in frames.iter().enumerate() {
-        latest = latest.max(f.ts_ns);
-        assert_eq!(p.t[i].to_bits(), ((latest - t0) as f64 / 1e9).to_bits(), "row {i}");
-        assert_eq!(p.frame[i], i as u32 + 1);
-        assert_eq!(p.wire_len[i], 14 + f.net.len() as u32);
+    // The script's ACKs are written before data stamped earlier: packets are analysed
+    // in time order (analysis/timeline.rs: a stable sort by stamp within 2 s), each at
+    // its own stamp and with its frame number in the file.
+    let mut order: Vec<usize> = (0..frames.len()).collect();
+    order.sort_by_key(|&i| frames[i].ts_ns);
+    let t0 = frames[order[0]].ts_ns;
+    for (row, &i) in order.iter().enumerate() {
+        let f = &frames[i];
+        assert_eq!(p.t[row].to_bits(), ((f.ts_ns - t0) as f64 / 1e9).to_bits(), "row {row}");
+        assert_eq!(p.frame[row], i as u32 + 1);
+        assert_eq!(p.wire_len[row], 14 + f.net.len() as u32);
     }
     assert_eq!(p.seq[3], 1.0); // first data byte after the SYN
     assert_eq!(p.seq[p.seq.len() - 3], 1.0); // the retransmission
     assert!(p.win[p.win.len() - 1].is_nan()); // RST
-    assert_eq!(p.win[5], 1024.0 * 512.0); // the server's ACK, scaled by its shift 9
+    let server_ack = p.frame.iter().position(|&f| f == 6).expect("frame 6 analysed");
+    assert_eq!(p.win[server_ack], 1024.0 * 512.0); // the server's ACK, scaled by its shift 9
     assert!(!c.rtt.t.is_empty() && c.sack.left.len() == 1);
     assert_eq!(c.sack.right[0] - c.sack.left[0], 2.0 * 1448.0);
     // Summary totals (streamed from the compact rows) agree with the columns.

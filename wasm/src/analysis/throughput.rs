@@ -66,7 +66,12 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], clock: O
     let lag = clock.map_or(0.0, |c| if c.lag_s.is_finite() && c.lag_s > 0.0 { c.lag_s } else { 0.0 });
     let min_delivery = clock.and_then(|c| c.path_rtt_s).filter(|r| r.is_finite() && *r > 0.0).unwrap_or(0.0);
     // A burst starts at the data segment that ends an application pause.
-    let mut pauses: Vec<u32> = stalls.iter().filter(|s| s.cause == StallCause::ApplicationIdle).map(|s| s.frame_after).collect();
+    // Its row: rows are in time order, frame numbers need not be (columns.rs `row_of`).
+    let mut pauses: Vec<usize> = stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::ApplicationIdle)
+        .filter_map(|s| cols.row_of(s.frame_after, s.start + s.duration))
+        .collect();
     pauses.sort_unstable();
     let mut pauses = pauses.into_iter().peekable();
     let (mut bits, mut seconds) = (0.0f64, 0.0f64);
@@ -75,9 +80,7 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], clock: O
         let t = cols.t[i];
         if is_data_segment(cols, i, dir) {
             let mut starts = burst.is_none();
-            // (Columns without frame numbers, as some tests build them: no pauses.)
-            let frame = cols.frame.get(i).copied().unwrap_or(0);
-            while pauses.peek().is_some_and(|&f| frame >= f) {
+            while pauses.peek().is_some_and(|&r| i >= r) {
                 pauses.next();
                 starts = true;
             }

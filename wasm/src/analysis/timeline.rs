@@ -1,73 +1,280 @@
-//! The analysis timeline: the time each packet is analysed at, which never goes
-//! back (docs/ANALYSIS.md, "Time going backwards"; issue 18, item 4).
+//! The analysis timeline: the order and the time packets are analysed in, which is
+//! time order, never going back (docs/ANALYSIS.md "Time order"; issue 18 item 4,
+//! issue 39 item 1).
 //!
-//! Capture clocks step back: NTP adjustments, files merged from two interfaces,
-//! multi-queue capture, a corrupted timestamp. Analysed as stamped, a packet 50 s
-//! early opens a "50 s stall" before the capture even starts, and durations turn
-//! negative. Two rules, decided one packet late (the packet after tells which of
-//! the two a step belongs to):
-//! 1. **A lone outlier** — a packet more than [`OUTLIER_JUMP_NS`] later than the one
-//!    before it (or the first packet of the file) with the next packet again more
-//!    than that much earlier — is one bad timestamp (a flipped high bit is 68 years
-//!    late): it is analysed at the time of the packet before it (the first packet:
-//!    at the next one's), so one bad stamp cannot stretch or empty everything after.
-//! 2. **Any other step back** is analysed at the latest time seen so far: the packet
-//!    arrived no later than the one before it was recorded.
+//! A capture's order is not time order: pcapng files from several interfaces are
+//! written interface by interface in blocks (dumpcap hands each interface's buffer to
+//! the file as it fills, so a frame can follow one stamped hundreds of ms after it),
+//! multi-queue capture and merged files interleave loosely, NTP steps the clock back,
+//! a corrupted stamp lands anywhere. Wireshark plots by timestamp; analysed in file
+//! order the same packets make fake stalls (the early packets moved forward leave a
+//! hole), a wrong peak and wrong RTTs. Three stages, in this order:
+//! 1. **A lone outlier** — a packet more than [`OUTLIER_JUMP_NS`] later than every one
+//!    before it (or the first packet of the file) with the next packet again more than
+//!    that much earlier — is one bad timestamp (a flipped high bit is 68 years late):
+//!    it takes the latest time before it (the first packet: the next one's), so one bad
+//!    stamp cannot stretch or empty everything after it. Decided one packet late.
+//! 2. **Sorting within a window**: packets are held and released in order of (time,
+//!    place in the file) once they are more than [`REORDER_WINDOW_NS`] older than the
+//!    newest stamp seen, or, to bound memory, when [`REORDER_MAX_PACKETS`] are held
+//!    (the oldest goes). So a packet up to that much out of order is analysed
+//!    where its stamp puts it, as a stable sort by time would (ties keep file order),
+//!    and frame numbers stay the file's.
+//! 3. **Beyond the window, today's clamp**: a packet older than the newest stamp by
+//!    more than the window, or older than a packet already released (the cap forced
+//!    it out), is analysed at the latest time seen — it arrived no later than the
+//!    packet recorded before it. Counted ([`Timeline::clamped`]): the session reports
+//!    them as the `time-order-clamped` warning.
+//!
 //! So analysis times are non-decreasing, and every duration, gap and stall is ≥ 0.
-//! The decoder counts each backward step as the `time-went-backwards` warning;
-//! [`Timeline::moved`] counts the packets whose analysis time differs from their stamp.
+//! The decoder counts each step back in the file as `time-went-backwards`.
+//!
+//! Memory: at most `REORDER_MAX_PACKETS` packets held (the session's are `Decoded`,
+//! 168 bytes, 184 with their key: 12 MiB; the queue's and the heap's buffers each
+//! grow to at most that), plus one for stage 1. Time: a packet in order is appended to
+//! and taken from a queue (constant time); only a packet earlier than the one before
+//! it goes through a heap (logarithmic in the packets held).
+
+use crate::decode::Decoded;
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, VecDeque};
 
 /// A forward jump this large followed by a return is one bad timestamp, not a
 /// pause: no real capture pauses an hour and then resumes before the pause began.
 pub const OUTLIER_JUMP_NS: i64 = 3_600 * 1_000_000_000;
 
-/// Analysis times of a packet stream, released one packet late.
-#[derive(Debug, Default)]
-pub struct Timeline {
-    /// Analysis time of the last released packet.
-    latest: Option<i64>,
-    /// Raw stamp of the held packet, and whether it jumped far ahead of `latest`
-    /// (or is the first packet of the file).
-    held: Option<(i64, bool)>,
-    moved: u64,
+/// Packets up to this much earlier than the newest stamp seen are sorted into time
+/// order: twice the longest buffer timeout capture tools flush interfaces by (dumpcap
+/// and libpcap wait up to 1 s for a buffer to fill before handing it over).
+pub const REORDER_WINDOW_NS: i64 = 2_000_000_000;
+
+/// At most this many packets are held for sorting, the one arriving included (see the
+/// module doc, Memory): at 125,000 packets/s (1 Gbit/s of full segments and their
+/// ACKs) that is 0.5 s. A power of two: the queue's buffer then never outgrows it.
+pub const REORDER_MAX_PACKETS: usize = 65_536;
+
+/// Something with a capture timestamp, ns.
+pub trait Stamped {
+    fn stamp(&self) -> i64;
 }
 
-impl Timeline {
-    /// The next packet's raw stamp; returns the analysis time of the packet held
-    /// before it (None for the first packet).
-    pub fn push(&mut self, ts_ns: i64) -> Option<i64> {
-        let released = self.held.map(|(held, jumped)| {
-            let outlier = jumped && ts_ns < held.saturating_sub(OUTLIER_JUMP_NS);
-            let time = match (outlier, self.latest) {
-                (true, Some(latest)) => latest,
-                (true, None) => ts_ns, // a bad first stamp: the next packet's time
-                (false, latest) => latest.map_or(held, |l| l.max(held)),
-            };
-            self.release(held, time)
-        });
-        let jumped = self.latest.map_or(true, |l| ts_ns > l.saturating_add(OUTLIER_JUMP_NS));
-        self.held = Some((ts_ns, jumped));
-        released
-    }
-
-    /// End of input: the analysis time of the packet still held.
-    pub fn finish(&mut self) -> Option<i64> {
-        let (held, _) = self.held.take()?;
-        let time = self.latest.map_or(held, |l| l.max(held));
-        Some(self.release(held, time))
-    }
-
-    fn release(&mut self, raw: i64, time: i64) -> i64 {
-        if time != raw {
-            self.moved += 1;
+impl Stamped for Decoded {
+    #[inline]
+    fn stamp(&self) -> i64 {
+        match self {
+            Decoded::Tcp(s) => s.ts_ns,
+            Decoded::Other { ts_ns, .. } => *ts_ns,
         }
-        self.latest = Some(time);
-        time
+    }
+}
+
+impl Stamped for i64 {
+    fn stamp(&self) -> i64 {
+        *self
+    }
+}
+
+/// A held packet: ordered by (time, place in the file).
+struct Held<T> {
+    t: i64,
+    arrival: u64,
+    item: T,
+}
+
+impl<T> Held<T> {
+    fn key(&self) -> (i64, u64) {
+        (self.t, self.arrival)
+    }
+}
+
+impl<T> PartialEq for Held<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+impl<T> Eq for Held<T> {}
+impl<T> PartialOrd for Held<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Held<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// Packets in, packets out in analysis order with their analysis time (module doc).
+pub struct Timeline<T> {
+    window_ns: i64,
+    max_held: usize,
+    /// Stage 1: a packet that jumped more than an hour past every time before it, and
+    /// its stamp: the next packet tells whether it is an outlier.
+    pending: Option<(T, i64)>,
+    /// Latest stage-1 time so far.
+    before: Option<i64>,
+    /// Stage 2: packets held, those that came in time order in a queue (each at or
+    /// after the one before it), the others in a heap.
+    in_order: VecDeque<Held<T>>,
+    out_of_order: BinaryHeap<Reverse<Held<T>>>,
+    arrivals: u64,
+    newest: Option<i64>,
+    /// Stage 3: analysis time of the last released packet.
+    latest: Option<i64>,
+    outliers: u64,
+    clamped: u64,
+}
+
+impl<T: Stamped> Default for Timeline<T> {
+    fn default() -> Self {
+        Self::with_window(REORDER_WINDOW_NS, REORDER_MAX_PACKETS)
+    }
+}
+
+impl<T: Stamped> Timeline<T> {
+    /// A timeline sorting within `window_ns` and `max_held` packets (tests use small ones).
+    pub fn with_window(window_ns: i64, max_held: usize) -> Self {
+        Timeline {
+            window_ns: window_ns.max(0),
+            max_held: max_held.max(1),
+            pending: None,
+            before: None,
+            in_order: VecDeque::new(),
+            out_of_order: BinaryHeap::new(),
+            arrivals: 0,
+            newest: None,
+            latest: None,
+            outliers: 0,
+            clamped: 0,
+        }
     }
 
-    /// Packets analysed at another time than their stamp.
-    pub fn moved(&self) -> u64 {
-        self.moved
+    /// The next packet of the file; `out` gets every packet this releases, in
+    /// analysis order, with its analysis time. Only a packet that jumped an hour past
+    /// every time before it waits for the next one (stage 1); the others go straight
+    /// to the hold (a `Decoded` is 168 bytes: each move costs, bench/README.md).
+    #[inline]
+    pub fn push(&mut self, item: T, out: &mut impl FnMut(&mut T, i64)) {
+        let ts = item.stamp();
+        if let Some((held, stamp)) = self.pending.take() {
+            let outlier = ts < stamp.saturating_sub(OUTLIER_JUMP_NS);
+            let t = match (outlier, self.before) {
+                (true, Some(before)) => before,
+                (true, None) => ts, // a bad first stamp: the next packet's time
+                (false, _) => stamp,
+            };
+            self.outliers += u64::from(outlier);
+            self.hold(held, t, out);
+        }
+        if self.before.is_none_or(|b| ts > b.saturating_add(OUTLIER_JUMP_NS)) {
+            self.pending = Some((item, ts));
+        } else {
+            self.hold(item, ts, out);
+        }
+    }
+
+    /// End of input: every packet still held, in analysis order.
+    pub fn finish(&mut self, out: &mut impl FnMut(&mut T, i64)) {
+        if let Some((held, stamp)) = self.pending.take() {
+            self.hold(held, stamp, out);
+        }
+        while self.release_first(out) {}
+    }
+
+    /// Stage 2: hold a packet at time `t`, then release what can no longer be preceded.
+    #[inline]
+    fn hold(&mut self, item: T, mut t: i64, out: &mut impl FnMut(&mut T, i64)) {
+        self.before = Some(self.before.map_or(t, |b| b.max(t)));
+        if let Some(newest) = self.newest {
+            if t < newest.saturating_sub(self.window_ns) {
+                // Beyond the window (stage 3): at the latest time seen.
+                t = newest;
+                self.clamped += 1;
+            }
+        }
+        let newest = self.newest.map_or(t, |n| n.max(t));
+        self.newest = Some(newest);
+        let held = Held { t, arrival: self.arrivals, item };
+        self.arrivals += 1;
+        if self.in_order.back().is_none_or(|b| t >= b.t) {
+            self.in_order.push_back(held);
+        } else {
+            self.out_of_order.push(Reverse(held));
+        }
+        // A packet older than newest − window cannot be preceded by any packet still to
+        // come (those are clamped to `newest`): release it.
+        let due = newest.saturating_sub(self.window_ns);
+        if self.out_of_order.is_empty() {
+            // Everything held came in order (the usual case): the queue's front is first.
+            loop {
+                let over = self.in_order.len() >= self.max_held;
+                let Some(first) = self.in_order.front_mut() else { break };
+                if first.t >= due && !over {
+                    break;
+                }
+                Self::release(&mut self.latest, &mut self.clamped, first, out);
+                self.in_order.pop_front();
+            }
+            return;
+        }
+        while self.first_time().is_some_and(|f| f < due) || self.held() >= self.max_held {
+            self.release_first(out);
+        }
+    }
+
+    fn held(&self) -> usize {
+        self.in_order.len() + self.out_of_order.len()
+    }
+
+    /// Time of the first packet in analysis order among those held.
+    #[inline]
+    fn first_time(&self) -> Option<i64> {
+        match (self.in_order.front(), self.out_of_order.peek()) {
+            (Some(a), Some(Reverse(b))) => Some(a.t.min(b.t)),
+            (Some(a), None) => Some(a.t),
+            (None, Some(Reverse(b))) => Some(b.t),
+            (None, None) => None,
+        }
+    }
+
+    /// Stage 3: release the first held packet at max(its time, the latest released).
+    /// False when nothing is held.
+    fn release_first(&mut self, out: &mut impl FnMut(&mut T, i64)) -> bool {
+        let from_queue = match (self.in_order.front(), self.out_of_order.peek()) {
+            (Some(a), Some(Reverse(b))) => a.key() < b.key(),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return false,
+        };
+        if from_queue {
+            // Delivered where it lies, then dropped: no move of the packet out.
+            Self::release(&mut self.latest, &mut self.clamped, self.in_order.front_mut().expect("front checked"), out);
+            self.in_order.pop_front();
+        } else {
+            let mut held = self.out_of_order.pop().expect("peek checked").0;
+            Self::release(&mut self.latest, &mut self.clamped, &mut held, out);
+        }
+        true
+    }
+
+    /// Hand `held` to `out` at max(its time, the latest released).
+    #[inline]
+    fn release(latest: &mut Option<i64>, clamped: &mut u64, held: &mut Held<T>, out: &mut impl FnMut(&mut T, i64)) {
+        let time = latest.map_or(held.t, |l| l.max(held.t));
+        *clamped += u64::from(time != held.t);
+        *latest = Some(time);
+        out(&mut held.item, time);
+    }
+
+    /// Packets out of time order by more than the window or the cap sort: analysed at
+    /// the latest time before them.
+    pub fn clamped(&self) -> u64 {
+        self.clamped
+    }
+
+    /// Lone outliers (stage 1) given the time before them.
+    pub fn outliers(&self) -> u64 {
+        self.outliers
     }
 
     /// Analysis time of the last released packet.
@@ -81,12 +288,32 @@ mod tests {
     use super::*;
 
     const S: i64 = 1_000_000_000;
+    const MS: i64 = 1_000_000;
+
+    /// (stamps in analysis order, analysis times, moved = outliers + clamped).
+    fn run(mut timeline: Timeline<i64>, stamps: &[i64]) -> (Vec<i64>, Vec<i64>, u64) {
+        let (mut order, mut times) = (Vec::new(), Vec::new());
+        let mut out = |s: &mut i64, t: i64| {
+            order.push(*s);
+            times.push(t);
+        };
+        for &s in stamps {
+            timeline.push(s, &mut out);
+        }
+        timeline.finish(&mut out);
+        (order, times, timeline.outliers() + timeline.clamped())
+    }
 
     fn times(stamps: &[i64]) -> (Vec<i64>, u64) {
-        let mut timeline = Timeline::default();
-        let mut out: Vec<i64> = stamps.iter().filter_map(|&t| timeline.push(t)).collect();
-        out.extend(timeline.finish());
-        (out, timeline.moved())
+        let (_, times, moved) = run(Timeline::default(), stamps);
+        (times, moved)
+    }
+
+    #[test]
+    fn the_memory_cap_holds_what_the_doc_says() {
+        // 65,536 held packets of 184 bytes: 12 MiB (module doc, Memory).
+        assert!(std::mem::size_of::<Held<Decoded>>() <= 184, "{}", std::mem::size_of::<Held<Decoded>>());
+        assert!(REORDER_MAX_PACKETS.is_power_of_two());
     }
 
     #[test]
@@ -95,17 +322,66 @@ mod tests {
     }
 
     #[test]
-    fn a_step_back_is_analysed_at_the_latest_time() {
+    fn steps_back_within_the_window_are_sorted_ties_keep_file_order() {
+        // Two interfaces written in blocks: 10, 20, 30 ms from one, then 5, 15, 25 ms
+        // from the other (a step back of 25 ms). Analysed in time order, every packet
+        // at its own stamp.
+        let (order, times, moved) = run(Timeline::default(), &[10 * MS, 20 * MS, 30 * MS, 5 * MS, 15 * MS, 25 * MS]);
+        assert_eq!(order, vec![5 * MS, 10 * MS, 15 * MS, 20 * MS, 25 * MS, 30 * MS]);
+        assert_eq!((times, moved), (order.clone(), 0));
+        // Equal stamps keep the file's order: the stable sort's answer. (Items are
+        // told apart by the order they come out in: stamps 7 and 7 from arrival 1, 3.)
+        let mut seen = Vec::new();
+        let mut t = Timeline::<(i64, u8)>::default();
+        for item in [(9, 0), (7, 1), (8, 2), (7, 3)] {
+            t.push(item, &mut |x: &mut (i64, u8), _| seen.push(x.1));
+        }
+        t.finish(&mut |x: &mut (i64, u8), _| seen.push(x.1));
+        assert_eq!(seen, vec![1, 3, 2, 0]);
+    }
+
+    impl Stamped for (i64, u8) {
+        fn stamp(&self) -> i64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_step_back_beyond_the_window_is_analysed_at_the_latest_time() {
         // 10 s, then a packet stamped 50 s earlier (the "50 s stall at −49.85 s" of
-        // issue 18): analysed at 10 s, so no gap opens and nothing is negative.
+        // issue 18): beyond the 2 s window, analysed at 10 s, so no gap opens.
         assert_eq!(times(&[0, 10 * S, -40 * S, 11 * S]), (vec![0, 10 * S, 10 * S, 11 * S], 1));
+    }
+
+    #[test]
+    fn the_cap_releases_the_oldest_and_what_comes_later_older_is_clamped() {
+        // At most 3 held, the arriving one included: 10, 20, 30 ms force 10 out; 5 ms
+        // then comes too late for it (clamped to 10 ms); 25 ms still sorts before 30 ms.
+        let (order, times, moved) = run(Timeline::with_window(S, 3), &[10 * MS, 20 * MS, 30 * MS, 5 * MS, 25 * MS]);
+        assert_eq!(order, vec![10 * MS, 5 * MS, 20 * MS, 25 * MS, 30 * MS]);
+        assert_eq!(times, vec![10 * MS, 10 * MS, 20 * MS, 25 * MS, 30 * MS]);
+        assert_eq!(moved, 1);
+    }
+
+    #[test]
+    fn packets_are_released_once_older_than_the_window() {
+        // Held until a stamp more than the window newer comes: memory follows the
+        // window, not the file. (The first packet waits for the second, stage 1.)
+        let mut t = Timeline::<i64>::with_window(10 * MS, 1000);
+        let mut released = Vec::new();
+        for s in [0, 5 * MS, 9 * MS, 12 * MS] {
+            t.push(s, &mut |x: &mut i64, _| released.push(*x));
+        }
+        assert_eq!(released, vec![0]); // 0 < 12 − 10 ms
+        t.push(30 * MS, &mut |x: &mut i64, _| released.push(*x));
+        assert_eq!(released, vec![0, 5 * MS, 9 * MS, 12 * MS]); // all < 20 ms
     }
 
     #[test]
     fn one_flipped_high_bit_moves_one_packet_not_the_rest() {
         // Bit 62 of a ns stamp set: ~146 years late. Only that packet moves (to the
         // time of the one before); the packets after keep their own times.
-        let bad = 2 * S | (1 << 62);
+        let bad = (2 * S) | (1 << 62);
         assert_eq!(times(&[0, S, bad, 3 * S, 4 * S]), (vec![0, S, S, 3 * S, 4 * S], 1));
     }
 

@@ -46,7 +46,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
     // an ACK (a delayed one among them). A lost datagram it never saw can end any of them.
     let waiting = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::AckWait | StallCause::DelayedAck);
     for s in stalls.iter_mut().filter(|s| waiting(s.cause)) {
-        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after) else { continue };
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         // A request of the peer during the gap: the sender answered it (turn-taking,
         // tcpdump's of13_ericsson.pcapng), it was not waiting on a timer.
         if p.peer_payload_in(i..j, dir) {

@@ -28,6 +28,12 @@ pub struct IpPacket {
     pub ident: Option<u16>,
     /// IPv4 Time to Live (RFC 791 §3.1); None for IPv6.
     pub ttl: Option<u8>,
+    /// `payload_len` is the IP header's, not taken from the frame (a TSO or BIG TCP
+    /// frame's length field is 0): the TCP checksum can be verified (checksum.rs).
+    pub length_in_header: bool,
+    /// An IPv6 routing header with segments left: the pseudo-header's destination is
+    /// its last address, not the header's (RFC 8200 §8.1), so the checksum is not verified.
+    pub routed: bool,
     /// The ECN field (RFC 3168 §5): the low 2 bits of the IPv4 TOS byte or of the
     /// IPv6 Traffic Class. 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE.
     pub ecn: u8,
@@ -121,6 +127,7 @@ pub fn parse_ipv4(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         return Err(fragment_of(h.protocol()));
     }
     let hl = h.header_len() as u32;
+    let length_in_header = h.total_len() != 0;
     let total = match u32::from(h.total_len()) {
         0 => wire_ip_len, // TSO: the NIC fills in the length later
         t if t < hl => return Err(WarningKind::MalformedPacket),
@@ -134,6 +141,8 @@ pub fn parse_ipv4(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         payload_len: total.saturating_sub(hl),
         ident: Some(u16::from_be_bytes([b[4], b[5]])),
         ttl: Some(b[8]),
+        length_in_header,
+        routed: false,
         ecn: b[1] & 3,
     })
 }
@@ -165,6 +174,7 @@ pub fn parse_ipv6(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
     let mut next = h.next_header();
     let mut off = 40usize;
     let mut jumbo: Option<u32> = None;
+    let mut routed = false;
     // Each extension header is at least 8 bytes, so the loop ends with the data.
     loop {
         if GENERIC_EXT.contains(&next) {
@@ -174,6 +184,8 @@ pub fn parse_ipv6(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
             if next == EXT_HOP_BY_HOP {
                 jumbo = jumbo_payload(&body[2..]);
             }
+            // Routing header: byte 3 is Segments Left (RFC 8200 §4.4).
+            routed |= next == EXT_ROUTING && body[3] != 0;
             next = hdr[0];
             off += len;
         } else if next == EXT_FRAGMENT {
@@ -216,6 +228,8 @@ pub fn parse_ipv6(b: &[u8], wire_ip_len: u32) -> Result<IpPacket, WarningKind> {
         payload_len: total - ext_len,
         ident: None,
         ttl: None,
+        length_in_header: h.payload_len() != 0 || jumbo.is_some(),
+        routed,
         // Traffic Class = the low nibble of byte 0 and the high nibble of byte 1.
         ecn: (b[1] >> 4) & 3,
     })

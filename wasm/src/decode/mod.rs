@@ -5,6 +5,7 @@
 //! Parsers validate once and then read fields with cheap getters.
 
 pub mod capture;
+pub mod checksum;
 pub mod ethertype;
 pub mod frame;
 pub mod ip;
@@ -93,7 +94,7 @@ pub struct TcpSegment {
     pub meta: FrameMeta,
 }
 
-/// Capture metadata of a frame (see `TcpSegment::meta`).
+/// Capture metadata of a frame (see `TcpSegment::meta`), and what its checksum showed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FrameMeta {
     /// Index into the decoder's process table (`CaptureDecoder::processes`): from the
@@ -101,6 +102,9 @@ pub struct FrameMeta {
     pub process: Option<u32>,
     /// Radiotap / PPI radio facts, on 802.11 captures that carry them.
     pub radio: Option<Radio>,
+    /// What the TCP checksum showed (checksum.rs): a `Bad` one may be a corrupted
+    /// frame, which the session leaves out of the analysis (session.rs).
+    pub checksum: checksum::Checksum,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).
@@ -142,8 +146,13 @@ pub enum WarningKind {
     TruncatedHeaders,
     /// A header with impossible values (checked lengths etc.) inside one packet.
     MalformedPacket,
-    /// Timestamps that go backwards.
+    /// Timestamps earlier than the packet's before it in the file (the session sorts
+    /// them into time order, analysis/timeline.rs).
     TimeWentBackwards,
+    /// Packets out of time order by more than the session sorts (analysis/timeline.rs
+    /// `REORDER_WINDOW_NS`, `REORDER_MAX_PACKETS`): analysed at the latest time before
+    /// them. Counted by the session, not the decoder.
+    TimeOrderClamped,
     /// Timestamp fields the format cannot mean (RawPacket::ts_impossible).
     ImpossibleTimestamp,
     /// A protected (WEP/WPA-encrypted) 802.11 data frame: its body cannot be read, so
@@ -153,6 +162,10 @@ pub enum WarningKind {
     /// (radiotap Flags 0x40; PPI 802.11-Common "FCS invalid" or "PHY error"): the
     /// receiving radio dropped it, so it never reached a TCP stack.
     BadFcs,
+    /// A TCP segment whose checksum failed where its source's other frames pass
+    /// (checksum.rs `ChecksumEvidence`): corrupted on the way, never delivered, not
+    /// analysed. Counted by the session, not the decoder.
+    BadTcpChecksum,
     /// An 802.11 A-MSDU subframe after a frame's first (packet.rs `decode_record`): not
     /// analysed, so the segments it holds look lost or not captured.
     AmsduSubframe,
@@ -170,9 +183,11 @@ impl WarningKind {
             WarningKind::TruncatedHeaders => "truncated-headers",
             WarningKind::MalformedPacket => "malformed-packet",
             WarningKind::TimeWentBackwards => "time-went-backwards",
+            WarningKind::TimeOrderClamped => "time-order-clamped",
             WarningKind::ImpossibleTimestamp => "impossible-timestamp",
             WarningKind::EncryptedFrame => "encrypted-frame",
             WarningKind::BadFcs => "bad-fcs",
+            WarningKind::BadTcpChecksum => "bad-tcp-checksum",
             WarningKind::AmsduSubframe => "amsdu-subframe",
         }
     }

@@ -3,6 +3,7 @@
 use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
 use super::ethertype::Net;
 use super::link::{locate, LinkFrame};
+use super::checksum;
 use super::tcp::TcpHeader;
 use super::tunnel;
 use super::wifi::mac_identity;
@@ -48,6 +49,8 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         // So does the outer packet's payload for a packet inside a tunnel.
         if let Some(max) = max_len {
             let room = max.saturating_sub(ip.payload_offset as u32);
+            // An IP length past the link's own is not one a checksum can be verified over.
+            ip.length_in_header &= ip.payload_len <= room;
             ip.payload_len = ip.payload_len.min(room);
         }
         if ip.protocol == PROTO_TCP {
@@ -76,6 +79,11 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
     let payload_len = ip.payload_len.checked_sub(hl).ok_or(WarningKind::MalformedPacket)?;
     let wifi = link.wifi_at.and_then(|at| mac_identity(data, at));
     let radio = link.radio.map(|r| Radio { retry: wifi.is_some_and(|(retry, _)| retry), ..r });
+    // The checksum covers exactly the IP header's TCP length (bytes past it are link
+    // padding), so only a frame captured that far can be verified.
+    let segment = tcp_bytes.get(..ip.payload_len as usize);
+    let whole = ip.length_in_header && !ip.routed && segment.is_some();
+    let checksum = checksum::verify(segment.unwrap_or(&[]), ip.src, ip.dst, whole);
     Ok(TcpSegment {
         packet_index,
         ts_ns,
@@ -92,7 +100,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         payload_len,
         options: tcp.options(),
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
-        meta: FrameMeta { process: None, radio },
+        meta: FrameMeta { process: None, radio, checksum },
     })
 }
 
