@@ -4,7 +4,7 @@ use super::ip::{parse_ipv4, parse_ipv6, PROTO_TCP};
 use super::ethertype::Net;
 use super::link::{locate, LinkFrame};
 use super::tcp::TcpHeader;
-use super::tunnel;
+use super::{tls, tunnel};
 use super::wifi::mac_identity;
 use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 
@@ -76,6 +76,10 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
     let payload_len = ip.payload_len.checked_sub(hl).ok_or(WarningKind::MalformedPacket)?;
     let wifi = link.wifi_at.and_then(|at| mac_identity(data, at));
     let radio = link.radio.map(|r| Radio { retry: wifi.is_some_and(|(retry, _)| retry), ..r });
+    let tls_alert = match tcp_bytes.get(hl as usize..) {
+        Some(payload) if payload_len > 0 => tls::alert_at_start(payload, payload_len),
+        _ => None,
+    };
     Ok(TcpSegment {
         packet_index,
         ts_ns,
@@ -91,6 +95,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         ecn: ip.ecn | (u8::from(tcp.ae()) << 2),
         payload_len,
         options: tcp.options(),
+        tls_alert,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
         meta: FrameMeta { process: None, radio },
     })
