@@ -131,7 +131,7 @@ fn still_open_at_the_end_of_the_capture() {
     assert!(!e.abnormal);
     assert_eq!(
         e.text,
-        "Still open when the capture ended: no FIN or reset in it. 1.4 KiB (1,448 bytes) of the data 10.0.0.2:443 sent not yet acknowledged when the capture ended."
+        "Still open when the capture ended: no FIN or reset in it. 1.4 KiB (1,448 bytes) of the data 10.0.0.2:443 sent were not yet acknowledged when the capture ended."
     );
     assert!(!c.diagnosis.text.contains("Still open"));
 }

@@ -346,7 +346,7 @@ fn sentence(e: &Ending, roles: &Roles) -> String {
     for d in 0..2u8 {
         let said = e.reset.is_some_and(|r| r.by == d);
         if let (Some(b), false) = (e.unacknowledged_bytes[d as usize].filter(|&b| b > 0), said) {
-            let when = if e.kind == "open" { "not yet acknowledged when the capture ended" } else { "never acknowledged" };
+            let when = if e.kind == "open" { "were not yet acknowledged when the capture ended" } else { "were never acknowledged" };
             s += &format!(" {} of the data {} sent {when}.", capital(&bytes(b)), name(d));
         }
     }
