@@ -24,7 +24,7 @@ use super::capture_loss::Holes;
 use super::datagram_ids::{Arrival, DatagramIds, IdStep, SourceIds, SourceLast};
 use super::sender_clock::SenderClock;
 use super::handshake::HandshakeOffers;
-use super::ending::{self, Closing};
+use super::ending::Closing;
 use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
 use super::sequence::SeqSpace;
@@ -133,8 +133,6 @@ pub(crate) struct Conn {
     pub ecn: Option<Box<EcnCounts>>,
     /// The FINs, resets and TLS alerts (ending.rs), from the first of them.
     pub closing: Option<Box<Closing>>,
-    /// The direction of the latest payload segment (ending.rs `NO_DATA`: none yet).
-    pub last_data_dir: u8,
 }
 
 pub struct Analyzer {
@@ -280,7 +278,6 @@ impl Conn {
             radio: None,
             ecn: None,
             closing: None,
-            last_data_dir: ending::NO_DATA,
         }
     }
 
@@ -616,10 +613,7 @@ impl Conn {
 
         // How the connection ends (ending.rs): noted only on the rare segments that tell.
         if seg.flags & (FIN | RST) != 0 || seg.tls_alert.is_some() {
-            Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake, self.last_data_dir);
-        }
-        if seg.payload_len > 0 {
-            self.last_data_dir = d as u8;
+            Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake);
         }
         if self.first_t.is_nan() {
             self.first_t = t;

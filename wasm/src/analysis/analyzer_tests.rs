@@ -457,8 +457,7 @@ fn per_connection_state_is_small() {
     // +32 B: each side's newest TSval sent and when (rtt.rs `TsRtt::last_sent`), so a
     // TSval repeated after its echo does not start a second clock.
     // +8 B: the pointer to the connection's FINs, resets and TLS alerts (ending.rs,
-    // made at the first of them; ~100 B on the heap) and the direction of the latest
-    // payload (one byte, in what was padding).
+    // made at the first of them; ~100 B on the heap).
     assert!(conn <= 1256, "Conn is {conn} bytes");
 }
 

@@ -76,8 +76,9 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
     let payload_len = ip.payload_len.checked_sub(hl).ok_or(WarningKind::MalformedPacket)?;
     let wifi = link.wifi_at.and_then(|at| mac_identity(data, at));
     let radio = link.radio.map(|r| Radio { retry: wifi.is_some_and(|(retry, _)| retry), ..r });
+    // One byte compared per segment; the rest of the test only where it is 21 (tls.rs).
     let tls_alert = match tcp_bytes.get(hl as usize..) {
-        Some(payload) if payload_len > 0 => tls::alert_at_start(payload, payload_len),
+        Some(payload) if payload.first() == Some(&tls::ALERT) => tls::alert_at_start(payload, payload_len),
         _ => None,
     };
     Ok(TcpSegment {

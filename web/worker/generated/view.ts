@@ -788,7 +788,7 @@ by: number,
 at: number, frame: number, 
 /**
  * One of [`RESET_AFTER`]: answering a SYN it never accepted; after a FIN (either
- * side's); else after the latest payload, the peer's or its own; or no data at all.
+ * side's); else after the latest new data, the peer's or its own; or no data at all.
  */
 after: ResetAfter, };
 
