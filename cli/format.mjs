@@ -58,6 +58,8 @@ export function formatHuman(name, report) {
       const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${s.cause})`);
       lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);
     }
+    // How the connection ended (wasm analysis/ending.rs): the table's words and the sentence.
+    if (c.ending) lines.push(`    ended: ${c.ending.words} - ${c.ending.text}`);
     lines.push(`    limit: ${c.diagnosis.limit}${c.diagnosis.text ? ` - ${c.diagnosis.text}` : ''}`);
   }
   if (connections.length > shown.length) lines.push('', `(${connections.length - shown.length} smaller connections not listed; use --json)`);

@@ -159,6 +159,9 @@ pub struct Segment {
     pub ttl: u8,
     /// As `TcpSegment::ecn`: bits 0–1 the IP ECN field, bit 2 the TCP AE flag.
     pub ecn: u8,
+    /// The payload's first bytes (the rest keeps the deterministic pattern), e.g. a
+    /// TLS record header (decode/tls.rs).
+    pub payload_start: Vec<u8>,
 }
 
 /// Parse "a.b.c.d:port" or "[v6]:port"; panics on a bad literal (tests only).
@@ -186,6 +189,7 @@ impl Segment {
             ip_id: 1,
             ttl: 64,
             ecn: 0,
+            payload_start: Vec::new(),
         }
     }
     pub fn at_ns(&mut self, t: i64) -> &mut Self {
@@ -243,6 +247,12 @@ impl Segment {
     /// The IP ECN codepoint (0–3, RFC 3168 §5) and the TCP AE flag (RFC 9768).
     pub fn ecn(&mut self, codepoint: u8, ae: bool) -> &mut Self {
         self.ecn = (codepoint & 3) | (u8::from(ae) << 2);
+        self
+    }
+    /// Payload starting with `bytes` (the payload grows to hold them).
+    pub fn payload_bytes(&mut self, bytes: &[u8]) -> &mut Self {
+        self.payload_start = bytes.to_vec();
+        self.payload_len = self.payload_len.max(bytes.len() as u32);
         self
     }
     /// Sequence space used: payload + 1 for SYN + 1 for FIN.

@@ -7,11 +7,12 @@
 //! defined in docs/ANALYSIS.md ("The connection table"), copied, never recomputed:
 //! `bytes` = the data direction's `payloadBytes`, `duration` = `end − start`,
 //! `retransmissions` and `stalls` = the data direction's `retransmissions` and
-//! `stalls.length`, `limit` = `diagnosis.limit`.
+//! `stalls.length`, `limit` = `diagnosis.limit`, `ended` = `ending.words`.
 //!
 //! Sorting keeps the last order (key, direction) and re-sorts only when it changes;
 //! ties are broken by connection id, so a page is the same whatever came before.
 
+use crate::analysis::ending::ENDING_WORDS;
 use crate::analysis::ConnectionSummary;
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +35,8 @@ pub enum SortKey {
     Retransmissions,
     Stalls,
     Limit,
+    /// By `ending.words`, in the order of `ENDING_WORDS`.
+    Ended,
 }
 
 /// One question about the table (JSON from the worker).
@@ -65,6 +68,8 @@ pub struct TableRow {
     pub retransmissions: u64,
     pub stalls: u32,
     pub limit: String,
+    /// How the connection ended, in the table's words (`ending.words`, ending.rs).
+    pub ended: String,
 }
 
 /// One page of the table.
@@ -90,6 +95,8 @@ struct Row {
     stalls: u32,
     /// Index into LIMITS, or LIMITS.len() for another value (kept in `other_limits`).
     limit: u8,
+    /// Index into ENDING_WORDS (ENDING_WORDS.len(): none).
+    ended: u8,
     /// "from to" (lowercase) in `ConnectionTable::text`: [at, at + from_len + 1 + to_len).
     text_at: u32,
     from_len: u16,
@@ -126,6 +133,7 @@ impl ConnectionTable {
                 retransmissions: d.retransmissions,
                 stalls: d.stalls.len() as u32,
                 limit: limit as u8,
+                ended: ENDING_WORDS.iter().position(|&w| w == c.ending.words).unwrap_or(ENDING_WORDS.len()) as u8,
                 text_at,
                 from_len: d.from.len() as u16,
                 to_len: d.to.len() as u16,
@@ -170,6 +178,7 @@ impl ConnectionTable {
             SortKey::Retransmissions => a.retransmissions.cmp(&b.retransmissions),
             SortKey::Stalls => a.stalls.cmp(&b.stalls),
             SortKey::Limit => a.limit.cmp(&b.limit),
+            SortKey::Ended => a.ended.cmp(&b.ended),
         };
         order.sort_unstable_by(|&i, &j| {
             let (a, b) = (&rows[i as usize], &rows[j as usize]);
@@ -207,6 +216,7 @@ impl ConnectionTable {
                     retransmissions: r.retransmissions,
                     stalls: r.stalls,
                     limit: self.limit_name(r),
+                    ended: ENDING_WORDS.get(r.ended as usize).copied().unwrap_or_default().to_string(),
                 });
             }
             matched += 1;

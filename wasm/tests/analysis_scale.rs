@@ -30,6 +30,7 @@ fn run(n: u32) -> usize {
             ecn: 0,
             payload_len: 0,
             options: TcpOptions { window_scale: Some(7), ..Default::default() },
+            tls_alert: None,
             frame_id: Default::default(),
             meta: Default::default(),
         };

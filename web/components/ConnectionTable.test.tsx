@@ -90,6 +90,26 @@ describe('ConnectionTable', () => {
     vi.useRealTimers();
   });
 
+  it('"Ended" shows how each connection ended, in the words the report gives (wasm analysis/ending.rs)', async () => {
+    vi.useFakeTimers();
+    // Only `words` is read; the rest is what the report would say of such a reset.
+    const reset = {
+      kind: 'reset', words: 'reset by server', abnormal: true, finAt: [null, null], firstFin: null,
+      reset: { by: 1, at: 3.21, frame: 40, after: 'own-data' }, resets: [0, 2], tlsAlert: null, unacknowledgedBytes: [0, 24647],
+      text: 'The connection was reset by s:2 at 3.210 s, with 24 KiB (24,647 bytes) it had sent never acknowledged.',
+    } as const;
+    const ended = { ...download, ending: reset } as ConnectionSummary;
+    const el = render(<ConnectionTable source={summaryTable([ended, upload])} selected={null} onSelect={() => undefined} />);
+    await settle();
+    const headers = [...el.querySelectorAll('thead th')].map((th) => th.textContent);
+    expect(headers[7]).toBe('Ended');
+    const cell = (id: number) => el.querySelector(`tr[data-connection="${id}"] [data-testid="ended"]`)!.textContent;
+    expect(cell(1)).toBe('reset by server');
+    // A report without the field (a share link, an older snapshot): an empty cell.
+    expect(cell(2)).toBe('');
+    vi.useRealTimers();
+  });
+
   it('the connection shown first is the one whose data direction carried most', () => {
     const chatty = { ...upload, id: 3, directions: [dir({ payloadBytes: 16_000_000 }), dir({ payloadBytes: 15_000_000 })] } as ConnectionSummary;
     expect(largestConnection([chatty, upload])!.id).toBe(2); // 20 MB > 16 MB, though 31 MB in total

@@ -5,7 +5,7 @@
 // defined in docs/ANALYSIS.md ("The connection table").
 import { useEffect, useMemo, useState, memo } from 'react';
 import { useSettled } from '../charts/useSettled';
-import { processLabel, stallCount, type ConnectionSummary, type ProcessInfo } from '../model/types';
+import { endingOf, processLabel, stallCount, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
 import { formatBytesSI, formatDuration } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
@@ -34,7 +34,7 @@ export function summaryTable(connections: ConnectionSummary[]): TableSource {
   const rows: TableRow[] = connections.map((c) => {
     const d = dataDir(c);
     return { id: c.id, from: d.from, to: d.to, start: c.start, duration: c.end - c.start, bytes: d.payloadBytes,
-      retransmissions: d.retransmissions, stalls: stallCount(d), limit: c.diagnosis.limit };
+      retransmissions: d.retransmissions, stalls: stallCount(d), limit: c.diagnosis.limit, ended: endingOf(c)?.words ?? '' };
   });
   return async (q) => {
     const needle = q.text.trim().toLowerCase();
@@ -136,6 +136,7 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                 {header('retransmissions', 'Retransmissions')}
                 {header('stalls', 'Stalls')}
                 {header('limit', 'Limit')}
+                {header('ended', 'Ended')}
                 {onCompare && <th>Compare</th>}
               </tr>
             </thead>
@@ -160,6 +161,7 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                   <td className="num">{r.retransmissions.toLocaleString('en-US')}</td>
                   <td className="num">{r.stalls.toLocaleString('en-US')}</td>
                   <td><span className={`limit limit-${r.limit}`}>{r.limit}</span></td>
+                  <td className="ended" data-testid="ended">{r.ended}</td>
                   {onCompare && (
                     <td>
                       <button type="button" className="link" data-testid="compare-row" disabled={r.id === selected}

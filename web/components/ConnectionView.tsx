@@ -12,7 +12,7 @@ import { ScrollRegion } from './ScrollRegion';
 import { SharePanel, type SharePanelProps } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
-import { activeMeanBps, processLabel, rttStats, stallCount } from '../model/types';
+import { activeMeanBps, endingOf, processLabel, rttStats, stallCount } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -113,6 +113,18 @@ const DirectionStats = memo(function DirectionStats({ summary }: { summary: Conn
   );
 });
 
+/** How the connection ended: the table's words and the sentence, both from the report
+ *  (wasm analysis/ending.rs); nothing when the report does not say (a share link). */
+export function ConnectionEnding({ summary }: { summary: ConnectionSummary }) {
+  const e = endingOf(summary);
+  if (!e) return null;
+  return (
+    <p className={`connection-ending${e.abnormal ? ' abnormal' : ''}`} data-testid="connection-ending" data-kind={e.kind}>
+      <strong>Ended: {e.words}.</strong> {e.text}
+    </p>
+  );
+}
+
 export function ConnectionView({ name, summary, report, view, onView, source, loadData, share, openedSnapshot, onChartsReady, calculateBdp }: Props) {
   const others = useMemo(() => overlayCandidates(report, summary.id), [report, summary.id]);
   const dataDir = summary.directions[summary.dataDirection];
@@ -124,6 +136,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
         Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
         {summary.process ? <span className="process" data-testid="connection-process"> · {processLabel(summary.process)}</span> : null}
       </h2>
+      <ConnectionEnding summary={summary} />
       <ErrorBoundary what="diagnosis" resetKey={summary}>
         <DiagnosisPanel
           summary={summary}

@@ -82,6 +82,8 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
   diagnosis: Diagnosis;
   /** The process behind the connection (Apple PKTAP / pcapng process blocks; docs/ANALYSIS.md "connection.process"); older snapshots lack it. */
   process?: ProcessInfo | null;
+  /** How the connection ended (wasm analysis/ending.rs; docs/ANALYSIS.md "How the connection ended"); share links and older snapshots lack it. */
+  ending?: Gen.Ending;
 };
 export type ProcessInfo = Gen.Process;
 /** "Safari (pid 512)", as the table and the connection header show a process. */
@@ -189,6 +191,11 @@ export function farPartUnseen(r: DirectionSummary['rtt']): boolean {
 /** "Mean while active", or null when not reported. */
 export function activeMeanBps(t: DirectionSummary['throughput']): number | null {
   return 'activeMeanBps' in t ? t.activeMeanBps : null;
+}
+
+/** How the connection ended, or null when the report does not say (a share link, an older snapshot). */
+export function endingOf(s: ConnectionSummary): Gen.Ending | null {
+  return s.ending ?? null;
 }
 
 export function evidenceOf(d: Diagnosis): DiagnosisEvidence | null {

@@ -24,6 +24,7 @@ use super::capture_loss::Holes;
 use super::datagram_ids::{Arrival, DatagramIds, IdStep, SourceIds, SourceLast};
 use super::sender_clock::SenderClock;
 use super::handshake::HandshakeOffers;
+use super::ending::Closing;
 use super::retrans_kinds::{PeerAck, RetransKinds};
 use super::rtt::{AckRtt, Echo, TsRtt};
 use super::sequence::SeqSpace;
@@ -130,6 +131,8 @@ pub(crate) struct Conn {
     pub radio: Option<Box<RadioLog>>,
     /// ECN counts of both directions (ecn.rs), from the first segment with a signal.
     pub ecn: Option<Box<EcnCounts>>,
+    /// The FINs, resets and TLS alerts (ending.rs), from the first of them.
+    pub closing: Option<Box<Closing>>,
 }
 
 pub struct Analyzer {
@@ -274,6 +277,7 @@ impl Conn {
             process: None,
             radio: None,
             ecn: None,
+            closing: None,
         }
     }
 
@@ -613,6 +617,10 @@ impl Conn {
             }
         }
 
+        // How the connection ends (ending.rs): noted only on the rare segments that tell.
+        if seg.flags & (FIN | RST) != 0 || seg.tls_alert.is_some() {
+            Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake);
+        }
         if self.first_t.is_nan() {
             self.first_t = t;
         }

@@ -456,7 +456,9 @@ fn per_connection_state_is_small() {
     // gaps of 16 B).
     // +32 B: each side's newest TSval sent and when (rtt.rs `TsRtt::last_sent`), so a
     // TSval repeated after its echo does not start a second clock.
-    assert!(conn <= 1248, "Conn is {conn} bytes");
+    // +8 B: the pointer to the connection's FINs, resets and TLS alerts (ending.rs,
+    // made at the first of them; ~100 B on the heap).
+    assert!(conn <= 1256, "Conn is {conn} bytes");
 }
 
 #[test]

@@ -276,11 +276,9 @@ impl DatagramIds {
             if payload == 0 {
                 // Judged by the data segment after it (`carried`); unexplained until then.
                 self.note_skip(false, ahead);
-                if std::env::var("DBG_IDS").is_ok() { eprintln!("DBG carried id={id} ahead={ahead} row={row:?}"); }
                 self.carried = Some((expected, ahead));
             } else {
                 let explained = hole || resend;
-                if std::env::var("DBG_IDS").is_ok() { eprintln!("DBG skip id={id} ahead={ahead} row={row:?} explained={explained} payload={payload}"); }
                 self.note_skip(explained, ahead);
                 self.mark(row, expected, ahead, explained);
             }

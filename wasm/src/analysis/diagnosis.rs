@@ -178,6 +178,10 @@ pub fn diagnose_keeping_spans(
     if let Some(e) = ecn_text(conn) {
         text += &format!(" {e}");
     }
+    // A reset, a refusal, an alert or data never acknowledged (ending.rs).
+    if let Some(e) = super::ending::diagnosis_sentence(conn) {
+        text += &format!(" {e}");
+    }
     let cap = window_cap_bps(max_window, min_rtt);
     let verdict = match limit {
         "receive-window" | "zero-window" => "window",

@@ -291,7 +291,7 @@ struct Burst {
     start: f64,
     end: f64,
     retransmissions: u32,
-    /// Payload bytes of its data segments.
+    /// Payload bytes of its data segments but re-sends: what it moved.
     bytes: f64,
 }
 
@@ -317,7 +317,9 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Ve
         }
         let b = bursts.last_mut().expect("a burst is open");
         b.end = p.t[i];
-        b.bytes += f64::from(p.len[i]);
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
+            b.bytes += f64::from(p.len[i]);
+        }
         if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
             b.retransmissions += 1;
         }

@@ -29,8 +29,15 @@ fn num(v: f64) -> String {
         s
     } else {
         // Half away from zero, like JavaScript's Math.round for positive values
-        // ("{:.0}" would round half to even and disagree with format.ts).
-        format!("{}", v.round())
+        // ("{:.0}" would round half to even and disagree with format.ts). An integral
+        // f64 below 2^53 prints as that integer: written as one, without the float
+        // formatter (a tenth of the cost; every connection's ending has a duration).
+        let r = v.round();
+        if r.abs() < 9.0e15 {
+            (r as i64).to_string()
+        } else {
+            format!("{r}")
+        }
     }
 }
 

@@ -19,6 +19,7 @@ pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod ecn;
+pub mod ending;
 pub mod flags;
 pub mod handshake;
 pub mod limits;
@@ -401,6 +402,8 @@ pub struct ConnectionSummary {
     // it would land in the generated TypeScript.)
     pub directions: Box<[DirectionSummary; 2]>,
     pub diagnosis: Box<Diagnosis>,
+    /// How the connection ended (ending.rs; docs/ANALYSIS.md "How the connection ended").
+    pub ending: Box<ending::Ending>,
     /// The process behind the connection: the first process a packet of it names
     /// (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
     /// `Session::finish` from `process_index` and the decoder's process table.

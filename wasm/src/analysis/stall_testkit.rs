@@ -281,6 +281,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         base_rtt_ms: None,
         directions: Box::new([direction(stalls, rtt_ms), direction(Vec::new(), None)]),
         diagnosis: Box::default(),
+        ending: Box::default(),
         process: None,
         process_index: None,
     }

@@ -11,7 +11,7 @@ use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
 use super::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
 use super::diagnosis_shares::KeptSpans;
-use super::{delayed_ack, diagnosis, retrans_kinds, stalls, throughput, vantage};
+use super::{delayed_ack, diagnosis, ending, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
 use crate::decode::tcp_flags::{RST, SYN};
 
@@ -21,7 +21,7 @@ use crate::decode::tcp_flags::{RST, SYN};
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
 /// materialized copy, dropped before the next connection.
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
-    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, .. } = conn;
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
@@ -153,6 +153,11 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
         }
     }
+    // How it ended (ending.rs), before the diagnosis, which may say it. The client is
+    // the sender of the SYN, where it is in the capture.
+    let client = handshake.syn.map(|_| handshake.client_dir);
+    let roles = ending::Roles { client, data_direction, names: &names, packets: [directions[0].packets, directions[1].packets] };
+    let ending = Box::new(ending::judge(closing.as_deref(), &sides, &roles));
     let handshake = summary_handshake;
     let mut summary = ConnectionSummary {
         id,
@@ -173,6 +178,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         stall_threshold_ms: threshold_s * 1000.0,
         directions: Box::new(directions),
         diagnosis: Box::default(),
+        ending,
         process_index: process,
         process: None,
     };

@@ -29,6 +29,7 @@ impl Seg {
             ecn: 0,
             payload_len: 0,
             options: TcpOptions::default(),
+            tls_alert: None,
             frame_id: Default::default(),
             meta: Default::default(),
         })

@@ -20,12 +20,14 @@ pub mod radiotap;
 pub mod pcap;
 pub mod pcapng;
 pub mod tcp;
+pub mod tls;
 pub mod tunnel;
 pub mod wifi;
 
 pub use capture::CaptureDecoder;
 pub use process::{Process, ProcessTable};
 pub use radiotap::Radio;
+pub use tls::TlsAlert;
 
 use std::net::IpAddr;
 
@@ -86,6 +88,9 @@ pub struct TcpSegment {
     /// was cut by the snaplen).
     pub payload_len: u32,
     pub options: TcpOptions,
+    /// The payload starts with a TLS alert record (tls.rs): the only payload bytes the
+    /// decoder reads, for how the connection ended (analysis/ending.rs).
+    pub tls_alert: Option<TlsAlert>,
     /// Identity of the frame below TCP, to recognise the same frame captured twice
     /// (analysis/duplicates.rs): IPv4 Identification (RFC 791 §3.1; None for IPv6)
     /// and, on 802.11, the MAC retry bit and sequence number.

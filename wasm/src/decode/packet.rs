@@ -5,7 +5,7 @@ use super::ethertype::Net;
 use super::link::{locate, LinkFrame};
 use super::checksum;
 use super::tcp::TcpHeader;
-use super::tunnel;
+use super::{tls, tunnel};
 use super::wifi::mac_identity;
 use super::{FrameId, FrameMeta, Radio, TcpSegment, WarningKind};
 
@@ -84,6 +84,11 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
     let segment = tcp_bytes.get(..ip.payload_len as usize);
     let whole = ip.length_in_header && !ip.routed && segment.is_some();
     let checksum = checksum::verify(segment.unwrap_or(&[]), ip.src, ip.dst, whole);
+    // One byte compared per segment; the rest of the test only where it is 21 (tls.rs).
+    let tls_alert = match tcp_bytes.get(hl as usize..) {
+        Some(payload) if payload.first() == Some(&tls::ALERT) => tls::alert_at_start(payload, payload_len),
+        _ => None,
+    };
     Ok(TcpSegment {
         packet_index,
         ts_ns,
@@ -99,6 +104,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         ecn: ip.ecn | (u8::from(tcp.ae()) << 2),
         payload_len,
         options: tcp.options(),
+        tls_alert,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
         meta: FrameMeta { process: None, radio, checksum },
     })

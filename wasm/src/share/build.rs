@@ -198,6 +198,13 @@ pub struct ListedStalls {
 /// list is shortened says how many stalls it had ([`ListedStalls::stall_count`], checked by meta.rs).
 pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing, (t0, t1): (f64, f64)) -> serde_json::Value {
     let mut out = summary.clone();
+    // How the connection ended (analysis/ending.rs) stays out of links: ~150 bytes of the
+    // budget that rr-loss.pcap's charts need at the page's columns. Where it was
+    // abnormal the diagnosis text, which a link keeps, says it; the page treats a
+    // missing `ending` as a link made before it.
+    if let Some(o) = out.as_object_mut() {
+        o.remove("ending");
+    }
     if let Some(dirs) = out["directions"].as_array_mut() {
         for (d, dir) in dirs.iter_mut().enumerate() {
             let Some(list) = dir["stalls"].as_array() else { continue };

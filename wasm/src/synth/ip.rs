@@ -124,7 +124,10 @@ pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
     tcp.extend_from_slice(&s.window.to_be_bytes());
     tcp.extend_from_slice(&[0, 0, 0, 0]);
     tcp.extend_from_slice(&opts);
+    let payload_at = tcp.len();
     extend_payload(&mut tcp, s.payload_len);
+    let start = s.payload_start.len().min(s.payload_len as usize);
+    tcp[payload_at..payload_at + start].copy_from_slice(&s.payload_start[..start]);
     let tcp_len = tcp.len() as u32;
     // TCP checksum over the pseudo-header (RFC 9293 §3.1, RFC 8200 §8.1).
     let pseudo = match (s.src.ip(), s.dst.ip()) {

@@ -79,6 +79,9 @@ mod tests {
             decl::<a::capture_loss::CaptureLoss>(&cfg),
             decl::<a::retrans_kinds::RtoChain>(&cfg),
             decl::<a::ecn::EcnSummary>(&cfg),
+            decl::<a::ending::Ending>(&cfg),
+            decl::<a::ending::Reset>(&cfg),
+            decl::<a::ending::AlertSeen>(&cfg),
             // What a share link (snapshot format 4) writes over a direction's stalls.
             decl::<crate::share::build::ListedStalls>(&cfg),
             // The connection table (table.rs): one page per question.
@@ -89,6 +92,8 @@ mod tests {
             union("Limit", &a::LIMITS),
             union("Verdict", &a::VERDICTS),
             union("EpisodeKind", &a::EPISODE_KINDS),
+            union("EndingKind", &a::ending::ENDING_KINDS),
+            union("ResetAfter", &a::ending::RESET_AFTER),
         ] {
             out += &d;
             out += "\n";
@@ -110,6 +115,10 @@ mod tests {
             for c in session.analysis().map(|x| x.connections.as_slice()).unwrap_or_default() {
                 assert!(a::LIMITS.contains(&c.diagnosis.limit.as_str()), "{path:?}: limit {}", c.diagnosis.limit);
                 assert!(a::VERDICTS.contains(&c.diagnosis.evidence.verdict), "{path:?}: verdict {}", c.diagnosis.evidence.verdict);
+                let e = &c.ending;
+                assert!(a::ending::ENDING_KINDS.contains(&e.kind), "{path:?}: ending {}", e.kind);
+                assert!(a::ending::ENDING_WORDS.contains(&e.words), "{path:?}: ending words {}", e.words);
+                assert!(e.reset.is_none_or(|r| a::ending::RESET_AFTER.contains(&r.after)), "{path:?}: reset after {:?}", e.reset);
                 for e in &c.diagnosis.episodes {
                     assert!(a::EPISODE_KINDS.contains(&e.kind), "{path:?}: episode {}", e.kind);
                 }

@@ -375,6 +375,10 @@ baseRttMs: number | null,
  */
 stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, 
 /**
+ * How the connection ended (ending.rs; docs/ANALYSIS.md "How the connection ended").
+ */
+ending: Ending, 
+/**
  * The process behind the connection: the first process a packet of it names
  * (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
  * `Session::finish` from `process_index` and the decoder's process table.
@@ -726,6 +730,94 @@ ece: number | null,
 cwr: number | null, };
 
 /**
+ * How the connection ended (see the module doc), `connection.ending` in the report.
+ */
+
+export type Ending = { 
+/**
+ * One of [`ENDING_KINDS`]: a reset, else a FIN each way, else a FIN one way, else
+ * a SYN nobody answered, else open.
+ */
+kind: EndingKind, 
+/**
+ * The table's short words: "FIN both", "reset by server", "open", ... Client and
+ * server where a SYN is in the capture, else the data sender and receiver.
+ */
+words: string, 
+/**
+ * The header's sentence, every number in it from the fields below.
+ */
+text: string, 
+/**
+ * The diagnosis repeats `text`: a reset not after a FIN, a refusal, a TLS alert
+ * other than close_notify, or an ended connection with data never acknowledged.
+ */
+abnormal: boolean, 
+/**
+ * Time of each direction's first FIN, s since the first packet of the file.
+ */
+finAt: [number | null, number | null], 
+/**
+ * The direction that sent the first FIN: it closed first.
+ */
+firstFin: number | null, 
+/**
+ * The connection's first reset.
+ */
+reset: Reset | null, 
+/**
+ * RST segments each direction sent.
+ */
+resets: [number, number], 
+/**
+ * The latest TLS alert that was its sender's last data.
+ */
+tlsAlert: AlertSeen | null, 
+/**
+ * Payload bytes each direction sent beyond the peer's highest cumulative ACK at
+ * the end of the capture: never acknowledged in it. None where the peer sent no
+ * packet the capture holds (nothing to tell by).
+ */
+unacknowledgedBytes: [number | null, number | null], };
+
+/**
+ * The first reset of a connection.
+ */
+
+export type Reset = { 
+/**
+ * The direction that sent it (its sender reset the connection).
+ */
+by: number, 
+/**
+ * s since the first packet of the file.
+ */
+at: number, frame: number, 
+/**
+ * One of [`RESET_AFTER`]: answering a SYN it never accepted; after a FIN (either
+ * side's); else after the latest new data, the peer's or its own; or no data at all.
+ */
+after: ResetAfter, };
+
+/**
+ * A TLS alert record at the start of a segment's payload (decode/tls.rs).
+ */
+
+export type AlertSeen = { 
+/**
+ * The direction that sent it.
+ */
+by: number, at: number, frame: number, 
+/**
+ * 1 warning, 2 fatal; None for an encrypted alert (record length above 2).
+ */
+level: number | null, description: number | null, 
+/**
+ * RFC 8446 §6's name of the description ("handshake_failure").
+ */
+name: string | null, };
+
+/**
  * A direction's stalls as a share link's summary stores them (wasm/src/share/build.rs
  * `listed_summary`): written over the direction's own `stalls` when the link shortens
  * its list. The page's direction type takes `stallCount` from here (web/model/types.ts).
@@ -744,7 +836,7 @@ stalls: Array<Stall>,
  */
 stallCount?: number, };
 
-export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit";
+export type SortKey = "id" | "start" | "bytes" | "duration" | "retransmissions" | "stalls" | "limit" | "ended";
 
 /**
  * One question about the table (JSON from the worker).
@@ -764,7 +856,11 @@ limit: string, offset: number,
  */
 count: number, };
 
-export type TableRow = { id: number, from: string, to: string, start: number, duration: number, bytes: number, retransmissions: number, stalls: number, limit: string, };
+export type TableRow = { id: number, from: string, to: string, start: number, duration: number, bytes: number, retransmissions: number, stalls: number, limit: string, 
+/**
+ * How the connection ended, in the table's words (`ending.words`, ending.rs).
+ */
+ended: string, };
 
 /**
  * One page of the table.
@@ -785,4 +881,8 @@ export type Limit = "receive-window" | "zero-window" | "loss" | "application" | 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
 
 export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency";
+
+export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
+
+export type ResetAfter = "syn" | "fin" | "peer-data" | "own-data" | "no-data";
 

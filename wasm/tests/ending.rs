@@ -1,0 +1,238 @@
+//! How each connection ended (analysis/ending.rs, docs/ANALYSIS.md "How the connection
+//! ended") on synthesized captures whose every FIN, reset, alert and ACK is known.
+//! Times are exact: the first packet of each file is at 0 and `Flow` times are µs.
+use tcpscope_core::analysis::ending::{AlertSeen, Reset};
+use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
+use tcpscope_core::decode::tcp_flags::*;
+use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::synth::*;
+
+const CLIENT: &str = "10.0.0.1:40000";
+const SERVER: &str = "10.0.0.2:443";
+
+fn analyse_with(f: &Flow, options: AnalysisOptions) -> ConnectionSummary {
+    let bytes = write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let s = analyze_bytes(&bytes, options, 1 << 20);
+    let a = s.analysis().expect("analysed");
+    assert_eq!(a.connections.len(), 1);
+    a.connections[0].clone()
+}
+
+fn analyse(f: &Flow) -> ConnectionSummary {
+    analyse_with(f, AnalysisOptions::default())
+}
+
+/// Handshake at 0 (10 ms round trip), a 200-byte request at 20 ms, 10 segments of
+/// 1448 B from the server from 30 ms (1 ms apart), each ACKed by the client 0.5 ms later.
+fn exchange() -> Flow {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.handshake(0, 10_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 20_000, 200);
+    for k in 0..10 {
+        f.data(S2C, 30_000 + k * 1_000, 1448);
+        f.push(C2S, 30_500 + k * 1_000);
+    }
+    f
+}
+
+/// The frame number (1-based) of the segment just added.
+fn last_frame(f: &Flow) -> u32 {
+    f.segments().len() as u32
+}
+
+#[test]
+fn fin_both_ways_the_client_first() {
+    let mut f = exchange();
+    // The client closes at 60 ms; the server ACKs and closes 10 ms later; the client ACKs.
+    f.push(C2S, 60_000).flags(FIN | ACK);
+    f.push(S2C, 70_000).flags(FIN | ACK);
+    f.push(C2S, 70_500);
+    let e = *analyse(&f).ending;
+    assert_eq!(e.kind, "fin-both");
+    assert_eq!(e.words, "FIN both");
+    assert_eq!((e.first_fin, e.fin_at), (Some(0), [Some(0.06), Some(0.07)]));
+    assert_eq!((e.reset, e.resets, e.tls_alert), (None, [0, 0], None));
+    // Every byte of both sides was ACKed (the client's 200 by the server's data, the
+    // server's 14,480 by the client's ACKs).
+    assert_eq!(e.unacknowledged_bytes, [Some(0), Some(0)]);
+    assert!(!e.abnormal);
+    assert_eq!(e.text, "Closed by a FIN each way: 10.0.0.1:40000 closed first at 0.060 s, 10.0.0.2:443 10 ms later (RFC 9293 §3.6).");
+}
+
+/// The issue's failed transfer: the server's data stops being acknowledged, it sends an
+/// (encrypted) TLS alert and then resets, twice.
+#[test]
+fn reset_by_the_server_after_its_tls_alert_with_data_never_acknowledged() {
+    let mut f = exchange();
+    // 17 more segments the client never acknowledges (it went away).
+    for k in 0..17 {
+        f.data(S2C, 100_000 + k * 1_000, 1448);
+    }
+    // A TLS 1.2 AES-GCM alert record: 5 bytes of header + 26 (nonce, alert, tag) = 31.
+    f.data(S2C, 3_208_000, 31).payload_bytes(&[0x15, 0x03, 0x03, 0x00, 0x1a]);
+    let alert_frame = last_frame(&f);
+    f.push(S2C, 3_210_000).flags(RST | ACK);
+    let reset_frame = last_frame(&f);
+    f.push(S2C, 3_211_000).flags(RST | ACK);
+    let c = analyse(&f);
+    let e = &*c.ending;
+    assert_eq!(e.kind, "reset");
+    assert_eq!(e.words, "reset by server");
+    // The server's (direction 1) first reset; its latest payload before it was its own
+    // (the alert).
+    assert_eq!(e.reset, Some(Reset { by: 1, at: 3.21, frame: reset_frame, after: "own-data" }));
+    assert_eq!(e.resets, [0, 2]);
+    assert_eq!(e.tls_alert, Some(AlertSeen { by: 1, at: 3.208, frame: alert_frame, level: None, description: None, name: None }));
+    // Never acknowledged: 17 × 1448 = 24,616 bytes of data and the 31-byte alert.
+    assert_eq!(e.unacknowledged_bytes, [Some(0), Some(24_647)]);
+    assert!(e.abnormal);
+    let text = "The connection was reset by 10.0.0.2:443 at 3.210 s, 2 ms after its TLS alert (encrypted), \
+                with 24 KiB (24,647 bytes) it had sent never acknowledged.";
+    assert_eq!(e.text, text);
+    // The diagnosis says it.
+    assert!(c.diagnosis.text.ends_with(text), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn half_closed_by_the_client() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.handshake(0, 10_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 20_000, 200);
+    // The client is done sending (shutdown(SHUT_WR)); the server ACKs the FIN with its
+    // data and keeps sending; the capture ends before the server closes.
+    f.push(C2S, 21_000).flags(FIN | ACK);
+    for k in 0..5 {
+        f.data(S2C, 30_000 + k * 1_000, 1448);
+        f.push(C2S, 30_500 + k * 1_000);
+    }
+    let e = *analyse(&f).ending;
+    assert_eq!((e.kind, e.words), ("fin-one-way", "FIN by client only"));
+    assert_eq!((e.first_fin, e.fin_at), (Some(0), [Some(0.021), None]));
+    assert_eq!(e.unacknowledged_bytes, [Some(0), Some(0)]);
+    // RFC 9293 §3.6: a half-closed connection may go on carrying data the other way.
+    assert!(!e.abnormal);
+    assert_eq!(
+        e.text,
+        "Half-closed: 10.0.0.1:40000 sent a FIN at 0.021 s; 10.0.0.2:443 sent none before the capture ended (RFC 9293 §3.6: it may still send)."
+    );
+}
+
+#[test]
+fn still_open_at_the_end_of_the_capture() {
+    let mut f = exchange();
+    // One more segment whose ACK the capture did not see before it stopped.
+    f.data(S2C, 50_000, 1448);
+    let c = analyse(&f);
+    let e = &*c.ending;
+    assert_eq!((e.kind, e.words), ("open", "open"));
+    assert_eq!((e.fin_at, e.reset), ([None, None], None));
+    assert_eq!(e.unacknowledged_bytes, [Some(0), Some(1448)]);
+    // In flight when the capture stopped, not a failure: not in the diagnosis.
+    assert!(!e.abnormal);
+    assert_eq!(
+        e.text,
+        "Still open when the capture ended: no FIN or reset in it. 1.4 KiB (1,448 bytes) of the data 10.0.0.2:443 sent were not yet acknowledged when the capture ended."
+    );
+    assert!(!c.diagnosis.text.contains("Still open"));
+}
+
+#[test]
+fn a_reset_after_the_peers_fin_is_an_ordinary_close() {
+    let mut f = exchange();
+    // The server closes; the client ACKs its data and FIN and aborts instead of
+    // sending its own FIN (an abortive close, SO_LINGER 0).
+    f.push(S2C, 50_000).flags(FIN | ACK);
+    f.push(C2S, 50_500);
+    f.push(C2S, 60_000).flags(RST | ACK);
+    let c = analyse(&f);
+    let e = &*c.ending;
+    assert_eq!((e.kind, e.words), ("reset", "reset by client"));
+    assert_eq!(e.reset, Some(Reset { by: 0, at: 0.06, frame: last_frame(&f), after: "fin" }));
+    assert_eq!((e.first_fin, e.fin_at), (Some(1), [None, Some(0.05)]));
+    assert_eq!(e.unacknowledged_bytes, [Some(0), Some(0)]);
+    // Nothing was lost by it: not abnormal, not in the diagnosis.
+    assert!(!e.abnormal);
+    assert_eq!(e.text, "The connection was reset by 10.0.0.1:40000 at 0.060 s, after the FIN of 10.0.0.2:443.");
+    assert!(!c.diagnosis.text.contains("reset"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn a_syn_answered_by_a_reset_was_refused() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.push(C2S, 0).flags(SYN).ack(0).opts(Opts::new().mss(1460));
+    f.push(S2C, 10_000).flags(RST | ACK).seq(0);
+    let e = *analyse(&f).ending;
+    assert_eq!((e.kind, e.words), ("refused", "refused"));
+    assert_eq!(e.reset.map(|r| (r.by, r.after)), Some((1, "syn")));
+    assert!(e.abnormal);
+    assert_eq!(e.text, "10.0.0.2:443 refused the connection: it answered the SYN with a reset at 0.010 s (RFC 9293 §3.10.7.1).");
+}
+
+#[test]
+fn an_unanswered_syn() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.push(C2S, 0).flags(SYN).ack(0);
+    f.push(C2S, 1_000_000).flags(SYN).ack(0).seq(1000); // the same SYN, re-sent by its timer
+    let e = *analyse(&f).ending;
+    assert_eq!((e.kind, e.words, e.abnormal), ("unanswered", "no answer", false));
+    // The client's peer sent nothing: whether its bytes were acknowledged cannot be told.
+    assert_eq!(e.unacknowledged_bytes, [None, Some(0)]);
+}
+
+/// A fatal alert in the clear (the server rejects the ClientHello), then an orderly
+/// close: the alert alone makes the ending worth a sentence.
+#[test]
+fn a_plaintext_fatal_alert_before_fins() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.handshake(0, 10_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 20_000, 300).payload_bytes(&[0x16, 0x03, 0x01]);
+    f.data(S2C, 30_000, 7).payload_bytes(&[0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 40]);
+    f.push(S2C, 30_100).flags(FIN | ACK);
+    f.push(C2S, 31_000).flags(FIN | ACK);
+    f.push(S2C, 31_500);
+    let e = *analyse(&f).ending;
+    assert_eq!(e.kind, "fin-both");
+    assert_eq!(e.tls_alert.map(|a| (a.by, a.level, a.description, a.name)), Some((1, Some(2), Some(40), Some("handshake_failure"))));
+    assert!(e.abnormal);
+    assert_eq!(
+        e.text,
+        "Closed by a FIN each way: 10.0.0.2:443 closed first at 0.030 s, 10.0.0.1:40000 900 µs later (RFC 9293 §3.6). \
+         10.0.0.2:443 sent TLS alert (fatal handshake_failure) at 0.030 s."
+    );
+}
+
+/// An alert followed by more data from the same side was not its last word: not reported.
+#[test]
+fn an_alert_followed_by_data_is_not_the_ending() {
+    let mut f = exchange();
+    f.data(S2C, 45_000, 7).payload_bytes(&[0x15, 0x03, 0x03, 0x00, 0x02, 0x01, 0x00]);
+    f.data(S2C, 46_000, 100);
+    f.push(C2S, 47_000);
+    assert_eq!(analyse(&f).ending.tls_alert, None);
+}
+
+/// The ending comes from the analyzer's state, not the stored rows: a connection past
+/// the stored-rows budget (limits.rs) still says how it ended.
+#[test]
+fn known_beyond_the_stored_rows_budget() {
+    let mut f = exchange();
+    f.push(C2S, 60_000).flags(FIN | ACK);
+    f.push(S2C, 70_000).flags(RST | ACK);
+    let c = analyse_with(&f, AnalysisOptions { max_stored_packets: 5, ..Default::default() });
+    assert_eq!((c.ending.kind, c.ending.reset.map(|r| (r.by, r.at, r.after))), ("reset", Some((1, 0.07, "fin"))));
+}
+
+#[test]
+fn the_json_field_names() {
+    let mut f = exchange();
+    f.push(S2C, 60_000).flags(RST | ACK);
+    let v = serde_json::to_value(analyse(&f)).unwrap();
+    let e = &v["ending"];
+    assert_eq!(e["kind"], "reset");
+    assert_eq!(e["reset"]["after"], "own-data");
+    assert_eq!(e["finAt"], serde_json::json!([null, null]));
+    assert_eq!(e["unacknowledgedBytes"], serde_json::json!([0, 0]));
+    for key in ["words", "text", "abnormal", "firstFin", "resets", "tlsAlert"] {
+        assert!(e.get(key).is_some(), "ending.{key}");
+    }
+}
