@@ -83,10 +83,12 @@ export function outsideText(text, max = MAX_NAME_CHARS) {
   return out;
 }
 
-/** `text` sanitized and wrapped in FSI…PDI, for plain-text places (an SVG <text>, a
- *  title attribute, a sentence) where a <bdi> element cannot isolate it. */
+/** `text` sanitized, and wrapped in FSI…PDI when it holds anything but printable ASCII
+ *  (letters that could be right-to-left), for plain-text places (an SVG <text>, a title
+ *  attribute, a sentence) where a <bdi> element cannot isolate it. */
 export function isolated(text, max = MAX_NAME_CHARS) {
-  return `${FSI}${outsideText(text, max)}${PDI}`;
+  const safe = outsideText(text, max);
+  return /^[\x20-\x7e]*$/.test(safe) ? safe : `${FSI}${safe}${PDI}`;
 }
 
 /** JSON text with the characters JSON leaves raw but a terminal or a viewer acts on (DEL,

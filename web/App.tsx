@@ -17,6 +17,7 @@ import { exampleUrl, fetchCapture } from './state/fetchCapture';
 import { CompareArea, type MainCapture } from './compare/CompareArea';
 import { CancelledError, DecoderClient, loadPhases, viewTimings, type Progress } from './worker/client';
 import { fragmentToSnapshot, isSnapshotFileName, readSnapshotFile, toBase64Url } from './share/snapshot';
+import { fileName as safeFileName } from './security/sanitizeReport';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -103,7 +104,8 @@ export function App() {
   /** Forget the previous capture and show `name` as loading. */
   const startLoading = useCallback((name: string) => {
     setPhase('loading');
-    setFileName(name);
+    // A file name is outside text (a dropped file, a #url= address): sanitized once here.
+    setFileName(safeFileName(name));
     setProgress(null);
     setReport(null);
     setEngine(null);
@@ -166,7 +168,7 @@ export function App() {
       const c = client();
       const { report, snapshot } = await c.openSnapshot(bytes);
       if (seq !== loadSeq.current) return;
-      setFileName(snapshot?.name ?? name);
+      setFileName(safeFileName(snapshot?.name ?? name));
       setReport(report);
       // A file carries the sender's view; a link has it in the address already.
       if (fromFile && snapshot) setView((v) => ({ ...parseView(snapshot.view), theme: v.theme, source: null }));
@@ -283,7 +285,7 @@ export function App() {
     if (file) openFile(file);
     if (second && !isSnapshotFileName(file.name)) {
       setCompareFile(second);
-      setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: second.name }, range: null } }));
+      setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: safeFileName(second.name) }, range: null } }));
     }
   };
   // Stable callbacks: the memoised table and header keep still while a gesture re-renders the app.
@@ -316,7 +318,7 @@ export function App() {
         ) : null}
         {failure ? (
           <div className="error" role="alert" data-testid="error">
-            <strong>Could not read {fileName || 'the capture'}.</strong> {failure}
+            <strong>Could not read <bdi>{fileName || 'the capture'}</bdi>.</strong> {failure}
           </div>
         ) : null}
         {/* A part that throws says why in its own box; the rest of the page keeps working. */}

@@ -3,6 +3,7 @@
 // anything unexpected is dropped, so a tampered link can only fall back to defaults.
 
 import { CHART_IDS, type ChartId } from '../charts/chartIds';
+import { escapeUnsafe, outsideText } from '../security/outsideText';
 export { CHART_IDS, type ChartId };
 export type Theme = 'auto' | 'light' | 'dark';
 
@@ -59,7 +60,8 @@ export const MAX_ECHO_CHARS = 200;
 
 /** `text` as a message may quote it: at most MAX_ECHO_CHARS characters. */
 export function echo(text: string): string {
-  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+  // Escaped visibly (a decoded %1b in a link must not reach a terminal: `tcpscope render --view`).
+  return text.length > MAX_ECHO_CHARS ? `${escapeUnsafe(text.slice(0, MAX_ECHO_CHARS))}… (${text.length.toLocaleString('en-US')} characters)` : escapeUnsafe(text);
 }
 
 function finite(text: string | null, min: number, max: number): number | null {
@@ -178,7 +180,7 @@ function parseCompare(params: URLSearchParams, refuse: (key: string, why: string
   else if (key === 'compare-ex') refuse(key, EXAMPLE_RULE);
   else if (key === 'compare-snap' && BASE64URL.test(value)) compare.with = { kind: 'snapshot', data: value };
   else if (key === 'compare-snap') refuse(key, 'a snapshot is base64url (letters, digits, - and _)');
-  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: value.slice(0, MAX_ECHO_CHARS) };
+  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: outsideText(value, MAX_ECHO_CHARS) };
   else if (key === 'compare-file') refuse(key, 'a file is named by its name');
   // A second source that was refused: comparing within the first capture instead would mislead.
   if (key && compare.with.kind === 'same') return null;
