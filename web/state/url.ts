@@ -128,8 +128,14 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
   if (charts !== null) {
     const asked = charts.split(',');
     const unknown = asked.filter((c) => c !== '' && !(CHART_IDS as readonly string[]).includes(c));
-    if (unknown.length) refuse('charts', `unknown chart ${echo(unknown.join(', '))}; the charts are ${CHART_IDS.join(', ')}`);
-    view.charts = CHART_IDS.filter((c) => asked.includes(c));
+    const known = CHART_IDS.filter((c) => asked.includes(c));
+    // Unknown ids (a typo, a chart of a later version) are dropped and the known ones
+    // shown; with none known, the default charts, never an empty page (issue 45, item 11).
+    // `charts=` alone is the page's own "no chart ticked" and stays so.
+    if (unknown.length) {
+      refused.push(`#charts: unknown chart ${echo(unknown.join(', '))} dropped; ${known.length ? `showing ${known.join(', ')}` : 'showing the default charts'} (the charts are ${CHART_IDS.join(', ')}).`);
+    }
+    view.charts = unknown.length && !known.length ? [...DEFAULT_VIEW.charts] : known;
   }
   const pipe = params.get('pipe');
   if (pipe === '1' || pipe === '0') view.pipe = pipe === '1';
