@@ -186,7 +186,7 @@ function parseCompare(params: URLSearchParams, refuse: (key: string, why: string
   else if (key === 'compare-ex') refuse(key, EXAMPLE_RULE);
   else if (key === 'compare-snap' && BASE64URL.test(value)) compare.with = { kind: 'snapshot', data: value };
   else if (key === 'compare-snap') refuse(key, 'a snapshot is base64url (letters, digits, - and _)');
-  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: outsideText(value, MAX_ECHO_CHARS) };
+  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: outsideText(value, 120) };
   else if (key === 'compare-file') refuse(key, 'a file is named by its name');
   // A second source that was refused: comparing within the first capture instead would mislead.
   if (key && compare.with.kind === 'same') return null;
