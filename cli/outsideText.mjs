@@ -26,13 +26,6 @@ const ELLIPSIS = '…';
 const FSI = '\u2068';
 const PDI = '\u2069';
 
-/** Characters written as an escape: C0, DEL, C1; bidi controls; invisible format
- *  characters (zero-width, joiners, word joiner and the invisible operators, variation
- *  selectors, BOM, interlinear annotation, Hangul fillers); noncharacters; lone surrogates.
- *  No `u` flag: lone surrogates are only visible to a UTF-16 regex. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\ufff9-\ufffb\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /** One unsafe character, as it is written instead. */
 function escapeOne(ch) {
   const code = ch.charCodeAt(0);
@@ -44,15 +37,30 @@ function escapeOne(ch) {
 
 /** Whether `text` holds anything `outsideText` would escape. */
 export function hasUnsafeChars(text) {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(String(text));
-  UNSAFE.lastIndex = 0;
-  return found;
+  const t = String(text);
+  for (let i = 0; i < t.length; i++) if (unsafeAt(t, i)) return true;
+  return false;
 }
 
 /** `text` with every unsafe character escaped visibly; no length cap (a line the CLI prints). */
 export function escapeUnsafe(text) {
-  return String(text).replace(UNSAFE, escapeOne);
+  const t = String(text);
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (!unsafeAt(t, i)) continue;
+    out += t.slice(from, i) + escapeOne(t[i]);
+    from = i + 1;
+  }
+  return from === 0 ? t : out + t.slice(from);
+}
+
+/** Whether the unit at `i` is escaped: an unsafe character, or half of no surrogate pair. */
+function unsafeAt(t, i) {
+  const c = t.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff) return !(i + 1 < t.length && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00);
+  if (c >= 0xdc00 && c <= 0xdfff) return !(i > 0 && (t.charCodeAt(i - 1) & 0xfc00) === 0xd800);
+  return unsafe(c);
 }
 
 /**
@@ -66,21 +74,38 @@ export function outsideText(text, max = MAX_NAME_CHARS) {
   const limit = Math.max(1, Math.floor(max));
   // Each input code point prints as at least one, so a 1 MB name is cut before it is escaped.
   const input = text.length > limit * 2 + 2 ? text.slice(0, limit * 2 + 2) : text;
+  const cutInput = input.length < text.length;
   let out = '';
   let used = 0;
-  const tokens = input.match(/[\ud800-\udbff][\udc00-\udfff]|[\s\S]/g) ?? [];
-  for (let i = 0; i < tokens.length; i++) {
-    const piece = escapeUnsafe(tokens[i]);
-    const size = Array.from(piece).length;
+  for (let i = 0; i < input.length;) {
+    const code = input.charCodeAt(i);
+    let piece;
+    let step = 1;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < input.length && (input.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      piece = input.slice(i, i + 2);
+      step = 2;
+    } else piece = unsafeAt(input, i) ? escapeOne(input[i]) : input[i];
+    // Escapes are ASCII and a surrogate pair is one code point: the printed size.
+    const size = step === 2 ? 1 : piece.length;
+    const last = i + step >= input.length && !cutInput;
     // Room for this piece, and for "…" unless it is the very last.
-    const last = i === tokens.length - 1 && input.length === text.length;
-    if (used + size > limit - (last ? 0 : 1)) {
-      return `${out}${ELLIPSIS}`;
-    }
+    if (used + size > limit - (last ? 0 : 1)) return `${out}${ELLIPSIS}`;
     out += piece;
     used += size;
+    i += step;
   }
   return out;
+}
+
+/** Characters written as an escape: C0, DEL, C1; bidi controls; invisible format
+ *  characters (zero-width, joiners, word joiner and the invisible operators, variation
+ *  selectors, BOM, interlinear annotation, Hangul fillers); noncharacters; surrogates
+ *  (a pair is kept by `unsafeAt`, a lone one is not text). */
+function unsafe(c) {
+  return c <= 0x1f || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x115f || c === 0x1160 || c === 0x180e
+    || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) || c === 0x3164
+    || (c >= 0xfe00 && c <= 0xfe0f) || c === 0xfeff || (c >= 0xfff9 && c <= 0xfffb) || c === 0xfffe || c === 0xffff
+    || (c >= 0xd800 && c <= 0xdfff);
 }
 
 /** `text` sanitized, and wrapped in FSI…PDI when it holds anything but printable ASCII
@@ -97,5 +122,13 @@ export function isolated(text, max = MAX_NAME_CHARS) {
  *  JSON writer (RFC 8259 §7). */
 export function jsonSafe(json) {
   // \t \n \r outside strings are the writer's own whitespace (pretty-printed JSON).
-  return json.replace(UNSAFE, (ch) => (NAMED[ch] ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x09 || c === 0x0a || c === 0x0d || !unsafeAt(json, i)) continue;
+    out += `${json.slice(from, i)}\\u${c.toString(16).padStart(4, '0')}`;
+    from = i + 1;
+  }
+  return from === 0 ? json : out + json.slice(from);
 }

@@ -329,3 +329,14 @@ fn every_link_format_has_a_size_bound() {
     let e = SnapshotSession::open(&big).err().expect("refused");
     assert!(e.message.contains("more than the 8 MB a link of view answers may unpack to"), "{}", e.message);
 }
+
+/// Issue 45, item 13: a damage message is one short line, whatever number the link holds
+/// (a view ending at -1.28e-238 s was written as 240 characters of "-0.000…0128").
+#[test]
+fn a_damage_message_quotes_numbers_briefly() {
+    let link = example_link_v2();
+    let bytes = with_body(&link, |w| grid(w, 0.0, -1.28e-238, 100));
+    let e = SnapshotSession::open(&bytes).err().expect("refused");
+    assert!(e.message.contains("-1.28e-238"), "{}", e.message);
+    assert!(e.message.len() < 200, "{} characters: {}", e.message.len(), e.message);
+}

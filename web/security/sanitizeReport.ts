@@ -20,7 +20,8 @@ const sentence = (text: unknown) => outsideText(text, SENTENCE_CHARS);
 const name = (text: unknown) => outsideText(text, NAME_CHARS);
 
 export function sanitizeSummary(s: ConnectionSummary): ConnectionSummary {
-  const out: ConnectionSummary = { ...s, endpoints: [name(s.endpoints[0]), name(s.endpoints[1])] };
+  const out: ConnectionSummary = { ...s };
+  if (Array.isArray(s.endpoints)) out.endpoints = [name(s.endpoints[0]), name(s.endpoints[1])];
   if (s.process) out.process = { ...s.process, name: outsideText(s.process.name, PROCESS_CHARS) };
   if (Array.isArray(s.directions)) {
     out.directions = s.directions.map((d) => ({
@@ -41,13 +42,16 @@ export function sanitizeSummary(s: ConnectionSummary): ConnectionSummary {
   return out;
 }
 
+/** Lists that may be missing from a partial report (a test's, an older worker's) stay as they are. */
+const each = <T,>(list: T[], f: (x: T) => T): T[] => (Array.isArray(list) ? list.map(f) : list);
+
 export function sanitizeReport(r: Report): Report {
   return {
     ...r,
-    capture: { ...r.capture, linkTypes: r.capture.linkTypes.map(name) },
+    capture: r.capture && { ...r.capture, linkTypes: each(r.capture.linkTypes, name) },
     error: r.error ? { ...r.error, message: sentence(r.error.message) } : r.error,
-    warnings: r.warnings.map((w) => ({ ...w, kind: name(w.kind), message: sentence(w.message) })),
-    connections: r.connections.map(sanitizeSummary),
+    warnings: each(r.warnings, (w) => ({ ...w, kind: name(w.kind), message: sentence(w.message) })),
+    connections: each(r.connections, sanitizeSummary),
   };
 }
 
@@ -57,7 +61,7 @@ export function sanitizeSnapshotInfo(info: SnapshotInfo | undefined): SnapshotIn
 }
 
 export function sanitizeTablePage(page: TablePage): TablePage {
-  return { ...page, rows: page.rows.map((row) => ({ ...row, from: name(row.from), to: name(row.to), limit: name(row.limit) })) };
+  return { ...page, rows: each(page.rows, (row) => ({ ...row, from: name(row.from), to: name(row.to), limit: name(row.limit) })) };
 }
 
 /** A file name (a dropped file, the last part of a #url= address, a #compare-file= name). */

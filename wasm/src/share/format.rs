@@ -218,7 +218,8 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
     let t0 = r.finite(MAX_ABS_T, "the view's start")?;
     let t1 = r.finite(MAX_ABS_T, "the view's end")?;
     if t1 <= t0 {
-        return Err(r.fail(format!("the view ends ({} s) before it starts ({} s)", t1, t0)));
+        // fmt_t: a denormal edge is "-1.28e-238", not 240 characters of "-0.000…0128" (issue 45).
+        return Err(r.fail(format!("the view ends ({} s) before it starts ({} s)", crate::view::request::fmt_t(t1), crate::view::request::fmt_t(t0))));
     }
     let columns = r.count(MAX_COLUMNS as u64, "the column count")? as u32;
     if columns == 0 {
