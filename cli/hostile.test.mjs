@@ -145,13 +145,16 @@ function craftedLink(capture, edit) {
 
 test('1. series: a link\'s notes and names print escaped on stderr; render echoes no decoded escapes', { skip: noRender }, () => {
   const capture = join(examples, 'rwnd-limited.pcap');
+  // Every stall the link lists ends "by" an OSC that retitles the window.
   const link = craftedLink(capture, (m) => {
     m.name = '\x1b[2J\x1b]0;owned\x07';
-    m.summary.directions[0].stalls = [];
+    for (const d of m.summary.directions) for (const s of d.stalls) s.endedBy = '\x1b]0;owned\x07';
   });
-  const r = run(['series', link, '--connection', '1', '--series', 'throughput', '--csv']);
-  assertNoRawControl(r.stderr, 'series stderr');
-  assertNoRawControl(r.stdout, 'series stdout');
+  for (const series of ['throughput', 'stalls']) {
+    const r = run(['series', link, '--connection', '1', '--series', series, '--csv']);
+    assertNoRawControl(r.stderr, `series ${series} stderr`);
+    assertNoRawControl(r.stdout, `series ${series} stdout`);
+  }
   const out = join(dir, 'theme.svg');
   const rendered = run(['render', capture, '--out', out, '--view', '#theme=%1b[2J%1b]0;owned%07']);
   assert.equal(rendered.code, 0, rendered.stderr);
