@@ -15,7 +15,8 @@ import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndjson] [--stall-ms N]
 
   CAPTURE       a .pcap or .pcapng file (gzip-compressed is fine), a pipe or FIFO,
-                '-' for standard input, or a directory (its captures, recursively)
+                '-' for standard input, or a directory (its captures, recursively:
+                regular files only, symbolic links to folders not followed)
   --json        print the schema-1 JSON report instead of the human summary
   --ndjson      one JSON line with the capture's info ("record":"capture"), then one
                 line per connection ("record":"connection"); each carries "file".
