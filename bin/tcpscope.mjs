@@ -15,6 +15,7 @@ import { exitQuietlyOnBrokenPipe } from '../cli/output.mjs';
 import { runSeries, SERIES_USAGE } from '../cli/series.mjs';
 import { runShare, SHARE_USAGE } from '../cli/share.mjs';
 import { RENDER_USAGE, runRender } from '../cli/render.mjs';
+import { escapeUnsafe } from '../cli/outsideText.mjs';
 
 const USAGE = `${ANALYZE_USAGE}\n\n${SERIES_USAGE}\n\n${SHARE_USAGE}\n\n${RENDER_USAGE}`;
 
@@ -28,9 +29,12 @@ else if (command === 'render') run = runRender(args);
 else if (command === 'analyze') run = runAnalyze(args);
 else run = Promise.reject(new UsageError(command ? `unknown command '${command}'` : 'missing command'));
 
+// Every message passes the sanitizer (cli/outsideText.mjs): it may quote a file name or a
+// link. No stack trace reaches a user (issue 45, item 3); TCPSCOPE_DEBUG=1 shows it.
 run.catch((error) => {
-  if (error instanceof UsageError) process.stderr.write(`tcpscope: ${error.message}\n${USAGE}\n`);
-  else if (error instanceof InputError) process.stderr.write(`tcpscope: ${error.message}\n`);
-  else process.stderr.write(`tcpscope: ${error?.stack ?? error}\n`);
+  const message = escapeUnsafe(error?.message ?? String(error));
+  if (error instanceof UsageError) process.stderr.write(`tcpscope: ${message}\n${USAGE}\n`);
+  else if (error instanceof InputError) process.stderr.write(`tcpscope: ${message}\n`);
+  else process.stderr.write(`tcpscope: ${process.env.TCPSCOPE_DEBUG ? escapeUnsafe(error?.stack ?? '') : `internal error: ${message}`}\n`);
   process.exitCode = 2;
 });

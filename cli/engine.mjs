@@ -1,8 +1,8 @@
 // A capture or a share link opened as the view engine the charts ask: shared by
 // `tcpscope series` (cli/series.mjs) and `tcpscope render` (cli/render.mjs).
-import { existsSync } from 'node:fs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
-import { isSnapshotSource, openSnapshot } from './share.mjs';
+import { inputProblem, isSnapshotSource, openSnapshot } from './share.mjs';
+import { escapeUnsafe } from './outsideText.mjs';
 
 /** Why the engine could not be opened, with the exit status it warrants (1 damaged input, 2 usage). */
 export class EngineError extends Error {
@@ -20,7 +20,8 @@ export class EngineError extends Error {
  */
 export async function openEngine(source) {
   const snapshot = isSnapshotSource(source);
-  if (!snapshot && source !== '-' && !existsSync(source)) throw new EngineError(`cannot open '${source}': no such file`, 2);
+  const problem = snapshot ? null : inputProblem(source);
+  if (problem) throw new EngineError(problem, 2);
   const loaded = await loadWasm();
   if (!loaded || typeof loaded.wasm.viewQuery !== 'function') {
     throw new EngineError('the wasm module is not built (or predates `series`); run `npm run build:wasm` first', 2);
@@ -31,7 +32,7 @@ export async function openEngine(source) {
     // A share link answers the same questions from what it holds (cli/share.mjs).
     session = snapshot ? openSnapshot(wasm, source) : new wasm.WasmSession(Number.NaN);
   } catch (e) {
-    throw new EngineError(e.message, 1);
+    throw new EngineError(escapeUnsafe(e.message), 1);
   }
   try {
     if (!snapshot) {
@@ -44,6 +45,8 @@ export async function openEngine(source) {
     return { session, report, query, at, snapshot };
   } catch (e) {
     session.free();
+    // A read error of the capture: one line, never a stack trace.
+    if (e?.code) throw new EngineError(`cannot read '${escapeUnsafe(source)}': ${escapeUnsafe(e.message)}`, 2);
     throw e;
   }
 }
@@ -53,5 +56,5 @@ export function connectionOf(report, id, source) {
   const conn = report.connections.find((c) => c.id === id);
   if (conn) return conn;
   const ids = report.connections.map((c) => c.id);
-  throw new EngineError(`no connection ${id} in ${source} (connections: ${ids.length ? `${ids[0]}..${ids[ids.length - 1]}` : 'none'})`, 2);
+  throw new EngineError(`no connection ${id} in ${escapeUnsafe(source)} (connections: ${ids.length ? `${ids[0]}..${ids[ids.length - 1]}` : 'none'})`, 2);
 }

@@ -1,4 +1,9 @@
-// The CLI's human-readable summary of a schema-1 report.
+// The CLI's human-readable summary of a schema-1 report. Every line goes through the
+// one sanitizer (cli/outsideText.mjs): a capture's process name, a file name or a
+// warning quoting a capture field never writes a control character to the terminal
+// (issue 45: an ESC/OSC name retitled the window, a newline forged a `limit:` line).
+import { escapeUnsafe, outsideText } from './outsideText.mjs';
+
 const si = (value, units) => {
   let unit = 0;
   while (Math.abs(value) >= 1000 && unit < units.length - 1) {
@@ -13,6 +18,9 @@ export const rate = (bps) => si(bps, ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s']);
 export const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export const seconds = (s) => (s < 1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(3)} s`);
 
+/** Longest process name printed (PKTAP holds 19 bytes; a pcapng option any length). */
+const PROCESS_NAME_CHARS = 60;
+
 export function formatHuman(name, report) {
   const { capture, error, warnings, connections } = report;
   const lines = [];
@@ -26,7 +34,7 @@ export function formatHuman(name, report) {
     const d = c.directions[c.dataDirection];
     lines.push('');
     // The process the capture names (Apple PKTAP / pcapng process blocks), as the page shows it.
-    const process = c.process ? `  [${c.process.name || 'unnamed'} (pid ${c.process.pid})]` : '';
+    const process = c.process ? `  [${outsideText(c.process.name, PROCESS_NAME_CHARS) || 'unnamed'} (pid ${outsideText(c.process.pid, 12)})]` : '';
     lines.push(`#${c.id}  ${d.from} -> ${d.to}${process}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
     lines.push(`    ${count(c.packets, 'packet')}, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
       `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
@@ -63,7 +71,7 @@ export function formatHuman(name, report) {
     lines.push(`    limit: ${c.diagnosis.limit}${c.diagnosis.text ? ` - ${c.diagnosis.text}` : ''}`);
   }
   if (connections.length > shown.length) lines.push('', `(${connections.length - shown.length} smaller connections not listed; use --json)`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(escapeUnsafe).join('\n')}\n`;
 }
 
 function linkTypes(names, max = 4) {

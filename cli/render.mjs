@@ -5,8 +5,11 @@
 // the page's own SVG export (web/export/svg.ts), so fonts, colours, axes and paths are
 // the page's. PNG: that SVG rasterised by resvg (npm @resvg/resvg-js), at --scale × its
 // size like the page's PNG export (2 × for HiDPI screens).
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { connectionOf, EngineError, openEngine } from './engine.mjs';
+import { inputProblem, sourceKind } from './share.mjs';
+import { escapeUnsafe } from './outsideText.mjs';
 
 export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|FILE.png [--connection N] [--chart ID]
                        [--from S] [--to S] [--view FRAGMENT] [--width PX] [--height PX]
@@ -76,12 +79,13 @@ function figureView(o, bundle, report, err) {
   const fragment = o.view ?? (o.source.includes('#') ? o.source : null);
   const parsed = fragment === null ? null : bundle.parseViewWithRefusals(fragment.slice(fragment.indexOf('#') + 1));
   // What the page would list under "was ignored" is said here too, and the figure drawn without it.
-  for (const line of parsed?.refused ?? []) err.write(`tcpscope: warning: ${line}\n`);
+  // A refusal quotes the link's own text: escaped (`#theme=%1b[2J` must not clear the screen).
+  for (const line of parsed?.refused ?? []) err.write(`tcpscope: warning: ${escapeUnsafe(line)}\n`);
   const v = parsed?.view ?? null;
   const chart = o.chart ?? v?.charts[0] ?? 'throughput';
-  if (!bundle.CHART_IDS.includes(chart)) throw new RenderUsageError(`--chart must be one of ${bundle.CHART_IDS.join(', ')}, got '${chart}'`);
+  if (!bundle.CHART_IDS.includes(chart)) throw new RenderUsageError(`--chart must be one of ${bundle.CHART_IDS.join(', ')}, got '${escapeUnsafe(chart)}'`);
   const id = o.connection ?? v?.conn ?? bundle.largestConnection(report.connections)?.id;
-  if (id === undefined) throw new EngineError(`${o.source} holds no TCP connection`, 1);
+  if (id === undefined) throw new EngineError(`${escapeUnsafe(o.source)} holds no TCP connection`, 1);
   const summary = connectionOf(report, id, o.source);
   const [from, to] = [o.from ?? v?.range?.[0] ?? null, o.to ?? v?.range?.[1] ?? null];
   return {
@@ -100,11 +104,60 @@ export async function svgToPngBytes(svg, scale) {
   return resvg.render().asPng();
 }
 
-/** Runs `tcpscope render ARGS`; sets process.exitCode (0 ok, 1 damaged input or chart failure, 2 usage). */
+/**
+ * Why the figure cannot be written to `out`, or null (issue 45, item 3), checked before any
+ * work: its folder must exist, `out` must not be a folder, nor the input itself (a capture
+ * saved under a .png name was overwritten by its own figure).
+ */
+export function outProblem(out, source) {
+  const folder = dirname(resolve(out));
+  const info = (path) => {
+    try {
+      return statSync(path);
+    } catch {
+      return null;
+    }
+  };
+  const dir = info(folder);
+  if (!dir) return `cannot write '${escapeUnsafe(out)}': the folder '${escapeUnsafe(folder)}' does not exist`;
+  if (!dir.isDirectory()) return `cannot write '${escapeUnsafe(out)}': '${escapeUnsafe(folder)}' is not a folder`;
+  const target = info(out);
+  if (target?.isDirectory()) return `cannot write '${escapeUnsafe(out)}': it is a folder; name the figure's file`;
+  const input = source === '-' ? null : info(source);
+  if (target && input && target.dev === input.dev && target.ino === input.ino) {
+    return `cannot write '${escapeUnsafe(out)}': it is the input itself; name another file for the figure`;
+  }
+  return null;
+}
+
+/** Writes `bytes` to `out` through a temporary file in its folder, renamed at the end: a
+ *  figure is either whole or absent, never half written. */
+function writeWhole(out, bytes) {
+  const temp = join(dirname(resolve(out)), `.${basename(out)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, bytes);
+    renameSync(temp, out);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw new EngineError(`cannot write '${escapeUnsafe(out)}': ${escapeUnsafe(e.message)}`, 2);
+  }
+}
+
+/** Runs `tcpscope render ARGS`; sets process.exitCode (0 ok, 1 damaged input or chart failure, 2 usage).
+ *  The status is 1 from the start and becomes 0 only once the file is written: if the chart
+ *  never settles (a stack that unmounts: Node ends with nothing pending), the exit is not 0. */
 export async function runRender(args, err = process.stderr) {
   let engine = null;
+  let written = false;
+  process.exitCode = 1;
+  const unfinished = () => {
+    if (!written) err.write('tcpscope: the chart never finished drawing; no figure was written\n');
+  };
+  process.once('beforeExit', unfinished);
   try {
     const o = parseRenderArgs(args);
+    const problem = (sourceKind(o.source) === 'capture' ? inputProblem(o.source) : null) ?? outProblem(o.out, o.source);
+    if (problem) throw new EngineError(problem, 2);
     if (!existsSync(BUNDLE)) throw new EngineError('the renderer is not built; run `npm run build:render` first', 2);
     const bundle = await import(BUNDLE.href);
     engine = await openEngine(o.source);
@@ -117,19 +170,31 @@ export async function runRender(args, err = process.stderr) {
       });
     } catch (e) {
       // The chart's own message (ChartMessages: "This chart cannot be drawn: …").
-      throw new EngineError(e.message, 1);
+      throw new EngineError(escapeUnsafe(e?.message ?? String(e)), 1);
     }
-    writeFileSync(o.out, /\.png$/i.test(o.out) ? await svgToPngBytes(svg, o.scale) : `${svg}\n`);
+    let bytes;
+    try {
+      bytes = /\.png$/i.test(o.out) ? await svgToPngBytes(svg, o.scale) : `${svg}\n`;
+    } catch (e) {
+      throw new EngineError(`the figure could not be rasterised: ${escapeUnsafe(e?.message ?? String(e))}`, 1);
+    }
+    writeWhole(o.out, bytes);
+    written = true;
     process.exitCode = engine.report.error ? 1 : 0;
   } catch (e) {
+    written = true; // said why below
     if (e instanceof RenderUsageError) {
-      err.write(`tcpscope: ${e.message}\n${RENDER_USAGE}\n`);
+      err.write(`tcpscope: ${escapeUnsafe(e.message)}\n${RENDER_USAGE}\n`);
       process.exitCode = 2;
     } else if (e instanceof EngineError) {
       err.write(`tcpscope: ${e.message}\n`);
       process.exitCode = e.exitCode;
-    } else throw e;
+    } else {
+      err.write(`tcpscope: the figure could not be made: ${escapeUnsafe(e?.message ?? String(e))}\n`);
+      process.exitCode = 1;
+    }
   } finally {
+    process.removeListener('beforeExit', unfinished);
     engine?.session.free();
   }
 }

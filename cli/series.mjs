@@ -8,6 +8,7 @@
 // columns named *bps*, byte counts in columns named *bytes*. Clamps and notes from
 // the engine go to stderr.
 import { write } from './output.mjs';
+import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 import { connectionOf, EngineError, openEngine } from './engine.mjs';
 
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N --series NAME (--csv | --json)
@@ -71,7 +72,9 @@ export function parseSeriesArgs(args) {
 
 const csvField = (v) => {
   if (v === null || v === undefined) return '';
-  const s = String(v);
+  // Strings from a link or a capture (a stall's `endedBy`) pass the sanitizer: no control
+  // character reaches the file (issue 45, item 1).
+  const s = escapeUnsafe(String(v));
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 };
 const csvLine = (fields) => `${fields.map(csvField).join(',')}\n`;
@@ -125,7 +128,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     o = parseSeriesArgs(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    err.write(`tcpscope: ${e.message}\n${SERIES_USAGE}\n`);
+    err.write(`tcpscope: ${escapeUnsafe(e.message)}\n${SERIES_USAGE}\n`);
     process.exitCode = 2;
     return;
   }
@@ -134,7 +137,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     engine = await openEngine(o.capture);
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
-    err.write(`tcpscope: ${e.message}\n`);
+    err.write(`tcpscope: ${escapeUnsafe(e.message)}\n`);
     process.exitCode = e.exitCode;
     return;
   }
@@ -144,7 +147,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     try {
       conn = connectionOf(report, o.connection, o.capture);
     } catch (e) {
-      err.write(`tcpscope: ${e.message}\n`);
+      err.write(`tcpscope: ${escapeUnsafe(e.message)}\n`);
       process.exitCode = e.exitCode;
       return;
     }
@@ -154,12 +157,13 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
       binSeconds: o.bin, stallThresholdMs: o.stallMs, direction: o.direction,
     };
     const r = JSON.parse(engine.query(JSON.stringify(request)));
-    for (const c of r.clamped ?? []) err.write(`tcpscope: clamped: ${c}\n`);
-    for (const n of r.notes ?? []) err.write(`tcpscope: note: ${n}\n`);
+    // Notes may come from a link (text anyone can edit): escaped, never raw on a terminal.
+    for (const c of r.clamped ?? []) err.write(`tcpscope: clamped: ${escapeUnsafe(c)}\n`);
+    for (const n of r.notes ?? []) err.write(`tcpscope: note: ${escapeUnsafe(n)}\n`);
     if (r.more > 0) err.write(`tcpscope: ${r.more} more intervals in view not listed (at most 4 per column; raise --columns or narrow --from/--to)\n`);
-    if (r.error) err.write(`tcpscope: ${r.error}\n`);
+    if (r.error) err.write(`tcpscope: ${escapeUnsafe(r.error)}\n`);
     if (o.format === 'json') {
-      await write(out, `${JSON.stringify(r, null, 2)}\n`);
+      await write(out, `${jsonSafe(JSON.stringify(r, null, 2))}\n`);
     } else {
       let batch = '';
       for (const row of csvRows(r)) {

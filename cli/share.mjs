@@ -2,7 +2,8 @@
 // share module (wasm/src/share) asks the view engine the shared view's questions and
 // packs the answers into a link of at most 8 KB; the link opens in the page without
 // the capture. `openViewSource` also lets `tcpscope series` read such a link.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { escapeUnsafe } from './outsideText.mjs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 
 export const SHARE_USAGE = `usage: tcpscope share CAPTURE --connection N [--from S] [--to S] [--columns W]
@@ -56,12 +57,13 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     o = parseShareArgs(args);
   } catch (e) {
     if (!(e instanceof ShareUsageError)) throw e;
-    err.write(`tcpscope: ${e.message}\n${SHARE_USAGE}\n`);
+    err.write(`tcpscope: ${escapeUnsafe(e.message)}\n${SHARE_USAGE}\n`);
     process.exitCode = 2;
     return;
   }
-  if (!existsSync(o.capture)) {
-    err.write(`tcpscope: cannot open '${o.capture}': no such file\n`);
+  const problem = inputProblem(o.capture);
+  if (problem) {
+    err.write(`tcpscope: ${problem}\n`);
     process.exitCode = 2;
     return;
   }
@@ -82,7 +84,7 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     const spec = { connection: o.connection, t0: o.from, t1: o.to, charts: o.charts, series: o.pipe ? ['pipe'] : [], columns: o.columns, name, view, generation: 1 };
     const made = JSON.parse(wasm.shareSnapshot(session, JSON.stringify(spec)));
     if (made.error) {
-      err.write(`tcpscope: ${made.error}\n`);
+      err.write(`tcpscope: ${escapeUnsafe(made.error)}\n`);
       process.exitCode = 2;
       return;
     }
@@ -90,23 +92,117 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     err.write(`tcpscope: link of ${link.length} bytes, shared at ${made.columns} px\n`);
     out.write(`${link}\n`);
     process.exitCode = report.error ? 1 : 0;
+  } catch (e) {
+    // A read error (EACCES, a damaged gzip stream) or the engine's refusal: one line, no stack.
+    err.write(`tcpscope: cannot share '${escapeUnsafe(o.capture)}': ${escapeUnsafe(e?.message ?? String(e))}\n`);
+    process.exitCode = 2;
   } finally {
     session.free();
   }
 }
 
-/** True when `arg` is a share link or a file holding one (or snapshot bytes). */
+/** Why `path` cannot be read as a capture (a one-line refusal), or null: checked before
+ *  any work, so a folder or a missing file never reaches the decoder (issue 45, item 3). */
+export function inputProblem(path) {
+  if (path === '-') return null;
+  let info;
+  try {
+    info = statSync(path);
+  } catch (e) {
+    return `cannot open '${escapeUnsafe(path)}': ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : escapeUnsafe(e.message)}`;
+  }
+  if (info.isDirectory()) return `cannot open '${escapeUnsafe(path)}': it is a directory (give one capture file)`;
+  return null;
+}
+
+/** Longest file read as a link's text (a link is at most a few KB; a 1 MB file is not one). */
+const MAX_LINK_FILE_BYTES = 1 << 20;
+/** .tcpscope.json files as the page writes them (web/share/snapshot.ts). */
+const SNAPSHOT_FILE = /\.tcpscope\.json$/i;
+/** A link as text: an address with a fragment, or a bare fragment, naming snap=. */
+const LINK_TEXT = /^(?:[a-z][a-z0-9+.-]*:\/\/[^\s#]*#|#)[^\s]*$/i;
+
+/** The first bytes of a capture (pcap in either byte order and nanosecond form, pcapng's
+ *  Section Header Block, gzip: RFC 1952 §2.3.1). */
+export function isCaptureMagic(head) {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return true;
+  if (head.length < 4) return false;
+  const magic = head.readUInt32BE(0);
+  return [0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0x0a0d0d0a].includes(magic);
+}
+
+/**
+ * What `arg` is (issue 45, item 4): told apart by what it is, never by searching a file's
+ * payload for `snap=` (a capture of an HTTP request carrying a tcpscope link is a capture).
+ *  - 'link': an address or fragment on the command line (…#…snap=…);
+ *  - 'snapshot-file': a .tcpscope.json file, or a file of snapshot bytes ("TCPS");
+ *  - 'link-file': a small file whose whole text is one such link (a saved link);
+ *  - 'capture': anything else ('-', a file starting with a capture's magic number, or a
+ *    file the decoder will name as not a capture).
+ * An existing file is always read as a file, whatever its name holds.
+ */
+export function sourceKind(arg) {
+  if (arg === '-') return 'capture';
+  if (!existsSync(arg)) return LINK_TEXT.test(arg) && /[#&]snap=/.test(arg) ? 'link' : 'capture';
+  if (SNAPSHOT_FILE.test(arg)) return 'snapshot-file';
+  let head;
+  try {
+    head = readHead(arg, 8);
+  } catch {
+    return 'capture';
+  }
+  if (isCaptureMagic(head)) return 'capture';
+  if (head.subarray(0, 4).toString('latin1') === 'TCPS') return 'snapshot-file';
+  const text = linkText(arg);
+  return text !== null ? 'link-file' : 'capture';
+}
+
+/** True when `arg` is a share link or a file holding one (see sourceKind). */
 export function isSnapshotSource(arg) {
-  if (/[#&]snap=/.test(arg)) return true;
-  if (!existsSync(arg)) return false;
-  const head = readFileSync(arg).subarray(0, 4096);
-  return head.subarray(0, 4).toString('latin1') === 'TCPS' || /snap=/.test(head.toString('latin1'));
+  return sourceKind(arg) !== 'capture';
+}
+
+function readHead(path, n) {
+  const fd = openSync(path, 'r');
+  try {
+    // A FIFO or a device is not a link file: never block on it.
+    if (!fstatSync(fd).isFile()) return Buffer.from([0]);
+    const buf = Buffer.alloc(n);
+    return buf.subarray(0, readSync(fd, buf, 0, n, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The link a small text file holds as its whole content, or null. */
+function linkText(path) {
+  if (statSync(path).size > MAX_LINK_FILE_BYTES) return null;
+  const text = readFileSync(path, 'utf8').trim();
+  return LINK_TEXT.test(text) && /[#&]snap=/.test(text) ? text : null;
 }
 
 /** A share link (text, or a file with the link or the raw snapshot) as a wasm view source. */
 export function openSnapshot(wasm, arg) {
-  if (/[#&]snap=/.test(arg)) return wasm.WasmSnapshot.fromLink(arg);
+  const kind = sourceKind(arg);
+  if (kind === 'link') return wasm.WasmSnapshot.fromLink(arg);
+  if (kind === 'link-file') return wasm.WasmSnapshot.fromLink(linkText(arg));
   const bytes = readFileSync(arg);
   if (bytes.subarray(0, 4).toString('latin1') === 'TCPS') return new wasm.WasmSnapshot(bytes);
-  return wasm.WasmSnapshot.fromLink(bytes.toString('utf8').trim());
+  return new wasm.WasmSnapshot(snapshotFileBytes(bytes));
+}
+
+/** The snapshot bytes of a .tcpscope.json file ({"tcpscope":"snapshot","data":base64url}),
+ *  as the page reads it (web/share/snapshot.ts readSnapshotFile). */
+function snapshotFileBytes(bytes) {
+  if (bytes.length > 64 * 1024 * 1024) throw new Error('This file is too large to be a tcpscope snapshot.');
+  let file;
+  try {
+    file = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Error('This file is not a tcpscope snapshot (it is not JSON).');
+  }
+  if (typeof file !== 'object' || file === null || file.tcpscope !== 'snapshot' || typeof file.data !== 'string' || !/^[A-Za-z0-9_-]*$/.test(file.data)) {
+    throw new Error('This file is not a tcpscope snapshot.');
+  }
+  return Buffer.from(file.data, 'base64url');
 }

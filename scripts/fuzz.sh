@@ -12,7 +12,10 @@
 # analysis + JSON report, random chunk sizes, chunking must not change the result),
 # synth_roundtrip (synth writes scripted segments, the decoder must return them),
 # share_parse (any bytes through the share-link parser; what opens answers every series),
-# view_query (arbitrary t0/t1/columns/bin/threshold/series/direction against analysed examples).
+# view_query (arbitrary t0/t1/columns/bin/threshold/series/direction against analysed examples),
+# link_fragment (any text as a link's fragment: the snap= reader, then the snapshot parser).
+# The sanitizer of outside text is JavaScript (cli/outsideText.mjs): its fuzzer is
+#   node cli/outsideText.fuzz.mjs 10000000
 # A crash leaves its input in wasm/fuzz/artifacts/<target>/; minimise it with
 #   cd wasm && cargo +nightly fuzz tmin --fuzz-dir fuzz -s none <target> <file>
 # and add it to wasm/tests/hostile_regressions.rs.
@@ -22,7 +25,7 @@ ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 
 LIMIT=("${@:--runs=10000000}")
-TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse view_query"}
+TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse view_query link_fragment"}
 MAX_LEN=${MAX_LEN:-16384}
 
 if ! rustup toolchain list | grep -q '^nightly'; then

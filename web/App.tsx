@@ -13,10 +13,11 @@ import type { ViewSource } from './worker/viewSource';
 import type { BdpQuestion } from './worker/generated/view';
 import type { Shared, ShareSpec } from './worker/protocol';
 import { echo, parseView, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
-import { exampleUrl, fetchCapture } from './state/fetchCapture';
+import { exampleUrl, FetchCancelled, fetchCapture } from './state/fetchCapture';
 import { CompareArea, type MainCapture } from './compare/CompareArea';
 import { CancelledError, DecoderClient, loadPhases, viewTimings, type Progress } from './worker/client';
 import { fragmentToSnapshot, isSnapshotFileName, readSnapshotFile, toBase64Url } from './share/snapshot';
+import { fileName as safeFileName } from './security/sanitizeReport';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -55,6 +56,8 @@ export function App() {
   const [engine, setEngine] = useState<Engine | null>(null);
   // Each load gets a number; a load that was superseded changes nothing when it settles.
   const loadSeq = useRef(0);
+  /** The download of a #url= / example capture under way: Cancel aborts it (issue 45, item 6). */
+  const fetching = useRef<AbortController | null>(null);
   const viewNow = useRef(view);
   viewNow.current = view;
   const [failure, setFailure] = useState<string | null>(null);
@@ -103,7 +106,8 @@ export function App() {
   /** Forget the previous capture and show `name` as loading. */
   const startLoading = useCallback((name: string) => {
     setPhase('loading');
-    setFileName(name);
+    // A file name is outside text (a dropped file, a #url= address): sanitized once here.
+    setFileName(safeFileName(name));
     setProgress(null);
     setReport(null);
     setEngine(null);
@@ -146,7 +150,7 @@ export function App() {
       }
     } catch (error) {
       if (!current()) return; // another capture was opened meanwhile
-      if (error instanceof CancelledError) {
+      if (error instanceof CancelledError || error instanceof FetchCancelled) {
         setPhase('idle');
         return;
       }
@@ -166,7 +170,7 @@ export function App() {
       const c = client();
       const { report, snapshot } = await c.openSnapshot(bytes);
       if (seq !== loadSeq.current) return;
-      setFileName(snapshot?.name ?? name);
+      setFileName(safeFileName(snapshot?.name ?? name));
       setReport(report);
       // A file carries the sender's view; a link has it in the address already.
       if (fromFile && snapshot) setView((v) => ({ ...parseView(snapshot.view), theme: v.theme, source: null }));
@@ -191,13 +195,29 @@ export function App() {
     [load, showSnapshot],
   );
   /** Opens the capture a link names (#ex=… or #url=…). */
+  /** Fetches `url` as it arrives, with the bytes so far on the progress bar and a Cancel
+   *  that aborts the request (a newer load aborts an older download too). */
+  const download = useCallback((url: string) => {
+    fetching.current?.abort();
+    const controller = (fetching.current = new AbortController());
+    const started = performance.now();
+    return fetchCapture(url, undefined, {
+      signal: controller.signal,
+      onProgress: (bytesRead, totalBytes) => setProgress({ bytesRead, totalBytes: Math.max(totalBytes, bytesRead), packets: 0, elapsedMs: performance.now() - started }),
+    });
+  }, []);
+  const cancelLoad = useCallback(() => {
+    fetching.current?.abort();
+    client().cancel();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const openSource = useCallback((source: Source) => {
-    if (source?.kind === 'example') load(source.file, () => fetchCapture(exampleUrl(source.file)), source);
-    if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => fetchCapture(source.url), source);
-  }, [load]);
+    if (source?.kind === 'example') load(source.file, () => download(exampleUrl(source.file)), source);
+    if (source?.kind === 'url') load(echo(source.url.split('/').pop() || source.url), () => download(source.url), source);
+  }, [load, download]);
   const openExample = useCallback(
-    (example: Pick<Example, 'file'>) => load(example.file, () => fetchCapture(exampleUrl(example.file)), { kind: 'example', file: example.file }),
-    [load],
+    (example: Pick<Example, 'file'>) => load(example.file, () => download(exampleUrl(example.file)), { kind: 'example', file: example.file }),
+    [load, download],
   );
 
   // A link that names its capture (#ex=… or #url=…) opens it.
@@ -281,9 +301,13 @@ export function App() {
     event.preventDefault();
     const [file, second] = event.dataTransfer.files ?? [];
     if (file) openFile(file);
-    if (second && !isSnapshotFileName(file.name)) {
+    // A snapshot file is not a capture: comparing needs its link (#compare-snap=), so it is
+    // named and left out rather than fed to the decoder (issue 45, item 13).
+    if (second && isSnapshotFileName(second.name)) {
+      setRefused((r) => [...r, `${safeFileName(second.name)} was not compared: it is a tcpscope snapshot, not a capture; open it alone, or compare from its link.`]);
+    } else if (second && !isSnapshotFileName(file.name)) {
       setCompareFile(second);
-      setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: second.name }, range: null } }));
+      setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: safeFileName(second.name) }, range: null } }));
     }
   };
   // Stable callbacks: the memoised table and header keep still while a gesture re-renders the app.
@@ -298,7 +322,7 @@ export function App() {
   return (
     <div className="app" data-state={phase} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       <header className="app-header">
-        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); client().cancel(); loadSeq.current++; setPhase('idle'); setReport(null); setEngine(null); setView((v) => ({ ...v, source: null, conn: null, range: null, compare: null })); }}>
+        <a className="brand" href="./" onClick={(e) => { e.preventDefault(); cancelLoad(); loadSeq.current++; setPhase('idle'); setReport(null); setEngine(null); setView((v) => ({ ...v, source: null, conn: null, range: null, compare: null })); }}>
           tcpscope
         </a>
         <span className="tagline">why was this TCP transfer slow?</span>
@@ -308,7 +332,7 @@ export function App() {
       </header>
       <main>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
-        {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={() => client().cancel()} /> : null}
+        {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={cancelLoad} /> : null}
         {refused.length > 0 ? (
           <ul className="notice" role="status" data-testid="refused">
             {refused.map((line) => <li key={line}>{line}</li>)}
@@ -316,7 +340,7 @@ export function App() {
         ) : null}
         {failure ? (
           <div className="error" role="alert" data-testid="error">
-            <strong>Could not read {fileName || 'the capture'}.</strong> {failure}
+            <strong>Could not read <bdi>{fileName || 'the capture'}</bdi>.</strong> {failure}
           </div>
         ) : null}
         {/* A part that throws says why in its own box; the rest of the page keeps working. */}

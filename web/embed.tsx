@@ -7,9 +7,13 @@
 //   { tcpscope: { buffer: ArrayBuffer, title } }   → decodes the capture, draws its largest connection
 //   { tcpscope: { snapshot: ArrayBuffer | Uint8Array, title } } → draws the share link's snapshot
 //   { tcpscope: { theme: 'light' | 'dark' | 'auto' } } → follows the host page's colour scheme
+// Only the embedding page is heard (issue 45, item 2): a message whose source is not
+// window.parent — a sibling iframe such as an ad, a popup, the embed itself — is ignored,
+// so no other frame on the blog can swap in its own data. The protocol is in docs/DEPLOY.md.
 // After a posted load it replies { tcpscope: 'READY' } once the charts are drawn, or
-// { tcpscope: 'ERROR', message }; a snippet's iframe (data from its fragment) posts
-// READY to its host once drawn too. Whenever its content height changes it tells the
+// { tcpscope: 'ERROR', message } (also when the chart stack fails: never READY with an
+// error shown); a snippet's iframe (data from its fragment) posts READY to its host once
+// drawn too. Whenever its content height changes it tells the
 // host { tcpscope: 'HEIGHT', height } (CSS px), so the host can size the iframe.
 // The root's data-state (idle | loading | ready | error) is the signal tests wait on:
 // "ready" only once every shown chart has drawn its first answer.
@@ -23,9 +27,10 @@ import type { ConnectionSummary } from './model/types';
 import type { ViewSource } from './worker/viewSource';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { fragmentToSnapshot } from './share/snapshot';
-import { parseView, serializeView, type Theme, type ViewState } from './state/url';
+import { parseView, parseViewWithRefusals, serializeView, type Theme, type ViewState } from './state/url';
 import { fetchCapture } from './state/fetchCapture';
 import { DecoderClient } from './worker/client';
+import { outsideText } from './security/outsideText';
 import './styles.css';
 import './embed.css';
 
@@ -57,7 +62,7 @@ async function loadFragment(hash: string, client: DecoderClient): Promise<Shown 
   if (bytes) return { ...(await openSnapshot(client, bytes, null)), linkable: true };
   const source = view.source;
   if (source?.kind === 'url') {
-    const name = source.url.split('/').pop() || source.url;
+    const name = outsideText(source.url.split('/').pop() || source.url, 120);
     return { ...(await decodeCapture(client, await fetchCapture(source.url), name, view.conn)), linkable: true };
   }
   if (source?.kind === 'example') {
@@ -90,6 +95,8 @@ function reply(target: MessageEventSource | null, origin: string, message: unkno
 
 function Embed() {
   const [view, setView] = useState<ViewState>(() => parseView(window.location.hash));
+  /** What the fragment asked for that was dropped (an unknown chart id), said under the title. */
+  const [refused, setRefused] = useState<string[]>(() => parseViewWithRefusals(window.location.hash).refused);
   const [hostTheme, setHostTheme] = useState<Theme>('auto');
   const [phase, setPhase] = useState<Phase>('idle');
   const [shown, setShown] = useState<Shown | null>(null);
@@ -132,10 +139,21 @@ function Embed() {
     else if (window.parent !== window) window.parent.postMessage({ tcpscope: 'READY' }, '*');
   }, []);
 
+  /** The chart stack threw: the box says why, and the host hears ERROR, not READY. */
+  const onStackError = useCallback((error: Error) => {
+    setPhase('error');
+    const message = outsideText(error.message, 500);
+    const w = waiting.current;
+    waiting.current = null;
+    if (w) reply(w.target, w.origin, { tcpscope: 'ERROR', message });
+    else if (window.parent !== window) window.parent.postMessage({ tcpscope: 'ERROR', message }, '*');
+  }, []);
+
   useEffect(() => {
     const fromFragment = () => {
-      const next = parseView(window.location.hash);
+      const { view: next, refused: dropped } = parseViewWithRefusals(window.location.hash);
       setView(next);
+      setRefused(dropped);
       setRange(next.range);
       show(() => loadFragment(window.location.hash, client())).catch(() => {});
     };
@@ -147,6 +165,8 @@ function Embed() {
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
+      // The embedding page only: not a sibling frame, not a window this page opened.
+      if (window.parent === window || event.source !== window.parent) return;
       const request = postedRequest(event.data);
       if (request === null) return;
       if (request === 'PING') {
@@ -157,7 +177,7 @@ function Embed() {
         setHostTheme(request.theme);
         return;
       }
-      const title = typeof request.title === 'string' ? request.title.slice(0, 200) : null;
+      const title = typeof request.title === 'string' ? outsideText(request.title, 200) : null;
       const load = 'buffer' in request
         ? () => decodeCapture(client(), new Blob([request.buffer]), title ?? 'capture', null)
         : () => openSnapshot(client(), request.snapshot instanceof Uint8Array ? request.snapshot : new Uint8Array(request.snapshot), title);
@@ -204,7 +224,7 @@ function Embed() {
     <div className="embed" data-state={phase} ref={rootRef}>
       <header className="embed-header">
         <span className="embed-title" data-testid="embed-title">
-          {summary ? `${shown!.title} — connection ${summary.id}: ${summary.endpoints[0]} ⇄ ${summary.endpoints[1]}` : 'tcpscope'}
+          {summary ? <><bdi>{shown!.title}</bdi> — connection {summary.id}: <bdi>{summary.endpoints[0]}</bdi> ⇄ <bdi>{summary.endpoints[1]}</bdi></> : 'tcpscope'}
         </span>
         {appLink ? (
           <a className="embed-open" href={appLink} target="_blank" rel="noopener noreferrer" data-testid="open-in-tcpscope">
@@ -212,6 +232,7 @@ function Embed() {
           </a>
         ) : null}
       </header>
+      {refused.length ? <p className="notice embed-status" role="status" data-testid="refused">{refused.join(' ')}</p> : null}
       {phase === 'loading' ? <p className="muted embed-status">Loading…</p> : null}
       {phase === 'idle' ? (
         <p className="muted embed-status">
@@ -223,7 +244,7 @@ function Embed() {
         <>
           <p className="embed-diagnosis" data-testid="diagnosis">{shown.summary.diagnosis.text}</p>
           {/* Each chart has its own boundary inside; this one catches the stack itself. */}
-          <ErrorBoundary what="chart stack" resetKey={shown} onError={onDrawn}>
+          <ErrorBoundary what="chart stack" resetKey={shown} onError={onStackError}>
             <ConnectionCharts
               summary={shown.summary} source={shown.source} controls={false} theme={theme} charts={view.charts} binMs={view.binMs} pipe={view.pipe}
               stallMs={view.stallMs} timeRange={range} onTimeRangeChange={setRange} onReady={onDrawn}

@@ -247,3 +247,96 @@ fn format_3_links_cut_or_damaged_get_a_message() {
         opens_well_formed_or_refuses(&l);
     }
 }
+
+/// Issue 45, item 8: every field of the summary the page reads is checked by the one
+/// parser. Each row sets one field to what an attacker would write; the link must be
+/// refused with a message naming the field (on main before issue 45 each of these
+/// opened, and the page drew 0 charts, a broken table or empty charts).
+#[test]
+fn every_summary_field_the_page_reads_is_checked() {
+    use serde_json::json;
+    let link = example_link_v2();
+    fn s(m: &mut serde_json::Value) -> &mut serde_json::Value {
+        &mut m["summary"]
+    }
+    let table: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("fractional id", with_meta(&link, |m| s(m)["id"] = 1.5.into()), "summary.id should be a whole connection number"),
+        ("process as an object", with_meta(&link, |m| s(m)["process"] = json!({"name": {"x": 1}, "pid": 1})), "summary.process.name should be a string"),
+        ("process pid negative", with_meta(&link, |m| s(m)["process"] = json!({"name": "Safari", "pid": -1})), "summary.process.pid should be a whole number"),
+        ("60,000-character process name", with_meta(&link, |m| s(m)["process"] = json!({"name": "A".repeat(60_000), "pid": 1})), "summary.process.name should be a string of at most 1000 bytes"),
+        ("60,000-character endpoint", with_meta(&link, |m| s(m)["endpoints"][0] = "A".repeat(60_000).into()), "summary.endpoints[0] should be a string of at most"),
+        ("unknown vantage", with_meta(&link, |m| s(m)["vantage"] = "satellite".into()), "summary.vantage should be one of"),
+        ("path RTT as text", with_meta(&link, |m| s(m)["pathRttMs"] = "fast".into()), "summary.pathRttMs should be a number"),
+        ("negative path RTT", with_meta(&link, |m| s(m)["pathRttMs"] = (-3).into()), "summary.pathRttMs is -3"),
+        ("base RTT as a list", with_meta(&link, |m| s(m)["baseRttMs"] = json!([1])), "summary.baseRttMs should be a number"),
+        ("method as a number", with_meta(&link, |m| s(m)["pathRttMethod"] = 7.into()), "summary.pathRttMethod should be a string"),
+        ("capture loss negative", with_meta(&link, |m| s(m)["captureLoss"] = json!({"unseenSegments": -1, "unseenBytes": 0})), "summary.captureLoss.unseenSegments"),
+        ("handshake syn as text", with_meta(&link, |m| s(m)["handshake"] = json!({"syn": "x", "synAck": null, "windowScaling": "absent"})), "summary.handshake.syn should be an object"),
+        ("handshake scaling unknown", with_meta(&link, |m| s(m)["handshake"] = json!({"syn": null, "synAck": null, "windowScaling": "maybe"})), "summary.handshake.windowScaling should be one of"),
+        ("episodes not a list", with_meta(&link, |m| s(m)["diagnosis"]["episodes"] = json!({"0": 1})), "summary.diagnosis.episodes should be a list"),
+        ("episode of unknown kind", with_meta(&link, |m| s(m)["diagnosis"]["episodes"] = json!([{"start": 0, "end": 1, "kind": "aliens", "text": ""}])), "summary.diagnosis.episodes[0].kind"),
+        ("episode backwards", with_meta(&link, |m| s(m)["diagnosis"]["episodes"] = json!([{"start": 2, "end": 1, "kind": "loss", "text": ""}])), "episodes[0].end is before"),
+        ("evidence verdict unknown", with_meta(&link, |m| s(m)["diagnosis"]["evidence"]["verdict"] = "trust me".into()), "summary.diagnosis.evidence.verdict"),
+        ("evidence rate as text", with_meta(&link, |m| s(m)["diagnosis"]["evidence"]["rateBps"] = "1e9".into()), "summary.diagnosis.evidence.rateBps should be a number"),
+        ("ECN counts as text", with_meta(&link, |m| s(m)["directions"][0]["ecn"] = json!({"ect0": "a", "ect1": 0, "ce": 0})), "summary.directions[0].ecn.ect0"),
+        ("RTT samples fractional", with_meta(&link, |m| s(m)["directions"][0]["rtt"]["samples"] = 2.5.into()), "summary.directions[0].rtt.samples"),
+        ("RTT p95 negative", with_meta(&link, |m| s(m)["directions"][1]["rtt"]["p95Ms"] = (-1).into()), "summary.directions[1].rtt.p95Ms"),
+        ("RTO events as text", with_meta(&link, |m| s(m)["directions"][0]["rtoEvents"] = "many".into()), "summary.directions[0].rtoEvents"),
+        ("RTO chain intervals as text", with_meta(&link, |m| s(m)["directions"][0]["rtoChains"] = json!([{"start": 0, "timeouts": 2, "intervalsMs": "x"}])), "summary.directions[0].rtoChains[0].intervalsMs"),
+        ("unseen datagrams negative", with_meta(&link, |m| s(m)["directions"][0]["unseenDatagrams"] = (-4).into()), "summary.directions[0].unseenDatagrams"),
+        ("active mean as text", with_meta(&link, |m| s(m)["directions"][0]["throughput"]["activeMeanBps"] = "x".into()), "summary.directions[0].throughput.activeMeanBps"),
+        ("capture duplicates fractional", with_meta(&link, |m| m["report"]["capture"]["duplicateFrames"] = 0.5.into()), "report.capture.duplicateFrames"),
+    ];
+    for (name, bytes, words) in table {
+        match SnapshotSession::open(&bytes) {
+            Ok(_) => panic!("{name}: opened"),
+            Err(e) => assert!(e.message.contains(words), "{name}: {:?} lacks {words:?}", e.message),
+        }
+    }
+    // Fields a writer added later may be absent from older links: those still open.
+    let older = with_meta(&link, |m| {
+        let o = m["summary"].as_object_mut().unwrap();
+        for k in ["process", "vantage", "pathRttMs", "baseRttMs", "captureLoss", "handshake"] {
+            o.remove(k);
+        }
+    });
+    SnapshotSession::open(&older).expect("a link without the later fields opens");
+}
+
+/// Issue 45, item 9: a size bound for every link format. A format-1 (first-round,
+/// per-packet) link packs a run of identical packets into almost nothing: 600,000
+/// packets in a few KB, which unpacked to 870 MB in a tab. It is refused before any
+/// column is allocated; a format-2 link claiming more than a link of answers holds is
+/// refused from its header.
+#[test]
+fn every_link_format_has_a_size_bound() {
+    let meta = {
+        let payload = payload_of(&example_link_v2());
+        let mut r = tcpscope_core::share::bytes::Reader::new(&payload);
+        r.str(1 << 22, "meta").expect("meta").to_string()
+    };
+    let mut w = Writer::default();
+    w.str(&meta);
+    w.uvarint(600_000); // packets.t: 600,000 values …
+    w.buf.extend(std::iter::repeat_n(0u8, 700_000)); // … which the data could hold.
+    let bomb = pack(1, &w.buf);
+    assert!(bomb.len() < 4_000, "a few KB of link: {}", bomb.len());
+    let e = SnapshotSession::open(&bomb).err().expect("refused");
+    assert!(e.message.contains("more than the 500000 a first-round link may hold"), "{}", e.message);
+
+    let mut big = pack(2, &vec![0u8; 1 << 20]);
+    big[7..11].copy_from_slice(&(9u32 << 20).to_le_bytes());
+    let e = SnapshotSession::open(&big).err().expect("refused");
+    assert!(e.message.contains("more than the 8 MB a link of view answers may unpack to"), "{}", e.message);
+}
+
+/// Issue 45, item 13: a damage message is one short line, whatever number the link holds
+/// (a view ending at -1.28e-238 s was written as 240 characters of "-0.000…0128").
+#[test]
+fn a_damage_message_quotes_numbers_briefly() {
+    let link = example_link_v2();
+    let bytes = with_body(&link, |w| grid(w, 0.0, -1.28e-238, 100));
+    let e = SnapshotSession::open(&bytes).err().expect("refused");
+    assert!(e.message.contains("-1.28e-238"), "{}", e.message);
+    assert!(e.message.len() < 200, "{} characters: {}", e.message.len(), e.message);
+}

@@ -1,6 +1,7 @@
 // Props and small helpers shared by the chart components.
 
 import { processLabel, type ConnectionSummary } from '../model/types';
+import { isolated } from '../security/outsideText';
 import type { ViewSource } from '../worker/viewSource';
 import type { ChartView } from './frame';
 import type { HoverBus } from './interaction';
@@ -32,7 +33,9 @@ export { useD3 } from './useD3';
  * <title> and drawn title carry it, so an exported SVG/PNG says which app it shows.
  */
 export function chartTitle(title: string, summary: ConnectionSummary): string {
-  return summary.process ? `${title} — ${processLabel(summary.process)}` : title;
+  // Isolated (FSI…PDI where it is not plain ASCII): right-to-left letters in a process
+  // name cannot reorder the title around it (issue 45, item 12).
+  return summary.process ? `${title} — ${isolated(processLabel(summary.process), 200)}` : title;
 }
 
 /** "host:port → host:port" for a direction of the connection. */

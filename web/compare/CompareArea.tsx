@@ -137,13 +137,13 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     return (
       <section className="connection compare" data-testid="compare" data-state={stuck ? 'error' : 'loading'}>
         <div className="compare-head">
-          <h2>Compare #{selected.id} of {main.name} with {second?.name ?? `#${compare.conns[1]}`}</h2>
+          <h2>Compare #{selected.id} of <bdi>{main.name}</bdi> with <bdi>{second?.name ?? `#${compare.conns[1]}`}</bdi></h2>
           <button type="button" className="button" data-testid="compare-exit" onClick={exit}>Exit compare</button>
         </div>
         {second?.phase === 'loading' && <ProgressBar name={second.name} progress={second.progress} onCancel={exit} />}
         {second?.phase === 'error' && <div className="error" role="alert" data-testid="compare-error"><strong>Could not read {second.name}.</strong> {second.message}</div>}
         {second?.phase === 'need-file' && (
-          <p className="notice" role="status">Side B was the local file {second.name}; open it again to compare:{' '}
+          <p className="notice" role="status">Side B was the local file <bdi>{second.name}</bdi>; open it again to compare:{' '}
             <FilePicker label={`Open ${second.name}…`} onFile={setFile} /></p>
         )}
         {noSuchB && <p className="error" role="alert" data-testid="compare-error">This capture has no connection {compare.conns[1]}.</p>}

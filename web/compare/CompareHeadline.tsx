@@ -34,7 +34,7 @@ function Row({ side, table }: HeadlineSide) {
   return (
     <tr data-side={side.letter}>
       <th scope="row"><span className={`tcps-swatch ${sideClass(side.letter)}`} />{side.letter}</th>
-      <td>{side.name} #{side.summary.id}</td>
+      <td><bdi>{side.name}</bdi> #{side.summary.id}</td>
       {cell(formatBitrate(t.meanBps), 'mean')}
       {cell(formatBitrate(t.peakBps), 'peak')}
       {cell(row ? formatDuration(row.duration) : undefined, 'duration')}

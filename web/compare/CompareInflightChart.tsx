@@ -16,6 +16,7 @@ import type { TimeRange } from '../charts/timeRange';
 import { COMPARE_AXIS_LABEL, type CompareChartProps } from './CompareThroughputChart';
 import { compareChart, sideClass, sideLabel, sideQuery, type CompareSide } from './sides';
 import { useSideAnswers } from './useSideAnswers';
+import { isolated } from '../security/outsideText';
 
 export interface CompareInflightModel {
   sides: readonly CompareSide[];
@@ -65,7 +66,7 @@ export function drawCompareInflight(
     }));
     // Each value with the engine's own time of it (in its capture): nothing is recomputed.
     const lines = [`${formatTime(t)} from each one's start`, ...found.flatMap((r) => (r ? [`${r.side.letter}: ${formatCount(r.p.value)} B in flight` +
-      (r.win == null ? '' : `, window ${formatCount(r.win)} B`) + ` (at ${formatTime(r.p.t)} of ${r.side.name})`] : []))];
+      (r.win == null ? '' : `, window ${formatCount(r.win)} B`) + ` (at ${formatTime(r.p.t)} of ${isolated(r.side.name)})`] : []))];
     const first = found.find((r) => r);
     return first ? { x: f.x(first.p.t - first.side.summary.start), y: y(first.p.value), lines } : null;
   };

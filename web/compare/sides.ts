@@ -9,6 +9,7 @@ import type { ChartView, FrameSpec } from '../charts/frame';
 import { fullRange, type TimeRange } from '../charts/timeRange';
 import { directionLabel } from '../charts/common';
 import { plotColumns } from '../charts/useViewAnswers';
+import { isolated } from '../security/outsideText';
 
 export type Letter = 'A' | 'B';
 
@@ -25,7 +26,7 @@ export const sideClass = (letter: Letter) => `tcps-cmp-${letter.toLowerCase()}`;
 
 /** "A: healthy.pcap #1 10.0.0.1:5001 → 10.0.0.2:40000": what the legend calls a side. */
 export function sideLabel(side: CompareSide): string {
-  return `${side.letter}: ${side.name} #${side.summary.id} ${directionLabel(side.summary, side.summary.dataDirection as 0 | 1)}`;
+  return `${side.letter}: ${isolated(side.name)} #${side.summary.id} ${directionLabel(side.summary, side.summary.dataDirection as 0 | 1)}`;
 }
 
 /** The shared axis' extent: from 0 (each one's first packet) to the longer one's end. */

@@ -12,6 +12,7 @@ import { summaryTable, type TableSource } from '../components/ConnectionTable';
 import { echo, type CompareWith } from '../state/url';
 import { exampleUrl, fetchCapture } from '../state/fetchCapture';
 import { snapshotFromBase64Url } from '../share/snapshot';
+import { fileName } from '../security/sanitizeReport';
 
 export type SecondCapture =
   | { phase: 'loading'; name: string; progress: Progress | null }
@@ -23,6 +24,10 @@ export type SecondCapture =
 type Other = Exclude<CompareWith, { kind: 'same' }>;
 
 function nameOf(w: Other): string {
+  return fileName(rawNameOf(w));
+}
+
+function rawNameOf(w: Other): string {
   if (w.kind === 'url') return echo(w.url.split('/').pop() || w.url);
   if (w.kind === 'example') return w.file;
   if (w.kind === 'file') return w.name;
@@ -49,7 +54,7 @@ export function useSecondCapture(w: CompareWith | null, file: File | null): Seco
       if (other.kind === 'snapshot') {
         const bytes = snapshotFromBase64Url(other.data);
         const { report, snapshot } = await client.openSnapshot(bytes);
-        if (live) setState({ phase: 'ready', name: snapshot?.name ?? name, report, source: client.viewSource(), table: summaryTable(report.connections), snapshot: other.data });
+        if (live) setState({ phase: 'ready', name: fileName(snapshot?.name ?? name), report, source: client.viewSource(), table: summaryTable(report.connections), snapshot: other.data });
         return;
       }
       const blob = other.kind === 'file' ? usable! : await fetchCapture(other.kind === 'url' ? other.url : exampleUrl(other.file));

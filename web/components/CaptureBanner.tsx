@@ -54,7 +54,7 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
   return (
     <section className="capture" data-testid="capture">
       <p>
-        <strong>{name}</strong>: {capture.format ?? 'unknown format'}
+        <strong><bdi>{name}</bdi></strong>: {capture.format ?? 'unknown format'}
         {capture.linkTypes.length ? `, ${linkTypesText(capture.linkTypes)}` : ''}, {countOf(capture.packets, 'packet')},{' '}
         {formatBytesSI(capture.bytes)} on the wire, {formatDuration(capture.duration)}.
       </p>

@@ -153,8 +153,8 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                 >
                   <td>{r.id}</td>
                   <td className="endpoints">
-                    {r.from} → {r.to}
-                    {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection">{processLabel(processOf(r.id)!)}</span> : null}
+                    <bdi>{r.from}</bdi> → <bdi>{r.to}</bdi>
+                    {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection"><bdi>{processLabel(processOf(r.id)!)}</bdi></span> : null}
                   </td>
                   <td className="num">{formatBytesSI(r.bytes)}</td>
                   <td className="num">{formatDuration(r.duration)}</td>

@@ -133,8 +133,8 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
   return (
     <section className="connection" data-testid="connection" data-connection={summary.id}>
       <h2>
-        Connection {summary.id}: {summary.endpoints[0]} ⇄ {summary.endpoints[1]}
-        {summary.process ? <span className="process" data-testid="connection-process"> · {processLabel(summary.process)}</span> : null}
+        Connection {summary.id}: <bdi>{summary.endpoints[0]}</bdi> ⇄ <bdi>{summary.endpoints[1]}</bdi>
+        {summary.process ? <span className="process" data-testid="connection-process"> · <bdi>{processLabel(summary.process)}</bdi></span> : null}
       </h2>
       <ConnectionEnding summary={summary} />
       <ErrorBoundary what="diagnosis" resetKey={summary}>

@@ -19,11 +19,11 @@ export function ProgressBar({ name, progress, onCancel }: { name: string; progre
     <section className="progress" data-testid="progress" aria-live="polite">
       {allRead ? (
         <p data-testid="progress-analysing">
-          Analysing <strong>{name}</strong>: all {formatBytesSI(total)} read, {packets} so far · finding retransmissions, stalls and their causes
+          Analysing <strong><bdi>{name}</bdi></strong>: all {formatBytesSI(total)} read, {packets} so far · finding retransmissions, stalls and their causes
         </p>
       ) : (
         <p>
-          Decoding <strong>{name}</strong>: {formatBytesSI(read)} of {formatBytesSI(total)}
+          Decoding <strong><bdi>{name}</bdi></strong>: {formatBytesSI(read)} of {formatBytesSI(total)}
           {rate > 0 ? ` at ${formatBytesSI(rate)}/s` : ''} · {packets}
         </p>
       )}

@@ -5,6 +5,7 @@
 // One export path: the page's SVG/PNG buttons (SharePanel) and `tcpscope render`
 // (web/render, the same charts in jsdom) both write svgToString's file.
 
+import { escapeUnsafe } from '../security/outsideText';
 /** Inherited properties: inlined only where they differ from the parent's value. */
 const INHERITED = [
   'fill', 'fill-opacity', 'stroke', 'stroke-opacity', 'stroke-width', 'stroke-dasharray', 'stroke-linecap',
@@ -178,8 +179,23 @@ export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
   return clone;
 }
 
+/** Characters XML 1.0 forbids (§2.2: C0 but tab, LF, CR; U+FFFE/FFFF; lone surrogates). */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The exported document, well-formed whatever text the chart holds (issue 45, item 4): a
+ * character XML forbids (a control character from a capture's process name) made the
+ * browser refuse the file, the PNG export fail and resvg throw. Outside text is sanitized
+ * before it is drawn (web/security/sanitizeReport.ts); this is the last guard, written
+ * the sanitizer's way (escaped visibly).
+ */
+export function wellFormedXml(xml: string): string {
+  return xml.replace(NOT_XML, (ch) => escapeUnsafe(ch));
+}
+
 export function svgToString(svgEl: SVGSVGElement): string {
-  return new XMLSerializer().serializeToString(svgToStandalone(svgEl));
+  return wellFormedXml(new XMLSerializer().serializeToString(svgToStandalone(svgEl)));
 }
 
 export function svgBlob(svgEl: SVGSVGElement): Blob {
@@ -191,7 +207,7 @@ export async function svgToPng(svgEl: SVGSVGElement, scale = 2): Promise<Blob> {
   const standalone = svgToStandalone(svgEl);
   const width = Number(standalone.getAttribute('width'));
   const height = Number(standalone.getAttribute('height'));
-  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(standalone)], { type: 'image/svg+xml' }));
+  const url = URL.createObjectURL(new Blob([wellFormedXml(new XMLSerializer().serializeToString(standalone))], { type: 'image/svg+xml' }));
   try {
     const image = new Image();
     image.decoding = 'async';

@@ -4,6 +4,7 @@
 // older snapshots lack (the "legacy" shapes below) and the per-packet columns that
 // share snapshots still carry (removed by issue 15). Bump SCHEMA_VERSION with Rust's.
 import type * as Gen from '../worker/generated/view';
+import { outsideText } from '../security/outsideText';
 
 export const SCHEMA_VERSION = 1;
 
@@ -87,7 +88,8 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
 };
 export type ProcessInfo = Gen.Process;
 /** "Safari (pid 512)", as the table and the connection header show a process. */
-export const processLabel = (p: ProcessInfo) => `${p.name || 'unnamed'} (pid ${p.pid})`;
+// The name passes the one sanitizer (idempotent: the client has sanitized it already).
+export const processLabel = (p: ProcessInfo) => `${outsideText(p.name, 60) || 'unnamed'} (pid ${outsideText(p.pid, 12)})`;
 export type ConnectionSummary = (LegacyConnectionSummary & PathInfo) | LegacyConnectionSummary;
 
 export interface LegacyCaptureInfo { format: 'pcap' | 'pcapng' | null; linkTypes: string[]; packets: number; bytes: number; duration: number }

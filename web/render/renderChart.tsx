@@ -12,6 +12,8 @@ import type { TimeRange } from '../charts/timeRange';
 import type { ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import { svgToString } from '../export/svg';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { sanitizeSummary } from '../security/sanitizeReport';
 
 export { CHART_IDS };
 export type { ChartId };
@@ -44,15 +46,21 @@ export async function renderChartSvg(figure: Figure): Promise<string> {
   document.body.append(host);
   const root = createRoot(host);
   try {
-    await new Promise<void>((resolve) => {
+    // The summary may come from a link or a capture's fields: sanitized as the page's
+    // client does (web/security/sanitizeReport.ts). A stack that throws rejects, so the
+    // CLI never waits for a ready signal that cannot come (issue 45, item 3).
+    const summary = sanitizeSummary(figure.summary);
+    await new Promise<void>((resolve, reject) => {
       root.render(
+        <ErrorBoundary what="chart stack" onError={reject}>
         <ConnectionCharts
-          summary={figure.summary} source={figure.source} others={figure.others}
+          summary={summary} source={figure.source} others={figure.others?.map(sanitizeSummary)}
           charts={[figure.chart]} controls={false} theme={figure.theme} width={figure.width}
           heights={figure.height ? { [figure.chart]: figure.height } : undefined}
           timeRange={figure.range ?? null} binMs={figure.binMs ?? null} stallMs={figure.stallMs ?? null}
           direction={figure.direction} onReady={resolve} wifi={figure.chart === 'wifi'}
-        />,
+        />
+        </ErrorBoundary>,
       );
     });
     // Ready fires from the effect that saw the answer; the chart draws in the effects

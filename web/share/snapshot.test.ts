@@ -31,3 +31,11 @@ describe('share links and snapshot files', () => {
     await expect(readSnapshotFile(new Blob(['{"tcpscope":"snapshot","data":"a+b"}']))).rejects.toThrow(/not base64url/);
   });
 });
+
+describe('a fragment naming two snapshots (issue 45, item 13)', () => {
+  it('is refused, as the CLI refuses it, whichever way the key is spelled', () => {
+    expect(() => fragmentToSnapshot('#sn%61p=VENQUw&snap=QUFB')).toThrow(SnapshotError);
+    expect(() => fragmentToSnapshot('#sn%61p=VENQUw&snap=QUFB')).toThrow(/names two snapshots/);
+    expect(fragmentToSnapshot('#c=1&sn%61p=VENQUw')).toEqual(new Uint8Array([0x54, 0x43, 0x50, 0x53]));
+  });
+});

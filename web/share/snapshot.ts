@@ -33,8 +33,11 @@ export const storedView = (view: ViewState) => serializeView({ ...view, source: 
  * names none. Throws SnapshotError when the value is not base64url.
  */
 export function fragmentToSnapshot(fragment: string): Uint8Array | null {
-  const value = new URLSearchParams(fragment.replace(/^#/, '')).get('snap');
-  return value === null ? null : snapshotFromBase64Url(value);
+  const values = new URLSearchParams(fragment.replace(/^#/, '')).getAll('snap');
+  // `#sn%61p=A&snap=B` names two: refused here as by the CLI (wasm/src/share/format.rs
+  // from_fragment), never read as A by one and B by the other (issue 45, item 13).
+  if (values.length > 1) throw damaged('the link names two snapshots (snap= twice)');
+  return values.length === 0 ? null : snapshotFromBase64Url(values[0]);
 }
 
 /** A link's snapshot value (`snap=`, `compare-snap=`) as bytes; throws, saying why, when it cannot be one. */

@@ -64,7 +64,7 @@ describe('refused inputs say why, in one line (issue 18, item 3)', () => {
     ['bin=0', '#bin=0 was ignored: a bin in ms must be a positive number up to 60,000.'],
     ['stall=-5', '#stall=-5 was ignored: a stall threshold in ms must be a positive number up to 3,600,000.'],
     ['t=5,1', '#t=5,1 was ignored: a time range is two numbers of seconds, start < end, within ±10⁹.'],
-    ['charts=throughput,pie', '#charts=throughput,pie was ignored: unknown chart pie; the charts are throughput, inflight, stalls, sequence, rtt, events, wifi.'],
+    ['charts=throughput,pie', '#charts: unknown chart pie dropped; showing throughput (the charts are throughput, inflight, stalls, sequence, rtt, events, wifi).'],
     ['pipe=2', '#pipe=2 was ignored: the SACK-adjusted pipe is shown with 1, hidden with 0.'],
     ['theme=neon', '#theme=neon was ignored: the theme is light, dark or auto.'],
   ])('%s', (fragment, message) => {
@@ -78,5 +78,29 @@ describe('refused inputs say why, in one line (issue 18, item 3)', () => {
   it('echoes at most 200 characters of a 1 MB #url=', () => {
     const [message] = parseViewWithRefusals(`url=javascript:${'x'.repeat(1_000_000)}`).refused;
     expect(message.length).toBeLessThan(400);
+  });
+});
+
+describe('hostile links, round three (issue 45)', () => {
+  it('11. an unknown chart id shows the default charts, not none, and says so', () => {
+    const { view, refused } = parseViewWithRefusals('charts=zzz');
+    expect(view.charts).toEqual(DEFAULT_VIEW.charts);
+    expect(refused).toEqual(['#charts: unknown chart zzz dropped; showing the default charts (the charts are throughput, inflight, stalls, sequence, rtt, events, wifi).']);
+    // The address is not rewritten to an empty `charts=`.
+    expect(serializeView(view)).not.toContain('charts=');
+    expect(parseView('charts=rtt,chart-of-v9').charts).toEqual(['rtt']);
+    expect(parseView('charts=').charts).toEqual([]);
+  });
+
+  it('12. a #compare-file= name cannot reverse the page: bidi controls escaped, length capped', () => {
+    const compare = parseView(`compare=1,2&compare-file=${encodeURIComponent('\u202Egnp.exe Safari')}`).compare;
+    expect(compare?.with).toEqual({ kind: 'file', name: '\\u{202E}gnp.exe Safari' });
+    const long = parseView(`compare=1,2&compare-file=${'A'.repeat(60_000)}`).compare;
+    expect(long?.with.kind === 'file' && Array.from(long.with.name).length).toBe(120);
+  });
+
+  it('1. a refusal echoes decoded escapes visibly (render --view prints it on a terminal)', () => {
+    const [line] = parseViewWithRefusals('theme=%1b[2J%1b]0;owned%07').refused;
+    expect(line).toBe('#theme=\\x1b[2J\\x1b]0;owned\\x07 was ignored: the theme is light, dark or auto.');
   });
 });

@@ -3,6 +3,7 @@
 // anything unexpected is dropped, so a tampered link can only fall back to defaults.
 
 import { CHART_IDS, type ChartId } from '../charts/chartIds';
+import { escapeUnsafe, outsideText } from '../security/outsideText';
 export { CHART_IDS, type ChartId };
 export type Theme = 'auto' | 'light' | 'dark';
 
@@ -59,7 +60,8 @@ export const MAX_ECHO_CHARS = 200;
 
 /** `text` as a message may quote it: at most MAX_ECHO_CHARS characters. */
 export function echo(text: string): string {
-  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+  // Escaped visibly (a decoded %1b in a link must not reach a terminal: `tcpscope render --view`).
+  return text.length > MAX_ECHO_CHARS ? `${escapeUnsafe(text.slice(0, MAX_ECHO_CHARS))}… (${text.length.toLocaleString('en-US')} characters)` : escapeUnsafe(text);
 }
 
 function finite(text: string | null, min: number, max: number): number | null {
@@ -126,8 +128,14 @@ export function parseViewWithRefusals(fragment: string): ParsedView {
   if (charts !== null) {
     const asked = charts.split(',');
     const unknown = asked.filter((c) => c !== '' && !(CHART_IDS as readonly string[]).includes(c));
-    if (unknown.length) refuse('charts', `unknown chart ${echo(unknown.join(', '))}; the charts are ${CHART_IDS.join(', ')}`);
-    view.charts = CHART_IDS.filter((c) => asked.includes(c));
+    const known = CHART_IDS.filter((c) => asked.includes(c));
+    // Unknown ids (a typo, a chart of a later version) are dropped and the known ones
+    // shown; with none known, the default charts, never an empty page (issue 45, item 11).
+    // `charts=` alone is the page's own "no chart ticked" and stays so.
+    if (unknown.length) {
+      refused.push(`#charts: unknown chart ${echo(unknown.join(', '))} dropped; ${known.length ? `showing ${known.join(', ')}` : 'showing the default charts'} (the charts are ${CHART_IDS.join(', ')}).`);
+    }
+    view.charts = unknown.length && !known.length ? [...DEFAULT_VIEW.charts] : known;
   }
   const pipe = params.get('pipe');
   if (pipe === '1' || pipe === '0') view.pipe = pipe === '1';
@@ -178,7 +186,7 @@ function parseCompare(params: URLSearchParams, refuse: (key: string, why: string
   else if (key === 'compare-ex') refuse(key, EXAMPLE_RULE);
   else if (key === 'compare-snap' && BASE64URL.test(value)) compare.with = { kind: 'snapshot', data: value };
   else if (key === 'compare-snap') refuse(key, 'a snapshot is base64url (letters, digits, - and _)');
-  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: value.slice(0, MAX_ECHO_CHARS) };
+  else if (key === 'compare-file' && value.trim() !== '') compare.with = { kind: 'file', name: outsideText(value, 120) };
   else if (key === 'compare-file') refuse(key, 'a file is named by its name');
   // A second source that was refused: comparing within the first capture instead would mislead.
   if (key && compare.with.kind === 'same') return null;

@@ -8,6 +8,7 @@ import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, 
 import { PROTOCOL_VERSION, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { FromPage } from './reader.worker';
 import type { ViewAnswer } from './viewAnswer';
+import { sanitizeReport, sanitizeSnapshotInfo, sanitizeSummary, sanitizeTablePage } from '../security/sanitizeReport';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
 export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
@@ -111,7 +112,11 @@ export class DecoderClient {
         const opening = this.opening;
         this.opening = null;
         loadPhases.last = message.phases ?? null;
-        (opening?.resolve as ((v: Opened) => void) | undefined)?.({ report: message.report, connectionCount: message.connectionCount, elapsedMs: message.elapsedMs, generation: message.generation, snapshot: message.snapshot });
+        (opening?.resolve as ((v: Opened) => void) | undefined)?.({
+          // Outside text (process names, a link's fields) is sanitized here, where it enters the page.
+          report: sanitizeReport(message.report), connectionCount: message.connectionCount, elapsedMs: message.elapsedMs,
+          generation: message.generation, snapshot: sanitizeSnapshotInfo(message.snapshot),
+        });
         break;
       }
       case 'prepared':
@@ -128,10 +133,10 @@ export class DecoderClient {
         this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionData | null) => void)(message.data));
         break;
       case 'summary':
-        this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionSummary | null) => void)(message.summary));
+        this.settle(message.requestId, (p) => (p.resolve as (v: ConnectionSummary | null) => void)(message.summary && sanitizeSummary(message.summary)));
         break;
       case 'table':
-        this.settle(message.requestId, (p) => (p.resolve as (v: TablePage) => void)(message.page));
+        this.settle(message.requestId, (p) => (p.resolve as (v: TablePage) => void)(sanitizeTablePage(message.page)));
         break;
       case 'bdp':
         this.settle(message.requestId, (p) => (p.resolve as (v: BdpAnswer) => void)(message.answer));

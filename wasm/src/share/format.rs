@@ -34,6 +34,11 @@ pub const FORMAT: u8 = 4;
 const HEADER_BYTES: usize = 11;
 /// Cap on a payload (format 1 files carry packets: up to this much), against zip bombs.
 pub const MAX_PAYLOAD_BYTES: usize = 64 << 20;
+/// What a snapshot of view answers (formats 2 to 4) may unpack to (issue 45, item 9).
+/// Links we make are at most 8 KB of text and unpack to well under 1 MiB; a stored answer
+/// is at most a few points per pixel column, so 8 MiB bounds what any honest link of
+/// these formats holds, and the memory opening one takes (tens of MB).
+pub const MAX_ANSWERS_PAYLOAD_BYTES: usize = 8 << 20;
 /// Longest JSON part.
 const MAX_META_BYTES: u64 = 4 << 20;
 /// Series in the order of their code in the payload (new series go at the end).
@@ -174,6 +179,10 @@ pub fn parse(data: &[u8]) -> Result<Parsed, DecodeError> {
     if length > MAX_PAYLOAD_BYTES {
         return Err(damaged(error(ErrorKind::BadLength, 7, format!("it claims {} MB of data, more than the {} MB limit", length >> 20, MAX_PAYLOAD_BYTES >> 20))));
     }
+    // Format 1 is bounded by its packet count (legacy::MAX_PACKETS), the others here.
+    if format >= 2 && length > MAX_ANSWERS_PAYLOAD_BYTES {
+        return Err(damaged(error(ErrorKind::TooLarge, 7, format!("it claims {} MB of data, more than the {} MB a link of view answers may unpack to", length >> 20, MAX_ANSWERS_PAYLOAD_BYTES >> 20))));
+    }
     // Formats 3 and 4: the deflated part's length, the deflated part, the coded part.
     let (packed, coded) = if format >= 3 {
         let mut r = Reader::new(&data[HEADER_BYTES..]);
@@ -209,7 +218,8 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
     let t0 = r.finite(MAX_ABS_T, "the view's start")?;
     let t1 = r.finite(MAX_ABS_T, "the view's end")?;
     if t1 <= t0 {
-        return Err(r.fail(format!("the view ends ({} s) before it starts ({} s)", t1, t0)));
+        // fmt_t: a denormal edge is "-1.28e-238", not 240 characters of "-0.000…0128" (issue 45).
+        return Err(r.fail(format!("the view ends ({} s) before it starts ({} s)", crate::view::request::fmt_t(t1), crate::view::request::fmt_t(t0))));
     }
     let columns = r.count(MAX_COLUMNS as u64, "the column count")? as u32;
     if columns == 0 {
@@ -263,14 +273,69 @@ fn damaged(e: DecodeError) -> DecodeError {
 }
 
 /// The snapshot bytes named by a link's fragment (`#c=1&snap=…`), None when it names none.
+/// Keys are read as the page's URLSearchParams reads them (percent-decoded, `+` a space),
+/// so `#sn%61p=A` names a snapshot here too; a fragment naming two (`#snap=A&sn%61p=B`)
+/// is refused, not read one way by the CLI and another by the page (issue 45, item 13).
 pub fn from_fragment(fragment: &str) -> Result<Option<Vec<u8>>, DecodeError> {
-    let Some(value) = fragment.trim_start_matches('#').split('&').find_map(|p| p.strip_prefix("snap=")) else {
+    let mut found: Option<String> = None;
+    for part in fragment.trim_start_matches('#').split('&') {
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        if url_decode(key) != "snap" {
+            continue;
+        }
+        if found.is_some() {
+            return Err(damaged(error(ErrorKind::Malformed, 0, "the link names two snapshots (snap= twice)")));
+        }
+        found = Some(url_decode(value));
+    }
+    let Some(value) = found else {
         return Ok(None);
     };
     if value.len() > MAX_PAYLOAD_BYTES / 3 * 4 {
         return Err(damaged(error(ErrorKind::BadLength, 0, "the link is far too long")));
     }
-    bytes::from_base64url(value)
+    bytes::from_base64url(&value)
         .map(Some)
         .ok_or_else(|| damaged(error(ErrorKind::Malformed, 0, "the link contains characters that do not belong to a snapshot")))
+}
+
+/// application/x-www-form-urlencoded decoding (WHATWG URL §5.1), as URLSearchParams does:
+/// `+` is a space, `%XX` a byte, invalid UTF-8 replaced.
+fn url_decode(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod fragment_tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_read_as_the_page_reads_them() {
+        let a = bytes::to_base64url(b"TCPS-a");
+        assert_eq!(from_fragment(&format!("c=1&sn%61p={a}")).unwrap().unwrap(), b"TCPS-a");
+        let two = from_fragment(&format!("sn%61p={a}&snap={a}")).unwrap_err();
+        assert!(two.message.contains("two snapshots"), "{}", two.message);
+        assert!(from_fragment("c=1&snapx=AAAA").unwrap().is_none());
+        assert_eq!(url_decode("%"), "%");
+        assert_eq!(url_decode("a%2"), "a%2");
+        assert_eq!(url_decode("%e2%80%ae"), "\u{202e}");
+    }
 }

@@ -35,8 +35,19 @@ pub struct Legacy {
 
 const MAX_SAFE: u64 = (1 << 53) - 1;
 
+/// Most packets (and RTT samples) a format-1 snapshot may hold (issue 45, item 9): the
+/// first round's links held a connection's packets, a few bytes each after deflate, so
+/// an 80 KB link unpacked to 6 M packets and 870 MB in a tab. 500,000 packets are about
+/// 75 MB opened (≈ 150 B a packet: the columns and the view summaries over them);
+/// docs/DEPLOY.md "Share links" lists this cap with the others.
+pub const MAX_PACKETS: usize = 500_000;
+
 fn count(r: &mut Reader, expected: Option<usize>, what: &str) -> Result<usize, DecodeError> {
-    let n = r.uvarint(what)? as usize;
+    let n = r.uvarint(what)?;
+    if n > MAX_PACKETS as u64 {
+        return Err(r.fail(format!("column {what} claims {n} values, more than the {MAX_PACKETS} a first-round link may hold")));
+    }
+    let n = n as usize;
     if let Some(e) = expected.filter(|&e| e != n) {
         return Err(r.fail(format!("column {what} has {n} values but its table has {e} rows")));
     }

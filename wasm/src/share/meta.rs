@@ -13,6 +13,16 @@ use super::answer_bytes::CAUSES;
 
 /// Longest string field (a diagnosis text is a few hundred bytes).
 const MAX_STRING: usize = 20_000;
+/// Longest name or label (a process name, an endpoint, a method): the page shows at most
+/// 120 characters of one (cli/outsideText.mjs), so a 60,000-character name is no name.
+const MAX_LABEL: usize = 1_000;
+/// Most episodes, RTO chains (and the intervals of one) a summary may list.
+const MAX_EPISODES: usize = 10_000;
+const MAX_CHAIN_INTERVALS: usize = 64;
+const VANTAGES: [&str; 4] = ["sender", "receiver", "middle", "unknown"];
+const VERDICTS: [&str; 6] = ["window", "link", "loss", "application", "stalls", "unknown"];
+const EPISODE_KINDS: [&str; 5] = ["loss", "delay-spike", "outage", "zero-window", "latency"];
+const WINDOW_SCALING: [&str; 3] = ["negotiated", "absent", "not-captured"];
 /// Most stalls per direction in a summary (view/stalls.rs MAX_STALLS).
 const MAX_STALLS: usize = crate::view::stalls::MAX_STALLS as usize;
 const LIMITS: [&str; 8] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"];
@@ -76,6 +86,27 @@ fn fields(v: &Value, path: &str, checks: &[(&str, Check)]) -> Result<(), String>
     }
     Ok(())
 }
+/// Fields a newer writer added: an older link may lack them, but one that is present
+/// must be well-formed (issue 45, item 8: the page reads every one of these).
+fn optional_fields(v: &Value, path: &str, checks: &[(&str, Check)]) -> Result<(), String> {
+    let obj = v.as_object().ok_or_else(|| fail(path, "an object"))?;
+    for (key, check) in checks {
+        if let Some(x) = obj.get(*key) {
+            check(x, &format!("{path}.{key}"))?;
+        }
+    }
+    Ok(())
+}
+fn finite(v: &Value, p: &str) -> Result<(), String> {
+    number(v, p, -1e18, 1e18).map(|_| ())
+}
+/// A short label (a method name, a stall's `endedBy`): one line, not a paragraph.
+fn label(v: &Value, p: &str) -> Result<(), String> {
+    match v.as_str() {
+        Some(s) if s.len() <= MAX_LABEL => Ok(()),
+        _ => Err(fail(p, &format!("a string of at most {MAX_LABEL} bytes"))),
+    }
+}
 fn list(v: &Value, path: &str, max: usize, item: Check) -> Result<(), String> {
     match v.as_array() {
         Some(a) if a.len() <= max => a.iter().enumerate().try_for_each(|(i, x)| item(x, &format!("{path}[{i}]"))),
@@ -85,7 +116,7 @@ fn list(v: &Value, path: &str, max: usize, item: Check) -> Result<(), String> {
 }
 
 fn stall(v: &Value, p: &str) -> Result<(), String> {
-    fields(v, p, &[("start", &time), ("duration", &|v, p| number(v, p, 0.0, MAX_ABS_T).map(|_| ())), ("cause", &one_of(&CAUSES)), ("frameBefore", &count), ("frameAfter", &count), ("endedBy", &string)])
+    fields(v, p, &[("start", &time), ("duration", &|v, p| number(v, p, 0.0, MAX_ABS_T).map(|_| ())), ("cause", &one_of(&CAUSES)), ("frameBefore", &count), ("frameAfter", &count), ("endedBy", &label)])
 }
 
 fn direction(v: &Value, p: &str) -> Result<(), String> {
@@ -95,8 +126,8 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
         count(x, &path)?;
     }
     fields(v, p, &[
-        ("from", &string),
-        ("to", &string),
+        ("from", &label),
+        ("to", &label),
         ("windowScale", &nullable(&|v, p| number(v, p, 0.0, 14.0).map(|_| ()))),
         ("windowScaleUnknown", &boolean),
         ("windowScaleLowerBound", &nullable(&|v, p| number(v, p, 0.0, 14.0).map(|_| ()))),
@@ -105,6 +136,28 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
         ("throughput", &|v, p| fields(v, p, &[("meanBps", &nonneg), ("peakBps", &nonneg), ("binSeconds", &|v, p| number(v, p, 1e-9, MAX_ABS_T).map(|_| ()))])),
         ("rtt", &|v, p| fields(v, p, &[("minMs", &nullable(&nonneg)), ("medianMs", &nullable(&nonneg))])),
         ("stalls", &|v, p| list(v, p, MAX_STALLS, &stall)),
+    ])?;
+    let nullable_count = nullable(&count);
+    let nullable_nonneg = nullable(&nonneg);
+    optional_fields(v, p, &[
+        ("rtoEvents", &count), ("tailLossProbes", &count), ("slowStartRetransmissions", &count),
+        ("retransmittedSegments", &count), ("fastRetransmittedSegments", &count), ("slowStartRetransmittedSegments", &count),
+        ("unseenDatagrams", &nullable_count),
+        ("senderLagMs", &finite),
+        ("rtoChains", &|v, p| list(v, p, MAX_EPISODES, &|v, p| fields(v, p, &[
+            ("start", &time), ("timeouts", &count), ("intervalsMs", &|v, p| list(v, p, MAX_CHAIN_INTERVALS, &nonneg)),
+        ]))),
+        ("ecn", &nullable(&|v, p| {
+            fields(v, p, &[("ect0", &count), ("ect1", &count), ("ce", &count)])?;
+            optional_fields(v, p, &[("ece", &nullable_count), ("cwr", &nullable_count)])
+        })),
+    ])?;
+    let (t, path) = field(v, p, "throughput")?;
+    optional_fields(t, &path, &[("activeMeanBps", &nonneg)])?;
+    let (r, path) = field(v, p, "rtt")?;
+    optional_fields(r, &path, &[
+        ("p95Ms", &nullable_nonneg), ("maxMs", &nullable_nonneg), ("samples", &count), ("excludedSamples", &count),
+        ("followedSamples", &count), ("offsetMs", &finite), ("offsetFollows", &boolean),
     ])?;
     // Links of format 4 list only the stalls the shared view shows (build.rs); a
     // shortened list says how many there were (build.rs `ListedStalls`).
@@ -120,12 +173,31 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
     Ok(())
 }
 
+fn syn_options(v: &Value, p: &str) -> Result<(), String> {
+    fields(v, p, &[
+        ("from", &label),
+        ("mss", &nullable(&|v, p| number(v, p, 0.0, 65_535.0).map(|_| ()))),
+        ("windowScale", &nullable(&|v, p| number(v, p, 0.0, 255.0).map(|_| ()))),
+        ("sackPermitted", &boolean),
+        ("timestamps", &boolean),
+    ])?;
+    optional_fields(v, p, &[("ecn", &boolean), ("accecn", &boolean), ("tfo", &boolean)])
+}
+
+fn handshake(v: &Value, p: &str) -> Result<(), String> {
+    fields(v, p, &[("syn", &nullable(&syn_options)), ("synAck", &nullable(&syn_options)), ("windowScaling", &one_of(&WINDOW_SCALING))])
+}
+
 /// Checks a connection summary; Err names the first bad field.
 pub fn summary(v: &Value) -> Result<(), String> {
     let p = "summary";
     fields(v, p, &[
-        ("id", &|v, p| number(v, p, 0.0, u32::MAX as f64).map(|_| ())),
-        ("endpoints", &|v, p| list(v, p, 2, &string).and_then(|_| if v.as_array().map(Vec::len) == Some(2) { Ok(()) } else { Err(fail(p, "a list of 2")) })),
+        // A whole number: a fractional id matched no connection and drew empty charts.
+        ("id", &|v, p| match v.as_u64() {
+            Some(n) if n <= u32::MAX as u64 => Ok(()),
+            _ => Err(fail(p, "a whole connection number")),
+        }),
+        ("endpoints", &|v, p| list(v, p, 2, &label).and_then(|_| if v.as_array().map(Vec::len) == Some(2) { Ok(()) } else { Err(fail(p, "a list of 2")) })),
         ("handshakeSeen", &boolean),
         ("packets", &count),
         ("start", &time),
@@ -138,6 +210,31 @@ pub fn summary(v: &Value) -> Result<(), String> {
             ("text", &string),
             ("shares", &|v, p| fields(v, p, &[("receiveWindow", &share), ("loss", &share), ("application", &share), ("stalled", &share), ("other", &share)])),
         ])),
+    ])?;
+    let nullable_nonneg = nullable(&nonneg);
+    optional_fields(v, p, &[
+        ("vantage", &one_of(&VANTAGES)),
+        ("pathRttMs", &nullable_nonneg),
+        ("pathRttMethod", &label),
+        ("senderLagMs", &finite),
+        ("baseRttMs", &nullable_nonneg),
+        ("captureLoss", &|v, p| fields(v, p, &[("unseenSegments", &count), ("unseenBytes", &count)])),
+        ("process", &nullable(&|v, p| fields(v, p, &[("name", &label), ("pid", &count)]))),
+        ("handshake", &nullable(&handshake)),
+    ])?;
+    let (d, path) = field(v, p, "diagnosis")?;
+    optional_fields(d, &path, &[
+        ("evidence", &|v, p| {
+            fields(v, p, &[("rttMs", &nullable_nonneg), ("windowBytes", &nullable_nonneg), ("windowInferred", &boolean), ("rateBps", &nullable_nonneg), ("capBps", &nullable_nonneg), ("verdict", &one_of(&VERDICTS))])?;
+            optional_fields(v, p, &[("linkRateBps", &nullable_nonneg)])
+        }),
+        ("episodes", &|v, p| list(v, p, MAX_EPISODES, &|v, p| {
+            fields(v, p, &[("start", &time), ("end", &time), ("kind", &one_of(&EPISODE_KINDS)), ("text", &string)])?;
+            if v["end"].as_f64() < v["start"].as_f64() {
+                return Err(format!("field {p}.end is before {p}.start"));
+            }
+            Ok(())
+        })),
     ])?;
     let (start, end) = (v["start"].as_f64().unwrap_or(0.0), v["end"].as_f64().unwrap_or(0.0));
     if end < start {
@@ -152,11 +249,11 @@ pub fn report_head(v: &Value) -> Result<(), String> {
         ("schemaVersion", &count),
         ("capture", &|v, p| fields(v, p, &[
             ("format", &|v, p| if v.is_null() { Ok(()) } else { one_of(&["pcap", "pcapng"])(v, p) }),
-            ("linkTypes", &|v, p| list(v, p, 1000, &string)),
+            ("linkTypes", &|v, p| list(v, p, 1000, &label)),
             ("packets", &count),
             ("bytes", &count),
             ("duration", &|v, p| number(v, p, 0.0, 2.0 * MAX_ABS_T).map(|_| ())),
-        ])),
+        ]).and_then(|_| optional_fields(v, p, &[("duplicateFrames", &count), ("wifiRetries", &count), ("timestampResolutionMs", &nullable(&nonneg))]))),
         ("error", &nullable(&|v, p| fields(v, p, &[("message", &string), ("packetIndex", &nullable(&count)), ("byteOffset", &nullable(&count))]))),
         ("warnings", &|v, p| list(v, p, 10_000, &|v, p| fields(v, p, &[("kind", &string), ("count", &count), ("message", &string)]))),
     ])
