@@ -867,7 +867,24 @@ fn application_text(f: &Facts) -> String {
         "Mostly the application, not the network, was the bottleneck."
     };
     t + &format!("; {}. {}", rate_phrase(f), verdict)
+        + &application_saving_phrase(f)
         + &other_stalls_phrase(f, 3)
+}
+
+/// What removing the application's pauses would have saved (issue 39 item 4: the
+/// headline says what would have made the transfer faster, and by how much): the time
+/// the sender had nothing outstanding and nothing to send is gone, everything else as
+/// it was — at the same rates, the data would have taken the rest of the active time.
+fn application_saving_phrase(f: &Facts) -> String {
+    let app = f.shares.application * f.sh.active;
+    if !(app > 0.0 && f.sh.active > 0.0) {
+        return String::new();
+    }
+    format!(
+        " Had the application always had data ready, the transfer would have taken about {} instead of {}.",
+        format_duration(f.sh.active - app),
+        format_duration(f.sh.active)
+    )
 }
 
 fn zero_window_text(f: &Facts) -> String {
