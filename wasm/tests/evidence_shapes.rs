@@ -144,8 +144,13 @@ fn a_slow_uplink_draining_each_write_is_the_path_not_the_application() {
         t += 23_000 + 6 * seg_us + 1_000;
     }
     let c = analyze(&f);
-    assert_ne!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
+    // Each 295 ms gap is a wait on ACKs with 3 ACKs arriving in it: the ACK clock ran,
+    // the bottleneck delivering at its rate (diagnosis.rs `clocked_waits`): the path.
+    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.starts_with("The path limited this flow: in 17 stalls"), "{}", c.diagnosis.text);
     assert!(c.diagnosis.shares.application < 0.05, "{:?}", c.diagnosis.shares);
+    // Stalls that fill their period are the transfer's pace, not holds on a timer.
+    assert!(c.diagnosis.episodes.iter().all(|e| e.kind != "periodic"), "{:?}", c.diagnosis.episodes);
     assert!(!c.diagnosis.text.contains("everything sent had been acknowledged"), "{}", c.diagnosis.text);
 }
 

@@ -25,7 +25,8 @@
 //!    scale is unknown.
 //! 10. The headline limit is the largest share's (T-RAT's dominant factor), or a limit
 //!     a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
-//!     for a window or loss that did not bind, `loss` held in the congestion window).
+//!     for a window or loss that did not bind or waits on a running ACK clock, `loss`
+//!     held in the congestion window).
 
 use super::diagnosis_format::{format_duration, format_percent};
 use super::stalls::is_data_segment;
@@ -127,6 +128,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     // 7.
     if text.contains("of the time everything sent had") {
         let want = format!("{} of the time everything sent had", format_percent(s.application));
+        // (the same check for both openings of diagnosis.rs `application_text`)
         if !text.contains(&want) {
             out.push(format!("the application's percentage in the text is not the share ({})", format_percent(s.application)));
         }
@@ -161,7 +163,9 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
         "too-short" | "one-direction" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
         // held in the congestion window is loss though its share is "other".
-        "path" => matches!(largest, "receive-window" | "loss" | "path"),
+        // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs
+        // `clocked_waits`): the bottleneck's pace.
+        "path" => matches!(largest, "receive-window" | "loss" | "path" | "stalls"),
         "loss" => matches!(largest, "loss" | "path"),
         "zero-window" => largest == "receive-window",
         l => l == largest,

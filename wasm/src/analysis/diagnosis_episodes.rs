@@ -11,7 +11,8 @@
 //!   followed, if one did (a delay spike longer than the RTO fires the timer);
 //! - `periodic`: stalls of the path or the peer recurring at a steady period
 //!   (`periodic_holds`);
-//! - `loss`: bursts (data separated by application-idle stalls) that took more than
+//! - `loss` (or `delay-spike` without re-sends, and then only where a round trip in the
+//!   run was at least twice the path's): bursts (data separated by application-idle stalls) that took more than
 //!   [`SLOW_BURST`] × the median burst's time at less than 1/[`SLOW_BURST`] of the median
 //!   burst's rate, grouped when consecutive, with their
 //!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
@@ -77,11 +78,11 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
             });
         }
     }
-    out.extend(periodic_holds(stalls, sh.active));
+    out.extend(periodic_holds(stalls, sh.active, tick));
     if path_rtt > 0.0 {
         out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
-    out.extend(slow_bursts(conn, packets, path_rtt));
+    out.extend(slow_bursts(conn, packets, path_rtt, &round_trips(conn, rtt, tick)));
     // Keep the most telling (a period of slow bursts says more than one of its
     // spikes), then list them in time order.
     out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
@@ -104,12 +105,12 @@ pub fn priority(kind: &str) -> u8 {
 /// Stalls that recur like clockwork: at least [`MIN_PERIODIC`] of the path's or the
 /// peer's (not the application's or the window's: an application on a timer is its
 /// own business), their starts a steady period apart (each within
-/// [`PERIOD_TOLERANCE`] of the median, for three quarters of them), together at least
-/// a tenth of the active time. A hold on a timer is something on the path or a host
+/// [`PERIOD_TOLERANCE`] of the median, for three quarters of them), each at most half
+/// its period, together at least a tenth of the active time. A hold on a timer is something on the path or a host
 /// pausing on a schedule — Wi-Fi background scanning or power save, a periodic task —
 /// and TCP only waits it out (issue 39: ~215 ms held every 1.05 s, 27 % of a speed
 /// test, never named).
-fn periodic_holds(stalls: &[super::Stall], active: f64) -> Option<Episode> {
+fn periodic_holds(stalls: &[super::Stall], active: f64, tick: f64) -> Option<Episode> {
     let held: Vec<&super::Stall> = stalls
         .iter()
         .filter(|s| matches!(s.cause, StallCause::AckWait | StallCause::Unknown | StallCause::RetransmissionTimeout))
@@ -120,7 +121,9 @@ fn periodic_holds(stalls: &[super::Stall], active: f64) -> Option<Episode> {
     let mut periods: Vec<f64> = held.windows(2).map(|w| w[1].start - w[0].start).collect();
     periods.sort_by(f64::total_cmp);
     let period = periods[periods.len() / 2];
-    if !(period > 0.0) {
+    // A period of a few ticks of the capture's clock is the clock, not a timer (a
+    // 1/60 s clock makes every gap 16.7 ms).
+    if !(period > 0.0) || period < MIN_PERIOD_TICKS * tick {
         return None;
     }
     let steady = periods.iter().filter(|p| (*p - period).abs() <= PERIOD_TOLERANCE * period).count();
@@ -130,6 +133,11 @@ fn periodic_holds(stalls: &[super::Stall], active: f64) -> Option<Episode> {
     }
     let mut durations: Vec<f64> = held.iter().map(|s| s.duration).collect();
     durations.sort_by(f64::total_cmp);
+    // A hold is an interruption: shorter than half its period. Stalls that fill their
+    // period are the transfer's own pace (a slow path draining each write), not a timer.
+    if durations[durations.len() / 2] > 0.5 * period {
+        return None;
+    }
     let (first, last) = (held[0], held[held.len() - 1]);
     Some(Episode {
         start: first.start,
@@ -149,6 +157,10 @@ fn periodic_holds(stalls: &[super::Stall], active: f64) -> Option<Episode> {
     })
 }
 
+/// Least growth of a round trip over the path's that shows the path slowing a burst.
+pub const MIN_SLOWDOWN_S: f64 = 0.001;
+/// A period must be at least this many ticks of the capture clock.
+pub const MIN_PERIOD_TICKS: f64 = 10.0;
 /// Fewest stalls called periodic.
 pub const MIN_PERIODIC: usize = 4;
 /// How far a period may stray from the median one and still be steady.
@@ -296,7 +308,21 @@ struct Burst {
 }
 
 /// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
-fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Episode> {
+/// The trusted full round trips of the connection as (completed at s, round trip s), in
+/// time order: what `slow_bursts` checks a slowdown against.
+fn round_trips(conn: &ConnectionSummary, samples: &dyn RttSource, tick: f64) -> Vec<(f64, f64)> {
+    let rule = RoundTripRule::of(conn, tick);
+    let mut out = Vec::new();
+    rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
+        if kind & EXCLUDED == 0 && !rule.follows[dir as usize & 1] {
+            out.push((t, round_trip_ms / 1000.0));
+        }
+    });
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out
+}
+
+fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, round_trips: &[(f64, f64)]) -> Vec<Episode> {
     let d = conn.data_direction.min(1);
     let mut idle_after: Vec<u32> = conn.directions[d as usize]
         .stalls
@@ -366,6 +392,19 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Ve
             j += 1;
         }
         let run = &bursts[i..=j];
+        // "The path slowed down" only where the round trips say so (issue 39: bursts of
+        // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
+        // path): some round trip during the run at least twice the path's and a
+        // millisecond above it (µs paths jitter by their own size). Without
+        // retransmissions and without that, nothing is claimed.
+        let (a, b) = (run[0].start, run[run.len() - 1].end);
+        let from = round_trips.partition_point(|&(t, _)| t < a);
+        let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
+        let slowed = path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown);
+        if run.iter().all(|b| b.retransmissions == 0) && !slowed {
+            i = j + 1;
+            continue;
+        }
         let (lo, hi) = run.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b.end - b.start), hi.max(b.end - b.start)));
         let (rlo, rhi) = run.iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.retransmissions), hi.max(b.retransmissions)));
         let took = if run.len() == 1 {

@@ -64,6 +64,10 @@ pub struct TimeShares {
     /// `other` (the path), not in `application` (issue 13).
     pub turns: u64,
     pub turn_time: f64,
+    /// Of the application's time (its intervals and idle stalls), the intervals that
+    /// ended with the sender answering the peer's message: it waited for the peer's
+    /// next request or response, the peer's application's time, not its own pause.
+    pub peer_wait: f64,
     pub data_segments: u64,
     /// New payload bytes (highest sequence minus the first data segment's start):
     /// retransmitted bytes are not counted twice.
@@ -271,6 +275,12 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
                 _ => t0,
             };
             let dt = t - t0;
+            // The sender answered the peer's message: it came in the interval's second
+            // half and the sender's data followed it (request/response, the peer's
+            // think time).
+            if matches!(state, State::Application | State::Stalled(3)) && request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt) {
+                out.peer_wait += dt;
+            }
             if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
                 push_span(&mut spans, t0, t);
             }

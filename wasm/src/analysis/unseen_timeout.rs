@@ -103,12 +103,17 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
         if s.cause != StallCause::ApplicationIdle {
             continue;
         }
+        // Without a numbering the pattern alone is no timeout: nothing counted was
+        // re-sent, and a small write sent alone looks the same (DESIGN.md "Diagnosis
+        // principles" 1 and 3: a timeout is claimed only where a re-send shows it). So
+        // the gap is no longer said to be an idle application, nor a timeout: unknown.
         if let Some(t) = window_of_one(p, dir, j, lag_s, rtt, full_segment) {
-            s.cause = StallCause::RetransmissionTimeout;
+            s.cause = StallCause::Unknown;
             s.ended_by = format!(
                 "a segment sent alone at {}, the next ones only on its ACK a round trip later: a congestion \
-                 window of one segment, as after a retransmission timeout (its first transmission was lost \
-                 before the capture point)",
+                 window of one segment, as after a retransmission timeout whose first transmission was lost \
+                 before the capture point — or a write the application sent alone; nothing re-sent shows \
+                 which",
                 format_timestamp(t)
             );
         }
@@ -209,15 +214,18 @@ mod tests {
     }
 
     #[test]
-    fn a_window_of_one_segment_after_the_gap_is_a_timeout_not_an_idle_sender() {
+    fn a_window_of_one_segment_after_the_gap_is_no_idle_sender() {
         // 230 ms after the last segment the lost one comes alone (the RTO's re-send,
-        // cwnd 1, RFC 5681 §3.1), the next two only on its ACK, 10 ms later: a timeout.
+        // cwnd 1, RFC 5681 §3.1), the next two only on its ACK, 10 ms later. Without the
+        // sender's numbering nothing counted was re-sent, and a lone write looks the
+        // same: not an idle application, and no timeout claimed either — unknown
+        // (issue 39: a timeout only where a re-send shows it).
         let a = download(&[(0.250, 1), (0.26002, 2), (0.27003, 4)]);
         let c = &a.connections[0];
         assert_eq!(c.vantage, Vantage::Receiver, "{}", c.path_rtt_method);
         let st = &c.directions[c.data_direction as usize].stalls;
         assert_eq!(st.len(), 1, "{st:?}");
-        assert_eq!(st[0].cause, StallCause::RetransmissionTimeout, "{}", st[0].ended_by);
+        assert_eq!(st[0].cause, StallCause::Unknown, "{}", st[0].ended_by);
         assert!(st[0].ended_by.starts_with("a segment sent alone at 0.250 s"), "{}", st[0].ended_by);
         // An idle application restarts with its initial window, ten back to back
         // (RFC 5681 §4.1, RFC 6928): idle, as before.
