@@ -65,6 +65,9 @@ pub struct ConnStore {
     /// only at the end of the connection: retrans_kinds.rs), as (row, bits) sorted
     /// by row; OR-ed into `flags` when rows are read.
     late_flags: Vec<(u32, u32)>,
+    /// Frame numbers of the CE-marked data segments (ecn.rs), ascending: the IP
+    /// header's ECN codepoint is not in the rows, and the flag bits are all taken.
+    ce_frames: Vec<u32>,
 }
 
 /// A store being filled: the store plus the previous values its deltas refer to
@@ -157,13 +160,25 @@ impl ConnStore {
         self.late_flags.shrink_to_fit();
     }
 
+    /// Sets the CE-marked data segments' frame numbers (ecn.rs `take_ce_frames`).
+    pub(crate) fn set_ce_frames(&mut self, mut frames: Vec<u32>) {
+        frames.sort_unstable();
+        self.ce_frames = frames;
+    }
+
+    /// Frame numbers of the CE-marked data segments, ascending (a row is CE-marked
+    /// when its `frame` is here).
+    pub fn ce_frames(&self) -> &[u32] {
+        &self.ce_frames
+    }
+
     pub fn packet_count(&self) -> usize {
         self.rows as usize
     }
 
     /// Heap bytes held by this store (for the memory accounting in tests/bench).
     pub fn allocated(&self) -> usize {
-        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated() + self.late_flags.capacity() * 8
+        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated() + self.late_flags.capacity() * 8 + self.ce_frames.capacity() * 4
     }
 
     /// Calls `f` for every packet row in capture order.
