@@ -28,3 +28,18 @@ test('a capture with a long idle before its data opens on the data; 0 shows the 
   expect(t1).toBeCloseTo(61.10702, 5);
   await expect(page.getByRole('button', { name: 'Whole connection' })).toBeDisabled();
 });
+
+test('ECN: every CE mark, ECE and CWR is drawn on the time-sequence chart and counted in the events strip', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(`${fixtures}idle-then-data.pcap`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  // 3 CE marks (= tshark's ip.dsfield.ecn == 3), 3 ECE echoes, 3 CWR answers
+  // (wasm/tests/view_issue46.rs); opened on the data, each in its own pixel column.
+  const strip = page.locator('svg[data-chart="events"]');
+  for (const series of ['ceMarks', 'ece', 'cwr']) {
+    await expect(strip.locator(`path[data-series="${series}"]`)).toHaveAttribute('data-events', '3');
+    await expect(page.locator(`figure[data-chart="events"] li[data-series="${series}"]`)).toHaveAttribute('data-total', '3');
+  }
+  const seq = page.locator('svg[data-chart="sequence"]');
+  for (const kind of ['ce', 'ece', 'cwr']) await expect(seq.locator(`path.tcps-ecn-${kind}`)).toHaveAttribute('data-marks', '3');
+});

@@ -122,3 +122,34 @@ fn every_ce_mark_ece_and_cwr_is_counted_per_bin_and_marked() {
     let ce: Vec<f64> = m.v.iter().zip(&m.flags).filter(|(_, f)| *f & 1 != 0).map(|(v, _)| *v).collect();
     assert_eq!(ce, vec![14481.0, 36201.0, 37649.0]);
 }
+
+/// A share link of an ECN connection (share/build.rs `ecn_series`) holds the ECN series
+/// and answers them as the live engine does; it is gridded on the data view.
+#[test]
+fn a_share_link_keeps_the_ecn_series_and_the_data_view() {
+    use tcpscope_core::share::{build, ShareSpec, SnapshotSession};
+    use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
+    let session = analyze_bytes(&capture_bytes(), AnalysisOptions::default(), 1 << 20);
+    let a = session.analysis().expect("analysed").clone();
+    let report = session.report().to_json();
+    let mut engine = ViewEngine::new();
+    let spec = ShareSpec { connection: 0, name: "idle-then-data.pcap".into(), view: "c=0".into(), ..Default::default() };
+    let built = build(&a, &report, &mut engine, &spec).expect("builds");
+    let mut shared = SnapshotSession::open(&built.bytes).expect("opens");
+    let grid = shared.grid().expect("answers");
+    assert_eq!((grid.t0, grid.t1), tcpscope_core::view::request::opening_view(&a.connections[0]));
+    for series in [Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn] {
+        let req = ViewRequest { generation: 1, connection: 0, series, t0: grid.t0, t1: grid.t1, columns: grid.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
+        let got = shared.query(&req);
+        assert_eq!(got.error, None, "{series:?}");
+        let live = engine.query(&a, &req);
+        match (live.data, got.data) {
+            (ViewData::Bins(l), ViewData::Bins(s)) => assert_eq!((l.bytes.iter().sum::<u64>(), s.bytes.iter().sum::<u64>()), (3, 3), "{series:?}"),
+            (ViewData::Points(l), ViewData::Points(s)) => {
+                let (l, s) = (l.markers.expect("live markers"), s.markers.expect("shared markers"));
+                assert_eq!((l.count.iter().sum::<u32>(), s.count.iter().sum::<u32>()), (8, 8), "{series:?}");
+            }
+            other => panic!("{series:?}: {other:?}"),
+        }
+    }
+}

@@ -62,6 +62,20 @@ pub struct ShareSpec {
     pub generation: u32,
 }
 
+/// The ECN series a chart draws besides [`chart_series`] on a connection that carried
+/// ECN (web/charts EventsChart, SequenceChart): none otherwise, so other links do not
+/// grow. ECE and CWR only where they are echoes (not Accurate ECN's counter bits).
+fn ecn_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'static [Series] {
+    let ecn: Vec<_> = conn.directions.iter().filter_map(|d| d.ecn).collect();
+    match chart {
+        _ if ecn.is_empty() => &[],
+        "sequence" => &[Series::Ecn],
+        "events" if ecn.iter().all(|e| e.cwr.is_some()) => &[Series::CeMarks, Series::Ece, Series::Cwr],
+        "events" => &[Series::CeMarks],
+        _ => &[],
+    }
+}
+
 /// The series each chart draws (web/charts).
 pub fn chart_series(chart: &str) -> &'static [Series] {
     match chart {
@@ -115,7 +129,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
     let mut wanted: Vec<Series> = Vec::new();
     let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt", "events"] } else { spec.charts.iter().map(String::as_str).collect() };
-    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series) {
+    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(charts.iter().flat_map(|c| ecn_series(c, conn))) {
         if !wanted.contains(s) {
             wanted.push(*s);
         }
