@@ -37,8 +37,8 @@ pub struct EcnSummary {
 /// Both directions' counts, built lazily (`Conn::ecn`), and the frame numbers of the
 /// CE-marked data segments, in capture order, for the charts (the store's rows keep
 /// the TCP flags, so ECE and CWR, but not the IP header's codepoint; store.rs
-/// `ce_frames`). Memory: 4 bytes per CE-marked data segment, never more than the
-/// connection's packets.
+/// `mark_ce_rows`). Memory: 4 bytes per CE-marked data segment here, 8 in the store,
+/// never more than the connection's packets.
 #[derive(Clone, Debug, Default)]
 pub struct EcnCounts {
     counts: [EcnSummary; 2],

@@ -64,10 +64,8 @@ pub struct ConnStore {
     /// Flag bits decided after the row was written (retransmission kinds, known
     /// only at the end of the connection: retrans_kinds.rs), as (row, bits) sorted
     /// by row; OR-ed into `flags` when rows are read.
+    /// An entry with no bits marks a CE-marked data segment ([`ConnStore::mark_ce_rows`]).
     late_flags: Vec<(u32, u32)>,
-    /// Frame numbers of the CE-marked data segments (ecn.rs), ascending: the IP
-    /// header's ECN codepoint is not in the rows, and the flag bits are all taken.
-    ce_frames: Vec<u32>,
 }
 
 /// A store being filled: the store plus the previous values its deltas refer to
@@ -160,16 +158,18 @@ impl ConnStore {
         self.late_flags.shrink_to_fit();
     }
 
-    /// Sets the CE-marked data segments' frame numbers (ecn.rs `take_ce_frames`).
-    pub(crate) fn set_ce_frames(&mut self, mut frames: Vec<u32>) {
-        frames.sort_unstable();
-        self.ce_frames = frames;
+    /// Marks rows as CE-marked data segments (ecn.rs): the IP header's ECN codepoint
+    /// is not in the rows and the flag bits are all taken, so they are kept among the
+    /// late flags as entries with no bits (which change no row's flags, and which no
+    /// other mark makes). A connection without CE marks pays nothing, and the store
+    /// (inside every connection's state while the capture is read) keeps its size.
+    pub(crate) fn mark_ce_rows(&mut self, rows: impl IntoIterator<Item = u32>) {
+        self.add_late_flags(rows.into_iter().map(|r| (r, 0)));
     }
 
-    /// Frame numbers of the CE-marked data segments, ascending (a row is CE-marked
-    /// when its `frame` is here).
-    pub fn ce_frames(&self) -> &[u32] {
-        &self.ce_frames
+    /// The CE-marked data segments' rows (capture order), ascending.
+    pub fn ce_rows(&self) -> impl Iterator<Item = u32> + '_ {
+        self.late_flags.iter().filter(|m| m.1 == 0).map(|m| m.0)
     }
 
     pub fn packet_count(&self) -> usize {
@@ -178,7 +178,7 @@ impl ConnStore {
 
     /// Heap bytes held by this store (for the memory accounting in tests/bench).
     pub fn allocated(&self) -> usize {
-        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated() + self.late_flags.capacity() * 8 + self.ce_frames.capacity() * 4
+        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated() + self.late_flags.capacity() * 8
     }
 
     /// Calls `f` for every packet row in capture order.

@@ -56,10 +56,12 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
+    // The CE-marked data segments' frame numbers (ecn.rs), put on their rows below.
+    let mut ce_frames = Vec::new();
     if let Some(mut counts) = ecn {
         let [e0, e1] = counts.summaries(offers.accecn());
         (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
-        store.set_ce_frames(counts.take_ce_frames());
+        ce_frames = counts.take_ce_frames();
     }
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls.
@@ -103,6 +105,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
     store.fill_packet_columns(&mut cols.packets, false);
+    // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
+    // the store's cap has no row.
+    store.mark_ce_rows(ce_frames.iter().filter_map(|f| cols.packets.frame.binary_search(f).ok().map(|r| r as u32)));
     // Each sender's MSS estimate, found once (a pass over every row) for the scale
     // bound and the stall and share passes below.
     let mut mss: [Option<f64>; 2] = [None; 2];

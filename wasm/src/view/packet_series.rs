@@ -174,7 +174,7 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
     store.for_each_packet(|r: &PacketRow| {
         ordered &= r.t_ns >= last_ns;
         last_ns = r.t_ns;
-        let marked = ce.marked(r.frame);
+        let marked = ce.next_row();
         for ((t, b), &s) in events.iter_mut().zip(&EVENT_SERIES) {
             // Event series keep no state (goodput's is the only one).
             if let Some(x) = event_bytes(s, r, dir, marked, &mut GoodputState::default()) {

@@ -198,7 +198,7 @@ pub fn cumulative(store: &ConnStore, series: Series, dir: u8) -> CumColumn {
     let mut goodput = GoodputState::default();
     let mut ce = CeCursor::new(store);
     store.for_each_packet(|r| {
-        let marked = ce.marked(r.frame);
+        let marked = ce.next_row();
         if let Some(bytes) = event_bytes(series, r, dir, marked, &mut goodput) {
             t.push(secs(r.t_ns));
             b.push(bytes);
@@ -214,25 +214,31 @@ pub struct GoodputState {
     highest: Option<i64>,
 }
 
-/// Which rows are CE-marked (store.rs `ce_frames`): rows come in capture order, so
-/// their frame numbers ascend and one cursor walks the marked frames alongside.
-pub struct CeCursor<'a> {
-    frames: &'a [u32],
-    next: usize,
+/// Which rows are CE-marked (store.rs `ce_rows`, ascending): one cursor walks them
+/// alongside `for_each_packet`, which gives the rows in order.
+pub struct CeCursor<I: Iterator<Item = u32>> {
+    rows: std::iter::Peekable<I>,
+    row: u32,
 }
 
-impl<'a> CeCursor<'a> {
-    pub fn new(store: &'a ConnStore) -> CeCursor<'a> {
-        CeCursor { frames: store.ce_frames(), next: 0 }
+impl<'a> CeCursor<Box<dyn Iterator<Item = u32> + 'a>> {
+    pub fn new(store: &'a ConnStore) -> Self {
+        CeCursor { rows: (Box::new(store.ce_rows()) as Box<dyn Iterator<Item = u32> + 'a>).peekable(), row: 0 }
     }
+}
 
-    /// Whether the row of frame `frame` arrived CE-marked; call with each row's frame in order.
+impl<I: Iterator<Item = u32>> CeCursor<I> {
+    /// Whether the next row arrived CE-marked: call once per row, in order.
     #[inline(always)]
-    pub fn marked(&mut self, frame: u32) -> bool {
-        while self.next < self.frames.len() && self.frames[self.next] < frame {
-            self.next += 1;
+    pub fn next_row(&mut self) -> bool {
+        let row = self.row;
+        self.row += 1;
+        let mut marked = false;
+        while let Some(&r) = self.rows.peek().filter(|&&r| r <= row) {
+            marked |= r == row;
+            self.rows.next();
         }
-        self.frames.get(self.next) == Some(&frame)
+        marked
     }
 }
 
