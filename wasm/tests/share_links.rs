@@ -100,9 +100,10 @@ fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, 
     let mut session = SnapshotSession::open(&built.bytes).expect("opens");
     let grid = session.grid().expect("answers");
     let conn = a.connections.iter().find(|c| c.id == id).expect("connection");
-    // Made without a range, a link is gridded on the page's whole-connection view
-    // (padding included): the receiver's page asks for exactly these columns.
-    assert_eq!((grid.t0, grid.t1), tcpscope_core::view::request::full_view(conn.start, conn.end));
+    // Made without a range, a link is gridded on the view the page opens on (the data
+    // view, else the whole connection, padding included): the receiver's page asks for
+    // exactly these columns.
+    assert_eq!((grid.t0, grid.t1), tcpscope_core::view::request::opening_view(conn));
     let req_of = |series| ViewRequest { generation: 1, connection: id, series, t0: grid.t0, t1: grid.t1, columns: grid.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
     // Series on one value axis share one grid (build.rs SAME_AXIS).
     let axis = |series: Series| -> Vec<Series> {

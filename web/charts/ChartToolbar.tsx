@@ -90,11 +90,11 @@ export function ChartToolbar(p: ChartToolbarProps) {
           </label>
         ))}
       </fieldset>
-      <span className="tcps-range">{rangeText}</span>
+      <span className="tcps-range" data-t0={p.range[0]} data-t1={p.range[1]}>{rangeText}</span>
       {/* Screen readers hear the range once it is still, not on every frame of a gesture. */}
       <span className="tcps-visually-hidden" aria-live="polite" data-testid="range-announcement">{announced}</span>
       <button type="button" onClick={p.onReset} disabled={!p.zoomed} title="Show the whole connection (key 0, or double-click a chart)">
-        Reset zoom
+        Whole connection
       </button>
     </div>
   );

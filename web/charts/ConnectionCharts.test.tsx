@@ -94,6 +94,21 @@ describe('ConnectionCharts', () => {
     expect(document.activeElement?.getAttribute('data-chart')).toBe('events');
   });
 
+  it('opens on the engine\'s data view; 0 shows the whole connection as a range, and the data view is null again', async () => {
+    // A data view as the engine reports one for a connection that idled (analysis/opening_view.rs).
+    const dataView: [number, number] = [summary.start + 0.1, summary.start + 0.3];
+    const onTimeRangeChange = vi.fn();
+    const el = await render({ ...data, summary: { ...summary, dataView }, onTimeRangeChange });
+    const shown = el.querySelector('.tcps-range')!;
+    expect(Number(shown.getAttribute('data-t0'))).toBeCloseTo(dataView[0], 12);
+    expect(Number(shown.getAttribute('data-t1'))).toBeCloseTo(dataView[1], 12);
+    expect(onTimeRangeChange).not.toHaveBeenCalled();
+    await key(el.querySelector('section.tcps-charts')!, '0');
+    // The whole connection is not the opening view here: reported as a range.
+    expect(onTimeRangeChange.mock.calls[0][0]).toEqual(full);
+    expect(Number(shown.getAttribute('data-t0'))).toBeCloseTo(full[0], 12);
+  });
+
   it('reports bin size, stall threshold and chart visibility changes', async () => {
     const onBinMsChange = vi.fn(), onStallMsChange = vi.fn(), onChartsChange = vi.fn();
     const el = await render({ ...data, binMs: 100, onBinMsChange, onStallMsChange, onChartsChange, charts: ['throughput', 'rtt'] });

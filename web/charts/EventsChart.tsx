@@ -9,6 +9,11 @@
 // shared scale would flatten the rare ones that matter. Each row is scaled to its own
 // largest bin in view; the tooltip (the engine's `at`) gives the exact counts and the
 // legend the connection's totals, which are the report's. This file only draws.
+//
+// On a connection that carried ECN (`direction.ecn`), three more rows: the sender's
+// CE-marked data segments, its peer's ECE echoes and its CWR answers (series ceMarks /
+// ece / cwr; docs/ANALYSIS.md "ECN per bin"); under Accurate ECN only CE (ECE and CWR
+// are counter bits there).
 
 import * as d3 from 'd3';
 import type { ConnectionSummary } from '../model/types';
@@ -23,14 +28,31 @@ import { peerOf, useSeriesAnswers, type Dir } from './useViewAnswers';
 import { binsOf, type BinsAnswer } from './ThroughputChart';
 
 export const EVENT_SERIES = ['retransmissions', 'duplicateAcks', 'zeroWindows'] as const satisfies readonly Series[];
-export type EventSeries = (typeof EVENT_SERIES)[number];
+/** The ECN rows, shown only on a connection with ECN (`eventSeries`). */
+export const ECN_EVENT_SERIES = ['ceMarks', 'ece', 'cwr'] as const satisfies readonly Series[];
+export type EventSeries = (typeof EVENT_SERIES)[number] | (typeof ECN_EVENT_SERIES)[number];
 
 /** Row label (left margin), legend name and css suffix of each kind. */
 const KINDS: Record<EventSeries, { short: string; name: string; css: string }> = {
   retransmissions: { short: 'retrans.', name: 'retransmissions', css: 'retransmissions' },
   duplicateAcks: { short: 'dup ACKs', name: 'duplicate ACKs', css: 'duplicate-acks' },
   zeroWindows: { short: 'zero win.', name: 'zero windows', css: 'zero-windows' },
+  ceMarks: { short: 'ECN CE', name: 'CE-marked data segments', css: 'ce' },
+  ece: { short: 'ECE', name: 'ECE echoes', css: 'ece' },
+  cwr: { short: 'CWR', name: 'CWR answers', css: 'cwr' },
 };
+
+/**
+ * The rows of the strip: the three Wireshark flags, and the ECN rows when the report
+ * says the connection carried ECN (ECE and CWR only where they are echoes: the report
+ * nulls them under Accurate ECN).
+ */
+export function eventSeries(summary: ConnectionSummary): EventSeries[] {
+  const ecn = summary.directions.map((d) => d.ecn).filter((e) => e != null);
+  if (ecn.length === 0) return [...EVENT_SERIES];
+  const echoes = ecn.every((e) => e.ece != null && e.cwr != null);
+  return [...EVENT_SERIES, ...(echoes ? ECN_EVENT_SERIES : (['ceMarks'] as const))];
+}
 
 const ROW_GAP = 4;
 
@@ -40,12 +62,18 @@ const ROW_GAP = 4;
  */
 export function eventTotals(summary: ConnectionSummary, direction: Dir): Record<EventSeries, number> {
   const sender = summary.directions[direction], peer = summary.directions[peerOf(direction)];
-  return { retransmissions: sender.retransmissions, duplicateAcks: peer.duplicateAcks, zeroWindows: peer.zeroWindows };
+  return {
+    retransmissions: sender.retransmissions, duplicateAcks: peer.duplicateAcks, zeroWindows: peer.zeroWindows,
+    // analysis/ecn.rs: CE and CWR are counted on the sender's segments, ECE on its peer's.
+    ceMarks: sender.ecn?.ce ?? 0, ece: peer.ecn?.ece ?? 0, cwr: sender.ecn?.cwr ?? 0,
+  };
 }
 
 export interface EventsModel {
-  /** One answer per EVENT_SERIES entry, in order. */
+  /** One answer per `series` entry, in order. */
   events: (BinsAnswer | null)[];
+  /** The rows (eventSeries); default EVENT_SERIES. */
+  series?: readonly EventSeries[];
   summary: ConnectionSummary;
   direction: Dir;
   source?: ViewSource;
@@ -56,18 +84,22 @@ export interface EventsModel {
 function describe(m: EventsModel): string {
   const totals = eventTotals(m.summary, m.direction);
   const bin = m.events.find((e) => e)?.binSeconds;
+  const ecn = (m.series ?? EVENT_SERIES).filter((s) => (ECN_EVENT_SERIES as readonly string[]).includes(s))
+    .map((s) => `${KINDS[s].name} (${formatCount(totals[s])})`);
   return `${bin ? `Per ${formatDuration(bin)} bin, ` : ''}retransmissions sent by ${directionLabel(m.summary, m.direction)}` +
     ` (${formatCount(totals.retransmissions)} in the connection), duplicate ACKs (${formatCount(totals.duplicateAcks)})` +
-    ` and zero-window advertisements (${formatCount(totals.zeroWindows)}) of its peer; each row is scaled to its largest bin in view.`;
+    ` and zero-window advertisements (${formatCount(totals.zeroWindows)}) of its peer` +
+    `${ecn.length ? `; ECN: ${ecn.join(', ')}` : ''}; each row is scaled to its largest bin in view.`;
 }
 
 /** Draw the strip into `svgEl`; pure apart from the DOM it writes. */
 export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView, onRangeChange?: (r: [number, number]) => void, hover?: HoverBus): void {
   const f = beginFrame(svgEl, { chart: 'events', title: chartTitle('Events', m.summary), view, description: describe(m) });
   drawTimeAxis(f);
-  const rowHeight = Math.max(4, (f.innerHeight - ROW_GAP * (EVENT_SERIES.length - 1)) / EVENT_SERIES.length);
+  const rows = m.series ?? EVENT_SERIES;
+  const rowHeight = Math.max(4, (f.innerHeight - ROW_GAP * (rows.length - 1)) / rows.length);
   const top = (k: number) => k * (rowHeight + ROW_GAP);
-  EVENT_SERIES.forEach((series, k) => {
+  rows.forEach((series, k) => {
     const kind = KINDS[series];
     const e = m.events[k];
     f.plot.append('rect').attr('class', 'tcps-events-row-bg').attr('y', top(k)).attr('width', f.innerWidth).attr('height', rowHeight);
@@ -96,8 +128,8 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
       .attr('data-bins', bins).attr('data-events', drawn).attr('data-max', max).attr('d', d);
   });
   const answered = m.events.filter((e): e is BinsAnswer => e !== null);
-  if (answered.length === EVENT_SERIES.length && answered.every((e) => e.bytes.every((n) => !(n > 0)))) {
-    drawEmpty(f, 'No retransmissions, duplicate ACKs or zero windows in this view');
+  if (answered.length === rows.length && answered.every((e) => e.bytes.every((n) => !(n > 0)))) {
+    drawEmpty(f, rows.length > EVENT_SERIES.length ? 'No retransmissions, duplicate ACKs, zero windows or ECN signals in this view' : 'No retransmissions, duplicate ACKs or zero windows in this view');
   } else if (answered.length === 0 && m.unanswered) {
     // E.g. a shared link, which holds no event counts; the engine's words are below the chart.
     drawEmpty(f, 'No event counts here: see the notes under the chart');
@@ -107,7 +139,7 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
     const at = m.source?.at;
     const bin = answered[0]?.binSeconds;
     if (!at || bin == null) return null;
-    const got = await Promise.all(EVENT_SERIES.map((series) =>
+    const got = await Promise.all(rows.map((series) =>
       at({ connection: m.summary.id, series, direction: m.direction, t, binSeconds: bin }).catch(() => null)));
     const first = got.find((a) => a && a.tEnd != null);
     if (!first) return null;
@@ -115,7 +147,7 @@ export function drawEvents(svgEl: SVGSVGElement, m: EventsModel, view: ChartView
       x: Math.max(0, Math.min(f.innerWidth, f.x((first.t + first.tEnd!) / 2))), y: Math.max(0, Math.min(f.innerHeight, py)),
       lines: [
         `${formatTime(first.t)} + ${formatDuration(first.tEnd! - first.t)}:`,
-        ...EVENT_SERIES.map((series, k) => `${KINDS[series].name}: ${got[k]?.bytes != null ? formatCount(got[k]!.bytes!) : '–'}`),
+        ...rows.map((series, k) => `${KINDS[series].name}: ${got[k]?.bytes != null ? formatCount(got[k]!.bytes!) : '–'}`),
       ],
     };
   };
@@ -129,17 +161,18 @@ export interface EventsChartProps extends ChartProps {
 }
 
 export function EventsChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, binMs }: EventsChartProps) {
-  const got = useSeriesAnswers(source, summary.id, direction, view, [...EVENT_SERIES], onDrawn, binMs != null ? { binSeconds: binMs / 1000 } : {});
+  const series = eventSeries(summary);
+  const got = useSeriesAnswers(source, summary.id, direction, view, series, onDrawn, binMs != null ? { binSeconds: binMs / 1000 } : {});
   const events = got.answers.map(binsOf);
   const unanswered = got.answers.some((a) => a?.error);
-  const ref = useD3((svg) => drawEvents(svg, { events, summary, direction, source, unanswered }, view, onRangeChange, hover), [got.answers, view, onRangeChange, hover]);
+  const ref = useD3((svg) => drawEvents(svg, { events, series, summary, direction, source, unanswered }, view, onRangeChange, hover), [got.answers, view, onRangeChange, hover]);
   const totals = eventTotals(summary, direction);
   return (
     <>
       <svg ref={ref} />
       <ChartMessages answers={got.answers} failure={got.failure} />
       <ul className="tcps-legend" aria-label="Events strip legend (totals of the connection)">
-        {EVENT_SERIES.map((series) => (
+        {series.map((series) => (
           <li key={series} data-series={series} data-total={totals[series]}>
             <span className={`tcps-swatch tcps-s-events-${KINDS[series].css}`} />{KINDS[series].name}: {formatCount(totals[series])}
           </li>

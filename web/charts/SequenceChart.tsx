@@ -4,7 +4,9 @@
 // and out-of-order segments as their own marks, the receiver's cumulative ACK as a
 // step line and the window edge (ACK + window) above it. The gap between the segments
 // and the window line is what the window still allows. Numbers: the view engine's
-// sequence, ack and windowEdge series (wasm/src/view/sources.rs).
+// sequence, ack and windowEdge series (wasm/src/view/sources.rs). On a connection that
+// carried ECN, the `ecn` series' markers as short vertical ticks (issue 46): a CE mark
+// above its data segment, CWR below the sender's segment, ECE below the peer's ACK.
 
 import * as d3 from 'd3';
 import { FLAG } from '../model/types';
@@ -25,12 +27,31 @@ export interface SequenceModel {
   segments: PackedPoints | null;
   ack: PackedPoints | null;
   edge: PackedPoints | null;
+  /** The `ecn` series (markers only), on a connection with ECN. */
+  ecn?: PackedPoints | null;
   summary: ConnectionSummary;
   direction: Dir;
   source?: ViewSource;
 }
 
 const RETRANSMITTED = FLAG.RETRANSMISSION | FLAG.FAST_RETRANSMISSION | FLAG.SPURIOUS_RETRANSMISSION;
+
+/** `ecn` markers' bits (wasm/src/view/sources.rs ECN_CE / ECN_ECE / ECN_CWR), the css
+ *  suffix and which way the tick points from the value (−1 up). */
+export const ECN_MARKS: [string, number, number][] = [['ce', 1, -1], ['ece', 2, 1], ['cwr', 4, 1]];
+
+/** Whether the report says the connection carried ECN (`direction.ecn`). */
+export const hasEcn = (summary: ConnectionSummary) => summary.directions.some((d) => d.ecn != null);
+
+/** One vertical tick of 6 px per marker, 2 px off the value, up (dir −1) or down. */
+function ticksPath(idx: number[], x: (k: number) => number, y: (k: number) => number, dir: number): string {
+  let d = '';
+  for (const k of idx) {
+    const px = x(k), py = y(k);
+    if (Number.isFinite(px) && Number.isFinite(py)) d += `M${px.toFixed(1)},${(py + 2 * dir).toFixed(1)}v${6 * dir}`;
+  }
+  return d;
+}
 
 /** The kinds the engine sets on retransmitted segments (docs/ANALYSIS.md "Retransmission kinds"). */
 export const RETRANSMISSION_KINDS: [string, number][] = [
@@ -85,6 +106,18 @@ export function drawSequence(
     f.plot.append('path').attr('class', 'tcps-seq-lost').attr('data-count', other.length)
       .attr('d', dotsPath(other, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]), 4));
   }
+  const em = m.ecn?.markers;
+  if (em) {
+    // data-count: markers drawn (one per pixel column at most); data-marks: the signals
+    // they stand for where each column holds one kind (the engine's column counts).
+    for (const [kind, bit, dir] of ECN_MARKS) {
+      const of: number[] = [];
+      let marks = 0;
+      for (let k = 0; k < em.t.length; k++) if (em.flags[k] & bit) { of.push(k); marks += em.count[k]; }
+      f.plot.append('path').attr('class', `tcps-ecn tcps-ecn-${kind}`).attr('data-kind', kind).attr('data-count', of.length)
+        .attr('data-marks', marks).attr('d', ticksPath(of, (k) => f.x(em.t[k]), (k) => y(em.v[k]), dir));
+    }
+  }
 
   const pick: Pick = async (t) => {
     const at = m.source?.at;
@@ -102,8 +135,9 @@ export function drawSequence(
 }
 
 export function SequenceChart({ source, summary, direction, view, onRangeChange, hover, onDrawn }: ChartProps) {
-  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ['sequence', 'ack', 'windowEdge'], onDrawn);
-  const model: SequenceModel = { segments: pointsOf(answers[0]), ack: pointsOf(answers[1]), edge: pointsOf(answers[2]), summary, direction, source };
+  const ecn = hasEcn(summary);
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ecn ? ['sequence', 'ack', 'windowEdge', 'ecn'] : ['sequence', 'ack', 'windowEdge'], onDrawn);
+  const model: SequenceModel = { segments: pointsOf(answers[0]), ack: pointsOf(answers[1]), edge: pointsOf(answers[2]), ecn: ecn ? pointsOf(answers[3]) : null, summary, direction, source };
   const ref = useD3((svg) => drawSequence(svg, model, view, onRangeChange, hover), [answers, view, onRangeChange, hover]);
   return (
     <>
@@ -119,6 +153,9 @@ export function SequenceChart({ source, summary, direction, view, onRangeChange,
         <li><span className="tcps-swatch tcps-s-seq-lost" />previous segment not captured / out of order</li>
         <li><span className="tcps-swatch tcps-s-ack" />cumulative ACK</li>
         <li><span className="tcps-swatch tcps-s-seq-window" />window edge (ACK + rwnd)</li>
+        {ecn && <li><span className="tcps-swatch tcps-s-ecn-ce" />ECN: CE mark (tick above the segment)</li>}
+        {ecn && <li><span className="tcps-swatch tcps-s-ecn-ece" />ECE echo (tick below the ACK)</li>}
+        {ecn && <li><span className="tcps-swatch tcps-s-ecn-cwr" />CWR (tick below the segment)</li>}
       </ul>
     </>
   );

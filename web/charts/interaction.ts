@@ -1,7 +1,7 @@
 // Mouse, touch and wheel interactions on a chart's time axis, shared by every chart:
 //   drag (or one-finger touch) pans, pinch or Ctrl/⌘ + wheel zooms about the pointer,
 //   a horizontal wheel/trackpad swipe pans, Shift + drag brushes a range to zoom into,
-//   double-click resets to the whole connection, and hovering shows a tooltip with the
+//   double-click shows the whole connection, and hovering shows a tooltip with the
 //   nearest point (the chart's `pick`) plus a crosshair mirrored on the other charts.
 // A plain vertical wheel is left to the page, so a stack of charts still scrolls.
 // Nothing here owns the range: every gesture calls `onRangeChange` and the next render

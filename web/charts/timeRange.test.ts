@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { clampRange, fullRange, isStackKey, MIN_SPAN, panRange, rangeForKey, sameRange, wheelZoomFactor, zoomRange } from './timeRange';
+import { clampRange, fullRange, isStackKey, MIN_SPAN, openingRange, panRange, rangeForKey, sameRange, shownRange, wheelZoomFactor, zoomRange } from './timeRange';
 import * as d3 from 'd3';
 import { beginFrame, byteTicks, drawTimeAxis, drawYAxis, wholeTicks } from './frame';
 import { formatBitrate, formatBytes } from './units';
@@ -9,6 +9,16 @@ import { newSvg } from './testUtil';
 
 describe('time range arithmetic', () => {
   const full: [number, number] = [0, 10];
+  it('opens on the engine\'s data view, kept inside the whole view; an asked range wins', () => {
+    expect(openingRange([6, 8], full)).toEqual([6, 8]);
+    expect(openingRange(null, full)).toEqual(full);
+    expect(openingRange(undefined, full)).toEqual(full);
+    // A hostile link's value: kept inside, never NaN.
+    expect(openingRange([Number.NaN, 8], full)).toEqual(full);
+    expect(openingRange([-5, 3], full)).toEqual([0, 8]);
+    expect(shownRange(null, full, [6, 8])).toEqual([6, 8]);
+    expect(shownRange([1, 2], full, [6, 8])).toEqual([1, 2]);
+  });
   it('maps the stack keys to ranges: pan a tenth (half with Shift), zoom by 1.5 about the middle, 0 resets', () => {
     const r: [number, number] = [2, 6];
     expect(rangeForKey('ArrowRight', false, r, full)).toEqual(panRange(r, 0.1, full));

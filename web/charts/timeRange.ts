@@ -16,12 +16,22 @@ export function fullRange(start: number, end: number): TimeRange {
 }
 
 /**
- * The range the charts draw: the asked one kept inside `full`, or `full` when none is
- * asked (the whole connection). A share link is gridded on it too, so the receiver
- * asks for exactly the link's columns.
+ * The range the charts open on: the engine's data view (`summary.dataView`: the data
+ * segments' span with a margin, when the connection idled for a good part of its time;
+ * wasm analysis/opening_view.rs) kept inside `full`, else `full`. Computed in Rust:
+ * this only applies it.
  */
-export function shownRange(asked: TimeRange | null, full: TimeRange): TimeRange {
-  return asked ? clampRange(asked, full) : full;
+export function openingRange(dataView: readonly [number, number] | null | undefined, full: TimeRange): TimeRange {
+  return dataView && dataView.every(Number.isFinite) ? clampRange([dataView[0], dataView[1]], full) : full;
+}
+
+/**
+ * The range the charts draw: the asked one kept inside `full`, or `opening` when none
+ * is asked (openingRange; the whole connection by default). A share link is gridded on
+ * it too, so the receiver asks for exactly the link's columns.
+ */
+export function shownRange(asked: TimeRange | null, full: TimeRange, opening: TimeRange = full): TimeRange {
+  return asked ? clampRange(asked, full) : opening;
 }
 
 /** Keep `r` inside `full`, at least MIN_SPAN wide, preserving its width where possible. */
@@ -86,8 +96,9 @@ export function sameRange(a: TimeRange | null | undefined, b: TimeRange | null |
 
 /**
  * The range a key asks for on a chart stack (the stack's and the compare view's
- * keyboard): ←/→ pan a tenth (a half with Shift), +/= zoom in, −/_ zoom out, 0 resets
- * (null). Undefined: the key is not a range key.
+ * keyboard): ←/→ pan a tenth (a half with Shift), +/= zoom in, −/_ zoom out, 0 the
+ * whole connection (null; the stack draws it as `full`, the compare view resets).
+ * Undefined: the key is not a range key.
  */
 export function rangeForKey(key: string, shift: boolean, r: TimeRange, full: TimeRange): TimeRange | null | undefined {
   const mid = (r[0] + r[1]) / 2;

@@ -6,8 +6,12 @@
 // time range, bin size, stall threshold, visible charts, direction, throughput toggles.
 //
 // Interaction: drag pans; Ctrl/⌘ + wheel or pinch zooms; Shift + drag zooms to the
-// brushed range; double-click resets. Keyboard (stack focused): ←/→ pan, +/− zoom,
-// 0 resets, 1–6 focus a chart.
+// brushed range; double-click shows the whole connection. Keyboard (stack focused):
+// ←/→ pan, +/− zoom, 0 the whole connection, 1–6 focus a chart.
+//
+// The stack opens on the connection's data (summary.dataView, computed by the engine:
+// wasm analysis/opening_view.rs) when it idled for a good part of its time; an explicit
+// range (a share link's, a URL's) is kept as asked.
 
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { ConnectionSummary } from '../model/types';
@@ -15,7 +19,7 @@ import type { ViewSource } from '../worker/viewSource';
 import type { Dir } from '../charts/useViewAnswers';
 import { CHART_IDS, type ChartId, type ChartView } from '../charts/frame';
 import { createHoverBus } from '../charts/interaction';
-import { clampRange, fullRange, isStackKey, rangeForKey, sameRange, shownRange, type TimeRange } from '../charts/timeRange';
+import { clampRange, fullRange, isStackKey, openingRange, rangeForKey, sameRange, shownRange, type TimeRange } from '../charts/timeRange';
 import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
 import { useControllable } from '../charts/useControllable';
 import { ChartToolbar, CHART_TITLES } from '../charts/ChartToolbar';
@@ -45,7 +49,7 @@ export interface ConnectionChartsProps {
   source: ViewSource;
   /** Other connections of the same capture that can be overlaid on the throughput chart (legend toggles). */
   others?: ConnectionSummary[];
-  /** Visible time range in s since the first packet of the file; null = the whole connection. */
+  /** Visible time range in s since the first packet of the file; null = the opening view (summary.dataView, else the whole connection). */
   timeRange?: TimeRange | null;
   onTimeRangeChange?: (r: TimeRange | null) => void;
   /** Throughput bin, ms; null/undefined = the connection's own (summary `binSeconds`). */
@@ -94,6 +98,8 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   // the legend toggles and the chart must see the same list.
   const others = useStableList((props.others ?? []).filter((o) => o.id !== summary.id));
   const full = useMemo(() => fullRange(summary.start, summary.end), [summary.start, summary.end]);
+  const dataView = summary.dataView;
+  const opening = useMemo(() => openingRange(dataView, full), [dataView?.[0], dataView?.[1], full]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const [direction, setDirection] = useControllable<Dir>(props.direction, summary.dataDirection, props.onDirectionChange);
   const [rangeOrNull, setRangeOrNull] = useControllable<TimeRange | null>(props.timeRange, null, props.onTimeRangeChange);
@@ -115,14 +121,15 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   // the toggle ("Wireshark's bytes in flight"), and its value is in every tooltip.
   const [pipe, setPipe] = useControllable<boolean>(props.pipe, false, props.onPipeChange);
 
-  const range = useMemo(() => shownRange(rangeOrNull, full), [rangeOrNull, full]);
+  const range = useMemo(() => shownRange(rangeOrNull, full, opening), [rangeOrNull, full, opening]);
   const rangeRef = useRef(range);
   rangeRef.current = range;
-  // The whole connection is reported as null so that URLs stay short.
+  // The opening view is reported as null so that URLs stay short; the whole connection,
+  // where it is not the opening view, is a range like any other.
   const setRange = useCallback((r: TimeRange | null) => {
-    const next = r && !sameRange(clampRange(r, full), full, (full[1] - full[0]) * 1e-9) ? clampRange(r, full) : null;
+    const next = r && !sameRange(clampRange(r, full), opening, (full[1] - full[0]) * 1e-9) ? clampRange(r, full) : null;
     if (!sameRange(next, rangeOrNull)) setRangeOrNull(next);
-  }, [full, rangeOrNull, setRangeOrNull]);
+  }, [full, opening, rangeOrNull, setRangeOrNull]);
 
   const setRangeFromGesture = useGestureRange(setRange);
 
@@ -162,7 +169,8 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
     if (!isStackKey(e)) return;
     const next = rangeForKey(e.key, e.shiftKey, rangeRef.current, full);
     let handled = true;
-    if (next !== undefined) setRange(next);
+    // 0 (null) shows the whole connection, one key from the opening view.
+    if (next !== undefined) setRange(next ?? full);
     else if (e.key >= '1' && e.key <= String(lastKey)) figures.current.get(CHART_IDS[Number(e.key) - 1])?.focus();
     else handled = false;
     if (handled) e.preventDefault();
@@ -226,13 +234,14 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   return (
     <section
       ref={containerRef} className="tcps-charts" data-theme={theme} tabIndex={0} onKeyDown={onKeyDown}
-      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 resets, 1 to ${lastKey} focus a chart.`}
+      aria-label={`Charts of connection ${summary.id}: ${directionLabel(summary, direction)}. Keys: arrows pan, plus and minus zoom, 0 shows the whole connection, 1 to ${lastKey} focus a chart.`}
     >
       {controls && (
         <ChartToolbar
           summary={summary} direction={direction} onDirection={setDirection} binMs={binMs} onBinMs={setBinMs}
           stallMs={stallMs} defaultStallMs={defaultStallMs} onStallMs={setStallMs}
-          charts={charts} onCharts={setCharts} available={available} range={range} zoomed={rangeOrNull !== null} onReset={() => setRange(null)}
+          charts={charts} onCharts={setCharts} available={available} range={range}
+          zoomed={!sameRange(range, full, (full[1] - full[0]) * 1e-9)} onReset={() => setRange(full)}
         />
       )}
       {shown.map((id) => (

@@ -10,7 +10,7 @@ import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
 import { MARGIN } from '../charts/frame';
 import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
-import { fullRange, shownRange } from '../charts/timeRange';
+import { fullRange, openingRange, shownRange } from '../charts/timeRange';
 import { flushDeferredDraws } from '../charts/useD3';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
@@ -78,7 +78,8 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
       const stored = storedView(view);
       // The range the charts draw, padding included: the link's grid is then the page's
       // own columns, and the receiver, asking for the same view, draws the same picture.
-      const [t0, t1] = shownRange(view.range, fullRange(summary.start, summary.end));
+      const full = fullRange(summary.start, summary.end);
+      const [t0, t1] = shownRange(view.range, full, openingRange(summary.dataView, full));
       const spec: ShareSpec = {
         connection: summary.id, charts: view.charts, columns: plotColumns(), name, view: stored,
         // The pipe is drawn only with #pipe=1 (InflightChart): stored only then.

@@ -74,6 +74,8 @@ export type PathInfo = Pick<Gen.ConnectionSummary, 'vantage' | 'pathRttMs' | 'pa
 export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoints' | 'handshakeSeen' | 'packets' | 'start' | 'end'> & {
   /** 0: endpoints[0] sends the data (the generated type says number). */
   dataDirection: 0 | 1;
+  /** The range the charts open on (wasm analysis/opening_view.rs; docs/ANALYSIS.md `connection.dataView`); null or missing = the whole connection (older snapshots lack it). */
+  dataView?: [number, number] | null;
   /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)); older snapshots lack it. */
   stallThresholdMs?: number;
   /** Issue 17 (handshake.rs, capture_loss.rs); older snapshots lack them. */

@@ -34,9 +34,16 @@ pub struct EcnSummary {
     pub cwr: Option<u64>,
 }
 
-/// Both directions' counts, built lazily (`Conn::ecn`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EcnCounts([EcnSummary; 2]);
+/// Both directions' counts, built lazily (`Conn::ecn`), and the frame numbers of the
+/// CE-marked data segments, in capture order, for the charts (the store's rows keep
+/// the TCP flags, so ECE and CWR, but not the IP header's codepoint; store.rs
+/// `mark_ce_rows`). Memory: 4 bytes per CE-marked data segment here, 8 in the store,
+/// never more than the connection's packets.
+#[derive(Clone, Debug, Default)]
+pub struct EcnCounts {
+    counts: [EcnSummary; 2],
+    ce_frames: Vec<u32>,
+}
 
 /// Does this segment carry any ECN signal (a codepoint, ECE, CWR or AE)?
 pub fn any_signal(seg: &TcpSegment) -> bool {
@@ -46,12 +53,16 @@ pub fn any_signal(seg: &TcpSegment) -> bool {
 impl EcnCounts {
     /// Counts `seg`, sent in direction `d`.
     pub fn add(&mut self, d: usize, seg: &TcpSegment) {
-        let s = &mut self.0[d];
+        let s = &mut self.counts[d];
         if seg.payload_len > 0 {
             match seg.ecn & 3 {
                 1 => s.ect1 += 1,
                 2 => s.ect0 += 1,
-                3 => s.ce += 1,
+                3 => {
+                    s.ce += 1;
+                    // The frame number the store's rows carry (analyzer.rs `push`).
+                    self.ce_frames.push(u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
+                }
                 _ => {}
             }
         }
@@ -67,7 +78,7 @@ impl EcnCounts {
 
     /// The report's per-direction values. `accecn`: Accurate ECN was negotiated.
     pub fn summaries(&self, accecn: bool) -> [EcnSummary; 2] {
-        self.0.map(|mut s| {
+        self.counts.map(|mut s| {
             if accecn {
                 (s.ece, s.cwr) = (None, None);
             } else {
@@ -75,5 +86,13 @@ impl EcnCounts {
             }
             s
         })
+    }
+
+    /// The frame numbers of the CE-marked data segments of both directions, in capture
+    /// order (each row's direction says whose).
+    pub fn take_ce_frames(&mut self) -> Vec<u32> {
+        let mut f = std::mem::take(&mut self.ce_frames);
+        f.shrink_to_fit();
+        f
     }
 }

@@ -24,6 +24,7 @@ pub mod flags;
 pub mod handshake;
 pub mod limits;
 pub mod one_direction;
+pub mod opening_view;
 pub mod retrans_kinds;
 pub mod round_trips;
 pub mod radio;
@@ -377,6 +378,10 @@ pub struct ConnectionSummary {
     pub packets: u64,
     pub start: f64,
     pub end: f64,
+    /// The range the charts open on, s: the data segments' span with a margin, when the
+    /// connection idled for a good part of its time (opening_view.rs); None = the whole
+    /// connection.
+    pub data_view: Option<[f64; 2]>,
     pub data_direction: u8,
     /// Where the capture was taken relative to the data sender (vantage.rs).
     pub vantage: Vantage,

@@ -64,6 +64,7 @@ pub struct ConnStore {
     /// Flag bits decided after the row was written (retransmission kinds, known
     /// only at the end of the connection: retrans_kinds.rs), as (row, bits) sorted
     /// by row; OR-ed into `flags` when rows are read.
+    /// An entry with no bits marks a CE-marked data segment ([`ConnStore::mark_ce_rows`]).
     late_flags: Vec<(u32, u32)>,
 }
 
@@ -155,6 +156,20 @@ impl ConnStore {
         self.late_flags.extend(marks);
         self.late_flags.sort_unstable_by_key(|m| m.0);
         self.late_flags.shrink_to_fit();
+    }
+
+    /// Marks rows as CE-marked data segments (ecn.rs): the IP header's ECN codepoint
+    /// is not in the rows and the flag bits are all taken, so they are kept among the
+    /// late flags as entries with no bits (which change no row's flags, and which no
+    /// other mark makes). A connection without CE marks pays nothing, and the store
+    /// (inside every connection's state while the capture is read) keeps its size.
+    pub(crate) fn mark_ce_rows(&mut self, rows: impl IntoIterator<Item = u32>) {
+        self.add_late_flags(rows.into_iter().map(|r| (r, 0)));
+    }
+
+    /// The CE-marked data segments' rows (capture order), ascending.
+    pub fn ce_rows(&self) -> impl Iterator<Item = u32> + '_ {
+        self.late_flags.iter().filter(|m| m.1 == 0).map(|m| m.0)
     }
 
     pub fn packet_count(&self) -> usize {

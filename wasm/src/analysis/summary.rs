@@ -11,7 +11,7 @@ use super::window::{self, Effective, NOT_USED};
 use super::capture_loss::CaptureLoss;
 use super::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
 use super::diagnosis_shares::KeptSpans;
-use super::{delayed_ack, diagnosis, ending, retrans_kinds, stalls, throughput, vantage};
+use super::{delayed_ack, diagnosis, ending, opening_view, retrans_kinds, stalls, throughput, vantage};
 use super::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
 use crate::decode::tcp_flags::{RST, SYN};
 
@@ -56,9 +56,12 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
-    if let Some(counts) = ecn {
+    // The CE-marked data segments' frame numbers (ecn.rs), put on their rows below.
+    let mut ce_frames = Vec::new();
+    if let Some(mut counts) = ecn {
         let [e0, e1] = counts.summaries(offers.accecn());
         (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
+        ce_frames = counts.take_ce_frames();
     }
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls.
@@ -102,6 +105,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
     store.fill_packet_columns(&mut cols.packets, false);
+    // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
+    // the store's cap has no row.
+    store.mark_ce_rows(ce_frames.iter().filter_map(|f| cols.packets.frame.binary_search(f).ok().map(|r| r as u32)));
     // Each sender's MSS estimate, found once (a pass over every row) for the scale
     // bound and the stall and share passes below.
     let mut mss: [Option<f64>; 2] = [None; 2];
@@ -159,6 +165,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let roles = ending::Roles { client, data_direction, names: &names, packets: [directions[0].packets, directions[1].packets] };
     let ending = Box::new(ending::judge(closing.as_deref(), &sides, &roles));
     let handshake = summary_handshake;
+    let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
+    // The range the charts open on (opening_view.rs), from every stored row and the stalls.
+    let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
+    let data_view = opening_view::of(&cols.packets, unstored > 0, start, end, stall_spans);
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
@@ -167,8 +177,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         handshake,
         capture_loss,
         packets,
-        start: if first_t.is_nan() { 0.0 } else { first_t },
-        end: if last_t.is_nan() { 0.0 } else { last_t },
+        start,
+        end,
+        data_view,
         data_direction,
         vantage: path.vantage,
         path_rtt_ms: path.rtt.map(|s| s * 1000.0),

@@ -41,7 +41,7 @@ const MIN_COLUMNS: u32 = 100;
 #[serde(rename_all = "camelCase", default)]
 pub struct ShareSpec {
     pub connection: u32,
-    /// View edges, s; None = the page's whole-connection view (`request::full_view`).
+    /// View edges, s; None = the view the page opens on (`request::opening_view`).
     pub t0: Option<f64>,
     pub t1: Option<f64>,
     /// Chart ids (throughput, inflight, stalls, sequence, rtt, events); empty = all.
@@ -60,6 +60,20 @@ pub struct ShareSpec {
     pub max_link_chars: usize,
     /// Generation of the engine's cache (the worker's capture generation).
     pub generation: u32,
+}
+
+/// The ECN series a chart draws besides [`chart_series`] on a connection that carried
+/// ECN (web/charts EventsChart, SequenceChart): none otherwise, so other links do not
+/// grow. ECE and CWR only where they are echoes (not Accurate ECN's counter bits).
+fn ecn_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'static [Series] {
+    let ecn: Vec<_> = conn.directions.iter().filter_map(|d| d.ecn).collect();
+    match chart {
+        _ if ecn.is_empty() => &[],
+        "sequence" => &[Series::Ecn],
+        "events" if ecn.iter().all(|e| e.cwr.is_some()) => &[Series::CeMarks, Series::Ece, Series::Cwr],
+        "events" => &[Series::CeMarks],
+        _ => &[],
+    }
 }
 
 /// The series each chart draws (web/charts).
@@ -108,14 +122,14 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     let summary = report["connections"].as_array().and_then(|a| a.iter().find(|c| c["id"].as_u64() == Some(spec.connection as u64))).cloned().ok_or("the report lacks the connection")?;
     let data_direction = summary["dataDirection"].as_u64().unwrap_or(0) as u8;
 
-    let (whole0, whole1) = request::full_view(conn.start, conn.end);
-    let probe = ViewRequest { generation: spec.generation, connection: spec.connection, series: Series::Throughput, t0: spec.t0.unwrap_or(whole0), t1: spec.t1.unwrap_or(whole1), columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: spec.direction };
+    let (open0, open1) = request::opening_view(conn);
+    let probe = ViewRequest { generation: spec.generation, connection: spec.connection, series: Series::Throughput, t0: spec.t0.unwrap_or(open0), t1: spec.t1.unwrap_or(open1), columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: spec.direction };
     let v = request::validate(&probe, conn.start, conn.end);
     // A view of zero width (a one-packet connection) still needs a grid.
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
     let mut wanted: Vec<Series> = Vec::new();
     let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt", "events"] } else { spec.charts.iter().map(String::as_str).collect() };
-    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series) {
+    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(charts.iter().flat_map(|c| ecn_series(c, conn))) {
         if !wanted.contains(s) {
             wanted.push(*s);
         }

@@ -42,10 +42,11 @@ pub const MAX_ANSWERS_PAYLOAD_BYTES: usize = 8 << 20;
 /// Longest JSON part.
 const MAX_META_BYTES: u64 = 4 << 20;
 /// Series in the order of their code in the payload (new series go at the end).
-pub const SERIES: [Series; 15] = [
+pub const SERIES: [Series; 19] = [
     Series::Throughput, Series::Goodput, Series::Wire, Series::Inflight, Series::Rwnd,
     Series::WindowLimited, Series::Rtt, Series::Sequence, Series::Stalls, Series::Ack, Series::WindowEdge,
     Series::Pipe, Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows,
+    Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn,
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -256,7 +257,7 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
         };
         let fits = match &data {
             StoredData::Rates(_) => s.is_rate(),
-            StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Pipe | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge),
+            StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Pipe | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge | Series::Ecn),
             StoredData::Intervals(_) => matches!(s, Series::WindowLimited | Series::Stalls),
             StoredData::SummaryStalls | StoredData::SummaryStallsInView { .. } => s == Series::Stalls,
         };

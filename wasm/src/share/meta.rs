@@ -202,6 +202,11 @@ pub fn summary(v: &Value) -> Result<(), String> {
         ("packets", &count),
         ("start", &time),
         ("end", &time),
+        // Links made before it lack it (null): the page then opens on the whole connection.
+        ("dataView", &nullable(&|v, p| list(v, p, 2, &time).and_then(|_| match v.as_array().map(|a| (a.len(), a[0].as_f64(), a[1].as_f64())) {
+            Some((2, Some(a), Some(b))) if a <= b => Ok(()),
+            _ => Err(fail(p, "a list of 2 times, the first not after the second")),
+        }))),
         ("dataDirection", &|v, p| number(v, p, 0.0, 1.0).and_then(|x| if x == 0.0 || x == 1.0 { Ok(()) } else { Err(fail(p, "0 or 1")) })),
         ("stallThresholdMs", &|v, p| if v.is_null() { Ok(()) } else { number(v, p, 1e-6, 1e12).map(|_| ()) }),
         ("directions", &|v, p| list(v, p, 2, &direction).and_then(|_| if v.as_array().map(Vec::len) == Some(2) { Ok(()) } else { Err(fail(p, "a list of 2")) })),

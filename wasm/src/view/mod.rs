@@ -97,7 +97,7 @@ impl ViewEngine {
     /// are thrown away, and a guess the page does not follow costs only time.
     pub fn prepare(&mut self, analysis: &Analysis, generation: u32, connection: u32) {
         let Some(conn) = analysis.connections.iter().find(|c| c.id == connection) else { return };
-        let (t0, t1) = request::full_view(conn.start, conn.end);
+        let (t0, t1) = request::opening_view(conn);
         for series in PREPARED_SERIES {
             let req = ViewRequest { generation, connection, series, t0, t1, columns: 1, bin_seconds: None, stall_threshold_ms: None, direction: None };
             self.query(analysis, &req);
@@ -125,6 +125,10 @@ impl ViewEngine {
         let (dir, cache) = (r.direction, &mut self.cache);
         notes(conn, store.packet_count(), req.series, dir, &mut r.notes);
         r.data = match req.series {
+            Series::Ece | Series::Cwr if accurate_ecn(conn) => {
+                r.notes.push(ACCURATE_ECN_NOTE.into());
+                ViewData::None
+            }
             s if s.is_rate() => {
                 let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
@@ -164,6 +168,28 @@ impl ViewEngine {
                     r.notes.push("no 802.11 radio header (radiotap or PPI) on this connection's frames".into());
                 }
                 ViewData::Wifi(wifi::answer(cache, log, conn_index, dir, &v, bin))
+            }
+            Series::Ecn => {
+                let key = Key::Packets { conn: conn_index, dir };
+                let accurate = accurate_ecn(conn);
+                if accurate {
+                    r.notes.push(ACCURATE_ECN_NOTE.into());
+                }
+                match cache.get_or_build(key, || Entry::Packets(Box::new(packet_series::build(store, dir, side_rows(conn, dir))))) {
+                    Entry::Packets(p) if accurate => {
+                        // Only the CE marks: the flags are a counter (rare; a copy per query).
+                        let mut ce = sources::MarkerColumn::default();
+                        for i in (0..p.ecn_markers.t.len()).filter(|&i| p.ecn_markers.flags[i] & sources::ECN_CE != 0) {
+                            ce.t.push(p.ecn_markers.t[i]);
+                            ce.v.push(p.ecn_markers.v[i]);
+                            ce.flags.push(sources::ECN_CE);
+                            ce.frame.push(p.ecn_markers.frame[i]);
+                        }
+                        ViewData::Points(response::Points { markers: Some(m4::markers(&ce, v.t0, v.t1, v.columns)), ..Default::default() })
+                    }
+                    Entry::Packets(p) => ViewData::Points(response::Points { markers: Some(m4::markers(&p.ecn_markers, v.t0, v.t1, v.columns)), ..Default::default() }),
+                    _ => ViewData::None,
+                }
             }
             Series::Inflight | Series::Rwnd | Series::Sequence | Series::Ack | Series::WindowEdge => {
                 let key = Key::Packets { conn: conn_index, dir };
@@ -223,6 +249,14 @@ impl ViewEngine {
         r
     }
 }
+
+/// Accurate ECN (RFC 9768) was negotiated: the report's ECE and CWR counts are None
+/// (analysis/ecn.rs), the flags being bits of a counter of CE marks.
+fn accurate_ecn(conn: &ConnectionSummary) -> bool {
+    conn.directions.iter().any(|d| d.ecn.is_some_and(|e| e.cwr.is_none()))
+}
+
+const ACCURATE_ECN_NOTE: &str = "Accurate ECN (RFC 9768) was negotiated: ECE and CWR are bits of a counter of CE marks, not echoes; only the CE marks are drawn";
 
 /// Packets of sender `dir` and of its peer (capacities for packet_series::build).
 fn side_rows(conn: &ConnectionSummary, dir: u8) -> [usize; 2] {

@@ -10,7 +10,7 @@
 
 use super::pyramid::PointColumn;
 use super::request::Series;
-use super::sources::{event_bytes, point_value, CumColumn, GoodputState, MarkerColumn};
+use super::sources::{event_bytes, point_value, CeCursor, CumColumn, GoodputState, MarkerColumn};
 use super::times::Times;
 use crate::analysis::store::{secs, PacketRow};
 use crate::analysis::ConnStore;
@@ -24,7 +24,7 @@ pub const RATE_SERIES: [Series; 3] = [Series::Throughput, Series::Wire, Series::
 /// own growing arrays, not a window into the side's times). In the same pass because
 /// each pass over the store costs ~90 ms per million packets in the browser: three more
 /// passes were a fifth of the time from the report to the charts (issue 14).
-pub const EVENT_SERIES: [Series; 3] = [Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows];
+pub const EVENT_SERIES: [Series; 6] = [Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows, Series::CeMarks, Series::Ece, Series::Cwr];
 
 /// The series of sender `dir`, and the sequence graph's markers.
 #[derive(Debug, Default)]
@@ -32,6 +32,8 @@ pub struct PacketSeries {
     pub points: Vec<(Series, PointColumn)>,
     pub rates: Vec<(Series, CumColumn)>,
     pub sequence_markers: MarkerColumn,
+    /// The `ecn` series' markers (sources.rs `push_ecn_marker`).
+    pub ecn_markers: MarkerColumn,
 }
 
 impl PacketSeries {
@@ -46,7 +48,7 @@ impl PacketSeries {
     /// Heap bytes, each time array counted once.
     pub fn bytes(&self) -> usize {
         let mut bases: Vec<(usize, usize)> = Vec::new();
-        let mut other = 24 * self.sequence_markers.t.capacity();
+        let mut other = 24 * (self.sequence_markers.t.capacity() + self.ecn_markers.t.capacity());
         for (t, rest) in self.points.iter().map(|p| (&p.1.t, p.1.bytes_besides_times())).chain(self.rates.iter().map(|r| (&r.1.t, 8 * r.1.cum.capacity()))) {
             other += rest;
             if !bases.iter().any(|b| b.0 == t.base_id()) {
@@ -161,7 +163,9 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
     });
     let mut goodput = GoodputState::default();
     let mut markers = MarkerColumn::default();
-    let mut events: [(Vec<f64>, Vec<u64>); 3] = std::array::from_fn(|_| (Vec::new(), vec![0]));
+    let mut ecn_markers = MarkerColumn::default();
+    let mut ce = CeCursor::new(store);
+    let mut events: [(Vec<f64>, Vec<u64>); EVENT_SERIES.len()] = std::array::from_fn(|_| (Vec::new(), vec![0]));
     // Whether every row's time is at or after the previous row's: then the sides'
     // times, and every series' (a subsequence of them), are sorted, and the columns
     // are made without checking it again (those scans re-read every array: a quarter
@@ -170,9 +174,10 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
     store.for_each_packet(|r: &PacketRow| {
         ordered &= r.t_ns >= last_ns;
         last_ns = r.t_ns;
+        let marked = ce.next_row();
         for ((t, b), &s) in events.iter_mut().zip(&EVENT_SERIES) {
             // Event series keep no state (goodput's is the only one).
-            if let Some(x) = event_bytes(s, r, dir, &mut GoodputState::default()) {
+            if let Some(x) = event_bytes(s, r, dir, marked, &mut GoodputState::default()) {
                 t.push(secs(r.t_ns));
                 add_event(b, x);
             }
@@ -188,12 +193,13 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
             }
         }
         for (b, &s) in rates.iter_mut().zip(&RATE_SERIES) {
-            if let Some(x) = event_bytes(s, r, dir, &mut goodput) {
+            if let Some(x) = event_bytes(s, r, dir, marked, &mut goodput) {
                 b.follow.point(side, i, rows[k]);
                 add_event(&mut b.cum, x);
             }
         }
         markers.push_sequence_marker(r, dir);
+        ecn_markers.push_ecn_marker(r, dir, marked);
     });
     let sides = sides.map(|mut s| {
         s.shrink_to_fit();
@@ -222,5 +228,6 @@ pub fn build(store: &ConnStore, dir: u8, side_rows: [usize; 2]) -> PacketSeries 
             }))
             .collect(),
         sequence_markers: markers.sorted(),
+        ecn_markers: ecn_markers.sorted(),
     }
 }

@@ -62,6 +62,18 @@ pub enum Series {
     ZeroWindows,
     /// 802.11 PHY rate and Retry share per bin (view/wifi.rs; radiotap / PPI captures).
     Wifi,
+    /// ECN events per bin for the events strip (`Bins::bytes` holds the counts; the
+    /// report's `direction.ecn`, analysis/ecn.rs): the sender's data segments that
+    /// arrived CE-marked (RFC 3168 §5), the peer's non-SYN segments with ECE (its echo,
+    /// §6.1.3) and the sender's non-SYN segments with CWR (§6.1.2). Under Accurate ECN
+    /// (RFC 9768) ECE and CWR are counter bits: no answer, a note.
+    CeMarks,
+    Ece,
+    Cwr,
+    /// The time-sequence chart's ECN markers (`Points::markers` only): the sender's
+    /// CE-marked data segments and CWR segments at their sequence number, the peer's
+    /// ECE segments at their ACK; `Markers::flags` bit 0 CE, bit 1 ECE, bit 2 CWR.
+    Ecn,
 }
 
 impl Series {
@@ -71,7 +83,7 @@ impl Series {
 
     /// Counted per bin like a rate, one per flagged packet (sources.rs `cumulative`).
     pub fn is_events(self) -> bool {
-        matches!(self, Series::Retransmissions | Series::DuplicateAcks | Series::ZeroWindows)
+        matches!(self, Series::Retransmissions | Series::DuplicateAcks | Series::ZeroWindows | Series::CeMarks | Series::Ece | Series::Cwr)
     }
 }
 
@@ -123,16 +135,20 @@ pub struct Valid {
 }
 
 /// The page's view of a whole connection: its span and 1 % of it on each side, ±0.5 ms
-/// around a connection of zero width (web/charts/timeRange.ts `fullRange`, which the
-/// charts draw). A link made without a range is gridded on it, so the receiver's page
-/// asks for exactly the link's columns and draws the sender's picture, not one
-/// re-decimated onto columns shifted by the padding.
+/// around a connection of zero width (analysis/opening_view.rs `whole_view`; the page's
+/// web/charts/timeRange.ts `fullRange`, which the charts draw). A link made without a
+/// range is gridded on it, so the receiver's page asks for exactly the link's columns
+/// and draws the sender's picture, not one re-decimated onto columns shifted by the
+/// padding.
 pub fn full_view(start: f64, end: f64) -> (f64, f64) {
-    let span = end - start;
-    if !(span > 0.0) {
-        return (start - 0.0005, start + 0.0005);
-    }
-    (start - span * 0.01, end + span * 0.01)
+    crate::analysis::opening_view::whole_view(start, end)
+}
+
+/// The view the page opens a connection on (analysis/opening_view.rs): its data with a
+/// margin when it idled for a good part of its time, else [`full_view`]. A link made
+/// without a range is gridded on it, as the page draws it.
+pub fn opening_view(conn: &crate::analysis::ConnectionSummary) -> (f64, f64) {
+    conn.data_view.map_or_else(|| full_view(conn.start, conn.end), |[t0, t1]| (t0, t1))
 }
 
 /// Validates the view edges and columns. `start`/`end`: the connection's time span,

@@ -9,7 +9,7 @@ use crate::analysis::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
 use super::times::Times;
 use crate::analysis::store::{secs, PacketRow};
 use crate::analysis::ConnStore;
-use crate::decode::tcp_flags::SYN;
+use crate::decode::tcp_flags::{CWR, ECE, SYN};
 
 /// Segments the sequence graph marks: retransmissions of any kind (Wireshark's
 /// tcp.analysis.retransmission / fast / spurious), "previous segment not captured",
@@ -139,6 +139,19 @@ impl MarkerColumn {
         }
     }
 
+    /// Adds `r` if it carries an ECN signal of sender `dir` ([`ecn_bits`]): at its
+    /// sequence number (the sender's) or its ACK (the peer's ECE).
+    pub fn push_ecn_marker(&mut self, r: &PacketRow, dir: u8, ce: bool) {
+        let bits = ecn_bits(r, dir, ce);
+        let v = if r.dir == dir { Some(r.seq as f64) } else { r.ack.map(|a| a as f64) };
+        if let (true, Some(v)) = (bits != 0, v) {
+            self.t.push(secs(r.t_ns));
+            self.v.push(v);
+            self.flags.push(bits);
+            self.frame.push(r.frame);
+        }
+    }
+
     /// Sorted by time (a stable sort: equal times keep capture order).
     pub fn sorted(self) -> MarkerColumn {
         let mut m = self;
@@ -183,8 +196,10 @@ impl CumColumn {
 pub fn cumulative(store: &ConnStore, series: Series, dir: u8) -> CumColumn {
     let (mut t, mut b): (Vec<f64>, Vec<u64>) = (Vec::new(), Vec::new());
     let mut goodput = GoodputState::default();
+    let mut ce = CeCursor::new(store);
     store.for_each_packet(|r| {
-        if let Some(bytes) = event_bytes(series, r, dir, &mut goodput) {
+        let marked = ce.next_row();
+        if let Some(bytes) = event_bytes(series, r, dir, marked, &mut goodput) {
             t.push(secs(r.t_ns));
             b.push(bytes);
         }
@@ -199,11 +214,62 @@ pub struct GoodputState {
     highest: Option<i64>,
 }
 
-/// The bytes packet `r` adds to rate series `series` of sender `dir` (see
-/// [`cumulative`]), None when it is not an event of the series. Goodput keeps its
-/// baseline in `goodput`: call it for every packet in capture order.
+/// Which rows are CE-marked (store.rs `ce_rows`, ascending): one cursor walks them
+/// alongside `for_each_packet`, which gives the rows in order.
+pub struct CeCursor<I: Iterator<Item = u32>> {
+    rows: std::iter::Peekable<I>,
+    row: u32,
+}
+
+impl<'a> CeCursor<Box<dyn Iterator<Item = u32> + 'a>> {
+    pub fn new(store: &'a ConnStore) -> Self {
+        CeCursor { rows: (Box::new(store.ce_rows()) as Box<dyn Iterator<Item = u32> + 'a>).peekable(), row: 0 }
+    }
+}
+
+impl<I: Iterator<Item = u32>> CeCursor<I> {
+    /// Whether the next row arrived CE-marked: call once per row, in order.
+    #[inline(always)]
+    pub fn next_row(&mut self) -> bool {
+        let row = self.row;
+        self.row += 1;
+        let mut marked = false;
+        while let Some(&r) = self.rows.peek().filter(|&&r| r <= row) {
+            marked |= r == row;
+            self.rows.next();
+        }
+        marked
+    }
+}
+
+/// Markers bits of the `ecn` series (`response::Markers::flags`).
+pub const ECN_CE: u32 = 1;
+pub const ECN_ECE: u32 = 2;
+pub const ECN_CWR: u32 = 4;
+
+/// The `ecn` markers bits of packet `r` for sender `dir` (see `Series::Ecn`): 0 = none.
+/// `ce`: the row is CE-marked ([`CeCursor`]). SYNs are left out as ecn.rs counts them
+/// (their ECE and CWR negotiate ECN, RFC 3168 §6.1.1).
 #[inline(always)]
-pub fn event_bytes(series: Series, r: &PacketRow, dir: u8, goodput: &mut GoodputState) -> Option<u64> {
+pub fn ecn_bits(r: &PacketRow, dir: u8, ce: bool) -> u32 {
+    if r.flags & SYN as u32 != 0 {
+        return 0;
+    }
+    if r.dir == dir {
+        (if ce && r.len > 0 { ECN_CE } else { 0 }) | (if r.flags & CWR as u32 != 0 { ECN_CWR } else { 0 })
+    } else if r.flags & ECE as u32 != 0 {
+        ECN_ECE
+    } else {
+        0
+    }
+}
+
+/// The bytes packet `r` adds to rate series `series` of sender `dir` (see
+/// [`cumulative`]), None when it is not an event of the series. `ce`: the row arrived
+/// CE-marked ([`CeCursor`]). Goodput keeps its baseline in `goodput`: call it for every
+/// packet in capture order.
+#[inline(always)]
+pub fn event_bytes(series: Series, r: &PacketRow, dir: u8, ce: bool, goodput: &mut GoodputState) -> Option<u64> {
     match series {
         Series::Throughput if r.dir == dir && r.len > 0 => Some(r.len as u64),
         Series::Wire if r.dir == dir => Some(r.wire_len as u64),
@@ -212,6 +278,10 @@ pub fn event_bytes(series: Series, r: &PacketRow, dir: u8, goodput: &mut Goodput
         Series::Retransmissions if r.dir == dir && r.flags & fb::ANY_RETRANSMISSION != 0 => Some(1),
         Series::DuplicateAcks if r.dir != dir && r.flags & fb::DUPLICATE_ACK != 0 => Some(1),
         Series::ZeroWindows if r.dir != dir && r.flags & fb::ZERO_WINDOW != 0 => Some(1),
+        // ECN (analysis/ecn.rs counts the same segments: `direction.ecn`).
+        Series::CeMarks if ecn_bits(r, dir, ce) & ECN_CE != 0 => Some(1),
+        Series::Ece if ecn_bits(r, dir, ce) & ECN_ECE != 0 => Some(1),
+        Series::Cwr if ecn_bits(r, dir, ce) & ECN_CWR != 0 => Some(1),
         Series::Goodput if r.dir != dir => match (r.ack, goodput.highest) {
             (Some(a), None) => {
                 goodput.highest = Some(a);

@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -344,7 +344,13 @@ handshake: Handshake,
  * Bytes the receivers acknowledged that the capture never saw, both directions
  * (capture_loss.rs).
  */
-captureLoss: CaptureLoss, packets: number, start: number, end: number, dataDirection: number, 
+captureLoss: CaptureLoss, packets: number, start: number, end: number, 
+/**
+ * The range the charts open on, s: the data segments' span with a margin, when the
+ * connection idled for a good part of its time (opening_view.rs); None = the whole
+ * connection.
+ */
+dataView: [number, number] | null, dataDirection: number, 
 /**
  * Where the capture was taken relative to the data sender (vantage.rs).
  */
