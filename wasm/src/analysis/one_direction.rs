@@ -110,6 +110,11 @@ pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection
         let acks_missing = me.payload && me.data.1 - me.data.0 > MORE_THAN_AN_INITIAL_WINDOW && !clocked();
         match (peer_packets, data_missing, acks_missing) {
             (0, true, _) | (0, _, true) => Some(Missing::Everything),
+            // Data sent and not one packet back, however little: no ACK, window or RTT
+            // to judge anything by (issue 39: six re-sends of one segment to a peer
+            // that never answered read "Loss limited this flow: 1 tail loss probe and 4
+            // retransmission timeouts", which a dead peer or a one-way tap look like too).
+            (0, _, _) if me.payload => Some(Missing::Everything),
             (_, true, _) => Some(Missing::Data { acked }),
             (_, _, true) => Some(Missing::Acks),
             _ => None,
@@ -131,6 +136,12 @@ pub fn text(conn: &ConnectionSummary, od: OneDirection) -> String {
     let s = |k: u64| if k == 1 { "" } else { "s" };
     let why = "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)";
     let head = match od.missing {
+        Missing::Everything if ds.retransmissions > 0 => format!(
+            "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back, and {from} re-sent its data {} time{} as if nothing arrived: {to} was down or unreachable, or its packets took another path {why}.",
+            s(n),
+            ds.retransmissions,
+            s(ds.retransmissions)
+        ),
         Missing::Everything => format!("Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back {why}.", s(n)),
         Missing::Acks => format!(
             "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}; of {to}'s {m} packet{}, none acknowledged that data while it was sent {why}.",
