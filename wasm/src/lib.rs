@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod decode;
 pub mod error;
+pub mod fxhash;
 pub mod inflate;
 pub mod report;
 pub mod session;

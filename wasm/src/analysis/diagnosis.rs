@@ -501,10 +501,7 @@ fn rtt_queueing(f: &Facts) -> bool {
 /// Share of the data direction's ECN-capable data segments that arrived CE-marked.
 fn ce_share(conn: &ConnectionSummary) -> f64 {
     let d = conn.data_direction.min(1) as usize;
-    conn.directions[d].ecn.map_or(0.0, |e| {
-        let capable = e.ect0 + e.ect1 + e.ce;
-        if capable == 0 { 0.0 } else { e.ce as f64 / capable as f64 }
-    })
+    conn.directions[d].ecn.map_or(0.0, |e| e.ce_share())
 }
 
 /// CE-marked share of the ECN-capable data from which a queue is taken as shown.
@@ -573,12 +570,11 @@ fn ecn_text(conn: &ConnectionSummary) -> Option<String> {
     }
     let mut parts = Vec::new();
     if data.ce > 0 {
-        let marked = data.ect0 + data.ect1 + data.ce;
         parts.push(format!(
             "{} of {} ECN-capable data segments arrived marked Congestion Experienced ({})",
             data.ce,
-            marked,
-            format_percent_fine(data.ce as f64 / marked.max(1) as f64)
+            data.capable(),
+            format_percent_fine(data.ce_share())
         ));
     }
     if echoes > 0 {

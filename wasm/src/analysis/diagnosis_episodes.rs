@@ -82,7 +82,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
     if path_rtt > 0.0 {
         out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
-    out.extend(slow_bursts(conn, packets, path_rtt, &round_trips(conn, rtt, tick)));
+    out.extend(slow_bursts(conn, packets, path_rtt, rtt, tick));
     // Keep the most telling (a period of slow bursts says more than one of its
     // spikes), then list them in time order.
     out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
@@ -322,7 +322,10 @@ fn round_trips(conn: &ConnectionSummary, samples: &dyn RttSource, tick: f64) -> 
     out
 }
 
-fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, round_trips: &[(f64, f64)]) -> Vec<Episode> {
+/// `samples`, `tick`: the RTT samples and clock, read (`round_trips`) only when a run
+/// without re-sends must be checked against them — most connections have none.
+fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
+    let trips = std::cell::OnceCell::new();
     let d = conn.data_direction.min(1);
     let mut idle_after: Vec<u32> = conn.directions[d as usize]
         .stalls
@@ -397,11 +400,14 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, round
         // path): some round trip during the run at least twice the path's and a
         // millisecond above it (µs paths jitter by their own size). Without
         // retransmissions and without that, nothing is claimed.
-        let (a, b) = (run[0].start, run[run.len() - 1].end);
-        let from = round_trips.partition_point(|&(t, _)| t < a);
-        let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
-        let slowed = path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown);
-        if run.iter().all(|b| b.retransmissions == 0) && !slowed {
+        let slowed = || {
+            let (a, b) = (run[0].start, run[run.len() - 1].end);
+            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| round_trips(conn, samples, tick));
+            let from = round_trips.partition_point(|&(t, _)| t < a);
+            let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
+            path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown)
+        };
+        if run.iter().all(|b| b.retransmissions == 0) && !slowed() {
             i = j + 1;
             continue;
         }

@@ -37,7 +37,7 @@
 
 use super::columns::{flag_bits, PacketColumns};
 use super::sender_view::sender_view;
-use super::stalls::{is_data_segment, window_tolerance_lagged, SenderFacts};
+use super::stalls::{is_data_segment, reordered, window_tolerance_lagged, SenderFacts};
 use super::{Stall, StallCause};
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
@@ -242,8 +242,7 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
         let (seq, len) = (cols.seq[i], cols.len[i] as f64);
         // Below the highest sequence sent: a re-send, unless the analyzer found it an
         // original overtaken on the way (Wireshark's out-of-order), which no loss sent.
-        let overtaken = cols.flags[i] & (flag_bits::OUT_OF_ORDER | flag_bits::ANY_RETRANSMISSION) == flag_bits::OUT_OF_ORDER;
-        let resent = (seq < high && !overtaken) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
+        let resent = (seq < high && !reordered(cols.flags[i])) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
         // Close the interval that this segment ends.
         if let Some((t0, state, blocked)) = open.take() {
             let state = match state {

@@ -34,6 +34,18 @@ pub struct EcnSummary {
     pub cwr: Option<u64>,
 }
 
+impl EcnSummary {
+    /// Data segments that arrived ECN-capable, marked or not (ECT(0), ECT(1) or CE).
+    pub fn capable(&self) -> u64 {
+        self.ect0 + self.ect1 + self.ce
+    }
+
+    /// Share of the ECN-capable data segments that arrived marked CE; 0 without any.
+    pub fn ce_share(&self) -> f64 {
+        if self.capable() == 0 { 0.0 } else { self.ce as f64 / self.capable() as f64 }
+    }
+}
+
 /// Both directions' counts, built lazily (`Conn::ecn`), and the frame numbers of the
 /// CE-marked data segments, in capture order, for the charts (the store's rows keep
 /// the TCP flags, so ECE and CWR, but not the IP header's codepoint; store.rs

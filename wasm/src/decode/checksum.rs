@@ -21,8 +21,9 @@
 //!   sends, corruption a few.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::net::IpAddr;
+
+use crate::fxhash::FxBuild;
 
 /// What a frame's TCP checksum showed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,43 +107,12 @@ pub fn verify(segment: &[u8], src: IpAddr, dst: IpAddr, whole: bool) -> Checksum
 /// and a `Bad` frame from any other is analysed, as without evidence.
 pub const MAX_SOURCES: usize = 65_536;
 
-/// A multiply-rotate hash (as FxHash) of an address: looked up for every verified
-/// frame, where SipHash cost more than the lookup (keys come from a capture file, not
-/// an adversary choosing collisions; a collision only slows a lookup).
-#[derive(Default)]
-pub struct AddressHasher(u64);
-
-impl Hasher for AddressHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Per source address, how many of its frames passed and how many failed (`Bad`), over
 /// the frames decoded so far — which, as the session holds packets to sort them by time
 /// (analysis/timeline.rs), includes the reordering window after the frame judged.
 #[derive(Debug, Default)]
 pub struct ChecksumEvidence {
-    by_source: HashMap<IpAddr, (u32, u32), BuildHasherDefault<AddressHasher>>,
+    by_source: HashMap<IpAddr, (u32, u32), FxBuild>,
     /// Frames judged corrupt (`is_corrupt` true).
     pub corrupt: u64,
 }
