@@ -25,6 +25,11 @@ const DUPLICATE_FRAMES = new Map([['tcpdump__pptp', 8]]);
 // dissecting those frames there and flags no duplicate ACK (wasm/tests/conformance.rs CUT_SACK).
 const CUT_SACK = new Set(['rx-ipv6-loss']);
 
+// Segments tshark calls retransmissions that the sender's IPv4 numbering and the clock show
+// were originals overtaken on the way (wasm/tests/conformance.rs OVERTAKEN_FIN): per
+// capture and direction, how many fewer tcpscope counts.
+const OVERTAKEN = new Map([['pcap-parser__err-buffertoosmall', { 'B->A': 1 }]]);
+
 function pairs(captureDir, oracleDir) {
   return readdirSync(captureDir)
     .filter((f) => /\.pcap(ng)?$/.test(f))
@@ -62,7 +67,8 @@ function compare(stem, file, oracle) {
       if (rw.window_scale_factors_seen.length === 1) assert.equal(multiplier(ours), rw.window_scale_factors_seen[0], `${where}: scale`);
       assert.equal(ours.zeroWindows, theirs.analysis_counts.zero_window, `${where}: zero windows`);
       if (!CUT_SACK.has(stem)) assert.equal(ours.duplicateAcks, theirs.analysis_counts.duplicate_ack, `${where}: duplicate ACKs`);
-      assert.ok(ours.retransmissions >= theirs.analysis_counts.retransmission, `${where}: retransmissions ≥ tshark's`);
+      const overtaken = OVERTAKEN.get(stem)?.[name] ?? 0;
+      assert.ok(ours.retransmissions + overtaken >= theirs.analysis_counts.retransmission, `${where}: retransmissions ≥ tshark's`);
     });
   }
 }

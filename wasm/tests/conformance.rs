@@ -29,6 +29,14 @@ use tcpscope_core::session::analyze_bytes;
 const SACK_IN_FLIGHT: &str = "SACK in use: tshark 4.0 subtracts SACKed bytes from bytes in flight; tcpscope \
      reports SND.NXT - SND.UNA as DESIGN.md defines (see chrissanders__tcp_dupack)";
 
+/// A FIN overtaken by the ACK sent after it, both stamped 0.592806 s.
+const OVERTAKEN_FIN: &str = "frame 26, the server's FIN (IPv4 ID 0x0ecc), arrives after frame 25 \
+     (ID 0x0ecd, its ACK of the client's FIN, same timestamp): the server numbered the FIN first, so \
+     it was sent first and overtaken on the way (tshark -e ip.id). tshark calls it a retransmission \
+     (it fills the hole frame 25 flagged); it filled that hole 0 µs after it opened, on a 104 ms \
+     path, before the server could have heard of any loss, so tcpscope calls it out of order \
+     (analyzer.rs reclassify_out_of_order)";
+
 /// Why tshark finds no duplicate ACK or window update on an IPv6 capture at snaplen 96.
 const CUT_SACK: &str = "IPv6 at snaplen 96 (rx-ipv6-loss.pcap): 1,403 of the receiver's ACKs end inside \
      their SACK option (frame.len 114, caplen 96). tshark 4.0 stops dissecting such a frame at the \
@@ -44,6 +52,14 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
          bytes in flight; DESIGN.md defines in flight as highest seq sent - cumulative ACK \
          (SND.NXT - SND.UNA), the quantity the receive window bounds (RFC 9293 §3.8.6), so \
          SACKed bytes still count: 15049 - 1 = 15048 vs tshark's 15048 - 9576 = 5472",
+    ),
+    (
+        "pcap-parser__err-buffertoosmall", 0, "B->A", "out_of_order",
+        OVERTAKEN_FIN,
+    ),
+    (
+        "pcap-parser__err-buffertoosmall", 0, "B->A", "retransmission (>=)",
+        OVERTAKEN_FIN,
     ),
     (
         "MALFORMED_bad_record_caplen__ssh", 0, "*", "stream count",

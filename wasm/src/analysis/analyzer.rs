@@ -375,7 +375,12 @@ impl Conn {
                         segment,
                         source_last,
                     };
-                    (resend_shape, resends_unseen) = ids.resends_unseen(&arrival);
+                    // At the sender's own host every datagram it sends passes the
+                    // capture point: a number skipped there went to another connection
+                    // (one counter for all of a host's datagrams), never to the path.
+                    if !captured_at_host(&self.handshake, self.min_turn, d) {
+                        (resend_shape, resends_unseen) = ids.resends_unseen(&arrival);
+                    }
                 }
                 // Evidence of a loss behind a skip (datagram_ids.rs `told`): a re-send, seen
                 // as one or proven by the numbering, or a hole the receiver still lacks (a
@@ -646,6 +651,28 @@ impl Conn {
     }
 }
 
+/// Whether the capture so far looks taken at end `d`'s host (vantage.rs's rule, on
+/// what is known mid-capture): the turn through `d` (its shortest answer to the other
+/// end's segments, or its half of the handshake) at most a tenth of the whole round
+/// trip, both turns measured.
+fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize) -> bool {
+    let half = |from: Option<i64>, to: Option<i64>| from.zip(to).map(|(a, b)| b - a).filter(|&ns| ns >= 0);
+    let c = (hs.client_dir & 1) as usize;
+    // SYN → SYN/ACK is the turn through the server, SYN/ACK → ACK through the client.
+    let hs_turn = |e: usize| if e == c { half(hs.syn_ack, hs.ack) } else { half(hs.syn, hs.syn_ack) };
+    let turn = |e: usize| {
+        let sampled = (min_turn[e] > 0).then_some(min_turn[e]);
+        match (sampled, hs_turn(e)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    };
+    match (turn(d), turn(1 - d)) {
+        (Some(mine), Some(other)) => other > 0 && mine * 10 <= mine + other,
+        _ => false,
+    }
+}
+
 /// An RTT sample `ns` of a segment that end `d` answered (capture → d → capture).
 fn note_turn(min_turn: &mut [i64; 2], d: usize, ns: i64) {
     if ns > 0 && (min_turn[d] == 0 || ns < min_turn[d]) {
@@ -706,8 +733,16 @@ fn reclassify_out_of_order(f: u32, filled_gap_after_ns: Option<i64>, rtt_ns: Opt
         (Some(after), Some(rtt)) => after.saturating_mul(2) >= rtt,
         (Some(_), None) => false,
     };
+    // And the converse, by the same clock: Wireshark calls a segment that fills a hole
+    // after two duplicate ACKs a fast retransmission (packet-tcp.c), but one that fills
+    // it within half a round trip of its opening left the sender before the sender could
+    // have heard of the hole: an original overtaken on the way (a receiver-side capture
+    // of reordering by three segments; the sender's kernel counts no retransmission).
+    let overtaken = id_step == IdStep::Unknown && matches!((filled_gap_after_ns, rtt_ns), (Some(after), Some(rtt)) if after.saturating_mul(2) < rtt);
     if f & fb::OUT_OF_ORDER != 0 && retransmitted {
         (f & !fb::OUT_OF_ORDER) | fb::RETRANSMISSION
+    } else if f & fb::ANY_RETRANSMISSION != 0 && overtaken {
+        (f & !fb::ANY_RETRANSMISSION) | fb::OUT_OF_ORDER
     } else {
         f
     }

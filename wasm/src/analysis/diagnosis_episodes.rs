@@ -68,15 +68,24 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
                 start: a,
                 end: b,
                 kind: "outage",
-                text: format!(
-                    "Nothing got through for {} during {}–{}: {}.",
-                    format_duration(b - a),
-                    format_timestamp(a),
-                    format_timestamp(b),
-                    timers_words(stalls, packets, a, b, n)
-                ),
+                text: outage_words(conn, packets, a, b, &timers_words(stalls, packets, a, b, n)),
             });
         }
+    }
+    let receiver = &conn.endpoints[1 - d as usize];
+    for (a, b, n) in super::receiver_silent::silent_runs(stalls) {
+        out.push(Episode {
+            start: a,
+            end: b,
+            kind: "outage",
+            text: format!(
+                "{receiver} stopped answering for {} during {}–{}: the sender's timer re-sent {} and the re-sends reached the capture point on the receiver's side, not one acknowledged (a stopped host or stack, not loss on the path).",
+                format_duration(b - a),
+                format_timestamp(a),
+                format_timestamp(b),
+                plural(n as u64, "time")
+            ),
+        });
     }
     out.extend(periodic_holds(stalls, sh.active, tick));
     if path_rtt > 0.0 {
@@ -89,6 +98,37 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
     out.truncate(MAX_EPISODES);
     out.sort_by(|a, b| a.start.total_cmp(&b.start));
     out
+}
+
+/// What an outage says depends on what the capture saw of the receiver during it. A
+/// receiver that is alive answers every segment that reaches it, a duplicate or out of
+/// its window with an ACK (RFC 9293 §3.10.7.4; RFC 5681 §4.2): the re-sends were lost on
+/// the way only if it kept talking (duplicate ACKs, its own data) without ACKing them.
+/// A receiver that sent nothing at all while the sender's timer re-sent: at a capture on
+/// the receiver's side the re-sends were seen arriving, so the receiver itself stopped
+/// answering (its host or its stack, not the path); elsewhere the capture cannot tell
+/// the data lost from the receiver gone, and says so.
+fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, timers: &str) -> String {
+    let d = conn.data_direction.min(1);
+    let receiver_silent = receiver_silent(conn, packets, a, b);
+    let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
+    let receiver = &conn.endpoints[1 - d as usize];
+    match (receiver_silent, conn.vantage) {
+        // Seen arriving at the receiver's side: re-sends under 0.5 s old may still be
+        // awaiting their (delayed) ACK (receiver_silent.rs re-labels longer silences).
+        (true, super::Vantage::Receiver) => format!("Nothing was acknowledged for {span}: {timers}."),
+        (true, _) => format!(
+            "No answer came back for {span}: {timers}, none acknowledged and nothing at all from {receiver} (the re-sends were lost on the way or the receiver stopped answering; a capture at the receiver would tell which)."
+        ),
+        (false, _) => format!("Nothing got through for {span}: {timers}."),
+    }
+}
+
+/// The data's receiver sent not one packet in (a, b].
+pub fn receiver_silent(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64) -> bool {
+    let d = conn.data_direction.min(1);
+    let (from, to) = (packets.t.partition_point(|&t| t <= a), packets.t.partition_point(|&t| t <= b));
+    !(from..to).any(|i| packets.dir[i] != d)
 }
 
 /// Which episodes the headline names first: lower is more telling.

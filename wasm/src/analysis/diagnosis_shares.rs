@@ -173,6 +173,54 @@ fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
     }
 }
 
+/// Rows of direction `dir` flagged "previous segment not captured" (LOST_SEGMENT, not
+/// capture loss) whose hole was filled entirely by originals that arrived late
+/// (`stalls::reordered`: Wireshark's out-of-order, no re-send): the network reordered
+/// those segments and lost none (RFC 4653 §1: reordering makes a receiver send the
+/// duplicate ACKs of a loss). A hole any re-send filled stays a loss. One pass, in
+/// capture order (the holes' bytes are the capture's); sorted row indices.
+pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut high = f64::NEG_INFINITY;
+    // Open holes: (row of the segment after the hole, hole start, hole end, bytes
+    // still missing, a re-send fell in it).
+    let mut open: Vec<(usize, f64, f64, f64, bool)> = Vec::new();
+    for i in 0..cols.t.len() {
+        if cols.dir[i] != dir || !is_data_segment(cols, i, dir) {
+            continue;
+        }
+        let (seq, end, flags) = (cols.seq[i], cols.seq[i] + cols.len[i] as f64, cols.flags[i]);
+        if flags & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT && high.is_finite() && seq > high {
+            // A bounded list: a capture of endless holes keeps its last 64 open.
+            if open.len() == 64 {
+                open.remove(0);
+            }
+            open.push((i, high, seq, seq - high, false));
+        } else if end <= high || seq < high {
+            let late_original = reordered(flags);
+            open.retain_mut(|h| {
+                let covered = (end.min(h.2) - seq.max(h.1)).max(0.0);
+                if covered > 0.0 {
+                    h.3 -= covered;
+                    h.4 |= !late_original;
+                }
+                if h.3 <= 0.0 {
+                    if !h.4 {
+                        out.push(h.0);
+                    }
+                    return false;
+                }
+                true
+            });
+        }
+        if end > high {
+            high = end;
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
 /// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
 /// from the same pass (see [`window_limited_spans`]).
 pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
@@ -201,6 +249,12 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
     let mut idle_seen = false; // peer acknowledged everything during the open interval
     let mut loss_seen = false; // duplicate ACKs during the open interval
     let mut last_data_t = f64::NEG_INFINITY;
+    // Holes the network only reordered (see `holes_filled_by_reordering`), and the end
+    // of the one still open: the peer's duplicate ACKs until it is filled are the
+    // reordering's, not a loss being detected.
+    let reorder_holes = holes_filled_by_reordering(cols, dir);
+    let mut reorder_pending: Option<f64> = None;
+    let mut needless_unanswered = 0u32;
     // During the open interval: when the peer had acknowledged everything, and when
     // its next payload (a request) came.
     let (mut acked_at, mut request_at): (Option<f64>, Option<f64>) = (None, None);
@@ -231,7 +285,15 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
             if idle_seen && cols.len[i] > 0 && request_at.is_none() {
                 request_at = Some(t);
             }
-            if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 {
+            if reorder_pending.is_some_and(|end| peer_ack >= end) {
+                reorder_pending = None;
+            }
+            // A receiver answers each duplicate segment at once with a duplicate ACK
+            // (RFC 5681 §4.2; with its D-SACK block, RFC 2883 §4): one per needless
+            // re-send reports that duplicate, not a loss.
+            if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && needless_unanswered > 0 {
+                needless_unanswered -= 1;
+            } else if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && reorder_pending.is_none() {
                 loss_seen = true;
             }
             continue;
@@ -243,11 +305,20 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
         // Below the highest sequence sent: a re-send, unless the analyzer found it an
         // original overtaken on the way (Wireshark's out-of-order), which no loss sent.
         let resent = (seq < high && !reordered(cols.flags[i])) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
+        // A needless re-send (D-SACK or Eifel evidence, retrans_kinds.rs) repaired no
+        // loss: the original had arrived (a reordering, or an ACK late on its way), and
+        // the sender undoes the window it gave up (RFC 2883 §5, RFC 3708, RFC 4015;
+        // Linux `tcp_try_undo_dsack`). It is counted as a re-send, not as loss time.
+        let needless = cols.flags[i] & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0;
+        let lossy_resend = resent && !needless;
+        if resent && needless {
+            needless_unanswered += 1;
+        }
         // Close the interval that this segment ends.
         if let Some((t0, state, blocked)) = open.take() {
             let state = match state {
                 State::Stalled(_) | State::Loss => state,
-                _ if loss_seen || resent => State::Loss,
+                _ if loss_seen || lossy_resend => State::Loss,
                 // The peer's next request came promptly once it had everything: a
                 // round trip of request/response, not an idle application.
                 State::Other if idle_seen && request_at.is_some_and(|r| r - acked_at.unwrap_or(r) < 0.5 * (t - t0)) => {
@@ -314,8 +385,13 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
             high = seq + len;
         }
         // A hole the capture dropped (capture_loss.rs) is not loss on the path.
-        let path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
-        if (resent || path_hole) && recover.is_none() {
+        // Nor is one that an overtaken original filled: the network reordered it.
+        let mut path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
+        if path_hole && reorder_holes.binary_search(&i).is_ok() {
+            path_hole = false;
+            reorder_pending = Some(reorder_pending.map_or(seq, |e: f64| e.max(seq)));
+        }
+        if (lossy_resend || path_hole) && recover.is_none() {
             recover = Some(high);
         }
         let flight = match cols.in_flight[i] {

@@ -13,6 +13,7 @@ pub(crate) mod datagram_ids;
 pub mod delayed_ack;
 pub mod delivered;
 pub mod unseen_timeout;
+pub mod receiver_silent;
 pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_episodes;

@@ -78,17 +78,6 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
         // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
         // after them for the stall causes (unseen_timeout.rs).
-        if let Some(ids) = side.ids.take() {
-            let (unseen, marks) = ids.finish();
-            directions[d].unseen_datagrams = unseen;
-            store.add_late_flags(marks);
-        }
-        // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
-        if let Some(clock) = side.clock.take() {
-            store.add_late_flags(clock.finish());
-        }
-        let Some(tracker) = side.kinds.take() else { continue };
-        let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
         // Whether the capture is at direction d's sender (vantage.rs names it for the data
         // direction; the other direction's sender is the data receiver).
         let at_sender = match path.vantage {
@@ -96,6 +85,25 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             Vantage::Receiver => d != data_direction as usize,
             _ => false,
         };
+        if let Some(ids) = side.ids.take() {
+            let (unseen, marks) = ids.finish();
+            // At the sender's own host every datagram it sends is captured (unless the
+            // capture dropped it, which capture_loss.rs counts): a skipped number went
+            // to another connection of the host (one counter for all its datagrams,
+            // RFC 6864 §4 allows it), never lost before the capture point.
+            if at_sender {
+                directions[d].unseen_datagrams = unseen.map(|_| 0);
+            } else {
+                directions[d].unseen_datagrams = unseen;
+                store.add_late_flags(marks);
+            }
+        }
+        // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
+        if let Some(clock) = side.clock.take() {
+            store.add_late_flags(clock.finish());
+        }
+        let Some(tracker) = side.kinds.take() else { continue };
+        let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
         let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
         retrans_kinds::apply(&mut directions[d], kinds);
         store.add_late_flags(marks);
@@ -143,6 +151,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
             let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], ds.unseen_datagrams.is_some(), m, scale_known[d]);
             (ds.stalls, facts[d]) = (found, Some(f));
+            // Re-sends a receiver-side capture saw arrive and the receiver never
+            // answered: the receiver stopped, not the path (receiver_silent.rs).
+            super::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, last_t);
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
