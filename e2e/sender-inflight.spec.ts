@@ -16,7 +16,7 @@ test('a receiver-side capture draws the sender\'s in flight, labelled as an esti
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
   const chart = page.locator('figure[data-chart="inflight"]');
   // ± 28,960 B: the bound nine points in ten keep (wasm/tests/sender_inflight.rs).
-  await expect(chart.getByTestId('sender-inflight-label')).toHaveText("sender's in flight (estimate ± 28.3 KiB)");
+  await expect(chart.getByTestId('sender-inflight-label')).toHaveText("sender's in flight (estimate ± 28 KiB)");
   await expect(chart.locator('path.tcps-sender-estimate')).toHaveCount(1);
   expect(Number(await chart.locator('path.tcps-sender-estimate').getAttribute('data-points'))).toBeGreaterThan(100);
   // The capture point's value is still there, as a faint line with its own legend entry.
