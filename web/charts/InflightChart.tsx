@@ -4,12 +4,16 @@
 // the diagnosis's receive-window share adds up), and marks where the peer advertised
 // a zero window. Optionally a second line: the SACK-adjusted pipe (RFC 6675 §2, what
 // Wireshark calls tcp.analysis.bytes_in_flight), series "pipe". Dashed window with a
-// note when the scale is unknown. All numbers are the view engine's answers (M4 per
-// pixel column, wasm/src/view); this file draws.
+// note when the scale is unknown. At a receiver-side capture the in-flight line is the
+// sender's bytes in flight as the engine estimates them (series "senderInflight",
+// wasm/src/analysis/sender_flight.rs), labelled with its error bound; the capture
+// point's own value (what the receiver had not yet acknowledged) stays as a faint line
+// and in the tooltip. All numbers are the view engine's answers (M4 per pixel column,
+// wasm/src/view); this file draws.
 
 import * as d3 from 'd3';
 import type { ViewAnswer, PackedPoints } from '../worker/viewAnswer';
-import type { ConnectionSummary } from '../model/types';
+import { pathInfo, type ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, yTickCount, type ChartView } from './frame';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
@@ -28,12 +32,23 @@ export interface InflightModel {
   limited: IntervalAnswer | null;
   /** The SACK-adjusted pipe, when the line is shown. */
   pipe?: PackedPoints | null;
+  /** The sender's in flight estimated at a receiver-side capture, and its bound (B). */
+  estimate?: PackedPoints | null;
+  estimateBound?: number | null;
   summary: ConnectionSummary;
   direction: Dir;
   source?: ViewSource;
 }
 
 export const pointsOf = (a: ViewAnswer | null | undefined): PackedPoints | null => (a && a.kind === 'points' ? a : null);
+
+/** Whether the chart draws the sender's estimated in flight: a receiver-side capture, its data direction. */
+export const estimatesSender = (summary: ConnectionSummary, direction: Dir): boolean =>
+  pathInfo(summary)?.vantage === 'receiver' && direction === summary.dataDirection;
+
+/** The estimate's legend words, its bound formatted (the engine's number). */
+export const estimateLabel = (bound: number | null | undefined): string =>
+  bound != null ? `sender's in flight (estimate ± ${formatBytes(bound)})` : "sender's in flight (estimate; no bound without TCP timestamps)";
 
 export function drawInflight(
   svgEl: SVGSVGElement, m: InflightModel, view: ChartView, mode: InflightMode = 'dots',
@@ -48,9 +63,10 @@ export function drawInflight(
       (s.maxBytesInFlight != null ? ` (max ${formatBytes(s.maxBytesInFlight)})` : '') +
       ` against the advertised receive window${scaleUnknown ? ' (scale unknown)' : ''}` +
       (limited ? `; window-limited for ${formatDuration(limited.totalSeconds)} in all` : '') +
-      (m.pipe ? '; a second line shows the SACK-adjusted pipe (RFC 6675), the bytes in flight less those the receiver SACKed, as Wireshark counts them' : '') + '.',
+      (m.pipe ? '; a second line shows the SACK-adjusted pipe (RFC 6675), the bytes in flight less those the receiver SACKed, as Wireshark counts them' : '') +
+      (m.estimate ? `; captured at the receiver, so the main line is the ${estimateLabel(m.estimateBound)}, rebuilt from the data arriving and the ACKs leaving, and a faint line the bytes the receiver had not yet acknowledged` : '') + '.',
   });
-  const ymax = Math.max(m4Max(m.inflight), m4Max(m.rwnd)) * 1.08 || 1;
+  const ymax = Math.max(m4Max(m.inflight), m4Max(m.rwnd), m4Max(m.estimate ?? null)) * 1.08 || 1;
   const y = d3.scaleLinear().domain([0, ymax]).range([f.innerHeight, 0]);
   drawYAxis(f, y, formatBytes, 'bytes', byteTicks(0, ymax, yTickCount(f)));
   drawTimeAxis(f);
@@ -63,12 +79,20 @@ export function drawInflight(
     .attr('d', m.rwnd ? m4StepPath(m.rwnd, f.x, y, f.x(m.summary.end)) : '');
   if (scaleUnknown) winPath.classed('tcps-dashed', true).attr('stroke-dasharray', '6 4');
 
-  const fl = m.inflight;
+  // At a receiver-side capture the capture point's value is a faint line under the
+  // sender's estimate, which takes the in-flight line's place.
+  const est = m.estimate ?? null;
+  if (est && m.inflight) {
+    f.plot.append('path').attr('class', 'tcps-inflight-capture').attr('data-points', m.inflight.column.length)
+      .attr('d', m4StepPath(m.inflight, f.x, y));
+  }
+  const fl = est ?? m.inflight;
+  const main = est ? ' tcps-sender-estimate' : '';
   if (mode === 'step') {
-    f.plot.append('path').attr('class', 'tcps-inflight tcps-inflight-step').attr('data-points', fl?.column.length ?? 0)
+    f.plot.append('path').attr('class', `tcps-inflight tcps-inflight-step${main}`).attr('data-points', fl?.column.length ?? 0)
       .attr('d', fl ? m4StepPath(fl, f.x, y) : '');
   } else {
-    f.plot.append('path').attr('class', 'tcps-inflight tcps-dots').attr('data-points', fl?.column.length ?? 0)
+    f.plot.append('path').attr('class', `tcps-inflight tcps-dots${main}`).attr('data-points', fl?.column.length ?? 0)
       .attr('d', fl ? m4BarsPath(fl, f.x, y) : '');
   }
 
@@ -91,20 +115,28 @@ export function drawInflight(
   const pick: Pick = async (t) => {
     const at = m.source?.at;
     if (!at) return null;
-    const ask = (series: 'inflight' | 'rwnd' | 'pipe') => at({ connection: m.summary.id, series, direction: m.direction, t });
+    const ask = (series: 'inflight' | 'rwnd' | 'pipe' | 'senderInflight') => at({ connection: m.summary.id, series, direction: m.direction, t });
     // The pipe's value is in every tooltip, line shown or not, so the number can be
     // matched with Wireshark's bytes-in-flight column (a shared link lacks it: null).
-    const [p, win, pipe] = await Promise.all([ask('inflight'), ask('rwnd'), ask('pipe').catch(() => null)]);
+    const [p, win, pipe, sender] = await Promise.all([
+      ask('inflight'), ask('rwnd'), ask('pipe').catch(() => null), m.estimate ? ask('senderInflight').catch(() => null) : null,
+    ]);
     if (!p || p.value == null) return null;
+    const estimated = sender?.value != null ? sender : null;
     const lines = [
-      `in flight at ${formatTime(p.t)}: ${formatCount(p.value)} B (${formatBytes(p.value)})`,
+      ...(estimated
+        ? [`sender's in flight (estimate) at ${formatTime(estimated.t)}: ${formatCount(estimated.value!)} B (${formatBytes(estimated.value!)})` +
+          (m.estimateBound != null ? ` ± ${formatBytes(m.estimateBound)}` : '')]
+        : []),
+      `${estimated ? 'in flight at the capture point (not yet acknowledged by the receiver)' : 'in flight'} at ${formatTime(p.t)}: ${formatCount(p.value)} B (${formatBytes(p.value)})`,
       win?.value != null
         // With the scale unknown the raw field is a lower bound of the window: "≥" leads.
         ? `receive window at ${formatTime(win.t)}: ${scaleUnknown ? '≥ ' : ''}${formatCount(win.value)} B (${formatBytes(win.value)})${scaleUnknown ? ', scale unknown' : ''}`
         : 'receive window: not seen',
       ...(pipe?.value != null ? [`SACK-adjusted pipe at ${formatTime(pipe.t)}: ${formatCount(pipe.value)} B (${formatBytes(pipe.value)})`] : []),
     ];
-    return { x: f.x(p.t), y: y(p.value), lines };
+    const shown = estimated ?? p;
+    return { x: f.x(shown.t), y: y(shown.value!), lines };
   };
   bindTimeInteractions(f, { view, onRangeChange, pick, hover });
   followHover(f, hover);
@@ -120,18 +152,33 @@ const SERIES = ['inflight', 'rwnd', 'windowLimited'] as const;
 const WITH_PIPE = [...SERIES, 'pipe'] as const;
 
 export function InflightChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, mode = 'dots', pipe = false }: InflightChartProps) {
-  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, [...(pipe ? WITH_PIPE : SERIES)], onDrawn);
+  const estimating = estimatesSender(summary, direction);
+  const series = [...(pipe ? WITH_PIPE : SERIES), ...(estimating ? ['senderInflight' as const] : [])];
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, series, onDrawn);
+  const estimateAnswer = estimating ? answers[series.length - 1] : null;
+  // A share link made before the estimate existed does not hold it: the chart draws the
+  // capture point's value alone, as before, without a message about the missing series.
+  const estimate = estimateAnswer && !estimateAnswer.error ? pointsOf(estimateAnswer) : null;
   const model: InflightModel = {
-    inflight: pointsOf(answers[0]), rwnd: pointsOf(answers[1]), limited: intervalsOf(answers[2]), pipe: pipe ? pointsOf(answers[3]) : null, summary, direction, source,
+    inflight: pointsOf(answers[0]), rwnd: pointsOf(answers[1]), limited: intervalsOf(answers[2]), pipe: pipe ? pointsOf(answers[3]) : null,
+    estimate, estimateBound: estimateAnswer?.errorBound ?? null, summary, direction, source,
   };
+  const shownAnswers = estimateAnswer?.error ? answers.slice(0, -1) : answers;
   const ref = useD3((svg) => drawInflight(svg, model, view, mode, onRangeChange, hover), [answers, view, mode, onRangeChange, hover]);
   const scaleUnknown = summary.directions[peerOf(direction)].windowScaleUnknown;
   return (
     <>
       <svg ref={ref} />
-      <ChartMessages answers={answers} failure={failure} />
+      <ChartMessages answers={shownAnswers} failure={failure} />
       <ul className="tcps-legend" aria-label="In-flight chart legend">
-        <li><span className="tcps-swatch tcps-s-inflight" />bytes in flight</li>
+        {estimate
+          ? <>
+            <li data-testid="sender-inflight-label" title="Captured at the receiver: the sender's bytes in flight rebuilt from the data arriving and the ACKs leaving, shifted by the far part of the round trip its timestamp echoes measure (docs/ANALYSIS.md). The bound holds for nine points in ten.">
+              <span className="tcps-swatch tcps-s-inflight" />{estimateLabel(model.estimateBound)}
+            </li>
+            <li><span className="tcps-swatch tcps-s-inflight-capture" />in flight at the capture point (not yet acknowledged by the receiver)</li>
+          </>
+          : <li><span className="tcps-swatch tcps-s-inflight" />bytes in flight</li>}
         {pipe && <li><span className="tcps-swatch tcps-s-pipe" />SACK-adjusted pipe (Wireshark's bytes in flight)</li>}
         <li><span className={`tcps-swatch tcps-s-window${scaleUnknown ? ' tcps-dashed' : ''}`} />advertised receive window{scaleUnknown ? ' (lower bound)' : ''}</li>
         <li><span className="tcps-swatch tcps-s-limited" />window-limited</li>

@@ -9,7 +9,7 @@ import type { Bins, Intervals, Markers, Points, ViewResponse, WifiBins } from '.
 /** Everything in a ViewResponse except its data. */
 export type ViewHeader = Pick<ViewResponse,
   'schemaVersion' | 'generation' | 'connection' | 'series' | 'direction' | 't0' | 't1' | 'columns'
-  | 'binSeconds' | 'stallThresholdMs' | 'clamped' | 'notes' | 'error'>;
+  | 'binSeconds' | 'stallThresholdMs' | 'clamped' | 'notes' | 'error' | 'errorBound'>;
 
 export type PackedBins = Omit<Bins, 'bytes' | 'bps' | 'averageBps'> & {
   bytes: Float64Array;
@@ -52,6 +52,8 @@ export function packAnswer(r: ViewResponse): { answer: ViewAnswer; transfer: Arr
     schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,
     direction: r.direction, t0: r.t0, t1: r.t1, columns: r.columns, binSeconds: r.binSeconds,
     stallThresholdMs: r.stallThresholdMs, clamped: r.clamped, notes: r.notes, error: r.error,
+    // Older engines and share links' answers lack it.
+    errorBound: r.errorBound ?? null,
   };
   switch (r.kind) {
     case 'bins':
@@ -98,6 +100,8 @@ export function unpackAnswer(headerJson: string, f64s: Float64Array, u32s: Uint3
     schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,
     direction: r.direction, t0: r.t0, t1: r.t1, columns: r.columns, binSeconds: r.binSeconds,
     stallThresholdMs: r.stallThresholdMs, clamped: r.clamped, notes: r.notes, error: r.error,
+    // Older engines and share links' answers lack it.
+    errorBound: r.errorBound ?? null,
   };
   let f = 0;
   let u = 0;
@@ -127,6 +131,6 @@ export function unpackAnswer(headerJson: string, f64s: Float64Array, u32s: Uint3
 export function failedAnswer(error: string): ViewAnswer {
   return {
     schemaVersion: 0, generation: 0, connection: 0, series: 'throughput', direction: 0, t0: 0, t1: 0, columns: 0,
-    binSeconds: null, stallThresholdMs: null, clamped: [], notes: [], error, kind: 'none',
+    binSeconds: null, stallThresholdMs: null, clamped: [], notes: [], error, errorBound: null, kind: 'none',
   };
 }

@@ -31,6 +31,7 @@ pub mod round_trips;
 pub mod radio;
 pub mod rtt;
 pub(crate) mod sender_clock;
+pub mod sender_flight;
 pub mod sender_view;
 pub mod sequence;
 pub mod stalls;

@@ -35,6 +35,8 @@ pub enum Key {
 pub enum Entry {
     Packets(Box<PacketSeries>),
     Points(PointColumn),
+    /// The sender's in flight at a receiver-side capture and its label bound, bytes.
+    Estimate(PointColumn, Option<f64>),
     Markers(MarkerColumn),
     /// Spans and, for window-limited, the active time.
     Spans(SpanList, Option<f64>),
@@ -46,7 +48,7 @@ impl Entry {
     fn bytes(&self) -> usize {
         match self {
             Entry::Packets(p) => p.bytes(),
-            Entry::Points(p) => p.bytes(),
+            Entry::Points(p) | Entry::Estimate(p, _) => p.bytes(),
             Entry::Markers(m) => 24 * m.t.capacity(),
             Entry::Spans(s, _) => s.bytes(),
             Entry::Gaps(_) => 2048,
@@ -90,7 +92,7 @@ impl Cache {
         match self.get(&Key::Packets { conn, dir }) {
             Some(Entry::Packets(p)) if p.point(series).is_some() => p.point(series),
             _ => match self.get(&Key::Points { conn, dir, series }) {
-                Some(Entry::Points(p)) => Some(p),
+                Some(Entry::Points(p)) | Some(Entry::Estimate(p, _)) => Some(p),
                 _ => None,
             },
         }

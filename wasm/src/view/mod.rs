@@ -33,7 +33,7 @@ pub use response::{ViewData, ViewResponse, VIEW_SCHEMA_VERSION};
 use crate::analysis::columns::PacketColumns;
 use crate::analysis::store::ConnStore;
 use crate::analysis::round_trips::RoundTripRule;
-use crate::analysis::{diagnosis_shares, window, Analysis, ConnectionSummary};
+use crate::analysis::{diagnosis_shares, sender_flight, window, Analysis, ConnectionSummary, Vantage};
 use cache::{Cache, Entry, Key};
 use intervals::SpanList;
 
@@ -158,6 +158,28 @@ impl ViewEngine {
                 }
                 ViewData::Points(points)
             }
+            Series::SenderInflight if conn.vantage != Vantage::Receiver => {
+                r.notes.push(SENDER_INFLIGHT_ONLY_AT_RECEIVER.into());
+                ViewData::None
+            }
+            Series::SenderInflight => {
+                let key = Key::Points { conn: conn_index, dir, series: req.series };
+                let lag = conn.directions[dir as usize].sender_lag_ms / 1e3;
+                match cache.get_or_build(key, || {
+                    let e = sender_flight::sender_in_flight(store, dir, lag);
+                    let bound = e.label_bound();
+                    Entry::Estimate(pyramid::PointColumn::new(e.t, e.v), bound)
+                }) {
+                    Entry::Estimate(p, bound) => {
+                        r.error_bound = *bound;
+                        if bound.is_none() {
+                            r.notes.push(NO_BOUND_NOTE.into());
+                        }
+                        ViewData::Points(m4::query(p, v.t0, v.t1, v.columns))
+                    }
+                    _ => ViewData::None,
+                }
+            }
             Series::Wifi => {
                 let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
@@ -256,6 +278,9 @@ fn accurate_ecn(conn: &ConnectionSummary) -> bool {
     conn.directions.iter().any(|d| d.ecn.is_some_and(|e| e.cwr.is_none()))
 }
 
+const SENDER_INFLIGHT_ONLY_AT_RECEIVER: &str = "the sender's bytes in flight are estimated only at a receiver-side capture: here the in-flight series is measured where the capture was taken";
+const NO_BOUND_NOTE: &str = "without TCP timestamps the far part of the round trip is taken at its minimum: while a queue held the data the sender had more in flight than estimated";
+
 const ACCURATE_ECN_NOTE: &str = "Accurate ECN (RFC 9768) was negotiated: ECE and CWR are bits of a counter of CE marks, not echoes; only the CE marks are drawn";
 
 /// Packets of sender `dir` and of its peer (capacities for packet_series::build).
@@ -299,6 +324,7 @@ pub fn failed(req: &ViewRequest, error: String) -> ViewResponse {
         clamped: Vec::new(),
         notes: Vec::new(),
         error: Some(error),
+        error_bound: None,
         data: ViewData::None,
     }
 }

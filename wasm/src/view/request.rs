@@ -74,6 +74,13 @@ pub enum Series {
     /// CE-marked data segments and CWR segments at their sequence number, the peer's
     /// ECE segments at their ACK; `Markers::flags` bit 0 CE, bit 1 ECE, bit 2 CWR.
     Ecn,
+    /// The data sender's bytes in flight at each of its data segments, estimated at a
+    /// receiver-side capture from the data arriving and the ACKs leaving, shifted by
+    /// the far part of the round trip its timestamp echoes measure
+    /// (analysis/sender_flight.rs); answered only where `connection.vantage` is
+    /// "receiver" (elsewhere `inflight` is already the sender's, or cannot be rebuilt).
+    /// `ViewResponse::error_bound` holds its bound.
+    SenderInflight,
 }
 
 impl Series {

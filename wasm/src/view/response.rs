@@ -33,6 +33,10 @@ pub struct ViewResponse {
     pub notes: Vec<String>,
     /// Why nothing could be answered (unknown connection, no capture yet).
     pub error: Option<String>,
+    /// `senderInflight`: ± bytes, the error bound nine in ten of its points keep
+    /// (analysis/sender_flight.rs `SenderFlight::label_bound`); None for other series
+    /// and where no bound is known (no TCP timestamps).
+    pub error_bound: Option<f64>,
     #[serde(flatten)]
     pub data: ViewData,
 }
@@ -56,6 +60,7 @@ impl ViewResponse {
             clamped: v.clamped.clone(),
             notes: Vec::new(),
             error: None,
+            error_bound: None,
             data: ViewData::None,
         }
     }

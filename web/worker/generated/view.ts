@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn" | "senderInflight";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -74,7 +74,13 @@ notes: Array<string>,
 /**
  * Why nothing could be answered (unknown connection, no capture yet).
  */
-error: string | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins);
+error: string | null, 
+/**
+ * `senderInflight`: ± bytes, the error bound nine in ten of its points keep
+ * (analysis/sender_flight.rs `SenderFlight::label_bound`); None for other series
+ * and where no bound is known (no TCP timestamps).
+ */
+errorBound: number | null, } & ({ "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins);
 
 export type ViewData = { "kind": "none" } | { "kind": "bins" } & Bins | { "kind": "points" } & Points | { "kind": "intervals" } & Intervals | { "kind": "wifi" } & WifiBins;
 

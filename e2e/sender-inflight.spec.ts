@@ -1,0 +1,35 @@
+// Issue 46 item 3: at a receiver-side capture the in-flight chart draws the sender's
+// bytes in flight as the engine estimates them (series senderInflight,
+// wasm/src/analysis/sender_flight.rs), labelled with its error bound; the capture
+// point's own value stays as a faint line. Every wait is on data-state or a locator.
+//
+// FIXTURES: public/examples/rx-bulk-twin.pcap (a CUBIC download captured at the client)
+// and rx-bulk-twin-server.pcap (the same transfer at the server); README there.
+import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+
+const examples = fileURLToPath(new URL('../public/examples/', import.meta.url));
+
+test('a receiver-side capture draws the sender\'s in flight, labelled as an estimate with its bound', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(`${examples}rx-bulk-twin.pcap`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  const chart = page.locator('figure[data-chart="inflight"]');
+  // ± 28,960 B: the bound nine points in ten keep (wasm/tests/sender_inflight.rs).
+  await expect(chart.getByTestId('sender-inflight-label')).toHaveText("sender's in flight (estimate ± 28 KiB)");
+  await expect(chart.locator('path.tcps-sender-estimate')).toHaveCount(1);
+  expect(Number(await chart.locator('path.tcps-sender-estimate').getAttribute('data-points'))).toBeGreaterThan(100);
+  // The capture point's value is still there, as a faint line with its own legend entry.
+  await expect(chart.locator('path.tcps-inflight-capture')).toHaveCount(1);
+  await expect(chart.locator('.tcps-legend')).toContainText('in flight at the capture point');
+});
+
+test('a sender-side capture draws its own bytes in flight, no estimate', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(`${examples}rx-bulk-twin-server.pcap`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  const chart = page.locator('figure[data-chart="inflight"]');
+  await expect(chart.locator('.tcps-legend')).toContainText('bytes in flight');
+  await expect(chart.getByTestId('sender-inflight-label')).toHaveCount(0);
+  await expect(chart.locator('path.tcps-inflight-capture')).toHaveCount(0);
+});
