@@ -71,16 +71,19 @@ fn extend32(low: u32, reference: u64) -> u64 {
 pub enum SubflowStatus {
     /// The first subflow, opened with MP_CAPABLE, both ends agreeing.
     Initial,
-    /// Joined with MP_JOIN: SYN, SYN/ACK and the initiator's third ACK all seen.
+    /// Joined with MP_JOIN: SYN, SYN/ACK, the initiator's third ACK, and the
+    /// responder's next segment (not a reset) that acknowledged it (RFC 8684 §3.2).
     Joined,
     /// The capture holds the subflow's data but not its opening (started mid-way).
     Unknown,
     /// An MP_JOIN SYN that got no answer in the capture.
     JoinUnanswered,
-    /// An MP_JOIN SYN answered by a reset, or by a SYN/ACK without MP_JOIN (which the
-    /// initiator must reset, RFC 8684 §3.2).
+    /// An MP_JOIN answered by a SYN/ACK without MP_JOIN (which the initiator must
+    /// reset, RFC 8684 §3.2), or reset before the responder acknowledged the third ACK
+    /// (Linux refuses a join beyond its subflow limit so, MP_TCPRST reason 3).
     JoinRefused,
-    /// MP_JOIN SYN and SYN/ACK, but no third ACK with the HMAC.
+    /// MP_JOIN SYN and SYN/ACK, but the third ACK, or the responder's acknowledgment
+    /// of it, is not in the capture.
     JoinIncomplete,
     /// Fell back to plain TCP (§3.7): an MP_CAPABLE SYN answered without it, an
     /// infinite mapping, or MP_FAIL.
@@ -105,6 +108,8 @@ pub struct SubflowSummary {
     pub address_id: u8,
     /// Joined as a backup path (MP_JOIN flag B, or MP_PRIO).
     pub backup: bool,
+    /// The MP_TCPRST reason code of the reset that ended or refused it (RFC 8684 §3.6).
+    pub reset_reason: Option<u8>,
     /// Data-level bytes this subflow carried, per MPTCP direction [client → server,
     /// server → client] (each byte once however often the subflow resent it).
     pub data_bytes: [u64; 2],
@@ -213,7 +218,12 @@ struct Subflow {
     backup: bool,
     answered: Option<bool>,
     third_ack: bool,
+    /// The responder sent a segment other than a reset after the third ACK: it took
+    /// the HMAC (RFC 8684 §3.2: the join completes when the third ACK is acknowledged).
+    confirmed: bool,
     reset: bool,
+    /// The MP_TCPRST reason of a reset (§3.6).
+    reset_reason: Option<u8>,
     fallback: bool,
     dirs: [SubflowDir; 2],
     /// The MPTCP connection, for initial subflows (joins are resolved by token at the end).
@@ -266,7 +276,9 @@ impl Tracker {
                     backup: false,
                     answered: None,
                     third_ack: false,
+                    confirmed: false,
                     reset: false,
+                    reset_reason: None,
                     fallback: false,
                     dirs: Default::default(),
                     group: None,
@@ -284,10 +296,15 @@ impl Tracker {
         } else if dir.isn.is_none() && seg.payload_len > 0 {
             dir.isn = Some(seg.seq.wrapping_sub(1));
         }
-        if rst {
-            sf.reset = true;
-        }
         let m = seg.mptcp.as_deref();
+        if rst {
+            // A reset before the join was confirmed refused it; one after ends a
+            // working subflow.
+            sf.reset |= !sf.confirmed;
+            sf.reset_reason = sf.reset_reason.or(m.and_then(|m| m.tcprst));
+        } else if sf.third_ack && sf.syn_dir == Some(d ^ 1) {
+            sf.confirmed = true;
+        }
         if syn && !ack {
             sf.syn_dir = Some(d);
             if let Some(m) = m {
@@ -596,7 +613,7 @@ fn connection(
             }
         }
         let status = status(sf, group.is_some_and(|g| g.initial as usize == p));
-        subs.push(SubflowSummary { connection: sf.connection, status, address_id: sf.address_id, backup: sf.backup, data_bytes });
+        subs.push(SubflowSummary { connection: sf.connection, status, address_id: sf.address_id, backup: sf.backup, reset_reason: sf.reset_reason, data_bytes });
     }
     if !start.is_finite() {
         (start, end) = (0.0, 0.0);
@@ -654,12 +671,12 @@ fn connection(
 
 fn status(sf: &Subflow, initial: bool) -> SubflowStatus {
     if sf.join_token.is_some() {
-        return match (sf.answered, sf.third_ack) {
-            (None, _) if sf.reset => SubflowStatus::JoinRefused,
-            (None, _) => SubflowStatus::JoinUnanswered,
-            (Some(false), _) => SubflowStatus::JoinRefused,
-            (Some(true), false) => SubflowStatus::JoinIncomplete,
-            (Some(true), true) => SubflowStatus::Joined,
+        return match (sf.answered, sf.third_ack, sf.confirmed) {
+            (Some(false), _, _) => SubflowStatus::JoinRefused,
+            (_, _, false) if sf.reset => SubflowStatus::JoinRefused,
+            (None, _, _) => SubflowStatus::JoinUnanswered,
+            (Some(true), true, true) => SubflowStatus::Joined,
+            (Some(true), _, _) => SubflowStatus::JoinIncomplete,
         };
     }
     if sf.capable_syn && sf.answered == Some(false) || sf.fallback {
@@ -669,6 +686,20 @@ fn status(sf: &Subflow, initial: bool) -> SubflowStatus {
         SubflowStatus::Initial
     } else {
         SubflowStatus::Unknown
+    }
+}
+
+/// The reasons of RFC 8684 §3.6.
+fn reset_reason(code: u8) -> &'static str {
+    match code {
+        0 => "unspecified",
+        1 => "MPTCP-specific error",
+        2 => "lack of resources",
+        3 => "administratively prohibited",
+        4 => "too much outstanding data",
+        5 => "unacceptable performance",
+        6 => "middlebox interference",
+        _ => "unknown reason",
     }
 }
 
@@ -717,11 +748,13 @@ fn text(c: &MptcpConnection) -> String {
         }
     }
     for s in &c.subflows {
+        let reason = s.reset_reason.map(|r| format!(" (MP_TCPRST reason {r}: {})", reset_reason(r))).unwrap_or_default();
         let why = match s.status {
-            SubflowStatus::JoinUnanswered => "its MP_JOIN SYN got no answer in the capture",
-            SubflowStatus::JoinRefused => "the peer refused its MP_JOIN (a reset, or an answer without MP_JOIN)",
-            SubflowStatus::JoinIncomplete => "its MP_JOIN handshake never completed (no third ACK)",
-            SubflowStatus::Fallback => "it fell back to plain TCP (an answer without MP_CAPABLE, an infinite mapping or MP_FAIL)",
+            SubflowStatus::JoinUnanswered => "its MP_JOIN SYN got no answer in the capture".to_string(),
+            SubflowStatus::JoinRefused if s.reset_reason.is_some() => format!("it was reset before the join completed{reason}"),
+            SubflowStatus::JoinRefused => "the join was refused (a reset before it completed, or an answer without MP_JOIN)".to_string(),
+            SubflowStatus::JoinIncomplete => "its MP_JOIN handshake did not complete in the capture (no third ACK, or none acknowledged)".to_string(),
+            SubflowStatus::Fallback => "it fell back to plain TCP (an answer without MP_CAPABLE, an infinite mapping or MP_FAIL)".to_string(),
             _ => continue,
         };
         let verb = if s.status.failed_join() { "did not join" } else { "is not multipath" };
