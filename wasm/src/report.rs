@@ -18,6 +18,7 @@ pub struct Report<'a> {
     pub warnings: Vec<Warning>,
     /// MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<MptcpConnection>>", optional))]
     pub mptcp: &'a [MptcpConnection],
     pub connections: &'a [ConnectionSummary],
 }

@@ -217,3 +217,20 @@ fn plain_tcp_reports_no_mptcp() {
     assert!(json.get("mptcp").is_none());
     assert!(json["connections"][0].get("mptcp").is_none());
 }
+
+/// The connection table shows an MPTCP connection as one row (its first subflow, with
+/// the subflow count) and lists the others under it when expanded; a search lists the
+/// matching subflows flat (table.rs).
+#[test]
+fn the_table_has_one_expandable_row_per_mptcp_connection() {
+    use tcpscope_core::table::{ConnectionTable, TableQuery};
+    let s = example("mptcp-two-paths.pcap");
+    let mut table = ConnectionTable::new(&s.analysis().unwrap().connections);
+    let ids = |p: &tcpscope_core::table::TablePage| p.rows.iter().map(|r| (r.id, r.mptcp, r.subflows)).collect::<Vec<_>>();
+    let collapsed = table.query(&TableQuery { count: 10, ..Default::default() });
+    assert_eq!((collapsed.total, collapsed.matched, ids(&collapsed)), (3, 1, vec![(0, Some(0), 3)]));
+    let expanded = table.query(&TableQuery { count: 10, expanded: vec![0], ..Default::default() });
+    assert_eq!(ids(&expanded), vec![(0, Some(0), 3), (1, Some(0), 0), (2, Some(0), 0)]);
+    let searched = table.query(&TableQuery { count: 10, text: "10.82.0.2".into(), ..Default::default() });
+    assert_eq!(ids(&searched), vec![(1, Some(0), 0)]);
+}

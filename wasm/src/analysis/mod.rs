@@ -419,6 +419,7 @@ pub struct ConnectionSummary {
     /// The MPTCP connection this connection is a subflow of: its `id` in the report's
     /// `mptcp` list (mptcp.rs). Absent for plain TCP.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub mptcp: Option<u32>,
 }
 
