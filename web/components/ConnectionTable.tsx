@@ -36,7 +36,7 @@ export function summaryTable(connections: ConnectionSummary[]): TableSource {
     const d = dataDir(c);
     return { id: c.id, from: d.from, to: d.to, start: c.start, duration: c.end - c.start, bytes: d.payloadBytes,
       retransmissions: d.retransmissions, stalls: stallCount(d), limit: c.diagnosis.limit, ended: endingOf(c)?.words ?? '',
-      mptcp: 'mptcp' in c ? c.mptcp : undefined, subflows: 0 };
+      mptcp: 'mptcp' in c && typeof c.mptcp === 'number' ? c.mptcp : undefined, subflows: 0 };
   });
   return async (q) => {
     const needle = q.text.trim().toLowerCase();
