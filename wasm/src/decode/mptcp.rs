@@ -340,7 +340,7 @@ mod tests {
         let m = read(&opt(&[0x40, 1, 2])).unwrap();
         assert_eq!(m.remove_addr, 2);
         assert_eq!(read(&opt(&[0x51])).unwrap().prio, Some(true));
-        assert_eq!(read(&opt(&[0x60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 42])).unwrap().fail, Some(42));
+        assert_eq!(read(&opt(&[0x60, 0, 0, 0, 0, 0, 0, 0, 0, 42])).unwrap().fail, Some(42));
         assert_eq!(read(&opt(&[0x70, 0, 0, 0, 0, 0, 0, 0, 0, 1])).unwrap().fastclose, Some(1));
         assert_eq!(read(&opt(&[0x80, 3])).unwrap().tcprst, Some(3));
     }
