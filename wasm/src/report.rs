@@ -2,6 +2,7 @@
 //! app (issue 3's shape: times in seconds relative to the first packet of the file;
 //! fields may be added, never renamed without bumping `SCHEMA_VERSION`).
 
+use crate::analysis::mptcp::MptcpConnection;
 use crate::analysis::{Analysis, ConnectionSummary};
 use crate::decode::{CaptureInfo, WarningKind};
 use crate::error::DecodeError;
@@ -15,6 +16,10 @@ pub struct Report<'a> {
     pub capture: CaptureSummary,
     pub error: Option<ErrorSummary>,
     pub warnings: Vec<Warning>,
+    /// MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<MptcpConnection>>", optional))]
+    pub mptcp: &'a [MptcpConnection],
     pub connections: &'a [ConnectionSummary],
 }
 
@@ -96,6 +101,7 @@ impl<'a> Report<'a> {
                 kind: e.kind,
             }),
             warnings,
+            mptcp: analysis.map(|a| a.mptcp.as_slice()).unwrap_or(&[]),
             connections: analysis.map(|a| a.connections.as_slice()).unwrap_or(&[]),
         }
     }
@@ -111,6 +117,8 @@ impl<'a> Report<'a> {
             capture: &'r CaptureSummary,
             error: &'r Option<ErrorSummary>,
             warnings: &'r [Warning],
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            mptcp: &'r [MptcpConnection],
             connection_count: usize,
         }
         let header = Header {
@@ -118,6 +126,7 @@ impl<'a> Report<'a> {
             capture: &self.capture,
             error: &self.error,
             warnings: &self.warnings,
+            mptcp: self.mptcp,
             connection_count: self.connections.len(),
         };
         serde_json::to_string(&header).unwrap_or_else(|e| error_json(&e.to_string()))

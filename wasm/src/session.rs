@@ -31,7 +31,7 @@ pub struct Session {
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
 /// time is the origin of every output time. A segment judged corrupt (a failing
 /// checksum, decode/checksum.rs) is counted there and not analysed: it never reached
-/// its receiver's TCP. By reference: a `Decoded` is 168 bytes, and moving each one
+/// its receiver's TCP. By reference: a `Decoded` is 176 bytes, and moving each one
 /// into and out of the hold cost ≈ 10 % of the native analysis (bench/README.md,
 /// session 11).
 #[inline]

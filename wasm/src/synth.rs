@@ -162,6 +162,8 @@ pub struct Segment {
     /// The payload's first bytes (the rest keeps the deterministic pattern), e.g. a
     /// TLS record header (decode/tls.rs).
     pub payload_start: Vec<u8>,
+    /// Option bytes written after the `options` (e.g. MPTCP's kind 30), before the padding.
+    pub extra_options: Vec<u8>,
 }
 
 /// Parse "a.b.c.d:port" or "[v6]:port"; panics on a bad literal (tests only).
@@ -190,6 +192,7 @@ impl Segment {
             ttl: 64,
             ecn: 0,
             payload_start: Vec::new(),
+            extra_options: Vec::new(),
         }
     }
     pub fn at_ns(&mut self, t: i64) -> &mut Self {
@@ -253,6 +256,11 @@ impl Segment {
     pub fn payload_bytes(&mut self, bytes: &[u8]) -> &mut Self {
         self.payload_start = bytes.to_vec();
         self.payload_len = self.payload_len.max(bytes.len() as u32);
+        self
+    }
+    /// Option bytes (whole TLVs) to write after the others.
+    pub fn extra_options(&mut self, bytes: &[u8]) -> &mut Self {
+        self.extra_options = bytes.to_vec();
         self
     }
     /// Sequence space used: payload + 1 for SYN + 1 for FIN.

@@ -53,6 +53,10 @@ pub struct TableQuery {
     pub offset: usize,
     /// Rows wanted, at most MAX_PAGE_ROWS.
     pub count: usize,
+    /// MPTCP connections (`connection.mptcp`) whose subflows are listed under their
+    /// first; the others show that one row only.
+    #[cfg_attr(test, ts(as = "Option<Vec<u32>>", optional))]
+    pub expanded: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -70,6 +74,13 @@ pub struct TableRow {
     pub limit: String,
     /// How the connection ended, in the table's words (`ending.words`, ending.rs).
     pub ended: String,
+    /// `connection.mptcp`: the MPTCP connection this is a subflow of.
+    #[cfg_attr(test, ts(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mptcp: Option<u32>,
+    /// On the row that stands for an MPTCP connection (its first subflow, by id): how
+    /// many subflows it has; 0 on every other row.
+    pub subflows: u32,
 }
 
 /// One page of the table.
@@ -101,7 +112,11 @@ struct Row {
     text_at: u32,
     from_len: u16,
     to_len: u16,
+    /// `connection.mptcp`, or NO_MPTCP.
+    mptcp: u32,
 }
+
+const NO_MPTCP: u32 = u32::MAX;
 
 pub struct ConnectionTable {
     rows: Vec<Row>,
@@ -110,11 +125,13 @@ pub struct ConnectionTable {
     /// Row positions in the last sort order, and that order.
     order: Vec<u32>,
     sorted_by: Option<(SortKey, bool)>,
+    /// Row positions of each MPTCP connection's subflows, by ascending id.
+    mptcp: std::collections::BTreeMap<u32, Vec<u32>>,
 }
 
 impl ConnectionTable {
     pub fn new(connections: &[ConnectionSummary]) -> Self {
-        let mut table = ConnectionTable { rows: Vec::with_capacity(connections.len()), text: String::new(), other_limits: Vec::new(), order: Vec::new(), sorted_by: None };
+        let mut table = ConnectionTable { rows: Vec::with_capacity(connections.len()), text: String::new(), other_limits: Vec::new(), order: Vec::new(), sorted_by: None, mptcp: Default::default() };
         for c in connections {
             let d = &c.directions[c.data_direction as usize & 1];
             let limit = LIMITS.iter().position(|&l| l == c.diagnosis.limit).unwrap_or(LIMITS.len());
@@ -137,7 +154,15 @@ impl ConnectionTable {
                 text_at,
                 from_len: d.from.len() as u16,
                 to_len: d.to.len() as u16,
+                mptcp: c.mptcp.unwrap_or(NO_MPTCP),
             });
+            if let Some(g) = c.mptcp {
+                table.mptcp.entry(g).or_default().push(table.rows.len() as u32 - 1);
+            }
+        }
+        for members in table.mptcp.values_mut() {
+            let rows = &table.rows;
+            members.sort_by_key(|&p| rows[p as usize].id);
         }
         table
     }
@@ -197,31 +222,55 @@ impl ConnectionTable {
         let count = q.count.min(MAX_PAGE_ROWS);
         let mut matched = 0;
         let mut rows = Vec::with_capacity(count);
-        for &i in &self.order {
-            let r = &self.rows[i as usize];
-            let text_ok = needle.is_empty() || self.endpoint_text(r).contains(&needle);
-            let limit_ok = limit.is_empty() || self.limit_name(r) == limit;
-            if !(text_ok && limit_ok) {
-                continue;
-            }
+        // An MPTCP connection is one row (its first subflow) with its subflows under it
+        // when expanded; a search or a limit filter lists matching subflows flat.
+        let collapse = needle.is_empty() && limit.is_empty();
+        let mut emit = |r: &Row, subflows: u32| {
             if matched >= q.offset && rows.len() < count {
-                let (from, to) = self.endpoints(r);
-                rows.push(TableRow {
-                    id: r.id,
-                    from: from.to_string(),
-                    to: to.to_string(),
-                    start: r.start,
-                    duration: r.duration,
-                    bytes: r.bytes,
-                    retransmissions: r.retransmissions,
-                    stalls: r.stalls,
-                    limit: self.limit_name(r),
-                    ended: ENDING_WORDS.get(r.ended as usize).copied().unwrap_or_default().to_string(),
-                });
+                rows.push(self.row(r, subflows));
             }
             matched += 1;
+        };
+        for &i in &self.order {
+            let r = &self.rows[i as usize];
+            if collapse && r.mptcp != NO_MPTCP {
+                let members = &self.mptcp[&r.mptcp];
+                if members[0] != i {
+                    continue;
+                }
+                emit(r, members.len() as u32);
+                if q.expanded.contains(&r.mptcp) {
+                    for &m in &members[1..] {
+                        emit(&self.rows[m as usize], 0);
+                    }
+                }
+                continue;
+            }
+            let text_ok = needle.is_empty() || self.endpoint_text(r).contains(&needle);
+            let limit_ok = limit.is_empty() || self.limit_name(r) == limit;
+            if text_ok && limit_ok {
+                emit(r, 0);
+            }
         }
         TablePage { total: self.rows.len(), matched, offset: q.offset, rows }
+    }
+
+    fn row(&self, r: &Row, subflows: u32) -> TableRow {
+        let (from, to) = self.endpoints(r);
+        TableRow {
+            id: r.id,
+            from: from.to_string(),
+            to: to.to_string(),
+            start: r.start,
+            duration: r.duration,
+            bytes: r.bytes,
+            retransmissions: r.retransmissions,
+            stalls: r.stalls,
+            limit: self.limit_name(r),
+            ended: ENDING_WORDS.get(r.ended as usize).copied().unwrap_or_default().to_string(),
+            mptcp: (r.mptcp != NO_MPTCP).then_some(r.mptcp),
+            subflows,
+        }
     }
 
     /// `query` with the request and answer as JSON (the worker's side of the binding);

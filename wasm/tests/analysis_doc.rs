@@ -27,6 +27,7 @@ const EXAMPLES: &[&str] = &[
     "ipv6-bulk.pcap",
     "sll2-any.pcap",
     "nanosecond.pcap",
+    "mptcp-join-refused.pcap",
 ];
 
 fn example(name: &str) -> Vec<u8> {
@@ -168,6 +169,8 @@ fn every_report_key_has_an_entry_in_analysis_md() {
         "connections[].diagnosis.episodes[].kind",
         "error.kind",
         "warnings[].kind",
+        "mptcp[].subflows[].status",
+        "mptcp[].directions[].redundantBytes",
     ] {
         assert!(leaves.iter().any(|l| l.path == p), "walk did not reach {p}");
     }

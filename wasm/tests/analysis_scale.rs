@@ -31,6 +31,7 @@ fn run(n: u32) -> usize {
             payload_len: 0,
             options: TcpOptions { window_scale: Some(7), ..Default::default() },
             tls_alert: None,
+            mptcp: None,
             frame_id: Default::default(),
             meta: Default::default(),
         };

@@ -114,4 +114,28 @@ describe('ConnectionTable', () => {
     const chatty = { ...upload, id: 3, directions: [dir({ payloadBytes: 16_000_000 }), dir({ payloadBytes: 15_000_000 })] } as ConnectionSummary;
     expect(largestConnection([chatty, upload])!.id).toBe(2); // 20 MB > 16 MB, though 31 MB in total
   });
+
+  it('an MPTCP connection is one row whose ▸ lists its subflows (table.rs `expanded`)', async () => {
+    vi.useFakeTimers();
+    const row = (id: number, subflows: number) => ({ id, from: `c:${id}`, to: 's:80', start: 0, duration: 1, bytes: 1000, retransmissions: 0,
+      stalls: 0, limit: 'path', ended: 'FIN', mptcp: 0, subflows });
+    const asked: (number[] | undefined)[] = [];
+    const source = async (q: { expanded?: number[]; offset: number }) => {
+      asked.push(q.expanded);
+      const rows = q.expanded?.includes(0) ? [row(0, 3), row(1, 0), row(2, 0)] : [row(0, 3)];
+      return { total: 3, matched: rows.length, offset: q.offset, rows };
+    };
+    const el = render(<ConnectionTable source={source} selected={null} onSelect={() => undefined} />);
+    await settle();
+    const shown = () => [...el.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-connection'));
+    expect(shown()).toEqual(['0']);
+    const toggle = el.querySelector<HTMLButtonElement>('[data-testid="mptcp-toggle"]')!;
+    expect(toggle.textContent).toBe('▸ MPTCP · 3 subflows');
+    await act(async () => { toggle.click(); });
+    await settle();
+    expect(asked.at(-1)).toEqual([0]);
+    expect(shown()).toEqual(['0', '1', '2']);
+    expect(el.querySelector('tr[data-connection="1"]')!.className).toBe('subflow');
+    vi.useRealTimers();
+  });
 });

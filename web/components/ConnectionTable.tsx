@@ -2,7 +2,8 @@
 // from the worker's connection table (wasm/src/table.rs) one page at a time: sorted,
 // searched by endpoint text and paged there, so a capture of 10^6 connections renders
 // only the rows in view (issue 16 item 2). Every value is a field of the table row,
-// defined in docs/ANALYSIS.md ("The connection table").
+// defined in docs/ANALYSIS.md ("The connection table"). An MPTCP connection is one row
+// (its first subflow, with a ▸ that lists the other subflows under it: table.rs).
 import { useEffect, useMemo, useState, memo } from 'react';
 import { useSettled } from '../charts/useSettled';
 import { endingOf, processLabel, stallCount, type ConnectionSummary, type ProcessInfo } from '../model/types';
@@ -34,7 +35,8 @@ export function summaryTable(connections: ConnectionSummary[]): TableSource {
   const rows: TableRow[] = connections.map((c) => {
     const d = dataDir(c);
     return { id: c.id, from: d.from, to: d.to, start: c.start, duration: c.end - c.start, bytes: d.payloadBytes,
-      retransmissions: d.retransmissions, stalls: stallCount(d), limit: c.diagnosis.limit, ended: endingOf(c)?.words ?? '' };
+      retransmissions: d.retransmissions, stalls: stallCount(d), limit: c.diagnosis.limit, ended: endingOf(c)?.words ?? '',
+      mptcp: 'mptcp' in c && typeof c.mptcp === 'number' ? c.mptcp : undefined, subflows: 0 };
   });
   return async (q) => {
     const needle = q.text.trim().toLowerCase();
@@ -77,9 +79,11 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
   const [typed, setTyped] = useState('');
   const [scrollTop, setScrollTop] = useState(0);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  /** MPTCP connections whose subflows are listed (`connection.mptcp`). */
+  const [expanded, setExpanded] = useState<number[]>([]);
   const text = useSettled(typed, SEARCH_DELAY_MS);
 
-  const key = `${sort.key}|${sort.descending}|${text}`;
+  const key = `${sort.key}|${sort.descending}|${text}|${expanded.join(',')}`;
   const first = Math.floor(Math.max(0, scrollTop - HEADER_PX) / ROW_PX);
   const visible = Math.ceil(VIEW_PX / ROW_PX);
   const from = Math.max(0, first - OVERSCAN);
@@ -90,13 +94,14 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
     if (covered) return;
     let live = true;
     const offset = Math.max(0, from - (PAGE_ROWS - (to - from)) / 2) | 0;
-    source({ sort: sort.key, descending: sort.descending, text, limit: '', offset, count: PAGE_ROWS })
+    source({ sort: sort.key, descending: sort.descending, text, limit: '', offset, count: PAGE_ROWS, expanded })
       .then((page) => live && setLoaded({ key, offset, rows: page.rows, matched: page.matched, total: page.total }))
       .catch(() => undefined); // a replaced capture: its table is gone
     return () => { live = false; };
-  }, [source, key, from, to, covered, sort, text]);
+  }, [source, key, from, to, covered, sort, text, expanded]);
   // A new capture: start from the top.
-  useEffect(() => { setLoaded(null); setScrollTop(0); }, [source]);
+  useEffect(() => { setLoaded(null); setScrollTop(0); setExpanded([]); }, [source]);
+  const toggle = (group: number) => setExpanded((e) => (e.includes(group) ? e.filter((g) => g !== group) : [...e, group]));
 
   const shown = useMemo(() => {
     if (!current) return { top: 0, rows: [] as TableRow[] };
@@ -145,7 +150,7 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                 <tr
                   key={r.id}
                   data-connection={r.id}
-                  className={r.id === selected ? 'selected' : undefined}
+                  className={[r.id === selected ? 'selected' : '', r.mptcp != null && r.subflows === 0 && !text ? 'subflow' : ''].join(' ').trim() || undefined}
                   aria-selected={r.id === selected}
                   tabIndex={0}
                   onClick={() => onSelect(r.id)}
@@ -153,6 +158,13 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                 >
                   <td>{r.id}</td>
                   <td className="endpoints">
+                    {r.subflows > 0 ? (
+                      <button type="button" className="link mptcp-toggle" data-testid="mptcp-toggle" aria-expanded={expanded.includes(r.mptcp!)}
+                        title="An MPTCP connection: this row is its first subflow; list the others"
+                        onClick={(e) => { e.stopPropagation(); toggle(r.mptcp!); }} onKeyDown={(e) => e.stopPropagation()}>
+                        {expanded.includes(r.mptcp!) ? '▾' : '▸'} MPTCP · {r.subflows} subflows
+                      </button>
+                    ) : r.mptcp != null ? <span className="tag mptcp" title="A subflow of an MPTCP connection">{text ? `MPTCP ${r.mptcp}` : '↳ subflow'}</span> : null}{' '}
                     <bdi>{r.from}</bdi> → <bdi>{r.to}</bdi>
                     {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection"><bdi>{processLabel(processOf(r.id)!)}</bdi></span> : null}
                   </td>

@@ -148,6 +148,9 @@ pub struct Analyzer {
     clock: ClockTicks,
     /// Radio samples logged so far (radio.rs cap).
     radio_samples: usize,
+    /// MPTCP subflows and their data-level mappings (mptcp.rs); made at the first
+    /// MPTCP option, so a capture without one pays one pointer.
+    mptcp: Option<Box<super::mptcp::Tracker>>,
     /// IP fragments of TCP segments the decoder skipped (decode `WarningKind::TcpFragment`)
     /// and their wire bytes, set by the session before `finish`: the capture-loss
     /// warning's words.
@@ -165,6 +168,7 @@ impl Analyzer {
             source_ids: SourceIds::default(),
             clock: ClockTicks::default(),
             radio_samples: 0,
+            mptcp: None,
             tcp_fragments: (0, 0),
         }
     }
@@ -206,6 +210,10 @@ impl Analyzer {
         let conn = &mut self.conns[index as usize];
         conn.process = conn.process.or(seg.meta.process);
         conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
+        if self.mptcp.is_some() || seg.mptcp.is_some() {
+            let d = conn.dir_of(seg) as u8;
+            self.mptcp.get_or_insert_with(Box::default).push(index, d, seg);
+        }
         self.log_radio(index as usize, seg, file_t0_ns);
     }
 
@@ -250,6 +258,21 @@ impl Analyzer {
             analysis.window_limited.extend(spans);
         }
         summary::set_base_rtts(&mut analysis.connections);
+        if let Some(tracker) = self.mptcp {
+            let cs = &analysis.connections;
+            let at = |i: u32| cs.get(i as usize);
+            let (groups, of) = tracker.finish(
+                &|i| at(i).map_or([0; 2], |c| [c.directions[0].payload_bytes, c.directions[1].payload_bytes]),
+                &|i| at(i).map_or((0.0, 0.0), |c| (c.start, c.end)),
+                &|i| at(i).map_or_else(Default::default, |c| c.endpoints.clone()),
+            );
+            for (connection, group) in of {
+                if let Some(c) = analysis.connections.get_mut(connection as usize) {
+                    c.mptcp = Some(group);
+                }
+            }
+            analysis.mptcp = groups;
+        }
         analysis.warnings = self.limits.warnings();
         analysis.warnings.extend(capture.warnings());
         analysis.warnings.extend(super::one_direction::warning(&analysis.connections));

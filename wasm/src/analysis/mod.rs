@@ -20,6 +20,7 @@ pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod duplicates;
 pub mod ecn;
+pub mod mptcp;
 pub mod ending;
 pub mod flags;
 pub mod handshake;
@@ -417,6 +418,11 @@ pub struct ConnectionSummary {
     pub process: Option<crate::decode::Process>,
     #[serde(skip)]
     pub process_index: Option<u32>,
+    /// The MPTCP connection this connection is a subflow of: its `id` in the report's
+    /// `mptcp` list (mptcp.rs). Absent for plain TCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub mptcp: Option<u32>,
 }
 
 /// Result of the analysis of one capture.
@@ -435,6 +441,8 @@ pub struct Analysis {
     /// The large connections' window-limited spans, from the diagnosis's pass
     /// (diagnosis_shares::KeptSpans), by ascending connection position.
     pub window_limited: Vec<diagnosis_shares::KeptSpans>,
+    /// MPTCP connections, their subflows grouped (mptcp.rs); empty without MPTCP.
+    pub mptcp: Vec<mptcp::MptcpConnection>,
 }
 
 impl Analysis {

@@ -203,6 +203,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         ending,
         process_index: process,
         process: None,
+        mptcp: None,
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();

@@ -30,6 +30,7 @@ impl Seg {
             payload_len: 0,
             options: TcpOptions::default(),
             tls_alert: None,
+            mptcp: None,
             frame_id: Default::default(),
             meta: Default::default(),
         })

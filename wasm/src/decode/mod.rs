@@ -10,6 +10,7 @@ pub mod ethertype;
 pub mod frame;
 pub mod ip;
 pub mod link;
+pub mod mptcp;
 pub mod nflog;
 pub mod packet;
 pub mod phy_rate;
@@ -60,6 +61,8 @@ pub struct TcpOptions {
     pub timestamp: Option<(u32, u32)>,
     /// A TCP Fast Open option (RFC 7413 §4.1.1: cookie request or cookie) is present.
     pub tfo: bool,
+    /// An MPTCP option (kind 30, RFC 8684) is present: read into `TcpSegment::mptcp`.
+    pub mptcp: bool,
 }
 
 /// One decoded TCP segment with what the analysis needs; owned and small.
@@ -91,6 +94,8 @@ pub struct TcpSegment {
     /// The payload starts with a TLS alert record (tls.rs): the only payload bytes the
     /// decoder reads, for how the connection ended (analysis/ending.rs).
     pub tls_alert: Option<TlsAlert>,
+    /// The MPTCP options (mptcp.rs), boxed: a segment without any pays one pointer.
+    pub mptcp: Option<Box<mptcp::Mptcp>>,
     /// Identity of the frame below TCP, to recognise the same frame captured twice
     /// (analysis/duplicates.rs): IPv4 Identification (RFC 791 §3.1; None for IPv6)
     /// and, on 802.11, the MAC retry bit and sequence number.

@@ -89,6 +89,8 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         Some(payload) if payload.first() == Some(&tls::ALERT) => tls::alert_at_start(payload, payload_len),
         _ => None,
     };
+    let options = tcp.options();
+    let mptcp = if options.mptcp { super::mptcp::read(tcp.option_bytes()).map(Box::new) } else { None };
     Ok(TcpSegment {
         packet_index,
         ts_ns,
@@ -103,8 +105,9 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         window: tcp.window(),
         ecn: ip.ecn | (u8::from(tcp.ae()) << 2),
         payload_len,
-        options: tcp.options(),
+        options,
         tls_alert,
+        mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
         meta: FrameMeta { process: None, radio, checksum },
     })

@@ -1,5 +1,6 @@
 //! TCP header and options (RFC 9293 §3.1; options: MSS RFC 9293 §3.2, window scale and
-//! timestamps RFC 7323 §2–3, SACK-permitted and SACK blocks RFC 2018 §2–3).
+//! timestamps RFC 7323 §2–3, SACK-permitted and SACK blocks RFC 2018 §2–3; MPTCP's
+//! kind 30 is read by mptcp.rs).
 //!
 //! `TcpHeader::parse` validates once (fixed 20 bytes present, data offset ≥ 5);
 //! getters then read fields without further checks. Options are parsed from whatever
@@ -88,33 +89,61 @@ const OPT_TIMESTAMP: u8 = 8;
 const OPT_TFO: u8 = 34;
 const OPT_EXPERIMENTAL: u8 = 254;
 
-/// Walk the TLV option list (RFC 9293 §3.2). Stops at End-of-Option-List, at an
-/// option whose length byte is missing or < 2 (the rest cannot be delimited), or at
-/// an option that runs past the captured bytes. Options with an unexpected length
-/// are skipped rather than misread.
-pub fn parse_options(mut b: &[u8]) -> TcpOptions {
-    let mut o = TcpOptions::default();
-    while let Some(&kind) = b.first() {
-        match kind {
-            OPT_EOL => break,
-            OPT_NOP => {
-                b = &b[1..];
-                continue;
+/// The TLV option list (RFC 9293 §3.2) as `Ok((kind, body))` items, NOPs skipped.
+/// Ends at End-of-Option-List; yields `Err(kind)` once and ends at an option whose
+/// length byte is missing or < 2 (the rest cannot be delimited) or that runs past the
+/// captured bytes (a snaplen of 96 keeps only part of a SACK option on IPv6: 14 + 40 +
+/// 32 + 12 bytes of timestamps leave 10 of it).
+pub struct OptionIter<'a>(&'a [u8]);
+
+impl<'a> OptionIter<'a> {
+    pub fn new(options: &'a [u8]) -> Self {
+        OptionIter(options)
+    }
+}
+
+impl<'a> Iterator for OptionIter<'a> {
+    type Item = Result<(u8, &'a [u8]), u8>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let b = self.0;
+            let &kind = b.first()?;
+            match kind {
+                OPT_EOL => {
+                    self.0 = &[];
+                    return None;
+                }
+                OPT_NOP => {
+                    self.0 = &b[1..];
+                    continue;
+                }
+                _ => {}
             }
-            _ => {}
+            self.0 = &[];
+            let len = match b.get(1) {
+                Some(&l) if l >= 2 => usize::from(l),
+                _ => return Some(Err(kind)),
+            };
+            let Some(body) = b.get(2..len) else { return Some(Err(kind)) };
+            self.0 = &b[len..];
+            return Some(Ok((kind, body)));
         }
-        let len = match b.get(1) {
-            Some(&l) if l >= 2 => usize::from(l),
-            _ => {
+    }
+}
+
+/// Read the options the analysis uses from the TLV list (`OptionIter`). Options with
+/// an unexpected length are skipped rather than misread.
+pub fn parse_options(b: &[u8]) -> TcpOptions {
+    let mut o = TcpOptions::default();
+    for item in OptionIter::new(b) {
+        let (kind, body) = match item {
+            Ok(option) => option,
+            Err(kind) => {
                 o.sack_unreadable |= kind == OPT_SACK;
                 break;
             }
-        };
-        let Some(body) = b.get(2..len) else {
-            // Runs past the captured bytes: a snaplen of 96 keeps only part of a SACK
-            // option on IPv6 (14 + 40 + 32 + 12 bytes of timestamps leave 10 of it).
-            o.sack_unreadable |= kind == OPT_SACK;
-            break;
         };
         match (kind, body.len()) {
             (OPT_MSS, 2) => o.mss = Some(u16::from_be_bytes([body[0], body[1]])),
@@ -140,9 +169,10 @@ pub fn parse_options(mut b: &[u8]) -> TcpOptions {
             }
             (OPT_TFO, _) => o.tfo = true,
             (OPT_EXPERIMENTAL, n) if n >= 2 && body[..2] == [0xf9, 0x89] => o.tfo = true,
-            _ => {} // unknown (MPTCP, ...) or odd length: skip
+            // Read in full by mptcp.rs, only for segments that carry one.
+            (super::mptcp::OPT_MPTCP, _) => o.mptcp = true,
+            _ => {} // unknown or odd length: skip
         }
-        b = &b[len..];
     }
     o
 }

@@ -46,8 +46,9 @@ pub fn ipv4_header_with(total_len: u16, proto: u8, src: [u8; 4], dst: [u8; 4], f
 }
 
 /// TCP options in Linux's layout: MSS, SACK-permitted + timestamps, NOP + wscale,
-/// NOP NOP + SACK blocks; padded with EOL to a multiple of 4.
-pub fn tcp_options(o: &TcpOptions) -> Vec<u8> {
+/// NOP NOP + SACK blocks, then `extra` (whole option TLVs, e.g. MPTCP's); padded with
+/// EOL to a multiple of 4.
+pub fn tcp_options_with(o: &TcpOptions, extra: &[u8]) -> Vec<u8> {
     let mut b = Vec::new();
     if let Some(m) = o.mss {
         b.extend_from_slice(&[2, 4]);
@@ -75,6 +76,7 @@ pub fn tcp_options(o: &TcpOptions) -> Vec<u8> {
             b.extend_from_slice(&r.to_be_bytes());
         }
     }
+    b.extend_from_slice(extra);
     while b.len() % 4 != 0 {
         b.push(0);
     }
@@ -113,7 +115,7 @@ fn ipv6_ext(kind: u8, next: u8) -> [u8; 8] {
 
 /// The IP packet of a segment: (ethertype, bytes).
 pub fn segment_packet(s: &Segment) -> (u16, Vec<u8>) {
-    let opts = tcp_options(&s.options);
+    let opts = tcp_options_with(&s.options, &s.extra_options);
     let mut tcp = Vec::with_capacity(20 + opts.len() + s.payload_len as usize);
     tcp.extend_from_slice(&s.src.port().to_be_bytes());
     tcp.extend_from_slice(&s.dst.port().to_be_bytes());

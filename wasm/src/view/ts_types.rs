@@ -82,6 +82,10 @@ mod tests {
             decl::<a::ending::Ending>(&cfg),
             decl::<a::ending::Reset>(&cfg),
             decl::<a::ending::AlertSeen>(&cfg),
+            decl::<a::mptcp::MptcpConnection>(&cfg),
+            decl::<a::mptcp::MptcpDirection>(&cfg),
+            decl::<a::mptcp::SubflowSummary>(&cfg),
+            decl::<a::mptcp::SubflowStatus>(&cfg),
             // What a share link (snapshot format 4) writes over a direction's stalls.
             decl::<crate::share::build::ListedStalls>(&cfg),
             // The connection table (table.rs): one page per question.

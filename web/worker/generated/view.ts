@@ -301,7 +301,11 @@ windowForLink: number | null, verdict: BdpVerdict,
  */
 table: Array<BdpRow>, };
 
-export type Report = { schemaVersion: number, capture: CaptureSummary, error: ErrorSummary | null, warnings: Array<Warning>, connections: Array<ConnectionSummary>, };
+export type Report = { schemaVersion: number, capture: CaptureSummary, error: ErrorSummary | null, warnings: Array<Warning>, 
+/**
+ * MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP.
+ */
+mptcp?: Array<MptcpConnection>, connections: Array<ConnectionSummary>, };
 
 export type CaptureSummary = { format: string | null, linkTypes: Array<string>, packets: number, bytes: number, duration: number, 
 /**
@@ -395,7 +399,12 @@ ending: Ending,
  * (PKTAP header or Darwin process block; docs/ANALYSIS.md "Process"). Filled by
  * `Session::finish` from `process_index` and the decoder's process table.
  */
-process: Process | null, };
+process: Process | null, 
+/**
+ * The MPTCP connection this connection is a subflow of: its `id` in the report's
+ * `mptcp` list (mptcp.rs). Absent for plain TCP.
+ */
+mptcp?: number, };
 
 /**
  * One direction of a connection, field names as in the CLI JSON (schema 1).
@@ -830,6 +839,129 @@ level: number | null, description: number | null,
 name: string | null, };
 
 /**
+ * An MPTCP connection (report `mptcp[]`).
+ */
+
+export type MptcpConnection = { 
+/**
+ * Position in the report's `mptcp` list; each subflow's `connection.mptcp`.
+ */
+id: number, 
+/**
+ * MPTCP version of the MP_CAPABLE exchange (0: RFC 6824, 1: RFC 8684); null when
+ * the initial subflow's opening is not in the capture.
+ */
+version: number | null, 
+/**
+ * [client's, server's] key as 16 hex digits (64-bit numbers do not fit a JSON
+ * number exactly); null where not seen.
+ */
+keys: [string | null, string | null], 
+/**
+ * [client's, server's] token, 8 hex digits (Wireshark's `mptcp.token`).
+ */
+tokens: [string | null, string | null], subflows: Array<SubflowSummary>, start: number, end: number, 
+/**
+ * [client → server, server → client].
+ */
+directions: [MptcpDirection, MptcpDirection], 
+/**
+ * The direction with more data-level bytes.
+ */
+dataDirection: number, 
+/**
+ * ADD_ADDR announcements (echoes not counted) and REMOVE_ADDR options seen.
+ */
+addAddr: number, removeAddr: number, 
+/**
+ * An MP_FASTCLOSE closed the connection at once (§3.5).
+ */
+fastClose: boolean, 
+/**
+ * An MP_FAIL was sent: a checksum failed and a subflow fell back or was reset (§3.7).
+ */
+mpFail: boolean, 
+/**
+ * What the grouping found, in sentences.
+ */
+text: string, };
+
+/**
+ * One direction of an MPTCP connection at the data level.
+ */
+
+export type MptcpDirection = { from: string, to: string, 
+/**
+ * Distinct data-level bytes the subflows carried: the data the application wrote,
+ * as far as the capture saw it.
+ */
+dataBytes: number, 
+/**
+ * Payload bytes of this direction on all subflows together, retransmissions
+ * included (the sum of the subflows' `direction.payloadBytes`).
+ */
+payloadBytes: number, 
+/**
+ * Data-level bytes sent on more than one subflow, counted once per extra subflow:
+ * Σ over subflows of their `dataBytes` − `dataBytes`.
+ */
+redundantBytes: number, 
+/**
+ * `sentOnSubflows[k-1]`: data-level bytes sent on exactly k subflows.
+ */
+sentOnSubflows: Array<number>, 
+/**
+ * `dataBytes` × 8 over the MPTCP connection's duration, bit/s.
+ */
+dataMeanBps: number, 
+/**
+ * Data-level bytes the peer's DATA_ACK covered, from the first byte (IDSN + 1); null
+ * when the key, and so the IDSN, is not in the capture.
+ */
+dataAcked: number | null, 
+/**
+ * A DATA_FIN was sent: the application closed this direction.
+ */
+dataFin: boolean, 
+/**
+ * The range store hit `MAX_RANGES`: the byte counts are lower bounds.
+ */
+rangesCapped: boolean, };
+
+/**
+ * One subflow of an MPTCP connection (report `mptcp[].subflows[]`).
+ */
+
+export type SubflowSummary = { 
+/**
+ * `connection.id` of the subflow: its own TCP analysis.
+ */
+connection: number, status: SubflowStatus, 
+/**
+ * The MP_JOIN's address id (0 for the initial subflow).
+ */
+addressId: number, 
+/**
+ * Joined as a backup path (MP_JOIN flag B, or MP_PRIO).
+ */
+backup: boolean, 
+/**
+ * The MP_TCPRST reason code of the reset that ended or refused it (RFC 8684 §3.6).
+ */
+resetReason: number | null, 
+/**
+ * Data-level bytes this subflow carried, per MPTCP direction [client → server,
+ * server → client] (each byte once however often the subflow resent it).
+ */
+dataBytes: [number, number], };
+
+/**
+ * How a subflow took part (docs/ANALYSIS.md `mptcp[].subflows[].status`).
+ */
+
+export type SubflowStatus = "initial" | "joined" | "unknown" | "join-unanswered" | "join-refused" | "join-incomplete" | "fallback";
+
+/**
  * A direction's stalls as a share link's summary stores them (wasm/src/share/build.rs
  * `listed_summary`): written over the direction's own `stalls` when the link shortens
  * its list. The page's direction type takes `stallCount` from here (web/model/types.ts).
@@ -866,13 +998,27 @@ limit: string, offset: number,
 /**
  * Rows wanted, at most MAX_PAGE_ROWS.
  */
-count: number, };
+count: number, 
+/**
+ * MPTCP connections (`connection.mptcp`) whose subflows are listed under their
+ * first; the others show that one row only.
+ */
+expanded?: Array<number>, };
 
 export type TableRow = { id: number, from: string, to: string, start: number, duration: number, bytes: number, retransmissions: number, stalls: number, limit: string, 
 /**
  * How the connection ended, in the table's words (`ending.words`, ending.rs).
  */
-ended: string, };
+ended: string, 
+/**
+ * `connection.mptcp`: the MPTCP connection this is a subflow of.
+ */
+mptcp?: number, 
+/**
+ * On the row that stands for an MPTCP connection (its first subflow, by id): how
+ * many subflows it has; 0 on every other row.
+ */
+subflows: number, };
 
 /**
  * One page of the table.
