@@ -75,6 +75,9 @@ pub(crate) struct Side {
     pub holes: Option<Box<Holes>>,
     /// Largest payload this side sent (capture loss counts holes in segments of it).
     pub max_len: u32,
+    /// Smallest and largest IPv4 TTL / IPv6 hop limit this side's packets arrived with
+    /// (vantage.rs `local_by_ttl`); None before the first.
+    pub ttl: Option<(u8, u8)>,
     /// Loss recovery in progress: the highest sequence sent when this side last
     /// retransmitted (RFC 6582's "recover"); cleared when the peer's ACK passes it.
     pub recover: Option<i64>,
@@ -414,6 +417,9 @@ impl Conn {
             }
         }
         fwd.max_len = fwd.max_len.max(seg.payload_len);
+        if let Some(t) = seg.frame_id.ip_ttl {
+            fwd.ttl = Some(fwd.ttl.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
+        }
         let hole = prev_next.filter(|&p| lost && p < seq_rel);
         if hole.is_some() && fwd.holes.is_none() {
             fwd.holes = Some(Box::default());

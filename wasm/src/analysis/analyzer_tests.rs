@@ -458,7 +458,8 @@ fn per_connection_state_is_small() {
     // TSval repeated after its echo does not start a second clock.
     // +8 B: the pointer to the connection's FINs, resets and TLS alerts (ending.rs,
     // made at the first of them; ~100 B on the heap).
-    assert!(conn <= 1256, "Conn is {conn} bytes");
+    // +16 B: each side's TTL range (vantage.rs `local_by_ttl`: 3 B, padded).
+    assert!(conn <= 1272, "Conn is {conn} bytes");
 }
 
 #[test]

@@ -14,6 +14,7 @@ pub mod delayed_ack;
 pub mod delivered;
 pub mod unseen_timeout;
 pub mod receiver_silent;
+pub mod far_part;
 pub mod diagnosis;
 pub mod diagnosis_format;
 pub mod diagnosis_episodes;

@@ -37,7 +37,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
     });
     let parts = vantage::Parts::new(minima.min_s(tick), hs);
-    let path = vantage::path_rtt(&parts, data_direction, tick);
+    let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
+    let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
     let threshold_s = match options.stall_threshold_ms {
         Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
         _ => stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick),
@@ -154,6 +155,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             // Re-sends a receiver-side capture saw arrive and the receiver never
             // answered: the receiver stopped, not the path (receiver_silent.rs).
             super::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, last_t);
+            // A silence the unmeasured far part of the round trip may fill (far_part.rs).
+            if d == data_direction as usize {
+                super::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
+            }
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so

@@ -78,8 +78,92 @@ impl PathRtt {
     }
 }
 
+/// The TTLs (hop limits) stacks start their datagrams with: 64 (Linux, macOS, the BSDs,
+/// RFC 1700's default), 128 (Windows), 255 (network equipment, Solaris). Each router on
+/// the way takes one off (RFC 791 §3.2; RFC 8200 §3), a switch or a tap none.
+pub const INITIAL_TTLS: [u8; 3] = [64, 128, 255];
+
+/// Which direction's sender sits at the capture point by the TTLs, where they tell: every
+/// packet of that direction left with one initial value, unchanged (no router between its
+/// host and the capture point), and every packet of the other arrived with fewer than an
+/// initial value (at least one router between). `ttl[d]`: (min, max) of direction d.
+/// None when both or neither look local (one LAN segment, or a capture in the middle).
+pub fn local_by_ttl(ttl: [Option<(u8, u8)>; 2]) -> Option<u8> {
+    let initial = |t: Option<(u8, u8)>| t.is_some_and(|(lo, hi)| lo == hi && INITIAL_TTLS.contains(&lo));
+    let routed = |t: Option<(u8, u8)>| t.is_some_and(|(lo, hi)| !INITIAL_TTLS.contains(&lo) && !INITIAL_TTLS.contains(&hi) && lo == hi);
+    match (initial(ttl[0]) && routed(ttl[1]), initial(ttl[1]) && routed(ttl[0])) {
+        (true, false) => Some(0),
+        (false, true) => Some(1),
+        _ => None,
+    }
+}
+
 /// `data_dir`: the data direction; `tick`: the capture clock's resolution (s, 0 if fine).
 pub fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
+    path_rtt_with_ttl(parts, data_dir, tick, None)
+}
+
+/// [`path_rtt`], told by the TTLs which end is local (`local`: the direction whose sender
+/// sits at the capture point, [`local_by_ttl`]) where only one part of the round trip
+/// was measured: the part through the capture's own host is its turnaround, not the
+/// path (a client-side capture without handshake or timestamps measures only its own
+/// ACK delay, 0.12 ms on a 400 ms path).
+pub fn path_rtt_with_ttl(parts: &Parts, data_dir: u8, tick: f64, local: Option<u8>) -> PathRtt {
+    let d = (data_dir & 1) as usize;
+    let local_is_receiver = local.map(|l| l as usize == 1 - d);
+    match (parts.toward[1 - d], parts.toward[d], local_is_receiver) {
+        (None, Some(r), Some(true)) => {
+            return PathRtt {
+                vantage: Vantage::Receiver,
+                rtt: None,
+                method: format!(
+                    "{} to the receiver and back, the receiver's own turnaround: the capture is on its side \
+                     (its packets leave with an initial TTL, the sender's arrive with fewer hops left); the part \
+                     towards the sender was never measured (no handshake, no timestamps), so the path RTT is unknown",
+                    format_duration(r)
+                ),
+            };
+        }
+        (Some(s), None, Some(false)) => {
+            return PathRtt {
+                vantage: Vantage::Sender,
+                rtt: None,
+                method: format!(
+                    "{} to the sender and back, the sender's own turnaround: the capture is on its side \
+                     (its packets leave with an initial TTL, the receiver's arrive with fewer hops left); the part \
+                     towards the receiver was never measured, so the path RTT is unknown",
+                    format_duration(s)
+                ),
+            };
+        }
+        (None, Some(r), Some(false)) if r > tick => {
+            return PathRtt {
+                vantage: Vantage::Sender,
+                rtt: Some(r),
+                method: format!(
+                    "{} to the receiver and back; the capture is on the sender's side (its packets leave \
+                     with an initial TTL, the receiver's arrive with fewer hops left), so this is the path RTT",
+                    format_duration(r)
+                ),
+            };
+        }
+        (Some(s), None, Some(true)) if s > tick => {
+            return PathRtt {
+                vantage: Vantage::Receiver,
+                rtt: Some(s),
+                method: format!(
+                    "{} to the sender and back; the capture is on the receiver's side (its packets leave \
+                     with an initial TTL, the sender's arrive with fewer hops left), so this is the path RTT",
+                    format_duration(s)
+                ),
+            };
+        }
+        _ => {}
+    }
+    path_rtt_by_parts(parts, data_dir, tick)
+}
+
+fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
     let d = (data_dir & 1) as usize;
     // Part towards the data receiver (measured by the data's ACKs) and towards the
     // data sender (measured by the receiver's segments being answered).
@@ -167,6 +251,28 @@ mod tests {
         let r = path_rtt(&p, 0, 0.0);
         assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(0.010)));
         assert_eq!(path_rtt(&Parts::default(), 0, 0.0).rtt, None);
+    }
+
+    #[test]
+    fn one_part_and_the_ttls_tell_the_vantage() {
+        // A download captured at the client without handshake or timestamps: only the
+        // data's ACKs (118 µs: the client's own ACK delay) are measured. The client's
+        // packets leave with TTL 128 (Windows), the server's arrive with 47.
+        // Direction 0 is the server's data; its ACKs' part is toward[0].
+        let p = Parts::new([Some(0.000_118), None], None);
+        let local = local_by_ttl([Some((47, 47)), Some((128, 128))]);
+        assert_eq!(local, Some(1));
+        let r = path_rtt_with_ttl(&p, 0, 0.000_001, local);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Receiver, None));
+        // The same at the server: the measured part is the whole path.
+        let local = local_by_ttl([Some((64, 64)), Some((50, 50))]);
+        let r = path_rtt_with_ttl(&p, 0, 0.000_001, local);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Sender, Some(0.000_118)));
+        // One LAN (both initial), a tap in the middle (neither), a TTL that changes: nothing told.
+        assert_eq!(local_by_ttl([Some((64, 64)), Some((128, 128))]), None);
+        assert_eq!(local_by_ttl([Some((60, 60)), Some((50, 50))]), None);
+        assert_eq!(local_by_ttl([Some((64, 64)), Some((50, 52))]), None);
+        assert_eq!(path_rtt_with_ttl(&p, 0, 0.000_001, None).vantage, Vantage::Unknown);
     }
 
     #[test]
