@@ -221,3 +221,22 @@ test('a gzip capture by address is inflated as it arrives, the same capture as i
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
   expect((await page.getByTestId('capture').innerText()).replace(/^\S+/, '')).toBe(summary);
 });
+
+test('an endless stream that is no capture: refused by its first bytes, and the download ends there', async ({ page, baseURL }) => {
+  const state = { sent: 0, closed: false };
+  const html = Buffer.from('<!doctype html><p>not a capture</p>\n'.repeat(30_000));
+  const server = await streamServer(page, (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    pour(req, res, (function* () { for (;;) yield html; })(), state);
+  });
+  try {
+    await page.goto(`${baseURL}/#url=${encodeURIComponent(`${baseURL}/streams/page.pcap`)}`);
+    await expect(page.locator('.app')).toHaveAttribute('data-state', 'error');
+    await expect(page.getByTestId('error')).toContainText("Not a capture file: it starts with 3c 21 64 6f (this looks like a text file, e.g. HTML or a text export)");
+    await expect.poll(() => state.closed).toBe(true);
+    // Hung up long before the cap (main read on to 2 GiB before looking at a byte).
+    expect(state.sent).toBeLessThan(256 * 2 ** 20);
+  } finally {
+    server.close();
+  }
+});

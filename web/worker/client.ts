@@ -171,6 +171,7 @@ export class DecoderClient {
           // The capture or link could not be opened (a damaged link says why).
           const opening = this.opening;
           this.opening = null;
+          this.wakePump(); // a streamed capture's download ends with it
           opening.reject(new Error(message.message));
         } else this.failAll(new Error(message.message));
         break;
