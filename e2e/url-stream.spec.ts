@@ -184,27 +184,40 @@ test('an endless slow stream is decoded as it arrives, with its size as announce
   }
 });
 
+/** 400 segments and their ACKs (~445 KiB), the last one cut, then the connection drops
+ * without ending the chunked body (RFC 9112 §7.1: an incomplete message). */
+const cutRoute: Route = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/vnd.tcpdump.pcap' });
+  const capture = endlessCapture(1_000, 1_000);
+  const bytes = Buffer.concat(Array.from({ length: 4 + 800 }, () => capture.next().value as Buffer));
+  res.write(bytes.subarray(0, bytes.length - 500));
+  setTimeout(() => res.socket?.destroy(), 200);
+};
+const cutMessage = (baseURL: string, tail: string) =>
+  new RegExp(`^Could not fetch ${baseURL.replace(/[.]/g, '\\.')}/streams/cut\\.pcap: the network failed after 4\\d\\d\\.\\d KiB had arrived\\. ${tail}$`);
+
 test('a stream that fails midway: what arrived is analysed and drawn, one line says where it stopped', async ({ page, baseURL }) => {
-  const server = await streamServer(page, (req, res) => {
-    res.writeHead(200, { 'content-type': 'application/vnd.tcpdump.pcap' });
-    const capture = endlessCapture(1_000, 1_000);
-    // 400 segments and their ACKs (~470 KB), the last one cut, then the connection drops
-    // without ending the chunked body (RFC 9112 §7.1: an incomplete message).
-    const parts = Array.from({ length: 4 + 800 }, () => capture.next().value as Buffer);
-    const bytes = Buffer.concat(parts);
-    res.write(bytes.subarray(0, bytes.length - 500));
-    setTimeout(() => res.socket?.destroy(), 200);
-    void req;
-  });
+  const server = await streamServer(page, cutRoute);
   try {
     await page.goto(`${baseURL}/#url=${encodeURIComponent(`${baseURL}/streams/cut.pcap`)}`);
     await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
-    await expect(page.getByTestId('download-stopped')).toHaveText(
-      new RegExp(`^Could not fetch ${baseURL!.replace(/[.]/g, '\\.')}/streams/cut\\.pcap: the network failed after 4\\d\\d\\.\\d KiB had arrived\\. Everything that arrived before is analysed and drawn\\.$`));
+    await expect(page.getByTestId('download-stopped')).toHaveText(cutMessage(baseURL!, 'Everything that arrived before is analysed and drawn\\.'));
     // Every whole packet before the cut (3 + 2 × 400 records, the last two cut off), the cut one not "damage".
     await expect(page.getByTestId('capture')).toContainText('801 packets');
     await expect(page.getByTestId('damaged-banner')).toHaveCount(0);
     await expect(page.getByTestId('error')).toHaveCount(0);
+    expect(await page.locator('svg[data-chart]').count()).toBeGreaterThan(0);
+  } finally {
+    server.close();
+  }
+});
+
+test('the embed too: a stream that fails midway is drawn as far as it came, with the line', async ({ page, baseURL }) => {
+  const server = await streamServer(page, cutRoute);
+  try {
+    await page.goto(`${baseURL}/embed.html#url=${encodeURIComponent(`${baseURL}/streams/cut.pcap`)}`);
+    await expect(page.locator('.embed')).toHaveAttribute('data-state', 'ready');
+    await expect(page.getByTestId('download-stopped')).toHaveText(cutMessage(baseURL!, 'What arrived before it is drawn\\.'));
     expect(await page.locator('svg[data-chart]').count()).toBeGreaterThan(0);
   } finally {
     server.close();
