@@ -13,7 +13,7 @@ import type { ViewSource } from './worker/viewSource';
 import type { BdpQuestion } from './worker/generated/view';
 import type { Shared, ShareSpec } from './worker/protocol';
 import { echo, parseView, parseViewWithRefusals, serializeView, type Source, type ViewState } from './state/url';
-import { exampleUrl, FetchCancelled, fetchCapture } from './state/fetchCapture';
+import { exampleUrl, FetchCancelled, streamCapture, type CaptureStream } from './state/fetchCapture';
 import { CompareArea, type MainCapture } from './compare/CompareArea';
 import { CancelledError, DecoderClient, loadPhases, viewTimings, type Progress } from './worker/client';
 import { fragmentToSnapshot, isSnapshotFileName, readSnapshotFile, toBase64Url } from './share/snapshot';
@@ -61,6 +61,9 @@ export function App() {
   const viewNow = useRef(view);
   viewNow.current = view;
   const [failure, setFailure] = useState<string | null>(null);
+  // Why a capture fetched by address stopped arriving before its end (a cap, a network
+  // failure): said above what did arrive, which is analysed and drawn.
+  const [stopped, setStopped] = useState<string | null>(null);
   const clientRef = useRef<DecoderClient | null>(null);
   // The `snap=…` part of a shared link: kept in the address bar, data not from the worker.
   const [snap, setSnap] = useState<string | null>(() => new URLSearchParams(window.location.hash.slice(1)).get('snap'));
@@ -112,18 +115,32 @@ export function App() {
     setReport(null);
     setEngine(null);
     setFailure(null);
+    setStopped(null);
+    // A download still arriving for an earlier load is of no use now (not even a stalled one).
+    fetching.current?.abort();
     return ++loadSeq.current;
   }, []);
 
-  const load = useCallback(async (name: string, getBlob: () => Promise<Blob>, source: Source) => {
+  /** Opens a capture: a file (a Blob, read in slices), or a download decoded as it arrives. */
+  const load = useCallback(async (name: string, getSource: () => Promise<Blob | CaptureStream>, source: Source) => {
     setSnap(null);
     const seq = startLoading(name);
     const current = () => seq === loadSeq.current;
     try {
-      const blob = await getBlob();
+      const got = await getSource();
+      if (!current()) {
+        if (!(got instanceof Blob)) void got.chunks.return(undefined);
+        return;
+      }
+      const onProgress = (p: Progress) => current() && setProgress(p);
+      const opened = got instanceof Blob
+        ? { ...(await client().open(got, name, null, onProgress)), stopped: null }
+        : await client().openStream(got.chunks, got.total, onProgress);
       if (!current()) return;
-      const { report } = await client().open(blob, name, null, (p) => current() && setProgress(p));
-      if (!current()) return;
+      // A download stopped midway ends inside a packet by construction: the stop is
+      // the news, not a "damaged capture" (the banner says where it stopped).
+      const report = opened.stopped && opened.report.error?.kind === 'truncated' ? { ...opened.report, error: null } : opened.report;
+      setStopped(opened.stopped);
       const c = client();
       // The connection `selected` (below) will pick: the worker builds its charts' first
       // answers while this thread renders the report (two cores instead of one in turn).
@@ -145,8 +162,9 @@ export function App() {
       setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null, compare: source === v.source ? v.compare : null }));
       if (report.connections.length === 0) {
         // Nothing to chart: an error if the file could not be read, else a plain answer.
-        if (report.error) setFailure(report.error.message);
-        setPhase(report.error ? 'error' : 'ready');
+        const why = report.error?.message ?? opened.stopped;
+        if (why) setFailure(why);
+        setPhase(why ? 'error' : 'ready');
       }
     } catch (error) {
       if (!current()) return; // another capture was opened meanwhile
@@ -195,16 +213,12 @@ export function App() {
     [load, showSnapshot],
   );
   /** Opens the capture a link names (#ex=… or #url=…). */
-  /** Fetches `url` as it arrives, with the bytes so far on the progress bar and a Cancel
-   *  that aborts the request (a newer load aborts an older download too). */
+  /** Fetches `url`; its body goes to the decoder as it arrives (the worker's progress
+   *  says the bytes read), and Cancel aborts the request (a newer load aborts it too). */
   const download = useCallback((url: string) => {
     fetching.current?.abort();
     const controller = (fetching.current = new AbortController());
-    const started = performance.now();
-    return fetchCapture(url, undefined, {
-      signal: controller.signal,
-      onProgress: (bytesRead, totalBytes) => setProgress({ bytesRead, totalBytes: Math.max(totalBytes, bytesRead), packets: 0, elapsedMs: performance.now() - started }),
-    });
+    return streamCapture(url, undefined, { signal: controller.signal });
   }, []);
   const cancelLoad = useCallback(() => {
     fetching.current?.abort();
@@ -337,6 +351,11 @@ export function App() {
           <ul className="notice" role="status" data-testid="refused">
             {refused.map((line) => <li key={line}>{line}</li>)}
           </ul>
+        ) : null}
+        {stopped && report && report.connections.length > 0 ? (
+          <div className="banner damaged" role="alert" data-testid="download-stopped">
+            {stopped} Everything that arrived before is analysed and drawn.
+          </div>
         ) : null}
         {failure ? (
           <div className="error" role="alert" data-testid="error">

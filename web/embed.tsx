@@ -23,28 +23,41 @@ import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConnectionCharts } from './components/ConnectionCharts';
 import { shownConnection } from './components/ConnectionTable';
-import type { ConnectionSummary } from './model/types';
+import type { ConnectionSummary, Report } from './model/types';
 import type { ViewSource } from './worker/viewSource';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { fragmentToSnapshot } from './share/snapshot';
 import { parseView, parseViewWithRefusals, serializeView, type Theme, type ViewState } from './state/url';
-import { fetchCapture } from './state/fetchCapture';
+import { streamCapture } from './state/fetchCapture';
 import { DecoderClient } from './worker/client';
 import { outsideText } from './security/outsideText';
 import './styles.css';
 import './embed.css';
 
 type Phase = 'idle' | 'loading' | 'ready' | 'error';
-/** `linkable`: the data came from this page's fragment, so the app can open the same link. */
-interface Shown { title: string; summary: ConnectionSummary; source: ViewSource; linkable?: boolean }
+/** `linkable`: the data came from this page's fragment, so the app can open the same link.
+ *  `stopped`: why a capture fetched by address stopped arriving before its end. */
+interface Shown { title: string; summary: ConnectionSummary; source: ViewSource; linkable?: boolean; stopped?: string | null }
+
+function shownOf(client: DecoderClient, report: Report, title: string, conn: number | null, stopped: string | null = null): Shown {
+  const summary = shownConnection(report.connections, conn);
+  if (!summary) throw new Error(stopped ?? report.error?.message ?? 'This capture holds no TCP connection.');
+  // Its charts' first answers are built while this page renders (as in the app).
+  client.prepare(summary.id);
+  return { title, summary, source: client.viewSource(), stopped };
+}
 
 async function decodeCapture(client: DecoderClient, blob: Blob, title: string, conn: number | null): Promise<Shown> {
   const { report } = await client.open(blob, title, null, () => {});
-  const summary = shownConnection(report.connections, conn);
-  if (!summary) throw new Error(report.error?.message ?? 'This capture holds no TCP connection.');
-  // Its charts' first answers are built while this page renders (as in the app).
-  client.prepare(summary.id);
-  return { title, summary, source: client.viewSource() };
+  return shownOf(client, report, title, conn);
+}
+
+/** The capture at `url`, decoded as it arrives, as in the app (issue 45 item 6): the same
+ *  cap and one-line stop; `signal` aborts the download (a newer load). */
+async function decodeDownload(client: DecoderClient, url: string, title: string, conn: number | null, signal: AbortSignal): Promise<Shown> {
+  const { chunks, total } = await streamCapture(url, undefined, { signal });
+  const { report, stopped } = await client.openStream(chunks, total, () => {});
+  return shownOf(client, report, title, conn, stopped);
 }
 
 /** A share link's snapshot, answered by the worker from what it holds (wasm/src/share). */
@@ -56,18 +69,18 @@ async function openSnapshot(client: DecoderClient, bytes: Uint8Array, title: str
 }
 
 /** What the fragment asks for; null when it names no data. */
-async function loadFragment(hash: string, client: DecoderClient): Promise<Shown | null> {
+async function loadFragment(hash: string, client: DecoderClient, signal: AbortSignal): Promise<Shown | null> {
   const bytes = fragmentToSnapshot(hash);
   const view = parseView(hash);
   if (bytes) return { ...(await openSnapshot(client, bytes, null)), linkable: true };
   const source = view.source;
   if (source?.kind === 'url') {
     const name = outsideText(source.url.split('/').pop() || source.url, 120);
-    return { ...(await decodeCapture(client, await fetchCapture(source.url), name, view.conn)), linkable: true };
+    return { ...(await decodeDownload(client, source.url, name, view.conn, signal)), linkable: true };
   }
   if (source?.kind === 'example') {
     const url = new URL(`examples/${encodeURIComponent(source.file)}`, document.baseURI).href;
-    return { ...(await decodeCapture(client, await fetchCapture(url), source.file, view.conn)), linkable: true };
+    return { ...(await decodeDownload(client, url, source.file, view.conn, signal)), linkable: true };
   }
   return null;
 }
@@ -105,6 +118,8 @@ function Embed() {
   const clientRef = useRef<DecoderClient | null>(null);
   const client = () => (clientRef.current ??= new DecoderClient());
   const generation = useRef(0);
+  /** The download of a #url= / #ex= capture under way; a newer load aborts it. */
+  const downloading = useRef<AbortController | null>(null);
   /** Who waits for READY: the sender of the posted load being drawn. */
   const waiting = useRef<{ target: MessageEventSource | null; origin: string } | null>(null);
   const rootRef = useRef<HTMLDivElement | null>(null);
@@ -112,6 +127,7 @@ function Embed() {
   /** Run one load; a newer load (fragment change, another message) supersedes it. */
   const show = useCallback(async (load: () => Promise<Shown | null>): Promise<boolean> => {
     const mine = ++generation.current;
+    downloading.current?.abort();
     setPhase('loading');
     setFailure(null);
     try {
@@ -155,7 +171,10 @@ function Embed() {
       setView(next);
       setRefused(dropped);
       setRange(next.range);
-      show(() => loadFragment(window.location.hash, client())).catch(() => {});
+      show(() => {
+        const controller = (downloading.current = new AbortController());
+        return loadFragment(window.location.hash, client(), controller.signal);
+      }).catch(() => {});
     };
     fromFragment();
     window.addEventListener('hashchange', fromFragment);
@@ -240,6 +259,9 @@ function Embed() {
         </p>
       ) : null}
       {failure ? <div className="error" role="alert" data-testid="error">{failure}</div> : null}
+      {shown?.stopped && phase !== 'error' ? (
+        <p className="notice embed-status" role="status" data-testid="download-stopped">{shown.stopped} What arrived before it is drawn.</p>
+      ) : null}
       {shown && phase !== 'error' ? (
         <>
           <p className="embed-diagnosis" data-testid="diagnosis">{shown.summary.diagnosis.text}</p>

@@ -11,7 +11,7 @@ const progress = (bytesRead: number) => ({ generation: 1, bytesRead, totalBytes:
 describe('ProgressBar', () => {
   it('while reading: bytes of bytes, the rate and the packets, a determinate bar', () => {
     const el = render(<ProgressBar name="bulk.pcap" progress={progress(126_225_266)} onCancel={() => {}} />);
-    expect(el.querySelector('p')!.textContent).toBe('Decoding bulk.pcap: 126 MB of 252 MB at 252 MB/s · 1,234,567 packets');
+    expect(el.querySelector('p')!.textContent).toBe('Decoding bulk.pcap: 126 MB of 252 MB (50 %) at 252 MB/s · 1,234,567 packets');
     expect(el.querySelector('progress')!.getAttribute('value')).toBe('0.5');
   });
 
@@ -22,6 +22,12 @@ describe('ProgressBar', () => {
     );
     expect(el.querySelector('progress')!.hasAttribute('value')).toBe(false);
     expect(el.querySelector('[data-testid="cancel"]')).not.toBeNull(); // still cancellable
+  });
+
+  it('a download of unannounced size: the bytes read, no "of 0 B", an indeterminate bar', () => {
+    const el = render(<ProgressBar name="endless.pcap" progress={{ bytesRead: 3_000_000, totalBytes: 0, packets: 12, elapsedMs: 1000 }} onCancel={() => {}} />);
+    expect(el.querySelector('p')!.textContent).toBe('Decoding endless.pcap: 3 MB read at 3 MB/s · 12 packets');
+    expect(el.querySelector('progress')!.hasAttribute('value')).toBe(false);
   });
 
   it('before the first progress message: nothing read, no division by zero', () => {

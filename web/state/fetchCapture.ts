@@ -40,18 +40,26 @@ export interface FetchOptions {
   maxBytes?: number;
 }
 
+/** A capture arriving by address: its bytes as they come, and the announced size. */
+export interface CaptureStream {
+  /** Content-Length, 0 when the server did not say (a stream may also send less or more). */
+  total: number;
+  /** The body's chunks in order. Throws FetchCancelled when `signal` aborts,
+   *  FetchCaptureError past `maxBytes` or when the connection fails midway (the message
+   *  says how much had arrived); leaving the loop early cancels the request. */
+  chunks: AsyncGenerator<Uint8Array>;
+}
+
 /**
- * The capture at `url`, read as it arrives (the body's stream, not `response.blob()`,
- * which gave no progress, no cancel and no bound): each chunk joins a Blob's parts, so
- * the bytes are the browser's blob storage's (paged to disk when large), and the decoder
- * reads them in slices as it reads a dropped file. Cancel (`signal`) aborts the fetch at
- * once; more than `maxBytes` stops it with a message; a network failure is one line.
+ * Opens the capture at `url` and hands its body over as it arrives (issue 45, item 6):
+ * the page streams it into the decoder (DecoderClient.openStream), as a dropped file is
+ * read in slices, so nothing waits for the whole body and nothing holds it. Refusals,
+ * HTTP errors and an announced size past `maxBytes` are thrown here, before any byte.
  */
-export async function fetchCapture(url: string, pageOrigin = globalThis.location?.origin ?? '', options: FetchOptions = {}): Promise<Blob> {
+export async function streamCapture(url: string, pageOrigin = globalThis.location?.origin ?? '', options: FetchOptions = {}): Promise<CaptureStream> {
   const refusal = refusalOf(url, pageOrigin);
   if (refusal) throw new FetchCaptureError(refusal);
   const { signal, onProgress, maxBytes = MAX_FETCH_BYTES } = options;
-  const failed = () => new FetchCaptureError(`Could not fetch ${echo(url)}: the network failed, or the server does not allow other sites to read it (CORS).`);
   let response: Response;
   try {
     response = await fetch(url, { credentials: 'omit', referrerPolicy: 'no-referrer', signal });
@@ -60,7 +68,7 @@ export async function fetchCapture(url: string, pageOrigin = globalThis.location
     // fetch() says only "Failed to fetch": offline, DNS, TLS, or a server that does not
     // allow cross-origin reads (CORS) all look the same from here.
     void error;
-    throw failed();
+    throw new FetchCaptureError(`Could not fetch ${echo(url)}: the network failed, or the server does not allow other sites to read it (CORS).`);
   }
   if (!response.ok) throw new FetchCaptureError(`Could not fetch ${echo(url)}: HTTP ${response.status} ${echo(response.statusText)}`.trim());
   const announced = Number(response.headers.get('content-length') ?? 0);
@@ -69,28 +77,50 @@ export async function fetchCapture(url: string, pageOrigin = globalThis.location
     await response.body?.cancel().catch(() => {});
     throw new FetchCaptureError(`${echo(url)} was not opened: it is ${formatSize(total)}, more than the ${formatSize(maxBytes)} a capture fetched by address may be.`);
   }
-  if (!response.body) return response.blob();
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
+  const body = response.body ?? new Blob([]).stream();
+  return { total, chunks: bodyChunks(url, body.getReader(), { signal, onProgress, maxBytes }, total) };
+}
+
+async function* bodyChunks(url: string, reader: ReadableStreamDefaultReader<Uint8Array>, options: Required<Pick<FetchOptions, 'maxBytes'>> & FetchOptions, total: number): AsyncGenerator<Uint8Array> {
+  const { signal, onProgress, maxBytes } = options;
   let received = 0;
   onProgress?.(0, total);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.byteLength;
-      if (received > maxBytes) {
-        throw new FetchCaptureError(`${echo(url)} was stopped: it sent more than the ${formatSize(maxBytes)} a capture fetched by address may be.`);
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        if (signal?.aborted) throw new FetchCancelled();
+        // The connection dropped (or the server reset it) after part of the body:
+        // one line, saying how far it came; what arrived stays decoded.
+        throw new FetchCaptureError(`Could not fetch ${echo(url)}: the network failed after ${formatSize(received)} had arrived.`);
       }
-      parts.push(value);
+      if (chunk.done) return;
+      received += chunk.value.byteLength;
+      if (received > maxBytes) {
+        // An endless (or lying) stream: the cap ends it; the bytes before it are kept.
+        throw new FetchCaptureError(`${echo(url)} was stopped after ${formatSize(received - chunk.value.byteLength)}: a capture fetched by address may be at most ${formatSize(maxBytes)}, and it sent more.`);
+      }
       onProgress?.(received, total);
+      yield chunk.value;
     }
-  } catch (error) {
+  } finally {
+    // Done, failed, cancelled, or the caller left the loop (the decoder stopped, another
+    // capture was opened): the request ends here, nothing more is downloaded.
     reader.cancel().catch(() => {});
-    if (signal?.aborted) throw new FetchCancelled();
-    if (error instanceof FetchCaptureError) throw error;
-    throw failed();
   }
+}
+
+/**
+ * The capture at `url` as one Blob (the compare view's second capture): streamCapture's
+ * chunks joined as a Blob's parts, so the bytes are the browser's blob storage's (paged
+ * to disk when large). Same refusals, cap, cancel and one-line messages.
+ */
+export async function fetchCapture(url: string, pageOrigin = globalThis.location?.origin ?? '', options: FetchOptions = {}): Promise<Blob> {
+  const { chunks } = await streamCapture(url, pageOrigin, options);
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
   return new Blob(parts as BlobPart[], { type: 'application/octet-stream' });
 }
 
@@ -102,7 +132,8 @@ export class FetchCancelled extends Error {
   }
 }
 
-const formatSize = (bytes: number) => (bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`);
+const formatSize = (bytes: number) => (bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GiB`
+  : bytes >= 1024 ** 2 ? `${+(bytes / 1024 ** 2).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`);
 
 /** The address of a bundled example capture (public/examples/). */
 export function exampleUrl(file: string): string {

@@ -2,7 +2,7 @@
 // stand-in Worker that records what is posted and lets the test answer.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, DecoderClient, loadPhases } from './client';
-import { PROTOCOL_VERSION, type FromWorker, type ToWorker } from './protocol';
+import { PROTOCOL_VERSION, STREAM_WINDOW_BYTES, type FromWorker, type ToWorker } from './protocol';
 import { VIEW_SCHEMA_VERSION } from './generated/view';
 import { StaleAnswer } from './viewSource';
 import type { Report } from '../model/types';
@@ -129,5 +129,70 @@ describe('DecoderClient', () => {
     const linkPage = new DecoderClient();
     linkPage.warm({ engine: false });
     expect(FakeWorker.all[2].posted).toEqual([]);
+  });
+  describe('a capture streamed as it arrives (#url=, issue 45 item 6)', () => {
+    const MiB = 1024 * 1024;
+    /** An endless download of 1 MiB chunks; `state.closed` once the client let go of it. */
+    function endless(failAfter = Infinity) {
+      const state = { pulled: 0, closed: false };
+      const chunks = (async function* () {
+        try {
+          for (;;) {
+            if (state.pulled >= failAfter) throw new Error('Could not fetch x: the network failed after 3 MiB had arrived.');
+            state.pulled++;
+            yield new Uint8Array(MiB);
+          }
+        } finally {
+          state.closed = true;
+        }
+      })();
+      return { state, chunks };
+    }
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const sentBytes = (w: FakeWorker) => w.posted.flatMap((m) => (m.type === 'chunk' ? [m.bytes.byteLength] : [])).reduce((a, b) => a + b, 0);
+
+    it('sends at most STREAM_WINDOW_BYTES ahead of the decoder, more as it takes them', async () => {
+      const client = new DecoderClient();
+      const { state, chunks } = endless();
+      void client.openStream(chunks, 0, () => {}).catch(() => {});
+      const w = FakeWorker.all[0];
+      w.answer(hello);
+      for (let i = 0; i < 20; i++) await settle();
+      expect(w.posted[0]).toEqual({ type: 'openStream', generation: 1, totalBytes: 0, stallMs: null });
+      expect(sentBytes(w)).toBe(STREAM_WINDOW_BYTES);
+      w.answer({ type: 'taken', generation: 1, bytes: 2 * MiB });
+      for (let i = 0; i < 20; i++) await settle();
+      expect(sentBytes(w)).toBe(STREAM_WINDOW_BYTES + 2 * MiB);
+      expect(state.closed).toBe(false);
+      client.cancel();
+      for (let i = 0; i < 20; i++) await settle();
+      expect(state.closed, 'a cancel lets go of the download (its request ends)').toBe(true);
+    });
+
+    it('a download that fails midway: the end is sent, what arrived is analysed, the message comes back as `stopped`', async () => {
+      const client = new DecoderClient();
+      const { chunks } = endless(3);
+      const opened = client.openStream(chunks, 0, () => {});
+      const w = FakeWorker.all[0];
+      w.answer(hello);
+      for (let i = 0; i < 20; i++) await settle();
+      expect(w.posted.map((m) => m.type)).toEqual(['openStream', 'chunk', 'chunk', 'chunk', 'streamEnd']);
+      w.answer({ type: 'report', generation: 1, report: report(30), connectionCount: 0, elapsedMs: 1 });
+      expect((await opened).stopped).toBe('Could not fetch x: the network failed after 3 MiB had arrived.');
+    });
+
+    it('a decoder that stops early (a fatal error) ends the download', async () => {
+      const client = new DecoderClient();
+      const { state, chunks } = endless();
+      const opened = client.openStream(chunks, 0, () => {});
+      const w = FakeWorker.all[0];
+      w.answer(hello);
+      for (let i = 0; i < 20; i++) await settle();
+      w.answer({ type: 'report', generation: 1, report: report(0), connectionCount: 0, elapsedMs: 1 });
+      expect((await opened).stopped).toBeNull();
+      for (let i = 0; i < 20; i++) await settle();
+      expect(state.closed).toBe(true);
+      expect(w.posted.some((m) => m.type === 'streamEnd')).toBe(false);
+    });
   });
 });

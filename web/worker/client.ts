@@ -5,7 +5,7 @@
 // hello: a worker from another build (a stale cache) is refused.
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, type TableQuery, type ViewAt } from './generated/view';
-import { PROTOCOL_VERSION, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
+import { PROTOCOL_VERSION, STREAM_WINDOW_BYTES, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { FromPage } from './reader.worker';
 import type { ViewAnswer } from './viewAnswer';
 import { sanitizeReport, sanitizeSnapshotInfo, sanitizeSummary, sanitizeTablePage } from '../security/sanitizeReport';
@@ -14,6 +14,12 @@ import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from '
 export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
 /** `report.connections` may hold only some of `connectionCount` (protocol.ts); `summary` fetches any. */
 export interface Opened { report: Report; connectionCount: number; elapsedMs: number; generation: number; snapshot?: SnapshotInfo }
+/** A streamed capture (openStream): `stopped` says why its download ended before its
+ *  body did (a cap, a network failure; the chunks' error message), else null. */
+export interface OpenedStream extends Opened { stopped: string | null }
+
+/** The streamed capture being sent to the worker: bytes sent, bytes its decoder took. */
+interface Flow { generation: number; sent: number; taken: number; wake: (() => void) | null }
 
 export class CancelledError extends Error {
   constructor() { super('Cancelled'); }
@@ -58,6 +64,14 @@ export class DecoderClient {
   private opening: (Pending & { onProgress: (p: Progress) => void }) | null = null;
   private requests = new Map<number, Pending>();
   private nextRequestId = 1;
+  private flow: Flow | null = null;
+
+  /** The pump of a streamed capture waits for the decoder (taken), or for its load to end. */
+  private wakePump() {
+    const wake = this.flow?.wake;
+    if (this.flow) this.flow.wake = null;
+    wake?.();
+  }
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
@@ -108,9 +122,16 @@ export class DecoderClient {
       case 'progress':
         this.opening?.onProgress(message);
         break;
+      case 'taken':
+        if (this.flow?.generation === message.generation) {
+          this.flow.taken += message.bytes;
+          this.wakePump();
+        }
+        break;
       case 'report': {
         const opening = this.opening;
         this.opening = null;
+        this.wakePump(); // a decoder that stopped early (a fatal error) wants no more bytes
         loadPhases.last = message.phases ?? null;
         (opening?.resolve as ((v: Opened) => void) | undefined)?.({
           // Outside text (process names, a link's fields) is sanitized here, where it enters the page.
@@ -150,6 +171,7 @@ export class DecoderClient {
           // The capture or link could not be opened (a damaged link says why).
           const opening = this.opening;
           this.opening = null;
+          this.wakePump(); // a streamed capture's download ends with it
           opening.reject(new Error(message.message));
         } else this.failAll(new Error(message.message));
         break;
@@ -165,11 +187,13 @@ export class DecoderClient {
   private failAll(error: Error) {
     this.opening?.reject(error);
     this.opening = null;
+    this.wakePump();
     for (const pending of this.requests.values()) pending.reject(error);
     this.requests.clear();
   }
 
   private terminate() {
+    this.wakePump();
     this.worker?.terminate();
     this.reader?.terminate();
     this.worker = null;
@@ -189,6 +213,52 @@ export class DecoderClient {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
       this.send({ type: 'open', generation, source, stallMs });
     });
+  }
+
+  /**
+   * Decode a capture as it arrives (#url=): `chunks` (fetchCapture.ts streamCapture) are
+   * posted to the worker as they come, at most STREAM_WINDOW_BYTES ahead of its decoder,
+   * so neither the page nor the worker ever holds the whole body. When `chunks` throws
+   * (a cap, a network failure) what arrived is analysed and the message returned as
+   * `stopped`. A cancel or another capture stops reading `chunks`, which ends the request.
+   */
+  openStream(chunks: AsyncGenerator<Uint8Array>, totalBytes: number, onProgress: (p: Progress) => void): Promise<OpenedStream> {
+    if (this.opening) this.terminate();
+    this.failAll(new CancelledError());
+    const generation = ++this.generation;
+    const opened = new Promise<Opened>((resolve, reject) => {
+      this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
+      this.send({ type: 'openStream', generation, totalBytes, stallMs: null });
+    });
+    const flow: Flow = (this.flow = { generation, sent: 0, taken: 0, wake: null });
+    const stopped = this.pump(chunks, flow);
+    return Promise.all([opened, stopped]).then(([o, s]) => ({ ...o, stopped: s }));
+  }
+
+  private async pump(chunks: AsyncGenerator<Uint8Array>, flow: Flow): Promise<string | null> {
+    // Still the load the worker decodes, and its decoder still wants bytes.
+    const live = () => this.flow === flow && this.generation === flow.generation && this.opening?.generation === flow.generation;
+    let stopped: string | null = null;
+    try {
+      for (;;) {
+        while (live() && flow.sent - flow.taken >= STREAM_WINDOW_BYTES) await new Promise<void>((resolve) => (flow.wake = resolve));
+        if (!live()) return null;
+        const next = await chunks.next();
+        if (next.done || !live()) break;
+        // Transferred, not copied (a view into a larger buffer is copied first).
+        const bytes = next.value.byteOffset === 0 && next.value.byteLength === next.value.buffer.byteLength ? next.value : next.value.slice();
+        flow.sent += bytes.byteLength;
+        this.send({ type: 'chunk', generation: flow.generation, bytes }, [bytes.buffer]);
+      }
+    } catch (error) {
+      if (!live()) return null;
+      stopped = error instanceof Error ? error.message : String(error);
+    } finally {
+      // Leaving early (the decoder stopped, a cancel, another capture) ends the request.
+      void chunks.return(undefined);
+    }
+    if (live()) this.send({ type: 'streamEnd', generation: flow.generation });
+    return stopped;
   }
 
   /**

@@ -5,7 +5,8 @@
 // not the one its TypeScript types were generated for.
 import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewPrepare, viewQueryPacked, viewSchemaVersion, warmUp } from 'tcpscope-wasm';
 import type { ConnectionSummary, Report } from '../model/types';
-import { captureChunks, readerFailed, useReader } from './chunks';
+import { captureChunks, readerFailed, useReader, type CaptureChunk } from './chunks';
+import { StreamInbox, streamedChunks } from './streamed';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
 import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
@@ -25,7 +26,13 @@ const ready = init().then(() => {
 /** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
 let current: { generation: number; session: WasmSession | WasmSnapshot; report: Report | null } | null = null;
 
-async function open(generation: number, source: Blob, stallMs: number | null) {
+/** The streamed capture being received (openStream): its chunks go to its inbox. */
+let streaming: { generation: number; inbox: StreamInbox } | null = null;
+
+/** Reads `chunks` (a dropped file's slices, or a download's chunks as they arrive) into a
+ * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
+ * say). */
+async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null) {
   await ready;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
@@ -42,11 +49,13 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
     phases[phase] += now - mark;
     mark = now;
   };
-  for await (const chunk of captureChunks(source, (bytesRead) => {
+  let read = 0;
+  for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
-    if (current === mine && (now - lastProgress > 50 || bytesRead === source.size)) {
+    read = bytesRead;
+    if (current === mine && (now - lastProgress > 50 || bytesRead === totalBytes)) {
       lastProgress = now;
-      post({ type: 'progress', generation, bytesRead, totalBytes: source.size, packets: session.packets(), elapsedMs: now - started });
+      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started });
     }
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
@@ -60,6 +69,8 @@ async function open(generation: number, source: Blob, stallMs: number | null) {
   }
   if (current !== mine) return;
   lap('readWaitMs');
+  // A download of unannounced size (or one that ended early): everything there is was read.
+  if (read !== totalBytes) post({ type: 'progress', generation, bytesRead: read, totalBytes: read, packets: session.packets(), elapsedMs: performance.now() - started });
   // The reader of this load stays for the next one (chunks.ts).
   session.finish();
   lap('finishMs');
@@ -131,7 +142,22 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         warmUp();
         break;
       case 'open':
-        await open(message.generation, message.source, message.stallMs);
+        await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs);
+        break;
+      case 'openStream': {
+        const { generation } = message;
+        const inbox = new StreamInbox((bytes) => post({ type: 'taken', generation, bytes }));
+        streaming = { generation, inbox };
+        await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs);
+        break;
+      }
+      case 'chunk':
+        if (streaming?.generation === message.generation) streaming.inbox.push(message.bytes);
+        break;
+      case 'streamEnd':
+        if (streaming?.generation !== message.generation) break;
+        streaming.inbox.end();
+        streaming = null;
         break;
       case 'openSnapshot':
         await openSnapshot(message.generation, message.bytes);

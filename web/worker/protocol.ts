@@ -9,7 +9,7 @@ import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, 
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** What a share link holds besides the report (wasm/src/share). */
 export interface SnapshotInfo { name: string; view: string; columns: number }
@@ -26,11 +26,25 @@ export interface ShareSpec {
 /** Captures with more connections than this send the page only the largest
  *  REPORT_TOP_CONNECTIONS (the throughput overlays' candidates) and the rest on demand:
  *  10^6 connection summaries would cost the page gigabytes (issue 16 item 2). */
+/** Bytes of a streamed capture the page may have sent that the decoder has not taken
+ *  yet: the download waits beyond it, so a fast server never fills the worker's memory
+ *  faster than the decoder reads (at most this much is queued, plus one network chunk). */
+export const STREAM_WINDOW_BYTES = 8 * 1024 * 1024;
+
 export const REPORT_CONNECTIONS_CAP = 10_000;
 export const REPORT_TOP_CONNECTIONS = 64;
 
 export type ToWorker =
   | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
+  /** A capture the page receives as it arrives (#url=, fetchCapture.ts streamCapture):
+   *  its bytes follow as `chunk`s, then `streamEnd`. `totalBytes`: the announced size, 0
+   *  when unknown. The worker says `taken` for each chunk it has handed to the decoder;
+   *  the page keeps at most STREAM_WINDOW_BYTES sent and not taken (memory bound). */
+  | { type: 'openStream'; generation: number; totalBytes: number; stallMs: number | null }
+  | { type: 'chunk'; generation: number; bytes: Uint8Array }
+  /** No more bytes: the body ended, or the page stopped it (cap, network failure); the
+   *  worker analyses what it has. */
+  | { type: 'streamEnd'; generation: number }
   /** A share link's snapshot bytes: answered from what the link holds (wasm/src/share). */
   | { type: 'openSnapshot'; generation: number; bytes: Uint8Array }
   | { type: 'share'; generation: number; requestId: number; spec: ShareSpec }
@@ -72,6 +86,8 @@ export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
   | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
   | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
+  /** The decoder took `bytes` more of a streamed capture (openStream): the page may send more. */
+  | { type: 'taken'; generation: number; bytes: number }
   /** `report.connections` holds every connection up to REPORT_CONNECTIONS_CAP, else the
    *  largest ones by payload; `connectionCount` says how many there are. */
   | { type: 'report'; generation: number; report: Report; connectionCount: number; elapsedMs: number; snapshot?: SnapshotInfo; phases?: LoadPhases }
