@@ -359,6 +359,11 @@ impl Flow {
     pub fn segments(&self) -> &[Segment] {
         &self.segments
     }
+    /// The segments, to edit after the flow is scripted (a TTL on one side's packets).
+    pub fn segments_mut(&mut self) -> &mut [Segment] {
+        self.settle();
+        &mut self.segments
+    }
     pub fn frames(&self) -> Vec<Frame> {
         self.segments.iter().map(Segment::frame).collect()
     }

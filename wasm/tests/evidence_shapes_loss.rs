@@ -37,8 +37,12 @@ const PER_ROUND: u32 = 20;
 /// which the client answers nothing, while the server's timer re-sends (200 ms,
 /// doubling, RFC 6298 §5.5) and the server resets 10 s later.
 fn download(rounds: u32, reordered: &[u32], silent_from: Option<u32>) -> Flow {
+    // The client's packets leave with Linux's initial TTL 64, the server's arrive with
+    // 50: the capture is on the client's host (vantage.rs `local_by_ttl`).
     let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:443");
-    f.handshake(0, 20_000, Opts::new().mss(1460).sack_perm(), Opts::new().mss(1460).sack_perm());
+    f.push(C2S, 0).flags(tcpscope_core::decode::tcp_flags::SYN).ack(0).opts(Opts::new().mss(1460).sack_perm());
+    f.push(S2C, 20_000).flags(tcpscope_core::decode::tcp_flags::SYN | ACK).opts(Opts::new().mss(1460).sack_perm()).ttl(50);
+    f.push(C2S, 20_000);
     f.data(C2S, 20_100, 300);
     let start = 40_000;
     let seq = |r: u32, k: u32| S0 + (r * PER_ROUND + k) * MSS;
@@ -53,7 +57,7 @@ fn download(rounds: u32, reordered: &[u32], silent_from: Option<u32>) -> Flow {
         let mut sacked: Option<(u32, u32)> = None;
         for (slot, &k) in order.iter().enumerate() {
             let at = t + slot as i64 * SLOT_US;
-            f.data(S2C, at, MSS).seq(seq(r, k)).flags(ACK);
+            f.data(S2C, at, MSS).seq(seq(r, k)).flags(ACK).ttl(50);
             last_t = at;
             if silent {
                 continue;
@@ -79,7 +83,7 @@ fn download(rounds: u32, reordered: &[u32], silent_from: Option<u32>) -> Flow {
             // ACK (sent at slot 6), arrives while the next round's slot 7 goes by; the
             // client has everything to the next round's segment 7 by then.
             let at = t + ROUND_US + 6 * SLOT_US + 10 + 5;
-            f.data(S2C, at, MSS).seq(seq(r, 4)).flags(ACK);
+            f.data(S2C, at, MSS).seq(seq(r, 4)).flags(ACK).ttl(50);
             let cum_next = seq(r + 1, 7);
             f.push(C2S, at + 10).ack(cum_next).opts(Opts::new().sack(&[(seq(r, 4), seq(r, 4) + MSS)]));
         }
@@ -90,10 +94,10 @@ fn download(rounds: u32, reordered: &[u32], silent_from: Option<u32>) -> Flow {
         let mut rto = 200_000;
         for _ in 0..5 {
             at += rto;
-            f.data(S2C, at, MSS).seq(seq(s, 0)).flags(ACK);
+            f.data(S2C, at, MSS).seq(seq(s, 0)).flags(ACK).ttl(50);
             rto *= 2;
         }
-        f.push(S2C, at + 10_000_000).seq(seq(rounds, 0)).flags(RST | ACK);
+        f.push(S2C, at + 10_000_000).seq(seq(rounds, 0)).flags(RST | ACK).ttl(50);
     }
     f
 }
@@ -120,7 +124,7 @@ fn needless_re_sends_after_reordering_are_no_loss() {
 fn re_sends_that_reach_a_silent_receiver_are_not_loss() {
     // From round 8 the client answers nothing: round 8's 20 segments and the server's
     // 5 timeout re-sends (200, 400, 800, 1600, 3200 ms) all reach this capture, on the
-    // client's side, and none is acknowledged; a live receiver ACKs an arriving segment
+    // client's host (its TTL 64 unchanged, the server's 50), and none is acknowledged; a live receiver ACKs an arriving segment
     // within 0.5 s (RFC 9293 §3.8.6.3). So the receiver stopped, not the path: the 5
     // stalls the timer ended are waits on ACKs that never came, the headline is the
     // stalls, an episode names the silent receiver, and neither "Loss limited" nor
@@ -129,12 +133,29 @@ fn re_sends_that_reach_a_silent_receiver_are_not_loss() {
     assert_eq!(c.vantage, Vantage::Receiver);
     let sender = &c.directions[c.data_direction as usize];
     assert_eq!(sender.retransmissions, 5);
-    let waits = sender.stalls.iter().filter(|s| s.cause == StallCause::AckWait && s.ended_by.contains("reached this capture on its side")).count();
+    let waits = sender.stalls.iter().filter(|s| s.cause == StallCause::AckWait && s.ended_by.contains("reached this capture on its host")).count();
     assert_eq!(waits, 5, "{:?}", sender.stalls);
     assert!(sender.stalls.iter().all(|s| s.cause != StallCause::RetransmissionTimeout));
     assert_eq!(c.diagnosis.limit, "stalls", "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("10.0.0.2:40000 stopped answering for 6.2 s"), "{}", c.diagnosis.text);
     assert!(!c.diagnosis.text.contains("Nothing got through") && !c.diagnosis.text.contains("Loss limited"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn re_sends_unanswered_a_router_away_from_the_receiver_are_not_called_its_silence() {
+    // The same, but the client's packets arrive with TTL 62: two routers between the
+    // capture point and the client, which may have lost every re-send. So the stalls
+    // stay timeouts and the episode says the capture cannot tell the last stretch's
+    // loss from a receiver that stopped.
+    let mut f = download(9, &[], Some(8));
+    for s in f.segments_mut().iter_mut().filter(|s| s.src == addr("10.0.0.2:40000")) {
+        s.ttl(62);
+    }
+    let c = analyze(&f);
+    let sender = &c.directions[c.data_direction as usize];
+    assert_eq!(sender.stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout).count(), 5, "{:?}", sender.stalls);
+    assert!(c.diagnosis.text.contains("none was acknowledged, nor anything else heard from 10.0.0.2:40000 (lost between here and the receiver, or the receiver stopped answering)"), "{}", c.diagnosis.text);
+    assert!(!c.diagnosis.text.contains("stopped answering for"), "{}", c.diagnosis.text);
 }
 
 #[test]

@@ -53,8 +53,15 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, t
         let Some(j) = (i + 1..p.t.len()).take_while(|&j| p.t[j] <= gap_end).find(|&j| p.dir[j] != dir && p.ack[j] >= end) else {
             continue;
         };
+        // The peer's own message during the gap makes it a turn (request/response, a
+        // handshake's flight answered): the sender may have had nothing until it came,
+        // and Nagle's algorithm is not shown to have held anything (TCP_NODELAY would
+        // change nothing).
+        // Only a message after the ACK and before the data that ends the gap: Nagle
+        // releases the held segment as the ACK comes, whatever the peer says later.
+        let peer_spoke = (j + 1..p.t.len()).take_while(|&k| p.t[k] < gap_end).any(|k| p.dir[k] != dir && p.len[k] > 0);
         let hold = p.t[j] - p.t[i] - to_receiver_s.max(0.0);
-        if p.len[j] == 0 && hold >= MIN_HOLD_S {
+        if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke {
             s.cause = StallCause::DelayedAck;
             s.ended_by = format!(
                 "the peer's delayed ACK at {}, held {} after the {}-byte segment: Nagle's algorithm kept the next small segment until then",
@@ -75,8 +82,9 @@ pub fn advice(stalls: &[Stall], duration: f64) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{} stalls ({} in all) were Nagle's algorithm waiting for the peer's delayed ACK: write each message in one call, or set TCP_NODELAY on the sender (or TCP_QUICKACK on the receiver).",
-        delayed.len(),
-        format_duration(time)
+        "{} ({} in all) {} Nagle's algorithm waiting for the peer's delayed ACK: write each message in one call, or set TCP_NODELAY on the sender (or TCP_QUICKACK on the receiver).",
+        super::diagnosis_format::plural(delayed.len() as u64, "stall"),
+        format_duration(time),
+        if delayed.len() == 1 { "was" } else { "were" }
     ))
 }

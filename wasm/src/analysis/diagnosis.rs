@@ -224,7 +224,15 @@ fn link_rate(f: &Facts) -> Option<f64> {
 /// known (summary.rs `set_base_rtts`): the RTT this connection saw (median) against
 /// the smallest any connection between the same hosts saw. flent's headline number.
 pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
-    let Some(median) = conn.directions[queue_direction(conn)].rtt.median_ms else { return };
+    let rtt = &conn.directions[queue_direction(conn)].rtt;
+    // A median of a few samples is one answer's delay (a server's think time on a reply
+    // carrying the ACK, a receiver's delayed ACK), not a standing queue: a queue shows
+    // on a flow's every round trip. At least [`LATENCY_MIN_SAMPLES`] (issue 39: one
+    // sample of a 4-packet POST read "the RTT rose from 4 ms to 29 ms").
+    if rtt.samples < LATENCY_MIN_SAMPLES {
+        return;
+    }
+    let Some(median) = rtt.median_ms else { return };
     // Only news when another connection saw a lower base than this one's own path
     // RTT (its own queueing is said by the headline's queue phrase).
     if !conn.path_rtt_ms.is_some_and(|own| base_ms < 0.9 * own) {
@@ -246,6 +254,8 @@ pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
 
 /// Median RTT / base RTT from which we speak of latency under load.
 pub const LATENCY_UNDER_LOAD_RATIO: f64 = 2.0;
+/// Round-trip samples a median needs before latency under load is said of it.
+pub const LATENCY_MIN_SAMPLES: u64 = 10;
 
 /// Everything the text may quote.
 struct Facts<'a> {
@@ -328,7 +338,13 @@ fn headline(f: &Facts) -> (&'static str, String) {
                 return ("zero-window", zero_window_text(f));
             }
             let cap = window_cap_bps(f.max_window, f.min_rtt);
-            if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap {
+            // A window held below its maximum while the sender filled it is a receiver
+            // whose application read slowly (its buffer full of unread data), whatever
+            // the RTT did: its slow ACKs and window updates stretch the round trip as a
+            // queue would (a printer taking 2,920 B per 7 ms of a 5,840 B buffer on a LAN
+            // read "packets queued at the bottleneck").
+            let slow_reader = sh.receive_window > 0.0 && sh.window_shrunk >= 0.5 * sh.receive_window;
+            if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap && !slow_reader {
                 ("path", path_not_window_text(f, cap))
             } else {
                 ("receive-window", window_text(f, cap))
@@ -644,6 +660,16 @@ fn window_text(f: &Facts, cap: f64) -> String {
     if cap.is_finite() {
         t += &format!("With {} that caps throughput at {}; ", rtt_phrase(f), format_rate(cap));
     }
+    if f.sh.receive_window > 0.0 && f.sh.window_shrunk >= 0.5 * f.sh.receive_window {
+        // The buffer was not too small: the receiving application left data in it.
+        return t + &format!(
+            "{} and was window-limited {} of the time, mostly with the window below three quarters of that \
+             maximum: the receiver's buffer held data its application had not yet read, so the receiving \
+             application, reading slowly, set the pace; a larger buffer would not help, a faster reader would.",
+            rate_phrase(f),
+            format_percent(f.shares.receive_window)
+        );
+    }
     let rec = recommended_window(f.max_window);
     t += &format!(
         "{} and was window-limited {} of the time. Raise the receiver's buffer (e.g. \
@@ -751,8 +777,24 @@ fn path_text(f: &Facts) -> String {
             None => format!(", far below what the {} window would allow {}", format_bytes(f.max_window), window_beyond_links(f)),
         };
     }
-    t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
-    if f.sh.turns > 0 && f.sh.active > 0.0 {
+    // Turns that took most of the time are the path's round trip paid per message, not
+    // its capacity: the data of each turn went out at once and the wait was for the
+    // peer's next message (RFC 2920's pipelining exists for this: SMTP's 604 RCPT turns
+    // read "the path's capacity was the limit" while the 116 kB body took 10 ms).
+    let turns_rule = f.sh.turns > 0 && f.sh.active > 0.0 && f.sh.turn_time >= 0.5 * f.sh.active && !loss_named;
+    if turns_rule {
+        t += &format!(
+            ". Request/response turns set the pace: {} times the sender, with everything acknowledged, \
+             sent more only on the peer's next message, {} of the time, each wait at least a round trip. \
+             Neither the window nor the link's capacity was the limit: fewer turns (pipelining, batching \
+             requests) would make it faster, a faster link would not.",
+            f.sh.turns,
+            format_percent(f.sh.turn_time / f.sh.active)
+        );
+    } else {
+        t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
+    }
+    if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(
             " {} times the sender, with everything acknowledged, sent more only on the peer's next message \
              (a request/response turn, or the peer's application granting more): {} of the time.",

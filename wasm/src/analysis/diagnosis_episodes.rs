@@ -113,15 +113,45 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
     let receiver_silent = receiver_silent(conn, packets, a, b);
     let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
     let receiver = &conn.endpoints[1 - d as usize];
+    let stalls = &conn.directions[d as usize].stalls;
+    // Every re-send arrived needless: the receiver had the data, so what was lost or held
+    // was its ACKs on the way back, not the data (RFC 2883 §5: D-SACK tells a sender
+    // its retransmission was unnecessary, as after lost ACKs).
+    if all_resends_needless(stalls, packets, a, b) {
+        return format!(
+            "No ACK came back for {span}: {timers}, but the receiver already had that data (it reported the re-sends as duplicates): its ACKs were lost or held on the way back."
+        );
+    }
     match (receiver_silent, conn.vantage) {
         // Seen arriving at the receiver's side: re-sends under 0.5 s old may still be
         // awaiting their (delayed) ACK (receiver_silent.rs re-labels longer silences).
-        (true, super::Vantage::Receiver) => format!("Nothing was acknowledged for {span}: {timers}."),
+        (true, super::Vantage::Receiver) => format!(
+            "No answer came back for {span}: {timers}; the re-sends reached this capture point on the receiver's side and none was acknowledged, nor anything else heard from {receiver} (lost between here and the receiver, or the receiver stopped answering)."
+        ),
         (true, _) => format!(
             "No answer came back for {span}: {timers}, none acknowledged and nothing at all from {receiver} (the re-sends were lost on the way or the receiver stopped answering; a capture at the receiver would tell which)."
         ),
         (false, _) => format!("Nothing got through for {span}: {timers}."),
     }
+}
+
+/// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
+/// Wireshark's spurious retransmission): the original had arrived.
+fn needless(flags: u32) -> bool {
+    flags & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0
+}
+
+/// Whether every re-send that ended a timeout stall starting in [a, b] was needless.
+fn all_resends_needless(stalls: &[super::Stall], packets: &PacketColumns, a: f64, b: f64) -> bool {
+    let mut any = false;
+    for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
+        let Some((_, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { return false };
+        if !needless(packets.flags[j]) {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// The data's receiver sent not one packet in (a, b].
@@ -389,7 +419,9 @@ fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, sampl
         if p.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
             b.bytes += f64::from(p.len[i]);
         }
-        if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
+        // A needless re-send (D-SACK or Eifel: the original had arrived) repaired no
+        // loss: a burst slowed only by those was slowed by something else.
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 && !needless(p.flags[i]) {
             b.retransmissions += 1;
         }
         if idle_after.binary_search(&p.frame[i]).is_ok() {

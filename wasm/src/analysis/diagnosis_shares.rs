@@ -47,6 +47,11 @@ const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 pub struct TimeShares {
     pub active: f64,
     pub receive_window: f64,
+    /// Of the receive-window time (not its stalls), the intervals in which the window the
+    /// sender filled was below 3/4 of the largest the receiver had advertised so far: its
+    /// buffer held data its application had not read (RFC 9293 §3.8.6.2.2: the window
+    /// offered is the buffer space left).
+    pub window_shrunk: f64,
     pub loss: f64,
     pub application: f64,
     pub stalled: f64,
@@ -255,6 +260,8 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
     let reorder_holes = holes_filled_by_reordering(cols, dir);
     let mut reorder_pending: Option<f64> = None;
     let mut needless_unanswered = 0u32;
+    // The window in force at the open interval's first segment, and the largest so far.
+    let (mut open_win, mut running_max_win) = (f64::NAN, f64::NAN);
     // During the open interval: when the peer had acknowledged everything, and when
     // its next payload (a request) came.
     let (mut acked_at, mut request_at): (Option<f64>, Option<f64>) = (None, None);
@@ -268,6 +275,7 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
             let w = cols.win[i];
             if w.is_finite() && cols.flags[i] & SYN == 0 {
                 peer_win = w;
+                running_max_win = if running_max_win.is_finite() { running_max_win.max(w) } else { w };
                 if open.is_some() {
                     out.max_window = if w > out.max_window || out.max_window.is_nan() { w } else { out.max_window };
                     out.min_window = if w < out.min_window || out.min_window.is_nan() { w } else { out.min_window };
@@ -362,7 +370,12 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
                         out.loss_window_blocked += dt;
                     }
                 }
-                State::Window => out.receive_window += dt,
+                State::Window => {
+                    out.receive_window += dt;
+                    if open_win.is_finite() && running_max_win.is_finite() && open_win < 0.75 * running_max_win {
+                        out.window_shrunk += dt;
+                    }
+                }
                 State::Application => out.application += dt,
                 State::Other => out.other += dt,
             }
@@ -413,6 +426,7 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
         request_at = None;
         loss_seen = false;
         open = Some((t, state, window_limited));
+        open_win = peer_win;
         out.active = t - first_t;
         last_data_t = t;
     }

@@ -37,8 +37,9 @@ pub const MORE_THAN_AN_INITIAL_WINDOW: f64 = 65536.0;
 /// What the capture lacks of the side it did not (fully) capture.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Missing {
-    /// Not one packet of it.
-    Everything,
+    /// Not one packet of it; `peer_acked`: sequence bytes of the peer's that the captured
+    /// side acknowledged (its data arrived: the peer was alive and reachable).
+    Everything { peer_acked: f64 },
     /// Its data, which the captured side acknowledged: this many sequence bytes.
     Data { acked: f64 },
     /// Its ACKs of the captured side's data.
@@ -109,12 +110,12 @@ pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection
         };
         let acks_missing = me.payload && me.data.1 - me.data.0 > MORE_THAN_AN_INITIAL_WINDOW && !clocked();
         match (peer_packets, data_missing, acks_missing) {
-            (0, true, _) | (0, _, true) => Some(Missing::Everything),
+            (0, true, _) | (0, _, true) => Some(Missing::Everything { peer_acked: acked.max(0.0) }),
             // Data sent and not one packet back, however little: no ACK, window or RTT
             // to judge anything by (issue 39: six re-sends of one segment to a peer
             // that never answered read "Loss limited this flow: 1 tail loss probe and 4
             // retransmission timeouts", which a dead peer or a one-way tap look like too).
-            (0, _, _) if me.payload => Some(Missing::Everything),
+            (0, _, _) if me.payload => Some(Missing::Everything { peer_acked: acked.max(0.0) }),
             (_, true, _) => Some(Missing::Data { acked }),
             (_, _, true) => Some(Missing::Acks),
             _ => None,
@@ -136,13 +137,22 @@ pub fn text(conn: &ConnectionSummary, od: OneDirection) -> String {
     let s = |k: u64| if k == 1 { "" } else { "s" };
     let why = "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)";
     let head = match od.missing {
-        Missing::Everything if ds.retransmissions > 0 => format!(
+        // Its ACK numbers moved: the peer's data reached this side, so the peer was up and
+        // reachable and only its packets' way past the capture point is missing.
+        Missing::Everything { peer_acked } if ds.retransmissions > 0 && peer_acked > 0.0 => format!(
+            "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back, though {from} acknowledged {} of {to}'s data, so {to} was up and its packets took another path {why}; the {} re-send{} of {from} cannot be judged without them.",
+            s(n),
+            format_bytes(peer_acked),
+            ds.retransmissions,
+            s(ds.retransmissions)
+        ),
+        Missing::Everything { .. } if ds.retransmissions > 0 => format!(
             "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back, and {from} re-sent its data {} time{} as if nothing arrived: {to} was down or unreachable, or its packets took another path {why}.",
             s(n),
             ds.retransmissions,
             s(ds.retransmissions)
         ),
-        Missing::Everything => format!("Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back {why}.", s(n)),
+        Missing::Everything { .. } => format!("Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back {why}.", s(n)),
         Missing::Acks => format!(
             "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}; of {to}'s {m} packet{}, none acknowledged that data while it was sent {why}.",
             s(n),

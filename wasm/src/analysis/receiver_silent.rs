@@ -9,7 +9,9 @@
 //! data was not lost on the path: the receiving host or its stack stopped (a crashed or
 //! suspended host, a dead process whose socket the kernel no longer serves, a firewall
 //! on the host dropping after the capture point). Calling that "loss" or "nothing got
-//! through" contradicts the capture, which shows the data getting through.
+//! through" contradicts the capture, which shows the data getting through. Only where the
+//! capture is on the receiver's host or its LAN (its packets carry an initial TTL,
+//! vantage.rs `local_by_ttl`): a router or two away, the last stretch may have lost them.
 //!
 //! The stall is then the sender waiting on ACKs that never came (`ack-wait`), not loss
 //! recovery: the sender's timer still fired (its timeouts stay counted), but no
@@ -39,8 +41,12 @@ fn receiver_sent(cols: &PacketColumns, dir: u8, a: f64, b: f64) -> bool {
 /// [`MAX_ACK_DELAY_S`] while the capture still ran. `capture_end`: the time of the
 /// connection's last packet (silence after it is the capture's end, not the receiver's).
 /// Returns how many stalls were re-labelled.
-pub fn reclassify(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, vantage: Vantage, capture_end: f64) -> usize {
-    if vantage != Vantage::Receiver {
+/// `receiver_on_host`: the receiver's packets leave the capture point with an initial TTL
+/// (vantage.rs `local_by_ttl`): no router between them, so what the capture saw arrive
+/// reached the receiving host. Without it, a receiver-side capture a router or two away
+/// cannot exclude the last stretch losing every re-send, and the stalls stay timeouts.
+pub fn reclassify(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, vantage: Vantage, receiver_on_host: bool, capture_end: f64) -> usize {
+    if vantage != Vantage::Receiver || !receiver_on_host {
         return 0;
     }
     let mut n = 0;
@@ -64,12 +70,15 @@ pub fn reclassify(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, vantage: 
         // a + 0.5 s and gave none, nor anything else, until the last re-send at b.
         let ignored = a + MAX_ACK_DELAY_S <= b.min(capture_end) && !receiver_sent(cols, dir, a, b);
         if ignored {
+            // The receiver's last packet before the run: what it last said.
+            let last_heard = cols.t[..cols.t.partition_point(|&t| t <= a)].iter().zip(&cols.dir).rev().find(|(_, &d)| d != dir).map(|(&t, _)| t);
+            let since = last_heard.map_or_else(|| "the capture began".to_string(), format_timestamp);
             for s in &mut stalls[k..end] {
                 s.cause = StallCause::AckWait;
                 s.ended_by = format!(
-                    "{ENDED_BY} at {}; the receiver had sent nothing since {} though the data reached this capture on its side ({} without an answer)",
+                    "{ENDED_BY} at {}; the receiver had sent nothing since {} though the data reached this capture on its host ({} without an answer)",
                     format_timestamp(s.start + s.duration),
-                    format_timestamp(a),
+                    since,
                     format_duration(s.start + s.duration - a)
                 );
                 n += 1;
@@ -121,7 +130,8 @@ mod tests {
         // re-sends arrived and went unanswered 2.1 s > 0.5 s.
         let c = cols(&[(0.9, 1), (1.0, 0), (1.3, 0), (1.9, 0), (3.1, 0)]);
         let mut s = vec![stall(1.0, 0.3), stall(1.3, 0.6), stall(1.9, 1.2)];
-        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, 3.1), 3);
+        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, true, 3.1), 3);
+        assert!(s[0].ended_by.contains("sent nothing since 0.900 s"), "{}", s[0].ended_by);
         assert!(s.iter().all(|s| s.cause == StallCause::AckWait));
         let runs = silent_runs(&s);
         assert_eq!(runs.len(), 1);
@@ -133,15 +143,17 @@ mod tests {
         // The receiver ACKs the re-send at 1.31 s: a tail loss repaired by the timer.
         let c = cols(&[(1.0, 0), (1.3, 0), (1.31, 1), (1.9, 0), (3.1, 0)]);
         let mut s = vec![stall(1.0, 0.3), stall(1.3, 0.6), stall(1.9, 1.2)];
-        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, 3.1), 0);
+        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, true, 3.1), 0);
         // One 0.3 s timeout, the receiver silent: within the 0.5 s it may delay an ACK.
         let c = cols(&[(1.0, 0), (1.3, 0), (1.5, 1)]);
         let mut s = vec![stall(1.0, 0.3)];
-        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, 1.5), 0);
+        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, true, 1.5), 0);
         // At the sender the re-sends may have been lost on the way: kept.
         let c = cols(&[(1.0, 0), (1.3, 0), (1.9, 0), (3.1, 0)]);
         let mut s = vec![stall(1.0, 0.3), stall(1.3, 0.6), stall(1.9, 1.2)];
-        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Sender, 3.1), 0);
+        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Sender, true, 3.1), 0);
+        // A receiver-side capture with a router between it and the receiver: kept.
+        assert_eq!(reclassify(&mut s, &c, 0, Vantage::Receiver, false, 3.1), 0);
         assert!(s.iter().all(|s| s.cause == StallCause::RetransmissionTimeout));
     }
 }

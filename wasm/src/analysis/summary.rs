@@ -154,7 +154,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             (ds.stalls, facts[d]) = (found, Some(f));
             // Re-sends a receiver-side capture saw arrive and the receiver never
             // answered: the receiver stopped, not the path (receiver_silent.rs).
-            super::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, last_t);
+            super::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
             // A silence the unmeasured far part of the round trip may fill (far_part.rs).
             if d == data_direction as usize {
                 super::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);

@@ -89,7 +89,7 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], clock: O
                     // Delivered before the next burst began, or the two ran together.
                     (bits, seconds) = b.add_to(bits, seconds, Some(t));
                 }
-                burst = Some(Burst { start: t, high: f64::NEG_INFINITY, end: t, acked: false, bytes: 0, first_instant_bytes: 0 });
+                burst = Some(Burst { start: t, high: f64::NEG_INFINITY, end: t, acked: false, bytes: 0, first_instant_bytes: 0, last_data: t, max_len: 0, prev_ack: None });
             }
             if let Some(b) = burst.as_mut() {
                 b.on_data(t, cols.seq.get(i).map_or(f64::NAN, |s| s + f64::from(cols.len[i])), cols.len[i]);
@@ -122,11 +122,18 @@ struct Burst {
     bytes: u64,
     /// Bytes of the segments stamped at `start`.
     first_instant_bytes: u64,
+    /// Its latest data segment (capture time) and largest payload.
+    last_data: f64,
+    max_len: u32,
+    /// The last ACK that moved within it and did not cover all of it: (ACK, sender time).
+    prev_ack: Option<(f64, f64)>,
 }
 
 impl Burst {
     fn on_data(&mut self, t: f64, seq_end: f64, len: u32) {
         self.bytes += u64::from(len);
+        self.last_data = self.last_data.max(t);
+        self.max_len = self.max_len.max(len);
         if t == self.start {
             self.first_instant_bytes += u64::from(len);
         }
@@ -140,8 +147,29 @@ impl Burst {
     /// A packet of the peer acknowledging `ack` (NaN: no ACK), at `t_sender`;
     /// `min_delivery`: the path RTT (0: unknown), the shortest an acknowledged burst takes.
     fn on_ack(&mut self, ack: f64, t_sender: f64, min_delivery: f64) {
-        if !self.acked && ack >= self.high {
-            (self.end, self.acked) = (self.end.max(t_sender).max(self.start + min_delivery), true);
+        if self.acked || !ack.is_finite() {
+            return;
+        }
+        if ack >= self.high {
+            // An ACK that adds no more than one segment to the one before it, at least
+            // delayed_ack.rs's MIN_HOLD_S (half Linux's 40 ms minimum delayed-ACK timer)
+            // after it, may have been held by the receiver's delayed-ACK timer (RFC 1122 §4.2.3.2: a lone
+            // segment waits up to 500 ms, RFC 9293 §3.8.6.3): the burst was delivered by
+            // the previous ACK or a round trip after its last segment, whichever is
+            // later, not when the receiver chose to say so (a 67 kB reply delivered in
+            // 37 ms read 2.1 Mbit/s from its final ACK, 214 ms late).
+            let delivered = match self.prev_ack {
+                Some((prev, t_prev))
+                    if self.max_len > 0 && self.high - prev <= f64::from(self.max_len) && t_sender - t_prev >= super::delayed_ack::MIN_HOLD_S =>
+                {
+                    t_sender.min(t_prev.max(self.last_data + min_delivery))
+                }
+                _ => t_sender,
+            };
+            (self.end, self.acked) = (self.end.max(delivered).max(self.start + min_delivery), true);
+            self.prev_ack = Some((ack, delivered));
+        } else if self.prev_ack.is_none_or(|(prev, _)| ack > prev) {
+            self.prev_ack = Some((ack, t_sender));
         }
     }
 
