@@ -8,6 +8,7 @@ import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
+import { NoticeArea, TopNotice } from './components/TopNotice';
 import type { ConnectionData, ConnectionSummary, Report } from './model/types';
 import type { ViewSource } from './worker/viewSource';
 import type { BdpQuestion } from './worker/generated/view';
@@ -345,22 +346,21 @@ export function App() {
         <ThemeToggle theme={view.theme} onChange={setTheme} />
       </header>
       <main>
+        <NoticeArea>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={cancelLoad} /> : null}
         {refused.length > 0 ? (
-          <ul className="notice" role="status" data-testid="refused">
-            {refused.map((line) => <li key={line}>{line}</li>)}
-          </ul>
+          <TopNotice kind="notice" text={refused.join('\n')} testId="refused" onDismiss={() => setRefused([])}>
+            <ul>{refused.map((line) => <li key={line}>{line}</li>)}</ul>
+          </TopNotice>
         ) : null}
         {stopped && report && report.connections.length > 0 ? (
-          <div className="banner damaged" role="alert" data-testid="download-stopped">
-            {stopped} Everything that arrived before is analysed and drawn.
-          </div>
+          <TopNotice kind="notice" text={`${stopped} Everything that arrived before is analysed and drawn.`} testId="download-stopped" onDismiss={() => setStopped(null)} />
         ) : null}
         {failure ? (
-          <div className="error" role="alert" data-testid="error">
+          <TopNotice text={`Could not read ${fileName || 'the capture'}. ${failure}`} testId="error" onDismiss={() => setFailure(null)}>
             <strong>Could not read <bdi>{fileName || 'the capture'}</bdi>.</strong> {failure}
-          </div>
+          </TopNotice>
         ) : null}
         {/* A part that throws says why in its own box; the rest of the page keeps working. */}
         {report ? (
@@ -384,6 +384,7 @@ export function App() {
               source={engine.source} loadData={loadSelected} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
           </ErrorBoundary>
         ) : null}
+        </NoticeArea>
       </main>
     </div>
   );

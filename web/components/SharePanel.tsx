@@ -17,6 +17,7 @@ import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
 import { MAX_LINK_BYTES, downloadSnapshot, snapshotLink, storedView } from '../share/snapshot';
 import type { Shared as MadeSnapshot, ShareSpec } from '../worker/protocol';
+import { TopNotice } from './TopNotice';
 import '../share/share.css';
 
 export interface SharePanelProps {
@@ -62,6 +63,8 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
   const [showEmbed, setShowEmbed] = useState(false);
   const [exportChart, setExportChart] = useState<ChartId>(view.charts[0] ?? 'throughput');
   const [message, setMessage] = useState<string | null>(null);
+  // A failed action is said at the top of the page (TopNotice); `message` is its news.
+  const [failed, setFailed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const stem = fileStem(name);
   const title = `tcpscope: connection ${summary.id}, ${summary.endpoints[0]} ⇄ ${summary.endpoints[1]}`;
@@ -114,10 +117,11 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
   async function run(action: () => Promise<void>) {
     setBusy(true);
     setMessage(null);
+    setFailed(null);
     try {
       await action();
     } catch (error) {
-      setMessage(error instanceof Error ? error.message : String(error));
+      setFailed(error instanceof Error ? error.message : String(error));
     } finally {
       setBusy(false);
     }
@@ -225,6 +229,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
           <textarea data-testid="embed-code" readOnly rows={3} value={embedCode} onFocus={(e) => e.currentTarget.select()} />
         </div>
       ) : null}
+      {failed ? <TopNotice text={failed} testId="share-error" onDismiss={() => setFailed(null)} /> : null}
       {message ? <p className="share-message" data-testid="share-message" role="status">{message}</p> : null}
     </section>
   );
