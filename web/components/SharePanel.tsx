@@ -3,7 +3,7 @@
 // plot's pixel columns, made in Rust (wasm/src/share), at most 8 KB — with no server
 // and without the capture; for a capture opened from #url= the plain permalink is enough. "Embed"
 // gives an <iframe> snippet for embed.html with the same fragment. Exports: each chart
-// as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
+// (or the whole stack, export/stack.ts) as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
 
 import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
@@ -15,6 +15,7 @@ import { flushDeferredDraws } from '../charts/useD3';
 import { csvBlob } from '../export/csv';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
+import { stackBlob, stackCharts, stackHeadline, stackSubtitle, stackToPng } from '../export/stack';
 import { MAX_LINK_BYTES, downloadSnapshot, snapshotLink, storedView } from '../share/snapshot';
 import type { Shared as MadeSnapshot, ShareSpec } from '../worker/protocol';
 import { TopNotice } from './TopNotice';
@@ -61,7 +62,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
   const [shared, setShared] = useState<Shared | null>(null);
   const [embedChart, setEmbedChart] = useState<ChartId | 'all'>('all');
   const [showEmbed, setShowEmbed] = useState(false);
-  const [exportChart, setExportChart] = useState<ChartId>(view.charts[0] ?? 'throughput');
+  const [exportChart, setExportChart] = useState<ChartId | 'stack'>(view.charts[0] ?? 'throughput');
   const [message, setMessage] = useState<string | null>(null);
   // A failed action is said at the top of the page (TopNotice); `message` is its news.
   const [failed, setFailed] = useState<string | null>(null);
@@ -154,6 +155,13 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
     return svg;
   };
 
+  /** The shown charts of this connection's stack, with the figure's title lines (export/stack.ts). */
+  const findStack = (): [SVGSVGElement[], string, string] => {
+    flushDeferredDraws();
+    const charts = stackCharts(document.querySelector(`[data-testid="connection"][data-connection="${summary.id}"]`) ?? document);
+    return [charts, stackHeadline(summary), stackSubtitle(summary)];
+  };
+
   let embedCode: string | null = null;
   if (showEmbed && shared && 'link' in shared) {
     const params = new URLSearchParams(shared.fragment);
@@ -180,14 +188,15 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
           Chart{' '}
           <select data-testid="export-chart" value={exportChart} onChange={(e) => setExportChart(e.target.value as ChartId)}>
             {CHART_IDS.map((id) => <option key={id} value={id}>{CHART_LABELS[id]}</option>)}
+            <option value="stack">Whole stack</option>
           </select>
         </label>
         <button type="button" className="button" data-testid="export-svg" disabled={busy}
-          onClick={() => run(async () => downloadBlob(svgBlob(findChart(exportChart)), `${stem}-${exportChart}.svg`))}>
+          onClick={() => run(async () => downloadBlob(exportChart === 'stack' ? stackBlob(...findStack()) : svgBlob(findChart(exportChart)), `${stem}-${exportChart}.svg`))}>
           SVG
         </button>
         <button type="button" className="button" data-testid="export-png" disabled={busy}
-          onClick={() => run(async () => downloadBlob(await svgToPng(findChart(exportChart)), `${stem}-${exportChart}.png`))}>
+          onClick={() => run(async () => downloadBlob(await (exportChart === 'stack' ? stackToPng(...findStack()) : svgToPng(findChart(exportChart))), `${stem}-${exportChart}.png`))}>
           PNG
         </button>
         <button type="button" className="button" data-testid="export-csv" disabled={busy || !loadData}
