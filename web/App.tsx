@@ -35,6 +35,8 @@ interface Engine {
   summary?: (id: number) => Promise<ConnectionSummary | null>;
   /** A shared link holds one connection: that one is shown. */
   only?: ConnectionSummary;
+  /** The capture's bytes again, for Save for Wireshark (export/pcapng.ts). */
+  capture?: () => Promise<Blob>;
   /** The shown link's snapshot (base64url), re-shared as it is. */
   snapshot?: string;
 }
@@ -158,6 +160,13 @@ export function App() {
           return data;
         },
         share: (spec) => c.share(spec),
+        // A dropped file is read again; a capture opened by address is fetched again
+        // (its first download was streamed into the decoder, not kept).
+        capture: got instanceof Blob ? async () => got : async () => {
+          const response = await fetch(source?.kind === 'url' ? source.url : exampleUrl(source?.kind === 'example' ? source.file : name));
+          if (!response.ok) throw new Error(`The capture could not be fetched again: HTTP ${response.status}.`);
+          return response.blob();
+        },
       });
       setReport(report);
       setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null, compare: source === v.source ? v.compare : null }));
@@ -381,7 +390,7 @@ export function App() {
         {engine && selected && report && !view.compare ? (
           <ErrorBoundary what="connection" resetKey={selected} onError={onChartsReady}>
             <ConnectionView name={fileName} summary={selected} report={report} view={view} onView={setView}
-              source={engine.source} loadData={loadSelected} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
+              source={engine.source} loadData={loadSelected} capture={engine.capture} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
           </ErrorBoundary>
         ) : null}
         </NoticeArea>

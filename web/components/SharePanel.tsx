@@ -3,7 +3,8 @@
 // plot's pixel columns, made in Rust (wasm/src/share), at most 8 KB — with no server
 // and without the capture; for a capture opened from #url= the plain permalink is enough. "Embed"
 // gives an <iframe> snippet for embed.html with the same fragment. Exports: each chart
-// (or the whole stack, export/stack.ts) as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
+// (or the whole stack, export/stack.ts) as standalone SVG or PNG, the packet columns as CSV,
+// the connection's packets as a pcapng for Wireshark (export/pcapng.ts), the capture report as JSON.
 
 import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
@@ -13,6 +14,7 @@ import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
 import { fullRange, openingRange, shownRange } from '../charts/timeRange';
 import { flushDeferredDraws } from '../charts/useD3';
 import { csvBlob } from '../export/csv';
+import { sliceCapture, sliceFileName } from '../export/pcapng';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
 import { stackBlob, stackCharts, stackHeadline, stackSubtitle, stackToPng } from '../export/stack';
@@ -33,6 +35,8 @@ export interface SharePanelProps {
   openedSnapshot?: string;
   /** Per-packet columns for the packet CSV (a capture only). */
   loadData?: () => Promise<ConnectionData>;
+  /** The capture's bytes, for Save for Wireshark (a capture only). */
+  capture?: () => Promise<Blob>;
 }
 
 type Shared = { link: string; fragment: string; snapshot: string | null; columns: number | null } | { tooLargeKb: number };
@@ -58,7 +62,7 @@ export function embedSnippet(src: string, title: string): string {
   return `<iframe src="${escapeAttr(src)}" width="100%" height="420" style="border:0" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
 }
 
-export function SharePanel({ name, report, summary, view, makeSnapshot, openedSnapshot, loadData }: SharePanelProps) {
+export function SharePanel({ name, report, summary, view, makeSnapshot, openedSnapshot, loadData, capture }: SharePanelProps) {
   const [shared, setShared] = useState<Shared | null>(null);
   const [embedChart, setEmbedChart] = useState<ChartId | 'all'>('all');
   const [showEmbed, setShowEmbed] = useState(false);
@@ -203,6 +207,16 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
           title={loadData ? 'Every packet of the connection' : 'A shared link holds charts, not packets'}
           onClick={() => run(async () => loadData && downloadBlob(csvBlob(await loadData()), `${stem}-connection-${summary.id}.csv`))}>
           CSV
+        </button>
+        <button type="button" className="button" data-testid="save-pcapng" disabled={busy || !capture}
+          title={capture ? `The packets of connection ${summary.id}${view.range ? ' in the shown range' : ''}, as a pcapng for Wireshark` : 'A shared link holds charts, not packets'}
+          onClick={() => run(async () => {
+            if (!capture) return;
+            // The zoomed range when there is one (seconds since the file's first packet), else the whole connection.
+            const request = { connection: summary.id, from: view.range?.[0] ?? null, to: view.range?.[1] ?? null };
+            downloadBlob(await sliceCapture(await capture(), request), sliceFileName(stem, request));
+          })}>
+          Save for Wireshark
         </button>
         <button type="button" className="button" data-testid="export-json" disabled={busy}
           onClick={() => run(async () => downloadBlob(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }), `${stem}.report.json`))}>
