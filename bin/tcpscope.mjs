@@ -27,6 +27,7 @@ else if (command === 'series') run = runSeries(args);
 else if (command === 'share') run = runShare(args);
 else if (command === 'render') run = runRender(args);
 else if (command === 'analyze') run = runAnalyze(args);
+else if (command === 'slice') run = import('../cli/slice.mjs').then((m) => m.runSlice(args)); // Save for Wireshark (issue 42, item 6)
 else run = Promise.reject(new UsageError(command ? `unknown command '${command}'` : 'missing command'));
 
 // Every message passes the sanitizer (cli/outsideText.mjs): it may quote a file name or a

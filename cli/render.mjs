@@ -17,7 +17,9 @@ export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|
 
   --out         the figure; .svg (standalone, styles inlined) or .png
   --connection  connection id (default: the one the page opens, the largest)
-  --chart       throughput | inflight | stalls | sequence | rtt | events | wifi (default throughput)
+  --chart       throughput | inflight | stalls | sequence | rtt | events | wifi (default throughput),
+                or stack: every chart the view shows (--view's charts=, else all) on one time
+                axis under the diagnosis headline, as the page's "Whole stack" export
   --from/--to   view edges, seconds since the first packet of the file (default: the connection)
   --view        a tcpscope permalink or its fragment (#c=1&t=0.5,2&bin=100&stall=40&charts=rtt&theme=dark):
                 its connection, range, bin, threshold, first chart and theme; options given here win.
@@ -83,13 +85,15 @@ function figureView(o, bundle, report, err) {
   for (const line of parsed?.refused ?? []) err.write(`tcpscope: warning: ${escapeUnsafe(line)}\n`);
   const v = parsed?.view ?? null;
   const chart = o.chart ?? v?.charts[0] ?? 'throughput';
-  if (!bundle.CHART_IDS.includes(chart)) throw new RenderUsageError(`--chart must be one of ${bundle.CHART_IDS.join(', ')}, got '${escapeUnsafe(chart)}'`);
+  if (!bundle.CHART_IDS.includes(chart) && chart !== 'stack') throw new RenderUsageError(`--chart must be one of ${bundle.CHART_IDS.join(', ')}, stack, got '${escapeUnsafe(chart)}'`);
   const id = o.connection ?? v?.conn ?? bundle.largestConnection(report.connections)?.id;
   if (id === undefined) throw new EngineError(`${escapeUnsafe(o.source)} holds no TCP connection`, 1);
   const summary = connectionOf(report, id, o.source);
   const [from, to] = [o.from ?? v?.range?.[0] ?? null, o.to ?? v?.range?.[1] ?? null];
   return {
     summary, chart,
+    // A stack shows the view's charts, and the Wi-Fi chart where the page would (a Wi-Fi link).
+    charts: v?.charts, wifi: report.capture.linkTypes.some((l) => l === 'ieee802-11-radiotap' || l === 'ppi'),
     range: from === null && to === null ? null : [from ?? summary.start, to ?? summary.end],
     theme: o.theme ?? (v?.theme === 'dark' ? 'dark' : 'light'),
     binMs: o.bin !== null ? o.bin * 1000 : v?.binMs ?? null,

@@ -46,6 +46,22 @@ test('an example chart as standalone SVG: the page chart, sized, styled, with it
   assert.doesNotMatch(svg, /tcps-interact|tcps-overlay/, 'no live-only layers');
 });
 
+test('--chart stack: the view\'s charts on one time axis under the diagnosis headline, as SVG and PNG (issue 42, item 4)', { skip }, () => {
+  const out = join(dir, 'stack.svg');
+  const r = run(capture, '--chart', 'stack', '--view', '#charts=throughput,stalls', '--width', '640', '--out', out);
+  assert.equal(r.code, 0, r.stderr);
+  const svg = readFileSync(out, 'utf8');
+  // 50 px of title lines, then the page's heights of the two charts (ConnectionCharts DEFAULT_HEIGHTS 230 + 110).
+  assert.match(svg, /^<svg [^>]*data-chart="stack" width="640" height="390"/);
+  assert.equal(svg.match(/xmlns="/g).length, 1, 'one namespace declaration (valid XML)');
+  assert.deepEqual([...svg.matchAll(/<svg [^>]*data-chart="(\w+)"/g)].map((m) => m[1]), ['stack', 'throughput', 'stalls']);
+  // stalls.pcap connection 0 is limited by packet loss (tcpscope analyze's limit for it).
+  assert.match(svg, /<text class="tcps-export-title"[^>]*>Why was it slow\? Limited by packet loss<\/text>/);
+  const png = join(dir, 'stack.png');
+  assert.equal(run(capture, '--chart', 'stack', '--view', '#charts=throughput,stalls', '--width', '640', '--scale', '1', '--out', png).code, 0);
+  assert.deepEqual(pngSize(readFileSync(png)), [640, 390]);
+});
+
 test('PNG: the signature and 2 × the SVG size (--scale 1: the SVG size)', { skip }, () => {
   const out = join(dir, 'seq.png');
   const r = run(capture, '--chart', 'sequence', '--width', '640', '--height', '320', '--theme', 'dark', '--out', out);

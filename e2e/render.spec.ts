@@ -72,3 +72,47 @@ for (const c of CASES) {
     expect(b.attributes).toEqual(a.attributes);
   });
 }
+
+// Issue 42, item 4: the whole stack as one figure. The page's "Whole stack" export and
+// `tcpscope render --chart stack` of the same view: the same charts nested in the same
+// order under the same title lines (the diagnosis headline first), every element,
+// path, text and attribute the same.
+const STACKS = [
+  { file: 'stalls.pcap', theme: 'light', range: null, charts: null },
+  { file: 'rwnd-limited.pcap', theme: 'dark', range: [1, 1.2], charts: 'throughput,inflight,rtt' },
+] as const;
+
+for (const c of STACKS) {
+  test(`render ${c.file} --chart stack (${c.theme}${c.range ? `, ${c.range.join('–')} s` : ''}${c.charts ? `, ${c.charts}` : ''}) = the page's stack export`, async ({ page }) => {
+    await page.setViewportSize({ width: 1100, height: 900 });
+    const view = `theme=${c.theme}${c.range ? `&t=${c.range.join(',')}` : ''}${c.charts ? `&charts=${c.charts}` : ''}`;
+    await page.goto(`/#ex=${c.file}&${view}`);
+    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    const width = Number(await page.locator('svg[data-chart]').first().getAttribute('width'));
+    const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
+    const headline = (await page.locator('.diagnosis h2, [data-testid="diagnosis"] h2').first().textContent())?.trim();
+    await page.getByTestId('export-chart').selectOption('stack');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+    const exported = readFileSync((await download.path())!, 'utf8');
+
+    const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-render-')), 'stack.svg');
+    execFileSync(process.execPath, [
+      `${root}bin/tcpscope.mjs`, 'render', `${root}public/examples/${c.file}`, '--connection', String(connection),
+      '--chart', 'stack', '--width', String(width), '--view', view, '--out', out,
+    ]);
+    const rendered = readFileSync(out, 'utf8');
+    const [a, b] = [shape(exported), shape(rendered)];
+    const shown = await page.locator('.tcps-charts svg[data-chart]').evaluateAll((els) => els.map((e) => e.getAttribute('data-chart')));
+    // Each shown chart once, in the page's order, nested in the one figure.
+    const nested = new JSDOM(rendered, { contentType: 'image/svg+xml' }).window.document.documentElement;
+    expect([...nested.querySelectorAll(':scope > svg')].map((s) => s.getAttribute('data-chart'))).toEqual(shown);
+    expect(shown.length).toBe(c.charts ? 3 : 6);
+    // The title line is the diagnosis headline, as the panel's heading says it.
+    expect(b.texts.slice(0, 2)).toEqual([expect.stringContaining(headline!), headline]);
+    expect(a.canvas, 'every mark is in the page SVG (no canvas layer)').toBe(0);
+    expect(b.tree).toEqual(a.tree);
+    expect(b.paths).toEqual(a.paths);
+    expect(b.texts).toEqual(a.texts);
+    expect(b.attributes).toEqual(a.attributes);
+  });
+}

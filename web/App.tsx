@@ -8,6 +8,7 @@ import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
+import { NoticeArea, TopNotice } from './components/TopNotice';
 import type { ConnectionData, ConnectionSummary, Report } from './model/types';
 import type { ViewSource } from './worker/viewSource';
 import type { BdpQuestion } from './worker/generated/view';
@@ -34,6 +35,8 @@ interface Engine {
   summary?: (id: number) => Promise<ConnectionSummary | null>;
   /** A shared link holds one connection: that one is shown. */
   only?: ConnectionSummary;
+  /** The capture's bytes again, for Save for Wireshark (export/pcapng.ts). */
+  capture?: () => Promise<Blob>;
   /** The shown link's snapshot (base64url), re-shared as it is. */
   snapshot?: string;
 }
@@ -157,6 +160,13 @@ export function App() {
           return data;
         },
         share: (spec) => c.share(spec),
+        // A dropped file is read again; a capture opened by address is fetched again
+        // (its first download was streamed into the decoder, not kept).
+        capture: got instanceof Blob ? async () => got : async () => {
+          const response = await fetch(source?.kind === 'url' ? source.url : exampleUrl(source?.kind === 'example' ? source.file : name));
+          if (!response.ok) throw new Error(`The capture could not be fetched again: HTTP ${response.status}.`);
+          return response.blob();
+        },
       });
       setReport(report);
       setView((v) => ({ ...v, source, conn: source === v.source ? v.conn : null, range: source === v.source ? v.range : null, compare: source === v.source ? v.compare : null }));
@@ -345,22 +355,21 @@ export function App() {
         <ThemeToggle theme={view.theme} onChange={setTheme} />
       </header>
       <main>
+        <NoticeArea>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={cancelLoad} /> : null}
         {refused.length > 0 ? (
-          <ul className="notice" role="status" data-testid="refused">
-            {refused.map((line) => <li key={line}>{line}</li>)}
-          </ul>
+          <TopNotice kind="notice" text={refused.join('\n')} testId="refused" onDismiss={() => setRefused([])}>
+            <ul>{refused.map((line) => <li key={line}>{line}</li>)}</ul>
+          </TopNotice>
         ) : null}
         {stopped && report && report.connections.length > 0 ? (
-          <div className="banner damaged" role="alert" data-testid="download-stopped">
-            {stopped} Everything that arrived before is analysed and drawn.
-          </div>
+          <TopNotice kind="notice" text={`${stopped} Everything that arrived before is analysed and drawn.`} testId="download-stopped" onDismiss={() => setStopped(null)} />
         ) : null}
         {failure ? (
-          <div className="error" role="alert" data-testid="error">
+          <TopNotice text={`Could not read ${fileName || 'the capture'}. ${failure}`} testId="error" onDismiss={() => setFailure(null)}>
             <strong>Could not read <bdi>{fileName || 'the capture'}</bdi>.</strong> {failure}
-          </div>
+          </TopNotice>
         ) : null}
         {/* A part that throws says why in its own box; the rest of the page keeps working. */}
         {report ? (
@@ -381,9 +390,10 @@ export function App() {
         {engine && selected && report && !view.compare ? (
           <ErrorBoundary what="connection" resetKey={selected} onError={onChartsReady}>
             <ConnectionView name={fileName} summary={selected} report={report} view={view} onView={setView}
-              source={engine.source} loadData={loadSelected} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
+              source={engine.source} loadData={loadSelected} capture={engine.capture} share={engine.share} openedSnapshot={engine.snapshot} onChartsReady={onChartsReady} calculateBdp={calculateBdp} />
           </ErrorBoundary>
         ) : null}
+        </NoticeArea>
       </main>
     </div>
   );

@@ -194,6 +194,50 @@ impl Default for WasmDecoder {
     }
 }
 
+/// Save for Wireshark (slice.rs): the capture's chunks in, each chunk's pcapng bytes
+/// out (returned at once and not kept, so memory stays at one unit however large the
+/// capture). A decode error is thrown as its sentence for people.
+#[wasm_bindgen]
+pub struct WasmSlicer {
+    slicer: crate::slice::Slicer,
+}
+
+#[wasm_bindgen]
+impl WasmSlicer {
+    /// `from_s`/`to_s`: seconds since the file's first packet, NaN for no bound.
+    #[wasm_bindgen(constructor)]
+    pub fn new(connection: u32, from_s: f64, to_s: f64) -> Result<WasmSlicer, JsError> {
+        let bound = |s: f64| (!s.is_nan()).then_some(s);
+        let request = crate::slice::SliceRequest { connection, from_s: bound(from_s), to_s: bound(to_s) };
+        if let Some(e) = crate::slice::request_problem(&request) {
+            return Err(JsError::new(&e.message));
+        }
+        Ok(WasmSlicer { slicer: crate::slice::Slicer::new(request) })
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        self.slicer.push(chunk, &mut out).map_err(|e| JsError::new(&e.message))?;
+        Ok(out)
+    }
+
+    /// `{"packetsRead":…,"packetsKept":…,"bytesWritten":…,"connections":…}`; throws why the capture
+    /// could not be read to its end (the bytes returned so far are still a whole pcapng).
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        let s = self.slicer.finish().map_err(|e| JsError::new(&e.message))?;
+        Ok(format!(
+            r#"{{"packetsRead":{},"packetsKept":{},"bytesWritten":{},"connections":{}}}"#,
+            s.packets_read, s.packets_kept, s.bytes_written, s.connections
+        ))
+    }
+
+    /// The most bytes held for an incomplete unit so far (the memory bound, for tests).
+    #[wasm_bindgen(js_name = peakBuffer)]
+    pub fn peak_buffer(&self) -> f64 {
+        self.slicer.peak_buffer() as f64
+    }
+}
+
 /// Live heap bytes, so the benchmark can tell what the analysis retains from the
 /// linear memory's high-water mark (wasm memory never shrinks, so
 /// `memory.buffer.byteLength` also counts transients freed long ago).

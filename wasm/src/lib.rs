@@ -14,6 +14,7 @@ pub mod inflate;
 pub mod report;
 pub mod session;
 pub mod share;
+pub mod slice;
 pub mod synth;
 pub mod table;
 pub mod view;

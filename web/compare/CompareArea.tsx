@@ -9,6 +9,7 @@ import type { Shared, ShareSpec } from '../worker/protocol';
 import type { CompareState, ViewState } from '../state/url';
 import { largestConnection, type TableSource } from '../components/ConnectionTable';
 import { FilePicker, useExamples } from '../components/DropZone';
+import { TopNotice } from '../components/TopNotice';
 import { ProgressBar } from '../components/ProgressBar';
 import { MARGIN } from '../charts/frame';
 import { CompareView } from './CompareView';
@@ -141,12 +142,16 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
           <button type="button" className="button" data-testid="compare-exit" onClick={exit}>Exit compare</button>
         </div>
         {second?.phase === 'loading' && <ProgressBar name={second.name} progress={second.progress} onCancel={exit} />}
-        {second?.phase === 'error' && <div className="error" role="alert" data-testid="compare-error"><strong>Could not read {second.name}.</strong> {second.message}</div>}
+        {second?.phase === 'error' && (
+          <TopNotice text={`Could not read ${second.name}. ${second.message}`} testId="compare-error">
+            <strong>Could not read <bdi>{second.name}</bdi>.</strong> {second.message}
+          </TopNotice>
+        )}
         {second?.phase === 'need-file' && (
           <p className="notice" role="status">Side B was the local file <bdi>{second.name}</bdi>; open it again to compare:{' '}
             <FilePicker label={`Open ${second.name}…`} onFile={setFile} /></p>
         )}
-        {noSuchB && <p className="error" role="alert" data-testid="compare-error">This capture has no connection {compare.conns[1]}.</p>}
+        {noSuchB && <TopNotice text={`This capture has no connection ${compare.conns[1]}.`} testId="compare-error" />}
       </section>
     );
   }

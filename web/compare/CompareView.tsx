@@ -8,6 +8,7 @@ import type { ConnectionSummary } from '../model/types';
 import type { TableSource } from '../components/ConnectionTable';
 import { DiagnosisPanel } from '../components/DiagnosisPanel';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { TopNotice } from '../components/TopNotice';
 import { createHoverBus } from '../charts/interaction';
 import { clampRange, isStackKey, rangeForKey, sameRange, shownRange, type TimeRange } from '../charts/timeRange';
 import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
@@ -128,7 +129,7 @@ export function CompareView(props: CompareViewProps) {
           <input data-testid="compare-share-url" readOnly value={shared.link} onFocus={(e) => e.currentTarget.select()} />
         </label>
       )}
-      {shared && 'error' in shared && <p className="share-message" role="status" data-testid="compare-share-message">{shared.error}</p>}
+      {shared && 'error' in shared && <TopNotice text={shared.error} testId="compare-share-message" />}
       <CompareHeadline sides={sides.map((side, k) => ({ side, table: props.tables[k] }))} />
       <section ref={ref} className="tcps-charts" data-theme={props.theme} tabIndex={0} onKeyDown={onKeyDown}
         aria-label="Compared charts, on one time axis from each connection's start. Keys: arrows pan, plus and minus zoom, 0 resets.">

@@ -25,6 +25,8 @@ interface Props {
   source: ViewSource;
   /** Per-packet columns for the packet CSV (a capture only). */
   loadData?: () => Promise<ConnectionData>;
+  /** The capture's bytes again, for Save for Wireshark (a capture, not a link). */
+  capture?: () => Promise<Blob>;
   /** Makes a share link of the view (an opened capture). */
   share?: SharePanelProps['makeSnapshot'];
   /** The snapshot of the shared link being shown. */
@@ -125,7 +127,7 @@ export function ConnectionEnding({ summary }: { summary: ConnectionSummary }) {
   );
 }
 
-export function ConnectionView({ name, summary, report, view, onView, source, loadData, share, openedSnapshot, onChartsReady, calculateBdp }: Props) {
+export function ConnectionView({ name, summary, report, view, onView, source, loadData, capture, share, openedSnapshot, onChartsReady, calculateBdp }: Props) {
   const others = useMemo(() => overlayCandidates(report, summary.id), [report, summary.id]);
   const dataDir = summary.directions[summary.dataDirection];
   const onSelectStall = useCallback((start: number, duration: number) =>
@@ -166,7 +168,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
         />
       </ErrorBoundary>
       <ErrorBoundary what="share panel" resetKey={summary}>
-        <SharePanel name={name} report={report} summary={summary} view={view} makeSnapshot={share} openedSnapshot={openedSnapshot} loadData={loadData} />
+        <SharePanel name={name} report={report} summary={summary} view={view} makeSnapshot={share} openedSnapshot={openedSnapshot} loadData={loadData} capture={capture} />
       </ErrorBoundary>
       <h3>Per direction</h3>
       <ErrorBoundary what="table" resetKey={summary}>

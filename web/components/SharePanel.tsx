@@ -3,7 +3,8 @@
 // plot's pixel columns, made in Rust (wasm/src/share), at most 8 KB — with no server
 // and without the capture; for a capture opened from #url= the plain permalink is enough. "Embed"
 // gives an <iframe> snippet for embed.html with the same fragment. Exports: each chart
-// as standalone SVG or PNG, the packet columns as CSV, the capture report as JSON.
+// (or the whole stack, export/stack.ts) as standalone SVG or PNG, the packet columns as CSV,
+// the connection's packets as a pcapng for Wireshark (export/pcapng.ts), the capture report as JSON.
 
 import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
@@ -13,10 +14,13 @@ import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
 import { fullRange, openingRange, shownRange } from '../charts/timeRange';
 import { flushDeferredDraws } from '../charts/useD3';
 import { csvBlob } from '../export/csv';
+import { sliceCapture, sliceFileName } from '../export/pcapng';
 import { downloadBlob, fileStem } from '../export/download';
 import { svgBlob, svgToPng } from '../export/svg';
+import { stackBlob, stackCharts, stackHeadline, stackSubtitle, stackToPng } from '../export/stack';
 import { MAX_LINK_BYTES, downloadSnapshot, snapshotLink, storedView } from '../share/snapshot';
 import type { Shared as MadeSnapshot, ShareSpec } from '../worker/protocol';
+import { TopNotice } from './TopNotice';
 import '../share/share.css';
 
 export interface SharePanelProps {
@@ -31,6 +35,8 @@ export interface SharePanelProps {
   openedSnapshot?: string;
   /** Per-packet columns for the packet CSV (a capture only). */
   loadData?: () => Promise<ConnectionData>;
+  /** The capture's bytes, for Save for Wireshark (a capture only). */
+  capture?: () => Promise<Blob>;
 }
 
 type Shared = { link: string; fragment: string; snapshot: string | null; columns: number | null } | { tooLargeKb: number };
@@ -56,12 +62,14 @@ export function embedSnippet(src: string, title: string): string {
   return `<iframe src="${escapeAttr(src)}" width="100%" height="420" style="border:0" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
 }
 
-export function SharePanel({ name, report, summary, view, makeSnapshot, openedSnapshot, loadData }: SharePanelProps) {
+export function SharePanel({ name, report, summary, view, makeSnapshot, openedSnapshot, loadData, capture }: SharePanelProps) {
   const [shared, setShared] = useState<Shared | null>(null);
   const [embedChart, setEmbedChart] = useState<ChartId | 'all'>('all');
   const [showEmbed, setShowEmbed] = useState(false);
-  const [exportChart, setExportChart] = useState<ChartId>(view.charts[0] ?? 'throughput');
+  const [exportChart, setExportChart] = useState<ChartId | 'stack'>(view.charts[0] ?? 'throughput');
   const [message, setMessage] = useState<string | null>(null);
+  // A failed action is said at the top of the page (TopNotice); `message` is its news.
+  const [failed, setFailed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const stem = fileStem(name);
   const title = `tcpscope: connection ${summary.id}, ${summary.endpoints[0]} ⇄ ${summary.endpoints[1]}`;
@@ -114,10 +122,11 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
   async function run(action: () => Promise<void>) {
     setBusy(true);
     setMessage(null);
+    setFailed(null);
     try {
       await action();
     } catch (error) {
-      setMessage(error instanceof Error ? error.message : String(error));
+      setFailed(error instanceof Error ? error.message : String(error));
     } finally {
       setBusy(false);
     }
@@ -150,6 +159,13 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
     return svg;
   };
 
+  /** The shown charts of this connection's stack, with the figure's title lines (export/stack.ts). */
+  const findStack = (): [SVGSVGElement[], string, string] => {
+    flushDeferredDraws();
+    const charts = stackCharts(document.querySelector(`[data-testid="connection"][data-connection="${summary.id}"]`) ?? document);
+    return [charts, stackHeadline(summary), stackSubtitle(summary)];
+  };
+
   let embedCode: string | null = null;
   if (showEmbed && shared && 'link' in shared) {
     const params = new URLSearchParams(shared.fragment);
@@ -176,20 +192,31 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
           Chart{' '}
           <select data-testid="export-chart" value={exportChart} onChange={(e) => setExportChart(e.target.value as ChartId)}>
             {CHART_IDS.map((id) => <option key={id} value={id}>{CHART_LABELS[id]}</option>)}
+            <option value="stack">Whole stack</option>
           </select>
         </label>
         <button type="button" className="button" data-testid="export-svg" disabled={busy}
-          onClick={() => run(async () => downloadBlob(svgBlob(findChart(exportChart)), `${stem}-${exportChart}.svg`))}>
+          onClick={() => run(async () => downloadBlob(exportChart === 'stack' ? stackBlob(...findStack()) : svgBlob(findChart(exportChart)), `${stem}-${exportChart}.svg`))}>
           SVG
         </button>
         <button type="button" className="button" data-testid="export-png" disabled={busy}
-          onClick={() => run(async () => downloadBlob(await svgToPng(findChart(exportChart)), `${stem}-${exportChart}.png`))}>
+          onClick={() => run(async () => downloadBlob(await (exportChart === 'stack' ? stackToPng(...findStack()) : svgToPng(findChart(exportChart))), `${stem}-${exportChart}.png`))}>
           PNG
         </button>
         <button type="button" className="button" data-testid="export-csv" disabled={busy || !loadData}
           title={loadData ? 'Every packet of the connection' : 'A shared link holds charts, not packets'}
           onClick={() => run(async () => loadData && downloadBlob(csvBlob(await loadData()), `${stem}-connection-${summary.id}.csv`))}>
           CSV
+        </button>
+        <button type="button" className="button" data-testid="save-pcapng" disabled={busy || !capture}
+          title={capture ? `The packets of connection ${summary.id}${view.range ? ' in the shown range' : ''}, as a pcapng for Wireshark` : 'A shared link holds charts, not packets'}
+          onClick={() => run(async () => {
+            if (!capture) return;
+            // The zoomed range when there is one (seconds since the file's first packet), else the whole connection.
+            const request = { connection: summary.id, from: view.range?.[0] ?? null, to: view.range?.[1] ?? null };
+            downloadBlob(await sliceCapture(await capture(), request), sliceFileName(stem, request));
+          })}>
+          Save for Wireshark
         </button>
         <button type="button" className="button" data-testid="export-json" disabled={busy}
           onClick={() => run(async () => downloadBlob(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }), `${stem}.report.json`))}>
@@ -225,6 +252,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
           <textarea data-testid="embed-code" readOnly rows={3} value={embedCode} onFocus={(e) => e.currentTarget.select()} />
         </div>
       ) : null}
+      {failed ? <TopNotice text={failed} testId="share-error" onDismiss={() => setFailed(null)} /> : null}
       {message ? <p className="share-message" data-testid="share-message" role="status">{message}</p> : null}
     </section>
   );

@@ -203,8 +203,12 @@ export function svgBlob(svgEl: SVGSVGElement): Blob {
 }
 
 /** Render the standalone SVG onto a canvas at `scale` × its size (crisp on HiDPI). */
-export async function svgToPng(svgEl: SVGSVGElement, scale = 2): Promise<Blob> {
-  const standalone = svgToStandalone(svgEl);
+export function svgToPng(svgEl: SVGSVGElement, scale = 2): Promise<Blob> {
+  return standaloneToPng(svgToStandalone(svgEl), scale);
+}
+
+/** A standalone svg (svgToStandalone, stack.ts) on a canvas at `scale` × its size, as PNG. */
+export async function standaloneToPng(standalone: SVGSVGElement, scale = 2): Promise<Blob> {
   const width = Number(standalone.getAttribute('width'));
   const height = Number(standalone.getAttribute('height'));
   const url = URL.createObjectURL(new Blob([wellFormedXml(new XMLSerializer().serializeToString(standalone))], { type: 'image/svg+xml' }));

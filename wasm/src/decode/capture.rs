@@ -166,6 +166,13 @@ impl CaptureDecoder {
         Ok(())
     }
 
+    /// Bytes the unit starting at `b` needs in total (may exceed `b.len()`: wait for
+    /// more). A caller that hands `push` exactly one whole unit at a time (slice.rs,
+    /// which copies whole records and blocks out) learns which unit each packet came from.
+    pub fn unit_len(&self, b: &[u8]) -> Result<usize, DecodeError> {
+        self.needed(b)
+    }
+
     /// Bytes the next unit needs in total (may exceed `b.len()`: wait for more).
     fn needed(&self, b: &[u8]) -> Result<usize, DecodeError> {
         let ctx = self.ctx();

@@ -1,0 +1,168 @@
+// Tests of `tcpscope slice` (cli/slice.mjs, wasm/src/slice.rs), issue 42 item 6:
+// - a whole-connection slice, opened by tshark, gives the same TCP analysis for that
+//   connection as the whole file: frame by frame the same times, lengths, sequence and
+//   ACK numbers, calculated windows, bytes in flight and analysis flags (retransmission,
+//   fast/spurious retransmission, duplicate ACK, lost segment, out of order, zero
+//   window). Wireshark's TCP analysis is per conversation (packet-tcp.c), so the other
+//   connections of the file cannot change it: any difference is a packet lost, added or
+//   altered by the slice. Skipped without tshark.
+// - slicing a large capture holds one chunk and one record, not the file.
+// - usage errors and a connection that is not there.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadWasm } from './wasm.mjs';
+import { sliceStream } from './slice.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'tcpscope.mjs');
+const examples = join(root, 'public', 'examples');
+const shared = process.env.TCPSCOPE_SHARED ? join(process.env.TCPSCOPE_SHARED, 'captures') : join(root, '..', 'shared', 'captures');
+const dir = mkdtempSync(join(tmpdir(), 'tcpscope-slice-test-'));
+const wasmBuilt = existsSync(join(root, 'wasm', 'pkg', 'tcpscope_core_bg.wasm'));
+const hasTshark = spawnSync('tshark', ['-v'], { encoding: 'utf8' }).status === 0;
+
+function slice(...args) {
+  const r = spawnSync(process.execPath, [bin, 'slice', ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// What tshark's TCP analysis says of each frame (fields empty where a flag is absent).
+const FIELDS = [
+  'frame.time_epoch', 'frame.len', 'frame.cap_len', 'tcp.srcport', 'tcp.dstport', 'tcp.seq', 'tcp.ack', 'tcp.len',
+  'tcp.window_size', 'tcp.analysis.bytes_in_flight', 'tcp.analysis.retransmission', 'tcp.analysis.fast_retransmission',
+  'tcp.analysis.spurious_retransmission', 'tcp.analysis.duplicate_ack_num', 'tcp.analysis.lost_segment',
+  'tcp.analysis.out_of_order', 'tcp.analysis.zero_window', 'tcp.analysis.window_full',
+];
+
+/** tshark's rows for TCP conversation `stream` of `file` (tcp.stream, Wireshark's connection number). */
+function tsharkRows(file, stream) {
+  const out = execFileSync('tshark', ['-r', file, '-Y', `tcp.stream == ${stream}`, '-T', 'fields', '-E', 'separator=|', ...FIELDS.flatMap((f) => ['-e', f])], {
+    encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return out.split('\n').filter(Boolean);
+}
+
+/** Connections of `file` as the report numbers them (tcpscope analyze --json). */
+function connections(file) {
+  return JSON.parse(execFileSync(process.execPath, [bin, 'analyze', file, '--json'], { encoding: 'utf8' })).connections;
+}
+
+// Examples of several kinds: pcap µs and ns, Linux cooked v2, IPv6, loss with SACK,
+// zero windows, a pcapng, two connections in one file; public captures when present.
+const CAPTURES = [
+  ...['loss-1pct.pcap', 'nanosecond.pcap', 'sll2-any.pcap', 'rx-ipv6-loss.pcap', 'zero-window.pcap', 'pcapng-zero-window.pcapng', 'mptcp-two-paths.pcap'].map((f) => join(examples, f)),
+  ...['chrissanders__tcp_retransmissions.pcapng', 'chrissanders__tcp_dupack.pcapng', 'chrissanders__tcp_zerowindowrecovery.pcapng',
+    'DERIVED_multi_interface__ssh+resp_1_benchmark.pcapng', 'chrissanders__http_ip4and6.pcapng'].map((f) => join(shared, f)).filter(existsSync),
+];
+
+for (const file of CAPTURES) {
+  test(`tshark reads a whole-connection slice of ${file.split('/').pop()} as the whole file's connection`, { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, () => {
+    const conns = connections(file);
+    assert.ok(conns.length > 0);
+    // Every connection of small files; the first three of larger ones.
+    for (const c of conns.slice(0, 3)) {
+      const out = join(dir, `${file.split('/').pop()}-${c.id}.pcapng`);
+      const r = slice(file, '--connection', String(c.id), '--out', out);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`: ${c.packets.toLocaleString('en-US')} packets of connection ${c.id} `));
+      // Wireshark's stream of this connection in the whole file: its first frame's ports.
+      const streams = execFileSync('tshark', ['-r', file, '-T', 'fields', '-e', 'tcp.stream', '-e', 'tcp.srcport', '-e', 'tcp.dstport', '-e', 'frame.time_epoch'], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
+        .split('\n').filter(Boolean).map((l) => l.split('\t'));
+      const ports = c.endpoints.map((e) => e.slice(e.lastIndexOf(':') + 1));
+      const first = streams.find(([s, a, b]) => s !== '' && ((a === ports[0] && b === ports[1]) || (a === ports[1] && b === ports[0])));
+      assert.ok(first, `tshark has connection ${c.endpoints.join(' ⇄ ')}`);
+      const whole = tsharkRows(file, first[0]);
+      const sliced = tsharkRows(out, 0);
+      assert.equal(sliced.length, c.packets, 'the slice holds the connection\'s packets');
+      assert.deepEqual(sliced, whole, `connection ${c.id}: tshark's analysis, frame by frame`);
+      // And one conversation only.
+      assert.equal(tsharkRows(out, 1).length, 0);
+    }
+  });
+}
+
+test('a time range keeps the connection\'s packets in it, as the charts\' seconds', { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, () => {
+  const file = join(examples, 'stalls.pcap');
+  const out = join(dir, 'range.pcapng');
+  const r = slice(file, '--connection', '0', '--from', '0.5', '--to', '1', '--out', out);
+  assert.equal(r.code, 0, r.stderr);
+  // tshark's frame.time_relative is the same axis: seconds since the first packet of the file.
+  const inRange = execFileSync('tshark', ['-r', file, '-Y', 'frame.time_relative >= 0.5 && frame.time_relative <= 1', '-T', 'fields', '-e', 'frame.time_epoch'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const kept = execFileSync('tshark', ['-r', out, '-T', 'fields', '-e', 'frame.time_epoch'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  assert.ok(kept.split('\n').filter(Boolean).length > 100);
+  assert.equal(kept, inRange);
+});
+
+test('slicing a large capture holds one chunk and one record, not the file', { skip: !wasmBuilt && 'wasm not built' }, async () => {
+  const { wasm } = await loadWasm();
+  // 256 MiB of capture: an example's records repeated, produced lazily one 1 MiB chunk at
+  // a time (nothing holds the whole input); the output is counted and dropped. Holding
+  // the input would add 256 MiB of resident memory; the bound asserted below is half that.
+  const one = readFileSync(join(examples, 'loss-1pct.pcap'));
+  const body = one.subarray(24);
+  // Whole copies of the records, so the file ends at a record's end.
+  const TOTAL = one.length + Math.ceil((256 << 20) / body.length) * body.length;
+  let produced = 0;
+  let pulledAhead = 0;
+  let written = 0;
+  async function* chunks() {
+    yield one;
+    produced = one.length;
+    let at = 0;
+    while (produced < TOTAL) {
+      // 1 MiB chunks cut anywhere (records span chunk edges).
+      const piece = Buffer.alloc(Math.min(1 << 20, TOTAL - produced));
+      let filled = 0;
+      while (filled < piece.length) {
+        const n = body.copy(piece, filled, at);
+        filled += n;
+        at = (at + n) % body.length;
+      }
+      produced += piece.length;
+      pulledAhead = Math.max(pulledAhead, produced - consumed);
+      yield piece;
+    }
+  }
+  let consumed = 0;
+  const rss = [];
+  const stats = await sliceStream(wasm, (async function* () {
+    for await (const c of chunks()) {
+      yield c;
+      consumed += c.length;
+      if (consumed % (64 << 20) < (1 << 20)) rss.push(process.memoryUsage().rss);
+    }
+  })(), { connection: 1 }, async (bytes) => { written += bytes.length; });
+  assert.ok(stats.packetsRead > 2_000_000, `${stats.packetsRead} packets read`);
+  if (process.env.TCPSCOPE_SLICE_DEBUG) console.log({ ...stats, written, pulledAhead, rssMiB: rss.map((b) => Math.round(b / 2 ** 20)) });
+  assert.ok(written > 200 << 20, `the connection's packets were written (${written} bytes)`);
+  // The slicer held at most one record (the example's are ≤ 1,514 bytes) for a chunk edge.
+  assert.ok(stats.peakBuffer <= 4096, `slicer buffer ${stats.peakBuffer} bytes`);
+  // The input was pulled one chunk at a time, after the previous chunk was sliced.
+  assert.ok(pulledAhead <= 2 << 20, `pulled ${pulledAhead} bytes ahead`);
+  // Resident memory did not grow with the input: the last sample is within 128 MiB of the first.
+  assert.ok(rss.at(-1) - rss[0] < 128 << 20, `RSS ${rss.map((b) => Math.round(b / 2 ** 20)).join(', ')} MiB`);
+});
+
+test('usage errors say what is wrong (exit 2); a connection that is not there writes nothing (exit 1)', { skip: !wasmBuilt && 'wasm not built' }, () => {
+  const file = join(examples, 'stalls.pcap');
+  const out = join(dir, 'none.pcapng');
+  for (const [args, message] of [
+    [[file, '--out', out], /^tcpscope: missing --connection N$/m],
+    [[file, '--connection', 'x', '--out', out], /^tcpscope: --connection needs a connection id \(a whole number\), got 'x'$/m],
+    [[file, '--connection', '0'], /^tcpscope: missing --out FILE\.pcapng$/m],
+    [[file, '--connection', '0', '--from', '2', '--to', '1', '--out', out], /^tcpscope: --to must not be before --from$/m],
+  ]) {
+    const r = slice(...args);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
+  const r = slice(file, '--connection', '7', '--out', out);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^tcpscope: no packet of connection 7 in '.*stalls\.pcap' \(connections: 0\.\.0\); nothing was written\n$/);
+  assert.equal(existsSync(out), false);
+});

@@ -1,0 +1,46 @@
+// Save for Wireshark on the page (issue 42, item 6): the button saves the connection's
+// packets (of the zoomed range when one is shown) as a pcapng, the very file
+// `tcpscope slice` writes (both are wasm/src/slice.rs; cli/slice.test.mjs checks that
+// tshark analyses it as the whole file's connection).
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root, examples } from './cli';
+
+const CASES = [
+  { file: 'loss-1pct.pcap', range: null },
+  { file: 'pcapng-zero-window.pcapng', range: null },
+  { file: 'stalls.pcap', range: [0.5, 1] },
+] as const;
+
+for (const c of CASES) {
+  test(`Save for Wireshark: ${c.file}${c.range ? ` ${c.range.join('–')} s` : ''} is the file tcpscope slice writes`, async ({ page }) => {
+    await page.goto(`/#ex=${c.file}${c.range ? `&t=${c.range.join(',')}` : ''}`);
+    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-pcapng').click()]);
+    const stem = c.file.replace(/\.[^.]+$/, '');
+    expect(download.suggestedFilename()).toBe(`${stem}-connection-${connection}${c.range ? `-${c.range[0].toFixed(3)}s-${c.range[1].toFixed(3)}s` : ''}.pcapng`);
+    const saved = readFileSync((await download.path())!);
+    const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');
+    execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}${c.file}`, '--connection', String(connection),
+      ...(c.range ? ['--from', String(c.range[0]), '--to', String(c.range[1])] : []), '--out', out]);
+    const expected = readFileSync(out);
+    expect(saved.length).toBeGreaterThan(1000);
+    expect(saved.equals(expected), `${saved.length} bytes saved, ${expected.length} from the CLI`).toBe(true);
+    await expect(page.getByTestId('share-error')).toHaveCount(0);
+  });
+}
+
+test('Save for Wireshark from a dropped file: the file itself is read again, in slices', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('file-input').first().setInputFiles(`${examples}sll2-any.pcap`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-pcapng').click()]);
+  const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');
+  execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}sll2-any.pcap`, '--connection', String(connection), '--out', out]);
+  expect(readFileSync((await download.path())!).equals(readFileSync(out))).toBe(true);
+});
