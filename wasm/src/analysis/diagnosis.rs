@@ -947,12 +947,36 @@ fn application_text(f: &Facts) -> String {
         )
     };
     if idle > 0.0 {
-        t += &format!(" (idle gaps totalling {})", format_duration(idle));
+        // The share counts every such moment, the stalls only the gaps over the stall
+        // threshold: say which the duration is, so that 54 % of 93 s and 23 s do not
+        // read as a contradiction.
+        if idle < 0.9 * app {
+            t += &format!(" ({} in all; idle gaps totalling {} of it were longer than the stall threshold)", format_duration(app), format_duration(idle));
+        } else {
+            t += &format!(" (idle gaps totalling {})", format_duration(idle));
+        }
     }
     // Period by period (issue 13): idle time between bursts is the application's,
     // but a period in which the bursts themselves crawled is the network's.
+    let queue_verdict;
     let verdict = if f.network_periods {
         "The idle time between bursts is the application's; while it was sending, the network limited the periods named here."
+    } else if queueing(f) {
+        // A queue on the path (CE marks, a standing RTT) is the network's signal too:
+        // the pauses were the application's, but the network is not cleared.
+        queue_verdict = if ce_share(f.conn) >= CE_QUEUE_SHARE {
+            format!(
+                "The pauses were the application's, but the network is not cleared: {} of the ECN-capable data arrived CE-marked, a queue on the path signalling congestion while it sent.",
+                format_percent(ce_share(f.conn))
+            )
+        } else {
+            format!(
+                "The pauses were the application's, but the network is not cleared: the median RTT was {} against a {} minimum, a queue on the path while it sent.",
+                format_duration(f.median_rtt),
+                format_duration(f.min_rtt)
+            )
+        };
+        queue_verdict.as_str()
     } else if peer_turns {
         "The applications' turns, not the network, set the pace."
     } else {
