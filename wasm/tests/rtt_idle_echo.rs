@@ -33,7 +33,7 @@ fn chat() -> Flow {
     f.push(S2C, 40 * MS).flags(tcp_flags::SYN | tcp_flags::ACK).opts(Opts::new().mss(1460).ts(server_ts(40 * MS), client_ts(0)));
     f.push(C2S, 41 * MS).opts(Opts::new().ts(client_ts(41 * MS), server_ts(40 * MS)));
     let mut server_last = server_ts(40 * MS);
-    let mut exchange = |f: &mut Flow, t: i64, server_last: &mut u32| {
+    let exchange = |f: &mut Flow, t: i64, server_last: &mut u32| {
         f.data(C2S, t, 200).opts(Opts::new().ts(client_ts(t), *server_last));
         f.data(S2C, t + 40 * MS, 500).opts(Opts::new().ts(server_ts(t + 40 * MS), client_ts(t)));
         *server_last = server_ts(t + 40 * MS);
