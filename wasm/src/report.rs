@@ -74,6 +74,9 @@ impl<'a> Report<'a> {
                 if *kind == WarningKind::UnknownLinkType {
                     message.push_str(&unknown_link_types(&info.link_types));
                 }
+                if let (WarningKind::TimeJumpedForward, Some((frame, jump_ns))) = (kind, info.largest_time_jump) {
+                    message.push_str(&time_jump(count, frame, jump_ns));
+                }
                 Warning { kind: kind.name(), count, message }
             })
             .collect();
@@ -183,6 +186,34 @@ fn unknown_link_types(names: &[String]) -> String {
     format!(" (LINKTYPE {})", numbers.join(", "))
 }
 
+/// Where the clock jumped and by how much: ": frame 701, 1,202.8 days past every
+/// packet before it" (the largest when several: "the largest: …").
+fn time_jump(count: u64, frame: Option<u64>, jump_ns: i64) -> String {
+    let s = jump_ns as f64 / 1e9;
+    let amount = if s >= 86_400.0 {
+        format!("{} days", thousands(s / 86_400.0))
+    } else {
+        format!("{} hours", thousands(s / 3_600.0))
+    };
+    let at = frame.map_or(String::new(), |f| format!("frame {f}, "));
+    let which = if count > 1 { "the largest: " } else { "" };
+    format!(": {which}{at}{amount} past every packet before it")
+}
+
+/// One decimal, thousands grouped: 1202.84 → "1,202.8".
+fn thousands(x: f64) -> String {
+    let text = format!("{x:.1}");
+    let (int, frac) = text.split_once('.').unwrap_or((&text, "0"));
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{grouped}.{frac}")
+}
+
 fn warning_text(kind: &str, count: u64) -> String {
     let what = match kind {
         "unknown-link-type" => "packets with a link-layer type tcpscope cannot decode",
@@ -193,6 +224,7 @@ fn warning_text(kind: &str, count: u64) -> String {
         "truncated-headers" => "packets cut by the snapshot length before the TCP header ended",
         "malformed-packet" => "packets with impossible header values, skipped",
         "time-went-backwards" => "packets whose timestamp is earlier than the one before in the file (analysed in time order, as Wireshark plots them, docs/ANALYSIS.md \"Time order\")",
+        "time-jumped-forward" => "packets whose timestamp jumps more than an hour past every earlier one, with the packets after following on (two captures joined, or the clock set forward: analysed as stamped, so the capture's duration and the gap at the jump include it, docs/ANALYSIS.md \"Time order\")",
         "time-order-clamped" => "packets more than 2 s out of time order, or beyond the 65,536 held to sort them (analysed at the latest time before them: gaps and rates around them are approximate, docs/ANALYSIS.md \"Time order\")",
         "bad-tcp-checksum" => "TCP segments with a bad checksum where the sender's other frames pass (corrupted on the way: never delivered, not analysed, docs/ANALYSIS.md \"Corrupt frames\")",
         "encrypted-frame" => "encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)",
@@ -227,6 +259,17 @@ fn warning_text(kind: &str, count: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::warning_text;
+
+    #[test]
+    fn a_time_jump_names_its_frame_and_size() {
+        // 103,924,429.45 s = 1,202.8 days (two captures joined 3.3 years apart).
+        assert_eq!(super::time_jump(1, Some(701), 103_924_429_446_946_000), ": frame 701, 1,202.8 days past every packet before it");
+        assert_eq!(super::time_jump(2, None, 7_200_000_000_000), ": the largest: 2.0 hours past every packet before it");
+        assert_eq!(
+            warning_text("time-jumped-forward", 1),
+            "1 packet whose timestamp jumps more than an hour past every earlier one, with the packets after following on (two captures joined, or the clock set forward: analysed as stamped, so the capture's duration and the gap at the jump include it, docs/ANALYSIS.md \"Time order\")"
+        );
+    }
 
     #[test]
     fn one_packet_is_singular_after_the_ip_qualifier() {

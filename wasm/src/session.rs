@@ -153,11 +153,17 @@ impl Session {
         info.first_ts_ns = self.file_t0_ns;
         info.last_ts_ns = self.timeline.latest();
         // The session's own per-packet counts, beside the decoder's.
-        for (kind, count) in [(WarningKind::TimeOrderClamped, self.timeline.clamped()), (WarningKind::BadTcpChecksum, self.checksums.corrupt)] {
+        let (jumps, largest_jump) = self.timeline.forward_jumps();
+        for (kind, count) in [
+            (WarningKind::TimeOrderClamped, self.timeline.clamped()),
+            (WarningKind::TimeJumpedForward, jumps),
+            (WarningKind::BadTcpChecksum, self.checksums.corrupt),
+        ] {
             if count > 0 {
                 info.warnings.insert(kind, count);
             }
         }
+        info.largest_time_jump = largest_jump.map(|j| (j.frame, j.jump_ns));
         Report::new(&info, self.error.as_ref(), self.analysis.as_ref())
     }
 }

@@ -352,3 +352,61 @@ fn amsdu_subframes_after_the_first_are_counted_not_lost_silently() {
     assert_eq!(w, [("amsdu-subframe", 2), ("capture-loss", 1)]);
     assert!(r.warnings[0].message.starts_with("2 802.11 A-MSDU subframes after a frame's first, not analysed"), "{}", r.warnings[0].message);
 }
+
+/// Tags of a fixed length between Ethernet's Ethertype and IP's (decode/ethertype.rs
+/// `FIXED_TAGS`), laid out as Wireshark's dissectors read them: Cisco MetaData
+/// (0x8909: version 1, length 1, option 0x0001, SGT 2 — the bytes a TrustSec switch
+/// writes), Cisco VN-Tag (0x8926, 4 bytes), 802.1BR E-Tag (0x893F, 6 bytes), 802.1ah
+/// PBB (0x88E7: I-TAG with I-SID 100, then the customer frame's addresses), alone and
+/// nested with 802.1Q. Each gives back the script, on the "ethernet" link type, with
+/// no warning: before, each frame was a `not-ip` packet and the connection vanished.
+#[test]
+fn fixed_length_ethernet_tags_reach_the_segment() {
+    let f = flow("10.0.0.1:50000", "93.184.216.34:443");
+    let want = script(&f);
+    let cmd = (0x8909, vec![0x01, 0x01, 0x00, 0x01, 0x00, 0x02]);
+    let vntag = (0x8926, vec![0x80, 0x01, 0x00, 0x02]);
+    let etag = (0x893F, vec![0x00, 0x00, 0x00, 0x05, 0x00, 0x00]);
+    let pbb = (0x88E7, vec![0, 0, 0, 100, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1]);
+    let vlan = (0x8100, vec![0x00, 0x05]);
+    let cases = [
+        vec![cmd.clone()],
+        vec![vntag.clone()],
+        vec![etag],
+        vec![pbb.clone()],
+        vec![vlan.clone(), cmd],
+        vec![pbb, vlan.clone()],
+        vec![vntag, vlan],
+    ];
+    for tags in cases {
+        let bytes = write_pcap(&f.frames(), &Link::EthernetTagged(tags.clone()), Endian::Little, TsResolution::Micro);
+        let (out, info, err) = decode(&bytes);
+        assert_eq!(err, None, "{tags:?}");
+        assert_eq!(got(&out), want, "{tags:?}");
+        assert!(info.warnings.is_empty(), "{tags:?}: {:?}", info.warnings);
+        assert_eq!(info.link_types, ["ethernet"], "{tags:?}");
+    }
+}
+
+/// A TrustSec switch tags the frames it forwards from one port with Cisco MetaData and
+/// not the other direction's: the capture holds the client's segments in CMD, the
+/// server's plain. Both directions are one connection seen both ways: the client's 3
+/// segments (SYN, the handshake's ACK, the ACK of the data: `short_transfer`) and the
+/// server's 5 (SYN/ACK, 3 data, FIN), and no `one-direction` or `not-ip` warning.
+/// Before, the client's 3 frames were `not-ip` and the connection "only one direction".
+#[test]
+fn a_connection_tagged_with_cisco_metadata_one_way_is_seen_both_ways() {
+    let f = flow("10.0.0.1:50000", "93.184.216.34:443");
+    let cmd = Link::EthernetTagged(vec![(0x8909, vec![0x01, 0x01, 0x00, 0x01, 0x00, 0x02])]);
+    let mut bytes = write_pcap_header(1, Endian::Little, TsResolution::Micro, 262_144);
+    for (s, frame) in f.segments().iter().zip(f.frames()) {
+        let link = if s.src.port() == 50000 { &cmd } else { &Link::Ethernet };
+        bytes.extend_from_slice(&write_pcap_record(&frame, link, Endian::Little, TsResolution::Micro));
+    }
+    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+    let r = s.report();
+    assert_eq!(r.warnings.iter().map(|w| w.kind).collect::<Vec<_>>(), Vec::<&str>::new());
+    assert_eq!(r.connections.len(), 1);
+    let packets: Vec<u64> = r.connections[0].directions.iter().map(|d| d.packets).collect();
+    assert_eq!(packets, [3, 5]);
+}

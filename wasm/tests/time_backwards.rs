@@ -72,3 +72,36 @@ fn the_mean_while_active_stays_at_or_below_the_peak_on_a_coarse_clock() {
     assert_eq!((t.mean_bps, t.peak_bps), (21_720_000.0, 21_720_000.0));
     assert!(t.active_mean_bps <= t.peak_bps);
 }
+
+#[test]
+fn two_captures_joined_years_apart_are_reported_not_changed() {
+    // Two captures of 20 bulk segments each, the second 3 years (94,608,000 s) after
+    // the first, joined into one file (frames 1-43 and 44-86). The jump is no lone
+    // outlier — the packets after it follow on — so everything is analysed as
+    // stamped (as Wireshark shows it), and the capture lasts the 3 years plus the
+    // second capture's 3.95 ms. Before, that span came with no word; now the
+    // `time-jumped-forward` warning names frame 44 and the jump past frame 43 (the
+    // last ACK at 3.95 ms): 94,608,000 s − 3.95 ms = 1,095.0 days.
+    let years = 3 * 365 * 86_400 * 1_000_000_000i64;
+    let first = bulk(20).frames();
+    let mut second = Flow::new("10.9.0.1:40001", "10.9.0.2:80");
+    second.start_ns(Flow::EPOCH_NS + years);
+    second.handshake(0, 1_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    for i in 0..20 {
+        second.data(S2C, 2_000 + i * 100, 1448);
+        second.push(C2S, 2_050 + i * 100);
+    }
+    let frames: Vec<Frame> = first.into_iter().chain(second.frames()).collect();
+    assert_eq!(frames.len(), 86);
+    let s = analyze(&frames);
+    let r = s.report();
+    assert_eq!(r.capture.duration, (years + 3_950_000) as f64 / 1e9);
+    let jumps: Vec<_> = r.warnings.iter().filter(|w| w.kind == "time-jumped-forward").collect();
+    assert_eq!(jumps.len(), 1, "{:?}", r.warnings.iter().map(|w| w.kind).collect::<Vec<_>>());
+    assert_eq!(jumps[0].count, 1);
+    assert!(jumps[0].message.ends_with(": frame 44, 1,095.0 days past every packet before it"), "{}", jumps[0].message);
+    // Nothing else moved: no time-order warning, two connections at their own times.
+    assert!(r.warnings.iter().all(|w| !w.kind.starts_with("time-order")), "{:?}", r.warnings.iter().map(|w| w.kind).collect::<Vec<_>>());
+    assert_eq!(r.connections.len(), 2);
+    assert_eq!(r.connections[1].start, years as f64 / 1e9);
+}

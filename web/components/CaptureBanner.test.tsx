@@ -66,6 +66,14 @@ describe('CaptureBanner', () => {
     expect(legacy.querySelector('[data-testid="warnings"]')).toBeNull();
   });
 
+  it('a forward jump of the clock is a banner: its packet was analysed as stamped, not skipped', () => {
+    // Two captures joined (docs/ANALYSIS.md "Time order"); the engine's sentence, shortened.
+    const JUMP = { kind: 'time-jumped-forward', count: 1, message: '1 packet whose timestamp jumps more than an hour past every earlier one: frame 701, 1,202.8 days past every packet before it' };
+    const el = render(<CaptureBanner name="joined.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [JUMP, NOT_TCP])} />);
+    expect(el.querySelector('[data-testid="time-jump-banner"]')!.textContent).toBe(`The clock jumps forward in this capture: ${JUMP.message}.`);
+    expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
+  });
+
   it('says when the capture itself dropped packets, as a banner, not as packets not analysed', () => {
     // capture-loss.pcap's warning (wasm/tests/capture_loss_captures.rs).
     const LOSS = { kind: 'capture-loss', count: 13, message: 'The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.' };

@@ -13,7 +13,7 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
 }
 
 /** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
-export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'one-direction', 'time-went-backwards'] as const;
+export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'one-direction', 'time-went-backwards', 'time-jumped-forward'] as const;
 
 /** A capture clock coarser than this (ms) gets the banner. */
 export const COARSE_CLOCK_MS = 1;
@@ -86,6 +86,12 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
       {byKind('time-went-backwards') ? (
         <div className="banner capture-note" role="status" data-testid="time-backwards-banner">
           Time goes backwards in this capture: {byKind('time-went-backwards')!.message}.
+        </div>
+      ) : null}
+      {byKind('time-jumped-forward') ? (
+        // Analysed as stamped (docs/ANALYSIS.md "Time order"): no "packet not analysed".
+        <div className="banner capture-note" role="status" data-testid="time-jump-banner">
+          The clock jumps forward in this capture: {byKind('time-jumped-forward')!.message}.
         </div>
       ) : null}
       {noConnections ? <p className="muted" data-testid="no-connections">{noConnectionsText(warnings)}</p> : null}

@@ -108,7 +108,7 @@ impl AckRtt {
 /// with whether the peer still had data outstanding after that segment.
 #[derive(Default, Debug)]
 pub struct TsRtt {
-    sent: VecDeque<(u32, i64, bool)>,
+    sent: VecDeque<(u32, i64, PeerAfter)>,
     /// The newest TSval this side sent and when, kept apart from `sent`, which an echo
     /// empties: a segment carrying that TSval again after its echo (the peer answered
     /// within one tick of our TSval clock) must not start a second clock for it.
@@ -172,6 +172,51 @@ impl ArrivalGaps {
     }
 }
 
+/// Whether the peer had data outstanding after our segments carrying one TSval (its
+/// next data is then clocked by them, see `TsRtt::on_echo`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum PeerAfter {
+    /// After the latest copy the peer had nothing outstanding (nor after any before).
+    Idle,
+    /// After the latest copy the peer still had data outstanding.
+    Busy,
+    /// After an earlier copy it had, but a later one acknowledged everything.
+    BusyThenIdle,
+}
+
+/// The longest a window-limited peer takes to answer our ACK of all its data: it
+/// sends the moment that ACK arrives, one path round trip later, and 1 s is the
+/// round trip RFC 6298 assumes before measuring one (§2.1's initial RTO, §2.4's
+/// minimum), as far_part.rs bounds a silence after the ACK of everything.
+const ANSWER_BOUND_NS: i64 = 1_000_000_000;
+
+impl PeerAfter {
+    /// The verdict after one more copy of the same TSval.
+    fn then(self, peer_busy: bool) -> PeerAfter {
+        match (self, peer_busy) {
+            (_, true) => PeerAfter::Busy,
+            (PeerAfter::Idle, false) => PeerAfter::Idle,
+            (PeerAfter::Busy | PeerAfter::BusyThenIdle, false) => PeerAfter::BusyThenIdle,
+        }
+    }
+
+    /// Was the peer's data, `sample_ns` after the first copy, clocked by our copies?
+    /// After an earlier copy the peer had a flight out; a window-limited sender's next
+    /// flight answers that copy (TS.Recent is the same value: the IW10 server whose
+    /// 11th segment waits for the first ACK of its first 10, RFC 6928), but once a
+    /// later copy acknowledged everything it had sent, data later than
+    /// [`ANSWER_BOUND_NS`] is its application's, after an idle: a 7.2 s pause of a
+    /// chat server after such a pair of ACKs read as a 7.2 s round trip, and a
+    /// receiver-side capture's far part (round_trips.rs) repeated it.
+    fn answered_within(self, sample_ns: i64) -> bool {
+        match self {
+            PeerAfter::Idle => false,
+            PeerAfter::Busy => true,
+            PeerAfter::BusyThenIdle => sample_ns <= ANSWER_BOUND_NS,
+        }
+    }
+}
+
 /// How the peer's segment that echoed a TSval relates to it (for [`TsRtt::on_echo`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Echo {
@@ -206,6 +251,9 @@ impl TsRtt {
             // (`rx-gro-loss-variant`, 40 µs path, 1 ms TSval tick: a 3 µs "far part"
             // made the path RTT 1 µs and the vantage "sender").
             if (tsval.wrapping_sub(last) as i32) <= 0 {
+                if tsval == last {
+                    self.again(tsval, peer_busy);
+                }
                 return;
             }
         }
@@ -213,7 +261,19 @@ impl TsRtt {
         if self.sent.len() == MAX_PENDING {
             self.sent.pop_front();
         }
-        self.sent.push_back((tsval, t_ns, peer_busy));
+        self.sent.push_back((tsval, t_ns, if peer_busy { PeerAfter::Busy } else { PeerAfter::Idle }));
+    }
+
+    /// A later segment of this side carried `tsval` again (within one tick of its
+    /// clock). The clock still runs from the first (RFC 7323 §4.1: the echo is timed
+    /// from the earliest segment with the value), but the peer echoes TS.Recent, the
+    /// TSval of the last segment it accepted (§4.3): after a second copy that
+    /// acknowledged everything it had sent, its data echoes the value however long its
+    /// application waited. So the copies' verdicts combine ([`PeerAfter`]).
+    fn again(&mut self, tsval: u32, peer_busy: bool) {
+        if let Some(back) = self.sent.back_mut().filter(|b| b.0 == tsval) {
+            back.2 = back.2.then(peer_busy);
+        }
     }
 
     /// The peer echoed `tsecr`; returns the sample for the first echo of a TSval.
@@ -227,7 +287,8 @@ impl TsRtt {
     /// TSval). Untrusted samples are kept for the chart and left out of statistics.
     ///
     /// The peer was busy when the capture saw it still had data outstanding after our
-    /// segment, or when its new data kept arriving through the sample, never pausing
+    /// segment (after the latest copy of the TSval, or after an earlier copy when its
+    /// data came within [`ANSWER_BOUND_NS`]: `PeerAfter`), or when its new data kept arriving through the sample, never pausing
     /// for half of it: at a receiver-side capture the sender's data in flight is not
     /// yet seen when the ACK passes (the ACK covers all the capture saw), yet it keeps
     /// arriving, while a sender whose application paused sent nothing for most of the
@@ -245,7 +306,7 @@ impl TsRtt {
             if d == 0 {
                 let arriving = echo.sends_new_data
                     && self.peer_data.as_mut().is_some_and(|p| p.longest_since(t).saturating_mul(2) < t_ns.saturating_sub(t));
-                let busy = peer_busy || arriving;
+                let busy = peer_busy.answered_within(t_ns.saturating_sub(t)) || arriving;
                 let trusted = echo.acks_new_data || (echo.sends_new_data && busy);
                 return (t_ns >= t).then_some(TsSample { ns: t_ns - t, trusted });
             }
@@ -355,6 +416,33 @@ mod tests {
         // flight: the sender's next data segment echoes it one path RTT later.
         r.on_send(10, 11_000_000_000, true);
         assert_eq!(r.on_echo(10, 11_040_000_000, request), Some(TsSample { ns: 40_000_000, trusted: true }));
+    }
+
+    #[test]
+    fn a_tsval_sent_again_by_an_ack_of_everything_makes_the_peer_idle() {
+        // Our ACK with TSval 40 leaves the peer a segment in flight (busy); a second
+        // ACK within the same tick, TSval 40 again, covers everything. The peer's
+        // application writes 7.2 s later and its data echoes 40 (TS.Recent, RFC 7323
+        // §4.3): the clock runs from the first copy, 7.2 s, but nothing clocked that
+        // data out: not a round trip.
+        let mut r = TsRtt::default();
+        r.on_peer_data(0);
+        r.on_send(40, MS, true);
+        r.on_send(40, MS + 500_000, false);
+        r.on_peer_data(7_201 * MS);
+        assert_eq!(r.on_echo(40, 7_201 * MS, DATA), Some(TsSample { ns: 7_200 * MS, trusted: false }));
+        // A window-limited peer instead: its next flight, 40 ms after the first copy,
+        // answers it (within ANSWER_BOUND_NS of the copies).
+        r.on_send(50, 7_250 * MS, true);
+        r.on_send(50, 7_250 * MS + 300_000, false);
+        r.on_peer_data(7_290 * MS);
+        assert_eq!(r.on_echo(50, 7_290 * MS, DATA), Some(TsSample { ns: 40 * MS, trusted: true }));
+        // The other way round (the second copy left data in flight): the peer's next
+        // data 40 ms later answers it.
+        r.on_send(51, 7_300 * MS, false);
+        r.on_send(51, 7_300 * MS + 200_000, true);
+        r.on_peer_data(7_340 * MS);
+        assert_eq!(r.on_echo(51, 7_340 * MS, DATA), Some(TsSample { ns: 40 * MS, trusted: true }));
     }
 
     #[test]

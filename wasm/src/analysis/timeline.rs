@@ -14,6 +14,9 @@
 //!    that much earlier — is one bad timestamp (a flipped high bit is 68 years late):
 //!    it takes the latest time before it (the first packet: the next one's), so one bad
 //!    stamp cannot stretch or empty everything after it. Decided one packet late.
+//!    Such a jump that the next packet follows (two captures joined, a clock set
+//!    forward) is kept as stamped, as Wireshark does, and reported ([`ForwardJump`],
+//!    the `time-jumped-forward` warning): the capture's span includes it.
 //! 2. **Sorting within a window**: packets are held and released in order of (time,
 //!    place in the file) once they are more than [`REORDER_WINDOW_NS`] older than the
 //!    newest stamp seen, or, to bound memory, when [`REORDER_MAX_PACKETS`] are held
@@ -56,6 +59,10 @@ pub const REORDER_MAX_PACKETS: usize = 65_536;
 /// Something with a capture timestamp, ns.
 pub trait Stamped {
     fn stamp(&self) -> i64;
+    /// Its frame number (1-based place in the file, Wireshark's `frame.number`), if known.
+    fn frame_number(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Stamped for Decoded {
@@ -66,6 +73,25 @@ impl Stamped for Decoded {
             Decoded::Other { ts_ns, .. } => *ts_ns,
         }
     }
+    fn frame_number(&self) -> Option<u64> {
+        let index = match self {
+            Decoded::Tcp(s) => s.packet_index,
+            Decoded::Other { packet_index, .. } => *packet_index,
+        };
+        Some(index.saturating_add(1))
+    }
+}
+
+/// A forward jump of the clock by more than [`OUTLIER_JUMP_NS`] that the packets after
+/// it follow (no return, so no lone outlier): two captures joined (mergecap -a, cat of
+/// pcap bodies), or the clock set while capturing. Analysed as stamped, as Wireshark
+/// does, so the capture's span includes it; only reported (`time-jumped-forward`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForwardJump {
+    /// The frame that jumped (None for items without a frame number).
+    pub frame: Option<u64>,
+    /// How far past every stamp before it, ns.
+    pub jump_ns: i64,
 }
 
 impl Stamped for i64 {
@@ -123,6 +149,9 @@ pub struct Timeline<T> {
     latest: Option<i64>,
     outliers: u64,
     clamped: u64,
+    /// Forward jumps kept as stamped, and the largest of them.
+    jumps: u64,
+    largest_jump: Option<ForwardJump>,
 }
 
 impl<T: Stamped> Default for Timeline<T> {
@@ -146,6 +175,8 @@ impl<T: Stamped> Timeline<T> {
             latest: None,
             outliers: 0,
             clamped: 0,
+            jumps: 0,
+            largest_jump: None,
         }
     }
 
@@ -164,6 +195,9 @@ impl<T: Stamped> Timeline<T> {
                 (false, _) => stamp,
             };
             self.outliers += u64::from(outlier);
+            if !outlier {
+                self.note_jump(&held, stamp);
+            }
             self.hold(held, t, out);
         }
         if self.before.is_none_or(|b| ts > b.saturating_add(OUTLIER_JUMP_NS)) {
@@ -176,9 +210,22 @@ impl<T: Stamped> Timeline<T> {
     /// End of input: every packet still held, in analysis order.
     pub fn finish(&mut self, out: &mut impl FnMut(&mut T, i64)) {
         if let Some((held, stamp)) = self.pending.take() {
+            // The file's last packet: nothing came back, so it is kept as stamped.
+            self.note_jump(&held, stamp);
             self.hold(held, stamp, out);
         }
         while self.release_first(out) {}
+    }
+
+    /// Stage 1 kept a packet that jumped past every stamp before it as stamped: a
+    /// jump, unless it is the file's first packet (nothing before it to jump from).
+    fn note_jump(&mut self, held: &T, stamp: i64) {
+        let Some(before) = self.before else { return };
+        let jump = ForwardJump { frame: held.frame_number(), jump_ns: stamp.saturating_sub(before) };
+        self.jumps += 1;
+        if self.largest_jump.is_none_or(|j| jump.jump_ns > j.jump_ns) {
+            self.largest_jump = Some(jump);
+        }
     }
 
     /// Stage 2: hold a packet at time `t`, then release what can no longer be preceded.
@@ -275,6 +322,12 @@ impl<T: Stamped> Timeline<T> {
     /// Lone outliers (stage 1) given the time before them.
     pub fn outliers(&self) -> u64 {
         self.outliers
+    }
+
+    /// Forward jumps by more than [`OUTLIER_JUMP_NS`] kept as stamped (the packets
+    /// after them followed on, or nothing came after), and the largest.
+    pub fn forward_jumps(&self) -> (u64, Option<ForwardJump>) {
+        (self.jumps, self.largest_jump)
     }
 
     /// Analysis time of the last released packet.
@@ -395,6 +448,27 @@ mod tests {
     fn a_long_real_pause_is_kept() {
         // Two hours of silence, then the transfer resumes later still: a pause, not an outlier.
         assert_eq!(times(&[0, 7_200 * S, 7_201 * S]), (vec![0, 7_200 * S, 7_201 * S], 0));
+    }
+
+    #[test]
+    fn a_jump_the_next_packets_follow_is_kept_and_reported() {
+        // Two captures joined: 0, 1 s, then 3 years later and on. Not a lone outlier
+        // (the next packet does not come back), so analysed as stamped, and reported
+        // once with the jump past the 1 s before it. A lone outlier is not a jump.
+        let later = 3 * 365 * 86_400 * S;
+        let mut t = Timeline::<i64>::default();
+        for s in [0, S, later, later + S, later + 2 * S] {
+            t.push(s, &mut |_, _| {});
+        }
+        t.finish(&mut |_, _| {});
+        assert_eq!(t.forward_jumps(), (1, Some(ForwardJump { frame: None, jump_ns: later - S })));
+        assert_eq!(t.latest(), Some(later + 2 * S));
+        let mut t = Timeline::<i64>::default();
+        for s in [0, S, (2 * S) | (1 << 62), 3 * S] {
+            t.push(s, &mut |_, _| {});
+        }
+        t.finish(&mut |_, _| {});
+        assert_eq!((t.forward_jumps(), t.outliers()), ((0, None), 1));
     }
 
     #[test]

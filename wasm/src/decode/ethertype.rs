@@ -1,7 +1,8 @@
-//! Protocol chains shared by every link layer: Ethertypes (through VLAN tags, MPLS
-//! label stacks and PPPoE sessions), LLC/SNAP, and the PPP protocol field. Link
-//! headers (link.rs, wifi.rs, ppi.rs, pktap.rs) find where their payload starts and
-//! call in here; nothing in here calls back out, so data flows one way.
+//! Protocol chains shared by every link layer: Ethertypes (through VLAN and other
+//! fixed-length tags, MPLS label stacks and PPPoE sessions), LLC/SNAP, and the PPP
+//! protocol field. Link headers (link.rs, wifi.rs, ppi.rs, pktap.rs) find where their
+//! payload starts and call in here; nothing in here calls back out, so data flows
+//! one way.
 
 use super::WarningKind;
 
@@ -64,9 +65,33 @@ pub mod ethertypes {
     pub const PPPOE_SESSION: u16 = 0x8864;
 }
 
-/// Follow an Ethertype through VLAN tags (802.1Q 0x8100, 802.1ad 0x88A8, and the
-/// pre-standard QinQ 0x9100/0x9200, any depth), MPLS label stacks (RFC 3032) and
-/// PPPoE sessions (RFC 2516) to IP.
+/// Tags of a fixed length that sit between an Ethertype and the next one, as
+/// (Ethertype, bytes from the end of that Ethertype to the end of the next). Each is
+/// skipped the way Wireshark's dissector hands the rest to its Ethertype table:
+/// - VLAN tags: 802.1Q 0x8100, 802.1ad 0x88A8, pre-standard QinQ 0x9100/0x9200 —
+///   2 bytes TCI (IEEE 802.1Q §9.6);
+/// - Cisco MetaData 0x8909 (Security Group Tag on TrustSec links): version, length,
+///   option type/length and the 2-byte SGT — 6 bytes (Wireshark
+///   packet-cisco-metadata.c: the inner Ethertype at offset 6, payload at 8);
+/// - Cisco VN-Tag 0x8926 (a fabric extender's port tag): 4 bytes of direction,
+///   pointer, destination and source VIFs (Wireshark packet-vntag.c, payload at 6);
+/// - 802.1BR E-Tag 0x893F (a port extender's tag): 6 bytes of E-PCP/DEI, ingress and
+///   E-CID fields (IEEE 802.1BR-2012 §7.5; Wireshark packet-etag.c IEEE8021BR_LEN 8
+///   with the Ethertype);
+/// - 802.1ah Provider Backbone Bridging 0x88E7: the 4-byte I-TAG (PCP, DEI, UCA,
+///   24-bit I-SID) and the customer frame's destination and source addresses, then
+///   its Ethertype (IEEE 802.1ah-2008's I-TAG; Wireshark packet-ieee8021ah.c
+///   IEEE8021AH_LEN 18).
+///
+/// Not here: 802.1AE MACsec (0x88E5) encrypts or at least authenticates with a
+/// variable SecTAG and an ICV trailer, so what follows is no Ethertype to trust.
+const FIXED_TAGS: [(u16, usize); 8] =
+    [(0x8100, 2), (0x88A8, 2), (0x9100, 2), (0x9200, 2), (0x8909, 6), (0x8926, 4), (0x893F, 6), (0x88E7, 16)];
+
+/// Follow an Ethertype through fixed-length tags (`FIXED_TAGS`: VLAN tags at any
+/// depth, Cisco MetaData, VN-Tag, E-Tag, PBB), MPLS label stacks (RFC 3032) and PPPoE
+/// sessions (RFC 2516) to IP. Tags nest in any order; each step moves forward at
+/// least 4 bytes, so the loop ends at the frame's end.
 #[inline]
 pub(crate) fn ethertype(b: &[u8], mut off: usize, mut t: u16) -> Result<Located, WarningKind> {
     use ethertypes::*;
@@ -74,15 +99,17 @@ pub(crate) fn ethertype(b: &[u8], mut off: usize, mut t: u16) -> Result<Located,
         match t {
             IPV4 => return Ok(Located::at(Net::Ipv4, off)),
             IPV6 => return Ok(Located::at(Net::Ipv6, off)),
-            0x8100 | 0x88A8 | 0x9100 | 0x9200 => {
-                // Tag: 2 bytes TCI, then the next Ethertype.
-                let tag = b.get(off..off + 4).ok_or(WarningKind::TruncatedHeaders)?;
-                t = be16(tag, 2);
-                off += 4;
-            }
             MPLS_UNICAST | MPLS_MULTICAST => return mpls(b, off),
             PPPOE_SESSION => return pppoe_session(b, off),
-            _ => return Err(WarningKind::NotIp),
+            _ => {
+                let Some(&(_, skip)) = FIXED_TAGS.iter().find(|&&(tag, _)| tag == t) else {
+                    return Err(WarningKind::NotIp);
+                };
+                // The tag's fields, then the next Ethertype.
+                let tag = b.get(off..off + skip + 2).ok_or(WarningKind::TruncatedHeaders)?;
+                t = be16(tag, skip);
+                off += skip + 2;
+            }
         }
     }
 }
@@ -153,6 +180,27 @@ mod tests {
         assert_eq!(mpls(&[0, 0, 0x21, 64, 0x00, 0, 0, 0], 0), Err(WarningKind::NotIp));
         // Cut inside the stack.
         assert_eq!(mpls(&[0, 1, 0, 64, 0, 1], 0), Err(WarningKind::TruncatedHeaders));
+    }
+
+    #[test]
+    fn fixed_tags_are_skipped_to_the_ethertype_after_them() {
+        // Each tag's bytes (fields zero but for the SGT and I-SID), then IPv4's 0x0800:
+        // the IP header starts right after, at the tag's length + 2.
+        let cmd = [0x01, 0x01, 0x00, 0x01, 0x00, 0x02, 0x08, 0x00, 0x45];
+        assert_eq!(ethertype(&cmd, 0, 0x8909), Ok(Located::at(Net::Ipv4, 8)));
+        let vntag = [0x80, 0x01, 0x00, 0x02, 0x86, 0xDD, 0x60];
+        assert_eq!(ethertype(&vntag, 0, 0x8926), Ok(Located::at(Net::Ipv6, 6)));
+        let etag = [0, 0, 0, 5, 0, 0, 0x08, 0x00, 0x45];
+        assert_eq!(ethertype(&etag, 0, 0x893F), Ok(Located::at(Net::Ipv4, 8)));
+        let mut pbb = vec![0, 0, 0, 100]; // I-SID 100
+        pbb.extend_from_slice(&[2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1]); // C-DA, C-SA
+        pbb.extend_from_slice(&[0x81, 0x00, 0, 5, 0x08, 0x00, 0x45]); // a C-tag, IPv4
+        assert_eq!(ethertype(&pbb, 0, 0x88E7), Ok(Located::at(Net::Ipv4, 22)));
+        // Cut inside a tag, or before the Ethertype after it.
+        assert_eq!(ethertype(&cmd[..5], 0, 0x8909), Err(WarningKind::TruncatedHeaders));
+        assert_eq!(ethertype(&cmd[..7], 0, 0x8909), Err(WarningKind::TruncatedHeaders));
+        // MACsec is not followed.
+        assert_eq!(ethertype(&[0x2c, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45], 0, 0x88E5), Err(WarningKind::NotIp));
     }
 
     #[test]

@@ -163,6 +163,10 @@ pub enum WarningKind {
     /// `REORDER_WINDOW_NS`, `REORDER_MAX_PACKETS`): analysed at the latest time before
     /// them. Counted by the session, not the decoder.
     TimeOrderClamped,
+    /// Packets stamped more than an hour past every packet before them that the
+    /// packets after follow (analysis/timeline.rs `ForwardJump`: captures joined, a
+    /// clock set forward): analysed as stamped. Counted by the session.
+    TimeJumpedForward,
     /// Timestamp fields the format cannot mean (RawPacket::ts_impossible).
     ImpossibleTimestamp,
     /// A protected (WEP/WPA-encrypted) 802.11 data frame: its body cannot be read, so
@@ -194,6 +198,7 @@ impl WarningKind {
             WarningKind::MalformedPacket => "malformed-packet",
             WarningKind::TimeWentBackwards => "time-went-backwards",
             WarningKind::TimeOrderClamped => "time-order-clamped",
+            WarningKind::TimeJumpedForward => "time-jumped-forward",
             WarningKind::ImpossibleTimestamp => "impossible-timestamp",
             WarningKind::EncryptedFrame => "encrypted-frame",
             WarningKind::BadFcs => "bad-fcs",
@@ -222,4 +227,7 @@ pub struct CaptureInfo {
     /// Wire bytes of the `TcpFragment` frames: at least the TCP bytes they carry
     /// (headers included), the most the capture-loss warning may say they hold.
     pub tcp_fragment_bytes: u64,
+    /// The largest `TimeJumpedForward` jump: (frame number, ns past every stamp
+    /// before it). Set by the session, which sees time order.
+    pub largest_time_jump: Option<(Option<u64>, i64)>,
 }

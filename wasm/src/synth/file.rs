@@ -11,6 +11,9 @@ pub enum Link {
     /// Ethernet with VLAN tags, outermost first, as (TPID, VLAN id), e.g.
     /// `vec![(0x88A8, 100), (0x8100, 5)]` for 802.1ad QinQ.
     EthernetVlan(Vec<(u16, u16)>),
+    /// Ethernet with tags, outermost first, each as (its Ethertype, its bytes up to the
+    /// next Ethertype), e.g. Cisco MetaData `(0x8909, vec![1, 1, 0, 1, 0, 2])` (SGT 2).
+    EthernetTagged(Vec<(u16, Vec<u8>)>),
     /// LINKTYPE_LINUX_SLL (113).
     LinuxSll,
     /// LINKTYPE_LINUX_SLL2 (276).
@@ -73,7 +76,7 @@ pub enum Tunnel {
 impl Link {
     pub fn dlt(&self) -> u32 {
         match self {
-            Link::Ethernet | Link::EthernetVlan(_) => 1,
+            Link::Ethernet | Link::EthernetVlan(_) | Link::EthernetTagged(_) => 1,
             Link::LinuxSll => 113,
             Link::LinuxSll2 => 276,
             Link::Raw(n) | Link::Other(n) => *n,
@@ -94,12 +97,18 @@ impl Link {
         let et = f.ethertype.to_be_bytes();
         let mut b = Vec::with_capacity(f.net.len() + 48);
         match self {
-            Link::Ethernet | Link::EthernetVlan(_) => {
+            Link::Ethernet | Link::EthernetVlan(_) | Link::EthernetTagged(_) => {
                 b.extend_from_slice(&[0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1]);
                 if let Link::EthernetVlan(tags) = self {
                     for (tpid, vid) in tags {
                         b.extend_from_slice(&tpid.to_be_bytes());
                         b.extend_from_slice(&(vid & 0x0fff).to_be_bytes());
+                    }
+                }
+                if let Link::EthernetTagged(tags) = self {
+                    for (ethertype, tag) in tags {
+                        b.extend_from_slice(&ethertype.to_be_bytes());
+                        b.extend_from_slice(tag);
                     }
                 }
                 b.extend_from_slice(&et);
