@@ -40,3 +40,17 @@ fn many_interfaces_with_distinct_link_types_decode_in_linear_time() {
     // Quadratic took minutes in a debug build; linear takes well under a second.
     assert!(elapsed.as_secs_f64() < 5.0, "{elapsed:?}");
 }
+
+/// Found by `cargo fuzz run decode_analyze` (10 M executions on 804a6b7, crash at
+/// 15,926): a capture whose stamps make a connection's turns (capture → host →
+/// capture) near i64::MAX ns overflowed `captured_at_host`'s `mine * 10` (analyzer.rs;
+/// a panic in wasm kills the worker). Any bytes must analyse without a panic, and this
+/// test runs with overflow checks (debug profile).
+#[test]
+fn hostile_turns_do_not_overflow_the_vantage_test() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fuzz-turn-overflow.pcap")).expect("fixture");
+    let mut session = tcpscope_core::session::Session::new(AnalysisOptions::default());
+    session.push(&bytes);
+    session.finish();
+    assert!(session.report().to_json().starts_with("{\"schemaVersion\":"));
+}

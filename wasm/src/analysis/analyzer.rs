@@ -697,7 +697,9 @@ fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize) -> bool {
         }
     };
     match (turn(d), turn(1 - d)) {
-        (Some(mine), Some(other)) => other > 0 && mine * 10 <= mine + other,
+        // i128: stamps come from the file, and a hostile one makes turns near i64::MAX
+        // (the decoder fuzz found `mine * 10` overflowing).
+        (Some(mine), Some(other)) => other > 0 && i128::from(mine) * 10 <= i128::from(mine) + i128::from(other),
         _ => false,
     }
 }
