@@ -218,19 +218,42 @@ fn plain_tcp_reports_no_mptcp() {
     assert!(json["connections"][0].get("mptcp").is_none());
 }
 
-/// The connection table shows an MPTCP connection as one row (its first subflow, with
-/// the subflow count) and lists the others under it when expanded; a search lists the
-/// matching subflows flat (table.rs).
+/// The connection table shows an MPTCP connection as one row of its own (its first
+/// subflow's id, the subflow count, the MPTCP connection's numbers) and lists every
+/// subflow under it, with its own numbers, when expanded; a search lists the matching
+/// subflows flat (table.rs).
 #[test]
 fn the_table_has_one_expandable_row_per_mptcp_connection() {
-    use tcpscope_core::table::{ConnectionTable, TableQuery};
+    use tcpscope_core::table::{ConnectionTable, SortKey, TableQuery};
     let s = example("mptcp-two-paths.pcap");
-    let mut table = ConnectionTable::new(&s.analysis().unwrap().connections);
+    let a = s.analysis().unwrap();
+    let mut table = ConnectionTable::with_mptcp(&a.connections, &a.mptcp);
     let ids = |p: &tcpscope_core::table::TablePage| p.rows.iter().map(|r| (r.id, r.mptcp, r.subflows)).collect::<Vec<_>>();
     let collapsed = table.query(&TableQuery { count: 10, ..Default::default() });
     assert_eq!((collapsed.total, collapsed.matched, ids(&collapsed)), (3, 1, vec![(0, Some(0), 3)]));
+    // The MPTCP row: the 4,000,000 bytes the client wrote (data level, each byte once),
+    // not subflow 0's 2,598,064; its rate `dataMeanBps` = 4,000,000 × 8 over the MPTCP
+    // connection's span; the subflows' retransmissions summed (14,464 bytes resent on the
+    // lossy path: `payloadBytes` 4,014,464 − 4,000,000).
+    let m = &a.mptcp[0];
+    let row = &collapsed.rows[0];
+    assert_eq!((row.bytes, row.duration, row.start), (4_000_000, m.end - m.start, m.start));
+    assert_eq!(row.data_mean_bps, Some(m.directions[0].data_mean_bps));
+    assert!((row.data_mean_bps.unwrap() - 4_000_000.0 * 8.0 / (m.end - m.start)).abs() < 1e-6);
+    let own = |id: usize| &a.connections[id].directions[a.connections[id].data_direction as usize];
+    assert_eq!(row.retransmissions, (0..3).map(|i| own(i).retransmissions).sum::<u64>());
+    assert!(row.retransmissions > 0);
     let expanded = table.query(&TableQuery { count: 10, expanded: vec![0], ..Default::default() });
-    assert_eq!(ids(&expanded), vec![(0, Some(0), 3), (1, Some(0), 0), (2, Some(0), 0)]);
+    assert_eq!(ids(&expanded), vec![(0, Some(0), 3), (0, Some(0), 0), (1, Some(0), 0), (2, Some(0), 0)]);
+    // Each subflow's own row: its own payload (docs/ANALYSIS.md `subflows[].dataBytes`:
+    // 2,598,064 + 668,760 + 733,176 distinct; payload with resends 2,598,064, 676,104, 740,296).
+    assert_eq!(expanded.rows[1..].iter().map(|r| (r.bytes, r.data_mean_bps)).collect::<Vec<_>>(), vec![(2_598_064, None), (676_104, None), (740_296, None)]);
+    // Sorted by bytes, the MPTCP row sorts by its 4,000,000 (grouped) but subflows by their own (searched).
+    let by_bytes = table.query(&TableQuery { count: 10, sort: SortKey::Bytes, descending: true, text: "10.8".into(), ..Default::default() });
+    assert_eq!(by_bytes.rows.iter().map(|r| r.bytes).collect::<Vec<_>>(), vec![2_598_064, 740_296, 676_104]);
+    // Without the report's list (ConnectionTable::new) the row keeps the first subflow's numbers.
+    let bare = ConnectionTable::new(&a.connections).query(&TableQuery { count: 10, ..Default::default() });
+    assert_eq!((bare.rows[0].bytes, bare.rows[0].data_mean_bps), (2_598_064, None));
     let searched = table.query(&TableQuery { count: 10, text: "10.82.0.2".into(), ..Default::default() });
     assert_eq!(ids(&searched), vec![(1, Some(0), 0)]);
 }
