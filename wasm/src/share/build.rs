@@ -76,6 +76,15 @@ fn ecn_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'stati
     }
 }
 
+/// The MPTCP connection's data-level rate, which the throughput chart draws besides
+/// [`chart_series`] on a subflow of an MPTCP connection (web/charts ThroughputChart).
+fn mptcp_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'static [Series] {
+    match chart {
+        "throughput" if conn.mptcp.is_some() => &[Series::MptcpData],
+        _ => &[],
+    }
+}
+
 /// The series each chart draws (web/charts).
 pub fn chart_series(chart: &str) -> &'static [Series] {
     match chart {
@@ -129,7 +138,8 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
     let mut wanted: Vec<Series> = Vec::new();
     let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt", "events"] } else { spec.charts.iter().map(String::as_str).collect() };
-    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(charts.iter().flat_map(|c| ecn_series(c, conn))) {
+    let extra = charts.iter().flat_map(|c| ecn_series(c, conn).iter().chain(mptcp_series(c, conn)));
+    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(extra) {
         if !wanted.contains(s) {
             wanted.push(*s);
         }

@@ -42,11 +42,11 @@ pub const MAX_ANSWERS_PAYLOAD_BYTES: usize = 8 << 20;
 /// Longest JSON part.
 const MAX_META_BYTES: u64 = 4 << 20;
 /// Series in the order of their code in the payload (new series go at the end).
-pub const SERIES: [Series; 19] = [
+pub const SERIES: [Series; 20] = [
     Series::Throughput, Series::Goodput, Series::Wire, Series::Inflight, Series::Rwnd,
     Series::WindowLimited, Series::Rtt, Series::Sequence, Series::Stalls, Series::Ack, Series::WindowEdge,
     Series::Pipe, Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows,
-    Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn,
+    Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn, Series::MptcpData,
 ];
 
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn" | "senderInflight";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn" | "senderInflight" | "mptcpData";
 
 /**
  * One pixel-sized question (issue 14, item 2).
