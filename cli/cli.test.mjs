@@ -121,3 +121,16 @@ test('the text names the process behind a connection, as the page does', async (
   c.process = { name: 'Safari', pid: 512 }; // as PKTAP names it (wasm/tests/decode_links.rs)
   assert.match(formatHuman('x', report), new RegExp(`#${c.id} .* \\[Safari \\(pid 512\\)\\]`));
 });
+
+test('the text gives each MPTCP subflow the MPTCP connection\'s sentences (docs/ANALYSIS.md `mptcp[].text`)', () => {
+  // mptcp-join-refused.pcap: the client wrote 1,000,000 bytes (977 KiB) over the initial
+  // subflow and one joined subflow; the server refused the third join with MP_TCPRST
+  // reason 3 (tshark: frame 13, "TCPRST Reason: Administratively prohibited (0x03)"). Every
+  // subflow, the refused one too, carries the same line.
+  const out = run('analyze', join(examples, 'mptcp-join-refused.pcap')).stdout;
+  const line = '    mptcp #0: MPTCP connection of 3 subflows (connections 0, 1, 2): 977 KiB of data from 10.81.0.1:51244 to 10.81.0.2:5201 at 11 Mbit/s, on 2 of them. ' +
+    'Subflow 2 did not join: it was reset before the join completed (MP_TCPRST reason 3: administratively prohibited).\n';
+  assert.equal(out.split(line).length - 1, 3, out);
+  // Plain TCP: no such line.
+  assert.doesNotMatch(run('analyze', join(examples, 'healthy.pcap')).stdout, /mptcp #/);
+});

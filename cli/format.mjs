@@ -39,6 +39,10 @@ export function formatHuman(name, report) {
     lines.push(`    ${count(c.packets, 'packet')}, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
       `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
+    // A subflow of an MPTCP connection: the level above it in the report's words
+    // (wasm analysis/mptcp.rs `text`: data-level bytes and rate, redundancy, failed joins).
+    const multipath = c.mptcp == null ? null : (report.mptcp ?? []).find((m) => m.id === c.mptcp);
+    if (multipath) lines.push(`    mptcp #${multipath.id}: ${multipath.text}`);
     const where = { sender: 'at the sender', receiver: 'at the receiver', middle: 'in the middle of the path' }[c.vantage] ?? 'at an unknown point';
     lines.push(`    captured ${where}; path RTT ${c.pathRttMs == null ? 'unknown' : `${c.pathRttMs.toFixed(2)} ms`}` +
       (c.pathRttMethod ? ` (${c.pathRttMethod})` : ''));

@@ -33,3 +33,23 @@ test('a sender-side capture draws its own bytes in flight, no estimate', async (
   await expect(chart.getByTestId('sender-inflight-label')).toHaveCount(0);
   await expect(chart.locator('path.tcps-inflight-capture')).toHaveCount(0);
 });
+
+test('a share link of a receiver-side capture draws the same estimate with its bound', async ({ page, browser }) => {
+  await page.goto('/#ex=rx-bulk-twin.pcap');
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('share').click();
+  const input = page.getByTestId('share-url');
+  await expect(input).toHaveValue(/#.*snap=[A-Za-z0-9_-]+$/);
+  const link = await input.inputValue();
+  // A fresh context: everything comes from the link (wasm/src/share: series senderInflight
+  // with its error bound, on the in-flight chart's value grid).
+  const context = await browser.newContext();
+  const shared = await context.newPage();
+  await shared.goto(link);
+  await expect(shared.locator('.app')).toHaveAttribute('data-state', 'ready');
+  const chart = shared.locator('figure[data-chart="inflight"]');
+  await expect(chart.getByTestId('sender-inflight-label')).toHaveText("sender's in flight (estimate ± 28 KiB)");
+  await expect(chart.locator('path.tcps-sender-estimate')).toHaveCount(1);
+  expect(Number(await chart.locator('path.tcps-sender-estimate').getAttribute('data-points'))).toBeGreaterThan(100);
+  await context.close();
+});

@@ -75,7 +75,7 @@ impl WasmSession {
     #[wasm_bindgen(js_name = connectionTable)]
     pub fn connection_table(&mut self, request_json: &str) -> String {
         let Some(analysis) = self.inner.analysis() else { return r#"{"error":"the capture is not analysed yet"}"#.into() };
-        self.table.get_or_insert_with(|| crate::table::ConnectionTable::new(&analysis.connections)).query_json(request_json)
+        self.table.get_or_insert_with(|| crate::table::ConnectionTable::with_mptcp(&analysis.connections, &analysis.mptcp)).query_json(request_json)
     }
 
     /// A float column of connection `conn`, materialized from the compact store and

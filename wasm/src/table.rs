@@ -9,10 +9,16 @@
 //! `retransmissions` and `stalls` = the data direction's `retransmissions` and
 //! `stalls.length`, `limit` = `diagnosis.limit`, `ended` = `ending.words`.
 //!
-//! Sorting keeps the last order (key, direction) and re-sorts only when it changes;
-//! ties are broken by connection id, so a page is the same whatever came before.
+//! An MPTCP connection (`connection.mptcp`) is one row of its own while the table is not
+//! searched or filtered: the MPTCP connection's numbers (`mptcp[]`, analysis/mptcp.rs:
+//! the data-level bytes and mean rate, its span, the subflows' retransmissions and stalls
+//! summed), with its id the first subflow's; expanded, every subflow follows with its own.
+//!
+//! Sorting keeps the last order (key, direction, grouped or flat) and re-sorts only when
+//! it changes; ties are broken by connection id, so a page is the same whatever came before.
 
 use crate::analysis::ending::ENDING_WORDS;
+use crate::analysis::mptcp::MptcpConnection;
 use crate::analysis::ConnectionSummary;
 use serde::{Deserialize, Serialize};
 
@@ -78,9 +84,16 @@ pub struct TableRow {
     #[cfg_attr(test, ts(optional))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mptcp: Option<u32>,
-    /// On the row that stands for an MPTCP connection (its first subflow, by id): how
-    /// many subflows it has; 0 on every other row.
+    /// On the row that stands for an MPTCP connection: how many subflows it has; 0 on
+    /// every other row (a subflow's own row included). That row's `id` is its first
+    /// subflow's, its `start`, `duration`, `bytes`, `retransmissions` and `stalls` the
+    /// MPTCP connection's (module comment), its `limit` and `ended` the first subflow's.
     pub subflows: u32,
+    /// On the row that stands for an MPTCP connection: `mptcp[].directions[].dataMeanBps`
+    /// of its data direction, the connection-level mean rate, bit/s; absent elsewhere.
+    #[cfg_attr(test, ts(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_mean_bps: Option<f64>,
 }
 
 /// One page of the table.
@@ -118,19 +131,49 @@ struct Row {
 
 const NO_MPTCP: u32 = u32::MAX;
 
+/// An MPTCP connection's row: its subflows and its own numbers.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    /// Row positions of its subflows, by ascending id.
+    members: Vec<u32>,
+    /// `mptcp[].start`, `end − start`, the data direction's `dataBytes` and `dataMeanBps`
+    /// (None: the report's `mptcp` list was not given; the first subflow's numbers stand).
+    level: Option<(f64, f64, u64, f64)>,
+    /// Σ over the subflows of their data direction's `retransmissions` and stalls.
+    retransmissions: u64,
+    stalls: u32,
+}
+
+/// The numbers a row sorts and shows by.
+#[derive(Clone, Copy)]
+struct Numbers {
+    start: f64,
+    duration: f64,
+    bytes: u64,
+    retransmissions: u64,
+    stalls: u32,
+}
+
 pub struct ConnectionTable {
     rows: Vec<Row>,
     text: String,
     other_limits: Vec<(u32, String)>,
-    /// Row positions in the last sort order, and that order.
+    /// Row positions in the last sort order, and that order (key, descending, grouped).
     order: Vec<u32>,
-    sorted_by: Option<(SortKey, bool)>,
-    /// Row positions of each MPTCP connection's subflows, by ascending id.
-    mptcp: std::collections::BTreeMap<u32, Vec<u32>>,
+    sorted_by: Option<(SortKey, bool, bool)>,
+    /// Each MPTCP connection (`connection.mptcp`): its subflows and numbers.
+    mptcp: std::collections::BTreeMap<u32, Group>,
 }
 
 impl ConnectionTable {
+    /// The table without MPTCP connection-level numbers (an MPTCP row shows its first
+    /// subflow's); `with_mptcp` is the page's.
     pub fn new(connections: &[ConnectionSummary]) -> Self {
+        Self::with_mptcp(connections, &[])
+    }
+
+    /// The table of a report: its connections and its `mptcp` list.
+    pub fn with_mptcp(connections: &[ConnectionSummary], mptcp: &[MptcpConnection]) -> Self {
         let mut table = ConnectionTable { rows: Vec::with_capacity(connections.len()), text: String::new(), other_limits: Vec::new(), order: Vec::new(), sorted_by: None, mptcp: Default::default() };
         for c in connections {
             let d = &c.directions[c.data_direction as usize & 1];
@@ -157,14 +200,34 @@ impl ConnectionTable {
                 mptcp: c.mptcp.unwrap_or(NO_MPTCP),
             });
             if let Some(g) = c.mptcp {
-                table.mptcp.entry(g).or_default().push(table.rows.len() as u32 - 1);
+                let group = table.mptcp.entry(g).or_default();
+                group.members.push(table.rows.len() as u32 - 1);
+                group.retransmissions += d.retransmissions;
+                group.stalls += d.stalls.len() as u32;
             }
         }
-        for members in table.mptcp.values_mut() {
+        for (id, group) in table.mptcp.iter_mut() {
             let rows = &table.rows;
-            members.sort_by_key(|&p| rows[p as usize].id);
+            group.members.sort_by_key(|&p| rows[p as usize].id);
+            group.level = mptcp.iter().find(|m| m.id == *id).map(|m| {
+                let d = &m.directions[m.data_direction as usize & 1];
+                (m.start, m.end - m.start, d.data_bytes, d.data_mean_bps)
+            });
         }
         table
+    }
+
+    /// The row's numbers; an MPTCP connection's own where the row stands for it.
+    fn numbers(&self, r: &Row, stands_for_group: bool) -> Numbers {
+        let own = Numbers { start: r.start, duration: r.duration, bytes: r.bytes, retransmissions: r.retransmissions, stalls: r.stalls };
+        let Some(group) = self.mptcp.get(&r.mptcp).filter(|_| stands_for_group) else { return own };
+        let (start, duration, bytes) = group.level.map(|(s, d, b, _)| (s, d, b)).unwrap_or((own.start, own.duration, own.bytes));
+        Numbers { start, duration, bytes, retransmissions: group.retransmissions, stalls: group.stalls }
+    }
+
+    /// Row position `i` stands for its MPTCP connection (the table grouped, `i` its first subflow).
+    fn stands_for_group(&self, i: u32, grouped: bool) -> bool {
+        grouped && self.mptcp.get(&self.rows[i as usize].mptcp).is_some_and(|g| g.members[0] == i)
     }
 
     /// "from to", lowercase (IPv6 is written lowercase anyway, RFC 5952 §4.3).
@@ -187,44 +250,52 @@ impl ConnectionTable {
         }
     }
 
-    fn sort(&mut self, key: SortKey, descending: bool) {
-        if self.sorted_by == Some((key, descending)) {
+    fn sort(&mut self, key: SortKey, descending: bool, grouped: bool) {
+        if self.sorted_by == Some((key, descending, grouped)) {
             return;
         }
-        let rows = &self.rows;
         let mut order: Vec<u32> = std::mem::take(&mut self.order);
         order.clear();
-        order.extend(0..rows.len() as u32);
-        let cmp_key = |a: &Row, b: &Row| match key {
-            SortKey::Id => a.id.cmp(&b.id),
-            SortKey::Start => a.start.total_cmp(&b.start),
-            SortKey::Bytes => a.bytes.cmp(&b.bytes),
-            SortKey::Duration => a.duration.total_cmp(&b.duration),
-            SortKey::Retransmissions => a.retransmissions.cmp(&b.retransmissions),
-            SortKey::Stalls => a.stalls.cmp(&b.stalls),
-            SortKey::Limit => a.limit.cmp(&b.limit),
-            SortKey::Ended => a.ended.cmp(&b.ended),
+        order.extend(0..self.rows.len() as u32);
+        // Grouped, an MPTCP connection's row sorts by its own numbers (its other subflows
+        // follow it wherever it lands, `query`). Looked up per comparison, not stored: no
+        // transient of a million rows.
+        let this = &*self;
+        let rows = &this.rows;
+        let numbers = |i: usize| this.numbers(&rows[i], rows[i].mptcp != NO_MPTCP && this.stands_for_group(i as u32, grouped));
+        let cmp_key = |i: usize, j: usize| {
+            let (a, b, x, y) = (&rows[i], &rows[j], numbers(i), numbers(j));
+            match key {
+                SortKey::Id => a.id.cmp(&b.id),
+                SortKey::Start => x.start.total_cmp(&y.start),
+                SortKey::Bytes => x.bytes.cmp(&y.bytes),
+                SortKey::Duration => x.duration.total_cmp(&y.duration),
+                SortKey::Retransmissions => x.retransmissions.cmp(&y.retransmissions),
+                SortKey::Stalls => x.stalls.cmp(&y.stalls),
+                SortKey::Limit => a.limit.cmp(&b.limit),
+                SortKey::Ended => a.ended.cmp(&b.ended),
+            }
         };
         order.sort_unstable_by(|&i, &j| {
-            let (a, b) = (&rows[i as usize], &rows[j as usize]);
-            let by_key = if descending { cmp_key(b, a) } else { cmp_key(a, b) };
-            by_key.then(a.id.cmp(&b.id))
+            let (i, j) = (i as usize, j as usize);
+            let by_key = if descending { cmp_key(j, i) } else { cmp_key(i, j) };
+            by_key.then(rows[i].id.cmp(&rows[j].id))
         });
         self.order = order;
-        self.sorted_by = Some((key, descending));
+        self.sorted_by = Some((key, descending, grouped));
     }
 
     /// One page: the filtered rows in the asked order, `offset..offset + count`.
     pub fn query(&mut self, q: &TableQuery) -> TablePage {
-        self.sort(q.sort, q.descending);
         let needle = q.text.trim().to_ascii_lowercase();
         let limit = q.limit.trim();
+        // An MPTCP connection is one row of its own with its subflows under it when
+        // expanded; a search or a limit filter lists matching subflows flat.
+        let collapse = needle.is_empty() && limit.is_empty();
+        self.sort(q.sort, q.descending, collapse);
         let count = q.count.min(MAX_PAGE_ROWS);
         let mut matched = 0;
         let mut rows = Vec::with_capacity(count);
-        // An MPTCP connection is one row (its first subflow) with its subflows under it
-        // when expanded; a search or a limit filter lists matching subflows flat.
-        let collapse = needle.is_empty() && limit.is_empty();
         let mut emit = |r: &Row, subflows: u32| {
             if matched >= q.offset && rows.len() < count {
                 rows.push(self.row(r, subflows));
@@ -234,13 +305,13 @@ impl ConnectionTable {
         for &i in &self.order {
             let r = &self.rows[i as usize];
             if collapse && r.mptcp != NO_MPTCP {
-                let members = &self.mptcp[&r.mptcp];
+                let members = &self.mptcp[&r.mptcp].members;
                 if members[0] != i {
                     continue;
                 }
                 emit(r, members.len() as u32);
                 if q.expanded.contains(&r.mptcp) {
-                    for &m in &members[1..] {
+                    for &m in members {
                         emit(&self.rows[m as usize], 0);
                     }
                 }
@@ -255,21 +326,24 @@ impl ConnectionTable {
         TablePage { total: self.rows.len(), matched, offset: q.offset, rows }
     }
 
+    /// The row as the page gets it; `subflows` > 0: the row standing for its MPTCP connection.
     fn row(&self, r: &Row, subflows: u32) -> TableRow {
         let (from, to) = self.endpoints(r);
+        let n = self.numbers(r, subflows > 0);
         TableRow {
             id: r.id,
             from: from.to_string(),
             to: to.to_string(),
-            start: r.start,
-            duration: r.duration,
-            bytes: r.bytes,
-            retransmissions: r.retransmissions,
-            stalls: r.stalls,
+            start: n.start,
+            duration: n.duration,
+            bytes: n.bytes,
+            retransmissions: n.retransmissions,
+            stalls: n.stalls,
             limit: self.limit_name(r),
             ended: ENDING_WORDS.get(r.ended as usize).copied().unwrap_or_default().to_string(),
             mptcp: (r.mptcp != NO_MPTCP).then_some(r.mptcp),
             subflows,
+            data_mean_bps: self.mptcp.get(&r.mptcp).filter(|_| subflows > 0).and_then(|g| g.level).map(|(.., bps)| bps),
         }
     }
 
@@ -285,6 +359,7 @@ impl ConnectionTable {
     /// Heap bytes held (rows, endpoint text, sort order): the memory test's measure.
     pub fn allocated(&self) -> usize {
         self.rows.capacity() * std::mem::size_of::<Row>() + self.text.capacity() + self.order.capacity() * 4
+            + self.mptcp.values().map(|g| std::mem::size_of::<Group>() + g.members.capacity() * 4).sum::<usize>()
     }
 }
 

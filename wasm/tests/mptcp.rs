@@ -218,19 +218,85 @@ fn plain_tcp_reports_no_mptcp() {
     assert!(json["connections"][0].get("mptcp").is_none());
 }
 
-/// The connection table shows an MPTCP connection as one row (its first subflow, with
-/// the subflow count) and lists the others under it when expanded; a search lists the
-/// matching subflows flat (table.rs).
+/// The connection table shows an MPTCP connection as one row of its own (its first
+/// subflow's id, the subflow count, the MPTCP connection's numbers) and lists every
+/// subflow under it, with its own numbers, when expanded; a search lists the matching
+/// subflows flat (table.rs).
 #[test]
 fn the_table_has_one_expandable_row_per_mptcp_connection() {
-    use tcpscope_core::table::{ConnectionTable, TableQuery};
+    use tcpscope_core::table::{ConnectionTable, SortKey, TableQuery};
     let s = example("mptcp-two-paths.pcap");
-    let mut table = ConnectionTable::new(&s.analysis().unwrap().connections);
+    let a = s.analysis().unwrap();
+    let mut table = ConnectionTable::with_mptcp(&a.connections, &a.mptcp);
     let ids = |p: &tcpscope_core::table::TablePage| p.rows.iter().map(|r| (r.id, r.mptcp, r.subflows)).collect::<Vec<_>>();
     let collapsed = table.query(&TableQuery { count: 10, ..Default::default() });
     assert_eq!((collapsed.total, collapsed.matched, ids(&collapsed)), (3, 1, vec![(0, Some(0), 3)]));
+    // The MPTCP row: the 4,000,000 bytes the client wrote (data level, each byte once),
+    // not subflow 0's 2,598,064; its rate `dataMeanBps` = 4,000,000 × 8 over the MPTCP
+    // connection's span; the subflows' retransmissions summed (14,464 bytes resent on the
+    // lossy path: `payloadBytes` 4,014,464 − 4,000,000).
+    let m = &a.mptcp[0];
+    let row = &collapsed.rows[0];
+    assert_eq!((row.bytes, row.duration, row.start), (4_000_000, m.end - m.start, m.start));
+    assert_eq!(row.data_mean_bps, Some(m.directions[0].data_mean_bps));
+    assert!((row.data_mean_bps.unwrap() - 4_000_000.0 * 8.0 / (m.end - m.start)).abs() < 1e-6);
+    let own = |id: usize| &a.connections[id].directions[a.connections[id].data_direction as usize];
+    assert_eq!(row.retransmissions, (0..3).map(|i| own(i).retransmissions).sum::<u64>());
+    assert!(row.retransmissions > 0);
     let expanded = table.query(&TableQuery { count: 10, expanded: vec![0], ..Default::default() });
-    assert_eq!(ids(&expanded), vec![(0, Some(0), 3), (1, Some(0), 0), (2, Some(0), 0)]);
+    assert_eq!(ids(&expanded), vec![(0, Some(0), 3), (0, Some(0), 0), (1, Some(0), 0), (2, Some(0), 0)]);
+    // Each subflow's own row: its own payload (docs/ANALYSIS.md `subflows[].dataBytes`:
+    // 2,598,064 + 668,760 + 733,176 distinct; payload with resends 2,598,064, 676,104, 740,296).
+    assert_eq!(expanded.rows[1..].iter().map(|r| (r.bytes, r.data_mean_bps)).collect::<Vec<_>>(), vec![(2_598_064, None), (676_104, None), (740_296, None)]);
+    // Sorted by bytes, the MPTCP row sorts by its 4,000,000 (grouped) but subflows by their own (searched).
+    let by_bytes = table.query(&TableQuery { count: 10, sort: SortKey::Bytes, descending: true, text: "10.8".into(), ..Default::default() });
+    assert_eq!(by_bytes.rows.iter().map(|r| r.bytes).collect::<Vec<_>>(), vec![2_598_064, 740_296, 676_104]);
+    // Without the report's list (ConnectionTable::new) the row keeps the first subflow's numbers.
+    let bare = ConnectionTable::new(&a.connections).query(&TableQuery { count: 10, ..Default::default() });
+    assert_eq!((bare.rows[0].bytes, bare.rows[0].data_mean_bps), (2_598_064, None));
     let searched = table.query(&TableQuery { count: 10, text: "10.82.0.2".into(), ..Default::default() });
     assert_eq!(ids(&searched), vec![(1, Some(0), 0)]);
+}
+
+/// The MPTCP connection-level rate (view series `mptcpData`, mptcp.rs `data_arrivals`):
+/// data sequence bytes as they first appear on any subflow, each byte once.
+fn mptcp_bins(a: &tcpscope_core::analysis::Analysis, connection: u32) -> serde_json::Value {
+    let c = &a.connections[connection as usize];
+    let req = serde_json::json!({ "generation": 1, "connection": connection, "series": "mptcpData", "t0": 0.0, "t1": c.end + 1.0, "columns": 400, "binSeconds": 0.05 });
+    serde_json::from_str(&tcpscope_core::view::ViewEngine::new().query_json(Some(a), &req.to_string())).unwrap()
+}
+
+fn sum_bytes(answer: &serde_json::Value) -> u64 {
+    answer["bytes"].as_array().unwrap_or_else(|| panic!("bins: {answer}")).iter().map(|b| b.as_u64().unwrap()).sum()
+}
+
+#[test]
+fn the_connection_level_rate_counts_each_data_byte_once() {
+    // mptcp-two-paths.pcap: 4,000,000 bytes written, carried over three subflows whose
+    // payload (4,014,464) includes 14,464 bytes of TCP retransmissions on the lossy path:
+    // the series adds up to the 4,000,000, the same from whichever subflow it is asked.
+    let s = example("mptcp-two-paths.pcap");
+    let a = s.analysis().unwrap();
+    for connection in 0..3 {
+        let answer = mptcp_bins(a, connection);
+        assert_eq!(answer["series"], "mptcpData");
+        assert_eq!(sum_bytes(&answer), 4_000_000, "subflow {connection}: {}", answer["notes"]);
+    }
+    // The subflows' own throughput series add up to their payload, retransmissions included.
+    let throughput: u64 = (0..3u32)
+        .map(|c| {
+            let req = serde_json::json!({ "generation": 1, "connection": c, "series": "throughput", "t0": 0.0, "t1": 3.0, "columns": 400, "binSeconds": 0.05 });
+            sum_bytes(&serde_json::from_str(&tcpscope_core::view::ViewEngine::new().query_json(Some(a), &req.to_string())).unwrap())
+        })
+        .sum();
+    assert_eq!(throughput, 4_014_464);
+    // The synthesized redundant capture: 72,400 data bytes each sent on 3 subflows
+    // (217,200 bytes of payload): the connection-level series counts 72,400.
+    let s = analyze(&redundant_capture());
+    assert_eq!(sum_bytes(&mptcp_bins(s.analysis().unwrap(), 2)), 72_400);
+    // Plain TCP: no data, a note.
+    let s = example("rwnd-limited.pcap");
+    let plain = mptcp_bins(s.analysis().unwrap(), 1);
+    assert_eq!(plain["kind"], "none", "{plain}");
+    assert!(plain["notes"].to_string().contains("not a subflow of an MPTCP connection"), "{plain}");
 }

@@ -105,9 +105,10 @@ fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, 
     // exactly these columns.
     assert_eq!((grid.t0, grid.t1), tcpscope_core::view::request::opening_view(conn));
     let req_of = |series| ViewRequest { generation: 1, connection: id, series, t0: grid.t0, t1: grid.t1, columns: grid.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
-    // Series on one value axis share one grid (build.rs SAME_AXIS).
+    // Series on one value axis share one grid (build.rs SAME_AXIS); at a receiver-side
+    // capture the in-flight axis also spans the sender's estimated in flight.
     let axis = |series: Series| -> Vec<Series> {
-        [vec![Series::Inflight, Series::Rwnd], vec![Series::Sequence, Series::Ack, Series::WindowEdge]].into_iter().find(|g| g.contains(&series)).unwrap_or(vec![series])
+        [vec![Series::Inflight, Series::Rwnd, Series::SenderInflight], vec![Series::Sequence, Series::Ack, Series::WindowEdge]].into_iter().find(|g| g.contains(&series)).unwrap_or(vec![series])
     };
     for series in ALL {
         let req = req_of(series);
@@ -378,5 +379,49 @@ fn a_long_stall_list_is_shortened_before_the_columns_are_lowered() {
     }
     for l in [Listing::All, Listing::InView, Listing::Counted] {
         assert!(seen.contains(&l), "no budget gave {l:?}: {seen:?}");
+    }
+}
+
+/// Issue 46: a link of a receiver-side connection holds the sender's estimated in
+/// flight (`senderInflight`, the in-flight chart's line there) and its error bound; a
+/// link of an MPTCP subflow holds the connection-level rate (`mptcpData`). Both answer
+/// as the live engine does, to the link's quantization; other links do not grow.
+#[test]
+fn links_carry_the_receiver_side_estimate_and_the_mptcp_rate() {
+    let reports = examples::analysed_with_reports();
+    let find = |file: &str| reports.iter().find(|(n, ..)| n == file).unwrap_or_else(|| panic!("{file} in index.json"));
+    for (file, series, holds) in [
+        ("rx-bulk-twin.pcap", Series::SenderInflight, true),
+        ("rx-bulk-twin-server.pcap", Series::SenderInflight, false),
+        ("mptcp-two-paths.pcap", Series::MptcpData, true),
+        ("healthy.pcap", Series::MptcpData, false),
+    ] {
+        let (name, a, report) = find(file);
+        let id = a.connections.iter().max_by_key(|c| c.packets).unwrap().id;
+        let mut engine = ViewEngine::new();
+        let built = build(a, report, &mut engine, &ShareSpec { connection: id, ..Default::default() }).expect("builds");
+        assert!(link_fragment("c=0", &built.bytes).len() + BASE.len() <= MAX_LINK, "{name}: link too long");
+        let mut session = SnapshotSession::open(&built.bytes).expect("opens");
+        let g = session.grid().unwrap();
+        let req = |series| ViewRequest { generation: 1, connection: id, series, t0: g.t0, t1: g.t1, columns: g.columns, bin_seconds: None, stall_threshold_ms: None, direction: None };
+        let (live, shared) = (engine.query(a, &req(series)), session.query(&req(series)));
+        if !holds {
+            // Not drawn there (a sender-side capture, plain TCP): not stored.
+            assert!(shared.error.as_deref().is_some_and(|e| e.contains("does not hold")), "{name}: {:?}", shared.error);
+            continue;
+        }
+        assert!(shared.error.is_none(), "{name}: {:?}", shared.error);
+        assert_eq!(shared.error_bound, live.error_bound, "{name}: error bound");
+        if series == Series::SenderInflight {
+            // ± 28,960 B: the bound nine points in ten keep (wasm/tests/sender_inflight.rs).
+            assert_eq!(shared.error_bound, Some(28_960.0), "{name}");
+        }
+        // The in-flight chart's axis spans all its point series.
+        let range = [Series::Inflight, Series::Rwnd, Series::SenderInflight].iter().fold((0.0, f64::NEG_INFINITY), |(lo, hi): (f64, f64), &s| match engine.query(a, &req(s)).data {
+            ViewData::Points(p) => p.max.iter().fold((lo, hi), |(lo, hi), &v| (lo, hi.max(v))),
+            _ => (lo, hi),
+        });
+        assert_same(&format!("{name} {series:?}"), series, &live.data, &shared.data, 0.0, range, built.levels);
+        println!("{name}: {} B, {} px, {} levels", built.bytes.len(), built.columns, built.levels);
     }
 }

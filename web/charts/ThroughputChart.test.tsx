@@ -77,3 +77,26 @@ describe('throughput chart (healthy.pcap, engine answers)', () => {
     await act(async () => root.unmount());
   });
 });
+
+describe('throughput chart of an MPTCP subflow (mptcp-two-paths.pcap, engine answers)', () => {
+  it('draws the MPTCP connection\'s data-level rate as a line beside the subflow\'s own payload', async () => {
+    const { report, source } = engineFor('mptcp-two-paths.pcap');
+    // Subflow 1 (path 2): 676,104 bytes of payload of its own (retransmissions included).
+    const summary = report.connections.find((c) => c.id === 1)!;
+    const d = summary.dataDirection;
+    const view = fullView(summary, 800, 220);
+    const specs = rateSpecs(summary, d, view, 50, DEFAULT_TOGGLES);
+    expect(specs.map((s) => [s.key, s.label])).toEqual([['payload', expect.any(String)], ['mptcp', 'MPTCP connection (all subflows)']]);
+    const answers = await Promise.all(specs.map((s) => source.query(s.query)));
+    const svg = newSvg();
+    drawThroughput(svg, { specs, answers, average: false, summary, direction: d, source }, view);
+    const line = svg.querySelector('path[data-series="mptcp"]')!;
+    expect(line.getAttribute('class')).toContain('tcps-s-mptcp');
+    expect(Number(line.getAttribute('data-points'))).toBeGreaterThan(10);
+    // The connection's line tops the subflow's own area: it carries the three subflows' data.
+    expect(Number(line.getAttribute('data-max-bps'))).toBeGreaterThan(Number(svg.querySelector('path[data-series="payload"]')!.getAttribute('data-max-bps')));
+    // Plain TCP asks no such series.
+    const plain = engineFor('healthy.pcap').report.connections[1];
+    expect(rateSpecs(plain, plain.dataDirection, fullView(plain, 800, 220), null, DEFAULT_TOGGLES).map((s) => s.key)).toEqual(['payload']);
+  });
+});

@@ -1,6 +1,8 @@
 // Chart 1, throughput (data-chart="throughput"): payload rate per time bin of the data
 // direction as a filled step area, its moving average, and optionally the wire rate,
-// the goodput (newly acknowledged bytes), the reverse direction and other connections.
+// the goodput (newly acknowledged bytes), the reverse direction and other connections;
+// on a subflow of an MPTCP connection, that connection's data-level rate (all subflows,
+// each data byte once: view series "mptcpData", wasm analysis/mptcp.rs data_arrivals).
 // Every number is the view engine's (wasm/src/view/rates.rs: bins on the summary's
 // grid, so the fullest bar is the summary's peak); this file only draws.
 
@@ -29,6 +31,9 @@ export interface ThroughputToggles {
 
 export const DEFAULT_TOGGLES: ThroughputToggles = { wire: false, goodput: false, reverse: false, average: true, overlays: [] };
 
+/** The legend's words for the MPTCP connection's data-level rate. */
+export const MPTCP_LABEL = 'MPTCP connection (all subflows)';
+
 /** One drawn rate series: what to ask and how to label it. */
 export interface RateSpec {
   key: string;
@@ -48,6 +53,11 @@ export function rateSpecs(
   const specs: RateSpec[] = [
     { key: 'payload', label: `payload ${directionLabel(summary, d)}`, cls: 'tcps-s-payload', area: true, query: { ...base, series: 'throughput', direction: d } },
   ];
+  // A subflow of an MPTCP connection (`connection.mptcp`): what the connection as a whole
+  // delivered, beside this subflow's share of it.
+  if (summary.mptcp != null) {
+    specs.push({ key: 'mptcp', label: MPTCP_LABEL, cls: 'tcps-s-mptcp', query: { ...base, series: 'mptcpData', direction: d } });
+  }
   if (toggles.wire) specs.push({ key: 'wire', label: 'wire rate (frame bytes)', cls: 'tcps-s-wire', query: { ...base, series: 'wire', direction: d } });
   if (toggles.goodput) specs.push({ key: 'goodput', label: 'goodput (newly ACKed)', cls: 'tcps-s-goodput', query: { ...base, series: 'goodput', direction: d } });
   if (toggles.reverse) specs.push({ key: 'reverse', label: `payload ${directionLabel(summary, peerOf(d))}`, cls: 'tcps-s-reverse', query: { ...base, series: 'throughput', direction: peerOf(d) } });

@@ -5,6 +5,8 @@ import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConnectionTable, dataPayload, largestConnection, summaryTable } from './ConnectionTable';
 import type { ConnectionSummary } from '../model/types';
+import type { TablePage, TableQuery } from '../worker/generated/view';
+import { engineFor } from '../charts/testEngine';
 import { dir, receiverSide, render, typeInto } from './testUtil';
 
 /** Lets the table's page queries (promises) settle. */
@@ -122,20 +124,48 @@ describe('ConnectionTable', () => {
     const asked: (number[] | undefined)[] = [];
     const source = async (q: { expanded?: number[]; offset: number }) => {
       asked.push(q.expanded);
-      const rows = q.expanded?.includes(0) ? [row(0, 3), row(1, 0), row(2, 0)] : [row(0, 3)];
+      const rows = q.expanded?.includes(0) ? [row(0, 3), row(0, 0), row(1, 0), row(2, 0)] : [row(0, 3)];
       return { total: 3, matched: rows.length, offset: q.offset, rows };
     };
-    const el = render(<ConnectionTable source={source} selected={null} onSelect={() => undefined} />);
+    const el = render(<ConnectionTable source={source} selected={0} onSelect={() => undefined} />);
     await settle();
     const shown = () => [...el.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-connection'));
     expect(shown()).toEqual(['0']);
+    expect(el.querySelector('tbody tr')!.className).toBe('selected');
     const toggle = el.querySelector<HTMLButtonElement>('[data-testid="mptcp-toggle"]')!;
     expect(toggle.textContent).toBe('▸ MPTCP · 3 subflows');
     await act(async () => { toggle.click(); });
     await settle();
     expect(asked.at(-1)).toEqual([0]);
-    expect(shown()).toEqual(['0', '1', '2']);
+    // Every subflow under the MPTCP connection's row, the first one too.
+    expect(shown()).toEqual(['0', '0', '1', '2']);
     expect(el.querySelector('tr[data-connection="1"]')!.className).toBe('subflow');
+    // Selected is the first subflow's own row now, not the connection's.
+    expect([...el.querySelectorAll('tbody tr')].map((tr) => tr.className)).toEqual(['', 'selected subflow', 'subflow', 'subflow']);
+    vi.useRealTimers();
+  });
+
+  it("an MPTCP connection's row shows the connection's numbers, from the real table (table.rs on mptcp-two-paths.pcap)", async () => {
+    vi.useFakeTimers();
+    const { session } = engineFor('mptcp-two-paths.pcap');
+    const source = async (q: TableQuery) => JSON.parse(session.connectionTable(JSON.stringify(q))) as TablePage;
+    const el = render(<ConnectionTable source={source} selected={null} onSelect={() => undefined} />);
+    await settle();
+    const cells = (tr: Element) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent);
+    const [group] = el.querySelectorAll('tbody tr');
+    // The 4,000,000 bytes the client wrote, each once over three subflows (docs/ANALYSIS.md
+    // `mptcp[].directions[].dataBytes`), at their mean rate over the MPTCP connection's
+    // 1.668 s: 4,000,000 × 8 / 1.668 s = 19.2 Mbit/s (`dataMeanBps` 19,183,042; shown "19"); not the
+    // first subflow's 2.6 MB.
+    expect(group.getAttribute('data-mptcp-connection')).toBe('0');
+    expect(cells(group)).toEqual(['0', '▸ MPTCP · 3 subflows 10.81.0.1:43506 → 10.81.0.2:5201', '4 MB · 19 Mbit/s', '1.7 s']);
+    await act(async () => { el.querySelector<HTMLButtonElement>('[data-testid="mptcp-toggle"]')!.click(); });
+    await settle();
+    // Each subflow with its own payload (resends included) and no connection rate.
+    const rows = [...el.querySelectorAll('tbody tr')];
+    expect(rows.map((tr) => tr.querySelector('[data-testid="bytes"]')!.textContent)).toEqual(['4 MB · 19 Mbit/s', '2.6 MB', '676 kB', '740 kB']);
+    expect(el.querySelectorAll('[data-testid="mptcp-rate"]').length).toBe(1);
+    session.free();
     vi.useRealTimers();
   });
 });

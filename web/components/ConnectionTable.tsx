@@ -3,12 +3,13 @@
 // searched by endpoint text and paged there, so a capture of 10^6 connections renders
 // only the rows in view (issue 16 item 2). Every value is a field of the table row,
 // defined in docs/ANALYSIS.md ("The connection table"). An MPTCP connection is one row
-// (its first subflow, with a ▸ that lists the other subflows under it: table.rs).
+// with its own numbers (data-level bytes and mean rate, its span, the subflow count) and
+// a ▸ that lists every subflow under it with the subflow's own numbers (table.rs).
 import { useEffect, useMemo, useState, memo } from 'react';
 import { useSettled } from '../charts/useSettled';
 import { endingOf, processLabel, stallCount, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
-import { formatBytesSI, formatDuration } from '../model/format';
+import { formatBitrate, formatBytesSI, formatDuration } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
 
 /** Where the rows come from: the worker (DecoderClient.tableSource) or a snapshot. */
@@ -146,12 +147,18 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
               </tr>
             </thead>
             <tbody>
-              {shown.rows.map((r) => (
+              {shown.rows.map((r) => {
+                // The MPTCP connection's row shares its id with its first subflow's row: when
+                // that is listed under it, the subflow's row is the one marked selected.
+                const group = r.subflows > 0;
+                const isSelected = r.id === selected && !(group && expanded.includes(r.mptcp!));
+                return (
                 <tr
-                  key={r.id}
+                  key={group ? `mptcp-${r.mptcp}` : r.id}
                   data-connection={r.id}
-                  className={[r.id === selected ? 'selected' : '', r.mptcp != null && r.subflows === 0 && !text ? 'subflow' : ''].join(' ').trim() || undefined}
-                  aria-selected={r.id === selected}
+                  data-mptcp-connection={group ? r.mptcp : undefined}
+                  className={[isSelected ? 'selected' : '', r.mptcp != null && !group && !text ? 'subflow' : ''].join(' ').trim() || undefined}
+                  aria-selected={isSelected}
                   tabIndex={0}
                   onClick={() => onSelect(r.id)}
                   onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onSelect(r.id)}
@@ -160,7 +167,7 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                   <td className="endpoints">
                     {r.subflows > 0 ? (
                       <button type="button" className="link mptcp-toggle" data-testid="mptcp-toggle" aria-expanded={expanded.includes(r.mptcp!)}
-                        title="An MPTCP connection: this row is its first subflow; list the others"
+                        title="An MPTCP connection: the numbers are the whole connection's (data-level bytes, each once); list its subflows"
                         onClick={(e) => { e.stopPropagation(); toggle(r.mptcp!); }} onKeyDown={(e) => e.stopPropagation()}>
                         {expanded.includes(r.mptcp!) ? '▾' : '▸'} MPTCP · {r.subflows} subflows
                       </button>
@@ -168,7 +175,12 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                     <bdi>{r.from}</bdi> → <bdi>{r.to}</bdi>
                     {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection"><bdi>{processLabel(processOf(r.id)!)}</bdi></span> : null}
                   </td>
-                  <td className="num">{formatBytesSI(r.bytes)}</td>
+                  <td className="num" data-testid="bytes">
+                    {formatBytesSI(r.bytes)}
+                    {r.dataMeanBps != null ? (
+                      <span className="muted" data-testid="mptcp-rate" title="The MPTCP connection's mean rate over its duration (data level)"> · {formatBitrate(r.dataMeanBps)}</span>
+                    ) : null}
+                  </td>
                   <td className="num">{formatDuration(r.duration)}</td>
                   <td className="num">{r.retransmissions.toLocaleString('en-US')}</td>
                   <td className="num">{r.stalls.toLocaleString('en-US')}</td>
@@ -182,7 +194,8 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                     </td>
                   )}
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
         </div>

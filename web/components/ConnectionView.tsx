@@ -12,7 +12,7 @@ import { ScrollRegion } from './ScrollRegion';
 import { SharePanel, type SharePanelProps } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { formatBytesSI, formatMs, formatRate } from '../model/format';
-import { activeMeanBps, endingOf, processLabel, rttStats, stallCount } from '../model/types';
+import { activeMeanBps, endingOf, mptcpOf, processLabel, rttStats, stallCount } from '../model/types';
 
 interface Props {
   /** File name of the capture (or of the snapshot's capture). */
@@ -144,6 +144,7 @@ export function ConnectionView({ name, summary, report, view, onView, source, lo
           summary={summary}
           stalls={dataDir.stalls}
           onSelectStall={onSelectStall}
+          mptcp={mptcpOf(report, summary)}
         />
       </ErrorBoundary>
       {/* Each chart has its own boundary inside; this one catches the toolbar and the stack. */}

@@ -2,7 +2,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { DiagnosisPanel } from './DiagnosisPanel';
-import type { ConnectionSummary, Episode, Stall } from '../model/types';
+import type { ConnectionSummary, Episode, MptcpConnection, Stall } from '../model/types';
+import { mptcpOf } from '../model/types';
 import { dir, receiverSide, render } from './testUtil';
 
 const stalls: Stall[] = [
@@ -181,5 +182,34 @@ describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named 
     expect(root.getAttribute('data-rate-bps')).toBe('160000000');
     expect(root.getAttribute('data-link-bps')).toBeNull();
     expect(root.getAttribute('data-verdict')).toBe('window');
+  });
+});
+
+describe('DiagnosisPanel: the MPTCP connection a subflow belongs to (docs/ANALYSIS.md `mptcp[].text`)', () => {
+  // mptcp-join-refused.pcap's report (wasm analysis/mptcp.rs `text`): the panel shows the
+  // sentence as written; TypeScript only places it.
+  const text = 'MPTCP connection of 3 subflows (connections 0, 1, 2): 977 KiB of data from 10.81.0.1:51244 to 10.81.0.2:5201 at 11 Mbit/s, on 2 of them. ' +
+    'Subflow 2 did not join: it was reset before the join completed (MP_TCPRST reason 3: administratively prohibited).';
+  const direction: MptcpConnection['directions'][0] = { from: 'a', to: 'b', dataBytes: 0, payloadBytes: 0, redundantBytes: 0, sentOnSubflows: [], dataMeanBps: 0, dataAcked: null, dataFin: false, rangesCapped: false };
+  const mptcp = (id: number): MptcpConnection => ({
+    id, version: 1, keys: [null, null], tokens: [null, null], start: 0, end: 0.74,
+    subflows: [0, 1, 2].map((connection) => ({ connection, status: connection === 2 ? 'join-refused' : connection === 0 ? 'initial' : 'joined', addressId: connection, backup: false, resetReason: connection === 2 ? 3 : null, dataBytes: [0, 0] })),
+    directions: [direction, direction],
+    dataDirection: 0, addAddr: 0, removeAddr: 0, fastClose: false, mpFail: false, text,
+  });
+
+  it('every subflow of the connection shows its sentences; plain TCP shows none', () => {
+    const report = { mptcp: [mptcp(0), { ...mptcp(1), text: 'another' }] };
+    for (const id of [0, 1, 2]) {
+      const sub: ConnectionSummary = { ...summary, id, mptcp: 0 };
+      const el = render(<DiagnosisPanel summary={sub} mptcp={mptcpOf(report, sub)} />);
+      const p = el.querySelector('[data-testid="mptcp-text"]')!;
+      expect(p.getAttribute('data-mptcp')).toBe('0');
+      expect(p.textContent).toBe(`MPTCP. ${text}`);
+    }
+    expect(mptcpOf(report, summary)).toBeNull(); // no connection.mptcp
+    expect(mptcpOf({}, { ...summary, mptcp: 0 })).toBeNull(); // a report without the list (a share link)
+    const plain = render(<DiagnosisPanel summary={summary} mptcp={mptcpOf(report, summary)} />);
+    expect(plain.querySelector('[data-testid="mptcp-text"]')).toBeNull();
   });
 });

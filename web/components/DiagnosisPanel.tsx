@@ -8,7 +8,7 @@
 // headline used (diagnosis.evidence) are also data attributes of the panel, so a test
 // can check that the BDP calculator starts from the same ones.
 import { memo } from 'react';
-import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, PathInfo, Stall, StallCause, Vantage } from '../model/types';
+import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, MptcpConnection, PathInfo, Stall, StallCause, Vantage } from '../model/types';
 import { activeMeanBps, episodesOf, evidenceOf, farPartUnseen, pathInfo, rttStats, stallCount } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
@@ -21,6 +21,8 @@ export interface DiagnosisPanelProps {
   onSelectStall?: (start: number, duration: number) => void;
   /** Id of the heading (default `diagnosis-<id>`; two panels of one page need two). */
   headingId?: string;
+  /** The MPTCP connection this connection is a subflow of (report `mptcp[]`): its sentences are shown. */
+  mptcp?: MptcpConnection | null;
 }
 
 export const VANTAGE_LABEL: Record<Vantage, string> = {
@@ -205,7 +207,7 @@ function VantageLine({ path }: { path: PathInfo }) {
 }
 
 // Memoised: a zoom or pan gesture re-renders the app every frame and this does not change with the range.
-export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, onSelectStall, headingId = `diagnosis-${summary.id}` }: DiagnosisPanelProps) {
+export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, onSelectStall, headingId = `diagnosis-${summary.id}`, mptcp }: DiagnosisPanelProps) {
   const d = summary.diagnosis;
   const list = stalls ?? summary.directions[summary.dataDirection].stalls;
   const sender = summary.directions[summary.dataDirection];
@@ -240,6 +242,13 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       <p className="diagnosis-text" data-testid="diagnosis-text">
         {d.text || 'No diagnosis for this connection.'}
       </p>
+      {/* The level above this subflow (wasm analysis/mptcp.rs `text`): the data-level
+          bytes and rate, redundancy, subflows that did not join. Every subflow shows it. */}
+      {mptcp?.text ? (
+        <p className="diagnosis-mptcp" data-testid="mptcp-text" data-mptcp={mptcp.id}>
+          <strong>MPTCP.</strong> {mptcp.text}
+        </p>
+      ) : null}
       {episodes.length > 0 && (
         <ol className="episodes" data-testid="episodes" aria-label="What happened, period by period">
           {episodes.map((e, i) => (

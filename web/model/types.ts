@@ -87,6 +87,8 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
   process?: ProcessInfo | null;
   /** How the connection ended (wasm analysis/ending.rs; docs/ANALYSIS.md "How the connection ended"); share links and older snapshots lack it. */
   ending?: Gen.Ending;
+  /** `connection.mptcp`: the report's `mptcp[].id` this connection is a subflow of (analysis/mptcp.rs); absent for plain TCP. */
+  mptcp?: number;
 };
 export type ProcessInfo = Gen.Process;
 /** "Safari (pid 512)", as the table and the connection header show a process. */
@@ -105,7 +107,17 @@ export interface Report {
   /** layer and kind are missing in older snapshots. */
   error: null | (Omit<Gen.ErrorSummary, 'layer' | 'kind'> & Partial<Pick<Gen.ErrorSummary, 'layer' | 'kind'>>);
   warnings: Gen.Warning[];
+  /** MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP and in share links. */
+  mptcp?: MptcpConnection[];
   connections: ConnectionSummary[];
+}
+
+export type MptcpConnection = Gen.MptcpConnection;
+
+/** The MPTCP connection a subflow belongs to (`connection.mptcp` → `mptcp[]`), or null. */
+export function mptcpOf(report: Pick<Report, 'mptcp'>, s: ConnectionSummary): MptcpConnection | null {
+  if (s.mptcp == null) return null;
+  return report.mptcp?.find((m) => m.id === s.mptcp) ?? null;
 }
 
 /** One row per packet of the connection (both directions, capture order). NaN = no value. */

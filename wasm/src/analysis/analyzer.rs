@@ -215,7 +215,7 @@ impl Analyzer {
         conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
         if self.mptcp.is_some() || seg.mptcp.is_some() {
             let d = conn.dir_of(seg) as u8;
-            self.mptcp.get_or_insert_with(Box::default).push(index, d, seg);
+            self.mptcp.get_or_insert_with(Box::default).push(index, d, seg, seg.ts_ns.wrapping_sub(file_t0_ns));
         }
         self.log_radio(index as usize, seg, file_t0_ns);
     }

@@ -21,7 +21,10 @@
 //!
 //! Memory: one small record per subflow, and the data-level ranges, merged as they
 //! grow contiguously; at most `MAX_RANGES` separate ranges per capture (then the
-//! numbers say "at least", `MptcpDirection::ranges_capped`).
+//! numbers say "at least", `MptcpDirection::ranges_capped`). For the data-level rate
+//! over time (`data_arrivals`, view series `mptcpData`) each mapped piece is also kept
+//! with its time, merged while contiguous at the same instant (a TSO burst); at most
+//! `MAX_ARRIVALS` per capture (then the series ends early: `arrivals_capped`).
 
 use super::diagnosis_format::{format_bytes, format_rate};
 use crate::decode::mptcp::{Join, Mptcp};
@@ -33,6 +36,9 @@ use std::collections::HashMap;
 
 /// Separate data-level ranges kept per capture (24 bytes each: 6 MiB).
 pub const MAX_RANGES: usize = 1 << 18;
+/// Timed data-level pieces kept per capture (24 bytes each: 12 MiB while the capture
+/// is read; 16 bytes per piece that brought new data once analysed).
+pub const MAX_ARRIVALS: usize = 1 << 19;
 /// Mappings a subflow direction remembers to map later segments (and
 /// retransmissions) through: a TSO burst is one mapping, so a few suffice.
 const RECENT_MAPPINGS: usize = 8;
@@ -175,6 +181,22 @@ pub struct MptcpConnection {
     pub mp_fail: bool,
     /// What the grouping found, in sentences.
     pub text: String,
+    /// Per MPTCP direction, when the data first appeared on any subflow (`data_arrivals`):
+    /// the view series `mptcpData`. Not in the report.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub arrivals: [DataArrivals; 2],
+}
+
+/// New data-level bytes over time: at `t[i]` (s since the first packet of the file),
+/// `bytes[i]` bytes of data sequence space no subflow had carried before (docs/ANALYSIS.md
+/// "MPTCP connection-level rate"). Sorted by time; Σ bytes = `dataBytes` unless capped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DataArrivals {
+    pub t: Vec<f64>,
+    pub bytes: Vec<u64>,
+    /// `MAX_ARRIVALS` was reached: data after that point is missing.
+    pub capped: bool,
 }
 
 /// Data-level state of one direction of one subflow.
@@ -196,6 +218,9 @@ struct SubflowDir {
     /// the same space as `ranges`.
     fin_dsn: Option<u64>,
     payload: u64,
+    /// (ns since the first packet of the file, start, end) of each mapped piece, in
+    /// the space of `ranges`; merged while contiguous at the same instant.
+    arrivals: Vec<(i64, u64, u64)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -253,11 +278,14 @@ pub struct Tracker {
     groups: Vec<Group>,
     ranges: usize,
     ranges_capped: bool,
+    arrivals: usize,
+    arrivals_capped: bool,
 }
 
 impl Tracker {
-    /// One segment of connection `index` sent in its direction `d` at `t` seconds.
-    pub fn push(&mut self, index: u32, d: u8, seg: &TcpSegment) {
+    /// One segment of connection `index` sent in its direction `d`, `t_ns` after the
+    /// first packet of the file.
+    pub fn push(&mut self, index: u32, d: u8, seg: &TcpSegment, t_ns: i64) {
         let i = index as usize;
         let known = self.subflow_of.get(i).copied().filter(|&s| s != u32::MAX);
         let pos = match (known, seg.mptcp.as_deref()) {
@@ -334,6 +362,14 @@ impl Tracker {
             let pieces = map_payload(&dir.recent, start, seg.payload_len);
             for (a, b) in pieces.into_iter().flatten() {
                 add_range(&mut dir.ranges, a, b, &mut self.ranges, &mut self.ranges_capped);
+                match dir.arrivals.last_mut() {
+                    Some(last) if last.0 == t_ns && last.2 == a => last.2 = b,
+                    _ if self.arrivals >= MAX_ARRIVALS => self.arrivals_capped = true,
+                    _ => {
+                        self.arrivals += 1;
+                        dir.arrivals.push((t_ns, a, b));
+                    }
+                }
             }
         }
     }
@@ -423,7 +459,7 @@ impl Tracker {
     /// id (`connection.mptcp`). `payload` gives a connection's two directions' payload
     /// bytes and `span` its (start, end) in seconds (summary.rs).
     pub fn finish(self, payload: &dyn Fn(u32) -> [u64; 2], span: &dyn Fn(u32) -> (f64, f64), names: &dyn Fn(u32) -> [String; 2]) -> (Vec<MptcpConnection>, Vec<(u32, u32)>) {
-        let Tracker { subflows, groups, ranges_capped, .. } = self;
+        let Tracker { subflows, groups, ranges_capped, arrivals_capped, .. } = self;
         // Tokens of every key, to resolve the joins.
         let mut by_token: HashMap<u32, usize, FxBuild> = HashMap::default();
         let mut idsns: Vec<[Option<u64>; 2]> = Vec::with_capacity(groups.len());
@@ -458,6 +494,7 @@ impl Tracker {
         for (g, group) in groups.iter().enumerate() {
             let keys = group.keys;
             out.push(connection(out.len() as u32, Some(group), &members[g], &subflows, idsns[g], keys, tokens[g], ranges_capped, payload, span, names));
+            out.last_mut().unwrap().arrivals = [0, 1].map(|md| data_arrivals(&subflows, &members[g], md, idsns[g][md], arrivals_capped));
         }
         // A subflow with MPTCP options that no opening in the capture explains (a join
         // whose connection began before the capture, or data mid-way): its own entry,
@@ -465,6 +502,7 @@ impl Tracker {
         for p in loose {
             let client = subflows[p].syn_dir.unwrap_or(0);
             out.push(connection(out.len() as u32, None, &[(p, client)], &subflows, [None; 2], [None; 2], [None; 2], ranges_capped, payload, span, names));
+            out.last_mut().unwrap().arrivals = [0, 1].map(|md| data_arrivals(&subflows, &[(p, client)], md, None, arrivals_capped));
         }
         for c in &out {
             for s in &c.subflows {
@@ -543,6 +581,58 @@ fn coverage(lists: &[Vec<(u64, u64)>]) -> Vec<u64> {
     while out.len() > 1 && out.last() == Some(&0) {
         out.pop();
     }
+    out
+}
+
+/// The MPTCP connection-level rate's events (docs/ANALYSIS.md "MPTCP connection-level
+/// rate", view series `mptcpData`): every mapped piece of MPTCP direction `md` on any
+/// subflow, in time order, counts only the data sequence bytes no piece before it
+/// covered. A subflow's own retransmission and a redundant copy on another subflow
+/// map to data already counted and add nothing (RFC 8684 §3.3.1: a DSN names one byte
+/// of the connection's stream, whatever subflow carries it); so the bytes add up to
+/// `directions[md].dataBytes`, the union of the ranges.
+fn data_arrivals(subflows: &[Subflow], members: &[(usize, u8)], md: usize, idsn: Option<u64>, capped: bool) -> DataArrivals {
+    let mut pieces: Vec<(i64, u64, u64)> = Vec::new();
+    for &(p, client_dir) in members {
+        for (tcp_d, dir) in subflows[p].dirs.iter().enumerate() {
+            if usize::from(tcp_d as u8 != client_dir) == md {
+                let shift = shift_of(dir, idsn);
+                pieces.extend(dir.arrivals.iter().map(|&(t, a, b)| (t, a.wrapping_add(shift), b.wrapping_add(shift))));
+            }
+        }
+    }
+    // Stable: pieces of one instant keep their subflow order.
+    pieces.sort_by_key(|p| p.0);
+    // Data covered so far: start → end, disjoint, merged when they touch.
+    let mut covered: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
+    let mut out = DataArrivals { capped, ..Default::default() };
+    for (t, a, b) in pieces {
+        if b <= a {
+            continue;
+        }
+        let (mut lo, mut hi, mut new) = (a, b, b - a);
+        // Every covered range that overlaps or touches [a, b): take out the overlap, merge.
+        let first = covered.range(..=a).next_back().map(|(&s, _)| s).unwrap_or(a);
+        let touching: Vec<(u64, u64)> = covered.range(first..=b).map(|(&s, &e)| (s, e)).filter(|&(s, e)| e >= a && s <= b).collect();
+        for (s, e) in touching {
+            new -= e.min(b).saturating_sub(s.max(a));
+            lo = lo.min(s);
+            hi = hi.max(e);
+            covered.remove(&s);
+        }
+        covered.insert(lo, hi);
+        if new > 0 {
+            let secs = t as f64 / 1e9;
+            if out.t.last() == Some(&secs) {
+                *out.bytes.last_mut().unwrap() += new;
+            } else {
+                out.t.push(secs);
+                out.bytes.push(new);
+            }
+        }
+    }
+    out.t.shrink_to_fit();
+    out.bytes.shrink_to_fit();
     out
 }
 
@@ -664,6 +754,7 @@ fn connection(
         fast_close: group.is_some_and(|g| g.fast_close),
         mp_fail: group.is_some_and(|g| g.mp_fail),
         text: String::new(),
+        arrivals: Default::default(),
     };
     c.text = text(&c);
     c

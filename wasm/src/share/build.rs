@@ -76,6 +76,19 @@ fn ecn_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'stati
     }
 }
 
+/// What a chart draws besides [`chart_series`] on some connections: the MPTCP
+/// connection's data-level rate on a subflow's throughput chart (web/charts
+/// ThroughputChart), the sender's estimated in flight at a receiver-side capture.
+fn mptcp_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'static [Series] {
+    match chart {
+        "throughput" if conn.mptcp.is_some() => &[Series::MptcpData],
+        // The in-flight chart at a receiver-side capture draws the sender's estimated
+        // in flight as its line (web/charts InflightChart; analysis/sender_flight.rs).
+        "inflight" if conn.vantage == crate::analysis::Vantage::Receiver => &[Series::SenderInflight],
+        _ => &[],
+    }
+}
+
 /// The series each chart draws (web/charts).
 pub fn chart_series(chart: &str) -> &'static [Series] {
     match chart {
@@ -129,7 +142,8 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
     let mut wanted: Vec<Series> = Vec::new();
     let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt", "events"] } else { spec.charts.iter().map(String::as_str).collect() };
-    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(charts.iter().flat_map(|c| ecn_series(c, conn))) {
+    let extra = charts.iter().flat_map(|c| ecn_series(c, conn).iter().chain(mptcp_series(c, conn)));
+    for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(extra) {
         if !wanted.contains(s) {
             wanted.push(*s);
         }
@@ -261,7 +275,7 @@ fn with_listing(s: &StoredSeries, at_summary: bool, listing: Listing) -> StoredS
 }
 
 /// Series drawn on one value axis (web/charts): written on one value grid.
-const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd, Series::Pipe], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
+const SAME_AXIS: [&[Series]; 2] = [&[Series::Inflight, Series::Rwnd, Series::Pipe, Series::SenderInflight], &[Series::Sequence, Series::Ack, Series::WindowEdge]];
 
 fn share_value_grids(series: &mut [(StoredSeries, bool)]) {
     for group in SAME_AXIS {
@@ -306,5 +320,6 @@ fn stored(engine: &mut ViewEngine, analysis: &Analysis, spec: &ShareSpec, summar
         r.k0 = (b.start / bin).round() as i64;
     }
     let at_summary = series == Series::Stalls && answer.stall_threshold_ms == Some(summary_threshold_ms);
-    (StoredSeries { series, direction: answer.direction, notes: answer.notes.into_iter().take(8).collect(), stall_threshold_ms: answer.stall_threshold_ms, data }, at_summary)
+    let error_bound = answer.error_bound.filter(|_| series == Series::SenderInflight);
+    (StoredSeries { series, direction: answer.direction, notes: answer.notes.into_iter().take(8).collect(), stall_threshold_ms: answer.stall_threshold_ms, error_bound, data }, at_summary)
 }

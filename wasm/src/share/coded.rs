@@ -84,7 +84,7 @@ impl Prepared<'_> {
 /// the pixel comparison of e2e/share.spec.ts tolerates. Series of one chart share it.
 pub fn pixel_levels(series: Series) -> u64 {
     let plot_px = match series {
-        Series::Inflight | Series::Rwnd | Series::Pipe => 170,
+        Series::Inflight | Series::Rwnd | Series::Pipe | Series::SenderInflight => 170,
         Series::Sequence | Series::Ack | Series::WindowEdge => 240,
         Series::Rtt => 130,
         _ => return LEVELS,

@@ -42,11 +42,11 @@ pub const MAX_ANSWERS_PAYLOAD_BYTES: usize = 8 << 20;
 /// Longest JSON part.
 const MAX_META_BYTES: u64 = 4 << 20;
 /// Series in the order of their code in the payload (new series go at the end).
-pub const SERIES: [Series; 19] = [
+pub const SERIES: [Series; 21] = [
     Series::Throughput, Series::Goodput, Series::Wire, Series::Inflight, Series::Rwnd,
     Series::WindowLimited, Series::Rtt, Series::Sequence, Series::Stalls, Series::Ack, Series::WindowEdge,
     Series::Pipe, Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows,
-    Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn,
+    Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn, Series::MptcpData, Series::SenderInflight,
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +57,9 @@ pub struct StoredSeries {
     pub notes: Vec<String>,
     /// Stalls: the threshold they were found with, ms.
     pub stall_threshold_ms: Option<f64>,
+    /// `senderInflight`: the engine's error bound, bytes (`ViewResponse::error_bound`);
+    /// written after the notes of that series only (no older link holds it), −1 for none.
+    pub error_bound: Option<f64>,
     pub data: StoredData,
 }
 
@@ -96,6 +99,9 @@ fn series_head(w: &mut Writer, s: &StoredSeries) {
     }
     if s.series == Series::Stalls {
         w.f64(s.stall_threshold_ms.unwrap_or(-1.0));
+    }
+    if s.series == Series::SenderInflight {
+        w.f64(s.error_bound.unwrap_or(-1.0));
     }
 }
 
@@ -245,6 +251,10 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
             Series::Stalls => Some(r.finite(1e12, "the stall threshold")?).filter(|&ms| ms > 0.0),
             _ => None,
         };
+        let error_bound = match s {
+            Series::SenderInflight => Some(r.finite(1e15, "the error bound")?).filter(|&b| b >= 0.0),
+            _ => None,
+        };
         let kind = r.byte("the kind of a series")?;
         let data = match coded.as_deref_mut() {
             Some(c) if kind == 1 => {
@@ -257,14 +267,14 @@ fn body(r: &mut Reader, format: u8, mut coded: Option<&mut Decoder>) -> Result<P
         };
         let fits = match &data {
             StoredData::Rates(_) => s.is_rate(),
-            StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Pipe | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge | Series::Ecn),
+            StoredData::Points(_) => matches!(s, Series::Inflight | Series::Rwnd | Series::Pipe | Series::Rtt | Series::Sequence | Series::Ack | Series::WindowEdge | Series::Ecn | Series::SenderInflight),
             StoredData::Intervals(_) => matches!(s, Series::WindowLimited | Series::Stalls),
             StoredData::SummaryStalls | StoredData::SummaryStallsInView { .. } => s == Series::Stalls,
         };
         if !fits {
             return Err(r.fail(format!("the {s:?} series holds the wrong kind of data")));
         }
-        series.push(StoredSeries { series: s, direction, notes, stall_threshold_ms, data });
+        series.push(StoredSeries { series: s, direction, notes, stall_threshold_ms, error_bound, data });
     }
     Ok(Parsed::Answers(Snapshot { meta, grid, series }))
 }

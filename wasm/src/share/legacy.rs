@@ -352,7 +352,7 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
             Entry::Spans { list: SpanList::new(spans, Vec::new()), total: None, active: Some(active) }
         }
         Series::Stalls => return Err("stalls come from the summary".into()),
-        Series::Pipe | Series::Retransmissions | Series::DuplicateAcks | Series::ZeroWindows | Series::Wifi | Series::CeMarks | Series::Ece | Series::Cwr | Series::Ecn | Series::SenderInflight => {
+        Series::Pipe | Series::Retransmissions | Series::DuplicateAcks | Series::ZeroWindows | Series::Wifi | Series::CeMarks | Series::Ece | Series::Cwr | Series::Ecn | Series::SenderInflight | Series::MptcpData => {
             return Err("first-round links do not hold this series".into())
         }
     })

@@ -166,6 +166,7 @@ impl SnapshotSession {
         let stored = self.stored(req.series, dir).cloned();
         if let Some(s) = &stored {
             r.notes.splice(0..0, s.notes.iter().cloned());
+            r.error_bound = s.error_bound;
         }
         let summary_ms = self.stall_threshold_ms;
         let Some(entry) = self.entries.get(&(req.series, dir)) else { return r };

@@ -30,6 +30,8 @@ pub enum Key {
     /// Threshold as f64 bits; the summary's stalls are not cached (they are in the summary).
     Stalls { conn: usize, dir: u8, threshold: u64 },
     Wifi { conn: usize, dir: u8 },
+    /// An MPTCP connection's data-level rate (`mptcp[]` position, MPTCP direction).
+    Mptcp { group: u32, md: u8 },
 }
 
 pub enum Entry {
@@ -42,6 +44,8 @@ pub enum Entry {
     Spans(SpanList, Option<f64>),
     Gaps(GapHistogram),
     Wifi(crate::analysis::radio::WifiColumn),
+    /// Events with their running total (a rate that is not per packet: `mptcpData`).
+    Cum(super::sources::CumColumn),
 }
 
 impl Entry {
@@ -53,6 +57,7 @@ impl Entry {
             Entry::Spans(s, _) => s.bytes(),
             Entry::Gaps(_) => 2048,
             Entry::Wifi(w) => w.bytes(),
+            Entry::Cum(c) => c.bytes(),
         }
     }
 }

@@ -129,6 +129,30 @@ impl ViewEngine {
                 r.notes.push(ACCURATE_ECN_NOTE.into());
                 ViewData::None
             }
+            Series::MptcpData => {
+                let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
+                let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
+                r.bin_seconds = Some(bin);
+                match conn.mptcp.and_then(|g| analysis.mptcp.get(g as usize).map(|m| (g, m))) {
+                    None => {
+                        r.notes.push(NOT_MPTCP_NOTE.into());
+                        ViewData::None
+                    }
+                    Some((group, m)) => {
+                        // The subflow's data direction is the MPTCP connection's.
+                        let md = if dir == conn.data_direction { m.data_direction } else { 1 - m.data_direction.min(1) };
+                        let arrivals = &m.arrivals[md as usize & 1];
+                        if arrivals.capped {
+                            r.notes.push(format!("only the first {} timed data-level pieces of the capture are kept (mptcp.rs MAX_ARRIVALS): the MPTCP rate stops early", crate::analysis::mptcp::MAX_ARRIVALS));
+                        }
+                        let key = Key::Mptcp { group, md };
+                        match cache.get_or_build(key, || Entry::Cum(sources::CumColumn::from_events(times::Times::owned(arrivals.t.clone()), arrivals.bytes.clone()))) {
+                            Entry::Cum(c) => ViewData::Bins(rates::bins(c, v.t0, v.t1, bin)),
+                            _ => ViewData::None,
+                        }
+                    }
+                }
+            }
             s if s.is_rate() => {
                 let summary_bin = conn.directions[dir as usize].throughput.bin_seconds;
                 let bin = request::bin_seconds(req.bin_seconds, summary_bin, &v, &mut r.clamped);
@@ -278,6 +302,7 @@ fn accurate_ecn(conn: &ConnectionSummary) -> bool {
     conn.directions.iter().any(|d| d.ecn.is_some_and(|e| e.cwr.is_none()))
 }
 
+const NOT_MPTCP_NOTE: &str = "not a subflow of an MPTCP connection: no connection-level rate";
 const SENDER_INFLIGHT_ONLY_AT_RECEIVER: &str = "the sender's bytes in flight are estimated only at a receiver-side capture: here the in-flight series is measured where the capture was taken";
 const NO_BOUND_NOTE: &str = "without TCP timestamps the far part of the round trip is taken at its minimum: while a queue held the data the sender had more in flight than estimated";
 

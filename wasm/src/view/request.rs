@@ -81,11 +81,17 @@ pub enum Series {
     /// "receiver" (elsewhere `inflight` is already the sender's, or cannot be rebuilt).
     /// `ViewResponse::error_bound` holds its bound.
     SenderInflight,
+    /// The MPTCP connection-level rate, per bin, of the MPTCP connection the asked
+    /// connection is a subflow of: data sequence bytes as they first appear on any of
+    /// its subflows, each byte once (analysis/mptcp.rs `data_arrivals`; docs/ANALYSIS.md
+    /// "MPTCP connection-level rate"). The subflow's data direction answers with the
+    /// MPTCP connection's data direction. A note and no data for plain TCP.
+    MptcpData,
 }
 
 impl Series {
     pub fn is_rate(self) -> bool {
-        matches!(self, Series::Throughput | Series::Goodput | Series::Wire) || self.is_events()
+        matches!(self, Series::Throughput | Series::Goodput | Series::Wire | Series::MptcpData) || self.is_events()
     }
 
     /// Counted per bin like a rate, one per flagged packet (sources.rs `cumulative`).

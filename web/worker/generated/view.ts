@@ -8,7 +8,7 @@ export const VIEW_SCHEMA_VERSION = 1;
  * What a chart draws (DESIGN.md "Definitions"; one variant per drawn series).
  */
 
-export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn" | "senderInflight";
+export type Series = "throughput" | "goodput" | "wire" | "inflight" | "rwnd" | "windowLimited" | "rtt" | "sequence" | "stalls" | "ack" | "windowEdge" | "pipe" | "retransmissions" | "duplicateAcks" | "zeroWindows" | "wifi" | "ceMarks" | "ece" | "cwr" | "ecn" | "senderInflight" | "mptcpData";
 
 /**
  * One pixel-sized question (issue 14, item 2).
@@ -1015,10 +1015,17 @@ ended: string,
  */
 mptcp?: number, 
 /**
- * On the row that stands for an MPTCP connection (its first subflow, by id): how
- * many subflows it has; 0 on every other row.
+ * On the row that stands for an MPTCP connection: how many subflows it has; 0 on
+ * every other row (a subflow's own row included). That row's `id` is its first
+ * subflow's, its `start`, `duration`, `bytes`, `retransmissions` and `stalls` the
+ * MPTCP connection's (module comment), its `limit` and `ended` the first subflow's.
  */
-subflows: number, };
+subflows: number, 
+/**
+ * On the row that stands for an MPTCP connection: `mptcp[].directions[].dataMeanBps`
+ * of its data direction, the connection-level mean rate, bit/s; absent elsewhere.
+ */
+dataMeanBps?: number, };
 
 /**
  * One page of the table.
