@@ -1,51 +1,60 @@
 // `tcpscope analyze`: one capture → a human summary, `--json` (the schema-1 report) or
-// `--ndjson` (a header line, then one line per connection); several captures or a
-// directory → NDJSON rows carrying each capture's name (docs/FLEET.md queries them).
-//
-// Nothing is built as one big string: the wasm session hands out the header and one
-// connection at a time (WasmSession.headerJson / connectionJson), written with
-// backpressure, so a capture of a million connections streams into `jq` or DuckDB.
+// `--ndjson` (a header line, then one compact line per connection; `--ndjson=full` for
+// the whole connection object); several captures or a directory → NDJSON rows carrying
+// each capture's name, analysed by a pool of worker threads (cli/pool.mjs;
+// docs/FLEET.md queries the rows). The rows themselves are written by cli/rows.mjs.
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatHuman } from './format.mjs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 import { BatchedWriter } from './output.mjs';
 import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
+import { isReadError, reason, writeCapture } from './rows.mjs';
+import { analyzeInPool, defaultJobs } from './pool.mjs';
+import { InputError, UsageError } from './errors.mjs';
 
-export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndjson] [--stall-ms N]
+export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndjson[=full]] [--jobs N] [--stall-ms N]
 
-  CAPTURE       a .pcap or .pcapng file (gzip-compressed is fine), a pipe or FIFO,
-                '-' for standard input, or a directory (its captures, recursively:
-                regular files only, symbolic links to folders not followed)
-  --json        print the schema-1 JSON report instead of the human summary
-  --ndjson      one JSON line with the capture's info ("record":"capture"), then one
-                line per connection ("record":"connection"); each carries "file".
-                The default for several captures or a directory
-  --stall-ms N  stall threshold in ms (default: max(10 ms, 4 x min RTT))`;
-
-export class UsageError extends Error {}
-/** A capture that cannot be read: one line on stderr, never a stack trace. */
-export class InputError extends Error {}
+  CAPTURE        a .pcap or .pcapng file (gzip-compressed is fine), a pipe or FIFO,
+                 '-' for standard input, or a directory (its captures, recursively:
+                 regular files only, symbolic links to folders not followed)
+  --json         print the schema-1 JSON report instead of the human summary
+  --ndjson       one JSON line with the capture's info ("record":"capture"), then one
+                 compact line per connection ("record":"connection"); each carries
+                 "file". The default for several captures or a directory
+  --ndjson=full  the same, with the whole connection object of --json on each line
+  --jobs N       captures analysed at once, one worker thread each (default: the
+                 number of CPUs Node may use); one capture uses one thread
+  --stall-ms N   stall threshold in ms (default: max(10 ms, 4 x min RTT))`;
 
 /** Names a directory walk takes as captures, and hidden files and folders it skips (.git). */
 const CAPTURE_NAME = /\.(pcap|pcapng|cap|dmp)(\.gz)?$/i;
 const HIDDEN = /(^|[\\/])\./;
 
+/** The formats each flag asks for. */
+const FORMAT_FLAGS = { '--json': 'json', '--ndjson': 'ndjson', '--ndjson=compact': 'ndjson', '--ndjson=full': 'ndjson-full' };
+
 export function parseAnalyzeArgs(args) {
-  const options = { format: 'human', stallMs: Number.NaN, captures: [] };
+  const options = { format: 'human', stallMs: Number.NaN, jobs: null, captures: [] };
+  const usage = (message) => new UsageError(message, 'analyze');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === '--json' || arg === '--ndjson') {
-      if (options.format !== 'human' && options.format !== arg.slice(2)) throw new UsageError('say --json or --ndjson, not both');
-      options.format = arg.slice(2);
+    if (FORMAT_FLAGS[arg]) {
+      if (options.format !== 'human' && options.format !== FORMAT_FLAGS[arg]) throw usage(`'${arg}' asks for another format than the one before it: say --json or --ndjson[=full], once`);
+      options.format = FORMAT_FLAGS[arg];
+    } else if (arg.startsWith('--ndjson=')) {
+      throw usage(`--ndjson is compact or full, got '${escapeUnsafe(arg.slice(9))}'`);
     } else if (arg === '--stall-ms') {
       const value = Number(args[++i]);
-      if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`--stall-ms needs a positive number of milliseconds, got '${args[i] ?? ''}'`);
+      if (!(value > 0) || !Number.isFinite(value)) throw usage(`--stall-ms needs a positive number of milliseconds, got '${escapeUnsafe(args[i] ?? '')}'`);
       options.stallMs = value;
-    } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}'`);
+    } else if (arg === '--jobs' || arg === '-j') {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1 || value > 1024) throw usage(`--jobs needs a whole number of workers from 1 to 1024, got '${escapeUnsafe(args[i] ?? '')}'`);
+      options.jobs = value;
+    } else if (arg.startsWith('-') && arg !== '-') throw usage(`unknown option '${escapeUnsafe(arg)}'`);
     else options.captures.push(arg);
   }
-  if (options.captures.length === 0) throw new UsageError('missing CAPTURE');
+  if (options.captures.length === 0) throw usage('missing CAPTURE (a capture file, a directory or -)');
   return options;
 }
 
@@ -63,7 +72,7 @@ export async function listCaptures(names) {
       continue;
     }
     const info = await stat(name).catch((error) => {
-      throw new InputError(`cannot open '${escapeUnsafe(name)}': ${reason(error)}`);
+      throw new InputError(`cannot open '${escapeUnsafe(name)}': ${reason(error)}`, 'analyze');
     });
     if (!info.isDirectory()) {
       found.push(name);
@@ -72,7 +81,7 @@ export async function listCaptures(names) {
     directory = true;
     const walked = await walkDirectory(name);
     skipped.push(...walked.skipped);
-    if (walked.captures.length === 0) throw new InputError(`no capture files (.pcap, .pcapng, .cap, .gz of these) in directory '${escapeUnsafe(name)}'`);
+    if (walked.captures.length === 0) throw new InputError(`no capture files (.pcap, .pcapng, .cap, .gz of these) in directory '${escapeUnsafe(name)}'`, 'analyze');
     found.push(...walked.captures);
   }
   return { captures: found, skipped, fleet: directory || found.length > 1 };
@@ -96,7 +105,7 @@ export async function walkDirectory(root) {
   let looked = 0;
   const visit = async (dir) => {
     const entries = await readdir(dir, { withFileTypes: true }).catch((error) => {
-      if (dir === root) throw new InputError(`cannot read directory '${escapeUnsafe(root)}': ${reason(error)}`);
+      if (dir === root) throw new InputError(`cannot read directory '${escapeUnsafe(root)}': ${reason(error)}`, 'analyze');
       skipped.push({ file: dir, reason: `directory not readable: ${reason(error)}` });
       return [];
     });
@@ -149,81 +158,33 @@ function kindOf(info) {
 }
 
 /** Runs `tcpscope analyze ARGS`; sets process.exitCode: 0 ok, 1 a capture is damaged
- * (its partial result is still printed, with `error` set), 2 usage or unreadable input. */
+ * (its partial result is still printed, with `error` set) or cannot be read; usage
+ * errors throw UsageError (exit 2, bin/tcpscope.mjs). */
 export async function runAnalyze(args, out = process.stdout, err = process.stderr) {
   const options = parseAnalyzeArgs(args);
   const { captures, skipped, fleet } = await listCaptures(options.captures);
-  if (fleet && options.format === 'json') throw new UsageError('--json takes one capture; several captures or a directory give --ndjson rows');
-  const format = fleet ? 'ndjson' : options.format;
+  if (fleet && options.format === 'json') throw new UsageError('--json takes one capture; several captures or a directory give --ndjson rows', 'analyze');
+  if (fleet && options.format === 'human') options.format = 'ndjson';
   const loaded = await loadWasm();
-  if (!loaded) throw new InputError('the wasm module is not built yet; run `npm run build:wasm` (or `npm start`) first');
-  let status = 0;
+  if (!loaded) throw new InputError('the wasm module is not built yet; run `npm run build:wasm` (or `npm start`) first', 'analyze');
   // A skipped entry is a row of its own (record "skipped"), so a fleet query sees what was
-  // left out; the human form notes it on stderr.
-  for (const { file, reason: why } of skipped) {
-    if (format === 'ndjson') out.write(`${jsonSafe(JSON.stringify({ record: 'skipped', file, reason: why }))}\n`);
-    else err.write(`tcpscope: note: skipped '${escapeUnsafe(file)}': ${why}\n`);
+  // left out.
+  for (const { file, reason: why } of skipped) out.write(`${jsonSafe(JSON.stringify({ record: 'skipped', file, reason: why }))}\n`);
+  if (fleet) {
+    process.exitCode = await analyzeInPool(captures, { jobs: options.jobs ?? defaultJobs(), stallMs: options.stallMs, format: options.format }, out, err);
+    return;
   }
-  for (const name of captures) {
-    const session = new loaded.wasm.WasmSession(options.stallMs);
-    try {
-      await pushStream(session, openCapture(name));
-      session.finish();
-      const damaged = await print(session, name, format, out);
-      status = Math.max(status, damaged ? 1 : 0);
-    } catch (error) {
-      if (!isReadError(error)) throw error;
-      // One capture of a fleet that cannot be read does not stop the others.
-      err.write(`tcpscope: cannot read '${escapeUnsafe(name)}': ${escapeUnsafe(reason(error))}\n`);
-      status = 2;
-    } finally {
-      session.free();
-    }
+  const [name] = captures;
+  const session = new loaded.wasm.WasmSession(options.stallMs);
+  try {
+    await pushStream(session, openCapture(name));
+    session.finish();
+    const damaged = await writeCapture(session, name, options.format, new BatchedWriter(out));
+    process.exitCode = damaged ? 1 : 0;
+  } catch (error) {
+    if (!isReadError(error)) throw error;
+    throw new InputError(`cannot read '${escapeUnsafe(name)}': ${escapeUnsafe(reason(error))}`, 'analyze');
+  } finally {
+    session.free();
   }
-  process.exitCode = status;
 }
-
-/** Prints one analysed capture; returns whether it was damaged. */
-async function print(session, name, format, out) {
-  const header = session.headerJson();
-  const count = JSON.parse(header).connectionCount;
-  const connection = (i) => session.connectionJson(i);
-  // Every line passes the sanitizer's JSON form: the same JSON values, with DEL, C1 and
-  // bidi controls as \u escapes, so a capture's fields cannot drive a terminal (issue 45).
-  const writer = { add: (text) => batched.add(jsonSafe(text)), flush: () => batched.flush() };
-  const batched = new BatchedWriter(out);
-  if (format === 'ndjson') {
-    // `record` and `file` lead each line, spliced in front of the engine's own JSON.
-    const file = JSON.stringify(name);
-    await writer.add(`{"record":"capture","file":${file},${header.slice(1)}\n`);
-    for (let i = 0; i < count; i++) await writer.add(`{"record":"connection","file":${file},${connection(i).slice(1)}\n`);
-  } else if (format === 'json') {
-    // Exactly JSON.stringify(report, null, 2), one connection at a time.
-    const { connectionCount: _, ...report } = JSON.parse(header);
-    await writer.add(`${JSON.stringify(report, null, 2).slice(0, -2)},\n  "connections": [`);
-    for (let i = 0; i < count; i++) {
-      await writer.add(`${i ? ',' : ''}\n    ${JSON.stringify(JSON.parse(connection(i)), null, 2).replaceAll('\n', '\n    ')}`);
-    }
-    await writer.add(`${count ? '\n  ' : ''}]\n}\n`);
-  } else {
-    const { connectionCount: _, ...report } = JSON.parse(header);
-    report.connections = Array.from({ length: count }, (_, i) => JSON.parse(connection(i)));
-    await writer.add(formatHuman(name, report));
-  }
-  await writer.flush();
-  return JSON.parse(header).error !== null;
-}
-
-const READ_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'EIO', 'ENXIO', 'ELOOP', 'ENAMETOOLONG', 'ENOTDIR']);
-/** Errors of reading the input (fs, zlib), as opposed to bugs. */
-function isReadError(error) {
-  return READ_ERRORS.has(error?.code) || String(error?.code ?? '').startsWith('Z_');
-}
-
-function reason(error) {
-  const words = { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory' };
-  if (words[error?.code]) return words[error.code];
-  if (String(error?.code ?? '').startsWith('Z_')) return `damaged gzip data (${error.message})`;
-  return error?.message ?? String(error);
-}
-

@@ -4,7 +4,7 @@ import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 import { inputProblem, isSnapshotSource, openSnapshot } from './share.mjs';
 import { escapeUnsafe } from './outsideText.mjs';
 
-/** Why the engine could not be opened, with the exit status it warrants (1 damaged input, 2 usage). */
+/** Why the engine could not be opened, with the exit status it warrants (1 input that cannot be read or is damaged, 2 usage). */
 export class EngineError extends Error {
   constructor(message, exitCode) {
     super(message);
@@ -21,7 +21,7 @@ export class EngineError extends Error {
 export async function openEngine(source) {
   const snapshot = isSnapshotSource(source);
   const problem = snapshot ? null : inputProblem(source);
-  if (problem) throw new EngineError(problem, 2);
+  if (problem) throw new EngineError(problem.message, problem.exitCode);
   const loaded = await loadWasm();
   if (!loaded || typeof loaded.wasm.viewQuery !== 'function') {
     throw new EngineError('the wasm module is not built (or predates `series`); run `npm run build:wasm` first', 2);
@@ -46,7 +46,7 @@ export async function openEngine(source) {
   } catch (e) {
     session.free();
     // A read error of the capture: one line, never a stack trace.
-    if (e?.code) throw new EngineError(`cannot read '${escapeUnsafe(source)}': ${escapeUnsafe(e.message)}`, 2);
+    if (e?.code) throw new EngineError(`cannot read '${escapeUnsafe(source)}': ${escapeUnsafe(e.message)}`, 1);
     throw e;
   }
 }

@@ -172,7 +172,8 @@ test('3. render: a link whose process name is an object is refused, exit not 0, 
   assert.equal(existsSync(out), false);
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   assert.match(r.stderr, /summary\.process\.name should be a string/);
-  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  // One line saying what, then where to look (issue 42, item 3).
+  assert.deepEqual(r.stderr.trim().split('\n').slice(1), ['try: tcpscope help render'], r.stderr);
   // The same for series and a fractional connection id.
   const fractional = craftedLink(join(examples, 'rwnd-limited.pcap'), (m) => {
     m.summary.id = 1.5;
@@ -252,7 +253,7 @@ test('6. directory walks: symlink loops end, each capture once, a FIFO skipped w
   assert.match(skipped['same.pcap'], /the same file/);
 });
 
-test('13. render --out: a missing folder, a folder, the input itself: one line, exit 2, nothing touched', { skip: noRender }, () => {
+test('13. render --out: a missing folder, a folder, the input itself: one line and the help hint, exit 2, nothing touched', { skip: noRender }, () => {
   const capture = join(dir, 'capture-named.png');
   writeFileSync(capture, readFileSync(join(examples, 'stalls.pcap')));
   const before = statSync(capture).size;
@@ -265,7 +266,8 @@ test('13. render --out: a missing folder, a folder, the input itself: one line, 
     const r = run(['render', ...args]);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, words);
-    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    // One line saying what, then where to look (issue 42, item 3).
+    assert.deepEqual(r.stderr.trim().split('\n').slice(1), ['try: tcpscope help render'], r.stderr);
   }
   assert.equal(statSync(capture).size, before, 'the input is untouched');
   const share = run(['share', dir, '--connection', '0']);

@@ -67,8 +67,8 @@ test('standard input, /dev/stdin, a FIFO and gzip give the same report as the fi
   same(shell(`mkfifo '${fifo}' && (cat '${stalls}' > '${fifo}' &) && $TCPSCOPE analyze '${fifo}' --json`), 'a FIFO');
 });
 
-test('--ndjson: a header line with the capture, then one parseable line per connection', () => {
-  const r = shell(`$TCPSCOPE analyze '${manyConnections}' --ndjson`);
+test('--ndjson=full: a header line with the capture, then one line per connection, the --json report\'s', () => {
+  const r = shell(`$TCPSCOPE analyze '${manyConnections}' --ndjson=full`);
   const lines = r.stdout.toString().trimEnd().split('\n').map((line) => JSON.parse(line));
   const [header, ...rows] = lines;
   assert.equal(header.record, 'capture');
@@ -83,6 +83,17 @@ test('--ndjson: a header line with the capture, then one parseable line per conn
     assert.equal(file, manyConnections);
     assert.deepEqual(connection, whole.connections[i], `line ${i + 2} is connection ${i} of --json`);
   });
+  // --ndjson alone: the same header, and the compact row of each connection
+  // (docs/FLEET.md "The compact row"), its fields copied from the full row.
+  const compact = shell(`$TCPSCOPE analyze '${manyConnections}' --ndjson`).stdout.toString().trimEnd().split('\n').map((line) => JSON.parse(line));
+  assert.deepEqual(compact[0], header);
+  assert.equal(compact.length, 501);
+  compact.slice(1).forEach((row, i) => {
+    const c = whole.connections[i];
+    const d = c.directions[c.dataDirection];
+    assert.deepEqual([row.record, row.file, row.id, row.from, row.to, row.dataBytes, row.retrans.total, row.limit],
+      ['connection', manyConnections, c.id, d.from, d.to, d.payloadBytes, d.retransmissions, c.diagnosis.limit]);
+  });
 });
 
 test('several captures or a directory: NDJSON rows carrying each capture\'s name', () => {
@@ -91,7 +102,8 @@ test('several captures or a directory: NDJSON rows carrying each capture\'s name
   copyFileSync(join(examples, 'rwnd-limited.pcap'), join(dir, 'a.pcap'));
   writeFileSync(join(dir, 'site-b', 'z.pcap.gz'), gzipSync(readFileSync(join(examples, 'zero-window.pcap'))));
   writeFileSync(join(dir, 'notes.txt'), 'not a capture');
-  const rows = shell(`$TCPSCOPE analyze '${dir}'`).stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l));
+  // One worker: the captures in the walk's order (with more, in the order they finish).
+  const rows = shell(`$TCPSCOPE analyze '${dir}' --jobs 1`).stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l));
   // rwnd-limited.pcap: 2 connections; zero-window.pcap: 1 (public/examples/README.md).
   assert.deepEqual(rows.map((r) => [r.record, r.file]), [
     ['capture', join(dir, 'a.pcap')], ['connection', join(dir, 'a.pcap')], ['connection', join(dir, 'a.pcap')],
@@ -102,12 +114,12 @@ test('several captures or a directory: NDJSON rows carrying each capture\'s name
   assert.match(shell(`$TCPSCOPE analyze '${dir}' --json`).stderr, /--json takes one capture/);
 });
 
-test('unreadable input: one line on stderr, exit 2, no stack trace', () => {
+test('unreadable input: one line on stderr, then where to look; exit 1, no stack trace', () => {
   const oneLine = (r, pattern) => {
     assert.match(r.stderr, pattern);
-    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.deepEqual(r.stderr.trimEnd().split('\n').slice(1), ['try: tcpscope help analyze'], r.stderr);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
-    assert.equal(r.statuses[0], 2);
+    assert.equal(r.statuses[0], 1);
   };
   oneLine(shell(`$TCPSCOPE analyze '${join(tmp, 'missing.pcap')}'`), /cannot open .*missing\.pcap': no such file/);
   const empty = join(tmp, 'empty-dir');

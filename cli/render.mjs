@@ -8,6 +8,7 @@
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { connectionOf, EngineError, openEngine } from './engine.mjs';
+import { fail } from './errors.mjs';
 import { inputProblem, sourceKind } from './share.mjs';
 import { escapeUnsafe } from './outsideText.mjs';
 
@@ -160,8 +161,10 @@ export async function runRender(args, err = process.stderr) {
   process.once('beforeExit', unfinished);
   try {
     const o = parseRenderArgs(args);
-    const problem = (sourceKind(o.source) === 'capture' ? inputProblem(o.source) : null) ?? outProblem(o.out, o.source);
-    if (problem) throw new EngineError(problem, 2);
+    const problem = sourceKind(o.source) === 'capture' ? inputProblem(o.source) : null;
+    if (problem) throw new EngineError(problem.message, problem.exitCode);
+    const outWrong = outProblem(o.out, o.source);
+    if (outWrong) throw new EngineError(outWrong, 2);
     if (!existsSync(BUNDLE)) throw new EngineError('the renderer is not built; run `npm run build:render` first', 2);
     const bundle = await import(BUNDLE.href);
     engine = await openEngine(o.source);
@@ -187,16 +190,9 @@ export async function runRender(args, err = process.stderr) {
     process.exitCode = engine.report.error ? 1 : 0;
   } catch (e) {
     written = true; // said why below
-    if (e instanceof RenderUsageError) {
-      err.write(`tcpscope: ${escapeUnsafe(e.message)}\n${RENDER_USAGE}\n`);
-      process.exitCode = 2;
-    } else if (e instanceof EngineError) {
-      err.write(`tcpscope: ${e.message}\n`);
-      process.exitCode = e.exitCode;
-    } else {
-      err.write(`tcpscope: the figure could not be made: ${escapeUnsafe(e?.message ?? String(e))}\n`);
-      process.exitCode = 1;
-    }
+    if (e instanceof RenderUsageError) fail(err, e.message, 'render', 2);
+    else if (e instanceof EngineError) fail(err, e.message, 'render', e.exitCode);
+    else fail(err, `the figure could not be made: ${e?.message ?? String(e)}`, 'render', 1);
   } finally {
     process.removeListener('beforeExit', unfinished);
     engine?.session.free();

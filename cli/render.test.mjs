@@ -101,7 +101,7 @@ test('a share link renders from what it holds, with the view it carries', { skip
   assert.match(readFileSync(out, 'utf8'), /data-chart="throughput"[^>]*>.*<path class="tcps-rate tcps-s-payload tcps-area"[^>]* d="M/s);
 });
 
-test('bad arguments: a message naming what is wrong, exit status 2, no file', { skip }, () => {
+test('bad arguments: a message naming what is wrong, then the help; exit status 2 (1 for a capture that cannot be read), no file', { skip }, () => {
   const out = join(dir, 'never.svg');
   const cases = [
     [[capture], /^tcpscope: missing --out FILE\.svg or FILE\.png$/],
@@ -112,12 +112,13 @@ test('bad arguments: a message naming what is wrong, exit status 2, no file', { 
     [[capture, '--from', '2', '--to', '1', '--out', out], /^tcpscope: --to must be after --from$/],
     [[capture, '--frobnicate', '--out', out], /^tcpscope: unknown option '--frobnicate'$/],
     [[capture, '--connection', '99', '--out', out], /^tcpscope: no connection 99 in .*stalls\.pcap \(connections: 0\.\.0\)$/],
-    [[join(dir, 'missing.pcap'), '--out', out], /^tcpscope: cannot open '.*missing\.pcap': no such file$/],
+    [[join(dir, 'missing.pcap'), '--out', out], /^tcpscope: cannot open '.*missing\.pcap': no such file$/, 1],
   ];
-  for (const [args, message] of cases) {
+  for (const [args, message, code = 2] of cases) {
     const r = run(...args);
-    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr.split('\n')[0], message);
+    assert.equal(r.stderr.split('\n')[1], 'try: tcpscope help render');
     assert.ok(!existsSync(out), 'nothing written');
   }
 });

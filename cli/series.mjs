@@ -10,6 +10,7 @@
 import { write } from './output.mjs';
 import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 import { connectionOf, EngineError, openEngine } from './engine.mjs';
+import { fail } from './errors.mjs';
 
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N --series NAME (--csv | --json)
                        [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
@@ -128,8 +129,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     o = parseSeriesArgs(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    err.write(`tcpscope: ${escapeUnsafe(e.message)}\n${SERIES_USAGE}\n`);
-    process.exitCode = 2;
+    fail(err, e.message, 'series', 2);
     return;
   }
   let engine;
@@ -137,8 +137,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     engine = await openEngine(o.capture);
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
-    err.write(`tcpscope: ${escapeUnsafe(e.message)}\n`);
-    process.exitCode = e.exitCode;
+    fail(err, e.message, 'series', e.exitCode);
     return;
   }
   const { session, report } = engine;
@@ -147,8 +146,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
     try {
       conn = connectionOf(report, o.connection, o.capture);
     } catch (e) {
-      err.write(`tcpscope: ${escapeUnsafe(e.message)}\n`);
-      process.exitCode = e.exitCode;
+      fail(err, e.message, 'series', e.exitCode);
       return;
     }
     const request = {

@@ -5,6 +5,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { escapeUnsafe } from './outsideText.mjs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
+import { fail } from './errors.mjs';
 
 export const SHARE_USAGE = `usage: tcpscope share CAPTURE --connection N [--from S] [--to S] [--columns W]
                       [--charts LIST] [--pipe] [--base URL]
@@ -50,27 +51,24 @@ function viewFragment(o) {
   return parts.join('&');
 }
 
-/** Runs `tcpscope share ARGS`: prints the link; exit 0, 1 (damaged capture), 2 (usage). */
+/** Runs `tcpscope share ARGS`: prints the link; exit 0, 1 (a capture damaged or unreadable), 2 (usage). */
 export async function runShare(args, out = process.stdout, err = process.stderr) {
   let o;
   try {
     o = parseShareArgs(args);
   } catch (e) {
     if (!(e instanceof ShareUsageError)) throw e;
-    err.write(`tcpscope: ${escapeUnsafe(e.message)}\n${SHARE_USAGE}\n`);
-    process.exitCode = 2;
+    fail(err, e.message, 'share', 2);
     return;
   }
   const problem = inputProblem(o.capture);
   if (problem) {
-    err.write(`tcpscope: ${problem}\n`);
-    process.exitCode = 2;
+    fail(err, problem.message, 'share', problem.exitCode);
     return;
   }
   const loaded = await loadWasm();
   if (!loaded || typeof loaded.wasm.shareSnapshot !== 'function') {
-    err.write('tcpscope: the wasm module is not built (or predates `share`); run `npm run build:wasm` first\n');
-    process.exitCode = 2;
+    fail(err, 'the wasm module is not built (or predates `share`); run `npm run build:wasm` first', 'share', 1);
     return;
   }
   const { wasm } = loaded;
@@ -84,8 +82,7 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     const spec = { connection: o.connection, t0: o.from, t1: o.to, charts: o.charts, series: o.pipe ? ['pipe'] : [], columns: o.columns, name, view, generation: 1 };
     const made = JSON.parse(wasm.shareSnapshot(session, JSON.stringify(spec)));
     if (made.error) {
-      err.write(`tcpscope: ${escapeUnsafe(made.error)}\n`);
-      process.exitCode = 2;
+      fail(err, made.error, 'share', 2);
       return;
     }
     const link = `${o.base}#${view}&snap=${made.snapshot}`;
@@ -94,24 +91,26 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     process.exitCode = report.error ? 1 : 0;
   } catch (e) {
     // A read error (EACCES, a damaged gzip stream) or the engine's refusal: one line, no stack.
-    err.write(`tcpscope: cannot share '${escapeUnsafe(o.capture)}': ${escapeUnsafe(e?.message ?? String(e))}\n`);
-    process.exitCode = 2;
+    fail(err, `cannot share '${escapeUnsafe(o.capture)}': ${e?.message ?? String(e)}`, 'share', 1);
   } finally {
     session.free();
   }
 }
 
-/** Why `path` cannot be read as a capture (a one-line refusal), or null: checked before
- *  any work, so a folder or a missing file never reaches the decoder (issue 45, item 3). */
+/** Why `path` cannot be read as a capture (`{ message, exitCode }`: a one-line refusal, 1
+ *  for a file that cannot be opened, 2 for a directory where one capture is wanted), or
+ *  null: checked before any work, so a folder or a missing file never reaches the decoder
+ *  (issue 45, item 3; issue 42, item 3). */
 export function inputProblem(path) {
   if (path === '-') return null;
   let info;
   try {
     info = statSync(path);
   } catch (e) {
-    return `cannot open '${escapeUnsafe(path)}': ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : escapeUnsafe(e.message)}`;
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : escapeUnsafe(e.message);
+    return { message: `cannot open '${escapeUnsafe(path)}': ${why}`, exitCode: 1 };
   }
-  if (info.isDirectory()) return `cannot open '${escapeUnsafe(path)}': it is a directory (give one capture file)`;
+  if (info.isDirectory()) return { message: `cannot open '${escapeUnsafe(path)}': it is a directory (give one capture file)`, exitCode: 2 };
   return null;
 }
 

@@ -58,7 +58,7 @@ test('a damaged link is a message and exit status 1', { skip }, () => {
   assert.match(r.stderr, /snapshot is damaged/);
 });
 
-test('share usage errors exit 2', () => {
+test('share usage errors exit 2, a capture that cannot be read 1 (issue 42, item 3)', () => {
   assert.equal(run('share', capture).code, 2);
-  assert.equal(run('share', '/no/such.pcap', '--connection', '0').code, 2);
+  assert.equal(run('share', '/no/such.pcap', '--connection', '0').code, 1);
 });

@@ -45,8 +45,8 @@ const MIN_PUSH_BYTES = 1 << 20;
  * by position, so pipes work (`curl … | tcpscope analyze -`). Shared by `analyze` and
  * `series`. Read errors (EACCES, EISDIR, a damaged gzip stream) are thrown from the
  * iteration. */
-export async function* openCapture(path) {
-  const source = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK_BYTES });
+export async function* openCapture(path, chunkBytes = CHUNK_BYTES) {
+  const source = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: chunkBytes });
   try {
     const reader = source[Symbol.asyncIterator]();
     // Enough bytes to tell gzip from pcap (one read, unless a pipe hands over 1 byte).

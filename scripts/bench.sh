@@ -20,7 +20,8 @@
 # Informational only: nothing here fails on speed (times depend on the machine and on
 # what else runs on it: the load average is printed). Options (env): BENCH_SCALE,
 # BENCH_DIR (default .bench), BENCH_FORCE=1 (regenerate), BENCH_FILES (subset),
-# BENCH_BROWSER_FILES, BENCH_SKIP_TSHARK=1, BENCH_SKIP_BROWSER=1, BENCH_OUT=file.md
+# BENCH_BROWSER_FILES, BENCH_SKIP_TSHARK=1, BENCH_SKIP_BROWSER=1, BENCH_OUT=file.md,
+# BENCH_SKIP_FLEET=1 (then bench/fleet.sh, issue 43's fleet table, is not run)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DIR=${BENCH_DIR:-.bench}
@@ -36,7 +37,7 @@ python3 bench/gen-large.py || { echo "bench: generating the captures failed" >&2
 echo "bench: building the wasm package and the native example" >&2
 bash scripts/build-wasm.sh >/dev/null
 (cd wasm && cargo build --release --example analyze --quiet) || { echo "bench: native build failed" >&2; exit 1; }
-NATIVE=wasm/target/release/examples/analyze
+NATIVE=${CARGO_TARGET_DIR:-wasm/target}/release/examples/analyze
 if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
   echo "bench: building dist/ for the browser measurement" >&2
   npx vite build >/dev/null 2>&1 || { echo "bench: vite build failed; skipping the browser part" >&2; BENCH_SKIP_BROWSER=1; }
@@ -136,4 +137,11 @@ done
   echo "analysis); B/connection = the same high-water / connections. Browser: headless Chromium,"
   echo "file input → charts drawn, peak PSS summed over all its processes. Informational: nothing fails on speed."
 } | tee "$OUTMD"
+
+# Issue 43's fleet measurements (100 k connections --ndjson, a folder of 16 captures with
+# --jobs 1 and 2), tshark in the same run: bench/fleet.sh. BENCH_SKIP_FLEET=1 skips them.
+if [ "${BENCH_SKIP_FLEET:-0}" != 1 ]; then
+  echo
+  bash bench/fleet.sh
+fi
 exit 0

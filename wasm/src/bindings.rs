@@ -70,6 +70,14 @@ impl WasmSession {
         crate::report::Report::connection_json(connections, index as usize).unwrap_or_default()
     }
 
+    /// Connection at position `index` as the compact row of `tcpscope analyze --ndjson`
+    /// (compact_row.rs; docs/FLEET.md); empty past the end.
+    #[wasm_bindgen(js_name = connectionCompactJson)]
+    pub fn connection_compact_json(&self, index: u32) -> String {
+        let connections = self.inner.analysis().map(|a| a.connections.as_slice()).unwrap_or(&[]);
+        connections.get(index as usize).map(|c| crate::compact_row::CompactRow::of(c).to_json()).unwrap_or_default()
+    }
+
     /// One page of the connection table (JSON `table::TableQuery` → `TablePage`):
     /// sorted, filtered, at most `table::MAX_PAGE_ROWS` rows; call after `finish`.
     #[wasm_bindgen(js_name = connectionTable)]
