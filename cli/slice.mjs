@@ -14,6 +14,7 @@ import { loadWasm, openCapture } from './wasm.mjs';
 import { inputProblem } from './share.mjs';
 import { outProblem } from './render.mjs';
 import { escapeUnsafe } from './outsideText.mjs';
+import { failureLines } from './errors.mjs';
 
 export const SLICE_USAGE = `usage: tcpscope slice CAPTURE --connection N [--from S] [--to S] --out FILE.pcapng
 
@@ -117,11 +118,12 @@ export async function runSlice(args, err = process.stderr, stdout = process.stdo
     stdout.write(`${escapeUnsafe(o.out)}: ${stats.packetsKept.toLocaleString('en-US')} packets of connection ${o.connection} (of ${stats.packetsRead.toLocaleString('en-US')} read), ${stats.bytesWritten.toLocaleString('en-US')} bytes\n`);
     process.exitCode = 0;
   } catch (e) {
+    // One line naming what and where, then where to read the usage (issue 42 item 3).
     if (e instanceof SliceUsageError) {
-      err.write(`tcpscope: ${e.message}\n${SLICE_USAGE}\n`);
+      err.write(failureLines(e.message, 'slice'));
       process.exitCode = 2;
     } else if (e instanceof SliceError) {
-      err.write(`tcpscope: ${e.message}\n`);
+      err.write(failureLines(e.message, 'slice'));
       process.exitCode = e.exitCode;
     } else {
       err.write(`tcpscope: the slice could not be made: ${escapeUnsafe(e?.message ?? String(e))}\n`);
