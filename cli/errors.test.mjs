@@ -34,7 +34,7 @@ function failsWith(r, code, what, command) {
 }
 
 test('usage errors: one line saying what is wrong, then the command\'s help; exit 2', () => {
-  failsWith(run(), 2, /missing command \(commands: analyze, series, share, render\)/, null);
+  failsWith(run(), 2, /missing command \(commands: analyze, series, share, render, slice\)/, null);
   failsWith(run('frobnicate'), 2, /unknown command 'frobnicate'/, null);
   failsWith(run('analyze'), 2, /missing CAPTURE/, 'analyze');
   failsWith(run('analyze', stalls, '--colour'), 2, /unknown option '--colour'/, 'analyze');

@@ -163,6 +163,6 @@ test('usage errors say what is wrong (exit 2); a connection that is not there wr
   }
   const r = slice(file, '--connection', '7', '--out', out);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^tcpscope: no packet of connection 7 in '.*stalls\.pcap' \(connections: 0\.\.0\); nothing was written\n$/);
+  assert.match(r.stderr, /^tcpscope: no packet of connection 7 in '.*stalls\.pcap' \(connections: 0\.\.0\); nothing was written\ntry: tcpscope help slice\n$/);
   assert.equal(existsSync(out), false);
 });
