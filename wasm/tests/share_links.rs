@@ -118,6 +118,13 @@ fn check_connection(what: &str, a: &Analysis, report: &str, id: u32) -> (usize, 
         });
         let live = engine.query(a, &req);
         let shared = session.query(&req);
+        // At a receiver-side capture the in-flight chart draws the sender's estimate in
+        // the capture point's place, and the link holds what the chart draws (build.rs):
+        // asked for the capture point's value, it says so.
+        if series == Series::Inflight && conn.vantage == tcpscope_core::analysis::Vantage::Receiver {
+            assert!(shared.error.as_deref().is_some_and(|e| e.contains("does not hold the inflight")), "{what}: {:?}", shared.error);
+            continue;
+        }
         assert!(shared.error.is_none(), "{what} {series:?}: {:?}", shared.error);
         assert_eq!(shared.bin_seconds, live.bin_seconds, "{what} {series:?}");
         assert_eq!(shared.stall_threshold_ms, live.stall_threshold_ms, "{what} {series:?}");

@@ -64,7 +64,7 @@ export function drawInflight(
       ` against the advertised receive window${scaleUnknown ? ' (scale unknown)' : ''}` +
       (limited ? `; window-limited for ${formatDuration(limited.totalSeconds)} in all` : '') +
       (m.pipe ? '; a second line shows the SACK-adjusted pipe (RFC 6675), the bytes in flight less those the receiver SACKed, as Wireshark counts them' : '') +
-      (m.estimate ? `; captured at the receiver, so the main line is the ${estimateLabel(m.estimateBound)}, rebuilt from the data arriving and the ACKs leaving, and a faint line the bytes the receiver had not yet acknowledged` : '') + '.',
+      (m.estimate ? `; captured at the receiver, so the main line is the ${estimateLabel(m.estimateBound)}, rebuilt from the data arriving and the ACKs leaving; the bytes the receiver had not yet acknowledged are in the tooltip` : '') + '.',
   });
   const ymax = Math.max(m4Max(m.inflight), m4Max(m.rwnd), m4Max(m.estimate ?? null)) * 1.08 || 1;
   const y = d3.scaleLinear().domain([0, ymax]).range([f.innerHeight, 0]);
@@ -82,9 +82,13 @@ export function drawInflight(
   // At a receiver-side capture the capture point's value is a faint line under the
   // sender's estimate, which takes the in-flight line's place.
   const est = m.estimate ?? null;
+  // Drawn as the in-flight line is elsewhere (bars per column, or steps in step mode):
+  // from what the columns hold, so a share link, which stores in-flight as per-column
+  // marks, redraws it pixel for pixel (a step path needs each column's first and last
+  // value, which links leave out for this series).
   if (est && m.inflight) {
     f.plot.append('path').attr('class', 'tcps-inflight-capture').attr('data-points', m.inflight.column.length)
-      .attr('d', m4StepPath(m.inflight, f.x, y));
+      .attr('d', mode === 'step' ? m4StepPath(m.inflight, f.x, y) : m4BarsPath(m.inflight, f.x, y));
   }
   const fl = est ?? m.inflight;
   const main = est ? ' tcps-sender-estimate' : '';
@@ -118,24 +122,26 @@ export function drawInflight(
     const ask = (series: 'inflight' | 'rwnd' | 'pipe' | 'senderInflight') => at({ connection: m.summary.id, series, direction: m.direction, t });
     // The pipe's value is in every tooltip, line shown or not, so the number can be
     // matched with Wireshark's bytes-in-flight column (a shared link lacks it: null).
+    // A share link of a receiver-side capture holds the estimate, not the capture
+    // point's value: that line is then left out of the tooltip.
     const [p, win, pipe, sender] = await Promise.all([
-      ask('inflight'), ask('rwnd'), ask('pipe').catch(() => null), m.estimate ? ask('senderInflight').catch(() => null) : null,
+      ask('inflight').catch(() => null), ask('rwnd'), ask('pipe').catch(() => null), m.estimate ? ask('senderInflight').catch(() => null) : null,
     ]);
-    if (!p || p.value == null) return null;
     const estimated = sender?.value != null ? sender : null;
+    if ((!p || p.value == null) && !estimated) return null;
     const lines = [
       ...(estimated
         ? [`sender's in flight (estimate) at ${formatTime(estimated.t)}: ${formatCount(estimated.value!)} B (${formatBytes(estimated.value!)})` +
           (m.estimateBound != null ? ` ± ${formatBytes(m.estimateBound)}` : '')]
         : []),
-      `${estimated ? 'in flight at the capture point (not yet acknowledged by the receiver)' : 'in flight'} at ${formatTime(p.t)}: ${formatCount(p.value)} B (${formatBytes(p.value)})`,
+      ...(p?.value != null ? [`${estimated ? 'in flight at the capture point (not yet acknowledged by the receiver)' : 'in flight'} at ${formatTime(p.t)}: ${formatCount(p.value)} B (${formatBytes(p.value)})`] : []),
       win?.value != null
         // With the scale unknown the raw field is a lower bound of the window: "≥" leads.
         ? `receive window at ${formatTime(win.t)}: ${scaleUnknown ? '≥ ' : ''}${formatCount(win.value)} B (${formatBytes(win.value)})${scaleUnknown ? ', scale unknown' : ''}`
         : 'receive window: not seen',
       ...(pipe?.value != null ? [`SACK-adjusted pipe at ${formatTime(pipe.t)}: ${formatCount(pipe.value)} B (${formatBytes(pipe.value)})`] : []),
     ];
-    const shown = estimated ?? p;
+    const shown = estimated ?? p!;
     return { x: f.x(shown.t), y: y(shown.value!), lines };
   };
   bindTimeInteractions(f, { view, onRangeChange, pick, hover });
@@ -153,17 +159,27 @@ const WITH_PIPE = [...SERIES, 'pipe'] as const;
 
 export function InflightChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, mode = 'dots', pipe = false }: InflightChartProps) {
   const estimating = estimatesSender(summary, direction);
-  const series = [...(pipe ? WITH_PIPE : SERIES), ...(estimating ? ['senderInflight' as const] : [])];
+  // At a receiver-side capture the estimate takes the in-flight line's place, and the
+  // capture point's own value is in the tooltip (asked of the engine at the pointer), not
+  // drawn: a share link then holds one in-flight series, not two, and keeps the detail
+  // the page draws within its 8 KB (rx-rr-loss.pcap's link had to coarsen the estimate's
+  // marks to fit both).
+  const series = [...(pipe ? WITH_PIPE : SERIES), ...(estimating ? ['senderInflight' as const] : [])]
+    .filter((name) => !(estimating && name === 'inflight'));
   const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, series, onDrawn);
-  const estimateAnswer = estimating ? answers[series.length - 1] : null;
+  const answerOf = (name: (typeof series)[number]) => {
+    const k = series.indexOf(name);
+    return k < 0 ? undefined : answers[k];
+  };
+  const estimateAnswer = estimating ? answerOf('senderInflight') ?? null : null;
   // A share link made before the estimate existed does not hold it: the chart draws the
   // capture point's value alone, as before, without a message about the missing series.
   const estimate = estimateAnswer && !estimateAnswer.error ? pointsOf(estimateAnswer) : null;
   const model: InflightModel = {
-    inflight: pointsOf(answers[0]), rwnd: pointsOf(answers[1]), limited: intervalsOf(answers[2]), pipe: pipe ? pointsOf(answers[3]) : null,
+    inflight: pointsOf(answerOf('inflight')), rwnd: pointsOf(answerOf('rwnd')), limited: intervalsOf(answerOf('windowLimited')), pipe: pipe ? pointsOf(answerOf('pipe')) : null,
     estimate, estimateBound: estimateAnswer?.errorBound ?? null, summary, direction, source,
   };
-  const shownAnswers = estimateAnswer?.error ? answers.slice(0, -1) : answers;
+  const shownAnswers = estimateAnswer?.error ? answers.filter((a) => a !== estimateAnswer) : answers;
   const ref = useD3((svg) => drawInflight(svg, model, view, mode, onRangeChange, hover), [answers, view, mode, onRangeChange, hover]);
   const scaleUnknown = summary.directions[peerOf(direction)].windowScaleUnknown;
   return (
@@ -176,7 +192,7 @@ export function InflightChart({ source, summary, direction, view, onRangeChange,
             <li data-testid="sender-inflight-label" title="Captured at the receiver: the sender's bytes in flight rebuilt from the data arriving and the ACKs leaving, shifted by the far part of the round trip its timestamp echoes measure (docs/ANALYSIS.md). The bound holds for nine points in ten.">
               <span className="tcps-swatch tcps-s-inflight" />{estimateLabel(model.estimateBound)}
             </li>
-            <li><span className="tcps-swatch tcps-s-inflight-capture" />in flight at the capture point (not yet acknowledged by the receiver)</li>
+            <li title="The bytes the receiver had not yet acknowledged, at the capture point: in the tooltip.">in flight at the capture point: in the tooltip</li>
           </>
           : <li><span className="tcps-swatch tcps-s-inflight" />bytes in flight</li>}
         {pipe && <li><span className="tcps-swatch tcps-s-pipe" />SACK-adjusted pipe (Wireshark's bytes in flight)</li>}

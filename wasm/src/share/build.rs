@@ -148,6 +148,11 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
             wanted.push(*s);
         }
     }
+    // At a receiver-side capture the in-flight chart draws the sender's estimate in the
+    // capture point's place (web/charts/InflightChart.tsx): the link holds what it draws.
+    if wanted.contains(&Series::SenderInflight) {
+        wanted.retain(|s| *s != Series::Inflight);
+    }
     let budget = if spec.max_link_chars == 0 { DEFAULT_MAX_LINK_CHARS } else { spec.max_link_chars };
     let mut columns = match spec.columns {
         0 => DEFAULT_COLUMNS,
