@@ -402,6 +402,19 @@ impl Tracker {
             if let Some(k) = c.receiver_key {
                 group.keys[1 - me].get_or_insert(k);
             }
+            // v1 MP_CAPABLE on the first data (RFC 8684 §3.1) is itself a mapping: data
+            // sequence IDSN + 1 (the sender's key is in the option), relative subflow
+            // sequence 1, the Data-Level Length. v0 (RFC 6824) has no such form.
+            if let (1, Some(len), Some(key)) = (c.version, c.data_len, c.sender_key) {
+                let dsn = token_and_idsn(key, 1).1.wrapping_add(1);
+                let dir = &mut sf.dirs[d as usize];
+                // Later 4-octet DSNs extend from here, so they land in the same space.
+                dir.local32.get_or_insert(dsn);
+                if dir.recent.len() == RECENT_MAPPINGS {
+                    dir.recent.remove(0);
+                }
+                dir.recent.push(Mapping { dsn, dsn_32: false, ssn: 1, len: (len > 0).then_some(u32::from(len)) });
+            }
         }
         let group = sf.group.map(|g| g as usize);
         if let Some(dss) = m.dss {
