@@ -353,3 +353,16 @@ fn data_on_the_mp_capable_packet_is_mapped_from_idsn_plus_one() {
     assert_eq!((up.data_bytes, up.data_acked), (4000, Some(4000)));
     assert_eq!(c.subflows[0].data_bytes, [4000, 0]);
 }
+
+#[test]
+fn options_on_a_joined_subflow_count_for_its_connection() {
+    let s = analyze(&capable_data_capture());
+    let a = s.analysis().unwrap();
+    assert_eq!(a.mptcp.len(), 1);
+    let c = &a.mptcp[0];
+    assert_eq!(statuses(c), vec![(0, SubflowStatus::Initial), (1, SubflowStatus::Joined)]);
+    // The REMOVE_ADDR and the MP_FASTCLOSE rode on the joined subflow (connection 1),
+    // whose connection is known only once its token is resolved; they still count.
+    assert_eq!((c.remove_addr, c.fast_close), (1, true));
+    assert!(c.text.ends_with("An MP_FASTCLOSE closed the whole connection at once."), "{}", c.text);
+}

@@ -251,6 +251,12 @@ struct Subflow {
     reset_reason: Option<u8>,
     fallback: bool,
     dirs: [SubflowDir; 2],
+    /// ADD_ADDR announcements (not echoes) and REMOVE_ADDR options this subflow carried,
+    /// MP_FASTCLOSE and MP_FAIL seen on it: credited to its MPTCP connection at `finish`.
+    add_addr: u32,
+    remove_addr: u32,
+    fast_close: bool,
+    mp_fail: bool,
     /// The MPTCP connection, for initial subflows (joins are resolved by token at the end).
     group: Option<u32>,
     /// TCP direction that is the MPTCP client → server direction, once known.
@@ -263,10 +269,6 @@ struct Group {
     /// [client, server].
     keys: [Option<u64>; 2],
     initial: u32,
-    add_addr: u32,
-    remove_addr: u32,
-    fast_close: bool,
-    mp_fail: bool,
 }
 
 /// Collects MPTCP facts while the analyzer runs; made at the first MPTCP option.
@@ -309,6 +311,10 @@ impl Tracker {
                     reset_reason: None,
                     fallback: false,
                     dirs: Default::default(),
+                    add_addr: 0,
+                    remove_addr: 0,
+                    fast_close: false,
+                    mp_fail: false,
                     group: None,
                     client_dir: None,
                 });
@@ -416,7 +422,6 @@ impl Tracker {
                 dir.recent.push(Mapping { dsn, dsn_32: false, ssn: 1, len: (len > 0).then_some(u32::from(len)) });
             }
         }
-        let group = sf.group.map(|g| g as usize);
         if let Some(dss) = m.dss {
             let dir = &mut sf.dirs[d as usize];
             if let Some(map) = dss.mapping {
@@ -454,15 +459,12 @@ impl Tracker {
         if m.fail.is_some() {
             sf.fallback = true;
         }
-        if let Some(g) = group {
-            let group = &mut self.groups[g];
-            group.add_addr += u32::from(m.add_addr.is_some_and(|a| !a.echo));
-            group.remove_addr += u32::from(m.remove_addr > 0);
-            group.fast_close |= m.fastclose.is_some();
-            group.mp_fail |= m.fail.is_some();
-        } else if let Some(p) = m.prio {
-            sf.backup = p;
-        }
+        // Counted per subflow: a joined subflow's group is known only at `finish`
+        // (resolved by token), and these options travel on any subflow (§3.4–3.7).
+        sf.add_addr += u32::from(m.add_addr.is_some_and(|a| !a.echo));
+        sf.remove_addr += u32::from(m.remove_addr > 0);
+        sf.fast_close |= m.fastclose.is_some();
+        sf.mp_fail |= m.fail.is_some();
         if let Some(p) = m.prio {
             sf.backup = p;
         }
@@ -762,10 +764,10 @@ fn connection(
         end,
         directions,
         data_direction,
-        add_addr: group.map_or(0, |g| g.add_addr),
-        remove_addr: group.map_or(0, |g| g.remove_addr),
-        fast_close: group.is_some_and(|g| g.fast_close),
-        mp_fail: group.is_some_and(|g| g.mp_fail),
+        add_addr: members.iter().map(|&(p, _)| subflows[p].add_addr).sum(),
+        remove_addr: members.iter().map(|&(p, _)| subflows[p].remove_addr).sum(),
+        fast_close: members.iter().any(|&(p, _)| subflows[p].fast_close),
+        mp_fail: members.iter().any(|&(p, _)| subflows[p].mp_fail),
         text: String::new(),
         arrivals: Default::default(),
     };
