@@ -366,3 +366,53 @@ fn options_on_a_joined_subflow_count_for_its_connection() {
     assert_eq!((c.remove_addr, c.fast_close), (1, true));
     assert!(c.text.ends_with("An MP_FASTCLOSE closed the whole connection at once."), "{}", c.text);
 }
+
+/// Three joins that do not complete, told apart by who reset and what came before.
+fn join_endings_capture() -> Vec<u8> {
+    let (server_token, server_idsn) = token_and_idsn(SERVER_KEY, 1);
+    let (_, client_idsn) = token_and_idsn(CLIENT_KEY, 1);
+    let server = "10.0.0.2:80";
+    let mut s = Script { segs: Vec::new() };
+    s.subflow(0, "10.0.0.1:40000", server, [capable(&[]), capable(&[SERVER_KEY]), capable(&[CLIENT_KEY, SERVER_KEY])], client_idsn.wrapping_add(1), 1, server_idsn, false);
+    let (syn, syn_ack, third) = (join_syn(server_token), mp(&[&[0x10, 1][..], &[0; 12]].concat()), mp(&[&[0x10, 0][..], &[0; 20]].concat()));
+    // Connection 1: SYN, SYN/ACK, third ACK; the responder re-sends its SYN/ACK (the
+    // third ACK never reached it), then resets: the handshake never completed.
+    let b = "10.0.1.1:40001";
+    s.add(100_000, b, server, 9, 0, SYN, 0, syn.clone());
+    s.add(110_000, server, b, 70, 10, SYN | ACK, 0, syn_ack.clone());
+    s.add(110_000, b, server, 10, 71, ACK, 0, third.clone());
+    s.add(1_110_000, server, b, 70, 10, SYN | ACK, 0, syn_ack.clone());
+    s.add(2_000_000, server, b, 71, 10, RST | ACK, 0, vec![]);
+    // Connection 2: SYN, SYN/ACK, and the initiator resets: it gave up.
+    let c = "10.0.2.1:40002";
+    s.add(200_000, c, server, 9, 0, SYN, 0, syn.clone());
+    s.add(210_000, server, c, 70, 10, SYN | ACK, 0, syn_ack.clone());
+    s.add(220_000, c, server, 10, 0, RST, 0, vec![]);
+    // Connection 3: SYN, SYN/ACK, third ACK, and the responder resets at once
+    // (MP_TCPRST reason 3): refused.
+    let e = "10.0.3.1:40003";
+    s.add(300_000, e, server, 9, 0, SYN, 0, syn);
+    s.add(310_000, server, e, 70, 10, SYN | ACK, 0, syn_ack);
+    s.add(310_000, e, server, 10, 71, ACK, 0, third);
+    s.add(320_000, server, e, 71, 10, RST | ACK, 0, mp(&[0x80, 3]));
+    let mut segs = s.segs;
+    segs.sort_by_key(|x| x.ts_ns);
+    let frames: Vec<_> = segs.iter().map(Segment::frame).collect();
+    write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro)
+}
+
+#[test]
+fn a_join_is_refused_only_by_its_responder() {
+    let s = analyze(&join_endings_capture());
+    let a = s.analysis().unwrap();
+    let c = &a.mptcp[0];
+    // 1: a re-sent SYN/ACK acknowledges nothing (RFC 8684 §3.2), so the later reset
+    // leaves it incomplete; 2: the initiator's reset is its own giving up; 3: the
+    // responder's reset after the third ACK is the refusal.
+    assert_eq!(
+        statuses(c),
+        vec![(0, SubflowStatus::Initial), (1, SubflowStatus::JoinIncomplete), (2, SubflowStatus::JoinAbandoned), (3, SubflowStatus::JoinRefused)]
+    );
+    assert_eq!(c.subflows[3].reset_reason, Some(3));
+    assert!(c.text.contains("Subflow 2 did not join: its initiator reset it before the join completed."), "{}", c.text);
+}

@@ -85,12 +85,17 @@ pub enum SubflowStatus {
     /// An MP_JOIN SYN that got no answer in the capture.
     JoinUnanswered,
     /// An MP_JOIN answered by a SYN/ACK without MP_JOIN (which the initiator must
-    /// reset, RFC 8684 §3.2), or reset before the responder acknowledged the third ACK
-    /// (Linux refuses a join beyond its subflow limit so, MP_TCPRST reason 3).
+    /// reset, RFC 8684 §3.2), or reset by the responder (the end that got the MP_JOIN
+    /// SYN) before it acknowledged the third ACK (Linux refuses a join beyond its
+    /// subflow limit so, MP_TCPRST reason 3).
     JoinRefused,
     /// MP_JOIN SYN and SYN/ACK, but the third ACK, or the responder's acknowledgment
-    /// of it, is not in the capture.
+    /// of it, is not in the capture; also when the responder re-sent its SYN/ACK after
+    /// the third ACK (it never got it) and a reset came later.
     JoinIncomplete,
+    /// The initiator reset the subflow before the join completed: it gave up (an
+    /// unanswered or unacknowledged handshake), nothing the responder refused.
+    JoinAbandoned,
     /// Fell back to plain TCP (§3.7): an MP_CAPABLE SYN answered without it, an
     /// infinite mapping, or MP_FAIL.
     Fallback,
@@ -98,7 +103,7 @@ pub enum SubflowStatus {
 
 impl SubflowStatus {
     fn failed_join(self) -> bool {
-        matches!(self, SubflowStatus::JoinUnanswered | SubflowStatus::JoinRefused | SubflowStatus::JoinIncomplete)
+        matches!(self, SubflowStatus::JoinUnanswered | SubflowStatus::JoinRefused | SubflowStatus::JoinIncomplete | SubflowStatus::JoinAbandoned)
     }
 }
 
@@ -243,10 +248,14 @@ struct Subflow {
     backup: bool,
     answered: Option<bool>,
     third_ack: bool,
-    /// The responder sent a segment other than a reset after the third ACK: it took
-    /// the HMAC (RFC 8684 §3.2: the join completes when the third ACK is acknowledged).
+    /// The responder sent a segment other than a reset or a SYN/ACK after the third
+    /// ACK: it took the HMAC (RFC 8684 §3.2: the join completes when the third ACK is
+    /// acknowledged; a re-sent SYN/ACK says the third ACK never arrived).
     confirmed: bool,
-    reset: bool,
+    /// The responder re-sent its SYN/ACK after the third ACK.
+    synack_after_third: bool,
+    /// TCP direction of the first reset before the join was confirmed.
+    reset_before_join: Option<u8>,
     /// The MP_TCPRST reason of a reset (§3.6).
     reset_reason: Option<u8>,
     fallback: bool,
@@ -307,7 +316,8 @@ impl Tracker {
                     answered: None,
                     third_ack: false,
                     confirmed: false,
-                    reset: false,
+                    synack_after_third: false,
+                    reset_before_join: None,
                     reset_reason: None,
                     fallback: false,
                     dirs: Default::default(),
@@ -334,10 +344,16 @@ impl Tracker {
         if rst {
             // A reset before the join was confirmed refused it; one after ends a
             // working subflow.
-            sf.reset |= !sf.confirmed;
+            if !sf.confirmed {
+                sf.reset_before_join.get_or_insert(d);
+            }
             sf.reset_reason = sf.reset_reason.or(m.and_then(|m| m.tcprst));
         } else if sf.third_ack && sf.syn_dir == Some(d ^ 1) {
-            sf.confirmed = true;
+            if syn {
+                sf.synack_after_third = true;
+            } else {
+                sf.confirmed = true;
+            }
         }
         if syn && !ack {
             sf.syn_dir = Some(d);
@@ -777,9 +793,15 @@ fn connection(
 
 fn status(sf: &Subflow, initial: bool) -> SubflowStatus {
     if sf.join_token.is_some() {
+        // Who reset before completion: the initiator gave up; the responder refused,
+        // unless it had re-sent its SYN/ACK after the third ACK (it never saw that ACK,
+        // so its later reset refuses nothing: the handshake stayed incomplete).
+        let reset_by_initiator = sf.reset_before_join.is_some() && sf.reset_before_join == sf.syn_dir;
         return match (sf.answered, sf.third_ack, sf.confirmed) {
             (Some(false), _, _) => SubflowStatus::JoinRefused,
-            (_, _, false) if sf.reset => SubflowStatus::JoinRefused,
+            (_, _, false) if reset_by_initiator => SubflowStatus::JoinAbandoned,
+            (Some(true), _, false) if sf.reset_before_join.is_some() && sf.synack_after_third => SubflowStatus::JoinIncomplete,
+            (_, _, false) if sf.reset_before_join.is_some() => SubflowStatus::JoinRefused,
             (None, _, _) => SubflowStatus::JoinUnanswered,
             (Some(true), true, true) => SubflowStatus::Joined,
             (Some(true), _, _) => SubflowStatus::JoinIncomplete,
@@ -859,6 +881,7 @@ fn text(c: &MptcpConnection) -> String {
             SubflowStatus::JoinUnanswered => "its MP_JOIN SYN got no answer in the capture".to_string(),
             SubflowStatus::JoinRefused if s.reset_reason.is_some() => format!("it was reset before the join completed{reason}"),
             SubflowStatus::JoinRefused => "the join was refused (a reset before it completed, or an answer without MP_JOIN)".to_string(),
+            SubflowStatus::JoinAbandoned => format!("its initiator reset it before the join completed{reason}"),
             SubflowStatus::JoinIncomplete => "its MP_JOIN handshake did not complete in the capture (no third ACK, or none acknowledged)".to_string(),
             SubflowStatus::Fallback => "it fell back to plain TCP (an answer without MP_CAPABLE, an infinite mapping or MP_FAIL)".to_string(),
             _ => continue,
