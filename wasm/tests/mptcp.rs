@@ -416,3 +416,24 @@ fn a_join_is_refused_only_by_its_responder() {
     assert_eq!(c.subflows[3].reset_reason, Some(3));
     assert!(c.text.contains("Subflow 2 did not join: its initiator reset it before the join completed."), "{}", c.text);
 }
+
+#[test]
+fn an_mptcp_offer_answered_without_mp_capable_is_said_to_be_plain_tcp() {
+    // MP_CAPABLE SYN, SYN/ACK without it (RFC 8684 §3.1: the connection is plain TCP),
+    // then 1000 bytes: no data level, no "MPTCP connection … on 0 of them".
+    let (c, sv) = (100_000u32, 500_000u32);
+    let mut s = Script { segs: Vec::new() };
+    s.add(0, "10.0.0.1:40000", "10.0.0.2:80", c, 0, SYN, 0, capable(&[]));
+    s.add(10_000, "10.0.0.2:80", "10.0.0.1:40000", sv, c + 1, SYN | ACK, 0, vec![]);
+    s.add(10_000, "10.0.0.1:40000", "10.0.0.2:80", c + 1, sv + 1, ACK | PSH, 1000, vec![]);
+    s.add(20_000, "10.0.0.2:80", "10.0.0.1:40000", sv + 1, c + 1001, ACK, 0, vec![]);
+    let frames: Vec<_> = s.segs.iter().map(Segment::frame).collect();
+    let session = analyze(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro));
+    let a = session.analysis().unwrap();
+    let m = &a.mptcp[0];
+    assert_eq!(statuses(m), vec![(0, SubflowStatus::Fallback)]);
+    assert_eq!(
+        m.text,
+        "Connection 0 (10.0.0.1:40000 to 10.0.0.2:80) offered MPTCP (MP_CAPABLE on its SYN) and it was not accepted (the SYN/ACK carried none): plain TCP was used."
+    );
+}

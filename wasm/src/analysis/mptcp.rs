@@ -787,8 +787,20 @@ fn connection(
         text: String::new(),
         arrivals: Default::default(),
     };
-    c.text = text(&c);
+    // The initial subflow's MP_CAPABLE SYN answered without it (§3.1): MPTCP was
+    // offered and not accepted, and nothing of the connection is multipath.
+    let refused_offer = members.len() == 1 && members.iter().all(|&(p, _)| subflows[p].capable_syn && subflows[p].answered == Some(false));
+    c.text = if refused_offer { offer_not_accepted_text(&c) } else { text(&c) };
     c
+}
+
+/// The text of a connection whose MP_CAPABLE SYN was answered without MP_CAPABLE: both
+/// ends use plain TCP from the SYN/ACK on (RFC 8684 §3.1, §3.7), so there is no data
+/// level to describe; the connection's own TCP analysis says the rest.
+fn offer_not_accepted_text(c: &MptcpConnection) -> String {
+    let id = c.subflows.first().map_or(0, |s| s.connection);
+    let d = &c.directions[0];
+    format!("Connection {id} ({} to {}) offered MPTCP (MP_CAPABLE on its SYN) and it was not accepted (the SYN/ACK carried none): plain TCP was used.", d.from, d.to)
 }
 
 fn status(sf: &Subflow, initial: bool) -> SubflowStatus {
