@@ -300,3 +300,140 @@ fn the_connection_level_rate_counts_each_data_byte_once() {
     assert_eq!(plain["kind"], "none", "{plain}");
     assert!(plain["notes"].to_string().contains("not a subflow of an MPTCP connection"), "{plain}");
 }
+
+// --- Data on the MP_CAPABLE packet (RFC 8684 §3.1), options on a joined subflow.
+
+/// v1 MP_CAPABLE on the first data packet: both keys and the Data-Level Length.
+fn capable_with_data(len: u16) -> Vec<u8> {
+    let mut b = vec![0x01, 0x01];
+    b.extend(CLIENT_KEY.to_be_bytes());
+    b.extend(SERVER_KEY.to_be_bytes());
+    b.extend(len.to_be_bytes());
+    mp(&b)
+}
+
+/// The client's first data packet carries MP_CAPABLE with Data-Level Length 3000 and
+/// 1500 bytes; the next 1500 bytes ride on a segment without any option (the mapping
+/// covers it), then a DSS maps 1000 more at IDSN + 1 + 3000. A joined subflow (no data)
+/// carries a REMOVE_ADDR and then the MP_FASTCLOSE. Returns the capture.
+fn capable_data_capture() -> Vec<u8> {
+    let (server_token, server_idsn) = token_and_idsn(SERVER_KEY, 1);
+    let (_, client_idsn) = token_and_idsn(CLIENT_KEY, 1);
+    let (client, server) = ("10.0.0.1:40000", "10.0.0.2:80");
+    let (c, sv) = (100_000u32, 500_000u32);
+    let first = client_idsn.wrapping_add(1);
+    let mut s = Script { segs: Vec::new() };
+    s.add(0, client, server, c, 0, SYN, 0, capable(&[]));
+    s.add(10_000, server, client, sv, c + 1, SYN | ACK, 0, capable(&[SERVER_KEY]));
+    s.add(10_000, client, server, c + 1, sv + 1, ACK | PSH, 1500, capable_with_data(3000));
+    s.add(10_100, client, server, c + 1501, sv + 1, ACK | PSH, 1500, vec![]);
+    s.add(10_200, client, server, c + 3001, sv + 1, ACK | PSH, 1000, dss(server_idsn + 1, Some((first + 3000, 3001, 1000)), false));
+    s.add(20_000, server, client, sv + 1, c + 4001, ACK, 0, dss(first + 4000, None, false));
+    let join = [join_syn(server_token), mp(&[&[0x10, 1][..], &[0; 12]].concat()), mp(&[&[0x10, 0][..], &[0; 20]].concat())];
+    s.subflow(30_000, "10.0.1.1:40001", server, join, first + 4000, 0, server_idsn, false);
+    // On the joined subflow, after its opening: REMOVE_ADDR of address id 3, then
+    // MP_FASTCLOSE with the server's key (§3.4.2, §3.5).
+    s.add(200_000, "10.0.1.1:40001", server, 100_001, 500_001, ACK, 0, mp(&[0x40, 3]));
+    s.add(210_000, "10.0.1.1:40001", server, 100_001, 500_001, ACK, 0, mp(&[&[0x70, 0][..], &SERVER_KEY.to_be_bytes()[..]].concat()));
+    let mut segs = s.segs;
+    segs.sort_by_key(|x| x.ts_ns);
+    let frames: Vec<_> = segs.iter().map(Segment::frame).collect();
+    write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro)
+}
+
+#[test]
+fn data_on_the_mp_capable_packet_is_mapped_from_idsn_plus_one() {
+    let s = analyze(&capable_data_capture());
+    let a = s.analysis().unwrap();
+    let c = &a.mptcp[0];
+    let up = &c.directions[0];
+    // 3000 bytes through the MP_CAPABLE mapping (IDSN + 1, subflow sequence 1, two
+    // segments) and 1000 through the DSS: 4000, all acknowledged (DATA_ACK = IDSN +
+    // 1 + 4000). Without the MP_CAPABLE mapping only the 1000 would count.
+    assert_eq!((up.data_bytes, up.data_acked), (4000, Some(4000)));
+    assert_eq!(c.subflows[0].data_bytes, [4000, 0]);
+}
+
+#[test]
+fn options_on_a_joined_subflow_count_for_its_connection() {
+    let s = analyze(&capable_data_capture());
+    let a = s.analysis().unwrap();
+    assert_eq!(a.mptcp.len(), 1);
+    let c = &a.mptcp[0];
+    assert_eq!(statuses(c), vec![(0, SubflowStatus::Initial), (1, SubflowStatus::Joined)]);
+    // The REMOVE_ADDR and the MP_FASTCLOSE rode on the joined subflow (connection 1),
+    // whose connection is known only once its token is resolved; they still count.
+    assert_eq!((c.remove_addr, c.fast_close), (1, true));
+    assert!(c.text.ends_with("An MP_FASTCLOSE closed the whole connection at once."), "{}", c.text);
+}
+
+/// Three joins that do not complete, told apart by who reset and what came before.
+fn join_endings_capture() -> Vec<u8> {
+    let (server_token, server_idsn) = token_and_idsn(SERVER_KEY, 1);
+    let (_, client_idsn) = token_and_idsn(CLIENT_KEY, 1);
+    let server = "10.0.0.2:80";
+    let mut s = Script { segs: Vec::new() };
+    s.subflow(0, "10.0.0.1:40000", server, [capable(&[]), capable(&[SERVER_KEY]), capable(&[CLIENT_KEY, SERVER_KEY])], client_idsn.wrapping_add(1), 1, server_idsn, false);
+    let (syn, syn_ack, third) = (join_syn(server_token), mp(&[&[0x10, 1][..], &[0; 12]].concat()), mp(&[&[0x10, 0][..], &[0; 20]].concat()));
+    // Connection 1: SYN, SYN/ACK, third ACK; the responder re-sends its SYN/ACK (the
+    // third ACK never reached it), then resets: the handshake never completed.
+    let b = "10.0.1.1:40001";
+    s.add(100_000, b, server, 9, 0, SYN, 0, syn.clone());
+    s.add(110_000, server, b, 70, 10, SYN | ACK, 0, syn_ack.clone());
+    s.add(110_000, b, server, 10, 71, ACK, 0, third.clone());
+    s.add(1_110_000, server, b, 70, 10, SYN | ACK, 0, syn_ack.clone());
+    s.add(2_000_000, server, b, 71, 10, RST | ACK, 0, vec![]);
+    // Connection 2: SYN, SYN/ACK, and the initiator resets: it gave up.
+    let c = "10.0.2.1:40002";
+    s.add(200_000, c, server, 9, 0, SYN, 0, syn.clone());
+    s.add(210_000, server, c, 70, 10, SYN | ACK, 0, syn_ack.clone());
+    s.add(220_000, c, server, 10, 0, RST, 0, vec![]);
+    // Connection 3: SYN, SYN/ACK, third ACK, and the responder resets at once
+    // (MP_TCPRST reason 3): refused.
+    let e = "10.0.3.1:40003";
+    s.add(300_000, e, server, 9, 0, SYN, 0, syn);
+    s.add(310_000, server, e, 70, 10, SYN | ACK, 0, syn_ack);
+    s.add(310_000, e, server, 10, 71, ACK, 0, third);
+    s.add(320_000, server, e, 71, 10, RST | ACK, 0, mp(&[0x80, 3]));
+    let mut segs = s.segs;
+    segs.sort_by_key(|x| x.ts_ns);
+    let frames: Vec<_> = segs.iter().map(Segment::frame).collect();
+    write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro)
+}
+
+#[test]
+fn a_join_is_refused_only_by_its_responder() {
+    let s = analyze(&join_endings_capture());
+    let a = s.analysis().unwrap();
+    let c = &a.mptcp[0];
+    // 1: a re-sent SYN/ACK acknowledges nothing (RFC 8684 §3.2), so the later reset
+    // leaves it incomplete; 2: the initiator's reset is its own giving up; 3: the
+    // responder's reset after the third ACK is the refusal.
+    assert_eq!(
+        statuses(c),
+        vec![(0, SubflowStatus::Initial), (1, SubflowStatus::JoinIncomplete), (2, SubflowStatus::JoinAbandoned), (3, SubflowStatus::JoinRefused)]
+    );
+    assert_eq!(c.subflows[3].reset_reason, Some(3));
+    assert!(c.text.contains("Subflow 2 did not join: its initiator reset it before the join completed."), "{}", c.text);
+}
+
+#[test]
+fn an_mptcp_offer_answered_without_mp_capable_is_said_to_be_plain_tcp() {
+    // MP_CAPABLE SYN, SYN/ACK without it (RFC 8684 §3.1: the connection is plain TCP),
+    // then 1000 bytes: no data level, no "MPTCP connection … on 0 of them".
+    let (c, sv) = (100_000u32, 500_000u32);
+    let mut s = Script { segs: Vec::new() };
+    s.add(0, "10.0.0.1:40000", "10.0.0.2:80", c, 0, SYN, 0, capable(&[]));
+    s.add(10_000, "10.0.0.2:80", "10.0.0.1:40000", sv, c + 1, SYN | ACK, 0, vec![]);
+    s.add(10_000, "10.0.0.1:40000", "10.0.0.2:80", c + 1, sv + 1, ACK | PSH, 1000, vec![]);
+    s.add(20_000, "10.0.0.2:80", "10.0.0.1:40000", sv + 1, c + 1001, ACK, 0, vec![]);
+    let frames: Vec<_> = s.segs.iter().map(Segment::frame).collect();
+    let session = analyze(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro));
+    let a = session.analysis().unwrap();
+    let m = &a.mptcp[0];
+    assert_eq!(statuses(m), vec![(0, SubflowStatus::Fallback)]);
+    assert_eq!(
+        m.text,
+        "Connection 0 (10.0.0.1:40000 to 10.0.0.2:80) offered MPTCP (MP_CAPABLE on its SYN) and it was not accepted (the SYN/ACK carried none): plain TCP was used."
+    );
+}

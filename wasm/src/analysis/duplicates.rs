@@ -13,7 +13,7 @@
 //!
 //! Rule: a segment is a copy of an earlier one when everything the sender put in it
 //! is identical — addresses, ports, sequence and acknowledgment numbers, flags, raw
-//! window, payload length, TCP timestamps, SACK blocks and the IPv4 Identification
+//! window, payload length, TCP timestamps, SACK blocks, MPTCP options and the IPv4 Identification
 //! (and, on 802.11, the MAC sequence number) — and it comes within a window that
 //! depends on what tells copies from resends. TTL, checksums and link headers are
 //! deliberately not compared.
@@ -231,6 +231,16 @@ fn fingerprint(s: &TcpSegment) -> (u64, u64) {
     for &(left, right) in &s.options.sack_blocks[..s.options.sack_count.min(4) as usize] {
         h = mix(h, (left as u64) << 32 | right as u64);
     }
+    // MPTCP options are the sender's too: Linux sends ADD_ADDR, REMOVE_ADDR and MP_PRIO
+    // on pure ACKs otherwise identical to the one before (RFC 8684 §3.4, §3.3.8), and
+    // a DSS's data ACK or mapping can be all that tells two ACKs apart. A copy carries
+    // the very same option, so its content goes in.
+    if let Some(m) = s.mptcp.as_deref() {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = crate::fxhash::FxHasher::default();
+        m.hash(&mut hasher);
+        h = mix(h, hasher.finish());
+    }
     // Fold the well-mixed high bits down: the slot index is taken from bits 20 and up.
     (direction, (h ^ h >> 29) | 1)
 }
@@ -332,6 +342,30 @@ mod tests {
         let mut s = Seg::a_to_b(t_ms / 1000.0).seq(1001).ack(1).len(1448).build();
         s.frame_id.ip_id = Some(ip_id);
         s
+    }
+
+    #[test]
+    fn acks_that_differ_only_in_their_mptcp_option_are_not_copies() {
+        // A pure ACK, then the same ACK carrying ADD_ADDR, then one carrying
+        // REMOVE_ADDR, 50 µs apart (within COPY_WINDOW_NO_ID_NS), no IP ID (IPv6): three
+        // segments the sender built, as Linux sends them.
+        let ack = |t_ms: f64, m: Option<crate::decode::mptcp::Mptcp>| {
+            let mut s = Seg::a_to_b(t_ms / 1000.0).seq(1001).ack(1).build();
+            s.mptcp = m.map(Box::new);
+            s
+        };
+        let add = crate::decode::mptcp::Mptcp {
+            add_addr: Some(crate::decode::mptcp::AddAddr { address_id: 1, addr: "10.0.0.9".parse().unwrap(), port: None, echo: false }),
+            ..Default::default()
+        };
+        let remove = crate::decode::mptcp::Mptcp { remove_addr: 1, ..Default::default() };
+        let mut f = DuplicateFilter::default();
+        assert!(!f.is_copy(&ack(0.0, None)));
+        assert!(!f.is_copy(&ack(0.05, Some(add.clone()))));
+        // The ADD_ADDR ACK seen again 10 µs later, option and all: a capture copy.
+        assert!(f.is_copy(&ack(0.06, Some(add))));
+        assert!(!f.is_copy(&ack(0.1, Some(remove))));
+        assert_eq!(f.duplicates, 1);
     }
 
     #[test]

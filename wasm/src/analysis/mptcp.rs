@@ -85,12 +85,17 @@ pub enum SubflowStatus {
     /// An MP_JOIN SYN that got no answer in the capture.
     JoinUnanswered,
     /// An MP_JOIN answered by a SYN/ACK without MP_JOIN (which the initiator must
-    /// reset, RFC 8684 §3.2), or reset before the responder acknowledged the third ACK
-    /// (Linux refuses a join beyond its subflow limit so, MP_TCPRST reason 3).
+    /// reset, RFC 8684 §3.2), or reset by the responder (the end that got the MP_JOIN
+    /// SYN) before it acknowledged the third ACK (Linux refuses a join beyond its
+    /// subflow limit so, MP_TCPRST reason 3).
     JoinRefused,
     /// MP_JOIN SYN and SYN/ACK, but the third ACK, or the responder's acknowledgment
-    /// of it, is not in the capture.
+    /// of it, is not in the capture; also when the responder re-sent its SYN/ACK after
+    /// the third ACK (it never got it) and a reset came later.
     JoinIncomplete,
+    /// The initiator reset the subflow before the join completed: it gave up (an
+    /// unanswered or unacknowledged handshake), nothing the responder refused.
+    JoinAbandoned,
     /// Fell back to plain TCP (§3.7): an MP_CAPABLE SYN answered without it, an
     /// infinite mapping, or MP_FAIL.
     Fallback,
@@ -98,7 +103,7 @@ pub enum SubflowStatus {
 
 impl SubflowStatus {
     fn failed_join(self) -> bool {
-        matches!(self, SubflowStatus::JoinUnanswered | SubflowStatus::JoinRefused | SubflowStatus::JoinIncomplete)
+        matches!(self, SubflowStatus::JoinUnanswered | SubflowStatus::JoinRefused | SubflowStatus::JoinIncomplete | SubflowStatus::JoinAbandoned)
     }
 }
 
@@ -243,14 +248,24 @@ struct Subflow {
     backup: bool,
     answered: Option<bool>,
     third_ack: bool,
-    /// The responder sent a segment other than a reset after the third ACK: it took
-    /// the HMAC (RFC 8684 §3.2: the join completes when the third ACK is acknowledged).
+    /// The responder sent a segment other than a reset or a SYN/ACK after the third
+    /// ACK: it took the HMAC (RFC 8684 §3.2: the join completes when the third ACK is
+    /// acknowledged; a re-sent SYN/ACK says the third ACK never arrived).
     confirmed: bool,
-    reset: bool,
+    /// The responder re-sent its SYN/ACK after the third ACK.
+    synack_after_third: bool,
+    /// TCP direction of the first reset before the join was confirmed.
+    reset_before_join: Option<u8>,
     /// The MP_TCPRST reason of a reset (§3.6).
     reset_reason: Option<u8>,
     fallback: bool,
     dirs: [SubflowDir; 2],
+    /// ADD_ADDR announcements (not echoes) and REMOVE_ADDR options this subflow carried,
+    /// MP_FASTCLOSE and MP_FAIL seen on it: credited to its MPTCP connection at `finish`.
+    add_addr: u32,
+    remove_addr: u32,
+    fast_close: bool,
+    mp_fail: bool,
     /// The MPTCP connection, for initial subflows (joins are resolved by token at the end).
     group: Option<u32>,
     /// TCP direction that is the MPTCP client → server direction, once known.
@@ -263,10 +278,6 @@ struct Group {
     /// [client, server].
     keys: [Option<u64>; 2],
     initial: u32,
-    add_addr: u32,
-    remove_addr: u32,
-    fast_close: bool,
-    mp_fail: bool,
 }
 
 /// Collects MPTCP facts while the analyzer runs; made at the first MPTCP option.
@@ -305,10 +316,15 @@ impl Tracker {
                     answered: None,
                     third_ack: false,
                     confirmed: false,
-                    reset: false,
+                    synack_after_third: false,
+                    reset_before_join: None,
                     reset_reason: None,
                     fallback: false,
                     dirs: Default::default(),
+                    add_addr: 0,
+                    remove_addr: 0,
+                    fast_close: false,
+                    mp_fail: false,
                     group: None,
                     client_dir: None,
                 });
@@ -328,10 +344,16 @@ impl Tracker {
         if rst {
             // A reset before the join was confirmed refused it; one after ends a
             // working subflow.
-            sf.reset |= !sf.confirmed;
+            if !sf.confirmed {
+                sf.reset_before_join.get_or_insert(d);
+            }
             sf.reset_reason = sf.reset_reason.or(m.and_then(|m| m.tcprst));
         } else if sf.third_ack && sf.syn_dir == Some(d ^ 1) {
-            sf.confirmed = true;
+            if syn {
+                sf.synack_after_third = true;
+            } else {
+                sf.confirmed = true;
+            }
         }
         if syn && !ack {
             sf.syn_dir = Some(d);
@@ -402,8 +424,20 @@ impl Tracker {
             if let Some(k) = c.receiver_key {
                 group.keys[1 - me].get_or_insert(k);
             }
+            // v1 MP_CAPABLE on the first data (RFC 8684 §3.1) is itself a mapping: data
+            // sequence IDSN + 1 (the sender's key is in the option), relative subflow
+            // sequence 1, the Data-Level Length. v0 (RFC 6824) has no such form.
+            if let (1, Some(len), Some(key)) = (c.version, c.data_len, c.sender_key) {
+                let dsn = token_and_idsn(key, 1).1.wrapping_add(1);
+                let dir = &mut sf.dirs[d as usize];
+                // Later 4-octet DSNs extend from here, so they land in the same space.
+                dir.local32.get_or_insert(dsn);
+                if dir.recent.len() == RECENT_MAPPINGS {
+                    dir.recent.remove(0);
+                }
+                dir.recent.push(Mapping { dsn, dsn_32: false, ssn: 1, len: (len > 0).then_some(u32::from(len)) });
+            }
         }
-        let group = sf.group.map(|g| g as usize);
         if let Some(dss) = m.dss {
             let dir = &mut sf.dirs[d as usize];
             if let Some(map) = dss.mapping {
@@ -441,15 +475,12 @@ impl Tracker {
         if m.fail.is_some() {
             sf.fallback = true;
         }
-        if let Some(g) = group {
-            let group = &mut self.groups[g];
-            group.add_addr += u32::from(m.add_addr.is_some_and(|a| !a.echo));
-            group.remove_addr += u32::from(m.remove_addr > 0);
-            group.fast_close |= m.fastclose.is_some();
-            group.mp_fail |= m.fail.is_some();
-        } else if let Some(p) = m.prio {
-            sf.backup = p;
-        }
+        // Counted per subflow: a joined subflow's group is known only at `finish`
+        // (resolved by token), and these options travel on any subflow (§3.4–3.7).
+        sf.add_addr += u32::from(m.add_addr.is_some_and(|a| !a.echo));
+        sf.remove_addr += u32::from(m.remove_addr > 0);
+        sf.fast_close |= m.fastclose.is_some();
+        sf.mp_fail |= m.fail.is_some();
         if let Some(p) = m.prio {
             sf.backup = p;
         }
@@ -749,22 +780,40 @@ fn connection(
         end,
         directions,
         data_direction,
-        add_addr: group.map_or(0, |g| g.add_addr),
-        remove_addr: group.map_or(0, |g| g.remove_addr),
-        fast_close: group.is_some_and(|g| g.fast_close),
-        mp_fail: group.is_some_and(|g| g.mp_fail),
+        add_addr: members.iter().map(|&(p, _)| subflows[p].add_addr).sum(),
+        remove_addr: members.iter().map(|&(p, _)| subflows[p].remove_addr).sum(),
+        fast_close: members.iter().any(|&(p, _)| subflows[p].fast_close),
+        mp_fail: members.iter().any(|&(p, _)| subflows[p].mp_fail),
         text: String::new(),
         arrivals: Default::default(),
     };
-    c.text = text(&c);
+    // The initial subflow's MP_CAPABLE SYN answered without it (§3.1): MPTCP was
+    // offered and not accepted, and nothing of the connection is multipath.
+    let refused_offer = members.len() == 1 && members.iter().all(|&(p, _)| subflows[p].capable_syn && subflows[p].answered == Some(false));
+    c.text = if refused_offer { offer_not_accepted_text(&c) } else { text(&c) };
     c
+}
+
+/// The text of a connection whose MP_CAPABLE SYN was answered without MP_CAPABLE: both
+/// ends use plain TCP from the SYN/ACK on (RFC 8684 §3.1, §3.7), so there is no data
+/// level to describe; the connection's own TCP analysis says the rest.
+fn offer_not_accepted_text(c: &MptcpConnection) -> String {
+    let id = c.subflows.first().map_or(0, |s| s.connection);
+    let d = &c.directions[0];
+    format!("Connection {id} ({} to {}) offered MPTCP (MP_CAPABLE on its SYN) and it was not accepted (the SYN/ACK carried none): plain TCP was used.", d.from, d.to)
 }
 
 fn status(sf: &Subflow, initial: bool) -> SubflowStatus {
     if sf.join_token.is_some() {
+        // Who reset before completion: the initiator gave up; the responder refused,
+        // unless it had re-sent its SYN/ACK after the third ACK (it never saw that ACK,
+        // so its later reset refuses nothing: the handshake stayed incomplete).
+        let reset_by_initiator = sf.reset_before_join.is_some() && sf.reset_before_join == sf.syn_dir;
         return match (sf.answered, sf.third_ack, sf.confirmed) {
             (Some(false), _, _) => SubflowStatus::JoinRefused,
-            (_, _, false) if sf.reset => SubflowStatus::JoinRefused,
+            (_, _, false) if reset_by_initiator => SubflowStatus::JoinAbandoned,
+            (Some(true), _, false) if sf.reset_before_join.is_some() && sf.synack_after_third => SubflowStatus::JoinIncomplete,
+            (_, _, false) if sf.reset_before_join.is_some() => SubflowStatus::JoinRefused,
             (None, _, _) => SubflowStatus::JoinUnanswered,
             (Some(true), true, true) => SubflowStatus::Joined,
             (Some(true), _, _) => SubflowStatus::JoinIncomplete,
@@ -844,6 +893,7 @@ fn text(c: &MptcpConnection) -> String {
             SubflowStatus::JoinUnanswered => "its MP_JOIN SYN got no answer in the capture".to_string(),
             SubflowStatus::JoinRefused if s.reset_reason.is_some() => format!("it was reset before the join completed{reason}"),
             SubflowStatus::JoinRefused => "the join was refused (a reset before it completed, or an answer without MP_JOIN)".to_string(),
+            SubflowStatus::JoinAbandoned => format!("its initiator reset it before the join completed{reason}"),
             SubflowStatus::JoinIncomplete => "its MP_JOIN handshake did not complete in the capture (no third ACK, or none acknowledged)".to_string(),
             SubflowStatus::Fallback => "it fell back to plain TCP (an answer without MP_CAPABLE, an infinite mapping or MP_FAIL)".to_string(),
             _ => continue,

@@ -26,7 +26,7 @@ pub const MP_FASTCLOSE: u8 = 7;
 pub const MP_TCPRST: u8 = 8;
 
 /// The MPTCP options one segment carried.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mptcp {
     pub capable: Option<Capable>,
     pub join: Option<Join>,
@@ -49,7 +49,7 @@ pub struct Mptcp {
 }
 
 /// MP_CAPABLE (RFC 8684 §3.1; v0 RFC 6824 §3.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Capable {
     /// 0 (RFC 6824) or 1 (RFC 8684).
     pub version: u8,
@@ -65,7 +65,7 @@ pub struct Capable {
 }
 
 /// MP_JOIN (RFC 8684 §3.2): which of the three handshake forms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Join {
     /// On the SYN: the receiver's token names the connection joined.
     Syn { token: u32, nonce: u32, address_id: u8, backup: bool },
@@ -76,7 +76,7 @@ pub enum Join {
 }
 
 /// DSS: a data ACK and/or a mapping (RFC 8684 §3.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dss {
     /// Flag F: DATA_FIN, the end of the sender's data stream; it occupies one data
     /// sequence number, inside the mapping's data-level length (§3.3.3).
@@ -90,7 +90,7 @@ pub struct Dss {
 /// A DSS mapping (flag M): `len` bytes of data sequence space from `dsn` ride on the
 /// subflow from relative subflow sequence number `ssn` (§3.3.1: relative to the
 /// subflow's initial sequence number, so the first data byte is 1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mapping {
     pub dsn: u64,
     /// Flag m: the DSN was 8 octets; a 4-octet DSN is its low 32 bits.
@@ -102,7 +102,7 @@ pub struct Mapping {
 }
 
 /// ADD_ADDR (RFC 8684 §3.4.1; v0 RFC 6824 §3.4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AddAddr {
     pub address_id: u8,
     pub addr: IpAddr,

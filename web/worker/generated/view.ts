@@ -959,7 +959,7 @@ dataBytes: [number, number], };
  * How a subflow took part (docs/ANALYSIS.md `mptcp[].subflows[].status`).
  */
 
-export type SubflowStatus = "initial" | "joined" | "unknown" | "join-unanswered" | "join-refused" | "join-incomplete" | "fallback";
+export type SubflowStatus = "initial" | "joined" | "unknown" | "join-unanswered" | "join-refused" | "join-incomplete" | "join-abandoned" | "fallback";
 
 /**
  * A direction's stalls as a share link's summary stores them (wasm/src/share/build.rs
