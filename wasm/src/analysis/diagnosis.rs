@@ -343,8 +343,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
             // the RTT did: its slow ACKs and window updates stretch the round trip as a
             // queue would (a printer taking 2,920 B per 7 ms of a 5,840 B buffer on a LAN
             // read "packets queued at the bottleneck").
-            let slow_reader = sh.receive_window > 0.0 && sh.window_shrunk >= 0.5 * sh.receive_window;
-            if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap && !slow_reader {
+            if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap && !slow_reader(sh) {
                 ("path", path_not_window_text(f, cap))
             } else {
                 ("receive-window", window_text(f, cap))
@@ -362,6 +361,13 @@ fn headline(f: &Facts) -> (&'static str, String) {
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
         _ => ("path", path_text(f)),
     }
+}
+
+/// The window the sender filled was below 3/4 of its maximum for at least half the
+/// window-limited time (`TimeShares::window_shrunk`): the receiver's buffer held data
+/// its application had not read — a slow reader, not a small buffer or a queue.
+fn slow_reader(sh: &TimeShares) -> bool {
+    sh.receive_window > 0.0 && sh.window_shrunk >= 0.5 * sh.receive_window
 }
 
 /// Share of the bytes sent that were retransmissions (`retransmitted_percent`): by
@@ -660,7 +666,7 @@ fn window_text(f: &Facts, cap: f64) -> String {
     if cap.is_finite() {
         t += &format!("With {} that caps throughput at {}; ", rtt_phrase(f), format_rate(cap));
     }
-    if f.sh.receive_window > 0.0 && f.sh.window_shrunk >= 0.5 * f.sh.receive_window {
+    if slow_reader(f.sh) {
         // The buffer was not too small: the receiving application left data in it.
         return t + &format!(
             "{} and was window-limited {} of the time, mostly with the window below three quarters of that \

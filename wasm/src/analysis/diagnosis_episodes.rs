@@ -20,7 +20,7 @@
 use super::columns::flag_bits;
 use super::diagnosis_format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
 use super::diagnosis_shares::TimeShares;
-use super::stalls::is_data_segment;
+use super::stalls::{is_data_segment, needless};
 use super::columns::{PacketColumns, RttSource};
 use super::round_trips::{RoundTripRule, EXCLUDED};
 use super::{ConnectionSummary, Episode, StallCause};
@@ -133,12 +133,6 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
         ),
         (false, _) => format!("Nothing got through for {span}: {timers}."),
     }
-}
-
-/// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
-/// Wireshark's spurious retransmission): the original had arrived.
-fn needless(flags: u32) -> bool {
-    flags & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0
 }
 
 /// Whether every re-send that ended a timeout stall starting in [a, b] was needless.

@@ -37,7 +37,7 @@
 
 use super::columns::{flag_bits, PacketColumns};
 use super::sender_view::sender_view;
-use super::stalls::{is_data_segment, reordered, window_tolerance_lagged, SenderFacts};
+use super::stalls::{is_data_segment, needless, reordered, window_tolerance_lagged, SenderFacts};
 use super::{Stall, StallCause};
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
@@ -317,9 +317,9 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
         // loss: the original had arrived (a reordering, or an ACK late on its way), and
         // the sender undoes the window it gave up (RFC 2883 §5, RFC 3708, RFC 4015;
         // Linux `tcp_try_undo_dsack`). It is counted as a re-send, not as loss time.
-        let needless = cols.flags[i] & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0;
-        let lossy_resend = resent && !needless;
-        if resent && needless {
+        let repaired_nothing = needless(cols.flags[i]);
+        let lossy_resend = resent && !repaired_nothing;
+        if resent && repaired_nothing {
             needless_unanswered += 1;
         }
         // Close the interval that this segment ends.

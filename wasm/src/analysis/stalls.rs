@@ -78,6 +78,12 @@ pub fn reordered(flags: u32) -> bool {
     flags & flag_bits::OUT_OF_ORDER != 0 && flags & flag_bits::ANY_RETRANSMISSION == 0
 }
 
+/// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
+/// Wireshark's spurious retransmission): the original had arrived, so it repaired no loss.
+pub fn needless(flags: u32) -> bool {
+    flags & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0
+}
+
 /// Silence after the ACK of everything that shows an idle application however short the
 /// drain before it (rule 3), where the path RTT is shorter: the time a sender's stack
 /// takes to answer an ACK is microseconds, its clock's jitter at the capture less.
