@@ -26,7 +26,11 @@
 //! 10. The headline limit is the largest share's (T-RAT's dominant factor), or a limit
 //!     a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
 //!     for a window or loss that did not bind or waits on a running ACK clock, `loss`
-//!     held in the congestion window).
+//!     held in the congestion window), or a priced limit whose removal saves more
+//!     (savings.rs, issue 39 item 4).
+//! 11. A headline priced in full (`application`, `zero-window`, `stalls`) has the
+//!     largest saving (a lower bound of another's included), and "would have taken about X instead of Y"
+//!     quotes the active time less that saving.
 
 use super::diagnosis_format::{format_duration, format_percent};
 use super::stalls::is_data_segment;
@@ -159,7 +163,10 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
         .into_iter()
         .fold(("", -1.0), |b, x| if x.1 > b.1 { x } else { b })
         .0;
-    let named_instead = match dg.limit.as_str() {
+    // A limit priced in full that saves the most (savings.rs) is named instead of the
+    // largest share.
+    let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
+    let named_instead = priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit) || match dg.limit.as_str() {
         "too-short" | "one-direction" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
         // held in the congestion window is loss though its share is "other".
@@ -172,6 +179,18 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     };
     if sum > 0.0 && !named_instead {
         out.push(format!("the headline is {} but the largest share is {largest}", dg.limit));
+    }
+    // 11.
+    if let (Some(own), Some(top)) = (dg.savings.iter().find(|x| x.limit == dg.limit && !x.at_least), dg.savings.first()) {
+        if top.seconds > own.seconds + EPS {
+            out.push(format!("the headline is {} but removing {} would have saved more", dg.limit, top.limit));
+        }
+        if text.contains(" would have taken about ") {
+            let want = format!("would have taken about {} instead of {}", format_duration(active - own.seconds), format_duration(active));
+            if !text.contains(&want) {
+                out.push(format!("the saving in the text is not the {}'s ({want})", dg.limit));
+            }
+        }
     }
     out
 }

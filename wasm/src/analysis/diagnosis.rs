@@ -53,6 +53,7 @@ use super::stalls::SenderFacts;
 use super::columns::{PacketColumns, RttSource, SackSource};
 use super::delivered::{self, DeliveredRates};
 use std::cell::OnceCell;
+use super::savings::{self, saving_of, Saving};
 use super::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -66,6 +67,9 @@ pub const WINDOW_CAP_FRACTION: f64 = 0.5;
 pub const LOSS_SHARE_MIN: f64 = 0.1;
 /// Median RTT / min RTT above which we speak of queueing on the path (text only).
 pub const QUEUEING_RTT_RATIO: f64 = 1.5;
+/// A share of the time from which the path text names a limit as holding the sender,
+/// not as one that did not limit.
+pub const NAMED_SHARE: f64 = 0.2;
 
 const CAUSE_WORDS: [&str; 6] = [
     "zero window",
@@ -125,7 +129,10 @@ pub fn diagnose_keeping_spans(
     if let (Some(out), Some(s)) = (spans, kept) {
         *out = (d, s, sh.active);
     }
-    let (min_rtt, median_rtt) = rtts(conn);
+    // Request/response: the peer's data is requests, each ACKed by the answer after
+    // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
+    let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
+    let (min_rtt, median_rtt) = rtts(conn, request_response);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {
             receive_window: sh.receive_window / sh.active,
@@ -157,13 +164,17 @@ pub fn diagnose_keeping_spans(
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
-    let f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: OnceCell::new(), network_periods, timer_stalls };
+    let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: OnceCell::new(), network_periods, timer_stalls, savings: Vec::new() };
     if let Some(od) = one_direction {
         let text = super::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new() };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new() };
     }
+    // The loss's price needs the delivered rates (a pass over the rows): only where
+    // there was recovery.
+    let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
+    f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
     let (limit, mut text) = headline(&f);
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));
@@ -204,7 +215,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
         verdict,
     };
-    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes }
+    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
@@ -224,7 +235,7 @@ fn link_rate(f: &Facts) -> Option<f64> {
 /// known (summary.rs `set_base_rtts`): the RTT this connection saw (median) against
 /// the smallest any connection between the same hosts saw. flent's headline number.
 pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
-    let rtt = &conn.directions[queue_direction(conn)].rtt;
+    let rtt = &conn.directions[queue_direction(conn, false)].rtt;
     // A median of a few samples is one answer's delay (a server's think time on a reply
     // carrying the ACK, a receiver's delayed ACK), not a standing queue: a queue shows
     // on a flow's every round trip. At least [`LATENCY_MIN_SAMPLES`] (issue 39: one
@@ -281,6 +292,8 @@ struct Facts<'a> {
     /// (tail loss probes, timeouts) that ended the data direction's timeout stalls
     /// (diagnosis_episodes.rs `timer_counts`).
     timer_stalls: (u64, u64),
+    /// What removing each priced limit would have saved (savings.rs), largest first.
+    savings: Vec<Saving>,
 }
 
 impl Facts<'_> {
@@ -295,20 +308,24 @@ impl Facts<'_> {
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
 /// parts' minima. The median is `queue_direction`'s, as full round trips
 /// (round_trips.rs).
-fn rtts(conn: &ConnectionSummary) -> (f64, f64) {
+fn rtts(conn: &ConnectionSummary, request_response: bool) -> (f64, f64) {
     let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
-    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn)].rtt.median_ms))
+    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn, request_response)].rtt.median_ms))
 }
 
 /// The direction whose round trips show the queue: the data direction when its
 /// samples add the far part as last measured (a receiver-side capture,
 /// round_trips.rs: the RTT the chart and the statistics show), else the one whose own
 /// measured part is the larger (the smaller offset, summary.rs), the part that
-/// crosses the bottleneck. The data direction on a tie.
-fn queue_direction(conn: &ConnectionSummary) -> usize {
+/// crosses the bottleneck. The data direction on a tie, and always in a
+/// request/response exchange (`request_response`): there the other direction's samples
+/// are its requests, each ACKed by the answer after the application's think time, not
+/// by the path (an SMB session's 40–70 ms answers once read "a queue on the path"
+/// beside the data's 0.35 ms median).
+fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
     let d = conn.data_direction.min(1) as usize;
     let (me, other) = (&conn.directions[d].rtt, &conn.directions[1 - d].rtt);
-    if me.offset_follows || me.offset_ms <= other.offset_ms { d } else { 1 - d }
+    if request_response || me.offset_follows || me.offset_ms <= other.offset_ms { d } else { 1 - d }
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {
@@ -331,12 +348,20 @@ fn headline(f: &Facts) -> (&'static str, String) {
         ("stalls", s.stalled),
         ("path", s.other),
     ];
-    let best = cands.iter().fold(cands[0], |b, &c| if c.1 > b.1 { c } else { b }).0;
+    let mut best = cands.iter().fold(cands[0], |b, &c| if c.1 > b.1 { c } else { b }).0;
+    if best == "receive-window" && sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
+        best = "zero-window";
+    }
+    // The largest saving is the headline (issue 39 item 4): a share counts time, but a
+    // limit whose removal saves less than another's (recovery that still moved data,
+    // waits of which a round trip was due anyway) yields to it. The receive window and
+    // the path have no price (savings.rs), so they keep their place.
+    if let Some(cheaper) = larger_saving(f, best) {
+        best = cheaper;
+    }
     match best {
+        "zero-window" => ("zero-window", zero_window_text(f)),
         "receive-window" => {
-            if sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
-                return ("zero-window", zero_window_text(f));
-            }
             let cap = window_cap_bps(f.max_window, f.min_rtt);
             // A window held below its maximum while the sender filled it is a receiver
             // whose application read slowly (its buffer full of unread data), whatever
@@ -361,6 +386,26 @@ fn headline(f: &Facts) -> (&'static str, String) {
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
         _ => ("path", path_text(f)),
     }
+}
+
+/// A priced limit (savings.rs) whose removal would have saved more than removing
+/// `best` (savings.rs `larger_than`).
+fn larger_saving(f: &Facts, best: &str) -> Option<&'static str> {
+    savings::larger_than(&f.savings, best)
+}
+
+/// " {lead}, the transfer would have taken about X instead of Y." for `limit`'s saving
+/// (savings.rs): the data direction's active time without it. Empty when unpriced.
+fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
+    let saved = saving_of(&f.savings, limit);
+    if !(saved > 0.0 && f.sh.active > 0.0) {
+        return String::new();
+    }
+    format!(
+        " {lead}, the transfer would have taken about {} instead of {}.",
+        format_duration(f.sh.active - saved),
+        format_duration(f.sh.active)
+    )
 }
 
 /// The window the sender filled was below 3/4 of its maximum for at least half the
@@ -516,9 +561,19 @@ fn queueing(f: &Facts) -> bool {
     rtt_queueing(f) || ce_share(f.conn) >= CE_QUEUE_SHARE
 }
 
+/// The median round trip at least [`QUEUEING_RTT_RATIO`] × the path's, and at least
+/// [`QUEUE_MIN_DELAY_S`] above it: below a millisecond the spread is the hosts' own
+/// (scheduling, interrupt moderation, a VM's virtual NIC), not a queue one can act on
+/// (a loopback connection at 5 → 8 µs once read "a queue on the path").
 fn rtt_queueing(f: &Facts) -> bool {
-    f.median_rtt.is_finite() && f.min_rtt > 0.0 && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
+    f.median_rtt.is_finite()
+        && f.min_rtt > 0.0
+        && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
+        && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick)
 }
+
+/// Smallest median − minimum round trip said to be a queue, s.
+pub const QUEUE_MIN_DELAY_S: f64 = 0.001;
 
 /// Share of the data direction's ECN-capable data segments that arrived CE-marked.
 fn ce_share(conn: &ConnectionSummary) -> f64 {
@@ -767,6 +822,17 @@ fn path_text(f: &Facts) -> String {
             format_percent(s.receive_window),
             format_percent(s.application)
         )
+    } else if s.receive_window.max(s.application) >= NAMED_SHARE {
+        // A share this large held the sender for real, if not the most: "neither …
+        // limited" would deny it (a download window-limited 45 % of the time).
+        format!(
+            "The congestion window or the path took the largest share of the time ({}); the \
+             receive window held the sender {} of it, loss {} and the application {}",
+            format_percent(s.other),
+            format_percent(s.receive_window),
+            format_percent(s.loss),
+            format_percent(s.application)
+        )
     } else {
         format!(
             "Neither the receive window ({} of the time), loss ({}) nor the application ({}) \
@@ -895,7 +961,7 @@ fn loss_text(f: &Facts) -> String {
             format_duration(f.min_rtt)
         );
     }
-    t + "." + &other_stalls_phrase(f, 2)
+    t + "."+ &other_stalls_phrase(f, 2)
 }
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
@@ -993,21 +1059,10 @@ fn application_text(f: &Facts) -> String {
         + &other_stalls_phrase(f, 3)
 }
 
-/// What removing the application's pauses would have saved (issue 39 item 4: the
-/// headline says what would have made the transfer faster, and by how much): the time
-/// the sender had nothing outstanding and nothing to send is gone, everything else as
-/// it was — at the same rates, the data would have taken the rest of the active time.
+/// What removing the application's pauses would have saved (savings.rs `application`).
 fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
-    let app = f.shares.application * f.sh.active;
-    if !(app > 0.0 && f.sh.active > 0.0) {
-        return String::new();
-    }
     let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
-    format!(
-        " {had}, the transfer would have taken about {} instead of {}.",
-        format_duration(f.sh.active - app),
-        format_duration(f.sh.active)
-    )
+    saving_sentence(f, "application", had)
 }
 
 fn zero_window_text(f: &Facts) -> String {
@@ -1057,13 +1112,20 @@ fn clocked_waits(f: &Facts) -> Option<ClockedWaits> {
     for s in f.conn.directions[d as usize].stalls.iter().filter(|s| s.cause == super::StallCause::AckWait) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         let (mut last, mut advances) = (f64::NEG_INFINITY, 0usize);
+        // A running clock ticks throughout: no ACK-free stretch of half the wait (the
+        // ACKs of a wait that all came in its last instant are the wait's end, not a
+        // clock: 4 ACKs in the last 84 µs of a 93 ms wait once read "kept coming").
+        let (mut tick_at, mut longest_silence) = (s.start, 0.0f64);
         for r in i + 1..j {
             if p.dir[r] != d && p.ack[r] > last {
                 advances += usize::from(last.is_finite());
                 last = p.ack[r];
+                longest_silence = longest_silence.max(p.t[r] - tick_at);
+                tick_at = p.t[r];
             }
         }
-        if advances + 1 >= MIN_CLOCKED_ACKS {
+        longest_silence = longest_silence.max(s.start + s.duration - tick_at);
+        if advances + 1 >= MIN_CLOCKED_ACKS && longest_silence < 0.5 * s.duration {
             w.stalls += 1;
             w.seconds += s.duration;
             w.acks += advances + 1;
@@ -1108,7 +1170,9 @@ fn stalls_text(f: &Facts) -> String {
         format_percent(f.shares.stalled),
         parts.join(", "),
         rate_phrase(f)
-    )
+    ) + &saving_sentence(f, "stalls", "Had each wait on ACKs lasted no more than a round trip")
+        // A queue on the path is why ACKs kept the sender waiting (the RTT it grew to).
+        + &if queueing(f) { queue_phrase(f) } else { String::new() }
 }
 
 #[cfg(test)]

@@ -56,6 +56,10 @@ pub struct Ending {
     /// the end of the capture: never acknowledged in it. None where the peer sent no
     /// packet the capture holds (nothing to tell by).
     pub unacknowledged_bytes: [Option<u64>; 2],
+    /// FIN segments each direction sent whose FIN the peer never acknowledged in the
+    /// capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
+    /// 0 where it was acknowledged, none was sent, or the side sent no data to tell by.
+    pub fins_unacknowledged: [u64; 2],
 }
 
 /// The first reset of a connection.
@@ -114,6 +118,8 @@ pub(crate) struct Closing {
     first_fin: Option<u8>,
     reset: Option<(u8, Mark, &'static str)>,
     resets: [u64; 2],
+    /// FIN segments each direction sent, re-sends included.
+    fins: [u64; 2],
     alert: [Option<AlertMark>; 2],
 }
 
@@ -127,9 +133,12 @@ impl Closing {
         if let Some(alert) = seg.tls_alert {
             c.alert[d] = Some(AlertMark { at, alert, data_end: sides[d].sent_high });
         }
-        if seg.flags & FIN != 0 && c.fin[d].is_none() {
-            c.fin[d] = Some(at);
-            c.first_fin.get_or_insert(d as u8);
+        if seg.flags & FIN != 0 {
+            c.fins[d] += 1;
+            if c.fin[d].is_none() {
+                c.fin[d] = Some(at);
+                c.first_fin.get_or_insert(d as u8);
+            }
         }
         if seg.flags & RST != 0 {
             c.resets[d] += 1;
@@ -209,6 +218,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
         resets: c.resets,
         tls_alert: alert,
         unacknowledged_bytes: unacked,
+        fins_unacknowledged: [0, 1].map(|d| fin_unacknowledged(&sides[d], c.fins[d])),
     };
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);
@@ -226,6 +236,31 @@ fn unacknowledged(side: &Side, peer_packets: u64) -> Option<u64> {
     }
     let (Some(high), Some(low)) = (side.sent_high, side.sent_low) else { return Some(0) };
     Some((high - side.peer_ack.unwrap_or(low)).max(0) as u64)
+}
+
+/// " X's FIN was sent N times and never acknowledged." for each side whose FIN was
+/// re-sent (its timer fired: RFC 9293 §3.10.8) without an ACK in the capture; a FIN
+/// sent once may only have been cut off by the capture's end, and is not said.
+fn fins_unacknowledged_words<'a>(s: &mut String, e: &Ending, name: &impl Fn(u8) -> &'a str) {
+    for d in 0..2u8 {
+        let n = e.fins_unacknowledged[d as usize];
+        if n >= 2 {
+            *s += " ";
+            *s += name(d);
+            *s += &format!("'s FIN was sent {n} times and never acknowledged: the peer had gone, or its ACKs were lost.");
+        }
+    }
+}
+
+/// `fins` (the FIN segments `side` sent) when the peer never acknowledged its FIN: the
+/// FIN follows the last payload byte (its sequence number is `sent_high`), so the
+/// peer's ACK of it passes `sent_high`. 0 without data to tell by.
+fn fin_unacknowledged(side: &Side, fins: u64) -> u64 {
+    match (side.sent_high, side.peer_ack) {
+        (Some(high), Some(ack)) if fins > 0 && ack <= high => fins,
+        (Some(_), None) if fins > 0 => fins,
+        _ => 0,
+    }
 }
 
 /// The latest TLS alert that was its sender's last data (nothing sent beyond it).
@@ -252,7 +287,10 @@ fn abnormal(e: &Ending) -> bool {
     let alert = e.tls_alert.is_some_and(|a| a.description.is_some_and(|d| d != 0));
     let ended = matches!(e.kind, "fin-both" | "fin-one-way" | "reset" | "refused");
     let unacked = e.unacknowledged_bytes.iter().any(|b| b.is_some_and(|b| b > 0));
-    reset || alert || (ended && unacked)
+    // A FIN re-sent and never acknowledged: its sender's timer fired on a peer that
+    // had gone (or whose ACKs never came back).
+    let fin_lost = e.fins_unacknowledged.iter().any(|&n| n >= 2);
+    reset || alert || (ended && unacked) || fin_lost
 }
 
 /// Every value `Ending::words` takes, in the order the table sorts them (table.rs
@@ -358,6 +396,7 @@ fn sentence(e: &Ending, roles: &Roles) -> String {
             s += " ";
             s += &format_duration(b - a);
             s += " later (RFC 9293 §3.6).";
+            fins_unacknowledged_words(&mut s, e, &name);
         }
         ("fin-one-way", _) => {
             let d = e.first_fin.unwrap_or(0);
@@ -368,6 +407,7 @@ fn sentence(e: &Ending, roles: &Roles) -> String {
             s += "; ";
             s += name(1 - d);
             s += " sent none before the capture ended (RFC 9293 §3.6: it may still send).";
+            fins_unacknowledged_words(&mut s, e, &name);
         }
         ("unanswered", _) => {
             let c = roles.client.unwrap_or(0);

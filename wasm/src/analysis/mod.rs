@@ -33,6 +33,7 @@ pub mod round_trips;
 pub mod radio;
 pub mod rtt;
 pub(crate) mod sender_clock;
+pub mod savings;
 pub mod sender_flight;
 pub mod sender_view;
 pub mod sequence;
@@ -313,6 +314,8 @@ pub struct Diagnosis {
     pub evidence: Evidence,
     /// Changes of regime (loss, delay spikes, outages), each with its span and cost.
     pub episodes: Vec<Episode>,
+    /// What removing each priced limit would have saved, largest first (savings.rs).
+    pub savings: Vec<savings::Saving>,
 }
 
 /// The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.

@@ -63,6 +63,15 @@ impl SenderClock {
         self.peer_acked_all.get_or_insert(peer_tsval);
     }
 
+    /// Whether `tsecr` is a TSval this direction's clock showed on its data: between
+    /// its first and its latest data segment's (wrap-aware, RFC 7323 §5.2). An echo
+    /// outside them is not of this clock (rewritten or broken timestamps: echoes of
+    /// 62…330 against TSvals of 288 million once made 17 of 19 repairs "spurious" by
+    /// Eifel's test, RFC 3522), so no test may read it as the age of a segment.
+    pub fn could_echo(&self, tsecr: u32) -> bool {
+        (tsecr.wrapping_sub(self.first.1) as i32) >= 0 && (self.last.1.wrapping_sub(tsecr) as i32) >= 0
+    }
+
     /// Whether the peer's echo `tsecr` is at or past this direction's latest data
     /// segment's TSval: the peer had received that segment (`ANSWERS_PEER_DATA`).
     pub fn is_echoed_by(&self, tsecr: u32) -> bool {

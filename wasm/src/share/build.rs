@@ -238,6 +238,11 @@ pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing
     if let Some(o) = out.as_object_mut() {
         o.remove("ending");
     }
+    // So do the diagnosis's savings (analysis/savings.rs): the text a link keeps quotes
+    // the headline's, and nothing a link draws reads them.
+    if let Some(d) = out.get_mut("diagnosis").and_then(|d| d.as_object_mut()) {
+        d.remove("savings");
+    }
     if let Some(dirs) = out["directions"].as_array_mut() {
         for (d, dir) in dirs.iter_mut().enumerate() {
             let Some(list) = dir["stalls"].as_array() else { continue };

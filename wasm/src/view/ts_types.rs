@@ -73,6 +73,7 @@ mod tests {
             decl::<a::DiagnosisShares>(&cfg),
             decl::<a::Evidence>(&cfg),
             decl::<a::Episode>(&cfg),
+            decl::<crate::analysis::savings::Saving>(&cfg),
             decl::<crate::decode::process::Process>(&cfg),
             decl::<a::handshake::Handshake>(&cfg),
             decl::<a::handshake::SynOptions>(&cfg),

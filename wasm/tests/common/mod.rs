@@ -60,3 +60,19 @@ pub fn short_transfer(client: &str, server: &str) -> Flow {
 pub fn script(f: &Flow) -> Vec<(u16, u16, u32, u32)> {
     f.segments().iter().map(|s| (s.src.port(), s.dst.port(), s.seq, s.payload_len)).collect()
 }
+
+/// The first connection of a scripted flow, written in time order as a microsecond pcap
+/// (TCPSCOPE_DUMP=DIR keeps each capture, to open in the page or tshark).
+#[allow(dead_code)]
+pub fn analyze_flow(f: &Flow) -> tcpscope_core::analysis::ConnectionSummary {
+    use tcpscope_core::synth::{write_pcap, Endian, Link, TsResolution};
+    let mut frames = f.frames();
+    frames.sort_by_key(|fr| fr.ts_ns);
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    if let Some(dir) = std::env::var_os("TCPSCOPE_DUMP") {
+        let name = std::thread::current().name().unwrap_or("capture").replace("::", "_");
+        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("{name}.pcap")), &bytes);
+    }
+    let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
+    s.analysis().expect("analysed").connections[0].clone()
+}

@@ -581,7 +581,11 @@ evidence: Evidence,
 /**
  * Changes of regime (loss, delay spikes, outages), each with its span and cost.
  */
-episodes: Array<Episode>, };
+episodes: Array<Episode>, 
+/**
+ * What removing each priced limit would have saved, largest first (savings.rs).
+ */
+savings: Array<Saving>, };
 
 export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, };
 
@@ -626,6 +630,24 @@ export type Episode = { start: number, end: number,
  * One of [`EPISODE_KINDS`].
  */
 kind: EpisodeKind, text: string, };
+
+/**
+ * One limit's price.
+ */
+
+export type Saving = { 
+/**
+ * The limit removed: `application`, `zero-window`, `stalls` or `loss`.
+ */
+limit: Limit, 
+/**
+ * Seconds of the data direction's active time its removal would have saved.
+ */
+seconds: number, 
+/**
+ * `seconds` is a lower bound (`loss`), not the whole price.
+ */
+atLeast: boolean, };
 
 /**
  * A process as the capture names it (docs/ANALYSIS.md "Process").
@@ -799,7 +821,13 @@ tlsAlert: AlertSeen | null,
  * the end of the capture: never acknowledged in it. None where the peer sent no
  * packet the capture holds (nothing to tell by).
  */
-unacknowledgedBytes: [number | null, number | null], };
+unacknowledgedBytes: [number | null, number | null], 
+/**
+ * FIN segments each direction sent whose FIN the peer never acknowledged in the
+ * capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
+ * 0 where it was acknowledged, none was sent, or the side sent no data to tell by.
+ */
+finsUnacknowledged: [number, number], };
 
 /**
  * The first reset of a connection.
