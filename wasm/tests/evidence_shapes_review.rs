@@ -125,3 +125,148 @@ fn a_fin_re_sent_and_never_acknowledged_is_said() {
     assert!(c.ending.abnormal);
     assert!(c.ending.text.contains("10.0.0.1:80's FIN was sent 4 times and never acknowledged"), "{}", c.ending.text);
 }
+
+#[test]
+fn the_first_two_segments_swapped_are_no_loss() {
+    // A download captured at the client, 20 ms path: the server's first two data
+    // segments arrive swapped (the second 300 µs before the first), nothing is ever
+    // re-sent, and the client ACKs everything in order after its one duplicate ACK. The
+    // hole before the first captured segment was filled by the late original: the
+    // network reordered it and lost nothing (RFC 4653 §1), so no recovery time, no
+    // "Loss cost" (once 12 % of an FTP download's time).
+    let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:20");
+    f.handshake(0, 20_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
+    f.data(C2S, 20_100, 100);
+    let s0 = 5001u32;
+    let mut t = 41_000i64;
+    for k in 0..200u32 {
+        // Arrival order 1, 0, 2, 3, ...
+        let seg = match k {
+            0 => 1,
+            1 => 0,
+            n => n,
+        };
+        f.data(S2C, t, 1448).seq(s0 + seg * 1448);
+        let acked = if k == 0 { s0 } else { s0 + (k + 1) * 1448 };
+        if k == 0 || k % 2 == 1 {
+            f.push(C2S, t + 10).ack(acked);
+        }
+        t += if k == 0 { 300 } else { 200 };
+        if k % 40 == 39 {
+            t += 20_000; // a round trip between flights
+        }
+    }
+    let c = analyze_flow(&f);
+    let sender = &c.directions[c.data_direction as usize];
+    assert_eq!(sender.retransmissions, 0);
+    assert_eq!(c.diagnosis.shares.loss, 0.0, "{:?}", c.diagnosis);
+    assert!(!c.diagnosis.text.contains("Loss cost") && !c.diagnosis.text.contains("Loss limited"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn a_wait_after_a_needless_re_send_of_the_peers_request_is_the_senders_own() {
+    // The client (10.0.0.2) uploads 60 segments, all ACKed; the server's 264-byte
+    // request arrives and is ACKed at once; 200 ms later the server's timer re-sends it
+    // and the client reports the copy with a D-SACK (RFC 2883: it already had it). The
+    // client answers 8 s later. Nothing was lost: the original request had arrived, so
+    // the 8 s are the client's application, not a wait on the peer's timer
+    // (once "retransmission-timeout … which the peer's timer had to re-send").
+    let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:443");
+    f.handshake(0, 2_000, Opts::new().mss(1460).sack_perm(), Opts::new().mss(1460).sack_perm());
+    let mut t = 3_000i64;
+    for k in 0..60 {
+        f.data(C2S, t, 1448);
+        if k % 2 == 1 {
+            f.push(S2C, t + 2_000);
+        }
+        t += 100;
+    }
+    t += 10_000;
+    let req = f.data(S2C, t, 264).seq;
+    f.push(C2S, t + 100);
+    f.data(S2C, t + 200_000, 264).seq(req);
+    f.push(C2S, t + 200_100).opts(Opts::new().sack(&[(req, req + 264)]));
+    let answer_at = t + 8_200_000;
+    f.data(C2S, answer_at, 201);
+    f.push(S2C, answer_at + 2_000);
+    let c = analyze_flow(&f);
+    assert_eq!(c.data_direction, 0);
+    let stalls = &c.directions[0].stalls;
+    let last = stalls.last().expect("the 8 s wait is a stall");
+    assert!(last.duration > 8.0, "{stalls:?}");
+    assert_eq!(last.cause, tcpscope_core::analysis::StallCause::ApplicationIdle, "{stalls:?}");
+    assert!(!c.diagnosis.text.contains("peer's timer"), "{}", c.diagnosis.text);
+}
+
+/// Capture facts of a scripted flow (the capture-level warnings).
+fn capture_of(f: &Flow) -> tcpscope_core::analysis::CaptureFacts {
+    let bytes = write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
+    s.analysis().expect("analysed").capture
+}
+
+#[test]
+fn a_capture_of_data_segments_only_is_told() {
+    // 120 messages each way, every segment carrying data and the ACK of the peer's last:
+    // no SYN, no FIN, no pure ACK — a capture filtered on payload. Every stack sends a
+    // pure ACK when it has nothing to send (RFC 9293 §3.8.6.3), so over 240 segments none
+    // is the capture's doing: the `payload-only` warning says the ACKs seen all rode on
+    // replies. One pure ACK in the same exchange and nothing is said.
+    let exchange = |pure_ack: bool| {
+        let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:8333");
+        let mut t = 0i64;
+        for _ in 0..120 {
+            f.data(C2S, t, 100);
+            f.data(S2C, t + 30_000, 300);
+            t += 500_000;
+        }
+        if pure_ack {
+            f.push(C2S, t);
+        }
+        f
+    };
+    let filtered = capture_of(&exchange(false));
+    assert!(filtered.payload_only());
+    let w = filtered.warnings();
+    assert!(w.iter().any(|w| w.kind == "payload-only" && w.count == 240), "{w:?}");
+    assert!(!capture_of(&exchange(true)).payload_only());
+}
+
+#[test]
+fn a_response_lost_before_the_capture_and_re_sent_by_the_timer_is_loss() {
+    // Captured at the client (10.0.0.2): the server's 30-segment download, all ACKed;
+    // the client's next request; the server's answer (4 segments) never reaches the
+    // capture — only its pure ACK of the client's re-sent request, whose sequence number
+    // shows the answer was sent — and 450 ms later the server's timer re-sends it. The
+    // client had re-sent its request too, needlessly (the server D-SACKs it). The wait
+    // ended by the server's re-send of bytes the capture never saw is its timer's, not
+    // an idle application, whichever side's re-send was needless.
+    let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:443");
+    f.handshake(0, 20_000, Opts::new().mss(1460).sack_perm(), Opts::new().mss(1460).sack_perm());
+    f.data(C2S, 20_100, 200);
+    let mut t = 41_000i64;
+    for k in 0..30 {
+        f.data(S2C, t, 1448);
+        if k % 2 == 1 {
+            f.push(C2S, t + 10);
+        }
+        t += 100;
+    }
+    t += 40_000;
+    let req = f.data(C2S, t, 277).seq;
+    let answer = f.segments().iter().filter(|s| s.payload_len > 0).last().map(|s| s.ack).unwrap();
+    // The request re-sent by the client's timer; the server's ACK (seq past its unseen
+    // 4-segment answer) D-SACKs it.
+    f.data(C2S, t + 300_000, 277).seq(req);
+    f.push(S2C, t + 320_000).seq(answer + 4 * 1448).opts(Opts::new().sack(&[(req, req + 277)]));
+    // The server's timer re-sends the answer.
+    for k in 0..4u32 {
+        f.data(S2C, t + 770_000 + i64::from(k) * 50, 1448).seq(answer + k * 1448);
+    }
+    f.push(C2S, t + 770_400);
+    let c = analyze_flow(&f);
+    let sender = &c.directions[c.data_direction as usize];
+    let last = sender.stalls.last().expect("the wait for the answer is a stall");
+    assert_eq!(last.cause, tcpscope_core::analysis::StallCause::RetransmissionTimeout, "{:?}", sender.stalls);
+    assert!(last.ended_by.contains("sent during the gap and lost before the capture point"), "{:?}", last);
+}

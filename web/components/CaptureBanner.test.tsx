@@ -18,6 +18,15 @@ const CLOCK_WARNING = { kind: 'coarse-clock', count: 1, message: 'Timestamps tic
 const NOT_TCP = { kind: 'not-tcp', count: 3, message: '3 IP packets that are not TCP' };
 
 describe('CaptureBanner', () => {
+  it('a capture of data segments only says so as a banner, not as packets not analysed', () => {
+    // analysis/mod.rs `payload_only`: 637 segments, none without payload (a filtered
+    // capture): every segment was analysed, so it is no "N packets were not analysed".
+    const PAYLOAD_ONLY = { kind: 'payload-only', count: 637, message: 'Every one of the 637 TCP segments carries data: no pure ACK, handshake or FIN is in this capture' };
+    const el = render(<CaptureBanner name="bitcoin.pcap" report={report({ timestampResolutionMs: 0.001 }, [PAYLOAD_ONLY])} />);
+    expect(el.querySelector('[data-testid="payload-only-banner"]')!.textContent).toBe(`${PAYLOAD_ONLY.message}.`);
+    expect(el.querySelector('[data-testid="warnings"]')).toBeNull();
+  });
+
   it('packets with an impossible timestamp were analysed: they are not counted as packets not analysed', () => {
     // tcpdump's timestamp_invalid_nano.pcap: 2 of its 3 packets carry a nanosecond part of
     // a second or more, carried into the seconds (docs/ANALYSIS.md "Impossible

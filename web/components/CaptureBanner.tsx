@@ -13,7 +13,7 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
 }
 
 /** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
-export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'one-direction', 'time-went-backwards', 'time-jumped-forward'] as const;
+export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'one-direction', 'time-went-backwards', 'time-jumped-forward', 'payload-only'] as const;
 
 /** A capture clock coarser than this (ms) gets the banner. */
 export const COARSE_CLOCK_MS = 1;
@@ -71,6 +71,12 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
       {coarse ? (
         <div className="banner capture-note" role="status" data-testid="coarse-clock-banner">
           {coarse}
+        </div>
+      ) : null}
+      {byKind('payload-only') ? (
+        // Every segment carries data (analysis/mod.rs `payload_only`): a filtered capture.
+        <div className="banner capture-note" role="status" data-testid="payload-only-banner">
+          {byKind('payload-only')!.message}.
         </div>
       ) : null}
       {captureLoss ? (

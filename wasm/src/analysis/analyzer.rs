@@ -158,6 +158,8 @@ pub struct Analyzer {
     /// and their wire bytes, set by the session before `finish`: the capture-loss
     /// warning's words.
     pub tcp_fragments: (u64, u64),
+    /// Segments analysed, and those without payload (`CaptureFacts::payload_only`).
+    segments: (u64, u64),
 }
 
 impl Analyzer {
@@ -173,6 +175,7 @@ impl Analyzer {
             radio_samples: 0,
             mptcp: None,
             tcp_fragments: (0, 0),
+            segments: (0, 0),
         }
     }
 
@@ -189,6 +192,8 @@ impl Analyzer {
             return;
         }
         self.clock.add(seg.ts_ns);
+        self.segments.0 += 1;
+        self.segments.1 += u64::from(seg.payload_len == 0);
         let key = FlowKey::of(seg);
         let index = match self.table.lookup(&key) {
             Lookup::Existing(i) => {
@@ -251,6 +256,8 @@ impl Analyzer {
             duplicate_frames: self.duplicates.duplicates,
             wifi_retries: self.duplicates.wifi_retries,
             timestamp_resolution_ns: self.clock.resolution_ns(),
+            tcp_segments: self.segments.0,
+            empty_segments: self.segments.1,
         };
         let mut scratch = summary::Scratch::default();
         for (id, mut conn) in self.conns.into_iter().enumerate() {

@@ -528,7 +528,13 @@ fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     } else {
         format!("{} of {} data segments", frames, f.sh.data_segments)
     };
-    count + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments))
+    // Re-sends the report shows needless (D-SACK, Eifel) repaired nothing: said, so the
+    // percentage is not read as that much loss.
+    let needless = match sender.spurious_retransmissions {
+        0 => String::new(),
+        n => format!(", {n} of them needless: the receiver already had those bytes"),
+    };
+    count + &needless + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments))
 }
 
 /// "; 1 datagram of the sender lost before the capture point …" past the sender

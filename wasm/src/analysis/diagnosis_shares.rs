@@ -186,7 +186,12 @@ fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
 /// capture order (the holes' bytes are the capture's); sorted row indices.
 pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut high = f64::NEG_INFINITY;
+    // From the lowest byte the direction's data holds: a hole before its first captured
+    // segment (the first two segments swapped on the way) starts there.
+    let mut high = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir && is_data_segment(cols, i, dir)).map(|i| cols.seq[i]).fold(f64::INFINITY, f64::min);
+    if !high.is_finite() {
+        return out;
+    }
     // Open holes: (row of the segment after the hole, hole start, hole end, bytes
     // still missing, a re-send fell in it).
     let mut open: Vec<(usize, f64, f64, f64, bool)> = Vec::new();
@@ -195,7 +200,7 @@ pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
             continue;
         }
         let (seq, end, flags) = (cols.seq[i], cols.seq[i] + cols.len[i] as f64, cols.flags[i]);
-        if flags & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT && high.is_finite() && seq > high {
+        if flags & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT && seq > high {
             // A bounded list: a capture of endless holes keeps its last 64 open.
             if open.len() == 64 {
                 open.remove(0);

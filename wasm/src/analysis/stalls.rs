@@ -493,10 +493,13 @@ fn whole_ns(seconds: f64) -> f64 {
 /// tail loss probe, retrans_kinds.rs), or whose kind is unknown. A peer's re-send in
 /// fast recovery (a lost segment inside a longer reply, repaired within a round trip
 /// of SACKs) does not make the wait for that reply a round trip lost to a timer.
+/// A needless one (the sender already had the request: D-SACK, Eifel) lost nothing:
+/// the original had arrived, and the wait was the sender's own (a re-send the client
+/// D-SACKed at once, 8 s before its answer, once read "retransmission-timeout").
 fn peer_timer_resend(flags: u32) -> bool {
     use flag_bits as fb;
     let kinds = fb::KIND_RTO | fb::KIND_TLP | fb::KIND_FAST | fb::KIND_SLOW_START;
-    flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0)
+    flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0) && !needless(flags)
 }
 
 /// The retransmission that ended a stall, named by its kind (retrans_kinds.rs), so the
@@ -554,6 +557,22 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
             Some(ta) => format!("new data after the retransmitted data was acknowledged at {}", format_timestamp(ta)),
             None => "new data while retransmitted data was still unacknowledged".to_string(),
         };
+        (StallCause::RetransmissionTimeout, how)
+    } else if !resent
+        && cols.flags[j] & flag_bits::ANY_RETRANSMISSION != 0
+        && (cols.flags[j] & flag_bits::UNSEEN_BEFORE == 0 || g.peer_reply.is_some())
+        && !needless(cols.flags[j])
+        && !reordered(cols.flags[j])
+    {
+        // (A segment after a skipped datagram number in a gap without the peer's payload
+        // is rule 3b's, which names the numbering: unseen_timeout.rs.)
+        // A re-send of bytes the capture never saw before the gap: the sender's own
+        // packets showed it had sent them (a pure ACK of its with a higher sequence
+        // number, Wireshark's "previous segment not captured"), they never reached the
+        // capture point, and nothing but its timer re-sent them after the silence (a
+        // response lost on the way, re-sent 0.5 s later, once read "application idle"
+        // when the peer's own re-sent request was shown needless).
+        let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
     } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
         // Request/response: the sender waited for the peer's next request, which was
