@@ -270,3 +270,22 @@ fn a_response_lost_before_the_capture_and_re_sent_by_the_timer_is_loss() {
     assert_eq!(last.cause, tcpscope_core::analysis::StallCause::RetransmissionTimeout, "{:?}", sender.stalls);
     assert!(last.ended_by.contains("sent during the gap and lost before the capture point"), "{:?}", last);
 }
+
+#[test]
+fn a_fin_captured_after_the_reset_is_not_before_it() {
+    // The client's FIN, then the server's reset, then (1.4 ms later, sent before the
+    // server's stack saw its own reset through) the server's FIN. The reset came after
+    // the client's FIN only: "after both FINs" would put the server's FIN before it.
+    let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:443");
+    f.handshake(0, 1_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 1_100, 300);
+    f.data(S2C, 2_100, 1448);
+    f.push(C2S, 2_200);
+    f.push(C2S, 5_000).flags(FIN | ACK);
+    f.push(S2C, 6_000).flags(tcpscope_core::decode::tcp_flags::RST | ACK);
+    f.push(S2C, 7_400).flags(FIN | ACK);
+    let c = analyze_flow(&f);
+    assert_eq!(c.ending.kind, "reset");
+    assert!(c.ending.text.contains("after the FIN of 10.0.0.2:40000"), "{}", c.ending.text);
+    assert!(!c.ending.text.contains("after both FINs"), "{}", c.ending.text);
+}

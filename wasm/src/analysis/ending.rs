@@ -348,7 +348,9 @@ fn sentence(e: &Ending, roles: &Roles) -> String {
             s += " at ";
             at(&mut s, r.at);
             match r.after {
-                "fin" => match e.fin_at.map(|f| f.is_some()) {
+                // Only the FINs captured before the reset: a FIN that came after it
+                // (its sender had not yet seen the reset) is no "after" of it.
+                "fin" => match e.fin_at.map(|f| f.is_some_and(|t| t <= r.at)) {
                     [true, true] => s += ", after both FINs",
                     [a, _] if a == (r.by == 0) => s += ", after its own FIN",
                     [a, _] => {
