@@ -243,6 +243,7 @@ impl WasmSlicer {
 
     /// `push` for inflated gzip input; `compressed`: compressed bytes read so far (the
     /// caps of inflate.rs apply, as for the analysis).
+    #[wasm_bindgen(js_name = pushInflated)]
     pub fn push_inflated(&mut self, chunk: &[u8], compressed: f64) -> Result<Vec<u8>, JsError> {
         let mut out = Vec::new();
         self.slicer.push_inflated(chunk, compressed as u64, &mut out).map_err(|e| JsError::new(&e.message))?;
