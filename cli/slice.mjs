@@ -97,8 +97,11 @@ export async function runSlice(args, err = process.stderr, stdout = process.stdo
   let temp = null;
   try {
     const o = parseSliceArgs(args);
-    const problem = inputProblem(o.source) ?? outProblem(o.out, o.source);
-    if (problem) throw new SliceError(problem, 2);
+    // inputProblem answers { message, exitCode } (1: the capture cannot be opened), outProblem a sentence.
+    const input = inputProblem(o.source);
+    if (input) throw new SliceError(input.message, input.exitCode);
+    const output = outProblem(o.out, o.source);
+    if (output) throw new SliceError(output, 2);
     const loaded = await loadWasm();
     if (!loaded || typeof loaded.wasm.WasmSlicer?.prototype?.also !== 'function') throw new SliceError('the wasm module is not built (or predates `slice`); run `npm run build:wasm` first', 2);
     temp = join(dirname(resolve(o.out)), `.${basename(o.out)}.${process.pid}.tmp`);
@@ -115,7 +118,7 @@ export async function runSlice(args, err = process.stderr, stdout = process.stdo
       stats = await sliceStream(loaded.wasm, openCapture(o.source), o, write);
     } catch (e) {
       file.destroy();
-      if (e?.code) throw new SliceError(`cannot read '${escapeUnsafe(o.source)}': ${escapeUnsafe(e.message)}`, 2);
+      if (e?.code) throw new SliceError(`cannot read '${escapeUnsafe(o.source)}': ${escapeUnsafe(e.message)}`, 1);
       throw new SliceError(`cannot slice '${escapeUnsafe(o.source)}': ${escapeUnsafe(e?.message ?? String(e))}`, 1);
     }
     file.end();

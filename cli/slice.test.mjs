@@ -165,6 +165,11 @@ test('usage errors say what is wrong (exit 2); a connection that is not there wr
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, message);
   }
+  // A capture that cannot be opened: exit 1 (issue 42, item 3), its sentence, not an object.
+  const missing = slice(join(dir, 'no-such.pcap'), '--connection', '0', '--out', out);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^tcpscope: cannot open '.*no-such\.pcap': no such file\ntry: tcpscope help slice\n$/);
+  assert.equal(slice(dir, '--connection', '0', '--out', out).code, 2, 'a folder where one capture is wanted');
   const r = slice(file, '--connection', '7', '--out', out);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^tcpscope: no packet of connection 7 in '.*stalls\.pcap' \(connections: 0\.\.0\); nothing was written\ntry: tcpscope help slice\n$/);
