@@ -7,11 +7,15 @@
 //   connections of the file cannot change it: any difference is a packet lost, added or
 //   altered by the slice. Skipped without tshark.
 // - slicing a large capture holds one chunk and one record, not the file.
+// - a pair of connections (the compare view's) in one file, each as tshark reads it alone;
+//   a gzip capture sliced as the plain one, and a gzip bomb stopped at the inflate caps.
 // - usage errors and a connection that is not there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { gzipBomb } from '../scripts/fixtures/gzip-bomb.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,8 +165,66 @@ test('usage errors say what is wrong (exit 2); a connection that is not there wr
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, message);
   }
+  // A capture that cannot be opened: exit 1 (issue 42, item 3), its sentence, not an object.
+  const missing = slice(join(dir, 'no-such.pcap'), '--connection', '0', '--out', out);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^tcpscope: cannot open '.*no-such\.pcap': no such file\ntry: tcpscope help slice\n$/);
+  assert.equal(slice(dir, '--connection', '0', '--out', out).code, 2, 'a folder where one capture is wanted');
   const r = slice(file, '--connection', '7', '--out', out);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^tcpscope: no packet of connection 7 in '.*stalls\.pcap' \(connections: 0\.\.0\); nothing was written\ntry: tcpscope help slice\n$/);
+  assert.equal(existsSync(out), false);
+});
+
+test('two --connection values: one pcapng holding both, each as tshark reads it in the whole file', { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, () => {
+  const file = join(examples, 'sll2-any.pcap');
+  const conns = connections(file).sort((a, b) => b.packets - a.packets).slice(0, 2);
+  const out = join(dir, 'pair.pcapng');
+  const r = slice(file, '--connection', String(conns[0].id), '--connection', String(conns[1].id), '--out', out);
+  assert.equal(r.code, 0, r.stderr);
+  const total = conns[0].packets + conns[1].packets;
+  assert.match(r.stdout, new RegExp(`: ${total.toLocaleString('en-US')} packets of connections ${conns[0].id}, ${conns[1].id} \\(${conns[0].packets.toLocaleString('en-US')} \\+ ${conns[1].packets.toLocaleString('en-US')}; of `));
+  // Two conversations in the slice, each frame by frame the whole file's.
+  const singles = conns.map((c) => {
+    const one = join(dir, `pair-${c.id}.pcapng`);
+    assert.equal(slice(file, '--connection', String(c.id), '--out', one).code, 0);
+    return tsharkRows(one, 0);
+  });
+  const both = [tsharkRows(out, 0), tsharkRows(out, 1)];
+  assert.equal(tsharkRows(out, 2).length, 0);
+  // tshark numbers streams in order of first packet: match them by their first frame's time.
+  both.sort((a, b) => Number(a[0].split('|')[0]) - Number(b[0].split('|')[0]));
+  singles.sort((a, b) => Number(a[0].split('|')[0]) - Number(b[0].split('|')[0]));
+  assert.deepEqual(both, singles);
+  // A pair with one side missing is not the pair: nothing is written.
+  const bad = slice(file, '--connection', String(conns[0].id), '--connection', '999', '--out', join(dir, 'bad.pcapng'));
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /^tcpscope: no packet of connection 999 in /);
+  assert.equal(existsSync(join(dir, 'bad.pcapng')), false);
+  assert.equal(slice(file, '--connection', '1', '--connection', '1', '--out', out).code, 2);
+});
+
+test('a gzip capture slices to the same pcapng as the plain one; a gzip bomb stops at the inflate caps', { skip: !wasmBuilt && 'wasm not built' }, async () => {
+  const plain = join(examples, 'loss-1pct.pcap');
+  const gz = join(dir, 'loss-1pct.pcap.gz');
+  writeFileSync(gz, gzipSync(readFileSync(plain)));
+  const [a, b] = [join(dir, 'plain.pcapng'), join(dir, 'gz.pcapng')];
+  assert.equal(slice(plain, '--connection', '1', '--out', a).code, 0);
+  assert.equal(slice(gz, '--connection', '1', '--out', b).code, 0);
+  assert.ok(readFileSync(a).equals(readFileSync(b)));
+  // 8 GiB of empty records from a few MiB of gzip on standard input: stopped past 64 MiB
+  // inflated (the ratio cap, wasm/src/inflate.rs) with analyze's sentence, nothing written.
+  const out = join(dir, 'bomb.pcapng');
+  const cli = spawn(process.execPath, [bin, 'slice', '-', '--connection', '0', '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const bomb = gzipBomb(8 * 2 ** 30);
+  bomb.pipe(cli.stdin);
+  cli.stdin.on('error', () => {});
+  let stderr = '';
+  cli.stderr.on('data', (d) => (stderr += d));
+  const status = await new Promise((resolve) => cli.on('close', resolve));
+  bomb.unpipe();
+  bomb.destroy();
+  assert.equal(status, 1, stderr);
+  assert.match(stderr, /^tcpscope: cannot slice '-': The gzip stream inflates more than 200:1 \(6\d MiB from \d+ KiB compressed\)/);
   assert.equal(existsSync(out), false);
 });

@@ -44,3 +44,34 @@ test('Save for Wireshark from a dropped file: the file itself is read again, in 
   execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}sll2-any.pcap`, '--connection', String(connection), '--out', out]);
   expect(readFileSync((await download.path())!).equals(readFileSync(out))).toBe(true);
 });
+
+// The compare view's pair: of one capture, the file `tcpscope slice` writes with both
+// --connection values (one pass, one section); of two captures, each side's own slice,
+// the two joined as two pcapng sections (web/export/pcapng.ts slicePair).
+test('Save pair for Wireshark: two connections of one capture, as tcpscope slice --connection A --connection B writes them', async ({ page }) => {
+  const cli = (file: string, ids: number[], range: [number, number] | null = null) => {
+    const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');
+    execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}${file}`, ...ids.flatMap((id) => ['--connection', String(id)]),
+      ...(range ? ['--from', String(range[0]), '--to', String(range[1])] : []), '--out', out]);
+    return readFileSync(out);
+  };
+  await page.goto('/#ex=sll2-any.pcap&compare=0,1');
+  await expect(page.getByTestId('compare')).toHaveAttribute('data-state', 'ready');
+  const ids = (await page.getByTestId('compare').getAttribute('data-connections'))!.split(',').map(Number);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-save-pcapng').click()]);
+  expect(download.suggestedFilename()).toBe(`sll2-any-connection-${ids[0]}-vs-sll2-any-connection-${ids[1]}.pcapng`);
+  const saved = readFileSync((await download.path())!);
+  const expected = cli('sll2-any.pcap', ids);
+  expect(saved.length).toBeGreaterThan(1000);
+  expect(saved.equals(expected), `${saved.length} bytes saved, ${expected.length} from the CLI`).toBe(true);
+
+  // Two captures: A's slice then B's, two sections.
+  await page.goto('about:blank');
+  await page.goto('/#ex=healthy.pcap&compare=1,1&compare-ex=rwnd-limited.pcap');
+  await expect(page.getByTestId('compare')).toHaveAttribute('data-state', 'ready');
+  const [a, b] = (await page.getByTestId('compare').getAttribute('data-connections'))!.split(',').map(Number);
+  const [two] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-save-pcapng').click()]);
+  const joined = Buffer.concat([cli('healthy.pcap', [a]), cli('rwnd-limited.pcap', [b])]);
+  expect(readFileSync((await two.path())!).equals(joined)).toBe(true);
+  await expect(page.getByTestId('compare-share-message')).toHaveCount(0);
+});

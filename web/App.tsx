@@ -340,7 +340,7 @@ export function App() {
   const compareWith = useMemo(() => selectedId == null ? undefined
     : (id: number) => setView((v) => ({ ...v, compare: { conns: [selectedId, id], with: { kind: 'same' }, range: null } })), [selectedId]);
   const setTheme = useCallback((theme: ViewState['theme']) => setView((v) => ({ ...v, theme })), []);
-  const main = useMemo<MainCapture | null>(() => engine && report && { name: fileName, report, source: engine.source, table: engine.table, share: engine.share, snapshot: engine.snapshot, summary: engine.summary },
+  const main = useMemo<MainCapture | null>(() => engine && report && { name: fileName, report, source: engine.source, table: engine.table, share: engine.share, snapshot: engine.snapshot, summary: engine.summary, capture: engine.capture },
     [engine, report, fileName]);
 
   return (

@@ -223,19 +223,42 @@ impl WasmSlicer {
         Ok(WasmSlicer { slicer: crate::slice::Slicer::new(request) })
     }
 
+    /// One more connection to keep, in the same pass (the compare view's pair); before
+    /// the first chunk.
+    pub fn also(&mut self, connection: u32, from_s: f64, to_s: f64) -> Result<(), JsError> {
+        let bound = |s: f64| (!s.is_nan()).then_some(s);
+        let request = crate::slice::SliceRequest { connection, from_s: bound(from_s), to_s: bound(to_s) };
+        if let Some(e) = crate::slice::request_problem(&request) {
+            return Err(JsError::new(&e.message));
+        }
+        self.slicer.add(request);
+        Ok(())
+    }
+
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>, JsError> {
         let mut out = Vec::new();
         self.slicer.push(chunk, &mut out).map_err(|e| JsError::new(&e.message))?;
         Ok(out)
     }
 
-    /// `{"packetsRead":…,"packetsKept":…,"bytesWritten":…,"connections":…}`; throws why the capture
-    /// could not be read to its end (the bytes returned so far are still a whole pcapng).
+    /// `push` for inflated gzip input; `compressed`: compressed bytes read so far (the
+    /// caps of inflate.rs apply, as for the analysis).
+    #[wasm_bindgen(js_name = pushInflated)]
+    pub fn push_inflated(&mut self, chunk: &[u8], compressed: f64) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        self.slicer.push_inflated(chunk, compressed as u64, &mut out).map_err(|e| JsError::new(&e.message))?;
+        Ok(out)
+    }
+
+    /// `{"packetsRead":…,"packetsKept":…,"bytesWritten":…,"connections":…,"inflated":…,"kept":[…]}`
+    /// (`kept`: per connection asked for, in order); throws why the capture could not be
+    /// read to its end (the bytes returned so far are still a whole pcapng).
     pub fn finish(&mut self) -> Result<String, JsError> {
         let s = self.slicer.finish().map_err(|e| JsError::new(&e.message))?;
+        let kept: Vec<String> = self.slicer.kept().iter().map(u64::to_string).collect();
         Ok(format!(
-            r#"{{"packetsRead":{},"packetsKept":{},"bytesWritten":{},"connections":{}}}"#,
-            s.packets_read, s.packets_kept, s.bytes_written, s.connections
+            r#"{{"packetsRead":{},"packetsKept":{},"bytesWritten":{},"connections":{},"inflated":{},"kept":[{}]}}"#,
+            s.packets_read, s.packets_kept, s.bytes_written, s.connections, s.inflated, kept.join(",")
         ))
     }
 

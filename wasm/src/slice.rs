@@ -12,6 +12,12 @@
 //! connection numbering below; the analyzer keeps far more per connection). The output
 //! of a chunk is returned with it and never accumulated here.
 //!
+//! Several connections can be sliced in one pass (the compare view's pair, `tcpscope
+//! slice --connection A --connection B`), each with its own range: one section, the
+//! packets in the capture's order. A gzip capture is inflated by the platform and
+//! handed over with its compressed count ([`Slicer::push_inflated`]): the caps of
+//! inflate.rs (size and ratio) stop a gzip bomb here as they stop the analysis.
+//!
 //! Connections are numbered as the analyzer numbers them (analysis/analyzer.rs): in
 //! order of first packet, by direction-independent 4-tuple, with Wireshark's rule that a
 //! SYN with a new ISN on a known 4-tuple starts the next connection (tcp.stream,
@@ -36,6 +42,7 @@ use std::net::IpAddr;
 use crate::analysis::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use crate::decode::{tcp_flags, CaptureDecoder, Decoded, TcpSegment};
 use crate::error::{DecodeError, ErrorKind, Layer};
+use crate::inflate::inflate_limit;
 
 /// Which packets to keep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +66,8 @@ pub struct SliceStats {
     pub bytes_written: u64,
     /// TCP connections of the capture, numbered as the report numbers them.
     pub connections: u64,
+    /// Inflated bytes of a gzip capture (0 for one read as it is).
+    pub inflated: u64,
 }
 
 const SHB: u32 = 0x0A0D_0D0A;
@@ -86,7 +95,10 @@ struct Tracked {
 }
 
 pub struct Slicer {
-    request: SliceRequest,
+    /// What to keep; a packet is kept when any request selects it.
+    requests: Vec<SliceRequest>,
+    /// Packets kept per request (a packet two requests select counts for the first).
+    kept: Vec<u64>,
     decoder: CaptureDecoder,
     input: Input,
     /// The start of a unit whose end has not arrived (always shorter than that unit).
@@ -100,8 +112,14 @@ pub struct Slicer {
 
 impl Slicer {
     pub fn new(request: SliceRequest) -> Self {
+        Slicer::of(vec![request])
+    }
+
+    /// One pass keeping the packets of every request (each its connection and range).
+    pub fn of(requests: Vec<SliceRequest>) -> Self {
         Slicer {
-            request,
+            kept: vec![0; requests.len()],
+            requests,
             decoder: CaptureDecoder::new(),
             input: Input::Start,
             buf: Vec::new(),
@@ -110,6 +128,18 @@ impl Slicer {
             stats: SliceStats::default(),
             peak_buffer: 0,
         }
+    }
+
+    /// `push` for the inflated bytes of a gzip capture, `compressed` being the compressed
+    /// bytes read so far: refused with inflate.rs's sentence (a `TooLarge` error, the
+    /// chunk not sliced) once the inflated total breaks its size or ratio cap.
+    pub fn push_inflated(&mut self, chunk: &[u8], compressed: u64, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let inflated = self.stats.inflated + chunk.len() as u64;
+        if let Some(message) = inflate_limit(compressed, inflated) {
+            return Err(DecodeError::new(Layer::Capture, ErrorKind::TooLarge, None, Some(self.stats.inflated), message));
+        }
+        self.stats.inflated = inflated;
+        self.push(chunk, out)
     }
 
     /// The next chunk of the capture; the pcapng bytes it completes are appended to `out`.
@@ -161,6 +191,17 @@ impl Slicer {
         self.stats
     }
 
+    /// One more request (before the first chunk: it selects only packets pushed after it).
+    pub fn add(&mut self, request: SliceRequest) {
+        self.requests.push(request);
+        self.kept.push(0);
+    }
+
+    /// Packets kept per request, in the order of [`Slicer::of`].
+    pub fn kept(&self) -> &[u64] {
+        &self.kept
+    }
+
     /// The most bytes the slicer held for an incomplete unit.
     pub fn peak_buffer(&self) -> usize {
         self.peak_buffer
@@ -172,7 +213,7 @@ impl Slicer {
         self.decoder.push(unit, &mut |d| got = Some(d))?;
         let selected = match &got {
             Some(Decoded::Tcp(seg)) => self.selects(seg),
-            _ => false,
+            _ => None,
         };
         if got.is_some() {
             self.stats.packets_read += 1;
@@ -181,7 +222,7 @@ impl Slicer {
         match self.input {
             Input::Start => self.first_unit(unit, out),
             Input::Pcap { big_endian, nanos, record_header } => {
-                if selected {
+                if selected.is_some() {
                     pcap_record_as_epb(unit, big_endian, nanos, record_header, out);
                 }
             }
@@ -192,7 +233,7 @@ impl Slicer {
                     self.input = Input::Pcapng { big_endian: section_is_big_endian(unit) };
                     out.extend_from_slice(unit);
                 } else if matches!(kind, EPB | SPB | OBSOLETE_PB) {
-                    if selected {
+                    if selected.is_some() {
                         out.extend_from_slice(unit);
                     }
                 } else if kind != ISB {
@@ -200,8 +241,9 @@ impl Slicer {
                 }
             }
         }
-        if selected && out.len() > before {
+        if let Some(r) = selected.filter(|_| out.len() > before) {
             self.stats.packets_kept += 1;
+            self.kept[r] += 1;
         }
         self.stats.bytes_written += (out.len() - before) as u64;
         Ok(())
@@ -229,9 +271,9 @@ impl Slicer {
         write_idb(out, link_type, snaplen, nanos);
     }
 
-    /// Numbers the segment's connection as the analyzer does; true when it is the
-    /// requested connection and inside the requested range.
-    fn selects(&mut self, seg: &TcpSegment) -> bool {
+    /// Numbers the segment's connection as the analyzer does; the first request whose
+    /// connection it is and whose range holds it.
+    fn selects(&mut self, seg: &TcpSegment) -> Option<usize> {
         let key = FlowKey::of(seg);
         let dir = |t: &Tracked| usize::from((seg.src, seg.src_port) != t.first);
         let index = match self.table.lookup(&key) {
@@ -254,13 +296,10 @@ impl Slicer {
         if seg.flags & tcp_flags::ACK != 0 && t.base[1 - d].is_none() {
             t.base[1 - d] = Some(seg.ack.wrapping_sub(1));
         }
-        if index != self.request.connection {
-            return false;
-        }
         // Seconds since the file's first packet, as every time the page shows.
         let t0 = self.decoder.info().first_ts_ns.unwrap_or(seg.ts_ns);
         let t = (seg.ts_ns - t0) as f64 / 1e9;
-        self.request.from_s.is_none_or(|from| t >= from) && self.request.to_s.is_none_or(|to| t <= to)
+        self.requests.iter().position(|r| r.connection == index && r.from_s.is_none_or(|from| t >= from) && r.to_s.is_none_or(|to| t <= to))
     }
 
     fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> u32 {
@@ -281,6 +320,17 @@ pub fn slice_bytes(bytes: &[u8], request: SliceRequest, chunk_size: usize) -> Re
     }
     let stats = slicer.finish()?;
     Ok((out, stats))
+}
+
+/// [`slice_bytes`] for several requests in one pass; also the packets kept per request.
+pub fn slice_many_bytes(bytes: &[u8], requests: Vec<SliceRequest>, chunk_size: usize) -> Result<(Vec<u8>, SliceStats, Vec<u64>), DecodeError> {
+    let mut slicer = Slicer::of(requests);
+    let mut out = Vec::new();
+    for chunk in bytes.chunks(chunk_size.max(1)) {
+        slicer.push(chunk, &mut out)?;
+    }
+    let stats = slicer.finish()?;
+    Ok((out, stats, slicer.kept().to_vec()))
 }
 
 /// Why a request cannot be sliced, for people (None: it can).

@@ -5,7 +5,7 @@
 
 use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
 use tcpscope_core::session::analyze_bytes;
-use tcpscope_core::slice::{slice_bytes, SliceRequest, Slicer};
+use tcpscope_core::slice::{slice_bytes, slice_many_bytes, SliceRequest, Slicer};
 
 fn example(file: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../public/examples/{}", env!("CARGO_MANIFEST_DIR"), file)).expect(file)
@@ -125,4 +125,71 @@ fn pcapng_interface_descriptions_and_comments_are_kept() {
     let output: Vec<_> = blocks(&out).into_iter().filter(|(k, _)| keep(*k)).collect();
     assert!(input.iter().any(|(k, _)| *k == 1), "the example has an IDB");
     assert_eq!(output, input);
+}
+
+/// The compare view's pair (issue 42, item 6): two connections of one capture in one
+/// pass, one section in the capture's order; each analyses as in the whole file, and a
+/// range per connection keeps each one's own packets in its own range.
+#[test]
+fn a_pair_of_connections_slices_in_one_pass() {
+    let bytes = example("sll2-any.pcap");
+    let all = summaries(&bytes);
+    // The two connections with the most packets (sll2-any holds a reused port pair too).
+    let mut by_size: Vec<&ConnectionSummary> = all.iter().collect();
+    by_size.sort_by_key(|c| std::cmp::Reverse(c.packets));
+    let (a, b) = (by_size[0], by_size[1]);
+    let (out, stats, kept) = slice_many_bytes(&bytes, vec![whole(a.id), whole(b.id)], 4096).unwrap();
+    assert_eq!(kept, vec![a.packets, b.packets], "each connection's packets, all of them");
+    assert_eq!(stats.packets_kept, a.packets + b.packets);
+    let mut sliced = summaries(&out);
+    assert_eq!(sliced.len(), 2, "two connections in the slice");
+    // Numbered in order of first packet in the slice as in the file.
+    sliced.sort_by(|x, y| x.start.total_cmp(&y.start));
+    let mut pair = [a, b];
+    pair.sort_by(|x, y| x.start.total_cmp(&y.start));
+    for (s, c) in sliced.iter().zip(pair) {
+        assert_eq!(counts(s), counts(c), "#{}", c.id);
+        assert_eq!(s.endpoints, c.endpoints);
+    }
+    // Ranges of each connection's own (the compare view's range is from each one's start).
+    let ranged = |c: &ConnectionSummary| SliceRequest { connection: c.id, from_s: Some(c.start), to_s: Some(c.start + (c.end - c.start) / 2.0) };
+    let (_, _, kept) = slice_many_bytes(&bytes, vec![ranged(a), ranged(b)], 4096).unwrap();
+    let alone = |c: &ConnectionSummary| slice_bytes(&bytes, ranged(c), 4096).unwrap().1.packets_kept;
+    assert_eq!(kept, vec![alone(a), alone(b)]);
+    assert!(kept[0] > 0 && kept[0] < a.packets, "{kept:?}");
+}
+
+/// A gzip capture is sliced under the caps the analysis applies (inflate.rs): 64 MiB
+/// inflated from 64 KiB compressed is 1024:1, past the 200:1 no capture reaches, and
+/// the slicer stops with inflate.rs's sentence instead of writing on.
+#[test]
+fn a_gzip_bomb_is_stopped_by_the_inflate_caps() {
+    let one = example("tso-loss.pcap");
+    let mut slicer = Slicer::new(whole(0));
+    let mut out = Vec::new();
+    let mut pushed = 0u64;
+    let err = loop {
+        let body = if pushed == 0 { &one[..] } else { &one[24..] };
+        let mut stop = None;
+        for chunk in body.chunks(1 << 20) {
+            if let Err(e) = slicer.push_inflated(chunk, 64 << 10, &mut out) {
+                stop = Some(e);
+                break;
+            }
+            pushed += chunk.len() as u64;
+            out.clear();
+        }
+        if let Some(e) = stop {
+            break e;
+        }
+        assert!(pushed <= 65 << 20, "not stopped after {pushed} bytes");
+    };
+    assert!(err.message.contains("more than 200:1"), "{}", err.message);
+    assert!(pushed > 60 << 20 && pushed <= 64 << 20, "stopped at the 64 MiB mark: {pushed}");
+    // Within the caps (a real ratio), the same input slices on.
+    let mut slicer = Slicer::new(whole(0));
+    for chunk in one.chunks(1 << 16) {
+        slicer.push_inflated(chunk, one.len() as u64 / 10, &mut out).unwrap();
+    }
+    assert_eq!(slicer.finish().unwrap().inflated, one.len() as u64);
 }

@@ -15,6 +15,9 @@ import { MARGIN } from '../charts/frame';
 import { CompareView } from './CompareView';
 import { compareLink } from './compareShare';
 import { compareBinSeconds, type CompareSide } from './sides';
+import { pairFileName, slicePair, type SliceRequest } from '../export/pcapng';
+import { downloadBlob, fileStem } from '../export/download';
+import { exampleUrl } from '../state/fetchCapture';
 import { useSecondCapture } from './useSecondCapture';
 
 /** The app's capture (side A's). */
@@ -27,6 +30,8 @@ export interface MainCapture {
   snapshot?: string;
   /** A connection's summary by id, for a report that carries only some (10^4+ connections). */
   summary?: (id: number) => Promise<ConnectionSummary | null>;
+  /** The capture's bytes again (Save for Wireshark); absent for a shared link. */
+  capture?: () => Promise<Blob>;
 }
 
 export interface CompareAreaProps {
@@ -41,6 +46,13 @@ export interface CompareAreaProps {
 }
 
 const pageBase = () => window.location.origin + window.location.pathname;
+
+/** A capture opened by address fetched again (its first download went to the decoder). */
+async function fetchedAgain(url: string): Promise<Blob> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`The capture could not be fetched again: HTTP ${response.status}.`);
+  return response.blob();
+}
 
 /** "Compare with another capture…": a local file or a bundled example becomes side B. */
 // Memoised: a zoom or pan gesture re-renders the app every frame; the bar does not change.
@@ -156,13 +168,27 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     );
   }
   const binSeconds = compareBinSeconds(sides, view.binMs);
+  // Save for Wireshark of the pair: B's capture is A's, the file picked or dropped for
+  // it, or the example or address fetched again; a shared link has no packets.
+  const w = compare.with;
+  const bCapture = w.kind === 'same' ? main.capture
+    : w.kind === 'file' ? (file ? async () => file : undefined)
+    : w.kind === 'example' || w.kind === 'url' ? () => fetchedAgain(w.kind === 'url' ? w.url : exampleUrl(w.file))
+    : undefined;
+  const savePair = main.capture && bCapture ? async () => {
+    // The compare range is from each connection's own start; the slice's, from the file's first packet.
+    const request = (s: ConnectionSummary): SliceRequest => ({ connection: s.id, from: compare.range ? s.start + compare.range[0] : null, to: compare.range ? s.start + compare.range[1] : null });
+    const requests: [SliceRequest, SliceRequest] = [request(selected), request(b.summary)];
+    const blob = await slicePair([{ capture: main.capture!, request: requests[0] }, { capture: bCapture, request: requests[1] }], w.kind === 'same');
+    downloadBlob(blob, pairFileName([fileStem(main.name), fileStem(b.name)], requests));
+  } : undefined;
   return (
     <CompareView
       sides={sides} tables={[main.table, b.table]} choices={[main.report.connections, b.report.connections]}
       onPick={(k, id) => (k === 0 ? onView((v) => ({ ...v, conn: id, compare: v.compare && { ...v.compare, conns: [id, v.compare.conns[1]] } })) : setCompare((c) => ({ ...c, conns: [c.conns[0], id] })))}
       range={compare.range} onRange={(range) => setCompare((c) => ({ ...c, range }))}
       binMs={view.binMs} onBinMs={(binMs) => onView((v) => ({ ...v, binMs }))}
-      theme={view.theme} onReady={onReady} onExit={exit}
+      theme={view.theme} onReady={onReady} onExit={exit} savePair={savePair}
       share={(width) => compareLink(pageBase(), view, [
         { summary: selected, name: main.name, make: main.share, snapshot: main.snapshot },
         { summary: b.summary, name: b.name, make: b.share, snapshot: b.snapshot },

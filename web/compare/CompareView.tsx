@@ -43,6 +43,8 @@ export interface CompareViewProps {
   onExit: () => void;
   /** Makes the view's share link (compareShare.ts) at the charts' width, px. */
   share: (width: number) => Promise<{ link: string } | { error: string }>;
+  /** Saves both connections' packets (of the shown range) as one pcapng; absent when a side has no packets (a shared link). */
+  savePair?: () => Promise<void>;
 }
 
 function SidePicker({ index, side, choices, onPick }: { index: 0 | 1; side: CompareSide; choices: ConnectionSummary[]; onPick: CompareViewProps['onPick'] }) {
@@ -122,6 +124,15 @@ export function CompareView(props: CompareViewProps) {
         <button type="button" className="button" data-testid="compare-share" disabled={busy}
           onClick={async () => { setBusy(true); try { setShared(await props.share(width)); } catch (error) { setShared({ error: error instanceof Error ? error.message : String(error) }); } finally { setBusy(false); } }}>
           Share
+        </button>
+        <button type="button" className="button" data-testid="compare-save-pcapng" disabled={busy || !props.savePair}
+          title={props.savePair ? `The packets of both connections${props.range ? ' in the shown range' : ''}, as one pcapng for Wireshark` : 'A shared link holds charts, not packets'}
+          onClick={async () => {
+            if (!props.savePair) return;
+            setBusy(true);
+            try { await props.savePair(); } catch (error) { setShared({ error: error instanceof Error ? error.message : String(error) }); } finally { setBusy(false); }
+          }}>
+          Save pair for Wireshark
         </button>
       </div>
       {shared && 'link' in shared && (

@@ -4,7 +4,7 @@
 //! input). Format 3 writes point columns with coded.rs instead and keeps only the
 //! scalars here.
 
-use super::answers::{count_code, count_of, Grid, Quant, StoredData, StoredIntervals, StoredMarkers, StoredPoints, StoredRates, LEVELS, MAX_ITEMS, MAX_VALUE, SUB};
+use super::answers::{count_code, count_of, Grid, Quant, StoredData, StoredIntervals, StoredMarkers, StoredPoints, StoredRates, LEVELS, MAX_ITEMS, MAX_VALUE, MIN_LEVELS, SUB};
 use super::bytes::{Reader, Writer};
 use crate::error::DecodeError;
 use crate::view::request::MAX_COLUMNS;
@@ -23,7 +23,9 @@ pub struct Detail {
 }
 
 pub fn write(w: &mut Writer, data: &StoredData, series: Series, detail: Detail) {
-    let levels = detail.levels;
+    // Bins and markers keep at least MIN_LEVELS steps: only the point series' grids go
+    // coarser, down to one step per plot pixel (coded.rs series_levels).
+    let levels = detail.levels.max(MIN_LEVELS);
     match data {
         StoredData::Rates(r) => {
             w.byte(0);

@@ -25,6 +25,10 @@ use crate::view::response::{Bins, Interval, Intervals, Points, ViewData};
 /// (build.rs), down to [`MIN_LEVELS`] (½ px there).
 pub const LEVELS: u64 = 1024;
 pub const MIN_LEVELS: u64 = 256;
+/// Fewer steps than any chart's plot has pixels: asked for by build.rs before it lowers
+/// the columns, it puts each point series at one step per plot pixel (coded.rs
+/// `series_levels`); bins and markers stay at `MIN_LEVELS`.
+pub const PIXEL_LEVELS: u64 = 128;
 /// Sub-column steps for interval ends and marker times.
 pub const SUB: u64 = 4;
 /// Most bins, columns, markers or intervals one stored answer may hold.

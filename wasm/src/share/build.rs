@@ -3,8 +3,13 @@
 //! them to the pixel grid, format.rs packs them. When the link would be longer than
 //! the budget, the value grids are coarsened first (1024 → 512 → 384 → 256 steps: ¼ to
 //! ½ pixel on the tallest chart), then where the marks lie in their columns, then
-//! each column's first and last value are left out, then the columns are lowered (×7/8 each try) until it fits: a link is always made, at the resolution it can carry, and says which
-//! ("shared at N px").
+//! each column's first and last value are left out, then the point series' grids go
+//! down to one step per plot pixel (192, then `PIXEL_LEVELS`), and only then are the
+//! columns lowered (×7/8 each try) until it fits: a link is always made, at the
+//! resolution it can carry, and says which ("shared at N px"). Columns come last
+//! because the receiver's page asks for the sender's columns: a link at them answers
+//! every column with its own minimum and maximum (issue 42, item 5), a lowered one
+//! only re-decimates its wider columns, which moves marks sideways.
 //!
 //! The summary's stall lists (meta.rs): a link lists the stalls the shared view shows —
 //! those of the shown direction (the stalls chart, answered from the list) and of the
@@ -22,7 +27,7 @@
 //! dropped silently.
 
 use super::answer_bytes::Detail;
-use super::answers::{self, Grid, StoredData, LEVELS, MIN_LEVELS};
+use super::answers::{self, Grid, StoredData, LEVELS, MIN_LEVELS, PIXEL_LEVELS};
 use super::format::{self, StoredSeries};
 use super::meta;
 use crate::analysis::Analysis;
@@ -176,12 +181,16 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
             let series: Vec<StoredSeries> = series.iter().map(|(s, at_summary)| with_listing(s, *at_summary, listing)).collect();
             // Finest first: where marks lie in their columns and the column ends kept, then
             // dropped, each from 1024 to 256 steps.
+            // Then, before a column is given up, the point series' grids down to one step
+            // per plot pixel (coded.rs series_levels): the page asks for its own columns,
+            // and only a link at those columns answers each with its own extremes.
             let tries = [(true, true), (false, true), (false, false)]
                 .into_iter()
-                .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, 3 * LEVELS / 8, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }));
+                .flat_map(|(times, ends)| [LEVELS, LEVELS / 2, 3 * LEVELS / 8, MIN_LEVELS].map(move |levels| Detail { levels, ends, times }))
+                .chain([3 * MIN_LEVELS / 4, PIXEL_LEVELS].map(|levels| Detail { levels, ends: false, times: false }));
             for detail in tries {
                 let bytes = format::encode(meta_json, &grid, &series, detail);
-                let last = columns <= MIN_COLUMNS && listing == Listing::Counted && !detail.ends && !detail.times && detail.levels == MIN_LEVELS;
+                let last = columns <= MIN_COLUMNS && listing == Listing::Counted && !detail.ends && !detail.times && detail.levels == PIXEL_LEVELS;
                 if bytes.len().div_ceil(3) * 4 <= budget || last {
                     return Ok(Built { bytes, columns, levels: detail.levels, listing, detail });
                 }

@@ -20,7 +20,7 @@
 //! to the deflated part as in format 2.
 
 use super::answer_bytes::{self, Detail, SPAN_LIMIT};
-use super::answers::{self, Quant, StoredIntervals, StoredPoints, LEVELS, MAX_ITEMS};
+use super::answers::{self, Quant, StoredIntervals, StoredPoints, LEVELS, MAX_ITEMS, MIN_LEVELS};
 use super::bytes::{Reader, Writer};
 use super::coder::{Decoder, Encoder};
 use crate::error::DecodeError;
@@ -71,25 +71,43 @@ pub struct Prepared<'a> {
 }
 
 impl Prepared<'_> {
-    /// `levels`: the most steps the link allows (build.rs lowers it to fit).
+    /// `levels`: the most steps the link allows (build.rs lowers it to fit); never
+    /// fewer than one per pixel of the series' plot ([`series_levels`]).
     pub fn new(points: &StoredPoints, series: Series, levels: u64) -> Prepared<'_> {
-        Prepared { quant: answer_bytes::points_quant(points, series, levels.min(pixel_levels(series))), points, series }
+        Prepared { quant: answer_bytes::points_quant(points, series, series_levels(series, levels)), points, series }
     }
 }
 
-/// Steps of a series' value grid: three per pixel of its chart's plot on the default
-/// page (web/components/ConnectionCharts.tsx DEFAULT_HEIGHTS less frame.ts's 60 px of
-/// margins; the axis runs at least over the values, `nice()` widens it): a value is
+/// Pixels of a series' plot on the default page (web/components/ConnectionCharts.tsx
+/// DEFAULT_HEIGHTS less frame.ts's 60 px of margins; the axis runs at least over the
+/// values, `nice()` widens it); None for series not drawn from a value grid's M4 columns.
+fn plot_px(series: Series) -> Option<u64> {
+    match series {
+        Series::Inflight | Series::Rwnd | Series::Pipe | Series::SenderInflight => Some(170),
+        Series::Sequence | Series::Ack | Series::WindowEdge => Some(240),
+        Series::Rtt => Some(130),
+        _ => None,
+    }
+}
+
+/// Steps of a series' value grid: three per pixel of its chart's plot: a value is
 /// then drawn within 1/6 px, which moves an anti-aliased edge by less than the 48/255
 /// the pixel comparison of e2e/share.spec.ts tolerates. Series of one chart share it.
 pub fn pixel_levels(series: Series) -> u64 {
-    let plot_px = match series {
-        Series::Inflight | Series::Rwnd | Series::Pipe | Series::SenderInflight => 170,
-        Series::Sequence | Series::Ack | Series::WindowEdge => 240,
-        Series::Rtt => 130,
-        _ => return LEVELS,
-    };
-    3 * plot_px
+    plot_px(series).map_or(LEVELS, |px| 3 * px)
+}
+
+/// The steps a series is written with when the link allows `levels`: at most
+/// [`pixel_levels`], and never fewer than one per plot pixel (a value within ½ px),
+/// nor fewer than [`MIN_LEVELS`] for a series of no known plot. build.rs asks for
+/// fewer than `MIN_LEVELS` only to keep the page's columns (issue 42, item 5): a
+/// coarser value moves a mark's end by less than a pixel, a lowered column count
+/// moves every mark sideways and merges neighbouring columns' extremes.
+pub fn series_levels(series: Series, levels: u64) -> u64 {
+    match plot_px(series) {
+        Some(px) => levels.min(3 * px).max(px),
+        None => levels.max(MIN_LEVELS),
+    }
 }
 
 fn same_grid(a: &Prepared, b: &Prepared) -> bool {
@@ -122,7 +140,7 @@ pub fn write(w: &mut Writer, c: &mut Encoder, index: usize, this: &Prepared, ear
     let ends = detail.ends && drawn_as_steps(this.series) && p.first.len() == g.lows.len() && p.last.len() == g.lows.len();
     w.byte(times as u8 | (ends as u8) << 1);
     streams(c, base, this, reference.map(|(_, e)| e), times_ref.map(|(_, e)| e.points), detail);
-    answer_bytes::write_scalars(w, p, this.series, detail.levels);
+    answer_bytes::write_scalars(w, p, this.series, detail.levels.max(MIN_LEVELS));
 }
 
 /// Bytes the streams of one series take alone.
