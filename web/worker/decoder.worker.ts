@@ -9,7 +9,8 @@ import { captureChunks, readerFailed, useReader, type CaptureChunk } from './chu
 import { StreamInbox, streamedChunks } from './streamed';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
-import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
+import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
+import type { PartialTable } from './generated/view';
 import { packAnswer, unpackAnswer, type ViewAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -32,7 +33,7 @@ let streaming: { generation: number; inbox: StreamInbox } | null = null;
 /** Reads `chunks` (a dropped file's slices, or a download's chunks as they arrive) into a
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
-async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null) {
+async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true) {
   await ready;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
@@ -50,12 +51,22 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     mark = now;
   };
   let read = 0;
+  let lastPartial = -Infinity;
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
     read = bytesRead;
     if (current === mine && (now - lastProgress > 50 || bytesRead === totalBytes)) {
       lastProgress = now;
-      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started });
+      // The table so far (view/partial.rs), a few times a second: one pass over the
+      // connections each time (≈ 1 ms at 10^5 connections).
+      let partial: PartialTable | undefined;
+      if (progressive && now - lastPartial >= PARTIAL_INTERVAL_MS) {
+        lastPartial = now;
+        const json = session.partialTableJson(PARTIAL_ROWS);
+        if (json) partial = JSON.parse(json) as PartialTable;
+        phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
+      }
+      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started, ...(partial ? { partial } : {}) });
     }
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
@@ -116,6 +127,12 @@ async function openSnapshot(generation: number, bytes: Uint8Array) {
   post({ type: 'report', generation, report, connectionCount: report.connections.length, elapsedMs: performance.now() - started, snapshot: info });
 }
 
+/** The session of `generation` while it is still being read (its view answers are
+ *  partial: wasm view/partial.rs), or once read; null when it is not the current capture. */
+function loadingOrLoaded(generation: number): WasmSession | WasmSnapshot | null {
+  return current && current.generation === generation ? current.session : null;
+}
+
 /** The session of `generation`, or null when it is not the current capture (stale request). */
 function sessionFor(generation: number): WasmSession | WasmSnapshot | null {
   return current && current.generation === generation && current.report ? current.session : null;
@@ -142,13 +159,13 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         warmUp();
         break;
       case 'open':
-        await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs);
+        await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true);
         break;
       case 'openStream': {
         const { generation } = message;
         const inbox = new StreamInbox((bytes) => post({ type: 'taken', generation, bytes }));
         streaming = { generation, inbox };
-        await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs);
+        await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs, message.progressive ?? true);
         break;
       }
       case 'chunk':
@@ -173,7 +190,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         break;
       }
       case 'view': {
-        const session = sessionFor(message.generation);
+        // While the capture loads its own generation is answered from the running
+        // state (the progressive view, issue 41); another generation's never.
+        const session = loadingOrLoaded(message.generation);
         if (!session) return; // the page has moved on: nobody waits for this answer
         const started = performance.now();
         let reply: { answer: ViewAnswer; transfer: Transferable[] };
