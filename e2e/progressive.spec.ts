@@ -37,6 +37,8 @@ test('a large capture draws its throughput while it loads, and the finished char
     await page.goto('/');
     await page.getByTestId('file-input').setInputFiles(file);
     const fraction = await firstChartFraction(page);
+    testInfo.annotations.push({ type: 'first partial chart at', description: `${(fraction * 100).toFixed(1)} % of ${PACKETS} packets read` });
+    console.log(`progressive: first partial chart at ${(fraction * 100).toFixed(1)} % read`);
     // A chart with data and the loading state before a quarter of the bytes were read.
     expect(fraction).toBeLessThan(0.25);
     await expect(page.getByTestId('diagnosis-waiting')).toBeVisible();
@@ -84,7 +86,7 @@ test('a capture opened while a large one draws progressively shows only itself',
     // (its connections last 2.1 s; the big one's 10+ s).
     const last = await page.evaluate(() => (window as unknown as { __tcpscopePartial?: { last: Last | null } }).__tcpscopePartial?.last ?? null);
     if (last) expect(last.t1).toBeLessThan(3);
-    await expect(page.locator('[data-chart=throughput]')).toHaveCount(1);
+    await expect(page.locator('svg[data-chart=throughput]')).toHaveCount(1);
   } finally {
     rmSync(file, { force: true });
   }

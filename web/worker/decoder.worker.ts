@@ -30,6 +30,27 @@ let current: { generation: number; session: WasmSession | WasmSnapshot; report: 
 /** The streamed capture being received (openStream): its chunks go to its inbox. */
 let streaming: { generation: number; inbox: StreamInbox } | null = null;
 
+/** Bytes pushed at a time while loading with progressive display (see `open`): ≈ 15 ms
+ *  of decoding on an idle core (bench/README.md: ≈ 3.5 ns/byte). */
+const PUSH_PIECE_BYTES = 4 << 20;
+/** The page's partial queries wait at most about this long for a turn of the worker. */
+const YIELD_EVERY_MS = 20;
+
+/** One turn of the event loop (a macrotask: queued messages are handled first). */
+const turn = new MessageChannel();
+let turnWaiters: (() => void)[] = [];
+turn.port1.onmessage = () => {
+  const waiters = turnWaiters;
+  turnWaiters = [];
+  for (const w of waiters) w();
+};
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    turnWaiters.push(resolve);
+    turn.port2.postMessage(null);
+  });
+}
+
 /** Reads `chunks` (a dropped file's slices, or a download's chunks as they arrive) into a
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
@@ -52,21 +73,27 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   };
   let read = 0;
   let lastPartial = -Infinity;
+  let listed = false;
+  let lastTurn = performance.now();
+  /** The table so far (view/partial.rs) with a progress message, at most every
+   *  PARTIAL_INTERVAL_MS (one pass over the connections: ≈ 1 ms at 10^5 of them), and
+   *  with every piece until it lists a connection: the first chart waits for nothing else. */
+  const postPartial = () => {
+    const now = performance.now();
+    if (listed && now - lastPartial < PARTIAL_INTERVAL_MS) return;
+    lastPartial = now;
+    const json = session.partialTableJson(PARTIAL_ROWS);
+    const partial = json ? (JSON.parse(json) as PartialTable) : undefined;
+    listed ||= (partial?.rows.length ?? 0) > 0;
+    phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
+    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial });
+  };
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
     read = bytesRead;
     if (current === mine && (now - lastProgress > 50 || bytesRead === totalBytes)) {
       lastProgress = now;
-      // The table so far (view/partial.rs), a few times a second: one pass over the
-      // connections each time (≈ 1 ms at 10^5 connections).
-      let partial: PartialTable | undefined;
-      if (progressive && now - lastPartial >= PARTIAL_INTERVAL_MS) {
-        lastPartial = now;
-        const json = session.partialTableJson(PARTIAL_ROWS);
-        if (json) partial = JSON.parse(json) as PartialTable;
-        phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
-      }
-      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started, ...(partial ? { partial } : {}) });
+      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started });
     }
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
@@ -74,7 +101,23 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     phases.firstSliceMs ??= performance.now() - started;
     lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
-    const more = chunk.compressedBytes === null ? session.push(chunk.bytes) : session.pushInflated(chunk.bytes, chunk.compressedBytes);
+    // With progressive display a slice goes in PUSH_PIECE_BYTES at a time, and between
+    // two pieces the worker answers the page's partial view queries (a macrotask turn),
+    // so a redraw waits for at most one piece, not a whole 16 MiB slice.
+    const step = progressive ? PUSH_PIECE_BYTES : chunk.bytes.length;
+    let more = true;
+    for (let at = 0; more && at < chunk.bytes.length; at += step) {
+      const piece = step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
+      more = chunk.compressedBytes === null ? session.push(piece) : session.pushInflated(piece, chunk.compressedBytes);
+      // (A turn at most every YIELD_EVERY_MS: gzip input comes in many small pieces.)
+      if (!progressive || performance.now() - lastTurn < YIELD_EVERY_MS) continue;
+      postPartial();
+      lap('pushMs');
+      await nextTurn();
+      lastTurn = performance.now();
+      if (current !== mine) return;
+      lap('readWaitMs');
+    }
     lap('pushMs');
     if (!more) break;
   }
