@@ -158,7 +158,7 @@ describe('DecoderClient', () => {
       const w = FakeWorker.all[0];
       w.answer(hello);
       for (let i = 0; i < 20; i++) await settle();
-      expect(w.posted[0]).toEqual({ type: 'openStream', generation: 1, totalBytes: 0, stallMs: null });
+      expect(w.posted[0]).toEqual({ type: 'openStream', generation: 1, totalBytes: 0, stallMs: null, progressive: true });
       expect(sentBytes(w)).toBe(STREAM_WINDOW_BYTES);
       w.answer({ type: 'taken', generation: 1, bytes: 2 * MiB });
       for (let i = 0; i < 20; i++) await settle();
