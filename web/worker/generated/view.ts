@@ -1072,6 +1072,7 @@ matched: number, offset: number, rows: Array<TableRow>, };
 /**
  * The connection table so far: the largest connections by payload bytes.
  */
+
 export type PartialTable = { 
 /**
  * Connections seen so far.
