@@ -15,6 +15,7 @@ import { formatBitrate, formatDuration } from '../charts/units';
 import { useD3 } from '../charts/common';
 import { plotColumns, useViewAnswers } from '../charts/useViewAnswers';
 import { binsOf } from '../charts/ThroughputChart';
+import '../charts/charts.css';
 
 /** What the benchmark and the e2e test read about the partial chart (window.__tcpscopePartial). */
 export interface PartialProbe {
@@ -103,7 +104,7 @@ export function PartialThroughputChart({ source, row, settledT, fraction, width 
       .attr('d', linePath(avg, (i) => f.x(b.start + (i + 0.5) * b.binSeconds), (i) => y(b.averageBps[i])));
   }, [answer, view, pct, row.id]);
   return (
-    <figure className="partial-chart" data-testid="partial-throughput" data-fraction={fraction.toFixed(4)}
+    <figure className="tcps-charts partial-chart" data-testid="partial-throughput" data-fraction={fraction.toFixed(4)}
       data-points={binsOf(answer)?.bps.length ?? 0} aria-busy="true">
       <svg ref={ref} />
       {got.failure ? <p className="tcps-messages" role="status">{got.failure}</p> : null}
