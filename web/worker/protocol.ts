@@ -87,6 +87,9 @@ export interface LoadPhases {
   firstSliceMs?: number;
   /** Of the load: building the partial tables sent with the progress (issue 41). */
   partialMs?: number;
+  /** Of the load with progressive display: the worker's turns between pushed pieces
+   *  (the page's partial queries answered meanwhile). */
+  turnsMs?: number;
   /** After the report: building the shown connection's first chart answers (`prepare`). */
   prepareMs?: number;
 }
