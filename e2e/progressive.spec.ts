@@ -1,4 +1,4 @@
-// The progressive view (issue 41): a large capture, generated here (e2e/bulkCapture.ts,
+// The progressive view (issue 41): a large capture, generated here (bench/bulk-capture.mjs,
 // never committed), shows its throughput chart with data and a "loading — N % read"
 // state while it is read, long before the end; the finished chart's bins equal the
 // growing chart's on the same grid; and a capture opened meanwhile shows only itself.
@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeBulkCapture } from './bulkCapture';
+import { writeBulkCapture } from '../bench/bulk-capture.mjs';
 
 const examplesDir = fileURLToPath(new URL('../public/examples/', import.meta.url));
 /** 10^7 packets (~1 GB) as the issue asks; fewer for a quick local run. */

@@ -1,4 +1,5 @@
-// A large bulk-transfer capture written by the test that needs it (never committed):
+// A large bulk-transfer capture written by the test or benchmark that needs it (never
+// committed; e2e/progressive.spec.ts, scripts/bench.sh's progressive step):
 // one connection, a handshake, then MSS-sized segments back to back at 1 Gbit/s with
 // the receiver ACKing every second one a 0.4 ms round trip later, snaplen 96 (as
 // bench/gen-large.py's bulk-snap96, in Node so that 10^7 packets take seconds, not
@@ -13,7 +14,7 @@ const SEG_US = ((FRAME + MSS) * 8) / 1000; // 1 Gbit/s: µs per data frame
 const RTT_US = 400; // in flight (50 kB) within the unscaled 64 KiB window
 
 /** Writes `packets` packets (about) to `path`; returns the capture's duration in s. */
-export function writeBulkCapture(path: string, packets: number): number {
+export function writeBulkCapture(path, packets) {
   const fd = openSync(path, 'w');
   const buf = Buffer.alloc(16 << 20);
   let at = 0;
@@ -24,7 +25,7 @@ export function writeBulkCapture(path: string, packets: number): number {
   writeSync(fd, header);
   const ids = [1, 1];
   // dir 0: 10.0.0.1:40000 → 10.0.0.2:5201 (sender); dir 1 the receiver.
-  const frame = (tUs: number, dir: 0 | 1, flags: number, seq: number, ack: number, payload: number) => {
+  const frame = (tUs, dir, flags, seq, ack, payload) => {
     if (at + 16 + SNAP > buf.length) flush();
     const caplen = Math.min(SNAP, FRAME + payload);
     buf.writeUInt32LE(Math.floor(tUs / 1e6), at); buf.writeUInt32LE(Math.floor(tUs % 1e6), at + 4);
@@ -53,7 +54,7 @@ export function writeBulkCapture(path: string, packets: number): number {
   frame(t + RTT_US, 1, SYN | ACK, isn[1], isn[0] + 1, 0);
   frame(t + RTT_US + 5, 0, ACK, isn[0] + 1, isn[1] + 1, 0);
   t += RTT_US + 10;
-  const acks: [number, number][] = []; // (time, ack) in time order
+  const acks = []; // [time, ack] in time order
   let next = 0;
   const segments = Math.floor((packets - 3) * 2 / 3);
   for (let i = 0; i < segments; i++) {
@@ -68,4 +69,15 @@ export function writeBulkCapture(path: string, packets: number): number {
   flush();
   closeSync(fd);
   return (t - 1_767_225_600e6) / 1e6;
+}
+
+// `node bench/bulk-capture.mjs FILE PACKETS`: writes FILE unless it exists.
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const [file, packets] = process.argv.slice(2);
+  if (!file || !(Number(packets) > 3)) {
+    console.error('usage: node bench/bulk-capture.mjs FILE PACKETS');
+    process.exit(2);
+  }
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(file)) console.error(`bulk-capture: wrote ${file}: ${Number(packets)} packets, ${writeBulkCapture(file, Number(packets)).toFixed(1)} s of capture`);
 }
