@@ -377,7 +377,7 @@ export function App() {
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={cancelLoad} /> : null}
         {phase === 'loading' && !report && partial && loadingSource && partial.rows.length > 0 ? (
           <ErrorBoundary what="loading view" resetKey={loadingSource}>
-            <ProgressiveView partial={partial} progress={progress} source={loadingSource} />
+            <ProgressiveView partial={partial} progress={progress} source={loadingSource} onSelect={selectConnection} />
           </ErrorBoundary>
         ) : null}
         {refused.length > 0 ? (

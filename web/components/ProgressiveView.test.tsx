@@ -2,6 +2,7 @@
 // The page while a capture loads (issue 41): the table so far with the biggest selected,
 // the loading state in words, the charts that wait for the end saying so, and the
 // time axis the growing chart draws into.
+import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ProgressiveView } from './ProgressiveView';
 import { loadingRange } from './PartialThroughputChart';
@@ -28,6 +29,18 @@ describe('ProgressiveView', () => {
     expect(el.querySelector('[data-testid="partial-throughput"]')!.getAttribute('data-fraction')).toBe('0.4300');
     expect(el.querySelector('[data-testid="after-the-load"]')!.textContent).toContain('loading — 43 % read');
     expect(el.querySelector('[data-testid="diagnosis-waiting"]')!.textContent).toContain('waits for the end of the load');
+  });
+});
+
+describe('ProgressiveView selection', () => {
+  it('a row picked while loading is charted and handed to the page (the finished view opens on it)', async () => {
+    const picked: number[] = [];
+    const el = render(<ProgressiveView partial={table} progress={null} source={silent} onSelect={(id) => picked.push(id)} />);
+    const second = el.querySelector<HTMLElement>('[data-testid="partial-table"] tbody tr[data-id="0"]')!;
+    await act(async () => { second.click(); });
+    expect(picked).toEqual([0]);
+    expect(second.getAttribute('aria-selected')).toBe('true');
+    expect(el.querySelector('[data-testid="progressive-state"]')!.textContent).toBe('loading: 3 TCP connections so far');
   });
 });
 

@@ -20,11 +20,13 @@ export interface ProgressiveViewProps {
   partial: PartialTable;
   progress: Progress | null;
   source: ViewSource;
+  /** A row picked while loading: the finished view opens on that connection too. */
+  onSelect?: (id: number) => void;
 }
 
 const rowBytes = (r: PartialRow) => r.payloadBytes[r.dataDirection];
 
-export const ProgressiveView = memo(function ProgressiveView({ partial, progress, source }: ProgressiveViewProps) {
+export const ProgressiveView = memo(function ProgressiveView({ partial, progress, source, onSelect }: ProgressiveViewProps) {
   const [chosen, setChosen] = useState<number | null>(null);
   const [ref, width] = useContainerWidth();
   const total = progress?.totalBytes ?? 0;
@@ -42,7 +44,8 @@ export const ProgressiveView = memo(function ProgressiveView({ partial, progress
         <tbody>
           {partial.rows.map((r) => (
             <tr key={r.id} data-id={r.id} aria-selected={r.id === selected?.id} className={r.id === selected?.id ? 'selected' : undefined}
-              onClick={() => setChosen(r.id)}>
+              tabIndex={0} onClick={() => { setChosen(r.id); onSelect?.(r.id); }}
+              onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); setChosen(r.id); onSelect?.(r.id); } }}>
               <td>{r.id}</td>
               <td><bdi>{r.endpoints[r.dataDirection]}</bdi> → <bdi>{r.endpoints[1 - r.dataDirection]}</bdi></td>
               <td>{formatBytesSI(rowBytes(r))}</td>
