@@ -16,6 +16,8 @@
 #                 memory (PSS) of Chromium's processes, zoom/pan frame times, worker query
 #                 times; only for BENCH_BROWSER_FILES (default bulk-snap96 syn-1m),
 #                 BENCH_SKIP_BROWSER=1 skips it
+#      progressive  headless Chromium (bench/progressive.mjs, issue 41): drop → first
+#                 partial chart, redraws/s, ready with progressive display on vs off
 #
 # Informational only: nothing here fails on speed (times depend on the machine and on
 # what else runs on it: the load average is printed). Options (env): BENCH_SCALE,
@@ -137,6 +139,34 @@ done
   echo "analysis); B/connection = the same high-water / connections. Browser: headless Chromium,"
   echo "file input → charts drawn, peak PSS summed over all its processes. Informational: nothing fails on speed."
 } | tee "$OUTMD"
+
+# Issue 41's progressive view: drop → first partial chart, redraws per second, ready with
+# progressive display on and off, each against the bytes' read time (bench/progressive.mjs,
+# median of BENCH_PROGRESSIVE_RUNS loads each). BENCH_PROGRESSIVE_FILES (default the 2.5 M-
+# and 10 M-packet bulk captures and the 100 k connections); skipped with the browser part.
+if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
+  {
+    echo
+    echo "#### Progressive view (issue 41): headless Chromium, median of ${BENCH_PROGRESSIVE_RUNS:-3} loads on / off, load average $(cut -d' ' -f1 /proc/loadavg)"
+    echo
+    echo "| capture | MB | read ms | first table ms | first chart ms (≤ 500) | chart ÷ read | updates/s (≥ 2) | ready on ms | ready off ms | on ÷ off (≤ 1.1) | ready ÷ read on / off |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    # The issue's 10^7-packet bulk capture (× BENCH_SCALE), written once by bench/bulk-capture.mjs.
+    if [[ " ${BENCH_PROGRESSIVE_FILES:-bulk-10m} " == *" bulk-10m "* ]] && [ ! -f "$DIR/bulk-10m.pcap" ]; then
+      node bench/bulk-capture.mjs "$DIR/bulk-10m.pcap" "$(awk -v s="${BENCH_SCALE:-1}" 'BEGIN{printf "%d", 1e7 * s}')" >&2
+    fi
+    for name in ${BENCH_PROGRESSIVE_FILES:-bulk-snap96 bulk-10m short-conns}; do
+      f="$DIR/$name.pcap"
+      [ -f "$f" ] || continue
+      p=$(node bench/progressive.mjs "$f" --runs "${BENCH_PROGRESSIVE_RUNS:-3}" 2> "$DIR/$name.progressive.err" | tail -1)
+      if [ -z "$p" ] || [ -z "$(json "$p" "['readMs']")" ]; then
+        echo "| $name | failed: see $DIR/$name.progressive.err |||||||||"
+        continue
+      fi
+      echo "| $name | $(awk -v b="$(json "$p" "['bytes']")" 'BEGIN{printf "%.0f", b/1e6}') | $(json "$p" "['readMs']") | $(json "$p" "['on']['firstTableMs']") | $(json "$p" "['on']['firstChartMs']") | $(json "$p" "['firstChartVsRead']") | $(json "$p" "['on']['updatesPerS']") | $(json "$p" "['on']['readyMs']") | $(json "$p" "['off']['readyMs']") | $(json "$p" "['readyOnVsOff']") | $(json "$p" "['readyVsRead']['on']") / $(json "$p" "['readyVsRead']['off']") |"
+    done
+  } | tee -a "$OUTMD"
+fi
 
 # Issue 43's fleet measurements (100 k connections --ndjson, a folder of 16 captures with
 # --jobs 1 and 2), tshark in the same run: bench/fleet.sh. BENCH_SKIP_FLEET=1 skips them.

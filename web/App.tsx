@@ -8,6 +8,9 @@ import { ConnectionView } from './components/ConnectionView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { FilePicker, Landing, type Example } from './components/DropZone';
 import { ProgressBar } from './components/ProgressBar';
+import { ProgressiveView } from './components/ProgressiveView';
+import { resetPartialProbe } from './components/PartialThroughputChart';
+import type { PartialTable } from './worker/generated/view';
 import { NoticeArea, TopNotice } from './components/TopNotice';
 import type { ConnectionData, ConnectionSummary, Report } from './model/types';
 import type { ViewSource } from './worker/viewSource';
@@ -55,6 +58,10 @@ export function App() {
   const [phase, setPhase] = useState<Phase>('idle');
   const [fileName, setFileName] = useState('');
   const [progress, setProgress] = useState<Progress | null>(null);
+  // While a capture loads: its table so far and the view source of its generation
+  // (the progressive view, issue 41); both dropped when another load starts.
+  const [partial, setPartial] = useState<PartialTable | null>(null);
+  const [loadingSource, setLoadingSource] = useState<ViewSource | null>(null);
   const [report, setReport] = useState<Report | null>(null);
   const [engine, setEngine] = useState<Engine | null>(null);
   // Each load gets a number; a load that was superseded changes nothing when it settles.
@@ -115,6 +122,9 @@ export function App() {
     // A file name is outside text (a dropped file, a #url= address): sanitized once here.
     setFileName(safeFileName(name));
     setProgress(null);
+    setPartial(null);
+    setLoadingSource(null);
+    resetPartialProbe();
     setReport(null);
     setEngine(null);
     setFailure(null);
@@ -135,10 +145,17 @@ export function App() {
         if (!(got instanceof Blob)) void got.chunks.return(undefined);
         return;
       }
-      const onProgress = (p: Progress) => current() && setProgress(p);
-      const opened = got instanceof Blob
-        ? { ...(await client().open(got, name, null, onProgress)), stopped: null }
-        : await client().openStream(got.chunks, got.total, onProgress);
+      const onProgress = (p: Progress) => {
+        if (!current()) return;
+        setProgress(p);
+        if (p.partial) setPartial(p.partial);
+      };
+      const pending = got instanceof Blob
+        ? client().open(got, name, null, onProgress).then((o) => ({ ...o, stopped: null }))
+        : client().openStream(got.chunks, got.total, onProgress);
+      // Bound to this load's generation: its answers are refused once another opens.
+      setLoadingSource(client().viewSource());
+      const opened = await pending;
       if (!current()) return;
       // A download stopped midway ends inside a packet by construction: the stop is
       // the news, not a "damaged capture" (the banner says where it stopped).
@@ -358,6 +375,11 @@ export function App() {
         <NoticeArea>
         {phase === 'idle' ? <Landing onFile={openFile} onExample={openExample} /> : null}
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={cancelLoad} /> : null}
+        {phase === 'loading' && !report && partial && loadingSource && partial.rows.length > 0 ? (
+          <ErrorBoundary what="loading view" resetKey={loadingSource}>
+            <ProgressiveView partial={partial} progress={progress} source={loadingSource} onSelect={selectConnection} />
+          </ErrorBoundary>
+        ) : null}
         {refused.length > 0 ? (
           <TopNotice kind="notice" text={refused.join('\n')} testId="refused" onDismiss={() => setRefused([])}>
             <ul>{refused.map((line) => <li key={line}>{line}</li>)}</ul>

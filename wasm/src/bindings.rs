@@ -78,6 +78,14 @@ impl WasmSession {
         connections.get(index as usize).map(|c| crate::compact_row::CompactRow::of(c).to_json()).unwrap_or_default()
     }
 
+    /// While the capture is read: the connection table so far (JSON
+    /// `view::partial::PartialTable`, the `count` largest connections by payload);
+    /// empty once the analysis is finished (issue 41, view/partial.rs).
+    #[wasm_bindgen(js_name = partialTableJson)]
+    pub fn partial_table_json(&self, count: u32) -> String {
+        self.inner.running().map(|r| serde_json::to_string(&crate::view::partial::table(r, count as usize)).unwrap_or_default()).unwrap_or_default()
+    }
+
     /// One page of the connection table (JSON `table::TableQuery` → `TablePage`):
     /// sorted, filtered, at most `table::MAX_PAGE_ROWS` rows; call after `finish`.
     #[wasm_bindgen(js_name = connectionTable)]
@@ -369,6 +377,11 @@ thread_local! {
 /// JSON `ViewResponse`; a request that cannot be answered gets `error` set.
 #[wasm_bindgen(js_name = viewQuery)]
 pub fn view_query(session: &WasmSession, request_json: &str) -> String {
+    if session.inner.analysis().is_none() {
+        // Still reading: the partial answer (view/partial.rs).
+        let r = crate::view::partial::respond(session.inner.running(), request_json);
+        return serde_json::to_string(&r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    }
     with_views(session, |v| v.query_json(session.inner.analysis(), request_json))
 }
 
@@ -376,6 +389,10 @@ pub fn view_query(session: &WasmSession, request_json: &str) -> String {
 /// number arrays, taken once each (the worker transfers them to the page).
 #[wasm_bindgen(js_name = viewQueryPacked)]
 pub fn view_query_packed(session: &WasmSession, request_json: &str) -> ViewPacked {
+    if session.inner.analysis().is_none() {
+        // Still reading: the partial answer, packed the same way (view/partial.rs).
+        return ViewPacked(crate::view::packed::pack(crate::view::partial::respond(session.inner.running(), request_json)));
+    }
     let mut packed = None;
     with_views(session, |v| {
         packed = Some(v.query_packed(session.inner.analysis(), request_json));

@@ -26,6 +26,20 @@ pub struct Session {
     error: Option<DecodeError>,
     /// Bytes handed to `push_inflated` so far (inflated from gzip by the caller).
     inflated: u64,
+    /// The latest analysis time handed to the analyzer, ns since the file's first
+    /// packet: the timeline releases packets at times that never go back, so every
+    /// packet still to come is at this time or later (the progressive view's settled
+    /// bins, view/partial.rs).
+    released_ns: Option<i64>,
+}
+
+/// The analysis while the capture is still being read (issue 41, view/partial.rs).
+#[derive(Clone, Copy)]
+pub struct Running<'a> {
+    pub analyzer: &'a Analyzer,
+    /// Every packet still to come is at this time (s since the file's first packet)
+    /// or later; None before the first packet reached the analysis.
+    pub settled_t: Option<f64>,
 }
 
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
@@ -35,8 +49,9 @@ pub struct Session {
 /// into and out of the hold cost ≈ 10 % of the native analysis (bench/README.md,
 /// session 11).
 #[inline]
-fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, checksums: &mut ChecksumEvidence, packet: &mut Decoded, t_ns: i64) {
+fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checksums: &mut ChecksumEvidence, packet: &mut Decoded, t_ns: i64) {
     let origin = *file_t0_ns.get_or_insert(t_ns);
+    *released_ns = Some(t_ns.wrapping_sub(origin));
     if let Decoded::Tcp(segment) = packet {
         if checksums.is_corrupt(segment.src, segment.meta.checksum) {
             return;
@@ -58,6 +73,7 @@ impl Session {
             checksums: ChecksumEvidence::default(),
             error: None,
             inflated: 0,
+            released_ns: None,
         }
     }
 
@@ -68,12 +84,12 @@ impl Session {
             return false;
         }
         let analyzer = self.analyzer.as_mut().expect("analyzer present until finish");
-        let (t0, timeline, checksums) = (&mut self.file_t0_ns, &mut self.timeline, &mut self.checksums);
+        let (t0, released, timeline, checksums) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checksums);
         let result = self.decoder.push(chunk, &mut |packet| {
             if let Decoded::Tcp(s) = &packet {
                 checksums.observe(s.src, s.meta.checksum);
             }
-            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, checksums, p, t));
+            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checksums, p, t));
         });
         if let Err(e) = result {
             self.error = Some(e);
@@ -112,8 +128,8 @@ impl Session {
             }
         }
         let mut analyzer = self.analyzer.take().expect("analyzer present until finish");
-        let (t0, checksums) = (&mut self.file_t0_ns, &mut self.checksums);
-        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, checksums, p, t));
+        let (t0, released, checksums) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checksums);
+        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checksums, p, t));
         let info = self.decoder.info();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
         let mut analysis = analyzer.finish();
@@ -138,6 +154,13 @@ impl Session {
 
     pub fn options(&self) -> AnalysisOptions {
         self.options
+    }
+
+    /// The analysis so far, while the capture is read; None after `finish` (then
+    /// `analysis` holds the final answers).
+    pub fn running(&self) -> Option<Running<'_>> {
+        let analyzer = self.analyzer.as_ref()?;
+        Some(Running { analyzer, settled_t: self.released_ns.map(crate::analysis::store::secs) })
     }
 
     /// The analysis; None before `finish`.

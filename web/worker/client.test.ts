@@ -65,6 +65,33 @@ describe('DecoderClient', () => {
     expect((await second).report.capture.packets).toBe(7);
   });
 
+  it('partial answers while loading (issue 41): asked of the loading generation, never shown for another', async () => {
+    const client = new DecoderClient();
+    const seen: unknown[] = [];
+    client.open(new Blob([]), 'large', null, (p) => seen.push(p.partial)).catch(() => undefined);
+    const w1 = FakeWorker.all[0];
+    w1.answer(hello);
+    expect((w1.posted[0] as Extract<ToWorker, { type: 'open' }>).progressive).toBe(true);
+    const partial = { connections: 1, settledT: 1, rows: [] };
+    w1.answer({ type: 'progress', generation: 1, bytesRead: 1, totalBytes: 10, packets: 1, elapsedMs: 1, partial });
+    expect(seen).toEqual([partial]);
+    // The loading capture's view source asks its generation before the report.
+    const loading = client.viewSource();
+    const asked = loading.query({ connection: 0, series: 'throughput', t0: 0, t1: 1, columns: 10 });
+    expect((w1.posted[1] as Extract<ToWorker, { type: 'view' }>).generation).toBe(1);
+    // Another capture opened meanwhile: the old worker goes, its pending partial answer is
+    // cancelled, its source refused, and a late progress of generation 1 is dropped.
+    const second = client.open(new Blob([]), 'small', null, (p) => seen.push(p.partial));
+    await expect(asked).rejects.toBeInstanceOf(CancelledError);
+    await expect(loading.query({ connection: 0, series: 'throughput', t0: 0, t1: 1, columns: 10 })).rejects.toBeInstanceOf(StaleAnswer);
+    const w2 = FakeWorker.all[1];
+    w2.answer(hello);
+    w2.answer({ type: 'progress', generation: 1, bytesRead: 5, totalBytes: 10, packets: 1, elapsedMs: 1, partial: { ...partial, connections: 99 } });
+    expect(seen).toEqual([partial]);
+    w2.answer({ type: 'report', generation: 2, report: report(7), connectionCount: 0, elapsedMs: 1 });
+    await second;
+  });
+
   it('every view request carries the generation; a source of a replaced capture is refused', async () => {
     const { client, w } = await openedClient();
     const source = client.viewSource();
@@ -158,7 +185,7 @@ describe('DecoderClient', () => {
       const w = FakeWorker.all[0];
       w.answer(hello);
       for (let i = 0; i < 20; i++) await settle();
-      expect(w.posted[0]).toEqual({ type: 'openStream', generation: 1, totalBytes: 0, stallMs: null });
+      expect(w.posted[0]).toEqual({ type: 'openStream', generation: 1, totalBytes: 0, stallMs: null, progressive: true });
       expect(sentBytes(w)).toBe(STREAM_WINDOW_BYTES);
       w.answer({ type: 'taken', generation: 1, bytes: 2 * MiB });
       for (let i = 0; i < 20; i++) await settle();

@@ -4,14 +4,15 @@
 // of an older generation are dropped. The worker's versions are checked when it says
 // hello: a worker from another build (a stale cache) is refused.
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
-import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type TablePage, type TableQuery, type ViewAt } from './generated/view';
+import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type PartialTable, type TablePage, type TableQuery, type ViewAt } from './generated/view';
 import { PROTOCOL_VERSION, STREAM_WINDOW_BYTES, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { FromPage } from './reader.worker';
 import type { ViewAnswer } from './viewAnswer';
 import { sanitizeReport, sanitizeSnapshotInfo, sanitizeSummary, sanitizeTablePage } from '../security/sanitizeReport';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
-export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
+/** `partial`: the connection table so far (view/partial.rs), on some of the updates. */
+export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable }
 /** `report.connections` may hold only some of `connectionCount` (protocol.ts); `summary` fetches any. */
 export interface Opened { report: Report; connectionCount: number; elapsedMs: number; generation: number; snapshot?: SnapshotInfo }
 /** A streamed capture (openStream): `stopped` says why its download ended before its
@@ -54,6 +55,12 @@ function startReader(decoder: Worker): Worker | null {
   } catch {
     return null;
   }
+}
+
+/** Progressive display while loading (issue 41): on unless the page's address says
+ *  `?progressive=off` (the benchmark measures the load with it off). */
+export function progressiveDisplay(): boolean {
+  return typeof location === 'undefined' || new URLSearchParams(location.search).get('progressive') !== 'off';
 }
 
 export class DecoderClient {
@@ -205,13 +212,13 @@ export class DecoderClient {
    * still running is cancelled (its promise rejects with CancelledError) and every
    * answer of the previous capture is dropped.
    */
-  open(source: Blob, _name: string, stallMs: number | null, onProgress: (p: Progress) => void): Promise<Opened> {
+  open(source: Blob, _name: string, stallMs: number | null, onProgress: (p: Progress) => void, progressive = progressiveDisplay()): Promise<Opened> {
     if (this.opening) this.terminate();
     this.failAll(new CancelledError());
     const generation = ++this.generation;
     return new Promise<Opened>((resolve, reject) => {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
-      this.send({ type: 'open', generation, source, stallMs });
+      this.send({ type: 'open', generation, source, stallMs, progressive });
     });
   }
 
@@ -228,7 +235,7 @@ export class DecoderClient {
     const generation = ++this.generation;
     const opened = new Promise<Opened>((resolve, reject) => {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
-      this.send({ type: 'openStream', generation, totalBytes, stallMs: null });
+      this.send({ type: 'openStream', generation, totalBytes, stallMs: null, progressive: progressiveDisplay() });
     });
     const flow: Flow = (this.flow = { generation, sent: 0, taken: 0, wake: null });
     const stopped = this.pump(chunks, flow);

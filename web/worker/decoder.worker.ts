@@ -9,7 +9,8 @@ import { captureChunks, readerFailed, useReader, type CaptureChunk } from './chu
 import { StreamInbox, streamedChunks } from './streamed';
 import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
-import { PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
+import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
+import type { PartialTable } from './generated/view';
 import { packAnswer, unpackAnswer, type ViewAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -29,10 +30,31 @@ let current: { generation: number; session: WasmSession | WasmSnapshot; report: 
 /** The streamed capture being received (openStream): its chunks go to its inbox. */
 let streaming: { generation: number; inbox: StreamInbox } | null = null;
 
+/** Bytes pushed at a time while loading with progressive display (see `open`): ≈ 15 ms
+ *  of decoding on an idle core (bench/README.md: ≈ 3.5 ns/byte). */
+const PUSH_PIECE_BYTES = 4 << 20;
+/** The page's partial queries wait at most about this long for a turn of the worker. */
+const YIELD_EVERY_MS = 50;
+
+/** One turn of the event loop (a macrotask: queued messages are handled first). */
+const turn = new MessageChannel();
+let turnWaiters: (() => void)[] = [];
+turn.port1.onmessage = () => {
+  const waiters = turnWaiters;
+  turnWaiters = [];
+  for (const w of waiters) w();
+};
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    turnWaiters.push(resolve);
+    turn.port2.postMessage(null);
+  });
+}
+
 /** Reads `chunks` (a dropped file's slices, or a download's chunks as they arrive) into a
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
-async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null) {
+async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true) {
   await ready;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
@@ -50,6 +72,22 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     mark = now;
   };
   let read = 0;
+  let lastPartial = -Infinity;
+  let listed = false;
+  let lastTurn = performance.now();
+  /** The table so far (view/partial.rs) with a progress message, at most every
+   *  PARTIAL_INTERVAL_MS (one pass over the connections: ≈ 1 ms at 10^5 of them), and
+   *  with every piece until it lists a connection: the first chart waits for nothing else. */
+  const postPartial = () => {
+    const now = performance.now();
+    if (listed && now - lastPartial < PARTIAL_INTERVAL_MS) return;
+    lastPartial = now;
+    const json = session.partialTableJson(PARTIAL_ROWS);
+    const partial = json ? (JSON.parse(json) as PartialTable) : undefined;
+    listed ||= (partial?.rows.length ?? 0) > 0;
+    phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
+    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial });
+  };
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
     read = bytesRead;
@@ -63,7 +101,25 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     phases.firstSliceMs ??= performance.now() - started;
     lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
-    const more = chunk.compressedBytes === null ? session.push(chunk.bytes) : session.pushInflated(chunk.bytes, chunk.compressedBytes);
+    // With progressive display a slice goes in PUSH_PIECE_BYTES at a time, and between
+    // two pieces the worker answers the page's partial view queries (a macrotask turn),
+    // so a redraw waits for at most one piece, not a whole 16 MiB slice.
+    const step = progressive ? PUSH_PIECE_BYTES : chunk.bytes.length;
+    let more = true;
+    for (let at = 0; more && at < chunk.bytes.length; at += step) {
+      const piece = step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
+      more = chunk.compressedBytes === null ? session.push(piece) : session.pushInflated(piece, chunk.compressedBytes);
+      // (A turn at most every YIELD_EVERY_MS: gzip input comes in many small pieces.)
+      if (!progressive || performance.now() - lastTurn < YIELD_EVERY_MS) continue;
+      postPartial();
+      lap('pushMs');
+      await nextTurn();
+      lastTurn = performance.now();
+      if (current !== mine) return;
+      // The turn: the page's partial queries answered, other messages handled.
+      phases.turnsMs = (phases.turnsMs ?? 0) + lastTurn - mark;
+      mark = lastTurn;
+    }
     lap('pushMs');
     if (!more) break;
   }
@@ -116,6 +172,12 @@ async function openSnapshot(generation: number, bytes: Uint8Array) {
   post({ type: 'report', generation, report, connectionCount: report.connections.length, elapsedMs: performance.now() - started, snapshot: info });
 }
 
+/** The session of `generation` while it is still being read (its view answers are
+ *  partial: wasm view/partial.rs), or once read; null when it is not the current capture. */
+function loadingOrLoaded(generation: number): WasmSession | WasmSnapshot | null {
+  return current && current.generation === generation ? current.session : null;
+}
+
 /** The session of `generation`, or null when it is not the current capture (stale request). */
 function sessionFor(generation: number): WasmSession | WasmSnapshot | null {
   return current && current.generation === generation && current.report ? current.session : null;
@@ -142,13 +204,13 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         warmUp();
         break;
       case 'open':
-        await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs);
+        await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true);
         break;
       case 'openStream': {
         const { generation } = message;
         const inbox = new StreamInbox((bytes) => post({ type: 'taken', generation, bytes }));
         streaming = { generation, inbox };
-        await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs);
+        await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs, message.progressive ?? true);
         break;
       }
       case 'chunk':
@@ -173,7 +235,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         break;
       }
       case 'view': {
-        const session = sessionFor(message.generation);
+        // While the capture loads its own generation is answered from the running
+        // state (the progressive view, issue 41); another generation's never.
+        const session = loadingOrLoaded(message.generation);
         if (!session) return; // the page has moved on: nobody waits for this answer
         const started = performance.now();
         let reply: { answer: ViewAnswer; transfer: Transferable[] };

@@ -5,11 +5,11 @@
 // (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
 // View types are generated from the Rust structs (./generated/view.ts).
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
-import type { AtRequest, BdpAnswer, BdpQuestion, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
+import type { AtRequest, BdpAnswer, BdpQuestion, PartialTable, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 /** What a share link holds besides the report (wasm/src/share). */
 export interface SnapshotInfo { name: string; view: string; columns: number }
@@ -32,15 +32,22 @@ export interface ShareSpec {
 export const STREAM_WINDOW_BYTES = 8 * 1024 * 1024;
 
 export const REPORT_CONNECTIONS_CAP = 10_000;
+
+/** The progressive view (issue 41): the partial table travels at most this often, so
+ *  the page can redraw at least twice a second; rows it lists at most. */
+export const PARTIAL_INTERVAL_MS = 250;
+export const PARTIAL_ROWS = 20;
 export const REPORT_TOP_CONNECTIONS = 64;
 
 export type ToWorker =
-  | { type: 'open'; generation: number; source: Blob; stallMs: number | null }
+  /** `progressive`: send the partial table while loading (default on; the benchmark
+   *  turns it off to measure what it costs). */
+  | { type: 'open'; generation: number; source: Blob; stallMs: number | null; progressive?: boolean }
   /** A capture the page receives as it arrives (#url=, fetchCapture.ts streamCapture):
    *  its bytes follow as `chunk`s, then `streamEnd`. `totalBytes`: the announced size, 0
    *  when unknown. The worker says `taken` for each chunk it has handed to the decoder;
    *  the page keeps at most STREAM_WINDOW_BYTES sent and not taken (memory bound). */
-  | { type: 'openStream'; generation: number; totalBytes: number; stallMs: number | null }
+  | { type: 'openStream'; generation: number; totalBytes: number; stallMs: number | null; progressive?: boolean }
   | { type: 'chunk'; generation: number; bytes: Uint8Array }
   /** No more bytes: the body ended, or the page stopped it (cap, network failure); the
    *  worker analyses what it has. */
@@ -78,6 +85,11 @@ export interface LoadPhases {
   readWaitMs: number; pushMs: number; finishMs: number; reportMs: number;
   /** Of readWaitMs: from the open to the first slice in hand (start-up latency). */
   firstSliceMs?: number;
+  /** Of the load: building the partial tables sent with the progress (issue 41). */
+  partialMs?: number;
+  /** Of the load with progressive display: the worker's turns between pushed pieces
+   *  (the page's partial queries answered meanwhile). */
+  turnsMs?: number;
   /** After the report: building the shown connection's first chart answers (`prepare`). */
   prepareMs?: number;
 }
@@ -85,7 +97,11 @@ export interface LoadPhases {
 export type FromWorker =
   /** First message of a worker: the versions it speaks, after checking the wasm module's. */
   | { type: 'hello'; protocolVersion: number; viewSchemaVersion: number }
-  | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number }
+  /** `partial`: the connection table so far (wasm view/partial.rs), at most every
+   *  PARTIAL_INTERVAL_MS while the capture loads and only when progressive display is
+   *  on; while it loads, `view` requests of the generation are answered from the same
+   *  running state (throughput only; other series say they come after the load). */
+  | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable }
   /** The decoder took `bytes` more of a streamed capture (openStream): the page may send more. */
   | { type: 'taken'; generation: number; bytes: number }
   /** `report.connections` holds every connection up to REPORT_CONNECTIONS_CAP, else the

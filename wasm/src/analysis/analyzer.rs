@@ -162,7 +162,39 @@ pub struct Analyzer {
     segments: (u64, u64),
 }
 
+/// A connection as far as the capture has been read (the progressive view, issue 41;
+/// view/partial.rs): what the analyzer has counted so far, read in place.
+#[derive(Clone, Copy, Debug)]
+pub struct RunningConnection<'a> {
+    /// endpoints[0] sent the first packet seen (direction 0), as in the summary.
+    pub endpoints: [(IpAddr, u16); 2],
+    /// First and latest packet, s since the file's first packet.
+    pub first_t: f64,
+    pub last_t: f64,
+    pub packets: u64,
+    /// Packets not stored (the packet budget was spent, limits.rs): the final charts stop there.
+    pub unstored: u64,
+    pub directions: [super::throughput::RunningBins<'a>; 2],
+}
+
 impl Analyzer {
+    /// Connections so far; ids are positions, as `finish` numbers them.
+    pub fn connection_count(&self) -> usize {
+        self.conns.len()
+    }
+
+    /// Connection `index` so far (its id once finished: `finish` keeps the order).
+    pub fn running(&self, index: usize) -> Option<RunningConnection<'_>> {
+        let c = self.conns.get(index)?;
+        let ((p0, d0), (p1, d1)) = (c.totals[0].running(), c.totals[1].running());
+        Some(RunningConnection { endpoints: c.endpoints, first_t: c.first_t, last_t: c.last_t, packets: p0 + p1, unstored: c.unstored, directions: [d0, d1] })
+    }
+
+    /// The capture clock's tick so far, s (0: not known yet; clock.rs).
+    pub fn tick_seconds(&self) -> f64 {
+        self.clock.resolution_ns().map_or(0.0, |ns| ns as f64 / 1e9)
+    }
+
     pub fn new(options: AnalysisOptions) -> Self {
         Analyzer {
             options,

@@ -436,6 +436,11 @@ impl Totals {
         self.throughput.add(t, len);
     }
 
+    /// Packets so far and the payload bins so far (analyzer.rs `running`).
+    pub fn running(&self) -> (u64, super::throughput::RunningBins<'_>) {
+        (self.packets, self.throughput.running(self.payload))
+    }
+
     fn rwnd(&self) -> Option<MinMax> {
         (self.rwnd_min <= self.rwnd_max).then_some(MinMax { min: self.rwnd_min, max: self.rwnd_max })
     }

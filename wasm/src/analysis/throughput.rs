@@ -198,6 +198,20 @@ pub fn summarize(cols: &PacketColumns, dir: u8, bin_seconds: f64, duration: f64)
     acc.finish(total, duration)
 }
 
+/// One direction's throughput while the capture is still being read (the progressive
+/// view, issue 41; view/partial.rs): the bins the analyzer fills for the summary, at
+/// the options' bin (DESIGN.md's 100 ms), read in place — nothing is copied or kept
+/// for it.
+#[derive(Clone, Copy, Debug)]
+pub struct RunningBins<'a> {
+    pub bin_seconds: f64,
+    /// (bin index, payload bytes) of the non-empty bins, in time order (the session
+    /// hands packets to the analysis in time order, analysis/timeline.rs).
+    pub bins: &'a [(i64, u64)],
+    /// Payload bytes of the direction so far.
+    pub payload: u64,
+}
+
 /// The same summary fed one packet at a time (the analyzer's per-direction totals).
 #[derive(Debug)]
 pub(crate) struct Bins {
@@ -211,6 +225,11 @@ impl Bins {
     pub fn new(bin_seconds: f64) -> Bins {
         let bin = if bin_seconds.is_finite() && bin_seconds > 0.0 { bin_seconds } else { 0.1 };
         Bins { bin, bins: Vec::new() }
+    }
+
+    /// The bins so far, read in place (`RunningBins`).
+    pub fn running(&self, payload: u64) -> RunningBins<'_> {
+        RunningBins { bin_seconds: self.bin, bins: &self.bins, payload }
     }
 
     /// A packet of the direction at `t` seconds with `len` payload bytes.

@@ -16,6 +16,7 @@ pub mod intervals;
 pub mod m4;
 pub mod packed;
 pub mod packet_series;
+pub mod partial;
 pub mod pyramid;
 pub mod rates;
 pub mod request;

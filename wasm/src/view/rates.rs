@@ -15,7 +15,7 @@ use super::sources::CumColumn;
 
 /// Bin index of time t (the summary's rule).
 #[inline]
-fn bin_of(t: f64, bin: f64) -> i64 {
+pub(crate) fn bin_of(t: f64, bin: f64) -> i64 {
     (t / bin).floor() as i64
 }
 

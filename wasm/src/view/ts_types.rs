@@ -94,6 +94,8 @@ mod tests {
             decl::<crate::table::TableQuery>(&cfg),
             decl::<crate::table::TableRow>(&cfg),
             decl::<crate::table::TablePage>(&cfg),
+            decl::<partial::PartialTable>(&cfg),
+            decl::<partial::PartialRow>(&cfg),
             union("Limit", &a::LIMITS),
             union("Verdict", &a::VERDICTS),
             union("EpisodeKind", &a::EPISODE_KINDS),

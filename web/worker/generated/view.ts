@@ -1069,6 +1069,48 @@ total: number,
  */
 matched: number, offset: number, rows: Array<TableRow>, };
 
+/**
+ * The connection table so far: the largest connections by payload bytes.
+ */
+
+export type PartialTable = { 
+/**
+ * Connections seen so far.
+ */
+connections: number, 
+/**
+ * Seconds since the file's first packet up to which the analysis is settled
+ * (every packet still to come is later); null before the first packet.
+ */
+settledT: number | null, 
+/**
+ * The largest connections so far, by payload bytes (both directions), largest
+ * first (ties: lower id first); at most `MAX_PARTIAL_ROWS`.
+ */
+rows: Array<PartialRow>, };
+
+export type PartialRow = { 
+/**
+ * The connection's id once the analysis finishes (ids are positions).
+ */
+id: number, 
+/**
+ * Endpoint of direction 0 (the first packet's sender) and of direction 1.
+ */
+endpoints: [string, string], packets: number, 
+/**
+ * Payload bytes of direction 0 and 1 so far.
+ */
+payloadBytes: [number, number], 
+/**
+ * The direction that sent more payload so far.
+ */
+dataDirection: number, 
+/**
+ * First and latest packet so far, s since the file's first packet.
+ */
+start: number, end: number, };
+
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";

@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+// The page while a capture loads (issue 41): the table so far with the biggest selected,
+// the loading state in words, the charts that wait for the end saying so, and the
+// time axis the growing chart draws into.
+import { act } from 'react';
+import { describe, expect, it } from 'vitest';
+import { ProgressiveView } from './ProgressiveView';
+import { loadingRange } from './PartialThroughputChart';
+import { render } from './testUtil';
+import type { PartialRow, PartialTable } from '../worker/generated/view';
+import type { ViewSource } from '../worker/viewSource';
+
+const row = (id: number, bytes: number, start = 0, end = 4): PartialRow => ({
+  id, endpoints: [`10.0.0.${id}:40000`, '10.0.0.99:80'], packets: 10 * id, payloadBytes: [bytes, 0], dataDirection: 0, start, end,
+});
+const table: PartialTable = { connections: 3, settledT: 4, rows: [row(2, 9_000_000), row(0, 5_000), row(1, 10)] };
+// A source that never answers: the view's own text is what is checked here.
+const silent: ViewSource = { query: () => new Promise(() => {}) };
+
+describe('ProgressiveView', () => {
+  it('lists the largest connections so far, the biggest selected, and says how much is read', () => {
+    const el = render(<ProgressiveView partial={table} progress={{ bytesRead: 43, totalBytes: 100, packets: 5, elapsedMs: 10 }} source={silent} />);
+    expect(el.querySelector('[data-testid="progressive-state"]')!.textContent).toBe('loading — 43 % read: 3 TCP connections so far');
+    const rows = [...el.querySelectorAll('[data-testid="partial-table"] tbody tr')];
+    expect(rows.map((r) => r.getAttribute('data-id'))).toEqual(['2', '0', '1']);
+    expect(rows[0].getAttribute('aria-selected')).toBe('true');
+    expect(rows[0].textContent).toContain('10.0.0.2:40000 → 10.0.0.99:80');
+    expect(rows[0].textContent).toContain('9 MB');
+    expect(el.querySelector('[data-testid="partial-throughput"]')!.getAttribute('data-fraction')).toBe('0.4300');
+    expect(el.querySelector('[data-testid="after-the-load"]')!.textContent).toContain('loading — 43 % read');
+    expect(el.querySelector('[data-testid="diagnosis-waiting"]')!.textContent).toContain('waits for the end of the load');
+  });
+});
+
+describe('ProgressiveView selection', () => {
+  it('a row picked while loading is charted and handed to the page (the finished view opens on it)', async () => {
+    const picked: number[] = [];
+    const el = render(<ProgressiveView partial={table} progress={null} source={silent} onSelect={(id) => picked.push(id)} />);
+    const second = el.querySelector<HTMLElement>('[data-testid="partial-table"] tbody tr[data-id="0"]')!;
+    await act(async () => { second.click(); });
+    expect(picked).toEqual([0]);
+    expect(second.getAttribute('aria-selected')).toBe('true');
+    expect(el.querySelector('[data-testid="progressive-state"]')!.textContent).toBe('loading: 3 TCP connections so far');
+  });
+});
+
+describe('loadingRange', () => {
+  it('a connection still sending is drawn into the capture’s estimated length', () => {
+    // 4 s settled at 20 % of the bytes: about 20 s of capture.
+    expect(loadingRange(row(1, 1, 0, 4), 4, 0.2)).toEqual([-0.2, 20.2]);
+  });
+  it('a connection that ended stays its own length', () => {
+    expect(loadingRange(row(1, 1, 0, 1), 4, 0.2)).toEqual([-0.01, 1.01]);
+  });
+});
