@@ -3,23 +3,15 @@
 //! test asserts the right headline and the absence of the false sentence, and says why
 //! the answer is right (DESIGN.md "Diagnosis principles").
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary, StallCause};
+mod common;
+
+use tcpscope_core::analysis::{ConnectionSummary, StallCause};
 use tcpscope_core::decode::tcp_flags::{ACK, FIN, PSH, RST};
-use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
+/// The scripted flow's connection (tests/common: written in time order, TCPSCOPE_DUMP keeps it).
 fn analyze(f: &Flow) -> ConnectionSummary {
-    // Written in time order (the flows below are scripted a direction at a time).
-    let mut frames = f.frames();
-    frames.sort_by_key(|fr| fr.ts_ns);
-    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
-    // TCPSCOPE_DUMP=DIR keeps each capture, to open in the page or tshark.
-    if let Some(dir) = std::env::var_os("TCPSCOPE_DUMP") {
-        let name = std::thread::current().name().unwrap_or("capture").replace("::", "_");
-        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("{name}-{}.pcap", bytes.len())), &bytes);
-    }
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    s.analysis().expect("analysed").connections[0].clone()
+    common::analyze_flow(f)
 }
 
 fn causes(c: &ConnectionSummary) -> Vec<StallCause> {
