@@ -88,6 +88,12 @@ pub fn needless(flags: u32) -> bool {
 /// drain before it (rule 3), where the path RTT is shorter: the time a sender's stack
 /// takes to answer an ACK is microseconds, its clock's jitter at the capture less.
 const IDLE_MIN_S: f64 = 0.001;
+/// The longest gap a re-send of bytes sent in it (rule 2d) is said to end as the
+/// sender's timer: the first timeout comes 1 s after the original at most before an RTT
+/// is measured (RFC 6298 §2.1), its first backoff 2 s; a longer gap held an idle sender
+/// before the original was sent, at a time the capture does not show (a 20 s idle TLS
+/// session ended by a re-send once read "20 s waiting on 1 tail loss probe"), s.
+const UNSEEN_RESEND_MAX_S: f64 = 2.0;
 /// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
 const MAX_ACK_DELAY_S: f64 = 0.5;
 
@@ -563,6 +569,7 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
         && (cols.flags[j] & flag_bits::UNSEEN_BEFORE == 0 || g.peer_reply.is_some())
         && !needless(cols.flags[j])
         && !reordered(cols.flags[j])
+        && duration <= UNSEEN_RESEND_MAX_S + path_rtt_s.unwrap_or(0.0)
     {
         // (A segment after a skipped datagram number in a gap without the peer's payload
         // is rule 3b's, which names the numbering: unseen_timeout.rs.)
