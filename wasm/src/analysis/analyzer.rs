@@ -683,10 +683,10 @@ impl Conn {
                     self.rows.push_sack(t_ns, d as u8, left, right);
                 }
             }
-            // Eifel's echo only where it is of the data sender's clock (`could_echo`).
-            let tsecr = o.timestamp.map(|t| t.1).filter(|&e| rev.clock.as_ref().is_none_or(|c| c.could_echo(e)));
             if let (Some(a), Some(kinds)) = (ack_rel, rev.kinds.as_mut()) {
                 let duplicate = aflags & fb::DUPLICATE_ACK != 0;
+                // Eifel's echo only where it is of the data sender's clock (`could_echo`).
+                let tsecr = o.timestamp.map(|t| t.1).filter(|&e| rev.clock.as_ref().is_none_or(|c| c.could_echo(e)));
                 kinds.on_peer_ack(&PeerAck { t_ns, ack: a, sack: &blocks[..n], sack_unreadable: o.sack_unreadable, tsecr, duplicate });
             }
         }

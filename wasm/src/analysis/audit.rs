@@ -29,8 +29,8 @@
 //!     held in the congestion window), or a priced limit whose removal saves more
 //!     (savings.rs, issue 39 item 4).
 //! 11. A headline priced in full (`application`, `zero-window`, `stalls`) has the
-//!     largest saving (a lower bound of another's included), and "would have taken about X instead of Y"
-//!     quotes the active time less that saving.
+//!     largest saving (a lower bound of another's included), and "would have taken
+//!     about X instead of Y" quotes the active time less that saving.
 
 use super::diagnosis_format::{format_duration, format_percent};
 use super::stalls::is_data_segment;
@@ -166,7 +166,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     // A limit priced in full that saves the most (savings.rs) is named instead of the
     // largest share.
     let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
-    let named_instead = priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit) || match dg.limit.as_str() {
+    let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
         "too-short" | "one-direction" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
         // held in the congestion window is loss though its share is "other".

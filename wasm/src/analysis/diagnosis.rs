@@ -360,7 +360,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
     // limit whose removal saves less than another's (recovery that still moved data,
     // waits of which a round trip was due anyway) yields to it. The receive window and
     // the path have no price (savings.rs), so they keep their place.
-    if let Some(cheaper) = larger_saving(f, best) {
+    if let Some(cheaper) = savings::larger_than(&f.savings, best) {
         best = cheaper;
     }
     match best {
@@ -390,12 +390,6 @@ fn headline(f: &Facts) -> (&'static str, String) {
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
         _ => ("path", path_text(f)),
     }
-}
-
-/// A priced limit (savings.rs) whose removal would have saved more than removing
-/// `best` (savings.rs `larger_than`).
-fn larger_saving(f: &Facts, best: &str) -> Option<&'static str> {
-    savings::larger_than(&f.savings, best)
 }
 
 /// " {lead}, the transfer would have taken about X instead of Y." for `limit`'s saving
@@ -975,7 +969,7 @@ fn loss_text(f: &Facts) -> String {
             format_duration(f.min_rtt)
         );
     }
-    t + "."+ &other_stalls_phrase(f, 2)
+    t + "." + &other_stalls_phrase(f, 2)
 }
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;

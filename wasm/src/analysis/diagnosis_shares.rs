@@ -186,12 +186,16 @@ fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
 /// capture order (the holes' bytes are the capture's); sorted row indices.
 pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    // From the lowest byte the direction's data holds: a hole before its first captured
-    // segment (the first two segments swapped on the way) starts there.
-    let mut high = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir && is_data_segment(cols, i, dir)).map(|i| cols.seq[i]).fold(f64::INFINITY, f64::min);
-    if !high.is_finite() {
-        return out;
-    }
+    let data = |i: &usize| cols.dir[*i] == dir && is_data_segment(cols, *i, dir);
+    let Some(first) = (0..cols.t.len()).find(data) else { return out };
+    // A hole before the first captured segment (the first two segments swapped on the
+    // way) starts at the lowest byte the direction's data holds: a second pass, only
+    // when that first segment follows a hole.
+    let mut high = if cols.flags[first] & flag_bits::LOST_SEGMENT != 0 {
+        (first..cols.t.len()).filter(data).map(|i| cols.seq[i]).fold(f64::INFINITY, f64::min)
+    } else {
+        cols.seq[first]
+    };
     // Open holes: (row of the segment after the hole, hole start, hole end, bytes
     // still missing, a re-send fell in it).
     let mut open: Vec<(usize, f64, f64, f64, bool)> = Vec::new();

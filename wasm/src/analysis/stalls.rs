@@ -571,14 +571,14 @@ fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool
         && !reordered(cols.flags[j])
         && duration <= UNSEEN_RESEND_MAX_S + path_rtt_s.unwrap_or(0.0)
     {
-        // (A segment after a skipped datagram number in a gap without the peer's payload
-        // is rule 3b's, which names the numbering: unseen_timeout.rs.)
         // A re-send of bytes the capture never saw before the gap: the sender's own
         // packets showed it had sent them (a pure ACK of its with a higher sequence
         // number, Wireshark's "previous segment not captured"), they never reached the
         // capture point, and nothing but its timer re-sent them after the silence (a
         // response lost on the way, re-sent 0.5 s later, once read "application idle"
-        // when the peer's own re-sent request was shown needless).
+        // when the peer's own re-sent request was shown needless). A segment after a
+        // skipped datagram number in a gap without the peer's payload is rule 3b's,
+        // which names the numbering (unseen_timeout.rs).
         let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
     } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
