@@ -77,8 +77,12 @@ export function PartialThroughputChart({ source, row, settledT, fraction, width 
     const p = probe();
     if (b.bps.length > 0 && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
     p.updates += 1;
-    p.last = { connection: row.id, direction: row.dataDirection, t0: view.range[0], t1: view.range[1], columns: plotColumns(view), binSeconds: b.binSeconds, start: b.start, bytes: Array.from(b.bytes), fraction };
-  }, [answer, row.id, row.dataDirection, view, fraction]);
+    // The question this answer is to, from the answer itself: the axis may have moved
+    // since it was asked (the end estimate grows with the read), and the answer drawn
+    // is the one for the earlier axis until the next one arrives.
+    const a = answer!;
+    p.last = { connection: a.connection, direction: a.direction, t0: a.t0, t1: a.t1, columns: a.columns, binSeconds: b.binSeconds, start: b.start, bytes: Array.from(b.bytes), fraction };
+  }, [answer, fraction]);
   const ref = useD3((svg) => {
     const b = binsOf(answer);
     const f = beginFrame(svg, {

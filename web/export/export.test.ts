@@ -101,6 +101,30 @@ describe('svgToStandalone', () => {
   });
 });
 
+describe('exported ids do not depend on what the page mounted before', () => {
+  it('the same chart drawn as the 1st and as the 5th svg of the page exports the same text', () => {
+    const { report } = engineFor('../../e2e/fixtures/pktap-processes.pcap');
+    const summary = report.connections.find((c) => c.process)!;
+    const draw = () => {
+      const svg = newSvg();
+      drawStalls(svg, { stalls: null, summary, direction: summary.dataDirection }, fullView(summary));
+      return svg;
+    };
+    const first = draw();
+    const early = svgToString(first);
+    // Three more charts mounted and gone (the loading chart, a re-mount): the page's count moves on.
+    for (let i = 0; i < 3; i += 1) draw().remove();
+    const late = draw();
+    expect(late.dataset.uid).not.toBe(first.dataset.uid);
+    // Every reference follows: aria-labelledby and the clip path name the renumbered ids.
+    expect(svgToString(late)).toBe(early);
+    expect(early).toContain('aria-labelledby="tcps-stalls-1-title tcps-stalls-1-desc"');
+    expect(early).not.toContain(`tcps-stalls-${late.dataset.uid}-`);
+    first.remove();
+    late.remove();
+  });
+});
+
 describe('an exported chart names the process behind the connection (issue 17 item 1)', () => {
   it('the standalone SVG of a PKTAP connection carries "— name (pid N)" in its title', () => {
     const { report } = engineFor('../../e2e/fixtures/pktap-processes.pcap');
@@ -109,7 +133,8 @@ describe('an exported chart names the process behind the connection (issue 17 it
     drawStalls(svg, { stalls: null, summary, direction: summary.dataDirection }, fullView(summary));
     const text = svgToString(svg);
     const label = `${summary.process!.name} (pid ${summary.process!.pid})`;
-    expect(text).toContain(`<title id="tcps-stalls-${svg.dataset.uid}-title">Stalls — ${label}</title>`);
+    // Numbered 1 in the file, whatever the page's count of mounted charts (svg.ts renumberIds).
+    expect(text).toContain(`<title id="tcps-stalls-1-title">Stalls — ${label}</title>`);
     expect(text).toMatch(new RegExp(`class="tcps-title"[^>]*>Stalls — ${label.replace(/[()]/g, '\\$&')}<`));
     svg.remove();
   });

@@ -57,7 +57,7 @@ function text(content: string, y: number, size: number, weight: string, fill: st
  */
 export function stackToStandalone(charts: SVGSVGElement[], headline: string, subtitle: string): SVGSVGElement {
   if (charts.length === 0) throw new Error('No chart is shown; show at least one to export the stack.');
-  const parts = charts.map((svg) => svgToStandalone(svg));
+  const parts = charts.map((svg, i) => svgToStandalone(svg, i + 1));
   const width = Math.max(...parts.map((p) => Number(p.getAttribute('width'))));
   const height = TITLE_HEIGHT + parts.reduce((sum, p) => sum + Number(p.getAttribute('height')), 0);
   const root = document.createElementNS(SVG_NS, 'svg');

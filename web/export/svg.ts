@@ -149,13 +149,36 @@ function canvasImage(svgEl: SVGSVGElement, width: string, height: string): SVGIm
   return image;
 }
 
-/** A self-contained copy of a chart's <svg>: styles inlined, xmlns, background, no live layers. */
-export function svgToStandalone(svgEl: SVGSVGElement): SVGSVGElement {
+/**
+ * The chart's ids (frame.ts: `tcps-<chart>-<uid>-title`, `-desc`, `-clip`) renumbered to
+ * `uid`. The page numbers its svgs in the order it mounted them, so the same view exported
+ * after another chart came and went (the loading chart, a re-mount) had other ids; the
+ * file is the same whatever the page did before (and `tcpscope render` writes it too).
+ */
+function renumberIds(clone: SVGSVGElement, uid: number) {
+  const chart = clone.getAttribute('data-chart');
+  const old = clone.getAttribute('data-uid');
+  if (!chart || !old) return;
+  const from = `tcps-${chart}-${old}-`, to = `tcps-${chart}-${uid}-`;
+  clone.setAttribute('data-uid', String(uid));
+  for (const el of [clone, ...Array.from(clone.querySelectorAll('*'))]) {
+    for (const a of Array.from(el.attributes)) {
+      if (a.value.includes(from)) el.setAttribute(a.name, a.value.split(from).join(to));
+    }
+  }
+}
+
+/**
+ * A self-contained copy of a chart's <svg>: styles inlined, xmlns, background, no live
+ * layers, ids numbered `uid` (the chart's place in the file: 1 alone, 1..n in a stack).
+ */
+export function svgToStandalone(svgEl: SVGSVGElement, uid = 1): SVGSVGElement {
   const clone = svgEl.cloneNode(true) as SVGSVGElement;
   // Inline first (structure still identical to the source), then drop live-only layers.
   // The root gets every value: outside the page nothing is inherited.
   inlineStyles(svgEl, clone, null);
   for (const el of Array.from(clone.querySelectorAll(LIVE_ONLY))) el.remove();
+  renumberIds(clone, uid);
   const box = svgEl.getBoundingClientRect();
   const width = svgEl.getAttribute('width') || String(Math.round(box.width) || 800);
   const height = svgEl.getAttribute('height') || String(Math.round(box.height) || 300);
