@@ -46,12 +46,10 @@
 // held in memory until the decoder catches up (bench/README.md, session 20). It slows
 // the load it runs beside, so its readyMs is not comparable with a run without it.
 import { chromium } from '@playwright/test';
-import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { findProcess, treeCpuMs, treePss } from './pss.mjs';
 import { availableParallelism } from 'node:os';
-import { createServer } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { READER_PATH, readAllMs, requireDist, serveDist } from './serve.mjs';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
@@ -60,38 +58,9 @@ if (!file) {
   console.error('usage: node bench/browser.mjs FILE [--port N]');
   process.exit(2);
 }
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-if (!existsSync(join(dist, 'index.html'))) {
-  console.error('bench/browser.mjs: dist/ is not built (bash scripts/build-wasm.sh && npx vite build)');
-  process.exit(2);
-}
-
-// A tiny static server: no dev-server start-up in the numbers, correct wasm MIME type.
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
-// The read baseline: the file's bytes in 16 MiB slices, as the decoder's worker reads
-// them, each touched; ms. Runs in its own worker (below, a same-origin script, as the
-// app's CSP allows: worker-src 'self', a blob: worker is refused) and once in the page.
-async function readAllMs(f) {
-  const t0 = performance.now();
-  let sum = 0;
-  for (let at = 0; at < f.size; at += 16 << 20) sum += new Uint8Array(await f.slice(at, at + (16 << 20)).arrayBuffer())[0] ?? 0;
-  return performance.now() - t0 + sum * 0;
-}
-const READER_PATH = '/__bench-read-worker.js';
-const READER_SOURCE = `const readAllMs = ${readAllMs};\nonmessage = async (e) => postMessage(await readAllMs(e.data));`;
-const server = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (path === READER_PATH) {
-    res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
-    return res.end(READER_SOURCE);
-  }
-  let target = normalize(join(dist, path.endsWith('/') ? `${path}index.html` : path));
-  if (!target.startsWith(resolve(dist)) || !existsSync(target) || statSync(target).isDirectory()) target = join(dist, 'index.html');
-  res.writeHead(200, { 'content-type': types[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-  createReadStream(target).pipe(res);
-});
-await new Promise((ok, fail) => server.once('error', fail).listen(port, '127.0.0.1', ok));
+requireDist('bench/browser.mjs');
+// A tiny static server (bench/serve.mjs): no dev-server start-up in the numbers.
+const server = await serveDist(port);
 
 // A tag on the browser's command line finds its process; its descendants are the
 // renderers, the GPU and utility processes.

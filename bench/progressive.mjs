@@ -17,11 +17,9 @@
 // Informational only: nothing fails on time (the machine is shared; the load average
 // goes with it).
 import { chromium } from '@playwright/test';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { statSync } from 'node:fs';
+import { READER_PATH, readAllMs, requireDist, serveDist } from './serve.mjs';
 import { loadavg } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs'].includes(args[i - 1]));
@@ -32,32 +30,8 @@ if (!file) {
   console.error('usage: node bench/progressive.mjs FILE [--port N] [--runs N]');
   process.exit(2);
 }
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-if (!existsSync(join(dist, 'index.html'))) {
-  console.error('bench/progressive.mjs: dist/ is not built (bash scripts/build-wasm.sh && npx vite build)');
-  process.exit(2);
-}
-
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
-async function readAllMs(f) {
-  const t0 = performance.now();
-  let sum = 0;
-  for (let at = 0; at < f.size; at += 16 << 20) sum += new Uint8Array(await f.slice(at, at + (16 << 20)).arrayBuffer())[0] ?? 0;
-  return performance.now() - t0 + sum * 0;
-}
-const READER_PATH = '/__bench-read-worker.js';
-const server = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (path === READER_PATH) {
-    res.writeHead(200, { 'content-type': 'text/javascript' });
-    return res.end(`const readAllMs = ${readAllMs};\nonmessage = async (e) => postMessage(await readAllMs(e.data));`);
-  }
-  let target = normalize(join(dist, path.endsWith('/') ? `${path}index.html` : path));
-  if (!target.startsWith(resolve(dist)) || !existsSync(target) || statSync(target).isDirectory()) target = join(dist, 'index.html');
-  res.writeHead(200, { 'content-type': types[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-  createReadStream(target).pipe(res);
-});
-await new Promise((ok, fail) => server.once('error', fail).listen(port, '127.0.0.1', ok));
+requireDist('bench/progressive.mjs');
+const server = await serveDist(port);
 const browser = await chromium.launch({
   executablePath: process.env.TCPSCOPE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
