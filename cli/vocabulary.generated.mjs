@@ -18,6 +18,9 @@ export const STALL_CAUSE_LABEL = Object.freeze({
 /** Every headline limit (`diagnosis.limit`). */
 export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"]);
 
+/** Limits named when the connection could not be weighed: no shares bar. */
+export const LIMITS_WITHOUT_SHARES = Object.freeze(["too-short", "one-direction"]);
+
 /** The headline of each limit ("Why was it slow? …"). */
 export const LIMIT_LABEL = Object.freeze({
   "receive-window": "Limited by the receive window",
@@ -118,6 +121,17 @@ export const CHART_SERIES = Object.freeze({
   "sequence": ["sequence", "ack", "windowEdge"],
   "rtt": ["rtt"],
   "events": ["retransmissions", "duplicateAcks", "zeroWindows"],
+  "wifi": [],
+});
+
+/** The ECN series each chart draws besides on a connection that carried ECN. */
+export const CHART_ECN_SERIES = Object.freeze({
+  "throughput": [],
+  "inflight": [],
+  "stalls": [],
+  "sequence": ["ecn"],
+  "rtt": [],
+  "events": ["ceMarks", "ece", "cwr"],
   "wifi": [],
 });
 

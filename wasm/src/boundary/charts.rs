@@ -14,6 +14,9 @@ pub struct Chart {
     /// The series it always draws (what a share link stores for it; share/build.rs adds
     /// those drawn only on some connections: ECN, MPTCP, the sender's estimate).
     pub series: &'static [Series],
+    /// The ECN series it draws besides on a connection that carried ECN (RFC 3168):
+    /// the events strip's rows, the time-sequence chart's markers.
+    pub ecn: &'static [Series],
     /// Drawn by the compare view (web/compare) as well.
     pub compared: bool,
     /// Drawn only for captures with radio headers (radiotap, PPI): not among the
@@ -22,7 +25,7 @@ pub struct Chart {
 }
 
 const fn chart(id: &'static str, title: &'static str, series: &'static [Series], compared: bool) -> Chart {
-    Chart { id, title, series, compared, radio_only: false }
+    Chart { id, title, series, ecn: &[], compared, radio_only: false }
 }
 
 /// The stack, in its order: keys 1–7 follow it, so new charts go last.
@@ -30,12 +33,15 @@ pub const CHARTS: [Chart; 7] = [
     chart("throughput", "Throughput", &[Series::Throughput], true),
     chart("inflight", "In flight vs window", &[Series::Inflight, Series::Rwnd, Series::WindowLimited], true),
     chart("stalls", "Stalls", &[Series::Stalls], false),
-    chart("sequence", "Time-sequence", &[Series::Sequence, Series::Ack, Series::WindowEdge], false),
+    Chart { ecn: &[Series::Ecn], ..chart("sequence", "Time-sequence", &[Series::Sequence, Series::Ack, Series::WindowEdge], false) },
     chart("rtt", "RTT", &[Series::Rtt], false),
-    chart("events", "Events", &[Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows], false),
+    Chart {
+        ecn: &[Series::CeMarks, Series::Ece, Series::Cwr],
+        ..chart("events", "Events", &[Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows], false)
+    },
     // PHY rate and 802.11 retries. A share link does not store it (no series: the
     // snapshot format has no Wi-Fi answer).
-    Chart { id: "wifi", title: "Wi-Fi PHY rate and retries", series: &[], compared: false, radio_only: true },
+    Chart { id: "wifi", title: "Wi-Fi PHY rate and retries", series: &[], ecn: &[], compared: false, radio_only: true },
 ];
 
 /// The chart named `id`, if any.

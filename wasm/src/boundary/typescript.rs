@@ -64,13 +64,15 @@ fn generated() -> (String, String) {
                   // Do not edit: run `UPDATE_TS_TYPES=1 cargo test --lib ts_types` in wasm/.\n\n";
     o.ts += header;
     o.js += header;
-    o.ts_only("import type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind } from './view';");
+    o.ts_only("import type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind } from './view';\n\
+               export type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind };");
 
     let causes: Vec<Term> = STALL_CAUSES.iter().map(|&c| stall_cause(c)).collect();
     o.table("Every stall cause, in the stalls legend's order (docs/ANALYSIS.md \"Stalls\").", "STALL_CAUSES", &wires(&causes), Some("readonly StallCause[]"));
     o.table("A stall cause in words: the diagnosis panel, the stalls chart, the CLI.", "STALL_CAUSE_LABEL", &labels(&causes), Some("Record<StallCause, string>"));
 
     o.table("Every headline limit (`diagnosis.limit`).", "LIMITS", &wires(&LIMITS), Some("readonly Limit[]"));
+    o.table("Limits named when the connection could not be weighed: no shares bar.", "LIMITS_WITHOUT_SHARES", &list(LIMITS_WITHOUT_SHARES), Some("readonly Limit[]"));
     o.table("The headline of each limit (\"Why was it slow? …\").", "LIMIT_LABEL", &labels(&LIMITS), Some("Record<Limit, string>"));
 
     o.table("Every episode kind (`diagnosis.episodes[].kind`).", "EPISODE_KINDS", &wires(&EPISODE_KINDS), Some("readonly EpisodeKind[]"));
@@ -106,8 +108,9 @@ fn generated() -> (String, String) {
     o.table("The charts of the stack, in their order (keys 1–7, `#charts=`, `render --chart`): new charts go last.", "CHART_IDS", &list(CHARTS.iter().map(|c| c.id)), None);
     o.ts_only("export type ChartId = (typeof CHART_IDS)[number];");
     o.table("Each chart's title (toolbar, share panel, exported figures).", "CHART_TITLE", &record(CHARTS.iter().map(|c| (c.id, quote(c.title)))), Some("Record<ChartId, string>"));
-    let series_of = |c: &super::charts::Chart| list(c.series.iter().map(|s| wire_of(s)).collect::<Vec<_>>().iter().map(String::as_str));
-    o.table("The series each chart always draws (share/build.rs stores these).", "CHART_SERIES", &record(CHARTS.iter().map(|c| (c.id, series_of(c)))), Some("Record<ChartId, readonly Series[]>"));
+    let names = |s: &[crate::view::Series]| list(s.iter().map(wire_of).collect::<Vec<_>>().iter().map(String::as_str));
+    o.table("The series each chart always draws (share/build.rs stores these).", "CHART_SERIES", &record(CHARTS.iter().map(|c| (c.id, names(c.series)))), Some("Record<ChartId, readonly Series[]>"));
+    o.table("The ECN series each chart draws besides on a connection that carried ECN.", "CHART_ECN_SERIES", &record(CHARTS.iter().map(|c| (c.id, names(c.ecn)))), Some("Record<ChartId, readonly Series[]>"));
     o.table("The charts the compare view draws.", "COMPARE_CHART_IDS", &list(CHARTS.iter().filter(|c| c.compared).map(|c| c.id)), Some("readonly ChartId[]"));
     o.table("Charts drawn only for captures with radio headers (radiotap, PPI).", "RADIO_CHART_IDS", &list(CHARTS.iter().filter(|c| c.radio_only).map(|c| c.id)), Some("readonly ChartId[]"));
 

@@ -74,6 +74,10 @@ pub const LIMITS: [Term; 8] = [
     t("one-direction", "Only one direction captured"),
 ];
 
+/// The limits named when the connection could not be weighed (too little of it, or
+/// one direction unseen): no shares of its time, so the panel draws no shares bar.
+pub const LIMITS_WITHOUT_SHARES: [&str; 2] = [LIMITS[6].wire, LIMITS[7].wire];
+
 /// Every episode kind (`Episode::kind`, analysis/diagnosis_episodes.rs and
 /// diagnosis.rs) and the panel's words for it. `periodic` is written by
 /// diagnosis_episodes.rs `periodic_holds` but was missing from `analysis::EPISODE_KINDS`
@@ -212,6 +216,7 @@ mod tests {
         coded.sort_unstable();
         assert_eq!(causes, coded);
         assert_eq!(wires(&VERDICTS), crate::analysis::VERDICTS);
+        assert_eq!(LIMITS_WITHOUT_SHARES, ["too-short", "one-direction"]);
         // The analysis's list lacks `periodic` (see EPISODE_KINDS): every other kind, in order.
         assert_eq!(wires(&EPISODE_KINDS[..5]), crate::analysis::EPISODE_KINDS);
     }

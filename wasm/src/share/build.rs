@@ -72,12 +72,12 @@ pub struct ShareSpec {
 /// grow. ECE and CWR only where they are echoes (not Accurate ECN's counter bits).
 fn ecn_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'static [Series] {
     let ecn: Vec<_> = conn.directions.iter().filter_map(|d| d.ecn).collect();
+    let drawn = crate::boundary::charts::chart_of(chart).map_or(&[][..], |c| c.ecn);
     match chart {
         _ if ecn.is_empty() => &[],
-        "sequence" => &[Series::Ecn],
-        "events" if ecn.iter().all(|e| e.cwr.is_some()) => &[Series::CeMarks, Series::Ece, Series::Cwr],
-        "events" => &[Series::CeMarks],
-        _ => &[],
+        // CE marks alone where the echoes are Accurate ECN's counter bits (no CWR seen).
+        "events" if !ecn.iter().all(|e| e.cwr.is_some()) => drawn.get(..1).unwrap_or_default(),
+        _ => drawn,
     }
 }
 

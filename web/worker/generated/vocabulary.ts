@@ -2,6 +2,7 @@
 // Do not edit: run `UPDATE_TS_TYPES=1 cargo test --lib ts_types` in wasm/.
 
 import type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind } from './view';
+export type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind };
 
 /** Every stall cause, in the stalls legend's order (docs/ANALYSIS.md "Stalls"). */
 export const STALL_CAUSES = ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "delayed-ack", "unknown"] as const satisfies readonly StallCause[];
@@ -19,6 +20,9 @@ export const STALL_CAUSE_LABEL = {
 
 /** Every headline limit (`diagnosis.limit`). */
 export const LIMITS = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"] as const satisfies readonly Limit[];
+
+/** Limits named when the connection could not be weighed: no shares bar. */
+export const LIMITS_WITHOUT_SHARES = ["too-short", "one-direction"] as const satisfies readonly Limit[];
 
 /** The headline of each limit ("Why was it slow? …"). */
 export const LIMIT_LABEL = {
@@ -124,6 +128,17 @@ export const CHART_SERIES = {
   "sequence": ["sequence", "ack", "windowEdge"],
   "rtt": ["rtt"],
   "events": ["retransmissions", "duplicateAcks", "zeroWindows"],
+  "wifi": [],
+} as const satisfies Record<ChartId, readonly Series[]>;
+
+/** The ECN series each chart draws besides on a connection that carried ECN. */
+export const CHART_ECN_SERIES = {
+  "throughput": [],
+  "inflight": [],
+  "stalls": [],
+  "sequence": ["ecn"],
+  "rtt": [],
+  "events": ["ceMarks", "ece", "cwr"],
   "wifi": [],
 } as const satisfies Record<ChartId, readonly Series[]>;
 
