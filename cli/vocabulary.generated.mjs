@@ -147,6 +147,18 @@ export const SERIES = Object.freeze(["throughput", "goodput", "wire", "inflight"
 /** Series counted per bin, one per flagged packet (`Bins::bytes` holds counts, not bytes). */
 export const EVENT_SERIES = Object.freeze(["retransmissions", "duplicateAcks", "zeroWindows", "ceMarks", "ece", "cwr"]);
 
+/** The unit of each point series' values (the CLI's CSV columns `first_<unit>` …). */
+export const POINT_UNIT = Object.freeze({
+  "inflight": "bytes",
+  "rwnd": "bytes",
+  "rtt": "ms",
+  "sequence": "seq",
+  "ack": "seq",
+  "windowEdge": "seq",
+  "pipe": "bytes",
+  "senderInflight": "bytes",
+});
+
 /** `tcpscope series --series NAME`: the CLI's name (kebab-case) → the series. */
 export const CLI_SERIES = Object.freeze({
   "throughput": "throughput",

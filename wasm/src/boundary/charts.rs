@@ -75,6 +75,19 @@ pub const SERIES: [Series; 22] = [
     Series::MptcpData,
 ];
 
+/// The unit of a point series' values (M4 per pixel column), named in the CLI's CSV
+/// columns (`first_bytes`, `min_seq`, …); None for series of bins or intervals.
+pub fn point_unit(s: Series) -> Option<&'static str> {
+    use Series::*;
+    match s {
+        Inflight | Pipe | Rwnd | SenderInflight => Some("bytes"),
+        Ack | WindowEdge | Sequence => Some("seq"),
+        Rtt => Some("ms"),
+        Throughput | Goodput | Wire | WindowLimited | Stalls | Retransmissions | DuplicateAcks | ZeroWindows | Wifi | CeMarks | Ece
+        | Cwr | Ecn | MptcpData => None,
+    }
+}
+
 /// Series `tcpscope series --series NAME` does not offer: the ECN markers and the MPTCP
 /// rate (answered for charts, not yet asked of the CLI).
 const NOT_IN_CLI: [Series; 6] = [Series::CeMarks, Series::Ece, Series::Cwr, Series::Ecn, Series::SenderInflight, Series::MptcpData];

@@ -5,7 +5,7 @@
 //! CLI, which runs in Node without a TypeScript step). Regenerate both, with view.ts,
 //! by `UPDATE_TS_TYPES=1 cargo test --lib ts_types` in wasm/.
 
-use super::charts::{cli_name, in_cli, CHARTS, SERIES};
+use super::charts::{cli_name, in_cli, point_unit, CHARTS, SERIES};
 use super::columns::COLUMNS;
 use super::flags::FLAGS;
 use super::words::*;
@@ -118,6 +118,8 @@ fn generated() -> (String, String) {
     o.table("Every series of the view engine (`view::Series`).", "SERIES", &list(series.iter().map(String::as_str)), Some("readonly Series[]"));
     let events: Vec<String> = SERIES.iter().filter(|s| s.is_events()).map(wire_of).collect();
     o.table("Series counted per bin, one per flagged packet (`Bins::bytes` holds counts, not bytes).", "EVENT_SERIES", &list(events.iter().map(String::as_str)), Some("readonly Series[]"));
+    let units = SERIES.iter().filter_map(|&s| point_unit(s).map(|u| (wire_of(&s), quote(u))));
+    o.table("The unit of each point series' values (the CLI's CSV columns `first_<unit>` …).", "POINT_UNIT", &record(units), Some("Partial<Record<Series, string>>"));
     let cli: Vec<(String, String)> = SERIES.iter().filter(|&&s| in_cli(s)).map(|s| (cli_name(&wire_of(s)), quote(&wire_of(s)))).collect();
     o.table("`tcpscope series --series NAME`: the CLI's name (kebab-case) → the series.", "CLI_SERIES", &record(cli), Some("Record<string, Series>"));
 

@@ -154,6 +154,18 @@ export const SERIES = ["throughput", "goodput", "wire", "inflight", "rwnd", "win
 /** Series counted per bin, one per flagged packet (`Bins::bytes` holds counts, not bytes). */
 export const EVENT_SERIES = ["retransmissions", "duplicateAcks", "zeroWindows", "ceMarks", "ece", "cwr"] as const satisfies readonly Series[];
 
+/** The unit of each point series' values (the CLI's CSV columns `first_<unit>` …). */
+export const POINT_UNIT = {
+  "inflight": "bytes",
+  "rwnd": "bytes",
+  "rtt": "ms",
+  "sequence": "seq",
+  "ack": "seq",
+  "windowEdge": "seq",
+  "pipe": "bytes",
+  "senderInflight": "bytes",
+} as const satisfies Partial<Record<Series, string>>;
+
 /** `tcpscope series --series NAME`: the CLI's name (kebab-case) → the series. */
 export const CLI_SERIES = {
   "throughput": "throughput",
