@@ -3,6 +3,7 @@
 // warning quoting a capture field never writes a control character to the terminal
 // (issue 45: an ESC/OSC name retitled the window, a newline forged a `limit:` line).
 import { escapeUnsafe, outsideText } from './outsideText.mjs';
+import { STALL_CAUSE_LABEL, VANTAGE_LABEL } from './vocabulary.generated.mjs';
 
 const si = (value, units) => {
   let unit = 0;
@@ -43,8 +44,9 @@ export function formatHuman(name, report) {
     // (wasm analysis/mptcp.rs `text`: data-level bytes and rate, redundancy, failed joins).
     const multipath = c.mptcp == null ? null : (report.mptcp ?? []).find((m) => m.id === c.mptcp);
     if (multipath) lines.push(`    mptcp #${multipath.id}: ${multipath.text}`);
-    const where = { sender: 'at the sender', receiver: 'at the receiver', middle: 'in the middle of the path' }[c.vantage] ?? 'at an unknown point';
-    lines.push(`    captured ${where}; path RTT ${c.pathRttMs == null ? 'unknown' : `${c.pathRttMs.toFixed(2)} ms`}` +
+    // Where the capture was taken, in the panel's words (the one vocabulary).
+    const where = VANTAGE_LABEL[c.vantage] ?? VANTAGE_LABEL.unknown;
+    lines.push(`    ${where}; path RTT ${c.pathRttMs == null ? 'unknown' : `${c.pathRttMs.toFixed(2)} ms`}` +
       (c.pathRttMethod ? ` (${c.pathRttMethod})` : ''));
     if (c.handshake) lines.push(`    handshake: ${handshakeText(c.handshake)}`);
     const r = d.rtt;
@@ -67,7 +69,7 @@ export function formatHuman(name, report) {
       lines.push(`    ECN: ${d.ecn.ce} of ${data} data segments CE-marked, ECE on ${peer.ecn ? flag(peer.ecn.ece) : "0"} ACKs, CWR ${flag(d.ecn.cwr)}`);
     }
     if (d.stalls.length) {
-      const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${s.cause})`);
+      const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${STALL_CAUSE_LABEL[s.cause] ?? s.cause})`);
       lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);
     }
     // How the connection ended (wasm analysis/ending.rs): the table's words and the sentence.

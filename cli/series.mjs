@@ -11,6 +11,7 @@ import { write } from './output.mjs';
 import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 import { connectionOf, EngineError, openEngine } from './engine.mjs';
 import { fail } from './errors.mjs';
+import { CLI_SERIES, EVENT_SERIES, POINT_UNIT } from './vocabulary.generated.mjs';
 
 export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N --series NAME (--csv | --json)
                        [--direction 0|1] [--from S] [--to S] [--columns W] [--bin S] [--stall-ms N]
@@ -24,15 +25,10 @@ export const SERIES_USAGE = `usage: tcpscope series CAPTURE|LINK --connection N 
   --bin S       throughput bin in seconds (default: the summary's, 0.1)
   --stall-ms N  stall threshold in ms (default: the summary's)`;
 
-/** CLI series names → the engine's `Series` (camelCase). */
-const SERIES = {
-  throughput: 'throughput', goodput: 'goodput', wire: 'wire', inflight: 'inflight', pipe: 'pipe', rwnd: 'rwnd',
-  ack: 'ack', 'window-edge': 'windowEdge', 'window-limited': 'windowLimited', rtt: 'rtt', sequence: 'sequence',
-  stalls: 'stalls', retransmissions: 'retransmissions', 'duplicate-acks': 'duplicateAcks',
-  'zero-windows': 'zeroWindows', wifi: 'wifi',
-};
-/** Series counted per bin (one per flagged packet), not bytes. */
-const EVENTS = new Set(['retransmissions', 'duplicateAcks', 'zeroWindows']);
+/** CLI series names → the engine's `Series` (camelCase), and the series counted per bin
+ *  (one per flagged packet), not bytes: the one vocabulary (wasm/src/boundary/charts.rs). */
+const SERIES = CLI_SERIES;
+const EVENTS = new Set(EVENT_SERIES);
 
 export class UsageError extends Error {}
 
@@ -81,7 +77,7 @@ const csvField = (v) => {
 const csvLine = (fields) => `${fields.map(csvField).join(',')}\n`;
 
 /** Value unit of each point series, for the CSV column names. */
-const UNIT = { inflight: 'bytes', pipe: 'bytes', rwnd: 'bytes', ack: 'seq', windowEdge: 'seq', rtt: 'ms', sequence: 'seq' };
+const UNIT = POINT_UNIT;
 
 /** The rows of a view answer, header first. */
 export function* csvRows(r) {

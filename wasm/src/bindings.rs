@@ -99,28 +99,28 @@ impl WasmSession {
     /// is 8 bytes per packet of that connection, never the whole public layout.
     #[wasm_bindgen(js_name = columnF64)]
     pub fn column_f64(&self, conn: u32, name: &str) -> Vec<f64> {
+        use crate::boundary::columns::{Column as C, Element};
         let Some(s) = self.store(conn) else { return Vec::new() };
+        let Some(column) = C::parse(name, Element::F64) else { return Vec::new() };
         let mut out = Vec::new();
-        match name {
-            "packets.t" | "packets.seq" | "packets.ack" | "packets.win" | "packets.inFlight" => {
-                // Decide the column once, not per row.
-                let which = ["packets.t", "packets.seq", "packets.ack", "packets.win"].iter().position(|&n| n == name).unwrap_or(4);
+        match column {
+            C::PacketsT | C::PacketsSeq | C::PacketsAck | C::PacketsWin | C::PacketsInFlight => {
                 out.reserve_exact(s.packet_count());
                 s.for_each_packet(|r| {
-                    out.push(match which {
-                        0 => secs(r.t_ns),
-                        1 => r.seq as f64,
-                        2 => r.ack.map_or(f64::NAN, |a| a as f64),
-                        3 => r.win.map_or(f64::NAN, |w| w as f64),
+                    out.push(match column {
+                        C::PacketsT => secs(r.t_ns),
+                        C::PacketsSeq => r.seq as f64,
+                        C::PacketsAck => r.ack.map_or(f64::NAN, |a| a as f64),
+                        C::PacketsWin => r.win.map_or(f64::NAN, |w| w as f64),
                         _ => r.in_flight.map_or(f64::NAN, |f| f as f64),
                     })
                 });
             }
-            "sack.t" => out = s.sack_columns().t,
-            "sack.left" => out = s.sack_columns().left,
-            "sack.right" => out = s.sack_columns().right,
-            "rtt.t" => out = s.rtt_columns().t,
-            "rtt.rttMs" => out = s.rtt_columns().rtt_ms,
+            C::SackT => out = s.sack_columns().t,
+            C::SackLeft => out = s.sack_columns().left,
+            C::SackRight => out = s.sack_columns().right,
+            C::RttT => out = s.rtt_columns().t,
+            C::RttRttMs => out = s.rtt_columns().rtt_ms,
             _ => {}
         }
         out
@@ -128,16 +128,15 @@ impl WasmSession {
 
     #[wasm_bindgen(js_name = columnU32)]
     pub fn column_u32(&self, conn: u32, name: &str) -> Vec<u32> {
+        use crate::boundary::columns::{Column as C, Element};
         let Some(s) = self.store(conn) else { return Vec::new() };
-        let Some(which) = ["packets.frame", "packets.len", "packets.wireLen", "packets.flags"].iter().position(|&n| n == name) else {
-            return Vec::new();
-        };
+        let Some(column) = C::parse(name, Element::U32) else { return Vec::new() };
         let mut out = Vec::with_capacity(s.packet_count());
         s.for_each_packet(|r| {
-            out.push(match which {
-                0 => r.frame,
-                1 => r.len,
-                2 => r.wire_len,
+            out.push(match column {
+                C::PacketsFrame => r.frame,
+                C::PacketsLen => r.len,
+                C::PacketsWireLen => r.wire_len,
                 _ => r.flags,
             })
         });
@@ -146,16 +145,17 @@ impl WasmSession {
 
     #[wasm_bindgen(js_name = columnU8)]
     pub fn column_u8(&self, conn: u32, name: &str) -> Vec<u8> {
+        use crate::boundary::columns::{Column as C, Element};
         let Some(s) = self.store(conn) else { return Vec::new() };
-        match name {
-            "packets.dir" => {
+        match C::parse(name, Element::U8) {
+            Some(C::PacketsDir) => {
                 let mut out = Vec::with_capacity(s.packet_count());
                 s.for_each_packet(|r| out.push(r.dir));
                 out
             }
-            "sack.dir" => s.sack_columns().dir,
-            "rtt.dir" => s.rtt_columns().dir,
-            "rtt.kind" => s.rtt_columns().kind,
+            Some(C::SackDir) => s.sack_columns().dir,
+            Some(C::RttDir) => s.rtt_columns().dir,
+            Some(C::RttKind) => s.rtt_columns().kind,
             _ => Vec::new(),
         }
     }

@@ -54,6 +54,8 @@ pub struct ErrorSummary {
 #[derive(Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Warning {
+    // One of `boundary::words::WARNING_KINDS` (a closed union in TypeScript).
+    #[cfg_attr(test, ts(type = "WarningKind"))]
     pub kind: &'static str,
     pub count: u64,
     pub message: String,

@@ -5,6 +5,7 @@
 import type { ConnectionSummary } from '../model/types';
 import type { Dir } from './useViewAnswers';
 import { CHART_IDS, type ChartId } from './frame';
+import { CHART_TITLE } from '../worker/generated/vocabulary';
 import { directionLabel } from './common';
 import { formatDuration } from './units';
 import { useSettled } from './useSettled';
@@ -12,15 +13,6 @@ import type { TimeRange } from './timeRange';
 
 export const BIN_SIZES_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
 
-export const CHART_TITLES: Record<ChartId, string> = {
-  throughput: 'Throughput',
-  inflight: 'In flight vs window',
-  stalls: 'Stalls',
-  sequence: 'Time-sequence',
-  rtt: 'RTT',
-  events: 'Events',
-  wifi: 'Wi-Fi PHY rate and retries',
-};
 
 export interface ChartToolbarProps {
   summary: ConnectionSummary;
@@ -86,7 +78,7 @@ export function ChartToolbar(p: ChartToolbarProps) {
         {p.available.map((id) => (
           <label key={id} title={`key ${CHART_IDS.indexOf(id) + 1} focuses this chart`}>
             <input type="checkbox" checked={p.charts.includes(id)} onChange={(e) => toggleChart(id, e.target.checked)} />
-            {CHART_TITLES[id]}
+            {CHART_TITLE[id]}
           </label>
         ))}
       </fieldset>

@@ -26,10 +26,12 @@ import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { peerOf, useSeriesAnswers, type Dir } from './useViewAnswers';
 import { binsOf, type BinsAnswer } from './ThroughputChart';
+import { CHART_ECN_SERIES, CHART_SERIES } from '../worker/generated/vocabulary';
 
-export const EVENT_SERIES = ['retransmissions', 'duplicateAcks', 'zeroWindows'] as const satisfies readonly Series[];
+/** The strip's rows: the events chart's series (wasm/src/boundary/charts.rs). */
+export const EVENT_SERIES = CHART_SERIES.events;
 /** The ECN rows, shown only on a connection with ECN (`eventSeries`). */
-export const ECN_EVENT_SERIES = ['ceMarks', 'ece', 'cwr'] as const satisfies readonly Series[];
+export const ECN_EVENT_SERIES = CHART_ECN_SERIES.events;
 export type EventSeries = (typeof EVENT_SERIES)[number] | (typeof ECN_EVENT_SERIES)[number];
 
 /** Row label (left margin), legend name and css suffix of each kind. */

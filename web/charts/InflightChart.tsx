@@ -16,6 +16,7 @@ import type { ViewAnswer, PackedPoints } from '../worker/viewAnswer';
 import { pathInfo, type ConnectionSummary } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import { beginFrame, byteTicks, drawEmpty, drawTimeAxis, drawYAxis, yTickCount, type ChartView } from './frame';
+import { CHART_SERIES } from '../worker/generated/vocabulary';
 import { bindTimeInteractions, followHover, type HoverBus, type Pick } from './interaction';
 import { m4BarsPath, m4Max, m4StepPath } from './m4Paths';
 import { formatBytes, formatCount, formatDuration, formatTime } from './units';
@@ -154,7 +155,7 @@ export interface InflightChartProps extends ChartProps {
   pipe?: boolean;
 }
 
-const SERIES = ['inflight', 'rwnd', 'windowLimited'] as const;
+const SERIES = CHART_SERIES.inflight;
 const WITH_PIPE = [...SERIES, 'pipe'] as const;
 
 export function InflightChart({ source, summary, direction, view, onRangeChange, hover, onDrawn, mode = 'dots', pipe = false }: InflightChartProps) {

@@ -22,6 +22,7 @@ import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { pointsOf } from './InflightChart';
 import { useSeriesAnswers, type Dir } from './useViewAnswers';
+import { CHART_ECN_SERIES, CHART_SERIES, RETRANSMISSION_KINDS } from '../worker/generated/vocabulary';
 
 export interface SequenceModel {
   segments: PackedPoints | null;
@@ -53,11 +54,6 @@ function ticksPath(idx: number[], x: (k: number) => number, y: (k: number) => nu
   return d;
 }
 
-/** The kinds the engine sets on retransmitted segments (docs/ANALYSIS.md "Retransmission kinds"). */
-export const RETRANSMISSION_KINDS: [string, number][] = [
-  ['rto', FLAG.KIND_RTO], ['tlp', FLAG.KIND_TLP], ['fast', FLAG.KIND_FAST],
-  ['slow-start', FLAG.KIND_SLOW_START], ['spurious', FLAG.KIND_SPURIOUS],
-];
 
 export function drawSequence(
   svgEl: SVGSVGElement, m: SequenceModel, view: ChartView,
@@ -98,7 +94,7 @@ export function drawSequence(
       .attr('d', dotsPath(retrans, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]), 4));
     // Each retransmission's kind (wasm/src/analysis/retrans_kinds.rs), drawn over the
     // plain mark in its own colour; a needless (spurious) one gets a wider underline.
-    for (const [kind, bit] of RETRANSMISSION_KINDS) {
+    for (const { kind, flag: bit } of RETRANSMISSION_KINDS) {
       const of = idx((fl) => (fl & RETRANSMITTED) !== 0 && (fl & bit) !== 0);
       f.plot.append('path').attr('class', `tcps-retx-kind tcps-retx-${kind}`).attr('data-kind', kind).attr('data-count', of.length)
         .attr('d', dotsPath(of, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]) + (kind === 'spurious' ? 3 : 0), kind === 'spurious' ? 7 : 4));
@@ -136,7 +132,7 @@ export function drawSequence(
 
 export function SequenceChart({ source, summary, direction, view, onRangeChange, hover, onDrawn }: ChartProps) {
   const ecn = hasEcn(summary);
-  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, ecn ? ['sequence', 'ack', 'windowEdge', 'ecn'] : ['sequence', 'ack', 'windowEdge'], onDrawn);
+  const { answers, failure } = useSeriesAnswers(source, summary.id, direction, view, [...CHART_SERIES.sequence, ...(ecn ? CHART_ECN_SERIES.sequence : [])], onDrawn);
   const model: SequenceModel = { segments: pointsOf(answers[0]), ack: pointsOf(answers[1]), edge: pointsOf(answers[2]), ecn: ecn ? pointsOf(answers[3]) : null, summary, direction, source };
   const ref = useD3((svg) => drawSequence(svg, model, view, onRangeChange, hover), [answers, view, onRangeChange, hover]);
   return (
@@ -145,11 +141,7 @@ export function SequenceChart({ source, summary, direction, view, onRangeChange,
       <ChartMessages answers={answers} failure={failure} />
       <ul className="tcps-legend" aria-label="Time-sequence legend">
         <li><span className="tcps-swatch tcps-s-segments" />data segments</li>
-        <li><span className="tcps-swatch tcps-s-retx-rto" />timeout</li>
-        <li><span className="tcps-swatch tcps-s-retx-tlp" />tail loss probe</li>
-        <li><span className="tcps-swatch tcps-s-retx-fast" />fast / SACK recovery</li>
-        <li><span className="tcps-swatch tcps-s-retx-slow-start" />slow start after a timeout</li>
-        <li><span className="tcps-swatch tcps-s-retx-spurious" />needless (spurious, underlined)</li>
+        {RETRANSMISSION_KINDS.map((k) => <li key={k.kind}><span className={`tcps-swatch tcps-s-retx-${k.kind}`} />{k.label}</li>)}
         <li><span className="tcps-swatch tcps-s-seq-lost" />previous segment not captured / out of order</li>
         <li><span className="tcps-swatch tcps-s-ack" />cumulative ACK</li>
         <li><span className="tcps-swatch tcps-s-seq-window" />window edge (ACK + rwnd)</li>

@@ -14,20 +14,11 @@ import { chartTitle, directionLabel, useD3, type ChartProps } from './common';
 import { ChartMessages } from './ChartMessages';
 import { useSeriesAnswers, type Dir } from './useViewAnswers';
 import { drawIntervals, intervalsOf, type IntervalAnswer } from './intervalMarks';
+import { STALL_CAUSES, STALL_CAUSE_LABEL } from '../worker/generated/vocabulary';
 
-export const CAUSE_LABELS: Record<StallCause, string> = {
-  'zero-window': 'zero window',
-  'window-limited': 'window-limited',
-  // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
-  // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
-  'retransmission-timeout': 'retransmission timer',
-  'application-idle': 'application idle',
-  'ack-wait': 'waiting for ACK',
-  'delayed-ack': 'delayed ACK (Nagle)',
-  unknown: 'unknown',
-};
-export const CAUSES = Object.keys(CAUSE_LABELS) as StallCause[];
-const causeLabel = (c: string | null) => CAUSE_LABELS[c as StallCause] ?? c ?? 'stall';
+// The causes and their words are the one vocabulary's (wasm/src/boundary/words.rs), the
+// diagnosis panel's too.
+const causeLabel = (c: string | null) => STALL_CAUSE_LABEL[c as StallCause] ?? c ?? 'stall';
 
 const STRIP = 44; // height of the band strip
 
@@ -101,11 +92,11 @@ export function StallsChart({ source, summary, direction, view, onRangeChange, h
       <svg ref={ref} />
       <ChartMessages answers={answers} failure={failure} />
       <ul className="tcps-legend" aria-label="Stall causes">
-        {CAUSES.map((c) => {
+        {STALL_CAUSES.map((c) => {
           const n = listed?.filter((s) => s.cause === c).length;
           return (
             <li key={c} className={n === 0 ? 'tcps-legend-empty' : undefined}>
-              <span className={`tcps-swatch tcps-cause-${c}`} />{CAUSE_LABELS[c]}{n != null ? ` (${n} in view)` : ''}
+              <span className={`tcps-swatch tcps-cause-${c}`} />{STALL_CAUSE_LABEL[c]}{n != null ? ` (${n} in view)` : ''}
             </li>
           );
         })}

@@ -6,11 +6,11 @@
 import * as d3 from 'd3';
 import type { TimeRange } from './timeRange';
 import { pixelOffset, writeAxis } from './axes';
-import type { ChartId } from './chartIds';
+import type { ChartId } from '../worker/generated/vocabulary';
 
 export const MARGIN = { top: 26, right: 18, bottom: 34, left: 78 } as const;
 
-export { CHART_IDS, type ChartId } from './chartIds';
+export { CHART_IDS, type ChartId } from '../worker/generated/vocabulary';
 
 /** Where and how large to draw: the shared time range and the outer size of the svg. */
 export interface ChartView {

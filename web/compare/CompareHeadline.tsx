@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { TableRow } from '../worker/generated/view';
 import type { TableSource } from '../components/ConnectionTable';
-import { LIMIT_LABEL } from '../components/DiagnosisPanel';
+import { LIMIT_LABEL } from '../worker/generated/vocabulary';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { formatBitrate, formatBytesSI, formatDuration } from '../model/format';
 import { sideClass, type CompareSide } from './sides';

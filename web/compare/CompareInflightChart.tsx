@@ -17,6 +17,7 @@ import { COMPARE_AXIS_LABEL, type CompareChartProps } from './CompareThroughputC
 import { compareChart, sideClass, sideLabel, sideQuery, type CompareSide } from './sides';
 import { useSideAnswers } from './useSideAnswers';
 import { isolated } from '../security/outsideText';
+import { CHART_SERIES } from '../worker/generated/vocabulary';
 
 export interface CompareInflightModel {
   sides: readonly CompareSide[];
@@ -24,7 +25,8 @@ export interface CompareInflightModel {
   answers: [ViewAnswer | null, ViewAnswer | null][];
 }
 
-const SERIES = ['inflight', 'rwnd'] as const;
+/** The in-flight chart's lines; the compare view draws no window-limited spans. */
+const SERIES = CHART_SERIES.inflight.filter((s) => s !== 'windowLimited');
 
 export function drawCompareInflight(
   svgEl: SVGSVGElement, m: CompareInflightModel, view: ChartView,

@@ -10,6 +10,7 @@ import { serializeView, type ViewState } from '../state/url';
 import { MAX_LINK_BYTES } from '../share/snapshot';
 import { shownRange } from '../charts/timeRange';
 import { compareFull } from './sides';
+import { COMPARE_CHART_IDS } from '../worker/generated/vocabulary';
 
 export interface ShareSide {
   summary: ConnectionSummary;
@@ -20,8 +21,6 @@ export interface ShareSide {
   snapshot?: string;
 }
 
-/** The series the compare charts draw (build.rs chart_series). */
-const CHARTS = ['throughput', 'inflight'];
 
 export async function compareLink(
   base: string, view: ViewState, sides: [ShareSide, ShareSide], columns: number, binSeconds: number,
@@ -47,7 +46,7 @@ export async function compareLink(
     }
     const { start } = side.summary;
     const spec: ShareSpec = {
-      connection: side.summary.id, charts: CHARTS, columns, name: side.name, view: stored, binSeconds, maxLinkChars: budget,
+      connection: side.summary.id, charts: [...COMPARE_CHART_IDS], columns, name: side.name, view: stored, binSeconds, maxLinkChars: budget,
       t0: start + r0, t1: start + r1,
     };
     const made = await side.make(spec);

@@ -16,6 +16,7 @@ import { KiB, seedFromEvidence } from '../model/bdp';
 import { formatBitrate, formatBytes, formatDuration } from '../model/format';
 import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
 import { ScrollRegion } from './ScrollRegion';
+import { VERDICT_TEXT } from '../worker/generated/vocabulary';
 
 /** Asks analysis/bdp.rs `calculate` (the worker; tests call the wasm directly). */
 export type BdpCalculate = (q: BdpQuestion) => BdpAnswer | Promise<BdpAnswer>;
@@ -39,15 +40,8 @@ function useBdpAnswer(calculate: BdpCalculate, q: BdpQuestion): BdpAnswer | null
   return answer?.key === key ? answer.answer : null;
 }
 
-/** The verdict in words; the same limit the headline names (DiagnosisPanel LIMIT_LABEL). */
-export const VERDICT_TEXT: Record<Verdict, string> = {
-  window: 'the window is the limit',
-  link: 'the link is the limit',
-  loss: 'packet loss is the limit, not the window or the link',
-  application: 'the sending application is the limit, not the window or the link',
-  stalls: 'stalls are the limit, not the window or the link',
-  unknown: 'these numbers cannot tell what the limit is',
-};
+/** The verdict in words (VERDICT_TEXT, wasm/src/boundary/words.rs); the same limit the headline names. */
+export { VERDICT_TEXT };
 
 /** Parse a user-typed positive number; null when empty or invalid. */
 function positive(text: string): number | null {

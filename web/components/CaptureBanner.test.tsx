@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureBanner, noConnectionsText, warningsSummary } from './CaptureBanner';
 import type { Report } from '../model/types';
+type Warning = Report['warnings'][number];
 import { render } from './testUtil';
 
 const report = (capture: Partial<Report['capture']> & Record<string, unknown>, warnings: Report['warnings'] = []): Report => ({
@@ -13,15 +14,15 @@ const report = (capture: Partial<Report['capture']> & Record<string, unknown>, w
   connections: [],
 });
 
-const DUP_WARNING = { kind: 'duplicate-frames', count: 81, message: '81 duplicate frames from the capture set-up were ignored' };
-const CLOCK_WARNING = { kind: 'coarse-clock', count: 1, message: 'Timestamps tick in 10 ms steps: RTTs and stalls shorter than that cannot be measured' };
-const NOT_TCP = { kind: 'not-tcp', count: 3, message: '3 IP packets that are not TCP' };
+const DUP_WARNING = { kind: 'duplicate-frames', count: 81, message: '81 duplicate frames from the capture set-up were ignored' } satisfies Warning;
+const CLOCK_WARNING = { kind: 'coarse-clock', count: 1, message: 'Timestamps tick in 10 ms steps: RTTs and stalls shorter than that cannot be measured' } satisfies Warning;
+const NOT_TCP = { kind: 'not-tcp', count: 3, message: '3 IP packets that are not TCP' } satisfies Warning;
 
 describe('CaptureBanner', () => {
   it('a capture of data segments only says so as a banner, not as packets not analysed', () => {
     // analysis/mod.rs `payload_only`: 637 segments, none without payload (a filtered
     // capture): every segment was analysed, so it is no "N packets were not analysed".
-    const PAYLOAD_ONLY = { kind: 'payload-only', count: 637, message: 'Every one of the 637 TCP segments carries data: no pure ACK, handshake or FIN is in this capture' };
+    const PAYLOAD_ONLY = { kind: 'payload-only', count: 637, message: 'Every one of the 637 TCP segments carries data: no pure ACK, handshake or FIN is in this capture' } satisfies Warning;
     const el = render(<CaptureBanner name="bitcoin.pcap" report={report({ timestampResolutionMs: 0.001 }, [PAYLOAD_ONLY])} />);
     expect(el.querySelector('[data-testid="payload-only-banner"]')!.textContent).toBe(`${PAYLOAD_ONLY.message}.`);
     expect(el.querySelector('[data-testid="warnings"]')).toBeNull();
@@ -31,7 +32,7 @@ describe('CaptureBanner', () => {
     // tcpdump's timestamp_invalid_nano.pcap: 2 of its 3 packets carry a nanosecond part of
     // a second or more, carried into the seconds (docs/ANALYSIS.md "Impossible
     // timestamps"); the connection holds all 3. It read "2 packets were not analysed".
-    const IMPOSSIBLE = { kind: 'impossible-timestamp', count: 2, message: '2 packets whose timestamp field cannot be a time' };
+    const IMPOSSIBLE = { kind: 'impossible-timestamp', count: 2, message: '2 packets whose timestamp field cannot be a time' } satisfies Warning;
     expect(warningsSummary([IMPOSSIBLE])).toBe('2 packets analysed with a repaired timestamp');
     expect(warningsSummary([IMPOSSIBLE, NOT_TCP])).toBe('3 packets were not analysed; 2 packets analysed with a repaired timestamp');
     expect(warningsSummary([{ ...IMPOSSIBLE, count: 1 }])).toBe('1 packet analysed with a repaired timestamp');
@@ -77,7 +78,7 @@ describe('CaptureBanner', () => {
 
   it('a forward jump of the clock is a banner: its packet was analysed as stamped, not skipped', () => {
     // Two captures joined (docs/ANALYSIS.md "Time order"); the engine's sentence, shortened.
-    const JUMP = { kind: 'time-jumped-forward', count: 1, message: '1 packet whose timestamp jumps more than an hour past every earlier one: frame 701, 1,202.8 days past every packet before it' };
+    const JUMP = { kind: 'time-jumped-forward', count: 1, message: '1 packet whose timestamp jumps more than an hour past every earlier one: frame 701, 1,202.8 days past every packet before it' } satisfies Warning;
     const el = render(<CaptureBanner name="joined.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [JUMP, NOT_TCP])} />);
     expect(el.querySelector('[data-testid="time-jump-banner"]')!.textContent).toBe(`The clock jumps forward in this capture: ${JUMP.message}.`);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
@@ -85,7 +86,7 @@ describe('CaptureBanner', () => {
 
   it('says when the capture itself dropped packets, as a banner, not as packets not analysed', () => {
     // capture-loss.pcap's warning (wasm/tests/capture_loss_captures.rs).
-    const LOSS = { kind: 'capture-loss', count: 13, message: 'The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.' };
+    const LOSS = { kind: 'capture-loss', count: 13, message: 'The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.' } satisfies Warning;
     const el = render(<CaptureBanner name="capture-loss.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [LOSS, NOT_TCP])} />);
     expect(el.querySelector('[data-testid="capture-loss-banner"]')!.textContent).toBe(LOSS.message);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
@@ -93,7 +94,7 @@ describe('CaptureBanner', () => {
 
   it('says when connections were captured in one direction only, as a banner: its count is connections', () => {
     // ntop/nDPI vk.pcapng's warning (wasm/src/analysis/one_direction.rs).
-    const ONE = { kind: 'one-direction', count: 10, message: '10 connections were captured in one direction only (asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address): their receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.' };
+    const ONE = { kind: 'one-direction', count: 10, message: '10 connections were captured in one direction only (asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address): their receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.' } satisfies Warning;
     const el = render(<CaptureBanner name="vk.pcapng" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [ONE, NOT_TCP])} />);
     expect(el.querySelector('[data-testid="one-direction-banner"]')!.textContent).toBe(ONE.message);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
@@ -104,7 +105,7 @@ describe('CaptureBanner', () => {
     expect(plain.querySelector('[data-testid="no-connections"]')!.textContent).toBe('This capture has no TCP connections.');
     expect(plain.querySelector('details[data-testid="warnings"]')!.hasAttribute('open')).toBe(true);
     // tcpdump's tests/ipoib.pcap (LINKTYPE_IPOIB): tshark finds 20 TCP frames in 6 streams.
-    const IPOIB = { kind: 'unknown-link-type', count: 30, message: '30 packets with a link-layer type tcpscope cannot decode (LINKTYPE 242)' };
+    const IPOIB = { kind: 'unknown-link-type', count: 30, message: '30 packets with a link-layer type tcpscope cannot decode (LINKTYPE 242)' } satisfies Warning;
     const el = render(<CaptureBanner name="ipoib.pcap" report={report({}, [IPOIB])} />);
     expect(el.querySelector('[data-testid="no-connections"]')!.textContent).toBe(
       'No TCP connection could be read: 30 packets may hold TCP that tcpscope cannot decode (below).',
@@ -114,7 +115,7 @@ describe('CaptureBanner', () => {
     expect(noConnectionsText([{ kind: 'tcp-fragment', count: 1, message: '' }])).toBe('No TCP connection could be read: 1 packet may hold TCP that tcpscope cannot decode (below).');
     // A monitor-mode capture of a WPA network (aircrack-ng's wpa-psk-linksys.cap): its
     // 59 encrypted data frames held the TCP; "no TCP connections" would be wrong.
-    const encrypted = [{ kind: 'not-ip', count: 528, message: '' }, { kind: 'encrypted-frame', count: 59, message: '' }];
+    const encrypted: Warning[] = [{ kind: 'not-ip', count: 528, message: '' }, { kind: 'encrypted-frame', count: 59, message: '' }];
     expect(noConnectionsText(encrypted)).toBe('No TCP connection could be read: 59 packets may hold TCP that tcpscope cannot decode (below).');
   });
 });

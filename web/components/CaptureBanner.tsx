@@ -5,6 +5,7 @@ import { memo } from 'react';
 import type { Report } from '../model/types';
 import { captureQuality } from '../model/types';
 import { countOf, formatBytesSI, formatDuration, formatMs } from '../model/format';
+import { ANALYSED_WARNING_KINDS, BANNER_WARNING_KINDS, UNREADABLE_WARNING_KINDS, type WarningKind } from '../worker/generated/vocabulary';
 
 /** At most a few link-type names: a hostile pcapng can declare 65,535 interfaces. */
 export function linkTypesText(linkTypes: string[], max = 4): string {
@@ -12,8 +13,10 @@ export function linkTypesText(linkTypes: string[], max = 4): string {
   return `${linkTypes.slice(0, max).join(' + ')} and ${(linkTypes.length - max).toLocaleString('en-US')} more link types`;
 }
 
-/** Warning kinds shown as their own banner (from report.capture), not in the warnings list. */
-export const BANNER_WARNING_KINDS = ['duplicate-frames', 'coarse-clock', 'capture-loss', 'one-direction', 'time-went-backwards', 'time-jumped-forward', 'payload-only'] as const;
+/** Warning kinds shown as their own banner (from report.capture), not in the warnings
+ *  list; those of packets that may hold unreachable TCP; those analysed all the same:
+ *  the one vocabulary's (wasm/src/boundary/words.rs `WarningPlace`). */
+export { BANNER_WARNING_KINDS };
 
 /** A capture clock coarser than this (ms) gets the banner. */
 export const COARSE_CLOCK_MS = 1;
@@ -35,7 +38,7 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
   const { capture, error } = report;
   const damaged = error && capture.packets > 0;
   const quality = captureQuality(capture);
-  const byKind = (kind: string) => report.warnings.find((w) => w.kind === kind);
+  const byKind = (kind: WarningKind) => report.warnings.find((w) => w.kind === kind);
   // The report's numbers when it has them, else the warning's own words (same fact, said once).
   const duplicates = quality && quality.duplicateFrames > 0
     ? duplicateFramesText(quality.duplicateFrames, quality.wifiRetries)
@@ -49,7 +52,7 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
   // Connections captured in one direction only (analysis/one_direction.rs): its count
   // is connections, not packets, so it is no line of "N packets were not analysed".
   const oneDirection = byKind('one-direction')?.message;
-  const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly string[]).includes(w.kind));
+  const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly WarningKind[]).includes(w.kind));
   const noConnections = report.connections.length === 0 && !error;
   return (
     <section className="capture" data-testid="capture">
@@ -125,12 +128,12 @@ export function noConnectionsText(warnings: Report['warnings']): string {
 
 /** Warning kinds of packets that may carry TCP the decoder could not reach (an encrypted
  *  802.11 data frame: a monitor-mode capture of a WPA network). */
-const UNREADABLE_KINDS = ['unknown-link-type', 'tcp-fragment', 'truncated-headers', 'malformed-packet', 'encrypted-frame'];
+const UNREADABLE_KINDS: readonly WarningKind[] = UNREADABLE_WARNING_KINDS;
 
 /** Warning kinds of packets that were analysed all the same (docs/ANALYSIS.md
  *  "Impossible timestamps", "Time order": the time is carried, held or clamped, the
  *  packet kept): they are no "packets not analysed". */
-const ANALYSED_KINDS = ['impossible-timestamp', 'time-order-clamped'];
+const ANALYSED_KINDS: readonly WarningKind[] = ANALYSED_WARNING_KINDS;
 
 /** "3 packets were not analysed", "2 packets analysed with a repaired timestamp", or both. */
 export function warningsSummary(warnings: Report['warnings']): string {

@@ -22,7 +22,8 @@ import { createHoverBus } from '../charts/interaction';
 import { clampRange, fullRange, isStackKey, openingRange, rangeForKey, sameRange, shownRange, type TimeRange } from '../charts/timeRange';
 import { useContainerWidth, useGestureRange } from '../charts/useStackLayout';
 import { useControllable } from '../charts/useControllable';
-import { ChartToolbar, CHART_TITLES } from '../charts/ChartToolbar';
+import { ChartToolbar } from '../charts/ChartToolbar';
+import { CHART_TITLE, RADIO_CHART_IDS } from '../worker/generated/vocabulary';
 import { DEFAULT_TOGGLES, ThroughputChart, type ThroughputToggles } from '../charts/ThroughputChart';
 import { InflightChart, type InflightMode } from '../charts/InflightChart';
 import { StallsChart } from '../charts/StallsChart';
@@ -147,7 +148,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
   const drawn = useRef({ key: null as unknown, ids: new Set<ChartId>(), fired: false });
   const onReadyRef = useRef(props.onReady);
   onReadyRef.current = props.onReady;
-  const available = useMemo(() => CHART_IDS.filter((id) => id !== 'wifi' || props.wifi), [props.wifi]);
+  const available = useMemo(() => CHART_IDS.filter((id) => !(RADIO_CHART_IDS as readonly ChartId[]).includes(id) || props.wifi), [props.wifi]);
   const shown = available.filter((id) => charts.includes(id));
   // Keys 1… follow CHART_IDS; the hint names only the charts this capture has (no 7 without Wi-Fi).
   const lastKey = Math.max(...available.map((id) => CHART_IDS.indexOf(id) + 1));
@@ -246,7 +247,7 @@ export function ConnectionCharts(props: ConnectionChartsProps) {
       )}
       {shown.map((id) => (
         <figure
-          key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={chartTitle(CHART_TITLES[id], summary)}
+          key={id} className="tcps-chart" data-chart={id} tabIndex={-1} aria-label={chartTitle(CHART_TITLE[id], summary)}
           ref={(el) => { if (el) figures.current.set(id, el); else figures.current.delete(id); }}
         >
           {/* A chart that throws says why in its own box; the other charts keep working. */}

@@ -12,6 +12,7 @@ import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, MptcpConnection,
 import { activeMeanBps, episodesOf, evidenceOf, farPartUnseen, pathInfo, rttStats, stallCount } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
 import { ScrollRegion } from './ScrollRegion';
+import { EPISODE_LABEL, LIMIT_LABEL, LIMITS_WITHOUT_SHARES, STALL_CAUSE_LABEL as CAUSE_LABEL, VANTAGE_LABEL, VANTAGE_NOTE } from '../worker/generated/vocabulary';
 
 export interface DiagnosisPanelProps {
   summary: ConnectionSummary;
@@ -25,52 +26,9 @@ export interface DiagnosisPanelProps {
   mptcp?: MptcpConnection | null;
 }
 
-export const VANTAGE_LABEL: Record<Vantage, string> = {
-  sender: 'Captured at the sender',
-  receiver: 'Captured at the receiver',
-  middle: 'Captured in the middle',
-  unknown: 'Capture point unknown',
-};
-
-/** What the vantage point means for the RTTs read off the capture. */
-const VANTAGE_NOTE: Record<Vantage, string> = {
-  sender: 'data → ACK delays are the path\'s round trip',
-  receiver: 'data → ACK delays here are the receiver\'s own ACK delay, so the path RTT adds the upstream part',
-  middle: 'the path RTT is the sum of both halves',
-  unknown: 'the capture cannot tell whether it was taken at the sender, the receiver or in between',
-};
-
-export const EPISODE_LABEL: Record<EpisodeKind, string> = {
-  loss: 'Loss',
-  'delay-spike': 'Delay spike',
-  outage: 'Outage',
-  'zero-window': 'Zero window',
-  latency: 'Latency under load',
-};
-
-
-export const LIMIT_LABEL: Record<Limit, string> = {
-  'receive-window': 'Limited by the receive window',
-  'zero-window': 'Receiver window hit zero',
-  loss: 'Limited by packet loss',
-  application: 'Limited by the sending application',
-  stalls: 'Stalls',
-  path: 'Limited by the path (link or congestion window)',
-  'too-short': 'Too short to judge',
-  'one-direction': 'Only one direction captured',
-};
-
-export const CAUSE_LABEL: Record<StallCause, string> = {
-  'zero-window': 'zero window',
-  'window-limited': 'window-limited',
-  // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
-  // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
-  'retransmission-timeout': 'retransmission timer',
-  'application-idle': 'application idle',
-  'ack-wait': 'waiting on ACKs',
-  'delayed-ack': 'Nagle waiting for a delayed ACK',
-  unknown: 'unknown',
-};
+// Limits, causes, episode kinds, vantages and their words: the one vocabulary
+// (wasm/src/boundary/words.rs), the same strings as the chart legends, the share view
+// and the CLI.
 
 type ShareKey = keyof Diagnosis['shares'];
 
@@ -270,7 +228,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       {load && (
         <p className="diagnosis-load" data-testid="latency-under-load">{load.text}</p>
       )}
-      {d.limit !== 'too-short' && d.limit !== 'one-direction' && <SharesBar shares={d.shares} />}
+      {!(LIMITS_WITHOUT_SHARES as readonly Limit[]).includes(d.limit) && <SharesBar shares={d.shares} />}
       <dl className="diagnosis-numbers">
         <dt>Rate of {sender.from} → {sender.to}</dt>
         <dd data-testid="rates">

@@ -11,10 +11,11 @@ import type { Progress } from '../worker/client';
 import { formatBytesSI, formatDuration } from '../model/format';
 import { useContainerWidth } from '../charts/useStackLayout';
 import { PartialThroughputChart } from './PartialThroughputChart';
+import { CHART_IDS, CHART_TITLE, RADIO_CHART_IDS, type ChartId } from '../worker/generated/vocabulary';
 
 /** Charts that need the end-of-capture analysis (stall causes, the window scale, the
  *  RTT rules): drawn after the load, and said so. */
-const AFTER_THE_LOAD = ['bytes in flight vs receive window', 'RTT', 'stalls', 'time-sequence', 'events'];
+const AFTER_THE_LOAD = CHART_IDS.filter((id) => id !== 'throughput' && !(RADIO_CHART_IDS as readonly ChartId[]).includes(id)).map((id) => CHART_TITLE[id]);
 
 export interface ProgressiveViewProps {
   partial: PartialTable;

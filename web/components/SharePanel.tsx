@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { CHART_IDS, serializeView, type ChartId, type ViewState } from '../state/url';
 import { MARGIN } from '../charts/frame';
-import { CHART_TITLES as CHART_LABELS } from '../charts/ChartToolbar';
+import { CHART_TITLE } from '../worker/generated/vocabulary';
 import { fullRange, openingRange, shownRange } from '../charts/timeRange';
 import { flushDeferredDraws } from '../charts/useD3';
 import { csvBlob } from '../export/csv';
@@ -155,7 +155,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
   const findChart = (chart: ChartId) => {
     flushDeferredDraws(); // a chart out of view may not have drawn the latest range yet
     const svg = document.querySelector<SVGSVGElement>(`svg[data-chart="${chart}"]`);
-    if (!svg) throw new Error(`The ${CHART_LABELS[chart]} chart is not on the page; show it first.`);
+    if (!svg) throw new Error(`The ${CHART_TITLE[chart]} chart is not on the page; show it first.`);
     return svg;
   };
 
@@ -191,7 +191,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
         <label>
           Chart{' '}
           <select data-testid="export-chart" value={exportChart} onChange={(e) => setExportChart(e.target.value as ChartId)}>
-            {CHART_IDS.map((id) => <option key={id} value={id}>{CHART_LABELS[id]}</option>)}
+            {CHART_IDS.map((id) => <option key={id} value={id}>{CHART_TITLE[id]}</option>)}
             <option value="stack">Whole stack</option>
           </select>
         </label>
@@ -246,7 +246,7 @@ export function SharePanel({ name, report, summary, view, makeSnapshot, openedSn
             <select data-testid="embed-chart" value={embedChart} onChange={(e) => setEmbedChart(e.target.value as ChartId | 'all')}>
               <option value="all">all shown charts</option>
               {/* A link does not hold the Wi-Fi chart (it is drawn only from a capture). */}
-              {view.charts.filter((id) => id !== 'wifi').map((id) => <option key={id} value={id}>{CHART_LABELS[id]} only</option>)}
+              {view.charts.filter((id) => id !== 'wifi').map((id) => <option key={id} value={id}>{CHART_TITLE[id]} only</option>)}
             </select>
           </label>
           <textarea data-testid="embed-code" readOnly rows={3} value={embedCode} onFocus={(e) => e.currentTarget.select()} />

@@ -7,7 +7,7 @@
 // exported alone. The page's "Whole stack" SVG/PNG export and `tcpscope render --chart
 // stack` (web/render/renderChart.tsx) both write this file.
 import type { ConnectionSummary } from '../model/types';
-import { LIMIT_LABEL } from '../components/DiagnosisPanel';
+import { LIMIT_LABEL } from '../worker/generated/vocabulary';
 import { backgroundOf, standaloneToPng, svgToStandalone, wellFormedXml } from './svg';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -146,41 +146,9 @@ export interface ConnectionData {
   rtt: RttColumns;
 }
 
-/** Bit values of PacketColumns.flags (wasm/src/analysis/columns.rs `flag_bits`). */
-export const FLAG = {
-  FIN: 0x01, SYN: 0x02, RST: 0x04, PSH: 0x08, ACK: 0x10, URG: 0x20, ECE: 0x40, CWR: 0x80,
-  RETRANSMISSION: 1 << 8,
-  FAST_RETRANSMISSION: 1 << 9,
-  SPURIOUS_RETRANSMISSION: 1 << 10,
-  DUPLICATE_ACK: 1 << 11,
-  ZERO_WINDOW: 1 << 12,
-  ZERO_WINDOW_PROBE: 1 << 13,
-  WINDOW_FULL: 1 << 14,
-  KEEP_ALIVE: 1 << 15,
-  LOST_SEGMENT: 1 << 16,
-  OUT_OF_ORDER: 1 << 17,
-  WINDOW_UPDATE: 1 << 18,
-  ZERO_WINDOW_PROBE_ACK: 1 << 19,
-  KEEP_ALIVE_ACK: 1 << 20,
-  ACK_LOST_SEGMENT: 1 << 21,
-  /** Retransmission kinds (retrans_kinds.rs): timeout, tail loss probe, fast / SACK
-   *  recovery, slow start after a timeout; spurious besides one of them. */
-  KIND_RTO: 1 << 22,
-  KIND_TLP: 1 << 23,
-  KIND_FAST: 1 << 24,
-  KIND_SLOW_START: 1 << 25,
-  KIND_SPURIOUS: 1 << 26,
-  /** The capture dropped the hole before this segment; the receiver had it (capture_loss.rs). */
-  CAPTURE_LOSS: 1 << 27,
-  /** The sender's IPv4 numbering skipped datagrams just before this one (datagram_ids.rs). */
-  UNSEEN_BEFORE: 1 << 28,
-  /** The path, not the sender, made the gap before this segment (sender_clock.rs). */
-  HELD_ON_PATH: 1 << 29,
-  /** The sender had not received the peer's ACK of everything when it sent this segment (sender_clock.rs). */
-  ACK_HELD_ON_PATH: 1 << 30,
-  /** This payload's timestamp echo answers the peer's latest data segment (stalls.rs); 2 ** 31, since 1 << 31 is negative in JS. */
-  ANSWERS_PEER_DATA: 2 ** 31,
-} as const;
+/** Bit values of PacketColumns.flags: the one vocabulary's (wasm/src/boundary/flags.rs,
+ *  from analysis/columns.rs `flag_bits`). */
+export { FLAG } from '../worker/generated/vocabulary';
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.
 

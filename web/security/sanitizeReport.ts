@@ -7,7 +7,7 @@
 // passes twice reads the same.
 
 import type { ConnectionSummary, Report } from '../model/types';
-import type { TablePage } from '../worker/generated/view';
+import type { TablePage, WarningKind } from '../worker/generated/view';
 import type { SnapshotInfo } from '../worker/protocol';
 import { escapeUnsafe, outsideText } from './outsideText';
 
@@ -50,7 +50,9 @@ export function sanitizeReport(r: Report): Report {
     ...r,
     capture: r.capture && { ...r.capture, linkTypes: each(r.capture.linkTypes, name) },
     error: r.error ? { ...r.error, message: sentence(r.error.message) } : r.error,
-    warnings: each(r.warnings, (w) => ({ ...w, kind: name(w.kind), message: sentence(w.message) })),
+    // A link's kind may be any string (nothing here trusts it to be a WarningKind): the page
+    // only compares kinds, so an unknown one is told as a plain warning.
+    warnings: each(r.warnings, (w) => ({ ...w, kind: name(w.kind) as WarningKind, message: sentence(w.message) })),
     connections: each(r.connections, sanitizeSummary),
     // MPTCP sentences (analysis/mptcp.rs `text`) name endpoints, as the diagnosis does.
     ...(Array.isArray(r.mptcp) ? { mptcp: r.mptcp.map((m) => ({ ...m, text: sentence(m.text) })) } : {}),

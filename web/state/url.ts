@@ -2,7 +2,7 @@
 // server: the fragment never reaches one). Every field is validated on parse and
 // anything unexpected is dropped, so a tampered link can only fall back to defaults.
 
-import { CHART_IDS, type ChartId } from '../charts/chartIds';
+import { CHART_IDS, type ChartId } from '../worker/generated/vocabulary';
 import { escapeUnsafe, outsideText } from '../security/outsideText';
 export { CHART_IDS, type ChartId };
 export type Theme = 'auto' | 'light' | 'dark';

@@ -72,12 +72,12 @@ pub struct ShareSpec {
 /// grow. ECE and CWR only where they are echoes (not Accurate ECN's counter bits).
 fn ecn_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'static [Series] {
     let ecn: Vec<_> = conn.directions.iter().filter_map(|d| d.ecn).collect();
+    let drawn = crate::boundary::charts::chart_of(chart).map_or(&[][..], |c| c.ecn);
     match chart {
         _ if ecn.is_empty() => &[],
-        "sequence" => &[Series::Ecn],
-        "events" if ecn.iter().all(|e| e.cwr.is_some()) => &[Series::CeMarks, Series::Ece, Series::Cwr],
-        "events" => &[Series::CeMarks],
-        _ => &[],
+        // CE marks alone where the echoes are Accurate ECN's counter bits (no CWR seen).
+        "events" if !ecn.iter().all(|e| e.cwr.is_some()) => drawn.get(..1).unwrap_or_default(),
+        _ => drawn,
     }
 }
 
@@ -94,17 +94,9 @@ fn mptcp_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'sta
     }
 }
 
-/// The series each chart draws (web/charts).
+/// The series each chart always draws (boundary/charts.rs, the page's web/charts).
 pub fn chart_series(chart: &str) -> &'static [Series] {
-    match chart {
-        "throughput" => &[Series::Throughput],
-        "inflight" => &[Series::Inflight, Series::Rwnd, Series::WindowLimited],
-        "stalls" => &[Series::Stalls],
-        "sequence" => &[Series::Sequence, Series::Ack, Series::WindowEdge],
-        "rtt" => &[Series::Rtt],
-        "events" => &[Series::Retransmissions, Series::DuplicateAcks, Series::ZeroWindows],
-        _ => &[],
-    }
+    crate::boundary::charts::chart_of(chart).map_or(&[], |c| c.series)
 }
 
 /// A made link: the snapshot bytes and the columns it holds.
@@ -146,7 +138,7 @@ pub fn build(analysis: &Analysis, report_json: &str, engine: &mut ViewEngine, sp
     // A view of zero width (a one-packet connection) still needs a grid.
     let (t0, t1) = if v.t1 > v.t0 { (v.t0, v.t1) } else { (v.t0, v.t0 + 1e-3) };
     let mut wanted: Vec<Series> = Vec::new();
-    let charts: Vec<&str> = if spec.charts.is_empty() { vec!["throughput", "inflight", "stalls", "sequence", "rtt", "events"] } else { spec.charts.iter().map(String::as_str).collect() };
+    let charts: Vec<&str> = if spec.charts.is_empty() { crate::boundary::charts::CHARTS.iter().filter(|c| !c.radio_only).map(|c| c.id).collect() } else { spec.charts.iter().map(String::as_str).collect() };
     let extra = charts.iter().flat_map(|c| ecn_series(c, conn).iter().chain(mptcp_series(c, conn)));
     for s in charts.iter().flat_map(|c| chart_series(c)).chain(&spec.series).chain(extra) {
         if !wanted.contains(s) {

@@ -7,6 +7,7 @@
 //! writer may add some).
 
 use crate::view::request::{fmt_t, MAX_ABS_T};
+use crate::boundary::words;
 use serde_json::Value;
 
 use super::answer_bytes::CAUSES;
@@ -19,13 +20,22 @@ const MAX_LABEL: usize = 1_000;
 /// Most episodes, RTO chains (and the intervals of one) a summary may list.
 const MAX_EPISODES: usize = 10_000;
 const MAX_CHAIN_INTERVALS: usize = 64;
-const VANTAGES: [&str; 4] = ["sender", "receiver", "middle", "unknown"];
-const VERDICTS: [&str; 6] = ["window", "link", "loss", "application", "stalls", "unknown"];
-const EPISODE_KINDS: [&str; 5] = ["loss", "delay-spike", "outage", "zero-window", "latency"];
+// The closed sets a summary's fields take: the one vocabulary's (boundary/words.rs).
+fn vantages() -> [&'static str; 4] {
+    words::VANTAGES.map(|v| words::vantage(v).wire)
+}
+fn verdicts() -> [&'static str; 6] {
+    words::VERDICTS.map(|t| t.wire)
+}
+fn episode_kinds() -> [&'static str; 6] {
+    words::EPISODE_KINDS.map(|t| t.wire)
+}
 const WINDOW_SCALING: [&str; 3] = ["negotiated", "absent", "not-captured"];
 /// Most stalls per direction in a summary (view/stalls.rs MAX_STALLS).
 const MAX_STALLS: usize = crate::view::stalls::MAX_STALLS as usize;
-const LIMITS: [&str; 8] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"];
+fn limits() -> [&'static str; 8] {
+    words::LIMITS.map(|t| t.wire)
+}
 
 type Check<'a> = &'a dyn Fn(&Value, &str) -> Result<(), String>;
 
@@ -211,14 +221,14 @@ pub fn summary(v: &Value) -> Result<(), String> {
         ("stallThresholdMs", &|v, p| if v.is_null() { Ok(()) } else { number(v, p, 1e-6, 1e12).map(|_| ()) }),
         ("directions", &|v, p| list(v, p, 2, &direction).and_then(|_| if v.as_array().map(Vec::len) == Some(2) { Ok(()) } else { Err(fail(p, "a list of 2")) })),
         ("diagnosis", &|v, p| fields(v, p, &[
-            ("limit", &one_of(&LIMITS)),
+            ("limit", &one_of(&limits())),
             ("text", &string),
             ("shares", &|v, p| fields(v, p, &[("receiveWindow", &share), ("loss", &share), ("application", &share), ("stalled", &share), ("other", &share)])),
         ])),
     ])?;
     let nullable_nonneg = nullable(&nonneg);
     optional_fields(v, p, &[
-        ("vantage", &one_of(&VANTAGES)),
+        ("vantage", &one_of(&vantages())),
         ("pathRttMs", &nullable_nonneg),
         ("pathRttMethod", &label),
         ("senderLagMs", &finite),
@@ -230,11 +240,11 @@ pub fn summary(v: &Value) -> Result<(), String> {
     let (d, path) = field(v, p, "diagnosis")?;
     optional_fields(d, &path, &[
         ("evidence", &|v, p| {
-            fields(v, p, &[("rttMs", &nullable_nonneg), ("windowBytes", &nullable_nonneg), ("windowInferred", &boolean), ("rateBps", &nullable_nonneg), ("capBps", &nullable_nonneg), ("verdict", &one_of(&VERDICTS))])?;
+            fields(v, p, &[("rttMs", &nullable_nonneg), ("windowBytes", &nullable_nonneg), ("windowInferred", &boolean), ("rateBps", &nullable_nonneg), ("capBps", &nullable_nonneg), ("verdict", &one_of(&verdicts()))])?;
             optional_fields(v, p, &[("linkRateBps", &nullable_nonneg)])
         }),
         ("episodes", &|v, p| list(v, p, MAX_EPISODES, &|v, p| {
-            fields(v, p, &[("start", &time), ("end", &time), ("kind", &one_of(&EPISODE_KINDS)), ("text", &string)])?;
+            fields(v, p, &[("start", &time), ("end", &time), ("kind", &one_of(&episode_kinds())), ("text", &string)])?;
             if v["end"].as_f64() < v["start"].as_f64() {
                 return Err(format!("field {p}.end is before {p}.start"));
             }

@@ -323,7 +323,7 @@ timestampResolutionMs: number | null, };
 
 export type ErrorSummary = { message: string, packetIndex: number | null, byteOffset: number | null, layer: Layer, kind: ErrorKind, };
 
-export type Warning = { kind: string, count: number, message: string, };
+export type Warning = { kind: WarningKind, count: number, message: string, };
 
 /**
  * Which layer of the packet the problem is in.
@@ -1115,7 +1115,9 @@ export type Limit = "receive-window" | "zero-window" | "loss" | "application" | 
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
 
-export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency";
+export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency" | "periodic";
+
+export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "connection-limit" | "packet-limit";
 
 export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
 
