@@ -3,21 +3,17 @@
 // warning quoting a capture field never writes a control character to the terminal
 // (issue 45: an ESC/OSC name retitled the window, a newline forged a `limit:` line).
 import { escapeUnsafe, outsideText } from './outsideText.mjs';
+import { countOf, formatBitrate, formatBytes, formatDuration } from '../web/model/format.mjs';
 import { STALL_CAUSE_LABEL, VANTAGE_LABEL } from './vocabulary.generated.mjs';
 
-const si = (value, units) => {
-  let unit = 0;
-  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${unit === 0 ? Math.round(value) : value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;
-};
-export const bytes = (b) => si(b, ['B', 'kB', 'MB', 'GB', 'TB']);
-export const rate = (bps) => si(bps, ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s']);
-/** "1 packet", "2 packets": a count with its noun. */
-export const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-export const seconds = (s) => (s < 1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(3)} s`);
+// Sizes, rates, durations and counts are written as the page writes them: one formatter
+// (web/model/format.mjs; issue 40 item 2: the CLI wrote SI "kB" with two decimals where
+// the page wrote IEC "KiB").
+export const bytes = formatBytes;
+export const rate = formatBitrate;
+/** "1 packet", "12,345 packets": a count with its noun. */
+export const count = countOf;
+export const seconds = formatDuration;
 
 /** Longest process name printed (PKTAP holds 19 bytes; a pcapng option any length). */
 const PROCESS_NAME_CHARS = 60;

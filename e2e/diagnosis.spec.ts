@@ -14,7 +14,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { cliReport as cli, examples } from './cli';
 import { existsSync } from 'node:fs';
-import { formatBytes, formatMs } from '../web/model/format';
+import { formatBytes, formatMs } from '../web/model/format.mjs';
 
 /** The verdict the calculator may give for each headline limit. */
 const VERDICT_FOR_LIMIT: Record<string, string> = {

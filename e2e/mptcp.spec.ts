@@ -15,7 +15,7 @@ test('an MPTCP subflow shows its connection\'s sentences and the connection-leve
   const row = page.locator('tr[data-mptcp-connection="0"]');
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('mptcp-toggle')).toHaveText('▸ MPTCP · 3 subflows');
-  await expect(row.getByTestId('bytes')).toHaveText('4 MB · 19 Mbit/s');
+  await expect(row.getByTestId('bytes')).toHaveText('3.8 MiB · 19 Mbit/s');
   // The sentence, in the diagnosis of the subflow shown (the largest: connection 0).
   await expect(page.getByTestId('connection')).toHaveAttribute('data-connection', '0');
   await expect(page.getByTestId('mptcp-text')).toContainText('MPTCP connection of 3 subflows (connections 0, 1, 2): 3.8 MiB of data from 10.81.0.1:43506 to 10.81.0.2:5201 at 19 Mbit/s, on 3 of them.');

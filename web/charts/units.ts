@@ -3,7 +3,7 @@
 // offsets in IEC bytes, "64 KiB"; durations "2.8 ms"; capture times with µs precision).
 // Re-exported here so chart code has one import site for units.
 
-export { formatBitrate, formatBytes, formatDuration, formatTime } from '../model/format';
+export { formatBitrate, formatBytes, formatDuration, formatTime } from '../model/format.mjs';
 
 // One formatter, made once: Number#toLocaleString builds a new one per call (slow in
 // the per-draw histogram titles).

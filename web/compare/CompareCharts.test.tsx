@@ -94,9 +94,9 @@ describe('compare view', () => {
     expect(host.querySelector('[data-testid="compare"]')!.getAttribute('data-state')).toBe('ready');
     expect([...host.querySelectorAll('[data-testid="diagnosis"]')].map((d) => d.getAttribute('data-limit'))).toEqual(['path', 'receive-window']);
     await vi.waitFor(() => expect(host.querySelector('tr[data-side="B"] [data-headline="retransmissions"]')!.textContent).not.toBe('…'));
-    // rwnd-limited #1: 7.6 MB in 2.050426 s (table.rs duration; shown as 2.1 s), no
+    // rwnd-limited #1: 7.6 MB (7.2 MiB) in 2.050426 s (table.rs duration; shown as 2.1 s), no
     // retransmission (the window, not loss, limited it); healthy #1 averaged 37 Mbit/s.
-    expect(host.querySelector('tr[data-side="B"] [data-headline="bytes"]')!.textContent).toBe('7.6 MB');
+    expect(host.querySelector('tr[data-side="B"] [data-headline="bytes"]')!.textContent).toBe('7.2 MiB');
     expect(host.querySelector('tr[data-side="B"] [data-headline="duration"]')!.textContent).toBe('2.1 s');
     expect(host.querySelector('tr[data-side="A"] [data-headline="mean"]')!.textContent).toBe('37 Mbit/s');
     expect(host.querySelector('tr[data-side="B"] [data-headline="retransmissions"]')!.textContent).toBe('0');

@@ -6,7 +6,7 @@ import type { TableRow } from '../worker/generated/view';
 import type { TableSource } from '../components/ConnectionTable';
 import { LIMIT_LABEL } from '../worker/generated/vocabulary';
 import { ScrollRegion } from '../components/ScrollRegion';
-import { formatBitrate, formatBytesSI, formatDuration } from '../model/format';
+import { formatBitrate, formatBytes, formatDuration } from '../model/format.mjs';
 import { sideClass, type CompareSide } from './sides';
 
 /** The table row of `side`'s connection, found by its endpoints (the table's text filter). */
@@ -38,7 +38,7 @@ function Row({ side, table }: HeadlineSide) {
       {cell(formatBitrate(t.meanBps), 'mean')}
       {cell(formatBitrate(t.peakBps), 'peak')}
       {cell(row ? formatDuration(row.duration) : undefined, 'duration')}
-      {cell(row ? formatBytesSI(row.bytes) : undefined, 'bytes')}
+      {cell(row ? formatBytes(row.bytes) : undefined, 'bytes')}
       {cell(row?.retransmissions.toLocaleString('en-US'), 'retransmissions')}
       {cell(row?.stalls.toLocaleString('en-US'), 'stalls')}
       <td data-headline="limit">{LIMIT_LABEL[side.summary.diagnosis.limit] ?? side.summary.diagnosis.limit}</td>

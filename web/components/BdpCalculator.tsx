@@ -13,7 +13,7 @@ import { useEffect, useId, useState, memo } from 'react';
 import type { ConnectionSummary, Verdict } from '../model/types';
 import { evidenceOf } from '../model/types';
 import { KiB, seedFromEvidence } from '../model/bdp';
-import { formatBitrate, formatBytes, formatDuration } from '../model/format';
+import { formatBitrate, formatBytes, formatDuration } from '../model/format.mjs';
 import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
 import { ScrollRegion } from './ScrollRegion';
 import { VERDICT_TEXT } from '../worker/generated/vocabulary';

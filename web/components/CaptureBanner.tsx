@@ -4,7 +4,7 @@
 import { memo } from 'react';
 import type { Report } from '../model/types';
 import { captureQuality } from '../model/types';
-import { countOf, formatBytesSI, formatDuration, formatMs } from '../model/format';
+import { countOf, formatBytesSI, formatDuration, formatMs } from '../model/format.mjs';
 import { ANALYSED_WARNING_KINDS, BANNER_WARNING_KINDS, UNREADABLE_WARNING_KINDS, type WarningKind } from '../worker/generated/vocabulary';
 
 /** At most a few link-type names: a hostile pcapng can declare 65,535 interfaces. */

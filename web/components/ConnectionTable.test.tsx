@@ -12,14 +12,14 @@ import { dir, receiverSide, render, typeInto } from './testUtil';
 /** Lets the table's page queries (promises) settle. */
 const settle = () => act(async () => { await vi.advanceTimersByTimeAsync(200); });
 
-// A download: 30 MB from the server (direction 1), 900 kB of requests up (direction 0).
+// A download: 30 MB (29 MiB) from the server (direction 1), 900 kB of requests up (direction 0).
 const download = receiverSide({
   summary: {
     id: 1, dataDirection: 1,
     directions: [dir({ from: 'c:1', to: 's:2', payloadBytes: 900_000 }), dir({ from: 's:2', to: 'c:1', payloadBytes: 30_000_000 })],
   },
 });
-// An upload whose data direction carried 20 MB, both directions 20.5 MB.
+// An upload whose data direction carried 20 MB (19 MiB), both directions 20.5 MB (20 MiB).
 const upload = receiverSide({
   summary: {
     id: 2, dataDirection: 0,
@@ -55,8 +55,8 @@ describe('ConnectionTable', () => {
     expect(headers).toContain('Data payload ▾');
     const cells = (id: number) => [...el.querySelectorAll(`tr[data-connection="${id}"] td`)].map((td) => td.textContent);
     expect(cells(1)[1]).toContain('s:2 → c:1');
-    expect(cells(1)[2]).toBe('30 MB');
-    expect(cells(2)[2]).toBe('20 MB'); // not 20.5 MB
+    expect(cells(1)[2]).toBe('29 MiB'); // data a connection carries: IEC, as the diagnosis writes it (format.mjs)
+    expect(cells(2)[2]).toBe('19 MiB'); // not 20 MiB (both directions)
     expect(cells(1)[5]).toBe('0');
     // Sorted by data payload, largest first.
     expect([...el.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-connection'))).toEqual(['1', '2']);
@@ -156,14 +156,14 @@ describe('ConnectionTable', () => {
     // The 4,000,000 bytes the client wrote, each once over three subflows (docs/ANALYSIS.md
     // `mptcp[].directions[].dataBytes`), at their mean rate over the MPTCP connection's
     // 1.668 s: 4,000,000 × 8 / 1.668 s = 19.2 Mbit/s (`dataMeanBps` 19,183,042; shown "19"); not the
-    // first subflow's 2.6 MB.
+    // first subflow's 2.6 MB (2.5 MiB).
     expect(group.getAttribute('data-mptcp-connection')).toBe('0');
-    expect(cells(group)).toEqual(['0', '▸ MPTCP · 3 subflows 10.81.0.1:43506 → 10.81.0.2:5201', '4 MB · 19 Mbit/s', '1.7 s']);
+    expect(cells(group)).toEqual(['0', '▸ MPTCP · 3 subflows 10.81.0.1:43506 → 10.81.0.2:5201', '3.8 MiB · 19 Mbit/s', '1.7 s']);
     await act(async () => { el.querySelector<HTMLButtonElement>('[data-testid="mptcp-toggle"]')!.click(); });
     await settle();
     // Each subflow with its own payload (resends included) and no connection rate.
     const rows = [...el.querySelectorAll('tbody tr')];
-    expect(rows.map((tr) => tr.querySelector('[data-testid="bytes"]')!.textContent)).toEqual(['4 MB · 19 Mbit/s', '2.6 MB', '676 kB', '740 kB']);
+    expect(rows.map((tr) => tr.querySelector('[data-testid="bytes"]')!.textContent)).toEqual(['3.8 MiB · 19 Mbit/s', '2.5 MiB', '660 KiB', '723 KiB']);
     expect(el.querySelectorAll('[data-testid="mptcp-rate"]').length).toBe(1);
     session.free();
     vi.useRealTimers();

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState, memo } from 'react';
 import { useSettled } from '../charts/useSettled';
 import { endingOf, processLabel, stallCount, type ConnectionSummary, type ProcessInfo } from '../model/types';
 import type { SortKey, TablePage, TableQuery, TableRow } from '../worker/generated/view';
-import { formatBitrate, formatBytesSI, formatDuration } from '../model/format';
+import { formatBitrate, formatBytes, formatDuration } from '../model/format.mjs';
 import { ScrollRegion } from './ScrollRegion';
 
 /** Where the rows come from: the worker (DecoderClient.tableSource) or a snapshot. */
@@ -176,7 +176,7 @@ export const ConnectionTable = memo(function ConnectionTable({ source, selected,
                     {processOf?.(r.id) ? <span className="tag process" data-testid="process" title="The process the capture names for this connection"><bdi>{processLabel(processOf(r.id)!)}</bdi></span> : null}
                   </td>
                   <td className="num" data-testid="bytes">
-                    {formatBytesSI(r.bytes)}
+                    {formatBytes(r.bytes)}
                     {r.dataMeanBps != null ? (
                       <span className="muted" data-testid="mptcp-rate" title="The MPTCP connection's mean rate over its duration (data level)"> · {formatBitrate(r.dataMeanBps)}</span>
                     ) : null}

@@ -11,7 +11,7 @@ import { HandshakePanel } from './HandshakePanel';
 import { ScrollRegion } from './ScrollRegion';
 import { SharePanel, type SharePanelProps } from './SharePanel';
 import { ErrorBoundary } from './ErrorBoundary';
-import { formatBytesSI, formatMs, formatRate } from '../model/format';
+import { formatBytes, formatMs, formatRate } from '../model/format.mjs';
 import { activeMeanBps, endingOf, mptcpOf, processLabel, rttStats, stallCount } from '../model/types';
 
 interface Props {
@@ -44,13 +44,13 @@ function scaleText(d: DirectionSummary): string {
 
 const rows: [string, (d: DirectionSummary) => string][] = [
   ['Packets', (d) => d.packets.toLocaleString('en-US')],
-  ['Payload', (d) => formatBytesSI(d.payloadBytes)],
+  ['Payload', (d) => formatBytes(d.payloadBytes)],
   ["Mean rate over the connection's duration", (d) => formatRate(d.throughput.meanBps)],
   ['Mean rate while active', (d) => { const a = activeMeanBps(d.throughput); return a == null ? '–' : formatRate(a); }],
   ['Peak rate (largest bin)', (d) => formatRate(d.throughput.peakBps)],
   ['Window scale', scaleText],
-  ['Advertised window', (d) => (d.receiveWindow ? `${formatBytesSI(d.receiveWindow.min)} – ${formatBytesSI(d.receiveWindow.max)}` : '–')],
-  ['Max bytes in flight', (d) => (d.maxBytesInFlight === null ? '–' : formatBytesSI(d.maxBytesInFlight))],
+  ['Advertised window', (d) => (d.receiveWindow ? `${formatBytes(d.receiveWindow.min)} – ${formatBytes(d.receiveWindow.max)}` : '–')],
+  ['Max bytes in flight', (d) => (d.maxBytesInFlight === null ? '–' : formatBytes(d.maxBytesInFlight))],
   ['RTT min / median / p95 / max', (d) => { const r = rttStats(d.rtt); return [r.minMs, r.medianMs, r.p95Ms, r.maxMs].map(formatMs).join(' / '); }],
   ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],

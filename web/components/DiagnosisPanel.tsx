@@ -10,7 +10,7 @@
 import { memo } from 'react';
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, MptcpConnection, PathInfo, Stall, StallCause, Vantage } from '../model/types';
 import { activeMeanBps, episodesOf, evidenceOf, farPartUnseen, pathInfo, rttStats, stallCount } from '../model/types';
-import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format';
+import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format.mjs';
 import { ScrollRegion } from './ScrollRegion';
 import { EPISODE_LABEL, LIMIT_LABEL, LIMITS_WITHOUT_SHARES, STALL_CAUSE_LABEL as CAUSE_LABEL, VANTAGE_LABEL, VANTAGE_NOTE } from '../worker/generated/vocabulary';
 

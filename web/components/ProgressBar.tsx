@@ -1,5 +1,5 @@
 import type { Progress } from '../worker/client';
-import { countOf, formatBytesSI } from '../model/format';
+import { countOf, formatBytesSI } from '../model/format.mjs';
 
 /**
  * The load's progress. Once every byte is read the worker still decodes the last slice

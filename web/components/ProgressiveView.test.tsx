@@ -25,7 +25,7 @@ describe('ProgressiveView', () => {
     expect(rows.map((r) => r.getAttribute('data-id'))).toEqual(['2', '0', '1']);
     expect(rows[0].getAttribute('aria-selected')).toBe('true');
     expect(rows[0].textContent).toContain('10.0.0.2:40000 → 10.0.0.99:80');
-    expect(rows[0].textContent).toContain('9 MB');
+    expect(rows[0].textContent).toContain('8.6 MiB');
     expect(el.querySelector('[data-testid="partial-throughput"]')!.getAttribute('data-fraction')).toBe('0.4300');
     expect(el.querySelector('[data-testid="after-the-load"]')!.textContent).toContain('loading — 43 % read');
     expect(el.querySelector('[data-testid="diagnosis-waiting"]')!.textContent).toContain('waits for the end of the load');

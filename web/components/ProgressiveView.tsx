@@ -8,7 +8,7 @@ import { memo, useState } from 'react';
 import type { PartialRow, PartialTable } from '../worker/generated/view';
 import type { ViewSource } from '../worker/viewSource';
 import type { Progress } from '../worker/client';
-import { formatBytesSI, formatDuration } from '../model/format';
+import { formatBytes, formatDuration } from '../model/format.mjs';
 import { useContainerWidth } from '../charts/useStackLayout';
 import { PartialThroughputChart } from './PartialThroughputChart';
 import { CHART_IDS, CHART_TITLE, RADIO_CHART_IDS, type ChartId } from '../worker/generated/vocabulary';
@@ -49,7 +49,7 @@ export const ProgressiveView = memo(function ProgressiveView({ partial, progress
               onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); setChosen(r.id); onSelect?.(r.id); } }}>
               <td>{r.id}</td>
               <td><bdi>{r.endpoints[r.dataDirection]}</bdi> → <bdi>{r.endpoints[1 - r.dataDirection]}</bdi></td>
-              <td>{formatBytesSI(rowBytes(r))}</td>
+              <td>{formatBytes(rowBytes(r))}</td>
               <td>{r.packets.toLocaleString('en-US')}</td>
               <td>{formatDuration(Math.max(0, r.end - r.start))}</td>
             </tr>

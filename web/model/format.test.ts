@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatBitrate, formatBytes, formatBytesSI, formatDuration, formatMs, formatPercent, formatRate,
   formatTime, formatTimestamp, num,
-} from './format';
+} from './format.mjs';
 
 // Same cases as wasm/src/analysis/diagnosis_format.rs: the Rust text and the UI must agree.
 describe('format', () => {
