@@ -14,6 +14,14 @@ pub struct WasmSession {
     inner: Session,
     /// The connection table (table.rs), built at its first query.
     table: Option<crate::table::ConnectionTable>,
+    /// Which session the view cache was built for (`with_views`): a number no other
+    /// session of this instance gets, where the address was reused by the next session
+    /// allocated after one was freed, which then read the freed one's cached series.
+    serial: u64,
+}
+
+thread_local! {
+    static NEXT_SESSION: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
 }
 
 #[wasm_bindgen]
@@ -22,7 +30,8 @@ impl WasmSession {
     #[wasm_bindgen(constructor)]
     pub fn new(stall_ms: f64) -> WasmSession {
         let stall_threshold_ms = if stall_ms.is_finite() && stall_ms > 0.0 { Some(stall_ms) } else { None };
-        WasmSession { inner: Session::new(AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() }), table: None }
+        let serial = NEXT_SESSION.with(|n| n.replace(n.get() + 1));
+        WasmSession { inner: Session::new(AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() }), table: None, serial }
     }
 
     /// Feed the next chunk; false once a fatal error stopped decoding.
@@ -370,7 +379,7 @@ static ALLOC: CountingAlloc = CountingAlloc;
 // when either changes, so an answer can never come from another capture's columns.
 
 thread_local! {
-    static VIEWS: std::cell::RefCell<(usize, crate::view::ViewEngine)> = std::cell::RefCell::new((0, crate::view::ViewEngine::new()));
+    static VIEWS: std::cell::RefCell<(u64, crate::view::ViewEngine)> = std::cell::RefCell::new((0, crate::view::ViewEngine::new()));
 }
 
 /// Answers one view request (JSON `ViewRequest`) over the session's analysis with a
@@ -425,7 +434,7 @@ impl ViewPacked {
 
 /// The worker's one engine, cleared when it is asked about another session.
 fn with_views(session: &WasmSession, f: impl FnOnce(&mut crate::view::ViewEngine) -> String) -> String {
-    let owner = session as *const WasmSession as usize;
+    let owner = session.serial;
     VIEWS.with(|v| {
         let mut v = v.borrow_mut();
         if v.0 != owner {
@@ -483,7 +492,7 @@ pub fn view_schema_version() -> u32 {
 /// `{ snapshot: base64url, columns, bytes }` or `{ error }`.
 #[wasm_bindgen(js_name = shareSnapshot)]
 pub fn share_snapshot(session: &WasmSession, spec_json: &str) -> String {
-    let owner = session as *const WasmSession as usize;
+    let owner = session.serial;
     let result = serde_json::from_str::<crate::share::ShareSpec>(spec_json).map_err(|e| format!("not a share request: {e}")).and_then(|spec| {
         let analysis = session.inner.analysis().ok_or("the capture is not analysed yet")?;
         VIEWS.with(|v| {
