@@ -2,51 +2,34 @@
 //! flags, window scaling, bytes in flight, RTT, throughput, stalls and the limit
 //! diagnosis. Definitions follow DESIGN.md (which follows Wireshark's TCP analysis).
 
-pub mod analyzer;
-pub mod bdp;
-pub mod audit;
-pub mod capture_loss;
-pub mod clock;
-pub mod columns;
-pub mod connections;
-pub(crate) mod datagram_ids;
-pub mod delayed_ack;
-pub mod delivered;
-pub mod unseen_timeout;
-pub mod receiver_silent;
-pub mod far_part;
-pub mod diagnosis;
-pub mod diagnosis_format;
-pub mod diagnosis_episodes;
-pub mod diagnosis_shares;
-pub mod duplicates;
-pub mod ecn;
-pub mod mptcp;
-pub mod ending;
-pub mod flags;
-pub mod handshake;
-pub mod limits;
-pub mod one_direction;
-pub mod opening_view;
-pub mod retrans_kinds;
-pub mod round_trips;
-pub mod radio;
-pub mod rtt;
-pub(crate) mod sender_clock;
-pub mod savings;
-pub mod sender_flight;
-pub mod sender_view;
-pub mod sequence;
+pub mod capture;
+pub mod format;
+pub mod loss;
+pub mod rates;
+pub mod rows;
+pub mod run;
 pub mod stalls;
-pub mod store;
-mod store_log;
-mod summary;
+pub mod timing;
+pub mod track;
+pub mod verdict;
+
+// The modules under their paths before the rooms (crate::analysis::NAME).
+pub use capture::{clock, duplicates, limits, radio, timeline};
+pub use format as diagnosis_format;
+pub use loss::{capture_loss, retrans_kinds};
+pub(crate) use loss::datagram_ids;
+pub use rates::{bdp, delivered, throughput};
+pub use rows::{columns, store};
+use rows::store_log;
+pub use run::{analyzer, opening_view};
+use run::summary;
+pub use stalls::{delayed_ack, far_part, receiver_silent, unseen_timeout};
+pub use timing::{round_trips, rtt, sender_flight, sender_view, vantage};
+pub(crate) use timing::sender_clock;
+pub use track::{connections, ecn, ending, flags, handshake, mptcp, sequence, window};
 #[cfg(test)]
-pub(crate) mod testseg;
-pub mod throughput;
-pub mod timeline;
-pub mod vantage;
-pub mod window;
+pub(crate) use track::testseg;
+pub use verdict::{audit, diagnosis, diagnosis_episodes, diagnosis_shares, one_direction, savings};
 
 pub use analyzer::Analyzer;
 pub use columns::ConnectionColumns;
