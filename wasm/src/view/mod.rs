@@ -360,6 +360,6 @@ pub fn failed(req: &ViewRequest, error: String) -> ViewResponse {
 /// judged them, so that the view's stalls and spans are the summary's.
 pub fn sender_columns(store: &ConnStore, conn: &ConnectionSummary) -> PacketColumns {
     let mut cols = store.packet_columns(false);
-    window::apply_inferred_scale(&mut cols, &conn.directions);
+    window::apply_inferred_scale(&mut cols, [conn.directions[0].inferred_scale(), conn.directions[1].inferred_scale()]);
     cols
 }

@@ -336,7 +336,7 @@ impl DuplicateFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::testseg::Seg;
+    use crate::analysis::track::testseg::Seg;
 
     fn data(t_ms: f64, ip_id: u16) -> TcpSegment {
         let mut s = Seg::a_to_b(t_ms / 1000.0).seq(1001).ack(1).len(1448).build();

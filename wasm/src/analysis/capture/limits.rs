@@ -17,7 +17,7 @@
 //!   throughput), but their rows are not kept: the charts, stalls and the diagnosis
 //!   end at the last kept packet, and the warning says how many were left out.
 
-use crate::analysis::AnalysisOptions;
+use crate::analysis::capture::options::AnalysisOptions;
 use serde::Serialize;
 
 pub const DEFAULT_MAX_CONNECTIONS: usize = 200_000;

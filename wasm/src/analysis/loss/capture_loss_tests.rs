@@ -1,8 +1,8 @@
 //! Capture loss on hand-built segments (analysis/testseg.rs): handshake A (ISN 1000)
 //! → B (ISN 5000), A's first data byte 1001, 1000-byte segments.
 
-use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::testseg::{handshake, run, Seg};
+use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::track::testseg::{handshake, run, Seg};
 
 fn data(t: f64, seq: u32) -> Seg {
     Seg::a_to_b(t).seq(seq).ack(5001).len(1000)

@@ -17,8 +17,8 @@
 //! capture a skip of exactly the datagrams lost (rx-cubic-loss 24 = the emulator's 24
 //! drops, rx-outage-in-recovery 725 of its 726 frames of any kind).
 
-use crate::analysis::columns::flag_bits::UNSEEN_BEFORE;
-use crate::analysis::retrans_kinds::TIMER_FLOOR_NS;
+use crate::analysis::rows::columns::flag_bits::UNSEEN_BEFORE;
+use crate::analysis::loss::retrans_kinds::TIMER_FLOOR_NS;
 
 /// Steps compared before the sender's numbering is trusted at all.
 const MIN_STEPS: u32 = 16;

@@ -58,7 +58,7 @@
 //! Memory: one record per retransmitted segment, at most [`MAX_RECORDS`] per
 //! direction (later retransmissions are counted but get no kind).
 
-use crate::analysis::columns::flag_bits as fb;
+use crate::analysis::rows::columns::flag_bits as fb;
 use serde::Serialize;
 
 /// Retransmission records kept per direction at most (128 bytes each: `record_size` test).
@@ -761,19 +761,6 @@ fn heard_between(a: &Record, b: &Record, lag_ns: i64) -> bool {
         // More feedback between them than `b` keeps: the older ones were before b − lag.
         // (Counts modulo 2³², `Record::feedback_seq`: a difference past 2³¹ is b before a.)
         || (FEEDBACK_KEPT as u32 + 1..1 << 31).contains(&b.feedback_seq.wrapping_sub(a.feedback_seq))
-}
-
-/// Puts the counts into the direction's summary.
-pub fn apply(d: &mut crate::analysis::DirectionSummary, c: KindCounts) {
-    d.rto_events = c.rto_events;
-    d.rto_chains = c.rto_chains;
-    d.tail_loss_probes = c.tail_loss_probes;
-    d.fast_retransmissions = c.fast_retransmissions;
-    d.slow_start_retransmissions = c.slow_start_retransmissions;
-    d.spurious_retransmissions = c.spurious_retransmissions;
-    d.retransmitted_segments = c.retransmitted_segments;
-    d.fast_retransmitted_segments = c.fast_retransmitted_segments;
-    d.slow_start_retransmitted_segments = c.slow_start_retransmitted_segments;
 }
 
 /// RFC 2883 §4: the first SACK block reports duplicate bytes (a D-SACK) when it lies

@@ -3,9 +3,10 @@
 //! path RTT is 20.1 ms and the sender lag 0 (vantage.rs). A's first data byte is 1001,
 //! 1000-byte segments.
 
-use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::testseg::{run, Seg};
-use crate::analysis::{Analysis, DirectionSummary};
+use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::track::testseg::{run, Seg};
+use crate::analysis::report::Analysis;
+use crate::analysis::report::DirectionSummary;
 use crate::decode::tcp_flags::{ACK, FIN, SYN};
 
 fn at_sender(rest: Vec<Seg>) -> Analysis {

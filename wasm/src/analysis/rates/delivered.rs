@@ -13,8 +13,8 @@
 //! At a receiver-side capture the two agree, less the retransmitted bytes, which
 //! deliver nothing new.
 
-use crate::analysis::columns::{PacketColumns, SackSource};
-use crate::analysis::throughput::Bins;
+use crate::analysis::rows::columns::{PacketColumns, SackSource};
+use crate::analysis::rates::throughput::Bins;
 
 /// The data direction's delivered rate over bins (see [`delivered_rates`]), bit/s;
 /// NaN where fewer than 7 bins saw delivery.
@@ -121,7 +121,7 @@ impl Delivered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::columns::SackColumns;
+    use crate::analysis::rows::columns::SackColumns;
 
     /// A sender (dir 0) offering 1,000 B every 1 ms (8 Mbit/s) through a 4 Mbit/s
     /// bottleneck: the receiver's ACK of each segment comes 2 ms per segment later.

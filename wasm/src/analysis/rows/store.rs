@@ -18,8 +18,8 @@
 //! that, so no more than one chunk of slack per log (and small connections are
 //! shrunk to fit at the end of the capture): store_log.rs.
 
-use crate::analysis::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns, SackSource};
-use crate::analysis::store_log::ByteLog;
+use crate::analysis::rows::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns, SackSource};
+use crate::analysis::rows::store_log::ByteLog;
 
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
 #[derive(Clone, Copy, Debug, PartialEq)]

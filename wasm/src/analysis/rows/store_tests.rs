@@ -2,7 +2,7 @@
 //! materialized public columns must be what the analyzer used to push as f64.
 
 use super::*;
-use crate::analysis::AnalysisOptions;
+use crate::analysis::capture::options::AnalysisOptions;
 use crate::decode::tcp_flags::{ACK, FIN, PSH, RST};
 use crate::session::analyze_bytes;
 use crate::synth::*;

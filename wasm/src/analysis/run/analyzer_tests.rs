@@ -2,9 +2,9 @@
 //! Handshake: A (ISN 1000) → B (ISN 5000); after it A's next seq is 1001 and B's
 //! 5001; the handshake RTT (SYN → first pure ACK) is 20 ms.
 
-use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::testseg::{handshake, run, Seg};
-use crate::analysis::Analysis;
+use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::track::testseg::{handshake, run, Seg};
+use crate::analysis::report::Analysis;
 use crate::decode::tcp_flags::{ACK, FIN, PSH, RST, SYN};
 
 /// Wireshark's analysis flags of a row (the retransmission kinds and capture loss
@@ -329,7 +329,7 @@ fn rtt_from_acks_and_timestamps() {
     assert!(near(s.min_ms, 20.0) && near(s.median_ms, 21.0) && near(s.max_ms, 22.0), "{s:?}");
     assert_eq!((s.samples, s.excluded_samples), (4, 0));
     assert!(near(c.path_rtt_ms, 20.0), "{:?}", c.path_rtt_ms);
-    assert_eq!(c.vantage, crate::analysis::Vantage::Middle);
+    assert_eq!(c.vantage, crate::analysis::timing::vantage::Vantage::Middle);
 }
 
 #[test]
@@ -438,8 +438,8 @@ fn per_connection_state_is_small() {
     // State kept per connection besides the column data; keeps 1M connections
     // (e.g. a port scan) at about 1 KiB each plus their columns (issue 13 added the
     // handshake's times and the recovery points the path RTT needs: ~90 B).
-    let conn = std::mem::size_of::<super::Conn>();
-    let side = std::mem::size_of::<super::Side>();
+    let conn = std::mem::size_of::<crate::analysis::track::conn::Conn>();
+    let side = std::mem::size_of::<crate::analysis::track::conn::Side>();
     println!("Conn {conn} B, Side {side} B");
     // +16 B: one pointer per side to the retransmission-kind tracker, allocated only
     // for a side that sends data (retrans_kinds.rs).

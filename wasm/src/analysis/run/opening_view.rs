@@ -15,7 +15,7 @@
 //! The whole view's padding ([`whole_view`]) is the page's own (web/charts/timeRange.ts
 //! `fullRange`), so that the view engine, share links and the page grid the same range.
 
-use crate::analysis::columns::PacketColumns;
+use crate::analysis::rows::columns::PacketColumns;
 
 /// Margin around the data, as a share of the data's span, each side: the first and last
 /// segments' marks stay clear of the plot's edges.

@@ -2,18 +2,30 @@
 //! numbers in the JSON and the charts cannot disagree), then stalls and the limit
 //! diagnosis from their own modules.
 
-use crate::analysis::analyzer::{Conn, Side};
-use crate::analysis::columns::{flag_bits as fb, ConnectionColumns, PacketColumns};
-use crate::analysis::connections::endpoint_name;
-use crate::analysis::store::ConnStore;
-use crate::analysis::throughput::Bins;
-use crate::analysis::window::{self, Effective, NOT_USED};
-use crate::analysis::capture_loss::CaptureLoss;
-use crate::analysis::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
-use crate::analysis::diagnosis_shares::KeptSpans;
-use crate::analysis::{delayed_ack, diagnosis, ending, opening_view, retrans_kinds, stalls, throughput, vantage};
-use crate::analysis::{AnalysisOptions, CaptureFacts, ConnectionSummary, DirectionSummary, MinMax, RttSummary, Vantage};
-use crate::decode::tcp_flags::{RST, SYN};
+use crate::analysis::track::conn::{Conn, Side};
+use crate::analysis::track::totals::Totals;
+use crate::analysis::rows::columns::{flag_bits as fb, ConnectionColumns, PacketColumns};
+use crate::analysis::track::connections::endpoint_name;
+use crate::analysis::rows::store::ConnStore;
+use crate::analysis::track::window::{self, Effective, NOT_USED};
+use crate::analysis::loss::capture_loss::CaptureLoss;
+use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
+use crate::analysis::verdict::diagnosis_shares::KeptSpans;
+use crate::analysis::stalls::active_time;
+use crate::analysis::stalls::delayed_ack;
+use crate::analysis::verdict::diagnosis;
+use crate::analysis::track::ending;
+use crate::analysis::run::opening_view;
+use crate::analysis::loss::retrans_kinds;
+use crate::analysis::stalls;
+use crate::analysis::rates::throughput;
+use crate::analysis::timing::vantage;
+use crate::analysis::capture::options::AnalysisOptions;
+use crate::analysis::capture::facts::CaptureFacts;
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::report::DirectionSummary;
+use crate::analysis::report::RttSummary;
+use crate::analysis::timing::vantage::Vantage;
 
 /// Summary of one connection, its finished compact store and, for a connection of at
 /// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
@@ -106,7 +118,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         let Some(tracker) = side.kinds.take() else { continue };
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
         let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
-        retrans_kinds::apply(&mut directions[d], kinds);
+        apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
     // Transient public columns for the stall, throughput and diagnosis passes.
@@ -131,14 +143,14 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
         }
     }
-    window::apply_inferred_scale(&mut cols.packets, &directions);
+    window::apply_inferred_scale(&mut cols.packets, [directions[0].inferred_scale(), directions[1].inferred_scale()]);
     // The senders' facts the share pass judges by (stalls::SenderFacts), found by the
     // stall pass in the windows as now scaled; only for a direction that carried payload.
     let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
     let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
     // Whether both directions were captured (one_direction.rs): the rate's clock below
     // and the diagnosis need it.
-    let one_direction = crate::analysis::one_direction::judge_counts([directions[0].packets, directions[1].packets], &cols.packets);
+    let one_direction = crate::analysis::verdict::one_direction::judge_counts([directions[0].packets, directions[1].packets], &cols.packets);
     // Whether each sender's receiver announced (or had no) window scale (stalls::SenderFacts::of).
     let scale_known = [0, 1].map(|d| !directions[1 - d].window_scale_unknown);
     for (d, ds) in directions.iter_mut().enumerate() {
@@ -154,10 +166,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             (ds.stalls, facts[d]) = (found, Some(f));
             // Re-sends a receiver-side capture saw arrive and the receiver never
             // answered: the receiver stopped, not the path (receiver_silent.rs).
-            crate::analysis::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
+            crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
             // A silence the unmeasured far part of the round trip may fill (far_part.rs).
             if d == data_direction as usize {
-                crate::analysis::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
+                crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
             }
         }
         // Every packet is in the columns: bins of the connection's own size. The
@@ -171,8 +183,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             // Bursts timed to their acknowledgement in the sender's time, which needs the
             // vantage point, and ACKs that answered the data (not a capture of one direction).
             let timed = path.vantage != Vantage::Unknown && one_direction.is_none();
-            let clock = timed.then_some(throughput::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
-            ds.throughput.active_mean_bps = throughput::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
+            let clock = timed.then_some(active_time::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
+            ds.throughput.active_mean_bps = active_time::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
         }
     }
     // How it ended (ending.rs), before the diagnosis, which may say it. The client is
@@ -277,7 +289,7 @@ pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
         let keys: Vec<(&str, &str)> = conns.iter().map(key).collect();
         // The flow table's hasher (connections.rs: keys from a capture file, not an
         // adversary); SipHash was 3 % of the native time at 100 k connections.
-        let mut best: std::collections::HashMap<(&str, &str), f64, crate::analysis::connections::FxBuild> = Default::default();
+        let mut best: std::collections::HashMap<(&str, &str), f64, crate::analysis::track::connections::FxBuild> = Default::default();
         for (c, &k) in conns.iter().zip(&keys) {
             if let Some(r) = c.path_rtt_ms {
                 let e = best.entry(k).or_insert(r);
@@ -390,65 +402,6 @@ fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
     Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64))
 }
 
-/// Per-direction totals, accumulated by the analyzer as packets arrive (while they
-/// are in cache, and for every packet, including those beyond the storage limit).
-#[derive(Debug)]
-pub(crate) struct Totals {
-    packets: u64,
-    payload: u64,
-    bytes: u64,
-    /// Advertised window min/max (min > max: none seen). Plain integers instead of
-    /// Options: this is per direction of up to `max_connections` connections.
-    rwnd_min: u64,
-    rwnd_max: u64,
-    /// Largest bytes in flight + 1 (0: none).
-    max_bif_1: u64,
-    /// Count of each analysis flag bit the summary reports (bits 8..=17: RETRANSMISSION
-    /// to OUT_OF_ORDER; the ACK-side bits above are not counted).
-    count: [u32; 10],
-    throughput: Bins,
-}
-
-impl Totals {
-    pub fn new(bin_seconds: f64) -> Totals {
-        Totals { packets: 0, payload: 0, bytes: 0, rwnd_min: u64::MAX, rwnd_max: 0, max_bif_1: 0, count: [0; 10], throughput: Bins::new(bin_seconds) }
-    }
-
-    #[inline]
-    pub fn add(&mut self, t: f64, len: u32, wire_len: u32, flags: u32, win: Option<u64>, in_flight: Option<u64>) {
-        self.packets += 1;
-        self.payload += len as u64;
-        self.bytes += wire_len as u64;
-        // receiveWindow: the window this side advertises, SYN and RST excluded
-        // (a SYN's window is unscaled, a RST's meaningless).
-        if let (0, Some(w)) = (flags & (SYN | RST) as u32, win) {
-            self.rwnd_min = self.rwnd_min.min(w);
-            self.rwnd_max = self.rwnd_max.max(w);
-        }
-        if let Some(b) = in_flight {
-            self.max_bif_1 = self.max_bif_1.max(b.saturating_add(1));
-        }
-        let mut bits = (flags >> 8) & 0x3ff;
-        while bits != 0 {
-            self.count[bits.trailing_zeros() as usize] += 1;
-            bits &= bits - 1;
-        }
-        self.throughput.add(t, len);
-    }
-
-    /// Packets so far and the payload bins so far (analyzer.rs `running`).
-    pub fn running(&self) -> (u64, crate::analysis::throughput::RunningBins<'_>) {
-        (self.packets, self.throughput.running(self.payload))
-    }
-
-    fn rwnd(&self) -> Option<MinMax> {
-        (self.rwnd_min <= self.rwnd_max).then_some(MinMax { min: self.rwnd_min, max: self.rwnd_max })
-    }
-    fn max_bif(&self) -> Option<u64> {
-        self.max_bif_1.checked_sub(1)
-    }
-}
-
 fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 2], duration: f64, rtt: RttSummary) -> DirectionSummary {
     let n = |flag: u32| t.count[flag.trailing_zeros() as usize - 8] as u64;
     let eff = window::effective(&me.scale, &peer.scale);
@@ -498,4 +451,17 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
         ecn: None,          // set by `summarize` (ecn.rs)
     }
+}
+
+/// Puts the counts into the direction's summary.
+fn apply_kinds(d: &mut DirectionSummary, c: retrans_kinds::KindCounts) {
+    d.rto_events = c.rto_events;
+    d.rto_chains = c.rto_chains;
+    d.tail_loss_probes = c.tail_loss_probes;
+    d.fast_retransmissions = c.fast_retransmissions;
+    d.slow_start_retransmissions = c.slow_start_retransmissions;
+    d.spurious_retransmissions = c.spurious_retransmissions;
+    d.retransmitted_segments = c.retransmitted_segments;
+    d.fast_retransmitted_segments = c.fast_retransmitted_segments;
+    d.slow_start_retransmitted_segments = c.slow_start_retransmitted_segments;
 }

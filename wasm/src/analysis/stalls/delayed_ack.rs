@@ -16,10 +16,11 @@
 //!   less the round trip between the capture point and the receiver. A prompt ACK
 //!   leaves within a millisecond; the shortest delayed-ACK timer in use is 40 ms.
 
-use crate::analysis::columns::PacketColumns;
-use crate::analysis::handshake::Handshake;
-use crate::analysis::diagnosis_format::{format_duration, format_timestamp};
-use crate::analysis::{Stall, StallCause};
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::track::handshake::Handshake;
+use crate::analysis::format::{format_duration, format_timestamp};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
 
 /// Least receiver hold taken for a delayed-ACK timer: half Linux's 40 ms minimum
 /// (TCP_DELACK_MIN), so that jitter does not hide one.
@@ -83,7 +84,7 @@ pub fn advice(stalls: &[Stall], duration: f64) -> Option<String> {
     }
     Some(format!(
         "{} ({} in all) {} Nagle's algorithm waiting for the peer's delayed ACK: write each message in one call, or set TCP_NODELAY on the sender (or TCP_QUICKACK on the receiver).",
-        crate::analysis::diagnosis_format::plural(delayed.len() as u64, "stall"),
+        crate::analysis::format::plural(delayed.len() as u64, "stall"),
         format_duration(time),
         if delayed.len() == 1 { "was" } else { "were" }
     ))

@@ -13,7 +13,9 @@
 //! So such a silence is the application's only when it is longer than any round trip
 //! the path plausibly has: [`FAR_RTT_BOUND_S`]. Shorter ones are `unknown`, said so.
 
-use crate::analysis::{Stall, StallCause, Vantage};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
+use crate::analysis::timing::vantage::Vantage;
 
 /// RFC 6298 §2.1 starts every connection's retransmission timer at 1 s because nearly
 /// every path's round trip is shorter (its Appendix A: 1 s exceeds the RTT of ~97.5 %

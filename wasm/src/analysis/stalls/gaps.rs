@@ -63,10 +63,11 @@
 //!    re-sent (no timer is seen to fire: the sender gave up, was reset, or the capture
 //!    ended first).
 
-use crate::analysis::columns::{flag_bits, PacketColumns};
-use crate::analysis::diagnosis_format::{format_bytes, format_duration, format_timestamp};
-use crate::analysis::sender_view::sender_view;
-use crate::analysis::{Stall, StallCause};
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
+use crate::analysis::timing::sender_view::sender_view;
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
 use crate::decode::tcp_flags;
 
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
@@ -459,11 +460,11 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
-    crate::analysis::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
+    crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
     // A gap the path made reads as application idle too: the sender's clock tells.
-    crate::analysis::sender_clock::reclassify(&mut stalls, cols, lag_s);
+    super::held_on_path::reclassify(&mut stalls, cols, lag_s);
     // A timeout whose lost segment never reached the capture reads as application idle.
-    crate::analysis::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
+    crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
     (stalls, facts)
 }
 

@@ -19,9 +19,15 @@
 //! capture cannot tell lost re-sends from a receiver gone, and the stalls keep their
 //! cause; the outage sentence says which it cannot tell (diagnosis_episodes.rs).
 
-use crate::analysis::columns::PacketColumns;
-use crate::analysis::diagnosis_format::{format_duration, format_timestamp};
-use crate::analysis::{Stall, StallCause, Vantage};
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::format::{format_duration, format_timestamp};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
+use crate::analysis::timing::vantage::Vantage;
+
+/// RTO stalls are one outage when the next begins within this of the previous end
+/// (exponential backoff: each retransmission is lost again, RFC 6298 §5.5).
+pub const OUTAGE_JOIN_S: f64 = 0.001;
 
 /// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
 pub const MAX_ACK_DELAY_S: f64 = 0.5;
@@ -61,7 +67,7 @@ pub fn reclassify(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, vantage: 
         let mut end = k + 1;
         while end < stalls.len()
             && stalls[end].cause == StallCause::RetransmissionTimeout
-            && stalls[end].start - (stalls[end - 1].start + stalls[end - 1].duration) <= crate::analysis::diagnosis_episodes::OUTAGE_JOIN_S
+            && stalls[end].start - (stalls[end - 1].start + stalls[end - 1].duration) <= OUTAGE_JOIN_S
         {
             end += 1;
         }
@@ -96,7 +102,7 @@ pub fn silent_runs(stalls: &[Stall]) -> Vec<(f64, f64, usize)> {
     for s in stalls.iter().filter(|s| s.cause == StallCause::AckWait && s.ended_by.starts_with(ENDED_BY)) {
         let (a, b) = (s.start, s.start + s.duration);
         match out.last_mut() {
-            Some(last) if a - last.1 <= crate::analysis::diagnosis_episodes::OUTAGE_JOIN_S => {
+            Some(last) if a - last.1 <= OUTAGE_JOIN_S => {
                 last.1 = b;
                 last.2 += 1;
             }

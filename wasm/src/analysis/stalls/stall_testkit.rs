@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::analysis::columns::{flag_bits, ConnectionColumns};
+use crate::analysis::rows::columns::{flag_bits, ConnectionColumns};
 use crate::analysis::{
     ConnectionSummary, DirectionSummary, RttSummary, Stall,
     ThroughputSummary,
@@ -269,12 +269,12 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         handshake_seen: true,
         any_syn: true,
         capture_loss: Default::default(),
-        handshake: crate::analysis::handshake::HandshakeOffers::default().report(&["a".into(), "b".into()]),
+        handshake: crate::analysis::track::handshake::HandshakeOffers::default().report(&["a".into(), "b".into()]),
         packets: 0,
         start: 0.0,
         end: 0.0,
         data_direction: 0,
-        vantage: crate::analysis::Vantage::Sender,
+        vantage: crate::analysis::timing::vantage::Vantage::Sender,
         path_rtt_ms: rtt_ms.map(|r| r.0),
         path_rtt_method: String::new(),
         sender_lag_ms: 0.0,

@@ -22,10 +22,11 @@
 //! without SACK, captured at the client: a 228 ms "application idle" stall was the
 //! kernel's one TCPTimeouts (its first transmission dropped before the client).
 
-use crate::analysis::columns::flag_bits::{CAPTURE_LOSS, HELD_ON_PATH, LOST_SEGMENT, UNSEEN_BEFORE};
-use crate::analysis::columns::PacketColumns;
-use crate::analysis::diagnosis_format::format_timestamp;
-use crate::analysis::{Stall, StallCause};
+use crate::analysis::rows::columns::flag_bits::{CAPTURE_LOSS, HELD_ON_PATH, LOST_SEGMENT, UNSEEN_BEFORE};
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::format::format_timestamp;
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
 
 /// Rows looked at after the segment that ends the gap, at most.
 const LOOK_AHEAD: usize = 64;
@@ -156,21 +157,22 @@ fn window_of_one(p: &PacketColumns, dir: u8, j: usize, lag_s: f64, rtt: f64, ful
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::testseg::{run, Seg};
-    use crate::analysis::{StallCause, Vantage};
+    use crate::analysis::track::testseg::{run, Seg};
+    use crate::analysis::stalls::cause::StallCause;
+    use crate::analysis::timing::vantage::Vantage;
     use crate::decode::tcp_flags::{ACK, SYN};
 
     /// A download captured at client A: B's data, each segment ACKed by A within 10 µs,
     /// 10 ms path (the handshake's SYN → SYN/ACK). Ten segments from 20 ms; the
     /// eleventh never reaches the capture; `after` = (time, segments) sent after the
     /// gap, each group back to back, each segment ACKed at once.
-    fn download(after: &[(f64, u32)]) -> crate::analysis::Analysis {
+    fn download(after: &[(f64, u32)]) -> crate::analysis::report::Analysis {
         run(download_segments(after))
     }
 
     /// `download` with B numbering its datagrams as Linux does (one per segment),
     /// 11 (the lost eleventh segment's number) skipped when `skip`.
-    fn numbered_download(after: &[(f64, u32)], skip: bool) -> crate::analysis::Analysis {
+    fn numbered_download(after: &[(f64, u32)], skip: bool) -> crate::analysis::report::Analysis {
         // B sends the SYN/ACK and ten segments before the gap: its 12th datagram
         // comes after the one lost.
         let (mut sent, mut next) = (0, 0u16);
@@ -241,7 +243,7 @@ mod tests {
 
     #[test]
     fn the_senders_datagram_numbering_decides_where_it_numbers_one_per_segment() {
-        let cause = |a: &crate::analysis::Analysis| {
+        let cause = |a: &crate::analysis::report::Analysis| {
             let c = &a.connections[0];
             let d = &c.directions[c.data_direction as usize];
             (d.unseen_datagrams, d.stalls[0].cause)
@@ -298,7 +300,7 @@ mod tests {
             v.push(Seg::a_to_b(LAST_SENT + 0.04501).seq(1065).ack(next + LEN));
             run(v)
         };
-        let stall = |a: &crate::analysis::Analysis| a.connections[0].directions[1].stalls[0].cause;
+        let stall = |a: &crate::analysis::report::Analysis| a.connections[0].directions[1].stalls[0].cause;
         assert_eq!(stall(&segs(false)), StallCause::AckWait);
         assert_eq!(stall(&segs(true)), StallCause::RetransmissionTimeout);
     }
@@ -316,7 +318,7 @@ mod tests {
             v.push(Seg::a_to_b(t + 0.00001).seq(1065).ack(next).sack(&[(next + 2 * LEN, next + 3 * LEN)]));
             run(v)
         };
-        let stall = |a: &crate::analysis::Analysis| a.connections[0].directions[1].stalls[0].cause;
+        let stall = |a: &crate::analysis::report::Analysis| a.connections[0].directions[1].stalls[0].cause;
         // 1.3 ms after the ACK (rx-heavy-loss.pcap frame 547): sent before that ACK reached
         // the sender, so its timer sent it — a tail-loss probe's new data.
         assert_eq!(stall(&segs(0.0013)), StallCause::RetransmissionTimeout);

@@ -18,8 +18,8 @@
 //!   `mptcp-v0.pcap`), and each such sample added to every round trip of the other
 //!   direction until the next one made "delay spikes" of it; vantage unknown: minima.
 
-use crate::analysis::columns::RttSource;
-use crate::analysis::{ConnectionSummary, Vantage};
+use crate::analysis::rows::columns::RttSource;
+use crate::analysis::timing::vantage::Vantage;
 
 /// Kind bit of a sample kept out of the statistics: the analysis's (rtt.rs) or,
 /// from `RoundTripRule::for_each`, one below a clock tick.
@@ -64,16 +64,10 @@ impl RoundTripRule {
         RoundTripRule { offset_ms, follows: local_parts(vantage, data_dir), serves_with: serves_with(vantage, data_dir), tick_ms: tick_ms(tick_s) }
     }
 
-    /// The rule a connection's summary was computed with; `tick_s` as given to `new`
-    /// (`CaptureFacts::timestamp_resolution_s`).
-    pub fn of(conn: &ConnectionSummary, tick_s: f64) -> RoundTripRule {
-        let r = &conn.directions;
-        RoundTripRule {
-            offset_ms: [r[0].rtt.offset_ms, r[1].rtt.offset_ms],
-            follows: [r[0].rtt.offset_follows, r[1].rtt.offset_follows],
-            serves_with: serves_with(conn.vantage, conn.data_direction),
-            tick_ms: tick_ms(tick_s),
-        }
+    /// The rule a summary recorded: each direction's offset and whether it follows
+    /// (report.rs `RoundTripRule::of` reads them from a connection's summary).
+    pub(crate) fn recorded(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2], follows: [bool; 2], tick_s: f64) -> RoundTripRule {
+        RoundTripRule { offset_ms, follows, serves_with: serves_with(vantage, data_dir), tick_ms: tick_ms(tick_s) }
     }
 
     /// Calls `f(t s, dir, measured ms, round trip ms, kind)` for every sample of
@@ -134,7 +128,7 @@ fn tick_ms(tick_s: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::columns::RttColumns;
+    use crate::analysis::rows::columns::RttColumns;
 
     fn walk(rule: RoundTripRule, rows: &[(f64, u8, f64, u8)]) -> Vec<(u8, f64)> {
         let cols = RttColumns {

@@ -23,10 +23,7 @@
 //! after a spurious timeout, the client's ACKs 400 ms late to the server, once read
 //! "application idle").
 
-use crate::analysis::columns::flag_bits::{ACK_HELD_ON_PATH, HELD_ON_PATH};
-use crate::analysis::columns::PacketColumns;
-use crate::analysis::diagnosis_format::{format_duration, format_timestamp};
-use crate::analysis::{Stall, StallCause};
+use crate::analysis::rows::columns::flag_bits::HELD_ON_PATH;
 
 /// Shortest gap recorded: the stall threshold's floor (stalls.rs `default_threshold_s`).
 const MIN_GAP_NS: i64 = 10_000_000;
@@ -123,49 +120,10 @@ impl SenderClock {
     }
 }
 
-/// Re-labels the `application-idle` stalls of direction `dir` that the path made
-/// (`HELD_ON_PATH` on the segment that ends the gap) as `ack-wait`: in the sender's
-/// time it had sent that segment and was waiting on the path, not idle. Past the
-/// sender only (`lag_s` > 0: at the sender its own gaps are what it sent).
-pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
-    if !(lag_s > 0.0) {
-        return;
-    }
-    // A timeout stall too: a timer's re-send carries the time it was re-sent (RFC 7323
-    // §3), so a re-send whose TSval moved less than half the gap was sent soon after
-    // the segment before it and held on the path (issue 39: a 219 ms hold during which
-    // the sender's clock moved 2 ms read "retransmission timer").
-    let held_causes = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::RetransmissionTimeout);
-    for s in stalls.iter_mut().filter(|s| held_causes(s.cause)) {
-        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
-        if s.cause == StallCause::RetransmissionTimeout && p.flags[j] & HELD_ON_PATH == 0 {
-            continue;
-        }
-        if p.flags[j] & HELD_ON_PATH != 0 {
-            s.cause = StallCause::AckWait;
-            s.ended_by = format!(
-                "data at {} that its sender had sent well within the {} gap (its TCP timestamp moved less \
-                 than half of it): held on the path — a queue, a radio's retries or power save — while the \
-                 sender waited, not an idle sender",
-                format_timestamp(p.t[j]),
-                format_duration(s.duration)
-            );
-        } else if p.flags[j] & ACK_HELD_ON_PATH != 0 && !p.peer_payload_in(i..j, p.dir[j]) {
-            // Not where the peer sent a request during the gap (its application's turn).
-            s.cause = StallCause::AckWait;
-            s.ended_by = format!(
-                "data at {} whose TCP timestamp echo is older than the peer's ACK of everything: its sender \
-                 had not yet received that ACK — held on the way back, a queue or a radio's uplink — and was \
-                 waiting on ACKs, not an idle sender",
-                format_timestamp(p.t[j])
-            );
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::stalls::cause::StallCause;
 
     #[test]
     fn a_gap_the_senders_clock_did_not_see_was_made_on_the_path() {
@@ -203,8 +161,8 @@ mod tests {
     /// two are on their way A sends a small pipelined request D (TSval 150), then its pure
     /// ACK of everything (TSval 152) before B has acknowledged D. B's application answers
     /// D 250 ms later echoing `answer_echo`.
-    fn pipelined(answer_echo: u32) -> crate::analysis::Analysis {
-        use crate::analysis::testseg::{run, Seg};
+    fn pipelined(answer_echo: u32) -> crate::analysis::report::Analysis {
+        use crate::analysis::track::testseg::{run, Seg};
         use crate::decode::tcp_flags::{ACK, SYN};
         const LEN: u32 = 1448;
         let mut v = vec![
@@ -252,7 +210,7 @@ mod tests {
         // paused (each echoes A's latest TSval) or a shaper's queue released them (`queued`:
         // each echoes A's TSval from 40 ms earlier: sent before B had A's ACK).
         let flow = |queued: bool| {
-            use crate::analysis::testseg::{run, Seg};
+            use crate::analysis::track::testseg::{run, Seg};
             use crate::decode::tcp_flags::{ACK, SYN};
             let a_ts = |t: f64| 100 + (t * 1000.0) as u32;
             let mut v = vec![

@@ -34,7 +34,7 @@
 //! (`direction.senderLagMs`, sender_view.rs shifts the same way) with no bound: while a
 //! queue holds the data the sender had heard fewer ACKs and the estimate is low.
 
-use crate::analysis::store::{secs, ConnStore};
+use crate::analysis::rows::store::{secs, ConnStore};
 
 /// Kind bit of an RTT sample timed by a TCP timestamp echo (columns.rs `RttColumns::kind`).
 const TIMESTAMP: u8 = 1;

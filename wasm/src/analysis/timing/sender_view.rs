@@ -15,7 +15,7 @@
 //!
 //! The merge is lazy: two cursors over the columns, no allocation.
 
-use crate::analysis::columns::PacketColumns;
+use crate::analysis::rows::columns::PacketColumns;
 
 /// Iterator over (row index, effective time): rows of `dir` at their capture time,
 /// the peer's rows at capture time + `lag`, merged in effective-time order (a peer

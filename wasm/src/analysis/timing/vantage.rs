@@ -15,8 +15,19 @@
 //! 20 µs at a client-side capture). The vantage point follows from which part is
 //! small: at most [`LOCAL_SHARE`] of the path (or one clock tick) is "local".
 
-use crate::analysis::Vantage;
-use crate::analysis::diagnosis_format::format_duration;
+use serde::Serialize;
+use crate::analysis::format::format_duration;
+
+/// Where the capture was taken, relative to the data sender (vantage.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum Vantage {
+    Sender,
+    Receiver,
+    Middle,
+    Unknown,
+}
 
 /// A part of the round trip this small (share of the path RTT) is the capturing host's own.
 pub const LOCAL_SHARE: f64 = 0.1;

@@ -118,7 +118,7 @@ pub fn starts_new_connection(seg: &TcpSegment, sender_base: Option<u32>) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::testseg::Seg;
+    use crate::analysis::track::testseg::Seg;
 
     #[test]
     fn key_is_direction_independent() {

@@ -11,8 +11,8 @@
 //! peer's highest cumulative ACK, when its sequence space last advanced). So the ending is known for every connection,
 //! including those past the stored-rows budget (limits.rs).
 
-use crate::analysis::analyzer::{HandshakeTimes, Side};
-use crate::analysis::diagnosis_format::{format_bytes, format_duration};
+use super::conn::{HandshakeTimes, Side};
+use crate::analysis::format::{format_bytes, format_duration};
 use std::fmt::Write;
 use crate::decode::tcp_flags::{FIN, RST};
 use crate::decode::tls::{alert_name, TlsAlert};
@@ -496,17 +496,12 @@ fn capital(s: &str) -> String {
     c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }
 
-/// The diagnosis's sentence about the ending: `text` when it is abnormal.
-pub fn diagnosis_sentence(conn: &crate::analysis::ConnectionSummary) -> Option<&str> {
-    conn.ending.abnormal.then_some(conn.ending.text.as_str())
-}
-
 #[cfg(test)]
 mod tests {
     /// The same text as `format_timestamp` ("{:.3} s"), on either path.
     #[test]
     fn timestamps_as_the_diagnosis_writes_them() {
-        use crate::analysis::diagnosis_format::format_timestamp;
+        use crate::analysis::format::format_timestamp;
         for t in [0.0, -0.0, -0.0004, 0.0004, 0.0005, 0.0015, 2.086016, 2.0865, 2.1125, -0.2, -1.0005, 3.2104999, 999_999.9996, 120_817_629.660696, 1e300, f64::NAN] {
             let mut s = String::new();
             super::push_timestamp(&mut s, t);

@@ -15,8 +15,8 @@
 //! when it fills a capture gap half a round trip or more after the gap opened (at a
 //! receiver-side capture, the re-send of a segment lost upstream).
 
-use crate::analysis::columns::flag_bits as fb;
-use crate::analysis::sequence::{gt_seq, le_seq, lt_seq};
+use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::track::sequence::{gt_seq, le_seq, lt_seq};
 use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 
 /// Per-direction state of Wireshark's analysis (tcp_flow_t + tcp_analyze_seq_info_t).

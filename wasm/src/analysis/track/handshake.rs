@@ -204,7 +204,7 @@ pub struct Handshake {
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::testseg::{handshake, run, Seg};
+    use crate::analysis::track::testseg::{handshake, run, Seg};
     use super::HandshakeOffers;
     use crate::decode::tcp_flags::{ACK, CWR, ECE, SYN};
 

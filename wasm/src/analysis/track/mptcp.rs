@@ -26,7 +26,7 @@
 //! with its time, merged while contiguous at the same instant (a TSO burst); at most
 //! `MAX_ARRIVALS` per capture (then the series ends early: `arrivals_capped`).
 
-use crate::analysis::diagnosis_format::{format_bytes, format_rate};
+use crate::analysis::format::{format_bytes, format_rate};
 use crate::decode::mptcp::{Join, Mptcp};
 use crate::decode::tcp_flags::{ACK, RST, SYN};
 use crate::decode::TcpSegment;

@@ -114,12 +114,12 @@ impl Seg {
 }
 
 /// Feeds segments (numbering packet_index in order) and returns the analysis.
-pub fn run(segs: Vec<Seg>) -> crate::analysis::Analysis {
-    run_with(segs, crate::analysis::AnalysisOptions::default())
+pub fn run(segs: Vec<Seg>) -> crate::analysis::report::Analysis {
+    run_with(segs, crate::analysis::capture::options::AnalysisOptions::default())
 }
 
-pub fn run_with(segs: Vec<Seg>, opts: crate::analysis::AnalysisOptions) -> crate::analysis::Analysis {
-    let mut an = crate::analysis::Analyzer::new(opts);
+pub fn run_with(segs: Vec<Seg>, opts: crate::analysis::capture::options::AnalysisOptions) -> crate::analysis::report::Analysis {
+    let mut an = crate::analysis::run::analyzer::Analyzer::new(opts);
     let mut t0 = None;
     for (i, s) in segs.into_iter().enumerate() {
         let mut seg = s.build();

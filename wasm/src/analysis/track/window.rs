@@ -16,6 +16,8 @@
 //! not captured, Wireshark scales the SYN sender's windows anyway; tcpscope calls
 //! that scale unknown (the peer may not have agreed).
 
+use serde::Serialize;
+
 /// Window-scale state of one side, as Wireshark's win_scale: -1 unknown, -2 no
 /// scaling, >= 0 the announced shift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,13 +97,13 @@ pub fn lower_bound(raw: u16, in_flight: u64) -> Option<u8> {
 
 /// The columns as the sender saw its peer's windows: where a side's window scale is
 /// unknown (no handshake), its raw windows multiplied by the inferred lower bound of
-/// the scale (`DirectionSummary::window_scale_lower_bound`), so that stalls, limit
+/// the scale (`DirectionSummary::inferred_scale`), so that stalls, limit
 /// shares and the window-limited spans judge the window the headline quotes. A
 /// sender whose bytes in flight sit at raw × 2^bound is held by that window; with a
 /// larger scale the match would be a coincidence. Zero windows stay zero.
-pub fn apply_inferred_scale(cols: &mut crate::analysis::columns::PacketColumns, directions: &[crate::analysis::DirectionSummary; 2]) {
-    for (d, side) in directions.iter().enumerate() {
-        let Some(lb) = side.window_scale_lower_bound.filter(|_| side.window_scale_unknown) else { continue };
+pub fn apply_inferred_scale(cols: &mut crate::analysis::rows::columns::PacketColumns, inferred: [Option<u8>; 2]) {
+    for (d, bound) in inferred.into_iter().enumerate() {
+        let Some(lb) = bound else { continue };
         let m = f64::from(1u32 << lb.min(14));
         for i in 0..cols.t.len() {
             if cols.dir[i] as usize == d && cols.flags[i] & 0x02 == 0 {
@@ -109,6 +111,14 @@ pub fn apply_inferred_scale(cols: &mut crate::analysis::columns::PacketColumns, 
             }
         }
     }
+}
+
+/// `{min, max}` of the window a side advertises (SYN and RST segments excluded).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct MinMax {
+    pub min: u64,
+    pub max: u64,
 }
 
 #[cfg(test)]

@@ -32,9 +32,11 @@
 //!     largest saving (a lower bound of another's included), and "would have taken
 //!     about X instead of Y" quotes the active time less that saving.
 
-use crate::analysis::diagnosis_format::{format_duration, format_percent};
+use crate::analysis::format::{format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
-use crate::analysis::{Analysis, ConnectionSummary, StallCause};
+use crate::analysis::report::Analysis;
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::stalls::cause::StallCause;
 
 /// Slack for sums of seconds (f64 sums in another order) and shares.
 const EPS: f64 = 1e-6;
@@ -54,7 +56,7 @@ pub fn audit(a: &Analysis) -> Vec<String> {
 
 /// The data direction's active time as the shares count it: first to last data
 /// segment, plus a stall still open at the end (diagnosis_shares.rs).
-fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::columns::PacketColumns) -> f64 {
+fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> f64 {
     let d = c.data_direction.min(1);
     let mut first = None;
     let mut last = f64::NAN;
@@ -205,7 +207,8 @@ fn number_before(text: &str, word: &str, marker: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Diagnosis, Stall};
+    use crate::analysis::report::Diagnosis;
+    use crate::analysis::stalls::cause::Stall;
 
     fn conn(limit: &str, text: &str, stalls: Vec<Stall>) -> ConnectionSummary {
         let mut c = crate::analysis::stalls::testkit::summary(stalls, None);

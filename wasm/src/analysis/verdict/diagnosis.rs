@@ -45,16 +45,21 @@
 //!      share, DESIGN.md) → `stalls`, listed by cause.
 //!    A receive-window share made mostly of zero-window stalls is `zero-window`.
 
-use crate::analysis::bdp::{recommended_window, window_cap_bps};
-use crate::analysis::diagnosis_format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp, timers_phrase};
-use crate::analysis::diagnosis_shares::{time_shares_with, TimeShares};
-use crate::analysis::diagnosis_episodes as episodes;
+use crate::analysis::rates::bdp::{recommended_window, window_cap_bps};
+use crate::analysis::format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp, timers_phrase};
+use crate::analysis::verdict::diagnosis_shares::{time_shares_with, TimeShares};
+use crate::analysis::verdict::diagnosis_episodes as episodes;
 use crate::analysis::stalls::SenderFacts;
-use crate::analysis::columns::{PacketColumns, RttSource, SackSource};
-use crate::analysis::delivered::{self, DeliveredRates};
+use crate::analysis::rows::columns::{PacketColumns, RttSource, SackSource};
+use crate::analysis::rates::delivered::{self, DeliveredRates};
 use std::cell::OnceCell;
-use crate::analysis::savings::{self, saving_of, Saving};
-use crate::analysis::{ConnectionColumns, ConnectionSummary, Diagnosis, DiagnosisShares, Episode, Evidence};
+use crate::analysis::verdict::savings::{self, saving_of, Saving};
+use crate::analysis::rows::columns::ConnectionColumns;
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::report::Diagnosis;
+use crate::analysis::report::DiagnosisShares;
+use crate::analysis::report::Episode;
+use crate::analysis::report::Evidence;
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
 /// initial congestion window (RFC 6928), i.e. the flow fitted in its first flight.
@@ -86,7 +91,7 @@ const CAUSE_WORDS: [&str; 6] = [
 /// measured parts, as `ConnStore::columns` gives them (round_trips.rs adds the rest;
 /// `Analysis::columns` has added it already).
 pub fn diagnose(conn: &ConnectionSummary, cols: &ConnectionColumns, tick: f64) -> Diagnosis {
-    let one_direction = crate::analysis::one_direction::judge(conn, &cols.packets);
+    let one_direction = crate::analysis::verdict::one_direction::judge(conn, &cols.packets);
     let rows = Rows { packets: &cols.packets, rtt: &cols.rtt, sacks: &cols.sack };
     diagnose_keeping_spans(conn, rows, tick, None, None, one_direction)
 }
@@ -113,7 +118,7 @@ pub fn diagnose_keeping_spans(
     tick: f64,
     spans: Option<&mut (u8, Vec<(f64, f64)>, f64)>,
     facts: Option<&SenderFacts>,
-    one_direction: Option<crate::analysis::one_direction::OneDirection>,
+    one_direction: Option<crate::analysis::verdict::one_direction::OneDirection>,
 ) -> Diagnosis {
     let Rows { packets, rtt, .. } = rows;
     let d = conn.data_direction.min(1);
@@ -166,7 +171,7 @@ pub fn diagnose_keeping_spans(
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
     let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: OnceCell::new(), network_periods, timer_stalls, savings: Vec::new() };
     if let Some(od) = one_direction {
-        let text = crate::analysis::one_direction::text(conn, od);
+        let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
         return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new() };
@@ -183,7 +188,7 @@ pub fn diagnose_keeping_spans(
     }
     // Nagle meeting delayed ACKs, in either direction (a request's stalls make the
     // response side look idle): the fix is in the sockets (delayed_ack.rs).
-    if let Some(a) = conn.directions.iter().find_map(|d| crate::analysis::delayed_ack::advice(&d.stalls, conn.end - conn.start)) {
+    if let Some(a) = conn.directions.iter().find_map(|d| crate::analysis::stalls::delayed_ack::advice(&d.stalls, conn.end - conn.start)) {
         text += &format!(" {a}");
     }
     if let Some(e) = ecn_text(conn) {
@@ -193,7 +198,7 @@ pub fn diagnose_keeping_spans(
         text += &format!(" {c}");
     }
     // A reset, a refusal, an alert or data never acknowledged (ending.rs).
-    if let Some(e) = crate::analysis::ending::diagnosis_sentence(conn) {
+    if let Some(e) = ending_sentence(conn) {
         text += &format!(" {e}");
     }
     let cap = window_cap_bps(max_window, min_rtt);
@@ -424,7 +429,7 @@ fn loss_rate(f: &Facts) -> f64 {
 /// at a host with TSO/GRO is a frame of many segments.
 fn segment_bytes(f: &Facts) -> f64 {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
-    crate::analysis::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
+    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
 }
 
 /// The rate a loss-based sender (Reno/CUBIC in its TCP-friendly region) reaches at
@@ -540,7 +545,7 @@ fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
 /// the count differs from the re-sent frames seen: a segment lost at the tail of a
 /// flight is re-sent as what the capture takes for new data, so the count of re-sends
 /// alone would say less loss (or none) than there was.
-fn unseen_datagrams_phrase(sender: &crate::analysis::DirectionSummary, resent_frames: u64) -> String {
+fn unseen_datagrams_phrase(sender: &crate::analysis::report::DirectionSummary, resent_frames: u64) -> String {
     match sender.unseen_datagrams {
         Some(n) if n > 0 && n != resent_frames && sender.sender_lag_ms > 0.0 => format!(
             "; by its IPv4 numbering {n} datagram{} of the sender never reached the capture (lost on the way, \
@@ -1075,7 +1080,7 @@ fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
 
 fn zero_window_text(f: &Facts) -> String {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    let dead = sender.stalls.last().filter(|s| s.cause == crate::analysis::StallCause::ZeroWindow && s.ended_by.starts_with("not ended"));
+    let dead = sender.stalls.last().filter(|s| s.cause == crate::analysis::stalls::cause::StallCause::ZeroWindow && s.ended_by.starts_with("not ended"));
     if let Some(st) = dead {
         return format!(
             "The receiver's window closed at {} and never reopened: the sender sat at a zero \
@@ -1117,7 +1122,7 @@ fn clocked_waits(f: &Facts) -> Option<ClockedWaits> {
     let p = f.rows.packets;
     let d = f.conn.data_direction.min(1);
     let mut w = ClockedWaits { stalls: 0, seconds: 0.0, acks: 0 };
-    for s in f.conn.directions[d as usize].stalls.iter().filter(|s| s.cause == crate::analysis::StallCause::AckWait) {
+    for s in f.conn.directions[d as usize].stalls.iter().filter(|s| s.cause == crate::analysis::stalls::cause::StallCause::AckWait) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         let (mut last, mut advances) = (f64::NEG_INFINITY, 0usize);
         // A running clock ticks throughout: no ACK-free stretch of half the wait (the
@@ -1181,6 +1186,11 @@ fn stalls_text(f: &Facts) -> String {
     ) + &saving_sentence(f, "stalls", "Had each wait on ACKs lasted no more than a round trip")
         // A queue on the path is why ACKs kept the sender waiting (the RTT it grew to).
         + &if queueing(f) { queue_phrase(f) } else { String::new() }
+}
+
+/// The diagnosis's sentence about the ending: `text` when it is abnormal.
+fn ending_sentence(conn: &ConnectionSummary) -> Option<&str> {
+    conn.ending.abnormal.then_some(conn.ending.text.as_str())
 }
 
 #[cfg(test)]

@@ -17,13 +17,15 @@
 //!   burst's rate, grouped when consecutive, with their
 //!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
 
-use crate::analysis::columns::flag_bits;
-use crate::analysis::diagnosis_format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
-use crate::analysis::diagnosis_shares::TimeShares;
+use crate::analysis::rows::columns::flag_bits;
+use crate::analysis::format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
+use crate::analysis::verdict::diagnosis_shares::TimeShares;
 use crate::analysis::stalls::{is_data_segment, needless};
-use crate::analysis::columns::{PacketColumns, RttSource};
-use crate::analysis::round_trips::{RoundTripRule, EXCLUDED};
-use crate::analysis::{ConnectionSummary, Episode, StallCause};
+use crate::analysis::rows::columns::{PacketColumns, RttSource};
+use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED};
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::report::Episode;
+use crate::analysis::stalls::cause::StallCause;
 
 pub const LONG_STALL_S: f64 = 0.3;
 pub const MERGE_S: f64 = 1.0;
@@ -33,9 +35,8 @@ pub const BURST_ROUND_TRIPS: f64 = 2.0;
 /// High RTT samples less than this apart belong to one spike.
 pub const SPIKE_MERGE_S: f64 = 0.2;
 pub const MIN_SPIKE_SAMPLES: u32 = 3;
-/// RTO stalls are one outage when the next begins within this of the previous end
-/// (exponential backoff: each retransmission is lost again, RFC 6298 §5.5).
-pub const OUTAGE_JOIN_S: f64 = 0.001;
+/// (Defined with the stalls it joins: receiver_silent.rs.)
+pub use crate::analysis::stalls::receiver_silent::OUTAGE_JOIN_S;
 /// At most this many episodes per connection (the rest are in the stall list).
 pub const MAX_EPISODES: usize = 8;
 
@@ -73,7 +74,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
         }
     }
     let receiver = &conn.endpoints[1 - d as usize];
-    for (a, b, n) in crate::analysis::receiver_silent::silent_runs(stalls) {
+    for (a, b, n) in crate::analysis::stalls::receiver_silent::silent_runs(stalls) {
         out.push(Episode {
             start: a,
             end: b,
@@ -125,7 +126,7 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
     match (receiver_silent, conn.vantage) {
         // Seen arriving at the receiver's side: re-sends under 0.5 s old may still be
         // awaiting their (delayed) ACK (receiver_silent.rs re-labels longer silences).
-        (true, crate::analysis::Vantage::Receiver) => format!(
+        (true, crate::analysis::timing::vantage::Vantage::Receiver) => format!(
             "No answer came back for {span}: {timers}; the re-sends reached this capture point on the receiver's side and none was acknowledged, nor anything else heard from {receiver} (lost between here and the receiver, or the receiver stopped answering)."
         ),
         (true, _) => format!(
@@ -136,7 +137,7 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
 }
 
 /// Whether every re-send that ended a timeout stall starting in [a, b] was needless.
-fn all_resends_needless(stalls: &[crate::analysis::Stall], packets: &PacketColumns, a: f64, b: f64) -> bool {
+fn all_resends_needless(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> bool {
     let mut any = false;
     for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
         let Some((_, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { return false };
@@ -174,8 +175,8 @@ pub fn priority(kind: &str) -> u8 {
 /// pausing on a schedule — Wi-Fi background scanning or power save, a periodic task —
 /// and TCP only waits it out (issue 39: ~215 ms held every 1.05 s, 27 % of a speed
 /// test, never named).
-fn periodic_holds(stalls: &[crate::analysis::Stall], active: f64, tick: f64) -> Option<Episode> {
-    let held: Vec<&crate::analysis::Stall> = stalls
+fn periodic_holds(stalls: &[crate::analysis::stalls::cause::Stall], active: f64, tick: f64) -> Option<Episode> {
+    let held: Vec<&crate::analysis::stalls::cause::Stall> = stalls
         .iter()
         .filter(|s| matches!(s.cause, StallCause::AckWait | StallCause::Unknown | StallCause::RetransmissionTimeout))
         .collect();
@@ -234,7 +235,7 @@ pub const PERIOD_TOLERANCE: f64 = 0.1;
 /// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
 /// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
 /// "n retransmission timeouts" when no kind is known.
-fn timers_words(stalls: &[crate::analysis::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
+fn timers_words(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
     let (probes, timeouts) = timer_counts(stalls, packets, a, b);
     timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
 }
@@ -244,8 +245,8 @@ fn timers_words(stalls: &[crate::analysis::Stall], packets: &PacketColumns, a: f
 /// ended otherwise (by the ACK of the re-sent data, or by data whose kind the capture
 /// cannot tell) counts as neither. The loss text quotes these with the stalls' time,
 /// so count and time are of the same stalls.
-pub fn timer_counts(stalls: &[crate::analysis::Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
-    use crate::analysis::columns::flag_bits as fb;
+pub fn timer_counts(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
+    use crate::analysis::rows::columns::flag_bits as fb;
     let (mut timeouts, mut probes) = (0u64, 0u64);
     // The stalls are in time order: only those starting in [a, b) are looked at (an
     // outage per stall would otherwise cost stalls² here).

@@ -35,10 +35,11 @@
 //! Time weighting does the right thing for bursts: in a window-limited flow the long
 //! interval is the one after the segment that filled the window.
 
-use crate::analysis::columns::{flag_bits, PacketColumns};
-use crate::analysis::sender_view::sender_view;
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::timing::sender_view::sender_view;
 use crate::analysis::stalls::{is_data_segment, needless, reordered, window_tolerance_lagged, SenderFacts};
-use crate::analysis::{Stall, StallCause};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
@@ -154,20 +155,8 @@ pub fn window_limited_spans(cols: &PacketColumns, dir: u8, stalls: &[Stall], lag
     (spans, sh.active)
 }
 
-/// The window-limited spans of a connection's data direction and its active time, as
-/// [`window_limited_spans`] gives them, kept from the diagnosis's own pass at the end
-/// of the capture (summary.rs) for large connections: the view's first window-limited
-/// query then needs no second copy of the packet columns (issue 14: on 2.5 M packets
-/// that copy was 0.3 s on the way to the first chart and 53 B per packet of wasm
-/// memory on top of the view's series).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct KeptSpans {
-    /// The connection's position in `Analysis::connections`.
-    pub connection: usize,
-    pub dir: u8,
-    pub spans: Vec<(f64, f64)>,
-    pub active: f64,
-}
+// The spans kept are the report's (report.rs), under their path before the rooms.
+pub use crate::analysis::report::KeptSpans;
 
 fn push_span(spans: &mut Option<&mut Vec<(f64, f64)>>, t0: f64, t1: f64) {
     if let Some(v) = spans.as_deref_mut() {

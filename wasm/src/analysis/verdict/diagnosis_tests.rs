@@ -2,7 +2,8 @@
 use super::*;
 use crate::analysis::stalls::testkit::{summary, Cols, Sim, MSS};
 use crate::analysis::stalls::{default_threshold_s, find_stalls};
-use crate::analysis::{Stall, StallCause};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
 
 const M: f64 = MSS as f64;
 const KIB: f64 = 1024.0;
@@ -30,7 +31,7 @@ fn with_columns(mut s: ConnectionSummary, c: &Cols) -> ConnectionSummary {
         s.directions[0].rtt.median_ms = v.get(v.len() / 2).copied();
     }
     let stalls = s.directions[0].stalls.clone();
-    s.directions[0].throughput.active_mean_bps = crate::analysis::throughput::active_mean_bps(&c.c.packets, 0, &stalls, None, 0.0);
+    s.directions[0].throughput.active_mean_bps = crate::analysis::stalls::active_time::active_mean_bps(&c.c.packets, 0, &stalls, None, 0.0);
     s
 }
 
@@ -286,7 +287,7 @@ fn mixed_stalls() {
     c.burst(1.3001, seq, 7, 0.00001);
     let (d, stalls) = diag(&c);
     let causes: Vec<_> = stalls.iter().map(|s| s.cause).collect();
-    use crate::analysis::StallCause::*;
+    use crate::analysis::stalls::cause::StallCause::*;
     assert_eq!(causes, vec![RetransmissionTimeout, WindowLimited, AckWait]);
     assert_eq!(d.limit, "loss", "{}", d.text);
     assert!(d.text.contains("500 ms of it waiting on retransmission timeouts"), "{}", d.text);
@@ -363,7 +364,7 @@ fn unknown_window_scale_cannot_be_window_limited() {
 
 #[test]
 fn one_direction_data_at_one_instant_has_no_rate() {
-    use crate::analysis::testseg::{run, Seg};
+    use crate::analysis::track::testseg::{run, Seg};
     // One 80,000-byte frame (a BIG TCP / GRO frame, as tcpdump's bigtcp-ipv6.pcap) and
     // nothing back: the connection is 0 s long, so no rate can be told. It read "the
     // capture only shows 78 KiB of data sent at 0 bit/s while active".
@@ -375,7 +376,7 @@ fn one_direction_data_at_one_instant_has_no_rate() {
 
 #[test]
 fn one_direction_captured_is_said_not_guessed() {
-    use crate::analysis::testseg::{run, Seg};
+    use crate::analysis::track::testseg::{run, Seg};
     use crate::decode::tcp_flags::SYN;
     // A's SYN, then 80 data segments of 1000 B, 1 ms apart, each acknowledging B's
     // SYN/ACK — which the capture, like everything else B sent, does not hold (a tap
@@ -436,7 +437,7 @@ fn the_retransmitted_share_is_by_bytes_so_tso_frames_do_not_inflate_it() {
         t += 0.001;
     }
     c.data(t, 0, 1.0 + 9.0 * big as f64 + 3.0 * M, MSS);
-    let sh = crate::analysis::diagnosis_shares::time_shares(&c.c.packets, 0, &[]);
+    let sh = crate::analysis::verdict::diagnosis_shares::time_shares(&c.c.packets, 0, &[]);
     assert_eq!((sh.data_segments, sh.retransmitted_segments), (21, 1));
     assert_eq!((sh.data_bytes, sh.retransmitted_bytes), (20.0 * big as f64 + M, M));
     let f = sh.retransmitted_bytes * 100.0 / sh.data_bytes;

@@ -24,9 +24,10 @@
 //! qualifying (a filter on packet size that kept the ACKs of both) is not one
 //! direction either: the capture-loss warning says what is missing.
 
-use crate::analysis::columns::PacketColumns;
-use crate::analysis::diagnosis_format::{format_bytes, format_rate};
-use crate::analysis::{AnalysisWarning, ConnectionSummary};
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::format::{format_bytes, format_rate};
+use crate::analysis::capture::limits::AnalysisWarning;
+use crate::analysis::report::ConnectionSummary;
 use crate::decode::tcp_flags::{ACK, FIN};
 
 /// More new data than any sender puts out before its first ACK comes back: the

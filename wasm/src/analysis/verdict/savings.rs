@@ -27,23 +27,10 @@
 //! faster link would give depends on a link rate the capture shows only where a queue
 //! filled (diagnosis.rs `link_rate`), so none is claimed.
 
-use crate::analysis::diagnosis_shares::{cause_index, TimeShares};
-use crate::analysis::Stall;
-use serde::Serialize;
-
-/// One limit's price.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Saving {
-    /// The limit removed: `application`, `zero-window`, `stalls` or `loss`.
-    #[cfg_attr(test, ts(type = "Limit"))]
-    pub limit: &'static str,
-    /// Seconds of the data direction's active time its removal would have saved.
-    pub seconds: f64,
-    /// `seconds` is a lower bound (`loss`), not the whole price.
-    pub at_least: bool,
-}
+use crate::analysis::verdict::diagnosis_shares::{cause_index, TimeShares};
+use crate::analysis::stalls::cause::Stall;
+// The shape of one saving is the report's (report.rs), under its path before the rooms.
+pub use crate::analysis::report::Saving;
 
 /// The savings of the data direction, largest first, only those above zero.
 /// `stalls`: the data direction's; `path_rtt`: seconds, NaN when unknown (then no
@@ -86,7 +73,7 @@ pub fn larger_than(savings: &[Saving], own: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::StallCause;
+    use crate::analysis::stalls::cause::StallCause;
 
     fn stall(cause: StallCause, duration: f64) -> Stall {
         Stall { start: 0.0, duration, cause, frame_before: 1, frame_after: 2, ended_by: String::new() }
