@@ -162,19 +162,51 @@ impl Conn {
     /// packet budget is spent (the state is still updated, the row is not kept).
     /// `source_last`: its source address's datagram before it, on which connection
     /// (datagram_ids.rs `SourceIds`).
+    ///
+    /// The steps run in this order because each reads what the ones before it wrote:
+    /// the flags read the relative numbers, the datagram numbering and the holes
+    /// re-label the flags, the retransmission kinds and the clocks read the flags and
+    /// the bytes in flight, the ACK's steps read the sender's state before this segment.
     pub(crate) fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool, source_last: SourceLast) {
-        let t = secs(t_ns);
         let d = self.dir_of(seg);
+        self.count_ecn(seg, d);
+        let mut p = self.place_in_sequence_space(seg, t_ns, d, store);
+        let mut aflags = self.wireshark_flags(&p);
+        p.row = store.then(|| self.rows.next_row());
+        // The path round trip so far, for the re-send and refill tests below.
+        let rtt_so_far = round_trip(self.first_rtt, self.min_turn);
+        // What this segment asks of the peer's next datagram (`Side::prompted`).
+        let prompts = seg.payload_len > 0 || seg.flags & (SYN | FIN) != 0 || (!p.is_rst && seg.window == 0) || aflags & (fb::KEEP_ALIVE | fb::ZERO_WINDOW_PROBE) != 0;
+        let numbering = self.read_datagram_number(&p, aflags, rtt_so_far, source_last);
+        aflags = self.fill_capture_holes(&p, aflags, rtt_so_far, numbering);
+        self.pass_the_turn(p.d, prompts);
+        let win = self.read_handshake_and_window(&p);
+        let (in_flight, high_before) = self.bytes_in_flight(&p);
+        self.note_retransmission_kind(&p, aflags, high_before, numbering.resends_unseen);
+        aflags = self.read_sender_clock(&p, aflags, high_before);
+        let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
+        self.time_rtt(&p, probe);
+        self.read_sack_blocks(&p, aflags);
+        // How the connection ends (ending.rs): noted only on the rare segments that tell.
+        if seg.flags & (FIN | RST) != 0 || seg.tls_alert.is_some() {
+            Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake);
+        }
+        self.count_and_store(&p, seg.flags as u32 | aflags, win, in_flight);
+    }
+
+    /// ECN counts (ecn.rs), kept from the first segment with a signal.
+    fn count_ecn(&mut self, seg: &TcpSegment, d: usize) {
         if self.ecn.is_some() || ecn::any_signal(seg) {
             self.ecn.get_or_insert_with(Box::default).add(d, seg);
         }
-        let [s0, s1] = &mut self.sides;
-        let (fwd, rev) = if d == 0 { (s0, s1) } else { (s1, s0) };
+    }
+
+    /// Base sequence numbers, as Wireshark (see sequence.rs), and the segment's
+    /// relative numbers.
+    fn place_in_sequence_space<'a>(&mut self, seg: &'a TcpSegment, t_ns: i64, d: usize, store: bool) -> Packet<'a> {
+        let (fwd, rev) = sides_of(&mut self.sides, d);
         let has_ack = seg.flags & ACK != 0;
         let is_syn = seg.flags & SYN != 0;
-        let is_rst = seg.flags & RST != 0;
-
-        // Base sequence numbers, as Wireshark (see sequence.rs).
         fwd.seq.set_base(if is_syn { seg.seq } else { seg.seq.wrapping_sub(1) });
         if has_ack {
             rev.seq.set_base(seg.ack.wrapping_sub(1));
@@ -183,8 +215,27 @@ impl Conn {
         let prev_next = (fwd.ws.nextseq != 0).then(|| fwd.seq.rel(fwd.ws.nextseq));
         let seq_rel = fwd.seq.rel(seg.seq);
         let ack_rel = if has_ack { Some(rev.seq.rel(seg.ack)) } else { None };
+        Packet {
+            seg,
+            t_ns,
+            d,
+            has_ack,
+            is_syn,
+            is_rst: seg.flags & RST != 0,
+            prev_next,
+            seq_rel,
+            end_rel: seq_rel + seg.payload_len as i64,
+            ack_rel,
+            row: None,
+            store,
+        }
+    }
 
-        // Wireshark's analysis flags.
+    /// Wireshark's analysis flags (flags.rs); after "previous segment not captured" the
+    /// peer's last ACK is stale for the bytes in flight.
+    fn wireshark_flags(&mut self, p: &Packet) -> u32 {
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        let seg = p.seg;
         let rev_shift = match window::effective(&rev.scale, &fwd.scale) {
             Effective::Known(s) => Some(s),
             Effective::Unknown => None,
@@ -198,101 +249,122 @@ impl Conn {
             ts_ns: seg.ts_ns,
         };
         let first_rtt = (self.first_rtt > 0).then_some(self.first_rtt);
-        let mut aflags = flags::analyze(&mut fwd.ws, &mut rev.ws, &facts, rev_shift, first_rtt);
-        let end_rel = seq_rel + seg.payload_len as i64;
-        let lost = aflags & fb::LOST_SEGMENT != 0;
-        if lost {
+        let aflags = flags::analyze(&mut fwd.ws, &mut rev.ws, &facts, rev_shift, first_rtt);
+        if aflags & fb::LOST_SEGMENT != 0 {
             fwd.bif_stale = true;
         }
-        let row = store.then(|| self.rows.next_row());
-        let mut id_step = IdStep::Unknown;
-        let mut resends_unseen = false;
-        let mut resend_shape = false;
-        // The path round trip so far, for the re-send and refill tests below.
-        let rtt_so_far = round_trip(self.first_rtt, self.min_turn);
-        // What this segment asks of the peer's next datagram (`Side::prompted`).
-        let prompts = seg.payload_len > 0 || seg.flags & (SYN | FIN) != 0 || (!is_rst && seg.window == 0) || aflags & (fb::KEEP_ALIVE | fb::ZERO_WINDOW_PROBE) != 0;
-        if let Some(id) = seg.frame_id.ip_id {
-            if seg.payload_len > 0 && fwd.ids.is_none() {
-                let mut ids = Box::<DatagramIds>::default();
-                // The direction's first data seen starts beyond its first byte (its SYN
-                // is in the capture, so that is known; any data the SYN carried, RFC
-                // 7413, is in `prev_next`): the datagrams that carried the bytes before
-                // it were sent and never reached the capture. Only within the 65,535
-                // bytes a first flight can hold (a SYN's window is never scaled, RFC
-                // 7323 §2.2): a gap beyond is not a lost first flight.
-                let first_flight = prev_next.filter(|&p| lost && p < seq_rel && seq_rel - p <= i64::from(u16::MAX) && self.offers.syn_seen_from(d as u8));
-                if let Some(p) = first_flight {
-                    ids.lost_before_first((seq_rel - p) as u64, self.offers.send_mss(d as u8));
-                }
-                fwd.ids = Some(ids);
+        aflags
+    }
+
+    /// The sender's IPv4 Identification (datagram_ids.rs): what its number says of this
+    /// datagram, and whether a datagram carrying its data was sent before unseen.
+    fn read_datagram_number(&mut self, p: &Packet, aflags: u32, rtt_so_far: Option<i64>, source_last: SourceLast) -> Numbering {
+        let (seg, d) = (p.seg, p.d);
+        let mut numbering = Numbering { step: IdStep::Unknown, resends_unseen: false };
+        let Some(id) = seg.frame_id.ip_id else { return numbering };
+        let lost = aflags & fb::LOST_SEGMENT != 0;
+        let (fwd, _) = sides_of(&mut self.sides, d);
+        if seg.payload_len > 0 && fwd.ids.is_none() {
+            let mut ids = Box::<DatagramIds>::default();
+            // The direction's first data seen starts beyond its first byte (its SYN
+            // is in the capture, so that is known; any data the SYN carried, RFC
+            // 7413, is in `prev_next`): the datagrams that carried the bytes before
+            // it were sent and never reached the capture. Only within the 65,535
+            // bytes a first flight can hold (a SYN's window is never scaled, RFC
+            // 7323 §2.2): a gap beyond is not a lost first flight.
+            let first_flight = p.prev_next.filter(|&n| lost && n < p.seq_rel && p.seq_rel - n <= i64::from(u16::MAX) && self.offers.syn_seen_from(d as u8));
+            if let Some(n) = first_flight {
+                ids.lost_before_first((p.seq_rel - n) as u64, self.offers.send_mss(d as u8));
             }
-            if let Some(ids) = fwd.ids.as_mut() {
-                let control = seg.flags & (SYN | RST) != 0;
-                // A datagram without data is one segment whatever the size: no SMSS to find.
-                let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
-                if !control {
-                    let arrival = Arrival {
-                        id,
-                        ack: has_ack.then_some(seg.ack),
-                        t_ns,
-                        payload: seg.payload_len,
-                        gap: fwd.sent_high.map(|h| seq_rel - h).filter(|&g| g >= 0),
-                        nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
-                        prompted: fwd.prompted,
-                        round_trip_ns: rtt_so_far,
-                        segment,
-                        source_last,
-                    };
-                    // At the sender's own host every datagram it sends passes the
-                    // capture point: a number skipped there went to another connection
-                    // (one counter for all of a host's datagrams), never to the path.
-                    if !captured_at_host(&self.handshake, self.min_turn, d) {
-                        (resend_shape, resends_unseen) = ids.resends_unseen(&arrival);
-                    }
-                }
-                // Evidence of a loss behind a skip (datagram_ids.rs `told`): a re-send, seen
-                // as one or proven by the numbering, or a hole the receiver still lacks (a
-                // re-send of it lost again takes a number and leaves no new hole).
-                let hole_open = fwd.holes.as_ref().is_some_and(|h| !h.gaps.is_empty());
-                let resend = resend_shape || hole_open || (seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0);
-                id_step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, row, lost, resend);
+            fwd.ids = Some(ids);
+        }
+        let Some(ids) = fwd.ids.as_mut() else { return numbering };
+        let control = seg.flags & (SYN | RST) != 0;
+        // A datagram without data is one segment whatever the size: no SMSS to find.
+        let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
+        let mut resend_shape = false;
+        if !control {
+            let arrival = Arrival {
+                id,
+                ack: p.has_ack.then_some(seg.ack),
+                t_ns: p.t_ns,
+                payload: seg.payload_len,
+                gap: fwd.sent_high.map(|h| p.seq_rel - h).filter(|&g| g >= 0),
+                nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
+                prompted: fwd.prompted,
+                round_trip_ns: rtt_so_far,
+                segment,
+                source_last,
+            };
+            // At the sender's own host every datagram it sends passes the
+            // capture point: a number skipped there went to another connection
+            // (one counter for all of a host's datagrams), never to the path.
+            if !captured_at_host(&self.handshake, self.min_turn, d) {
+                (resend_shape, numbering.resends_unseen) = ids.resends_unseen(&arrival);
             }
         }
+        // Evidence of a loss behind a skip (datagram_ids.rs `told`): a re-send, seen
+        // as one or proven by the numbering, or a hole the receiver still lacks (a
+        // re-send of it lost again takes a number and leaves no new hole).
+        let hole_open = fwd.holes.as_ref().is_some_and(|h| !h.gaps.is_empty());
+        let resend = resend_shape || hole_open || (seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0);
+        numbering.step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, p.row, lost, resend);
+        numbering
+    }
+
+    /// The sequence ranges the capture never saw (capture_loss.rs): a segment past a
+    /// hole opens one, a late one fills it; the flags are re-labelled by what filled
+    /// it (`reclassify_out_of_order`) and by the datagram's number.
+    fn fill_capture_holes(&mut self, p: &Packet, mut aflags: u32, rtt_so_far: Option<i64>, numbering: Numbering) -> u32 {
+        let seg = p.seg;
+        let (fwd, _) = sides_of(&mut self.sides, p.d);
         fwd.max_len = fwd.max_len.max(seg.payload_len);
         if let Some(t) = seg.frame_id.ip_ttl {
             fwd.ttl = Some(fwd.ttl.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
         }
-        let hole = prev_next.filter(|&p| lost && p < seq_rel);
+        let lost = aflags & fb::LOST_SEGMENT != 0;
+        let hole = p.prev_next.filter(|&n| lost && n < p.seq_rel);
         if hole.is_some() && fwd.holes.is_none() {
             fwd.holes = Some(Box::default());
         }
         let rows = &mut self.rows;
         // A SYN or FIN occupies one sequence number: it fills that much of a hole.
-        let occupied_end = end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
-        let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, seq_rel, occupied_end, row, t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
-        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| t_ns - opened), rtt_so_far, id_step);
-        fwd.prompted = false;
-        rev.prompted |= prompts;
+        let occupied_end = p.end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
+        let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, p.seq_rel, occupied_end, p.row, p.t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| p.t_ns - opened), rtt_so_far, numbering.step);
         // Its data looks new, but its number says a datagram carrying it was sent before
         // and never reached the capture (datagram_ids.rs `resends_unseen`).
-        if resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
+        if numbering.resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
             aflags |= fb::RETRANSMISSION;
         }
+        aflags
+    }
 
-        // Window scale options are read after the analysis, as in packet-tcp.c.
+    /// This side has sent since the peer's last prompt; the peer now owes an answer when
+    /// this segment `prompts` one (`Side::prompted`, datagram_ids.rs).
+    fn pass_the_turn(&mut self, d: usize, prompts: bool) {
+        let (fwd, rev) = sides_of(&mut self.sides, d);
+        fwd.prompted = false;
+        rev.prompted |= prompts;
+    }
+
+    /// The handshake's options, times and window scale (read after the analysis, as in
+    /// packet-tcp.c), then the segment's window, scaled; None on a RST.
+    fn read_handshake_and_window(&mut self, p: &Packet) -> Option<u64> {
+        let (seg, d) = (p.seg, p.d);
+        let (fwd, rev) = sides_of(&mut self.sides, d);
         let hs = &mut self.handshake;
-        if is_syn {
+        if p.is_syn {
             self.offers.on_segment(seg, d as u8);
             // A SYN with data (TCP Fast Open, RFC 7413 §3) made its side's tracker before
             // the SYN/ACK told whether SACK was negotiated: tell it now.
-            if has_ack {
+            if p.has_ack {
                 if let Some(kinds) = rev.kinds.as_mut() {
                     kinds.learn_sack(self.offers.sack_permitted());
                 }
             }
-            window::on_syn(&mut fwd.scale, &mut rev.scale, has_ack, seg.options.window_scale);
-            if !has_ack {
+            window::on_syn(&mut fwd.scale, &mut rev.scale, p.has_ack, seg.options.window_scale);
+            if !p.has_ack {
                 self.ts_mru_syn = seg.ts_ns;
                 // The last SYN before the SYN/ACK (a SYN retransmitted after a timeout
                 // would otherwise add the timer to the round trip).
@@ -305,29 +377,35 @@ impl Conn {
         } else if seg.flags & (SYN | ACK) == ACK && self.ts_mru_syn != 0 && self.first_rtt == 0 {
             self.first_rtt = (seg.ts_ns - self.ts_mru_syn).max(1);
         }
-        if !is_syn && has_ack && d as u8 == hs.client_dir && hs.syn_ack.is_some() && hs.ack.is_none() {
+        if !p.is_syn && p.has_ack && d as u8 == hs.client_dir && hs.syn_ack.is_some() && hs.ack.is_none() {
             hs.ack = Some(seg.ts_ns);
         }
         let eff = window::effective(&fwd.scale, &rev.scale);
-        let win = if is_rst { None } else { Some(window::scaled(seg.window, is_syn, eff)) };
-        if !is_syn && !is_rst {
+        let win = if p.is_rst { None } else { Some(window::scaled(seg.window, p.is_syn, eff)) };
+        if !p.is_syn && !p.is_rst {
             fwd.last_raw_win = Some(seg.window);
         }
+        win
+    }
 
-        // Bytes in flight (DESIGN.md): highest sequence number sent so far (end of
-        // this segment) minus the highest cumulative ACK seen from the peer. Not
-        // computed after "previous segment not captured" until the peer ACKs again:
-        // the capture missed packets, so the last ACK seen is stale (as tshark).
+    /// Bytes in flight (DESIGN.md): highest sequence number sent so far (end of this
+    /// segment) minus the highest cumulative ACK seen from the peer. Not computed after
+    /// "previous segment not captured" until the peer ACKs again: the capture missed
+    /// packets, so the last ACK seen is stale (as tshark). Also returns the highest
+    /// sequence sent before this segment.
+    fn bytes_in_flight(&mut self, p: &Packet) -> (Option<u64>, Option<i64>) {
+        let seg = p.seg;
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
         let mut in_flight = None;
         let high_before = fwd.sent_high;
         if seg.payload_len > 0 {
             if fwd.kinds.is_none() {
                 // The peer's last ACK before this side's first data is its first feedback.
-                let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
+                let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - p.t_ns));
                 fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t, self.offers.sack_permitted())));
             }
-            fwd.sent_low = Some(fwd.sent_low.map_or(seq_rel, |l| l.min(seq_rel)));
-            fwd.sent_high = Some(fwd.sent_high.map_or(end_rel, |h| h.max(end_rel)));
+            fwd.sent_low = Some(fwd.sent_low.map_or(p.seq_rel, |l| l.min(p.seq_rel)));
+            fwd.sent_high = Some(fwd.sent_high.map_or(p.end_rel, |h| h.max(p.end_rel)));
         }
         if let (Some(high), Some(low), false) = (fwd.sent_high, fwd.sent_low, fwd.bif_stale || seg.payload_len == 0) {
             let f = (high - fwd.peer_ack.unwrap_or(low)).max(0) as u64;
@@ -336,9 +414,15 @@ impl Conn {
                 rev.scale_lb = Some(rev.scale_lb.map_or(lb, |x| x.max(lb)));
             }
         }
+        (in_flight, high_before)
+    }
 
-        // Loss recovery of this side (for the RTT samples' trust, rtt.rs): from a
-        // retransmission until the peer's ACK passes the highest sequence sent then.
+    /// Loss recovery of this side (for the RTT samples' trust, rtt.rs), and the kind of
+    /// a retransmission (retrans_kinds.rs).
+    fn note_retransmission_kind(&mut self, p: &Packet, aflags: u32, high_before: Option<i64>, resends_unseen: bool) {
+        let seg = p.seg;
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        // From a retransmission until the peer's ACK passes the highest sequence sent then.
         let resent = seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0;
         if resent && fwd.recover.is_none() {
             fwd.recover = fwd.sent_high;
@@ -347,25 +431,32 @@ impl Conn {
         // without data (its sequence number is the one byte it occupies).
         let ctrl_resent = seg.payload_len == 0 && seg.flags & (SYN | FIN) != 0 && aflags & fb::ANY_RETRANSMISSION != 0;
         if ctrl_resent && fwd.kinds.is_none() {
-            let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - t_ns));
+            let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - p.t_ns));
             fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t, self.offers.sack_permitted())));
         }
         if let (true, Some(kinds)) = (resent || ctrl_resent, fwd.kinds.as_mut()) {
             let tsval = seg.options.timestamp.map(|t| t.0);
-            let end = end_rel + i64::from(ctrl_resent);
+            let end = p.end_rel + i64::from(ctrl_resent);
             // A SYN is re-sent only by its retransmission timer (RFC 6298 §5.7).
-            let syn = is_syn && seg.payload_len == 0;
+            let syn = p.is_syn && seg.payload_len == 0;
             // Acknowledged by a refusal is not "the original arrived": no spurious mark.
             let una = if fwd.peer_ack_by_rst { None } else { fwd.peer_ack };
             // A re-send of data the capture never saw: the sender had sent up to its end at least.
             let high = if resends_unseen { high_before.map(|h| h.max(end)) } else { high_before };
-            kinds.on_retransmission(row, t_ns, seq_rel, end, high.unwrap_or(end), una, tsval, syn);
+            kinds.on_retransmission(p.row, p.t_ns, p.seq_rel, end, high.unwrap_or(end), una, tsval, syn);
         }
+    }
+
+    /// The data sender's TCP timestamps (sender_clock.rs): whether this payload answers
+    /// the peer's latest data, and whether its echo shows an ACK held on the path.
+    fn read_sender_clock(&mut self, p: &Packet, mut aflags: u32, high_before: Option<i64>) -> u32 {
+        let seg = p.seg;
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
         // Whether this payload answers the peer's latest data segment (its echo has
         // that segment's TSval or later): stalls.rs tells a request sent after a
         // retransmission arrived from one re-sent from before it.
-        if let (Some((_, tsecr)), true, Some(c)) = (seg.options.timestamp, seg.payload_len > 0 && has_ack, rev.clock.as_ref()) {
+        if let (Some((_, tsecr)), true, Some(c)) = (seg.options.timestamp, seg.payload_len > 0 && p.has_ack, rev.clock.as_ref()) {
             if tsecr != 0 && c.is_echoed_by(tsecr) {
                 aflags |= fb::ANSWERS_PEER_DATA;
             }
@@ -373,154 +464,225 @@ impl Conn {
         // The sender's clock on the segments a stall is measured between (stalls.rs
         // `is_data_segment`: data, not a probe).
         if let (Some(ts), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
-            let new_data = high_before.is_none_or(|h| end_rel > h);
+            let new_data = high_before.is_none_or(|h| p.end_rel > h);
             match fwd.clock.as_mut() {
                 Some(c) => {
-                    if c.on_data(t_ns, ts, new_data, row) {
+                    if c.on_data(p.t_ns, ts, new_data, p.row) {
                         aflags |= fb::ACK_HELD_ON_PATH;
                     }
                 }
-                None => fwd.clock = Some(Box::new(SenderClock::new(t_ns, ts.0))),
+                None => fwd.clock = Some(Box::new(SenderClock::new(p.t_ns, ts.0))),
             }
         }
+        aflags
+    }
 
-        // RTT: this segment starts a clock; its ACK / TSecr may stop the peer's.
-        let ctrl = if seg.flags & (SYN | FIN) != 0 { 1 } else { 0 };
-        fwd.ack_rtt.on_send(seq_rel, end_rel + ctrl, seg.ts_ns, probe);
-        let rdir = (1 - d) as u8;
+    /// RTT (rtt.rs): this segment starts a clock; its ACK and its timestamp echo may
+    /// stop the peer's.
+    fn time_rtt(&mut self, p: &Packet, probe: bool) {
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        let ctrl = if p.seg.flags & (SYN | FIN) != 0 { 1 } else { 0 };
+        fwd.ack_rtt.on_send(p.seq_rel, p.end_rel + ctrl, p.seg.ts_ns, probe);
         // The peer was in loss recovery when this ACK came: its samples now may time a
         // retransmission or echo a TSval from before the hole (RFC 7323 §4.3).
         let rev_recovering = rev.recover.is_some();
+        let acks_new_data = match p.ack_rel {
+            Some(a) => self.read_ack(p, a),
+            None => false,
+        };
+        self.read_timestamps(p, probe, rev_recovering, acks_new_data);
+    }
+
+    /// The peer's cumulative ACK `a` this segment carries: the peer's clock of
+    /// everything acknowledged, its ACK-based RTT sample, its loss recovery, and the
+    /// capture loss it shows (capture_loss.rs). True when it acknowledged new sequence
+    /// space (data, SYN or FIN) the peer had sent.
+    fn read_ack(&mut self, p: &Packet, a: i64) -> bool {
+        let (seg, d) = (p.seg, p.d);
+        let (fwd, rev) = sides_of(&mut self.sides, d);
         let mut acks_new_data = false;
-        if let Some(a) = ack_rel {
-            if rev.peer_ack.map_or(true, |p| a > p) {
-                rev.peer_ack = Some(a);
-                // The peer's first ACK of everything the other side had sent (its TSval:
-                // sender_clock.rs tells from the next data's echo whether that side had it).
-                // Only where that side would echo it once received: its TS.Recent takes a
-                // TSval only from a segment at or below the last ACK it sent (RFC 7323 §4.3,
-                // Linux `tcp_replace_ts_recent`), so not while it holds unacknowledged data
-                // of the peer's (a request it has not answered: it keeps echoing the
-                // request's TSval, however many ACKs follow).
-                let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| seq_rel <= last_ack_sent);
-                if let (Some(c), Some((tsval, _)), true) = (rev.clock.as_mut(), seg.options.timestamp, echoable && rev.sent_high.is_some_and(|h| a >= h)) {
-                    c.on_peer_acked_all(tsval);
-                }
-                rev.peer_ack_by_rst = seg.flags & RST != 0;
-                // It acknowledged sequence space (data, SYN or FIN) the peer had sent.
-                acks_new_data = true;
-                if let Some((ns, round_trip)) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
-                    // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
-                    // statistics and of the turns, like an old timestamp echo.
-                    if round_trip {
-                        note_turn(&mut self.min_turn, d, ns);
-                    }
-                    if store {
-                        self.rows.push_rtt(t_ns, rdir, ns, if round_trip { 0 } else { EXCLUDED });
-                    }
-                }
+        if rev.peer_ack.map_or(true, |n| a > n) {
+            rev.peer_ack = Some(a);
+            // The peer's first ACK of everything the other side had sent (its TSval:
+            // sender_clock.rs tells from the next data's echo whether that side had it).
+            // Only where that side would echo it once received: its TS.Recent takes a
+            // TSval only from a segment at or below the last ACK it sent (RFC 7323 §4.3,
+            // Linux `tcp_replace_ts_recent`), so not while it holds unacknowledged data
+            // of the peer's (a request it has not answered: it keeps echoing the
+            // request's TSval, however many ACKs follow).
+            let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| p.seq_rel <= last_ack_sent);
+            if let (Some(c), Some((tsval, _)), true) = (rev.clock.as_mut(), seg.options.timestamp, echoable && rev.sent_high.is_some_and(|h| a >= h)) {
+                c.on_peer_acked_all(tsval);
             }
-            if rev.recover.is_some_and(|r| a >= r) {
-                rev.recover = None;
-            }
-            // Capture loss (capture_loss.rs): what the peer's data holes this ACK passes.
-            if rev.ws.nextseq != 0 {
-                let seen_next = rev.seq.rel(rev.ws.nextseq).max(rev.sent_high.unwrap_or(i64::MIN));
-                if a > seen_next && rev.holes.is_none() {
-                    rev.holes = Some(Box::default());
+            rev.peer_ack_by_rst = seg.flags & RST != 0;
+            acks_new_data = true;
+            if let Some((ns, round_trip)) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
+                // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
+                // statistics and of the turns, like an old timestamp echo.
+                if round_trip {
+                    note_turn(&mut self.min_turn, d, ns);
                 }
-                if let Some(h) = rev.holes.as_mut() {
-                    let rows = &mut self.rows;
-                    // The estimate's segment size: the largest payload seen so far, but
-                    // never below the MSS this ACK's sender announced (no segment can
-                    // be larger), or RFC 9293 §3.7.1's default send MSS of 536 when its
-                    // SYN was not captured: after only a 3-byte SOCKS greeting, 1,400
-                    // unseen bytes are 1 segment, not 467 (tests/capture_loss_captures.rs).
-                    let mss = self.offers.mss_announced_by(d as u8).map_or(DEFAULT_SEND_MSS, u32::from);
-                    h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
+                if p.store {
+                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, ns, if round_trip { 0 } else { EXCLUDED });
                 }
             }
         }
-        if let Some((tsval, tsecr)) = seg.options.timestamp {
-            if has_ack {
-                let new_data = seg.payload_len > 0 && !probe && prev_next.map_or(true, |p| end_rel > p);
-                let echo = Echo { acks_new_data, sends_new_data: new_data };
-                if new_data {
-                    rev.ts_rtt.on_peer_data(seg.ts_ns);
-                }
-                if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
-                    note_turn(&mut self.min_turn, d, sample.ns);
-                    if store {
-                        let excluded = !sample.trusted || rev_recovering || probe;
-                        // New data that our segment clocked out, not an ACK of ours
-                        // (whose timing is the peer's ACK delay or think time): the far
-                        // part a receiver-side data round trip adds (round_trips.rs).
-                        let clocked = new_data && !acks_new_data;
-                        let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 };
-                        self.rows.push_rtt(t_ns, rdir, sample.ns, kind);
-                    }
-                }
-            }
-            // After this segment, does the peer still have data outstanding (so that its
-            // next data is clocked by this ACK)?
-            let peer_busy = match (rev.sent_high, rev.peer_ack) {
-                (Some(h), Some(a)) => h > a,
-                _ => false,
-            };
-            fwd.ts_rtt.on_send(tsval, seg.ts_ns, peer_busy);
+        if rev.recover.is_some_and(|r| a >= r) {
+            rev.recover = None;
         }
+        // Capture loss (capture_loss.rs): what the peer's data holes this ACK passes.
+        if rev.ws.nextseq != 0 {
+            let seen_next = rev.seq.rel(rev.ws.nextseq).max(rev.sent_high.unwrap_or(i64::MIN));
+            if a > seen_next && rev.holes.is_none() {
+                rev.holes = Some(Box::default());
+            }
+            if let Some(h) = rev.holes.as_mut() {
+                let rows = &mut self.rows;
+                // The estimate's segment size: the largest payload seen so far, but
+                // never below the MSS this ACK's sender announced (no segment can
+                // be larger), or RFC 9293 §3.7.1's default send MSS of 536 when its
+                // SYN was not captured: after only a 3-byte SOCKS greeting, 1,400
+                // unseen bytes are 1 segment, not 467 (tests/capture_loss_captures.rs).
+                let mss = self.offers.mss_announced_by(d as u8).map_or(DEFAULT_SEND_MSS, u32::from);
+                h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
+            }
+        }
+        acks_new_data
+    }
 
-        // SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space.
-        if has_ack && rev.seq.is_set() {
-            let o = &seg.options;
-            let mut blocks = [(0i64, 0i64); 4];
-            let n = o.sack_count.min(4) as usize;
-            for (i, &(l, r)) in o.sack_blocks.iter().take(n).enumerate() {
-                // rel() advances the unwrap reference: call it even when not storing.
-                let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
-                blocks[i] = (left, right);
-                // Received out of order (a D-SACK block lies at or below the ACK).
-                if ack_rel.is_some_and(|a| right > a) {
-                    rev.ack_rtt.on_sack(right);
-                }
-                if store {
-                    self.rows.push_sack(t_ns, d as u8, left, right);
-                }
+    /// The timestamp option (RFC 7323): its echo times the peer's segment, and its
+    /// TSval starts this side's clock for the peer's next echo.
+    fn read_timestamps(&mut self, p: &Packet, probe: bool, rev_recovering: bool, acks_new_data: bool) {
+        let (seg, d) = (p.seg, p.d);
+        let Some((tsval, tsecr)) = seg.options.timestamp else { return };
+        let (fwd, rev) = sides_of(&mut self.sides, d);
+        if p.has_ack {
+            let new_data = seg.payload_len > 0 && !probe && p.prev_next.map_or(true, |n| p.end_rel > n);
+            let echo = Echo { acks_new_data, sends_new_data: new_data };
+            if new_data {
+                rev.ts_rtt.on_peer_data(seg.ts_ns);
             }
-            if let (Some(a), Some(kinds)) = (ack_rel, rev.kinds.as_mut()) {
-                let duplicate = aflags & fb::DUPLICATE_ACK != 0;
-                // Eifel's echo only where it is of the data sender's clock (`could_echo`).
-                let tsecr = o.timestamp.map(|t| t.1).filter(|&e| rev.clock.as_ref().is_none_or(|c| c.could_echo(e)));
-                kinds.on_peer_ack(&PeerAck { t_ns, ack: a, sack: &blocks[..n], sack_unreadable: o.sack_unreadable, tsecr, duplicate });
+            if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
+                note_turn(&mut self.min_turn, d, sample.ns);
+                if p.store {
+                    let excluded = !sample.trusted || rev_recovering || probe;
+                    // New data that our segment clocked out, not an ACK of ours
+                    // (whose timing is the peer's ACK delay or think time): the far
+                    // part a receiver-side data round trip adds (round_trips.rs).
+                    let clocked = new_data && !acks_new_data;
+                    let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 };
+                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, sample.ns, kind);
+                }
             }
         }
+        // After this segment, does the peer still have data outstanding (so that its
+        // next data is clocked by this ACK)?
+        let peer_busy = match (rev.sent_high, rev.peer_ack) {
+            (Some(h), Some(a)) => h > a,
+            _ => false,
+        };
+        fwd.ts_rtt.on_send(tsval, seg.ts_ns, peer_busy);
+    }
 
-        // How the connection ends (ending.rs): noted only on the rare segments that tell.
-        if seg.flags & (FIN | RST) != 0 || seg.tls_alert.is_some() {
-            Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake);
+    /// SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space. They time
+    /// the peer's segments received out of order (rtt.rs), are stored for the charts,
+    /// and with the ACK tell the peer's retransmission kinds (retrans_kinds.rs).
+    fn read_sack_blocks(&mut self, p: &Packet, aflags: u32) {
+        let (_, rev) = sides_of(&mut self.sides, p.d);
+        if !(p.has_ack && rev.seq.is_set()) {
+            return;
         }
+        let o = &p.seg.options;
+        let mut blocks = [(0i64, 0i64); 4];
+        let n = o.sack_count.min(4) as usize;
+        for (i, &(l, r)) in o.sack_blocks.iter().take(n).enumerate() {
+            // rel() advances the unwrap reference: call it even when not storing.
+            let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
+            blocks[i] = (left, right);
+            // Received out of order (a D-SACK block lies at or below the ACK).
+            if p.ack_rel.is_some_and(|a| right > a) {
+                rev.ack_rtt.on_sack(right);
+            }
+            if p.store {
+                self.rows.push_sack(p.t_ns, p.d as u8, left, right);
+            }
+        }
+        if let (Some(a), Some(kinds)) = (p.ack_rel, rev.kinds.as_mut()) {
+            let duplicate = aflags & fb::DUPLICATE_ACK != 0;
+            // Eifel's echo only where it is of the data sender's clock (`could_echo`).
+            let tsecr = o.timestamp.map(|t| t.1).filter(|&e| rev.clock.as_ref().is_none_or(|c| c.could_echo(e)));
+            kinds.on_peer_ack(&PeerAck { t_ns: p.t_ns, ack: a, sack: &blocks[..n], sack_unreadable: o.sack_unreadable, tsecr, duplicate });
+        }
+    }
+
+    /// The connection's span and per-direction totals (every packet), and the packet's
+    /// row for the charts (within the packet budget).
+    fn count_and_store(&mut self, p: &Packet, flags: u32, win: Option<u64>, in_flight: Option<u64>) {
+        let seg = p.seg;
+        let t = secs(p.t_ns);
         if self.first_t.is_nan() {
             self.first_t = t;
         }
         self.last_t = if self.last_t.is_nan() { t } else { self.last_t.max(t) };
-        let flags = seg.flags as u32 | aflags;
-        self.totals[d].add(t, seg.payload_len, seg.wire_len, flags, win, in_flight);
-        if !store {
+        self.totals[p.d].add(t, seg.payload_len, seg.wire_len, flags, win, in_flight);
+        if !p.store {
             self.unstored += 1;
             return;
         }
         self.rows.push_packet(&PacketRow {
-            t_ns,
-            dir: d as u8,
+            t_ns: p.t_ns,
+            dir: p.d as u8,
             frame: u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX),
-            seq: seq_rel,
+            seq: p.seq_rel,
             len: seg.payload_len,
             wire_len: seg.wire_len,
-            ack: ack_rel,
+            ack: p.ack_rel,
             win,
             in_flight,
             flags,
         });
+    }
+}
+
+/// One segment as its connection sees it: computed first by `Conn::push`
+/// (`place_in_sequence_space`), then read by each step.
+struct Packet<'a> {
+    seg: &'a TcpSegment,
+    /// Time since the first packet of the file, ns.
+    t_ns: i64,
+    /// Its direction: 0 when endpoints[0] sent it.
+    d: usize,
+    has_ack: bool,
+    is_syn: bool,
+    is_rst: bool,
+    /// Where the sender's next segment was due before this one (relative); None before
+    /// its first.
+    prev_next: Option<i64>,
+    /// Relative sequence number of its first byte and of the byte after its payload.
+    seq_rel: i64,
+    end_rel: i64,
+    /// Relative ACK (in the peer's sequence space), when it carries one.
+    ack_rel: Option<i64>,
+    /// The row it is stored at; None past the packet budget.
+    row: Option<u32>,
+    store: bool,
+}
+
+/// What the sender's datagram number says of a segment (datagram_ids.rs).
+#[derive(Clone, Copy)]
+struct Numbering {
+    step: IdStep,
+    /// A datagram carrying its data was sent before and never reached the capture.
+    resends_unseen: bool,
+}
+
+/// The side that sent a segment of direction `d`, and its peer.
+fn sides_of(sides: &mut [Side; 2], d: usize) -> (&mut Side, &mut Side) {
+    let [s0, s1] = sides;
+    if d == 0 {
+        (s0, s1)
+    } else {
+        (s1, s0)
     }
 }
 
