@@ -19,7 +19,7 @@ export const CAUSE_LABELS: Record<StallCause, string> = {
   'zero-window': 'zero window',
   'window-limited': 'window-limited',
   // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
-  // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
+  // the stall's "ended by" names (analysis/stalls/gaps.rs `retransmission_kind_words`).
   'retransmission-timeout': 'retransmission timer',
   'application-idle': 'application idle',
   'ack-wait': 'waiting for ACK',

@@ -1,5 +1,5 @@
 // "Why was it slow?" — the diagnosis of one connection (DESIGN.md "Limit diagnosis"):
-// the headline limit, the text with its numbers (written by wasm/src/analysis/diagnosis.rs),
+// the headline limit, the text with its numbers (written by wasm/src/analysis/verdict/diagnosis.rs),
 // where the time went as one stacked bar (T-RAT / RFC 4898 SndLim shares), and the
 // stall table (DESIGN.md "Stall"): cause, start, duration, what ended it.
 // Issue 13: the episodes (changes of regime) under the headline, where the capture was
@@ -64,7 +64,7 @@ export const CAUSE_LABEL: Record<StallCause, string> = {
   'zero-window': 'zero window',
   'window-limited': 'window-limited',
   // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
-  // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
+  // the stall's "ended by" names (analysis/stalls/gaps.rs `retransmission_kind_words`).
   'retransmission-timeout': 'retransmission timer',
   'application-idle': 'application idle',
   'ack-wait': 'waiting on ACKs',
@@ -242,7 +242,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       <p className="diagnosis-text" data-testid="diagnosis-text">
         {d.text || 'No diagnosis for this connection.'}
       </p>
-      {/* The level above this subflow (wasm analysis/mptcp.rs `text`): the data-level
+      {/* The level above this subflow (wasm analysis/track/mptcp.rs `text`): the data-level
           bytes and rate, redundancy, subflows that did not join. Every subflow shows it. */}
       {mptcp?.text ? (
         <p className="diagnosis-mptcp" data-testid="mptcp-text" data-mptcp={mptcp.id}>

@@ -1,5 +1,5 @@
 // Number formatting for the whole UI. Same conventions as the Rust side
-// (wasm/src/analysis/diagnosis_format.rs), so the diagnosis text the wasm writes and
+// (wasm/src/analysis/format.rs), so the diagnosis text the wasm writes and
 // the numbers the UI draws agree:
 // - bit rates with SI prefixes (DESIGN.md "Throughput"): "187 Mbit/s";
 // - windows/buffers/payload in bytes with IEC binary prefixes: "64 KiB", "3 MiB";

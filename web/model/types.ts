@@ -74,7 +74,7 @@ export type PathInfo = Pick<Gen.ConnectionSummary, 'vantage' | 'pathRttMs' | 'pa
 export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoints' | 'handshakeSeen' | 'packets' | 'start' | 'end'> & {
   /** 0: endpoints[0] sends the data (the generated type says number). */
   dataDirection: 0 | 1;
-  /** The range the charts open on (wasm analysis/opening_view.rs; docs/ANALYSIS.md `connection.dataView`); null or missing = the whole connection (older snapshots lack it). */
+  /** The range the charts open on (wasm analysis/run/opening_view.rs; docs/ANALYSIS.md `connection.dataView`); null or missing = the whole connection (older snapshots lack it). */
   dataView?: [number, number] | null;
   /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)); older snapshots lack it. */
   stallThresholdMs?: number;
@@ -85,9 +85,9 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
   diagnosis: Diagnosis;
   /** The process behind the connection (Apple PKTAP / pcapng process blocks; docs/ANALYSIS.md "connection.process"); older snapshots lack it. */
   process?: ProcessInfo | null;
-  /** How the connection ended (wasm analysis/ending.rs; docs/ANALYSIS.md "How the connection ended"); share links and older snapshots lack it. */
+  /** How the connection ended (wasm analysis/track/ending.rs; docs/ANALYSIS.md "How the connection ended"); share links and older snapshots lack it. */
   ending?: Gen.Ending;
-  /** `connection.mptcp`: the report's `mptcp[].id` this connection is a subflow of (analysis/mptcp.rs); absent for plain TCP. */
+  /** `connection.mptcp`: the report's `mptcp[].id` this connection is a subflow of (analysis/track/mptcp.rs); absent for plain TCP. */
   mptcp?: number;
 };
 export type ProcessInfo = Gen.Process;
@@ -107,7 +107,7 @@ export interface Report {
   /** layer and kind are missing in older snapshots. */
   error: null | (Omit<Gen.ErrorSummary, 'layer' | 'kind'> & Partial<Pick<Gen.ErrorSummary, 'layer' | 'kind'>>);
   warnings: Gen.Warning[];
-  /** MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP and in share links. */
+  /** MPTCP connections with their subflows (analysis/track/mptcp.rs); absent without MPTCP and in share links. */
   mptcp?: MptcpConnection[];
   connections: ConnectionSummary[];
 }
@@ -146,7 +146,7 @@ export interface ConnectionData {
   rtt: RttColumns;
 }
 
-/** Bit values of PacketColumns.flags (wasm/src/analysis/columns.rs `flag_bits`). */
+/** Bit values of PacketColumns.flags (wasm/src/analysis/rows/columns.rs `flag_bits`). */
 export const FLAG = {
   FIN: 0x01, SYN: 0x02, RST: 0x04, PSH: 0x08, ACK: 0x10, URG: 0x20, ECE: 0x40, CWR: 0x80,
   RETRANSMISSION: 1 << 8,
@@ -178,7 +178,7 @@ export const FLAG = {
   HELD_ON_PATH: 1 << 29,
   /** The sender had not received the peer's ACK of everything when it sent this segment (sender_clock.rs). */
   ACK_HELD_ON_PATH: 1 << 30,
-  /** This payload's timestamp echo answers the peer's latest data segment (stalls.rs); 2 ** 31, since 1 << 31 is negative in JS. */
+  /** This payload's timestamp echo answers the peer's latest data segment (analysis/stalls/gaps.rs); 2 ** 31, since 1 << 31 is negative in JS. */
   ANSWERS_PEER_DATA: 2 ** 31,
 } as const;
 

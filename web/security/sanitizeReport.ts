@@ -52,7 +52,7 @@ export function sanitizeReport(r: Report): Report {
     error: r.error ? { ...r.error, message: sentence(r.error.message) } : r.error,
     warnings: each(r.warnings, (w) => ({ ...w, kind: name(w.kind), message: sentence(w.message) })),
     connections: each(r.connections, sanitizeSummary),
-    // MPTCP sentences (analysis/mptcp.rs `text`) name endpoints, as the diagnosis does.
+    // MPTCP sentences (analysis/track/mptcp.rs `text`) name endpoints, as the diagnosis does.
     ...(Array.isArray(r.mptcp) ? { mptcp: r.mptcp.map((m) => ({ ...m, text: sentence(m.text) })) } : {}),
   };
 }

@@ -1,4 +1,4 @@
-//! Capture loss on hand-built segments (analysis/testseg.rs): handshake A (ISN 1000)
+//! Capture loss on hand-built segments (analysis/track/testseg.rs): handshake A (ISN 1000)
 //! → B (ISN 5000), A's first data byte 1001, 1000-byte segments.
 
 use crate::analysis::rows::columns::flag_bits as fb;

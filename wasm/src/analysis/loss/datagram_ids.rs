@@ -116,12 +116,12 @@ pub(crate) struct Arrival {
     pub gap: Option<i64>,
     /// No hole in this side's sequence was open (every byte below it was captured).
     pub nothing_missing: bool,
-    /// The path round trip so far (analyzer.rs `round_trip`).
+    /// The path round trip so far (track/conn.rs `round_trip`).
     pub round_trip_ns: Option<i64>,
     /// The sender's segment size from the handshake (handshake.rs `send_mss`).
     pub segment: Option<u32>,
     /// The peer sent something this side had to answer since its last datagram
-    /// (analyzer.rs `Side::prompted`).
+    /// (track/conn.rs `Side::prompted`).
     pub prompted: bool,
     /// The same source address's datagram before this one (`SourceIds`).
     pub source_last: SourceLast,

@@ -1,4 +1,4 @@
-//! Retransmission kinds on hand-built segments (analysis/testseg.rs), captured at the
+//! Retransmission kinds on hand-built segments (analysis/track/testseg.rs), captured at the
 //! data sender A: handshake SYN at 0, SYN/ACK 20 ms later, ACK 0.1 ms after it, so the
 //! path RTT is 20.1 ms and the sender lag 0 (vantage.rs). A's first data byte is 1001,
 //! 1000-byte segments.

@@ -82,7 +82,7 @@ pub fn summarize(cols: &PacketColumns, dir: u8, bin_seconds: f64, duration: f64)
 pub struct RunningBins<'a> {
     pub bin_seconds: f64,
     /// (bin index, payload bytes) of the non-empty bins, in time order (the session
-    /// hands packets to the analysis in time order, analysis/timeline.rs).
+    /// hands packets to the analysis in time order, analysis/capture/timeline.rs).
     pub bins: &'a [(i64, u64)],
     /// Payload bytes of the direction so far.
     pub payload: u64,

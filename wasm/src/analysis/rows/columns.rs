@@ -55,7 +55,7 @@ pub mod flag_bits {
     /// Set on a payload segment whose TCP timestamp echo (TSecr) is at or past the TSval
     /// of the peer's latest data segment captured before it: its sender had received
     /// that segment when it sent this one (RFC 7323 §4.3: TSecr is TS.Recent, taken
-    /// from each in-order segment received). stalls.rs: a request that answers a
+    /// from each in-order segment received). stalls/gaps.rs: a request that answers a
     /// retransmission, against one re-sent from before it (sender_clock.rs).
     pub const ANSWERS_PEER_DATA: u32 = 1 << 31;
     pub const ANY_KIND: u32 = KIND_RTO | KIND_TLP | KIND_FAST | KIND_SLOW_START | KIND_SPURIOUS;
@@ -68,7 +68,7 @@ pub mod flag_bits {
 pub const ROW_TIME_SLACK_S: f64 = 1e-6;
 
 /// One row per packet of the connection, both directions interleaved in analysis
-/// order: time order (analysis/timeline.rs), frame numbers not necessarily increasing.
+/// order: time order (analysis/capture/timeline.rs), frame numbers not necessarily increasing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PacketColumns {
     /// Seconds since the first packet of the file.
@@ -96,11 +96,11 @@ pub struct PacketColumns {
 
 impl PacketColumns {
     /// The row of frame `frame`, analysed at `t_s`, if it is in the columns. Rows are
-    /// in analysis order, which is time order (analysis/timeline.rs), and that is not
+    /// in analysis order, which is time order (analysis/capture/timeline.rs), and that is not
     /// frame order where the file was not in time order (two interfaces written in
     /// blocks): so the row is found by its time, then by its number among the rows of
     /// that time. `ROW_TIME_SLACK_S` either side: a stall's end is its start plus a
-    /// duration rounded to the ns (stalls.rs `whole_ns`).
+    /// duration rounded to the ns (stalls/gaps.rs `whole_ns`).
     pub fn row_of(&self, frame: u32, t_s: f64) -> Option<usize> {
         let from = self.t.partition_point(|&x| x < t_s - ROW_TIME_SLACK_S);
         (from..self.t.len()).take_while(|&i| self.t[i] <= t_s + ROW_TIME_SLACK_S).find(|&i| self.frame.get(i) == Some(&frame))

@@ -130,7 +130,7 @@ fn materialized_columns_of_a_synth_capture() {
     let p = &c.packets;
     assert_eq!(p.t.len(), frames.len());
     // The script's ACKs are written before data stamped earlier: packets are analysed
-    // in time order (analysis/timeline.rs: a stable sort by stamp within 2 s), each at
+    // in time order (analysis/capture/timeline.rs: a stable sort by stamp within 2 s), each at
     // its own stamp and with its frame number in the file.
     let mut order: Vec<usize> = (0..frames.len()).collect();
     order.sort_by_key(|&i| frames[i].ts_ns);

@@ -1,4 +1,4 @@
-//! Unit tests of the analyzer with hand-built segments (analysis/testseg.rs).
+//! Unit tests of the analyzer with hand-built segments (analysis/track/testseg.rs).
 //! Handshake: A (ISN 1000) → B (ISN 5000); after it A's next seq is 1001 and B's
 //! 5001; the handshake RTT (SYN → first pure ACK) is 20 ms.
 

@@ -133,7 +133,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // bound and the stall and share passes below.
     let mut mss: [Option<f64>; 2] = [None; 2];
     // An unknown window scale, bounded from below where the sender had more in flight
-    // than the raw window (stalls.rs): the one bound the chart, the headline and the
+    // than the raw window (stalls/gaps.rs): the one bound the chart, the headline and the
     // calculator all use, and the windows the stalls and shares are judged by.
     for d in 0..2 {
         let receiver = &mut directions[1 - d];
@@ -158,7 +158,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         let lag = lags[d];
         ds.sender_lag_ms = lag * 1000.0;
         // A stall is a gap between two of the sender's payload-carrying segments
-        // (stalls.rs): a direction that carried no payload (a download's ACKs) has
+        // (stalls/gaps.rs): a direction that carried no payload (a download's ACKs) has
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));

@@ -7,7 +7,7 @@
 //! answer before the body, so its ACK waits for the timer, every time.
 //!
 //! Evidence, for a stall already found to be `ack-wait` (data unacknowledged, below
-//! the window, no loss: stalls.rs rule 5):
+//! the window, no loss: stalls/gaps.rs rule 5):
 //! - the last data segment before the gap was smaller than a full segment (Nagle
 //!   only holds back data while a *small* segment is unacknowledged);
 //! - the first ACK covering it carried no data (a piggybacked ACK is a reply, not a

@@ -74,7 +74,7 @@ use crate::decode::tcp_flags;
 const SYN: u32 = tcp_flags::SYN as u32;
 const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u32;
 /// A segment below the highest sequence sent that is an original overtaken on the way
-/// (Wireshark's "out-of-order", analyzer.rs), not a re-send: no timer sent it.
+/// (Wireshark's "out-of-order", track/conn.rs), not a re-send: no timer sent it.
 pub fn reordered(flags: u32) -> bool {
     flags & flag_bits::OUT_OF_ORDER != 0 && flags & flag_bits::ANY_RETRANSMISSION == 0
 }

@@ -35,7 +35,7 @@ const LOOK_AHEAD: usize = 64;
 /// capture never saw: `application-idle`, `ack-wait` and `delayed-ack` ones told by the
 /// sender's datagram numbering where it numbers one per segment (`numbered`,
 /// datagram_ids.rs), else `application-idle` ones by a congestion window of one segment. `lag_s`: the sender lag (capture → sender → capture; 0 at
-/// the sender, where a timeout's re-send is seen as one and stalls.rs names it);
+/// the sender, where a timeout's re-send is seen as one and stalls/gaps.rs names it);
 /// `path_rtt_s`: the path RTT, if known; `full_segment`: a full segment's payload for
 /// this sender (delayed_ack.rs `full_segment`).
 pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool) {
@@ -59,7 +59,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
             // captured data ended, they carried its own data — its first transmission,
             // lost before the capture point (a tail loss: nothing was sent after it,
             // so no ACK could have told the sender, and only a timer re-sends it —
-            // whatever the gap looked like, as stalls.rs rule 2 at the sender). Where
+            // whatever the gap looked like, as stalls/gaps.rs rule 2 at the sender). Where
             // it starts beyond a hole, they carried the hole's data, unacknowledged
             // through a gap in which no ACK came (application idle) until the sender's
             // timer sent again (a tail-loss probe sends new data, RFC 8985 §7.3); with

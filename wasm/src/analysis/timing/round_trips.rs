@@ -25,7 +25,7 @@ use crate::analysis::timing::vantage::Vantage;
 /// from `RoundTripRule::for_each`, one below a clock tick.
 pub const EXCLUDED: u8 = 2;
 /// Kind bit of a timestamp echo by new data the peer sent because our segment let it
-/// (analyzer.rs), not by an ACK of our data: at a receiver-side capture, the client's
+/// (track/conn.rs), not by an ACK of our data: at a receiver-side capture, the client's
 /// ACK → the server's next data, the very part the data's round trip adds. An ACK of
 /// the client's request times the server's ACK delay or think time instead (a BGP
 /// peer's 40 ms delayed ACK made a 47 ms p95 93 ms, tcpdump's `bgp-lu-multiple-labels.pcap`).

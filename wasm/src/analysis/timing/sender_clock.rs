@@ -25,7 +25,7 @@
 
 use crate::analysis::rows::columns::flag_bits::HELD_ON_PATH;
 
-/// Shortest gap recorded: the stall threshold's floor (stalls.rs `default_threshold_s`).
+/// Shortest gap recorded: the stall threshold's floor (stalls/gaps.rs `default_threshold_s`).
 const MIN_GAP_NS: i64 = 10_000_000;
 /// Gaps kept per direction (16 B each), a documented cap: 1 MiB at most.
 pub const MAX_GAPS: usize = 1 << 16;

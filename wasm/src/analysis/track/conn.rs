@@ -454,14 +454,14 @@ impl Conn {
         let (fwd, rev) = sides_of(&mut self.sides, p.d);
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
         // Whether this payload answers the peer's latest data segment (its echo has
-        // that segment's TSval or later): stalls.rs tells a request sent after a
+        // that segment's TSval or later): stalls/gaps.rs tells a request sent after a
         // retransmission arrived from one re-sent from before it.
         if let (Some((_, tsecr)), true, Some(c)) = (seg.options.timestamp, seg.payload_len > 0 && p.has_ack, rev.clock.as_ref()) {
             if tsecr != 0 && c.is_echoed_by(tsecr) {
                 aflags |= fb::ANSWERS_PEER_DATA;
             }
         }
-        // The sender's clock on the segments a stall is measured between (stalls.rs
+        // The sender's clock on the segments a stall is measured between (stalls/gaps.rs
         // `is_data_segment`: data, not a probe).
         if let (Some(ts), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
             let new_data = high_before.is_none_or(|h| p.end_rel > h);

@@ -72,7 +72,7 @@ impl EcnCounts {
                 2 => s.ect0 += 1,
                 3 => {
                     s.ce += 1;
-                    // The frame number the store's rows carry (analyzer.rs `push`).
+                    // The frame number the store's rows carry (track/conn.rs `push`).
                     self.ce_frames.push(u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
                 }
                 _ => {}

@@ -229,7 +229,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
 /// Payload bytes `side` sent beyond its peer's highest cumulative ACK (the peer's
 /// ACK of a FIN, one past the last byte, counts no byte); None without a packet of
 /// the peer (`peer_packets`) to tell by. Before any ACK of the peer, its lowest byte
-/// sent stands in for it (as bytes in flight do, analyzer.rs).
+/// sent stands in for it (as bytes in flight do, track/conn.rs).
 fn unacknowledged(side: &Side, peer_packets: u64) -> Option<u64> {
     if peer_packets == 0 {
         return None;

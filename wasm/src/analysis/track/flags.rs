@@ -6,7 +6,7 @@
 //! Wireshark's "0 means not seen yet" sentinels for nextseq/lastack/maxseqtobeacked
 //! are kept so the counts agree with tshark.
 //!
-//! One deliberate difference (see `reclassify_out_of_order` in analyzer.rs):
+//! One deliberate difference (see `reclassify_out_of_order` in track/conn.rs):
 //! Wireshark calls a segment below the highest sequence number "out-of-order" when
 //! it comes within one initial RTT (or 3 ms) of the highest segment. On a capture
 //! taken at the SENDER a quick retransmission looks exactly like that, so tshark

@@ -102,7 +102,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     }
     // 3.
     // The timer may be the peer's: its request was lost and its timer re-sent it
-    // (stalls.rs rule 2), which its own counters show.
+    // (stalls/gaps.rs rule 2), which its own counters show.
     let peer = &c.directions[1 - d];
     let rto_stalls = sender.stalls.iter().filter(|x| x.cause == StallCause::RetransmissionTimeout).count();
     let timers = sender.rto_events + sender.tail_loss_probes + sender.unseen_datagrams.unwrap_or(0) + sender.retransmissions + peer.retransmissions;

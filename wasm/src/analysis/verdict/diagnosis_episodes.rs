@@ -294,7 +294,7 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
     let mut spans: Vec<(f64, f64, u32)> = Vec::new();
     let mut peak: Vec<f64> = Vec::new();
     // The ACKs that ended the data direction's `delayed-ack` stalls: the receiver held
-    // each one (stalls.rs rule 5b), and the sample it completes is that hold, no path
+    // each one (stalls/gaps.rs rule 5b), and the sample it completes is that hold, no path
     // delay. tcpdump's ssh.pcap: 3 such stalls (ACKs held 44–75 ms) read both "Nagle's
     // algorithm waiting for the peer's delayed ACK" and "the RTT rose from 14 ms to 89 ms".
     // A direction's stalls are in time order and never overlap: one search per sample.

@@ -428,7 +428,7 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
         out.active = t - first_t;
         last_data_t = t;
     }
-    // A stall still open at the end (a window that never reopened: stalls.rs) adds
+    // A stall still open at the end (a window that never reopened: stalls/gaps.rs) adds
     // its time after the last data segment.
     if let Some((_, State::Stalled(c), _)) = open {
         if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > last_data_t) {
