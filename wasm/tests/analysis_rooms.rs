@@ -77,26 +77,31 @@ fn production_lines(src: &str) -> Vec<String> {
     out
 }
 
-/// The rooms a line names: `crate::analysis::X`, `super::super::X` from a file in a
-/// room, `super::X` from a room's mod.rs or a root file, each also inside `{...}`.
-fn named(line: &str, prefixes: &[&str]) -> Vec<String> {
+/// The rooms a line names: `crate::analysis::X`, or `super::…::X` with exactly `supers`
+/// steps up (the steps from the file's module to analysis/), each also inside `{...}`.
+fn named(line: &str, supers: usize) -> Vec<String> {
     let mut found = Vec::new();
-    for prefix in prefixes {
-        let mut rest = line;
-        while let Some(at) = rest.find(prefix) {
-            rest = &rest[at + prefix.len()..];
-            // `super::super::x` also contains `super::x`: the longer prefix is not this one.
-            if *prefix == "super::" && rest.starts_with("super::") {
-                rest = rest.trim_start_matches("super::");
-                continue;
-            }
-            if let Some(group) = rest.strip_prefix('{') {
-                let inner = &group[..group.find('}').unwrap_or(group.len())];
-                found.extend(inner.split(',').map(|s| s.trim().split("::").next().unwrap_or("").to_string()).filter(|s| !s.is_empty()));
-            } else {
-                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                found.push(name);
-            }
+    let mut take = |rest: &str| {
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            found.extend(inner.split(',').map(|s| s.trim().split("::").next().unwrap_or("").to_string()).filter(|s| !s.is_empty()));
+        } else {
+            found.push(rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect());
+        }
+    };
+    for (at, _) in line.match_indices("crate::analysis::") {
+        take(&line[at + "crate::analysis::".len()..]);
+    }
+    let mut rest = line;
+    while let Some(at) = rest.find("super::") {
+        rest = &rest[at..];
+        let mut steps = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            steps += 1;
+        }
+        if steps == supers {
+            take(rest);
         }
     }
     found
@@ -104,16 +109,11 @@ fn named(line: &str, prefixes: &[&str]) -> Vec<String> {
 
 struct Violation(String);
 
-fn check_file(path: &Path, room: &str, in_room_folder: bool, is_mod: bool, out: &mut Vec<Violation>) {
+/// `supers`: how many `super::` lead from the file's module to analysis/.
+fn check_file(path: &Path, room: &str, supers: usize, out: &mut Vec<Violation>) {
     let src = fs::read_to_string(path).unwrap();
-    let mut prefixes = vec!["crate::analysis::"];
-    if in_room_folder && !is_mod {
-        prefixes.push("super::super::");
-    } else {
-        prefixes.push("super::");
-    }
     for line in production_lines(&src) {
-        for name in named(&line, &prefixes) {
+        for name in named(&line, supers) {
             if name == "self" || name == "*" {
                 continue;
             }
@@ -135,6 +135,21 @@ fn check_file(path: &Path, room: &str, in_room_folder: bool, is_mod: bool, out: 
     }
 }
 
+/// The production files of a room's folder at `depth` (1: the room's own folder) and of
+/// its subfolders (a file's child modules, `diagnosis/sentences.rs`): all the room's.
+fn check_room_dir(dir: &Path, room: &str, depth: usize, out: &mut Vec<Violation>) {
+    for file in fs::read_dir(dir).unwrap() {
+        let file = file.unwrap().path();
+        let file_name = file.file_name().unwrap().to_str().unwrap().to_string();
+        if file.is_dir() {
+            check_room_dir(&file, room, depth + 1, out);
+        } else if file_name.ends_with(".rs") && !is_test_file(&file_name) {
+            let supers = depth + usize::from(file_name != "mod.rs");
+            check_file(&file, room, supers, out);
+        }
+    }
+}
+
 #[test]
 fn each_room_uses_only_the_rooms_before_it() {
     let dir = analysis_dir();
@@ -149,18 +164,12 @@ fn each_room_uses_only_the_rooms_before_it() {
             let face = path.join("mod.rs");
             let doc = fs::read_to_string(&face).unwrap_or_else(|_| panic!("analysis/{name}/ has no mod.rs"));
             assert!(doc.starts_with("//!"), "analysis/{name}/mod.rs must open with a doc comment saying the room's one job");
-            for file in fs::read_dir(&path).unwrap() {
-                let file = file.unwrap().path();
-                let file_name = file.file_name().unwrap().to_str().unwrap();
-                if file_name.ends_with(".rs") && !is_test_file(file_name) {
-                    check_file(&file, &name, true, file_name == "mod.rs", &mut violations);
-                }
-            }
+            check_room_dir(&path, &name, 1, &mut violations);
         } else if name.ends_with(".rs") {
             assert!(ROOT_FILES.contains(&name.as_str()), "analysis/{name}: a file of the analysis belongs in a room's folder");
             match name.as_str() {
-                "format.rs" => check_file(&path, "format", false, false, &mut violations),
-                "report.rs" => check_file(&path, "report", false, false, &mut violations),
+                "format.rs" => check_file(&path, "format", 1, &mut violations),
+                "report.rs" => check_file(&path, "report", 1, &mut violations),
                 _ => {}
             }
         }
@@ -174,10 +183,11 @@ fn each_room_uses_only_the_rooms_before_it() {
 
 #[test]
 fn the_checker_sees_what_it_should() {
-    let names = named("use crate::analysis::{loss::retrans_kinds, timing, Stall};", &["crate::analysis::"]);
+    let names = named("use crate::analysis::{loss::retrans_kinds, timing, Stall};", 2);
     assert_eq!(names, ["loss", "timing", "Stall"]);
-    assert_eq!(named("let x = super::super::verdict::f();", &["super::super::"]), ["verdict"]);
-    assert_eq!(named("use super::super::x;", &["super::"]), Vec::<String>::new());
+    assert_eq!(named("let x = super::super::verdict::f();", 2), ["verdict"]);
+    assert_eq!(named("use super::super::x;", 1), Vec::<String>::new());
+    assert_eq!(named("use super::x; use super::super::super::run::y;", 3), ["run"]);
     let src = "use a;\n#[cfg(test)]\nmod tests {\n    use crate::analysis::run;\n}\n#[cfg(test)]\npub(crate) mod testseg;\npub mod window;\n";
     assert_eq!(production_lines(src), ["use a;", "pub mod window;"]);
 }

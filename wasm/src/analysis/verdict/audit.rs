@@ -134,7 +134,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     // 7.
     if text.contains("of the time everything sent had") {
         let want = format!("{} of the time everything sent had", format_percent(s.application));
-        // (the same check for both openings of diagnosis.rs `application_text`)
+        // (the same check for both openings of diagnosis/wait_words.rs `application_text`)
         if !text.contains(&want) {
             out.push(format!("the application's percentage in the text is not the share ({})", format_percent(s.application)));
         }

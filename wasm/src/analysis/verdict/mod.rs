@@ -1,7 +1,8 @@
 //! The verdict: where the data direction's time went (diagnosis_shares.rs), the
 //! periods that changed regime (diagnosis_episodes.rs), what removing each limit would
 //! have saved (savings.rs), a connection captured one way only (one_direction.rs), the
-//! headline and its sentences (diagnosis.rs), the warnings read from the whole report
+//! headline (diagnosis.rs) and its sentences (diagnosis/: phrases.rs, path_words.rs,
+//! wait_words.rs), the warnings read from the whole report
 //! (warnings.rs), and the auditor that checks every claim against the report
 //! (audit.rs). Reads the report (report.rs); only run/ comes after it.
 
