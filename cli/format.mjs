@@ -37,7 +37,7 @@ export function formatHuman(name, report) {
       `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
     // A subflow of an MPTCP connection: the level above it in the report's words
-    // (wasm analysis/mptcp.rs `text`: data-level bytes and rate, redundancy, failed joins).
+    // (wasm analysis/track/mptcp.rs `text`: data-level bytes and rate, redundancy, failed joins).
     const multipath = c.mptcp == null ? null : (report.mptcp ?? []).find((m) => m.id === c.mptcp);
     if (multipath) lines.push(`    mptcp #${multipath.id}: ${multipath.text}`);
     // Where the capture was taken, in the panel's words (the one vocabulary).
@@ -68,7 +68,7 @@ export function formatHuman(name, report) {
       const listed = d.stalls.slice(0, 5).map((s) => `${seconds(s.duration)} at ${s.start.toFixed(3)} s (${STALL_CAUSE_LABEL[s.cause] ?? s.cause})`);
       lines.push(`    stalls ${d.stalls.length}: ${listed.join(', ')}${d.stalls.length > 5 ? ', ...' : ''}`);
     }
-    // How the connection ended (wasm analysis/ending.rs): the table's words and the sentence.
+    // How the connection ended (wasm analysis/track/ending.rs): the table's words and the sentence.
     if (c.ending) lines.push(`    ended: ${c.ending.words} - ${c.ending.text}`);
     lines.push(`    limit: ${c.diagnosis.limit}${c.diagnosis.text ? ` - ${c.diagnosis.text}` : ''}`);
   }

@@ -1,4 +1,4 @@
-// How each connection ended, on the page (issue 39 item 6; wasm analysis/ending.rs,
+// How each connection ended, on the page (issue 39 item 6; wasm analysis/track/ending.rs,
 // docs/ANALYSIS.md "How the connection ended"): the connection table's "Ended" column
 // and the connection header. healthy.pcap: tshark shows the control connection (#0)
 // closed by a FIN each way and iperf3's data connection (#1) ended by 63 resets from

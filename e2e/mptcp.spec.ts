@@ -1,5 +1,5 @@
 // Issue 46 item 1 on the page: an MPTCP recording opened from the examples shows the
-// MPTCP connection's sentences in the diagnosis of its subflow (wasm analysis/mptcp.rs
+// MPTCP connection's sentences in the diagnosis of its subflow (wasm analysis/track/mptcp.rs
 // `text`) and, on the throughput chart, the connection's data-level rate over all
 // subflows beside the subflow's own (view series mptcpData). Every wait is on
 // data-state or a locator, never a sleep.

@@ -1,5 +1,5 @@
 // Issue 46 item 4: a connection that idles a minute before its data opens zoomed to the
-// data (the engine's `connection.dataView`, wasm analysis/opening_view.rs), and `0`
+// data (the engine's `connection.dataView`, wasm analysis/run/opening_view.rs), and `0`
 // shows the whole connection. Every wait is on data-state or a locator assertion.
 //
 // FIXTURE (written by the Rust synth generator; the test fails when it is stale):

@@ -1,6 +1,6 @@
 // Issue 46 item 3: at a receiver-side capture the in-flight chart draws the sender's
 // bytes in flight as the engine estimates them (series senderInflight,
-// wasm/src/analysis/sender_flight.rs), labelled with its error bound; the capture
+// wasm/src/analysis/timing/sender_flight.rs), labelled with its error bound; the capture
 // point's own value stays in the tooltip. Every wait is on data-state or a locator.
 //
 // FIXTURES: public/examples/rx-bulk-twin.pcap (a CUBIC download captured at the client)

@@ -1,6 +1,6 @@
 //! The only file that knows wasm-bindgen. A thin wrapper over `session::Session`:
 //! chunks in, JSON summary and columns out. Columns are materialized from the
-//! compact store (analysis/store.rs) one at a time and returned as `Vec`s, which
+//! compact store (analysis/rows/store.rs) one at a time and returned as `Vec`s, which
 //! wasm-bindgen copies into fresh JS typed arrays (never views of wasm memory, which
 //! would be invalidated when memory grows), so the worker can transfer them.
 
@@ -472,7 +472,7 @@ pub fn view_at(session: &WasmSession, request_json: &str) -> String {
 }
 
 /// The bandwidth-delay calculator (JSON `BdpQuestion` → JSON `BdpAnswer`,
-/// analysis/bdp.rs `calculate`): the page's calculator shows these numbers.
+/// analysis/rates/bdp.rs `calculate`): the page's calculator shows these numbers.
 #[wasm_bindgen(js_name = bdpJson)]
 pub fn bdp_json(question_json: &str) -> String {
     crate::analysis::bdp::calculate_json(question_json)

@@ -82,7 +82,7 @@ impl<'a> Report<'a> {
                 Warning { kind: kind.name(), count, message }
             })
             .collect();
-        // Limits the analysis hit (analysis/limits.rs): same shape, after the decoder's.
+        // Limits the analysis hit (analysis/capture/limits.rs): same shape, after the decoder's.
         if let Some(a) = analysis {
             warnings.extend(a.warnings.iter().map(|w| Warning { kind: w.kind, count: w.count, message: w.message.clone() }));
         }

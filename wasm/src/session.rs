@@ -17,7 +17,7 @@ pub struct Session {
     options: AnalysisOptions,
     file_t0_ns: Option<i64>,
     /// Packets are analysed in time order, at times that never go back
-    /// (analysis/timeline.rs): it holds them for a bounded window.
+    /// (analysis/capture/timeline.rs): it holds them for a bounded window.
     timeline: Timeline<Decoded>,
     /// Checksums by source, to tell a corrupted frame from an offloaded sender's
     /// (decode/checksum.rs); fed as packets are decoded, asked as they are released,
@@ -171,7 +171,7 @@ impl Session {
     /// The schema-1 summary (what `tcpscope analyze --json` prints). Call after `finish`.
     pub fn report(&self) -> Report<'_> {
         // The capture's span on the analysis timeline: never negative, and one bad
-        // timestamp does not stretch it (analysis/timeline.rs).
+        // timestamp does not stretch it (analysis/capture/timeline.rs).
         let mut info = self.decoder.info().clone();
         info.first_ts_ns = self.file_t0_ns;
         info.last_ts_ns = self.timeline.latest();

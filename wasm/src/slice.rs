@@ -18,7 +18,7 @@
 //! handed over with its compressed count ([`Slicer::push_inflated`]): the caps of
 //! inflate.rs (size and ratio) stop a gzip bomb here as they stop the analysis.
 //!
-//! Connections are numbered as the analyzer numbers them (analysis/analyzer.rs): in
+//! Connections are numbered as the analyzer numbers them (analysis/run/analyzer.rs): in
 //! order of first packet, by direction-independent 4-tuple, with Wireshark's rule that a
 //! SYN with a new ISN on a known 4-tuple starts the next connection (tcp.stream,
 //! connections.rs `starts_new_connection`, base sequence numbers as Wireshark sets them).
@@ -287,7 +287,7 @@ impl Slicer {
             }
             Lookup::New => self.open(key, seg),
         };
-        // Wireshark's base_seq, set once per direction (analyzer.rs `Conn::push`).
+        // Wireshark's base_seq, set once per direction (track/conn.rs `Conn::push`).
         let t = &mut self.conns[index as usize];
         let d = dir(t);
         if t.base[d].is_none() {

@@ -10,7 +10,7 @@
 //! `stalls.length`, `limit` = `diagnosis.limit`, `ended` = `ending.words`.
 //!
 //! An MPTCP connection (`connection.mptcp`) is one row of its own while the table is not
-//! searched or filtered: the MPTCP connection's numbers (`mptcp[]`, analysis/mptcp.rs:
+//! searched or filtered: the MPTCP connection's numbers (`mptcp[]`, analysis/track/mptcp.rs:
 //! the data-level bytes and mean rate, its span, the subflows' retransmissions and stalls
 //! summed), with its id the first subflow's; expanded, every subflow follows with its own.
 //!

@@ -1,4 +1,4 @@
-//! The auditor (analysis/audit.rs, issue 39 item 9) over every capture available: the
+//! The auditor (analysis/verdict/audit.rs, issue 39 item 9) over every capture available: the
 //! repo's examples, ../shared/captures when it is beside the repo (or
 //! `TCPSCOPE_SHARED`), and any folder of captures written by others named in
 //! `TCPSCOPE_CORPUS` (searched recursively: pcap, pcapng, cap, ntar). Zero

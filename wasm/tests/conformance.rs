@@ -11,7 +11,7 @@
 //!   segment and out-of-order;
 //! * max bytes in flight within 1 %;
 //! * retransmissions >= tshark's (tcpscope re-labels quick re-sends of captured
-//!   bytes that tshark calls out-of-order, see analysis/flags.rs).
+//!   bytes that tshark calls out-of-order, see analysis/track/flags.rs).
 //! Differences on purpose are listed in `ALLOWED` with the reason.
 //!
 //! Captures are found in $TCPSCOPE_SHARED/captures or CARGO_MANIFEST_DIR/../../shared/captures;
@@ -35,7 +35,7 @@ const OVERTAKEN_FIN: &str = "frame 26, the server's FIN (IPv4 ID 0x0ecc), arrive
      it was sent first and overtaken on the way (tshark -e ip.id). tshark calls it a retransmission \
      (it fills the hole frame 25 flagged); it filled that hole 0 µs after it opened, on a 104 ms \
      path, before the server could have heard of any loss, so tcpscope calls it out of order \
-     (analyzer.rs reclassify_out_of_order)";
+     (track/conn.rs reclassify_out_of_order)";
 
 /// Why tshark finds no duplicate ACK or window update on an IPv6 capture at snaplen 96.
 const CUT_SACK: &str = "IPv6 at snaplen 96 (rx-ipv6-loss.pcap): 1,403 of the receiver's ACKs end inside \
@@ -77,7 +77,7 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
     // Zeek's testing/btest/Traces/nflog-http.pcap (LINKTYPE_NFLOG): NFLOG rules at two
     // netfilter hooks logged the client's SYN three times (frames 1-2 hook LOCAL_OUT, 3
     // POST_ROUTING; same IPv4 Identification, same µs). tcpscope counts one SYN and two
-    // duplicate frames (analysis/duplicates.rs); tshark counts 8 packets and 2
+    // duplicate frames (analysis/capture/duplicates.rs); tshark counts 8 packets and 2
     // retransmissions. Frames 1-3 are 108 bytes each: 828 - 2 × 108 = 612.
     (
         "zeek__nflog-http", 0, "A->B", "packets",
@@ -127,13 +127,13 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
          13/14, 17/18, 19/20, 22/23; tshark -T fields -e ip.id -e tcp.seq -e tcp.ack): one \
          packet captured twice by the capture set-up. tshark counts each copy as a packet and \
          calls it a retransmission / duplicate ACK; tcpscope counts it once (issue 13, \
-         analysis/duplicates.rs) and reports capture.duplicateFrames = 8",
+         analysis/capture/duplicates.rs) and reports capture.duplicateFrames = 8",
     ),
     (
         "bbr-loss", 0, "B->A", "out_of_order",
         "sender-side recording (wasm/tests/examples-truth/bbr-loss.json): the 212 segments tshark \
          calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
-         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassifies an out-of-order segment that fills no capture gap, track/conn.rs \
          reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
     ),
     (
@@ -147,21 +147,21 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
         "bufferbloat", 0, "B->A", "out_of_order",
         "sender-side recording (wasm/tests/examples-truth/bufferbloat.json): the 6 segments tshark \
          calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
-         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassifies an out-of-order segment that fills no capture gap, track/conn.rs \
          reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
     ),
     (
         "bufferbloat", 1, "B->A", "out_of_order",
         "sender-side recording (wasm/tests/examples-truth/bufferbloat.json): the 3 segments tshark \
          calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
-         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassifies an out-of-order segment that fills no capture gap, track/conn.rs \
          reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
     ),
     (
         "cubic-loss", 0, "B->A", "out_of_order",
         "sender-side recording (wasm/tests/examples-truth/cubic-loss.json): the 21 segments tshark \
          calls out-of-order re-send bytes this sender had already put on the wire (tcpscope \
-         reclassifies an out-of-order segment that fills no capture gap, analyzer.rs \
+         reclassifies an out-of-order segment that fills no capture gap, track/conn.rs \
          reclassify_out_of_order); they are counted in retransmissions (>= tshark's)",
     ),
     (
@@ -171,7 +171,7 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
          10-36 ms after it opened, at least one path RTT (10.2 ms): the sender's re-send of a \
          segment lost upstream, which only the receiver's ACKs of the data beyond it could \
          trigger (tcpscope: a hole filled half a round trip or more after it opened is a \
-         retransmission, analyzer.rs reclassify_out_of_order); the sender's kernel: 81 \
+         retransmission, track/conn.rs reclassify_out_of_order); the sender's kernel: 81 \
          retransmitted segments, 3 of them lost again = 78 = tshark's 28 + these 50",
     ),
     (
@@ -207,7 +207,7 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
         "RECEIVER-side recording (wasm/tests/examples-truth/rx-bufferbloat.json): the 2 segments \
          tshark calls out-of-order (frames 6471 and 6672) fill holes 120 ms and 95 ms after they \
          opened (frames 6164 and 6409), many path RTTs (10.3 ms): the sender's re-sends of \
-         segments lost in the queue overflow (tcpscope: analyzer.rs reclassify_out_of_order); \
+         segments lost in the queue overflow (tcpscope: track/conn.rs reclassify_out_of_order); \
          the sender's kernel: TcpRetransSegs 12 = tshark's 10 fast retransmissions + these 2",
     ),
     (
@@ -233,7 +233,7 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
         "rx-rr-loss", 0, "B->A", "out_of_order",
         "RECEIVER-side recording (wasm/tests/examples-truth/rx-rr-loss.json): the 2 segments tshark \
          calls out-of-order (frames 524 and 564) fill holes 20 ms (two path RTTs) after they opened: the \
-         sender's re-sends of segments lost before the capture point (tcpscope: analyzer.rs \
+         sender's re-sends of segments lost before the capture point (tcpscope: track/conn.rs \
          reclassify_out_of_order); 58 retransmissions = tshark's 54 + these 2 + 2 re-sends of answer \
          tails lost before the client, new data to tshark, told by the server's skipped IPv4 numbers \
          (datagram_ids.rs resends_unseen): the kernel's 2 TCPLossProbes",
@@ -287,7 +287,7 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
         "rx-bbr-long-path", 0, "B->A", "out_of_order",
         "RECEIVER-side recording at 1 % loss on an 80 ms path (wasm/tests/examples-truth/rx-bbr-long-path.json): \
          the 16 segments tshark calls out-of-order fill holes with an IPv4 Identification after every one \
-         seen before: the Linux sender's re-sends, not originals overtaken on the way (tcpscope: analyzer.rs \
+         seen before: the Linux sender's re-sends, not originals overtaken on the way (tcpscope: track/conn.rs \
          reclassify_out_of_order, datagram_ids.rs IdStep); 29 retransmissions = tshark's 13 + these 16 = the \
          kernel's TcpRetransSegs 29 = the emulator's 29 drops",
     ),
@@ -301,14 +301,14 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
          segments tshark calls out-of-order (frames 52, 152, 437, 668) fill holes 4.5-20.8 ms after they \
          opened on a 10.2 ms path, each with an IPv4 Identification after every one seen before (frame \
          152: 0xb7cf after 0xb7ce; its hole's own datagram, 0xb7cb, never came): the Linux sender's \
-         re-sends, not originals overtaken on the way (tcpscope: analyzer.rs reclassify_out_of_order, \
+         re-sends, not originals overtaken on the way (tcpscope: track/conn.rs reclassify_out_of_order, \
          datagram_ids.rs IdStep); 48 retransmissions = tshark's 44 + these 4",
     ),
     (
         "rx-nosack-timeout", 0, "B->A", "out_of_order",
         "RECEIVER-side recording without SACK (wasm/tests/examples-truth/rx-nosack-timeout.json): the 3 \
          segments tshark calls out-of-order fill holes a round trip or more after they opened: the \
-         sender's re-sends of segments lost before the capture point (tcpscope: analyzer.rs \
+         sender's re-sends of segments lost before the capture point (tcpscope: track/conn.rs \
          reclassify_out_of_order); 26 retransmissions = tshark's 23 + these 3; the sender's kernel \
          counted 27, the 27th re-sending a tail segment whose loss the client never saw (the 228 ms \
          timeout)",
@@ -365,7 +365,7 @@ const ALLOWED: &[(&str, u64, &str, &str, &str)] = &[
         "rx-outage-in-recovery", 0, "B->A", "out_of_order",
         "RECEIVER-side recording (wasm/tests/examples-truth/rx-outage-in-recovery.json): the 345 \
          segments tshark calls out-of-order fill holes half a round trip or more after they opened: \
-         the sender's re-sends of segments lost upstream (tcpscope: retransmissions, analyzer.rs \
+         the sender's re-sends of segments lost upstream (tcpscope: retransmissions, track/conn.rs \
          reclassify_out_of_order); 732 = tshark's 387 + these 345; the sender's kernel: 868 \
          retransmitted segments, 128 of them lost again before the capture point = 740",
     ),

@@ -131,7 +131,7 @@ fn a_corrupted_syn_ack_is_not_read_its_retry_is() {
 fn one_fin_heard_on_two_hops_is_no_tail_loss_probe() {
     // The client's FIN heard as it goes to the AP, and 110 µs later as the AP sends it
     // on (its own MAC sequence number, no Retry bit): the same IPv4 ID, seq, ack,
-    // flags — one datagram (analysis/duplicates.rs). Counted as a duplicate frame; the
+    // flags — one datagram (analysis/capture/duplicates.rs). Counted as a duplicate frame; the
     // client re-sent nothing, so no retransmission and no tail loss probe.
     let flow = download();
     let mut frames = on_the_air(&flow);

@@ -209,7 +209,7 @@ fn real_nflog_captures() {
         // frames, all TCP, one tcp.stream; 5 frames and 2276 bytes from the server
         // (1603 payload bytes). tshark has 8 client frames with 2 retransmissions: the
         // SYN logged three times (frames 1-3, one IPv4 Identification 0xe8ef, one µs),
-        // which tcpscope counts once, with 2 duplicate frames (analysis/duplicates.rs).
+        // which tcpscope counts once, with 2 duplicate frames (analysis/capture/duplicates.rs).
         let (out, info, err) = decode(&bytes);
         assert_eq!((err, info.packets, tcp(&out).len(), info.warnings.len()), (None, 13, 13, 0));
         let r = report(&bytes);

@@ -1,4 +1,4 @@
-//! ECN evidence per direction (analysis/ecn.rs, docs/ANALYSIS.md "ECN") on synthetic
+//! ECN evidence per direction (analysis/track/ecn.rs, docs/ANALYSIS.md "ECN") on synthetic
 //! captures whose every mark is known.
 use tcpscope_core::analysis::ecn::EcnSummary;
 use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};

@@ -1,4 +1,4 @@
-//! How each connection ended (analysis/ending.rs, docs/ANALYSIS.md "How the connection
+//! How each connection ended (analysis/track/ending.rs, docs/ANALYSIS.md "How the connection
 //! ended") on synthesized captures whose every FIN, reset, alert and ACK is known.
 //! Times are exact: the first packet of each file is at 0 and `Flow` times are µs.
 use tcpscope_core::analysis::ending::{AlertSeen, Reset};

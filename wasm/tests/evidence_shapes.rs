@@ -154,7 +154,7 @@ fn a_window_limited_download_with_its_handshake_is_judged_by_its_window() {
     // §3.8.6.2.2), so bytes in flight exceed the window by a little. That excess once
     // made the windows "understated" and the text "the handshake is not in the
     // capture". With the scale known only twice the window would say the windows are
-    // wrong (stalls.rs `exceeds_window`).
+    // wrong (stalls/gaps.rs `exceeds_window`).
     let mut f = Flow::new("10.0.0.2:50000", "10.0.0.1:443");
     f.handshake(0, 10_000, Opts::new().mss(1460).wscale(7).sack_perm(), Opts::new().mss(1460).wscale(2));
     f.data(C2S, 10_100, 300).window(2048);

@@ -407,7 +407,7 @@ fn out_of_order_timestamps() {
     let c = &r.connections[0];
     assert_eq!(c.packets, 44);
     assert!(c.start.is_finite() && c.end.is_finite() && c.end >= c.start, "{} {}", c.start, c.end);
-    // Every step back is within the 2 s the analysis sorts (analysis/timeline.rs), so
+    // Every step back is within the 2 s the analysis sorts (analysis/capture/timeline.rs), so
     // the packets are analysed in time order and none is clamped: the capture spans
     // the ACK stamped at 0 → the latest data packet at 1.138 s.
     assert!((r.capture.duration - 1.138).abs() < 1e-6, "{}", r.capture.duration);
@@ -436,7 +436,7 @@ fn packets_from_the_far_future() {
         let r = s.report();
         assert!(r.error.is_none());
         // The 2106 packet jumps 85 years ahead and the next one comes back: one bad
-        // stamp (analysis/timeline.rs rule 1), analysed at the time of the packet
+        // stamp (analysis/capture/timeline.rs rule 1), analysed at the time of the packet
         // before it (2 ms). It then is a second copy of that packet within the 2 ms
         // window, so the duplicate filter merges it: 6 packets read, 5 in the connection.
         assert_eq!(partial(&r), (6, 1, 5));

@@ -1,5 +1,5 @@
 //! MPTCP (RFC 8684): subflows grouped into connections, data-level bytes from the DSS
-//! mappings, redundant sends, failed joins (analysis/mptcp.rs). On two Linux recordings
+//! mappings, redundant sends, failed joins (analysis/track/mptcp.rs). On two Linux recordings
 //! (public/examples/README.md "MPTCP") and a synthesized redundant-scheduler capture,
 //! since this kernel offers only the `default` scheduler (net.mptcp.available_schedulers).
 

@@ -1,4 +1,4 @@
-//! Issue 17 item 4: the kind of every retransmission (analysis/retrans_kinds.rs) on
+//! Issue 17 item 4: the kind of every retransmission (analysis/loss/retrans_kinds.rs) on
 //! real Linux TCP recorded through linkemu, against the kernels' own counters (nstat
 //! deltas of each namespace, wasm/tests/examples-truth/NAME.json `key_counters`; pv_a
 //! is the data sender 10.77.0.1, pv_b the receiver). The rules come from the RFCs

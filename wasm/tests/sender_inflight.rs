@@ -1,5 +1,5 @@
 //! The data sender's bytes in flight estimated at a receiver-side capture
-//! (analysis/sender_flight.rs, view series `senderInflight`; docs/ANALYSIS.md "The
+//! (analysis/timing/sender_flight.rs, view series `senderInflight`; docs/ANALYSIS.md "The
 //! sender's bytes in flight at a receiver-side capture"), checked against truth we did
 //! not make: the same transfer captured at the sender (twin recordings), and a flow
 //! synthesized with known delays whose sender state is known at every send.

@@ -1,7 +1,7 @@
 //! The same datagram captured at two points a one-way delay apart (a router's two
 //! interfaces, ingress and egress SPAN across a WAN hop, two taps merged with
 //! mergecap) is one packet; a real resend 30 ms later stays a retransmission
-//! (analysis/duplicates.rs, the changing-Identification window).
+//! (analysis/capture/duplicates.rs, the changing-Identification window).
 use tcpscope_core::analysis::{AnalysisOptions, CaptureFacts, ConnectionSummary};
 use tcpscope_core::decode::tcp_flags::{ACK, FIN};
 use tcpscope_core::session::analyze_bytes;

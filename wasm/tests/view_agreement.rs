@@ -93,7 +93,7 @@ fn stall_intervals_are_the_summary_stalls() {
 #[test]
 fn stalls_at_another_threshold_match_a_fresh_analysis() {
     // The view's stalls at another threshold equal, gap by gap and cause by cause, the
-    // summary's of an analysis run at that threshold: one judgement (stalls.rs
+    // summary's of an analysis run at that threshold: one judgement (stalls/gaps.rs
     // judge_stalls). stalls.pcap at 41 ms; nagle-delack.pcap at 30 ms, whose request
     // direction (0) has 59 delayed-ACK stalls at the summary's 41.2 ms that only the
     // delayed-ACK rule tells from ack-wait (the view once skipped it: every one read
@@ -148,7 +148,7 @@ fn kept_window_limited_spans_are_the_rebuilt_ones() {
     assert!(compared >= 1, "no example connection kept window-limited spans");
 }
 
-/// The RTT chart draws the round trips the statistics count (analysis/round_trips.rs):
+/// The RTT chart draws the round trips the statistics count (analysis/timing/round_trips.rs):
 /// over the whole connection its points are `rtt.samples` many, the largest is
 /// `rtt.maxMs` and the smallest `rtt.minMs`, to the bit (samples below one clock tick
 /// and the others the statistics leave out are markers), in both directions, whether

@@ -1,6 +1,6 @@
 //! Issue 46 on a generated capture with exact answers: a connection that idles a minute
 //! after its handshake before it carries data (an HTTP keep-alive, a monitor capture
-//! started early) opens on its data (analysis/opening_view.rs, `connection.dataView`),
+//! started early) opens on its data (analysis/run/opening_view.rs, `connection.dataView`),
 //! and its ECN signals (CE-marked data, ECE, CWR) are drawn and counted per bin (view
 //! series `ceMarks`, `ece`, `cwr` and the `ecn` markers).
 
@@ -94,7 +94,7 @@ fn every_ce_mark_ece_and_cwr_is_counted_per_bin_and_marked() {
     assert_eq!(c.data_direction, 1, "the server sends the response");
     let sender = c.directions[1].ecn.expect("ECN seen");
     let receiver = c.directions[0].ecn.expect("ECN seen");
-    // The report (analysis/ecn.rs): CE and CWR are the sender's, ECE the receiver's.
+    // The report (analysis/track/ecn.rs): CE and CWR are the sender's, ECE the receiver's.
     assert_eq!((sender.ect0, sender.ce, sender.cwr, receiver.ece), (37, 3, Some(3), Some(3)));
     // Per 100 ms bin (the grid of the summary): CE at 60.110 (bin 601), 60.260 and 60.270
     // (bin 602); ECE on the ACKs 1 ms later, same bins; CWR on segments 11 (60.120, bin

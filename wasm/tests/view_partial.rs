@@ -115,7 +115,7 @@ fn coarsened_bins_agree_too() {
 }
 
 /// An example whose largest connection has run for more than 3 s of settled time after
-/// three quarters of its bytes (the timeline holds the last 2 s back, analysis/timeline.rs):
+/// three quarters of its bytes (the timeline holds the last 2 s back, analysis/capture/timeline.rs):
 /// its name, its bytes and that connection's id.
 fn long_example() -> (String, Vec<u8>, u32) {
     examples()

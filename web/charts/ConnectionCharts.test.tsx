@@ -95,7 +95,7 @@ describe('ConnectionCharts', () => {
   });
 
   it('opens on the engine\'s data view; 0 shows the whole connection as a range, and the data view is null again', async () => {
-    // A data view as the engine reports one for a connection that idled (analysis/opening_view.rs).
+    // A data view as the engine reports one for a connection that idled (analysis/run/opening_view.rs).
     const dataView: [number, number] = [summary.start + 0.1, summary.start + 0.3];
     const onTimeRangeChange = vi.fn();
     const el = await render({ ...data, summary: { ...summary, dataView }, onTimeRangeChange });

@@ -1,7 +1,7 @@
 // Chart 6, the events strip (data-chart="events", issue 17 item 7): per bin of the rate
 // grid, how many retransmissions the sender sent and how many duplicate ACKs and
 // zero-window advertisements its peer sent — the analysis flags of Wireshark's
-// tcp.analysis.* (wasm/src/analysis/flags.rs), counted per bin by the view engine
+// tcp.analysis.* (wasm/src/analysis/track/flags.rs), counted per bin by the view engine
 // (series retransmissions / duplicateAcks / zeroWindows; docs/ANALYSIS.md "Events per bin").
 //
 // Three thin rows rather than stacked bars: the kinds differ by orders of magnitude
@@ -66,7 +66,7 @@ export function eventTotals(summary: ConnectionSummary, direction: Dir): Record<
   const sender = summary.directions[direction], peer = summary.directions[peerOf(direction)];
   return {
     retransmissions: sender.retransmissions, duplicateAcks: peer.duplicateAcks, zeroWindows: peer.zeroWindows,
-    // analysis/ecn.rs: CE and CWR are counted on the sender's segments, ECE on its peer's.
+    // analysis/track/ecn.rs: CE and CWR are counted on the sender's segments, ECE on its peer's.
     ceMarks: sender.ecn?.ce ?? 0, ece: peer.ecn?.ece ?? 0, cwr: sender.ecn?.cwr ?? 0,
   };
 }

@@ -6,7 +6,7 @@
 // Wireshark calls tcp.analysis.bytes_in_flight), series "pipe". Dashed window with a
 // note when the scale is unknown. At a receiver-side capture the in-flight line is the
 // sender's bytes in flight as the engine estimates them (series "senderInflight",
-// wasm/src/analysis/sender_flight.rs), labelled with its error bound; the capture
+// wasm/src/analysis/timing/sender_flight.rs), labelled with its error bound; the capture
 // point's own value (what the receiver had not yet acknowledged) stays as a faint line
 // and in the tooltip. All numbers are the view engine's answers (M4 per pixel column,
 // wasm/src/view); this file draws.

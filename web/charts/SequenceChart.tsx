@@ -92,7 +92,7 @@ export function drawSequence(
     const other = idx((fl) => (fl & RETRANSMITTED) === 0);
     f.plot.append('path').attr('class', 'tcps-segments tcps-retransmissions').attr('data-count', retrans.length)
       .attr('d', dotsPath(retrans, (k) => f.x(mk.t[k]), (k) => y(mk.v[k]), 4));
-    // Each retransmission's kind (wasm/src/analysis/retrans_kinds.rs), drawn over the
+    // Each retransmission's kind (wasm/src/analysis/loss/retrans_kinds.rs), drawn over the
     // plain mark in its own colour; a needless (spurious) one gets a wider underline.
     for (const { kind, flag: bit } of RETRANSMISSION_KINDS) {
       const of = idx((fl) => (fl & RETRANSMITTED) !== 0 && (fl & bit) !== 0);

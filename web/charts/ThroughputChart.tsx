@@ -2,7 +2,7 @@
 // direction as a filled step area, its moving average, and optionally the wire rate,
 // the goodput (newly acknowledged bytes), the reverse direction and other connections;
 // on a subflow of an MPTCP connection, that connection's data-level rate (all subflows,
-// each data byte once: view series "mptcpData", wasm analysis/mptcp.rs data_arrivals).
+// each data byte once: view series "mptcpData", wasm analysis/track/mptcp.rs data_arrivals).
 // Every number is the view engine's (wasm/src/view/rates.rs: bins on the summary's
 // grid, so the fullest bar is the summary's peak); this file only draws.
 

@@ -1,7 +1,7 @@
 // The Wi-Fi strip (data-chart="wifi"), on 802.11 captures with radiotap or PPI headers:
 // per bin of the rate grid, the mean PHY rate of the direction's frames (line, left
 // axis) and the share of them sent with the Retry bit (bars, right axis). Both numbers
-// are the view engine's (series "wifi", wasm/src/analysis/radio.rs); definitions:
+// are the view engine's (series "wifi", wasm/src/analysis/capture/radio.rs); definitions:
 // docs/ANALYSIS.md "Wi-Fi strip". This file only draws.
 
 import { useMemo } from 'react';

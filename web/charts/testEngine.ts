@@ -19,7 +19,7 @@ function init() {
   }
 }
 
-/** analysis/bdp.rs `calculate` through the wasm binding, synchronously. */
+/** analysis/rates/bdp.rs `calculate` through the wasm binding, synchronously. */
 export function bdpCalculator(): (q: BdpQuestion) => BdpAnswer {
   init();
   return (q) => JSON.parse(bdpJson(JSON.stringify(q))) as BdpAnswer;

@@ -18,7 +18,7 @@ export function fullRange(start: number, end: number): TimeRange {
 /**
  * The range the charts open on: the engine's data view (`summary.dataView`: the data
  * segments' span with a margin, when the connection idled for a good part of its time;
- * wasm analysis/opening_view.rs) kept inside `full`, else `full`. Computed in Rust:
+ * wasm analysis/run/opening_view.rs) kept inside `full`, else `full`. Computed in Rust:
  * this only applies it.
  */
 export function openingRange(dataView: readonly [number, number] | null | undefined, full: TimeRange): TimeRange {

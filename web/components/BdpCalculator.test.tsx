@@ -7,7 +7,7 @@ import type { ConnectionSummary } from '../model/types';
 import { receiverSide, render, typeInto, dir } from './testUtil';
 import { bdpCalculator } from '../charts/testEngine';
 
-// The real calculator (analysis/bdp.rs through the wasm module), answering synchronously.
+// The real calculator (analysis/rates/bdp.rs through the wasm module), answering synchronously.
 const calculate = bdpCalculator();
 
 const input = (el: HTMLElement, name: string) => el.querySelector(`[data-testid="bdp-${name}"]`) as HTMLInputElement;

@@ -7,7 +7,7 @@
 // diagnosis's own verdict, so the calculator cannot contradict the headline; once an
 // input is changed, the verdict is recomputed from the inputs (window cap vs link rate).
 // The table lists 32 KiB … 16 MiB against the cap at this RTT. Every number and the
-// inputs' verdict come from the one Rust function (analysis/bdp.rs `calculate`, through
+// inputs' verdict come from the one Rust function (analysis/rates/bdp.rs `calculate`, through
 // the worker); this file only parses the inputs and formats the answer.
 import { useEffect, useId, useState, memo } from 'react';
 import type { ConnectionSummary, Verdict } from '../model/types';
@@ -18,7 +18,7 @@ import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
 import { ScrollRegion } from './ScrollRegion';
 import { VERDICT_TEXT } from '../worker/generated/vocabulary';
 
-/** Asks analysis/bdp.rs `calculate` (the worker; tests call the wasm directly). */
+/** Asks analysis/rates/bdp.rs `calculate` (the worker; tests call the wasm directly). */
 export type BdpCalculate = (q: BdpQuestion) => BdpAnswer | Promise<BdpAnswer>;
 
 export interface BdpCalculatorProps {

@@ -93,7 +93,7 @@ describe('CaptureBanner', () => {
   });
 
   it('says when connections were captured in one direction only, as a banner: its count is connections', () => {
-    // ntop/nDPI vk.pcapng's warning (wasm/src/analysis/one_direction.rs).
+    // ntop/nDPI vk.pcapng's warning (wasm/src/analysis/verdict/one_direction.rs).
     const ONE = { kind: 'one-direction', count: 10, message: '10 connections were captured in one direction only (asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address): their receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.' } satisfies Warning;
     const el = render(<CaptureBanner name="vk.pcapng" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [ONE, NOT_TCP])} />);
     expect(el.querySelector('[data-testid="one-direction-banner"]')!.textContent).toBe(ONE.message);

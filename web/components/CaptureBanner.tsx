@@ -49,7 +49,7 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
   // Bytes the receivers acknowledged that the capture never saw (issue 17; the
   // engine's own sentence: docs/ANALYSIS.md "connection.captureLoss").
   const captureLoss = byKind('capture-loss')?.message;
-  // Connections captured in one direction only (analysis/one_direction.rs): its count
+  // Connections captured in one direction only (analysis/verdict/one_direction.rs): its count
   // is connections, not packets, so it is no line of "N packets were not analysed".
   const oneDirection = byKind('one-direction')?.message;
   const warnings = report.warnings.filter((w) => !(BANNER_WARNING_KINDS as readonly WarningKind[]).includes(w.kind));

@@ -10,7 +10,7 @@
 // ←/→ pan, +/− zoom, 0 the whole connection, 1–6 focus a chart.
 //
 // The stack opens on the connection's data (summary.dataView, computed by the engine:
-// wasm analysis/opening_view.rs) when it idled for a good part of its time; an explicit
+// wasm analysis/run/opening_view.rs) when it idled for a good part of its time; an explicit
 // range (a share link's, a URL's) is kept as asked.
 
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';

@@ -92,7 +92,7 @@ describe('ConnectionTable', () => {
     vi.useRealTimers();
   });
 
-  it('"Ended" shows how each connection ended, in the words the report gives (wasm analysis/ending.rs)', async () => {
+  it('"Ended" shows how each connection ended, in the words the report gives (wasm analysis/track/ending.rs)', async () => {
     vi.useFakeTimers();
     // Only `words` is read; the rest is what the report would say of such a reset.
     const reset = {

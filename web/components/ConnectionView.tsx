@@ -33,7 +33,7 @@ interface Props {
   openedSnapshot?: string;
   /** Every shown chart has drawn its first answer. */
   onChartsReady?: () => void;
-  /** The bandwidth-delay calculator's engine (analysis/bdp.rs). */
+  /** The bandwidth-delay calculator's engine (analysis/rates/bdp.rs). */
   calculateBdp: BdpCalculate;
 }
 
@@ -116,7 +116,7 @@ const DirectionStats = memo(function DirectionStats({ summary }: { summary: Conn
 });
 
 /** How the connection ended: the table's words and the sentence, both from the report
- *  (wasm analysis/ending.rs); nothing when the report does not say (a share link). */
+ *  (wasm analysis/track/ending.rs); nothing when the report does not say (a share link). */
 export function ConnectionEnding({ summary }: { summary: ConnectionSummary }) {
   const e = endingOf(summary);
   if (!e) return null;

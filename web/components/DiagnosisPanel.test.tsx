@@ -186,7 +186,7 @@ describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named 
 });
 
 describe('DiagnosisPanel: the MPTCP connection a subflow belongs to (docs/ANALYSIS.md `mptcp[].text`)', () => {
-  // mptcp-join-refused.pcap's report (wasm analysis/mptcp.rs `text`): the panel shows the
+  // mptcp-join-refused.pcap's report (wasm analysis/track/mptcp.rs `text`): the panel shows the
   // sentence as written; TypeScript only places it.
   const text = 'MPTCP connection of 3 subflows (connections 0, 1, 2): 977 KiB of data from 10.81.0.1:51244 to 10.81.0.2:5201 at 11 Mbit/s, on 2 of them. ' +
     'Subflow 2 did not join: it was reset before the join completed (MP_TCPRST reason 3: administratively prohibited).';

@@ -1,5 +1,5 @@
 // "Why was it slow?" — the diagnosis of one connection (DESIGN.md "Limit diagnosis"):
-// the headline limit, the text with its numbers (written by wasm/src/analysis/diagnosis.rs),
+// the headline limit, the text with its numbers (written by wasm/src/analysis/verdict/diagnosis.rs),
 // where the time went as one stacked bar (T-RAT / RFC 4898 SndLim shares), and the
 // stall table (DESIGN.md "Stall"): cause, start, duration, what ended it.
 // Issue 13: the episodes (changes of regime) under the headline, where the capture was
@@ -200,7 +200,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
       <p className="diagnosis-text" data-testid="diagnosis-text">
         {d.text || 'No diagnosis for this connection.'}
       </p>
-      {/* The level above this subflow (wasm analysis/mptcp.rs `text`): the data-level
+      {/* The level above this subflow (wasm analysis/track/mptcp.rs `text`): the data-level
           bytes and rate, redundancy, subflows that did not join. Every subflow shows it. */}
       {mptcp?.text ? (
         <p className="diagnosis-mptcp" data-testid="mptcp-text" data-mptcp={mptcp.id}>

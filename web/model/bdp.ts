@@ -1,6 +1,6 @@
 // The bandwidth-delay calculator's starting point, read from the diagnosis's evidence.
 // Its arithmetic (caps, BDP, the table, the inputs' verdict) is Rust's only:
-// wasm/src/analysis/bdp.rs `calculate`, asked through the worker.
+// wasm/src/analysis/rates/bdp.rs `calculate`, asked through the worker.
 import type { DiagnosisEvidence, Verdict } from './types';
 
 export const KiB = 1024;

@@ -2,7 +2,7 @@
 // views and `tcpscope render` (web/), and the CLI's text (cli/format.mjs) import this one
 // module, written in plain JavaScript so Node runs it without a build (types: format.d.mts).
 // The Rust side writes the diagnosis sentences with the same rules
-// (wasm/src/analysis/diagnosis_format.rs); web/model/format.test.ts checks both give the
+// (wasm/src/analysis/format.rs); web/model/format.test.ts checks both give the
 // same strings on a table of values the engine generates (format-samples.json).
 // - bit rates with SI prefixes (DESIGN.md "Throughput"): "187 Mbit/s";
 // - data a connection carries or holds (payload, windows, bytes in flight, buffers) with

@@ -4,7 +4,7 @@ import {
   formatTime, formatTimestamp, num,
 } from './format.mjs';
 
-// Same cases as wasm/src/analysis/diagnosis_format.rs: the Rust text and the UI must agree.
+// Same cases as wasm/src/analysis/format.rs: the Rust text and the UI must agree.
 describe('format', () => {
   it('rounds: one decimal below 10, whole numbers from 10', () => {
     expect(num(2.8)).toBe('2.8');

@@ -74,7 +74,7 @@ export type PathInfo = Pick<Gen.ConnectionSummary, 'vantage' | 'pathRttMs' | 'pa
 export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoints' | 'handshakeSeen' | 'packets' | 'start' | 'end'> & {
   /** 0: endpoints[0] sends the data (the generated type says number). */
   dataDirection: 0 | 1;
-  /** The range the charts open on (wasm analysis/opening_view.rs; docs/ANALYSIS.md `connection.dataView`); null or missing = the whole connection (older snapshots lack it). */
+  /** The range the charts open on (wasm analysis/run/opening_view.rs; docs/ANALYSIS.md `connection.dataView`); null or missing = the whole connection (older snapshots lack it). */
   dataView?: [number, number] | null;
   /** Threshold the decoder found the stalls with (user's, or max(10 ms, 4 × min RTT)); older snapshots lack it. */
   stallThresholdMs?: number;
@@ -85,9 +85,9 @@ export type LegacyConnectionSummary = Pick<Gen.ConnectionSummary, 'id' | 'endpoi
   diagnosis: Diagnosis;
   /** The process behind the connection (Apple PKTAP / pcapng process blocks; docs/ANALYSIS.md "connection.process"); older snapshots lack it. */
   process?: ProcessInfo | null;
-  /** How the connection ended (wasm analysis/ending.rs; docs/ANALYSIS.md "How the connection ended"); share links and older snapshots lack it. */
+  /** How the connection ended (wasm analysis/track/ending.rs; docs/ANALYSIS.md "How the connection ended"); share links and older snapshots lack it. */
   ending?: Gen.Ending;
-  /** `connection.mptcp`: the report's `mptcp[].id` this connection is a subflow of (analysis/mptcp.rs); absent for plain TCP. */
+  /** `connection.mptcp`: the report's `mptcp[].id` this connection is a subflow of (analysis/track/mptcp.rs); absent for plain TCP. */
   mptcp?: number;
 };
 export type ProcessInfo = Gen.Process;
@@ -107,7 +107,7 @@ export interface Report {
   /** layer and kind are missing in older snapshots. */
   error: null | (Omit<Gen.ErrorSummary, 'layer' | 'kind'> & Partial<Pick<Gen.ErrorSummary, 'layer' | 'kind'>>);
   warnings: Gen.Warning[];
-  /** MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP and in share links. */
+  /** MPTCP connections with their subflows (analysis/track/mptcp.rs); absent without MPTCP and in share links. */
   mptcp?: MptcpConnection[];
   connections: ConnectionSummary[];
 }

@@ -335,7 +335,7 @@ export class DecoderClient {
     return this.request((requestId) => ({ type: 'connection', generation, requestId, id }), generation);
   }
 
-  /** The bandwidth-delay calculator's numbers (analysis/bdp.rs), for any capture or none. */
+  /** The bandwidth-delay calculator's numbers (analysis/rates/bdp.rs), for any capture or none. */
   bdp(question: BdpQuestion): Promise<BdpAnswer> {
     const requestId = this.nextRequestId++;
     return new Promise<BdpAnswer>((resolve, reject) => {

@@ -66,7 +66,7 @@ export type ToWorker =
   | { type: 'summary'; generation: number; requestId: number; id: number }
   /** Per-packet columns of one connection: only for the packet CSV export. */
   | { type: 'connection'; generation: number; requestId: number; id: number }
-  /** The bandwidth-delay calculator (analysis/bdp.rs): about no capture. */
+  /** The bandwidth-delay calculator (analysis/rates/bdp.rs): about no capture. */
   | { type: 'bdp'; generation: null; requestId: number; question: BdpQuestion }
   /** The capture reader (reader.worker.ts) the page started for this worker, reached
    *  through `port` (client.ts startReader); sent before anything else. */

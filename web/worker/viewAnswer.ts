@@ -29,7 +29,7 @@ export type PackedPoints = Omit<Points, 'column' | 'count' | 'tFirst' | 'first' 
   markers: PackedMarkers | null;
 };
 
-/** The Wi-Fi strip's bins (wasm/src/analysis/radio.rs); NaN where the engine said null. */
+/** The Wi-Fi strip's bins (wasm/src/analysis/capture/radio.rs); NaN where the engine said null. */
 export type PackedWifi = Omit<WifiBins, 'frames' | 'phyRateMbps' | 'retryShare'> & {
   frames: Uint32Array; phyRateMbps: Float64Array; retryShare: Float64Array;
 };

@@ -109,7 +109,7 @@ pub const MAX_SOURCES: usize = 65_536;
 
 /// Per source address, how many of its frames passed and how many failed (`Bad`), over
 /// the frames decoded so far — which, as the session holds packets to sort them by time
-/// (analysis/timeline.rs), includes the reordering window after the frame judged.
+/// (analysis/capture/timeline.rs), includes the reordering window after the frame judged.
 #[derive(Debug, Default)]
 pub struct ChecksumEvidence {
     by_source: HashMap<IpAddr, (u32, u32), FxBuild>,

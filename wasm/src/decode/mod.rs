@@ -92,12 +92,12 @@ pub struct TcpSegment {
     pub payload_len: u32,
     pub options: TcpOptions,
     /// The payload starts with a TLS alert record (tls.rs): the only payload bytes the
-    /// decoder reads, for how the connection ended (analysis/ending.rs).
+    /// decoder reads, for how the connection ended (analysis/track/ending.rs).
     pub tls_alert: Option<TlsAlert>,
     /// The MPTCP options (mptcp.rs), boxed: a segment without any pays one pointer.
     pub mptcp: Option<Box<mptcp::Mptcp>>,
     /// Identity of the frame below TCP, to recognise the same frame captured twice
-    /// (analysis/duplicates.rs): IPv4 Identification (RFC 791 §3.1; None for IPv6)
+    /// (analysis/capture/duplicates.rs): IPv4 Identification (RFC 791 §3.1; None for IPv6)
     /// and, on 802.11, the MAC retry bit and sequence number.
     pub frame_id: FrameId,
     /// What the capture says about the frame beyond its bytes: process, radio.
@@ -125,7 +125,7 @@ pub struct FrameId {
     /// IPv4 Time to Live as captured (the sender's initial TTL less the hops so far):
     /// not part of the identity (a router's `-i any` capture sees it twice, one less
     /// the second time), but it tells whose numbering `ip_id` follows
-    /// (analysis/datagram_ids.rs). None for IPv6.
+    /// (analysis/loss/datagram_ids.rs). None for IPv6.
     pub ip_ttl: Option<u8>,
     /// 802.11 frames only: (Retry flag set, 12-bit sequence number), IEEE 802.11-2020
     /// §9.2.4.1.1 (Frame Control "Retry") and §9.2.4.4 (Sequence Control).
@@ -150,21 +150,21 @@ pub enum WarningKind {
     IpFragment,
     /// An IP fragment of a TCP segment (not reassembled): the segment's bytes are in the
     /// capture but not analysed, and its receiver's ACKs cover them
-    /// (analysis/capture_loss.rs words the acknowledged-but-unseen bytes accordingly).
+    /// (analysis/loss/capture_loss.rs words the acknowledged-but-unseen bytes accordingly).
     TcpFragment,
     /// Header fields were cut off by the snaplen before the TCP header was complete.
     TruncatedHeaders,
     /// A header with impossible values (checked lengths etc.) inside one packet.
     MalformedPacket,
     /// Timestamps earlier than the packet's before it in the file (the session sorts
-    /// them into time order, analysis/timeline.rs).
+    /// them into time order, analysis/capture/timeline.rs).
     TimeWentBackwards,
-    /// Packets out of time order by more than the session sorts (analysis/timeline.rs
+    /// Packets out of time order by more than the session sorts (analysis/capture/timeline.rs
     /// `REORDER_WINDOW_NS`, `REORDER_MAX_PACKETS`): analysed at the latest time before
     /// them. Counted by the session, not the decoder.
     TimeOrderClamped,
     /// Packets stamped more than an hour past every packet before them that the
-    /// packets after follow (analysis/timeline.rs `ForwardJump`: captures joined, a
+    /// packets after follow (analysis/capture/timeline.rs `ForwardJump`: captures joined, a
     /// clock set forward): analysed as stamped. Counted by the session.
     TimeJumpedForward,
     /// Timestamp fields the format cannot mean (RawPacket::ts_impossible).

@@ -6,7 +6,7 @@
 //! SYN's MP_CAPABLE carries no key in v1, the third ACK's carries two); a length that
 //! is none of the forms is counted as malformed and skipped, never misread. `read`
 //! validates each option once and keeps the fields the analysis uses
-//! (analysis/mptcp.rs) in a small owned value; segments without kind 30 pay one `None`.
+//! (analysis/track/mptcp.rs) in a small owned value; segments without kind 30 pay one `None`.
 
 use super::tcp::OptionIter;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};

@@ -1,6 +1,6 @@
 //! The one thing the decoder reads of a TCP payload: whether it starts with a TLS
 //! alert record (RFC 8446 §5.1 record header, §6 alerts; RFC 5246 §6.2.1, §7.2), so
-//! that the analysis can say a connection ended in an alert (analysis/ending.rs). The
+//! that the analysis can say a connection ended in an alert (analysis/track/ending.rs). The
 //! payload is not kept; this looks at its first 7 bytes, and only when the first is 21.
 //!
 //! What can be seen: a TLS 1.2 (or older) alert, in the clear during the handshake or

@@ -88,7 +88,7 @@ fn mptcp_series(chart: &str, conn: &crate::analysis::ConnectionSummary) -> &'sta
     match chart {
         "throughput" if conn.mptcp.is_some() => &[Series::MptcpData],
         // The in-flight chart at a receiver-side capture draws the sender's estimated
-        // in flight as its line (web/charts InflightChart; analysis/sender_flight.rs).
+        // in flight as its line (web/charts InflightChart; analysis/timing/sender_flight.rs).
         "inflight" if conn.vantage == crate::analysis::Vantage::Receiver => &[Series::SenderInflight],
         _ => &[],
     }
@@ -232,14 +232,14 @@ pub struct ListedStalls {
 /// list is shortened says how many stalls it had ([`ListedStalls::stall_count`], checked by meta.rs).
 pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing, (t0, t1): (f64, f64)) -> serde_json::Value {
     let mut out = summary.clone();
-    // How the connection ended (analysis/ending.rs) stays out of links: ~150 bytes of the
+    // How the connection ended (analysis/track/ending.rs) stays out of links: ~150 bytes of the
     // budget that rr-loss.pcap's charts need at the page's columns. Where it was
     // abnormal the diagnosis text, which a link keeps, says it; the page treats a
     // missing `ending` as a link made before it.
     if let Some(o) = out.as_object_mut() {
         o.remove("ending");
     }
-    // So do the diagnosis's savings (analysis/savings.rs): the text a link keeps quotes
+    // So do the diagnosis's savings (analysis/verdict/savings.rs): the text a link keeps quotes
     // the headline's, and nothing a link draws reads them.
     if let Some(d) = out.get_mut("diagnosis").and_then(|d| d.as_object_mut()) {
         d.remove("savings");

@@ -327,7 +327,7 @@ pub fn entry(l: &Legacy, series: Series, dir: u8) -> Result<Entry, String> {
         Series::Rtt => {
             // Format 1 stored the measured part; the engine draws full round trips
             // (+ the other part, `rtt.offsetMs`, when the summary has it). Such a link
-            // predates analysis/round_trips.rs's latest-sample rule and may hold one
+            // predates analysis/timing/round_trips.rs's latest-sample rule and may hold one
             // direction's samples only: its constant offset is what its page drew.
             let offset = l.meta.summary()["directions"][dir as usize]["rtt"]["offsetMs"].as_f64().unwrap_or(0.0);
             let (mut t, mut v, mut m) = (Vec::new(), Vec::new(), MarkerColumn::default());

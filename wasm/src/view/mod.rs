@@ -298,7 +298,7 @@ impl ViewEngine {
 }
 
 /// Accurate ECN (RFC 9768) was negotiated: the report's ECE and CWR counts are None
-/// (analysis/ecn.rs), the flags being bits of a counter of CE marks.
+/// (analysis/track/ecn.rs), the flags being bits of a counter of CE marks.
 fn accurate_ecn(conn: &ConnectionSummary) -> bool {
     conn.directions.iter().any(|d| d.ecn.is_some_and(|e| e.cwr.is_none()))
 }
@@ -356,10 +356,10 @@ pub fn failed(req: &ViewRequest, error: String) -> ViewResponse {
 }
 
 /// A connection's packet columns as its senders saw them: the windows of a side whose
-/// scale is unknown at the inferred lower bound (analysis/window.rs), as the summary
+/// scale is unknown at the inferred lower bound (analysis/track/window.rs), as the summary
 /// judged them, so that the view's stalls and spans are the summary's.
 pub fn sender_columns(store: &ConnStore, conn: &ConnectionSummary) -> PacketColumns {
     let mut cols = store.packet_columns(false);
-    window::apply_inferred_scale(&mut cols, &conn.directions);
+    window::apply_inferred_scale(&mut cols, [conn.directions[0].inferred_scale(), conn.directions[1].inferred_scale()]);
     cols
 }

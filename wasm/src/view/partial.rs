@@ -1,13 +1,13 @@
 //! Partial answers while a capture loads (issue 41, docs/ANALYSIS.md "Progressive
 //! view"): the connection table so far and the throughput bins so far, served from
-//! the analyzer's own running state (analysis/analyzer.rs `running`) through the same
+//! the analyzer's own running state (analysis/run/analyzer.rs `running`) through the same
 //! validation and the same binning code as the final answers (request.rs, rates.rs).
 //! Nothing is copied or kept for them: each answer reads the running bins in place
 //! and costs what the view's pixel columns cost.
 //!
 //! What a partial answer promises (tested in tests/view_partial.rs):
 //! - a bin is answered only once it is **settled**: the timeline hands the analysis
-//!   packets at times that never go back (analysis/timeline.rs), so a bin that ends at
+//!   packets at times that never go back (analysis/capture/timeline.rs), so a bin that ends at
 //!   or before the latest time analysed gets no more bytes, and with the final bin its
 //!   bytes are the final chart's bytes, on the same grid (multiples of the bin from the
 //!   file's first packet). Later bins are left out: the chart grows to the right.

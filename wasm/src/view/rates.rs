@@ -1,7 +1,7 @@
 //! Rate bins on the one grid (DESIGN.md "Throughput"): bin k covers
 //! [k·bin, (k+1)·bin) of seconds since the first packet of the file, and a time t
 //! falls in bin floor(t / bin) — exactly the rule of the summary's mean/peak
-//! (analysis/throughput.rs `Bins::add`), so with the summary's bin the fullest bin
+//! (analysis/rates/throughput.rs `Bins::add`), so with the summary's bin the fullest bin
 //! here IS the summary's peak. Each bin's bytes come from the running total
 //! (sources.rs `CumColumn`) in O(log) per bin: the cost and the allocation depend on
 //! the number of bins (≤ 4 × columns, request.rs), never on the packets in view.

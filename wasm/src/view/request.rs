@@ -56,14 +56,14 @@ pub enum Series {
     Pipe,
     /// Events per bin for the events strip (`Bins::bytes` holds the counts): the
     /// sender's retransmissions (any kind), the peer's duplicate ACKs, the peer's
-    /// zero-window advertisements (Wireshark's flags, analysis/flags.rs).
+    /// zero-window advertisements (Wireshark's flags, analysis/track/flags.rs).
     Retransmissions,
     DuplicateAcks,
     ZeroWindows,
     /// 802.11 PHY rate and Retry share per bin (view/wifi.rs; radiotap / PPI captures).
     Wifi,
     /// ECN events per bin for the events strip (`Bins::bytes` holds the counts; the
-    /// report's `direction.ecn`, analysis/ecn.rs): the sender's data segments that
+    /// report's `direction.ecn`, analysis/track/ecn.rs): the sender's data segments that
     /// arrived CE-marked (RFC 3168 §5), the peer's non-SYN segments with ECE (its echo,
     /// §6.1.3) and the sender's non-SYN segments with CWR (§6.1.2). Under Accurate ECN
     /// (RFC 9768) ECE and CWR are counter bits: no answer, a note.
@@ -77,13 +77,13 @@ pub enum Series {
     /// The data sender's bytes in flight at each of its data segments, estimated at a
     /// receiver-side capture from the data arriving and the ACKs leaving, shifted by
     /// the far part of the round trip its timestamp echoes measure
-    /// (analysis/sender_flight.rs); answered only where `connection.vantage` is
+    /// (analysis/timing/sender_flight.rs); answered only where `connection.vantage` is
     /// "receiver" (elsewhere `inflight` is already the sender's, or cannot be rebuilt).
     /// `ViewResponse::error_bound` holds its bound.
     SenderInflight,
     /// The MPTCP connection-level rate, per bin, of the MPTCP connection the asked
     /// connection is a subflow of: data sequence bytes as they first appear on any of
-    /// its subflows, each byte once (analysis/mptcp.rs `data_arrivals`; docs/ANALYSIS.md
+    /// its subflows, each byte once (analysis/track/mptcp.rs `data_arrivals`; docs/ANALYSIS.md
     /// "MPTCP connection-level rate"). The subflow's data direction answers with the
     /// MPTCP connection's data direction. A note and no data for plain TCP.
     MptcpData,
@@ -148,7 +148,7 @@ pub struct Valid {
 }
 
 /// The page's view of a whole connection: its span and 1 % of it on each side, ±0.5 ms
-/// around a connection of zero width (analysis/opening_view.rs `whole_view`; the page's
+/// around a connection of zero width (analysis/run/opening_view.rs `whole_view`; the page's
 /// web/charts/timeRange.ts `fullRange`, which the charts draw). A link made without a
 /// range is gridded on it, so the receiver's page asks for exactly the link's columns
 /// and draws the sender's picture, not one re-decimated onto columns shifted by the
@@ -157,7 +157,7 @@ pub fn full_view(start: f64, end: f64) -> (f64, f64) {
     crate::analysis::opening_view::whole_view(start, end)
 }
 
-/// The view the page opens a connection on (analysis/opening_view.rs): its data with a
+/// The view the page opens a connection on (analysis/run/opening_view.rs): its data with a
 /// margin when it idled for a good part of its time, else [`full_view`]. A link made
 /// without a range is gridded on it, as the page draws it.
 pub fn opening_view(conn: &crate::analysis::ConnectionSummary) -> (f64, f64) {

@@ -1,6 +1,6 @@
 //! What each series is made of, read once from a connection's compact store
-//! (analysis/store.rs) into the sorted columns the queries need. Definitions:
-//! DESIGN.md "Definitions" and analysis/columns.rs.
+//! (analysis/rows/store.rs) into the sorted columns the queries need. Definitions:
+//! DESIGN.md "Definitions" and analysis/rows/columns.rs.
 
 use super::pyramid::PointColumn;
 use super::request::Series;
@@ -187,7 +187,7 @@ impl CumColumn {
 }
 
 /// - throughput: payload bytes of every segment of `dir` (retransmissions too: the
-///   summary's bins count them, analysis/throughput.rs);
+///   summary's bins count them, analysis/rates/throughput.rs);
 /// - wire: frame bytes of every packet of `dir`;
 /// - goodput: bytes newly acknowledged by the peer's cumulative ACK, at the ACK's
 ///   time (DESIGN.md "Throughput"). The first ACK only sets the baseline (a capture
@@ -278,7 +278,7 @@ pub fn event_bytes(series: Series, r: &PacketRow, dir: u8, ce: bool, goodput: &m
         Series::Retransmissions if r.dir == dir && r.flags & fb::ANY_RETRANSMISSION != 0 => Some(1),
         Series::DuplicateAcks if r.dir != dir && r.flags & fb::DUPLICATE_ACK != 0 => Some(1),
         Series::ZeroWindows if r.dir != dir && r.flags & fb::ZERO_WINDOW != 0 => Some(1),
-        // ECN (analysis/ecn.rs counts the same segments: `direction.ecn`).
+        // ECN (analysis/track/ecn.rs counts the same segments: `direction.ecn`).
         Series::CeMarks if ecn_bits(r, dir, ce) & ECN_CE != 0 => Some(1),
         Series::Ece if ecn_bits(r, dir, ce) & ECN_ECE != 0 => Some(1),
         Series::Cwr if ecn_bits(r, dir, ce) & ECN_CWR != 0 => Some(1),

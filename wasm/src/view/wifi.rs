@@ -1,5 +1,5 @@
 //! The Wi-Fi strip's series (issue 17 item 3): per bin of the rate grid, the PHY rate
-//! and Retry share of one direction's 802.11 frames (analysis/radio.rs defines both).
+//! and Retry share of one direction's 802.11 frames (analysis/capture/radio.rs defines both).
 //! The column is built once per (connection, direction) and cached; an answer costs
 //! two binary searches per bin, whatever the zoom.
 

@@ -1,0 +1,13 @@
+//! The capture as a recording, before any connection: the order and time packets are
+//! analysed in (timeline.rs), frames captured twice (duplicates.rs), the clock's tick
+//! (clock.rs), the 802.11 radio beside TCP (radio.rs), the stated limits that bound
+//! memory (limits.rs), the facts the report tells about the file (facts.rs) and the
+//! analysis' options (options.rs). First room of the flow: it uses no other room.
+
+pub mod clock;
+pub mod duplicates;
+pub mod facts;
+pub mod limits;
+pub mod options;
+pub mod radio;
+pub mod timeline;

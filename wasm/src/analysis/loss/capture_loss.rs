@@ -1,0 +1,167 @@
+//! Packets the capture itself dropped (docs/ANALYSIS.md "connection.captureLoss"):
+//! bytes the receiver acknowledged that the capture never saw. Zeek's capture_loss
+//! script is the model ("ACKed but unseen" content gaps); Wireshark flags the same
+//! moment as "ACKed segment that wasn't captured".
+//!
+//! Why it is capture loss and not network loss: a hole in the captured sequence
+//! space ("previous segment not captured") is either a segment lost before the
+//! capture point — then the receiver cannot acknowledge it until its retransmission
+//! arrives, and that retransmission passes the capture point and fills the hole
+//! first — or a segment that went past without being recorded. So a hole the
+//! receiver's cumulative ACK passes while still unfilled was delivered but not
+//! captured. Such holes never count as retransmissions (nothing was re-sent) and
+//! the diagnosis does not take them for loss (the segment after one carries
+//! `flag_bits::CAPTURE_LOSS`).
+
+use serde::Serialize;
+
+/// Holes remembered per direction at most (the oldest is forgotten first).
+pub const MAX_GAPS: usize = 64;
+
+/// A range of sequence space [start, end) never captured, the store row of the
+/// segment that revealed it (u32::MAX: not stored) and when that segment was
+/// captured (ns since the first packet of the file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gap {
+    pub start: i64,
+    pub end: i64,
+    pub row: u32,
+    pub opened_ns: i64,
+    /// Already counted in `CaptureLoss::holes` (a hole acknowledged in parts is one).
+    pub counted: bool,
+}
+
+/// `connection.captureLoss`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureLoss {
+    /// Estimated segments: each hole's bytes over the largest payload seen from that
+    /// side until then, rounded up.
+    pub unseen_segments: u64,
+    pub unseen_bytes: u64,
+    /// Holes: runs of sequence space never captured that the receiver acknowledged,
+    /// each counted once however many segments it held or ACKs passed it (the
+    /// estimated segments around a hole are not holes: a GRO receiver's ACK may pass
+    /// a hole of one segment whose neighbours the capture saw).
+    pub holes: u64,
+}
+
+/// Per direction: the holes in what the capture saw of this side's data. Boxed by
+/// the analyzer and made only when a hole appears (most connections never have one).
+#[derive(Debug, Default)]
+pub struct Holes {
+    pub gaps: Vec<Gap>,
+    /// Highest acknowledged byte already counted as unseen beyond the captured data.
+    counted_high: Option<i64>,
+    pub loss: CaptureLoss,
+}
+
+impl Holes {
+    /// A segment of this side [a, b) captured at `t_ns` after the capture had seen up
+    /// to `prev` (a hole [prev, a) when prev < a). Returns, if it filled part of a
+    /// hole, when the oldest hole it filled opened (`Gap::opened_ns`).
+    /// `mark(row)` is called when the hole before it was already counted as unseen.
+    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, mut mark: impl FnMut(u32)) -> Option<i64> {
+        // Bytes already counted as acknowledged beyond everything captured are no
+        // new hole when the data after them arrives: this segment follows capture loss.
+        if let (Some(p), Some(c)) = (prev, self.counted_high) {
+            if p < a && c > p {
+                if let Some(r) = row {
+                    mark(r);
+                }
+            }
+        }
+        let prev = prev.map(|p| self.counted_high.map_or(p, |c| p.max(c)));
+        if let Some(p) = prev.filter(|&p| p < a) {
+            if self.gaps.len() == MAX_GAPS {
+                self.gaps.remove(0);
+            }
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false });
+        }
+        if b > a {
+            self.fill(a, b)
+        } else {
+            None
+        }
+    }
+
+    /// Removes [a, b) from the holes; if it overlapped one (the segment brought bytes
+    /// the capture had not shown before), when the oldest of them opened.
+    fn fill(&mut self, a: i64, b: i64) -> Option<i64> {
+        let mut hit: Option<i64> = None;
+        let mut i = 0;
+        while i < self.gaps.len() {
+            let g = self.gaps[i];
+            if a < g.end && b > g.start {
+                hit = Some(hit.map_or(g.opened_ns, |h| h.min(g.opened_ns)));
+                match (a > g.start, b < g.end) {
+                    (true, true) => {
+                        self.gaps[i].end = a;
+                        self.gaps.insert(i + 1, Gap { start: b, ..g });
+                        i += 2;
+                        continue;
+                    }
+                    (true, false) => self.gaps[i].end = a,
+                    (false, true) => self.gaps[i].start = b,
+                    (false, false) => {
+                        self.gaps.remove(i);
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        hit
+    }
+
+    /// The receiver's cumulative ACK `ack` for this side's data; `seen_next`: the end
+    /// of what the capture has seen of it (SYN/FIN included). Bytes below the ACK
+    /// that are still holes, or beyond everything seen, were delivered unseen.
+    /// `segment`: the largest payload seen from this side, at least the receiver's
+    /// announced MSS (the estimate's segment size); `mark(row)` is called for the segment that revealed each such hole.
+    pub fn on_ack(&mut self, ack: i64, seen_next: i64, segment: u32, mut mark: impl FnMut(u32)) {
+        let mut i = 0;
+        while i < self.gaps.len() {
+            let g = self.gaps[i];
+            if g.start >= ack {
+                i += 1;
+                continue;
+            }
+            self.count(g.end.min(ack) - g.start, segment);
+            if !g.counted {
+                self.loss.holes += 1;
+            }
+            if g.row != u32::MAX {
+                mark(g.row);
+            }
+            if g.end <= ack {
+                self.gaps.remove(i);
+            } else {
+                self.gaps[i].start = ack;
+                self.gaps[i].counted = true;
+                i += 1;
+            }
+        }
+        let from = self.counted_high.map_or(seen_next, |c| c.max(seen_next));
+        if ack > from {
+            // A new run beyond everything captured, or more of the one already counted.
+            if self.counted_high.is_none_or(|c| c < seen_next) {
+                self.loss.holes += 1;
+            }
+            self.count(ack - from, segment);
+            self.counted_high = Some(ack);
+        }
+    }
+
+    fn count(&mut self, bytes: i64, segment: u32) {
+        let bytes = bytes.max(0) as u64;
+        let mss = u64::from(segment.max(1));
+        self.loss.unseen_bytes += bytes;
+        self.loss.unseen_segments += bytes.div_ceil(mss);
+    }
+}
+
+#[cfg(test)]
+#[path = "capture_loss_tests.rs"]
+mod tests;

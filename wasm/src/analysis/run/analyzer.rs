@@ -1,0 +1,216 @@
+//! Feeds segments into connections: per packet, the Wireshark flag rules
+//! (flags.rs), relative sequence numbers (sequence.rs), window scaling
+//! (window.rs), bytes in flight, RTT samples (rtt.rs) and SACK blocks, all pushed
+//! into the connection's compact row store (store.rs) in capture order; `finish`
+//! turns the rows into summaries (summary.rs).
+//!
+//! Memory: one `Conn` per connection (a few hundred bytes of state plus its rows,
+//! ~12–16 bytes per packet); per packet nothing is allocated except the store's
+//! chunk growth (the RTT queues and the capture-gap list grow only while data is
+//! unacknowledged). Limits (`AnalysisOptions::max_connections`,
+//! `max_stored_packets`) bound memory on hostile captures: see limits.rs.
+
+use super::summary;
+use crate::analysis::capture::clock::ClockTicks;
+use crate::analysis::capture::duplicates::DuplicateFilter;
+use crate::analysis::capture::facts::CaptureFacts;
+use crate::analysis::capture::limits::Limits;
+use crate::analysis::capture::options::AnalysisOptions;
+use crate::analysis::capture::radio::MAX_RADIO_SAMPLES;
+use crate::analysis::loss::datagram_ids::{SourceIds, SourceLast};
+use crate::analysis::report::Analysis;
+use crate::analysis::rows::store::secs;
+use crate::analysis::track::conn::Conn;
+use crate::analysis::track::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
+use crate::decode::TcpSegment;
+use std::net::IpAddr;
+
+pub struct Analyzer {
+    options: AnalysisOptions,
+    table: ConnTable,
+    /// Boxed so that `finish` frees each connection's state as it is summarised
+    /// (a `Vec<Conn>` buffer would stay allocated until the end: ~1 GB at 1M).
+    conns: Vec<Box<Conn>>,
+    limits: Limits,
+    duplicates: DuplicateFilter,
+    /// Each IPv4 source's last datagram number and connection (datagram_ids.rs).
+    source_ids: SourceIds,
+    clock: ClockTicks,
+    /// Radio samples logged so far (radio.rs cap).
+    radio_samples: usize,
+    /// MPTCP subflows and their data-level mappings (mptcp.rs); made at the first
+    /// MPTCP option, so a capture without one pays one pointer.
+    mptcp: Option<Box<crate::analysis::track::mptcp::Tracker>>,
+    /// IP fragments of TCP segments the decoder skipped (decode `WarningKind::TcpFragment`)
+    /// and their wire bytes, set by the session before `finish`: the capture-loss
+    /// warning's words.
+    pub tcp_fragments: (u64, u64),
+    /// Segments analysed, and those without payload (`CaptureFacts::payload_only`).
+    segments: (u64, u64),
+}
+
+/// A connection as far as the capture has been read (the progressive view, issue 41;
+/// view/partial.rs): what the analyzer has counted so far, read in place.
+#[derive(Clone, Copy, Debug)]
+pub struct RunningConnection<'a> {
+    /// endpoints[0] sent the first packet seen (direction 0), as in the summary.
+    pub endpoints: [(IpAddr, u16); 2],
+    /// First and latest packet, s since the file's first packet.
+    pub first_t: f64,
+    pub last_t: f64,
+    pub packets: u64,
+    /// Packets not stored (the packet budget was spent, limits.rs): the final charts stop there.
+    pub unstored: u64,
+    pub directions: [crate::analysis::rates::throughput::RunningBins<'a>; 2],
+}
+
+impl Analyzer {
+    /// Connections so far; ids are positions, as `finish` numbers them.
+    pub fn connection_count(&self) -> usize {
+        self.conns.len()
+    }
+
+    /// Connection `index` so far (its id once finished: `finish` keeps the order).
+    pub fn running(&self, index: usize) -> Option<RunningConnection<'_>> {
+        let c = self.conns.get(index)?;
+        let ((p0, d0), (p1, d1)) = (c.totals[0].running(), c.totals[1].running());
+        Some(RunningConnection { endpoints: c.endpoints, first_t: c.first_t, last_t: c.last_t, packets: p0 + p1, unstored: c.unstored, directions: [d0, d1] })
+    }
+
+    /// The capture clock's tick so far, s (0: not known yet; clock.rs).
+    pub fn tick_seconds(&self) -> f64 {
+        self.clock.resolution_ns().map_or(0.0, |ns| ns as f64 / 1e9)
+    }
+
+    pub fn new(options: AnalysisOptions) -> Self {
+        Analyzer {
+            options,
+            table: ConnTable::default(),
+            conns: Vec::new(),
+            limits: Limits::new(&options),
+            duplicates: DuplicateFilter::default(),
+            source_ids: SourceIds::default(),
+            clock: ClockTicks::default(),
+            radio_samples: 0,
+            mptcp: None,
+            tcp_fragments: (0, 0),
+            segments: (0, 0),
+        }
+    }
+
+    /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all
+    /// output times are relative to it.
+    pub fn push(&mut self, seg: &TcpSegment, file_t0_ns: i64) {
+        // A frame captured twice is one packet (duplicates.rs): never a retransmission,
+        // a duplicate ACK or a stall.
+        if self.duplicates.is_copy(seg) {
+            // A MAC retry is still airtime: the Wi-Fi strip counts it (radio.rs).
+            if let Lookup::Existing(i) = self.table.lookup(&FlowKey::of(seg)) {
+                self.log_radio(i as usize, seg, file_t0_ns);
+            }
+            return;
+        }
+        self.clock.add(seg.ts_ns);
+        self.segments.0 += 1;
+        self.segments.1 += u64::from(seg.payload_len == 0);
+        let key = FlowKey::of(seg);
+        let index = match self.table.lookup(&key) {
+            Lookup::Existing(i) => {
+                let c = &self.conns[i as usize];
+                let d = c.dir_of(seg);
+                if starts_new_connection(seg, c.sides[d].seq.base()) {
+                    self.open(key, seg)
+                } else {
+                    Some(i)
+                }
+            }
+            Lookup::New => self.open(key, seg),
+        };
+        let Some(index) = index else {
+            return; // beyond max_connections: counted by `limits`, not tracked
+        };
+        let store = self.limits.take_packet();
+        let source_last = match (seg.src, seg.frame_id.ip_id) {
+            (IpAddr::V4(a), Some(id)) => self.source_ids.note(u32::from(a), id, index),
+            _ => SourceLast::Unknown,
+        };
+        let conn = &mut self.conns[index as usize];
+        conn.process = conn.process.or(seg.meta.process);
+        conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
+        if self.mptcp.is_some() || seg.mptcp.is_some() {
+            let d = conn.dir_of(seg) as u8;
+            self.mptcp.get_or_insert_with(Box::default).push(index, d, seg, seg.ts_ns.wrapping_sub(file_t0_ns));
+        }
+        self.log_radio(index as usize, seg, file_t0_ns);
+    }
+
+    /// Keep the frame's radio facts, up to `MAX_RADIO_SAMPLES` per capture.
+    fn log_radio(&mut self, index: usize, seg: &TcpSegment, file_t0_ns: i64) {
+        let (Some(r), Some(conn)) = (&seg.meta.radio, self.conns.get_mut(index)) else { return };
+        if self.radio_samples < MAX_RADIO_SAMPLES {
+            self.radio_samples += 1;
+            let d = conn.dir_of(seg) as u8;
+            conn.radio.get_or_insert_with(Box::default).push(secs(seg.ts_ns.wrapping_sub(file_t0_ns)), d, r);
+        }
+    }
+
+    fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
+        if !self.limits.take_connection() {
+            return None;
+        }
+        let index = self.conns.len() as u32;
+        self.conns.push(Box::new(Conn::new(seg, self.options.bin_seconds)));
+        self.table.insert(key, index);
+        Some(index)
+    }
+
+    pub fn finish(self) -> Analysis {
+        let mut analysis = Analysis::default();
+        analysis.connections.reserve_exact(self.conns.len());
+        analysis.stores.reserve_exact(self.conns.len());
+        analysis.radio.reserve_exact(self.conns.len());
+        // The lookup table is not needed any more: free it before the summaries grow.
+        drop(self.table);
+        let capture = CaptureFacts {
+            duplicate_frames: self.duplicates.duplicates,
+            wifi_retries: self.duplicates.wifi_retries,
+            timestamp_resolution_ns: self.clock.resolution_ns(),
+            tcp_segments: self.segments.0,
+            empty_segments: self.segments.1,
+        };
+        let mut scratch = summary::Scratch::default();
+        for (id, mut conn) in self.conns.into_iter().enumerate() {
+            analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
+            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, &mut scratch);
+            analysis.connections.push(summary);
+            analysis.stores.push(store);
+            analysis.window_limited.extend(spans);
+        }
+        summary::set_base_rtts(&mut analysis.connections);
+        if let Some(tracker) = self.mptcp {
+            let cs = &analysis.connections;
+            let at = |i: u32| cs.get(i as usize);
+            let (groups, of) = tracker.finish(
+                &|i| at(i).map_or([0; 2], |c| [c.directions[0].payload_bytes, c.directions[1].payload_bytes]),
+                &|i| at(i).map_or((0.0, 0.0), |c| (c.start, c.end)),
+                &|i| at(i).map_or_else(Default::default, |c| c.endpoints.clone()),
+            );
+            for (connection, group) in of {
+                if let Some(c) = analysis.connections.get_mut(connection as usize) {
+                    c.mptcp = Some(group);
+                }
+            }
+            analysis.mptcp = groups;
+        }
+        analysis.warnings = self.limits.warnings();
+        analysis.warnings.extend(capture.warnings());
+        analysis.warnings.extend(crate::analysis::verdict::one_direction::warning(&analysis.connections));
+        analysis.warnings.extend(crate::analysis::verdict::warnings::capture_loss_warning(&analysis.connections, self.tcp_fragments));
+        analysis.capture = capture;
+        analysis
+    }
+}
+
+#[cfg(test)]
+#[path = "analyzer_tests.rs"]
+mod tests;

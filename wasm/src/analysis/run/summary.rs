@@ -1,0 +1,467 @@
+//! End of capture: per-connection summaries computed from the columns (so the
+//! numbers in the JSON and the charts cannot disagree), then stalls and the limit
+//! diagnosis from their own modules.
+
+use crate::analysis::track::conn::{Conn, Side};
+use crate::analysis::track::totals::Totals;
+use crate::analysis::rows::columns::{flag_bits as fb, ConnectionColumns, PacketColumns};
+use crate::analysis::track::connections::endpoint_name;
+use crate::analysis::rows::store::ConnStore;
+use crate::analysis::track::window::{self, Effective, NOT_USED};
+use crate::analysis::loss::capture_loss::CaptureLoss;
+use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
+use crate::analysis::verdict::diagnosis_shares::KeptSpans;
+use crate::analysis::stalls::active_time;
+use crate::analysis::stalls::delayed_ack;
+use crate::analysis::verdict::diagnosis;
+use crate::analysis::track::ending;
+use crate::analysis::run::opening_view;
+use crate::analysis::loss::retrans_kinds;
+use crate::analysis::stalls;
+use crate::analysis::rates::throughput;
+use crate::analysis::timing::vantage;
+use crate::analysis::capture::options::AnalysisOptions;
+use crate::analysis::capture::facts::CaptureFacts;
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::report::DirectionSummary;
+use crate::analysis::report::RttSummary;
+use crate::analysis::timing::vantage::Vantage;
+
+/// Summary of one connection, its finished compact store and, for a connection of at
+/// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
+/// (diagnosis_shares::KeptSpans). Totals were counted as the packets came (`Totals`);
+/// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
+/// materialized copy, dropped before the next connection.
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
+    let mut store = rows.finish();
+    let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
+    let summary_handshake = offers.report(&names);
+    let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
+    let tick = capture.timestamp_resolution_s();
+    let minima = RttMinima::collect(&store, tick);
+    let packets = totals[0].packets + totals[1].packets;
+    let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
+    // The path RTT from the two parts of the round trip (vantage.rs).
+    let hs = handshake.syn.map(|syn| {
+        // With a coarse clock a half of 0 says only "below a tick": samples decide.
+        let secs = |a: i64, b: i64| Some((b - a) as f64 / 1e9).filter(|&s| tick <= 0.001 || s >= tick);
+        (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
+    });
+    let parts = vantage::Parts::new(minima.min_s(tick), hs);
+    let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
+    let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
+    let threshold_s = match options.stall_threshold_ms {
+        Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
+        _ => stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick),
+    };
+    let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
+    let [t0, t1] = totals;
+    // Each direction's samples as full round trips (round_trips.rs).
+    let offsets_ms = [0, 1].map(|d| parts.toward[1 - d].unwrap_or(0.0) * 1000.0);
+    let rule = RoundTripRule::new(path.vantage, data_direction, offsets_ms, tick);
+    let mut round_trips = std::mem::take(&mut scratch.trusted);
+    let rtts = rtt_summaries(&store, &rule, &mut round_trips);
+    // Handed back (or freed, when large) before the columns below are materialized.
+    scratch.keep_samples(round_trips);
+    let dir = |d: usize, t: Totals| {
+        let (me, peer) = (&sides[d], &sides[1 - d]);
+        direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
+    };
+    let mut directions = [dir(0, t0), dir(1, t1)];
+    // The CE-marked data segments' frame numbers (ecn.rs), put on their rows below.
+    let mut ce_frames = Vec::new();
+    if let Some(mut counts) = ecn {
+        let [e0, e1] = counts.summaries(offers.accecn());
+        (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
+        ce_frames = counts.take_ce_frames();
+    }
+    // Each direction's sender's lag (sender_view.rs), used for the retransmission
+    // kinds, the scale bound and the stalls.
+    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
+    // Flags known only now, put on the rows before the passes below read them: the
+    // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
+    // loss (capture_loss.rs).
+    let mut capture_loss = CaptureLoss::default();
+    for (d, side) in sides.iter_mut().enumerate() {
+        if let Some(h) = side.holes.take() {
+            capture_loss.unseen_segments += h.loss.unseen_segments;
+            capture_loss.unseen_bytes += h.loss.unseen_bytes;
+            capture_loss.holes += h.loss.holes;
+        }
+        // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
+        // after them for the stall causes (unseen_timeout.rs).
+        // Whether the capture is at direction d's sender (vantage.rs names it for the data
+        // direction; the other direction's sender is the data receiver).
+        let at_sender = match path.vantage {
+            Vantage::Sender => d == data_direction as usize,
+            Vantage::Receiver => d != data_direction as usize,
+            _ => false,
+        };
+        if let Some(ids) = side.ids.take() {
+            let (unseen, marks) = ids.finish();
+            // At the sender's own host every datagram it sends is captured (unless the
+            // capture dropped it, which capture_loss.rs counts): a skipped number went
+            // to another connection of the host (one counter for all its datagrams,
+            // RFC 6864 §4 allows it), never lost before the capture point.
+            if at_sender {
+                directions[d].unseen_datagrams = unseen.map(|_| 0);
+            } else {
+                directions[d].unseen_datagrams = unseen;
+                store.add_late_flags(marks);
+            }
+        }
+        // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
+        if let Some(clock) = side.clock.take() {
+            store.add_late_flags(clock.finish());
+        }
+        let Some(tracker) = side.kinds.take() else { continue };
+        let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
+        apply_kinds(&mut directions[d], kinds);
+        store.add_late_flags(marks);
+    }
+    // Transient public columns for the stall, throughput and diagnosis passes.
+    // Only the packet rows are materialized (into the scratch columns); the
+    // diagnosis reads the RTT samples from the store (columns::RttSource).
+    let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
+    store.fill_packet_columns(&mut cols.packets, false);
+    // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
+    // the store's cap has no row.
+    store.mark_ce_rows(ce_frames.iter().filter_map(|f| cols.packets.frame.binary_search(f).ok().map(|r| r as u32)));
+    // Each sender's MSS estimate, found once (a pass over every row) for the scale
+    // bound and the stall and share passes below.
+    let mut mss: [Option<f64>; 2] = [None; 2];
+    // An unknown window scale, bounded from below where the sender had more in flight
+    // than the raw window (stalls/gaps.rs): the one bound the chart, the headline and the
+    // calculator all use, and the windows the stalls and shares are judged by.
+    for d in 0..2 {
+        let receiver = &mut directions[1 - d];
+        if receiver.window_scale_unknown {
+            let m = *mss[d].get_or_insert_with(|| stalls::mss_estimate(&cols.packets, d as u8));
+            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, lags[d], m);
+            receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
+        }
+    }
+    window::apply_inferred_scale(&mut cols.packets, [directions[0].inferred_scale(), directions[1].inferred_scale()]);
+    // The senders' facts the share pass judges by (stalls::SenderFacts), found by the
+    // stall pass in the windows as now scaled; only for a direction that carried payload.
+    let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
+    let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
+    // Whether both directions were captured (one_direction.rs): the rate's clock below
+    // and the diagnosis need it.
+    let one_direction = crate::analysis::verdict::one_direction::judge_counts([directions[0].packets, directions[1].packets], &cols.packets);
+    // Whether each sender's receiver announced (or had no) window scale (stalls::SenderFacts::of).
+    let scale_known = [0, 1].map(|d| !directions[1 - d].window_scale_unknown);
+    for (d, ds) in directions.iter_mut().enumerate() {
+        // Judged in this direction's sender's time (sender_view.rs).
+        let lag = lags[d];
+        ds.sender_lag_ms = lag * 1000.0;
+        // A stall is a gap between two of the sender's payload-carrying segments
+        // (stalls/gaps.rs): a direction that carried no payload (a download's ACKs) has
+        // none, and its two passes over every row were a tenth of the finish.
+        if ds.payload_bytes > 0 {
+            let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
+            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], ds.unseen_datagrams.is_some(), m, scale_known[d]);
+            (ds.stalls, facts[d]) = (found, Some(f));
+            // Re-sends a receiver-side capture saw arrive and the receiver never
+            // answered: the receiver stopped, not the path (receiver_silent.rs).
+            crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
+            // A silence the unmeasured far part of the round trip may fill (far_part.rs).
+            if d == data_direction as usize {
+                crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
+            }
+        }
+        // Every packet is in the columns: bins of the connection's own size. The
+        // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
+        // at the same bin size they are already this summary: no pass needed.
+        if unstored == 0 && ds.throughput.bin_seconds != bin {
+            ds.throughput = throughput::summarize(&cols.packets, d as u8, bin, duration);
+        }
+        // Without payload there is no data segment and the active mean is the mean.
+        if ds.payload_bytes > 0 {
+            // Bursts timed to their acknowledgement in the sender's time, which needs the
+            // vantage point, and ACKs that answered the data (not a capture of one direction).
+            let timed = path.vantage != Vantage::Unknown && one_direction.is_none();
+            let clock = timed.then_some(active_time::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
+            ds.throughput.active_mean_bps = active_time::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
+        }
+    }
+    // How it ended (ending.rs), before the diagnosis, which may say it. The client is
+    // the sender of the SYN, where it is in the capture.
+    let client = handshake.syn.map(|_| handshake.client_dir);
+    let roles = ending::Roles { client, data_direction, names: &names, packets: [directions[0].packets, directions[1].packets] };
+    let ending = Box::new(ending::judge(closing.as_deref(), &sides, &roles));
+    let handshake = summary_handshake;
+    let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
+    // The range the charts open on (opening_view.rs), from every stored row and the stalls.
+    let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
+    let data_view = opening_view::of(&cols.packets, unstored > 0, start, end, stall_spans);
+    let mut summary = ConnectionSummary {
+        id,
+        endpoints: names,
+        handshake_seen: offers.seen(),
+        any_syn: offers.any_syn(),
+        handshake,
+        capture_loss,
+        packets,
+        start,
+        end,
+        data_view,
+        data_direction,
+        vantage: path.vantage,
+        path_rtt_ms: path.rtt.map(|s| s * 1000.0),
+        path_rtt_method: path.method,
+        sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
+        base_rtt_ms: None,
+        stall_threshold_ms: threshold_s * 1000.0,
+        directions: Box::new(directions),
+        diagnosis: Box::default(),
+        ending,
+        process_index: process,
+        process: None,
+        mptcp: None,
+    };
+    let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
+    let data_facts = facts[data_direction as usize].as_ref();
+    *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, diagnosis::Rows { packets: &cols.packets, rtt: &store, sacks: &store }, tick, kept.as_mut(), data_facts, one_direction);
+    scratch.keep_packets(cols.packets);
+    let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
+    (summary, store, kept)
+}
+
+/// Stored packets from which a connection keeps its window-limited spans: below, the
+/// view rebuilds them in a few milliseconds, and 10^5 small connections keep nothing.
+pub const KEEP_SPANS_ROWS: usize = 1 << 13;
+
+/// Buffers `summarize` reuses from one connection to the next: at 100 k short
+/// connections, allocating and freeing a dozen vectors each was a good part of the
+/// finish (issue 16). Kept only while small, so that one large connection's columns
+/// are not held through the rest of the capture.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    packets: PacketColumns,
+    trusted: [Vec<f64>; 2],
+}
+
+/// Rows whose columns a `Scratch` keeps for the next connection (≈ 3 MB).
+const SCRATCH_KEEP_ROWS: usize = 1 << 16;
+
+impl Scratch {
+    fn keep_packets(&mut self, packets: PacketColumns) {
+        if packets.t.capacity() <= SCRATCH_KEEP_ROWS {
+            self.packets = packets;
+        }
+    }
+
+    fn keep_samples(&mut self, trusted: [Vec<f64>; 2]) {
+        if trusted.iter().all(|v| v.capacity() <= SCRATCH_KEEP_ROWS) {
+            self.trusted = trusted;
+        }
+    }
+}
+
+/// How late direction `d`'s sender learns of what the capture sees (sender_view.rs):
+/// the part of the round trip towards that sender, or 0 when that part is local
+/// (at most vantage.rs's LOCAL_SHARE of the path: a capture at the sender).
+fn sender_lag(parts: &vantage::Parts, d: usize, path_rtt: Option<f64>) -> f64 {
+    match (parts.toward[1 - d], path_rtt) {
+        (Some(lag), Some(rtt)) if lag > vantage::LOCAL_SHARE * rtt => lag,
+        _ => 0.0,
+    }
+}
+
+/// The path's base RTT (docs/ANALYSIS.md "Base RTT"): for every pair of hosts, the
+/// smallest path RTT of its connections. A small flow that only ran while bulk
+/// flows filled the queue sees 265 ms where the path's own round trip, seen by
+/// another flow of the same capture, is 20 ms: latency under load is measured
+/// against the base.
+pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
+    // Borrowed host names (no String per connection: issue 16, 100 k connections).
+    fn host(e: &str) -> &str {
+        e.rsplit_once(':').map_or(e, |(h, _)| h)
+    }
+    fn key(c: &ConnectionSummary) -> (&str, &str) {
+        let (a, b) = (host(&c.endpoints[0]), host(&c.endpoints[1]));
+        if a <= b { (a, b) } else { (b, a) }
+    }
+    let bases: Vec<Option<f64>> = {
+        let keys: Vec<(&str, &str)> = conns.iter().map(key).collect();
+        // The flow table's hasher (connections.rs: keys from a capture file, not an
+        // adversary); SipHash was 3 % of the native time at 100 k connections.
+        let mut best: std::collections::HashMap<(&str, &str), f64, crate::analysis::track::connections::FxBuild> = Default::default();
+        for (c, &k) in conns.iter().zip(&keys) {
+            if let Some(r) = c.path_rtt_ms {
+                let e = best.entry(k).or_insert(r);
+                *e = e.min(r);
+            }
+        }
+        keys.iter().map(|k| best.get(k).copied()).collect()
+    };
+    for (c, base) in conns.iter_mut().zip(bases) {
+        c.base_rtt_ms = base;
+        if let (Some(base), Some(_)) = (c.base_rtt_ms, c.path_rtt_ms) {
+            diagnosis::note_latency_under_load(c, base);
+        }
+    }
+}
+
+/// The smallest trusted sample of each direction, raw (one part of the round trip),
+/// for the path RTT's parts (vantage.rs): one walk of the store's RTT rows.
+struct RttMinima {
+    /// Trusted samples, those of them below one tick, the smallest of all and the
+    /// smallest of at least one tick (s).
+    trusted: [u64; 2],
+    below_tick: [u64; 2],
+    min: [f64; 2],
+    min_from_tick: [f64; 2],
+}
+
+impl RttMinima {
+    fn collect(store: &ConnStore, tick: f64) -> RttMinima {
+        let mut m = RttMinima { trusted: [0; 2], below_tick: [0; 2], min: [f64::INFINITY; 2], min_from_tick: [f64::INFINITY; 2] };
+        store.for_each_rtt(|_, dir, ns, kind| {
+            let s = ns as f64 / 1e9;
+            let d = dir as usize & 1;
+            if kind & EXCLUDED != 0 {
+                return;
+            }
+            m.trusted[d] += 1;
+            m.min[d] = m.min[d].min(s);
+            if s < tick {
+                m.below_tick[d] += 1;
+            } else {
+                m.min_from_tick[d] = m.min_from_tick[d].min(s);
+            }
+        });
+        m
+    }
+
+    /// Smallest trusted sample of each direction. With a clock coarser than 1 ms a
+    /// sample of 0 only says "less than a tick" and a 10 ms round trip reads 0, 10 or
+    /// 20 ms: the part is 0 (the capturing host's own) when most samples are below a
+    /// tick, else the smallest sample of at least one tick.
+    fn min_s(&self, tick: f64) -> [Option<f64>; 2] {
+        [0, 1].map(|d| {
+            if self.trusted[d] == 0 {
+                return None;
+            }
+            if tick <= 0.001 {
+                return Some(self.min[d]);
+            }
+            if 2 * self.below_tick[d] >= self.trusted[d] {
+                Some(0.0)
+            } else {
+                Some(self.min_from_tick[d])
+            }
+        })
+    }
+}
+
+/// Each direction's RTT statistics over its round trips (round_trips.rs: the one rule
+/// the chart and the diagnosis use too, samples below a tick included), ms.
+/// `reuse`: empty or previously used vectors, handed back with the round trips.
+fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>; 2]) -> [RttSummary; 2] {
+    reuse.iter_mut().for_each(Vec::clear);
+    let (mut excluded, mut followed) = ([0u64; 2], [0u64; 2]);
+    rule.for_each(store, &mut |_, dir, _, round_trip_ms, kind| {
+        let d = dir as usize & 1;
+        if kind & EXCLUDED != 0 {
+            excluded[d] += 1;
+        } else {
+            reuse[d].push(round_trip_ms);
+            followed[d] += u64::from(kind & FOLLOWED != 0);
+        }
+    });
+    [0, 1].map(|d| {
+        let v = &mut reuse[d];
+        v.sort_by(|a, b| a.total_cmp(b));
+        let q = |p: f64| percentile(v, p);
+        RttSummary {
+            min_ms: v.first().copied(),
+            median_ms: q(0.5),
+            p95_ms: q(0.95),
+            max_ms: v.last().copied(),
+            samples: v.len() as u64,
+            excluded_samples: excluded[d],
+            offset_ms: rule.offset_ms[d],
+            offset_follows: rule.follows[d],
+            followed_samples: followed[d],
+        }
+    })
+}
+
+/// Percentile of sorted values, linear between closest ranks (the median of an
+/// even count is the mean of the middle two).
+fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let pos = p * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64))
+}
+
+fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 2], duration: f64, rtt: RttSummary) -> DirectionSummary {
+    let n = |flag: u32| t.count[flag.trailing_zeros() as usize - 8] as u64;
+    let eff = window::effective(&me.scale, &peer.scale);
+    let negotiated = me.scale.state >= 0 && peer.scale.state != NOT_USED;
+    let (window_scale, unknown) = match eff {
+        Effective::Known(s) if negotiated => (Some(s), false),
+        Effective::Known(_) => (None, false),
+        Effective::Unknown => (None, true),
+    };
+    // Like tshark's tcp.analysis.retransmission, which is also set on fast and
+    // spurious retransmissions: all retransmissions; the next two are subsets.
+    let retransmissions = n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION);
+    DirectionSummary {
+        from: names[d as usize].clone(),
+        to: names[1 - d as usize].clone(),
+        packets: t.packets,
+        payload_bytes: t.payload,
+        bytes: t.bytes,
+        window_scale,
+        window_scale_unknown: unknown,
+        window_scale_lower_bound: if unknown { me.scale_lb } else { None },
+        receive_window: t.rwnd(),
+        max_bytes_in_flight: t.max_bif(),
+        retransmissions,
+        // Set by `summarize` (retrans_kinds.rs).
+        rto_events: 0,
+        rto_chains: Vec::new(),
+        tail_loss_probes: 0,
+        fast_retransmissions: 0,
+        slow_start_retransmissions: 0,
+        spurious_retransmissions: 0,
+        // One segment per frame until the kinds know the sender's SMSS.
+        retransmitted_segments: retransmissions,
+        fast_retransmitted_segments: 0,
+        slow_start_retransmitted_segments: 0,
+        duplicate_acks: n(fb::DUPLICATE_ACK),
+        zero_windows: n(fb::ZERO_WINDOW),
+        zero_window_probes: n(fb::ZERO_WINDOW_PROBE),
+        window_full: n(fb::WINDOW_FULL),
+        keep_alives: n(fb::KEEP_ALIVE),
+        lost_segments: n(fb::LOST_SEGMENT),
+        unseen_datagrams: None,
+        out_of_order: n(fb::OUT_OF_ORDER),
+        throughput: t.throughput.finish(t.payload, duration),
+        rtt,
+        sender_lag_ms: 0.0,     // set by `summarize`
+        stalls: Vec::new(), // filled by `summarize` from the materialized columns
+        ecn: None,          // set by `summarize` (ecn.rs)
+    }
+}
+
+/// Puts the counts into the direction's summary.
+fn apply_kinds(d: &mut DirectionSummary, c: retrans_kinds::KindCounts) {
+    d.rto_events = c.rto_events;
+    d.rto_chains = c.rto_chains;
+    d.tail_loss_probes = c.tail_loss_probes;
+    d.fast_retransmissions = c.fast_retransmissions;
+    d.slow_start_retransmissions = c.slow_start_retransmissions;
+    d.spurious_retransmissions = c.spurious_retransmissions;
+    d.retransmitted_segments = c.retransmitted_segments;
+    d.fast_retransmitted_segments = c.fast_retransmitted_segments;
+    d.slow_start_retransmitted_segments = c.slow_start_retransmitted_segments;
+}

@@ -1,0 +1,91 @@
+//! Delayed ACK meets Nagle (docs/ANALYSIS.md "Stall causes", `delayed-ack`): the
+//! sender holds a small segment back while an earlier small one is unacknowledged
+//! (Nagle's algorithm, RFC 896; RFC 1122 §4.2.3.4), and the receiver holds that ACK
+//! back hoping to piggyback it on data (delayed ACK, RFC 1122 §4.2.3.2 / RFC 9293
+//! §3.8.6.3: at most 500 ms; Linux 40 ms minimum, other stacks 100–200 ms). Classic
+//! case: a request written in two calls (header, then body); the server cannot
+//! answer before the body, so its ACK waits for the timer, every time.
+//!
+//! Evidence, for a stall already found to be `ack-wait` (data unacknowledged, below
+//! the window, no loss: stalls/gaps.rs rule 5):
+//! - the last data segment before the gap was smaller than a full segment (Nagle
+//!   only holds back data while a *small* segment is unacknowledged);
+//! - the first ACK covering it carried no data (a piggybacked ACK is a reply, not a
+//!   timer) and came before the gap ended;
+//! - the receiver held it at least `MIN_HOLD_S`: the ACK's delay after the segment,
+//!   less the round trip between the capture point and the receiver. A prompt ACK
+//!   leaves within a millisecond; the shortest delayed-ACK timer in use is 40 ms.
+
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::track::handshake::Handshake;
+use crate::analysis::format::{format_duration, format_timestamp};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
+
+/// Least receiver hold taken for a delayed-ACK timer: half Linux's 40 ms minimum
+/// (TCP_DELACK_MIN), so that jitter does not hide one.
+pub const MIN_HOLD_S: f64 = 0.020;
+
+/// Rows looked back from the gap for its last data segment at most.
+const LOOK_BACK: usize = 64;
+
+/// A full segment's payload for the sender `sender`: the MSS option its peer sent in
+/// the handshake less 40 option bytes (RFC 9293 §3.7.1: the MSS counts no options;
+/// timestamps and SACK take up to 40), else the largest payload it sent.
+pub fn full_segment(handshake: &Handshake, sender: &str, largest_payload: u32) -> u32 {
+    let peer_mss = [&handshake.syn, &handshake.syn_ack].into_iter().flatten().find(|o| o.from != sender).and_then(|o| o.mss);
+    peer_mss.map_or(largest_payload, |m| u32::from(m).saturating_sub(40))
+}
+
+/// Re-labels the `ack-wait` stalls of direction `dir` that were a delayed ACK meeting
+/// Nagle. `full`: a full segment's payload for this sender (the peer's MSS option
+/// less 40 option bytes, or the largest payload it sent); `to_receiver_s`: the round
+/// trip capture point → receiver → capture point (path RTT − sender lag).
+pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, to_receiver_s: f64) {
+    for s in stalls.iter_mut().filter(|s| s.cause == StallCause::AckWait) {
+        let Some(before) = p.row_of(s.frame_before, s.start) else { continue };
+        let lo = before.saturating_sub(LOOK_BACK);
+        let Some(i) = (lo..=before).rev().find(|&i| p.dir[i] == dir && p.len[i] > 0) else { continue };
+        if p.len[i] >= full {
+            continue;
+        }
+        let end = p.seq[i] + p.len[i] as f64;
+        let gap_end = s.start + s.duration;
+        let Some(j) = (i + 1..p.t.len()).take_while(|&j| p.t[j] <= gap_end).find(|&j| p.dir[j] != dir && p.ack[j] >= end) else {
+            continue;
+        };
+        // The peer's own message during the gap makes it a turn (request/response, a
+        // handshake's flight answered): the sender may have had nothing until it came,
+        // and Nagle's algorithm is not shown to have held anything (TCP_NODELAY would
+        // change nothing).
+        // Only a message after the ACK and before the data that ends the gap: Nagle
+        // releases the held segment as the ACK comes, whatever the peer says later.
+        let peer_spoke = (j + 1..p.t.len()).take_while(|&k| p.t[k] < gap_end).any(|k| p.dir[k] != dir && p.len[k] > 0);
+        let hold = p.t[j] - p.t[i] - to_receiver_s.max(0.0);
+        if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke {
+            s.cause = StallCause::DelayedAck;
+            s.ended_by = format!(
+                "the peer's delayed ACK at {}, held {} after the {}-byte segment: Nagle's algorithm kept the next small segment until then",
+                format_timestamp(p.t[j]),
+                format_duration(hold),
+                p.len[i]
+            );
+        }
+    }
+}
+
+/// The advice when delayed-ACK stalls dominate a direction (at least half its stalls
+/// and a tenth of the connection's time): None otherwise.
+pub fn advice(stalls: &[Stall], duration: f64) -> Option<String> {
+    let delayed: Vec<&Stall> = stalls.iter().filter(|s| s.cause == StallCause::DelayedAck).collect();
+    let time: f64 = delayed.iter().map(|s| s.duration).sum();
+    if delayed.is_empty() || 2 * delayed.len() < stalls.len() || time < 0.1 * duration {
+        return None;
+    }
+    Some(format!(
+        "{} ({} in all) {} Nagle's algorithm waiting for the peer's delayed ACK: write each message in one call, or set TCP_NODELAY on the sender (or TCP_QUICKACK on the receiver).",
+        crate::analysis::format::plural(delayed.len() as u64, "stall"),
+        format_duration(time),
+        if delayed.len() == 1 { "was" } else { "were" }
+    ))
+}

@@ -1,0 +1,685 @@
+//! Stalls: gaps in a direction's data transfer, each with a cause (DESIGN.md "Stall").
+//!
+//! A stall of direction `dir` is a gap longer than the threshold between two
+//! consecutive *payload-carrying* segments of `dir` (issue 3). Because a gap is only
+//! measured between two data segments, a stall always ends with more data, so "while
+//! the transfer has not ended" holds by construction (the idle time after the last
+//! data segment, before FIN, is never a stall).
+//!
+//! Zero-window probes and keep-alives are not "payload-carrying" here even when they
+//! carry one byte: they send no new data (Wireshark's rules) and counting them would
+//! chop one zero-window stall into a row of probe-interval gaps.
+//!
+//! The cause is decided from the sender's state at the last data segment before the
+//! gap and from what the peer said during the gap, reconstructed in ONE linear pass
+//! over the interleaved packet columns (the peer's latest window and cumulative ACK
+//! are carried along as we go). Order of the tests, first match wins:
+//! 1. `zero-window`: the peer's latest window at the start of the gap, or any window
+//!    it advertised during the gap, was 0 (or the sender sent zero-window probes).
+//! 2. `retransmission-timeout`: the first data segment after the gap starts below the
+//!    highest sequence number sent so far (it re-sends data that was in flight: the
+//!    retransmission timer fired — or Linux's tail-loss probe, which is also a timer)
+//!    and something was unacknowledged when the gap began.
+//!    Also `retransmission-timeout` when the gap began right after a retransmission
+//!    with data unacknowledged (the sender was waiting on loss recovery), and when
+//!    everything was acknowledged and the peer's
+//!    next request during the gap was a retransmission: the request was lost and the
+//!    peer's timer re-sent it (request/response through an outage).
+//! 3. `application-idle`: the peer's cumulative ACK reached the highest sequence sent
+//!    (nothing in flight) at the start of or during the gap, and the sender stayed
+//!    silent while free to send for at least half of the gap, or for a path round trip
+//!    after that ACK and the peer's last message in the gap (at least [`IDLE_MIN_S`]; a
+//!    sender with data answers that ACK at once: an application that paused while its
+//!    last write drained). "Free" starts at the
+//!    ACK of everything: before it the data was still on its way (a slow path draining
+//!    the last write; Nagle's algorithm holding a small segment while any data is
+//!    unacknowledged, RFC 1122 §4.2.3.4), and an application is idle only while the
+//!    sender has nothing outstanding (issue 39). This keeps a delayed ACK
+//!    (ACK after 40 ms, sender answers at once: waiting on the peer) apart from an
+//!    application pause that began while the last burst was still draining through
+//!    the bottleneck (ACKs keep coming, the sender doesn't react: it has nothing to send).
+//! 4. `window-limited`: in flight at the last data segment before the gap had reached
+//!    the peer's advertised window, within [`window_tolerance`], or Wireshark flagged
+//!    it "window full".
+//!    Then turn-taking: everything was acknowledged and the peer sent payload during
+//!    the gap (request/response, interactive sessions), in this order:
+//!    - `unknown` when the request carried the peer's first ACK of the data > 0.5 s
+//!      after it and the capture holds no pure ACK of the peer at all (RFC 9293
+//!      §3.8.6.3: a peer holding data that long ACKs it alone, so the path was that
+//!      long or the capture lacks the ACK, and it cannot tell which);
+//!    - `ack-wait` ("a request/response round trip") if the peer's request came in the
+//!      first half of the gap after the peer had everything, else `application-idle`
+//!      (the peer's application sat on it). The peer had everything when its ACK says
+//!      so, except when that first ACK rode on its request later than path RTT +
+//!      0.5 s after the data: a peer holding the data that long MUST have ACKed it
+//!      alone (§3.8.6.3), this capture, which holds the peer's pure ACKs, lacks that
+//!      one, and the measured path does not explain the delay (unless its queue grew
+//!      0.5 s above the minimum): the peer had the data by path RTT + 0.5 s at the
+//!      latest, and the half-gap test counts from there.
+//! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
+//!    congestion window, delayed ACKs, or the path).
+//! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told;
+//!    or a gap still open when the capture ends with data unacknowledged and nothing
+//!    re-sent (no timer is seen to fire: the sender gave up, was reset, or the capture
+//!    ended first).
+
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
+use crate::analysis::timing::sender_view::sender_view;
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::StallCause;
+use crate::decode::tcp_flags;
+
+// The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
+const SYN: u32 = tcp_flags::SYN as u32;
+const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u32;
+/// A segment below the highest sequence sent that is an original overtaken on the way
+/// (Wireshark's "out-of-order", track/conn.rs), not a re-send: no timer sent it.
+pub fn reordered(flags: u32) -> bool {
+    flags & flag_bits::OUT_OF_ORDER != 0 && flags & flag_bits::ANY_RETRANSMISSION == 0
+}
+
+/// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
+/// Wireshark's spurious retransmission): the original had arrived, so it repaired no loss.
+pub fn needless(flags: u32) -> bool {
+    flags & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0
+}
+
+/// Silence after the ACK of everything that shows an idle application however short the
+/// drain before it (rule 3), where the path RTT is shorter: the time a sender's stack
+/// takes to answer an ACK is microseconds, its clock's jitter at the capture less.
+const IDLE_MIN_S: f64 = 0.001;
+/// The longest gap a re-send of bytes sent in it (rule 2d) is said to end as the
+/// sender's timer: the first timeout comes 1 s after the original at most before an RTT
+/// is measured (RFC 6298 §2.1), its first backoff 2 s; a longer gap held an idle sender
+/// before the original was sent, at a time the capture does not show (a 20 s idle TLS
+/// session ended by a re-send once read "20 s waiting on 1 tail loss probe"), s.
+const UNSEEN_RESEND_MAX_S: f64 = 2.0;
+/// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
+const MAX_ACK_DELAY_S: f64 = 0.5;
+
+/// DESIGN.md default: the larger of 10 ms and 4 × the connection's path RTT
+/// (vantage.rs; never the local ACK delay of a receiver-side capture), and never
+/// below 3 ticks of the capture clock: with a 10 ms clock a gap measured as 10 or
+/// 20 ms may be one tick of jitter (issue 13: 247 "stalls" at a 10 ms threshold).
+pub fn default_threshold_s(path_rtt_ms: Option<f64>, tick_s: f64) -> f64 {
+    (path_rtt_ms.unwrap_or(0.0) * 4.0 / 1000.0).max(0.010).max(3.0 * tick_s)
+}
+
+/// True for a segment of `dir` that carries payload which counts as data (not a
+/// zero-window probe or keep-alive). Shared with the diagnosis so both walk the same
+/// segments.
+pub fn is_data_segment(cols: &PacketColumns, i: usize, dir: u8) -> bool {
+    cols.dir[i] == dir
+        && cols.len[i] > 0
+        && cols.flags[i] & (flag_bits::ZERO_WINDOW_PROBE | flag_bits::KEEP_ALIVE) == 0
+}
+
+/// Largest payload of a data segment of `dir`: our estimate of the MSS.
+pub fn mss_estimate(cols: &PacketColumns, dir: u8) -> f64 {
+    // The maximum in integers: `f64::max` is a call to `fmax` in wasm (its NaN rule is
+    // not the wasm instruction's), and this runs over every packet several times.
+    let mut largest = 0u32;
+    for i in 0..cols.t.len() {
+        if is_data_segment(cols, i, dir) && cols.len[i] > largest {
+            largest = cols.len[i];
+        }
+    }
+    f64::from(largest)
+}
+
+/// How far below the advertised window bytes in flight may stay and still count as
+/// "window-limited": one MSS. A sender does not send a segment that does not fit the
+/// usable window (sender-side silly-window avoidance, RFC 9293 §3.8.6.2.1), so a
+/// window-limited sender sits anywhere in [window − MSS, window]. Capped at a quarter
+/// of the window so that super-segments (TSO/GRO captures, 64 KiB "segments") don't
+/// make every small window look full.
+pub fn window_tolerance(mss: f64, window: f64) -> f64 {
+    mss.min(window / 4.0)
+}
+
+/// The tolerance when the sender's state is reconstructed from another vantage point
+/// (sender_view.rs): the lag is the smallest capture → sender → capture time, and the
+/// path's jitter around it shifts the reconstructed bytes in flight by rate × jitter,
+/// so one tenth of the window more is allowed.
+pub fn window_tolerance_lagged(mss: f64, window: f64, lagged: bool) -> f64 {
+    if lagged { window_tolerance(mss, window).max(window / 10.0) } else { window_tolerance(mss, window) }
+}
+
+/// True when the peer's windows in the columns are evidently too small: bytes in
+/// flight exceeded the peer's latest advertised window by more than one MSS at some
+/// data segment. That happens when the handshake was not captured and the window
+/// scale is unknown (DESIGN.md "Advertised receive window": windows are then shown
+/// raw). A sender never has more in flight than the window allows (RFC 9293
+/// §3.8.6.2.1), so such windows can't be used to call anything window-limited; zero
+/// windows stay recognisable (0 scaled is 0). One linear pass.
+pub fn windows_understated(cols: &PacketColumns, dir: u8) -> bool {
+    windows_understated_lagged(cols, dir, 0.0)
+}
+
+/// [`windows_understated`] in the sender's time (sender_view.rs).
+pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> bool {
+    understated_with_mss(cols, dir, lag_s, mss_estimate(cols, dir), false)
+}
+
+fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, scale_known: bool) -> bool {
+    let mut understated = false;
+    for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
+        understated |= exceeds_window(flight, peer_win, mss, lag_s > 0.0, scale_known);
+    });
+    understated
+}
+
+/// The test of [`windows_understated_lagged`] at one data segment (the stall pass
+/// makes it too, on the same values, and so finds the same answer without a pass).
+fn exceeds_window(flight: f64, peer_win: f64, mss: f64, lagged: bool, scale_known: bool) -> bool {
+    let mss = mss.max(1.0);
+    // In the sender's time the reconstruction carries the path's jitter; and with the
+    // scale known (from the handshake) a little more in flight than the window is a
+    // receiver that shrank its window (RFC 9293 §3.8.6.2.2) or the capture point's
+    // timing, never a scale: a scale that is wrong is wrong by a power of two. Both ask
+    // for a factor 2 (the smallest scale that can be missing, 2^1).
+    let limit = if lagged || scale_known { 2.0 * peer_win + mss } else { peer_win + mss };
+    flight > limit
+}
+
+/// What the stall and share passes of one sending direction both judge by, found
+/// once: each is a pass over every row, and the end of the capture asked for them
+/// again in each pass (the MSS 4 times, the windows twice, for the data direction);
+/// [`judge_stalls_and_facts`] finds the windows test inside the stall pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenderFacts {
+    pub dir: u8,
+    /// The sender lag the facts were judged in (sender_view.rs).
+    pub lag_s: f64,
+    /// [`mss_estimate`].
+    pub mss: f64,
+    /// [`windows_understated_lagged`] at `lag_s`.
+    pub windows_understated: bool,
+}
+
+impl SenderFacts {
+    /// `scale_known`: the receiver's window scale is known (its handshake was
+    /// captured, or it used none): bytes in flight a little above its window (a window
+    /// shrunk by the receiver, RFC 9293 §3.8.6.2.2, or the capture point's timing) then
+    /// do not make the windows understated; only twice the window does (`exceeds_window`).
+    pub fn of(cols: &PacketColumns, dir: u8, lag_s: f64, scale_known: bool) -> SenderFacts {
+        let mss = mss_estimate(cols, dir);
+        SenderFacts { dir, lag_s, mss, windows_understated: understated_with_mss(cols, dir, lag_s, mss, scale_known) }
+    }
+
+    /// Facts of `dir` judged at exactly `lag_s` (the diagnosis gets its lag back from
+    /// milliseconds, which need not give the same bits).
+    pub fn fits(&self, dir: u8, lag_s: f64) -> bool {
+        self.dir == dir && self.lag_s.to_bits() == lag_s.to_bits()
+    }
+}
+
+/// Lower bound on the peer's unknown window scale (DESIGN.md "Advertised receive
+/// window": infer it where bytes in flight exceed the raw window), from bytes in
+/// flight as the sender had them (sender_view.rs): a sender never has more in flight
+/// than the window allows (RFC 9293 §3.8.6.2.1), so raw << scale ≥ in flight. At a
+/// receiver-side capture the capture point's own bytes in flight are ~0 and say
+/// nothing; the reconstruction carries the path's jitter, so a fifth of it (at least
+/// one MSS) is given away before rounding up to a power of two. `cols.win` holds the
+/// raw windows when the scale is unknown. None when no window ever fell short.
+/// `mss`: [`mss_estimate`] of `dir`.
+pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> Option<u8> {
+    let mss = mss.max(1.0);
+    let mut best: Option<u8> = None;
+    for_each_data_in_sender_time(cols, dir, lag_s, |raw, flight| {
+        let need = flight - (0.2 * flight).max(mss);
+        if raw > 0.0 && need > raw {
+            let s = (1u8..=14).find(|&s| raw * f64::from(1u32 << s) >= need).unwrap_or(14);
+            best = Some(best.map_or(s, |b| b.max(s)));
+        }
+    });
+    best
+}
+
+/// Calls `f(peer's latest window, bytes in flight)` at every data segment of `dir`,
+/// in the sender's time (sender_view.rs), skipping segments before any window.
+fn for_each_data_in_sender_time(cols: &PacketColumns, dir: u8, lag_s: f64, mut f: impl FnMut(f64, f64)) {
+    let (mut win, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
+    for (i, _) in sender_view(cols, dir, lag_s) {
+        if cols.dir[i] != dir {
+            if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
+                win = cols.win[i];
+            }
+            if cols.ack[i].is_finite() && (peer_ack.is_nan() || cols.ack[i] > peer_ack) {
+                peer_ack = cols.ack[i];
+            }
+        } else if is_data_segment(cols, i, dir) {
+            high = high.max(cols.seq[i] + cols.len[i] as f64);
+            if win.is_finite() {
+                f(win, in_flight_at(cols, i, high, peer_ack, lag_s > 0.0));
+            }
+        }
+    }
+}
+
+/// Bytes in flight at data segment `i`: the analyzer's column (DESIGN.md definition),
+/// or our own highest-sent minus peer-ACK when the column is NaN.
+/// With a lag (not a sender-side capture) the column, computed at the capture point,
+/// is not what the sender had in flight: always our own, from the lagged ACK.
+fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64, lagged: bool) -> f64 {
+    let v = cols.in_flight[i];
+    if v.is_finite() && !lagged {
+        v
+    } else if peer_ack.is_finite() {
+        (high - peer_ack).max(0.0)
+    } else {
+        f64::NAN
+    }
+}
+
+/// State of the gap currently open after the last data segment.
+struct Gap {
+    index: usize,
+    /// Highest sequence sent (end of data) at the last data segment.
+    high: f64,
+    /// Something was unacknowledged at the start of the gap.
+    unacked_at_start: bool,
+    window_limited: bool,
+    zero_window: bool,
+    /// Time at which the peer's cumulative ACK reached `high`.
+    all_acked_at: Option<f64>,
+    /// That ACK rode on a payload segment of the peer (its next request).
+    acked_by_payload: bool,
+    /// ... on the peer's first payload in the gap, which echoes (TSecr) the TSval of the
+    /// sender's last data segment (`ANSWERS_PEER_DATA`): the peer had received the
+    /// retransmission, and held its ACK (delayed, RFC 9293 §3.8.6.3) until its next
+    /// request carried it. Without timestamps this is never known.
+    acked_by_request: bool,
+    /// Time of the peer's last ACK that advanced the ACK or changed the window.
+    last_peer_update: Option<f64>,
+    /// The peer's last payload-carrying segment during the gap: (time, bytes).
+    peer_reply: Option<(f64, u32)>,
+    /// Zero-window probes the sender sent during the gap.
+    probes: u32,
+    /// The last data segment before the gap re-sent bytes (loss recovery in progress).
+    resent_before: bool,
+    /// The peer's payload during the gap was a retransmission (its request was lost
+    /// and its own timer re-sent it): (time, bytes) of the last such segment.
+    peer_resent: Option<(f64, u32)>,
+}
+
+/// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
+/// direction `dir`, each with a cause. One linear pass.
+pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall> {
+    find_stalls_lagged(cols, dir, threshold_s, 0.0, None)
+}
+
+/// [`find_stalls`] judged in the sender's time: the peer's packets take effect
+/// `lag_s` after the capture saw them (sender_view.rs; `ConnectionSummary::sender_lag_ms`).
+/// `path_rtt_s`: the connection's path RTT (vantage.rs; `ConnectionSummary::path_rtt_ms`),
+/// the longest a prompt ACK takes to reach the sender in its time (data → receiver →
+/// sender, whatever the vantage), for turn-taking's late piggybacked ACK; None: unknown.
+pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
+    find_stalls_finding_facts(cols, dir, lag_s, mss_estimate(cols, dir), threshold_s, path_rtt_s, false).0
+}
+
+/// [`find_stalls_lagged`] with `mss` = [`mss_estimate`] known, and the direction's
+/// [`SenderFacts`]: the windows test is made at every data segment of this pass (the
+/// same values as [`windows_understated_lagged`]'s own pass), so the gaps are
+/// classified once the pass is over and the windows are known to be trustworthy.
+/// `scale_known`: see [`SenderFacts::of`].
+fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, threshold_s: f64, path_rtt_s: Option<f64>, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
+    let n = cols.t.len();
+    let lagged = lag_s > 0.0;
+    let mut understated = false;
+    // Gaps over the threshold, with what `classify` needs of the moment they closed.
+    let mut closed: Vec<(Gap, usize, f64, bool)> = Vec::new();
+    let mut out = Vec::new();
+    let mut high = f64::NEG_INFINITY; // highest sequence sent by `dir` (end of data)
+    let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
+    let mut peer_win = f64::NAN; // peer's latest advertised window
+    let mut gap: Option<Gap> = None;
+    // Does the capture hold any pure ACK of the peer (no payload, no SYN/FIN/RST; the
+    // handshake's third packet counts)? A capture filtered to payload (Zeek/PcapPlusPlus
+    // samples, "len > 0" filters) holds none, and then a peer's request that carries
+    // its first ACK of the sender's data does not tell when the peer had that data.
+    let peer_pure_acks = (0..n).any(|i| cols.dir[i] != dir && cols.len[i] == 0 && cols.flags[i] & FIN_SYN_RST == 0);
+
+    for (i, t) in sender_view(cols, dir, lag_s) {
+        if cols.dir[i] != dir {
+            // The peer: carry its window and cumulative ACK along.
+            let mut changed = false;
+            let a = cols.ack[i];
+            if a.is_finite() && (peer_ack.is_nan() || a > peer_ack) {
+                peer_ack = a;
+                changed = true;
+            }
+            let w = cols.win[i];
+            if w.is_finite() && cols.flags[i] & SYN == 0 {
+                if w != peer_win {
+                    changed = true;
+                }
+                peer_win = w;
+            }
+            if let Some(g) = gap.as_mut() {
+                if changed {
+                    g.last_peer_update = Some(t);
+                }
+                let first_reply = g.peer_reply.is_none();
+                if cols.len[i] > 0 {
+                    g.peer_reply = Some((t, cols.len[i]));
+                    if peer_timer_resend(cols.flags[i]) {
+                        g.peer_resent = Some((t, cols.len[i]));
+                    }
+                }
+                if peer_win == 0.0 {
+                    g.zero_window = true;
+                }
+                if g.all_acked_at.is_none() && peer_ack >= g.high {
+                    g.all_acked_at = Some(t);
+                    g.acked_by_payload = cols.len[i] > 0;
+                    g.acked_by_request = cols.len[i] > 0 && first_reply && cols.flags[i] & flag_bits::ANSWERS_PEER_DATA != 0;
+                }
+            }
+            continue;
+        }
+        if cols.flags[i] & flag_bits::ZERO_WINDOW_PROBE != 0 {
+            if let Some(g) = gap.as_mut() {
+                g.zero_window = true;
+                g.probes += 1;
+            }
+        }
+        if !is_data_segment(cols, i, dir) {
+            continue;
+        }
+        let (seq, len) = (cols.seq[i], cols.len[i] as f64);
+        if let Some(g) = gap.take() {
+            let t0 = cols.t[g.index];
+            if t - t0 > threshold_s {
+                let resent = seq < g.high && !reordered(cols.flags[i]);
+                closed.push((g, i, peer_win, resent));
+            }
+        }
+        let resent_here = seq < high && !reordered(cols.flags[i]);
+        if seq + len > high {
+            high = seq + len;
+        }
+        let flight = in_flight_at(cols, i, high, peer_ack, lagged);
+        if peer_win.is_finite() {
+            understated |= exceeds_window(flight, peer_win, mss, lagged, scale_known);
+        }
+        // Before the windows are known to be trustworthy (see `closed` below).
+        let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
+            || (peer_win.is_finite() && flight.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged));
+        gap = Some(Gap {
+            probes: 0,
+            peer_resent: None,
+            resent_before: resent_here,
+            index: i,
+            high,
+            unacked_at_start: peer_ack.is_nan() || peer_ack < high,
+            window_limited,
+            zero_window: peer_win == 0.0,
+            all_acked_at: if peer_ack >= high { Some(t) } else { None },
+            acked_by_payload: false,
+            acked_by_request: false,
+            last_peer_update: None,
+            peer_reply: None,
+        });
+    }
+    for (mut g, j, peer_win, resent) in closed {
+        g.window_limited &= !understated;
+        out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
+    }
+    // The transfer did not end, it stopped: a window that never reopened, or data
+    // that was never acknowledged, up to the connection's last packet. A dead zero
+    // window is the textbook receive-window story (issue 13), whatever its length.
+    if let (Some(g), Some(&t_end)) = (gap, cols.t.last()) {
+        let t0 = cols.t[g.index];
+        // A sender that closed (FIN) ended the transfer; a reopened window with
+        // nothing more sent is the application's end, not a stall.
+        let closed = (g.index..n).any(|i| cols.dir[i] == dir && cols.flags[i] & 0x01 != 0);
+        let stuck = peer_win == 0.0 || (!closed && peer_ack.is_finite() && peer_ack < g.high);
+        if stuck && t_end - t0 > threshold_s {
+            out.push(classify_trailing(cols, &g, n - 1, peer_win));
+        }
+    }
+    (out, SenderFacts { dir, lag_s, mss, windows_understated: understated })
+}
+
+/// The stalls of direction `dir` at `threshold_s`, each with its cause: the one
+/// judgement behind the summary's list and the view's answer at any other threshold
+/// (DESIGN.md "Stall"), so the two cannot disagree on a gap. `full_segment`:
+/// `delayed_ack::full_segment` of this sender.
+#[allow(clippy::too_many_arguments)]
+pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, scale_known: bool) -> Vec<Stall> {
+    judge_stalls_and_facts(cols, dir, threshold_s, lag_s, path_rtt_s, full_segment, numbered, mss_estimate(cols, dir), scale_known).0
+}
+
+/// [`judge_stalls`] with `mss` = [`mss_estimate`] of `dir` already known, and the
+/// direction's facts from the same pass, for the share pass (summary.rs).
+#[allow(clippy::too_many_arguments)]
+pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, mss: f64, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
+    let (mut stalls, facts) = find_stalls_finding_facts(cols, dir, lag_s, mss, threshold_s, path_rtt_s, scale_known);
+    // The receiver's delayed ACK is timed from the receiver: capture → receiver →
+    // capture is the path RTT less the sender lag.
+    let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
+    crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
+    // A gap the path made reads as application idle too: the sender's clock tells.
+    super::held_on_path::reclassify(&mut stalls, cols, lag_s);
+    // A timeout whose lost segment never reached the capture reads as application idle.
+    crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
+    (stalls, facts)
+}
+
+/// A stall still open when the connection's packets end (see `find_stalls`).
+fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) -> Stall {
+    let t0 = cols.t[g.index];
+    let (cause, ended_by) = if peer_win == 0.0 {
+        let probes = match g.probes {
+            0 => String::new(),
+            1 => ", after 1 zero-window probe".to_string(),
+            n => format!(", after {n} zero-window probes"),
+        };
+        (StallCause::ZeroWindow, format!("not ended: the window was still closed when the capture ended{probes}"))
+    } else if g.unacked_at_start {
+        // No re-send came in the gap, so no timer is seen to have fired: the sender may
+        // have given up, been reset, or the capture ended first. A timeout is claimed
+        // only where a re-send shows it (DESIGN.md "Diagnosis principles" 1).
+        (StallCause::Unknown, "not ended: data still unacknowledged when the capture ended, and nothing re-sent".to_string())
+    } else {
+        (StallCause::Unknown, "not ended when the capture ended".to_string())
+    };
+    Stall { start: t0, duration: whole_ns(cols.t[last] - t0), cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
+}
+
+/// A difference of two capture times, to the nanosecond the capture can hold: the
+/// subtraction's last-bit noise (0.21736100000000003 s) would otherwise be written
+/// into every report and share link (pcap timestamps are µs or ns, pcapng ≤ ns).
+fn whole_ns(seconds: f64) -> f64 {
+    (seconds * 1e9).round() / 1e9
+}
+
+/// A retransmission of the peer that its retransmission timer sent (a timeout or a
+/// tail loss probe, retrans_kinds.rs), or whose kind is unknown. A peer's re-send in
+/// fast recovery (a lost segment inside a longer reply, repaired within a round trip
+/// of SACKs) does not make the wait for that reply a round trip lost to a timer.
+/// A needless one (the sender already had the request: D-SACK, Eifel) lost nothing:
+/// the original had arrived, and the wait was the sender's own (a re-send the client
+/// D-SACKed at once, 8 s before its answer, once read "retransmission-timeout").
+fn peer_timer_resend(flags: u32) -> bool {
+    use flag_bits as fb;
+    let kinds = fb::KIND_RTO | fb::KIND_TLP | fb::KIND_FAST | fb::KIND_SLOW_START;
+    flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0) && !needless(flags)
+}
+
+/// The retransmission that ended a stall, named by its kind (retrans_kinds.rs), so the
+/// stall list and the retransmission counts tell one story: the cause
+/// `retransmission-timeout` means "waited on a loss-recovery timer", and this says
+/// which one fired (RFC 6298 timeout, RFC 8985 §7 probe, or §6.3 reordering timer).
+fn retransmission_kind_words(flags: u32) -> &'static str {
+    use flag_bits as fb;
+    if flags & fb::KIND_RTO != 0 {
+        "timeout retransmission"
+    } else if flags & fb::KIND_TLP != 0 {
+        "tail loss probe"
+    } else if flags & fb::KIND_FAST != 0 {
+        "recovery retransmission"
+    } else if flags & fb::KIND_SLOW_START != 0 {
+        "slow-start retransmission"
+    } else {
+        "retransmission"
+    }
+}
+
+fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, path_rtt_s: Option<f64>) -> Stall {
+    let (t0, t1) = (cols.t[g.index], cols.t[j]);
+    // The application is idle only while the sender has nothing outstanding (issue 39:
+    // DESIGN.md "Diagnosis principles" 1): before the ACK of everything, the data sent
+    // was still on its way — a slow path draining the last write, or Nagle's algorithm
+    // holding a small segment while any data is unacknowledged (RFC 896; RFC 1122
+    // §4.2.3.4) — and a sender that writes again as that ACK comes was waiting on it.
+    let duration = t1 - t0;
+    let (cause, ended_by) = if g.zero_window {
+        let how = if peer_win > 0.0 {
+            format!("window update to {}", format_bytes(peer_win))
+        } else {
+            "data sent while the window was still 0".to_string()
+        };
+        (StallCause::ZeroWindow, how)
+    } else if resent && g.unacked_at_start {
+        let how = format!("{} of {} bytes at {}", retransmission_kind_words(cols.flags[j]), cols.len[j], format_timestamp(t1));
+        (StallCause::RetransmissionTimeout, how)
+    } else if g.resent_before && g.unacked_at_start && !g.acked_by_request && g.all_acked_at.map_or(true, |ta| ta - t0 >= 0.5 * duration) {
+        // The gap began with a retransmission still unacknowledged: the sender waited
+        // for loss recovery (its retransmission timer, or the ACK that ends recovery).
+        // Not when that ACK rode on the peer's next request, the peer silent until
+        // then: a request/response peer holds its ACK of a response's last segment
+        // (delayed ACK) for its next request whether or not that segment was a
+        // re-send, and the wait is the turn-taking below, as in every other round.
+        // Linux request/response at 8 % loss, captured at the server: 5 gaps of
+        // 25 ms (20 ms think time) after a tail loss probe read as loss recovery,
+        // each after the probe's own 210 ms stall (kernel: 5 TCPLossProbes). The
+        // request must echo the retransmission's TSval: in `reqresp-blackhole.pcap`
+        // the request that ends the gap after the server's timeout is the client's
+        // own timeout re-send of a request from before the blackhole (its echo is
+        // older), and the gap was the outage.
+        let how = match g.all_acked_at {
+            Some(ta) => format!("new data after the retransmitted data was acknowledged at {}", format_timestamp(ta)),
+            None => "new data while retransmitted data was still unacknowledged".to_string(),
+        };
+        (StallCause::RetransmissionTimeout, how)
+    } else if !resent
+        && cols.flags[j] & flag_bits::ANY_RETRANSMISSION != 0
+        && (cols.flags[j] & flag_bits::UNSEEN_BEFORE == 0 || g.peer_reply.is_some())
+        && !needless(cols.flags[j])
+        && !reordered(cols.flags[j])
+        && duration <= UNSEEN_RESEND_MAX_S + path_rtt_s.unwrap_or(0.0)
+    {
+        // A re-send of bytes the capture never saw before the gap: the sender's own
+        // packets showed it had sent them (a pure ACK of its with a higher sequence
+        // number, Wireshark's "previous segment not captured"), they never reached the
+        // capture point, and nothing but its timer re-sent them after the silence (a
+        // response lost on the way, re-sent 0.5 s later, once read "application idle"
+        // when the peer's own re-sent request was shown needless). A segment after a
+        // skipped datagram number in a gap without the peer's payload is rule 3b's,
+        // which names the numbering (unseen_timeout.rs).
+        let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
+        (StallCause::RetransmissionTimeout, how)
+    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
+        // Request/response: the sender waited for the peer's next request, which was
+        // lost and re-sent by the peer's retransmission timer — a round trip lost to
+        // the network, not an idle application (issue 13).
+        let how = format!(
+            "new data after the peer's request of {} bytes, which the peer's timer had to re-send (at {})",
+            bytes,
+            format_timestamp(tr)
+        );
+        (StallCause::RetransmissionTimeout, how)
+    } else if g.all_acked_at.is_some_and(|ta| {
+        // Silent since everything was acknowledged and the peer's last message came.
+        let since = g.peer_reply.map_or(ta, |(tr, _)| tr.max(ta));
+        t1 - ta >= ta - t0 || path_rtt_s.is_some_and(|r| t1 - since >= r.max(IDLE_MIN_S))
+    }) {
+        (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
+    } else if g.window_limited {
+        let how = match g.last_peer_update {
+            Some(tu) => format!(
+                "ACK opening the window ({}) at {}",
+                format_bytes(peer_win),
+                format_timestamp(tu)
+            ),
+            None => "new data without a window update in the capture".to_string(),
+        };
+        (StallCause::WindowLimited, how)
+    } else if let (Some(ta), Some((tr, bytes))) = (g.all_acked_at, g.peer_reply) {
+        // Turn-taking (request/response, interactive sessions): everything was
+        // acknowledged and the sender waited for the peer's next request. If the
+        // request came promptly after the peer had all the data, the wait was the
+        // round trip itself (issue 13: "a stall that ends with the peer's request is a
+        // round trip, not application idle"); if the peer sat on it, the peer's
+        // application was idle.
+        if g.acked_by_payload && !peer_pure_acks && ta - t0 > MAX_ACK_DELAY_S {
+            // The request carried the peer's first ACK of the data, > 0.5 s after it:
+            // a peer holding the data that long would have ACKed it alone (RFC 9293
+            // §3.8.6.3), unless the path is that long. The capture holds no pure ACK of
+            // the peer at all, so round trip and idle peer cannot be told apart
+            // (PcapPlusPlus's http-packets.pcap: 4.7 s between a response and the next
+            // GET, once called "a request/response round trip").
+            let how = format!(
+                "the peer's next message of {} bytes at {} (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)",
+                bytes,
+                format_timestamp(tr)
+            );
+            (StallCause::Unknown, how)
+        } else {
+            // When did the peer have everything? When its ACK says so (ta), unless that
+            // ACK rode on its request later than the path RTT (data → peer → sender, in
+            // the sender's time) + 0.5 s after the data: a receiver MUST acknowledge
+            // within 0.5 s of arrival (RFC 9293 §3.8.6.3), so this capture, which does
+            // hold the peer's pure ACKs, lacks that one (or the peer's stack broke the
+            // rule): either way the peer had the data by path RTT + 0.5 s at the latest.
+            // Only a path whose delay rose 0.5 s above its measured minimum would make
+            // this a round trip after all.
+            let late = path_rtt_s.filter(|&rtt| g.acked_by_payload && ta - t0 > rtt + MAX_ACK_DELAY_S);
+            let had_all = late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S);
+            if tr - had_all < 0.5 * duration {
+                let how = format!("the peer's next message of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
+                (StallCause::AckWait, how)
+            } else if let Some(rtt) = late {
+                let how = format!(
+                    "new data after the peer's reply of {} bytes at {} (the peer's application was idle: its first ACK of the data came {} after it, on a request, past the path RTT of {} + the 0.5 s in which a receiver must ACK alone, so the peer had held the data)",
+                    bytes,
+                    format_timestamp(tr),
+                    format_duration(ta - t0),
+                    format_duration(rtt)
+                );
+                (StallCause::ApplicationIdle, how)
+            } else {
+                let how = format!("new data after the peer's reply of {} bytes at {} (the peer's application was idle)", bytes, format_timestamp(tr));
+                (StallCause::ApplicationIdle, how)
+            }
+        }
+    } else if peer_win.is_finite() {
+        let how = match g.last_peer_update {
+            Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
+            None => "new data without an ACK in the capture".to_string(),
+        };
+        (StallCause::AckWait, how)
+    } else {
+        // Never a window from the peer: a one-sided capture, nothing can be told.
+        (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
+    };
+    Stall {
+        start: t0,
+        duration: whole_ns(duration),
+        cause,
+        frame_before: cols.frame[g.index],
+        frame_after: cols.frame[j],
+        ended_by,
+    }
+}
+
+#[cfg(test)]
+#[path = "stall_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "stall_testkit.rs"]
+pub(crate) mod testkit;

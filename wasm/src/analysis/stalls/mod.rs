@@ -1,0 +1,19 @@
+//! Stalls: gaps in a direction's data transfer longer than the threshold, and the
+//! cause of each (cause.rs names them, gaps.rs finds them), refined by what the capture
+//! point cannot see directly: the path holding data or ACKs (held_on_path.rs), a
+//! delayed ACK meeting Nagle (delayed_ack.rs), a timeout whose retransmission was never
+//! captured (unseen_timeout.rs), a receiver that stopped answering (receiver_silent.rs),
+//! application time whose far part was never measured (far_part.rs). What is not a
+//! pause is active time (active_time.rs: the rate while sending).
+
+pub mod active_time;
+pub mod cause;
+pub mod delayed_ack;
+pub mod far_part;
+pub mod held_on_path;
+pub mod receiver_silent;
+mod gaps;
+pub mod unseen_timeout;
+
+// The room's face is gaps.rs's API: `stalls::find`, `stalls::is_data_segment`, ...
+pub use gaps::*;

@@ -1,0 +1,12 @@
+//! Time along the path: RTT samples (rtt.rs), the full round trip each makes
+//! (round_trips.rs), where the capture was taken and the path RTT (vantage.rs), and the
+//! data sender's view of the connection (its clock: sender_clock.rs; its order of
+//! events: sender_view.rs; its bytes in flight: sender_flight.rs). Trackers the
+//! connection state (track/) feeds, and the clocks the stall causes are judged by.
+
+pub mod round_trips;
+pub mod rtt;
+pub(crate) mod sender_clock;
+pub mod sender_flight;
+pub mod sender_view;
+pub mod vantage;

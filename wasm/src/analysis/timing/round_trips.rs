@@ -1,0 +1,191 @@
+//! One RTT sample → one full round trip: the one rule the RTT statistics, the RTT
+//! chart, its CSV and the diagnosis's delay spikes share (docs/ANALYSIS.md "RTT").
+//!
+//! A sample measures one part of the round trip, cut at the capture point (vantage.rs:
+//! the part towards this direction's receiver). The other part is added:
+//! - where the measured part is the capturing host's own (a receiver-side capture's ACK
+//!   delay for the data; a sender-side capture's turnaround for the ACKs), the other
+//!   part is the whole path, queue included, and it changes with the queue: each sample
+//!   adds the other direction's **latest** trusted sample, the far part measured at
+//!   about the same time (Jiang & Dovrolis, SIGCOMM CCR 2002, §2, pair the two parts
+//!   the same way), or that part's minimum before its first sample. A constant minimum
+//!   there drew a flat 10 ms line for a download that waited 100 ms behind a queue;
+//! - elsewhere the other part's minimum, `rtt.offsetMs`: at the data sender it is the
+//!   sender's own turnaround (µs), which would only add its own noise; in the middle
+//!   (a tap between the hosts) both parts are path and a queue on the other side stays
+//!   hidden, but there both directions' samples often time applications (an SSH
+//!   session's keystrokes answered in 49 ms on a 0.16 ms path, tcpdump's
+//!   `mptcp-v0.pcap`), and each such sample added to every round trip of the other
+//!   direction until the next one made "delay spikes" of it; vantage unknown: minima.
+
+use crate::analysis::rows::columns::RttSource;
+use crate::analysis::timing::vantage::Vantage;
+
+/// Kind bit of a sample kept out of the statistics: the analysis's (rtt.rs) or,
+/// from `RoundTripRule::for_each`, one below a clock tick.
+pub const EXCLUDED: u8 = 2;
+/// Kind bit of a timestamp echo by new data the peer sent because our segment let it
+/// (track/conn.rs), not by an ACK of our data: at a receiver-side capture, the client's
+/// ACK → the server's next data, the very part the data's round trip adds. An ACK of
+/// the client's request times the server's ACK delay or think time instead (a BGP
+/// peer's 40 ms delayed ACK made a 47 ms p95 93 ms, tcpdump's `bgp-lu-multiple-labels.pcap`).
+pub const CLOCKED: u8 = 4;
+/// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a
+/// measured sample, not `offsetMs`. Where a direction follows and none of its round
+/// trips has it, the far part is known only by its minimum (the handshake's, or an ACK
+/// of the receiver's own data: `rtt.followedSamples`).
+pub const FOLLOWED: u8 = 8;
+
+/// How each direction's samples become round trips.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RoundTripRule {
+    /// The other part's minimum, ms (`rtt.offsetMs`).
+    pub offset_ms: [f64; 2],
+    /// Whether direction d adds the other direction's latest trusted sample instead
+    /// (`rtt.offsetFollows`): d's own measured part is the capturing host's (its ACK
+    /// delay or turnaround), the other the whole path. Its round trips add nothing to
+    /// what the other direction measures but that host's delay (the delay spikes skip
+    /// them).
+    pub follows: [bool; 2],
+    /// Kind bits a sample of direction d needs to serve as the other part: at a
+    /// receiver-side capture the far part is the sender's data clocked out by the
+    /// receiver's ACK ([`CLOCKED`]); at a sender-side one any trusted data sample.
+    pub serves_with: [u8; 2],
+    /// The capture clock's resolution, ms (0: fine): a sample below it only says
+    /// "less than a tick" and is left out (docs/ANALYSIS.md "RTT").
+    pub tick_ms: f64,
+}
+
+impl RoundTripRule {
+    /// `data_dir`'s part is local at a receiver-side capture, the other direction's at
+    /// a sender-side one, neither in the middle (vantage.rs `path_rtt`). `tick_s`: the
+    /// clock's resolution.
+    pub fn new(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2], tick_s: f64) -> RoundTripRule {
+        RoundTripRule { offset_ms, follows: local_parts(vantage, data_dir), serves_with: serves_with(vantage, data_dir), tick_ms: tick_ms(tick_s) }
+    }
+
+    /// The rule a summary recorded: each direction's offset and whether it follows
+    /// (report.rs `RoundTripRule::of` reads them from a connection's summary).
+    pub(crate) fn recorded(vantage: Vantage, data_dir: u8, offset_ms: [f64; 2], follows: [bool; 2], tick_s: f64) -> RoundTripRule {
+        RoundTripRule { offset_ms, follows, serves_with: serves_with(vantage, data_dir), tick_ms: tick_ms(tick_s) }
+    }
+
+    /// Calls `f(t s, dir, measured ms, round trip ms, kind)` for every sample of
+    /// `samples`, in their order (capture order, which every caller shares). `kind` is
+    /// the sample's with [`FOLLOWED`] set where the other part was a measured sample,
+    /// and [`EXCLUDED`] also set below one clock tick: the measured part
+    /// where the other part is a constant (a whole round trip below a tick), the round
+    /// trip where it follows (a local part below a tick is the usual case there).
+    /// Excluded samples get a round trip too (the chart marks them) but never serve as
+    /// the other part.
+    pub fn for_each(&self, samples: &dyn RttSource, f: &mut dyn FnMut(f64, u8, f64, f64, u8)) {
+        let mut latest: [Option<f64>; 2] = [None; 2];
+        samples.for_each_rtt_ms(&mut |t, dir, measured_ms, kind| {
+            let d = (dir & 1) as usize;
+            let (other, followed) = match latest[1 - d] {
+                Some(ms) if self.follows[d] => (ms, FOLLOWED),
+                _ => (self.offset_ms[d], 0),
+            };
+            let round_trip_ms = measured_ms + other;
+            let judged = if self.follows[d] { round_trip_ms } else { measured_ms };
+            let below_tick = self.tick_ms > 0.0 && judged < self.tick_ms;
+            let kind = followed | if below_tick || !measured_ms.is_finite() { kind | EXCLUDED } else { kind };
+            f(t, dir, measured_ms, round_trip_ms, kind);
+            if kind & EXCLUDED == 0 && kind & self.serves_with[d] == self.serves_with[d] {
+                latest[d] = Some(measured_ms);
+            }
+        });
+    }
+}
+
+/// Which direction's measured part is the capturing host's own.
+fn local_parts(vantage: Vantage, data_dir: u8) -> [bool; 2] {
+    let d = (data_dir & 1) as usize;
+    let mut local = [false; 2];
+    match vantage {
+        Vantage::Receiver => local[d] = true,
+        Vantage::Sender => local[1 - d] = true,
+        Vantage::Middle | Vantage::Unknown => {}
+    }
+    local
+}
+
+/// [`RoundTripRule::serves_with`].
+fn serves_with(vantage: Vantage, data_dir: u8) -> [u8; 2] {
+    let d = (data_dir & 1) as usize;
+    let mut needs = [0; 2];
+    if vantage == Vantage::Receiver {
+        needs[1 - d] = CLOCKED;
+    }
+    needs
+}
+
+/// The tick in ms, computed one way for the statistics, the chart and the diagnosis.
+fn tick_ms(tick_s: f64) -> f64 {
+    if tick_s.is_finite() && tick_s > 0.0 { tick_s * 1000.0 } else { 0.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::rows::columns::RttColumns;
+
+    fn walk(rule: RoundTripRule, rows: &[(f64, u8, f64, u8)]) -> Vec<(u8, f64)> {
+        let cols = RttColumns {
+            t: rows.iter().map(|r| r.0).collect(),
+            dir: rows.iter().map(|r| r.1).collect(),
+            rtt_ms: rows.iter().map(|r| r.2).collect(),
+            kind: rows.iter().map(|r| r.3).collect(),
+        };
+        let mut out = Vec::new();
+        rule.for_each(&cols, &mut |_, d, _, ms, _| out.push((d, ms)));
+        out
+    }
+
+    #[test]
+    fn at_the_receiver_the_data_adds_the_far_part_as_last_measured() {
+        // A download captured at the client: the data (dir 1) is ACKed 0.05 ms after it
+        // arrives; the client's segments come back in 10 ms, then 100 ms once a queue
+        // built up. Minimum far part 10 ms.
+        let rule = RoundTripRule::new(Vantage::Receiver, 1, [0.05, 10.0], 0.0);
+        assert_eq!(rule.follows, [false, true]);
+        let rows = [
+            (0.10, 1, 0.05, 0), // before any far sample: + the 10 ms minimum
+            (0.11, 0, 10.0, 5), // the server's data clocked by the client's ACK (CLOCKED)
+            (0.12, 1, 0.05, 0), // + 10
+            (0.50, 0, 100.0, 5),
+            (0.505, 0, 300.0, 1), // an echo by an ACK of the client's data: not the far part
+            (0.51, 1, 0.05, 0), // + 100: the queue, which a constant 10 ms hid
+            (0.60, 0, 900.0, 7), // clocked but excluded (an echo across idle time): not the far part
+            (0.61, 1, 40.0, 0),  // a delayed ACK: 40 + 100, as the sender timed it
+        ];
+        let got = walk(rule, &rows);
+        assert_eq!(got, vec![(1, 10.05), (0, 10.05), (1, 10.05), (0, 100.05), (0, 300.05), (1, 100.05), (0, 900.05), (1, 140.0)]);
+    }
+
+    #[test]
+    fn at_the_sender_the_data_adds_the_minimum_turnaround() {
+        // Sender-side: the data's samples are the path; the ACK direction's (the
+        // sender's own turnaround, µs) follow the path.
+        let rule = RoundTripRule::new(Vantage::Sender, 0, [0.003, 10.0], 0.0);
+        assert_eq!(rule.follows, [false, true]);
+        let got = walk(rule, &[(0.1, 0, 30.0, 0), (0.2, 0, 12.0, 0), (0.3, 1, 0.004, 1)]);
+        assert_eq!(got, vec![(0, 30.003), (0, 12.003), (1, 12.004)]);
+        // In the middle, or unknown: minima only.
+        assert_eq!(RoundTripRule::new(Vantage::Middle, 0, [1.0, 2.0], 0.0).follows, [false, false]);
+        assert_eq!(RoundTripRule::new(Vantage::Unknown, 0, [1.0, 2.0], 0.0).follows, [false, false]);
+    }
+
+    #[test]
+    fn a_sample_below_a_tick_is_judged_by_what_it_measures() {
+        // A 10 ms capture clock at a client: its ACKs leave in the same tick as the
+        // data (0 ms measured) and count, as 0 + the 40 ms far part; a far-part sample
+        // of 0 ms says only "less than a tick" and neither counts nor becomes the far
+        // part.
+        let rule = RoundTripRule::new(Vantage::Receiver, 1, [0.0, 40.0], 0.010);
+        let mut got = Vec::new();
+        let cols = RttColumns { t: vec![0.1, 0.2, 0.3], dir: vec![0, 0, 1], rtt_ms: vec![50.0, 0.0, 0.0], kind: vec![5, 5, 0] };
+        rule.for_each(&cols, &mut |_, d, _, ms, kind| got.push((d, ms, kind & EXCLUDED != 0)));
+        assert_eq!(got, vec![(0, 50.0, false), (0, 0.0, true), (1, 50.0, false)]);
+    }
+}

@@ -1,0 +1,262 @@
+//! Gaps the path made, told by the sender's own clock (docs/ANALYSIS.md "Stall
+//! causes", rule 3a).
+//!
+//! A sender that offers TCP timestamps stamps each segment with its clock when it
+//! sends it (TSval, RFC 7323 §3: "the current value of the timestamp clock"; Linux
+//! 1 ms, as most stacks). Past the sender — at the receiver, or a tap downstream —
+//! a gap between two data segments of the capture is the sender's gap plus whatever
+//! the path added to the second segment's trip. When the TSvals either side of a gap
+//! moved far less than the gap, the sender sent the later segment soon after the
+//! earlier one and the path held it: a queue, a radio's retries or power save, a
+//! stalled forwarder. Read as "everything acknowledged, nothing sent", such a gap
+//! would blame the sender's application. `rx-cubic-loss.pcap` at 0.611 s: 80 ms
+//! between frames 942 and 944 at the client, 6 ms between their TSvals, the
+//! sender's datagram numbers consecutive (nothing unseen): the emulator had stalled.
+//!
+//! The ACKs can be held on the way back as well. Past the sender, a gap in which the
+//! capture saw the peer acknowledge everything reads "nothing to send"; but the sender
+//! echoes in each segment's TSecr the TSval of the latest peer segment it had received
+//! (RFC 7323 §4.3: TS.Recent; a pure ACK at RCV.NXT updates it, Linux
+//! `tcp_replace_ts_recent`). When the segment that ends the gap echoes a TSval older
+//! than that of the peer's ACK of everything, the sender had not received the ACK: it
+//! was waiting on ACKs the path held (a receiver-side capture with delay spikes: 120 ms
+//! after a spurious timeout, the client's ACKs 400 ms late to the server, once read
+//! "application idle").
+
+use crate::analysis::rows::columns::flag_bits::HELD_ON_PATH;
+
+/// Shortest gap recorded: the stall threshold's floor (stalls/gaps.rs `default_threshold_s`).
+const MIN_GAP_NS: i64 = 10_000_000;
+/// Gaps kept per direction (16 B each), a documented cap: 1 MiB at most.
+pub const MAX_GAPS: usize = 1 << 16;
+/// The clock's rate is measured over at least this span and this many ticks.
+const MIN_SPAN_NS: i64 = 100_000_000;
+const MIN_TICKS: u32 = 20;
+/// The path held a gap when the sender's part of it is less than this share of it
+/// (after two ticks of its clock's rounding).
+const SENDER_SHARE_MAX: f64 = 0.5;
+
+/// One direction's TSvals on its data segments (kept in `Side`, made at its first
+/// data segment with a timestamp).
+#[derive(Debug)]
+pub(crate) struct SenderClock {
+    first: (i64, u32),
+    last: (i64, u32),
+    /// (row after the gap, TSval advance over it, capture gap ns).
+    gaps: Vec<(u32, u32, i64)>,
+    /// The peer's TSval on its first ACK of everything this direction had sent, until
+    /// this direction sends new data.
+    peer_acked_all: Option<u32>,
+}
+
+impl SenderClock {
+    pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None }
+    }
+
+    /// The peer acknowledged everything this direction had sent, on a segment with
+    /// TSval `peer_tsval`.
+    pub fn on_peer_acked_all(&mut self, peer_tsval: u32) {
+        self.peer_acked_all.get_or_insert(peer_tsval);
+    }
+
+    /// Whether `tsecr` is a TSval this direction's clock showed on its data: between
+    /// its first and its latest data segment's (wrap-aware, RFC 7323 §5.2). An echo
+    /// outside them is not of this clock (rewritten or broken timestamps: echoes of
+    /// 62…330 against TSvals of 288 million once made 17 of 19 repairs "spurious" by
+    /// Eifel's test, RFC 3522), so no test may read it as the age of a segment.
+    pub fn could_echo(&self, tsecr: u32) -> bool {
+        (tsecr.wrapping_sub(self.first.1) as i32) >= 0 && (self.last.1.wrapping_sub(tsecr) as i32) >= 0
+    }
+
+    /// Whether the peer's echo `tsecr` is at or past this direction's latest data
+    /// segment's TSval: the peer had received that segment (`ANSWERS_PEER_DATA`).
+    pub fn is_echoed_by(&self, tsecr: u32) -> bool {
+        (tsecr.wrapping_sub(self.last.1) as i32) >= 0
+    }
+
+    /// A data segment of this direction with `tsval`, captured at `t_ns`, store row `row`;
+    /// `tsecr`: its timestamp echo; `new_data`: it sends data beyond any sent before.
+    /// Whether its echo is older than the peer's ACK of everything: sent before the
+    /// sender had that ACK (its row gets `ACK_HELD_ON_PATH`).
+    pub fn on_data(&mut self, t_ns: i64, (tsval, tsecr): (u32, u32), new_data: bool, row: Option<u32>) -> bool {
+        let acked_all = if new_data { self.peer_acked_all.take() } else { self.peer_acked_all };
+        let ack_held = acked_all.is_some_and(|t| tsecr != 0 && (tsecr.wrapping_sub(t) as i32) < 0);
+        let (t0, v0) = self.last;
+        let advance = tsval.wrapping_sub(v0);
+        // A TSval behind the last one is a segment reordered on the way (or a clock
+        // reset): no gap of the sender's to compare, and the clock goes on.
+        let gap_ns = t_ns.saturating_sub(t0);
+        // Faster than 1 MHz (RFC 7323 §5.4 bounds the clock at 1 ms to 1 s per tick;
+        // some stacks run µs clocks) plus a second of slack: not this clock — a
+        // corrupted or foreign TSval, which would shrink the measured tick for the
+        // whole direction. Left out, and the clock goes on from the last good one.
+        if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
+            return ack_held;
+        }
+        if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
+            self.gaps.push((r, advance, gap_ns));
+        }
+        self.last = (t_ns, tsval);
+        ack_held
+    }
+
+    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`.
+    /// The clock's rate is its TSvals' advance over the capture's span of them.
+    pub fn finish(self) -> Vec<(u32, u32)> {
+        let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
+        if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
+            return Vec::new();
+        }
+        let tick_ns = span_ns as f64 / f64::from(ticks);
+        if !(1e3..=1e9).contains(&tick_ns) {
+            return Vec::new(); // not a clock of 1 µs to 1 s per tick
+        }
+        self.gaps
+            .into_iter()
+            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
+            .map(|(row, _, _)| (row, HELD_ON_PATH))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::stalls::cause::StallCause;
+
+    #[test]
+    fn a_gap_the_senders_clock_did_not_see_was_made_on_the_path() {
+        // A 1 kHz clock over 1 s of data, one segment per ms (rows 0..1000), then:
+        // row 1000 80 ms later with a TSval 6 ms on (held on the path), row 1001
+        // 100 ms later with a TSval 100 ms on (the sender waited: not marked).
+        let mut c = SenderClock::new(0, 5000);
+        for k in 1..1000u32 {
+            c.on_data(i64::from(k) * 1_000_000, (5000 + k, 1), true, Some(k));
+        }
+        c.on_data(1_079_000_000, (5000 + 999 + 6, 1), true, Some(1000));
+        c.on_data(1_179_000_000, (5000 + 999 + 106, 1), true, Some(1001));
+        assert_eq!(c.finish(), vec![(1000, HELD_ON_PATH)]);
+    }
+
+    #[test]
+    fn data_sent_before_the_peers_ack_of_everything_arrived_was_waiting_on_acks() {
+        // One segment per ms for 200 ms (the sender's TSvals 5000.., the peer's ACKs
+        // echoed: TSecr 9000..); the peer acknowledges everything on a segment with TSval
+        // 9300; 120 ms later the next data echoes 9210 — a TSval of the peer from before
+        // that ACK: the sender had not received it (row 200). Had it echoed 9300, it had.
+        let run = |tsecr: u32| {
+            let mut c = SenderClock::new(0, 5000);
+            for k in 1..200u32 {
+                assert!(!c.on_data(i64::from(k) * 1_000_000, (5000 + k, 9000 + k), true, Some(k)));
+            }
+            c.on_peer_acked_all(9300);
+            c.on_data(319_000_000, (5319, tsecr), true, Some(200))
+        };
+        assert!(run(9210));
+        assert!(!run(9300));
+    }
+
+    /// Capture at client A; server B answers a request with 20 segments. While the last
+    /// two are on their way A sends a small pipelined request D (TSval 150), then its pure
+    /// ACK of everything (TSval 152) before B has acknowledged D. B's application answers
+    /// D 250 ms later echoing `answer_echo`.
+    fn pipelined(answer_echo: u32) -> crate::analysis::report::Analysis {
+        use crate::analysis::track::testseg::{run, Seg};
+        use crate::decode::tcp_flags::{ACK, SYN};
+        const LEN: u32 = 1448;
+        let mut v = vec![
+            Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460).ts(100, 0),
+            Seg::b_to_a(0.020).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ts(9000, 100),
+            Seg::a_to_b(0.02001).seq(1001).ack(5001).ts(120, 9000),
+            Seg::a_to_b(0.02002).seq(1001).ack(5001).len(100).ts(120, 9000),
+        ];
+        let (mut next, mut a_seq, mut a_ts) = (5001u32, 1101u32, 140u32);
+        for k in 0..20u32 {
+            let t = 0.041 + 0.0001 * f64::from(k);
+            v.push(Seg::b_to_a(t).seq(next).ack(1101).len(LEN).ts(9021 + k / 10, 120));
+            next += LEN;
+            v.push(Seg::a_to_b(t + 0.00001).seq(a_seq).ack(next).ts(a_ts, 9021 + k / 10));
+            if k == 17 {
+                a_ts = 150;
+                v.push(Seg::a_to_b(t + 0.00002).seq(a_seq).ack(next).len(50).ts(a_ts, 9021 + k / 10));
+                a_seq += 50;
+            }
+            a_ts += 1;
+        }
+        // B's delayed ACK of D, then its answer.
+        v.push(Seg::b_to_a(0.102).seq(next).ack(a_seq).ts(9080, 150));
+        v.push(Seg::b_to_a(0.300).seq(next).ack(a_seq).len(1000).ts(9280, answer_echo));
+        v.push(Seg::a_to_b(0.30001).seq(a_seq).ack(next + 1000).ts(400, 9280));
+        run(v)
+    }
+
+    #[test]
+    fn an_echo_held_by_an_unacknowledged_request_is_not_an_ack_held_on_the_path() {
+        // B had not acknowledged D when A's ACK of everything came, so its TS.Recent stays
+        // at D's TSval (RFC 7323 §4.3: only a segment at or below Last.ACK.sent updates
+        // it): echoing 150 says nothing about that ACK. B's application was slow.
+        let a = pipelined(150);
+        let c = &a.connections[0];
+        let st = &c.directions[c.data_direction as usize].stalls;
+        assert_eq!(st.iter().map(|s| s.cause).collect::<Vec<_>>(), vec![StallCause::ApplicationIdle], "{st:?}");
+    }
+
+    #[test]
+    fn paced_data_sent_before_the_ack_of_everything_arrived_is_not_application_time() {
+        // At client A: B's segments, each ACKed by A at once (A's TSval: its clock in ms).
+        // The first 20 follow each ACK within 0.2 ms (a short path), the next 100 come 5 ms
+        // apart, A having acknowledged everything before each. Either B's application
+        // paused (each echoes A's latest TSval) or a shaper's queue released them (`queued`:
+        // each echoes A's TSval from 40 ms earlier: sent before B had A's ACK).
+        let flow = |queued: bool| {
+            use crate::analysis::track::testseg::{run, Seg};
+            use crate::decode::tcp_flags::{ACK, SYN};
+            let a_ts = |t: f64| 100 + (t * 1000.0) as u32;
+            let mut v = vec![
+                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460).ts(100, 0),
+                Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ts(9000, 100),
+                Seg::a_to_b(0.0002).seq(1001).ack(5001).ts(100, 9000),
+                Seg::a_to_b(0.0003).seq(1001).ack(5001).len(64).ts(100, 9000),
+            ];
+            let (mut next, mut t, mut last_ack_t) = (5001u32, 0.0005, 0.0003);
+            for k in 0..120u32 {
+                t += if k < 20 { 0.0002 } else { 0.005 };
+                let echo = if queued && k >= 20 { a_ts(last_ack_t - 0.040).max(100) } else { a_ts(last_ack_t) };
+                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(1448).ts(9001 + k, echo));
+                next += 1448;
+                last_ack_t = t + 0.00001;
+                v.push(Seg::a_to_b(last_ack_t).seq(1065).ack(next).win(60_000).ts(a_ts(last_ack_t), 9001 + k));
+            }
+            run(v).connections[0].diagnosis.shares.application
+        };
+        assert!(flow(false) > 0.9, "{}", flow(false));
+        // Queued: only the first 20 short intervals (3.6 of 504 ms) stay application time.
+        assert!(flow(true) < 0.01, "{}", flow(true));
+    }
+
+    #[test]
+    fn a_short_or_frozen_clock_says_nothing() {
+        // 50 ms of data: too short to know the clock's rate.
+        let mut c = SenderClock::new(0, 7);
+        c.on_data(50_000_000, (57, 1), true, Some(1));
+        assert_eq!(c.finish(), vec![]);
+        // A TSval that never moves (a stack that does not run its clock).
+        let mut c = SenderClock::new(0, 7);
+        c.on_data(500_000_000, (7, 1), true, Some(1));
+        assert_eq!(c.finish(), vec![]);
+    }
+
+    #[test]
+    fn one_foreign_tsval_does_not_rescale_the_clock() {
+        // A 1 kHz clock over 1 s, one TSval corrupted by 2^30 ticks, then a 500 ms
+        // gap the sender made (its TSval 500 ms on): not held on the path.
+        let mut c = SenderClock::new(0, 5000);
+        for k in 1..1000u32 {
+            let tsval = if k == 500 { 5000 + k + (1 << 30) } else { 5000 + k };
+            c.on_data(i64::from(k) * 1_000_000, (tsval, 1), true, Some(k));
+        }
+        c.on_data(1_499_000_000, (5000 + 999 + 500, 1), true, Some(1000));
+        assert_eq!(c.finish(), vec![]);
+    }
+}

@@ -1,0 +1,299 @@
+//! Where was the capture taken, and what is the path's round-trip time?
+//!
+//! A passive monitor sees each round trip cut in two at the capture point (Jiang &
+//! Dovrolis, "Passive estimation of TCP round-trip times", SIGCOMM CCR 2002, §2:
+//! the SYN/ACK method; Wireshark's `tcp.analysis.initial_rtt` sums the same halves):
+//! - the part towards host X: a segment passes the capture point, X answers, the
+//!   answer passes the capture point again. Measured by the ACK of X's peer's data
+//!   (data → ACK), by X echoing its peer's TSval (RFC 7323 §4), and in the handshake
+//!   (SYN → SYN/ACK is the part towards the server, SYN/ACK → ACK the part towards
+//!   the client);
+//! - the path RTT is the sum of the two parts' minima.
+//! At the data sender the part towards the sender is its own stack's turnaround
+//! (µs), at the receiver the part towards the receiver is the receiver's ACK delay;
+//! taking either for the RTT is the mistake issue 13 describes (a 45 ms path read as
+//! 20 µs at a client-side capture). The vantage point follows from which part is
+//! small: at most [`LOCAL_SHARE`] of the path (or one clock tick) is "local".
+
+use serde::Serialize;
+use crate::analysis::format::format_duration;
+
+/// Where the capture was taken, relative to the data sender (vantage.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum Vantage {
+    Sender,
+    Receiver,
+    Middle,
+    Unknown,
+}
+
+/// A part of the round trip this small (share of the path RTT) is the capturing host's own.
+pub const LOCAL_SHARE: f64 = 0.1;
+
+/// Minimum of each part of the round trip, seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Parts {
+    /// `toward[d]`: capture point → the receiver of direction d's segments → capture
+    /// point, from direction d's samples and the handshake; None if never measured.
+    pub toward: [Option<f64>; 2],
+    /// Which of them came from the handshake (for the method's words).
+    pub from_handshake: [bool; 2],
+}
+
+impl Parts {
+    /// Combines the samples' minima (`samples_min[d]`: smallest trusted sample of
+    /// direction d, s) with the handshake's two halves.
+    /// `handshake`: (client direction, SYN→SYN/ACK, SYN/ACK→ACK), s.
+    pub fn new(samples_min: [Option<f64>; 2], handshake: Option<(u8, Option<f64>, Option<f64>)>) -> Parts {
+        let mut p = Parts { toward: samples_min, from_handshake: [false; 2] };
+        if let Some((client, to_server, to_client)) = handshake {
+            let c = (client & 1) as usize;
+            // SYN → SYN/ACK: the client's segment answered by the server = the part
+            // of direction client→server; SYN/ACK → ACK the part of server→client.
+            for (d, half) in [(c, to_server), (1 - c, to_client)] {
+                if let Some(h) = half.filter(|h| h.is_finite() && *h >= 0.0) {
+                    if p.toward[d].map_or(true, |s| h <= s) {
+                        p.toward[d] = Some(h);
+                        p.from_handshake[d] = true;
+                    }
+                }
+            }
+        }
+        p
+    }
+}
+
+/// The path's round trip and where the capture point sits on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathRtt {
+    pub vantage: Vantage,
+    /// Seconds; None when not even one part was measured (or both were below a tick).
+    pub rtt: Option<f64>,
+    pub method: String,
+}
+
+impl PathRtt {
+    /// The round trip the retransmission kinds hold a quiet time against, s: the RTT,
+    /// or, where every round trip was shorter than one tick (both parts measured, their
+    /// sum below the tick; `tick` as given to [`path_rtt`]), two ticks: one for the RTT
+    /// and one for the quiet time, counted in ticks too (a fast retransmission sent just
+    /// after its duplicate ACK can land in the next tick). The kinds need only such a
+    /// bound (a retransmission after much more quiet than a round trip was sent by a
+    /// timer): without it a 206 ms timeout on a 2 µs veth, where the µs clock saw most
+    /// round trips as 0, read as a fast retransmission (kernel: TCPTimeouts 1).
+    pub fn timer_bound(&self, parts: &Parts, tick: f64) -> Option<f64> {
+        let below_tick = parts.toward[0].zip(parts.toward[1]).is_some_and(|(a, b)| a + b < tick || a + b <= 0.0);
+        self.rtt.or(below_tick.then_some(2.0 * tick.max(0.0)))
+    }
+}
+
+/// The TTLs (hop limits) stacks start their datagrams with: 64 (Linux, macOS, the BSDs,
+/// RFC 1700's default), 128 (Windows), 255 (network equipment, Solaris). Each router on
+/// the way takes one off (RFC 791 §3.2; RFC 8200 §3), a switch or a tap none.
+pub const INITIAL_TTLS: [u8; 3] = [64, 128, 255];
+
+/// Which direction's sender sits at the capture point by the TTLs, where they tell: every
+/// packet of that direction left with one initial value, unchanged (no router between its
+/// host and the capture point), and every packet of the other arrived with fewer than an
+/// initial value (at least one router between). `ttl[d]`: (min, max) of direction d.
+/// None when both or neither look local (one LAN segment, or a capture in the middle).
+pub fn local_by_ttl(ttl: [Option<(u8, u8)>; 2]) -> Option<u8> {
+    let initial = |t: Option<(u8, u8)>| t.is_some_and(|(lo, hi)| lo == hi && INITIAL_TTLS.contains(&lo));
+    let routed = |t: Option<(u8, u8)>| t.is_some_and(|(lo, hi)| !INITIAL_TTLS.contains(&lo) && !INITIAL_TTLS.contains(&hi) && lo == hi);
+    match (initial(ttl[0]) && routed(ttl[1]), initial(ttl[1]) && routed(ttl[0])) {
+        (true, false) => Some(0),
+        (false, true) => Some(1),
+        _ => None,
+    }
+}
+
+/// `data_dir`: the data direction; `tick`: the capture clock's resolution (s, 0 if fine).
+pub fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
+    path_rtt_with_ttl(parts, data_dir, tick, None)
+}
+
+/// [`path_rtt`], told by the TTLs which end is local (`local`: the direction whose sender
+/// sits at the capture point, [`local_by_ttl`]) where only one part of the round trip
+/// was measured: the part through the capture's own host is its turnaround, not the
+/// path (a client-side capture without handshake or timestamps measures only its own
+/// ACK delay, 0.12 ms on a 400 ms path).
+pub fn path_rtt_with_ttl(parts: &Parts, data_dir: u8, tick: f64, local: Option<u8>) -> PathRtt {
+    let d = (data_dir & 1) as usize;
+    let local_is_receiver = local.map(|l| l as usize == 1 - d);
+    match (parts.toward[1 - d], parts.toward[d], local_is_receiver) {
+        (None, Some(r), Some(true)) => {
+            return PathRtt {
+                vantage: Vantage::Receiver,
+                rtt: None,
+                method: format!(
+                    "{} to the receiver and back, the receiver's own turnaround: the capture is on its side \
+                     (its packets leave with an initial TTL, the sender's arrive with fewer hops left); the part \
+                     towards the sender was never measured (no handshake, no timestamps), so the path RTT is unknown",
+                    format_duration(r)
+                ),
+            };
+        }
+        (Some(s), None, Some(false)) => {
+            return PathRtt {
+                vantage: Vantage::Sender,
+                rtt: None,
+                method: format!(
+                    "{} to the sender and back, the sender's own turnaround: the capture is on its side \
+                     (its packets leave with an initial TTL, the receiver's arrive with fewer hops left); the part \
+                     towards the receiver was never measured, so the path RTT is unknown",
+                    format_duration(s)
+                ),
+            };
+        }
+        (None, Some(r), Some(false)) if r > tick => {
+            return PathRtt {
+                vantage: Vantage::Sender,
+                rtt: Some(r),
+                method: format!(
+                    "{} to the receiver and back; the capture is on the sender's side (its packets leave \
+                     with an initial TTL, the receiver's arrive with fewer hops left), so this is the path RTT",
+                    format_duration(r)
+                ),
+            };
+        }
+        (Some(s), None, Some(true)) if s > tick => {
+            return PathRtt {
+                vantage: Vantage::Receiver,
+                rtt: Some(s),
+                method: format!(
+                    "{} to the sender and back; the capture is on the receiver's side (its packets leave \
+                     with an initial TTL, the sender's arrive with fewer hops left), so this is the path RTT",
+                    format_duration(s)
+                ),
+            };
+        }
+        _ => {}
+    }
+    path_rtt_by_parts(parts, data_dir, tick)
+}
+
+fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
+    let d = (data_dir & 1) as usize;
+    // Part towards the data receiver (measured by the data's ACKs) and towards the
+    // data sender (measured by the receiver's segments being answered).
+    let (to_receiver, to_sender) = (parts.toward[d], parts.toward[1 - d]);
+    let words = |v: f64, hs: bool, what: &str| {
+        format!("{} {}{}", format_duration(v), what, if hs { " (handshake)" } else { "" })
+    };
+    match (to_sender, to_receiver) {
+        (Some(s), Some(r)) => {
+            let rtt = s + r;
+            if rtt < tick || rtt <= 0.0 {
+                return PathRtt {
+                    vantage: Vantage::Unknown,
+                    rtt: None,
+                    method: "every round trip was shorter than one tick of the capture clock".into(),
+                };
+            }
+            let local = (LOCAL_SHARE * rtt).max(tick);
+            let vantage = if s <= local {
+                Vantage::Sender
+            } else if r <= local {
+                Vantage::Receiver
+            } else {
+                Vantage::Middle
+            };
+            let method = format!(
+                "{} + {}",
+                words(r, parts.from_handshake[d], "to the receiver and back"),
+                words(s, parts.from_handshake[1 - d], "to the sender and back")
+            );
+            PathRtt { vantage, rtt: Some(rtt), method }
+        }
+        (None, Some(r)) if r > tick => PathRtt {
+            vantage: Vantage::Unknown,
+            rtt: Some(r),
+            method: format!(
+                "{}; the part towards the sender was never measured (no handshake, no timestamps), \
+                 so this is the path RTT only if the capture was taken at the sender",
+                words(r, false, "to the receiver and back")
+            ),
+        },
+        (Some(s), None) if s > tick => PathRtt {
+            vantage: Vantage::Unknown,
+            rtt: Some(s),
+            method: format!(
+                "{}; the part towards the receiver was never measured, so this is a lower bound",
+                words(s, false, "to the sender and back")
+            ),
+        },
+        _ => PathRtt { vantage: Vantage::Unknown, rtt: None, method: "no round trip could be measured".into() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn receiver_side_download_uses_the_upstream_part() {
+        // Client (dir 0) downloads from the server (dir 1 = data). Captured at the
+        // client: SYN→SYN/ACK 40 ms (to the server and back), SYN/ACK→ACK 30 µs;
+        // the data's ACKs leave 20 µs after the data arrives.
+        let p = Parts::new([Some(0.039), Some(0.000_02)], Some((0, Some(0.040), Some(0.000_03))));
+        let r = path_rtt(&p, 1, 0.000_001);
+        assert_eq!(r.vantage, Vantage::Receiver);
+        // 20 µs (data → ACK, smaller than the handshake's 30 µs) + 39 ms (the
+        // client's segments answered by the server, smaller than the handshake's 40 ms).
+        assert!((r.rtt.unwrap() - 0.039_02).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sender_side_and_middle() {
+        // Sender-side upload: data's ACKs 10 ms, the sender's own turnaround 5 µs.
+        let p = Parts::new([Some(0.010), Some(0.000_005)], None);
+        assert_eq!(path_rtt(&p, 0, 0.0).vantage, Vantage::Sender);
+        // A tap in the middle: 6 ms + 4 ms.
+        let p = Parts::new([Some(0.006), Some(0.004)], None);
+        let r = path_rtt(&p, 0, 0.0);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Middle, Some(0.010)));
+    }
+
+    #[test]
+    fn one_part_only_is_unknown() {
+        let p = Parts::new([Some(0.010), None], None);
+        let r = path_rtt(&p, 0, 0.0);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(0.010)));
+        assert_eq!(path_rtt(&Parts::default(), 0, 0.0).rtt, None);
+    }
+
+    #[test]
+    fn one_part_and_the_ttls_tell_the_vantage() {
+        // A download captured at the client without handshake or timestamps: only the
+        // data's ACKs (118 µs: the client's own ACK delay) are measured. The client's
+        // packets leave with TTL 128 (Windows), the server's arrive with 47.
+        // Direction 0 is the server's data; its ACKs' part is toward[0].
+        let p = Parts::new([Some(0.000_118), None], None);
+        let local = local_by_ttl([Some((47, 47)), Some((128, 128))]);
+        assert_eq!(local, Some(1));
+        let r = path_rtt_with_ttl(&p, 0, 0.000_001, local);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Receiver, None));
+        // The same at the server: the measured part is the whole path.
+        let local = local_by_ttl([Some((64, 64)), Some((50, 50))]);
+        let r = path_rtt_with_ttl(&p, 0, 0.000_001, local);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Sender, Some(0.000_118)));
+        // One LAN (both initial), a tap in the middle (neither), a TTL that changes: nothing told.
+        assert_eq!(local_by_ttl([Some((64, 64)), Some((128, 128))]), None);
+        assert_eq!(local_by_ttl([Some((60, 60)), Some((50, 50))]), None);
+        assert_eq!(local_by_ttl([Some((64, 64)), Some((50, 52))]), None);
+        assert_eq!(path_rtt_with_ttl(&p, 0, 0.000_001, None).vantage, Vantage::Unknown);
+    }
+
+    #[test]
+    fn ten_ms_clock() {
+        // The local part reads 0 (below one tick), the path 40 ms: a receiver.
+        let p = Parts::new([Some(0.040), Some(0.0)], None);
+        let r = path_rtt(&p, 1, 0.010);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Receiver, Some(0.040)));
+        // Both parts below a tick: nothing can be said.
+        let p = Parts::new([Some(0.0), Some(0.0)], None);
+        assert_eq!(path_rtt(&p, 1, 0.010).rtt, None);
+    }
+}

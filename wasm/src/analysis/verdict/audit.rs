@@ -1,0 +1,265 @@
+//! The auditor (issue 39 item 9; DESIGN.md "Diagnosis principles" 5): every claim of a
+//! connection's report checked against the report's own counts and the capture's rows,
+//! so that the headline, each sentence, the table, the stall legend and the shares never
+//! contradict one another. Each rule is general — a claim and the evidence it needs —
+//! and names no capture. The tests run it over every capture available
+//! (`tests/audit_captures.rs`); zero contradictions is the bar.
+//!
+//! Rules:
+//! 1. The shares partition the active time: they sum to 1 (DESIGN.md "Limit diagnosis").
+//! 2. A stall's time is in the share of its cause, so the stalls of each cause fit in
+//!    that share: zero-window + window-limited ≤ receive window, retransmission timeout
+//!    ≤ loss, application idle ≤ application, ack-wait + delayed-ack + unknown ≤ stalled.
+//! 3. A `retransmission-timeout` stall needs a re-send the counters saw: a timeout, a
+//!    tail-loss probe or a retransmission of that direction, a datagram its numbering
+//!    proves was sent and never captured (a re-send of an unseen tail), or the peer's
+//!    retransmission (its request lost and re-sent by its timer).
+//! 4. A `loss` headline needs loss: a retransmission or a datagram sent, not captured.
+//! 5. "N datagram(s) … never reached the capture" quotes the direction's
+//!    `unseenDatagrams`.
+//! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum.
+//! 7. "X % of the time everything sent had been acknowledged" quotes the application
+//!    share, and "idle gaps totalling D" the application-idle stalls.
+//! 8. "window-limited X % of the time" quotes the receive-window share.
+//! 9. "the handshake/its SYN is not in the capture" only where the receiver's window
+//!    scale is unknown.
+//! 10. The headline limit is the largest share's (T-RAT's dominant factor), or a limit
+//!     a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
+//!     for a window or loss that did not bind or waits on a running ACK clock, `loss`
+//!     held in the congestion window), or a priced limit whose removal saves more
+//!     (savings.rs, issue 39 item 4).
+//! 11. A headline priced in full (`application`, `zero-window`, `stalls`) has the
+//!     largest saving (a lower bound of another's included), and "would have taken
+//!     about X instead of Y" quotes the active time less that saving.
+
+use crate::analysis::format::{format_duration, format_percent};
+use crate::analysis::stalls::is_data_segment;
+use crate::analysis::report::Analysis;
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::stalls::cause::StallCause;
+
+/// Slack for sums of seconds (f64 sums in another order) and shares.
+const EPS: f64 = 1e-6;
+
+/// The contradictions of every connection, each "connection N: what".
+pub fn audit(a: &Analysis) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, c) in a.connections.iter().enumerate() {
+        let cols = a.columns(i);
+        let active = active_seconds(c, &cols.packets);
+        for problem in audit_connection(c, active) {
+            out.push(format!("connection {} ({} ↔ {}): {problem}", c.id, c.endpoints[0], c.endpoints[1]));
+        }
+    }
+    out
+}
+
+/// The data direction's active time as the shares count it: first to last data
+/// segment, plus a stall still open at the end (diagnosis_shares.rs).
+fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> f64 {
+    let d = c.data_direction.min(1);
+    let mut first = None;
+    let mut last = f64::NAN;
+    for i in 0..p.t.len() {
+        if is_data_segment(p, i, d) {
+            first.get_or_insert(p.t[i]);
+            last = p.t[i];
+        }
+    }
+    let Some(first) = first else { return 0.0 };
+    let trailing: f64 = c.directions[d as usize].stalls.iter().filter(|s| s.start + s.duration > last + EPS).map(|s| s.start + s.duration - last).sum();
+    last - first + trailing
+}
+
+/// The contradictions of one connection; `active`: its data direction's active seconds.
+pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    let dg = &c.diagnosis;
+    let s = &dg.shares;
+    let d = c.data_direction.min(1) as usize;
+    let sender = &c.directions[d];
+    let text = dg.text.as_str();
+    let sum = s.receive_window + s.loss + s.application + s.stalled + s.other;
+    // 1.
+    if sum > 0.0 && (sum - 1.0).abs() > 1e-3 {
+        out.push(format!("shares sum to {sum:.4}, not 1"));
+    }
+    // 2.
+    let by = |causes: &[StallCause]| -> f64 { sender.stalls.iter().filter(|x| causes.contains(&x.cause)).map(|x| x.duration).sum() };
+    if sum > 0.0 && active > 0.0 && dg.limit != "one-direction" {
+        let checks = [
+            ("receive-window", &[StallCause::ZeroWindow, StallCause::WindowLimited][..], s.receive_window),
+            ("loss", &[StallCause::RetransmissionTimeout][..], s.loss),
+            ("application", &[StallCause::ApplicationIdle][..], s.application),
+            ("stalled", &[StallCause::AckWait, StallCause::DelayedAck, StallCause::Unknown][..], s.stalled),
+        ];
+        for (name, causes, share) in checks {
+            let stalled = by(causes);
+            if stalled > share * active + 1e-3 * active + EPS {
+                out.push(format!("{} of stalls of the {name} causes exceed the {name} share ({} of {})", format_duration(stalled), format_percent(share), format_duration(active)));
+            }
+        }
+    }
+    // 3.
+    // The timer may be the peer's: its request was lost and its timer re-sent it
+    // (stalls/gaps.rs rule 2), which its own counters show.
+    let peer = &c.directions[1 - d];
+    let rto_stalls = sender.stalls.iter().filter(|x| x.cause == StallCause::RetransmissionTimeout).count();
+    let timers = sender.rto_events + sender.tail_loss_probes + sender.unseen_datagrams.unwrap_or(0) + sender.retransmissions + peer.retransmissions;
+    if rto_stalls > 0 && timers == 0 {
+        out.push(format!("{rto_stalls} retransmission-timeout stall(s) without a timeout, probe, re-send or unseen datagram counted"));
+    }
+    // 4.
+    if dg.limit == "loss" && sender.retransmissions == 0 && sender.unseen_datagrams.unwrap_or(0) == 0 && rto_stalls == 0 {
+        out.push("a loss headline without a retransmission, an unseen datagram or a timeout stall".to_string());
+    }
+    // 5.
+    if let Some(n) = number_before(text, " datagram", "never reached the capture") {
+        if Some(n) != sender.unseen_datagrams {
+            out.push(format!("the text says {n} datagram(s) never reached the capture, unseenDatagrams is {:?}", sender.unseen_datagrams));
+        }
+    }
+    // 6.
+    if let Some(rest) = text.split("The transfer stalled ").nth(1) {
+        let n: Option<usize> = rest.split(' ').next().and_then(|w| w.parse().ok());
+        if n != Some(sender.stalls.len()) {
+            out.push(format!("the text says it stalled {n:?} times, the stall list has {}", sender.stalls.len()));
+        }
+        let total: f64 = sender.stalls.iter().map(|x| x.duration).sum();
+        let want = format!(" for {} in total", format_duration(total));
+        if !rest.contains(&want) {
+            out.push(format!("the stall total in the text is not{want}"));
+        }
+    }
+    // 7.
+    if text.contains("of the time everything sent had") {
+        let want = format!("{} of the time everything sent had", format_percent(s.application));
+        // (the same check for both openings of diagnosis/wait_words.rs `application_text`)
+        if !text.contains(&want) {
+            out.push(format!("the application's percentage in the text is not the share ({})", format_percent(s.application)));
+        }
+    }
+    if text.contains("idle gaps totalling ") {
+        // Summed in another order the seconds may round the other way at a boundary.
+        let idle = by(&[StallCause::ApplicationIdle]);
+        let quoted = |x: f64| text.contains(&format!("idle gaps totalling {}", format_duration(x)));
+        let want = format!("idle gaps totalling {}", format_duration(idle));
+        if !(quoted(idle) || quoted(idle * (1.0 + 1e-9)) || quoted(idle * (1.0 - 1e-9))) {
+            out.push(format!("the idle gaps in the text are not the application-idle stalls ({want})"));
+        }
+    }
+    // 8.
+    if text.contains("window-limited ") && text.contains(" of the time. Raise") {
+        let want = format!("window-limited {} of the time", format_percent(s.receive_window));
+        if !text.contains(&want) {
+            out.push(format!("the window-limited percentage in the text is not the share ({want})"));
+        }
+    }
+    // 9.
+    let receiver = &c.directions[1 - d];
+    if (text.contains("handshake is not in the capture") || text.contains("its SYN is not in the capture")) && !receiver.window_scale_unknown {
+        out.push("the text says the handshake is not in the capture, yet the receiver's window scale is known".to_string());
+    }
+    // 10.
+    let largest = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other)]
+        .into_iter()
+        .fold(("", -1.0), |b, x| if x.1 > b.1 { x } else { b })
+        .0;
+    // A limit priced in full that saves the most (savings.rs) is named instead of the
+    // largest share.
+    let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
+    let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
+        "too-short" | "one-direction" | "unknown" => true,
+        // A window or a loss that did not bind is the path (diagnosis.rs), and loss
+        // held in the congestion window is loss though its share is "other".
+        // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs
+        // `clocked_waits`): the bottleneck's pace.
+        "path" => matches!(largest, "receive-window" | "loss" | "path" | "stalls"),
+        "loss" => matches!(largest, "loss" | "path"),
+        "zero-window" => largest == "receive-window",
+        l => l == largest,
+    };
+    if sum > 0.0 && !named_instead {
+        out.push(format!("the headline is {} but the largest share is {largest}", dg.limit));
+    }
+    // 11.
+    if let (Some(own), Some(top)) = (dg.savings.iter().find(|x| x.limit == dg.limit && !x.at_least), dg.savings.first()) {
+        if top.seconds > own.seconds + EPS {
+            out.push(format!("the headline is {} but removing {} would have saved more", dg.limit, top.limit));
+        }
+        if text.contains(" would have taken about ") {
+            let want = format!("would have taken about {} instead of {}", format_duration(active - own.seconds), format_duration(active));
+            if !text.contains(&want) {
+                out.push(format!("the saving in the text is not the {}'s ({want})", dg.limit));
+            }
+        }
+    }
+    out
+}
+
+/// The number just before `word` in the sentence that contains `marker`, if any.
+fn number_before(text: &str, word: &str, marker: &str) -> Option<u64> {
+    let sentence = text.split(". ").find(|s| s.contains(marker))?;
+    let at = sentence.find(word)?;
+    sentence[..at].rsplit(' ').next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::report::Diagnosis;
+    use crate::analysis::stalls::cause::Stall;
+
+    fn conn(limit: &str, text: &str, stalls: Vec<Stall>) -> ConnectionSummary {
+        let mut c = crate::analysis::stalls::testkit::summary(stalls, None);
+        c.diagnosis = Box::new(Diagnosis { limit: limit.into(), text: text.into(), ..Default::default() });
+        c
+    }
+
+    fn stall(cause: StallCause, duration: f64) -> Stall {
+        Stall { start: 1.0, duration, cause, frame_before: 1, frame_after: 2, ended_by: String::new() }
+    }
+
+    #[test]
+    fn a_timeout_stall_without_a_timer_and_a_loss_headline_without_loss_are_contradictions() {
+        // The NFS read of issue 39: 49 "retransmission timer" stalls, a loss headline,
+        // and a table with 0 timeouts and 0 retransmissions.
+        let mut c = conn("loss", "Loss limited this flow.", vec![stall(StallCause::RetransmissionTimeout, 0.038)]);
+        c.diagnosis.shares.loss = 1.0;
+        let found = audit_connection(&c, 1.0);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("without a timeout"), "{found:?}");
+        // A loss headline with nothing lost at all.
+        let mut c = conn("loss", "Loss limited this flow.", vec![]);
+        c.diagnosis.shares.loss = 1.0;
+        let found = audit_connection(&c, 1.0);
+        assert!(found.len() == 1 && found[0].contains("loss headline without"), "{found:?}");
+    }
+
+    #[test]
+    fn quoted_numbers_must_be_the_reports() {
+        // 95 % quoted where the application share is 24 %; 3111 datagrams quoted where the
+        // numbering told nothing.
+        let mut c = conn(
+            "application",
+            "The sending application limited this flow: 95 % of the time everything sent had been acknowledged. By its IPv4 numbering 3111 datagrams of the sender never reached the capture (lost).",
+            vec![],
+        );
+        c.diagnosis.shares.application = 0.24;
+        c.diagnosis.shares.other = 0.76;
+        let found = audit_connection(&c, 10.0);
+        assert_eq!(found.len(), 3, "{found:?}");
+    }
+
+    #[test]
+    fn a_consistent_report_has_no_contradiction() {
+        let mut c = conn(
+            "application",
+            "The sending application limited this flow: 60 % of the time everything sent had been acknowledged and the sender still had nothing to send (idle gaps totalling 500 ms).",
+            vec![stall(StallCause::ApplicationIdle, 0.5)],
+        );
+        c.diagnosis.shares.application = 0.6;
+        c.diagnosis.shares.other = 0.4;
+        assert_eq!(audit_connection(&c, 1.0), Vec::<String>::new());
+    }
+}

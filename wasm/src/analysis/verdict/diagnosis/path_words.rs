@@ -1,0 +1,275 @@
+//! The sentences of the path, window and loss headlines (diagnosis.rs `headline`):
+//! too short to tell, window-limited, path-limited and loss-limited flows.
+
+use super::*;
+
+pub(super) fn too_short_text(f: &Facts) -> String {
+    format!(
+        "Too short to judge: {} data segment{} ({}) in {}{}. A flow needs at least {} data \
+         segments over {} round trips to leave slow start before any limit shows.",
+        f.sh.data_segments,
+        if f.sh.data_segments == 1 { "" } else { "s" },
+        format_bytes(f.sh.new_bytes.max(0.0)),
+        format_duration(f.sh.active.max(0.0)),
+        if f.min_rtt.is_finite() { format!(" with {}", rtt_phrase(f)) } else { String::new() },
+        MIN_DATA_SEGMENTS,
+        MIN_ROUND_TRIPS,
+    )
+}
+
+pub(super) fn window_text(f: &Facts, cap: f64) -> String {
+    let win = format_bytes(f.max_window);
+    let mut t = if f.window_inferred {
+        format!("The receiver never advertised more than {} (at least: the window scale is unknown and was inferred from bytes in flight). ", win)
+    } else {
+        format!("The receiver never advertised more than {}. ", win)
+    };
+    if cap.is_finite() {
+        t += &format!("With {} that caps throughput at {}; ", rtt_phrase(f), format_rate(cap));
+    }
+    if slow_reader(f.sh) {
+        // The buffer was not too small: the receiving application left data in it.
+        return t + &format!(
+            "{} and was window-limited {} of the time, mostly with the window below three quarters of that \
+             maximum: the receiver's buffer held data its application had not yet read, so the receiving \
+             application, reading slowly, set the pace; a larger buffer would not help, a faster reader would.",
+            rate_phrase(f),
+            format_percent(f.shares.receive_window)
+        );
+    }
+    let rec = recommended_window(f.max_window);
+    t += &format!(
+        "{} and was window-limited {} of the time. Raise the receiver's buffer (e.g. \
+         net.ipv4.tcp_rmem) to at least {}",
+        rate_phrase(f),
+        format_percent(f.shares.receive_window),
+        format_bytes(rec)
+    );
+    if cap.is_finite() {
+        t += &format!(" (enough for {} at this RTT)", format_rate(window_cap_bps(rec, f.min_rtt)));
+    }
+    t + "."
+}
+
+pub(super) fn queue_phrase(f: &Facts) -> String {
+    if !rtt_queueing(f) && queueing(f) {
+        return format!(
+            " {} of the ECN-capable data arrived marked Congestion Experienced: a queue at the bottleneck signalled congestion.",
+            format_percent_fine(ce_share(f.conn))
+        );
+    }
+    if queueing(f) {
+        format!(
+            " The median RTT grew to {} (minimum {}): packets queued at the bottleneck.",
+            format_duration(f.median_rtt),
+            format_duration(f.min_rtt)
+        )
+    } else {
+        far_part_unseen_phrase(f)
+    }
+}
+
+/// The data's round trips add a far part (`offsetFollows`) that nothing measured after
+/// its minimum (`followedSamples` 0): see [`far_part_unseen_phrase`].
+pub(super) fn far_part_unseen(conn: &ConnectionSummary) -> bool {
+    let rtt = &conn.directions[conn.data_direction.min(1) as usize].rtt;
+    rtt.offset_follows && rtt.followed_samples == 0 && rtt.samples > 0 && rtt.offset_ms > 0.0
+}
+
+/// At a receiver-side capture the data's round trip is the receiver's ACK delay plus
+/// the far part, which only a timestamp echo by the sender's clocked-out data times
+/// beyond its minimum (round_trips.rs). Without one (`rtt.followedSamples` 0:
+/// no TCP timestamps, RFC 7323 §3, as Windows clients default to), a queue on the
+/// sender's side cannot be seen from here, and "no queue" would be a guess: say so.
+pub(super) fn far_part_unseen_phrase(f: &Facts) -> String {
+    if !far_part_unseen(f.conn) {
+        return String::new();
+    }
+    let rtt = &f.conn.directions[f.conn.data_direction.min(1) as usize].rtt;
+    let h = &f.conn.handshake;
+    let why = match (&h.syn, &h.syn_ack) {
+        (Some(syn), Some(ack)) if !(syn.timestamps && ack.timestamps) => "no TCP timestamps were negotiated",
+        _ => "no timestamp echo clocked by its segments timed the sender's side",
+    };
+    format!(
+        " This capture is at the receiver and {why}, so the round trip beyond it is known \
+         only by its minimum ({}): a queue on the sender's side would not show in these \
+         RTTs.",
+        format_duration(rtt.offset_ms / 1000.0)
+    )
+}
+
+pub(super) fn path_not_window_text(f: &Facts, cap: f64) -> String {
+    format!(
+        "Bytes in flight reached the receiver's {} window {} of the time, but the window \
+         was not the limit: at {} it allows {}, and {}.{} The path (link capacity or \
+         congestion) limited this flow; a larger window would only lengthen the queue.",
+        format_bytes(f.max_window),
+        format_percent(f.shares.receive_window),
+        rtt_phrase(f),
+        format_rate(cap),
+        rate_phrase(f),
+        queue_phrase(f)
+    )
+}
+
+pub(super) fn path_text(f: &Facts) -> String {
+    let s = f.shares;
+    let loss_named = s.loss >= LOSS_SHARE_MIN;
+    let opening = if loss_named {
+        // Loss took a share worth naming but not the largest (a queue on the path
+        // keeps loss_held_cwnd from blaming it): say what it cost, not that it did not limit.
+        let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
+        format!(
+            "Loss cost {} of the time{timeouts}, but the larger share ({}) went to the congestion \
+             window or the path, not to the receive window ({}) or the application ({})",
+            format_percent(s.loss),
+            format_percent(s.other),
+            format_percent(s.receive_window),
+            format_percent(s.application)
+        )
+    } else if s.receive_window.max(s.application) >= NAMED_SHARE {
+        // A share this large held the sender for real, if not the most: "neither …
+        // limited" would deny it (a download window-limited 45 % of the time).
+        format!(
+            "The congestion window or the path took the largest share of the time ({}); the \
+             receive window held the sender {} of it, loss {} and the application {}",
+            format_percent(s.other),
+            format_percent(s.receive_window),
+            format_percent(s.loss),
+            format_percent(s.application)
+        )
+    } else {
+        format!(
+            "Neither the receive window ({} of the time), loss ({}) nor the application ({}) \
+             limited this flow",
+            format_percent(s.receive_window),
+            format_percent(s.loss),
+            format_percent(s.application)
+        )
+    };
+    let mut t = format!("{opening}; {} with {}", rate_phrase(f), rtt_phrase(f));
+    // What the largest window would allow says "not the window" only where the window
+    // did not hold the sender: one that did for a fifth of the time or more was smaller
+    // then than its largest (a download held at 64 KiB for most of its time read "below
+    // the 9.3 Mbit/s that the 785 KiB window would allow").
+    if f.max_window.is_finite() && f.min_rtt > 0.0 && s.receive_window < NAMED_SHARE {
+        t += &match window_allows(f) {
+            Some(cap) => format!(", below the {cap} that the {} window would allow", format_bytes(f.max_window)),
+            None => format!(", far below what the {} window would allow {}", format_bytes(f.max_window), window_beyond_links(f)),
+        };
+    }
+    // Turns that took most of the time are the path's round trip paid per message, not
+    // its capacity: the data of each turn went out at once and the wait was for the
+    // peer's next message (RFC 2920's pipelining exists for this: SMTP's 604 RCPT turns
+    // read "the path's capacity was the limit" while the 116 kB body took 10 ms).
+    let turns_rule = f.sh.turns > 0 && f.sh.active > 0.0 && f.sh.turn_time >= 0.5 * f.sh.active && !loss_named;
+    if turns_rule {
+        t += &format!(
+            ". Request/response turns set the pace: {} times the sender, with everything acknowledged, \
+             sent more only on the peer's next message, {} of the time, each wait at least a round trip. \
+             Neither the window nor the link's capacity was the limit: fewer turns (pipelining, batching \
+             requests) would make it faster, a faster link would not.",
+            f.sh.turns,
+            format_percent(f.sh.turn_time / f.sh.active)
+        );
+    } else {
+        t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
+    }
+    if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
+        t += &format!(
+            " {} times the sender, with everything acknowledged, sent more only on the peer's next message \
+             (a request/response turn, or the peer's application granting more): {} of the time.",
+            f.sh.turns,
+            format_percent(f.sh.turn_time / f.sh.active)
+        );
+    }
+    t += &queue_phrase(f);
+    if !f.sh.windows_trusted {
+        // Say why from what the capture holds: the handshake may be there, with windows
+        // the sender evidently did not obey.
+        t += if f.conn.directions[1 - f.conn.data_direction.min(1) as usize].window_scale_unknown {
+            " (The receiver's window scale is unknown — its SYN is not in the capture — so \
+             receive-window limits cannot be judged.)"
+        } else {
+            " (Bytes in flight exceeded twice the receiver's advertised window, though its \
+             window scale is in the capture: the windows seen are not the ones the sender \
+             obeyed — a middlebox may have rewritten them or the scale option — so \
+             receive-window limits cannot be judged.)"
+        };
+    }
+    t
+}
+
+/// "228 ms of it waiting on retransmission timeouts", where the data direction had
+/// timeout stalls: their time is part of the loss share (diagnosis_shares.rs add_stall).
+pub(super) fn timeouts_clause(f: &Facts) -> Option<String> {
+    let rto = f.sh.stall_by_cause[2];
+    // Which timers ended those stalls (retrans_kinds.rs): a kernel counts a tail loss
+    // probe (RFC 8985 §7, TCPLossProbes) apart from a timeout (RFC 6298, TCPTimeouts).
+    // Named only where a probe ended one; else the stalls' generic words. Counted over
+    // the same stalls whose time is quoted: a probe or timeout that ended no stall (a
+    // gap shorter than the threshold) took none of that time.
+    let (probes, timeouts) = f.timer_stalls;
+    let timers = timers_phrase(probes, timeouts).filter(|_| probes > 0);
+    (rto > 0.0).then(|| match timers {
+        Some(which) => format!("{} of it waiting on {which}", format_duration(rto)),
+        None => format!("{} of it waiting on retransmission timeouts", format_duration(rto)),
+    })
+}
+
+/// Request/response turns took at least a quarter of the active time: replies short
+/// enough that a loss costs round trips and timers, not a congestion window's growth.
+pub(super) fn turn_taking(f: &Facts) -> bool {
+    f.sh.turns > 0 && f.sh.active > 0.0 && f.sh.turn_time >= 0.25 * f.sh.active
+}
+
+pub(super) fn loss_text(f: &Facts) -> String {
+    let retrans = retransmissions(f);
+    let mut t = format!(
+        "Loss limited this flow: {:.1} % of the bytes sent were retransmissions ({}), \
+         and the sender spent {} of the time recovering from loss",
+        retransmitted_percent(f),
+        retransmitted_count_phrase(f, retrans),
+        format_percent(f.shares.loss)
+    );
+    if let Some(c) = timeouts_clause(f) {
+        t += &format!(", {c}");
+    }
+    t += &format!("; {}", rate_phrase(f));
+    if f.shares.other > f.shares.loss && turn_taking(f) {
+        // Short replies: a loss costs the reply round trips (a fast retransmission one
+        // round trip later) or a timer (the reply's last segments, which no later
+        // segment's ACK can report: RFC 8985 §7), not a congestion window cut. The
+        // CUBIC / BBR advice below would mislead: neither changes how a loss in a short
+        // reply is found. rr-style takes at 5 % loss, 5,000-byte replies on a 50 ms
+        // path: 41 % recovering, 2 s of it on 1 timeout and 5 tail loss probes.
+        t += &format!(
+            ". Each loss cost the reply extra round trips, not bandwidth: a lost segment is \
+             re-sent a round trip later at best, and one at the end of a reply, which no later \
+             segment's ACK can report, only when the sender's probe timer or retransmission \
+             timeout fires. Request/response turns ({}) took {} of the time",
+            f.sh.turns,
+            format_percent(f.sh.turn_time / f.sh.active)
+        );
+    } else if f.shares.other > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {
+        // Reached through loss_held_cwnd: say why it isn't the path.
+        let no_queue = if far_part_unseen(f.conn) {
+            "as far as this capture point can see (the sender's side of the round trip is \
+             known only by its minimum)"
+        } else {
+            "(no standing queue at the bottleneck)"
+        };
+        let allows = match window_allows(f) {
+            Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
+            None => format!("what its {} window allows {}", format_bytes(f.max_window), window_beyond_links(f)),
+        };
+        t += &format!(
+            ", far below {allows}, with the RTT near its {} minimum \
+             {no_queue}. A loss-based sender (CUBIC, Reno) cuts its congestion window at \
+             every loss; BBR suffers less, and with it the link itself may have been the limit",
+            format_duration(f.min_rtt)
+        );
+    }
+    t + "." + &other_stalls_phrase(f, 2)
+}

@@ -1,0 +1,230 @@
+//! The pieces the diagnosis's sentences are made of (diagnosis.rs): counts and percents
+//! of retransmissions, the rate and RTT phrases, the queue, ECN and capture-loss notes,
+//! and the tests that decide which of them a sentence says.
+
+use super::*;
+
+/// Headline of a flow with much loss that loss did not slow down (issue 13: "a BBR
+/// flow at 90.6 of 100 Mbit/s with 2 % random loss" is not "limited by loss").
+pub(super) fn path_despite_loss_text(f: &Facts) -> String {
+    // A transfer shorter than 7 rate bins has no sustained best to quote (NaN):
+    // say nothing rather than "its best of –" (rx-ipv6-loss.pcap, 0.5 s).
+    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered();
+    let mut best = if best.is_finite() { format!(", steadily near its best of {}", format_rate(best)) } else { String::new() };
+    // A mean dragged down by the start-up ramp (slow start, BBR's startup) is not
+    // "near its best": say what it ran at once started (delivered.rs).
+    if steady.is_finite() && steady > STEADY_ABOVE_MEAN * f.rate {
+        best = format!(", {} once its start-up was over{best}", format_rate(steady));
+    }
+    format!(
+        "The path's capacity limited this flow, not its loss: {}{}.{}",
+        rate_phrase(f).replacen("the flow averaged", "it averaged", 1),
+        best,
+        loss_cheap_text(f)
+    )
+}
+
+/// "2.0 % of segments were retransmitted, yet …": the cost of loss for a sender that
+/// did not back off: retransmitted bytes plus time in retransmission timeouts.
+pub(super) fn loss_cheap_text(f: &Facts) -> String {
+    let p = loss_rate(f);
+    let cost = loss_cost(f);
+    format!(
+        " {} of the bytes sent were retransmissions, yet the flow ran at {}, {:.0}× what a \
+         loss-based sender reaches at that loss rate and RTT ({}, Mathis et al.): the sender did \
+         not back off on loss (BBR does not), so removing the loss would gain only about {}.",
+        format_percent_fine(p),
+        format_rate(f.rate),
+        f.rate / mathis_rate(f),
+        format_rate(mathis_rate(f)),
+        format_percent_fine(cost)
+    )
+}
+
+/// "28 of 1070 data segments"; where the capture's frames hold several segments each
+/// (TSO at the sender, GRO at the receiver: `retransmittedSegments` > the frames), the
+/// kernel's count of segments first, then the frames, so that neither is called the other.
+pub(super) fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let count = if sender.retransmitted_segments > frames {
+        format!(
+            "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of several segments each",
+            sender.retransmitted_segments, frames, f.sh.data_segments
+        )
+    } else {
+        format!("{} of {} data segments", frames, f.sh.data_segments)
+    };
+    // Re-sends the report shows needless (D-SACK, Eifel) repaired nothing: said, so the
+    // percentage is not read as that much loss.
+    let needless = match sender.spurious_retransmissions {
+        0 => String::new(),
+        n => format!(", {n} of them needless: the receiver already had those bytes"),
+    };
+    count + &needless + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments))
+}
+
+/// "; 1 datagram of the sender lost before the capture point …" past the sender
+/// (sender lag > 0), where its IPv4 numbering tells (`direction.unseenDatagrams`) and
+/// the count differs from the re-sent frames seen: a segment lost at the tail of a
+/// flight is re-sent as what the capture takes for new data, so the count of re-sends
+/// alone would say less loss (or none) than there was.
+pub(super) fn unseen_datagrams_phrase(sender: &crate::analysis::report::DirectionSummary, resent_frames: u64) -> String {
+    match sender.unseen_datagrams {
+        Some(n) if n > 0 && n != resent_frames && sender.sender_lag_ms > 0.0 => format!(
+            "; by its IPv4 numbering {n} datagram{} of the sender never reached the capture (lost on the way, \
+             dropped in the sender's own queue, or by the capture itself)",
+            if n == 1 { "" } else { "s" }
+        ),
+        _ => String::new(),
+    }
+}
+
+pub(super) fn format_percent_fine(share: f64) -> String {
+    if share < 0.095 { format!("{:.1} %", share * 100.0) } else { format_percent(share) }
+}
+
+/// A standing queue at the bottleneck: the median RTT grew to [`QUEUEING_RTT_RATIO`] × its
+/// minimum, or the queue said so itself — at least [`CE_QUEUE_SHARE`] of the data's
+/// ECN-capable segments arrived marked Congestion Experienced (RFC 3168 §5: a router
+/// marks instead of dropping once its queue passes a threshold; under L4S, RFC 9331,
+/// marks come before any queue a round trip would show). Issue 46: CE marks are evidence
+/// of a queue, before and apart from loss.
+pub(super) fn queueing(f: &Facts) -> bool {
+    rtt_queueing(f) || ce_share(f.conn) >= CE_QUEUE_SHARE
+}
+
+/// The median round trip at least [`QUEUEING_RTT_RATIO`] × the path's, and at least
+/// [`QUEUE_MIN_DELAY_S`] above it: below a millisecond the spread is the hosts' own
+/// (scheduling, interrupt moderation, a VM's virtual NIC), not a queue one can act on
+/// (a loopback connection at 5 → 8 µs once read "a queue on the path").
+pub(super) fn rtt_queueing(f: &Facts) -> bool {
+    f.median_rtt.is_finite()
+        && f.min_rtt > 0.0
+        && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
+        && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick)
+}
+
+/// Smallest median − minimum round trip said to be a queue, s.
+pub const QUEUE_MIN_DELAY_S: f64 = 0.001;
+
+/// Share of the data direction's ECN-capable data segments that arrived CE-marked.
+pub(super) fn ce_share(conn: &ConnectionSummary) -> f64 {
+    let d = conn.data_direction.min(1) as usize;
+    conn.directions[d].ecn.map_or(0.0, |e| e.ce_share())
+}
+
+/// CE-marked share of the ECN-capable data from which a queue is taken as shown.
+pub const CE_QUEUE_SHARE: f64 = 0.01;
+
+/// Retransmitted segments of the data direction: the analyzer's count (Wireshark's
+/// rules) or ours (segments starting below the highest sequence sent), the larger.
+pub(super) fn retransmissions(f: &Facts) -> u64 {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    sender.retransmissions.max(f.sh.retransmitted_segments)
+}
+
+/// Retransmitted payload bytes per 100 payload bytes of the data segments (docs/ANALYSIS.md
+/// "diagnosis.text"): by bytes, since a capture with TSO/GRO holds data frames of many
+/// segments beside single-segment re-sends.
+pub(super) fn retransmitted_percent(f: &Facts) -> f64 {
+    if f.sh.data_bytes > 0.0 {
+        f.sh.retransmitted_bytes * 100.0 / f.sh.data_bytes
+    } else {
+        retransmissions(f) as f64 * 100.0 / f.sh.data_segments.max(1) as f64
+    }
+}
+
+/// The cwnd was held down by loss: see the module comment.
+pub(super) fn loss_held_cwnd(f: &Facts) -> bool {
+    let bound = mathis_rate(f);
+    // Or little time in recovery but a rate at the loss-based bound itself: SACK
+    // recovery is quick, the cost is the window it halves (Mathis et al.).
+    // Not where the round trip beyond a receiver-side capture is known only by its
+    // minimum: a queue there would make the bound far lower (rx-bufferbloat-nots.pcap:
+    // at the bound with the 10 ms minimum, 9× above it with the 90 ms the sender saw).
+    let at_the_bound = bound.is_finite() && f.rate <= AT_MATHIS * bound && f.rate * AT_MATHIS >= bound && !far_part_unseen(f.conn);
+    retransmissions(f) > 0 && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !queueing(f)
+}
+
+/// A rate this close to the Mathis bound (within this factor either way) is that
+/// bound's; far below it, something else held the flow down.
+pub const AT_MATHIS: f64 = 1.5;
+
+pub(super) fn rate_phrase(f: &Facts) -> String {
+    format!("the flow averaged {} while active", format_rate(f.rate))
+}
+
+pub(super) fn rtt_phrase(f: &Facts) -> String {
+    if f.min_rtt.is_finite() {
+        format!("a path RTT of {}", format_duration(f.min_rtt))
+    } else if f.tick > 0.001 {
+        format!("an unknown RTT (every round trip was below the capture clock's {} tick)", format_duration(f.tick))
+    } else {
+        "an unknown RTT (no round trip could be measured)".to_string()
+    }
+}
+
+/// The congestion the network signalled by ECN instead of drops (RFC 3168 §5–6), which
+/// no loss or retransmission count shows: CE marks on the data (seen where the capture
+/// is past the marking router, e.g. at the receiver), the receiver's echoes (ECE, on
+/// its ACKs until the sender answers) and the sender's window reductions (CWR). None
+/// when there was none. Under Accurate ECN only the CE marks are quoted (ecn.rs).
+pub(super) fn ecn_text(conn: &ConnectionSummary) -> Option<String> {
+    let d = conn.data_direction.min(1) as usize;
+    let data = conn.directions[d].ecn?;
+    let echoes = conn.directions[1 - d].ecn.and_then(|e| e.ece).unwrap_or(0);
+    let reductions = data.cwr.unwrap_or(0);
+    if data.ce == 0 && echoes == 0 {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if data.ce > 0 {
+        parts.push(format!(
+            "{} of {} ECN-capable data segments arrived marked Congestion Experienced ({})",
+            data.ce,
+            data.capable(),
+            format_percent_fine(data.ce_share())
+        ));
+    }
+    if echoes > 0 {
+        parts.push(format!("the receiver echoed congestion on {echoes} ACK{} (ECE)", if echoes == 1 { "" } else { "s" }));
+    }
+    if reductions > 0 {
+        parts.push(format!("the sender reduced its window {reductions} time{} (CWR)", if reductions == 1 { "" } else { "s" }));
+    }
+    Some(format!(
+        "The network signalled congestion by ECN instead of dropping packets: {}. Loss and retransmission counts do not show this congestion (RFC 3168).",
+        parts.join("; ")
+    ))
+}
+
+/// Where the capture itself missed much of what the receivers acknowledged
+/// (capture_loss.rs), every rate and time above covers only what it holds (issue 39:
+/// a capture holding 0.27 % of a 6.5 Mbit/s upload read "17 kbit/s while active").
+/// Said from [`CAPTURE_LOSS_SAID`] of the acknowledged bytes on.
+pub(super) fn capture_loss_text(conn: &ConnectionSummary) -> Option<String> {
+    let loss = conn.capture_loss;
+    let captured: u64 = conn.directions.iter().map(|d| d.payload_bytes).sum();
+    let acknowledged = captured + loss.unseen_bytes;
+    if acknowledged == 0 || (loss.unseen_bytes as f64) < CAPTURE_LOSS_SAID * acknowledged as f64 {
+        return None;
+    }
+    // A sender never has more than a window outstanding (RFC 9293 §3.8.6.2.1), so a hole
+    // larger than every window the receivers advertised is no hole of this connection's
+    // data: sequence numbers rewritten by a middlebox, or two flows mixed. Not said.
+    let largest_window = conn.directions.iter().filter_map(|d| d.receive_window.map(|w| w.max)).max().unwrap_or(0);
+    if loss.unseen_bytes > loss.holes.max(1) * largest_window.max(1) {
+        return None;
+    }
+    Some(format!(
+        "The capture missed {} of the data ({} of what the receivers acknowledged, in {} hole{}): the rates and times here cover only the {} it holds.",
+        format_bytes(loss.unseen_bytes as f64),
+        format_percent_fine(loss.unseen_bytes as f64 / acknowledged as f64),
+        loss.holes,
+        if loss.holes == 1 { "" } else { "s" },
+        format_bytes(captured as f64)
+    ))
+}
+
+/// Share of the acknowledged bytes missing from the capture from which the diagnosis says so.
+pub const CAPTURE_LOSS_SAID: f64 = 0.1;

@@ -1,0 +1,215 @@
+//! The sentences of the headlines about waiting (diagnosis.rs `headline`): the
+//! application, a zero window, and stalls (waits on ACKs the path clocked).
+
+use super::*;
+
+/// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
+/// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
+/// loopback, a LAN switch) any window allows more than links carry, a number that says
+/// only "not the window" (an 824 KiB window at 7 µs: "964 Gbit/s", for a flow at 81
+/// Mbit/s).
+pub(super) fn window_allows(f: &Facts) -> Option<String> {
+    let cap = window_cap_bps(f.max_window, f.min_rtt);
+    (cap <= WINDOW_CAP_QUOTED_MAX_BPS).then(|| format_rate(cap))
+}
+
+/// Where [`window_allows`] quotes no rate: "at a 7 µs round trip (over 100 Gbit/s)".
+pub(super) fn window_beyond_links(f: &Facts) -> String {
+    format!("at a {} round trip (over {})", format_duration(f.min_rtt), format_rate(WINDOW_CAP_QUOTED_MAX_BPS))
+}
+
+/// The largest window cap quoted as a rate, bit/s: 100 Gbit/s, a fast server NIC.
+pub const WINDOW_CAP_QUOTED_MAX_BPS: f64 = 100e9;
+
+/// " Other stalls: 300 ms retransmission timeout, …" for the causes but `skip`.
+pub(super) fn other_stalls_phrase(f: &Facts, skip: usize) -> String {
+    let mut rest: Vec<(f64, &str)> = (0..6)
+        .filter(|&k| k != skip && f.sh.stall_by_cause[k] > 0.0)
+        .map(|k| (f.sh.stall_by_cause[k], CAUSE_WORDS[k]))
+        .collect();
+    if rest.is_empty() {
+        return String::new();
+    }
+    rest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let parts: Vec<String> = rest.iter().map(|(s, w)| format!("{} {}", format_duration(*s), w)).collect();
+    format!(" Other stalls: {}.", parts.join(", "))
+}
+
+pub(super) fn application_text(f: &Facts) -> String {
+    let idle = f.sh.stall_by_cause[3];
+    let app = f.shares.application * f.sh.active;
+    // Mostly waiting for the peer's next message (request/response): the peer's
+    // application's time, not the sender's pause (issue 39: SMTP commands answered
+    // ~100 ms later read "the sending application limited this flow").
+    let peer_turns = app > 0.0 && f.sh.peer_wait >= 0.5 * app;
+    let mut t = if peer_turns {
+        format!(
+            "The applications limited this flow: {} of the time everything sent had been acknowledged \
+             and the sender had nothing to send, {} of it waiting for the peer's next message (the \
+             peer's application taking its time to answer) before it sent again",
+            format_percent(f.shares.application),
+            format_percent(f.sh.peer_wait / app)
+        )
+    } else {
+        format!(
+            "The sending application limited this flow: {} of the time everything sent had \
+             been acknowledged and the sender still had nothing to send",
+            format_percent(f.shares.application)
+        )
+    };
+    if idle > 0.0 {
+        // The share counts every such moment, the stalls only the gaps over the stall
+        // threshold: say which the duration is, so that 54 % of 93 s and 23 s do not
+        // read as a contradiction.
+        if idle < 0.9 * app {
+            t += &format!(" ({} in all; idle gaps totalling {} of it were longer than the stall threshold)", format_duration(app), format_duration(idle));
+        } else {
+            t += &format!(" (idle gaps totalling {})", format_duration(idle));
+        }
+    }
+    // Period by period (issue 13): idle time between bursts is the application's,
+    // but a period in which the bursts themselves crawled is the network's.
+    let queue_verdict;
+    let verdict = if f.network_periods {
+        "The idle time between bursts is the application's; while it was sending, the network limited the periods named here."
+    } else if queueing(f) {
+        // A queue on the path (CE marks, a standing RTT) is the network's signal too:
+        // the pauses were the application's, but the network is not cleared.
+        queue_verdict = if ce_share(f.conn) >= CE_QUEUE_SHARE {
+            format!(
+                "The pauses were the application's, but the network is not cleared: {} of the ECN-capable data arrived CE-marked, a queue on the path signalling congestion while it sent.",
+                format_percent(ce_share(f.conn))
+            )
+        } else {
+            format!(
+                "The pauses were the application's, but the network is not cleared: the median RTT was {} against a {} minimum, a queue on the path while it sent.",
+                format_duration(f.median_rtt),
+                format_duration(f.min_rtt)
+            )
+        };
+        queue_verdict.as_str()
+    } else if peer_turns {
+        "The applications' turns, not the network, set the pace."
+    } else {
+        "Mostly the application, not the network, was the bottleneck."
+    };
+    t + &format!("; {}. {}", rate_phrase(f), verdict)
+        + &application_saving_phrase(f, peer_turns)
+        + &other_stalls_phrase(f, 3)
+}
+
+/// What removing the application's pauses would have saved (savings.rs `application`).
+pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
+    let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
+    saving_sentence(f, "application", had)
+}
+
+pub(super) fn zero_window_text(f: &Facts) -> String {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let dead = sender.stalls.last().filter(|s| s.cause == crate::analysis::stalls::cause::StallCause::ZeroWindow && s.ended_by.starts_with("not ended"));
+    if let Some(st) = dead {
+        return format!(
+            "The receiver's window closed at {} and never reopened: the sender sat at a zero \
+             window for {} ({} of the connection), probing it, until the capture ended. The \
+             receiving application stopped reading; {}.{}",
+            format_timestamp(st.start),
+            format_duration(st.duration),
+            format_percent(f.sh.stall_by_cause[0] / f.sh.active),
+            rate_phrase(f),
+            other_stalls_phrase(f, 0)
+        );
+    }
+    format!(
+        "The receiver's window fell to zero: the sender was stalled for {} ({} of the \
+         transfer) until the receiving application read its data and the window reopened. \
+         The receiving application (or its buffer) is too slow; {}.{}",
+        format_duration(f.sh.stall_by_cause[0]),
+        format_percent(f.sh.stall_by_cause[0] / f.sh.active),
+        rate_phrase(f),
+        other_stalls_phrase(f, 0)
+    )
+}
+
+/// Waits on ACKs during which the receiver's ACKs kept coming (`clocked_waits`).
+pub(super) struct ClockedWaits {
+    pub(super) stalls: usize,
+    pub(super) seconds: f64,
+    /// ACKs that advanced the cumulative ACK during them, all told.
+    pub(super) acks: usize,
+}
+
+/// The `ack-wait` stalls of the data direction in which the receiver's cumulative ACK
+/// advanced at least [`MIN_CLOCKED_ACKS`] times: the sender was waiting, but the
+/// bottleneck was still delivering what it had sent — the ACK clock running (Jacobson
+/// 1988) — so the time is the path's pace, not a fault or a pause (issue 39: a
+/// 256 kbit/s uplink draining each 8 KiB write, ACKs every ~45 ms, read "stalled").
+/// None when there is none.
+pub(super) fn clocked_waits(f: &Facts) -> Option<ClockedWaits> {
+    let p = f.rows.packets;
+    let d = f.conn.data_direction.min(1);
+    let mut w = ClockedWaits { stalls: 0, seconds: 0.0, acks: 0 };
+    for s in f.conn.directions[d as usize].stalls.iter().filter(|s| s.cause == crate::analysis::stalls::cause::StallCause::AckWait) {
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        let (mut last, mut advances) = (f64::NEG_INFINITY, 0usize);
+        // A running clock ticks throughout: no ACK-free stretch of half the wait (the
+        // ACKs of a wait that all came in its last instant are the wait's end, not a
+        // clock: 4 ACKs in the last 84 µs of a 93 ms wait once read "kept coming").
+        let (mut tick_at, mut longest_silence) = (s.start, 0.0f64);
+        for r in i + 1..j {
+            if p.dir[r] != d && p.ack[r] > last {
+                advances += usize::from(last.is_finite());
+                last = p.ack[r];
+                longest_silence = longest_silence.max(p.t[r] - tick_at);
+                tick_at = p.t[r];
+            }
+        }
+        longest_silence = longest_silence.max(s.start + s.duration - tick_at);
+        if advances + 1 >= MIN_CLOCKED_ACKS && longest_silence < 0.5 * s.duration {
+            w.stalls += 1;
+            w.seconds += s.duration;
+            w.acks += advances + 1;
+        }
+    }
+    (w.stalls > 0).then_some(w)
+}
+
+/// ACKs advancing within a wait that show the bottleneck still delivering.
+pub const MIN_CLOCKED_ACKS: usize = 2;
+
+/// The headline where most of the stalled time was the ACK clock running (`clocked_waits`).
+pub(super) fn clocked_path_text(f: &Facts, w: &ClockedWaits) -> String {
+    let link = link_rate(f).map_or(String::new(), |b| format!(" Its receiver's ACKs put the bottleneck at about {}.", format_rate(b)));
+    format!(
+        "The path limited this flow: in {} stall{} ({}, {} of the time) the sender waited on ACKs while the \
+         receiver's ACKs kept coming ({:.1} per stall on average) — the bottleneck still delivering what had \
+         been sent, so the link's rate, not a fault or a pause, set the pace; {}.{}{}",
+        w.stalls,
+        if w.stalls == 1 { "" } else { "s" },
+        format_duration(w.seconds),
+        format_percent(w.seconds / f.sh.active.max(f64::MIN_POSITIVE)),
+        w.acks as f64 / w.stalls as f64,
+        rate_phrase(f),
+        link,
+        queue_phrase(f)
+    )
+}
+
+pub(super) fn stalls_text(f: &Facts) -> String {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let mut by_time: Vec<(f64, &str)> =
+        f.sh.stall_by_cause.iter().copied().zip(CAUSE_WORDS).filter(|p| p.0 > 0.0).collect();
+    by_time.sort_by(|a, b| b.0.total_cmp(&a.0)); // the biggest cause first
+    let parts: Vec<String> =
+        by_time.iter().map(|(secs, words)| format!("{} {}", format_duration(*secs), words)).collect();
+    format!(
+        "The transfer stalled {} time{} for {} in total ({} of the time waiting on the peer or the path): {}; {}.",
+        sender.stalls.len(),
+        if sender.stalls.len() == 1 { "" } else { "s" },
+        format_duration(f.sh.stall_total),
+        format_percent(f.shares.stalled),
+        parts.join(", "),
+        rate_phrase(f)
+    ) + &saving_sentence(f, "stalls", "Had each wait on ACKs lasted no more than a round trip")
+        // A queue on the path is why ACKs kept the sender waiting (the RTT it grew to).
+        + &if queueing(f) { queue_phrase(f) } else { String::new() }
+}

@@ -1,0 +1,512 @@
+//! Changes of regime the diagnosis names with their time span and cost (issue 13,
+//! "Headlines that tell what happened"): a whole-connection share can say "mostly
+//! the application" while, for two minutes, every burst took 30× longer because of
+//! loss. Found from the data direction's stalls, bursts and RTT samples:
+//! - `zero-window`: a zero-window stall of at least [`LONG_STALL_S`];
+//! - `outage`: back-to-back retransmission-timeout stalls ([`OUTAGE_JOIN_S`]),
+//!   together at least [`LONG_STALL_S`]: nothing got through (RFC 6298 backoff);
+//! - `delay-spike`: RTT samples above max(3 × path RTT, path RTT + 20 ms, 2 × median), grouped
+//!   when less than [`SPIKE_MERGE_S`] apart, at least [`MIN_SPIKE_SAMPLES`] of them
+//!   (one high sample is a delayed ACK); named with the retransmission timeout that
+//!   followed, if one did (a delay spike longer than the RTO fires the timer);
+//! - `periodic`: stalls of the path or the peer recurring at a steady period
+//!   (`periodic_holds`);
+//! - `loss` (or `delay-spike` without re-sends, and then only where a round trip in the
+//!   run was at least twice the path's): bursts (data separated by application-idle stalls) that took more than
+//!   [`SLOW_BURST`] × the median burst's time at less than 1/[`SLOW_BURST`] of the median
+//!   burst's rate, grouped when consecutive, with their
+//!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
+
+use crate::analysis::rows::columns::flag_bits;
+use crate::analysis::format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
+use crate::analysis::verdict::diagnosis_shares::TimeShares;
+use crate::analysis::stalls::{is_data_segment, needless};
+use crate::analysis::rows::columns::{PacketColumns, RttSource};
+use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED};
+use crate::analysis::report::ConnectionSummary;
+use crate::analysis::report::Episode;
+use crate::analysis::stalls::cause::StallCause;
+
+pub const LONG_STALL_S: f64 = 0.3;
+pub const MERGE_S: f64 = 1.0;
+pub const SLOW_BURST: f64 = 3.0;
+/// Bursts are compared only when the median one lasted at least this many path RTTs.
+pub const BURST_ROUND_TRIPS: f64 = 2.0;
+/// High RTT samples less than this apart belong to one spike.
+pub const SPIKE_MERGE_S: f64 = 0.2;
+pub const MIN_SPIKE_SAMPLES: u32 = 3;
+/// (Defined with the stalls it joins: receiver_silent.rs.)
+pub use crate::analysis::stalls::receiver_silent::OUTAGE_JOIN_S;
+/// At most this many episodes per connection (the rest are in the stall list).
+pub const MAX_EPISODES: usize = 8;
+
+/// `tick`: the capture clock's resolution, s (round_trips.rs).
+pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSource, sh: &TimeShares, path_rtt: f64, tick: f64) -> Vec<Episode> {
+    let d = conn.data_direction.min(1);
+    let stalls = &conn.directions[d as usize].stalls;
+    let mut out = Vec::new();
+    for s in stalls.iter().filter(|s| s.cause == StallCause::ZeroWindow && s.duration >= LONG_STALL_S) {
+        out.push(Episode {
+            start: s.start,
+            end: s.start + s.duration,
+            kind: "zero-window",
+            text: format!(
+                "The window was closed from {} to {} ({}).",
+                format_timestamp(s.start),
+                format_timestamp(s.start + s.duration),
+                format_duration(s.duration)
+            ),
+        });
+    }
+    let rtos: Vec<(f64, f64)> = stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::RetransmissionTimeout)
+        .map(|s| (s.start, s.start + s.duration))
+        .collect();
+    for (a, b, n) in merge(&rtos, OUTAGE_JOIN_S) {
+        if b - a >= LONG_STALL_S {
+            out.push(Episode {
+                start: a,
+                end: b,
+                kind: "outage",
+                text: outage_words(conn, packets, a, b, &timers_words(stalls, packets, a, b, n)),
+            });
+        }
+    }
+    let receiver = &conn.endpoints[1 - d as usize];
+    for (a, b, n) in crate::analysis::stalls::receiver_silent::silent_runs(stalls) {
+        out.push(Episode {
+            start: a,
+            end: b,
+            kind: "outage",
+            text: format!(
+                "{receiver} stopped answering for {} during {}–{}: the sender's timer re-sent {} and the re-sends reached the capture point on the receiver's side, not one acknowledged (a stopped host or stack, not loss on the path).",
+                format_duration(b - a),
+                format_timestamp(a),
+                format_timestamp(b),
+                plural(n as u64, "time")
+            ),
+        });
+    }
+    out.extend(periodic_holds(stalls, sh.active, tick));
+    if path_rtt > 0.0 {
+        out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
+    }
+    out.extend(slow_bursts(conn, packets, path_rtt, rtt, tick));
+    // Keep the most telling (a period of slow bursts says more than one of its
+    // spikes), then list them in time order.
+    out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
+    out.truncate(MAX_EPISODES);
+    out.sort_by(|a, b| a.start.total_cmp(&b.start));
+    out
+}
+
+/// What an outage says depends on what the capture saw of the receiver during it. A
+/// receiver that is alive answers every segment that reaches it, a duplicate or out of
+/// its window with an ACK (RFC 9293 §3.10.7.4; RFC 5681 §4.2): the re-sends were lost on
+/// the way only if it kept talking (duplicate ACKs, its own data) without ACKing them.
+/// A receiver that sent nothing at all while the sender's timer re-sent: at a capture on
+/// the receiver's side the re-sends were seen arriving, so the receiver itself stopped
+/// answering (its host or its stack, not the path); elsewhere the capture cannot tell
+/// the data lost from the receiver gone, and says so.
+fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, timers: &str) -> String {
+    let d = conn.data_direction.min(1);
+    let receiver_silent = receiver_silent(conn, packets, a, b);
+    let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
+    let receiver = &conn.endpoints[1 - d as usize];
+    let stalls = &conn.directions[d as usize].stalls;
+    // Every re-send arrived needless: the receiver had the data, so what was lost or held
+    // was its ACKs on the way back, not the data (RFC 2883 §5: D-SACK tells a sender
+    // its retransmission was unnecessary, as after lost ACKs).
+    if all_resends_needless(stalls, packets, a, b) {
+        return format!(
+            "No ACK came back for {span}: {timers}, but the receiver already had that data (it reported the re-sends as duplicates): its ACKs were lost or held on the way back."
+        );
+    }
+    match (receiver_silent, conn.vantage) {
+        // Seen arriving at the receiver's side: re-sends under 0.5 s old may still be
+        // awaiting their (delayed) ACK (receiver_silent.rs re-labels longer silences).
+        (true, crate::analysis::timing::vantage::Vantage::Receiver) => format!(
+            "No answer came back for {span}: {timers}; the re-sends reached this capture point on the receiver's side and none was acknowledged, nor anything else heard from {receiver} (lost between here and the receiver, or the receiver stopped answering)."
+        ),
+        (true, _) => format!(
+            "No answer came back for {span}: {timers}, none acknowledged and nothing at all from {receiver} (the re-sends were lost on the way or the receiver stopped answering; a capture at the receiver would tell which)."
+        ),
+        (false, _) => format!("Nothing got through for {span}: {timers}."),
+    }
+}
+
+/// Whether every re-send that ended a timeout stall starting in [a, b] was needless.
+fn all_resends_needless(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> bool {
+    let mut any = false;
+    for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
+        let Some((_, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { return false };
+        if !needless(packets.flags[j]) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// The data's receiver sent not one packet in (a, b].
+pub fn receiver_silent(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64) -> bool {
+    let d = conn.data_direction.min(1);
+    let (from, to) = (packets.t.partition_point(|&t| t <= a), packets.t.partition_point(|&t| t <= b));
+    !(from..to).any(|i| packets.dir[i] != d)
+}
+
+/// Which episodes the headline names first: lower is more telling.
+pub fn priority(kind: &str) -> u8 {
+    match kind {
+        "loss" => 0,
+        "zero-window" => 1,
+        "outage" => 2,
+        "delay-spike" | "periodic" => 3,
+        _ => 4,
+    }
+}
+
+/// Stalls that recur like clockwork: at least [`MIN_PERIODIC`] of the path's or the
+/// peer's (not the application's or the window's: an application on a timer is its
+/// own business), their starts a steady period apart (each within
+/// [`PERIOD_TOLERANCE`] of the median, for three quarters of them), each at most half
+/// its period, together at least a tenth of the active time. A hold on a timer is something on the path or a host
+/// pausing on a schedule — Wi-Fi background scanning or power save, a periodic task —
+/// and TCP only waits it out (issue 39: ~215 ms held every 1.05 s, 27 % of a speed
+/// test, never named).
+fn periodic_holds(stalls: &[crate::analysis::stalls::cause::Stall], active: f64, tick: f64) -> Option<Episode> {
+    let held: Vec<&crate::analysis::stalls::cause::Stall> = stalls
+        .iter()
+        .filter(|s| matches!(s.cause, StallCause::AckWait | StallCause::Unknown | StallCause::RetransmissionTimeout))
+        .collect();
+    if held.len() < MIN_PERIODIC || !(active > 0.0) {
+        return None;
+    }
+    let mut periods: Vec<f64> = held.windows(2).map(|w| w[1].start - w[0].start).collect();
+    periods.sort_by(f64::total_cmp);
+    let period = periods[periods.len() / 2];
+    // A period of a few ticks of the capture's clock is the clock, not a timer (a
+    // 1/60 s clock makes every gap 16.7 ms).
+    if !(period > 0.0) || period < MIN_PERIOD_TICKS * tick {
+        return None;
+    }
+    let steady = periods.iter().filter(|p| (*p - period).abs() <= PERIOD_TOLERANCE * period).count();
+    let total: f64 = held.iter().map(|s| s.duration).sum();
+    if steady < MIN_PERIODIC - 1 || (steady as f64) < 0.75 * periods.len() as f64 || total < 0.1 * active {
+        return None;
+    }
+    let mut durations: Vec<f64> = held.iter().map(|s| s.duration).collect();
+    durations.sort_by(f64::total_cmp);
+    // A hold is an interruption: shorter than half its period. Stalls that fill their
+    // period are the transfer's own pace (a slow path draining each write), not a timer.
+    if durations[durations.len() / 2] > 0.5 * period {
+        return None;
+    }
+    let (first, last) = (held[0], held[held.len() - 1]);
+    Some(Episode {
+        start: first.start,
+        end: last.start + last.duration,
+        kind: "periodic",
+        text: format!(
+            "{} stalls of about {} recurred every {} from {} to {} ({} of the time): something on the path or at a host \
+             pauses on a timer (Wi-Fi scanning or power save, a periodic task), and TCP waits it out.",
+            held.len(),
+            format_duration(durations[durations.len() / 2]),
+            // A period is read to the hundredth of a second: "1.05 s", not "1 s".
+            if period >= 1.0 { format!("{period:.2} s") } else { format_duration(period) },
+            format_timestamp(first.start),
+            format_timestamp(last.start + last.duration),
+            format_percent(total / active)
+        ),
+    })
+}
+
+/// Least growth of a round trip over the path's that shows the path slowing a burst.
+pub const MIN_SLOWDOWN_S: f64 = 0.001;
+/// A period must be at least this many ticks of the capture clock.
+pub const MIN_PERIOD_TICKS: f64 = 10.0;
+/// Fewest stalls called periodic.
+pub const MIN_PERIODIC: usize = 4;
+/// How far a period may stray from the median one and still be steady.
+pub const PERIOD_TOLERANCE: f64 = 0.1;
+
+/// The timers behind an outage's `n` timeout stalls starting in [a, b), by the kind of the
+/// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
+/// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
+/// "n retransmission timeouts" when no kind is known.
+fn timers_words(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
+    let (probes, timeouts) = timer_counts(stalls, packets, a, b);
+    timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
+}
+
+/// (tail loss probes, retransmission timeouts) that ended the timeout stalls starting
+/// in [a, b): the kind of the retransmission after each (retrans_kinds.rs). A stall
+/// ended otherwise (by the ACK of the re-sent data, or by data whose kind the capture
+/// cannot tell) counts as neither. The loss text quotes these with the stalls' time,
+/// so count and time are of the same stalls.
+pub fn timer_counts(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
+    use crate::analysis::rows::columns::flag_bits as fb;
+    let (mut timeouts, mut probes) = (0u64, 0u64);
+    // The stalls are in time order: only those starting in [a, b) are looked at (an
+    // outage per stall would otherwise cost stalls² here).
+    let from = stalls.partition_point(|s| s.start < a);
+    let to = stalls.partition_point(|s| s.start < b);
+    for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
+        let flags = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
+        timeouts += u64::from(flags & fb::KIND_RTO != 0);
+        probes += u64::from(flags & fb::KIND_TLP != 0);
+    }
+    (probes, timeouts)
+}
+
+/// Intervals less than MERGE_S apart joined: (start, end, how many).
+fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
+    let mut out: Vec<(f64, f64, usize)> = Vec::new();
+    for &(a, b) in spans {
+        match out.last_mut() {
+            Some(last) if a - last.1 <= join => {
+                last.1 = last.1.max(b);
+                last.2 += 1;
+            }
+            _ => out.push((a, b, 1)),
+        }
+    }
+    out
+}
+
+/// Spikes are found in the round trips of directions whose own measured part is not
+/// local (that do not follow, round_trips.rs): one that is only adds its host's ACK
+/// delay or turnaround to what the other direction measures (a delayed ACK is no spike).
+fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, tick: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
+    let rule = RoundTripRule::of(conn, tick);
+    // A spike stands out from the flow's own typical RTT too: a standing queue (the
+    // median far above the base) is latency under load, said elsewhere, not a spike.
+    // Typical in the same round trips the spikes are looked for in: a direction that
+    // does not follow, of two the one measuring the larger part (the smaller offset).
+    let d = conn.data_direction.min(1) as usize;
+    let (data, other) = (&conn.directions[d].rtt, &conn.directions[1 - d].rtt);
+    let spike_dir = if !rule.follows[d] && (rule.follows[1 - d] || data.offset_ms <= other.offset_ms) { d } else { 1 - d };
+    let median = conn.directions[spike_dir].rtt.median_ms.map_or(0.0, |ms| ms / 1000.0);
+    let limit = (3.0 * path_rtt).max(path_rtt + 0.020).max(2.0 * median);
+    // (start, end, samples above the limit); a lone high sample is a delayed ACK
+    // (RFC 1122 §4.2.3.2, ~40 ms on Linux), not a spike: at least MIN_SPIKE_SAMPLES.
+    let mut spans: Vec<(f64, f64, u32)> = Vec::new();
+    let mut peak: Vec<f64> = Vec::new();
+    // The ACKs that ended the data direction's `delayed-ack` stalls: the receiver held
+    // each one (stalls/gaps.rs rule 5b), and the sample it completes is that hold, no path
+    // delay. tcpdump's ssh.pcap: 3 such stalls (ACKs held 44–75 ms) read both "Nagle's
+    // algorithm waiting for the peer's delayed ACK" and "the RTT rose from 14 ms to 89 ms".
+    // A direction's stalls are in time order and never overlap: one search per sample.
+    let held: Vec<(f64, f64)> = conn.directions[d]
+        .stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::DelayedAck)
+        .map(|s| (s.start, s.start + s.duration))
+        .collect();
+    let in_held = |t: f64| held.partition_point(|&(a, _)| a <= t).checked_sub(1).is_some_and(|k| t <= held[k].1);
+    rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
+        // Full round trips, as the statistics and the chart count them; trusted only.
+        let rtt = round_trip_ms / 1000.0;
+        if kind & EXCLUDED != 0 || rule.follows[dir as usize & 1] || !(rtt > limit) {
+            return;
+        }
+        if in_held(t) {
+            return;
+        }
+        // The sample's round trip began rtt before it completed.
+        let (a, b) = (t - rtt, t);
+        match spans.last_mut() {
+            Some(last) if a - last.1 < SPIKE_MERGE_S => {
+                last.1 = last.1.max(b);
+                last.2 += 1;
+                let p = peak.last_mut().expect("one peak per span");
+                *p = p.max(rtt);
+            }
+            _ => {
+                spans.push((a, b, 1));
+                peak.push(rtt);
+            }
+        }
+    });
+    spans
+        .iter()
+        .zip(peak)
+        // A "spike" over half the transfer is a standing queue, said by the headline.
+        .filter(|(s, _)| s.2 >= MIN_SPIKE_SAMPLES && (active <= 0.0 || s.1 - s.0 <= 0.5 * active))
+        .map(|(&(a, b, _), p)| {
+            // A timeout that began during the spike (or within two base RTTs after).
+            let rto = rtos.iter().find(|&&(s, _)| s >= a && s <= b + 2.0 * path_rtt);
+            let then = match rto {
+                Some(&(s, _)) => format!(
+                    "; a retransmission timeout followed at {}: the delay, not only loss, fired the timer",
+                    format_timestamp(s)
+                ),
+                None => String::new(),
+            };
+            Episode {
+                start: a.max(0.0),
+                end: b,
+                kind: "delay-spike",
+                text: format!(
+                    "The RTT rose from {} to {} during {}–{} ({} of the transfer){}.",
+                    format_duration(path_rtt),
+                    format_duration(p),
+                    format_timestamp(a.max(0.0)),
+                    format_timestamp(b),
+                    format_percent(if active > 0.0 { (b - a.max(0.0)) / active } else { 0.0 }),
+                    then
+                ),
+            }
+        })
+        .collect()
+}
+
+/// One burst of data: from its first data segment to its last (the application
+/// wrote it at once; application-idle stalls separate bursts).
+struct Burst {
+    start: f64,
+    end: f64,
+    retransmissions: u32,
+    /// Payload bytes of its data segments but re-sends: what it moved.
+    bytes: f64,
+}
+
+/// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
+/// The trusted full round trips of the connection as (completed at s, round trip s), in
+/// time order: what `slow_bursts` checks a slowdown against.
+fn round_trips(conn: &ConnectionSummary, samples: &dyn RttSource, tick: f64) -> Vec<(f64, f64)> {
+    let rule = RoundTripRule::of(conn, tick);
+    let mut out = Vec::new();
+    rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
+        if kind & EXCLUDED == 0 && !rule.follows[dir as usize & 1] {
+            out.push((t, round_trip_ms / 1000.0));
+        }
+    });
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out
+}
+
+/// `samples`, `tick`: the RTT samples and clock, read (`round_trips`) only when a run
+/// without re-sends must be checked against them — most connections have none.
+fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
+    let trips = std::cell::OnceCell::new();
+    let d = conn.data_direction.min(1);
+    let mut idle_after: Vec<u32> = conn.directions[d as usize]
+        .stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::ApplicationIdle)
+        .map(|s| s.frame_before)
+        .collect();
+    idle_after.sort_unstable(); // stalls are in time order, frames need not be (timeline.rs)
+    let mut bursts: Vec<Burst> = Vec::new();
+    let mut open = true;
+    for i in 0..p.t.len() {
+        if !is_data_segment(p, i, d) {
+            continue;
+        }
+        if open {
+            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0, bytes: 0.0 });
+            open = false;
+        }
+        let b = bursts.last_mut().expect("a burst is open");
+        b.end = p.t[i];
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
+            b.bytes += f64::from(p.len[i]);
+        }
+        // A needless re-send (D-SACK or Eifel: the original had arrived) repaired no
+        // loss: a burst slowed only by those was slowed by something else.
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 && !needless(p.flags[i]) {
+            b.retransmissions += 1;
+        }
+        if idle_after.binary_search(&p.frame[i]).is_ok() {
+            open = true;
+        }
+    }
+    if bursts.len() < 4 {
+        return Vec::new();
+    }
+    let mut times: Vec<f64> = bursts.iter().map(|b| b.end - b.start).collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    let typical = times[times.len() / 2];
+    // A burst shorter than a round trip left in one flight: its first-to-last time is
+    // the sender's own spacing (the application's writes, pacing), not the path's, and
+    // bursts that size say nothing of the path slowing (a path that slows shows in the
+    // RTT samples, `delay_spikes`). SSH's single-segment writes (tcpdump's
+    // mptcp-v0.pcap, typical 0 s) and OpenFlow replies each sent on the controller's
+    // next request (of10_s4810.pcap, 57 µs at a 257 µs path RTT) once read "a burst
+    // took 8.1 ms instead of 0 s: the path slowed down".
+    if path_rtt > 0.0 && typical < BURST_ROUND_TRIPS * path_rtt {
+        return Vec::new();
+    }
+    // A burst is slow when it took longer AND moved its bytes slower: a burst that took
+    // 140 times as long because it carried 140 times the bytes at the same rate is no
+    // slowdown (issue 39: a line-rate flow, every bin 92 Mbit/s, read "a burst took 2.8 s
+    // instead of 20 ms: the path slowed down").
+    let mut rates: Vec<f64> = bursts.iter().filter(|b| b.end > b.start).map(|b| b.bytes / (b.end - b.start)).collect();
+    rates.sort_by(|a, b| a.total_cmp(b));
+    let typical_rate = rates.get(rates.len() / 2).copied().unwrap_or(f64::NAN);
+    let slow = |b: &Burst| {
+        let took = b.end - b.start;
+        took > SLOW_BURST * typical.max(0.001) && !(b.bytes / took >= typical_rate / SLOW_BURST)
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bursts.len() {
+        if !slow(&bursts[i]) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j + 1 < bursts.len() && slow(&bursts[j + 1]) {
+            j += 1;
+        }
+        let run = &bursts[i..=j];
+        // "The path slowed down" only where the round trips say so (issue 39: bursts of
+        // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
+        // path): some round trip during the run at least twice the path's and a
+        // millisecond above it (µs paths jitter by their own size). Without
+        // retransmissions and without that, nothing is claimed.
+        let slowed = || {
+            let (a, b) = (run[0].start, run[run.len() - 1].end);
+            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| round_trips(conn, samples, tick));
+            let from = round_trips.partition_point(|&(t, _)| t < a);
+            let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
+            path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown)
+        };
+        if run.iter().all(|b| b.retransmissions == 0) && !slowed() {
+            i = j + 1;
+            continue;
+        }
+        let (lo, hi) = run.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b.end - b.start), hi.max(b.end - b.start)));
+        let (rlo, rhi) = run.iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.retransmissions), hi.max(b.retransmissions)));
+        let took = if run.len() == 1 {
+            format!("a burst took {}", format_duration(hi))
+        } else {
+            format!("each of {} bursts took {}–{}", run.len(), format_duration(lo), format_duration(hi))
+        };
+        // "per burst" only when there are several ("a burst took 492 ms …: 233
+        // retransmissions per burst" read as if there were more).
+        let per = if run.len() == 1 { "" } else { " per burst" };
+        let retrans = match (rlo, rhi) {
+            (_, 0) => "no retransmissions: the path slowed down".to_string(),
+            (a, b) if a == b => format!("{a} retransmission{}{per}", if a == 1 { "" } else { "s" }),
+            (a, b) => format!("{a}–{b} retransmissions{per}"),
+        };
+        out.push(Episode {
+            start: run[0].start,
+            end: run[run.len() - 1].end,
+            kind: if rhi > 0 { "loss" } else { "delay-spike" },
+            text: format!(
+                "During {}–{} {} instead of {}: {}.",
+                format_timestamp(run[0].start),
+                format_timestamp(run[run.len() - 1].end),
+                took,
+                format_duration(typical),
+                retrans
+            ),
+        });
+        i = j + 1;
+    }
+    out
+}

@@ -1,0 +1,15 @@
+//! The verdict: where the data direction's time went (diagnosis_shares.rs), the
+//! periods that changed regime (diagnosis_episodes.rs), what removing each limit would
+//! have saved (savings.rs), a connection captured one way only (one_direction.rs), the
+//! headline (diagnosis.rs) and its sentences (diagnosis/: phrases.rs, path_words.rs,
+//! wait_words.rs), the warnings read from the whole report
+//! (warnings.rs), and the auditor that checks every claim against the report
+//! (audit.rs). Reads the report (report.rs); only run/ comes after it.
+
+pub mod audit;
+pub mod diagnosis;
+pub mod diagnosis_episodes;
+pub mod diagnosis_shares;
+pub mod one_direction;
+pub mod savings;
+pub mod warnings;

@@ -1,0 +1,211 @@
+//! A connection captured in one direction only (docs/ANALYSIS.md "The order of the
+//! limit headline", 0; the `one-direction` warning): asymmetric routing, a tap or
+//! SPAN port that mirrors one direction, a capture filter such as `src host X`
+//! (often with `or tcp[tcpflags] & (tcp-syn|tcp-fin) != 0`, which keeps the other
+//! side's handshake). Everything a limit is judged by needs both directions: the
+//! receiver's ACKs and windows (RFC 9293 §3.8.6, §3.10.7.4) give bytes in flight,
+//! the round trip and the losses. Wireshark says the same per packet:
+//! `tcp.analysis.ack_lost_segment` ("ACKed segment that wasn't captured") on every
+//! ACK of data it never saw.
+//!
+//! The captured side must show that the other side kept sending, unseen, one of:
+//! - **its peer's data is missing**: the peer's packets (if any) carry no payload, yet
+//!   the captured side's ACK number advanced past more than the peer's captured FIN
+//!   (it acknowledged bytes the capture lacks);
+//! - **its peer's ACKs are missing**: it sent more than [`MORE_THAN_AN_INITIAL_WINDOW`]
+//!   of new data while no captured packet of the peer acknowledged any of it — no
+//!   sender sends more than its initial window before an ACK comes back (10 segments,
+//!   RFC 6928; RFC 5681 §3.1). A peer ACK that comes only after the last data (a FIN
+//!   kept by a SYN/FIN capture filter) does not count: it cannot have clocked the data.
+//!
+//! A side re-sending the same bytes to a silent peer (chrissanders'
+//! tcp_retransmissions: 6 copies with backoff) or a lone SYN is not this case: the
+//! peer, or the path to it, was silent, which the stalls tell. Both sides each
+//! qualifying (a filter on packet size that kept the ACKs of both) is not one
+//! direction either: the capture-loss warning says what is missing.
+
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::format::{format_bytes, format_rate};
+use crate::analysis::capture::limits::AnalysisWarning;
+use crate::analysis::report::ConnectionSummary;
+use crate::decode::tcp_flags::{ACK, FIN};
+
+/// More new data than any sender puts out before its first ACK comes back: the
+/// initial window is 10 segments (RFC 6928, ≈ 14.6 kB), some CDNs raise it a few
+/// times; without ACKs a sender can only re-send what it sent.
+pub const MORE_THAN_AN_INITIAL_WINDOW: f64 = 65536.0;
+
+/// What the capture lacks of the side it did not (fully) capture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Missing {
+    /// Not one packet of it; `peer_acked`: sequence bytes of the peer's that the captured
+    /// side acknowledged (its data arrived: the peer was alive and reachable).
+    Everything { peer_acked: f64 },
+    /// Its data, which the captured side acknowledged: this many sequence bytes.
+    Data { acked: f64 },
+    /// Its ACKs of the captured side's data.
+    Acks,
+}
+
+/// The captured side (a direction index) and what is missing of the other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OneDirection {
+    pub seen: usize,
+    pub missing: Missing,
+}
+
+/// Per direction, what the capture shows of it.
+#[derive(Default)]
+struct Side {
+    payload: bool,
+    fin: bool,
+    /// Smallest and largest ACK number it sent (the peer's sequence space).
+    acks: (f64, f64),
+    /// First and end of its captured payload (its own sequence space).
+    data: (f64, f64),
+    last_data_t: f64,
+}
+
+fn sides(p: &PacketColumns) -> [Side; 2] {
+    let empty = || Side { acks: (f64::INFINITY, f64::NEG_INFINITY), data: (f64::INFINITY, f64::NEG_INFINITY), last_data_t: f64::NEG_INFINITY, ..Side::default() };
+    let mut s = [empty(), empty()];
+    for i in 0..p.t.len() {
+        let side = &mut s[usize::from(p.dir[i] & 1)];
+        if p.flags[i] & u32::from(FIN) != 0 {
+            side.fin = true;
+        }
+        if p.flags[i] & u32::from(ACK) != 0 && p.ack[i].is_finite() {
+            side.acks = (side.acks.0.min(p.ack[i]), side.acks.1.max(p.ack[i]));
+        }
+        if p.len[i] > 0 && p.seq[i].is_finite() {
+            side.payload = true;
+            side.data = (side.data.0.min(p.seq[i]), side.data.1.max(p.seq[i] + f64::from(p.len[i])));
+            side.last_data_t = side.last_data_t.max(p.t[i]);
+        }
+    }
+    s
+}
+
+/// Whether only one direction of the connection is in the capture, and which.
+pub fn judge(conn: &ConnectionSummary, p: &PacketColumns) -> Option<OneDirection> {
+    judge_counts([conn.directions[0].packets, conn.directions[1].packets], p)
+}
+
+/// [`judge`] from the directions' packet counts (the summary asks before it is whole:
+/// a rate timed by ACKs needs them, throughput.rs `active_mean_bps`).
+pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection> {
+    let s = sides(p);
+    let qualify = |d: usize| -> Option<Missing> {
+        let (me, peer) = (&s[d], &s[1 - d]);
+        let peer_packets = packets[1 - d];
+        if packets[d] == 0 {
+            return None;
+        }
+        // Sequence space of the peer acknowledged, beyond its FIN if captured.
+        let acked = me.acks.1 - me.acks.0 - if peer.fin { 1.0 } else { 0.0 };
+        let data_missing = !peer.payload && acked > 0.0;
+        // Did any captured peer ACK, while the data was still being sent, cover it?
+        // (Looked for only when more than an initial window was sent.)
+        let clocked = || {
+            (0..p.t.len()).any(|i| usize::from(p.dir[i] & 1) == 1 - d && p.t[i] <= me.last_data_t && p.flags[i] & u32::from(ACK) != 0 && p.ack[i] > me.data.0)
+        };
+        let acks_missing = me.payload && me.data.1 - me.data.0 > MORE_THAN_AN_INITIAL_WINDOW && !clocked();
+        match (peer_packets, data_missing, acks_missing) {
+            (0, true, _) | (0, _, true) => Some(Missing::Everything { peer_acked: acked.max(0.0) }),
+            // Data sent and not one packet back, however little: no ACK, window or RTT
+            // to judge anything by (issue 39: six re-sends of one segment to a peer
+            // that never answered read "Loss limited this flow: 1 tail loss probe and 4
+            // retransmission timeouts", which a dead peer or a one-way tap look like too).
+            (0, _, _) if me.payload => Some(Missing::Everything { peer_acked: acked.max(0.0) }),
+            (_, true, _) => Some(Missing::Data { acked }),
+            (_, _, true) => Some(Missing::Acks),
+            _ => None,
+        }
+    };
+    match (qualify(0), qualify(1)) {
+        (Some(missing), None) => Some(OneDirection { seen: 0, missing }),
+        (None, Some(missing)) => Some(OneDirection { seen: 1, missing }),
+        _ => None,
+    }
+}
+
+/// The diagnosis text: what was captured, what cannot be judged, what to do.
+pub fn text(conn: &ConnectionSummary, od: OneDirection) -> String {
+    let d = od.seen;
+    let (from, to) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
+    let ds = &conn.directions[d];
+    let (n, m) = (ds.packets, conn.directions[1 - d].packets);
+    let s = |k: u64| if k == 1 { "" } else { "s" };
+    let why = "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)";
+    let head = match od.missing {
+        // Its ACK numbers moved: the peer's data reached this side, so the peer was up and
+        // reachable and only its packets' way past the capture point is missing.
+        Missing::Everything { peer_acked } if ds.retransmissions > 0 && peer_acked > 0.0 => format!(
+            "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back, though {from} acknowledged {} of {to}'s data, so {to} was up and its packets took another path {why}; the {} re-send{} of {from} cannot be judged without them.",
+            s(n),
+            format_bytes(peer_acked),
+            ds.retransmissions,
+            s(ds.retransmissions)
+        ),
+        Missing::Everything { .. } if ds.retransmissions > 0 => format!(
+            "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back, and {from} re-sent its data {} time{} as if nothing arrived: {to} was down or unreachable, or its packets took another path {why}.",
+            s(n),
+            ds.retransmissions,
+            s(ds.retransmissions)
+        ),
+        Missing::Everything { .. } => format!("Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, none back {why}.", s(n)),
+        Missing::Acks => format!(
+            "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}; of {to}'s {m} packet{}, none acknowledged that data while it was sent {why}.",
+            s(n),
+            s(m)
+        ),
+        Missing::Data { acked } => format!(
+            "Only one direction of this connection is in the capture: {n} packet{} from {from} to {to}, acknowledging {} of {to}'s data that the capture does not hold: {to}'s {m} captured packet{} carry none {why}.",
+            s(n),
+            format_bytes(acked),
+            s(m)
+        ),
+    };
+    if matches!(od.missing, Missing::Data { .. }) {
+        format!(
+            "{head} Without {to}'s data, its rate, bytes in flight, the round trip and which segments were lost cannot be judged. \
+             Capture where both directions pass to see the limit."
+        )
+    } else if ds.payload_bytes > 0 {
+        // All of it at one instant (one segment, or one timestamp): no time to divide by,
+        // so no rate. tcpdump's bigtcp-ipv6.pcap, one 78 KiB BIG TCP frame, read "sent at
+        // 0 bit/s while active".
+        let rate = ds.throughput.active_mean_bps;
+        let sent = if rate > 0.0 { format!("at {} while active", format_rate(rate)) } else { "at one instant, too brief for a rate".to_string() };
+        format!(
+            "{head} Without {to}'s ACKs and windows, the receive window, bytes in flight, the round trip and \
+             which segments were lost cannot be judged; the capture only shows {} of data sent {sent}. \
+             Capture where both directions pass to see the limit.",
+            format_bytes(ds.payload_bytes as f64)
+        )
+    } else {
+        format!("{head} They carry no data: the data from {to} took another path. Capture where both directions pass to see the limit.")
+    }
+}
+
+/// The capture-wide `one-direction` warning: how many connections were captured in
+/// one direction only (their diagnosis says which; the bytes they acknowledged unseen
+/// are the missing direction, not packets the capture dropped, so `capture_loss::warning`
+/// leaves them out).
+pub fn warning(conns: &[ConnectionSummary]) -> Option<AnalysisWarning> {
+    let n = conns.iter().filter(|c| is_one_direction(c)).count() as u64;
+    (n > 0).then(|| AnalysisWarning {
+        kind: "one-direction",
+        count: n,
+        message: format!(
+            "{n} connection{} captured in one direction only {}: {} receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.",
+            if n == 1 { " was" } else { "s were" },
+            "(asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address)",
+            if n == 1 { "its" } else { "their" }
+        ),
+    })
+}
+
+pub fn is_one_direction(c: &ConnectionSummary) -> bool {
+    c.diagnosis.limit == "one-direction"
+}

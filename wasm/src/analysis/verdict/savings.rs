@@ -1,0 +1,102 @@
+//! What would have made the transfer faster, and by how much (issue 39 item 4): for each
+//! limit whose cost the capture can price, the seconds its removal would have saved,
+//! everything else as it was. The headline names the largest saving (diagnosis.rs
+//! `headline`), and its sentence quotes it ("would have taken about X instead of Y").
+//!
+//! Each saving is a removal, at the rates the flow had (Zhang et al.'s T-RAT asks which
+//! factor limited the rate; this asks what the factor cost, as RFC 4898's SndLim
+//! timers would let a sender's stack answer):
+//! - `application`: the time the sender had nothing outstanding and nothing to send
+//!   (the share, idle stalls included) — gone if the data had always been ready;
+//! - `zero-window`: the zero-window stalls — gone if the receiving application had read
+//!   in time (RFC 9293 §3.8.6.2.2: a zero window is a full receive buffer);
+//! - `stalls`: each wait on ACKs or of unknown cause, less the one round trip any
+//!   ACK takes (a delayed ACK's hold, a path that held the data: the part beyond the
+//!   round trip is what was lost);
+//! - `loss`, at least: each timer stall less one round trip (the timer in place of a
+//!   fast retransmission, RFC 6298 vs RFC 5681 §3.2), plus the rest of the recovery
+//!   time times the rate the loss cost (diagnosis.rs `loss_cost`: the delivered rate's
+//!   shortfall once started, at least the re-sent share). Only a lower bound: a
+//!   loss-based sender (Reno, CUBIC) also runs below its link after recovery, on the
+//!   congestion window the loss cut (Mathis et al. 1997), and what it would have run at
+//!   needs the link's rate — so a loss headline never yields to another limit on this
+//!   number, and its sentence does not quote it (a CUBIC flow at 7 of 50 Mbit/s held
+//!   by 2.5 % loss is not "1.4 s instead of 1.5 s" without it).
+//!
+//! The receive window and the path have no saving here: what a larger window or a
+//! faster link would give depends on a link rate the capture shows only where a queue
+//! filled (diagnosis.rs `link_rate`), so none is claimed.
+
+use crate::analysis::verdict::diagnosis_shares::{cause_index, TimeShares};
+use crate::analysis::stalls::cause::Stall;
+// The shape of one saving is the report's (report.rs), under its path before the rooms.
+pub use crate::analysis::report::Saving;
+
+/// The savings of the data direction, largest first, only those above zero.
+/// `stalls`: the data direction's; `path_rtt`: seconds, NaN when unknown (then no
+/// round trip is taken off); `loss_cost`: the share of the rate the loss cost, 0..1.
+pub fn savings(sh: &TimeShares, stalls: &[Stall], path_rtt: f64, loss_cost: f64) -> Vec<Saving> {
+    let rtt = if path_rtt.is_finite() && path_rtt > 0.0 { path_rtt } else { 0.0 };
+    let beyond_round_trip = |causes: &[usize]| -> f64 {
+        stalls.iter().filter(|s| causes.contains(&cause_index(s.cause))).map(|s| (s.duration - rtt).max(0.0)).sum()
+    };
+    let timers = beyond_round_trip(&[2]);
+    let recovery_rest = (sh.loss - sh.stall_by_cause[2]).max(0.0);
+    let mut out = vec![
+        Saving { limit: "application", seconds: sh.application, at_least: false },
+        Saving { limit: "zero-window", seconds: sh.stall_by_cause[0], at_least: false },
+        Saving { limit: "stalls", seconds: beyond_round_trip(&[4, 5]), at_least: false },
+        Saving { limit: "loss", seconds: timers + recovery_rest * loss_cost.clamp(0.0, 1.0), at_least: true },
+    ];
+    out.retain(|s| s.seconds.is_finite() && s.seconds > 0.0);
+    out.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    out
+}
+
+/// The saving of `limit`, 0 when it has none.
+pub fn saving_of(savings: &[Saving], limit: &str) -> f64 {
+    savings.iter().find(|s| s.limit == limit).map_or(0.0, |s| s.seconds)
+}
+
+/// A limit whose removal would have saved more than removing `own` — only for an
+/// `own` priced in full: a lower bound (`loss`) or an unpriced limit (the receive
+/// window, the path: their share of the time only bounds their price) is never beaten.
+pub fn larger_than(savings: &[Saving], own: &str) -> Option<&'static str> {
+    let mine = savings.iter().find(|s| s.limit == own)?;
+    if mine.at_least {
+        return None;
+    }
+    // Largest first: the first other limit decides.
+    savings.iter().find(|s| s.limit != own).filter(|s| s.seconds > mine.seconds).map(|s| s.limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::stalls::cause::StallCause;
+
+    fn stall(cause: StallCause, duration: f64) -> Stall {
+        Stall { start: 0.0, duration, cause, frame_before: 1, frame_after: 2, ended_by: String::new() }
+    }
+
+    #[test]
+    fn each_limit_is_priced_by_its_removal() {
+        // 10 s active: 2 s idle (app), 1 s of timeouts inside 3 s of recovery, one 0.5 s
+        // wait on ACKs, at a 0.1 s RTT, the loss costing 20 % of the rate.
+        let mut sh = TimeShares { active: 10.0, application: 2.0, loss: 3.0, stalled: 0.5, ..Default::default() };
+        sh.stall_by_cause[2] = 1.0;
+        sh.stall_by_cause[4] = 0.5;
+        let stalls = [stall(StallCause::RetransmissionTimeout, 1.0), stall(StallCause::AckWait, 0.5)];
+        let s = savings(&sh, &stalls, 0.1, 0.2);
+        // application 2 s; loss: 1 − 0.1 = 0.9 s of timer + (3 − 1) × 0.2 = 0.4 s → 1.3 s;
+        // stalls: 0.5 − 0.1 = 0.4 s; no zero window.
+        let got: Vec<(&str, f64)> = s.iter().map(|x| (x.limit, (x.seconds * 1e9).round() / 1e9)).collect();
+        assert_eq!(got, vec![("application", 2.0), ("loss", 1.3), ("stalls", 0.4)]);
+        assert_eq!(saving_of(&s, "zero-window"), 0.0);
+        // Removing the waits saves less than removing the pauses: the headline moves.
+        assert_eq!(larger_than(&s, "stalls"), Some("application"));
+        // The loss's 1.3 s is only a lower bound: it never yields.
+        assert_eq!(larger_than(&s, "loss"), None);
+        assert_eq!(larger_than(&s, "application"), None);
+    }
+}

@@ -1,0 +1,58 @@
+//! Warnings read from the finished report rather than from packets: the bytes the
+//! capture itself dropped, over every connection (each connection's count is
+//! loss/capture_loss.rs's).
+
+use super::one_direction::is_one_direction;
+use crate::analysis::capture::limits::AnalysisWarning;
+use crate::analysis::format::format_bytes;
+use crate::analysis::report::ConnectionSummary;
+
+/// The capture-wide `capture-loss` warning (the page's banner): how much the
+/// receivers acknowledged that the analysis never saw, over every connection but those
+/// captured in one direction only: what they lack is a whole direction, which the
+/// `one-direction` warning says (one_direction.rs), not packets the capture dropped.
+///
+/// `tcp_fragments`: IP fragments of TCP segments in the capture (decode
+/// `WarningKind::TcpFragment`) and their wire bytes. They are not reassembled, so the
+/// segments they carry never reach the analysis, yet the receiver acknowledges them:
+/// "the capture dropped packets" would blame the capture for what tcpscope skipped
+/// (arkime socks5-http-302-frag.pcap: 62 fragments, 1,356 bytes acknowledged unseen,
+/// nothing dropped). Which hole was a fragment is not known (a fragment past the first
+/// has no TCP header), but the fragments' wire bytes bound what they can hold: bytes
+/// acknowledged beyond that bound were dropped by the capture.
+pub fn capture_loss_warning(conns: &[ConnectionSummary], tcp_fragments: (u64, u64)) -> Option<AnalysisWarning> {
+    let (mut segments, mut bytes, mut holes, mut affected) = (0u64, 0u64, 0u64, 0usize);
+    for c in conns.iter().filter(|c| c.capture_loss.unseen_bytes > 0 && !is_one_direction(c)) {
+        segments += c.capture_loss.unseen_segments;
+        bytes += c.capture_loss.unseen_bytes;
+        holes += c.capture_loss.holes;
+        affected += 1;
+    }
+    let fmt = |b: u64| format_bytes(b as f64);
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    // Holes first: what the capture shows; the segments are an estimate from sizes.
+    let amount = format!(
+        "{holes} hole{} in the captured data ({}, about {segments} segment{}) that the receiver acknowledged",
+        s(holes),
+        fmt(bytes),
+        s(segments)
+    );
+    let conns = format!("in {affected} connection{}", s(affected as u64));
+    let (fragments, fragment_bytes) = tcp_fragments;
+    let message = if fragments == 0 {
+        format!("The capture dropped packets: {amount} were never captured, {conns}. These holes are not counted as network loss or retransmissions.")
+    } else {
+        let held = format!(
+            "The capture holds {fragments} IP fragment{} of TCP segments ({} on the wire), which tcpscope does not reassemble",
+            s(fragments),
+            fmt(fragment_bytes)
+        );
+        let verdict = if fragment_bytes >= bytes {
+            "these bytes may all be in them".to_string()
+        } else {
+            format!("they can hold only part of these bytes, so the capture dropped at least {}", fmt(bytes - fragment_bytes))
+        };
+        format!("Not analysed: {amount} never reached the analysis, {conns}. {held}: {verdict}. These holes are not counted as network loss or retransmissions.")
+    };
+    (bytes > 0).then(|| AnalysisWarning { kind: "capture-loss", count: holes, message })
+}
