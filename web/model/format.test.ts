@@ -63,3 +63,21 @@ describe('format', () => {
     expect(formatMs(undefined)).toBe('–');
   });
 });
+
+// One way on both sides of the boundary (issue 40 item 2): the engine's sentences
+// (wasm/src/analysis/format.rs) and this formatter give the same string for each value
+// of the table the engine writes (wasm/src/boundary/format_samples.rs).
+import samples from '../worker/generated/format-samples.json';
+
+describe('the engine and the page write numbers the same way', () => {
+  const cases: [keyof typeof samples, (v: number) => string][] = [
+    ['bytes', formatBytes], ['rate', formatBitrate], ['duration', formatDuration], ['percent', formatPercent],
+  ];
+  for (const [kind, format] of cases) {
+    it(`${kind}: every sample of format-samples.json`, () => {
+      const table = samples[kind] as [number, string][];
+      expect(table.length).toBeGreaterThan(9);
+      expect(table.map(([v]) => [v, format(v)])).toEqual(table);
+    });
+  }
+});

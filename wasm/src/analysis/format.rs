@@ -115,7 +115,13 @@ pub fn timers_phrase(probes: u64, timeouts: u64) -> Option<String> {
 
 /// A share 0..1 as a whole percentage: 0.912 → "91 %".
 pub fn format_percent(share: f64) -> String {
-    format!("{:.0} %", share * 100.0)
+    if !share.is_finite() {
+        return "–".to_string();
+    }
+    // Half away from zero, as JavaScript's Math.round does for the page (web/model/
+    // format.mjs): "{:.0}" rounds half to even and wrote 12 % where the page wrote 13 %
+    // for 1/8 (boundary/format_samples.rs checks the two agree).
+    format!("{} %", (share * 100.0).round())
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ pub mod words;
 
 #[cfg(test)]
 mod typescript;
+#[cfg(test)]
+mod format_samples;
 
 /// One value of a closed set: its wire name and the words a person reads for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
