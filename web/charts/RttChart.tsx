@@ -6,7 +6,7 @@
 
 import * as d3 from 'd3';
 import type { ConnectionSummary } from '../model/types';
-import { farPartUnseen, rttStats } from '../model/types';
+import { rttStats } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
 import type { PackedPoints } from '../worker/viewAnswer';
 import { beginFrame, drawEmpty, drawNote, drawTimeAxis, drawYAxis, type ChartView } from './frame';
@@ -62,7 +62,7 @@ export function drawRtt(
     f.plot.append('line').attr('class', 'tcps-rtt-min').attr('x1', 0).attr('x2', f.innerWidth).attr('y1', ym).attr('y2', ym)
       .attr('stroke-dasharray', '6 3');
     // The data direction's, as the diagnosis says it (wasm diagnosis.rs far_part_unseen).
-    const unseen = m.direction === m.summary.dataDirection && farPartUnseen(m.summary.directions[m.direction].rtt) ? ' · far part: minimum only, a queue beyond the capture point does not show' : '';
+    const unseen = m.direction === m.summary.dataDirection && 'farPartUnseen' in m.summary.diagnosis && m.summary.diagnosis.farPartUnseen === true ? ' · far part: minimum only, a queue beyond the capture point does not show' : '';
     drawNote(f, `min RTT ${ms(r.minMs)}` + aboveText(above, leftOutMax) + unseen, 'tcps-note tcps-rtt-min-label');
   } else if (above > 0) {
     drawNote(f, aboveText(above, leftOutMax).replace(/^ · /, ''), 'tcps-note tcps-rtt-min-label');

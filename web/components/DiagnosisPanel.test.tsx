@@ -137,6 +137,9 @@ describe('DiagnosisPanel: vantage, path RTT, episodes, RTT statistics and named 
     // Following, but no sample of the far part ever served (a receiver-side capture
     // without TCP timestamps): the panel says the queue there cannot show.
     (rx.directions[0].rtt as { followedSamples?: number }).followedSamples = 0;
+    // The engine tells it from these fields (diagnosis.farPartUnseen, path_words.rs
+    // far_part_unseen); the panel reads the flag, not the fields.
+    (rx.diagnosis as { farPartUnseen?: boolean }).farPartUnseen = true;
     expect(text(render(<DiagnosisPanel summary={rx} />), 'rtt-stats')).toContain(
       '— each sample adds the round trip on the other side of the capture point, known only by its minimum (25 ms): a queue there does not show',
     );

@@ -9,7 +9,7 @@
 // can check that the BDP calculator starts from the same ones.
 import { memo } from 'react';
 import type { ConnectionSummary, Diagnosis, EpisodeKind, Limit, MptcpConnection, PathInfo, Stall, StallCause, Vantage } from '../model/types';
-import { activeMeanBps, episodesOf, evidenceOf, farPartUnseen, pathInfo, rttStats, stallCount } from '../model/types';
+import { activeMeanBps, episodesOf, evidenceOf, pathInfo, rttStats, stallCount } from '../model/types';
 import { formatBitrate, formatDuration, formatMs, formatPercent, formatTimestamp } from '../model/format.mjs';
 import { ScrollRegion } from './ScrollRegion';
 import { EPISODE_LABEL, LIMIT_LABEL, LIMITS_WITHOUT_SHARES, STALL_CAUSE_LABEL as CAUSE_LABEL, VANTAGE_LABEL, VANTAGE_NOTE } from '../worker/generated/vocabulary';
@@ -178,7 +178,8 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
   const rtt = rttStats(sender.rtt);
   const offset = 'offsetMs' in sender.rtt ? sender.rtt.offsetMs : undefined;
   const follows = 'offsetFollows' in sender.rtt && sender.rtt.offsetFollows === true;
-  const farUnseen = farPartUnseen(sender.rtt);
+  // The engine's (verdict/diagnosis/path_words.rs far_part_unseen); links made before it lack it.
+  const farUnseen = 'farPartUnseen' in d && d.farPartUnseen === true;
   const active = activeMeanBps(sender.throughput);
   return (
     <section

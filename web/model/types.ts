@@ -161,17 +161,6 @@ export function rttStats(r: DirectionSummary['rtt']): Omit<RttStats, 'samples' |
   return 'p95Ms' in r ? r : { ...r, p95Ms: null, maxMs: null, samples: null, excludedSamples: null };
 }
 
-/**
- * The direction's round trips add the far part as last measured, yet no sample of it
- * ever served (wasm round_trips.rs FOLLOWED, docs/ANALYSIS.md `rtt.followedSamples`): at
- * a receiver-side capture without TCP timestamps a queue beyond the capture point cannot
- * show. The same test as the diagnosis's (wasm diagnosis.rs `far_part_unseen`), so the
- * page and the sentence agree. False for reports made before these fields.
- */
-export function farPartUnseen(r: DirectionSummary['rtt']): boolean {
-  return 'followedSamples' in r && r.offsetFollows === true && r.followedSamples === 0 && r.samples > 0 && (r.offsetMs ?? 0) > 0;
-}
-
 /** "Mean while active", or null when not reported. */
 export function activeMeanBps(t: DirectionSummary['throughput']): number | null {
   return 'activeMeanBps' in t ? t.activeMeanBps : null;

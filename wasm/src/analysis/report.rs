@@ -141,6 +141,12 @@ pub struct Diagnosis {
     pub episodes: Vec<Episode>,
     /// What removing each priced limit would have saved, largest first (savings.rs).
     pub savings: Vec<Saving>,
+    /// The data's round trips add a far part that no sample timed beyond its minimum
+    /// (verdict/diagnosis/path_words.rs `far_part_unseen`): the panel and the RTT chart
+    /// say a queue beyond the capture point does not show. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub far_part_unseen: bool,
 }
 
 /// The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.

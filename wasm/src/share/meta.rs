@@ -243,6 +243,7 @@ pub fn summary(v: &Value) -> Result<(), String> {
             fields(v, p, &[("rttMs", &nullable_nonneg), ("windowBytes", &nullable_nonneg), ("windowInferred", &boolean), ("rateBps", &nullable_nonneg), ("capBps", &nullable_nonneg), ("verdict", &one_of(&verdicts()))])?;
             optional_fields(v, p, &[("linkRateBps", &nullable_nonneg)])
         }),
+        ("farPartUnseen", &boolean),
         ("episodes", &|v, p| list(v, p, MAX_EPISODES, &|v, p| {
             fields(v, p, &[("start", &time), ("end", &time), ("kind", &one_of(&episode_kinds())), ("text", &string)])?;
             if v["end"].as_f64() < v["start"].as_f64() {

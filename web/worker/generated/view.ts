@@ -585,7 +585,13 @@ episodes: Array<Episode>,
 /**
  * What removing each priced limit would have saved, largest first (savings.rs).
  */
-savings: Array<Saving>, };
+savings: Array<Saving>, 
+/**
+ * The data's round trips add a far part that no sample timed beyond its minimum
+ * (verdict/diagnosis/path_words.rs `far_part_unseen`): the panel and the RTT chart
+ * say a queue beyond the capture point does not show. Absent when false.
+ */
+farPartUnseen?: boolean, };
 
 export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, };
 

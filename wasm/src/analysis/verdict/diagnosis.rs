@@ -182,7 +182,7 @@ pub fn diagnose_keeping_spans(
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new() };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn) };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
@@ -228,7 +228,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
         verdict,
     };
-    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings }
+    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn) }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
