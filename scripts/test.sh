@@ -77,8 +77,8 @@ lane_js() {
   local ok=0
   step render "build the static renderer (tcpscope render's Node bundle)" npx vite build -c vite.render.config.ts || ok=1
   step app "type check + production build" bash -c 'npx tsc -p . && npx vite build --logLevel warn' || ok=1
-  # The CLI tests (node --test: test files two at a time, each mostly child processes
-  # of bin/tcpscope.mjs) and Vitest run beside Playwright, which keeps one worker.
+  # The CLI tests (node --test, two test files at a time) and Vitest run beside
+  # Playwright, which keeps one worker (the lanes already fill both cores).
   (
     step cli "CLI tests (node --test)" node --test --test-reporter=spec --test-concurrency=2 cli/
     step vitest "unit tests (vitest)" npx vitest run
@@ -106,11 +106,13 @@ wait $js || status=1
 
 echo
 bold "== npm test: step times (logs in $logs)"
-printf '%-6s %-88s %7s  %-10s %s\n' step name seconds result tests
+printf '%-8s %7s  %-8s %-36s %s\n' step seconds result tests name
 while IFS='|' read -r id name secs result count; do
-  printf '%-6s %-88s %7s  %-10s %s\n' "$id" "$name" "$secs" "$result" "$count"
+  printf '%-8s %7s  %-8s %-36s %s\n' "$id" "$secs" "$result" "${count:--}" "$name"
 done < "$logs/steps"
 total=$((SECONDS - started))
+# Every step's own result counts, whichever lane it ran in.
+! awk -F'|' '$4 != "ok"' "$logs/steps" | grep -q . || status=1
 if [ $status = 0 ]; then
   [ -n "${TCPSCOPE_TEST_LOGS:-}" ] || rm -rf "$logs"
   bold "== npm test: every suite passed in $total s"
