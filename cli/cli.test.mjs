@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from './testing/in-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -50,18 +51,27 @@ test('an empty file is an error, not a crash', () => {
 });
 
 const manifest = join(examples, 'index.json');
-test('every example capture decodes without error, plain and gzip-compressed alike', { skip: !existsSync(manifest) && 'no examples' }, () => {
-  for (const { file: name } of JSON.parse(readFileSync(manifest, 'utf8'))) {
+test('every example capture decodes without error, plain and gzip-compressed alike', { skip: !existsSync(manifest) && 'no examples' }, async () => {
+  // In process (cli/testing/in-process.mjs: the command's own function, ~50 × 3 runs);
+  // the first capture also through a child process, which must print the same report.
+  const names = JSON.parse(readFileSync(manifest, 'utf8')).map((e) => e.file);
+  for (const name of names) {
     const path = join(examples, name);
-    const plain = run('analyze', path, '--json');
+    const plain = await runInProcess('analyze', path, '--json');
     assert.equal(plain.code, 0, `${name}: ${plain.stderr}`);
     const report = JSON.parse(plain.stdout);
     assert.equal(report.error, null);
     assert.ok(report.connections.length >= 1, `${name} has TCP connections`);
-    const zipped = run('analyze', file(`${name}.gz`, gzipSync(readFileSync(path))), '--json');
+    const zipped = await runInProcess('analyze', file(`${name}.gz`, gzipSync(readFileSync(path))), '--json');
     assert.deepEqual(JSON.parse(zipped.stdout), report, `${name}.gz gives the same report`);
-    const human = run('analyze', path);
+    const human = await runInProcess('analyze', path);
     assert.match(human.stdout, /limit: /);
+    if (name === names[0]) {
+      const spawned = run('analyze', path, '--json');
+      assert.equal(spawned.code, 0, spawned.stderr);
+      assert.deepEqual(JSON.parse(spawned.stdout), report, `${name}: bin/tcpscope.mjs prints the in-process report`);
+      assert.equal(run('analyze', path).stdout, human.stdout, `${name}: the same text from bin/tcpscope.mjs`);
+    }
   }
 });
 

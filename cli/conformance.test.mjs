@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from './testing/in-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shared = process.env.TCPSCOPE_SHARED ?? join(root, '..', 'shared');
@@ -47,10 +48,21 @@ function pairs(captureDir, oracleDir) {
 /** tshark's scale multiplier: 2^shift, -1 unknown (no handshake), -2 not negotiated. */
 const multiplier = (d) => (d.windowScale !== null ? 2 ** d.windowScale : d.windowScaleUnknown ? -1 : -2);
 
-function compare(stem, file, oracle) {
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', file, '--json'], { encoding: 'utf8' });
-  assert.ok(run.status === 0 || run.status === 1, `${stem}: exit ${run.status} ${run.stderr}`);
-  const report = JSON.parse(run.stdout);
+/** `tcpscope analyze FILE --json`, run in this process (cli/testing/in-process.mjs, the
+ * command's own function: ~75 captures); with `spawn`, also by bin/tcpscope.mjs in a
+ * child process, which must print the same. */
+async function analyzeJson(stem, file, spawn) {
+  const run = await runInProcess('analyze', file, '--json');
+  assert.ok(run.code === 0 || run.code === 1, `${stem}: exit ${run.code} ${run.stderr}`);
+  if (spawn) {
+    const child = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', file, '--json'], { encoding: 'utf8' });
+    assert.deepEqual({ code: child.status, stdout: child.stdout, stderr: child.stderr }, run, `${stem}: bin/tcpscope.mjs prints the same`);
+  }
+  return JSON.parse(run.stdout);
+}
+
+async function compare(stem, file, oracle, spawn = false) {
+  const report = await analyzeJson(stem, file, spawn);
   assert.equal(report.schemaVersion, 1);
   assert.equal(report.capture.packets, oracle.frames_total, `${stem}: packets`);
   if (EXTRA_STREAMS.has(stem)) return;
@@ -81,14 +93,14 @@ function compare(stem, file, oracle) {
 }
 
 const sharedCaptures = join(shared, 'captures');
-test('CLI JSON agrees with tshark on the shared reference captures', { skip: !existsSync(sharedCaptures) && 'no ../shared/captures' }, () => {
+test('CLI JSON agrees with tshark on the shared reference captures', { skip: !existsSync(sharedCaptures) && 'no ../shared/captures' }, async () => {
   const list = pairs(sharedCaptures, sharedCaptures);
   assert.ok(list.length > 20);
-  for (const { stem, file, oracle } of list) compare(stem, file, JSON.parse(readFileSync(oracle, 'utf8')));
+  for (const [i, { stem, file, oracle }] of list.entries()) await compare(stem, file, JSON.parse(readFileSync(oracle, 'utf8')), i === 0);
 });
 
-test('CLI JSON agrees with tshark on the recorded examples', () => {
+test('CLI JSON agrees with tshark on the recorded examples', async () => {
   const list = pairs(join(root, 'public', 'examples'), join(root, 'wasm', 'tests', 'examples-oracle'));
   assert.ok(list.length >= 9);
-  for (const { stem, file, oracle } of list) compare(stem, file, JSON.parse(readFileSync(oracle, 'utf8')));
+  for (const [i, { stem, file, oracle }] of list.entries()) await compare(stem, file, JSON.parse(readFileSync(oracle, 'utf8')), i === 0);
 });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from './testing/in-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -35,9 +36,12 @@ function parseCsv(text) {
   return body.map((f) => Object.fromEntries(header.map((h, i) => [h, f[i] !== '' && !Number.isNaN(Number(f[i])) ? Number(f[i]) : f[i]])));
 }
 
+// The tests that ask every example connection (~400 runs of `tcpscope series`) run the
+// command in this process (cli/testing/in-process.mjs), not ~400 child processes; the
+// usage errors, the hostile bin and the Wi-Fi strip go through bin/tcpscope.mjs.
 const reports = new Map();
-function report(path) {
-  if (!reports.has(path)) reports.set(path, JSON.parse(run('analyze', path, '--json').stdout));
+async function report(path) {
+  if (!reports.has(path)) reports.set(path, JSON.parse((await runInProcess('analyze', path, '--json')).stdout));
   return reports.get(path);
 }
 
@@ -54,12 +58,16 @@ test('usage errors exit 2 and say what is wrong', { skip }, () => {
   assert.match(r.stderr, /no connection 999/);
 });
 
-test('the throughput CSV peaks at the summary peak, per direction', { skip }, () => {
+test('the throughput CSV peaks at the summary peak, per direction', { skip }, async () => {
   for (const file of files) {
-    for (const c of report(file).connections) {
+    for (const c of (await report(file)).connections) {
       for (const d of [0, 1]) {
-        const r = run('series', file, '--connection', String(c.id), '--series', 'throughput', '--direction', String(d), '--csv');
+        const r = await runInProcess('series', file, '--connection', String(c.id), '--series', 'throughput', '--direction', String(d), '--csv');
         assert.equal(r.code, 0, `${file}: ${r.stderr}`);
+        if (file === files[0] && c === (await report(file)).connections[0]) {
+          const spawned = run('series', file, '--connection', String(c.id), '--series', 'throughput', '--direction', String(d), '--csv');
+          assert.deepEqual(spawned, r, 'bin/tcpscope.mjs prints what the in-process run printed');
+        }
         const rows = parseCsv(r.stdout);
         const peak = Math.max(0, ...rows.map((x) => x.bps));
         assert.equal(peak, c.directions[d].throughput.peakBps, `${file} #${c.id} dir ${d}`);
@@ -70,11 +78,11 @@ test('the throughput CSV peaks at the summary peak, per direction', { skip }, ()
   }
 });
 
-test('the stalls CSV is the summary stall list, with causes', { skip }, () => {
+test('the stalls CSV is the summary stall list, with causes', { skip }, async () => {
   for (const file of files) {
-    for (const c of report(file).connections) {
+    for (const c of (await report(file)).connections) {
       const d = c.dataDirection;
-      const r = run('series', file, '--connection', String(c.id), '--series', 'stalls', '--direction', String(d), '--csv');
+      const r = await runInProcess('series', file, '--connection', String(c.id), '--series', 'stalls', '--direction', String(d), '--csv');
       assert.equal(r.code, 0, r.stderr);
       const rows = parseCsv(r.stdout);
       const want = c.directions[d].stalls;
@@ -90,10 +98,10 @@ test('the stalls CSV is the summary stall list, with causes', { skip }, () => {
   }
 });
 
-test('window-limited JSON adds up to the diagnosis share', { skip }, () => {
+test('window-limited JSON adds up to the diagnosis share', { skip }, async () => {
   for (const file of files) {
-    for (const c of report(file).connections) {
-      const r = run('series', file, '--connection', String(c.id), '--series', 'window-limited', '--json');
+    for (const c of (await report(file)).connections) {
+      const r = await runInProcess('series', file, '--connection', String(c.id), '--series', 'window-limited', '--json');
       assert.equal(r.code, 0, r.stderr);
       const v = JSON.parse(r.stdout);
       assert.equal(v.kind, 'intervals');
@@ -103,11 +111,11 @@ test('window-limited JSON adds up to the diagnosis share', { skip }, () => {
   }
 });
 
-test('point series: at most one row per pixel column, edges marked', { skip }, () => {
+test('point series: at most one row per pixel column, edges marked', { skip }, async () => {
   const file = join(examples, 'loss-1pct.pcap');
-  const c = report(file).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
+  const c = (await report(file)).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
   for (const series of ['inflight', 'rwnd', 'rtt', 'sequence']) {
-    const r = run('series', file, '--connection', String(c.id), '--series', series, '--columns', '200', '--from', String(c.start + 1), '--csv');
+    const r = await runInProcess('series', file, '--connection', String(c.id), '--series', series, '--columns', '200', '--from', String(c.start + 1), '--csv');
     assert.equal(r.code, 0, r.stderr);
     const rows = parseCsv(r.stdout);
     const cols = rows.filter((x) => x.kind === 'column');
@@ -118,9 +126,9 @@ test('point series: at most one row per pixel column, edges marked', { skip }, (
   }
 });
 
-test('a hostile bin is raised, said on stderr, and bounded by the columns', { skip }, () => {
+test('a hostile bin is raised, said on stderr, and bounded by the columns', { skip }, async () => {
   const file = join(examples, 'healthy.pcap');
-  const c = report(file).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
+  const c = (await report(file)).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
   const r = run('series', file, '--connection', String(c.id), '--series', 'throughput', '--bin', '0.000001', '--columns', '100', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /clamped: bin raised from 1 µs to .*: at most 4 bins per pixel column/);
@@ -129,26 +137,26 @@ test('a hostile bin is raised, said on stderr, and bounded by the columns', { sk
   assert.ok(v.clamped.length >= 1);
 });
 
-test('event counts add up to the report: retransmissions, duplicate ACKs, zero windows', { skip }, () => {
+test('event counts add up to the report: retransmissions, duplicate ACKs, zero windows', { skip }, async () => {
   // cubic-loss.pcap: 28 fast retransmissions on the data direction (retrans_kinds_captures.rs).
   const file = join(examples, 'cubic-loss.pcap');
-  for (const c of report(file).connections) {
+  for (const c of (await report(file)).connections) {
     const d = c.dataDirection;
-    const sum = (series) => {
-      const r = run('series', file, '--connection', String(c.id), '--series', series, '--direction', String(d), '--csv');
+    const sum = async (series) => {
+      const r = await runInProcess('series', file, '--connection', String(c.id), '--series', series, '--direction', String(d), '--csv');
       assert.equal(r.code, 0, r.stderr);
       return parseCsv(r.stdout).reduce((s, x) => s + x.events, 0);
     };
     // Retransmissions are the sender's; duplicate ACKs and zero windows the peer's.
-    assert.equal(sum('retransmissions'), c.directions[d].retransmissions, `#${c.id}`);
-    assert.equal(sum('duplicate-acks'), c.directions[1 - d].duplicateAcks, `#${c.id}`);
-    assert.equal(sum('zero-windows'), c.directions[1 - d].zeroWindows, `#${c.id}`);
+    assert.equal(await sum('retransmissions'), c.directions[d].retransmissions, `#${c.id}`);
+    assert.equal(await sum('duplicate-acks'), c.directions[1 - d].duplicateAcks, `#${c.id}`);
+    assert.equal(await sum('zero-windows'), c.directions[1 - d].zeroWindows, `#${c.id}`);
   }
 });
 
-test('the Wi-Fi CSV is the strip: frames, PHY rate and Retry share per bin', { skip }, () => {
+test('the Wi-Fi CSV is the strip: frames, PHY rate and Retry share per bin', { skip }, async () => {
   const file = join(examples, 'wifi-retry.pcap');
-  const c = report(file).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
+  const c = (await report(file)).connections.reduce((a, b) => (b.packets > a.packets ? b : a));
   const r = run('series', file, '--connection', String(c.id), '--series', 'wifi', '--csv');
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.split('\n')[0], 'start_s,end_s,frames,phy_rate_mbps,retry_share');

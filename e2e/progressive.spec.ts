@@ -3,8 +3,9 @@
 // state while it is read, long before the end; the finished chart's bins equal the
 // growing chart's on the same grid; and a capture opened meanwhile shows only itself.
 // Waits are on attributes the page sets, never sleeps.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeBulkCapture } from '../bench/bulk-capture.mjs';
 
@@ -13,6 +14,22 @@ const examplesDir = fileURLToPath(new URL('../public/examples/', import.meta.url
 const PACKETS = Number(process.env.TCPSCOPE_E2E_PROGRESSIVE_PACKETS ?? 10_000_000);
 
 const app = (page: Page) => page.locator('.app');
+
+/** The large capture, written once for both tests (writing 10^7 packets is ~1 GB to
+ * disk and seconds of CPU; the second test used to write another 3·10^6), removed after. */
+let bulk: string | null = null;
+function bulkCapture(testInfo: TestInfo): string {
+  if (bulk === null) {
+    const path = join(testInfo.project.outputDir, `progressive-bulk-${PACKETS}.pcap`);
+    writeBulkCapture(path, PACKETS);
+    bulk = path;
+  }
+  return bulk;
+}
+test.afterAll(() => {
+  if (bulk !== null) rmSync(bulk, { force: true });
+  bulk = null;
+});
 
 interface Last { connection: number; direction: number; t0: number; t1: number; columns: number; binSeconds: number; start: number; bytes: number[]; fraction: number }
 
@@ -31,63 +48,54 @@ async function firstChartFraction(page: Page): Promise<number> {
 
 test('a large capture draws its throughput while it loads, and the finished chart agrees', async ({ page }, testInfo) => {
   test.setTimeout(300_000);
-  const file = testInfo.outputPath('bulk.pcap');
-  writeBulkCapture(file, PACKETS);
-  try {
-    await page.goto('/');
-    await page.getByTestId('file-input').setInputFiles(file);
-    const fraction = await firstChartFraction(page);
-    testInfo.annotations.push({ type: 'first partial chart at', description: `${(fraction * 100).toFixed(1)} % of ${PACKETS} packets read` });
-    console.log(`progressive: first partial chart at ${(fraction * 100).toFixed(1)} % read`);
-    // A chart with data and the loading state before a quarter of the bytes were read.
-    expect(fraction).toBeLessThan(0.25);
-    await expect(page.getByTestId('diagnosis-waiting')).toBeVisible();
-    await expect(page.getByTestId('after-the-load')).toContainText('loading');
-    await expect(page.getByTestId('partial-table').locator('tbody tr')).toHaveCount(1);
-    await expect(app(page)).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
-    await expect(page.getByTestId('progressive')).toHaveCount(0);
-    // The last partial answer against the finished engine, same question: every bin it
-    // drew is the final bin (same start, same width, same bytes).
-    const { last, updates, final } = await page.evaluate(async () => {
-      const w = window as unknown as { __tcpscopePartial: { last: Last; updates: number }; __tcpscope: { viewSource: () => { query: (q: unknown) => Promise<{ start: number; binSeconds: number; bytes: Float64Array }> } } };
-      const l = w.__tcpscopePartial.last;
-      const a = await w.__tcpscope.viewSource().query({ connection: l.connection, series: 'throughput', direction: l.direction, t0: l.t0, t1: l.t1, columns: l.columns, binSeconds: l.binSeconds });
-      return { last: l, updates: w.__tcpscopePartial.updates, final: { start: a.start, binSeconds: a.binSeconds, bytes: Array.from(a.bytes) } };
-    });
-    expect(updates).toBeGreaterThan(1);
-    expect(last.bytes.length).toBeGreaterThan(0);
-    expect(final.start).toBe(last.start);
-    expect(final.binSeconds).toBe(last.binSeconds);
-    expect(final.bytes.slice(0, last.bytes.length)).toEqual(last.bytes);
-    // The finished chart draws on that grid: the summary's bin is the running 100 ms.
-    const payload = page.locator('[data-chart=throughput] path[data-series=payload]').first();
-    await expect(payload).toHaveAttribute('data-bin', String(last.binSeconds));
-  } finally {
-    rmSync(file, { force: true });
-  }
+  const file = bulkCapture(testInfo);
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(file);
+  const fraction = await firstChartFraction(page);
+  testInfo.annotations.push({ type: 'first partial chart at', description: `${(fraction * 100).toFixed(1)} % of ${PACKETS} packets read` });
+  console.log(`progressive: first partial chart at ${(fraction * 100).toFixed(1)} % read`);
+  // A chart with data and the loading state before a quarter of the bytes were read.
+  expect(fraction).toBeLessThan(0.25);
+  await expect(page.getByTestId('diagnosis-waiting')).toBeVisible();
+  await expect(page.getByTestId('after-the-load')).toContainText('loading');
+  await expect(page.getByTestId('partial-table').locator('tbody tr')).toHaveCount(1);
+  await expect(app(page)).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
+  await expect(page.getByTestId('progressive')).toHaveCount(0);
+  // The last partial answer against the finished engine, same question: every bin it
+  // drew is the final bin (same start, same width, same bytes).
+  const { last, updates, final } = await page.evaluate(async () => {
+    const w = window as unknown as { __tcpscopePartial: { last: Last; updates: number }; __tcpscope: { viewSource: () => { query: (q: unknown) => Promise<{ start: number; binSeconds: number; bytes: Float64Array }> } } };
+    const l = w.__tcpscopePartial.last;
+    const a = await w.__tcpscope.viewSource().query({ connection: l.connection, series: 'throughput', direction: l.direction, t0: l.t0, t1: l.t1, columns: l.columns, binSeconds: l.binSeconds });
+    return { last: l, updates: w.__tcpscopePartial.updates, final: { start: a.start, binSeconds: a.binSeconds, bytes: Array.from(a.bytes) } };
+  });
+  expect(updates).toBeGreaterThan(1);
+  expect(last.bytes.length).toBeGreaterThan(0);
+  expect(final.start).toBe(last.start);
+  expect(final.binSeconds).toBe(last.binSeconds);
+  expect(final.bytes.slice(0, last.bytes.length)).toEqual(last.bytes);
+  // The finished chart draws on that grid: the summary's bin is the running 100 ms.
+  const payload = page.locator('[data-chart=throughput] path[data-series=payload]').first();
+  await expect(payload).toHaveAttribute('data-bin', String(last.binSeconds));
 });
 
 test('a capture opened while a large one draws progressively shows only itself', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
-  const file = testInfo.outputPath('bulk-small.pcap');
-  writeBulkCapture(file, Math.min(PACKETS, 3_000_000));
-  try {
-    await page.goto('/');
-    await page.getByTestId('file-input').setInputFiles(file);
-    await firstChartFraction(page);
-    // The small capture, opened while the big one is still being read.
-    await page.getByTestId('file-input').setInputFiles(`${examplesDir}rwnd-limited.pcap`);
-    await expect(app(page)).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
-    await expect(page.getByTestId('progressive')).toHaveCount(0);
-    await expect(page.getByTestId('capture')).toContainText('rwnd-limited.pcap');
-    await expect(page.getByTestId('connections').locator('tbody tr')).toHaveCount(2);
-    await expect(page.getByTestId('connection')).toContainText('10.77.0.1');
-    // Nothing of the big capture was kept: any partial answer since is the small one's
-    // (its connections last 2.1 s; the big one's 10+ s).
-    const last = await page.evaluate(() => (window as unknown as { __tcpscopePartial?: { last: Last | null } }).__tcpscopePartial?.last ?? null);
-    if (last) expect(last.t1).toBeLessThan(3);
-    await expect(page.locator('svg[data-chart=throughput]')).toHaveCount(1);
-  } finally {
-    rmSync(file, { force: true });
-  }
+  // The same large capture: the test leaves it after its first partial chart.
+  const file = bulkCapture(testInfo);
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(file);
+  await firstChartFraction(page);
+  // The small capture, opened while the big one is still being read.
+  await page.getByTestId('file-input').setInputFiles(`${examplesDir}rwnd-limited.pcap`);
+  await expect(app(page)).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('progressive')).toHaveCount(0);
+  await expect(page.getByTestId('capture')).toContainText('rwnd-limited.pcap');
+  await expect(page.getByTestId('connections').locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByTestId('connection')).toContainText('10.77.0.1');
+  // Nothing of the big capture was kept: any partial answer since is the small one's
+  // (its connections last 2.1 s; the big one's 10+ s).
+  const last = await page.evaluate(() => (window as unknown as { __tcpscopePartial?: { last: Last | null } }).__tcpscopePartial?.last ?? null);
+  if (last) expect(last.t1).toBeLessThan(3);
+  await expect(page.locator('svg[data-chart=throughput]')).toHaveCount(1);
 });

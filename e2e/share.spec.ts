@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DEFAULT_VIEW } from '../web/state/url';
 import { servedElsewhere } from './elsewhere';
+import { crop, decodePng, pixelDiff, type Pixels } from './png';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const examplesDir = `${root}public/examples/`;
@@ -50,25 +51,23 @@ async function openInFreshContext(browser: Browser, url: string) {
   return { context, page };
 }
 
-/** Share of pixels (0..1) that differ between two PNGs (any channel by more than 48 of 255). */
-async function pixelDiff(page: Page, a: Buffer, b: Buffer): Promise<number> {
-  return page.evaluate(async ([a, b]) => {
-    const pixels = async (b64: string) => {
-      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(bitmap, 0, 0);
-      return { w: bitmap.width, h: bitmap.height, data: ctx.getImageData(0, 0, bitmap.width, bitmap.height).data };
-    };
-    const [x, y] = [await pixels(a), await pixels(b)];
-    if (x.w !== y.w || x.h !== y.h) return 1;
-    let differ = 0;
-    for (let i = 0; i < x.data.length; i += 4) {
-      const d = Math.max(Math.abs(x.data[i] - y.data[i]), Math.abs(x.data[i + 1] - y.data[i + 1]), Math.abs(x.data[i + 2] - y.data[i + 2]));
-      if (d > 48) differ++;
-    }
-    return differ / (x.w * x.h);
-  }, [a.toString('base64'), b.toString('base64')] as const);
+/**
+ * Each link chart's pixels on `p`, its stack pinned (pinCharts): one screenshot of the
+ * stack, cut at each chart's box. A screenshot per chart took 0.3–2.5 s each (ten per
+ * example, most of the suite's time); the pixels are the same page's.
+ */
+async function chartPixels(p: Page): Promise<{ png: Buffer; charts: Map<string, Pixels> }> {
+  const stack = p.locator('section.tcps-charts');
+  const png = await stack.screenshot({ animations: 'disabled' });
+  const whole = decodePng(png);
+  const boxes = await stack.evaluate((section, charts) => {
+    const origin = section.getBoundingClientRect();
+    return charts.map((chart) => {
+      const r = document.querySelector(`svg[data-chart="${chart}"]`)?.getBoundingClientRect();
+      return r ? { x: r.left - origin.left, y: r.top - origin.top, width: r.width, height: r.height } : { x: 0, y: 0, width: 0, height: 0 };
+    });
+  }, LINK_CHARTS);
+  return { png, charts: new Map(LINK_CHARTS.map((chart, i) => [chart, crop(whole, boxes[i])])) };
 }
 
 /** Puts the chart stack at the page's top-left corner (its own width kept). */
@@ -157,19 +156,17 @@ async function sharedDrawsTheSame(page: Page, browser: Browser, label: string) {
   const { context, page: other } = await openInFreshContext(browser, link);
   await expect(other.locator('.app')).toHaveAttribute('data-state', 'ready');
   await expect(other.getByTestId('diagnosis')).toHaveText((await page.getByTestId('diagnosis').textContent())!);
-  const blank = await context.newPage();
   // The pages differ above the charts (the link holds one connection, not the
   // capture's list), which puts the stack at another sub-pixel offset: compare the
   // stacks placed at the same whole-pixel position, messages aside.
   for (const p of [page, other]) await pinCharts(p);
+  const [mine, theirs] = [await chartPixels(page), await chartPixels(other)];
+  if (process.env.SHARE_DEBUG_DIR) {
+    writeFileSync(`${process.env.SHARE_DEBUG_DIR}/${label}-stack-a.png`, mine.png);
+    writeFileSync(`${process.env.SHARE_DEBUG_DIR}/${label}-stack-b.png`, theirs.png);
+  }
   for (const chart of LINK_CHARTS) {
-    const shot = (p: Page) => p.locator(`svg[data-chart="${chart}"]`).screenshot({ animations: 'disabled' });
-    const [mine, theirs] = [await shot(page), await shot(other)];
-    if (process.env.SHARE_DEBUG_DIR) {
-      writeFileSync(`${process.env.SHARE_DEBUG_DIR}/${label}-${chart}-a.png`, mine);
-      writeFileSync(`${process.env.SHARE_DEBUG_DIR}/${label}-${chart}-b.png`, theirs);
-    }
-    const diff = await pixelDiff(blank, mine, theirs);
+    const diff = pixelDiff(mine.charts.get(chart)!, theirs.charts.get(chart)!);
     console.log(`  ${chart}: ${(diff * 100).toFixed(2)} % of pixels differ`);
     expect(diff, `${chart}: ${(diff * 100).toFixed(2)} % of pixels differ`).toBeLessThanOrEqual(MAX_DIFF);
   }

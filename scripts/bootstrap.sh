@@ -54,7 +54,11 @@ npm_install() {
   # lock (a hand edit), `npm install` installs the same versions from it.
   npm ci --no-audit --no-fund || { echo "npm ci failed; npm install from the same lock file"; npm install --no-audit --no-fund; }
 }
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
+if [ -L node_modules ]; then
+  # A node_modules that is a link to another checkout's (a git worktree sharing one
+  # install): npm ci would empty the folder it points to, under everyone using it.
+  log "node_modules is a link to $(readlink node_modules): left as it is (run npm ci there)"
+elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
   || [ ! -d node_modules/@duckdb/node-api ]; then
   in_background "npm packages" npm_install
 fi
