@@ -22,7 +22,7 @@ build() { # DIR TARGET -> path of the analyze binary
 }
 git worktree add -q --detach "$work/base" "$base"
 target=${CARGO_TARGET_DIR:-$root/wasm/target}
-before=$(build "$work/base" "${target}-same-base")
+before=$(build "$work/base" "${target}/same-base") # inside target/: ignored by git, kept for the next run
 after=$(build "$root" "$target")
 
 if [ -n "${CAPTURES:-}" ]; then

@@ -12,36 +12,13 @@ import { runAnalyze } from '../analyze.mjs';
 import { runSeries } from '../series.mjs';
 import { runShare } from '../share.mjs';
 import { failureLines, InputError, UsageError } from '../errors.mjs';
-import { loadWasm } from '../wasm.mjs';
 
 const COMMANDS = { analyze: runAnalyze, series: runSeries, share: runShare };
 
-/**
- * One wasm instance serves every run here, where bin/tcpscope.mjs has one per process.
- * Its view cache (wasm/src/bindings.rs `with_views`) is kept while queries come from
- * the same session *address* and capture generation; a session freed by one run and
- * the next run's session can share an address, and every CLI request says generation
- * 1, so the next capture's `series` was answered from the previous capture's cache
- * (found by these tests: wifi-retry.pcap's window-limited intervals after bbr-loss.pcap's
- * run). Before each run one query from a session that is never freed takes the cache
- * over (and clears it), so no later session can be mistaken for its owner.
- */
-let keeper = null;
-async function forgetViews() {
-  const { wasm } = await loadWasm();
-  if (!keeper) {
-    keeper = new wasm.WasmSession(Number.NaN);
-    const header = Buffer.alloc(24); // an empty pcap: magic, version 2.4, snaplen, Ethernet
-    header.writeUInt32LE(0xa1b2c3d4, 0);
-    header.writeUInt16LE(2, 4);
-    header.writeUInt16LE(4, 6);
-    header.writeUInt32LE(65535, 16);
-    header.writeUInt32LE(1, 20);
-    keeper.push(header);
-    keeper.finish();
-  }
-  wasm.viewQuery(keeper, JSON.stringify({ generation: 0, connection: 0, series: 'throughput', t0: 0, t1: 1, columns: 1 }));
-}
+// One wasm instance serves every run here, where bin/tcpscope.mjs has one per process:
+// each run's session gets its own view cache (bindings.rs keys it by a session serial;
+// keyed by address, a freed session's cache once answered the next one's series:
+// cli/sessions.test.mjs).
 
 /** A stream that keeps what is written to it as text. */
 class Collected extends Writable {
@@ -66,7 +43,6 @@ class Collected extends Writable {
 export async function runInProcess(command, ...args) {
   const run = COMMANDS[command];
   if (!run) throw new Error(`runInProcess: no command '${command}' (${Object.keys(COMMANDS).join(', ')})`);
-  await forgetViews();
   const out = new Collected();
   const err = new Collected();
   const before = process.exitCode;
