@@ -81,5 +81,10 @@ export default defineConfig({
     root: '.',
     include: ['web/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // npm test runs Vitest beside Playwright on two cores (scripts/test.sh): a test that
+    // parses every source file or analyses a capture in-process takes 1-5 s alone and
+    // more there. 5 s (the default) failed such a test on load, not on a fault; a hang
+    // still fails.
+    testTimeout: 30_000,
   },
 });

@@ -32,7 +32,5 @@ describe('ConnectionCharts error boundaries', () => {
     }
     await act(async () => root.unmount());
     host.remove();
-    // It analyses stalls.pcap in-process and draws five charts: 4.5 s alone on 2 cores,
-    // more beside the other suites; the 5 s default would fail it on load, not on a fault.
-  }, 30_000);
+  });
 });
