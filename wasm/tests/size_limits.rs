@@ -27,9 +27,7 @@ const ALLOWED_OVER: &[(&str, &str)] = &[
     ("analysis/loss/retrans_kinds.rs", "not split yet"),
     ("analysis/stalls/gaps.rs", "not split yet"),
     ("analysis/track/conn.rs", "not split yet"),
-    ("analysis/track/ending.rs", "not split yet"),
     ("analysis/track/mptcp.rs", "not split yet"),
-    ("analysis/verdict/diagnosis_episodes.rs", "not split yet"),
     ("bindings.rs", "not split yet"),
 ];
 
@@ -39,7 +37,6 @@ const ALLOWED_LONG_FNS: &[(&str, &str, &str)] = &[
     ("analysis/run/summary.rs", "summarize", "not split yet"),
     ("analysis/stalls/gaps.rs", "classify", "not split yet"),
     ("analysis/verdict/audit.rs", "audit_connection", "not split yet"),
-    ("analysis/verdict/diagnosis_episodes.rs", "slow_bursts", "not split yet"),
     ("analysis/verdict/diagnosis_shares.rs", "time_shares_with", "not split yet"),
 ];
 
