@@ -35,7 +35,6 @@ const ALLOWED_LONG_FNS: &[(&str, &str, &str)] = &[
     ("analysis/loss/retrans_kinds.rs", "finish", "not split yet"),
     ("analysis/run/summary.rs", "summarize", "not split yet"),
     ("analysis/stalls/gaps.rs", "classify", "not split yet"),
-    ("analysis/verdict/audit.rs", "audit_connection", "not split yet"),
     ("analysis/verdict/diagnosis_shares.rs", "time_shares_with", "not split yet"),
 ];
 
