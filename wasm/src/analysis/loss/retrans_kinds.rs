@@ -51,7 +51,7 @@
 //! the whole outage as its quiet time); a stack without tail loss probes that times out
 //! on a single outstanding segment reads as a probe. (A receiver-side refill of a hole
 //! is a retransmission when it comes half a round trip or more after the hole opened:
-//! track/conn.rs `reclassify_out_of_order`; the re-send of a tail lost before it, whose
+//! track/conn/loss.rs `reclassify_out_of_order`; the re-send of a tail lost before it, whose
 //! data looks new, is one where the sender's datagram numbering shows it:
 //! datagram_ids.rs `resends_unseen`.)
 //!
