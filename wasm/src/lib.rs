@@ -24,6 +24,8 @@ pub mod warm_up;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;
+#[cfg(target_arch = "wasm32")]
+mod heap;
 
 /// Version of the JSON summary and of the column layout handed to JavaScript.
 /// Bump when a field is renamed or changes meaning (adding fields does not bump it).

@@ -258,7 +258,7 @@ fn the_table_has_one_expandable_row_per_mptcp_connection() {
     assert_eq!(ids(&searched), vec![(1, Some(0), 0)]);
 }
 
-/// The MPTCP connection-level rate (view series `mptcpData`, mptcp.rs `data_arrivals`):
+/// The MPTCP connection-level rate (view series `mptcpData`, analysis/track/mptcp/data_level.rs `data_arrivals`):
 /// data sequence bytes as they first appear on any subflow, each byte once.
 fn mptcp_bins(a: &tcpscope_core::analysis::Analysis, connection: u32) -> serde_json::Value {
     let c = &a.connections[connection as usize];

@@ -83,7 +83,7 @@ pub enum Series {
     SenderInflight,
     /// The MPTCP connection-level rate, per bin, of the MPTCP connection the asked
     /// connection is a subflow of: data sequence bytes as they first appear on any of
-    /// its subflows, each byte once (analysis/track/mptcp.rs `data_arrivals`; docs/ANALYSIS.md
+    /// its subflows, each byte once (analysis/track/mptcp/data_level.rs `data_arrivals`; docs/ANALYSIS.md
     /// "MPTCP connection-level rate"). The subflow's data direction answers with the
     /// MPTCP connection's data direction. A note and no data for plain TCP.
     MptcpData,

@@ -51,15 +51,18 @@
 //! the whole outage as its quiet time); a stack without tail loss probes that times out
 //! on a single outstanding segment reads as a probe. (A receiver-side refill of a hole
 //! is a retransmission when it comes half a round trip or more after the hole opened:
-//! track/conn.rs `reclassify_out_of_order`; the re-send of a tail lost before it, whose
+//! track/conn/loss.rs `reclassify_out_of_order`; the re-send of a tail lost before it, whose
 //! data looks new, is one where the sender's datagram numbering shows it:
 //! datagram_ids.rs `resends_unseen`.)
 //!
 //! Memory: one record per retransmitted segment, at most [`MAX_RECORDS`] per
 //! direction (later retransmissions are counted but get no kind).
 
-use crate::analysis::rows::columns::flag_bits as fb;
 use serde::Serialize;
+
+mod classify;
+mod record;
+use record::Record;
 
 /// Retransmission records kept per direction at most (128 bytes each: `record_size` test).
 pub const MAX_RECORDS: usize = 1 << 20;
@@ -89,111 +92,6 @@ const TIMER_SLACK_NS: i64 = 10_000_000;
 const NEWRENO_DUPTHRESH: u32 = 3;
 /// Backoff chains listed per direction at most (the count is always complete).
 pub const MAX_CHAINS: usize = 64;
-
-/// One retransmitted segment, as seen when it was captured.
-#[derive(Clone, Copy, Debug)]
-struct Record {
-    /// Row of the segment in the connection's store (u32::MAX: not stored).
-    row: u32,
-    t_ns: i64,
-    /// How long before it (µs, saturating) the receiver's last `FEEDBACK_KEPT`
-    /// feedback ACKs were captured, most recent first; `feedback_n` are valid.
-    feedback_ago_us: [u32; FEEDBACK_KEPT],
-    feedback_n: u8,
-    /// Feedback events seen before it, modulo 2³² (two records with the same value had
-    /// no feedback between them; records compared are at most `SCAN` apart).
-    feedback_seq: u32,
-    seq: i64,
-    end: i64,
-    /// Highest byte sent before it (SND.NXT) and the cumulative ACK (SND.UNA).
-    high: i64,
-    una: i64,
-    /// How far `una` last advanced (bytes, saturating) and how long before this
-    /// segment the capture saw that advance (µs, saturating): `una_heard`.
-    una_advance: u32,
-    una_advanced_ago_us: u32,
-    /// TSval of the first retransmission of this range (RFC 3522's RetransmitTS).
-    retransmit_tsval: u32,
-    /// `retransmit_tsval` is set (an Option<u32> would take 8 bytes: `record_size`).
-    retransmit_ts_known: bool,
-    spurious: bool,
-    /// When the capture saw the evidence that made it spurious (i64::MAX: none yet).
-    spurious_at_ns: i64,
-    /// The receiver had reported (SACKed) data above it when it was sent: a hole.
-    below_sack: bool,
-    /// The Eifel check was made (on the first ACK covering the segment).
-    checked: bool,
-    /// A SYN (always a timeout: RFC 6298 §5.7).
-    syn: bool,
-    /// Feedback ACKs captured after it, before the next retransmission (saturating).
-    feedback_after: u8,
-    /// F-RTO's evidence (RFC 5682 §3, SACK-enhanced; Linux FLAG_ORIG_SACK_ACKED):
-    /// when one of the first two feedback ACKs after it newly acknowledged (ACK or
-    /// SACK) bytes that were never retransmitted and below this segment's SND.NXT,
-    /// the capture time of that ACK (i64::MAX: none) and the lowest such byte.
-    original_acked_at_ns: i64,
-    original_acked_lo: i64,
-    /// Duplicate ACKs for its SND.UNA before it (saturating): three or more and the
-    /// sender was in fast recovery (RFC 5681 §3.2), even when the capture missed its
-    /// fast retransmission (lost before a receiver-side capture point).
-    dupacks_before: u8,
-    /// How long before it (µs) the run's latest duplicate ACK past the third came, when
-    /// it is the run's first re-send (no SACK); u32::MAX: none. Feedback at the sender
-    /// only (`quiet_ns`): a sender that raised its duplicate-ACK threshold.
-    late_dupack_ago_us: u32,
-}
-
-impl Record {
-    /// TSval of the first retransmission of this range (RFC 3522's RetransmitTS).
-    fn retransmit_ts(&self) -> Option<u32> {
-        self.retransmit_ts_known.then_some(self.retransmit_tsval)
-    }
-
-    /// SND.UNA as the sender knew it when it sent this segment: the cumulative ACK
-    /// captured at least `lag_ns` before it. Past the sender (a receiver-side capture)
-    /// the ACK that just advanced is still on its way for a sender lag: a go-back-N
-    /// burst re-sent after a timeout without SACK arrives right behind the ACK that its
-    /// first segment's repair let jump, and was sent in the timeout's loss state (Linux
-    /// without SACK, 2 % loss, 50 ms path, at the client: 45 such re-sends read as fast
-    /// retransmissions, where the kernel counted slow start). One step back only: the
-    /// latest advance.
-    fn una_heard(&self, lag_ns: i64) -> i64 {
-        if i64::from(self.una_advanced_ago_us) >= lag_ns.max(0) / 1000 {
-            self.una
-        } else {
-            self.una - i64::from(self.una_advance)
-        }
-    }
-
-    /// How long the sender had heard no feedback when it sent this segment: the
-    /// last feedback captured at least `lag_ns` before it, minus the lag (the ACK
-    /// needed the lag to reach the sender and the retransmission to come back).
-    /// None: no feedback ever. When all kept feedback ACKs are within the lag, the
-    /// receiver was sending feedback continuously: 0.
-    /// `at_sender`: the capture was taken at this direction's sender (vantage.rs), where
-    /// a run's late duplicate ACK counts too (`late_dupack_ago_us`). Not merely lag 0:
-    /// the lag is 0 also where the vantage is unknown.
-    fn quiet_ns(&self, lag_ns: i64, at_sender: bool) -> Option<i64> {
-        let late = (at_sender && self.late_dupack_ago_us != u32::MAX).then(|| i64::from(self.late_dupack_ago_us) * 1000);
-        match (self.strict_quiet_ns(lag_ns), late) {
-            (Some(q), Some(l)) => Some(q.min(l)),
-            (q, l) => q.or(l),
-        }
-    }
-
-    fn strict_quiet_ns(&self, lag_ns: i64) -> Option<i64> {
-        if self.feedback_n == 0 {
-            return None;
-        }
-        let lag_us = lag_ns.max(0) / 1000;
-        let kept = &self.feedback_ago_us[..self.feedback_n as usize];
-        match kept.iter().find(|&&ago| ago as i64 >= lag_us) {
-            Some(&ago) => Some((ago as i64 - lag_us) * 1000),
-            None if kept.len() == FEEDBACK_KEPT => Some(0),
-            None => None,
-        }
-    }
-}
 
 /// A run of retransmission timeouts with no feedback between them (RFC 6298 §5.5:
 /// the timer doubles each time).
@@ -549,218 +447,6 @@ impl RetransKinds {
             late_dupack_ago_us,
         });
     }
-
-    /// Classifies every record. `lag_ns`: the sender lag (capture → sender →
-    /// capture); `at_sender`: the capture is known to be at this direction's sender; `rtt_ns`: the path RTT (None: unknown, then only feedback-free
-    /// retransmissions — no feedback ever — count as timer-driven); `smss`: the
-    /// sender's segment size (handshake.rs `send_mss`; None: one segment per frame).
-    /// Returns the counts and (row, kind bits) for the stored rows, in row order.
-    pub fn finish(self, lag_ns: i64, at_sender: bool, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
-        let mut c = KindCounts { retransmitted_segments: self.overflow, ..KindCounts::default() };
-        // Segments of one retransmitted frame: a frame larger than the SMSS is a TSO /
-        // GRO super-segment of ⌈len / SMSS⌉ (the kernel's tcp_skb_pcount).
-        let segments = |r: &Record| smss.map_or(1, |m| ((r.end - r.seq).max(1) as u64).div_ceil(u64::from(m.max(1))));
-        let mut marks = Vec::with_capacity(self.records.len());
-        // Linux sends a tail loss probe only on a connection that negotiated SACK
-        // (`tcp_schedule_loss_probe`: `!tcp_is_sack(tp)` → none), as RACK-TLP needs the
-        // SACK scoreboard (RFC 8985 §4): without it every timer re-send is a timeout
-        // (a client with tcp_sack=0 at 3 % loss: the kernel's 4 TCPTimeouts, no probe).
-        let probes = self.sack_negotiated != Some(false);
-        // Loss state after a timeout: until the cumulative ACK passes `recover`.
-        let mut recover: Option<i64> = None;
-        // feedback_seq of the last timer event (a probe or a timeout) and of the
-        // last timeout, with the time of that timeout (for the backoff intervals).
-        let mut last_timer: Option<u32> = None;
-        let mut last_rto: Option<(u32, i64)> = None;
-        let mut open_chain: Option<usize> = None;
-        let records = &self.records;
-        // A timer that makes the sender retransmit more than one segment before any
-        // feedback is not a retransmission timeout: after a timeout the sender
-        // re-sends the first unacknowledged segment (RFC 6298 §5.4) with a congestion
-        // window of one segment (RFC 5681 §3.1) and waits for an ACK. Several at once
-        // are a loss-detection timer marking segments lost during recovery (RACK's
-        // reordering timer, RFC 8985 §6.3): recovery retransmissions.
-        //
-        // Except when the burst re-sends bytes already re-sent since the last feedback:
-        // RACK marks a retransmission lost again only on a later ACK (RFC 8985 §6.2) and
-        // a probe is one segment (§7.3), so only the retransmission timer re-sends them
-        // without feedback (RFC 6298 §5.5, the backoff). Its first segment is the timeout;
-        // a stack that leaves a timeout with a window of two (Windows) sends a second
-        // one, in loss state: slow start. Zeek's http/206_example_b.pcap: 11 such pairs,
-        // 0.5 s → 15.6 s apart, were counted as 22 fast retransmissions and no timeout.
-        let rtt_or_zero = rtt_ns.unwrap_or(0);
-        let close = |a: &Record, b: &Record| !heard_between(a, b, lag_ns) && b.t_ns - a.t_ns < rtt_or_zero;
-        let in_burst = |i: usize| {
-            (i > 0 && close(&records[i - 1], &records[i])) || records.get(i + 1).is_some_and(|n| close(&records[i], n))
-        };
-        let repeats_a_timer_burst = |i: usize| {
-            let r = &records[i];
-            let first_of_burst = i == 0 || !close(&records[i - 1], r);
-            first_of_burst
-                && records[..i]
-                    .iter()
-                    .rev()
-                    .take(SCAN)
-                    .take_while(|x| x.feedback_seq == r.feedback_seq)
-                    .any(|x| x.seq <= r.seq && r.seq < x.end)
-        };
-        // The timeouts and slow-start retransmissions of the current loss state: whether
-        // one of them was needed (or not yet shown needless), and when the capture saw
-        // the last evidence that they all were.
-        let mut period_needed = false;
-        let mut period_shown_needless_at = i64::MIN;
-        // When F-RTO showed the current loss state's timeout spurious (i64::MAX: not).
-        let mut period_undone_at = i64::MAX;
-        // Fast recovery under way (RFC 6675): its recover point, SND.NXT at its first
-        // retransmission.
-        let mut fast_recover: Option<i64> = None;
-        for (i, r) in records.iter().enumerate() {
-            let una = r.una_heard(lag_ns);
-            if recover.is_some_and(|rc| una >= rc) {
-                recover = None;
-            }
-            // Without SACK the sender stays in recovery until the ACK passes the
-            // recover point, not when it reaches it (RFC 6582 §3.2 step 3: "more than
-            // recover"; Linux tcp_try_undo_recovery holds Reno's state at snd_una ==
-            // high_seq), so a timeout then is one during recovery.
-            if fast_recover.is_some_and(|rc| una > rc || (self.sack_seen && una == rc)) {
-                fast_recover = None;
-            }
-            // F-RTO (RFC 5682 §3, SACK-enhanced; Linux tcp_process_loss step 3.b): an
-            // ACK after the timeout acknowledged bytes below its recover point that
-            // were never re-sent, so not all outstanding data was lost and the sender
-            // undoes the timeout's response (RFC 4015; Linux TCPSpuriousRTOs and
-            // TCPLossUndo): the holes it then fills are recovery. Linux, 80 ms RTT, a
-            // 1 s outage in the middle of SACK recovery: the first ACK after the third
-            // backoff SACKed data sent before the outage whose ACKs the outage had
-            // eaten; the kernel counted 834 fast and 56 slow-start retransmissions,
-            // where reading the whole episode as loss state gave 174 and 716.
-            if recover.is_some() && period_undone_at.saturating_add(lag_ns.max(0)) <= r.t_ns {
-                recover = None;
-            }
-            // A timeout shown spurious ends the loss state before the recover point:
-            // every retransmission it led to reached a receiver that had the bytes
-            // already (D-SACK, RFC 3708; or Eifel's timestamp echo, RFC 3522), so the
-            // sender undoes its response (RFC 4015 §2; Linux tcp_try_undo_loss, which
-            // needs exactly this: no retransmission of the episode left un-D-SACKed,
-            // or a delayed original by timestamps) and the holes it then fills are
-            // recovery, which the kernel counts as TCPFastRetrans. Linux recordings
-            // with a 350 ms outage at the sender: 85 of 98 such retransmissions were
-            // read as slow start (the ACKs had been lost, not the data).
-            let shown_by = period_shown_needless_at.saturating_add(lag_ns.max(0));
-            if recover.is_some() && !period_needed && shown_by <= r.t_ns {
-                recover = None;
-            }
-            if recover.is_none() {
-                (period_needed, period_shown_needless_at, period_undone_at) = (false, i64::MIN, i64::MAX);
-            }
-            let quiet = r.quiet_ns(lag_ns, at_sender);
-            // A hole below data the receiver has SACKed can also be re-sent by RACK's
-            // reordering timer (RFC 8985 §6.3), which fires at most RACK.reo_wnd ≤ SRTT
-            // (§6.2 step 4) after the ACK that armed it: up to about one round trip of
-            // quiet, where a timeout needs SRTT + 4·RTTVAR (RFC 6298 §2) and a probe
-            // 2·SRTT (RFC 8985 §7.2) and never re-sends a hole (§7.3). Half a round trip
-            // more tells the two apart (Linux request/response at 3 % loss: 3 RACK
-            // re-sends 10.4–12 ms after the last SACK at 10.2 ms RTT were read as
-            // timeouts; the kernel counted 0 or 1 timeout), or the timer's own slack
-            // more on a short path ([`TIMER_SLACK_NS`]).
-            let timer_after = |rtt: i64| (if r.below_sack { rtt + (rtt / 2).max(TIMER_SLACK_NS) } else { rtt }).max(TIMER_FLOOR_NS);
-            let timer = match (quiet, rtt_ns) {
-                (None, _) => true,
-                (Some(q), Some(rtt)) => q >= timer_after(rtt),
-                (Some(_), None) => false,
-            };
-            let bits = if (!timer || (in_burst(i) && !repeats_a_timer_burst(i))) && !r.syn {
-                if recover.is_some() {
-                    c.slow_start_retransmissions += 1;
-                    c.slow_start_retransmitted_segments += segments(r);
-                    period_needed |= !r.spurious;
-                    period_shown_needless_at = period_shown_needless_at.max(r.spurious_at_ns);
-                    fb::KIND_SLOW_START
-                } else {
-                    c.fast_retransmissions += 1;
-                    c.fast_retransmitted_segments += segments(r);
-                    fast_recover.get_or_insert(r.high);
-                    fb::KIND_FAST
-                }
-            } else if r.end >= r.high && last_timer != Some(r.feedback_seq) && !r.syn && probes {
-                last_timer = Some(r.feedback_seq);
-                c.tail_loss_probes += 1;
-                fb::KIND_TLP
-            } else {
-                last_timer = Some(r.feedback_seq);
-                c.rto_events += 1;
-                recover = Some(r.high);
-                // Linux arms F-RTO for a timeout outside fast recovery, or a repeated
-                // timeout of the same segment (RFC 5682 §3.2; tcp_enter_loss).
-                let backoff = last_rto.is_some_and(|(seq, _)| seq == r.feedback_seq);
-                let in_recovery = fast_recover.is_some() || r.dupacks_before >= 3;
-                if (backoff || !in_recovery) && r.original_acked_lo < r.high {
-                    period_undone_at = period_undone_at.min(r.original_acked_at_ns);
-                }
-                fast_recover = None;
-                period_needed |= !r.spurious;
-                period_shown_needless_at = period_shown_needless_at.max(r.spurious_at_ns);
-                match last_rto {
-                    Some((seq, t)) if seq == r.feedback_seq => {
-                        if let Some(ch) = open_chain.and_then(|i| c.rto_chains.get_mut(i)) {
-                            ch.timeouts += 1;
-                            ch.intervals_ms.push((r.t_ns - t) as f64 / 1e6);
-                        }
-                    }
-                    _ => {
-                        open_chain = (c.rto_chains.len() < MAX_CHAINS).then_some(c.rto_chains.len());
-                        if open_chain.is_some() {
-                            c.rto_chains.push(RtoChain {
-                                start: r.t_ns as f64 / 1e9,
-                                timeouts: 1,
-                                intervals_ms: quiet.map(|q| (q as f64 / 1e6).max(0.0)).into_iter().collect(),
-                            });
-                        }
-                    }
-                }
-                last_rto = Some((r.feedback_seq, r.t_ns));
-                fb::KIND_RTO
-            };
-            c.retransmitted_segments += segments(r);
-            let spurious = if r.spurious {
-                c.spurious_retransmissions += 1;
-                fb::KIND_SPURIOUS
-            } else {
-                0
-            };
-            if r.row != u32::MAX {
-                marks.push((r.row, bits | spurious));
-            }
-        }
-        (c, marks)
-    }
-}
-
-/// Whether the sender could have heard feedback between sending `a` and sending `b`
-/// (`a` earlier): an ACK captured at least `lag_ns` before `b` and at most `lag_ns`
-/// before `a` (see `Record::quiet_ns`). At the sender (lag 0) that is any feedback
-/// captured between them. Away from it an ACK captured just before `b` was still on
-/// its way when `b` left: a timeout's re-send and the few sent with it after an outage,
-/// each captured just after an ACK of the one before at a receiver-side capture, are
-/// one burst (rx-outage-in-recovery.pcap, 80 ms RTT: 5 timeouts and 508 slow-start
-/// re-sends were read where the kernel counted 3 timeouts and none).
-fn heard_between(a: &Record, b: &Record, lag_ns: i64) -> bool {
-    if lag_ns <= 0 {
-        return a.feedback_seq != b.feedback_seq;
-    }
-    let (lag_us, span_us) = (lag_ns / 1000, b.t_ns.saturating_sub(a.t_ns).max(0) / 1000);
-    // Captured in [a − lag, b − lag): "ago" (before b) in (lag, span + lag].
-    let after_a = |ago: i64| ago > lag_us && ago <= span_us.saturating_add(lag_us);
-    fn kept(r: &Record) -> impl Iterator<Item = i64> + '_ {
-        r.feedback_ago_us[..r.feedback_n as usize].iter().map(|&x| x as i64)
-    }
-    kept(b).any(after_a)
-        // Kept by `a` (before it): captured in [a − lag, a) and before b − lag.
-        || kept(a).any(|ago| ago <= lag_us && ago.saturating_add(span_us) > lag_us)
-        // More feedback between them than `b` keeps: the older ones were before b − lag.
-        // (Counts modulo 2³², `Record::feedback_seq`: a difference past 2³¹ is b before a.)
-        || (FEEDBACK_KEPT as u32 + 1..1 << 31).contains(&b.feedback_seq.wrapping_sub(a.feedback_seq))
 }
 
 /// RFC 2883 §4: the first SACK block reports duplicate bytes (a D-SACK) when it lies
@@ -770,13 +456,6 @@ fn dsack(ack: i64, sack: &[(i64, i64)]) -> Option<(i64, i64)> {
     let below = r <= ack;
     let inside = sack.get(1).is_some_and(|&(l2, r2)| l >= l2 && r <= r2);
     (l < r && (below || inside)).then_some((l, r))
-}
-
-#[cfg(test)]
-#[test]
-fn record_size() {
-    // MAX_RECORDS × this bounds the tracker's memory per direction (128 MiB).
-    assert_eq!(std::mem::size_of::<Record>(), 128);
 }
 
 #[cfg(test)]

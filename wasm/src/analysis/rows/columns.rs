@@ -100,7 +100,7 @@ impl PacketColumns {
     /// frame order where the file was not in time order (two interfaces written in
     /// blocks): so the row is found by its time, then by its number among the rows of
     /// that time. `ROW_TIME_SLACK_S` either side: a stall's end is its start plus a
-    /// duration rounded to the ns (stalls/gaps.rs `whole_ns`).
+    /// duration rounded to the ns (stalls/gaps/classify.rs `whole_ns`).
     pub fn row_of(&self, frame: u32, t_s: f64) -> Option<usize> {
         let from = self.t.partition_point(|&x| x < t_s - ROW_TIME_SLACK_S);
         (from..self.t.len()).take_while(|&i| self.t[i] <= t_s + ROW_TIME_SLACK_S).find(|&i| self.frame.get(i) == Some(&frame))

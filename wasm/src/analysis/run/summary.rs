@@ -8,13 +8,10 @@ use crate::analysis::rows::columns::{flag_bits as fb, ConnectionColumns, PacketC
 use crate::analysis::track::connections::endpoint_name;
 use crate::analysis::rows::store::ConnStore;
 use crate::analysis::track::window::{self, Effective, NOT_USED};
-use crate::analysis::loss::capture_loss::CaptureLoss;
 use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
 use crate::analysis::verdict::diagnosis_shares::KeptSpans;
-use crate::analysis::stalls::active_time;
 use crate::analysis::stalls::delayed_ack;
 use crate::analysis::verdict::diagnosis;
-use crate::analysis::track::ending;
 use crate::analysis::run::opening_view;
 use crate::analysis::loss::retrans_kinds;
 use crate::analysis::stalls;
@@ -25,7 +22,9 @@ use crate::analysis::capture::facts::CaptureFacts;
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::DirectionSummary;
 use crate::analysis::report::RttSummary;
-use crate::analysis::timing::vantage::Vantage;
+
+mod steps;
+use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
 
 /// Summary of one connection, its finished compact store and, for a connection of at
 /// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
@@ -42,85 +41,28 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
-    // The path RTT from the two parts of the round trip (vantage.rs).
-    let hs = handshake.syn.map(|syn| {
-        // With a coarse clock a half of 0 says only "below a tick": samples decide.
-        let secs = |a: i64, b: i64| Some((b - a) as f64 / 1e9).filter(|&s| tick <= 0.001 || s >= tick);
-        (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
-    });
-    let parts = vantage::Parts::new(minima.min_s(tick), hs);
-    let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
-    let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
+    let (parts, local, path) = path_rtt(&handshake, &minima, &sides, data_direction, tick);
     let threshold_s = match options.stall_threshold_ms {
         Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
         _ => stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick),
     };
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
-    // Each direction's samples as full round trips (round_trips.rs).
-    let offsets_ms = [0, 1].map(|d| parts.toward[1 - d].unwrap_or(0.0) * 1000.0);
-    let rule = RoundTripRule::new(path.vantage, data_direction, offsets_ms, tick);
-    let mut round_trips = std::mem::take(&mut scratch.trusted);
-    let rtts = rtt_summaries(&store, &rule, &mut round_trips);
-    // Handed back (or freed, when large) before the columns below are materialized.
-    scratch.keep_samples(round_trips);
+    let rtts = round_trip_summaries(&store, &parts, path.vantage, data_direction, tick, scratch);
     let dir = |d: usize, t: Totals| {
         let (me, peer) = (&sides[d], &sides[1 - d]);
         direction_summary(t, d as u8, me, peer, &names, duration, rtts[d])
     };
     let mut directions = [dir(0, t0), dir(1, t1)];
     // The CE-marked data segments' frame numbers (ecn.rs), put on their rows below.
-    let mut ce_frames = Vec::new();
-    if let Some(mut counts) = ecn {
-        let [e0, e1] = counts.summaries(offers.accecn());
-        (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
-        ce_frames = counts.take_ce_frames();
-    }
+    let ce_frames = ecn.map(|counts| apply_ecn(counts, &mut directions, &offers)).unwrap_or_default();
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls.
     let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
     // Flags known only now, put on the rows before the passes below read them: the
     // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
     // loss (capture_loss.rs).
-    let mut capture_loss = CaptureLoss::default();
-    for (d, side) in sides.iter_mut().enumerate() {
-        if let Some(h) = side.holes.take() {
-            capture_loss.unseen_segments += h.loss.unseen_segments;
-            capture_loss.unseen_bytes += h.loss.unseen_bytes;
-            capture_loss.holes += h.loss.holes;
-        }
-        // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
-        // after them for the stall causes (unseen_timeout.rs).
-        // Whether the capture is at direction d's sender (vantage.rs names it for the data
-        // direction; the other direction's sender is the data receiver).
-        let at_sender = match path.vantage {
-            Vantage::Sender => d == data_direction as usize,
-            Vantage::Receiver => d != data_direction as usize,
-            _ => false,
-        };
-        if let Some(ids) = side.ids.take() {
-            let (unseen, marks) = ids.finish();
-            // At the sender's own host every datagram it sends is captured (unless the
-            // capture dropped it, which capture_loss.rs counts): a skipped number went
-            // to another connection of the host (one counter for all its datagrams,
-            // RFC 6864 §4 allows it), never lost before the capture point.
-            if at_sender {
-                directions[d].unseen_datagrams = unseen.map(|_| 0);
-            } else {
-                directions[d].unseen_datagrams = unseen;
-                store.add_late_flags(marks);
-            }
-        }
-        // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
-        if let Some(clock) = side.clock.take() {
-            store.add_late_flags(clock.finish());
-        }
-        let Some(tracker) = side.kinds.take() else { continue };
-        let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
-        apply_kinds(&mut directions[d], kinds);
-        store.add_late_flags(marks);
-    }
+    let capture_loss = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the
     // diagnosis reads the RTT samples from the store (columns::RttSource).
@@ -132,17 +74,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Each sender's MSS estimate, found once (a pass over every row) for the scale
     // bound and the stall and share passes below.
     let mut mss: [Option<f64>; 2] = [None; 2];
-    // An unknown window scale, bounded from below where the sender had more in flight
-    // than the raw window (stalls/gaps.rs): the one bound the chart, the headline and the
-    // calculator all use, and the windows the stalls and shares are judged by.
-    for d in 0..2 {
-        let receiver = &mut directions[1 - d];
-        if receiver.window_scale_unknown {
-            let m = *mss[d].get_or_insert_with(|| stalls::mss_estimate(&cols.packets, d as u8));
-            let lb = stalls::scale_lower_bound_lagged(&cols.packets, d as u8, lags[d], m);
-            receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
-        }
-    }
+    bound_unknown_scales(&mut directions, &cols.packets, lags, &mut mss);
     window::apply_inferred_scale(&mut cols.packets, [directions[0].inferred_scale(), directions[1].inferred_scale()]);
     // The senders' facts the share pass judges by (stalls::SenderFacts), found by the
     // stall pass in the windows as now scaled; only for a direction that carried payload.
@@ -162,15 +94,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            let (found, f) = stalls::judge_stalls_and_facts(&cols.packets, d as u8, threshold_s, lag, path.rtt, full_segment[d], ds.unseen_datagrams.is_some(), m, scale_known[d]);
-            (ds.stalls, facts[d]) = (found, Some(f));
-            // Re-sends a receiver-side capture saw arrive and the receiver never
-            // answered: the receiver stopped, not the path (receiver_silent.rs).
-            crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, &cols.packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
-            // A silence the unmeasured far part of the round trip may fill (far_part.rs).
-            if d == data_direction as usize {
-                crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
-            }
+            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction));
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
@@ -180,18 +104,11 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
         // Without payload there is no data segment and the active mean is the mean.
         if ds.payload_bytes > 0 {
-            // Bursts timed to their acknowledgement in the sender's time, which needs the
-            // vantage point, and ACKs that answered the data (not a capture of one direction).
-            let timed = path.vantage != Vantage::Unknown && one_direction.is_none();
-            let clock = timed.then_some(active_time::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
-            ds.throughput.active_mean_bps = active_time::active_mean_bps(&cols.packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps);
+            ds.throughput.active_mean_bps = active_mean_bps(ds, d, &cols.packets, lag, &path, one_direction.is_none());
         }
     }
-    // How it ended (ending.rs), before the diagnosis, which may say it. The client is
-    // the sender of the SYN, where it is in the capture.
-    let client = handshake.syn.map(|_| handshake.client_dir);
-    let roles = ending::Roles { client, data_direction, names: &names, packets: [directions[0].packets, directions[1].packets] };
-    let ending = Box::new(ending::judge(closing.as_deref(), &sides, &roles));
+    // How it ended (ending.rs), before the diagnosis, which may say it.
+    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, &names, &directions, data_direction));
     let handshake = summary_handshake;
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.

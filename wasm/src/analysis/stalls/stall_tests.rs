@@ -1,6 +1,7 @@
 //! Stall detection and causes on hand-built columns (direction 0 sends, 1 ACKs).
 use super::testkit::{turn_taking, Cols, PeerTurn, MSS};
 use super::*;
+use crate::analysis::stalls::cause::StallCause;
 
 const M: f64 = MSS as f64;
 const T: f64 = 0.010; // threshold used by these tests

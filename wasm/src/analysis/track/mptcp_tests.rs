@@ -1,6 +1,7 @@
 //! Tests of mptcp.rs (moved out of it to keep the production file short).
 
 use super::*;
+use super::data_level::coverage;
 
 #[test]
 fn tokens_and_idsns_follow_the_rfcs_hashes() {

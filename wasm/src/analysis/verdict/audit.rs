@@ -74,18 +74,36 @@ fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::Pac
 /// The contradictions of one connection; `active`: its data direction's active seconds.
 pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     let mut out = Vec::new();
+    check_shares_and_counters(c, active, &mut out);
+    check_quotes(c, &mut out);
+    check_headline(c, active, &mut out);
+    out
+}
+
+/// The sum of the shares (rule 1 wants 1, or 0 without shares).
+fn shares_sum(c: &ConnectionSummary) -> f64 {
+    let s = &c.diagnosis.shares;
+    s.receive_window + s.loss + s.application + s.stalled + s.other
+}
+
+/// Seconds the data direction stalled for any of `causes`.
+fn stalled_by(c: &ConnectionSummary, causes: &[StallCause]) -> f64 {
+    let sender = &c.directions[c.data_direction.min(1) as usize];
+    sender.stalls.iter().filter(|x| causes.contains(&x.cause)).map(|x| x.duration).sum()
+}
+
+/// Rules 1–4: the shares against the stalls and the loss counters.
+fn check_shares_and_counters(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
     let dg = &c.diagnosis;
     let s = &dg.shares;
     let d = c.data_direction.min(1) as usize;
     let sender = &c.directions[d];
-    let text = dg.text.as_str();
-    let sum = s.receive_window + s.loss + s.application + s.stalled + s.other;
+    let sum = shares_sum(c);
     // 1.
     if sum > 0.0 && (sum - 1.0).abs() > 1e-3 {
         out.push(format!("shares sum to {sum:.4}, not 1"));
     }
     // 2.
-    let by = |causes: &[StallCause]| -> f64 { sender.stalls.iter().filter(|x| causes.contains(&x.cause)).map(|x| x.duration).sum() };
     if sum > 0.0 && active > 0.0 && dg.limit != "one-direction" {
         let checks = [
             ("receive-window", &[StallCause::ZeroWindow, StallCause::WindowLimited][..], s.receive_window),
@@ -94,7 +112,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
             ("stalled", &[StallCause::AckWait, StallCause::DelayedAck, StallCause::Unknown][..], s.stalled),
         ];
         for (name, causes, share) in checks {
-            let stalled = by(causes);
+            let stalled = stalled_by(c, causes);
             if stalled > share * active + 1e-3 * active + EPS {
                 out.push(format!("{} of stalls of the {name} causes exceed the {name} share ({} of {})", format_duration(stalled), format_percent(share), format_duration(active)));
             }
@@ -113,6 +131,15 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     if dg.limit == "loss" && sender.retransmissions == 0 && sender.unseen_datagrams.unwrap_or(0) == 0 && rto_stalls == 0 {
         out.push("a loss headline without a retransmission, an unseen datagram or a timeout stall".to_string());
     }
+}
+
+/// Rules 5–9: the numbers the text quotes against the report's.
+fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
+    let dg = &c.diagnosis;
+    let s = &dg.shares;
+    let d = c.data_direction.min(1) as usize;
+    let sender = &c.directions[d];
+    let text = dg.text.as_str();
     // 5.
     if let Some(n) = number_before(text, " datagram", "never reached the capture") {
         if Some(n) != sender.unseen_datagrams {
@@ -141,7 +168,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     }
     if text.contains("idle gaps totalling ") {
         // Summed in another order the seconds may round the other way at a boundary.
-        let idle = by(&[StallCause::ApplicationIdle]);
+        let idle = stalled_by(c, &[StallCause::ApplicationIdle]);
         let quoted = |x: f64| text.contains(&format!("idle gaps totalling {}", format_duration(x)));
         let want = format!("idle gaps totalling {}", format_duration(idle));
         if !(quoted(idle) || quoted(idle * (1.0 + 1e-9)) || quoted(idle * (1.0 - 1e-9))) {
@@ -160,6 +187,14 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     if (text.contains("handshake is not in the capture") || text.contains("its SYN is not in the capture")) && !receiver.window_scale_unknown {
         out.push("the text says the handshake is not in the capture, yet the receiver's window scale is known".to_string());
     }
+}
+
+/// Rules 10–11: the headline against the largest share and the savings.
+fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
+    let dg = &c.diagnosis;
+    let s = &dg.shares;
+    let text = dg.text.as_str();
+    let sum = shares_sum(c);
     // 10.
     let largest = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other)]
         .into_iter()
@@ -194,7 +229,6 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
             }
         }
     }
-    out
 }
 
 /// The number just before `word` in the sentence that contains `marker`, if any.

@@ -37,9 +37,12 @@
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::timing::sender_view::sender_view;
-use crate::analysis::stalls::{is_data_segment, needless, reordered, window_tolerance_lagged, SenderFacts};
+use crate::analysis::stalls::{is_data_segment, reordered, SenderFacts};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::cause::StallCause;
+
+mod pass;
+use pass::SharesPass;
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
@@ -227,220 +230,13 @@ pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
 /// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
 /// from the same pass (see [`window_limited_spans`]).
 pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
-    let (dir, lag_s, mss) = (facts.dir, facts.lag_s, facts.mss);
-    let lagged = lag_s > 0.0;
-    let mut stall_frames: Vec<(u32, usize)> =
-        stalls.iter().map(|s| (s.frame_before, cause_index(s.cause))).collect();
-    stall_frames.sort_unstable();
-
-    let mut out = TimeShares {
-        max_window: f64::NAN,
-        min_window: f64::NAN,
-        mss,
-        windows_trusted: !facts.windows_understated,
-        ..Default::default()
-    };
-    let mut high = f64::NEG_INFINITY;
-    let mut first_seq = f64::NAN;
-    let mut first_t = 0.0;
-    let mut peer_ack = f64::NAN;
-    let mut peer_win = f64::NAN;
-    let mut recover: Option<f64> = None; // recovery point while in loss recovery
-    // The open interval: (start time, state decided at its first segment, in flight
-    // at the window then).
-    let mut open: Option<(f64, State, bool)> = None;
-    let mut idle_seen = false; // peer acknowledged everything during the open interval
-    let mut loss_seen = false; // duplicate ACKs during the open interval
-    let mut last_data_t = f64::NEG_INFINITY;
-    // Holes the network only reordered (see `holes_filled_by_reordering`), and the end
-    // of the one still open: the peer's duplicate ACKs until it is filled are the
-    // reordering's, not a loss being detected.
-    let reorder_holes = holes_filled_by_reordering(cols, dir);
-    let mut reorder_pending: Option<f64> = None;
-    let mut needless_unanswered = 0u32;
-    // The window in force at the open interval's first segment, and the largest so far.
-    let (mut open_win, mut running_max_win) = (f64::NAN, f64::NAN);
-    // During the open interval: when the peer had acknowledged everything, and when
-    // its next payload (a request) came.
-    let (mut acked_at, mut request_at): (Option<f64>, Option<f64>) = (None, None);
-
-    for (i, t) in sender_view(cols, dir, lag_s) {
-        if cols.dir[i] != dir {
-            let a = cols.ack[i];
-            if a.is_finite() && (peer_ack.is_nan() || a > peer_ack) {
-                peer_ack = a;
-            }
-            let w = cols.win[i];
-            if w.is_finite() && cols.flags[i] & SYN == 0 {
-                peer_win = w;
-                running_max_win = if running_max_win.is_finite() { running_max_win.max(w) } else { w };
-                if open.is_some() {
-                    out.max_window = if w > out.max_window || out.max_window.is_nan() { w } else { out.max_window };
-                    out.min_window = if w < out.min_window || out.min_window.is_nan() { w } else { out.min_window };
-                }
-            }
-            if recover.is_some_and(|r| peer_ack >= r) {
-                recover = None;
-            }
-            if peer_ack >= high {
-                if !idle_seen {
-                    acked_at = Some(t);
-                }
-                idle_seen = true;
-            }
-            if idle_seen && cols.len[i] > 0 && request_at.is_none() {
-                request_at = Some(t);
-            }
-            if reorder_pending.is_some_and(|end| peer_ack >= end) {
-                reorder_pending = None;
-            }
-            // A receiver answers each duplicate segment at once with a duplicate ACK
-            // (RFC 5681 §4.2; with its D-SACK block, RFC 2883 §4): one per needless
-            // re-send reports that duplicate, not a loss.
-            if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && needless_unanswered > 0 {
-                needless_unanswered -= 1;
-            } else if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && reorder_pending.is_none() {
-                loss_seen = true;
-            }
-            continue;
-        }
-        if !is_data_segment(cols, i, dir) {
-            continue;
-        }
-        let (seq, len) = (cols.seq[i], cols.len[i] as f64);
-        // Below the highest sequence sent: a re-send, unless the analyzer found it an
-        // original overtaken on the way (Wireshark's out-of-order), which no loss sent.
-        let resent = (seq < high && !reordered(cols.flags[i])) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
-        // A needless re-send (D-SACK or Eifel evidence, retrans_kinds.rs) repaired no
-        // loss: the original had arrived (a reordering, or an ACK late on its way), and
-        // the sender undoes the window it gave up (RFC 2883 §5, RFC 3708, RFC 4015;
-        // Linux `tcp_try_undo_dsack`). It is counted as a re-send, not as loss time.
-        let repaired_nothing = needless(cols.flags[i]);
-        let lossy_resend = resent && !repaired_nothing;
-        if resent && repaired_nothing {
-            needless_unanswered += 1;
-        }
-        // Close the interval that this segment ends.
-        if let Some((t0, state, blocked)) = open.take() {
-            let state = match state {
-                State::Stalled(_) | State::Loss => state,
-                _ if loss_seen || lossy_resend => State::Loss,
-                // The peer's next request came promptly once it had everything: a
-                // round trip of request/response, not an idle application.
-                State::Other if idle_seen && request_at.is_some_and(|r| r - acked_at.unwrap_or(r) < 0.5 * (t - t0)) => {
-                    out.turns += 1;
-                    out.turn_time += t - t0;
-                    State::Other
-                }
-                // Unless the sender had not yet received that ACK when it sent this
-                // segment (its echo is older: sender_clock.rs): it was still waiting.
-                State::Other if idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
-                _ => state,
-            };
-            // The application's time starts when the sender had nothing outstanding:
-            // until the peer's ACK of everything came, the data sent was still on its
-            // way (the path or the congestion window, RFC 4898's SndLimTimeCwnd), and
-            // only the rest of the interval is the sender having nothing to send
-            // (SndLimTimeSnd). A slow path that drains each write before the next one
-            // is the path's time, not the application's.
-            let t0 = match (state, acked_at) {
-                (State::Application, Some(a)) if a > t0 && a < t => {
-                    out.other += a - t0;
-                    a
-                }
-                _ => t0,
-            };
-            let dt = t - t0;
-            // The sender answered the peer's message: it came in the interval's second
-            // half and the sender's data followed it (request/response, the peer's
-            // think time).
-            if matches!(state, State::Application | State::Stalled(3)) && request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt) {
-                out.peer_wait += dt;
-            }
-            if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
-                push_span(&mut spans, t0, t);
-            }
-            match state {
-                State::Stalled(c) => out.add_stall(c, dt),
-                State::Loss => {
-                    out.loss += dt;
-                    if blocked {
-                        out.loss_window_blocked += dt;
-                    }
-                }
-                State::Window => {
-                    out.receive_window += dt;
-                    if open_win.is_finite() && running_max_win.is_finite() && open_win < 0.75 * running_max_win {
-                        out.window_shrunk += dt;
-                    }
-                }
-                State::Application => out.application += dt,
-                State::Other => out.other += dt,
-            }
-        }
-        out.data_segments += 1;
-        out.data_bytes += len;
-        if first_seq.is_nan() {
-            first_seq = seq;
-            first_t = t;
-            if peer_win.is_finite() {
-                out.max_window = peer_win;
-                out.min_window = peer_win;
-            }
-        }
-        if resent {
-            out.retransmitted_segments += 1;
-            out.retransmitted_bytes += len;
-        }
-        if seq + len > high {
-            high = seq + len;
-        }
-        // A hole the capture dropped (capture_loss.rs) is not loss on the path.
-        // Nor is one that an overtaken original filled: the network reordered it.
-        let mut path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
-        if path_hole && reorder_holes.binary_search(&i).is_ok() {
-            path_hole = false;
-            reorder_pending = Some(reorder_pending.map_or(seq, |e: f64| e.max(seq)));
-        }
-        if (lossy_resend || path_hole) && recover.is_none() {
-            recover = Some(high);
-        }
-        let flight = match cols.in_flight[i] {
-            v if v.is_finite() && !lagged => v,
-            _ if peer_ack.is_finite() => (high - peer_ack).max(0.0),
-            _ => f64::NAN,
-        };
-        let window_limited = out.windows_trusted
-            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
-                || (peer_win.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged)));
-        let state = match stall_frames.binary_search_by_key(&cols.frame[i], |&(f, _)| f) {
-            Ok(k) => State::Stalled(stall_frames[k].1),
-            Err(_) if recover.is_some() => State::Loss,
-            Err(_) if window_limited => State::Window,
-            Err(_) => State::Other,
-        };
-        idle_seen = peer_ack >= high;
-        acked_at = if idle_seen { Some(t) } else { None };
-        request_at = None;
-        loss_seen = false;
-        open = Some((t, state, window_limited));
-        open_win = peer_win;
-        out.active = t - first_t;
-        last_data_t = t;
-    }
-    // A stall still open at the end (a window that never reopened: stalls/gaps.rs) adds
-    // its time after the last data segment.
-    if let Some((_, State::Stalled(c), _)) = open {
-        if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > last_data_t) {
-            if c <= 1 {
-                push_span(&mut spans, st.start, st.start + st.duration);
-            }
-            out.add_stall(c, st.duration);
-            out.active += st.duration;
+    let mut pass = SharesPass::new(cols, facts, stalls);
+    for (i, t) in sender_view(cols, facts.dir, facts.lag_s) {
+        if cols.dir[i] != facts.dir {
+            pass.on_peer(i, t);
+        } else if is_data_segment(cols, i, facts.dir) {
+            pass.on_data(i, t, &mut spans);
         }
     }
-    if first_seq.is_finite() {
-        out.new_bytes = high - first_seq;
-    }
-    out
+    pass.finish(stalls, &mut spans)
 }

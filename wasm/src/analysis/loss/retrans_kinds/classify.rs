@@ -1,0 +1,254 @@
+//! The classification pass (`RetransKinds::finish`): every record in capture order,
+//! carrying the sender's loss state (after a timeout, in fast recovery, undone by
+//! F-RTO or shown needless) to tell a timeout, a tail loss probe, a slow-start and a
+//! fast / recovery retransmission apart (the rules are in the parent module's doc).
+
+use super::record::{heard_between, Record};
+use super::{KindCounts, RetransKinds, RtoChain, MAX_CHAINS, SCAN, TIMER_FLOOR_NS, TIMER_SLACK_NS};
+use crate::analysis::rows::columns::flag_bits as fb;
+
+impl RetransKinds {
+    /// Classifies every record. `lag_ns`: the sender lag (capture → sender →
+    /// capture); `at_sender`: the capture is known to be at this direction's sender; `rtt_ns`: the path RTT (None: unknown, then only feedback-free
+    /// retransmissions — no feedback ever — count as timer-driven); `smss`: the
+    /// sender's segment size (handshake.rs `send_mss`; None: one segment per frame).
+    /// Returns the counts and (row, kind bits) for the stored rows, in row order.
+    pub fn finish(self, lag_ns: i64, at_sender: bool, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
+        let mut c = KindCounts { retransmitted_segments: self.overflow, ..KindCounts::default() };
+        // Segments of one retransmitted frame: a frame larger than the SMSS is a TSO /
+        // GRO super-segment of ⌈len / SMSS⌉ (the kernel's tcp_skb_pcount).
+        let segments = |r: &Record| smss.map_or(1, |m| ((r.end - r.seq).max(1) as u64).div_ceil(u64::from(m.max(1))));
+        let mut marks = Vec::with_capacity(self.records.len());
+        // Linux sends a tail loss probe only on a connection that negotiated SACK
+        // (`tcp_schedule_loss_probe`: `!tcp_is_sack(tp)` → none), as RACK-TLP needs the
+        // SACK scoreboard (RFC 8985 §4): without it every timer re-send is a timeout
+        // (a client with tcp_sack=0 at 3 % loss: the kernel's 4 TCPTimeouts, no probe).
+        let probes = self.sack_negotiated != Some(false);
+        let mut state = LossState::new();
+        let records = &self.records;
+        // A timer that makes the sender retransmit more than one segment before any
+        // feedback is not a retransmission timeout: after a timeout the sender
+        // re-sends the first unacknowledged segment (RFC 6298 §5.4) with a congestion
+        // window of one segment (RFC 5681 §3.1) and waits for an ACK. Several at once
+        // are a loss-detection timer marking segments lost during recovery (RACK's
+        // reordering timer, RFC 8985 §6.3): recovery retransmissions.
+        //
+        // Except when the burst re-sends bytes already re-sent since the last feedback:
+        // RACK marks a retransmission lost again only on a later ACK (RFC 8985 §6.2) and
+        // a probe is one segment (§7.3), so only the retransmission timer re-sends them
+        // without feedback (RFC 6298 §5.5, the backoff). Its first segment is the timeout;
+        // a stack that leaves a timeout with a window of two (Windows) sends a second
+        // one, in loss state: slow start. Zeek's http/206_example_b.pcap: 11 such pairs,
+        // 0.5 s → 15.6 s apart, were counted as 22 fast retransmissions and no timeout.
+        let bursts = Bursts { records, lag_ns, rtt_or_zero: rtt_ns.unwrap_or(0) };
+        for (i, r) in records.iter().enumerate() {
+            state.leave_ended(r, lag_ns, self.sack_seen);
+            let quiet = r.quiet_ns(lag_ns, at_sender);
+            let timer = timer_driven(r, quiet, rtt_ns);
+            let bits = if (!timer || (bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i))) && !r.syn {
+                state.clocked(r, segments(r), &mut c)
+            } else if r.end >= r.high && state.last_timer != Some(r.feedback_seq) && !r.syn && probes {
+                state.last_timer = Some(r.feedback_seq);
+                c.tail_loss_probes += 1;
+                fb::KIND_TLP
+            } else {
+                state.timeout(r, quiet, &mut c)
+            };
+            c.retransmitted_segments += segments(r);
+            let spurious = if r.spurious {
+                c.spurious_retransmissions += 1;
+                fb::KIND_SPURIOUS
+            } else {
+                0
+            };
+            if r.row != u32::MAX {
+                marks.push((r.row, bits | spurious));
+            }
+        }
+        (c, marks)
+    }
+}
+
+/// The sender's loss state as the pass over the records goes.
+struct LossState {
+    // Loss state after a timeout: until the cumulative ACK passes `recover`.
+    recover: Option<i64>,
+    // feedback_seq of the last timer event (a probe or a timeout) and of the
+    // last timeout, with the time of that timeout (for the backoff intervals).
+    last_timer: Option<u32>,
+    last_rto: Option<(u32, i64)>,
+    open_chain: Option<usize>,
+    // The timeouts and slow-start retransmissions of the current loss state: whether
+    // one of them was needed (or not yet shown needless), and when the capture saw
+    // the last evidence that they all were.
+    period_needed: bool,
+    period_shown_needless_at: i64,
+    // When F-RTO showed the current loss state's timeout spurious (i64::MAX: not).
+    period_undone_at: i64,
+    // Fast recovery under way (RFC 6675): its recover point, SND.NXT at its first
+    // retransmission.
+    fast_recover: Option<i64>,
+}
+
+impl LossState {
+    fn new() -> LossState {
+        LossState {
+            recover: None,
+            last_timer: None,
+            last_rto: None,
+            open_chain: None,
+            period_needed: false,
+            period_shown_needless_at: i64::MIN,
+            period_undone_at: i64::MAX,
+            fast_recover: None,
+        }
+    }
+
+    /// Leaves the loss state and fast recovery that ended before `r` was sent.
+    fn leave_ended(&mut self, r: &Record, lag_ns: i64, sack_seen: bool) {
+        let una = r.una_heard(lag_ns);
+        if self.recover.is_some_and(|rc| una >= rc) {
+            self.recover = None;
+        }
+        // Without SACK the sender stays in recovery until the ACK passes the
+        // recover point, not when it reaches it (RFC 6582 §3.2 step 3: "more than
+        // recover"; Linux tcp_try_undo_recovery holds Reno's state at snd_una ==
+        // high_seq), so a timeout then is one during recovery.
+        if self.fast_recover.is_some_and(|rc| una > rc || (sack_seen && una == rc)) {
+            self.fast_recover = None;
+        }
+        // F-RTO (RFC 5682 §3, SACK-enhanced; Linux tcp_process_loss step 3.b): an
+        // ACK after the timeout acknowledged bytes below its recover point that
+        // were never re-sent, so not all outstanding data was lost and the sender
+        // undoes the timeout's response (RFC 4015; Linux TCPSpuriousRTOs and
+        // TCPLossUndo): the holes it then fills are recovery. Linux, 80 ms RTT, a
+        // 1 s outage in the middle of SACK recovery: the first ACK after the third
+        // backoff SACKed data sent before the outage whose ACKs the outage had
+        // eaten; the kernel counted 834 fast and 56 slow-start retransmissions,
+        // where reading the whole episode as loss state gave 174 and 716.
+        if self.recover.is_some() && self.period_undone_at.saturating_add(lag_ns.max(0)) <= r.t_ns {
+            self.recover = None;
+        }
+        // A timeout shown spurious ends the loss state before the recover point:
+        // every retransmission it led to reached a receiver that had the bytes
+        // already (D-SACK, RFC 3708; or Eifel's timestamp echo, RFC 3522), so the
+        // sender undoes its response (RFC 4015 §2; Linux tcp_try_undo_loss, which
+        // needs exactly this: no retransmission of the episode left un-D-SACKed,
+        // or a delayed original by timestamps) and the holes it then fills are
+        // recovery, which the kernel counts as TCPFastRetrans. Linux recordings
+        // with a 350 ms outage at the sender: 85 of 98 such retransmissions were
+        // read as slow start (the ACKs had been lost, not the data).
+        let shown_by = self.period_shown_needless_at.saturating_add(lag_ns.max(0));
+        if self.recover.is_some() && !self.period_needed && shown_by <= r.t_ns {
+            self.recover = None;
+        }
+        if self.recover.is_none() {
+            (self.period_needed, self.period_shown_needless_at, self.period_undone_at) = (false, i64::MIN, i64::MAX);
+        }
+    }
+
+    /// Counts `r`, clocked by feedback: slow start in a timeout's loss state, else fast
+    /// / recovery. Returns its kind bit.
+    fn clocked(&mut self, r: &Record, segments: u64, c: &mut KindCounts) -> u32 {
+        if self.recover.is_some() {
+            c.slow_start_retransmissions += 1;
+            c.slow_start_retransmitted_segments += segments;
+            self.period_needed |= !r.spurious;
+            self.period_shown_needless_at = self.period_shown_needless_at.max(r.spurious_at_ns);
+            fb::KIND_SLOW_START
+        } else {
+            c.fast_retransmissions += 1;
+            c.fast_retransmitted_segments += segments;
+            self.fast_recover.get_or_insert(r.high);
+            fb::KIND_FAST
+        }
+    }
+
+    /// Counts `r` as a retransmission timeout, in its backoff chain. Returns its kind bit.
+    fn timeout(&mut self, r: &Record, quiet: Option<i64>, c: &mut KindCounts) -> u32 {
+        self.last_timer = Some(r.feedback_seq);
+        c.rto_events += 1;
+        self.recover = Some(r.high);
+        // Linux arms F-RTO for a timeout outside fast recovery, or a repeated
+        // timeout of the same segment (RFC 5682 §3.2; tcp_enter_loss).
+        let backoff = self.last_rto.is_some_and(|(seq, _)| seq == r.feedback_seq);
+        let in_recovery = self.fast_recover.is_some() || r.dupacks_before >= 3;
+        if (backoff || !in_recovery) && r.original_acked_lo < r.high {
+            self.period_undone_at = self.period_undone_at.min(r.original_acked_at_ns);
+        }
+        self.fast_recover = None;
+        self.period_needed |= !r.spurious;
+        self.period_shown_needless_at = self.period_shown_needless_at.max(r.spurious_at_ns);
+        match self.last_rto {
+            Some((seq, t)) if seq == r.feedback_seq => {
+                if let Some(ch) = self.open_chain.and_then(|i| c.rto_chains.get_mut(i)) {
+                    ch.timeouts += 1;
+                    ch.intervals_ms.push((r.t_ns - t) as f64 / 1e6);
+                }
+            }
+            _ => {
+                self.open_chain = (c.rto_chains.len() < MAX_CHAINS).then_some(c.rto_chains.len());
+                if self.open_chain.is_some() {
+                    c.rto_chains.push(RtoChain {
+                        start: r.t_ns as f64 / 1e9,
+                        timeouts: 1,
+                        intervals_ms: quiet.map(|q| (q as f64 / 1e6).max(0.0)).into_iter().collect(),
+                    });
+                }
+            }
+        }
+        self.last_rto = Some((r.feedback_seq, r.t_ns));
+        fb::KIND_RTO
+    }
+}
+
+/// Whether `r` was sent by a timer: quiet (`Record::quiet_ns`) for at least a path RTT,
+/// or with no feedback ever.
+fn timer_driven(r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>) -> bool {
+    // A hole below data the receiver has SACKed can also be re-sent by RACK's
+    // reordering timer (RFC 8985 §6.3), which fires at most RACK.reo_wnd ≤ SRTT
+    // (§6.2 step 4) after the ACK that armed it: up to about one round trip of
+    // quiet, where a timeout needs SRTT + 4·RTTVAR (RFC 6298 §2) and a probe
+    // 2·SRTT (RFC 8985 §7.2) and never re-sends a hole (§7.3). Half a round trip
+    // more tells the two apart (Linux request/response at 3 % loss: 3 RACK
+    // re-sends 10.4–12 ms after the last SACK at 10.2 ms RTT were read as
+    // timeouts; the kernel counted 0 or 1 timeout), or the timer's own slack
+    // more on a short path ([`TIMER_SLACK_NS`]).
+    let timer_after = |rtt: i64| (if r.below_sack { rtt + (rtt / 2).max(TIMER_SLACK_NS) } else { rtt }).max(TIMER_FLOOR_NS);
+    match (quiet, rtt_ns) {
+        (None, _) => true,
+        (Some(q), Some(rtt)) => q >= timer_after(rtt),
+        (Some(_), None) => false,
+    }
+}
+
+/// Re-sends sent together without feedback between them (see the comment in `finish`).
+struct Bursts<'a> {
+    records: &'a [Record],
+    lag_ns: i64,
+    rtt_or_zero: i64,
+}
+
+impl Bursts<'_> {
+    fn close(&self, a: &Record, b: &Record) -> bool {
+        !heard_between(a, b, self.lag_ns) && b.t_ns - a.t_ns < self.rtt_or_zero
+    }
+
+    fn in_burst(&self, i: usize) -> bool {
+        let records = self.records;
+        (i > 0 && self.close(&records[i - 1], &records[i])) || records.get(i + 1).is_some_and(|n| self.close(&records[i], n))
+    }
+
+    fn repeats_a_timer_burst(&self, i: usize) -> bool {
+        let records = self.records;
+        let r = &records[i];
+        let first_of_burst = i == 0 || !self.close(&records[i - 1], r);
+        first_of_burst
+            && records[..i]
+                .iter()
+                .rev()
+                .take(SCAN)
+                .take_while(|x| x.feedback_seq == r.feedback_seq)
+                .any(|x| x.seq <= r.seq && r.seq < x.end)
+    }
+}

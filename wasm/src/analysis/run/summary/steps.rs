@@ -1,0 +1,144 @@
+//! The named steps of `summarize`, in the order it takes them: the path RTT, the round
+//! trips, the trackers finished, the window scale bounded, each direction's stalls and
+//! rate, the ending, the ECN counts.
+
+use super::{apply_kinds, rtt_summaries, RttMinima, Scratch};
+use crate::analysis::loss::capture_loss::CaptureLoss;
+use crate::analysis::report::{DirectionSummary, RttSummary};
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::rows::store::ConnStore;
+use crate::analysis::stalls::{self, active_time};
+use crate::analysis::timing::round_trips::RoundTripRule;
+use crate::analysis::timing::vantage::{self, Vantage};
+use crate::analysis::track::conn::{HandshakeTimes, Side};
+use crate::analysis::track::ecn::EcnCounts;
+use crate::analysis::track::ending;
+use crate::analysis::track::handshake::HandshakeOffers;
+
+/// The path RTT from the two parts of the round trip (vantage.rs), with the parts and
+/// the direction whose sender the TTLs show local.
+pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[Side; 2], data_direction: u8, tick: f64) -> (vantage::Parts, Option<u8>, vantage::PathRtt) {
+    let hs = handshake.syn.map(|syn| {
+        // With a coarse clock a half of 0 says only "below a tick": samples decide.
+        let secs = |a: i64, b: i64| Some((b - a) as f64 / 1e9).filter(|&s| tick <= 0.001 || s >= tick);
+        (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
+    });
+    let parts = vantage::Parts::new(minima.min_s(tick), hs);
+    let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
+    let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
+    (parts, local, path)
+}
+
+/// Each direction's samples as full round trips (round_trips.rs), summarized.
+pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at: Vantage, data_direction: u8, tick: f64, scratch: &mut Scratch) -> [RttSummary; 2] {
+    let offsets_ms = [0, 1].map(|d| parts.toward[1 - d].unwrap_or(0.0) * 1000.0);
+    let rule = RoundTripRule::new(at, data_direction, offsets_ms, tick);
+    let mut round_trips = std::mem::take(&mut scratch.trusted);
+    let rtts = rtt_summaries(store, &rule, &mut round_trips);
+    // Handed back (or freed, when large) before the columns below are materialized.
+    scratch.keep_samples(round_trips);
+    rtts
+}
+
+/// Finishes each side's trackers now that the vantage and the path are known, puts the
+/// flags they found on the rows, and counts the holes that were capture loss.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> CaptureLoss {
+    let mut capture_loss = CaptureLoss::default();
+    for (d, side) in sides.iter_mut().enumerate() {
+        if let Some(h) = side.holes.take() {
+            capture_loss.unseen_segments += h.loss.unseen_segments;
+            capture_loss.unseen_bytes += h.loss.unseen_bytes;
+            capture_loss.holes += h.loss.holes;
+        }
+        // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
+        // after them for the stall causes (unseen_timeout.rs).
+        // Whether the capture is at direction d's sender (vantage.rs names it for the data
+        // direction; the other direction's sender is the data receiver).
+        let at_sender = match path.vantage {
+            Vantage::Sender => d == data_direction as usize,
+            Vantage::Receiver => d != data_direction as usize,
+            _ => false,
+        };
+        if let Some(ids) = side.ids.take() {
+            let (unseen, marks) = ids.finish();
+            // At the sender's own host every datagram it sends is captured (unless the
+            // capture dropped it, which capture_loss.rs counts): a skipped number went
+            // to another connection of the host (one counter for all its datagrams,
+            // RFC 6864 §4 allows it), never lost before the capture point.
+            if at_sender {
+                directions[d].unseen_datagrams = unseen.map(|_| 0);
+            } else {
+                directions[d].unseen_datagrams = unseen;
+                store.add_late_flags(marks);
+            }
+        }
+        // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
+        if let Some(clock) = side.clock.take() {
+            store.add_late_flags(clock.finish());
+        }
+        let Some(tracker) = side.kinds.take() else { continue };
+        let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
+        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
+        apply_kinds(&mut directions[d], kinds);
+        store.add_late_flags(marks);
+    }
+    capture_loss
+}
+
+/// An unknown window scale, bounded from below where the sender had more in flight
+/// than the raw window (stalls/gaps.rs): the one bound the chart, the headline and the
+/// calculator all use, and the windows the stalls and shares are judged by. `mss`: each
+/// sender's MSS estimate, found here where needed.
+pub(super) fn bound_unknown_scales(directions: &mut [DirectionSummary; 2], packets: &PacketColumns, lags: [f64; 2], mss: &mut [Option<f64>; 2]) {
+    for d in 0..2 {
+        let receiver = &mut directions[1 - d];
+        if receiver.window_scale_unknown {
+            let m = *mss[d].get_or_insert_with(|| stalls::mss_estimate(packets, d as u8));
+            let lb = stalls::scale_lower_bound_lagged(packets, d as u8, lags[d], m);
+            receiver.window_scale_lower_bound = receiver.window_scale_lower_bound.max(lb);
+        }
+    }
+}
+
+/// Direction `d`'s stalls and their causes (stalls/), judged in its sender's time
+/// (`lag`), with the sender's facts the stall pass found; `m`: its MSS estimate.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8) -> stalls::SenderFacts {
+    let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, path.rtt, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
+    ds.stalls = found;
+    // Re-sends a receiver-side capture saw arrive and the receiver never
+    // answered: the receiver stopped, not the path (receiver_silent.rs).
+    crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
+    // A silence the unmeasured far part of the round trip may fill (far_part.rs).
+    if d == data_direction as usize {
+        crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
+    }
+    f
+}
+
+/// How the connection ended (ending.rs). The client is the sender of the SYN, where it
+/// is in the capture.
+pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8) -> ending::Ending {
+    let client = handshake.syn.map(|_| handshake.client_dir);
+    let roles = ending::Roles { client, data_direction, names, packets: [directions[0].packets, directions[1].packets] };
+    ending::judge(closing, sides, &roles)
+}
+
+/// Direction `d`'s rate while sending (active_time.rs). `both_directions`: the ACKs
+/// answered the data (not a capture of one direction).
+pub(super) fn active_mean_bps(ds: &DirectionSummary, d: usize, packets: &PacketColumns, lag: f64, path: &vantage::PathRtt, both_directions: bool) -> f64 {
+    // Bursts timed to their acknowledgement in the sender's time, which needs the
+    // vantage point, and ACKs that answered the data (not a capture of one direction).
+    let timed = path.vantage != Vantage::Unknown && both_directions;
+    let clock = timed.then_some(active_time::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
+    active_time::active_mean_bps(packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps)
+}
+
+/// Each direction's ECN summary (ecn.rs); returns the CE-marked data segments' frame
+/// numbers.
+pub(super) fn apply_ecn(mut counts: Box<EcnCounts>, directions: &mut [DirectionSummary; 2], offers: &HandshakeOffers) -> Vec<u32> {
+    let [e0, e1] = counts.summaries(offers.accecn());
+    (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
+    counts.take_ce_frames()
+}

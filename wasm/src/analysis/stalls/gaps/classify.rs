@@ -1,0 +1,212 @@
+//! The cause of one gap (the order of the tests is in the parent module's doc, gaps.rs),
+//! read from the state `find_stalls` carried to the moment the gap closed, and the
+//! words saying what ended it.
+
+use super::{needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
+use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::stalls::cause::{Stall, StallCause};
+
+/// A stall still open when the connection's packets end (see `find_stalls`).
+pub(super) fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) -> Stall {
+    let t0 = cols.t[g.index];
+    let (cause, ended_by) = if peer_win == 0.0 {
+        let probes = match g.probes {
+            0 => String::new(),
+            1 => ", after 1 zero-window probe".to_string(),
+            n => format!(", after {n} zero-window probes"),
+        };
+        (StallCause::ZeroWindow, format!("not ended: the window was still closed when the capture ended{probes}"))
+    } else if g.unacked_at_start {
+        // No re-send came in the gap, so no timer is seen to have fired: the sender may
+        // have given up, been reset, or the capture ended first. A timeout is claimed
+        // only where a re-send shows it (DESIGN.md "Diagnosis principles" 1).
+        (StallCause::Unknown, "not ended: data still unacknowledged when the capture ended, and nothing re-sent".to_string())
+    } else {
+        (StallCause::Unknown, "not ended when the capture ended".to_string())
+    };
+    Stall { start: t0, duration: whole_ns(cols.t[last] - t0), cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
+}
+
+/// A difference of two capture times, to the nanosecond the capture can hold: the
+/// subtraction's last-bit noise (0.21736100000000003 s) would otherwise be written
+/// into every report and share link (pcap timestamps are µs or ns, pcapng ≤ ns).
+fn whole_ns(seconds: f64) -> f64 {
+    (seconds * 1e9).round() / 1e9
+}
+
+/// The retransmission that ended a stall, named by its kind (retrans_kinds.rs), so the
+/// stall list and the retransmission counts tell one story: the cause
+/// `retransmission-timeout` means "waited on a loss-recovery timer", and this says
+/// which one fired (RFC 6298 timeout, RFC 8985 §7 probe, or §6.3 reordering timer).
+fn retransmission_kind_words(flags: u32) -> &'static str {
+    use flag_bits as fb;
+    if flags & fb::KIND_RTO != 0 {
+        "timeout retransmission"
+    } else if flags & fb::KIND_TLP != 0 {
+        "tail loss probe"
+    } else if flags & fb::KIND_FAST != 0 {
+        "recovery retransmission"
+    } else if flags & fb::KIND_SLOW_START != 0 {
+        "slow-start retransmission"
+    } else {
+        "retransmission"
+    }
+}
+
+/// The cause of the gap that data segment `j` closed (the rules of gaps.rs's doc, first
+/// match wins), and what ended it.
+pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, path_rtt_s: Option<f64>) -> Stall {
+    let (t0, t1) = (cols.t[g.index], cols.t[j]);
+    // The application is idle only while the sender has nothing outstanding (issue 39:
+    // DESIGN.md "Diagnosis principles" 1): before the ACK of everything, the data sent
+    // was still on its way — a slow path draining the last write, or Nagle's algorithm
+    // holding a small segment while any data is unacknowledged (RFC 896; RFC 1122
+    // §4.2.3.4) — and a sender that writes again as that ACK comes was waiting on it.
+    let duration = t1 - t0;
+    let (cause, ended_by) = if g.zero_window {
+        let how = if peer_win > 0.0 {
+            format!("window update to {}", format_bytes(peer_win))
+        } else {
+            "data sent while the window was still 0".to_string()
+        };
+        (StallCause::ZeroWindow, how)
+    } else if resent && g.unacked_at_start {
+        let how = format!("{} of {} bytes at {}", retransmission_kind_words(cols.flags[j]), cols.len[j], format_timestamp(t1));
+        (StallCause::RetransmissionTimeout, how)
+    } else if g.resent_before && g.unacked_at_start && !g.acked_by_request && g.all_acked_at.map_or(true, |ta| ta - t0 >= 0.5 * duration) {
+        // The gap began with a retransmission still unacknowledged: the sender waited
+        // for loss recovery (its retransmission timer, or the ACK that ends recovery).
+        // Not when that ACK rode on the peer's next request, the peer silent until
+        // then: a request/response peer holds its ACK of a response's last segment
+        // (delayed ACK) for its next request whether or not that segment was a
+        // re-send, and the wait is the turn-taking below, as in every other round.
+        // Linux request/response at 8 % loss, captured at the server: 5 gaps of
+        // 25 ms (20 ms think time) after a tail loss probe read as loss recovery,
+        // each after the probe's own 210 ms stall (kernel: 5 TCPLossProbes). The
+        // request must echo the retransmission's TSval: in `reqresp-blackhole.pcap`
+        // the request that ends the gap after the server's timeout is the client's
+        // own timeout re-send of a request from before the blackhole (its echo is
+        // older), and the gap was the outage.
+        let how = match g.all_acked_at {
+            Some(ta) => format!("new data after the retransmitted data was acknowledged at {}", format_timestamp(ta)),
+            None => "new data while retransmitted data was still unacknowledged".to_string(),
+        };
+        (StallCause::RetransmissionTimeout, how)
+    } else if !resent
+        && cols.flags[j] & flag_bits::ANY_RETRANSMISSION != 0
+        && (cols.flags[j] & flag_bits::UNSEEN_BEFORE == 0 || g.peer_reply.is_some())
+        && !needless(cols.flags[j])
+        && !reordered(cols.flags[j])
+        && duration <= UNSEEN_RESEND_MAX_S + path_rtt_s.unwrap_or(0.0)
+    {
+        // A re-send of bytes the capture never saw before the gap: the sender's own
+        // packets showed it had sent them (a pure ACK of its with a higher sequence
+        // number, Wireshark's "previous segment not captured"), they never reached the
+        // capture point, and nothing but its timer re-sent them after the silence (a
+        // response lost on the way, re-sent 0.5 s later, once read "application idle"
+        // when the peer's own re-sent request was shown needless). A segment after a
+        // skipped datagram number in a gap without the peer's payload is rule 3b's,
+        // which names the numbering (unseen_timeout.rs).
+        let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
+        (StallCause::RetransmissionTimeout, how)
+    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
+        // Request/response: the sender waited for the peer's next request, which was
+        // lost and re-sent by the peer's retransmission timer — a round trip lost to
+        // the network, not an idle application (issue 13).
+        let how = format!(
+            "new data after the peer's request of {} bytes, which the peer's timer had to re-send (at {})",
+            bytes,
+            format_timestamp(tr)
+        );
+        (StallCause::RetransmissionTimeout, how)
+    } else if g.all_acked_at.is_some_and(|ta| {
+        // Silent since everything was acknowledged and the peer's last message came.
+        let since = g.peer_reply.map_or(ta, |(tr, _)| tr.max(ta));
+        t1 - ta >= ta - t0 || path_rtt_s.is_some_and(|r| t1 - since >= r.max(IDLE_MIN_S))
+    }) {
+        (StallCause::ApplicationIdle, "new data after all was acknowledged".to_string())
+    } else if g.window_limited {
+        let how = match g.last_peer_update {
+            Some(tu) => format!(
+                "ACK opening the window ({}) at {}",
+                format_bytes(peer_win),
+                format_timestamp(tu)
+            ),
+            None => "new data without a window update in the capture".to_string(),
+        };
+        (StallCause::WindowLimited, how)
+    } else if let (Some(ta), Some((tr, bytes))) = (g.all_acked_at, g.peer_reply) {
+        // Turn-taking (request/response, interactive sessions): everything was
+        // acknowledged and the sender waited for the peer's next request. If the
+        // request came promptly after the peer had all the data, the wait was the
+        // round trip itself (issue 13: "a stall that ends with the peer's request is a
+        // round trip, not application idle"); if the peer sat on it, the peer's
+        // application was idle.
+        turn_taking(g, t0, duration, (ta, tr, bytes), peer_pure_acks, path_rtt_s)
+    } else if peer_win.is_finite() {
+        let how = match g.last_peer_update {
+            Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
+            None => "new data without an ACK in the capture".to_string(),
+        };
+        (StallCause::AckWait, how)
+    } else {
+        // Never a window from the peer: a one-sided capture, nothing can be told.
+        (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
+    };
+    Stall {
+        start: t0,
+        duration: whole_ns(duration),
+        cause,
+        frame_before: cols.frame[g.index],
+        frame_after: cols.frame[j],
+        ended_by,
+    }
+}
+
+/// The cause of a gap in turn-taking (rule 4's second part: everything acknowledged,
+/// the peer's request during the gap): `ta` when the peer's ACK said it had all,
+/// `tr` and `bytes` its last payload in the gap.
+fn turn_taking(g: &Gap, t0: f64, duration: f64, (ta, tr, bytes): (f64, f64, u32), peer_pure_acks: bool, path_rtt_s: Option<f64>) -> (StallCause, String) {
+    if g.acked_by_payload && !peer_pure_acks && ta - t0 > MAX_ACK_DELAY_S {
+        // The request carried the peer's first ACK of the data, > 0.5 s after it:
+        // a peer holding the data that long would have ACKed it alone (RFC 9293
+        // §3.8.6.3), unless the path is that long. The capture holds no pure ACK of
+        // the peer at all, so round trip and idle peer cannot be told apart
+        // (PcapPlusPlus's http-packets.pcap: 4.7 s between a response and the next
+        // GET, once called "a request/response round trip").
+        let how = format!(
+            "the peer's next message of {} bytes at {} (the first ACK of the data; the capture holds none of the peer's pure ACKs, so whether it waited on the path or on its application cannot be told)",
+            bytes,
+            format_timestamp(tr)
+        );
+        (StallCause::Unknown, how)
+    } else {
+        // When did the peer have everything? When its ACK says so (ta), unless that
+        // ACK rode on its request later than the path RTT (data → peer → sender, in
+        // the sender's time) + 0.5 s after the data: a receiver MUST acknowledge
+        // within 0.5 s of arrival (RFC 9293 §3.8.6.3), so this capture, which does
+        // hold the peer's pure ACKs, lacks that one (or the peer's stack broke the
+        // rule): either way the peer had the data by path RTT + 0.5 s at the latest.
+        // Only a path whose delay rose 0.5 s above its measured minimum would make
+        // this a round trip after all.
+        let late = path_rtt_s.filter(|&rtt| g.acked_by_payload && ta - t0 > rtt + MAX_ACK_DELAY_S);
+        let had_all = late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S);
+        if tr - had_all < 0.5 * duration {
+            let how = format!("the peer's next message of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
+            (StallCause::AckWait, how)
+        } else if let Some(rtt) = late {
+            let how = format!(
+                "new data after the peer's reply of {} bytes at {} (the peer's application was idle: its first ACK of the data came {} after it, on a request, past the path RTT of {} + the 0.5 s in which a receiver must ACK alone, so the peer had held the data)",
+                bytes,
+                format_timestamp(tr),
+                format_duration(ta - t0),
+                format_duration(rtt)
+            );
+            (StallCause::ApplicationIdle, how)
+        } else {
+            let how = format!("new data after the peer's reply of {} bytes at {} (the peer's application was idle)", bytes, format_timestamp(tr));
+            (StallCause::ApplicationIdle, how)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The ACK steps of `Conn::push`: what the peer's cumulative ACK, timestamps and SACK
+//! blocks tell (RTT samples, loss recovery, capture loss, the peer's retransmission
+//! kinds), and the shortest turns through each end.
+
+use super::{sides_of, Conn, Packet};
+use crate::analysis::loss::retrans_kinds::PeerAck;
+use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::timing::round_trips::{CLOCKED, EXCLUDED};
+use crate::analysis::timing::rtt::Echo;
+use crate::decode::tcp_flags::{FIN, RST, SYN};
+/// RFC 9293 §3.7.1: the send MSS a TCP assumes when it received no MSS option (IPv4;
+/// 1220 for IPv6). The capture-loss estimate's smallest segment size when the
+/// receiver's SYN is not in the capture.
+const DEFAULT_SEND_MSS: u32 = 536;
+
+impl Conn {
+    /// RTT (rtt.rs): this segment starts a clock; its ACK and its timestamp echo may
+    /// stop the peer's.
+    pub(super) fn time_rtt(&mut self, p: &Packet, probe: bool) {
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        let ctrl = if p.seg.flags & (SYN | FIN) != 0 { 1 } else { 0 };
+        fwd.ack_rtt.on_send(p.seq_rel, p.end_rel + ctrl, p.seg.ts_ns, probe);
+        // The peer was in loss recovery when this ACK came: its samples now may time a
+        // retransmission or echo a TSval from before the hole (RFC 7323 §4.3).
+        let rev_recovering = rev.recover.is_some();
+        let acks_new_data = match p.ack_rel {
+            Some(a) => self.read_ack(p, a),
+            None => false,
+        };
+        self.read_timestamps(p, probe, rev_recovering, acks_new_data);
+    }
+
+    /// The peer's cumulative ACK `a` this segment carries: the peer's clock of
+    /// everything acknowledged, its ACK-based RTT sample, its loss recovery, and the
+    /// capture loss it shows (capture_loss.rs). True when it acknowledged new sequence
+    /// space (data, SYN or FIN) the peer had sent.
+    pub(super) fn read_ack(&mut self, p: &Packet, a: i64) -> bool {
+        let (seg, d) = (p.seg, p.d);
+        let (fwd, rev) = sides_of(&mut self.sides, d);
+        let mut acks_new_data = false;
+        if rev.peer_ack.map_or(true, |n| a > n) {
+            rev.peer_ack = Some(a);
+            // The peer's first ACK of everything the other side had sent (its TSval:
+            // sender_clock.rs tells from the next data's echo whether that side had it).
+            // Only where that side would echo it once received: its TS.Recent takes a
+            // TSval only from a segment at or below the last ACK it sent (RFC 7323 §4.3,
+            // Linux `tcp_replace_ts_recent`), so not while it holds unacknowledged data
+            // of the peer's (a request it has not answered: it keeps echoing the
+            // request's TSval, however many ACKs follow).
+            let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| p.seq_rel <= last_ack_sent);
+            if let (Some(c), Some((tsval, _)), true) = (rev.clock.as_mut(), seg.options.timestamp, echoable && rev.sent_high.is_some_and(|h| a >= h)) {
+                c.on_peer_acked_all(tsval);
+            }
+            rev.peer_ack_by_rst = seg.flags & RST != 0;
+            acks_new_data = true;
+            if let Some((ns, round_trip)) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
+                // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
+                // statistics and of the turns, like an old timestamp echo.
+                if round_trip {
+                    note_turn(&mut self.min_turn, d, ns);
+                }
+                if p.store {
+                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, ns, if round_trip { 0 } else { EXCLUDED });
+                }
+            }
+        }
+        if rev.recover.is_some_and(|r| a >= r) {
+            rev.recover = None;
+        }
+        // Capture loss (capture_loss.rs): what the peer's data holes this ACK passes.
+        if rev.ws.nextseq != 0 {
+            let seen_next = rev.seq.rel(rev.ws.nextseq).max(rev.sent_high.unwrap_or(i64::MIN));
+            if a > seen_next && rev.holes.is_none() {
+                rev.holes = Some(Box::default());
+            }
+            if let Some(h) = rev.holes.as_mut() {
+                let rows = &mut self.rows;
+                // The estimate's segment size: the largest payload seen so far, but
+                // never below the MSS this ACK's sender announced (no segment can
+                // be larger), or RFC 9293 §3.7.1's default send MSS of 536 when its
+                // SYN was not captured: after only a 3-byte SOCKS greeting, 1,400
+                // unseen bytes are 1 segment, not 467 (tests/capture_loss_captures.rs).
+                let mss = self.offers.mss_announced_by(d as u8).map_or(DEFAULT_SEND_MSS, u32::from);
+                h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
+            }
+        }
+        acks_new_data
+    }
+
+    /// The timestamp option (RFC 7323): its echo times the peer's segment, and its
+    /// TSval starts this side's clock for the peer's next echo.
+    pub(super) fn read_timestamps(&mut self, p: &Packet, probe: bool, rev_recovering: bool, acks_new_data: bool) {
+        let (seg, d) = (p.seg, p.d);
+        let Some((tsval, tsecr)) = seg.options.timestamp else { return };
+        let (fwd, rev) = sides_of(&mut self.sides, d);
+        if p.has_ack {
+            let new_data = seg.payload_len > 0 && !probe && p.prev_next.map_or(true, |n| p.end_rel > n);
+            let echo = Echo { acks_new_data, sends_new_data: new_data };
+            if new_data {
+                rev.ts_rtt.on_peer_data(seg.ts_ns);
+            }
+            if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
+                note_turn(&mut self.min_turn, d, sample.ns);
+                if p.store {
+                    let excluded = !sample.trusted || rev_recovering || probe;
+                    // New data that our segment clocked out, not an ACK of ours
+                    // (whose timing is the peer's ACK delay or think time): the far
+                    // part a receiver-side data round trip adds (round_trips.rs).
+                    let clocked = new_data && !acks_new_data;
+                    let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 };
+                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, sample.ns, kind);
+                }
+            }
+        }
+        // After this segment, does the peer still have data outstanding (so that its
+        // next data is clocked by this ACK)?
+        let peer_busy = match (rev.sent_high, rev.peer_ack) {
+            (Some(h), Some(a)) => h > a,
+            _ => false,
+        };
+        fwd.ts_rtt.on_send(tsval, seg.ts_ns, peer_busy);
+    }
+
+    /// SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space. They time
+    /// the peer's segments received out of order (rtt.rs), are stored for the charts,
+    /// and with the ACK tell the peer's retransmission kinds (retrans_kinds.rs).
+    pub(super) fn read_sack_blocks(&mut self, p: &Packet, aflags: u32) {
+        let (_, rev) = sides_of(&mut self.sides, p.d);
+        if !(p.has_ack && rev.seq.is_set()) {
+            return;
+        }
+        let o = &p.seg.options;
+        let mut blocks = [(0i64, 0i64); 4];
+        let n = o.sack_count.min(4) as usize;
+        for (i, &(l, r)) in o.sack_blocks.iter().take(n).enumerate() {
+            // rel() advances the unwrap reference: call it even when not storing.
+            let (left, right) = (rev.seq.rel(l), rev.seq.rel(r));
+            blocks[i] = (left, right);
+            // Received out of order (a D-SACK block lies at or below the ACK).
+            if p.ack_rel.is_some_and(|a| right > a) {
+                rev.ack_rtt.on_sack(right);
+            }
+            if p.store {
+                self.rows.push_sack(p.t_ns, p.d as u8, left, right);
+            }
+        }
+        if let (Some(a), Some(kinds)) = (p.ack_rel, rev.kinds.as_mut()) {
+            let duplicate = aflags & fb::DUPLICATE_ACK != 0;
+            // Eifel's echo only where it is of the data sender's clock (`could_echo`).
+            let tsecr = o.timestamp.map(|t| t.1).filter(|&e| rev.clock.as_ref().is_none_or(|c| c.could_echo(e)));
+            kinds.on_peer_ack(&PeerAck { t_ns: p.t_ns, ack: a, sack: &blocks[..n], sack_unreadable: o.sack_unreadable, tsecr, duplicate });
+        }
+    }
+}
+
+/// An RTT sample `ns` of a segment that end `d` answered (capture → d → capture).
+pub(super) fn note_turn(min_turn: &mut [i64; 2], d: usize, ns: i64) {
+    if ns > 0 && (min_turn[d] == 0 || ns < min_turn[d]) {
+        min_turn[d] = ns;
+    }
+}

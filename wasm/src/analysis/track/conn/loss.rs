@@ -1,0 +1,211 @@
+//! The loss steps of `Conn::push`: the sender's datagram numbering (datagram_ids.rs),
+//! the ranges the capture never saw (capture_loss.rs) and what filled them, and the
+//! kind of each retransmission (retrans_kinds.rs).
+
+use super::{sides_of, Conn, HandshakeTimes, Packet};
+use crate::analysis::loss::datagram_ids::{Arrival, DatagramIds, IdStep, SourceLast};
+use crate::analysis::loss::retrans_kinds::RetransKinds;
+use crate::analysis::rows::columns::flag_bits as fb;
+use crate::decode::tcp_flags::{FIN, RST, SYN};
+impl Conn {
+    /// The sender's IPv4 Identification (datagram_ids.rs): what its number says of this
+    /// datagram, and whether a datagram carrying its data was sent before unseen.
+    pub(super) fn read_datagram_number(&mut self, p: &Packet, aflags: u32, rtt_so_far: Option<i64>, source_last: SourceLast) -> Numbering {
+        let (seg, d) = (p.seg, p.d);
+        let mut numbering = Numbering { step: IdStep::Unknown, resends_unseen: false };
+        let Some(id) = seg.frame_id.ip_id else { return numbering };
+        let lost = aflags & fb::LOST_SEGMENT != 0;
+        let (fwd, _) = sides_of(&mut self.sides, d);
+        if seg.payload_len > 0 && fwd.ids.is_none() {
+            let mut ids = Box::<DatagramIds>::default();
+            // The direction's first data seen starts beyond its first byte (its SYN
+            // is in the capture, so that is known; any data the SYN carried, RFC
+            // 7413, is in `prev_next`): the datagrams that carried the bytes before
+            // it were sent and never reached the capture. Only within the 65,535
+            // bytes a first flight can hold (a SYN's window is never scaled, RFC
+            // 7323 §2.2): a gap beyond is not a lost first flight.
+            let first_flight = p.prev_next.filter(|&n| lost && n < p.seq_rel && p.seq_rel - n <= i64::from(u16::MAX) && self.offers.syn_seen_from(d as u8));
+            if let Some(n) = first_flight {
+                ids.lost_before_first((p.seq_rel - n) as u64, self.offers.send_mss(d as u8));
+            }
+            fwd.ids = Some(ids);
+        }
+        let Some(ids) = fwd.ids.as_mut() else { return numbering };
+        let control = seg.flags & (SYN | RST) != 0;
+        // A datagram without data is one segment whatever the size: no SMSS to find.
+        let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
+        let mut resend_shape = false;
+        if !control {
+            let arrival = Arrival {
+                id,
+                ack: p.has_ack.then_some(seg.ack),
+                t_ns: p.t_ns,
+                payload: seg.payload_len,
+                gap: fwd.sent_high.map(|h| p.seq_rel - h).filter(|&g| g >= 0),
+                nothing_missing: fwd.holes.as_ref().is_none_or(|h| h.gaps.is_empty()),
+                prompted: fwd.prompted,
+                round_trip_ns: rtt_so_far,
+                segment,
+                source_last,
+            };
+            // At the sender's own host every datagram it sends passes the
+            // capture point: a number skipped there went to another connection
+            // (one counter for all of a host's datagrams), never to the path.
+            if !captured_at_host(&self.handshake, self.min_turn, d) {
+                (resend_shape, numbering.resends_unseen) = ids.resends_unseen(&arrival);
+            }
+        }
+        // Evidence of a loss behind a skip (datagram_ids.rs `told`): a re-send, seen
+        // as one or proven by the numbering, or a hole the receiver still lacks (a
+        // re-send of it lost again takes a number and leaves no new hole).
+        let hole_open = fwd.holes.as_ref().is_some_and(|h| !h.gaps.is_empty());
+        let resend = resend_shape || hole_open || (seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0);
+        numbering.step = ids.on_datagram(id, seg.frame_id.ip_ttl.unwrap_or(0), control, seg.payload_len, segment, p.row, lost, resend);
+        numbering
+    }
+
+    /// The sequence ranges the capture never saw (capture_loss.rs): a segment past a
+    /// hole opens one, a late one fills it; the flags are re-labelled by what filled
+    /// it (`reclassify_out_of_order`) and by the datagram's number.
+    pub(super) fn fill_capture_holes(&mut self, p: &Packet, mut aflags: u32, rtt_so_far: Option<i64>, numbering: Numbering) -> u32 {
+        let seg = p.seg;
+        let (fwd, _) = sides_of(&mut self.sides, p.d);
+        fwd.max_len = fwd.max_len.max(seg.payload_len);
+        if let Some(t) = seg.frame_id.ip_ttl {
+            fwd.ttl = Some(fwd.ttl.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
+        }
+        let lost = aflags & fb::LOST_SEGMENT != 0;
+        let hole = p.prev_next.filter(|&n| lost && n < p.seq_rel);
+        if hole.is_some() && fwd.holes.is_none() {
+            fwd.holes = Some(Box::default());
+        }
+        let rows = &mut self.rows;
+        // A SYN or FIN occupies one sequence number: it fills that much of a hole.
+        let occupied_end = p.end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
+        let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, p.seq_rel, occupied_end, p.row, p.t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| p.t_ns - opened), rtt_so_far, numbering.step);
+        // Its data looks new, but its number says a datagram carrying it was sent before
+        // and never reached the capture (datagram_ids.rs `resends_unseen`).
+        if numbering.resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
+            aflags |= fb::RETRANSMISSION;
+        }
+        aflags
+    }
+
+    /// Loss recovery of this side (for the RTT samples' trust, rtt.rs), and the kind of
+    /// a retransmission (retrans_kinds.rs).
+    pub(super) fn note_retransmission_kind(&mut self, p: &Packet, aflags: u32, high_before: Option<i64>, resends_unseen: bool) {
+        let seg = p.seg;
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        // From a retransmission until the peer's ACK passes the highest sequence sent then.
+        let resent = seg.payload_len > 0 && aflags & fb::ANY_RETRANSMISSION != 0;
+        if resent && fwd.recover.is_none() {
+            fwd.recover = fwd.sent_high;
+        }
+        // Every segment `retransmissions` counts gets a kind: data, and a SYN or FIN
+        // without data (its sequence number is the one byte it occupies).
+        let ctrl_resent = seg.payload_len == 0 && seg.flags & (SYN | FIN) != 0 && aflags & fb::ANY_RETRANSMISSION != 0;
+        if ctrl_resent && fwd.kinds.is_none() {
+            let peer_ack_t = (rev.ws.lastack != 0).then(|| rev.ws.lastack_time - (seg.ts_ns - p.t_ns));
+            fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t, self.offers.sack_permitted())));
+        }
+        if let (true, Some(kinds)) = (resent || ctrl_resent, fwd.kinds.as_mut()) {
+            let tsval = seg.options.timestamp.map(|t| t.0);
+            let end = p.end_rel + i64::from(ctrl_resent);
+            // A SYN is re-sent only by its retransmission timer (RFC 6298 §5.7).
+            let syn = p.is_syn && seg.payload_len == 0;
+            // Acknowledged by a refusal is not "the original arrived": no spurious mark.
+            let una = if fwd.peer_ack_by_rst { None } else { fwd.peer_ack };
+            // A re-send of data the capture never saw: the sender had sent up to its end at least.
+            let high = if resends_unseen { high_before.map(|h| h.max(end)) } else { high_before };
+            kinds.on_retransmission(p.row, p.t_ns, p.seq_rel, end, high.unwrap_or(end), una, tsval, syn);
+        }
+    }
+}
+
+/// What the sender's datagram number says of a segment (datagram_ids.rs).
+#[derive(Clone, Copy)]
+pub(super) struct Numbering {
+    pub(super) step: IdStep,
+    /// A datagram carrying its data was sent before and never reached the capture.
+    pub(super) resends_unseen: bool,
+}
+
+/// Whether the capture so far looks taken at end `d`'s host (vantage.rs's rule, on
+/// what is known mid-capture): the turn through `d` (its shortest answer to the other
+/// end's segments, or its half of the handshake) at most a tenth of the whole round
+/// trip, both turns measured.
+pub(super) fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize) -> bool {
+    let half = |from: Option<i64>, to: Option<i64>| from.zip(to).map(|(a, b)| b - a).filter(|&ns| ns >= 0);
+    let c = (hs.client_dir & 1) as usize;
+    // SYN → SYN/ACK is the turn through the server, SYN/ACK → ACK through the client.
+    let hs_turn = |e: usize| if e == c { half(hs.syn_ack, hs.ack) } else { half(hs.syn, hs.syn_ack) };
+    let turn = |e: usize| {
+        let sampled = (min_turn[e] > 0).then_some(min_turn[e]);
+        match (sampled, hs_turn(e)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    };
+    match (turn(d), turn(1 - d)) {
+        // i128: stamps come from the file, and a hostile one makes turns near i64::MAX
+        // (the decoder fuzz found `mine * 10` overflowing).
+        (Some(mine), Some(other)) => other > 0 && i128::from(mine) * 10 <= i128::from(mine) + i128::from(other),
+        _ => false,
+    }
+}
+
+/// tcpscope's one departure from Wireshark's labels (see flags.rs): an
+/// "out-of-order" segment whose bytes were all captured before is a retransmission.
+/// True reordering (receiver-side captures) always fills a capture gap, because the
+/// later segment that overtook it was flagged "previous segment not captured" — but so
+/// does the re-send of a segment lost before a receiver-side capture point, which comes
+/// a round trip after the gap opened (below). `filled_gap_after_ns`: how long after the
+/// gap it fills opened (None: it filled none); `rtt_ns`: `round_trip`; `id_step`: what
+/// the sender's datagram numbering says of it (datagram_ids.rs).
+pub(super) fn reclassify_out_of_order(f: u32, filled_gap_after_ns: Option<i64>, rtt_ns: Option<i64>, id_step: IdStep) -> u32 {
+    // The sender's numbering says this datagram is an original, overtaken on the way,
+    // whatever Wireshark's clock rule called it: a copy re-sent in the meantime may even
+    // have brought its bytes first (a forwarder that reordered runs of 70 datagrams:
+    // 364 late originals read as retransmissions, beside the server's 1,822 re-sends).
+    if id_step == IdStep::Overtaken && f & (fb::OUT_OF_ORDER | fb::ANY_RETRANSMISSION) != 0 {
+        return (f & !fb::ANY_RETRANSMISSION) | fb::OUT_OF_ORDER;
+    }
+    let retransmitted = match (filled_gap_after_ns, rtt_ns) {
+        // Its bytes were all captured before: the sender sent them again.
+        (None, _) => true,
+        // Where the sender numbers its datagrams one per segment, the number says it
+        // outright: an original overtaken on the way carries a number the capture
+        // skipped over; a re-send a number at or past the one due, however soon it came
+        // (rx-heavy-loss.pcap frame 152: 4.5 ms after its hole opened on a 10.2 ms path,
+        // RACK marking by send order once its neighbour's re-send was acknowledged;
+        // numbered 0xb7cf after 0xb7ce).
+        (Some(_), _) if id_step != IdStep::Unknown => id_step == IdStep::Fresh,
+        // It fills a hole (a segment the capture never saw, lost before the capture
+        // point or reordered). The sender learns of a hole from the receiver's ACKs of
+        // the data beyond it: its retransmission passes the capture point one path RTT
+        // (capture → receiver → capture → sender → capture) after the segment that
+        // opened the hole, whatever the vantage (RFC 5681 §3.2, RFC 6675 §5; less the
+        // spacing of later-sent segments when RACK marks by send order, RFC 8985 §6.2).
+        // A segment reordered on the way arrives within a fraction of it: a sender
+        // tolerates reordering up to min_RTT/4 (RACK's reo_wnd, RFC 8985 §6.2). So a
+        // hole filled half a round trip (`Conn::round_trip`) or more after it opened
+        // was refilled by the sender: a retransmission. Without any round trip yet,
+        // Wireshark's label stands.
+        (Some(after), Some(rtt)) => after.saturating_mul(2) >= rtt,
+        (Some(_), None) => false,
+    };
+    // And the converse, by the same clock: Wireshark calls a segment that fills a hole
+    // after two duplicate ACKs a fast retransmission (packet-tcp.c), but one that fills
+    // it within half a round trip of its opening left the sender before the sender could
+    // have heard of the hole: an original overtaken on the way (a receiver-side capture
+    // of reordering by three segments; the sender's kernel counts no retransmission).
+    let overtaken = id_step == IdStep::Unknown && matches!((filled_gap_after_ns, rtt_ns), (Some(after), Some(rtt)) if after.saturating_mul(2) < rtt);
+    if f & fb::OUT_OF_ORDER != 0 && retransmitted {
+        (f & !fb::OUT_OF_ORDER) | fb::RETRANSMISSION
+    } else if f & fb::ANY_RETRANSMISSION != 0 && overtaken {
+        (f & !fb::ANY_RETRANSMISSION) | fb::OUT_OF_ORDER
+    } else {
+        f
+    }
+}

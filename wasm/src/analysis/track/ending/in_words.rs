@@ -1,0 +1,223 @@
+//! The ending in words (docs/ANALYSIS.md "How the connection ended"): the table's
+//! short words and the header's sentence, from the [`Ending`] that `judge` found.
+
+use super::{AlertSeen, Ending, Roles};
+use crate::analysis::format::{format_bytes, format_duration};
+use std::fmt::Write;
+
+/// Every value `Ending::words` takes, in the order the table sorts them (table.rs
+/// keeps a row's position here, no text of its own).
+pub const ENDING_WORDS: [&str; 12] = [
+    "FIN both",
+    "FIN by client only",
+    "FIN by server only",
+    "FIN by sender only",
+    "FIN by receiver only",
+    "reset by client",
+    "reset by server",
+    "reset by sender",
+    "reset by receiver",
+    "refused",
+    "no answer",
+    "open",
+];
+
+/// The table's words: one of [`ENDING_WORDS`].
+pub(super) fn words(e: &Ending, roles: &Roles) -> &'static str {
+    // Position of the role in each "... by <role>" group: client, server, sender, receiver.
+    let role = |d: u8| match roles.role(d) {
+        "client" => 0,
+        "server" => 1,
+        "sender" => 2,
+        _ => 3,
+    };
+    match e.kind {
+        "fin-both" => ENDING_WORDS[0],
+        "fin-one-way" => ENDING_WORDS[1 + e.first_fin.map_or(3, role)],
+        "reset" => ENDING_WORDS[5 + e.reset.map_or(3, |r| role(r.by))],
+        "refused" => ENDING_WORDS[9],
+        "unanswered" => ENDING_WORDS[10],
+        _ => ENDING_WORDS[11],
+    }
+}
+
+/// The header's sentence (and the diagnosis's, when abnormal). Written into one
+/// string: a capture of 10^5 short connections makes 10^5 of them (issue 16).
+pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
+    let name = |d: u8| roles.names[d as usize & 1].as_str();
+    let mut s = String::with_capacity(160);
+    let at = push_timestamp;
+    match (e.kind, e.reset) {
+        ("refused", Some(r)) => {
+            s += name(r.by);
+            s += " refused the connection: it answered the SYN with a reset at ";
+            at(&mut s, r.at);
+            s += " (RFC 9293 §3.10.7.1).";
+        }
+        (_, Some(r)) => {
+            s += "The connection was reset by ";
+            s += name(r.by);
+            s += " at ";
+            at(&mut s, r.at);
+            match r.after {
+                // Only the FINs captured before the reset: a FIN that came after it
+                // (its sender had not yet seen the reset) is no "after" of it.
+                "fin" => match e.fin_at.map(|f| f.is_some_and(|t| t <= r.at)) {
+                    [true, true] => s += ", after both FINs",
+                    [a, _] if a == (r.by == 0) => s += ", after its own FIN",
+                    [a, _] => {
+                        s += ", after the FIN of ";
+                        s += name(if a { 0 } else { 1 });
+                    }
+                },
+                "peer-data" => {
+                    s += ", after data from ";
+                    s += name(1 - r.by);
+                }
+                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => s += ", after its own data",
+                "no-data" => s += ", before any data",
+                _ => {}
+            }
+            if let Some(a) = e.tls_alert.filter(|a| a.at <= r.at) {
+                s += ", ";
+                s += &format_duration(r.at - a.at);
+                s += " after ";
+                if a.by == r.by {
+                    s += "its";
+                } else {
+                    s += name(a.by);
+                    s += "'s";
+                }
+                s += " ";
+                s += &alert_words(&a);
+            }
+            if let Some(b) = e.unacknowledged_bytes[r.by as usize].filter(|&b| b > 0) {
+                s += ", with ";
+                s += &bytes(b);
+                s += " it had sent never acknowledged";
+            }
+            s += ".";
+        }
+        ("fin-both", _) => {
+            let first = e.first_fin.unwrap_or(0);
+            let (a, b) = (e.fin_at[first as usize].unwrap_or(0.0), e.fin_at[1 - first as usize].unwrap_or(0.0));
+            s += "Closed by a FIN each way: ";
+            s += name(first);
+            s += " closed first at ";
+            at(&mut s, a);
+            s += ", ";
+            s += name(1 - first);
+            s += " ";
+            s += &format_duration(b - a);
+            s += " later (RFC 9293 §3.6).";
+            fins_unacknowledged_words(&mut s, e, &name);
+        }
+        ("fin-one-way", _) => {
+            let d = e.first_fin.unwrap_or(0);
+            s += "Half-closed: ";
+            s += name(d);
+            s += " sent a FIN at ";
+            at(&mut s, e.fin_at[d as usize].unwrap_or(0.0));
+            s += "; ";
+            s += name(1 - d);
+            s += " sent none before the capture ended (RFC 9293 §3.6: it may still send).";
+            fins_unacknowledged_words(&mut s, e, &name);
+        }
+        ("unanswered", _) => {
+            let c = roles.client.unwrap_or(0);
+            s += "No answer: ";
+            s += name(c);
+            s += " sent a SYN and the capture holds nothing from ";
+            s += name(1 - c);
+            s += ".";
+        }
+        _ => s += "Still open when the capture ended: no FIN or reset in it.",
+    }
+    // The alert, where the reset sentence did not already say it.
+    if let (Some(a), false) = (e.tls_alert, e.reset.is_some_and(|r| e.tls_alert.is_some_and(|a| a.at <= r.at))) {
+        s += " ";
+        s += name(a.by);
+        s += " sent ";
+        s += &alert_words(&a);
+        s += " at ";
+        at(&mut s, a.at);
+        s += ".";
+    }
+    for d in 0..2u8 {
+        let said = e.reset.is_some_and(|r| r.by == d);
+        if let (Some(b), false) = (e.unacknowledged_bytes[d as usize].filter(|&b| b > 0), said) {
+            s += " ";
+            s += &capital(&bytes(b));
+            s += " of the data ";
+            s += name(d);
+            s += if e.kind == "open" { " sent were not yet acknowledged when the capture ended." } else { " sent were never acknowledged." };
+        }
+    }
+    s
+}
+
+/// " X's FIN was sent N times and never acknowledged." for each side whose FIN was
+/// re-sent (its timer fired: RFC 9293 §3.10.8) without an ACK in the capture; a FIN
+/// sent once may only have been cut off by the capture's end, and is not said.
+fn fins_unacknowledged_words<'a>(s: &mut String, e: &Ending, name: &impl Fn(u8) -> &'a str) {
+    for d in 0..2u8 {
+        let n = e.fins_unacknowledged[d as usize];
+        if n >= 2 {
+            *s += " ";
+            *s += name(d);
+            *s += &format!("'s FIN was sent {n} times and never acknowledged: the peer had gone, or its ACKs were lost.");
+        }
+    }
+}
+
+/// `diagnosis_format::format_timestamp`'s "1.234 s" ("{:.3} s"), written in place and,
+/// where the rounding cannot differ, from the integer milliseconds: the float
+/// formatter's exact mode was a third of the ending's cost at 10^5 connections. The
+/// product t × 1000 is within 10^-7 of exact below 10^6 s, so a fraction at least
+/// 10^-3 from one half rounds as the exact value does.
+pub(super) fn push_timestamp(s: &mut String, t: f64) {
+    let ms = t * 1000.0;
+    if t.is_finite() && t.abs() < 1e6 && (ms.fract().abs() - 0.5).abs() > 1e-3 {
+        // "{:.3}" keeps the sign of a time that rounds to 0 ("-0.000 s").
+        if t.is_sign_negative() {
+            s.push('-');
+        }
+        let ms = ms.abs().round() as u64;
+        let _ = write!(s, "{}.{:03} s", ms / 1000, ms % 1000);
+    } else {
+        let _ = write!(s, "{t:.3} s");
+    }
+}
+
+/// "a TLS alert (fatal handshake_failure)", "a TLS alert (encrypted)".
+fn alert_words(a: &AlertSeen) -> String {
+    match (a.level, a.description) {
+        (Some(level), Some(d)) => {
+            let level = if level == 2 { "fatal" } else { "warning" };
+            match a.name {
+                Some(n) => format!("TLS alert ({level} {n})"),
+                None => format!("TLS alert ({level}, description {d})"),
+            }
+        }
+        _ => "TLS alert (encrypted)".to_string(),
+    }
+}
+
+/// "24.6 KiB (25,190 bytes)": the unit the diagnosis uses, and the exact count.
+pub(super) fn bytes(b: u64) -> String {
+    if b < 1024 {
+        return format!("{b} bytes");
+    }
+    let mut digits = b.to_string();
+    let mut i = digits.len();
+    while i > 3 {
+        i -= 3;
+        digits.insert(i, ',');
+    }
+    format!("{} ({digits} bytes)", format_bytes(b as f64))
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}

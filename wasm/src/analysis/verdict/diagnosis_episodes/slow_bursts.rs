@@ -1,0 +1,172 @@
+//! Slow bursts (the `loss` episode, or `delay-spike` without re-sends): see the
+//! parent module's doc for the rule; here the bursts are found, the slow ones grouped
+//! into runs, and each run put in words.
+
+use super::{BURST_ROUND_TRIPS, MIN_SLOWDOWN_S, SLOW_BURST};
+use crate::analysis::format::{format_duration, format_timestamp};
+use crate::analysis::report::{ConnectionSummary, Episode};
+use crate::analysis::rows::columns::{flag_bits, PacketColumns, RttSource};
+use crate::analysis::stalls::cause::StallCause;
+use crate::analysis::stalls::{is_data_segment, needless};
+use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED};
+
+/// One burst of data: from its first data segment to its last (the application
+/// wrote it at once; application-idle stalls separate bursts).
+struct Burst {
+    start: f64,
+    end: f64,
+    retransmissions: u32,
+    /// Payload bytes of its data segments but re-sends: what it moved.
+    bytes: f64,
+}
+
+/// The trusted full round trips of the connection as (completed at s, round trip s), in
+/// time order: what `slow_bursts` checks a slowdown against.
+fn round_trips(conn: &ConnectionSummary, samples: &dyn RttSource, tick: f64) -> Vec<(f64, f64)> {
+    let rule = RoundTripRule::of(conn, tick);
+    let mut out = Vec::new();
+    rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
+        if kind & EXCLUDED == 0 && !rule.follows[dir as usize & 1] {
+            out.push((t, round_trip_ms / 1000.0));
+        }
+    });
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out
+}
+
+/// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
+/// `samples`, `tick`: the RTT samples and clock, read (`round_trips`) only when a run
+/// without re-sends must be checked against them — most connections have none.
+pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
+    let trips = std::cell::OnceCell::new();
+    let bursts = bursts(conn, p);
+    if bursts.len() < 4 {
+        return Vec::new();
+    }
+    let mut times: Vec<f64> = bursts.iter().map(|b| b.end - b.start).collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    let typical = times[times.len() / 2];
+    // A burst shorter than a round trip left in one flight: its first-to-last time is
+    // the sender's own spacing (the application's writes, pacing), not the path's, and
+    // bursts that size say nothing of the path slowing (a path that slows shows in the
+    // RTT samples, `delay_spikes`). SSH's single-segment writes (tcpdump's
+    // mptcp-v0.pcap, typical 0 s) and OpenFlow replies each sent on the controller's
+    // next request (of10_s4810.pcap, 57 µs at a 257 µs path RTT) once read "a burst
+    // took 8.1 ms instead of 0 s: the path slowed down".
+    if path_rtt > 0.0 && typical < BURST_ROUND_TRIPS * path_rtt {
+        return Vec::new();
+    }
+    // A burst is slow when it took longer AND moved its bytes slower: a burst that took
+    // 140 times as long because it carried 140 times the bytes at the same rate is no
+    // slowdown (issue 39: a line-rate flow, every bin 92 Mbit/s, read "a burst took 2.8 s
+    // instead of 20 ms: the path slowed down").
+    let mut rates: Vec<f64> = bursts.iter().filter(|b| b.end > b.start).map(|b| b.bytes / (b.end - b.start)).collect();
+    rates.sort_by(|a, b| a.total_cmp(b));
+    let typical_rate = rates.get(rates.len() / 2).copied().unwrap_or(f64::NAN);
+    let slow = |b: &Burst| {
+        let took = b.end - b.start;
+        took > SLOW_BURST * typical.max(0.001) && !(b.bytes / took >= typical_rate / SLOW_BURST)
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bursts.len() {
+        if !slow(&bursts[i]) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j + 1 < bursts.len() && slow(&bursts[j + 1]) {
+            j += 1;
+        }
+        let run = &bursts[i..=j];
+        // "The path slowed down" only where the round trips say so (issue 39: bursts of
+        // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
+        // path): some round trip during the run at least twice the path's and a
+        // millisecond above it (µs paths jitter by their own size). Without
+        // retransmissions and without that, nothing is claimed.
+        let slowed = || {
+            let (a, b) = (run[0].start, run[run.len() - 1].end);
+            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| round_trips(conn, samples, tick));
+            let from = round_trips.partition_point(|&(t, _)| t < a);
+            let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
+            path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown)
+        };
+        if run.iter().all(|b| b.retransmissions == 0) && !slowed() {
+            i = j + 1;
+            continue;
+        }
+        out.push(slow_run_episode(run, typical));
+        i = j + 1;
+    }
+    out
+}
+
+/// The data direction's bursts, in time order: a burst ends at the data segment an
+/// application-idle stall follows.
+fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
+    let d = conn.data_direction.min(1);
+    let mut idle_after: Vec<u32> = conn.directions[d as usize]
+        .stalls
+        .iter()
+        .filter(|s| s.cause == StallCause::ApplicationIdle)
+        .map(|s| s.frame_before)
+        .collect();
+    idle_after.sort_unstable(); // stalls are in time order, frames need not be (timeline.rs)
+    let mut bursts: Vec<Burst> = Vec::new();
+    let mut open = true;
+    for i in 0..p.t.len() {
+        if !is_data_segment(p, i, d) {
+            continue;
+        }
+        if open {
+            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0, bytes: 0.0 });
+            open = false;
+        }
+        let b = bursts.last_mut().expect("a burst is open");
+        b.end = p.t[i];
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
+            b.bytes += f64::from(p.len[i]);
+        }
+        // A needless re-send (D-SACK or Eifel: the original had arrived) repaired no
+        // loss: a burst slowed only by those was slowed by something else.
+        if p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 && !needless(p.flags[i]) {
+            b.retransmissions += 1;
+        }
+        if idle_after.binary_search(&p.frame[i]).is_ok() {
+            open = true;
+        }
+    }
+    bursts
+}
+
+/// The episode of a run of consecutive slow bursts; `typical`: the median burst's time.
+fn slow_run_episode(run: &[Burst], typical: f64) -> Episode {
+    let (lo, hi) = run.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b.end - b.start), hi.max(b.end - b.start)));
+    let (rlo, rhi) = run.iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.retransmissions), hi.max(b.retransmissions)));
+    let took = if run.len() == 1 {
+        format!("a burst took {}", format_duration(hi))
+    } else {
+        format!("each of {} bursts took {}–{}", run.len(), format_duration(lo), format_duration(hi))
+    };
+    // "per burst" only when there are several ("a burst took 492 ms …: 233
+    // retransmissions per burst" read as if there were more).
+    let per = if run.len() == 1 { "" } else { " per burst" };
+    let retrans = match (rlo, rhi) {
+        (_, 0) => "no retransmissions: the path slowed down".to_string(),
+        (a, b) if a == b => format!("{a} retransmission{}{per}", if a == 1 { "" } else { "s" }),
+        (a, b) => format!("{a}–{b} retransmissions{per}"),
+    };
+    Episode {
+        start: run[0].start,
+        end: run[run.len() - 1].end,
+        kind: if rhi > 0 { "loss" } else { "delay-spike" },
+        text: format!(
+            "During {}–{} {} instead of {}: {}.",
+            format_timestamp(run[0].start),
+            format_timestamp(run[run.len() - 1].end),
+            took,
+            format_duration(typical),
+            retrans
+        ),
+    }
+}

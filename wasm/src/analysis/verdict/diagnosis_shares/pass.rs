@@ -1,0 +1,283 @@
+//! The one pass of `time_shares_with` over the interleaved columns in the sender's time:
+//! the peer's packets update what the sender knew, and each data segment closes the
+//! interval before it (its state decided, its time counted) and opens the next.
+
+use super::{cause_index, holes_filled_by_reordering, push_span, State, TimeShares, SYN};
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
+
+type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
+
+/// The state carried from one packet to the next.
+pub(super) struct SharesPass<'c> {
+    cols: &'c PacketColumns,
+    lagged: bool,
+    mss: f64,
+    stall_frames: Vec<(u32, usize)>,
+    out: TimeShares,
+    high: f64,
+    first_seq: f64,
+    first_t: f64,
+    peer_ack: f64,
+    peer_win: f64,
+    recover: Option<f64>, // recovery point while in loss recovery
+    // The open interval: (start time, state decided at its first segment, in flight
+    // at the window then).
+    open: Option<(f64, State, bool)>,
+    idle_seen: bool, // peer acknowledged everything during the open interval
+    loss_seen: bool, // duplicate ACKs during the open interval
+    last_data_t: f64,
+    // Holes the network only reordered (see `holes_filled_by_reordering`), and the end
+    // of the one still open: the peer's duplicate ACKs until it is filled are the
+    // reordering's, not a loss being detected.
+    reorder_holes: Vec<usize>,
+    reorder_pending: Option<f64>,
+    needless_unanswered: u32,
+    // The window in force at the open interval's first segment, and the largest so far.
+    open_win: f64,
+    running_max_win: f64,
+    // During the open interval: when the peer had acknowledged everything, and when
+    // its next payload (a request) came.
+    acked_at: Option<f64>,
+    request_at: Option<f64>,
+}
+
+impl<'c> SharesPass<'c> {
+    pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall]) -> SharesPass<'c> {
+        let mut stall_frames: Vec<(u32, usize)> =
+            stalls.iter().map(|s| (s.frame_before, cause_index(s.cause))).collect();
+        stall_frames.sort_unstable();
+        SharesPass {
+            cols,
+            lagged: facts.lag_s > 0.0,
+            mss: facts.mss,
+            stall_frames,
+            out: TimeShares {
+                max_window: f64::NAN,
+                min_window: f64::NAN,
+                mss: facts.mss,
+                windows_trusted: !facts.windows_understated,
+                ..Default::default()
+            },
+            high: f64::NEG_INFINITY,
+            first_seq: f64::NAN,
+            first_t: 0.0,
+            peer_ack: f64::NAN,
+            peer_win: f64::NAN,
+            recover: None,
+            open: None,
+            idle_seen: false,
+            loss_seen: false,
+            last_data_t: f64::NEG_INFINITY,
+            reorder_holes: holes_filled_by_reordering(cols, facts.dir),
+            reorder_pending: None,
+            needless_unanswered: 0,
+            open_win: f64::NAN,
+            running_max_win: f64::NAN,
+            acked_at: None,
+            request_at: None,
+        }
+    }
+
+    /// A packet of the peer at sender time `t`: its ACK, its window, its request.
+    pub(super) fn on_peer(&mut self, i: usize, t: f64) {
+        let cols = self.cols;
+        let a = cols.ack[i];
+        if a.is_finite() && (self.peer_ack.is_nan() || a > self.peer_ack) {
+            self.peer_ack = a;
+        }
+        let w = cols.win[i];
+        if w.is_finite() && cols.flags[i] & SYN == 0 {
+            self.peer_win = w;
+            self.running_max_win = if self.running_max_win.is_finite() { self.running_max_win.max(w) } else { w };
+            if self.open.is_some() {
+                self.out.max_window = if w > self.out.max_window || self.out.max_window.is_nan() { w } else { self.out.max_window };
+                self.out.min_window = if w < self.out.min_window || self.out.min_window.is_nan() { w } else { self.out.min_window };
+            }
+        }
+        if self.recover.is_some_and(|r| self.peer_ack >= r) {
+            self.recover = None;
+        }
+        if self.peer_ack >= self.high {
+            if !self.idle_seen {
+                self.acked_at = Some(t);
+            }
+            self.idle_seen = true;
+        }
+        if self.idle_seen && cols.len[i] > 0 && self.request_at.is_none() {
+            self.request_at = Some(t);
+        }
+        if self.reorder_pending.is_some_and(|end| self.peer_ack >= end) {
+            self.reorder_pending = None;
+        }
+        // A receiver answers each duplicate segment at once with a duplicate ACK
+        // (RFC 5681 §4.2; with its D-SACK block, RFC 2883 §4): one per needless
+        // re-send reports that duplicate, not a loss.
+        if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && self.needless_unanswered > 0 {
+            self.needless_unanswered -= 1;
+        } else if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && self.reorder_pending.is_none() {
+            self.loss_seen = true;
+        }
+    }
+
+    /// A data segment of the sender at sender time `t`: closes the open interval and
+    /// opens the next.
+    pub(super) fn on_data(&mut self, i: usize, t: f64, spans: &mut Spans) {
+        let cols = self.cols;
+        let (seq, len) = (cols.seq[i], cols.len[i] as f64);
+        // Below the highest sequence sent: a re-send, unless the analyzer found it an
+        // original overtaken on the way (Wireshark's out-of-order), which no loss sent.
+        let resent = (seq < self.high && !reordered(cols.flags[i])) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
+        // A needless re-send (D-SACK or Eifel evidence, retrans_kinds.rs) repaired no
+        // loss: the original had arrived (a reordering, or an ACK late on its way), and
+        // the sender undoes the window it gave up (RFC 2883 §5, RFC 3708, RFC 4015;
+        // Linux `tcp_try_undo_dsack`). It is counted as a re-send, not as loss time.
+        let repaired_nothing = needless(cols.flags[i]);
+        let lossy_resend = resent && !repaired_nothing;
+        if resent && repaired_nothing {
+            self.needless_unanswered += 1;
+        }
+        // Close the interval that this segment ends.
+        if let Some(open) = self.open.take() {
+            self.close_interval(i, t, open, lossy_resend, spans);
+        }
+        self.out.data_segments += 1;
+        self.out.data_bytes += len;
+        if self.first_seq.is_nan() {
+            self.first_seq = seq;
+            self.first_t = t;
+            if self.peer_win.is_finite() {
+                self.out.max_window = self.peer_win;
+                self.out.min_window = self.peer_win;
+            }
+        }
+        if resent {
+            self.out.retransmitted_segments += 1;
+            self.out.retransmitted_bytes += len;
+        }
+        if seq + len > self.high {
+            self.high = seq + len;
+        }
+        self.open_interval(i, t, seq, lossy_resend);
+    }
+
+    /// The open interval (from `t0`, its state decided then, `blocked`: in flight at the
+    /// window) that data segment `i` ends at `t`: its final state, its time counted.
+    fn close_interval(&mut self, i: usize, t: f64, (t0, state, blocked): (f64, State, bool), lossy_resend: bool, spans: &mut Spans) {
+        let cols = self.cols;
+        let state = match state {
+            State::Stalled(_) | State::Loss => state,
+            _ if self.loss_seen || lossy_resend => State::Loss,
+            // The peer's next request came promptly once it had everything: a
+            // round trip of request/response, not an idle application.
+            State::Other if self.idle_seen && self.request_at.is_some_and(|r| r - self.acked_at.unwrap_or(r) < 0.5 * (t - t0)) => {
+                self.out.turns += 1;
+                self.out.turn_time += t - t0;
+                State::Other
+            }
+            // Unless the sender had not yet received that ACK when it sent this
+            // segment (its echo is older: sender_clock.rs): it was still waiting.
+            State::Other if self.idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
+            _ => state,
+        };
+        // The application's time starts when the sender had nothing outstanding:
+        // until the peer's ACK of everything came, the data sent was still on its
+        // way (the path or the congestion window, RFC 4898's SndLimTimeCwnd), and
+        // only the rest of the interval is the sender having nothing to send
+        // (SndLimTimeSnd). A slow path that drains each write before the next one
+        // is the path's time, not the application's.
+        let t0 = match (state, self.acked_at) {
+            (State::Application, Some(a)) if a > t0 && a < t => {
+                self.out.other += a - t0;
+                a
+            }
+            _ => t0,
+        };
+        let dt = t - t0;
+        // The sender answered the peer's message: it came in the interval's second
+        // half and the sender's data followed it (request/response, the peer's
+        // think time).
+        if matches!(state, State::Application | State::Stalled(3)) && self.request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt) {
+            self.out.peer_wait += dt;
+        }
+        if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
+            push_span(spans, t0, t);
+        }
+        match state {
+            State::Stalled(c) => self.out.add_stall(c, dt),
+            State::Loss => {
+                self.out.loss += dt;
+                if blocked {
+                    self.out.loss_window_blocked += dt;
+                }
+            }
+            State::Window => {
+                self.out.receive_window += dt;
+                if self.open_win.is_finite() && self.running_max_win.is_finite() && self.open_win < 0.75 * self.running_max_win {
+                    self.out.window_shrunk += dt;
+                }
+            }
+            State::Application => self.out.application += dt,
+            State::Other => self.out.other += dt,
+        }
+    }
+
+    /// The interval data segment `i` opens at `t`: its state as the sender's state says.
+    fn open_interval(&mut self, i: usize, t: f64, seq: f64, lossy_resend: bool) {
+        let cols = self.cols;
+        let (lagged, mss) = (self.lagged, self.mss);
+        // A hole the capture dropped (capture_loss.rs) is not loss on the path.
+        // Nor is one that an overtaken original filled: the network reordered it.
+        let mut path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
+        if path_hole && self.reorder_holes.binary_search(&i).is_ok() {
+            path_hole = false;
+            self.reorder_pending = Some(self.reorder_pending.map_or(seq, |e: f64| e.max(seq)));
+        }
+        if (lossy_resend || path_hole) && self.recover.is_none() {
+            self.recover = Some(self.high);
+        }
+        let flight = match cols.in_flight[i] {
+            v if v.is_finite() && !lagged => v,
+            _ if self.peer_ack.is_finite() => (self.high - self.peer_ack).max(0.0),
+            _ => f64::NAN,
+        };
+        let window_limited = self.out.windows_trusted
+            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
+                || (self.peer_win.is_finite() && flight >= self.peer_win - window_tolerance_lagged(mss, self.peer_win, lagged)));
+        let state = match self.stall_frames.binary_search_by_key(&cols.frame[i], |&(f, _)| f) {
+            Ok(k) => State::Stalled(self.stall_frames[k].1),
+            Err(_) if self.recover.is_some() => State::Loss,
+            Err(_) if window_limited => State::Window,
+            Err(_) => State::Other,
+        };
+        self.idle_seen = self.peer_ack >= self.high;
+        self.acked_at = if self.idle_seen { Some(t) } else { None };
+        self.request_at = None;
+        self.loss_seen = false;
+        self.open = Some((t, state, window_limited));
+        self.open_win = self.peer_win;
+        self.out.active = t - self.first_t;
+        self.last_data_t = t;
+    }
+
+    /// The shares once every packet is in (`stalls`: for a stall still open).
+    pub(super) fn finish(mut self, stalls: &[Stall], spans: &mut Spans) -> TimeShares {
+        let cols = self.cols;
+        // A stall still open at the end (a window that never reopened: stalls/gaps.rs) adds
+        // its time after the last data segment.
+        if let Some((_, State::Stalled(c), _)) = self.open {
+            if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > self.last_data_t) {
+                if c <= 1 {
+                    push_span(spans, st.start, st.start + st.duration);
+                }
+                self.out.add_stall(c, st.duration);
+                self.out.active += st.duration;
+            }
+        }
+        if self.first_seq.is_finite() {
+            self.out.new_bytes = self.high - self.first_seq;
+        }
+        self.out
+    }
+}
