@@ -43,7 +43,7 @@ for f in "${files[@]}"; do
   else
     differ=$((differ + 1))
     echo "DIFFERS: $f"
-    diff <(tr ',' '\n' <"$work/a.json") <(tr ',' '\n' <"$work/b.json") | head -4 | sed 's/^/    /'
+    diff <(tr ',' '\n' <"$work/a.json") <(tr ',' '\n' <"$work/b.json") | head -4 | sed 's/^/    /' || true
   fi
 done
 echo "report JSON, ${base:0:8} against the working tree: $same identical, $differ different ($((same + differ)) captures)"

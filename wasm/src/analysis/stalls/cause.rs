@@ -22,6 +22,46 @@ pub enum StallCause {
     Unknown,
 }
 
+impl StallCause {
+    /// Every cause, in `STALL_CAUSES` order (the test below keeps the two the same).
+    pub const ALL: [StallCause; 7] = [
+        StallCause::ZeroWindow,
+        StallCause::WindowLimited,
+        StallCause::RetransmissionTimeout,
+        StallCause::ApplicationIdle,
+        StallCause::AckWait,
+        StallCause::Unknown,
+        StallCause::DelayedAck,
+    ];
+
+    /// Where the diagnosis counts a stall's time (verdict/diagnosis_shares.rs): its slot
+    /// of the stalled time, 0 zero window, 1 window-limited, 2 a loss-recovery timer,
+    /// 3 application idle, 4 waiting on ACKs, 5 unknown. A new cause names its slot here
+    /// and the shares, the savings and the auditor follow (docs/ARCHITECTURE.md).
+    pub fn share_slot(self) -> usize {
+        match self {
+            StallCause::ZeroWindow => 0,
+            StallCause::WindowLimited => 1,
+            StallCause::RetransmissionTimeout => 2,
+            StallCause::ApplicationIdle => 3,
+            // Waiting on an ACK too (the delayed one): the same share.
+            StallCause::AckWait | StallCause::DelayedAck => 4,
+            StallCause::Unknown => 5,
+        }
+    }
+
+    /// The `diagnosis.shares` field its time belongs to: `receiveWindow` (slots 0, 1),
+    /// `loss` (2), `application` (3) or `stalled` (4, 5), by the limit's name.
+    pub fn share(self) -> &'static str {
+        match self.share_slot() {
+            0 | 1 => "receive-window",
+            2 => "loss",
+            3 => "application",
+            _ => "stalled",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -43,10 +83,13 @@ mod stall_cause_names {
 
     #[test]
     fn every_stall_cause_has_its_json_name_in_the_list() {
-        use StallCause::*;
-        for cause in [ZeroWindow, WindowLimited, RetransmissionTimeout, ApplicationIdle, AckWait, DelayedAck, Unknown] {
-            let name = serde_json::to_value(cause).unwrap();
-            assert!(STALL_CAUSES.contains(&name.as_str().unwrap()), "{name} is not in STALL_CAUSES");
+        // ALL names every variant (the match is exhaustive), in STALL_CAUSES order.
+        for cause in StallCause::ALL {
+            match cause {
+                StallCause::ZeroWindow | StallCause::WindowLimited | StallCause::RetransmissionTimeout | StallCause::ApplicationIdle | StallCause::AckWait | StallCause::DelayedAck | StallCause::Unknown => {}
+            }
         }
+        let names: Vec<String> = StallCause::ALL.iter().map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_string()).collect();
+        assert_eq!(names, STALL_CAUSES);
     }
 }

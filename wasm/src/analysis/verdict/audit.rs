@@ -105,14 +105,12 @@ fn check_shares_and_counters(c: &ConnectionSummary, active: f64, out: &mut Vec<S
     }
     // 2.
     if sum > 0.0 && active > 0.0 && dg.limit != "one-direction" {
-        let checks = [
-            ("receive-window", &[StallCause::ZeroWindow, StallCause::WindowLimited][..], s.receive_window),
-            ("loss", &[StallCause::RetransmissionTimeout][..], s.loss),
-            ("application", &[StallCause::ApplicationIdle][..], s.application),
-            ("stalled", &[StallCause::AckWait, StallCause::DelayedAck, StallCause::Unknown][..], s.stalled),
-        ];
-        for (name, causes, share) in checks {
-            let stalled = stalled_by(c, causes);
+        // Each cause in the share its time counts in (stalls/cause.rs `StallCause::share`),
+        // so a new cause is checked without a line here.
+        let checks = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalled", s.stalled)];
+        for (name, share) in checks {
+            let causes: Vec<StallCause> = StallCause::ALL.into_iter().filter(|c| c.share() == name).collect();
+            let stalled = stalled_by(c, &causes);
             if stalled > share * active + 1e-3 * active + EPS {
                 out.push(format!("{} of stalls of the {name} causes exceed the {name} share ({} of {})", format_duration(stalled), format_percent(share), format_duration(active)));
             }

@@ -99,16 +99,9 @@ pub struct TimeShares {
     pub mss: f64,
 }
 
+/// A stall cause's slot of the stalled time (stalls/cause.rs `StallCause::share_slot`).
 pub fn cause_index(c: StallCause) -> usize {
-    match c {
-        StallCause::ZeroWindow => 0,
-        StallCause::WindowLimited => 1,
-        StallCause::RetransmissionTimeout => 2,
-        StallCause::ApplicationIdle => 3,
-        // Waiting on an ACK too (the delayed one): the same share.
-        StallCause::AckWait | StallCause::DelayedAck => 4,
-        StallCause::Unknown => 5,
-    }
+    c.share_slot()
 }
 
 #[derive(Clone, Copy, PartialEq)]
