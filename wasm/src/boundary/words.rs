@@ -143,21 +143,21 @@ pub enum WarningPlace {
 pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
     use WarningPlace::*;
     [
-        (decoder_warning(WarningKind::UnknownLinkType), Unreadable),
-        (decoder_warning(WarningKind::NotIp), Skipped),
-        (decoder_warning(WarningKind::NotTcp), Skipped),
-        (decoder_warning(WarningKind::IpFragment), Skipped),
-        (decoder_warning(WarningKind::TcpFragment), Unreadable),
-        (decoder_warning(WarningKind::TruncatedHeaders), Unreadable),
-        (decoder_warning(WarningKind::MalformedPacket), Unreadable),
-        (decoder_warning(WarningKind::TimeWentBackwards), Banner),
-        (decoder_warning(WarningKind::TimeOrderClamped), Analysed),
-        (decoder_warning(WarningKind::TimeJumpedForward), Banner),
-        (decoder_warning(WarningKind::ImpossibleTimestamp), Analysed),
-        (decoder_warning(WarningKind::EncryptedFrame), Unreadable),
-        (decoder_warning(WarningKind::BadFcs), Skipped),
-        (decoder_warning(WarningKind::BadTcpChecksum), Skipped),
-        (decoder_warning(WarningKind::AmsduSubframe), Skipped),
+        (WarningKind::UnknownLinkType.name(), Unreadable),
+        (WarningKind::NotIp.name(), Skipped),
+        (WarningKind::NotTcp.name(), Skipped),
+        (WarningKind::IpFragment.name(), Skipped),
+        (WarningKind::TcpFragment.name(), Unreadable),
+        (WarningKind::TruncatedHeaders.name(), Unreadable),
+        (WarningKind::MalformedPacket.name(), Unreadable),
+        (WarningKind::TimeWentBackwards.name(), Banner),
+        (WarningKind::TimeOrderClamped.name(), Analysed),
+        (WarningKind::TimeJumpedForward.name(), Banner),
+        (WarningKind::ImpossibleTimestamp.name(), Analysed),
+        (WarningKind::EncryptedFrame.name(), Unreadable),
+        (WarningKind::BadFcs.name(), Skipped),
+        (WarningKind::BadTcpChecksum.name(), Skipped),
+        (WarningKind::AmsduSubframe.name(), Skipped),
         ("payload-only", Banner),
         ("duplicate-frames", Banner),
         ("coarse-clock", Banner),
@@ -168,27 +168,6 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
     ]
 };
 
-/// `WarningKind::name` as a const fn (the same names: a test compares them), so the
-/// table above is built at compile time.
-const fn decoder_warning(k: WarningKind) -> &'static str {
-    match k {
-        WarningKind::UnknownLinkType => "unknown-link-type",
-        WarningKind::NotIp => "not-ip",
-        WarningKind::NotTcp => "not-tcp",
-        WarningKind::IpFragment => "ip-fragment",
-        WarningKind::TcpFragment => "tcp-fragment",
-        WarningKind::TruncatedHeaders => "truncated-headers",
-        WarningKind::MalformedPacket => "malformed-packet",
-        WarningKind::TimeWentBackwards => "time-went-backwards",
-        WarningKind::TimeOrderClamped => "time-order-clamped",
-        WarningKind::TimeJumpedForward => "time-jumped-forward",
-        WarningKind::ImpossibleTimestamp => "impossible-timestamp",
-        WarningKind::EncryptedFrame => "encrypted-frame",
-        WarningKind::BadFcs => "bad-fcs",
-        WarningKind::BadTcpChecksum => "bad-tcp-checksum",
-        WarningKind::AmsduSubframe => "amsdu-subframe",
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -229,7 +208,6 @@ mod tests {
             TimeOrderClamped, TimeJumpedForward, ImpossibleTimestamp, EncryptedFrame, BadFcs, BadTcpChecksum, AmsduSubframe,
         ];
         for (i, k) in decoder.into_iter().enumerate() {
-            assert_eq!(k.name(), decoder_warning(k));
             assert_eq!(WARNING_KINDS[i].0, k.name());
         }
         // Every `kind: "…"` of an AnalysisWarning in the analysis source is listed

@@ -186,8 +186,9 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
-    /// Stable kebab-case name used in the JSON `warnings[].kind`.
-    pub fn name(self) -> &'static str {
+    /// Stable kebab-case name used in the JSON `warnings[].kind` (a const fn: the one
+    /// vocabulary, boundary/words.rs, builds its table from it at compile time).
+    pub const fn name(self) -> &'static str {
         match self {
             WarningKind::UnknownLinkType => "unknown-link-type",
             WarningKind::NotIp => "not-ip",
