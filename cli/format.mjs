@@ -37,7 +37,7 @@ export function formatHuman(name, report) {
       `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
     // A subflow of an MPTCP connection: the level above it in the report's words
-    // (wasm analysis/track/mptcp.rs `text`: data-level bytes and rate, redundancy, failed joins).
+    // (wasm analysis/track/mptcp/in_words.rs `text`: data-level bytes and rate, redundancy, failed joins).
     const multipath = c.mptcp == null ? null : (report.mptcp ?? []).find((m) => m.id === c.mptcp);
     if (multipath) lines.push(`    mptcp #${multipath.id}: ${multipath.text}`);
     // Where the capture was taken, in the panel's words (the one vocabulary).

@@ -54,7 +54,7 @@ export function sanitizeReport(r: Report): Report {
     // only compares kinds, so an unknown one is told as a plain warning.
     warnings: each(r.warnings, (w) => ({ ...w, kind: name(w.kind) as WarningKind, message: sentence(w.message) })),
     connections: each(r.connections, sanitizeSummary),
-    // MPTCP sentences (analysis/track/mptcp.rs `text`) name endpoints, as the diagnosis does.
+    // MPTCP sentences (analysis/track/mptcp/in_words.rs `text`) name endpoints, as the diagnosis does.
     ...(Array.isArray(r.mptcp) ? { mptcp: r.mptcp.map((m) => ({ ...m, text: sentence(m.text) })) } : {}),
   };
 }
