@@ -39,7 +39,6 @@ use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::timing::sender_view::sender_view;
 use crate::analysis::stalls::{is_data_segment, reordered, SenderFacts};
 use crate::analysis::stalls::cause::Stall;
-use crate::analysis::stalls::cause::StallCause;
 
 mod pass;
 use pass::SharesPass;
@@ -99,10 +98,6 @@ pub struct TimeShares {
     pub mss: f64,
 }
 
-/// A stall cause's slot of the stalled time (stalls/cause.rs `StallCause::share_slot`).
-pub fn cause_index(c: StallCause) -> usize {
-    c.share_slot()
-}
 
 #[derive(Clone, Copy, PartialEq)]
 enum State {

@@ -27,7 +27,7 @@
 //! faster link would give depends on a link rate the capture shows only where a queue
 //! filled (diagnosis.rs `link_rate`), so none is claimed.
 
-use crate::analysis::verdict::diagnosis_shares::{cause_index, TimeShares};
+use crate::analysis::verdict::diagnosis_shares::TimeShares;
 use crate::analysis::stalls::cause::Stall;
 // The shape of one saving is the report's (report.rs), under its path before the rooms.
 pub use crate::analysis::report::Saving;
@@ -38,7 +38,7 @@ pub use crate::analysis::report::Saving;
 pub fn savings(sh: &TimeShares, stalls: &[Stall], path_rtt: f64, loss_cost: f64) -> Vec<Saving> {
     let rtt = if path_rtt.is_finite() && path_rtt > 0.0 { path_rtt } else { 0.0 };
     let beyond_round_trip = |causes: &[usize]| -> f64 {
-        stalls.iter().filter(|s| causes.contains(&cause_index(s.cause))).map(|s| (s.duration - rtt).max(0.0)).sum()
+        stalls.iter().filter(|s| causes.contains(&s.cause.share_slot())).map(|s| (s.duration - rtt).max(0.0)).sum()
     };
     let timers = beyond_round_trip(&[2]);
     let recovery_rest = (sh.loss - sh.stall_by_cause[2]).max(0.0);

@@ -2,7 +2,7 @@
 //! the peer's packets update what the sender knew, and each data segment closes the
 //! interval before it (its state decided, its time counted) and opens the next.
 
-use super::{cause_index, holes_filled_by_reordering, push_span, State, TimeShares, SYN};
+use super::{holes_filled_by_reordering, push_span, State, TimeShares, SYN};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
@@ -46,7 +46,7 @@ pub(super) struct SharesPass<'c> {
 impl<'c> SharesPass<'c> {
     pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall]) -> SharesPass<'c> {
         let mut stall_frames: Vec<(u32, usize)> =
-            stalls.iter().map(|s| (s.frame_before, cause_index(s.cause))).collect();
+            stalls.iter().map(|s| (s.frame_before, s.cause.share_slot())).collect();
         stall_frames.sort_unstable();
         SharesPass {
             cols,
