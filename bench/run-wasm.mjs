@@ -11,6 +11,7 @@
 // `--cold` skips the warm-up the worker runs at start (wasm/src/warm_up.rs), to show its effect.
 import { createReadStream } from 'node:fs';
 import { CHUNK_BYTES, loadWasm, pushStream } from '../cli/wasm.mjs';
+import { ask } from '../web/worker/ask.mjs';
 
 const [file, mode] = process.argv.slice(2).filter((a) => a !== '--cold');
 const loaded = await loadWasm();
@@ -33,15 +34,15 @@ const heapBytes = typeof wasm.heapBytes === 'function' ? wasm.heapBytes() : null
 let connections = null;
 // The header line of the CLI's --ndjson: the count without building the whole report
 // as one JSON string (150 MB at 100 k connections), as the CLI never does either.
-if (!decodeOnly) connections = JSON.parse(engine.headerJson()).connectionCount;
+if (!decodeOnly) connections = ask(engine, { ask: 'header' }).connectionCount;
 let prepareSeconds = null;
 let firstQueriesSeconds = null;
 if (prepare) {
   // The largest connection by bytes, as the page shows first (its table sorts by bytes).
-  const count = JSON.parse(engine.headerJson()).connectionCount;
+  const count = ask(engine, { ask: 'header' }).connectionCount;
   let best = null;
   for (let id = 0; id < count; id++) {
-    const c = JSON.parse(engine.connectionJson(id));
+    const c = ask(engine, { ask: 'connection', index: id });
     const bytes = c.directions[0].bytes + c.directions[1].bytes;
     if (!best || bytes > best.bytes) best = { id, bytes, start: c.start, end: c.end, dir: c.dataDirection };
   }
@@ -51,7 +52,7 @@ if (prepare) {
     prepareSeconds = (performance.now() - t) / 1000;
     const q = performance.now();
     for (const series of ['throughput', 'inflight', 'rwnd', 'sequence', 'ack', 'windowEdge', 'rtt', 'retransmissions']) {
-      const packed = wasm.viewQueryPacked(engine, JSON.stringify({ generation: 1, connection: best.id, series, t0: best.start, t1: best.end, columns: 1600 }));
+      const packed = engine.askPacked(JSON.stringify({ ask: 'view', request: { generation: 1, connection: best.id, series, t0: best.start, t1: best.end, columns: 1600 } }));
       packed.free();
     }
     firstQueriesSeconds = (performance.now() - q) / 1000;

@@ -3,6 +3,7 @@
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 import { inputProblem, isSnapshotSource, openSnapshot } from './share.mjs';
 import { escapeUnsafe } from './outsideText.mjs';
+import { ask } from '../web/worker/ask.mjs';
 
 /** Why the engine could not be opened, with the exit status it warrants (1 input that cannot be read or is damaged, 2 usage). */
 export class EngineError extends Error {
@@ -14,16 +15,16 @@ export class EngineError extends Error {
 
 /**
  * Opens `source` (a capture file, `-`, a share link or a file holding one) and returns
- * `{ session, report, query, at, snapshot }`: `query(json)`/`at(json)` answer a view
- * request in JSON exactly as the browser worker does (`at` only for captures). Call
- * `session.free()` when done.
+ * `{ session, report, snapshot }`: the session answers the engine's one question
+ * (`ask`, web/worker/ask.mjs) exactly as the browser worker asks it (a link refuses
+ * what it does not hold). Call `session.free()` when done.
  */
 export async function openEngine(source) {
   const snapshot = isSnapshotSource(source);
   const problem = snapshot ? null : inputProblem(source);
   if (problem) throw new EngineError(problem.message, problem.exitCode);
   const loaded = await loadWasm();
-  if (!loaded || typeof loaded.wasm.viewQuery !== 'function') {
+  if (!loaded || typeof loaded.wasm.WasmSession?.prototype?.ask !== 'function') {
     throw new EngineError('the wasm module is not built (or predates `series`); run `npm run build:wasm` first', 2);
   }
   const { wasm } = loaded;
@@ -39,10 +40,8 @@ export async function openEngine(source) {
       await pushStream(session, await openCapture(source));
       session.finish();
     }
-    const report = JSON.parse(session.reportJson());
-    const query = snapshot ? (json) => session.query(json) : (json) => wasm.viewQuery(session, json);
-    const at = snapshot ? undefined : (json) => wasm.viewAt(session, json);
-    return { session, report, query, at, snapshot };
+    const report = ask(session, { ask: 'report' });
+    return { session, report, snapshot };
   } catch (e) {
     session.free();
     // A read error of the capture: one line, never a stack trace.

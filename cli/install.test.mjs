@@ -27,9 +27,11 @@ test('npm pack → npm install of the tarball in an empty folder → tcpscope an
   const listing = execFileSync('tar', ['-tzf', join(packed, tarball)], { encoding: 'utf8' });
   assert.match(listing, /package\/wasm\/pkg\/tcpscope_core_bg\.wasm/, 'the built wasm is inside');
   assert.match(listing, /package\/build\/render\/render\.mjs/, 'the renderer bundle is inside');
-  // Of web/, only the one formatter the CLI writes its numbers with (web/model/format.mjs).
-  assert.doesNotMatch(listing, /\.test\.mjs|^package\/web\/(?!model\/format\.mjs$)|package\/wasm\/src/m, 'only what the CLI needs');
+  // Of web/, only the one formatter the CLI writes its numbers with (web/model/format.mjs)
+  // and the one way it asks the engine (web/worker/ask.mjs).
+  assert.doesNotMatch(listing, /\.test\.mjs|^package\/web\/(?!model\/format\.mjs$|worker\/ask\.mjs$)|package\/wasm\/src/m, 'only what the CLI needs');
   assert.match(listing, /^package\/web\/model\/format\.mjs$/m, 'the formatter is inside');
+  assert.match(listing, /^package\/web\/worker\/ask\.mjs$/m, 'the engine\'s one question is inside');
 
   // A machine without Rust: PATH has node and the system tools, not ~/.cargo/bin.
   const env = { ...process.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' };

@@ -173,7 +173,7 @@ export async function runRender(args, err = process.stderr) {
     try {
       svg = await bundle.renderSvg({
         ...view, others: engine.report.connections, width: o.width, height: o.height ?? undefined,
-        direction: o.direction ?? undefined, session: { query: engine.query, at: engine.at },
+        direction: o.direction ?? undefined, session: engine.session,
       });
     } catch (e) {
       // The chart's own message (ChartMessages: "This chart cannot be drawn: …").

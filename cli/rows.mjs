@@ -4,11 +4,12 @@
 // `--ndjson=full`; docs/FLEET.md).
 //
 // Nothing is built as one big string: the wasm session hands out the header and one
-// connection at a time (WasmSession.headerJson / connectionJson / connectionCompactJson),
+// connection at a time (the questions `header`, `connection`, `compactRow`),
 // and every number of a row comes from there: this file only splices `record` and `file`
 // in front of the engine's own JSON.
 import { formatHuman } from './format.mjs';
 import { jsonSafe } from './outsideText.mjs';
+import { askText } from '../web/worker/ask.mjs';
 
 /** Output formats: `ndjson` is the compact row, `ndjson-full` the whole connection. */
 export const FORMATS = ['human', 'json', 'ndjson', 'ndjson-full'];
@@ -19,7 +20,7 @@ export const FORMATS = ['human', 'json', 'ndjson', 'ndjson-full'];
  * the capture was damaged (`error` set in the report).
  */
 export async function writeCapture(session, name, format, sink) {
-  const header = session.headerJson();
+  const header = askText(session, { ask: 'header' });
   const count = JSON.parse(header).connectionCount;
   // Every line passes the sanitizer's JSON form: the same JSON values, with DEL, C1 and
   // bidi controls as \u escapes, so a capture's fields cannot drive a terminal (issue 45).
@@ -27,7 +28,7 @@ export async function writeCapture(session, name, format, sink) {
   if (format === 'ndjson' || format === 'ndjson-full') {
     // `record` and `file` lead each line, spliced in front of the engine's own JSON.
     const file = JSON.stringify(name);
-    const connection = format === 'ndjson' ? (i) => session.connectionCompactJson(i) : (i) => session.connectionJson(i);
+    const connection = format === 'ndjson' ? (index) => askText(session, { ask: 'compactRow', index }) : (index) => askText(session, { ask: 'connection', index });
     await add(`{"record":"capture","file":${file},${header.slice(1)}\n`);
     for (let i = 0; i < count; i++) await add(`{"record":"connection","file":${file},${connection(i).slice(1)}\n`);
   } else if (format === 'json') {
@@ -35,12 +36,12 @@ export async function writeCapture(session, name, format, sink) {
     const { connectionCount: _, ...report } = JSON.parse(header);
     await add(`${JSON.stringify(report, null, 2).slice(0, -2)},\n  "connections": [`);
     for (let i = 0; i < count; i++) {
-      await add(`${i ? ',' : ''}\n    ${JSON.stringify(JSON.parse(session.connectionJson(i)), null, 2).replaceAll('\n', '\n    ')}`);
+      await add(`${i ? ',' : ''}\n    ${JSON.stringify(JSON.parse(askText(session, { ask: 'connection', index: i })), null, 2).replaceAll('\n', '\n    ')}`);
     }
     await add(`${count ? '\n  ' : ''}]\n}\n`);
   } else {
     const { connectionCount: _, ...report } = JSON.parse(header);
-    report.connections = Array.from({ length: count }, (_, i) => JSON.parse(session.connectionJson(i)));
+    report.connections = Array.from({ length: count }, (_, index) => JSON.parse(askText(session, { ask: 'connection', index })));
     await add(formatHuman(name, report));
   }
   await sink.flush();

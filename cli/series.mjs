@@ -10,6 +10,7 @@
 import { write } from './output.mjs';
 import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 import { connectionOf, EngineError, openEngine } from './engine.mjs';
+import { ask } from '../web/worker/ask.mjs';
 import { fail } from './errors.mjs';
 import { CLI_SERIES, EVENT_SERIES, POINT_UNIT } from './vocabulary.generated.mjs';
 
@@ -150,7 +151,7 @@ export async function runSeries(args, out = process.stdout, err = process.stderr
       t0: o.from ?? conn.start, t1: o.to ?? conn.end, columns: o.columns,
       binSeconds: o.bin, stallThresholdMs: o.stallMs, direction: o.direction,
     };
-    const r = JSON.parse(engine.query(JSON.stringify(request)));
+    const r = ask(engine.session, { ask: 'view', request });
     // Notes may come from a link (text anyone can edit): escaped, never raw on a terminal.
     for (const c of r.clamped ?? []) err.write(`tcpscope: clamped: ${escapeUnsafe(c)}\n`);
     for (const n of r.notes ?? []) err.write(`tcpscope: note: ${escapeUnsafe(n)}\n`);

@@ -16,7 +16,7 @@ test('a session opened after another was freed gets its own view answers, not th
   assert.ok(loaded, 'wasm/pkg is built (scripts/build-wasm.sh)');
   const { wasm } = loaded;
   const files = readdirSync(dir).filter((f) => f.endsWith('.pcap')).sort().slice(0, 12);
-  const question = JSON.stringify({ generation: 1, connection: 0, series: 'throughput', t0: 0, t1: 5, columns: 50 });
+  const question = JSON.stringify({ ask: 'view', request: { generation: 1, connection: 0, series: 'throughput', t0: 0, t1: 5, columns: 50 } });
   const open = (f) => {
     const s = new wasm.WasmSession(NaN);
     s.push(readFileSync(dir + f));
@@ -25,12 +25,12 @@ test('a session opened after another was freed gets its own view answers, not th
   };
   // The right answers: all sessions alive at once (no address is reused), each asked once.
   const alive = files.map(open);
-  const right = alive.map((s) => wasm.viewQuery(s, question));
+  const right = alive.map((s) => s.ask(question));
   for (const s of alive) s.free();
   // Then one at a time, each freed before the next is opened.
   for (const [i, f] of files.entries()) {
     const s = open(f);
-    assert.equal(wasm.viewQuery(s, question), right[i], `${f}: answered from another session's cache`);
+    assert.equal(s.ask(question), right[i], `${f}: answered from another session's cache`);
     s.free();
   }
 });

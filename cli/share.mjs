@@ -6,6 +6,7 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, sta
 import { escapeUnsafe } from './outsideText.mjs';
 import { loadWasm, openCapture, pushStream } from './wasm.mjs';
 import { fail } from './errors.mjs';
+import { ask } from '../web/worker/ask.mjs';
 
 export const SHARE_USAGE = `usage: tcpscope share CAPTURE --connection N [--from S] [--to S] [--columns W]
                       [--charts LIST] [--pipe] [--base URL]
@@ -67,7 +68,7 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
     return;
   }
   const loaded = await loadWasm();
-  if (!loaded || typeof loaded.wasm.shareSnapshot !== 'function') {
+  if (!loaded || typeof loaded.wasm.WasmSession?.prototype?.ask !== 'function') {
     fail(err, 'the wasm module is not built (or predates `share`); run `npm run build:wasm` first', 'share', 1);
     return;
   }
@@ -76,11 +77,11 @@ export async function runShare(args, out = process.stdout, err = process.stderr)
   try {
     await pushStream(session, await openCapture(o.capture));
     session.finish();
-    const report = JSON.parse(session.reportJson());
+    const report = ask(session, { ask: 'report' });
     const view = viewFragment(o);
     const name = o.capture.split('/').pop();
     const spec = { connection: o.connection, t0: o.from, t1: o.to, charts: o.charts, series: o.pipe ? ['pipe'] : [], columns: o.columns, name, view, generation: 1 };
-    const made = JSON.parse(wasm.shareSnapshot(session, JSON.stringify(spec)));
+    const made = ask(session, { ask: 'share', spec });
     if (made.error) {
       fail(err, made.error, 'share', 2);
       return;

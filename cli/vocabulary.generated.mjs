@@ -236,3 +236,6 @@ export const COLUMNS = Object.freeze({
   "rtt.rttMs": "f64",
   "rtt.kind": "u8",
 });
+
+/** Every question's name (`Ask`). */
+export const ASK_NAMES = Object.freeze(["report", "header", "connection", "compactRow", "partialTable", "table", "view", "at", "bdp", "share", "link"]);

@@ -1,5 +1,6 @@
 //! The only file that knows wasm-bindgen. A thin wrapper over `session::Session`:
-//! chunks in, JSON summary and columns out. Columns are materialized from the
+//! chunks in; out, the one entry point for questions (`ask`: boundary/ask.rs `Ask` as
+//! JSON, answered by answer.rs), the packed view answer and the columns. Columns are materialized from the
 //! compact store (analysis/rows/store.rs) one at a time and returned as `Vec`s, which
 //! wasm-bindgen copies into fresh JS typed arrays (never views of wasm memory, which
 //! would be invalidated when memory grows), so the worker can transfer them.
@@ -58,49 +59,34 @@ impl WasmSession {
         self.inner.packets() as f64
     }
 
-    /// The schema-1 JSON summary (same as the CLI's `--json`).
-    #[wasm_bindgen(js_name = reportJson)]
-    pub fn report_json(&self) -> String {
-        self.inner.report().to_json()
+    /// The one entry point for questions (boundary/ask.rs `Ask`, as JSON): the report,
+    /// its rows, the connection table, the charts' questions, a share link. The reply
+    /// is the JSON `boundary::ask::REPLIES` names for the question, or `{"refused"}`.
+    pub fn ask(&mut self, question: &str) -> String {
+        let owner = self.serial;
+        let (session, table) = (&self.inner, &mut self.table);
+        with_views(owner, |views| crate::answer::answer(crate::answer::Asked { session, table, views }, question))
     }
 
-    /// The report without its connections, plus `connectionCount` (the CLI's
-    /// `--ndjson` header line); then `connectionJson(i)` for i in 0..connectionCount.
-    #[wasm_bindgen(js_name = headerJson)]
-    pub fn header_json(&self) -> String {
-        self.inner.report().header_json()
-    }
-
-    /// Connection at position `index` as JSON (an element of the report's
-    /// `connections`); empty past the end.
-    #[wasm_bindgen(js_name = connectionJson)]
-    pub fn connection_json(&self, index: u32) -> String {
-        let connections = self.inner.analysis().map(|a| a.connections.as_slice()).unwrap_or(&[]);
-        crate::report::Report::connection_json(connections, index as usize).unwrap_or_default()
-    }
-
-    /// Connection at position `index` as the compact row of `tcpscope analyze --ndjson`
-    /// (compact_row.rs; docs/FLEET.md); empty past the end.
-    #[wasm_bindgen(js_name = connectionCompactJson)]
-    pub fn connection_compact_json(&self, index: u32) -> String {
-        let connections = self.inner.analysis().map(|a| a.connections.as_slice()).unwrap_or(&[]);
-        connections.get(index as usize).map(|c| crate::compact_row::CompactRow::of(c).to_json()).unwrap_or_default()
-    }
-
-    /// While the capture is read: the connection table so far (JSON
-    /// `view::partial::PartialTable`, the `count` largest connections by payload);
-    /// empty once the analysis is finished (issue 41, view/partial.rs).
-    #[wasm_bindgen(js_name = partialTableJson)]
-    pub fn partial_table_json(&self, count: u32) -> String {
-        self.inner.running().map(|r| serde_json::to_string(&crate::view::partial::table(r, count as usize)).unwrap_or_default()).unwrap_or_default()
-    }
-
-    /// One page of the connection table (JSON `table::TableQuery` → `TablePage`):
-    /// sorted, filtered, at most `table::MAX_PAGE_ROWS` rows; call after `finish`.
-    #[wasm_bindgen(js_name = connectionTable)]
-    pub fn connection_table(&mut self, request_json: &str) -> String {
-        let Some(analysis) = self.inner.analysis() else { return r#"{"error":"the capture is not analysed yet"}"#.into() };
-        self.table.get_or_insert_with(|| crate::table::ConnectionTable::with_mptcp(&analysis.connections, &analysis.mptcp)).query_json(request_json)
+    /// `ask` for a `view` question, its answer packed (view/packed.rs): a JSON header
+    /// and two number arrays, taken once each (the worker transfers them to the page).
+    #[wasm_bindgen(js_name = askPacked)]
+    pub fn ask_packed(&mut self, question: &str) -> ViewPacked {
+        use crate::view::packed::{pack, PackedResponse};
+        let request = match crate::boundary::ask::parse(question) {
+            Ok(crate::boundary::ask::Ask::View { request }) => request,
+            Ok(_) => return ViewPacked(PackedResponse { header: crate::boundary::ask::Refused::json("askPacked answers view questions only"), ..Default::default() }),
+            Err(refused) => return ViewPacked(PackedResponse { header: refused, ..Default::default() }),
+        };
+        let Some(analysis) = self.inner.analysis() else {
+            // Still reading: the partial answer, packed the same way (view/partial.rs).
+            let answer = match self.inner.running() {
+                Some(r) => crate::view::partial::query(r, &request),
+                None => crate::view::failed(&request, "the capture is not being read".into()),
+            };
+            return ViewPacked(pack(answer));
+        };
+        ViewPacked(with_views(self.serial, |views| pack(views.query(analysis, &request))))
     }
 
     /// A float column of connection `conn`, materialized from the compact store and
@@ -303,34 +289,6 @@ thread_local! {
     static VIEWS: std::cell::RefCell<(u64, crate::view::ViewEngine)> = std::cell::RefCell::new((0, crate::view::ViewEngine::new()));
 }
 
-/// Answers one view request (JSON `ViewRequest`) over the session's analysis with a
-/// JSON `ViewResponse`; a request that cannot be answered gets `error` set.
-#[wasm_bindgen(js_name = viewQuery)]
-pub fn view_query(session: &WasmSession, request_json: &str) -> String {
-    if session.inner.analysis().is_none() {
-        // Still reading: the partial answer (view/partial.rs).
-        let r = crate::view::partial::respond(session.inner.running(), request_json);
-        return serde_json::to_string(&r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    }
-    with_views(session, |v| v.query_json(session.inner.analysis(), request_json))
-}
-
-/// The same answer as `viewQuery`, packed (view/packed.rs): a JSON header and two
-/// number arrays, taken once each (the worker transfers them to the page).
-#[wasm_bindgen(js_name = viewQueryPacked)]
-pub fn view_query_packed(session: &WasmSession, request_json: &str) -> ViewPacked {
-    if session.inner.analysis().is_none() {
-        // Still reading: the partial answer, packed the same way (view/partial.rs).
-        return ViewPacked(crate::view::packed::pack(crate::view::partial::respond(session.inner.running(), request_json)));
-    }
-    let mut packed = None;
-    with_views(session, |v| {
-        packed = Some(v.query_packed(session.inner.analysis(), request_json));
-        String::new()
-    });
-    ViewPacked(packed.unwrap_or_default())
-}
-
 #[wasm_bindgen]
 pub struct ViewPacked(crate::view::packed::PackedResponse);
 
@@ -353,9 +311,9 @@ impl ViewPacked {
     }
 }
 
-/// The worker's one engine, cleared when it is asked about another session.
-fn with_views(session: &WasmSession, f: impl FnOnce(&mut crate::view::ViewEngine) -> String) -> String {
-    let owner = session.serial;
+/// The worker's one engine, cleared when it is asked about another session (`owner`:
+/// the session's serial).
+fn with_views<T>(owner: u64, f: impl FnOnce(&mut crate::view::ViewEngine) -> T) -> T {
     VIEWS.with(|v| {
         let mut v = v.borrow_mut();
         if v.0 != owner {
@@ -378,25 +336,8 @@ pub fn warm_up() {
 #[wasm_bindgen(js_name = viewPrepare)]
 pub fn view_prepare(session: &WasmSession, generation: u32, connection: u32) {
     if let Some(analysis) = session.inner.analysis() {
-        with_views(session, |v| {
-            v.prepare(analysis, generation, connection);
-            String::new()
-        });
+        with_views(session.serial, |v| v.prepare(analysis, generation, connection));
     }
-}
-
-/// The value under the pointer (JSON `AtRequest` → JSON `ViewAt`, view/at.rs), from
-/// the same engine and cache as `viewQuery`.
-#[wasm_bindgen(js_name = viewAt)]
-pub fn view_at(session: &WasmSession, request_json: &str) -> String {
-    with_views(session, |v| v.at_json(session.inner.analysis(), request_json))
-}
-
-/// The bandwidth-delay calculator (JSON `BdpQuestion` → JSON `BdpAnswer`,
-/// analysis/rates/bdp.rs `calculate`): the page's calculator shows these numbers.
-#[wasm_bindgen(js_name = bdpJson)]
-pub fn bdp_json(question_json: &str) -> String {
-    crate::analysis::bdp::calculate_json(question_json)
 }
 
 /// The view protocol's version (`view::VIEW_SCHEMA_VERSION`), for the worker to check.
@@ -408,28 +349,6 @@ pub fn view_schema_version() -> u32 {
 // ---------------------------------------------------------------- share links
 // (wasm/src/share, issue 15): a link made from the live view engine's answers, and a
 // link opened as a view source that answers the same requests.
-
-/// The share link of a view (`share::ShareSpec` as JSON) as JSON:
-/// `{ snapshot: base64url, columns, bytes }` or `{ error }`.
-#[wasm_bindgen(js_name = shareSnapshot)]
-pub fn share_snapshot(session: &WasmSession, spec_json: &str) -> String {
-    let owner = session.serial;
-    let result = serde_json::from_str::<crate::share::ShareSpec>(spec_json).map_err(|e| format!("not a share request: {e}")).and_then(|spec| {
-        let analysis = session.inner.analysis().ok_or("the capture is not analysed yet")?;
-        VIEWS.with(|v| {
-            let mut v = v.borrow_mut();
-            if v.0 != owner {
-                v.1.clear();
-                v.0 = owner;
-            }
-            crate::share::build(analysis, &session.inner.report().to_json(), &mut v.1, &spec)
-        })
-    });
-    match result {
-        Ok(b) => serde_json::json!({ "snapshot": crate::share::bytes::to_base64url(&b.bytes), "columns": b.columns, "bytes": b.bytes.len() }).to_string(),
-        Err(e) => serde_json::json!({ "error": e }).to_string(),
-    }
-}
 
 /// A share link's snapshot (format 1 or 2) as a view source.
 #[wasm_bindgen]
@@ -456,27 +375,20 @@ impl WasmSnapshot {
         }
     }
 
-    #[wasm_bindgen(js_name = reportJson)]
-    pub fn report_json(&self) -> String {
-        self.inner.report_json()
+    /// The one entry point, as `WasmSession.ask`: a link answers `report`, `view`,
+    /// `link` and `bdp`, and refuses what it does not hold.
+    pub fn ask(&mut self, question: &str) -> String {
+        crate::answer::answer_link(&mut self.inner, question)
     }
 
-    pub fn name(&self) -> String {
-        self.inner.name().to_string()
-    }
-
-    /// The sender's view as a URL fragment.
-    pub fn view(&self) -> String {
-        self.inner.view().to_string()
-    }
-
-    /// Pixel columns the link holds; 0 for a per-packet (first-round) link.
-    pub fn columns(&self) -> u32 {
-        self.inner.grid().map_or(0, |g| g.columns)
-    }
-
-    /// A view request (JSON) answered from the link (JSON `ViewResponse`).
-    pub fn query(&mut self, request_json: &str) -> String {
-        self.inner.query_json(request_json)
+    /// `ask` for a `view` question, packed like `WasmSession.askPacked`.
+    #[wasm_bindgen(js_name = askPacked)]
+    pub fn ask_packed(&mut self, question: &str) -> ViewPacked {
+        use crate::view::packed::{pack, PackedResponse};
+        match crate::boundary::ask::parse(question) {
+            Ok(crate::boundary::ask::Ask::View { request }) => ViewPacked(pack(self.inner.query(&request))),
+            Ok(_) => ViewPacked(PackedResponse { header: crate::boundary::ask::Refused::json("askPacked answers view questions only"), ..Default::default() }),
+            Err(refused) => ViewPacked(PackedResponse { header: refused, ..Default::default() }),
+        }
     }
 }

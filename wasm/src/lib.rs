@@ -7,6 +7,7 @@
 //! wasm-bindgen.
 
 pub mod analysis;
+pub mod answer;
 pub mod boundary;
 pub mod compact_row;
 pub mod decode;

@@ -27,6 +27,8 @@ pub struct Report<'a> {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CaptureSummary {
+    /// The container: "pcap" or "pcapng" (None before a header was read).
+    #[cfg_attr(test, ts(type = "\"pcap\" | \"pcapng\" | null"))]
     pub format: Option<&'static str>,
     pub link_types: Vec<String>,
     pub packets: u64,

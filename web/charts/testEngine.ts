@@ -2,7 +2,8 @@
 // under Node, answering the charts' questions about a public example capture — so
 // chart tests check what the page draws from the engine's answers, not from a fake.
 import { readFileSync } from 'node:fs';
-import { bdpJson, initSync, viewAt, viewQuery, WasmSession } from 'tcpscope-wasm';
+import { initSync, WasmSession } from 'tcpscope-wasm';
+import { ask } from '../worker/ask.mjs';
 import type { BdpAnswer, BdpQuestion } from '../worker/generated/view';
 import type { Report } from '../model/types';
 import type { ViewSource } from '../worker/viewSource';
@@ -22,7 +23,8 @@ function init() {
 /** analysis/rates/bdp.rs `calculate` through the wasm binding, synchronously. */
 export function bdpCalculator(): (q: BdpQuestion) => BdpAnswer {
   init();
-  return (q) => JSON.parse(bdpJson(JSON.stringify(q))) as BdpAnswer;
+  const calculator = new WasmSession(Number.NaN);
+  return (question) => ask(calculator, { ask: 'bdp', question });
 }
 
 export interface Engine { report: Report; source: ViewSource; session: WasmSession }
@@ -33,8 +35,8 @@ export function engineFor(file: string): Engine {
   const session = new WasmSession(Number.NaN);
   session.push(readFileSync(`${root}public/examples/${file}`));
   session.finish();
-  const report = JSON.parse(session.reportJson()) as Report;
-  const source = sessionSource({ query: (json) => viewQuery(session, json), at: (json) => viewAt(session, json) });
+  const report: Report = ask(session, { ask: 'report' });
+  const source = sessionSource(session);
   return { report, source, session };
 }
 

@@ -7,6 +7,7 @@ import { ConnectionTable, dataPayload, largestConnection, summaryTable } from '.
 import type { ConnectionSummary } from '../model/types';
 import type { TablePage, TableQuery } from '../worker/generated/view';
 import { engineFor } from '../charts/testEngine';
+import { ask } from '../worker/ask.mjs';
 import { dir, receiverSide, render, typeInto } from './testUtil';
 
 /** Lets the table's page queries (promises) settle. */
@@ -148,7 +149,7 @@ describe('ConnectionTable', () => {
   it("an MPTCP connection's row shows the connection's numbers, from the real table (table.rs on mptcp-two-paths.pcap)", async () => {
     vi.useFakeTimers();
     const { session } = engineFor('mptcp-two-paths.pcap');
-    const source = async (q: TableQuery) => JSON.parse(session.connectionTable(JSON.stringify(q))) as TablePage;
+    const source = async (query: TableQuery) => ask(session, { ask: 'table', query });
     const el = render(<ConnectionTable source={source} selected={null} onSelect={() => undefined} />);
     await settle();
     const cells = (tr: Element) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent);

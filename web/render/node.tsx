@@ -11,7 +11,7 @@ import chartsCss from '../charts/charts.css?raw';
 import { CHART_IDS } from '../charts/frame';
 import { largestConnection } from '../components/ConnectionTable';
 import { parseViewWithRefusals } from '../state/url';
-import { sessionSource, type EngineSession } from '../worker/sessionSource';
+import { sessionSource, type Engine } from '../worker/sessionSource';
 import type { Figure } from './renderChart';
 
 /** For the CLI's options: the stack's chart ids, the page's default connection, its permalink parser. */
@@ -43,7 +43,7 @@ function installDom(): void {
   globals.document = window.document;
 }
 
-export type RenderFigure = Omit<Figure, 'source'> & { session: EngineSession };
+export type RenderFigure = Omit<Figure, 'source'> & { session: Engine };
 
 /** The standalone SVG of one chart, exactly as the page's export writes it. */
 export async function renderSvg(figure: RenderFigure): Promise<string> {

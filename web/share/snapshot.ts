@@ -1,5 +1,5 @@
 // Share links and snapshot files: the page's side of wasm/src/share. A snapshot is made
-// and read in Rust (the worker: `shareSnapshot`, `WasmSnapshot`; the same code as the
+// and read in Rust (the worker: the question `share`, `WasmSnapshot`; the same code as the
 // CLI's `tcpscope share`) and holds the view engine's answers for the shared view, at
 // the link's pixel columns, plus the connection's summary. Here it only travels: as
 // base64url in a link's fragment (#…&snap=…, never sent to a server) or inside a

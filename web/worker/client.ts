@@ -285,7 +285,7 @@ export class DecoderClient {
   /** A share link of the current capture's view (wasm/src/share/build.rs). */
   share(spec: ShareSpec): Promise<Shared> {
     const generation = this.generation;
-    return this.request((requestId) => ({ type: 'share', generation, requestId, spec }), generation);
+    return this.request((requestId) => ({ type: 'share', generation, requestId, spec: { ...spec, generation } }), generation);
   }
 
   private request<T>(build: (requestId: number) => ToWorker, generation: number): Promise<T> {

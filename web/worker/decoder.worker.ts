@@ -3,15 +3,15 @@
 // from the Rust view engine — or, for a share link, from the answers the link holds
 // (wasm/src/share, the same query code). It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, WasmSnapshot, bdpJson, shareSnapshot, viewAt, viewPrepare, viewQueryPacked, viewSchemaVersion, warmUp } from 'tcpscope-wasm';
+import init, { WasmSession, WasmSnapshot, viewPrepare, viewSchemaVersion, warmUp } from 'tcpscope-wasm';
+import { ask } from './ask.mjs';
 import type { ConnectionSummary, Report } from '../model/types';
 import { captureChunks, readerFailed, useReader, type CaptureChunk } from './chunks';
 import { StreamInbox, streamedChunks } from './streamed';
 import { connectionData, transferables } from './columns';
-import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery, type ViewResponse } from './generated/view';
+import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery } from './generated/view';
 import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
-import type { PartialTable } from './generated/view';
-import { packAnswer, unpackAnswer, type ViewAnswer } from './viewAnswer';
+import { unpackAnswer } from './viewAnswer';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
@@ -82,8 +82,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     const now = performance.now();
     if (listed && now - lastPartial < PARTIAL_INTERVAL_MS) return;
     lastPartial = now;
-    const json = session.partialTableJson(PARTIAL_ROWS);
-    const partial = json ? (JSON.parse(json) as PartialTable) : undefined;
+    const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
     phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
     if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial });
@@ -140,7 +139,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
  * string of the whole report (10^6 connections would make it ~500 MB). Past
  * REPORT_CONNECTIONS_CAP connections only the largest are included (protocol.ts). */
 function reportOf(session: WasmSession): { report: Report; connectionCount: number } {
-  const { connectionCount, ...header } = JSON.parse(session.headerJson()) as Omit<Report, 'connections'> & { connectionCount: number };
+  const { connectionCount, ...header } = ask(session, { ask: 'header' });
   const ids = connectionCount <= REPORT_CONNECTIONS_CAP
     ? Array.from({ length: connectionCount }, (_, i) => i)
     : tablePage(session, { sort: 'bytes', descending: true, text: '', limit: '', offset: 0, count: REPORT_TOP_CONNECTIONS }).rows.map((r) => r.id);
@@ -149,14 +148,11 @@ function reportOf(session: WasmSession): { report: Report; connectionCount: numb
 
 /** Connection `id` (its position in the analysis) as a summary; null past the end. */
 function summaryOf(session: WasmSession, id: number): ConnectionSummary | null {
-  const json = session.connectionJson(id);
-  return json ? (JSON.parse(json) as ConnectionSummary) : null;
+  return ask(session, { ask: 'connection', index: id });
 }
 
 function tablePage(session: WasmSession, query: TableQuery): TablePage {
-  const page = JSON.parse(session.connectionTable(JSON.stringify(query))) as TablePage | { error: string };
-  if ('error' in page) throw new Error(`connection table: ${page.error}`);
-  return page;
+  return ask(session, { ask: 'table', query });
 }
 
 /** A share link's snapshot; its parser's sentence (a damaged or hostile link) becomes a failure. */
@@ -166,9 +162,9 @@ async function openSnapshot(generation: number, bytes: Uint8Array) {
   current = null;
   const started = performance.now();
   const snapshot = new WasmSnapshot(bytes);
-  const report = JSON.parse(snapshot.reportJson()) as Report;
+  const report: Report = ask(snapshot, { ask: 'report' });
   current = { generation, session: snapshot, report };
-  const info = { name: snapshot.name(), view: snapshot.view(), columns: snapshot.columns() };
+  const info = ask(snapshot, { ask: 'link' });
   post({ type: 'report', generation, report, connectionCount: report.connections.length, elapsedMs: performance.now() - started, snapshot: info });
 }
 
@@ -182,6 +178,11 @@ function loadingOrLoaded(generation: number): WasmSession | WasmSnapshot | null 
 function sessionFor(generation: number): WasmSession | WasmSnapshot | null {
   return current && current.generation === generation && current.report ? current.session : null;
 }
+
+/** The calculator is about no capture: a session of its own answers it, made at its
+ *  first question (the capture's session may be freed or not opened yet). */
+let spare: WasmSession | null = null;
+const calculator = () => (spare ??= new WasmSession(Number.NaN));
 
 /** A link answers the view; it has no per-point lookup: tooltips show nothing there. */
 const NOT_FOUND = { found: false, t: 0, tEnd: null, value: null, bytes: null, cause: null, frameBefore: null, frameAfter: null, error: 'not in a share link' };
@@ -230,7 +231,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
           post({ type: 'share', generation: message.generation, requestId: message.requestId, answer: { error: 'only an opened capture makes new links' } });
           return;
         }
-        const answer = JSON.parse(shareSnapshot(session, JSON.stringify(message.spec)));
+        const answer = ask(session, { ask: 'share', spec: message.spec });
         post({ type: 'share', generation: message.generation, requestId: message.requestId, answer });
         break;
       }
@@ -240,16 +241,10 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const session = loadingOrLoaded(message.generation);
         if (!session) return; // the page has moved on: nobody waits for this answer
         const started = performance.now();
-        let reply: { answer: ViewAnswer; transfer: Transferable[] };
-        if (session instanceof WasmSnapshot) {
-          // A share link answers in JSON (wasm/src/share; its answers are small).
-          reply = packAnswer(JSON.parse(session.query(JSON.stringify(message.request))) as ViewResponse);
-        } else {
-          const packed = viewQueryPacked(session, JSON.stringify(message.request));
-          reply = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
-          packed.free();
-        }
-        const { answer, transfer } = reply;
+        // A capture's session and a share link's answer alike (wasm askPacked).
+        const packed = session.askPacked(JSON.stringify({ ask: 'view', request: message.request }));
+        const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
+        packed.free();
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         break;
       }
@@ -265,13 +260,13 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'at': {
         const session = sessionFor(message.generation);
         if (!session) return;
-        const answer = session instanceof WasmSnapshot ? { ...NOT_FOUND, generation: message.generation } : JSON.parse(viewAt(session, JSON.stringify(message.request)));
+        const answer = session instanceof WasmSnapshot ? { ...NOT_FOUND, generation: message.generation } : ask(session, { ask: 'at', request: message.request });
         post({ type: 'at', generation: message.generation, requestId: message.requestId, answer });
         break;
       }
       case 'bdp':
         await ready;
-        post({ type: 'bdp', generation: null, requestId: message.requestId, answer: JSON.parse(bdpJson(JSON.stringify(message.question))) });
+        post({ type: 'bdp', generation: null, requestId: message.requestId, answer: ask(calculator(), { ask: 'bdp', question: message.question }) });
         break;
       case 'table': {
         const session = sessionFor(message.generation);

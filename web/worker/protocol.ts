@@ -5,23 +5,21 @@
 // (view arrays, columns) travel as transferred ArrayBuffers; the rest are small objects.
 // View types are generated from the Rust structs (./generated/view.ts).
 import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
-import type { AtRequest, BdpAnswer, BdpQuestion, PartialTable, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
+import type { AtRequest, BdpAnswer, BdpQuestion, LinkInfo, PartialTable, ShareSpec as GeneratedShareSpec, SharedLink, TablePage, TableQuery, ViewAt, ViewRequest } from './generated/view';
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
-/** What a share link holds besides the report (wasm/src/share). */
-export interface SnapshotInfo { name: string; view: string; columns: number }
+/** What a share link holds besides the report (wasm/src/boundary/ask.rs `LinkInfo`). */
+export type SnapshotInfo = LinkInfo;
 
-/** A made share link (wasm `shareSnapshot`): the snapshot as base64url, or why not. */
-export type Shared = { snapshot: string; columns: number; bytes: number } | { error: string };
+/** A made share link (the `share` question): the snapshot as base64url, or why not. */
+export type Shared = SharedLink;
 
-/** What to share (wasm/src/share/build.rs `ShareSpec`). */
-export interface ShareSpec {
-  connection: number; t0?: number; t1?: number; charts: string[]; series?: string[]; columns: number;
-  binSeconds?: number; stallThresholdMs?: number; direction?: number; name: string; view: string; maxLinkChars?: number;
-}
+/** What to share (wasm/src/share/build.rs `ShareSpec`): the page's side; the client
+ *  stamps the capture's generation (the view cache the link's answers come from). */
+export type ShareSpec = Omit<GeneratedShareSpec, 'generation'>;
 
 /** Captures with more connections than this send the page only the largest
  *  REPORT_TOP_CONNECTIONS (the throughput overlays' candidates) and the rest on demand:
@@ -54,7 +52,7 @@ export type ToWorker =
   | { type: 'streamEnd'; generation: number }
   /** A share link's snapshot bytes: answered from what the link holds (wasm/src/share). */
   | { type: 'openSnapshot'; generation: number; bytes: Uint8Array }
-  | { type: 'share'; generation: number; requestId: number; spec: ShareSpec }
+  | { type: 'share'; generation: number; requestId: number; spec: GeneratedShareSpec }
   | { type: 'view'; generation: number; requestId: number; request: ViewRequest }
   /** The connection the page is about to chart: the worker builds what its charts ask
    *  first while the page renders the report (wasm `viewPrepare`). No answer. */

@@ -1,10 +1,10 @@
-// The worker's packed answers (wasm viewQueryPacked → unpackAnswer) are the JSON
-// answers (viewQuery → packAnswer) the CLI prints, array for array, on a capture with
+// The worker's packed answers (wasm askPacked → unpackAnswer) are the JSON answers
+// (ask → packAnswer) the CLI prints, array for array, on a capture with
 // retransmission markers, for every series, whole view and zoomed.
 import { describe, expect, it } from 'vitest';
-import { viewQuery, viewQueryPacked } from 'tcpscope-wasm';
 import { engineFor } from '../charts/testEngine';
-import type { ViewResponse } from './generated/view';
+import { ask } from './ask.mjs';
+import type { Series } from './generated/view';
 import { packAnswer, unpackAnswer } from './viewAnswer';
 
 const plain = (a: object) => JSON.parse(JSON.stringify(a, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v)));
@@ -14,11 +14,11 @@ describe('unpackAnswer', () => {
     const { report, session } = engineFor('cubic-loss.pcap');
     const c = report.connections[0];
     let markers = 0;
-    for (const series of ['throughput', 'goodput', 'wire', 'inflight', 'rwnd', 'rtt', 'sequence', 'ack', 'windowEdge', 'stalls', 'windowLimited']) {
+    for (const series of <Series[]>['throughput', 'goodput', 'wire', 'inflight', 'rwnd', 'rtt', 'sequence', 'ack', 'windowEdge', 'stalls', 'windowLimited']) {
       for (const t1 of [c.end, c.start + (c.end - c.start) / 7]) {
-        const request = JSON.stringify({ generation: 1, connection: c.id, series, t0: c.start, t1, columns: 1600 });
-        const json = packAnswer(JSON.parse(viewQuery(session, request)) as ViewResponse).answer;
-        const packed = viewQueryPacked(session, request);
+        const request = { generation: 1, connection: c.id, series, t0: c.start, t1, columns: 1600 };
+        const json = packAnswer(ask(session, { ask: 'view', request })).answer;
+        const packed = session.askPacked(JSON.stringify({ ask: 'view', request }));
         const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
         packed.free();
         expect(answer.kind, series).toBe(json.kind);

@@ -94,7 +94,9 @@ export function packAnswer(r: ViewResponse): { answer: ViewAnswer; transfer: Arr
  * then transferred whole — no per-number work in the worker.
  */
 export function unpackAnswer(headerJson: string, f64s: Float64Array, u32s: Uint32Array): { answer: ViewAnswer; transfer: ArrayBuffer[] } {
-  const r = JSON.parse(headerJson) as ViewResponse;
+  const r = JSON.parse(headerJson) as ViewResponse | { refused: string };
+  // A question the engine did not take (wasm/src/boundary/ask.rs `Refused`).
+  if ('refused' in r) return { answer: failedAnswer(r.refused), transfer: [] };
   const transfer = [f64s.buffer as ArrayBuffer, u32s.buffer as ArrayBuffer];
   const header: ViewHeader = {
     schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,

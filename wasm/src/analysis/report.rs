@@ -249,6 +249,8 @@ pub struct ConnectionSummary {
     /// connection idled for a good part of its time (opening_view.rs); None = the whole
     /// connection.
     pub data_view: Option<[f64; 2]>,
+    /// 0: `endpoints[0]` sends the data; 1: `endpoints[1]`.
+    #[cfg_attr(test, ts(type = "0 | 1"))]
     pub data_direction: u8,
     /// Where the capture was taken relative to the data sender (vantage.rs).
     pub vantage: Vantage,

@@ -11,6 +11,7 @@
 //! for the outside, and its tests fail when a value is added there without a label
 //! here. It sits at the bindings' level of the flow: it imports downward only.
 
+pub mod ask;
 pub mod charts;
 pub mod columns;
 pub mod flags;

@@ -135,6 +135,18 @@ fn generated() -> (String, String) {
         &record(COLUMNS.iter().map(|(_, name, e)| (*name, quote(e.name())))),
         None,
     );
+    let replies: Vec<String> = super::ask::REPLIES.iter().map(|(name, reply)| format!("  {name}: {reply};\n")).collect();
+    o.ts_only(&format!(
+        "import type {{ Ask, BdpAnswer, ConnectionSummary, LinkInfo, PartialTable, Report, SharedLink, TablePage, ViewAt, ViewResponse }} from './view';\n\
+         /** The name of a question (`Ask`'s tag). */\n\
+         export type AskName = Ask['ask'];\n\
+         /** The question of that name. */\n\
+         export type AskOf<K extends AskName> = Extract<Ask, {{ ask: K }}>;\n\
+         /** What each question is answered with (boundary/ask.rs `REPLIES`). */\n\
+         export interface AskReply {{\n{}}}",
+        replies.concat()
+    ));
+    o.table("Every question's name (`Ask`).", "ASK_NAMES", &list(super::ask::REPLIES.iter().map(|r| r.0)), Some("readonly AskName[]"));
     o.ts.truncate(o.ts.trim_end().len());
     o.ts.push('\n');
     o.js.truncate(o.js.trim_end().len());

@@ -41,8 +41,11 @@ pub const DEFAULT_MAX_LINK_CHARS: usize = 8192 - 512;
 /// Fewest columns a link is lowered to before it gives up lowering.
 const MIN_COLUMNS: u32 = 100;
 
-/// What to share (the page's view state, or the CLI's options).
+/// What to share (the page's view state, or the CLI's options). Every field may be
+/// left out (its default).
 #[derive(Clone, Debug, Default, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ShareSpec {
     pub connection: u32,
@@ -52,6 +55,7 @@ pub struct ShareSpec {
     /// Chart ids (throughput, inflight, stalls, sequence, rtt, events); empty = all.
     pub charts: Vec<String>,
     /// Extra series to store (goodput when the chart shows it, the pipe with `#pipe=1`).
+    #[cfg_attr(test, ts(as = "Option<Vec<Series>>", optional))]
     pub series: Vec<Series>,
     /// The link's pixel columns (the sender's plot width); 0 = 1600.
     pub columns: u32,
@@ -62,6 +66,7 @@ pub struct ShareSpec {
     pub name: String,
     pub view: String,
     /// Longest link text; 0 = [`DEFAULT_MAX_LINK_CHARS`].
+    #[cfg_attr(test, ts(as = "Option<usize>", optional))]
     pub max_link_chars: usize,
     /// Generation of the engine's cache (the worker's capture generation).
     pub generation: u32,

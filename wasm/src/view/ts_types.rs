@@ -101,6 +101,13 @@ mod tests {
             decl::<crate::table::TablePage>(&cfg),
             decl::<partial::PartialTable>(&cfg),
             decl::<partial::PartialRow>(&cfg),
+            // The one question of the boundary and the replies only it gives
+            // (boundary/ask.rs; `AskReply` in vocabulary.ts maps each to its type).
+            decl::<crate::boundary::ask::Ask>(&cfg),
+            decl::<crate::boundary::ask::Refused>(&cfg),
+            decl::<crate::boundary::ask::SharedLink>(&cfg),
+            decl::<crate::boundary::ask::LinkInfo>(&cfg),
+            decl::<crate::share::ShareSpec>(&cfg),
             // The closed sets of the one vocabulary (boundary/words.rs); their tables
             // are generated beside, into vocabulary.ts (boundary/typescript.rs).
             union("Limit", &wires(&words::LIMITS)),

@@ -307,7 +307,11 @@ export type Report = { schemaVersion: number, capture: CaptureSummary, error: Er
  */
 mptcp?: Array<MptcpConnection>, connections: Array<ConnectionSummary>, };
 
-export type CaptureSummary = { format: string | null, linkTypes: Array<string>, packets: number, bytes: number, duration: number, 
+export type CaptureSummary = { 
+/**
+ * The container: "pcap" or "pcapng" (None before a header was read).
+ */
+format: "pcap" | "pcapng" | null, linkTypes: Array<string>, packets: number, bytes: number, duration: number, 
 /**
  * Frames ignored as copies of an earlier frame (analysis/duplicates.rs).
  */
@@ -360,7 +364,11 @@ captureLoss: CaptureLoss, packets: number, start: number, end: number,
  * connection idled for a good part of its time (opening_view.rs); None = the whole
  * connection.
  */
-dataView: [number, number] | null, dataDirection: number, 
+dataView: [number, number] | null, 
+/**
+ * 0: `endpoints[0]` sends the data; 1: `endpoints[1]`.
+ */
+dataDirection: 0 | 1, 
 /**
  * Where the capture was taken relative to the data sender (vantage.rs).
  */
@@ -1116,6 +1124,67 @@ dataDirection: number,
  * First and latest packet so far, s since the file's first packet.
  */
 start: number, end: number, };
+
+/**
+ * One question. `{"ask":"view","request":{…}}`; the tag is the question's name.
+ */
+
+export type Ask = { "ask": "report" } | { "ask": "header" } | { "ask": "connection", index: number, } | { "ask": "compactRow", index: number, } | { "ask": "partialTable", count: number, } | { "ask": "table", query: TableQuery, } | { "ask": "view", request: ViewRequest, } | { "ask": "at", request: AtRequest, } | { "ask": "bdp", question: BdpQuestion, } | { "ask": "share", spec: ShareSpec, } | { "ask": "link" };
+
+/**
+ * A question not answered: why, in words for people.
+ */
+
+export type Refused = { refused: string, };
+
+/**
+ * The reply to `share`: the link's snapshot (base64url), its pixel columns and size,
+ * or why no link could be made.
+ */
+
+export type SharedLink = { snapshot: string, columns: number, bytes: number, } | { error: string, };
+
+/**
+ * The reply to `link`: the capture's name, the sender's view (a URL fragment) and the
+ * pixel columns the link holds (0 for a per-packet, first-round link).
+ */
+
+export type LinkInfo = { name: string, view: string, columns: number, };
+
+/**
+ * What to share (the page's view state, or the CLI's options). Every field may be
+ * left out (its default).
+ */
+
+export type ShareSpec = { connection: number, 
+/**
+ * View edges, s; None = the view the page opens on (`request::opening_view`).
+ */
+t0?: number, t1?: number, 
+/**
+ * Chart ids (throughput, inflight, stalls, sequence, rtt, events); empty = all.
+ */
+charts: Array<string>, 
+/**
+ * Extra series to store (goodput when the chart shows it, the pipe with `#pipe=1`).
+ */
+series?: Array<Series>, 
+/**
+ * The link's pixel columns (the sender's plot width); 0 = 1600.
+ */
+columns: number, binSeconds?: number, stallThresholdMs?: number, direction?: number, 
+/**
+ * Capture name and the view's URL fragment, stored for the receiver.
+ */
+name: string, view: string, 
+/**
+ * Longest link text; 0 = [`DEFAULT_MAX_LINK_CHARS`].
+ */
+maxLinkChars?: number, 
+/**
+ * Generation of the engine's cache (the worker's capture generation).
+ */
+generation: number, };
 
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
 

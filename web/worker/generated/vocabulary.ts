@@ -243,3 +243,26 @@ export const COLUMNS = {
   "rtt.rttMs": "f64",
   "rtt.kind": "u8",
 } as const;
+
+import type { Ask, BdpAnswer, ConnectionSummary, LinkInfo, PartialTable, Report, SharedLink, TablePage, ViewAt, ViewResponse } from './view';
+/** The name of a question (`Ask`'s tag). */
+export type AskName = Ask['ask'];
+/** The question of that name. */
+export type AskOf<K extends AskName> = Extract<Ask, { ask: K }>;
+/** What each question is answered with (boundary/ask.rs `REPLIES`). */
+export interface AskReply {
+  report: Report;
+  header: Omit<Report, 'connections'> & { connectionCount: number };
+  connection: ConnectionSummary | null;
+  compactRow: Record<string, unknown> | null;
+  partialTable: PartialTable | null;
+  table: TablePage;
+  view: ViewResponse;
+  at: ViewAt;
+  bdp: BdpAnswer;
+  share: SharedLink;
+  link: LinkInfo;
+}
+
+/** Every question's name (`Ask`). */
+export const ASK_NAMES = ["report", "header", "connection", "compactRow", "partialTable", "table", "view", "at", "bdp", "share", "link"] as const satisfies readonly AskName[];

@@ -1,7 +1,7 @@
 //! Bandwidth-delay product arithmetic (DESIGN.md "The stories it must explain"):
 //! a window of W bytes lets at most W bytes travel per round trip, so it caps the rate
 //! at W / RTT; a link of rate R needs R × RTT bytes in flight to stay busy.
-//! The page's bandwidth-delay calculator asks [`calculate`] (wasm `bdpJson`), so its
+//! The page's bandwidth-delay calculator asks [`calculate`] (the question `bdp`), so its
 //! numbers and verdict are these functions' (issue 14: one Rust function per number).
 
 use serde::{Deserialize, Serialize};
