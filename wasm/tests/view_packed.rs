@@ -1,47 +1,61 @@
 //! The packed view answer (view/packed.rs, what the worker reads) carries exactly
-//! the JSON answer (what the CLI prints): unpacked by the layout packed.rs documents,
-//! it equals `query_json`'s answer for bins, points with and without markers,
-//! intervals and errors.
+//! the JSON answer (what the CLI prints): unpacked by the one layout (`LAYOUTS`, which
+//! the worker reads from the generated `PACKED_LAYOUT`), it equals `query_json`'s
+//! answer for bins, points with and without markers, intervals and errors.
 
+use serde_json::{Map, Value};
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::session::analyze_bytes;
-use tcpscope_core::view::response::{Bins, Markers, Points};
+use tcpscope_core::view::packed::{Element, Length, PackedResponse, LAYOUTS};
 use tcpscope_core::view::{ViewData, ViewEngine, ViewResponse};
 
-fn unpack(p: &tcpscope_core::view::packed::PackedResponse) -> ViewResponse {
-    let mut r: ViewResponse = serde_json::from_str(&p.header).expect("header");
-    let (f, u) = (&p.f64s, &p.u32s);
-    match &mut r.data {
-        ViewData::Bins(b) => {
-            let n = u[0] as usize;
-            *b = Bins {
-                bytes: f[..n].iter().map(|&x| x as u64).collect(),
-                bps: f[n..2 * n].to_vec(),
-                average_bps: f[2 * n..3 * n].iter().map(|&x| (!x.is_nan()).then_some(x)).collect(),
-                ..b.clone()
-            };
-        }
-        ViewData::Intervals(_) | ViewData::Wifi(_) | ViewData::None => {}
-        ViewData::Points(p) => {
-            let (n, m) = (u[0] as usize, u[1] as usize);
-            let us = |k: usize, len: usize, base: usize| u[2 + base + k * len..2 + base + (k + 1) * len].to_vec();
-            let fs = |k: usize, len: usize, base: usize| f[base + k * len..base + (k + 1) * len].to_vec();
-            *p = Points {
-                column: us(0, n, 0),
-                count: us(1, n, 0),
-                t_first: fs(0, n, 0),
-                first: fs(1, n, 0),
-                t_last: fs(2, n, 0),
-                last: fs(3, n, 0),
-                min: fs(4, n, 0),
-                max: fs(5, n, 0),
-                markers: p.markers.as_ref().map(|_| Markers { flags: us(0, m, 2 * n), frame: us(1, m, 2 * n), count: us(2, m, 2 * n), t: fs(0, m, 6 * n), v: fs(1, m, 6 * n) }),
-                ..p.clone()
-            };
-        }
-        _ => assert!(p.f64s.is_empty() && p.u32s.is_empty()),
+/// A JSON number as the JSON answer writes it: integral values as integers (u64
+/// fields), NaN as null (`averageBps` where no bin is within reach).
+fn number(x: f64) -> Value {
+    match x {
+        x if x.is_nan() => Value::Null,
+        x if x.fract() == 0.0 && (0.0..9.007_199_254_740_992e15).contains(&x) => Value::from(x as u64),
+        x => Value::from(x),
     }
-    r
+}
+
+/// Reads a packed answer by the layout alone: the header's arrays are filled in from
+/// the two number arrays, path by path.
+fn unpack(p: &PackedResponse) -> ViewResponse {
+    let mut header: Map<String, Value> = serde_json::from_str(&p.header).expect("header");
+    let kind = header.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+    let Some(layout) = LAYOUTS.iter().find(|l| l.kind == kind) else {
+        assert!(p.f64s.is_empty() && p.u32s.is_empty(), "{kind}: arrays without a layout");
+        return serde_json::from_value(Value::Object(header)).expect("answer");
+    };
+    let (mut f, mut u) = (0, layout.lengths.len());
+    let mut lengths = [0usize; 2];
+    for (i, l) in layout.lengths.iter().enumerate() {
+        lengths[*l as usize] = p.u32s[i] as usize;
+    }
+    for a in layout.arrays {
+        let len = lengths[match a.length { Length::N => 0, Length::M => 1 }];
+        let values: Vec<Value> = match a.element {
+            Element::F64 => p.f64s[f..f + len].iter().map(|&x| number(x)).collect(),
+            Element::U32 => p.u32s[u..u + len].iter().map(|&x| Value::from(x)).collect(),
+        };
+        match a.element {
+            Element::F64 => f += len,
+            Element::U32 => u += len,
+        }
+        match a.path.split_once('.') {
+            Some((object, field)) => {
+                if let Some(Value::Object(o)) = header.get_mut(object) {
+                    o.insert(field.to_string(), Value::Array(values));
+                }
+            }
+            None => {
+                header.insert(a.path.to_string(), Value::Array(values));
+            }
+        }
+    }
+    assert_eq!((f, u), (p.f64s.len(), p.u32s.len()), "{kind}: the layout reads every number");
+    serde_json::from_value(Value::Object(header)).expect("answer")
 }
 
 #[test]

@@ -1,8 +1,10 @@
-// Copies one connection's columns out of the wasm session into fresh typed arrays
-// for share snapshots only (temporary bridge, removed by issue 15: snapshots will hold
-// view answers). Charts never see per-packet columns: they ask the view engine.
+// Copies one connection's columns out of the wasm session into fresh typed arrays, for
+// the packet CSV export only (charts never see per-packet columns: they ask the view
+// engine). The column names and element types are the one vocabulary's (`COLUMNS`,
+// generated from wasm/src/boundary/columns.rs): none is written here.
 import type { ConnectionData, ConnectionSummary } from '../model/types';
 import { SCHEMA_VERSION } from '../model/types';
+import { COLUMNS } from './generated/vocabulary';
 
 /** The subset of the wasm `WasmSession` this module needs (keeps it testable). */
 export interface ColumnSource {
@@ -13,25 +15,16 @@ export interface ColumnSource {
 
 export function connectionData(session: ColumnSource, summary: ConnectionSummary): ConnectionData {
   const id = summary.id;
-  const f64 = (name: string) => session.columnF64(id, name);
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    summary,
-    packets: {
-      t: f64('packets.t'),
-      dir: session.columnU8(id, 'packets.dir'),
-      frame: session.columnU32(id, 'packets.frame'),
-      seq: f64('packets.seq'),
-      len: session.columnU32(id, 'packets.len'),
-      wireLen: session.columnU32(id, 'packets.wireLen'),
-      ack: f64('packets.ack'),
-      win: f64('packets.win'),
-      inFlight: f64('packets.inFlight'),
-      flags: session.columnU32(id, 'packets.flags'),
-    },
-    sack: { t: f64('sack.t'), dir: session.columnU8(id, 'sack.dir'), left: f64('sack.left'), right: f64('sack.right') },
-    rtt: { t: f64('rtt.t'), dir: session.columnU8(id, 'rtt.dir'), rttMs: f64('rtt.rttMs'), kind: session.columnU8(id, 'rtt.kind') },
-  };
+  // `packets.t` goes to data.packets.t, and so on for every column the session hands out.
+  const groups: Record<string, Record<string, ArrayBufferView>> = {};
+  for (const [name, element] of Object.entries(COLUMNS)) {
+    const [group, field] = name.split('.');
+    const copy = element === 'f64' ? session.columnF64(id, name) : element === 'u32' ? session.columnU32(id, name) : session.columnU8(id, name);
+    (groups[group] ??= {})[field] = copy;
+  }
+  // The model's PacketColumns / SackColumns / RttColumns name these same columns
+  // (columns.test.ts checks every field is filled, at the length the engine gives).
+  return { schemaVersion: SCHEMA_VERSION, summary, ...groups } as unknown as ConnectionData;
 }
 
 /** Every ArrayBuffer of a ConnectionData, for postMessage's transfer list. */

@@ -5,6 +5,7 @@
 // gets the arrays already packed from wasm (unpackAnswer); packAnswer is the JSON
 // path's equivalent (charts' tests over the JSON answer).
 import type { Bins, Intervals, Markers, Points, ViewResponse, WifiBins } from './generated/view';
+import { PACKED_LAYOUT } from './generated/vocabulary';
 
 /** Everything in a ViewResponse except its data. */
 export type ViewHeader = Pick<ViewResponse,
@@ -44,89 +45,75 @@ export type ViewAnswer = ViewHeader & (
 
 const f64 = (a: ArrayLike<number | null>) => Float64Array.from(a as ArrayLike<number>, (v) => (v == null ? NaN : v));
 
-/** The answer with its arrays packed, and the buffers to transfer. */
+type LayoutArray = { path: string; element: 'f64' | 'u32'; length: 'n' | 'm' };
+type Layout = { lengths: readonly ('n' | 'm')[]; arrays: readonly LayoutArray[] };
+
+/** The packed layout of an answer kind (generated from wasm/src/view/packed.rs), if it has arrays. */
+const layoutOf = (kind: string): Layout | undefined => (PACKED_LAYOUT as Record<string, Layout>)[kind];
+
+/**
+ * The answer with each array of its kind's layout put in by `arrayAt`, in the layout's
+ * order: `markers.*` into the markers object, only when the answer has markers.
+ */
+function withArrays(r: ViewResponse, layout: Layout, arrayAt: (a: LayoutArray) => Float64Array | Uint32Array): ViewAnswer {
+  // Older engines and share links' answers lack errorBound.
+  const out: Record<string, unknown> = { ...r, errorBound: r.errorBound ?? null };
+  if ('markers' in r && r.markers) out.markers = { ...r.markers };
+  for (const a of layout.arrays) {
+    const array = arrayAt(a);
+    const [object, field] = a.path.split('.');
+    if (field === undefined) out[object] = array;
+    else if (out[object]) (out[object] as Record<string, unknown>)[field] = array;
+  }
+  // The one place the layout's paths meet the types: the generated layout names every
+  // array of PackedBins / PackedPoints (tests/view_packed.rs reads the JSON answer back by it).
+  return out as unknown as ViewAnswer;
+}
+
+/** The answer with its arrays packed, and the buffers to transfer (the JSON path:
+ *  `tcpscope render`, the chart tests, share links' answers). */
 export function packAnswer(r: ViewResponse): { answer: ViewAnswer; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const keep = <T extends Float64Array | Uint32Array>(a: T): T => { transfer.push(a.buffer as ArrayBuffer); return a; };
-  const header: ViewHeader = {
-    schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,
-    direction: r.direction, t0: r.t0, t1: r.t1, columns: r.columns, binSeconds: r.binSeconds,
-    stallThresholdMs: r.stallThresholdMs, clamped: r.clamped, notes: r.notes, error: r.error,
-    // Older engines and share links' answers lack it.
-    errorBound: r.errorBound ?? null,
-  };
-  switch (r.kind) {
-    case 'bins':
-      return {
-        answer: { ...header, kind: 'bins', start: r.start, averageBins: r.averageBins, bytes: keep(f64(r.bytes)), bps: keep(f64(r.bps)), averageBps: keep(f64(r.averageBps)) },
-        transfer,
-      };
-    case 'points': {
-      const m = r.markers;
-      const markers: PackedMarkers | null = m
-        ? { t: keep(f64(m.t)), v: keep(f64(m.v)), flags: keep(Uint32Array.from(m.flags)), frame: keep(Uint32Array.from(m.frame)), count: keep(Uint32Array.from(m.count)) }
-        : null;
-      return {
-        answer: {
-          ...header, kind: 'points', before: r.before, after: r.after, total: r.total, markers,
-          column: keep(Uint32Array.from(r.column)), count: keep(Uint32Array.from(r.count)),
-          tFirst: keep(f64(r.tFirst)), first: keep(f64(r.first)), tLast: keep(f64(r.tLast)), last: keep(f64(r.last)),
-          min: keep(f64(r.min)), max: keep(f64(r.max)),
-        },
-        transfer,
-      };
-    }
-    case 'intervals':
-      return { answer: { ...header, kind: 'intervals', intervals: r.intervals, more: r.more, coverage: r.coverage, totalSeconds: r.totalSeconds, activeSeconds: r.activeSeconds }, transfer };
-    case 'wifi':
-      return {
-        answer: { ...header, kind: 'wifi', start: r.start, frames: keep(Uint32Array.from(r.frames)), phyRateMbps: keep(f64(r.phyRateMbps)), retryShare: keep(f64(r.retryShare)) },
-        transfer,
-      };
-    default:
-      return { answer: { ...header, kind: 'none' }, transfer };
+  const layout = layoutOf(r.kind);
+  if (layout) {
+    const valuesAt = (path: string): ArrayLike<number | null> => {
+      const [object, field] = path.split('.');
+      const holder = (field === undefined ? r : (r as unknown as Record<string, unknown>)[object]) as Record<string, unknown> | null;
+      return (holder?.[field ?? object] ?? []) as ArrayLike<number | null>;
+    };
+    const answer = withArrays(r, layout, (a) => keep(a.element === 'f64' ? f64(valuesAt(a.path)) : Uint32Array.from(valuesAt(a.path) as ArrayLike<number>)));
+    return { answer, transfer };
   }
+  if (r.kind === 'wifi') {
+    // The Wi-Fi strip's few bins travel in the JSON header (not packed).
+    return {
+      answer: { ...r, errorBound: r.errorBound ?? null, frames: keep(Uint32Array.from(r.frames)), phyRateMbps: keep(f64(r.phyRateMbps)), retryShare: keep(f64(r.retryShare)) },
+      transfer,
+    };
+  }
+  return { answer: { ...r, errorBound: r.errorBound ?? null } as ViewAnswer, transfer };
 }
 
 /**
- * The answer from the engine's packed form (wasm/src/view/packed.rs documents the
- * layout): the header parsed, the arrays as views of the two buffers, which are
- * then transferred whole — no per-number work in the worker.
+ * The answer from the engine's packed form (the layout: generated PACKED_LAYOUT, from
+ * wasm/src/view/packed.rs): the header parsed, the arrays as views of the two buffers,
+ * which are then transferred whole — no per-number work in the worker.
  */
 export function unpackAnswer(headerJson: string, f64s: Float64Array, u32s: Uint32Array): { answer: ViewAnswer; transfer: ArrayBuffer[] } {
   const r = JSON.parse(headerJson) as ViewResponse | { refused: string };
   // A question the engine did not take (wasm/src/boundary/ask.rs `Refused`).
   if ('refused' in r) return { answer: failedAnswer(r.refused), transfer: [] };
-  const transfer = [f64s.buffer as ArrayBuffer, u32s.buffer as ArrayBuffer];
-  const header: ViewHeader = {
-    schemaVersion: r.schemaVersion, generation: r.generation, connection: r.connection, series: r.series,
-    direction: r.direction, t0: r.t0, t1: r.t1, columns: r.columns, binSeconds: r.binSeconds,
-    stallThresholdMs: r.stallThresholdMs, clamped: r.clamped, notes: r.notes, error: r.error,
-    // Older engines and share links' answers lack it.
-    errorBound: r.errorBound ?? null,
-  };
+  const layout = layoutOf(r.kind);
+  if (!layout) return packAnswer(r);
+  const lengths = { n: 0, m: 0 };
+  layout.lengths.forEach((l, i) => { lengths[l] = u32s[i]; });
   let f = 0;
-  let u = 0;
-  const nextF = (n: number) => f64s.subarray(f, (f += n));
-  const nextU = (n: number) => u32s.subarray(u, (u += n));
-  switch (r.kind) {
-    case 'bins': {
-      const [n] = nextU(1);
-      return { answer: { ...header, kind: 'bins', start: r.start, averageBins: r.averageBins, bytes: nextF(n), bps: nextF(n), averageBps: nextF(n) }, transfer };
-    }
-    case 'points': {
-      const [n, m] = nextU(2);
-      const column = nextU(n), count = nextU(n), flags = nextU(m), frame = nextU(m), markerCount = nextU(m);
-      const tFirst = nextF(n), first = nextF(n), tLast = nextF(n), last = nextF(n), min = nextF(n), max = nextF(n);
-      const markers: PackedMarkers | null = r.markers ? { t: nextF(m), v: nextF(m), flags, frame, count: markerCount } : null;
-      return {
-        answer: { ...header, kind: 'points', before: r.before, after: r.after, total: r.total, markers, column, count, tFirst, first, tLast, last, min, max },
-        transfer,
-      };
-    }
-    default:
-      return packAnswer(r);
-  }
+  let u = layout.lengths.length;
+  const answer = withArrays(r, layout, (a) => (a.element === 'f64'
+    ? f64s.subarray(f, (f += lengths[a.length]))
+    : u32s.subarray(u, (u += lengths[a.length]))));
+  return { answer, transfer: [f64s.buffer as ArrayBuffer, u32s.buffer as ArrayBuffer] };
 }
 
 /** An answer saying why nothing could be drawn (a worker failure, a refused schema). */

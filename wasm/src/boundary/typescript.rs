@@ -135,6 +135,23 @@ fn generated() -> (String, String) {
         &record(COLUMNS.iter().map(|(_, name, e)| (*name, quote(e.name())))),
         None,
     );
+    use crate::view::packed::{Element, Length, LAYOUTS};
+    let length = |l: Length| quote(match l { Length::N => "n", Length::M => "m" });
+    let layouts = LAYOUTS.iter().map(|l| {
+        let arrays: Vec<String> = l
+            .arrays
+            .iter()
+            .map(|a| format!("{{ path: {}, element: {}, length: {} }}", quote(a.path), quote(match a.element { Element::F64 => "f64", Element::U32 => "u32" }), length(a.length)))
+            .collect();
+        let lengths: Vec<String> = l.lengths.iter().map(|&x| length(x)).collect();
+        (l.kind, format!("{{ lengths: [{}], arrays: [\n    {},\n  ] }}", lengths.join(", "), arrays.join(",\n    ")))
+    });
+    o.table(
+        "The packed view answer's layout (wasm/src/view/packed.rs `LAYOUTS`): per answer kind, the lengths at the head of the u32 array, then each array in order in the u32 or the f64 array; `markers.*` only when the header's markers is not null.",
+        "PACKED_LAYOUT",
+        &record(layouts),
+        None,
+    );
     let replies: Vec<String> = super::ask::REPLIES.iter().map(|(name, reply)| format!("  {name}: {reply};\n")).collect();
     o.ts_only(&format!(
         "import type {{ Ask, BdpAnswer, ConnectionSummary, LinkInfo, PartialTable, Report, SharedLink, TablePage, ViewAt, ViewResponse }} from './view';\n\

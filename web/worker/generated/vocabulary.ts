@@ -244,6 +244,30 @@ export const COLUMNS = {
   "rtt.kind": "u8",
 } as const;
 
+/** The packed view answer's layout (wasm/src/view/packed.rs `LAYOUTS`): per answer kind, the lengths at the head of the u32 array, then each array in order in the u32 or the f64 array; `markers.*` only when the header's markers is not null. */
+export const PACKED_LAYOUT = {
+  "bins": { lengths: ["n"], arrays: [
+    { path: "bytes", element: "f64", length: "n" },
+    { path: "bps", element: "f64", length: "n" },
+    { path: "averageBps", element: "f64", length: "n" },
+  ] },
+  "points": { lengths: ["n", "m"], arrays: [
+    { path: "column", element: "u32", length: "n" },
+    { path: "count", element: "u32", length: "n" },
+    { path: "markers.flags", element: "u32", length: "m" },
+    { path: "markers.frame", element: "u32", length: "m" },
+    { path: "markers.count", element: "u32", length: "m" },
+    { path: "tFirst", element: "f64", length: "n" },
+    { path: "first", element: "f64", length: "n" },
+    { path: "tLast", element: "f64", length: "n" },
+    { path: "last", element: "f64", length: "n" },
+    { path: "min", element: "f64", length: "n" },
+    { path: "max", element: "f64", length: "n" },
+    { path: "markers.t", element: "f64", length: "m" },
+    { path: "markers.v", element: "f64", length: "m" },
+  ] },
+} as const;
+
 import type { Ask, BdpAnswer, ConnectionSummary, LinkInfo, PartialTable, Report, SharedLink, TablePage, ViewAt, ViewResponse } from './view';
 /** The name of a question (`Ask`'s tag). */
 export type AskName = Ask['ask'];
