@@ -8,6 +8,8 @@
 #
 #   bash scripts/same-report.sh [BASE]        BASE defaults to origin/main, else HEAD~1
 #   CAPTURES="a.pcap b.pcapng" bash scripts/same-report.sh BASE   other captures
+#   IGNORE_FIELDS="warningTotals stallSeconds" bash scripts/same-report.sh BASE
+#                                 fields a change added, left out of the comparison
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -38,6 +40,20 @@ for f in "${files[@]}"; do
   [ -f "$f" ] || continue
   "$before" "$f" --json >"$work/a.json" 2>/dev/null || true
   "$after" "$f" --json >"$work/b.json" 2>/dev/null || true
+  if [ -n "${IGNORE_FIELDS:-}" ]; then
+    # A change that adds fields: compare everything else (keys named in IGNORE_FIELDS
+    # dropped at any depth, on both sides).
+    for j in a b; do python3 -c 'import json,sys
+drop=set(sys.argv[2].split())
+def strip(v):
+    if isinstance(v, dict): return {k: strip(x) for k, x in v.items() if k not in drop}
+    if isinstance(v, list): return [strip(x) for x in v]
+    return v
+t=open(sys.argv[1]).read()
+try: out=json.dumps(strip(json.loads(t)), separators=(",", ":"))
+except ValueError: out=t
+open(sys.argv[1], "w").write(out)' "$work/$j.json" "$IGNORE_FIELDS"; done
+  fi
   if cmp -s "$work/a.json" "$work/b.json"; then
     same=$((same + 1))
   else

@@ -16,11 +16,45 @@ pub struct Report<'a> {
     pub capture: CaptureSummary,
     pub error: Option<ErrorSummary>,
     pub warnings: Vec<Warning>,
+    /// The warnings' packets, summed by where the page tells them ([`WarningTotals`]).
+    pub warning_totals: WarningTotals,
     /// MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     #[cfg_attr(test, ts(as = "Option<Vec<MptcpConnection>>", optional))]
     pub mptcp: &'a [MptcpConnection],
     pub connections: &'a [ConnectionSummary],
+}
+
+/// The warnings' packets summed by where the page tells them ([`WarningPlace`];
+/// docs/ANALYSIS.md "Warnings"): the warnings list's summary line and the sentence of
+/// a capture with no readable TCP say these numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct WarningTotals {
+    /// Packets not analysed: the warnings of the list (`Unreadable` and `Skipped` kinds).
+    pub not_analysed: u64,
+    /// Of those, packets that may hold TCP the decoder could not reach (`Unreadable`).
+    pub unreadable: u64,
+    /// Packets analysed all the same with a repaired timestamp (`Analysed` kinds).
+    pub repaired: u64,
+}
+
+impl WarningTotals {
+    /// Sums `warnings` by the place of their kind; kinds told in a banner count nowhere
+    /// (their count is connections or frames, not packets left out).
+    pub fn of(warnings: &[Warning]) -> WarningTotals {
+        let mut t = WarningTotals::default();
+        for w in warnings {
+            match WARNING_KINDS.iter().find(|k| k.0 == w.kind).map(|k| k.1) {
+                Some(WarningPlace::Unreadable) => (t.not_analysed, t.unreadable) = (t.not_analysed + w.count, t.unreadable + w.count),
+                Some(WarningPlace::Skipped) => t.not_analysed += w.count,
+                Some(WarningPlace::Analysed) => t.repaired += w.count,
+                Some(WarningPlace::Banner) | None => {}
+            }
+        }
+        t
+    }
 }
 
 #[derive(Serialize)]
@@ -107,6 +141,7 @@ impl<'a> Report<'a> {
                 layer: e.layer,
                 kind: e.kind,
             }),
+            warning_totals: WarningTotals::of(&warnings),
             warnings,
             mptcp: analysis.map(|a| a.mptcp.as_slice()).unwrap_or(&[]),
             connections: analysis.map(|a| a.connections.as_slice()).unwrap_or(&[]),
@@ -124,6 +159,7 @@ impl<'a> Report<'a> {
             capture: &'r CaptureSummary,
             error: &'r Option<ErrorSummary>,
             warnings: &'r [Warning],
+            warning_totals: WarningTotals,
             #[serde(skip_serializing_if = "<[_]>::is_empty")]
             mptcp: &'r [MptcpConnection],
             connection_count: usize,
@@ -133,6 +169,7 @@ impl<'a> Report<'a> {
             capture: &self.capture,
             error: &self.error,
             warnings: &self.warnings,
+            warning_totals: self.warning_totals,
             mptcp: self.mptcp,
             connection_count: self.connections.len(),
         };
@@ -286,5 +323,73 @@ mod tests {
         assert_eq!(warning_text("encrypted-frame", 1), "1 encrypted 802.11 data frame (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)");
         assert_eq!(warning_text("bad-fcs", 1), "1 802.11 frame that failed the radio's checksum (FCS: dropped there, never delivered), skipped");
         assert_eq!(warning_text("malformed-packet", 1), "1 packet with impossible header values, skipped");
+    }
+}
+
+/// Where the page tells a warning (`report.warnings[].kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarningPlace {
+    /// Its own banner, from `report.capture` (web/components/CaptureBanner.tsx).
+    Banner,
+    /// The list of packets not analysed: packets that may hold TCP the decoder could
+    /// not reach ("No TCP connection could be read").
+    Unreadable,
+    /// The list of packets not analysed: packets that hold no TCP, or that were not
+    /// analysed for another reason.
+    Skipped,
+    /// The list, counted apart: packets analysed all the same, with a repaired time
+    /// (docs/ANALYSIS.md "Impossible timestamps", "Time order").
+    Analysed,
+}
+
+/// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
+/// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
+pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
+    use WarningPlace::*;
+    [
+        (WarningKind::UnknownLinkType.name(), Unreadable),
+        (WarningKind::NotIp.name(), Skipped),
+        (WarningKind::NotTcp.name(), Skipped),
+        (WarningKind::IpFragment.name(), Skipped),
+        (WarningKind::TcpFragment.name(), Unreadable),
+        (WarningKind::TruncatedHeaders.name(), Unreadable),
+        (WarningKind::MalformedPacket.name(), Unreadable),
+        (WarningKind::TimeWentBackwards.name(), Banner),
+        (WarningKind::TimeOrderClamped.name(), Analysed),
+        (WarningKind::TimeJumpedForward.name(), Banner),
+        (WarningKind::ImpossibleTimestamp.name(), Analysed),
+        (WarningKind::EncryptedFrame.name(), Unreadable),
+        (WarningKind::BadFcs.name(), Skipped),
+        (WarningKind::BadTcpChecksum.name(), Skipped),
+        (WarningKind::AmsduSubframe.name(), Skipped),
+        ("payload-only", Banner),
+        ("duplicate-frames", Banner),
+        ("coarse-clock", Banner),
+        ("capture-loss", Banner),
+        ("one-direction", Banner),
+        ("connection-limit", Skipped),
+        ("packet-limit", Skipped),
+    ]
+};
+
+#[cfg(test)]
+mod warning_totals_tests {
+    use super::*;
+
+    fn w(kind: &'static str, count: u64) -> Warning {
+        Warning { kind, count, message: String::new() }
+    }
+
+    /// The page's summary line and its "no TCP could be read" sentence say these sums.
+    #[test]
+    fn warnings_are_summed_by_where_the_page_tells_them() {
+        // tcpdump's timestamp_invalid_nano.pcap: 2 packets analysed with a repaired time,
+        // beside 3 IP packets that are not TCP (not analysed).
+        assert_eq!(WarningTotals::of(&[w("impossible-timestamp", 2), w("not-tcp", 3)]), WarningTotals { not_analysed: 3, unreadable: 0, repaired: 2 });
+        // A monitor-mode capture of a WPA network: 528 frames that are not IP and 59
+        // encrypted data frames, which may hold TCP (unreadable, and not analysed).
+        assert_eq!(WarningTotals::of(&[w("not-ip", 528), w("encrypted-frame", 59)]), WarningTotals { not_analysed: 587, unreadable: 59, repaired: 0 });
+        // Banner kinds count connections or frames, not packets left out: nowhere.
+        assert_eq!(WarningTotals::of(&[w("duplicate-frames", 81), w("one-direction", 2), w("capture-loss", 1)]), WarningTotals::default());
     }
 }

@@ -3,14 +3,21 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureBanner, noConnectionsText, warningsSummary } from './CaptureBanner';
 import type { Report } from '../model/types';
+import type { WarningTotals } from '../worker/generated/view';
 type Warning = Report['warnings'][number];
 import { render } from './testUtil';
 
-const report = (capture: Partial<Report['capture']> & Record<string, unknown>, warnings: Report['warnings'] = []): Report => ({
+/** The engine's sums of a report's warnings (report.rs `WarningTotals`, tested there). */
+const totals = (notAnalysed: number, unreadable = 0, repaired = 0): WarningTotals => ({ notAnalysed, unreadable, repaired });
+/** NOT_TCP's 3 packets, the only warning of the list in most tests below. */
+const THREE_NOT_TCP = totals(3);
+
+const report = (capture: Partial<Report['capture']> & Record<string, unknown>, warnings: Report['warnings'] = [], warningTotals = totals(0)): Report => ({
   schemaVersion: 1,
   capture: { format: 'pcap', linkTypes: ['LINUX_SLL2'], packets: 1200, bytes: 1_500_000, duration: 3, ...capture } as Report['capture'],
   error: null,
   warnings,
+  warningTotals,
   connections: [],
 });
 
@@ -33,15 +40,17 @@ describe('CaptureBanner', () => {
     // a second or more, carried into the seconds (docs/ANALYSIS.md "Impossible
     // timestamps"); the connection holds all 3. It read "2 packets were not analysed".
     const IMPOSSIBLE = { kind: 'impossible-timestamp', count: 2, message: '2 packets whose timestamp field cannot be a time' } satisfies Warning;
-    expect(warningsSummary([IMPOSSIBLE])).toBe('2 packets analysed with a repaired timestamp');
-    expect(warningsSummary([IMPOSSIBLE, NOT_TCP])).toBe('3 packets were not analysed; 2 packets analysed with a repaired timestamp');
-    expect(warningsSummary([{ ...IMPOSSIBLE, count: 1 }])).toBe('1 packet analysed with a repaired timestamp');
-    const el = render(<CaptureBanner name="timestamp_invalid_nano.pcap" report={report({ timestampResolutionMs: 0.000001 }, [IMPOSSIBLE])} />);
+    expect(warningsSummary(totals(0, 0, 2))).toBe('2 packets analysed with a repaired timestamp');
+    expect(warningsSummary(totals(3, 0, 2))).toBe('3 packets were not analysed; 2 packets analysed with a repaired timestamp');
+    expect(warningsSummary(totals(0, 0, 1))).toBe('1 packet analysed with a repaired timestamp');
+    // A link made before the engine summed the warnings.
+    expect(warningsSummary(undefined)).toBe('Warnings');
+    const el = render(<CaptureBanner name="timestamp_invalid_nano.pcap" report={report({ timestampResolutionMs: 0.000001 }, [IMPOSSIBLE], totals(0, 0, 2))} />);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('2 packets analysed with a repaired timestamp');
   });
 
   it('duplicate frames and 802.11 retries, once, not also in the warnings list', () => {
-    const el = render(<CaptureBanner name="any.pcap" report={report({ duplicateFrames: 81, wifiRetries: 2, timestampResolutionMs: 0.001 }, [DUP_WARNING, NOT_TCP])} />);
+    const el = render(<CaptureBanner name="any.pcap" report={report({ duplicateFrames: 81, wifiRetries: 2, timestampResolutionMs: 0.001 }, [DUP_WARNING, NOT_TCP], THREE_NOT_TCP)} />);
     expect(el.querySelector('[data-testid="duplicate-frames-banner"]')!.textContent).toBe(
       '81 duplicate frames from the capture set-up were ignored (2 802.11 retries).',
     );
@@ -79,7 +88,7 @@ describe('CaptureBanner', () => {
   it('a forward jump of the clock is a banner: its packet was analysed as stamped, not skipped', () => {
     // Two captures joined (docs/ANALYSIS.md "Time order"); the engine's sentence, shortened.
     const JUMP = { kind: 'time-jumped-forward', count: 1, message: '1 packet whose timestamp jumps more than an hour past every earlier one: frame 701, 1,202.8 days past every packet before it' } satisfies Warning;
-    const el = render(<CaptureBanner name="joined.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [JUMP, NOT_TCP])} />);
+    const el = render(<CaptureBanner name="joined.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [JUMP, NOT_TCP], THREE_NOT_TCP)} />);
     expect(el.querySelector('[data-testid="time-jump-banner"]')!.textContent).toBe(`The clock jumps forward in this capture: ${JUMP.message}.`);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
   });
@@ -87,7 +96,7 @@ describe('CaptureBanner', () => {
   it('says when the capture itself dropped packets, as a banner, not as packets not analysed', () => {
     // capture-loss.pcap's warning (wasm/tests/capture_loss_captures.rs).
     const LOSS = { kind: 'capture-loss', count: 13, message: 'The capture dropped packets: about 13 segments (18 KiB) that the receiver acknowledged were never captured, in 1 connection. These holes are not counted as network loss or retransmissions.' } satisfies Warning;
-    const el = render(<CaptureBanner name="capture-loss.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [LOSS, NOT_TCP])} />);
+    const el = render(<CaptureBanner name="capture-loss.pcap" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [LOSS, NOT_TCP], THREE_NOT_TCP)} />);
     expect(el.querySelector('[data-testid="capture-loss-banner"]')!.textContent).toBe(LOSS.message);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
   });
@@ -95,27 +104,27 @@ describe('CaptureBanner', () => {
   it('says when connections were captured in one direction only, as a banner: its count is connections', () => {
     // ntop/nDPI vk.pcapng's warning (wasm/src/analysis/verdict/one_direction.rs).
     const ONE = { kind: 'one-direction', count: 10, message: '10 connections were captured in one direction only (asymmetric routing, a tap or mirror port on one direction, or a capture filter on one address): their receive window, bytes in flight, round trip and losses cannot be judged, and no limit is named.' } satisfies Warning;
-    const el = render(<CaptureBanner name="vk.pcapng" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [ONE, NOT_TCP])} />);
+    const el = render(<CaptureBanner name="vk.pcapng" report={report({ duplicateFrames: 0, wifiRetries: 0, timestampResolutionMs: 0.001 }, [ONE, NOT_TCP], THREE_NOT_TCP)} />);
     expect(el.querySelector('[data-testid="one-direction-banner"]')!.textContent).toBe(ONE.message);
     expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('3 packets were not analysed');
   });
 
   it('no connection: "no TCP" only when nothing could hold TCP; else why, with the reasons open', () => {
-    const plain = render(<CaptureBanner name="udp.pcap" report={report({}, [NOT_TCP])} />);
+    const plain = render(<CaptureBanner name="udp.pcap" report={report({}, [NOT_TCP], THREE_NOT_TCP)} />);
     expect(plain.querySelector('[data-testid="no-connections"]')!.textContent).toBe('This capture has no TCP connections.');
     expect(plain.querySelector('details[data-testid="warnings"]')!.hasAttribute('open')).toBe(true);
     // tcpdump's tests/ipoib.pcap (LINKTYPE_IPOIB): tshark finds 20 TCP frames in 6 streams.
     const IPOIB = { kind: 'unknown-link-type', count: 30, message: '30 packets with a link-layer type tcpscope cannot decode (LINKTYPE 242)' } satisfies Warning;
-    const el = render(<CaptureBanner name="ipoib.pcap" report={report({}, [IPOIB])} />);
+    const el = render(<CaptureBanner name="ipoib.pcap" report={report({}, [IPOIB], totals(30, 30))} />);
     expect(el.querySelector('[data-testid="no-connections"]')!.textContent).toBe(
       'No TCP connection could be read: 30 packets may hold TCP that tcpscope cannot decode (below).',
     );
     expect(el.textContent).not.toContain('has no TCP connections');
     expect(el.querySelector('details[data-testid="warnings"] li')!.textContent).toBe(IPOIB.message);
-    expect(noConnectionsText([{ kind: 'tcp-fragment', count: 1, message: '' }])).toBe('No TCP connection could be read: 1 packet may hold TCP that tcpscope cannot decode (below).');
+    expect(noConnectionsText(totals(1, 1))).toBe('No TCP connection could be read: 1 packet may hold TCP that tcpscope cannot decode (below).');
     // A monitor-mode capture of a WPA network (aircrack-ng's wpa-psk-linksys.cap): its
     // 59 encrypted data frames held the TCP; "no TCP connections" would be wrong.
-    const encrypted: Warning[] = [{ kind: 'not-ip', count: 528, message: '' }, { kind: 'encrypted-frame', count: 59, message: '' }];
-    expect(noConnectionsText(encrypted)).toBe('No TCP connection could be read: 59 packets may hold TCP that tcpscope cannot decode (below).');
+    // 528 not-ip + 59 encrypted-frame packets.
+    expect(noConnectionsText(totals(587, 59))).toBe('No TCP connection could be read: 59 packets may hold TCP that tcpscope cannot decode (below).');
   });
 });

@@ -5,7 +5,8 @@ import { memo } from 'react';
 import type { Report } from '../model/types';
 import { captureQuality } from '../model/types';
 import { countOf, formatBytesSI, formatDuration, formatMs } from '../model/format.mjs';
-import { ANALYSED_WARNING_KINDS, BANNER_WARNING_KINDS, UNREADABLE_WARNING_KINDS, type WarningKind } from '../worker/generated/vocabulary';
+import { BANNER_WARNING_KINDS, type WarningKind } from '../worker/generated/vocabulary';
+import type { WarningTotals } from '../worker/generated/view';
 
 /** At most a few link-type names: a hostile pcapng can declare 65,535 interfaces. */
 export function linkTypesText(linkTypes: string[], max = 4): string {
@@ -103,12 +104,12 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
           The clock jumps forward in this capture: {byKind('time-jumped-forward')!.message}.
         </div>
       ) : null}
-      {noConnections ? <p className="muted" data-testid="no-connections">{noConnectionsText(warnings)}</p> : null}
+      {noConnections ? <p className="muted" data-testid="no-connections">{noConnectionsText(report.warningTotals)}</p> : null}
       {warnings.length ? (
         // Open when nothing else is shown: then they are the reason (a link type tcpscope
         // cannot decode is not "no TCP": tshark may find TCP in it).
         <details className="warnings" data-testid="warnings" open={noConnections}>
-          <summary>{warningsSummary(warnings)}</summary>
+          <summary>{warningsSummary(report.warningTotals)}</summary>
           <ul>{warnings.map((w) => <li key={w.kind}>{w.message}</li>)}</ul>
         </details>
       ) : null}
@@ -118,27 +119,19 @@ export const CaptureBanner = memo(function CaptureBanner({ name, report }: { nam
 
 /** Why nothing is charted: no TCP at all, or TCP tcpscope could not read. Packets of
  *  a link type it cannot decode, or IP fragments, may well hold TCP (tshark may
- *  show it), so "no TCP" would be wrong then. */
-export function noConnectionsText(warnings: Report['warnings']): string {
-  const unreadable = warnings.filter((w) => UNREADABLE_KINDS.includes(w.kind));
-  if (unreadable.length === 0) return 'This capture has no TCP connections.';
-  const n = unreadable.reduce((k, w) => k + w.count, 0);
+ *  show it), so "no TCP" would be wrong then. `totals`: the engine's sums of the
+ *  warnings (report.rs `WarningTotals`). */
+export function noConnectionsText(totals: WarningTotals | undefined): string {
+  const n = totals?.unreadable ?? 0;
+  if (n === 0) return 'This capture has no TCP connections.';
   return `No TCP connection could be read: ${n === 1 ? '1 packet' : `${n.toLocaleString('en-US')} packets`} may hold TCP that tcpscope cannot decode (below).`;
 }
 
-/** Warning kinds of packets that may carry TCP the decoder could not reach (an encrypted
- *  802.11 data frame: a monitor-mode capture of a WPA network). */
-const UNREADABLE_KINDS: readonly WarningKind[] = UNREADABLE_WARNING_KINDS;
-
-/** Warning kinds of packets that were analysed all the same (docs/ANALYSIS.md
- *  "Impossible timestamps", "Time order": the time is carried, held or clamped, the
- *  packet kept): they are no "packets not analysed". */
-const ANALYSED_KINDS: readonly WarningKind[] = ANALYSED_WARNING_KINDS;
-
-/** "3 packets were not analysed", "2 packets analysed with a repaired timestamp", or both. */
-export function warningsSummary(warnings: Report['warnings']): string {
-  const count = (analysed: boolean) => warnings.filter((w) => ANALYSED_KINDS.includes(w.kind) === analysed).reduce((n, w) => n + w.count, 0);
-  const [skipped, repaired] = [count(false), count(true)];
+/** "3 packets were not analysed", "2 packets analysed with a repaired timestamp", or both;
+ *  from the engine's sums (links made before it had them: "Warnings"). */
+export function warningsSummary(totals: WarningTotals | undefined): string {
+  if (!totals) return 'Warnings';
+  const { notAnalysed: skipped, repaired } = totals;
   const parts: string[] = [];
   if (skipped > 0) parts.push(skipped === 1 ? '1 packet was not analysed' : `${skipped.toLocaleString('en-US')} packets were not analysed`);
   if (repaired > 0) parts.push(`${countOf(repaired, 'packet')} analysed with a repaired timestamp`);

@@ -16,7 +16,7 @@ const summary: ConnectionSummary = {
   id: 3, endpoints: ['10.0.0.1:5001', '10.0.0.2:40000'], handshakeSeen: true, packets: 1000, start: 0, end: 5,
   dataDirection: 0,
   directions: [
-    dir({ rtt: { minMs: 2.8, medianMs: 3 }, throughput: { meanBps: 169e6, peakBps: 186e6, binSeconds: 0.1 }, stalls }),
+    dir({ rtt: { minMs: 2.8, medianMs: 3 }, throughput: { meanBps: 169e6, peakBps: 186e6, binSeconds: 0.1 }, stalls, stallSeconds: 0.6851 }),
     dir({ from: '10.0.0.2:40000', to: '10.0.0.1:5001', receiveWindow: { min: 1000, max: 65536 } }),
   ],
   diagnosis: {
@@ -42,6 +42,7 @@ describe('DiagnosisPanel', () => {
       ['retransmission timer', '1.015 s', '185 ms', 'retransmission of 1448 bytes at 1.200 s', '5–7'],
       ['zero window', '3.400 s', '500 ms', 'window update to 64 KiB', '12–15'],
     ]);
+    // The engine's sum of the two stalls (stallSeconds: 185.0 ms + 500.1 ms).
     expect(el.querySelector('caption')!.textContent).toBe('2 stalls, 685 ms in total');
   });
 

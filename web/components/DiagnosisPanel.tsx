@@ -91,17 +91,18 @@ function NotInLink({ listed, count }: { listed: number; count: number }) {
   );
 }
 
-function StallTable({ stalls, count = stalls.length, onSelect }: { stalls: Stall[]; count?: number; onSelect?: (start: number, duration: number) => void }) {
+/** `count`, `totalSeconds`: the direction's number of stalls and the time they took
+ *  (the engine's `stallSeconds`), which a link's shortened list does not hold whole. */
+function StallTable({ stalls, count = stalls.length, totalSeconds, onSelect }: { stalls: Stall[]; count?: number; totalSeconds?: number; onSelect?: (start: number, duration: number) => void }) {
   const notInLink = count > stalls.length ? <NotInLink listed={stalls.length} count={count} /> : null;
   if (stalls.length === 0) return notInLink ?? <p className="muted" data-testid="no-stalls">No stalls.</p>;
-  const total = stalls.reduce((a, s) => a + s.duration, 0);
   return (
     <>
       {notInLink}
       <ScrollRegion label="Stalls">
         <table className="stalls" data-testid="stall-table">
           <caption>
-            {stalls.length} stall{stalls.length === 1 ? '' : 's'}, {formatDuration(total)} in total
+            {count} stall{count === 1 ? '' : 's'}{totalSeconds != null ? `, ${formatDuration(totalSeconds)} in total` : ''}
           </caption>
           <thead>
             <tr>
@@ -270,7 +271,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
         Stalls of {sender.from} → {sender.to}
       </h3>
       {/* The summary's list: a share link may list fewer than the direction had (stallCount). */}
-      <StallTable stalls={list} count={list === sender.stalls ? stallCount(sender) : list.length} onSelect={onSelectStall} />
+      <StallTable stalls={list} count={list === sender.stalls ? stallCount(sender) : list.length} totalSeconds={list === sender.stalls ? sender.stallSeconds : undefined} onSelect={onSelectStall} />
     </section>
   );
 });

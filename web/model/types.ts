@@ -31,8 +31,9 @@ type NumberingFields = 'unseenDatagrams';
  * (Generated from build.rs `ListedStalls`, which writes it.)
  */
 type LinkedStallCount = Pick<Gen.ListedStalls, 'stallCount'>;
-export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | RetransmissionKinds | EcnFields | NumberingFields> &
-  Partial<Pick<Gen.DirectionSummary, RetransmissionKinds | EcnFields | NumberingFields>> & LinkedStallCount & {
+/** `stallSeconds`: links made before the engine summed the stalls lack it. */
+export type DirectionSummary = Omit<Gen.DirectionSummary, 'throughput' | 'rtt' | 'senderLagMs' | 'stallSeconds' | RetransmissionKinds | EcnFields | NumberingFields> &
+  Partial<Pick<Gen.DirectionSummary, 'stallSeconds' | RetransmissionKinds | EcnFields | NumberingFields>> & LinkedStallCount & {
   throughput: ThroughputStats | LegacyThroughputStats;
   rtt: RttStats | LegacyRttStats;
 };
@@ -107,6 +108,8 @@ export interface Report {
   /** layer and kind are missing in older snapshots. */
   error: null | (Omit<Gen.ErrorSummary, 'layer' | 'kind'> & Partial<Pick<Gen.ErrorSummary, 'layer' | 'kind'>>);
   warnings: Gen.Warning[];
+  /** The warnings' packets summed by where the page tells them (wasm report.rs `WarningTotals`); older links lack it. */
+  warningTotals?: Gen.WarningTotals;
   /** MPTCP connections with their subflows (analysis/track/mptcp.rs); absent without MPTCP and in share links. */
   mptcp?: MptcpConnection[];
   connections: ConnectionSummary[];

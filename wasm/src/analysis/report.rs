@@ -112,6 +112,9 @@ pub struct DirectionSummary {
     /// ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
     pub sender_lag_ms: f64,
     pub stalls: Vec<Stall>,
+    /// The time this direction stood still: the sum of its stalls' durations, s
+    /// (stalls/cause.rs `total_seconds`; the diagnosis panel's "in total").
+    pub stall_seconds: f64,
     /// ECN marks and echoes this direction sent (ecn.rs); None when the connection
     /// showed no ECN at all.
     pub ecn: Option<ecn::EcnSummary>,

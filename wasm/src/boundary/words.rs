@@ -7,7 +7,6 @@
 
 use super::{t, Term};
 use crate::analysis::{StallCause, Vantage};
-use crate::decode::WarningKind;
 
 /// Every stall cause (docs/ANALYSIS.md "Stalls"), in the legend's order.
 pub const STALL_CAUSES: [StallCause; 7] = [
@@ -122,52 +121,8 @@ pub const RETRANSMISSION_KINDS: [RetransmissionKind; 5] = {
     ]
 };
 
-/// Where the page tells a warning (`report.warnings[].kind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WarningPlace {
-    /// Its own banner, from `report.capture` (web/components/CaptureBanner.tsx).
-    Banner,
-    /// The list of packets not analysed: packets that may hold TCP the decoder could
-    /// not reach ("No TCP connection could be read").
-    Unreadable,
-    /// The list of packets not analysed: packets that hold no TCP, or that were not
-    /// analysed for another reason.
-    Skipped,
-    /// The list, counted apart: packets analysed all the same, with a repaired time
-    /// (docs/ANALYSIS.md "Impossible timestamps", "Time order").
-    Analysed,
-}
-
-/// Every warning kind a report may carry: the decoder's (`decode::WarningKind`) and the
-/// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
-    use WarningPlace::*;
-    [
-        (WarningKind::UnknownLinkType.name(), Unreadable),
-        (WarningKind::NotIp.name(), Skipped),
-        (WarningKind::NotTcp.name(), Skipped),
-        (WarningKind::IpFragment.name(), Skipped),
-        (WarningKind::TcpFragment.name(), Unreadable),
-        (WarningKind::TruncatedHeaders.name(), Unreadable),
-        (WarningKind::MalformedPacket.name(), Unreadable),
-        (WarningKind::TimeWentBackwards.name(), Banner),
-        (WarningKind::TimeOrderClamped.name(), Analysed),
-        (WarningKind::TimeJumpedForward.name(), Banner),
-        (WarningKind::ImpossibleTimestamp.name(), Analysed),
-        (WarningKind::EncryptedFrame.name(), Unreadable),
-        (WarningKind::BadFcs.name(), Skipped),
-        (WarningKind::BadTcpChecksum.name(), Skipped),
-        (WarningKind::AmsduSubframe.name(), Skipped),
-        ("payload-only", Banner),
-        ("duplicate-frames", Banner),
-        ("coarse-clock", Banner),
-        ("capture-loss", Banner),
-        ("one-direction", Banner),
-        ("connection-limit", Skipped),
-        ("packet-limit", Skipped),
-    ]
-};
-
+/// Where the page tells each warning kind: decided with the report's totals (report.rs).
+pub use crate::report::{WarningPlace, WARNING_KINDS};
 
 #[cfg(test)]
 mod tests {
@@ -202,7 +157,7 @@ mod tests {
 
     #[test]
     fn warning_kinds_are_the_decoders_and_the_analysiss() {
-        use WarningKind::*;
+        use crate::decode::WarningKind::*;
         let decoder = [
             UnknownLinkType, NotIp, NotTcp, IpFragment, TcpFragment, TruncatedHeaders, MalformedPacket, TimeWentBackwards,
             TimeOrderClamped, TimeJumpedForward, ImpossibleTimestamp, EncryptedFrame, BadFcs, BadTcpChecksum, AmsduSubframe,

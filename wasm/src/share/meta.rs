@@ -154,6 +154,7 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
         ("retransmittedSegments", &count), ("fastRetransmittedSegments", &count), ("slowStartRetransmittedSegments", &count),
         ("unseenDatagrams", &nullable_count),
         ("senderLagMs", &finite),
+        ("stallSeconds", &nonneg),
         ("rtoChains", &|v, p| list(v, p, MAX_EPISODES, &|v, p| fields(v, p, &[
             ("start", &time), ("timeouts", &count), ("intervalsMs", &|v, p| list(v, p, MAX_CHAIN_INTERVALS, &nonneg)),
         ]))),
@@ -272,7 +273,8 @@ pub fn report_head(v: &Value) -> Result<(), String> {
         ]).and_then(|_| optional_fields(v, p, &[("duplicateFrames", &count), ("wifiRetries", &count), ("timestampResolutionMs", &nullable(&nonneg))]))),
         ("error", &nullable(&|v, p| fields(v, p, &[("message", &string), ("packetIndex", &nullable(&count)), ("byteOffset", &nullable(&count))]))),
         ("warnings", &|v, p| list(v, p, 10_000, &|v, p| fields(v, p, &[("kind", &string), ("count", &count), ("message", &string)]))),
-    ])
+    ])?;
+    optional_fields(v, "report", &[("warningTotals", &|v, p| fields(v, p, &[("notAnalysed", &count), ("unreadable", &count), ("repaired", &count)]))])
 }
 
 /// The JSON part of a snapshot after its checks.

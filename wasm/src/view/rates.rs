@@ -13,11 +13,8 @@ use super::response::Bins;
 const MAX_BINS: u32 = BINS_PER_COLUMN * MAX_COLUMNS;
 use super::sources::CumColumn;
 
-/// Bin index of time t (the summary's rule).
-#[inline]
-pub(crate) fn bin_of(t: f64, bin: f64) -> i64 {
-    (t / bin).floor() as i64
-}
+/// Bin index of time t: the summary's own rule (analysis/rates/throughput.rs).
+pub(crate) use crate::analysis::throughput::{bin_of, rate_bps};
 
 /// First event index ≥ `from` whose bin is ≥ k (events are sorted by time and
 /// floor(t / bin) is monotone in t).
@@ -74,7 +71,7 @@ pub fn bins(c: &CumColumn, t0: f64, t1: f64, bin: f64) -> Bins {
         let j = first_in_bin(c, i, k.saturating_add(1), bin);
         let bytes = c.cum[j] - c.cum[i];
         out.bytes.push(bytes);
-        out.bps.push(bytes as f64 * 8.0 / bin);
+        out.bps.push(rate_bps(bytes, bin));
         // Average: bytes of bins [a, b] / ((b − a + 1) · bin), [a, b] = [k − before,
         // k + after] ∩ [first_k, last_k]; two more searches, no per-bin storage.
         let (a, b) = ((k - before).max(first_k), (k + after).min(last_k));

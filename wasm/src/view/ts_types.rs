@@ -64,6 +64,7 @@ mod tests {
             decl::<crate::report::CaptureSummary>(&cfg),
             decl::<crate::report::ErrorSummary>(&cfg),
             decl::<crate::report::Warning>(&cfg),
+            decl::<crate::report::WarningTotals>(&cfg),
             decl::<crate::error::Layer>(&cfg),
             decl::<crate::error::ErrorKind>(&cfg),
             decl::<a::ConnectionSummary>(&cfg),

@@ -303,6 +303,10 @@ table: Array<BdpRow>, };
 
 export type Report = { schemaVersion: number, capture: CaptureSummary, error: ErrorSummary | null, warnings: Array<Warning>, 
 /**
+ * The warnings' packets, summed by where the page tells them ([`WarningTotals`]).
+ */
+warningTotals: WarningTotals, 
+/**
  * MPTCP connections with their subflows (analysis/mptcp.rs); absent without MPTCP.
  */
 mptcp?: Array<MptcpConnection>, connections: Array<ConnectionSummary>, };
@@ -328,6 +332,26 @@ timestampResolutionMs: number | null, };
 export type ErrorSummary = { message: string, packetIndex: number | null, byteOffset: number | null, layer: Layer, kind: ErrorKind, };
 
 export type Warning = { kind: WarningKind, count: number, message: string, };
+
+/**
+ * The warnings' packets summed by where the page tells them ([`WarningPlace`];
+ * docs/ANALYSIS.md "Warnings"): the warnings list's summary line and the sentence of
+ * a capture with no readable TCP say these numbers.
+ */
+
+export type WarningTotals = { 
+/**
+ * Packets not analysed: the warnings of the list (`Unreadable` and `Skipped` kinds).
+ */
+notAnalysed: number, 
+/**
+ * Of those, packets that may hold TCP the decoder could not reach (`Unreadable`).
+ */
+unreadable: number, 
+/**
+ * Packets analysed all the same with a repaired timestamp (`Analysed` kinds).
+ */
+repaired: number, };
 
 /**
  * Which layer of the packet the problem is in.
@@ -484,6 +508,11 @@ unseenDatagrams: number | null, outOfOrder: number, throughput: ThroughputSummar
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
  */
 senderLagMs: number, stalls: Array<Stall>, 
+/**
+ * The time this direction stood still: the sum of its stalls' durations, s
+ * (stalls/cause.rs `total_seconds`; the diagnosis panel's "in total").
+ */
+stallSeconds: number, 
 /**
  * ECN marks and echoes this direction sent (ecn.rs); None when the connection
  * showed no ECN at all.

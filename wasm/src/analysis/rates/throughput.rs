@@ -117,7 +117,7 @@ impl Bins {
         let len = len as u64;
         // Packets are in capture order, so a bin's packets are consecutive unless the
         // clock went backwards; the sort in `finish` keeps even that case exact.
-        let k = (t / self.bin).floor() as i64;
+        let k = bin_of(t, self.bin);
         match self.bins.last_mut() {
             Some((last, sum)) if *last == k => *sum += len,
             _ => self.bins.push((k, len)),
@@ -153,9 +153,24 @@ impl Bins {
                 sum += bins[i].1;
                 i += 1;
             }
-            f(sum as f64 * 8.0 / self.bin);
+            f(rate_bps(sum, self.bin));
         }
     }
+}
+
+/// The bin of time `t`: bin k covers [k·bin, (k+1)·bin) of seconds since the file's
+/// first packet (DESIGN.md "Throughput", the grid of tshark's `-z io,stat`). The one
+/// rule: the summary's peak here and the charts' bins (view/rates.rs) both use it.
+#[inline]
+pub fn bin_of(t: f64, bin: f64) -> i64 {
+    (t / bin).floor() as i64
+}
+
+/// The rate of `bytes` in one bin of `bin` seconds, bit/s (the summary's peak is the
+/// largest; the throughput chart draws each).
+#[inline]
+pub fn rate_bps(bytes: u64, bin: f64) -> f64 {
+    bytes as f64 * 8.0 / bin
 }
 
 #[cfg(test)]

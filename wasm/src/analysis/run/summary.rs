@@ -114,6 +114,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
     let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
     let data_view = opening_view::of(&cols.packets, unstored > 0, start, end, stall_spans);
+    for d in directions.iter_mut() {
+        d.stall_seconds = crate::analysis::stalls::cause::total_seconds(&d.stalls);
+    }
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
@@ -366,6 +369,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         rtt,
         sender_lag_ms: 0.0,     // set by `summarize`
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
+        stall_seconds: 0.0, // and their sum
         ecn: None,          // set by `summarize` (ecn.rs)
     }
 }

@@ -93,3 +93,9 @@ mod stall_cause_names {
         assert_eq!(names, STALL_CAUSES);
     }
 }
+
+/// The time a direction stood still: the sum of its stalls' `duration`, s, to the ns
+/// (stalls never overlap: each is one gap between two packets of the direction).
+pub fn total_seconds(stalls: &[Stall]) -> f64 {
+    (stalls.iter().map(|s| s.duration).sum::<f64>() * 1e9).round() / 1e9
+}

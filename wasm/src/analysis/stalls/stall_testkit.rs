@@ -254,6 +254,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         throughput: ThroughputSummary { mean_bps: 0.0, active_mean_bps: 0.0, peak_bps: 0.0, bin_seconds: 0.1 },
         rtt: RttSummary { min_ms: rtt.map(|r| r.0), median_ms: rtt.map(|r| r.1), ..Default::default() },
         sender_lag_ms: 0.0,
+        stall_seconds: 0.0,
         stalls,
         ecn: None,
     }
