@@ -1,0 +1,200 @@
+//! Where each stall happened (docs/ANALYSIS.md `twin.stalls[].place`): in the host that
+//! sends the stalled direction, in the network, or in the host that receives it.
+//!
+//! A stall is a gap in one direction's datagrams at one capture (analysis/stalls). With
+//! both captures, the datagram that ended it is followed back to its sender:
+//! 1. At the receiver side, a gap the sender-side capture does not show (the sender's
+//!    silence there is under half the gap) was made on the way: sent on time, arrived
+//!    late or not at all → **network**.
+//! 2. Otherwise the sender did not send. If what ended the gap resends data lost between
+//!    the points, the sender's timer waited on the network's loss → **network**.
+//! 3. Otherwise the last datagram from the receiver that reached the sender in the gap
+//!    released it. None: the sender waited on itself (**sender host**), unless the
+//!    receiver's datagrams due in the gap were lost on the way back (**network**). Else
+//!    that datagram is followed to the receiver-side capture, and the gap cut into the
+//!    sender's reaction to it (its arrival → the datagram that ended the gap), the
+//!    receiver's answer time (the receiver's last arrival before it → its sending), and
+//!    the network's part: the two paths above their floors (a path's fixed delay is not
+//!    a stall's cause: the threshold is several round trips), plus, when the releasing
+//!    datagram resends one lost between, the time since the lost copy left (taken from
+//!    the receiver's part). The largest part places the stall.
+//! Times are on the merged axis (clock.rs), good to the offset's uncertainty; the
+//! paths' parts above their floors do not depend on it.
+
+use std::collections::HashMap;
+
+use super::clock::Clock;
+use super::collect::Dgram;
+use super::fate::LOST;
+use super::matching::{Matching, EXACT, PIECE};
+use super::report::{Place, PlacedStall};
+use crate::analysis::format::format_duration;
+use crate::analysis::Stall;
+
+pub struct Ctx<'a> {
+    pub d: [&'a [Dgram]; 2],
+    pub m: &'a Matching,
+    pub clock: &'a Clock,
+    pub near: [usize; 2],
+    pub code: [&'a [u8]; 2],
+    /// Each direction's smallest one-way delay, ns.
+    pub floor: [f64; 2],
+    /// Frame number → index, per input.
+    pub frames: [HashMap<u32, u32>; 2],
+}
+
+fn ms(ns: f64) -> String {
+    format_duration(ns / 1e9)
+}
+
+impl Ctx<'_> {
+    fn at(&self, side: usize, i: usize) -> f64 {
+        self.clock.at(side, self.d[side][i].t_ns)
+    }
+    fn partner(&self, side: usize, i: usize) -> Option<usize> {
+        matches!(self.m.how[side][i], EXACT | PIECE).then(|| self.m.partner[side][i] as usize)
+    }
+    /// The last datagram of direction r at `side` before index i; with `data`, the last
+    /// one carrying payload (a stall is a gap between those, analysis/stalls/gaps.rs).
+    fn previous(&self, side: usize, i: usize, r: usize, data: bool) -> Option<usize> {
+        (0..i).rev().find(|&k| usize::from(self.d[side][k].dir()) == r && (!data || self.d[side][k].len > 0))
+    }
+
+    /// Places one stall of input `side`'s report, in direction r.
+    pub fn place(&self, side: usize, r: usize, s: &Stall) -> PlacedStall {
+        let (ss, rs) = (self.near[r], 1 - self.near[r]);
+        let capture = if side == 1 - self.clock.receiver { "sender-side" } else { "receiver-side" };
+        let before = self.frames[side].get(&s.frame_before).map(|&i| i as usize);
+        let at = before.map_or(f64::NAN, |i| self.at(side, i) / 1e9);
+        let mut out = PlacedStall {
+            capture,
+            direction: r as u8,
+            start: s.start,
+            duration: s.duration,
+            cause: s.cause,
+            frame_before: s.frame_before,
+            frame_after: s.frame_after,
+            at,
+            place: Place::Unknown,
+            sender_host_ms: None,
+            network_ms: None,
+            receiver_host_ms: None,
+            why: String::new(),
+        };
+        let gap = s.duration * 1e9;
+        let after = self.frames[side].get(&s.frame_after).map(|&i| i as usize);
+        let q = match after {
+            Some(i) if side == ss => Some(i),
+            Some(i) => self.partner(side, i),
+            None => None,
+        };
+        let Some(q) = q else {
+            out.why = "The datagram that ended the gap is not in the sender-side capture: it cannot be followed.".into();
+            return out;
+        };
+        let t_q = self.at(ss, q);
+        let quiet = self.previous(ss, q, r, true).map_or(f64::INFINITY, |p| t_q - self.at(ss, p));
+        if side == rs && quiet < gap / 2.0 {
+            out.place = Place::Network;
+            out.network_ms = Some((gap - quiet) / 1e6);
+            out.why = self.on_the_way(ss, q, r, gap, quiet);
+            return out;
+        }
+        let start = t_q - if quiet.is_finite() { quiet } else { gap };
+        if let Some(lost_at) = self.lost_copy(ss, q, r) {
+            out.place = Place::Network;
+            out.network_ms = Some((t_q - lost_at) / 1e6);
+            out.why = format!("The datagram that ended the gap resends data lost between the two points {} earlier: the sender's timer waited on the network's loss.", ms(t_q - lost_at));
+            return out;
+        }
+        // The receiver's last datagram that reached the sender in the gap.
+        let trig = (0..q).rev().take_while(|&k| self.at(ss, k) > start).find(|&k| usize::from(self.d[ss][k].dir()) != r);
+        let Some(trig) = trig else {
+            let lost = self.lost_on_the_way_back(rs, r, start, t_q);
+            if lost > 0 {
+                out.place = Place::Network;
+                out.network_ms = Some((t_q - start) / 1e6);
+                out.why = format!("Nothing from the receiver reached the sender during the gap: {lost} of its datagrams due then were lost on the way back, and the sender waited on them.");
+            } else {
+                out.place = Place::SenderHost;
+                out.sender_host_ms = Some((t_q - start) / 1e6);
+                out.why = format!("Nothing from the receiver reached the sender during the gap, and none was lost on the way: the sender sent no data for {} on its own (its application, or its own timer).", ms(t_q - start));
+            }
+            return out;
+        };
+        let sender = t_q - self.at(ss, trig);
+        out.sender_host_ms = Some(sender / 1e6);
+        let Some(trig_r) = self.partner(ss, trig) else {
+            let place = if sender >= gap / 2.0 { Place::SenderHost } else { Place::Unknown };
+            out.place = place;
+            out.why = format!("The sender answered the receiver's last datagram {} later; that datagram is not in the receiver-side capture, so the rest of the gap cannot be split.", ms(sender));
+            return out;
+        };
+        let sent_r = self.at(rs, trig_r);
+        let back = (self.at(ss, trig) - sent_r - self.floor[1 - r]).max(0.0);
+        let last_in = self.previous(rs, trig_r + 1, r, false).filter(|&k| self.at(rs, k) <= sent_r);
+        let (receiver, forth): (f64, f64) = match last_in {
+            Some(k) => {
+                let forth = self.partner(rs, k).map_or(0.0, |p| (self.at(rs, k) - self.at(ss, p) - self.floor[r]).max(0.0));
+                (sent_r - self.at(rs, k), forth)
+            }
+            None => (0.0, 0.0),
+        };
+        // A resend that released the sender: the time since its lost original was the
+        // network's loss, not the receiver's delay.
+        let recovery = self.lost_copy(rs, trig_r, 1 - r).map_or(0.0, |lost_at| sent_r - lost_at);
+        let receiver = (receiver - recovery).max(0.0);
+        let network = back + forth + recovery;
+        out.receiver_host_ms = Some(receiver / 1e6);
+        out.network_ms = Some(network / 1e6);
+        let lost = if recovery > 0.0 { format!(", of which {} since a copy lost on the way", ms(recovery)) } else { String::new() };
+        let parts = format!("the sender's reaction {}, the receiver's answer {}, the network {} (the paths above their floors{lost})", ms(sender), ms(receiver), ms(network));
+        let (place, what) = if receiver >= sender && receiver >= network {
+            (Place::ReceiverHost, "arrived on time, answered late: the receiver took the time")
+        } else if network >= sender {
+            (Place::Network, "the datagrams that released the sender spent the time on the way, or were lost")
+        } else {
+            (Place::SenderHost, "the receiver's answer reached the sender in time: the sender took the time")
+        };
+        out.place = place;
+        out.why = format!("Of the {} gap, {parts}: {what}.", ms(quiet.min(gap).max(sender)));
+        out
+    }
+
+    /// Why a gap seen at the receiver side only was the network's.
+    fn on_the_way(&self, ss: usize, q: usize, r: usize, gap: f64, quiet: f64) -> String {
+        let t_q = self.at(ss, q);
+        let lost = (0..q).rev().take_while(|&k| self.at(ss, k) > t_q - gap).filter(|&k| usize::from(self.d[ss][k].dir()) == r && self.code[ss][k] == LOST).count();
+        let late = self.partner(ss, q).map(|p| self.at(1 - ss, p) - t_q);
+        let mut s = format!("Sent on time: the sender-side capture shows the sender silent for at most {} of the {} gap", ms(quiet), ms(gap));
+        if lost > 0 {
+            s += &format!(", and {lost} datagram{} sent meanwhile {} lost on the way.", if lost == 1 { "" } else { "s" }, if lost == 1 { "was" } else { "were" });
+        } else if let Some(d) = late {
+            s += &format!("; the datagram that ended it took {} one way (floor {}).", ms(d), ms(self.floor[r]));
+        } else {
+            s.push('.');
+        }
+        s
+    }
+
+    /// When the earlier copy of datagram q's data (direction r, at `side`, its sender's
+    /// capture) left, where that copy was lost between the points: q is a resend the
+    /// loss made.
+    fn lost_copy(&self, side: usize, q: usize, r: usize) -> Option<f64> {
+        let x = &self.d[side][q];
+        if x.seq_len() == 0 {
+            return None;
+        }
+        let (s, e) = (x.seq, x.seq.wrapping_add(x.seq_len()));
+        let overlaps = |y: &Dgram| y.seq_len() > 0 && (y.seq.wrapping_sub(e) as i32) < 0 && (s.wrapping_sub(y.seq.wrapping_add(y.seq_len())) as i32) < 0;
+        (0..q).rev().take(100_000).find(|&k| usize::from(self.d[side][k].dir()) == r && self.code[side][k] == LOST && overlaps(&self.d[side][k])).map(|k| self.at(side, k))
+    }
+
+    /// The receiver's datagrams (direction 1 − r, seen leaving at `rs`) due at the
+    /// sender within [start, end) and lost between the points.
+    fn lost_on_the_way_back(&self, rs: usize, r: usize, start: f64, end: f64) -> usize {
+        let due = |y: &Dgram| self.clock.at(rs, y.t_ns) + self.floor[1 - r];
+        let (lo, hi) = (self.d[rs].partition_point(|y| due(y) < start), self.d[rs].partition_point(|y| due(y) < end));
+        (lo..hi).filter(|&k| usize::from(self.d[rs][k].dir()) != r && self.code[rs][k] == LOST).count()
+    }
+}
