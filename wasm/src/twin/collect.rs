@@ -46,6 +46,8 @@ pub struct Dgram {
     /// The highest right edge of its SACK blocks (RFC 2018), with `HAS_SACK`.
     pub sack_right: u32,
     pub ip_id: u16,
+    /// The raw window field (RFC 9293 §3.1; scaled by `ConnPrint::wscale`).
+    pub window: u16,
     pub flags: u8,
     /// `DIR` (0: sent by the connection's first endpoint in this capture; after
     /// pairing, 0: sent by the data sender), `HAS_TS`, `HAS_ID`, `HAS_SACK`.
@@ -72,6 +74,7 @@ impl Dgram {
             tsecr,
             sack_right,
             ip_id: s.frame_id.ip_id.unwrap_or(0),
+            window: s.window,
             flags: s.flags,
             bits,
         }
@@ -110,6 +113,19 @@ pub struct ConnPrint {
     pub sketch: Vec<(u64, u8)>,
     /// The sketched datagrams carried TCP timestamps.
     pub timestamps: bool,
+    /// The window scale each local direction's sender announced in its SYN (RFC 7323
+    /// §2.3): windows it sends are shifted by it when both SYNs carried the option.
+    pub wscale: [Option<u8>; 2],
+}
+
+impl ConnPrint {
+    /// The shift of the windows local direction d sends (0 without both SYNs' option).
+    pub fn shift(&self, d: u8) -> u8 {
+        match self.wscale {
+            [Some(a), Some(b)] => [a, b][usize::from(d)].min(14),
+            _ => 0,
+        }
+    }
 }
 
 /// The first walk's result for one capture.
@@ -211,6 +227,7 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
                 payload: [0; 2],
                 sketch: Vec::new(),
                 timestamps: false,
+                wscale: [None; 2],
             });
         }
         let c = &mut conns[index as usize];
@@ -221,6 +238,9 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
             SYN => c.syn = c.syn.or(Some((dir, s.seq))),
             f if f == SYN | ACK => c.syn_ack = c.syn_ack.or(Some(s.seq)),
             _ => {}
+        }
+        if s.flags & SYN != 0 {
+            c.wscale[d] = c.wscale[d].or(s.options.window_scale);
         }
         if (index as usize) < MAX_FINGERPRINTED {
             let h = datagram_hash(s.seq, s.ack, s.payload_len, s.flags, s.options.timestamp);

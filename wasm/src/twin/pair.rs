@@ -169,6 +169,7 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
         near,
         code: [&f.code[0], &f.code[1]],
         floor,
+        shift: [0, 1].map(|r| prints[sender].conns[p.conn[sender] as usize].shift(if r == 0 { sender_dir[sender] } else { 1 - sender_dir[sender] })),
         frames: [0, 1].map(|s| d[s].iter().enumerate().map(|(i, x)| (x.frame, i as u32)).collect()),
     }, analyses, conns, [0, 1].map(|s| names(p, prints, s, sender_dir[s])[0].clone()));
     t.rtt_split = Some(split::rtt_split(d[sender], d[receiver], &f.delays, clock.uncertainty));

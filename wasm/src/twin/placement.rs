@@ -31,6 +31,16 @@ use super::report::{Place, PlacedStall};
 use crate::analysis::format::format_duration;
 use crate::analysis::Stall;
 
+/// What let the sender go on (`Ctx::release`).
+enum Release {
+    /// This datagram of the receiver (its index at the sender side).
+    By(usize),
+    /// Nothing was outstanding and the receiver asked nothing: the sender was free.
+    Free,
+    /// Data was outstanding and no ACK or window that would let it go on came.
+    Nothing,
+}
+
 pub struct Ctx<'a> {
     pub d: [&'a [Dgram]; 2],
     pub m: &'a Matching,
@@ -39,6 +49,8 @@ pub struct Ctx<'a> {
     pub code: [&'a [u8]; 2],
     /// Each direction's smallest one-way delay, ns.
     pub floor: [f64; 2],
+    /// The window shift of each direction's sender (collect.rs `ConnPrint::shift`).
+    pub shift: [u8; 2],
     /// Frame number → index, per input.
     pub frames: [HashMap<u32, u32>; 2],
 }
@@ -50,6 +62,12 @@ fn ms(ns: f64) -> String {
 impl Ctx<'_> {
     fn at(&self, side: usize, i: usize) -> f64 {
         self.clock.at(side, self.d[side][i].t_ns)
+    }
+    /// The right edge of the window datagram x (of direction `dir`) advertises: ACK +
+    /// window, the window shifted by its sender's scale except on a SYN (RFC 7323 §2.2).
+    fn edge(&self, x: &Dgram, dir: usize) -> u32 {
+        let shift = if x.flags & crate::decode::tcp_flags::SYN != 0 { 0 } else { self.shift[dir] };
+        x.ack.wrapping_add(u32::from(x.window) << shift)
     }
     fn partner(&self, side: usize, i: usize) -> Option<usize> {
         matches!(self.m.how[side][i], EXACT | PIECE).then(|| self.m.partner[side][i] as usize)
@@ -107,20 +125,27 @@ impl Ctx<'_> {
             out.why = format!("The datagram that ended the gap resends data lost between the two points {} earlier: the sender's timer waited on the network's loss.", ms(t_q - lost_at));
             return out;
         }
-        // The receiver's last datagram that reached the sender in the gap.
-        let trig = (0..q).rev().take_while(|&k| self.at(ss, k) > start).find(|&k| usize::from(self.d[ss][k].dir()) != r);
-        let Some(trig) = trig else {
-            let lost = self.lost_on_the_way_back(rs, r, start, t_q);
-            if lost > 0 {
-                out.place = Place::Network;
-                out.network_ms = Some((t_q - start) / 1e6);
-                out.why = format!("Nothing from the receiver reached the sender during the gap: {lost} of its datagrams due then were lost on the way back, and the sender waited on them.");
-            } else {
+        let trig = match self.release(ss, q, r, start) {
+            Release::By(k) => k,
+            Release::Free => {
                 out.place = Place::SenderHost;
                 out.sender_host_ms = Some((t_q - start) / 1e6);
-                out.why = format!("Nothing from the receiver reached the sender during the gap, and none was lost on the way: the sender sent no data for {} on its own (its application, or its own timer).", ms(t_q - start));
+                out.why = format!("Everything was acknowledged and the receiver sent nothing to answer: the sender had nothing to send for {} (its application).", ms(t_q - start));
+                return out;
             }
-            return out;
+            Release::Nothing => {
+                let lost = self.lost_on_the_way_back(rs, r, start, t_q);
+                if lost > 0 {
+                    out.place = Place::Network;
+                    out.network_ms = Some((t_q - start) / 1e6);
+                    out.why = format!("No ACK that let the sender go on reached it during the gap: {lost} of the receiver's datagrams due then were lost on the way back.");
+                } else {
+                    out.place = Place::SenderHost;
+                    out.sender_host_ms = Some((t_q - start) / 1e6);
+                    out.why = format!("The sender waited {} with nothing lost and no ACK or window it waited for: its own timer or its application.", ms(t_q - start));
+                }
+                return out;
+            }
         };
         let sender = t_q - self.at(ss, trig);
         out.sender_host_ms = Some(sender / 1e6);
@@ -143,7 +168,7 @@ impl Ctx<'_> {
         // A resend that released the sender: the time since its lost original was the
         // network's loss, not the receiver's delay.
         let recovery = self.lost_copy(rs, trig_r, 1 - r).map_or(0.0, |lost_at| sent_r - lost_at);
-        let receiver = (receiver - recovery).max(0.0);
+        let receiver = (receiver - recovery).max(0.0).max(self.window_held(rs, trig_r, r)).max(self.ack_held(rs, trig_r, r));
         let network = back + forth + recovery;
         out.receiver_host_ms = Some(receiver / 1e6);
         out.network_ms = Some(network / 1e6);
@@ -159,6 +184,92 @@ impl Ctx<'_> {
         out.place = place;
         out.why = format!("Of the {} gap, {parts}: {what}.", ms(quiet.min(gap).max(sender)));
         out
+    }
+
+    /// What let the sender go on in the gap (module doc, rule 3), from the sender's
+    /// state when the gap began: the highest sequence it had sent, and the receiver's
+    /// latest cumulative ACK and window (RFC 9293 §3.8.6: the sender may send up to
+    /// ACK + window).
+    fn release(&self, ss: usize, q: usize, r: usize, start: f64) -> Release {
+        let d = self.d[ss];
+        let first = d.partition_point(|x| self.clock.at(ss, x.t_ns) <= start).min(q);
+        let after = |a: u32, b: u32| (a.wrapping_sub(b) as i32) > 0;
+        let edge = |x: &Dgram| self.edge(x, 1 - r);
+        let (mut nxt, mut peer) = (None::<u32>, None::<&Dgram>);
+        for x in d[..first].iter().rev().take(10_000) {
+            if usize::from(x.dir()) == r && x.seq_len() > 0 {
+                let end = x.seq.wrapping_add(x.seq_len());
+                nxt = Some(nxt.map_or(end, |n| if after(end, n) { end } else { n }));
+            } else if usize::from(x.dir()) != r && x.has_ack() && peer.is_none() {
+                peer = Some(x);
+            }
+        }
+        let from_peer = (first..q).filter(|&k| usize::from(d[k].dir()) != r);
+        let (Some(nxt), Some(peer)) = (nxt, peer) else {
+            return from_peer.last().map_or(Release::Nothing, Release::By);
+        };
+        // The sender had room to send again at the first of the receiver's datagrams
+        // in the gap that opened the window past what was sent (a full window) or
+        // acknowledged more (the congestion window), or from the start when nothing was
+        // outstanding. Had it been waiting on that, it would have sent at once; if the
+        // receiver sent a message after it (turn-taking), the sender waited on the
+        // message. So: the later of the two.
+        let (full, outstanding) = (!after(edge(peer), nxt), after(nxt, peer.ack));
+        let room = if outstanding {
+            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) } else { after(x.ack, peer.ack) };
+            from_peer.clone().find(|&k| opens(&d[k])).map(Some)
+        } else {
+            Some(None)
+        };
+        let message = from_peer.filter(|&k| d[k].len > 0).last();
+        match (room, message) {
+            (None, _) => Release::Nothing,
+            (Some(Some(k)), Some(m)) => Release::By(k.max(m)),
+            (Some(None), Some(m)) => Release::By(m),
+            (Some(Some(k)), None) => Release::By(k),
+            (Some(None), None) => Release::Free,
+        }
+    }
+
+    /// How long the receiver had held data back before datagram k (at `rs`, its own
+    /// capture) released the sender, ns: the time since the run of its ACKs, just
+    /// before k, whose window's right edge (ACK + window) moved less than half as far
+    /// as the ACK itself. Data acknowledged but not taken by the application shrinks
+    /// the window by as much (RFC 9293 §3.8.6.2.2); an application reading as data
+    /// comes keeps the edge moving with the ACK. 0 when the receiver's ACKs moved the
+    /// edge as usual.
+    fn window_held(&self, rs: usize, k: usize, r: usize) -> f64 {
+        let d = self.d[rs];
+        let edge = |x: &Dgram| self.edge(x, 1 - r);
+        let acks: Vec<usize> = (0..k).rev().take(10_000).filter(|&i| usize::from(d[i].dir()) != r && d[i].has_ack()).collect();
+        let mut since = None;
+        for w in acks.windows(2) {
+            let (cur, prev) = (&d[w[0]], &d[w[1]]);
+            let acked = i64::from(cur.ack.wrapping_sub(prev.ack) as i32);
+            let opened = i64::from(edge(cur).wrapping_sub(edge(prev)) as i32);
+            if acked > 0 && 2 * opened < acked {
+                since = Some(w[1]);
+            } else if acked > 0 || opened > 0 {
+                break;
+            }
+        }
+        since.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
+    }
+
+    /// How long the data that datagram k (at `rs`) acknowledged first had waited at
+    /// the receiver for it, ns: from the arrival of the oldest data its ACK newly
+    /// covers (past the receiver's previous ACK). A delayed ACK (RFC 9293 §3.8.6.3),
+    /// or ACKs withheld while the application does not read, hold the sender here.
+    fn ack_held(&self, rs: usize, k: usize, r: usize) -> f64 {
+        let d = self.d[rs];
+        let x = &d[k];
+        let Some(prev) = (0..k).rev().take(10_000).find(|&i| usize::from(d[i].dir()) != r && d[i].has_ack()) else { return 0.0 };
+        let before = d[prev].ack;
+        if !x.has_ack() || (x.ack.wrapping_sub(before) as i32) <= 0 {
+            return 0.0;
+        }
+        let oldest = (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
+        oldest.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
     }
 
     /// Why a gap seen at the receiver side only was the network's.
