@@ -173,7 +173,8 @@ impl Clock {
             None => s += "; the capture is too short to measure drift.",
         }
         if self.arrived_before_sent > 0 {
-            s += &format!(" The clocks are obviously not synchronised: by the raw clocks {} arrived before it was sent.", plural(self.arrived_before_sent, "datagram"));
+            let n = self.arrived_before_sent;
+            s += &format!(" The clocks are obviously not synchronised: by the raw clocks {} arrived before {} sent.", plural(n, "datagram"), if n == 1 { "it was" } else { "they were" });
         } else {
             s += " By the raw clocks no datagram arrives before it was sent: they may be synchronised to within the uncertainty.";
         }

@@ -134,16 +134,14 @@ impl Ctx<'_> {
                 return out;
             }
             Release::Nothing => {
-                let lost = self.lost_on_the_way_back(rs, r, start, t_q);
-                if lost > 0 {
-                    out.place = Place::Network;
-                    out.network_ms = Some((t_q - start) / 1e6);
-                    out.why = format!("No ACK that let the sender go on reached it during the gap: {lost} of the receiver's datagrams due then were lost on the way back.");
-                } else {
-                    out.place = Place::SenderHost;
-                    out.sender_host_ms = Some((t_q - start) / 1e6);
-                    out.why = format!("The sender waited {} with nothing lost and no ACK or window it waited for: its own timer or its application.", ms(t_q - start));
-                }
+                let (place, part, why) = self.unanswered(ss, rs, q, r, start, t_q);
+                out.place = place;
+                *match place {
+                    Place::Network => &mut out.network_ms,
+                    Place::ReceiverHost => &mut out.receiver_host_ms,
+                    _ => &mut out.sender_host_ms,
+                } = Some(part / 1e6);
+                out.why = why;
                 return out;
             }
         };
@@ -270,6 +268,36 @@ impl Ctx<'_> {
         }
         let oldest = (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
         oldest.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
+    }
+
+    /// A gap in which nothing from the receiver let the sender go on (its timer, or
+    /// its application, ended it): the network's when the receiver's datagrams due were
+    /// lost on the way back, or the sender's last data before the gap was held on the
+    /// way (it arrived late by more than half the gap, or not within it); the
+    /// receiver's when that data arrived and the receiver then sent nothing for more
+    /// than half the gap (ACKs withheld); else the sender's own.
+    fn unanswered(&self, ss: usize, rs: usize, q: usize, r: usize, start: f64, end: f64) -> (Place, f64, String) {
+        let gap = end - start;
+        let lost = self.lost_on_the_way_back(rs, r, start, end);
+        if lost > 0 {
+            return (Place::Network, gap, format!("No ACK that let the sender go on reached it during the gap: {lost} of the receiver's datagrams due then were lost on the way back."));
+        }
+        let last = self.previous(ss, q, r, true);
+        if let Some(p) = last {
+            let late = self.partner(ss, p).map_or(f64::INFINITY, |k| self.at(rs, k) - self.at(ss, p) - self.floor[r]);
+            if late >= gap / 2.0 && self.code[ss][p] != LOST {
+                return (Place::Network, late.min(gap), format!("The sender's last data before the gap was held on the way ({} above the path's floor): the network.", ms(late.min(gap))));
+            }
+            if let Some(k) = self.partner(ss, p) {
+                let arrived = self.at(rs, k);
+                let next = self.d[rs][k + 1..].iter().find(|y| usize::from(y.dir()) != r).map_or(f64::INFINITY, |y| self.clock.at(rs, y.t_ns));
+                let silent = next.min(end) - arrived;
+                if silent >= gap / 2.0 {
+                    return (Place::ReceiverHost, silent, format!("The sender's last data before the gap arrived on time, and the receiver sent nothing for {} after it (ACKs withheld): the receiver.", ms(silent)));
+                }
+            }
+        }
+        (Place::SenderHost, gap, format!("The sender waited {} with nothing lost, nothing held on the way and no ACK or window it waited for: its own timer or its application.", ms(gap)))
     }
 
     /// Why a gap seen at the receiver side only was the network's.
