@@ -174,3 +174,54 @@ pub fn merge(recordings: [&dyn Recording; 2], analyses: [&Analysis; 2]) -> TwinR
 fn refused(kind: &'static str, message: String) -> TwinReport {
     TwinReport { refusal: Some(Refusal { kind, message }), ..TwinReport::default() }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ts_rs::{Config, TS};
+
+    /// The report crosses the boundary as JSON with generated TypeScript types, like
+    /// the capture report (view/ts_types.rs): the declarations exist and are camelCase.
+    #[test]
+    fn the_report_has_typescript_declarations() {
+        let cfg = Config::default().with_large_int("number");
+        let report = TwinReport::decl(&cfg);
+        assert!(report.contains("pairs: Array<TwinPair>"), "{report}");
+        let pair = TwinPair::decl(&cfg);
+        for field in ["matchedBy: MatchedBy", "senderSide: SideRef", "clock: TwinClock | null", "rttSplit: RttSplit | null", "inFlight: InFlightCheck | null"] {
+            assert!(pair.contains(field), "{field} in {pair}");
+        }
+        assert!(MatchedBy::decl(&cfg).contains(r#""four-tuple" | "isn" | "timestamps" | "segments""#));
+        assert!(Place::decl(&cfg).contains(r#""sender-host" | "network" | "receiver-host" | "unknown""#));
+        for d in [TwinClock::decl(&cfg), TwinDirection::decl(&cfg), PlacedStall::decl(&cfg), TwinEvent::decl(&cfg), DelayBin::decl(&cfg), DelayStats::decl(&cfg), Refusal::decl(&cfg)] {
+            let fields = d.lines().filter_map(|l| l.split_once(':').map(|(name, _)| name.trim())).filter(|n| !n.contains(' ') && !n.starts_with('*'));
+            assert!(fields.clone().all(|n| !n.contains('_')), "snake_case field in {d}");
+        }
+    }
+
+    #[test]
+    fn queued_direction_needs_a_millisecond_and_twice_the_other() {
+        assert_eq!(delay::queued_direction([Some(45.8), Some(4.5)]), "forward");
+        assert_eq!(delay::queued_direction([Some(0.7), Some(0.2)]), "neither");
+        assert_eq!(delay::queued_direction([Some(3.0), Some(2.0)]), "both");
+        assert_eq!(delay::queued_direction([None, Some(2.0)]), "return");
+    }
+
+    /// Sides are told from transit alone: capture 0 sees host X's datagrams at u = θ + τ
+    /// ≥ θ and its peer's at u ≤ θ; with capture 0 near X, every window votes for it.
+    #[test]
+    fn sides_follow_the_sign_of_transit_whatever_the_offset() {
+        let at = |dir: u8, t: i64, u: i64| clock::Anchor { dir, t: [t, t + u] };
+        for theta in [-40_000_000, 0, 40_000_000] {
+            let anchors: Vec<_> = (0..100).flat_map(|k| [at(0, k * 20_000_000, theta + 10_000_000), at(1, k * 20_000_000 + 1, theta - 8_000_000)]).collect();
+            assert!(matches!(clock::orient(&anchors, [None, None]), clock::Sides::Told(0, _)));
+            let swapped: Vec<_> = anchors.iter().map(|a| clock::Anchor { dir: a.dir, t: [a.t[1], a.t[0]] }).collect();
+            assert!(matches!(clock::orient(&swapped, [None, None]), clock::Sides::Told(1, _)));
+            let c = clock::estimate(&anchors, 0, 0);
+            // (10 − (−8)) ... θ + (10 − 8) / 2 ± 9 ms.
+            assert_eq!((c.theta0, c.uncertainty), (theta as f64 + 1e6, 9e6));
+        }
+        let same: Vec<_> = (0..10).map(|k| at((k % 2) as u8, k * 1000, 5_000_000)).collect();
+        assert_eq!(clock::orient(&same, [None, None]), clock::Sides::SamePoint);
+    }
+}
