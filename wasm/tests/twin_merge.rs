@@ -138,6 +138,34 @@ fn a_nat_between_the_points_is_matched_by_the_isns() {
 }
 
 #[test]
+fn without_timestamps_or_identification_sequence_numbers_and_clocks_match() {
+    // IPv6 (no Identification) without TCP timestamps: a resend is the same bytes as
+    // its original and duplicate ACKs are alike, so the match falls to sequence numbers
+    // and, among equals, the latest send the clocks allow.
+    let cfg = Config { client: "[2001:db8::1]:40000", server: "[2001:db8::2]:443", timestamps: false, drop_fwd: vec![100, 101, 700], drop_rev: vec![50, 400], ..Config::default() };
+    let t = run(cfg);
+    let r = merge(&pcap(&t.client_side), &pcap(&t.server_side));
+    let p = only_pair(&r);
+    assert_eq!((p.matched_by, &p.evidence[..]), (MatchedBy::FourTuple, &[MatchedBy::FourTuple, MatchedBy::Isn, MatchedBy::Segments][..]));
+    assert_eq!(t.lost, [3, 2]);
+    assert_eq!([p.directions[0].lost_between, p.directions[1].lost_between], [3, 2]);
+    assert_eq!(p.directions.iter().map(|d| d.undecided + d.duplicated + d.reordered + d.not_seen_at_sender_side + d.not_seen_at_receiver_side).sum::<u64>(), 0);
+    let c = p.clock.as_ref().unwrap();
+    assert!((c.offset_ms - 1.0).abs() < 1e-6 && (c.uncertainty_ms - 9.0).abs() < 1e-6, "{c:?}");
+}
+
+#[test]
+fn what_is_not_a_capture_of_tcp_is_refused_without_a_panic() {
+    let t = run(Config::default());
+    let good = pcap(&t.client_side);
+    for bad in [Vec::new(), b"not a capture at all".to_vec(), good[..24].to_vec()] {
+        let r = merge(&good, &bad);
+        assert_eq!(r.refusal.as_ref().map(|x| x.kind), Some("unreadable"), "{r:?}");
+        assert!(r.refusal.unwrap().message.contains("Capture 2 holds no TCP connection"));
+    }
+}
+
+#[test]
 fn the_same_capture_twice_is_refused() {
     let t = run(Config::default());
     let bytes = pcap(&t.client_side);
@@ -314,4 +342,22 @@ fn a_skewed_drifting_real_twin_gives_the_same_answers() {
     assert_eq!(fates(a), fates(b));
     let places = |p: &TwinPair| p.stalls.iter().map(|s| (s.capture, s.direction, s.place)).collect::<Vec<_>>();
     assert_eq!(places(a), places(b));
+}
+
+/// Prints the merge of TWIN_A and TWIN_B (paths, or names in public/examples), with the
+/// stall threshold STALL_MS when set: `cargo test --test twin_merge -- --ignored --exact dump --nocapture`.
+#[test]
+#[ignore]
+fn dump() {
+    let path = |v: &str| std::env::var(v).expect("TWIN_A and TWIN_B name the two captures");
+    let load = |p: String| std::fs::read(&p).unwrap_or_else(|_| read(&p));
+    let options = AnalysisOptions { stall_threshold_ms: std::env::var("STALL_MS").ok().and_then(|v| v.parse().ok()), ..AnalysisOptions::default() };
+    let mut r = merge_captures(&load(path("TWIN_A")), &load(path("TWIN_B")), options);
+    for p in &mut r.pairs {
+        for d in &mut p.directions {
+            d.delay_series.truncate(3);
+        }
+        p.events.truncate(20);
+    }
+    println!("{}", serde_json::to_string_pretty(&r).unwrap());
 }

@@ -66,7 +66,7 @@ pub fn orient(anchors: &[Anchor], turnaround: [Option<i64>; 2]) -> Sides {
     // Per window: (min u, max u) of each direction.
     let mut windows: std::collections::BTreeMap<i64, [(i64, i64); 2]> = std::collections::BTreeMap::new();
     for a in anchors {
-        let w = windows.entry((a.t[0] - t_lo) / width).or_insert([(i64::MAX, i64::MIN); 2]);
+        let w = windows.entry(a.t[0].saturating_sub(t_lo) / width).or_insert([(i64::MAX, i64::MIN); 2]);
         let e = &mut w[usize::from(a.dir)];
         *e = (e.0.min(u(a)), e.1.max(u(a)));
     }
@@ -122,7 +122,8 @@ pub fn turnaround(list: &[Dgram], data_dir: u8) -> Option<i64> {
                 if (x.ack.wrapping_sub(end) as i32) < 0 {
                     break;
                 }
-                best = Some(best.map_or(x.t_ns - t, |b| b.min(x.t_ns - t)));
+                let took = x.t_ns.saturating_sub(t);
+                best = Some(best.map_or(took, |b| b.min(took)));
                 pending.pop_front();
             }
         }

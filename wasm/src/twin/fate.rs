@@ -46,6 +46,10 @@ pub const NOT_AT_SENDER: u8 = 8;
 /// Datagrams scanned after a missing one for the evidence that judges it: bounds the
 /// work per datagram (the evidence comes within a few round trips).
 const MAX_SCAN: usize = 100_000;
+/// Datagrams scanned for all the missing ones of a pair together: a capture that
+/// missed most of the other's datagrams is judged up to this much work, the rest left
+/// `undecided` (never lost without evidence).
+const MAX_WORK: u64 = 200_000_000;
 
 pub struct Fates {
     pub code: [Vec<u8>; 2],
@@ -58,6 +62,8 @@ pub struct Fates {
 }
 
 pub struct Ctx<'a> {
+    /// Datagrams scanned so far by `judge` (`MAX_WORK`).
+    pub work: std::cell::Cell<u64>,
     pub d: [&'a [Dgram]; 2],
     pub m: &'a Matching,
     pub clock: &'a Clock,
@@ -92,6 +98,10 @@ impl Ctx<'_> {
     fn judge(&self, r: usize, i: usize, base: u32, floor: f64, echo: &mut Option<(HashSet<u32>, HashSet<u32>)>) -> u8 {
         let (ns, fs) = (self.near[r], 1 - self.near[r]);
         let x = &self.d[ns][i];
+        if self.work.get() > MAX_WORK {
+            return UNDECIDED;
+        }
+        let step = || self.work.set(self.work.get() + 1);
         if x.seq_len() == 0 {
             let Some(v) = x.ts() else { return LOST };
             let (carried, echoed) = echo.get_or_insert_with(|| {
@@ -107,18 +117,19 @@ impl Ctx<'_> {
         let far = self.d[fs];
         let start = far.partition_point(|y| self.clock.at(fs, y.t_ns) < expected - SLACK_NS);
         let resent = || {
-            self.d[ns].iter().skip(i + 1).take(MAX_SCAN).any(|y| {
+            self.d[ns].iter().skip(i + 1).take(MAX_SCAN).inspect(|_| step()).any(|y| {
                 usize::from(y.dir()) == r && y.seq_len() > 0 && rel(y.seq, base) < e && rel(y.seq, base) + i64::from(y.seq_len()) > s
             })
         };
         // A range the receiver had acknowledged before this copy could arrive (a
         // needless resend): its ACKs cannot tell whether the copy arrived.
-        let acked_before = far[..start].iter().rev().take(MAX_SCAN).find(|y| usize::from(y.dir()) != r && y.has_ack()).is_some_and(|y| rel(y.ack, base) >= e);
+        let acked_before = far[..start].iter().rev().take(MAX_SCAN).inspect(|_| step()).find(|y| usize::from(y.dir()) != r && y.has_ack()).is_some_and(|y| rel(y.ack, base) >= e);
         if acked_before {
             return if resent() { LOST } else { UNDECIDED };
         }
         let (mut later_arrived, mut sacked_around) = (false, false);
         for y in far.iter().skip(start).take(MAX_SCAN) {
+            step();
             if usize::from(y.dir()) == r {
                 let (ys, ye) = (rel(y.seq, base), rel(y.seq, base) + i64::from(y.seq_len()));
                 if ys <= s && ye >= e {

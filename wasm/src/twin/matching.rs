@@ -11,8 +11,10 @@
 //!    clocks is needed, and these pairs are what the clocks are read from (clock.rs);
 //! 2. `Matching::complete`, names seen several times (duplicate ACKs, a resend
 //!    identical to its original where neither timestamps nor the Identification tell
-//!    them apart): each arrival pairs with the latest send before it that the clocks
-//!    allow; an arrival left over whose send was already paired is a network copy;
+//!    them apart): in order, each arrival pairs with the send, after the one the
+//!    previous arrival took, whose expected arrival (its send + the delay of the
+//!    nearest anchor in time) is nearest; an arrival left over whose send was already
+//!    paired is a network copy;
 //! 3. byte ranges, for a sender-side capture of a TSO/GSO sender (one datagram of
 //!    several segments, cut on the wire; every piece keeps the TSval, the
 //!    Identification steps by one per piece, Linux `tcp_gso_segment`/`inet_gso_segment`)
@@ -59,6 +61,13 @@ fn name(x: &Dgram) -> u64 {
 fn same_name(a: &Dgram, b: &Dgram) -> bool {
     let f = SYN | FIN | RST;
     (a.dir(), a.seq, a.ack, a.len, a.flags & f, a.ts(), a.tsecr) == (b.dir(), b.seq, b.ack, b.len, b.flags & f, b.ts(), b.tsecr)
+}
+
+/// The delay of the anchor sent nearest to t (0 without anchors).
+fn delay_near(anchors: &[(f64, f64)], t: f64) -> f64 {
+    let i = anchors.partition_point(|a| a.0 < t);
+    let near = [i.checked_sub(1), Some(i)].into_iter().flatten().filter_map(|k| anchors.get(k));
+    near.min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs())).map_or(0.0, |a| a.1)
 }
 
 /// Pass 1 (module doc).
@@ -138,44 +147,52 @@ impl Matching {
     /// Passes 2 and 3 (module doc), once the clocks are known: `near[r]` is the side
     /// that sees direction r leave, `at(side, t_ns)` a time on the merged axis, ns.
     pub fn complete(&mut self, d: [&[Dgram]; 2], near: [usize; 2], at: &dyn Fn(usize, i64) -> f64) {
+        let expected = self.expected_delays(d, near, at);
         let groups = std::mem::take(&mut self.groups);
         let entries = std::mem::take(&mut self.entries);
         for &(lo, hi) in &groups {
             let group = &entries[lo as usize..hi as usize];
             let r = usize::from(d[usize::from(group[0].1)][group[0].2 as usize].dir());
             let (ns, fs) = (near[r], 1 - near[r]);
-            let mut sends: Vec<u32> = group.iter().filter(|e| usize::from(e.1) == ns).map(|e| e.2).collect();
-            let mut arrivals: Vec<u32> = group.iter().filter(|e| usize::from(e.1) == fs).map(|e| e.2).collect();
-            // With trusted Identifications a pairing needs equal ones: order by it first.
+            // With trusted Identifications a pairing needs equal ones: one run per value.
             let trusted = self.ids_trusted[r];
             let id_key = |side: usize, i: u32| if trusted { d[side][i as usize].id() } else { None };
+            let mut sends: Vec<u32> = group.iter().filter(|e| usize::from(e.1) == ns).map(|e| e.2).collect();
+            let mut arrivals: Vec<u32> = group.iter().filter(|e| usize::from(e.1) == fs).map(|e| e.2).collect();
             sends.sort_by_key(|&i| (id_key(ns, i), i));
             arrivals.sort_by_key(|&i| (id_key(fs, i), i));
-            let (mut k, mut stack, mut last): (usize, Vec<u32>, Option<u32>) = (0, Vec::new(), None);
-            let mut current = None;
+            let mut k = 0;
+            let mut last: Option<(Option<u16>, u32)> = None;
             for &f in &arrivals {
                 let key = id_key(fs, f);
-                if current != Some(key) {
-                    current = Some(key);
-                    stack.clear();
-                    last = None;
-                    while k < sends.len() && id_key(ns, sends[k]) < key {
-                        k += 1;
-                    }
-                }
-                let t_far = at(fs, d[fs][f as usize].t_ns);
-                // Sends plausible for this arrival, latest on top.
-                while k < sends.len() && id_key(ns, sends[k]) == key && at(ns, d[ns][sends[k] as usize].t_ns) <= t_far + SLACK_NS {
-                    stack.push(sends[k]);
+                while k < sends.len() && id_key(ns, sends[k]) < key {
                     k += 1;
                 }
-                match stack.pop() {
-                    Some(n) => {
-                        self.pair(ns, n, f, EXACT);
-                        last = Some(n);
+                let t_far = at(fs, d[fs][f as usize].t_ns);
+                // The path keeps datagrams in order (those of one name are told apart
+                // by nothing else): the arrival pairs with a send after the one the
+                // previous arrival took, the one whose expected arrival (its send + the
+                // delay of the nearest anchor) is nearest; the sends skipped were lost.
+                let mut best: Option<(f64, usize)> = None;
+                for j in (k..sends.len()).take(4096) {
+                    let n = sends[j];
+                    let t = at(ns, d[ns][n as usize].t_ns);
+                    if id_key(ns, n) != key || t > t_far + SLACK_NS {
+                        break;
+                    }
+                    let miss = (t_far - t - delay_near(&expected[r], t)).abs();
+                    if best.map_or(true, |b| miss < b.0) {
+                        best = Some((miss, j));
+                    }
+                }
+                match best {
+                    Some((_, j)) => {
+                        self.pair(ns, sends[j], f, EXACT);
+                        last = Some((key, sends[j]));
+                        k = j + 1;
                     }
                     None => {
-                        if let Some(n) = last {
+                        if let Some((_, n)) = last.filter(|l| l.0 == key) {
                             self.partner[fs][f as usize] = n;
                             self.how[fs][f as usize] = COPY;
                         }
@@ -186,6 +203,25 @@ impl Matching {
         for r in 0..2 {
             self.byte_ranges(d, r, near[r], at);
         }
+    }
+
+    /// Per direction, the anchors' (send time, one-way delay) on the merged axis, in
+    /// time order: what a datagram sent then should have taken.
+    fn expected_delays(&self, d: [&[Dgram]; 2], near: [usize; 2], at: &dyn Fn(usize, i64) -> f64) -> [Vec<(f64, f64)>; 2] {
+        let mut out = [Vec::new(), Vec::new()];
+        for (i, &j) in self.partner[0].iter().enumerate() {
+            if j == NONE {
+                continue;
+            }
+            let r = usize::from(d[0][i].dir());
+            let (n, f) = if near[r] == 0 { (d[0][i].t_ns, d[1][j as usize].t_ns) } else { (d[1][j as usize].t_ns, d[0][i].t_ns) };
+            let t = at(near[r], n);
+            out[r].push((t, at(1 - near[r], f) - t));
+        }
+        for v in &mut out {
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        out
     }
 
     /// Pass 3 for direction r (module doc).

@@ -147,7 +147,7 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
     let near = [sender, receiver];
     m.complete(d, near, &|side, t| clock.at(side, t));
     let spans = [0, 1].map(|s| prints[s].span.map_or((0.0, 0.0), |(a, b)| (clock.at(s, a), clock.at(s, b))));
-    let f = fate::fates(&fate::Ctx { d, m: &m, clock: &clock, near, spans });
+    let f = fate::fates(&fate::Ctx { work: Default::default(), d, m: &m, clock: &clock, near, spans });
     let mut t = with_roles(sender, String::new());
     t.refused = None;
     t.sides_told_by = told;

@@ -44,7 +44,7 @@ fn receiver_turnarounds(list: &[Dgram]) -> Vec<f64> {
                 if (x.ack.wrapping_sub(end) as i32) < 0 {
                     break;
                 }
-                out.push((x.t_ns - t) as f64);
+                out.push(x.t_ns.saturating_sub(t) as f64);
                 pending.pop_front();
             }
         }
@@ -64,7 +64,7 @@ fn sender_turnarounds(list: &[Dgram]) -> Vec<f64> {
             }
             (0, Some(_)) => {
                 if let Some(t) = first_seen.remove(&x.tsecr) {
-                    out.push((x.t_ns - t) as f64);
+                    out.push(x.t_ns.saturating_sub(t) as f64);
                 }
             }
             _ => {}

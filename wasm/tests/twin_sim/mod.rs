@@ -48,6 +48,8 @@ pub struct Config {
     pub client_at_server: Option<&'static str>,
     /// First IPv4 Identification of the client and of the server.
     pub ip_id: [u16; 2],
+    /// TCP timestamps on (RFC 7323).
+    pub timestamps: bool,
 }
 
 impl Default for Config {
@@ -69,6 +71,7 @@ impl Default for Config {
             server: "10.0.0.2:443",
             client_at_server: None,
             ip_id: [0x1111, 0x5555],
+            timestamps: true,
         }
     }
 }
@@ -167,7 +170,7 @@ impl State {
         let (src, dst) = if p.from_server { (self.cfg.server, client) } else { (client, self.cfg.server) };
         let mut s = Segment::new(src, dst);
         s.at_ns(EPOCH + t).seq(p.seq).ack(p.ack).flags(p.flags).payload(p.len).ip_id(p.ip_id).window(65535);
-        let mut o = Opts::new().ts(p.tsval, p.tsecr);
+        let mut o = if self.cfg.timestamps { Opts::new().ts(p.tsval, p.tsecr) } else { Opts::new() };
         if p.flags & SYN != 0 {
             o = o.mss(1460).wscale(7).sack_perm();
         }
