@@ -94,8 +94,9 @@ impl Ctx<'_> {
         f.events.push(TwinEvent { t: self.at(side, x) / 1e9, direction: r as u8, kind, sender_side_frame: sf, receiver_side_frame: rf, seq: rel(x.seq, f.base[r]), len: x.len });
     }
 
-    /// The fate of a datagram seen leaving (at `near`, index i) and not arriving.
-    fn judge(&self, r: usize, i: usize, base: u32, floor: f64, echo: &mut Option<(HashSet<u32>, HashSet<u32>)>) -> u8 {
+    /// The fate of a datagram seen leaving (at `near`, index i) and not arriving, or of
+    /// the bytes `[s, e)` of it (relative to `base`) that did not arrive.
+    fn judge(&self, r: usize, i: usize, (s, e): (i64, i64), base: u32, floor: f64, echo: &mut Option<(HashSet<u32>, HashSet<u32>)>) -> u8 {
         let (ns, fs) = (self.near[r], 1 - self.near[r]);
         let x = &self.d[ns][i];
         if self.work.get() > MAX_WORK {
@@ -112,7 +113,6 @@ impl Ctx<'_> {
             });
             return if !carried.contains(&v) && echoed.contains(&v) { AT_RECEIVER } else { LOST };
         }
-        let (s, e) = (rel(x.seq, base), rel(x.seq, base) + i64::from(x.seq_len()));
         let expected = self.at(ns, x) + floor;
         let far = self.d[fs];
         let start = far.partition_point(|y| self.clock.at(fs, y.t_ns) < expected - SLACK_NS);
@@ -153,6 +153,24 @@ impl Ctx<'_> {
     }
 }
 
+/// The parts of `range` that none of `pieces` covers.
+fn uncovered(range: (i64, i64), pieces: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut sorted = pieces.to_vec();
+    sorted.sort_unstable();
+    let (mut at, mut out) = (range.0, Vec::new());
+    for (s, e) in sorted {
+        if s > at {
+            out.push((at, s.min(range.1)));
+        }
+        at = at.max(e);
+    }
+    if at < range.1 {
+        out.push((at, range.1));
+    }
+    out.retain(|g| g.1 > g.0);
+    out
+}
+
 /// Every datagram's fate, per direction (module doc).
 pub fn fates(c: &Ctx) -> Fates {
     let mut f = Fates {
@@ -175,7 +193,8 @@ pub fn fates(c: &Ctx) -> Fates {
         .max(1);
         let segs = |x: &Dgram| u64::from(x.len.div_ceil(smss).max(1));
         // Arrivals: delays, reordering, copies, datagrams the near side never saw.
-        let mut covered: HashMap<u32, u64> = HashMap::new();
+        // The byte ranges of a large datagram (TSO at the near side) that arrived in pieces.
+        let mut covered: HashMap<u32, Vec<(i64, i64)>> = HashMap::new();
         for (j, y) in of_r(fs) {
             let n = c.m.partner[fs][j];
             if matches!(c.m.how[fs][j], EXACT | PIECE) {
@@ -183,7 +202,8 @@ pub fn fates(c: &Ctx) -> Fates {
                 let t = c.at(ns, x);
                 f.delays[r].push((t, c.at(fs, y) - t));
                 if x.len > y.len {
-                    *covered.entry(n).or_default() += u64::from(y.len);
+                    let at = rel(y.seq, f.base[r]);
+                    covered.entry(n).or_default().push((at, at + i64::from(y.len)));
                 }
             }
         }
@@ -226,17 +246,16 @@ pub fn fates(c: &Ctx) -> Fates {
         for (i, x) in of_r(ns) {
             let expected = c.at(ns, x) + floor;
             let how = c.m.how[ns][i];
-            let (delivered, missing) = match how {
-                EXACT => (segs(x), 0),
-                PIECE => match covered.get(&(i as u32)) {
-                    Some(&bytes) if bytes < u64::from(x.len) => {
-                        let got = bytes.div_ceil(u64::from(smss));
-                        (got, segs(x).saturating_sub(got))
-                    }
-                    _ => (segs(x), 0),
-                },
-                _ => (0, segs(x)),
+            let whole = (rel(x.seq, f.base[r]), rel(x.seq, f.base[r]) + i64::from(x.seq_len()));
+            // What did not arrive: all of it, nothing, or the gaps between its pieces.
+            let gaps: Vec<(i64, i64)> = match how {
+                EXACT => Vec::new(),
+                PIECE => covered.get(&(i as u32)).map_or_else(Vec::new, |pieces| uncovered(whole, pieces)),
+                _ => vec![whole],
             };
+            let bytes = |g: &(i64, i64)| u64::try_from(g.1 - g.0).unwrap_or(0);
+            let missing = if how == EXACT || how == PIECE { gaps.iter().map(|g| bytes(g).div_ceil(u64::from(smss))).sum() } else { segs(x) };
+            let delivered = segs(x).saturating_sub(missing);
             let inside = expected >= c.spans[fs].0 - SLACK_NS && expected <= c.spans[fs].1 + SLACK_NS;
             if delivered == 0 && !inside {
                 f.code[ns][i] = OUTSIDE;
@@ -247,16 +266,17 @@ pub fn fates(c: &Ctx) -> Fates {
             dir.sent += delivered + missing;
             dir.delivered += delivered;
             f.code[ns][i] = DELIVERED;
-            if missing > 0 {
-                let fate = c.judge(r, i, f.base[r], floor, &mut echo);
-                let (count, kind) = match fate {
+            for gap in gaps {
+                let fate = c.judge(r, i, gap, f.base[r], floor, &mut echo);
+                let count = if delivered == 0 { missing } else { bytes(&gap).div_ceil(u64::from(smss)) };
+                let (counter, kind) = match fate {
                     LOST => (&mut f.dirs[r].lost_between, "lost-between"),
                     AT_RECEIVER => (&mut f.dirs[r].not_seen_at_receiver_side, "not-seen-at-receiver-side"),
                     _ => (&mut f.dirs[r].undecided, "undecided"),
                 };
-                *count += missing;
+                *counter += count;
                 if fate == LOST && x.seq_len() == 0 {
-                    f.dirs[r].lost_between_without_data += missing;
+                    f.dirs[r].lost_between_without_data += count;
                 }
                 if delivered == 0 {
                     f.code[ns][i] = fate;

@@ -382,3 +382,38 @@ pub fn pcap(segs: &[Segment]) -> Vec<u8> {
     let frames: Vec<_> = segs.iter().map(Segment::frame).collect();
     write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Nano)
 }
+
+/// The server's capture of a TSO/GSO sender: runs of up to `pieces` of its data
+/// segments sent at the same instant (contiguous, same TSval, consecutive
+/// Identifications) shown as the one large datagram the stack handed the NIC, as a
+/// capture on the sending host sees it (Linux `tcp_gso_segment` cuts it on the wire,
+/// each piece keeping the TSval and taking the next Identification).
+pub fn tso(segs: &mut Vec<Segment>, server_port: u16, pieces: usize) {
+    let mut out: Vec<Segment> = Vec::with_capacity(segs.len());
+    let (mut open, mut run): (Option<usize>, usize) = (None, 0);
+    for s in segs.drain(..) {
+        if s.src.port() != server_port || s.payload_len != MSS {
+            out.push(s);
+            continue;
+        }
+        let joins = |last: &Segment| {
+            last.ts_ns == s.ts_ns
+                && last.seq.wrapping_add(last.payload_len) == s.seq
+                && last.options.timestamp == s.options.timestamp
+                && last.ip_id.wrapping_add((last.payload_len / MSS) as u16) == s.ip_id
+        };
+        match open {
+            Some(k) if run < pieces && joins(&out[k]) => {
+                out[k].payload_len += s.payload_len;
+                out[k].flags |= s.flags;
+                run += 1;
+            }
+            _ => {
+                open = Some(out.len());
+                run = 1;
+                out.push(s);
+            }
+        }
+    }
+    *segs = out;
+}
