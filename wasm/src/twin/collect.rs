@@ -170,6 +170,14 @@ impl Numbering {
         }
         (index, d as u8, opened)
     }
+    /// The connection and local direction of a segment of a known connection, changing
+    /// nothing (for a copy, which the report does not count).
+    fn peek(&mut self, seg: &TcpSegment) -> Option<(u32, u8)> {
+        match self.table.lookup(&FlowKey::of(seg)) {
+            Lookup::Existing(i) => Some((i, u8::from((seg.src, seg.src_port) != self.conns[i as usize].0))),
+            Lookup::New => None,
+        }
+    }
     fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> u32 {
         let index = self.conns.len() as u32;
         self.conns.push(((seg.src, seg.src_port), [None, None]));
@@ -251,15 +259,25 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
     Prints { conns, span, error }
 }
 
-/// The second walk: the datagrams of the connections `wanted` (index → slot), each
-/// list in time order (a capture's order is not time order). A connection is asked
-/// for only when its packet count is within `MAX_DATAGRAMS`; the walk stops adding
-/// beyond it all the same.
-pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) -> Vec<Vec<Dgram>> {
+/// One paired connection's datagrams in one capture.
+#[derive(Clone, Debug, Default)]
+pub struct Collected {
+    /// Time order (a capture's order is not time order).
+    pub dgrams: Vec<Dgram>,
+    /// Frames this capture holds twice (analysis/capture/duplicates.rs): the later copy
+    /// of each. At the receiving side and not at the sending one, the copy was made on
+    /// the way (or by that capture's set-up: the two look the same).
+    pub copies: Vec<Dgram>,
+}
+
+/// The second walk: the datagrams of the connections `wanted` (index → slot). A
+/// connection is asked for only when its packet count is within `MAX_DATAGRAMS`; the
+/// walk stops adding beyond it all the same.
+pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) -> Vec<Collected> {
     let mut numbering = Numbering::default();
     let mut duplicates = DuplicateFilter::default();
     let mut checksums = ChecksumEvidence::default();
-    let mut out: Vec<Vec<Dgram>> = vec![Vec::new(); slots];
+    let mut out: Vec<Collected> = vec![Collected::default(); slots];
     let mut held: Vec<(u32, TcpSegment)> = Vec::new();
     // Checksum evidence counts a source's good and bad frames over the whole capture
     // before judging one (decode/checksum.rs); frames that fail are kept aside until
@@ -268,6 +286,11 @@ pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) 
         let Walked::Tcp(s) = p else { return };
         checksums.observe(s.src, s.meta.checksum);
         if duplicates.is_copy(s) {
+            if let Some((index, dir)) = numbering.peek(s) {
+                if let Some(c) = wanted.get(&index).map(|&slot| &mut out[slot]).filter(|c| (c.copies.len() as u64) < MAX_DATAGRAMS) {
+                    c.copies.push(Dgram::of(s, dir));
+                }
+            }
             return;
         }
         let (index, dir, _) = numbering.number(s);
@@ -278,18 +301,18 @@ pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) 
             }
             return;
         }
-        if (out[slot].len() as u64) < MAX_DATAGRAMS {
-            out[slot].push(Dgram::of(s, dir));
+        if (out[slot].dgrams.len() as u64) < MAX_DATAGRAMS {
+            out[slot].dgrams.push(Dgram::of(s, dir));
         }
     });
     for (tag, s) in held {
         let slot = (tag & 0x7fff_ffff) as usize;
-        if !checksums.is_corrupt(s.src, s.meta.checksum) && (out[slot].len() as u64) < MAX_DATAGRAMS {
-            out[slot].push(Dgram::of(&s, (tag >> 31) as u8));
+        if !checksums.is_corrupt(s.src, s.meta.checksum) && (out[slot].dgrams.len() as u64) < MAX_DATAGRAMS {
+            out[slot].dgrams.push(Dgram::of(&s, (tag >> 31) as u8));
         }
     }
-    for list in &mut out {
-        list.sort_by_key(|d| (d.t_ns, d.frame));
+    for c in &mut out {
+        c.dgrams.sort_by_key(|d| (d.t_ns, d.frame));
     }
     out
 }

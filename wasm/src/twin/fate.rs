@@ -65,6 +65,8 @@ pub struct Ctx<'a> {
     /// Datagrams scanned so far by `judge` (`MAX_WORK`).
     pub work: std::cell::Cell<u64>,
     pub d: [&'a [Dgram]; 2],
+    /// The frames each capture held twice (collect.rs `Collected::copies`).
+    pub copies: [&'a [Dgram]; 2],
     pub m: &'a Matching,
     pub clock: &'a Clock,
     /// The input that sees direction r leave.
@@ -239,6 +241,19 @@ pub fn fates(c: &Ctx) -> Fates {
                         dir.outside_other_capture += segs(y);
                     }
                 }
+            }
+        }
+        // Copies the capture held twice at the receiving side beyond those at the
+        // sending side were made on the way.
+        let copies = |side: usize| c.copies[side].iter().filter(|x| usize::from(x.dir()) == r);
+        let made = copies(fs).count().saturating_sub(copies(ns).count());
+        for x in copies(fs).skip(copies(fs).count() - made) {
+            f.dirs[r].duplicated += segs(x);
+            if f.events.len() < MAX_EVENTS {
+                let sender_side = fs == 1 - c.clock.receiver;
+                let frame = Some(x.frame);
+                let (sf, rf) = if sender_side { (frame, None) } else { (None, frame) };
+                f.events.push(TwinEvent { t: c.clock.at(fs, x.t_ns) / 1e9, direction: r as u8, kind: "duplicated", sender_side_frame: sf, receiver_side_frame: rf, seq: rel(x.seq, f.base[r]), len: x.len });
             }
         }
         // Departures: delivered, or judged.

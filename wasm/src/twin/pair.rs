@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::clock::{self, Anchor, Clock, Sides};
-use super::collect::{self, Dgram, Prints, DIR};
+use super::collect::{self, Collected, Dgram, Prints, DIR};
 use super::matching::{self, EXACT};
 use super::pairing::Pairing;
 use super::report::*;
@@ -115,14 +115,14 @@ fn find_conn(a: &Analysis, index: u32, ends: &[String; 2]) -> Option<usize> {
     }
 }
 
-fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut own: [Vec<Dgram>; 2]) -> TwinPair {
+fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut own: [Collected; 2]) -> TwinPair {
     let sender_dir = sender_dirs(p, prints);
-    for (s, list) in own.iter_mut().enumerate() {
-        for x in list.iter_mut() {
+    for (s, c) in own.iter_mut().enumerate() {
+        for x in c.dgrams.iter_mut().chain(c.copies.iter_mut()) {
             x.bits = (x.bits & !DIR) | u8::from(x.dir() != sender_dir[s]);
         }
     }
-    let d: [&[Dgram]; 2] = [&own[0], &own[1]];
+    let d: [&[Dgram]; 2] = [&own[0].dgrams, &own[1].dgrams];
     let mut m = matching::anchors(d);
     let anchors: Vec<Anchor> =
         (0..d[0].len()).filter(|&i| m.how[0][i] == EXACT).map(|i| Anchor { dir: d[0][i].dir(), t: [d[0][i].t_ns, d[1][m.partner[0][i] as usize].t_ns] }).collect();
@@ -147,7 +147,7 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
     let near = [sender, receiver];
     m.complete(d, near, &|side, t| clock.at(side, t));
     let spans = [0, 1].map(|s| prints[s].span.map_or((0.0, 0.0), |(a, b)| (clock.at(s, a), clock.at(s, b))));
-    let f = fate::fates(&fate::Ctx { work: Default::default(), d, m: &m, clock: &clock, near, spans });
+    let f = fate::fates(&fate::Ctx { work: Default::default(), d, copies: [&own[0].copies, &own[1].copies], m: &m, clock: &clock, near, spans });
     let mut t = with_roles(sender, String::new());
     t.refused = None;
     t.sides_told_by = told;

@@ -36,6 +36,14 @@ pub struct Config {
     pub drop_fwd: Vec<u32>,
     /// Client datagrams lost between the two points.
     pub drop_rev: Vec<u32>,
+    /// Server datagrams its own capture misses (sent all the same).
+    pub unseen_at_server: Vec<u32>,
+    /// Server datagrams the client's capture misses (delivered all the same).
+    pub unseen_at_client: Vec<u32>,
+    /// Server datagrams the path delivers twice (the copy 1 ms later).
+    pub copied: Vec<u32>,
+    /// (server datagram, µs): held that much longer on the way (overtaken: reordered).
+    pub late: Vec<(u32, i64)>,
     /// The server sends no new data in [from, to) µs (its application paused).
     pub sender_pause: Option<(i64, i64)>,
     /// The client sends no ACK in [from, to) µs; the ACK due then leaves at `to`.
@@ -64,6 +72,10 @@ impl Default for Config {
             fwd_outage: None,
             drop_fwd: Vec::new(),
             drop_rev: Vec::new(),
+            unseen_at_server: Vec::new(),
+            unseen_at_client: Vec::new(),
+            copied: Vec::new(),
+            late: Vec::new(),
             sender_pause: None,
             ack_hold: None,
             isn: [0x1000_0000, 0x7000_0000],
@@ -96,6 +108,7 @@ struct Pkt {
     tsecr: u32,
     sack: Vec<(u32, u32)>,
     ip_id: u16,
+    number: u32,
 }
 
 enum Ev {
@@ -147,9 +160,11 @@ impl State {
         self.numbers[h] += 1;
         let ip_id = self.ids[h];
         self.ids[h] = self.ids[h].wrapping_add(1);
-        let p = Pkt { from_server, seq, ack, flags, len, tsval: self.tsval(from_server), tsecr: self.ts_recent[h], sack, ip_id };
+        let p = Pkt { from_server, seq, ack, flags, len, tsval: self.tsval(from_server), tsecr: self.ts_recent[h], sack, ip_id, number };
         self.twin.sent[1 - h] += 1;
-        self.capture(&p, from_server, self.now);
+        if !(from_server && self.cfg.unseen_at_server.contains(&number)) {
+            self.capture(&p, from_server, self.now);
+        }
         let lost = if from_server { self.cfg.drop_fwd.contains(&number) } else { self.cfg.drop_rev.contains(&number) };
         if lost {
             self.twin.lost[1 - h] += 1;
@@ -157,11 +172,15 @@ impl State {
         }
         let delay = if from_server {
             let extra: i64 = self.cfg.fwd_extra.iter().filter(|e| self.now >= e.0 * US && self.now < e.1 * US).map(|e| e.2).sum();
-            let held = self.cfg.fwd_outage.filter(|o| self.now >= o.0 * US && self.now < o.1 * US).map_or(0, |o| o.1 * US - self.now);
+            let late: i64 = self.cfg.late.iter().filter(|l| l.0 == number).map(|l| l.1).sum();
+            let held = late * US + self.cfg.fwd_outage.filter(|o| self.now >= o.0 * US && self.now < o.1 * US).map_or(0, |o| o.1 * US - self.now);
             (self.cfg.fwd_us + extra) * US + held
         } else {
             self.cfg.rev_us * US
         };
+        if from_server && self.cfg.copied.contains(&number) {
+            self.at(self.now + delay + MS, Ev::Arrive(p.clone()));
+        }
         self.at(self.now + delay, Ev::Arrive(p));
     }
 
@@ -353,7 +372,9 @@ pub fn run(cfg: Config) -> Twin {
         match s.events[i as usize].take() {
             Some(Ev::Arrive(p)) => {
                 let at_server = !p.from_server;
-                s.capture(&p, at_server, t);
+                if !(p.from_server && s.cfg.unseen_at_client.contains(&p.number)) {
+                    s.capture(&p, at_server, t);
+                }
                 if at_server { s.server_got(p) } else { s.client_got(p) }
             }
             Some(Ev::Timer) => s.timer(),
