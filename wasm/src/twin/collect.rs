@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 
-use super::{Recording, Walked, MAX_DATAGRAMS, MAX_FINGERPRINTED};
+use super::{Recording, Walked, MAX_CONNECTIONS, MAX_DATAGRAMS, MAX_FINGERPRINTED};
 use crate::analysis::capture::duplicates::DuplicateFilter;
 use crate::analysis::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use crate::decode::checksum::ChecksumEvidence;
@@ -130,7 +130,10 @@ impl ConnPrint {
 
 /// The first walk's result for one capture.
 pub struct Prints {
+    /// The first `MAX_CONNECTIONS` connections.
     pub conns: Vec<ConnPrint>,
+    /// Connections in the capture (more than `conns` holds beyond the cap).
+    pub total: u64,
     /// Earliest and latest timestamp of any packet, ns.
     pub span: Option<(i64, i64)>,
     pub error: Option<DecodeError>,
@@ -213,6 +216,7 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
     let mut conns: Vec<ConnPrint> = Vec::new();
     let mut span: Option<(i64, i64)> = None;
     let mut duplicates = DuplicateFilter::default();
+    let mut total = 0u64;
     let error = rec.walk(&mut |p| {
         let t = match p {
             Walked::Tcp(s) => s.ts_ns,
@@ -224,7 +228,8 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
             return;
         }
         let (index, dir, opened) = numbering.number(s);
-        if opened {
+        total += u64::from(opened);
+        if opened && conns.len() < MAX_CONNECTIONS {
             let peer = (s.dst, s.dst_port);
             conns.push(ConnPrint {
                 ends: [(s.src, s.src_port), peer],
@@ -238,7 +243,7 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
                 wscale: [None; 2],
             });
         }
-        let c = &mut conns[index as usize];
+        let Some(c) = conns.get_mut(index as usize) else { return };
         let d = usize::from(dir);
         c.packets[d] += 1;
         c.payload[d] += u64::from(s.payload_len);
@@ -256,7 +261,7 @@ pub fn fingerprint(rec: &dyn Recording) -> Prints {
             c.timestamps |= s.options.timestamp.is_some();
         }
     });
-    Prints { conns, span, error }
+    Prints { conns, total, span, error }
 }
 
 /// One paired connection's datagrams in one capture.

@@ -43,9 +43,12 @@ use crate::session::analyze_bytes;
 /// about 48 MB per capture at the cap). A pair with more in either capture is
 /// refused, with its size in the message.
 pub const MAX_DATAGRAMS: u64 = 1_000_000;
-/// Connections of a capture whose fingerprints are kept for pairing (about 600 bytes
-/// each); beyond, a connection can still pair by its 4-tuple alone. A note says so.
+/// Connections of a capture whose datagram sketches are kept for pairing (about 600
+/// bytes each); beyond, a connection pairs by its 4-tuple and ISNs only. A note says so.
 pub const MAX_FINGERPRINTED: usize = 50_000;
+/// Connections of a capture that can pair at all (about 100 bytes each beyond the
+/// sketched ones); later ones are not merged. A note says so.
+pub const MAX_CONNECTIONS: usize = 200_000;
 /// Pairs merged at most; further pairs are listed as refused.
 pub const MAX_PAIRS: usize = 64;
 /// Connection ids listed in `TwinReport::unpaired`, per capture.
@@ -143,12 +146,9 @@ pub fn merge(recordings: [&dyn Recording; 2], analyses: [&Analysis; 2]) -> TwinR
         if let Some(e) = &p.error {
             notes.push(format!("Capture {} ends with an error (merged up to it): {}", k + 1, e.message));
         }
-        if p.conns.len() > MAX_FINGERPRINTED {
-            notes.push(format!(
-                "Capture {} holds {} connections; the first {MAX_FINGERPRINTED} were fingerprinted, later ones pair by their 4-tuple only.",
-                k + 1,
-                p.conns.len()
-            ));
+        if p.total > MAX_FINGERPRINTED as u64 {
+            let beyond = if p.total > MAX_CONNECTIONS as u64 { format!(", up to the {MAX_CONNECTIONS}th by their 4-tuple and ISNs, and later ones not at all") } else { ", later ones by their 4-tuple and ISNs only".into() };
+            notes.push(format!("Capture {} holds {} connections: the first {MAX_FINGERPRINTED} pair by their datagrams too{beyond}.", k + 1, p.total));
         }
     }
     if prints.iter().any(|p| p.conns.is_empty()) {
