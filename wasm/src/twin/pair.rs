@@ -46,7 +46,7 @@ pub fn merge_pairs(recordings: [&dyn Recording; 2], analyses: [&Analysis; 2], pr
     for (k, p) in pairs.iter().enumerate() {
         let own = [std::mem::take(&mut lists[0][k]), std::mem::take(&mut lists[1][k])];
         report.pairs.push(match refusals[k].take() {
-            Some(why) => refused_pair(p, prints, 0, why),
+            Some(why) => refused_pair(p, prints, 0, sender_dirs(p, prints), why),
             None => merge_one(p, prints, analyses, own),
         });
     }
@@ -64,13 +64,14 @@ fn side_ref(p: &Pairing, prints: &[Prints; 2], s: usize, sender_dir: u8) -> Side
     SideRef { input: s as u8, connection: p.conn[s], endpoints: names(p, prints, s, sender_dir) }
 }
 
-fn refused_pair(p: &Pairing, prints: &[Prints; 2], sender: usize, why: String) -> TwinPair {
+/// A pair not merged (`why`), its sides named by role as far as they are known.
+fn refused_pair(p: &Pairing, prints: &[Prints; 2], sender: usize, sender_dir: [u8; 2], why: String) -> TwinPair {
     TwinPair {
         matched_by: p.matched_by,
         evidence: p.evidence.clone(),
         rewritten: p.rewritten,
-        sender_side: side_ref(p, prints, sender, 0),
-        receiver_side: side_ref(p, prints, 1 - sender, 0),
+        sender_side: side_ref(p, prints, sender, sender_dir[sender]),
+        receiver_side: side_ref(p, prints, 1 - sender, sender_dir[1 - sender]),
         sides_told_by: String::new(),
         refused: Some(why),
         clock: None,
@@ -126,12 +127,7 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
     let mut m = matching::anchors(d);
     let anchors: Vec<Anchor> =
         (0..d[0].len()).filter(|&i| m.how[0][i] == EXACT).map(|i| Anchor { dir: d[0][i].dir(), t: [d[0][i].t_ns, d[1][m.partner[0][i] as usize].t_ns] }).collect();
-    let with_roles = |sender: usize, why: String| {
-        let mut t = refused_pair(p, prints, sender, why);
-        t.sender_side.endpoints = names(p, prints, sender, sender_dir[sender]);
-        t.receiver_side.endpoints = names(p, prints, 1 - sender, sender_dir[1 - sender]);
-        t
-    };
+    let with_roles = |sender: usize, why: String| refused_pair(p, prints, sender, sender_dir, why);
     if anchors.is_empty() {
         return with_roles(0, "No datagram was seen at both points: the captures do not overlap in time, or a box between them rewrote sequence numbers.".into());
     }

@@ -125,15 +125,17 @@ pub struct TwinClock {
 }
 
 /// What happened between the two points to one direction's datagrams
-/// (twin/fate.rs). Counts are wire segments: a datagram larger than the sender's
-/// segment size (TSO/GSO) counts as the segments it is cut into.
+/// (twin/fate.rs). "Sending side" is the capture near this direction's sender (for the
+/// return direction, the receiver-side capture of the pair). Counts are wire segments:
+/// a datagram larger than the sender's segment size (TSO/GSO) counts as the segments it
+/// is cut into.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinDirection {
     pub from: String,
     pub to: String,
-    /// Segments the sender-side capture saw leave, inside the other capture's span.
+    /// Segments the sending side's capture saw leave, inside the other capture's span.
     pub sent: u64,
     pub delivered: u64,
     /// Seen leaving, never arriving, and the hosts agree it was lost: a resend
@@ -144,13 +146,14 @@ pub struct TwinDirection {
     pub lost_between_without_data: u64,
     /// Delivered after a datagram sent later had arrived (RFC 4737).
     pub reordered: u64,
-    /// Copies beyond the first at the receiving side.
+    /// Copies at the receiving side beyond those at the sending side (made on the way,
+    /// or by the receiving side's capture set-up: the two look alike).
     pub duplicated: u64,
-    /// Seen arriving, never leaving: a capture drop at the sender side, or a resend
+    /// Seen arriving, never leaving: a capture drop at the sending side, or a resend
     /// made below that capture (TSO, the NIC).
     pub not_seen_at_sender_side: u64,
     /// Seen leaving, not arriving, yet the receiver acknowledged it: a capture drop at
-    /// the receiver side.
+    /// the receiving side.
     pub not_seen_at_receiver_side: u64,
     /// Seen leaving, not arriving, and nothing tells whether it arrived.
     pub undecided: u64,
