@@ -20,6 +20,7 @@ pub mod share;
 pub mod slice;
 pub mod synth;
 pub mod table;
+pub mod twin;
 pub mod view;
 pub mod warm_up;
 

@@ -1,0 +1,339 @@
+//! Where each stall happened (docs/ANALYSIS.md `twin.stalls[].place`): in the host that
+//! sends the stalled direction, in the network, or in the host that receives it.
+//!
+//! A stall is a gap in one direction's datagrams at one capture (analysis/stalls). With
+//! both captures, the datagram that ended it is followed back to its sender:
+//! 1. At the receiver side, a gap the sender-side capture does not show (the sender's
+//!    silence there is under half the gap) was made on the way: sent on time, arrived
+//!    late or not at all → **network**.
+//! 2. Otherwise the sender did not send. If what ended the gap resends data lost between
+//!    the points, the sender's timer waited on the network's loss → **network**.
+//! 3. Otherwise the last datagram from the receiver that reached the sender in the gap
+//!    released it. None: the sender waited on itself (**sender host**), unless the
+//!    receiver's datagrams due in the gap were lost on the way back (**network**). Else
+//!    that datagram is followed to the receiver-side capture, and the gap cut into the
+//!    sender's reaction to it (its arrival → the datagram that ended the gap), the
+//!    receiver's answer time (the receiver's last arrival before it → its sending), and
+//!    the network's part: the two paths above their floors (a path's fixed delay is not
+//!    a stall's cause: the threshold is several round trips), plus, when the releasing
+//!    datagram resends one lost between, the time since the lost copy left (taken from
+//!    the receiver's part). The largest part places the stall.
+//! Times are on the merged axis (clock.rs), good to the offset's uncertainty; the
+//! paths' parts above their floors do not depend on it.
+
+use std::collections::HashMap;
+
+use super::clock::Clock;
+use super::collect::Dgram;
+use super::fate::LOST;
+use super::matching::{Matching, EXACT, PIECE};
+use super::report::{Place, PlacedStall};
+use crate::analysis::format::format_duration;
+use crate::analysis::Stall;
+
+/// What let the sender go on (`Ctx::release`).
+enum Release {
+    /// This datagram of the receiver (its index at the sender side).
+    By(usize),
+    /// Nothing was outstanding and the receiver asked nothing: the sender was free.
+    Free,
+    /// Data was outstanding and no ACK or window that would let it go on came.
+    Nothing,
+}
+
+pub struct Ctx<'a> {
+    pub d: [&'a [Dgram]; 2],
+    pub m: &'a Matching,
+    pub clock: &'a Clock,
+    pub near: [usize; 2],
+    pub code: [&'a [u8]; 2],
+    /// Each direction's smallest one-way delay, ns.
+    pub floor: [f64; 2],
+    /// The window shift of each direction's sender (collect.rs `ConnPrint::shift`).
+    pub shift: [u8; 2],
+    /// Frame number → index, per input.
+    pub frames: [HashMap<u32, u32>; 2],
+}
+
+fn ms(ns: f64) -> String {
+    format_duration(ns / 1e9)
+}
+
+impl Ctx<'_> {
+    fn at(&self, side: usize, i: usize) -> f64 {
+        self.clock.at(side, self.d[side][i].t_ns)
+    }
+    /// The right edge of the window datagram x (of direction `dir`) advertises: ACK +
+    /// window, the window shifted by its sender's scale except on a SYN (RFC 7323 §2.2).
+    fn edge(&self, x: &Dgram, dir: usize) -> u32 {
+        let shift = if x.flags & crate::decode::tcp_flags::SYN != 0 { 0 } else { self.shift[dir] };
+        x.ack.wrapping_add(u32::from(x.window) << shift)
+    }
+    fn partner(&self, side: usize, i: usize) -> Option<usize> {
+        matches!(self.m.how[side][i], EXACT | PIECE).then(|| self.m.partner[side][i] as usize)
+    }
+    /// The last datagram of direction r at `side` before index i; with `data`, the last
+    /// one carrying payload (a stall is a gap between those, analysis/stalls/gaps.rs).
+    fn previous(&self, side: usize, i: usize, r: usize, data: bool) -> Option<usize> {
+        (0..i).rev().find(|&k| usize::from(self.d[side][k].dir()) == r && (!data || self.d[side][k].len > 0))
+    }
+
+    /// Places one stall of input `side`'s report, in direction r.
+    pub fn place(&self, side: usize, r: usize, s: &Stall) -> PlacedStall {
+        let (ss, rs) = (self.near[r], 1 - self.near[r]);
+        let capture = if side == 1 - self.clock.receiver { "sender-side" } else { "receiver-side" };
+        let before = self.frames[side].get(&s.frame_before).map(|&i| i as usize);
+        let at = before.map_or(f64::NAN, |i| self.at(side, i) / 1e9);
+        let mut out = PlacedStall {
+            capture,
+            direction: r as u8,
+            start: s.start,
+            duration: s.duration,
+            cause: s.cause,
+            frame_before: s.frame_before,
+            frame_after: s.frame_after,
+            at,
+            place: Place::Unknown,
+            sender_host_ms: None,
+            network_ms: None,
+            receiver_host_ms: None,
+            why: String::new(),
+        };
+        let gap = s.duration * 1e9;
+        let after = self.frames[side].get(&s.frame_after).map(|&i| i as usize);
+        let q = match after {
+            Some(i) if side == ss => Some(i),
+            Some(i) => self.partner(side, i),
+            None => None,
+        };
+        let Some(q) = q else {
+            out.why = "The datagram that ended the gap is not in the sender-side capture: it cannot be followed.".into();
+            return out;
+        };
+        let t_q = self.at(ss, q);
+        let quiet = self.previous(ss, q, r, true).map_or(f64::INFINITY, |p| t_q - self.at(ss, p));
+        if side == rs && quiet < gap / 2.0 {
+            out.place = Place::Network;
+            out.network_ms = Some((gap - quiet) / 1e6);
+            out.why = self.on_the_way(ss, q, r, gap, quiet);
+            return out;
+        }
+        let start = t_q - if quiet.is_finite() { quiet } else { gap };
+        if let Some(lost_at) = self.lost_copy(ss, q, r) {
+            out.place = Place::Network;
+            out.network_ms = Some((t_q - lost_at) / 1e6);
+            out.why = format!("The datagram that ended the gap resends data lost between the two points {} earlier: the sender's timer waited on the network's loss.", ms(t_q - lost_at));
+            return out;
+        }
+        let trig = match self.release(ss, q, r, start) {
+            Release::By(k) => k,
+            Release::Free => {
+                out.place = Place::SenderHost;
+                out.sender_host_ms = Some((t_q - start) / 1e6);
+                out.why = format!("Everything was acknowledged and the receiver sent nothing to answer: the sender had nothing to send for {} (its application).", ms(t_q - start));
+                return out;
+            }
+            Release::Nothing => {
+                let (place, part, why) = self.unanswered(ss, rs, q, r, start, t_q);
+                out.place = place;
+                *match place {
+                    Place::Network => &mut out.network_ms,
+                    Place::ReceiverHost => &mut out.receiver_host_ms,
+                    _ => &mut out.sender_host_ms,
+                } = Some(part / 1e6);
+                out.why = why;
+                return out;
+            }
+        };
+        let sender = t_q - self.at(ss, trig);
+        out.sender_host_ms = Some(sender / 1e6);
+        let Some(trig_r) = self.partner(ss, trig) else {
+            let place = if sender >= gap / 2.0 { Place::SenderHost } else { Place::Unknown };
+            out.place = place;
+            out.why = format!("The sender answered the receiver's last datagram {} later; that datagram is not in the receiver-side capture, so the rest of the gap cannot be split.", ms(sender));
+            return out;
+        };
+        let sent_r = self.at(rs, trig_r);
+        let back = (self.at(ss, trig) - sent_r - self.floor[1 - r]).max(0.0);
+        let last_in = self.previous(rs, trig_r + 1, r, false).filter(|&k| self.at(rs, k) <= sent_r);
+        let (receiver, forth): (f64, f64) = match last_in {
+            Some(k) => {
+                let forth = self.partner(rs, k).map_or(0.0, |p| (self.at(rs, k) - self.at(ss, p) - self.floor[r]).max(0.0));
+                (sent_r - self.at(rs, k), forth)
+            }
+            None => (0.0, 0.0),
+        };
+        // A resend that released the sender: the time since its lost original was the
+        // network's loss, not the receiver's delay.
+        let recovery = self.lost_copy(rs, trig_r, 1 - r).map_or(0.0, |lost_at| sent_r - lost_at);
+        let receiver = (receiver - recovery).max(0.0).max(self.window_held(rs, trig_r, r)).max(self.ack_held(rs, trig_r, r));
+        let network = back + forth + recovery;
+        out.receiver_host_ms = Some(receiver / 1e6);
+        out.network_ms = Some(network / 1e6);
+        let lost = if recovery > 0.0 { format!(", of which {} since a copy lost on the way", ms(recovery)) } else { String::new() };
+        let parts = format!("the sender's reaction {}, the receiver's answer {}, the network {} (the paths above their floors{lost})", ms(sender), ms(receiver), ms(network));
+        let (place, what) = if receiver >= sender && receiver >= network {
+            (Place::ReceiverHost, "arrived on time, answered late: the receiver took the time")
+        } else if network >= sender {
+            (Place::Network, "the datagrams that released the sender spent the time on the way, or were lost")
+        } else {
+            (Place::SenderHost, "the receiver's answer reached the sender in time: the sender took the time")
+        };
+        out.place = place;
+        out.why = format!("Of the {} gap, {parts}: {what}.", ms(quiet.min(gap).max(sender)));
+        out
+    }
+
+    /// What let the sender go on in the gap (module doc, rule 3), from the sender's
+    /// state when the gap began: the highest sequence it had sent, and the receiver's
+    /// latest cumulative ACK and window (RFC 9293 §3.8.6: the sender may send up to
+    /// ACK + window).
+    fn release(&self, ss: usize, q: usize, r: usize, start: f64) -> Release {
+        let d = self.d[ss];
+        let first = d.partition_point(|x| self.clock.at(ss, x.t_ns) <= start).min(q);
+        let after = |a: u32, b: u32| (a.wrapping_sub(b) as i32) > 0;
+        let edge = |x: &Dgram| self.edge(x, 1 - r);
+        let (mut nxt, mut peer) = (None::<u32>, None::<&Dgram>);
+        for x in d[..first].iter().rev().take(10_000) {
+            if usize::from(x.dir()) == r && x.seq_len() > 0 {
+                let end = x.seq.wrapping_add(x.seq_len());
+                nxt = Some(nxt.map_or(end, |n| if after(end, n) { end } else { n }));
+            } else if usize::from(x.dir()) != r && x.has_ack() && peer.is_none() {
+                peer = Some(x);
+            }
+        }
+        let from_peer = (first..q).filter(|&k| usize::from(d[k].dir()) != r);
+        let (Some(nxt), Some(peer)) = (nxt, peer) else {
+            return from_peer.last().map_or(Release::Nothing, Release::By);
+        };
+        // The sender had room to send again at the first of the receiver's datagrams
+        // in the gap that opened the window past what was sent (a full window) or
+        // acknowledged more (the congestion window), or from the start when nothing was
+        // outstanding. Had it been waiting on that, it would have sent at once; if the
+        // receiver sent a message after it (turn-taking), the sender waited on the
+        // message. So: the later of the two.
+        let (full, outstanding) = (!after(edge(peer), nxt), after(nxt, peer.ack));
+        let room = if outstanding {
+            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) } else { after(x.ack, peer.ack) };
+            from_peer.clone().find(|&k| opens(&d[k])).map(Some)
+        } else {
+            Some(None)
+        };
+        let message = from_peer.filter(|&k| d[k].len > 0).last();
+        match (room, message) {
+            (None, _) => Release::Nothing,
+            (Some(Some(k)), Some(m)) => Release::By(k.max(m)),
+            (Some(None), Some(m)) => Release::By(m),
+            (Some(Some(k)), None) => Release::By(k),
+            (Some(None), None) => Release::Free,
+        }
+    }
+
+    /// How long the receiver had held data back before datagram k (at `rs`, its own
+    /// capture) released the sender, ns: the time since the run of its ACKs, just
+    /// before k, whose window's right edge (ACK + window) moved less than half as far
+    /// as the ACK itself. Data acknowledged but not taken by the application shrinks
+    /// the window by as much (RFC 9293 §3.8.6.2.2); an application reading as data
+    /// comes keeps the edge moving with the ACK. 0 when the receiver's ACKs moved the
+    /// edge as usual.
+    fn window_held(&self, rs: usize, k: usize, r: usize) -> f64 {
+        let d = self.d[rs];
+        let edge = |x: &Dgram| self.edge(x, 1 - r);
+        let acks: Vec<usize> = (0..k).rev().take(10_000).filter(|&i| usize::from(d[i].dir()) != r && d[i].has_ack()).collect();
+        let mut since = None;
+        for w in acks.windows(2) {
+            let (cur, prev) = (&d[w[0]], &d[w[1]]);
+            let acked = i64::from(cur.ack.wrapping_sub(prev.ack) as i32);
+            let opened = i64::from(edge(cur).wrapping_sub(edge(prev)) as i32);
+            if acked > 0 && 2 * opened < acked {
+                since = Some(w[1]);
+            } else if acked > 0 || opened > 0 {
+                break;
+            }
+        }
+        since.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
+    }
+
+    /// How long the data that datagram k (at `rs`) acknowledged first had waited at
+    /// the receiver for it, ns: from the arrival of the oldest data its ACK newly
+    /// covers (past the receiver's previous ACK). A delayed ACK (RFC 9293 §3.8.6.3),
+    /// or ACKs withheld while the application does not read, hold the sender here.
+    fn ack_held(&self, rs: usize, k: usize, r: usize) -> f64 {
+        let d = self.d[rs];
+        let x = &d[k];
+        let Some(prev) = (0..k).rev().take(10_000).find(|&i| usize::from(d[i].dir()) != r && d[i].has_ack()) else { return 0.0 };
+        let before = d[prev].ack;
+        if !x.has_ack() || (x.ack.wrapping_sub(before) as i32) <= 0 {
+            return 0.0;
+        }
+        let oldest = (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
+        oldest.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
+    }
+
+    /// A gap in which nothing from the receiver let the sender go on (its timer, or
+    /// its application, ended it): the network's when the receiver's datagrams due were
+    /// lost on the way back, or the sender's last data before the gap was held on the
+    /// way (it arrived late by more than half the gap, or not within it); the
+    /// receiver's when that data arrived and the receiver then sent nothing for more
+    /// than half the gap (ACKs withheld); else the sender's own.
+    fn unanswered(&self, ss: usize, rs: usize, q: usize, r: usize, start: f64, end: f64) -> (Place, f64, String) {
+        let gap = end - start;
+        let lost = self.lost_on_the_way_back(rs, r, start, end);
+        if lost > 0 {
+            return (Place::Network, gap, format!("No ACK that let the sender go on reached it during the gap: {lost} of the receiver's datagrams due then were lost on the way back."));
+        }
+        let last = self.previous(ss, q, r, true);
+        if let Some(p) = last {
+            let late = self.partner(ss, p).map_or(f64::INFINITY, |k| self.at(rs, k) - self.at(ss, p) - self.floor[r]);
+            if late >= gap / 2.0 && self.code[ss][p] != LOST {
+                return (Place::Network, late.min(gap), format!("The sender's last data before the gap was held on the way ({} above the path's floor): the network.", ms(late.min(gap))));
+            }
+            if let Some(k) = self.partner(ss, p) {
+                let arrived = self.at(rs, k);
+                let next = self.d[rs][k + 1..].iter().find(|y| usize::from(y.dir()) != r).map_or(f64::INFINITY, |y| self.clock.at(rs, y.t_ns));
+                let silent = next.min(end) - arrived;
+                if silent >= gap / 2.0 {
+                    return (Place::ReceiverHost, silent, format!("The sender's last data before the gap arrived on time, and the receiver sent nothing for {} after it (ACKs withheld): the receiver.", ms(silent)));
+                }
+            }
+        }
+        (Place::SenderHost, gap, format!("The sender waited {} with nothing lost, nothing held on the way and no ACK or window it waited for: its own timer or its application.", ms(gap)))
+    }
+
+    /// Why a gap seen at the receiver side only was the network's.
+    fn on_the_way(&self, ss: usize, q: usize, r: usize, gap: f64, quiet: f64) -> String {
+        let t_q = self.at(ss, q);
+        let lost = (0..q).rev().take_while(|&k| self.at(ss, k) > t_q - gap).filter(|&k| usize::from(self.d[ss][k].dir()) == r && self.code[ss][k] == LOST).count();
+        let late = self.partner(ss, q).map(|p| self.at(1 - ss, p) - t_q);
+        let mut s = format!("Sent on time: the sender-side capture shows the sender silent for at most {} of the {} gap", ms(quiet), ms(gap));
+        if lost > 0 {
+            s += &format!(", and {lost} datagram{} sent meanwhile {} lost on the way.", if lost == 1 { "" } else { "s" }, if lost == 1 { "was" } else { "were" });
+        } else if let Some(d) = late {
+            s += &format!("; the datagram that ended it took {} one way (floor {}).", ms(d), ms(self.floor[r]));
+        } else {
+            s.push('.');
+        }
+        s
+    }
+
+    /// When the earlier copy of datagram q's data (direction r, at `side`, its sender's
+    /// capture) left, where that copy was lost between the points: q is a resend the
+    /// loss made.
+    fn lost_copy(&self, side: usize, q: usize, r: usize) -> Option<f64> {
+        let x = &self.d[side][q];
+        if x.seq_len() == 0 {
+            return None;
+        }
+        let (s, e) = (x.seq, x.seq.wrapping_add(x.seq_len()));
+        let overlaps = |y: &Dgram| y.seq_len() > 0 && (y.seq.wrapping_sub(e) as i32) < 0 && (s.wrapping_sub(y.seq.wrapping_add(y.seq_len())) as i32) < 0;
+        (0..q).rev().take(100_000).find(|&k| usize::from(self.d[side][k].dir()) == r && self.code[side][k] == LOST && overlaps(&self.d[side][k])).map(|k| self.at(side, k))
+    }
+
+    /// The receiver's datagrams (direction 1 − r, seen leaving at `rs`) due at the
+    /// sender within [start, end) and lost between the points.
+    fn lost_on_the_way_back(&self, rs: usize, r: usize, start: f64, end: f64) -> usize {
+        let due = |y: &Dgram| self.clock.at(rs, y.t_ns) + self.floor[1 - r];
+        let (lo, hi) = (self.d[rs].partition_point(|y| due(y) < start), self.d[rs].partition_point(|y| due(y) < end));
+        (lo..hi).filter(|&k| usize::from(self.d[rs][k].dir()) != r && self.code[rs][k] == LOST).count()
+    }
+}
