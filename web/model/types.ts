@@ -123,22 +123,19 @@ export function mptcpOf(report: Pick<Report, 'mptcp'>, s: ConnectionSummary): Mp
   return report.mptcp?.find((m) => m.id === s.mptcp) ?? null;
 }
 
-/** One row per packet of the connection (both directions, capture order). NaN = no value. */
-export interface PacketColumns {
-  t: Float64Array;        // s since first packet of the file
-  dir: Uint8Array;        // 0: endpoints[0]→endpoints[1]; 1: reverse
-  frame: Uint32Array;     // 1-based frame number
-  seq: Float64Array;      // relative sequence number of first payload byte
-  len: Uint32Array;       // payload bytes
-  wireLen: Uint32Array;   // frame bytes on the wire
-  ack: Float64Array;      // relative cumulative ACK, NaN without ACK flag
-  win: Float64Array;      // advertised window of this packet's sender (scaled when known)
-  inFlight: Float64Array; // bytes in flight at data segments, NaN otherwise
-  flags: Uint32Array;     // TCP flags (low 8 bits) | FLAG.* analysis bits
-}
+/** The arrays of a group of the session's columns (`packets.*`, `sack.*`, `rtt.*`), typed
+ *  by the one vocabulary's COLUMNS (generated from wasm/src/boundary/columns.rs, where each
+ *  column is described): no field list is kept here. */
+type ElementArray = { f64: Float64Array; u32: Uint32Array; u8: Uint8Array };
+type ColumnGroup<G extends string> = {
+  [K in keyof typeof COLUMNS as K extends `${G}.${infer F}` ? F : never]: ElementArray[(typeof COLUMNS)[K]];
+};
 
-export interface SackColumns { t: Float64Array; dir: Uint8Array; left: Float64Array; right: Float64Array }
-export interface RttColumns { t: Float64Array; dir: Uint8Array; rttMs: Float64Array; kind: Uint8Array }
+/** One row per packet of the connection (both directions, capture order). NaN = no value;
+ *  `flags`: TCP flags (low 8 bits) | FLAG.* analysis bits. */
+export type PacketColumns = ColumnGroup<'packets'>;
+export type SackColumns = ColumnGroup<'sack'>;
+export type RttColumns = ColumnGroup<'rtt'>;
 
 /** Everything the charts of one connection need. */
 export interface ConnectionData {
@@ -152,6 +149,7 @@ export interface ConnectionData {
 /** Bit values of PacketColumns.flags: the one vocabulary's (wasm/src/boundary/flags.rs,
  *  from analysis/columns.rs `flag_bits`). */
 export { FLAG } from '../worker/generated/vocabulary';
+import type { COLUMNS } from '../worker/generated/vocabulary';
 
 // Accessors for the issue-13 fields: null / [] when the report predates them.
 
