@@ -104,9 +104,18 @@ pub fn orient(anchors: &[Anchor], turnaround: [Option<i64>; 2]) -> Sides {
 /// The smallest time from a data segment (new data only: a resend's ACK may answer
 /// its original, Karn) to the first ACK of the peer covering it, at one capture, ns.
 pub fn turnaround(list: &[Dgram], data_dir: u8) -> Option<i64> {
+    let mut best: Option<i64> = None;
+    for_each_turnaround(list, data_dir, |took| best = Some(best.map_or(took, |b| b.min(took))));
+    best
+}
+
+/// Each time from a data segment of `data_dir` (new data only, Karn: the ACKs of what
+/// a resend covers answer it or its original, so neither is timed) to the first ACK
+/// of the peer covering it, at one capture, ns: the host's turnaround (the clock's
+/// orientation takes the smallest, the RTT split the median).
+pub fn for_each_turnaround(list: &[Dgram], data_dir: u8, mut took: impl FnMut(i64)) {
     let mut pending: std::collections::VecDeque<(u32, i64)> = std::collections::VecDeque::new();
     let mut highest: Option<u32> = None;
-    let mut best: Option<i64> = None;
     for x in list {
         if x.dir() == data_dir && x.seq_len() > 0 {
             let end = x.seq.wrapping_add(x.seq_len());
@@ -114,7 +123,6 @@ pub fn turnaround(list: &[Dgram], data_dir: u8) -> Option<i64> {
                 pending.push_back((end, x.t_ns));
                 highest = Some(end);
             } else {
-                // A resend: the ACKs of what it covers answer it or its original.
                 pending.retain(|&(e, _)| (e.wrapping_sub(x.seq) as i32) <= 0);
             }
         } else if x.dir() != data_dir && x.has_ack() {
@@ -122,13 +130,11 @@ pub fn turnaround(list: &[Dgram], data_dir: u8) -> Option<i64> {
                 if (x.ack.wrapping_sub(end) as i32) < 0 {
                     break;
                 }
-                let took = x.t_ns.saturating_sub(t);
-                best = Some(best.map_or(took, |b| b.min(took)));
+                took(x.t_ns.saturating_sub(t));
                 pending.pop_front();
             }
         }
     }
-    best
 }
 
 /// The clocks of a pair (module doc).

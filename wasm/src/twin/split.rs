@@ -28,27 +28,8 @@ fn median_ms(mut v: Vec<f64>) -> Option<f64> {
 
 /// Receiver host: data (direction 0) arriving → the first ACK covering it, ns.
 fn receiver_turnarounds(list: &[Dgram]) -> Vec<f64> {
-    let mut pending: std::collections::VecDeque<(u32, i64)> = std::collections::VecDeque::new();
-    let (mut highest, mut out): (Option<u32>, Vec<f64>) = (None, Vec::new());
-    for x in list {
-        if x.dir() == 0 && x.len > 0 {
-            let end = x.seq.wrapping_add(x.seq_len());
-            if highest.map_or(true, |h| (x.seq.wrapping_sub(h) as i32) >= 0) {
-                pending.push_back((end, x.t_ns));
-                highest = Some(end);
-            } else {
-                pending.retain(|&(e, _)| (e.wrapping_sub(x.seq) as i32) <= 0);
-            }
-        } else if x.dir() == 1 && x.has_ack() {
-            while let Some(&(end, t)) = pending.front() {
-                if (x.ack.wrapping_sub(end) as i32) < 0 {
-                    break;
-                }
-                out.push(x.t_ns.saturating_sub(t) as f64);
-                pending.pop_front();
-            }
-        }
-    }
+    let mut out = Vec::new();
+    super::clock::for_each_turnaround(list, 0, |took| out.push(took as f64));
     out
 }
 
