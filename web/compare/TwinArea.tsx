@@ -12,6 +12,7 @@ import { mergeCaptures } from './mergeCaptures';
 import { OneWayDelayChart } from './OneWayDelayChart';
 import { TwinPanel } from './TwinPanel';
 import { isolated } from '../security/outsideText';
+import { PLACES, PLACE_LABEL } from '../worker/generated/vocabulary';
 
 type Merged = { phase: 'loading' } | { phase: 'ready'; report: TwinReport } | { phase: 'error'; message: string };
 
@@ -78,6 +79,9 @@ export function TwinArea({ captures, names, theme }: TwinAreaProps) {
           {pair && pair.directions.length ? (
             <div className="tcps-charts twin-charts" data-theme={theme}>
               {models.map((model) => <OneWayDelayChart key={model.direction} view={view} model={model} />)}
+              <ul className="tcps-legend" aria-label="Where each stall happened">
+                {PLACES.map((p) => <li key={p}><span className={`tcps-swatch tcps-place-${p}`} />stall {PLACE_LABEL[p]}</li>)}
+              </ul>
             </div>
           ) : null}
         </>

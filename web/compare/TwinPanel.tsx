@@ -14,7 +14,7 @@ import { isolated } from '../security/outsideText';
 /** The per-direction rows: the field, its column heading. */
 const COUNTS: [keyof TwinDirection & string, string][] = [
   ['sent', 'sent'], ['delivered', 'delivered'], ['lostBetween', 'lost between'], ['reordered', 'reordered'],
-  ['duplicated', 'duplicated'], ['notSeenAtSenderSide', 'not seen at its sender side'], ['notSeenAtReceiverSide', 'not seen at its receiver side'],
+  ['duplicated', 'duplicated'], ['notSeenAtSenderSide', 'unseen leaving'], ['notSeenAtReceiverSide', 'unseen arriving'],
 ];
 
 function Num({ field, text }: { field: string; text: string }) {
@@ -53,7 +53,7 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
         </p>
       ) : null}
       {pair.directions.length ? (
-        <table className="twin-directions" data-testid="twin-directions">
+        <div className="twin-table-wrap"><table className="twin-directions" data-testid="twin-directions">
           <thead>
             <tr>
               <th scope="col">direction</th>
@@ -62,7 +62,7 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
             </tr>
           </thead>
           <tbody>{pair.directions.map((d, k) => <DirectionRow key={k} k={k} d={d} />)}</tbody>
-        </table>
+        </table></div>
       ) : null}
       <p>Queued: <Num field="queued" text={pair.queued} />.
         {s ? <> Round trip: sender host <Num field="senderHost" text={formatMs(s.senderHostMs)} /> + forward path <Num field="forwardPath" text={formatMs(s.forwardPathMs)} />
