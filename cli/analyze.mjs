@@ -11,8 +11,10 @@ import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 import { isReadError, reason, writeCapture } from './rows.mjs';
 import { analyzeInPool, defaultJobs } from './pool.mjs';
 import { InputError, UsageError } from './errors.mjs';
+import { runTwin } from './twin.mjs';
 
 export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndjson[=full]] [--jobs N] [--stall-ms N]
+       tcpscope analyze CLIENT.pcap --other-end SERVER.pcap [--json] [--stall-ms N]
 
   CAPTURE        a .pcap or .pcapng file (gzip-compressed is fine), a pipe or FIFO,
                  '-' for standard input, or a directory (its captures, recursively:
@@ -24,7 +26,14 @@ export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndj
   --ndjson=full  the same, with the whole connection object of --json on each line
   --jobs N       captures analysed at once, one worker thread each (default: the
                  number of CPUs Node may use); one capture uses one thread
-  --stall-ms N   stall threshold in ms (default: max(10 ms, 4 x min RTT))`;
+  --stall-ms N   stall threshold in ms (default: max(10 ms, 4 x min RTT))
+  --other-end OTHER
+                 the same transfer captured at its other end: the two captures are
+                 merged (docs/ANALYSIS.md "Two vantage points": how they matched, the
+                 clock offset, what was lost or reordered between the two points, the
+                 one-way delays, where each stall happened); --json prints the merge's
+                 report. Either capture may be given first. Each is kept in memory for
+                 the merge, up to 256 MiB`;
 
 /** Names a directory walk takes as captures, and hidden files and folders it skips (.git). */
 const CAPTURE_NAME = /\.(pcap|pcapng|cap|dmp)(\.gz)?$/i;
@@ -34,7 +43,7 @@ const HIDDEN = /(^|[\\/])\./;
 const FORMAT_FLAGS = { '--json': 'json', '--ndjson': 'ndjson', '--ndjson=compact': 'ndjson', '--ndjson=full': 'ndjson-full' };
 
 export function parseAnalyzeArgs(args) {
-  const options = { format: 'human', stallMs: Number.NaN, jobs: null, captures: [] };
+  const options = { format: 'human', stallMs: Number.NaN, jobs: null, captures: [], otherEnd: null };
   const usage = (message) => new UsageError(message, 'analyze');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -51,10 +60,18 @@ export function parseAnalyzeArgs(args) {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1 || value > 1024) throw usage(`--jobs needs a whole number of workers from 1 to 1024, got '${escapeUnsafe(args[i] ?? '')}'`);
       options.jobs = value;
+    } else if (arg === '--other-end') {
+      if (options.otherEnd != null) throw usage('--other-end is given once: one capture at each end');
+      if (args[i + 1] == null || args[i + 1] === '') throw usage('--other-end needs the capture taken at the other end');
+      options.otherEnd = args[++i];
     } else if (arg.startsWith('-') && arg !== '-') throw usage(`unknown option '${escapeUnsafe(arg)}'`);
     else options.captures.push(arg);
   }
   if (options.captures.length === 0) throw usage('missing CAPTURE (a capture file, a directory or -)');
+  if (options.otherEnd != null) {
+    if (options.captures.length > 1) throw usage('--other-end merges two captures: give one CAPTURE and the one --other-end');
+    if (options.format !== 'human' && options.format !== 'json') throw usage('--other-end prints a summary or, with --json, the merge\'s report; --ndjson is for several captures');
+  }
   return options;
 }
 
@@ -162,6 +179,7 @@ function kindOf(info) {
  * errors throw UsageError (exit 2, bin/tcpscope.mjs). */
 export async function runAnalyze(args, out = process.stdout, err = process.stderr) {
   const options = parseAnalyzeArgs(args);
+  if (options.otherEnd != null) return runOtherEnd(options, out, err);
   const { captures, skipped, fleet } = await listCaptures(options.captures);
   if (fleet && options.format === 'json') throw new UsageError('--json takes one capture; several captures or a directory give --ndjson rows', 'analyze');
   if (fleet && options.format === 'human') options.format = 'ndjson';
@@ -187,4 +205,17 @@ export async function runAnalyze(args, out = process.stdout, err = process.stder
   } finally {
     session.free();
   }
+}
+
+/** `analyze CAPTURE --other-end OTHER`: the two captures merged (cli/twin.mjs). */
+async function runOtherEnd(options, out, err) {
+  const names = [options.captures[0], options.otherEnd];
+  for (const name of names) {
+    if (name === '-') throw new UsageError('--other-end reads two files: standard input cannot be one of them', 'analyze');
+    const info = await stat(name).catch((error) => {
+      throw new InputError(`cannot open '${escapeUnsafe(name)}': ${reason(error)}`, 'analyze');
+    });
+    if (info.isDirectory()) throw new UsageError(`'${escapeUnsafe(name)}' is a directory: --other-end merges two capture files`, 'analyze');
+  }
+  await runTwin(names, options, out, err);
 }

@@ -78,6 +78,28 @@ export const VANTAGE_NOTE = Object.freeze({
   "unknown": "the capture cannot tell whether it was taken at the sender, the receiver or in between",
 });
 
+/** Where a stall happened, seen from both ends (`twin` placed stalls). */
+export const PLACES = Object.freeze(["sender-host", "network", "receiver-host", "unknown"]);
+
+/** A stall's place in words. */
+export const PLACE_LABEL = Object.freeze({
+  "sender-host": "in the sender's host",
+  "network": "in the network",
+  "receiver-host": "in the receiver's host",
+  "unknown": "not placed",
+});
+
+/** How a connection was found in both captures (`matchedBy`). */
+export const MATCHED_BY = Object.freeze(["four-tuple", "isn", "timestamps", "segments"]);
+
+/** How it matched, in words. */
+export const MATCHED_BY_LABEL = Object.freeze({
+  "four-tuple": "same addresses and ports",
+  "isn": "same initial sequence numbers (addresses rewritten)",
+  "timestamps": "same segments and TCP timestamps (addresses rewritten)",
+  "segments": "same sequence and acknowledgment numbers (addresses rewritten)",
+});
+
 /** Retransmission kinds (docs/ANALYSIS.md "Retransmission kinds"): the packet flag that marks each, its name, its words. */
 export const RETRANSMISSION_KINDS = Object.freeze([
   { kind: "rto", flag: 4194304, label: "timeout" },

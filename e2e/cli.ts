@@ -10,3 +10,8 @@ export const examples = `${root}public/examples/`;
 export function cliReport(file: string) {
   return JSON.parse(execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'analyze', `${examples}${file}`, '--json'], { encoding: 'utf8' }));
 }
+
+/** `tcpscope analyze public/examples/<a> --other-end public/examples/<b> --json` (issue 44), parsed. */
+export function cliTwin(a: string, b: string) {
+  return JSON.parse(execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'analyze', `${examples}${a}`, '--other-end', `${examples}${b}`, '--json'], { encoding: 'utf8' }));
+}

@@ -35,6 +35,8 @@ const SETS: Record<string, readonly string[]> = {
   'CLI series name': Object.keys(V.CLI_SERIES),
   'flag bit': Object.keys(V.FLAG),
   column: Object.keys(V.COLUMNS),
+  place: V.PLACES,
+  'matched by': V.MATCHED_BY,
 };
 
 /** Data made up for tests (not read by the page). */

@@ -392,3 +392,41 @@ impl WasmSnapshot {
         }
     }
 }
+
+// ---------------------------------------------------------------- two vantage points
+// (wasm/src/twin, issue 44): two captures' chunks in, the merge's report out.
+
+/// Two captures of the same connection(s), merged (twin/stream.rs `TwinStream`): each
+/// capture's chunks pushed with its index, then `finish` answers the `TwinReport` as
+/// JSON. Each capture's bytes are kept until the merge, at most
+/// `twin::MAX_TWIN_CAPTURE_BYTES` (256 MiB) each; a larger one is refused in the report.
+#[wasm_bindgen]
+pub struct WasmTwin {
+    inner: crate::twin::TwinStream,
+}
+
+#[wasm_bindgen]
+impl WasmTwin {
+    /// `stall_ms`: as `WasmSession::new`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(stall_ms: f64) -> WasmTwin {
+        let stall_threshold_ms = if stall_ms.is_finite() && stall_ms > 0.0 { Some(stall_ms) } else { None };
+        WasmTwin { inner: crate::twin::TwinStream::new(AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() }) }
+    }
+
+    /// The next chunk of capture `which` (0 or 1); false once that capture stopped.
+    pub fn push(&mut self, which: u32, chunk: &[u8]) -> bool {
+        self.inner.push(which as usize, chunk)
+    }
+
+    /// `push` for inflated gzip input; `compressed`: compressed bytes read so far.
+    #[wasm_bindgen(js_name = pushInflated)]
+    pub fn push_inflated(&mut self, which: u32, chunk: &[u8], compressed: f64) -> bool {
+        self.inner.push_inflated(which as usize, chunk, compressed as u64)
+    }
+
+    /// End of both captures: the `TwinReport` as JSON (idempotent).
+    pub fn finish(&mut self) -> String {
+        serde_json::to_string(self.inner.finish()).unwrap_or_else(|e| crate::boundary::ask::Refused::json(&e.to_string()))
+    }
+}

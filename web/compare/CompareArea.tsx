@@ -19,6 +19,7 @@ import { pairFileName, slicePair, type SliceRequest } from '../export/pcapng';
 import { downloadBlob, fileStem } from '../export/download';
 import { exampleUrl } from '../state/fetchCapture';
 import { useSecondCapture } from './useSecondCapture';
+import { TwinArea } from './TwinArea';
 
 /** The app's capture (side A's). */
 export interface MainCapture {
@@ -145,6 +146,15 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     onView((v) => ({ ...v, compare: { conns: [selectedId, 0], with: with_, range: null } }));
   }, [onView, selectedId]);
   const exit = () => onView((v) => ({ ...v, compare: null }));
+  // Two captures (not two connections of one, not a shared link): the merge of two
+  // vantage points is tried on both (TwinArea); the engine refuses unrelated ones.
+  const otherKey = compare && compare.with.kind !== 'same' && compare.with.kind !== 'snapshot' ? JSON.stringify(compare.with) : null;
+  const twinCaptures = useMemo<[() => Promise<Blob>, () => Promise<Blob>] | null>(() => {
+    const w = otherKey ? (JSON.parse(otherKey) as CompareState['with']) : null;
+    if (!w || !main.capture || w.kind === 'same' || w.kind === 'snapshot') return null;
+    if (w.kind === 'file') return file ? [main.capture, async () => file] : null;
+    return [main.capture, () => fetchedAgain(w.kind === 'url' ? w.url : exampleUrl(w.file))];
+  }, [otherKey, main.capture, file]);
   if (!compare) return <CompareBar selected={selected} onCompare={startCompare} />;
   if (!sides || !b) {
     return (
@@ -183,6 +193,8 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     downloadBlob(blob, pairFileName([fileStem(main.name), fileStem(b.name)], requests));
   } : undefined;
   return (
+    <>
+    {twinCaptures ? <TwinArea captures={twinCaptures} names={[main.name, b.name]} theme={view.theme} /> : null}
     <CompareView
       sides={sides} tables={[main.table, b.table]} choices={[main.report.connections, b.report.connections]}
       onPick={(k, id) => (k === 0 ? onView((v) => ({ ...v, conn: id, compare: v.compare && { ...v.compare, conns: [id, v.compare.conns[1]] } })) : setCompare((c) => ({ ...c, conns: [c.conns[0], id] })))}
@@ -194,5 +206,6 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
         { summary: b.summary, name: b.name, make: b.share, snapshot: b.snapshot },
       ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds)}
     />
+    </>
   );
 }

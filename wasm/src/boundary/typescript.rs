@@ -64,8 +64,8 @@ fn generated() -> (String, String) {
                   // Do not edit: run `UPDATE_TS_TYPES=1 cargo test --lib ts_types` in wasm/.\n\n";
     o.ts += header;
     o.js += header;
-    o.ts_only("import type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind } from './view';\n\
-               export type { EpisodeKind, Limit, Series, StallCause, Vantage, Verdict, WarningKind };");
+    o.ts_only("import type { EpisodeKind, Limit, MatchedBy, Place, Series, StallCause, Vantage, Verdict, WarningKind } from './view';\n\
+               export type { EpisodeKind, Limit, MatchedBy, Place, Series, StallCause, Vantage, Verdict, WarningKind };");
 
     let causes: Vec<Term> = STALL_CAUSES.iter().map(|&c| stall_cause(c)).collect();
     o.table("Every stall cause, in the stalls legend's order (docs/ANALYSIS.md \"Stalls\").", "STALL_CAUSES", &wires(&causes), Some("readonly StallCause[]"));
@@ -86,6 +86,11 @@ fn generated() -> (String, String) {
     o.table("Where the capture was taken, in words.", "VANTAGE_LABEL", &labels(&vantages), Some("Record<Vantage, string>"));
     let notes: Vec<Term> = VANTAGES.iter().map(|&v| Term { wire: vantage(v).wire, label: vantage_note(v) }).collect();
     o.table("What the capture point means for the RTTs read off the capture.", "VANTAGE_NOTE", &labels(&notes), Some("Record<Vantage, string>"));
+
+    o.table("Where a stall happened, seen from both ends (`twin` placed stalls).", "PLACES", &wires(&PLACES), Some("readonly Place[]"));
+    o.table("A stall's place in words.", "PLACE_LABEL", &labels(&PLACES), Some("Record<Place, string>"));
+    o.table("How a connection was found in both captures (`matchedBy`).", "MATCHED_BY", &wires(&MATCHED_BY), Some("readonly MatchedBy[]"));
+    o.table("How it matched, in words.", "MATCHED_BY_LABEL", &labels(&MATCHED_BY), Some("Record<MatchedBy, string>"));
 
     let kinds: Vec<String> = RETRANSMISSION_KINDS
         .iter()

@@ -121,6 +121,23 @@ pub const RETRANSMISSION_KINDS: [RetransmissionKind; 5] = {
     ]
 };
 
+/// Where a stall happened, seen from both ends (twin/report.rs `Place`): the merged
+/// view's panel and `analyze --other-end` name each placed stall with these words.
+pub const PLACES: [Term; 4] = [
+    t("sender-host", "in the sender's host"),
+    t("network", "in the network"),
+    t("receiver-host", "in the receiver's host"),
+    t("unknown", "not placed"),
+];
+
+/// How a connection was found in both captures (twin/report.rs `MatchedBy`).
+pub const MATCHED_BY: [Term; 4] = [
+    t("four-tuple", "same addresses and ports"),
+    t("isn", "same initial sequence numbers (addresses rewritten)"),
+    t("timestamps", "same segments and TCP timestamps (addresses rewritten)"),
+    t("segments", "same sequence and acknowledgment numbers (addresses rewritten)"),
+];
+
 /// Where the page tells each warning kind: decided with the report's totals (report.rs).
 pub use crate::report::{WarningPlace, WARNING_KINDS};
 
@@ -136,6 +153,13 @@ mod tests {
         }
         for v in VANTAGES {
             assert_eq!(wire_of(&v), vantage(v).wire);
+        }
+        use crate::twin::{MatchedBy as M, Place as P};
+        for (p, term) in [P::SenderHost, P::Network, P::ReceiverHost, P::Unknown].iter().zip(PLACES) {
+            assert_eq!(wire_of(p), term.wire);
+        }
+        for (m, term) in [M::FourTuple, M::Isn, M::Timestamps, M::Segments].iter().zip(MATCHED_BY) {
+            assert_eq!(wire_of(m), term.wire);
         }
     }
 

@@ -31,8 +31,10 @@ mod pairing;
 mod placement;
 pub mod report;
 mod split;
+mod stream;
 
 pub use report::*;
+pub use stream::{TwinStream, MAX_TWIN_CAPTURE_BYTES};
 
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
 use crate::decode::{CaptureDecoder, Decoded, TcpSegment};
@@ -108,7 +110,7 @@ impl Recording for Segments<'_> {
 /// (`session::analyze_bytes`), then merged ([`merge`]).
 pub fn merge_captures(a: &[u8], b: &[u8], options: AnalysisOptions) -> TwinReport {
     if a == b {
-        return refused("same-capture", "The two captures are the same file (identical bytes): one vantage point, not two. Give the capture taken at the other end.".into());
+        return same_file();
     }
     let sessions = [analyze_bytes(a, options, 1 << 20), analyze_bytes(b, options, 1 << 20)];
     match (sessions[0].analysis(), sessions[1].analysis()) {
@@ -169,6 +171,11 @@ pub fn merge(recordings: [&dyn Recording; 2], analyses: [&Analysis; 2]) -> TwinR
         });
     }
     report
+}
+
+/// Two inputs with identical bytes: one vantage point given twice.
+fn same_file() -> TwinReport {
+    refused("same-capture", "The two captures are the same file (identical bytes): one vantage point, not two. Give the capture taken at the other end.".into())
 }
 
 fn refused(kind: &'static str, message: String) -> TwinReport {

@@ -29,7 +29,8 @@ pub struct TwinReport {
 #[serde(rename_all = "camelCase")]
 pub struct Refusal {
     /// `same-capture` (one vantage point given twice), `no-match` (no connection in
-    /// both), `unreadable` (a capture that decodes to nothing).
+    /// both), `unreadable` (a capture that decodes to nothing), `too-large` (a capture
+    /// over twin/stream.rs `MAX_TWIN_CAPTURE_BYTES`, streamed input only).
     pub kind: &'static str,
     pub message: String,
 }

@@ -109,6 +109,21 @@ mod tests {
             decl::<crate::boundary::ask::SharedLink>(&cfg),
             decl::<crate::boundary::ask::LinkInfo>(&cfg),
             decl::<crate::share::ShareSpec>(&cfg),
+            // Two vantage points merged (twin/report.rs, `WasmTwin`, `analyze --other-end`).
+            decl::<crate::twin::TwinReport>(&cfg),
+            decl::<crate::twin::Refusal>(&cfg),
+            decl::<crate::twin::MatchedBy>(&cfg),
+            decl::<crate::twin::SideRef>(&cfg),
+            decl::<crate::twin::TwinPair>(&cfg),
+            decl::<crate::twin::TwinClock>(&cfg),
+            decl::<crate::twin::TwinDirection>(&cfg),
+            decl::<crate::twin::DelayStats>(&cfg),
+            decl::<crate::twin::DelayBin>(&cfg),
+            decl::<crate::twin::Place>(&cfg),
+            decl::<crate::twin::PlacedStall>(&cfg),
+            decl::<crate::twin::RttSplit>(&cfg),
+            decl::<crate::twin::InFlightCheck>(&cfg),
+            decl::<crate::twin::TwinEvent>(&cfg),
             // The closed sets of the one vocabulary (boundary/words.rs); their tables
             // are generated beside, into vocabulary.ts (boundary/typescript.rs).
             union("Limit", &wires(&words::LIMITS)),

@@ -1215,6 +1215,315 @@ maxLinkChars?: number,
  */
 generation: number, };
 
+/**
+ * Everything the merge of two captures found.
+ */
+
+export type TwinReport = { 
+/**
+ * The connections found in both captures, each merged (or refused, with why).
+ */
+pairs: Array<TwinPair>, 
+/**
+ * Connection ids (as each capture's report numbers them) found in one capture only:
+ * `[input 0's, input 1's]`, at most `twin::MAX_LISTED` each.
+ */
+unpaired: [Array<number>, Array<number>], 
+/**
+ * Set when nothing could be merged: why, in words.
+ */
+refusal: Refusal | null, 
+/**
+ * Limits met and facts worth a word (a capture that ended with a decode error, a
+ * connection cap), in words.
+ */
+notes: Array<string>, };
+
+/**
+ * Why two captures were not merged at all.
+ */
+
+export type Refusal = { 
+/**
+ * `same-capture` (one vantage point given twice), `no-match` (no connection in
+ * both), `unreadable` (a capture that decodes to nothing), `too-large` (a capture
+ * over twin/stream.rs `MAX_TWIN_CAPTURE_BYTES`, streamed input only).
+ */
+kind: string, message: string, };
+
+/**
+ * How a connection was found in both captures (docs/ANALYSIS.md `twin.matchedBy`).
+ */
+
+export type MatchedBy = "four-tuple" | "isn" | "timestamps" | "segments";
+
+/**
+ * One capture's side of a pair.
+ */
+
+export type SideRef = { 
+/**
+ * 0 for the first capture given, 1 for the second.
+ */
+input: number, 
+/**
+ * The connection's id in that capture's own report.
+ */
+connection: number, 
+/**
+ * The endpoints as that capture saw them: `[data sender, data receiver]`.
+ */
+endpoints: [string, string], };
+
+/**
+ * One connection seen at both points.
+ */
+
+export type TwinPair = { matchedBy: MatchedBy, 
+/**
+ * Every signal that tied the two together, strongest first.
+ */
+evidence: Array<MatchedBy>, 
+/**
+ * The addresses or ports differ between the two captures (a NAT between them).
+ */
+rewritten: boolean, 
+/**
+ * The capture near the data sender (the host that sent more payload).
+ */
+senderSide: SideRef, 
+/**
+ * The capture near the data receiver.
+ */
+receiverSide: SideRef, 
+/**
+ * How the sides were told (twin/clock.rs `orient`), in words.
+ */
+sidesToldBy: string, 
+/**
+ * Set when this pair could not be merged (too large, no datagram in both, one
+ * vantage point twice): why. The fields below are then empty.
+ */
+refused: string | null, clock: TwinClock | null, 
+/**
+ * `[forward (data sender → receiver), return]`.
+ */
+directions: Array<TwinDirection>, 
+/**
+ * Each stall of either capture's report, placed.
+ */
+stalls: Array<PlacedStall>, rttSplit: RttSplit | null, inFlight: InFlightCheck | null, 
+/**
+ * Which direction queued: `forward`, `return`, `both` or `neither`
+ * (twin/delay.rs `queued_direction`).
+ */
+queued: string, 
+/**
+ * Datagrams of note (lost between, reordered, duplicated, not seen at one side),
+ * time order, at most `twin::MAX_EVENTS`.
+ */
+events: Array<TwinEvent>, };
+
+/**
+ * The two clocks (twin/clock.rs). Times of the merged view are seconds since the
+ * first packet of the sender-side capture, on its clock.
+ */
+
+export type TwinClock = { 
+/**
+ * Receiver-side clock minus sender-side clock at the merged view's time 0, ms.
+ */
+offsetMs: number, 
+/**
+ * The offset is known to ± this, ms: half the smallest round trip the two
+ * captures' shared datagrams allow (NTP's bound).
+ */
+uncertaintyMs: number, 
+/**
+ * How fast the receiver-side clock gains on the sender-side one, parts per
+ * million; None when the capture is too short to tell (`twin::DRIFT_MIN_SPAN_S`).
+ */
+driftPpm: number | null, driftUncertaintyPpm: number | null, 
+/**
+ * Datagrams seen at both points in each direction `[forward, return]`.
+ */
+samples: [number, number], 
+/**
+ * Datagrams that, by the raw clocks, arrived before they were sent: the clocks are
+ * obviously not synchronised when non-zero.
+ */
+arrivedBeforeSent: number, 
+/**
+ * Even the best offset leaves a datagram arriving before it was sent (a clock that
+ * jumped): the delays below are then not trustworthy.
+ */
+inconsistent: boolean, text: string, };
+
+/**
+ * What happened between the two points to one direction's datagrams
+ * (twin/fate.rs). "Sending side" is the capture near this direction's sender (for the
+ * return direction, the receiver-side capture of the pair). Counts are wire segments:
+ * a datagram larger than the sender's segment size (TSO/GSO) counts as the segments it
+ * is cut into.
+ */
+
+export type TwinDirection = { from: string, to: string, 
+/**
+ * Segments the sending side's capture saw leave, inside the other capture's span.
+ */
+sent: number, delivered: number, 
+/**
+ * Seen leaving, never arriving, and the hosts agree it was lost: a resend
+ * followed, or the receiver acknowledged around it (SACK, duplicate ACKs); for a
+ * datagram without data (never resent), its absence with the capture complete.
+ */
+lostBetween: number, 
+/**
+ * Of `lost_between`, datagrams without data (ACKs, window updates).
+ */
+lostBetweenWithoutData: number, 
+/**
+ * Delivered after a datagram sent later had arrived (RFC 4737).
+ */
+reordered: number, 
+/**
+ * Copies at the receiving side beyond those at the sending side (made on the way,
+ * or by the receiving side's capture set-up: the two look alike).
+ */
+duplicated: number, 
+/**
+ * Seen arriving, never leaving: a capture drop at the sending side, or a resend
+ * made below that capture (TSO, the NIC).
+ */
+notSeenAtSenderSide: number, 
+/**
+ * Seen leaving, not arriving, yet the receiver acknowledged it: a capture drop at
+ * the receiving side.
+ */
+notSeenAtReceiverSide: number, 
+/**
+ * Seen leaving, not arriving, and nothing tells whether it arrived.
+ */
+undecided: number, 
+/**
+ * Sent before the other capture started or after it ended: not judged.
+ */
+outsideOtherCapture: number, 
+/**
+ * One-way delay after the offset, ms (min, median, p95, max); None without samples.
+ */
+delay: DelayStats | null, 
+/**
+ * Delay above its floor (the queue on the way), ms: median and p95.
+ */
+queueP50Ms: number | null, queueP95Ms: number | null, 
+/**
+ * The one-way delay over time, at most `twin::MAX_DELAY_BINS` bins.
+ */
+delaySeries: Array<DelayBin>, };
+
+export type DelayStats = { minMs: number, medianMs: number, p95Ms: number, maxMs: number, };
+
+/**
+ * The one-way delays of the datagrams sent in [t, t + width), merged view seconds.
+ */
+
+export type DelayBin = { t: number, width: number, minMs: number, maxMs: number, count: number, };
+
+/**
+ * Where a stall happened (twin/placement.rs).
+ */
+
+export type Place = "sender-host" | "network" | "receiver-host" | "unknown";
+
+/**
+ * One stall of either capture's report, placed.
+ */
+
+export type PlacedStall = { 
+/**
+ * Which capture's report listed it: `sender-side` or `receiver-side`.
+ */
+capture: string, 
+/**
+ * The stall's direction in the pair: 0 forward (data), 1 return.
+ */
+direction: number, 
+/**
+ * As in that capture's report: start (s since its first packet), duration (s),
+ * cause, frames either side.
+ */
+start: number, duration: number, cause: StallCause, frameBefore: number, frameAfter: number, 
+/**
+ * Start on the merged view's axis (sender-side clock), s.
+ */
+at: number, place: Place, 
+/**
+ * The gap's time by where it went, ms: the stalled direction's sender, the two
+ * paths above their floors, its receiver.
+ */
+senderHostMs: number | null, networkMs: number | null, receiverHostMs: number | null, why: string, };
+
+/**
+ * The round trip cut at the two points (twin/split.rs), medians, ms.
+ */
+
+export type RttSplit = { 
+/**
+ * The data sender's turnaround: a datagram of the receiver reaches the sender-side
+ * capture → the sender's first datagram echoing its TSval leaves (None without
+ * TCP timestamps).
+ */
+senderHostMs: number | null, forwardPathMs: number | null, 
+/**
+ * A data segment reaches the receiver-side capture → the first ACK covering it
+ * leaves (first transmissions only, Karn).
+ */
+receiverHostMs: number | null, returnPathMs: number | null, 
+/**
+ * The two paths' split is known to ± this (the clock's uncertainty); their sum is
+ * exact.
+ */
+pathUncertaintyMs: number, };
+
+/**
+ * The data sender's bytes in flight from its own capture, beside what the
+ * receiver-side capture alone estimated (analysis/timing/sender_flight.rs).
+ */
+
+export type InFlightCheck = { 
+/**
+ * Data segments found in both captures and compared.
+ */
+compared: number, senderMedianBytes: number | null, senderMaxBytes: number | null, receiverEstimateMedianBytes: number | null, receiverEstimateMaxBytes: number | null, 
+/**
+ * Segments where the estimate is within 10 % of the sender's value.
+ */
+withinTenPercent: number, };
+
+/**
+ * One datagram of note.
+ */
+
+export type TwinEvent = { 
+/**
+ * Merged view seconds.
+ */
+t: number, direction: number, 
+/**
+ * `lost-between`, `reordered`, `duplicated`, `not-seen-at-sender-side`,
+ * `not-seen-at-receiver-side`, `undecided`.
+ */
+kind: string, 
+/**
+ * Frame numbers in the sender-side and receiver-side captures (None: not there).
+ */
+senderSideFrame: number | null, receiverSideFrame: number | null, 
+/**
+ * Sequence number relative to the direction's first byte, and payload bytes.
+ */
+seq: number, len: number, };
+
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";

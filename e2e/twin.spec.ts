@@ -1,0 +1,101 @@
+// Two vantage points (issue 44): the two captures of a twin recording (the same transfer
+// captured at each end through the link emulator, public/examples/twin-*.pcap and
+// rx-rr-twin*.pcap) dropped on the page together open the compare view with the merged
+// view above it: the panel's numbers are the CLI's `analyze A --other-end B --json`
+// (the same engine under Node), formatted by web/model/format.mjs; a one-way delay chart
+// per direction; each stall placed. Dropped in the other order, the panel is the same.
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { cliTwin, examples } from './cli';
+import { formatMs } from '../web/model/format.mjs';
+
+/** A DataTransfer holding these example captures, as a drop would carry them. */
+function dropped(page: Page, names: string[]) {
+  const files = names.map((name) => ({ name, b64: readFileSync(`${examples}${name}`).toString('base64') }));
+  return page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    return dt;
+  }, files);
+}
+
+async function dropTwo(page: Page, names: [string, string]) {
+  await page.goto('/');
+  await page.locator('.app').dispatchEvent('drop', { dataTransfer: await dropped(page, names) });
+  await expect(page.getByTestId('compare')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('twin')).toHaveAttribute('data-state', 'ready');
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const field = (page: Page, scope: string, name: string) => page.locator(`${scope} [data-field="${name}"]`);
+
+/** Every number of the panel equals the CLI's report of the same pair. */
+async function expectPanelIsCli(page: Page, pair: ReturnType<typeof cliTwin>['pairs'][number]) {
+  const panel = '[data-testid="twin-panel"]';
+  await expect(field(page, panel, 'matchedBy')).toHaveAttribute('data-value', pair.matchedBy);
+  await expect(field(page, panel, 'offset')).toHaveText(formatMs(pair.clock.offsetMs));
+  await expect(field(page, panel, 'offsetUncertainty')).toHaveText(formatMs(pair.clock.uncertaintyMs));
+  for (const [k, d] of pair.directions.entries()) {
+    const row = `${panel} tr[data-direction="${k}"]`;
+    for (const name of ['sent', 'delivered', 'lostBetween', 'reordered', 'duplicated', 'notSeenAtSenderSide', 'notSeenAtReceiverSide']) {
+      await expect(field(page, row, name), `${name} of direction ${k}`).toHaveText(count(d[name]));
+    }
+    await expect(field(page, row, 'delayMedian')).toHaveText(formatMs(d.delay?.medianMs));
+    await expect(field(page, row, 'delayP95')).toHaveText(formatMs(d.delay?.p95Ms));
+  }
+  await expect(field(page, panel, 'queued')).toHaveText(pair.queued);
+  for (const [name, ms] of [['senderHost', pair.rttSplit.senderHostMs], ['forwardPath', pair.rttSplit.forwardPathMs], ['receiverHost', pair.rttSplit.receiverHostMs], ['returnPath', pair.rttSplit.returnPathMs]]) {
+    await expect(field(page, panel, name as string)).toHaveText(formatMs(ms as number));
+  }
+  // Each stall placed as the engine placed it, in its order.
+  const places = await page.locator(`${panel} [data-testid="twin-stalls"] li`).evaluateAll((li) => li.map((e) => e.getAttribute('data-place')));
+  expect(places).toEqual(pair.stalls.map((s: { place: string }) => s.place));
+}
+
+/** One one-way delay chart per direction, each with its bins drawn and its stalls as bands. */
+async function expectDelayCharts(page: Page, pair: ReturnType<typeof cliTwin>['pairs'][number]) {
+  const charts = page.locator('svg[data-chart="one-way-delay"]');
+  await expect(charts).toHaveCount(2);
+  for (const k of [0, 1]) {
+    const chart = page.locator(`svg[data-chart="one-way-delay"][data-direction="${k}"]`);
+    await expect(chart.locator('g.tcps-twin-delay')).toHaveAttribute('data-bins', String(pair.directions[k].delaySeries.length));
+    await expect(chart.locator('rect.tcps-twin-stall')).toHaveCount(pair.stalls.filter((s: { direction: number }) => s.direction === k).length);
+  }
+}
+
+test('forward loss: the merged panel is the CLI\'s, lost between 47 / 0, in either drop order', async ({ page }) => {
+  const cli = cliTwin('twin-forward-loss.pcap', 'twin-forward-loss-server.pcap');
+  expect(cli.pairs.map((p: { directions: { lostBetween: number }[] }) => p.directions.map((d) => d.lostBetween))).toEqual([[47, 0]]);
+  await dropTwo(page, ['twin-forward-loss.pcap', 'twin-forward-loss-server.pcap']);
+  await expect(field(page, '[data-testid="twin"]', 'pairs')).toHaveText('1');
+  await expectPanelIsCli(page, cli.pairs[0]);
+  await expectDelayCharts(page, cli.pairs[0]);
+  const first = await page.getByTestId('twin-panel').innerText();
+  // Both sides' charts as the compare view draws them, below.
+  await expect(page.locator('svg[data-chart="compare-throughput"]')).toHaveCount(1);
+
+  await dropTwo(page, ['twin-forward-loss-server.pcap', 'twin-forward-loss.pcap']);
+  await expectPanelIsCli(page, cli.pairs[0]);
+  expect(await page.getByTestId('twin-panel').innerText()).toBe(first);
+});
+
+test('request/response with losses: every stall placed as the engine placed it', async ({ page }) => {
+  const cli = cliTwin('rx-rr-twin.pcap', 'rx-rr-twin-server.pcap');
+  expect(cli.pairs).toHaveLength(1);
+  expect(cli.pairs[0].stalls.length).toBeGreaterThan(0);
+  await dropTwo(page, ['rx-rr-twin-server.pcap', 'rx-rr-twin.pcap']);
+  await expectPanelIsCli(page, cli.pairs[0]);
+  await expectDelayCharts(page, cli.pairs[0]);
+  const placed = page.locator('[data-testid="twin-stalls"] li');
+  await expect(placed.filter({ hasText: "in the sender's host" }).first()).toBeVisible();
+  await expect(placed.filter({ hasText: 'in the network' }).first()).toBeVisible();
+});
+
+test('two unrelated captures: the compare view alone, and one line says why', async ({ page }) => {
+  await page.goto('/');
+  await page.locator('.app').dispatchEvent('drop', { dataTransfer: await dropped(page, ['healthy.pcap', 'twin-forward-loss.pcap']) });
+  await expect(page.getByTestId('compare')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('twin')).toHaveAttribute('data-state', 'refused');
+  await expect(page.getByTestId('twin-refusal')).toHaveAttribute('data-kind', 'no-match');
+  await expect(page.getByTestId('twin-panel')).toHaveCount(0);
+});

@@ -1,0 +1,91 @@
+// Two vantage points (issue 44): when the compare view's two captures are the same
+// connection(s) seen at both ends, the merged view above the compare charts — the panel
+// (TwinPanel.tsx) and one one-way delay chart per direction on the merged time axis
+// (OneWayDelayChart.tsx). The merge runs in its own worker (mergeCaptures.ts); two
+// captures of unrelated transfers are refused by the engine ("no-match"), and then only
+// a line says so: the compare view stays what it was.
+import { useEffect, useMemo, useState } from 'react';
+import type { TwinReport } from '../worker/generated/view';
+import { fullRange } from '../charts/timeRange';
+import { useContainerWidth } from '../charts/useStackLayout';
+import { mergeCaptures } from './mergeCaptures';
+import { OneWayDelayChart } from './OneWayDelayChart';
+import { TwinPanel } from './TwinPanel';
+import { isolated } from '../security/outsideText';
+import { PLACES, PLACE_LABEL } from '../worker/generated/vocabulary';
+
+type Merged = { phase: 'loading' } | { phase: 'ready'; report: TwinReport } | { phase: 'error'; message: string };
+
+/** The merge of the two captures (re-run when either changes; cancelled when left). */
+function useTwin(captures: [() => Promise<Blob>, () => Promise<Blob>]): Merged {
+  const [merged, setMerged] = useState<Merged>({ phase: 'loading' });
+  useEffect(() => {
+    let live = true;
+    let cancel = () => {};
+    setMerged({ phase: 'loading' });
+    Promise.all(captures.map((c) => c())).then(([a, b]) => {
+      if (!live) return;
+      const run = mergeCaptures(a, b);
+      cancel = run.cancel;
+      return run.report.then((report) => live && setMerged({ phase: 'ready', report }));
+    }).catch((error) => live && setMerged({ phase: 'error', message: error instanceof Error ? error.message : String(error) }));
+    return () => { live = false; cancel(); };
+  }, [captures]);
+  return merged;
+}
+
+const DELAY_HEIGHT = 200;
+
+export interface TwinAreaProps {
+  captures: [() => Promise<Blob>, () => Promise<Blob>];
+  names: [string, string];
+  theme: 'light' | 'dark' | 'auto';
+}
+
+export function TwinArea({ captures, names, theme }: TwinAreaProps) {
+  const merged = useTwin(captures);
+  const [chosen, setChosen] = useState(0);
+  const [ref, width] = useContainerWidth();
+  const report = merged.phase === 'ready' ? merged.report : null;
+  const pairs = report?.pairs ?? [];
+  const pair = pairs[Math.min(chosen, pairs.length - 1)];
+  const view = useMemo(() => {
+    let end = 0;
+    for (const d of pair?.directions ?? []) for (const b of d.delaySeries) end = Math.max(end, b.t + b.width);
+    for (const st of pair?.stalls ?? []) end = Math.max(end, st.at + st.duration);
+    const full = fullRange(0, end);
+    return { range: full, full, width, height: DELAY_HEIGHT };
+  }, [pair, width]);
+  const models = useMemo(() => (pair?.directions ?? []).map((d, k) => ({ direction: k as 0 | 1, d, stalls: pair!.stalls.filter((s) => s.direction === k) })), [pair]);
+  const state = merged.phase === 'loading' ? 'loading' : merged.phase === 'error' ? 'error' : report?.refusal ? 'refused' : 'ready';
+  return (
+    <section className="twin" ref={ref as React.RefObject<HTMLElement>} data-testid="twin" data-state={state} aria-label="Two vantage points">
+      <h2>Two vantage points</h2>
+      {merged.phase === 'loading' ? <p className="muted">Merging <bdi>{isolated(names[0])}</bdi> and <bdi>{isolated(names[1])}</bdi>…</p> : null}
+      {merged.phase === 'error' ? <p className="notice" role="status">{merged.message}</p> : null}
+      {report?.refusal ? <p className="muted" data-testid="twin-refusal" data-kind={report.refusal.kind}>Not merged as two ends of one transfer: {report.refusal.message}</p> : null}
+      {report && !report.refusal ? (
+        <>
+          <p data-testid="twin-summary">
+            <span data-field="pairs">{pairs.length}</span> connection{pairs.length === 1 ? '' : 's'} found in both captures
+            {pairs.length > 1 ? (
+              <>: <select data-testid="twin-pair" aria-label="Connection seen at both ends" value={chosen} onChange={(e) => setChosen(Number(e.target.value))}>
+                {pairs.map((p, k) => <option key={k} value={k}>{p.senderSide.endpoints.join(' → ')}</option>)}
+              </select></>
+            ) : '.'}
+          </p>
+          {report.notes.map((n, k) => <p key={k} className="muted">{n}</p>)}
+          {pair ? <TwinPanel pair={pair} names={names} /> : null}
+          {pair && pair.directions.length ? (
+            <div className="tcps-charts twin-charts" data-theme={theme}>
+              {models.map((model) => <OneWayDelayChart key={model.direction} view={view} model={model} />)}
+              <ul className="tcps-legend" aria-label="Where each stall happened">
+                {PLACES.map((p) => <li key={p}><span className={`tcps-swatch tcps-place-${p}`} />stall {PLACE_LABEL[p]}</li>)}
+              </ul>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+// Two vantage points (issue 44): the merged panel of one connection seen at both ends —
+// how it matched, the two clocks, per direction what happened between the two points,
+// the one-way delays, which direction queued, the round trip cut in four, and each stall
+// placed in the sender's host, the network or the receiver's host. Every number is the
+// engine's TwinReport (wasm/src/twin, docs/ANALYSIS.md "Two vantage points"), formatted
+// by web/model/format.mjs; none is computed here. `data-field` names each number's field
+// so tests read them back.
+import type { TwinPair, TwinDirection } from '../worker/generated/view';
+import { MATCHED_BY_LABEL, PLACE_LABEL, STALL_CAUSE_LABEL } from '../worker/generated/vocabulary';
+import { formatCount, formatDuration } from '../charts/units';
+import { formatMs, formatTimestamp } from '../model/format.mjs';
+import { isolated } from '../security/outsideText';
+
+/** The per-direction rows: the field, its column heading. */
+const COUNTS: [keyof TwinDirection & string, string][] = [
+  ['sent', 'sent'], ['delivered', 'delivered'], ['lostBetween', 'lost between'], ['reordered', 'reordered'],
+  ['duplicated', 'duplicated'], ['notSeenAtSenderSide', 'unseen leaving'], ['notSeenAtReceiverSide', 'unseen arriving'],
+];
+
+function Num({ field, text }: { field: string; text: string }) {
+  return <span data-field={field}>{text}</span>;
+}
+
+function DirectionRow({ k, d }: { k: number; d: TwinDirection }) {
+  return (
+    <tr data-direction={k}>
+      <th scope="row">{k === 0 ? 'forward' : 'return'} <span className="muted">{d.from} → {d.to}</span></th>
+      {COUNTS.map(([field]) => <td key={field}><Num field={field} text={formatCount(d[field] as number)} /></td>)}
+      <td><Num field="delayMedian" text={formatMs(d.delay?.medianMs)} /></td>
+      <td><Num field="delayP95" text={formatMs(d.delay?.p95Ms)} /></td>
+      <td><Num field="queueP95" text={formatMs(d.queueP95Ms)} /></td>
+    </tr>
+  );
+}
+
+export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, string] }) {
+  const side = (s: TwinPair['senderSide']) => `${isolated(names[s.input])} #${s.connection}`;
+  const c = pair.clock;
+  const s = pair.rttSplit;
+  return (
+    <div className="twin-panel" data-testid="twin-panel">
+      <p>
+        Matched by <strong data-field="matchedBy" data-value={pair.matchedBy}>{MATCHED_BY_LABEL[pair.matchedBy]}</strong>.
+        {' '}Data sender's side: <bdi data-field="senderSide">{side(pair.senderSide)}</bdi> ({pair.senderSide.endpoints.join(' → ')});
+        {' '}receiver's side: <bdi data-field="receiverSide">{side(pair.receiverSide)}</bdi>{pair.rewritten ? ` (${pair.receiverSide.endpoints.join(' → ')}: rewritten between the two points)` : ''}.
+      </p>
+      {pair.refused ? <p className="notice" data-testid="twin-pair-refused">Not merged: {pair.refused}</p> : null}
+      {c ? (
+        <p data-testid="twin-clock">
+          Clock offset <Num field="offset" text={formatMs(c.offsetMs)} /> ± <Num field="offsetUncertainty" text={formatMs(c.uncertaintyMs)} />,
+          {' '}{c.driftPpm == null ? 'drift not measured (capture too short)' : <>drift <Num field="drift" text={`${c.driftPpm.toFixed(1)} ± ${c.driftUncertaintyPpm?.toFixed(1) ?? '–'} ppm`} /></>}.
+          {' '}<span className="muted">{c.text}</span>
+        </p>
+      ) : null}
+      {pair.directions.length ? (
+        <div className="twin-table-wrap"><table className="twin-directions" data-testid="twin-directions">
+          <thead>
+            <tr>
+              <th scope="col">direction</th>
+              {COUNTS.map(([field, label]) => <th key={field} scope="col">{label}</th>)}
+              <th scope="col">one-way delay median</th><th scope="col">p95</th><th scope="col">queue p95</th>
+            </tr>
+          </thead>
+          <tbody>{pair.directions.map((d, k) => <DirectionRow key={k} k={k} d={d} />)}</tbody>
+        </table></div>
+      ) : null}
+      <p>Queued: <Num field="queued" text={pair.queued} />.
+        {s ? <> Round trip: sender host <Num field="senderHost" text={formatMs(s.senderHostMs)} /> + forward path <Num field="forwardPath" text={formatMs(s.forwardPathMs)} />
+          {' '}+ receiver host <Num field="receiverHost" text={formatMs(s.receiverHostMs)} /> + return path <Num field="returnPath" text={formatMs(s.returnPathMs)} />
+          {' '}(the paths' split ± <Num field="pathUncertainty" text={formatMs(s.pathUncertaintyMs)} />).</> : null}
+      </p>
+      <h3>Stalls, placed ({formatCount(pair.stalls.length)})</h3>
+      {pair.stalls.length ? (
+        <ol className="twin-stalls" data-testid="twin-stalls">
+          {pair.stalls.map((st, k) => (
+            <li key={k} data-place={st.place} data-direction={st.direction}>
+              {formatTimestamp(st.at)}: {formatDuration(st.duration)} ({STALL_CAUSE_LABEL[st.cause]}, {st.capture} capture),{' '}
+              <strong>{PLACE_LABEL[st.place]}</strong> — {st.why}
+            </li>
+          ))}
+        </ol>
+      ) : <p className="muted">No stall in either capture.</p>}
+    </div>
+  );
+}
