@@ -61,7 +61,12 @@ function pairLines(names, p) {
   if (p.refused) return [...lines, `    not merged: ${p.refused}`];
   const c = p.clock;
   if (c) {
-    const drift = c.driftPpm == null ? 'drift not measured (capture too short)' : `drift ${c.driftPpm.toFixed(1)} ± ${c.driftUncertaintyPpm?.toFixed(1) ?? '–'} ppm`;
+    const driftBound = Math.abs(c.driftPpm ?? 0) + (c.driftUncertaintyPpm ?? 0);
+    const drift = c.driftPpm == null
+      ? 'drift not measured (capture too short or datagrams not spread across it)'
+      : Math.abs(c.driftPpm) <= (c.driftUncertaintyPpm ?? 0)
+        ? `no measurable drift (< ${driftBound.toFixed(1)} ppm)`
+        : `drift ${c.driftPpm.toFixed(1)} ± ${c.driftUncertaintyPpm?.toFixed(1) ?? '–'} ppm`;
     lines.push(`    clock: offset ${formatMs(c.offsetMs)} ± ${formatMs(c.uncertaintyMs)}, ${drift}${c.inconsistent ? ' (inconsistent: delays not trustworthy)' : ''}`);
   }
   for (const [k, d] of p.directions.entries()) {

@@ -48,7 +48,7 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
       {c ? (
         <p data-testid="twin-clock">
           Clock offset <Num field="offset" text={formatMs(c.offsetMs)} /> ± <Num field="offsetUncertainty" text={formatMs(c.uncertaintyMs)} />,
-          {' '}{c.driftPpm == null ? 'drift not measured (capture too short)' : <>drift <Num field="drift" text={`${c.driftPpm.toFixed(1)} ± ${c.driftUncertaintyPpm?.toFixed(1) ?? '–'} ppm`} /></>}.
+          {' '}{c.driftPpm == null ? 'drift not measured (capture too short or datagrams not spread across it)' : Math.abs(c.driftPpm) <= (c.driftUncertaintyPpm ?? 0) ? <>no measurable drift (&lt; <Num field="drift" text={`${(Math.abs(c.driftPpm) + (c.driftUncertaintyPpm ?? 0)).toFixed(1)} ppm`} />)</> : <>drift <Num field="drift" text={`${c.driftPpm.toFixed(1)} ± ${c.driftUncertaintyPpm?.toFixed(1) ?? '–'} ppm`} /></>}.
           {' '}<span className="muted">{c.text}</span>
         </p>
       ) : null}

@@ -24,10 +24,12 @@
 //! - **drift**: over a long capture θ moves (crystal clocks differ by tens of ppm). The
 //!   lower envelope of d_fwd over time is θ(t) + the forward floor, and the upper
 //!   envelope of −d_rev is θ(t) − the return floor: two parallel lines. Each slope is
-//!   read where Moon, Skelly and Towsley read it (INFOCOM 1999: the line under all
-//!   points closest to them, the convex hull's edge over the mean time), the drift is
-//!   their mean and half their difference its uncertainty; the offset is then bounded
-//!   as above on the points with the drift taken out.
+//!   read through the fastest datagram of each of 20 windows of the span (Theil–Sen,
+//!   robust to windows on a standing queue; a hull edge rests on two points and says
+//!   nothing of its error), its uncertainty from the scatter of those minima about the
+//!   line (`floor_slope`); the drift weighs the two by their inverse variances. A drift
+//!   not above its uncertainty is not measured (rate taken as one); the offset is then
+//!   bounded as above on the points with the drift taken out.
 //! - **obviously not synchronised**: by the raw clocks a datagram arrived before it was
 //!   sent (`arrived_before_sent`).
 
@@ -176,8 +178,9 @@ impl Clock {
             ms(self.uncertainty)
         );
         match self.drift {
-            Some((ppm, unc)) => s += &format!(", gaining {ppm:.1} ppm (± {unc:.1})."),
-            None => s += "; the capture is too short to measure drift.",
+            Some((ppm, unc)) if ppm.abs() <= unc => s += &format!("; no measurable drift (< {:.1} ppm).", ppm.abs() + unc),
+            Some((ppm, unc)) => s += &format!(", {} {:.1} ppm (± {unc:.1}).", if ppm >= 0.0 { "gaining" } else { "losing" }, ppm.abs()),
+            None => s += "; drift not measured (a capture shorter than 5 s, or datagrams not spread across it).",
         }
         if self.arrived_before_sent > 0 {
             let n = self.arrived_before_sent;
@@ -192,23 +195,50 @@ impl Clock {
     }
 }
 
-/// Slope of the lower convex hull's edge over the points' mean time (Moon et al.),
-/// points sorted by time.
-fn lower_hull_slope(p: &[(f64, f64)]) -> Option<f64> {
-    let mut h: Vec<(f64, f64)> = Vec::new();
+/// Windows the capture's span is cut into for the drift: each direction's fastest
+/// datagram per window samples its floor line.
+const DRIFT_WINDOWS: usize = 20;
+/// Windows that must hold a datagram of a direction for its floor to give a slope:
+/// a line needs support across the span, not two points at its ends.
+const DRIFT_SUPPORT: usize = 15;
+
+/// The floor line of one direction's points (time, value; its lower envelope) over
+/// `span`: the slope through the fastest point of each of `DRIFT_WINDOWS` windows,
+/// read robustly (Theil–Sen, the median of the slopes between every two windows'
+/// minima: a window whose minimum sits on a standing queue does not tilt it), and its
+/// uncertainty from the scatter of those minima about the line: twice the standard
+/// error of a least-squares slope with that scatter (1.4826 × the median absolute
+/// residual, the scatter of the floor's jitter), about a 95 % bound. `None` without
+/// `DRIFT_SUPPORT` windows.
+fn floor_slope(p: &[(f64, f64)], span: (f64, f64)) -> Option<(f64, f64)> {
+    let width = (span.1 - span.0) / DRIFT_WINDOWS as f64;
+    let mut minima: Vec<Option<(f64, f64)>> = vec![None; DRIFT_WINDOWS];
     for &q in p {
-        while h.len() >= 2 {
-            let (o, a) = (h[h.len() - 2], h[h.len() - 1]);
-            if (a.0 - o.0) * (q.1 - o.1) - (a.1 - o.1) * (q.0 - o.0) <= 0.0 {
-                h.pop();
-            } else {
-                break;
-            }
+        let k = (((q.0 - span.0) / width) as usize).min(DRIFT_WINDOWS - 1);
+        if minima[k].map_or(true, |m| q.1 < m.1) {
+            minima[k] = Some(q);
         }
-        h.push(q);
     }
-    let mean = p.iter().map(|q| q.0).sum::<f64>() / p.len().max(1) as f64;
-    h.windows(2).find(|e| e[0].0 <= mean && mean <= e[1].0 && e[1].0 > e[0].0).map(|e| (e[1].1 - e[0].1) / (e[1].0 - e[0].0))
+    let m: Vec<(f64, f64)> = minima.into_iter().flatten().collect();
+    if m.len() < DRIFT_SUPPORT {
+        return None;
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    };
+    let pairs = m.iter().enumerate().flat_map(|(i, a)| m[i + 1..].iter().filter(move |b| b.0 > a.0).map(move |b| (b.1 - a.1) / (b.0 - a.0)));
+    let slope = median(pairs.collect());
+    let intercept = median(m.iter().map(|q| q.1 - slope * q.0).collect());
+    let scatter = 1.4826 * median(m.iter().map(|q| (q.1 - intercept - slope * q.0).abs()).collect());
+    let mean = m.iter().map(|q| q.0).sum::<f64>() / m.len() as f64;
+    let spread = m.iter().map(|q| (q.0 - mean).powi(2)).sum::<f64>().sqrt();
+    let mut r: Vec<f64> = m.iter().map(|q| q.1 - intercept - slope * q.0).collect();
+    r.sort_by(f64::total_cmp);
+    let band = r[r.len() * 9 / 10] - r[r.len() / 10];
+    let reach = m[m.len() - 1].0 - m[0].0;
+    Some((slope, (2.0 * scatter / spread).max(band / reach)))
 }
 
 /// Offset, drift and uncertainty from the anchors (module doc); `sender` is the input
@@ -230,22 +260,34 @@ pub fn estimate(anchors: &[Anchor], sender: usize, t0: i64) -> Clock {
     let long = span.1 - span.0 >= DRIFT_MIN_SPAN_S * 1e9 && pts.iter().all(|p| p.len() >= 16);
     let slopes = if long {
         let up: Vec<(f64, f64)> = pts[1].iter().map(|q| (q.0, -q.1)).collect();
-        [lower_hull_slope(&pts[0]), lower_hull_slope(&up).map(|s| -s)]
+        [floor_slope(&pts[0], span), floor_slope(&up, span).map(|(s, u)| (-s, u))]
     } else {
         [None, None]
     };
+    // Both floors are the same line θ(t) shifted: two slopes that agree within their
+    // uncertainties are weighed by their inverse variances, so the direction whose
+    // floor is sampled all along (usually the ACKs, never held in a standing queue of
+    // the data) counts most; two that do not agree cannot both be a floor, and the one
+    // with the smaller scatter is taken alone (the other's minima rode a queue).
     let drift = match slopes {
-        [Some(a), Some(b)] => Some(((a + b) / 2.0, (a - b).abs() / 2.0)),
-        [Some(a), None] | [None, Some(a)] => Some((a, a.abs())),
+        [Some((a, ua)), Some((b, ub))] if (a - b).abs() > ua + ub => Some(if ua <= ub { (a, ua) } else { (b, ub) }),
+        [Some((a, ua)), Some((b, ub))] if ua > 0.0 && ub > 0.0 => {
+            let (wa, wb) = (ua.powi(-2), ub.powi(-2));
+            Some(((a * wa + b * wb) / (wa + wb), (wa + wb).sqrt().recip()))
+        }
+        [Some((a, ua)), Some((b, ub))] => Some(if ua <= ub { (a, ua) } else { (b, ub) }),
+        [Some(a), None] | [None, Some(a)] => Some(a),
         _ => None,
     }
     .filter(|(rho, _)| rho.abs() < 1e-3);
+    // A drift not above its uncertainty is not measured: the clocks are merged as
+    // running at one rate (`Clock::text` says "no measurable drift").
+    let rho = drift.filter(|(r, u)| r.abs() > *u).map_or(0.0, |d| d.0);
     let bounds = |rho: f64| {
         let lower = pts[0].iter().map(|q| q.1 - rho * q.0).fold(f64::MAX, f64::min);
         let upper = pts[1].iter().map(|q| q.1 - rho * q.0).fold(f64::MIN, f64::max);
         (lower, upper)
     };
-    let rho = drift.map_or(0.0, |d| d.0);
     let (mut lower, mut upper) = bounds(rho);
     // One direction alone bounds θ from one side only: the offset is then that bound,
     // with no uncertainty to state, and the delays are marked untrustworthy.

@@ -20,8 +20,8 @@
 //! - **duplicated**: a further copy at the far side of one datagram sent once;
 //! - **not seen at the sender side**: seen arriving, never leaving: a capture drop at
 //!   the near side, or a resend made below that capture (TSO/NIC);
-//! - **outside**: sent before the other capture started or after it ended (one capture
-//!   cut shorter than the other): not judged.
+//! - **outside**: not certainly due at the other capture while it ran (one capture cut
+//!   shorter than the other; `LateBound`): not judged.
 //! Counts are wire segments: a datagram of a TSO sender counts ⌈len / SMSS⌉, SMSS being
 //! the largest payload of the direction in the capture that shows the smaller one.
 
@@ -155,6 +155,42 @@ impl Ctx<'_> {
     }
 }
 
+/// Matched datagrams on each side of a moment whose delays bound the delay of that
+/// moment (`LateBound`).
+const NEARBY: usize = 8;
+
+/// The longest a datagram of one direction sent at a given moment could take to
+/// arrive, from the delays of the matched datagrams: the largest of the `NEARBY`
+/// sent just before and just after it, and at least the direction's 95th percentile.
+/// The neighbours follow the queue of the moment; the percentile covers the delay of a
+/// datagram whose neighbours that arrived were the fast ones (near the end of a cut
+/// capture, the slow ones are those missing). A datagram missing at the far side is
+/// judged only if it should have arrived within this bound before the far capture
+/// ended (docs/ANALYSIS.md `twin.outsideOtherCapture`): a capture cut a fraction of a
+/// millisecond after a datagram's expected arrival proves nothing about it.
+struct LateBound {
+    /// (send time, delay) sorted by send time, ns.
+    by_time: Vec<(f64, f64)>,
+    p95: f64,
+}
+
+impl LateBound {
+    fn new(delays: &[(f64, f64)], floor: f64) -> Self {
+        let mut by_time = delays.to_vec();
+        by_time.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut d: Vec<f64> = delays.iter().map(|q| q.1).collect();
+        d.sort_by(f64::total_cmp);
+        let p95 = super::delay::percentile(&d, 0.95).unwrap_or(floor).max(floor);
+        LateBound { by_time, p95 }
+    }
+
+    fn at(&self, t: f64) -> f64 {
+        let k = self.by_time.partition_point(|q| q.0 < t);
+        let near = &self.by_time[k.saturating_sub(NEARBY)..(k + NEARBY).min(self.by_time.len())];
+        near.iter().map(|q| q.1).fold(self.p95, f64::max)
+    }
+}
+
 /// The parts of `range` that none of `pieces` covers.
 fn uncovered(range: (i64, i64), pieces: &[(i64, i64)]) -> Vec<(i64, i64)> {
     let mut sorted = pieces.to_vec();
@@ -211,6 +247,7 @@ pub fn fates(c: &Ctx) -> Fates {
         }
         let floor = f.delays[r].iter().map(|q| q.1).fold(f64::INFINITY, f64::min);
         let floor = if floor.is_finite() { floor } else { c.clock.uncertainty };
+        let late = LateBound::new(&f.delays[r], floor);
         let mut latest_sent: i64 = -1;
         for (j, y) in of_r(fs) {
             let n = c.m.partner[fs][j];
@@ -230,8 +267,11 @@ pub fn fates(c: &Ctx) -> Fates {
                     c.event(&mut f, r, fs, j, "duplicated");
                 }
                 _ => {
-                    let sent = c.at(fs, y) - floor;
-                    let inside = sent >= c.spans[ns].0 - SLACK_NS && sent <= c.spans[ns].1 + SLACK_NS;
+                    // Certainly sent while the near capture ran: at the latest one
+                    // floor before it arrived, at the earliest the delay of the
+                    // moment before (`LateBound`).
+                    let arrived = c.at(fs, y);
+                    let inside = arrived - late.at(arrived - floor) >= c.spans[ns].0 + SLACK_NS && arrived - floor + SLACK_NS <= c.spans[ns].1;
                     if inside {
                         f.code[fs][j] = NOT_AT_SENDER;
                         dir.not_seen_at_sender_side += segs(y);
@@ -259,7 +299,6 @@ pub fn fates(c: &Ctx) -> Fates {
         // Departures: delivered, or judged.
         let mut echo = None;
         for (i, x) in of_r(ns) {
-            let expected = c.at(ns, x) + floor;
             let how = c.m.how[ns][i];
             let whole = (rel(x.seq, f.base[r]), rel(x.seq, f.base[r]) + i64::from(x.seq_len()));
             // What did not arrive: all of it, nothing, or the gaps between its pieces.
@@ -271,7 +310,11 @@ pub fn fates(c: &Ctx) -> Fates {
             let bytes = |g: &(i64, i64)| u64::try_from(g.1 - g.0).unwrap_or(0);
             let missing = if how == EXACT || how == PIECE { gaps.iter().map(|g| bytes(g).div_ceil(u64::from(smss))).sum() } else { segs(x) };
             let delivered = segs(x).saturating_sub(missing);
-            let inside = expected >= c.spans[fs].0 - SLACK_NS && expected <= c.spans[fs].1 + SLACK_NS;
+            // Judged only if it certainly arrived, had it not been lost, while the far
+            // capture ran: no sooner than one floor after it left, no later than the
+            // delay of the moment (`LateBound`), each with the matching slack.
+            let sent = c.at(ns, x);
+            let inside = sent + floor >= c.spans[fs].0 + SLACK_NS && sent + late.at(sent) + SLACK_NS <= c.spans[fs].1;
             if delivered == 0 && !inside {
                 f.code[ns][i] = OUTSIDE;
                 f.dirs[r].outside_other_capture += missing;

@@ -121,7 +121,7 @@ impl Ctx<'_> {
         let start = t_q - if quiet.is_finite() { quiet } else { gap };
         if let Some(lost_at) = self.lost_copy(ss, q, r) {
             out.place = Place::Network;
-            out.network_ms = Some((t_q - lost_at) / 1e6);
+            out.network_ms = Some((t_q - lost_at).min(gap) / 1e6);
             out.why = format!("The datagram that ended the gap resends data lost between the two points {} earlier: the sender's timer waited on the network's loss.", ms(t_q - lost_at));
             return out;
         }
@@ -129,7 +129,7 @@ impl Ctx<'_> {
             Release::By(k) => k,
             Release::Free => {
                 out.place = Place::SenderHost;
-                out.sender_host_ms = Some((t_q - start) / 1e6);
+                out.sender_host_ms = Some((t_q - start).min(gap) / 1e6);
                 out.why = format!("Everything was acknowledged and the receiver sent nothing to answer: the sender had nothing to send for {} (its application).", ms(t_q - start));
                 return out;
             }
@@ -140,7 +140,7 @@ impl Ctx<'_> {
                     Place::Network => &mut out.network_ms,
                     Place::ReceiverHost => &mut out.receiver_host_ms,
                     _ => &mut out.sender_host_ms,
-                } = Some(part / 1e6);
+                } = Some(part.min(gap) / 1e6);
                 out.why = why;
                 return out;
             }
@@ -165,9 +165,24 @@ impl Ctx<'_> {
         };
         // A resend that released the sender: the time since its lost original was the
         // network's loss, not the receiver's delay.
-        let recovery = self.lost_copy(rs, trig_r, 1 - r).map_or(0.0, |lost_at| sent_r - lost_at);
-        let receiver = (receiver - recovery).max(0.0).max(self.window_held(rs, trig_r, r)).max(self.ack_held(rs, trig_r, r));
-        let network = back + forth + recovery;
+        // Any datagram of the receiver's answer sent in the gap up to the release that
+        // resends one lost between (a request's answer delivered only after the loss
+        // was recovered, RFC 6298 / RFC 8985): from its lost copy on, the answer's time
+        // was the network's loss recovery, not the receiver's nor the requester's.
+        let recovery = (0..=trig_r)
+            .rev()
+            .take_while(|&k| self.at(rs, k) >= start)
+            .take(100_000)
+            .filter(|&k| usize::from(self.d[rs][k].dir()) != r)
+            .filter_map(|k| self.lost_copy(rs, k, 1 - r))
+            .fold(None, |a: Option<f64>, t| Some(a.map_or(t, |a| a.min(t))))
+            .map_or(0.0, |lost_at| (sent_r - lost_at).clamp(0.0, gap));
+        // Each part is a part of this row's gap: measured from before it began (an ACK
+        // withheld since data that came earlier), it is cut at the gap's length.
+        let receiver = (receiver - recovery).max(0.0).max(self.window_held(rs, trig_r, r)).max(self.ack_held(rs, trig_r, r)).min(gap);
+        let sender = sender.min(gap);
+        out.sender_host_ms = Some(sender / 1e6);
+        let network = (back + forth + recovery).min(gap);
         out.receiver_host_ms = Some(receiver / 1e6);
         out.network_ms = Some(network / 1e6);
         let lost = if recovery > 0.0 { format!(", of which {} since a copy lost on the way", ms(recovery)) } else { String::new() };
@@ -180,7 +195,7 @@ impl Ctx<'_> {
             (Place::SenderHost, "the receiver's answer reached the sender in time: the sender took the time")
         };
         out.place = place;
-        out.why = format!("Of the {} gap, {parts}: {what}.", ms(quiet.min(gap).max(sender)));
+        out.why = format!("Of the {} gap, {parts}: {what}.", ms(gap));
         out
     }
 
