@@ -74,7 +74,7 @@ function pairLines(names, p) {
       `reordered ${d.reordered}, duplicated ${d.duplicated}, not seen at sender side ${d.notSeenAtSenderSide}` +
       (d.delay ? `; one-way delay p50 ${formatMs(d.delay.medianMs)}, p95 ${formatMs(d.delay.p95Ms)}` : '; no one-way delay'));
   }
-  lines.push(`    queued: ${p.queued}`);
+  lines.push(`    queued: ${p.queued === 'too-few-samples' ? 'too few samples to tell' : p.queued}`);
   const s = p.rttSplit;
   if (s) {
     lines.push(`    RTT split: sender host ${formatMs(s.senderHostMs)} + forward path ${formatMs(s.forwardPathMs)} + receiver host ${formatMs(s.receiverHostMs)}` +

@@ -567,3 +567,32 @@ fn a_stalls_parts_fit_in_its_gap_and_a_recovered_answer_is_the_networks() {
     let s = p.stalls.iter().find(|s| s.frame_before == 1357 && s.frame_after == 1417).unwrap();
     assert_eq!((s.direction, s.place, (s.network_ms.unwrap() * 1e3).round()), (1, Place::Network, 206_239.0));
 }
+
+/// Which direction queued is read from a sustained rise (twin/delay.rs
+/// `sustained_queue`: the median of 20 windows' fastest delays above the floor), with a
+/// minimum of samples. Before, a fixed 1 ms on the p95: twin-nat's two downloads through
+/// the same bottleneck read `forward` (p95 2.18 ms) and `neither` (0.98 ms), and one of
+/// twin-rr-loss's 12 short exchanges `both` from a few late ACKs of ~50.
+#[test]
+fn which_direction_queued_is_stable_and_needs_samples() {
+    let sustained = |p: &TwinPair| p.directions.iter().map(|d| d.queue_sustained_ms.map(|q| (q * 1e3).round() / 1e3)).collect::<Vec<_>>();
+    let nat = merge(&read("twin-nat.pcap"), &read("twin-nat-server.pcap"));
+    // Two BBR downloads sharing a 50 Mbit/s link: the bottleneck held about one packet
+    // (0.24 ms at 1,448 B) all along in both: 0.196 and 0.208 ms sustained, `neither` both.
+    let got: Vec<_> = nat.pairs.iter().map(|p| (p.queued, sustained(p))).collect();
+    assert_eq!(got, [("neither", vec![Some(0.196), Some(0.016)]), ("neither", vec![Some(0.208), Some(0.024)])]);
+    // 12 exchanges of 28–78 datagrams each way: fewer than 20 windows × 5, so none can
+    // tell (pair 7 read `both` from its return p95 of 1.26 ms while the emulator's
+    // return backlog never passed 166 B).
+    let rr = merge(&read("twin-rr-loss.pcap"), &read("twin-rr-loss-server.pcap"));
+    assert_eq!(rr.pairs.len(), 12);
+    assert!(rr.pairs.iter().all(|p| p.queued == "too-few-samples" && sustained(p) == [None, None]));
+    // A standing queue on the way down is still found: rx-bulk-twin's CUBIC in a 250 kB
+    // queue (40 ms at 50 Mbit/s) holds 7.821 ms even at each window's fastest, the ACKs
+    // 0.015 ms; twin-uplink-queue 132.354 ms.
+    for (n, forward) in [("rx-bulk-twin", 7.821), ("twin-uplink-queue", 132.354)] {
+        let r = merge(&read(&format!("{n}.pcap")), &read(&format!("{n}-server.pcap")));
+        let p = only_pair(&r);
+        assert_eq!((p.queued, sustained(p)[0]), ("forward", Some(forward)), "{n}");
+    }
+}

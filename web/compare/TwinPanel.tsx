@@ -17,6 +17,11 @@ const COUNTS: [keyof TwinDirection & string, string][] = [
   ['duplicated', 'duplicated'], ['notSeenAtSenderSide', 'unseen leaving'], ['notSeenAtReceiverSide', 'unseen arriving'],
 ];
 
+/** `queued` in words: its value, but for `too-few-samples`. */
+function queuedWords(queued: string): string {
+  return queued === 'too-few-samples' ? 'too few samples to tell' : queued;
+}
+
 function Num({ field, text }: { field: string; text: string }) {
   return <span data-field={field}>{text}</span>;
 }
@@ -64,7 +69,7 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
           <tbody>{pair.directions.map((d, k) => <DirectionRow key={k} k={k} d={d} />)}</tbody>
         </table></div>
       ) : null}
-      <p>Queued: <Num field="queued" text={pair.queued} />.
+      <p>Queued: <Num field="queued" text={queuedWords(pair.queued)} />.
         {s ? <> Round trip: sender host <Num field="senderHost" text={formatMs(s.senderHostMs)} /> + forward path <Num field="forwardPath" text={formatMs(s.forwardPathMs)} />
           {' '}+ receiver host <Num field="receiverHost" text={formatMs(s.receiverHostMs)} /> + return path <Num field="returnPath" text={formatMs(s.returnPathMs)} />
           {' '}(the paths' split ± <Num field="pathUncertainty" text={formatMs(s.pathUncertaintyMs)} />).</> : null}

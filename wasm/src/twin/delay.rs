@@ -10,8 +10,8 @@
 use super::report::{DelayBin, DelayStats};
 use super::MAX_DELAY_BINS;
 
-/// A queue this long at the 95th percentile (ms) is a direction that queued; below it,
-/// scheduling and interrupt coalescing in the hosts.
+/// A sustained queue this long (ms) is a direction that queued; below it, a packet or
+/// two at a fast bottleneck, scheduling and interrupt coalescing in the hosts.
 pub const QUEUE_MIN_MS: f64 = 1.0;
 
 /// Percentile of sorted values, linear between closest ranks (as summary.rs).
@@ -55,10 +55,47 @@ pub fn series(samples: &[(f64, f64)]) -> Vec<DelayBin> {
     bins.into_iter().flatten().collect()
 }
 
-/// Which direction queued, from each direction's p95 above its floor (ms): a direction
-/// queued when that is at least `QUEUE_MIN_MS` and at least twice the other's.
-pub fn queued_direction(p95: [Option<f64>; 2]) -> &'static str {
-    let [f, r] = p95.map(|x| x.unwrap_or(0.0));
+/// Windows a direction's span is cut into for its sustained queue (`sustained_queue`).
+const QUEUE_WINDOWS: usize = 20;
+/// Datagrams a window needs before its fastest one is taken to sample the floor: the
+/// fastest of fewer is the one datagram that happened to be there.
+const QUEUE_WINDOW_MIN: usize = 5;
+/// Windows that must hold `QUEUE_WINDOW_MIN` datagrams for a queue to be told: a
+/// sustained rise is one seen across the span (as the drift's support, clock.rs).
+const QUEUE_SUPPORT: usize = 15;
+
+/// The queue a direction held, sustained (ms): the median over `QUEUE_WINDOWS` windows
+/// of its send times of each window's fastest delay above the direction's floor. A
+/// standing queue (bufferbloat: RFC 8290 §1, RFC 7567 §2) raises every window's fastest
+/// datagram; a burst that drains within a window, or a few late datagrams (a delayed
+/// ACK, a scheduler hiccup at a capture), do not, whereas they alone set a p95 of a few
+/// dozen samples. `None` without `QUEUE_SUPPORT` windows of `QUEUE_WINDOW_MIN`
+/// datagrams: too few samples to tell.
+pub fn sustained_queue(samples: &[(f64, f64)]) -> Option<f64> {
+    let (lo, hi) = samples.iter().fold((f64::MAX, f64::MIN), |(l, h), q| (l.min(q.0), h.max(q.0)));
+    let floor = samples.iter().map(|q| q.1).fold(f64::MAX, f64::min);
+    if samples.len() < QUEUE_WINDOWS * QUEUE_WINDOW_MIN || hi <= lo {
+        return None;
+    }
+    let width = (hi - lo) / QUEUE_WINDOWS as f64;
+    let mut windows = [(0usize, f64::MAX); QUEUE_WINDOWS];
+    for &(t, d) in samples {
+        let w = &mut windows[(((t - lo) / width) as usize).min(QUEUE_WINDOWS - 1)];
+        *w = (w.0 + 1, w.1.min(d));
+    }
+    let mut rise: Vec<f64> = windows.iter().filter(|w| w.0 >= QUEUE_WINDOW_MIN).map(|w| (w.1 - floor) / 1e6).collect();
+    if rise.len() < QUEUE_SUPPORT {
+        return None;
+    }
+    rise.sort_by(f64::total_cmp);
+    percentile(&rise, 0.5)
+}
+
+/// Which direction queued, from each direction's sustained queue (ms,
+/// `sustained_queue`): a direction queued when it is at least `QUEUE_MIN_MS` and at
+/// least twice the other's; `too-few-samples` when either direction cannot tell.
+pub fn queued_direction(sustained: [Option<f64>; 2]) -> &'static str {
+    let [Some(f), Some(r)] = sustained else { return "too-few-samples" };
     let (fq, rq) = (f >= QUEUE_MIN_MS, r >= QUEUE_MIN_MS);
     match (fq && f >= 2.0 * r, rq && r >= 2.0 * f) {
         (true, _) => "forward",

@@ -211,7 +211,20 @@ mod tests {
         assert_eq!(delay::queued_direction([Some(45.8), Some(4.5)]), "forward");
         assert_eq!(delay::queued_direction([Some(0.7), Some(0.2)]), "neither");
         assert_eq!(delay::queued_direction([Some(3.0), Some(2.0)]), "both");
-        assert_eq!(delay::queued_direction([None, Some(2.0)]), "return");
+        assert_eq!(delay::queued_direction([Some(0.0), Some(2.0)]), "return");
+        assert_eq!(delay::queued_direction([None, Some(2.0)]), "too-few-samples");
+    }
+
+    /// A few late datagrams set a p95, not a sustained queue: 400 datagrams on a 10 ms
+    /// floor, every 20th 3 ms late, read 0 ms sustained; the same with a 5 ms standing
+    /// queue all along, 5 ms; 99 datagrams (fewer than 20 windows × 5) cannot tell.
+    #[test]
+    fn a_sustained_queue_rises_in_most_windows() {
+        let late: Vec<(f64, f64)> = (0..400).map(|k| (k as f64 * 1e6, if k % 20 == 7 { 13e6 } else { 10e6 })).collect();
+        assert_eq!(delay::sustained_queue(&late), Some(0.0));
+        let standing: Vec<(f64, f64)> = (0..400).map(|k| (k as f64 * 1e6, if k == 0 { 10e6 } else { 15e6 })).collect();
+        assert_eq!(delay::sustained_queue(&standing), Some(5.0));
+        assert_eq!(delay::sustained_queue(&late[..99]), None);
     }
 
     /// Sides are told from transit alone: capture 0 sees host X's datagrams at u = θ + τ

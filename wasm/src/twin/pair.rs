@@ -154,8 +154,9 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
         dir.to = names_s[1 - r].clone();
         (dir.delay, dir.queue_p50_ms, dir.queue_p95_ms) = delay::stats(&f.delays[r]);
         dir.delay_series = delay::series(&f.delays[r]);
+        dir.queue_sustained_ms = delay::sustained_queue(&f.delays[r]);
     }
-    t.queued = delay::queued_direction([dirs[0].queue_p95_ms, dirs[1].queue_p95_ms]);
+    t.queued = delay::queued_direction([dirs[0].queue_sustained_ms, dirs[1].queue_sustained_ms]);
     let floor = [0, 1].map(|r| dirs[r].delay.map_or(clock.uncertainty, |s| s.min_ms * 1e6));
     let conns = [0, 1].map(|s| find_conn(analyses[s], p.conn[s], &names(p, prints, s, sender_dir[s])));
     t.stalls = place_stalls(&placement::Ctx {

@@ -91,8 +91,8 @@ pub struct TwinPair {
     pub stalls: Vec<PlacedStall>,
     pub rtt_split: Option<RttSplit>,
     pub in_flight: Option<InFlightCheck>,
-    /// Which direction queued: `forward`, `return`, `both` or `neither`
-    /// (twin/delay.rs `queued_direction`).
+    /// Which direction queued: `forward`, `return`, `both`, `neither`, or
+    /// `too-few-samples` (twin/delay.rs `queued_direction`).
     pub queued: &'static str,
     /// Datagrams of note (lost between, reordered, duplicated, not seen at one side),
     /// time order, at most `twin::MAX_EVENTS`.
@@ -165,6 +165,9 @@ pub struct TwinDirection {
     /// Delay above its floor (the queue on the way), ms: median and p95.
     pub queue_p50_ms: Option<f64>,
     pub queue_p95_ms: Option<f64>,
+    /// The queue held across the span, ms: the median of the windows' fastest delays
+    /// above the floor (twin/delay.rs `sustained_queue`); None with too few samples.
+    pub queue_sustained_ms: Option<f64>,
     /// The one-way delay over time, at most `twin::MAX_DELAY_BINS` bins.
     pub delay_series: Vec<DelayBin>,
 }

@@ -1314,8 +1314,8 @@ directions: Array<TwinDirection>,
  */
 stalls: Array<PlacedStall>, rttSplit: RttSplit | null, inFlight: InFlightCheck | null, 
 /**
- * Which direction queued: `forward`, `return`, `both` or `neither`
- * (twin/delay.rs `queued_direction`).
+ * Which direction queued: `forward`, `return`, `both`, `neither`, or
+ * `too-few-samples` (twin/delay.rs `queued_direction`).
  */
 queued: string, 
 /**
@@ -1417,6 +1417,11 @@ delay: DelayStats | null,
  * Delay above its floor (the queue on the way), ms: median and p95.
  */
 queueP50Ms: number | null, queueP95Ms: number | null, 
+/**
+ * The queue held across the span, ms: the median of the windows' fastest delays
+ * above the floor (twin/delay.rs `sustained_queue`); None with too few samples.
+ */
+queueSustainedMs: number | null, 
 /**
  * The one-way delay over time, at most `twin::MAX_DELAY_BINS` bins.
  */
