@@ -596,3 +596,22 @@ fn which_direction_queued_is_stable_and_needs_samples() {
         assert_eq!((p.queued, sustained(p)[0]), ("forward", Some(forward)), "{n}");
     }
 }
+
+/// One capture and a copy of it whose clock is moved +37.5 ms and drifts 50 ppm: the
+/// shift alone left every datagram the same difference apart, the drift spreads that
+/// over 270 µs in the 5.4 s capture, so only the same difference at each moment (twin/clock.rs
+/// `one_point`: neighbouring datagrams of the two hosts, offset taken per pair) shows
+/// one vantage point. Before: refused for "no datagram of both hosts … within one
+/// window" (false: every window held both) and a null top-level refusal.
+#[test]
+fn a_drifting_copy_of_one_capture_is_the_same_point() {
+    let r = merge_segments(&skewed("twin-forward-loss.pcap", 0, 0.0), &skewed("twin-forward-loss.pcap", 37_500_000, 50.0), AnalysisOptions::default());
+    let refusal = r.refusal.as_ref().expect("refused at the top");
+    assert_eq!(refusal.kind, "same-capture");
+    assert!(refusal.message.contains("shifted or drifting"), "{}", refusal.message);
+    assert_eq!(r.pairs.len(), 1);
+    assert!(r.pairs[0].refused.as_deref().is_some_and(|w| w.starts_with("Both captures were taken at the same point")), "{:?}", r.pairs[0].refused);
+    // The real pair, moved and drifting the same way, is still two points.
+    let real = merge_segments(&skewed("twin-forward-loss.pcap", 0, 0.0), &skewed("twin-forward-loss-server.pcap", 37_500_000, 50.0), AnalysisOptions::default());
+    assert!(only_pair(&real).clock.is_some());
+}

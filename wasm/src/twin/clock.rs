@@ -50,7 +50,8 @@ pub struct Anchor {
 pub enum Sides {
     /// The input near the data sender, and why, in words.
     Told(usize, String),
-    /// Every datagram shows the same time difference both ways: one vantage point.
+    /// Both hosts' datagrams show the same time difference at each moment (`one_point`):
+    /// one vantage point.
     SamePoint,
     Unknown(String),
 }
@@ -60,7 +61,7 @@ pub enum Sides {
 pub fn orient(anchors: &[Anchor], turnaround: [Option<i64>; 2]) -> Sides {
     let u = |a: &Anchor| a.t[1].saturating_sub(a.t[0]);
     let (lo, hi) = anchors.iter().fold((i64::MAX, i64::MIN), |(l, h), a| (l.min(u(a)), h.max(u(a))));
-    if !anchors.is_empty() && hi - lo <= 1_000 {
+    if !anchors.is_empty() && (hi - lo <= 1_000 || one_point(anchors)) {
         return Sides::SamePoint;
     }
     let (t_lo, t_hi) = anchors.iter().fold((i64::MAX, i64::MIN), |(l, h), a| (l.min(a.t[0]), h.max(a.t[0])));
@@ -101,6 +102,27 @@ pub fn orient(anchors: &[Anchor], turnaround: [Option<i64>; 2]) -> Sides {
         }
         _ => Sides::Unknown("Which capture is near which host cannot be told: no datagram of both hosts was seen at both points within one window, and the round trips do not differ.".into()),
     }
+}
+
+/// Timestamps of one clock compared with another's agree to this (ns) when both are the
+/// same instant: a microsecond file's rounding on each side.
+const SAME_INSTANT_NS: f64 = 2_000.0;
+/// The fastest two crystal clocks drift apart (1000 ppm, as `estimate` bounds the drift).
+const MAX_RATE: f64 = 1e-3;
+
+/// One vantage point twice, its copy's clock shifted and drifting: wherever one host's
+/// datagram is followed, in time, by the other host's, the two show the same
+/// difference u between the captures (within `SAME_INSTANT_NS` and what `MAX_RATE`
+/// moves the clock between them). Two points a path apart never do: those two u differ
+/// by both directions' transit together, at least the fastest round trip between the
+/// points. The offset is taken per neighbouring pair, so a drift of any size a clock
+/// can have does not hide it. False without such a neighbouring pair.
+fn one_point(anchors: &[Anchor]) -> bool {
+    let mut order: Vec<&Anchor> = anchors.iter().collect();
+    order.sort_by_key(|a| a.t[0]);
+    let u = |a: &Anchor| a.t[1].saturating_sub(a.t[0]) as f64;
+    let mut turns = order.windows(2).filter(|w| w[0].dir != w[1].dir).peekable();
+    turns.peek().is_some() && turns.all(|w| (u(w[1]) - u(w[0])).abs() <= SAME_INSTANT_NS + MAX_RATE * w[1].t[0].saturating_sub(w[0].t[0]) as f64)
 }
 
 /// The smallest time from a data segment (new data only: a resend's ACK may answer

@@ -164,10 +164,16 @@ pub fn merge(recordings: [&dyn Recording; 2], analyses: [&Analysis; 2]) -> TwinR
     let mut report = pair::merge_pairs(recordings, analyses, &prints, &found.pairs);
     report.unpaired = found.unpaired;
     report.notes.splice(0..0, notes);
-    if report.pairs.iter().all(|p| p.refused.as_deref().is_some_and(|r| r.starts_with(pair::SAME_POINT))) {
-        report.refusal = Some(Refusal {
-            kind: "same-capture",
-            message: format!("{} Give the capture taken at the other end.", pair::SAME_POINT),
+    // Nothing merged: the report says why at the top, as for no pair at all, so that a
+    // reader of `refusal` alone (the CLI's exit status) is not told of a merge.
+    let reasons: Vec<&str> = report.pairs.iter().filter_map(|p| p.refused.as_deref()).collect();
+    if reasons.len() == report.pairs.len() {
+        report.refusal = Some(if reasons.iter().all(|r| r.starts_with(pair::SAME_POINT)) {
+            Refusal { kind: "same-capture", message: format!("{} Give the capture taken at the other end.", pair::SAME_POINT) }
+        } else {
+            let n = reasons.len();
+            let first = if n == 1 { String::new() } else { format!("None of the {n} connections found in both captures could be merged; the first: ") };
+            Refusal { kind: "not-merged", message: format!("{first}{}", reasons[0]) }
         });
     }
     report

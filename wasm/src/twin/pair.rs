@@ -13,7 +13,7 @@ use crate::analysis::connections::endpoint_name;
 use crate::analysis::Analysis;
 
 /// The refusal of a pair whose two captures are one vantage point.
-pub const SAME_POINT: &str = "Both captures were taken at the same point: every datagram shows the same time difference in both directions (the same recording twice, or a copy with its clock shifted), so there is no path between them to measure.";
+pub const SAME_POINT: &str = "Both captures were taken at the same point: at every moment both hosts' datagrams show the same time difference between the two captures, none in transit either way (the same recording twice, or a copy with its clock shifted or drifting), so there is no path between them to measure.";
 
 /// Merges every pair that fits (mod.rs caps): one more walk over each capture collects
 /// their datagrams.

@@ -30,7 +30,8 @@ pub struct TwinReport {
 pub struct Refusal {
     /// `same-capture` (one vantage point given twice), `no-match` (no connection in
     /// both), `unreadable` (a capture that decodes to nothing), `too-large` (a capture
-    /// over twin/stream.rs `MAX_TWIN_CAPTURE_BYTES`, streamed input only).
+    /// over twin/stream.rs `MAX_TWIN_CAPTURE_BYTES`, streamed input only), `not-merged`
+    /// (connections found in both, every one refused: its `refused` reason).
     pub kind: &'static str,
     pub message: String,
 }
