@@ -82,6 +82,8 @@ function pairLines(names, p) {
   }
   // The placed stalls are listed by the engine; this line only tallies the list by place.
   const tally = PLACES.map((place) => `${p.stalls.filter((st) => st.place === place).length} ${PLACE_LABEL[place]}`);
-  lines.push(`    stalls: ${p.stalls.length}${p.stalls.length ? ` (${tally.join(', ')})` : ''}`);
+  const [senderMs, receiverMs] = p.stallThresholdMs;
+  lines.push(`    stalls: ${p.stalls.length}${p.stalls.length ? ` (${tally.join(', ')})`
+    : ` (no gap reached the stall threshold: sender side ${formatMs(senderMs)}, receiver side ${formatMs(receiverMs)}; --stall-ms N places shorter ones)`}`);
   return lines;
 }

@@ -615,3 +615,24 @@ fn a_drifting_copy_of_one_capture_is_the_same_point() {
     let real = merge_segments(&skewed("twin-forward-loss.pcap", 0, 0.0), &skewed("twin-forward-loss-server.pcap", 37_500_000, 50.0), AnalysisOptions::default());
     assert!(only_pair(&real).clock.is_some());
 }
+
+/// A gap below each capture's stall threshold is no stall and is not placed; the report
+/// names the thresholds so the page and the CLI can say why nothing is placed. The
+/// 50 ms SIGSTOPs of twin-sender-pause and twin-receiver-pause leave 15–34 ms gaps,
+/// below the default max(10 ms, 4 × min RTT) = 4 × about 20.3 ms (the 10 ms + 10 ms
+/// path, each capture's own minimum): 81.380 / 81.112 ms and 81.316 / 81.332 ms.
+/// Given a 30 ms threshold (`--stall-ms 30`), both captures use it and the pauses are
+/// placed (3 sender-host, 4 receiver-host, as docs/ANALYSIS.md `twin.stalls[].place`).
+#[test]
+fn the_stall_thresholds_are_named_when_no_gap_reached_them() {
+    let us = |x: Option<f64>| x.map(|v| (v * 1e3).round() / 1e3);
+    for (n, thresholds, host, placed) in [("twin-sender-pause", [81.38, 81.112], Place::SenderHost, 3), ("twin-receiver-pause", [81.316, 81.332], Place::ReceiverHost, 4)] {
+        let r = merge(&read(&format!("{n}.pcap")), &read(&format!("{n}-server.pcap")));
+        let p = only_pair(&r);
+        assert_eq!((p.stall_threshold_ms.map(us), p.stalls.len()), (thresholds.map(Some), 0), "{n}");
+        let r = merge_captures(&read(&format!("{n}.pcap")), &read(&format!("{n}-server.pcap")), AnalysisOptions { stall_threshold_ms: Some(30.0), ..AnalysisOptions::default() });
+        let p = only_pair(&r);
+        assert_eq!(p.stall_threshold_ms, [Some(30.0), Some(30.0)], "{n}");
+        assert_eq!((p.stalls.len(), p.stalls.iter().filter(|s| s.place == host).count()), (placed, placed), "{n}");
+    }
+}

@@ -22,6 +22,11 @@ function queuedWords(queued: string): string {
   return queued === 'too-few-samples' ? 'too few samples to tell' : queued;
 }
 
+/** The two captures' stall thresholds, as the report names them. */
+function thresholdWords([sender, receiver]: TwinPair['stallThresholdMs']): string {
+  return `sender side ${formatMs(sender)}, receiver side ${formatMs(receiver)}`;
+}
+
 function Num({ field, text }: { field: string; text: string }) {
   return <span data-field={field}>{text}</span>;
 }
@@ -84,7 +89,7 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
             </li>
           ))}
         </ol>
-      ) : <p className="muted">No stall in either capture.</p>}
+      ) : <p className="muted" data-testid="twin-no-stall">No gap in either capture reached its stall threshold ({thresholdWords(pair.stallThresholdMs)}): a shorter pause is no stall, so none is placed.</p>}
     </div>
   );
 }

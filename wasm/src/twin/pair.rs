@@ -77,6 +77,7 @@ fn refused_pair(p: &Pairing, prints: &[Prints; 2], sender: usize, sender_dir: [u
         clock: None,
         directions: Vec::new(),
         stalls: Vec::new(),
+        stall_threshold_ms: [None, None],
         rtt_split: None,
         in_flight: None,
         queued: "neither",
@@ -169,6 +170,7 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
         shift: [0, 1].map(|r| prints[sender].conns[p.conn[sender] as usize].shift(if r == 0 { sender_dir[sender] } else { 1 - sender_dir[sender] })),
         frames: [0, 1].map(|s| d[s].iter().enumerate().map(|(i, x)| (x.frame, i as u32)).collect()),
     }, analyses, conns, [0, 1].map(|s| names(p, prints, s, sender_dir[s])[0].clone()));
+    t.stall_threshold_ms = near.map(|s| conns[s].and_then(|i| analyses[s].connections.get(i)).map(|c| c.stall_threshold_ms));
     t.rtt_split = Some(split::rtt_split(d[sender], d[receiver], &f.delays, clock.uncertainty));
     let sender_name = |s: usize| names(p, prints, s, sender_dir[s])[0].clone();
     let (sn, rn) = (sender_name(sender), sender_name(receiver));

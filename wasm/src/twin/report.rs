@@ -90,6 +90,10 @@ pub struct TwinPair {
     pub directions: Vec<TwinDirection>,
     /// Each stall of either capture's report, placed.
     pub stalls: Vec<PlacedStall>,
+    /// The stall threshold each capture's report found its stalls with, ms:
+    /// `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
+    /// placed; None where that capture's analysis does not hold the connection).
+    pub stall_threshold_ms: [Option<f64>; 2],
     pub rtt_split: Option<RttSplit>,
     pub in_flight: Option<InFlightCheck>,
     /// Which direction queued: `forward`, `return`, `both`, `neither`, or

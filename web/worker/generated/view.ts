@@ -1247,7 +1247,8 @@ export type Refusal = {
 /**
  * `same-capture` (one vantage point given twice), `no-match` (no connection in
  * both), `unreadable` (a capture that decodes to nothing), `too-large` (a capture
- * over twin/stream.rs `MAX_TWIN_CAPTURE_BYTES`, streamed input only).
+ * over twin/stream.rs `MAX_TWIN_CAPTURE_BYTES`, streamed input only), `not-merged`
+ * (connections found in both, every one refused: its `refused` reason).
  */
 kind: string, message: string, };
 
@@ -1312,7 +1313,13 @@ directions: Array<TwinDirection>,
 /**
  * Each stall of either capture's report, placed.
  */
-stalls: Array<PlacedStall>, rttSplit: RttSplit | null, inFlight: InFlightCheck | null, 
+stalls: Array<PlacedStall>, 
+/**
+ * The stall threshold each capture's report found its stalls with, ms:
+ * `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
+ * placed; None where that capture's analysis does not hold the connection).
+ */
+stallThresholdMs: [number | null, number | null], rttSplit: RttSplit | null, inFlight: InFlightCheck | null, 
 /**
  * Which direction queued: `forward`, `return`, `both`, `neither`, or
  * `too-few-samples` (twin/delay.rs `queued_direction`).
