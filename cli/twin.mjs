@@ -7,7 +7,7 @@ import { loadWasm, openCapture } from './wasm.mjs';
 import { escapeUnsafe, jsonSafe, outsideText } from './outsideText.mjs';
 import { isReadError, reason } from './rows.mjs';
 import { InputError, failureLines } from './errors.mjs';
-import { formatMs } from '../web/model/format.mjs';
+import { formatBytes, formatMs } from '../web/model/format.mjs';
 import { MATCHED_BY_LABEL, PLACE_LABEL, PLACES } from './vocabulary.generated.mjs';
 
 /** Merges capture `names[0]` with `names[1]` and writes the report to `out`; sets
@@ -77,8 +77,15 @@ function pairLines(names, p) {
   lines.push(`    queued: ${p.queued === 'too-few-samples' ? 'too few samples to tell' : p.queued}`);
   const s = p.rttSplit;
   if (s) {
-    lines.push(`    RTT split: sender host ${formatMs(s.senderHostMs)} + forward path ${formatMs(s.forwardPathMs)} + receiver host ${formatMs(s.receiverHostMs)}` +
-      ` + return path ${formatMs(s.returnPathMs)} (paths ± ${formatMs(s.pathUncertaintyMs)})`);
+    const unc = formatMs(s.pathUncertaintyMs);
+    lines.push(`    RTT split: sender host ${formatMs(s.senderHostMs)} + forward path ${formatMs(s.forwardPathMs)} ± ${unc} + receiver host ${formatMs(s.receiverHostMs)}` +
+      ` + return path ${formatMs(s.returnPathMs)} ± ${unc} (each path to the clock's uncertainty; their sum is exact)`);
+  }
+  const f = p.inFlight;
+  if (f) {
+    const b = (x) => (x == null ? '–' : formatBytes(x));
+    lines.push(`    sent, not yet acknowledged (data sender's capture): median ${b(f.senderMedianBytes)}, max ${b(f.senderMaxBytes)}; ` +
+      `receiver-side estimate median ${b(f.receiverEstimateMedianBytes)}, within 10 % at ${f.withinTenPercent} of ${f.compared}`);
   }
   // The placed stalls are listed by the engine; this line only tallies the list by place.
   const tally = PLACES.map((place) => `${p.stalls.filter((st) => st.place === place).length} ${PLACE_LABEL[place]}`);

@@ -57,7 +57,21 @@ test('the human summary words the merge', async () => {
   assert.match(r.stdout, /forward 10\.77\.0\.1:9231 -> 10\.77\.0\.2:36178: sent 1725, delivered 1678, lost between 47, reordered 0, duplicated 0/);
   assert.match(r.stdout, /return {2}10\.77\.0\.2:36178 -> 10\.77\.0\.1:9231: sent 1153, delivered 1153, lost between 0/);
   assert.match(r.stdout, /clock: offset .* ± 10 ms/);
-  assert.match(r.stdout, /RTT split: sender host .* \+ forward path .* \+ receiver host .* \+ return path/);
+  // Each path beside the clock's ± 10.056 ms (forward 10.482, return 10.108 ms: the split
+  // is good to that, not to the µs); SND.NXT − SND.UNA named for what it is, not "true
+  // in flight": its max 151,552 B (148 KiB) counts SACKed and lost bytes of a recovery.
+  assert.match(r.stdout, /RTT split: sender host 21 µs \+ forward path 10 ms ± 10 ms \+ receiver host 46 µs \+ return path 10 ms ± 10 ms/);
+  assert.match(r.stdout, /sent, not yet acknowledged \(data sender's capture\): median 11 KiB, max 148 KiB; receiver-side estimate median 11 KiB, within 10 % at 1518 of 1675/);
+  assert.match(r.stdout, /queued: neither/);
+});
+
+test('pauses below the stall threshold: the summary names both thresholds', async () => {
+  const args = [join(examples, 'twin-sender-pause.pcap'), '--other-end', join(examples, 'twin-sender-pause-server.pcap')];
+  // The 50 ms SIGSTOPs leave 15–34 ms gaps, below max(10 ms, 4 × the ~20.3 ms min RTT).
+  const [pair] = (await json(...args)).pairs;
+  assert.deepEqual([pair.stalls.length, pair.stallThresholdMs], [0, [81.38, 81.112]]);
+  const r = await runInProcess('analyze', ...args);
+  assert.match(r.stdout, /stalls: 0 \(no gap reached the stall threshold: sender side 81 ms, receiver side 81 ms; --stall-ms N places shorter ones\)/);
 });
 
 test('through a NAT: matched by the ISNs, both connections paired', async () => {

@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { cliTwin, examples } from './cli';
-import { formatMs } from '../web/model/format.mjs';
+import { formatBytes, formatMs } from '../web/model/format.mjs';
 
 /** A DataTransfer holding these example captures, as a drop would carry them. */
 function dropped(page: Page, names: string[]) {
@@ -46,6 +46,14 @@ async function expectPanelIsCli(page: Page, pair: ReturnType<typeof cliTwin>['pa
   await expect(field(page, panel, 'queued')).toHaveText(pair.queued === 'too-few-samples' ? 'too few samples to tell' : pair.queued);
   for (const [name, ms] of [['senderHost', pair.rttSplit.senderHostMs], ['forwardPath', pair.rttSplit.forwardPathMs], ['receiverHost', pair.rttSplit.receiverHostMs], ['returnPath', pair.rttSplit.returnPathMs]]) {
     await expect(field(page, panel, name as string)).toHaveText(formatMs(ms as number));
+  }
+  // Each path of the split printed with the clock's uncertainty beside it (the split is
+  // good to that, not to the µs); the sender's SND.NXT − SND.UNA named for what it is.
+  await expect(page.locator(`${panel} p`).filter({ hasText: 'Queued:' })).toContainText(`forward path ${formatMs(pair.rttSplit.forwardPathMs)} ± ${formatMs(pair.rttSplit.pathUncertaintyMs)}`);
+  await expect(field(page, panel, 'pathUncertainty')).toHaveText(formatMs(pair.rttSplit.pathUncertaintyMs));
+  if (pair.inFlight) {
+    await expect(page.getByTestId('twin-in-flight')).toContainText('Sent, not yet acknowledged');
+    await expect(field(page, panel, 'sentNotAcked')).toHaveText(formatBytes(pair.inFlight.senderMedianBytes));
   }
   // Each stall placed as the engine placed it, in its order.
   const places = await page.locator(`${panel} [data-testid="twin-stalls"] li`).evaluateAll((li) => li.map((e) => e.getAttribute('data-place')));
@@ -89,6 +97,18 @@ test('request/response with losses: every stall placed as the engine placed it',
   const placed = page.locator('[data-testid="twin-stalls"] li');
   await expect(placed.filter({ hasText: "in the sender's host" }).first()).toBeVisible();
   await expect(placed.filter({ hasText: 'in the network' }).first()).toBeVisible();
+  // A stall of the return direction names the capture by that direction: the pair's
+  // sender-side capture is near the return direction's receiver.
+  const ret = cli.pairs[0].stalls.findIndex((s: { direction: number; capture: string }) => s.direction === 1 && s.capture === 'sender-side');
+  if (ret >= 0) await expect(placed.nth(ret)).toContainText('return, at the capture near its receiver');
+});
+
+test('pauses below the stall threshold: the panel names both thresholds', async ({ page }) => {
+  const cli = cliTwin('twin-sender-pause.pcap', 'twin-sender-pause-server.pcap');
+  expect(cli.pairs[0].stalls).toHaveLength(0);
+  await dropTwo(page, ['twin-sender-pause.pcap', 'twin-sender-pause-server.pcap']);
+  const [sender, receiver] = cli.pairs[0].stallThresholdMs;
+  await expect(page.getByTestId('twin-no-stall')).toContainText(`No gap in either capture reached its stall threshold (sender side ${formatMs(sender)}, receiver side ${formatMs(receiver)})`);
 });
 
 test('two unrelated captures: the compare view alone, and one line says why', async ({ page }) => {

@@ -8,7 +8,7 @@
 import type { TwinPair, TwinDirection } from '../worker/generated/view';
 import { MATCHED_BY_LABEL, PLACE_LABEL, STALL_CAUSE_LABEL } from '../worker/generated/vocabulary';
 import { formatCount, formatDuration } from '../charts/units';
-import { formatMs, formatTimestamp } from '../model/format.mjs';
+import { formatBytes, formatMs, formatTimestamp } from '../model/format.mjs';
 import { isolated } from '../security/outsideText';
 
 /** The per-direction rows: the field, its column heading. */
@@ -26,6 +26,15 @@ function queuedWords(queued: string): string {
 function thresholdWords([sender, receiver]: TwinPair['stallThresholdMs']): string {
   return `sender side ${formatMs(sender)}, receiver side ${formatMs(receiver)}`;
 }
+
+/** Which capture listed a stall, by the stalled direction: the pair's sender-side
+ * capture is near a return-direction stall's receiver. */
+function stallCaptureWords(st: TwinPair['stalls'][number]): string {
+  const nearItsSender = (st.capture === 'sender-side') === (st.direction === 0);
+  return `${st.direction === 0 ? 'forward' : 'return'}, at the capture near its ${nearItsSender ? 'sender' : 'receiver'}`;
+}
+
+const bytes = (b: number | null) => (b == null ? '–' : formatBytes(b));
 
 function Num({ field, text }: { field: string; text: string }) {
   return <span data-field={field}>{text}</span>;
@@ -47,6 +56,7 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
   const side = (s: TwinPair['senderSide']) => `${isolated(names[s.input])} #${s.connection}`;
   const c = pair.clock;
   const s = pair.rttSplit;
+  const f = pair.inFlight;
   return (
     <div className="twin-panel" data-testid="twin-panel">
       <p>
@@ -75,16 +85,23 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
         </table></div>
       ) : null}
       <p>Queued: <Num field="queued" text={queuedWords(pair.queued)} />.
-        {s ? <> Round trip: sender host <Num field="senderHost" text={formatMs(s.senderHostMs)} /> + forward path <Num field="forwardPath" text={formatMs(s.forwardPathMs)} />
-          {' '}+ receiver host <Num field="receiverHost" text={formatMs(s.receiverHostMs)} /> + return path <Num field="returnPath" text={formatMs(s.returnPathMs)} />
-          {' '}(the paths' split ± <Num field="pathUncertainty" text={formatMs(s.pathUncertaintyMs)} />).</> : null}
+        {s ? <> Round trip: sender host <Num field="senderHost" text={formatMs(s.senderHostMs)} /> + forward path <Num field="forwardPath" text={formatMs(s.forwardPathMs)} /> ± {formatMs(s.pathUncertaintyMs)}
+          {' '}+ receiver host <Num field="receiverHost" text={formatMs(s.receiverHostMs)} /> + return path <Num field="returnPath" text={formatMs(s.returnPathMs)} /> ± <Num field="pathUncertainty" text={formatMs(s.pathUncertaintyMs)} />
+          {' '}(each path to the clock offset's uncertainty; their sum is exact).</> : null}
       </p>
+      {f ? (
+        <p data-testid="twin-in-flight">
+          Sent, not yet acknowledged (SND.NXT − SND.UNA at the data sender's capture; during loss recovery more than is in the network):
+          {' '}median <Num field="sentNotAcked" text={bytes(f.senderMedianBytes)} />, max {bytes(f.senderMaxBytes)}; the receiver-side capture alone
+          {' '}estimated median <Num field="sentNotAckedEstimate" text={bytes(f.receiverEstimateMedianBytes)} />, within 10 % at {formatCount(f.withinTenPercent)} of {formatCount(f.compared)} segments.
+        </p>
+      ) : null}
       <h3>Stalls, placed ({formatCount(pair.stalls.length)})</h3>
       {pair.stalls.length ? (
         <ol className="twin-stalls" data-testid="twin-stalls">
           {pair.stalls.map((st, k) => (
             <li key={k} data-place={st.place} data-direction={st.direction}>
-              {formatTimestamp(st.at)}: {formatDuration(st.duration)} ({STALL_CAUSE_LABEL[st.cause]}, {st.capture} capture),{' '}
+              {formatTimestamp(st.at)}: {formatDuration(st.duration)} ({STALL_CAUSE_LABEL[st.cause]}, {stallCaptureWords(st)}),{' '}
               <strong>{PLACE_LABEL[st.place]}</strong> — {st.why}
             </li>
           ))}

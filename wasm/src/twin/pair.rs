@@ -1,5 +1,5 @@
 //! One pair at a time: roles, datagrams matched, sides, clocks, fates, delays, stalls,
-//! the round trip's split and the bytes in flight (mod.rs lists the steps).
+//! the round trip's split and the bytes sent, not yet acknowledged (mod.rs lists the steps).
 
 use std::collections::HashMap;
 

@@ -223,7 +223,9 @@ pub enum Place {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PlacedStall {
-    /// Which capture's report listed it: `sender-side` or `receiver-side`.
+    /// Which capture's report listed it, by the pair's roles: `sender-side` (near the
+    /// data sender) or `receiver-side`. For a return-direction stall the sender-side
+    /// capture is near that direction's receiver: label it per direction.
     pub capture: &'static str,
     /// The stall's direction in the pair: 0 forward (data), 1 return.
     pub direction: u8,
@@ -264,8 +266,10 @@ pub struct RttSplit {
     pub path_uncertainty_ms: f64,
 }
 
-/// The data sender's bytes in flight from its own capture, beside what the
-/// receiver-side capture alone estimated (analysis/timing/sender_flight.rs).
+/// The data sender's bytes sent, not yet acknowledged (SND.NXT − SND.UNA) from its own
+/// capture, beside what the receiver-side capture alone estimated
+/// (analysis/timing/sender_flight.rs). Not what is in the network: during SACK
+/// recovery the sender knows part of it arrived or was lost (RFC 6675's pipe is less).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]

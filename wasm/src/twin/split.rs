@@ -1,4 +1,4 @@
-//! The round trip cut in four, and the data sender's true bytes in flight
+//! The round trip cut in four, and the data sender's bytes sent, not yet acknowledged
 //! (docs/ANALYSIS.md `twin.rttSplit`, `twin.inFlight`).
 //!
 //! A round trip of the data leaves the sender, crosses the forward path, waits in the
@@ -75,7 +75,7 @@ pub struct Seen<'a> {
     pub data_sender: &'a str,
 }
 
-/// The sender's bytes in flight (its own capture's analysis, `inflight` at each data
+/// The sender's bytes sent, not yet acknowledged (its own capture's analysis, `inflight` at each data
 /// segment) beside the receiver-side capture's estimate of them
 /// (analysis/timing/sender_flight.rs `sender_in_flight`), segment by segment.
 /// `to_sender[i]`: the receiver-side datagram i's partner at the sender side.

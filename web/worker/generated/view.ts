@@ -1454,7 +1454,9 @@ export type Place = "sender-host" | "network" | "receiver-host" | "unknown";
 
 export type PlacedStall = { 
 /**
- * Which capture's report listed it: `sender-side` or `receiver-side`.
+ * Which capture's report listed it, by the pair's roles: `sender-side` (near the
+ * data sender) or `receiver-side`. For a return-direction stall the sender-side
+ * capture is near that direction's receiver: label it per direction.
  */
 capture: string, 
 /**
@@ -1499,8 +1501,10 @@ receiverHostMs: number | null, returnPathMs: number | null,
 pathUncertaintyMs: number, };
 
 /**
- * The data sender's bytes in flight from its own capture, beside what the
- * receiver-side capture alone estimated (analysis/timing/sender_flight.rs).
+ * The data sender's bytes sent, not yet acknowledged (SND.NXT − SND.UNA) from its own
+ * capture, beside what the receiver-side capture alone estimated
+ * (analysis/timing/sender_flight.rs). Not what is in the network: during SACK
+ * recovery the sender knows part of it arrived or was lost (RFC 6675's pipe is less).
  */
 
 export type InFlightCheck = { 
