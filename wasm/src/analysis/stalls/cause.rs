@@ -97,5 +97,18 @@ mod stall_cause_names {
 /// The time a direction stood still: the sum of its stalls' `duration`, s, to the ns
 /// (stalls never overlap: each is one gap between two packets of the direction).
 pub fn total_seconds(stalls: &[Stall]) -> f64 {
-    (stalls.iter().map(|s| s.duration).sum::<f64>() * 1e9).round() / 1e9
+    // Folded from +0.0: `Sum` of no f64 is -0.0, which JSON writes as "-0.0".
+    (stalls.iter().fold(0.0, |a, s| a + s.duration) * 1e9).round() / 1e9
+}
+
+#[cfg(test)]
+mod total_seconds_tests {
+    /// No stalls: 0 s, and a positive zero (serde_json writes -0.0 as "-0.0", which
+    /// a reader comparing with `--json`'s "0" sees as a different number).
+    #[test]
+    fn no_stalls_is_a_positive_zero() {
+        let t = super::total_seconds(&[]);
+        assert!(t == 0.0 && t.is_sign_positive());
+        assert_eq!(serde_json::to_string(&t).unwrap(), "0.0");
+    }
 }
