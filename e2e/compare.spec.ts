@@ -8,10 +8,8 @@
 // Every wait is on a data-state attribute or a value, never a sleep.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { dropped } from './drop';
 
-const examples = fileURLToPath(new URL('../public/examples/', import.meta.url));
 const MAX_LINK = 8192;
 
 async function ready(page: Page) {
@@ -125,16 +123,6 @@ test('Share of a two-capture compare: two snapshots in one link of ≤ 8 KB, dra
   await expect(shared.getByTestId('compare-share-url')).toHaveValue(link.replace(/^[^#]*/, new URL(shared.url()).origin + new URL(shared.url()).pathname));
   await context.close();
 });
-
-/** A DataTransfer holding these example captures, as a drop would carry them. */
-function dropped(page: Page, names: string[]) {
-  const files = names.map((name) => ({ name, b64: readFileSync(`${examples}${name}`).toString('base64') }));
-  return page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
-    return dt;
-  }, files);
-}
 
 test('a capture dropped on the compare bar is compared with the open one', async ({ page }) => {
   await page.goto('/#ex=rx-zero-window-dead.pcap');

@@ -5,19 +5,9 @@
 // (the same engine under Node), formatted by web/model/format.mjs; a one-way delay chart
 // per direction; each stall placed. Dropped in the other order, the panel is the same.
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { cliTwin, examples } from './cli';
+import { dropped } from './drop';
+import { cliTwin } from './cli';
 import { formatBytes, formatMs } from '../web/model/format.mjs';
-
-/** A DataTransfer holding these example captures, as a drop would carry them. */
-function dropped(page: Page, names: string[]) {
-  const files = names.map((name) => ({ name, b64: readFileSync(`${examples}${name}`).toString('base64') }));
-  return page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
-    return dt;
-  }, files);
-}
 
 async function dropTwo(page: Page, names: [string, string]) {
   await page.goto('/');

@@ -72,21 +72,15 @@ impl WasmSession {
     /// and two number arrays, taken once each (the worker transfers them to the page).
     #[wasm_bindgen(js_name = askPacked)]
     pub fn ask_packed(&mut self, question: &str) -> ViewPacked {
-        use crate::view::packed::{pack, PackedResponse};
-        let request = match crate::boundary::ask::parse(question) {
-            Ok(crate::boundary::ask::Ask::View { request }) => request,
-            Ok(_) => return ViewPacked(PackedResponse { header: crate::boundary::ask::Refused::json("askPacked answers view questions only"), ..Default::default() }),
-            Err(refused) => return ViewPacked(PackedResponse { header: refused, ..Default::default() }),
-        };
-        let Some(analysis) = self.inner.analysis() else {
+        let (inner, serial) = (&self.inner, self.serial);
+        packed_view(question, |request| match inner.analysis() {
+            Some(analysis) => with_views(serial, |views| views.query(analysis, &request)),
             // Still reading: the partial answer, packed the same way (view/partial.rs).
-            let answer = match self.inner.running() {
+            None => match inner.running() {
                 Some(r) => crate::view::partial::query(r, &request),
                 None => crate::view::failed(&request, "the capture is not being read".into()),
-            };
-            return ViewPacked(pack(answer));
-        };
-        ViewPacked(with_views(self.serial, |views| pack(views.query(analysis, &request))))
+            },
+        })
     }
 
     /// A float column of connection `conn`, materialized from the compact store and
@@ -311,6 +305,19 @@ impl ViewPacked {
     }
 }
 
+/// `askPacked` of either kind of session: a `view` question answered by `answer` and
+/// packed; any other question, or one that does not parse, refused in the header.
+fn packed_view(question: &str, answer: impl FnOnce(crate::view::ViewRequest) -> crate::view::ViewResponse) -> ViewPacked {
+    use crate::boundary::ask::{parse, Ask, Refused};
+    use crate::view::packed::{pack, PackedResponse};
+    let refused = |header: String| ViewPacked(PackedResponse { header, ..Default::default() });
+    match parse(question) {
+        Ok(Ask::View { request }) => ViewPacked(pack(answer(request))),
+        Ok(_) => refused(Refused::json("askPacked answers view questions only")),
+        Err(why) => refused(why),
+    }
+}
+
 /// The worker's one engine, cleared when it is asked about another session (`owner`:
 /// the session's serial).
 fn with_views<T>(owner: u64, f: impl FnOnce(&mut crate::view::ViewEngine) -> T) -> T {
@@ -384,12 +391,7 @@ impl WasmSnapshot {
     /// `ask` for a `view` question, packed like `WasmSession.askPacked`.
     #[wasm_bindgen(js_name = askPacked)]
     pub fn ask_packed(&mut self, question: &str) -> ViewPacked {
-        use crate::view::packed::{pack, PackedResponse};
-        match crate::boundary::ask::parse(question) {
-            Ok(crate::boundary::ask::Ask::View { request }) => ViewPacked(pack(self.inner.query(&request))),
-            Ok(_) => ViewPacked(PackedResponse { header: crate::boundary::ask::Refused::json("askPacked answers view questions only"), ..Default::default() }),
-            Err(refused) => ViewPacked(PackedResponse { header: refused, ..Default::default() }),
-        }
+        packed_view(question, |request| self.inner.query(&request))
     }
 }
 
