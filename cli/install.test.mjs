@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,14 @@ test('npm pack → npm install of the tarball in an empty folder → tcpscope an
   const site = join(tmp, 'site');
   mkdirSync(packed);
   mkdirSync(site);
-  execFileSync('npm', ['pack', '--pack-destination', packed, '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  // --ignore-scripts: `prepack` rebuilds build/render, and Vite empties that folder first,
+  // while the other CLI tests (run beside this one) are reading it: a render test then
+  // failed with "the renderer is not built" (fresh-clone CI, a6b9f99). npm test builds
+  // the wasm and the renderer before the CLI tests, so the tarball packs those builds.
+  for (const built of ['wasm/pkg/tcpscope_core_bg.wasm', 'build/render/render.mjs']) {
+    assert.ok(existsSync(join(root, built)), `${built} is built (npm run build:wasm, npm run build:render)`);
+  }
+  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packed, '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const [tarball] = readdirSync(packed).filter((f) => f.endsWith('.tgz'));
   assert.ok(tarball, 'npm pack wrote a tarball');
   const listing = execFileSync('tar', ['-tzf', join(packed, tarball)], { encoding: 'utf8' });
