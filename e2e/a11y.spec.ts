@@ -3,7 +3,7 @@
 // charts have accessible names and text alternatives; the controls can be reached by
 // keyboard. Waits are on data-state, never sleeps.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

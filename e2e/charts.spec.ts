@@ -1,7 +1,7 @@
 // The chart stack in a real Chromium, on the repo's recorded examples: every chart is
 // drawn, the in-flight curve sits on the window on the receive-window-limited example,
 // and the stall bands line up with the stalls the CLI reports.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { cliReport as cli, examples } from './cli';
 
 const CHARTS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];

@@ -7,7 +7,7 @@
 // dropped together open compared; the view has chart names and text alternatives.
 // Every wait is on a data-state attribute or a value, never a sleep.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './warm';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -11,7 +11,7 @@
 // linkemu CAPNS=pv_b) and public/examples/no-handshake.pcap (the handshake cut off, so
 // the window scale is unknown; scripts/fixtures/transform.py), see
 // public/examples/README.md.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './warm';
 import { cliReport as cli, examples } from './cli';
 import { existsSync } from 'node:fs';
 import { formatBytes, formatMs } from '../web/model/format.mjs';

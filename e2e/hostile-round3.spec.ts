@@ -2,7 +2,7 @@
 // do it: a sibling iframe from a third origin posting its own data into the embed, a
 // process name with a right-to-left override, a 60,000-character name in a link, an
 // unknown chart id. Each failed on main (5d30630).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

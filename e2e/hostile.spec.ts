@@ -4,7 +4,8 @@
 // app's own assets; the built pages carry a strict CSP and break none of it; and the
 // app still opens offline once it has been loaded. Waits are on the app's state
 // attributes only, never sleeps.
-import { expect, test, type Page } from '@playwright/test';
+import { test as isolatedTest } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { cspViolations, watchCsp } from './csp';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +87,8 @@ test('a gzip-compressed capture loads the same as the plain one', async ({ page 
   await expect(page.locator('svg[data-chart]').first()).toBeVisible();
 });
 
-test('opening and using a local capture makes no network request but the app\'s own assets', async ({ page, context, baseURL }) => {
+// A context of its own (warm.ts): it lists every request its context makes, and its CSP reports.
+isolatedTest('opening and using a local capture makes no network request but the app\'s own assets', async ({ page, context, baseURL }) => {
   await watchCsp(context);
   const requests: string[] = [];
   context.on('request', (r) => requests.push(r.url()));
@@ -113,7 +115,8 @@ test('opening and using a local capture makes no network request but the app\'s 
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('the built app and embed pages carry a strict CSP, and nothing breaks it', async ({ page, context }) => {
+// A context of its own (warm.ts): an init script on its context collects CSP reports.
+isolatedTest('the built app and embed pages carry a strict CSP, and nothing breaks it', async ({ page, context }) => {
   for (const file of ['index.html', 'embed.html']) {
     const html = readFileSync(`${root}dist/${file}`, 'utf8');
     const meta = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/);
@@ -140,7 +143,8 @@ test('the built app and embed pages carry a strict CSP, and nothing breaks it', 
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('once loaded, the app opens offline', async ({ page, context }) => {
+// A context of its own (warm.ts): a first visit registers the service worker; then offline.
+isolatedTest('once loaded, the app opens offline', async ({ page, context }) => {
   await page.goto('/');
   await expect(app(page)).toHaveAttribute('data-state', 'idle');
   const registered = await page.evaluate(async () => Boolean(await navigator.serviceWorker?.getRegistration()));

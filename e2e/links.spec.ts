@@ -7,7 +7,7 @@
 // e2e/fixtures/pktap-processes.pcap (wasm/tests/decode_links.rs `pktap_capture`: Apple
 // PKTAP, Safari pid 512 on en0 and curl pid 77 on pdp_ip0), e2e/fixtures/wifi-radiotap.pcap
 // (wasm/tests/view_wifi.rs: VHT then HT frames, two MAC retries).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { fileURLToPath } from 'node:url';
 import { cliReport } from './cli';
 

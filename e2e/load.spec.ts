@@ -1,6 +1,6 @@
 // Loading captures in a real Chromium: file input, drag and drop, an example link,
 // and bad input. Every wait is on the app root's data-state, never a sleep.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

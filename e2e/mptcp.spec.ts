@@ -6,7 +6,7 @@
 //
 // FIXTURE: public/examples/mptcp-two-paths.pcap (a 4,000,000-byte Linux MPTCP upload
 // over three subflows on two paths; README there).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 
 test('an MPTCP subflow shows its connection\'s sentences and the connection-level rate line', async ({ page }) => {
   await page.goto('/#ex=mptcp-two-paths.pcap');

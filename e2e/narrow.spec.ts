@@ -1,6 +1,6 @@
 // A phone-sized screen (390 px, an iPhone 12–15): the page reflows within it. Wide
 // tables scroll inside their own box, controls wrap, nothing widens the document.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 
 test.use({ viewport: { width: 390, height: 844 } });
 

@@ -1,7 +1,7 @@
 // Issue 42, item 2: every refusal and error of the page is said at the top, inside the
 // first screen, in a live region, and stays until dismissed or replaced. A refused
 // `#url=javascript:…` used to render below the example list, 2,866 px down.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './warm';
 
 const app = (page: Page) => page.locator('.app');
 

@@ -5,7 +5,7 @@
 // FIXTURE (written by the Rust synth generator; the test fails when it is stale):
 // e2e/fixtures/idle-then-data.pcap (wasm/tests/view_issue46.rs: handshake at 0, nothing
 // for 60 s, a request at 60 s and a 40-segment response to 60.400 s, FINs at 60.5 s).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { fileURLToPath } from 'node:url';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));

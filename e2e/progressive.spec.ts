@@ -3,7 +3,7 @@
 // state while it is read, long before the end; the finished chart's bins equal the
 // growing chart's on the same grid; and a capture opened meanwhile shows only itself.
 // Waits are on attributes the page sets, never sleeps.
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from './warm';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,9 @@ function bulkCapture(testInfo: TestInfo): string {
   }
   return bulk;
 }
+// Both tests read the one file, written by the first to need it: one worker, in order
+// (playwright.config.ts runs tests in parallel; two workers would write it twice, at once).
+test.describe.configure({ mode: 'default' });
 test.afterAll(() => {
   if (bulk !== null) rmSync(bulk, { force: true });
   bulk = null;

@@ -6,7 +6,7 @@
 // the chart code draws the same thing in both, and that the export's inlined styles
 // (computed by Chromium on the page; in jsdom from charts.css, svg.ts `inheritedValue`)
 // are the same attributes with the same values. Only the order of attributes may differ.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
 // packets (of the zoomed range when one is shown) as a pcapng, the very file
 // `tcpscope slice` writes (both are wasm/src/slice.rs; cli/slice.test.mjs checks that
 // tshark analyses it as the whole file's connection).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,8 @@
 // on the app with a capture, a shared view and the embed; only embed.html can be
 // framed; the service worker keeps the app shell and never a capture; a link the
 // page will not follow says why in one line. Waits are on data-state, never sleeps.
-import { expect, test, type Page } from '@playwright/test';
+import { test as isolatedTest } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { cspViolations, watchCsp } from './csp';
 import { servedElsewhere } from './elsewhere';
 
@@ -28,7 +29,8 @@ test('every response carries the security headers; only the embed page may be fr
   }
 });
 
-test('Chromium understands every header: nothing logged about them on a load with a capture', async ({ page }) => {
+// A context of its own (warm.ts): what a first load from the server logs.
+isolatedTest('Chromium understands every header: nothing logged about them on a load with a capture', async ({ page }) => {
   const logged: string[] = [];
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') logged.push(m.text()); });
   await page.goto('/#ex=healthy.pcap');
@@ -48,7 +50,8 @@ test('another site can frame embed.html but not the app', async ({ page, baseURL
   expect(await appFrame?.locator('.app').count() ?? 0).toBe(0);
 });
 
-test('zero CSP violations: the app with a capture, a shared view, the embed', async ({ page, context }) => {
+// A context of its own (warm.ts): an init script on its context collects CSP reports.
+isolatedTest('zero CSP violations: the app with a capture, a shared view, the embed', async ({ page, context }) => {
   await watchCsp(context);
   await page.goto('/#ex=rwnd-limited.pcap');
   await expect(app(page)).toHaveAttribute('data-state', 'ready');
@@ -69,7 +72,8 @@ test('zero CSP violations: the app with a capture, a shared view, the embed', as
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('the service worker keeps the app shell, never a capture', async ({ page }) => {
+// A context of its own (warm.ts): a first visit, and everything its service worker cached.
+isolatedTest('the service worker keeps the app shell, never a capture', async ({ page }) => {
   await page.goto('/');
   await expect(app(page)).toHaveAttribute('data-state', 'idle');
   const registered = await page.evaluate(async () => Boolean(await navigator.serviceWorker?.getRegistration()));

@@ -5,7 +5,7 @@
 //
 // FIXTURES: public/examples/rx-bulk-twin.pcap (a CUBIC download captured at the client)
 // and rx-bulk-twin-server.pcap (the same transfer at the server); README there.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { fileURLToPath } from 'node:url';
 
 const examples = fileURLToPath(new URL('../public/examples/', import.meta.url));
