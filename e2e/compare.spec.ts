@@ -10,12 +10,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './warm';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expectState } from './state';
 
 const examples = fileURLToPath(new URL('../public/examples/', import.meta.url));
 const MAX_LINK = 8192;
 
 async function ready(page: Page) {
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
 }
 
 async function compareReady(page: Page) {

@@ -92,7 +92,6 @@ async function shareLink(page: Page): Promise<string> {
   return input.inputValue();
 }
 
-
 /**
  * Each link chart's pixels on `p`, its stack pinned (pinCharts): one screenshot of the
  * stack, cut at each chart's box. A screenshot per chart took 0.3–2.5 s each (ten per
@@ -348,20 +347,22 @@ test('markup in a link is shown as text and runs no script; posted captures and 
     const on = (e: MessageEvent) => { if (e.data?.tcpscope !== 'HEIGHT') { removeEventListener('message', on); resolve(e.data); } };
     addEventListener('message', on);
     const body = (m as { tcpscope: unknown }).tcpscope as Record<string, unknown>;
-    // Byte arrays cross evaluate() as number lists; post them as real ArrayBuffers.
-    if (body && Array.isArray(body.buffer)) body.buffer = new Uint8Array(body.buffer as number[]).buffer;
-    if (body && Array.isArray(body.snapshot)) body.snapshot = new Uint8Array(body.snapshot as number[]);
+    // Bytes cross evaluate() as base64 (a list of numbers made 14 s of serialising
+    // for the 0.9 MB capture); posted as a real ArrayBuffer (buffer), Uint8Array (snapshot).
+    const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    if (body && typeof body.buffer === 'string') body.buffer = bytes(body.buffer).buffer;
+    if (body && typeof body.snapshot === 'string') body.snapshot = bytes(body.snapshot);
     document.querySelector('iframe')!.contentWindow!.postMessage(m, '*');
   }), message);
   expect(await post({ tcpscope: 'PING' })).toEqual({ tcpscope: 'PONG' });
-  const capture = [...readFileSync(`${examplesDir}${firstExample}`)];
+  const capture = readFileSync(`${examplesDir}${firstExample}`).toString('base64');
   expect(await post({ tcpscope: { buffer: capture, title: firstExample } })).toEqual({ tcpscope: 'READY' });
   await expect(frame.locator('.embed')).toHaveAttribute('data-state', 'ready');
   await expect(frame.locator('svg[data-chart]')).toHaveCount(LINK_CHARTS.length);
-  expect(await post({ tcpscope: { snapshot: [...Buffer.from(snap, 'base64url')], title: INJECTION } })).toEqual({ tcpscope: 'READY' });
+  expect(await post({ tcpscope: { snapshot: Buffer.from(snap, 'base64url').toString('base64'), title: INJECTION } })).toEqual({ tcpscope: 'READY' });
   await expect(frame.getByTestId('embed-title')).toContainText(INJECTION);
   expect(await frame.locator('.embed').evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
-  const reply = await post({ tcpscope: { snapshot: [1, 2, 3, 4], title: 'x' } });
+  const reply = await post({ tcpscope: { snapshot: Buffer.from([1, 2, 3, 4]).toString('base64'), title: 'x' } });
   expect(reply).toMatchObject({ tcpscope: 'ERROR', message: expect.stringContaining('not a tcpscope snapshot') });
   await expect(frame.getByTestId('error')).toContainText('not a tcpscope snapshot');
 });
