@@ -185,8 +185,9 @@ const f64 = (x: number) => { const b = Buffer.alloc(8); b.writeDoubleLE(x); retu
 const grid = (t0: number, t1: number, columns: number) => [...f64(t0), ...f64(t1), ...uvarint(columns)];
 
 /**
- * Shares the open page, opens the link in a fresh context and compares each chart's
- * pixels (≤ MAX_DIFF) and the diagnosis. `label` names the debug screenshots.
+ * Shares the open page, opens the link as a new document in the receiving page (whose
+ * context only ever opens links) and compares each chart's pixels (≤ MAX_DIFF) and the
+ * diagnosis. `label` names the debug screenshots.
  */
 async function sharedDrawsTheSame(page: Page, receiving: Receiving, label: string) {
   const link = await shareLink(page);
