@@ -9,6 +9,12 @@ export default defineConfig({
   // e2e/firefox/ is the Firefox suite, run by node --test (puppeteer-core over BiDi).
   testIgnore: ['**/firefox/**'],
   reporter: 'list',
+  // Two workers, every test on whichever is free (a file's tests too: share.spec.ts is a
+  // third of the suite). One worker kept the two cores 83 % busy (the whole suite: 640
+  // CPU-s in 385 s); two keep them busy (516 CPU-s in 266 s; issue 42, item 1). A file
+  // whose tests depend on one another says so (test.describe.configure, progressive.spec.ts).
+  workers: 2,
+  fullyParallel: true,
   timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,

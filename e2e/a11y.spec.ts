@@ -3,7 +3,8 @@
 // charts have accessible names and text alternatives; the controls can be reached by
 // keyboard. Waits are on data-state, never sleeps.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
+import { expectState } from './state';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -15,7 +16,7 @@ async function seriousViolations(page: Page) {
 for (const theme of ['light', 'dark'] as const) {
   test(`the main page with a capture (${theme} theme): no serious or critical violation`, async ({ page }) => {
     await page.goto(`/#ex=rwnd-limited.pcap&theme=${theme}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     await expect(page.locator('svg[data-chart]').first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -23,7 +24,7 @@ for (const theme of ['light', 'dark'] as const) {
 
 test('a lossy capture with the pipe line and the events strip drawn: no serious or critical violation', async ({ page }) => {
   await page.goto('/#ex=loss-1pct.pcap&pipe=1');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.locator('svg[data-chart="inflight"] path.tcps-pipe')).toHaveAttribute('d', /^M/);
   await expect(page.locator('svg[data-chart="events"] path[data-series="retransmissions"]')).not.toHaveAttribute('data-events', '0');
   expect(await seriousViolations(page)).toEqual([]);
@@ -31,30 +32,30 @@ test('a lossy capture with the pipe line and the events strip drawn: no serious 
 
 test('the landing page: no serious or critical violation', async ({ page }) => {
   await page.goto('/');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('a shared view: no serious or critical violation', async ({ page, context }) => {
   await page.goto('/#ex=rx-zero-window-dead.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await page.getByTestId('share').click();
   const link = await page.getByTestId('share-url').inputValue();
   const shared = await context.newPage();
   await shared.goto(link);
-  await expect(shared.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(shared, 'ready');
   expect(await seriousViolations(shared)).toEqual([]);
 });
 
 test('the embed: no serious or critical violation', async ({ page }) => {
   await page.goto('/embed.html#ex=healthy.pcap');
-  await expect(page.locator('.embed')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready', { root: '.embed' });
   expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('every chart has an accessible name and a text alternative', async ({ page }) => {
   await page.goto('/#ex=rwnd-limited.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const charts = page.locator('svg[data-chart]');
   await expect(charts.first()).toBeVisible();
   for (const chart of await charts.all()) {
@@ -71,7 +72,7 @@ test('every chart has an accessible name and a text alternative', async ({ page 
 
 test('the controls are reachable by keyboard, with a visible focus', async ({ page }) => {
   await page.goto('/#ex=rwnd-limited.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const seen = new Set<string>();
   for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');

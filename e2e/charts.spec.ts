@@ -1,15 +1,16 @@
 // The chart stack in a real Chromium, on the repo's recorded examples: every chart is
 // drawn, the in-flight curve sits on the window on the receive-window-limited example,
 // and the stall bands line up with the stalls the CLI reports.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { cliReport as cli, examples } from './cli';
+import { expectState } from './state';
 
 const CHARTS = ['throughput', 'inflight', 'stalls', 'sequence', 'rtt', 'events'];
 
 async function open(page: Page, file: string) {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(`${examples}${file}`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
 }
 
 test('all six charts are drawn for the selected connection', async ({ page }) => {
@@ -74,9 +75,9 @@ test('zooming one chart zooms them all and lands in the permalink', async ({ pag
   expect(range[1]).toBeGreaterThan(range[0]);
   // Reloading the permalink restores the zoom.
   await page.reload();
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   await page.getByTestId('file-input').setInputFiles(`${examples}stalls.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const restored = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('t')!.split(',').map(Number);
   expect(restored).toEqual(range);
 });

@@ -7,13 +7,14 @@
 // dropped together open compared; the view has chart names and text alternatives.
 // Every wait is on a data-state attribute or a value, never a sleep.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './warm';
 import { dropped } from './drop';
+import { expectState } from './state';
 
 const MAX_LINK = 8192;
 
 async function ready(page: Page) {
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
 }
 
 async function compareReady(page: Page) {

@@ -11,10 +11,11 @@
 // linkemu CAPNS=pv_b) and public/examples/no-handshake.pcap (the handshake cut off, so
 // the window scale is unknown; scripts/fixtures/transform.py), see
 // public/examples/README.md.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './warm';
 import { cliReport as cli, examples } from './cli';
 import { existsSync } from 'node:fs';
 import { formatBytes, formatMs } from '../web/model/format.mjs';
+import { expectState } from './state';
 
 /** The verdict the calculator may give for each headline limit. */
 const VERDICT_FOR_LIMIT: Record<string, string> = {
@@ -40,10 +41,9 @@ const VERDICT_WORDS: Record<string, string> = {
 async function openExample(page: Page, file: string) {
   expect(existsSync(`${examples}${file}`), `fixture public/examples/${file} is recorded (issue 13 item 8)`).toBe(true);
   await page.goto(`/#ex=${encodeURIComponent(file)}`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.getByTestId('diagnosis')).toBeVisible();
 }
-
 
 const numberAttr = async (el: Locator, name: string): Promise<number | null> => {
   const v = await el.getAttribute(name);

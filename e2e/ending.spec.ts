@@ -3,11 +3,12 @@
 // and the connection header. healthy.pcap: tshark shows the control connection (#0)
 // closed by a FIN each way and iperf3's data connection (#1) ended by 63 resets from
 // port 5201, the first at 2.086016 s, with no FIN. Every wait is on data-state.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
+import { expectState } from './state';
 
 test('the table has an "Ended" column and the header says how the shown connection ended', async ({ page }) => {
   await page.goto('/#ex=healthy.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const table = page.getByTestId('connections');
   await expect(table.locator('thead th').nth(7)).toHaveText('Ended');
   await expect(table.locator('tr[data-connection="0"] [data-testid="ended"]')).toHaveText('FIN both');

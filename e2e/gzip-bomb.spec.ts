@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { treePss } from '../bench/pss.mjs';
 import { gzipBomb } from '../scripts/fixtures/gzip-bomb.mjs';
+import { expectState } from './state';
 
 /** The bomb, written once per machine (~8 MB; its 8 GiB exist only as a stream). */
 async function bombFile(): Promise<string> {
@@ -26,7 +27,7 @@ test('an 8 GiB gzip bomb stops at the cap with one line, and costs the page ≤ 
   test.setTimeout(240_000); // writing the bomb the first time takes ~20 s of CPU
   const bomb = await bombFile();
   await page.goto('/');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   // The browser is a child of this test worker process: its tree is everything Chromium uses.
   const pss = () => treePss(process.pid, { includeRoot: false });
   const before = pss();

@@ -2,13 +2,14 @@
 // do it: a sibling iframe from a third origin posting its own data into the embed, a
 // process name with a right-to-left override, a 60,000-character name in a link, an
 // unknown chart id. Each failed on main (5d30630).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { servedElsewhere } from './elsewhere';
+import { expectState } from './state';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -41,7 +42,7 @@ test('2. a sibling iframe from a third origin cannot take over the embed', async
 test('11. an unknown chart id in the embed: the default charts, and a notice', async ({ page }) => {
   const snap = snapOf(link('rwnd-limited.pcap', 1));
   await page.goto(`/embed.html#c=1&charts=zzz&snap=${snap}`);
-  await expect(page.locator('.embed')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready', { root: '.embed' });
   expect(await page.locator('svg[data-chart]').count()).toBeGreaterThan(0);
   await expect(page.getByTestId('refused')).toContainText('unknown chart zzz dropped; showing the default charts');
 });
@@ -60,14 +61,14 @@ test('12. a right-to-left override in a process name is shown escaped; a 60,000-
   writeFileSync(path, bytes);
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(path);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const tag = page.getByTestId('process').first();
   await expect(tag).toHaveText('\\u{202E}gnp.exe (pid 512)');
   expect(await tag.innerHTML()).toContain('<bdi>');
 
   // A link naming a 60,000-character local file for the compare view.
   await page.goto(`/#ex=rwnd-limited.pcap&compare=1,1&compare-file=${'W'.repeat(60_000)}`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   const viewport = page.viewportSize()!.width;
   expect(width).toBeLessThanOrEqual(viewport + 2);

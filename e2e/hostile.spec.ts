@@ -4,15 +4,16 @@
 // app's own assets; the built pages carry a strict CSP and break none of it; and the
 // app still opens offline once it has been loaded. Waits are on the app's state
 // attributes only, never sleeps.
-import { expect, test, type Page } from '@playwright/test';
+import { test as isolatedTest } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { cspViolations, watchCsp } from './csp';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { expectState } from './state';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const examples = `${root}public/examples/`;
-const app = (page: Page) => page.locator('.app');
 
 /** Offsets of the records of a little- or big-endian classic pcap file. */
 function pcapRecords(bytes: Buffer): number[] {
@@ -42,16 +43,15 @@ async function dropBuffer(page: Page, name: string, buffer: Buffer) {
   await page.getByTestId('drop').dispatchEvent('drop', { dataTransfer });
 }
 
-
 test('a capture cut mid-packet: charts of everything before the cut and a banner naming the packet', async ({ page }) => {
   const full = readFileSync(`${examples}stalls.pcap`);
   const records = pcapRecords(full);
   const kept = Math.floor(records.length / 2);
   const cut = full.subarray(0, records[kept] + 40); // 40 bytes into record `kept`
   await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   await dropBuffer(page, 'stalls-cut.pcap', cut);
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const banner = page.getByTestId('damaged-banner');
   await expect(banner).toBeVisible();
   await expect(banner).toContainText(`The capture is damaged after packet ${kept.toLocaleString('en-US')}`);
@@ -74,31 +74,32 @@ test('a gzip-compressed capture loads the same as the plain one', async ({ page 
   });
   await page.goto('/');
   await openBuffer(page, 'stalls.pcap', plain);
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const expected = await facts();
   await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   await openBuffer(page, 'stalls.pcap.gz', gzipSync(plain));
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.getByTestId('capture')).toContainText('stalls.pcap.gz');
   expect(await facts()).toEqual(expected);
   await expect(page.getByTestId('damaged-banner')).toHaveCount(0);
   await expect(page.locator('svg[data-chart]').first()).toBeVisible();
 });
 
-test('opening and using a local capture makes no network request but the app\'s own assets', async ({ page, context, baseURL }) => {
+// A context of its own (warm.ts): it lists every request its context makes, and its CSP reports.
+isolatedTest('opening and using a local capture makes no network request but the app\'s own assets', async ({ page, context, baseURL }) => {
   await watchCsp(context);
   const requests: string[] = [];
   context.on('request', (r) => requests.push(r.url()));
   await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   await openBuffer(page, 'capture.pcap', readFileSync(`${examples}loss-1pct.pcap`));
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   // Use it: other connections, a zoom reset, the stall threshold; each re-renders.
   const rows = page.getByTestId('connections').locator('tbody tr');
   for (let i = 0; i < Math.min(3, await rows.count()); i++) {
     await rows.nth(i).click();
-    await expect(app(page)).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     await expect(page.locator('svg[data-chart]').first()).toBeVisible();
   }
   const origin = new URL(baseURL!).origin;
@@ -113,7 +114,8 @@ test('opening and using a local capture makes no network request but the app\'s 
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('the built app and embed pages carry a strict CSP, and nothing breaks it', async ({ page, context }) => {
+// A context of its own (warm.ts): an init script on its context collects CSP reports.
+isolatedTest('the built app and embed pages carry a strict CSP, and nothing breaks it', async ({ page, context }) => {
   for (const file of ['index.html', 'embed.html']) {
     const html = readFileSync(`${root}dist/${file}`, 'utf8');
     const meta = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/);
@@ -133,27 +135,28 @@ test('the built app and embed pages carry a strict CSP, and nothing breaks it', 
   await watchCsp(context);
   await page.goto('/');
   await openBuffer(page, 'rwnd.pcap', readFileSync(`${examples}rwnd-limited.pcap`));
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   expect(await cspViolations(page)).toEqual([]);
   await page.goto('/embed.html');
   await expect(page.locator('body')).toBeVisible();
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('once loaded, the app opens offline', async ({ page, context }) => {
+// A context of its own (warm.ts): a first visit registers the service worker; then offline.
+isolatedTest('once loaded, the app opens offline', async ({ page, context }) => {
   await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   const registered = await page.evaluate(async () => Boolean(await navigator.serviceWorker?.getRegistration()));
   test.skip(!registered, "no service worker is registered: web/main.tsx needs `import './sw-register';` (offline needs public/sw.js)");
   // The registration marks <html data-offline="ready"> once the app's files are cached.
   await expect(page.locator('html')).toHaveAttribute('data-offline', 'ready');
   await context.setOffline(true);
   await page.reload();
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   await expect(page.getByTestId('file-input')).toBeAttached();
   // ... and decodes a capture offline (worker and wasm from the cache).
   await openBuffer(page, 'offline.pcap', readFileSync(`${examples}healthy.pcap`));
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.locator('svg[data-chart]').first()).toBeVisible();
   await context.setOffline(false);
 });
@@ -189,7 +192,7 @@ function editedCapture(edit: (record: Buffer) => void, append: boolean): Buffer 
 
 /** Every chart is drawn (no render error), bounded by its pixel columns, and the page's heap stays small. */
 async function expectBoundedCharts(page: Page) {
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.locator('svg[data-chart]')).toHaveCount(6);
   await expect(page.getByTestId('render-error')).toHaveCount(0);
   await expect(page.locator('.tcps-failure')).toHaveCount(0);
@@ -253,7 +256,7 @@ test('opening a small capture while a large one loads: only the small one is sho
   await page.getByTestId('file-input').setInputFiles(large);
   await expect(page.getByTestId('progress')).toBeVisible();
   await page.getByTestId('file-input').setInputFiles(`${examples}stalls.pcap`);
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.getByTestId('capture')).toContainText('stalls.pcap');
   const rows = page.getByTestId('connections').locator('tbody tr');
   await expect(rows).toHaveCount(1);

@@ -7,16 +7,17 @@
 // e2e/fixtures/pktap-processes.pcap (wasm/tests/decode_links.rs `pktap_capture`: Apple
 // PKTAP, Safari pid 512 on en0 and curl pid 77 on pdp_ip0), e2e/fixtures/wifi-radiotap.pcap
 // (wasm/tests/view_wifi.rs: VHT then HT frames, two MAC retries).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './warm';
 import { fileURLToPath } from 'node:url';
 import { cliReport } from './cli';
+import { expectState } from './state';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 async function open(page: Page, file: string) {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(`${fixtures}${file}`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
 }
 
 test('the process of each connection is in the table and the connection header', async ({ page }) => {
@@ -62,13 +63,13 @@ test('every chart title names the process, and the figures say it to screen read
   // app opens #ex= on load).
   await page.goto('about:blank');
   await page.goto('/#ex=loss-1pct.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.locator('svg[data-chart="throughput"] text.tcps-title')).toHaveText('Throughput');
 });
 
 test('loss-1pct.pcap: the SACK-adjusted pipe is toggled on the in-flight chart and lands in the permalink', async ({ page }) => {
   await page.goto('/#ex=loss-1pct.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const chart = page.locator('figure[data-chart="inflight"]');
   await expect(chart.locator('path.tcps-pipe')).toHaveCount(0);
   await chart.getByTestId('pipe-toggle').check();
@@ -80,7 +81,7 @@ test('loss-1pct.pcap: the SACK-adjusted pipe is toggled on the in-flight chart a
   await expect(page).toHaveURL(/[#&]pipe=1(&|$)/);
   // The permalink reopens with the line drawn.
   await page.reload();
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.locator('figure[data-chart="inflight"] path.tcps-pipe')).toHaveAttribute('d', /^M/);
 });
 
@@ -91,7 +92,7 @@ test('loss-1pct.pcap: the events strip draws as many retransmissions and duplica
   // 1 % random loss over 12,289 packets: 82 retransmissions, 1,308 duplicate ACKs asking for them.
   expect([sender.retransmissions, receiver.duplicateAcks, receiver.zeroWindows]).toEqual([82, 1308, 0]);
   await page.goto('/#ex=loss-1pct.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const strip = page.locator('figure[data-chart="events"]');
   await expect(strip.locator('path[data-series="retransmissions"]')).toHaveAttribute('data-events', String(sender.retransmissions));
   await expect(strip.locator('path[data-series="duplicateAcks"]')).toHaveAttribute('data-events', String(receiver.duplicateAcks));

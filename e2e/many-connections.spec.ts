@@ -3,7 +3,7 @@
 // worker's connection table: only the rows in view are rendered, the search box asks
 // the worker for the matching rows, and sorting is the worker's. Waits are on the
 // app's state attribute and on what the table says, never sleeps.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

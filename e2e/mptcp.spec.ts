@@ -6,11 +6,12 @@
 //
 // FIXTURE: public/examples/mptcp-two-paths.pcap (a 4,000,000-byte Linux MPTCP upload
 // over three subflows on two paths; README there).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
+import { expectState } from './state';
 
 test('an MPTCP subflow shows its connection\'s sentences and the connection-level rate line', async ({ page }) => {
   await page.goto('/#ex=mptcp-two-paths.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   // One row for the MPTCP connection, with its own numbers: the 4,000,000 bytes written.
   const row = page.locator('tr[data-mptcp-connection="0"]');
   await expect(row).toHaveCount(1);

@@ -1,9 +1,8 @@
 // Issue 42, item 2: every refusal and error of the page is said at the top, inside the
 // first screen, in a live region, and stays until dismissed or replaced. A refused
 // `#url=javascript:…` used to render below the example list, 2,866 px down.
-import { expect, test, type Locator, type Page } from '@playwright/test';
-
-const app = (page: Page) => page.locator('.app');
+import { expect, test, type Locator, type Page } from './warm';
+import { expectState } from './state';
 
 /** The message is on the first screen (no scrolling): its box lies inside the viewport. */
 async function expectInFirstScreen(page: Page, message: Locator) {
@@ -31,7 +30,7 @@ for (const { hash, testId, says } of REFUSED) {
   test(`a refused ${hash.slice(0, 40)} says why inside the first screen`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 1000 });
     await page.goto(`/${hash}`);
-    await expect(app(page)).toHaveAttribute('data-state', testId === 'error' ? 'error' : 'idle');
+    await expectState(page, testId === 'error' ? 'error' : 'idle');
     const message = page.getByTestId(testId);
     await expect(message).toContainText(says);
     await expectInFirstScreen(page, message);
@@ -49,7 +48,7 @@ test('a refusal stays until dismissed, and a new address replaces it', async ({ 
   await expectInFirstScreen(page, refused);
   // Opening an example does not hide the refusal (it was about the address, still there)…
   await page.locator('[data-example]').first().click();
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(refused).toBeVisible();
   // …the Dismiss button does.
   await page.getByRole('button', { name: 'Dismiss this message' }).click();
@@ -60,7 +59,7 @@ test('a refusal stays until dismissed, and a new address replaces it', async ({ 
 test('an error raised far down the page (an export) is shown in view, at the top of the window', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/#ex=stalls.pcap&charts=throughput');
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   // The sequence chart is not shown: exporting it fails, down at the share panel.
   await page.getByTestId('export-chart').selectOption('sequence');
   await page.getByTestId('export-svg').scrollIntoViewIfNeeded();

@@ -5,15 +5,16 @@
 // FIXTURE (written by the Rust synth generator; the test fails when it is stale):
 // e2e/fixtures/idle-then-data.pcap (wasm/tests/view_issue46.rs: handshake at 0, nothing
 // for 60 s, a request at 60 s and a 40-segment response to 60.400 s, FINs at 60.5 s).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { fileURLToPath } from 'node:url';
+import { expectState } from './state';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 test('a capture with a long idle before its data opens on the data; 0 shows the whole connection', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(`${fixtures}idle-then-data.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const range = page.locator('.tcps-range');
   // Data from 60.000 to 60.400 s, 2 % (8 ms) each side: 416 ms from 59.992 s, where the
   // whole connection (0 to 60.502 s) would be a minute wide.
@@ -32,7 +33,7 @@ test('a capture with a long idle before its data opens on the data; 0 shows the 
 test('ECN: every CE mark, ECE and CWR is drawn on the time-sequence chart and counted in the events strip', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(`${fixtures}idle-then-data.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   // 3 CE marks (= tshark's ip.dsfield.ecn == 3), 3 ECE echoes, 3 CWR answers
   // (wasm/tests/view_issue46.rs); opened on the data, each in its own pixel column.
   const strip = page.locator('svg[data-chart="events"]');

@@ -3,17 +3,16 @@
 // state while it is read, long before the end; the finished chart's bins equal the
 // growing chart's on the same grid; and a capture opened meanwhile shows only itself.
 // Waits are on attributes the page sets, never sleeps.
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from './warm';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeBulkCapture } from '../bench/bulk-capture.mjs';
+import { expectState } from './state';
 
 const examplesDir = fileURLToPath(new URL('../public/examples/', import.meta.url));
 /** 10^7 packets (~1 GB) as the issue asks; fewer for a quick local run. */
 const PACKETS = Number(process.env.TCPSCOPE_E2E_PROGRESSIVE_PACKETS ?? 10_000_000);
-
-const app = (page: Page) => page.locator('.app');
 
 /** The large capture, written once for both tests (writing 10^7 packets is ~1 GB to
  * disk and seconds of CPU; the second test used to write another 3·10^6), removed after. */
@@ -26,6 +25,9 @@ function bulkCapture(testInfo: TestInfo): string {
   }
   return bulk;
 }
+// Both tests read the one file, written by the first to need it: one worker, in order
+// (playwright.config.ts runs tests in parallel; two workers would write it twice, at once).
+test.describe.configure({ mode: 'default' });
 test.afterAll(() => {
   if (bulk !== null) rmSync(bulk, { force: true });
   bulk = null;
@@ -59,7 +61,7 @@ test('a large capture draws its throughput while it loads, and the finished char
   await expect(page.getByTestId('diagnosis-waiting')).toBeVisible();
   await expect(page.getByTestId('after-the-load')).toContainText('loading');
   await expect(page.getByTestId('partial-table').locator('tbody tr')).toHaveCount(1);
-  await expect(app(page)).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
+  await expectState(page, 'ready', { timeout: 240_000 });
   await expect(page.getByTestId('progressive')).toHaveCount(0);
   // The last partial answer against the finished engine, same question: every bin it
   // drew is the final bin (same start, same width, same bytes).
@@ -88,7 +90,7 @@ test('a capture opened while a large one draws progressively shows only itself',
   await firstChartFraction(page);
   // The small capture, opened while the big one is still being read.
   await page.getByTestId('file-input').setInputFiles(`${examplesDir}rwnd-limited.pcap`);
-  await expect(app(page)).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  await expectState(page, 'ready', { timeout: 60_000 });
   await expect(page.getByTestId('progressive')).toHaveCount(0);
   await expect(page.getByTestId('capture')).toContainText('rwnd-limited.pcap');
   await expect(page.getByTestId('connections').locator('tbody tr')).toHaveCount(2);

@@ -6,13 +6,14 @@
 // the chart code draws the same thing in both, and that the export's inlined styles
 // (computed by Chromium on the page; in jsdom from charts.css, svg.ts `inheritedValue`)
 // are the same attributes with the same values. Only the order of attributes may differ.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JSDOM } from 'jsdom';
+import { expectState } from './state';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,7 +48,7 @@ for (const c of CASES) {
     await page.setViewportSize({ width: 1100, height: 900 });
     const t = c.range ? `&t=${c.range.join(',')}` : '';
     await page.goto(`/#ex=${c.file}&charts=${c.chart}&theme=${c.theme}${t}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     const svgEl = page.locator(`svg[data-chart="${c.chart}"]`);
     const width = Number(await svgEl.getAttribute('width'));
     const height = Number(await svgEl.getAttribute('height'));
@@ -87,7 +88,7 @@ for (const c of STACKS) {
     await page.setViewportSize({ width: 1100, height: 900 });
     const view = `theme=${c.theme}${c.range ? `&t=${c.range.join(',')}` : ''}${c.charts ? `&charts=${c.charts}` : ''}`;
     await page.goto(`/#ex=${c.file}&${view}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     const width = Number(await page.locator('svg[data-chart]').first().getAttribute('width'));
     const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
     const headline = (await page.locator('.diagnosis h2, [data-testid="diagnosis"] h2').first().textContent())?.trim();

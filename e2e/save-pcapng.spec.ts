@@ -2,12 +2,13 @@
 // packets (of the zoomed range when one is shown) as a pcapng, the very file
 // `tcpscope slice` writes (both are wasm/src/slice.rs; cli/slice.test.mjs checks that
 // tshark analyses it as the whole file's connection).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, examples } from './cli';
+import { expectState } from './state';
 
 const CASES = [
   { file: 'loss-1pct.pcap', range: null },
@@ -18,7 +19,7 @@ const CASES = [
 for (const c of CASES) {
   test(`Save for Wireshark: ${c.file}${c.range ? ` ${c.range.join('–')} s` : ''} is the file tcpscope slice writes`, async ({ page }) => {
     await page.goto(`/#ex=${c.file}${c.range ? `&t=${c.range.join(',')}` : ''}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-pcapng').click()]);
     const stem = c.file.replace(/\.[^.]+$/, '');
@@ -37,7 +38,7 @@ for (const c of CASES) {
 test('Save for Wireshark from a dropped file: the file itself is read again, in slices', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('file-input').first().setInputFiles(`${examples}sll2-any.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-pcapng').click()]);
   const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');

@@ -3,13 +3,13 @@
 // on the app with a capture, a shared view and the embed; only embed.html can be
 // framed; the service worker keeps the app shell and never a capture; a link the
 // page will not follow says why in one line. Waits are on data-state, never sleeps.
-import { expect, test, type Page } from '@playwright/test';
+import { test as isolatedTest } from '@playwright/test';
+import { expect, test } from './warm';
 import { cspViolations, watchCsp } from './csp';
 import { servedElsewhere } from './elsewhere';
+import { expectState } from './state';
 
-const app = (page: Page) => page.locator('.app');
 const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
-
 
 test('every response carries the security headers; only the embed page may be framed', async ({ request, page }) => {
   await page.goto('/');
@@ -28,11 +28,12 @@ test('every response carries the security headers; only the embed page may be fr
   }
 });
 
-test('Chromium understands every header: nothing logged about them on a load with a capture', async ({ page }) => {
+// A context of its own (warm.ts): what a first load from the server logs.
+isolatedTest('Chromium understands every header: nothing logged about them on a load with a capture', async ({ page }) => {
   const logged: string[] = [];
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') logged.push(m.text()); });
   await page.goto('/#ex=healthy.pcap');
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   // Was "Error with Permissions-Policy header: Unrecognized feature: 'bluetooth'."
   expect(logged.filter((t) => /Permissions-Policy|Content-Security-Policy|header/i.test(t))).toEqual([]);
 });
@@ -48,40 +49,42 @@ test('another site can frame embed.html but not the app', async ({ page, baseURL
   expect(await appFrame?.locator('.app').count() ?? 0).toBe(0);
 });
 
-test('zero CSP violations: the app with a capture, a shared view, the embed', async ({ page, context }) => {
+// A context of its own (warm.ts): an init script on its context collects CSP reports.
+isolatedTest('zero CSP violations: the app with a capture, a shared view, the embed', async ({ page, context }) => {
   await watchCsp(context);
   await page.goto('/#ex=rwnd-limited.pcap');
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await expect(page.locator('[data-chart]').first()).toBeVisible();
   expect(await cspViolations(page)).toEqual([]);
   // A small connection, so that the view fits in a link.
   await page.goto('/#ex=rx-zero-window-dead.pcap');
   await page.reload();
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await page.getByTestId('share').click();
   const link = await page.getByTestId('share-url').inputValue();
   const shared = await context.newPage();
   await shared.goto(link);
-  await expect(app(shared)).toHaveAttribute('data-state', 'ready');
+  await expectState(shared, 'ready');
   expect(await cspViolations(shared)).toEqual([]);
   await page.goto('/embed.html#ex=healthy.pcap');
-  await expect(page.locator('.embed')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready', { root: '.embed' });
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('the service worker keeps the app shell, never a capture', async ({ page }) => {
+// A context of its own (warm.ts): a first visit, and everything its service worker cached.
+isolatedTest('the service worker keeps the app shell, never a capture', async ({ page }) => {
   await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   const registered = await page.evaluate(async () => Boolean(await navigator.serviceWorker?.getRegistration()));
   test.skip(!registered, 'no service worker registered (web/main.tsx imports ./sw-register)');
   await expect(page.locator('html')).toHaveAttribute('data-offline', 'ready');
   // An example (same origin) and a capture named by #url= (same origin, so http: is allowed).
   await page.goto('/#ex=healthy.pcap');
   await page.reload(); // a new fragment alone does not reload the page
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await page.goto(`/#url=${encodeURIComponent(new URL('/examples/stalls.pcap', page.url()).href)}`);
   await page.reload();
-  await expect(app(page)).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const cached = await page.evaluate(async () => {
     const urls: string[] = [];
     for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
@@ -94,7 +97,7 @@ test('the service worker keeps the app shell, never a capture', async ({ page })
 test('a link the page will not follow says why, in one line cut to 200 characters', async ({ page }) => {
   await page.goto('/#url=javascript%3Aalert(1)');
   await expect(page.getByTestId('refused')).toHaveText('#url=javascript:alert(1) was ignored: only https: addresses can be opened, not javascript:.');
-  await expect(app(page)).toHaveAttribute('data-state', 'idle');
+  await expectState(page, 'idle');
   // Opened as a new document (a same-document hash change is followed too, see load.spec.ts).
   await page.goto('about:blank');
   await page.goto(`/#url=data:${'A'.repeat(1_000_000)}`);
@@ -103,6 +106,6 @@ test('a link the page will not follow says why, in one line cut to 200 character
   expect(message.length).toBeLessThan(400);
   await page.goto('about:blank');
   await page.goto('/#url=http%3A%2F%2Fcaptures.example%2Fa.pcap');
-  await expect(app(page)).toHaveAttribute('data-state', 'error');
+  await expectState(page, 'error');
   await expect(page.getByTestId('error')).toContainText('http://captures.example/a.pcap was not opened: captures from other sites are fetched over https: only.');
 });

@@ -5,15 +5,16 @@
 //
 // FIXTURES: public/examples/rx-bulk-twin.pcap (a CUBIC download captured at the client)
 // and rx-bulk-twin-server.pcap (the same transfer at the server); README there.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './warm';
 import { fileURLToPath } from 'node:url';
+import { expectState } from './state';
 
 const examples = fileURLToPath(new URL('../public/examples/', import.meta.url));
 
 test('a receiver-side capture draws the sender\'s in flight, labelled as an estimate with its bound', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(`${examples}rx-bulk-twin.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const chart = page.locator('figure[data-chart="inflight"]');
   // ± 28,960 B: the bound nine points in ten keep (wasm/tests/sender_inflight.rs).
   await expect(chart.getByTestId('sender-inflight-label')).toHaveText("sender's in flight (estimate ± 28 KiB)");
@@ -29,7 +30,7 @@ test('a receiver-side capture draws the sender\'s in flight, labelled as an esti
 test('a sender-side capture draws its own bytes in flight, no estimate', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(`${examples}rx-bulk-twin-server.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const chart = page.locator('figure[data-chart="inflight"]');
   await expect(chart.locator('.tcps-legend')).toContainText('bytes in flight');
   await expect(chart.getByTestId('sender-inflight-label')).toHaveCount(0);
@@ -38,7 +39,7 @@ test('a sender-side capture draws its own bytes in flight, no estimate', async (
 
 test('a share link of a receiver-side capture draws the same estimate with its bound', async ({ page, browser }) => {
   await page.goto('/#ex=rx-bulk-twin.pcap');
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   await page.getByTestId('share').click();
   const input = page.getByTestId('share-url');
   await expect(input).toHaveValue(/#.*snap=[A-Za-z0-9_-]+$/);
@@ -48,7 +49,7 @@ test('a share link of a receiver-side capture draws the same estimate with its b
   const context = await browser.newContext();
   const shared = await context.newPage();
   await shared.goto(link);
-  await expect(shared.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(shared, 'ready');
   const chart = shared.locator('figure[data-chart="inflight"]');
   await expect(chart.getByTestId('sender-inflight-label')).toHaveText("sender's in flight (estimate ± 28 KiB)");
   await expect(chart.locator('path.tcps-sender-estimate')).toHaveCount(1);

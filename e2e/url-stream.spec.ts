@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { treePss } from '../bench/pss.mjs';
 import { PCAP_HEADER } from '../scripts/fixtures/gzip-bomb.mjs';
+import { expectState } from './state';
 
 // The service worker would answer the page's fetches itself, out of page.route's sight.
 test.use({ serviceWorkers: 'block' });
@@ -119,7 +120,7 @@ test('an endless fast stream stops at the cap with one message, the packets befo
   });
   try {
     await page.goto('/');
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle');
+    await expectState(page, 'idle');
     const pss = () => treePss(process.pid, { includeRoot: false });
     const before = pss();
     let peak = before ?? 0;
@@ -131,7 +132,7 @@ test('an endless fast stream stops at the cap with one message, the packets befo
     } finally {
       clearInterval(sampler);
     }
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     const stopped = page.getByTestId('download-stopped');
     await expect(stopped).toHaveText(
       `${baseURL}/streams/endless.pcap was stopped after 2 GiB: a capture fetched by address may be at most 2 GiB, and it sent more. Everything that arrived before is analysed and drawn.`);
@@ -150,7 +151,7 @@ test('an endless fast stream stops at the cap with one message, the packets befo
     if (before != null) expect(peak - before).toBeLessThan(500 * 2 ** 20);
     // The page stays usable: another capture opens.
     await page.evaluate(() => { location.hash = '#ex=stalls.pcap'; });
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     await expect(page.getByTestId('download-stopped')).toHaveCount(0);
   } finally {
     server.close();
@@ -170,7 +171,7 @@ test('an endless slow stream is decoded as it arrives, with its size as announce
     // Packets counted while the body still arrives (main said "0 packets" until the end).
     await expect(progress).toContainText(/Decoding slow\.pcap: [\d.]+ [kM]B of 50 MB \(\d+ %\).* · [1-9][\d,]* packets/, { timeout: 20_000 });
     await page.getByTestId('cancel').click();
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle');
+    await expectState(page, 'idle');
     // The request is aborted: the server sees the page hang up, and sends nothing more.
     await expect.poll(() => state.closed, { timeout: 5_000 }).toBe(true);
     const sentAtClose = state.sent;
@@ -178,7 +179,7 @@ test('an endless slow stream is decoded as it arrives, with its size as announce
     expect(state.sent).toBe(sentAtClose);
     // The page stays usable.
     await page.evaluate(() => { location.hash = '#ex=stalls.pcap'; });
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
   } finally {
     server.close();
   }
@@ -200,7 +201,7 @@ test('a stream that fails midway: what arrived is analysed and drawn, one line s
   const server = await streamServer(page, cutRoute);
   try {
     await page.goto(`${baseURL}/#url=${encodeURIComponent(`${baseURL}/streams/cut.pcap`)}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready');
     await expect(page.getByTestId('download-stopped')).toHaveText(cutMessage(baseURL!, 'Everything that arrived before is analysed and drawn\\.'));
     // Every whole packet before the cut (3 + 2 × 400 records, the last two cut off), the cut one not "damage".
     await expect(page.getByTestId('capture')).toContainText('801 packets');
@@ -216,7 +217,7 @@ test('the embed too: a stream that fails midway is drawn as far as it came, with
   const server = await streamServer(page, cutRoute);
   try {
     await page.goto(`${baseURL}/embed.html#url=${encodeURIComponent(`${baseURL}/streams/cut.pcap`)}`);
-    await expect(page.locator('.embed')).toHaveAttribute('data-state', 'ready');
+    await expectState(page, 'ready', { root: '.embed' });
     await expect(page.getByTestId('download-stopped')).toHaveText(cutMessage(baseURL!, 'What arrived before it is drawn\\.'));
     expect(await page.locator('svg[data-chart]').count()).toBeGreaterThan(0);
   } finally {
@@ -228,10 +229,10 @@ test('a gzip capture by address is inflated as it arrives, the same capture as i
   const plain = readFileSync(fileURLToPath(new URL('../public/examples/stalls.pcap', import.meta.url)));
   await page.route('**/streams/stalls.pcap.gz', (r) => r.fulfill({ status: 200, contentType: 'application/gzip', body: gzipSync(plain) }));
   await page.goto(`${baseURL}/#ex=stalls.pcap`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   const summary = (await page.getByTestId('capture').innerText()).replace(/^\S+/, '');
   await page.goto(`${baseURL}/#url=${encodeURIComponent(`${baseURL}/streams/stalls.pcap.gz`)}`);
-  await expect(page.locator('.app')).toHaveAttribute('data-state', 'ready');
+  await expectState(page, 'ready');
   expect((await page.getByTestId('capture').innerText()).replace(/^\S+/, '')).toBe(summary);
 });
 
@@ -244,7 +245,7 @@ test('an endless stream that is no capture: refused by its first bytes, and the 
   });
   try {
     await page.goto(`${baseURL}/#url=${encodeURIComponent(`${baseURL}/streams/page.pcap`)}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'error');
+    await expectState(page, 'error');
     await expect(page.getByTestId('error')).toContainText("Not a capture file: it starts with 3c 21 64 6f (this looks like a text file, e.g. HTML or a text export)");
     await expect.poll(() => state.closed).toBe(true);
     // Hung up long before the cap (main read on to 2 GiB before looking at a byte).
