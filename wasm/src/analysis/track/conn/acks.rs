@@ -5,7 +5,7 @@
 use super::{sides_of, Conn, Packet};
 use crate::analysis::loss::retrans_kinds::PeerAck;
 use crate::analysis::rows::columns::flag_bits as fb;
-use crate::analysis::timing::round_trips::{CLOCKED, EXCLUDED};
+use crate::analysis::timing::round_trips::{CLOCKED, DELAYABLE, EXCLUDED};
 use crate::analysis::timing::rtt::Echo;
 use crate::decode::tcp_flags::{FIN, RST, SYN};
 /// RFC 9293 §3.7.1: the send MSS a TCP assumes when it received no MSS option (IPv4;
@@ -23,22 +23,24 @@ impl Conn {
         // The peer was in loss recovery when this ACK came: its samples now may time a
         // retransmission or echo a TSval from before the hole (RFC 7323 §4.3).
         let rev_recovering = rev.recover.is_some();
-        let acks_new_data = match p.ack_rel {
+        let acked = match p.ack_rel {
             Some(a) => self.read_ack(p, a),
-            None => false,
+            None => AckCoverage::Nothing,
         };
-        self.read_timestamps(p, probe, rev_recovering, acks_new_data);
+        self.read_timestamps(p, probe, rev_recovering, acked);
     }
 
     /// The peer's cumulative ACK `a` this segment carries: the peer's clock of
     /// everything acknowledged, its ACK-based RTT sample, its loss recovery, and the
-    /// capture loss it shows (capture_loss.rs). True when it acknowledged new sequence
-    /// space (data, SYN or FIN) the peer had sent.
-    pub(super) fn read_ack(&mut self, p: &Packet, a: i64) -> bool {
+    /// capture loss it shows (capture_loss.rs). What new sequence space (data, SYN or
+    /// FIN) of the peer's it acknowledged ([`AckCoverage`]).
+    pub(super) fn read_ack(&mut self, p: &Packet, a: i64) -> AckCoverage {
         let (seg, d) = (p.seg, p.d);
+        let full = full_sized(self.sides[1 - d].max_len, self.offers.send_mss(1 - d as u8));
         let (fwd, rev) = sides_of(&mut self.sides, d);
-        let mut acks_new_data = false;
+        let mut acked = AckCoverage::Nothing;
         if rev.peer_ack.map_or(true, |n| a > n) {
+            let previous = rev.peer_ack;
             rev.peer_ack = Some(a);
             // The peer's first ACK of everything the other side had sent (its TSval:
             // sender_clock.rs tells from the next data's echo whether that side had it).
@@ -52,15 +54,16 @@ impl Conn {
                 c.on_peer_acked_all(tsval);
             }
             rev.peer_ack_by_rst = seg.flags & RST != 0;
-            acks_new_data = true;
-            if let Some((ns, round_trip)) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
+            let (sample, behind) = rev.ack_rtt.on_ack_behind(a, seg.ts_ns);
+            acked = AckCoverage::of(previous, a, full, behind);
+            if let Some((ns, round_trip)) = sample {
                 // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
                 // statistics and of the turns, like an old timestamp echo.
                 if round_trip {
                     note_turn(&mut self.min_turn, d, ns);
                 }
                 if p.store {
-                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, ns, if round_trip { 0 } else { EXCLUDED });
+                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, ns, (if round_trip { 0 } else { EXCLUDED }) | acked.delay_bit());
                 }
             }
         }
@@ -84,12 +87,13 @@ impl Conn {
                 h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
             }
         }
-        acks_new_data
+        acked
     }
 
     /// The timestamp option (RFC 7323): its echo times the peer's segment, and its
     /// TSval starts this side's clock for the peer's next echo.
-    pub(super) fn read_timestamps(&mut self, p: &Packet, probe: bool, rev_recovering: bool, acks_new_data: bool) {
+    pub(super) fn read_timestamps(&mut self, p: &Packet, probe: bool, rev_recovering: bool, acked: AckCoverage) {
+        let acks_new_data = acked != AckCoverage::Nothing;
         let (seg, d) = (p.seg, p.d);
         let Some((tsval, tsecr)) = seg.options.timestamp else { return };
         let (fwd, rev) = sides_of(&mut self.sides, d);
@@ -107,7 +111,7 @@ impl Conn {
                     // (whose timing is the peer's ACK delay or think time): the far
                     // part a receiver-side data round trip adds (round_trips.rs).
                     let clocked = new_data && !acks_new_data;
-                    let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 };
+                    let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 } | acked.delay_bit();
                     self.rows.push_rtt(p.t_ns, (1 - d) as u8, sample.ns, kind);
                 }
             }
@@ -158,4 +162,50 @@ pub(super) fn note_turn(min_turn: &mut [i64; 2], d: usize, ns: i64) {
     if ns > 0 && (min_turn[d] == 0 || ns < min_turn[d]) {
         min_turn[d] = ns;
     }
+}
+
+/// What one cumulative ACK acknowledged of the peer's sequence space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum AckCoverage {
+    /// Nothing new.
+    Nothing,
+    /// Sent at once: it covers at least two full-sized segments, which a receiver
+    /// acknowledges without delay (RFC 1122 §4.2.3.2); or the next segment was sent
+    /// right behind the newest it covers (rtt.rs `on_ack_behind`); or it is the first
+    /// ACK the capture saw (it covers the SYN, whose ACK no stack delays, or an
+    /// unknown span).
+    Prompt,
+    /// Less than two full-sized segments with nothing sent right behind: the receiver
+    /// may have held this ACK for its delayed-ACK timer (RFC 1122 §4.2.3.2; RFC 9293
+    /// §3.8.6.3: up to 0.5 s), or sent it only with its own answer, so the RTT sample
+    /// it completes may time that host, not the path (`round_trips.rs` `DELAYABLE`).
+    Delayable,
+}
+
+impl AckCoverage {
+    fn of(previous: Option<i64>, ack: i64, full: u32, behind: bool) -> AckCoverage {
+        match previous {
+            Some(n) if ack - n < 2 * i64::from(full) && !behind => AckCoverage::Delayable,
+            _ => AckCoverage::Prompt,
+        }
+    }
+
+    fn delay_bit(self) -> u8 {
+        if self == AckCoverage::Delayable { DELAYABLE } else { 0 }
+    }
+}
+
+/// Linux's floor on the receiver's estimate of a full-sized segment (`TCP_MSS_DEFAULT`,
+/// RFC 9293 §3.7.1's default send MSS): before larger segments arrive, a receiver
+/// counts segments of this size (`tcp_initialize_rcv_mss`).
+const MIN_FULL_SIZED: u32 = 536;
+
+/// A full-sized segment of the peer's, as its receiver judges one (Linux
+/// `tcp_measure_rcv_mss`: the largest segment received, at least 536 bytes): the
+/// largest payload the peer sent so far, no more than its SMSS when the handshake gave
+/// it (a GRO capture's frames hold many segments), at least [`MIN_FULL_SIZED`] (or
+/// the SMSS, if smaller).
+fn full_sized(largest_sent: u32, smss: Option<u32>) -> u32 {
+    let floor = MIN_FULL_SIZED.min(smss.unwrap_or(MIN_FULL_SIZED));
+    largest_sent.min(smss.unwrap_or(u32::MAX)).max(floor)
 }
