@@ -462,7 +462,10 @@ fn per_connection_state_is_small() {
     // +8 B: the pointer to the connection's FINs, resets and TLS alerts (ending.rs,
     // made at the first of them; ~100 B on the heap).
     // +16 B: each side's TTL range (vantage.rs `local_by_ttl`: 3 B, padded).
-    assert!(conn <= 1272, "Conn is {conn} bytes");
+    // +16 B: one pointer per side to what the peer's SACK blocks reported missing
+    // (loss/reported.rs, made at the first block above the cumulative ACK; on the heap at
+    // most 64 ranges of each kind and 256 recovery spans).
+    assert!(conn <= 1288, "Conn is {conn} bytes");
 }
 
 #[test]

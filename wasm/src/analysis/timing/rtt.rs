@@ -115,6 +115,15 @@ impl AckRtt {
         (sample, behind)
     }
 
+    /// Whether part of [a, b), not yet acknowledged, was sent more than once (Karn's
+    /// mark, `on_send`): a re-send the capture saw (loss/reported.rs).
+    pub fn resent_within(&self, a: i64, b: i64) -> bool {
+        // Pending segments are in sequence order and never overlap: from the first
+        // that ends past `a`.
+        let from = self.pending.partition_point(|p| p.end <= a);
+        self.pending.range(from..).take_while(|p| p.start < b).any(|p| p.retransmitted)
+    }
+
     /// The peer SACKed sequence space up to `right` (a block above its cumulative ACK).
     pub fn on_sack(&mut self, right: i64) {
         self.sacked_high = self.sacked_high.max(right);

@@ -36,6 +36,7 @@ impl Conn {
     /// FIN) of the peer's it acknowledged ([`AckCoverage`]).
     pub(super) fn read_ack(&mut self, p: &Packet, a: i64) -> AckCoverage {
         let (seg, d) = (p.seg, p.d);
+        let round_trip = super::round_trip(self.first_rtt, self.min_turn);
         let full = full_sized(self.sides[1 - d].max_len, self.offers.send_mss(1 - d as u8));
         let (fwd, rev) = sides_of(&mut self.sides, d);
         let mut acked = AckCoverage::Nothing;
@@ -84,7 +85,10 @@ impl Conn {
                 // SYN was not captured: after only a 3-byte SOCKS greeting, 1,400
                 // unseen bytes are 1 segment, not 467 (tests/capture_loss_captures.rs).
                 let mss = self.offers.mss_announced_by(d as u8).map_or(DEFAULT_SEND_MSS, u32::from);
-                h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
+                let reported = rev.reported.as_deref();
+                let (t, rtt) = (p.t_ns, round_trip.unwrap_or(0));
+                let missing = |x: i64, y: i64| reported.is_some_and(|r| r.reported_unseen(x, y, t, rtt));
+                h.on_ack(a, seen_next, rev.max_len.max(mss), &missing, |r| rows.mark(r, fb::CAPTURE_LOSS));
             }
         }
         acked
@@ -146,6 +150,39 @@ impl Conn {
             }
             if p.store {
                 self.rows.push_sack(p.t_ns, p.d as u8, left, right);
+            }
+        }
+        // What the blocks report missing (reported.rs): made at the first block above
+        // the cumulative ACK, then told every ACK so it sees the cumulative ACK pass.
+        if let Some(a) = p.ack_rel {
+            if rev.reported.is_none() && blocks[..n].iter().any(|&(_, r)| r > a) && rev.sent_high.is_some() {
+                rev.reported = Some(Box::default());
+            }
+            if let Some(rep) = rev.reported.as_mut() {
+                let sent_high = rev.sent_high.unwrap_or(a);
+                let smss = self.offers.send_mss(1 - p.d as u8).unwrap_or(rev.max_len).max(1);
+                let sent_low = rev.sent_low.unwrap_or(sent_high);
+                let holes = &rev.holes;
+                // Never captured: before the first data the capture saw of this side (a
+                // capture that began mid-transfer), its holes, and all beyond what it saw.
+                let never = |x: i64, y: i64| -> Vec<(i64, i64)> {
+                    let mut out: Vec<(i64, i64)> = Vec::new();
+                    if x < sent_low {
+                        out.push((x, y.min(sent_low)));
+                    }
+                    if let Some(h) = holes.as_ref() {
+                        out.extend(h.gaps.iter().filter(|g| g.start < y && x < g.end && g.end > sent_low).map(|g| (g.start.max(x).max(sent_low), g.end.min(y))));
+                    }
+                    if y > sent_high {
+                        out.push((x.max(sent_high).max(sent_low), y));
+                    }
+                    out.retain(|&(a, b)| b > a);
+                    out
+                };
+                let ack_rtt = &rev.ack_rtt;
+                let resent = |x: i64, y: i64| ack_rtt.resent_within(x, y);
+                let rtt = super::round_trip(self.first_rtt, self.min_turn);
+                rep.on_ack(p.t_ns, a, &blocks[..n], sent_high, smss, rtt, &never, &resent);
             }
         }
         if let (Some(a), Some(kinds)) = (p.ack_rel, rev.kinds.as_mut()) {
