@@ -24,7 +24,7 @@ use crate::analysis::report::DirectionSummary;
 use crate::analysis::report::RttSummary;
 
 mod steps;
-use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, far_threshold, finish_trackers, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
+use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, lags_and_threshold, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
 
 /// Summary of one connection, its finished compact store and, for a connection of at
 /// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
@@ -42,8 +42,6 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
     let (parts, local, mut path) = path_rtt(&handshake, &minima, &sides, data_direction, tick);
-    let chosen_threshold = options.stall_threshold_ms.filter(|ms| ms.is_finite() && *ms > 0.0).map(|ms| ms / 1000.0);
-    let mut threshold_s = chosen_threshold.unwrap_or_else(|| stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick));
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = round_trip_summaries(&store, &parts, path.vantage, data_direction, tick, scratch);
@@ -55,17 +53,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // The CE-marked data segments' frame numbers (ecn.rs), put on their rows below.
     let ce_frames = ecn.map(|counts| apply_ecn(counts, &mut directions, &offers)).unwrap_or_default();
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
-    // kinds, the scale bound and the stalls.
-    let mut lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
-    // A receiver-side capture that never measured the far part: that part read from the
-    // ACK → new-data pairs (stalls/far_estimate.rs) is the data sender's lag and sets
-    // the stall threshold, instead of a 0 lag and 10 ms.
-    if let Some(far) = far_threshold(&mut path, &store, data_direction) {
-        lags[data_direction as usize] = far;
-        if chosen_threshold.is_none() {
-            threshold_s = stalls::default_threshold_s(Some(far * 1000.0), tick);
-        }
-    }
+    // kinds, the scale bound and the stalls, and the stall threshold.
+    let (lags, threshold_s) = lags_and_threshold(&mut path, &parts, &store, data_direction, options.stall_threshold_ms, tick);
     // Flags known only now, put on the rows before the passes below read them: the
     // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
     // loss (capture_loss.rs).
@@ -75,7 +64,6 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
     store.fill_packet_columns(&mut cols.packets, false);
-
     // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
     // the store's cap has no row.
     store.mark_ce_rows(ce_frames.iter().filter_map(|f| cols.packets.frame.binary_search(f).ok().map(|r| r as u32)));

@@ -117,11 +117,27 @@ pub(super) fn bound_unknown_scales(directions: &mut [DirectionSummary; 2], packe
     }
 }
 
+/// Each direction's sender's lag (sender_view.rs) and the stall threshold, s: the one
+/// chosen (`chosen_ms`, when finite and positive), else 4 × the path RTT (DESIGN.md
+/// "Stall"). A receiver-side capture that never measured the far part: that part read
+/// from the ACK → new-data pairs (stalls/far_estimate.rs) is the data sender's lag and
+/// sets the threshold, instead of a 0 lag and 10 ms.
+pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::Parts, store: &ConnStore, data_direction: u8, chosen_ms: Option<f64>, tick: f64) -> ([f64; 2], f64) {
+    let chosen = chosen_ms.filter(|ms| ms.is_finite() && *ms > 0.0).map(|ms| ms / 1000.0);
+    let mut lags = [0, 1].map(|d| super::sender_lag(parts, d, path.rtt));
+    let mut rtt_ms = path.rtt.map(|s| s * 1000.0);
+    if let Some(far) = far_estimate(path, store, data_direction) {
+        lags[data_direction as usize] = far;
+        rtt_ms = Some(far * 1000.0);
+    }
+    (lags, chosen.unwrap_or_else(|| stalls::default_threshold_s(rtt_ms, tick)))
+}
+
 /// A receiver-side capture that never measured the far part (`path.rtt` None): that part
 /// read from the ACK → new-data pairs (stalls/far_estimate.rs), s, said in the method's
 /// words; None where there is no trusted estimate. Reads a copy of the packet rows (only
 /// such connections pay for it).
-pub(super) fn far_threshold(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8) -> Option<f64> {
+fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8) -> Option<f64> {
     if path.rtt.is_some() || path.vantage != Vantage::Receiver {
         return None;
     }
