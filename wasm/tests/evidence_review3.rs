@@ -168,6 +168,12 @@ fn acks_that_all_rode_on_data_make_no_spike() {
 /// are not in the capture; the client's ACK of all twenty comes at `repaired_us` (a
 /// timer's re-send), and the third flight follows it one round trip later.
 fn lost_after_the_capture_point(repaired_us: i64) -> Flow {
+    lost_after_the_capture_point_sacked(repaired_us, 0)
+}
+
+/// The same, its SACK blocks moved `shift` bytes up (as a middlebox that renumbers the
+/// sequence but not the SACK blocks leaves them).
+fn lost_after_the_capture_point_sacked(repaired_us: i64, shift: u32) -> Flow {
     let mut f = Flow::new("10.0.0.2:40000", "10.0.0.1:80");
     f.handshake(0, 32_000, Opts::new().mss(1460).wscale(7).sack_perm(), Opts::new().mss(1460).wscale(7).sack_perm());
     f.data(C2S, 33_000, 100);
@@ -187,7 +193,7 @@ fn lost_after_the_capture_point(repaired_us: i64) -> Flow {
     flight(&mut f, 100_000, 10);
     f.push(C2S, 102_300).ack(seg(12));
     for k in 16..=19u32 {
-        f.push(C2S, 102_000 + 100 * i64::from(k - 10)).ack(seg(13)).opts(Opts::new().sack(&[(seg(16), seg(k + 1))]));
+        f.push(C2S, 102_000 + 100 * i64::from(k - 10)).ack(seg(13)).opts(Opts::new().sack(&[(seg(16).wrapping_add(shift), seg(k + 1).wrapping_add(shift))]));
     }
     // The re-sends (unseen) arrive: the client ACKs all twenty.
     f.push(C2S, repaired_us).ack(seg(20));
@@ -220,7 +226,22 @@ fn data_the_receiver_sacked_around_after_the_capture_saw_it_was_lost_after_the_c
     assert_eq!(causes, vec![tcpscope_core::analysis::StallCause::LossRecovery], "{}", c.diagnosis.text);
     assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
     assert!(!c.diagnosis.text.contains("waiting on ACKs"), "{}", c.diagnosis.text);
-    assert!(c.diagnosis.text.contains("the receiver's SACK blocks show 3 more segments re-sent where this capture did not see them, 3 segments lost after this capture point had seen them pass"), "{}", c.diagnosis.text);
+    // No re-send captured: the headline's evidence is the SACK blocks', not "0.0 % of the
+    // bytes sent were retransmissions".
+    assert!(c.diagnosis.text.starts_with("Loss limited this flow: the receiver's SACK blocks show 3 segments lost and re-sent where this capture did not see the re-sends (3 of them lost after this capture point had seen them pass), and the sender spent"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn sack_blocks_beyond_the_window_report_no_loss() {
+    // The same flow, its SACK blocks 1 GiB above the data (a middlebox renumbered the
+    // sequence, not the blocks): beyond everything the capture saw sent and beyond the
+    // 8 MiB right edge of the window the client offered (65,535 << 7), they report data
+    // no sender could have sent: no loss is read from them, and the wait stays the path's.
+    let c = analyze_flow(&lost_after_the_capture_point_sacked(400_000, 1 << 30));
+    let d = &c.directions[1];
+    assert_eq!((d.lost_after_capture, d.unseen_resends), (0, 0));
+    assert!(d.stalls.iter().all(|s| s.cause != tcpscope_core::analysis::StallCause::LossRecovery), "{:?}", d.stalls);
+    assert_ne!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
 }
 
 #[test]

@@ -133,7 +133,13 @@ impl Conn {
     /// the peer's segments received out of order (rtt.rs), are stored for the charts,
     /// and with the ACK tell the peer's retransmission kinds (retrans_kinds.rs).
     pub(super) fn read_sack_blocks(&mut self, p: &Packet, aflags: u32) {
-        let (_, rev) = sides_of(&mut self.sides, p.d);
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        // The right edge of the window this ACK offers, bytes above it (an unknown scale
+        // taken at its largest, 14: RFC 7323 §2.3).
+        let offered = match crate::analysis::track::window::effective(&fwd.scale, &rev.scale) {
+            crate::analysis::track::window::Effective::Known(s) => i64::from(p.seg.window) << s,
+            _ => i64::from(p.seg.window) << 14,
+        };
         if !(p.has_ack && rev.seq.is_set()) {
             return;
         }
@@ -182,7 +188,20 @@ impl Conn {
                 let ack_rtt = &rev.ack_rtt;
                 let resent = |x: i64, y: i64| ack_rtt.resent_within(x, y);
                 let rtt = super::round_trip(self.first_rtt, self.min_turn);
-                rep.on_ack(p.t_ns, a, &blocks[..n], sent_high, smss, rtt, &never, &resent);
+                // A block can only report data the sender sent (RFC 2018 §3), and the
+                // sender sends nothing beyond the window's right edge, which the receiver
+                // does not move back (RFC 9293 §3.8.6.2.2): a block ending beyond both
+                // everything the capture saw sent and this ACK's window is of another
+                // sequence space (a middlebox that renumbers the sequence but not the SACK
+                // blocks) and reports no loss.
+                let limit = sent_high.max(a + offered);
+                let mut checked = [(0i64, 0i64); 4];
+                let mut k = 0;
+                for &(l, r) in blocks[..n].iter().filter(|&&(l, r)| l < r && r <= limit) {
+                    checked[k] = (l, r);
+                    k += 1;
+                }
+                rep.on_ack(p.t_ns, a, &checked[..k], sent_high, smss, rtt, &never, &resent);
             }
         }
         if let (Some(a), Some(kinds)) = (p.ack_rel, rev.kinds.as_mut()) {

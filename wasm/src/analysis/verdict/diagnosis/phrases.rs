@@ -83,6 +83,23 @@ pub(super) fn unseen_resends_phrase(sender: &crate::analysis::report::DirectionS
     )
 }
 
+/// The loss a capture that saw no re-send still proves: "the receiver's SACK blocks show
+/// N segments lost and re-sent where this capture did not see the re-sends (M of them
+/// lost after …)" (`direction.unseenResends`, `lostAfterCapture`, loss/reported.rs).
+pub(super) fn unseen_loss_phrase(sender: &crate::analysis::report::DirectionSummary) -> String {
+    let n = sender.unseen_resends;
+    let after = match sender.lost_after_capture.min(n) {
+        0 => String::new(),
+        m => format!(" ({m} of them lost after this capture point had seen {} pass)", if m == 1 { "it" } else { "them" }),
+    };
+    format!(
+        "the receiver's SACK blocks show {} lost and re-sent where this capture did not see the re-send{}{after}{}",
+        plural(n, "segment"),
+        if n == 1 { "" } else { "s" },
+        unseen_datagrams_phrase(sender, 0)
+    )
+}
+
 /// "; 1 datagram of the sender lost before the capture point …" past the sender
 /// (sender lag > 0), where its IPv4 numbering tells (`direction.unseenDatagrams`) and
 /// the count differs from the re-sent frames seen: a segment lost at the tail of a
