@@ -25,6 +25,7 @@ mod clock;
 mod collect;
 mod delay;
 mod fate;
+pub mod interfaces;
 mod matching;
 mod pair;
 mod pairing;
@@ -35,6 +36,7 @@ mod stream;
 
 pub use report::*;
 pub use stream::{TwinStream, MAX_TWIN_CAPTURE_BYTES};
+pub use interfaces::{merge_interfaces, InterfaceProbe, InterfaceSplit, InterfaceTwin, SplitFiles, VantageInterfaces};
 
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
 use crate::decode::{CaptureDecoder, Decoded, TcpSegment};
