@@ -39,13 +39,32 @@ export async function runVantageByInterface(name, { format, stallMs }, out = pro
     process.exitCode = 1;
     return;
   }
+  // The file again, its blocks routed by interface (WasmInterfaceSplit) into the two
+  // inputs of the merge (WasmTwin), chunk by chunk: as twin/interface_split.rs
+  // `InterfaceTwin` does natively, whose report this is, the split's notes included.
   const [first, second] = found.sides;
-  const twin = new wasm.WasmInterfaceTwin(first, second, stallMs);
+  const split = new wasm.WasmInterfaceSplit(first, second);
+  const twin = new wasm.WasmTwin(stallMs);
   let report;
   try {
-    await readCapture(name, (chunk) => (chunk.compressedBytes != null ? twin.pushInflated(chunk.bytes, chunk.compressedBytes) : twin.push(chunk.bytes)));
+    await readCapture(name, (chunk) => {
+      const more = split.push(chunk.bytes);
+      for (const k of [0, 1]) {
+        const bytes = split.take(k);
+        if (bytes.length) chunk.compressedBytes != null ? twin.pushInflated(k, bytes, chunk.compressedBytes) : twin.push(k, bytes);
+      }
+      return more;
+    });
+    let notes;
+    try {
+      notes = JSON.parse(split.finish());
+    } catch (error) {
+      throw new InputError(`cannot split '${escapeUnsafe(name)}' by interface: ${escapeUnsafe(error instanceof Error ? error.message : String(error))}`, 'analyze');
+    }
     report = JSON.parse(twin.finish());
+    report.notes.push(...notes);
   } finally {
+    split.free();
     twin.free();
   }
   const names = found.sides.map((i, k) => `${name} interface ${i}${found.names[k] ? ` (${found.names[k]})` : ''}`);

@@ -434,7 +434,7 @@ impl WasmTwin {
 }
 
 // One pcapng whose interfaces are two vantage points (twin/interfaces.rs): is it one,
-// its two captures as files, and their merge.
+// and its two captures (merged by `WasmTwin`, or opened as files by the page).
 
 /// Are two of the file's interfaces two vantage points? Chunks in until `push` answers
 /// false (or the file ends), then `finish`: the `VantageInterfaces` as JSON.
@@ -457,12 +457,6 @@ impl WasmVantageProbe {
 
     pub fn finish(&self) -> String {
         serde_json::to_string(&self.inner.finish()).unwrap_or_else(|e| crate::boundary::ask::Refused::json(&e.to_string()))
-    }
-}
-
-impl Default for WasmVantageProbe {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -493,36 +487,5 @@ impl WasmInterfaceSplit {
     pub fn finish(&self) -> Result<String, JsError> {
         let notes = self.inner.finish().map_err(|m| JsError::new(&m))?;
         serde_json::to_string(&notes).map_err(|e| JsError::new(&e.to_string()))
-    }
-}
-
-/// The merge of interface `first` (as the first capture) and `second` of one file
-/// (twin/interfaces.rs `InterfaceTwin`): chunks in, then `finish` answers the
-/// `TwinReport` as JSON, as `WasmTwin` does for two files.
-#[wasm_bindgen]
-pub struct WasmInterfaceTwin {
-    inner: crate::twin::InterfaceTwin,
-}
-
-#[wasm_bindgen]
-impl WasmInterfaceTwin {
-    /// `stall_ms`: as `WasmSession::new`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(first: u32, second: u32, stall_ms: f64) -> WasmInterfaceTwin {
-        let stall_threshold_ms = if stall_ms.is_finite() && stall_ms > 0.0 { Some(stall_ms) } else { None };
-        WasmInterfaceTwin { inner: crate::twin::InterfaceTwin::new([first, second], AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() }) }
-    }
-
-    pub fn push(&mut self, chunk: &[u8]) -> bool {
-        self.inner.push(chunk)
-    }
-
-    #[wasm_bindgen(js_name = pushInflated)]
-    pub fn push_inflated(&mut self, chunk: &[u8], compressed: f64) -> bool {
-        self.inner.push_inflated(chunk, compressed as u64)
-    }
-
-    pub fn finish(&mut self) -> String {
-        serde_json::to_string(&self.inner.finish()).unwrap_or_else(|e| crate::boundary::ask::Refused::json(&e.to_string()))
     }
 }
