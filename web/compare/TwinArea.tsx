@@ -1,15 +1,17 @@
 // Two vantage points (issue 44): when the compare view's two captures are the same
 // connection(s) seen at both ends, the merged view above the compare charts — the panel
-// (TwinPanel.tsx) and one one-way delay chart per direction on the merged time axis
-// (OneWayDelayChart.tsx). The merge runs in its own worker (mergeCaptures.ts); two
-// captures of unrelated transfers are refused by the engine ("no-match"), and then only
-// a line says so: the compare view stays what it was.
+// (TwinPanel.tsx), the data direction's time-sequence chart as each capture saw it with
+// each datagram's fate marked (TwinSequenceChart.tsx), and one one-way delay chart per
+// direction (OneWayDelayChart.tsx), all on the merged time axis. The merge runs in its
+// own worker (mergeCaptures.ts); two captures of unrelated transfers are refused by the
+// engine ("no-match"), and then only a line says so: the compare view stays what it was.
 import { useEffect, useMemo, useState } from 'react';
 import type { TwinPair, TwinReport } from '../worker/generated/view';
 import { fullRange } from '../charts/timeRange';
 import { useContainerWidth } from '../charts/useStackLayout';
 import { mergeCaptures } from './mergeCaptures';
 import { OneWayDelayChart } from './OneWayDelayChart';
+import { TwinSequenceChart, TwinSequenceLegend } from './TwinSequenceChart';
 import { TwinPanel } from './TwinPanel';
 import { isolated } from '../security/outsideText';
 import { PLACES, PLACE_LABEL } from '../worker/generated/vocabulary';
@@ -35,6 +37,7 @@ function useTwin(captures: [() => Promise<Blob>, () => Promise<Blob>]): Merged {
 }
 
 const DELAY_HEIGHT = 200;
+const SEQUENCE_HEIGHT = 260;
 
 export interface TwinAreaProps {
   captures: [() => Promise<Blob>, () => Promise<Blob>];
@@ -62,9 +65,14 @@ export function TwinArea({ captures, names, theme, chosen: given, onPairChosen, 
     let end = 0;
     for (const d of pair?.directions ?? []) for (const b of d.delaySeries) end = Math.max(end, b.t + b.width);
     for (const st of pair?.stalls ?? []) end = Math.max(end, st.at + st.duration);
-    const full = fullRange(0, end);
+    const seq = pair?.sequence;
+    for (const side of seq ? [seq.senderSide, seq.receiverSide] : []) for (const b of side.bins) end = Math.max(end, b.t + seq!.binWidth);
+    const full = fullRange(Math.min(0, seq?.start ?? 0), end);
     return { range: full, full, width, height: DELAY_HEIGHT };
   }, [pair, width]);
+  const sequenceView = useMemo(() => ({ ...view, height: SEQUENCE_HEIGHT }), [view]);
+  const sequences = useMemo(() => (pair?.sequence ? (['sender-side', 'receiver-side'] as const).map((capture) =>
+    ({ capture, pair, name: [names[0], names[1]][(capture === 'sender-side' ? pair.senderSide : pair.receiverSide).input] })) : []), [pair, names[0], names[1]]);
   const models = useMemo(() => (pair?.directions ?? []).map((d, k) => ({ direction: k as 0 | 1, d, stalls: pair!.stalls.filter((s) => s.direction === k) })), [pair]);
   const state = merged.phase === 'loading' ? 'loading' : merged.phase === 'error' ? 'error' : report?.refusal ? 'refused' : 'ready';
   return (
@@ -87,6 +95,8 @@ export function TwinArea({ captures, names, theme, chosen: given, onPairChosen, 
           {pair ? <TwinPanel pair={pair} names={names} /> : null}
           {pair && pair.directions.length ? (
             <div className="tcps-charts twin-charts" data-theme={theme}>
+              {sequences.map((model) => <TwinSequenceChart key={model.capture} view={sequenceView} model={model} />)}
+              {sequences.length ? <TwinSequenceLegend /> : null}
               {models.map((model) => <OneWayDelayChart key={model.direction} view={view} model={model} />)}
               <ul className="tcps-legend" aria-label="Where each stall happened">
                 {PLACES.map((p) => <li key={p}><span className={`tcps-swatch tcps-place-${p}`} />stall {PLACE_LABEL[p]}</li>)}
