@@ -6,7 +6,7 @@
 // own worker (mergeCaptures.ts); two captures of unrelated transfers are refused by the
 // engine ("no-match"), and then only a line says so: the compare view stays what it was.
 import { useEffect, useMemo, useState } from 'react';
-import type { TwinReport } from '../worker/generated/view';
+import type { TwinPair, TwinReport } from '../worker/generated/view';
 import { fullRange } from '../charts/timeRange';
 import { useContainerWidth } from '../charts/useStackLayout';
 import { mergeCaptures } from './mergeCaptures';
@@ -43,14 +43,23 @@ export interface TwinAreaProps {
   captures: [() => Promise<Blob>, () => Promise<Blob>];
   names: [string, string];
   theme: 'light' | 'dark' | 'auto';
+  /** The pair shown (an index into the report's pairs), when the owner chooses it. */
+  chosen?: number;
+  /** A pair chosen in the select. */
+  onPairChosen?: (index: number) => void;
+  /** The merge's pairs, once its report arrives ([] when refused). */
+  onPairs?: (pairs: readonly TwinPair[]) => void;
 }
 
-export function TwinArea({ captures, names, theme }: TwinAreaProps) {
+export function TwinArea({ captures, names, theme, chosen: given, onPairChosen, onPairs }: TwinAreaProps) {
   const merged = useTwin(captures);
-  const [chosen, setChosen] = useState(0);
+  const [own, setOwn] = useState(0);
+  const chosen = given ?? own;
+  const setChosen = (k: number) => { setOwn(k); onPairChosen?.(k); };
   const [ref, width] = useContainerWidth();
   const report = merged.phase === 'ready' ? merged.report : null;
   const pairs = report?.pairs ?? [];
+  useEffect(() => { if (report) onPairs?.(report.refusal ? [] : report.pairs); }, [report, onPairs]);
   const pair = pairs[Math.min(chosen, pairs.length - 1)];
   const view = useMemo(() => {
     let end = 0;

@@ -1630,6 +1630,47 @@ t: number,
  */
 ack: number, };
 
+/**
+ * What the probe found (crosses to the page as JSON: `VantageInterfaces` in
+ * web/worker/generated/view.ts).
+ */
+
+export type VantageInterfaces = { 
+/**
+ * Interfaces the part of the file read describes, all sections.
+ */
+interfaces: number, 
+/**
+ * The two interfaces that carried the same TCP segments (the pair sharing the most),
+ * by number, lower first; None when no two did.
+ */
+sides: [number, number] | null, 
+/**
+ * Their names (`if_name`), where the file gives them.
+ */
+names: [string | null, string | null], 
+/**
+ * Distinct TCP segments seen on both (counted up to the probe's caps).
+ */
+shared: number, 
+/**
+ * TCP segments read on each of `sides`.
+ */
+segments: [number, number], 
+/**
+ * Bytes of the file the probe read (inflated, for gzip).
+ */
+bytesRead: number, 
+/**
+ * The probe read the whole file (else it stopped at `PROBE_DECIDED` shared segments,
+ * at `PROBE_MAX_BYTES`, or at a damaged block).
+ */
+complete: boolean, 
+/**
+ * What was found, or why the file cannot be split into two vantage points, in words.
+ */
+text: string, };
+
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
