@@ -41,7 +41,9 @@ use crate::analysis::stalls::{is_data_segment, reordered, SenderFacts};
 use crate::analysis::stalls::cause::Stall;
 
 mod pass;
+mod reorder_dup_acks;
 use pass::SharesPass;
+pub use reorder_dup_acks::dup_acks_of_reordering;
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
