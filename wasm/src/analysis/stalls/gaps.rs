@@ -20,8 +20,13 @@
 //!    highest sequence number sent so far (it re-sends data that was in flight: the
 //!    retransmission timer fired — or Linux's tail-loss probe, which is also a timer)
 //!    and something was unacknowledged when the gap began.
+//!    Not when that segment is a fast retransmission (`ack_clocked_resend`: the peer's
+//!    duplicate ACKs or SACKs sent it, RFC 5681 §3.2, RFC 6675): the gap was the wait
+//!    for those ACKs, and the later rules judge it as any other wait (`ack-wait`, or
+//!    `window-limited` with the window full, as the sender's own SndLim states count it).
 //!    Also `retransmission-timeout` when the gap began right after a retransmission
-//!    with data unacknowledged (the sender was waiting on loss recovery), and when
+//!    (not a fast one) with data unacknowledged (the sender was waiting on loss
+//!    recovery), and when
 //!    everything was acknowledged and the peer's
 //!    next request during the gap was a retransmission: the request was lost and the
 //!    peer's timer re-sent it (request/response through an outage).
@@ -78,6 +83,16 @@ const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u
 /// (Wireshark's "out-of-order", track/conn.rs), not a re-send: no timer sent it.
 pub fn reordered(flags: u32) -> bool {
     flags & flag_bits::OUT_OF_ORDER != 0 && flags & flag_bits::ANY_RETRANSMISSION == 0
+}
+
+/// A re-send the peer's ACKs sent, not a timer: a fast retransmission, on the third
+/// duplicate ACK or the SACKs that show a hole (RFC 5681 §3.2, RFC 6675 §5), or a
+/// recovery re-send that follows it (retrans_kinds.rs `KIND_FAST`; the kernel's
+/// TCPFastRetrans). A gap it ends, or begins, was the sender waiting on ACKs (the round
+/// trip that brought the duplicates, or the one that brings the re-send's ACK), not a
+/// retransmission timer: no timeout or probe is counted for it (issue 39 item 8).
+pub fn ack_clocked_resend(flags: u32) -> bool {
+    flags & flag_bits::KIND_FAST != 0
 }
 
 /// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
@@ -298,7 +313,9 @@ struct Gap {
     peer_reply: Option<(f64, u32)>,
     /// Zero-window probes the sender sent during the gap.
     probes: u32,
-    /// The last data segment before the gap re-sent bytes (loss recovery in progress).
+    /// The last data segment before the gap re-sent bytes (loss recovery in progress),
+    /// and a timer's re-send or one of unknown kind: a fast retransmission
+    /// ([`ack_clocked_resend`]) leaves the sender waiting on ACKs, not on a timer.
     resent_before: bool,
     /// The peer's payload during the gap was a retransmission (its request was lost
     /// and its own timer re-sent it): (time, bytes) of the last such segment.
@@ -411,7 +428,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
         gap = Some(Gap {
             probes: 0,
             peer_resent: None,
-            resent_before: resent_here,
+            resent_before: resent_here && !ack_clocked_resend(cols.flags[i]),
             index: i,
             high,
             unacked_at_start: peer_ack.is_nan() || peer_ack < high,

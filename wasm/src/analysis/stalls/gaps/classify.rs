@@ -2,7 +2,7 @@
 //! read from the state `find_stalls` carried to the moment the gap closed, and the
 //! words saying what ended it.
 
-use super::{needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
+use super::{ack_clocked_resend, needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
 use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::{Stall, StallCause};
@@ -71,7 +71,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
             "data sent while the window was still 0".to_string()
         };
         (StallCause::ZeroWindow, how)
-    } else if resent && g.unacked_at_start {
+    } else if resent && g.unacked_at_start && !ack_clocked_resend(cols.flags[j]) {
         let how = format!("{} of {} bytes at {}", retransmission_kind_words(cols.flags[j]), cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
     } else if g.resent_before && g.unacked_at_start && !g.acked_by_request && g.all_acked_at.map_or(true, |ta| ta - t0 >= 0.5 * duration) {
@@ -95,6 +95,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         (StallCause::RetransmissionTimeout, how)
     } else if !resent
         && cols.flags[j] & flag_bits::ANY_RETRANSMISSION != 0
+        && !ack_clocked_resend(cols.flags[j])
         && (cols.flags[j] & flag_bits::UNSEEN_BEFORE == 0 || g.peer_reply.is_some())
         && !needless(cols.flags[j])
         && !reordered(cols.flags[j])
@@ -153,6 +154,18 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     } else {
         // Never a window from the peer: a one-sided capture, nothing can be told.
         (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
+    };
+    // A fast retransmission that ended a wait judged by the later rules is no new data:
+    // say what it was, and that the peer's ACKs sent it (RFC 5681 §3.2, RFC 6675).
+    let ended_by = if resent && ack_clocked_resend(cols.flags[j]) && cause != StallCause::ZeroWindow {
+        format!(
+            "{} of {} bytes at {}, sent on the peer's duplicate ACKs or SACKs, not by a timer",
+            retransmission_kind_words(cols.flags[j]),
+            cols.len[j],
+            format_timestamp(t1)
+        )
+    } else {
+        ended_by
     };
     Stall {
         start: t0,
