@@ -110,6 +110,19 @@ fn a_small_pair_is_carried_whole() {
     assert_eq!(back.notes, ["This link holds connection 1 of the 12 found in both captures (10.77.0.1:9239 → 10.77.0.2:33872)."]);
 }
 
+/// The page shares the report it holds as JSON (bindings.rs `twinShare`): read back, it
+/// makes the same part as the engine's own report, on every recording.
+#[test]
+fn the_report_as_json_shares_the_same() {
+    for (name, ..) in SIZES {
+        let report = merged(name);
+        let json = serde_json::to_string(&report).unwrap();
+        assert_eq!(twin::share_json(&json, 0, COLUMNS, 0), twin::share(&report, 0, COLUMNS, 0), "{name}");
+    }
+    assert!(twin::share_json("{}", 0, COLUMNS, 0).unwrap_err().starts_with("The merged view could not be read back to share it (missing field `pairs`"));
+    assert_eq!(twin::share_json(r#"{"pairs":[],"notes":[]}"#, 0, COLUMNS, 0).unwrap_err(), "The merge found 0 connections; there is no connection 1 to share.");
+}
+
 /// The word list holds every key of today's pairs (each would otherwise be written out).
 #[test]
 fn the_word_list_holds_every_key() {

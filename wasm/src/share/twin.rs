@@ -138,6 +138,18 @@ pub fn share(report: &TwinReport, index: usize, columns: u32, max_chars: usize) 
     Err(format!("The merged view does not fit a link: even cut to {MIN_COLUMNS} columns and 4 rows a list it takes {smallest} characters, more than the {max_chars} it may."))
 }
 
+/// [`share`] of the report as the page holds it (`WasmTwin.finish`'s JSON): its pairs and
+/// notes are read back typed, the rest is not needed.
+pub fn share_json(report_json: &str, index: usize, columns: u32, max_chars: usize) -> Result<Shared, String> {
+    #[derive(Deserialize)]
+    struct Held {
+        pairs: Vec<TwinPair>,
+        notes: Vec<String>,
+    }
+    let held: Held = serde_json::from_str(report_json).map_err(|e| format!("The merged view could not be read back to share it ({e})."))?;
+    share(&TwinReport { pairs: held.pairs, notes: held.notes, ..TwinReport::default() }, index, columns, max_chars)
+}
+
 /// The tries, in order (module doc).
 fn attempts(requested: usize) -> Vec<(usize, Option<usize>)> {
     let first = requested.clamp(MIN_COLUMNS, MAX_COLUMNS);
