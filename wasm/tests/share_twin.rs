@@ -227,3 +227,21 @@ fn the_part_is_read_from_a_link() {
     assert!(odd.contains("characters that do not belong to a merged view"), "{odd}");
     assert!(twin::from_fragment(&format!("twin-snap={}", to_base64url(b"TCPT"))).unwrap_err().message.contains("cut short"));
 }
+
+
+/// When the two snapshots of a compare link leave less room (their floor: rx-rr-twin's
+/// sides are request/response connections whose summaries list many stalls; measured on
+/// the page, 1446 characters were left), the merged view goes down to a row of each long
+/// list and 8 columns, and says so; below its floor it is refused with its size.
+#[test]
+fn a_smaller_room_gives_a_coarser_merged_view() {
+    let report = merged("rx-rr-twin");
+    let shared = twin::share(&report, 0, COLUMNS, 1446).unwrap();
+    assert_eq!((shared.snapshot.len(), shared.columns, shared.cap), (1390, 8, Some(1)));
+    let back = opened(&shared);
+    assert_eq!(back.pairs[0].stalls.len(), 1);
+    assert!(back.notes.contains(&"This link holds 1 of the pair's 210 stalls, spread evenly over time; the counts above are the whole pair's.".to_string()), "{:?}", back.notes);
+    assert_eq!(panel(&back.pairs[0]), panel(&report.pairs[0]));
+    let e = twin::share(&report, 0, COLUMNS, 1000).unwrap_err();
+    assert_eq!(e, "The merged view does not fit a link: even cut to 8 columns and a row a list it takes 1390 characters, more than the 1000 it may.");
+}

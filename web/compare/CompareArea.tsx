@@ -19,7 +19,9 @@ import { pairFileName, slicePair, type SliceRequest } from '../export/pcapng';
 import { downloadBlob, fileStem } from '../export/download';
 import { exampleUrl } from '../state/fetchCapture';
 import { useSecondCapture } from './useSecondCapture';
-import { TwinArea } from './TwinArea';
+import { TwinArea, type TwinSource } from './TwinArea';
+import { shareTwin } from './mergeCaptures';
+import type { TwinReport } from '../worker/generated/view';
 
 /** The app's capture (side A's). */
 export interface MainCapture {
@@ -155,6 +157,12 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     if (w.kind === 'file') return file ? [main.capture, async () => file] : null;
     return [main.capture, () => fetchedAgain(w.kind === 'url' ? w.url : exampleUrl(w.file))];
   }, [otherKey, main.capture, file]);
+  // A share link has no captures to merge: the merged view it carries (`twin-snap=`).
+  const sharedTwin = compare?.with.kind === 'snapshot' ? compare.twin ?? null : null;
+  const twinSource = useMemo<TwinSource | null>(() => twinCaptures ? { kind: 'captures', captures: twinCaptures }
+    : sharedTwin ? { kind: 'shared', data: sharedTwin } : null, [twinCaptures, sharedTwin]);
+  // The merged pair shown, for Share (compareShare.ts).
+  const [twinShown, setTwinShown] = useState<{ report: TwinReport; pair: number } | null>(null);
   if (!compare) return <CompareBar selected={selected} onCompare={startCompare} />;
   if (!sides || !b) {
     return (
@@ -194,7 +202,7 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
   } : undefined;
   return (
     <>
-    {twinCaptures ? <TwinArea captures={twinCaptures} names={[main.name, b.name]} theme={view.theme} /> : null}
+    {twinSource ? <TwinArea source={twinSource} names={[main.name, b.name]} theme={view.theme} onShown={setTwinShown} /> : null}
     <CompareView
       sides={sides} tables={[main.table, b.table]} choices={[main.report.connections, b.report.connections]}
       onPick={(k, id) => (k === 0 ? onView((v) => ({ ...v, conn: id, compare: v.compare && { ...v.compare, conns: [id, v.compare.conns[1]] } })) : setCompare((c) => ({ ...c, conns: [c.conns[0], id] })))}
@@ -204,7 +212,9 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
       share={(width) => compareLink(pageBase(), view, [
         { summary: selected, name: main.name, make: main.share, snapshot: main.snapshot },
         { summary: b.summary, name: b.name, make: b.share, snapshot: b.snapshot },
-      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds)}
+      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds,
+      !twinShown || !twinSource ? undefined : twinSource.kind === 'shared' ? { snapshot: twinSource.data }
+        : { make: (columns, maxChars) => shareTwin(twinShown.report, twinShown.pair, columns, maxChars) })}
     />
     </>
   );

@@ -15,7 +15,7 @@
 //!   one through all of them.
 //! - any other list (and a point series still too long): at most `cap` rows kept, evenly
 //!   spread over it, the first and the last among them (parallel lists of one length
-//!   keep the same rows).
+//!   keep the same rows); a list of [`SMALL`] rows or fewer is never cut.
 //!
 //! The floats of both series are then kept to steps of 1/16 384 of their field's largest
 //! magnitude or finer (1, 2 or 5 × a power of ten, so packed.rs writes them as small
@@ -52,6 +52,10 @@ pub struct Cut {
     pub kept: usize,
     pub of: usize,
 }
+
+/// Lists this short are never cut: a pair's fixed pairs (its two directions, endpoints,
+/// thresholds) keep their length, whatever the cap.
+pub const SMALL: usize = 4;
 
 /// Relative precision kept of a series' floats (14 bits).
 const PRECISION: f64 = 16_384.0;
@@ -113,7 +117,7 @@ fn walk(v: &mut Value, key: &str, grid: &Grid, cap: Option<usize>, cuts: &mut Ve
             } else {
                 items.iter_mut().for_each(|x| walk(x, key, grid, cap, cuts));
             }
-            if let Some(cap) = cap.filter(|&c| items.len() > c) {
+            if let Some(cap) = cap.filter(|&c| items.len() > c.max(SMALL)) {
                 *items = spread(items, cap);
             }
             if items.len() < of {

@@ -12,7 +12,9 @@
 //! 1. the series' columns, halved from the sender's chart width down to
 //!    [`KEEP_LISTS_COLUMNS`] (a delay chart of 128 bars still shows its queue);
 //! 2. then the other lists (stalls, events), capped at 256, 128, … 4 rows;
-//! 3. then the columns again, down to [`MIN_COLUMNS`].
+//! 3. then the columns again, down to 16, the lists to 2 and 1 rows (never none: the panel
+//!    would read a pair whose stalls were all cut as one without stalls), and last the
+//!    columns to [`MIN_COLUMNS`].
 //!
 //! Bytes: "TCPT" | format (u8) | report schema (u16 LE) | payload length (u32 LE) | the
 //! payload deflated; the payload is one packed value:
@@ -39,8 +41,8 @@ pub const KEY: &str = "twin-snap";
 pub const MAX_TWIN_CHARS: usize = 8192 / 3;
 /// Columns below which the lists give way first (module doc, step 2).
 pub const KEEP_LISTS_COLUMNS: usize = 128;
-/// Fewest columns a series is cut to.
-pub const MIN_COLUMNS: usize = 16;
+/// Fewest columns a series is cut to: a last resort, the queue's level and a trend.
+pub const MIN_COLUMNS: usize = 8;
 /// Most columns asked for (a 4K screen's width).
 pub const MAX_COLUMNS: usize = 4096;
 const HEADER_BYTES: usize = 11;
@@ -135,7 +137,7 @@ pub fn share(report: &TwinReport, index: usize, columns: u32, max_chars: usize) 
         }
         smallest = smallest.min(text.len());
     }
-    Err(format!("The merged view does not fit a link: even cut to {MIN_COLUMNS} columns and 4 rows a list it takes {smallest} characters, more than the {max_chars} it may."))
+    Err(format!("The merged view does not fit a link: even cut to {MIN_COLUMNS} columns and a row a list it takes {smallest} characters, more than the {max_chars} it may."))
 }
 
 /// [`share`] of the report as the page holds it (`WasmTwin.finish`'s JSON): its pairs and
@@ -165,9 +167,16 @@ fn attempts(requested: usize) -> Vec<(usize, Option<usize>)> {
         out.push((floor, Some(cap)));
     }
     let mut c = floor / 2;
-    while c >= MIN_COLUMNS {
+    while c >= 2 * MIN_COLUMNS {
         out.push((c, Some(4)));
         c /= 2;
+    }
+    // Last, a row or two of each list (never none, or the panel would read a pair whose
+    // stalls were all cut as one without stalls), then the fewest columns.
+    let last = out.last().map_or(MIN_COLUMNS, |a| a.0);
+    out.extend([(last, Some(2)), (last, Some(1))]);
+    if last > MIN_COLUMNS {
+        out.push((MIN_COLUMNS, Some(1)));
     }
     out
 }
@@ -277,10 +286,10 @@ mod tests {
     fn tries_columns_first_then_lists_then_columns() {
         assert_eq!(
             attempts(900),
-            [(900, None), (450, None), (225, None), (128, None), (128, Some(256)), (128, Some(128)), (128, Some(64)), (128, Some(32)), (128, Some(16)), (128, Some(8)), (128, Some(4)), (64, Some(4)), (32, Some(4)), (16, Some(4))]
+            [(900, None), (450, None), (225, None), (128, None), (128, Some(256)), (128, Some(128)), (128, Some(64)), (128, Some(32)), (128, Some(16)), (128, Some(8)), (128, Some(4)), (64, Some(4)), (32, Some(4)), (16, Some(4)), (16, Some(2)), (16, Some(1)), (8, Some(1))]
         );
         assert_eq!(attempts(100)[..2], [(100, None), (100, Some(256))]);
-        assert_eq!(attempts(0)[0], (16, None));
+        assert_eq!(attempts(0), [(8, None), (8, Some(256)), (8, Some(128)), (8, Some(64)), (8, Some(32)), (8, Some(16)), (8, Some(8)), (8, Some(4)), (8, Some(2)), (8, Some(1))]);
         assert_eq!(words("delaySeries"), "delay series");
     }
 }
