@@ -147,12 +147,14 @@ export function CompareView(props: CompareViewProps) {
         aria-label="Compared charts, on one time axis from each connection's start. Keys: arrows pan, plus and minus zoom, 0 resets.">
         <figure className="tcps-chart" data-chart="compare-throughput" aria-label="Throughput, compared">
           <ErrorBoundary what="chart" resetKey={sidesKey} onError={onDrawn.throughput}>
-            <CompareThroughputChart sides={sides} view={views.throughput} binSeconds={binSeconds} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.throughput} />
+            {/* Keyed by the two connections: another connection is a new chart whose first
+                answers report "drawn" again (the hook keeps the old answers while it asks). */}
+            <CompareThroughputChart key={sidesKey} sides={sides} view={views.throughput} binSeconds={binSeconds} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.throughput} />
           </ErrorBoundary>
         </figure>
         <figure className="tcps-chart" data-chart="compare-inflight" aria-label="Bytes in flight vs receive window, compared">
           <ErrorBoundary what="chart" resetKey={sidesKey} onError={onDrawn.inflight}>
-            <CompareInflightChart sides={sides} view={views.inflight} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.inflight} />
+            <CompareInflightChart key={sidesKey} sides={sides} view={views.inflight} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.inflight} />
           </ErrorBoundary>
         </figure>
       </section>

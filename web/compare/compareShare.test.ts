@@ -70,7 +70,7 @@ describe('compare share link', () => {
     const twin = { make: async (columns: number, maxChars: number) => { asked.push([columns, maxChars]); return { snapshot: 'T'.repeat(2000), columns: 128, cap: null }; } };
     const got = await compareLink(BASE, v, [side(1, 0, 'A', 100, specs), side(1, 0, 'B', 200, specs)], 704, 0.1, twin);
     expect(got).toEqual({ link: `${BASE}#compare=1,1&compare-snap=${'B'.repeat(200)}&twin-snap=${'T'.repeat(2000)}&snap=${'A'.repeat(100)}` });
-    expect(asked).toEqual([[704, Math.floor(8192 / 3)]]);
+    expect(asked).toEqual([[704, Math.floor(8192 / 2)]]);
     // The snapshots store the view without the merged view, and share the budget it leaves.
     const prefix = `${BASE}#compare=1,1&compare-snap=&snap=&twin-snap=${'T'.repeat(2000)}`;
     expect(specs.map((s) => [s.view, s.maxLinkChars])).toEqual([['compare=1,1', Math.floor((8192 - prefix.length) / 2)], ['compare=1,1', Math.floor((8192 - prefix.length) / 2)]]);
@@ -96,7 +96,7 @@ describe('compare share link', () => {
     const shrinks = { make: async (_: number, maxChars: number) => { asked.push(maxChars); return { snapshot: 'T'.repeat(Math.min(2000, maxChars)), columns: 16, cap: 4 }; } };
     expect(await compareLink(BASE, v, [floor('A'), floor('B')], 700, 0.1, shrinks))
       .toEqual({ link: `${BASE}#compare=1,1&compare-snap=${'B'.repeat(3800)}&twin-snap=${'T'.repeat(room)}&snap=${'A'.repeat(3800)}` });
-    expect(asked).toEqual([Math.floor(8192 / 3), room]);
+    expect(asked).toEqual([Math.floor(8192 / 2), room]);
     const big = { make: async (_: number, maxChars: number) => (maxChars >= 2000 ? { snapshot: 'T'.repeat(2000), columns: 128, cap: null } : { error: 'it does not fit' }) };
     expect(await compareLink(BASE, v, [floor('A'), floor('B')], 700, 0.1, big)).toEqual({
       link: withoutTwin,

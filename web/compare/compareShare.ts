@@ -5,7 +5,7 @@
 // opens any shared view) and `compare-snap=` for B — so the whole link stays within
 // the 8 KB of any share link. When the merged view of two vantage points is shown above
 // the charts (issue 44, TwinArea), the link carries it too (`twin-snap=`, made in Rust by
-// wasm/src/share/twin.rs within a third of the link, first: the two snapshots share
+// wasm/src/share/twin.rs within half the link, first: the two snapshots share
 // what it leaves).
 import type { ConnectionSummary } from '../model/types';
 import type { Shared, ShareSpec } from '../worker/protocol';
@@ -17,7 +17,7 @@ import { COMPARE_CHART_IDS } from '../worker/generated/vocabulary';
 import type { TwinShared } from './mergeCaptures';
 
 /** The merged view's share of a link (wasm/src/share/twin.rs `MAX_TWIN_CHARS`). */
-export const MAX_TWIN_CHARS = Math.floor(MAX_LINK_BYTES / 3);
+export const MAX_TWIN_CHARS = Math.floor(MAX_LINK_BYTES / 2);
 
 /** The merged view shown above the compare charts. */
 export interface ShareTwin {

@@ -2,25 +2,29 @@
 //! uses it on a merged pair, whatever series the pair holds).
 //!
 //! Three kinds of list are told apart by their rows alone:
-//! - a **binned series**: objects with a numeric `t` and `width` (seconds; each row the
-//!   time [t, t + width)). Rows are merged into the link's columns, as the engine would
-//!   have binned them at the columns' width: `t` and `width` the column's, fields named
-//!   `min…` the least, `max…` the greatest, integer fields named `count` or `…Count`
+//! - a **binned series**: objects with a numeric `t` (seconds) that sum up the samples of
+//!   a time span: they have a `width` (the span [t, t + width)), or a least and a
+//!   greatest field (named `min…`/`…Min` and `max…`/`…Max`). Rows are merged into the
+//!   link's columns, as the engine would have binned them at the columns' width: `t` and
+//!   `width` the column's (without a `width`, `t` the first row's), `min` fields the
+//!   least, `max` fields the greatest, other integer fields (what the rows count)
 //!   summed, any other field the first row's. A series with no more rows than columns
 //!   keeps its rows.
 //! - a **point series**: objects with a numeric `t` and no `width`. With more rows than
 //!   columns, per column the rows that draw it are kept (M4: Jugel et al., VLDB 2014):
 //!   the first and last in time and, for each other numeric field, the rows holding its
 //!   least and greatest value, so a line through the kept rows has the same pixels as
-//!   one through all of them.
-//! - any other list (and a point series still too long): at most `cap` rows kept, evenly
-//!   spread over it, the first and the last among them (parallel lists of one length
-//!   keep the same rows); a list of [`SMALL`] rows or fewer is never cut.
+//!   one through all of them. Rows of numbers only are a curve and stop there; rows with
+//!   words record events (a datagram lost between), and are capped as lists are.
+//! - any other list, and a series of events: at most `cap` rows kept, evenly spread over
+//!   it, the first and the last among them (parallel lists of one length keep the same
+//!   rows); a list of [`SMALL`] rows or fewer is never cut. Only these cuts are noted
+//!   (`Cut`): a series drawn at the link's columns misses no pixel.
 //!
 //! The floats of both series are then kept to steps of 1/16 384 of their field's largest
 //! magnitude or finer (1, 2 or 5 × a power of ten, so packed.rs writes them as small
-//! integers): a quarter of a pixel of a 4096 px chart; `min…` fields rounded down and
-//! `max…` up. Other values are untouched: a panel's numbers stay exact.
+//! integers): a quarter of a pixel of a 4096 px chart; `min` fields rounded down and
+//! `max` fields up. Other values are untouched: a panel's numbers stay exact.
 
 use serde_json::{Map, Number, Value};
 
@@ -64,12 +68,31 @@ fn number(v: &Value, key: &str) -> Option<f64> {
     v.get(key)?.as_f64().filter(|x| x.is_finite())
 }
 
+/// A row of numbers (or nulls) only: a sample of a curve; a row with words (a kind, a
+/// sentence) records an event.
+fn numbers_only(row: &Value) -> bool {
+    row.as_object().is_some_and(|m| m.values().all(|v| v.is_number() || v.is_null()))
+}
+
 fn is_series(items: &[Value]) -> bool {
     !items.is_empty() && items.iter().all(|v| v.is_object() && number(v, "t").is_some())
 }
 
+fn is_least(key: &str) -> bool {
+    key.starts_with("min") || key.ends_with("Min")
+}
+
+fn is_greatest(key: &str) -> bool {
+    key.starts_with("max") || key.ends_with("Max")
+}
+
+/// Rows that sum up a span each (module doc).
 fn is_binned(items: &[Value]) -> bool {
-    is_series(items) && items.iter().all(|v| number(v, "width").is_some())
+    let spans = |v: &Value| {
+        let keys = || v.as_object().into_iter().flat_map(|m| m.keys());
+        number(v, "width").is_some() || (keys().any(|k| is_least(k)) && keys().any(|k| is_greatest(k)))
+    };
+    is_series(items) && items.iter().all(spans)
 }
 
 /// The time span of every series in `v` ([first t, last end]), if it holds any.
@@ -114,6 +137,11 @@ fn walk(v: &mut Value, key: &str, grid: &Grid, cap: Option<usize>, cuts: &mut Ve
                     *items = m4(items, grid);
                 }
                 quantize(items);
+                // A curve (rows of numbers only) is drawn at the link's columns: no row
+                // that changes a pixel is missing, and no cap applies.
+                if items.iter().all(numbers_only) {
+                    return;
+                }
             } else {
                 items.iter_mut().for_each(|x| walk(x, key, grid, cap, cuts));
             }
@@ -143,8 +171,10 @@ fn merge_bins(rows: &[Value], grid: &Grid) -> Vec<Value> {
     let width = grid.width();
     out.into_iter()
         .map(|(c, mut m)| {
-            m.insert("t".into(), float(grid.t0 + c as f64 * width, &Value::Null));
-            m.insert("width".into(), float(width, &Value::Null));
+            if m.contains_key("width") {
+                m.insert("t".into(), float(grid.t0 + c as f64 * width, &Value::Null));
+                m.insert("width".into(), float(width, &Value::Null));
+            }
             Value::Object(m)
         })
         .collect()
@@ -158,15 +188,16 @@ fn absorb(into: &mut Map<String, Value>, row: &Map<String, Value>) {
         let pick = |keep_new: bool, old: &mut Value| if keep_new { *old = x.clone() };
         match (k.as_str(), old.as_f64(), x.as_f64()) {
             ("t" | "width", ..) => {}
-            (k, Some(a), Some(b)) if k.starts_with("min") => pick(b < a, old),
-            (k, Some(a), Some(b)) if k.starts_with("max") => pick(b > a, old),
-            (k, None, Some(_)) if k.starts_with("min") || k.starts_with("max") => pick(true, old),
-            (k, ..) if k == "count" || k.ends_with("Count") => {
+            (k, Some(a), Some(b)) if is_least(k) => pick(b < a, old),
+            (k, Some(a), Some(b)) if is_greatest(k) => pick(b > a, old),
+            (k, None, Some(_)) if is_least(k) || is_greatest(k) => pick(true, old),
+            _ => {
                 if let (Some(a), Some(b)) = (old.as_u64(), x.as_u64()) {
+                    *old = Value::from(a.saturating_add(b));
+                } else if let (Some(a), Some(b)) = (old.as_i64(), x.as_i64()) {
                     *old = Value::from(a.saturating_add(b));
                 }
             }
-            _ => {}
         }
     }
 }
@@ -232,7 +263,7 @@ fn quantize(rows: &mut [Value]) {
         let m = [5.0, 2.0, 1.0].into_iter().find(|&m| m <= step * scale).unwrap_or(1.0);
         // A least rounds down and a greatest up, so a bin still holds what it held.
         // (To a part in 10^9: 10.074 ms is 10 073.999999999998 µs.)
-        let round = |v: f64| if f.starts_with("min") { (v + 1e-9).floor() } else if f.starts_with("max") { (v - 1e-9).ceil() } else { v.round() };
+        let round = |v: f64| if is_least(&f) { (v + 1e-9).floor() } else if is_greatest(&f) { (v - 1e-9).ceil() } else { v.round() };
         for r in rows.iter_mut() {
             if let Some(x) = r.get_mut(&f).filter(|x| x.is_f64()) {
                 // In integers of 10^−k, so the result is an exact decimal at k places.
@@ -267,8 +298,23 @@ mod tests {
         assert!(cuts.is_empty(), "a binned series is drawn at the link's columns: no rows are missing from the picture");
     }
 
-    /// A point series keeps, per column, its first, last and extreme rows: a dip inside a
-    /// column stays; a list without times is cut to the cap, evenly, with the last row.
+    /// Rows with a least and a greatest and no width (a time-sequence bin: the lowest and
+    /// highest sequence number of the datagrams in it) merge the same way, `t` the first
+    /// row's, the integer counts summed.
+    #[test]
+    fn rows_with_a_least_and_a_greatest_merge_too() {
+        let rows: Vec<Value> = (0..100).map(|k| json!({"t": k as f64 * 0.01, "seqMin": k * 1000, "seqMax": k * 1000 + 1448, "count": 1, "retransmitted": (k % 10 == 3) as u32})).collect();
+        let mut v = json!({"bins": rows});
+        let mut cuts = Vec::new();
+        resample(&mut v, &Grid { t0: 0.0, t1: 1.0, columns: 10 }, None, &mut cuts);
+        let s = v["bins"].as_array().unwrap();
+        assert_eq!(s.len(), 10);
+        assert_eq!(s[3], json!({"t": 0.3, "seqMin": 30_000, "seqMax": 40_448, "count": 10, "retransmitted": 1}));
+        assert!(cuts.is_empty());
+    }
+
+    /// A curve keeps, per column, its first, last and extreme rows: a dip inside a column
+    /// stays; a list without times is cut to the cap, evenly, with the last row.
     #[test]
     fn points_keep_what_draws_them_and_lists_are_capped() {
         let points: Vec<Value> = (0..1000).map(|k| json!({"t": k as f64 * 0.001, "seq": if k == 517 { 3 } else { k * 100 }})).collect();
@@ -278,11 +324,17 @@ mod tests {
         resample(&mut v, &Grid { t0: 0.0, t1: 1.0, columns: 10 }, Some(8), &mut cuts);
         let seqs: Vec<i64> = v["points"].as_array().unwrap().iter().map(|p| p["seq"].as_i64().unwrap()).collect();
         assert!(seqs.contains(&3), "the dip at row 517 stays");
-        assert_eq!(seqs.len(), 8, "10 columns × up to 4 rows, then the cap");
+        assert_eq!(seqs.len(), 21, "10 columns × first and last, and the dip's column its least: a curve, not capped");
         let ats: Vec<i64> = v["stalls"].as_array().unwrap().iter().map(|p| p["at"].as_i64().unwrap()).collect();
         assert_eq!(ats, [0, 7, 14, 21, 28, 35, 42, 49]);
         assert_eq!(v["pair"], json!([1, 2]));
-        assert_eq!(cuts, [Cut { key: "points".into(), kept: 8, of: 1000 }, Cut { key: "stalls".into(), kept: 8, of: 50 }]);
+        assert_eq!(cuts, [Cut { key: "stalls".into(), kept: 8, of: 50 }]);
+        // Events (rows with words) are capped too, after M4, and noted.
+        let events: Vec<Value> = (0..1000).map(|k| json!({"t": k as f64 * 0.001, "kind": "lost-between", "seq": k * 100})).collect();
+        let mut e = json!({"events": events});
+        let mut cuts = Vec::new();
+        resample(&mut e, &Grid { t0: 0.0, t1: 1.0, columns: 10 }, Some(8), &mut cuts);
+        assert_eq!(cuts, [Cut { key: "events".into(), kept: 8, of: 1000 }]);
     }
 
     #[test]

@@ -8,9 +8,10 @@
 //! not a list of a series — the panel's numbers and words — is carried exactly. Lists
 //! that lost rows are named in the report's notes ("this link holds 40 of the 210
 //! stalls"), so nothing is dropped silently. Which detail gives way first, each try
-//! until the text fits `max_chars` (at most [`MAX_TWIN_CHARS`]):
+//! until the text fits `max_chars` (at most [`MAX_TWIN_CHARS`], half a link):
 //! 1. the series' columns, halved from the sender's chart width down to
-//!    [`KEEP_LISTS_COLUMNS`] (a delay chart of 128 bars still shows its queue);
+//!    [`KEEP_LISTS_COLUMNS`] (64 bars still show a queue building, and the time-sequence
+//!    its stalls; the datagrams of note are worth more than finer columns);
 //! 2. then the other lists (stalls, events), capped at 256, 128, … 4 rows;
 //! 3. then the columns again, down to 16, the lists to 2 and 1 rows (never none: the panel
 //!    would read a pair whose stalls were all cut as one without stalls), and last the
@@ -37,10 +38,14 @@ pub const FORMAT: u8 = 1;
 /// The link's key for it.
 pub const KEY: &str = "twin-snap";
 /// The merged view's share of a link's 8 KB (issue 15's budget; web/share/snapshot.ts
-/// `MAX_LINK_BYTES`): a third, the compare view's two snapshots sharing the rest.
-pub const MAX_TWIN_CHARS: usize = 8192 / 3;
+/// `MAX_LINK_BYTES`): half, the compare view's two snapshots sharing the rest. Its two
+/// time-sequence series, two one-way delay series and the datagrams of note take 4 KB at
+/// 128 columns (wasm/tests/share_twin.rs: a third left 32 to 64 columns and 4 events);
+/// the snapshots' charts show less that the merged view does not (each side's throughput
+/// and bytes in flight), and a snapshot lowers its columns to fit.
+pub const MAX_TWIN_CHARS: usize = 8192 / 2;
 /// Columns below which the lists give way first (module doc, step 2).
-pub const KEEP_LISTS_COLUMNS: usize = 128;
+pub const KEEP_LISTS_COLUMNS: usize = 64;
 /// Fewest columns a series is cut to: a last resort, the queue's level and a trend.
 pub const MIN_COLUMNS: usize = 8;
 /// Most columns asked for (a 4K screen's width).
@@ -76,6 +81,8 @@ pub const WORDS: Words = &[
     "zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "delayed-ack",
     "lost-between", "not-seen-at-sender-side", "not-seen-at-receiver-side",
     "forward", "return", "both", "neither", "too-few-samples", "sender-side", "receiver-side",
+    // The time-sequence series of each side (twin/sequence.rs) and the events' marks on it.
+    "sequence", "binWidth", "datagrams", "retransmitted", "bins", "acks", "seqMin", "seqMax", "ack", "due",
 ];
 
 /// What the payload holds: the pair (`P`: its JSON value when written, the typed pair
@@ -286,9 +293,9 @@ mod tests {
     fn tries_columns_first_then_lists_then_columns() {
         assert_eq!(
             attempts(900),
-            [(900, None), (450, None), (225, None), (128, None), (128, Some(256)), (128, Some(128)), (128, Some(64)), (128, Some(32)), (128, Some(16)), (128, Some(8)), (128, Some(4)), (64, Some(4)), (32, Some(4)), (16, Some(4)), (16, Some(2)), (16, Some(1)), (8, Some(1))]
+            [(900, None), (450, None), (225, None), (112, None), (64, None), (64, Some(256)), (64, Some(128)), (64, Some(64)), (64, Some(32)), (64, Some(16)), (64, Some(8)), (64, Some(4)), (32, Some(4)), (16, Some(4)), (16, Some(2)), (16, Some(1)), (8, Some(1))]
         );
-        assert_eq!(attempts(100)[..2], [(100, None), (100, Some(256))]);
+        assert_eq!(attempts(100)[..3], [(100, None), (64, None), (64, Some(256))]);
         assert_eq!(attempts(0), [(8, None), (8, Some(256)), (8, Some(128)), (8, Some(64)), (8, Some(32)), (8, Some(16)), (8, Some(8)), (8, Some(4)), (8, Some(2)), (8, Some(1))]);
         assert_eq!(words("delaySeries"), "delay series");
     }

@@ -8,7 +8,7 @@ use super::collect::{self, Collected, Dgram, Prints, DIR};
 use super::matching::{self, EXACT};
 use super::pairing::Pairing;
 use super::report::*;
-use super::{delay, fate, placement, split, Recording, MAX_DATAGRAMS, MAX_PAIRS};
+use super::{delay, fate, placement, sequence, split, Recording, MAX_DATAGRAMS, MAX_PAIRS};
 use crate::analysis::connections::endpoint_name;
 use crate::analysis::Analysis;
 
@@ -82,6 +82,7 @@ fn refused_pair(p: &Pairing, prints: &[Prints; 2], sender: usize, sender_dir: [u
         in_flight: None,
         queued: "neither",
         events: Vec::new(),
+        sequence: None,
     }
 }
 
@@ -187,6 +188,8 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
     t.clock = Some(clock_report(&clock));
     t.directions = dirs.to_vec();
     t.events = f.events;
+    sequence::due_times(&mut t.events, floor);
+    t.sequence = Some(sequence::series(d, &m, &clock, f.base[0]));
     t
 }
 

@@ -103,6 +103,9 @@ pub struct TwinPair {
     /// Datagrams of note (lost between, reordered, duplicated, not seen at one side),
     /// time order, at most `twin::MAX_EVENTS`.
     pub events: Vec<TwinEvent>,
+    /// The data direction's time-sequence series as each capture saw it, on the merged
+    /// axis (twin/sequence.rs); the events are its marks.
+    pub sequence: Option<super::sequence::TwinSequence>,
 }
 
 /// The two clocks (twin/clock.rs). Times of the merged view are seconds since the
@@ -304,6 +307,15 @@ pub struct TwinEvent {
     /// Sequence number relative to the direction's first byte, and payload bytes.
     pub seq: i64,
     pub len: u32,
+    /// The capture whose time `t` is, by role: `sender-side` or `receiver-side`.
+    #[serde(deserialize_with = "capture_word")]
+    pub capture: Word,
+    /// A return-direction datagram's acknowledgment number, relative to the data
+    /// direction's first byte (where it sits on the time-sequence chart); None forward.
+    pub ack: Option<i64>,
+    /// Seen at one capture only: when it was due at the other, merged view seconds
+    /// (twin/sequence.rs `due_times`); None when seen at both.
+    pub due: Option<f64>,
 }
 
 // Read back (a share link's merged view, share/twin.rs): the words above are a closed
