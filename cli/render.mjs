@@ -17,14 +17,15 @@ import { renderTwinFigure, TwinFigureError, wantsTwin } from './twin-render.mjs'
 export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|FILE.png [--connection N] [--chart ID]
                        [--from S] [--to S] [--view FRAGMENT] [--width PX] [--height PX]
                        [--theme light|dark] [--direction 0|1] [--bin S] [--stall-ms N] [--scale K]
-       tcpscope render CLIENT.pcap --other-end SERVER.pcap [--chart oneway] --out FILE.svg|FILE.png
+       tcpscope render CLIENT.pcap --other-end SERVER.pcap [--chart oneway|sequence|twin] --out FILE.svg|FILE.png
 
   --out         the figure; .svg (standalone, styles inlined) or .png
   --connection  connection id (default: the one the page opens, the largest)
   --chart       throughput | inflight | stalls | sequence | rtt | events | wifi (default throughput),
                 or stack: every chart the view shows (--view's charts=, else all) on one time
                 axis under the diagnosis headline, as the page's "Whole stack" export;
-                oneway: the merged view's one-way delay, each direction (--direction: one)
+                with --other-end or a link's merged view: oneway (each direction's one-way
+                delay; --direction: one), sequence (each capture's time-sequence), twin (both)
   --other-end   the capture taken at the other end of the same transfer: the two are merged
                 (as analyze --other-end) and the merged view drawn; --connection N picks the
                 pair by CLIENT's connection id. A compare LINK that carries a merged view

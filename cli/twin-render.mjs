@@ -6,13 +6,16 @@
 //  - a compare link that carries the merged view (`twin-snap=`, read by bindings.rs
 //    `twinShared`): `render LINK` draws it unless --chart names another chart.
 // Nothing is computed here: the pair is the engine's, the figure the page's.
+import { basename } from 'node:path';
 import { escapeUnsafe } from './outsideText.mjs';
 import { InputError } from './errors.mjs';
 import { linkText, sourceKind } from './share.mjs';
 import { pushCapture } from './twin.mjs';
 
-/** The merged view's chart ids: both directions' one-way delay (`--direction` picks one). */
-export const TWIN_CHARTS = ['oneway'];
+/** The merged view's chart ids (web/render/renderTwin.tsx): `oneway`, each direction's
+ *  one-way delay (`--direction` picks one); `sequence`, each capture's time-sequence;
+ *  `twin`, both. */
+export const TWIN_CHARTS = ['oneway', 'sequence', 'twin'];
 
 /** Why the options cannot draw a merged view, in words. */
 export class TwinFigureError extends Error {
@@ -36,7 +39,7 @@ export function wantsTwin(o) {
   const link = o.otherEnd === null ? twinLinkOf(o.source) : null;
   if (o.otherEnd !== null) {
     if (sourceKind(o.source) !== 'capture') throw new TwinFigureError('--other-end merges two captures; a link carries its merged view already', 2);
-    if (o.chart !== null && !TWIN_CHARTS.includes(o.chart)) throw new TwinFigureError(`with --other-end, --chart is ${TWIN_CHARTS.join(' or ')} (the merged view's charts), got '${escapeUnsafe(o.chart)}'`, 2);
+    if (o.chart !== null && !TWIN_CHARTS.includes(o.chart)) throw new TwinFigureError(`with --other-end, --chart is ${TWIN_CHARTS.join(', ')} (the merged view's charts), got '${escapeUnsafe(o.chart)}'`, 2);
     return { kind: 'merge' };
   }
   if (TWIN_CHARTS.includes(o.chart)) {
@@ -44,6 +47,12 @@ export function wantsTwin(o) {
     return { kind: 'link', text: link };
   }
   return link !== null && o.chart === null ? { kind: 'link', text: link } : null;
+}
+
+/** The two inputs' names, for the charts' descriptions: the files merged, or (a link
+ *  holds no file name for the merged view) their order. */
+function namesOf(o, twin) {
+  return twin.kind === 'merge' ? [o.source, o.otherEnd].map((n) => basename(n)) : ['the first capture', 'the second capture'];
 }
 
 /** The merged report: the two captures merged, or the link's merged view read back. */
@@ -87,7 +96,8 @@ export async function renderTwinFigure(wasm, bundle, o, twin) {
   const pair = pairOf(report, o.connection);
   try {
     return await bundle.renderTwinSvg({
-      pair, width: o.width, height: o.height ?? undefined, theme: o.theme ?? 'light', direction: o.direction ?? undefined,
+      pair, chart: o.chart ?? 'oneway', names: namesOf(o, twin), width: o.width, height: o.height ?? undefined,
+      theme: o.theme ?? 'light', direction: o.direction ?? undefined,
     });
   } catch (e) {
     throw new TwinFigureError(escapeUnsafe(e?.message ?? String(e)), 1);

@@ -58,6 +58,19 @@ test('--other-end --chart oneway: both directions\' one-way delay under a title 
   assert.doesNotMatch(svg, /var\(--/);
 });
 
+test('--chart twin: each capture\'s time-sequence over each direction\'s one-way delay, in the page\'s order', { skip }, () => {
+  const out = join(dir, 'twin.svg');
+  const r = run('render', example('twin-forward-loss.pcap'), '--other-end', example('twin-forward-loss-server.pcap'), '--chart', 'twin', '--out', out);
+  assert.equal(r.code, 0, r.stderr);
+  const svg = readFileSync(out, 'utf8');
+  // 50 px of title lines, two time-sequence charts of 260 px and two delay charts of 200 (TwinArea.tsx).
+  assert.match(svg, /^<svg [^>]*data-chart="stack" width="800" height="970"/);
+  assert.deepEqual([...svg.matchAll(/<svg [^>]*data-chart="([\w-]+)"/g)].map((m) => m[1]), ['stack', 'twin-sequence', 'twin-sequence', 'one-way-delay', 'one-way-delay']);
+  assert.match(svg, /<text class="tcps-export-title"[^>]*>Two vantage points: time-sequence and one-way delay<\/text>/);
+  // The files' names, in the charts' descriptions.
+  assert.match(svg, /as the capture near the sender \(twin-forward-loss-server\.pcap\) saw them/);
+});
+
 test('--direction 1 as PNG: the return direction alone, 2 × its size', { skip }, () => {
   const out = join(dir, 'return.png');
   const r = run('render', example('twin-forward-loss.pcap'), '--other-end', example('twin-forward-loss-server.pcap'), '--direction', '1', '--width', '640', '--out', out);

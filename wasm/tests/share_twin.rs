@@ -24,21 +24,22 @@ const COLUMNS: u32 = 900;
 /// were cut to, the cap of its other lists).
 const SIZES: [(&str, usize, u32, Option<u32>); 10] = [
     // Bulk transfers of 2 to 10 s: two time-sequence series of up to 1000 bins and two
-    // one-way delay series of up to 2000 go down to 112 or 64 columns; the panel's numbers
-    // and words take about 680 bytes deflated, the events stay (more than 64 are M4-cut to
-    // the columns, which a note says), the ACK lines are M4-cut to the columns.
-    ("rx-bulk-twin", 3804, 64, None),
-    // 210 stalls with a sentence each (47 KB of text): 8 of them, spread over time.
-    ("rx-rr-twin", 4035, 64, Some(8)),
-    ("twin-ack-loss", 3687, 64, None),
-    ("twin-forward-loss", 3752, 64, None),
-    ("twin-nat", 3906, 64, None),
-    ("twin-receiver-pause", 3179, 112, None),
-    ("twin-reorder", 3638, 64, None),
+    // one-way delay series of up to 2000 go down to 159 or 66 columns (¾ at each try from
+    // 900); the panel's numbers and words take about 680 bytes deflated; the datagrams of
+    // note stay (beyond 66, M4-cut to the columns, which a note says), the ACK lines are
+    // M4-cut to the columns.
+    ("rx-bulk-twin", 3762, 66, None),
+    // 210 stalls with a sentence each (47 KB of text): 32 of them, and 20 columns.
+    ("rx-rr-twin", 3972, 20, Some(32)),
+    ("twin-ack-loss", 3584, 66, None),
+    ("twin-forward-loss", 3728, 66, None),
+    ("twin-nat", 3951, 66, None),
+    ("twin-receiver-pause", 3771, 159, None),
+    ("twin-reorder", 3654, 66, None),
     // Request/response connections of well under a second: everything at 900 columns.
     ("twin-rr-loss", 2351, 900, None),
-    ("twin-sender-pause", 3206, 112, None),
-    ("twin-uplink-queue", 3060, 112, None),
+    ("twin-sender-pause", 3756, 159, None),
+    ("twin-uplink-queue", 3691, 159, None),
 ];
 
 fn opened(shared: &twin::Shared) -> TwinReport {
@@ -260,3 +261,4 @@ fn a_smaller_room_gives_a_coarser_merged_view() {
     let e = twin::share(&merged("rx-rr-twin"), 0, COLUMNS, 1446).unwrap_err();
     assert_eq!(e, "The merged view does not fit a link: even cut to 8 columns and a row a list it takes 1804 characters, more than the 1446 it may.");
 }
+

@@ -9,13 +9,13 @@
 //! that lost rows are named in the report's notes ("this link holds 40 of the 210
 //! stalls"), so nothing is dropped silently. Which detail gives way first, each try
 //! until the text fits `max_chars` (at most [`MAX_TWIN_CHARS`], half a link):
-//! 1. the series' columns, halved from the sender's chart width down to
+//! 1. the series' columns, ¾ at each try from the sender's chart width down to
 //!    [`KEEP_LISTS_COLUMNS`] (64 bars still show a queue building, and the time-sequence
 //!    its stalls; the datagrams of note are worth more than finer columns);
-//! 2. then the other lists (stalls, events), capped at 256, 128, … 4 rows;
-//! 3. then the columns again, down to 16, the lists to 2 and 1 rows (never none: the panel
-//!    would read a pair whose stalls were all cut as one without stalls), and last the
-//!    columns to [`MIN_COLUMNS`].
+//! 2. then the lists of events (stalls, datagrams of note), capped at 256, 128, 64 rows;
+//! 3. then the columns again, ¾ at each try down to 16, then the lists to 32, 16 … 2 and 1 rows
+//!    (never none: the panel would read a pair whose stalls were all cut as one without
+//!    stalls), and last the columns to [`MIN_COLUMNS`].
 //!
 //! Bytes: "TCPT" | format (u8) | report schema (u16 LE) | payload length (u32 LE) | the
 //! payload deflated; the payload is one packed value:
@@ -46,6 +46,10 @@ pub const KEY: &str = "twin-snap";
 pub const MAX_TWIN_CHARS: usize = 8192 / 2;
 /// Columns below which the lists give way first (module doc, step 2).
 pub const KEEP_LISTS_COLUMNS: usize = 64;
+/// Rows of a list of events kept while the columns go down to [`FEW_COLUMNS`] (the marks
+/// of 64 datagrams lost between tell where more than a finer chart would).
+const LIST_ROWS: usize = 64;
+const FEW_COLUMNS: usize = 16;
 /// Fewest columns a series is cut to: a last resort, the queue's level and a trend.
 pub const MIN_COLUMNS: usize = 8;
 /// Most columns asked for (a 4K screen's width).
@@ -159,30 +163,31 @@ pub fn share_json(report_json: &str, index: usize, columns: u32, max_chars: usiz
     share(&TwinReport { pairs: held.pairs, notes: held.notes, ..TwinReport::default() }, index, columns, max_chars)
 }
 
-/// The tries, in order (module doc).
+/// The tries, in order (module doc): a pair of (columns, cap of the lists of events).
 fn attempts(requested: usize) -> Vec<(usize, Option<usize>)> {
     let first = requested.clamp(MIN_COLUMNS, MAX_COLUMNS);
     let mut out = Vec::new();
     let mut c = first;
+    // Each try ¾ of the last: a link uses most of its room.
     while c > KEEP_LISTS_COLUMNS {
         out.push((c, None));
-        c /= 2;
+        c = c * 3 / 4;
     }
-    let floor = first.min(c.max(KEEP_LISTS_COLUMNS));
-    out.push((floor, None));
-    for cap in [256, 128, 64, 32, 16, 8, 4] {
-        out.push((floor, Some(cap)));
+    let keep = first.min(c.max(KEEP_LISTS_COLUMNS));
+    out.push((keep, None));
+    // Long lists give way to 64 rows first, then the columns to 16, then the lists to 4.
+    out.extend([256, 128, LIST_ROWS].map(|cap| (keep, Some(cap))));
+    let mut c = keep * 3 / 4;
+    while c >= FEW_COLUMNS {
+        out.push((c, Some(LIST_ROWS)));
+        c = c * 3 / 4;
     }
-    let mut c = floor / 2;
-    while c >= 2 * MIN_COLUMNS {
-        out.push((c, Some(4)));
-        c /= 2;
-    }
+    let few = out.last().map_or(MIN_COLUMNS, |a| a.0);
+    out.extend([32, 16, 8, 4].map(|cap| (few, Some(cap))));
     // Last, a row or two of each list (never none, or the panel would read a pair whose
     // stalls were all cut as one without stalls), then the fewest columns.
-    let last = out.last().map_or(MIN_COLUMNS, |a| a.0);
-    out.extend([(last, Some(2)), (last, Some(1))]);
-    if last > MIN_COLUMNS {
+    out.extend([(few, Some(2)), (few, Some(1))]);
+    if few > MIN_COLUMNS {
         out.push((MIN_COLUMNS, Some(1)));
     }
     out
@@ -293,9 +298,10 @@ mod tests {
     fn tries_columns_first_then_lists_then_columns() {
         assert_eq!(
             attempts(900),
-            [(900, None), (450, None), (225, None), (112, None), (64, None), (64, Some(256)), (64, Some(128)), (64, Some(64)), (64, Some(32)), (64, Some(16)), (64, Some(8)), (64, Some(4)), (32, Some(4)), (16, Some(4)), (16, Some(2)), (16, Some(1)), (8, Some(1))]
+            [(900, None), (675, None), (506, None), (379, None), (284, None), (213, None), (159, None), (119, None), (89, None), (66, None), (64, None),
+             (64, Some(256)), (64, Some(128)), (64, Some(64)), (48, Some(64)), (36, Some(64)), (27, Some(64)), (20, Some(64)), (20, Some(32)), (20, Some(16)), (20, Some(8)), (20, Some(4)), (20, Some(2)), (20, Some(1)), (8, Some(1))]
         );
-        assert_eq!(attempts(100)[..3], [(100, None), (64, None), (64, Some(256))]);
+        assert_eq!(attempts(100)[..4], [(100, None), (75, None), (64, None), (64, Some(256))]);
         assert_eq!(attempts(0), [(8, None), (8, Some(256)), (8, Some(128)), (8, Some(64)), (8, Some(32)), (8, Some(16)), (8, Some(8)), (8, Some(4)), (8, Some(2)), (8, Some(1))]);
         assert_eq!(words("delaySeries"), "delay series");
     }
