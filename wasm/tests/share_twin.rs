@@ -25,17 +25,17 @@ const COLUMNS: u32 = 900;
 const SIZES: [(&str, usize, u32, Option<u32>); 10] = [
     // Bulk transfers of 2 to 10 s: two time-sequence series of up to 1000 bins and two
     // one-way delay series of up to 2000 go down to 159 or 66 columns (¾ at each try from
-    // 900); the panel's numbers and words take about 680 bytes deflated; the datagrams of
-    // note stay (beyond 66, M4-cut to the columns, which a note says), the ACK lines are
-    // M4-cut to the columns.
+    // 900); the panel's numbers and words take about 680 bytes deflated; the ACK lines are
+    // M4-cut to the columns; the datagrams of note stay whole, but twin-ack-loss's 237,
+    // capped at 128 (a note says so).
     ("rx-bulk-twin", 3762, 66, None),
     // 210 stalls with a sentence each (47 KB of text): 32 of them, and 20 columns.
-    ("rx-rr-twin", 3972, 20, Some(32)),
-    ("twin-ack-loss", 3584, 66, None),
+    ("rx-rr-twin", 3988, 20, Some(32)),
+    ("twin-ack-loss", 3695, 64, Some(128)),
     ("twin-forward-loss", 3728, 66, None),
     ("twin-nat", 3951, 66, None),
     ("twin-receiver-pause", 3771, 159, None),
-    ("twin-reorder", 3654, 66, None),
+    ("twin-reorder", 4011, 66, None),
     // Request/response connections of well under a second: everything at 900 columns.
     ("twin-rr-loss", 2351, 900, None),
     ("twin-sender-pause", 3756, 159, None),

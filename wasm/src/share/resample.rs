@@ -14,8 +14,8 @@
 //!   columns, per column the rows that draw it are kept (M4: Jugel et al., VLDB 2014):
 //!   the first and last in time and, for each other numeric field, the rows holding its
 //!   least and greatest value, so a line through the kept rows has the same pixels as
-//!   one through all of them. Rows of numbers only are a curve and stop there; rows with
-//!   words record events (a datagram lost between), and are capped as lists are.
+//!   one through all of them: so for rows of numbers only (a curve). Rows with words
+//!   record events (a datagram lost between), each a mark: only the cap cuts them.
 //! - any other list, and a series of events: at most `cap` rows kept, evenly spread over
 //!   it, the first and the last among them (parallel lists of one length keep the same
 //!   rows); a list of [`SMALL`] rows or fewer is never cut. Only these cuts are noted
@@ -133,13 +133,15 @@ fn walk(v: &mut Value, key: &str, grid: &Grid, cap: Option<usize>, cuts: &mut Ve
                 return;
             }
             if is_series(items) {
-                if of > grid.columns {
+                // A curve (rows of numbers only) is drawn at the link's columns: no row
+                // that changes a pixel is missing, and no cap applies. Events (rows with
+                // words) are each a mark: only the cap cuts them.
+                let curve = items.iter().all(numbers_only);
+                if curve && of > grid.columns {
                     *items = m4(items, grid);
                 }
                 quantize(items);
-                // A curve (rows of numbers only) is drawn at the link's columns: no row
-                // that changes a pixel is missing, and no cap applies.
-                if items.iter().all(numbers_only) {
+                if curve {
                     return;
                 }
             } else {
@@ -329,7 +331,7 @@ mod tests {
         assert_eq!(ats, [0, 7, 14, 21, 28, 35, 42, 49]);
         assert_eq!(v["pair"], json!([1, 2]));
         assert_eq!(cuts, [Cut { key: "stalls".into(), kept: 8, of: 50 }]);
-        // Events (rows with words) are capped too, after M4, and noted.
+        // Events (rows with words) are capped, not M4-cut, and noted.
         let events: Vec<Value> = (0..1000).map(|k| json!({"t": k as f64 * 0.001, "kind": "lost-between", "seq": k * 100})).collect();
         let mut e = json!({"events": events});
         let mut cuts = Vec::new();
