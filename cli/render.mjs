@@ -17,7 +17,7 @@ import { renderTwinFigure, TwinFigureError, wantsTwin } from './twin-render.mjs'
 export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|FILE.png [--connection N] [--chart ID]
                        [--from S] [--to S] [--view FRAGMENT] [--width PX] [--height PX]
                        [--theme light|dark] [--direction 0|1] [--bin S] [--stall-ms N] [--scale K]
-       tcpscope render CLIENT.pcap --other-end SERVER.pcap [--chart oneway|sequence|twin] --out FILE.svg|FILE.png
+       tcpscope render CLIENT.pcap --other-end SERVER.pcap [--chart oneway|twin-sequence|twin] --out FILE.svg|FILE.png
 
   --out         the figure; .svg (standalone, styles inlined) or .png
   --connection  connection id (default: the one the page opens, the largest)
@@ -25,7 +25,7 @@ export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|
                 or stack: every chart the view shows (--view's charts=, else all) on one time
                 axis under the diagnosis headline, as the page's "Whole stack" export;
                 with --other-end or a link's merged view: oneway (each direction's one-way
-                delay; --direction: one), sequence (each capture's time-sequence), twin (both)
+                delay; --direction: one), twin-sequence (each capture's time-sequence), twin (both)
   --other-end   the capture taken at the other end of the same transfer: the two are merged
                 (as analyze --other-end) and the merged view drawn; --connection N picks the
                 pair by CLIENT's connection id. A compare LINK that carries a merged view
@@ -185,7 +185,7 @@ export async function runRender(args, err = process.stderr) {
     if (twin) {
       // The merged view of two vantage points (twin-render.mjs).
       const loaded = await loadWasm();
-      if (!loaded || typeof loaded.wasm.twinShared !== 'function') throw new EngineError('the wasm module is not built (or predates the merged view); run `npm run build:wasm` first', 2);
+      if (!loaded || typeof loaded.wasm.twinLink !== 'function') throw new EngineError('the wasm module is not built (or predates the merged view); run `npm run build:wasm` first', 2);
       svg = await renderTwinFigure(loaded.wasm, bundle, o, twin);
     } else {
       engine = await openEngine(o.source);

@@ -4,7 +4,7 @@
 //  - two captures merged here: `render CLIENT.pcap --other-end SERVER.pcap --chart oneway`
 //    (the engine's merge through bindings.rs `WasmTwin`, as `analyze --other-end`), or
 //  - a compare link that carries the merged view (`twin-snap=`, read by bindings.rs
-//    `twinShared`): `render LINK` draws it unless --chart names another chart.
+//    `twinLink`): `render LINK` draws it unless --chart names another chart.
 // Nothing is computed here: the pair is the engine's, the figure the page's.
 import { basename } from 'node:path';
 import { escapeUnsafe } from './outsideText.mjs';
@@ -13,9 +13,9 @@ import { linkText, sourceKind } from './share.mjs';
 import { pushCapture } from './twin.mjs';
 
 /** The merged view's chart ids (web/render/renderTwin.tsx): `oneway`, each direction's
- *  one-way delay (`--direction` picks one); `sequence`, each capture's time-sequence;
- *  `twin`, both. */
-export const TWIN_CHARTS = ['oneway', 'sequence', 'twin'];
+ *  one-way delay (`--direction` picks one); `twin-sequence`, each capture's time-sequence
+ *  (the page's `sequence` is one connection's); `twin`, both. */
+export const TWIN_CHARTS = ['oneway', 'twin-sequence', 'twin'];
 
 /** Why the options cannot draw a merged view, in words. */
 export class TwinFigureError extends Error {
@@ -58,11 +58,9 @@ function namesOf(o, twin) {
 /** The merged report: the two captures merged, or the link's merged view read back. */
 async function twinReport(wasm, o, twin) {
   if (twin.kind === 'link') {
-    try {
-      return JSON.parse(wasm.twinShared(twin.text));
-    } catch (e) {
-      throw new TwinFigureError(escapeUnsafe(e?.message ?? String(e)), 1);
-    }
+    const answer = JSON.parse(wasm.twinLink(JSON.stringify({ open: twin.text })));
+    if (answer.error) throw new TwinFigureError(escapeUnsafe(answer.error), 1);
+    return answer.report;
   }
   const merge = new wasm.WasmTwin(o.stallMs ?? Number.NaN);
   try {

@@ -87,7 +87,7 @@ test('a compare link that carries the merged view renders it, from the link alon
   merge.push(1, readFileSync(example('twin-rr-loss-server.pcap')));
   const reportJson = merge.finish();
   merge.free();
-  const { snapshot } = JSON.parse(wasm.twinShare(reportJson, 0, 900, 0));
+  const { snapshot } = JSON.parse(wasm.twinLink(`{"share":{"report":${reportJson},"pair":0,"columns":900,"maxChars":0}}`));
   const link = `https://tcpscope.example/#compare=0,0&compare-snap=AAAA&twin-snap=${snapshot}&snap=AAAA`;
   const fromMerge = join(dir, 'merge.svg');
   const fromLink = join(dir, 'link.svg');
@@ -113,7 +113,7 @@ test('what cannot be drawn is refused with the reason', { skip }, () => {
   const out = join(dir, 'refused.svg');
   const cases = [
     [[example('twin-rr-loss.pcap'), '--chart', 'oneway'], 2, /--chart oneway draws the merged view of two captures: give --other-end SERVER\.pcap, or a compare link that carries one \(twin-snap=\)/],
-    [[example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--chart', 'rtt'], 2, /with --other-end, --chart is oneway/],
+    [[example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--chart', 'rtt'], 2, /with --other-end, --chart is oneway, twin-sequence, twin \(the merged view's charts\)/],
     [['https://x.example/#c=0&snap=AAAA', '--other-end', example('twin-rr-loss.pcap')], 2, /--other-end merges two captures; a link carries its merged view already/],
     [[example('twin-rr-loss.pcap'), '--other-end', join(dir, 'missing.pcap')], 1, /cannot open '.*missing\.pcap': no such file/],
     [[example('healthy.pcap'), '--other-end', example('twin-rr-loss.pcap')], 1, /the two captures were not merged: /],

@@ -490,27 +490,9 @@ impl WasmInterfaceSplit {
     }
 }
 
-/// The merged view's part of a compare link (`twin-snap=`, share/twin.rs): pair `pair` of
-/// `report_json` (`WasmTwin.finish`'s report), its series cut to `columns` (the sender's
-/// chart width) or fewer, in at most `max_chars` characters (0: half a link). JSON:
-/// `{snapshot, columns, cap}`, or `{error}` saying why it cannot be shared.
-#[wasm_bindgen(js_name = twinShare)]
-pub fn twin_share(report_json: &str, pair: u32, columns: u32, max_chars: u32) -> String {
-    match crate::share::twin::share_json(report_json, pair as usize, columns, max_chars as usize) {
-        Ok(shared) => serde_json::to_value(&shared).unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() })).to_string(),
-        Err(why) => serde_json::json!({ "error": why }).to_string(),
-    }
-}
-
-/// The merged view a link (or its fragment) holds in `twin-snap=`: a `TwinReport` of its one
-/// pair, as JSON; throws the parser's sentence when it cannot be shown, or when the link
-/// holds none.
-#[wasm_bindgen(js_name = twinShared)]
-pub fn twin_shared(link: &str) -> Result<String, JsError> {
-    let fragment = link.split_once('#').map_or(link, |(_, f)| f);
-    match crate::share::twin::from_fragment(fragment) {
-        Ok(Some(report)) => serde_json::to_string(&report).map_err(|e| JsError::new(&e.to_string())),
-        Ok(None) => Err(JsError::new("This link holds no merged view (no twin-snap= in it).")),
-        Err(e) => Err(JsError::new(&e.message)),
-    }
+/// A compare link's merged view (`twin-snap=`, share/twin.rs `answer`): `{"share": …}` makes
+/// one of a report, `{"open": link}` reads one back; JSON in, JSON out (`{error}` if not).
+#[wasm_bindgen(js_name = twinLink)]
+pub fn twin_link(question: &str) -> String {
+    crate::share::twin::answer(question)
 }

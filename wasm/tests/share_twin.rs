@@ -123,17 +123,24 @@ fn a_small_pair_is_carried_whole() {
     assert_eq!(back.notes, ["This link holds connection 1 of the 12 found in both captures (10.77.0.1:9239 → 10.77.0.2:33872)."]);
 }
 
-/// The page shares the report it holds as JSON (bindings.rs `twinShare`): read back, it
-/// makes the same part as the engine's own report, on every recording.
+/// The page shares the report it holds as JSON (bindings.rs `twinLink`, `answer`): read
+/// back, it makes the same part as the engine's own report, on every recording; what it
+/// cannot answer it says.
 #[test]
 fn the_report_as_json_shares_the_same() {
     for (name, ..) in SIZES {
         let report = merged(name);
         let json = serde_json::to_string(&report).unwrap();
-        assert_eq!(twin::share_json(&json, 0, COLUMNS, 0), twin::share(&report, 0, COLUMNS, 0), "{name}");
+        let answered: Value = serde_json::from_str(&twin::answer(&format!(r#"{{"share":{{"report":{json},"pair":0,"columns":{COLUMNS},"maxChars":0}}}}"#))).unwrap();
+        let direct = twin::share(&report, 0, COLUMNS, 0).unwrap();
+        assert_eq!(answered, serde_json::to_value(&direct).unwrap(), "{name}");
     }
-    assert!(twin::share_json("{}", 0, COLUMNS, 0).unwrap_err().starts_with("The merged view could not be read back to share it (missing field `pairs`"));
-    assert_eq!(twin::share_json(r#"{"pairs":[],"notes":[]}"#, 0, COLUMNS, 0).unwrap_err(), "The merge found 0 connections; there is no connection 1 to share.");
+    let ask = |q: &str| serde_json::from_str::<Value>(&twin::answer(q)).unwrap()["error"].as_str().unwrap().to_string();
+    assert!(ask(r#"{"share":{"report":{},"pair":0,"columns":900,"maxChars":0}}"#).starts_with("The merged view could not be read back to share it (missing field `pairs`"));
+    assert_eq!(ask(r#"{"share":{"report":{"pairs":[],"notes":[]},"pair":0,"columns":900,"maxChars":0}}"#), "The merge found 0 connections; there is no connection 1 to share.");
+    assert_eq!(ask(r##"{"open":"https://x.example/#compare=0,0&snap=AAAA"}"##), "This link holds no merged view (no twin-snap= in it).");
+    assert!(ask(r##"{"open":"#twin-snap=AAAA"}"##).contains("is not one tcpscope made"));
+    assert!(ask(r#"{"ask":"report"}"#).starts_with("not a question about a link's merged view: unknown variant `ask`"));
 }
 
 /// The word list holds every key of today's pairs (each would otherwise be written out).

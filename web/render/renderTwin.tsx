@@ -1,5 +1,5 @@
 // The static renderer's merged view (issue 44, item 5): `tcpscope render A --other-end B
-// --chart oneway|sequence|twin` and `tcpscope render LINK` of a link holding a merged view
+// --chart oneway|twin-sequence|twin` and `tcpscope render LINK` of a link holding a merged view
 // draw one pair's charts exactly as the page's merged view does (TwinArea.tsx: the
 // time-sequence chart of each capture, then one OneWayDelayChart per direction, on the
 // merged axis, in the page's `.tcps-charts` box and theme), and save them through the
@@ -22,9 +22,9 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 const DELAY_HEIGHT = 200;
 const SEQUENCE_HEIGHT = 260;
 
-/** `oneway`: each direction's one-way delay; `sequence`: each capture's time-sequence;
- *  `twin`: both, in the page's order. */
-export const TWIN_FIGURES = ['oneway', 'sequence', 'twin'] as const;
+/** `oneway`: each direction's one-way delay; `twin-sequence`: each capture's
+ *  time-sequence; `twin`: both, in the page's order. */
+export const TWIN_FIGURES = ['oneway', 'twin-sequence', 'twin'] as const;
 
 export interface TwinFigure {
   pair: TwinPair;
@@ -43,7 +43,7 @@ export interface TwinFigure {
 export function twinHeadline(pair: TwinPair, chart: TwinFigure['chart']): [string, string] {
   const c = pair.clock;
   const clock = c ? `; clock offset ${formatMs(c.offsetMs)} ± ${formatMs(c.uncertaintyMs)}` : '';
-  const what = { oneway: 'one-way delay', sequence: 'time-sequence at each end', twin: 'time-sequence and one-way delay' }[chart];
+  const what = { oneway: 'one-way delay', 'twin-sequence': 'time-sequence at each end', twin: 'time-sequence and one-way delay' }[chart];
   return [`Two vantage points: ${what}`, `${pair.senderSide.endpoints.join(' → ')}, queued: ${pair.queued}${clock}`];
 }
 
@@ -62,11 +62,11 @@ export async function renderTwinSvg(figure: TwinFigure): Promise<string> {
   const full = fullRange(Math.min(0, seq?.start ?? 0), end);
   const view = { range: full, full, width: figure.width, height: figure.height ?? DELAY_HEIGHT };
   const sequenceView = { ...view, height: figure.height ?? SEQUENCE_HEIGHT };
-  const delays = figure.chart === 'sequence' ? [] : pair.directions.map((d, k) => ({ direction: k as 0 | 1, d, stalls: pair.stalls.filter((s) => s.direction === k) }))
+  const delays = figure.chart === 'twin-sequence' ? [] : pair.directions.map((d, k) => ({ direction: k as 0 | 1, d, stalls: pair.stalls.filter((s) => s.direction === k) }))
     .filter((m) => figure.direction === undefined || m.direction === figure.direction);
   const sequences = figure.chart === 'oneway' || !seq ? [] : (['sender-side', 'receiver-side'] as const)
     .map((capture) => ({ capture, pair, name: figure.names[(capture === 'sender-side' ? pair.senderSide : pair.receiverSide).input] }));
-  if (figure.chart === 'sequence' && !seq) throw new Error('this pair has no time-sequence series');
+  if (figure.chart === 'twin-sequence' && !seq) throw new Error('this pair has no time-sequence series');
   const count = delays.length + sequences.length;
   const host = document.createElement('div');
   document.body.append(host);

@@ -4,10 +4,10 @@
 // slices (chunks.ts, gzip inflated under the inflate caps), and kept by the merge up to
 // twin/stream.rs `MAX_TWIN_CAPTURE_BYTES` (256 MiB) each; the bytes never leave the
 // machine. The answer is the TwinReport as the engine writes it.
-// The same worker, started afresh, makes a share link's merged view of a report
-// (`twinShare`) and reads one back (`twinShared`; wasm/src/share/twin.rs): a worker that
-// merged two captures has grown its memory to hold them, and is not kept for that.
-import init, { WasmTwin, twinShare, twinShared } from 'tcpscope-wasm';
+// The same worker, started afresh, makes a share link's merged view of a report and
+// reads one back (`twinLink`, wasm/src/share/twin.rs `answer`): a worker that merged two
+// captures has grown its memory to hold them, and is not kept for that.
+import init, { WasmTwin, twinLink } from 'tcpscope-wasm';
 import { captureChunks } from './chunks';
 import type { TwinReport } from './generated/view';
 
@@ -44,9 +44,13 @@ self.onmessage = async (event: MessageEvent<TwinAsk>) => {
     const ask = event.data;
     if ('captures' in ask) post({ ok: true, report: await merge(ask.captures) });
     else if ('share' in ask) {
+      // The report's JSON as it is (not parsed again here): the engine reads its numbers.
       const { report, pair, columns, maxChars } = ask.share;
-      post({ ok: true, shared: JSON.parse(twinShare(report, pair, columns, maxChars)) as TwinShared });
-    } else post({ ok: true, report: JSON.parse(twinShared(`twin-snap=${ask.open}`)) as TwinReport });
+      post({ ok: true, shared: JSON.parse(twinLink(`{"share":{"report":${report},"pair":${pair},"columns":${columns},"maxChars":${maxChars}}}`)) as TwinShared });
+    } else {
+      const answer = JSON.parse(twinLink(JSON.stringify({ open: `twin-snap=${ask.open}` }))) as { report: TwinReport } | { error: string };
+      post('error' in answer ? { ok: false, message: answer.error } : { ok: true, report: answer.report });
+    }
   } catch (error) {
     post({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }

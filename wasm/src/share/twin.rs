@@ -153,14 +153,43 @@ pub fn share(report: &TwinReport, index: usize, columns: u32, max_chars: usize) 
 
 /// [`share`] of the report as the page holds it (`WasmTwin.finish`'s JSON): its pairs and
 /// notes are read back typed, the rest is not needed.
-pub fn share_json(report_json: &str, index: usize, columns: u32, max_chars: usize) -> Result<Shared, String> {
+pub fn share_json(report: serde_json::Value, index: usize, columns: u32, max_chars: usize) -> Result<Shared, String> {
     #[derive(Deserialize)]
     struct Held {
         pairs: Vec<TwinPair>,
         notes: Vec<String>,
     }
-    let held: Held = serde_json::from_str(report_json).map_err(|e| format!("The merged view could not be read back to share it ({e})."))?;
+    let held: Held = serde_json::from_value(report).map_err(|e| format!("The merged view could not be read back to share it ({e})."))?;
     share(&TwinReport { pairs: held.pairs, notes: held.notes, ..TwinReport::default() }, index, columns, max_chars)
+}
+
+/// A question of the page or the CLI (bindings.rs `twinLink`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+enum Question {
+    /// Pair `pair` of `report` as a link's part (`share_json`).
+    Share { report: serde_json::Value, pair: u32, columns: u32, max_chars: u32 },
+    /// A link (or its fragment) whose `twin-snap=` is read back.
+    Open(String),
+}
+
+/// The one entry of bindings.rs `twinLink`: `{"share": {report, pair, columns, maxChars}}`
+/// answers `{snapshot, columns, cap}`; `{"open": link}` answers `{report}` (a TwinReport of
+/// the link's pair); either answers `{error}` with the sentence when it cannot.
+pub fn answer(question: &str) -> String {
+    let error = |why: String| serde_json::json!({ "error": why }).to_string();
+    match serde_json::from_str::<Question>(question) {
+        Ok(Question::Share { report, pair, columns, max_chars }) => match share_json(report, pair as usize, columns, max_chars as usize) {
+            Ok(shared) => serde_json::to_string(&shared).unwrap_or_else(|e| error(e.to_string())),
+            Err(why) => error(why),
+        },
+        Ok(Question::Open(link)) => match from_fragment(link.split_once('#').map_or(&link[..], |(_, f)| f)) {
+            Ok(Some(report)) => serde_json::json!({ "report": report }).to_string(),
+            Ok(None) => error("This link holds no merged view (no twin-snap= in it).".into()),
+            Err(e) => error(e.message),
+        },
+        Err(e) => error(format!("not a question about a link's merged view: {e}")),
+    }
 }
 
 /// The tries, in order (module doc): a pair of (columns, cap of the lists of events).
