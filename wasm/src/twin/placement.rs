@@ -3,15 +3,19 @@
 //!
 //! A stall is a gap in one direction's datagrams at one capture (analysis/stalls). With
 //! both captures, the datagram that ended it is followed back to its sender:
-//! 1. At the receiver side, a gap the sender-side capture does not show (the sender's
-//!    silence there is under half the gap) was made on the way: sent on time, arrived
-//!    late or not at all → **network**.
+//! 1. At the receiver side, a gap the sender-side capture does not show (from the
+//!    datagram that began it to its next data the sender was silent for under half the
+//!    gap) was made on the way: sent on time, arrived late or not at all → **network**.
+//!    Silent for longer, the sender's gap that its next data ended is placed instead.
 //! 2. Otherwise the sender did not send. If what ended the gap resends data lost between
 //!    the points, the sender's timer waited on the network's loss → **network**.
 //! 3. Otherwise the last datagram from the receiver that reached the sender in the gap
 //!    released it. None: the sender waited on itself (**sender host**), unless the
-//!    receiver's datagrams due in the gap were lost on the way back (**network**). Else
-//!    that datagram is followed to the receiver-side capture, and the gap cut into the
+//!    receiver's datagrams due in the gap were lost on the way back, or data outstanding
+//!    when it began was lost between (**network**). A message of the receiver (turn-
+//!    taking: a requester waiting for the answer) is cut into the sender's own time, the
+//!    receiver's time before answering, and the rest, the network's (`turn`). An ACK or
+//!    a window is followed to the receiver-side capture, and the gap cut into the
 //!    sender's reaction to it (its arrival → the datagram that ended the gap), the
 //!    receiver's answer time (the receiver's last arrival before it → its sending), and
 //!    the network's part: the two paths above their floors (a path's fixed delay is not
@@ -19,7 +23,7 @@
 //!    datagram resends one lost between, the time since the lost copy left (taken from
 //!    the receiver's part). The largest part places the stall.
 //! Times are on the merged axis (clock.rs), good to the offset's uncertainty; the
-//! paths' parts above their floors do not depend on it.
+//! paths' parts above their floors, and each host's part of a turn, do not depend on it.
 
 use std::collections::HashMap;
 
@@ -109,13 +113,34 @@ impl Ctx<'_> {
             Some(i) => self.partner(side, i),
             None => None,
         };
+        // At the receiver side, the gap is followed from the datagram that began it: the
+        // sender's first data after that one at the sender side. Sent soon after it (for
+        // under half the gap the sender was silent), what filled the gap was sent on time
+        // and arrived late or not at all (rule 1). Sent later, the sender's own silence
+        // made most of the gap, and is placed as the sender side's gap that this first
+        // datagram ended: datagrams lost between just before the gap's end cost only
+        // what they would have arrived earlier.
+        let first = (side == rs)
+            .then(|| self.frames[side].get(&s.frame_before).and_then(|&i| self.partner(side, i as usize)))
+            .flatten()
+            .and_then(|a| (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0).map(|k| (a, k)));
+        if let (Some((a, k)), Some(q)) = (first, q) {
+            let silent = self.at(ss, k) - self.at(ss, a);
+            if silent < gap / 2.0 {
+                out.place = Place::Network;
+                out.network_ms = Some((gap - silent) / 1e6);
+                out.why = self.on_the_way(ss, q, r, gap, silent);
+                return out;
+            }
+        }
+        let q = first.map(|(_, k)| k).or(q);
         let Some(q) = q else {
             out.why = "The datagram that ended the gap is not in the sender-side capture: it cannot be followed.".into();
             return out;
         };
         let t_q = self.at(ss, q);
         let quiet = self.previous(ss, q, r, true).map_or(f64::INFINITY, |p| t_q - self.at(ss, p));
-        if side == rs && quiet < gap / 2.0 {
+        if side == rs && first.is_none() && quiet < gap / 2.0 {
             out.place = Place::Network;
             out.network_ms = Some((gap - quiet) / 1e6);
             out.why = self.on_the_way(ss, q, r, gap, quiet);
@@ -333,8 +358,12 @@ impl Ctx<'_> {
     }
 
     /// How long the data that datagram k (at `rs`) acknowledged first had waited at
-    /// the receiver for it, ns: from the arrival of the oldest data its ACK newly
-    /// covers (past the receiver's previous ACK). A delayed ACK (RFC 9293 §3.8.6.3),
+    /// the receiver for it, ns: from the arrival of the datagram that carried the first
+    /// byte its ACK newly covers (the receiver's previous ACK), the latest such arrival
+    /// when a resend filled a hole: a receiver cannot acknowledge past a hole (RFC 9293
+    /// §3.4, cumulative ACK; RFC 2018 tells of the data beyond it), and acknowledges at
+    /// once when a segment fills one (RFC 5681 §4.2), so data held out of order waited
+    /// on the network's loss, not on the receiver. A delayed ACK (RFC 9293 §3.8.6.3),
     /// or ACKs withheld while the application does not read, hold the sender here.
     fn ack_held(&self, rs: usize, k: usize, r: usize) -> f64 {
         let d = self.d[rs];
@@ -344,13 +373,18 @@ impl Ctx<'_> {
         if !x.has_ack() || (x.ack.wrapping_sub(before) as i32) <= 0 {
             return 0.0;
         }
-        let oldest = (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
-        oldest.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
+        let covers = |y: &Dgram| y.seq_len() > 0 && (before.wrapping_sub(y.seq) as i32) >= 0 && (y.seq.wrapping_add(y.seq_len()).wrapping_sub(before) as i32) > 0;
+        let filled = (0..k).rev().take(10_000).find(|&i| usize::from(d[i].dir()) == r && covers(&d[i]));
+        let oldest = || (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
+        filled.or_else(oldest).map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
     }
 
     /// A gap in which nothing from the receiver let the sender go on (its timer, or
     /// its application, ended it): the network's when the receiver's datagrams due were
-    /// lost on the way back, or the sender's last data before the gap was held on the
+    /// lost on the way back, when data outstanding at the gap's start was lost between
+    /// (no ACK for it could come: the sender's tail loss probe, RFC 8985 §7, or its
+    /// retransmission timer, RFC 6298, waited on the loss, whether it then sent new data
+    /// or a resend), or the sender's last data before the gap was held on the
     /// way (it arrived late by more than half the gap, or not within it); the
     /// receiver's when that data arrived and the receiver then sent nothing for more
     /// than half the gap (ACKs withheld); else the sender's own.
@@ -359,6 +393,11 @@ impl Ctx<'_> {
         let lost = self.lost_on_the_way_back(rs, r, start, end);
         if lost > 0 {
             return (Place::Network, gap, format!("No ACK that let the sender go on reached it during the gap: {lost} of the receiver's datagrams due then were lost on the way back."));
+        }
+        let lost = self.outstanding_lost(ss, r, start);
+        if lost > 0 {
+            let n = if lost == 1 { "1 datagram".to_string() } else { format!("{lost} datagrams") };
+            return (Place::Network, gap, format!("{n} of the data outstanding when the gap began {} lost on the way: no ACK for it could come, and the sender's timer waited on the network's loss.", if lost == 1 { "was" } else { "were" }));
         }
         let last = self.previous(ss, q, r, true);
         if let Some(p) = last {
@@ -376,6 +415,16 @@ impl Ctx<'_> {
             }
         }
         (Place::SenderHost, gap, format!("The sender waited {} with nothing lost, nothing held on the way and no ACK or window it waited for: its own timer or its application.", ms(gap)))
+    }
+
+    /// Datagrams of direction r (at `ss`, its sender's capture) sent before `start` and
+    /// not yet acknowledged then (past the receiver's latest ACK), lost between.
+    fn outstanding_lost(&self, ss: usize, r: usize, start: f64) -> usize {
+        let d = self.d[ss];
+        let first = d.partition_point(|x| self.clock.at(ss, x.t_ns) <= start);
+        let Some(acked) = d[..first].iter().rev().take(10_000).find(|x| usize::from(x.dir()) != r && x.has_ack()).map(|x| x.ack) else { return 0 };
+        let outstanding = |x: &Dgram| x.seq_len() > 0 && (x.seq.wrapping_add(x.seq_len()).wrapping_sub(acked) as i32) > 0;
+        (0..first).rev().take(10_000).filter(|&k| usize::from(d[k].dir()) == r && outstanding(&d[k]) && self.code[ss][k] == LOST).count()
     }
 
     /// Why a gap seen at the receiver side only was the network's.
