@@ -486,3 +486,55 @@ fn explore() {
         }
     }
 }
+
+/// The twin_merge fuzz target's properties (wasm/fuzz/fuzz_targets/twin_merge.rs) over
+/// its seeds (wasm/fuzz/seeds/twin_merge: the first packets of twin recordings' two
+/// captures) and the inputs the fuzzer found, on the stable toolchain: no panic, the
+/// same bytes twice refused as one vantage point, a merged pair's clock finite, every
+/// placed stall's parts inside its own gap. tests/fixtures/twin-fuzz-part-over-gap.bin
+/// (found in 80,573 runs): a receiver-side row whose releasing datagram is missing from
+/// the receiver-side capture read the sender's whole silence, 143.819 ms, as its part of
+/// a 143.541 ms gap (placement.rs now cuts it at the row's gap). twin-fuzz-huge-gap.bin:
+/// a capture whose clock jumps 79 years between two records, merged and placed.
+#[test]
+fn the_twin_merge_fuzz_inputs_hold_its_properties() {
+    let manifest = env!("CARGO_MANIFEST_DIR");
+    let mut inputs: Vec<std::path::PathBuf> = std::fs::read_dir(format!("{manifest}/fuzz/seeds/twin_merge")).unwrap().flatten().map(|e| e.path()).collect();
+    inputs.sort();
+    inputs.push(format!("{manifest}/tests/fixtures/twin-fuzz-part-over-gap.bin").into());
+    inputs.push(format!("{manifest}/tests/fixtures/twin-fuzz-huge-gap.bin").into());
+    assert!(inputs.len() >= 7, "{inputs:?}");
+    for path in inputs {
+        let data = std::fs::read(&path).unwrap();
+        // [mode][split, u32 LE][first capture | second capture], as the target cuts it.
+        let (mode, rest) = (data[0], &data[5..]);
+        let split = u32::from_le_bytes(data[1..5].try_into().unwrap()) as usize % (rest.len() + 1);
+        let (mut a, mut b) = rest.split_at(split);
+        if mode & 1 != 0 {
+            b = a;
+        } else if mode & 2 != 0 {
+            b = &b[..b.len() / 2];
+        }
+        if mode & 4 != 0 {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let options = AnalysisOptions { stall_threshold_ms: (mode & 8 != 0).then_some(20.0), ..AnalysisOptions::default() };
+        let r = tcpscope_core::twin::merge_captures(a, b, options);
+        serde_json::to_string(&r).unwrap();
+        let stalls: usize = r.pairs.iter().map(|p| p.stalls.len()).sum();
+        println!("{}: {} pairs, {stalls} stalls placed, refused: {:?}", path.display(), r.pairs.len(), r.refusal.as_ref().map(|x| x.kind));
+        if a == b {
+            assert_eq!(r.refusal.as_ref().map(|x| x.kind), Some("same-capture"), "{path:?}");
+        }
+        for p in r.pairs.iter().filter(|p| p.refused.is_none()) {
+            let c = p.clock.as_ref().unwrap();
+            assert!(c.offset_ms.is_finite() && c.uncertainty_ms.is_finite(), "{path:?}: {c:?}");
+            for s in &p.stalls {
+                for part in [s.sender_host_ms, s.network_ms, s.receiver_host_ms].into_iter().flatten() {
+                    // Equal to f64 rounding: the parts are read in ns on the merged axis.
+                    assert!(part <= s.duration * 1e3 * (1.0 + 1e-12) + 1e-6, "{path:?}: {s:?}");
+                }
+            }
+        }
+    }
+}

@@ -174,7 +174,9 @@ impl Ctx<'_> {
                 return out;
             }
         };
-        let sender = t_q - self.at(ss, trig);
+        // A part of this row's gap: at the receiver side the sender's own silence can be
+        // longer than the row's gap (it began before the gap's first datagram arrived).
+        let sender = (t_q - self.at(ss, trig)).min(gap);
         out.sender_host_ms = Some(sender / 1e6);
         let Some(trig_r) = self.partner(ss, trig) else {
             let place = if sender >= gap / 2.0 { Place::SenderHost } else { Place::Unknown };
