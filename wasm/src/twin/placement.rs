@@ -124,12 +124,12 @@ impl Ctx<'_> {
             .then(|| self.frames[side].get(&s.frame_before).and_then(|&i| self.partner(side, i as usize)))
             .flatten()
             .and_then(|a| (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0).map(|k| (a, k)));
-        if let (Some((a, k)), Some(q)) = (first, q) {
+        if let Some((a, k)) = first {
             let silent = self.at(ss, k) - self.at(ss, a);
             if silent < gap / 2.0 {
                 out.place = Place::Network;
                 out.network_ms = Some((gap - silent) / 1e6);
-                out.why = self.on_the_way(ss, q, r, gap, silent);
+                out.why = self.on_the_way(ss, q.unwrap_or(k), r, gap, silent);
                 return out;
             }
         }
