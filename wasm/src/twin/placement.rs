@@ -258,9 +258,21 @@ impl Ctx<'_> {
         // outstanding. Had it been waiting on that, it would have sent at once; if the
         // receiver sent a message after it (turn-taking), the sender waited on the
         // message. So: the later of the two.
+        // A window opening counts as room only when the sender would use it: a Linux
+        // sender defers a send into less than a third of the window (tcp_tso_should_defer,
+        // tcp_tso_win_divisor 3) until more opens, and none sends less than a full segment
+        // while data is outstanding (sender-side SWS avoidance, RFC 9293 §3.8.6.2.1;
+        // Nagle, RFC 896). An opening smaller than both left the sender waiting on the
+        // receiver's next ACK.
+        let mss = d[..first].iter().rev().take(10_000).filter(|x| usize::from(x.dir()) == r).map(|x| x.len).max().unwrap_or(0);
+        let usable = |x: &Dgram| {
+            let room = edge(x).wrapping_sub(nxt);
+            let window = edge(x).wrapping_sub(x.ack);
+            room >= mss && (room >= window / 3 || room >= 65_535)
+        };
         let (full, outstanding) = (!after(edge(peer), nxt), after(nxt, peer.ack));
         let room = if outstanding {
-            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) } else { after(x.ack, peer.ack) };
+            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) && usable(x) } else { after(x.ack, peer.ack) };
             from_peer.clone().find(|&k| opens(&d[k])).map(Some)
         } else {
             Some(None)
