@@ -543,3 +543,22 @@ fn the_twin_merge_fuzz_inputs_hold_its_properties() {
         }
     }
 }
+
+/// The audit's frames in a44-rr-ackloss-reorder at a 20 ms threshold, below the truth
+/// test's 45 ms (its gaps of one round trip, 30 ms, are stalls there), where the truth
+/// file's think times cannot tell them apart: its server capture's frame 31 ends a
+/// 30,000 B answer; frame 14481's segment was held 2 ms by the emulator and overtaken,
+/// frames 36–38 SACK the data past it, and frame 39 re-sends it 15 µs after frame 38
+/// (pv_a TCPFastRetrans 1, TCPTimeouts 0, one D-SACK): the duplicate ACKs released the
+/// sender (RFC 5681 §3.2, RFC 6675), so the gap is the reordering plus a round trip,
+/// the network's, and the sender's reaction is the 15 µs.
+#[test]
+fn a_fast_retransmit_after_reordering_is_timed_from_the_sacks_that_triggered_it() {
+    let name = "a44-rr-ackloss-reorder";
+    let t = read_truth(name);
+    let m = merged(&t, name, None, AnalysisOptions { stall_threshold_ms: Some(20.0), ..AnalysisOptions::default() });
+    let find = |capture: &str, before: u32, after: u32| m.report.pairs.iter().flat_map(|p| &p.stalls).find(|s| s.capture == capture && s.frame_before == before && s.frame_after == after).unwrap_or_else(|| panic!("{capture} {before}->{after}")).clone();
+    let s = find("sender-side", 31, 39);
+    assert_eq!(s.place, Place::Network, "{s:?}");
+    assert!(s.sender_host_ms.unwrap() < 0.1, "{s:?}");
+}

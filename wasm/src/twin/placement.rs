@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 
 use super::clock::Clock;
-use super::collect::Dgram;
+use super::collect::{Dgram, HAS_SACK};
 use super::fate::LOST;
 use super::matching::{Matching, EXACT, PIECE};
 use super::report::{Place, PlacedStall};
@@ -276,6 +276,19 @@ impl Ctx<'_> {
             from_peer.clone().find(|&k| opens(&d[k])).map(Some)
         } else {
             Some(None)
+        };
+        // A resend of data the receiver still asks for (q below what was sent, and the
+        // receiver's ACKs in the gap stop at its first byte): the duplicate ACKs or SACKs
+        // that asked for it released the sender (fast retransmit, RFC 5681 §3.2; SACK loss
+        // recovery, RFC 6675 §5; RACK, RFC 8985 §6.2), not an earlier opening: the last of
+        // them, when there were two or more or one carried SACK blocks.
+        let resend = d[q].seq_len() > 0 && after(nxt, d[q].seq);
+        let asks = |x: &Dgram| x.has_ack() && x.ack == d[q].seq;
+        let asked: Vec<usize> = if resend { from_peer.clone().filter(|&k| asks(&d[k])).collect() } else { Vec::new() };
+        let dup = asked.last().copied().filter(|_| asked.len() >= 2 || asked.iter().any(|&k| d[k].flags & HAS_SACK != 0));
+        let room = match dup {
+            Some(k) => Some(Some(k)),
+            None => room,
         };
         let message = from_peer.filter(|&k| d[k].len > 0).last();
         match (room, message) {
