@@ -562,3 +562,19 @@ fn a_fast_retransmit_after_reordering_is_timed_from_the_sacks_that_triggered_it(
     assert_eq!(s.place, Place::Network, "{s:?}");
     assert!(s.sender_host_ms.unwrap() < 0.1, "{s:?}");
 }
+
+/// a44-rr-ackloss-reorder at 20 ms, the client's capture: frames 633 → 636, a 61.7 ms
+/// gap in the requests' direction made of the client's 30 ms think and a round trip.
+/// The client's first datagram after its think was held 2 ms by the emulator and
+/// overtaken, so the datagram that ended the gap was sent 1 µs after another: the
+/// sender's silence is read before the earliest-sent datagram after the gap, and the
+/// gap is split as a turn (the receiver's ~30 ms), not called "sent on time".
+#[test]
+fn sent_on_time_is_judged_by_the_earliest_sent_datagram_after_the_gap() {
+    let name = "a44-rr-ackloss-reorder";
+    let t = read_truth(name);
+    let m = merged(&t, name, None, AnalysisOptions { stall_threshold_ms: Some(20.0), ..AnalysisOptions::default() });
+    let s = m.report.pairs.iter().flat_map(|p| &p.stalls).find(|s| s.capture == "receiver-side" && s.frame_before == 633 && s.frame_after == 636).expect("633->636");
+    assert!(!s.why.starts_with("Sent on time"), "{s:?}");
+    assert!((29.0..32.0).contains(&s.receiver_host_ms.unwrap()), "{s:?}");
+}

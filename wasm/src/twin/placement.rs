@@ -120,10 +120,21 @@ impl Ctx<'_> {
         // made most of the gap, and is placed as the sender side's gap that this first
         // datagram ended: datagrams lost between just before the gap's end cost only
         // what they would have arrived earlier.
+        // A datagram sent after that one but overtaking it on the way (network
+        // reordering) arrived before the gap and is not what followed it: the sender's
+        // first data after the gap is the earliest-sent one that arrived after the gap's
+        // first datagram (or never), and the sender's silence is the time before it
+        // since its previous data.
+        let began = self.frames[side].get(&s.frame_before).map(|&i| i as usize);
         let first = (side == rs)
-            .then(|| self.frames[side].get(&s.frame_before).and_then(|&i| self.partner(side, i as usize)))
+            .then(|| began.and_then(|i| self.partner(side, i)))
             .flatten()
-            .and_then(|a| (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0).map(|k| (a, k)));
+            .and_then(|a| {
+                let data = |k: usize| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0;
+                let later = |k: usize| self.partner(ss, k).is_none_or(|p| Some(p) > began);
+                let k = (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| data(k) && later(k))?;
+                Some((self.previous(ss, k, r, true).unwrap_or(a).max(a), k))
+            });
         if let Some((a, k)) = first {
             let silent = self.at(ss, k) - self.at(ss, a);
             if silent < gap / 2.0 {
