@@ -10,7 +10,9 @@
 //! 2. Otherwise the sender did not send. If what ended the gap resends data lost between
 //!    the points, the sender's timer waited on the network's loss → **network**.
 //! 3. Otherwise the last datagram from the receiver that reached the sender in the gap
-//!    released it. None: the sender waited on itself (**sender host**), unless the
+//!    released it (an opening the sender would not use, smaller than a segment and than
+//!    a third of the window, is not room; a resend the receiver's duplicate ACKs or
+//!    SACKs asked for was released by the last of them). None: the sender waited on itself (**sender host**), unless the
 //!    receiver's datagrams due in the gap were lost on the way back, or data outstanding
 //!    when it began was lost between (**network**). A message of the receiver (turn-
 //!    taking: a requester waiting for the answer) is cut into the sender's own time, the
