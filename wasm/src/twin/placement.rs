@@ -10,7 +10,9 @@
 //! 2. Otherwise the sender did not send. If what ended the gap resends data lost between
 //!    the points, the sender's timer waited on the network's loss → **network**.
 //! 3. Otherwise the last datagram from the receiver that reached the sender in the gap
-//!    released it. None: the sender waited on itself (**sender host**), unless the
+//!    released it (an opening the sender would not use, smaller than a segment and than
+//!    a third of the window, is not room; a resend the receiver's duplicate ACKs or
+//!    SACKs asked for was released by the last of them). None: the sender waited on itself (**sender host**), unless the
 //!    receiver's datagrams due in the gap were lost on the way back, or data outstanding
 //!    when it began was lost between (**network**). A message of the receiver (turn-
 //!    taking: a requester waiting for the answer) is cut into the sender's own time, the
@@ -28,7 +30,7 @@
 use std::collections::HashMap;
 
 use super::clock::Clock;
-use super::collect::Dgram;
+use super::collect::{Dgram, HAS_SACK};
 use super::fate::LOST;
 use super::matching::{Matching, EXACT, PIECE};
 use super::report::{Place, PlacedStall};
@@ -120,10 +122,21 @@ impl Ctx<'_> {
         // made most of the gap, and is placed as the sender side's gap that this first
         // datagram ended: datagrams lost between just before the gap's end cost only
         // what they would have arrived earlier.
+        // A datagram sent after that one but overtaking it on the way (network
+        // reordering) arrived before the gap and is not what followed it: the sender's
+        // first data after the gap is the earliest-sent one that arrived after the gap's
+        // first datagram (or never), and the sender's silence is the time before it
+        // since its previous data.
+        let began = self.frames[side].get(&s.frame_before).map(|&i| i as usize);
         let first = (side == rs)
-            .then(|| self.frames[side].get(&s.frame_before).and_then(|&i| self.partner(side, i as usize)))
+            .then(|| began.and_then(|i| self.partner(side, i)))
             .flatten()
-            .and_then(|a| (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0).map(|k| (a, k)));
+            .and_then(|a| {
+                let data = |k: usize| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0;
+                let later = |k: usize| self.partner(ss, k).is_none_or(|p| Some(p) > began);
+                let k = (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| data(k) && later(k))?;
+                Some((self.previous(ss, k, r, true).unwrap_or(a).max(a), k))
+            });
         if let Some((a, k)) = first {
             let silent = self.at(ss, k) - self.at(ss, a);
             if silent < gap / 2.0 {
@@ -258,12 +271,37 @@ impl Ctx<'_> {
         // outstanding. Had it been waiting on that, it would have sent at once; if the
         // receiver sent a message after it (turn-taking), the sender waited on the
         // message. So: the later of the two.
+        // A window opening counts as room only when the sender would use it: a Linux
+        // sender defers a send into less than a third of the window (tcp_tso_should_defer,
+        // tcp_tso_win_divisor 3) until more opens, and none sends less than a full segment
+        // while data is outstanding (sender-side SWS avoidance, RFC 9293 §3.8.6.2.1;
+        // Nagle, RFC 896). An opening smaller than both left the sender waiting on the
+        // receiver's next ACK.
+        let mss = d[..first].iter().rev().take(10_000).filter(|x| usize::from(x.dir()) == r).map(|x| x.len).max().unwrap_or(0);
+        let usable = |x: &Dgram| {
+            let room = edge(x).wrapping_sub(nxt);
+            let window = edge(x).wrapping_sub(x.ack);
+            room >= mss && (room >= window / 3 || room >= 65_535)
+        };
         let (full, outstanding) = (!after(edge(peer), nxt), after(nxt, peer.ack));
         let room = if outstanding {
-            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) } else { after(x.ack, peer.ack) };
+            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) && usable(x) } else { after(x.ack, peer.ack) };
             from_peer.clone().find(|&k| opens(&d[k])).map(Some)
         } else {
             Some(None)
+        };
+        // A resend of data the receiver still asks for (q below what was sent, and the
+        // receiver's ACKs in the gap stop at its first byte): the duplicate ACKs or SACKs
+        // that asked for it released the sender (fast retransmit, RFC 5681 §3.2; SACK loss
+        // recovery, RFC 6675 §5; RACK, RFC 8985 §6.2), not an earlier opening: the last of
+        // them, when there were two or more or one carried SACK blocks.
+        let resend = d[q].seq_len() > 0 && after(nxt, d[q].seq);
+        let asks = |x: &Dgram| x.has_ack() && x.ack == d[q].seq;
+        let asked: Vec<usize> = if resend { from_peer.clone().filter(|&k| asks(&d[k])).collect() } else { Vec::new() };
+        let dup = asked.last().copied().filter(|_| asked.len() >= 2 || asked.iter().any(|&k| d[k].flags & HAS_SACK != 0));
+        let room = match dup {
+            Some(k) => Some(Some(k)),
+            None => room,
         };
         let message = from_peer.filter(|&k| d[k].len > 0).last();
         match (room, message) {
