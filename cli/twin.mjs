@@ -31,7 +31,7 @@ export async function runTwin(names, { format, stallMs }, out = process.stdout, 
 }
 
 /** Streams capture `name` into input `which` of the merge, gzip inflated as for one capture. */
-async function pushCapture(twin, which, name) {
+export async function pushCapture(twin, which, name) {
   try {
     for await (const chunk of openCapture(name)) {
       const more = chunk.compressedBytes != null ? twin.pushInflated(which, chunk.bytes, chunk.compressedBytes) : twin.push(which, chunk.bytes);

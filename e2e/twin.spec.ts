@@ -113,8 +113,12 @@ test('request/response with losses: every stall placed as the engine placed it',
   await expectDelayCharts(page, cli.pairs[0]);
   await expectSequenceCharts(page, cli.pairs[0]);
   const placed = page.locator('[data-testid="twin-stalls"] li');
-  await expect(placed.filter({ hasText: "in the sender's host" }).first()).toBeVisible();
-  await expect(placed.filter({ hasText: 'in the network' }).first()).toBeVisible();
+  // Each place in words as the engine placed it: here every stall in the network (the
+  // answers' timeouts; the client's gaps between requests, its 20 ms think time against
+  // exchanges of 22–312 ms: wasm/tests/twin_placement.rs).
+  const network = cli.pairs[0].stalls.filter((s: { place: string }) => s.place === 'network').length;
+  expect(network).toBeGreaterThan(0);
+  await expect(placed.filter({ hasText: 'in the network' })).toHaveCount(network);
   // A stall of the return direction names the capture by that direction: the pair's
   // sender-side capture is near the return direction's receiver.
   const ret = cli.pairs[0].stalls.findIndex((s: { direction: number; capture: string }) => s.direction === 1 && s.capture === 'sender-side');

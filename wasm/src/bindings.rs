@@ -489,3 +489,10 @@ impl WasmInterfaceSplit {
         serde_json::to_string(&notes).map_err(|e| JsError::new(&e.to_string()))
     }
 }
+
+/// A compare link's merged view (`twin-snap=`, share/twin.rs `answer`): `{"share": …}` makes
+/// one of a report, `{"open": link}` reads one back; JSON in, JSON out (`{error}` if not).
+#[wasm_bindgen(js_name = twinLink)]
+pub fn twin_link(question: &str) -> String {
+    crate::share::twin::answer(question)
+}

@@ -19,11 +19,12 @@ import { pairFileName, slicePair, type SliceRequest } from '../export/pcapng';
 import { downloadBlob, fileStem } from '../export/download';
 import { exampleUrl } from '../state/fetchCapture';
 import { useSecondCapture } from './useSecondCapture';
-import { TwinArea } from './TwinArea';
+import { TwinArea, type TwinSource } from './TwinArea';
 import { OtherEndBar } from './OtherEndBar';
 import { InterfacesOffer } from './InterfacesOffer';
 import { firstPair, pairConnections, pairOf } from './twinPair';
-import type { TwinPair } from '../worker/generated/view';
+import { shareTwin } from './mergeCaptures';
+import type { TwinPair, TwinReport } from '../worker/generated/view';
 
 /** The app's capture (side A's). */
 export interface MainCapture {
@@ -193,6 +194,12 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
   const pickedPair = pairs && compare ? pairOf(pairs, compare.conns) : -1;
   const otherEnd = useCallback((f: File) => startCompare({ kind: 'file', name: f.name }, f), [startCompare]);
 
+  // A share link has no captures to merge: the merged view it carries (`twin-snap=`).
+  const sharedTwin = compare?.with.kind === 'snapshot' ? compare.twin ?? null : null;
+  const twinSource = useMemo<TwinSource | null>(() => twinCaptures ? { kind: 'captures', captures: twinCaptures }
+    : sharedTwin ? { kind: 'shared', data: sharedTwin } : null, [twinCaptures, sharedTwin]);
+  // The merged pair shown, for Share (compareShare.ts).
+  const [twinShown, setTwinShown] = useState<{ report: TwinReport; pair: number } | null>(null);
   if (!compare) {
     return (
       <>
@@ -244,8 +251,10 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     {twinCaptures && aNotPaired !== null ? (
       <p className="muted" data-testid="twin-not-paired">#{aNotPaired} of <bdi>{main.name}</bdi> was not found in <bdi>{b.name}</bdi>: shown below is the first connection found in both.</p>
     ) : null}
-    {twinCaptures ? <TwinArea captures={twinCaptures} names={[main.name, b.name]} theme={view.theme}
-      chosen={pickedPair >= 0 ? pickedPair : chosenPair} onPairChosen={onPairChosen} onPairs={onPairs} /> : null}
+    {/* From captures the pair follows the compare view's connections; a link's merged view is its one pair. */}
+    {twinSource?.kind === 'captures' ? <TwinArea source={twinSource} names={[main.name, b.name]} theme={view.theme}
+      chosen={pickedPair >= 0 ? pickedPair : chosenPair} onPairChosen={onPairChosen} onPairs={onPairs} onShown={setTwinShown} /> : null}
+    {twinSource?.kind === 'shared' ? <TwinArea source={twinSource} names={[main.name, b.name]} theme={view.theme} onShown={setTwinShown} /> : null}
     <CompareView
       sides={sides} tables={[main.table, b.table]} choices={[main.report.connections, b.report.connections]}
       onPick={(k, id) => (k === 0 ? onView((v) => ({ ...v, conn: id, compare: v.compare && { ...v.compare, conns: [id, v.compare.conns[1]] } })) : setCompare((c) => ({ ...c, conns: [c.conns[0], id] })))}
@@ -255,7 +264,9 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
       share={(width) => compareLink(pageBase(), view, [
         { summary: selected, name: main.name, make: main.share, snapshot: main.snapshot },
         { summary: b.summary, name: b.name, make: b.share, snapshot: b.snapshot },
-      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds)}
+      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds,
+      !twinShown || !twinSource ? undefined : twinSource.kind === 'shared' ? { snapshot: twinSource.data }
+        : { make: (columns, maxChars) => shareTwin(twinShown.report, twinShown.pair, columns, maxChars) })}
     />
     </>
   );

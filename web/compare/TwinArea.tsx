@@ -5,11 +5,14 @@
 // direction (OneWayDelayChart.tsx), all on the merged time axis. The merge runs in its
 // own worker (mergeCaptures.ts); two captures of unrelated transfers are refused by the
 // engine ("no-match"), and then only a line says so: the compare view stays what it was.
+// Opened from a share link, the page has no captures: the merged view comes from the
+// link's `twin-snap=` (wasm/src/share/twin.rs, read in the same worker), the pair the
+// sender showed.
 import { useEffect, useMemo, useState } from 'react';
 import type { TwinPair, TwinReport } from '../worker/generated/view';
 import { fullRange } from '../charts/timeRange';
 import { useContainerWidth } from '../charts/useStackLayout';
-import { mergeCaptures } from './mergeCaptures';
+import { mergeCaptures, openSharedTwin } from './mergeCaptures';
 import { OneWayDelayChart } from './OneWayDelayChart';
 import { TwinSequenceChart, TwinSequenceLegend } from './TwinSequenceChart';
 import { TwinPanel } from './TwinPanel';
@@ -18,21 +21,30 @@ import { PLACES, PLACE_LABEL } from '../worker/generated/vocabulary';
 
 type Merged = { phase: 'loading' } | { phase: 'ready'; report: TwinReport } | { phase: 'error'; message: string };
 
-/** The merge of the two captures (re-run when either changes; cancelled when left). */
-function useTwin(captures: [() => Promise<Blob>, () => Promise<Blob>]): Merged {
+/** Where the merged view comes from: two captures to merge, or a share link's merged
+ *  view (`twin-snap=`, base64url). */
+export type TwinSource =
+  | { kind: 'captures'; captures: [() => Promise<Blob>, () => Promise<Blob>] }
+  | { kind: 'shared'; data: string };
+
+/** The merge of the two captures, or the link's merged view read back (re-run when the
+ *  source changes; cancelled when left). */
+function useTwin(source: TwinSource): Merged {
   const [merged, setMerged] = useState<Merged>({ phase: 'loading' });
   useEffect(() => {
     let live = true;
     let cancel = () => {};
     setMerged({ phase: 'loading' });
-    Promise.all(captures.map((c) => c())).then(([a, b]) => {
+    const blobs = source.kind === 'captures' ? Promise.all(source.captures.map((c) => c())) : null;
+    (blobs ?? Promise.resolve(null)).then((pair) => {
       if (!live) return;
-      const run = mergeCaptures(a, b);
+      const run = pair ? mergeCaptures(pair[0], pair[1]) : source.kind === 'shared' ? openSharedTwin(source.data) : null;
+      if (!run) return;
       cancel = run.cancel;
       return run.report.then((report) => live && setMerged({ phase: 'ready', report }));
     }).catch((error) => live && setMerged({ phase: 'error', message: error instanceof Error ? error.message : String(error) }));
     return () => { live = false; cancel(); };
-  }, [captures]);
+  }, [source]);
   return merged;
 }
 
@@ -40,7 +52,7 @@ const DELAY_HEIGHT = 200;
 const SEQUENCE_HEIGHT = 260;
 
 export interface TwinAreaProps {
-  captures: [() => Promise<Blob>, () => Promise<Blob>];
+  source: TwinSource;
   names: [string, string];
   theme: 'light' | 'dark' | 'auto';
   /** The pair shown (an index into the report's pairs), when the owner chooses it. */
@@ -49,10 +61,12 @@ export interface TwinAreaProps {
   onPairChosen?: (index: number) => void;
   /** The merge's pairs, once its report arrives ([] when refused). */
   onPairs?: (pairs: readonly TwinPair[]) => void;
+  /** The merged report and the pair shown (null while none is): what Share carries. */
+  onShown?: (shown: { report: TwinReport; pair: number } | null) => void;
 }
 
-export function TwinArea({ captures, names, theme, chosen: given, onPairChosen, onPairs }: TwinAreaProps) {
-  const merged = useTwin(captures);
+export function TwinArea({ source, names, theme, chosen: given, onPairChosen, onPairs, onShown }: TwinAreaProps) {
+  const merged = useTwin(source);
   const [own, setOwn] = useState(0);
   const chosen = given ?? own;
   const setChosen = (k: number) => { setOwn(k); onPairChosen?.(k); };
@@ -61,6 +75,9 @@ export function TwinArea({ captures, names, theme, chosen: given, onPairChosen, 
   const pairs = report?.pairs ?? [];
   useEffect(() => { if (report) onPairs?.(report.refusal ? [] : report.pairs); }, [report, onPairs]);
   const pair = pairs[Math.min(chosen, pairs.length - 1)];
+  const shownIndex = pair && !report?.refusal ? Math.min(chosen, pairs.length - 1) : null;
+  useEffect(() => onShown?.(report && shownIndex !== null ? { report, pair: shownIndex } : null), [report, shownIndex, onShown]);
+  useEffect(() => () => onShown?.(null), [onShown]);
   const view = useMemo(() => {
     let end = 0;
     for (const d of pair?.directions ?? []) for (const b of d.delaySeries) end = Math.max(end, b.t + b.width);

@@ -17,7 +17,7 @@
 //! at one capture only, when it was due at the other: there the chart marks its absence
 //! (a datagram lost between, "never arrived").
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::clock::Clock;
 use super::collect::Dgram;
@@ -27,7 +27,7 @@ use super::MAX_SEQUENCE_BINS;
 
 
 /// The data direction as both captures saw it, on the merged axis.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinSequence {
@@ -42,7 +42,7 @@ pub struct TwinSequence {
 }
 
 /// One capture's view of the data direction.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinSequenceSide {
@@ -59,7 +59,7 @@ pub struct TwinSequenceSide {
 /// The data datagrams of one bin at one capture. Sequence numbers are relative to the
 /// direction's first (the events' `seq`: the SYN is 0, the first byte of data 1), and
 /// unwrapped past 2^32.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinSequenceBin {
@@ -78,7 +78,7 @@ pub struct TwinSequenceBin {
 }
 
 /// The receiver's highest cumulative ACK (RFC 9293 §3.4) in one bin at one capture.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinAckPoint {
