@@ -601,6 +601,8 @@ fn a_gap_both_captures_saw_is_counted_once() {
     assert_eq!(gaps.len(), 6, "{gaps:#?}");
     for g in gaps {
         assert!(g.frames.iter().all(Option::is_some) && g.places_agree && g.place == Place::ReceiverHost, "{g:?}");
+        // The datagram that ended the gap at one end is the one that ended it at the other.
+        assert_eq!(g.tied_by, "same-datagram", "{g:?}");
     }
     // Two in each pause's window (at the data sender's capture, where `at` is read).
     for pause in &t.pauses {
@@ -668,7 +670,8 @@ fn every_stall_row_is_one_distinct_stall_and_no_gap_counts_twice() {
                     }
                 }
                 totals[k] += p.distinct_stalls.len();
-                println!("{label}: {} rows, {} distinct ({tied} seen by both; {} placed differently)", p.stalls.len(), p.distinct_stalls.len(), p.distinct_stalls.iter().filter(|g| !g.places_agree).count());
+                let by = |w: &str| p.distinct_stalls.iter().filter(|g| g.tied_by == w).count();
+                println!("{label}: {} rows, {} distinct ({tied} seen by both: {} same datagram, {} same sequence, {} overlap; {} placed differently)", p.stalls.len(), p.distinct_stalls.len(), by("same-datagram"), by("same-sequence"), by("overlap"), p.distinct_stalls.iter().filter(|g| !g.places_agree).count());
             }
         }
     }
