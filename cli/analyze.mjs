@@ -12,9 +12,11 @@ import { isReadError, reason, writeCapture } from './rows.mjs';
 import { analyzeInPool, defaultJobs } from './pool.mjs';
 import { InputError, UsageError } from './errors.mjs';
 import { runTwin } from './twin.mjs';
+import { runVantageByInterface } from './vantage.mjs';
 
 export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndjson[=full]] [--jobs N] [--stall-ms N]
        tcpscope analyze CLIENT.pcap --other-end SERVER.pcap [--json] [--stall-ms N]
+       tcpscope analyze MERGED.pcapng --vantage-by-interface [--json] [--stall-ms N]
 
   CAPTURE        a .pcap or .pcapng file (gzip-compressed is fine), a pipe or FIFO,
                  '-' for standard input, or a directory (its captures, recursively:
@@ -33,7 +35,14 @@ export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndj
                  clock offset, what was lost or reordered between the two points, the
                  one-way delays, where each stall happened); --json prints the merge's
                  report. Either capture may be given first. Each is kept in memory for
-                 the merge, up to 256 MiB`;
+                 the merge, up to 256 MiB
+  --vantage-by-interface
+                 one pcapng holding both ends: two of its interfaces carry the same
+                 TCP segments (\`mergecap -I none -w MERGED.pcapng CLIENT.pcap
+                 SERVER.pcap\`; mergecap's default joins identical interfaces into
+                 one, which cannot be split), or a host captured two interfaces of one
+                 path. Its packets are split by interface and merged as --other-end
+                 merges two files; the file is read twice, so not from a pipe`;
 
 /** Names a directory walk takes as captures, and hidden files and folders it skips (.git). */
 const CAPTURE_NAME = /\.(pcap|pcapng|cap|dmp)(\.gz)?$/i;
@@ -43,7 +52,7 @@ const HIDDEN = /(^|[\\/])\./;
 const FORMAT_FLAGS = { '--json': 'json', '--ndjson': 'ndjson', '--ndjson=compact': 'ndjson', '--ndjson=full': 'ndjson-full' };
 
 export function parseAnalyzeArgs(args) {
-  const options = { format: 'human', stallMs: Number.NaN, jobs: null, captures: [], otherEnd: null };
+  const options = { format: 'human', stallMs: Number.NaN, jobs: null, captures: [], otherEnd: null, byInterface: false };
   const usage = (message) => new UsageError(message, 'analyze');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -64,10 +73,17 @@ export function parseAnalyzeArgs(args) {
       if (options.otherEnd != null) throw usage('--other-end is given once: one capture at each end');
       if (args[i + 1] == null || args[i + 1] === '') throw usage('--other-end needs the capture taken at the other end');
       options.otherEnd = args[++i];
+    } else if (arg === '--vantage-by-interface') {
+      options.byInterface = true;
     } else if (arg.startsWith('-') && arg !== '-') throw usage(`unknown option '${escapeUnsafe(arg)}'`);
     else options.captures.push(arg);
   }
   if (options.captures.length === 0) throw usage('missing CAPTURE (a capture file, a directory or -)');
+  if (options.byInterface) {
+    if (options.otherEnd != null) throw usage('--vantage-by-interface finds both ends in one file; --other-end gives the other end as a second file: say one of them');
+    if (options.captures.length > 1) throw usage('--vantage-by-interface splits one capture: give one CAPTURE');
+    if (options.format !== 'human' && options.format !== 'json') throw usage('--vantage-by-interface prints a summary or, with --json, the merge\'s report');
+  }
   if (options.otherEnd != null) {
     if (options.captures.length > 1) throw usage('--other-end merges two captures: give one CAPTURE and the one --other-end');
     if (options.format !== 'human' && options.format !== 'json') throw usage('--other-end prints a summary or, with --json, the merge\'s report; --ndjson is for several captures');
@@ -180,6 +196,7 @@ function kindOf(info) {
 export async function runAnalyze(args, out = process.stdout, err = process.stderr) {
   const options = parseAnalyzeArgs(args);
   if (options.otherEnd != null) return runOtherEnd(options, out, err);
+  if (options.byInterface) return runVantageByInterface(options.captures[0], options, out, err);
   const { captures, skipped, fleet } = await listCaptures(options.captures);
   if (fleet && options.format === 'json') throw new UsageError('--json takes one capture; several captures or a directory give --ndjson rows', 'analyze');
   if (fleet && options.format === 'human') options.format = 'ndjson';

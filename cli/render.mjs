@@ -11,16 +11,25 @@ import { connectionOf, EngineError, openEngine } from './engine.mjs';
 import { fail } from './errors.mjs';
 import { inputProblem, sourceKind } from './share.mjs';
 import { escapeUnsafe } from './outsideText.mjs';
+import { loadWasm } from './wasm.mjs';
+import { renderTwinFigure, TwinFigureError, wantsTwin } from './twin-render.mjs';
 
 export const RENDER_USAGE = `usage: tcpscope render CAPTURE|LINK --out FILE.svg|FILE.png [--connection N] [--chart ID]
                        [--from S] [--to S] [--view FRAGMENT] [--width PX] [--height PX]
                        [--theme light|dark] [--direction 0|1] [--bin S] [--stall-ms N] [--scale K]
+       tcpscope render CLIENT.pcap --other-end SERVER.pcap [--chart oneway|twin-sequence|twin] --out FILE.svg|FILE.png
 
   --out         the figure; .svg (standalone, styles inlined) or .png
   --connection  connection id (default: the one the page opens, the largest)
   --chart       throughput | inflight | stalls | sequence | rtt | events | wifi (default throughput),
                 or stack: every chart the view shows (--view's charts=, else all) on one time
-                axis under the diagnosis headline, as the page's "Whole stack" export
+                axis under the diagnosis headline, as the page's "Whole stack" export;
+                with --other-end or a link's merged view: oneway (each direction's one-way
+                delay; --direction: one), twin-sequence (each capture's time-sequence), twin (both)
+  --other-end   the capture taken at the other end of the same transfer: the two are merged
+                (as analyze --other-end) and the merged view drawn; --connection N picks the
+                pair by CLIENT's connection id. A compare LINK that carries a merged view
+                (twin-snap=) draws it unless --chart names another chart.
   --from/--to   view edges, seconds since the first packet of the file (default: the connection)
   --view        a tcpscope permalink or its fragment (#c=1&t=0.5,2&bin=100&stall=40&charts=rtt&theme=dark):
                 its connection, range, bin, threshold, first chart and theme; options given here win.
@@ -36,7 +45,7 @@ const BUNDLE = new URL('../build/render/render.mjs', import.meta.url);
 
 export function parseRenderArgs(args) {
   const o = {
-    source: null, out: null, connection: null, chart: null, from: null, to: null, view: null,
+    source: null, out: null, connection: null, chart: null, from: null, to: null, view: null, otherEnd: null,
     width: 800, height: null, theme: null, direction: null, bin: null, stallMs: null, scale: 2,
   };
   const number = (name, value, ok, what) => {
@@ -57,6 +66,7 @@ export function parseRenderArgs(args) {
     else if (a === '--from') o.from = number(a, value(), () => true, 'a number');
     else if (a === '--to') o.to = number(a, value(), () => true, 'a number');
     else if (a === '--view') o.view = value();
+    else if (a === '--other-end') o.otherEnd = value();
     else if (a === '--width') o.width = px(a, value(), 200);
     else if (a === '--height') o.height = px(a, value(), 80);
     else if (a === '--theme') {
@@ -161,23 +171,34 @@ export async function runRender(args, err = process.stderr) {
   process.once('beforeExit', unfinished);
   try {
     const o = parseRenderArgs(args);
-    const problem = sourceKind(o.source) === 'capture' ? inputProblem(o.source) : null;
-    if (problem) throw new EngineError(problem.message, problem.exitCode);
-    const outWrong = outProblem(o.out, o.source);
+    const inputs = [o.source, ...(o.otherEnd === null ? [] : [o.otherEnd])];
+    for (const input of inputs) {
+      const problem = sourceKind(input) === 'capture' ? inputProblem(input) : null;
+      if (problem) throw new EngineError(problem.message, problem.exitCode);
+    }
+    const twin = wantsTwin(o);
+    const outWrong = inputs.map((input) => outProblem(o.out, input)).find(Boolean);
     if (outWrong) throw new EngineError(outWrong, 2);
     if (!existsSync(BUNDLE)) throw new EngineError('the renderer is not built; run `npm run build:render` first', 2);
     const bundle = await import(BUNDLE.href);
-    engine = await openEngine(o.source);
-    const view = figureView(o, bundle, engine.report, err);
     let svg;
-    try {
-      svg = await bundle.renderSvg({
-        ...view, others: engine.report.connections, width: o.width, height: o.height ?? undefined,
-        direction: o.direction ?? undefined, session: engine.session,
-      });
-    } catch (e) {
-      // The chart's own message (ChartMessages: "This chart cannot be drawn: …").
-      throw new EngineError(escapeUnsafe(e?.message ?? String(e)), 1);
+    if (twin) {
+      // The merged view of two vantage points (twin-render.mjs).
+      const loaded = await loadWasm();
+      if (!loaded || typeof loaded.wasm.twinLink !== 'function') throw new EngineError('the wasm module is not built (or predates the merged view); run `npm run build:wasm` first', 2);
+      svg = await renderTwinFigure(loaded.wasm, bundle, o, twin);
+    } else {
+      engine = await openEngine(o.source);
+      const view = figureView(o, bundle, engine.report, err);
+      try {
+        svg = await bundle.renderSvg({
+          ...view, others: engine.report.connections, width: o.width, height: o.height ?? undefined,
+          direction: o.direction ?? undefined, session: engine.session,
+        });
+      } catch (e) {
+        // The chart's own message (ChartMessages: "This chart cannot be drawn: …").
+        throw new EngineError(escapeUnsafe(e?.message ?? String(e)), 1);
+      }
     }
     let bytes;
     try {
@@ -187,11 +208,11 @@ export async function runRender(args, err = process.stderr) {
     }
     writeWhole(o.out, bytes);
     written = true;
-    process.exitCode = engine.report.error ? 1 : 0;
+    process.exitCode = engine?.report.error ? 1 : 0;
   } catch (e) {
     written = true; // said why below
     if (e instanceof RenderUsageError) fail(err, e.message, 'render', 2);
-    else if (e instanceof EngineError) fail(err, e.message, 'render', e.exitCode);
+    else if (e instanceof EngineError || e instanceof TwinFigureError) fail(err, e.message, 'render', e.exitCode);
     else fail(err, `the figure could not be made: ${e?.message ?? String(e)}`, 'render', 1);
   } finally {
     process.removeListener('beforeExit', unfinished);

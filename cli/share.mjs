@@ -175,7 +175,7 @@ function readHead(path, n) {
 }
 
 /** The link a small text file holds as its whole content, or null. */
-function linkText(path) {
+export function linkText(path) {
   if (statSync(path).size > MAX_LINK_FILE_BYTES) return null;
   const text = readFileSync(path, 'utf8').trim();
   return LINK_TEXT.test(text) && /[#&]snap=/.test(text) ? text : null;

@@ -2,8 +2,9 @@
 // captured at each end through the link emulator, public/examples/twin-*.pcap and
 // rx-rr-twin*.pcap) dropped on the page together open the compare view with the merged
 // view above it: the panel's numbers are the CLI's `analyze A --other-end B --json`
-// (the same engine under Node), formatted by web/model/format.mjs; a one-way delay chart
-// per direction; each stall placed. Dropped in the other order, the panel is the same.
+// (the same engine under Node), formatted by web/model/format.mjs; both captures'
+// time-sequence charts with the datagrams lost between marked; a one-way delay chart per
+// direction; each stall placed. Dropped in the other order, the panel is the same.
 import { expect, test, type Page } from '@playwright/test';
 import { dropped } from './drop';
 import { cliTwin } from './cli';
@@ -61,6 +62,29 @@ async function expectDelayCharts(page: Page, pair: ReturnType<typeof cliTwin>['p
   }
 }
 
+/** Both captures' time-sequence charts drawn on the merged axis, each with its bins; the
+ * segments lost between marked on both, per direction as many as the panel's and the
+ * CLI's lostBetween: where they left (on the chart of the capture near that direction's
+ * sender) and where they never arrived (on the other). */
+async function expectSequenceCharts(page: Page, pair: ReturnType<typeof cliTwin>['pairs'][number]) {
+  await expect(page.locator('svg[data-chart="twin-sequence"]')).toHaveCount(2);
+  const chart = (capture: string) => page.locator(`svg[data-chart="twin-sequence"][data-capture="${capture}"]`);
+  for (const [capture, side] of [['sender-side', pair.sequence.senderSide], ['receiver-side', pair.sequence.receiverSide]]) {
+    await expect(chart(capture)).toHaveAttribute('data-state', 'ready');
+    await expect(chart(capture).locator('path.tcps-segments:not(.tcps-twin-resent)')).toHaveAttribute('data-bins', String(side.bins.length));
+  }
+  for (const k of [0, 1]) {
+    const lost = pair.directions[k].lostBetween;
+    await expect(field(page, `[data-testid="twin-panel"] tr[data-direction="${k}"]`, 'lostBetween')).toHaveText(count(lost));
+    const [leaving, arriving] = k === 0 ? ['sender-side', 'receiver-side'] : ['receiver-side', 'sender-side'];
+    for (const [capture, seen] of [[leaving, 'here'], [arriving, 'absent']]) {
+      const marks = chart(capture).locator(`path[data-kind="lost-between"][data-direction="${k}"][data-seen="${seen}"]`);
+      if (lost === 0) await expect(marks).toHaveCount(0);
+      else await expect(marks, `lost between, direction ${k}, ${seen} on the ${capture} chart`).toHaveAttribute('data-count', String(lost));
+    }
+  }
+}
+
 test('forward loss: the merged panel is the CLI\'s, lost between 47 / 0, in either drop order', async ({ page }) => {
   const cli = cliTwin('twin-forward-loss.pcap', 'twin-forward-loss-server.pcap');
   expect(cli.pairs.map((p: { directions: { lostBetween: number }[] }) => p.directions.map((d) => d.lostBetween))).toEqual([[47, 0]]);
@@ -68,12 +92,15 @@ test('forward loss: the merged panel is the CLI\'s, lost between 47 / 0, in eith
   await expect(field(page, '[data-testid="twin"]', 'pairs')).toHaveText('1');
   await expectPanelIsCli(page, cli.pairs[0]);
   await expectDelayCharts(page, cli.pairs[0]);
+  // twin-forward-loss: the emulator's 47 drops server → client, none back.
+  await expectSequenceCharts(page, cli.pairs[0]);
   const first = await page.getByTestId('twin-panel').innerText();
   // Both sides' charts as the compare view draws them, below.
   await expect(page.locator('svg[data-chart="compare-throughput"]')).toHaveCount(1);
 
   await dropTwo(page, ['twin-forward-loss-server.pcap', 'twin-forward-loss.pcap']);
   await expectPanelIsCli(page, cli.pairs[0]);
+  await expectSequenceCharts(page, cli.pairs[0]);
   expect(await page.getByTestId('twin-panel').innerText()).toBe(first);
 });
 
@@ -84,13 +111,23 @@ test('request/response with losses: every stall placed as the engine placed it',
   await dropTwo(page, ['rx-rr-twin-server.pcap', 'rx-rr-twin.pcap']);
   await expectPanelIsCli(page, cli.pairs[0]);
   await expectDelayCharts(page, cli.pairs[0]);
+  await expectSequenceCharts(page, cli.pairs[0]);
   const placed = page.locator('[data-testid="twin-stalls"] li');
-  await expect(placed.filter({ hasText: "in the sender's host" }).first()).toBeVisible();
-  await expect(placed.filter({ hasText: 'in the network' }).first()).toBeVisible();
+  // Each place in words as the engine placed it: here every stall in the network (the
+  // answers' timeouts; the client's gaps between requests, its 20 ms think time against
+  // exchanges of 22–312 ms: wasm/tests/twin_placement.rs).
+  const network = cli.pairs[0].stalls.filter((s: { place: string }) => s.place === 'network').length;
+  expect(network).toBeGreaterThan(0);
+  await expect(placed.filter({ hasText: 'in the network' })).toHaveCount(network);
   // A stall of the return direction names the capture by that direction: the pair's
   // sender-side capture is near the return direction's receiver.
   const ret = cli.pairs[0].stalls.findIndex((s: { direction: number; capture: string }) => s.direction === 1 && s.capture === 'sender-side');
   if (ret >= 0) await expect(placed.nth(ret)).toContainText('return, at the capture near its receiver');
+  // The heading counts a gap both captures listed once (docs/ANALYSIS.md
+  // `twin.distinctStalls`): the engine's 106 of the 210 rows, as the CLI's summary.
+  await expect(page.locator('[data-testid="twin-panel"] [data-field="stallCount"]')).toHaveText(String(cli.pairs[0].distinctStalls.length));
+  expect(cli.pairs[0].distinctStalls.length).toBeLessThan(cli.pairs[0].stalls.length);
+  await expect(page.getByTestId('twin-stalls-once')).toContainText(`${cli.pairs[0].stalls.length} rows of the two captures' reports below, ${cli.pairs[0].distinctStalls.length} gaps`);
 });
 
 test('pauses below the stall threshold: the panel names both thresholds', async ({ page }) => {

@@ -13,7 +13,9 @@
 # synth_roundtrip (synth writes scripted segments, the decoder must return them),
 # share_parse (any bytes through the share-link parser; what opens answers every series),
 # view_query (arbitrary t0/t1/columns/bin/threshold/series/direction against analysed examples),
-# link_fragment (any text as a link's fragment: the snap= reader, then the snapshot parser).
+# link_fragment (any text as a link's fragment: the snap= reader, then the snapshot parser),
+# twin_merge (two captures cut from one input through the two-vantage-point merge),
+# ask_parse (any text as a boundary question, answered over an analysed capture).
 # The sanitizer of outside text is JavaScript (cli/outsideText.mjs): its fuzzer is
 #   node cli/outsideText.fuzz.mjs 10000000
 # A crash leaves its input in wasm/fuzz/artifacts/<target>/; minimise it with
@@ -25,7 +27,7 @@ ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 
 LIMIT=("${@:--runs=10000000}")
-TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse view_query link_fragment"}
+TARGETS=${TARGETS:-"decode_analyze synth_roundtrip share_parse view_query link_fragment twin_merge ask_parse"}
 MAX_LEN=${MAX_LEN:-16384}
 
 if ! rustup toolchain list | grep -q '^nightly'; then

@@ -338,6 +338,15 @@ export function App() {
 
   // Two captures dropped at once: the first is opened, the second compared with it (web/compare).
   const [compareFile, setCompareFile] = useState<File | null>(null);
+  const compareWithFile = useCallback((second: File) => {
+    setCompareFile(second);
+    setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: safeFileName(second.name) }, range: null } }));
+  }, []);
+  // The same for two captures the page made (a pcapng's two vantage points, split by interface).
+  const openPair = useCallback((first: File, second: File) => {
+    openFile(first);
+    compareWithFile(second);
+  }, [openFile, compareWithFile]);
   const onDrop = (event: React.DragEvent) => {
     event.preventDefault();
     const [file, second] = event.dataTransfer.files ?? [];
@@ -347,8 +356,7 @@ export function App() {
     if (second && isSnapshotFileName(second.name)) {
       setRefused((r) => [...r, `${safeFileName(second.name)} was not compared: it is a tcpscope snapshot, not a capture; open it alone, or compare from its link.`]);
     } else if (second && !isSnapshotFileName(file.name)) {
-      setCompareFile(second);
-      setView((v) => ({ ...v, source: null, conn: null, range: null, compare: { conns: [0, 0], with: { kind: 'file', name: safeFileName(second.name) }, range: null } }));
+      compareWithFile(second);
     }
   };
   // Stable callbacks: the memoised table and header keep still while a gesture re-renders the app.
@@ -406,7 +414,7 @@ export function App() {
         ) : null}
         {main && selected ? (
           <ErrorBoundary what="compare view" resetKey={selected} onError={onChartsReady}>
-            <CompareArea main={main} selected={selected} view={view} onView={setView} onReady={onChartsReady} file={compareFile} />
+            <CompareArea main={main} selected={selected} view={view} onView={setView} onReady={onChartsReady} file={compareFile} onOpenPair={openPair} />
           </ErrorBoundary>
         ) : null}
         {engine && selected && report && !view.compare ? (

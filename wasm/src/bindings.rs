@@ -432,3 +432,67 @@ impl WasmTwin {
         serde_json::to_string(self.inner.finish()).unwrap_or_else(|e| crate::boundary::ask::Refused::json(&e.to_string()))
     }
 }
+
+// One pcapng whose interfaces are two vantage points (twin/interfaces.rs): is it one,
+// and its two captures (merged by `WasmTwin`, or opened as files by the page).
+
+/// Are two of the file's interfaces two vantage points? Chunks in until `push` answers
+/// false (or the file ends), then `finish`: the `VantageInterfaces` as JSON.
+#[wasm_bindgen]
+pub struct WasmVantageProbe {
+    inner: crate::twin::InterfaceProbe,
+}
+
+#[wasm_bindgen]
+impl WasmVantageProbe {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> WasmVantageProbe {
+        WasmVantageProbe { inner: crate::twin::InterfaceProbe::new() }
+    }
+
+    /// The next chunk (inflated, for gzip); false once the probe has its answer.
+    pub fn push(&mut self, chunk: &[u8]) -> bool {
+        self.inner.push(chunk)
+    }
+
+    pub fn finish(&self) -> String {
+        serde_json::to_string(&self.inner.finish()).unwrap_or_else(|e| crate::boundary::ask::Refused::json(&e.to_string()))
+    }
+}
+
+/// The file's packets of interface `first` and of `second` as two pcapng files
+/// (twin/interfaces.rs `SplitFiles`): after each `push`, `take(0)` and `take(1)` hand
+/// out what was routed to each; `finish` answers the notes as a JSON array of strings,
+/// or throws why there are no two files (a side over 256 MiB).
+#[wasm_bindgen]
+pub struct WasmInterfaceSplit {
+    inner: crate::twin::SplitFiles,
+}
+
+#[wasm_bindgen]
+impl WasmInterfaceSplit {
+    #[wasm_bindgen(constructor)]
+    pub fn new(first: u32, second: u32) -> WasmInterfaceSplit {
+        WasmInterfaceSplit { inner: crate::twin::SplitFiles::new([first, second]) }
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) -> bool {
+        self.inner.push(chunk)
+    }
+
+    pub fn take(&mut self, side: u32) -> Vec<u8> {
+        self.inner.take(side as usize)
+    }
+
+    pub fn finish(&self) -> Result<String, JsError> {
+        let notes = self.inner.finish().map_err(|m| JsError::new(&m))?;
+        serde_json::to_string(&notes).map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
+/// A compare link's merged view (`twin-snap=`, share/twin.rs `answer`): `{"share": …}` makes
+/// one of a report, `{"open": link}` reads one back; JSON in, JSON out (`{error}` if not).
+#[wasm_bindgen(js_name = twinLink)]
+pub fn twin_link(question: &str) -> String {
+    crate::share::twin::answer(question)
+}

@@ -405,7 +405,11 @@ fn bursts_through_an_outage_are_named_with_their_span_and_cost() {
     assert_eq!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
     let m = causes(c);
     assert_eq!(m.get(&StallCause::ApplicationIdle), Some(&16));
-    assert_eq!(m.get(&StallCause::RetransmissionTimeout), Some(&13));
+    // 6 timer stalls: the analysis's 5 timeouts and 1 probe (kernel: TCPTimeouts 5,
+    // TCPLossProbes 4). 7 more gaps of ~110 ms (the extra 100 ms delay) each ended by a
+    // re-send 25–40 µs after a SACK (frames 672, 691, 819, 942, 944, 947, 953): fast
+    // retransmissions on the ACKs, waits on ACKs, not timeouts (issue 39 item 8).
+    assert_eq!(m.get(&StallCause::RetransmissionTimeout), Some(&6));
     // ... but the period in which bursts crawled is named, with its cost.
     let loss = c.diagnosis.episodes.iter().find(|e| e.kind == "loss").expect("a slow-burst period");
     assert!((loss.start - 12.011).abs() < 0.001, "{loss:?}");

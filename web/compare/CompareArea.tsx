@@ -19,7 +19,12 @@ import { pairFileName, slicePair, type SliceRequest } from '../export/pcapng';
 import { downloadBlob, fileStem } from '../export/download';
 import { exampleUrl } from '../state/fetchCapture';
 import { useSecondCapture } from './useSecondCapture';
-import { TwinArea } from './TwinArea';
+import { TwinArea, type TwinSource } from './TwinArea';
+import { OtherEndBar } from './OtherEndBar';
+import { InterfacesOffer } from './InterfacesOffer';
+import { firstPair, pairConnections, pairOf } from './twinPair';
+import { shareTwin } from './mergeCaptures';
+import type { TwinPair, TwinReport } from '../worker/generated/view';
 
 /** The app's capture (side A's). */
 export interface MainCapture {
@@ -44,6 +49,9 @@ export interface CompareAreaProps {
   onReady: () => void;
   /** A second capture dropped together with the first: side B. */
   file?: File | null;
+  /** Opens two captures as a compare view, as two dropped together (a pcapng's two
+   *  vantage points, split by interface: InterfacesOffer). */
+  onOpenPair?: (first: File, second: File) => void;
 }
 
 const pageBase = () => window.location.origin + window.location.pathname;
@@ -83,7 +91,7 @@ const CompareBar = memo(function CompareBar({ selected, onCompare }: { selected:
   );
 });
 
-export function CompareArea({ main, selected, view, onView, onReady, file: dropped }: CompareAreaProps) {
+export function CompareArea({ main, selected, view, onView, onReady, file: dropped, onOpenPair }: CompareAreaProps) {
   const compare = view.compare;
   const [file, setFile] = useState<File | null>(null);
   // B chosen by opening another capture: its largest connection, once it is read.
@@ -155,7 +163,53 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
     if (w.kind === 'file') return file ? [main.capture, async () => file] : null;
     return [main.capture, () => fetchedAgain(w.kind === 'url' ? w.url : exampleUrl(w.file))];
   }, [otherKey, main.capture, file]);
-  if (!compare) return <CompareBar selected={selected} onCompare={startCompare} />;
+  // The pair of the merged view (TwinArea) is the compare view's two connections
+  // (issue 44 item 1): when the merge arrives, the pair of these two connections, or the
+  // one holding A's (the connection open before "+ other end"), else the first; a pair
+  // chosen in TwinArea's select, or both pickers set to a pair's connections, follow.
+  const [pairs, setPairs] = useState<readonly TwinPair[] | null>(null);
+  const [chosenPair, setChosenPair] = useState(0);
+  const [aNotPaired, setANotPaired] = useState<number | null>(null);
+  useEffect(() => { setPairs(null); setChosenPair(0); setANotPaired(null); }, [twinCaptures]);
+  const conns = useRef<[number, number] | null>(null);
+  conns.current = compare?.conns ?? null;
+  const showPair = useCallback((p: TwinPair) => {
+    const [a, bId] = pairConnections(p);
+    pickLargest.current = false; // B is the pair's connection, not the largest
+    onView((v) => (v.compare ? { ...v, conn: a, compare: { ...v.compare, conns: [a, bId] } } : v));
+  }, [onView]);
+  const onPairs = useCallback((list: readonly TwinPair[]) => {
+    setPairs(list);
+    if (!list.length || !conns.current) return;
+    const first = firstPair(list, conns.current);
+    setChosenPair(first.index);
+    setANotPaired(first.held ? null : conns.current[0]);
+    showPair(list[first.index]);
+  }, [showPair]);
+  const onPairChosen = useCallback((k: number) => {
+    setChosenPair(k);
+    setANotPaired(null);
+    if (pairs?.[k]) showPair(pairs[k]);
+  }, [pairs, showPair]);
+  const pickedPair = pairs && compare ? pairOf(pairs, compare.conns) : -1;
+  const otherEnd = useCallback((f: File) => startCompare({ kind: 'file', name: f.name }, f), [startCompare]);
+
+  // A share link has no captures to merge: the merged view it carries (`twin-snap=`).
+  const sharedTwin = compare?.with.kind === 'snapshot' ? compare.twin ?? null : null;
+  const twinSource = useMemo<TwinSource | null>(() => twinCaptures ? { kind: 'captures', captures: twinCaptures }
+    : sharedTwin ? { kind: 'shared', data: sharedTwin } : null, [twinCaptures, sharedTwin]);
+  // The merged pair shown, for Share (compareShare.ts).
+  const [twinShown, setTwinShown] = useState<{ report: TwinReport; pair: number } | null>(null);
+  if (!compare) {
+    return (
+      <>
+        <OtherEndBar selected={selected} onOtherEnd={otherEnd} />
+        <CompareBar selected={selected} onCompare={startCompare} />
+        {main.capture && onOpenPair && main.report.capture.format === 'pcapng'
+          ? <InterfacesOffer name={main.name} capture={main.capture} onOpenPair={onOpenPair} /> : null}
+      </>
+    );
+  }
   if (!sides || !b) {
     return (
       <section className="connection compare" data-testid="compare" data-state={stuck ? 'error' : 'loading'}>
@@ -194,7 +248,13 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
   } : undefined;
   return (
     <>
-    {twinCaptures ? <TwinArea captures={twinCaptures} names={[main.name, b.name]} theme={view.theme} /> : null}
+    {twinCaptures && aNotPaired !== null ? (
+      <p className="muted" data-testid="twin-not-paired">#{aNotPaired} of <bdi>{main.name}</bdi> was not found in <bdi>{b.name}</bdi>: shown below is the first connection found in both.</p>
+    ) : null}
+    {/* From captures the pair follows the compare view's connections; a link's merged view is its one pair. */}
+    {twinSource?.kind === 'captures' ? <TwinArea source={twinSource} names={[main.name, b.name]} theme={view.theme}
+      chosen={pickedPair >= 0 ? pickedPair : chosenPair} onPairChosen={onPairChosen} onPairs={onPairs} onShown={setTwinShown} /> : null}
+    {twinSource?.kind === 'shared' ? <TwinArea source={twinSource} names={[main.name, b.name]} theme={view.theme} onShown={setTwinShown} /> : null}
     <CompareView
       sides={sides} tables={[main.table, b.table]} choices={[main.report.connections, b.report.connections]}
       onPick={(k, id) => (k === 0 ? onView((v) => ({ ...v, conn: id, compare: v.compare && { ...v.compare, conns: [id, v.compare.conns[1]] } })) : setCompare((c) => ({ ...c, conns: [c.conns[0], id] })))}
@@ -204,7 +264,9 @@ export function CompareArea({ main, selected, view, onView, onReady, file: dropp
       share={(width) => compareLink(pageBase(), view, [
         { summary: selected, name: main.name, make: main.share, snapshot: main.snapshot },
         { summary: b.summary, name: b.name, make: b.share, snapshot: b.snapshot },
-      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds)}
+      ], Math.max(1, Math.round(width - MARGIN.left - MARGIN.right)), binSeconds,
+      !twinShown || !twinSource ? undefined : twinSource.kind === 'shared' ? { snapshot: twinSource.data }
+        : { make: (columns, maxChars) => shareTwin(twinShown.report, twinShown.pair, columns, maxChars) })}
     />
     </>
   );

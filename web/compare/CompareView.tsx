@@ -42,7 +42,7 @@ export interface CompareViewProps {
   onReady?: () => void;
   onExit: () => void;
   /** Makes the view's share link (compareShare.ts) at the charts' width, px. */
-  share: (width: number) => Promise<{ link: string } | { error: string }>;
+  share: (width: number) => Promise<{ link: string; note?: string } | { error: string }>;
   /** Saves both connections' packets (of the shown range) as one pcapng; absent when a side has no packets (a shared link). */
   savePair?: () => Promise<void>;
 }
@@ -90,7 +90,7 @@ export function CompareView(props: CompareViewProps) {
   const onReady = props.onReady;
   useEffect(() => { if (ready) onReady?.(); }, [ready, onReady]);
 
-  const [shared, setShared] = useState<{ link: string } | { error: string } | null>(null);
+  const [shared, setShared] = useState<{ link: string; note?: string } | { error: string } | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => setShared(null), [sidesKey, props.range, props.binMs]);
 
@@ -140,18 +140,21 @@ export function CompareView(props: CompareViewProps) {
           <input data-testid="compare-share-url" readOnly value={shared.link} onFocus={(e) => e.currentTarget.select()} />
         </label>
       )}
+      {shared && 'link' in shared && shared.note && <p className="muted" role="status" data-testid="compare-share-note">{shared.note}</p>}
       {shared && 'error' in shared && <TopNotice text={shared.error} testId="compare-share-message" />}
       <CompareHeadline sides={sides.map((side, k) => ({ side, table: props.tables[k] }))} />
       <section ref={ref} className="tcps-charts" data-theme={props.theme} tabIndex={0} onKeyDown={onKeyDown}
         aria-label="Compared charts, on one time axis from each connection's start. Keys: arrows pan, plus and minus zoom, 0 resets.">
         <figure className="tcps-chart" data-chart="compare-throughput" aria-label="Throughput, compared">
           <ErrorBoundary what="chart" resetKey={sidesKey} onError={onDrawn.throughput}>
-            <CompareThroughputChart sides={sides} view={views.throughput} binSeconds={binSeconds} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.throughput} />
+            {/* Keyed by the two connections: another connection is a new chart whose first
+                answers report "drawn" again (the hook keeps the old answers while it asks). */}
+            <CompareThroughputChart key={sidesKey} sides={sides} view={views.throughput} binSeconds={binSeconds} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.throughput} />
           </ErrorBoundary>
         </figure>
         <figure className="tcps-chart" data-chart="compare-inflight" aria-label="Bytes in flight vs receive window, compared">
           <ErrorBoundary what="chart" resetKey={sidesKey} onError={onDrawn.inflight}>
-            <CompareInflightChart sides={sides} view={views.inflight} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.inflight} />
+            <CompareInflightChart key={sidesKey} sides={sides} view={views.inflight} onRangeChange={gesture} hover={hover} onDrawn={onDrawn.inflight} />
           </ErrorBoundary>
         </figure>
       </section>

@@ -62,6 +62,48 @@ describe('compare share link', () => {
       .toEqual({ error: 'This compare view is too large for a link (10 KB).' });
   });
 
+  it('the merged view of two vantage points: made first, its part in the link, the snapshots sharing what it leaves', async () => {
+    const v = view({ source: { kind: 'example', file: 'twin-nat.pcap' }, conn: 1,
+      compare: { conns: [1, 1], with: { kind: 'example', file: 'twin-nat-server.pcap' }, range: null } });
+    const specs: ShareSpec[] = [];
+    const asked: [number, number][] = [];
+    const twin = { make: async (columns: number, maxChars: number) => { asked.push([columns, maxChars]); return { snapshot: 'T'.repeat(2000), columns: 128, cap: null }; } };
+    const got = await compareLink(BASE, v, [side(1, 0, 'A', 100, specs), side(1, 0, 'B', 200, specs)], 704, 0.1, twin);
+    expect(got).toEqual({ link: `${BASE}#compare=1,1&compare-snap=${'B'.repeat(200)}&twin-snap=${'T'.repeat(2000)}&snap=${'A'.repeat(100)}` });
+    expect(asked).toEqual([[704, Math.floor(8192 / 2)]]);
+    // The snapshots store the view without the merged view, and share the budget it leaves.
+    const prefix = `${BASE}#compare=1,1&compare-snap=&snap=&twin-snap=${'T'.repeat(2000)}`;
+    expect(specs.map((s) => [s.view, s.maxLinkChars])).toEqual([['compare=1,1', Math.floor((8192 - prefix.length) / 2)], ['compare=1,1', Math.floor((8192 - prefix.length) / 2)]]);
+  });
+
+  it('a link\'s own merged view is re-shared as it is; one that cannot be made says why', async () => {
+    const v = view({ conn: 0, compare: { conns: [0, 3], with: { kind: 'snapshot', data: 'old' }, range: null, twin: 'TTT' } });
+    const opened = (id: number, snapshot: string): ShareSide => ({ summary: summary(id, 0), name: 'x', snapshot });
+    expect(await compareLink(BASE, v, [opened(0, 'AAA'), opened(3, 'BBB')], 700, 0.1, { snapshot: 'TTT' }))
+      .toEqual({ link: `${BASE}#compare=0,3&compare-snap=BBB&twin-snap=TTT&snap=AAA` });
+    expect(await compareLink(BASE, v, [opened(0, 'AAA'), opened(3, 'BBB')], 700, 0.1, { make: async () => ({ error: 'it does not fit' }) }))
+      .toEqual({ error: 'No link could be made of the merged view: it does not fit' });
+  });
+
+  it('snapshots above their budget: the merged view gets the room they leave, or the link goes without it and says so', async () => {
+    const v = view({ source: { kind: 'example', file: 'a.pcap' }, conn: 1,
+      compare: { conns: [1, 1], with: { kind: 'example', file: 'b.pcap' }, range: null } });
+    // Each snapshot has a floor of 3800 characters, above the ~2700 it is asked for.
+    const floor = (letter: string): ShareSide => ({ summary: summary(1, 0), name: `${letter}.pcap`, make: async (spec) => ({ snapshot: letter.repeat(3800), columns: spec.columns, bytes: 0 }) });
+    const withoutTwin = `${BASE}#compare=1,1&compare-snap=${'B'.repeat(3800)}&snap=${'A'.repeat(3800)}`;
+    const room = 8192 - withoutTwin.length - '&twin-snap='.length;
+    const asked: number[] = [];
+    const shrinks = { make: async (_: number, maxChars: number) => { asked.push(maxChars); return { snapshot: 'T'.repeat(Math.min(2000, maxChars)), columns: 16, cap: 4 }; } };
+    expect(await compareLink(BASE, v, [floor('A'), floor('B')], 700, 0.1, shrinks))
+      .toEqual({ link: `${BASE}#compare=1,1&compare-snap=${'B'.repeat(3800)}&twin-snap=${'T'.repeat(room)}&snap=${'A'.repeat(3800)}` });
+    expect(asked).toEqual([Math.floor(8192 / 2), room]);
+    const big = { make: async (_: number, maxChars: number) => (maxChars >= 2000 ? { snapshot: 'T'.repeat(2000), columns: 128, cap: null } : { error: 'it does not fit' }) };
+    expect(await compareLink(BASE, v, [floor('A'), floor('B')], 700, 0.1, big)).toEqual({
+      link: withoutTwin,
+      note: `The merged view of the two vantage points did not fit in the link beside the two snapshots (${room} characters were left); the link opens the compare view without it.`,
+    });
+  });
+
   it('a worker that cannot make a link says so', async () => {
     const v = view({ conn: 0, compare: { conns: [0, 1], with: { kind: 'same' }, range: null } });
     const failing: ShareSide = { summary: summary(0, 0), name: 'a.pcap', make: async () => ({ error: 'no connection 0' }) };

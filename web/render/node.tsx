@@ -13,6 +13,7 @@ import { largestConnection } from '../components/ConnectionTable';
 import { parseViewWithRefusals } from '../state/url';
 import { sessionSource, type Engine } from '../worker/sessionSource';
 import type { Figure } from './renderChart';
+import type { TwinFigure } from './renderTwin';
 
 /** For the CLI's options: the stack's chart ids, the page's default connection, its permalink parser. */
 export { CHART_IDS, largestConnection, parseViewWithRefusals };
@@ -44,6 +45,13 @@ function installDom(): void {
 }
 
 export type RenderFigure = Omit<Figure, 'source'> & { session: Engine };
+
+/** The merged view's one-way delay charts of one pair (renderTwin.tsx), as the page's export writes them. */
+export async function renderTwinSvg(figure: TwinFigure): Promise<string> {
+  installDom();
+  const { renderTwinSvg: render } = await import('./renderTwin');
+  return render(figure);
+}
 
 /** The standalone SVG of one chart, exactly as the page's export writes it. */
 export async function renderSvg(figure: RenderFigure): Promise<string> {

@@ -16,6 +16,8 @@ const table: [string, ViewState][] = [
   ['url=https%3A%2F%2Fexample.org%2Fa.pcap&compare=2,3&compare-url=https%3A%2F%2Fexample.org%2Fb.pcap&bin=10',
     view({ source: { kind: 'url', url: 'https://example.org/a.pcap' }, conn: 2, binMs: 10, compare: compare([2, 3], { with: { kind: 'url', url: 'https://example.org/b.pcap' } }) })],
   ['compare=0,0&compare-snap=VENQUwI_-x', view({ conn: 0, compare: compare([0, 0], { with: { kind: 'snapshot', data: 'VENQUwI_-x' } }) })],
+  // A link's merged view of two vantage points (issue 44) rides with B's snapshot.
+  ['compare=0,0&compare-snap=VENQUwI_-x&compare-t=0,1&twin-snap=VENQVAE', view({ conn: 0, compare: compare([0, 0], { with: { kind: 'snapshot', data: 'VENQUwI_-x' }, range: [0, 1], twin: 'VENQVAE' }) })],
   ['compare=4,1&compare-file=after.pcap&compare-t=-0.01,2', view({ conn: 4, compare: compare([4, 1], { with: { kind: 'file', name: 'after.pcap' }, range: [-0.01, 2] }) })],
 ];
 
@@ -47,6 +49,9 @@ describe('refused compare links say why, in one line', () => {
     ['compare=0,1&compare-url=javascript%3Aalert(1)', ['#compare-url=javascript:alert(1) was ignored: only https: addresses can be opened, not javascript:.']],
     ['compare=0,1&compare-ex=..%2Fx', ['#compare-ex=../x was ignored: an example is named by its file name (letters, digits, . _ -).']],
     ['compare=0,1&compare-snap=%3Cb%3E', ['#compare-snap=<b> was ignored: a snapshot is base64url (letters, digits, - and _).']],
+    ['compare=0,1&compare-snap=AAAA&twin-snap=%3Cb%3E', ['#twin-snap=<b> was ignored: a merged view is base64url (letters, digits, - and _).']],
+    ['compare=0,1&compare-ex=a.pcap&twin-snap=AAAA', ['#twin-snap=AAAA was ignored: a merged view belongs to a link that holds its two snapshots (#compare-snap=).']],
+    ['twin-snap=AAAA', ['#twin-snap=AAAA was ignored: it belongs to a compare view and the link has no #compare=.']],
     ['compare=0,1&compare-t=2,1', ['#compare-t=2,1 was ignored: a time range is two numbers of seconds, start < end, within ±10⁹.']],
     ['compare=0,1&compare-ex=a.pcap&compare-url=https%3A%2F%2Fx.org%2Fb.pcap', ['#compare-ex=a.pcap was ignored: the second capture is already named by #compare-url=.']],
   ])('%s', (fragment, refused) => {

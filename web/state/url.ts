@@ -23,6 +23,9 @@ export interface CompareState {
   with: CompareWith;
   /** Visible range, s since each connection's own start (null: both whole). */
   range: [number, number] | null;
+  /** A share link's merged view of two vantage points (`twin-snap=`, base64url; issue 44):
+   *  carried beside B's snapshot, since a link holds no capture to merge. */
+  twin?: string;
 }
 
 export interface ViewState {
@@ -164,7 +167,7 @@ const COMPARE_WITH_KEYS = ['compare-url', 'compare-ex', 'compare-snap', 'compare
  *  `compare-file=`; none: the same capture) and range (`compare-t=`). */
 function parseCompare(params: URLSearchParams, refuse: (key: string, why: string) => void): CompareState | null {
   const text = params.get('compare');
-  const extras = [...COMPARE_WITH_KEYS, 'compare-t'].filter((k) => params.has(k));
+  const extras = [...COMPARE_WITH_KEYS, 'compare-t', 'twin-snap'].filter((k) => params.has(k));
   if (text === null) {
     for (const key of extras) refuse(key, 'it belongs to a compare view and the link has no #compare=');
     return null;
@@ -195,6 +198,12 @@ function parseCompare(params: URLSearchParams, refuse: (key: string, why: string
     if (range) compare.range = range;
     else refuse('compare-t', RANGE_RULE);
   }
+  // The merged view a link carries (its bytes are read, and refused with a sentence, in
+  // Rust: wasm/src/share/twin.rs). With captures to merge again it would be stale.
+  const twin = params.get('twin-snap');
+  if (twin !== null && compare.with.kind !== 'snapshot') refuse('twin-snap', 'a merged view belongs to a link that holds its two snapshots (#compare-snap=)');
+  else if (twin !== null && BASE64URL.test(twin)) compare.twin = twin;
+  else if (twin !== null) refuse('twin-snap', 'a merged view is base64url (letters, digits, - and _)');
   return compare;
 }
 
@@ -251,4 +260,5 @@ function serializeCompare(compare: CompareState, params: URLSearchParams): void 
   if (w.kind === 'snapshot') params.set('compare-snap', w.data);
   if (w.kind === 'file') params.set('compare-file', w.name);
   if (compare.range) params.set('compare-t', `${num(compare.range[0])},${num(compare.range[1])}`);
+  if (compare.twin) params.set('twin-snap', compare.twin);
 }

@@ -288,14 +288,21 @@ fn damaged(e: DecodeError) -> DecodeError {
 /// so `#sn%61p=A` names a snapshot here too; a fragment naming two (`#snap=A&sn%61p=B`)
 /// is refused, not read one way by the CLI and another by the page (issue 45, item 13).
 pub fn from_fragment(fragment: &str) -> Result<Option<Vec<u8>>, DecodeError> {
+    fragment_bytes(fragment, "snap", "snapshot").map_err(damaged)
+}
+
+/// The bytes of the base64url value of `key` in a link's fragment, None when it has none;
+/// read as [`from_fragment`] reads `snap=` (`what` names the value in messages). Errors
+/// are the bare reason: the caller says what is damaged.
+pub fn fragment_bytes(fragment: &str, key: &str, what: &str) -> Result<Option<Vec<u8>>, DecodeError> {
     let mut found: Option<String> = None;
     for part in fragment.trim_start_matches('#').split('&') {
-        let (key, value) = part.split_once('=').unwrap_or((part, ""));
-        if url_decode(key) != "snap" {
+        let (k, value) = part.split_once('=').unwrap_or((part, ""));
+        if url_decode(k) != key {
             continue;
         }
         if found.is_some() {
-            return Err(damaged(error(ErrorKind::Malformed, 0, "the link names two snapshots (snap= twice)")));
+            return Err(error(ErrorKind::Malformed, 0, format!("the link names two {what}s ({key}= twice)")));
         }
         found = Some(url_decode(value));
     }
@@ -303,11 +310,11 @@ pub fn from_fragment(fragment: &str) -> Result<Option<Vec<u8>>, DecodeError> {
         return Ok(None);
     };
     if value.len() > MAX_PAYLOAD_BYTES / 3 * 4 {
-        return Err(damaged(error(ErrorKind::BadLength, 0, "the link is far too long")));
+        return Err(error(ErrorKind::BadLength, 0, "the link is far too long"));
     }
     bytes::from_base64url(&value)
         .map(Some)
-        .ok_or_else(|| damaged(error(ErrorKind::Malformed, 0, "the link contains characters that do not belong to a snapshot")))
+        .ok_or_else(|| error(ErrorKind::Malformed, 0, format!("the link contains characters that do not belong to a {what}")))
 }
 
 /// application/x-www-form-urlencoded decoding (WHATWG URL §5.1), as URLSearchParams does:

@@ -9,7 +9,9 @@
 //! - format.rs: the versioned container and its one validating parser;
 //! - meta.rs: range checks of the report and summary carried along;
 //! - session.rs: a snapshot as a view source, answering `ViewRequest`s;
-//! - legacy.rs: first-round per-packet snapshots (format 1), still opened.
+//! - legacy.rs: first-round per-packet snapshots (format 1), still opened;
+//! - twin.rs: a compare link's merged view of two vantage points (`twin-snap=`), with
+//!   packed.rs (any JSON value in compact bytes) and resample.rs (its lists cut to a link).
 
 pub mod answer_bytes;
 pub mod answers;
@@ -20,7 +22,10 @@ pub mod coder;
 pub mod format;
 pub mod legacy;
 pub mod meta;
+pub mod packed;
+pub mod resample;
 pub mod session;
+pub mod twin;
 
 pub use build::{build, Built, ShareSpec};
 pub use session::SnapshotSession;

@@ -93,7 +93,9 @@ impl Ctx<'_> {
         let frames = [Some(x.frame), (other != u32::MAX).then(|| self.d[1 - side][other as usize].frame)];
         let sender_is = |k: usize| k == 1 - self.clock.receiver;
         let (sf, rf) = if sender_is(side) { (frames[0], frames[1]) } else { (frames[1], frames[0]) };
-        f.events.push(TwinEvent { t: self.at(side, x) / 1e9, direction: r as u8, kind, sender_side_frame: sf, receiver_side_frame: rf, seq: rel(x.seq, f.base[r]), len: x.len });
+        let capture = if sender_is(side) { "sender-side" } else { "receiver-side" };
+        let ack = (r == 1).then(|| rel(x.ack, f.base[0]));
+        f.events.push(TwinEvent { t: self.at(side, x) / 1e9, direction: r as u8, kind, sender_side_frame: sf, receiver_side_frame: rf, seq: rel(x.seq, f.base[r]), len: x.len, capture, ack, due: None });
     }
 
     /// The fate of a datagram seen leaving (at `near`, index i) and not arriving, or of
@@ -293,7 +295,9 @@ pub fn fates(c: &Ctx) -> Fates {
                 let sender_side = fs == 1 - c.clock.receiver;
                 let frame = Some(x.frame);
                 let (sf, rf) = if sender_side { (frame, None) } else { (None, frame) };
-                f.events.push(TwinEvent { t: c.clock.at(fs, x.t_ns) / 1e9, direction: r as u8, kind: "duplicated", sender_side_frame: sf, receiver_side_frame: rf, seq: rel(x.seq, f.base[r]), len: x.len });
+                let capture = if sender_side { "sender-side" } else { "receiver-side" };
+                let ack = (r == 1).then(|| rel(x.ack, f.base[0]));
+                f.events.push(TwinEvent { t: c.clock.at(fs, x.t_ns) / 1e9, direction: r as u8, kind: "duplicated", sender_side_frame: sf, receiver_side_frame: rf, seq: rel(x.seq, f.base[r]), len: x.len, capture, ack, due: None });
             }
         }
         // Departures: delivered, or judged.

@@ -15,7 +15,8 @@
 //! capture is near which host and the two clocks (`clock.rs`), what happened to each
 //! datagram between the points (`fate.rs`), the one-way delays (`delay.rs`), where each
 //! stall happened (`placement.rs`), the round trip cut in four and the sender's bytes in
-//! flight (`split.rs`).
+//! flight (`split.rs`), and the data direction's time-sequence series as each capture
+//! saw it (`sequence.rs`).
 //!
 //! Nothing depends on the order of the two inputs: which capture is near which host is
 //! read from the datagrams (one-way transit is never negative), and the report names
@@ -25,16 +26,22 @@ mod clock;
 mod collect;
 mod delay;
 mod fate;
+mod interface_split;
+pub mod interfaces;
 mod matching;
 mod pair;
 mod pairing;
+mod pcapng_blocks;
 mod placement;
 pub mod report;
+mod sequence;
 mod split;
 mod stream;
 
 pub use report::*;
+pub use sequence::{TwinAckPoint, TwinSequence, TwinSequenceBin, TwinSequenceSide};
 pub use stream::{TwinStream, MAX_TWIN_CAPTURE_BYTES};
+pub use interfaces::{merge_interfaces, InterfaceProbe, InterfaceSplit, InterfaceTwin, SplitFiles, VantageInterfaces};
 
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
 use crate::decode::{CaptureDecoder, Decoded, TcpSegment};
@@ -59,6 +66,9 @@ pub const MAX_LISTED: usize = 1000;
 pub const MAX_EVENTS: usize = 10_000;
 /// Bins of each one-way delay series.
 pub const MAX_DELAY_BINS: usize = 2000;
+/// Bins of each side's time-sequence series (`TwinPair::sequence`): about a chart's
+/// width in pixels, so a bin is a pixel column at most.
+pub const MAX_SEQUENCE_BINS: usize = 1000;
 /// A capture shorter than this gives no drift: at 50 ppm, 5 s moves the clock by
 /// 0.25 ms, about the accuracy asked of the offset.
 pub const DRIFT_MIN_SPAN_S: f64 = 5.0;
@@ -201,12 +211,12 @@ mod tests {
         let report = TwinReport::decl(&cfg);
         assert!(report.contains("pairs: Array<TwinPair>"), "{report}");
         let pair = TwinPair::decl(&cfg);
-        for field in ["matchedBy: MatchedBy", "senderSide: SideRef", "clock: TwinClock | null", "rttSplit: RttSplit | null", "inFlight: InFlightCheck | null"] {
+        for field in ["matchedBy: MatchedBy", "senderSide: SideRef", "clock: TwinClock | null", "rttSplit: RttSplit | null", "inFlight: InFlightCheck | null", "sequence: TwinSequence | null"] {
             assert!(pair.contains(field), "{field} in {pair}");
         }
         assert!(MatchedBy::decl(&cfg).contains(r#""four-tuple" | "isn" | "timestamps" | "segments""#));
         assert!(Place::decl(&cfg).contains(r#""sender-host" | "network" | "receiver-host" | "unknown""#));
-        for d in [TwinClock::decl(&cfg), TwinDirection::decl(&cfg), PlacedStall::decl(&cfg), TwinEvent::decl(&cfg), DelayBin::decl(&cfg), DelayStats::decl(&cfg), Refusal::decl(&cfg)] {
+        for d in [TwinClock::decl(&cfg), TwinDirection::decl(&cfg), PlacedStall::decl(&cfg), DistinctStall::decl(&cfg), TwinEvent::decl(&cfg), DelayBin::decl(&cfg), DelayStats::decl(&cfg), Refusal::decl(&cfg), TwinSequence::decl(&cfg), TwinSequenceSide::decl(&cfg), TwinSequenceBin::decl(&cfg), TwinAckPoint::decl(&cfg)] {
             let fields = d.lines().filter_map(|l| l.split_once(':').map(|(name, _)| name.trim())).filter(|n| !n.contains(' ') && !n.starts_with('*'));
             assert!(fields.clone().all(|n| !n.contains('_')), "snake_case field in {d}");
         }

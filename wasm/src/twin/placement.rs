@@ -3,15 +3,21 @@
 //!
 //! A stall is a gap in one direction's datagrams at one capture (analysis/stalls). With
 //! both captures, the datagram that ended it is followed back to its sender:
-//! 1. At the receiver side, a gap the sender-side capture does not show (the sender's
-//!    silence there is under half the gap) was made on the way: sent on time, arrived
-//!    late or not at all → **network**.
+//! 1. At the receiver side, a gap the sender-side capture does not show (from the
+//!    datagram that began it to its next data the sender was silent for under half the
+//!    gap) was made on the way: sent on time, arrived late or not at all → **network**.
+//!    Silent for longer, the sender's gap that its next data ended is placed instead.
 //! 2. Otherwise the sender did not send. If what ended the gap resends data lost between
 //!    the points, the sender's timer waited on the network's loss → **network**.
 //! 3. Otherwise the last datagram from the receiver that reached the sender in the gap
-//!    released it. None: the sender waited on itself (**sender host**), unless the
-//!    receiver's datagrams due in the gap were lost on the way back (**network**). Else
-//!    that datagram is followed to the receiver-side capture, and the gap cut into the
+//!    released it (an opening the sender would not use, smaller than a segment and than
+//!    a third of the window, is not room; a resend the receiver's duplicate ACKs or
+//!    SACKs asked for was released by the last of them). None: the sender waited on itself (**sender host**), unless the
+//!    receiver's datagrams due in the gap were lost on the way back, or data outstanding
+//!    when it began was lost between (**network**). A message of the receiver (turn-
+//!    taking: a requester waiting for the answer) is cut into the sender's own time, the
+//!    receiver's time before answering, and the rest, the network's (`turn`). An ACK or
+//!    a window is followed to the receiver-side capture, and the gap cut into the
 //!    sender's reaction to it (its arrival → the datagram that ended the gap), the
 //!    receiver's answer time (the receiver's last arrival before it → its sending), and
 //!    the network's part: the two paths above their floors (a path's fixed delay is not
@@ -19,22 +25,30 @@
 //!    datagram resends one lost between, the time since the lost copy left (taken from
 //!    the receiver's part). The largest part places the stall.
 //! Times are on the merged axis (clock.rs), good to the offset's uncertainty; the
-//! paths' parts above their floors do not depend on it.
+//! paths' parts above their floors, and each host's part of a turn, do not depend on it.
 
 use std::collections::HashMap;
 
 use super::clock::Clock;
-use super::collect::Dgram;
+use super::collect::{Dgram, HAS_SACK};
 use super::fate::LOST;
 use super::matching::{Matching, EXACT, PIECE};
 use super::report::{Place, PlacedStall};
 use crate::analysis::format::format_duration;
 use crate::analysis::Stall;
 
+mod distinct;
+mod turn;
+
+pub use distinct::TIED_WORDS;
+
 /// What let the sender go on (`Ctx::release`).
 enum Release {
     /// This datagram of the receiver (its index at the sender side).
     By(usize),
+    /// The last datagram of a message (payload) of the receiver that the sender waited
+    /// for: turn-taking, as a requester waits for the answer (its index at the sender side).
+    Message(usize),
     /// Nothing was outstanding and the receiver asked nothing: the sender was free.
     Free,
     /// Data was outstanding and no ACK or window that would let it go on came.
@@ -106,13 +120,45 @@ impl Ctx<'_> {
             Some(i) => self.partner(side, i),
             None => None,
         };
+        // At the receiver side, the gap is followed from the datagram that began it: the
+        // sender's first data after that one at the sender side. Sent soon after it (for
+        // under half the gap the sender was silent), what filled the gap was sent on time
+        // and arrived late or not at all (rule 1). Sent later, the sender's own silence
+        // made most of the gap, and is placed as the sender side's gap that this first
+        // datagram ended: datagrams lost between just before the gap's end cost only
+        // what they would have arrived earlier.
+        // A datagram sent after that one but overtaking it on the way (network
+        // reordering) arrived before the gap and is not what followed it: the sender's
+        // first data after the gap is the earliest-sent one that arrived after the gap's
+        // first datagram (or never), and the sender's silence is the time before it
+        // since its previous data.
+        let began = self.frames[side].get(&s.frame_before).map(|&i| i as usize);
+        let first = (side == rs)
+            .then(|| began.and_then(|i| self.partner(side, i)))
+            .flatten()
+            .and_then(|a| {
+                let data = |k: usize| usize::from(self.d[ss][k].dir()) == r && self.d[ss][k].len > 0;
+                let later = |k: usize| self.partner(ss, k).is_none_or(|p| Some(p) > began);
+                let k = (a + 1..self.d[ss].len()).take(1_000_000).find(|&k| data(k) && later(k))?;
+                Some((self.previous(ss, k, r, true).unwrap_or(a).max(a), k))
+            });
+        if let Some((a, k)) = first {
+            let silent = self.at(ss, k) - self.at(ss, a);
+            if silent < gap / 2.0 {
+                out.place = Place::Network;
+                out.network_ms = Some((gap - silent) / 1e6);
+                out.why = self.on_the_way(ss, q.unwrap_or(k), r, gap, silent);
+                return out;
+            }
+        }
+        let q = first.map(|(_, k)| k).or(q);
         let Some(q) = q else {
             out.why = "The datagram that ended the gap is not in the sender-side capture: it cannot be followed.".into();
             return out;
         };
         let t_q = self.at(ss, q);
         let quiet = self.previous(ss, q, r, true).map_or(f64::INFINITY, |p| t_q - self.at(ss, p));
-        if side == rs && quiet < gap / 2.0 {
+        if side == rs && first.is_none() && quiet < gap / 2.0 {
             out.place = Place::Network;
             out.network_ms = Some((gap - quiet) / 1e6);
             out.why = self.on_the_way(ss, q, r, gap, quiet);
@@ -127,6 +173,7 @@ impl Ctx<'_> {
         }
         let trig = match self.release(ss, q, r, start) {
             Release::By(k) => k,
+            Release::Message(m) => return self.turn(out, ss, rs, q, r, m, gap),
             Release::Free => {
                 out.place = Place::SenderHost;
                 out.sender_host_ms = Some((t_q - start).min(gap) / 1e6);
@@ -145,7 +192,9 @@ impl Ctx<'_> {
                 return out;
             }
         };
-        let sender = t_q - self.at(ss, trig);
+        // A part of this row's gap: at the receiver side the sender's own silence can be
+        // longer than the row's gap (it began before the gap's first datagram arrived).
+        let sender = (t_q - self.at(ss, trig)).min(gap);
         out.sender_host_ms = Some(sender / 1e6);
         let Some(trig_r) = self.partner(ss, trig) else {
             let place = if sender >= gap / 2.0 { Place::SenderHost } else { Place::Unknown };
@@ -227,18 +276,43 @@ impl Ctx<'_> {
         // outstanding. Had it been waiting on that, it would have sent at once; if the
         // receiver sent a message after it (turn-taking), the sender waited on the
         // message. So: the later of the two.
+        // A window opening counts as room only when the sender would use it: a Linux
+        // sender defers a send into less than a third of the window (tcp_tso_should_defer,
+        // tcp_tso_win_divisor 3) until more opens, and none sends less than a full segment
+        // while data is outstanding (sender-side SWS avoidance, RFC 9293 §3.8.6.2.1;
+        // Nagle, RFC 896). An opening smaller than both left the sender waiting on the
+        // receiver's next ACK.
+        let mss = d[..first].iter().rev().take(10_000).filter(|x| usize::from(x.dir()) == r).map(|x| x.len).max().unwrap_or(0);
+        let usable = |x: &Dgram| {
+            let room = edge(x).wrapping_sub(nxt);
+            let window = edge(x).wrapping_sub(x.ack);
+            room >= mss && (room >= window / 3 || room >= 65_535)
+        };
         let (full, outstanding) = (!after(edge(peer), nxt), after(nxt, peer.ack));
         let room = if outstanding {
-            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) } else { after(x.ack, peer.ack) };
+            let opens = |x: &Dgram| x.has_ack() && if full { after(edge(x), nxt) && usable(x) } else { after(x.ack, peer.ack) };
             from_peer.clone().find(|&k| opens(&d[k])).map(Some)
         } else {
             Some(None)
         };
+        // A resend of data the receiver still asks for (q below what was sent, and the
+        // receiver's ACKs in the gap stop at its first byte): the duplicate ACKs or SACKs
+        // that asked for it released the sender (fast retransmit, RFC 5681 §3.2; SACK loss
+        // recovery, RFC 6675 §5; RACK, RFC 8985 §6.2), not an earlier opening: the last of
+        // them, when there were two or more or one carried SACK blocks.
+        let resend = d[q].seq_len() > 0 && after(nxt, d[q].seq);
+        let asks = |x: &Dgram| x.has_ack() && x.ack == d[q].seq;
+        let asked: Vec<usize> = if resend { from_peer.clone().filter(|&k| asks(&d[k])).collect() } else { Vec::new() };
+        let dup = asked.last().copied().filter(|_| asked.len() >= 2 || asked.iter().any(|&k| d[k].flags & HAS_SACK != 0));
+        let room = match dup {
+            Some(k) => Some(Some(k)),
+            None => room,
+        };
         let message = from_peer.filter(|&k| d[k].len > 0).last();
         match (room, message) {
             (None, _) => Release::Nothing,
-            (Some(Some(k)), Some(m)) => Release::By(k.max(m)),
-            (Some(None), Some(m)) => Release::By(m),
+            (Some(Some(k)), Some(m)) if k > m => Release::By(k),
+            (Some(_), Some(m)) => Release::Message(m),
             (Some(Some(k)), None) => Release::By(k),
             (Some(None), None) => Release::Free,
         }
@@ -270,8 +344,12 @@ impl Ctx<'_> {
     }
 
     /// How long the data that datagram k (at `rs`) acknowledged first had waited at
-    /// the receiver for it, ns: from the arrival of the oldest data its ACK newly
-    /// covers (past the receiver's previous ACK). A delayed ACK (RFC 9293 §3.8.6.3),
+    /// the receiver for it, ns: from the arrival of the datagram that carried the first
+    /// byte its ACK newly covers (the receiver's previous ACK), the latest such arrival
+    /// when a resend filled a hole: a receiver cannot acknowledge past a hole (RFC 9293
+    /// §3.4, cumulative ACK; RFC 2018 tells of the data beyond it), and acknowledges at
+    /// once when a segment fills one (RFC 5681 §4.2), so data held out of order waited
+    /// on the network's loss, not on the receiver. A delayed ACK (RFC 9293 §3.8.6.3),
     /// or ACKs withheld while the application does not read, hold the sender here.
     fn ack_held(&self, rs: usize, k: usize, r: usize) -> f64 {
         let d = self.d[rs];
@@ -281,13 +359,18 @@ impl Ctx<'_> {
         if !x.has_ack() || (x.ack.wrapping_sub(before) as i32) <= 0 {
             return 0.0;
         }
-        let oldest = (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
-        oldest.map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
+        let covers = |y: &Dgram| y.seq_len() > 0 && (before.wrapping_sub(y.seq) as i32) >= 0 && (y.seq.wrapping_add(y.seq_len()).wrapping_sub(before) as i32) > 0;
+        let filled = (0..k).rev().take(10_000).find(|&i| usize::from(d[i].dir()) == r && covers(&d[i]));
+        let oldest = || (prev..k).find(|&i| usize::from(d[i].dir()) == r && d[i].seq_len() > 0 && (d[i].seq.wrapping_add(d[i].seq_len()).wrapping_sub(before) as i32) > 0);
+        filled.or_else(oldest).map_or(0.0, |i| self.at(rs, k) - self.at(rs, i))
     }
 
     /// A gap in which nothing from the receiver let the sender go on (its timer, or
     /// its application, ended it): the network's when the receiver's datagrams due were
-    /// lost on the way back, or the sender's last data before the gap was held on the
+    /// lost on the way back, when data outstanding at the gap's start was lost between
+    /// (no ACK for it could come: the sender's tail loss probe, RFC 8985 §7, or its
+    /// retransmission timer, RFC 6298, waited on the loss, whether it then sent new data
+    /// or a resend), or the sender's last data before the gap was held on the
     /// way (it arrived late by more than half the gap, or not within it); the
     /// receiver's when that data arrived and the receiver then sent nothing for more
     /// than half the gap (ACKs withheld); else the sender's own.
@@ -296,6 +379,11 @@ impl Ctx<'_> {
         let lost = self.lost_on_the_way_back(rs, r, start, end);
         if lost > 0 {
             return (Place::Network, gap, format!("No ACK that let the sender go on reached it during the gap: {lost} of the receiver's datagrams due then were lost on the way back."));
+        }
+        let lost = self.outstanding_lost(ss, r, start);
+        if lost > 0 {
+            let n = if lost == 1 { "1 datagram".to_string() } else { format!("{lost} datagrams") };
+            return (Place::Network, gap, format!("{n} of the data outstanding when the gap began {} lost on the way: no ACK for it could come, and the sender's timer waited on the network's loss.", if lost == 1 { "was" } else { "were" }));
         }
         let last = self.previous(ss, q, r, true);
         if let Some(p) = last {
@@ -313,6 +401,16 @@ impl Ctx<'_> {
             }
         }
         (Place::SenderHost, gap, format!("The sender waited {} with nothing lost, nothing held on the way and no ACK or window it waited for: its own timer or its application.", ms(gap)))
+    }
+
+    /// Datagrams of direction r (at `ss`, its sender's capture) sent before `start` and
+    /// not yet acknowledged then (past the receiver's latest ACK), lost between.
+    fn outstanding_lost(&self, ss: usize, r: usize, start: f64) -> usize {
+        let d = self.d[ss];
+        let first = d.partition_point(|x| self.clock.at(ss, x.t_ns) <= start);
+        let Some(acked) = d[..first].iter().rev().take(10_000).find(|x| usize::from(x.dir()) != r && x.has_ack()).map(|x| x.ack) else { return 0 };
+        let outstanding = |x: &Dgram| x.seq_len() > 0 && (x.seq.wrapping_add(x.seq_len()).wrapping_sub(acked) as i32) > 0;
+        (0..first).rev().take(10_000).filter(|&k| usize::from(d[k].dir()) == r && outstanding(&d[k]) && self.code[ss][k] == LOST).count()
     }
 
     /// Why a gap seen at the receiver side only was the network's.

@@ -4,7 +4,7 @@
 //! side, the data receiver's side), never by argument order, so that swapping the two
 //! inputs changes only the `input` fields.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Everything the merge of two captures found.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -37,7 +37,7 @@ pub struct Refusal {
 }
 
 /// How a connection was found in both captures (docs/ANALYSIS.md `twin.matchedBy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum MatchedBy {
@@ -54,7 +54,7 @@ pub enum MatchedBy {
 }
 
 /// One capture's side of a pair.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SideRef {
@@ -67,7 +67,7 @@ pub struct SideRef {
 }
 
 /// One connection seen at both points.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinPair {
@@ -90,6 +90,11 @@ pub struct TwinPair {
     pub directions: Vec<TwinDirection>,
     /// Each stall of either capture's report, placed.
     pub stalls: Vec<PlacedStall>,
+    /// The connection's stalls counted once each: a gap both captures listed is one
+    /// (twin/placement/distinct.rs `Ctx::distinct_stalls`), time order. Empty in a share
+    /// link made before it was added (read back, the rows above still hold the stalls).
+    #[serde(default)]
+    pub distinct_stalls: Vec<DistinctStall>,
     /// The stall threshold each capture's report found its stalls with, ms:
     /// `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
     /// placed; None where that capture's analysis does not hold the connection).
@@ -98,15 +103,19 @@ pub struct TwinPair {
     pub in_flight: Option<InFlightCheck>,
     /// Which direction queued: `forward`, `return`, `both`, `neither`, or
     /// `too-few-samples` (twin/delay.rs `queued_direction`).
-    pub queued: &'static str,
+    #[serde(deserialize_with = "queued_word")]
+    pub queued: Word,
     /// Datagrams of note (lost between, reordered, duplicated, not seen at one side),
     /// time order, at most `twin::MAX_EVENTS`.
     pub events: Vec<TwinEvent>,
+    /// The data direction's time-sequence series as each capture saw it, on the merged
+    /// axis (twin/sequence.rs); the events are its marks.
+    pub sequence: Option<super::sequence::TwinSequence>,
 }
 
 /// The two clocks (twin/clock.rs). Times of the merged view are seconds since the
 /// first packet of the sender-side capture, on its clock.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinClock {
@@ -135,7 +144,7 @@ pub struct TwinClock {
 /// return direction, the receiver-side capture of the pair). Counts are wire segments:
 /// a datagram larger than the sender's segment size (TSO/GSO) counts as the segments it
 /// is cut into.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinDirection {
@@ -177,7 +186,7 @@ pub struct TwinDirection {
     pub delay_series: Vec<DelayBin>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DelayStats {
@@ -188,7 +197,7 @@ pub struct DelayStats {
 }
 
 /// The one-way delays of the datagrams sent in [t, t + width), merged view seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DelayBin {
@@ -200,7 +209,7 @@ pub struct DelayBin {
 }
 
 /// Where a stall happened (twin/placement.rs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Place {
@@ -219,14 +228,15 @@ pub enum Place {
 }
 
 /// One stall of either capture's report, placed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PlacedStall {
     /// Which capture's report listed it, by the pair's roles: `sender-side` (near the
     /// data sender) or `receiver-side`. For a return-direction stall the sender-side
     /// capture is near that direction's receiver: label it per direction.
-    pub capture: &'static str,
+    #[serde(deserialize_with = "capture_word")]
+    pub capture: Word,
     /// The stall's direction in the pair: 0 forward (data), 1 return.
     pub direction: u8,
     /// As in that capture's report: start (s since its first packet), duration (s),
@@ -247,8 +257,34 @@ pub struct PlacedStall {
     pub why: String,
 }
 
+/// One gap of the connection, counted once (docs/ANALYSIS.md `twin.distinctStalls`):
+/// a stall of either capture's report and, when the other capture listed the same gap,
+/// that one too.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct DistinctStall {
+    /// 0 forward (data), 1 return.
+    pub direction: u8,
+    /// Start on the merged axis (s) and duration (s) of the row at the capture near the
+    /// stalled direction's sender when it listed the gap, else of the other row.
+    pub at: f64,
+    pub duration: f64,
+    /// Where the gap happened: the rows' place when they agree, else that same row's.
+    pub place: Place,
+    /// The rows of `stalls` it stands for, `[frameBefore, frameAfter]` by capture:
+    /// `[sender-side, receiver-side]` (None: that capture did not list it).
+    pub frames: [Option<[u32; 2]>; 2],
+    /// How two rows were tied into one: `same-datagram`, `same-sequence`, `overlap`, or
+    /// `one-capture` (one row).
+    #[serde(deserialize_with = "tied_word")]
+    pub tied_by: Word,
+    /// The rows were placed alike (always true for one row).
+    pub places_agree: bool,
+}
+
 /// The round trip cut at the two points (twin/split.rs), medians, ms.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RttSplit {
@@ -270,7 +306,7 @@ pub struct RttSplit {
 /// capture, beside what the receiver-side capture alone estimated
 /// (analysis/timing/sender_flight.rs). Not what is in the network: during SACK
 /// recovery the sender knows part of it arrived or was lost (RFC 6675's pipe is less).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct InFlightCheck {
@@ -285,7 +321,7 @@ pub struct InFlightCheck {
 }
 
 /// One datagram of note.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TwinEvent {
@@ -294,11 +330,57 @@ pub struct TwinEvent {
     pub direction: u8,
     /// `lost-between`, `reordered`, `duplicated`, `not-seen-at-sender-side`,
     /// `not-seen-at-receiver-side`, `undecided`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "event_word")]
+    pub kind: Word,
     /// Frame numbers in the sender-side and receiver-side captures (None: not there).
     pub sender_side_frame: Option<u32>,
     pub receiver_side_frame: Option<u32>,
     /// Sequence number relative to the direction's first byte, and payload bytes.
     pub seq: i64,
     pub len: u32,
+    /// The capture whose time `t` is, by role: `sender-side` or `receiver-side`.
+    #[serde(deserialize_with = "capture_word")]
+    pub capture: Word,
+    /// A return-direction datagram's acknowledgment number, relative to the data
+    /// direction's first byte (where it sits on the time-sequence chart); None forward.
+    pub ack: Option<i64>,
+    /// Seen at one capture only: when it was due at the other, merged view seconds
+    /// (twin/sequence.rs `due_times`); None when seen at both.
+    pub due: Option<f64>,
+}
+
+// Read back (a share link's merged view, share/twin.rs): the words above are a closed
+// set, so a link's word is one of them or the link is refused; the engine writes no other
+// (wasm/tests/share_twin.rs reads back every recording's pairs).
+
+/// A word of a closed set. Named, not written `&'static str`, because serde's derive
+/// would borrow a `&str` field from the input (`'de: 'static`), which no link can give.
+pub type Word = &'static str;
+
+/// `TwinPair::queued`'s words.
+pub const QUEUED_WORDS: [&str; 5] = ["forward", "return", "both", "neither", "too-few-samples"];
+/// `PlacedStall::capture`'s words.
+pub const CAPTURE_WORDS: [&str; 2] = ["sender-side", "receiver-side"];
+/// `TwinEvent::kind`'s words.
+pub const EVENT_WORDS: [&str; 6] = ["lost-between", "reordered", "duplicated", "not-seen-at-sender-side", "not-seen-at-receiver-side", "undecided"];
+
+fn word<'de, D: Deserializer<'de>>(d: D, words: &'static [&'static str]) -> Result<&'static str, D::Error> {
+    let text = String::deserialize(d)?;
+    words.iter().copied().find(|w| *w == text).ok_or_else(|| serde::de::Error::unknown_variant(&text, words))
+}
+
+fn queued_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    word(d, &QUEUED_WORDS)
+}
+
+fn capture_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    word(d, &CAPTURE_WORDS)
+}
+
+fn tied_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    word(d, &super::placement::TIED_WORDS)
+}
+
+fn event_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    word(d, &EVENT_WORDS)
 }

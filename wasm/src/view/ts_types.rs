@@ -121,9 +121,16 @@ mod tests {
             decl::<crate::twin::DelayBin>(&cfg),
             decl::<crate::twin::Place>(&cfg),
             decl::<crate::twin::PlacedStall>(&cfg),
+            decl::<crate::twin::DistinctStall>(&cfg),
             decl::<crate::twin::RttSplit>(&cfg),
             decl::<crate::twin::InFlightCheck>(&cfg),
             decl::<crate::twin::TwinEvent>(&cfg),
+            decl::<crate::twin::TwinSequence>(&cfg),
+            decl::<crate::twin::TwinSequenceSide>(&cfg),
+            decl::<crate::twin::TwinSequenceBin>(&cfg),
+            decl::<crate::twin::TwinAckPoint>(&cfg),
+            // One pcapng whose interfaces are two vantage points (twin/interfaces.rs).
+            decl::<crate::twin::VantageInterfaces>(&cfg),
             // The closed sets of the one vocabulary (boundary/words.rs); their tables
             // are generated beside, into vocabulary.ts (boundary/typescript.rs).
             union("Limit", &wires(&words::LIMITS)),

@@ -1326,6 +1326,12 @@ directions: Array<TwinDirection>,
  */
 stalls: Array<PlacedStall>, 
 /**
+ * The connection's stalls counted once each: a gap both captures listed is one
+ * (twin/placement/distinct.rs `Ctx::distinct_stalls`), time order. Empty in a share
+ * link made before it was added (read back, the rows above still hold the stalls).
+ */
+distinctStalls: Array<DistinctStall>, 
+/**
  * The stall threshold each capture's report found its stalls with, ms:
  * `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
  * placed; None where that capture's analysis does not hold the connection).
@@ -1340,7 +1346,12 @@ queued: string,
  * Datagrams of note (lost between, reordered, duplicated, not seen at one side),
  * time order, at most `twin::MAX_EVENTS`.
  */
-events: Array<TwinEvent>, };
+events: Array<TwinEvent>, 
+/**
+ * The data direction's time-sequence series as each capture saw it, on the merged
+ * axis (twin/sequence.rs); the events are its marks.
+ */
+sequence: TwinSequence | null, };
 
 /**
  * The two clocks (twin/clock.rs). Times of the merged view are seconds since the
@@ -1490,6 +1501,41 @@ at: number, place: Place,
 senderHostMs: number | null, networkMs: number | null, receiverHostMs: number | null, why: string, };
 
 /**
+ * One gap of the connection, counted once (docs/ANALYSIS.md `twin.distinctStalls`):
+ * a stall of either capture's report and, when the other capture listed the same gap,
+ * that one too.
+ */
+
+export type DistinctStall = { 
+/**
+ * 0 forward (data), 1 return.
+ */
+direction: number, 
+/**
+ * Start on the merged axis (s) and duration (s) of the row at the capture near the
+ * stalled direction's sender when it listed the gap, else of the other row.
+ */
+at: number, duration: number, 
+/**
+ * Where the gap happened: the rows' place when they agree, else that same row's.
+ */
+place: Place, 
+/**
+ * The rows of `stalls` it stands for, `[frameBefore, frameAfter]` by capture:
+ * `[sender-side, receiver-side]` (None: that capture did not list it).
+ */
+frames: [[number, number] | null, [number, number] | null], 
+/**
+ * How two rows were tied into one: `same-datagram`, `same-sequence`, `overlap`, or
+ * `one-capture` (one row).
+ */
+tiedBy: string, 
+/**
+ * The rows were placed alike (always true for one row).
+ */
+placesAgree: boolean, };
+
+/**
  * The round trip cut at the two points (twin/split.rs), medians, ms.
  */
 
@@ -1549,7 +1595,133 @@ senderSideFrame: number | null, receiverSideFrame: number | null,
 /**
  * Sequence number relative to the direction's first byte, and payload bytes.
  */
-seq: number, len: number, };
+seq: number, len: number, 
+/**
+ * The capture whose time `t` is, by role: `sender-side` or `receiver-side`.
+ */
+capture: string, 
+/**
+ * A return-direction datagram's acknowledgment number, relative to the data
+ * direction's first byte (where it sits on the time-sequence chart); None forward.
+ */
+ack: number | null, 
+/**
+ * Seen at one capture only: when it was due at the other, merged view seconds
+ * (twin/sequence.rs `due_times`); None when seen at both.
+ */
+due: number | null, };
+
+/**
+ * The data direction as both captures saw it, on the merged axis.
+ */
+
+export type TwinSequence = { 
+/**
+ * The first bin's start, merged view seconds, and every bin's width, s, both whole
+ * microseconds: bin k covers [start + k × binWidth, start + (k + 1) × binWidth),
+ * one grid for both sides so that their columns line up; the last bin reaches the
+ * pair's last datagram.
+ */
+start: number, binWidth: number, senderSide: TwinSequenceSide, receiverSide: TwinSequenceSide, };
+
+/**
+ * One capture's view of the data direction.
+ */
+
+export type TwinSequenceSide = { 
+/**
+ * Data datagrams of the data sender at this capture (payload > 0), and of them the
+ * resends (`TwinSequenceBin::retransmitted`).
+ */
+datagrams: number, retransmitted: number, 
+/**
+ * Bins holding a data datagram, time order, at most `MAX_SEQUENCE_BINS`.
+ */
+bins: Array<TwinSequenceBin>, 
+/**
+ * Per bin holding an ACK of the receiver: the highest acknowledgment number.
+ */
+acks: Array<TwinAckPoint>, };
+
+/**
+ * The data datagrams of one bin at one capture. Sequence numbers are relative to the
+ * direction's first (the events' `seq`: the SYN is 0, the first byte of data 1), and
+ * unwrapped past 2^32.
+ */
+
+export type TwinSequenceBin = { 
+/**
+ * Merged view seconds: the bin's start.
+ */
+t: number, 
+/**
+ * Lowest first byte and highest end (sequence number + payload) in the bin.
+ */
+seqMin: number, seqMax: number, count: number, 
+/**
+ * Of `count`, datagrams that resend bytes the data sender had sent before (RFC 9293
+ * §3.8.1): at the sender side, data starting below the highest end it had sent; at
+ * the receiver side, the arrival of such a datagram (by its match, so a datagram
+ * the network reordered is not one), or, seen at that side only, data starting
+ * below the highest end that had arrived.
+ */
+retransmitted: number, };
+
+/**
+ * The receiver's highest cumulative ACK (RFC 9293 §3.4) in one bin at one capture.
+ */
+
+export type TwinAckPoint = { 
+/**
+ * Merged view seconds: the bin's start (a step line through these is early by
+ * less than a bin, a pixel column).
+ */
+t: number, 
+/**
+ * Relative to the data direction's first sequence number, as the bins.
+ */
+ack: number, };
+
+/**
+ * What the probe found (crosses to the page as JSON: `VantageInterfaces` in
+ * web/worker/generated/view.ts).
+ */
+
+export type VantageInterfaces = { 
+/**
+ * Interfaces the part of the file read describes, all sections.
+ */
+interfaces: number, 
+/**
+ * The two interfaces that carried the same TCP segments (the pair sharing the most),
+ * by number, lower first; None when no two did.
+ */
+sides: [number, number] | null, 
+/**
+ * Their names (`if_name`), where the file gives them.
+ */
+names: [string | null, string | null], 
+/**
+ * Distinct TCP segments seen on both (counted up to the probe's caps).
+ */
+shared: number, 
+/**
+ * TCP segments read on each of `sides`.
+ */
+segments: [number, number], 
+/**
+ * Bytes of the file the probe read (inflated, for gzip).
+ */
+bytesRead: number, 
+/**
+ * The probe read the whole file (else it stopped at `PROBE_DECIDED` shared segments,
+ * at `PROBE_MAX_BYTES`, or at a damaged block).
+ */
+complete: boolean, 
+/**
+ * What was found, or why the file cannot be split into two vantage points, in words.
+ */
+text: string, };
 
 export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
 

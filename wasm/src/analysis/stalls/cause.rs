@@ -1,6 +1,6 @@
 //! A stall and its cause: the closed set of causes, with the JSON name of each.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Every stall cause's JSON name. Share links store a cause as its index here, so
 /// new causes are appended, never inserted (wasm/src/share/answers.rs).
@@ -8,7 +8,7 @@ pub const STALL_CAUSES: [&str; 8] =
     ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack", "loss-recovery"];
 
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StallCause {

@@ -20,8 +20,13 @@
 //!    highest sequence number sent so far (it re-sends data that was in flight: the
 //!    retransmission timer fired — or Linux's tail-loss probe, which is also a timer)
 //!    and something was unacknowledged when the gap began.
+//!    Not when that segment is a fast retransmission sent on the peer's ACKs
+//!    (`resends::ack_clocked`: the duplicate ACKs or SACKs, RFC 5681 §3.2, RFC 6675): the gap was the wait
+//!    for those ACKs, and the later rules judge it as any other wait (`ack-wait`, or
+//!    `window-limited` with the window full, as the sender's own SndLim states count it).
 //!    Also `retransmission-timeout` when the gap began right after a retransmission
-//!    with data unacknowledged (the sender was waiting on loss recovery), and when
+//!    (not a fast one) with data unacknowledged (the sender was waiting on loss
+//!    recovery), and when
 //!    everything was acknowledged and the peer's
 //!    next request during the gap was a retransmission: the request was lost and the
 //!    peer's timer re-sent it (request/response through an outage).
@@ -69,23 +74,14 @@ use crate::analysis::stalls::cause::Stall;
 use crate::decode::tcp_flags;
 
 mod classify;
+mod resends;
 use classify::{classify, classify_trailing};
+pub use resends::{needless, reordered};
+use resends::{ack_clocked, peer_timer_resend};
 
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
 const SYN: u32 = tcp_flags::SYN as u32;
 const FIN_SYN_RST: u32 = (tcp_flags::FIN | tcp_flags::SYN | tcp_flags::RST) as u32;
-/// A segment below the highest sequence sent that is an original overtaken on the way
-/// (Wireshark's "out-of-order", track/conn.rs), not a re-send: no timer sent it.
-pub fn reordered(flags: u32) -> bool {
-    flags & flag_bits::OUT_OF_ORDER != 0 && flags & flag_bits::ANY_RETRANSMISSION == 0
-}
-
-/// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
-/// Wireshark's spurious retransmission): the original had arrived, so it repaired no loss.
-pub fn needless(flags: u32) -> bool {
-    flags & (flag_bits::KIND_SPURIOUS | flag_bits::SPURIOUS_RETRANSMISSION) != 0
-}
-
 /// Silence after the ACK of everything that shows an idle application however short the
 /// drain before it (rule 3), where the path RTT is shorter: the time a sender's stack
 /// takes to answer an ACK is microseconds, its clock's jitter at the capture less.
@@ -298,8 +294,12 @@ struct Gap {
     peer_reply: Option<(f64, u32)>,
     /// Zero-window probes the sender sent during the gap.
     probes: u32,
-    /// The last data segment before the gap re-sent bytes (loss recovery in progress).
+    /// The last data segment before the gap re-sent bytes (loss recovery in progress),
+    /// and not on the peer's ACKs: a fast retransmission (`resends::ack_clocked`) leaves
+    /// the sender waiting on ACKs, not on a timer.
     resent_before: bool,
+    /// The peer's last packet during the gap, in the sender's time.
+    last_peer_at: Option<f64>,
     /// The peer's payload during the gap was a retransmission (its request was lost
     /// and its own timer re-sent it): (time, bytes) of the last such segment.
     peer_resent: Option<(f64, u32)>,
@@ -336,6 +336,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
     let mut peer_win = f64::NAN; // peer's latest advertised window
     let mut gap: Option<Gap> = None;
+    let mut last_peer_t = f64::NEG_INFINITY; // the peer's last packet, in the sender's time
     // Does the capture hold any pure ACK of the peer (no payload, no SYN/FIN/RST; the
     // handshake's third packet counts)? A capture filtered to payload (Zeek/PcapPlusPlus
     // samples, "len > 0" filters) holds none, and then a peer's request that carries
@@ -358,7 +359,9 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
                 }
                 peer_win = w;
             }
+            last_peer_t = t;
             if let Some(g) = gap.as_mut() {
+                g.last_peer_at = Some(t);
                 if changed {
                     g.last_peer_update = Some(t);
                 }
@@ -398,9 +401,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             }
         }
         let resent_here = seq < high && !reordered(cols.flags[i]);
-        if seq + len > high {
-            high = seq + len;
-        }
+        high = high.max(seq + len);
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
         if peer_win.is_finite() {
             understated |= exceeds_window(flight, peer_win, mss, lagged, scale_known);
@@ -411,7 +412,8 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
         gap = Some(Gap {
             probes: 0,
             peer_resent: None,
-            resent_before: resent_here,
+            resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s),
+            last_peer_at: None,
             index: i,
             high,
             unacked_at_start: peer_ack.is_nan() || peer_ack < high,
@@ -467,19 +469,6 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     // A timeout whose lost segment never reached the capture reads as application idle.
     crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
     (stalls, facts)
-}
-
-/// A retransmission of the peer that its retransmission timer sent (a timeout or a
-/// tail loss probe, retrans_kinds.rs), or whose kind is unknown. A peer's re-send in
-/// fast recovery (a lost segment inside a longer reply, repaired within a round trip
-/// of SACKs) does not make the wait for that reply a round trip lost to a timer.
-/// A needless one (the sender already had the request: D-SACK, Eifel) lost nothing:
-/// the original had arrived, and the wait was the sender's own (a re-send the client
-/// D-SACKed at once, 8 s before its answer, once read "retransmission-timeout").
-fn peer_timer_resend(flags: u32) -> bool {
-    use flag_bits as fb;
-    let kinds = fb::KIND_RTO | fb::KIND_TLP | fb::KIND_FAST | fb::KIND_SLOW_START;
-    flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0) && !needless(flags)
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@
 //!    - application → `application` (idle time between bursts; periods in which the
 //!      bursts themselves crawled are named as episodes);
 //!    - other (cwnd/path) → `path`, unless the congestion window was evidently held down
-//!      by loss: segments were retransmitted, loss recovery took at least
+//!      by loss: segments were retransmitted (not all of them needless), loss recovery took at least
 //!      [`LOSS_SHARE_MIN`] of the time, and there was no queueing (median RTT <
 //!      [`QUEUEING_RTT_RATIO`] × min). Recovery periods alone undercount loss: after
 //!      each loss the sender cuts its congestion window and spends the following round

@@ -15,7 +15,9 @@
 //!   below the highest sequence sent), or a "previous segment not captured" hole, until
 //!   the peer's cumulative ACK passes the recovery point (the highest sequence sent when
 //!   recovery began; RFC 6582's "recover"). Also the interval in which the loss is
-//!   being detected: duplicate ACKs arrive during it, or it ends with a retransmission.
+//!   being detected: duplicate ACKs arrive during it whose hole a re-send repaired
+//!   (not one its late original filled: `reorder_dup_acks.rs`, at any vantage), or it
+//!   ends with a retransmission.
 //!   There the sender is usually blocked by the window too (the hole pins snd_una, so
 //!   snd_una + rwnd stops advancing), but it is the loss that blocks it;
 //! - receive-window: in flight at segment k ≥ advertised window − 1 MSS
@@ -41,7 +43,9 @@ use crate::analysis::stalls::{is_data_segment, reordered, SenderFacts};
 use crate::analysis::stalls::cause::Stall;
 
 mod pass;
+mod reorder_dup_acks;
 use pass::SharesPass;
+pub use reorder_dup_acks::dup_acks_of_reordering;
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 

@@ -2,6 +2,7 @@
 //! read from the state `find_stalls` carried to the moment the gap closed, and the
 //! words saying what ended it.
 
+use super::resends::ack_clocked;
 use super::{needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
 use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
@@ -64,6 +65,8 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     // holding a small segment while any data is unacknowledged (RFC 896; RFC 1122
     // §4.2.3.4) — and a sender that writes again as that ACK comes was waiting on it.
     let duration = t1 - t0;
+    // The segment that ends the gap was sent on the peer's ACKs (a fast retransmission).
+    let on_acks = ack_clocked(cols.flags[j], g.last_peer_at.map_or(f64::INFINITY, |tp| t1 - tp), path_rtt_s);
     let (cause, ended_by) = if g.zero_window {
         let how = if peer_win > 0.0 {
             format!("window update to {}", format_bytes(peer_win))
@@ -71,7 +74,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
             "data sent while the window was still 0".to_string()
         };
         (StallCause::ZeroWindow, how)
-    } else if resent && g.unacked_at_start {
+    } else if resent && g.unacked_at_start && !on_acks {
         let how = format!("{} of {} bytes at {}", retransmission_kind_words(cols.flags[j]), cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
     } else if g.resent_before && g.unacked_at_start && !g.acked_by_request && g.all_acked_at.map_or(true, |ta| ta - t0 >= 0.5 * duration) {
@@ -95,6 +98,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         (StallCause::RetransmissionTimeout, how)
     } else if !resent
         && cols.flags[j] & flag_bits::ANY_RETRANSMISSION != 0
+        && !on_acks
         && (cols.flags[j] & flag_bits::UNSEEN_BEFORE == 0 || g.peer_reply.is_some())
         && !needless(cols.flags[j])
         && !reordered(cols.flags[j])
@@ -154,6 +158,8 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // Never a window from the peer: a one-sided capture, nothing can be told.
         (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
     };
+    // A fast retransmission that ended a wait judged by the later rules is no new data.
+    let ended_by = if resent && on_acks && cause != StallCause::ZeroWindow { on_acks_words(cols, j) } else { ended_by };
     Stall {
         start: t0,
         duration: whole_ns(duration),
@@ -162,6 +168,13 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         frame_after: cols.frame[j],
         ended_by,
     }
+}
+
+/// What ended a gap with a fast retransmission: what it was, and that the peer's ACKs
+/// sent it (RFC 5681 §3.2, RFC 6675), not a timer.
+fn on_acks_words(cols: &PacketColumns, j: usize) -> String {
+    let (kind, bytes, at) = (retransmission_kind_words(cols.flags[j]), cols.len[j], format_timestamp(cols.t[j]));
+    format!("{kind} of {bytes} bytes at {at}, sent on the peer's duplicate ACKs or SACKs, not by a timer")
 }
 
 /// The cause of a gap in turn-taking (rule 4's second part: everything acknowledged,

@@ -180,7 +180,13 @@ pub(super) fn loss_held_cwnd(f: &Facts) -> bool {
     // minimum: a queue there would make the bound far lower (rx-bufferbloat-nots.pcap:
     // at the bound with the 10 ms minimum, 9× above it with the 90 ms the sender saw).
     let at_the_bound = bound.is_finite() && f.rate <= AT_MATHIS * bound && f.rate * AT_MATHIS >= bound && !far_part_unseen(f.conn);
-    retransmissions(f) > 0 && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !queueing(f)
+    // A loss only where a re-send shows one: re-sends all shown needless (D-SACK, Eifel)
+    // repaired nothing, and the sender undid the window it gave up for them (RFC 3708,
+    // RFC 4015; Linux tcp_try_undo_dsack), so no loss held its congestion window — one
+    // needless fast retransmission after reordering in 201 segments put a flow "at the
+    // loss-based bound" of a 0.5 % loss rate that never was (issue 39).
+    let needless = f.conn.directions[f.conn.data_direction.min(1) as usize].spurious_retransmissions;
+    retransmissions(f) > needless && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !queueing(f)
 }
 
 /// A rate this close to the Mathis bound (within this factor either way) is that

@@ -2,7 +2,7 @@
 //! the peer's packets update what the sender knew, and each data segment closes the
 //! interval before it (its state decided, its time counted) and opens the next.
 
-use super::{holes_filled_by_reordering, push_span, State, TimeShares, SYN};
+use super::{dup_acks_of_reordering, holes_filled_by_reordering, push_span, State, TimeShares, SYN};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
@@ -33,6 +33,9 @@ pub(super) struct SharesPass<'c> {
     // reordering's, not a loss being detected.
     reorder_holes: Vec<usize>,
     reorder_pending: Option<f64>,
+    // The peer's duplicate ACKs whose hole closed without a re-send that repaired it
+    // (reorder_dup_acks.rs): reordering, at any vantage point, not a loss detected.
+    reorder_dup_acks: Vec<usize>,
     needless_unanswered: u32,
     // The window in force at the open interval's first segment, and the largest so far.
     open_win: f64,
@@ -72,6 +75,7 @@ impl<'c> SharesPass<'c> {
             last_data_t: f64::NEG_INFINITY,
             reorder_holes: holes_filled_by_reordering(cols, facts.dir),
             reorder_pending: None,
+            reorder_dup_acks: dup_acks_of_reordering(cols, facts.dir),
             needless_unanswered: 0,
             open_win: f64::NAN,
             running_max_win: f64::NAN,
@@ -116,7 +120,10 @@ impl<'c> SharesPass<'c> {
         // re-send reports that duplicate, not a loss.
         if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && self.needless_unanswered > 0 {
             self.needless_unanswered -= 1;
-        } else if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0 && self.reorder_pending.is_none() {
+        } else if cols.flags[i] & flag_bits::DUPLICATE_ACK != 0
+            && self.reorder_pending.is_none()
+            && self.reorder_dup_acks.binary_search(&i).is_err()
+        {
             self.loss_seen = true;
         }
     }
