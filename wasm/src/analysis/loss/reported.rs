@@ -80,8 +80,8 @@ impl ReportedLoss {
     /// capture never saw (capture_loss.rs holes); `smss`: the sender's segment size.
     /// `resent(a, b)`: whether a copy of part of [a, b) was captured after its first
     /// (the sender re-sent it before this report, on its own evidence: RACK, RFC 8985).
-    #[allow(clippy::too_many_arguments)]
     /// `rtt_ns`: the path's round trip so far (None: not known yet).
+    #[allow(clippy::too_many_arguments)]
     pub fn on_ack(&mut self, t_ns: i64, ack: i64, blocks: &[(i64, i64)], sent_high: i64, smss: u32, rtt_ns: Option<i64>, never_captured: &dyn Fn(i64, i64) -> Vec<(i64, i64)>, resent: &dyn Fn(i64, i64) -> bool) {
         let smss = i64::from(smss.max(1));
         self.acknowledge(t_ns, ack, smss, sent_high, rtt_ns.unwrap_or(0));

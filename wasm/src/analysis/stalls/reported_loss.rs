@@ -1,5 +1,5 @@
 //! Stalls that were loss recovery the capture could not show (docs/ANALYSIS.md "Stall
-//! causes", rule 8): the receiver's SACK blocks reported data missing (RFC 2018; lost by
+//! causes", rule 9): the receiver's SACK blocks reported data missing (RFC 2018; lost by
 //! RFC 6675's rule, loss/reported.rs) and its cumulative ACK later covered that data with
 //! no re-send of it captured. The sender re-sent it where this capture did not see it:
 //! data lost after the capture point (it saw the original pass) or whose re-send took no
