@@ -459,7 +459,9 @@ fn per_connection_state_is_small() {
     // +8 B: the pointer to the connection's FINs, resets and TLS alerts (ending.rs,
     // made at the first of them; ~100 B on the heap).
     // +16 B: each side's TTL range (vantage.rs `local_by_ttl`: 3 B, padded).
-    assert!(conn <= 1272, "Conn is {conn} bytes");
+    // +40 B: the tick of the clock that stamped the connection's own packets (clock.rs
+    // `ClockTicks`: a capture can merge clocks of different ticks).
+    assert!(conn <= 1312, "Conn is {conn} bytes");
 }
 
 #[test]

@@ -31,19 +31,23 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, j
 /// (diagnosis_shares::KeptSpans). Totals were counted as the packets came (`Totals`);
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
 /// materialized copy, dropped before the next connection.
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
-    let tick = capture.timestamp_resolution_s();
+    // The tick of the clock that stamped this connection: the capture's, or its own
+    // when a coarser clock stamped its packets (`own_tick_ns`, clock.rs). Every rule
+    // that reads the tick (RTT samples below one, the stall threshold, the bin floor)
+    // reads this one.
+    let tick = own_tick_ns.map_or(0.0, |ns| ns as f64 / 1e9).max(capture.timestamp_resolution_s());
     let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
     let (parts, local, path) = path_rtt(&handshake, &minima, &sides, data_direction, tick);
     let threshold_s = match options.stall_threshold_ms {
-        Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
+        Some(ms) if ms.is_finite() && ms > 0.0 => stalls::chosen_threshold_s(ms, tick),
         _ => stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick),
     };
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
@@ -135,6 +139,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
         base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
+        clock_tick_ms: own_tick_ns.map(|ns| ns as f64 / 1e6),
         directions: Box::new(directions),
         diagnosis: Box::default(),
         ending,
