@@ -30,17 +30,15 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, j
 /// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
 /// (diagnosis_shares::KeptSpans). Totals were counted as the packets came (`Totals`);
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
-/// materialized copy, dropped before the next connection.
+/// materialized copy, dropped before the next connection. `own_tick_ns`: the tick of
+/// the connection's own clock when coarser than the capture's (clock.rs `own_tick_ns`).
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
-    // The tick of the clock that stamped this connection: the capture's, or its own
-    // when a coarser clock stamped its packets (`own_tick_ns`, clock.rs). Every rule
-    // that reads the tick (RTT samples below one, the stall threshold, the bin floor)
-    // reads this one.
+    // The tick of the clock that stamped this connection (clock.rs `own_tick_ns`), for every rule that reads one.
     let tick = own_tick_ns.map_or(0.0, |ns| ns as f64 / 1e9).max(capture.timestamp_resolution_s());
     let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
