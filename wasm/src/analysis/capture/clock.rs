@@ -46,6 +46,11 @@ pub struct ClockTicks {
     min_step_hits: u32,
 }
 
+/// The coarsest clock a capture file can hold: pcap stores whole seconds (`ts_sec`) at
+/// least, so no capture clock ticks slower. A longer regular step between a
+/// connection's packets is its traffic's period (keep-alives every 14 s), not a tick.
+pub const MAX_TICK_NS: i64 = 1_000_000_000;
+
 /// Two steps are the same tick within 1 % (a tick that is no whole number of the file's
 /// units is rounded to 16.666 or 16.667 ms).
 const SAME_STEP: u64 = 100;
@@ -116,16 +121,17 @@ impl ClockTicks {
 /// difference changes nothing (the stall threshold's 10 ms floor is above 3 such
 /// ticks, and a time difference within the connection is 0 or at least its smallest
 /// step, so no RTT sample lies below it), and a connection's few packets can share a
-/// factor of a few ns by chance. The tick must show twice (`shown_twice`); else, when
+/// factor of a few ns by chance. Nor coarser than [`MAX_TICK_NS`]. The tick must show
+/// twice (`shown_twice`); else, when
 /// the connection's clock is quantized and its tick a whole multiple (within 1 %) of a
 /// coarse tick another connection showed (`shown`: those ticks, from
 /// [`shown_coarse_ticks`]), that one: the largest such.
 pub fn own_tick_ns(ticks: &ClockTicks, capture_ns: Option<i64>, shown: &[i64]) -> Option<i64> {
-    let coarse = |ns: i64| ns > COARSE_NS && ns > capture_ns.unwrap_or(0);
+    let coarse = |ns: i64| ns > COARSE_NS && ns <= MAX_TICK_NS && ns > capture_ns.unwrap_or(0);
     if let Some(ns) = ticks.shown_twice() {
         return Some(ns).filter(|&ns| coarse(ns));
     }
-    let res = ticks.resolution_ns().filter(|&ns| coarse(ns))?;
+    let res = ticks.resolution_ns().filter(|&ns| ns > COARSE_NS && ns > capture_ns.unwrap_or(0))?;
     shown.iter().copied().filter(|&t| t <= res && whole_multiple(res, t)).max()
 }
 
@@ -139,7 +145,7 @@ fn whole_multiple(a: i64, tick: i64) -> bool {
 /// the capture's: the clocks a connection too short to show its own may take
 /// (`own_tick_ns`). Sorted, each once.
 pub fn shown_coarse_ticks<'a>(all: impl Iterator<Item = &'a ClockTicks>, capture_ns: Option<i64>) -> Vec<i64> {
-    let mut v: Vec<i64> = all.filter_map(|t| t.shown_twice()).filter(|&ns| ns > COARSE_NS && ns > capture_ns.unwrap_or(0)).collect();
+    let mut v: Vec<i64> = all.filter_map(|t| t.shown_twice()).filter(|&ns| ns > COARSE_NS && ns <= MAX_TICK_NS && ns > capture_ns.unwrap_or(0)).collect();
     v.sort_unstable();
     v.dedup();
     v
@@ -200,6 +206,11 @@ mod tests {
         assert_eq!(own_tick_ns(&c, Some(16_666_000), &[]), None);
         let fine: Vec<i64> = (0..20).map(|k| k / 3 * 500_000).collect(); // 0.5 ms steps
         assert_eq!(own_tick_ns(&connection(&fine), Some(1000), &[]), None);
+        // Packets in pairs 14 s apart (keep-alives and their ACKs in the same ms): a
+        // period, not a clock — no capture clock ticks slower than 1 s.
+        let keepalives: Vec<i64> = (0..10).map(|k| (k / 2) * 14_016_000_000).collect();
+        assert_eq!(connection(&keepalives).shown_twice(), Some(14_016_000_000));
+        assert_eq!(own_tick_ns(&connection(&keepalives), Some(1_000_000), &[]), None);
     }
 
     #[test]
