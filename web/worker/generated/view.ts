@@ -1315,6 +1315,12 @@ directions: Array<TwinDirection>,
  */
 stalls: Array<PlacedStall>, 
 /**
+ * The connection's stalls counted once each: a gap both captures listed is one
+ * (twin/placement/distinct.rs `Ctx::distinct_stalls`), time order. Empty in a share
+ * link made before it was added (read back, the rows above still hold the stalls).
+ */
+distinctStalls: Array<DistinctStall>, 
+/**
  * The stall threshold each capture's report found its stalls with, ms:
  * `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
  * placed; None where that capture's analysis does not hold the connection).
@@ -1482,6 +1488,41 @@ at: number, place: Place,
  * paths above their floors, its receiver.
  */
 senderHostMs: number | null, networkMs: number | null, receiverHostMs: number | null, why: string, };
+
+/**
+ * One gap of the connection, counted once (docs/ANALYSIS.md `twin.distinctStalls`):
+ * a stall of either capture's report and, when the other capture listed the same gap,
+ * that one too.
+ */
+
+export type DistinctStall = { 
+/**
+ * 0 forward (data), 1 return.
+ */
+direction: number, 
+/**
+ * Start on the merged axis (s) and duration (s) of the row at the capture near the
+ * stalled direction's sender when it listed the gap, else of the other row.
+ */
+at: number, duration: number, 
+/**
+ * Where the gap happened: the rows' place when they agree, else that same row's.
+ */
+place: Place, 
+/**
+ * The rows of `stalls` it stands for, `[frameBefore, frameAfter]` by capture:
+ * `[sender-side, receiver-side]` (None: that capture did not list it).
+ */
+frames: [[number, number] | null, [number, number] | null], 
+/**
+ * How two rows were tied into one: `same-datagram`, `same-sequence`, `overlap`, or
+ * `one-capture` (one row).
+ */
+tiedBy: string, 
+/**
+ * The rows were placed alike (always true for one row).
+ */
+placesAgree: boolean, };
 
 /**
  * The round trip cut at the two points (twin/split.rs), medians, ms.
