@@ -775,3 +775,65 @@ fn every_stall_row_is_one_distinct_stall_and_no_gap_counts_twice() {
     // threshold), it counts once as it is.
     assert_eq!(totals, [169, 440]);
 }
+
+/// a44y-upload-sndpause (the client uploads through a 200 kB uplink queue; its program
+/// stopped 180 ms at 1.4153, 3.4153, 5.4154 s): the server's frames 6789 → 6791, a 74 ms
+/// gap while the client was stopped (its last data, client frame 6728 at 3.4303 s,
+/// drained through the queue until 6789; every server ACK reached the client by 3.5361 s,
+/// the window open; it sent again 0.1 ms after SIGCONT). The data delivered in the gap
+/// had been sent before it, its queue delay (~80 ms) outside the gap: the network's part
+/// inside it is under a millisecond and the sender's is the whole gap. Before, the
+/// queue's whole delay was the network's part, tied 74.449 = 74.449 with the sender's,
+/// and the tie went to the network. Every row's parts now sum within its gap.
+#[test]
+fn a_sender_pause_behind_a_standing_queue_is_the_senders() {
+    let name = "a44y-upload-sndpause";
+    let t = read_truth(name);
+    let m = merged(&t, name, None, AnalysisOptions::default());
+    let p = &m.report.pairs[0];
+    let s = p.stalls.iter().find(|s| s.capture == "receiver-side" && s.frame_before == 6789 && s.frame_after == 6791).expect("6789->6791");
+    assert_eq!(s.place, Place::SenderHost, "{s:?}");
+    assert!(s.network_ms.unwrap() < 1.0 && s.sender_host_ms.unwrap() > 74.0, "{s:?}");
+    for s in &p.stalls {
+        let sum: f64 = [s.sender_host_ms, s.network_ms, s.receiver_host_ms].into_iter().flatten().sum();
+        assert!(sum <= s.duration * 1e3 + 1e-6, "{s:?}");
+    }
+    assert_eq!(p.distinct_stalls.len(), 3);
+    assert!(p.distinct_stalls.iter().all(|g| g.places_agree && g.place == Place::SenderHost), "{:?}", p.distinct_stalls);
+}
+
+/// a44y-rr-think-ackloss (36 turns, the server thinking 0–400 ms before some answers,
+/// 4 % loss client → server): the client's request at 3.8148 s (its clock) was lost, and
+/// its tail loss probe re-sent it 263.6 ms later (client frames 1272 → 1273): the row at
+/// the server's capture, frames 1228 → 1251, says the sender's next data came 68 ms after
+/// the gap's first datagram and was lost, then its timer waited 264 ms (before: "silent
+/// for at most 68 ms"). Each of the 15 server thinks over the threshold stalled both
+/// directions (its answer late; the client's next request waiting on it): 66 rows, 33
+/// gaps, 18 stalls: 15 thinks, each folded with the wait it made, the 2 lost requests,
+/// one 150 kB answer after idle.
+#[test]
+fn a_server_think_is_one_stall_and_a_lost_request_names_the_timers_wait() {
+    let name = "a44y-rr-think-ackloss";
+    let t = read_truth(name);
+    let m = merged(&t, name, None, AnalysisOptions::default());
+    let p = &m.report.pairs[0];
+    let s = p.stalls.iter().find(|s| s.capture == "sender-side" && s.frame_before == 1228 && s.frame_after == 1251).expect("1228->1251");
+    assert_eq!(s.place, Place::Network, "{s:?}");
+    assert!(s.why.contains("next data 68 ms") && s.why.contains("timer waited 264 ms"), "{}", s.why);
+    assert_eq!(p.stalls.len(), 66);
+    assert_eq!(p.distinct_stalls.len(), 18);
+    let folded: Vec<_> = p.distinct_stalls.iter().filter(|g| g.peer_wait_frames.is_some()).collect();
+    assert_eq!(folded.len(), 15);
+    for g in folded {
+        // The answer, late in its sender's host (the server), holding the client's wait.
+        assert!(g.direction == 0 && g.place == Place::SenderHost, "{g:?}");
+        for (c, f) in g.peer_wait_frames.unwrap().iter().enumerate() {
+            let f = f.expect("both captures listed the wait");
+            let row = p.stalls.iter().find(|s| (s.capture == "sender-side") == (c == 0) && [s.frame_before, s.frame_after] == f).unwrap();
+            assert!(row.direction == 1 && row.place == Place::ReceiverHost, "{row:?}");
+            // The same think: the two rows' server parts agree to a millisecond.
+            let think = p.stalls.iter().find(|s| (s.capture == "sender-side") == (c == 0) && Some([s.frame_before, s.frame_after]) == g.frames[c]).unwrap().sender_host_ms.unwrap();
+            assert!((row.receiver_host_ms.unwrap() - think).abs() < 1.0, "{row:?} vs {think}");
+        }
+    }
+}
