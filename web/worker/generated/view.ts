@@ -502,7 +502,18 @@ slowStartRetransmittedSegments: number, duplicateAcks: number, zeroWindows: numb
  * the sender does not number one per segment (Windows, macOS, IPv6, ...) or
  * sent no data.
  */
-unseenDatagrams: number | null, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
+unseenDatagrams: number | null, 
+/**
+ * Segments of this direction the capture saw pass that the receiver's SACK blocks
+ * then reported missing (RFC 2018; lost by RFC 6675's rule): lost after the capture
+ * point (loss/reported.rs).
+ */
+lostAfterCapture: number, 
+/**
+ * Segments the receiver reported missing and later acknowledged with no re-send of
+ * them captured: re-sent where the capture did not see it (loss/reported.rs).
+ */
+unseenResends: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
 /**
  * How much later than the capture this direction's sender learns of its peer's
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
@@ -600,7 +611,7 @@ frameBefore: number, frameAfter: number,
  */
 endedBy: string, };
 
-export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown";
+export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown" | "loss-recovery";
 
 export type Diagnosis = { 
 /**
