@@ -31,19 +31,16 @@ const SIZES: [(&str, usize, u32, Option<u32>); 10] = [
     // characters to a pair without stalls (the empty list's key).
     ("rx-bulk-twin", 3766, 66, None),
     // 210 stalls with a sentence each (63 KB of text), 106 once counted: 16 rows of each
-    // list (424 characters more than the rows alone), and 20 columns. Each once-counted
-    // stall's `peerWaitFrames` (null here: no host's late answer held the peer's next
-    // message) adds 4 characters after deflating (3610 before).
-    ("rx-rr-twin", 3614, 20, Some(16)),
+    // list (424 characters more than the rows alone), and 20 columns. (`peerWaitFrames`
+    // is left out where none: no host's late answer held the peer's next message here.)
+    ("rx-rr-twin", 3610, 20, Some(16)),
     ("twin-ack-loss", 3699, 64, Some(128)),
     ("twin-forward-loss", 3732, 66, None),
     ("twin-nat", 3955, 66, None),
     ("twin-receiver-pause", 3775, 159, None),
     ("twin-reorder", 4014, 66, None),
     // Request/response connections of well under a second: everything at 900 columns.
-    // `peerWaitFrames` of its distinct stalls (2 of them a client think's late request
-    // with the server's wait for it, one entry each): 2 characters more (2450 before).
-    ("twin-rr-loss", 2452, 900, None),
+    ("twin-rr-loss", 2450, 900, None),
     ("twin-sender-pause", 3760, 159, None),
     ("twin-uplink-queue", 3695, 159, None),
 ];
@@ -259,8 +256,7 @@ fn the_part_is_read_from_a_link() {
 /// sides are request/response connections whose summaries list many stalls; measured on
 /// the page, 1446 characters were left), the merged view goes down to a row of each long
 /// list of events and 8 columns, and says so; below its floor (1526 characters for
-/// twin-ack-loss, 1895 for rx-rr-twin: 1892 before each once-counted stall held
-/// `peerWaitFrames`) it is refused with its size, and the page shares
+/// twin-ack-loss, 1892 for rx-rr-twin) it is refused with its size, and the page shares
 /// the compare view without it, saying so (compareShare.ts).
 #[test]
 fn a_smaller_room_gives_a_coarser_merged_view() {
@@ -273,5 +269,5 @@ fn a_smaller_room_gives_a_coarser_merged_view() {
     assert_eq!(panel(&back.pairs[0]), panel(&report.pairs[0]));
     // rx-rr-twin's floor (a stall's sentence, its request/response series) is above that room.
     let e = twin::share(&merged("rx-rr-twin"), 0, COLUMNS, 1446).unwrap_err();
-    assert_eq!(e, "The merged view does not fit a link: even cut to 8 columns and a row a list it takes 1895 characters, more than the 1446 it may.");
+    assert_eq!(e, "The merged view does not fit a link: even cut to 8 columns and a row a list it takes 1892 characters, more than the 1446 it may.");
 }

@@ -286,6 +286,9 @@ pub struct DistinctStall {
     /// message (turn-taking) stalled its answer (this stall, in its sending host) and
     /// the peer's next message, which waited on that answer (placed in its receiving
     /// host, the same host): one pause, counted once (twin/placement/distinct.rs).
+    /// Left out when None: a link carries it only where it says something.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub peer_wait_frames: Option<[Option<[u32; 2]>; 2]>,
 }
 

@@ -1540,8 +1540,9 @@ placesAgree: boolean,
  * message (turn-taking) stalled its answer (this stall, in its sending host) and
  * the peer's next message, which waited on that answer (placed in its receiving
  * host, the same host): one pause, counted once (twin/placement/distinct.rs).
+ * Left out when None: a link carries it only where it says something.
  */
-peerWaitFrames: [[number, number] | null, [number, number] | null] | null, };
+peerWaitFrames?: [[number, number] | null, [number, number] | null], };
 
 /**
  * The round trip cut at the two points (twin/split.rs), medians, ms.
