@@ -74,8 +74,10 @@ use crate::analysis::stalls::cause::Stall;
 use crate::decode::tcp_flags;
 
 mod classify;
+mod gap;
 mod resends;
 use classify::{classify, classify_trailing};
+use gap::{not_held, Gap, SendRoom};
 pub use resends::{needless, reordered};
 use resends::{ack_clocked, peer_timer_resend};
 
@@ -270,40 +272,6 @@ fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64, lagged
     }
 }
 
-/// State of the gap currently open after the last data segment.
-struct Gap {
-    index: usize,
-    /// Highest sequence sent (end of data) at the last data segment.
-    high: f64,
-    /// Something was unacknowledged at the start of the gap.
-    unacked_at_start: bool,
-    window_limited: bool,
-    zero_window: bool,
-    /// Time at which the peer's cumulative ACK reached `high`.
-    all_acked_at: Option<f64>,
-    /// That ACK rode on a payload segment of the peer (its next request).
-    acked_by_payload: bool,
-    /// ... on the peer's first payload in the gap, which echoes (TSecr) the TSval of the
-    /// sender's last data segment (`ANSWERS_PEER_DATA`): the peer had received the
-    /// retransmission, and held its ACK (delayed, RFC 9293 §3.8.6.3) until its next
-    /// request carried it. Without timestamps this is never known.
-    acked_by_request: bool,
-    /// Time of the peer's last ACK that advanced the ACK or changed the window.
-    last_peer_update: Option<f64>,
-    /// The peer's last payload-carrying segment during the gap: (time, bytes).
-    peer_reply: Option<(f64, u32)>,
-    /// Zero-window probes the sender sent during the gap.
-    probes: u32,
-    /// The last data segment before the gap re-sent bytes (loss recovery in progress),
-    /// and not on the peer's ACKs: a fast retransmission (`resends::ack_clocked`) leaves
-    /// the sender waiting on ACKs, not on a timer.
-    resent_before: bool,
-    /// The peer's last packet during the gap, in the sender's time.
-    last_peer_at: Option<f64>,
-    /// The peer's payload during the gap was a retransmission (its request was lost
-    /// and its own timer re-sent it): (time, bytes) of the last such segment.
-    peer_resent: Option<(f64, u32)>,
-}
 
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
 /// direction `dir`, each with a cause. One linear pass.
@@ -337,6 +305,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
     let mut peer_win = f64::NAN; // peer's latest advertised window
     let mut gap: Option<Gap> = None;
     let mut last_peer_t = f64::NEG_INFINITY; // the peer's last packet, in the sender's time
+    let mut room = SendRoom::default();
     // Does the capture hold any pure ACK of the peer (no payload, no SYN/FIN/RST; the
     // handshake's third packet counts)? A capture filtered to payload (Zeek/PcapPlusPlus
     // samples, "len > 0" filters) holds none, and then a peer's request that carries
@@ -361,25 +330,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             }
             last_peer_t = t;
             if let Some(g) = gap.as_mut() {
-                g.last_peer_at = Some(t);
-                if changed {
-                    g.last_peer_update = Some(t);
-                }
-                let first_reply = g.peer_reply.is_none();
-                if cols.len[i] > 0 {
-                    g.peer_reply = Some((t, cols.len[i]));
-                    if peer_timer_resend(cols.flags[i]) {
-                        g.peer_resent = Some((t, cols.len[i]));
-                    }
-                }
-                if peer_win == 0.0 {
-                    g.zero_window = true;
-                }
-                if g.all_acked_at.is_none() && peer_ack >= g.high {
-                    g.all_acked_at = Some(t);
-                    g.acked_by_payload = cols.len[i] > 0;
-                    g.acked_by_request = cols.len[i] > 0 && first_reply && cols.flags[i] & flag_bits::ANSWERS_PEER_DATA != 0;
-                }
+                g.on_peer(cols, i, t, changed, peer_ack, peer_win);
             }
             continue;
         }
@@ -403,6 +354,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
         let resent_here = seq < high && !reordered(cols.flags[i]);
         high = high.max(seq + len);
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
+        let most_in_flight = room.on_data(seq + len, len, flight, resent_here, peer_ack, mss);
         if peer_win.is_finite() {
             understated |= exceeds_window(flight, peer_win, mss, lagged, scale_known);
         }
@@ -424,10 +376,16 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             acked_by_request: false,
             last_peer_update: None,
             peer_reply: None,
+            flight,
+            most_in_flight,
+            small_last: len < mss,
+            not_held: false,
         });
     }
     for (mut g, j, peer_win, resent) in closed {
         g.window_limited &= !understated;
+        // Nagle's algorithm is judged off by the whole direction (a socket option).
+        g.not_held = !resent && not_held(&g, f64::from(cols.len[j]), mss, f64::from(cols.len[g.index]) >= mss, room.nagle_off);
         out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
     }
     // The transfer did not end, it stopped: a window that never reopened, or data

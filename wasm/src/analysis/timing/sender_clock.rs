@@ -47,11 +47,16 @@ pub(crate) struct SenderClock {
     /// The peer's TSval on its first ACK of everything this direction had sent, until
     /// this direction sends new data.
     peer_acked_all: Option<u32>,
+    /// The smallest advance of its TSval between two data segments that moved it: the
+    /// clock's step. RFC 7323 §5.4 bounds a tick's length, not how often a stack reads
+    /// the clock: one that stamps in steps of 50 ticks leaves a TSval unchanged across
+    /// 20 ms gaps it did wait through (a 50-per-second stream stamped …700, …750, …750).
+    step: u32,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step: u32::MAX }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with
@@ -94,6 +99,9 @@ impl SenderClock {
         if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
             return ack_held;
         }
+        if advance > 0 {
+            self.step = self.step.min(advance);
+        }
         if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
             self.gaps.push((r, advance, gap_ns));
         }
@@ -112,9 +120,11 @@ impl SenderClock {
         if !(1e3..=1e9).contains(&tick_ns) {
             return Vec::new(); // not a clock of 1 µs to 1 s per tick
         }
+        // Two steps of the clock's rounding (one tick for a clock read every tick).
+        let rounding = 2.0 * f64::from(self.step.min(ticks));
         self.gaps
             .into_iter()
-            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
+            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + rounding) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
             .map(|(row, _, _)| (row, HELD_ON_PATH))
             .collect()
     }
