@@ -44,6 +44,10 @@ pub(super) struct Gap {
     /// The most bytes in flight the sender had at any data segment since its last
     /// re-send, up to the gap ([`SendRoom`]).
     pub(super) most_in_flight: f64,
+    /// Nagle's algorithm was shown off before the gap ([`SendRoom::nagle_off`]): a socket
+    /// option a sender may set mid-connection (OpenSSH sets TCP_NODELAY when a session
+    /// turns interactive), so only what came before counts.
+    pub(super) nagle_off: bool,
     /// The last data segment before the gap was smaller than a full one.
     pub(super) small_last: bool,
     /// The sender was not held when the gap closed ([`not_held`]), set as it closes.
@@ -114,25 +118,23 @@ impl SendRoom {
 }
 
 /// Whether the sender was shown free to send when a gap that began with data in flight
-/// (and not at the peer's window, rule 4) closed with `len` new bytes, so that no ACK
-/// released them: no ACK is what it waited on (`ack-wait` needs that evidence), and the
-/// gap was its own schedule — its application.
-/// Room: bytes in flight at the gap's start plus the new segment are no more than the
-/// sender already had in flight since its last re-send (a congestion window only shrinks
-/// on a loss, RFC 5681 §3.1; the receive window is rule 4's).
+/// (and not at the peer's window, rule 4) closed with `len` new bytes: no window held
+/// it and no ACK released them, so no ACK is what it waited on (`ack-wait` needs that
+/// evidence), and the gap was its own schedule — its application.
+/// Room: bytes in flight at the gap's start plus the new segment are at most one full
+/// segment (`full`; a congestion window counted in bytes is never below one, RFC 5681
+/// §3.1's loss window, so a tail loss probe, which sends new data on a timer only with
+/// the congestion window full, RFC 8985 §7.3, is not this) and no more than the sender
+/// already had in flight since its last re-send (a window counted in segments held that
+/// many: a congestion window shrinks only on a loss, RFC 5681 §3.1).
 /// Released by nothing: no ACK advanced and no window changed during the gap (an ACK
-/// clocks out held data, RFC 5681 §3; Nagle's algorithm releases a small segment on
-/// an ACK, RFC 896) — or one did, but what was in flight with the new segment is at
-/// most one full segment (a congestion window counted in bytes is never below one
-/// full segment, RFC 5681 §3.1's loss window) and Nagle's algorithm did not hold it
-/// (the last segment before the gap was full, or the sender is seen sending small
-/// segments behind unacknowledged small ones). A tail loss probe sends new data on a
-/// timer (RFC 8985 §7.3) but only with the congestion window full: no room.
-pub(super) fn not_held(g: &Gap, len: f64, mss: f64, last_full: bool, nagle_off: bool) -> bool {
+/// clocks out held data, RFC 5681 §3; Nagle's algorithm releases a small segment on an
+/// ACK, RFC 896), or the sender is seen sending small segments behind unacknowledged
+/// small ones before the gap, so Nagle's algorithm holds nothing (`SendRoom::nagle_off`).
+pub(super) fn not_held(g: &Gap, len: f64, full: f64) -> bool {
     let after = g.flight + len;
-    let room = g.unacked_at_start && !g.window_limited && after <= g.most_in_flight;
-    let released_by_nothing = g.last_peer_update.is_none() || (after <= mss && (last_full || nagle_off));
-    room && released_by_nothing
+    let room = g.unacked_at_start && !g.window_limited && after <= full && after <= g.most_in_flight;
+    room && (g.last_peer_update.is_none() || g.nagle_off)
 }
 
 /// What ended a gap [`not_held`] judged the application's, in words.
@@ -140,11 +142,11 @@ pub(super) fn not_held_words(g: &Gap, len: u32) -> String {
     let flight = crate::analysis::format::format_bytes(g.flight);
     if g.last_peer_update.is_none() {
         format!(
-            "new data ({len} bytes) sent with {flight} unacknowledged and no ACK during the gap: the sender had had as much in flight before, so no window held it — it sent when its application had data"
+            "new data ({len} bytes) sent with {flight} unacknowledged and no ACK during the gap: at most one full segment in flight, as much as the sender had had before, so no window held it — it sent when its application had data"
         )
     } else {
         format!(
-            "new data ({len} bytes) sent with {flight} unacknowledged: at most one full segment in flight, as much as the sender had had before, and it does not wait on ACKs to send small segments, so the ACK before it did not release it — it sent when its application had data"
+            "new data ({len} bytes) sent with {flight} unacknowledged: at most one full segment in flight, as much as the sender had had before, and it sends small segments without waiting on ACKs, so the ACK before it did not release it — it sent when its application had data"
         )
     }
 }
