@@ -7,7 +7,7 @@ import { loadWasm, openCapture } from './wasm.mjs';
 import { escapeUnsafe, jsonSafe, outsideText } from './outsideText.mjs';
 import { isReadError, reason } from './rows.mjs';
 import { InputError, failureLines } from './errors.mjs';
-import { formatBytes, formatMs } from '../web/model/format.mjs';
+import { formatBytes, formatDuration, formatMs } from '../web/model/format.mjs';
 import { MATCHED_BY_LABEL, PLACE_LABEL, PLACES } from './vocabulary.generated.mjs';
 
 /** Merges capture `names[0]` with `names[1]` and writes the report to `out`; sets
@@ -87,10 +87,22 @@ function pairLines(names, p) {
     lines.push(`    sent, not yet acknowledged (data sender's capture): median ${b(f.senderMedianBytes)}, max ${b(f.senderMaxBytes)}; ` +
       `receiver-side estimate median ${b(f.receiverEstimateMedianBytes)}, within 10 % at ${f.withinTenPercent} of ${f.compared}`);
   }
-  // The placed stalls are listed by the engine; this line only tallies the list by place.
-  const tally = PLACES.map((place) => `${p.stalls.filter((st) => st.place === place).length} ${PLACE_LABEL[place]}`);
+  // The stalls counted once (docs/ANALYSIS.md `twin.distinctStalls`: a gap both captures
+  // listed is one) are the engine's list; this line only tallies it by place, and lists
+  // the first few with where each was placed.
+  const gaps = p.distinctStalls;
+  const tally = PLACES.map((place) => `${gaps.filter((g) => g.place === place).length} ${PLACE_LABEL[place]}`);
+  const both = gaps.filter((g) => g.frames.every((f) => f != null)).length;
   const [senderMs, receiverMs] = p.stallThresholdMs;
-  lines.push(`    stalls: ${p.stalls.length}${p.stalls.length ? ` (${tally.join(', ')})`
+  lines.push(`    stalls: ${gaps.length}${gaps.length ? ` (${tally.join(', ')}); ${both} seen by both captures, each counted once (${p.stalls.length} rows in the two captures' reports)`
     : ` (no gap reached the stall threshold: sender side ${formatMs(senderMs)}, receiver side ${formatMs(receiverMs)}; --stall-ms N places shorter ones)`}`);
+  for (const g of gaps.slice(0, SHOWN_STALLS)) {
+    const seenBy = g.frames.every((f) => f != null) ? 'seen by both captures' : `seen by the ${g.frames[0] ? 'sender' : 'receiver'}-side capture only`;
+    lines.push(`      ${g.direction === 0 ? 'forward' : 'return'} ${formatDuration(g.duration)} at ${g.at.toFixed(3)} s: ${PLACE_LABEL[g.place]} (${seenBy}${g.placesAgree ? '' : '; its two rows were placed differently'})`);
+  }
+  if (gaps.length > SHOWN_STALLS) lines.push(`      ... ${gaps.length - SHOWN_STALLS} more (--json lists every one)`);
   return lines;
 }
+
+/** Stalls listed one per gap after the count. */
+const SHOWN_STALLS = 5;

@@ -74,6 +74,19 @@ test('pauses below the stall threshold: the summary names both thresholds', asyn
   assert.match(r.stdout, /stalls: 0 \(no gap reached the stall threshold: sender side 81 ms, receiver side 81 ms; --stall-ms N places shorter ones\)/);
 });
 
+test('a gap both captures saw is counted once: the summary counts the engine\'s distinct stalls', async () => {
+  const args = [join(examples, 'a44-fast-rxpause.pcap'), '--other-end', join(examples, 'a44-fast-rxpause-server.pcap')];
+  // The client's program was stopped three times for 80 ms (truth file: receiver_stop /
+  // receiver_cont); each pause made two gaps in the data (ACKs withheld until the
+  // sender's loss probe, then the full window), each listed by both captures: 12 rows,
+  // 6 gaps (docs/ANALYSIS.md `twin.distinctStalls`), all in the receiver's host.
+  const [pair] = (await json(...args)).pairs;
+  assert.deepEqual([pair.stalls.length, pair.distinctStalls.length], [12, 6]);
+  const r = await runInProcess('analyze', ...args);
+  assert.match(r.stdout, /stalls: 6 \(0 in the sender's host, 0 in the network, 6 in the receiver's host, 0 not placed\); 6 seen by both captures, each counted once \(12 rows in the two captures' reports\)/);
+  assert.match(r.stdout, /forward 36 ms at 0\.368 s: in the receiver's host \(seen by both captures\)/);
+});
+
 test('through a NAT: matched by the ISNs, both connections paired', async () => {
   const report = await json(join(examples, 'twin-nat.pcap'), '--other-end', join(examples, 'twin-nat-server.pcap'));
   // Two transfers through an address and port rewrite; the truth file's drops: 41 and 43.

@@ -123,6 +123,11 @@ test('request/response with losses: every stall placed as the engine placed it',
   // sender-side capture is near the return direction's receiver.
   const ret = cli.pairs[0].stalls.findIndex((s: { direction: number; capture: string }) => s.direction === 1 && s.capture === 'sender-side');
   if (ret >= 0) await expect(placed.nth(ret)).toContainText('return, at the capture near its receiver');
+  // The heading counts a gap both captures listed once (docs/ANALYSIS.md
+  // `twin.distinctStalls`): the engine's 106 of the 210 rows, as the CLI's summary.
+  await expect(page.locator('[data-testid="twin-panel"] [data-field="stallCount"]')).toHaveText(String(cli.pairs[0].distinctStalls.length));
+  expect(cli.pairs[0].distinctStalls.length).toBeLessThan(cli.pairs[0].stalls.length);
+  await expect(page.getByTestId('twin-stalls-once')).toContainText(`${cli.pairs[0].stalls.length} rows of the two captures' reports below, ${cli.pairs[0].distinctStalls.length} gaps`);
 });
 
 test('pauses below the stall threshold: the panel names both thresholds', async ({ page }) => {

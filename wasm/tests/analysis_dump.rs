@@ -46,5 +46,14 @@ fn dump_connection() {
             p.frame[i], p.dir[i], p.t[i], p.seq[i], p.ack[i], p.len[i], p.win[i], p.in_flight[i], names.join(",")
         );
     }
+    // TCPSCOPE_RTT=1: the RTT samples instead of the summary (kind bits: round_trips.rs).
+    if std::env::var_os("TCPSCOPE_RTT").is_some() {
+        let r = &cols.rtt;
+        println!("rtt_t\tdir\tms\tkind");
+        for i in 0..r.t.len() {
+            println!("{:.6}\t{}\t{:.3}\t{}", r.t[i], r.dir[i], r.rtt_ms[i], r.kind[i]);
+        }
+        return;
+    }
     println!("{}", serde_json::to_string_pretty(&a.connections[stream]).unwrap());
 }

@@ -578,3 +578,107 @@ fn sent_on_time_is_judged_by_the_earliest_sent_datagram_after_the_gap() {
     assert!(!s.why.starts_with("Sent on time"), "{s:?}");
     assert!((29.0..32.0).contains(&s.receiver_host_ms.unwrap()), "{s:?}");
 }
+
+/// A44-fast-rxpause (client file + server file): the client's program was stopped three
+/// times for 80 ms (the truth's `receiver_stop`/`receiver_cont`, 0.3684–0.4485,
+/// 0.8683–0.9484, 1.3683–1.4484 s after the client's first packet). Each pause made two
+/// gaps in the data, and each capture listed both: first the receiver's kernel withheld
+/// its ACKs until the sender's tail loss probe (~36 ms: server frames 4476 → 4480), then,
+/// after that probe's ACK let ~27 KB more in, the full window until the program read
+/// again (~40 ms: 4500 → 4502). So 12 rows (6 per capture) are 6 gaps, each seen by both
+/// captures, each counted once and placed in the receiver's host, two in each pause's
+/// window: before, the merged view counted 12.
+#[test]
+fn a_gap_both_captures_saw_is_counted_once() {
+    let name = "a44-fast-rxpause";
+    let t = read_truth(name);
+    assert_eq!(t.pauses.len(), 3);
+    let m = merged(&t, name, None, AnalysisOptions::default());
+    let p = &m.report.pairs[0];
+    assert_eq!(m.report.pairs.len(), 1);
+    assert_eq!(p.stalls.len(), 12, "each capture's own list is kept");
+    let gaps = &p.distinct_stalls;
+    assert_eq!(gaps.len(), 6, "{gaps:#?}");
+    for g in gaps {
+        assert!(g.frames.iter().all(Option::is_some) && g.places_agree && g.place == Place::ReceiverHost, "{g:?}");
+        // The datagram that ended the gap at one end is the one that ended it at the other.
+        assert_eq!(g.tied_by, "same-datagram", "{g:?}");
+    }
+    // Two in each pause's window (at the data sender's capture, where `at` is read).
+    for pause in &t.pauses {
+        let (lo, hi) = window(&t, pause, HOST_SERVER, HOST_SERVER);
+        let inside = gaps.iter().filter(|g| (lo..hi).contains(&(m.fpe[HOST_SERVER] + g.at))).count();
+        assert_eq!(inside, 2, "pause at {:.4}: {gaps:#?}", pause.stop - m.fpe[CLIENT]);
+    }
+}
+
+/// Every twin recording with a truth file, at the thresholds the placement test uses:
+/// each stall row of either capture stands for exactly one distinct stall, a distinct
+/// stall holds at most one row per capture, and no gap is counted twice: two distinct
+/// stalls of one direction listed by different captures do not overlap, on the true
+/// clock (the kernel clock both captures stamp with) with the receiving end's row moved
+/// one floor (the emulator's fixed delay) earlier, for half the shorter. The count is the
+/// same whatever the clocks' offset and drift and the order the files are given in.
+#[test]
+fn every_stall_row_is_one_distinct_stall_and_no_gap_counts_twice() {
+    let mut totals = [0usize; 2];
+    for name in &recordings() {
+        let t = read_truth(name);
+        let mut thresholds = vec![None];
+        if !t.pauses.is_empty() {
+            thresholds.push(Some(t.base_rtt_ms));
+        } else if t.think.is_some() {
+            thresholds.push(Some(1.5 * t.base_rtt_ms));
+        }
+        for (k, stall_threshold_ms) in thresholds.into_iter().enumerate() {
+            let options = AnalysisOptions { stall_threshold_ms, ..AnalysisOptions::default() };
+            let label = format!("{name} at {stall_threshold_ms:?} ms");
+            let m = merged(&t, name, None, options);
+            let moved = merged(&t, name, Some((37_500_000, 50.0)), options);
+            let count = |r: &TwinReport| r.pairs.iter().map(|p| p.distinct_stalls.len()).sum::<usize>();
+            assert_eq!(count(&m.report), count(&moved.report), "{label}: skewed and swapped");
+            for p in &m.report.pairs {
+                let row_of = |capture: usize, f: [u32; 2]| p.stalls.iter().position(|s| (s.capture == "sender-side") == (capture == 0) && [s.frame_before, s.frame_after] == f);
+                let mut used = vec![0; p.stalls.len()];
+                for g in &p.distinct_stalls {
+                    assert!(g.frames.iter().any(Option::is_some), "{label}: {g:?}");
+                    for (capture, f) in g.frames.iter().enumerate() {
+                        if let Some(f) = f {
+                            let k = row_of(capture, *f).unwrap_or_else(|| panic!("{label}: {g:?} names no row"));
+                            assert_eq!(p.stalls[k].direction, g.direction, "{label}: {g:?}");
+                            used[k] += 1;
+                        }
+                    }
+                }
+                assert!(used.iter().all(|&n| n == 1), "{label}: rows used {used:?}");
+                let tied = p.distinct_stalls.iter().filter(|g| g.frames.iter().all(Option::is_some)).count();
+                assert_eq!(p.distinct_stalls.len(), p.stalls.len() - tied, "{label}");
+                // No gap counted twice, judged on the true clock.
+                let x = seen(&m, p);
+                let row = |g: &tcpscope_core::twin::DistinctStall| g.frames.iter().enumerate().find_map(|(c, f)| f.map(|f| (c, row_of(c, f).unwrap())));
+                let true_span = |k: usize| {
+                    let s = &x[k];
+                    let shift = if s.near == s.sender { 0.0 } else { t.floor[usize::from(s.sender == CLIENT)] };
+                    (s.start - shift, s.end - shift)
+                };
+                let alone: Vec<(usize, usize)> = p.distinct_stalls.iter().filter(|g| g.tied_by == "one-capture").map(|g| row(g).unwrap()).collect();
+                for &(ca, a) in &alone {
+                    for &(cb, b) in alone.iter().filter(|&&(cb, b)| cb != ca && p.stalls[b].direction == p.stalls[a].direction) {
+                        let (sa, sb) = (true_span(a), true_span(b));
+                        let shorter = (sa.1 - sa.0).min(sb.1 - sb.0);
+                        assert!(overlap(sa, sb) < shorter / 2.0, "{label}: one gap counted twice: {:?} and {:?} (captures {ca}, {cb})", p.stalls[a], p.stalls[b]);
+                    }
+                }
+                totals[k] += p.distinct_stalls.len();
+                let by = |w: &str| p.distinct_stalls.iter().filter(|g| g.tied_by == w).count();
+                println!("{label}: {} rows, {} distinct ({tied} seen by both: {} same datagram, {} same sequence, {} overlap; {} placed differently)", p.stalls.len(), p.distinct_stalls.len(), by("same-datagram"), by("same-sequence"), by("overlap"), p.distinct_stalls.iter().filter(|g| !g.places_agree).count());
+            }
+        }
+    }
+    // 149 distinct stalls at the default thresholds of the 290 rows (a44-fast-rxpause 6
+    // of 12: the three pauses' two gaps each, seen at both ends; a44-nat-sndpause 3 of 6:
+    // the three sender pauses; rx-rr-twin 106 of 210; twin-rr-loss 34 of 62), 378 of 731
+    // lower. Where one capture alone listed a gap (twin-receiver-pause's 5 at 20 ms: the
+    // other capture's gap stayed under its threshold), it counts once as it is.
+    assert_eq!(totals, [149, 378]);
+}

@@ -6,7 +6,7 @@
 // by web/model/format.mjs; none is computed here. `data-field` names each number's field
 // so tests read them back.
 import type { TwinPair, TwinDirection } from '../worker/generated/view';
-import { MATCHED_BY_LABEL, PLACE_LABEL, STALL_CAUSE_LABEL } from '../worker/generated/vocabulary';
+import { MATCHED_BY_LABEL, PLACE_LABEL, PLACES, STALL_CAUSE_LABEL } from '../worker/generated/vocabulary';
 import { formatCount, formatDuration } from '../charts/units';
 import { formatBytes, formatMs, formatTimestamp } from '../model/format.mjs';
 import { isolated } from '../security/outsideText';
@@ -32,6 +32,12 @@ function thresholdWords([sender, receiver]: TwinPair['stallThresholdMs']): strin
 function stallCaptureWords(st: TwinPair['stalls'][number]): string {
   const nearItsSender = (st.capture === 'sender-side') === (st.direction === 0);
   return `${st.direction === 0 ? 'forward' : 'return'}, at the capture near its ${nearItsSender ? 'sender' : 'receiver'}`;
+}
+
+/** The stalls counted once (docs/ANALYSIS.md `twin.distinctStalls`); a share link made
+ * before the engine counted them carries its rows only. */
+function gapCount(pair: TwinPair): number {
+  return pair.distinctStalls.length || pair.stalls.length;
 }
 
 const bytes = (b: number | null) => (b == null ? '–' : formatBytes(b));
@@ -96,7 +102,13 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
           {' '}estimated median <Num field="sentNotAckedEstimate" text={bytes(f.receiverEstimateMedianBytes)} />, within 10 % at {formatCount(f.withinTenPercent)} of {formatCount(f.compared)} segments.
         </p>
       ) : null}
-      <h3>Stalls, placed ({formatCount(pair.stalls.length)})</h3>
+      <h3>Stalls, placed (<Num field="stallCount" text={formatCount(gapCount(pair))} />)</h3>
+      {pair.distinctStalls.length && pair.distinctStalls.length < pair.stalls.length ? (
+        <p className="muted" data-testid="twin-stalls-once">
+          A gap both captures saw is counted once: {formatCount(pair.stalls.length)} rows of the two captures' reports below,
+          {' '}{formatCount(pair.distinctStalls.length)} gaps ({PLACES.map((place) => `${formatCount(pair.distinctStalls.filter((g) => g.place === place).length)} ${PLACE_LABEL[place]}`).join(', ')}).
+        </p>
+      ) : null}
       {pair.stalls.length ? (
         <ol className="twin-stalls" data-testid="twin-stalls">
           {pair.stalls.map((st, k) => (

@@ -23,7 +23,9 @@ type RetransmissionKinds =
 /** ECN evidence (docs/ANALYSIS.md "ECN"): absent in older snapshots, null without ECN. */
 type EcnFields = 'ecn';
 /** Datagrams lost before the capture point by the sender's IPv4 numbering (docs/ANALYSIS.md `direction.unseenDatagrams`): absent in older snapshots. */
-type NumberingFields = 'unseenDatagrams';
+type NumberingFields = 'unseenDatagrams' | ReportedLossFields;
+/** What the receiver's SACK blocks reported lost (docs/ANALYSIS.md `direction.lostAfterCapture`, `direction.unseenResends`): absent in older snapshots. */
+type ReportedLossFields = 'lostAfterCapture' | 'unseenResends';
 /**
  * Share links (snapshot format 4, wasm/src/share/build.rs) list only the stalls the
  * shared view shows: a direction whose list they shortened says here how many stalls

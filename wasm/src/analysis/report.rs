@@ -105,6 +105,13 @@ pub struct DirectionSummary {
     /// the sender does not number one per segment (Windows, macOS, IPv6, ...) or
     /// sent no data.
     pub unseen_datagrams: Option<u64>,
+    /// Segments of this direction the capture saw pass that the receiver's SACK blocks
+    /// then reported missing (RFC 2018; lost by RFC 6675's rule): lost after the capture
+    /// point (loss/reported.rs).
+    pub lost_after_capture: u64,
+    /// Segments the receiver reported missing and later acknowledged with no re-send of
+    /// them captured: re-sent where the capture did not see it (loss/reported.rs).
+    pub unseen_resends: u64,
     pub out_of_order: u64,
     pub throughput: ThroughputSummary,
     pub rtt: RttSummary,

@@ -9,7 +9,7 @@ use super::{t, Term};
 use crate::analysis::{StallCause, Vantage};
 
 /// Every stall cause (docs/ANALYSIS.md "Stalls"), in the legend's order.
-pub const STALL_CAUSES: [StallCause; 7] = [
+pub const STALL_CAUSES: [StallCause; 8] = [
     StallCause::ZeroWindow,
     StallCause::WindowLimited,
     StallCause::RetransmissionTimeout,
@@ -17,6 +17,7 @@ pub const STALL_CAUSES: [StallCause; 7] = [
     StallCause::AckWait,
     StallCause::DelayedAck,
     StallCause::Unknown,
+    StallCause::LossRecovery,
 ];
 
 /// A stall cause's wire name (serde's kebab-case, checked by a test) and label.
@@ -33,6 +34,9 @@ pub const fn stall_cause(c: StallCause) -> Term {
         // The stalls legend said "delayed ACK (Nagle)" until issue 40; the panel's words won.
         StallCause::DelayedAck => t("delayed-ack", "Nagle waiting for a delayed ACK"),
         StallCause::Unknown => t("unknown", "unknown"),
+        // Data the receiver reported missing (SACK), re-sent where the capture did not
+        // see it (stalls/reported_loss.rs).
+        StallCause::LossRecovery => t("loss-recovery", "loss recovery, re-sends not captured"),
     }
 }
 

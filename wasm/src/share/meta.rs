@@ -153,6 +153,8 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
         ("rtoEvents", &count), ("tailLossProbes", &count), ("slowStartRetransmissions", &count),
         ("retransmittedSegments", &count), ("fastRetransmittedSegments", &count), ("slowStartRetransmittedSegments", &count),
         ("unseenDatagrams", &nullable_count),
+        ("lostAfterCapture", &count),
+        ("unseenResends", &count),
         ("senderLagMs", &finite),
         ("stallSeconds", &nonneg),
         ("rtoChains", &|v, p| list(v, p, MAX_EPISODES, &|v, p| fields(v, p, &[

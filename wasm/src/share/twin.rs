@@ -87,6 +87,8 @@ pub const WORDS: Words = &[
     "forward", "return", "both", "neither", "too-few-samples", "sender-side", "receiver-side",
     // The time-sequence series of each side (twin/sequence.rs) and the events' marks on it.
     "sequence", "binWidth", "datagrams", "retransmitted", "bins", "acks", "seqMin", "seqMax", "ack", "due",
+    // The stalls counted once (twin/placement/distinct.rs) and how their rows were tied.
+    "distinctStalls", "frames", "tiedBy", "placesAgree", "same-datagram", "same-sequence", "overlap", "one-capture",
 ];
 
 /// What the payload holds: the pair (`P`: its JSON value when written, the typed pair

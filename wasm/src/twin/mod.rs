@@ -216,7 +216,7 @@ mod tests {
         }
         assert!(MatchedBy::decl(&cfg).contains(r#""four-tuple" | "isn" | "timestamps" | "segments""#));
         assert!(Place::decl(&cfg).contains(r#""sender-host" | "network" | "receiver-host" | "unknown""#));
-        for d in [TwinClock::decl(&cfg), TwinDirection::decl(&cfg), PlacedStall::decl(&cfg), TwinEvent::decl(&cfg), DelayBin::decl(&cfg), DelayStats::decl(&cfg), Refusal::decl(&cfg), TwinSequence::decl(&cfg), TwinSequenceSide::decl(&cfg), TwinSequenceBin::decl(&cfg), TwinAckPoint::decl(&cfg)] {
+        for d in [TwinClock::decl(&cfg), TwinDirection::decl(&cfg), PlacedStall::decl(&cfg), DistinctStall::decl(&cfg), TwinEvent::decl(&cfg), DelayBin::decl(&cfg), DelayStats::decl(&cfg), Refusal::decl(&cfg), TwinSequence::decl(&cfg), TwinSequenceSide::decl(&cfg), TwinSequenceBin::decl(&cfg), TwinAckPoint::decl(&cfg)] {
             let fields = d.lines().filter_map(|l| l.split_once(':').map(|(name, _)| name.trim())).filter(|n| !n.contains(' ') && !n.starts_with('*'));
             assert!(fields.clone().all(|n| !n.contains('_')), "snake_case field in {d}");
         }

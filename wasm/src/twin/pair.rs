@@ -77,6 +77,7 @@ fn refused_pair(p: &Pairing, prints: &[Prints; 2], sender: usize, sender_dir: [u
         clock: None,
         directions: Vec::new(),
         stalls: Vec::new(),
+        distinct_stalls: Vec::new(),
         stall_threshold_ms: [None, None],
         rtt_split: None,
         in_flight: None,
@@ -161,7 +162,7 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
     t.queued = delay::queued_direction([dirs[0].queue_sustained_ms, dirs[1].queue_sustained_ms]);
     let floor = [0, 1].map(|r| dirs[r].delay.map_or(clock.uncertainty, |s| s.min_ms * 1e6));
     let conns = [0, 1].map(|s| find_conn(analyses[s], p.conn[s], &names(p, prints, s, sender_dir[s])));
-    t.stalls = place_stalls(&placement::Ctx {
+    let ctx = placement::Ctx {
         d,
         m: &m,
         clock: &clock,
@@ -170,7 +171,9 @@ fn merge_one(p: &Pairing, prints: &[Prints; 2], analyses: [&Analysis; 2], mut ow
         floor,
         shift: [0, 1].map(|r| prints[sender].conns[p.conn[sender] as usize].shift(if r == 0 { sender_dir[sender] } else { 1 - sender_dir[sender] })),
         frames: [0, 1].map(|s| d[s].iter().enumerate().map(|(i, x)| (x.frame, i as u32)).collect()),
-    }, analyses, conns, [0, 1].map(|s| names(p, prints, s, sender_dir[s])[0].clone()));
+    };
+    t.stalls = place_stalls(&ctx, analyses, conns, [0, 1].map(|s| names(p, prints, s, sender_dir[s])[0].clone()));
+    t.distinct_stalls = ctx.distinct_stalls(&t.stalls);
     t.stall_threshold_ms = near.map(|s| conns[s].and_then(|i| analyses[s].connections.get(i)).map(|c| c.stall_threshold_ms));
     t.rtt_split = Some(split::rtt_split(d[sender], d[receiver], &f.delays, clock.uncertainty));
     let sender_name = |s: usize| names(p, prints, s, sender_dir[s])[0].clone();

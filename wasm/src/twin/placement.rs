@@ -37,7 +37,10 @@ use super::report::{Place, PlacedStall};
 use crate::analysis::format::format_duration;
 use crate::analysis::Stall;
 
+mod distinct;
 mod turn;
+
+pub use distinct::TIED_WORDS;
 
 /// What let the sender go on (`Ctx::release`).
 enum Release {

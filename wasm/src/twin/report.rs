@@ -90,6 +90,11 @@ pub struct TwinPair {
     pub directions: Vec<TwinDirection>,
     /// Each stall of either capture's report, placed.
     pub stalls: Vec<PlacedStall>,
+    /// The connection's stalls counted once each: a gap both captures listed is one
+    /// (twin/placement/distinct.rs `Ctx::distinct_stalls`), time order. Empty in a share
+    /// link made before it was added (read back, the rows above still hold the stalls).
+    #[serde(default)]
+    pub distinct_stalls: Vec<DistinctStall>,
     /// The stall threshold each capture's report found its stalls with, ms:
     /// `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
     /// placed; None where that capture's analysis does not hold the connection).
@@ -252,6 +257,32 @@ pub struct PlacedStall {
     pub why: String,
 }
 
+/// One gap of the connection, counted once (docs/ANALYSIS.md `twin.distinctStalls`):
+/// a stall of either capture's report and, when the other capture listed the same gap,
+/// that one too.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct DistinctStall {
+    /// 0 forward (data), 1 return.
+    pub direction: u8,
+    /// Start on the merged axis (s) and duration (s) of the row at the capture near the
+    /// stalled direction's sender when it listed the gap, else of the other row.
+    pub at: f64,
+    pub duration: f64,
+    /// Where the gap happened: the rows' place when they agree, else that same row's.
+    pub place: Place,
+    /// The rows of `stalls` it stands for, `[frameBefore, frameAfter]` by capture:
+    /// `[sender-side, receiver-side]` (None: that capture did not list it).
+    pub frames: [Option<[u32; 2]>; 2],
+    /// How two rows were tied into one: `same-datagram`, `same-sequence`, `overlap`, or
+    /// `one-capture` (one row).
+    #[serde(deserialize_with = "tied_word")]
+    pub tied_by: Word,
+    /// The rows were placed alike (always true for one row).
+    pub places_agree: bool,
+}
+
 /// The round trip cut at the two points (twin/split.rs), medians, ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -344,6 +375,10 @@ fn queued_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error
 
 fn capture_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     word(d, &CAPTURE_WORDS)
+}
+
+fn tied_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    word(d, &super::placement::TIED_WORDS)
 }
 
 fn event_word<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {

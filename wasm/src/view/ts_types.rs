@@ -121,6 +121,7 @@ mod tests {
             decl::<crate::twin::DelayBin>(&cfg),
             decl::<crate::twin::Place>(&cfg),
             decl::<crate::twin::PlacedStall>(&cfg),
+            decl::<crate::twin::DistinctStall>(&cfg),
             decl::<crate::twin::RttSplit>(&cfg),
             decl::<crate::twin::InFlightCheck>(&cfg),
             decl::<crate::twin::TwinEvent>(&cfg),

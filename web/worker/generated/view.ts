@@ -502,7 +502,18 @@ slowStartRetransmittedSegments: number, duplicateAcks: number, zeroWindows: numb
  * the sender does not number one per segment (Windows, macOS, IPv6, ...) or
  * sent no data.
  */
-unseenDatagrams: number | null, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
+unseenDatagrams: number | null, 
+/**
+ * Segments of this direction the capture saw pass that the receiver's SACK blocks
+ * then reported missing (RFC 2018; lost by RFC 6675's rule): lost after the capture
+ * point (loss/reported.rs).
+ */
+lostAfterCapture: number, 
+/**
+ * Segments the receiver reported missing and later acknowledged with no re-send of
+ * them captured: re-sent where the capture did not see it (loss/reported.rs).
+ */
+unseenResends: number, outOfOrder: number, throughput: ThroughputSummary, rtt: RttSummary, 
 /**
  * How much later than the capture this direction's sender learns of its peer's
  * ACKs and windows, ms (sender_view.rs): its stalls are judged with it.
@@ -600,7 +611,7 @@ frameBefore: number, frameAfter: number,
  */
 endedBy: string, };
 
-export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown";
+export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown" | "loss-recovery";
 
 export type Diagnosis = { 
 /**
@@ -1315,6 +1326,12 @@ directions: Array<TwinDirection>,
  */
 stalls: Array<PlacedStall>, 
 /**
+ * The connection's stalls counted once each: a gap both captures listed is one
+ * (twin/placement/distinct.rs `Ctx::distinct_stalls`), time order. Empty in a share
+ * link made before it was added (read back, the rows above still hold the stalls).
+ */
+distinctStalls: Array<DistinctStall>, 
+/**
  * The stall threshold each capture's report found its stalls with, ms:
  * `[sender side, receiver side]` (a gap shorter than it is no stall, so it is not
  * placed; None where that capture's analysis does not hold the connection).
@@ -1482,6 +1499,41 @@ at: number, place: Place,
  * paths above their floors, its receiver.
  */
 senderHostMs: number | null, networkMs: number | null, receiverHostMs: number | null, why: string, };
+
+/**
+ * One gap of the connection, counted once (docs/ANALYSIS.md `twin.distinctStalls`):
+ * a stall of either capture's report and, when the other capture listed the same gap,
+ * that one too.
+ */
+
+export type DistinctStall = { 
+/**
+ * 0 forward (data), 1 return.
+ */
+direction: number, 
+/**
+ * Start on the merged axis (s) and duration (s) of the row at the capture near the
+ * stalled direction's sender when it listed the gap, else of the other row.
+ */
+at: number, duration: number, 
+/**
+ * Where the gap happened: the rows' place when they agree, else that same row's.
+ */
+place: Place, 
+/**
+ * The rows of `stalls` it stands for, `[frameBefore, frameAfter]` by capture:
+ * `[sender-side, receiver-side]` (None: that capture did not list it).
+ */
+frames: [[number, number] | null, [number, number] | null], 
+/**
+ * How two rows were tied into one: `same-datagram`, `same-sequence`, `overlap`, or
+ * `one-capture` (one row).
+ */
+tiedBy: string, 
+/**
+ * The rows were placed alike (always true for one row).
+ */
+placesAgree: boolean, };
 
 /**
  * The round trip cut at the two points (twin/split.rs), medians, ms.

@@ -120,12 +120,24 @@ impl Holes {
     /// that are still holes, or beyond everything seen, were delivered unseen.
     /// `segment`: the largest payload seen from this side, at least the receiver's
     /// announced MSS (the estimate's segment size); `mark(row)` is called for the segment that revealed each such hole.
-    pub fn on_ack(&mut self, ack: i64, seen_next: i64, segment: u32, mut mark: impl FnMut(u32)) {
+    /// `reported(a, b)`: the receiver had reported [a, b) missing (reported.rs): then it
+    /// was not delivered unseen but lost, and its re-send passed unseen — network loss,
+    /// neither counted here nor marked.
+    pub fn on_ack(&mut self, ack: i64, seen_next: i64, segment: u32, reported: &dyn Fn(i64, i64) -> bool, mut mark: impl FnMut(u32)) {
         let mut i = 0;
         while i < self.gaps.len() {
             let g = self.gaps[i];
             if g.start >= ack {
                 i += 1;
+                continue;
+            }
+            if reported(g.start, g.end.min(ack)) {
+                if g.end <= ack {
+                    self.gaps.remove(i);
+                } else {
+                    self.gaps[i].start = ack;
+                    i += 1;
+                }
                 continue;
             }
             self.count(g.end.min(ack) - g.start, segment);
@@ -144,7 +156,9 @@ impl Holes {
             }
         }
         let from = self.counted_high.map_or(seen_next, |c| c.max(seen_next));
-        if ack > from {
+        if ack > from && reported(from, ack) {
+            self.counted_high = Some(ack);
+        } else if ack > from {
             // A new run beyond everything captured, or more of the one already counted.
             if self.counted_high.is_none_or(|c| c < seen_next) {
                 self.loss.holes += 1;

@@ -136,7 +136,9 @@ pub struct RttColumns {
     pub t: Vec<f64>,
     pub dir: Vec<u8>,
     pub rtt_ms: Vec<f64>,
-    /// 0 = data segment → first ACK covering it (Karn's rule), 1 = TCP timestamps echo (RFC 7323 §4).
+    /// Bit 0: 0 = data segment → first ACK covering it (Karn's rule), 1 = TCP
+    /// timestamps echo (RFC 7323 §4); the other bits are round_trips.rs's: 2 excluded
+    /// from the statistics, 4 clocked, 16 an ACK the receiver may have delayed.
     pub kind: Vec<u8>,
 }
 

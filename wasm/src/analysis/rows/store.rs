@@ -21,6 +21,9 @@
 use crate::analysis::rows::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns, SackSource};
 use crate::analysis::rows::store_log::ByteLog;
 
+/// The RTT kind bits a row keeps (push_rtt): timestamp, excluded, clocked, delayable.
+const STORED_KIND_BITS: u64 = 0b1_0111;
+
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PacketRow {
@@ -106,11 +109,12 @@ impl ConnWriter {
     /// An RTT sample completed at `t_ns` for data of direction `dir`. `kind`: bit 0
     /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs), bit 2
     /// an echo by the peer's new data that acknowledges none of ours (round_trips.rs
-    /// `CLOCKED`).
+    /// `CLOCKED`), bit 4 an ACK the receiver may have delayed (`DELAYABLE`); bit 3
+    /// (`FOLLOWED`) is never stored. The head stays below 2^7: one varint byte.
     #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
         let mut row = self.store.rtt.row();
-        row.u64(((kind as u64 & 7) << 1) | (dir as u64 & 1));
+        row.u64(((kind as u64 & STORED_KIND_BITS) << 1) | (dir as u64 & 1));
         row.i64(t_ns.wrapping_sub(self.prev.rtt_t));
         row.i64(rtt_ns);
         self.prev.rtt_t = t_ns;
@@ -236,7 +240,7 @@ impl ConnStore {
             let head = rd.u64();
             t = t.wrapping_add(rd.i64());
             let rtt = rd.i64();
-            f(t, (head & 1) as u8, rtt, ((head >> 1) & 7) as u8);
+            f(t, (head & 1) as u8, rtt, ((head >> 1) & STORED_KIND_BITS) as u8);
         }
     }
 

@@ -318,8 +318,11 @@ fn rtt_from_acks_and_timestamps() {
     // SYN/ACK→ACK 10 ms for B (both kinds); data 20 ms → 32 ms = 12 ms for A. Each
     // is one part of the round trip; the columns add the other part (10 ms each
     // way here: `RttSummary::offset_ms`) so they show full round trips.
+    // A's 500 bytes are less than two full-sized segments (536 B at least, no MSS
+    // option) with nothing sent behind them: B may have delayed that ACK (kind bit 16,
+    // round_trips.rs `DELAYABLE`). The ACKs of the SYNs are each side's first.
     let rows: Vec<(u8, f64, u8)> = (0..r.t.len()).map(|i| (r.dir[i], (r.rtt_ms[i] * 1e3).round() / 1e3, r.kind[i])).collect();
-    assert_eq!(rows, vec![(0, 20.0, 0), (0, 20.0, 1), (1, 20.0, 0), (1, 20.0, 1), (0, 22.0, 0), (0, 22.0, 1)]);
+    assert_eq!(rows, vec![(0, 20.0, 0), (0, 20.0, 1), (1, 20.0, 0), (1, 20.0, 1), (0, 22.0, 16), (0, 22.0, 17)]);
     let c = &a.connections[0];
     let s = &c.directions[0].rtt;
     // A's samples 10, 10, 12, 12 measure capture point → B → capture point; the
@@ -459,7 +462,10 @@ fn per_connection_state_is_small() {
     // +8 B: the pointer to the connection's FINs, resets and TLS alerts (ending.rs,
     // made at the first of them; ~100 B on the heap).
     // +16 B: each side's TTL range (vantage.rs `local_by_ttl`: 3 B, padded).
-    assert!(conn <= 1272, "Conn is {conn} bytes");
+    // +16 B: one pointer per side to what the peer's SACK blocks reported missing
+    // (loss/reported.rs, made at the first block above the cumulative ACK; on the heap at
+    // most 64 ranges of each kind and 256 recovery spans).
+    assert!(conn <= 1288, "Conn is {conn} bytes");
 }
 
 #[test]

@@ -24,7 +24,7 @@ use crate::analysis::report::DirectionSummary;
 use crate::analysis::report::RttSummary;
 
 mod steps;
-use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
+use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, lags_and_threshold, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
 
 /// Summary of one connection, its finished compact store and, for a connection of at
 /// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
@@ -41,11 +41,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
-    let (parts, local, path) = path_rtt(&handshake, &minima, &sides, data_direction, tick);
-    let threshold_s = match options.stall_threshold_ms {
-        Some(ms) if ms.is_finite() && ms > 0.0 => ms / 1000.0,
-        _ => stalls::default_threshold_s(path.rtt.map(|s| s * 1000.0), tick),
-    };
+    let (parts, local, mut path) = path_rtt(&handshake, &minima, &sides, data_direction, tick);
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = round_trip_summaries(&store, &parts, path.vantage, data_direction, tick, scratch);
@@ -57,12 +53,12 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // The CE-marked data segments' frame numbers (ecn.rs), put on their rows below.
     let ce_frames = ecn.map(|counts| apply_ecn(counts, &mut directions, &offers)).unwrap_or_default();
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
-    // kinds, the scale bound and the stalls.
-    let lags = [0, 1].map(|d| sender_lag(&parts, d, path.rtt));
+    // kinds, the scale bound and the stalls, and the stall threshold.
+    let (lags, threshold_s) = lags_and_threshold(&mut path, &parts, &store, data_direction, options.stall_threshold_ms, tick);
     // Flags known only now, put on the rows before the passes below read them: the
     // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
     // loss (capture_loss.rs).
-    let capture_loss = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
+    let (capture_loss, recoveries) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the
     // diagnosis reads the RTT samples from the store (columns::RttSource).
@@ -94,7 +90,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction));
+            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction, &recoveries[d]));
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
@@ -364,6 +360,8 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         keep_alives: n(fb::KEEP_ALIVE),
         lost_segments: n(fb::LOST_SEGMENT),
         unseen_datagrams: None,
+        lost_after_capture: 0, // set by `summarize` (reported.rs)
+        unseen_resends: 0,
         out_of_order: n(fb::OUT_OF_ORDER),
         throughput: t.throughput.finish(t.payload, duration),
         rtt,

@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 /// Every stall cause's JSON name. Share links store a cause as its index here, so
 /// new causes are appended, never inserted (wasm/src/share/answers.rs).
-pub const STALL_CAUSES: [&str; 7] =
-    ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack"];
+pub const STALL_CAUSES: [&str; 8] =
+    ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack", "loss-recovery"];
 
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -20,11 +20,14 @@ pub enum StallCause {
     /// Nagle's algorithm waiting for the peer's delayed ACK (delayed_ack.rs).
     DelayedAck,
     Unknown,
+    /// Recovering data the receiver reported missing (its SACK blocks, RFC 2018 /
+    /// RFC 6675), re-sent where this capture did not see it (stalls/reported_loss.rs).
+    LossRecovery,
 }
 
 impl StallCause {
     /// Every cause, in `STALL_CAUSES` order (the test below keeps the two the same).
-    pub const ALL: [StallCause; 7] = [
+    pub const ALL: [StallCause; 8] = [
         StallCause::ZeroWindow,
         StallCause::WindowLimited,
         StallCause::RetransmissionTimeout,
@@ -32,11 +35,13 @@ impl StallCause {
         StallCause::AckWait,
         StallCause::Unknown,
         StallCause::DelayedAck,
+        StallCause::LossRecovery,
     ];
 
     /// Where the diagnosis counts a stall's time (verdict/diagnosis_shares.rs): its slot
     /// of the stalled time, 0 zero window, 1 window-limited, 2 a loss-recovery timer,
-    /// 3 application idle, 4 waiting on ACKs, 5 unknown. A new cause names its slot here
+    /// 3 application idle, 4 waiting on ACKs, 5 unknown, 6 loss recovery whose re-sends
+    /// the capture did not see (the loss share too). A new cause names its slot here
     /// and the shares, the savings and the auditor follow (docs/ARCHITECTURE.md).
     pub fn share_slot(self) -> usize {
         match self {
@@ -47,15 +52,16 @@ impl StallCause {
             // Waiting on an ACK too (the delayed one): the same share.
             StallCause::AckWait | StallCause::DelayedAck => 4,
             StallCause::Unknown => 5,
+            StallCause::LossRecovery => 6,
         }
     }
 
     /// The `diagnosis.shares` field its time belongs to: `receiveWindow` (slots 0, 1),
-    /// `loss` (2), `application` (3) or `stalled` (4, 5), by the limit's name.
+    /// `loss` (2, 6), `application` (3) or `stalled` (4, 5), by the limit's name.
     pub fn share(self) -> &'static str {
         match self.share_slot() {
             0 | 1 => "receive-window",
-            2 => "loss",
+            2 | 6 => "loss",
             3 => "application",
             _ => "stalled",
         }
@@ -86,7 +92,14 @@ mod stall_cause_names {
         // ALL names every variant (the match is exhaustive), in STALL_CAUSES order.
         for cause in StallCause::ALL {
             match cause {
-                StallCause::ZeroWindow | StallCause::WindowLimited | StallCause::RetransmissionTimeout | StallCause::ApplicationIdle | StallCause::AckWait | StallCause::DelayedAck | StallCause::Unknown => {}
+                StallCause::ZeroWindow
+                | StallCause::WindowLimited
+                | StallCause::RetransmissionTimeout
+                | StallCause::ApplicationIdle
+                | StallCause::AckWait
+                | StallCause::DelayedAck
+                | StallCause::Unknown
+                | StallCause::LossRecovery => {}
             }
         }
         let names: Vec<String> = StallCause::ALL.iter().map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_string()).collect();

@@ -3,15 +3,19 @@
 //! point cannot see directly: the path holding data or ACKs (held_on_path.rs), a
 //! delayed ACK meeting Nagle (delayed_ack.rs), a timeout whose retransmission was never
 //! captured (unseen_timeout.rs), a receiver that stopped answering (receiver_silent.rs),
-//! application time whose far part was never measured (far_part.rs). What is not a
+//! loss recovery whose re-sends the capture did not see (reported_loss.rs),
+//! application time whose far part was never measured (far_part.rs), and the threshold
+//! read from ACK → new-data pairs where nothing measured that part (far_estimate.rs). What is not a
 //! pause is active time (active_time.rs: the rate while sending).
 
 pub mod active_time;
 pub mod cause;
 pub mod delayed_ack;
+pub mod far_estimate;
 pub mod far_part;
 pub mod held_on_path;
 pub mod receiver_silent;
+pub mod reported_loss;
 mod gaps;
 pub mod unseen_timeout;
 

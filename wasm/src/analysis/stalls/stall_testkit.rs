@@ -250,6 +250,8 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         keep_alives: 0,
         lost_segments: 0,
         unseen_datagrams: None,
+        lost_after_capture: 0,
+        unseen_resends: 0,
         out_of_order: 0,
         throughput: ThroughputSummary { mean_bps: 0.0, active_mean_bps: 0.0, peak_bps: 0.0, bin_seconds: 0.1 },
         rtt: RttSummary { min_ms: rtt.map(|r| r.0), median_ms: rtt.map(|r| r.1), ..Default::default() },

@@ -30,6 +30,13 @@ pub const EXCLUDED: u8 = 2;
 /// the client's request times the server's ACK delay or think time instead (a BGP
 /// peer's 40 ms delayed ACK made a 47 ms p95 93 ms, tcpdump's `bgp-lu-multiple-labels.pcap`).
 pub const CLOCKED: u8 = 4;
+/// Kind bit of a sample whose ACK the receiver may have delayed: it acknowledged less
+/// than two full-sized segments (RFC 1122 §4.2.3.2, RFC 9293 §3.8.6.3: a receiver ACKs
+/// at least every second full-sized segment and may hold the ACK of a lone one up to
+/// 0.5 s; Linux ≥ 40 ms, Windows 200 ms), so the sample may include that hold (or the
+/// receiver's think time, when the ACK rode on its answer). It counts in the statistics
+/// like any other, but never raises a delay spike by itself (diagnosis_episodes.rs).
+pub const DELAYABLE: u8 = 16;
 /// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a
 /// measured sample, not `offsetMs`. Where a direction follows and none of its round
 /// trips has it, the far part is known only by its minimum (the handshake's, or an ACK

@@ -85,6 +85,18 @@ impl AckRtt {
     /// path, tshark's `ack_rtt` says so too). Karn's rule does not catch it: that
     /// segment was sent once. (Linux times such a segment by the SACK instead.)
     pub fn on_ack(&mut self, ack: i64, t_ns: i64) -> Option<(i64, bool)> {
+        self.on_ack_behind(ack, t_ns).0
+    }
+
+    /// [`Self::on_ack`], and whether the newest segment it acknowledged had another of
+    /// new data sent right behind it, which this ACK does not cover: within half the
+    /// time from the acknowledged segment to this ACK. A receiver holding its ACK for
+    /// the delayed-ACK timer would have had that next segment before the timer fired
+    /// and acknowledged both (RFC 1122 §4.2.3.2; a FIFO path keeps their spacing), so
+    /// the ACK left before the next segment arrived: the receiver held it at most that
+    /// spacing, and at least half the sample is the path (Linux's quick ACKs of each
+    /// segment of a burst after an idle, `tcp_in_quickack_mode`). Unknown is false.
+    pub fn on_ack_behind(&mut self, ack: i64, t_ns: i64) -> (Option<(i64, bool)>, bool) {
         let mut newest = None;
         while let Some(p) = self.pending.front() {
             if p.end > ack {
@@ -92,10 +104,24 @@ impl AckRtt {
             }
             newest = self.pending.pop_front();
         }
-        match newest {
+        let behind = match (newest, self.pending.front()) {
+            (Some(p), Some(next)) => next.t_ns.saturating_sub(p.t_ns).saturating_mul(2) <= t_ns.saturating_sub(p.t_ns),
+            _ => false,
+        };
+        let sample = match newest {
             Some(p) if !p.retransmitted && t_ns >= p.t_ns => Some((t_ns - p.t_ns, p.end > self.sacked_high)),
             _ => None,
-        }
+        };
+        (sample, behind)
+    }
+
+    /// Whether part of [a, b), not yet acknowledged, was sent more than once (Karn's
+    /// mark, `on_send`): a re-send the capture saw (loss/reported.rs).
+    pub fn resent_within(&self, a: i64, b: i64) -> bool {
+        // Pending segments are in sequence order and never overlap: from the first
+        // that ends past `a`.
+        let from = self.pending.partition_point(|p| p.end <= a);
+        self.pending.range(from..).take_while(|p| p.start < b).any(|p| p.retransmitted)
     }
 
     /// The peer SACKed sequence space up to `right` (a block above its cumulative ACK).

@@ -200,3 +200,21 @@ fn an_ack_of_a_segment_sacked_before_times_the_repair_not_a_round_trip() {
     r.on_send(2000, 3000, 32_000_000, false);
     assert_eq!(r.on_ack(3000, 42_000_000), Some((10_000_000, true)));
 }
+
+#[test]
+fn an_ack_that_left_before_the_next_segment_arrived_was_not_held() {
+    // Two segments 10 µs apart, the first ACKed alone 50 ms later: the second was sent
+    // right behind it (10 µs ≤ half of 50 ms) and the ACK does not cover it, so the
+    // receiver did not hold this ACK for a timer (it would have covered both).
+    let mut r = AckRtt::default();
+    r.on_send(0, 1448, 0, false);
+    r.on_send(1448, 2896, 10_000, false);
+    assert_eq!(r.on_ack_behind(1448, 50_000_000), (Some((50_000_000, true)), true));
+    // The second, with nothing sent behind it: unknown, so not "behind".
+    assert_eq!(r.on_ack_behind(2896, 50_010_000), (Some((50_000_000, true)), false));
+    // A segment sent more than half the sample after the one acknowledged is no evidence.
+    let mut r = AckRtt::default();
+    r.on_send(0, 100, 0, false);
+    r.on_send(100, 200, 30_000_000, false);
+    assert_eq!(r.on_ack_behind(100, 40_000_000), (Some((40_000_000, true)), false));
+}

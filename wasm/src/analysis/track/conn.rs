@@ -16,6 +16,7 @@ use super::window::{self, Effective, Scale};
 use crate::analysis::capture::radio::RadioLog;
 use crate::analysis::loss::capture_loss::Holes;
 use crate::analysis::loss::datagram_ids::{DatagramIds, SourceLast};
+use crate::analysis::loss::reported::ReportedLoss;
 use crate::analysis::loss::retrans_kinds::RetransKinds;
 use crate::analysis::rows::columns::flag_bits as fb;
 use crate::analysis::rows::store::{secs, ConnWriter, PacketRow};
@@ -78,6 +79,9 @@ pub(crate) struct Side {
     /// This side's TSvals on its data (sender_clock.rs); boxed and made at its first
     /// data segment with a timestamp.
     pub clock: Option<Box<SenderClock>>,
+    /// What the peer's SACK blocks reported missing of this side's data (reported.rs);
+    /// boxed and made at the first SACK block above the peer's cumulative ACK.
+    pub reported: Option<Box<ReportedLoss>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
@@ -428,7 +432,7 @@ fn sides_of(sides: &mut [Side; 2], d: usize) -> (&mut Side, &mut Side) {
 /// handshake RTT `first_rtt` (capture → each end → capture, but one sample, which a
 /// slow SYN/ACK inflates: 39.9 ms on the 10 ms path of rx-cubic-loss.pcap) and the
 /// sum of the shortest turns through each end. None before either is known.
-fn round_trip(first_rtt: i64, min_turn: [i64; 2]) -> Option<i64> {
+pub(super) fn round_trip(first_rtt: i64, min_turn: [i64; 2]) -> Option<i64> {
     let turns = (min_turn[0] > 0 && min_turn[1] > 0).then(|| min_turn[0] + min_turn[1]);
     let hs = (first_rtt > 0).then_some(first_rtt);
     match (hs, turns) {

@@ -13,8 +13,10 @@
 //! 3. A `retransmission-timeout` stall needs a re-send the counters saw: a timeout, a
 //!    tail-loss probe or a retransmission of that direction, a datagram its numbering
 //!    proves was sent and never captured (a re-send of an unseen tail), or the peer's
-//!    retransmission (its request lost and re-sent by its timer).
-//! 4. A `loss` headline needs loss: a retransmission or a datagram sent, not captured.
+//!    retransmission (its request lost and re-sent by its timer). A `loss-recovery`
+//!    stall needs a re-send the receiver's SACK blocks proved (`unseenResends`).
+//! 4. A `loss` headline needs loss: a retransmission, a datagram sent, not captured, or
+//!    a re-send the receiver's SACK blocks proved.
 //! 5. "N datagram(s) … never reached the capture" quotes the direction's
 //!    `unseenDatagrams`.
 //! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum.
@@ -125,8 +127,12 @@ fn check_shares_and_counters(c: &ConnectionSummary, active: f64, out: &mut Vec<S
     if rto_stalls > 0 && timers == 0 {
         out.push(format!("{rto_stalls} retransmission-timeout stall(s) without a timeout, probe, re-send or unseen datagram counted"));
     }
+    let recovery_stalls = sender.stalls.iter().filter(|x| x.cause == StallCause::LossRecovery).count();
+    if recovery_stalls > 0 && sender.unseen_resends == 0 {
+        out.push(format!("{recovery_stalls} loss-recovery stall(s) without a re-send the receiver's SACK blocks proved"));
+    }
     // 4.
-    if dg.limit == "loss" && sender.retransmissions == 0 && sender.unseen_datagrams.unwrap_or(0) == 0 && rto_stalls == 0 {
+    if dg.limit == "loss" && sender.retransmissions == 0 && sender.unseen_datagrams.unwrap_or(0) == 0 && sender.unseen_resends == 0 && rto_stalls == 0 {
         out.push("a loss headline without a retransmission, an unseen datagram or a timeout stall".to_string());
     }
 }

@@ -84,13 +84,14 @@ pub const QUEUEING_RTT_RATIO: f64 = 1.5;
 /// not as one that did not limit.
 pub const NAMED_SHARE: f64 = 0.2;
 
-const CAUSE_WORDS: [&str; 6] = [
+const CAUSE_WORDS: [&str; 7] = [
     "zero window",
     "window-limited",
     "retransmission timeout",
     "application idle",
     "waiting on ACKs",
     "unknown cause",
+    "recovering from loss whose re-sends this capture did not see",
 ];
 
 /// The headline limit of a connection and its explanation; `conn.diagnosis` is a

@@ -23,7 +23,7 @@ use crate::analysis::format::{format_duration, format_percent, format_timestamp,
 use crate::analysis::verdict::diagnosis_shares::TimeShares;
 use crate::analysis::stalls::needless;
 use crate::analysis::rows::columns::{PacketColumns, RttSource};
-use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED};
+use crate::analysis::timing::round_trips::{RoundTripRule, DELAYABLE, EXCLUDED};
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Episode;
 use crate::analysis::stalls::cause::StallCause;
@@ -91,7 +91,11 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
         });
     }
     out.extend(periodic_holds(stalls, sh.active, tick));
-    if path_rtt > 0.0 {
+    // Where the capture holds no segment of the connection without payload (no pure
+    // ACK, handshake or FIN: facts.rs `payload_only`, for one connection), every ACK
+    // rode on data and its sample times the peer's answer: no spike is read from them.
+    let acks_alone = packets.len.iter().any(|&n| n == 0);
+    if path_rtt > 0.0 && acks_alone {
         out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
     out.extend(slow_bursts(conn, packets, path_rtt, rtt, tick));
@@ -314,6 +318,14 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
             return;
         }
         if in_held(t) {
+            return;
+        }
+        // An ACK of less than two full-sized segments the receiver may have held for
+        // its delayed-ACK timer, or sent only with its own answer (round_trips.rs
+        // `DELAYABLE`): its sample may time that host, not the path, so it never makes
+        // or joins a spike. A Windows host's 40–50 ms ACKs of lone 57-byte segments, the
+        // path's other answers 0.1 ms, read "the RTT rose from 106 µs to 50 ms".
+        if kind & DELAYABLE != 0 {
             return;
         }
         // The sample's round trip began rtt before it completed.

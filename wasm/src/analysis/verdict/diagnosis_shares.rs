@@ -63,9 +63,10 @@ pub struct TimeShares {
     pub application: f64,
     pub stalled: f64,
     pub other: f64,
-    /// Stalled seconds per cause, in `StallCause` order (zero-window, window-limited,
-    /// retransmission-timeout, application-idle, ack-wait, unknown).
-    pub stall_by_cause: [f64; 6],
+    /// Stalled seconds per share slot (stalls/cause.rs `share_slot`: zero-window,
+    /// window-limited, retransmission-timeout, application-idle, ack-wait and
+    /// delayed-ack, unknown, loss-recovery).
+    pub stall_by_cause: [f64; 7],
     /// All stalled seconds, whatever the cause (the sum of `stall_by_cause`).
     pub stall_total: f64,
     /// Of the loss-recovery time, the intervals that began with bytes in flight at the
@@ -122,7 +123,7 @@ impl TimeShares {
         self.stall_total += dt;
         match cause {
             0 | 1 => self.receive_window += dt,
-            2 => self.loss += dt,
+            2 | 6 => self.loss += dt,
             3 => self.application += dt,
             _ => self.stalled += dt,
         }

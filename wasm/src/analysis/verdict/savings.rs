@@ -40,8 +40,10 @@ pub fn savings(sh: &TimeShares, stalls: &[Stall], path_rtt: f64, loss_cost: f64)
     let beyond_round_trip = |causes: &[usize]| -> f64 {
         stalls.iter().filter(|s| causes.contains(&s.cause.share_slot())).map(|s| (s.duration - rtt).max(0.0)).sum()
     };
-    let timers = beyond_round_trip(&[2]);
-    let recovery_rest = (sh.loss - sh.stall_by_cause[2]).max(0.0);
+    // A wait on re-sends the capture did not see (slot 6) is priced as a timer's: a
+    // repair takes a round trip at best.
+    let timers = beyond_round_trip(&[2, 6]);
+    let recovery_rest = (sh.loss - sh.stall_by_cause[2] - sh.stall_by_cause[6]).max(0.0);
     let mut out = vec![
         Saving { limit: "application", seconds: sh.application, at_least: false },
         Saving { limit: "zero-window", seconds: sh.stall_by_cause[0], at_least: false },

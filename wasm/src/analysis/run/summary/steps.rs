@@ -4,6 +4,7 @@
 
 use super::{apply_kinds, rtt_summaries, RttMinima, Scratch};
 use crate::analysis::loss::capture_loss::CaptureLoss;
+use crate::analysis::loss::reported::Recovery;
 use crate::analysis::report::{DirectionSummary, RttSummary};
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::rows::store::ConnStore;
@@ -43,8 +44,10 @@ pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at
 /// Finishes each side's trackers now that the vantage and the path are known, puts the
 /// flags they found on the rows, and counts the holes that were capture loss.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> CaptureLoss {
+/// Also each direction's recoveries its receiver reported (reported.rs), for the stalls.
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2]) {
     let mut capture_loss = CaptureLoss::default();
+    let mut recoveries: [Vec<Recovery>; 2] = Default::default();
     for (d, side) in sides.iter_mut().enumerate() {
         if let Some(h) = side.holes.take() {
             capture_loss.unseen_segments += h.loss.unseen_segments;
@@ -60,6 +63,19 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
             Vantage::Receiver => d != data_direction as usize,
             _ => false,
         };
+        // What the receiver reported lost (reported.rs). At the sender's own host every
+        // re-send passes the capture point: an ACK covering a reported loss with none
+        // captured was the capture's own drop or a late original, never a re-send the
+        // path hid, and the stalls keep their causes.
+        if let Some(r) = side.reported.take() {
+            let (counts, mut spans) = r.finish();
+            directions[d].lost_after_capture = counts.lost_after_capture;
+            directions[d].unseen_resends = if at_sender { 0 } else { counts.unseen_resends };
+            if at_sender {
+                spans.iter_mut().for_each(|s| s.unseen_resend = false);
+            }
+            recoveries[d] = spans;
+        }
         if let Some(ids) = side.ids.take() {
             let (unseen, marks) = ids.finish();
             // At the sender's own host every datagram it sends is captured (unless the
@@ -83,7 +99,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
-    capture_loss
+    (capture_loss, recoveries)
 }
 
 /// An unknown window scale, bounded from below where the sender had more in flight
@@ -101,12 +117,51 @@ pub(super) fn bound_unknown_scales(directions: &mut [DirectionSummary; 2], packe
     }
 }
 
+/// Each direction's sender's lag (sender_view.rs) and the stall threshold, s: the one
+/// chosen (`chosen_ms`, when finite and positive), else 4 × the path RTT (DESIGN.md
+/// "Stall"). A receiver-side capture that never measured the far part: that part read
+/// from the ACK → new-data pairs (stalls/far_estimate.rs) is the data sender's lag and
+/// sets the threshold, instead of a 0 lag and 10 ms.
+pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::Parts, store: &ConnStore, data_direction: u8, chosen_ms: Option<f64>, tick: f64) -> ([f64; 2], f64) {
+    let chosen = chosen_ms.filter(|ms| ms.is_finite() && *ms > 0.0).map(|ms| ms / 1000.0);
+    let mut lags = [0, 1].map(|d| super::sender_lag(parts, d, path.rtt));
+    let mut rtt_ms = path.rtt.map(|s| s * 1000.0);
+    if let Some(far) = far_estimate(path, store, data_direction) {
+        lags[data_direction as usize] = far;
+        rtt_ms = Some(far * 1000.0);
+    }
+    (lags, chosen.unwrap_or_else(|| stalls::default_threshold_s(rtt_ms, tick)))
+}
+
+/// A receiver-side capture that never measured the far part (`path.rtt` None): that part
+/// read from the ACK → new-data pairs (stalls/far_estimate.rs), s, said in the method's
+/// words; None where there is no trusted estimate. Reads a copy of the packet rows (only
+/// such connections pay for it).
+fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8) -> Option<f64> {
+    if path.rtt.is_some() || path.vantage != Vantage::Receiver {
+        return None;
+    }
+    let mut packets = PacketColumns::default();
+    store.fill_packet_columns(&mut packets, false);
+    let e = stalls::far_estimate::ack_to_new_data(&packets, data_direction)?;
+    path.method += &format!(
+        "; the receiver's ACKs and the data each released put the round trip near {} (the lower quartile of {} ACK → new-data pairs, {} of them within 1.5× of it), which sets the sender's lag and the stall threshold",
+        crate::analysis::format::format_duration(e.seconds),
+        e.pairs,
+        e.near
+    );
+    Some(e.seconds)
+}
+
 /// Direction `d`'s stalls and their causes (stalls/), judged in its sender's time
 /// (`lag`), with the sender's facts the stall pass found; `m`: its MSS estimate.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8) -> stalls::SenderFacts {
+/// `recoveries`: the loss recoveries its receiver reported (reported.rs).
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, recoveries: &[Recovery]) -> stalls::SenderFacts {
     let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, path.rtt, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
     ds.stalls = found;
+    // Waits inside a loss recovery whose re-sends the capture did not see (reported_loss.rs).
+    crate::analysis::stalls::reported_loss::reclassify(&mut ds.stalls, recoveries);
     // Re-sends a receiver-side capture saw arrive and the receiver never
     // answered: the receiver stopped, not the path (receiver_silent.rs).
     crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);

@@ -5,7 +5,7 @@
 use super::{sides_of, Conn, Packet};
 use crate::analysis::loss::retrans_kinds::PeerAck;
 use crate::analysis::rows::columns::flag_bits as fb;
-use crate::analysis::timing::round_trips::{CLOCKED, EXCLUDED};
+use crate::analysis::timing::round_trips::{CLOCKED, DELAYABLE, EXCLUDED};
 use crate::analysis::timing::rtt::Echo;
 use crate::decode::tcp_flags::{FIN, RST, SYN};
 /// RFC 9293 §3.7.1: the send MSS a TCP assumes when it received no MSS option (IPv4;
@@ -23,22 +23,25 @@ impl Conn {
         // The peer was in loss recovery when this ACK came: its samples now may time a
         // retransmission or echo a TSval from before the hole (RFC 7323 §4.3).
         let rev_recovering = rev.recover.is_some();
-        let acks_new_data = match p.ack_rel {
+        let acked = match p.ack_rel {
             Some(a) => self.read_ack(p, a),
-            None => false,
+            None => AckCoverage::Nothing,
         };
-        self.read_timestamps(p, probe, rev_recovering, acks_new_data);
+        self.read_timestamps(p, probe, rev_recovering, acked);
     }
 
     /// The peer's cumulative ACK `a` this segment carries: the peer's clock of
     /// everything acknowledged, its ACK-based RTT sample, its loss recovery, and the
-    /// capture loss it shows (capture_loss.rs). True when it acknowledged new sequence
-    /// space (data, SYN or FIN) the peer had sent.
-    pub(super) fn read_ack(&mut self, p: &Packet, a: i64) -> bool {
+    /// capture loss it shows (capture_loss.rs). What new sequence space (data, SYN or
+    /// FIN) of the peer's it acknowledged ([`AckCoverage`]).
+    pub(super) fn read_ack(&mut self, p: &Packet, a: i64) -> AckCoverage {
         let (seg, d) = (p.seg, p.d);
+        let round_trip = super::round_trip(self.first_rtt, self.min_turn);
+        let full = full_sized(self.sides[1 - d].max_len, self.offers.send_mss(1 - d as u8));
         let (fwd, rev) = sides_of(&mut self.sides, d);
-        let mut acks_new_data = false;
+        let mut acked = AckCoverage::Nothing;
         if rev.peer_ack.map_or(true, |n| a > n) {
+            let previous = rev.peer_ack;
             rev.peer_ack = Some(a);
             // The peer's first ACK of everything the other side had sent (its TSval:
             // sender_clock.rs tells from the next data's echo whether that side had it).
@@ -52,15 +55,16 @@ impl Conn {
                 c.on_peer_acked_all(tsval);
             }
             rev.peer_ack_by_rst = seg.flags & RST != 0;
-            acks_new_data = true;
-            if let Some((ns, round_trip)) = rev.ack_rtt.on_ack(a, seg.ts_ns) {
+            let (sample, behind) = rev.ack_rtt.on_ack_behind(a, seg.ts_ns);
+            acked = AckCoverage::of(previous, a, full, behind);
+            if let Some((ns, round_trip)) = sample {
                 // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
                 // statistics and of the turns, like an old timestamp echo.
                 if round_trip {
                     note_turn(&mut self.min_turn, d, ns);
                 }
                 if p.store {
-                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, ns, if round_trip { 0 } else { EXCLUDED });
+                    self.rows.push_rtt(p.t_ns, (1 - d) as u8, ns, (if round_trip { 0 } else { EXCLUDED }) | acked.delay_bit());
                 }
             }
         }
@@ -81,15 +85,19 @@ impl Conn {
                 // SYN was not captured: after only a 3-byte SOCKS greeting, 1,400
                 // unseen bytes are 1 segment, not 467 (tests/capture_loss_captures.rs).
                 let mss = self.offers.mss_announced_by(d as u8).map_or(DEFAULT_SEND_MSS, u32::from);
-                h.on_ack(a, seen_next, rev.max_len.max(mss), |r| rows.mark(r, fb::CAPTURE_LOSS));
+                let reported = rev.reported.as_deref();
+                let (t, rtt) = (p.t_ns, round_trip.unwrap_or(0));
+                let missing = |x: i64, y: i64| reported.is_some_and(|r| r.reported_unseen(x, y, t, rtt));
+                h.on_ack(a, seen_next, rev.max_len.max(mss), &missing, |r| rows.mark(r, fb::CAPTURE_LOSS));
             }
         }
-        acks_new_data
+        acked
     }
 
     /// The timestamp option (RFC 7323): its echo times the peer's segment, and its
     /// TSval starts this side's clock for the peer's next echo.
-    pub(super) fn read_timestamps(&mut self, p: &Packet, probe: bool, rev_recovering: bool, acks_new_data: bool) {
+    pub(super) fn read_timestamps(&mut self, p: &Packet, probe: bool, rev_recovering: bool, acked: AckCoverage) {
+        let acks_new_data = acked != AckCoverage::Nothing;
         let (seg, d) = (p.seg, p.d);
         let Some((tsval, tsecr)) = seg.options.timestamp else { return };
         let (fwd, rev) = sides_of(&mut self.sides, d);
@@ -107,7 +115,7 @@ impl Conn {
                     // (whose timing is the peer's ACK delay or think time): the far
                     // part a receiver-side data round trip adds (round_trips.rs).
                     let clocked = new_data && !acks_new_data;
-                    let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 };
+                    let kind = 1 | if excluded { EXCLUDED } else { 0 } | if clocked { CLOCKED } else { 0 } | acked.delay_bit();
                     self.rows.push_rtt(p.t_ns, (1 - d) as u8, sample.ns, kind);
                 }
             }
@@ -125,7 +133,13 @@ impl Conn {
     /// the peer's segments received out of order (rtt.rs), are stored for the charts,
     /// and with the ACK tell the peer's retransmission kinds (retrans_kinds.rs).
     pub(super) fn read_sack_blocks(&mut self, p: &Packet, aflags: u32) {
-        let (_, rev) = sides_of(&mut self.sides, p.d);
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        // The right edge of the window this ACK offers, bytes above it (an unknown scale
+        // taken at its largest, 14: RFC 7323 §2.3).
+        let offered = match crate::analysis::track::window::effective(&fwd.scale, &rev.scale) {
+            crate::analysis::track::window::Effective::Known(s) => i64::from(p.seg.window) << s,
+            _ => i64::from(p.seg.window) << 14,
+        };
         if !(p.has_ack && rev.seq.is_set()) {
             return;
         }
@@ -144,6 +158,52 @@ impl Conn {
                 self.rows.push_sack(p.t_ns, p.d as u8, left, right);
             }
         }
+        // What the blocks report missing (reported.rs): made at the first block above
+        // the cumulative ACK, then told every ACK so it sees the cumulative ACK pass.
+        if let Some(a) = p.ack_rel {
+            if rev.reported.is_none() && blocks[..n].iter().any(|&(_, r)| r > a) && rev.sent_high.is_some() {
+                rev.reported = Some(Box::default());
+            }
+            if let Some(rep) = rev.reported.as_mut() {
+                let sent_high = rev.sent_high.unwrap_or(a);
+                let smss = self.offers.send_mss(1 - p.d as u8).unwrap_or(rev.max_len).max(1);
+                let sent_low = rev.sent_low.unwrap_or(sent_high);
+                let holes = &rev.holes;
+                // Never captured: before the first data the capture saw of this side (a
+                // capture that began mid-transfer), its holes, and all beyond what it saw.
+                let never = |x: i64, y: i64| -> Vec<(i64, i64)> {
+                    let mut out: Vec<(i64, i64)> = Vec::new();
+                    if x < sent_low {
+                        out.push((x, y.min(sent_low)));
+                    }
+                    if let Some(h) = holes.as_ref() {
+                        out.extend(h.gaps.iter().filter(|g| g.start < y && x < g.end && g.end > sent_low).map(|g| (g.start.max(x).max(sent_low), g.end.min(y))));
+                    }
+                    if y > sent_high {
+                        out.push((x.max(sent_high).max(sent_low), y));
+                    }
+                    out.retain(|&(a, b)| b > a);
+                    out
+                };
+                let ack_rtt = &rev.ack_rtt;
+                let resent = |x: i64, y: i64| ack_rtt.resent_within(x, y);
+                let rtt = super::round_trip(self.first_rtt, self.min_turn);
+                // A block can only report data the sender sent (RFC 2018 §3), and the
+                // sender sends nothing beyond the window's right edge, which the receiver
+                // does not move back (RFC 9293 §3.8.6.2.2): a block ending beyond both
+                // everything the capture saw sent and this ACK's window is of another
+                // sequence space (a middlebox that renumbers the sequence but not the SACK
+                // blocks) and reports no loss.
+                let limit = sent_high.max(a + offered);
+                let mut checked = [(0i64, 0i64); 4];
+                let mut k = 0;
+                for &(l, r) in blocks[..n].iter().filter(|&&(l, r)| l < r && r <= limit) {
+                    checked[k] = (l, r);
+                    k += 1;
+                }
+                rep.on_ack(p.t_ns, a, &checked[..k], sent_high, smss, rtt, &never, &resent);
+            }
+        }
         if let (Some(a), Some(kinds)) = (p.ack_rel, rev.kinds.as_mut()) {
             let duplicate = aflags & fb::DUPLICATE_ACK != 0;
             // Eifel's echo only where it is of the data sender's clock (`could_echo`).
@@ -158,4 +218,50 @@ pub(super) fn note_turn(min_turn: &mut [i64; 2], d: usize, ns: i64) {
     if ns > 0 && (min_turn[d] == 0 || ns < min_turn[d]) {
         min_turn[d] = ns;
     }
+}
+
+/// What one cumulative ACK acknowledged of the peer's sequence space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum AckCoverage {
+    /// Nothing new.
+    Nothing,
+    /// Sent at once: it covers at least two full-sized segments, which a receiver
+    /// acknowledges without delay (RFC 1122 §4.2.3.2); or the next segment was sent
+    /// right behind the newest it covers (rtt.rs `on_ack_behind`); or it is the first
+    /// ACK the capture saw (it covers the SYN, whose ACK no stack delays, or an
+    /// unknown span).
+    Prompt,
+    /// Less than two full-sized segments with nothing sent right behind: the receiver
+    /// may have held this ACK for its delayed-ACK timer (RFC 1122 §4.2.3.2; RFC 9293
+    /// §3.8.6.3: up to 0.5 s), or sent it only with its own answer, so the RTT sample
+    /// it completes may time that host, not the path (`round_trips.rs` `DELAYABLE`).
+    Delayable,
+}
+
+impl AckCoverage {
+    fn of(previous: Option<i64>, ack: i64, full: u32, behind: bool) -> AckCoverage {
+        match previous {
+            Some(n) if ack - n < 2 * i64::from(full) && !behind => AckCoverage::Delayable,
+            _ => AckCoverage::Prompt,
+        }
+    }
+
+    fn delay_bit(self) -> u8 {
+        if self == AckCoverage::Delayable { DELAYABLE } else { 0 }
+    }
+}
+
+/// Linux's floor on the receiver's estimate of a full-sized segment (`TCP_MSS_DEFAULT`,
+/// RFC 9293 §3.7.1's default send MSS): before larger segments arrive, a receiver
+/// counts segments of this size (`tcp_initialize_rcv_mss`).
+const MIN_FULL_SIZED: u32 = 536;
+
+/// A full-sized segment of the peer's, as its receiver judges one (Linux
+/// `tcp_measure_rcv_mss`: the largest segment received, at least 536 bytes): the
+/// largest payload the peer sent so far, no more than its SMSS when the handshake gave
+/// it (a GRO capture's frames hold many segments), at least [`MIN_FULL_SIZED`] (or
+/// the SMSS, if smaller).
+fn full_sized(largest_sent: u32, smss: Option<u32>) -> u32 {
+    let floor = MIN_FULL_SIZED.min(smss.unwrap_or(MIN_FULL_SIZED));
+    largest_sent.min(smss.unwrap_or(u32::MAX)).max(floor)
 }

@@ -102,6 +102,13 @@ impl Conn {
         if resent && fwd.recover.is_none() {
             fwd.recover = fwd.sent_high;
         }
+        // Data below the highest sent before (a re-send, or an original late to the
+        // capture): a copy the capture saw of anything the receiver reported lost.
+        if let (Some(rep), Some(h)) = (fwd.reported.as_mut(), high_before) {
+            if seg.payload_len > 0 && p.seq_rel < h {
+                rep.on_resend(p.seq_rel, p.end_rel.min(h));
+            }
+        }
         // Every segment `retransmissions` counts gets a kind: data, and a SYN or FIN
         // without data (its sequence number is the one byte it occupies).
         let ctrl_resent = seg.payload_len == 0 && seg.flags & (SYN | FIN) != 0 && aflags & fb::ANY_RETRANSMISSION != 0;

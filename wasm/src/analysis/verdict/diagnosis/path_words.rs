@@ -226,13 +226,15 @@ pub(super) fn turn_taking(f: &Facts) -> bool {
 
 pub(super) fn loss_text(f: &Facts) -> String {
     let retrans = retransmissions(f);
-    let mut t = format!(
-        "Loss limited this flow: {:.1} % of the bytes sent were retransmissions ({}), \
-         and the sender spent {} of the time recovering from loss",
-        retransmitted_percent(f),
-        retransmitted_count_phrase(f, retrans),
-        format_percent(f.shares.loss)
-    );
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    // No re-send captured, but the receiver's SACK blocks proved some (loss/reported.rs):
+    // "0.0 % of the bytes sent were retransmissions" would deny the loss it then claims.
+    let evidence = if retrans == 0 && sender.unseen_resends > 0 {
+        unseen_loss_phrase(sender)
+    } else {
+        format!("{:.1} % of the bytes sent were retransmissions ({})", retransmitted_percent(f), retransmitted_count_phrase(f, retrans))
+    };
+    let mut t = format!("Loss limited this flow: {evidence}, and the sender spent {} of the time recovering from loss", format_percent(f.shares.loss));
     if let Some(c) = timeouts_clause(f) {
         t += &format!(", {c}");
     }

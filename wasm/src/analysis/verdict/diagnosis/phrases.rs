@@ -3,6 +3,7 @@
 //! and the tests that decide which of them a sentence says.
 
 use super::*;
+use crate::analysis::format::plural;
 
 /// Headline of a flow with much loss that loss did not slow down (issue 13: "a BBR
 /// flow at 90.6 of 100 Mbit/s with 2 % random loss" is not "limited by loss").
@@ -60,7 +61,43 @@ pub(super) fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
         0 => String::new(),
         n => format!(", {n} of them needless: the receiver already had those bytes"),
     };
-    count + &needless + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments))
+    count + &needless + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments)) + &unseen_resends_phrase(sender)
+}
+
+/// "; the receiver's SACK blocks show N more segments re-sent where this capture did not
+/// see them (M of them lost after …)" (`direction.unseenResends`, `lostAfterCapture`,
+/// loss/reported.rs): loss the captured re-sends alone would not show.
+pub(super) fn unseen_resends_phrase(sender: &crate::analysis::report::DirectionSummary) -> String {
+    if sender.unseen_resends == 0 {
+        return String::new();
+    }
+    let after = match sender.lost_after_capture {
+        0 => String::new(),
+        n => format!(", {} lost after this capture point had seen {} pass", plural(n, "segment"), if n == 1 { "it" } else { "them" }),
+    };
+    let n = sender.unseen_resends;
+    format!(
+        "; the receiver's SACK blocks show {n} more segment{} re-sent where this capture did not see {}{after}",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "it" } else { "them" }
+    )
+}
+
+/// The loss a capture that saw no re-send still proves: "the receiver's SACK blocks show
+/// N segments lost and re-sent where this capture did not see the re-sends (M of them
+/// lost after …)" (`direction.unseenResends`, `lostAfterCapture`, loss/reported.rs).
+pub(super) fn unseen_loss_phrase(sender: &crate::analysis::report::DirectionSummary) -> String {
+    let n = sender.unseen_resends;
+    let after = match sender.lost_after_capture.min(n) {
+        0 => String::new(),
+        m => format!(" ({m} of them lost after this capture point had seen {} pass)", if m == 1 { "it" } else { "them" }),
+    };
+    format!(
+        "the receiver's SACK blocks show {} lost and re-sent where this capture did not see the re-send{}{after}{}",
+        plural(n, "segment"),
+        if n == 1 { "" } else { "s" },
+        unseen_datagrams_phrase(sender, 0)
+    )
 }
 
 /// "; 1 datagram of the sender lost before the capture point …" past the sender
