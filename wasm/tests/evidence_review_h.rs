@@ -114,7 +114,8 @@ fn a_wait_for_the_peers_next_message_is_the_peers_not_a_round_trip() {
     // next keystroke: that message released it, and it came one path round trip plus
     // the user's think time after the echo. The ACK it carries says nothing of when the
     // client had the echo (the capture holds no pure ACK). All 10 gaps of the server are
-    // application-idle (once 7 "ack-wait: a request/response round trip" and 3 `unknown`).
+    // application-idle (once 6 "ack-wait: a request/response round trip" and the 4 over 0.5 s
+    // `unknown`).
     let c = analyze_flow(&payload_only_session());
     let server = c.directions.iter().position(|d| d.from.ends_with(":22")).unwrap();
     assert_eq!(causes(&c, server), vec![StallCause::ApplicationIdle; 10], "{:?}", c.directions[server].stalls);
@@ -150,7 +151,9 @@ fn review_h_captures_no_longer_claim_waits_on_acks() {
         assert!(!c.diagnosis.text.contains("Had each wait on ACKs"), "{}", c.diagnosis.text);
     }
     // The payload-only SSH session: no keystroke wait is "a request/response round
-    // trip" or `unknown`; one 443 ms gap with no packet of the client in it stays ack-wait.
+    // trip" or `unknown` (once 69 and 18). One gap stays ack-wait: 443 ms after frames
+    // 18–22 (1,364 bytes sent at once), no packet of the client in it — more than one
+    // full segment in flight, which a congestion window could have held.
     if let Some(c) = corpus("FoxIO-LLC__ja4__pcap_ssh.pcapng", 0) {
         let server = c.directions.iter().position(|d| d.from.ends_with(":22")).unwrap();
         assert!(c.directions[server].stalls.iter().all(|s| !s.ended_by.contains("round trip:")));
