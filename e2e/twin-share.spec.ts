@@ -63,7 +63,7 @@ async function sequencesOf(page: Page) {
   })));
 }
 
-test('request/response pairs: the link carries the pair shown whole, and a fresh browser shows the same panel and charts', async ({ page, browser }) => {
+test('request/response pairs: the link carries the pair shown, and a fresh browser shows the same panel, stall bands and marks', async ({ page, browser }) => {
   await dropTwo(page, ['twin-rr-loss.pcap', 'twin-rr-loss-server.pcap']);
   const sent = await panelOf(page);
   // The pair shown (of 12: the one of the compare view's connections) has stalls, each placed.
@@ -76,9 +76,17 @@ test('request/response pairs: the link carries the pair shown whole, and a fresh
   const { context, page: shared } = await openFresh(browser, link);
   await expect(shared.getByTestId('twin')).toHaveAttribute('data-state', 'ready');
   expect(await panelOf(shared)).toEqual(sent);
-  // Fewer bins than the link's columns: every bin kept, every stall band and mark drawn.
-  expect(await chartsOf(shared)).toEqual(charts);
-  expect(await sequencesOf(shared)).toEqual(sequences);
+  // Every stall band and mark drawn. The bins are kept whole when the link has room: the
+  // two snapshots' floors (summary and stalls) and this pair whole came to 8,175 of 8,192
+  // characters (ca80f58's parent 1e37e33), and 10 more per snapshot (two counters per
+  // direction, h39c) left the merged view a few characters short, so it is made again
+  // coarser (compareShare.ts, share/twin.rs) and a delay series may keep fewer bins.
+  const got = await chartsOf(shared);
+  expect(got.map(({ direction, stalls }) => ({ direction, stalls }))).toEqual(charts.map(({ direction, stalls }) => ({ direction, stalls })));
+  got.forEach((c, i) => { expect(c.bins).toBeGreaterThan(0); expect(c.bins).toBeLessThanOrEqual(charts[i].bins); });
+  const gotSequences = await sequencesOf(shared);
+  expect(gotSequences.map(({ marks }) => marks)).toEqual(sequences.map(({ marks }) => marks));
+  gotSequences.forEach((s, i) => expect(s.bins).toBeLessThanOrEqual(sequences[i].bins));
   await expect(shared.getByTestId('twin')).toContainText(/This link holds connection \d+ of the 12 found in both captures/);
   // Re-shared as it is: the same merged view.
   await shared.getByTestId('compare-share').click();
