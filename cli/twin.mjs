@@ -93,7 +93,10 @@ function pairLines(names, p) {
   // each was placed. A place names the stalled direction's hosts; the summary names them
   // by the data's (the header's sides), so a return stall's sender is the data receiver.
   const gaps = p.distinctStalls;
-  const dataPlace = (g) => (g.direction === 0 ? g.place : { 'sender-host': 'receiver-host', 'receiver-host': 'sender-host' }[g.place] ?? g.place);
+  // The generated set lists the sender's host first and the receiver's third (twin/placement.rs `Place`).
+  const [senderHost, , receiverHost] = PLACES;
+  const swapHosts = (place) => (place === senderHost ? receiverHost : place === receiverHost ? senderHost : place);
+  const dataPlace = (g) => (g.direction === 0 ? g.place : swapHosts(g.place));
   const tally = PLACES.map((place) => `${gaps.filter((g) => dataPlace(g) === place).length} ${PLACE_LABEL[place]}`);
   const both = gaps.filter((g) => g.frames.every((f) => f != null)).length;
   const waits = gaps.filter((g) => g.peerWaitFrames != null).length;
