@@ -279,6 +279,13 @@ pub struct ConnectionSummary {
     /// The stall threshold the stalls were found with (options, or DESIGN.md's
     /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
     pub stall_threshold_ms: f64,
+    /// The tick of the clock that stamped this connection's packets, ms, when it is
+    /// coarse (> 1 ms) and coarser than the capture's (`capture.timestampResolutionMs`):
+    /// a capture merged from several clocks (clock.rs `own_tick_ns`). Its RTT samples,
+    /// stall threshold and throughput bins follow this tick. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub clock_tick_ms: Option<f64>,
     // Boxed, as is `diagnosis`: a summary is ~1 KB inline otherwise, and `finish`
     // reserves one per connection in a single block that cannot reuse the memory
     // the connections' state frees as they are summarised (issue 16: 100 k
@@ -349,9 +356,11 @@ impl Analysis {
 // The rule is timing's (timing/round_trips.rs); reading it back from a summary is the
 // report's, so that timing/ need not know the report's shapes.
 impl round_trips::RoundTripRule {
-    /// The rule a connection's summary was computed with; `tick_s` as given to `new`
-    /// (`CaptureFacts::timestamp_resolution_s`).
+    /// The rule a connection's summary was computed with; `tick_s`: the capture's
+    /// (`CaptureFacts::timestamp_resolution_s`), raised to the connection's own
+    /// (`clock_tick_ms`) as its summary was.
     pub fn of(conn: &ConnectionSummary, tick_s: f64) -> round_trips::RoundTripRule {
+        let tick_s = conn.tick_s(tick_s);
         let r = &conn.directions;
         round_trips::RoundTripRule::recorded(
             conn.vantage,
@@ -360,6 +369,15 @@ impl round_trips::RoundTripRule {
             [r[0].rtt.offset_follows, r[1].rtt.offset_follows],
             tick_s,
         )
+    }
+}
+
+impl ConnectionSummary {
+    /// The tick of the clock that stamped this connection, s: `capture_tick_s` (the
+    /// capture's, `CaptureFacts::timestamp_resolution_s`) or its own when coarser
+    /// (`clock_tick_ms`).
+    pub fn tick_s(&self, capture_tick_s: f64) -> f64 {
+        self.clock_tick_ms.map_or(capture_tick_s, |ms| capture_tick_s.max(ms / 1000.0))
     }
 }
 

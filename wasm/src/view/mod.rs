@@ -271,7 +271,8 @@ impl ViewEngine {
             }
             _ => {
                 let summary_ms = conn.stall_threshold_ms;
-                let list = match request::stall_threshold_ms(req.stall_threshold_ms, &mut r.clamped) {
+                let tick_ms = 1e3 * conn.tick_s(analysis.capture.timestamp_resolution_s());
+                let list = match request::stall_threshold_ms(req.stall_threshold_ms, tick_ms, &mut r.clamped) {
                     Some(ms) if ms != summary_ms => {
                         let gaps = match cache.get_or_build(Key::Gaps { conn: conn_index, dir }, || Entry::Gaps(stalls::GapHistogram::new(store, dir))) {
                             Entry::Gaps(g) => g.bounded(ms, &mut r.clamped),

@@ -247,18 +247,22 @@ pub fn bin_seconds(requested: Option<f64>, default: f64, v: &Valid, clamped: &mu
     bin
 }
 
-/// The stall threshold to use, ms: the request's, raised to [`MIN_STALL_MS`].
-/// None = use the summary's stalls as they are.
-pub fn stall_threshold_ms(requested: Option<f64>, clamped: &mut Vec<String>) -> Option<f64> {
+/// The stall threshold to use, ms: the request's, raised to [`MIN_STALL_MS`] and to
+/// 1.5 ticks of the connection's clock (`tick_ms`; stalls/gaps.rs `chosen_threshold_s`:
+/// a gap of one tick is the clock, not a stall). None = use the summary's stalls as
+/// they are.
+pub fn stall_threshold_ms(requested: Option<f64>, tick_ms: f64, clamped: &mut Vec<String>) -> Option<f64> {
+    let floor = MIN_STALL_MS.max(1.5 * tick_ms);
     match requested {
         None => None,
         Some(ms) if !ms.is_finite() || ms <= 0.0 => {
             clamped.push(format!("stall threshold {} ms is not a positive duration: the summary's", fmt_t(ms)));
             None
         }
-        Some(ms) if ms < MIN_STALL_MS => {
-            clamped.push(format!("stall threshold raised from {} to {}: the smallest threshold", fmt_s(ms / 1e3), fmt_s(MIN_STALL_MS / 1e3)));
-            Some(MIN_STALL_MS)
+        Some(ms) if ms < floor => {
+            let why = if floor > MIN_STALL_MS { "1.5 ticks of the capture clock" } else { "the smallest threshold" };
+            clamped.push(format!("stall threshold raised from {} to {}: {why}", fmt_s(ms / 1e3), fmt_s(floor / 1e3)));
+            Some(floor)
         }
         Some(ms) => Some(ms),
     }

@@ -421,7 +421,14 @@ baseRttMs: number | null,
  * The stall threshold the stalls were found with (options, or DESIGN.md's
  * max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
  */
-stallThresholdMs: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, 
+stallThresholdMs: number, 
+/**
+ * The tick of the clock that stamped this connection's packets, ms, when it is
+ * coarse (> 1 ms) and coarser than the capture's (`capture.timestampResolutionMs`):
+ * a capture merged from several clocks (clock.rs `own_tick_ns`). Its RTT samples,
+ * stall threshold and throughput bins follow this tick. Absent otherwise.
+ */
+clockTickMs?: number, directions: [DirectionSummary, DirectionSummary], diagnosis: Diagnosis, 
 /**
  * How the connection ended (ending.rs; docs/ANALYSIS.md "How the connection ended").
  */

@@ -30,7 +30,7 @@ impl CaptureFacts {
 
     /// The clock is coarser than 1 ms: RTTs and stalls below a tick can't be measured.
     pub fn coarse_clock(&self) -> bool {
-        self.timestamp_resolution_ns.is_some_and(|ns| ns > 1_000_000)
+        self.timestamp_resolution_ns.is_some_and(|ns| ns > super::clock::COARSE_NS)
     }
 
     /// Not one segment without payload among at least [`PAYLOAD_ONLY_MIN`]: no
@@ -45,7 +45,14 @@ impl CaptureFacts {
         self.tcp_segments >= PAYLOAD_ONLY_MIN && self.empty_segments == 0
     }
 
+    /// The capture's warnings, as `warnings_with` without connections of their own clock.
     pub fn warnings(&self) -> Vec<AnalysisWarning> {
+        self.warnings_with(&[])
+    }
+
+    /// `own_ticks`: the connections stamped by a coarser clock than the capture's
+    /// (`clock_warning`).
+    pub fn warnings_with(&self, own_ticks: &[(u32, f64)]) -> Vec<AnalysisWarning> {
         let mut w = Vec::new();
         if self.payload_only() {
             w.push(AnalysisWarning {
@@ -65,16 +72,40 @@ impl CaptureFacts {
                 message: format!("{} duplicate frames from the capture set-up were ignored{}", self.duplicate_frames, wifi),
             });
         }
-        if self.coarse_clock() {
-            w.push(AnalysisWarning {
-                kind: "coarse-clock",
-                count: 1,
-                message: format!(
-                    "Timestamps tick in {} steps: RTTs and stalls shorter than that cannot be measured",
-                    format::format_duration(self.timestamp_resolution_s())
-                ),
-            });
-        }
+        w.extend(self.clock_warning(own_ticks));
         w
+    }
+
+    /// `coarse-clock`: the capture's tick when coarse, and the connections stamped by a
+    /// coarser clock of their own (`own_ticks`: connection id and its tick, ms; clock.rs
+    /// `own_tick_ns`), which a capture-wide tick hides.
+    fn clock_warning(&self, own_ticks: &[(u32, f64)]) -> Option<AnalysisWarning> {
+        const LISTED: usize = 5;
+        if !self.coarse_clock() && own_ticks.is_empty() {
+            return None;
+        }
+        let capture = format::format_duration(self.timestamp_resolution_s());
+        let message = if own_ticks.is_empty() {
+            format!("Timestamps tick in {capture} steps: RTTs and stalls shorter than that cannot be measured")
+        } else {
+            let coarsest = own_ticks.iter().map(|&(_, ms)| ms).fold(0.0, f64::max);
+            let mut ids: Vec<String> = own_ticks.iter().take(LISTED).map(|(id, _)| id.to_string()).collect();
+            if own_ticks.len() > LISTED {
+                ids.push(format!("{} more", own_ticks.len() - LISTED));
+            }
+            let (whose, steps) = match own_ticks.len() {
+                1 => (format!("connection {}", ids[0]), format!("{} steps", format::format_duration(coarsest / 1e3))),
+                _ => {
+                    let last = ids.pop().unwrap_or_default();
+                    (format!("connections {} and {last}", ids.join(", ")), format!("steps of up to {}", format::format_duration(coarsest / 1e3)))
+                }
+            };
+            let rest = if self.coarse_clock() { format!("the rest of the capture's in {capture} steps") } else { format!("the rest of the capture's in {capture}") };
+            format!(
+                "Timestamps of {whose} tick in {steps}, {rest} (packets stamped by different clocks): {its} RTTs and stalls shorter than a tick cannot be measured, and {its} stall threshold is at least 3 ticks",
+                its = if own_ticks.len() == 1 { "its" } else { "their" }
+            )
+        };
+        Some(AnalysisWarning { kind: "coarse-clock", count: u64::from(self.coarse_clock()) + own_ticks.len() as u64, message })
     }
 }

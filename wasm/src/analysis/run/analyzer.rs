@@ -11,7 +11,7 @@
 //! `max_stored_packets`) bound memory on hostile captures: see limits.rs.
 
 use super::summary;
-use crate::analysis::capture::clock::ClockTicks;
+use crate::analysis::capture::clock::{self, ClockTicks};
 use crate::analysis::capture::duplicates::DuplicateFilter;
 use crate::analysis::capture::facts::CaptureFacts;
 use crate::analysis::capture::limits::Limits;
@@ -179,9 +179,12 @@ impl Analyzer {
             empty_segments: self.segments.1,
         };
         let mut scratch = summary::Scratch::default();
+        // The coarse clocks connections showed (clock.rs): a short connection may take one.
+        let shown = clock::shown_coarse_ticks(self.conns.iter().map(|c| &c.ticks), capture.timestamp_resolution_ns);
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
-            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, &mut scratch);
+            let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
+            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch);
             analysis.connections.push(summary);
             analysis.stores.push(store);
             analysis.window_limited.extend(spans);
@@ -203,7 +206,8 @@ impl Analyzer {
             analysis.mptcp = groups;
         }
         analysis.warnings = self.limits.warnings();
-        analysis.warnings.extend(capture.warnings());
+        let own_ticks: Vec<(u32, f64)> = analysis.connections.iter().filter_map(|c| Some((c.id, c.clock_tick_ms?))).collect();
+        analysis.warnings.extend(capture.warnings_with(&own_ticks));
         analysis.warnings.extend(crate::analysis::verdict::one_direction::warning(&analysis.connections));
         analysis.warnings.extend(crate::analysis::verdict::warnings::capture_loss_warning(&analysis.connections, self.tcp_fragments));
         analysis.capture = capture;

@@ -30,14 +30,16 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, l
 /// least [`KEEP_SPANS_ROWS`] stored packets, the data direction's window-limited spans
 /// (diagnosis_shares::KeptSpans). Totals were counted as the packets came (`Totals`);
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
-/// materialized copy, dropped before the next connection.
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
+/// materialized copy, dropped before the next connection. `own_tick_ns`: the tick of
+/// the connection's own clock when coarser than the capture's (clock.rs `own_tick_ns`).
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
     let duration = if last_t > first_t { last_t - first_t } else { 0.0 };
-    let tick = capture.timestamp_resolution_s();
+    // The tick of the clock that stamped this connection (clock.rs `own_tick_ns`), for every rule that reads one.
+    let tick = own_tick_ns.map_or(0.0, |ns| ns as f64 / 1e9).max(capture.timestamp_resolution_s());
     let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
@@ -131,6 +133,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
         base_rtt_ms: None,
         stall_threshold_ms: threshold_s * 1000.0,
+        clock_tick_ms: own_tick_ns.map(|ns| ns as f64 / 1e6),
         directions: Box::new(directions),
         diagnosis: Box::default(),
         ending,

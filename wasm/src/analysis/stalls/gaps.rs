@@ -103,6 +103,13 @@ pub fn default_threshold_s(path_rtt_ms: Option<f64>, tick_s: f64) -> f64 {
     (path_rtt_ms.unwrap_or(0.0) * 4.0 / 1000.0).max(0.010).max(3.0 * tick_s)
 }
 
+/// The reader's own threshold (`--stall-ms`), s, but never below 1.5 ticks of the
+/// connection's clock: a gap of one tick (give or take the rounding of a tick that is
+/// no whole number of the file's units: 16.666 or 16.667 ms) is the clock, not a stall.
+pub fn chosen_threshold_s(ms: f64, tick_s: f64) -> f64 {
+    (ms / 1000.0).max(1.5 * tick_s)
+}
+
 /// True for a segment of `dir` that carries payload which counts as data (not a
 /// zero-window probe or keep-alive). Shared with the diagnosis so both walk the same
 /// segments.

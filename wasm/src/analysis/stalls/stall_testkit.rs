@@ -267,6 +267,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
 pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSummary {
     ConnectionSummary {
         stall_threshold_ms: 10.0,
+        clock_tick_ms: None,
         id: 0,
         endpoints: ["a".into(), "b".into()],
         handshake_seen: true,

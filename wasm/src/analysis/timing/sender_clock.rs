@@ -22,6 +22,13 @@
 //! was waiting on ACKs the path held (a receiver-side capture with delay spikes: 120 ms
 //! after a spurious timeout, the client's ACKs 400 ms late to the server, once read
 //! "application idle").
+//!
+//! A TSval counts ticks of the sender's TS clock, 1 ms to 1 s each (RFC 7323 §5.4), but
+//! a stack may move it by several ticks at a time (a device whose clock is updated every
+//! 50 ms steps its TSval by 50): then an unchanged TSval across a 20 ms gap says
+//! nothing. The clock's granularity is the greatest common step of its TSval changes
+//! between consecutive data segments, in ticks; a gap is the path's only when the
+//! advance plus two granules of rounding is below half of it.
 
 use crate::analysis::rows::columns::flag_bits::HELD_ON_PATH;
 
@@ -33,7 +40,7 @@ pub const MAX_GAPS: usize = 1 << 16;
 const MIN_SPAN_NS: i64 = 100_000_000;
 const MIN_TICKS: u32 = 20;
 /// The path held a gap when the sender's part of it is less than this share of it
-/// (after two ticks of its clock's rounding).
+/// (after two granules of its clock's rounding: `granularity`).
 const SENDER_SHARE_MAX: f64 = 0.5;
 
 /// One direction's TSvals on its data segments (kept in `Side`, made at its first
@@ -47,11 +54,14 @@ pub(crate) struct SenderClock {
     /// The peer's TSval on its first ACK of everything this direction had sent, until
     /// this direction sends new data.
     peer_acked_all: Option<u32>,
+    /// The greatest common divisor of the non-zero TSval advances between consecutive
+    /// data segments (`granularity`); 0 before the first.
+    step_gcd: u32,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0 }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with
@@ -94,6 +104,9 @@ impl SenderClock {
         if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
             return ack_held;
         }
+        if advance != 0 && (self.step_gcd == 0 || advance % self.step_gcd != 0) {
+            self.step_gcd = gcd(self.step_gcd, advance);
+        }
         if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
             self.gaps.push((r, advance, gap_ns));
         }
@@ -101,8 +114,16 @@ impl SenderClock {
         ack_held
     }
 
+    /// The clock's granularity, in its ticks: the greatest common step of its TSval
+    /// changes between consecutive data segments (1 before any change). A clock that
+    /// ticks every ms but is read every 50 ms moves in steps of 50.
+    pub fn granularity(&self) -> u32 {
+        self.step_gcd.max(1)
+    }
+
     /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`.
-    /// The clock's rate is its TSvals' advance over the capture's span of them.
+    /// The clock's rate is its TSvals' advance over the capture's span of them; its
+    /// rounding, two granules (`granularity`) in that rate.
     pub fn finish(self) -> Vec<(u32, u32)> {
         let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
         if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
@@ -112,12 +133,20 @@ impl SenderClock {
         if !(1e3..=1e9).contains(&tick_ns) {
             return Vec::new(); // not a clock of 1 µs to 1 s per tick
         }
+        let rounding = 2.0 * f64::from(self.granularity());
         self.gaps
             .into_iter()
-            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + 2.0) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
+            .filter(|&(_, advance, gap_ns)| (f64::from(advance) + rounding) * tick_ns < SENDER_SHARE_MAX * gap_ns as f64)
             .map(|(row, _, _)| (row, HELD_ON_PATH))
             .collect()
     }
+}
+
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 #[cfg(test)]
@@ -233,6 +262,26 @@ mod tests {
         assert!(flow(false) > 0.9, "{}", flow(false));
         // Queued: only the first 20 short intervals (3.6 of 504 ms) stay application time.
         assert!(flow(true) < 0.01, "{}", flow(true));
+    }
+
+    #[test]
+    fn a_tsval_that_moves_in_steps_of_50_says_nothing_of_a_20_ms_gap() {
+        // A 1 kHz TS clock read every 50 ms (TSval 5000 + 50 × ⌊t / 50 ms⌋), one segment
+        // every 20 ms for 1 s (rows 1..=50): many 20 ms gaps with the TSval unchanged.
+        // Its granularity is 50 ticks (gcd of the steps 50 and 100), so a gap is the
+        // path's only when advance + 2 × 50 ms < ½ gap: none of the 20 ms gaps (the
+        // rule with 2 ticks of rounding, 0 + 2 ms < 10 ms, once marked 30 of them
+        // "held on the path"). Row 51, 400 ms after row 50 with the same TSval (sent
+        // before the clock's next read), is: the rate is 1.4 ms a tick over the 1.4 s
+        // of TSvals 1000 ticks apart, and (0 + 100) × 1.4 = 140 ms < 200 ms.
+        let tsval = |t_ms: i64| 5000 + 50 * (t_ms / 50) as u32;
+        let mut c = SenderClock::new(0, tsval(0));
+        for k in 1..=50i64 {
+            c.on_data(k * 20_000_000, (tsval(k * 20), 1), true, Some(k as u32));
+        }
+        assert_eq!(c.granularity(), 50);
+        c.on_data(1_400_000_000, (tsval(1000), 1), true, Some(51));
+        assert_eq!(c.finish(), vec![(51, HELD_ON_PATH)]);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::handshake::HandshakeOffers;
 use super::sequence::SeqSpace;
 use super::totals::Totals;
 use super::window::{self, Effective, Scale};
+use crate::analysis::capture::clock::ClockTicks;
 use crate::analysis::capture::radio::RadioLog;
 use crate::analysis::loss::capture_loss::Holes;
 use crate::analysis::loss::datagram_ids::{DatagramIds, SourceLast};
@@ -128,6 +129,9 @@ pub(crate) struct Conn {
     pub ecn: Option<Box<EcnCounts>>,
     /// The FINs, resets and TLS alerts (ending.rs), from the first of them.
     pub closing: Option<Box<Closing>>,
+    /// The tick of the clock that stamped this connection's packets (clock.rs: a
+    /// capture can merge clocks of different ticks).
+    pub ticks: ClockTicks,
 }
 
 impl Conn {
@@ -149,6 +153,7 @@ impl Conn {
             radio: None,
             ecn: None,
             closing: None,
+            ticks: ClockTicks::default(),
         }
     }
 
@@ -171,6 +176,7 @@ impl Conn {
     /// the bytes in flight, the ACK's steps read the sender's state before this segment.
     pub(crate) fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool, source_last: SourceLast) {
         let d = self.dir_of(seg);
+        self.ticks.add(seg.ts_ns);
         self.count_ecn(seg, d);
         let mut p = self.place_in_sequence_space(seg, t_ns, d, store);
         let mut aflags = self.wireshark_flags(&p);

@@ -123,7 +123,7 @@ pub(super) fn bound_unknown_scales(directions: &mut [DirectionSummary; 2], packe
 /// from the ACK → new-data pairs (stalls/far_estimate.rs) is the data sender's lag and
 /// sets the threshold, instead of a 0 lag and 10 ms.
 pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::Parts, store: &ConnStore, data_direction: u8, chosen_ms: Option<f64>, tick: f64) -> ([f64; 2], f64) {
-    let chosen = chosen_ms.filter(|ms| ms.is_finite() && *ms > 0.0).map(|ms| ms / 1000.0);
+    let chosen = chosen_ms.filter(|ms| ms.is_finite() && *ms > 0.0).map(|ms| stalls::chosen_threshold_s(ms, tick));
     let mut lags = [0, 1].map(|d| super::sender_lag(parts, d, path.rtt));
     let mut rtt_ms = path.rtt.map(|s| s * 1000.0);
     if let Some(far) = far_estimate(path, store, data_direction) {
