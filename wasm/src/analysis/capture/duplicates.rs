@@ -36,7 +36,14 @@
 //!   (every IPv4 recording in public/examples has a SYN/ACK with ID 0), and some
 //!   embedded stacks and middleboxes write one constant value. So an Identification
 //!   counts only when it is non-zero and this direction of the connection has been
-//!   seen to change it, and never repeat it, from one new datagram to the next.
+//!   seen to change it from one new datagram to the next, and the value itself has
+//!   not been seen again on other content. That demotion is of the one value, not of
+//!   the direction: a constant value stays repeated on every datagram, while one
+//!   datagram altered on the way (a normaliser between two capture points trimming a
+//!   resend to its unacknowledged byte, same ID, TTL − 1) says nothing about the
+//!   sender's next datagram, which carries a new ID and is copied intact. (Demoting the
+//!   direction made every later two-point copy of an EtherNet/IP poll stream, 0.2–36 ms
+//!   apart, a retransmission, a tail loss probe or a timeout.)
 //! - Some stacks draw a new value per datagram but keep it in a retransmission: the
 //!   servers behind 52.94.232.134 in nDPI's `tests/pcap/alexa-app.pcapng` (TTL 255 at
 //!   the source, random IDs) resend data 448 ms–1 s later with the original's ID. So
@@ -133,9 +140,11 @@ struct Direction {
     key: u64,
     /// The last non-zero IPv4 Identification (0: none yet).
     last_id: u16,
-    /// A new datagram's ID differed from the one before / equalled it on other content.
+    /// A new datagram's ID differed from the one before.
     changes: bool,
-    repeats: bool,
+    /// The last ID a new datagram carried again on other content (0: none): that ID
+    /// tells nothing more, the others still do (module doc).
+    repeated_id: u16,
     /// An identical datagram, ID included, came again after the window: a resend.
     keeps_id: bool,
     /// New datagrams with SYN, and the time of the last.
@@ -144,9 +153,9 @@ struct Direction {
 }
 
 impl Direction {
-    /// The Identification tells which datagram a segment is (module doc).
-    fn id_tells(&self) -> bool {
-        self.changes && !self.repeats && !self.keeps_id
+    /// The Identification `id` tells which datagram a segment is (module doc).
+    fn id_tells(&self, id: u16) -> bool {
+        self.changes && self.repeated_id != id && !self.keeps_id
     }
 }
 
@@ -277,8 +286,8 @@ impl DuplicateFilter {
         let window = match id {
             _ if wifi_retry => WIFI_RETRY_WINDOW_NS,
             _ if first_handshake => COPY_WINDOW_TWO_POINTS_NS,
-            Some(_) if seen.id_tells() => COPY_WINDOW_TWO_POINTS_NS,
-            Some(_) if !seen.changes && !seen.repeats && !seen.keeps_id => COPY_WINDOW_NS,
+            Some(id) if seen.id_tells(id) => COPY_WINDOW_TWO_POINTS_NS,
+            Some(_) if !seen.changes && seen.repeated_id == 0 && !seen.keeps_id => COPY_WINDOW_NS,
             _ => COPY_WINDOW_NO_ID_NS,
         };
         if seg.options.sack_unreadable && window == COPY_WINDOW_NO_ID_NS {
@@ -314,11 +323,16 @@ impl DuplicateFilter {
         if id.is_some() || handshake {
             let mut d = seen;
             if let Some(id) = id {
-                // The same ID on other content is a constant ID; on the same content
-                // it is a copy the window missed, or a resend (`resent`).
+                // The same ID on other content is a constant ID, or one datagram
+                // altered on the way (a normaliser trimming a resend's acknowledged
+                // bytes): that ID tells nothing more, the sender's next ones still
+                // do. On the same content it is a copy the window missed, or a resend
+                // (`resent`).
                 if d.last_id != 0 {
                     d.changes |= d.last_id != id;
-                    d.repeats |= d.last_id == id && !again;
+                    if d.last_id == id && !again {
+                        d.repeated_id = id;
+                    }
                 }
                 d.last_id = id;
                 d.keeps_id |= resent;

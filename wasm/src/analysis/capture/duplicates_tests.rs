@@ -223,3 +223,33 @@ fn no_ip_id_uses_the_short_window() {
     assert!(f.is_copy(&data(0.1, 0)));
     assert!(!f.is_copy(&data(1.0, 0)));
 }
+
+#[test]
+fn one_datagram_altered_on_the_way_demotes_its_id_only() {
+    // Router copies of every datagram, 0.3 ms later (a capture at two points). One
+    // resend (ID 3) reaches the second point trimmed by a normaliser to its last byte,
+    // same ID: other content under one ID. Only ID 3 loses the long window; the
+    // sender's next datagrams (IDs 4, 5) carry new IDs and their copies, 0.3 and 30 ms
+    // later, stay copies (before: every later copy of the direction was a resend).
+    let mut f = DuplicateFilter::default();
+    let at = |t_ms: f64, id: u16, seq: u32, len: u32| {
+        let mut s = data(t_ms, id);
+        s.seq = seq;
+        s.payload_len = len;
+        s
+    };
+    assert!(!f.is_copy(&at(0.0, 1, 1001, 80)));
+    assert!(f.is_copy(&at(0.3, 1, 1001, 80)));
+    assert!(!f.is_copy(&at(30.0, 2, 1081, 80)));
+    assert!(f.is_copy(&at(30.3, 2, 1081, 80)));
+    assert!(!f.is_copy(&at(330.0, 3, 1081, 80)));
+    assert!(!f.is_copy(&at(330.3, 3, 1160, 1)), "other content: a new datagram");
+    // The demoted ID itself: the trimmed datagram seen again 1 ms later is a
+    // retransmission for all the ID tells (200 µs window).
+    assert!(!f.is_copy(&at(331.3, 3, 1160, 1)));
+    assert!(!f.is_copy(&at(360.0, 4, 1161, 80)));
+    assert!(f.is_copy(&at(360.3, 4, 1161, 80)));
+    assert!(!f.is_copy(&at(390.0, 5, 1241, 80)));
+    assert!(f.is_copy(&at(420.0, 5, 1241, 80)), "30 ms later: the 200 ms window holds");
+    assert_eq!(f.duplicates, 4);
+}

@@ -15,6 +15,9 @@ pub struct CaptureFacts {
     pub duplicate_frames: u64,
     /// Of those, 802.11 MAC-layer retries.
     pub wifi_retries: u64,
+    /// Of those, copies from the far side of a sequence-rewriting middlebox
+    /// (rewritten_copies.rs).
+    pub rewritten_copies: u64,
     /// Tick of the capture clock (clock.rs); None when it cannot be told.
     pub timestamp_resolution_ns: Option<i64>,
     /// TCP segments analysed (copies left out), and of them those without payload
@@ -65,7 +68,13 @@ impl CaptureFacts {
             });
         }
         if self.duplicate_frames > 0 {
-            let wifi = if self.wifi_retries > 0 { format!(" ({} of them 802.11 retries)", self.wifi_retries) } else { String::new() };
+            let mut wifi = if self.wifi_retries > 0 { format!(" ({} of them 802.11 retries)", self.wifi_retries) } else { String::new() };
+            if self.rewritten_copies > 0 {
+                wifi += &format!(
+                    " ({} of them the same datagrams seen on both sides of a middlebox that rewrites sequence numbers: analysed once, in the sequence space the peer's packets use)",
+                    self.rewritten_copies
+                );
+            }
             w.push(AnalysisWarning {
                 kind: "duplicate-frames",
                 count: self.duplicate_frames,

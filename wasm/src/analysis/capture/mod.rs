@@ -1,5 +1,6 @@
 //! The capture as a recording, before any connection: the order and time packets are
-//! analysed in (timeline.rs), frames captured twice (duplicates.rs), the clock's tick
+//! analysed in (timeline.rs), frames captured twice (duplicates.rs) or on both sides of a
+//! sequence-rewriting box (rewritten_copies.rs), the clock's tick
 //! (clock.rs), the 802.11 radio beside TCP (radio.rs), the stated limits that bound
 //! memory (limits.rs), the facts the report tells about the file (facts.rs) and the
 //! analysis' options (options.rs). First room of the flow: it uses no other room.
@@ -10,4 +11,5 @@ pub mod facts;
 pub mod limits;
 pub mod options;
 pub mod radio;
+pub mod rewritten_copies;
 pub mod timeline;

@@ -13,6 +13,7 @@
 use super::summary;
 use crate::analysis::capture::clock::{self, ClockTicks};
 use crate::analysis::capture::duplicates::DuplicateFilter;
+use crate::analysis::capture::rewritten_copies::{RewrittenCopies, Verdict};
 use crate::analysis::capture::facts::CaptureFacts;
 use crate::analysis::capture::limits::Limits;
 use crate::analysis::capture::options::AnalysisOptions;
@@ -33,6 +34,10 @@ pub struct Analyzer {
     conns: Vec<Box<Conn>>,
     limits: Limits,
     duplicates: DuplicateFilter,
+    /// Copies from both sides of a sequence-rewriting middlebox (rewritten_copies.rs),
+    /// and the segment held back until the next one tells whether it is such a copy.
+    rewritten: RewrittenCopies,
+    held: Option<(Box<TcpSegment>, i64)>,
     /// Each IPv4 source's last datagram number and connection (datagram_ids.rs).
     source_ids: SourceIds,
     clock: ClockTicks,
@@ -89,6 +94,8 @@ impl Analyzer {
             conns: Vec::new(),
             limits: Limits::new(&options),
             duplicates: DuplicateFilter::default(),
+            rewritten: RewrittenCopies::default(),
+            held: None,
             source_ids: SourceIds::default(),
             clock: ClockTicks::default(),
             radio_samples: 0,
@@ -110,6 +117,23 @@ impl Analyzer {
             }
             return;
         }
+        // The same datagram from the far side of a sequence-rewriting box (rewritten_copies.rs):
+        // a held segment is analysed in its place unless `seg` shows it was such a copy.
+        let held = self.held.take();
+        let (verdict, held_is_copy) = self.rewritten.check(seg, held.as_ref().map(|h| &*h.0));
+        if let Some((h, t0)) = held.filter(|_| !held_is_copy) {
+            self.analyse(&h, t0);
+        }
+        match verdict {
+            Verdict::Copy => {}
+            Verdict::Hold => self.held = Some((Box::new(seg.clone()), file_t0_ns)),
+            Verdict::Analyse => self.analyse(seg, file_t0_ns),
+        }
+    }
+
+    /// Analyses one segment that is no copy.
+    fn analyse(&mut self, seg: &TcpSegment, file_t0_ns: i64) {
+        self.rewritten.analysed(seg);
         self.clock.add(seg.ts_ns);
         self.segments.0 += 1;
         self.segments.1 += u64::from(seg.payload_len == 0);
@@ -164,7 +188,10 @@ impl Analyzer {
         Some(index)
     }
 
-    pub fn finish(self) -> Analysis {
+    pub fn finish(mut self) -> Analysis {
+        if let Some((h, t0)) = self.held.take() {
+            self.analyse(&h, t0);
+        }
         let mut analysis = Analysis::default();
         analysis.connections.reserve_exact(self.conns.len());
         analysis.stores.reserve_exact(self.conns.len());
@@ -172,7 +199,8 @@ impl Analyzer {
         // The lookup table is not needed any more: free it before the summaries grow.
         drop(self.table);
         let capture = CaptureFacts {
-            duplicate_frames: self.duplicates.duplicates,
+            duplicate_frames: self.duplicates.duplicates + self.rewritten.copies,
+            rewritten_copies: self.rewritten.copies,
             wifi_retries: self.duplicates.wifi_retries,
             timestamp_resolution_ns: self.clock.resolution_ns(),
             tcp_segments: self.segments.0,
