@@ -88,17 +88,23 @@ function pairLines(names, p) {
       `receiver-side estimate median ${b(f.receiverEstimateMedianBytes)}, within 10 % at ${f.withinTenPercent} of ${f.compared}`);
   }
   // The stalls counted once (docs/ANALYSIS.md `twin.distinctStalls`: a gap both captures
-  // listed is one) are the engine's list; this line only tallies it by place, and lists
-  // the first few with where each was placed.
+  // listed is one; a host's late answer and the peer's wait for it are one) are the
+  // engine's list; this line only tallies it by place, and lists the first few with where
+  // each was placed. A place names the stalled direction's hosts; the summary names them
+  // by the data's (the header's sides), so a return stall's sender is the data receiver.
   const gaps = p.distinctStalls;
-  const tally = PLACES.map((place) => `${gaps.filter((g) => g.place === place).length} ${PLACE_LABEL[place]}`);
+  const dataPlace = (g) => (g.direction === 0 ? g.place : { 'sender-host': 'receiver-host', 'receiver-host': 'sender-host' }[g.place] ?? g.place);
+  const tally = PLACES.map((place) => `${gaps.filter((g) => dataPlace(g) === place).length} ${PLACE_LABEL[place]}`);
   const both = gaps.filter((g) => g.frames.every((f) => f != null)).length;
+  const waits = gaps.filter((g) => g.peerWaitFrames != null).length;
+  const waitWords = waits ? `; ${waits} a host's late answer and the peer's wait for it, each counted once` : '';
   const [senderMs, receiverMs] = p.stallThresholdMs;
-  lines.push(`    stalls: ${gaps.length}${gaps.length ? ` (${tally.join(', ')}); ${both} seen by both captures, each counted once (${p.stalls.length} rows in the two captures' reports)`
+  lines.push(`    stalls: ${gaps.length}${gaps.length ? ` (${tally.join(', ')}, by the data's sender and receiver); ${both} seen by both captures, each counted once${waitWords} (${p.stalls.length} rows in the two captures' reports)`
     : ` (no gap reached the stall threshold: sender side ${formatMs(senderMs)}, receiver side ${formatMs(receiverMs)}; --stall-ms N places shorter ones)`}`);
   for (const g of gaps.slice(0, SHOWN_STALLS)) {
-    const seenBy = g.frames.every((f) => f != null) ? 'seen by both captures' : `seen by the ${g.frames[0] ? 'sender' : 'receiver'}-side capture only`;
-    lines.push(`      ${g.direction === 0 ? 'forward' : 'return'} ${formatDuration(g.duration)} at ${g.at.toFixed(3)} s: ${PLACE_LABEL[g.place]} (${seenBy}${g.placesAgree ? '' : '; its two rows were placed differently'})`);
+    const seenBy = g.frames.every((f) => f != null) ? 'seen by both captures' : `listed by the ${g.frames[0] ? 'sender' : 'receiver'}-side capture only`;
+    const wait = g.peerWaitFrames != null ? '; the peer waited on it too: one stall' : '';
+    lines.push(`      ${g.direction === 0 ? 'forward' : 'return'} ${formatDuration(g.duration)} at ${g.at.toFixed(3)} s: ${PLACE_LABEL[dataPlace(g)]} (${seenBy}${g.placesAgree ? '' : '; its two rows were placed differently'}${wait})`);
   }
   if (gaps.length > SHOWN_STALLS) lines.push(`      ... ${gaps.length - SHOWN_STALLS} more (--json lists every one)`);
   return lines;

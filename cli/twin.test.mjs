@@ -83,7 +83,7 @@ test('a gap both captures saw is counted once: the summary counts the engine\'s 
   const [pair] = (await json(...args)).pairs;
   assert.deepEqual([pair.stalls.length, pair.distinctStalls.length], [12, 6]);
   const r = await runInProcess('analyze', ...args);
-  assert.match(r.stdout, /stalls: 6 \(0 in the sender's host, 0 in the network, 6 in the receiver's host, 0 not placed\); 6 seen by both captures, each counted once \(12 rows in the two captures' reports\)/);
+  assert.match(r.stdout, /stalls: 6 \(0 in the sender's host, 0 in the network, 6 in the receiver's host, 0 not placed, by the data's sender and receiver\); 6 seen by both captures, each counted once \(12 rows in the two captures' reports\)/);
   assert.match(r.stdout, /forward 36 ms at 0\.368 s: in the receiver's host \(seen by both captures\)/);
 });
 

@@ -31,7 +31,8 @@ const SIZES: [(&str, usize, u32, Option<u32>); 10] = [
     // characters to a pair without stalls (the empty list's key).
     ("rx-bulk-twin", 3766, 66, None),
     // 210 stalls with a sentence each (63 KB of text), 106 once counted: 16 rows of each
-    // list (424 characters more than the rows alone), and 20 columns.
+    // list (424 characters more than the rows alone), and 20 columns. (`peerWaitFrames`
+    // is left out where none: no host's late answer held the peer's next message here.)
     ("rx-rr-twin", 3610, 20, Some(16)),
     ("twin-ack-loss", 3699, 64, Some(128)),
     ("twin-forward-loss", 3732, 66, None),

@@ -34,6 +34,19 @@ function stallCaptureWords(st: TwinPair['stalls'][number]): string {
   return `${st.direction === 0 ? 'forward' : 'return'}, at the capture near its ${nearItsSender ? 'sender' : 'receiver'}`;
 }
 
+/** A stall's place named by the data's sender and receiver (the panel's sides): a
+ * place names the stalled direction's hosts, and a return stall's sender is the data
+ * receiver. */
+function dataPlace(g: TwinPair['distinctStalls'][number]): TwinPair['distinctStalls'][number]['place'] {
+  if (g.direction === 0) return g.place;
+  return g.place === 'sender-host' ? 'receiver-host' : g.place === 'receiver-host' ? 'sender-host' : g.place;
+}
+
+/** Entries that hold a host's late answer and the peer's wait for it (`peerWaitFrames`). */
+function peerWaits(pair: TwinPair): number {
+  return pair.distinctStalls.filter((g) => g.peerWaitFrames != null).length;
+}
+
 /** The stalls counted once (docs/ANALYSIS.md `twin.distinctStalls`); a share link made
  * before the engine counted them carries its rows only. */
 function gapCount(pair: TwinPair): number {
@@ -105,8 +118,8 @@ export function TwinPanel({ pair, names }: { pair: TwinPair; names: [string, str
       <h3>Stalls, placed (<Num field="stallCount" text={formatCount(gapCount(pair))} />)</h3>
       {pair.distinctStalls.length && pair.distinctStalls.length < pair.stalls.length ? (
         <p className="muted" data-testid="twin-stalls-once">
-          A gap both captures saw is counted once: {formatCount(pair.stalls.length)} rows of the two captures' reports below,
-          {' '}{formatCount(pair.distinctStalls.length)} gaps ({PLACES.map((place) => `${formatCount(pair.distinctStalls.filter((g) => g.place === place).length)} ${PLACE_LABEL[place]}`).join(', ')}).
+          A gap both captures saw is counted once{peerWaits(pair) ? `, and so is a host's late answer with the peer's wait for it (${formatCount(peerWaits(pair))})` : ''}: {formatCount(pair.stalls.length)} rows of the two captures' reports below,
+          {' '}{formatCount(pair.distinctStalls.length)} gaps ({PLACES.map((place) => `${formatCount(pair.distinctStalls.filter((g) => dataPlace(g) === place).length)} ${PLACE_LABEL[place]}`).join(', ')}, by the data's sender and receiver).
         </p>
       ) : null}
       {pair.stalls.length ? (

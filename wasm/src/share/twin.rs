@@ -89,6 +89,8 @@ pub const WORDS: Words = &[
     "sequence", "binWidth", "datagrams", "retransmitted", "bins", "acks", "seqMin", "seqMax", "ack", "due",
     // The stalls counted once (twin/placement/distinct.rs) and how their rows were tied.
     "distinctStalls", "frames", "tiedBy", "placesAgree", "same-datagram", "same-sequence", "overlap", "one-capture",
+    // The peer's wait a host's late answer made, folded into that stall.
+    "peerWaitFrames",
 ];
 
 /// What the payload holds: the pair (`P`: its JSON value when written, the typed pair

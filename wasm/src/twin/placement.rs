@@ -147,7 +147,7 @@ impl Ctx<'_> {
             if silent < gap / 2.0 {
                 out.place = Place::Network;
                 out.network_ms = Some((gap - silent) / 1e6);
-                out.why = self.on_the_way(ss, q.unwrap_or(k), r, gap, silent);
+                out.why = self.on_the_way(ss, q.unwrap_or(k), r, gap, silent, Some(k));
                 return out;
             }
         }
@@ -161,7 +161,7 @@ impl Ctx<'_> {
         if side == rs && first.is_none() && quiet < gap / 2.0 {
             out.place = Place::Network;
             out.network_ms = Some((gap - quiet) / 1e6);
-            out.why = self.on_the_way(ss, q, r, gap, quiet);
+            out.why = self.on_the_way(ss, q, r, gap, quiet, None);
             return out;
         }
         let start = t_q - if quiet.is_finite() { quiet } else { gap };
@@ -192,9 +192,15 @@ impl Ctx<'_> {
                 return out;
             }
         };
-        // A part of this row's gap: at the receiver side the sender's own silence can be
-        // longer than the row's gap (it began before the gap's first datagram arrived).
-        let sender = (t_q - self.at(ss, trig)).min(gap);
+        // Each part is the time its interval (on the merged axis) spent inside the gap,
+        // the row's length counted back from the sending of the datagram that ended it
+        // (at the receiver side the gap is that datagram's arrival, one transit later):
+        // a datagram's transit, a host's hold, measured from before the gap began (data
+        // sent before it through a standing queue, an ACK withheld since data that came
+        // earlier) is cut at the gap's start, so the parts are of this gap and a sender
+        // that paused behind a queue is not outweighed by the queue's earlier delay.
+        let inside = |from: f64, to: f64| (to.min(t_q) - from.max(t_q - gap)).max(0.0);
+        let sender = inside(self.at(ss, trig), t_q);
         out.sender_host_ms = Some(sender / 1e6);
         let Some(trig_r) = self.partner(ss, trig) else {
             let place = if sender >= gap / 2.0 { Place::SenderHost } else { Place::Unknown };
@@ -203,12 +209,13 @@ impl Ctx<'_> {
             return out;
         };
         let sent_r = self.at(rs, trig_r);
-        let back = (self.at(ss, trig) - sent_r - self.floor[1 - r]).max(0.0);
+        // A path's part: the datagram's transit above the path's floor, the end of it.
+        let back = inside(sent_r + self.floor[1 - r], self.at(ss, trig));
         let last_in = self.previous(rs, trig_r + 1, r, false).filter(|&k| self.at(rs, k) <= sent_r);
         let (receiver, forth): (f64, f64) = match last_in {
             Some(k) => {
-                let forth = self.partner(rs, k).map_or(0.0, |p| (self.at(rs, k) - self.at(ss, p) - self.floor[r]).max(0.0));
-                (sent_r - self.at(rs, k), forth)
+                let forth = self.partner(rs, k).map_or(0.0, |p| inside(self.at(ss, p) + self.floor[r], self.at(rs, k)));
+                (inside(self.at(rs, k), sent_r), forth)
             }
             None => (0.0, 0.0),
         };
@@ -225,12 +232,9 @@ impl Ctx<'_> {
             .filter(|&k| usize::from(self.d[rs][k].dir()) != r)
             .filter_map(|k| self.lost_copy(rs, k, 1 - r))
             .fold(None, |a: Option<f64>, t| Some(a.map_or(t, |a| a.min(t))))
-            .map_or(0.0, |lost_at| (sent_r - lost_at).clamp(0.0, gap));
-        // Each part is a part of this row's gap: measured from before it began (an ACK
-        // withheld since data that came earlier), it is cut at the gap's length.
-        let receiver = (receiver - recovery).max(0.0).max(self.window_held(rs, trig_r, r)).max(self.ack_held(rs, trig_r, r)).min(gap);
-        let sender = sender.min(gap);
-        out.sender_host_ms = Some(sender / 1e6);
+            .map_or(0.0, |lost_at| inside(lost_at, sent_r));
+        let held = |t: f64| inside(sent_r - t, sent_r);
+        let receiver = (receiver - recovery).max(0.0).max(held(self.window_held(rs, trig_r, r))).max(held(self.ack_held(rs, trig_r, r)));
         let network = (back + forth + recovery).min(gap);
         out.receiver_host_ms = Some(receiver / 1e6);
         out.network_ms = Some(network / 1e6);
@@ -414,8 +418,21 @@ impl Ctx<'_> {
     }
 
     /// Why a gap seen at the receiver side only was the network's.
-    fn on_the_way(&self, ss: usize, q: usize, r: usize, gap: f64, quiet: f64) -> String {
+    /// `first`: the sender's first data after the datagram that began the gap (rule 1),
+    /// when the gap was followed from there.
+    fn on_the_way(&self, ss: usize, q: usize, r: usize, gap: f64, quiet: f64, first: Option<usize>) -> String {
         let t_q = self.at(ss, q);
+        // That first data lost between the points: the sender's silence after it is its
+        // timer's wait on the loss (a tail loss probe, RFC 8985 §7; the retransmission
+        // timer, RFC 6298), up to its next data; the silence before it tells nothing of
+        // that wait, so the sentence names both.
+        if let Some(k) = first.filter(|&k| self.code[ss][k] == LOST) {
+            let data = |i: usize| usize::from(self.d[ss][i].dir()) == r && self.d[ss][i].len > 0;
+            if let Some(next) = (k + 1..self.d[ss].len()).take(1_000_000).find(|&i| data(i)) {
+                let wait = self.at(ss, next) - self.at(ss, k);
+                return format!("Sent on time: the sender-side capture shows the sender's next data {} after the datagram that began the {} gap; it was lost on the way, and the sender's timer waited {} before sending again: the network's loss.", ms(quiet), ms(gap), ms(wait));
+            }
+        }
         let lost = (0..q).rev().take_while(|&k| self.at(ss, k) > t_q - gap).filter(|&k| usize::from(self.d[ss][k].dir()) == r && self.code[ss][k] == LOST).count();
         let late = self.partner(ss, q).map(|p| self.at(1 - ss, p) - t_q);
         let mut s = format!("Sent on time: the sender-side capture shows the sender silent for at most {} of the {} gap", ms(quiet), ms(gap));

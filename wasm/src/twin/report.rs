@@ -281,6 +281,15 @@ pub struct DistinctStall {
     pub tied_by: Word,
     /// The rows were placed alike (always true for one row).
     pub places_agree: bool,
+    /// The other direction's rows this same stall made, `[sender-side, receiver-side]`
+    /// like `frames` (None: none): a host that took its time before answering a
+    /// message (turn-taking) stalled its answer (this stall, in its sending host) and
+    /// the peer's next message, which waited on that answer (placed in its receiving
+    /// host, the same host): one pause, counted once (twin/placement/distinct.rs).
+    /// Left out when None: a link carries it only where it says something.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub peer_wait_frames: Option<[Option<[u32; 2]>; 2]>,
 }
 
 /// The round trip cut at the two points (twin/split.rs), medians, ms.

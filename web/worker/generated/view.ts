@@ -1540,7 +1540,16 @@ tiedBy: string,
 /**
  * The rows were placed alike (always true for one row).
  */
-placesAgree: boolean, };
+placesAgree: boolean, 
+/**
+ * The other direction's rows this same stall made, `[sender-side, receiver-side]`
+ * like `frames` (None: none): a host that took its time before answering a
+ * message (turn-taking) stalled its answer (this stall, in its sending host) and
+ * the peer's next message, which waited on that answer (placed in its receiving
+ * host, the same host): one pause, counted once (twin/placement/distinct.rs).
+ * Left out when None: a link carries it only where it says something.
+ */
+peerWaitFrames?: [[number, number] | null, [number, number] | null], };
 
 /**
  * The round trip cut at the two points (twin/split.rs), medians, ms.

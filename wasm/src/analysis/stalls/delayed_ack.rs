@@ -60,7 +60,13 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, t
         // change nothing).
         // Only a message after the ACK and before the data that ends the gap: Nagle
         // releases the held segment as the ACK comes, whatever the peer says later.
-        let peer_spoke = (j + 1..p.t.len()).take_while(|&k| p.t[k] < gap_end).any(|k| p.dir[k] != dir && p.len[k] > 0);
+        // A message in the same tick as that data, captured before it, came before it
+        // too: a coarse capture clock (10 ms) stamps a request and its answer alike
+        // (a 108-byte answer to a request of the same tick once read "Nagle kept the
+        // next small segment until the delayed ACK").
+        let end_row = p.row_of(s.frame_after, gap_end).unwrap_or(p.t.len());
+        let before_end = |k: usize| p.t[k] < gap_end || (p.t[k] <= gap_end && k < end_row);
+        let peer_spoke = (j + 1..p.t.len()).take_while(|&k| before_end(k)).any(|k| p.dir[k] != dir && p.len[k] > 0);
         let hold = p.t[j] - p.t[i] - to_receiver_s.max(0.0);
         if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke {
             s.cause = StallCause::DelayedAck;

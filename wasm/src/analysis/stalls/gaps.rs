@@ -61,7 +61,10 @@
 //!      one, and the measured path does not explain the delay (unless its queue grew
 //!      0.5 s above the minimum): the peer had the data by path RTT + 0.5 s at the
 //!      latest, and the half-gap test counts from there.
-//! 5. `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
+//! 5. `application-idle` when nothing held the sender (`gap::not_held`: in flight plus
+//!    the new segment at most a full segment and what it had in flight before, and no
+//!    ACK released it);
+//!    else `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
 //!    congestion window, delayed ACKs, or the path).
 //! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told;
 //!    or a gap still open when the capture ends with data unacknowledged and nothing
@@ -74,8 +77,10 @@ use crate::analysis::stalls::cause::Stall;
 use crate::decode::tcp_flags;
 
 mod classify;
+mod gap;
 mod resends;
 use classify::{classify, classify_trailing};
+use gap::{not_held, Gap, SendRoom};
 pub use resends::{needless, reordered};
 use resends::{ack_clocked, peer_timer_resend};
 
@@ -277,40 +282,6 @@ fn in_flight_at(cols: &PacketColumns, i: usize, high: f64, peer_ack: f64, lagged
     }
 }
 
-/// State of the gap currently open after the last data segment.
-struct Gap {
-    index: usize,
-    /// Highest sequence sent (end of data) at the last data segment.
-    high: f64,
-    /// Something was unacknowledged at the start of the gap.
-    unacked_at_start: bool,
-    window_limited: bool,
-    zero_window: bool,
-    /// Time at which the peer's cumulative ACK reached `high`.
-    all_acked_at: Option<f64>,
-    /// That ACK rode on a payload segment of the peer (its next request).
-    acked_by_payload: bool,
-    /// ... on the peer's first payload in the gap, which echoes (TSecr) the TSval of the
-    /// sender's last data segment (`ANSWERS_PEER_DATA`): the peer had received the
-    /// retransmission, and held its ACK (delayed, RFC 9293 §3.8.6.3) until its next
-    /// request carried it. Without timestamps this is never known.
-    acked_by_request: bool,
-    /// Time of the peer's last ACK that advanced the ACK or changed the window.
-    last_peer_update: Option<f64>,
-    /// The peer's last payload-carrying segment during the gap: (time, bytes).
-    peer_reply: Option<(f64, u32)>,
-    /// Zero-window probes the sender sent during the gap.
-    probes: u32,
-    /// The last data segment before the gap re-sent bytes (loss recovery in progress),
-    /// and not on the peer's ACKs: a fast retransmission (`resends::ack_clocked`) leaves
-    /// the sender waiting on ACKs, not on a timer.
-    resent_before: bool,
-    /// The peer's last packet during the gap, in the sender's time.
-    last_peer_at: Option<f64>,
-    /// The peer's payload during the gap was a retransmission (its request was lost
-    /// and its own timer re-sent it): (time, bytes) of the last such segment.
-    peer_resent: Option<(f64, u32)>,
-}
 
 /// Gaps longer than `threshold_s` between consecutive payload-carrying segments of
 /// direction `dir`, each with a cause. One linear pass.
@@ -324,7 +295,8 @@ pub fn find_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64) -> Vec<Stall
 /// the longest a prompt ACK takes to reach the sender in its time (data → receiver →
 /// sender, whatever the vantage), for turn-taking's late piggybacked ACK; None: unknown.
 pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>) -> Vec<Stall> {
-    find_stalls_finding_facts(cols, dir, lag_s, mss_estimate(cols, dir), threshold_s, path_rtt_s, false).0
+    let mss = mss_estimate(cols, dir);
+    find_stalls_finding_facts(cols, dir, lag_s, (mss, mss), threshold_s, path_rtt_s, false).0
 }
 
 /// [`find_stalls_lagged`] with `mss` = [`mss_estimate`] known, and the direction's
@@ -332,7 +304,10 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
 /// same values as [`windows_understated_lagged`]'s own pass), so the gaps are
 /// classified once the pass is over and the windows are known to be trustworthy.
 /// `scale_known`: see [`SenderFacts::of`].
-fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, threshold_s: f64, path_rtt_s: Option<f64>, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
+/// `full`: a full segment's payload (`delayed_ack::full_segment`), what Nagle's
+/// algorithm calls small below. The third part: for each stall, whether its sender was
+/// shown free to send (`gap::not_held`).
+fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, full): (f64, f64), threshold_s: f64, path_rtt_s: Option<f64>, scale_known: bool) -> (Vec<Stall>, SenderFacts, Vec<bool>) {
     let n = cols.t.len();
     let lagged = lag_s > 0.0;
     let mut understated = false;
@@ -344,6 +319,8 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
     let mut peer_win = f64::NAN; // peer's latest advertised window
     let mut gap: Option<Gap> = None;
     let mut last_peer_t = f64::NEG_INFINITY; // the peer's last packet, in the sender's time
+    let mut room = SendRoom::default();
+    let mut free = Vec::new();
     // Does the capture hold any pure ACK of the peer (no payload, no SYN/FIN/RST; the
     // handshake's third packet counts)? A capture filtered to payload (Zeek/PcapPlusPlus
     // samples, "len > 0" filters) holds none, and then a peer's request that carries
@@ -368,25 +345,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             }
             last_peer_t = t;
             if let Some(g) = gap.as_mut() {
-                g.last_peer_at = Some(t);
-                if changed {
-                    g.last_peer_update = Some(t);
-                }
-                let first_reply = g.peer_reply.is_none();
-                if cols.len[i] > 0 {
-                    g.peer_reply = Some((t, cols.len[i]));
-                    if peer_timer_resend(cols.flags[i]) {
-                        g.peer_resent = Some((t, cols.len[i]));
-                    }
-                }
-                if peer_win == 0.0 {
-                    g.zero_window = true;
-                }
-                if g.all_acked_at.is_none() && peer_ack >= g.high {
-                    g.all_acked_at = Some(t);
-                    g.acked_by_payload = cols.len[i] > 0;
-                    g.acked_by_request = cols.len[i] > 0 && first_reply && cols.flags[i] & flag_bits::ANSWERS_PEER_DATA != 0;
-                }
+                g.on_peer(cols, i, t, changed, peer_ack, peer_win);
             }
             continue;
         }
@@ -410,6 +369,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
         let resent_here = seq < high && !reordered(cols.flags[i]);
         high = high.max(seq + len);
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
+        let most_in_flight = room.on_data(seq + len, len, flight, resent_here, peer_ack, full);
         if peer_win.is_finite() {
             understated |= exceeds_window(flight, peer_win, mss, lagged, scale_known);
         }
@@ -431,11 +391,18 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             acked_by_request: false,
             last_peer_update: None,
             peer_reply: None,
+            flight,
+            most_in_flight,
+            small_last: len < full,
+            nagle_off: room.nagle_off,
+            not_held: false,
         });
     }
     for (mut g, j, peer_win, resent) in closed {
         g.window_limited &= !understated;
+        g.not_held = !resent && not_held(&g, f64::from(cols.len[j]), full);
         out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
+        free.push(g.not_held);
     }
     // The transfer did not end, it stopped: a window that never reopened, or data
     // that was never acknowledged, up to the connection's last packet. A dead zero
@@ -450,7 +417,8 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64
             out.push(classify_trailing(cols, &g, n - 1, peer_win));
         }
     }
-    (out, SenderFacts { dir, lag_s, mss, windows_understated: understated })
+    free.resize(out.len(), false);
+    (out, SenderFacts { dir, lag_s, mss, windows_understated: understated }, free)
 }
 
 /// The stalls of direction `dir` at `threshold_s`, each with its cause: the one
@@ -466,13 +434,13 @@ pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64,
 /// direction's facts from the same pass, for the share pass (summary.rs).
 #[allow(clippy::too_many_arguments)]
 pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, mss: f64, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
-    let (mut stalls, facts) = find_stalls_finding_facts(cols, dir, lag_s, mss, threshold_s, path_rtt_s, scale_known);
+    let (mut stalls, facts, free) = find_stalls_finding_facts(cols, dir, lag_s, (mss, f64::from(full_segment)), threshold_s, path_rtt_s, scale_known);
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
     crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s);
     // A gap the path made reads as application idle too: the sender's clock tells.
-    super::held_on_path::reclassify(&mut stalls, cols, lag_s);
+    super::held_on_path::reclassify(&mut stalls, cols, lag_s, &free);
     // A timeout whose lost segment never reached the capture reads as application idle.
     crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
     (stalls, facts)

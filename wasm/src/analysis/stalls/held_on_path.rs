@@ -13,7 +13,9 @@ use super::cause::{Stall, StallCause};
 /// (`HELD_ON_PATH` on the segment that ends the gap) as `ack-wait`: in the sender's
 /// time it had sent that segment and was waiting on the path, not idle. Past the
 /// sender only (`lag_s` > 0: at the sender its own gaps are what it sent).
-pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
+/// `free[k]`: stall `k`'s sender was shown free to send (stalls/gaps/gap.rs `not_held`):
+/// data it sent before the ACK reached it was not waiting on that ACK.
+pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64, free: &[bool]) {
     if !(lag_s > 0.0) {
         return;
     }
@@ -22,7 +24,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
     // the segment before it and held on the path (issue 39: a 219 ms hold during which
     // the sender's clock moved 2 ms read "retransmission timer").
     let held_causes = |c: StallCause| matches!(c, StallCause::ApplicationIdle | StallCause::RetransmissionTimeout);
-    for s in stalls.iter_mut().filter(|s| held_causes(s.cause)) {
+    for (k, s) in stalls.iter_mut().enumerate().filter(|(_, s)| held_causes(s.cause)) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         if s.cause == StallCause::RetransmissionTimeout && p.flags[j] & HELD_ON_PATH == 0 {
             continue;
@@ -36,7 +38,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, lag_s: f64) {
                 format_timestamp(p.t[j]),
                 format_duration(s.duration)
             );
-        } else if p.flags[j] & ACK_HELD_ON_PATH != 0 && !p.peer_payload_in(i..j, p.dir[j]) {
+        } else if p.flags[j] & ACK_HELD_ON_PATH != 0 && !p.peer_payload_in(i..j, p.dir[j]) && !free.get(k).copied().unwrap_or(false) {
             // Not where the peer sent a request during the gap (its application's turn).
             s.cause = StallCause::AckWait;
             s.ended_by = format!(

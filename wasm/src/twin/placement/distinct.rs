@@ -95,8 +95,60 @@ impl Ctx<'_> {
                 out.push(self.one_gap(stalls, &[row.k], TIED_WORDS[3]));
             }
         }
+        self.fold_peer_waits(&mut out);
         out.sort_by(|a, b| a.at.total_cmp(&b.at));
         out
+    }
+
+    /// A host that took its time before answering a message stalls two directions:
+    /// its answer (a gap in its sending host) and the peer's next message, which waits
+    /// on that answer (turn-taking, placed in its receiving host: the same host). Such a
+    /// pair is one pause: entry `a` (sender's host, direction r) and entry `b` (receiver's
+    /// host, direction 1 − r) are tied when, at a capture that holds both gaps, the
+    /// datagram that ended a's gap is the first data of direction r after the datagram
+    /// that began b's gap (the message the answer answers) and before b's gap ended:
+    /// the answer whose late start is a's stall is what b's requester waited for. `b` is
+    /// folded into `a` (`peer_wait_frames`), each entry at most once, earliest first.
+    fn fold_peer_waits(&self, out: &mut Vec<DistinctStall>) {
+        let sender_side = 1 - self.clock.receiver;
+        let side_of = |c: usize| if c == 0 { sender_side } else { self.clock.receiver };
+        let idx = |side: usize, frame: u32| self.frames[side].get(&frame).map(|&i| i as usize);
+        // The index at `to` of datagram i seen at `from`.
+        let at_side = |from: usize, i: usize, to: usize| if from == to { Some(i) } else { self.partner(from, i) };
+        let answers = |a: &DistinctStall, b: &DistinctStall| -> bool {
+            let r = usize::from(a.direction);
+            if a.place != Place::SenderHost || b.place != Place::ReceiverHost || usize::from(b.direction) != 1 - r {
+                return false;
+            }
+            (0..2).any(|ca| {
+                (0..2).any(|cb| {
+                    let (Some(fa), Some(fb)) = (a.frames[ca], b.frames[cb]) else { return false };
+                    let (sa, sb) = (side_of(ca), side_of(cb));
+                    let (Some(end_a), Some(b0), Some(b1)) = (idx(sa, fa[1]), idx(sb, fb[0]), idx(sb, fb[1])) else { return false };
+                    let Some(end_a) = at_side(sa, end_a, sb) else { return false };
+                    let d = self.d[sb];
+                    let first = (b0 + 1..b1).take(1_000_000).find(|&k| usize::from(d[k].dir()) == r && d[k].len > 0);
+                    first == Some(end_a)
+                })
+            })
+        };
+        let mut folded = vec![false; out.len()];
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by(|&x, &y| out[x].at.total_cmp(&out[y].at));
+        for &a in &order {
+            if folded[a] || out[a].peer_wait_frames.is_some() {
+                continue;
+            }
+            if let Some(&b) = order.iter().find(|&&b| !folded[b] && b != a && out[b].peer_wait_frames.is_none() && answers(&out[a], &out[b])) {
+                folded[b] = true;
+                out[a].peer_wait_frames = Some(out[b].frames);
+            }
+        }
+        let mut k = 0;
+        out.retain(|_| {
+            k += 1;
+            !folded[k - 1]
+        });
     }
 
     /// The datagram that ended (or began) one gap is the datagram that ended (began)
@@ -136,6 +188,6 @@ impl Ctx<'_> {
             frames[usize::from(stalls[k].capture != "sender-side")] = Some([stalls[k].frame_before, stalls[k].frame_after]);
         }
         let agree = ks.iter().all(|&k| stalls[k].place == s.place);
-        DistinctStall { direction: s.direction, at: s.at, duration: s.duration, place: s.place, frames, tied_by, places_agree: agree }
+        DistinctStall { direction: s.direction, at: s.at, duration: s.duration, place: s.place, frames, tied_by, places_agree: agree, peer_wait_frames: None }
     }
 }

@@ -2,6 +2,8 @@
 //! read from the state `find_stalls` carried to the moment the gap closed, and the
 //! words saying what ended it.
 
+use super::gap::not_held_words;
+use crate::analysis::stalls::delayed_ack::MIN_HOLD_S;
 use super::resends::ack_clocked;
 use super::{needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
 use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
@@ -148,6 +150,10 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // round trip, not application idle"); if the peer sat on it, the peer's
         // application was idle.
         turn_taking(g, t0, duration, (ta, tr, bytes), peer_pure_acks, path_rtt_s)
+    } else if g.not_held && peer_win.is_finite() {
+        // Data in flight, but nothing held the sender (gap.rs `not_held`): rule 5 needs
+        // a window, a congestion window or Nagle's algorithm to have waited on an ACK.
+        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j]))
     } else if peer_win.is_finite() {
         let how = match g.last_peer_update {
             Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
@@ -181,7 +187,30 @@ fn on_acks_words(cols: &PacketColumns, j: usize) -> String {
 /// the peer's request during the gap): `ta` when the peer's ACK said it had all,
 /// `tr` and `bytes` its last payload in the gap.
 fn turn_taking(g: &Gap, t0: f64, duration: f64, (ta, tr, bytes): (f64, f64, u32), peer_pure_acks: bool, path_rtt_s: Option<f64>) -> (StallCause, String) {
-    if g.acked_by_payload && !peer_pure_acks && ta - t0 > MAX_ACK_DELAY_S {
+    let payload_only = g.acked_by_payload && !peer_pure_acks;
+    if let (true, Some(rtt)) = (payload_only, path_rtt_s) {
+        // The capture holds none of the peer's pure ACKs (filtered to payload): its ACK
+        // rides on its next message whenever that comes, and says nothing of when it had
+        // the data. What released the sender's answer was that message. The path's part
+        // of the wait is a round trip (data → peer → sender, the path RTT in the
+        // sender's time); the rest was the peer deciding to speak — its application, a
+        // user typing (an SSH session captured with "len > 0": every keystroke's wait
+        // once read "waiting on ACKs: a request/response round trip").
+        let waited = tr - (t0 + rtt);
+        if waited < 0.5 * duration {
+            let how = format!("the peer's next message of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
+            return (StallCause::AckWait, how);
+        }
+        let how = format!(
+            "new data after the peer's next message of {} bytes at {}, {} after its data: one path round trip is {}, the rest was the peer's application (the message carried the peer's first ACK, and the capture holds none of its pure ACKs)",
+            bytes,
+            format_timestamp(tr),
+            format_duration(tr - t0),
+            format_duration(rtt)
+        );
+        return (StallCause::ApplicationIdle, how);
+    }
+    if payload_only && ta - t0 > MAX_ACK_DELAY_S {
         // The request carried the peer's first ACK of the data, > 0.5 s after it:
         // a peer holding the data that long would have ACKed it alone (RFC 9293
         // §3.8.6.3), unless the path is that long. The capture holds no pure ACK of
@@ -204,7 +233,15 @@ fn turn_taking(g: &Gap, t0: f64, duration: f64, (ta, tr, bytes): (f64, f64, u32)
         // Only a path whose delay rose 0.5 s above its measured minimum would make
         // this a round trip after all.
         let late = path_rtt_s.filter(|&rtt| g.acked_by_payload && ta - t0 > rtt + MAX_ACK_DELAY_S);
-        let had_all = late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S);
+        // A pure ACK of a small last segment held past the path's round trip by the
+        // delayed-ACK timer (rule 5b's test, RFC 1122 §4.2.3.2) is no prompt one: the
+        // peer had the data when the timer started, a round trip after it was sent,
+        // and its request came when its application wrote it (an SMB server's answers
+        // once read "a request/response round trip" for 230 ms on a path answered
+        // within one 10 ms tick, the client's 170 ms delayed ACK just before).
+        let round = path_rtt_s.unwrap_or(0.0);
+        let timer_ack = !g.acked_by_payload && g.small_last && ta - t0 - round >= MIN_HOLD_S;
+        let had_all = if timer_ack { t0 + round } else { late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S) };
         if tr - had_all < 0.5 * duration {
             let how = format!("the peer's next message of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
             (StallCause::AckWait, how)

@@ -102,7 +102,7 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
 }
 
 /// The data direction's bursts, in time order: a burst ends at the data segment an
-/// application-idle stall follows.
+/// application-idle stall follows, or that the peer's next message follows.
 fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
     let d = conn.data_direction.min(1);
     let mut idle_after: Vec<u32> = conn.directions[d as usize]
@@ -115,6 +115,14 @@ fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
     let mut bursts: Vec<Burst> = Vec::new();
     let mut open = true;
     for i in 0..p.t.len() {
+        // The peer's message inside a run of data starts a turn: what the sender sends
+        // next answers it, a write of its own, not the rest of one burst (a run of
+        // request/response turns, each waiting on the peer, once read "a burst took
+        // 278 ms instead of 58 ms: the path slowed down" when the stall before it
+        // became the peer's application).
+        if p.dir[i] != d && p.len[i] > 0 && !open {
+            open = true;
+        }
         if !is_data_segment(p, i, d) {
             continue;
         }

@@ -1,0 +1,152 @@
+//! The state of one gap in a direction's data while the pass of gaps.rs walks it, and
+//! what the sender's own sends show of the room it had (was it held by the window, its
+//! congestion window or Nagle's algorithm when the gap began?).
+
+use super::peer_timer_resend;
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+
+/// State of the gap currently open after the last data segment.
+pub(super) struct Gap {
+    pub(super) index: usize,
+    /// Highest sequence sent (end of data) at the last data segment.
+    pub(super) high: f64,
+    /// Something was unacknowledged at the start of the gap.
+    pub(super) unacked_at_start: bool,
+    pub(super) window_limited: bool,
+    pub(super) zero_window: bool,
+    /// Time at which the peer's cumulative ACK reached `high`.
+    pub(super) all_acked_at: Option<f64>,
+    /// That ACK rode on a payload segment of the peer (its next request).
+    pub(super) acked_by_payload: bool,
+    /// ... on the peer's first payload in the gap, which echoes (TSecr) the TSval of the
+    /// sender's last data segment (`ANSWERS_PEER_DATA`): the peer had received the
+    /// retransmission, and held its ACK (delayed, RFC 9293 §3.8.6.3) until its next
+    /// request carried it. Without timestamps this is never known.
+    pub(super) acked_by_request: bool,
+    /// Time of the peer's last ACK that advanced the ACK or changed the window.
+    pub(super) last_peer_update: Option<f64>,
+    /// The peer's last payload-carrying segment during the gap: (time, bytes).
+    pub(super) peer_reply: Option<(f64, u32)>,
+    /// Zero-window probes the sender sent during the gap.
+    pub(super) probes: u32,
+    /// The last data segment before the gap re-sent bytes (loss recovery in progress),
+    /// and not on the peer's ACKs: a fast retransmission (`resends::ack_clocked`) leaves
+    /// the sender waiting on ACKs, not on a timer.
+    pub(super) resent_before: bool,
+    /// The peer's last packet during the gap, in the sender's time.
+    pub(super) last_peer_at: Option<f64>,
+    /// The peer's payload during the gap was a retransmission (its request was lost
+    /// and its own timer re-sent it): (time, bytes) of the last such segment.
+    pub(super) peer_resent: Option<(f64, u32)>,
+    /// Bytes in flight at the last data segment before the gap (with it), in the
+    /// sender's time.
+    pub(super) flight: f64,
+    /// The most bytes in flight the sender had at any data segment since its last
+    /// re-send, up to the gap ([`SendRoom`]).
+    pub(super) most_in_flight: f64,
+    /// Nagle's algorithm was shown off before the gap ([`SendRoom::nagle_off`]): a socket
+    /// option a sender may set mid-connection (OpenSSH sets TCP_NODELAY when a session
+    /// turns interactive), so only what came before counts.
+    pub(super) nagle_off: bool,
+    /// The last data segment before the gap was smaller than a full one.
+    pub(super) small_last: bool,
+    /// The sender was not held when the gap closed ([`not_held`]), set as it closes.
+    pub(super) not_held: bool,
+}
+
+impl Gap {
+    /// The peer's packet `i`, at `t` in the sender's time, during the gap: `changed` its
+    /// ACK advanced or its window changed; `peer_ack`, `peer_win` the peer's latest.
+    pub(super) fn on_peer(&mut self, cols: &PacketColumns, i: usize, t: f64, changed: bool, peer_ack: f64, peer_win: f64) {
+        self.last_peer_at = Some(t);
+        if changed {
+            self.last_peer_update = Some(t);
+        }
+        let first_reply = self.peer_reply.is_none();
+        if cols.len[i] > 0 {
+            self.peer_reply = Some((t, cols.len[i]));
+            if peer_timer_resend(cols.flags[i]) {
+                self.peer_resent = Some((t, cols.len[i]));
+            }
+        }
+        if peer_win == 0.0 {
+            self.zero_window = true;
+        }
+        if self.all_acked_at.is_none() && peer_ack >= self.high {
+            self.all_acked_at = Some(t);
+            self.acked_by_payload = cols.len[i] > 0;
+            self.acked_by_request = cols.len[i] > 0 && first_reply && cols.flags[i] & flag_bits::ANSWERS_PEER_DATA != 0;
+        }
+    }
+}
+
+/// What the sender's own sends show of its room, carried along its data segments in
+/// its time: the most it had in flight since its last re-send, and whether it runs
+/// without Nagle's algorithm.
+#[derive(Default)]
+pub(super) struct SendRoom {
+    most_in_flight: f64,
+    /// End of the last segment smaller than a full one the sender sent.
+    small_end: f64,
+    /// The sender sent a segment smaller than a full one while an earlier small one of
+    /// its own was unacknowledged: Nagle's algorithm is off (RFC 896 holds a small
+    /// segment while any data is unacknowledged; Linux's, after Minshall, while a
+    /// small one is), TCP_NODELAY.
+    pub(super) nagle_off: bool,
+}
+
+impl SendRoom {
+    /// A data segment of `len` bytes ending at `end`, `flight` in flight with it,
+    /// `resent` re-sending bytes, `peer_ack` the peer's latest ACK, `mss` a full
+    /// segment's payload. The most in flight since the last re-send, with it.
+    pub(super) fn on_data(&mut self, end: f64, len: f64, flight: f64, resent: bool, peer_ack: f64, mss: f64) -> f64 {
+        if resent {
+            // A loss shrinks the congestion window (RFC 5681 §3.1, §3.2): what the
+            // sender had in flight before says nothing of its room after.
+            self.most_in_flight = 0.0;
+        } else if len < mss {
+            if self.small_end > 0.0 && peer_ack.is_finite() && peer_ack < self.small_end {
+                self.nagle_off = true;
+            }
+            self.small_end = end;
+        }
+        if flight.is_finite() {
+            self.most_in_flight = self.most_in_flight.max(flight);
+        }
+        self.most_in_flight
+    }
+}
+
+/// Whether the sender was shown free to send when a gap that began with data in flight
+/// (and not at the peer's window, rule 4) closed with `len` new bytes: no window held
+/// it and no ACK released them, so no ACK is what it waited on (`ack-wait` needs that
+/// evidence), and the gap was its own schedule — its application.
+/// Room: bytes in flight at the gap's start plus the new segment are at most one full
+/// segment (`full`; a congestion window counted in bytes is never below one, RFC 5681
+/// §3.1's loss window, so a tail loss probe, which sends new data on a timer only with
+/// the congestion window full, RFC 8985 §7.3, is not this) and no more than the sender
+/// already had in flight since its last re-send (a window counted in segments held that
+/// many: a congestion window shrinks only on a loss, RFC 5681 §3.1).
+/// Released by nothing: no ACK advanced and no window changed during the gap (an ACK
+/// clocks out held data, RFC 5681 §3; Nagle's algorithm releases a small segment on an
+/// ACK, RFC 896), or the sender is seen sending small segments behind unacknowledged
+/// small ones before the gap, so Nagle's algorithm holds nothing (`SendRoom::nagle_off`).
+pub(super) fn not_held(g: &Gap, len: f64, full: f64) -> bool {
+    let after = g.flight + len;
+    let room = g.unacked_at_start && !g.window_limited && after <= full && after <= g.most_in_flight;
+    room && (g.last_peer_update.is_none() || g.nagle_off)
+}
+
+/// What ended a gap [`not_held`] judged the application's, in words.
+pub(super) fn not_held_words(g: &Gap, len: u32) -> String {
+    let flight = crate::analysis::format::format_bytes(g.flight);
+    if g.last_peer_update.is_none() {
+        format!(
+            "new data ({len} bytes) sent with {flight} unacknowledged and no ACK during the gap: at most one full segment in flight, as much as the sender had had before, so no window held it — it sent when its application had data"
+        )
+    } else {
+        format!(
+            "new data ({len} bytes) sent with {flight} unacknowledged: at most one full segment in flight, as much as the sender had had before, and it sends small segments without waiting on ACKs, so the ACK before it did not release it — it sent when its application had data"
+        )
+    }
+}
