@@ -170,12 +170,14 @@ fn a_tso_capture_counts_retransmitted_segments_as_the_kernel_does() {
     assert_eq!((c.vantage, c.path_rtt_ms), (Vantage::Sender, Some(0.002)), "{}", c.path_rtt_method);
     assert_eq!(d.rto_events, 1);
     assert!((d.rto_chains[0].intervals_ms[0] - 207.414).abs() < 0.001, "{:?}", d.rto_chains);
-    // The headline calls the segments segments and the frames frames.
+    // The headline calls the segments segments and the frames frames, and names its
+    // evidence of TSO: a frame of 65,160 bytes (45 segments of the SMSS 1448, the
+    // receiver's MSS 1460 less 12 for timestamps).
     assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
     assert!(
         c.diagnosis.text.starts_with(
             "Loss limited this flow: 1.8 % of the bytes sent were retransmissions (1254 segments, re-sent in 77 of \
-             2949 data frames: the capture holds TSO/GRO frames of several segments each), and the sender spent"
+             2949 data frames: the capture holds TSO/GRO frames of up to 65160 bytes, several segments each), and the sender spent"
         ),
         "{}",
         c.diagnosis.text

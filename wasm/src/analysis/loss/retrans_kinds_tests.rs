@@ -613,8 +613,8 @@ fn without_sack_duplicate_acks_after_the_third_clock_no_retransmission() {
 /// number, payload) — `beyond` bytes past the data's edge.
 fn tail_lost_before_the_receiver_with(last_len: u32, between: Vec<Seg>, resend: (f64, u16, u32, u32), beyond: u32) -> Analysis {
     let mut v = vec![
-        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7).sack_ok(),
-        Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).sack_ok(),
+        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).wscale(7).sack_ok().mss(1460),
+        Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).win(65160).wscale(7).sack_ok().mss(1460),
         Seg::a_to_b(0.0201).seq(1001).ack(5001).win(502),
     ];
     for i in 0..20u32 {

@@ -30,6 +30,8 @@ pub struct Offer {
     /// Accurate ECN setup (RFC 9768 §3.1.1): a SYN with AE, CWR and ECE set; a
     /// SYN/ACK answering one with AE or CWR set (classic ECN answers ECE alone).
     accecn: bool,
+    /// Sent over IPv6: its peer's default send MSS is 1220, not 536 (`send_mss`).
+    ipv6: bool,
 }
 
 impl Offer {
@@ -51,7 +53,7 @@ impl Offer {
         }
         let ae = seg.ecn & 4 != 0;
         let accecn = if seg.flags & ACK == 0 { ae && seg.flags & (ECE | CWR) == ECE | CWR } else { ae || seg.flags & CWR != 0 };
-        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn }
+        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn, ipv6: seg.src.is_ipv6() }
     }
 
     fn present(self) -> bool {
@@ -81,7 +83,14 @@ impl Offer {
 /// `tcp_min_snd_mss` default, against peers that announce a tiny MSS).
 const MIN_SEND_MSS: u32 = 48;
 
-/// The SYN and SYN/ACK offers of one connection (8 bytes: it is per connection).
+/// RFC 9293 §3.7.1: the send MSS a TCP assumes when the peer's SYN carried no MSS
+/// option (or a bogus 0, which stacks ignore): 536 over IPv4; over IPv6 the minimum
+/// link MTU of 1280 (RFC 8200 §5) less the 40-byte IPv6 and 20-byte TCP headers
+/// (Linux's `mss_clamp` defaults: `TCP_MSS_DEFAULT`, `IPV6_MIN_MTU` − headers).
+const DEFAULT_SEND_MSS_IPV4: u32 = 536;
+const DEFAULT_SEND_MSS_IPV6: u32 = 1220;
+
+/// The SYN and SYN/ACK offers of one connection (12 bytes: it is per connection).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandshakeOffers {
     syn: Offer,
@@ -110,19 +119,23 @@ impl HandshakeOffers {
     }
 
     /// The largest payload one segment of direction `dir` carries (SMSS, RFC 9293
-    /// §3.7.1: Eff.snd.MSS = the MSS the peer announced, less the TCP options every
-    /// segment carries): the smaller of the two announced MSS values (the sender's own
-    /// bounds its interface), less 12 bytes when both SYNs offered timestamps (RFC 7323
-    /// §3: 10 bytes of option, padded to 12), and never below Linux's floor of 48
-    /// (`tcp_min_snd_mss`). None without the peer's MSS option or with an MSS of 0
-    /// (bogus; stacks ignore it). A TSO or GRO capture holds frames of many such
-    /// segments (`retransmittedSegments`).
+    /// §3.7.1: Eff.snd.MSS is bounded by the MSS the *peer* announced, less the TCP
+    /// options every segment carries; RFC 6691: the option is the receiver's, each
+    /// direction has its own): the MSS option of the other end's SYN (or SYN/ACK) —
+    /// RFC 9293's default of 536, 1220 over IPv6, when that SYN carried none — less 12
+    /// bytes when both SYNs offered timestamps (RFC 7323 §3: 10 bytes of option, padded
+    /// to 12), and never below Linux's floor of 48 (`tcp_min_snd_mss`). Not the smaller
+    /// of the two options: an end announcing 1400 may still be sent 1460-byte segments
+    /// and send them itself when its peer announced 1460 (a 1460-byte frame is one
+    /// segment, not two). None when the other end's SYN is not in the capture. A frame
+    /// with more payload is several segments (TSO at the sender, GRO at the receiver:
+    /// `retransmittedSegments`); one with no more is one, whatever the options say.
     pub fn send_mss(&self, dir: u8) -> Option<u32> {
-        let announced = |d: u8| self.mss_announced_by(d).filter(|&m| m > 0).map(u32::from);
-        let peer = announced(1 - (dir & 1))?;
-        let own = announced(dir & 1).unwrap_or(peer);
+        let peer = [self.syn, self.syn_ack].into_iter().find(|o| o.present() && o.dir() == 1 - (dir & 1))?;
+        let announced = (peer.bits & HAS_MSS != 0 && peer.mss > 0).then_some(u32::from(peer.mss));
+        let mss = announced.unwrap_or(if peer.ipv6 { DEFAULT_SEND_MSS_IPV6 } else { DEFAULT_SEND_MSS_IPV4 });
         let timestamps = self.syn.present() && self.syn_ack.present() && self.syn.bits & self.syn_ack.bits & TIMESTAMPS != 0;
-        Some(peer.min(own).saturating_sub(if timestamps { 12 } else { 0 }).max(MIN_SEND_MSS))
+        Some(mss.saturating_sub(if timestamps { 12 } else { 0 }).max(MIN_SEND_MSS))
     }
 
     /// Whether the SYN (or SYN/ACK) direction `dir` sent is in the capture: its initial
@@ -209,7 +222,7 @@ mod tests {
     use crate::decode::tcp_flags::{ACK, CWR, ECE, SYN};
 
     #[test]
-    fn the_send_mss_is_the_smaller_mss_less_the_timestamp_option() {
+    fn the_send_mss_is_the_peers_mss_less_the_timestamp_option() {
         // Direction 0 = A (SYN), 1 = B (SYN/ACK). RFC 9293 §3.7.1: A sends at most B's
         // MSS; RFC 7323 §3: 12 bytes of every segment go to the timestamp option.
         let offers = |syn: Seg, syn_ack: Seg| {
@@ -222,25 +235,38 @@ mod tests {
         let syn_ack = || Seg::b_to_a(0.01).seq(5000).ack(1001).flags(SYN | ACK);
         let o = offers(syn().mss(1460).ts(1, 0), syn_ack().mss(1460).ts(2, 1));
         assert_eq!((o.send_mss(0), o.send_mss(1)), (Some(1448), Some(1448)));
-        // No timestamps on one side: the full MSS; the sender's own smaller MSS (its MTU) bounds it.
-        let o = offers(syn().mss(1400).ts(1, 0), syn_ack().mss(1460));
-        assert_eq!((o.send_mss(0), o.send_mss(1)), (Some(1400), Some(1400)));
-        // Without the peer's MSS option, or with a bogus 0: unknown (each frame then
-        // counts one segment); a tiny one is raised to Linux's floor of 48.
-        assert_eq!(offers(syn().mss(1460), syn_ack()).send_mss(0), None);
-        assert_eq!(offers(syn().mss(1460), syn_ack().mss(0)).send_mss(0), None);
+        // Asymmetric options, no timestamps on one side: each direction is bounded by
+        // the MSS its receiver announced (RFC 6691), not the smaller of the two — B,
+        // which announced 1400, is sent 1400 and may send A's 1460.
+        let o = offers(syn().mss(1460).ts(1, 0), syn_ack().mss(1400));
+        assert_eq!((o.send_mss(0), o.send_mss(1)), (Some(1400), Some(1460)));
+        // The peer's SYN without the option, or with a bogus 0 (ignored): RFC 9293's
+        // default of 536 over IPv4; a tiny one is raised to Linux's floor of 48.
+        assert_eq!(offers(syn().mss(1460), syn_ack()).send_mss(0), Some(536));
+        assert_eq!(offers(syn().mss(1460), syn_ack().mss(0)).send_mss(0), Some(536));
         assert_eq!(offers(syn().mss(1460), syn_ack().mss(8)).send_mss(0), Some(48));
+        // Over IPv6 the default is 1220 (RFC 8200 §5's 1280-byte minimum MTU less 60).
+        let mut v6 = HandshakeOffers::default();
+        v6.on_segment(&syn().mss(1440).build(), 0);
+        let mut syn_ack_v6 = syn_ack().build();
+        syn_ack_v6.src = "fd00::2".parse().unwrap();
+        v6.on_segment(&syn_ack_v6, 1);
+        assert_eq!((v6.send_mss(0), v6.send_mss(1)), (Some(1220), Some(1440)));
+        // The peer's SYN not captured: unknown (each frame then counts one segment).
+        let mut only_syn = HandshakeOffers::default();
+        only_syn.on_segment(&syn().mss(1460).build(), 0);
+        assert_eq!((only_syn.send_mss(0), only_syn.send_mss(1)), (None, Some(1460)));
     }
 
     #[test]
     fn options_of_both_sides_and_the_three_scale_states() {
-        // testseg's handshake: A's SYN with wscale 7, B's SYN/ACK with wscale 7,
-        // nothing else: negotiated; MSS / SACK / timestamps absent.
+        // testseg's handshake: A's SYN with wscale 7 and MSS 1460, B's SYN/ACK the
+        // same, nothing else: negotiated; SACK / timestamps absent.
         let a = run(handshake(Some(7), Some(7)));
         let h = &a.connections[0].handshake;
         assert_eq!(h.window_scaling, "negotiated");
         let syn = h.syn.as_ref().unwrap();
-        assert_eq!((syn.from.as_str(), syn.window_scale, syn.mss, syn.sack_permitted, syn.ecn, syn.tfo), ("10.0.0.1:40000", Some(7), None, false, false, false));
+        assert_eq!((syn.from.as_str(), syn.window_scale, syn.mss, syn.sack_permitted, syn.ecn, syn.tfo), ("10.0.0.1:40000", Some(7), Some(1460), false, false, false));
         assert!(a.connections[0].handshake_seen);
         // B does not scale: absent (RFC 7323 §2.2 needs both).
         assert_eq!(run(handshake(Some(7), None)).connections[0].handshake.window_scaling, "absent");

@@ -133,11 +133,14 @@ pub fn run_with(segs: Vec<Seg>, opts: crate::analysis::capture::options::Analysi
 /// A complete handshake A→B with ISNs 1000 (A) and 5000 (B), window scale options
 /// as given (None = option absent), at t = 0, 0.010, 0.020 (RTT 10 ms).
 pub fn handshake(a_ws: Option<u8>, b_ws: Option<u8>) -> Vec<Seg> {
-    let mut syn = Seg::a_to_b(0.0).seq(1000).flags(tcp_flags::SYN).win(64240);
+    // Both SYNs announce MSS 1460, as every stack does: without the option a sender
+    // must keep to 536-byte segments (RFC 9293 §3.7.1), and a 1000-byte frame would be
+    // two segments merged (handshake.rs `send_mss`).
+    let mut syn = Seg::a_to_b(0.0).seq(1000).flags(tcp_flags::SYN).win(64240).mss(1460);
     if let Some(s) = a_ws {
         syn = syn.wscale(s);
     }
-    let mut synack = Seg::b_to_a(0.010).seq(5000).ack(1001).flags(tcp_flags::SYN | tcp_flags::ACK).win(65160);
+    let mut synack = Seg::b_to_a(0.010).seq(5000).ack(1001).flags(tcp_flags::SYN | tcp_flags::ACK).win(65160).mss(1460);
     if let Some(s) = b_ws {
         synack = synack.wscale(s);
     }

@@ -232,7 +232,7 @@ pub(super) fn loss_text(f: &Facts) -> String {
     let evidence = if retrans == 0 && sender.unseen_resends > 0 {
         unseen_loss_phrase(sender)
     } else {
-        format!("{:.1} % of the bytes sent were retransmissions ({})", retransmitted_percent(f), retransmitted_count_phrase(f, retrans))
+        format!("{:.1} % of {} were retransmissions ({})", retransmitted_percent(f), retransmitted_share_of(f), retransmitted_count_phrase(f, retrans))
     };
     let mut t = format!("Loss limited this flow: {evidence}, and the sender spent {} of the time recovering from loss", format_percent(f.shares.loss));
     if let Some(c) = timeouts_clause(f) {

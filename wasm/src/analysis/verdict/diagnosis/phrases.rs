@@ -25,16 +25,17 @@ pub(super) fn path_despite_loss_text(f: &Facts) -> String {
     )
 }
 
-/// "2.0 % of segments were retransmitted, yet …": the cost of loss for a sender that
+/// "2.0 % of the bytes sent were retransmissions, yet …": the cost of loss for a sender that
 /// did not back off: retransmitted bytes plus time in retransmission timeouts.
 pub(super) fn loss_cheap_text(f: &Facts) -> String {
     let p = loss_rate(f);
     let cost = loss_cost(f);
     format!(
-        " {} of the bytes sent were retransmissions, yet the flow ran at {}, {:.0}× what a \
+        " {} of {} were retransmissions, yet the flow ran at {}, {:.0}× what a \
          loss-based sender reaches at that loss rate and RTT ({}, Mathis et al.): the sender did \
          not back off on loss (BBR does not), so removing the loss would gain only about {}.",
         format_percent_fine(p),
+        retransmitted_share_of(f),
         format_rate(f.rate),
         f.rate / mathis_rate(f),
         format_rate(mathis_rate(f)),
@@ -43,14 +44,16 @@ pub(super) fn loss_cheap_text(f: &Facts) -> String {
 }
 
 /// "28 of 1070 data segments"; where the capture's frames hold several segments each
-/// (TSO at the sender, GRO at the receiver: `retransmittedSegments` > the frames), the
-/// kernel's count of segments first, then the frames, so that neither is called the other.
+/// (TSO at the sender, GRO at the receiver: `retransmittedSegments` > the frames, so a
+/// re-sent frame carried more than the MSS its receiver announced — handshake.rs
+/// `send_mss`), the kernel's count of segments first, then the frames, so that neither is
+/// called the other, and the largest frame's payload as the evidence.
 pub(super) fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
     let count = if sender.retransmitted_segments > frames {
         format!(
-            "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of several segments each",
-            sender.retransmitted_segments, frames, f.sh.data_segments
+            "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of up to {} bytes, several segments each",
+            sender.retransmitted_segments, frames, f.sh.data_segments, f.sh.mss
         )
     } else {
         format!("{} of {} data segments", frames, f.sh.data_segments)
@@ -160,9 +163,24 @@ pub(super) fn retransmissions(f: &Facts) -> u64 {
     sender.retransmissions.max(f.sh.retransmitted_segments)
 }
 
-/// Retransmitted payload bytes per 100 payload bytes of the data segments (docs/ANALYSIS.md
-/// "diagnosis.text"): by bytes, since a capture with TSO/GRO holds data frames of many
-/// segments beside single-segment re-sends.
+/// What [`retransmitted_percent`] divides by, in the sentence's words: the data bytes the
+/// capture saw. At the sender's own host that is every byte sent; anywhere else an
+/// original lost before the capture point never reached it while its re-send did, so
+/// the share is of the bytes that reached the capture point (a receiver-side capture with
+/// upstream loss: 762 kB re-sent in 2,596 kB received is 29 % of those, about 23 % of
+/// what the sender sent — how many re-sends were lost too, this capture cannot tell).
+pub(super) fn retransmitted_share_of(f: &Facts) -> &'static str {
+    if f.conn.vantage == crate::analysis::timing::vantage::Vantage::Sender {
+        "the bytes sent"
+    } else {
+        "the bytes that reached the capture point"
+    }
+}
+
+/// Retransmitted payload bytes per 100 payload bytes of the data segments the capture saw
+/// (docs/ANALYSIS.md "diagnosis.text"; the words: [`retransmitted_share_of`]): by bytes,
+/// since a capture with TSO/GRO holds data frames of many segments beside single-segment
+/// re-sends.
 pub(super) fn retransmitted_percent(f: &Facts) -> f64 {
     if f.sh.data_bytes > 0.0 {
         f.sh.retransmitted_bytes * 100.0 / f.sh.data_bytes
