@@ -251,6 +251,13 @@ pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing
     }
     if let Some(dirs) = out["directions"].as_array_mut() {
         for (d, dir) in dirs.iter_mut().enumerate() {
+            // So do the receiver's SACK-reported losses (direction.lostAfterCapture,
+            // unseenResends): the diagnosis text a link keeps says them, nothing a link
+            // draws reads them, and meta.rs takes them as optional (links made before them).
+            if let Some(o) = dir.as_object_mut() {
+                o.remove("lostAfterCapture");
+                o.remove("unseenResends");
+            }
             let Some(list) = dir["stalls"].as_array() else { continue };
             let total = list.len();
             let kept: Vec<serde_json::Value> = match listing {
