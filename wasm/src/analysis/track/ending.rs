@@ -14,7 +14,7 @@
 mod in_words;
 
 use super::conn::{HandshakeTimes, Side};
-use crate::decode::tcp_flags::{FIN, RST};
+use crate::decode::tcp_flags::{ACK, FIN, RST};
 use crate::decode::tls::{alert_name, TlsAlert};
 use crate::decode::TcpSegment;
 use serde::Serialize;
@@ -144,10 +144,21 @@ impl Closing {
         }
         if seg.flags & RST != 0 {
             c.resets[d] += 1;
-            if c.reset.is_none() {
-                // RFC 9293 §3.10.7.1: a SYN to a port nobody listens on is answered by a
-                // reset; the resetter never sent its SYN/ACK.
-                let refused = hs.syn.is_some() && hs.client_dir as usize != d && hs.syn_ack.is_none();
+            // A refusal noted before the handshake completed after all (a later copy of
+            // the SYN was accepted) ended nothing: the next reset is the connection's.
+            let superseded = hs.syn_ack.is_some() && c.reset.is_some_and(|r| r.2 == "syn");
+            // RFC 9293 §3.10.7.1: a SYN to a port nobody listens on is answered by a
+            // reset; the resetter never sent its SYN/ACK. That reset acknowledges the
+            // SYN (<SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>). A reset from that side
+            // before its SYN/ACK without that ACK answers something else (an ACK-flagged
+            // segment sent before the SYN/ACK, which §3.10.7.2 answers with
+            // <SEQ=SEG.ACK><CTL=RST>), and the client, in SYN-SENT, drops it (§3.10.7.3:
+            // a reset counts there only if its ACK is acceptable): it ends nothing.
+            let before_handshake = hs.syn.is_some() && hs.client_dir as usize != d && hs.syn_ack.is_none();
+            let client = &sides[hs.client_dir as usize & 1];
+            let acks_the_syn = seg.flags & ACK != 0 && client.seq.base().is_some_and(|isn| seg.ack == isn.wrapping_add(1));
+            if (c.reset.is_none() || superseded) && !(before_handshake && !acks_the_syn) {
+                let refused = before_handshake;
                 // Whose new data came last: the time each side's sequence space last
                 // advanced (flags.rs `nextseq_time`), of a side that sent payload.
                 let new_data = |s: &Side| s.sent_high.map(|_| s.ws.nextseq_time);
@@ -166,6 +177,19 @@ impl Closing {
                 c.reset = Some((d as u8, at, after));
             }
         }
+    }
+}
+
+impl Closing {
+    /// The closing as it stands once the capture is read: a reset noted as refusing the
+    /// SYN ended nothing when the SYN/ACK (`syn_ack`, ns) came after it — the server
+    /// accepted a later copy of the SYN and the connection went on.
+    pub(crate) fn with_handshake_completed(&self, syn_ack: Option<i64>) -> Closing {
+        let mut c = self.clone();
+        if c.reset.is_some_and(|(_, m, after)| after == "syn" && syn_ack.is_some_and(|sa| sa > m.t_ns)) {
+            c.reset = None;
+        }
+        c
     }
 }
 

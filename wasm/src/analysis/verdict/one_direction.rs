@@ -28,7 +28,7 @@ use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::format::{format_bytes, format_rate};
 use crate::analysis::capture::limits::AnalysisWarning;
 use crate::analysis::report::ConnectionSummary;
-use crate::decode::tcp_flags::{ACK, FIN};
+use crate::decode::tcp_flags::{ACK, FIN, SYN};
 
 /// More new data than any sender puts out before its first ACK comes back: the
 /// initial window is 10 segments (RFC 6928, ≈ 14.6 kB), some CDNs raise it a few
@@ -66,15 +66,29 @@ struct Side {
     last_data_t: f64,
 }
 
+/// When each direction's first SYN was captured (s), if one was.
+fn first_syn(p: &PacketColumns) -> [Option<f64>; 2] {
+    let mut syn = [None, None];
+    for i in 0..p.t.len() {
+        let d = usize::from(p.dir[i] & 1);
+        if p.flags[i] & u32::from(SYN) != 0 && syn[d].is_none() {
+            syn[d] = Some(p.t[i]);
+        }
+    }
+    syn
+}
+
 fn sides(p: &PacketColumns) -> [Side; 2] {
     let empty = || Side { acks: (f64::INFINITY, f64::NEG_INFINITY), data: (f64::INFINITY, f64::NEG_INFINITY), last_data_t: f64::NEG_INFINITY, ..Side::default() };
     let mut s = [empty(), empty()];
+    let syn = first_syn(p);
     for i in 0..p.t.len() {
-        let side = &mut s[usize::from(p.dir[i] & 1)];
+        let d = usize::from(p.dir[i] & 1);
+        let side = &mut s[d];
         if p.flags[i] & u32::from(FIN) != 0 {
             side.fin = true;
         }
-        if p.flags[i] & u32::from(ACK) != 0 && p.ack[i].is_finite() {
+        if p.flags[i] & u32::from(ACK) != 0 && p.ack[i].is_finite() && acks_peer_space(syn[1 - d], p.t[i]) {
             side.acks = (side.acks.0.min(p.ack[i]), side.acks.1.max(p.ack[i]));
         }
         if p.len[i] > 0 && p.seq[i].is_finite() {
@@ -86,6 +100,18 @@ fn sides(p: &PacketColumns) -> [Side; 2] {
     s
 }
 
+/// Whether an ACK number sent at `t` can acknowledge anything of the peer, whose first
+/// captured SYN was at `peer_syn`: not before it. Until the peer has sent its SYN it
+/// has no sequence space (its ISN is not chosen, RFC 9293 §3.3.2), so an ACK-flagged
+/// segment sent earlier (an MPTCP join's or a stack's ACK with acknowledgement number
+/// 0, a port scanner's bare ACK) acknowledges nothing: RFC 9293 §3.10.7.2/3 calls it
+/// unacceptable and the peer answers it with a reset. Read as a number, it would place
+/// the peer's sequence space up to 2^32 bytes away and make gigabytes "acknowledged".
+/// Without the peer's SYN in the capture every ACK is taken as it is.
+fn acks_peer_space(peer_syn: Option<f64>, t: f64) -> bool {
+    peer_syn.is_none_or(|syn| t >= syn)
+}
+
 /// Whether only one direction of the connection is in the capture, and which.
 pub fn judge(conn: &ConnectionSummary, p: &PacketColumns) -> Option<OneDirection> {
     judge_counts([conn.directions[0].packets, conn.directions[1].packets], p)
@@ -95,6 +121,7 @@ pub fn judge(conn: &ConnectionSummary, p: &PacketColumns) -> Option<OneDirection
 /// a rate timed by ACKs needs them, throughput.rs `active_mean_bps`).
 pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection> {
     let s = sides(p);
+    let syn = first_syn(p);
     let qualify = |d: usize| -> Option<Missing> {
         let (me, peer) = (&s[d], &s[1 - d]);
         let peer_packets = packets[1 - d];
@@ -107,7 +134,7 @@ pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection
         // Did any captured peer ACK, while the data was still being sent, cover it?
         // (Looked for only when more than an initial window was sent.)
         let clocked = || {
-            (0..p.t.len()).any(|i| usize::from(p.dir[i] & 1) == 1 - d && p.t[i] <= me.last_data_t && p.flags[i] & u32::from(ACK) != 0 && p.ack[i] > me.data.0)
+            (0..p.t.len()).any(|i| usize::from(p.dir[i] & 1) == 1 - d && p.t[i] <= me.last_data_t && p.flags[i] & u32::from(ACK) != 0 && acks_peer_space(syn[d], p.t[i]) && p.ack[i] > me.data.0)
         };
         let acks_missing = me.payload && me.data.1 - me.data.0 > MORE_THAN_AN_INITIAL_WINDOW && !clocked();
         match (peer_packets, data_missing, acks_missing) {

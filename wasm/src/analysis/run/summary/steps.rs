@@ -177,7 +177,9 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
 pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8) -> ending::Ending {
     let client = handshake.syn.map(|_| handshake.client_dir);
     let roles = ending::Roles { client, data_direction, names, packets: [directions[0].packets, directions[1].packets] };
-    ending::judge(closing, sides, &roles)
+    // A reset before the SYN/ACK refused nothing when the handshake completed after it.
+    let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
+    ending::judge(closing.as_ref(), sides, &roles)
 }
 
 /// Direction `d`'s rate while sending (active_time.rs). `both_directions`: the ACKs
