@@ -114,19 +114,6 @@ fn quick_acks_of_each_segment_of_a_burst_still_time_the_path() {
     assert_eq!(spikes(&c), vec!["The RTT rose from 100 µs to 50 ms during 1.000 s–1.050 s (5 % of the transfer).".to_string()], "{}", c.diagnosis.text);
 }
 
-/// A public capture of `TCPSCOPE_CORPUS` (absent: the test says so and passes).
-fn corpus(name: &str) -> Option<Vec<u8>> {
-    let dir = std::env::var_os("TCPSCOPE_CORPUS")?;
-    let path = std::path::Path::new(&dir).join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            eprintln!("{} not found: skipped", path.display());
-            None
-        }
-    }
-}
-
 #[test]
 fn a_windows_hosts_delayed_acks_in_a_public_rdp_capture_are_no_spike() {
     // sbousseaden/PCAP-ATTACK Lateral_Movement/LM_rdp_sharprdp.pcapng, connection 1
@@ -134,7 +121,7 @@ fn a_windows_hosts_delayed_acks_in_a_public_rdp_capture_are_no_spike() {
     // its pure ACK 39.5 ms later), 644 → 647 (51 B, 40.3 ms), 658 → 659 (57 B, 49.5 ms),
     // the path's other answers 0.1–0.6 ms (658 answered 657 in 0.623 ms). Before: "The
     // RTT rose from 106 µs to 50 ms during 29.732 s–30.006 s (2 % of the transfer)."
-    let Some(bytes) = corpus("sbousseaden__PCAP-ATTACK__Lateral_Movement_LM_rdp_sharprdp.pcapng") else { return };
+    let Some(bytes) = common::corpus("sbousseaden__PCAP-ATTACK__Lateral_Movement_LM_rdp_sharprdp.pcapng") else { return };
     let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     for c in &a.connections {
@@ -153,7 +140,7 @@ fn acks_that_all_rode_on_data_make_no_spike() {
     // §3.8.6.3) and the capture holds none of those ACKs. Without this rule, once the
     // delayed-ACK samples no longer joined them, connection 3 read "The RTT rose from
     // 13 ms to 698 ms during 5.377 s–6.737 s (13 % of the transfer)".
-    let Some(bytes) = corpus("seladb__PcapPlusPlus__Tests_ExamplesTest_pcap_examples_http-packets.pcap") else { return };
+    let Some(bytes) = common::corpus("seladb__PcapPlusPlus__Tests_ExamplesTest_pcap_examples_http-packets.pcap") else { return };
     let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     for c in &a.connections {
@@ -255,7 +242,7 @@ fn a_public_capture_whose_receiver_sacked_around_data_the_capture_saw() {
     // the time waiting on the peer or the path): 1.5 s waiting on ACKs; …" and "The
     // capture missed 23 KiB of the data (… in 6 holes)": holes the client had reported
     // missing were booked as delivered unseen.
-    let Some(bytes) = corpus("ntop__nDPI__tests_cfgs_default_pcap_netflix.pcap") else { return };
+    let Some(bytes) = common::corpus("ntop__nDPI__tests_cfgs_default_pcap_netflix.pcap") else { return };
     let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     let c = a.connections.iter().find(|c| c.id == 21).expect("connection 21");
@@ -310,7 +297,7 @@ fn a_public_receiver_side_capture_without_handshake_or_timestamps() {
     // 212 → 217 382 ms, 222 → 232 388 ms, 261 → 269 386 ms, 288 → 300 389 ms … (the
     // client delays its ACKs ~200 ms). Before: threshold 10 ms, "The transfer stalled 47
     // times for 31 s in total …".
-    let Some(bytes) = corpus("epiecs__packetlife-backup__pcaps_gmail.pcapng.cap") else { return };
+    let Some(bytes) = common::corpus("epiecs__packetlife-backup__pcaps_gmail.pcapng.cap") else { return };
     let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     let c = &a.connections[0];

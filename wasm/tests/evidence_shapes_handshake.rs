@@ -113,19 +113,6 @@ fn a_bare_reset_before_the_syn_ack_is_no_refusal() {
     assert_eq!((e.kind, e.reset, e.resets), ("open", None, [0, 1]), "{}", e.text);
 }
 
-/// A public capture of `TCPSCOPE_CORPUS` (absent: the test says so and passes).
-fn corpus(name: &str) -> Option<Vec<u8>> {
-    let dir = std::env::var_os("TCPSCOPE_CORPUS")?;
-    let path = std::path::Path::new(&dir).join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            eprintln!("{} not found: skipped", path.display());
-            None
-        }
-    }
-}
-
 #[test]
 fn mptcp_join_acks_before_the_syn_ack_on_a_public_capture() {
     // teto/pymptcpanalyzer examples/client_2.pcap (Linux `any` capture on an MPTCP client).
@@ -140,7 +127,7 @@ fn mptcp_join_acks_before_the_syn_ack_on_a_public_capture() {
     // and 22.8 s, no FIN. Before: "refused the connection: it answered the SYN with a
     // reset at 7.051 s" and `one-direction` "acknowledging 512 MiB". It was open at the
     // end of the capture; its two resets answered the ACK-flagged frames.
-    let Some(bytes) = corpus("teto__pymptcpanalyzer__examples_client_2.pcap") else { return };
+    let Some(bytes) = common::corpus("teto__pymptcpanalyzer__examples_client_2.pcap") else { return };
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     let c9 = &a.connections[9];

@@ -86,19 +86,6 @@ fn lossy_download(client_mss: u16, server_mss: u16, rounds: u32, lost_rounds: &[
     f
 }
 
-/// A public capture of `TCPSCOPE_CORPUS` (absent: the test says so and passes).
-fn corpus(name: &str) -> Option<Vec<u8>> {
-    let dir = std::env::var_os("TCPSCOPE_CORPUS")?;
-    let path = std::path::Path::new(&dir).join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            eprintln!("{} not found: skipped", path.display());
-            None
-        }
-    }
-}
-
 #[test]
 fn full_frames_to_a_peer_that_announced_more_are_one_segment_each() {
     // The client announced 1460, the server 1400; the server sends the client 1460-byte
@@ -156,7 +143,7 @@ fn a_public_capture_with_asymmetric_mss_options_counts_no_tso_frames() {
     // number above all numbers before it (sent after them, not overtaken). So 523
     // segments in 523 frames. The bytes re-sent are a share of the 2,596,424 that reached
     // the capture point; the originals lost before it never did.
-    let Some(bytes) = corpus("lyc0930__Wireshark-Labs__2-HTTP_DNS_DNS_1.pcapng") else { return };
+    let Some(bytes) = common::corpus("lyc0930__Wireshark-Labs__2-HTTP_DNS_DNS_1.pcapng") else { return };
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     let c: &ConnectionSummary = &a.connections[16];

@@ -76,3 +76,17 @@ pub fn analyze_flow(f: &Flow) -> tcpscope_core::analysis::ConnectionSummary {
     let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
     s.analysis().expect("analysed").connections[0].clone()
 }
+
+/// A public capture of `TCPSCOPE_CORPUS` (absent: the test says so and passes).
+#[allow(dead_code)]
+pub fn corpus(name: &str) -> Option<Vec<u8>> {
+    let dir = std::env::var_os("TCPSCOPE_CORPUS")?;
+    let path = std::path::Path::new(&dir).join(name);
+    match std::fs::read(&path) {
+        Ok(b) => Some(b),
+        Err(_) => {
+            eprintln!("{} not found: skipped", path.display());
+            None
+        }
+    }
+}
