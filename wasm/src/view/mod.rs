@@ -280,7 +280,7 @@ impl ViewEngine {
                         };
                         r.stall_threshold_ms = Some(gaps);
                         let key = Key::Stalls { conn: conn_index, dir, threshold: gaps.to_bits() };
-                        cache.get_or_build(key, || Entry::Spans(stall_spans(&stalls::find(store, conn, dir, gaps)), None))
+                        cache.get_or_build(key, || Entry::Spans(stall_spans(&stalls::find(store, conn, dir, gaps, tick_ms / 1e3)), None))
                     }
                     _ => {
                         r.stall_threshold_ms = Some(summary_ms);

@@ -97,9 +97,11 @@ impl GapHistogram {
 /// segment, so a gap gets the same cause at every threshold (delayed ACK included).
 /// For now through the public columns, a transient of ~45 B per packet of the
 /// connection; a `find_stalls` over the store's rows would avoid it.
-pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: f64) -> Vec<Stall> {
+/// `tick_s`: the connection's clock tick (`ConnectionSummary::tick_s`).
+pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: f64, tick_s: f64) -> Vec<Stall> {
     let cols = super::sender_columns(store, conn);
-    let (lag_s, path_rtt_s) = (conn.directions[dir as usize].sender_lag_ms / 1e3, conn.path_rtt_ms.map(|ms| ms / 1e3));
+    let lag_s = conn.directions[dir as usize].sender_lag_ms / 1e3;
+    let path_rtt_s = stalls::round_trip_bound_s(conn.path_rtt_ms.map(|ms| ms / 1e3), &conn.path_rtt_method, tick_s);
     let largest_payload = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir).map(|i| cols.len[i]).max().unwrap_or(0);
     let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], largest_payload);
     let numbered = conn.directions[dir as usize].unseen_datagrams.is_some();

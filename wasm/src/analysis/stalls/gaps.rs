@@ -60,16 +60,30 @@
 //!      alone (§3.8.6.3), this capture, which holds the peer's pure ACKs, lacks that
 //!      one, and the measured path does not explain the delay (unless its queue grew
 //!      0.5 s above the minimum): the peer had the data by path RTT + 0.5 s at the
-//!      latest, and the half-gap test counts from there.
+//!      latest, and the half-gap test counts from there. Where that first ACK rode on
+//!      the peer's request and the path's round trip is known (`round_trip_bound_s`:
+//!      the path RTT, or one tick where every round trip was shorter than one), the
+//!      peer had the data one round trip after it was sent: a receiver holds its ACK
+//!      for data to ride on (RFC 1122 §4.2.3.2), so the ACK says only that it had the
+//!      data by then, as where the capture holds no pure ACK at all.
 //! 5. `application-idle` when nothing held the sender (`gap::not_held`: in flight plus
 //!    the new segment at most a full segment and what it had in flight before, and no
-//!    ACK released it);
+//!    ACK released it; or the last ACK in the gap came half the gap and a round trip
+//!    before the new data, which then fit in what the sender had had in flight: an
+//!    ACK releases held data at once, RFC 5681 §3);
+//!    `unknown` when no ACK of the peer's came in the gap and the capture holds none of
+//!    its pure ACKs (filtered to payload: an ACK sent alone would not be in it either,
+//!    and nothing shows the sender held);
 //!    else `ack-wait`: data in flight below the window, no loss: waiting on ACKs (the
 //!    congestion window, delayed ACKs, or the path).
 //! 6. `unknown`: the capture holds none of the peer's ACKs, so none of this can be told;
 //!    or a gap still open when the capture ends with data unacknowledged and nothing
 //!    re-sent (no timer is seen to fire: the sender gave up, was reset, or the capture
 //!    ended first).
+//! 7. An `ack-wait` from rules 4–5 is `unknown` where the capture missed packets of the
+//!    connection in the gap (a segment after a hole never captured, an ACK of data the
+//!    capture never saw: classify.rs `capture_missed_in`): what ended the wait may be
+//!    among them.
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::timing::sender_view::sender_view;
@@ -99,6 +113,18 @@ const IDLE_MIN_S: f64 = 0.001;
 const UNSEEN_RESEND_MAX_S: f64 = 2.0;
 /// RFC 9293 §3.8.6.3: a receiver MUST acknowledge within 0.5 s of a segment's arrival.
 const MAX_ACK_DELAY_S: f64 = 0.5;
+
+/// The path round trip the stall rules judge by, s (`path_rtt_s` of [`judge_stalls`]): the
+/// path RTT (vantage.rs), or, where every round trip was shorter than one tick of the
+/// connection's clock (`method` is vantage.rs `BELOW_ONE_TICK`, `tick_s` that tick), one
+/// tick: two moments less than a tick apart, stamped by one clock, are at most one tick
+/// apart in its timestamps. Without it such a path's round trip was unknown, and every
+/// wait on the peer's next message read as one (an SMB client's 100 ms think time
+/// between requests answered within one 10 ms tick, "waiting on ACKs").
+/// Shared by the summary and the view so both judge a gap alike.
+pub fn round_trip_bound_s(path_rtt_s: Option<f64>, method: &str, tick_s: f64) -> Option<f64> {
+    path_rtt_s.or((method == crate::analysis::timing::vantage::BELOW_ONE_TICK && tick_s > 0.0).then_some(tick_s))
+}
 
 /// DESIGN.md default: the larger of 10 ms and 4 × the connection's path RTT
 /// (vantage.rs; never the local ACK delay of a receiver-side capture), and never
@@ -396,11 +422,15 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             small_last: len < full,
             nagle_off: room.nagle_off,
             not_held: false,
+            freed_long_before: false,
+            acked_to: peer_ack,
         });
     }
     for (mut g, j, peer_win, resent) in closed {
         g.window_limited &= !understated;
-        g.not_held = !resent && not_held(&g, f64::from(cols.len[j]), full);
+        let t0 = cols.t[g.index];
+        not_held(&mut g, f64::from(cols.len[j]), full, cols.t[j], t0, path_rtt_s);
+        g.not_held &= !resent;
         out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
         free.push(g.not_held);
     }

@@ -23,6 +23,16 @@
 //! after a spurious timeout, the client's ACKs 400 ms late to the server, once read
 //! "application idle").
 //!
+//! That echo is evidence only when it is an echo of the peer's clock. A stack (or a
+//! middlebox rewriting options) may fill TSecr with values that are none of the peer's
+//! TSvals (echoes of 11…85 against TSvals of 29 million on an MPTCP subflow); any such
+//! value compares "older" with the peer's TSval by accident. RFC 7323 §4.3 makes every
+//! echo the TSval of a segment the peer sent (TS.Recent), so an echo counts as one of
+//! the peer's clock only when it lies within the TSvals the peer has sent since this
+//! sender's first data (wrap-aware), and the ACK-held test is kept at the end of the
+//! capture only when at least half of this sender's echoes on its data are of the
+//! peer's clock (`ECHO_SHARE_MIN`); else its marks are dropped.
+//!
 //! A TSval counts ticks of the sender's TS clock, 1 ms to 1 s each (RFC 7323 §5.4), but
 //! a stack may move it by several ticks at a time (a device whose clock is updated every
 //! 50 ms steps its TSval by 50): then an unchanged TSval across a 20 ms gap says
@@ -30,7 +40,7 @@
 //! between consecutive data segments, in ticks; a gap is the path's only when the
 //! advance plus two granules of rounding is below half of it.
 
-use crate::analysis::rows::columns::flag_bits::HELD_ON_PATH;
+use crate::analysis::rows::columns::flag_bits::{ACK_HELD_ON_PATH, HELD_ON_PATH};
 
 /// Shortest gap recorded: the stall threshold's floor (stalls/gaps.rs `default_threshold_s`).
 const MIN_GAP_NS: i64 = 10_000_000;
@@ -42,6 +52,12 @@ const MIN_TICKS: u32 = 20;
 /// The path held a gap when the sender's part of it is less than this share of it
 /// (after two granules of its clock's rounding: `granularity`).
 const SENDER_SHARE_MAX: f64 = 0.5;
+/// The least share of this sender's echoes (TSecr ≠ 0 on its data) that are TSvals of
+/// the peer's clock for any echo to be read as the age of what it had received: an
+/// echo is always one of the peer's TSvals (RFC 7323 §4.3), so a stack that echoes
+/// them shows at least this many, give or take the peer's segments the capture
+/// missed; one whose echoes are mostly something else is not echoing the peer.
+const ECHO_SHARE_MIN: f64 = 0.5;
 
 /// One direction's TSvals on its data segments (kept in `Side`, made at its first
 /// data segment with a timestamp).
@@ -57,17 +73,45 @@ pub(crate) struct SenderClock {
     /// The greatest common divisor of the non-zero TSval advances between consecutive
     /// data segments (`granularity`); 0 before the first.
     step_gcd: u32,
+    /// The peer's TSvals seen since this clock was made: the first and the furthest
+    /// on (wrap-aware); None before the first.
+    peer_tsvals: Option<(u32, u32)>,
+    /// This sender's echoes on its data (TSecr ≠ 0) while the peer's TSvals were known,
+    /// and how many of them lay within those TSvals.
+    echoes: (u32, u32),
+    /// Rows of data whose echo is older than the peer's ACK of everything (kept to
+    /// `MAX_GAPS`), marked `ACK_HELD_ON_PATH` at the end only if the echoes are the
+    /// peer's clock (`ECHO_SHARE_MIN`).
+    ack_held_rows: Vec<u32>,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0 }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new() }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with
     /// TSval `peer_tsval`.
     pub fn on_peer_acked_all(&mut self, peer_tsval: u32) {
         self.peer_acked_all.get_or_insert(peer_tsval);
+    }
+
+    /// A TSval the peer sent (on any segment), for telling whether this sender's echoes
+    /// are of the peer's clock. A TSval more than 2^30 ticks past the furthest is not
+    /// this clock's (corrupted or foreign) and does not widen the range.
+    pub fn on_peer_tsval(&mut self, tsval: u32) {
+        self.peer_tsvals = Some(match self.peer_tsvals {
+            None => (tsval, tsval),
+            Some((first, far)) => {
+                let ahead = tsval.wrapping_sub(far) as i32;
+                (first, if ahead > 0 && ahead < 1 << 30 { tsval } else { far })
+            }
+        });
+    }
+
+    /// Whether `tsecr` lies within the peer's TSvals seen (`on_peer_tsval`).
+    fn echoes_peer(&self, tsecr: u32) -> bool {
+        self.peer_tsvals.is_some_and(|(first, far)| (tsecr.wrapping_sub(first) as i32) >= 0 && (far.wrapping_sub(tsecr) as i32) >= 0)
     }
 
     /// Whether `tsecr` is a TSval this direction's clock showed on its data: between
@@ -88,10 +132,20 @@ impl SenderClock {
     /// A data segment of this direction with `tsval`, captured at `t_ns`, store row `row`;
     /// `tsecr`: its timestamp echo; `new_data`: it sends data beyond any sent before.
     /// Whether its echo is older than the peer's ACK of everything: sent before the
-    /// sender had that ACK (its row gets `ACK_HELD_ON_PATH`).
+    /// sender had that ACK (its row is kept for `ACK_HELD_ON_PATH`, see `finish`).
     pub fn on_data(&mut self, t_ns: i64, (tsval, tsecr): (u32, u32), new_data: bool, row: Option<u32>) -> bool {
         let acked_all = if new_data { self.peer_acked_all.take() } else { self.peer_acked_all };
-        let ack_held = acked_all.is_some_and(|t| tsecr != 0 && (tsecr.wrapping_sub(t) as i32) < 0);
+        let of_peer = self.echoes_peer(tsecr);
+        if tsecr != 0 && self.peer_tsvals.is_some() {
+            self.echoes.0 += 1;
+            self.echoes.1 += u32::from(of_peer);
+        }
+        let ack_held = of_peer && acked_all.is_some_and(|t| (tsecr.wrapping_sub(t) as i32) < 0);
+        if let (true, Some(r)) = (ack_held, row) {
+            if self.ack_held_rows.len() < MAX_GAPS {
+                self.ack_held_rows.push(r);
+            }
+        }
         let (t0, v0) = self.last;
         let advance = tsval.wrapping_sub(v0);
         // A TSval behind the last one is a segment reordered on the way (or a clock
@@ -121,10 +175,31 @@ impl SenderClock {
         self.step_gcd.max(1)
     }
 
-    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`.
+    /// Whether this sender's echoes are the peer's clock: at least `ECHO_SHARE_MIN` of
+    /// them lie within the peer's TSvals.
+    pub fn echoes_are_peers(&self) -> bool {
+        let (all, of_peer) = self.echoes;
+        all > 0 && f64::from(of_peer) >= ECHO_SHARE_MIN * f64::from(all)
+    }
+
+    /// End of capture: the rows after a gap the path made, to mark `HELD_ON_PATH`, and
+    /// the rows whose echo showed the peer's ACK of everything held on the way back
+    /// (`ACK_HELD_ON_PATH`), when the echoes are the peer's clock (`echoes_are_peers`).
     /// The clock's rate is its TSvals' advance over the capture's span of them; its
     /// rounding, two granules (`granularity`) in that rate.
-    pub fn finish(self) -> Vec<(u32, u32)> {
+    pub fn finish(mut self) -> Vec<(u32, u32)> {
+        let ack_held: Vec<(u32, u32)> = if self.echoes_are_peers() {
+            std::mem::take(&mut self.ack_held_rows).into_iter().map(|r| (r, ACK_HELD_ON_PATH)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut marks = self.path_held();
+        marks.extend(ack_held);
+        marks
+    }
+
+    /// The rows after a gap the path made (`HELD_ON_PATH`).
+    fn path_held(self) -> Vec<(u32, u32)> {
         let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
         if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
             return Vec::new();
@@ -177,13 +252,48 @@ mod tests {
         let run = |tsecr: u32| {
             let mut c = SenderClock::new(0, 5000);
             for k in 1..200u32 {
+                c.on_peer_tsval(9000 + k);
                 assert!(!c.on_data(i64::from(k) * 1_000_000, (5000 + k, 9000 + k), true, Some(k)));
             }
+            c.on_peer_tsval(9300);
             c.on_peer_acked_all(9300);
-            c.on_data(319_000_000, (5319, tsecr), true, Some(200))
+            let held = c.on_data(319_000_000, (5319, tsecr), true, Some(200));
+            (held, c.finish().contains(&(200, ACK_HELD_ON_PATH)))
         };
-        assert!(run(9210));
-        assert!(!run(9300));
+        assert_eq!(run(9210), (true, true));
+        assert_eq!(run(9300), (false, false));
+    }
+
+    #[test]
+    fn echoes_that_are_none_of_the_peers_tsvals_say_nothing_of_its_acks() {
+        // The same flow, but the sender's echoes are 11…85 while the peer's TSvals are
+        // 29,499,618 on (an MPTCP subflow's stack filling TSecr with its own numbers):
+        // none lies within the peer's TSvals, so an echo "older" than the peer's ACK of
+        // everything (85 < 29,499,918) is an accident of two unrelated numbers, and
+        // RFC 7323 §4.3's TS.Recent is not what the sender echoed. No mark.
+        let mut c = SenderClock::new(0, 5000);
+        for k in 1..200u32 {
+            c.on_peer_tsval(29_499_618 + k);
+            c.on_data(i64::from(k) * 1_000_000, (5000 + k, 11 + k % 75), true, Some(k));
+        }
+        c.on_peer_tsval(29_499_918);
+        c.on_peer_acked_all(29_499_918);
+        assert!(!c.on_data(319_000_000, (5319, 85), true, Some(200)));
+        assert!(!c.echoes_are_peers());
+        assert!(!c.finish().iter().any(|&(_, f)| f == ACK_HELD_ON_PATH));
+        // A sender echoing the peer in only 40 of 200 data segments (the rest foreign)
+        // is below ECHO_SHARE_MIN: an echo of the peer's older TSval there is no mark
+        // either, as the echoes cannot be trusted as TS.Recent.
+        let mut c = SenderClock::new(0, 5000);
+        for k in 1..200u32 {
+            c.on_peer_tsval(9000 + k);
+            let echo = if k % 5 == 0 { 9000 + k } else { 11 };
+            c.on_data(i64::from(k) * 1_000_000, (5000 + k, echo), true, Some(k));
+        }
+        c.on_peer_tsval(9300);
+        c.on_peer_acked_all(9300);
+        assert!(c.on_data(319_000_000, (5319, 9210), true, Some(200)));
+        assert!(!c.finish().iter().any(|&(_, f)| f == ACK_HELD_ON_PATH));
     }
 
     /// Capture at client A; server B answers a request with 20 segments. While the last
@@ -238,30 +348,54 @@ mod tests {
         // apart, A having acknowledged everything before each. Either B's application
         // paused (each echoes A's latest TSval) or a shaper's queue released them (`queued`:
         // each echoes A's TSval from 40 ms earlier: sent before B had A's ACK).
-        let flow = |queued: bool| {
-            use crate::analysis::track::testseg::{run, Seg};
-            use crate::decode::tcp_flags::{ACK, SYN};
-            let a_ts = |t: f64| 100 + (t * 1000.0) as u32;
-            let mut v = vec![
-                Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460).ts(100, 0),
-                Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ts(9000, 100),
-                Seg::a_to_b(0.0002).seq(1001).ack(5001).ts(100, 9000),
-                Seg::a_to_b(0.0003).seq(1001).ack(5001).len(64).ts(100, 9000),
-            ];
-            let (mut next, mut t, mut last_ack_t) = (5001u32, 0.0005, 0.0003);
-            for k in 0..120u32 {
-                t += if k < 20 { 0.0002 } else { 0.005 };
-                let echo = if queued && k >= 20 { a_ts(last_ack_t - 0.040).max(100) } else { a_ts(last_ack_t) };
-                v.push(Seg::b_to_a(t).seq(next).ack(1065).len(1448).ts(9001 + k, echo));
-                next += 1448;
-                last_ack_t = t + 0.00001;
-                v.push(Seg::a_to_b(last_ack_t).seq(1065).ack(next).win(60_000).ts(a_ts(last_ack_t), 9001 + k));
-            }
-            run(v).connections[0].diagnosis.shares.application
-        };
+        let flow = |queued: bool| paced_flow(queued, false);
         assert!(flow(false) > 0.9, "{}", flow(false));
         // Queued: only the first 20 short intervals (3.6 of 504 ms) stay application time.
         assert!(flow(true) < 0.01, "{}", flow(true));
+    }
+
+    #[test]
+    fn echoes_of_another_clock_do_not_make_paced_data_wait_on_acks() {
+        // The queued flow again, but B's echoes are 11 + k mod 60 — none of A's TSvals
+        // (100 and up, its clock in ms): B's stack does not echo A (RFC 7323 §4.3), so
+        // "older than the ACK of everything" is two unrelated numbers compared, and the
+        // paced intervals stay application time as in the unqueued flow.
+        let application = paced_flow(true, true);
+        assert!(application > 0.9, "{application}");
+    }
+
+    /// At client A: B's segments, each ACKed by A at once (A's TSval: its clock in ms).
+    /// The first 20 follow each ACK within 0.2 ms (a short path), the next 100 come 5 ms
+    /// apart, A having acknowledged everything before each. Either B's application
+    /// paused (each echoes A's latest TSval) or a shaper's queue released them (`queued`:
+    /// each echoes A's TSval from 40 ms earlier: sent before B had A's ACK); `foreign`:
+    /// B's echoes are none of A's TSvals. The application share of the diagnosis.
+    fn paced_flow(queued: bool, foreign: bool) -> f64 {
+        use crate::analysis::track::testseg::{run, Seg};
+        use crate::decode::tcp_flags::{ACK, SYN};
+        let a_ts = |t: f64| 100 + (t * 1000.0) as u32;
+        let mut v = vec![
+            Seg::a_to_b(0.0).seq(1000).flags(SYN).mss(1460).ts(100, 0),
+            Seg::b_to_a(0.0001).seq(5000).ack(1001).flags(SYN | ACK).mss(1460).ts(9000, 100),
+            Seg::a_to_b(0.0002).seq(1001).ack(5001).ts(100, 9000),
+            Seg::a_to_b(0.0003).seq(1001).ack(5001).len(64).ts(100, 9000),
+        ];
+        let (mut next, mut t, mut last_ack_t) = (5001u32, 0.0005, 0.0003);
+        for k in 0..120u32 {
+            t += if k < 20 { 0.0002 } else { 0.005 };
+            let echo = if foreign {
+                11 + k % 60
+            } else if queued && k >= 20 {
+                a_ts(last_ack_t - 0.040).max(100)
+            } else {
+                a_ts(last_ack_t)
+            };
+            v.push(Seg::b_to_a(t).seq(next).ack(1065).len(1448).ts(9001 + k, echo));
+            next += 1448;
+            last_ack_t = t + 0.00001;
+            v.push(Seg::a_to_b(last_ack_t).seq(1065).ack(next).win(60_000).ts(a_ts(last_ack_t), 9001 + k));
+        }
+        run(v).connections[0].diagnosis.shares.application
     }
 
     #[test]

@@ -65,6 +65,9 @@ impl Parts {
     }
 }
 
+/// `PathRtt::method` where every round trip was shorter than one tick (no RTT).
+pub const BELOW_ONE_TICK: &str = "every round trip was shorter than one tick of the capture clock";
+
 /// The path's round trip and where the capture point sits on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathRtt {
@@ -189,7 +192,7 @@ fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
                 return PathRtt {
                     vantage: Vantage::Unknown,
                     rtt: None,
-                    method: "every round trip was shorter than one tick of the capture clock".into(),
+                    method: BELOW_ONE_TICK.into(),
                 };
             }
             let local = (LOCAL_SHARE * rtt).max(tick);

@@ -355,15 +355,19 @@ impl Conn {
                 aflags |= fb::ANSWERS_PEER_DATA;
             }
         }
+        // The peer's clock learns this side's TSvals, to tell whether its echoes are of
+        // them (sender_clock.rs `echoes_are_peers`).
+        if let (Some((tsval, _)), Some(c)) = (seg.options.timestamp, rev.clock.as_mut()) {
+            c.on_peer_tsval(tsval);
+        }
         // The sender's clock on the segments a stall is measured between (stalls/gaps.rs
-        // `is_data_segment`: data, not a probe).
+        // `is_data_segment`: data, not a probe). Its `ACK_HELD_ON_PATH` rows are marked
+        // at the end of the capture, when its echoes are known to be the peer's clock.
         if let (Some(ts), true) = (seg.options.timestamp, seg.payload_len > 0 && !probe) {
             let new_data = high_before.is_none_or(|h| p.end_rel > h);
             match fwd.clock.as_mut() {
                 Some(c) => {
-                    if c.on_data(p.t_ns, ts, new_data, p.row) {
-                        aflags |= fb::ACK_HELD_ON_PATH;
-                    }
+                    c.on_data(p.t_ns, ts, new_data, p.row);
                 }
                 None => fwd.clock = Some(Box::new(SenderClock::new(p.t_ns, ts.0))),
             }

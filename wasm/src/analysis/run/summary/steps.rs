@@ -157,8 +157,10 @@ fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: 
 /// (`lag`), with the sender's facts the stall pass found; `m`: its MSS estimate.
 #[allow(clippy::too_many_arguments)]
 /// `recoveries`: the loss recoveries its receiver reported (reported.rs).
-pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, recoveries: &[Recovery]) -> stalls::SenderFacts {
-    let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, path.rtt, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
+/// `tick`: the connection's clock tick, s (for `stalls::round_trip_bound_s`).
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, recoveries: &[Recovery], tick: f64) -> stalls::SenderFacts {
+    let round_trip = stalls::round_trip_bound_s(path.rtt, &path.method, tick);
+    let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, round_trip, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
     ds.stalls = found;
     // Waits inside a loss recovery whose re-sends the capture did not see (reported_loss.rs).
     crate::analysis::stalls::reported_loss::reclassify(&mut ds.stalls, recoveries);

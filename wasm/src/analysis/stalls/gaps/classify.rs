@@ -69,6 +69,8 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     let duration = t1 - t0;
     // The segment that ends the gap was sent on the peer's ACKs (a fast retransmission).
     let on_acks = ack_clocked(cols.flags[j], g.last_peer_at.map_or(f64::INFINITY, |tp| t1 - tp), path_rtt_s);
+    // Rule 5's `unknown` of a payload-only capture: a wait on ACKs not shown.
+    let mut no_ack_shown = false;
     let (cause, ended_by) = if g.zero_window {
         let how = if peer_win > 0.0 {
             format!("window update to {}", format_bytes(peer_win))
@@ -153,7 +155,17 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     } else if g.not_held && peer_win.is_finite() {
         // Data in flight, but nothing held the sender (gap.rs `not_held`): rule 5 needs
         // a window, a congestion window or Nagle's algorithm to have waited on an ACK.
-        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j]))
+        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j], t1))
+    } else if g.last_peer_update.is_none() && !peer_pure_acks && peer_win.is_finite() {
+        // No ACK in the gap, in a capture that holds none of the peer's pure ACKs (filtered
+        // to payload): its ACKs ride on its messages, and one sent alone is not in the
+        // capture whether or not it was sent. Nothing shows the sender was held — not the
+        // window, and no ACK released it — so a wait on ACKs is not shown either (an SSH
+        // key exchange's 443 ms pause between two of the server's messages once read
+        // "waiting on ACKs").
+        let how = "new data with no ACK of the peer's in the gap; the capture holds none of the peer's pure ACKs, so whether an ACK released it or its application wrote it cannot be told".to_string();
+        no_ack_shown = true;
+        (StallCause::Unknown, how)
     } else if peer_win.is_finite() {
         let how = match g.last_peer_update {
             Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
@@ -163,6 +175,20 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     } else {
         // Never a window from the peer: a one-sided capture, nothing can be told.
         (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
+    };
+    // A wait on ACKs, where the capture missed packets of this connection in the gap:
+    // the ACK or the request that ended it may be among them (`capture_missed_in`).
+    let (cause, ended_by) = match capture_missed_in(cols, g.index, j) {
+        Some((k, what)) if cause == StallCause::AckWait || no_ack_shown => (
+            StallCause::Unknown,
+            format!(
+                "new data at {} after a gap in which the capture missed packets of this connection (frame {}: {}): what the sender waited on may be among them",
+                format_timestamp(t1),
+                cols.frame[k],
+                what
+            ),
+        ),
+        _ => (cause, ended_by),
     };
     // A fast retransmission that ended a wait judged by the later rules is no new data.
     let ended_by = if resent && on_acks && cause != StallCause::ZeroWindow { on_acks_words(cols, j) } else { ended_by };
@@ -174,6 +200,44 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         frame_after: cols.frame[j],
         ended_by,
     }
+}
+
+/// Rows looked back from a gap's last segment for the peer's latest data segment.
+const PEER_DATA_LOOK_BACK: usize = 256;
+
+/// The first row after `i` up to `j` (the packets in the gap and the one ending it, either
+/// direction) that shows the capture missed packets of this connection, and how:
+/// a segment after a hole of its sender's that the capture never saw (`LOST_SEGMENT`,
+/// Wireshark's "previous segment not captured"; `CAPTURE_LOSS` when the receiver later
+/// acknowledged the hole: the capture dropped it, capture_loss.rs), or an ACK of data
+/// the capture never saw (`ACK_LOST_SEGMENT`; and the segment `j` itself when it
+/// acknowledges more of the peer's data than the capture holds before it). The gap's end
+/// may then have been one of the missed packets — the peer's next request of a polling
+/// exchange, the ACK the sender waited on, or the sender's own segments — and the capture
+/// cannot show which (a PLC's cyclic answers once read "waiting on ACKs" for 133 gaps,
+/// each inside a run of frames the capture dropped).
+fn capture_missed_in(cols: &PacketColumns, i: usize, j: usize) -> Option<(usize, &'static str)> {
+    use flag_bits as fb;
+    let flagged = (i + 1..=j).find_map(|k| {
+        let f = cols.flags[k];
+        if f & fb::CAPTURE_LOSS != 0 {
+            Some((k, "segments before it were acknowledged but never captured"))
+        } else if f & fb::LOST_SEGMENT != 0 {
+            Some((k, "segments before it were never captured"))
+        } else if f & fb::ACK_LOST_SEGMENT != 0 {
+            Some((k, "it acknowledges data the capture never saw"))
+        } else {
+            None
+        }
+    });
+    flagged.or_else(|| {
+        // The end of the peer's data the capture holds in the rows before `j`: `j`
+        // acknowledging past it (and past a FIN's one sequence number) had received peer
+        // data the capture never saw.
+        let (lo, dir) = (j.saturating_sub(PEER_DATA_LOOK_BACK), cols.dir[j]);
+        let peer_end = (lo..j).filter(|&k| cols.dir[k] != dir && cols.len[k] > 0).map(|k| cols.seq[k] + f64::from(cols.len[k])).reduce(f64::max)?;
+        (cols.ack[j] > peer_end + 1.0).then_some((j, "it acknowledges data of the peer's the capture never saw"))
+    })
 }
 
 /// What ended a gap with a fast retransmission: what it was, and that the peer's ACKs
@@ -241,10 +305,26 @@ fn turn_taking(g: &Gap, t0: f64, duration: f64, (ta, tr, bytes): (f64, f64, u32)
         // within one 10 ms tick, the client's 170 ms delayed ACK just before).
         let round = path_rtt_s.unwrap_or(0.0);
         let timer_ack = !g.acked_by_payload && g.small_last && ta - t0 - round >= MIN_HOLD_S;
-        let had_all = if timer_ack { t0 + round } else { late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S) };
+        // The peer's first ACK of the data rode on its next message, on a path whose
+        // round trip is known: a receiver holds its ACK for data to ride on (delayed ACK,
+        // RFC 1122 §4.2.3.2, up to 0.5 s, RFC 9293 §3.8.6.3), so that ACK tells only that
+        // the peer had the data by then. The path's part of the wait is a round trip (data
+        // → peer → sender), as where the capture holds no pure ACK of the peer at all;
+        // the rest was the peer deciding to speak.
+        let piggybacked = g.acked_by_payload && path_rtt_s.is_some();
+        let had_all = if timer_ack || piggybacked { ta.min(t0 + round) } else { late.map_or(ta, |rtt| t0 + rtt + MAX_ACK_DELAY_S) };
         if tr - had_all < 0.5 * duration {
             let how = format!("the peer's next message of {} bytes at {}: a request/response round trip", bytes, format_timestamp(tr));
             (StallCause::AckWait, how)
+        } else if let (true, None) = (piggybacked, late) {
+            let how = format!(
+                "new data after the peer's next message of {} bytes at {}, {} after its data: one path round trip is at most {}, the rest was the peer's application (the message carried the peer's first ACK of the data, which a receiver may hold for its next message)",
+                bytes,
+                format_timestamp(tr),
+                format_duration(tr - t0),
+                format_duration(round)
+            );
+            (StallCause::ApplicationIdle, how)
         } else if let Some(rtt) = late {
             let how = format!(
                 "new data after the peer's reply of {} bytes at {} (the peer's application was idle: its first ACK of the data came {} after it, on a request, past the path RTT of {} + the 0.5 s in which a receiver must ACK alone, so the peer had held the data)",

@@ -52,6 +52,11 @@ pub(super) struct Gap {
     pub(super) small_last: bool,
     /// The sender was not held when the gap closed ([`not_held`]), set as it closes.
     pub(super) not_held: bool,
+    /// ... shown by the last ACK in the gap coming long before the new data
+    /// ([`acked_long_before`]), not by a quiet gap or Nagle's algorithm off.
+    pub(super) freed_long_before: bool,
+    /// The peer's cumulative ACK at its latest packet in the gap (NaN before any).
+    pub(super) acked_to: f64,
 }
 
 impl Gap {
@@ -59,6 +64,7 @@ impl Gap {
     /// ACK advanced or its window changed; `peer_ack`, `peer_win` the peer's latest.
     pub(super) fn on_peer(&mut self, cols: &PacketColumns, i: usize, t: f64, changed: bool, peer_ack: f64, peer_win: f64) {
         self.last_peer_at = Some(t);
+        self.acked_to = peer_ack;
         if changed {
             self.last_peer_update = Some(t);
         }
@@ -130,16 +136,53 @@ impl SendRoom {
 /// Released by nothing: no ACK advanced and no window changed during the gap (an ACK
 /// clocks out held data, RFC 5681 §3; Nagle's algorithm releases a small segment on an
 /// ACK, RFC 896), or the sender is seen sending small segments behind unacknowledged
-/// small ones before the gap, so Nagle's algorithm holds nothing (`SendRoom::nagle_off`).
-pub(super) fn not_held(g: &Gap, len: f64, full: f64) -> bool {
+/// small ones before the gap, so Nagle's algorithm holds nothing (`SendRoom::nagle_off`),
+/// or the last ACK came long before the new data ([`acked_long_before`]).
+/// `t1`: when the new data was sent (the sender's time); `path_rtt_s`: the path RTT.
+/// Sets `not_held` and `freed_long_before` of the gap as it closes.
+pub(super) fn not_held(g: &mut Gap, len: f64, full: f64, t1: f64, t0: f64, path_rtt_s: Option<f64>) {
+    (g.not_held, g.freed_long_before) = (false, false);
+    if !g.unacked_at_start || g.window_limited {
+        return;
+    }
     let after = g.flight + len;
-    let room = g.unacked_at_start && !g.window_limited && after <= full && after <= g.most_in_flight;
-    room && (g.last_peer_update.is_none() || g.nagle_off)
+    if after <= full && after <= g.most_in_flight && (g.last_peer_update.is_none() || g.nagle_off) {
+        g.not_held = true;
+        return;
+    }
+    // After that ACK the new segment fit in what the sender had had in flight (its
+    // congestion window held that much, and an ACK that released nothing shrinks none).
+    let after_ack = if g.acked_to.is_finite() { (g.high - g.acked_to).max(0.0) + len } else { f64::INFINITY };
+    g.freed_long_before = after_ack <= g.most_in_flight && acked_long_before(g, t1, t0, path_rtt_s);
+    g.not_held = g.freed_long_before;
+}
+
+/// The peer's last ACK or window change in the gap came at least half the gap and at
+/// least a path round trip (at least `IDLE_MIN_S`) before the new data at `t1`: what
+/// an ACK releases leaves at once (a congestion window clocks data out on each ACK's
+/// arrival, RFC 5681 §3; Nagle's algorithm sends the held segment when the ACK comes,
+/// RFC 896), within the sender's own reaction time, so data sent that much later was
+/// not waiting on that ACK, and no later one came. A 50 Hz stream of one small segment
+/// per period once read "new data after an ACK" for an ACK of the previous period that
+/// reached the sender 20 ms before the next period's segment.
+fn acked_long_before(g: &Gap, t1: f64, t0: f64, path_rtt_s: Option<f64>) -> bool {
+    g.last_peer_update.is_some_and(|tu| {
+        let since = t1 - tu;
+        since >= 0.5 * (t1 - t0) && since >= path_rtt_s.unwrap_or(0.0).max(super::IDLE_MIN_S)
+    })
 }
 
 /// What ended a gap [`not_held`] judged the application's, in words.
-pub(super) fn not_held_words(g: &Gap, len: u32) -> String {
+pub(super) fn not_held_words(g: &Gap, len: u32, t1: f64) -> String {
     let flight = crate::analysis::format::format_bytes(g.flight);
+    if g.freed_long_before {
+        let since = g.last_peer_update.map_or(0.0, |tu| t1 - tu);
+        let unacked = crate::analysis::format::format_bytes((g.high - g.acked_to).max(0.0));
+        return format!(
+            "new data ({len} bytes) sent with {unacked} unacknowledged, no more than the sender had had in flight before, {} after the last ACK in the gap (an ACK releases held data at once): no ACK released it — it sent when its application had data",
+            crate::analysis::format::format_duration(since)
+        );
+    }
     if g.last_peer_update.is_none() {
         format!(
             "new data ({len} bytes) sent with {flight} unacknowledged and no ACK during the gap: at most one full segment in flight, as much as the sender had had before, so no window held it — it sent when its application had data"
