@@ -94,7 +94,7 @@ mod classify;
 mod gap;
 mod resends;
 use classify::{classify, classify_trailing};
-use gap::{not_held, Gap, SendRoom};
+use gap::{ack_may_follow, not_held, Gap, SendRoom};
 pub use resends::{needless, reordered};
 use resends::{ack_clocked, peer_timer_resend};
 
@@ -428,8 +428,8 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
     }
     for (mut g, j, peer_win, resent) in closed {
         g.window_limited &= !understated;
-        let t0 = cols.t[g.index];
-        not_held(&mut g, f64::from(cols.len[j]), full, cols.t[j], t0, path_rtt_s);
+        let (t0, may_follow) = (cols.t[g.index], ack_may_follow(cols, j, lag_s));
+        not_held(&mut g, f64::from(cols.len[j]), full, (t0, cols.t[j]), path_rtt_s, may_follow);
         g.not_held &= !resent;
         out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
         free.push(g.not_held);

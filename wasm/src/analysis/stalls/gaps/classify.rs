@@ -207,11 +207,12 @@ const PEER_DATA_LOOK_BACK: usize = 256;
 
 /// The first row after `i` up to `j` (the packets in the gap and the one ending it, either
 /// direction) that shows the capture missed packets of this connection, and how:
-/// a segment after a hole of its sender's that the capture never saw (`LOST_SEGMENT`,
-/// Wireshark's "previous segment not captured"; `CAPTURE_LOSS` when the receiver later
-/// acknowledged the hole: the capture dropped it, capture_loss.rs), or an ACK of data
-/// the capture never saw (`ACK_LOST_SEGMENT`; and the segment `j` itself when it
-/// acknowledges more of the peer's data than the capture holds before it). The gap's end
+/// a segment after a hole of its sender's that the receiver acknowledged though the
+/// capture never saw it (`CAPTURE_LOSS`, capture_loss.rs: the capture dropped it — a hole
+/// alone, Wireshark's "previous segment not captured", may be a loss before the capture
+/// point, sent before the gap), or an ACK of data the capture never saw
+/// (`ACK_LOST_SEGMENT`; and the segment `j` itself when it acknowledges more of the
+/// peer's data than the capture holds before it). The gap's end
 /// may then have been one of the missed packets — the peer's next request of a polling
 /// exchange, the ACK the sender waited on, or the sender's own segments — and the capture
 /// cannot show which (a PLC's cyclic answers once read "waiting on ACKs" for 133 gaps,
@@ -222,8 +223,6 @@ fn capture_missed_in(cols: &PacketColumns, i: usize, j: usize) -> Option<(usize,
         let f = cols.flags[k];
         if f & fb::CAPTURE_LOSS != 0 {
             Some((k, "segments before it were acknowledged but never captured"))
-        } else if f & fb::LOST_SEGMENT != 0 {
-            Some((k, "segments before it were never captured"))
         } else if f & fb::ACK_LOST_SEGMENT != 0 {
             Some((k, "it acknowledges data the capture never saw"))
         } else {

@@ -139,8 +139,10 @@ impl SendRoom {
 /// small ones before the gap, so Nagle's algorithm holds nothing (`SendRoom::nagle_off`),
 /// or the last ACK came long before the new data ([`acked_long_before`]).
 /// `t1`: when the new data was sent (the sender's time); `path_rtt_s`: the path RTT.
-/// Sets `not_held` and `freed_long_before` of the gap as it closes.
-pub(super) fn not_held(g: &mut Gap, len: f64, full: f64, t1: f64, t0: f64, path_rtt_s: Option<f64>) {
+/// Sets `not_held` and `freed_long_before` of the gap as it closes. `ack_may_follow`: a
+/// packet of the peer's that the sender's time places just after the new data may have
+/// reached the sender before it ([`ack_may_follow`]).
+pub(super) fn not_held(g: &mut Gap, len: f64, full: f64, (t0, t1): (f64, f64), path_rtt_s: Option<f64>, ack_may_follow: bool) {
     (g.not_held, g.freed_long_before) = (false, false);
     if !g.unacked_at_start || g.window_limited {
         return;
@@ -153,8 +155,22 @@ pub(super) fn not_held(g: &mut Gap, len: f64, full: f64, t1: f64, t0: f64, path_
     // After that ACK the new segment fit in what the sender had had in flight (its
     // congestion window held that much, and an ACK that released nothing shrinks none).
     let after_ack = if g.acked_to.is_finite() { (g.high - g.acked_to).max(0.0) + len } else { f64::INFINITY };
-    g.freed_long_before = after_ack <= g.most_in_flight && acked_long_before(g, t1, t0, path_rtt_s);
+    g.freed_long_before = !ack_may_follow && after_ack <= g.most_in_flight && acked_long_before(g, t1, t0, path_rtt_s);
     g.not_held = g.freed_long_before;
+}
+
+/// Whether a packet of the peer's captured before the new data at row `j` (time `t1`) may
+/// have reached the sender before it though the sender's time (sender_view.rs: capture
+/// time + `lag_s`) places it after: captured between a sender lag and half of one before
+/// it. A sender lag is the path's jitter apart from the lag of any one packet, and half
+/// of it is the margin the timer rules allow (unseen_timeout.rs `clocked`). One step
+/// back per row of the last sender lag.
+pub(super) fn ack_may_follow(cols: &PacketColumns, j: usize, lag_s: f64) -> bool {
+    if !(lag_s > 0.0) {
+        return false;
+    }
+    let (t1, dir) = (cols.t[j], cols.dir[j]);
+    (0..j).rev().take_while(|&k| cols.t[k] >= t1 - lag_s).any(|k| cols.dir[k] != dir && t1 - cols.t[k] >= 0.5 * lag_s)
 }
 
 /// The peer's last ACK or window change in the gap came at least half the gap and at
