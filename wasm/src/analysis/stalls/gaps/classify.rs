@@ -69,7 +69,8 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     let duration = t1 - t0;
     // The segment that ends the gap was sent on the peer's ACKs (a fast retransmission).
     let on_acks = ack_clocked(cols.flags[j], g.last_peer_at.map_or(f64::INFINITY, |tp| t1 - tp), path_rtt_s);
-    // Rule 5's `unknown` of a payload-only capture: a wait on ACKs not shown.
+    // Rule 5's `unknown` of a payload-only capture, or rule 5a's sender free because the
+    // last ACK came long before: what no ACK in the capture shows.
     let mut no_ack_shown = false;
     let (cause, ended_by) = if g.zero_window {
         let how = if peer_win > 0.0 {
@@ -155,6 +156,9 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     } else if g.not_held && peer_win.is_finite() {
         // Data in flight, but nothing held the sender (gap.rs `not_held`): rule 5 needs
         // a window, a congestion window or Nagle's algorithm to have waited on an ACK.
+        // Where an ACK long before is what shows it, an ACK the capture missed may be
+        // what released it (`capture_missed_in` below).
+        no_ack_shown = g.freed_long_before;
         (StallCause::ApplicationIdle, not_held_words(g, cols.len[j], t1))
     } else if g.last_peer_update.is_none() && !peer_pure_acks && peer_win.is_finite() {
         // No ACK in the gap, in a capture that holds none of the peer's pure ACKs (filtered
@@ -176,8 +180,9 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // Never a window from the peer: a one-sided capture, nothing can be told.
         (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
     };
-    // A wait on ACKs, where the capture missed packets of this connection in the gap:
-    // the ACK or the request that ended it may be among them (`capture_missed_in`).
+    // A wait on ACKs (or no ACK shown), where the capture missed packets of this
+    // connection in the gap: the ACK or the request that ended it may be among them
+    // (`capture_missed_in`).
     let (cause, ended_by) = match capture_missed_in(cols, g.index, j) {
         Some((k, what)) if cause == StallCause::AckWait || no_ack_shown => (
             StallCause::Unknown,
