@@ -70,7 +70,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     // The segment that ends the gap was sent on the peer's ACKs (a fast retransmission).
     let on_acks = ack_clocked(cols.flags[j], g.last_peer_at.map_or(f64::INFINITY, |tp| t1 - tp), path_rtt_s);
     // Rule 5's `unknown` of a payload-only capture, or rule 5a's sender free because the
-    // last ACK came long before: what no ACK in the capture shows.
+    // last ACK came long before: what no ACK in the capture shows (`rule_5`).
     let mut no_ack_shown = false;
     let (cause, ended_by) = if g.zero_window {
         let how = if peer_win > 0.0 {
@@ -153,48 +153,13 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // round trip, not application idle"); if the peer sat on it, the peer's
         // application was idle.
         turn_taking(g, t0, duration, (ta, tr, bytes), peer_pure_acks, path_rtt_s)
-    } else if g.not_held && peer_win.is_finite() {
-        // Data in flight, but nothing held the sender (gap.rs `not_held`): rule 5 needs
-        // a window, a congestion window or Nagle's algorithm to have waited on an ACK.
-        // Where an ACK long before is what shows it, an ACK the capture missed may be
-        // what released it (`capture_missed_in` below).
-        no_ack_shown = g.freed_long_before;
-        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j], t1))
-    } else if g.last_peer_update.is_none() && !peer_pure_acks && peer_win.is_finite() {
-        // No ACK in the gap, in a capture that holds none of the peer's pure ACKs (filtered
-        // to payload): its ACKs ride on its messages, and one sent alone is not in the
-        // capture whether or not it was sent. Nothing shows the sender was held — not the
-        // window, and no ACK released it — so a wait on ACKs is not shown either (an SSH
-        // key exchange's 443 ms pause between two of the server's messages once read
-        // "waiting on ACKs").
-        let how = "new data with no ACK of the peer's in the gap; the capture holds none of the peer's pure ACKs, so whether an ACK released it or its application wrote it cannot be told".to_string();
-        no_ack_shown = true;
-        (StallCause::Unknown, how)
-    } else if peer_win.is_finite() {
-        let how = match g.last_peer_update {
-            Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
-            None => "new data without an ACK in the capture".to_string(),
-        };
-        (StallCause::AckWait, how)
     } else {
-        // Never a window from the peer: a one-sided capture, nothing can be told.
-        (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string())
+        // Rule 5: data in flight below the window, no timer (`rule_5`).
+        let (cause, how, unshown) = rule_5(cols, g, j, peer_win, peer_pure_acks);
+        no_ack_shown = unshown;
+        (cause, how)
     };
-    // A wait on ACKs (or no ACK shown), where the capture missed packets of this
-    // connection in the gap: the ACK or the request that ended it may be among them
-    // (`capture_missed_in`).
-    let (cause, ended_by) = match capture_missed_in(cols, g.index, j) {
-        Some((k, what)) if cause == StallCause::AckWait || no_ack_shown => (
-            StallCause::Unknown,
-            format!(
-                "new data at {} after a gap in which the capture missed packets of this connection (frame {}: {}): what the sender waited on may be among them",
-                format_timestamp(t1),
-                cols.frame[k],
-                what
-            ),
-        ),
-        _ => (cause, ended_by),
-    };
+    let (cause, ended_by) = unless_capture_missed(cols, g, j, (cause, ended_by), no_ack_shown);
     // A fast retransmission that ended a wait judged by the later rules is no new data.
     let ended_by = if resent && on_acks && cause != StallCause::ZeroWindow { on_acks_words(cols, j) } else { ended_by };
     Stall {
@@ -204,6 +169,56 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         frame_before: cols.frame[g.index],
         frame_after: cols.frame[j],
         ended_by,
+    }
+}
+
+/// Rule 5 of gaps.rs's doc: data in flight below the window, no timer. The cause, what
+/// ended it, and whether no ACK in the capture showed what released the sender (for
+/// `unless_capture_missed`).
+fn rule_5(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, peer_pure_acks: bool) -> (StallCause, String, bool) {
+    let t1 = cols.t[j];
+    if g.not_held && peer_win.is_finite() {
+        // Data in flight, but nothing held the sender (gap.rs `not_held`): rule 5 needs
+        // a window, a congestion window or Nagle's algorithm to have waited on an ACK.
+        // Where an ACK long before is what shows it, an ACK the capture missed may be
+        // what released it.
+        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j], t1), g.freed_long_before)
+    } else if g.last_peer_update.is_none() && !peer_pure_acks && peer_win.is_finite() {
+        // No ACK in the gap, in a capture that holds none of the peer's pure ACKs (filtered
+        // to payload): its ACKs ride on its messages, and one sent alone is not in the
+        // capture whether or not it was sent. Nothing shows the sender was held — not the
+        // window, and no ACK released it — so a wait on ACKs is not shown either (an SSH
+        // key exchange's 443 ms pause between two of the server's messages once read
+        // "waiting on ACKs").
+        let how = "new data with no ACK of the peer's in the gap; the capture holds none of the peer's pure ACKs, so whether an ACK released it or its application wrote it cannot be told".to_string();
+        (StallCause::Unknown, how, true)
+    } else if peer_win.is_finite() {
+        let how = match g.last_peer_update {
+            Some(tu) => format!("new data after an ACK at {}", format_timestamp(tu)),
+            None => "new data without an ACK in the capture".to_string(),
+        };
+        (StallCause::AckWait, how, false)
+    } else {
+        // Never a window from the peer: a one-sided capture, nothing can be told.
+        (StallCause::Unknown, "new data (the peer's ACKs are not in the capture)".to_string(), false)
+    }
+}
+
+/// A wait on ACKs (or a sender no ACK in the capture showed free or held: `unshown`)
+/// becomes `unknown` where the capture missed packets of this connection in the gap:
+/// the ACK or the request that ended it may be among them (`capture_missed_in`).
+fn unless_capture_missed(cols: &PacketColumns, g: &Gap, j: usize, (cause, ended_by): (StallCause, String), unshown: bool) -> (StallCause, String) {
+    match capture_missed_in(cols, g.index, j) {
+        Some((k, what)) if cause == StallCause::AckWait || unshown => (
+            StallCause::Unknown,
+            format!(
+                "new data at {} after a gap in which the capture missed packets of this connection (frame {}: {}): what the sender waited on may be among them",
+                format_timestamp(cols.t[j]),
+                cols.frame[k],
+                what
+            ),
+        ),
+        _ => (cause, ended_by),
     }
 }
 
