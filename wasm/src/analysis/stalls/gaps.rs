@@ -432,7 +432,10 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         not_held(&mut g, f64::from(cols.len[j]), full, (t0, cols.t[j]), path_rtt_s, may_follow);
         g.not_held &= !resent;
         out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
-        free.push(g.not_held);
+        // Free by its own sends (rule 5a's first test), not by an ACK's timing: an echo
+        // showing that ACK had not reached the sender (held_on_path.rs) outweighs the
+        // sender lag's guess of when it did.
+        free.push(g.not_held && !g.freed_long_before);
     }
     // The transfer did not end, it stopped: a window that never reopened, or data
     // that was never acknowledged, up to the connection's last packet. A dead zero
