@@ -8,7 +8,7 @@ use crate::analysis::rows::columns::{flag_bits as fb, ConnectionColumns, PacketC
 use crate::analysis::track::connections::endpoint_name;
 use crate::analysis::rows::store::ConnStore;
 use crate::analysis::track::window::{self, Effective, NOT_USED};
-use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
+use crate::analysis::timing::round_trips::{times_path, RoundTripRule, EXCLUDED, FOLLOWED};
 use crate::analysis::verdict::diagnosis_shares::KeptSpans;
 use crate::analysis::stalls::delayed_ack;
 use crate::analysis::verdict::diagnosis;
@@ -283,20 +283,30 @@ impl RttMinima {
 fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>; 2]) -> [RttSummary; 2] {
     reuse.iter_mut().for_each(Vec::clear);
     let (mut excluded, mut followed) = ([0u64; 2], [0u64; 2]);
-    rule.for_each(store, &mut |_, dir, _, round_trip_ms, kind| {
+    // The round trips that time the path (round_trips.rs `times_path`), for the queue.
+    let mut path: [Vec<f64>; 2] = Default::default();
+    rule.for_each(store, &mut |_, dir, measured_ms, round_trip_ms, kind| {
         let d = dir as usize & 1;
         if kind & EXCLUDED != 0 {
             excluded[d] += 1;
         } else {
             reuse[d].push(round_trip_ms);
             followed[d] += u64::from(kind & FOLLOWED != 0);
+            if times_path(kind, measured_ms) {
+                path[d].push(round_trip_ms);
+            }
         }
     });
     [0, 1].map(|d| {
+        let p = &mut path[d];
+        p.sort_by(|a, b| a.total_cmp(b));
+        let path_median_ms = percentile(p, 0.5);
         let v = &mut reuse[d];
         v.sort_by(|a, b| a.total_cmp(b));
         let q = |p: f64| percentile(v, p);
         RttSummary {
+            path_samples: p.len() as u64,
+            path_median_ms,
             min_ms: v.first().copied(),
             median_ms: q(0.5),
             p95_ms: q(0.95),

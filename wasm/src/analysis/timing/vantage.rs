@@ -65,6 +65,25 @@ impl Parts {
     }
 }
 
+/// The initial retransmission timeout, s (RFC 6298 §2.1; RFC 9293 §3.8.1): a SYN or
+/// SYN/ACK not answered within it is sent again.
+pub const INITIAL_RTO_S: f64 = 1.0;
+
+/// One half of the handshake as a part of the round trip (SYN → SYN/ACK towards the
+/// server, SYN/ACK → ACK towards the client), s, from `sent_ns` (the last copy the
+/// capture saw) to `answer_ns`; None where it does not time the path:
+/// - `resent`: the segment was sent more than once before its answer, which may answer
+///   an earlier copy (Karn & Partridge 1987, RFC 6298 §3; RFC 9293 §3.8.1): a SYN re-sent
+///   after 1 s and answered 0.1 s later read as a 1.1 s round trip on a 50 ms path;
+/// - longer than [`INITIAL_RTO_S`]: the sender's timer fired by then, so a copy the
+///   capture did not see was sent, or the answer is itself a re-send after its lost
+///   original (a SYN/ACK 3.1 s after a lone SYN, backed off twice): ambiguous as well;
+/// - with a coarse clock, 0: it says only "below a tick" (the samples decide).
+pub fn handshake_half(sent_ns: i64, answer_ns: i64, resent: bool, tick: f64) -> Option<f64> {
+    let s = (answer_ns - sent_ns) as f64 / 1e9;
+    (!resent && s <= INITIAL_RTO_S && (tick <= 0.001 || s >= tick)).then_some(s)
+}
+
 /// The path's round trip and where the capture point sits on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathRtt {
@@ -174,6 +193,23 @@ pub fn path_rtt_with_ttl(parts: &Parts, data_dir: u8, tick: f64, local: Option<u
     path_rtt_by_parts(parts, data_dir, tick)
 }
 
+/// Whether a time read on a clock of resolution `tick` (s) is more than the clock's
+/// own uncertainty: a difference of k ticks is anywhere between k − 1 and k + 1 ticks
+/// (both ends are rounded), so below two ticks it only says "about a tick or less".
+/// A fine clock (≤ 1 ms, as [`path_rtt`]'s callers judge it) resolves everything.
+pub fn resolves(t: f64, tick: f64) -> bool {
+    tick <= 0.001 || t >= 2.0 * tick
+}
+
+/// The method's words where every round trip read as about one tick (`resolves` false).
+fn within_a_tick(tick: f64) -> String {
+    format!(
+        "≤ one tick of the capture clock ({}): every round trip read as one tick at most, which this \
+         clock cannot time finer, nor tell which side of the capture point it lies on",
+        format_duration(tick)
+    )
+}
+
 fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
     let d = (data_dir & 1) as usize;
     // Part towards the data receiver (measured by the data's ACKs) and towards the
@@ -193,28 +229,34 @@ fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
                 };
             }
             let local = (LOCAL_SHARE * rtt).max(tick);
-            let vantage = if s <= local {
+            // With a coarse clock a part read as k ticks lies anywhere between k − 1 and
+            // k + 1 ticks: a larger part of one tick against a smaller of none may be two
+            // equal halves, so the vantage needs the larger part at two ticks at least.
+            let vantage = if !resolves(s.max(r), tick) {
+                Vantage::Unknown
+            } else if s <= local {
                 Vantage::Sender
             } else if r <= local {
                 Vantage::Receiver
             } else {
                 Vantage::Middle
             };
-            let method = format!(
+            let parts_words = format!(
                 "{} + {}",
                 words(r, parts.from_handshake[d], "to the receiver and back"),
                 words(s, parts.from_handshake[1 - d], "to the sender and back")
             );
+            let method = if resolves(rtt, tick) { parts_words } else { within_a_tick(tick) };
             PathRtt { vantage, rtt: Some(rtt), method }
         }
         (None, Some(r)) if r > tick => PathRtt {
             vantage: Vantage::Unknown,
             rtt: Some(r),
-            method: format!(
+            method: if !resolves(r, tick) { within_a_tick(tick) } else { format!(
                 "{}; the part towards the sender was never measured (no handshake, no timestamps), \
                  so this is the path RTT only if the capture was taken at the sender",
                 words(r, false, "to the receiver and back")
-            ),
+            ) },
         },
         (Some(s), None) if s > tick => PathRtt {
             vantage: Vantage::Unknown,

@@ -254,10 +254,12 @@ pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
     // carrying the ACK, a receiver's delayed ACK), not a standing queue: a queue shows
     // on a flow's every round trip. At least [`LATENCY_MIN_SAMPLES`] (issue 39: one
     // sample of a 4-packet POST read "the RTT rose from 4 ms to 29 ms").
-    if rtt.samples < LATENCY_MIN_SAMPLES {
+    // Path samples only (`rtt.pathMedianMs`): a receiver's answers and delayed ACKs
+    // are no latency under load.
+    if rtt.path_samples < LATENCY_MIN_SAMPLES {
         return;
     }
-    let Some(median) = rtt.median_ms else { return };
+    let Some(median) = rtt.path_median_ms else { return };
     // Only news when another connection saw a lower base than this one's own path
     // RTT (its own queueing is said by the headline's queue phrase).
     if !conn.path_rtt_ms.is_some_and(|own| base_ms < 0.9 * own) {
@@ -321,10 +323,13 @@ impl Facts<'_> {
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
 /// parts' minima. The median is `queue_direction`'s, as full round trips
-/// (round_trips.rs).
+/// (round_trips.rs), over the samples that time the path (`rtt.pathMedianMs`): one
+/// whose ACK rode on the peer's answer or waited on its delayed-ACK timer times the
+/// receiver, and a median of those is no queue (an SSH session's keystrokes, a 50 Hz
+/// telemetry stream's 20 ms delayed ACKs on a 0.8 ms path once read "a queue").
 fn rtts(conn: &ConnectionSummary, request_response: bool) -> (f64, f64) {
     let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
-    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn, request_response)].rtt.median_ms))
+    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn, request_response)].rtt.path_median_ms))
 }
 
 /// The direction whose round trips show the queue: the data direction when its
@@ -343,7 +348,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
     // And never on a handful of samples: a median of two (one of them the handshake's
     // slow SYN/ACK) is no standing queue ([`LATENCY_MIN_SAMPLES`], as for latency under
     // load: a request direction's 160 ms beside the data's 0.41 ms once read "a queue").
-    if request_response || me.offset_follows || me.offset_ms <= other.offset_ms || other.samples < LATENCY_MIN_SAMPLES { d } else { 1 - d }
+    if request_response || me.offset_follows || me.offset_ms <= other.offset_ms || other.path_samples < LATENCY_MIN_SAMPLES { d } else { 1 - d }
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {
