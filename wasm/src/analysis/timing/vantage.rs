@@ -329,6 +329,36 @@ mod tests {
     }
 
     #[test]
+    fn one_tick_against_none_tells_no_vantage() {
+        // A 16.67 ms clock (60 Hz): the data's ACKs read one tick, the other part none. A
+        // part read as k ticks lies between k − 1 and k + 1 ticks, so both may be ~8 ms:
+        // the vantage is unknown and the RTT is "≤ one tick" (it read "Captured at the
+        // sender; path RTT 16.67 ms (17 ms to the receiver and back + 0 s …)").
+        let tick = 0.016_666;
+        let p = Parts::new([Some(tick), Some(0.0)], None);
+        let r = path_rtt(&p, 0, tick);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(tick)));
+        assert!(r.method.starts_with("≤ one tick of the capture clock (17 ms)"), "{}", r.method);
+        // Two ticks against none: the larger part is more than a tick, the other less.
+        let p = Parts::new([Some(2.0 * tick), Some(0.0)], None);
+        let r = path_rtt(&p, 0, tick);
+        assert_eq!(r.vantage, Vantage::Sender);
+        assert_eq!(r.method, "33 ms to the receiver and back + 0 s to the sender and back");
+    }
+
+    #[test]
+    fn a_handshake_half_times_the_path_only_when_sent_once_within_the_initial_rto() {
+        // Karn (RFC 6298 §3): a SYN sent twice may be answered for the first copy.
+        assert_eq!(handshake_half(0, 50_000_000, false, 0.0), Some(0.05));
+        assert_eq!(handshake_half(1_000_000_000, 1_100_000_000, true, 0.0), None);
+        // A lone SYN answered after 3.1 s: a timer fired by then (RFC 6298 §2.1: 1 s).
+        assert_eq!(handshake_half(0, 3_100_000_000, false, 0.0), None);
+        assert_eq!(handshake_half(0, 1_000_000_000, false, 0.0), Some(1.0));
+        // A coarse clock's 0: below a tick, no measure.
+        assert_eq!(handshake_half(0, 0, false, 0.010), None);
+    }
+
+    #[test]
     fn ten_ms_clock() {
         // The local part reads 0 (below one tick), the path 40 ms: a receiver.
         let p = Parts::new([Some(0.040), Some(0.0)], None);
