@@ -256,6 +256,11 @@ impl RttMinima {
         m
     }
 
+    /// Share of each direction's trusted samples below one tick (1 without any).
+    fn below_tick_share(&self) -> [f64; 2] {
+        [0, 1].map(|d| if self.trusted[d] == 0 { 1.0 } else { self.below_tick[d] as f64 / self.trusted[d] as f64 })
+    }
+
     /// Smallest trusted sample of each direction. With a clock coarser than 1 ms a
     /// sample of 0 only says "less than a tick" and a 10 ms round trip reads 0, 10 or
     /// 20 ms: the part is 0 (the capturing host's own) when most samples are below a
@@ -292,7 +297,8 @@ fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>;
         } else {
             reuse[d].push(round_trip_ms);
             followed[d] += u64::from(kind & FOLLOWED != 0);
-            if times_path(kind, measured_ms) {
+            // The measured part's minimum: the part towards this direction's receiver.
+            if times_path(kind, measured_ms, rule.offset_ms[1 - d]) {
                 path[d].push(round_trip_ms);
             }
         }

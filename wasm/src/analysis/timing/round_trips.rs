@@ -47,15 +47,22 @@ pub const ANSWERED: u8 = 32;
 /// sample whose measured part is longer was not held by a delayed-ACK timer.
 pub const DELAYED_ACK_MAX_MS: f64 = 500.0;
 
-/// Whether a sample (kind bits, measured part in ms) times the path rather than the
-/// receiver: not [`ANSWERED`], and not a [`DELAYABLE`] ACK of a lone segment that came
-/// within [`DELAYED_ACK_MAX_MS`], the delay any delayed-ACK timer may add (Linux holds
-/// 40–200 ms, Windows 200 ms, a BSD-style 200 ms heartbeat anything up to it). Only
-/// such samples show a queue ("median against minimum": a receiver that held each ACK
-/// 20 ms for its timer on a 0.8 ms path is no queue). The RTT chart and the statistics
-/// keep every sample; the queue's median is over these (`rtt.pathMedianMs`).
-pub fn times_path(kind: u8, measured_ms: f64) -> bool {
-    kind & EXCLUDED == 0 && kind & ANSWERED == 0 && !(kind & DELAYABLE != 0 && measured_ms <= DELAYED_ACK_MAX_MS)
+/// The least hold taken for a delayed-ACK timer's, ms: a lone segment's ACK within this
+/// of the part's minimum left at once (a Linux receiver's quick ACK, a Windows one's
+/// every-segment ACK); timers hold tens of ms (Linux ≥ 40 ms, Windows 200 ms) or, as a
+/// BSD-style 200 ms heartbeat, anything up to it.
+pub const DELAYED_ACK_MIN_HOLD_MS: f64 = 1.0;
+
+/// Whether a sample (kind bits, measured part and that part's minimum, ms) times the
+/// path rather than the receiver: not [`ANSWERED`], and not a [`DELAYABLE`] ACK of a lone
+/// segment that came more than [`DELAYED_ACK_MIN_HOLD_MS`] after the part's minimum but
+/// within [`DELAYED_ACK_MAX_MS`], a hold consistent with a delayed-ACK timer. Only such
+/// samples show a queue ("median against minimum": a receiver that held each ACK 20 ms
+/// for its timer on a 0.8 ms path is no queue). The RTT chart and the statistics keep
+/// every sample; the queue's median is over these (`rtt.pathMedianMs`).
+pub fn times_path(kind: u8, measured_ms: f64, part_min_ms: f64) -> bool {
+    let held = measured_ms - part_min_ms > DELAYED_ACK_MIN_HOLD_MS && measured_ms <= DELAYED_ACK_MAX_MS;
+    kind & EXCLUDED == 0 && kind & ANSWERED == 0 && !(kind & DELAYABLE != 0 && held)
 }
 
 /// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a

@@ -40,6 +40,9 @@ pub struct Parts {
     pub toward: [Option<f64>; 2],
     /// Which of them came from the handshake (for the method's words).
     pub from_handshake: [bool; 2],
+    /// Share of each direction's trusted samples below one tick of a coarse clock
+    /// (1 where unknown): see [`resolves_part`].
+    pub below_tick_share: [f64; 2],
 }
 
 impl Parts {
@@ -47,7 +50,7 @@ impl Parts {
     /// direction d, s) with the handshake's two halves.
     /// `handshake`: (client direction, SYN→SYN/ACK, SYN/ACK→ACK), s.
     pub fn new(samples_min: [Option<f64>; 2], handshake: Option<(u8, Option<f64>, Option<f64>)>) -> Parts {
-        let mut p = Parts { toward: samples_min, from_handshake: [false; 2] };
+        let mut p = Parts { toward: samples_min, from_handshake: [false; 2], below_tick_share: [1.0; 2] };
         if let Some((client, to_server, to_client)) = handshake {
             let c = (client & 1) as usize;
             // SYN → SYN/ACK: the client's segment answered by the server = the part
@@ -201,6 +204,20 @@ pub fn resolves(t: f64, tick: f64) -> bool {
     tick <= 0.001 || t >= 2.0 * tick
 }
 
+/// Whether a part of the round trip (`v` s, `below_tick_share` of its samples read 0)
+/// stands above a coarse clock's uncertainty: at two ticks or more ([`resolves`]), or at
+/// a tick or more with at most [`RESOLVED_BELOW_TICK_SHARE`] of its samples read below
+/// one: a part under one tick reads 0 in the share of its samples by which it falls
+/// short, so one never read 0 over many samples is a tick or more (`coarse-clock-10ms`:
+/// a 10.3 ms path on a 10 ms clock, its ACKs read 10 or 20 ms), while one read 0 in half
+/// its samples is about half a tick, as the other part may be.
+pub fn resolves_part(v: f64, below_tick_share: f64, tick: f64) -> bool {
+    resolves(v, tick) || (v >= tick && below_tick_share <= RESOLVED_BELOW_TICK_SHARE)
+}
+
+/// See [`resolves_part`].
+pub const RESOLVED_BELOW_TICK_SHARE: f64 = 0.1;
+
 /// The method's words where every round trip read as about one tick (`resolves` false).
 fn within_a_tick(tick: f64) -> String {
     format!(
@@ -232,7 +249,9 @@ fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
             // With a coarse clock a part read as k ticks lies anywhere between k − 1 and
             // k + 1 ticks: a larger part of one tick against a smaller of none may be two
             // equal halves, so the vantage needs the larger part at two ticks at least.
-            let vantage = if !resolves(s.max(r), tick) {
+            let larger = if s >= r { (s, parts.below_tick_share[1 - d]) } else { (r, parts.below_tick_share[d]) };
+            let resolved = resolves_part(larger.0, larger.1, tick);
+            let vantage = if !resolved {
                 Vantage::Unknown
             } else if s <= local {
                 Vantage::Sender
@@ -246,13 +265,13 @@ fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
                 words(r, parts.from_handshake[d], "to the receiver and back"),
                 words(s, parts.from_handshake[1 - d], "to the sender and back")
             );
-            let method = if resolves(rtt, tick) { parts_words } else { within_a_tick(tick) };
+            let method = if resolved || resolves(rtt, tick) { parts_words } else { within_a_tick(tick) };
             PathRtt { vantage, rtt: Some(rtt), method }
         }
         (None, Some(r)) if r > tick => PathRtt {
             vantage: Vantage::Unknown,
             rtt: Some(r),
-            method: if !resolves(r, tick) { within_a_tick(tick) } else { format!(
+            method: if !resolves_part(r, parts.below_tick_share[d], tick) { within_a_tick(tick) } else { format!(
                 "{}; the part towards the sender was never measured (no handshake, no timestamps), \
                  so this is the path RTT only if the capture was taken at the sender",
                 words(r, false, "to the receiver and back")

@@ -255,25 +255,29 @@ pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
     // on a flow's every round trip. At least [`LATENCY_MIN_SAMPLES`] (issue 39: one
     // sample of a 4-packet POST read "the RTT rose from 4 ms to 29 ms").
     // Path samples only (`rtt.pathMedianMs`): a receiver's answers and delayed ACKs
-    // are no latency under load.
-    if rtt.path_samples < LATENCY_MIN_SAMPLES {
-        return;
-    }
-    let Some(median) = rtt.path_median_ms else { return };
+    // are no latency under load. Without enough of them (every ACK rode on an answer),
+    // the connection's own path RTT, its smallest round trip (the handshake's, which no
+    // answer or timer delays), is a lower bound that may show the load by itself.
+    let Some(own) = conn.path_rtt_ms else { return };
+    let (rtt_ms, words) = match rtt.path_median_ms {
+        Some(m) if rtt.path_samples >= LATENCY_MIN_SAMPLES => (m, "median"),
+        _ if rtt.samples >= LATENCY_MIN_SAMPLES => (own, "at least: this connection's smallest round trip"),
+        _ => return,
+    };
     // Only news when another connection saw a lower base than this one's own path
     // RTT (its own queueing is said by the headline's queue phrase).
-    if !conn.path_rtt_ms.is_some_and(|own| base_ms < 0.9 * own) {
+    if base_ms >= 0.9 * own {
         return;
     }
-    if !(median >= LATENCY_UNDER_LOAD_RATIO * base_ms && median - base_ms >= 0.010 * 1000.0) {
+    if !(rtt_ms >= LATENCY_UNDER_LOAD_RATIO * base_ms && rtt_ms - base_ms >= 0.010 * 1000.0) {
         return;
     }
     let text = format!(
         "Latency under load: the RTT rose from {} (the path's base, the smallest any connection \
-         between these hosts saw) to {} (median, {:.0}×).",
+         between these hosts saw) to {} ({words}, {:.0}×).",
         format_duration(base_ms / 1000.0),
-        format_duration(median / 1000.0),
-        median / base_ms
+        format_duration(rtt_ms / 1000.0),
+        rtt_ms / base_ms
     );
     conn.diagnosis.text += &format!(" {text}");
     conn.diagnosis.episodes.push(Episode { start: conn.start, end: conn.end, kind: "latency", text });

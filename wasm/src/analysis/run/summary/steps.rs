@@ -24,7 +24,8 @@ pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[
         let half = |a: i64, b: i64, resent: bool| vantage::handshake_half(a, b, resent, tick);
         (h.client_dir, h.syn_ack.and_then(|sa| half(syn, sa, h.syn_resent)), h.syn_ack.zip(h.ack).and_then(|(sa, a)| half(sa, a, h.syn_ack_resent)))
     });
-    let parts = vantage::Parts::new(minima.min_s(tick), hs);
+    let mut parts = vantage::Parts::new(minima.min_s(tick), hs);
+    parts.below_tick_share = minima.below_tick_share();
     let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
     let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
     (parts, local, path)
