@@ -218,13 +218,22 @@ pub fn resolves_part(v: f64, below_tick_share: f64, tick: f64) -> bool {
 /// See [`resolves_part`].
 pub const RESOLVED_BELOW_TICK_SHARE: f64 = 0.1;
 
+/// How [`PathRtt::method`] begins where every round trip read as about one tick.
+const WITHIN_A_TICK: &str = "≤ one tick of the capture clock";
+
 /// The method's words where every round trip read as about one tick (`resolves` false).
 fn within_a_tick(tick: f64) -> String {
     format!(
-        "≤ one tick of the capture clock ({}): every round trip read as one tick at most, which this \
+        "{WITHIN_A_TICK} ({}): every round trip read as one tick at most, which this \
          clock cannot time finer, nor tell which side of the capture point it lies on",
         format_duration(tick)
     )
+}
+
+/// Whether a path RTT's method (`connection.pathRttMethod`) says the RTT is only "≤ one
+/// tick": the headline then says so too (diagnosis phrases.rs `rtt_phrase`).
+pub fn is_within_a_tick(method: &str) -> bool {
+    method.starts_with(WITHIN_A_TICK)
 }
 
 fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
@@ -358,6 +367,14 @@ mod tests {
         let r = path_rtt(&p, 0, tick);
         assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(tick)));
         assert!(r.method.starts_with("≤ one tick of the capture clock (17 ms)"), "{}", r.method);
+        // One tick never read as 0 (a 10.3 ms path on a 10 ms clock: its samples read 10
+        // or 20 ms) is a tick or more; the other part, read 0, less than one.
+        let mut p = Parts::new([Some(tick), Some(0.0)], None);
+        p.below_tick_share = [0.0, 1.0];
+        assert_eq!(path_rtt(&p, 0, tick).vantage, Vantage::Sender);
+        // Read 0 in 41 of 85 samples: about half a tick, as the other part may be.
+        p.below_tick_share = [41.0 / 85.0, 1.0];
+        assert_eq!(path_rtt(&p, 0, tick).vantage, Vantage::Unknown);
         // Two ticks against none: the larger part is more than a tick, the other less.
         let p = Parts::new([Some(2.0 * tick), Some(0.0)], None);
         let r = path_rtt(&p, 0, tick);

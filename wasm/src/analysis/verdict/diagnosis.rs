@@ -331,9 +331,14 @@ impl Facts<'_> {
 /// whose ACK rode on the peer's answer or waited on its delayed-ACK timer times the
 /// receiver, and a median of those is no queue (an SSH session's keystrokes, a 50 Hz
 /// telemetry stream's 20 ms delayed ACKs on a 0.8 ms path once read "a queue").
+/// And only over at least [`LATENCY_MIN_SAMPLES`] of them: a median of a few is one
+/// answer's delay, not a queue, which shows on a flow's every round trip (four samples
+/// of a loopback OpenFlow session, two of them 40 ms delayed ACKs, read "the median RTT
+/// was 20 ms against a 273 µs minimum, a queue on the path").
 fn rtts(conn: &ConnectionSummary, request_response: bool) -> (f64, f64) {
     let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
-    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn, request_response)].rtt.path_median_ms))
+    let rtt = &conn.directions[queue_direction(conn, request_response)].rtt;
+    (s(conn.path_rtt_ms), s(rtt.path_median_ms.filter(|_| rtt.path_samples >= LATENCY_MIN_SAMPLES)))
 }
 
 /// The direction whose round trips show the queue: the data direction when its

@@ -216,7 +216,7 @@ pub(super) fn rate_phrase(f: &Facts) -> String {
 }
 
 pub(super) fn rtt_phrase(f: &Facts) -> String {
-    if f.min_rtt.is_finite() && !crate::analysis::timing::vantage::resolves(f.min_rtt, f.tick) {
+    if f.min_rtt.is_finite() && crate::analysis::timing::vantage::is_within_a_tick(&f.conn.path_rtt_method) {
         // Every round trip read as about one tick: a bound, not a measurement (vantage.rs).
         format!("a path RTT of one tick of the capture clock ({}) or less", format_duration(f.tick))
     } else if f.min_rtt.is_finite() {
