@@ -54,11 +54,13 @@ export const stallCount = (d: Pick<DirectionSummary, 'stalls' | 'stallCount'>): 
 export type ThroughputStats = Gen.ThroughputSummary;
 export type LegacyThroughputStats = Omit<ThroughputStats, 'activeMeanBps'>;
 
-/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs, offsetFollows and followedSamples are missing in older snapshots. */
-export type RttStats = Omit<Gen.RttSummary, 'offsetMs' | 'offsetFollows' | 'followedSamples'> & {
+/** Per-direction RTT statistics over trusted samples only (docs/ANALYSIS.md `rtt.*`); offsetMs, offsetFollows, followedSamples, pathSamples and pathMedianMs are missing in older snapshots. */
+export type RttStats = Omit<Gen.RttSummary, 'offsetMs' | 'offsetFollows' | 'followedSamples' | 'pathSamples' | 'pathMedianMs'> & {
   offsetMs?: number;
   offsetFollows?: boolean;
   followedSamples?: number;
+  pathSamples?: number;
+  pathMedianMs?: number | null;
 };
 export type LegacyRttStats = Pick<RttStats, 'minMs' | 'medianMs'>;
 

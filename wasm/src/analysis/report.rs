@@ -34,6 +34,14 @@ pub struct RttSummary {
     pub max_ms: Option<f64>,
     /// Samples in the statistics.
     pub samples: u64,
+    /// Samples in the statistics that time the path, not the receiver
+    /// (round_trips.rs `times_path`): their ACK did not ride on the receiver's new data,
+    /// and if it acknowledged less than two full-sized segments it came later than any
+    /// delayed-ACK timer holds one (0.5 s, RFC 1122 §4.2.3.2). Absent in reports made before it.
+    pub path_samples: u64,
+    /// The median round trip of those samples, ms: what a queue on the path is judged
+    /// by (docs/ANALYSIS.md "Queueing"); None without one.
+    pub path_median_ms: Option<f64>,
     /// Samples left out: timestamp echoes spanning an idle period or a loss recovery
     /// (RFC 7323 §4.3), zero-window probes, samples below the clock's resolution.
     pub excluded_samples: u64,

@@ -568,6 +568,18 @@ export type RttSummary = { minMs: number | null, medianMs: number | null, p95Ms:
  */
 samples: number, 
 /**
+ * Samples in the statistics that time the path, not the receiver
+ * (round_trips.rs `times_path`): their ACK did not ride on the receiver's new data,
+ * and if it acknowledged less than two full-sized segments it came later than any
+ * delayed-ACK timer holds one (0.5 s, RFC 1122 §4.2.3.2). Absent in reports made before it.
+ */
+pathSamples: number, 
+/**
+ * The median round trip of those samples, ms: what a queue on the path is judged
+ * by (docs/ANALYSIS.md "Queueing"); None without one.
+ */
+pathMedianMs: number | null, 
+/**
  * Samples left out: timestamp echoes spanning an idle period or a loss recovery
  * (RFC 7323 §4.3), zero-window probes, samples below the clock's resolution.
  */

@@ -21,8 +21,9 @@
 use crate::analysis::rows::columns::{ConnectionColumns, PacketColumns, RttColumns, RttSource, SackColumns, SackSource};
 use crate::analysis::rows::store_log::ByteLog;
 
-/// The RTT kind bits a row keeps (push_rtt): timestamp, excluded, clocked, delayable.
-const STORED_KIND_BITS: u64 = 0b1_0111;
+/// The RTT kind bits a row keeps (push_rtt): timestamp, excluded, clocked, delayable,
+/// answered (round_trips.rs).
+const STORED_KIND_BITS: u64 = 0b11_0111;
 
 /// One packet row, in exact integers (the analyzer's values before `as f64`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,8 +110,9 @@ impl ConnWriter {
     /// An RTT sample completed at `t_ns` for data of direction `dir`. `kind`: bit 0
     /// timestamp (1) or ACK (0) sample, bit 1 excluded from statistics (rtt.rs), bit 2
     /// an echo by the peer's new data that acknowledges none of ours (round_trips.rs
-    /// `CLOCKED`), bit 4 an ACK the receiver may have delayed (`DELAYABLE`); bit 3
-    /// (`FOLLOWED`) is never stored. The head stays below 2^7: one varint byte.
+    /// `CLOCKED`), bit 4 an ACK the receiver may have delayed (`DELAYABLE`), bit 5 one
+    /// that rode on its new data (`ANSWERED`); bit 3 (`FOLLOWED`) is never stored. The
+    /// head stays below 2^7: one varint byte.
     #[inline]
     pub(crate) fn push_rtt(&mut self, t_ns: i64, dir: u8, rtt_ns: i64, kind: u8) {
         let mut row = self.store.rtt.row();

@@ -8,7 +8,7 @@ use crate::analysis::rows::columns::{flag_bits as fb, ConnectionColumns, PacketC
 use crate::analysis::track::connections::endpoint_name;
 use crate::analysis::rows::store::ConnStore;
 use crate::analysis::track::window::{self, Effective, NOT_USED};
-use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED, FOLLOWED};
+use crate::analysis::timing::round_trips::{times_path, RoundTripRule, EXCLUDED, FOLLOWED};
 use crate::analysis::verdict::diagnosis_shares::KeptSpans;
 use crate::analysis::stalls::delayed_ack;
 use crate::analysis::verdict::diagnosis;
@@ -256,6 +256,11 @@ impl RttMinima {
         m
     }
 
+    /// Share of each direction's trusted samples below one tick (1 without any).
+    fn below_tick_share(&self) -> [f64; 2] {
+        [0, 1].map(|d| if self.trusted[d] == 0 { 1.0 } else { self.below_tick[d] as f64 / self.trusted[d] as f64 })
+    }
+
     /// Smallest trusted sample of each direction. With a clock coarser than 1 ms a
     /// sample of 0 only says "less than a tick" and a 10 ms round trip reads 0, 10 or
     /// 20 ms: the part is 0 (the capturing host's own) when most samples are below a
@@ -283,20 +288,31 @@ impl RttMinima {
 fn rtt_summaries(store: &ConnStore, rule: &RoundTripRule, reuse: &mut [Vec<f64>; 2]) -> [RttSummary; 2] {
     reuse.iter_mut().for_each(Vec::clear);
     let (mut excluded, mut followed) = ([0u64; 2], [0u64; 2]);
-    rule.for_each(store, &mut |_, dir, _, round_trip_ms, kind| {
+    // The round trips that time the path (round_trips.rs `times_path`), for the queue.
+    let mut path: [Vec<f64>; 2] = Default::default();
+    rule.for_each(store, &mut |_, dir, measured_ms, round_trip_ms, kind| {
         let d = dir as usize & 1;
         if kind & EXCLUDED != 0 {
             excluded[d] += 1;
         } else {
             reuse[d].push(round_trip_ms);
             followed[d] += u64::from(kind & FOLLOWED != 0);
+            // The measured part's minimum: the part towards this direction's receiver.
+            if times_path(kind, measured_ms, rule.offset_ms[1 - d]) {
+                path[d].push(round_trip_ms);
+            }
         }
     });
     [0, 1].map(|d| {
+        let p = &mut path[d];
+        p.sort_by(|a, b| a.total_cmp(b));
+        let path_median_ms = percentile(p, 0.5);
         let v = &mut reuse[d];
         v.sort_by(|a, b| a.total_cmp(b));
         let q = |p: f64| percentile(v, p);
         RttSummary {
+            path_samples: p.len() as u64,
+            path_median_ms,
             min_ms: v.first().copied(),
             median_ms: q(0.5),
             p95_ms: q(0.95),

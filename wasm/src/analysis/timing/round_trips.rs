@@ -37,6 +37,34 @@ pub const CLOCKED: u8 = 4;
 /// receiver's think time, when the ACK rode on its answer). It counts in the statistics
 /// like any other, but never raises a delay spike by itself (diagnosis_episodes.rs).
 pub const DELAYABLE: u8 = 16;
+/// Kind bit of a sample whose ACK rode on the receiver's new data (RFC 9293 §3.8.6.3:
+/// a receiver may hold an ACK to send it with its own answer; RFC 1122 §4.2.3.2): the
+/// sample times how long that host took to have data to send (a typist's next
+/// keystroke, a server's think time), not the path. Always set with [`DELAYABLE`].
+pub const ANSWERED: u8 = 32;
+/// The longest a receiver may hold the ACK of a lone segment (RFC 1122 §4.2.3.2:
+/// "the delay MUST be less than 0.5 seconds"; RFC 9293 §3.8.6.3), ms. A [`DELAYABLE`]
+/// sample whose measured part is longer was not held by a delayed-ACK timer.
+pub const DELAYED_ACK_MAX_MS: f64 = 500.0;
+
+/// The least hold taken for a delayed-ACK timer's, ms: a lone segment's ACK within this
+/// of the part's minimum left at once (a Linux receiver's quick ACK, a Windows one's
+/// every-segment ACK); timers hold tens of ms (Linux ≥ 40 ms, Windows 200 ms) or, as a
+/// BSD-style 200 ms heartbeat, anything up to it.
+pub const DELAYED_ACK_MIN_HOLD_MS: f64 = 1.0;
+
+/// Whether a sample (kind bits, measured part and that part's minimum, ms) times the
+/// path rather than the receiver: not [`ANSWERED`], and not a [`DELAYABLE`] ACK of a lone
+/// segment that came more than [`DELAYED_ACK_MIN_HOLD_MS`] after the part's minimum but
+/// within [`DELAYED_ACK_MAX_MS`], a hold consistent with a delayed-ACK timer. Only such
+/// samples show a queue ("median against minimum": a receiver that held each ACK 20 ms
+/// for its timer on a 0.8 ms path is no queue). The RTT chart and the statistics keep
+/// every sample; the queue's median is over these (`rtt.pathMedianMs`).
+pub fn times_path(kind: u8, measured_ms: f64, part_min_ms: f64) -> bool {
+    let held = measured_ms - part_min_ms > DELAYED_ACK_MIN_HOLD_MS && measured_ms <= DELAYED_ACK_MAX_MS;
+    kind & EXCLUDED == 0 && kind & ANSWERED == 0 && !(kind & DELAYABLE != 0 && held)
+}
+
 /// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a
 /// measured sample, not `offsetMs`. Where a direction follows and none of its round
 /// trips has it, the far part is known only by its minimum (the handshake's, or an ACK

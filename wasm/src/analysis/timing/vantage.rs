@@ -40,6 +40,9 @@ pub struct Parts {
     pub toward: [Option<f64>; 2],
     /// Which of them came from the handshake (for the method's words).
     pub from_handshake: [bool; 2],
+    /// Share of each direction's trusted samples below one tick of a coarse clock
+    /// (1 where unknown): see [`resolves_part`].
+    pub below_tick_share: [f64; 2],
 }
 
 impl Parts {
@@ -47,7 +50,7 @@ impl Parts {
     /// direction d, s) with the handshake's two halves.
     /// `handshake`: (client direction, SYN→SYN/ACK, SYN/ACK→ACK), s.
     pub fn new(samples_min: [Option<f64>; 2], handshake: Option<(u8, Option<f64>, Option<f64>)>) -> Parts {
-        let mut p = Parts { toward: samples_min, from_handshake: [false; 2] };
+        let mut p = Parts { toward: samples_min, from_handshake: [false; 2], below_tick_share: [1.0; 2] };
         if let Some((client, to_server, to_client)) = handshake {
             let c = (client & 1) as usize;
             // SYN → SYN/ACK: the client's segment answered by the server = the part
@@ -67,6 +70,25 @@ impl Parts {
 
 /// `PathRtt::method` where every round trip was shorter than one tick (no RTT).
 pub const BELOW_ONE_TICK: &str = "every round trip was shorter than one tick of the capture clock";
+
+/// The initial retransmission timeout, s (RFC 6298 §2.1; RFC 9293 §3.8.1): a SYN or
+/// SYN/ACK not answered within it is sent again.
+pub const INITIAL_RTO_S: f64 = 1.0;
+
+/// One half of the handshake as a part of the round trip (SYN → SYN/ACK towards the
+/// server, SYN/ACK → ACK towards the client), s, from `sent_ns` (the last copy the
+/// capture saw) to `answer_ns`; None where it does not time the path:
+/// - `resent`: the segment was sent more than once before its answer, which may answer
+///   an earlier copy (Karn & Partridge 1987, RFC 6298 §3; RFC 9293 §3.8.1): a SYN re-sent
+///   after 1 s and answered 0.1 s later read as a 1.1 s round trip on a 50 ms path;
+/// - longer than [`INITIAL_RTO_S`]: the sender's timer fired by then, so a copy the
+///   capture did not see was sent, or the answer is itself a re-send after its lost
+///   original (a SYN/ACK 3.1 s after a lone SYN, backed off twice): ambiguous as well;
+/// - with a coarse clock, 0: it says only "below a tick" (the samples decide).
+pub fn handshake_half(sent_ns: i64, answer_ns: i64, resent: bool, tick: f64) -> Option<f64> {
+    let s = (answer_ns - sent_ns) as f64 / 1e9;
+    (!resent && s <= INITIAL_RTO_S && (tick <= 0.001 || s >= tick)).then_some(s)
+}
 
 /// The path's round trip and where the capture point sits on it.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,6 +199,46 @@ pub fn path_rtt_with_ttl(parts: &Parts, data_dir: u8, tick: f64, local: Option<u
     path_rtt_by_parts(parts, data_dir, tick)
 }
 
+/// Whether a time read on a clock of resolution `tick` (s) is more than the clock's
+/// own uncertainty: a difference of k ticks is anywhere between k − 1 and k + 1 ticks
+/// (both ends are rounded), so below two ticks it only says "about a tick or less".
+/// A fine clock (≤ 1 ms, as [`path_rtt`]'s callers judge it) resolves everything.
+pub fn resolves(t: f64, tick: f64) -> bool {
+    tick <= 0.001 || t >= 2.0 * tick
+}
+
+/// Whether a part of the round trip (`v` s, `below_tick_share` of its samples read 0)
+/// stands above a coarse clock's uncertainty: at two ticks or more ([`resolves`]), or at
+/// a tick or more with at most [`RESOLVED_BELOW_TICK_SHARE`] of its samples read below
+/// one: a part under one tick reads 0 in the share of its samples by which it falls
+/// short, so one never read 0 over many samples is a tick or more (`coarse-clock-10ms`:
+/// a 10.3 ms path on a 10 ms clock, its ACKs read 10 or 20 ms), while one read 0 in half
+/// its samples is about half a tick, as the other part may be.
+pub fn resolves_part(v: f64, below_tick_share: f64, tick: f64) -> bool {
+    resolves(v, tick) || (v >= tick && below_tick_share <= RESOLVED_BELOW_TICK_SHARE)
+}
+
+/// See [`resolves_part`].
+pub const RESOLVED_BELOW_TICK_SHARE: f64 = 0.1;
+
+/// How [`PathRtt::method`] begins where every round trip read as about one tick.
+const WITHIN_A_TICK: &str = "≤ one tick of the capture clock";
+
+/// The method's words where every round trip read as about one tick (`resolves` false).
+fn within_a_tick(tick: f64) -> String {
+    format!(
+        "{WITHIN_A_TICK} ({}): every round trip read as one tick at most, which this \
+         clock cannot time finer, nor tell which side of the capture point it lies on",
+        format_duration(tick)
+    )
+}
+
+/// Whether a path RTT's method (`connection.pathRttMethod`) says the RTT is only "≤ one
+/// tick": the headline then says so too (diagnosis phrases.rs `rtt_phrase`).
+pub fn is_within_a_tick(method: &str) -> bool {
+    method.starts_with(WITHIN_A_TICK)
+}
+
 fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
     let d = (data_dir & 1) as usize;
     // Part towards the data receiver (measured by the data's ACKs) and towards the
@@ -196,28 +258,36 @@ fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
                 };
             }
             let local = (LOCAL_SHARE * rtt).max(tick);
-            let vantage = if s <= local {
+            // With a coarse clock a part read as k ticks lies anywhere between k − 1 and
+            // k + 1 ticks: a larger part of one tick against a smaller of none may be two
+            // equal halves, so the vantage needs the larger part at two ticks at least.
+            let larger = if s >= r { (s, parts.below_tick_share[1 - d]) } else { (r, parts.below_tick_share[d]) };
+            let resolved = resolves_part(larger.0, larger.1, tick);
+            let vantage = if !resolved {
+                Vantage::Unknown
+            } else if s <= local {
                 Vantage::Sender
             } else if r <= local {
                 Vantage::Receiver
             } else {
                 Vantage::Middle
             };
-            let method = format!(
+            let parts_words = format!(
                 "{} + {}",
                 words(r, parts.from_handshake[d], "to the receiver and back"),
                 words(s, parts.from_handshake[1 - d], "to the sender and back")
             );
+            let method = if resolved || resolves(rtt, tick) { parts_words } else { within_a_tick(tick) };
             PathRtt { vantage, rtt: Some(rtt), method }
         }
         (None, Some(r)) if r > tick => PathRtt {
             vantage: Vantage::Unknown,
             rtt: Some(r),
-            method: format!(
+            method: if !resolves_part(r, parts.below_tick_share[d], tick) { within_a_tick(tick) } else { format!(
                 "{}; the part towards the sender was never measured (no handshake, no timestamps), \
                  so this is the path RTT only if the capture was taken at the sender",
                 words(r, false, "to the receiver and back")
-            ),
+            ) },
         },
         (Some(s), None) if s > tick => PathRtt {
             vantage: Vantage::Unknown,
@@ -287,6 +357,44 @@ mod tests {
         assert_eq!(local_by_ttl([Some((60, 60)), Some((50, 50))]), None);
         assert_eq!(local_by_ttl([Some((64, 64)), Some((50, 52))]), None);
         assert_eq!(path_rtt_with_ttl(&p, 0, 0.000_001, None).vantage, Vantage::Unknown);
+    }
+
+    #[test]
+    fn one_tick_against_none_tells_no_vantage() {
+        // A 16.67 ms clock (60 Hz): the data's ACKs read one tick, the other part none. A
+        // part read as k ticks lies between k − 1 and k + 1 ticks, so both may be ~8 ms:
+        // the vantage is unknown and the RTT is "≤ one tick" (it read "Captured at the
+        // sender; path RTT 16.67 ms (17 ms to the receiver and back + 0 s …)").
+        let tick = 0.016_666;
+        let p = Parts::new([Some(tick), Some(0.0)], None);
+        let r = path_rtt(&p, 0, tick);
+        assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(tick)));
+        assert!(r.method.starts_with("≤ one tick of the capture clock (17 ms)"), "{}", r.method);
+        // One tick never read as 0 (a 10.3 ms path on a 10 ms clock: its samples read 10
+        // or 20 ms) is a tick or more; the other part, read 0, less than one.
+        let mut p = Parts::new([Some(tick), Some(0.0)], None);
+        p.below_tick_share = [0.0, 1.0];
+        assert_eq!(path_rtt(&p, 0, tick).vantage, Vantage::Sender);
+        // Read 0 in 41 of 85 samples: about half a tick, as the other part may be.
+        p.below_tick_share = [41.0 / 85.0, 1.0];
+        assert_eq!(path_rtt(&p, 0, tick).vantage, Vantage::Unknown);
+        // Two ticks against none: the larger part is more than a tick, the other less.
+        let p = Parts::new([Some(2.0 * tick), Some(0.0)], None);
+        let r = path_rtt(&p, 0, tick);
+        assert_eq!(r.vantage, Vantage::Sender);
+        assert_eq!(r.method, "33 ms to the receiver and back + 0 s to the sender and back");
+    }
+
+    #[test]
+    fn a_handshake_half_times_the_path_only_when_sent_once_within_the_initial_rto() {
+        // Karn (RFC 6298 §3): a SYN sent twice may be answered for the first copy.
+        assert_eq!(handshake_half(0, 50_000_000, false, 0.0), Some(0.05));
+        assert_eq!(handshake_half(1_000_000_000, 1_100_000_000, true, 0.0), None);
+        // A lone SYN answered after 3.1 s: a timer fired by then (RFC 6298 §2.1: 1 s).
+        assert_eq!(handshake_half(0, 3_100_000_000, false, 0.0), None);
+        assert_eq!(handshake_half(0, 1_000_000_000, false, 0.0), Some(1.0));
+        // A coarse clock's 0: below a tick, no measure.
+        assert_eq!(handshake_half(0, 0, false, 0.010), None);
     }
 
     #[test]

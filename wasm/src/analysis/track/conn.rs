@@ -93,6 +93,11 @@ pub(crate) struct HandshakeTimes {
     pub syn: Option<i64>,
     pub syn_ack: Option<i64>,
     pub ack: Option<i64>,
+    /// The client sent its SYN more than once before the SYN/ACK; the server its SYN/ACK
+    /// more than once before the ACK: the answer times which copy is ambiguous (Karn,
+    /// vantage.rs `handshake_half`).
+    pub syn_resent: bool,
+    pub syn_ack_resent: bool,
 }
 // (Options of i64 are 16 bytes each; 1M connections × 48 B is tolerable, see
 // `per_connection_state_is_small`.)
@@ -293,10 +298,13 @@ impl Conn {
                 // The last SYN before the SYN/ACK (a SYN retransmitted after a timeout
                 // would otherwise add the timer to the round trip).
                 if hs.syn_ack.is_none() {
-                    *hs = HandshakeTimes { client_dir: d as u8, syn: Some(seg.ts_ns), syn_ack: None, ack: None };
+                    let syn_resent = hs.syn.is_some() && hs.client_dir == d as u8;
+                    *hs = HandshakeTimes { client_dir: d as u8, syn: Some(seg.ts_ns), syn_ack: None, ack: None, syn_resent, syn_ack_resent: false };
                 }
             } else if hs.syn.is_some() && d as u8 != hs.client_dir && hs.syn_ack.is_none() {
                 hs.syn_ack = Some(seg.ts_ns);
+            } else if hs.syn_ack.is_some() && d as u8 != hs.client_dir && hs.ack.is_none() {
+                hs.syn_ack_resent = true;
             }
         } else if seg.flags & (SYN | ACK) == ACK && self.ts_mru_syn != 0 && self.first_rtt == 0 {
             self.first_rtt = (seg.ts_ns - self.ts_mru_syn).max(1);

@@ -254,24 +254,30 @@ pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
     // carrying the ACK, a receiver's delayed ACK), not a standing queue: a queue shows
     // on a flow's every round trip. At least [`LATENCY_MIN_SAMPLES`] (issue 39: one
     // sample of a 4-packet POST read "the RTT rose from 4 ms to 29 ms").
-    if rtt.samples < LATENCY_MIN_SAMPLES {
-        return;
-    }
-    let Some(median) = rtt.median_ms else { return };
+    // Path samples only (`rtt.pathMedianMs`): a receiver's answers and delayed ACKs
+    // are no latency under load. Without enough of them (every ACK rode on an answer),
+    // the connection's own path RTT, its smallest round trip (the handshake's, which no
+    // answer or timer delays), is a lower bound that may show the load by itself.
+    let Some(own) = conn.path_rtt_ms else { return };
+    let (rtt_ms, words) = match rtt.path_median_ms {
+        Some(m) if rtt.path_samples >= LATENCY_MIN_SAMPLES => (m, "median"),
+        _ if rtt.samples >= LATENCY_MIN_SAMPLES => (own, "at least: this connection's smallest round trip"),
+        _ => return,
+    };
     // Only news when another connection saw a lower base than this one's own path
     // RTT (its own queueing is said by the headline's queue phrase).
-    if !conn.path_rtt_ms.is_some_and(|own| base_ms < 0.9 * own) {
+    if base_ms >= 0.9 * own {
         return;
     }
-    if !(median >= LATENCY_UNDER_LOAD_RATIO * base_ms && median - base_ms >= 0.010 * 1000.0) {
+    if !(rtt_ms >= LATENCY_UNDER_LOAD_RATIO * base_ms && rtt_ms - base_ms >= 0.010 * 1000.0) {
         return;
     }
     let text = format!(
         "Latency under load: the RTT rose from {} (the path's base, the smallest any connection \
-         between these hosts saw) to {} (median, {:.0}×).",
+         between these hosts saw) to {} ({words}, {:.0}×).",
         format_duration(base_ms / 1000.0),
-        format_duration(median / 1000.0),
-        median / base_ms
+        format_duration(rtt_ms / 1000.0),
+        rtt_ms / base_ms
     );
     conn.diagnosis.text += &format!(" {text}");
     conn.diagnosis.episodes.push(Episode { start: conn.start, end: conn.end, kind: "latency", text });
@@ -321,10 +327,18 @@ impl Facts<'_> {
 
 /// (path RTT, median RTT) in seconds. The path RTT is vantage.rs's sum of the two
 /// parts' minima. The median is `queue_direction`'s, as full round trips
-/// (round_trips.rs).
+/// (round_trips.rs), over the samples that time the path (`rtt.pathMedianMs`): one
+/// whose ACK rode on the peer's answer or waited on its delayed-ACK timer times the
+/// receiver, and a median of those is no queue (an SSH session's keystrokes, a 50 Hz
+/// telemetry stream's 20 ms delayed ACKs on a 0.8 ms path once read "a queue").
+/// And only over at least [`LATENCY_MIN_SAMPLES`] of them: a median of a few is one
+/// answer's delay, not a queue, which shows on a flow's every round trip (four samples
+/// of a loopback OpenFlow session, two of them 40 ms delayed ACKs, read "the median RTT
+/// was 20 ms against a 273 µs minimum, a queue on the path").
 fn rtts(conn: &ConnectionSummary, request_response: bool) -> (f64, f64) {
     let s = |v: Option<f64>| v.map_or(f64::NAN, |ms| ms / 1000.0);
-    (s(conn.path_rtt_ms), s(conn.directions[queue_direction(conn, request_response)].rtt.median_ms))
+    let rtt = &conn.directions[queue_direction(conn, request_response)].rtt;
+    (s(conn.path_rtt_ms), s(rtt.path_median_ms.filter(|_| rtt.path_samples >= LATENCY_MIN_SAMPLES)))
 }
 
 /// The direction whose round trips show the queue: the data direction when its
@@ -343,7 +357,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
     // And never on a handful of samples: a median of two (one of them the handshake's
     // slow SYN/ACK) is no standing queue ([`LATENCY_MIN_SAMPLES`], as for latency under
     // load: a request direction's 160 ms beside the data's 0.41 ms once read "a queue").
-    if request_response || me.offset_follows || me.offset_ms <= other.offset_ms || other.samples < LATENCY_MIN_SAMPLES { d } else { 1 - d }
+    if request_response || me.offset_follows || me.offset_ms <= other.offset_ms || other.path_samples < LATENCY_MIN_SAMPLES { d } else { 1 - d }
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {

@@ -29,6 +29,9 @@ fn with_columns(mut s: ConnectionSummary, c: &Cols) -> ConnectionSummary {
     if s.path_rtt_ms.is_none() {
         s.path_rtt_ms = v.first().copied();
         s.directions[0].rtt.median_ms = v.get(v.len() / 2).copied();
+        // The simulation's ACKs are prompt (every second segment): each times the path.
+        s.directions[0].rtt.path_median_ms = s.directions[0].rtt.median_ms;
+        s.directions[0].rtt.path_samples = v.len() as u64;
     }
     let stalls = s.directions[0].stalls.clone();
     s.directions[0].throughput.active_mean_bps = crate::analysis::stalls::active_time::active_mean_bps(&c.c.packets, 0, &stalls, None, 0.0);
@@ -173,8 +176,8 @@ fn loss_holding_down_the_congestion_window() {
         d.text,
         "Loss limited this flow: 1.0 % of the bytes sent were retransmissions (32 of 3282 data segments), and \
          the sender spent 18 % of the time recovering from loss; the flow averaged 38 \
-         Mbit/s while active, far below the 3 Gbit/s its 1 MiB window allows, with the RTT near its \
-         2.8 ms minimum (no standing queue at the bottleneck). A loss-based sender (CUBIC, \
+         Mbit/s while active, far below the 3 Gbit/s its 1 MiB window allows, with the median RTT (2.8 ms) \
+         within 4 ms of its 2.8 ms minimum (no standing queue at the bottleneck). A loss-based sender (CUBIC, \
          Reno) cuts its congestion window at every loss; BBR suffers less, and with it the \
          link itself may have been the limit."
     );
@@ -189,7 +192,7 @@ fn loss_holding_down_the_congestion_window() {
     assert_eq!(d.limit, "loss", "{}", d.text);
     assert!(
         d.text.contains(
-            "with the RTT near its 2.8 ms minimum as far as this capture point can see (the sender's side of \
+            "with the median RTT (2.8 ms) near its 2.8 ms minimum as far as this capture point can see (the sender's side of \
              the round trip is known only by its minimum). A loss-based sender"
         ),
         "{}",

@@ -20,11 +20,12 @@ use crate::analysis::track::handshake::HandshakeOffers;
 /// the direction whose sender the TTLs show local.
 pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[Side; 2], data_direction: u8, tick: f64) -> (vantage::Parts, Option<u8>, vantage::PathRtt) {
     let hs = handshake.syn.map(|syn| {
-        // With a coarse clock a half of 0 says only "below a tick": samples decide.
-        let secs = |a: i64, b: i64| Some((b - a) as f64 / 1e9).filter(|&s| tick <= 0.001 || s >= tick);
-        (handshake.client_dir, handshake.syn_ack.and_then(|sa| secs(syn, sa)), handshake.syn_ack.zip(handshake.ack).and_then(|(sa, a)| secs(sa, a)))
+        let h = handshake;
+        let half = |a: i64, b: i64, resent: bool| vantage::handshake_half(a, b, resent, tick);
+        (h.client_dir, h.syn_ack.and_then(|sa| half(syn, sa, h.syn_resent)), h.syn_ack.zip(h.ack).and_then(|(sa, a)| half(sa, a, h.syn_ack_resent)))
     });
-    let parts = vantage::Parts::new(minima.min_s(tick), hs);
+    let mut parts = vantage::Parts::new(minima.min_s(tick), hs);
+    parts.below_tick_share = minima.below_tick_share();
     let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
     let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
     (parts, local, path)

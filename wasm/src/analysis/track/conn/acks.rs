@@ -5,8 +5,9 @@
 use super::{sides_of, Conn, Packet};
 use crate::analysis::loss::retrans_kinds::PeerAck;
 use crate::analysis::rows::columns::flag_bits as fb;
-use crate::analysis::timing::round_trips::{CLOCKED, DELAYABLE, EXCLUDED};
+use crate::analysis::timing::round_trips::{ANSWERED, CLOCKED, DELAYABLE, EXCLUDED};
 use crate::analysis::timing::rtt::Echo;
+use crate::analysis::timing::vantage::INITIAL_RTO_S;
 use crate::decode::tcp_flags::{FIN, RST, SYN};
 /// RFC 9293 §3.7.1: the send MSS a TCP assumes when it received no MSS option (IPv4;
 /// 1220 for IPv6). The capture-loss estimate's smallest segment size when the
@@ -56,8 +57,15 @@ impl Conn {
             }
             rev.peer_ack_by_rst = seg.flags & RST != 0;
             let (sample, behind) = rev.ack_rtt.on_ack_behind(a, seg.ts_ns);
-            acked = AckCoverage::of(previous, a, full, behind);
+            // The ACK rode on this side's new data: its answer (round_trips.rs `ANSWERED`).
+            let rides_on_data = seg.payload_len > 0 && p.prev_next.map_or(true, |n| p.end_rel > n);
+            acked = AckCoverage::of(previous, a, full, behind, rides_on_data);
             if let Some((ns, round_trip)) = sample {
+                // The answer to a SYN or SYN/ACK (it acknowledges only that) later than
+                // the initial RTO: a copy the capture did not see was sent by then, or the
+                // answer is a re-send itself, so Karn's rule leaves it out
+                // (vantage.rs `handshake_half`: a SYN/ACK 3.1 s after a lone SYN).
+                let round_trip = round_trip && !(a == 1 && ns as f64 / 1e9 > INITIAL_RTO_S);
                 // A segment SACKed before this ACK (rtt.rs): drawn, left out of the
                 // statistics and of the turns, like an old timestamp echo.
                 if round_trip {
@@ -110,7 +118,10 @@ impl Conn {
             if let Some(sample) = rev.ts_rtt.on_echo(tsecr, seg.ts_ns, echo) {
                 note_turn(&mut self.min_turn, d, sample.ns);
                 if p.store {
-                    let excluded = !sample.trusted || rev_recovering || probe;
+                    // An echo by the answer to a SYN or SYN/ACK (this segment newly
+                    // acknowledged only that) later than the initial RTO: as in `read_ack`.
+                    let late_handshake = acks_new_data && p.ack_rel == Some(1) && sample.ns as f64 / 1e9 > INITIAL_RTO_S;
+                    let excluded = !sample.trusted || rev_recovering || probe || late_handshake;
                     // New data that our segment clocked out, not an ACK of ours
                     // (whose timing is the peer's ACK delay or think time): the far
                     // part a receiver-side data round trip adds (round_trips.rs).
@@ -236,18 +247,28 @@ pub(super) enum AckCoverage {
     /// §3.8.6.3: up to 0.5 s), or sent it only with its own answer, so the RTT sample
     /// it completes may time that host, not the path (`round_trips.rs` `DELAYABLE`).
     Delayable,
+    /// It rode on the receiver's new data, whatever it covers: the receiver answered
+    /// (RFC 9293 §3.8.6.3: an ACK held to go with the answer), so the sample times the
+    /// answer, not the path (round_trips.rs `ANSWERED`). Not the first ACK the capture saw
+    /// (the SYN/ACK's, or one covering an unknown span).
+    Answered,
 }
 
 impl AckCoverage {
-    fn of(previous: Option<i64>, ack: i64, full: u32, behind: bool) -> AckCoverage {
+    fn of(previous: Option<i64>, ack: i64, full: u32, behind: bool, rides_on_data: bool) -> AckCoverage {
         match previous {
+            Some(_) if rides_on_data => AckCoverage::Answered,
             Some(n) if ack - n < 2 * i64::from(full) && !behind => AckCoverage::Delayable,
             _ => AckCoverage::Prompt,
         }
     }
 
     fn delay_bit(self) -> u8 {
-        if self == AckCoverage::Delayable { DELAYABLE } else { 0 }
+        match self {
+            AckCoverage::Delayable => DELAYABLE,
+            AckCoverage::Answered => DELAYABLE | ANSWERED,
+            _ => 0,
+        }
     }
 }
 

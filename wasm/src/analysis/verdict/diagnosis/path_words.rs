@@ -256,22 +256,58 @@ pub(super) fn loss_text(f: &Facts) -> String {
         );
     } else if f.shares.other > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {
         // Reached through loss_held_cwnd: say why it isn't the path.
-        let no_queue = if far_part_unseen(f.conn) {
-            "as far as this capture point can see (the sender's side of the round trip is \
-             known only by its minimum)"
-        } else {
-            "(no standing queue at the bottleneck)"
-        };
         let allows = match window_allows(f) {
             Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
             None => format!("what its {} window allows {}", format_bytes(f.max_window), window_beyond_links(f)),
         };
         t += &format!(
-            ", far below {allows}, with the RTT near its {} minimum \
-             {no_queue}. A loss-based sender (CUBIC, Reno) cuts its congestion window at \
+            ", far below {allows}, {}. A loss-based sender (CUBIC, Reno) cuts its congestion window at \
              every loss; BBR suffers less, and with it the link itself may have been the limit",
-            format_duration(f.min_rtt)
+            queue_evidence(f)
         );
     }
     t + "." + &other_stalls_phrase(f, 2)
+}
+
+/// The most the median round trip may exceed its minimum and still be "near" it, s:
+/// HyStart++'s delay-increase threshold (RFC 9406 §4.2: max(4 ms, min(minimum / 8,
+/// 16 ms))), the rise a sender itself takes for a queue building, and at least two
+/// clock ticks (a coarser clock cannot tell a smaller rise).
+pub(super) fn near_minimum_s(f: &Facts) -> f64 {
+    (f.min_rtt / 8.0).clamp(0.004, 0.016).max(2.0 * f.tick)
+}
+
+/// What the round trips say of a queue where loss, not the path, is blamed (no
+/// standing queue: [`queueing`] is false). "No standing queue" only where the median
+/// of the path's round trips (`rtt.pathMedianMs`) is within [`near_minimum_s`] of the
+/// minimum; a median above that (yet below [`QUEUEING_RTT_RATIO`] × the minimum) is
+/// said in numbers ("near its 153 ms minimum (no standing queue)" once stood beside a
+/// printed median of 183 ms and p95 of 244 ms); none at all when no round trip timed
+/// the path (every ACK rode on an answer or a delayed-ACK timer).
+fn queue_evidence(f: &Facts) -> String {
+    let min = format_duration(f.min_rtt);
+    if !f.median_rtt.is_finite() {
+        return format!(
+            "with a {min} minimum RTT and no later round trip that timed the path alone (every ACK \
+             rode on the receiver's answer or its delayed-ACK timer), so a queue cannot be judged"
+        );
+    }
+    let median = format_duration(f.median_rtt);
+    if f.median_rtt - f.min_rtt > near_minimum_s(f) {
+        return format!(
+            "with a median RTT of {median} against its {min} minimum: some queueing, short of a \
+             standing queue (a median of {QUEUEING_RTT_RATIO} × the minimum)"
+        );
+    }
+    if far_part_unseen(f.conn) {
+        format!(
+            "with the median RTT ({median}) near its {min} minimum as far as this capture point can see \
+             (the sender's side of the round trip is known only by its minimum)"
+        )
+    } else {
+        format!(
+            "with the median RTT ({median}) within {} of its {min} minimum (no standing queue at the bottleneck)",
+            format_duration(near_minimum_s(f))
+        )
+    }
 }

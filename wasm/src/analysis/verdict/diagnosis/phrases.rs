@@ -216,7 +216,10 @@ pub(super) fn rate_phrase(f: &Facts) -> String {
 }
 
 pub(super) fn rtt_phrase(f: &Facts) -> String {
-    if f.min_rtt.is_finite() {
+    if f.min_rtt.is_finite() && crate::analysis::timing::vantage::is_within_a_tick(&f.conn.path_rtt_method) {
+        // Every round trip read as about one tick: a bound, not a measurement (vantage.rs).
+        format!("a path RTT of one tick of the capture clock ({}) or less", format_duration(f.tick))
+    } else if f.min_rtt.is_finite() {
         format!("a path RTT of {}", format_duration(f.min_rtt))
     } else if f.tick > 0.001 {
         format!("an unknown RTT (every round trip was below the capture clock's {} tick)", format_duration(f.tick))
