@@ -85,7 +85,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
 /// The sum of the shares (rule 1 wants 1, or 0 without shares).
 fn shares_sum(c: &ConnectionSummary) -> f64 {
     let s = &c.diagnosis.shares;
-    s.receive_window + s.loss + s.application + s.stalled + s.other
+    s.receive_window + s.loss + s.application + s.stalled + s.other + s.turns
 }
 
 /// Seconds the data direction stalled for any of `causes`.
@@ -200,7 +200,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
     let text = dg.text.as_str();
     let sum = shares_sum(c);
     // 10.
-    let largest = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other)]
+    let largest = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other), ("turns", s.turns)]
         .into_iter()
         .fold(("", -1.0), |b, x| if x.1 > b.1 { x } else { b })
         .0;
@@ -214,7 +214,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs
         // `clocked_waits`): the bottleneck's pace.
         "path" => matches!(largest, "receive-window" | "loss" | "path" | "stalls"),
-        "loss" => matches!(largest, "loss" | "path"),
+        "loss" => matches!(largest, "loss" | "path" | "turns"),
         "zero-window" => largest == "receive-window",
         l => l == largest,
     };

@@ -64,9 +64,11 @@ use crate::analysis::report::Evidence;
 // The sentences, by headline (diagnosis/*.rs).
 mod path_words;
 mod phrases;
+mod turn_words;
 mod wait_words;
 use path_words::*;
 pub use phrases::*;
+use turn_words::*;
 pub use wait_words::*;
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -139,7 +141,7 @@ pub fn diagnose_keeping_spans(
         _ => SenderFacts::of(packets, d, lag_s, !receiver.window_scale_unknown),
     };
     let mut kept = spans.is_some().then(Vec::new);
-    let sh = time_shares_with(packets, &facts, &sender.stalls, kept.as_mut());
+    let mut sh = time_shares_with(packets, &facts, &sender.stalls, kept.as_mut());
     if let (Some(out), Some(s)) = (spans, kept) {
         *out = (d, s, sh.active);
     }
@@ -147,6 +149,15 @@ pub fn diagnose_keeping_spans(
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
     let (min_rtt, median_rtt) = rtts(conn, request_response);
+    let delivered_cell = OnceCell::new();
+    let recovery_at_full_rate = recovery_at_full_rate(&sh, &delivered_cell, rows, d, min_rtt, lag_s);
+    if let Some(r) = recovery_at_full_rate {
+        // Recovery that delivered at the flow's best cost only its re-sent bytes: the
+        // rest of its time is the congestion window's or the path's, as it would have
+        // been without the loss.
+        sh.loss -= r.rebooked;
+        sh.other += r.rebooked;
+    }
     let shares = if sh.active > 0.0 {
         DiagnosisShares {
             receive_window: sh.receive_window / sh.active,
@@ -154,6 +165,7 @@ pub fn diagnose_keeping_spans(
             application: sh.application / sh.active,
             stalled: sh.stalled / sh.active,
             other: sh.other / sh.active,
+            turns: sh.turn_time / sh.active,
         }
     } else {
         DiagnosisShares::default()
@@ -178,7 +190,7 @@ pub fn diagnose_keeping_spans(
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
-    let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: OnceCell::new(), network_periods, timer_stalls, savings: Vec::new() };
+    let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: delivered_cell, network_periods, timer_stalls, savings: Vec::new(), recovery_at_full_rate };
     if let Some(od) = one_direction {
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
@@ -190,6 +202,9 @@ pub fn diagnose_keeping_spans(
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
     let (limit, mut text) = headline(&f);
+    if let (Some(r), "path" | "turns") = (f.recovery_at_full_rate, limit) {
+        text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
+    }
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));
     for e in named.into_iter().take(2) {
@@ -214,6 +229,7 @@ pub fn diagnose_keeping_spans(
     let verdict = match limit {
         "receive-window" | "zero-window" => "window",
         "path" => "link",
+        "turns" => "turns",
         "loss" => "loss",
         "application" => "application",
         "stalls" => "stalls",
@@ -308,6 +324,124 @@ struct Facts<'a> {
     timer_stalls: (u64, u64),
     /// What removing each priced limit would have saved (savings.rs), largest first.
     savings: Vec<Saving>,
+    /// Loss recovery that delivered at the flow's sustained best ([`recovery_at_full_rate`]).
+    recovery_at_full_rate: Option<RecoveryAtFullRate>,
+}
+
+/// Loss recovery that delivered at the flow's sustained best (see [`recovery_at_full_rate`]).
+#[derive(Clone, Copy, Debug)]
+struct RecoveryAtFullRate {
+    /// Seconds of the loss-recovery intervals (not the timer stalls).
+    seconds: f64,
+    /// Their delivered rate, the rate outside recovery, and the flow's sustained best
+    /// (delivered.rs), bit/s.
+    rate_bps: f64,
+    outside_bps: f64,
+    best_bps: f64,
+    /// Seconds moved from the loss share to the congestion window / path's.
+    rebooked: f64,
+}
+
+/// Time in loss recovery is time lost to loss only where recovery delivered less than
+/// the flow did without it. SACK recovery with proportional rate reduction sends one
+/// segment per segment delivered (RFC 6675, RFC 6937): behind a bottleneck whose queue
+/// never drained (a shaper) the link keeps running at its rate while the holes are
+/// repaired, and what the loss cost is only the bytes sent twice. So where the
+/// receiver reported data delivered during the recovery intervals (the highest byte
+/// its cumulative ACK or a SACK block's right edge names, RFC 2018 §3, as delivered.rs
+/// counts it: the cumulative ACK alone stands still on the hole) at no less than
+/// [`RECOVERY_AT_OUTSIDE`] of its rate outside recovery (the `other` intervals:
+/// `TimeShares::other_delivered`) and of [`RECOVERY_OF_BEST`] of the flow's sustained
+/// best (delivered.rs `best_bps`), the recovery time counts as loss only in the
+/// re-sent bytes' share; the rest is booked with the congestion window or the path.
+/// Only where recovery took at least [`LOSS_SHARE_MIN`] of the time and the flow spent
+/// at least as long outside it as a tenth of that (a rate to compare with), without the
+/// timer stalls, which delivered nothing.
+fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, min_rtt: f64, lag_s: f64) -> Option<RecoveryAtFullRate> {
+    let seconds = sh.loss - sh.stall_by_cause[2] - sh.stall_by_cause[6];
+    let outside = sh.other;
+    if !(sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
+        return None;
+    }
+    let outside_bps = sh.other_delivered * 8.0 / outside;
+    let rate_bps = delivered_within(&sh.loss_spans, rows, d, lag_s) * 8.0 / seconds;
+    let best_bps = delivered.get_or_init(|| delivered::delivered_rates(rows.packets, rows.sacks, d, min_rtt)).best_bps;
+    if !(best_bps.is_finite() && rate_bps >= RECOVERY_AT_OUTSIDE * outside_bps && rate_bps >= RECOVERY_OF_BEST * best_bps) {
+        return None;
+    }
+    let resent = (sh.retransmitted_bytes / sh.data_bytes).clamp(0.0, 1.0);
+    Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: seconds * (1.0 - resent) })
+}
+
+/// Bytes the peer reported delivered (its highest byte named: cumulative ACK or SACK
+/// right edge, never beyond the highest byte sent so far) while the sender's time
+/// (the peer's packets `lag_s` later, sender_view.rs) was inside one of `spans`
+/// (sorted, disjoint). One pass over the rows and the SACK blocks, merged by time.
+fn delivered_within(spans: &[(f64, f64)], rows: Rows, d: u8, lag_s: f64) -> f64 {
+    let p = rows.packets;
+    let lag = if lag_s.is_finite() && lag_s > 0.0 { lag_s } else { 0.0 };
+    let (mut sent_end, mut named, mut total) = (f64::NEG_INFINITY, f64::NAN, 0.0);
+    let mut span = 0usize;
+    let mut credit = |t: f64, right: f64, sent_end: f64, named: &mut f64, total: &mut f64| {
+        let right = right.min(sent_end);
+        if !right.is_finite() {
+            return;
+        }
+        if named.is_finite() && right > *named {
+            let at = t + lag;
+            while span < spans.len() && spans[span].1 < at {
+                span += 1;
+            }
+            if span < spans.len() && spans[span].0 <= at {
+                *total += right - *named;
+            }
+        }
+        if !named.is_finite() || right > *named {
+            *named = right;
+        }
+    };
+    let mut row = 0usize;
+    let mut step_rows = |until: f64, sent_end: &mut f64, named: &mut f64, total: &mut f64, credit: &mut dyn FnMut(f64, f64, f64, &mut f64, &mut f64)| {
+        while row < p.t.len() && !(p.t[row] > until) {
+            if p.dir[row] == d {
+                if p.len[row] > 0 {
+                    *sent_end = sent_end.max(p.seq[row] + f64::from(p.len[row]));
+                }
+            } else if p.ack[row].is_finite() {
+                credit(p.t[row], p.ack[row], *sent_end, named, total);
+            }
+            row += 1;
+        }
+    };
+    rows.sacks.for_each_sack_right_edge(&mut |t, dir, right| {
+        if dir == d {
+            return;
+        }
+        step_rows(t, &mut sent_end, &mut named, &mut total, &mut credit);
+        credit(t, right, sent_end, &mut named, &mut total);
+    });
+    step_rows(f64::INFINITY, &mut sent_end, &mut named, &mut total, &mut credit);
+    total
+}
+
+/// Recovery delivering at this share of the rate outside it cost nothing but its re-sends.
+pub const RECOVERY_AT_OUTSIDE: f64 = 0.9;
+/// … and at least this share of the flow's sustained best.
+pub const RECOVERY_OF_BEST: f64 = 0.75;
+
+/// "The sender was in loss recovery 88 % of the time, yet its receiver reported
+/// 1.5 Mbit/s delivered meanwhile, as much as outside recovery (…)".
+fn recovery_at_full_rate_sentence(f: &Facts, r: &RecoveryAtFullRate) -> String {
+    format!(
+        "The sender was in loss recovery {} of the time, yet its receiver reported {} delivered meanwhile, \
+         no less than outside recovery ({}; its sustained best {}): recovery kept the bottleneck busy, so \
+         the loss cost only the re-sent bytes ({} of the time), not the rate.",
+        format_percent(r.seconds / f.sh.active),
+        format_rate(r.rate_bps),
+        format_rate(r.outside_bps),
+        format_rate(r.best_bps),
+        format_percent(f.shares.loss)
+    )
 }
 
 impl Facts<'_> {
@@ -365,6 +499,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
         ("application", s.application),
         ("stalls", s.stalled),
         ("path", s.other),
+        ("turns", s.turns),
     ];
     let mut best = cands.iter().fold(cands[0], |b, &c| if c.1 > b.1 { c } else { b }).0;
     if best == "receive-window" && sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
@@ -400,6 +535,10 @@ fn headline(f: &Facts) -> (&'static str, String) {
             Some(w) if w.seconds >= 0.5 * f.sh.stall_by_cause[4] + 0.5 * f.sh.stall_by_cause[5] => ("path", clocked_path_text(f, &w)),
             _ => ("stalls", stalls_text(f)),
         },
+        // Turns whose replies lost segments: loss held in the window, as for the path
+        // (the turns were the path's time until issue 39 review I class T).
+        "turns" if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
+        "turns" => ("turns", turns_text(f)),
         _ if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
         _ => ("path", path_text(f)),
