@@ -20,13 +20,14 @@
 //! 5. "N datagram(s) … never reached the capture" quotes the direction's
 //!    `unseenDatagrams`.
 //! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum.
-//! 7. "X % of the time everything sent had been acknowledged" quotes the application
-//!    share, and "idle gaps totalling D" the application-idle stalls.
+//! 7. "X % of the time everything sent had been acknowledged" (or "X % of the time the
+//!    sender had nothing to send — ", where its own cadence is part of it) quotes the
+//!    application share, and "idle gaps totalling D" the application-idle stalls.
 //! 8. "window-limited X % of the time" quotes the receive-window share.
 //! 9. "the handshake/its SYN is not in the capture" only where the receiver's window
 //!    scale is unknown.
-//! 10. The headline limit is the largest share's (T-RAT's dominant factor), or a limit
-//!     a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
+//! 10. The headline limit is the largest share's (T-RAT's dominant factor; `turns` for
+//!     `shares.turns`), or a limit a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
 //!     for a window or loss that did not bind or waits on a running ACK clock, `loss`
 //!     held in the congestion window), or a priced limit whose removal saves more
 //!     (savings.rs, issue 39 item 4).
@@ -163,8 +164,12 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
         }
     }
     // 7.
-    if text.contains("of the time everything sent had") {
-        let want = format!("{} of the time everything sent had", format_percent(s.application));
+    // (and its opening where the sender's own cadence is part of that time)
+    for marker in [" of the time everything sent had", " of the time the sender had nothing to send — "] {
+        if !text.contains(marker) {
+            continue;
+        }
+        let want = format!("{}{marker}", format_percent(s.application));
         // (the same check for both openings of diagnosis/wait_words.rs `application_text`)
         if !text.contains(&want) {
             out.push(format!("the application's percentage in the text is not the share ({})", format_percent(s.application)));

@@ -47,7 +47,7 @@
 
 use crate::analysis::rates::bdp::{recommended_window, window_cap_bps};
 use crate::analysis::format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp, timers_phrase};
-use crate::analysis::verdict::diagnosis_shares::{time_shares_with, TimeShares};
+use crate::analysis::verdict::diagnosis_shares::{time_shares_full, TimeShares};
 use crate::analysis::verdict::diagnosis_episodes as episodes;
 use crate::analysis::stalls::SenderFacts;
 use crate::analysis::rows::columns::{PacketColumns, RttSource, SackSource};
@@ -141,7 +141,8 @@ pub fn diagnose_keeping_spans(
         _ => SenderFacts::of(packets, d, lag_s, !receiver.window_scale_unknown),
     };
     let mut kept = spans.is_some().then(Vec::new);
-    let mut sh = time_shares_with(packets, &facts, &sender.stalls, kept.as_mut());
+    let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, facts.mss as u32) as f64;
+    let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
     if let (Some(out), Some(s)) = (spans, kept) {
         *out = (d, s, sh.active);
     }

@@ -39,8 +39,8 @@
 //!   `ACK_HELD_ON_PATH`): sent before the sender had it, from a queue the capture
 //!   cannot see (a shaper upstream of a client-side capture).
 //!   Also the whole interval when the sender kept its own cadence (`own_cadence`): the
-//!   segment that opened it was the only one unacknowledged and shorter than the
-//!   largest segment, no ACK advanced and no window grew during it, and still the
+//!   segment that opened it was the only one unacknowledged and shorter than a full
+//!   segment ([`time_shares_full`]), no ACK advanced and no window grew during it, and still the
 //!   sender sent again. A window only opens on the peer's ACK or window update (RFC
 //!   9293 §3.8.6.2.1, RFC 5681 §3.1), and no congestion window is below two segments
 //!   outside a timeout's recovery (RFC 5681 §3.1 IW ≥ 2, Linux's floor of 2), so the
@@ -292,8 +292,15 @@ pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
 
 /// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
 /// from the same pass (see [`window_limited_spans`]).
-pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
-    let mut pass = SharesPass::new(cols, facts, stalls);
+pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
+    time_shares_full(cols, facts, stalls, spans, None)
+}
+
+/// [`time_shares_with`] knowing a full segment's payload for the sender (the peer's MSS
+/// option less 40 option bytes, stalls/delayed_ack.rs `full_segment`; None: the largest
+/// payload sent), which the sender's own cadence ("application" above) is judged by.
+pub fn time_shares_full(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>) -> TimeShares {
+    let mut pass = SharesPass::new(cols, facts, stalls, full_segment);
     for (i, t) in sender_view(cols, facts.dir, facts.lag_s) {
         if cols.dir[i] != facts.dir {
             pass.on_peer(i, t);

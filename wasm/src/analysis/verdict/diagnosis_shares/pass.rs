@@ -53,10 +53,14 @@ pub(super) struct SharesPass<'c> {
     open_acked: f64,
     // Payload bytes sent since the last application pause ended (or the first segment).
     burst_bytes: f64,
+    // A full segment's payload: below it a segment is small (`lone_small`).
+    full_segment: f64,
 }
 
 impl<'c> SharesPass<'c> {
-    pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall]) -> SharesPass<'c> {
+    /// `full_segment`: a full segment's payload for this sender (delayed_ack.rs
+    /// `full_segment`), None for the largest payload sent.
+    pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall], full_segment: Option<f64>) -> SharesPass<'c> {
         let mut stall_frames: Vec<(u32, usize)> =
             stalls.iter().map(|s| (s.frame_before, s.cause.share_slot())).collect();
         stall_frames.sort_unstable();
@@ -94,6 +98,7 @@ impl<'c> SharesPass<'c> {
             released: false,
             open_acked: 0.0,
             burst_bytes: 0.0,
+            full_segment: full_segment.unwrap_or(facts.mss),
         }
     }
 
@@ -309,9 +314,9 @@ impl<'c> SharesPass<'c> {
         self.acked_at = if self.idle_seen { Some(t) } else { None };
         self.request_at = None;
         // Everything before this segment acknowledged as the sender knew it, and the
-        // segment below the largest one sent: a message, not a window's worth.
+        // segment below a full one: a message, not a window's worth.
         self.open_acked = 0.0;
-        self.lone_small = self.peer_ack.is_finite() && self.peer_ack >= seq && cols.len[i] as f64 + 0.5 < mss;
+        self.lone_small = self.peer_ack.is_finite() && self.peer_ack >= seq && (cols.len[i] as f64) < self.full_segment;
         self.released = false;
         self.loss_seen = false;
         self.open = Some((t, state, window_limited));
