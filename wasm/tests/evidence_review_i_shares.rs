@@ -141,7 +141,8 @@ fn pauses_on_a_clock_have_no_counterfactual_and_irregular_ones_do() {
 
 /// A sender behind a shaper that delivers one 1,448-byte segment per millisecond
 /// (11.6 Mbit/s) on a 50 ms path, captured at the sender, window scale 7 (8 MiB: no
-/// window limit): 2,000 segments from 300 ms, each ACKed 50.3 ms after it left. Every
+/// window limit): 2,000 segments from 300 ms, each ACKed 70.3 ms after it left — a
+/// standing queue of 20 ms at the shaper, whose overflow the losses are. Every
 /// 200th segment from the 300th to the 1,700th (8) is lost after the capture point: the
 /// receiver's ACKs of the segments after it repeat its start with a SACK block up to
 /// the newest segment (RFC 2018), the sender re-sends it 0.2 ms after the third, and the
@@ -154,14 +155,14 @@ fn shaped_recovery() -> Flow {
     let start = |k: u32| first + k * seg;
     let sent = |k: u32| 300_000 + i64::from(k) * 1_000;
     let lost: Vec<u32> = (0..8).map(|n| 300 + n * 200).collect();
-    let resent = |l: u32| sent(l + 3) + 50_500;
-    let resend_acked = |l: u32| resent(l) + 50_300;
+    let resent = |l: u32| sent(l + 3) + 70_500;
+    let resend_acked = |l: u32| resent(l) + 70_300;
     for k in 0..2000u32 {
         f.data(C2S, sent(k), seg).seq(start(k));
         if lost.contains(&k) {
             continue;
         }
-        let at = sent(k) + 50_300;
+        let at = sent(k) + 70_300;
         match lost.iter().find(|&&l| l < k && at < resend_acked(l)) {
             Some(&l) => f.push(S2C, at).ack(start(l)).opts(Opts::new().sack(&[(start(l + 1), start(k + 1))])),
             None => f.push(S2C, at).ack(start(k + 1)),
@@ -178,20 +179,40 @@ fn shaped_recovery() -> Flow {
 
 #[test]
 fn recovery_that_kept_the_shaper_busy_costs_only_its_resend() {
-    // Each recovery runs from the interval of the first duplicate ACK (51.3 ms after the
-    // lost segment left: [51, 52) ms) until the ACK of the re-send passes the recovery
-    // point (103.8 ms: the interval that ends at 104 ms): 53 ms, 8 times, 424 ms of the
-    // 1,999 ms active (21 %). Meanwhile the SACK blocks' right edge advanced a segment per
+    // Each recovery runs from the interval of the first duplicate ACK (71.3 ms after the
+    // lost segment left: [71, 72) ms) until the ACK of the re-send passes the recovery
+    // point (143.8 ms: the interval that ends at 144 ms): 73 ms, 8 times, 584 ms of the
+    // 1,999 ms active (29 %). The median RTT is 70.3 ms against the handshake's 50 ms: a
+    // standing queue, so the losses were its overflow. Meanwhile the SACK blocks' right edge advanced a segment per
     // millisecond as the cumulative ACK did outside recovery: the shaper never idled, and
     // the loss cost the 8 segments sent twice of 2,008 data segments. Loss share
-    // 0.424 / 1.999 × 8 / 2008; the rest of the recovery is the path's. Before: loss
-    // 0.2121 of the time ("Loss cost …" or "loss (21 %)").
+    // 0.584 / 1.999 × 8 / 2008; the rest of the recovery is the path's. Before: loss
+    // 0.2921 of the time.
     let c = analyze_flow(&shaped_recovery());
     let s = c.diagnosis.shares;
-    assert!(close(s.loss, 0.424 / 1.999 * 8.0 / 2008.0), "{s:?}");
-    assert!(close(s.other, 1.0 - 0.424 / 1.999 * 8.0 / 2008.0), "{s:?}");
+    assert!(close(s.loss, 0.584 / 1.999 * 8.0 / 2008.0), "{s:?}");
+    assert!(close(s.other, 1.0 - 0.584 / 1.999 * 8.0 / 2008.0), "{s:?}");
     assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
-    assert!(c.diagnosis.text.contains("The sender was in loss recovery 21 % of the time, yet its receiver reported"), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("The sender was in loss recovery 29 % of the time, yet its receiver reported"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn recovery_without_a_queue_stays_loss_time() {
+    // The same flow with every ACK of the receiver 20 ms earlier, 50.3 ms after its
+    // segment, as the handshake's round trip: random loss on a path with room, no standing
+    // queue. Recovery's cost is the congestion window it cuts, spent after it, so its time
+    // stays loss: from the first duplicate ACK (51.3 ms after the lost segment left) to
+    // the ACK of the re-send (still sent at 73.5 ms, ACKed at 123.8 ms), 73 ms × 8 = 584 ms
+    // of the 1,999 ms active (0.2921), as before the rule.
+    let mut f = shaped_recovery();
+    for s in f.segments_mut().iter_mut().skip(3) {
+        if s.src.port() == 5201 {
+            s.ts_ns -= 20_000_000;
+        }
+    }
+    let c = analyze_flow(&f);
+    assert!(close(c.diagnosis.shares.loss, 0.584 / 1.999), "{:?}", c.diagnosis.shares);
+    assert!(!c.diagnosis.text.contains("The sender was in loss recovery"), "{}", c.diagnosis.text);
 }
 
 fn corpus_connection(name: &str, id: u32) -> Option<ConnectionSummary> {

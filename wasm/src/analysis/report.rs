@@ -208,7 +208,7 @@ pub struct DiagnosisShares {
     /// everything acknowledged (diagnosis_shares.rs "turns"). Absent when 0: links
     /// made before it lack it.
     #[serde(skip_serializing_if = "is_zero")]
-    #[cfg_attr(test, ts(optional))]
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub turns: f64,
 }
 

@@ -151,7 +151,7 @@ pub fn diagnose_keeping_spans(
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
     let (min_rtt, median_rtt) = rtts(conn, request_response);
     let delivered_cell = OnceCell::new();
-    let recovery_at_full_rate = recovery_at_full_rate(&sh, &delivered_cell, rows, d, min_rtt, lag_s);
+    let recovery_at_full_rate = recovery_at_full_rate(&sh, &delivered_cell, rows, d, (min_rtt, median_rtt), lag_s);
     if let Some(r) = recovery_at_full_rate {
         // Recovery that delivered at the flow's best cost only its re-sent bytes: the
         // rest of its time is the congestion window's or the path's, as it would have
@@ -355,13 +355,23 @@ struct RecoveryAtFullRate {
 /// `TimeShares::other_delivered`) and of [`RECOVERY_OF_BEST`] of the flow's sustained
 /// best (delivered.rs `best_bps`), the recovery time counts as loss only in the
 /// re-sent bytes' share; the rest is booked with the congestion window or the path.
-/// Only where recovery took at least [`LOSS_SHARE_MIN`] of the time and the flow spent
+/// Only behind a standing queue (median RTT at least [`STANDING_QUEUE_RATIO`] × the path
+/// RTT and [`QUEUE_MIN_DELAY_S`] above it): a sender that kept the bottleneck's buffer
+/// full (a loss-based sender overflowing it, or a model-based one pacing at its rate
+/// through random loss), whose queue kept the link busy through the repair, whatever
+/// dropped the segments. Without one (a loss-based sender on a path with room),
+/// recovery's cost is the congestion window it cuts, spent after it in `other` time
+/// (see the module comment), and the recovery time stays the loss's measure. Only where recovery took
+/// at least [`LOSS_SHARE_MIN`] of the time and the flow spent
 /// at least as long outside it as a tenth of that (a rate to compare with), without the
 /// timer stalls, which delivered nothing.
-fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, min_rtt: f64, lag_s: f64) -> Option<RecoveryAtFullRate> {
+fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, (min_rtt, median_rtt): (f64, f64), lag_s: f64) -> Option<RecoveryAtFullRate> {
     let seconds = sh.loss - sh.stall_by_cause[2] - sh.stall_by_cause[6];
     let outside = sh.other;
-    if !(sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
+    // A standing queue at the bottleneck: it stayed full, so it had data to send
+    // while the holes were repaired.
+    let standing_queue = median_rtt >= STANDING_QUEUE_RATIO * min_rtt && median_rtt - min_rtt >= QUEUE_MIN_DELAY_S;
+    if !(standing_queue && sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
         return None;
     }
     let outside_bps = sh.other_delivered * 8.0 / outside;
@@ -429,6 +439,9 @@ fn delivered_within(spans: &[(f64, f64)], rows: Rows, d: u8, lag_s: f64) -> f64 
 pub const RECOVERY_AT_OUTSIDE: f64 = 0.9;
 /// … and at least this share of the flow's sustained best.
 pub const RECOVERY_OF_BEST: f64 = 0.75;
+/// Median RTT / path RTT from which a queue is taken as standing for
+/// [`recovery_at_full_rate`]: a tenth more than the path, every round trip.
+pub const STANDING_QUEUE_RATIO: f64 = 1.1;
 
 /// "The sender was in loss recovery 88 % of the time, yet its receiver reported
 /// 1.5 Mbit/s delivered meanwhile, as much as outside recovery (…)".
@@ -541,6 +554,9 @@ fn headline(f: &Facts) -> (&'static str, String) {
         "turns" if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
         "turns" => ("turns", turns_text(f)),
         _ if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
+        // Recovery that kept the bottleneck busy (`recovery_at_full_rate`) by a sender
+        // that did not back off: what the loss cost, as before its time was re-booked.
+        _ if f.recovery_at_full_rate.is_some() && retransmissions(f) > 0 && mathis_rate(f) * BEATS_MATHIS < f.rate => ("path", path_despite_loss_text(f)),
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
         _ => ("path", path_text(f)),
     }

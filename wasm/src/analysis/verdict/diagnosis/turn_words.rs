@@ -17,9 +17,11 @@ pub(super) fn turns_count_phrase(f: &Facts) -> String {
 /// the label say the same.
 pub(super) fn turns_text(f: &Facts) -> String {
     let s = f.shares;
+    // The timers the loss cost, where it had any (the loss text's clause).
+    let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
     format!(
         "Request/response turns set the pace: {}, {} of the time, each wait at least a round trip ({}); \
-         the congestion window or the path took {}, the receive window {}, loss {} and the application {}; \
+         the congestion window or the path took {}, the receive window {}, loss {}{timeouts} and the application {}; \
          {}. Neither the window nor the link's capacity was the limit: fewer turns (pipelining, batching \
          requests) or a shorter round trip would make it faster, a faster link would not.{}{}",
         turns_count_phrase(f),
