@@ -15,7 +15,7 @@
 //!   round trip is what was lost);
 //! - `loss`, at least: each timer stall less one round trip (the timer in place of a
 //!   fast retransmission, RFC 6298 vs RFC 5681 §3.2), plus the rest of the recovery
-//!   time times the rate the loss cost (diagnosis.rs `loss_cost`: the delivered rate's
+//!   time times the rate the loss cost (diagnosis/recovery.rs `loss_cost`: the delivered rate's
 //!   shortfall once started, at least the re-sent share). Only a lower bound: a
 //!   loss-based sender (Reno, CUBIC) also runs below its link after recovery, on the
 //!   congestion window the loss cut (Mathis et al. 1997), and what it would have run at

@@ -124,7 +124,8 @@ pub(super) fn path_text(f: &Facts) -> String {
             "Loss cost {} of the time{timeouts}, but the larger share ({}) went to the congestion \
              window or the path, not to the receive window ({}) or the application ({})",
             format_percent(s.loss),
-            format_percent(s.other),
+            // Its request/response turns included: the path's round trips (review I class T).
+            format_percent(s.other + s.turns),
             format_percent(s.receive_window),
             format_percent(s.application)
         )
