@@ -17,7 +17,7 @@ export const STALL_CAUSE_LABEL = Object.freeze({
 });
 
 /** Every headline limit (`diagnosis.limit`). */
-export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"]);
+export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction"]);
 
 /** Limits named when the connection could not be weighed: no shares bar. */
 export const LIMITS_WITHOUT_SHARES = Object.freeze(["too-short", "one-direction"]);
@@ -30,6 +30,7 @@ export const LIMIT_LABEL = Object.freeze({
   "application": "Limited by the sending application",
   "stalls": "Stalls",
   "path": "Limited by the path (link or congestion window)",
+  "turns": "Limited by request/response turns (round trips)",
   "too-short": "Too short to judge",
   "one-direction": "Only one direction captured",
 });
@@ -48,7 +49,7 @@ export const EPISODE_LABEL = Object.freeze({
 });
 
 /** Every BDP verdict (`diagnosis.evidence.verdict`). */
-export const VERDICTS = Object.freeze(["window", "link", "loss", "application", "stalls", "unknown"]);
+export const VERDICTS = Object.freeze(["window", "link", "loss", "application", "stalls", "turns", "unknown"]);
 
 /** The calculator's sentence for each verdict. */
 export const VERDICT_TEXT = Object.freeze({
@@ -57,6 +58,7 @@ export const VERDICT_TEXT = Object.freeze({
   "loss": "packet loss is the limit, not the window or the link",
   "application": "the sending application is the limit, not the window or the link",
   "stalls": "stalls are the limit, not the window or the link",
+  "turns": "request/response turns are the limit (a round trip each), not the window or the link",
   "unknown": "these numbers cannot tell what the limit is",
 });
 

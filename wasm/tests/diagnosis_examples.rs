@@ -98,9 +98,14 @@ fn one_percent_loss() {
     // 3× the Mathis bound for 1 % loss at 10 ms (14 Mbit/s), steadily near its best
     // 100 ms-class rate (50 Mbit/s), and the same emulated link carried only 38 Mbit/s
     // without any loss (healthy.pcap): the link's capacity, not the loss, was the limit.
+    // Recovery took about half the time, but behind a standing queue (median RTT 14 ms
+    // against 10) its receiver reported 48 Mbit/s delivered meanwhile, no less than
+    // outside it: the loss cost its re-sent bytes, 1 % of the recovery time (review I
+    // class D, diagnosis.rs `recovery_at_full_rate`).
     let c = headline("loss-1pct.pcap", "path");
     let d = &c.diagnosis;
-    assert!(d.shares.loss > 0.3, "{:?}", d.shares);
+    assert!(d.shares.loss < 0.01, "{:?}", d.shares);
+    assert!(d.text.contains("The sender was in loss recovery 49 % of the time, yet its receiver reported 48 Mbit/s delivered meanwhile"), "{}", d.text);
     assert_eq!(d.shares.receive_window, 0.0);
     assert!(d.text.starts_with("The path's capacity limited this flow, not its loss: it averaged 47 Mbit/s"), "{}", d.text);
     assert!(d.text.contains("1.0 % of the bytes sent were retransmissions"), "{}", d.text);

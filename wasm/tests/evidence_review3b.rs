@@ -163,7 +163,8 @@ fn reordering_at_a_sender_side_capture_is_no_loss_recovery() {
     let d = &c.directions[c.data_direction as usize];
     assert_eq!((d.retransmissions, d.fast_retransmissions, d.spurious_retransmissions, d.rto_events), (1, 1, 1, 0));
     assert_eq!(c.diagnosis.shares.loss, 0.0, "{:?}", c.diagnosis.shares);
-    assert_eq!(c.diagnosis.limit, "path");
+    // Turns are their own limit (review I class T), not the path's capacity.
+    assert_eq!(c.diagnosis.limit, "turns");
     assert!(!c.diagnosis.text.contains("recovering from loss"), "{}", c.diagnosis.text);
     assert!(
         c.diagnosis.text.contains("Request/response turns set the pace: 28 times the sender, with everything acknowledged, sent more only on the peer's next message, 94 % of the time"),
@@ -174,7 +175,7 @@ fn reordering_at_a_sender_side_capture_is_no_loss_recovery() {
     // before, from the duplicate ACKs of holes the late originals filled), the same 28 turns.
     let rx = example("a44-rr-ackloss-reorder.pcap", None);
     assert_eq!(rx.vantage, Vantage::Receiver);
-    assert_eq!((rx.diagnosis.shares.loss, rx.diagnosis.limit.as_str()), (0.0, "path"));
+    assert_eq!((rx.diagnosis.shares.loss, rx.diagnosis.limit.as_str()), (0.0, "turns"));
     assert!(rx.diagnosis.text.contains("Request/response turns set the pace: 28 times"), "{}", rx.diagnosis.text);
 }
 
@@ -200,7 +201,8 @@ fn a_synthesized_reordering_at_the_sender_is_no_loss_but_a_repaired_hole_is() {
     let d = &c.directions[c.data_direction as usize];
     assert_eq!((d.retransmissions, d.spurious_retransmissions), (1, 1));
     assert_eq!(c.diagnosis.shares.loss, 0.0, "{:?}", c.diagnosis.shares);
-    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    // Its turns are their own limit (review I class T), not the path's capacity.
+    assert_eq!(c.diagnosis.limit, "turns", "{}", c.diagnosis.text);
     assert!(
         c.diagnosis.text.contains("Request/response turns set the pace: 8 times the sender, with everything acknowledged, sent more only on the peer's next message, 85 % of the time"),
         "{}",

@@ -434,7 +434,8 @@ fn request_response_through_blackholes_is_round_trips_and_timeouts() {
     assert_eq!(data(c).retransmissions, 8);
     assert_eq!(causes(c), BTreeMap::from([(StallCause::RetransmissionTimeout, 12)]));
     assert_eq!(c.diagnosis.shares.application, 0.0, "{:?}", c.diagnosis.shares);
-    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    // Round trips per exchange: the turns limit (review I class T), once `path`.
+    assert_eq!(c.diagnosis.limit, "turns", "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("145 times the sender, with everything acknowledged, sent more only on the peer's next message"), "{}", c.diagnosis.text);
     assert_eq!(c.diagnosis.episodes.iter().filter(|e| e.kind == "outage").count(), 4);
     // The timers named as the kernel counts them (pv_a TCPTimeouts 4, TCPLossProbes 4),

@@ -46,6 +46,23 @@ describe('DiagnosisPanel', () => {
     expect(el.querySelector('caption')!.textContent).toBe('2 stalls, 685 ms in total');
   });
 
+  it('draws and names request/response turns only where there were some (links made before them lack the share)', () => {
+    // wasm diagnosis_shares.rs "turns": a round trip per request, its own share and limit.
+    const turns: ConnectionSummary = {
+      ...summary,
+      diagnosis: { limit: 'turns', text: 'Request/response turns set the pace.', shares: { receiveWindow: 0, loss: 0, application: 0.37, stalled: 0, other: 0.01, turns: 0.62 } },
+    };
+    const el = render(<DiagnosisPanel summary={turns} />);
+    expect(el.querySelector('h2')!.textContent).toContain('Limited by request/response turns (round trips)');
+    const bar = el.querySelector('[data-testid="diagnosis-shares"]')!;
+    expect((bar.querySelector('[data-share="turns"]') as HTMLElement).style.width).toBe('62%');
+    expect(bar.getAttribute('aria-label')).toContain('request/response turns 62 %');
+    // The shares of a link made before `turns`: nothing drawn or named for it.
+    const old = render(<DiagnosisPanel summary={summary} />).querySelector('[data-testid="diagnosis-shares"]')!;
+    expect(old.querySelector('[data-share="turns"]')).toBeNull();
+    expect(old.getAttribute('aria-label')).not.toContain('turns');
+  });
+
   it('takes a stalls override and reports the chosen stall', () => {
     const onSelect = vi.fn();
     const el = render(<DiagnosisPanel summary={summary} stalls={[stalls[1]]} onSelectStall={onSelect} />);

@@ -38,12 +38,17 @@ export const SHARES: { key: ShareKey; label: string; color: string }[] = [
   { key: 'loss', label: 'loss recovery', color: '#d55e00' },
   { key: 'application', label: 'application', color: '#009e73' },
   { key: 'stalled', label: 'stalled', color: '#cc79a7' },
+  // Request/response round trips (wasm diagnosis_shares.rs "turns"); links made before it lack it.
+  { key: 'turns', label: 'request/response turns', color: '#56b4e9' },
   { key: 'other', label: 'other (cwnd/path)', color: '#999999' },
 ];
 
-function SharesBar({ shares }: { shares: Diagnosis['shares'] }) {
+function SharesBar({ shares: given }: { shares: Diagnosis['shares'] }) {
+  const shares = { ...given, turns: given.turns ?? 0 };
+  // Turns are named only where there were some (most connections have none).
+  const named = SHARES.filter((s) => s.key !== 'turns' || shares.turns > 0);
   const parts = SHARES.filter((s) => shares[s.key] > 0);
-  const describe = SHARES.map((s) => `${s.label} ${formatPercent(shares[s.key])}`).join(', ');
+  const describe = named.map((s) => `${s.label} ${formatPercent(shares[s.key])}`).join(', ');
   return (
     <figure className="diagnosis-shares" style={{ margin: '8px 0' }}>
       <div
@@ -62,7 +67,7 @@ function SharesBar({ shares }: { shares: Diagnosis['shares'] }) {
         ))}
       </div>
       <figcaption className="muted" style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 14px', fontSize: '0.85em', marginTop: 4 }}>
-        {SHARES.map((s) => (
+        {named.map((s) => (
           <span key={s.key}>
             <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, background: s.color, marginRight: 4 }} />
             {s.label} {formatPercent(shares[s.key])}

@@ -137,9 +137,9 @@ pub struct DirectionSummary {
 
 /// Every value `Diagnosis::limit` takes (docs/ANALYSIS.md `diagnosis.limit`); the
 /// page's TypeScript `Limit` is this closed set (view/ts_types.rs).
-pub const LIMITS: [&str; 8] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"];
+pub const LIMITS: [&str; 9] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction"];
 /// Every value `Evidence::verdict` takes (docs/ANALYSIS.md `diagnosis.evidence.verdict`).
-pub const VERDICTS: [&str; 6] = ["window", "link", "loss", "application", "stalls", "unknown"];
+pub const VERDICTS: [&str; 7] = ["window", "link", "loss", "application", "stalls", "turns", "unknown"];
 /// Every value `Episode::kind` takes (docs/ANALYSIS.md `diagnosis.episodes`).
 pub const EPISODE_KINDS: [&str; 5] = ["loss", "delay-spike", "outage", "zero-window", "latency"];
 
@@ -212,6 +212,16 @@ pub struct DiagnosisShares {
     pub application: f64,
     pub stalled: f64,
     pub other: f64,
+    /// Request/response turns: waits of a round trip for the peer's next message with
+    /// everything acknowledged (diagnosis_shares.rs "turns"). Absent when 0: links
+    /// made before it lack it.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
+    pub turns: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// One limit's price.

@@ -66,20 +66,23 @@ pub const fn vantage_note(v: Vantage) -> &'static str {
 
 /// Every headline limit (`Diagnosis::limit`; the wire names are `analysis::LIMITS`,
 /// checked by a test) and the panel's headline for it.
-pub const LIMITS: [Term; 8] = [
+pub const LIMITS: [Term; 9] = [
     t("receive-window", "Limited by the receive window"),
     t("zero-window", "Receiver window hit zero"),
     t("loss", "Limited by packet loss"),
     t("application", "Limited by the sending application"),
     t("stalls", "Stalls"),
     t("path", "Limited by the path (link or congestion window)"),
+    // The path's latency paid once per request/response turn (diagnosis_shares.rs
+    // "turns"), not its capacity: issue 39 review I class T.
+    t("turns", "Limited by request/response turns (round trips)"),
     t("too-short", "Too short to judge"),
     t("one-direction", "Only one direction captured"),
 ];
 
 /// The limits named when the connection could not be weighed (too little of it, or
 /// one direction unseen): no shares of its time, so the panel draws no shares bar.
-pub const LIMITS_WITHOUT_SHARES: [&str; 2] = [LIMITS[6].wire, LIMITS[7].wire];
+pub const LIMITS_WITHOUT_SHARES: [&str; 2] = [LIMITS[7].wire, LIMITS[8].wire];
 
 /// Every episode kind (`Episode::kind`, analysis/diagnosis_episodes.rs and
 /// diagnosis.rs) and the panel's words for it. `periodic` is written by
@@ -96,12 +99,13 @@ pub const EPISODE_KINDS: [Term; 6] = [
 
 /// Every BDP verdict (`Evidence::verdict`, analysis/bdp.rs; `analysis::VERDICTS`) and
 /// the calculator's sentence for it.
-pub const VERDICTS: [Term; 6] = [
+pub const VERDICTS: [Term; 7] = [
     t("window", "the window is the limit"),
     t("link", "the link is the limit"),
     t("loss", "packet loss is the limit, not the window or the link"),
     t("application", "the sending application is the limit, not the window or the link"),
     t("stalls", "stalls are the limit, not the window or the link"),
+    t("turns", "request/response turns are the limit (a round trip each), not the window or the link"),
     t("unknown", "these numbers cannot tell what the limit is"),
 ];
 

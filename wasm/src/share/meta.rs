@@ -24,7 +24,7 @@ const MAX_CHAIN_INTERVALS: usize = 64;
 fn vantages() -> [&'static str; 4] {
     words::VANTAGES.map(|v| words::vantage(v).wire)
 }
-fn verdicts() -> [&'static str; 6] {
+fn verdicts() -> [&'static str; 7] {
     words::VERDICTS.map(|t| t.wire)
 }
 fn episode_kinds() -> [&'static str; 6] {
@@ -33,7 +33,7 @@ fn episode_kinds() -> [&'static str; 6] {
 const WINDOW_SCALING: [&str; 3] = ["negotiated", "absent", "not-captured"];
 /// Most stalls per direction in a summary (view/stalls.rs MAX_STALLS).
 const MAX_STALLS: usize = crate::view::stalls::MAX_STALLS as usize;
-fn limits() -> [&'static str; 8] {
+fn limits() -> [&'static str; 9] {
     words::LIMITS.map(|t| t.wire)
 }
 
@@ -226,7 +226,9 @@ pub fn summary(v: &Value) -> Result<(), String> {
         ("diagnosis", &|v, p| fields(v, p, &[
             ("limit", &one_of(&limits())),
             ("text", &string),
-            ("shares", &|v, p| fields(v, p, &[("receiveWindow", &share), ("loss", &share), ("application", &share), ("stalled", &share), ("other", &share)])),
+            // `turns` is newer (issue 39 review I class T): links made before it lack it.
+            ("shares", &|v, p| fields(v, p, &[("receiveWindow", &share), ("loss", &share), ("application", &share), ("stalled", &share), ("other", &share)])
+                .and_then(|_| optional_fields(v, p, &[("turns", &share)]))),
         ])),
     ])?;
     let nullable_nonneg = nullable(&nonneg);

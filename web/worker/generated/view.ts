@@ -660,7 +660,13 @@ savings: Array<Saving>,
  */
 farPartUnseen?: boolean, };
 
-export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, };
+export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, 
+/**
+ * Request/response turns: waits of a round trip for the peer's next message with
+ * everything acknowledged (diagnosis_shares.rs "turns"). Absent when 0: links
+ * made before it lack it.
+ */
+turns?: number, };
 
 /**
  * The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.
@@ -1751,9 +1757,9 @@ complete: boolean,
  */
 text: string, };
 
-export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "too-short" | "one-direction";
+export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction";
 
-export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "unknown";
+export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "turns" | "unknown";
 
 export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency" | "periodic";
 

@@ -20,7 +20,7 @@ export const STALL_CAUSE_LABEL = {
 } as const satisfies Record<StallCause, string>;
 
 /** Every headline limit (`diagnosis.limit`). */
-export const LIMITS = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "too-short", "one-direction"] as const satisfies readonly Limit[];
+export const LIMITS = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction"] as const satisfies readonly Limit[];
 
 /** Limits named when the connection could not be weighed: no shares bar. */
 export const LIMITS_WITHOUT_SHARES = ["too-short", "one-direction"] as const satisfies readonly Limit[];
@@ -33,6 +33,7 @@ export const LIMIT_LABEL = {
   "application": "Limited by the sending application",
   "stalls": "Stalls",
   "path": "Limited by the path (link or congestion window)",
+  "turns": "Limited by request/response turns (round trips)",
   "too-short": "Too short to judge",
   "one-direction": "Only one direction captured",
 } as const satisfies Record<Limit, string>;
@@ -51,7 +52,7 @@ export const EPISODE_LABEL = {
 } as const satisfies Record<EpisodeKind, string>;
 
 /** Every BDP verdict (`diagnosis.evidence.verdict`). */
-export const VERDICTS = ["window", "link", "loss", "application", "stalls", "unknown"] as const satisfies readonly Verdict[];
+export const VERDICTS = ["window", "link", "loss", "application", "stalls", "turns", "unknown"] as const satisfies readonly Verdict[];
 
 /** The calculator's sentence for each verdict. */
 export const VERDICT_TEXT = {
@@ -60,6 +61,7 @@ export const VERDICT_TEXT = {
   "loss": "packet loss is the limit, not the window or the link",
   "application": "the sending application is the limit, not the window or the link",
   "stalls": "stalls are the limit, not the window or the link",
+  "turns": "request/response turns are the limit (a round trip each), not the window or the link",
   "unknown": "these numbers cannot tell what the limit is",
 } as const satisfies Record<Verdict, string>;
 

@@ -20,13 +20,14 @@
 //! 5. "N datagram(s) … never reached the capture" quotes the direction's
 //!    `unseenDatagrams`.
 //! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum.
-//! 7. "X % of the time everything sent had been acknowledged" quotes the application
-//!    share, and "idle gaps totalling D" the application-idle stalls.
+//! 7. "X % of the time everything sent had been acknowledged" (or "X % of the time the
+//!    sender had nothing to send — ", where its own cadence is part of it) quotes the
+//!    application share, and "idle gaps totalling D" the application-idle stalls.
 //! 8. "window-limited X % of the time" quotes the receive-window share.
 //! 9. "the handshake/its SYN is not in the capture" only where the receiver's window
 //!    scale is unknown.
-//! 10. The headline limit is the largest share's (T-RAT's dominant factor), or a limit
-//!     a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
+//! 10. The headline limit is the largest share's (T-RAT's dominant factor; `turns` for
+//!     `shares.turns`), or a limit a rule of diagnosis.rs names instead of it (`too-short`, `one-direction`, `path`
 //!     for a window or loss that did not bind or waits on a running ACK clock, `loss`
 //!     held in the congestion window), or a priced limit whose removal saves more
 //!     (savings.rs, issue 39 item 4).
@@ -85,7 +86,7 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
 /// The sum of the shares (rule 1 wants 1, or 0 without shares).
 fn shares_sum(c: &ConnectionSummary) -> f64 {
     let s = &c.diagnosis.shares;
-    s.receive_window + s.loss + s.application + s.stalled + s.other
+    s.receive_window + s.loss + s.application + s.stalled + s.other + s.turns
 }
 
 /// Seconds the data direction stalled for any of `causes`.
@@ -163,8 +164,12 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
         }
     }
     // 7.
-    if text.contains("of the time everything sent had") {
-        let want = format!("{} of the time everything sent had", format_percent(s.application));
+    // (and its opening where the sender's own cadence is part of that time)
+    for marker in [" of the time everything sent had", " of the time the sender had nothing to send — "] {
+        if !text.contains(marker) {
+            continue;
+        }
+        let want = format!("{}{marker}", format_percent(s.application));
         // (the same check for both openings of diagnosis/wait_words.rs `application_text`)
         if !text.contains(&want) {
             out.push(format!("the application's percentage in the text is not the share ({})", format_percent(s.application)));
@@ -200,7 +205,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
     let text = dg.text.as_str();
     let sum = shares_sum(c);
     // 10.
-    let largest = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other)]
+    let largest = [("receive-window", s.receive_window), ("loss", s.loss), ("application", s.application), ("stalls", s.stalled), ("path", s.other), ("turns", s.turns)]
         .into_iter()
         .fold(("", -1.0), |b, x| if x.1 > b.1 { x } else { b })
         .0;
@@ -214,7 +219,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs
         // `clocked_waits`): the bottleneck's pace.
         "path" => matches!(largest, "receive-window" | "loss" | "path" | "stalls"),
-        "loss" => matches!(largest, "loss" | "path"),
+        "loss" => matches!(largest, "loss" | "path" | "turns"),
         "zero-window" => largest == "receive-window",
         l => l == largest,
     };

@@ -47,7 +47,7 @@
 
 use crate::analysis::rates::bdp::{recommended_window, window_cap_bps};
 use crate::analysis::format::{format_bytes, format_duration, format_percent, format_rate, format_timestamp, timers_phrase};
-use crate::analysis::verdict::diagnosis_shares::{time_shares_with, TimeShares};
+use crate::analysis::verdict::diagnosis_shares::{time_shares_full, TimeShares};
 use crate::analysis::verdict::diagnosis_episodes as episodes;
 use crate::analysis::stalls::SenderFacts;
 use crate::analysis::rows::columns::{PacketColumns, RttSource, SackSource};
@@ -64,9 +64,13 @@ use crate::analysis::report::Evidence;
 // The sentences, by headline (diagnosis/*.rs).
 mod path_words;
 mod phrases;
+mod recovery;
+mod turn_words;
 mod wait_words;
 use path_words::*;
 pub use phrases::*;
+pub use recovery::*;
+use turn_words::*;
 pub use wait_words::*;
 
 /// Below this many data segments a flow is `too-short`: ten segments is Linux's
@@ -139,7 +143,8 @@ pub fn diagnose_keeping_spans(
         _ => SenderFacts::of(packets, d, lag_s, !receiver.window_scale_unknown),
     };
     let mut kept = spans.is_some().then(Vec::new);
-    let sh = time_shares_with(packets, &facts, &sender.stalls, kept.as_mut());
+    let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, facts.mss as u32) as f64;
+    let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
     if let (Some(out), Some(s)) = (spans, kept) {
         *out = (d, s, sh.active);
     }
@@ -147,6 +152,8 @@ pub fn diagnose_keeping_spans(
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
     let (min_rtt, median_rtt) = rtts(conn, request_response);
+    let delivered_cell = OnceCell::new();
+    let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt), lag_s);
     let shares = if sh.active > 0.0 {
         DiagnosisShares {
             receive_window: sh.receive_window / sh.active,
@@ -154,6 +161,7 @@ pub fn diagnose_keeping_spans(
             application: sh.application / sh.active,
             stalled: sh.stalled / sh.active,
             other: sh.other / sh.active,
+            turns: sh.turn_time / sh.active,
         }
     } else {
         DiagnosisShares::default()
@@ -178,7 +186,7 @@ pub fn diagnose_keeping_spans(
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
-    let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: OnceCell::new(), network_periods, timer_stalls, savings: Vec::new() };
+    let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: delivered_cell, network_periods, timer_stalls, savings: Vec::new(), recovery_at_full_rate };
     if let Some(od) = one_direction {
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
@@ -190,6 +198,9 @@ pub fn diagnose_keeping_spans(
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
     let (limit, mut text) = headline(&f);
+    if let (Some(r), "path" | "turns") = (f.recovery_at_full_rate, limit) {
+        text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
+    }
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));
     for e in named.into_iter().take(2) {
@@ -214,6 +225,7 @@ pub fn diagnose_keeping_spans(
     let verdict = match limit {
         "receive-window" | "zero-window" => "window",
         "path" => "link",
+        "turns" => "turns",
         "loss" => "loss",
         "application" => "application",
         "stalls" => "stalls",
@@ -314,7 +326,11 @@ struct Facts<'a> {
     timer_stalls: (u64, u64),
     /// What removing each priced limit would have saved (savings.rs), largest first.
     savings: Vec<Saving>,
+    /// Loss recovery that delivered at the flow's sustained best ([`recovery_at_full_rate`]).
+    recovery_at_full_rate: Option<RecoveryAtFullRate>,
 }
+
+
 
 impl Facts<'_> {
     /// delivered.rs's rates of the data direction, computed on first use: only the
@@ -379,6 +395,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
         ("application", s.application),
         ("stalls", s.stalled),
         ("path", s.other),
+        ("turns", s.turns),
     ];
     let mut best = cands.iter().fold(cands[0], |b, &c| if c.1 > b.1 { c } else { b }).0;
     if best == "receive-window" && sh.stall_by_cause[0] >= 0.5 * sh.receive_window {
@@ -406,15 +423,27 @@ fn headline(f: &Facts) -> (&'static str, String) {
                 ("receive-window", window_text(f, cap))
             }
         }
-        // Loss is not the limit when removing it would not matter.
-        "loss" if loss_matters(f) => ("loss", loss_text(f)),
+        // Loss is not the limit when removing it would not matter, nor where nothing
+        // shows a loss (no re-send, no datagram the numbering misses, no re-send the
+        // SACK blocks prove, no timer stall: the auditor's rule 4): a recovery opened by
+        // a hole alone, once the turns left the path's share, made a 17-segment flow
+        // with 0 re-sends "Loss limited".
+        "loss" if loss_matters(f) && loss_shown(f) => ("loss", loss_text(f)),
+        "loss" if !loss_shown(f) => ("path", path_text(f)),
         "loss" => ("path", path_despite_loss_text(f)),
         "application" => ("application", application_text(f)),
         "stalls" => match clocked_waits(f) {
             Some(w) if w.seconds >= 0.5 * f.sh.stall_by_cause[4] + 0.5 * f.sh.stall_by_cause[5] => ("path", clocked_path_text(f, &w)),
             _ => ("stalls", stalls_text(f)),
         },
+        // Turns whose replies lost segments: loss held in the window, as for the path
+        // (the turns were the path's time until issue 39 review I class T).
+        "turns" if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
+        "turns" => ("turns", turns_text(f)),
         _ if loss_held_cwnd(f) && loss_matters(f) => ("loss", loss_text(f)),
+        // Recovery that kept the bottleneck busy (`recovery_at_full_rate`) by a sender
+        // that did not back off: what the loss cost, as before its time was re-booked.
+        _ if f.recovery_at_full_rate.is_some() && retransmissions(f) > 0 && mathis_rate(f) * BEATS_MATHIS < f.rate => ("path", path_despite_loss_text(f)),
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
         _ => ("path", path_text(f)),
     }
@@ -453,52 +482,6 @@ fn loss_rate(f: &Facts) -> f64 {
 fn segment_bytes(f: &Facts) -> f64 {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
     crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
-}
-
-/// The rate a loss-based sender (Reno/CUBIC in its TCP-friendly region) reaches at
-/// loss rate p: MSS/RTT × √(3/2) / √p (Mathis, Semke, Mahdavi & Ott, "The
-/// macroscopic behavior of the TCP congestion avoidance algorithm", CCR 1997), bit/s.
-fn mathis_rate(f: &Facts) -> f64 {
-    let p = loss_rate(f);
-    let mss = segment_bytes(f);
-    if p <= 0.0 || !(f.min_rtt > 0.0) || mss <= 0.0 {
-        return f64::NAN;
-    }
-    mss * 8.0 / f.min_rtt * (1.5f64).sqrt() / p.sqrt()
-}
-
-/// A sender that beat the loss-based bound this many times did not back off on loss.
-pub const BEATS_MATHIS: f64 = 3.0;
-
-/// Loss is headlined only if removing it would matter (issue 13): a sender held down
-/// by loss runs near the Mathis rate; one that runs far above it (BBR paces at the
-/// bottleneck rate and barely reacts to random loss) lost only the retransmitted
-/// bytes and the timeouts, which `loss_cheap_text` quantifies. RTO stalls always
-/// matter (nothing moved).
-fn loss_matters(f: &Facts) -> bool {
-    let bound = mathis_rate(f);
-    let rto = f.sh.stall_by_cause[2];
-    let beat_the_bound = bound.is_finite() && f.rate > BEATS_MATHIS * bound;
-    // Recovery pinned the window (the hole holds snd_una, RFC 6675): time lost to loss.
-    let blocked = f.sh.loss_window_blocked >= 0.5 * f.sh.loss;
-    !beat_the_bound || blocked || loss_cost(f) >= LOSS_COST_MATTERS || rto >= 0.5 * f.sh.loss
-}
-
-/// Loss is headlined when it cost at least this share of the rate.
-pub const LOSS_COST_MATTERS: f64 = 0.1;
-
-/// What loss cost a sender that did not back off: how far the rate its receiver's
-/// ACKs report delivered stayed below its sustained best once the start-up ramp was
-/// over (delivered.rs: the steady mean against the p90, over bins of at least 100 ms
-/// or 4 path RTTs), and never less than the retransmitted share. A sender at the
-/// link's rate throughout (BBR pacing through random loss) loses only what it sent
-/// twice; the ramp before it first reached its best is slow start or BBR's startup,
-/// not loss (a BBR download of 2 s over an 80 ms path: 15 Mbit/s on average, 19 once
-/// started, on a 20 Mbit/s link).
-fn loss_cost(f: &Facts) -> f64 {
-    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered();
-    let shortfall = if best.is_finite() && best > 0.0 && steady.is_finite() { (1.0 - steady / best).max(0.0) } else { 0.0 };
-    shortfall.max(loss_rate(f))
 }
 
 /// The steady rate is quoted beside the mean while active when it is this much higher.

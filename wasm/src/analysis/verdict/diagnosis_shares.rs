@@ -23,6 +23,13 @@
 //! - receive-window: in flight at segment k ≥ advertised window − 1 MSS
 //!   (`stalls::window_tolerance`), or Wireshark's "window full" flag (RFC 4898's
 //!   SndLimTimeRwin);
+//! - turns: before the next segment the peer acknowledged everything and its next
+//!   message (a request) came promptly, in the first half of the interval: a
+//!   request/response round trip. The sender waited on neither a window nor its
+//!   application but on the path's latency, once per turn (`turns`, `turn_time`): only
+//!   fewer turns or a shorter path make it shorter, not a larger window or a faster
+//!   link (RFC 2920 pipelining exists for this). Its own share, not the path's
+//!   capacity (`other`) nor the application;
 //! - application: below the window and, before the next segment, the peer had
 //!   acknowledged everything: nothing in flight and the sender still did not send, so
 //!   it had nothing to send (RFC 4898's SndLimTimeSnd, T-RAT's application-limited).
@@ -30,7 +37,19 @@
 //!   its way, which is the path's time (`other`) —
 //!   unless the next segment echoes a timestamp older than that ACK (sender_clock.rs
 //!   `ACK_HELD_ON_PATH`): sent before the sender had it, from a queue the capture
-//!   cannot see (a shaper upstream of a client-side capture);
+//!   cannot see (a shaper upstream of a client-side capture).
+//!   Also the whole interval when the sender kept its own cadence (`own_cadence`): the
+//!   segment that opened it was the only one unacknowledged and shorter than a full
+//!   segment ([`time_shares_full`]), no ACK advanced and no window grew during it, and still the
+//!   sender sent again. A window only opens on the peer's ACK or window update (RFC
+//!   9293 §3.8.6.2.1, RFC 5681 §3.1), and no congestion window is below two segments
+//!   outside a timeout's recovery (RFC 5681 §3.1 IW ≥ 2, Linux's floor of 2), so the
+//!   window had room for the next segment all along; Nagle would have held it for the
+//!   ACK (RFC 1122 §4.2.3.4) and pacing never spaces segments by more than a round
+//!   trip of a one-segment window. What held the sender was its application: a
+//!   periodic source whose lone message waits for the receiver's every-second-segment
+//!   delayed ACK (RFC 1122 §4.2.3.2, RFC 9293 §3.8.6.3) has data outstanding, but no
+//!   window kept it waiting;
 //! - other: in flight below the window with data outstanding and no loss: the
 //!   congestion window or the path (RFC 4898's SndLimTimeCwnd).
 //!
@@ -69,14 +88,30 @@ pub struct TimeShares {
     pub stall_by_cause: [f64; 7],
     /// All stalled seconds, whatever the cause (the sum of `stall_by_cause`).
     pub stall_total: f64,
+    /// Bytes the peer's cumulative ACK advanced by during the loss-recovery intervals
+    /// (not its timer stalls): what recovery delivered (diagnosis.rs
+    /// `recovery_at_full_rate`).
+    pub loss_delivered: f64,
+    /// The loss-recovery intervals, adjacent ones merged, sender time: the first
+    /// [`MAX_LOSS_SPANS`] (`loss_spans_cut` when there were more).
+    pub loss_spans: Vec<(f64, f64)>,
+    pub loss_spans_cut: bool,
+    /// Bytes the peer's cumulative ACK advanced by during the `other` intervals (the
+    /// congestion window or the path; outside recovery the cumulative ACK is what
+    /// arrived).
+    pub other_delivered: f64,
     /// Of the loss-recovery time, the intervals that began with bytes in flight at the
     /// advertised window: recovery pinned the window (diagnosis.rs `loss_matters`).
     pub loss_window_blocked: f64,
     /// Request/response turns: intervals in which everything was acknowledged and the
-    /// sender answered the peer's prompt next request — round trips, counted in
-    /// `other` (the path), not in `application` (issue 13).
+    /// sender answered the peer's prompt next request — round trips, their own share
+    /// (`turn_time`): not the application's (issue 13), nor the path's capacity
+    /// (`other`, issue 39 review I class T).
     pub turns: u64,
     pub turn_time: f64,
+    /// Of the application's time, the intervals of the sender's own cadence (module
+    /// comment): data outstanding, but nothing that could have released it came.
+    pub own_cadence: f64,
     /// Of the application's time (its intervals and idle stalls), the intervals that
     /// ended with the sender answering the peer's message: it waited for the peer's
     /// next request or response, the peer's application's time, not its own pause.
@@ -101,6 +136,40 @@ pub struct TimeShares {
     pub windows_trusted: bool,
     /// Largest data segment: our MSS estimate.
     pub mss: f64,
+    /// The bursts between the application's pauses (savings.rs `pauses_avoidable`).
+    pub bursts: Bursts,
+}
+
+/// The data direction's bursts between application pauses (intervals counted as
+/// `application`, idle stalls included): each completed burst's payload bytes and the
+/// time the next began, the first [`MAX_BURSTS`] of them (memory bounded; that many
+/// pauses show a cadence or its absence), and the bytes of the burst still open at the
+/// end.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bursts {
+    /// Payload bytes of each burst that a pause ended.
+    pub bytes: Vec<f64>,
+    /// When each pause ended: the next burst's first segment, sender time.
+    pub starts: Vec<f64>,
+    /// Pauses in all (also those past [`MAX_BURSTS`]).
+    pub pauses: u64,
+    pub last_bytes: f64,
+}
+
+/// Loss-recovery spans kept by [`TimeShares::loss_spans`].
+pub const MAX_LOSS_SPANS: usize = 65_536;
+
+/// Bursts kept by [`Bursts`].
+pub const MAX_BURSTS: usize = 4096;
+
+impl Bursts {
+    fn push(&mut self, bytes: f64, next_start: f64) {
+        self.pauses += 1;
+        if self.bytes.len() < MAX_BURSTS {
+            self.bytes.push(bytes);
+            self.starts.push(next_start);
+        }
+    }
 }
 
 
@@ -110,6 +179,7 @@ enum State {
     Loss,
     Window,
     Application,
+    Turn,
     Other,
 }
 
@@ -222,8 +292,15 @@ pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
 
 /// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
 /// from the same pass (see [`window_limited_spans`]).
-pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
-    let mut pass = SharesPass::new(cols, facts, stalls);
+pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
+    time_shares_full(cols, facts, stalls, spans, None)
+}
+
+/// [`time_shares_with`] knowing a full segment's payload for the sender (the peer's MSS
+/// option less 40 option bytes, stalls/delayed_ack.rs `full_segment`; None: the largest
+/// payload sent), which the sender's own cadence ("application" above) is judged by.
+pub fn time_shares_full(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>) -> TimeShares {
+    let mut pass = SharesPass::new(cols, facts, stalls, full_segment);
     for (i, t) in sender_view(cols, facts.dir, facts.lag_s) {
         if cols.dir[i] != facts.dir {
             pass.on_peer(i, t);

@@ -15,7 +15,7 @@
 //!   round trip is what was lost);
 //! - `loss`, at least: each timer stall less one round trip (the timer in place of a
 //!   fast retransmission, RFC 6298 vs RFC 5681 §3.2), plus the rest of the recovery
-//!   time times the rate the loss cost (diagnosis.rs `loss_cost`: the delivered rate's
+//!   time times the rate the loss cost (diagnosis/recovery.rs `loss_cost`: the delivered rate's
 //!   shortfall once started, at least the re-sent share). Only a lower bound: a
 //!   loss-based sender (Reno, CUBIC) also runs below its link after recovery, on the
 //!   congestion window the loss cut (Mathis et al. 1997), and what it would have run at
@@ -27,7 +27,7 @@
 //! faster link would give depends on a link rate the capture shows only where a queue
 //! filled (diagnosis.rs `link_rate`), so none is claimed.
 
-use crate::analysis::verdict::diagnosis_shares::TimeShares;
+use crate::analysis::verdict::diagnosis_shares::{Bursts, TimeShares};
 use crate::analysis::stalls::cause::Stall;
 // The shape of one saving is the report's (report.rs), under its path before the rooms.
 pub use crate::analysis::report::Saving;
@@ -53,6 +53,66 @@ pub fn savings(sh: &TimeShares, stalls: &[Stall], path_rtt: f64, loss_cost: f64)
     out.retain(|s| s.seconds.is_finite() && s.seconds > 0.0);
     out.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     out
+}
+
+/// Why the application's pauses are not shown avoidable ([`pauses_avoidable`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unavoidable {
+    /// The median burst between pauses was below [`MESSAGE_SEGMENTS`] full segments:
+    /// its bytes, the median.
+    Messages(f64),
+    /// The pauses ended on a clock: its period, s.
+    Clock(f64),
+}
+
+/// A burst below this many full segments is a message, not a transfer held up.
+pub const MESSAGE_SEGMENTS: f64 = 2.0;
+/// Pauses a cadence needs before it is called a clock.
+pub const CLOCK_MIN_PAUSES: usize = 8;
+/// Share of the spacings between pause ends within [`CLOCK_TOLERANCE`] of their median
+/// for a clock.
+pub const CLOCK_SHARE: f64 = 0.75;
+/// A spacing within this fraction of the median (or two clock ticks) is on the clock.
+pub const CLOCK_TOLERANCE: f64 = 0.1;
+
+/// "Had the application always had data ready, the transfer would have taken X" is said
+/// only where the pauses are shown avoidable, i.e. neither of (docs/ANALYSIS.md
+/// "diagnosis.text", the application's saving):
+/// - messages: the median burst between pauses (payload bytes sent from one pause's end
+///   to the next pause) was below [`MESSAGE_SEGMENTS`] full segments (`full_segment`,
+///   the MSS its peer announced). Then the flow is an exchange of messages — keystrokes
+///   and their echoes, a poll and its answer, a sensor's reading — whose pace is its
+///   source's (a person typing, a poll cycle), not a transfer held up waiting for data
+///   that existed; removing the pauses would remove the conversation, not speed it up.
+/// - a clock: at least [`CLOCK_MIN_PAUSES`] pauses, and [`CLOCK_SHARE`] of the spacings
+///   between consecutive pause ends within [`CLOCK_TOLERANCE`] of their median (or two
+///   capture clock ticks, `tick`): a fixed-period source (a 50 Hz measurement stream,
+///   a 30 ms poll, frames at a frame rate) sends on its clock by design, so the pauses
+///   are its period, not a delay.
+///
+/// Ok(()) when the pauses are avoidable as far as the capture shows (bulk bursts at
+/// irregular times: a disk, a computation, a producer that fell behind).
+pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64) -> Result<(), Unavoidable> {
+    if b.pauses == 0 {
+        return Ok(());
+    }
+    let mut sizes: Vec<f64> = b.bytes.iter().copied().chain(std::iter::once(b.last_bytes)).collect();
+    sizes.sort_by(f64::total_cmp);
+    let median = sizes[sizes.len() / 2];
+    if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment {
+        return Err(Unavoidable::Messages(median));
+    }
+    if b.starts.len() > CLOCK_MIN_PAUSES {
+        let mut spacings: Vec<f64> = b.starts.windows(2).map(|w| w[1] - w[0]).collect();
+        spacings.sort_by(f64::total_cmp);
+        let period = spacings[spacings.len() / 2];
+        let slack = (CLOCK_TOLERANCE * period).max(2.0 * tick.max(0.0));
+        let on_clock = spacings.iter().filter(|&&s| (s - period).abs() <= slack).count();
+        if period > 0.0 && on_clock as f64 >= CLOCK_SHARE * spacings.len() as f64 {
+            return Err(Unavoidable::Clock(period));
+        }
+    }
+    Ok(())
 }
 
 /// The saving of `limit`, 0 when it has none.

@@ -124,7 +124,8 @@ pub(super) fn path_text(f: &Facts) -> String {
             "Loss cost {} of the time{timeouts}, but the larger share ({}) went to the congestion \
              window or the path, not to the receive window ({}) or the application ({})",
             format_percent(s.loss),
-            format_percent(s.other),
+            // Its request/response turns included: the path's round trips (review I class T).
+            format_percent(s.other + s.turns),
             format_percent(s.receive_window),
             format_percent(s.application)
         )
@@ -166,11 +167,10 @@ pub(super) fn path_text(f: &Facts) -> String {
     let turns_rule = f.sh.turns > 0 && f.sh.active > 0.0 && f.sh.turn_time >= 0.5 * f.sh.active && !loss_named;
     if turns_rule {
         t += &format!(
-            ". Request/response turns set the pace: {} times the sender, with everything acknowledged, \
-             sent more only on the peer's next message, {} of the time, each wait at least a round trip. \
+            ". Request/response turns set the pace: {}, {} of the time, each wait at least a round trip. \
              Neither the window nor the link's capacity was the limit: fewer turns (pipelining, batching \
              requests) would make it faster, a faster link would not.",
-            f.sh.turns,
+            turns_count_phrase(f),
             format_percent(f.sh.turn_time / f.sh.active)
         );
     } else {
@@ -178,9 +178,8 @@ pub(super) fn path_text(f: &Facts) -> String {
     }
     if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(
-            " {} times the sender, with everything acknowledged, sent more only on the peer's next message \
-             (a request/response turn, or the peer's application granting more): {} of the time.",
-            f.sh.turns,
+            " {} (a request/response turn, or the peer's application granting more): {} of the time.",
+            turns_count_phrase(f),
             format_percent(f.sh.turn_time / f.sh.active)
         );
     }
@@ -239,7 +238,7 @@ pub(super) fn loss_text(f: &Facts) -> String {
         t += &format!(", {c}");
     }
     t += &format!("; {}", rate_phrase(f));
-    if f.shares.other > f.shares.loss && turn_taking(f) {
+    if f.shares.other + f.shares.turns > f.shares.loss && turn_taking(f) {
         // Short replies: a loss costs the reply round trips (a fast retransmission one
         // round trip later) or a timer (the reply's last segments, which no later
         // segment's ACK can report: RFC 8985 §7), not a congestion window cut. The
@@ -254,7 +253,7 @@ pub(super) fn loss_text(f: &Facts) -> String {
             f.sh.turns,
             format_percent(f.sh.turn_time / f.sh.active)
         );
-    } else if f.shares.other > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {
+    } else if f.shares.other + f.shares.turns > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {
         // Reached through loss_held_cwnd: say why it isn't the path.
         let allows = match window_allows(f) {
             Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),

@@ -50,6 +50,17 @@ pub(super) fn application_text(f: &Facts) -> String {
             format_percent(f.shares.application),
             format_percent(f.sh.peer_wait / app)
         )
+    } else if f.sh.own_cadence >= OWN_CADENCE_SAID * app {
+        // Intervals of the sender's own cadence (diagnosis_shares.rs "application"):
+        // data outstanding, so "everything sent had been acknowledged" would be false.
+        format!(
+            "The sending application limited this flow: {} of the time the sender had nothing to send — \
+             everything sent had been acknowledged, or ({} of the time) its one small segment was still \
+             unacknowledged and it sent the next at its own pace, with no ACK or window update in between \
+             that could have held it",
+            format_percent(f.shares.application),
+            format_percent(f.sh.own_cadence / f.sh.active)
+        )
     } else {
         format!(
             "The sending application limited this flow: {} of the time everything sent had \
@@ -98,10 +109,31 @@ pub(super) fn application_text(f: &Facts) -> String {
         + &other_stalls_phrase(f, 3)
 }
 
-/// What removing the application's pauses would have saved (savings.rs `application`).
+/// Share of the application's time in the sender's own cadence from which the
+/// application headline says so (below it, the rest is said by "everything sent had
+/// been acknowledged" within rounding).
+pub const OWN_CADENCE_SAID: f64 = 0.01;
+
+/// What removing the application's pauses would have saved (savings.rs `application`),
+/// only where the pauses are shown avoidable (savings.rs `pauses_avoidable`); else why
+/// they are not: a counterfactual that removes a person's typing or a source's clock
+/// is literally true and says nothing (issue 39 review I class I).
 pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
-    let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
-    saving_sentence(f, "application", had)
+    match savings::pauses_avoidable(&f.sh.bursts, segment_bytes(f), f.tick) {
+        Ok(()) => {
+            let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
+            saving_sentence(f, "application", had)
+        }
+        Err(savings::Unavoidable::Messages(median)) => format!(
+            " Each burst between the pauses was a message (median {}, under two full segments): an exchange of \
+             messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.",
+            format_bytes(median)
+        ),
+        Err(savings::Unavoidable::Clock(period)) => format!(
+            " The pauses ended on a clock, every {}: a fixed-period source, whose pauses are its period, not a delay.",
+            format_duration(period)
+        ),
+    }
 }
 
 pub(super) fn zero_window_text(f: &Facts) -> String {

@@ -44,10 +44,23 @@ pub(super) struct SharesPass<'c> {
     // its next payload (a request) came.
     acked_at: Option<f64>,
     request_at: Option<f64>,
+    // The open interval began with its segment the only one unacknowledged (as the
+    // sender knew) and shorter than a full segment; and, during it, whether the peer's
+    // ACK advanced or its window grew (what releases a window-limited sender).
+    lone_small: bool,
+    released: bool,
+    // Bytes the peer's cumulative ACK advanced by during the open interval.
+    open_acked: f64,
+    // Payload bytes sent since the last application pause ended (or the first segment).
+    burst_bytes: f64,
+    // A full segment's payload: below it a segment is small (`lone_small`).
+    full_segment: f64,
 }
 
 impl<'c> SharesPass<'c> {
-    pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall]) -> SharesPass<'c> {
+    /// `full_segment`: a full segment's payload for this sender (delayed_ack.rs
+    /// `full_segment`), None for the largest payload sent.
+    pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall], full_segment: Option<f64>) -> SharesPass<'c> {
         let mut stall_frames: Vec<(u32, usize)> =
             stalls.iter().map(|s| (s.frame_before, s.cause.share_slot())).collect();
         stall_frames.sort_unstable();
@@ -81,6 +94,11 @@ impl<'c> SharesPass<'c> {
             running_max_win: f64::NAN,
             acked_at: None,
             request_at: None,
+            lone_small: false,
+            released: false,
+            open_acked: 0.0,
+            burst_bytes: 0.0,
+            full_segment: full_segment.unwrap_or(facts.mss),
         }
     }
 
@@ -89,10 +107,19 @@ impl<'c> SharesPass<'c> {
         let cols = self.cols;
         let a = cols.ack[i];
         if a.is_finite() && (self.peer_ack.is_nan() || a > self.peer_ack) {
+            // Never beyond what the sender had sent (a forged or corrupt ACK far ahead
+            // delivers nothing).
+            if self.peer_ack.is_finite() && self.high.is_finite() {
+                self.open_acked += (a.min(self.high) - self.peer_ack).max(0.0);
+            }
             self.peer_ack = a;
+            self.released = true;
         }
         let w = cols.win[i];
         if w.is_finite() && cols.flags[i] & SYN == 0 {
+            if self.peer_win.is_finite() && w > self.peer_win {
+                self.released = true;
+            }
             self.peer_win = w;
             self.running_max_win = if self.running_max_win.is_finite() { self.running_max_win.max(w) } else { w };
             if self.open.is_some() {
@@ -151,6 +178,7 @@ impl<'c> SharesPass<'c> {
         }
         self.out.data_segments += 1;
         self.out.data_bytes += len;
+        self.burst_bytes += len;
         if self.first_seq.is_nan() {
             self.first_seq = seq;
             self.first_t = t;
@@ -180,12 +208,18 @@ impl<'c> SharesPass<'c> {
             // round trip of request/response, not an idle application.
             State::Other if self.idle_seen && self.request_at.is_some_and(|r| r - self.acked_at.unwrap_or(r) < 0.5 * (t - t0)) => {
                 self.out.turns += 1;
-                self.out.turn_time += t - t0;
-                State::Other
+                State::Turn
             }
             // Unless the sender had not yet received that ACK when it sent this
             // segment (its echo is older: sender_clock.rs): it was still waiting.
             State::Other if self.idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
+            // The sender's own cadence (module comment, "application"): its one small
+            // segment outstanding and nothing from the peer that could have released it,
+            // yet it sent more: no window held it.
+            State::Other if self.lone_small && !self.released && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => {
+                self.out.own_cadence += t - t0;
+                State::Application
+            }
             _ => state,
         };
         // The application's time starts when the sender had nothing outstanding:
@@ -211,10 +245,24 @@ impl<'c> SharesPass<'c> {
         if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
             push_span(spans, t0, t);
         }
+        // An application pause ends here: the burst before it is complete and segment
+        // `i` starts the next (savings.rs `pauses_avoidable`).
+        if matches!(state, State::Application | State::Stalled(3)) && dt > 0.0 {
+            self.out.bursts.push(self.burst_bytes, t);
+            self.burst_bytes = 0.0;
+        }
         match state {
             State::Stalled(c) => self.out.add_stall(c, dt),
             State::Loss => {
                 self.out.loss += dt;
+                self.out.loss_delivered += self.open_acked;
+                let spans = &mut self.out.loss_spans;
+                let n = spans.len();
+                match spans.last_mut() {
+                    Some(last) if last.1 >= t0 => last.1 = last.1.max(t),
+                    _ if n < super::MAX_LOSS_SPANS => spans.push((t0, t)),
+                    _ => self.out.loss_spans_cut = true,
+                }
                 if blocked {
                     self.out.loss_window_blocked += dt;
                 }
@@ -226,7 +274,11 @@ impl<'c> SharesPass<'c> {
                 }
             }
             State::Application => self.out.application += dt,
-            State::Other => self.out.other += dt,
+            State::Turn => self.out.turn_time += dt,
+            State::Other => {
+                self.out.other += dt;
+                self.out.other_delivered += self.open_acked;
+            }
         }
     }
 
@@ -261,6 +313,11 @@ impl<'c> SharesPass<'c> {
         self.idle_seen = self.peer_ack >= self.high;
         self.acked_at = if self.idle_seen { Some(t) } else { None };
         self.request_at = None;
+        // Everything before this segment acknowledged as the sender knew it, and the
+        // segment below a full one: a message, not a window's worth.
+        self.open_acked = 0.0;
+        self.lone_small = self.peer_ack.is_finite() && self.peer_ack >= seq && (cols.len[i] as f64) < self.full_segment;
+        self.released = false;
         self.loss_seen = false;
         self.open = Some((t, state, window_limited));
         self.open_win = self.peer_win;
@@ -285,6 +342,7 @@ impl<'c> SharesPass<'c> {
         if self.first_seq.is_finite() {
             self.out.new_bytes = self.high - self.first_seq;
         }
+        self.out.bursts.last_bytes = self.burst_bytes;
         self.out
     }
 }

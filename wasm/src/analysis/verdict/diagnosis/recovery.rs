@@ -1,0 +1,200 @@
+//! The loss rules of the headline (diagnosis.rs `headline`): what a loss cost, whether
+//! it mattered, whether the capture shows one at all, and recovery that kept the
+//! bottleneck busy (issue 39 review I class D).
+
+use super::*;
+
+/// Re-books the loss-recovery time of `sh` that cost nothing (see
+/// [`recovery_at_full_rate`]) to the congestion window or the path: recovery that
+/// delivered at the flow's rate cost only its re-sent bytes, and the rest of its time is
+/// what it would have been without the loss. The finding, or None.
+pub(super) fn rebook_recovery(sh: &mut TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, rtts: (f64, f64), lag_s: f64) -> Option<RecoveryAtFullRate> {
+    let r = recovery_at_full_rate(sh, delivered, rows, d, rtts, lag_s)?;
+    sh.loss -= r.rebooked;
+    sh.other += r.rebooked;
+    Some(r)
+}
+
+/// The rate a loss-based sender (Reno/CUBIC in its TCP-friendly region) reaches at
+/// loss rate p: MSS/RTT × √(3/2) / √p (Mathis, Semke, Mahdavi & Ott, "The
+/// macroscopic behavior of the TCP congestion avoidance algorithm", CCR 1997), bit/s.
+pub(super) fn mathis_rate(f: &Facts) -> f64 {
+    let p = loss_rate(f);
+    let mss = segment_bytes(f);
+    if p <= 0.0 || !(f.min_rtt > 0.0) || mss <= 0.0 {
+        return f64::NAN;
+    }
+    mss * 8.0 / f.min_rtt * (1.5f64).sqrt() / p.sqrt()
+}
+
+/// A sender that beat the loss-based bound this many times did not back off on loss.
+pub const BEATS_MATHIS: f64 = 3.0;
+
+/// Loss is headlined only if removing it would matter (issue 13): a sender held down
+/// by loss runs near the Mathis rate; one that runs far above it (BBR paces at the
+/// bottleneck rate and barely reacts to random loss) lost only the retransmitted
+/// bytes and the timeouts, which `loss_cheap_text` quantifies. RTO stalls always
+/// matter (nothing moved).
+pub(super) fn loss_matters(f: &Facts) -> bool {
+    let bound = mathis_rate(f);
+    let rto = f.sh.stall_by_cause[2];
+    let beat_the_bound = bound.is_finite() && f.rate > BEATS_MATHIS * bound;
+    // Recovery pinned the window (the hole holds snd_una, RFC 6675): time lost to loss.
+    let blocked = f.sh.loss_window_blocked >= 0.5 * f.sh.loss;
+    !beat_the_bound || blocked || loss_cost(f) >= LOSS_COST_MATTERS || rto >= 0.5 * f.sh.loss
+}
+
+
+/// Loss is headlined when it cost at least this share of the rate.
+pub const LOSS_COST_MATTERS: f64 = 0.1;
+
+/// What loss cost a sender that did not back off: how far the rate its receiver's
+/// ACKs report delivered stayed below its sustained best once the start-up ramp was
+/// over (delivered.rs: the steady mean against the p90, over bins of at least 100 ms
+/// or 4 path RTTs), and never less than the retransmitted share. A sender at the
+/// link's rate throughout (BBR pacing through random loss) loses only what it sent
+/// twice; the ramp before it first reached its best is slow start or BBR's startup,
+/// not loss (a BBR download of 2 s over an 80 ms path: 15 Mbit/s on average, 19 once
+/// started, on a 20 Mbit/s link).
+pub(super) fn loss_cost(f: &Facts) -> f64 {
+    let DeliveredRates { best_bps: best, steady_mean_bps: steady } = f.delivered();
+    let shortfall = if best.is_finite() && best > 0.0 && steady.is_finite() { (1.0 - steady / best).max(0.0) } else { 0.0 };
+    shortfall.max(loss_rate(f))
+}
+
+/// A loss the capture shows: a retransmission, a datagram of the sender its IPv4
+/// numbering says never reached the capture, a re-send the receiver's SACK blocks
+/// prove, or a retransmission-timeout stall (the auditor's rule 4, audit.rs).
+pub(super) fn loss_shown(f: &Facts) -> bool {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    retransmissions(f) > 0 || sender.unseen_datagrams.unwrap_or(0) > 0 || sender.unseen_resends > 0 || f.sh.stall_by_cause[2] > 0.0
+}
+
+/// Loss recovery that delivered at the flow's sustained best (see [`recovery_at_full_rate`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RecoveryAtFullRate {
+    /// Seconds of the loss-recovery intervals (not the timer stalls).
+    pub(super) seconds: f64,
+    /// Their delivered rate, the rate outside recovery, and the flow's sustained best
+    /// (delivered.rs), bit/s.
+    pub(super) rate_bps: f64,
+    pub(super) outside_bps: f64,
+    pub(super) best_bps: f64,
+    /// Seconds moved from the loss share to the congestion window / path's.
+    pub(super) rebooked: f64,
+}
+
+/// Time in loss recovery is time lost to loss only where recovery delivered less than
+/// the flow did without it. SACK recovery with proportional rate reduction sends one
+/// segment per segment delivered (RFC 6675, RFC 6937): behind a bottleneck whose queue
+/// never drained (a shaper) the link keeps running at its rate while the holes are
+/// repaired, and what the loss cost is only the bytes sent twice. So where the
+/// receiver reported data delivered during the recovery intervals (the highest byte
+/// its cumulative ACK or a SACK block's right edge names, RFC 2018 §3, as delivered.rs
+/// counts it: the cumulative ACK alone stands still on the hole) at no less than
+/// [`RECOVERY_AT_OUTSIDE`] of its rate outside recovery (the `other` intervals:
+/// `TimeShares::other_delivered`) and of [`RECOVERY_OF_BEST`] of the flow's sustained
+/// best (delivered.rs `best_bps`), the recovery time counts as loss only in the
+/// re-sent bytes' share; the rest is booked with the congestion window or the path.
+/// Only behind a standing queue (median RTT at least [`STANDING_QUEUE_RATIO`] × the path
+/// RTT and [`QUEUE_MIN_DELAY_S`] above it): a sender that kept the bottleneck's buffer
+/// full (a loss-based sender overflowing it, or a model-based one pacing at its rate
+/// through random loss), whose queue kept the link busy through the repair, whatever
+/// dropped the segments. Without one (a loss-based sender on a path with room),
+/// recovery's cost is the congestion window it cuts, spent after it in `other` time
+/// (see the module comment), and the recovery time stays the loss's measure. Only where recovery took
+/// at least [`LOSS_SHARE_MIN`] of the time and the flow spent
+/// at least as long outside it as a tenth of that (a rate to compare with), without the
+/// timer stalls, which delivered nothing.
+pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, (min_rtt, median_rtt): (f64, f64), lag_s: f64) -> Option<RecoveryAtFullRate> {
+    let seconds = sh.loss - sh.stall_by_cause[2] - sh.stall_by_cause[6];
+    let outside = sh.other;
+    // A standing queue at the bottleneck: it stayed full, so it had data to send
+    // while the holes were repaired.
+    let standing_queue = median_rtt >= STANDING_QUEUE_RATIO * min_rtt && median_rtt - min_rtt >= QUEUE_MIN_DELAY_S;
+    if !(standing_queue && sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
+        return None;
+    }
+    let outside_bps = sh.other_delivered * 8.0 / outside;
+    let rate_bps = delivered_within(&sh.loss_spans, rows, d, lag_s) * 8.0 / seconds;
+    let best_bps = delivered.get_or_init(|| delivered::delivered_rates(rows.packets, rows.sacks, d, min_rtt)).best_bps;
+    if !(best_bps.is_finite() && rate_bps >= RECOVERY_AT_OUTSIDE * outside_bps && rate_bps >= RECOVERY_OF_BEST * best_bps) {
+        return None;
+    }
+    let resent = (sh.retransmitted_bytes / sh.data_bytes).clamp(0.0, 1.0);
+    Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: seconds * (1.0 - resent) })
+}
+
+/// Bytes the peer reported delivered (its highest byte named: cumulative ACK or SACK
+/// right edge, never beyond the highest byte sent so far) while the sender's time
+/// (the peer's packets `lag_s` later, sender_view.rs) was inside one of `spans`
+/// (sorted, disjoint). One pass over the rows and the SACK blocks, merged by time.
+fn delivered_within(spans: &[(f64, f64)], rows: Rows, d: u8, lag_s: f64) -> f64 {
+    let p = rows.packets;
+    let lag = if lag_s.is_finite() && lag_s > 0.0 { lag_s } else { 0.0 };
+    let (mut sent_end, mut named, mut total) = (f64::NEG_INFINITY, f64::NAN, 0.0);
+    let mut span = 0usize;
+    let mut credit = |t: f64, right: f64, sent_end: f64, named: &mut f64, total: &mut f64| {
+        let right = right.min(sent_end);
+        if !right.is_finite() {
+            return;
+        }
+        if named.is_finite() && right > *named {
+            let at = t + lag;
+            while span < spans.len() && spans[span].1 < at {
+                span += 1;
+            }
+            if span < spans.len() && spans[span].0 <= at {
+                *total += right - *named;
+            }
+        }
+        if !named.is_finite() || right > *named {
+            *named = right;
+        }
+    };
+    let mut row = 0usize;
+    let mut step_rows = |until: f64, sent_end: &mut f64, named: &mut f64, total: &mut f64, credit: &mut dyn FnMut(f64, f64, f64, &mut f64, &mut f64)| {
+        while row < p.t.len() && !(p.t[row] > until) {
+            if p.dir[row] == d {
+                if p.len[row] > 0 {
+                    *sent_end = sent_end.max(p.seq[row] + f64::from(p.len[row]));
+                }
+            } else if p.ack[row].is_finite() {
+                credit(p.t[row], p.ack[row], *sent_end, named, total);
+            }
+            row += 1;
+        }
+    };
+    rows.sacks.for_each_sack_right_edge(&mut |t, dir, right| {
+        if dir == d {
+            return;
+        }
+        step_rows(t, &mut sent_end, &mut named, &mut total, &mut credit);
+        credit(t, right, sent_end, &mut named, &mut total);
+    });
+    step_rows(f64::INFINITY, &mut sent_end, &mut named, &mut total, &mut credit);
+    total
+}
+
+/// Recovery delivering at this share of the rate outside it cost nothing but its re-sends.
+pub const RECOVERY_AT_OUTSIDE: f64 = 0.9;
+/// … and at least this share of the flow's sustained best.
+pub const RECOVERY_OF_BEST: f64 = 0.75;
+/// Median RTT / path RTT from which a queue is taken as standing for
+/// [`recovery_at_full_rate`]: a tenth more than the path, every round trip.
+pub const STANDING_QUEUE_RATIO: f64 = 1.1;
+
+/// "The sender was in loss recovery 88 % of the time, yet its receiver reported
+/// 1.5 Mbit/s delivered meanwhile, as much as outside recovery (…)".
+pub(super) fn recovery_at_full_rate_sentence(f: &Facts, r: &RecoveryAtFullRate) -> String {
+    format!(
+        "The sender was in loss recovery {} of the time, yet its receiver reported {} delivered meanwhile, \
+         no less than outside recovery ({}; its sustained best {}): recovery kept the bottleneck busy, so \
+         the loss cost only the re-sent bytes ({} of the time), not the rate.",
+        format_percent(r.seconds / f.sh.active),
+        format_rate(r.rate_bps),
+        format_rate(r.outside_bps),
+        format_rate(r.best_bps),
+        format_percent(f.shares.loss)
+    )
+}
