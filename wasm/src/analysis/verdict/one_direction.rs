@@ -298,7 +298,7 @@ fn ack_stream_words(conn: &ConnectionSummary, d: usize, a: &AckStream) -> String
         // (RFC 7323 §2.2): the values are the raw field then.
         let unit = if ds.window_scale_unknown { " (the raw field: whether it was scaled is not in the capture)" } else { "" };
         let closed = if ds.zero_windows > 0 { format!(", closed {}", plural(ds.zero_windows, "time")) } else { ", never closed".to_string() };
-        s += &format!(" It offered a receive window of {}–{}{unit}{closed}.", format_bytes(w.min as f64), format_bytes(w.max as f64));
+        s += &format!(" {from} offered a receive window of {}–{}{unit}{closed}.", format_bytes(w.min as f64), format_bytes(w.max as f64));
     }
     if a.holes > 0 {
         s += &format!(
@@ -310,7 +310,7 @@ fn ack_stream_words(conn: &ConnectionSummary, d: usize, a: &AckStream) -> String
     let (w0, w1) = a.longest_wait;
     if w1 > w0 {
         let during = if a.dup_acks_in_wait > 0 {
-            format!(", {} meanwhile: data above a hole arrived and the hole waited for its re-send", plural(a.dup_acks_in_wait, "duplicate ACK"))
+            format!(", {} meanwhile: data above a hole arrived, and the hole was filled only at its end", plural(a.dup_acks_in_wait, "duplicate ACK"))
         } else {
             ", with no duplicate ACK: no data arrived above it".to_string()
         };
