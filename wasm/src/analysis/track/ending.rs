@@ -165,8 +165,10 @@ struct AlertMark {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Closing {
     fin: [Option<Mark>; 2],
-    /// The reset that ended the connection so far: by, when, after what, its sender's
-    /// highest byte sent then.
+    /// The direction whose FIN the capture holds first.
+    first_fin: Option<u8>,
+    /// The reset that ended the connection so far: by, when, after what, the end of its
+    /// sequence range (relative): data beyond it made it no end.
     reset: Option<(u8, Mark, &'static str, Option<i64>)>,
     resets: [u64; 2],
     /// FIN segments each direction sent, re-sends included.
@@ -184,8 +186,8 @@ pub(crate) struct Closing {
     /// FINs the SYN's receiver sent before its SYN/ACK, and the first.
     early_fins: [u64; 2],
     first_early_fin: Option<Early>,
-    /// Each direction's latest FIN and its highest byte sent then (`Side::sent_high`):
-    /// data beyond it later made its FINs no end.
+    /// Each direction's latest FIN and its sequence number (relative, `Side::sent_high`'s
+    /// space): data beyond it made its FINs no end.
     last_fin: [Option<(Mark, Option<i64>)>; 2],
     /// Capture time less time since the file's first packet (ns): `HandshakeTimes` keeps
     /// capture times.
@@ -206,18 +208,31 @@ impl Closing {
             c.alert[d] = Some(AlertMark { at, alert, data_end: sides[d].sent_high });
         }
         // Before the SYN/ACK of a handshake the capture holds, from a side that has sent
-        // no data yet (with data sent, the SYN/ACK was only missed by the capture).
-        let early = hs.syn.is_some() && hs.syn_ack.is_none() && sides[d].sent_high.is_none();
+        // no data yet (with data sent, the SYN/ACK was only missed by the capture); a
+        // reset's own payload (a diagnostic text, RFC 9293 §3.5.3) does not count.
+        let only_this = |(h, l): (i64, i64)| seg.payload_len > 0 && h - l <= i64::from(seg.payload_len);
+        let early = hs.syn.is_some() && hs.syn_ack.is_none() && sides[d].sent_high.zip(sides[d].sent_low).is_none_or(only_this);
+        // The end of this segment's sequence range, in its side's space (a FIN or reset
+        // after which the side sent data beyond it ended nothing).
+        // Data beyond it means beyond both this segment's own range and what the side had
+        // already sent (a reset answering with <SEQ=SEG.ACK> lies below data sent before
+        // it; a FIN captured before its last data lies above it).
+        let end = sides[d].seq.is_set().then(|| {
+            let mut space = sides[d].seq;
+            space.rel(seg.seq) + i64::from(seg.payload_len)
+        });
+        let end = end.max(sides[d].sent_high);
         let from_server = hs.client_dir as usize != d;
         if seg.flags & FIN != 0 && early && from_server {
             // No end: see `NotTheEnd` ("before-own-syn").
             c.early_fins[d] += 1;
             c.first_early_fin.get_or_insert(Early { by: d as u8, at, unacceptable: false });
         } else if seg.flags & FIN != 0 {
-            c.last_fin[d] = Some((at, sides[d].sent_high));
+            c.last_fin[d] = Some((at, end));
             c.fins[d] += 1;
             if c.fin[d].is_none() {
                 c.fin[d] = Some(at);
+                c.first_fin.get_or_insert(d as u8);
             }
         }
         if seg.flags & RST != 0 {
@@ -228,7 +243,7 @@ impl Closing {
             // A reset its sender sent new data after ended nothing either: the peer
             // dropped it (a reset outside the expected sequence number, RFC 9293
             // §3.10.7.4 and RFC 5961 §3.2) and the stream went on.
-            let data_after = c.reset.is_some_and(|r| sides[r.0 as usize].sent_high > r.3);
+            let data_after = c.reset.is_some_and(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3);
             if let (true, Some(r)) = (data_after, c.reset) {
                 c.data_after_resets[r.0 as usize] += 1;
                 c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
@@ -270,7 +285,7 @@ impl Closing {
                         _ => "peer-data",
                     }
                 };
-                c.reset = Some((d as u8, at, after, sides[d].sent_high));
+                c.reset = Some((d as u8, at, after, end));
             }
         }
     }
@@ -295,7 +310,7 @@ impl Closing {
     /// nothing (see `note`).
     fn with_data_after_reset(&self, sides: &[Side; 2]) -> Closing {
         let mut c = self.clone();
-        if let Some(r) = c.reset.filter(|r| sides[r.0 as usize].sent_high > r.3) {
+        if let Some(r) = c.reset.filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
             c.data_after_resets[r.0 as usize] += 1;
             c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
             c.reset = None;
@@ -355,11 +370,11 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
     let c = &c;
     let alert = latest_final_alert(c, sides);
     // A direction that sent data beyond its latest FIN: its FINs ended nothing.
-    let data_after_fin = [0, 1].map(|d| c.last_fin[d].is_some_and(|(_, high)| sides[d].sent_high > high));
+    let data_after_fin = [0, 1].map(|d| c.last_fin[d].is_some_and(|(_, end)| end.is_some() && sides[d].sent_high > end));
     let fin = [0, 1].map(|d| c.fin[d].filter(|_| !data_after_fin[d]));
     let fin_at = fin.map(|m| m.map(|m| secs(m.t_ns)));
     let first_fin = match fin {
-        [Some(a), Some(b)] => Some(u8::from(b.t_ns < a.t_ns)),
+        [Some(_), Some(_)] => c.first_fin,
         [Some(_), None] => Some(0),
         [None, Some(_)] => Some(1),
         [None, None] => None,
