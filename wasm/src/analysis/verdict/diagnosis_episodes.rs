@@ -145,7 +145,8 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
     }
 }
 
-/// What reached the capture point during an outage's span (a, b): "nothing got through"
+/// What reached the capture point during an outage's span (a, b], before the sender's last
+/// re-send in it: "nothing got through"
 /// only holds where the data's receiver acknowledged nothing new and neither side sent
 /// new data. A sender whose timer re-sent one segment at a time, each acknowledged,
 /// moved on only when the timer fired: after a timeout the window restarts at one
@@ -166,8 +167,14 @@ impl Progress {
         let mut p = Progress::default();
         // The highest ACK of the receiver and the highest byte each side sent, so far.
         let (mut ack_high, mut sent_high) = (f64::NEG_INFINITY, [f64::NEG_INFINITY; 2]);
-        // The segment at b ended the span (the next re-send): not in it.
-        let last = packets.t.partition_point(|&t| t < b);
+        // Only what reached the capture point before the sender's last re-send in the
+        // span counts: its timer still had to fire after it. ACKs that come at the end,
+        // after the last re-send, are the outage ending, not progress during it.
+        use crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION;
+        let end = packets.t.partition_point(|&t| t <= b);
+        let from = packets.t.partition_point(|&t| t <= a);
+        let last_resend = (from..end).rev().find(|&i| usize::from(packets.dir[i] & 1) == d && packets.flags[i] & ANY_RETRANSMISSION != 0);
+        let Some(last) = last_resend else { return p };
         for i in 0..last {
             let dir = usize::from(packets.dir[i] & 1);
             let inside = packets.t[i] > a;
