@@ -81,7 +81,15 @@ fn a_bare_reset_answering_that_ack_neither_refuses_nor_ends_the_connection() {
     assert_eq!(e.kind, "fin-both", "{}", e.text);
     assert_eq!(e.reset, None);
     assert_eq!(e.resets, [0, 1]);
-    assert_eq!(e.text, "Closed by a FIN each way: 10.0.0.2:5201 closed first at 2.000 s, 10.0.0.1:57565 100 µs later (RFC 9293 §3.6).");
+    // The reset is said, with why it ended nothing (issue 39: "no FIN or reset in it" was
+    // said of a capture holding two).
+    assert_eq!(
+        e.text,
+        "Closed by a FIN each way: 10.0.0.2:5201 closed first at 2.000 s, 10.0.0.1:57565 100 µs later (RFC 9293 §3.6). \
+         The reset from 10.0.0.2:5201 (at 0.050 s) ended nothing: it did not acknowledge the SYN, as a refusal does \
+         (RFC 9293 §3.10.7.1): a reset without that ACK answers a segment sent before the handshake completed \
+         (§3.10.7.2), and a client waiting for its SYN/ACK drops it (§3.10.7.3) (SYN/ACK at 1.050 s)."
+    );
 }
 
 #[test]

@@ -89,6 +89,7 @@ mod tests {
             decl::<a::ending::Ending>(&cfg),
             decl::<a::ending::Reset>(&cfg),
             decl::<a::ending::AlertSeen>(&cfg),
+            decl::<a::ending::NotTheEnd>(&cfg),
             decl::<a::mptcp::MptcpConnection>(&cfg),
             decl::<a::mptcp::MptcpDirection>(&cfg),
             decl::<a::mptcp::SubflowSummary>(&cfg),
@@ -139,6 +140,7 @@ mod tests {
             union("WarningKind", &words::WARNING_KINDS.map(|w| w.0)),
             union("EndingKind", &a::ending::ENDING_KINDS),
             union("ResetAfter", &a::ending::RESET_AFTER),
+            union("NotTheEndWhy", &a::ending::NOT_THE_END_WHY),
         ] {
             out += &d;
             out += "\n";
@@ -164,6 +166,9 @@ mod tests {
                 assert!(a::ending::ENDING_KINDS.contains(&e.kind), "{path:?}: ending {}", e.kind);
                 assert!(a::ending::ENDING_WORDS.contains(&e.words), "{path:?}: ending words {}", e.words);
                 assert!(e.reset.is_none_or(|r| a::ending::RESET_AFTER.contains(&r.after)), "{path:?}: reset after {:?}", e.reset);
+                for n in [e.reset_ended_nothing, e.fin_ended_nothing].into_iter().flatten() {
+                    assert!(a::ending::NOT_THE_END_WHY.contains(&n.why), "{path:?}: not the end {:?}", n);
+                }
                 for e in &c.diagnosis.episodes {
                     assert!(words::EPISODE_KINDS.iter().any(|k| k.wire == e.kind), "{path:?}: episode {}", e.kind);
                 }

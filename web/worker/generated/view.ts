@@ -906,7 +906,15 @@ unacknowledgedBytes: [number | null, number | null],
  * capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
  * 0 where it was acknowledged, none was sent, or the side sent no data to tell by.
  */
-finsUnacknowledged: [number, number], };
+finsUnacknowledged: [number, number], 
+/**
+ * Resets in `resets` that ended nothing (see [`NotTheEnd`]), or null.
+ */
+resetEndedNothing: NotTheEnd | null, 
+/**
+ * FINs that ended nothing (see [`NotTheEnd`]), or null; not in `finAt`.
+ */
+finEndedNothing: NotTheEnd | null, };
 
 /**
  * The first reset of a connection.
@@ -944,6 +952,45 @@ level: number | null, description: number | null,
  * RFC 8446 §6's name of the description ("handshake_failure").
  */
 name: string | null, };
+
+/**
+ * Resets or FINs the capture holds that did not end the connection, and why (the
+ * sentence says it, so "no reset in it" is never said of a capture that holds some):
+ * - `syn-not-acknowledged`: a reset from the SYN's receiver before its SYN/ACK that does
+ *   not acknowledge the SYN. It answers an ACK-flagged segment sent before the handshake
+ *   (<SEQ=SEG.ACK><CTL=RST>, RFC 9293 §3.10.7.2), and the client in SYN-SENT drops it: a
+ *   reset counts there only with an acceptable ACK (§3.10.7.3).
+ * - `handshake-after`: a reset before the SYN/ACK, which came after it all the same (the
+ *   server accepted the SYN, or a later copy of it): the connection went on.
+ * - `before-own-syn`: a FIN from the SYN's receiver before its SYN/ACK: its sequence space
+ *   begins at the ISN that SYN/ACK carries (§3.4), and the client in SYN-SENT drops a
+ *   segment with neither SYN nor RST (§3.10.7.3).
+ * - `data-after`: a FIN after which its sender sent data beyond it: a FIN is the last
+ *   byte of its sender's stream (§3.6), so the peer took it as no end (an injected FIN,
+ *   or the stream went on).
+ */
+
+export type NotTheEnd = { 
+/**
+ * The direction that sent the first of them.
+ */
+by: number, 
+/**
+ * s since the first packet of the file, of the first of them.
+ */
+at: number, frame: number, 
+/**
+ * How many such segments each direction sent.
+ */
+count: [number, number], 
+/**
+ * One of [`NOT_THE_END_WHY`], of the first.
+ */
+why: NotTheEndWhy, 
+/**
+ * The SYN/ACK that came after it (s), where one did.
+ */
+synAckAt: number | null, };
 
 /**
  * An MPTCP connection (report `mptcp[]`).
@@ -1768,4 +1815,6 @@ export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragm
 export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
 
 export type ResetAfter = "syn" | "fin" | "peer-data" | "own-data" | "no-data";
+
+export type NotTheEndWhy = "syn-not-acknowledged" | "handshake-after" | "before-own-syn" | "data-after";
 

@@ -62,6 +62,45 @@ pub struct Ending {
     /// capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
     /// 0 where it was acknowledged, none was sent, or the side sent no data to tell by.
     pub fins_unacknowledged: [u64; 2],
+    /// Resets in `resets` that ended nothing (see [`NotTheEnd`]), or null.
+    pub reset_ended_nothing: Option<NotTheEnd>,
+    /// FINs that ended nothing (see [`NotTheEnd`]), or null; not in `finAt`.
+    pub fin_ended_nothing: Option<NotTheEnd>,
+}
+
+/// Every value `NotTheEnd::why` takes.
+pub const NOT_THE_END_WHY: [&str; 4] = ["syn-not-acknowledged", "handshake-after", "before-own-syn", "data-after"];
+
+/// Resets or FINs the capture holds that did not end the connection, and why (the
+/// sentence says it, so "no reset in it" is never said of a capture that holds some):
+/// - `syn-not-acknowledged`: a reset from the SYN's receiver before its SYN/ACK that does
+///   not acknowledge the SYN. It answers an ACK-flagged segment sent before the handshake
+///   (<SEQ=SEG.ACK><CTL=RST>, RFC 9293 §3.10.7.2), and the client in SYN-SENT drops it: a
+///   reset counts there only with an acceptable ACK (§3.10.7.3).
+/// - `handshake-after`: a reset before the SYN/ACK, which came after it all the same (the
+///   server accepted the SYN, or a later copy of it): the connection went on.
+/// - `before-own-syn`: a FIN from the SYN's receiver before its SYN/ACK: its sequence space
+///   begins at the ISN that SYN/ACK carries (§3.4), and the client in SYN-SENT drops a
+///   segment with neither SYN nor RST (§3.10.7.3).
+/// - `data-after`: a FIN after which its sender sent data beyond it: a FIN is the last
+///   byte of its sender's stream (§3.6), so the peer took it as no end (an injected FIN,
+///   or the stream went on).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct NotTheEnd {
+    /// The direction that sent the first of them.
+    pub by: u8,
+    /// s since the first packet of the file, of the first of them.
+    pub at: f64,
+    pub frame: u32,
+    /// How many such segments each direction sent.
+    pub count: [u64; 2],
+    /// One of [`NOT_THE_END_WHY`], of the first.
+    #[cfg_attr(test, ts(type = "NotTheEndWhy"))]
+    pub why: &'static str,
+    /// The SYN/ACK that came after it (s), where one did.
+    pub syn_ack_at: Option<f64>,
 }
 
 /// The first reset of a connection.
@@ -103,6 +142,15 @@ struct Mark {
     frame: u32,
 }
 
+/// A reset or FIN sent before the SYN/ACK (in a capture holding the SYN).
+#[derive(Clone, Copy, Debug)]
+struct Early {
+    by: u8,
+    at: Mark,
+    /// A reset from the SYN's receiver that does not acknowledge the SYN.
+    unacceptable: bool,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct AlertMark {
     at: Mark,
@@ -117,12 +165,35 @@ struct AlertMark {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Closing {
     fin: [Option<Mark>; 2],
+    /// The direction whose FIN the capture holds first.
     first_fin: Option<u8>,
-    reset: Option<(u8, Mark, &'static str)>,
+    /// The reset that ended the connection so far: by, when, after what, the end of its
+    /// sequence range (relative): data beyond it made it no end.
+    reset: Option<(u8, Mark, &'static str, Option<i64>)>,
     resets: [u64; 2],
     /// FIN segments each direction sent, re-sends included.
     fins: [u64; 2],
     alert: [Option<AlertMark>; 2],
+    /// Resets each direction sent before the SYN/ACK, and the first of them.
+    early_resets: [u64; 2],
+    first_early_reset: Option<Early>,
+    /// Of those, the SYN receiver's that did not acknowledge the SYN, and the first.
+    unacceptable_resets: [u64; 2],
+    first_unacceptable: Option<Early>,
+    /// Resets after which their sender sent new data, and the first.
+    data_after_resets: [u64; 2],
+    first_data_after_reset: Option<Early>,
+    /// FINs the SYN's receiver sent before its SYN/ACK, and the first.
+    early_fins: [u64; 2],
+    first_early_fin: Option<Early>,
+    /// Each direction's latest FIN and its sequence number (relative, `Side::sent_high`'s
+    /// space): data beyond it made its FINs no end.
+    last_fin: [Option<(Mark, Option<i64>)>; 2],
+    /// Capture time less time since the file's first packet (ns): `HandshakeTimes` keeps
+    /// capture times.
+    epoch_ns: i64,
+    /// The SYN/ACK's time (ns since the file's first packet), set once the capture is read.
+    syn_ack_ns: Option<i64>,
 }
 
 impl Closing {
@@ -132,10 +203,32 @@ impl Closing {
     pub(crate) fn note(slot: &mut Option<Box<Closing>>, d: usize, seg: &TcpSegment, t_ns: i64, sides: &[Side; 2], hs: &HandshakeTimes) {
         let c = slot.get_or_insert_with(Box::default);
         let at = Mark { t_ns, frame: u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX) };
+        c.epoch_ns = seg.ts_ns - t_ns;
         if let Some(alert) = seg.tls_alert {
             c.alert[d] = Some(AlertMark { at, alert, data_end: sides[d].sent_high });
         }
-        if seg.flags & FIN != 0 {
+        // Before the SYN/ACK of a handshake the capture holds, from a side that has sent
+        // no data yet (with data sent, the SYN/ACK was only missed by the capture); a
+        // reset's own payload (a diagnostic text, RFC 9293 §3.5.3) does not count.
+        let only_this = |(h, l): (i64, i64)| seg.payload_len > 0 && h - l <= i64::from(seg.payload_len);
+        let early = hs.syn.is_some() && hs.syn_ack.is_none() && sides[d].sent_high.zip(sides[d].sent_low).is_none_or(only_this);
+        // The end of this segment's sequence range, in its side's space (a FIN or reset
+        // after which the side sent data beyond it ended nothing).
+        // Data beyond it means beyond both this segment's own range and what the side had
+        // already sent (a reset answering with <SEQ=SEG.ACK> lies below data sent before
+        // it; a FIN captured before its last data lies above it).
+        let end = sides[d].seq.is_set().then(|| {
+            let mut space = sides[d].seq;
+            space.rel(seg.seq) + i64::from(seg.payload_len)
+        });
+        let end = end.max(sides[d].sent_high);
+        let from_server = hs.client_dir as usize != d;
+        if seg.flags & FIN != 0 && early && from_server {
+            // No end: see `NotTheEnd` ("before-own-syn").
+            c.early_fins[d] += 1;
+            c.first_early_fin.get_or_insert(Early { by: d as u8, at, unacceptable: false });
+        } else if seg.flags & FIN != 0 {
+            c.last_fin[d] = Some((at, end));
             c.fins[d] += 1;
             if c.fin[d].is_none() {
                 c.fin[d] = Some(at);
@@ -144,9 +237,18 @@ impl Closing {
         }
         if seg.flags & RST != 0 {
             c.resets[d] += 1;
-            // A refusal noted before the handshake completed after all (a later copy of
-            // the SYN was accepted) ended nothing: the next reset is the connection's.
-            let superseded = hs.syn_ack.is_some() && c.reset.is_some_and(|r| r.2 == "syn");
+            // A reset noted before the SYN/ACK ended nothing when the SYN/ACK came after
+            // it (`with_handshake_completed`): the next reset is the connection's.
+            let before_syn_ack = hs.syn_ack.is_some_and(|sa| c.reset.is_some_and(|r| r.1.t_ns < sa - c.epoch_ns));
+            // A reset its sender sent new data after ended nothing either: the peer
+            // dropped it (a reset outside the expected sequence number, RFC 9293
+            // §3.10.7.4 and RFC 5961 §3.2) and the stream went on.
+            let data_after = c.reset.is_some_and(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3);
+            if let (true, Some(r)) = (data_after, c.reset) {
+                c.data_after_resets[r.0 as usize] += 1;
+                c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
+            }
+            let superseded = before_syn_ack || data_after;
             // RFC 9293 §3.10.7.1: a SYN to a port nobody listens on is answered by a
             // reset; the resetter never sent its SYN/ACK. That reset acknowledges the
             // SYN (<SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>). A reset from that side
@@ -154,9 +256,18 @@ impl Closing {
             // segment sent before the SYN/ACK, which §3.10.7.2 answers with
             // <SEQ=SEG.ACK><CTL=RST>), and the client, in SYN-SENT, drops it (§3.10.7.3:
             // a reset counts there only if its ACK is acceptable): it ends nothing.
-            let before_handshake = hs.syn.is_some() && hs.client_dir as usize != d && hs.syn_ack.is_none();
+            let before_handshake = early && from_server;
             let client = &sides[hs.client_dir as usize & 1];
             let acks_the_syn = seg.flags & ACK != 0 && client.seq.base().is_some_and(|isn| seg.ack == isn.wrapping_add(1));
+            if early {
+                let e = Early { by: d as u8, at, unacceptable: before_handshake && !acks_the_syn };
+                c.early_resets[d] += 1;
+                c.first_early_reset.get_or_insert(e);
+                if e.unacceptable {
+                    c.unacceptable_resets[d] += 1;
+                    c.first_unacceptable.get_or_insert(e);
+                }
+            }
             if (c.reset.is_none() || superseded) && !(before_handshake && !acks_the_syn) {
                 let refused = before_handshake;
                 // Whose new data came last: the time each side's sequence space last
@@ -174,7 +285,7 @@ impl Closing {
                         _ => "peer-data",
                     }
                 };
-                c.reset = Some((d as u8, at, after));
+                c.reset = Some((d as u8, at, after, end));
             }
         }
     }
@@ -184,13 +295,49 @@ impl Closing {
     /// The closing as it stands once the capture is read: a reset noted as refusing the
     /// SYN ended nothing when the SYN/ACK (`syn_ack`, ns) came after it — the server
     /// accepted a later copy of the SYN and the connection went on.
+    /// `syn_ack`: its capture time (ns, `HandshakeTimes`). Every reset sent before it
+    /// ended nothing then, refusal or not.
     pub(crate) fn with_handshake_completed(&self, syn_ack: Option<i64>) -> Closing {
         let mut c = self.clone();
-        if c.reset.is_some_and(|(_, m, after)| after == "syn" && syn_ack.is_some_and(|sa| sa > m.t_ns)) {
+        c.syn_ack_ns = syn_ack.map(|sa| sa - c.epoch_ns);
+        if c.reset.is_some_and(|(_, m, _, _)| c.syn_ack_ns.is_some_and(|sa| sa > m.t_ns)) {
             c.reset = None;
         }
         c
     }
+
+    /// `sides` as the capture ends: a reset its sender sent new data after ended
+    /// nothing (see `note`).
+    fn with_data_after_reset(&self, sides: &[Side; 2]) -> Closing {
+        let mut c = self.clone();
+        if let Some(r) = c.reset.filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
+            c.data_after_resets[r.0 as usize] += 1;
+            c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
+            c.reset = None;
+        }
+        c
+    }
+
+    /// The resets that ended nothing: all sent before a SYN/ACK that came (the
+    /// connection went on), else those the client drops (`NotTheEnd`).
+    fn resets_ended_nothing(&self) -> Option<NotTheEnd> {
+        let early = if self.syn_ack_ns.is_some() {
+            self.first_early_reset.map(|f| (self.early_resets, f))
+        } else {
+            self.first_unacceptable.map(|f| (self.unacceptable_resets, f))
+        };
+        let Some((count, first)) = early else {
+            let first = self.first_data_after_reset?;
+            return Some(not_the_end(first, self.data_after_resets, "data-after", None));
+        };
+        let why = if first.unacceptable { "syn-not-acknowledged" } else { "handshake-after" };
+        Some(not_the_end(first, count, why, self.syn_ack_ns))
+    }
+}
+
+fn not_the_end(first: Early, count: [u64; 2], why: &'static str, syn_ack_ns: Option<i64>) -> NotTheEnd {
+    let secs = |ns: i64| ns as f64 / 1e9;
+    NotTheEnd { by: first.by, at: secs(first.at.t_ns), frame: first.at.frame, count, why, syn_ack_at: syn_ack_ns.map(secs) }
 }
 
 /// Who the sentences and the table name: each direction's sender.
@@ -219,11 +366,28 @@ impl Roles<'_> {
 pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles) -> Ending {
     let secs = |ns: i64| ns as f64 / 1e9;
     let unacked = [0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d]));
-    let empty = Closing::default();
-    let c = closing.unwrap_or(&empty);
+    let c = closing.map_or_else(Closing::default, |c| c.with_data_after_reset(sides));
+    let c = &c;
     let alert = latest_final_alert(c, sides);
-    let fin_at = c.fin.map(|m| m.map(|m| secs(m.t_ns)));
-    let reset = c.reset.map(|(by, m, after)| Reset { by, at: secs(m.t_ns), frame: m.frame, after });
+    // A direction that sent data beyond its latest FIN: its FINs ended nothing.
+    let data_after_fin = [0, 1].map(|d| c.last_fin[d].is_some_and(|(_, end)| end.is_some() && sides[d].sent_high > end));
+    let fin = [0, 1].map(|d| c.fin[d].filter(|_| !data_after_fin[d]));
+    let fin_at = fin.map(|m| m.map(|m| secs(m.t_ns)));
+    let first_fin = match fin {
+        [Some(_), Some(_)] => c.first_fin,
+        [Some(_), None] => Some(0),
+        [None, Some(_)] => Some(1),
+        [None, None] => None,
+    };
+    let fin_ended_nothing = match (c.first_early_fin, (0..2).find(|&d| data_after_fin[d])) {
+        (Some(e), _) => Some(not_the_end(e, c.early_fins, "before-own-syn", c.syn_ack_ns)),
+        (None, Some(d)) => {
+            let first = c.fin[d].map(|at| Early { by: d as u8, at, unacceptable: false });
+            first.map(|e| not_the_end(e, [0, 1].map(|k| if data_after_fin[k] { c.fins[k] } else { 0 }), "data-after", c.syn_ack_ns))
+        }
+        _ => None,
+    };
+    let reset = c.reset.map(|(by, m, after, _)| Reset { by, at: secs(m.t_ns), frame: m.frame, after });
     let unanswered = roles.client.is_some_and(|cl| roles.packets[1 - cl as usize] == 0);
     let kind = match (reset, fin_at) {
         (Some(r), _) if r.after == "syn" => "refused",
@@ -239,12 +403,14 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
         text: String::new(),
         abnormal: false,
         fin_at,
-        first_fin: c.first_fin,
+        first_fin,
         reset,
         resets: c.resets,
         tls_alert: alert,
         unacknowledged_bytes: unacked,
-        fins_unacknowledged: [0, 1].map(|d| fin_unacknowledged(&sides[d], c.fins[d])),
+        fins_unacknowledged: [0, 1].map(|d| if fin[d].is_some() { fin_unacknowledged(&sides[d], c.fins[d]) } else { 0 }),
+        reset_ended_nothing: c.resets_ended_nothing(),
+        fin_ended_nothing,
     };
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);

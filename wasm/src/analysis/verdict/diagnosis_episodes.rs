@@ -138,8 +138,93 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
         (true, _) => format!(
             "No answer came back for {span}: {timers}, none acknowledged and nothing at all from {receiver} (the re-sends were lost on the way or the receiver stopped answering; a capture at the receiver would tell which)."
         ),
-        (false, _) => format!("Nothing got through for {span}: {timers}."),
+        (false, _) => match Progress::in_span(conn, packets, a, b) {
+            p if p.acked > 0.0 || p.new_data[0] + p.new_data[1] > 0.0 => progress_words(conn, &span, timers, &p),
+            _ => format!("Nothing got through for {span}: {timers}."),
+        },
     }
+}
+
+/// What reached the capture point during an outage's span (a, b], before the sender's last
+/// re-send in it: "nothing got through"
+/// only holds where the data's receiver acknowledged nothing new and neither side sent
+/// new data. A sender whose timer re-sent one segment at a time, each acknowledged,
+/// moved on only when the timer fired: after a timeout the window restarts at one
+/// segment (RFC 5681 §3.1) and each ACK should let out more (RFC 6298 §5), so new
+/// data not following an ACK is the sender's or its ACKs' path's, not nothing at all.
+#[derive(Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Bytes the data receiver's cumulative ACK advanced in the span, and in how many steps.
+    pub acked: f64,
+    pub ack_steps: u32,
+    /// New (never sent before) payload bytes each direction sent in the span.
+    pub new_data: [f64; 2],
+}
+
+impl Progress {
+    pub fn in_span(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64) -> Progress {
+        let d = usize::from(conn.data_direction.min(1));
+        let mut p = Progress::default();
+        // The highest ACK of the receiver and the highest byte each side sent, so far.
+        let (mut ack_high, mut sent_high) = (f64::NEG_INFINITY, [f64::NEG_INFINITY; 2]);
+        // Only what reached the capture point before the sender's last re-send in the
+        // span counts: its timer still had to fire after it. ACKs that come at the end,
+        // after the last re-send, are the outage ending, not progress during it.
+        use crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION;
+        let end = packets.t.partition_point(|&t| t <= b);
+        let from = packets.t.partition_point(|&t| t <= a);
+        let last_resend = (from..end).rev().find(|&i| usize::from(packets.dir[i] & 1) == d && packets.flags[i] & ANY_RETRANSMISSION != 0);
+        let Some(last) = last_resend else { return p };
+        for i in 0..last {
+            let dir = usize::from(packets.dir[i] & 1);
+            let inside = packets.t[i] > a;
+            if dir != d && packets.flags[i] & u32::from(crate::decode::tcp_flags::ACK) != 0 && packets.ack[i].is_finite() {
+                if inside && ack_high.is_finite() && packets.ack[i] > ack_high {
+                    p.acked += packets.ack[i] - ack_high;
+                    p.ack_steps += 1;
+                }
+                ack_high = ack_high.max(packets.ack[i]);
+            }
+            if packets.len[i] > 0 && packets.seq[i].is_finite() {
+                let end = packets.seq[i] + f64::from(packets.len[i]);
+                if inside && sent_high[dir].is_finite() && end > sent_high[dir] {
+                    p.new_data[dir] += end - packets.seq[i].max(sent_high[dir]);
+                }
+                sent_high[dir] = sent_high[dir].max(end);
+            }
+        }
+        p
+    }
+}
+
+/// An outage span in which things did get through: what did.
+fn progress_words(conn: &ConnectionSummary, span: &str, timers: &str, p: &Progress) -> String {
+    use crate::analysis::format::format_bytes;
+    let d = usize::from(conn.data_direction.min(1));
+    let (sender, receiver) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
+    let mut parts: Vec<String> = Vec::new();
+    if p.acked > 0.0 {
+        parts.push(format!("{receiver}'s ACK advanced {} ({})", plural(u64::from(p.ack_steps), "time"), format_bytes(p.acked)));
+    }
+    if p.new_data[d] > 0.0 {
+        parts.push(format!("{sender} sent {} of new data", format_bytes(p.new_data[d])));
+    } else if p.acked > 0.0 {
+        // Acknowledged and still nothing new until the next timer: it moved on only
+        // when its timer fired.
+        parts.push(format!("{sender} sent no new data: it moved on only when its timer fired"));
+    }
+    if p.new_data[1 - d] > 0.0 {
+        parts.push(format!("{receiver} sent {} of its own", format_bytes(p.new_data[1 - d])));
+    }
+    let joined = match parts.len() {
+        1 => parts[0].clone(),
+        _ => {
+            let last = parts.pop().unwrap_or_default();
+            let but = if p.new_data[d] > 0.0 || p.acked == 0.0 || parts.len() > 1 { "and" } else { "but" };
+            format!("{}, {but} {last}", parts.join(", "))
+        }
+    };
+    format!("Things still got through in the {span} ({timers}): {joined}.")
 }
 
 /// Whether every re-send that ended a timeout stall starting in [a, b] was needless.

@@ -52,6 +52,63 @@ pub enum Missing {
 pub struct OneDirection {
     pub seen: usize,
     pub missing: Missing,
+    /// Where the captured side is the receiver of the missing side's data
+    /// ([`Missing::Everything`] with bytes acknowledged): what its ACKs show of it.
+    pub acks: Option<AckStream>,
+}
+
+/// What a receiver's ACK stream shows of data the capture does not hold (the sender's
+/// packets took another path): its cumulative ACK is the data delivered to it in order
+/// (RFC 9293 §3.4), a duplicate ACK (with its SACK blocks, RFC 2018) says a segment
+/// arrived above a hole — data lost, or reordered, on the way to it (RFC 5681 §4.2) —
+/// and its window is the room it offered (§3.8.6). Its sender's bytes in flight, round
+/// trip, re-sends and limit need the missing packets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AckStream {
+    /// Bytes the cumulative ACK advanced, first to last (a FIN of the peer's counted
+    /// out where the captured side's own ACK of it is not told apart: at most 1 byte).
+    pub acked: f64,
+    /// Times (s) of the first ACK in the peer's space and of the last advance.
+    pub first_t: f64,
+    pub last_t: f64,
+    /// The longest the cumulative ACK stood still between them: (start, end), s, and
+    /// the duplicate ACKs sent in it (segments that arrived above a hole).
+    pub longest_wait: (f64, f64),
+    pub dup_acks_in_wait: u64,
+    /// Distinct ACK numbers at which duplicate ACKs were sent: the holes the receiver
+    /// reported.
+    pub holes: u64,
+    pub dup_acks: u64,
+}
+
+/// [`AckStream`] of direction `d` (the captured side), in the peer's space.
+fn ack_stream(p: &PacketColumns, d: usize, syn: [Option<f64>; 2]) -> Option<AckStream> {
+    use crate::analysis::rows::columns::flag_bits::DUPLICATE_ACK;
+    let (mut high, mut first_ack, mut first_t, mut last_t) = (f64::NEG_INFINITY, f64::NAN, f64::NAN, f64::NAN);
+    let (mut wait, mut dup_in_wait, mut dup_since) = ((0.0, 0.0), 0u64, 0u64);
+    let (mut dup_acks, mut holes, mut last_dup_ack) = (0u64, 0u64, f64::NAN);
+    for i in (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == d) {
+        if p.flags[i] & u32::from(ACK) == 0 || !p.ack[i].is_finite() || !acks_peer_space(syn[1 - d], p.t[i]) {
+            continue;
+        }
+        if p.flags[i] & DUPLICATE_ACK != 0 {
+            dup_acks += 1;
+            dup_since += 1;
+            if p.ack[i] != last_dup_ack {
+                holes += 1;
+                last_dup_ack = p.ack[i];
+            }
+        }
+        if first_t.is_nan() {
+            (first_ack, first_t, last_t, high) = (p.ack[i], p.t[i], p.t[i], p.ack[i]);
+        } else if p.ack[i] > high {
+            if p.t[i] - last_t > wait.1 - wait.0 {
+                (wait, dup_in_wait) = ((last_t, p.t[i]), dup_since);
+            }
+            (high, last_t, dup_since) = (p.ack[i], p.t[i], 0);
+        }
+    }
+    (high > first_ack).then_some(AckStream { acked: high - first_ack, first_t, last_t, longest_wait: wait, dup_acks_in_wait: dup_in_wait, holes, dup_acks })
 }
 
 /// Per direction, what the capture shows of it.
@@ -149,11 +206,16 @@ pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection
             _ => None,
         }
     };
-    match (qualify(0), qualify(1)) {
-        (Some(missing), None) => Some(OneDirection { seen: 0, missing }),
-        (None, Some(missing)) => Some(OneDirection { seen: 1, missing }),
+    let seen = match (qualify(0), qualify(1)) {
+        (Some(missing), None) => (0, missing),
+        (None, Some(missing)) => (1, missing),
+        _ => return None,
+    };
+    let acks = match seen.1 {
+        Missing::Everything { peer_acked } if peer_acked > 0.0 => ack_stream(p, seen.0, syn),
         _ => None,
-    }
+    };
+    Some(OneDirection { seen: seen.0, missing: seen.1, acks })
 }
 
 /// The diagnosis text: what was captured, what cannot be judged, what to do.
@@ -193,7 +255,9 @@ pub fn text(conn: &ConnectionSummary, od: OneDirection) -> String {
             s(m)
         ),
     };
-    if matches!(od.missing, Missing::Data { .. }) {
+    if let Some(a) = od.acks.filter(|a| a.acked > ds.payload_bytes as f64) {
+        format!("{head} {} Capture where both directions pass to see the limit.", ack_stream_words(conn, d, &a))
+    } else if matches!(od.missing, Missing::Data { .. }) {
         format!(
             "{head} Without {to}'s data, its rate, bytes in flight, the round trip and which segments were lost cannot be judged. \
              Capture where both directions pass to see the limit."
@@ -213,6 +277,50 @@ pub fn text(conn: &ConnectionSummary, od: OneDirection) -> String {
     } else {
         format!("{head} They carry no data: the data from {to} took another path. Capture where both directions pass to see the limit.")
     }
+}
+
+/// What the receiver's ACKs (`a`, of the captured direction `d`) show of the transfer
+/// the capture does not hold, and what they cannot.
+fn ack_stream_words(conn: &ConnectionSummary, d: usize, a: &AckStream) -> String {
+    use crate::analysis::format::{format_duration, format_timestamp, plural};
+    let (from, to) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
+    let ds = &conn.directions[d];
+    let span = a.last_t - a.first_t;
+    let rate = if span > 0.0 { format!(", {} at the receiver", format_rate(a.acked * 8.0 / span)) } else { String::new() };
+    let mut s = format!(
+        "{from}'s ACKs show the transfer the other way: they acknowledged {} of {to}'s data from {} to {}{rate}.",
+        format_bytes(a.acked),
+        format_timestamp(a.first_t),
+        format_timestamp(a.last_t)
+    );
+    if let Some(w) = ds.receive_window {
+        // Unscaled when the SYN/ACK that tells whether scaling is on is not captured
+        // (RFC 7323 §2.2): the values are the raw field then.
+        let unit = if ds.window_scale_unknown { " (the raw field: whether it was scaled is not in the capture)" } else { "" };
+        let closed = if ds.zero_windows > 0 { format!(", closed {}", plural(ds.zero_windows, "time")) } else { ", never closed".to_string() };
+        s += &format!(" {from} offered a receive window of {}–{}{unit}{closed}.", format_bytes(w.min as f64), format_bytes(w.max as f64));
+    }
+    if a.holes > 0 {
+        s += &format!(
+            " Its {} reported {} in the data (lost or reordered on the way to it).",
+            plural(a.dup_acks, "duplicate ACK"),
+            plural(a.holes, "hole")
+        );
+    }
+    let (w0, w1) = a.longest_wait;
+    if w1 > w0 {
+        let during = if a.dup_acks_in_wait > 0 {
+            format!(", {} meanwhile: data above a hole arrived, and the hole was filled only at its end", plural(a.dup_acks_in_wait, "duplicate ACK"))
+        } else {
+            ", with no duplicate ACK: no data arrived above it".to_string()
+        };
+        s += &format!(" The acknowledgements stood still for at most {} ({}–{}){during}.", format_duration(w1 - w0), format_timestamp(w0), format_timestamp(w1));
+    }
+    s += &format!(
+        " Without {to}'s packets, its bytes in flight, the round trip, its re-sends and what limited it cannot be judged; {from} sent {} of data itself.",
+        format_bytes(ds.payload_bytes as f64)
+    );
+    s
 }
 
 /// The capture-wide `one-direction` warning: how many connections were captured in

@@ -1,7 +1,7 @@
 //! The ending in words (docs/ANALYSIS.md "How the connection ended"): the table's
 //! short words and the header's sentence, from the [`Ending`] that `judge` found.
 
-use super::{AlertSeen, Ending, Roles};
+use super::{AlertSeen, Ending, NotTheEnd, Roles};
 use crate::analysis::format::{format_bytes, format_duration};
 use std::fmt::Write;
 
@@ -131,7 +131,27 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += name(1 - c);
             s += ".";
         }
-        _ => s += "Still open when the capture ended: no FIN or reset in it.",
+        _ => match (e.reset_ended_nothing.or(e.fin_ended_nothing), roles.client) {
+            (None, _) => s += "Still open when the capture ended: no FIN or reset in it.",
+            // The SYN/ACK never came: the handshake is where it stands.
+            (Some(n), Some(c)) if n.syn_ack_at.is_none() => {
+                s += "Not established when the capture ended: ";
+                s += name(c);
+                s += "'s SYN got no SYN/ACK in it.";
+            }
+            (Some(n), _) => {
+                s += "Still open when the capture ended: no FIN or reset in it";
+                if let Some(sa) = n.syn_ack_at {
+                    s += " after the handshake (SYN/ACK at ";
+                    at(&mut s, sa);
+                    s += ")";
+                }
+                s += ".";
+            }
+        },
+    }
+    for n in [e.reset_ended_nothing, e.fin_ended_nothing].into_iter().flatten() {
+        ended_nothing_words(&mut s, &n, e, &name);
     }
     // The alert, where the reset sentence did not already say it.
     if let (Some(a), false) = (e.tls_alert, e.reset.is_some_and(|r| e.tls_alert.is_some_and(|a| a.at <= r.at))) {
@@ -154,6 +174,62 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         }
     }
     s
+}
+
+/// " The 2 resets from X (the first at T) ended nothing: <why>." (`NotTheEnd`).
+fn ended_nothing_words<'a>(s: &mut String, n: &NotTheEnd, e: &Ending, name: &impl Fn(u8) -> &'a str) {
+    // `data-after` is said of resets in `reset_ended_nothing`, of FINs in `fin_ended_nothing`.
+    let reset = e.reset_ended_nothing.as_ref() == Some(n);
+    let what = if reset { "reset" } else { "FIN" };
+    let (own, other) = (n.count[n.by as usize & 1], n.count[1 - (n.by as usize & 1)]);
+    let many = own + other > 1;
+    *s += " ";
+    if own > 1 {
+        *s += &format!("The {own} {what}s from ");
+    } else {
+        *s += &format!("The {what} from ");
+    }
+    *s += name(n.by);
+    *s += if own > 1 { " (the first at " } else { " (at " };
+    push_timestamp(s, n.at);
+    *s += ")";
+    if other > 0 {
+        *s += &format!(" and {other} from ");
+        *s += name(1 - n.by);
+    }
+    *s += " ended nothing: ";
+    let (they, them) = if many { ("they", "them") } else { ("it", "it") };
+    match n.why {
+        "syn-not-acknowledged" => {
+            *s += they;
+            *s += &format!(
+                " did not acknowledge the SYN, as a refusal does (RFC 9293 §3.10.7.1): a reset without that ACK answers a segment sent before the handshake completed (§3.10.7.2), and a client waiting for its SYN/ACK drops {them} (§3.10.7.3)"
+            );
+        }
+        "handshake-after" => {
+            *s += they;
+            *s += " came before the SYN/ACK, and the handshake went on";
+        }
+        "before-own-syn" => {
+            *s += name(n.by);
+            *s += &format!(" sent {them} before its SYN/ACK, outside the sequence numbers that begin with it (RFC 9293 §3.4), and a client waiting for its SYN/ACK drops a segment with neither SYN nor RST (§3.10.7.3)");
+        }
+        "data-after" if reset => {
+            *s += name(n.by);
+            *s += &format!(" went on sending new data after {them}, so the connection went on (a receiver drops a reset whose sequence number is not the next it expects, RFC 5961 §3.2)");
+        }
+        _ => {
+            *s += name(n.by);
+            *s += &format!(" went on sending data beyond {them}, and a FIN is the last byte of its sender's stream (RFC 9293 §3.6)");
+        }
+    }
+    // Where the state sentence did not already give the SYN/ACK's time.
+    if let (Some(sa), false) = (n.syn_ack_at, e.kind == "open") {
+        *s += " (SYN/ACK at ";
+        push_timestamp(s, sa);
+        *s += ")";
+    }
+    *s += ".";
 }
 
 /// " X's FIN was sent N times and never acknowledged." for each side whose FIN was

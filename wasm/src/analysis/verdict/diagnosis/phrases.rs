@@ -76,7 +76,9 @@ pub(super) fn unseen_resends_phrase(sender: &crate::analysis::report::DirectionS
     }
     let after = match sender.lost_after_capture {
         0 => String::new(),
-        n => format!(", {} lost after this capture point had seen {} pass", plural(n, "segment"), if n == 1 { "it" } else { "them" }),
+        // Not more loss: of every segment the SACK blocks reported lost, those that had
+        // passed this capture point, whether their re-send was seen or not (reported.rs).
+        n => format!("; of all the segments they reported lost, {} had passed this capture point (lost after it)", n),
     };
     let n = sender.unseen_resends;
     format!(
