@@ -47,6 +47,15 @@ pub struct CaptureLoss {
     pub holes: u64,
 }
 
+/// What `Holes::uncount_first_copy` took back of the capture-loss counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Uncounted {
+    bytes: u64,
+    segments: u64,
+    hole: bool,
+    counted_high: i64,
+}
+
 /// Per direction: the holes in what the capture saw of this side's data. Boxed by
 /// the analyzer and made only when a hole appears (most connections never have one).
 #[derive(Debug, Default)]
@@ -166,6 +175,38 @@ impl Holes {
             self.count(ack - from, segment);
             self.counted_high = Some(ack);
         }
+    }
+
+    /// The first copy the capture saw of [a, b) arrives just after the receiver's ACK of
+    /// it had been counted as bytes delivered unseen beyond everything captured (`on_ack`):
+    /// takes that count back, for `recount` should the copy prove a re-send after all
+    /// (track/conn/loss.rs `LateCopy`). None unless [a, b) starts where the counted run
+    /// begins (nothing captured between) and lies within it.
+    pub fn uncount_first_copy(&mut self, a: i64, b: i64, segment: u32) -> Option<Uncounted> {
+        let high = self.counted_high?;
+        if b > high || b <= a {
+            return None;
+        }
+        let bytes = (b - a) as u64;
+        let segments = bytes.div_ceil(u64::from(segment.max(1)));
+        // The copy brings the whole run: no hole is left of it.
+        let whole = b == high;
+        let taken = Uncounted { bytes: bytes.min(self.loss.unseen_bytes), segments: segments.min(self.loss.unseen_segments), hole: whole && self.loss.holes > 0, counted_high: high };
+        self.loss.unseen_bytes -= taken.bytes;
+        self.loss.unseen_segments -= taken.segments;
+        self.loss.holes -= u64::from(taken.hole);
+        if whole {
+            self.counted_high = None;
+        }
+        Some(taken)
+    }
+
+    /// Puts back what `uncount_first_copy` took.
+    pub fn recount(&mut self, u: Uncounted) {
+        self.loss.unseen_bytes += u.bytes;
+        self.loss.unseen_segments += u.segments;
+        self.loss.holes += u64::from(u.hole);
+        self.counted_high = Some(self.counted_high.map_or(u.counted_high, |c| c.max(u.counted_high)));
     }
 
     fn count(&mut self, bytes: i64, segment: u32) {

@@ -83,6 +83,9 @@ pub(crate) struct Side {
     /// What the peer's SACK blocks reported missing of this side's data (reported.rs);
     /// boxed and made at the first SACK block above the peer's cumulative ACK.
     pub reported: Option<Box<ReportedLoss>>,
+    /// A segment of this side first captured just after the peer's ACK of it, held as
+    /// the original until the peer's next segment tells (conn/loss.rs `LateCopy`).
+    pub late_copy: Option<Box<loss::LateCopy>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).
@@ -180,6 +183,7 @@ impl Conn {
         self.count_ecn(seg, d);
         let mut p = self.place_in_sequence_space(seg, t_ns, d, store);
         let mut aflags = self.wireshark_flags(&p);
+        self.settle_late_copy(seg, t_ns, d, aflags);
         p.row = store.then(|| self.rows.next_row());
         // The path round trip so far, for the re-send and refill tests below.
         let rtt_so_far = round_trip(self.first_rtt, self.min_turn);

@@ -3,10 +3,31 @@
 //! kind of each retransmission (retrans_kinds.rs).
 
 use super::{sides_of, Conn, HandshakeTimes, Packet};
+use crate::analysis::loss::capture_loss::Uncounted;
 use crate::analysis::loss::datagram_ids::{Arrival, DatagramIds, IdStep, SourceLast};
 use crate::analysis::loss::retrans_kinds::RetransKinds;
 use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::track::sequence::lt_seq;
 use crate::decode::tcp_flags::{FIN, RST, SYN};
+use crate::decode::TcpSegment;
+
+/// A segment the capture saw only after the receiver's ACK of it
+/// (`Conn::hold_late_copy`), held as the original until the receiver shows it got a
+/// second copy (`Conn::settle_late_copy`).
+#[derive(Debug)]
+pub(crate) struct LateCopy {
+    row: Option<u32>,
+    t_ns: i64,
+    seq: i64,
+    end: i64,
+    /// The retransmission flags Wireshark's rules gave it, put back on confirmation.
+    bits: u32,
+    una: Option<i64>,
+    tsval: Option<u32>,
+    /// The capture loss its ACK had counted for its bytes (capture_loss.rs).
+    uncounted: Uncounted,
+}
+
 impl Conn {
     /// The sender's IPv4 Identification (datagram_ids.rs): what its number says of this
     /// datagram, and whether a datagram carrying its data was sent before unseen.
@@ -89,7 +110,99 @@ impl Conn {
         if numbering.resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
             aflags |= fb::RETRANSMISSION;
         }
-        aflags
+        self.hold_late_copy(p, aflags, rtt_so_far)
+    }
+
+    /// One segment, stamped just after its own ACK: the capture saw the receiver's ACK of
+    /// bytes it had never seen (counted as delivered unseen, capture_loss.rs), and then,
+    /// within a round trip, the first copy of exactly those bytes, in sequence (the next
+    /// byte the sender was due to send, nothing captured beyond it). Wireshark calls
+    /// that copy a spurious retransmission and the ACK one of a segment never captured:
+    /// the same segment counted twice. Data reaches the receiver before its ACK leaves,
+    /// so the copy is either the original stamped late (a capture merged from two
+    /// interfaces or clocks, whose timestamps can invert two frames of opposite
+    /// directions by microseconds) or a re-send of an original the capture missed. The
+    /// receiver tells which: a copy of bytes it already holds is not acceptable and is
+    /// answered at once with an ACK repeating its cumulative ACK (RFC 9293 §3.10.7.4;
+    /// a D-SACK, RFC 2883; Linux `tcp_send_dupack`). So the copy counts as the original
+    /// (no retransmission, no capture loss) unless the receiver's first segment that
+    /// could answer it is such a duplicate (`settle_late_copy`). A capture that ends
+    /// first shows no second copy: the original stands (a re-send needs its evidence).
+    fn hold_late_copy(&mut self, p: &Packet, aflags: u32, rtt_so_far: Option<i64>) -> u32 {
+        let seg = p.seg;
+        // A FIN occupies one sequence number (RFC 9293 §3.4): its ACK can come first too.
+        let end = p.end_rel + i64::from(seg.flags & FIN != 0);
+        if end == p.seq_rel || seg.flags & SYN != 0 || p.prev_next != Some(p.seq_rel) {
+            return aflags;
+        }
+        let segment = self.sides[p.d].max_len.max(u32::from(self.offers.mss_announced_by(1 - p.d as u8).unwrap_or(0)));
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        let first_copy = fwd.sent_high.is_none_or(|h| h <= p.seq_rel);
+        let acked = fwd.peer_ack.is_some_and(|a| a >= end);
+        // The receiver's last segment (the ACK) within a round trip before the copy.
+        let since_ack = seg.ts_ns - rev.ws.lastack_time;
+        let close = rev.ws.lastack_time != 0 && rtt_so_far.is_some_and(|r| since_ack >= 0 && since_ack <= r);
+        if !(first_copy && acked && close && fwd.late_copy.is_none()) {
+            return aflags;
+        }
+        let Some(uncounted) = fwd.holes.as_mut().and_then(|h| h.uncount_first_copy(p.seq_rel, end, segment)) else { return aflags };
+        fwd.late_copy = Some(Box::new(LateCopy {
+            row: p.row,
+            t_ns: p.t_ns,
+            seq: p.seq_rel,
+            end,
+            bits: aflags & fb::ANY_RETRANSMISSION,
+            una: if fwd.peer_ack_by_rst { None } else { fwd.peer_ack },
+            tsval: seg.options.timestamp.map(|t| t.0),
+            uncounted,
+        }));
+        aflags & !fb::ANY_RETRANSMISSION
+    }
+
+    /// The receiver's segment `seg` (direction `d`) after a held copy of the other side's
+    /// (`hold_late_copy`): one that could answer the copy (captured at least the
+    /// receiver's shortest turn after it) settles it — a duplicate ACK or a D-SACK says
+    /// the receiver got the bytes twice, so the copy was a re-send after all; anything
+    /// else, that it was the original.
+    pub(super) fn settle_late_copy(&mut self, seg: &TcpSegment, t_ns: i64, d: usize, aflags: u32) {
+        let turn = self.min_turn[d];
+        let Some(late) = self.sides[1 - d].late_copy.as_ref() else { return };
+        if seg.flags & crate::decode::tcp_flags::ACK == 0 || t_ns - late.t_ns < turn {
+            return;
+        }
+        let dsack = seg.options.sack_count > 0 && lt_seq(seg.options.sack_blocks[0].0, seg.ack);
+        let duplicate = aflags & fb::DUPLICATE_ACK != 0 || dsack;
+        let late = self.sides[1 - d].late_copy.take().expect("checked above");
+        if duplicate {
+            self.confirm_late_copy(1 - d, *late);
+        }
+    }
+
+    /// A held copy was a re-send: Wireshark's flags, its retransmission kind and the
+    /// capture loss of its original come back.
+    fn confirm_late_copy(&mut self, d: usize, late: LateCopy) {
+        if let Some(r) = late.row {
+            self.rows.mark(r, late.bits);
+        }
+        let mut bits = late.bits;
+        while bits != 0 {
+            self.totals[d].count[bits.trailing_zeros() as usize - 8] += 1;
+            bits &= bits - 1;
+        }
+        let side = &mut self.sides[d];
+        if let Some(h) = side.holes.as_mut() {
+            h.recount(late.uncounted);
+        }
+        // A FIN without data carries no retransmission flag to give back.
+        if late.bits == 0 {
+            return;
+        }
+        if side.kinds.is_none() {
+            side.kinds = Some(Box::new(RetransKinds::new(None, self.offers.sack_permitted())));
+        }
+        if let Some(kinds) = side.kinds.as_mut() {
+            kinds.on_retransmission(late.row, late.t_ns, late.seq, late.end, late.end, late.una, late.tsval, false);
+        }
     }
 
     /// Loss recovery of this side (for the RTT samples' trust, rtt.rs), and the kind of
