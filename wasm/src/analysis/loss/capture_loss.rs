@@ -29,6 +29,8 @@ pub struct Gap {
     pub opened_ns: i64,
     /// Already counted in `CaptureLoss::holes` (a hole acknowledged in parts is one).
     pub counted: bool,
+    /// Some of its bytes came in a retransmission (`Holes::on_segment`'s `resent`).
+    pub resent: bool,
 }
 
 /// `connection.captureLoss`.
@@ -67,11 +69,20 @@ pub struct Holes {
 }
 
 impl Holes {
+    /// When the oldest hole [a, b) would fill opened (`Gap::opened_ns`), if it fills any:
+    /// what tells a re-send from an original overtaken on the way (track/conn/loss.rs
+    /// `reclassify_out_of_order`), asked before `on_segment` fills it.
+    pub fn oldest_filled(&self, a: i64, b: i64) -> Option<i64> {
+        self.gaps.iter().filter(|g| a < g.end && b > g.start).map(|g| g.opened_ns).min()
+    }
+
     /// A segment of this side [a, b) captured at `t_ns` after the capture had seen up
-    /// to `prev` (a hole [prev, a) when prev < a). Returns, if it filled part of a
-    /// hole, when the oldest hole it filled opened (`Gap::opened_ns`).
+    /// to `prev` (a hole [prev, a) when prev < a), a retransmission when `resent`.
+    /// Returns how many holes it closed that no retransmission had filled any of:
+    /// every byte of them came late in originals overtaken on the way (reordering,
+    /// docs/ANALYSIS.md `direction.lostSegments`).
     /// `mark(row)` is called when the hole before it was already counted as unseen.
-    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, mut mark: impl FnMut(u32)) -> Option<i64> {
+    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, resent: bool, mut mark: impl FnMut(u32)) -> u32 {
         // Bytes already counted as acknowledged beyond everything captured are no
         // new hole when the data after them arrives: this segment follows capture loss.
         if let (Some(p), Some(c)) = (prev, self.counted_high) {
@@ -86,24 +97,25 @@ impl Holes {
             if self.gaps.len() == MAX_GAPS {
                 self.gaps.remove(0);
             }
-            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false });
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false, resent: false });
         }
         if b > a {
-            self.fill(a, b)
+            self.fill(a, b, resent)
         } else {
-            None
+            0
         }
     }
 
-    /// Removes [a, b) from the holes; if it overlapped one (the segment brought bytes
-    /// the capture had not shown before), when the oldest of them opened.
-    fn fill(&mut self, a: i64, b: i64) -> Option<i64> {
-        let mut hit: Option<i64> = None;
+    /// Removes [a, b) from the holes; returns how many it closed with no byte of them
+    /// re-sent (`on_segment`).
+    fn fill(&mut self, a: i64, b: i64, resent: bool) -> u32 {
+        let mut reordered = 0;
         let mut i = 0;
         while i < self.gaps.len() {
-            let g = self.gaps[i];
+            let mut g = self.gaps[i];
             if a < g.end && b > g.start {
-                hit = Some(hit.map_or(g.opened_ns, |h| h.min(g.opened_ns)));
+                g.resent |= resent;
+                self.gaps[i].resent = g.resent;
                 match (a > g.start, b < g.end) {
                     (true, true) => {
                         self.gaps[i].end = a;
@@ -115,13 +127,20 @@ impl Holes {
                     (false, true) => self.gaps[i].start = b,
                     (false, false) => {
                         self.gaps.remove(i);
+                        // One hole filled in the middle first is two pieces: it was
+                        // reordering only if neither piece was re-sent.
+                        let mut pieces = self.gaps.iter_mut().filter(|o| o.opened_ns == g.opened_ns && o.row == g.row).peekable();
+                        if pieces.peek().is_none() {
+                            reordered += u32::from(!g.resent);
+                        }
+                        pieces.for_each(|o| o.resent |= g.resent);
                         continue;
                     }
                 }
             }
             i += 1;
         }
-        hit
+        reordered
     }
 
     /// The receiver's cumulative ACK `ack` for this side's data; `seen_next`: the end

@@ -103,13 +103,20 @@ impl Conn {
         let rows = &mut self.rows;
         // A SYN or FIN occupies one sequence number: it fills that much of a hole.
         let occupied_end = p.end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
-        let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, p.seq_rel, occupied_end, p.row, p.t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        let filled_gap = fwd.holes.as_ref().and_then(|h| h.oldest_filled(p.seq_rel, occupied_end));
         aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| p.t_ns - opened), rtt_so_far, numbering.step);
         // Its data looks new, but its number says a datagram carrying it was sent before
         // and never reached the capture (datagram_ids.rs `resends_unseen`).
         if numbering.resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
             aflags |= fb::RETRANSMISSION;
         }
+        let resent = aflags & fb::ANY_RETRANSMISSION != 0;
+        let reordered = fwd.holes.as_mut().map_or(0, |h| h.on_segment(hole, p.seq_rel, occupied_end, p.row, p.t_ns, resent, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        // A hole whose every byte came late in originals overtaken on the way was
+        // reordering, not loss: its "previous segment not captured" is no lost segment
+        // (docs/ANALYSIS.md `direction.lostSegments`; it counts in `outOfOrder`).
+        let lost_count = &mut self.totals[p.d].count[fb::LOST_SEGMENT.trailing_zeros() as usize - 8];
+        *lost_count = lost_count.saturating_sub(reordered);
         self.hold_late_copy(p, aflags, rtt_so_far)
     }
 
