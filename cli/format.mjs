@@ -34,7 +34,7 @@ export function formatHuman(name, report) {
     const process = c.process ? `  [${outsideText(c.process.name, PROCESS_NAME_CHARS) || 'unnamed'} (pid ${outsideText(c.process.pid, 12)})]` : '';
     lines.push(`#${c.id}  ${d.from} -> ${d.to}${process}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
     lines.push(`    ${count(c.packets, 'packet')}, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
-      `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
+      `mean ${rate(d.throughput.meanBps)} over the connection, ${whileActive(d)}, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
     // A subflow of an MPTCP connection: the level above it in the report's words
     // (wasm analysis/track/mptcp/in_words.rs `text`: data-level bytes and rate, redundancy, failed joins).
@@ -74,6 +74,13 @@ export function formatHuman(name, report) {
   }
   if (connections.length > shown.length) lines.push('', `(${connections.length - shown.length} smaller connections not listed; use --json)`);
   return `${lines.map(escapeUnsafe).join('\n')}\n`;
+}
+
+/** "12 Mbit/s while active"; 0 with data sent is no rate (docs/ANALYSIS.md
+ *  `throughput.activeMeanBps`: no burst held two data segments, or all at one instant). */
+function whileActive(d) {
+  const active = d.throughput.activeMeanBps ?? d.throughput.meanBps;
+  return active === 0 && d.payloadBytes > 0 ? 'no rate while active (no burst of two segments)' : `${rate(active)} while active`;
 }
 
 /** "max in flight 42 KiB": the sender's SND.NXT − SND.UNA (docs/ANALYSIS.md

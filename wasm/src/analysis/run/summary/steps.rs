@@ -229,3 +229,7 @@ pub(super) fn apply_ecn(mut counts: Box<EcnCounts>, directions: &mut [DirectionS
     (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
     counts.take_ce_frames()
 }
+
+#[cfg(test)]
+#[path = "steps_tests.rs"]
+mod tests;
