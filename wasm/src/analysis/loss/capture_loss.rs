@@ -49,6 +49,23 @@ pub struct CaptureLoss {
     pub holes: u64,
 }
 
+/// A segment the capture saw only after the receiver's ACK of it
+/// (track/conn/loss.rs `Conn::hold_late_copy`), held as the original until the receiver shows it got a
+/// second copy (`Conn::settle_late_copy`).
+#[derive(Debug)]
+pub struct LateCopy {
+    pub(crate) row: Option<u32>,
+    pub(crate) t_ns: i64,
+    pub(crate) seq: i64,
+    pub(crate) end: i64,
+    /// The retransmission flags Wireshark's rules gave it, put back on confirmation.
+    pub(crate) bits: u32,
+    pub(crate) una: Option<i64>,
+    pub(crate) tsval: Option<u32>,
+    /// The capture loss its ACK had counted for its bytes (capture_loss.rs).
+    pub(crate) uncounted: Uncounted,
+}
+
 /// What `Holes::uncount_first_copy` took back of the capture-loss counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Uncounted {
@@ -66,6 +83,9 @@ pub struct Holes {
     /// Highest acknowledged byte already counted as unseen beyond the captured data.
     counted_high: Option<i64>,
     pub loss: CaptureLoss,
+    /// A segment first captured just after the receiver's ACK of it, held as the
+    /// original until the receiver's next segment tells (track/conn/loss.rs).
+    pub late_copy: Option<LateCopy>,
 }
 
 impl Holes {

@@ -83,9 +83,6 @@ pub(crate) struct Side {
     /// What the peer's SACK blocks reported missing of this side's data (reported.rs);
     /// boxed and made at the first SACK block above the peer's cumulative ACK.
     pub reported: Option<Box<ReportedLoss>>,
-    /// A segment of this side first captured just after the peer's ACK of it, held as
-    /// the original until the peer's next segment tells (conn/loss.rs `LateCopy`).
-    pub late_copy: Option<Box<loss::LateCopy>>,
 }
 
 /// Capture times (ns) of the three-way handshake, for the path RTT (vantage.rs).

@@ -3,30 +3,13 @@
 //! kind of each retransmission (retrans_kinds.rs).
 
 use super::{sides_of, Conn, HandshakeTimes, Packet};
-use crate::analysis::loss::capture_loss::Uncounted;
+use crate::analysis::loss::capture_loss::LateCopy;
 use crate::analysis::loss::datagram_ids::{Arrival, DatagramIds, IdStep, SourceLast};
 use crate::analysis::loss::retrans_kinds::RetransKinds;
 use crate::analysis::rows::columns::flag_bits as fb;
 use crate::analysis::track::sequence::lt_seq;
 use crate::decode::tcp_flags::{FIN, RST, SYN};
 use crate::decode::TcpSegment;
-
-/// A segment the capture saw only after the receiver's ACK of it
-/// (`Conn::hold_late_copy`), held as the original until the receiver shows it got a
-/// second copy (`Conn::settle_late_copy`).
-#[derive(Debug)]
-pub(crate) struct LateCopy {
-    row: Option<u32>,
-    t_ns: i64,
-    seq: i64,
-    end: i64,
-    /// The retransmission flags Wireshark's rules gave it, put back on confirmation.
-    bits: u32,
-    una: Option<i64>,
-    tsval: Option<u32>,
-    /// The capture loss its ACK had counted for its bytes (capture_loss.rs).
-    uncounted: Uncounted,
-}
 
 impl Conn {
     /// The sender's IPv4 Identification (datagram_ids.rs): what its number says of this
@@ -149,11 +132,12 @@ impl Conn {
         // The receiver's last segment (the ACK) within a round trip before the copy.
         let since_ack = seg.ts_ns - rev.ws.lastack_time;
         let close = rev.ws.lastack_time != 0 && rtt_so_far.is_some_and(|r| since_ack >= 0 && since_ack <= r);
-        if !(first_copy && acked && close && fwd.late_copy.is_none()) {
+        let Some(holes) = fwd.holes.as_mut() else { return aflags };
+        if !(first_copy && acked && close && holes.late_copy.is_none()) {
             return aflags;
         }
-        let Some(uncounted) = fwd.holes.as_mut().and_then(|h| h.uncount_first_copy(p.seq_rel, end, segment)) else { return aflags };
-        fwd.late_copy = Some(Box::new(LateCopy {
+        let Some(uncounted) = holes.uncount_first_copy(p.seq_rel, end, segment) else { return aflags };
+        holes.late_copy = Some(LateCopy {
             row: p.row,
             t_ns: p.t_ns,
             seq: p.seq_rel,
@@ -162,7 +146,7 @@ impl Conn {
             una: if fwd.peer_ack_by_rst { None } else { fwd.peer_ack },
             tsval: seg.options.timestamp.map(|t| t.0),
             uncounted,
-        }));
+        });
         aflags & !fb::ANY_RETRANSMISSION
     }
 
@@ -173,15 +157,15 @@ impl Conn {
     /// else, that it was the original.
     pub(super) fn settle_late_copy(&mut self, seg: &TcpSegment, t_ns: i64, d: usize, aflags: u32) {
         let turn = self.min_turn[d];
-        let Some(late) = self.sides[1 - d].late_copy.as_ref() else { return };
+        let Some(late) = self.sides[1 - d].holes.as_ref().and_then(|h| h.late_copy.as_ref()) else { return };
         if seg.flags & crate::decode::tcp_flags::ACK == 0 || t_ns - late.t_ns < turn {
             return;
         }
         let dsack = seg.options.sack_count > 0 && lt_seq(seg.options.sack_blocks[0].0, seg.ack);
         let duplicate = aflags & fb::DUPLICATE_ACK != 0 || dsack;
-        let late = self.sides[1 - d].late_copy.take().expect("checked above");
-        if duplicate {
-            self.confirm_late_copy(1 - d, *late);
+        let late = self.sides[1 - d].holes.as_mut().and_then(|h| h.late_copy.take());
+        if let (true, Some(late)) = (duplicate, late) {
+            self.confirm_late_copy(1 - d, late);
         }
     }
 
