@@ -34,7 +34,7 @@ export function formatHuman(name, report) {
     const process = c.process ? `  [${outsideText(c.process.name, PROCESS_NAME_CHARS) || 'unnamed'} (pid ${outsideText(c.process.pid, 12)})]` : '';
     lines.push(`#${c.id}  ${d.from} -> ${d.to}${process}${c.handshakeSeen ? '' : '  (no handshake: window scale unknown)'}`);
     lines.push(`    ${count(c.packets, 'packet')}, ${bytes(d.payloadBytes)} of data in ${seconds(c.end - c.start)}: ` +
-      `mean ${rate(d.throughput.meanBps)} over the connection, ${rate(d.throughput.activeMeanBps ?? d.throughput.meanBps)} while active, ` +
+      `mean ${rate(d.throughput.meanBps)} over the connection, ${whileActive(d)}, ` +
       `peak ${rate(d.throughput.peakBps)} per ${+(d.throughput.binSeconds * 1000).toPrecision(3)} ms`);
     // A subflow of an MPTCP connection: the level above it in the report's words
     // (wasm analysis/track/mptcp/in_words.rs `text`: data-level bytes and rate, redundancy, failed joins).
@@ -50,7 +50,7 @@ export function formatHuman(name, report) {
       `RTT min ${r.minMs.toFixed(2)} ms, median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms?.toFixed(2) ?? '-'} ms, max ${r.maxMs?.toFixed(2) ?? '-'} ms`;
     const peer = c.directions[1 - c.dataDirection];
     const win = peer.receiveWindow ? `receiver window ${bytes(peer.receiveWindow.min)}-${bytes(peer.receiveWindow.max)}` : 'no receiver window seen';
-    lines.push(`    ${rtt}; ${win}; max in flight ${d.maxBytesInFlight === null ? '-' : bytes(d.maxBytesInFlight)}`);
+    lines.push(`    ${rtt}; ${win}; ${inFlight(c, d)}`);
     lines.push(`    retransmissions ${d.retransmissions}${retransmissionKinds(d)}${retransmittedSegments(d)}, ` +
       `dup ACKs ${peer.duplicateAcks}, zero windows ${peer.zeroWindows}, lost segments ${d.lostSegments}${unseenDatagrams(d)}`);
     const chains = (d.rtoChains ?? []).filter((ch) => ch.timeouts > 1);
@@ -74,6 +74,24 @@ export function formatHuman(name, report) {
   }
   if (connections.length > shown.length) lines.push('', `(${connections.length - shown.length} smaller connections not listed; use --json)`);
   return `${lines.map(escapeUnsafe).join('\n')}\n`;
+}
+
+/** "12 Mbit/s while active"; 0 with data sent is no rate (docs/ANALYSIS.md
+ *  `throughput.activeMeanBps`: no burst held two data segments, or all at one instant). */
+function whileActive(d) {
+  const active = d.throughput.activeMeanBps ?? d.throughput.meanBps;
+  return active === 0 && d.payloadBytes > 0 ? 'no rate while active (no burst of two segments)' : `${rate(active)} while active`;
+}
+
+/** "max in flight 42 KiB": the sender's SND.NXT − SND.UNA (docs/ANALYSIS.md
+ *  `direction.maxBytesInFlight`). At a receiver-side capture the same subtraction is
+ *  data arrived − ACK left, what the receiver had not yet acknowledged: said so, as a
+ *  lower bound of the sender's (issue 39 class W: "3.8 KiB" beside 329 KB in 177 ms on
+ *  a 20 ms path). */
+function inFlight(c, d) {
+  if (d.maxBytesInFlight === null) return 'max in flight -';
+  if (c.vantage !== 'receiver') return `max in flight ${bytes(d.maxBytesInFlight)}`;
+  return `max not yet acknowledged at the capture point ${bytes(d.maxBytesInFlight)} (the sender had at least this in flight)`;
 }
 
 function linkTypes(names, max = 4) {

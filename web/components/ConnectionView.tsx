@@ -46,7 +46,7 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['Packets', (d) => d.packets.toLocaleString('en-US')],
   ['Payload', (d) => formatBytes(d.payloadBytes)],
   ["Mean rate over the connection's duration", (d) => formatRate(d.throughput.meanBps)],
-  ['Mean rate while active', (d) => { const a = activeMeanBps(d.throughput); return a == null ? '–' : formatRate(a); }],
+  ['Mean rate while active', (d) => { const a = activeMeanBps(d.throughput); return a == null || a === 0 ? '–' : formatRate(a); }],
   ['Peak rate (largest bin)', (d) => formatRate(d.throughput.peakBps)],
   ['Window scale', scaleText],
   ['Advertised window', (d) => (d.receiveWindow ? `${formatBytes(d.receiveWindow.min)} – ${formatBytes(d.receiveWindow.max)}` : '–')],

@@ -247,7 +247,8 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
           ) : (
             <>
               {formatBitrate(sender.throughput.meanBps)} mean over the connection&apos;s duration
-              {active != null && <>, {formatBitrate(active)} mean while active</>}
+              {/* 0 with data sent: no burst held two segments, no rate (docs/ANALYSIS.md throughput.activeMeanBps). */}
+              {active != null && (active > 0 ? <>, {formatBitrate(active)} mean while active</> : <>, no rate while active (no burst of two segments)</>)}
             </>
           )}
           ; peak {formatBitrate(sender.throughput.peakBps)} (largest {formatDuration(sender.throughput.binSeconds)} bin)

@@ -29,6 +29,8 @@ pub struct Gap {
     pub opened_ns: i64,
     /// Already counted in `CaptureLoss::holes` (a hole acknowledged in parts is one).
     pub counted: bool,
+    /// Some of its bytes came in a retransmission (`Holes::on_segment`'s `resent`).
+    pub resent: bool,
 }
 
 /// `connection.captureLoss`.
@@ -47,6 +49,32 @@ pub struct CaptureLoss {
     pub holes: u64,
 }
 
+/// A segment the capture saw only after the receiver's ACK of it
+/// (track/conn/loss.rs `Conn::hold_late_copy`), held as the original until the receiver shows it got a
+/// second copy (`Conn::settle_late_copy`).
+#[derive(Debug)]
+pub struct LateCopy {
+    pub(crate) row: Option<u32>,
+    pub(crate) t_ns: i64,
+    pub(crate) seq: i64,
+    pub(crate) end: i64,
+    /// The retransmission flags Wireshark's rules gave it, put back on confirmation.
+    pub(crate) bits: u32,
+    pub(crate) una: Option<i64>,
+    pub(crate) tsval: Option<u32>,
+    /// The capture loss its ACK had counted for its bytes (capture_loss.rs).
+    pub(crate) uncounted: Uncounted,
+}
+
+/// What `Holes::uncount_first_copy` took back of the capture-loss counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Uncounted {
+    bytes: u64,
+    segments: u64,
+    hole: bool,
+    counted_high: i64,
+}
+
 /// Per direction: the holes in what the capture saw of this side's data. Boxed by
 /// the analyzer and made only when a hole appears (most connections never have one).
 #[derive(Debug, Default)]
@@ -55,14 +83,26 @@ pub struct Holes {
     /// Highest acknowledged byte already counted as unseen beyond the captured data.
     counted_high: Option<i64>,
     pub loss: CaptureLoss,
+    /// A segment first captured just after the receiver's ACK of it, held as the
+    /// original until the receiver's next segment tells (track/conn/loss.rs).
+    pub late_copy: Option<LateCopy>,
 }
 
 impl Holes {
+    /// When the oldest hole [a, b) would fill opened (`Gap::opened_ns`), if it fills any:
+    /// what tells a re-send from an original overtaken on the way (track/conn/loss.rs
+    /// `reclassify_out_of_order`), asked before `on_segment` fills it.
+    pub fn oldest_filled(&self, a: i64, b: i64) -> Option<i64> {
+        self.gaps.iter().filter(|g| a < g.end && b > g.start).map(|g| g.opened_ns).min()
+    }
+
     /// A segment of this side [a, b) captured at `t_ns` after the capture had seen up
-    /// to `prev` (a hole [prev, a) when prev < a). Returns, if it filled part of a
-    /// hole, when the oldest hole it filled opened (`Gap::opened_ns`).
+    /// to `prev` (a hole [prev, a) when prev < a), a retransmission when `resent`.
+    /// Returns how many holes it closed that no retransmission had filled any of:
+    /// every byte of them came late in originals overtaken on the way (reordering,
+    /// docs/ANALYSIS.md `direction.lostSegments`).
     /// `mark(row)` is called when the hole before it was already counted as unseen.
-    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, mut mark: impl FnMut(u32)) -> Option<i64> {
+    pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, resent: bool, mut mark: impl FnMut(u32)) -> u32 {
         // Bytes already counted as acknowledged beyond everything captured are no
         // new hole when the data after them arrives: this segment follows capture loss.
         if let (Some(p), Some(c)) = (prev, self.counted_high) {
@@ -77,24 +117,25 @@ impl Holes {
             if self.gaps.len() == MAX_GAPS {
                 self.gaps.remove(0);
             }
-            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false });
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false, resent: false });
         }
         if b > a {
-            self.fill(a, b)
+            self.fill(a, b, resent)
         } else {
-            None
+            0
         }
     }
 
-    /// Removes [a, b) from the holes; if it overlapped one (the segment brought bytes
-    /// the capture had not shown before), when the oldest of them opened.
-    fn fill(&mut self, a: i64, b: i64) -> Option<i64> {
-        let mut hit: Option<i64> = None;
+    /// Removes [a, b) from the holes; returns how many it closed with no byte of them
+    /// re-sent (`on_segment`).
+    fn fill(&mut self, a: i64, b: i64, resent: bool) -> u32 {
+        let mut reordered = 0;
         let mut i = 0;
         while i < self.gaps.len() {
-            let g = self.gaps[i];
+            let mut g = self.gaps[i];
             if a < g.end && b > g.start {
-                hit = Some(hit.map_or(g.opened_ns, |h| h.min(g.opened_ns)));
+                g.resent |= resent;
+                self.gaps[i].resent = g.resent;
                 match (a > g.start, b < g.end) {
                     (true, true) => {
                         self.gaps[i].end = a;
@@ -106,13 +147,20 @@ impl Holes {
                     (false, true) => self.gaps[i].start = b,
                     (false, false) => {
                         self.gaps.remove(i);
+                        // One hole filled in the middle first is two pieces: it was
+                        // reordering only if neither piece was re-sent.
+                        let mut pieces = self.gaps.iter_mut().filter(|o| o.opened_ns == g.opened_ns && o.row == g.row).peekable();
+                        if pieces.peek().is_none() {
+                            reordered += u32::from(!g.resent);
+                        }
+                        pieces.for_each(|o| o.resent |= g.resent);
                         continue;
                     }
                 }
             }
             i += 1;
         }
-        hit
+        reordered
     }
 
     /// The receiver's cumulative ACK `ack` for this side's data; `seen_next`: the end
@@ -166,6 +214,38 @@ impl Holes {
             self.count(ack - from, segment);
             self.counted_high = Some(ack);
         }
+    }
+
+    /// The first copy the capture saw of [a, b) arrives just after the receiver's ACK of
+    /// it had been counted as bytes delivered unseen beyond everything captured (`on_ack`):
+    /// takes that count back, for `recount` should the copy prove a re-send after all
+    /// (track/conn/loss.rs `LateCopy`). None unless [a, b) starts where the counted run
+    /// begins (nothing captured between) and lies within it.
+    pub fn uncount_first_copy(&mut self, a: i64, b: i64, segment: u32) -> Option<Uncounted> {
+        let high = self.counted_high?;
+        if b > high || b <= a {
+            return None;
+        }
+        let bytes = (b - a) as u64;
+        let segments = bytes.div_ceil(u64::from(segment.max(1)));
+        // The copy brings the whole run: no hole is left of it.
+        let whole = b == high;
+        let taken = Uncounted { bytes: bytes.min(self.loss.unseen_bytes), segments: segments.min(self.loss.unseen_segments), hole: whole && self.loss.holes > 0, counted_high: high };
+        self.loss.unseen_bytes -= taken.bytes;
+        self.loss.unseen_segments -= taken.segments;
+        self.loss.holes -= u64::from(taken.hole);
+        if whole {
+            self.counted_high = None;
+        }
+        Some(taken)
+    }
+
+    /// Puts back what `uncount_first_copy` took.
+    pub fn recount(&mut self, u: Uncounted) {
+        self.loss.unseen_bytes += u.bytes;
+        self.loss.unseen_segments += u.segments;
+        self.loss.holes += u64::from(u.hole);
+        self.counted_high = Some(self.counted_high.map_or(u.counted_high, |c| c.max(u.counted_high)));
     }
 
     fn count(&mut self, bytes: i64, segment: u32) {

@@ -185,6 +185,7 @@ impl Conn {
         self.count_ecn(seg, d);
         let mut p = self.place_in_sequence_space(seg, t_ns, d, store);
         let mut aflags = self.wireshark_flags(&p);
+        self.settle_late_copy(seg, t_ns, d, aflags);
         p.row = store.then(|| self.rows.next_row());
         // The path round trip so far, for the re-send and refill tests below.
         let rtt_so_far = round_trip(self.first_rtt, self.min_turn);

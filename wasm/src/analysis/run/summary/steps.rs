@@ -188,11 +188,41 @@ pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::
 /// Direction `d`'s rate while sending (active_time.rs). `both_directions`: the ACKs
 /// answered the data (not a capture of one direction).
 pub(super) fn active_mean_bps(ds: &DirectionSummary, d: usize, packets: &PacketColumns, lag: f64, path: &vantage::PathRtt, both_directions: bool) -> f64 {
+    // A rate is bytes over the time they took to be delivered together: a burst of one
+    // segment is timed only by its own round trip (its size over that round trip, a
+    // 32-byte heartbeat "671 kbit/s"), no rate the flow had. No burst of two: no rate (0,
+    // as for data all at one instant; docs/ANALYSIS.md `throughput.activeMeanBps`).
+    if !some_burst_of_two(packets, d as u8, &ds.stalls) {
+        return 0.0;
+    }
     // Bursts timed to their acknowledgement in the sender's time, which needs the
     // vantage point, and ACKs that answered the data (not a capture of one direction).
     let timed = path.vantage != Vantage::Unknown && both_directions;
     let clock = timed.then_some(active_time::DeliveryClock { lag_s: lag, path_rtt_s: path.rtt });
     active_time::active_mean_bps(packets, d as u8, &ds.stalls, clock, ds.throughput.mean_bps)
+}
+
+/// Whether some burst of `dir`'s data between two application pauses (the bursts of
+/// `active_time::active_mean_bps`) held two data segments or more.
+fn some_burst_of_two(cols: &PacketColumns, dir: u8, stalls: &[stalls::cause::Stall]) -> bool {
+    let mut pauses: Vec<usize> = stalls.iter().filter(|s| s.cause == stalls::cause::StallCause::ApplicationIdle).filter_map(|s| cols.row_of(s.frame_after, s.start + s.duration)).collect();
+    pauses.sort_unstable();
+    let mut pauses = pauses.into_iter().peekable();
+    let mut in_burst = 0u32;
+    for i in 0..cols.t.len() {
+        if !stalls::is_data_segment(cols, i, dir) {
+            continue;
+        }
+        while pauses.peek().is_some_and(|&r| i >= r) {
+            pauses.next();
+            in_burst = 0;
+        }
+        in_burst += 1;
+        if in_burst >= 2 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Each direction's ECN summary (ecn.rs); returns the CE-marked data segments' frame
@@ -202,3 +232,7 @@ pub(super) fn apply_ecn(mut counts: Box<EcnCounts>, directions: &mut [DirectionS
     (directions[0].ecn, directions[1].ecn) = (Some(e0), Some(e1));
     counts.take_ce_frames()
 }
+
+#[cfg(test)]
+#[path = "steps_tests.rs"]
+mod tests;

@@ -3,10 +3,14 @@
 //! kind of each retransmission (retrans_kinds.rs).
 
 use super::{sides_of, Conn, HandshakeTimes, Packet};
+use crate::analysis::loss::capture_loss::LateCopy;
 use crate::analysis::loss::datagram_ids::{Arrival, DatagramIds, IdStep, SourceLast};
 use crate::analysis::loss::retrans_kinds::RetransKinds;
 use crate::analysis::rows::columns::flag_bits as fb;
+use crate::analysis::track::sequence::lt_seq;
 use crate::decode::tcp_flags::{FIN, RST, SYN};
+use crate::decode::TcpSegment;
+
 impl Conn {
     /// The sender's IPv4 Identification (datagram_ids.rs): what its number says of this
     /// datagram, and whether a datagram carrying its data was sent before unseen.
@@ -82,14 +86,114 @@ impl Conn {
         let rows = &mut self.rows;
         // A SYN or FIN occupies one sequence number: it fills that much of a hole.
         let occupied_end = p.end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
-        let filled_gap = fwd.holes.as_mut().and_then(|h| h.on_segment(hole, p.seq_rel, occupied_end, p.row, p.t_ns, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        let filled_gap = fwd.holes.as_ref().and_then(|h| h.oldest_filled(p.seq_rel, occupied_end));
         aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| p.t_ns - opened), rtt_so_far, numbering.step);
         // Its data looks new, but its number says a datagram carrying it was sent before
         // and never reached the capture (datagram_ids.rs `resends_unseen`).
         if numbering.resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
             aflags |= fb::RETRANSMISSION;
         }
-        aflags
+        let resent = aflags & fb::ANY_RETRANSMISSION != 0;
+        let reordered = fwd.holes.as_mut().map_or(0, |h| h.on_segment(hole, p.seq_rel, occupied_end, p.row, p.t_ns, resent, |r| rows.mark(r, fb::CAPTURE_LOSS)));
+        // A hole whose every byte came late in originals overtaken on the way was
+        // reordering, not loss: its "previous segment not captured" is no lost segment
+        // (docs/ANALYSIS.md `direction.lostSegments`; it counts in `outOfOrder`).
+        let lost_count = &mut self.totals[p.d].count[fb::LOST_SEGMENT.trailing_zeros() as usize - 8];
+        *lost_count = lost_count.saturating_sub(reordered);
+        self.hold_late_copy(p, aflags, rtt_so_far)
+    }
+
+    /// One segment, stamped just after its own ACK: the capture saw the receiver's ACK of
+    /// bytes it had never seen (counted as delivered unseen, capture_loss.rs), and then,
+    /// within a round trip, the first copy of exactly those bytes, in sequence (the next
+    /// byte the sender was due to send, nothing captured beyond it). Wireshark calls
+    /// that copy a spurious retransmission and the ACK one of a segment never captured:
+    /// the same segment counted twice. Data reaches the receiver before its ACK leaves,
+    /// so the copy is either the original stamped late (a capture merged from two
+    /// interfaces or clocks, whose timestamps can invert two frames of opposite
+    /// directions by microseconds) or a re-send of an original the capture missed. The
+    /// receiver tells which: a copy of bytes it already holds is not acceptable and is
+    /// answered at once with an ACK repeating its cumulative ACK (RFC 9293 §3.10.7.4;
+    /// a D-SACK, RFC 2883; Linux `tcp_send_dupack`). So the copy counts as the original
+    /// (no retransmission, no capture loss) unless the receiver's first segment that
+    /// could answer it is such a duplicate (`settle_late_copy`). A capture that ends
+    /// first shows no second copy: the original stands (a re-send needs its evidence).
+    fn hold_late_copy(&mut self, p: &Packet, aflags: u32, rtt_so_far: Option<i64>) -> u32 {
+        let seg = p.seg;
+        // A FIN occupies one sequence number (RFC 9293 §3.4): its ACK can come first too.
+        let end = p.end_rel + i64::from(seg.flags & FIN != 0);
+        if end == p.seq_rel || seg.flags & SYN != 0 || p.prev_next != Some(p.seq_rel) {
+            return aflags;
+        }
+        let segment = self.sides[p.d].max_len.max(u32::from(self.offers.mss_announced_by(1 - p.d as u8).unwrap_or(0)));
+        let (fwd, rev) = sides_of(&mut self.sides, p.d);
+        let first_copy = fwd.sent_high.is_none_or(|h| h <= p.seq_rel);
+        let acked = fwd.peer_ack.is_some_and(|a| a >= end);
+        // The receiver's last segment (the ACK) within a round trip before the copy.
+        let since_ack = seg.ts_ns - rev.ws.lastack_time;
+        let close = rev.ws.lastack_time != 0 && rtt_so_far.is_some_and(|r| since_ack >= 0 && since_ack <= r);
+        let Some(holes) = fwd.holes.as_mut() else { return aflags };
+        if !(first_copy && acked && close && holes.late_copy.is_none()) {
+            return aflags;
+        }
+        let Some(uncounted) = holes.uncount_first_copy(p.seq_rel, end, segment) else { return aflags };
+        holes.late_copy = Some(LateCopy {
+            row: p.row,
+            t_ns: p.t_ns,
+            seq: p.seq_rel,
+            end,
+            bits: aflags & fb::ANY_RETRANSMISSION,
+            una: if fwd.peer_ack_by_rst { None } else { fwd.peer_ack },
+            tsval: seg.options.timestamp.map(|t| t.0),
+            uncounted,
+        });
+        aflags & !fb::ANY_RETRANSMISSION
+    }
+
+    /// The receiver's segment `seg` (direction `d`) after a held copy of the other side's
+    /// (`hold_late_copy`): one that could answer the copy (captured at least the
+    /// receiver's shortest turn after it) settles it — a duplicate ACK or a D-SACK says
+    /// the receiver got the bytes twice, so the copy was a re-send after all; anything
+    /// else, that it was the original.
+    pub(super) fn settle_late_copy(&mut self, seg: &TcpSegment, t_ns: i64, d: usize, aflags: u32) {
+        let turn = self.min_turn[d];
+        let Some(late) = self.sides[1 - d].holes.as_ref().and_then(|h| h.late_copy.as_ref()) else { return };
+        if seg.flags & crate::decode::tcp_flags::ACK == 0 || t_ns - late.t_ns < turn {
+            return;
+        }
+        let dsack = seg.options.sack_count > 0 && lt_seq(seg.options.sack_blocks[0].0, seg.ack);
+        let duplicate = aflags & fb::DUPLICATE_ACK != 0 || dsack;
+        let late = self.sides[1 - d].holes.as_mut().and_then(|h| h.late_copy.take());
+        if let (true, Some(late)) = (duplicate, late) {
+            self.confirm_late_copy(1 - d, late);
+        }
+    }
+
+    /// A held copy was a re-send: Wireshark's flags, its retransmission kind and the
+    /// capture loss of its original come back.
+    fn confirm_late_copy(&mut self, d: usize, late: LateCopy) {
+        if let Some(r) = late.row {
+            self.rows.mark(r, late.bits);
+        }
+        let mut bits = late.bits;
+        while bits != 0 {
+            self.totals[d].count[bits.trailing_zeros() as usize - 8] += 1;
+            bits &= bits - 1;
+        }
+        let side = &mut self.sides[d];
+        if let Some(h) = side.holes.as_mut() {
+            h.recount(late.uncounted);
+        }
+        // A FIN without data carries no retransmission flag to give back.
+        if late.bits == 0 {
+            return;
+        }
+        if side.kinds.is_none() {
+            side.kinds = Some(Box::new(RetransKinds::new(None, self.offers.sack_permitted())));
+        }
+        if let Some(kinds) = side.kinds.as_mut() {
+            kinds.on_retransmission(late.row, late.t_ns, late.seq, late.end, late.end, late.una, late.tsval, false);
+        }
     }
 
     /// Loss recovery of this side (for the RTT samples' trust, rtt.rs), and the kind of

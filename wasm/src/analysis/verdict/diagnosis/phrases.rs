@@ -214,6 +214,16 @@ pub(super) fn loss_held_cwnd(f: &Facts) -> bool {
 pub const AT_MATHIS: f64 = 1.5;
 
 pub(super) fn rate_phrase(f: &Facts) -> String {
+    // No rate while active (docs/ANALYSIS.md `throughput.activeMeanBps`: no burst held two
+    // data segments): what the flow did instead, over the whole connection.
+    let sent = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    if !f.rate.is_finite() && sent.payload_bytes > 0 {
+        return format!(
+            "the flow sent {} in {}, each burst a lone segment, too little together for a rate while active",
+            crate::analysis::format::format_bytes(sent.payload_bytes as f64),
+            format_duration(f.conn.end - f.conn.start)
+        );
+    }
     format!("the flow averaged {} while active", format_rate(f.rate))
 }
 
