@@ -175,11 +175,17 @@ impl Progress {
         let from = packets.t.partition_point(|&t| t <= a);
         let last_resend = (from..end).rev().find(|&i| usize::from(packets.dir[i] & 1) == d && packets.flags[i] & ANY_RETRANSMISSION != 0);
         let Some(last) = last_resend else { return p };
+        // Only ACKs that reach into a segment the sender sent from the span's start on
+        // (its re-sends, or new data) show that something got through during it. An ACK
+        // of bytes whose copies were all sent before the span is the tail of the flight
+        // that was on its way when the outage began (a bottleneck queue drains for a
+        // while after a blackhole starts), not progress through the outage.
+        let mut span_low = f64::INFINITY;
         for i in 0..last {
             let dir = usize::from(packets.dir[i] & 1);
             let inside = packets.t[i] > a;
             if dir != d && packets.flags[i] & u32::from(crate::decode::tcp_flags::ACK) != 0 && packets.ack[i].is_finite() {
-                if inside && ack_high.is_finite() && packets.ack[i] > ack_high {
+                if inside && packets.ack[i] > span_low && ack_high.is_finite() && packets.ack[i] > ack_high {
                     p.acked += packets.ack[i] - ack_high;
                     p.ack_steps += 1;
                 }
@@ -191,6 +197,9 @@ impl Progress {
                     p.new_data[dir] += end - packets.seq[i].max(sent_high[dir]);
                 }
                 sent_high[dir] = sent_high[dir].max(end);
+            }
+            if dir == d && packets.len[i] > 0 && packets.t[i] >= a && packets.seq[i].is_finite() {
+                span_low = span_low.min(packets.seq[i]);
             }
         }
         p

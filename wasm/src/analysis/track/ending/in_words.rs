@@ -131,24 +131,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += name(1 - c);
             s += ".";
         }
-        _ => match (e.reset_ended_nothing.or(e.fin_ended_nothing), roles.client) {
-            (None, _) => s += "Still open when the capture ended: no FIN or reset in it.",
-            // The SYN/ACK never came: the handshake is where it stands.
-            (Some(n), Some(c)) if n.syn_ack_at.is_none() => {
-                s += "Not established when the capture ended: ";
-                s += name(c);
-                s += "'s SYN got no SYN/ACK in it.";
-            }
-            (Some(n), _) => {
-                s += "Still open when the capture ended: no FIN or reset in it";
-                if let Some(sa) = n.syn_ack_at {
-                    s += " after the handshake (SYN/ACK at ";
-                    at(&mut s, sa);
-                    s += ")";
-                }
-                s += ".";
-            }
-        },
+        _ => open_words(&mut s, e, roles, &name),
     }
     for n in [e.reset_ended_nothing, e.fin_ended_nothing].into_iter().flatten() {
         ended_nothing_words(&mut s, &n, e, &name);
@@ -174,6 +157,30 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         }
     }
     s
+}
+
+/// A connection with no ending in the capture: still open, or (a reset or FIN that
+/// ended nothing before it) where its handshake stood.
+fn open_words<'a>(s: &mut String, e: &Ending, roles: &Roles, name: &impl Fn(u8) -> &'a str) {
+    let at = push_timestamp;
+    match (e.reset_ended_nothing.or(e.fin_ended_nothing), roles.client) {
+        (None, _) => *s += "Still open when the capture ended: no FIN or reset in it.",
+        // The SYN/ACK never came: the handshake is where it stands.
+        (Some(n), Some(c)) if n.syn_ack_at.is_none() => {
+            *s += "Not established when the capture ended: ";
+            *s += name(c);
+            *s += "'s SYN got no SYN/ACK in it.";
+        }
+        (Some(n), _) => {
+            *s += "Still open when the capture ended: no FIN or reset in it";
+            if let Some(sa) = n.syn_ack_at {
+                *s += " after the handshake (SYN/ACK at ";
+                at(s, sa);
+                *s += ")";
+            }
+            *s += ".";
+        }
+    }
 }
 
 /// " The 2 resets from X (the first at T) ended nothing: <why>." (`NotTheEnd`).
