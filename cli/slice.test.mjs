@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadWasm } from './wasm.mjs';
 import { sliceStream } from './slice.mjs';
+import { runInProcess } from './testing/in-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -51,9 +52,35 @@ function tsharkRows(file, stream) {
   return out.split('\n').filter(Boolean);
 }
 
-/** Connections of `file` as the report numbers them (tcpscope analyze --json). */
-function connections(file) {
-  return JSON.parse(execFileSync(process.execPath, [bin, 'analyze', file, '--json'], { encoding: 'utf8' })).connections;
+/**
+ * One read of `file` by tshark for every conversation in it (issue 42 item 1: the tests
+ * read each file once, not four times per connection, ~0.4 CPU-s a tshark start): each
+ * frame's tcp.stream values and its FIELDS row as tsharkRows gives it. tshark dissects
+ * every frame in one pass with or without a display filter (-Y only chooses what is
+ * printed), so a conversation's rows here are tsharkRows(file, stream)'s.
+ */
+function tsharkFrames(file) {
+  const out = execFileSync('tshark', ['-r', file, '-T', 'fields', '-E', 'separator=|', '-e', 'tcp.stream', ...FIELDS.flatMap((f) => ['-e', f])], {
+    encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return out.split('\n').filter(Boolean).map((line) => {
+    const at = line.indexOf('|');
+    const row = line.slice(at + 1);
+    const fields = row.split('|');
+    // A frame with two TCP headers (an ICMP error quoting one) lists both streams, as
+    // `tcp.stream == N` matches either.
+    return { stream: line.slice(0, at), streams: line.slice(0, at).split(','), row, srcport: fields[FIELDS.indexOf('tcp.srcport')], dstport: fields[FIELDS.indexOf('tcp.dstport')] };
+  });
+}
+
+/** The rows of conversation `stream` among tsharkFrames' frames: tsharkRows(file, stream). */
+const rowsOf = (frames, stream) => frames.filter((f) => f.streams.includes(String(stream))).map((f) => f.row);
+
+/** Connections of `file` as the report numbers them (tcpscope analyze --json, run in process: cli/testing/in-process.mjs). */
+async function connections(file) {
+  const r = await runInProcess('analyze', file, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout).connections;
 }
 
 // Examples of several kinds: pcap µs and ns, Linux cooked v2, IPv6, loss with SACK,
@@ -65,9 +92,10 @@ const CAPTURES = [
 ];
 
 for (const file of CAPTURES) {
-  test(`tshark reads a whole-connection slice of ${file.split('/').pop()} as the whole file's connection`, { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, () => {
-    const conns = connections(file);
+  test(`tshark reads a whole-connection slice of ${file.split('/').pop()} as the whole file's connection`, { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, async () => {
+    const conns = await connections(file);
     assert.ok(conns.length > 0);
+    const frames = tsharkFrames(file);
     // Every connection of small files; the first three of larger ones.
     for (const c of conns.slice(0, 3)) {
       const out = join(dir, `${file.split('/').pop()}-${c.id}.pcapng`);
@@ -75,17 +103,16 @@ for (const file of CAPTURES) {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`: ${c.packets.toLocaleString('en-US')} packets of connection ${c.id} `));
       // Wireshark's stream of this connection in the whole file: its first frame's ports.
-      const streams = execFileSync('tshark', ['-r', file, '-T', 'fields', '-e', 'tcp.stream', '-e', 'tcp.srcport', '-e', 'tcp.dstport', '-e', 'frame.time_epoch'], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
-        .split('\n').filter(Boolean).map((l) => l.split('\t'));
       const ports = c.endpoints.map((e) => e.slice(e.lastIndexOf(':') + 1));
-      const first = streams.find(([s, a, b]) => s !== '' && ((a === ports[0] && b === ports[1]) || (a === ports[1] && b === ports[0])));
+      const first = frames.find(({ stream: s, srcport: a, dstport: b }) => s !== '' && ((a === ports[0] && b === ports[1]) || (a === ports[1] && b === ports[0])));
       assert.ok(first, `tshark has connection ${c.endpoints.join(' ⇄ ')}`);
-      const whole = tsharkRows(file, first[0]);
-      const sliced = tsharkRows(out, 0);
+      const whole = rowsOf(frames, first.stream);
+      const slicedFrames = tsharkFrames(out);
+      const sliced = rowsOf(slicedFrames, 0);
       assert.equal(sliced.length, c.packets, 'the slice holds the connection\'s packets');
       assert.deepEqual(sliced, whole, `connection ${c.id}: tshark's analysis, frame by frame`);
       // And one conversation only.
-      assert.equal(tsharkRows(out, 1).length, 0);
+      assert.equal(rowsOf(slicedFrames, 1).length, 0);
     }
   });
 }
@@ -176,9 +203,9 @@ test('usage errors say what is wrong (exit 2); a connection that is not there wr
   assert.equal(existsSync(out), false);
 });
 
-test('two --connection values: one pcapng holding both, each as tshark reads it in the whole file', { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, () => {
+test('two --connection values: one pcapng holding both, each as tshark reads it in the whole file', { skip: (!hasTshark && 'no tshark') || (!wasmBuilt && 'wasm not built') }, async () => {
   const file = join(examples, 'sll2-any.pcap');
-  const conns = connections(file).sort((a, b) => b.packets - a.packets).slice(0, 2);
+  const conns = (await connections(file)).sort((a, b) => b.packets - a.packets).slice(0, 2);
   const out = join(dir, 'pair.pcapng');
   const r = slice(file, '--connection', String(conns[0].id), '--connection', String(conns[1].id), '--out', out);
   assert.equal(r.code, 0, r.stderr);
@@ -190,8 +217,9 @@ test('two --connection values: one pcapng holding both, each as tshark reads it 
     assert.equal(slice(file, '--connection', String(c.id), '--out', one).code, 0);
     return tsharkRows(one, 0);
   });
-  const both = [tsharkRows(out, 0), tsharkRows(out, 1)];
-  assert.equal(tsharkRows(out, 2).length, 0);
+  const pair = tsharkFrames(out);
+  const both = [rowsOf(pair, 0), rowsOf(pair, 1)];
+  assert.equal(rowsOf(pair, 2).length, 0);
   // tshark numbers streams in order of first packet: match them by their first frame's time.
   both.sort((a, b) => Number(a[0].split('|')[0]) - Number(b[0].split('|')[0]));
   singles.sort((a, b) => Number(a[0].split('|')[0]) - Number(b[0].split('|')[0]));

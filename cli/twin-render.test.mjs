@@ -1,8 +1,11 @@
 // Tests of `tcpscope render` of the merged view of two vantage points (issue 44, item 5;
-// cli/twin-render.mjs) through a real child process: the one-way delay charts of a twin
-// recording merged from its two captures, as SVG (the page's stack export) and PNG; the
-// same from a compare link that carries the merged view (`twin-snap=`); and what is
-// refused, with the reason and exit status.
+// cli/twin-render.mjs): the one-way delay charts of a twin recording merged from its two
+// captures, as SVG (the page's stack export) and PNG; the same from a compare link that
+// carries the merged view (`twin-snap=`); and what is refused, with the reason and exit
+// status. The commands run in this process by their own functions
+// (cli/testing/in-process.mjs: a child process per figure cost ~1.7 CPU-s, issue 42
+// item 1); the first figure and the first refusal also through a real child process of
+// bin/tcpscope.mjs, which must write the same file and say the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadWasm } from './wasm.mjs';
+import { runInProcess } from './testing/in-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -20,15 +24,18 @@ const skip = (!existsSync(example('twin-rr-loss.pcap')) && 'no examples')
   || (!existsSync(join(root, 'wasm', 'pkg', 'tcpscope_core_bg.wasm')) && 'wasm not built (npm run build:wasm)');
 const dir = mkdtempSync(join(tmpdir(), 'tcpscope-twin-render-test-'));
 
-function run(...args) {
+/** `tcpscope ARGS` through a real child process of bin/tcpscope.mjs. */
+function spawned(...args) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+/** `tcpscope COMMAND ARGS` in this process: `{ code, stdout, stderr }` as spawned() gives them. */
+const run = (...args) => runInProcess(...args);
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const pngSize = (bytes) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
 
 /** `analyze A --other-end B --json`: the merge's report, what the figures are drawn from. */
-const analyzed = (a, b) => JSON.parse(run('analyze', example(a), '--other-end', example(b), '--json').stdout);
+const analyzed = async (a, b) => JSON.parse((await run('analyze', example(a), '--other-end', example(b), '--json')).stdout);
 
 /** Each nested chart of a figure: its chart id, direction, bins drawn and stall bands. */
 function chartsOf(svg) {
@@ -39,14 +46,20 @@ function chartsOf(svg) {
   }));
 }
 
-test('--other-end --chart oneway: both directions\' one-way delay under a title line, the engine\'s bins and stalls', { skip }, () => {
-  const report = analyzed('twin-rr-loss.pcap', 'twin-rr-loss-server.pcap');
+test('--other-end --chart oneway: both directions\' one-way delay under a title line, the engine\'s bins and stalls', { skip }, async () => {
+  const report = await analyzed('twin-rr-loss.pcap', 'twin-rr-loss-server.pcap');
   const pair = report.pairs[0];
   const out = join(dir, 'oneway.svg');
-  const r = run('render', example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--chart', 'oneway', '--out', out);
+  const r = await run('render', example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--chart', 'oneway', '--out', out);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, '');
   const svg = readFileSync(out, 'utf8');
+  // bin/tcpscope.mjs, a child process, writes the same figure.
+  const viaBin = join(dir, 'oneway-bin.svg');
+  const child = spawned('render', example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--chart', 'oneway', '--out', viaBin);
+  assert.equal(child.code, 0, child.stderr);
+  assert.equal(child.stderr, '');
+  assert.equal(readFileSync(viaBin, 'utf8'), svg, 'bin/tcpscope.mjs writes the in-process figure');
   // 50 px of title lines over two charts of the page's 200 px (TwinArea.tsx), 800 px wide.
   assert.match(svg, /^<svg [^>]*data-chart="stack" width="800" height="450"/);
   assert.equal(svg.match(/xmlns="/g).length, 1, 'one namespace declaration (valid XML)');
@@ -58,9 +71,9 @@ test('--other-end --chart oneway: both directions\' one-way delay under a title 
   assert.doesNotMatch(svg, /var\(--/);
 });
 
-test('--chart twin: each capture\'s time-sequence over each direction\'s one-way delay, in the page\'s order', { skip }, () => {
+test('--chart twin: each capture\'s time-sequence over each direction\'s one-way delay, in the page\'s order', { skip }, async () => {
   const out = join(dir, 'twin.svg');
-  const r = run('render', example('twin-forward-loss.pcap'), '--other-end', example('twin-forward-loss-server.pcap'), '--chart', 'twin', '--out', out);
+  const r = await run('render', example('twin-forward-loss.pcap'), '--other-end', example('twin-forward-loss-server.pcap'), '--chart', 'twin', '--out', out);
   assert.equal(r.code, 0, r.stderr);
   const svg = readFileSync(out, 'utf8');
   // 50 px of title lines, two time-sequence charts of 260 px and two delay charts of 200 (TwinArea.tsx).
@@ -71,9 +84,9 @@ test('--chart twin: each capture\'s time-sequence over each direction\'s one-way
   assert.match(svg, /as the capture near the sender \(twin-forward-loss-server\.pcap\) saw them/);
 });
 
-test('--direction 1 as PNG: the return direction alone, 2 × its size', { skip }, () => {
+test('--direction 1 as PNG: the return direction alone, 2 × its size', { skip }, async () => {
   const out = join(dir, 'return.png');
-  const r = run('render', example('twin-forward-loss.pcap'), '--other-end', example('twin-forward-loss-server.pcap'), '--direction', '1', '--width', '640', '--out', out);
+  const r = await run('render', example('twin-forward-loss.pcap'), '--other-end', example('twin-forward-loss-server.pcap'), '--direction', '1', '--width', '640', '--out', out);
   assert.equal(r.code, 0, r.stderr);
   const png = readFileSync(out);
   assert.deepEqual([...png.subarray(0, 8)], PNG_SIGNATURE);
@@ -91,25 +104,25 @@ test('a compare link that carries the merged view renders it, from the link alon
   const link = `https://tcpscope.example/#compare=0,0&compare-snap=AAAA&twin-snap=${snapshot}&snap=AAAA`;
   const fromMerge = join(dir, 'merge.svg');
   const fromLink = join(dir, 'link.svg');
-  assert.equal(run('render', example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--out', fromMerge).code, 0);
+  assert.equal((await run('render', example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--out', fromMerge)).code, 0);
   // No --chart: a link holding a merged view draws it. Saved in a file, the same.
-  const r = run('render', link, '--out', fromLink);
+  const r = await run('render', link, '--out', fromLink);
   assert.equal(r.code, 0, r.stderr);
   // Its pair has fewer bins than the link's 900 columns: every bin and stall is there.
   assert.deepEqual(chartsOf(readFileSync(fromLink, 'utf8')), chartsOf(readFileSync(fromMerge, 'utf8')));
   const saved = join(dir, 'link.txt');
   writeFileSync(saved, `${link}\n`);
-  assert.equal(run('render', saved, '--chart', 'oneway', '--direction', '0', '--out', join(dir, 'saved.svg')).code, 0);
+  assert.equal((await run('render', saved, '--chart', 'oneway', '--direction', '0', '--out', join(dir, 'saved.svg'))).code, 0);
   assert.match(readFileSync(join(dir, 'saved.svg'), 'utf8'), /^<svg data-direction="0" [^>]*data-chart="one-way-delay"/);
 
   // A damaged merged view: the engine's sentence, exit 1, no figure.
-  const damaged = run('render', link.replace(snapshot, snapshot.slice(0, -40)), '--out', join(dir, 'damaged.svg'));
+  const damaged = await run('render', link.replace(snapshot, snapshot.slice(0, -40)), '--out', join(dir, 'damaged.svg'));
   assert.equal(damaged.code, 1);
   assert.match(damaged.stderr, /^tcpscope: This link's merged view is damaged and cannot be shown \(/);
   assert.ok(!existsSync(join(dir, 'damaged.svg')));
 });
 
-test('what cannot be drawn is refused with the reason', { skip }, () => {
+test('what cannot be drawn is refused with the reason', { skip }, async () => {
   const out = join(dir, 'refused.svg');
   const cases = [
     [[example('twin-rr-loss.pcap'), '--chart', 'oneway'], 2, /--chart oneway draws the merged view of two captures: give --other-end SERVER\.pcap, or a compare link that carries one \(twin-snap=\)/],
@@ -119,8 +132,12 @@ test('what cannot be drawn is refused with the reason', { skip }, () => {
     [[example('healthy.pcap'), '--other-end', example('twin-rr-loss.pcap')], 1, /the two captures were not merged: /],
     [[example('twin-rr-loss.pcap'), '--other-end', example('twin-rr-loss-server.pcap'), '--connection', '999'], 2, /connection 999 of the first capture was not found at the other end \(found at both: /],
   ];
+  // The first case through bin/tcpscope.mjs too: the same status and lines.
+  const child = spawned('render', ...cases[0][0], '--out', out);
+  const inProcess = await run('render', ...cases[0][0], '--out', out);
+  assert.deepEqual([child.code, child.stderr, child.stdout], [inProcess.code, inProcess.stderr, inProcess.stdout], 'bin/tcpscope.mjs says what the command says');
   for (const [args, code, message] of cases) {
-    const r = run('render', ...args, '--out', out);
+    const r = await run('render', ...args, '--out', out);
     assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, message);
     assert.match(r.stderr, /\ntry: tcpscope help render\n$/);

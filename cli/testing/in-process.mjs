@@ -1,5 +1,5 @@
-// The CLI tests' in-process runner: `tcpscope analyze|series|share ARGS` run by the
-// command's own function (runAnalyze, runSeries, runShare, the ones bin/tcpscope.mjs
+// The CLI tests' in-process runner: `tcpscope analyze|series|share|render ARGS` run by the
+// command's own function (runAnalyze, runSeries, runShare, runRender, the ones bin/tcpscope.mjs
 // calls) in the test's process, with stdout and stderr collected. For tests that check
 // what a command prints for many captures, connections or series (issue 42 item 1): a
 // child process per case costs a Node start, the module graph and a wasm compile
@@ -11,9 +11,13 @@ import { Writable } from 'node:stream';
 import { runAnalyze } from '../analyze.mjs';
 import { runSeries } from '../series.mjs';
 import { runShare } from '../share.mjs';
+import { runRender } from '../render.mjs';
 import { failureLines, InputError, UsageError } from '../errors.mjs';
 
-const COMMANDS = { analyze: runAnalyze, series: runSeries, share: runShare };
+// render writes its figure to --out and speaks on stderr only (a child process of
+// bin/tcpscope.mjs pays Node, jsdom, resvg and the wasm for each figure: ~1.7 CPU-s, where
+// drawing one in process takes a fraction of that).
+const COMMANDS = { analyze: runAnalyze, series: runSeries, share: runShare, render: (args, _out, err) => runRender(args, err) };
 
 // One wasm instance serves every run here, where bin/tcpscope.mjs has one per process:
 // each run's session gets its own view cache (bindings.rs keys it by a session serial;
@@ -46,6 +50,9 @@ export async function runInProcess(command, ...args) {
   const out = new Collected();
   const err = new Collected();
   const before = process.exitCode;
+  // render says on 'beforeExit' when a figure was never written; in a child process that
+  // is the end of it, here the run's own listener goes when the run does.
+  const listening = process.listeners('beforeExit');
   process.exitCode = undefined;
   try {
     await run(args, out, err);
@@ -56,5 +63,6 @@ export async function runInProcess(command, ...args) {
     return { code: error instanceof UsageError ? 2 : 1, stdout: out.text, stderr: err.text };
   } finally {
     process.exitCode = before;
+    for (const added of process.listeners('beforeExit').filter((l) => !listening.includes(l))) process.removeListener('beforeExit', added);
   }
 }

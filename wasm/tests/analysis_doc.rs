@@ -11,7 +11,7 @@
 //! The parent of an array element is the array's key with `[]` (`` `stalls[].start` ``)
 //! or without its plural s (`` `stall.start` ``).
 //!
-//! Print the report of every example: `cargo test --test analysis_doc -- --ignored --nocapture`
+//! Print the report of every example: `cargo test --test all analysis_doc:: -- --ignored --nocapture`
 
 use std::collections::{BTreeMap, BTreeSet};
 use tcpscope_core::analysis::AnalysisOptions;

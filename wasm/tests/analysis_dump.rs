@@ -2,7 +2,7 @@
 //! connection, to diff against tshark's
 //! `-T fields -e frame.number -e tcp.seq -e tcp.ack -e tcp.analysis.bytes_in_flight ...`.
 //!
-//! TCPSCOPE_DUMP=path/to/capture.pcap TCPSCOPE_STREAM=3 cargo test --test analysis_dump -- --ignored --nocapture
+//! TCPSCOPE_DUMP=path/to/capture.pcap TCPSCOPE_STREAM=3 cargo test --test all analysis_dump:: -- --ignored --nocapture
 
 use tcpscope_core::analysis::columns::flag_bits as fb;
 use tcpscope_core::analysis::AnalysisOptions;

@@ -1,6 +1,6 @@
 //! Scale check: many connections through the analyzer (a port scan / busy server
 //! shape: a SYN and a SYN/ACK per connection). Run the 1M case explicitly:
-//! cargo test --test analysis_scale -- --ignored --nocapture
+//! cargo test --test all analysis_scale:: -- --ignored --nocapture
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Instant;

@@ -4,7 +4,7 @@
 //! PPP), PPI around 802.11 and Ethernet, MPLS label
 //! stacks over Ethernet and PPP, PPPoE padding. Each capture is written by `synth`
 //! from the specs and read back whole and in chunks; the numbers below were checked
-//! against tshark 4.0 on the written files (`cargo test --test decode_links -- --ignored`
+//! against tshark 4.0 on the written files (`cargo test --test all decode_links:: -- --ignored`
 //! writes them to $TMPDIR/tcpscope-links/).
 
 use tcpscope_core::analysis::AnalysisOptions;
@@ -12,7 +12,7 @@ use tcpscope_core::decode::{Decoded, Process, Radio};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
-mod common;
+use crate::common;
 use common::decode_every_split as decode;
 use common::{tcp, short_transfer as flow, script};
 
@@ -158,14 +158,14 @@ fn packets_naming_a_missing_dpib_have_no_process() {
 }
 
 /// e2e/fixtures/pktap-processes.pcap is `pktap_capture(false)` (the Playwright test of
-/// the process name); regenerate with `UPDATE_FIXTURES=1 cargo test --test decode_links`.
+/// the process name); regenerate with `UPDATE_FIXTURES=1 cargo test --test all decode_links::`.
 #[test]
 fn e2e_fixture_is_up_to_date() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../e2e/fixtures/pktap-processes.pcap");
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(path, pktap_capture(false)).expect("write the fixture");
     }
-    assert!(std::fs::read(path).ok() == Some(pktap_capture(false)), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test decode_links");
+    assert!(std::fs::read(path).ok() == Some(pktap_capture(false)), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test all decode_links::");
 }
 
 /// Write every fixture for the tshark comparison.

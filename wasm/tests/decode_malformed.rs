@@ -6,7 +6,7 @@ use tcpscope_core::decode::{CaptureDecoder, Decoded};
 use tcpscope_core::error::ErrorKind;
 use tcpscope_core::synth::*;
 
-mod common;
+use crate::common;
 use common::decode_every_split as decode;
 
 fn five_packets() -> Vec<Frame> {

@@ -3,7 +3,7 @@
 //! decoder: wasm/src/decode/nflog.rs). Files are written by `synth` (links::nflog, the
 //! TLVs in the kernel's order) and compared with the same traffic over Ethernet;
 //! hostile records must give per-packet warnings, never a panic or a fatal error.
-//! `cargo test --test decode_nflog -- --ignored` writes the files to
+//! `cargo test --test all decode_nflog:: -- --ignored` writes the files to
 //! $TMPDIR/tcpscope-nflog/ for tshark; the counts it gave are in the comments.
 
 use serde_json::Value;
@@ -13,7 +13,7 @@ use tcpscope_core::decode::{TcpSegment, WarningKind};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
-mod common;
+use crate::common;
 use common::decode_every_split as decode;
 use common::{tcp};
 
@@ -232,7 +232,7 @@ fn real_nflog_captures() {
     }
 }
 
-/// Write the files for tshark (`cargo test --test decode_nflog -- --ignored`).
+/// Write the files for tshark (`cargo test --test all decode_nflog:: -- --ignored`).
 #[test]
 #[ignore]
 fn write_files_for_tshark() {

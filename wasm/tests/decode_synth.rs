@@ -6,7 +6,7 @@ use tcpscope_core::decode::tcp_flags::*;
 use tcpscope_core::decode::{Decoded, TcpSegment, WarningKind};
 use tcpscope_core::synth::*;
 
-mod common;
+use crate::common;
 use common::decode_every_split as decode;
 use common::{tcp};
 

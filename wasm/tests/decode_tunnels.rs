@@ -5,7 +5,7 @@
 //! `vxlan.pcap`, `6in4tunnel.pcap`, arkime's `gtp-iphone.pcap`, `tcpdump-geneve.pcap`)
 //! gave no connection at all and the warning "N IP packets that are not TCP". The
 //! numbers below were checked against tshark 4.0.17 on the written files
-//! (`cargo test --test decode_tunnels -- --ignored` writes them to
+//! (`cargo test --test all decode_tunnels:: -- --ignored` writes them to
 //! $TMPDIR/tcpscope-tunnels/): tshark decodes each down to the same TCP segments.
 
 use tcpscope_core::analysis::AnalysisOptions;
@@ -13,7 +13,7 @@ use tcpscope_core::decode::WarningKind;
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
-mod common;
+use crate::common;
 use common::decode_every_split as decode;
 use common::{tcp, short_transfer as flow, script};
 

@@ -12,7 +12,7 @@
 //!    below half the gap (analysis/timing/sender_clock.rs `SenderClock::granularity`;
 //!    RFC 7323 §5.4: a TS clock ticks every 1 ms to 1 s).
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::{AnalysisOptions, Analysis, ConnectionSummary, StallCause};
 use tcpscope_core::session::analyze_bytes;

@@ -3,7 +3,7 @@
 //! why. (Where the public capture that showed the class is at hand, under
 //! `TCPSCOPE_CORPUS`, the same before → after is checked on it too.)
 
-mod common;
+use crate::common;
 
 use common::analyze_flow;
 use tcpscope_core::synth::*;

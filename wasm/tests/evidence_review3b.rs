@@ -12,7 +12,7 @@
 //!    no timer fired, the peer's duplicate ACKs / SACKs sent it (RFC 5681 §3.2, RFC 6675);
 //!    the gap was a wait on ACKs (stalls/gaps.rs `ack_clocked_resend`).
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary, StallCause, Vantage};
 use tcpscope_core::decode::tcp_flags::{ACK, SYN};

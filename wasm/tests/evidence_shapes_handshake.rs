@@ -14,7 +14,7 @@
 //! Each shape is synthesized (tests/common) and checked on the public capture that showed
 //! it (`TCPSCOPE_CORPUS`; absent, that test says so and passes).
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::{ACK, FIN, RST, SYN};

@@ -3,7 +3,7 @@
 //! contradicts. Each test asserts the right story and the absence of the false sentence,
 //! and says why the answer is right (DESIGN.md "Diagnosis principles").
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::{ConnectionSummary, StallCause, Vantage};
 use tcpscope_core::decode::tcp_flags::{ACK, RST};

@@ -2,7 +2,7 @@
 //! each class of sentence the frames contradicted, synthesized with a known answer. Each
 //! test asserts the right story and the absence of the false sentence, and says why.
 
-mod common;
+use crate::common;
 
 use common::analyze_flow;
 use tcpscope_core::decode::tcp_flags::{ACK, FIN};

@@ -13,7 +13,7 @@
 //! Each shape is synthesized (tests/common) and checked on the public capture that showed
 //! it (`TCPSCOPE_CORPUS`; absent, that test says so and passes).
 
-mod common;
+use crate::common;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

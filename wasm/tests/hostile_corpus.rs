@@ -5,7 +5,7 @@
 //! port scan) finishes without a panic, with bounded results and the limits reported.
 //!
 //! The 1-million-connection scan is `#[ignore]`d (run it in release):
-//! cargo test --release --test hostile_corpus -- --ignored --nocapture
+//! cargo test --release --test all hostile_corpus:: -- --ignored --nocapture
 
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::*;

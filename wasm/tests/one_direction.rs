@@ -5,7 +5,7 @@
 //! wasn't captured" (tcp.analysis.ack_lost_segment) twice and "Previous segment(s)
 //! not captured" once; the data-only cut has no expert warning at all, and its
 //! tcp.analysis.bytes_in_flight grows to the whole transfer (144,801).
-//! `TCPSCOPE_WRITE_DIR=/tmp/x cargo test --test one_direction` writes the files.
+//! `TCPSCOPE_WRITE_DIR=/tmp/x cargo test --test all one_direction::` writes the files.
 use tcpscope_core::analysis::{Analysis, AnalysisOptions};
 use tcpscope_core::decode::tcp_flags::*;
 use tcpscope_core::session::{analyze_bytes, Session};

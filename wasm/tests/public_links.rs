@@ -8,7 +8,7 @@
 
 use tcpscope_core::decode::{Decoded, WarningKind};
 
-mod common;
+use crate::common;
 use common::decode_every_split as decode;
 
 fn file(name: &str) -> Option<Vec<u8>> {

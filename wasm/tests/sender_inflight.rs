@@ -4,7 +4,7 @@
 //! not make: the same transfer captured at the sender (twin recordings), and a flow
 //! synthesized with known delays whose sender state is known at every send.
 
-mod common;
+use crate::common;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

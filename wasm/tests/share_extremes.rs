@@ -9,7 +9,7 @@ use tcpscope_core::share::{build, ShareSpec, SnapshotSession};
 use tcpscope_core::view::response::Points;
 use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
 
-mod examples;
+use crate::examples;
 
 /// The series drawn from per-column extremes (M4 answers) on the link's charts.
 const POINT_SERIES: [Series; 7] = [Series::Inflight, Series::SenderInflight, Series::Rwnd, Series::Sequence, Series::Ack, Series::WindowEdge, Series::Rtt];
@@ -140,7 +140,7 @@ fn a_lowered_link_keeps_the_extremes_of_its_own_columns() {
 
 /// A table for the closing note: per example, the columns and levels of the link on
 /// pages of 1064, 1600 and 2400 columns, and how many series differ at the page's.
-///   cargo test --test share_extremes -- --ignored --nocapture
+///   cargo test --test all share_extremes:: -- --ignored --nocapture
 #[test]
 #[ignore]
 fn table_of_page_widths() {

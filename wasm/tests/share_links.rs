@@ -3,7 +3,7 @@
 //! does, to the link's quantization: the same columns, min/max within one step of
 //! the 1024-step value grid, the same bins, the same intervals (ends within 1/16
 //! column). The 10 M-packet case is `--ignored` (release build):
-//!   cargo test --release --test share_links -- --ignored --nocapture
+//!   cargo test --release --test all share_links:: -- --ignored --nocapture
 
 use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
 
@@ -12,7 +12,7 @@ use tcpscope_core::share::{build, link_fragment, ShareSpec, SnapshotSession};
 use tcpscope_core::view::response::{Bins, Intervals, Points};
 use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
 
-mod examples;
+use crate::examples;
 
 /// Longest link: 8 KB, page address and view fragment included.
 const MAX_LINK: usize = 8192;

@@ -2,10 +2,10 @@
 //! connection's whole stack at the page's plot width (1064 px), as format 2 wrote it
 //! (deflate only) and as format 3 writes it (range-coded streams), at full detail,
 //! and what `build` makes within the 8 KB budget.
-//!   cargo test --release --test share_sizes -- --ignored --nocapture
+//!   cargo test --release --test all share_sizes:: -- --ignored --nocapture
 use tcpscope_core::share::{build, ShareSpec};
 use tcpscope_core::view::ViewEngine;
-mod examples;
+use crate::examples;
 
 #[test]
 #[ignore]

@@ -3,7 +3,7 @@
 //! plots them, so a capture and its copy sorted by time give the same report, frame
 //! numbers apart (each names its own file's frames).
 
-mod common;
+use crate::common;
 
 use common::decode_chunked;
 use serde_json::Value;

@@ -8,7 +8,7 @@
 //! ground truth, datagram by datagram, for the retransmissions tcpscope counts at the
 //! client — a receiver-side capture, as most people capture.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::net::IpAddr;

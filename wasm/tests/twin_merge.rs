@@ -4,8 +4,8 @@
 //! in public/examples, whose link emulator counted its own drops and whose two kernels
 //! counted their segments (wasm/tests/examples-truth/rx-*-twin.json).
 
-mod common;
-mod twin_sim;
+use crate::common;
+use crate::twin_sim;
 
 use serde_json::Value;
 use tcpscope_core::analysis::AnalysisOptions;
@@ -400,7 +400,7 @@ fn a_skewed_drifting_real_twin_gives_the_same_answers() {
 }
 
 /// Prints the merge of TWIN_A and TWIN_B (paths, or names in public/examples), with the
-/// stall threshold STALL_MS when set: `cargo test --test twin_merge -- --ignored --exact dump --nocapture`.
+/// stall threshold STALL_MS when set: `cargo test --test all -- --ignored --exact twin_merge::dump --nocapture`.
 #[test]
 #[ignore]
 fn dump() {
@@ -493,7 +493,7 @@ fn a_datagram_due_after_the_other_capture_ended_is_not_judged() {
     assert_eq!(p.directions.iter().map(|d| d.undecided + d.not_seen_at_sender_side + d.not_seen_at_receiver_side).sum::<u64>(), 0);
 }
 
-/// Prints each twin recording's clock: `cargo test --test twin_merge -- --ignored --exact clocks --nocapture`.
+/// Prints each twin recording's clock: `cargo test --test all -- --ignored --exact twin_merge::clocks --nocapture`.
 #[test]
 #[ignore]
 fn clocks() {

@@ -10,7 +10,7 @@
 //! Each recording is merged as recorded, then again with the server's file moved
 //! +37.5 ms and drifting 50 ppm and given first (swapped): the placements must not move.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use tcpscope_core::analysis::{AnalysisOptions, StallCause};
@@ -550,7 +550,7 @@ fn every_stall_of_every_twin_recording_is_placed_where_its_truth_says() {
 }
 
 /// Prints each recording's stalls and the truth's verdict:
-/// `cargo test --test twin_placement -- --ignored --nocapture explore` (STALL_MS sets the
+/// `cargo test --test all -- --ignored --nocapture twin_placement::explore` (STALL_MS sets the
 /// threshold, TWIN_ONLY keeps the recordings whose name holds it).
 #[test]
 #[ignore]

@@ -7,7 +7,7 @@
 
 // The simulator's skew and TSO helpers serve twin_merge.rs; this file needs neither.
 #[allow(dead_code)]
-mod twin_sim;
+use crate::twin_sim;
 
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::twin::{merge_captures, TwinEvent, TwinPair, TwinReport, TwinSequence, TwinSequenceSide, MAX_SEQUENCE_BINS};

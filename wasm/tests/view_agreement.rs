@@ -9,7 +9,7 @@ use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::view::response::{Bins, Intervals};
 use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
 
-mod examples;
+use crate::examples;
 use examples::analysed as examples;
 
 fn request(connection: u32, series: Series, t1: f64, direction: u8) -> ViewRequest {

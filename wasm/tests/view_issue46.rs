@@ -51,14 +51,14 @@ fn capture() -> Analysis {
 }
 
 /// e2e/fixtures/idle-then-data.pcap is this capture (e2e/open-on-data.spec.ts);
-/// regenerate with `UPDATE_FIXTURES=1 cargo test --test view_issue46`.
+/// regenerate with `UPDATE_FIXTURES=1 cargo test --test all view_issue46::`.
 #[test]
 fn e2e_fixture_is_up_to_date() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../e2e/fixtures/idle-then-data.pcap");
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(path, capture_bytes()).expect("write the fixture");
     }
-    assert!(std::fs::read(path).ok() == Some(capture_bytes()), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test view_issue46");
+    assert!(std::fs::read(path).ok() == Some(capture_bytes()), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test all view_issue46::");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use tcpscope_core::synth::*;
 use tcpscope_core::view::packet_series::{build, EVENT_SERIES, POINT_SERIES, RATE_SERIES};
 use tcpscope_core::view::{sources, Series};
 
-mod examples;
+use crate::examples;
 
 fn examples() -> Vec<(String, Analysis)> {
     let mut out = examples::analysed();

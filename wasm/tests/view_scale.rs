@@ -1,6 +1,6 @@
 //! Query time at scale (issue 14: a worker query for any (t0, t1, 1600 columns) on a
 //! 10 M-packet connection ≤ 2 ms p95). Natively, release build:
-//!   cargo test --release --test view_scale -- --ignored --nocapture
+//!   cargo test --release --test all view_scale:: -- --ignored --nocapture
 //! The non-ignored test runs the same code on 200 k packets as a smoke test.
 
 use std::time::Instant;
@@ -8,7 +8,7 @@ use tcpscope_core::analysis::{Analysis, AnalysisOptions, Analyzer};
 
 use tcpscope_core::view::{packet_series, sources, Series, ViewData, ViewEngine, ViewRequest};
 
-mod examples;
+use crate::examples;
 
 
 /// A bulk connection of `n` packets: two data segments per ACK, 1448 bytes each,

@@ -43,14 +43,14 @@ fn wifi_capture() -> Analysis {
 }
 
 /// e2e/fixtures/wifi-radiotap.pcap is this capture (the Playwright test of the strip);
-/// regenerate with `UPDATE_FIXTURES=1 cargo test --test view_wifi`.
+/// regenerate with `UPDATE_FIXTURES=1 cargo test --test all view_wifi::`.
 #[test]
 fn e2e_fixture_is_up_to_date() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../e2e/fixtures/wifi-radiotap.pcap");
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(path, wifi_bytes()).expect("write the fixture");
     }
-    assert!(std::fs::read(path).ok() == Some(wifi_bytes()), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test view_wifi");
+    assert!(std::fs::read(path).ok() == Some(wifi_bytes()), "{path} is stale: UPDATE_FIXTURES=1 cargo test --test all view_wifi::");
 }
 
 #[test]

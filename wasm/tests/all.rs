@@ -1,0 +1,178 @@
+//! The integration tests, one test binary (issue 42 item 1: ~70 binaries, each linking the
+//! core and its dependencies, cost more CPU to build than their tests to run).
+//! Each tests/NAME.rs is a module here: `cargo test --test all NAME::` runs one file's tests
+//! (`cargo test --test all NAME::TEST` one test). audit_captures.rs, the corpus auditor, stays
+//! a test binary of its own (Cargo.toml [[test]]): it is run in release
+//! (`cargo test --release --test audit_captures`), which need not build the rest in release.
+//!
+//! Cargo.toml sets `autotests = false`, so a tests/*.rs file is compiled only when listed
+//! here (or as a [[test]]): `every_test_file_is_compiled` below fails for one that is not.
+//! A new file: add `#[path = "NAME.rs"] mod NAME;` below, in name order. The helper
+//! modules are declared once, here; a test file reaches them with `use crate::common;`
+//! (`mod common;` in a file listed with #[path] also compiles, as a second copy).
+
+#[allow(dead_code)] // each test file uses what it needs
+mod common;
+#[allow(dead_code)]
+mod examples;
+#[allow(dead_code)]
+mod twin_sim;
+
+#[path = "analysis_doc.rs"]
+mod analysis_doc;
+#[path = "analysis_dump.rs"]
+mod analysis_dump;
+#[path = "analysis_rooms.rs"]
+mod analysis_rooms;
+#[path = "analysis_scale.rs"]
+mod analysis_scale;
+#[path = "capture_loss_captures.rs"]
+mod capture_loss_captures;
+#[path = "compact_row.rs"]
+mod compact_row;
+#[path = "conformance.rs"]
+mod conformance;
+#[path = "connection_table.rs"]
+mod connection_table;
+#[path = "copy_classes.rs"]
+mod copy_classes;
+#[path = "corrupt_frames.rs"]
+mod corrupt_frames;
+#[path = "decode_captures.rs"]
+mod decode_captures;
+#[path = "decode_links.rs"]
+mod decode_links;
+#[path = "decode_malformed.rs"]
+mod decode_malformed;
+#[path = "decode_nflog.rs"]
+mod decode_nflog;
+#[path = "decode_synth.rs"]
+mod decode_synth;
+#[path = "decode_tunnels.rs"]
+mod decode_tunnels;
+#[path = "delayed_ack_captures.rs"]
+mod delayed_ack_captures;
+#[path = "diagnosis_examples.rs"]
+mod diagnosis_examples;
+#[path = "doc_paths.rs"]
+mod doc_paths;
+#[path = "ecn.rs"]
+mod ecn;
+#[path = "ending.rs"]
+mod ending;
+#[path = "episodes_blame.rs"]
+mod episodes_blame;
+#[path = "evidence_clocks.rs"]
+mod evidence_clocks;
+#[path = "evidence_review3.rs"]
+mod evidence_review3;
+#[path = "evidence_review3b.rs"]
+mod evidence_review3b;
+#[path = "evidence_review_h.rs"]
+mod evidence_review_h;
+#[path = "evidence_shapes.rs"]
+mod evidence_shapes;
+#[path = "evidence_shapes_handshake.rs"]
+mod evidence_shapes_handshake;
+#[path = "evidence_shapes_loss.rs"]
+mod evidence_shapes_loss;
+#[path = "evidence_shapes_review.rs"]
+mod evidence_shapes_review;
+#[path = "evidence_shapes_segments.rs"]
+mod evidence_shapes_segments;
+#[path = "hostile_corpus.rs"]
+mod hostile_corpus;
+#[path = "hostile_regressions.rs"]
+mod hostile_regressions;
+#[path = "mptcp.rs"]
+mod mptcp;
+#[path = "one_direction.rs"]
+mod one_direction;
+#[path = "public_links.rs"]
+mod public_links;
+#[path = "real_captures.rs"]
+mod real_captures;
+#[path = "report_lines.rs"]
+mod report_lines;
+#[path = "retrans_kinds_captures.rs"]
+mod retrans_kinds_captures;
+#[path = "rtt_idle_echo.rs"]
+mod rtt_idle_echo;
+#[path = "scripted_story.rs"]
+mod scripted_story;
+#[path = "sender_inflight.rs"]
+mod sender_inflight;
+#[path = "share_extremes.rs"]
+mod share_extremes;
+#[path = "share_hostile.rs"]
+mod share_hostile;
+#[path = "share_links.rs"]
+mod share_links;
+#[path = "share_sizes.rs"]
+mod share_sizes;
+#[path = "share_twin.rs"]
+mod share_twin;
+#[path = "size_limits.rs"]
+mod size_limits;
+#[path = "slice.rs"]
+mod slice;
+#[path = "time_backwards.rs"]
+mod time_backwards;
+#[path = "time_order.rs"]
+mod time_order;
+#[path = "transformed_captures.rs"]
+mod transformed_captures;
+#[path = "twin_captures.rs"]
+mod twin_captures;
+#[path = "twin_interfaces.rs"]
+mod twin_interfaces;
+#[path = "twin_merge.rs"]
+mod twin_merge;
+#[path = "twin_placement.rs"]
+mod twin_placement;
+#[path = "twin_sequence.rs"]
+mod twin_sequence;
+#[path = "two_capture_points.rs"]
+mod two_capture_points;
+#[path = "view_agreement.rs"]
+mod view_agreement;
+#[path = "view_at.rs"]
+mod view_at;
+#[path = "view_issue17.rs"]
+mod view_issue17;
+#[path = "view_issue46.rs"]
+mod view_issue46;
+#[path = "view_packed.rs"]
+mod view_packed;
+#[path = "view_packet_series.rs"]
+mod view_packet_series;
+#[path = "view_partial.rs"]
+mod view_partial;
+#[path = "view_query.rs"]
+mod view_query;
+#[path = "view_scale.rs"]
+mod view_scale;
+#[path = "view_wifi.rs"]
+mod view_wifi;
+
+/// Every tests/*.rs is compiled: listed above as `#[path = "NAME.rs"]`, or a `[[test]]`
+/// of its own in Cargo.toml (`path = "tests/NAME.rs"`). With `autotests = false` a file
+/// that is in neither is silently never built (as after a merge that adds a test file).
+#[test]
+fn every_test_file_is_compiled() {
+    use std::path::Path;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let harness = std::fs::read_to_string(root.join("tests/all.rs")).expect("tests/all.rs");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let mut missing: Vec<String> = std::fs::read_dir(root.join("tests"))
+        .expect("tests/")
+        .map(|e| e.expect("a tests/ entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".rs") && name != "all.rs")
+        .filter(|name| {
+            !harness.contains(&format!("#[path = \"{name}\"]")) && !manifest.contains(&format!("path = \"tests/{name}\""))
+        })
+        .collect();
+    missing.sort();
+    let lines: Vec<String> = missing.iter().map(|n| format!("#[path = \"{n}\"]\nmod {};", n.trim_end_matches(".rs"))).collect();
+    assert!(missing.is_empty(), "tests/ files that no test binary compiles: {missing:?}; add to tests/all.rs:\n{}", lines.join("\n"));
+}
