@@ -64,14 +64,22 @@ mod ending;
 mod episodes_blame;
 #[path = "evidence_clocks.rs"]
 mod evidence_clocks;
+#[path = "evidence_counted_once.rs"]
+mod evidence_counted_once;
 #[path = "evidence_review3.rs"]
 mod evidence_review3;
 #[path = "evidence_review3b.rs"]
 mod evidence_review3b;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
+#[path = "evidence_review_i_shares.rs"]
+mod evidence_review_i_shares;
+#[path = "evidence_rtt_path_samples.rs"]
+mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]
 mod evidence_shapes;
+#[path = "evidence_shapes_endings.rs"]
+mod evidence_shapes_endings;
 #[path = "evidence_shapes_handshake.rs"]
 mod evidence_shapes_handshake;
 #[path = "evidence_shapes_loss.rs"]
@@ -80,6 +88,10 @@ mod evidence_shapes_loss;
 mod evidence_shapes_review;
 #[path = "evidence_shapes_segments.rs"]
 mod evidence_shapes_segments;
+#[path = "evidence_stalls_i.rs"]
+mod evidence_stalls_i;
+#[path = "evidence_stalls_j.rs"]
+mod evidence_stalls_j;
 #[path = "hostile_corpus.rs"]
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]

@@ -15,7 +15,7 @@
 //! here, the public captures that showed them (`TCPSCOPE_CORPUS`; absent, each test says
 //! so and passes).
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::session::analyze_bytes;

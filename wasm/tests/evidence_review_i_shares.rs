@@ -17,7 +17,7 @@
 //! Each shape is synthesized with a known answer (tests/common) and, with
 //! TCPSCOPE_CORPUS set, checked on the public capture that showed it.
 
-mod common;
+use crate::common;
 
 use common::analyze_flow;
 use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};

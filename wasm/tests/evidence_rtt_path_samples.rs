@@ -15,7 +15,7 @@
 //! Each shape is synthesized and checked on the public capture that showed it
 //! (`TCPSCOPE_CORPUS`; absent, that test says so and passes).
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::timing::vantage::Vantage;
 use tcpscope_core::analysis::AnalysisOptions;

@@ -15,7 +15,7 @@
 //! Each shape is synthesized (tests/common) and checked on the public capture that showed
 //! it (`TCPSCOPE_CORPUS`; absent, that test says so and passes).
 
-mod common;
+use crate::common;
 
 use tcpscope_core::analysis::ending::NotTheEnd;
 use tcpscope_core::analysis::AnalysisOptions;
