@@ -65,7 +65,9 @@ fn a_lone_update_waiting_for_a_delayed_ack_is_the_applications_time() {
     let t = &c.diagnosis.text;
     // Not "everything sent had been acknowledged" alone: 51 % of the time one update was not.
     assert!(t.contains("(51 % of the time) its one small segment was still unacknowledged and it sent the next at its own pace"), "{t}");
-    // Every burst is one 40-byte update: no "had the application always had data ready".
+    // Every burst is one 40-byte update, under half a segment: an event source's
+    // messages (savings.rs `pauses_avoidable`), no "had the application always had data
+    // ready".
     assert!(!t.contains("would have taken about"), "{t}");
     assert!(t.contains("Each burst between the pauses was a message (median 40 B"), "{t}");
 }

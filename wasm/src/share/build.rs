@@ -257,6 +257,13 @@ pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing
             if let Some(o) = dir.as_object_mut() {
                 o.remove("lostAfterCapture");
                 o.remove("unseenResends");
+                // And the path-timing samples' count and median (report.rs
+                // `RttSummary::path_samples`): the text a link keeps says the queue they
+                // judge, nothing a link draws reads them, the page takes them as optional.
+                if let Some(r) = o.get_mut("rtt").and_then(|r| r.as_object_mut()) {
+                    r.remove("pathSamples");
+                    r.remove("pathMedianMs");
+                }
             }
             let Some(list) = dir["stalls"].as_array() else { continue };
             let total = list.len();

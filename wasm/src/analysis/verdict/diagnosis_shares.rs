@@ -151,6 +151,11 @@ pub struct Bursts {
     pub bytes: Vec<f64>,
     /// When each pause ended: the next burst's first segment, sender time.
     pub starts: Vec<f64>,
+    /// How long each pause lasted, s.
+    pub pause_s: Vec<f64>,
+    /// Whether the peer sent data during each pause (its message, which the next
+    /// burst may answer).
+    pub peer_spoke: Vec<bool>,
     /// Pauses in all (also those past [`MAX_BURSTS`]).
     pub pauses: u64,
     pub last_bytes: f64,
@@ -163,11 +168,18 @@ pub const MAX_LOSS_SPANS: usize = 65_536;
 pub const MAX_BURSTS: usize = 4096;
 
 impl Bursts {
-    fn push(&mut self, bytes: f64, next_start: f64) {
+    #[cfg(test)]
+    pub(crate) fn push_for_test(&mut self, bytes: f64, next_start: f64, pause_s: f64, peer_spoke: bool) {
+        self.push(bytes, next_start, pause_s, peer_spoke);
+    }
+
+    fn push(&mut self, bytes: f64, next_start: f64, pause_s: f64, peer_spoke: bool) {
         self.pauses += 1;
         if self.bytes.len() < MAX_BURSTS {
             self.bytes.push(bytes);
             self.starts.push(next_start);
+            self.pause_s.push(pause_s);
+            self.peer_spoke.push(peer_spoke);
         }
     }
 }

@@ -80,8 +80,11 @@ pub const CLOCK_TOLERANCE: f64 = 0.1;
 /// "diagnosis.text", the application's saving):
 /// - messages: the median burst between pauses (payload bytes sent from one pause's end
 ///   to the next pause) was below [`MESSAGE_SEGMENTS`] full segments (`full_segment`,
-///   the MSS its peer announced). Then the flow is an exchange of messages — keystrokes
-///   and their echoes, a poll and its answer, a sensor's reading — whose pace is its
+///   the MSS its peer announced) and at least half of the pauses held the peer's data,
+///   or below half a segment (pauses shorter than a round trip joined into the bursts
+///   around them). Then the
+///   flow is an exchange of messages — keystrokes and their echoes, a poll and its
+///   answer — whose pace is its
 ///   source's (a person typing, a poll cycle), not a transfer held up waiting for data
 ///   that existed; removing the pauses would remove the conversation, not speed it up.
 /// - a clock: at least [`CLOCK_MIN_PAUSES`] pauses, and [`CLOCK_SHARE`] of the spacings
@@ -92,16 +95,40 @@ pub const CLOCK_TOLERANCE: f64 = 0.1;
 ///
 /// Ok(()) when the pauses are avoidable as far as the capture shows (bulk bursts at
 /// irregular times: a disk, a computation, a producer that fell behind).
-pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64) -> Result<(), Unavoidable> {
-    if b.pauses == 0 {
+pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f64) -> Result<(), Unavoidable> {
+    // Bursts joined across pauses shorter than `min_pause_s` (a round trip): the
+    // microseconds between a segment's ACK and the next segment of a transfer whose
+    // every segment is acknowledged before the next leaves (a receiver-side capture)
+    // are no pause of its source; splitting there once made each segment of a 2 MB
+    // download its own "message".
+    let (mut sizes, mut starts, mut open, mut answers) = (Vec::new(), Vec::new(), 0.0, 0usize);
+    for (((&bytes, &start), &pause), &spoke) in b.bytes.iter().zip(&b.starts).zip(&b.pause_s).zip(&b.peer_spoke) {
+        open += bytes;
+        if pause >= min_pause_s {
+            sizes.push(open);
+            starts.push(start);
+            answers += usize::from(spoke);
+            open = 0.0;
+        }
+    }
+    sizes.push(open + b.last_bytes);
+    if starts.is_empty() {
         return Ok(());
     }
-    let mut sizes: Vec<f64> = b.bytes.iter().copied().chain(std::iter::once(b.last_bytes)).collect();
     sizes.sort_by(f64::total_cmp);
     let median = sizes[sizes.len() / 2];
-    if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment {
+    // Messages answer messages: most pauses held the peer's data (a keystroke's echo,
+    // a poll's answer). Small bursts after pauses in which the peer sent nothing but
+    // ACKs are a producer writing in small pieces (a 942 kB upload written 1.4 kB at a
+    // time), whose pauses a readier application would remove; a source that sends on
+    // its own clock is the rule below.
+    // Bursts under half a segment are messages whoever spoke: a producer of bulk data
+    // writes buffers (a file's chunks, a stdio buffer of 4–8 KiB), an event source
+    // each event as it happens (a screen update, a reading).
+    if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
         return Err(Unavoidable::Messages(median));
     }
+    let b = Bursts { starts, ..Bursts::default() };
     if b.starts.len() > CLOCK_MIN_PAUSES {
         let mut spacings: Vec<f64> = b.starts.windows(2).map(|w| w[1] - w[0]).collect();
         spacings.sort_by(f64::total_cmp);
@@ -160,5 +187,35 @@ mod tests {
         // The loss's 1.3 s is only a lower bound: it never yields.
         assert_eq!(larger_than(&s, "loss"), None);
         assert_eq!(larger_than(&s, "application"), None);
+    }
+
+    fn bursts(pieces: &[(f64, f64, f64, bool)], last: f64) -> Bursts {
+        let mut b = Bursts::default();
+        for &(bytes, start, pause, spoke) in pieces {
+            b.push_for_test(bytes, start, pause, spoke);
+        }
+        b.last_bytes = last;
+        b
+    }
+
+    #[test]
+    fn a_transfer_acked_segment_by_segment_is_no_exchange_of_messages() {
+        // A receiver-side capture of a download: each 1,448-byte segment is acknowledged
+        // before the next arrives 50 µs later (review K class MB), 200 segments in two
+        // bursts 2 s apart, 20 ms path. The 50 µs "pauses" are the ACK clock, not the
+        // source pausing: joined, the two bursts are 100 segments each, no messages.
+        let mut pieces: Vec<(f64, f64, f64, bool)> = (0..199).map(|k| (1448.0, k as f64 * 1e-4, 5e-5, false)).collect();
+        pieces[99].2 = 2.0;
+        assert_eq!(pauses_avoidable(&bursts(&pieces, 1448.0), 1448.0, 0.0, 0.02), Ok(()));
+        // A producer writing one segment at a time after irregular pauses of 3–9 ms in
+        // which the peer sent only ACKs: a transfer in small pieces, not messages.
+        let writes: Vec<(f64, f64, f64, bool)> = [3e-3, 7e-3, 4e-3, 9e-3, 5e-3].iter().scan(0.0, |t, &p| {
+            *t += p;
+            Some((1448.0, *t, p, false))
+        }).collect();
+        assert_eq!(pauses_avoidable(&bursts(&writes, 1448.0), 1448.0, 0.0, 1e-3), Ok(()));
+        // Keystrokes (40 B, under half a segment), each pause holding the peer's echo.
+        let keys: Vec<(f64, f64, f64, bool)> = (0..5).map(|k| (40.0, 0.3 * k as f64 + 0.17, 0.3, true)).collect();
+        assert_eq!(pauses_avoidable(&bursts(&keys, 40.0), 1448.0, 0.0, 0.02), Err(Unavoidable::Messages(40.0)));
     }
 }

@@ -119,7 +119,10 @@ pub const OWN_CADENCE_SAID: f64 = 0.01;
 /// they are not: a counterfactual that removes a person's typing or a source's clock
 /// is literally true and says nothing (issue 39 review I class I).
 pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
-    match savings::pauses_avoidable(&f.sh.bursts, segment_bytes(f), f.tick) {
+    // A pause is at least a round trip (and a millisecond, or a clock tick): shorter
+    // ones are the ACK clock of a transfer, not its source pausing.
+    let min_pause_s = [f.min_rtt, f.tick, 1e-3].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    match savings::pauses_avoidable(&f.sh.bursts, segment_bytes(f), f.tick, min_pause_s) {
         Ok(()) => {
             let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
             saving_sentence(f, "application", had)

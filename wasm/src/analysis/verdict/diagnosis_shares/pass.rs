@@ -246,9 +246,10 @@ impl<'c> SharesPass<'c> {
             push_span(spans, t0, t);
         }
         // An application pause ends here: the burst before it is complete and segment
-        // `i` starts the next (savings.rs `pauses_avoidable`).
+        // `i` starts the next (savings.rs `pauses_avoidable`, which joins the bursts
+        // across pauses too short to be one).
         if matches!(state, State::Application | State::Stalled(3)) && dt > 0.0 {
-            self.out.bursts.push(self.burst_bytes, t);
+            self.out.bursts.push(self.burst_bytes, t, dt, self.request_at.is_some());
             self.burst_bytes = 0.0;
         }
         match state {
