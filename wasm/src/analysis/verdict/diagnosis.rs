@@ -198,7 +198,8 @@ pub fn diagnose_keeping_spans(
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
     let (limit, mut text) = headline(&f);
-    if let (Some(r), "path" | "turns") = (f.recovery_at_full_rate, limit) {
+    // Not after "… not its loss …" (path_despite_loss_text): it already says so.
+    if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
     }
     let mut named: Vec<&Episode> = episodes.iter().collect();
