@@ -128,9 +128,8 @@ pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f
     if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
         return Err(Unavoidable::Messages(median));
     }
-    let b = Bursts { starts, ..Bursts::default() };
-    if b.starts.len() > CLOCK_MIN_PAUSES {
-        let mut spacings: Vec<f64> = b.starts.windows(2).map(|w| w[1] - w[0]).collect();
+    if starts.len() > CLOCK_MIN_PAUSES {
+        let mut spacings: Vec<f64> = starts.windows(2).map(|w| w[1] - w[0]).collect();
         spacings.sort_by(f64::total_cmp);
         let period = spacings[spacings.len() / 2];
         let slack = (CLOCK_TOLERANCE * period).max(2.0 * tick.max(0.0));
