@@ -74,6 +74,8 @@ mod evidence_review3b;
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]
 mod evidence_review_i_shares;
+#[path = "evidence_review_l.rs"]
+mod evidence_review_l;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

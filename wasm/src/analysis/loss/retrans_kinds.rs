@@ -155,6 +155,14 @@ pub struct RetransKinds {
     /// The latest duplicate ACK past the third of the current run, before its first
     /// re-send (no SACK): see `on_peer_ack`.
     late_dupack_ns: Option<i64>,
+    /// When this side last advanced SND.NXT (`on_new_data`), and for each
+    /// record how long before it (µs, saturating; u32::MAX: unknown) — kept beside the
+    /// records, whose 128 bytes are full (`record_size`).
+    last_new_data_ns: Option<i64>,
+    new_data_ago_us: Vec<u32>,
+    /// The longest round trip of this side's data (the RTT summary's maximum), which
+    /// bounds the sender's smoothed RTT (`set_rtt_max`).
+    rtt_max_ns: Option<i64>,
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -189,6 +197,20 @@ impl RetransKinds {
             k.feedback_seq = 1;
         }
         k
+    }
+
+    /// When this side last advanced SND.NXT (new data, a SYN or a FIN), called before each
+    /// `on_retransmission` (None: unknown): a sender restarts its probe timer then
+    /// (RFC 8985 §7.2).
+    pub fn on_new_data(&mut self, t_ns: Option<i64>) {
+        self.last_new_data_ns = t_ns;
+    }
+
+    /// The longest round trip measured for this side's data, ns (None: none): no
+    /// smoothed RTT (RFC 6298 §2: a weighted mean of the samples) exceeds it, so it
+    /// bounds the probe timeout (classify.rs `past_probe_timeout`).
+    pub fn set_rtt_max(&mut self, rtt_max_ns: Option<i64>) {
+        self.rtt_max_ns = rtt_max_ns;
     }
 
     /// The receiver's ACK `a` (for this side's data).
@@ -416,6 +438,8 @@ impl RetransKinds {
         // original arrived (Wireshark's tcp.analysis.spurious_retransmission; at a
         // receiver-side capture the ACK was still on its way to the sender).
         let acked_already = una.is_some_and(|u| u >= end);
+        let new_data_ago = self.last_new_data_ns.map_or(u32::MAX, |tn| u32::try_from(t_ns.saturating_sub(tn).max(0) / 1000).unwrap_or(u32::MAX - 1));
+        self.new_data_ago_us.push(new_data_ago);
         self.records.push(Record {
             row: row.unwrap_or(u32::MAX),
             t_ns,

@@ -231,20 +231,27 @@ fn timer_bursts_that_repeat_without_feedback_are_timeouts_with_backoff() {
 fn a_resent_syn_is_a_timeout_and_a_resent_fin_has_a_kind_too() {
     // RFC 6298 §5.7: only the timer re-sends a SYN (here 1 s later, the classic initial
     // RTO): a timeout though it is the "tail" and the first timer event. Then a FIN
-    // re-sent 300 ms after the last feedback, the highest sequence number sent: the
-    // tail loss probe of RFC 8985 §7.3. Every segment `retransmissions` counts has a kind.
-    let a = run(vec![
-        Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).sack_ok(),
-        Seg::a_to_b(1.0).seq(1000).flags(SYN).win(64240).sack_ok(),
-        Seg::b_to_a(1.010).seq(5000).ack(1001).flags(SYN | ACK).win(65160).sack_ok(),
-        Seg::a_to_b(1.0101).seq(1001).ack(5001).win(502),
-        data(1.020, 1001),
-        ack(1.040, 2001),
-        Seg::a_to_b(1.041).seq(2001).ack(5001).flags(FIN | ACK),
-        Seg::a_to_b(1.341).seq(2001).ack(5001).flags(FIN | ACK),
-    ]);
+    // re-sent 200 ms after the last feedback, the highest sequence number sent: the
+    // tail loss probe of RFC 8985 §7.3 (within 2 × the 20 ms round trip + 200 ms with one
+    // segment outstanding, §7.2; at 300 ms it would be past any probe timer: a timeout,
+    // classify.rs `past_probe_timeout`). Every segment `retransmissions` counts has a kind.
+    let fin_resent_at = |t: f64| {
+        run(vec![
+            Seg::a_to_b(0.0).seq(1000).flags(SYN).win(64240).sack_ok(),
+            Seg::a_to_b(1.0).seq(1000).flags(SYN).win(64240).sack_ok(),
+            Seg::b_to_a(1.010).seq(5000).ack(1001).flags(SYN | ACK).win(65160).sack_ok(),
+            Seg::a_to_b(1.0101).seq(1001).ack(5001).win(502),
+            data(1.020, 1001),
+            ack(1.040, 2001),
+            Seg::a_to_b(1.041).seq(2001).ack(5001).flags(FIN | ACK),
+            Seg::a_to_b(t).seq(2001).ack(5001).flags(FIN | ACK),
+        ])
+    };
+    let a = fin_resent_at(1.241);
     assert_eq!(kinds(&a), [fb::KIND_RTO, fb::KIND_TLP]);
     assert_eq!(counts(&a.connections[0].directions[0]), [2, 1, 1, 0, 0, 0]);
+    // 300 ms after the FIN, past 2 × 20 ms + 200 ms + the timer's 10 ms slack.
+    assert_eq!(kinds(&fin_resent_at(1.341)), [fb::KIND_RTO, fb::KIND_RTO]);
 }
 
 /// 1001 is lost; 2001..5001 follow 10 ms apart (a slow sender); the receiver answers

@@ -468,6 +468,8 @@ pub fn judge_stalls(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64,
 #[allow(clippy::too_many_arguments)]
 pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s: f64, path_rtt_s: Option<f64>, full_segment: u32, numbered: bool, mss: f64, scale_known: bool) -> (Vec<Stall>, SenderFacts) {
     let (mut stalls, facts, free) = find_stalls_finding_facts(cols, dir, lag_s, (mss, f64::from(full_segment)), threshold_s, path_rtt_s, scale_known);
+    // Silence behind a window below one segment reads as application idle (rule 3c).
+    crate::analysis::stalls::small_window::reclassify(&mut stalls, cols, dir, mss.min(f64::from(full_segment) + 40.0), scale_known, lag_s, path_rtt_s);
     // The receiver's delayed ACK is timed from the receiver: capture → receiver →
     // capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);

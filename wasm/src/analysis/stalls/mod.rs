@@ -3,7 +3,8 @@
 //! point cannot see directly: the path holding data or ACKs (held_on_path.rs), a
 //! delayed ACK meeting Nagle (delayed_ack.rs), a timeout whose retransmission was never
 //! captured (unseen_timeout.rs), a receiver that stopped answering (receiver_silent.rs),
-//! loss recovery whose re-sends the capture did not see (reported_loss.rs),
+//! loss recovery whose re-sends the capture did not see (reported_loss.rs), a
+//! window below one segment that held a silly-window-avoiding sender (small_window.rs),
 //! application time whose far part was never measured (far_part.rs), and the threshold
 //! read from ACK → new-data pairs where nothing measured that part (far_estimate.rs). What is not a
 //! pause is active time (active_time.rs: the rate while sending).
@@ -16,6 +17,7 @@ pub mod far_part;
 pub mod held_on_path;
 pub mod receiver_silent;
 pub mod reported_loss;
+pub mod small_window;
 mod gaps;
 pub mod unseen_timeout;
 

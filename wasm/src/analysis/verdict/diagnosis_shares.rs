@@ -73,8 +73,9 @@ const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 pub struct TimeShares {
     pub active: f64,
     pub receive_window: f64,
-    /// Of the receive-window time (not its stalls), the intervals in which the window the
-    /// sender filled was below 3/4 of the largest the receiver had advertised so far: its
+    /// Of the receive-window time, the intervals in which the window the sender filled
+    /// (in a window-limited stall: the lowest window during it) was below 3/4 of the
+    /// largest the receiver had advertised so far: its
     /// buffer held data its application had not read (RFC 9293 §3.8.6.2.2: the window
     /// offered is the buffer space left).
     pub window_shrunk: f64,

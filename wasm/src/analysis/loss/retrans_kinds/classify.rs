@@ -47,7 +47,7 @@ impl RetransKinds {
             let timer = timer_driven(r, quiet, rtt_ns);
             let bits = if (!timer || (bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i))) && !r.syn {
                 state.clocked(r, segments(r), &mut c)
-            } else if r.end >= r.high && state.last_timer != Some(r.feedback_seq) && !r.syn && probes {
+            } else if r.end >= r.high && state.last_timer != Some(r.feedback_seq) && !r.syn && probes && !self.past_probe_timeout(i, r, quiet, rtt_ns) {
                 state.last_timer = Some(r.feedback_seq);
                 c.tail_loss_probes += 1;
                 fb::KIND_TLP
@@ -66,6 +66,43 @@ impl RetransKinds {
             }
         }
         (c, marks)
+    }
+}
+
+/// The longest delay a probe timer adds for the receiver's delayed ACK when one segment
+/// is outstanding: RFC 8985 §7.2's WCDelAckT (200 ms), Linux's TCP_RTO_MIN there.
+const PTO_DELAYED_ACK_NS: i64 = 200_000_000;
+/// A probe timeout before the sender has an RTT sample (RFC 8985 §7.2; Linux
+/// TCP_TIMEOUT_INIT): 1 s.
+const PTO_NO_SAMPLE_NS: i64 = 1_000_000_000;
+
+impl RetransKinds {
+    /// Whether record `i` (`r`, `quiet` its `Record::quiet_ns`) came later than any
+    /// probe timeout could fire: a sender arms its probe timer (PTO) when it sends new
+    /// data or an ACK advances (RFC 8985 §7.2), to 2·SRTT, plus WCDelAckT with one
+    /// segment outstanding, and never past the RTO (Linux: `tcp_schedule_loss_probe`,
+    /// 2·SRTT + TCP_RTO_MIN or + 2 ms). No smoothed RTT exceeds the largest round trip
+    /// measured (a weighted mean of samples, RFC 6298 §2), so a re-send later than
+    /// 2 × that + 200 ms after both the last feedback and the last new data — a timer's,
+    /// with the timer's slack ([`TIMER_SLACK_NS`]) — was the retransmission timer's
+    /// (RFC 6298 §5), not a probe. Before any ACK of data (no feedback past the
+    /// handshake's) the sender may have had no sample: 1 s then. Unknown round trips or
+    /// an unknown time of the last new data: no bound (a probe stays possible).
+    /// A printer's stream on a 0.2 ms LAN (its delayed ACKs up to 0.2 s): the last
+    /// segment re-sent 5.5 s after it was sent, 10.3 s after the last ACK, had read as a
+    /// tail loss probe.
+    fn past_probe_timeout(&self, i: usize, r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>) -> bool {
+        let ago_us = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
+        let Some(srtt_max) = self.rtt_max_ns.max(rtt_ns) else { return false };
+        if ago_us == u32::MAX {
+            return false;
+        }
+        let since = quiet.map_or(i64::from(ago_us) * 1000, |q| q.min(i64::from(ago_us) * 1000));
+        let mut pto_max = 2 * srtt_max + PTO_DELAYED_ACK_NS;
+        if r.feedback_seq <= 1 {
+            pto_max = pto_max.max(PTO_NO_SAMPLE_NS);
+        }
+        since > pto_max + TIMER_SLACK_NS
     }
 }
 

@@ -94,7 +94,9 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         if let Some(clock) = side.clock.take() {
             store.add_late_flags(clock.finish());
         }
-        let Some(tracker) = side.kinds.take() else { continue };
+        let Some(mut tracker) = side.kinds.take() else { continue };
+        // The longest round trip of d's data bounds its sender's smoothed RTT.
+        tracker.set_rtt_max(directions[d].rtt.max_ms.map(|ms| (ms * 1e6) as i64));
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
         let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
         apply_kinds(&mut directions[d], kinds);

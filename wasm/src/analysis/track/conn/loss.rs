@@ -192,6 +192,8 @@ impl Conn {
             side.kinds = Some(Box::new(RetransKinds::new(None, self.offers.sack_permitted())));
         }
         if let Some(kinds) = side.kinds.as_mut() {
+            // When it was new data since is not kept: no probe-timer bound (retrans_kinds.rs).
+            kinds.on_new_data(None);
             kinds.on_retransmission(late.row, late.t_ns, late.seq, late.end, late.end, late.una, late.tsval, false);
         }
     }
@@ -229,6 +231,10 @@ impl Conn {
             let una = if fwd.peer_ack_by_rst { None } else { fwd.peer_ack };
             // A re-send of data the capture never saw: the sender had sent up to its end at least.
             let high = if resends_unseen { high_before.map(|h| h.max(end)) } else { high_before };
+            // The last segment that advanced SND.NXT (data, SYN or FIN; flags.rs), which
+            // restarted the sender's probe timer (RFC 8985 §7.2).
+            let new_data_t = (fwd.ws.nextseq != 0).then(|| fwd.ws.nextseq_time - (seg.ts_ns - p.t_ns));
+            kinds.on_new_data(new_data_t);
             kinds.on_retransmission(p.row, p.t_ns, p.seq_rel, end, high.unwrap_or(end), una, tsval, syn);
         }
     }

@@ -27,14 +27,16 @@ pub(super) fn window_text(f: &Facts, cap: f64) -> String {
     if cap.is_finite() {
         t += &format!("With {} that caps throughput at {}; ", rtt_phrase(f), format_rate(cap));
     }
+    let small = small_window_phrase(f);
     if slow_reader(f.sh) {
         // The buffer was not too small: the receiving application left data in it.
         return t + &format!(
             "{} and was window-limited {} of the time, mostly with the window below three quarters of that \
              maximum: the receiver's buffer held data its application had not yet read, so the receiving \
-             application, reading slowly, set the pace; a larger buffer would not help, a faster reader would.",
+             application, reading slowly, set the pace; a larger buffer would not help, a faster reader would.{}",
             rate_phrase(f),
-            format_percent(f.shares.receive_window)
+            format_percent(f.shares.receive_window),
+            small
         );
     }
     let rec = recommended_window(f.max_window);
@@ -48,7 +50,51 @@ pub(super) fn window_text(f: &Facts, cap: f64) -> String {
     if cap.is_finite() {
         t += &format!(" (enough for {} at this RTT)", format_rate(window_cap_bps(rec, f.min_rtt)));
     }
-    t + "."
+    t + "." + &small
+}
+
+/// " The window fell below one segment … N times …": the data direction's stalls that
+/// waited on a window below one segment (stalls/small_window.rs), with the windows
+/// (the lowest in each gap) and the waits (from that window to the data that ended the
+/// gap); empty without one.
+fn small_window_phrase(f: &Facts) -> String {
+    use crate::analysis::stalls::{cause::StallCause, small_window::BELOW_ONE_SEGMENT};
+    let p = f.rows.packets;
+    let d = f.conn.data_direction.min(1);
+    let (mut windows, mut updated, mut timers) = ((f64::INFINITY, 0.0f64), Vec::new(), Vec::new());
+    for s in f.conn.directions[d as usize].stalls.iter().filter(|s| s.cause == StallCause::WindowLimited && s.ended_by.contains(BELOW_ONE_SEGMENT)) {
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        let Some(r) = (i + 1..j).filter(|&r| p.dir[r] != d && p.win[r].is_finite()).min_by(|&a, &b| p.win[a].total_cmp(&p.win[b])) else { continue };
+        windows = (windows.0.min(p.win[r]), windows.1.max(p.win[r]));
+        let wait = p.t[j] - p.t[r];
+        if s.ended_by.starts_with("window update") { updated.push(wait) } else { timers.push((p.t[r], wait, p.len[j])) }
+    }
+    let n = updated.len() + timers.len();
+    if n == 0 {
+        return String::new();
+    }
+    let range = |lo: String, hi: String| if lo == hi { lo } else { format!("{lo}–{hi}") };
+    let mut parts = Vec::new();
+    if !updated.is_empty() {
+        let (lo, hi) = updated.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &w| (a.min(w), b.max(w)));
+        let waits = range(format_duration(lo), format_duration(hi));
+        parts.push(match (updated.len(), timers.is_empty()) {
+            (1, true) => format!("the sender waited {waits} for the receiver's window update"),
+            (_, true) => format!("the sender waited {waits} each time for the receiver's window update"),
+            (1, false) => format!("once the sender waited {waits} for the receiver's window update"),
+            (2, false) => format!("twice the sender waited {waits} for the receiver's window update"),
+            (u, false) => format!("{u} times the sender waited {waits} for the receiver's window update"),
+        });
+    }
+    for (at, wait, len) in &timers {
+        parts.push(format!("at {} no update came, and the sender's override timer sent the {len} bytes that fit {} later", format_timestamp(*at), format_duration(*wait)));
+    }
+    format!(
+        " {} the window fell below one segment ({} bytes, with everything sent acknowledged), which a sender does not fill (silly-window avoidance, RFC 9293 §3.8.6.2.1): {}.",
+        match n { 1 => "Once".to_string(), 2 => "Twice".to_string(), n => format!("{n} times") },
+        range(format!("{:.0}", windows.0), format!("{:.0}", windows.1)),
+        parts.join("; ")
+    )
 }
 
 pub(super) fn queue_phrase(f: &Facts) -> String {

@@ -37,8 +37,10 @@ pub(super) struct SharesPass<'c> {
     // (reorder_dup_acks.rs): reordering, at any vantage point, not a loss detected.
     reorder_dup_acks: Vec<usize>,
     needless_unanswered: u32,
-    // The window in force at the open interval's first segment, and the largest so far.
+    // The window in force at the open interval's first segment, the lowest while it
+    // was open, and the largest so far.
     open_win: f64,
+    open_min_win: f64,
     running_max_win: f64,
     // During the open interval: when the peer had acknowledged everything, and when
     // its next payload (a request) came.
@@ -91,6 +93,7 @@ impl<'c> SharesPass<'c> {
             reorder_dup_acks: dup_acks_of_reordering(cols, facts.dir),
             needless_unanswered: 0,
             open_win: f64::NAN,
+            open_min_win: f64::NAN,
             running_max_win: f64::NAN,
             acked_at: None,
             request_at: None,
@@ -122,6 +125,7 @@ impl<'c> SharesPass<'c> {
             }
             self.peer_win = w;
             self.running_max_win = if self.running_max_win.is_finite() { self.running_max_win.max(w) } else { w };
+            self.open_min_win = self.open_min_win.min(w);
             if self.open.is_some() {
                 self.out.max_window = if w > self.out.max_window || self.out.max_window.is_nan() { w } else { self.out.max_window };
                 self.out.min_window = if w < self.out.min_window || self.out.min_window.is_nan() { w } else { self.out.min_window };
@@ -253,7 +257,16 @@ impl<'c> SharesPass<'c> {
             self.burst_bytes = 0.0;
         }
         match state {
-            State::Stalled(c) => self.out.add_stall(c, dt),
+            State::Stalled(c) => {
+                self.out.add_stall(c, dt);
+                // A window-limited stall in which the window fell below 3/4 of its
+                // maximum: the receiver's buffer held unread data, as in `Window` below
+                // (a printer's window of 180 B–1.3 KiB, 1.1–1.4 s each until its update:
+                // stalls/small_window.rs).
+                if c == 1 && self.open_min_win.is_finite() && self.running_max_win.is_finite() && self.open_min_win < 0.75 * self.running_max_win {
+                    self.out.window_shrunk += dt;
+                }
+            }
             State::Loss => {
                 self.out.loss += dt;
                 self.out.loss_delivered += self.open_acked;
@@ -322,6 +335,7 @@ impl<'c> SharesPass<'c> {
         self.loss_seen = false;
         self.open = Some((t, state, window_limited));
         self.open_win = self.peer_win;
+        self.open_min_win = self.peer_win;
         self.out.active = t - self.first_t;
         self.last_data_t = t;
     }
