@@ -10,6 +10,9 @@
 //!    window and ACKs (RFC 9293 §3.8.6) give bytes in flight, the round trip and the
 //!    losses; without them any headline would be a guess (Wireshark's "ACKed unseen
 //!    segment" / "previous segment not captured" say the same per packet).
+//! 0b. `not-established`: the handshake stopped at the client's SYNs (ending.rs
+//!    `NotEstablished`: no SYN/ACK, no data, every client packet a SYN). No data
+//!    moved; the text says how the peer answered (nothing, a reset: refused).
 //! 1. `too-short`: fewer than [`MIN_DATA_SEGMENTS`] data segments, or an active time
 //!    shorter than [`MIN_ROUND_TRIPS`] minimum RTTs. Such a flow never left slow start
 //!    (initial window 10 segments, RFC 6928; slow start doubles per round trip), so no
@@ -62,6 +65,7 @@ use crate::analysis::report::Episode;
 use crate::analysis::report::Evidence;
 
 // The sentences, by headline (diagnosis/*.rs).
+mod handshake_words;
 mod path_words;
 mod phrases;
 mod recovery;
@@ -136,6 +140,7 @@ pub fn diagnose_keeping_spans(
     let Rows { packets, rtt, .. } = rows;
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
+    if let Some(never) = handshake_words::not_established(conn) { return never; } // never past its SYNs: nothing to weigh
     let receiver = &conn.directions[1 - d as usize];
     let lag_s = conn.sender_lag_ms / 1000.0;
     let facts = match facts {
@@ -331,8 +336,6 @@ struct Facts<'a> {
     recovery_at_full_rate: Option<RecoveryAtFullRate>,
 }
 
-
-
 impl Facts<'_> {
     /// delivered.rs's rates of the data direction, computed on first use: only the
     /// loss rules read them, and most connections never reach those (a pass over
@@ -462,27 +465,6 @@ fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
         format_duration(f.sh.active - saved),
         format_duration(f.sh.active)
     )
-}
-
-/// The window the sender filled was below 3/4 of its maximum for at least half the
-/// window-limited time (`TimeShares::window_shrunk`): the receiver's buffer held data
-/// its application had not read — a slow reader, not a small buffer or a queue.
-fn slow_reader(sh: &TimeShares) -> bool {
-    sh.receive_window > 0.0 && sh.window_shrunk >= 0.5 * sh.receive_window
-}
-
-/// Share of the bytes sent that were retransmissions (`retransmitted_percent`): by
-/// bytes, so TSO/GRO frames of many segments do not inflate it.
-fn loss_rate(f: &Facts) -> f64 {
-    retransmitted_percent(f) / 100.0
-}
-
-/// A full segment's payload, bytes: from the peer's MSS option when the handshake was
-/// captured (delayed_ack.rs `full_segment`), else the largest data segment — which
-/// at a host with TSO/GRO is a frame of many segments.
-fn segment_bytes(f: &Facts) -> f64 {
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
-    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
 }
 
 /// The steady rate is quoted beside the mean while active when it is this much higher.
