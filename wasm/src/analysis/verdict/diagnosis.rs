@@ -69,11 +69,13 @@ mod handshake_words;
 mod path_words;
 mod phrases;
 mod recovery;
+mod slow_start_words;
 mod turn_words;
 mod wait_words;
 use path_words::*;
 pub use phrases::*;
 pub use recovery::*;
+use slow_start_words::*;
 use turn_words::*;
 pub use wait_words::*;
 
@@ -449,7 +451,8 @@ fn headline(f: &Facts) -> (&'static str, String) {
         // that did not back off: what the loss cost, as before its time was re-booked.
         _ if f.recovery_at_full_rate.is_some() && retransmissions(f) > 0 && mathis_rate(f) * BEATS_MATHIS < f.rate => ("path", path_despite_loss_text(f)),
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
-        _ => ("path", path_text(f)),
+        // A flow whose data ran out while slow start still grew its window: round trips.
+        _ => slow_start_rounds(f).map_or_else(|| ("path", path_text(f)), |r| ("path", slow_start_text(f, &r))),
     }
 }
 
