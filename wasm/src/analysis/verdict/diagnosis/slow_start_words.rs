@@ -60,15 +60,15 @@ pub(super) fn slow_start_text(f: &Facts, rounds: &[(u64, u64)]) -> String {
     let total: u64 = rounds.iter().map(|r| r.0).sum();
     format!(
         "Slow start took the whole transfer: the sender began with {} segments ({}) in its first round trip and \
-         grew its flight as slow start does, doubling each round trip (RFC 5681 §3.1): {} segments in the {} \
-         round trips ({}) it took to send {}. The data ran out before the congestion window stopped growing, so \
+         grew its flight each round trip as slow start does (RFC 5681 §3.1: up to twice the flight per round trip): \
+         {} segments per round trip of the path over the {} ({}) it took to send {}. The data ran out before the congestion window stopped growing, so \
          the flow never reached the path's rate ({}). A transfer this short is paced by round trips, \
          not by the link: fewer round trips (a larger initial window, a reused connection) or a shorter RTT would \
          make it faster, a faster link would not.",
         segs[0],
         format_bytes(rounds[0].0 as f64),
         segs.join(", "),
-        rounds.len(),
+        crate::analysis::format::plural(rounds.len() as u64, "round trip"),
         rtt_phrase(f),
         format_bytes(total as f64),
         rate_phrase(f)
