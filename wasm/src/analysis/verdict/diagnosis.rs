@@ -460,7 +460,10 @@ fn headline(f: &Facts) -> (&'static str, String) {
 /// (savings.rs): the data direction's active time without it. Empty when unpriced.
 fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
     let saved = saving_of(&f.savings, limit);
-    if !(saved > 0.0 && f.sh.active > 0.0) {
+    // Never a zero counterfactual ("about 0 s instead of 121 ms", issue 39 review K2):
+    // where the saving is all of the active time (one wait between two lone segments),
+    // what would remain is no transfer to compare with.
+    if !(saved > 0.0 && f.sh.active > 0.0 && f.sh.active - saved >= SAVING_LEFT_MIN * f.sh.active) {
         return String::new();
     }
     format!(
@@ -469,6 +472,10 @@ fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
         format_duration(f.sh.active)
     )
 }
+
+/// Share of the active time a saving must leave for "would have taken about X instead of
+/// Y" to be said: below it X rounds to nothing.
+pub const SAVING_LEFT_MIN: f64 = 0.01;
 
 /// The steady rate is quoted beside the mean while active when it is this much higher.
 pub const STEADY_ABOVE_MEAN: f64 = 1.1;
