@@ -462,8 +462,8 @@ fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
     let saved = saving_of(&f.savings, limit);
     // Never a zero counterfactual ("about 0 s instead of 121 ms", issue 39 review K2):
     // where the saving is all of the active time (one wait between two lone segments),
-    // what would remain is no transfer to compare with.
-    if !(saved > 0.0 && f.sh.active > 0.0 && f.sh.active - saved >= SAVING_LEFT_MIN * f.sh.active) {
+    // to within a clock tick, what would remain is no transfer to compare with.
+    if !(saved > 0.0 && f.sh.active > 0.0 && f.sh.active - saved > f.tick.max(SAVING_LEFT_MIN_S)) {
         return String::new();
     }
     format!(
@@ -473,9 +473,9 @@ fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
     )
 }
 
-/// Share of the active time a saving must leave for "would have taken about X instead of
-/// Y" to be said: below it X rounds to nothing.
-pub const SAVING_LEFT_MIN: f64 = 0.01;
+/// Seconds a saving must leave (and more than a tick of the capture clock) for "would
+/// have taken about X instead of Y" to be said: below it X is nothing measured.
+pub const SAVING_LEFT_MIN_S: f64 = 1e-6;
 
 /// The steady rate is quoted beside the mean while active when it is this much higher.
 pub const STEADY_ABOVE_MEAN: f64 = 1.1;
