@@ -130,6 +130,8 @@ mod share_twin;
 mod size_limits;
 #[path = "slice.rs"]
 mod slice;
+#[path = "slow_start_ramp.rs"]
+mod slow_start_ramp;
 #[path = "time_backwards.rs"]
 mod time_backwards;
 #[path = "time_order.rs"]

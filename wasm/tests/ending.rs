@@ -236,3 +236,101 @@ fn the_json_field_names() {
         assert!(e.get(key).is_some(), "ending.{key}");
     }
 }
+
+/// Issue 39 review class NA: a connection whose SYNs went unanswered was "Too short to
+/// judge: 0 data segments (0 B) in 0 s". The client re-sent its SYN at 1 s and 3 s (its
+/// timer backing off, RFC 6298 §5.5): three SYNs over 3 s, nothing back. Every packet
+/// of the client is a SYN, so it never saw a SYN/ACK either (a client in SYN-SENT
+/// sends nothing else, RFC 9293 §3.10.7.3).
+#[test]
+fn syns_that_went_unanswered_were_never_established() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    for t in [0, 1_000_000, 3_000_000] {
+        // The same ISN each time: a re-send, not a new connection.
+        f.push(C2S, t).flags(SYN).ack(0).seq(1000).opts(Opts::new().mss(1460));
+    }
+    let c = analyse(&f);
+    let e = &*c.ending;
+    assert_eq!((e.kind, e.words, e.abnormal), ("unanswered", "no answer", false));
+    let n = e.not_established.expect("never established");
+    assert_eq!((n.syns, n.first_syn_at, n.last_syn_at), (3, Some(0.0), Some(3.0)));
+    assert_eq!(e.text, "No answer: 10.0.0.1:40000 sent 3 SYNs over 3 s (0.000 s to 3.000 s) and the capture holds nothing from 10.0.0.2:443.");
+    assert_eq!(c.diagnosis.limit, "not-established");
+    assert_eq!(
+        c.diagnosis.text,
+        "The connection was never established: 10.0.0.1:40000 sent 3 SYNs over 3 s (0.000 s to 3.000 s) and none was \
+         answered: no SYN/ACK and no reset from 10.0.0.2:443 in the capture. The re-sends show that 10.0.0.1:40000 got \
+         no answer either (its retransmission timer fired 2 times, RFC 9293 §3.8.1, RFC 6298 §5): 10.0.0.2:443 was down \
+         or unreachable, or something on the way dropped the SYNs or their answers. No data moved, so there was no \
+         transfer to judge."
+    );
+    // One SYN: no re-send to show the client got nothing; the text says only what the
+    // capture holds.
+    let mut one = Flow::new(CLIENT, SERVER);
+    one.push(C2S, 0).flags(SYN).ack(0);
+    let c = analyse(&one);
+    assert_eq!(c.diagnosis.limit, "not-established");
+    assert!(c.diagnosis.text.starts_with("The connection was never established: 10.0.0.1:40000 sent a SYN at 0.000 s; the capture holds no answer from 10.0.0.2:443 (no SYN/ACK, no reset) and no re-send of it."), "{}", c.diagnosis.text);
+}
+
+/// A client that retries a refused port (Windows re-sends its SYN after a reset): three
+/// SYNs 0.5 s apart, each answered 1 ms later by <SEQ=0><ACK=SEG.SEQ+1><CTL=RST,ACK>
+/// (RFC 9293 §3.10.7.1). Before: `too-short`, "0 data segments (0 B) in 0 s".
+#[test]
+fn syns_each_answered_by_a_reset_were_refused_and_never_established() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    for k in 0..3i64 {
+        f.push(C2S, k * 500_000).flags(SYN).ack(0).seq(1000);
+        f.push(S2C, k * 500_000 + 1_000).flags(RST | ACK).seq(0);
+    }
+    let c = analyse(&f);
+    let e = &*c.ending;
+    assert_eq!((e.kind, e.resets), ("refused", [0, 3]));
+    assert_eq!(e.not_established.map(|n| (n.syns, n.first_syn_at, n.last_syn_at)), Some((3, Some(0.0), Some(1.0))));
+    assert_eq!(
+        e.text,
+        "10.0.0.2:443 refused the connection: it answered each of the 3 SYNs 10.0.0.1:40000 sent over 1 s (0.000 s to \
+         1.000 s) with a reset, the first at 0.001 s (RFC 9293 §3.10.7.1)."
+    );
+    assert_eq!(c.diagnosis.limit, "not-established");
+    assert_eq!(
+        c.diagnosis.text,
+        format!("The connection was never established. {} No socket listened on port 443, or a firewall answered in its name. No data moved, so there was no transfer to judge.", e.text)
+    );
+}
+
+/// A client that sent something besides SYNs (an ACK) had seen a SYN/ACK the capture
+/// missed: not `not-established`.
+#[test]
+fn a_client_that_sent_more_than_syns_is_not_judged_never_established() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.push(C2S, 0).flags(SYN).ack(0);
+    f.push(C2S, 20_000).seq(1).ack(1);
+    let c = analyse(&f);
+    assert_eq!(c.ending.not_established, None);
+    assert_ne!(c.diagnosis.limit, "not-established");
+}
+
+/// Public captures that showed class NA. chrissanders' `http_espn_fail.pcapng`: six
+/// connections to 203.0.113.94:80 whose SYNs nobody answered (tshark: port 64862, frames
+/// 25 … 527, 11 SYNs from 0.430071 s to 67.833132 s, nothing from port 80), and
+/// `tcp_refuseconnection.pcapng` (SYN, then RST/ACK 1.3 ms later).
+#[test]
+fn corpus_unanswered_and_refused_syns() {
+    let run = |name: &str| analyze_bytes(&crate::common::corpus(name)?, AnalysisOptions::default(), 1 << 30).analysis().cloned();
+    if let Some(a) = run("chrissanders__packets__http_espn_fail.pcapng") {
+        let c = a.connections.iter().find(|c| c.endpoints[0] == "172.16.16.154:64862").expect("port 64862");
+        assert_eq!(c.diagnosis.limit, "not-established");
+        let n = c.ending.not_established.expect("never established");
+        assert_eq!((n.syns, n.first_syn_at, n.last_syn_at), (11, Some(0.430071), Some(67.833132)));
+        assert!(c.diagnosis.text.contains("sent 11 SYNs over 67 s (0.430 s to 67.833 s) and none was answered"), "{}", c.diagnosis.text);
+        // Before: every one of them "Too short to judge: 0 data segments (0 B) in 0 s".
+        assert_eq!(a.connections.iter().filter(|c| c.diagnosis.limit == "not-established").count(), 9);
+        assert!(a.connections.iter().all(|c| !c.diagnosis.text.contains("judge: 0 data segments")));
+    }
+    if let Some(a) = run("chrissanders__packets__tcp_refuseconnection.pcapng") {
+        let c = &a.connections[0];
+        assert_eq!((c.diagnosis.limit.as_str(), c.ending.kind), ("not-established", "refused"));
+        assert!(c.diagnosis.text.contains("192.168.100.1:80 refused the connection: it answered the SYN with a reset at 0.001 s"), "{}", c.diagnosis.text);
+    }
+}

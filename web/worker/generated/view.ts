@@ -914,7 +914,11 @@ resetEndedNothing: NotTheEnd | null,
 /**
  * FINs that ended nothing (see [`NotTheEnd`]), or null; not in `finAt`.
  */
-finEndedNothing: NotTheEnd | null, };
+finEndedNothing: NotTheEnd | null, 
+/**
+ * The handshake never completed (see [`NotEstablished`]), or null.
+ */
+notEstablished: NotEstablished | null, };
 
 /**
  * The first reset of a connection.
@@ -1804,7 +1808,7 @@ complete: boolean,
  */
 text: string, };
 
-export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction";
+export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction" | "not-established";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "turns" | "unknown";
 

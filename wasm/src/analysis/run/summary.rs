@@ -106,7 +106,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     // How it ended (ending.rs), before the diagnosis, which may say it.
-    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, &names, &directions, data_direction));
+    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
     let handshake = summary_handshake;
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.

@@ -98,6 +98,9 @@ pub(crate) struct HandshakeTimes {
     /// vantage.rs `handshake_half`).
     pub syn_resent: bool,
     pub syn_ack_resent: bool,
+    /// SYNs the client sent before the SYN/ACK, re-sends included (ending.rs
+    /// `NotEstablished`; in the struct's padding: no byte more per connection).
+    pub syns: u32,
 }
 // (Options of i64 are 16 bytes each; 1M connections × 48 B is tolerable, see
 // `per_connection_state_is_small`.)
@@ -300,7 +303,8 @@ impl Conn {
                 // would otherwise add the timer to the round trip).
                 if hs.syn_ack.is_none() {
                     let syn_resent = hs.syn.is_some() && hs.client_dir == d as u8;
-                    *hs = HandshakeTimes { client_dir: d as u8, syn: Some(seg.ts_ns), syn_ack: None, ack: None, syn_resent, syn_ack_resent: false };
+                    let syns = if syn_resent { hs.syns.saturating_add(1) } else { 1 };
+                    *hs = HandshakeTimes { client_dir: d as u8, syn: Some(seg.ts_ns), syn_ack: None, ack: None, syn_resent, syn_ack_resent: false, syns };
                 }
             } else if hs.syn.is_some() && d as u8 != hs.client_dir && hs.syn_ack.is_none() {
                 hs.syn_ack = Some(seg.ts_ns);

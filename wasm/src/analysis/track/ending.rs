@@ -19,6 +19,7 @@ use crate::decode::tls::{alert_name, TlsAlert};
 use crate::decode::TcpSegment;
 use serde::Serialize;
 use in_words::{sentence, words};
+pub(crate) use in_words::syns_phrase;
 pub use in_words::ENDING_WORDS;
 
 /// Every value `Ending::kind` takes.
@@ -66,6 +67,25 @@ pub struct Ending {
     pub reset_ended_nothing: Option<NotTheEnd>,
     /// FINs that ended nothing (see [`NotTheEnd`]), or null; not in `finAt`.
     pub fin_ended_nothing: Option<NotTheEnd>,
+    /// The handshake never completed (see [`NotEstablished`]), or null.
+    pub not_established: Option<NotEstablished>,
+}
+
+/// A connection that never got past its SYNs: the client's SYN, no SYN/ACK, no payload
+/// either way, every packet of the client a SYN. A client in SYN-SENT sends nothing but
+/// SYNs (RFC 9293 §3.10.7.3; it re-sends one when its timer fires, §3.8.1): it never saw
+/// a SYN/ACK either. How the peer answered is `Ending::kind`: `unanswered`, `refused`
+/// (a reset acknowledging the SYN, §3.10.7.1) or `open` (segments that ended nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct NotEstablished {
+    /// SYNs the client sent, re-sends included.
+    pub syns: u32,
+    /// The first and the last of them, s since the file's first packet; null where the
+    /// connection's rows were not all stored (limits.rs: the packet budget).
+    pub first_syn_at: Option<f64>,
+    pub last_syn_at: Option<f64>,
 }
 
 /// Every value `NotTheEnd::why` takes.
@@ -348,6 +368,8 @@ pub(crate) struct Roles<'a> {
     pub names: &'a [String; 2],
     /// Packets each direction sent.
     pub packets: [u64; 2],
+    /// The handshake stopped at the client's SYNs (`NotEstablished`), if it did.
+    pub not_established: Option<NotEstablished>,
 }
 
 impl Roles<'_> {
@@ -411,6 +433,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
         fins_unacknowledged: [0, 1].map(|d| if fin[d].is_some() { fin_unacknowledged(&sides[d], c.fins[d]) } else { 0 }),
         reset_ended_nothing: c.resets_ended_nothing(),
         fin_ended_nothing,
+        not_established: roles.not_established,
     };
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);

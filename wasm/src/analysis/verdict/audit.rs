@@ -213,7 +213,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
     // largest share.
     let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
     let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
-        "too-short" | "one-direction" | "unknown" => true,
+        "too-short" | "one-direction" | "not-established" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
         // held in the congestion window is loss though its share is "other".
         // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs

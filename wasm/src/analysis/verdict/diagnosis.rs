@@ -10,6 +10,9 @@
 //!    window and ACKs (RFC 9293 §3.8.6) give bytes in flight, the round trip and the
 //!    losses; without them any headline would be a guess (Wireshark's "ACKed unseen
 //!    segment" / "previous segment not captured" say the same per packet).
+//! 0b. `not-established`: the handshake stopped at the client's SYNs (ending.rs
+//!    `NotEstablished`: no SYN/ACK, no data, every client packet a SYN). No data
+//!    moved; the text says how the peer answered (nothing, a reset: refused).
 //! 1. `too-short`: fewer than [`MIN_DATA_SEGMENTS`] data segments, or an active time
 //!    shorter than [`MIN_ROUND_TRIPS`] minimum RTTs. Such a flow never left slow start
 //!    (initial window 10 segments, RFC 6928; slow start doubles per round trip), so no
@@ -62,14 +65,17 @@ use crate::analysis::report::Episode;
 use crate::analysis::report::Evidence;
 
 // The sentences, by headline (diagnosis/*.rs).
+mod handshake_words;
 mod path_words;
 mod phrases;
 mod recovery;
+mod slow_start_words;
 mod turn_words;
 mod wait_words;
 use path_words::*;
 pub use phrases::*;
 pub use recovery::*;
+use slow_start_words::*;
 use turn_words::*;
 pub use wait_words::*;
 
@@ -136,6 +142,7 @@ pub fn diagnose_keeping_spans(
     let Rows { packets, rtt, .. } = rows;
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
+    if let Some(never) = handshake_words::not_established(conn) { return never; } // never past its SYNs: nothing to weigh
     let receiver = &conn.directions[1 - d as usize];
     let lag_s = conn.sender_lag_ms / 1000.0;
     let facts = match facts {
@@ -331,8 +338,6 @@ struct Facts<'a> {
     recovery_at_full_rate: Option<RecoveryAtFullRate>,
 }
 
-
-
 impl Facts<'_> {
     /// delivered.rs's rates of the data direction, computed on first use: only the
     /// loss rules read them, and most connections never reach those (a pass over
@@ -446,7 +451,8 @@ fn headline(f: &Facts) -> (&'static str, String) {
         // that did not back off: what the loss cost, as before its time was re-booked.
         _ if f.recovery_at_full_rate.is_some() && retransmissions(f) > 0 && mathis_rate(f) * BEATS_MATHIS < f.rate => ("path", path_despite_loss_text(f)),
         _ if f.shares.loss >= LOSS_SHARE_MIN && retransmissions(f) > 0 && !loss_matters(f) => ("path", path_despite_loss_text(f)),
-        _ => ("path", path_text(f)),
+        // A flow whose data ran out while slow start still grew its window: round trips.
+        _ => slow_start_rounds(f).map_or_else(|| ("path", path_text(f)), |r| ("path", slow_start_text(f, &r))),
     }
 }
 
@@ -454,7 +460,10 @@ fn headline(f: &Facts) -> (&'static str, String) {
 /// (savings.rs): the data direction's active time without it. Empty when unpriced.
 fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
     let saved = saving_of(&f.savings, limit);
-    if !(saved > 0.0 && f.sh.active > 0.0) {
+    // Never a zero counterfactual ("about 0 s instead of 121 ms", issue 39 review K2):
+    // where the saving is all of the active time (one wait between two lone segments),
+    // to within a clock tick, what would remain is no transfer to compare with.
+    if !(saved > 0.0 && f.sh.active > 0.0 && f.sh.active - saved > f.tick.max(SAVING_LEFT_MIN_S)) {
         return String::new();
     }
     format!(
@@ -464,26 +473,9 @@ fn saving_sentence(f: &Facts, limit: &str, lead: &str) -> String {
     )
 }
 
-/// The window the sender filled was below 3/4 of its maximum for at least half the
-/// window-limited time (`TimeShares::window_shrunk`): the receiver's buffer held data
-/// its application had not read — a slow reader, not a small buffer or a queue.
-fn slow_reader(sh: &TimeShares) -> bool {
-    sh.receive_window > 0.0 && sh.window_shrunk >= 0.5 * sh.receive_window
-}
-
-/// Share of the bytes sent that were retransmissions (`retransmitted_percent`): by
-/// bytes, so TSO/GRO frames of many segments do not inflate it.
-fn loss_rate(f: &Facts) -> f64 {
-    retransmitted_percent(f) / 100.0
-}
-
-/// A full segment's payload, bytes: from the peer's MSS option when the handshake was
-/// captured (delayed_ack.rs `full_segment`), else the largest data segment — which
-/// at a host with TSO/GRO is a frame of many segments.
-fn segment_bytes(f: &Facts) -> f64 {
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
-    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
-}
+/// Seconds a saving must leave (and more than a tick of the capture clock) for "would
+/// have taken about X instead of Y" to be said: below it X is nothing measured.
+pub const SAVING_LEFT_MIN_S: f64 = 1e-6;
 
 /// The steady rate is quoted beside the mean while active when it is this much higher.
 pub const STEADY_ABOVE_MEAN: f64 = 1.1;

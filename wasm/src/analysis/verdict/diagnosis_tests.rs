@@ -420,9 +420,10 @@ fn one_direction_captured_is_said_not_guessed() {
     let c = run([0.0, 0.2, 0.6, 1.4, 3.0, 6.2].iter().map(|&t| Seg::a_to_b(t).seq(1001).ack(5001).len(1000)).collect());
     assert_eq!(c.connections[0].diagnosis.limit, "one-direction");
     assert!(c.connections[0].diagnosis.text.contains("none back, and 10.0.0.1:40000 re-sent its data 5 times as if nothing arrived: 10.0.0.2:80 was down or unreachable, or its packets took another path"), "{}", c.connections[0].diagnosis.text);
-    // Three SYNs and nothing else: B may never have answered (a host that is down).
+    // Three SYNs and nothing else: B may never have answered (a host that is down). No
+    // data, so not one direction: the connection never got past its SYNs.
     let e = run(vec![Seg::a_to_b(0.0).seq(1000).flags(SYN), Seg::a_to_b(1.0).seq(1000).flags(SYN), Seg::a_to_b(3.0).seq(1000).flags(SYN)]);
-    assert_eq!(e.connections[0].diagnosis.limit, "too-short");
+    assert_eq!(e.connections[0].diagnosis.limit, "not-established");
 }
 
 #[test]

@@ -179,12 +179,37 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
 
 /// How the connection ended (ending.rs). The client is the sender of the SYN, where it
 /// is in the capture.
-pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8) -> ending::Ending {
+/// `rows`: the connection's packet rows, where all of them were stored.
+pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>) -> ending::Ending {
     let client = handshake.syn.map(|_| handshake.client_dir);
-    let roles = ending::Roles { client, data_direction, names, packets: [directions[0].packets, directions[1].packets] };
+    let packets = [directions[0].packets, directions[1].packets];
+    let not_established = not_established(handshake, directions, rows);
+    let roles = ending::Roles { client, data_direction, names, packets, not_established };
     // A reset before the SYN/ACK refused nothing when the handshake completed after it.
     let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
     ending::judge(closing.as_ref(), sides, &roles)
+}
+
+/// The handshake stopped at the client's SYNs (ending.rs `NotEstablished`): a SYN in the
+/// capture, no SYN/ACK, no payload either way, and every packet of the client a SYN (a
+/// client in SYN-SENT sends nothing else, RFC 9293 §3.10.7.3). The SYNs' first and last
+/// times from the rows (SYN without ACK, of the client), where all rows were stored.
+fn not_established(handshake: &HandshakeTimes, directions: &[DirectionSummary; 2], rows: Option<&PacketColumns>) -> Option<ending::NotEstablished> {
+    use crate::decode::tcp_flags::{ACK, SYN};
+    let c = handshake.client_dir as usize & 1;
+    let stopped = handshake.syn.is_some() && handshake.syn_ack.is_none() && handshake.syns > 0;
+    let no_data = directions.iter().all(|d| d.payload_bytes == 0);
+    if !(stopped && no_data && directions[c].packets == u64::from(handshake.syns)) {
+        return None;
+    }
+    let times = rows.map(|r| {
+        let syn = |i: &usize| r.dir[*i] as usize == c && r.flags[*i] & (SYN | ACK) as u32 == SYN as u32;
+        let mut t = (0..r.t.len()).filter(syn).map(|i| r.t[i]);
+        let first = t.next();
+        (first, t.last().or(first))
+    });
+    let (first_syn_at, last_syn_at) = times.unwrap_or((None, None));
+    Some(ending::NotEstablished { syns: handshake.syns, first_syn_at, last_syn_at })
 }
 
 /// Direction `d`'s rate while sending (active_time.rs). `both_directions`: the ACKs

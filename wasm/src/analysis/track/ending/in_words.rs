@@ -1,7 +1,7 @@
 //! The ending in words (docs/ANALYSIS.md "How the connection ended"): the table's
 //! short words and the header's sentence, from the [`Ending`] that `judge` found.
 
-use super::{AlertSeen, Ending, NotTheEnd, Roles};
+use super::{AlertSeen, Ending, NotEstablished, NotTheEnd, Roles};
 use crate::analysis::format::{format_bytes, format_duration};
 use std::fmt::Write;
 
@@ -50,7 +50,10 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     match (e.kind, e.reset) {
         ("refused", Some(r)) => {
             s += name(r.by);
-            s += " refused the connection: it answered the SYN with a reset at ";
+            s += " refused the connection: it answered ";
+            s += &refused_what(e, name(1 - r.by));
+            s += " with a reset";
+            s += if e.resets[r.by as usize & 1] > 1 { ", the first at " } else { " at " };
             at(&mut s, r.at);
             s += " (RFC 9293 §3.10.7.1).";
         }
@@ -127,7 +130,9 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             let c = roles.client.unwrap_or(0);
             s += "No answer: ";
             s += name(c);
-            s += " sent a SYN and the capture holds nothing from ";
+            s += " sent ";
+            s += &e.not_established.map_or_else(|| "a SYN".to_string(), |n| syns_phrase(&n));
+            s += " and the capture holds nothing from ";
             s += name(1 - c);
             s += ".";
         }
@@ -159,6 +164,56 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     s
 }
 
+/// "11 SYNs over 67 s (0.430 s to 67.833 s)", "a SYN at 0.430 s" (ending.rs
+/// `NotEstablished`); without the times where the rows were not stored.
+pub(crate) fn syns_phrase(n: &NotEstablished) -> String {
+    let mut s = String::with_capacity(48);
+    match (n.syns, n.first_syn_at, n.last_syn_at) {
+        (1, first, _) => {
+            s += "a SYN";
+            if let Some(t) = first {
+                s += " at ";
+                push_timestamp(&mut s, t);
+            }
+        }
+        (k, Some(a), Some(b)) => {
+            let _ = write!(s, "{k} SYNs over {} (", format_duration(b - a));
+            push_timestamp(&mut s, a);
+            s += " to ";
+            push_timestamp(&mut s, b);
+            s += ")";
+        }
+        (k, _, _) => {
+            let _ = write!(s, "{k} SYNs");
+        }
+    }
+    s
+}
+
+/// What a refusal answered: "the SYN", or "each of the 3 SYNs <client> sent over …"
+/// (a reset for every SYN), or "the 3 SYNs … (2 resets)".
+fn refused_what(e: &Ending, client: &str) -> String {
+    let resets = e.reset.map_or(0, |r| e.resets[r.by as usize & 1]);
+    match e.not_established {
+        Some(n) if n.syns > 1 => {
+            let each = if resets >= u64::from(n.syns) { "each of " } else { "" };
+            let mut s = format!("{each}the {} SYNs {client} sent", n.syns);
+            if let (Some(a), Some(b)) = (n.first_syn_at, n.last_syn_at) {
+                let _ = write!(s, " over {} (", format_duration(b - a));
+                push_timestamp(&mut s, a);
+                s += " to ";
+                push_timestamp(&mut s, b);
+                s += ")";
+            }
+            if resets < u64::from(n.syns) {
+                let _ = write!(s, " ({resets} reset{})", if resets == 1 { "" } else { "s" });
+            }
+            s
+        }
+        _ => "the SYN".to_string(),
+    }
+}
+
 /// A connection with no ending in the capture: still open, or (a reset or FIN that
 /// ended nothing before it) where its handshake stood.
 fn open_words<'a>(s: &mut String, e: &Ending, roles: &Roles, name: &impl Fn(u8) -> &'a str) {
@@ -169,7 +224,14 @@ fn open_words<'a>(s: &mut String, e: &Ending, roles: &Roles, name: &impl Fn(u8) 
         (Some(n), Some(c)) if n.syn_ack_at.is_none() => {
             *s += "Not established when the capture ended: ";
             *s += name(c);
-            *s += "'s SYN got no SYN/ACK in it.";
+            match e.not_established {
+                Some(syns) => {
+                    *s += " sent ";
+                    *s += &syns_phrase(&syns);
+                    *s += " and got no SYN/ACK in it.";
+                }
+                None => *s += "'s SYN got no SYN/ACK in it.",
+            }
         }
         (Some(n), _) => {
             *s += "Still open when the capture ended: no FIN or reset in it";

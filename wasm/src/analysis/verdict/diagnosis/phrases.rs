@@ -304,3 +304,24 @@ pub(super) fn capture_loss_text(conn: &ConnectionSummary) -> Option<String> {
 
 /// Share of the acknowledged bytes missing from the capture from which the diagnosis says so.
 pub const CAPTURE_LOSS_SAID: f64 = 0.1;
+
+/// The window the sender filled was below 3/4 of its maximum for at least half the
+/// window-limited time (`TimeShares::window_shrunk`): the receiver's buffer held data
+/// its application had not read — a slow reader, not a small buffer or a queue.
+pub(super) fn slow_reader(sh: &TimeShares) -> bool {
+    sh.receive_window > 0.0 && sh.window_shrunk >= 0.5 * sh.receive_window
+}
+
+/// Share of the bytes sent that were retransmissions (`retransmitted_percent`): by
+/// bytes, so TSO/GRO frames of many segments do not inflate it.
+pub(super) fn loss_rate(f: &Facts) -> f64 {
+    retransmitted_percent(f) / 100.0
+}
+
+/// A full segment's payload, bytes: from the peer's MSS option when the handshake was
+/// captured (delayed_ack.rs `full_segment`), else the largest data segment — which
+/// at a host with TSO/GRO is a frame of many segments.
+pub(super) fn segment_bytes(f: &Facts) -> f64 {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
+    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
+}
