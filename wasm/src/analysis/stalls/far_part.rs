@@ -16,6 +16,7 @@
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::cause::StallCause;
 use crate::analysis::timing::vantage::Vantage;
+use crate::analysis::format::{format_duration, format_timestamp};
 
 /// RFC 6298 §2.1 starts every connection's retransmission timer at 1 s because nearly
 /// every path's round trip is shorter (its Appendix A: 1 s exceeds the RTT of ~97.5 %
@@ -39,6 +40,63 @@ pub fn reclassify(stalls: &mut [Stall], vantage: Vantage, path_rtt: Option<f64>)
     }
     n
 }
+
+/// Re-labels as `ack-wait` the application-idle stalls at a receiver-side capture that the
+/// far part of the round trip, as the data sender's echoes bounded it in the round trip
+/// before (timing/far_bounds.rs: (capture time of the data, bound) s, in capture order),
+/// fills but for less than a stall (`threshold_s`). Returns how many.
+///
+/// At the receiver every segment looks acknowledged the moment it arrives; the sender
+/// learns it one trip later and its answer takes another to come back: a silence after
+/// the last data holds one far part of the round trip, whatever the sender's application
+/// did (issue 39: the application is idle only when the sender has nothing outstanding).
+/// The stall rules judge it by the path RTT, the smallest round trip; under load the far
+/// part is longer, and a queue that held the receiver's ACKs 100 ms on a 20 ms path made
+/// each request/response turn read "application" (PcapPlusPlus `example.pcap` #3). The
+/// bound is the path's alone (no application time is in it), measured on data that
+/// arrived at most one bound before the silence began (the round trip before it): the
+/// far part then. When the silence is no longer than that bound plus less than a stall,
+/// the application held the sender less than a stall at most, and the silence is the
+/// path's: waiting on the ACK the path held (the rest stays said in the words).
+pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: Vantage, threshold_s: f64) -> usize {
+    if vantage != Vantage::Receiver || bounds.is_empty() {
+        return 0;
+    }
+    let mut n = 0;
+    for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
+        let Some((at, far)) = loaded_far_part(bounds, s.start, s.start + s.duration) else { continue };
+        let rest = s.duration - far;
+        if rest >= threshold_s {
+            continue;
+        }
+        s.cause = StallCause::AckWait;
+        s.ended_by = format!(
+            "{}, within the round trip the path then had (captured at the receiver): the sender's data at {} echoed a TCP timestamp older than one the receiver had sent {} before it, so the sender had not yet received that segment and the far part of the round trip was at least {}; the rest, {}, is less than a stall",
+            s.ended_by,
+            format_timestamp(at),
+            format_duration(far),
+            format_duration(far),
+            format_duration(rest.max(0.0))
+        );
+        n += 1;
+    }
+    n
+}
+
+/// The largest bound measured on data that arrived in the round trip before `t0` (no
+/// earlier than one bound before it) or up to `t1`, and when: (capture time, bound) s.
+fn loaded_far_part(bounds: &[(f64, f64)], t0: f64, t1: f64) -> Option<(f64, f64)> {
+    // Bounds are in capture order; none is longer than MAX_LOOKBACK_S looks back.
+    let from = bounds.partition_point(|&(t, _)| t < t0 - MAX_LOOKBACK_S);
+    bounds[from..].iter().take_while(|&&(t, _)| t <= t1).filter(|&&(t, b)| t >= t0 - b).copied().fold(None, |best: Option<(f64, f64)>, x| match best {
+        Some(b) if b.1 >= x.1 => Some(b),
+        _ => Some(x),
+    })
+}
+
+/// The longest far part the lookback considers, s: [`FAR_RTT_BOUND_S`] and more (a bound
+/// longer than it still looks back only this far).
+const MAX_LOOKBACK_S: f64 = 4.0 * FAR_RTT_BOUND_S;
 
 #[cfg(test)]
 mod tests {
