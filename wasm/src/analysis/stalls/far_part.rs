@@ -64,11 +64,28 @@ pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: V
     }
     let mut n = 0;
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::ApplicationIdle) {
-        let Some((at, far)) = loaded_far_part(bounds, s.start, s.start + s.duration) else { continue };
-        let rest = s.duration - far;
-        if rest >= threshold_s {
+        let (t0, t1) = (s.start, s.start + s.duration);
+        // A bound is a lower bound: a small one (data sent back to back) says nothing of
+        // how long the far part was, so a silence it does not fill is judged as unmeasured.
+        let measured = loaded_far_part(bounds, t0, t1).filter(|&(_, far)| s.duration - far < threshold_s);
+        let Some((at, far)) = measured else {
+            // Not measured in its round trip, but within FAR_RTT_BOUND_S of it the echoes
+            // showed a far part that would fill it: the path may have held the sender for
+            // all of it, or its application; the capture cannot tell which.
+            let near = bounds.iter().filter(|&&(t, _)| t >= t0 - FAR_RTT_BOUND_S && t <= t1 + FAR_RTT_BOUND_S);
+            if let Some(&(at, far)) = near.filter(|&&(_, b)| s.duration - b < threshold_s).max_by(|a, b| a.1.total_cmp(&b.1)) {
+                s.cause = StallCause::Unknown;
+                s.ended_by = format!(
+                    "{} (captured at the receiver, whose round trip towards the sender was not measured in the round trip before this silence: at {} the sender's timestamp echo showed it at least {} — a queue — which would fill it, so the path may have held the sender, not its application)",
+                    s.ended_by,
+                    format_timestamp(at),
+                    format_duration(far)
+                );
+                n += 1;
+            }
             continue;
-        }
+        };
+        let rest = s.duration - far;
         s.cause = StallCause::AckWait;
         s.ended_by = format!(
             "{}, within the round trip the path then had (captured at the receiver): the sender's data at {} echoed a TCP timestamp older than one the receiver had sent {} before it, so the sender had not yet received that segment and the far part of the round trip was at least {}; the rest, {}, is less than a stall",
