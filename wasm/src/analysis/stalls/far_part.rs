@@ -55,9 +55,12 @@ pub fn reclassify(stalls: &mut [Stall], vantage: Vantage, path_rtt: Option<f64>)
 /// each request/response turn read "application" (PcapPlusPlus `example.pcap` #3). The
 /// bound is the path's alone (no application time is in it), measured on data that
 /// arrived at most one bound before the silence began (the round trip before it): the
-/// far part then. When the silence is no longer than that bound plus less than a stall,
-/// the application held the sender less than a stall at most, and the silence is the
-/// path's: waiting on the ACK the path held (the rest stays said in the words).
+/// far part then. When that bound takes most of the silence (the rest is no longer than
+/// it, and less than a stall), the application held the sender less than the path did
+/// and less than a stall, and the silence is the path's: waiting on the ACK the path
+/// held (the rest stays said in the words). A silence the bound does not take most of
+/// stays the application's (a server thinking 120 ms on a 40 ms path, its ACKs 19 ms
+/// late: `a44y-rr-think-ackloss.pcap`).
 pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: Vantage, threshold_s: f64) -> usize {
     if vantage != Vantage::Receiver || bounds.is_empty() {
         return 0;
@@ -67,16 +70,17 @@ pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: V
         let (t0, t1) = (s.start, s.start + s.duration);
         // A bound is a lower bound: a small one (data sent back to back) says nothing of
         // how long the far part was, so a silence it does not fill is judged as unmeasured.
-        let measured = loaded_far_part(bounds, t0, t1).filter(|&(_, far)| s.duration - far < threshold_s);
+        let covers = |far: f64| covers(s.duration, far, threshold_s);
+        let measured = loaded_far_part(bounds, t0, t1).filter(|&(_, far)| covers(far));
         let Some((at, far)) = measured else {
             // Not measured in its round trip, but within FAR_RTT_BOUND_S of it the echoes
             // showed a far part that would fill it: the path may have held the sender for
             // all of it, or its application; the capture cannot tell which.
             let near = bounds.iter().filter(|&&(t, _)| t >= t0 - FAR_RTT_BOUND_S && t <= t1 + FAR_RTT_BOUND_S);
-            if let Some(&(at, far)) = near.filter(|&&(_, b)| s.duration - b < threshold_s).max_by(|a, b| a.1.total_cmp(&b.1)) {
+            if let Some(&(at, far)) = near.filter(|&&(_, b)| covers(b)).max_by(|a, b| a.1.total_cmp(&b.1)) {
                 s.cause = StallCause::Unknown;
                 s.ended_by = format!(
-                    "{} (captured at the receiver, whose round trip towards the sender was not measured in the round trip before this silence: at {} the sender's timestamp echo showed it at least {} — a queue — which would fill it, so the path may have held the sender, not its application)",
+                    "{} (captured at the receiver, whose round trip towards the sender was not measured in the round trip before this silence: at {} the sender's timestamp echo showed it at least {} — a queue — which would take most of it, so the path may have held the sender, not its application)",
                     s.ended_by,
                     format_timestamp(at),
                     format_duration(far)
@@ -88,7 +92,7 @@ pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: V
         let rest = s.duration - far;
         s.cause = StallCause::AckWait;
         s.ended_by = format!(
-            "{}, within the round trip the path then had (captured at the receiver): the sender's data at {} echoed a TCP timestamp older than one the receiver had sent {} before it, so the sender had not yet received that segment and the far part of the round trip was at least {}; the rest, {}, is less than a stall",
+            "{}, within the round trip the path then had (captured at the receiver): the sender's data at {} echoed a TCP timestamp older than one the receiver had sent {} before it, so the sender had not yet received that segment and the far part of the round trip was at least {}; the rest, {}, is less than that and less than a stall",
             s.ended_by,
             format_timestamp(at),
             format_duration(far),
@@ -98,6 +102,13 @@ pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: V
         n += 1;
     }
     n
+}
+
+/// Whether a far part of `far` s takes most of a silence of `duration` s: the rest, which
+/// the sender's application may have taken, is no longer than it and shorter than a stall.
+fn covers(duration: f64, far: f64, threshold_s: f64) -> bool {
+    let rest = duration - far;
+    rest <= far && rest < threshold_s
 }
 
 /// The largest bound measured on data that arrived in the round trip before `t0` (no

@@ -146,9 +146,6 @@ impl SenderClock {
             self.echoes.0 += 1;
             self.echoes.1 += u32::from(of_peer);
         }
-        if of_peer && new_data {
-            self.far.on_data(tsecr, t_ns);
-        }
         let ack_held = of_peer && acked_all.is_some_and(|t| (tsecr.wrapping_sub(t) as i32) < 0);
         if let (true, Some(r)) = (ack_held, row) {
             if self.ack_held_rows.len() < MAX_GAPS {
@@ -167,6 +164,11 @@ impl SenderClock {
         if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
             return ack_held;
         }
+        if of_peer && new_data {
+            // Ticks since the first TSval (wrap-aware: the clock moves forward here).
+            let ticks = i64::from(tsval.wrapping_sub(self.first.1));
+            self.far.on_data(tsecr, t_ns, ticks);
+        }
         if advance != 0 && (self.step_gcd == 0 || advance % self.step_gcd != 0) {
             self.step_gcd = gcd(self.step_gcd, advance);
         }
@@ -181,7 +183,17 @@ impl SenderClock {
     /// echoes are the peer's clock (`echoes_are_peers`); none otherwise.
     pub fn take_far_bounds(&mut self) -> Vec<(f64, f64)> {
         let far = std::mem::take(&mut self.far);
-        if self.echoes_are_peers() { far.finish() } else { Vec::new() }
+        if self.echoes_are_peers() { far.finish(self.tick_ns()) } else { Vec::new() }
+    }
+
+    /// The clock's tick, ns: its TSvals' advance over the capture's span of them, when
+    /// long enough to tell (at least `MIN_SPAN_NS` and `MIN_TICKS`) and of 1 µs to 1 s.
+    fn tick_ns(&self) -> Option<f64> {
+        let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
+        if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
+            return None;
+        }
+        Some(span_ns as f64 / f64::from(ticks)).filter(|t| (1e3..=1e9).contains(t))
     }
 
     /// The clock's granularity, in its ticks: the greatest common step of its TSval
@@ -216,14 +228,8 @@ impl SenderClock {
 
     /// The rows after a gap the path made (`HELD_ON_PATH`).
     fn path_held(self) -> Vec<(u32, u32)> {
-        let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
-        if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
-            return Vec::new();
-        }
-        let tick_ns = span_ns as f64 / f64::from(ticks);
-        if !(1e3..=1e9).contains(&tick_ns) {
-            return Vec::new(); // not a clock of 1 µs to 1 s per tick
-        }
+        // Not a clock of 1 µs to 1 s per tick, or too short to tell: nothing.
+        let Some(tick_ns) = self.tick_ns() else { return Vec::new() };
         let rounding = 2.0 * f64::from(self.granularity());
         self.gaps
             .into_iter()
