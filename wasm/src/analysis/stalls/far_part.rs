@@ -146,4 +146,32 @@ mod tests {
         assert_eq!(reclassify(&mut s, Vantage::Receiver, Some(0.4)), 0);
         assert_eq!(reclassify(&mut s, Vantage::Sender, None), 0);
     }
+
+    #[test]
+    fn a_silence_the_loaded_far_part_takes_most_of_is_the_paths() {
+        // Stalls from 1.0 s; threshold 80 ms. Bounds: 119 ms measured at 0.95 s (in the
+        // round trip before 1.0 s: 0.95 ≥ 1.0 − 0.119), 0.4 ms at 0.99 s (back-to-back
+        // data: bounds little).
+        let bounds = [(0.95, 0.119), (0.99, 0.0004)];
+        let at = |duration: f64, bounds: &[(f64, f64)]| {
+            let mut s = vec![idle(duration)];
+            reclassify_loaded(&mut s, bounds, Vantage::Receiver, 0.080);
+            s[0].cause
+        };
+        // 120 ms: 1 ms beyond the bound, the path's. 230 ms: the rest, 111 ms, is more
+        // than a stall and than the bound: the application's. 200 ms: rest 81 ms, just
+        // over the threshold: the application's.
+        assert_eq!(at(0.120, &bounds), StallCause::AckWait);
+        assert_eq!(at(0.230, &bounds), StallCause::ApplicationIdle);
+        assert_eq!(at(0.200, &bounds), StallCause::ApplicationIdle);
+        // Measured 0.8 s before (0.2 < 1.0 − 0.119): not its round trip, but within 1 s:
+        // unknown. 1.5 s before: too far, the application's.
+        assert_eq!(at(0.120, &[(0.2, 0.119)]), StallCause::Unknown);
+        assert_eq!(at(0.120, &[(-0.5, 0.119)]), StallCause::ApplicationIdle);
+        // A bound of 40 ms takes less than half of 120 ms: the application's.
+        assert_eq!(at(0.120, &[(0.99, 0.040)]), StallCause::ApplicationIdle);
+        // Not at the receiver: nothing changes.
+        let mut s = vec![idle(0.120)];
+        assert_eq!(reclassify_loaded(&mut s, &bounds, Vantage::Middle, 0.080), 0);
+    }
 }

@@ -356,12 +356,14 @@ impl TsRtt {
 
     /// Whether, when the peer's answer to our TSval sent at `t_ns` (just taken off the
     /// queue) arrived at `echo_ns`, we had already sent a newer TSval it would have echoed
-    /// had it received it (echoable, sent before the answer arrived), within half the
-    /// sample after the first: the answer echoes the older one, so the peer sent it
+    /// had it received it (echoable, sent before the answer arrived), within a quarter of
+    /// the sample after the first: the answer echoes the older one, so the peer sent it
     /// before that newer segment reached it (RFC 7323 §4.3: TS.Recent), and it can have
-    /// waited after our segment at most the time between the two, less than half the
-    /// sample; most of the sample is the path's (far_bounds.rs bounds it from the other
-    /// side). A receiver-side capture's ACK → next data of a sender whose ACKs a queue held
+    /// waited after our segment at most the time between the two, less than a quarter of
+    /// the sample; at least three quarters of it are the path's (far_bounds.rs bounds it
+    /// from the other side). Half would let a peer that sat on our segment for nearly half
+    /// the sample pass (nDPI `netflix.pcap` #32: a 280 ms echo whose next ACK left 134 ms
+    /// after the echoed one). A receiver-side capture's ACK → next data of a sender whose ACKs a queue held
     /// (PcapPlusPlus `example.pcap` #3: 99–120 ms against a 20 ms handshake, the data
     /// paused for most of each, so the `arriving` test left them out).
     fn sent_before_answer(&self, t_ns: i64, echo_ns: i64) -> bool {
@@ -370,7 +372,7 @@ impl TsRtt {
             .iter()
             .take_while(|p| p.t_ns < echo_ns)
             .find(|p| p.echoable)
-            .is_some_and(|p| p.t_ns.saturating_sub(t_ns).saturating_mul(2) < sample)
+            .is_some_and(|p| p.t_ns.saturating_sub(t_ns).saturating_mul(4) < sample)
     }
 
     /// The peer sent a segment of new data at `t_ns` (before `on_echo` for that segment).
