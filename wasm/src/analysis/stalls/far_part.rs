@@ -79,9 +79,9 @@ pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: V
             let near = bounds.iter().filter(|&&(t, _)| t >= t0 - FAR_RTT_BOUND_S && t <= t1 + FAR_RTT_BOUND_S);
             if let Some(&(at, far)) = near.filter(|&&(_, b)| covers(b)).max_by(|a, b| a.1.total_cmp(&b.1)) {
                 s.cause = StallCause::Unknown;
+                // The stall pass's words said the application; they are replaced, not kept.
                 s.ended_by = format!(
-                    "{} (captured at the receiver, whose round trip towards the sender was not measured in the round trip before this silence: at {} the sender's timestamp echo showed it at least {} — a queue — which would take most of it, so the path may have held the sender, not its application)",
-                    s.ended_by,
+                    "new data after a silence the path may have held (captured at the receiver, whose round trip towards the sender was not measured in the round trip before this silence: at {} the sender's timestamp echo showed it at least {} — a queue — which would take most of it, so the path may have held the sender, not its application)",
                     format_timestamp(at),
                     format_duration(far)
                 );
@@ -92,8 +92,7 @@ pub fn reclassify_loaded(stalls: &mut [Stall], bounds: &[(f64, f64)], vantage: V
         let rest = s.duration - far;
         s.cause = StallCause::AckWait;
         s.ended_by = format!(
-            "{}, within the round trip the path then had (captured at the receiver): the sender's data at {} echoed a TCP timestamp older than one the receiver had sent {} before it, so the sender had not yet received that segment and the far part of the round trip was at least {}; the rest, {}, is less than that and less than a stall",
-            s.ended_by,
+            "new data within the round trip the path then had (captured at the receiver): the sender's data at {} echoed a TCP timestamp older than one the receiver had sent {} before it, so the sender had not yet received that segment and the far part of the round trip was at least {}; the rest, {}, is less than that and less than a stall",
             format_timestamp(at),
             format_duration(far),
             format_duration(far),
