@@ -66,6 +66,8 @@ mod episodes_blame;
 mod evidence_clocks;
 #[path = "evidence_counted_once.rs"]
 mod evidence_counted_once;
+#[path = "evidence_far_part_loaded.rs"]
+mod evidence_far_part_loaded;
 #[path = "evidence_review3.rs"]
 mod evidence_review3;
 #[path = "evidence_review3b.rs"]

@@ -134,13 +134,23 @@ impl AckRtt {
 /// with whether the peer still had data outstanding after that segment.
 #[derive(Default, Debug)]
 pub struct TsRtt {
-    sent: VecDeque<(u32, i64, PeerAfter)>,
+    sent: VecDeque<Pending>,
     /// The newest TSval this side sent and when, kept apart from `sent`, which an echo
     /// empties: a segment carrying that TSval again after its echo (the peer answered
     /// within one tick of our TSval clock) must not start a second clock for it.
     last_sent: Option<(u32, i64)>,
     /// The peer's new data as it arrived (see `on_echo`); made at its first segment.
     peer_data: Option<Box<ArrivalGaps>>,
+}
+
+/// A TSval this side sent: its value, when first, whether the peer was busy after it, and
+/// whether the peer would echo it once received (`on_send`'s `echoable`).
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    tsval: u32,
+    t_ns: i64,
+    peer: PeerAfter,
+    echoable: bool,
 }
 
 /// Gaps between the peer's segments of new data, for "the longest gap since time t"
@@ -264,7 +274,9 @@ impl TsRtt {
     /// value starts the clock.
     /// `peer_busy`: after this segment the peer still had unacknowledged data, so
     /// its next data segment is clocked by our ACK rather than by its application.
-    pub fn on_send(&mut self, tsval: u32, t_ns: i64, peer_busy: bool) {
+    /// `echoable`: the segment starts at or below the last ACK the peer was seen to send,
+    /// so its TSval becomes the peer's TS.Recent once received (RFC 7323 §4.3; see `on_echo`).
+    pub fn on_send(&mut self, tsval: u32, t_ns: i64, peer_busy: bool, echoable: bool) {
         // Once every TSval was echoed and a second has passed (longer than any tick,
         // RFC 7323 §5.4), any value starts a clock again: a µs clock wraps its sign in
         // 36 minutes of idle, and one corrupt TSval far ahead must not block the rest.
@@ -278,7 +290,7 @@ impl TsRtt {
             // made the path RTT 1 µs and the vantage "sender").
             if (tsval.wrapping_sub(last) as i32) <= 0 {
                 if tsval == last {
-                    self.again(tsval, peer_busy);
+                    self.again(tsval, peer_busy, echoable);
                 }
                 return;
             }
@@ -287,7 +299,7 @@ impl TsRtt {
         if self.sent.len() == MAX_PENDING {
             self.sent.pop_front();
         }
-        self.sent.push_back((tsval, t_ns, if peer_busy { PeerAfter::Busy } else { PeerAfter::Idle }));
+        self.sent.push_back(Pending { tsval, t_ns, peer: if peer_busy { PeerAfter::Busy } else { PeerAfter::Idle }, echoable });
     }
 
     /// A later segment of this side carried `tsval` again (within one tick of its
@@ -296,9 +308,11 @@ impl TsRtt {
     /// TSval of the last segment it accepted (§4.3): after a second copy that
     /// acknowledged everything it had sent, its data echoes the value however long its
     /// application waited. So the copies' verdicts combine ([`PeerAfter`]).
-    fn again(&mut self, tsval: u32, peer_busy: bool) {
-        if let Some(back) = self.sent.back_mut().filter(|b| b.0 == tsval) {
-            back.2 = back.2.then(peer_busy);
+    /// A later copy that is echoable makes the value echoable from its time on.
+    fn again(&mut self, tsval: u32, peer_busy: bool, echoable: bool) {
+        if let Some(back) = self.sent.back_mut().filter(|b| b.tsval == tsval) {
+            back.peer = back.peer.then(peer_busy);
+            back.echoable |= echoable;
         }
     }
 
@@ -323,7 +337,7 @@ impl TsRtt {
     /// far-part samples of a receiver-side bulk download were left out
     /// (round_trips.rs needs them). Call `on_peer_data` for an echoing segment first.
     pub fn on_echo(&mut self, tsecr: u32, t_ns: i64, echo: Echo) -> Option<TsSample> {
-        while let Some(&(v, t, peer_busy)) = self.sent.front() {
+        while let Some(&Pending { tsval: v, t_ns: t, peer: peer_busy, .. }) = self.sent.front() {
             let d = tsecr.wrapping_sub(v) as i32;
             if d < 0 {
                 return None; // echo of something older than all pending: already used
@@ -332,7 +346,7 @@ impl TsRtt {
             if d == 0 {
                 let arriving = echo.sends_new_data
                     && self.peer_data.as_mut().is_some_and(|p| p.longest_since(t).saturating_mul(2) < t_ns.saturating_sub(t));
-                let busy = peer_busy.answered_within(t_ns.saturating_sub(t)) || arriving;
+                let busy = peer_busy.answered_within(t_ns.saturating_sub(t)) || arriving || self.sent_before_answer(t, t_ns);
                 let trusted = echo.acks_new_data || (echo.sends_new_data && busy);
                 return (t_ns >= t).then_some(TsSample { ns: t_ns - t, trusted });
             }
@@ -340,11 +354,32 @@ impl TsRtt {
         None
     }
 
+    /// Whether, when the peer's answer to our TSval sent at `t_ns` (just taken off the
+    /// queue) arrived at `echo_ns`, we had already sent a newer TSval it would have echoed
+    /// had it received it (echoable, sent before the answer arrived), within a quarter of
+    /// the sample after the first: the answer echoes the older one, so the peer sent it
+    /// before that newer segment reached it (RFC 7323 §4.3: TS.Recent), and it can have
+    /// waited after our segment at most the time between the two, less than a quarter of
+    /// the sample; at least three quarters of it are the path's (far_bounds.rs bounds it
+    /// from the other side). Half would let a peer that sat on our segment for nearly half
+    /// the sample pass (nDPI `netflix.pcap` #32: a 280 ms echo whose next ACK left 134 ms
+    /// after the echoed one). A receiver-side capture's ACK → next data of a sender whose ACKs a queue held
+    /// (PcapPlusPlus `example.pcap` #3: 99–120 ms against a 20 ms handshake, the data
+    /// paused for most of each, so the `arriving` test left them out).
+    fn sent_before_answer(&self, t_ns: i64, echo_ns: i64) -> bool {
+        let sample = echo_ns.saturating_sub(t_ns);
+        self.sent
+            .iter()
+            .take_while(|p| p.t_ns < echo_ns)
+            .find(|p| p.echoable)
+            .is_some_and(|p| p.t_ns.saturating_sub(t_ns).saturating_mul(4) < sample)
+    }
+
     /// The peer sent a segment of new data at `t_ns` (before `on_echo` for that segment).
     /// Before its first, the peer was silent since our oldest pending TSval at least (a
     /// server that speaks first 50 ms after the handshake did not answer our ACK).
     pub fn on_peer_data(&mut self, t_ns: i64) {
-        let since = self.sent.front().map_or(t_ns, |&(_, t, _)| t.min(t_ns));
+        let since = self.sent.front().map_or(t_ns, |p| p.t_ns.min(t_ns));
         self.peer_data.get_or_insert_with(|| Box::new(ArrivalGaps::new(since))).on_arrival(t_ns);
     }
 }

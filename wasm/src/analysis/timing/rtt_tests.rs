@@ -42,9 +42,9 @@ fn karn_skips_retransmitted_segments() {
 #[test]
 fn timestamps_first_echo_only() {
     let mut r = TsRtt::default();
-    r.on_send(100, 0, false);
-    r.on_send(100, 1_000_000, false); // same TSval again: clock started at t=0
-    r.on_send(101, 3_000_000, false);
+    r.on_send(100, 0, false, false);
+    r.on_send(100, 1_000_000, false, false); // same TSval again: clock started at t=0
+    r.on_send(101, 3_000_000, false, false);
     assert_eq!(r.on_echo(100, 8_000_000, ACKS), Some(TsSample { ns: 8_000_000, trusted: true }));
     assert_eq!(r.on_echo(100, 9_000_000, ACKS), None); // second echo of 100
     assert_eq!(r.on_echo(101, 10_000_000, ACKS), Some(TsSample { ns: 7_000_000, trusted: true }));
@@ -57,23 +57,23 @@ fn a_tsval_sent_again_after_its_echo_times_nothing() {
     // The peer's next echo of 303, 3 µs after our latest 303, answers the first
     // one: no second sample (it made a "3 µs" far part, rx-gro-loss-variant).
     let mut r = TsRtt::default();
-    r.on_send(303, 0, true);
+    r.on_send(303, 0, true, false);
     assert_eq!(r.on_echo(303, 40_000, ACKS), Some(TsSample { ns: 40_000, trusted: true }));
-    r.on_send(303, 600_000, true);
+    r.on_send(303, 600_000, true, false);
     assert_eq!(r.on_echo(303, 603_000, ACKS), None);
     // An older TSval after the queue emptied is ignored too (RFC 7323 §5.3).
-    r.on_send(302, 700_000, true);
+    r.on_send(302, 700_000, true, false);
     assert_eq!(r.on_echo(302, 703_000, ACKS), None);
-    r.on_send(304, 1_000_000, true);
+    r.on_send(304, 1_000_000, true, false);
     assert_eq!(r.on_echo(304, 1_040_000, ACKS), Some(TsSample { ns: 40_000, trusted: true }));
 }
 
 #[test]
 fn timestamps_skip_unechoed_values() {
     let mut r = TsRtt::default();
-    r.on_send(5, 0, false);
-    r.on_send(6, 1_000_000, false);
-    r.on_send(7, 2_000_000, false);
+    r.on_send(5, 0, false, false);
+    r.on_send(6, 1_000_000, false, false);
+    r.on_send(7, 2_000_000, false, false);
     // Echo of 7 (5 and 6 were never echoed): 2 ms → 12 ms = 10 ms.
     assert_eq!(r.on_echo(7, 12_000_000, ACKS), Some(TsSample { ns: 10_000_000, trusted: true }));
 }
@@ -84,12 +84,12 @@ fn old_echo_after_a_pause_is_not_trusted() {
     // was idle. Its next request 10 s later echoes 9 (TS.Recent, RFC 7323 §4.3):
     // a 10 s "sample" that measures the pause.
     let mut r = TsRtt::default();
-    r.on_send(9, 0, false);
+    r.on_send(9, 0, false, false);
     let request = Echo { acks_new_data: false, sends_new_data: true };
     assert_eq!(r.on_echo(9, 10_000_000_000, request), Some(TsSample { ns: 10_000_000_000, trusted: false }));
     // A receiver's ACK (TSval 10) sent while the sender still had data in
     // flight: the sender's next data segment echoes it one path RTT later.
-    r.on_send(10, 11_000_000_000, true);
+    r.on_send(10, 11_000_000_000, true, false);
     assert_eq!(r.on_echo(10, 11_040_000_000, request), Some(TsSample { ns: 40_000_000, trusted: true }));
 }
 
@@ -102,20 +102,20 @@ fn a_tsval_sent_again_by_an_ack_of_everything_makes_the_peer_idle() {
     // data out: not a round trip.
     let mut r = TsRtt::default();
     r.on_peer_data(0);
-    r.on_send(40, MS, true);
-    r.on_send(40, MS + 500_000, false);
+    r.on_send(40, MS, true, false);
+    r.on_send(40, MS + 500_000, false, false);
     r.on_peer_data(7_201 * MS);
     assert_eq!(r.on_echo(40, 7_201 * MS, DATA), Some(TsSample { ns: 7_200 * MS, trusted: false }));
     // A window-limited peer instead: its next flight, 40 ms after the first copy,
     // answers it (within ANSWER_BOUND_NS of the copies).
-    r.on_send(50, 7_250 * MS, true);
-    r.on_send(50, 7_250 * MS + 300_000, false);
+    r.on_send(50, 7_250 * MS, true, false);
+    r.on_send(50, 7_250 * MS + 300_000, false, false);
     r.on_peer_data(7_290 * MS);
     assert_eq!(r.on_echo(50, 7_290 * MS, DATA), Some(TsSample { ns: 40 * MS, trusted: true }));
     // The other way round (the second copy left data in flight): the peer's next
     // data 40 ms later answers it.
-    r.on_send(51, 7_300 * MS, false);
-    r.on_send(51, 7_300 * MS + 200_000, true);
+    r.on_send(51, 7_300 * MS, false, false);
+    r.on_send(51, 7_300 * MS + 200_000, true, false);
     r.on_peer_data(7_340 * MS);
     assert_eq!(r.on_echo(51, 7_340 * MS, DATA), Some(TsSample { ns: 40 * MS, trusted: true }));
 }
@@ -128,7 +128,7 @@ fn at_a_receiver_the_senders_data_still_arriving_makes_its_echo_a_round_trip() {
     // 0.6 ms, and the segment echoing 20 comes 100 ms later: a round trip.
     let mut r = TsRtt::default();
     r.on_peer_data(0);
-    r.on_send(20, MS, false);
+    r.on_send(20, MS, false, false);
     let mut t = MS;
     while t < 101 * MS {
         t += 600_000;
@@ -140,7 +140,7 @@ fn at_a_receiver_the_senders_data_still_arriving_makes_its_echo_a_round_trip() {
     // after the first, but the 80 ms without data (more than half of the 85 ms
     // sample) say it timed the pause (rx-cubic-loss.pcap at 0.611 s).
     let ack = t + MS;
-    r.on_send(21, ack, false);
+    r.on_send(21, ack, false, false);
     r.on_peer_data(ack + 4 * MS);
     r.on_peer_data(ack + 84_900_000);
     r.on_peer_data(ack + 85 * MS);
@@ -155,13 +155,13 @@ fn the_longest_pause_in_the_peers_data_decides_not_the_first() {
     let mut r = TsRtt::default();
     r.on_peer_data(0);
     r.on_peer_data(50 * MS);
-    r.on_send(7, 45 * MS, false);
+    r.on_send(7, 45 * MS, false, false);
     r.on_peer_data(90 * MS);
     assert_eq!(r.on_echo(7, 90 * MS, DATA), Some(TsSample { ns: 45 * MS, trusted: false }));
     // A server that speaks first, 50 ms after the client's handshake ACK (TSval 1):
     // its banner echoes that ACK, but nothing of it came before: not a round trip.
     let mut r = TsRtt::default();
-    r.on_send(1, 0, false);
+    r.on_send(1, 0, false, false);
     r.on_peer_data(50 * MS);
     assert_eq!(r.on_echo(1, 50 * MS, DATA), Some(TsSample { ns: 50 * MS, trusted: false }));
 }
@@ -173,10 +173,10 @@ fn a_gap_dropped_for_room_leaves_older_echoes_untrusted() {
     // arrivals (untrusted), while one from after it can.
     let mut r = TsRtt::default();
     r.on_peer_data(0);
-    r.on_send(1, 10, false);
+    r.on_send(1, 10, false, false);
     let mut t = 1_000_000_000i64;
     r.on_peer_data(t);
-    r.on_send(2, t + 1, false);
+    r.on_send(2, t + 1, false, false);
     for k in 0..MAX_GAPS as i64 {
         t += 1_000_000 - k * 1000;
         r.on_peer_data(t);

@@ -41,6 +41,7 @@
 //! advance plus two granules of rounding is below half of it.
 
 use crate::analysis::rows::columns::flag_bits::{ACK_HELD_ON_PATH, HELD_ON_PATH};
+use crate::analysis::timing::far_bounds::FarBounds;
 
 /// Shortest gap recorded: the stall threshold's floor (stalls/gaps.rs `default_threshold_s`).
 const MIN_GAP_NS: i64 = 10_000_000;
@@ -83,11 +84,13 @@ pub(crate) struct SenderClock {
     /// `MAX_GAPS`), marked `ACK_HELD_ON_PATH` at the end only if the echoes are the
     /// peer's clock (`ECHO_SHARE_MIN`).
     ack_held_rows: Vec<u32>,
+    /// The far part of the round trip, bounded by the echoes (far_bounds.rs).
+    far: FarBounds,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new() }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new(), far: FarBounds::default() }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with
@@ -99,7 +102,10 @@ impl SenderClock {
     /// A TSval the peer sent (on any segment), for telling whether this sender's echoes
     /// are of the peer's clock. A TSval more than 2^30 ticks past the furthest is not
     /// this clock's (corrupted or foreign) and does not widen the range.
-    pub fn on_peer_tsval(&mut self, tsval: u32) {
+    /// At `t_ns`; `echoable`: the segment starts at or below the last ACK this sender was
+    /// seen to send, so its TSval would become TS.Recent (far_bounds.rs).
+    pub fn on_peer_tsval(&mut self, tsval: u32, t_ns: i64, echoable: bool) {
+        self.far.on_receiver_tsval(tsval, t_ns, echoable);
         self.peer_tsvals = Some(match self.peer_tsvals {
             None => (tsval, tsval),
             Some((first, far)) => {
@@ -158,6 +164,11 @@ impl SenderClock {
         if (advance as i32) < 0 || f64::from(advance) > gap_ns.max(0) as f64 / 1e3 + 1e6 {
             return ack_held;
         }
+        if of_peer && new_data {
+            // Ticks since the first TSval (wrap-aware: the clock moves forward here).
+            let ticks = i64::from(tsval.wrapping_sub(self.first.1));
+            self.far.on_data(tsecr, t_ns, ticks);
+        }
         if advance != 0 && (self.step_gcd == 0 || advance % self.step_gcd != 0) {
             self.step_gcd = gcd(self.step_gcd, advance);
         }
@@ -166,6 +177,23 @@ impl SenderClock {
         }
         self.last = (t_ns, tsval);
         ack_held
+    }
+
+    /// The far part's lower bounds (far_bounds.rs), (capture time s, bound s), when the
+    /// echoes are the peer's clock (`echoes_are_peers`); none otherwise.
+    pub fn take_far_bounds(&mut self) -> Vec<(f64, f64)> {
+        let far = std::mem::take(&mut self.far);
+        if self.echoes_are_peers() { far.finish(self.tick_ns()) } else { Vec::new() }
+    }
+
+    /// The clock's tick, ns: its TSvals' advance over the capture's span of them, when
+    /// long enough to tell (at least `MIN_SPAN_NS` and `MIN_TICKS`) and of 1 µs to 1 s.
+    fn tick_ns(&self) -> Option<f64> {
+        let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
+        if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
+            return None;
+        }
+        Some(span_ns as f64 / f64::from(ticks)).filter(|t| (1e3..=1e9).contains(t))
     }
 
     /// The clock's granularity, in its ticks: the greatest common step of its TSval
@@ -200,14 +228,8 @@ impl SenderClock {
 
     /// The rows after a gap the path made (`HELD_ON_PATH`).
     fn path_held(self) -> Vec<(u32, u32)> {
-        let (span_ns, ticks) = (self.last.0.saturating_sub(self.first.0), self.last.1.wrapping_sub(self.first.1));
-        if span_ns < MIN_SPAN_NS || ticks < MIN_TICKS || (ticks as i32) < 0 {
-            return Vec::new();
-        }
-        let tick_ns = span_ns as f64 / f64::from(ticks);
-        if !(1e3..=1e9).contains(&tick_ns) {
-            return Vec::new(); // not a clock of 1 µs to 1 s per tick
-        }
+        // Not a clock of 1 µs to 1 s per tick, or too short to tell: nothing.
+        let Some(tick_ns) = self.tick_ns() else { return Vec::new() };
         let rounding = 2.0 * f64::from(self.granularity());
         self.gaps
             .into_iter()
@@ -252,10 +274,10 @@ mod tests {
         let run = |tsecr: u32| {
             let mut c = SenderClock::new(0, 5000);
             for k in 1..200u32 {
-                c.on_peer_tsval(9000 + k);
+                c.on_peer_tsval(9000 + k, 0, false);
                 assert!(!c.on_data(i64::from(k) * 1_000_000, (5000 + k, 9000 + k), true, Some(k)));
             }
-            c.on_peer_tsval(9300);
+            c.on_peer_tsval(9300, 0, false);
             c.on_peer_acked_all(9300);
             let held = c.on_data(319_000_000, (5319, tsecr), true, Some(200));
             (held, c.finish().contains(&(200, ACK_HELD_ON_PATH)))
@@ -273,10 +295,10 @@ mod tests {
         // RFC 7323 §4.3's TS.Recent is not what the sender echoed. No mark.
         let mut c = SenderClock::new(0, 5000);
         for k in 1..200u32 {
-            c.on_peer_tsval(29_499_618 + k);
+            c.on_peer_tsval(29_499_618 + k, 0, false);
             c.on_data(i64::from(k) * 1_000_000, (5000 + k, 11 + k % 75), true, Some(k));
         }
-        c.on_peer_tsval(29_499_918);
+        c.on_peer_tsval(29_499_918, 0, false);
         c.on_peer_acked_all(29_499_918);
         assert!(!c.on_data(319_000_000, (5319, 85), true, Some(200)));
         assert!(!c.echoes_are_peers());
@@ -286,11 +308,11 @@ mod tests {
         // either, as the echoes cannot be trusted as TS.Recent.
         let mut c = SenderClock::new(0, 5000);
         for k in 1..200u32 {
-            c.on_peer_tsval(9000 + k);
+            c.on_peer_tsval(9000 + k, 0, false);
             let echo = if k % 5 == 0 { 9000 + k } else { 11 };
             c.on_data(i64::from(k) * 1_000_000, (5000 + k, echo), true, Some(k));
         }
-        c.on_peer_tsval(9300);
+        c.on_peer_tsval(9300, 0, false);
         c.on_peer_acked_all(9300);
         assert!(c.on_data(319_000_000, (5319, 9210), true, Some(200)));
         assert!(!c.finish().iter().any(|&(_, f)| f == ACK_HELD_ON_PATH));

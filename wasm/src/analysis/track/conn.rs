@@ -370,8 +370,11 @@ impl Conn {
         }
         // The peer's clock learns this side's TSvals, to tell whether its echoes are of
         // them (sender_clock.rs `echoes_are_peers`).
+        // Whether the data sender would echo it (RFC 7323 §4.3: at or below the last
+        // ACK it sent, as in acks.rs `echoable`): the far part's bounds (far_bounds.rs).
         if let (Some((tsval, _)), Some(c)) = (seg.options.timestamp, rev.clock.as_mut()) {
-            c.on_peer_tsval(tsval);
+            let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| p.seq_rel <= last_ack_sent);
+            c.on_peer_tsval(tsval, p.t_ns, echoable);
         }
         // The sender's clock on the segments a stall is measured between (stalls/gaps.rs
         // `is_data_segment`: data, not a probe). Its `ACK_HELD_ON_PATH` rows are marked

@@ -45,10 +45,12 @@ pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at
 /// Finishes each side's trackers now that the vantage and the path are known, puts the
 /// flags they found on the rows, and counts the holes that were capture loss.
 #[allow(clippy::too_many_arguments)]
-/// Also each direction's recoveries its receiver reported (reported.rs), for the stalls.
-pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2]) {
+/// Also each direction's recoveries its receiver reported (reported.rs), and the far part's
+/// lower bounds its echoes gave (far_bounds.rs), for the stalls.
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2]) {
     let mut capture_loss = CaptureLoss::default();
     let mut recoveries: [Vec<Recovery>; 2] = Default::default();
+    let mut far_bounds: [Vec<(f64, f64)>; 2] = Default::default();
     for (d, side) in sides.iter_mut().enumerate() {
         if let Some(h) = side.holes.take() {
             capture_loss.unseen_segments += h.loss.unseen_segments;
@@ -91,7 +93,8 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
             }
         }
         // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
-        if let Some(clock) = side.clock.take() {
+        if let Some(mut clock) = side.clock.take() {
+            far_bounds[d] = clock.take_far_bounds();
             store.add_late_flags(clock.finish());
         }
         let Some(mut tracker) = side.kinds.take() else { continue };
@@ -102,7 +105,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
-    (capture_loss, recoveries)
+    (capture_loss, recoveries, far_bounds)
 }
 
 /// An unknown window scale, bounded from below where the sender had more in flight
@@ -161,7 +164,8 @@ fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: 
 #[allow(clippy::too_many_arguments)]
 /// `recoveries`: the loss recoveries its receiver reported (reported.rs).
 /// `tick`: the connection's clock tick, s (for `stalls::round_trip_bound_s`).
-pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, recoveries: &[Recovery], tick: f64) -> stalls::SenderFacts {
+/// `far_bounds`: the far part's lower bounds its echoes gave (far_bounds.rs).
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, (recoveries, far_bounds): (&[Recovery], &[(f64, f64)]), tick: f64) -> stalls::SenderFacts {
     let round_trip = stalls::round_trip_bound_s(path.rtt, &path.method, tick);
     let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, round_trip, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
     ds.stalls = found;
@@ -173,6 +177,8 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
     // A silence the unmeasured far part of the round trip may fill (far_part.rs).
     if d == data_direction as usize {
         crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
+        // A silence the loaded far part of the round trip, bounded by the echoes, fills.
+        crate::analysis::stalls::far_part::reclassify_loaded(&mut ds.stalls, far_bounds, path.vantage, threshold_s);
     }
     f
 }

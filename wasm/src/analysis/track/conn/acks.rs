@@ -137,7 +137,10 @@ impl Conn {
             (Some(h), Some(a)) => h > a,
             _ => false,
         };
-        fwd.ts_rtt.on_send(tsval, seg.ts_ns, peer_busy);
+        // Whether the peer would echo this TSval once it has it (RFC 7323 §4.3: at or below
+        // the last ACK it sent; rtt.rs `on_echo`).
+        let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| p.seq_rel <= last_ack_sent);
+        fwd.ts_rtt.on_send(tsval, seg.ts_ns, peer_busy, echoable);
     }
 
     /// SACK blocks (RFC 2018 §3) describe the peer's data: its sequence space. They time
