@@ -80,8 +80,7 @@ pub const CLOCK_TOLERANCE: f64 = 0.1;
 /// "diagnosis.text", the application's saving):
 /// - messages: the median burst between pauses (payload bytes sent from one pause's end
 ///   to the next pause) was below [`MESSAGE_SEGMENTS`] full segments (`full_segment`,
-///   the MSS its peer announced), so was the byte-weighted median (half of all the
-///   bytes moved in bursts under that size), and at least half of the pauses held the peer's data,
+///   the MSS its peer announced) and at least half of the pauses held the peer's data,
 ///   or below half a segment (pauses shorter than a round trip joined into the bursts
 ///   around them). Then the
 ///   flow is an exchange of messages — keystrokes and their echoes, a poll and its
@@ -118,12 +117,6 @@ pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f
     }
     sizes.sort_by(f64::total_cmp);
     let median = sizes[sizes.len() / 2];
-    // Messages by the bytes, not by the count: most of the bytes must have moved in
-    // bursts under the message size (`byte_weighted_median`). Many small requests
-    // around one 741 KB write (an SMB copy, smb_reassemble's smb.pcap) or two bulk
-    // bursts of 300 and 744 KB between small SSH packets (ssh-scp-1050.pcap) once read
-    // "each burst was a message (median 228 B)"; the copy is a transfer, not messages.
-    let by_bytes = byte_weighted_median(&sizes);
     // Messages answer messages: most pauses held the peer's data (a keystroke's echo,
     // a poll's answer). Small bursts after pauses in which the peer sent nothing but
     // ACKs are a producer writing in small pieces (a 942 kB upload written 1.4 kB at a
@@ -132,8 +125,7 @@ pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f
     // Bursts under half a segment are messages whoever spoke: a producer of bulk data
     // writes buffers (a file's chunks, a stdio buffer of 4–8 KiB), an event source
     // each event as it happens (a screen update, a reading).
-    if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && by_bytes < MESSAGE_SEGMENTS * full_segment
-        && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
+    if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
         return Err(Unavoidable::Messages(median));
     }
     if starts.len() > CLOCK_MIN_PAUSES {
@@ -147,20 +139,6 @@ pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f
         }
     }
     Ok(())
-}
-
-/// The burst size below which half of all the bytes moved, of `sorted` (ascending):
-/// the smallest size whose bursts and the smaller ones carry at least half the bytes.
-fn byte_weighted_median(sorted: &[f64]) -> f64 {
-    let total: f64 = sorted.iter().sum();
-    let mut carried = 0.0;
-    for &size in sorted {
-        carried += size;
-        if 2.0 * carried >= total {
-            return size;
-        }
-    }
-    0.0
 }
 
 /// The saving of `limit`, 0 when it has none.
@@ -238,21 +216,5 @@ mod tests {
         // Keystrokes (40 B, under half a segment), each pause holding the peer's echo.
         let keys: Vec<(f64, f64, f64, bool)> = (0..5).map(|k| (40.0, 0.3 * k as f64 + 0.17, 0.3, true)).collect();
         assert_eq!(pauses_avoidable(&bursts(&keys, 40.0), 1448.0, 0.0, 0.02), Err(Unavoidable::Messages(40.0)));
-    }
-
-    #[test]
-    fn a_bulk_write_among_small_requests_is_no_exchange_of_messages() {
-        // An SMB copy: 9 requests of 200 B, each after a pause holding the server's answer,
-        // then one 741,000-byte write. The median burst is 200 B (under two 1,460-byte
-        // segments), but 741,000 of the 742,800 bytes (99.8 %) moved in the one large
-        // burst: its byte-weighted median is 741,000 B, so this is a transfer, not messages.
-        let pieces: Vec<(f64, f64, f64, bool)> = (0..9).map(|k| (200.0, k as f64, 0.5, true)).collect();
-        assert_eq!(pauses_avoidable(&bursts(&pieces, 741_000.0), 1460.0, 0.0, 0.01), Ok(()));
-        assert_eq!(byte_weighted_median(&[200.0, 200.0, 200.0, 741_000.0]), 741_000.0);
-        // Half the bytes in bursts of 300 B or less: 100 + 300 = 400 of 800.
-        assert_eq!(byte_weighted_median(&[100.0, 300.0, 400.0]), 300.0);
-        // The same 9 requests with a 1,000-byte last answer: every burst under two
-        // segments by count and by bytes (the byte-weighted median is 200 B): messages.
-        assert_eq!(pauses_avoidable(&bursts(&pieces, 1000.0), 1460.0, 0.0, 0.01), Err(Unavoidable::Messages(200.0)));
     }
 }
