@@ -78,6 +78,8 @@ mod evidence_review_h;
 mod evidence_review_i_shares;
 #[path = "evidence_review_l.rs"]
 mod evidence_review_l;
+#[path = "evidence_review_l_bursts.rs"]
+mod evidence_review_l_bursts;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

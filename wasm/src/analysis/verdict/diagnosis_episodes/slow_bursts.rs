@@ -7,7 +7,8 @@ use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::report::{ConnectionSummary, Episode};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns, RttSource};
 use crate::analysis::stalls::cause::StallCause;
-use crate::analysis::stalls::{is_data_segment, needless};
+use crate::analysis::stalls::delayed_ack::full_segment;
+use crate::analysis::stalls::{is_data_segment, mss_estimate, needless};
 use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED};
 
 /// One burst of data: from its first data segment to its last (the application
@@ -18,6 +19,15 @@ struct Burst {
     retransmissions: u32,
     /// Payload bytes of its data segments but re-sends: what it moved.
     bytes: f64,
+    /// The sender's own pauses inside it, s: see `bursts`.
+    paused: f64,
+}
+
+impl Burst {
+    /// Its time on the path: first to last data segment less the sender's pauses.
+    fn took(&self) -> f64 {
+        (self.end - self.start - self.paused).max(0.0)
+    }
 }
 
 /// The trusted full round trips of the connection as (completed at s, round trip s), in
@@ -39,11 +49,11 @@ fn round_trips(conn: &ConnectionSummary, samples: &dyn RttSource, tick: f64) -> 
 /// without re-sends must be checked against them — most connections have none.
 pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
     let trips = std::cell::OnceCell::new();
-    let bursts = bursts(conn, p);
+    let bursts = bursts(conn, p, path_rtt);
     if bursts.len() < 4 {
         return Vec::new();
     }
-    let mut times: Vec<f64> = bursts.iter().map(|b| b.end - b.start).collect();
+    let mut times: Vec<f64> = bursts.iter().map(Burst::took).collect();
     times.sort_by(|a, b| a.total_cmp(b));
     let typical = times[times.len() / 2];
     // A burst shorter than a round trip left in one flight: its first-to-last time is
@@ -60,11 +70,11 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
     // 140 times as long because it carried 140 times the bytes at the same rate is no
     // slowdown (issue 39: a line-rate flow, every bin 92 Mbit/s, read "a burst took 2.8 s
     // instead of 20 ms: the path slowed down").
-    let mut rates: Vec<f64> = bursts.iter().filter(|b| b.end > b.start).map(|b| b.bytes / (b.end - b.start)).collect();
+    let mut rates: Vec<f64> = bursts.iter().filter(|b| b.took() > 0.0).map(|b| b.bytes / b.took()).collect();
     rates.sort_by(|a, b| a.total_cmp(b));
     let typical_rate = rates.get(rates.len() / 2).copied().unwrap_or(f64::NAN);
     let slow = |b: &Burst| {
-        let took = b.end - b.start;
+        let took = b.took();
         took > SLOW_BURST * typical.max(0.001) && !(b.bytes / took >= typical_rate / SLOW_BURST)
     };
     let mut out = Vec::new();
@@ -103,7 +113,21 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
 
 /// The data direction's bursts, in time order: a burst ends at the data segment an
 /// application-idle stall follows, or that the peer's next message follows.
-fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
+///
+/// A gap inside a burst in which everything sent had been acknowledged is the sender's
+/// pause, not the path's: nothing was on the path to be slowed. Its time from that
+/// acknowledgement to the next data segment, less one path round trip (`path_rtt`, s;
+/// what the acknowledgement and the next data take to cross the path at a capture near
+/// the receiver), is the burst's `paused`. So is a gap (less one round trip) begun with
+/// less than one full segment outstanding and no acknowledgement of it before the next
+/// data: no window holds a sender below one segment (RFC 5681: the congestion window is
+/// at least one), so it had nothing to send (a Nagle hold ends on the ACK: the rule
+/// before). Issue 39: a proxy that sent two segments at
+/// a time as its upstream gave them, each pair acknowledged within 56 µs, read "each of
+/// 4 bursts took 9.9 ms–33 ms instead of 1.5 ms: the path slowed down", while its own
+/// RFC 7323 TSval advanced by the same 25 ms as the arrival gap (Part4_q4.pcapng).
+fn bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Burst> {
+    let rtt = if path_rtt > 0.0 { path_rtt } else { 0.0 };
     let d = conn.data_direction.min(1);
     let mut idle_after: Vec<u32> = conn.directions[d as usize]
         .stalls
@@ -114,7 +138,19 @@ fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
     idle_after.sort_unstable(); // stalls are in time order, frames need not be (timeline.rs)
     let mut bursts: Vec<Burst> = Vec::new();
     let mut open = true;
+    // Highest sequence end sent, and when the peer's ACK first covered it (None while
+    // some of it is outstanding).
+    let (mut sent_end, mut acked, mut all_acked_at) = (f64::NEG_INFINITY, f64::NEG_INFINITY, None::<f64>);
+    // Bytes outstanding just after the last data segment.
+    let mut outstanding_then = f64::INFINITY;
+    let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, mss_estimate(p, d) as u32));
     for i in 0..p.t.len() {
+        if p.dir[i] != d && p.ack[i] > acked {
+            acked = p.ack[i];
+        }
+        if p.dir[i] != d && p.ack[i] >= sent_end && all_acked_at.is_none() {
+            all_acked_at = Some(p.t[i]);
+        }
         // The peer's message inside a run of data starts a turn: what the sender sends
         // next answers it, a write of its own, not the rest of one burst (a run of
         // request/response turns, each waiting on the peer, once read "a burst took
@@ -127,9 +163,22 @@ fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
             continue;
         }
         if open {
-            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0, bytes: 0.0 });
+            bursts.push(Burst { start: p.t[i], end: p.t[i], retransmissions: 0, bytes: 0.0, paused: 0.0 });
             open = false;
+        } else {
+            let b = bursts.last_mut().expect("a burst is open");
+            if let Some(at) = all_acked_at {
+                b.paused += (p.t[i] - at - rtt).max(0.0);
+            } else if outstanding_then < full {
+                b.paused += (p.t[i] - b.end - rtt).max(0.0);
+            }
         }
+        let end = p.seq[i] + f64::from(p.len[i]);
+        if end > sent_end {
+            sent_end = end;
+            all_acked_at = None;
+        }
+        outstanding_then = sent_end - acked;
         let b = bursts.last_mut().expect("a burst is open");
         b.end = p.t[i];
         if p.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
@@ -149,7 +198,7 @@ fn bursts(conn: &ConnectionSummary, p: &PacketColumns) -> Vec<Burst> {
 
 /// The episode of a run of consecutive slow bursts; `typical`: the median burst's time.
 fn slow_run_episode(run: &[Burst], typical: f64) -> Episode {
-    let (lo, hi) = run.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b.end - b.start), hi.max(b.end - b.start)));
+    let (lo, hi) = run.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b.took()), hi.max(b.took())));
     let (rlo, rhi) = run.iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.retransmissions), hi.max(b.retransmissions)));
     let took = if run.len() == 1 {
         format!("a burst took {}", format_duration(hi))
