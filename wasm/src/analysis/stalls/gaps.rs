@@ -405,6 +405,9 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         gap = Some(Gap {
             probes: 0,
             peer_resent: None,
+            peer_request_sent: None,
+            last_len: len,
+            lone: false,
             resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s),
             last_peer_at: None,
             index: i,

@@ -71,7 +71,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
                 start: a,
                 end: b,
                 kind: "outage",
-                text: outage_words(conn, packets, a, b, &timers_words(stalls, packets, a, b, n)),
+                text: outage_words(conn, packets, a, b, timers_words(conn, packets, (a, b), n)),
             });
         }
     }
@@ -115,7 +115,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
 /// the receiver's side the re-sends were seen arriving, so the receiver itself stopped
 /// answering (its host or its stack, not the path); elsewhere the capture cannot tell
 /// the data lost from the receiver gone, and says so.
-fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, timers: &str) -> String {
+fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, (timers, peer_timer): (String, bool)) -> String {
     let d = conn.data_direction.min(1);
     let receiver_silent = receiver_silent(conn, packets, a, b);
     let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
@@ -139,7 +139,7 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
             "No answer came back for {span}: {timers}, none acknowledged and nothing at all from {receiver} (the re-sends were lost on the way or the receiver stopped answering; a capture at the receiver would tell which)."
         ),
         (false, _) => match Progress::in_span(conn, packets, a, b) {
-            p if p.acked > 0.0 || p.new_data[0] + p.new_data[1] > 0.0 => progress_words(conn, &span, timers, &p),
+            p if p.acked > 0.0 || p.new_data[0] + p.new_data[1] > 0.0 => progress_words(conn, &span, (&timers, peer_timer), &p),
             _ => format!("Nothing got through for {span}: {timers}."),
         },
     }
@@ -207,7 +207,7 @@ impl Progress {
 }
 
 /// An outage span in which things did get through: what did.
-fn progress_words(conn: &ConnectionSummary, span: &str, timers: &str, p: &Progress) -> String {
+fn progress_words(conn: &ConnectionSummary, span: &str, (timers, peer_timer): (&str, bool), p: &Progress) -> String {
     use crate::analysis::format::format_bytes;
     let d = usize::from(conn.data_direction.min(1));
     let (sender, receiver) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
@@ -220,7 +220,9 @@ fn progress_words(conn: &ConnectionSummary, span: &str, timers: &str, p: &Progre
     } else if p.acked > 0.0 {
         // Acknowledged and still nothing new until the next timer: it moved on only
         // when its timer fired.
-        parts.push(format!("{sender} sent no new data: it moved on only when its timer fired"));
+        // Where the peer's re-sent request ended a stall, not only the sender's timer.
+        let which = if peer_timer { "a timer fired, its own or the peer's" } else { "its timer fired" };
+        parts.push(format!("{sender} sent no new data: it moved on only when {which}"));
     }
     if p.new_data[1 - d] > 0.0 {
         parts.push(format!("{receiver} sent {} of its own", format_bytes(p.new_data[1 - d])));
@@ -335,9 +337,49 @@ pub const PERIOD_TOLERANCE: f64 = 0.1;
 /// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
 /// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
 /// "n retransmission timeouts" when no kind is known.
-fn timers_words(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
+/// A stall the peer's timer ended (stall rule 2c: the sender waited for a request the
+/// peer had to re-send) is named after that timer, the peer's, not the sender's: "1 tail
+/// loss probe, and 1 retransmission timeout by 10.200.1.18:2430 re-sending its lost
+/// request" (gopacket `cip.pcap`, 122.5 s: the PLC's probe, then the HMI's re-sent
+/// request ended the silence; once read "(1 tail loss probe)" alone).
+fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a, b): (f64, f64), n: usize) -> (String, bool) {
+    let d = conn.data_direction.min(1);
+    let stalls = &conn.directions[d as usize].stalls;
     let (probes, timeouts) = timer_counts(stalls, packets, a, b);
-    timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
+    let (peer_probes, peer_timeouts) = peer_timer_counts(stalls, packets, a, b);
+    let own = timers_phrase(probes, timeouts);
+    let peer = timers_phrase(peer_probes, peer_timeouts).map(|p| format!("{p} by {} re-sending its lost request", conn.endpoints[1 - d as usize]));
+    let by_peer = peer.is_some();
+    let words = match (own, peer) {
+        (Some(o), Some(p)) => format!("{o}, and {p}"),
+        (Some(o), None) => o,
+        (None, Some(p)) => p,
+        (None, None) => plural(n as u64, "retransmission timeout"),
+    };
+    (words, by_peer)
+}
+
+/// (tail loss probes, retransmission timeouts) of the PEER that ended the data
+/// direction's timeout stalls starting in [a, b) not ended by a timer of the sender's
+/// own: its re-sends of a request inside the stall (retrans_kinds.rs), needless ones
+/// left out (the request had arrived).
+pub fn peer_timer_counts(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
+    use crate::analysis::rows::columns::flag_bits as fb;
+    let (mut timeouts, mut probes) = (0u64, 0u64);
+    let from = stalls.partition_point(|s| s.start < a);
+    let to = stalls.partition_point(|s| s.start < b);
+    for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
+        let Some((i, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        if packets.flags[j] & (fb::KIND_RTO | fb::KIND_TLP) != 0 {
+            continue;
+        }
+        let dir = packets.dir[j];
+        for k in (i + 1..j).filter(|&k| packets.dir[k] != dir && packets.len[k] > 0 && packets.flags[k] & fb::ANY_RETRANSMISSION != 0 && !needless(packets.flags[k])) {
+            timeouts += u64::from(packets.flags[k] & fb::KIND_RTO != 0);
+            probes += u64::from(packets.flags[k] & fb::KIND_TLP != 0);
+        }
+    }
+    (probes, timeouts)
 }
 
 /// (tail loss probes, retransmission timeouts) that ended the timeout stalls starting

@@ -119,16 +119,29 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // which names the numbering (unseen_timeout.rs).
         let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
-    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
+    } else if let Some((tr, bytes)) = g.peer_resent.filter(|&(tr, _)| peer_timer_longest(g, t0, t1, tr)) {
         // Request/response: the sender waited for the peer's next request, which was
         // lost and re-sent by the peer's retransmission timer — a round trip lost to
-        // the network, not an idle application (issue 13).
+        // the network, not an idle application (issue 13). Only where that timer took
+        // the largest part of the gap (`peer_timer_longest`): else the peer deciding
+        // to ask, or the sender to answer, took more of it (issue 39 item 8).
         let how = format!(
             "new data after the peer's request of {} bytes, which the peer's timer had to re-send (at {})",
             bytes,
             format_timestamp(tr)
         );
         (StallCause::RetransmissionTimeout, how)
+    } else if let Some((ts, (tr, bytes))) = peer_sat_on_request(g, t0, t1) {
+        // The peer first sent its request late: its application's turn took more of the
+        // gap than the loss of that request (re-sent by its timer) and the answer.
+        let how = format!(
+            "new data after the peer's request of {} bytes, first sent at {} ({} after everything was acknowledged: the peer's application), then lost and re-sent by the peer's timer at {}",
+            bytes,
+            format_timestamp(ts),
+            format_duration(ts - g.all_acked_at.map_or(t0, |ta| ta.max(t0))),
+            format_timestamp(tr)
+        );
+        (StallCause::ApplicationIdle, how)
     } else if g.all_acked_at.is_some_and(|ta| {
         // Silent since everything was acknowledged and the peer's last message came.
         let since = g.peer_reply.map_or(ta, |(tr, _)| tr.max(ta));
@@ -170,6 +183,44 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         frame_after: cols.frame[j],
         ended_by,
     }
+}
+
+/// When the peer's timer began to run on the request it re-sent in the gap (rule 2c): the
+/// request's first transmission, or the gap's start `t0` where that came before it or
+/// the capture holds none (the timer may have run since).
+fn peer_asked(g: &Gap, t0: f64) -> f64 {
+    g.peer_request_sent.map_or(t0, |ts| ts.max(t0))
+}
+
+/// The three parts of a rule-2c gap (t0, t1) whose peer re-sent its request at `tr` by
+/// its timer, s: the peer's own turn before it first sent the request (from everything
+/// acknowledged, or the gap's start if later; 0 where the capture holds no first
+/// transmission in the gap), the timer (from that first transmission, or the gap's
+/// start, to the last re-send), and the sender's part after it (the re-send's way to the
+/// sender, which the sender's time has already counted, and its answer).
+fn request_parts(g: &Gap, t0: f64, t1: f64, tr: f64) -> (f64, f64, f64) {
+    let asked = peer_asked(g, t0);
+    let turn = match (g.peer_request_sent, g.all_acked_at) {
+        (Some(ts), Some(ta)) => (ts - ta.max(t0)).max(0.0),
+        _ => 0.0,
+    };
+    (turn, tr - asked, t1 - tr)
+}
+
+/// Rule 2c holds: everything was acknowledged and the peer's timer took at least as much
+/// of the gap as the peer's own turn before the request and the sender's answer after
+/// its re-send (the gap's one cause is the part that took the most of it).
+fn peer_timer_longest(g: &Gap, t0: f64, t1: f64, tr: f64) -> bool {
+    let (turn, timer, answer) = request_parts(g, t0, t1, tr);
+    g.all_acked_at.is_some() && timer >= turn && timer >= answer
+}
+
+/// A rule-2c gap whose largest part was the peer's own turn before it first sent the
+/// request (`request_parts`): (that first transmission, the last re-send's (time, bytes)).
+fn peer_sat_on_request(g: &Gap, t0: f64, t1: f64) -> Option<(f64, (f64, u32))> {
+    let (resent, ts) = (g.peer_resent?, g.peer_request_sent?);
+    let (turn, timer, answer) = request_parts(g, t0, t1, resent.0);
+    (g.all_acked_at.is_some() && turn > timer && turn >= answer).then_some((ts, resent))
 }
 
 /// Rule 5 of gaps.rs's doc: data in flight below the window, no timer. The cause, what
