@@ -133,7 +133,7 @@ fn an_outage_the_peers_re_sent_request_ended_is_named_after_the_peers_timer() {
     assert_eq!(rto.len(), 2, "{stalls:?}");
     let outage = c.diagnosis.episodes.iter().find(|e| e.kind == "outage").unwrap_or_else(|| panic!("{:?}", c.diagnosis.episodes));
     assert!((outage.end - outage.start - 0.485).abs() < 1e-6, "{outage:?}");
-    assert!(outage.text.contains("by 10.0.0.2:40000 re-sending its lost request"), "{}", outage.text);
+    assert!(outage.text.contains("by 10.0.0.2:40000 re-sending its lost message"), "{}", outage.text);
 }
 
 /// A download captured at the server (the sender), 200 µs path: 1364-byte segments, the
@@ -228,7 +228,7 @@ fn ndpi_alexa_116_a_request_lost_twice_stays_the_peers_timer_and_the_outage_says
     assert_eq!(s.cause, StallCause::RetransmissionTimeout, "{s:?}");
     let outage = c.diagnosis.episodes.iter().find(|e| e.kind == "outage").expect("outage");
     assert!(
-        outage.text.contains("(1 tail loss probe, and 1 tail loss probe and 1 retransmission timeout by 172.16.42.216:41914 re-sending its lost request)"),
+        outage.text.contains("(1 tail loss probe, and 1 tail loss probe and 1 retransmission timeout by 172.16.42.216:41914 re-sending its lost message)"),
         "{}",
         outage.text
     );
@@ -243,7 +243,7 @@ fn cip_the_outage_at_122_s_names_the_hmis_re_sent_request() {
     // at 123.023 s (18904), which the PLC answers at 123.029 s (18906).
     let Some(conns) = corpus_connections("gopacket__gopacket__layers_testdata_cip.pcap") else { return };
     let outage = conns[0].diagnosis.episodes.iter().find(|e| e.kind == "outage").expect("outage");
-    assert!(outage.text.contains("122.539 s–123.029 s (1 tail loss probe, and 1 tail loss probe by 10.200.1.18:2430 re-sending its lost request)"), "{}", outage.text);
+    assert!(outage.text.contains("122.539 s–123.029 s (1 tail loss probe, and 1 tail loss probe by 10.200.1.18:2430 re-sending its lost message)"), "{}", outage.text);
 }
 
 #[test]

@@ -42,6 +42,8 @@ pub(super) struct Gap {
     /// the sender's time: set at the gap's first such re-send; None where the capture
     /// holds no earlier copy of those bytes in the rows looked back.
     pub(super) peer_request_sent: Option<f64>,
+    /// The end (sequence number) of the peer's last timer re-send in the gap.
+    pub(super) peer_request_end: f64,
     /// Payload of the last data segment before the gap, bytes.
     pub(super) last_len: f64,
     /// [`not_held`] found the sender free by its lone segment in flight.
@@ -85,6 +87,7 @@ impl Gap {
                     self.peer_request_sent = original_sent(cols, i).map(|k| cols.t[k] + (t - cols.t[i]));
                 }
                 self.peer_resent = Some((t, cols.len[i]));
+                self.peer_request_end = cols.seq[i] + f64::from(cols.len[i]);
             }
         }
         if peer_win == 0.0 {
