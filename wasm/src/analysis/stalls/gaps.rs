@@ -407,12 +407,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
             || (peer_win.is_finite() && flight.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged));
         gap = Some(Gap {
-            probes: 0,
-            peer_resent: None,
-            peer_request_sent: None,
-            peer_request_end: f64::NAN,
             last_len: len,
-            lone: false,
             resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s),
             last_peer_at: None,
             index: i,
@@ -432,6 +427,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             not_held: false,
             freed_long_before: false,
             acked_to: peer_ack,
+            ..Gap::default()
         });
     }
     for (mut g, j, peer_win, resent) in closed {

@@ -5,7 +5,9 @@
 use super::peer_timer_resend;
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 
-/// State of the gap currently open after the last data segment.
+/// State of the gap currently open after the last data segment (a field not set where
+/// it opens starts at its default: no probe, no reply, nothing re-sent).
+#[derive(Default)]
 pub(super) struct Gap {
     pub(super) index: usize,
     /// Highest sequence sent (end of data) at the last data segment.
