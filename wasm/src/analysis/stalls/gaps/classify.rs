@@ -131,10 +131,10 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
             format_timestamp(tr)
         );
         (StallCause::RetransmissionTimeout, how)
-    } else if let Some((ts, (tr, bytes))) = peer_sat_on_request(cols, g, j) {
-        // The peer first sent its request late: its application's turn took more of the
-        // gap than the loss of that request (re-sent by its timer) and the answer.
-        (StallCause::ApplicationIdle, peer_turn_words(g, t0, ts, (tr, bytes)))
+    } else if let Some((tf, ts, resent)) = peer_sat_on_request(cols, g, j) {
+        // The peer began to answer late: its application's turn took more of the gap
+        // than the loss of its request (re-sent by its timer) and the sender's answer.
+        (StallCause::ApplicationIdle, peer_turn_words(g, t0, (tf, ts), resent))
     } else if g.all_acked_at.is_some_and(|ta| {
         // Silent since everything was acknowledged and the peer's last message came.
         let since = g.peer_reply.map_or(ta, |(tr, _)| tr.max(ta));
@@ -186,9 +186,11 @@ fn peer_asked(g: &Gap, t0: f64) -> f64 {
 }
 
 /// The three parts of a rule-2c gap that data segment `j` closed, the peer having
-/// re-sent its request at `tr` by its timer, s: the peer's own turn before it first sent
-/// the request (from everything acknowledged, or the gap's start if later; 0 where the
-/// capture holds no first transmission in the gap), the timers (from that first
+/// re-sent its request at `tr` by its timer, s: the peer's own turn before it began to
+/// answer (from everything acknowledged, or the gap's start if later, to its first
+/// payload in the gap that re-sends nothing; 0 where there is none — the time a long
+/// answer takes to send before its lost segment is the peer's transfer, no part here:
+/// `rr-loss.pcap` at 2.001 s, 42 ms of a 30 KB answer before its tail was lost), the timers (from that first
 /// transmission, or the gap's start, to the last re-send), and the sender's answer after
 /// it (the re-send's way to the sender, which the sender's time has already counted, and
 /// its application's time). The answer is the timers' too where segment `j` is itself a
@@ -198,8 +200,8 @@ fn peer_asked(g: &Gap, t0: f64) -> f64 {
 fn request_parts(cols: &PacketColumns, g: &Gap, j: usize, tr: f64) -> (f64, f64, f64) {
     let (t0, t1) = (cols.t[g.index], cols.t[j]);
     let asked = peer_asked(g, t0);
-    let turn = match (g.peer_request_sent, g.all_acked_at) {
-        (Some(ts), Some(ta)) => (ts - ta.max(t0)).max(0.0),
+    let turn = match (g.peer_first_new, g.all_acked_at) {
+        (Some(tf), Some(ta)) => (tf - ta.max(t0)).max(0.0),
         _ => 0.0,
     };
     let f = cols.flags[j];
@@ -220,22 +222,25 @@ fn peer_timer_longest(cols: &PacketColumns, g: &Gap, j: usize, tr: f64) -> bool 
     g.all_acked_at.is_some() && timer >= turn && timer >= answer
 }
 
-/// A rule-2c gap whose largest part was the peer's own turn before it first sent the
-/// request (`request_parts`): (that first transmission, the last re-send's (time, bytes)).
-fn peer_sat_on_request(cols: &PacketColumns, g: &Gap, j: usize) -> Option<(f64, (f64, u32))> {
-    let (resent, ts) = (g.peer_resent?, g.peer_request_sent?);
+/// A rule-2c gap whose largest part was the peer's own turn before it began to answer
+/// (`request_parts`): (the peer's first payload in the gap, the request's first
+/// transmission, the last re-send's (time, bytes)).
+fn peer_sat_on_request(cols: &PacketColumns, g: &Gap, j: usize) -> Option<(f64, f64, (f64, u32))> {
+    let (resent, ts, tf) = (g.peer_resent?, g.peer_request_sent?, g.peer_first_new?);
     let (turn, timer, answer) = request_parts(cols, g, j, resent.0);
-    (g.all_acked_at.is_some() && turn > timer && turn >= answer).then_some((ts, resent))
+    (g.all_acked_at.is_some() && turn > timer && turn >= answer).then_some((tf, ts, resent))
 }
 
 /// What ended a rule-2c gap whose largest part was the peer's own turn
-/// ([`peer_sat_on_request`]): its request first sent at `ts`, last re-sent at `tr`.
-fn peer_turn_words(g: &Gap, t0: f64, ts: f64, (tr, bytes): (f64, u32)) -> String {
+/// ([`peer_sat_on_request`]): its first payload at `tf`, its request first sent at `ts`
+/// and last re-sent at `tr`.
+fn peer_turn_words(g: &Gap, t0: f64, (tf, ts): (f64, f64), (tr, bytes): (f64, u32)) -> String {
     format!(
-        "new data after the peer's request of {} bytes, first sent at {} ({} after everything was acknowledged: the peer's application), then lost and re-sent by the peer's timer at {}",
+        "new data after the peer's request of {} bytes, first sent at {}: the peer sent nothing new until {} ({} after everything was acknowledged: the peer's application), and its request was lost and re-sent by its timer at {}",
         bytes,
         format_timestamp(ts),
-        format_duration(ts - g.all_acked_at.map_or(t0, |ta| ta.max(t0))),
+        format_timestamp(tf),
+        format_duration(tf - g.all_acked_at.map_or(t0, |ta| ta.max(t0))),
         format_timestamp(tr)
     )
 }

@@ -46,6 +46,9 @@ pub(super) struct Gap {
     pub(super) peer_request_sent: Option<f64>,
     /// The end (sequence number) of the peer's last timer re-send in the gap.
     pub(super) peer_request_end: f64,
+    /// When the peer's first payload in the gap that re-sends nothing came (the sender's
+    /// time): its application's turn ended there, whatever came after.
+    pub(super) peer_first_new: Option<f64>,
     /// Payload of the last data segment before the gap, bytes.
     pub(super) last_len: f64,
     /// [`not_held`] found the sender free by its lone segment in flight.
@@ -82,6 +85,9 @@ impl Gap {
         }
         let first_reply = self.peer_reply.is_none();
         if cols.len[i] > 0 {
+            if self.peer_first_new.is_none() && cols.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
+                self.peer_first_new = Some(t);
+            }
             self.peer_reply = Some((t, cols.len[i]));
             if peer_timer_resend(cols.flags[i]) {
                 if self.peer_resent.is_none() {
