@@ -187,10 +187,12 @@ fn peer_asked(g: &Gap, t0: f64) -> f64 {
 
 /// The three parts of a rule-2c gap that data segment `j` closed, the peer having
 /// re-sent its request at `tr` by its timer, s: the peer's own turn before it began to
-/// answer (from everything acknowledged, or the gap's start if later, to its first
-/// payload in the gap that re-sends nothing; 0 where there is none — the time a long
-/// answer takes to send before its lost segment is the peer's transfer, no part here:
-/// `rr-loss.pcap` at 2.001 s, 42 ms of a 30 KB answer before its tail was lost), the timers (from that first
+/// answer (from everything acknowledged, or the gap's start if later, to the request's
+/// first transmission or the peer's first payload in the gap that re-sends nothing,
+/// whichever came first — the time a long answer takes to send before its lost segment
+/// is the peer's transfer, no part here: `rr-loss.pcap` at 2.001 s, 42 ms of a 30 KB
+/// answer before its tail was lost; 0 where the capture holds no first transmission of
+/// the request: when it went is unknown), the timers (from that first
 /// transmission, or the gap's start, to the last re-send), and the sender's answer after
 /// it (the re-send's way to the sender, which the sender's time has already counted, and
 /// its application's time). The answer is the timers' too where segment `j` is itself a
@@ -200,8 +202,8 @@ fn peer_asked(g: &Gap, t0: f64) -> f64 {
 fn request_parts(cols: &PacketColumns, g: &Gap, j: usize, tr: f64) -> (f64, f64, f64) {
     let (t0, t1) = (cols.t[g.index], cols.t[j]);
     let asked = peer_asked(g, t0);
-    let turn = match (g.peer_first_new, g.all_acked_at) {
-        (Some(tf), Some(ta)) => (tf - ta.max(t0)).max(0.0),
+    let turn = match (g.peer_request_sent, g.all_acked_at) {
+        (Some(ts), Some(ta)) => (g.peer_first_new.map_or(ts, |tf| tf.min(ts)) - ta.max(t0)).max(0.0),
         _ => 0.0,
     };
     let f = cols.flags[j];
@@ -226,7 +228,8 @@ fn peer_timer_longest(cols: &PacketColumns, g: &Gap, j: usize, tr: f64) -> bool 
 /// (`request_parts`): (the peer's first payload in the gap, the request's first
 /// transmission, the last re-send's (time, bytes)).
 fn peer_sat_on_request(cols: &PacketColumns, g: &Gap, j: usize) -> Option<(f64, f64, (f64, u32))> {
-    let (resent, ts, tf) = (g.peer_resent?, g.peer_request_sent?, g.peer_first_new?);
+    let (resent, ts) = (g.peer_resent?, g.peer_request_sent?);
+    let tf = g.peer_first_new.map_or(ts, |tf| tf.min(ts));
     let (turn, timer, answer) = request_parts(cols, g, j, resent.0);
     (g.all_acked_at.is_some() && turn > timer && turn >= answer).then_some((tf, ts, resent))
 }
@@ -235,14 +238,16 @@ fn peer_sat_on_request(cols: &PacketColumns, g: &Gap, j: usize) -> Option<(f64, 
 /// ([`peer_sat_on_request`]): its first payload at `tf`, its request first sent at `ts`
 /// and last re-sent at `tr`.
 fn peer_turn_words(g: &Gap, t0: f64, (tf, ts): (f64, f64), (tr, bytes): (f64, u32)) -> String {
-    format!(
-        "new data after the peer's request of {} bytes, first sent at {}: the peer sent nothing new until {} ({} after everything was acknowledged: the peer's application), and its request was lost and re-sent by its timer at {}",
-        bytes,
-        format_timestamp(ts),
-        format_timestamp(tf),
-        format_duration(tf - g.all_acked_at.map_or(t0, |ta| ta.max(t0))),
-        format_timestamp(tr)
-    )
+    let turn = format!("{} after everything was acknowledged: the peer's application", format_duration(tf - g.all_acked_at.map_or(t0, |ta| ta.max(t0))));
+    if tf < ts {
+        return format!(
+            "new data after the peer's request of {bytes} bytes: the peer sent nothing until {} ({turn}); the request, first sent at {}, was lost and re-sent by its timer at {}",
+            format_timestamp(tf),
+            format_timestamp(ts),
+            format_timestamp(tr)
+        );
+    }
+    format!("new data after the peer's request of {bytes} bytes, first sent at {} ({turn}), then lost and re-sent by its timer at {}", format_timestamp(ts), format_timestamp(tr))
 }
 
 /// Rule 5 of gaps.rs's doc: data in flight below the window, no timer. The cause, what
