@@ -98,6 +98,8 @@ mod evidence_shapes_segments;
 mod evidence_stalls_i;
 #[path = "evidence_stalls_j.rs"]
 mod evidence_stalls_j;
+#[path = "evidence_stalls_k.rs"]
+mod evidence_stalls_k;
 #[path = "hostile_corpus.rs"]
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]

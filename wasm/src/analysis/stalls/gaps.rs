@@ -29,7 +29,9 @@
 //!    recovery), and when
 //!    everything was acknowledged and the peer's
 //!    next request during the gap was a retransmission: the request was lost and the
-//!    peer's timer re-sent it (request/response through an outage).
+//!    peer's timer re-sent it (request/response through an outage) — where that timer
+//!    took the largest part of the gap, not the peer's turn before it first sent the
+//!    request (then `application-idle`) nor the sender's answer after (the later rules).
 //! 3. `application-idle`: the peer's cumulative ACK reached the highest sequence sent
 //!    (nothing in flight) at the start of or during the gap, and the sender stayed
 //!    silent while free to send for at least half of the gap, or for a path round trip
@@ -70,7 +72,9 @@
 //!    the new segment at most a full segment and what it had in flight before, and no
 //!    ACK released it; or the last ACK in the gap came half the gap and a round trip
 //!    before the new data, which then fit in what the sender had had in flight: an
-//!    ACK releases held data at once, RFC 5681 §3);
+//!    ACK releases held data at once, RFC 5681 §3); or one segment in flight, no ACK or
+//!    window change in the gap, and new data within 200 ms, before any probe timer (RFC
+//!    8985 §7.2: 2·SRTT + 200 ms with one segment in flight);
 //!    `unknown` when no ACK of the peer's came in the gap and the capture holds none of
 //!    its pure ACKs (filtered to payload: an ACK sent alone would not be in it either,
 //!    and nothing shows the sender held);
@@ -403,8 +407,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
             || (peer_win.is_finite() && flight.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged));
         gap = Some(Gap {
-            probes: 0,
-            peer_resent: None,
+            last_len: len,
             resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s),
             last_peer_at: None,
             index: i,
@@ -424,6 +427,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             not_held: false,
             freed_long_before: false,
             acked_to: peer_ack,
+            ..Gap::default()
         });
     }
     for (mut g, j, peer_win, resent) in closed {

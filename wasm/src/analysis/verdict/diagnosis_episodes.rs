@@ -18,8 +18,9 @@
 //!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
 
 mod slow_bursts;
+mod timers;
 
-use crate::analysis::format::{format_duration, format_percent, format_timestamp, plural, timers_phrase};
+use crate::analysis::format::{format_duration, format_percent, format_timestamp, plural};
 use crate::analysis::verdict::diagnosis_shares::TimeShares;
 use crate::analysis::stalls::needless;
 use crate::analysis::rows::columns::{PacketColumns, RttSource};
@@ -28,6 +29,8 @@ use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Episode;
 use crate::analysis::stalls::cause::StallCause;
 use slow_bursts::slow_bursts;
+pub use timers::{peer_timer_counts, timer_counts};
+use timers::timers_words;
 
 pub const LONG_STALL_S: f64 = 0.3;
 pub const MERGE_S: f64 = 1.0;
@@ -71,7 +74,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
                 start: a,
                 end: b,
                 kind: "outage",
-                text: outage_words(conn, packets, a, b, &timers_words(stalls, packets, a, b, n)),
+                text: outage_words(conn, packets, a, b, timers_words(conn, packets, (a, b), n)),
             });
         }
     }
@@ -115,7 +118,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
 /// the receiver's side the re-sends were seen arriving, so the receiver itself stopped
 /// answering (its host or its stack, not the path); elsewhere the capture cannot tell
 /// the data lost from the receiver gone, and says so.
-fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, timers: &str) -> String {
+fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, (timers, peer_timer): (String, bool)) -> String {
     let d = conn.data_direction.min(1);
     let receiver_silent = receiver_silent(conn, packets, a, b);
     let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
@@ -139,7 +142,7 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
             "No answer came back for {span}: {timers}, none acknowledged and nothing at all from {receiver} (the re-sends were lost on the way or the receiver stopped answering; a capture at the receiver would tell which)."
         ),
         (false, _) => match Progress::in_span(conn, packets, a, b) {
-            p if p.acked > 0.0 || p.new_data[0] + p.new_data[1] > 0.0 => progress_words(conn, &span, timers, &p),
+            p if p.acked > 0.0 || p.new_data[0] + p.new_data[1] > 0.0 => progress_words(conn, &span, (&timers, peer_timer), &p),
             _ => format!("Nothing got through for {span}: {timers}."),
         },
     }
@@ -207,7 +210,7 @@ impl Progress {
 }
 
 /// An outage span in which things did get through: what did.
-fn progress_words(conn: &ConnectionSummary, span: &str, timers: &str, p: &Progress) -> String {
+fn progress_words(conn: &ConnectionSummary, span: &str, (timers, peer_timer): (&str, bool), p: &Progress) -> String {
     use crate::analysis::format::format_bytes;
     let d = usize::from(conn.data_direction.min(1));
     let (sender, receiver) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
@@ -220,7 +223,9 @@ fn progress_words(conn: &ConnectionSummary, span: &str, timers: &str, p: &Progre
     } else if p.acked > 0.0 {
         // Acknowledged and still nothing new until the next timer: it moved on only
         // when its timer fired.
-        parts.push(format!("{sender} sent no new data: it moved on only when its timer fired"));
+        // Where the peer's re-sent request ended a stall, not only the sender's timer.
+        let which = if peer_timer { "a timer fired, its own or the peer's" } else { "its timer fired" };
+        parts.push(format!("{sender} sent no new data: it moved on only when {which}"));
     }
     if p.new_data[1 - d] > 0.0 {
         parts.push(format!("{receiver} sent {} of its own", format_bytes(p.new_data[1 - d])));
@@ -330,35 +335,6 @@ pub const MIN_PERIOD_TICKS: f64 = 10.0;
 pub const MIN_PERIODIC: usize = 4;
 /// How far a period may stray from the median one and still be steady.
 pub const PERIOD_TOLERANCE: f64 = 0.1;
-
-/// The timers behind an outage's `n` timeout stalls starting in [a, b), by the kind of the
-/// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
-/// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
-/// "n retransmission timeouts" when no kind is known.
-fn timers_words(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64, n: usize) -> String {
-    let (probes, timeouts) = timer_counts(stalls, packets, a, b);
-    timers_phrase(probes, timeouts).unwrap_or_else(|| plural(n as u64, "retransmission timeout"))
-}
-
-/// (tail loss probes, retransmission timeouts) that ended the timeout stalls starting
-/// in [a, b): the kind of the retransmission after each (retrans_kinds.rs). A stall
-/// ended otherwise (by the ACK of the re-sent data, or by data whose kind the capture
-/// cannot tell) counts as neither. The loss text quotes these with the stalls' time,
-/// so count and time are of the same stalls.
-pub fn timer_counts(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
-    use crate::analysis::rows::columns::flag_bits as fb;
-    let (mut timeouts, mut probes) = (0u64, 0u64);
-    // The stalls are in time order: only those starting in [a, b) are looked at (an
-    // outage per stall would otherwise cost stalls² here).
-    let from = stalls.partition_point(|s| s.start < a);
-    let to = stalls.partition_point(|s| s.start < b);
-    for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
-        let flags = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
-        timeouts += u64::from(flags & fb::KIND_RTO != 0);
-        probes += u64::from(flags & fb::KIND_TLP != 0);
-    }
-    (probes, timeouts)
-}
 
 /// Intervals less than MERGE_S apart joined: (start, end, how many).
 fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {

@@ -119,16 +119,22 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // which names the numbering (unseen_timeout.rs).
         let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
-    } else if let (Some(_), Some((tr, bytes))) = (g.all_acked_at, g.peer_resent) {
+    } else if let Some((tr, bytes)) = g.peer_resent.filter(|&(tr, _)| peer_timer_longest(cols, g, j, tr)) {
         // Request/response: the sender waited for the peer's next request, which was
         // lost and re-sent by the peer's retransmission timer — a round trip lost to
-        // the network, not an idle application (issue 13).
+        // the network, not an idle application (issue 13). Only where that timer took
+        // the largest part of the gap (`peer_timer_longest`): else the peer deciding
+        // to ask, or the sender to answer, took more of it (issue 39 item 8).
         let how = format!(
             "new data after the peer's request of {} bytes, which the peer's timer had to re-send (at {})",
             bytes,
             format_timestamp(tr)
         );
         (StallCause::RetransmissionTimeout, how)
+    } else if let Some((tf, ts, resent)) = peer_sat_on_request(cols, g, j) {
+        // The peer began to answer late: its application's turn took more of the gap
+        // than the loss of its request (re-sent by its timer) and the sender's answer.
+        (StallCause::ApplicationIdle, peer_turn_words(g, t0, (tf, ts), resent))
     } else if g.all_acked_at.is_some_and(|ta| {
         // Silent since everything was acknowledged and the peer's last message came.
         let since = g.peer_reply.map_or(ta, |(tr, _)| tr.max(ta));
@@ -172,6 +178,78 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     }
 }
 
+/// When the peer's timer began to run on the request it re-sent in the gap (rule 2c): the
+/// request's first transmission, or the gap's start `t0` where that came before it or
+/// the capture holds none (the timer may have run since).
+fn peer_asked(g: &Gap, t0: f64) -> f64 {
+    g.peer_request_sent.map_or(t0, |ts| ts.max(t0))
+}
+
+/// The three parts of a rule-2c gap that data segment `j` closed, the peer having
+/// re-sent its request at `tr` by its timer, s: the peer's own turn before it began to
+/// answer (from everything acknowledged, or the gap's start if later, to the request's
+/// first transmission or the peer's first payload in the gap that re-sends nothing,
+/// whichever came first — the time a long answer takes to send before its lost segment
+/// is the peer's transfer, no part here: `rr-loss.pcap` at 2.001 s, 42 ms of a 30 KB
+/// answer before its tail was lost; 0 where the capture holds no first transmission of
+/// the request: when it went is unknown), the timers (from that first
+/// transmission, or the gap's start, to the last re-send), and the sender's answer after
+/// it (the re-send's way to the sender, which the sender's time has already counted, and
+/// its application's time). The answer is the timers' too where segment `j` is itself a
+/// re-send (not a needless one: the sender's answer was lost and its own timer re-sent
+/// it), and where `j` does not acknowledge the request (it never reached the sender, and
+/// the whole wait was the peer's timer re-sending it in vain).
+fn request_parts(cols: &PacketColumns, g: &Gap, j: usize, tr: f64) -> (f64, f64, f64) {
+    let (t0, t1) = (cols.t[g.index], cols.t[j]);
+    let asked = peer_asked(g, t0);
+    let turn = match (g.peer_request_sent, g.all_acked_at) {
+        (Some(ts), Some(ta)) => (g.peer_first_new.map_or(ts, |tf| tf.min(ts)) - ta.max(t0)).max(0.0),
+        _ => 0.0,
+    };
+    let f = cols.flags[j];
+    let own_resend = f & flag_bits::ANY_RETRANSMISSION != 0 && !needless(f) && !reordered(f);
+    let unanswered = !(cols.ack[j] >= g.peer_request_end);
+    if own_resend || unanswered {
+        (turn, t1 - asked, 0.0)
+    } else {
+        (turn, tr - asked, t1 - tr)
+    }
+}
+
+/// Rule 2c holds: everything was acknowledged and the peer's timer took at least as much
+/// of the gap as the peer's own turn before the request and the sender's answer after
+/// its re-send (the gap's one cause is the part that took the most of it).
+fn peer_timer_longest(cols: &PacketColumns, g: &Gap, j: usize, tr: f64) -> bool {
+    let (turn, timer, answer) = request_parts(cols, g, j, tr);
+    g.all_acked_at.is_some() && timer >= turn && timer >= answer
+}
+
+/// A rule-2c gap whose largest part was the peer's own turn before it began to answer
+/// (`request_parts`): (the peer's first payload in the gap, the request's first
+/// transmission, the last re-send's (time, bytes)).
+fn peer_sat_on_request(cols: &PacketColumns, g: &Gap, j: usize) -> Option<(f64, f64, (f64, u32))> {
+    let (resent, ts) = (g.peer_resent?, g.peer_request_sent?);
+    let tf = g.peer_first_new.map_or(ts, |tf| tf.min(ts));
+    let (turn, timer, answer) = request_parts(cols, g, j, resent.0);
+    (g.all_acked_at.is_some() && turn > timer && turn >= answer).then_some((tf, ts, resent))
+}
+
+/// What ended a rule-2c gap whose largest part was the peer's own turn
+/// ([`peer_sat_on_request`]): its first payload at `tf`, its request first sent at `ts`
+/// and last re-sent at `tr`.
+fn peer_turn_words(g: &Gap, t0: f64, (tf, ts): (f64, f64), (tr, bytes): (f64, u32)) -> String {
+    let turn = format!("{} after everything was acknowledged: the peer's application", format_duration(tf - g.all_acked_at.map_or(t0, |ta| ta.max(t0))));
+    if tf < ts {
+        return format!(
+            "new data after the peer's request of {bytes} bytes: the peer sent nothing until {} ({turn}); the request, first sent at {}, was lost and re-sent by its timer at {}",
+            format_timestamp(tf),
+            format_timestamp(ts),
+            format_timestamp(tr)
+        );
+    }
+    format!("new data after the peer's request of {bytes} bytes, first sent at {} ({turn}), then lost and re-sent by its timer at {}", format_timestamp(ts), format_timestamp(tr))
+}
+
 /// Rule 5 of gaps.rs's doc: data in flight below the window, no timer. The cause, what
 /// ended it, and whether no ACK in the capture showed what released the sender (for
 /// `unless_capture_missed`).
@@ -180,9 +258,9 @@ fn rule_5(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, peer_pure_acks
     if g.not_held && peer_win.is_finite() {
         // Data in flight, but nothing held the sender (gap.rs `not_held`): rule 5 needs
         // a window, a congestion window or Nagle's algorithm to have waited on an ACK.
-        // Where an ACK long before is what shows it, an ACK the capture missed may be
-        // what released it.
-        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j], t1), g.freed_long_before)
+        // Where an ACK long before, or no ACK in the gap with one segment in flight, is
+        // what shows it, an ACK the capture missed may be what released it.
+        (StallCause::ApplicationIdle, not_held_words(g, cols.len[j], t1), g.freed_long_before || g.lone)
     } else if g.last_peer_update.is_none() && !peer_pure_acks && peer_win.is_finite() {
         // No ACK in the gap, in a capture that holds none of the peer's pure ACKs (filtered
         // to payload): its ACKs ride on its messages, and one sent alone is not in the

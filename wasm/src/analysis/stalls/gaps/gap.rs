@@ -5,7 +5,9 @@
 use super::peer_timer_resend;
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 
-/// State of the gap currently open after the last data segment.
+/// State of the gap currently open after the last data segment (a field not set where
+/// it opens starts at its default: no probe, no reply, nothing re-sent).
+#[derive(Default)]
 pub(super) struct Gap {
     pub(super) index: usize,
     /// Highest sequence sent (end of data) at the last data segment.
@@ -38,6 +40,19 @@ pub(super) struct Gap {
     /// The peer's payload during the gap was a retransmission (its request was lost
     /// and its own timer re-sent it): (time, bytes) of the last such segment.
     pub(super) peer_resent: Option<(f64, u32)>,
+    /// When the peer first sent the request its timer re-sent ([`original_sent`]), in
+    /// the sender's time: set at the gap's first such re-send; None where the capture
+    /// holds no earlier copy of those bytes in the rows looked back.
+    pub(super) peer_request_sent: Option<f64>,
+    /// The end (sequence number) of the peer's last timer re-send in the gap.
+    pub(super) peer_request_end: f64,
+    /// When the peer's first payload in the gap that re-sends nothing came (the sender's
+    /// time): its application's turn ended there, whatever came after.
+    pub(super) peer_first_new: Option<f64>,
+    /// Payload of the last data segment before the gap, bytes.
+    pub(super) last_len: f64,
+    /// [`not_held`] found the sender free by its lone segment in flight.
+    pub(super) lone: bool,
     /// Bytes in flight at the last data segment before the gap (with it), in the
     /// sender's time.
     pub(super) flight: f64,
@@ -70,9 +85,17 @@ impl Gap {
         }
         let first_reply = self.peer_reply.is_none();
         if cols.len[i] > 0 {
+            if self.peer_first_new.is_none() && cols.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
+                self.peer_first_new = Some(t);
+            }
             self.peer_reply = Some((t, cols.len[i]));
             if peer_timer_resend(cols.flags[i]) {
+                if self.peer_resent.is_none() {
+                    // The sender's time of a peer row is its capture time + the lag.
+                    self.peer_request_sent = original_sent(cols, i).map(|k| cols.t[k] + (t - cols.t[i]));
+                }
                 self.peer_resent = Some((t, cols.len[i]));
+                self.peer_request_end = cols.seq[i] + f64::from(cols.len[i]);
             }
         }
         if peer_win == 0.0 {
@@ -84,6 +107,23 @@ impl Gap {
             self.acked_by_request = cols.len[i] > 0 && first_reply && cols.flags[i] & flag_bits::ANSWERS_PEER_DATA != 0;
         }
     }
+}
+
+/// Rows looked back from a peer's re-send for its first transmission.
+const ORIGINAL_LOOK_BACK: usize = 256;
+
+/// The row of the first captured transmission of the bytes re-sent at row `i`: the
+/// earliest data segment of the same sender, no re-send itself, whose bytes hold the
+/// re-send's first byte, among the [`ORIGINAL_LOOK_BACK`] rows before it.
+fn original_sent(cols: &PacketColumns, i: usize) -> Option<usize> {
+    let (dir, seq) = (cols.dir[i], cols.seq[i]);
+    (i.saturating_sub(ORIGINAL_LOOK_BACK)..i).find(|&k| {
+        cols.dir[k] == dir
+            && cols.len[k] > 0
+            && cols.flags[k] & flag_bits::ANY_RETRANSMISSION == 0
+            && cols.seq[k] <= seq
+            && seq < cols.seq[k] + f64::from(cols.len[k])
+    })
 }
 
 /// What the sender's own sends show of its room, carried along its data segments in
@@ -143,7 +183,7 @@ impl SendRoom {
 /// packet of the peer's that the sender's time places just after the new data may have
 /// reached the sender before it ([`ack_may_follow`]).
 pub(super) fn not_held(g: &mut Gap, len: f64, full: f64, (t0, t1): (f64, f64), path_rtt_s: Option<f64>, ack_may_follow: bool) {
-    (g.not_held, g.freed_long_before) = (false, false);
+    (g.not_held, g.freed_long_before, g.lone) = (false, false, false);
     if !g.unacked_at_start || g.window_limited {
         return;
     }
@@ -152,12 +192,29 @@ pub(super) fn not_held(g: &mut Gap, len: f64, full: f64, (t0, t1): (f64, f64), p
         g.not_held = true;
         return;
     }
+    // One segment in flight (everything before the gap's last segment acknowledged), no
+    // ACK advanced and no window changed during the gap, and the new data sent sooner
+    // than any timer of the sender's could have sent it: with one segment in flight the
+    // probe timeout is 2·SRTT + the peer's worst-case delayed ACK, 200 ms (RFC 8985
+    // §7.2; Linux adds its 200 ms minimum RTO likewise), and a timeout re-sends old data.
+    // Only an ACK or a window update releases what a congestion window, the receive
+    // window or Nagle's algorithm holds (RFC 5681 §3, RFC 896), and none came: the
+    // sender sent when its application wrote — the peer holding its ACK of a lone
+    // segment (delayed ACK, RFC 1122 §4.2.3.2) ended nothing.
+    if g.last_peer_update.is_none() && g.flight <= g.last_len && t1 - t0 < LONE_SEGMENT_PTO_MIN_S && !ack_may_follow {
+        (g.not_held, g.lone) = (true, true);
+        return;
+    }
     // After that ACK the new segment fit in what the sender had had in flight (its
     // congestion window held that much, and an ACK that released nothing shrinks none).
     let after_ack = if g.acked_to.is_finite() { (g.high - g.acked_to).max(0.0) + len } else { f64::INFINITY };
     g.freed_long_before = !ack_may_follow && after_ack <= g.most_in_flight && acked_long_before(g, t1, t0, path_rtt_s);
     g.not_held = g.freed_long_before;
 }
+
+/// The least probe timeout with one segment in flight, s: RFC 8985 §7.2's 2·SRTT +
+/// WCDelAckT, the receiver's worst-case delayed ACK (200 ms), SRTT left at 0.
+const LONE_SEGMENT_PTO_MIN_S: f64 = 0.2;
 
 /// Whether a packet of the peer's captured before the new data at row `j` (time `t1`) may
 /// have reached the sender before it though the sender's time (sender_view.rs: capture
@@ -197,6 +254,12 @@ pub(super) fn not_held_words(g: &Gap, len: u32, t1: f64) -> String {
         return format!(
             "new data ({len} bytes) sent with {unacked} unacknowledged, no more than the sender had had in flight before, {} after the last ACK in the gap (an ACK releases held data at once): no ACK released it — it sent when its application had data",
             crate::analysis::format::format_duration(since)
+        );
+    }
+    if g.lone {
+        return format!(
+            "new data ({len} bytes) with only the {}-byte segment before the gap unacknowledged and no ACK or window update during the gap: no ACK released it (what a window or Nagle's algorithm holds leaves on one), and no timer of the sender's fires this soon with one segment in flight (RFC 8985 §7.2: 2·SRTT + 200 ms) — it sent when its application wrote; the peer holding its ACK of a lone segment (delayed ACK, RFC 1122 §4.2.3.2) ended nothing",
+            g.last_len
         );
     }
     if g.last_peer_update.is_none() {
