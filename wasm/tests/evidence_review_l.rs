@@ -184,3 +184,22 @@ fn the_printers_window_and_its_timeouts_on_the_public_capture() {
     assert!(c.diagnosis.text.contains("5 times the sender waited 1.1 s–1.4 s for the receiver's window update; at 10.317 s no update came"), "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("2 retransmission timeouts, none acknowledged"), "{}", c.diagnosis.text);
 }
+
+/// Review M, class MJ: a reset answering an MP_JOIN SYN was read as a closed port ("No
+/// socket listened on port 80"), though the same server accepted plain SYNs to port 80
+/// in the same second (conns 16 and 17 at 12.061 s) and the MPTCP connection the SYN
+/// asked to join (tshark: frame 158 from port 59063 carries MP_JOIN, frame 192 resets it).
+/// RFC 8684 §3.2: a host refuses a join it will not take with a reset.
+#[test]
+fn a_refused_mptcp_join_is_not_a_closed_port() {
+    let Some(bytes) = common::corpus("TheInverseKey__Multipath__speedtest.pcap") else { return };
+    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+    let a = s.analysis().expect("analysed");
+    for id in [6usize, 15] {
+        let d = &a.connections[id].diagnosis;
+        assert_eq!(d.limit, "not-established", "conn {id}");
+        assert!(d.text.contains("asking to join MPTCP connection"), "conn {id}: {}", d.text);
+        assert!(d.text.contains("refused the join with a reset"), "conn {id}: {}", d.text);
+        assert!(!d.text.contains("No socket listened"), "conn {id}: {}", d.text);
+    }
+}

@@ -231,6 +231,16 @@ impl Analyzer {
                     c.mptcp = Some(group);
                 }
             }
+            // A refused or unanswered MP_JOIN is not a closed port or a dead server.
+            for g in &groups {
+                for s in g.subflows.iter().filter(|s| s.status.join_not_established()) {
+                    if let Some(c) = analysis.connections.get_mut(s.connection as usize) {
+                        let reason = s.reset_reason.map(crate::analysis::track::mptcp::reset_reason);
+                        let refused = s.status == crate::analysis::track::mptcp::SubflowStatus::JoinRefused;
+                        crate::analysis::verdict::diagnosis::join_not_established(c, g.id, refused, reason);
+                    }
+                }
+            }
             analysis.mptcp = groups;
         }
         analysis.warnings = self.limits.warnings();

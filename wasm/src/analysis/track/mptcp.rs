@@ -37,6 +37,7 @@ mod data_level;
 mod in_words;
 pub use connection::{MptcpConnection, MptcpDirection, SubflowStatus, SubflowSummary};
 pub use data_level::DataArrivals;
+pub use in_words::reset_reason;
 use connection::connection;
 use data_level::{add_range, data_arrivals, map_payload};
 

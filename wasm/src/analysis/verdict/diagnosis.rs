@@ -66,6 +66,7 @@ use crate::analysis::report::Evidence;
 
 // The sentences, by headline (diagnosis/*.rs).
 mod handshake_words;
+pub use handshake_words::join_not_established;
 mod path_words;
 mod phrases;
 mod recovery;

@@ -38,6 +38,11 @@ pub enum SubflowStatus {
 }
 
 impl SubflowStatus {
+    /// An MP_JOIN SYN refused or never answered: the subflow never got past its SYNs.
+    pub fn join_not_established(self) -> bool {
+        matches!(self, SubflowStatus::JoinUnanswered | SubflowStatus::JoinRefused)
+    }
+
     pub(super) fn failed_join(self) -> bool {
         matches!(self, SubflowStatus::JoinUnanswered | SubflowStatus::JoinRefused | SubflowStatus::JoinIncomplete | SubflowStatus::JoinAbandoned)
     }

@@ -13,7 +13,7 @@ pub(super) fn offer_not_accepted_text(c: &MptcpConnection) -> String {
 }
 
 /// The reasons of RFC 8684 §3.6.
-pub(super) fn reset_reason(code: u8) -> &'static str {
+pub fn reset_reason(code: u8) -> &'static str {
     match code {
         0 => "unspecified",
         1 => "MPTCP-specific error",

@@ -52,3 +52,34 @@ fn not_established_text(conn: &ConnectionSummary) -> Option<String> {
     s += " No data moved, so there was no transfer to judge.";
     Some(s)
 }
+
+/// The `not-established` text of an MPTCP subflow whose MP_JOIN SYN was refused or not
+/// answered (mptcp/connection.rs `JoinRefused`, `JoinUnanswered`), replacing the plain-TCP
+/// reading: a reset to an MP_JOIN SYN is not a closed port, since the same server
+/// accepted the MPTCP connection the SYN asked to join. RFC 8684 §3.2: a host refuses
+/// a join it cannot or will not take (Linux beyond its subflow limit, MP_TCPRST reason 3)
+/// with a reset, and the connection goes on over its other subflows.
+pub fn join_not_established(conn: &mut ConnectionSummary, mptcp_id: u32, refused: bool, reason: Option<&str>) {
+    if conn.diagnosis.limit != "not-established" {
+        return;
+    }
+    let Some(n) = conn.ending.not_established else { return };
+    let c = conn.handshake.syn.as_ref().map_or(0, |s| usize::from(s.from != conn.endpoints[0]));
+    let (client, server) = (&conn.endpoints[c], &conn.endpoints[1 - c]);
+    let asked = format!(
+        "{client} sent {} asking to join MPTCP connection {mptcp_id} as an extra subflow (MP_JOIN, RFC 8684 §3.2)",
+        syns_phrase(&n)
+    );
+    conn.diagnosis.text = if refused {
+        let why = reason.map_or(String::new(), |r| format!(" (MP_TCPRST reason: {r})"));
+        format!(
+            "This subflow was never established: {asked}, and {server} refused the join with a reset{why}. \
+             It is not a closed port: the MPTCP connection it asked to join was accepted. A host refuses joins \
+             beyond its subflow limit so."
+        )
+    } else {
+        format!(
+            "This subflow was never established: {asked}, and the capture holds no answer from {server}."
+        )
+    };
+}
