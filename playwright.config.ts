@@ -11,9 +11,12 @@ export default defineConfig({
   testIgnore: ['**/firefox/**'],
   reporter: 'list',
   // Two workers, every test on whichever is free (a file's tests too: share.spec.ts is a
-  // third of the suite). One worker kept the two cores 83 % busy (the whole suite: 640
-  // CPU-s in 385 s); two keep them busy (516 CPU-s in 266 s; issue 42, item 1). A file
-  // whose tests depend on one another says so (test.describe.configure, progressive.spec.ts).
+  // fifth of the suite). One worker kept the two cores 83 % busy (the whole suite: 640
+  // CPU-s in 385 s); two keep them busy (516 CPU-s in 266 s; issue 42, item 1). With the
+  // browser flags below and cheaper share and CLI steps, the whole suite took 331 CPU-s
+  // where 8b36a4b took 591 (cgroup CPU of everything it started, both on the same loaded
+  // machine: 317 s and 505 s). A file whose tests depend on one another says so
+  // (test.describe.configure, progressive.spec.ts).
   workers: 2,
   fullyParallel: true,
   timeout: 60_000,
