@@ -3,18 +3,17 @@
 // process name with a right-to-left override, a 60,000-character name in a link, an
 // unknown chart id. Each failed on main (5d30630).
 import { expect, test } from './warm';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { servedElsewhere } from './elsewhere';
 import { expectState } from './state';
+import { tcpscope } from './cli';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'tcpscope.mjs');
 const link = (capture: string, connection: number) =>
-  execFileSync(process.execPath, [bin, 'share', join(root, 'public', 'examples', capture), '--connection', String(connection)], { encoding: 'utf8' }).trim();
+  tcpscope(['share', join(root, 'public', 'examples', capture), '--connection', String(connection)]).trim();
 const snapOf = (l: string) => new URLSearchParams(l.split('#')[1]).get('snap')!;
 
 test('2. a sibling iframe from a third origin cannot take over the embed', async ({ page, baseURL }) => {

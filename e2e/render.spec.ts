@@ -7,13 +7,13 @@
 // (computed by Chromium on the page; in jsdom from charts.css, svg.ts `inheritedValue`)
 // are the same attributes with the same values. Only the order of attributes may differ.
 import { expect, test } from './warm';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JSDOM } from 'jsdom';
 import { expectState } from './state';
+import { tcpscope } from './cli';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -59,8 +59,8 @@ for (const c of CASES) {
     const exported = readFileSync((await download.path())!, 'utf8');
 
     const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-render-')), 'fig.svg');
-    execFileSync(process.execPath, [
-      `${root}bin/tcpscope.mjs`, 'render', `${root}public/examples/${c.file}`, '--connection', String(connection),
+    tcpscope([
+      'render', `${root}public/examples/${c.file}`, '--connection', String(connection),
       '--chart', c.chart, '--width', String(width), '--height', String(height), '--theme', c.theme,
       ...(c.range ? ['--from', String(c.range[0]), '--to', String(c.range[1])] : []), '--out', out,
     ]);
@@ -97,8 +97,8 @@ for (const c of STACKS) {
     const exported = readFileSync((await download.path())!, 'utf8');
 
     const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-render-')), 'stack.svg');
-    execFileSync(process.execPath, [
-      `${root}bin/tcpscope.mjs`, 'render', `${root}public/examples/${c.file}`, '--connection', String(connection),
+    tcpscope([
+      'render', `${root}public/examples/${c.file}`, '--connection', String(connection),
       '--chart', 'stack', '--width', String(width), '--view', view, '--out', out,
     ]);
     const rendered = readFileSync(out, 'utf8');

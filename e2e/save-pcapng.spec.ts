@@ -3,11 +3,10 @@
 // `tcpscope slice` writes (both are wasm/src/slice.rs; cli/slice.test.mjs checks that
 // tshark analyses it as the whole file's connection).
 import { expect, test } from './warm';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root, examples } from './cli';
+import { examples, tcpscope } from './cli';
 import { expectState } from './state';
 
 const CASES = [
@@ -26,7 +25,7 @@ for (const c of CASES) {
     expect(download.suggestedFilename()).toBe(`${stem}-connection-${connection}${c.range ? `-${c.range[0].toFixed(3)}s-${c.range[1].toFixed(3)}s` : ''}.pcapng`);
     const saved = readFileSync((await download.path())!);
     const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');
-    execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}${c.file}`, '--connection', String(connection),
+    tcpscope(['slice', `${examples}${c.file}`, '--connection', String(connection),
       ...(c.range ? ['--from', String(c.range[0]), '--to', String(c.range[1])] : []), '--out', out]);
     const expected = readFileSync(out);
     expect(saved.length).toBeGreaterThan(1000);
@@ -42,7 +41,7 @@ test('Save for Wireshark from a dropped file: the file itself is read again, in 
   const connection = Number(await page.getByTestId('connection').getAttribute('data-connection'));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-pcapng').click()]);
   const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');
-  execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}sll2-any.pcap`, '--connection', String(connection), '--out', out]);
+  tcpscope(['slice', `${examples}sll2-any.pcap`, '--connection', String(connection), '--out', out]);
   expect(readFileSync((await download.path())!).equals(readFileSync(out))).toBe(true);
 });
 
@@ -52,7 +51,7 @@ test('Save for Wireshark from a dropped file: the file itself is read again, in 
 test('Save pair for Wireshark: two connections of one capture, as tcpscope slice --connection A --connection B writes them', async ({ page }) => {
   const cli = (file: string, ids: number[], range: [number, number] | null = null) => {
     const out = join(mkdtempSync(join(tmpdir(), 'tcpscope-slice-')), 'cli.pcapng');
-    execFileSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'slice', `${examples}${file}`, ...ids.flatMap((id) => ['--connection', String(id)]),
+    tcpscope(['slice', `${examples}${file}`, ...ids.flatMap((id) => ['--connection', String(id)]),
       ...(range ? ['--from', String(range[0]), '--to', String(range[1])] : []), '--out', out]);
     return readFileSync(out);
   };

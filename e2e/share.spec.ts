@@ -6,7 +6,7 @@
 // hostile links get a message, never a blank page; exports download and parse.
 // Every wait is on a data-state attribute, a message or a download, never a sleep.
 import { expect, test as base, type Page } from './warm';
-import { spawnSync } from 'node:child_process';
+import type { CDPSession } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DEFAULT_VIEW } from '../web/state/url';
 import { servedElsewhere } from './elsewhere';
 import { expectState, untilInPage } from './state';
+import { tcpscope } from './cli';
 import { crop, decodePng, pixelDiff, type Pixels } from './png';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,16 +35,17 @@ const MAX_DIFF = 0.01;
 /**
  * One sender page and one receiving page per worker, each in a context of its own, kept
  * across the example tests (issue 42, item 1): a new context and page per example on
- * both sides cost ~1.5 of the ~5 CPU-s each of the 43 examples took. Each example
- * opens as a new document on the sender's side (about:blank first), so nothing of the
- * view before it is left there. The receiving page opens each next link as a person
- * pasting it into the address bar would (openLink: a hashchange, the app's own way to
- * follow an edited address; a new document per link cost ~1.2 CPU-s more, 20 examples
- * measured in Chromium: 34.9 CPU-s by new documents, 11.6 by hashchange). The receiving
- * context only ever opens links, and `requested` lists every address it fetched since
- * it was made: the tests check that none was a capture, so the links alone carried
- * what it drew (what a fresh context per link was there to show, shown by the requests
- * themselves).
+ * both sides cost ~1.5 of the ~5 CPU-s each of the 43 examples took. Both pages open
+ * each next example or link as a person editing the address bar would (openAddress: a
+ * hashchange, the app's own way to follow an edited address; App.tsx opens the capture
+ * or link the new fragment names, and the view is the fragment's, nothing of the one
+ * before). A new document per link cost ~1.2 CPU-s more (20 examples measured in
+ * Chromium: 34.9 CPU-s by new documents, 11.6 by hashchange); one per example on the
+ * sender's side (about:blank, then the example) ~0.6 (this file: 114.7 → 87.4 CPU-s).
+ * The receiving context only ever opens links, and `requested` lists every address it
+ * fetched since it was made: the tests check that none was a capture, so the links alone
+ * carried what it drew (what a fresh context per link was there to show, shown by the
+ * requests themselves).
  */
 interface Receiving { page: Page; requested: string[] }
 const test = base.extend<{ receiving: Receiving }, { senderPage: Page; receivingPage: Receiving }>({
@@ -71,26 +73,45 @@ async function openAnew(page: Page, address: string) {
   await page.goto(address);
 }
 
+/** The capture a fragment opens: its example, address or snapshot (a hashchange to
+ * another one loads it; to the same one, it is a view change with nothing to wait for). */
+function sourceOf(hash: string): string {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  return JSON.stringify([p.get('ex'), p.get('url'), p.get('snap')]);
+}
+
 /**
- * Opens a share link in the receiving page: the first as a new document, each next one
- * as an edited address (a hashchange; App.tsx follows it as it follows the first). The
- * root's data-state is taken off first and the link's load puts it back (loading, then
- * ready or error), so the wait after this is for this link, not the one before it; the
- * stack pinned for the last comparison (pinCharts) is taken off too.
+ * Opens `address` (a share link, or a path and fragment such as `/#ex=…`) in `page`: as
+ * a new document the first time, on another page path, or when it names the capture the
+ * page has open; else as an edited address (a hashchange; App.tsx, and embed.tsx, follow
+ * it as they follow the first). The `root`'s data-state is taken off first and the load
+ * puts it back (loading, then ready or error), so the wait after this is for this
+ * capture, not the one before it; the stack pinned for the last comparison (pinCharts)
+ * is taken off too.
  */
-async function openLink(page: Page, link: string) {
-  const url = new URL(link);
+async function openAddress(page: Page, address: string, root = '.app') {
   const at = page.url().startsWith('http') ? new URL(page.url()) : null;
-  if (!at || at.origin !== url.origin || at.pathname !== url.pathname || at.hash === url.hash) {
-    await openAnew(page, link);
+  const url = at ? new URL(address, at) : null;
+  if (!at || !url || at.origin !== url.origin || at.pathname !== url.pathname || sourceOf(at.hash) === sourceOf(url.hash)) {
+    await openAnew(page, address);
     return;
   }
-  await page.evaluate((hash) => {
+  await page.evaluate(([hash, selector]) => {
     const pinned = (window as { __pinnedCharts?: CSSStyleSheet }).__pinnedCharts;
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== pinned);
-    document.querySelector('.app')!.removeAttribute('data-state');
+    document.querySelector(selector)!.removeAttribute('data-state');
     window.location.hash = hash;
-  }, url.hash);
+  }, [url.hash, root] as const);
+  // The app writes its view back to the address, a range change 150 ms late (App.tsx
+  // URL_WRITE_DELAY_MS): such a write landing between the edit and its hashchange event
+  // puts the old address back, and the event then reads it as the app's own echo. Until
+  // the load has begun (data-state back), an address naming another capture is edited again.
+  await page.waitForFunction(([hash, wanted, selector]) => {
+    if (document.querySelector(selector)?.hasAttribute('data-state')) return true;
+    const p = new URLSearchParams(window.location.hash.slice(1));
+    if (JSON.stringify([p.get('ex'), p.get('url'), p.get('snap')]) !== wanted) window.location.hash = hash;
+    return false;
+  }, [url.hash, sourceOf(url.hash), root] as const, { polling: 'raf' });
 }
 
 /** Every address the receiving context fetched was the app's own (no capture, no example). */
@@ -104,7 +125,7 @@ function expectOnlyAppFiles(requested: string[]) {
 }
 
 async function openExample(page: Page, file = firstExample) {
-  await openAnew(page, `/#ex=${encodeURIComponent(file)}`);
+  await openAddress(page, `/#ex=${encodeURIComponent(file)}`);
   await expectState(page, 'ready');
   // The stack; radiotap captures add the Wi-Fi strip, which links do not carry.
   await expect(page.locator('svg[data-chart]:not([data-chart="wifi"])')).toHaveCount(LINK_CHARTS.length);
@@ -118,22 +139,41 @@ async function shareLink(page: Page): Promise<string> {
   return input.inputValue();
 }
 
+/** Each page's DevTools session, for chartPixels (one per page, opened on its first use). */
+const devtools = new WeakMap<Page, CDPSession>();
+
 /**
  * Each link chart's pixels on `p`, its stack pinned (pinCharts): one screenshot of the
  * stack, cut at each chart's box. A screenshot per chart took 0.3–2.5 s each (ten per
- * example, most of the suite's time); the pixels are the same page's.
+ * example, most of the suite's time); the pixels are the same page's. The screenshot is
+ * DevTools' own (Page.captureScreenshot of the stack's box, the rectangle Playwright's
+ * element screenshot asks for), with the PNG encoded for speed rather than size: the
+ * same pixels (a PNG is lossless) for ~0.07 CPU-s less each, two per example (issue 42,
+ * item 1). Playwright's wrapper added a caret-hiding style and an animation stop (a
+ * restyle of the page each; the app has no caret in the stack and no animations).
  */
 async function chartPixels(p: Page): Promise<{ png: Buffer; charts: Map<string, Pixels> }> {
-  const stack = p.locator('section.tcps-charts');
-  const png = await stack.screenshot({ animations: 'disabled' });
-  const whole = decodePng(png);
-  const boxes = await stack.evaluate((section, charts) => {
+  const { clip, inView, boxes } = await p.locator('section.tcps-charts').evaluate(async (section, charts) => {
+    await document.fonts.ready;
     const origin = section.getBoundingClientRect();
-    return charts.map((chart) => {
-      const r = document.querySelector(`svg[data-chart="${chart}"]`)?.getBoundingClientRect();
-      return r ? { x: r.left - origin.left, y: r.top - origin.top, width: r.width, height: r.height } : { x: 0, y: 0, width: 0, height: 0 };
-    });
+    // Whole pixels around the box, in page coordinates (Playwright's enclosingIntRect).
+    const x = Math.floor(origin.left + scrollX + 1e-3), y = Math.floor(origin.top + scrollY + 1e-3);
+    const width = Math.ceil(origin.right + scrollX - 1e-3) - x, height = Math.ceil(origin.bottom + scrollY - 1e-3) - y;
+    return {
+      clip: { x, y, width, height, scale: 1 },
+      inView: x >= scrollX && y >= scrollY && x + width <= scrollX + innerWidth && y + height <= scrollY + innerHeight,
+      boxes: charts.map((chart) => {
+        const r = document.querySelector(`svg[data-chart="${chart}"]`)?.getBoundingClientRect();
+        return r ? { x: r.left - origin.left, y: r.top - origin.top, width: r.width, height: r.height } : { x: 0, y: 0, width: 0, height: 0 };
+      }),
+    };
   }, LINK_CHARTS);
+  let session = devtools.get(p);
+  if (!session) devtools.set(p, (session = await p.context().newCDPSession(p)));
+  const { data } = await session.send('Page.captureScreenshot', { format: 'png', clip, captureBeyondViewport: !inView, optimizeForSpeed: true });
+  const png = Buffer.from(data, 'base64');
+  const whole = decodePng(png);
+  expect([whole.width, whole.height], 'the screenshot is the stack\'s box').toEqual([clip.width, clip.height]);
   return { png, charts: new Map(LINK_CHARTS.map((chart, i) => [chart, crop(whole, boxes[i])])) };
 }
 
@@ -145,21 +185,19 @@ async function pinCharts(page: Page) {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    (window as { __pinnedCharts?: CSSStyleSheet }).__pinnedCharts = sheet; // for openLink
+    (window as { __pinnedCharts?: CSSStyleSheet }).__pinnedCharts = sheet; // for openAddress
   }, `section.tcps-charts { position: absolute !important; top: 0; left: 0; width: ${width}px; z-index: 1000; background: Canvas; }
     .tcps-messages { display: none !important; }`);
 }
 
 // ——— crafted links: a real link (made by `tcpscope share`), inflated and edited ———
 
-/** Links made so far in this worker: four tests start from the same one (~1.5 CPU-s a run of the CLI). */
+/** Links made so far in this worker: four tests start from the same one (a run of the CLI each). */
 const cliLinks = new Map<string, string>();
 function cliLink(file: string, connection: number): string {
   const key = `${file}#${connection}`;
   if (!cliLinks.has(key)) {
-    const r = spawnSync(process.execPath, [`${root}bin/tcpscope.mjs`, 'share', `${examplesDir}${file}`, '--connection', String(connection), '--base', 'http://x/'], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    cliLinks.set(key, r.stdout.trim());
+    cliLinks.set(key, tcpscope(['share', `${examplesDir}${file}`, '--connection', String(connection), '--base', 'http://x/']).trim());
   }
   return cliLinks.get(key)!;
 }
@@ -212,7 +250,7 @@ const f64 = (x: number) => { const b = Buffer.alloc(8); b.writeDoubleLE(x); retu
 const grid = (t0: number, t1: number, columns: number) => [...f64(t0), ...f64(t1), ...uvarint(columns)];
 
 /**
- * Shares the open page, opens the link in the receiving page (openLink; its context
+ * Shares the open page, opens the link in the receiving page (openAddress; its context
  * only ever opens links) and compares each chart's pixels (≤ MAX_DIFF) and the
  * diagnosis. `label` names the debug screenshots.
  */
@@ -229,7 +267,7 @@ async function sharedDrawsTheSame(page: Page, receiving: Receiving, label: strin
   const plot = Math.round(Number(await page.locator('svg[data-chart="throughput"]').getAttribute('width')) - 96);
   expect(Number(/shared at (\d+) px/.exec(message)![1]), 'the link is at the page\'s columns').toBe(plot);
   const other = receiving.page;
-  await openLink(other, link);
+  await openAddress(other, link);
   await expectState(other, 'ready');
   await expect(other.getByTestId('diagnosis')).toHaveText((await page.getByTestId('diagnosis').textContent())!);
   expectOnlyAppFiles(receiving.requested);
@@ -275,7 +313,7 @@ test('a link made with the pipe shown (#pipe=1) draws the pipe the same', async 
   // outstanding bytes (wasm/tests/share_links.rs a_link_with_the_pipe_holds_it).
   const file = 'loss-1pct.pcap';
   test.skip(!examples.includes(file), 'no loss-1pct example');
-  await openAnew(page, `/#ex=${file}&pipe=1`);
+  await openAddress(page, `/#ex=${file}&pipe=1`);
   await expectState(page, 'ready');
   const other = await sharedDrawsTheSame(page, receiving, `${file}-pipe`);
   const pipePoints = (p: Page) => p.locator('svg[data-chart="inflight"] path.tcps-pipe').getAttribute('data-points');
@@ -333,7 +371,7 @@ test('#theme= in the embed fragment wins', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
-test('hostile links: a clear message in the app and the embed, never a blank page', async ({ page }) => {
+test('hostile links: a clear message in the app and the embed, never a blank page', async ({ page, context }) => {
   const base = unpack(cliLink(firstExample, 1));
   const { summary } = base.meta;
   const inflight = (n: number) => [...uvarint(1), 3, 0, 0, 1, ...f64(0), ...f64(1), ...uvarint(n)];
@@ -347,19 +385,18 @@ test('hostile links: a clear message in the app and the embed, never a blank pag
     ['newer format', (() => { const b = Buffer.from(pack(base.meta, base.rest, base.coded), 'base64url'); b[4] = 9; return b.toString('base64url'); })(), 'made by a newer tcpscope (snapshot format 9)'],
     ['not a snapshot', 'AAAA', 'This is not a tcpscope snapshot'],
   ];
+  // The app on one page, the embed on another; each opens the first link as a new
+  // document and each next one as an edited address (openAddress: a hashchange, which
+  // both follow as they follow the first; a new document per link cost ~0.5 CPU-s more).
+  const embed = await context.newPage();
   for (const [name, snap, words] of table) {
-    // Each link opens in a new document (about:blank first): a fragment-only navigation
-    // does not reload the app, and a goto-then-reload could reload whatever address the
-    // page had already written back.
-    await page.goto('about:blank');
-    await page.goto(`/#c=1&snap=${snap}`);
+    await openAddress(page, `/#c=1&snap=${snap}`);
     await expectState(page, 'error', { message: name });
     await expect(page.getByTestId('error'), name).toContainText(words);
     expect(page.url(), `${name}: the refused link stays in the address bar`).toContain(`snap=${snap}`);
-    await page.goto('about:blank');
-    await page.goto(`/embed.html#c=1&snap=${snap}`);
-    await expectState(page, 'error', { root: '.embed', message: name });
-    await expect(page.getByTestId('error'), name).toContainText(words);
+    await openAddress(embed, `/embed.html#c=1&snap=${snap}`, '.embed');
+    await expectState(embed, 'error', { root: '.embed', message: name });
+    await expect(embed.getByTestId('error'), name).toContainText(words);
   }
 });
 
