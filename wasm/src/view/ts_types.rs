@@ -90,6 +90,7 @@ mod tests {
             decl::<a::ending::Reset>(&cfg),
             decl::<a::ending::AlertSeen>(&cfg),
             decl::<a::ending::NotTheEnd>(&cfg),
+            decl::<a::ending::NotEstablished>(&cfg),
             decl::<a::mptcp::MptcpConnection>(&cfg),
             decl::<a::mptcp::MptcpDirection>(&cfg),
             decl::<a::mptcp::SubflowSummary>(&cfg),

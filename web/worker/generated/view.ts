@@ -997,6 +997,25 @@ why: NotTheEndWhy,
 synAckAt: number | null, };
 
 /**
+ * A connection that never got past its SYNs: the client's SYN, no SYN/ACK, no payload
+ * either way, every packet of the client a SYN. A client in SYN-SENT sends nothing but
+ * SYNs (RFC 9293 §3.10.7.3; it re-sends one when its timer fires, §3.8.1): it never saw
+ * a SYN/ACK either. How the peer answered is `Ending::kind`: `unanswered`, `refused`
+ * (a reset acknowledging the SYN, §3.10.7.1) or `open` (segments that ended nothing).
+ */
+
+export type NotEstablished = { 
+/**
+ * SYNs the client sent, re-sends included.
+ */
+syns: number, 
+/**
+ * The first and the last of them, s since the file's first packet; null where the
+ * connection's rows were not all stored (limits.rs: the packet budget).
+ */
+firstSynAt: number | null, lastSynAt: number | null, };
+
+/**
  * An MPTCP connection (report `mptcp[]`).
  */
 
