@@ -40,9 +40,7 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
 pub fn peer_timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
     use crate::analysis::rows::columns::flag_bits as fb;
     let (mut timeouts, mut probes) = (0u64, 0u64);
-    let from = stalls.partition_point(|s| s.start < a);
-    let to = stalls.partition_point(|s| s.start < b);
-    for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
+    for s in timeout_stalls_in(stalls, a, b) {
         let Some((i, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         // Ended by the sender's own re-send or probe: its own timer or ACKs, not the peer's.
         if packets.flags[j] & (fb::KIND_RTO | fb::KIND_TLP | fb::ANY_RETRANSMISSION) != 0 {
@@ -65,14 +63,18 @@ pub fn peer_timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f
 pub fn timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
     use crate::analysis::rows::columns::flag_bits as fb;
     let (mut timeouts, mut probes) = (0u64, 0u64);
-    // The stalls are in time order: only those starting in [a, b) are looked at (an
-    // outage per stall would otherwise cost stalls² here).
-    let from = stalls.partition_point(|s| s.start < a);
-    let to = stalls.partition_point(|s| s.start < b);
-    for s in stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
+    for s in timeout_stalls_in(stalls, a, b) {
         let flags = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
         timeouts += u64::from(flags & fb::KIND_RTO != 0);
         probes += u64::from(flags & fb::KIND_TLP != 0);
     }
     (probes, timeouts)
+}
+
+/// The retransmission-timeout stalls starting in [a, b). The stalls are in time order:
+/// only those are looked at (an outage per stall would otherwise cost stalls² here).
+fn timeout_stalls_in(stalls: &[Stall], a: f64, b: f64) -> impl Iterator<Item = &Stall> {
+    let from = stalls.partition_point(|s| s.start < a);
+    let to = stalls.partition_point(|s| s.start < b);
+    stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout)
 }
