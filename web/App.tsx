@@ -92,11 +92,20 @@ export function App() {
   // of main thread in Chromium: those writes wait until the range has been still for a
   // moment. Every other change is written at once.
   const lastWrittenRef = useRef<{ view: ViewState; snap: string | null } | null>(null);
+  // The address this page has taken in: the one it opened with, each one it wrote, each
+  // edit its hashchange handler followed. An address that differs is a hand edit whose
+  // hashchange event is still queued (location.hash changes at once, the event comes as a
+  // later task): a delayed write must not overwrite it, or the handler would then read our
+  // own fragment back as an echo and the edit would be lost.
+  const addressTakenRef = useRef(window.location.hash.replace(/^#/, ''));
   useEffect(() => {
     const write = () => {
+      if (window.location.hash.replace(/^#/, '') !== addressTakenRef.current) return;
       lastWrittenRef.current = { view, snap };
       const fragment = fragmentOf(view, snap);
       window.history.replaceState(null, '', fragment ? `#${fragment}` : window.location.pathname + window.location.search);
+      // Read back: the browser may percent-encode what we wrote.
+      addressTakenRef.current = window.location.hash.replace(/^#/, '');
     };
     const last = lastWrittenRef.current;
     // (The compare view's range, `compare-t`, counts as the range.)
@@ -280,6 +289,7 @@ export function App() {
   useEffect(() => {
     const onHashChange = () => {
       const hash = window.location.hash;
+      addressTakenRef.current = hash.replace(/^#/, '');
       const last = lastWrittenRef.current;
       if (last && hash.replace(/^#/, '') === fragmentOf(last.view, last.snap)) return;
       const parsed = parseViewWithRefusals(hash);
