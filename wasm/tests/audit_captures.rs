@@ -1,7 +1,8 @@
 //! The auditor (analysis/verdict/audit.rs, issue 39 item 9) over every capture available: the
 //! repo's examples, ../shared/captures when it is beside the repo (or
 //! `TCPSCOPE_SHARED`), and any folder of captures written by others named in
-//! `TCPSCOPE_CORPUS` (searched recursively: pcap, pcapng, cap, ntar). Zero
+//! `TCPSCOPE_CORPUS` (searched recursively; a file is a capture by its first bytes,
+//! not its name: captures come as .trace, .dump, .dmp or with no extension). Zero
 //! contradictions is the bar; the test prints how many captures and connections it
 //! read, and every contradiction with its file.
 
@@ -20,12 +21,27 @@ fn captures_in(dir: &Path, out: &mut Vec<PathBuf>) {
         if kind.is_dir() {
             captures_in(&p, out);
         } else if kind.is_file() {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
-            if [".pcap", ".pcapng", ".cap", ".ntar"].iter().any(|x| name.ends_with(x)) {
+            if starts_like_a_capture(&p) {
                 out.push(p);
             }
         }
     }
+}
+
+/// pcap's magic in either byte order, microsecond or nanosecond (a1b2c3d4 / a1b23c4d),
+/// pcapng's Section Header Block type (0a0d0d0a, pcapng draft §4.1), or gzip (1f8b),
+/// which the decoder inflates.
+fn starts_like_a_capture(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    let Ok(mut f) = std::fs::File::open(path) else { return false };
+    if f.read_exact(&mut head).is_err() {
+        return false;
+    }
+    let magics: [[u8; 4]; 5] = [[0xa1, 0xb2, 0xc3, 0xd4], [0xa1, 0xb2, 0x3c, 0x4d], [0x0a, 0x0d, 0x0d, 0x0a], [0x1f, 0x8b, 0x08, 0x00], [0x1f, 0x8b, 0x08, 0x08]];
+    let mut reversed = head;
+    reversed.reverse();
+    magics.iter().any(|m| *m == head || (m[0] != 0x1f && *m == reversed))
 }
 
 fn all_captures() -> Vec<PathBuf> {
