@@ -60,6 +60,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Flags known only now, put on the rows before the passes below read them: the
     // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
     // loss (capture_loss.rs).
+    // The bytes each side's peer SACKed above its cumulative ACK (ending.rs), read
+    // before the trackers are finished: `finish_trackers` takes the scoreboard.
+    let sacked = crate::analysis::track::ending::sacked_unacknowledged(&sides);
     let (capture_loss, recoveries, far_bounds) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the
@@ -106,7 +109,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     // How it ended (ending.rs), before the diagnosis, which may say it.
-    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
+    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
     let handshake = summary_handshake;
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
