@@ -24,6 +24,7 @@ use crate::analysis::report::DirectionSummary;
 use crate::analysis::report::RttSummary;
 
 mod steps;
+use crate::analysis::stalls::later_rules::{LaterInputs, LaterRules};
 use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, lags_and_threshold, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
 
 /// Summary of one connection, its finished compact store and, for a connection of at
@@ -64,6 +65,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // before the trackers are finished: `finish_trackers` takes the scoreboard.
     let sacked = crate::analysis::track::ending::sacked_unacknowledged(&sides);
     let (capture_loss, recoveries, far_bounds) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
+    // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept
+    // with the rows below for the view's re-judging at other thresholds.
+    let later_inputs = LaterInputs { recoveries, far_bounds, local };
+    let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), capture_end: last_t, data_direction };
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the
     // diagnosis reads the RTT samples from the store (columns::RttSource).
@@ -95,7 +100,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction, (&recoveries[d], &far_bounds[d]), tick));
+            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], &later, tick));
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
@@ -108,6 +113,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             ds.throughput.active_mean_bps = active_mean_bps(ds, d, &cols.packets, lag, &path, one_direction.is_none());
         }
     }
+    store.later = later_inputs.boxed();
     // How it ended (ending.rs), before the diagnosis, which may say it.
     let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
     let handshake = summary_handshake;

@@ -8,6 +8,7 @@ use crate::analysis::loss::reported::Recovery;
 use crate::analysis::report::{DirectionSummary, RttSummary};
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::rows::store::ConnStore;
+use crate::analysis::stalls::later_rules::LaterRules;
 use crate::analysis::stalls::{self, active_time};
 use crate::analysis::timing::round_trips::RoundTripRule;
 use crate::analysis::timing::vantage::{self, Vantage};
@@ -162,24 +163,14 @@ fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: 
 /// Direction `d`'s stalls and their causes (stalls/), judged in its sender's time
 /// (`lag`), with the sender's facts the stall pass found; `m`: its MSS estimate.
 #[allow(clippy::too_many_arguments)]
-/// `recoveries`: the loss recoveries its receiver reported (reported.rs).
+/// `later`: what the later rules read (stalls/later_rules.rs).
 /// `tick`: the connection's clock tick, s (for `stalls::round_trip_bound_s`).
-/// `far_bounds`: the far part's lower bounds its echoes gave (far_bounds.rs).
-pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, (recoveries, far_bounds): (&[Recovery], &[(f64, f64)]), tick: f64) -> stalls::SenderFacts {
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, later: &LaterRules, tick: f64) -> stalls::SenderFacts {
     let round_trip = stalls::round_trip_bound_s(path.rtt, &path.method, tick);
     let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, round_trip, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
     ds.stalls = found;
-    // Waits inside a loss recovery whose re-sends the capture did not see (reported_loss.rs).
-    crate::analysis::stalls::reported_loss::reclassify(&mut ds.stalls, recoveries);
-    // Re-sends a receiver-side capture saw arrive and the receiver never
-    // answered: the receiver stopped, not the path (receiver_silent.rs).
-    crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
-    // A silence the unmeasured far part of the round trip may fill (far_part.rs).
-    if d == data_direction as usize {
-        crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
-        // A silence the loaded far part of the round trip, bounded by the echoes, fills.
-        crate::analysis::stalls::far_part::reclassify_loaded(&mut ds.stalls, far_bounds, path.vantage, threshold_s);
-    }
+    // The rules that read more than the rows (stalls/later_rules.rs), the view's too.
+    later.apply(&mut ds.stalls, packets, d as u8, threshold_s);
     f
 }
 
