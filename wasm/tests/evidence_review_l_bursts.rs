@@ -36,7 +36,7 @@ fn flights_a_server_acknowledged_whole_and_late_are_no_path_that_slowed() {
     // (frames 3158, 3188), none inside a flight. Connection 519 the same (frames 7145,
     // 7152: 93 ms, 21 ms), and 1384. Each read "a burst took 67 ms (125 ms, 145 ms)
     // instead of 9.3 ms: no retransmissions: the path slowed down": the receiver's
-    // held ACKs, not evidence of the path (timing/path_evidence.rs).
+    // held ACKs, not evidence of the path (verdict/diagnosis_episodes/path_evidence.rs).
     let Some(conns) = corpus_connections("realjimmy__sample-captures__wireshark-samples_files_protos-test-suite-traffic_c06-ldapv3-app-r1.pcap") else { return };
     for id in [184, 519, 1384] {
         let c = conns.iter().find(|c| c.id == id).expect("connection");

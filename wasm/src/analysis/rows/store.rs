@@ -70,9 +70,6 @@ pub struct ConnStore {
     /// by row; OR-ed into `flags` when rows are read.
     /// An entry with no bits marks a CE-marked data segment ([`ConnStore::mark_ce_rows`]).
     late_flags: Vec<(u32, u32)>,
-    /// What the later stall rules read beyond the rows (stalls/later_rules.rs), where
-    /// there is any: the view re-judges stalls at other thresholds with it.
-    pub(crate) later: Option<Box<crate::analysis::stalls::later_rules::LaterInputs>>,
 }
 
 /// A store being filled: the store plus the previous values its deltas refer to

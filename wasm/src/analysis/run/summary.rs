@@ -61,12 +61,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Flags known only now, put on the rows before the passes below read them: the
     // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
     // loss (capture_loss.rs).
-    // The bytes each side's peer SACKed above its cumulative ACK (ending.rs), read
-    // before the trackers are finished: `finish_trackers` takes the scoreboard.
-    let sacked = crate::analysis::track::ending::sacked_unacknowledged(&sides);
-    let (capture_loss, recoveries, far_bounds) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
-    // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept
-    // with the rows below for the view's re-judging at other thresholds.
+    let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
+    // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
     let later_inputs = LaterInputs { recoveries, far_bounds, local };
     let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), capture_end: last_t, data_direction };
     // Transient public columns for the stall, throughput and diagnosis passes.
@@ -113,7 +109,6 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             ds.throughput.active_mean_bps = active_mean_bps(ds, d, &cols.packets, lag, &path, one_direction.is_none());
         }
     }
-    store.later = later_inputs.boxed();
     // How it ended (ending.rs), before the diagnosis, which may say it.
     let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
     let handshake = summary_handshake;
@@ -147,6 +142,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         diagnosis: Box::default(),
         ending,
         process_index: process,
+        stall_inputs: later_inputs.boxed(),
         process: None,
         mptcp: None,
     };

@@ -2,12 +2,10 @@
 //! (round_trips.rs), where the capture was taken and the path RTT (vantage.rs), and the
 //! data sender's view of the connection (its clock: sender_clock.rs; its order of
 //! events: sender_view.rs; its bytes in flight: sender_flight.rs; the far part of the
-//! round trip its echoes bound: far_bounds.rs; the round trips that show the path rather
-//! than a held ACK: path_evidence.rs). Trackers the
+//! round trip its echoes bound: far_bounds.rs). Trackers the
 //! connection state (track/) feeds, and the clocks the stall causes are judged by.
 
 pub(crate) mod far_bounds;
-pub(crate) mod path_evidence;
 pub mod round_trips;
 pub mod rtt;
 pub(crate) mod sender_clock;

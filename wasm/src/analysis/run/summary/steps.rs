@@ -47,8 +47,11 @@ pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at
 /// flags they found on the rows, and counts the holes that were capture loss.
 #[allow(clippy::too_many_arguments)]
 /// Also each direction's recoveries its receiver reported (reported.rs), and the far part's
-/// lower bounds its echoes gave (far_bounds.rs), for the stalls.
-pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2]) {
+/// lower bounds its echoes gave (far_bounds.rs), for the stalls; and the bytes each side's
+/// peer SACKed above its cumulative ACK (ending.rs `sacked_unacknowledged`, read before the
+/// scoreboard is taken).
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2], [u64; 2]) {
+    let sacked = ending::sacked_unacknowledged(sides);
     let mut capture_loss = CaptureLoss::default();
     let mut recoveries: [Vec<Recovery>; 2] = Default::default();
     let mut far_bounds: [Vec<(f64, f64)>; 2] = Default::default();
@@ -106,7 +109,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
-    (capture_loss, recoveries, far_bounds)
+    (capture_loss, recoveries, far_bounds, sacked)
 }
 
 /// An unknown window scale, bounded from below where the sender had more in flight

@@ -97,13 +97,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             if let Some(b) = e.unacknowledged_bytes[r.by as usize].filter(|&b| b > 0) {
                 s += ", with ";
                 s += &bytes(b);
-                match e.sacked_bytes[r.by as usize].filter(|&k| k > 0) {
-                    Some(k) => {
-                        s += " it had sent not acknowledged: ";
-                        s += &sacked_split(b, k, name(1 - r.by));
-                    }
-                    None => s += " it had sent never acknowledged",
-                }
+                s += &unacknowledged_words(e, r.by, name(1 - r.by), " it had sent never acknowledged", " it had sent not acknowledged: ");
             }
             s += ".";
         }
@@ -164,15 +158,11 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += &capital(&bytes(b));
             s += " of the data ";
             s += name(d);
-            let open = e.kind == "open";
-            match e.sacked_bytes[d as usize].filter(|&k| k > 0) {
-                Some(k) => {
-                    s += if open { " sent were not yet cumulatively acknowledged when the capture ended: " } else { " sent were not acknowledged: " };
-                    s += &sacked_split(b, k, name(1 - d));
-                    s += ".";
-                }
-                None => s += if open { " sent were not yet acknowledged when the capture ended." } else { " sent were never acknowledged." },
-            }
+            s += &match e.kind {
+                "open" => unacknowledged_words(e, d, name(1 - d), " sent were not yet acknowledged when the capture ended", " sent were not yet cumulatively acknowledged when the capture ended: "),
+                _ => unacknowledged_words(e, d, name(1 - d), " sent were never acknowledged", " sent were not acknowledged: "),
+            };
+            s += ".";
         }
     }
     s
@@ -359,6 +349,16 @@ fn alert_words(a: &AlertSeen) -> String {
             }
         }
         _ => "TLS alert (encrypted)".to_string(),
+    }
+}
+
+/// What follows the count of direction `d`'s unacknowledged bytes: `plain` where its
+/// peer SACKed none of them, else `split` and [`sacked_split`].
+fn unacknowledged_words(e: &Ending, d: u8, peer: &str, plain: &str, split: &str) -> String {
+    let b = e.unacknowledged_bytes[d as usize & 1].unwrap_or(0);
+    match e.sacked_bytes[d as usize & 1].filter(|&k| k > 0) {
+        Some(k) => format!("{split}{}", sacked_split(b, k, peer)),
+        None => plain.to_string(),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::analysis::rows::columns::{flag_bits, PacketColumns, RttSource};
 use crate::analysis::stalls::cause::StallCause;
 use crate::analysis::stalls::delayed_ack::full_segment;
 use crate::analysis::stalls::{is_data_segment, mss_estimate, needless};
-use crate::analysis::timing::path_evidence::path_round_trips;
+use super::path_evidence::path_round_trips;
 
 /// One burst of data: from its first data segment to its last (the application
 /// wrote it at once; application-idle stalls separate bursts).
@@ -79,7 +79,7 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
         // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
         // path): some round trip during the run at least twice the path's and a
         // millisecond above it (µs paths jitter by their own size), among those no
-        // receiver's held ACK explains (timing/path_evidence.rs). Without
+        // receiver's held ACK explains (path_evidence.rs). Without
         // retransmissions and without that, nothing is claimed.
         let slowed = || {
             let (a, b) = (run[0].start, run[run.len() - 1].end);

@@ -52,7 +52,7 @@ fn whole_flight_acks(p: &PacketColumns) -> [Vec<f64>; 2] {
 /// The connection's trusted full round trips as (completed at s, round trip s), in time
 /// order, less those a receiver's held ACK may explain (module doc). `samples`, `tick`:
 /// the RTT samples and the clock.
-pub(crate) fn path_round_trips(conn: &ConnectionSummary, p: &PacketColumns, samples: &dyn RttSource, tick: f64) -> Vec<(f64, f64)> {
+pub(super) fn path_round_trips(conn: &ConnectionSummary, p: &PacketColumns, samples: &dyn RttSource, tick: f64) -> Vec<(f64, f64)> {
     let rule = RoundTripRule::of(conn, tick);
     let whole = whole_flight_acks(p);
     // The sample's ACK is a row of the peer at the sample's time (the same clock).
