@@ -97,7 +97,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             if let Some(b) = e.unacknowledged_bytes[r.by as usize].filter(|&b| b > 0) {
                 s += ", with ";
                 s += &bytes(b);
-                s += &unacknowledged_words(e, r.by, name(1 - r.by), " it had sent never acknowledged", " it had sent not acknowledged: ");
+                s += &unacknowledged_words(e, r.by, name(1 - r.by), "reset");
             }
             s += ".";
         }
@@ -158,11 +158,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += &capital(&bytes(b));
             s += " of the data ";
             s += name(d);
-            s += &match e.kind {
-                "open" => unacknowledged_words(e, d, name(1 - d), " sent were not yet acknowledged when the capture ended", " sent were not yet cumulatively acknowledged when the capture ended: "),
-                _ => unacknowledged_words(e, d, name(1 - d), " sent were never acknowledged", " sent were not acknowledged: "),
-            };
-            s += ".";
+            s += &unacknowledged_words(e, d, name(1 - d), e.kind);
         }
     }
     s
@@ -352,13 +348,19 @@ fn alert_words(a: &AlertSeen) -> String {
     }
 }
 
-/// What follows the count of direction `d`'s unacknowledged bytes: `plain` where its
-/// peer SACKed none of them, else `split` and [`sacked_split`].
-fn unacknowledged_words(e: &Ending, d: u8, peer: &str, plain: &str, split: &str) -> String {
+/// What follows the count of direction `d`'s unacknowledged bytes, in the reset's clause
+/// (`how` "reset") or its own sentence (`how` "open": the capture ended first; else the
+/// connection had ended): where its peer SACKed some of them, split ([`sacked_split`]).
+fn unacknowledged_words(e: &Ending, d: u8, peer: &str, how: &str) -> String {
+    let (plain, split, end) = match how {
+        "reset" => (" it had sent never acknowledged", " it had sent not acknowledged: ", ""),
+        "open" => (" sent were not yet acknowledged when the capture ended", " sent were not yet cumulatively acknowledged when the capture ended: ", "."),
+        _ => (" sent were never acknowledged", " sent were not acknowledged: ", "."),
+    };
     let b = e.unacknowledged_bytes[d as usize & 1].unwrap_or(0);
     match e.sacked_bytes[d as usize & 1].filter(|&k| k > 0) {
-        Some(k) => format!("{split}{}", sacked_split(b, k, peer)),
-        None => plain.to_string(),
+        Some(k) => format!("{split}{}{end}", sacked_split(b, k, peer)),
+        None => format!("{plain}{end}"),
     }
 }
 
