@@ -7,8 +7,9 @@
 //! view at any other (view/stalls.rs), so a stall gets the same cause in both.
 //!
 //! What the rules read beyond the rows and the summary — the recoveries the receiver
-//! reported, the echoes' bounds, which host the capture ran on — is kept with the
-//! connection's rows ([`LaterInputs`], in `ConnStore`), only where there is any.
+//! reported, the echoes' bounds, which host the capture ran on — is kept on the
+//! connection's summary ([`LaterInputs`], `ConnectionSummary::stall_inputs`, not in the
+//! report's JSON), only where there is any.
 
 use crate::analysis::loss::reported::Recovery;
 use crate::analysis::rows::columns::PacketColumns;
