@@ -93,6 +93,69 @@ fn reset_by_the_server_after_its_tls_alert_with_data_never_acknowledged() {
     assert!(c.diagnosis.text.ends_with(text), "{}", c.diagnosis.text);
 }
 
+/// Issue 39 class SK: bytes the receiver SACKed reached it (RFC 2018 §3), so an ending
+/// with data outstanding tells them apart from bytes never acknowledged at all. After
+/// the exchange the server sends 6 more segments; the first is lost, the client
+/// acknowledges the other 5 only by SACK (its cumulative ACK stays at the hole), and
+/// the server resets.
+#[test]
+fn a_reset_with_sacked_data_splits_what_never_arrived_from_what_did() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.handshake(0, 10_000, Opts::new().mss(1460).sack_perm(), Opts::new().mss(1460).sack_perm());
+    f.data(C2S, 20_000, 200);
+    for k in 0..10 {
+        f.data(S2C, 30_000 + k * 1_000, 1448);
+        f.push(C2S, 30_500 + k * 1_000);
+    }
+    // The server's ISN is 5000: its 10 segments end at 5001 + 14,480 = 19,481.
+    let hole = 19_481u32;
+    for k in 0..6u32 {
+        f.data(S2C, 50_000 + i64::from(k) * 1_000, 1448);
+    }
+    // Segments 2–6 arrive: each duplicate ACK SACKs them (the cumulative ACK stays at
+    // the lost first one, RFC 2018 §4).
+    for k in 1..6u32 {
+        let sacked = (hole + 1448, hole + (k + 1) * 1448);
+        f.push(C2S, 50_500 + i64::from(k) * 1_000).ack(hole).opts(Opts::new().sack(&[sacked]));
+    }
+    f.push(S2C, 80_000).flags(RST | ACK);
+    let e = *analyse(&f).ending;
+    assert_eq!(e.kind, "reset");
+    // Outstanding: 6 × 1448 = 8,688 bytes; SACKed: the last 5, 7,240 bytes; never
+    // acknowledged at all: the lost first segment, 1,448 bytes.
+    assert_eq!(e.unacknowledged_bytes, [Some(0), Some(8_688)]);
+    assert_eq!(e.sacked_bytes, [Some(0), Some(7_240)]);
+    assert!(e.abnormal);
+    assert_eq!(
+        e.text,
+        "The connection was reset by 10.0.0.2:443 at 0.080 s, after its own data, with 8.5 KiB (8,688 bytes) it had sent \
+         not acknowledged: 1.4 KiB (1,448 bytes) never acknowledged at all, 7.1 KiB (7,240 bytes) selectively acknowledged \
+         (SACK, RFC 2018: they reached 10.0.0.1:40000) but not cumulatively."
+    );
+    // Without SACK blocks the same ending says only "never acknowledged".
+    assert!(!analyse(&exchange()).ending.text.contains("SACK"));
+}
+
+/// The public capture that showed class SK: pymptcpanalyzer's `server_2.pcap`
+/// (review L's srv2), an iperf3 subflow (10.0.0.1:35031 → 11.0.0.2:5201) reset after
+/// the server's FIN. tshark: the data ends at 1304129 (frame 2062), the server's last
+/// cumulative ACK is 1130905 (frames 2070–2078), and its SACK blocks over the
+/// connection cover 1133761–1156609, 1159465–1182313, 1185169–1226581 and
+/// 1229437–1304129 above it: 161,800 bytes that reached the server, 4 holes of 2,856
+/// bytes (11,424) that never did. Before: "with 169 KiB (173,224 bytes) it had sent
+/// never acknowledged".
+#[test]
+fn sacked_bytes_at_a_reset_on_pymptcpanalyzer_server_2() {
+    let Some(bytes) = crate::common::corpus("teto__pymptcpanalyzer__examples_server_2.pcap") else { return };
+    let a = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 30).analysis().cloned().expect("analysed");
+    let c = a.connections.iter().find(|c| c.endpoints[0] == "10.0.0.1:35031").expect("port 35031");
+    let e = &c.ending;
+    assert_eq!(e.kind, "reset");
+    assert_eq!((e.unacknowledged_bytes[0], e.sacked_bytes[0]), (Some(173_224), Some(161_800)));
+    assert!(e.text.contains("11 KiB (11,424 bytes) never acknowledged at all, 158 KiB (161,800 bytes) selectively acknowledged"), "{}", e.text);
+    assert!(!e.text.contains("it had sent never acknowledged"), "{}", e.text);
+}
+
 #[test]
 fn half_closed_by_the_client() {
     let mut f = Flow::new(CLIENT, SERVER);
@@ -232,6 +295,7 @@ fn the_json_field_names() {
     assert_eq!(e["reset"]["after"], "own-data");
     assert_eq!(e["finAt"], serde_json::json!([null, null]));
     assert_eq!(e["unacknowledgedBytes"], serde_json::json!([0, 0]));
+    assert_eq!(e["sackedBytes"], serde_json::json!([0, 0]));
     for key in ["words", "text", "abnormal", "firstFin", "resets", "tlsAlert"] {
         assert!(e.get(key).is_some(), "ending.{key}");
     }

@@ -43,6 +43,59 @@ fn two_writes_8_ms_apart_are_no_burst_the_path_slowed() {
     assert_eq!(episodes(&c), Vec::<String>::new());
 }
 
+/// Six bursts of 3 flights of 3 full segments (0.1 ms apart), captured at the sender
+/// on a 1 ms path, 300 ms of application pause between bursts. Each flight is ACKed
+/// whole: 1 ms after its last segment, but in burst 4 `held_us` after it, and where
+/// `partial` the receiver also ACKs the first two segments of each of that burst's
+/// flights as late, before the third.
+fn flights_held(held_us: i64, partial: bool) -> ConnectionSummary {
+    let mut f = Flow::new("10.9.0.1:40000", "10.9.0.2:389");
+    f.handshake(0, 1_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    let mut t = 10_000;
+    // The client's ISN is 1000: its data starts at 1001.
+    let mut next = 1_001u32;
+    for burst in 0..6 {
+        for _ in 0..3 {
+            for k in 0..3 {
+                f.data(C2S, t + k * 100, 1448);
+            }
+            let last = t + 200;
+            let wait = if burst == 3 { held_us } else { 1_000 };
+            if burst == 3 && partial {
+                f.push(S2C, last + wait - 50).ack(next + 2 * 1448);
+            }
+            next += 3 * 1448;
+            f.push(S2C, last + wait);
+            t = last + wait + 100;
+        }
+        t += 300_000;
+    }
+    analyze(&write_pcap(&f.frames(), &Link::Ethernet, Endian::Little, TsResolution::Micro))
+}
+
+#[test]
+fn flights_acknowledged_whole_and_late_are_no_path_that_slowed() {
+    // Issue 39 (protos c06-ldapv3-app-r1: every connection's server ACKed each flight of
+    // 2–6 full segments with one ACK 10–100 ms after its last, at a 0.9 ms path). Burst
+    // 4's three flights wait 40 ms each for their ACK (the last wait, with nothing
+    // more to send, ends the burst): it took 2 × (0.2 + 40 + 0.1) + 0.2 = 80.8 ms
+    // against the others' 3 × 0.2 + 2 × (1 + 0.1) = 2.8 ms. A receiver
+    // that ACKs every second full-sized segment at once (RFC 1122 §4.2.3.2) would have
+    // sent an ACK inside each flight; one ACK of the whole flight 40 ms on is a receiver
+    // that held it (a delayed-ACK timer holds up to 500 ms) as much as a slower path, so
+    // nothing is claimed. Before: "During 0.922 s–1.002 s a burst took 81 ms instead of
+    // 2.8 ms: no retransmissions: the path slowed down".
+    let c = flights_held(40_000, false);
+    assert_eq!(c.path_rtt_ms, Some(1.0));
+    assert!(!c.diagnosis.text.contains("the path slowed down"), "{}", c.diagnosis.text);
+    assert_eq!(episodes(&c).iter().filter(|e| e.contains("burst")).count(), 0, "{:?}", episodes(&c));
+    // The receiver ACKing the first two segments of each flight as late, with the third
+    // still to come: that ACK went out as the flight arrived, so the 40 ms were the
+    // path's, and the sentence stays.
+    let c = flights_held(40_000, true);
+    assert!(c.diagnosis.text.contains("the path slowed down"), "{}", c.diagnosis.text);
+}
+
 /// A capture of ../shared/captures, or None where that folder is not beside the repo.
 fn shared(name: &str) -> Option<Vec<u8>> {
     let base = std::env::var_os("TCPSCOPE_SHARED")

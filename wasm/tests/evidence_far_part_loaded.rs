@@ -27,6 +27,10 @@ fn server_ts(t_us: f64) -> u32 {
 /// the first arrives (the server's congestion window). The client ACKs each segment
 /// 50 µs after it and sends its next request 100 µs after the last ACK.
 fn download(queue_ms: f64, think_ms: f64) -> ConnectionSummary {
+    common::analyze_flow(&download_flow(queue_ms, think_ms))
+}
+
+fn download_flow(queue_ms: f64, think_ms: f64) -> Flow {
     let up = (10.0 + queue_ms) * MS;
     let down = 10.0 * MS;
     let mut f = Flow::new("10.0.0.2:50000", "10.0.0.1:80");
@@ -61,7 +65,7 @@ fn download(queue_ms: f64, think_ms: f64) -> ConnectionSummary {
         let s = if len > 0 { f.data(d, t as i64, len) } else { f.push(d, t as i64) };
         s.opts(Opts::new().ts(tsval, tsecr));
     }
-    common::analyze_flow(&f)
+    f
 }
 
 fn causes(c: &ConnectionSummary) -> Vec<(u32, StallCause)> {
@@ -127,4 +131,44 @@ fn pcapplusplus_example_3_waits_on_a_queue_not_the_application() {
     assert_ne!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
     assert!(c.directions[1].rtt.followed_samples > 0);
     assert!(!c.diagnosis.far_part_unseen);
+}
+
+/// The analysis of `bytes` and the stalls the view finds for direction `dir` of
+/// connection `i` at `threshold_ms` (view/stalls.rs, as when a person sets another
+/// stall threshold), as (start, cause) beside the summary's.
+fn view_and_summary(a: &tcpscope_core::analysis::Analysis, i: usize, dir: u8, threshold_ms: f64) -> (Vec<(f64, StallCause)>, Vec<(f64, StallCause)>) {
+    let c = &a.connections[i];
+    let tick = c.tick_s(a.capture.timestamp_resolution_s());
+    let view = tcpscope_core::view::stalls::find(&a.stores[i], c, dir, threshold_ms, tick);
+    let pairs = |v: &[tcpscope_core::analysis::Stall]| v.iter().map(|s| (s.start, s.cause)).collect::<Vec<_>>();
+    (pairs(&view), pairs(&c.directions[dir as usize].stalls))
+}
+
+#[test]
+fn the_view_at_another_threshold_judges_by_the_same_rules() {
+    // The queued download above: its two turns are `ack-wait` by rule 10 (the echoes'
+    // far-part bound, kept with the rows for the view: stalls/later_rules.rs). At 79.9 ms
+    // instead of the summary's 80 the same five gaps are stalls, and each must keep its
+    // cause; the view ran the gap rules only, and said `application-idle` of both turns.
+    let mut frames = download_flow(100.0, 0.0).frames();
+    frames.sort_by_key(|fr| fr.ts_ns);
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let s = tcpscope_core::session::analyze_bytes(&bytes, Default::default(), 1 << 20);
+    let a = s.analysis().expect("analysed");
+    let (view, summary) = view_and_summary(a, 0, 1, 79.9);
+    assert_eq!(summary.iter().filter(|s| s.1 == StallCause::AckWait).count(), 5);
+    assert_eq!(view, summary);
+}
+
+#[test]
+fn pcapplusplus_example_3_the_view_keeps_the_causes() {
+    // The same on example.pcap #3 (receiver side, stall rule 10 and the far part): every
+    // stall the view finds just below the summary's threshold has the summary's cause.
+    let Some(bytes) = common::corpus("seladb__PcapPlusPlus__Tests_Pcap++Test_PcapExamples_example.pcap") else { return };
+    let s = tcpscope_core::session::analyze_bytes(&bytes, Default::default(), 1 << 20);
+    let a = s.analysis().expect("analysed");
+    let i = a.connections.iter().position(|c| c.endpoints[0] == "10.0.0.6:44150").expect("connection 44150");
+    let (view, summary) = view_and_summary(a, i, 1, a.connections[i].stall_threshold_ms * 0.999);
+    assert!(summary.len() >= 10, "{summary:?}");
+    assert_eq!(view, summary);
 }

@@ -25,3 +25,21 @@ fn a_proxy_sending_late_is_not_a_path_that_slowed() {
     let c = conns.iter().find(|c| c.id == 4).expect("connection 4");
     assert!(!c.diagnosis.text.contains("the path slowed down"), "{}", c.diagnosis.text);
 }
+
+#[test]
+fn flights_a_server_acknowledged_whole_and_late_are_no_path_that_slowed() {
+    // protos c06-ldapv3-app-r1, captured at the LDAP client (192.168.0.2), every
+    // connection to 192.168.0.1:389. Connection 184 (tcp.stream 184): the SYN/ACK comes
+    // 0.86 ms after the SYN; the first flight (frames 3118–3119, 2 × 1460 B) is ACKed
+    // whole by frame 3147 95 ms later, the next flights of 3 and 4 segments (frames
+    // 3150–3152, 3159–3162) by single ACKs 11.6 ms and 39 ms after their last segment
+    // (frames 3158, 3188), none inside a flight. Connection 519 the same (frames 7145,
+    // 7152: 93 ms, 21 ms), and 1384. Each read "a burst took 67 ms (125 ms, 145 ms)
+    // instead of 9.3 ms: no retransmissions: the path slowed down": the receiver's
+    // held ACKs, not evidence of the path (verdict/diagnosis_episodes/path_evidence.rs).
+    let Some(conns) = corpus_connections("realjimmy__sample-captures__wireshark-samples_files_protos-test-suite-traffic_c06-ldapv3-app-r1.pcap") else { return };
+    for id in [184, 519, 1384] {
+        let c = conns.iter().find(|c| c.id == id).expect("connection");
+        assert!(!c.diagnosis.text.contains("the path slowed down"), "{id}: {}", c.diagnosis.text);
+    }
+}

@@ -98,7 +98,7 @@ describe('ConnectionTable', () => {
     // Only `words` is read; the rest is what the report would say of such a reset.
     const reset = {
       kind: 'reset', words: 'reset by server', abnormal: true, finAt: [null, null], firstFin: null,
-      reset: { by: 1, at: 3.21, frame: 40, after: 'own-data' }, resets: [0, 2], tlsAlert: null, unacknowledgedBytes: [0, 24647],
+      reset: { by: 1, at: 3.21, frame: 40, after: 'own-data' }, resets: [0, 2], tlsAlert: null, unacknowledgedBytes: [0, 24647], sackedBytes: [0, 0],
       text: 'The connection was reset by s:2 at 3.210 s, with 24 KiB (24,647 bytes) it had sent never acknowledged.',
     } as const;
     const ended = { ...download, ending: reset } as ConnectionSummary;

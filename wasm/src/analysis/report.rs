@@ -319,6 +319,10 @@ pub struct ConnectionSummary {
     pub process: Option<crate::decode::Process>,
     #[serde(skip)]
     pub process_index: Option<u32>,
+    /// What the later stall rules read beyond the rows (stalls/later_rules.rs), where
+    /// there is any: the view re-judges stalls at other thresholds with it.
+    #[serde(skip)]
+    pub stall_inputs: Option<Box<crate::analysis::stalls::later_rules::LaterInputs>>,
     /// The MPTCP connection this connection is a subflow of: its `id` in the report's
     /// `mptcp` list (mptcp.rs). Absent for plain TCP.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,6 +13,7 @@ use super::response::Interval;
 use crate::analysis::ConnectionSummary;
 use crate::analysis::columns::flag_bits;
 use crate::analysis::store::secs;
+use crate::analysis::stalls::later_rules::LaterRules;
 use crate::analysis::{delayed_ack, stalls, ConnStore, Stall};
 
 /// Most stalls found per direction and threshold.
@@ -94,7 +95,8 @@ impl GapHistogram {
 
 /// The stalls of `dir` at `threshold_ms` (already bounded), judged by the summary's
 /// own `stalls::judge_stalls` with the summary's sender lag, path RTT and full
-/// segment, so a gap gets the same cause at every threshold (delayed ACK included).
+/// segment, and the same later rules (stalls/later_rules.rs), so a gap gets the same
+/// cause at every threshold (delayed ACK, loss recovery, far part included).
 /// For now through the public columns, a transient of ~45 B per packet of the
 /// connection; a `find_stalls` over the store's rows would avoid it.
 /// `tick_s`: the connection's clock tick (`ConnectionSummary::tick_s`).
@@ -106,7 +108,11 @@ pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: 
     let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], largest_payload);
     let numbered = conn.directions[dir as usize].unseen_datagrams.is_some();
     let scale_known = !conn.directions[1 - dir as usize].window_scale_unknown;
-    stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full, numbered, scale_known)
+    let mut found = stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full, numbered, scale_known);
+    // The summary's later rules too, with what it kept (stalls/later_rules.rs).
+    let later = LaterRules { inputs: conn.stall_inputs.as_deref(), vantage: conn.vantage, path_rtt_known: conn.path_rtt_ms.is_some(), capture_end: conn.end, data_direction: conn.data_direction };
+    later.apply(&mut found, &cols, dir, threshold_ms / 1e3);
+    found
 }
 
 /// A stall as a view interval.

@@ -902,6 +902,13 @@ tlsAlert: AlertSeen | null,
  */
 unacknowledgedBytes: [number | null, number | null], 
 /**
+ * Of `unacknowledged_bytes`, those the peer selectively acknowledged (RFC 2018 SACK
+ * blocks above its cumulative ACK at the end of the capture): they reached it, but
+ * its cumulative ACK never covered them (a hole below them stayed open). None where
+ * `unacknowledged_bytes` is.
+ */
+sackedBytes: [number | null, number | null], 
+/**
  * FIN segments each direction sent whose FIN the peer never acknowledged in the
  * capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
  * 0 where it was acknowledged, none was sent, or the side sent no data to tell by.

@@ -241,6 +241,14 @@ impl ReportedLoss {
         }
     }
 
+    /// Bytes of [lo, hi) the receiver's SACK blocks reported received above its
+    /// cumulative ACK, as the scoreboard stands (RFC 2018 §3: they reached it; at most
+    /// [`MAX_RANGES`] ranges are kept, so a lower bound): track/ending.rs splits the
+    /// bytes never acknowledged by them.
+    pub fn sacked_between(&self, lo: i64, hi: i64) -> u64 {
+        self.sacked.iter().map(|&(a, b)| (b.min(hi) - a.max(lo)).max(0) as u64).sum()
+    }
+
     /// Whether the receiver reported [a, b) lost while it was never captured, and an
     /// ACK at `t_ns` that covers it comes at least `rtt_ns` later (a re-send's round
     /// trip; sooner, the original was only late): a hole that is network loss, not

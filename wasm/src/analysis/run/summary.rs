@@ -24,6 +24,7 @@ use crate::analysis::report::DirectionSummary;
 use crate::analysis::report::RttSummary;
 
 mod steps;
+use crate::analysis::stalls::later_rules::{LaterInputs, LaterRules};
 use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, lags_and_threshold, judge_ending, judge_stalls, path_rtt, round_trip_summaries};
 
 /// Summary of one connection, its finished compact store and, for a connection of at
@@ -60,7 +61,10 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Flags known only now, put on the rows before the passes below read them: the
     // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
     // loss (capture_loss.rs).
-    let (capture_loss, recoveries, far_bounds) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
+    let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
+    // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
+    let later_inputs = LaterInputs { recoveries, far_bounds, local };
+    let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), capture_end: last_t, data_direction };
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the
     // diagnosis reads the RTT samples from the store (columns::RttSource).
@@ -92,7 +96,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction, (&recoveries[d], &far_bounds[d]), tick));
+            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], &later, tick));
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so
@@ -106,7 +110,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     // How it ended (ending.rs), before the diagnosis, which may say it.
-    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
+    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
     let handshake = summary_handshake;
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
@@ -138,6 +142,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         diagnosis: Box::default(),
         ending,
         process_index: process,
+        stall_inputs: later_inputs.boxed(),
         process: None,
         mptcp: None,
     };

@@ -15,6 +15,7 @@ pub mod delayed_ack;
 pub mod far_estimate;
 pub mod far_part;
 pub mod held_on_path;
+pub mod later_rules;
 pub mod receiver_silent;
 pub mod reported_loss;
 pub mod small_window;

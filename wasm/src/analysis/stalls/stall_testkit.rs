@@ -289,6 +289,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         ending: Box::default(),
         process: None,
         process_index: None,
+        stall_inputs: None,
         mptcp: None,
     }
 }

@@ -12,6 +12,7 @@
 //! including those past the stored-rows budget (limits.rs).
 
 mod in_words;
+mod unacked;
 
 use super::conn::{HandshakeTimes, Side};
 use crate::decode::tcp_flags::{ACK, FIN, RST};
@@ -19,6 +20,8 @@ use crate::decode::tls::{alert_name, TlsAlert};
 use crate::decode::TcpSegment;
 use serde::Serialize;
 use in_words::{sentence, words};
+pub(crate) use unacked::sacked_unacknowledged;
+use unacked::{fin_unacknowledged, unacknowledged};
 pub(crate) use in_words::syns_phrase;
 pub use in_words::ENDING_WORDS;
 
@@ -59,6 +62,11 @@ pub struct Ending {
     /// the end of the capture: never acknowledged in it. None where the peer sent no
     /// packet the capture holds (nothing to tell by).
     pub unacknowledged_bytes: [Option<u64>; 2],
+    /// Of `unacknowledged_bytes`, those the peer selectively acknowledged (RFC 2018 SACK
+    /// blocks above its cumulative ACK at the end of the capture): they reached it, but
+    /// its cumulative ACK never covered them (a hole below them stayed open). None where
+    /// `unacknowledged_bytes` is.
+    pub sacked_bytes: [Option<u64>; 2],
     /// FIN segments each direction sent whose FIN the peer never acknowledged in the
     /// capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
     /// 0 where it was acknowledged, none was sent, or the side sent no data to tell by.
@@ -385,7 +393,9 @@ impl Roles<'_> {
 }
 
 /// The connection's ending at the end of the capture (see the module doc).
-pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles) -> Ending {
+/// `sacked`: each direction's bytes its peer SACKed above its cumulative ACK
+/// ([`sacked_unacknowledged`], read before the trackers are finished).
+pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 2], roles: &Roles) -> Ending {
     let secs = |ns: i64| ns as f64 / 1e9;
     let unacked = [0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d]));
     let c = closing.map_or_else(Closing::default, |c| c.with_data_after_reset(sides));
@@ -430,6 +440,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
         resets: c.resets,
         tls_alert: alert,
         unacknowledged_bytes: unacked,
+        sacked_bytes: [0, 1].map(|d| unacked[d].map(|u| sacked[d].min(u))),
         fins_unacknowledged: [0, 1].map(|d| if fin[d].is_some() { fin_unacknowledged(&sides[d], c.fins[d]) } else { 0 }),
         reset_ended_nothing: c.resets_ended_nothing(),
         fin_ended_nothing,
@@ -439,29 +450,6 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], roles: &Roles)
     e.abnormal = abnormal(&e);
     e.text = sentence(&e, roles);
     e
-}
-
-/// Payload bytes `side` sent beyond its peer's highest cumulative ACK (the peer's
-/// ACK of a FIN, one past the last byte, counts no byte); None without a packet of
-/// the peer (`peer_packets`) to tell by. Before any ACK of the peer, its lowest byte
-/// sent stands in for it (as bytes in flight do, track/conn.rs).
-fn unacknowledged(side: &Side, peer_packets: u64) -> Option<u64> {
-    if peer_packets == 0 {
-        return None;
-    }
-    let (Some(high), Some(low)) = (side.sent_high, side.sent_low) else { return Some(0) };
-    Some((high - side.peer_ack.unwrap_or(low)).max(0) as u64)
-}
-
-/// `fins` (the FIN segments `side` sent) when the peer never acknowledged its FIN: the
-/// FIN follows the last payload byte (its sequence number is `sent_high`), so the
-/// peer's ACK of it passes `sent_high`. 0 without data to tell by.
-fn fin_unacknowledged(side: &Side, fins: u64) -> u64 {
-    match (side.sent_high, side.peer_ack) {
-        (Some(high), Some(ack)) if fins > 0 && ack <= high => fins,
-        (Some(_), None) if fins > 0 => fins,
-        _ => 0,
-    }
 }
 
 /// The latest TLS alert that was its sender's last data (nothing sent beyond it).

@@ -17,6 +17,7 @@
 //!   burst's rate, grouped when consecutive, with their
 //!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
 
+mod path_evidence;
 mod slow_bursts;
 mod timers;
 

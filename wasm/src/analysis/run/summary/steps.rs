@@ -8,6 +8,7 @@ use crate::analysis::loss::reported::Recovery;
 use crate::analysis::report::{DirectionSummary, RttSummary};
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::rows::store::ConnStore;
+use crate::analysis::stalls::later_rules::LaterRules;
 use crate::analysis::stalls::{self, active_time};
 use crate::analysis::timing::round_trips::RoundTripRule;
 use crate::analysis::timing::vantage::{self, Vantage};
@@ -46,8 +47,11 @@ pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at
 /// flags they found on the rows, and counts the holes that were capture loss.
 #[allow(clippy::too_many_arguments)]
 /// Also each direction's recoveries its receiver reported (reported.rs), and the far part's
-/// lower bounds its echoes gave (far_bounds.rs), for the stalls.
-pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2]) {
+/// lower bounds its echoes gave (far_bounds.rs), for the stalls; and the bytes each side's
+/// peer SACKed above its cumulative ACK (ending.rs `sacked_unacknowledged`, read before the
+/// scoreboard is taken).
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2], [u64; 2]) {
+    let sacked = ending::sacked_unacknowledged(sides);
     let mut capture_loss = CaptureLoss::default();
     let mut recoveries: [Vec<Recovery>; 2] = Default::default();
     let mut far_bounds: [Vec<(f64, f64)>; 2] = Default::default();
@@ -105,7 +109,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
-    (capture_loss, recoveries, far_bounds)
+    (capture_loss, recoveries, far_bounds, sacked)
 }
 
 /// An unknown window scale, bounded from below where the sender had more in flight
@@ -162,38 +166,30 @@ fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: 
 /// Direction `d`'s stalls and their causes (stalls/), judged in its sender's time
 /// (`lag`), with the sender's facts the stall pass found; `m`: its MSS estimate.
 #[allow(clippy::too_many_arguments)]
-/// `recoveries`: the loss recoveries its receiver reported (reported.rs).
+/// `later`: what the later rules read (stalls/later_rules.rs).
 /// `tick`: the connection's clock tick, s (for `stalls::round_trip_bound_s`).
-/// `far_bounds`: the far part's lower bounds its echoes gave (far_bounds.rs).
-pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, (recoveries, far_bounds): (&[Recovery], &[(f64, f64)]), tick: f64) -> stalls::SenderFacts {
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, later: &LaterRules, tick: f64) -> stalls::SenderFacts {
     let round_trip = stalls::round_trip_bound_s(path.rtt, &path.method, tick);
     let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, round_trip, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
     ds.stalls = found;
-    // Waits inside a loss recovery whose re-sends the capture did not see (reported_loss.rs).
-    crate::analysis::stalls::reported_loss::reclassify(&mut ds.stalls, recoveries);
-    // Re-sends a receiver-side capture saw arrive and the receiver never
-    // answered: the receiver stopped, not the path (receiver_silent.rs).
-    crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
-    // A silence the unmeasured far part of the round trip may fill (far_part.rs).
-    if d == data_direction as usize {
-        crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
-        // A silence the loaded far part of the round trip, bounded by the echoes, fills.
-        crate::analysis::stalls::far_part::reclassify_loaded(&mut ds.stalls, far_bounds, path.vantage, threshold_s);
-    }
+    // The rules that read more than the rows (stalls/later_rules.rs), the view's too.
+    later.apply(&mut ds.stalls, packets, d as u8, threshold_s);
     f
 }
 
 /// How the connection ended (ending.rs). The client is the sender of the SYN, where it
 /// is in the capture.
-/// `rows`: the connection's packet rows, where all of them were stored.
-pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>) -> ending::Ending {
+/// `rows`: the connection's packet rows, where all of them were stored; `sacked`: the
+/// bytes each side's peer SACKed above its cumulative ACK (ending.rs).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>) -> ending::Ending {
     let client = handshake.syn.map(|_| handshake.client_dir);
     let packets = [directions[0].packets, directions[1].packets];
     let not_established = not_established(handshake, directions, rows);
     let roles = ending::Roles { client, data_direction, names, packets, not_established };
     // A reset before the SYN/ACK refused nothing when the handshake completed after it.
     let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
-    ending::judge(closing.as_ref(), sides, &roles)
+    ending::judge(closing.as_ref(), sides, sacked, &roles)
 }
 
 /// The handshake stopped at the client's SYNs (ending.rs `NotEstablished`): a SYN in the

@@ -97,7 +97,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             if let Some(b) = e.unacknowledged_bytes[r.by as usize].filter(|&b| b > 0) {
                 s += ", with ";
                 s += &bytes(b);
-                s += " it had sent never acknowledged";
+                s += &unacknowledged_words(e, r.by, name(1 - r.by), "reset");
             }
             s += ".";
         }
@@ -158,7 +158,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += &capital(&bytes(b));
             s += " of the data ";
             s += name(d);
-            s += if e.kind == "open" { " sent were not yet acknowledged when the capture ended." } else { " sent were never acknowledged." };
+            s += &unacknowledged_words(e, d, name(1 - d), e.kind);
         }
     }
     s
@@ -346,6 +346,40 @@ fn alert_words(a: &AlertSeen) -> String {
         }
         _ => "TLS alert (encrypted)".to_string(),
     }
+}
+
+/// What follows the count of direction `d`'s unacknowledged bytes, in the reset's clause
+/// (`how` "reset") or its own sentence (`how` "open": the capture ended first; else the
+/// connection had ended): where its peer SACKed some of them, split ([`sacked_split`]).
+fn unacknowledged_words(e: &Ending, d: u8, peer: &str, how: &str) -> String {
+    let (plain, split, end) = match how {
+        "reset" => (" it had sent never acknowledged", " it had sent not acknowledged: ", ""),
+        "open" => (" sent were not yet acknowledged when the capture ended", " sent were not yet cumulatively acknowledged when the capture ended: ", "."),
+        _ => (" sent were never acknowledged", " sent were not acknowledged: ", "."),
+    };
+    let b = e.unacknowledged_bytes[d as usize & 1].unwrap_or(0);
+    match e.sacked_bytes[d as usize & 1].filter(|&k| k > 0) {
+        Some(k) => format!("{split}{}{end}", sacked_split(b, k, peer)),
+        None => format!("{plain}{end}"),
+    }
+}
+
+/// Bytes not acknowledged, `b`, of which the peer (`peer`) SACKed `k` (ending.rs
+/// `sacked_bytes`): "1.4 KiB (1,448 bytes) never acknowledged at all, 4.2 KiB (4,344
+/// bytes) selectively acknowledged (SACK, RFC 2018: they reached B) but not
+/// cumulatively". Those SACKed reached the receiver; the rest below them did not, as
+/// far as the capture shows.
+fn sacked_split(b: u64, k: u64, peer: &str) -> String {
+    let mut s = String::with_capacity(120);
+    if b > k {
+        s += &bytes(b - k);
+        s += " never acknowledged at all, ";
+    }
+    s += &bytes(k);
+    s += " selectively acknowledged (SACK, RFC 2018: they reached ";
+    s += peer;
+    s += ") but not cumulatively";
+    s
 }
 
 /// "24.6 KiB (25,190 bytes)": the unit the diagnosis uses, and the exact count.

@@ -9,7 +9,7 @@ use crate::analysis::rows::columns::{flag_bits, PacketColumns, RttSource};
 use crate::analysis::stalls::cause::StallCause;
 use crate::analysis::stalls::delayed_ack::full_segment;
 use crate::analysis::stalls::{is_data_segment, mss_estimate, needless};
-use crate::analysis::timing::round_trips::{RoundTripRule, EXCLUDED};
+use super::path_evidence::path_round_trips;
 
 /// One burst of data: from its first data segment to its last (the application
 /// wrote it at once; application-idle stalls separate bursts).
@@ -28,20 +28,6 @@ impl Burst {
     fn took(&self) -> f64 {
         (self.end - self.start - self.paused).max(0.0)
     }
-}
-
-/// The trusted full round trips of the connection as (completed at s, round trip s), in
-/// time order: what `slow_bursts` checks a slowdown against.
-fn round_trips(conn: &ConnectionSummary, samples: &dyn RttSource, tick: f64) -> Vec<(f64, f64)> {
-    let rule = RoundTripRule::of(conn, tick);
-    let mut out = Vec::new();
-    rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {
-        if kind & EXCLUDED == 0 && !rule.follows[dir as usize & 1] {
-            out.push((t, round_trip_ms / 1000.0));
-        }
-    });
-    out.sort_by(|a, b| a.0.total_cmp(&b.0));
-    out
 }
 
 /// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
@@ -92,11 +78,12 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
         // "The path slowed down" only where the round trips say so (issue 39: bursts of
         // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
         // path): some round trip during the run at least twice the path's and a
-        // millisecond above it (µs paths jitter by their own size). Without
+        // millisecond above it (µs paths jitter by their own size), among those no
+        // receiver's held ACK explains (path_evidence.rs). Without
         // retransmissions and without that, nothing is claimed.
         let slowed = || {
             let (a, b) = (run[0].start, run[run.len() - 1].end);
-            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| round_trips(conn, samples, tick));
+            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| path_round_trips(conn, p, samples, tick));
             let from = round_trips.partition_point(|&(t, _)| t < a);
             let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
             path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown)

@@ -1,0 +1,72 @@
+//! The stall rules that read more than the direction's rows (docs/ANALYSIS.md "Stall",
+//! the reclassifications after the gap rules): waits inside a loss recovery whose
+//! re-sends the capture did not see (reported_loss.rs), re-sends the receiver never
+//! answered (receiver_silent.rs), and at a receiver-side capture the far part of the
+//! round trip, unmeasured (far_part.rs `reclassify`) or bounded by the echoes
+//! (`reclassify_loaded`). One list, run by the summary at its threshold and by the
+//! view at any other (view/stalls.rs), so a stall gets the same cause in both.
+//!
+//! What the rules read beyond the rows and the summary — the recoveries the receiver
+//! reported, the echoes' bounds, which host the capture ran on — is kept on the
+//! connection's summary ([`LaterInputs`], `ConnectionSummary::stall_inputs`, not in the
+//! report's JSON), only where there is any.
+
+use crate::analysis::loss::reported::Recovery;
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::{far_part, receiver_silent, reported_loss};
+use crate::analysis::timing::vantage::Vantage;
+
+/// What the later rules read that the rows and the summary do not hold.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LaterInputs {
+    /// Each direction's loss recoveries its receiver reported (reported.rs).
+    pub recoveries: [Vec<Recovery>; 2],
+    /// Each direction's far-part lower bounds from its sender's echoes (far_bounds.rs):
+    /// (capture time of the data, bound) s.
+    pub far_bounds: [Vec<(f64, f64)>; 2],
+    /// The direction whose sender the capture ran on, by TTL (vantage.rs `local_by_ttl`).
+    pub local: Option<u8>,
+}
+
+impl LaterInputs {
+    /// None where there is nothing to keep (the rules then do what they do with none).
+    pub fn boxed(self) -> Option<Box<LaterInputs>> {
+        let empty = self.recoveries.iter().all(Vec::is_empty) && self.far_bounds.iter().all(Vec::is_empty) && self.local.is_none();
+        (!empty).then(|| Box::new(self))
+    }
+}
+
+/// The connection's facts the later rules judge by.
+#[derive(Clone, Copy, Debug)]
+pub struct LaterRules<'a> {
+    pub inputs: Option<&'a LaterInputs>,
+    pub vantage: Vantage,
+    /// Whether the path RTT is known (far_part.rs: unmeasured, the far part may fill a
+    /// silence under 1 s).
+    pub path_rtt_known: bool,
+    /// The last packet's time, s since the file's first.
+    pub capture_end: f64,
+    pub data_direction: u8,
+}
+
+impl LaterRules<'_> {
+    /// Re-labels direction `d`'s stalls found at `threshold_s` (module doc).
+    pub fn apply(&self, stalls: &mut [Stall], packets: &PacketColumns, d: u8, threshold_s: f64) {
+        let k = (d & 1) as usize;
+        let none: &[Recovery] = &[];
+        let recoveries = self.inputs.map_or(none, |i| i.recoveries[k].as_slice());
+        reported_loss::reclassify(stalls, recoveries);
+        // Re-sends a receiver-side capture saw arrive and the receiver never answered:
+        // the receiver stopped, not the path.
+        let receiver_on_host = self.inputs.is_some_and(|i| i.local == Some(1 - (d & 1)));
+        receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
+        if d == self.data_direction {
+            // A silence the unmeasured far part of the round trip may fill; one the loaded
+            // far part, bounded by the echoes, fills.
+            far_part::reclassify(stalls, self.vantage, self.path_rtt_known.then_some(0.0));
+            let bounds = self.inputs.map_or(&[][..], |i| i.far_bounds[k].as_slice());
+            far_part::reclassify_loaded(stalls, bounds, self.vantage, threshold_s);
+        }
+    }
+}
