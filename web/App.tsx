@@ -80,7 +80,8 @@ export function App() {
   const client = () => (clientRef.current ??= new DecoderClient());
   // For bench/browser.mjs: asks the current capture's engine directly (worker query times).
   useEffect(() => {
-    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings, loadPhases };
+    // (summary: the shown capture's connection summary, for e2e/progressive.spec's peak check.)
+    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), summary: (id: number) => client().summary(id), viewTimings, loadPhases };
     // The decoder ready before the first drop (client.ts warm); its engine warmed up
     // unless the page opens a share link (answered from the link, not the engine).
     client().warm({ engine: !snap });
