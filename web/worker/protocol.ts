@@ -88,6 +88,9 @@ export interface LoadPhases {
   /** Of the load with progressive display: the worker's turns between pushed pieces
    *  (the page's partial queries answered meanwhile). */
   turnsMs?: number;
+  /** Of the load with progressive display: the engine's warm-up stages left when the
+   *  capture was dropped, run between pieces (decoder.worker.ts `warmWanted`). */
+  warmMs?: number;
   /** After the report: building the shown connection's first chart answers (`prepare`). */
   prepareMs?: number;
 }
