@@ -111,6 +111,8 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     mark = now;
   };
   let read = 0;
+  /** Compressed bytes read when the piece last pushed was inflated; null for plain input. */
+  let compressedAt: number | null = null;
   let lastPartial = -Infinity;
   let listed = false;
   let lastTurn = performance.now();
@@ -124,7 +126,11 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
     phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
-    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial });
+    // The share of the file decoded, for the page's estimate of the capture's length
+    // (PartialThroughputChart loadingRange): bytes read run up to a slice ahead of it.
+    const decoded = compressedAt ?? session.bytesConsumed();
+    const decodedShare = totalBytes > 0 ? Math.min(1, decoded / totalBytes) : undefined;
+    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
   };
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
@@ -148,6 +154,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
       const eager = progressive && !partialAnswered && performance.now() - started < EAGER_MS;
       step = !progressive ? chunk.bytes.length : eager ? EAGER_PIECE_BYTES : PUSH_PIECE_BYTES;
       const piece = at === 0 && step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
+      compressedAt = chunk.compressedBytes;
       more = chunk.compressedBytes === null ? session.push(piece) : session.pushInflated(piece, chunk.compressedBytes);
       // (A turn at most every YIELD_EVERY_MS, but eagerly: gzip input comes in many small pieces.)
       if (!progressive || (!eager && performance.now() - lastTurn < YIELD_EVERY_MS)) continue;

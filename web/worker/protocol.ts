@@ -101,8 +101,10 @@ export type FromWorker =
   /** `partial`: the connection table so far (wasm view/partial.rs), at most every
    *  PARTIAL_INTERVAL_MS while the capture loads and only when progressive display is
    *  on; while it loads, `view` requests of the generation are answered from the same
-   *  running state (throughput only; other series say they come after the load). */
-  | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable }
+   *  running state (throughput only; other series say they come after the load).
+   *  `decodedShare` (with `partial`): the share of the capture decoded when the table was
+   *  made (bytes decoded ÷ file size; for gzip input, compressed bytes read ÷ size). */
+  | { type: 'progress'; generation: number; bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable; decodedShare?: number }
   /** The decoder took `bytes` more of a streamed capture (openStream): the page may send more. */
   | { type: 'taken'; generation: number; bytes: number }
   /** `report.connections` holds every connection up to REPORT_CONNECTIONS_CAP, else the

@@ -1233,6 +1233,12 @@ connections: number,
  */
 settledT: number | null, 
 /**
+ * Packets decoded so far, and of them handed to the analysis (the timeline holds
+ * the rest for sorting): with the share of the file decoded, the page estimates the
+ * capture's length as `settled_t` ÷ (share decoded × analysed ÷ decoded).
+ */
+decodedPackets: number, analysedPackets: number, 
+/**
  * The largest connections so far, by payload bytes (both directions), largest
  * first (ties: lower id first); at most `MAX_PARTIAL_ROWS`.
  */
