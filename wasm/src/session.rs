@@ -31,9 +31,6 @@ pub struct Session {
     /// packet still to come is at this time or later (the progressive view's settled
     /// bins, view/partial.rs).
     released_ns: Option<i64>,
-    /// Packets the timeline has handed to the analysis so far (the decoder's count less
-    /// those held for sorting): the progressive view's estimate of the capture's length.
-    released: u64,
 }
 
 /// The analysis while the capture is still being read (issue 41, view/partial.rs).
@@ -43,11 +40,10 @@ pub struct Running<'a> {
     /// Every packet still to come is at this time (s since the file's first packet)
     /// or later; None before the first packet reached the analysis.
     pub settled_t: Option<f64>,
-    /// Packets decoded, and of them handed to the analysis (the rest are held by the
-    /// timeline for sorting): the share of the capture's time `settled_t` covers is
-    /// about the share of the file decoded × analysed ÷ decoded.
-    pub decoded_packets: u64,
-    pub analysed_packets: u64,
+    /// The newest packet time decoded so far (s since the file's first packet), held
+    /// for sorting or analysed: where the decoder is in capture time, up to the
+    /// timeline's window (2 s or 65,536 packets) ahead of `settled_t`.
+    pub decoded_t: Option<f64>,
 }
 
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
@@ -82,7 +78,6 @@ impl Session {
             error: None,
             inflated: 0,
             released_ns: None,
-            released: 0,
         }
     }
 
@@ -93,15 +88,12 @@ impl Session {
             return false;
         }
         let analyzer = self.analyzer.as_mut().expect("analyzer present until finish");
-        let (t0, released, timeline, checksums, count) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checksums, &mut self.released);
+        let (t0, released, timeline, checksums) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checksums);
         let result = self.decoder.push(chunk, &mut |packet| {
             if let Decoded::Tcp(s) = &packet {
                 checksums.observe(s.src, s.meta.checksum);
             }
-            timeline.push(packet, &mut |p, t| {
-                *count += 1;
-                deliver(analyzer, t0, released, checksums, p, t)
-            });
+            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checksums, p, t));
         });
         if let Err(e) = result {
             self.error = Some(e);
@@ -172,7 +164,8 @@ impl Session {
     /// `analysis` holds the final answers).
     pub fn running(&self) -> Option<Running<'_>> {
         let analyzer = self.analyzer.as_ref()?;
-        Some(Running { analyzer, settled_t: self.released_ns.map(crate::analysis::store::secs), decoded_packets: self.packets(), analysed_packets: self.released })
+        let decoded_t = self.file_t0_ns.zip(self.timeline.newest()).map(|(t0, n)| crate::analysis::store::secs(n.wrapping_sub(t0)));
+        Some(Running { analyzer, settled_t: self.released_ns.map(crate::analysis::store::secs), decoded_t })
     }
 
     /// The analysis; None before `finish`.

@@ -37,17 +37,14 @@ export function resetPartialProbe() {
 /**
  * The time axis while loading: the connection from its start to where it is expected
  * to end — a connection still sending when the analysis last settled is expected to
- * run as long as the capture, whose length is estimated as the time settled ÷ the share
- * of the capture's packets analysed (ProgressiveView analysedShare: not the bytes read,
- * which run a slice ahead of the decoder, and the decoder runs the timeline's window
- * ahead of the analysis: ≈ 8 % short at the end of a 2.4·10^6-packet read) — so the bars
- * grow into the axis instead of the axis squeezing them; the finished chart opens on the
- * connection's whole span (fullRange), which that estimate approaches.
+ * run as long as the capture (`captureEnd`, ProgressiveView estimatedLength) — so the
+ * bars grow into the axis instead of the axis squeezing them; the finished chart opens
+ * on the connection's whole span (fullRange), which that estimate approaches.
  */
-export function loadingRange(row: PartialRow, settledT: number | null, share: number): TimeRange {
+export function loadingRange(row: PartialRow, settledT: number | null, captureEnd: number | null): TimeRange {
   let end = row.end;
   const active = settledT != null && row.end >= settledT - 1;
-  if (active && share > 0.01 && settledT != null) end = Math.max(end, settledT / Math.min(1, share));
+  if (active && captureEnd != null) end = Math.max(end, captureEnd);
   return fullRange(row.start, end);
 }
 
@@ -57,13 +54,13 @@ export interface PartialThroughputChartProps {
   settledT: number | null;
   /** Share of the file read (0..1): the loading state's "N % read". */
   fraction: number;
-  /** Share of the capture's packets analysed (0..1): the axis's length estimate. */
-  analysedShare: number;
+  /** The capture's estimated length, s from its first packet (null: not known). */
+  estimatedEnd: number | null;
   width: number;
 }
 
-export function PartialThroughputChart({ source, row, settledT, fraction, analysedShare, width }: PartialThroughputChartProps) {
-  const range = loadingRange(row, settledT, analysedShare);
+export function PartialThroughputChart({ source, row, settledT, fraction, estimatedEnd, width }: PartialThroughputChartProps) {
+  const range = loadingRange(row, settledT, estimatedEnd);
   const r0 = range[0], r1 = range[1];
   const view: ChartView = useMemo(() => ({ range: [r0, r1], full: [r0, r1], width, height: 220 }), [r0, r1, width]);
   const queries = useMemo(() => [{

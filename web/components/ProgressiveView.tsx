@@ -29,13 +29,14 @@ export interface ProgressiveViewProps {
 
 const rowBytes = (r: PartialRow) => r.payloadBytes[r.dataDirection];
 
-/** The share of the capture's packets the analysis has had when `partial` was made: of
- *  the file decoded, the packets the timeline has released (it holds up to 65,536 back
- *  for sorting, ≈ 0.5 s of a 1 Gbit/s transfer). `settledT` ÷ this share estimates the
- *  capture's length; null when the share decoded is not known. */
-export function analysedShare(partial: PartialTable, decodedShare: number | null): number | null {
-  if (decodedShare == null || !(partial.decodedPackets > 0)) return null;
-  return decodedShare * Math.min(1, partial.analysedPackets / partial.decodedPackets);
+/** The capture's length (s from its first packet) estimated when `partial` was made: where
+ *  the decoder was in capture time ÷ the share of the file decoded — not the analysis's
+ *  settled time ÷ the share of bytes read: the bytes read run up to a slice ahead of the
+ *  decoder and the timeline holds up to 2 s or 65,536 packets back from the analysis, so
+ *  that estimate ended ≈ 8 % short. Null when either is not known. */
+export function estimatedLength(partial: PartialTable, decodedShare: number | null): number | null {
+  if (decodedShare == null || partial.decodedT == null || !(decodedShare > 0.01)) return null;
+  return partial.decodedT / Math.min(1, decodedShare);
 }
 
 export const ProgressiveView = memo(function ProgressiveView({ partial, decodedShare, progress, source, onSelect }: ProgressiveViewProps) {
@@ -68,7 +69,7 @@ export const ProgressiveView = memo(function ProgressiveView({ partial, decodedS
         </tbody>
       </table>
       {selected ? (
-        <PartialThroughputChart source={source} row={selected} settledT={partial.settledT} fraction={fraction} analysedShare={analysedShare(partial, decodedShare ?? null) ?? fraction} width={Math.max(320, width)} />
+        <PartialThroughputChart source={source} row={selected} settledT={partial.settledT} fraction={fraction} estimatedEnd={estimatedLength(partial, decodedShare ?? null)} width={Math.max(320, width)} />
       ) : null}
       <p className="after-the-load" data-testid="after-the-load">
         Drawn after the load ({loading}): {AFTER_THE_LOAD.join(', ')} — they need the end-of-capture analysis.

@@ -1233,11 +1233,12 @@ connections: number,
  */
 settledT: number | null, 
 /**
- * Packets decoded so far, and of them handed to the analysis (the timeline holds
- * the rest for sorting): with the share of the file decoded, the page estimates the
- * capture's length as `settled_t` ÷ (share decoded × analysed ÷ decoded).
+ * The newest packet time decoded so far (s since the file's first packet): the
+ * timeline holds up to 2 s or 65,536 packets after `settled_t` for sorting. With the
+ * share of the file decoded, the page estimates the capture's length as
+ * `decoded_t` ÷ that share. Null before the first packet reached the analysis.
  */
-decodedPackets: number, analysedPackets: number, 
+decodedT: number | null, 
 /**
  * The largest connections so far, by payload bytes (both directions), largest
  * first (ties: lower id first); at most `MAX_PARTIAL_ROWS`.
