@@ -32,8 +32,10 @@ export const STREAM_WINDOW_BYTES = 8 * 1024 * 1024;
 export const REPORT_CONNECTIONS_CAP = 10_000;
 
 /** The progressive view (issue 41): the partial table travels at most this often, so
- *  the page can redraw at least twice a second; rows it lists at most. */
-export const PARTIAL_INTERVAL_MS = 250;
+ *  the page can redraw at least twice a second (its chart asks again when the table's
+ *  settled time and length estimate move: 250 ms gave 1.4 redraws/s on 10^5 short
+ *  connections at load 9, 150 ms 2.2 at load 12); rows it lists at most. */
+export const PARTIAL_INTERVAL_MS = 150;
 export const PARTIAL_ROWS = 20;
 export const REPORT_TOP_CONNECTIONS = 64;
 
