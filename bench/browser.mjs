@@ -8,6 +8,10 @@
 //   readyMs      drop (the file input's change event) to the app's data-state="ready"
 //                plus two animation frames (the charts of the largest connection drawn)
 //   readyVsRead  readyMs / readMs (issue 7 target: ≤ 2)
+//   progressive  the growing view while the capture loads (issue 41): firstChartMs, drop →
+//                the first throughput chart drawn with bars (target ≤ 500), firstChartVsRead,
+//                updatesPerS, its redraws per second until the report (target ≥ 2); ready
+//                with the display off against on: bench/progressive.mjs
 //   phases       the worker's time: waiting for the reader's slices, decoding + per-packet
 //                analysis (push), end-of-capture analysis (finish), the report, building
 //                the shown connection's chart columns while the page renders (prepare),
@@ -165,7 +169,10 @@ try {
     new MutationObserver(() => {
       // The progress bar goes when the report is here (decode + analysis done); the
       // charts' first answers come after it.
-      if (b.start && !b.report && b.sawProgress && !document.querySelector('[data-testid=progress]')) b.report = performance.now();
+      if (b.start && !b.report && b.sawProgress && !document.querySelector('[data-testid=progress]')) {
+        b.report = performance.now();
+        b.updatesAtReport = window.__tcpscopePartial?.updates ?? 0;
+      }
       if (document.querySelector('[data-testid=progress]')) b.sawProgress = true;
       if (app.dataset.state === 'ready' && b.start && !b.ready) {
         b.ready = performance.now();
@@ -205,6 +212,17 @@ try {
   }
   if (b.report) result.reportMs = +(b.report - b.start).toFixed(0);
   result.readyVsRead = +(result.readyMs / result.readMs).toFixed(2);
+  // The progressive view (issue 41; this load has it on, as the page does): drop → the
+  // first throughput chart drawn with bars while loading, and its redraws per second
+  // until the report. Ready with it off: bench/progressive.mjs (npm run bench's next step).
+  const partial = await page.evaluate(() => window.__tcpscopePartial ?? null);
+  if (partial?.firstDrawnMs != null) {
+    const first = partial.firstDrawnMs - b.start;
+    const span = b.report ? (b.report - partial.firstDrawnMs) / 1000 : 0;
+    result.progressive = { firstChartMs: Math.round(first), firstChartVsRead: +(first / result.readMs).toFixed(2), updatesPerS: span > 0 ? +((b.updatesAtReport - 1) / span).toFixed(1) : null };
+  } else {
+    result.progressive = { firstChartMs: null, firstChartVsRead: null, updatesPerS: null };
+  }
   // The CPU the browser spent (all its processes, user + system): merely reading the
   // bytes, and drop → ready. loadCoreMs ÷ cores is the fastest drop → ready could be
   // with this much work spread perfectly over every core: when floorVsRead > 2, no

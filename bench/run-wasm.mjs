@@ -19,7 +19,7 @@ if (!loaded) throw new Error('wasm/pkg is not built: run `bash scripts/build-was
 const { wasm, exports } = loaded;
 // As the worker does when it starts (wasm/src/warm_up.rs): the load below then runs
 // V8's optimised code, not its baseline compiler's. `--cold` leaves it out.
-if (!process.argv.includes('--cold')) wasm.warmUp();
+if (!process.argv.includes('--cold')) while (wasm.warmUpStep());
 
 const started = performance.now();
 const decodeOnly = mode === '--decode-only';

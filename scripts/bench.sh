@@ -113,7 +113,7 @@ for name in $FILES; do
       b_sec=$(awk -v m="$b_ms" 'BEGIN{printf "%.1f", m/1000}')
       # How many times quicker than tshark's pass (ratio's b ÷ a; it printed "0.0× tshark" when a and b were swapped).
       b_cell="$b_sec s (tshark ÷ browser $(ratio "$(awk -v m="$b_ms" 'BEGIN{print m/1000}')" "$t_sec")), peak $(json "$b" "['peakPssMiB']") MiB"
-      note+="browser: read $(json "$b" "['readMs']") ms, drop → report $(json "$b" "['reportMs']") ms, ready ÷ read $(json "$b" "['readyVsRead']") (≤ 2); "
+      note+="browser: read $(json "$b" "['readMs']") ms, drop → report $(json "$b" "['reportMs']") ms, ready ÷ read $(json "$b" "['readyVsRead']") (≤ 2); progressive: first chart $(json "$b" "['progressive']['firstChartMs']") ms (÷ read $(json "$b" "['progressive']['firstChartVsRead']")), $(json "$b" "['progressive']['updatesPerS']") updates/s; "
       note+="worker: push $(json "$b" "['phases']['pushMs']") ms, waiting for reads $(json "$b" "['phases']['readWaitMs']") ms, finish $(json "$b" "['phases']['finishMs']") ms, chart columns built beside the page's render $(json "$b" "['phases']['prepareMs']") ms, first view queries $(json "$b" "['phases']['firstViewQueriesMs']") ms; "
       note+="zoom/pan frames p95 $(json "$b" "['frames']['p95Ms']") ms (with $(json "$b" "['framesStack']['chartsOnScreen']") charts on screen: p95 $(json "$b" "['framesStack']['p95Ms']"), max $(json "$b" "['framesStack']['maxMs']") ms), "
       note+="worker query p95 $(json "$b" "['query']['workerMs']['p95']") ms, $(json "$b" "['memory']['bytesPerPacket']") B/packet. "

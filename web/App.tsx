@@ -61,6 +61,8 @@ export function App() {
   // While a capture loads: its table so far and the view source of its generation
   // (the progressive view, issue 41); both dropped when another load starts.
   const [partial, setPartial] = useState<PartialTable | null>(null);
+  // The share of the capture decoded when that table was made (its length estimate).
+  const [partialShare, setPartialShare] = useState<number | null>(null);
   const [loadingSource, setLoadingSource] = useState<ViewSource | null>(null);
   const [report, setReport] = useState<Report | null>(null);
   const [engine, setEngine] = useState<Engine | null>(null);
@@ -80,7 +82,8 @@ export function App() {
   const client = () => (clientRef.current ??= new DecoderClient());
   // For bench/browser.mjs: asks the current capture's engine directly (worker query times).
   useEffect(() => {
-    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), viewTimings, loadPhases };
+    // (summary: the shown capture's connection summary, for e2e/progressive.spec's peak check.)
+    (window as { __tcpscope?: unknown }).__tcpscope = { viewSource: () => client().viewSource(), summary: (id: number) => client().summary(id), viewTimings, loadPhases };
     // The decoder ready before the first drop (client.ts warm); its engine warmed up
     // unless the page opens a share link (answered from the link, not the engine).
     client().warm({ engine: !snap });
@@ -132,6 +135,7 @@ export function App() {
     setFileName(safeFileName(name));
     setProgress(null);
     setPartial(null);
+    setPartialShare(null);
     setLoadingSource(null);
     resetPartialProbe();
     setReport(null);
@@ -157,7 +161,10 @@ export function App() {
       const onProgress = (p: Progress) => {
         if (!current()) return;
         setProgress(p);
-        if (p.partial) setPartial(p.partial);
+        if (p.partial) {
+          setPartial(p.partial);
+          setPartialShare(p.decodedShare ?? null);
+        }
       };
       const pending = got instanceof Blob
         ? client().open(got, name, null, onProgress).then((o) => ({ ...o, stopped: null }))
@@ -395,7 +402,7 @@ export function App() {
         {phase === 'loading' && !report ? <ProgressBar name={fileName} progress={progress} onCancel={cancelLoad} /> : null}
         {phase === 'loading' && !report && partial && loadingSource && partial.rows.length > 0 ? (
           <ErrorBoundary what="loading view" resetKey={loadingSource}>
-            <ProgressiveView partial={partial} progress={progress} source={loadingSource} onSelect={selectConnection} />
+            <ProgressiveView partial={partial} decodedShare={partialShare} progress={progress} source={loadingSource} onSelect={selectConnection} />
           </ErrorBoundary>
         ) : null}
         {refused.length > 0 ? (

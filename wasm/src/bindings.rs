@@ -332,10 +332,11 @@ fn with_views<T>(owner: u64, f: impl FnOnce(&mut crate::view::ViewEngine) -> T) 
 }
 
 /// Runs the pipeline once on a small synthetic capture so that V8 optimises its long
-/// loops before the user's first capture (warm_up.rs); the worker calls it at start.
-#[wasm_bindgen(js_name = warmUp)]
-pub fn warm_up() {
-    crate::warm_up::run();
+/// loops before the user's first capture (warm_up.rs), one stage per call so that a
+/// capture dropped meanwhile waits for one stage only; false once every stage has run.
+#[wasm_bindgen(js_name = warmUpStep)]
+pub fn warm_up_step() -> bool {
+    crate::warm_up::step()
 }
 
 /// Builds what the charts of `connection` will ask first (view/mod.rs `prepare`), for

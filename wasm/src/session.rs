@@ -40,6 +40,10 @@ pub struct Running<'a> {
     /// Every packet still to come is at this time (s since the file's first packet)
     /// or later; None before the first packet reached the analysis.
     pub settled_t: Option<f64>,
+    /// The newest packet time decoded so far (s since the file's first packet), held
+    /// for sorting or analysed: where the decoder is in capture time, up to the
+    /// timeline's window (2 s or 65,536 packets) ahead of `settled_t`.
+    pub decoded_t: Option<f64>,
 }
 
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
@@ -160,7 +164,8 @@ impl Session {
     /// `analysis` holds the final answers).
     pub fn running(&self) -> Option<Running<'_>> {
         let analyzer = self.analyzer.as_ref()?;
-        Some(Running { analyzer, settled_t: self.released_ns.map(crate::analysis::store::secs) })
+        let decoded_t = self.file_t0_ns.zip(self.timeline.newest()).map(|(t0, n)| crate::analysis::store::secs(n.wrapping_sub(t0)));
+        Some(Running { analyzer, settled_t: self.released_ns.map(crate::analysis::store::secs), decoded_t })
     }
 
     /// The analysis; None before `finish`.

@@ -1,6 +1,6 @@
 //! Runs the whole pipeline once on a small synthetic transfer, so that the engine's
 //! long loops are optimised code before the user's capture arrives (the worker calls
-//! it when it starts, bindings.rs `warmUp`; everything it makes is thrown away).
+//! it when it starts, bindings.rs `warmUpStep`; everything it makes is thrown away).
 //!
 //! Why: V8 compiles a wasm module with its baseline compiler (Liftoff) and compiles a
 //! function again with its optimising compiler (TurboFan) only after it has run for a
@@ -21,7 +21,7 @@
 
 use crate::analysis::AnalysisOptions;
 use crate::decode::tcp_flags::{ACK, FIN, PSH};
-use crate::session::analyze_bytes;
+use crate::session::Session;
 use crate::synth::{write_pcap, Dir, Endian, Flow, Link, Opts, TsResolution};
 use crate::view::request::{Series, ViewRequest, DEFAULT_COLUMNS};
 use crate::view::ViewEngine;
@@ -57,28 +57,89 @@ const ASKED: [Series; 11] = [
     Series::ZeroWindows,
 ];
 
-/// Runs the pipeline on [`capture`] (see the module doc).
+/// Runs the pipeline on [`capture`] (see the module doc), all stages at once.
 pub fn run() {
-    let bytes = capture();
-    let session = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    let Some(analysis) = session.analysis() else { return };
-    let Some(conn) = analysis.connections.first() else { return };
-    let mut views = ViewEngine::new();
-    views.prepare(analysis, GENERATION, conn.id);
-    for series in ASKED {
-        let req = ViewRequest {
-            generation: GENERATION,
-            connection: conn.id,
-            series,
-            t0: conn.start,
-            t1: conn.end,
-            columns: DEFAULT_COLUMNS,
-            bin_seconds: None,
-            stall_threshold_ms: None,
-            direction: None,
-        };
-        views.query(analysis, &req);
+    let mut warm = WarmUp::default();
+    while warm.step() {}
+}
+
+/// The warm-up in stages, each one call of a few tens of ms (the worker's
+/// `warmUpStep`): a capture dropped while the page starts waits for one stage, not the
+/// whole warm-up, and the stages left run between the pieces of its load, after its
+/// first partial chart (the progressive view, issue 41; web/worker/decoder.worker.ts).
+/// The stages: decoding and the per-packet analysis; `finish`; the view's `prepare`;
+/// the full-range queries of every series the charts ask for.
+#[derive(Default)]
+pub struct WarmUp {
+    stage: u8,
+    session: Option<Session>,
+    views: Option<ViewEngine>,
+}
+
+impl WarmUp {
+    /// Runs the next stage; false once every stage has run (then it does nothing).
+    pub fn step(&mut self) -> bool {
+        match self.stage {
+            0 => {
+                let mut session = Session::new(AnalysisOptions::default());
+                for chunk in capture().chunks(1 << 20) {
+                    session.push(chunk);
+                }
+                self.session = Some(session);
+            }
+            1 => {
+                if let Some(s) = self.session.as_mut() {
+                    s.finish();
+                }
+            }
+            2 => {
+                let mut views = ViewEngine::new();
+                if let Some(conn) = self.session.as_ref().and_then(|s| s.analysis()).and_then(|a| a.connections.first().map(|c| (a, c.id))) {
+                    views.prepare(conn.0, GENERATION, conn.1);
+                }
+                self.views = Some(views);
+            }
+            3 => {
+                if let (Some(a), Some(views)) = (self.session.as_ref().and_then(|s| s.analysis()), self.views.as_mut()) {
+                    if let Some(conn) = a.connections.first() {
+                        for series in ASKED {
+                            let req = ViewRequest {
+                                generation: GENERATION,
+                                connection: conn.id,
+                                series,
+                                t0: conn.start,
+                                t1: conn.end,
+                                columns: DEFAULT_COLUMNS,
+                                bin_seconds: None,
+                                stall_threshold_ms: None,
+                                direction: None,
+                            };
+                            views.query(a, &req);
+                        }
+                    }
+                }
+                // Everything it made is thrown away.
+                (self.session, self.views) = (None, None);
+            }
+            _ => return false,
+        }
+        self.stage += 1;
+        self.stage < STAGES
     }
+}
+
+/// Stages of [`WarmUp::step`].
+const STAGES: u8 = 4;
+
+thread_local! {
+    /// This instance's warm-up (one per wasm instance: one per worker).
+    static WARM: std::cell::RefCell<WarmUp> = std::cell::RefCell::default();
+}
+
+/// The next stage of this instance's warm-up (bindings.rs `warmUpStep`); false once
+/// every stage has run, and from then on (an instance warms up once).
+pub fn step() -> bool {
+    WARM.with(|w| w.borrow_mut().step())
 }
 
 /// A download over a 2 ms path seen at the sender: handshake with window scaling,
@@ -140,6 +201,7 @@ pub fn capture() -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::analyze_bytes;
 
     /// The synthetic transfer is what the module doc says: 6 losses (segments 500,
     /// 1500, … 5500), each repaired by one fast retransmission, and no stall (the
@@ -154,5 +216,18 @@ mod tests {
         assert_eq!(data.payload_bytes, u64::from((DATA_SEGMENTS + 6) * MSS));
         assert_eq!(data.retransmissions, 6);
         run();
+    }
+
+    /// The stages run in turn, four of them, and then nothing more.
+    #[test]
+    fn warm_up_runs_in_four_stages() {
+        let mut warm = WarmUp::default();
+        let mut steps = 1;
+        while warm.step() {
+            steps += 1;
+        }
+        assert_eq!(steps, 4);
+        assert!(!warm.step());
+        assert!(warm.session.is_none() && warm.views.is_none());
     }
 }

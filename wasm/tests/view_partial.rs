@@ -197,7 +197,17 @@ fn the_partial_table_lists_the_largest_connections_so_far_with_their_final_ids()
         assert!(rows.len() <= 5 && rows.len() <= t.connections as usize, "{name}");
         let total = |r: &partial::PartialRow| r.payload_bytes[0] + r.payload_bytes[1];
         assert!(rows.windows(2).all(|w| total(&w[0]) >= total(&w[1])), "{name}: largest first");
+        // The decoder's position in capture time (the page's length estimate: decoded_t ÷
+        // share decoded) is at or after the analysis's, and moves forward.
+        let ahead = |t: &partial::PartialTable| match (t.settled_t, t.decoded_t) {
+            (Some(s), Some(d)) => assert!(d >= s, "{name}: decoded {d} before settled {s}"),
+            (s, d) => assert_eq!(s.is_some(), d.is_some(), "{name}"),
+        };
+        ahead(&t);
         session.push(&bytes[bytes.len() * 2 / 3..]);
+        let whole = partial::table(session.running().expect("reading"), 5);
+        ahead(&whole);
+        assert!(whole.decoded_t >= t.decoded_t, "{name}");
         session.finish();
         let a = session.analysis().expect("analysed");
         for r in &rows {

@@ -37,14 +37,14 @@ export function resetPartialProbe() {
 /**
  * The time axis while loading: the connection from its start to where it is expected
  * to end — a connection still sending when the analysis last settled is expected to
- * run as long as the capture, whose length is estimated from the bytes read — so the
+ * run as long as the capture (`captureEnd`, ProgressiveView estimatedLength) — so the
  * bars grow into the axis instead of the axis squeezing them; the finished chart opens
  * on the connection's whole span (fullRange), which that estimate approaches.
  */
-export function loadingRange(row: PartialRow, settledT: number | null, fraction: number): TimeRange {
+export function loadingRange(row: PartialRow, settledT: number | null, captureEnd: number | null): TimeRange {
   let end = row.end;
   const active = settledT != null && row.end >= settledT - 1;
-  if (active && fraction > 0.01 && fraction < 1 && settledT != null) end = Math.max(end, settledT / fraction);
+  if (active && captureEnd != null) end = Math.max(end, captureEnd);
   return fullRange(row.start, end);
 }
 
@@ -52,14 +52,15 @@ export interface PartialThroughputChartProps {
   source: ViewSource;
   row: PartialRow;
   settledT: number | null;
-  /** Share of the file read (0..1). */
+  /** Share of the file read (0..1): the loading state's "N % read". */
   fraction: number;
+  /** The capture's estimated length, s from its first packet (null: not known). */
+  estimatedEnd: number | null;
   width: number;
 }
 
-export function PartialThroughputChart({ source, row, settledT, fraction, width }: PartialThroughputChartProps) {
-  // The axis is fixed per second of estimate, not per update, so it does not wobble.
-  const range = loadingRange(row, settledT, fraction);
+export function PartialThroughputChart({ source, row, settledT, fraction, estimatedEnd, width }: PartialThroughputChartProps) {
+  const range = loadingRange(row, settledT, estimatedEnd);
   const r0 = range[0], r1 = range[1];
   const view: ChartView = useMemo(() => ({ range: [r0, r1], full: [r0, r1], width, height: 220 }), [r0, r1, width]);
   const queries = useMemo(() => [{

@@ -6,6 +6,7 @@ import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ProgressiveView } from './ProgressiveView';
 import { loadingRange } from './PartialThroughputChart';
+import { estimatedLength } from './ProgressiveView';
 import { render } from './testUtil';
 import type { PartialRow, PartialTable } from '../worker/generated/view';
 import type { ViewSource } from '../worker/viewSource';
@@ -13,7 +14,7 @@ import type { ViewSource } from '../worker/viewSource';
 const row = (id: number, bytes: number, start = 0, end = 4): PartialRow => ({
   id, endpoints: [`10.0.0.${id}:40000`, '10.0.0.99:80'], packets: 10 * id, payloadBytes: [bytes, 0], dataDirection: 0, start, end,
 });
-const table: PartialTable = { connections: 3, settledT: 4, rows: [row(2, 9_000_000), row(0, 5_000), row(1, 10)] };
+const table: PartialTable = { connections: 3, settledT: 4, decodedT: 5, rows: [row(2, 9_000_000), row(0, 5_000), row(1, 10)] };
 // A source that never answers: the view's own text is what is checked here.
 const silent: ViewSource = { query: () => new Promise(() => {}) };
 
@@ -46,10 +47,20 @@ describe('ProgressiveView selection', () => {
 
 describe('loadingRange', () => {
   it('a connection still sending is drawn into the capture’s estimated length', () => {
-    // 4 s settled at 20 % of the bytes: about 20 s of capture.
-    expect(loadingRange(row(1, 1, 0, 4), 4, 0.2)).toEqual([-0.2, 20.2]);
+    expect(loadingRange(row(1, 1, 0, 4), 4, 20)).toEqual([-0.2, 20.2]);
   });
   it('a connection that ended stays its own length', () => {
-    expect(loadingRange(row(1, 1, 0, 1), 4, 0.2)).toEqual([-0.01, 1.01]);
+    expect(loadingRange(row(1, 1, 0, 1), 4, 20)).toEqual([-0.01, 1.01]);
+  });
+  it('the length is where the decoder is ÷ the share decoded: no jump at the end', () => {
+    // 4 s decoded at 20 % of the file: about 20 s of capture.
+    expect(estimatedLength({ ...table, decodedT: 4 }, 0.2)).toBeCloseTo(20, 12);
+    // The whole file decoded, the analysis settled to 4 s (the timeline holds the rest for
+    // sorting): the capture's 5 s, not the 4 s the settled time ÷ bytes read said.
+    expect(estimatedLength(table, 1)).toBe(5);
+    const [, end] = loadingRange(row(1, 1, 0, 4), 4, estimatedLength(table, 1));
+    expect(end).toBeCloseTo(5.05, 12);
+    expect(estimatedLength(table, null)).toBeNull();
+    expect(estimatedLength({ ...table, decodedT: null }, 0.5)).toBeNull();
   });
 });

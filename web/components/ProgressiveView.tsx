@@ -19,6 +19,8 @@ const AFTER_THE_LOAD = CHART_IDS.filter((id) => id !== 'throughput' && !(RADIO_C
 
 export interface ProgressiveViewProps {
   partial: PartialTable;
+  /** The share of the capture decoded when `partial` was made (null: not known). */
+  decodedShare?: number | null;
   progress: Progress | null;
   source: ViewSource;
   /** A row picked while loading: the finished view opens on that connection too. */
@@ -27,7 +29,17 @@ export interface ProgressiveViewProps {
 
 const rowBytes = (r: PartialRow) => r.payloadBytes[r.dataDirection];
 
-export const ProgressiveView = memo(function ProgressiveView({ partial, progress, source, onSelect }: ProgressiveViewProps) {
+/** The capture's length (s from its first packet) estimated when `partial` was made: where
+ *  the decoder was in capture time ÷ the share of the file decoded — not the analysis's
+ *  settled time ÷ the share of bytes read: the bytes read run up to a slice ahead of the
+ *  decoder and the timeline holds up to 2 s or 65,536 packets back from the analysis, so
+ *  that estimate ended ≈ 8 % short. Null when either is not known. */
+export function estimatedLength(partial: PartialTable, decodedShare: number | null): number | null {
+  if (decodedShare == null || partial.decodedT == null || !(decodedShare > 0.01)) return null;
+  return partial.decodedT / Math.min(1, decodedShare);
+}
+
+export const ProgressiveView = memo(function ProgressiveView({ partial, decodedShare, progress, source, onSelect }: ProgressiveViewProps) {
   const [chosen, setChosen] = useState<number | null>(null);
   const [ref, width] = useContainerWidth();
   const total = progress?.totalBytes ?? 0;
@@ -57,7 +69,7 @@ export const ProgressiveView = memo(function ProgressiveView({ partial, progress
         </tbody>
       </table>
       {selected ? (
-        <PartialThroughputChart source={source} row={selected} settledT={partial.settledT} fraction={fraction} width={Math.max(320, width)} />
+        <PartialThroughputChart source={source} row={selected} settledT={partial.settledT} fraction={fraction} estimatedEnd={estimatedLength(partial, decodedShare ?? null)} width={Math.max(320, width)} />
       ) : null}
       <p className="after-the-load" data-testid="after-the-load">
         Drawn after the load ({loading}): {AFTER_THE_LOAD.join(', ')} — they need the end-of-capture analysis.

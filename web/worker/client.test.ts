@@ -72,7 +72,7 @@ describe('DecoderClient', () => {
     const w1 = FakeWorker.all[0];
     w1.answer(hello);
     expect((w1.posted[0] as Extract<ToWorker, { type: 'open' }>).progressive).toBe(true);
-    const partial = { connections: 1, settledT: 1, rows: [] };
+    const partial = { connections: 1, settledT: 1, decodedT: 1, rows: [] };
     w1.answer({ type: 'progress', generation: 1, bytesRead: 1, totalBytes: 10, packets: 1, elapsedMs: 1, partial });
     expect(seen).toEqual([partial]);
     // The loading capture's view source asks its generation before the report.

@@ -12,7 +12,7 @@ import { sanitizeReport, sanitizeSnapshotInfo, sanitizeSummary, sanitizeTablePag
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
 
 /** `partial`: the connection table so far (view/partial.rs), on some of the updates. */
-export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable }
+export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable; decodedShare?: number }
 /** `report.connections` may hold only some of `connectionCount` (protocol.ts); `summary` fetches any. */
 export interface Opened { report: Report; connectionCount: number; elapsedMs: number; generation: number; snapshot?: SnapshotInfo }
 /** A streamed capture (openStream): `stopped` says why its download ended before its

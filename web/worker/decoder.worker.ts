@@ -3,7 +3,7 @@
 // from the Rust view engine — or, for a share link, from the answers the link holds
 // (wasm/src/share, the same query code). It refuses to run with a wasm module whose view schema is
 // not the one its TypeScript types were generated for.
-import init, { WasmSession, WasmSnapshot, viewPrepare, viewSchemaVersion, warmUp } from 'tcpscope-wasm';
+import init, { WasmSession, WasmSnapshot, viewPrepare, viewSchemaVersion, warmUpStep } from 'tcpscope-wasm';
 import { ask } from './ask.mjs';
 import type { ConnectionSummary, Report } from '../model/types';
 import { captureChunks, readerFailed, useReader, type CaptureChunk } from './chunks';
@@ -35,6 +35,41 @@ let streaming: { generation: number; inbox: StreamInbox } | null = null;
 const PUSH_PIECE_BYTES = 4 << 20;
 /** The page's partial queries wait at most about this long for a turn of the worker. */
 const YIELD_EVERY_MS = 50;
+/** Until the page has its first partial answer (at most EAGER_MS into the load), the
+ *  worker pushes smaller pieces and takes a turn after each: the first table goes out
+ *  as soon as the analysis lists a connection, and the first chart's question is
+ *  answered one small piece later instead of up to 50 ms + 4 MiB later. */
+const EAGER_PIECE_BYTES = 1 << 20;
+const EAGER_MS = 1000;
+
+/** The engine's warm-up (wasm/src/warm_up.rs), asked for when the page starts and run one
+ *  stage per turn of the event loop, only while no capture is being read: a capture dropped
+ *  meanwhile waits for one stage (tens of ms), not the whole warm-up (≈ 0.1–0.4 s on a busy
+ *  2-core machine, which the first partial chart used to wait for). The stages left run
+ *  between the pieces of the load once the page has its first partial answer (or
+ *  WARM_FALLBACK_MS into the load), so the load's `finish` still runs optimised code. */
+let warmWanted = false;
+/** Loads under way (an `open` counts from its message, before anything awaits). */
+let reading = 0;
+let warmLoop = false;
+/** A partial view answer was posted for the load under way. */
+let partialAnswered = false;
+/** Into a load, the warm-up's stages left run even if the page asked nothing yet. */
+const WARM_FALLBACK_MS = 1000;
+
+async function warmWhileIdle() {
+  if (warmLoop) return;
+  warmLoop = true;
+  try {
+    await ready;
+    while (warmWanted && reading === 0) {
+      warmWanted = warmUpStep();
+      if (warmWanted) await nextTurn();
+    }
+  } finally {
+    warmLoop = false;
+  }
+}
 
 /** One turn of the event loop (a macrotask: queued messages are handled first). */
 const turn = new MessageChannel();
@@ -56,6 +91,10 @@ function nextTurn(): Promise<void> {
  * say). */
 async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true) {
   await ready;
+  // Without the progressive display nothing is drawn before the end: the warm-up left
+  // runs first, whole, as it did before the stages.
+  if (!progressive) while (warmWanted) warmWanted = warmUpStep();
+  partialAnswered = false;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
   const mine = { generation, session: session as WasmSession | WasmSnapshot, report: null as Report | null };
@@ -68,10 +107,12 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   let mark = performance.now();
   const lap = (phase: keyof LoadPhases) => {
     const now = performance.now();
-    phases[phase] += now - mark;
+    phases[phase] = (phases[phase] ?? 0) + now - mark;
     mark = now;
   };
   let read = 0;
+  /** Compressed bytes read when the piece last pushed was inflated; null for plain input. */
+  let compressedAt: number | null = null;
   let lastPartial = -Infinity;
   let listed = false;
   let lastTurn = performance.now();
@@ -85,7 +126,11 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
     phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
-    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial });
+    // The share of the file decoded, for the page's estimate of the capture's length
+    // (PartialThroughputChart loadingRange): bytes read run up to a slice ahead of it.
+    const decoded = compressedAt ?? session.bytesConsumed();
+    const decodedShare = totalBytes > 0 ? Math.min(1, decoded / totalBytes) : undefined;
+    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
   };
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
@@ -100,18 +145,26 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     phases.firstSliceMs ??= performance.now() - started;
     lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
-    // With progressive display a slice goes in PUSH_PIECE_BYTES at a time, and between
+    // With progressive display a slice goes in PUSH_PIECE_BYTES at a time (EAGER_PIECE_BYTES
+    // until the first partial answer), and between
     // two pieces the worker answers the page's partial view queries (a macrotask turn),
     // so a redraw waits for at most one piece, not a whole 16 MiB slice.
-    const step = progressive ? PUSH_PIECE_BYTES : chunk.bytes.length;
     let more = true;
-    for (let at = 0; more && at < chunk.bytes.length; at += step) {
-      const piece = step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
+    for (let at = 0, step = 0; more && at < chunk.bytes.length; at += step) {
+      const eager = progressive && !partialAnswered && performance.now() - started < EAGER_MS;
+      step = !progressive ? chunk.bytes.length : eager ? EAGER_PIECE_BYTES : PUSH_PIECE_BYTES;
+      const piece = at === 0 && step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
+      compressedAt = chunk.compressedBytes;
       more = chunk.compressedBytes === null ? session.push(piece) : session.pushInflated(piece, chunk.compressedBytes);
-      // (A turn at most every YIELD_EVERY_MS: gzip input comes in many small pieces.)
-      if (!progressive || performance.now() - lastTurn < YIELD_EVERY_MS) continue;
+      // (A turn at most every YIELD_EVERY_MS, but eagerly: gzip input comes in many small pieces.)
+      if (!progressive || (!eager && performance.now() - lastTurn < YIELD_EVERY_MS)) continue;
       postPartial();
       lap('pushMs');
+      // A stage of the warm-up left, once the first partial chart has its answer.
+      if (warmWanted && (partialAnswered || performance.now() - started > WARM_FALLBACK_MS)) {
+        warmWanted = warmUpStep();
+        lap('warmMs');
+      }
       await nextTurn();
       lastTurn = performance.now();
       if (current !== mine) return;
@@ -200,18 +253,30 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'warmUp':
         // A small synthetic capture through the whole pipeline before any real one:
         // V8 then runs the first capture's long loops (finish, prepare) as optimised
-        // code, not its baseline compiler's (wasm/src/warm_up.rs).
-        await ready;
-        warmUp();
+        // code, not its baseline compiler's (wasm/src/warm_up.rs), a stage at a time.
+        warmWanted = true;
+        await warmWhileIdle();
         break;
       case 'open':
-        await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true);
+        reading++;
+        try {
+          await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true);
+        } finally {
+          reading--;
+        }
+        void warmWhileIdle();
         break;
       case 'openStream': {
         const { generation } = message;
         const inbox = new StreamInbox((bytes) => post({ type: 'taken', generation, bytes }));
         streaming = { generation, inbox };
-        await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs, message.progressive ?? true);
+        reading++;
+        try {
+          await open(generation, (onRead) => streamedChunks(inbox.pieces(), onRead), message.totalBytes, message.stallMs, message.progressive ?? true);
+        } finally {
+          reading--;
+        }
+        void warmWhileIdle();
         break;
       }
       case 'chunk':
@@ -246,6 +311,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
         packed.free();
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
+        if (!current?.report) partialAnswered = true;
         break;
       }
       case 'prepare': {

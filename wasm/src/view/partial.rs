@@ -168,6 +168,11 @@ pub struct PartialTable {
     /// Seconds since the file's first packet up to which the analysis is settled
     /// (every packet still to come is later); null before the first packet.
     pub settled_t: Option<f64>,
+    /// The newest packet time decoded so far (s since the file's first packet): the
+    /// timeline holds up to 2 s or 65,536 packets after `settled_t` for sorting. With the
+    /// share of the file decoded, the page estimates the capture's length as
+    /// `decoded_t` ÷ that share. Null before the first packet reached the analysis.
+    pub decoded_t: Option<f64>,
     /// The largest connections so far, by payload bytes (both directions), largest
     /// first (ties: lower id first); at most `MAX_PARTIAL_ROWS`.
     pub rows: Vec<PartialRow>,
@@ -226,5 +231,5 @@ pub fn table(run: Running<'_>, count: usize) -> PartialTable {
             })
         })
         .collect();
-    PartialTable { connections: n as u32, settled_t: run.settled_t, rows }
+    PartialTable { connections: n as u32, settled_t: run.settled_t, decoded_t: run.decoded_t, rows }
 }

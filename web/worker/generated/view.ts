@@ -1240,6 +1240,13 @@ connections: number,
  */
 settledT: number | null, 
 /**
+ * The newest packet time decoded so far (s since the file's first packet): the
+ * timeline holds up to 2 s or 65,536 packets after `settled_t` for sorting. With the
+ * share of the file decoded, the page estimates the capture's length as
+ * `decoded_t` ÷ that share. Null before the first packet reached the analysis.
+ */
+decodedT: number | null, 
+/**
  * The largest connections so far, by payload bytes (both directions), largest
  * first (ties: lower id first); at most `MAX_PARTIAL_ROWS`.
  */

@@ -334,6 +334,12 @@ impl<T: Stamped> Timeline<T> {
     pub fn latest(&self) -> Option<i64> {
         self.latest
     }
+
+    /// The newest stamp seen so far, held or released (the progressive view's estimate
+    /// of the capture's length: the decoder's position in capture time).
+    pub fn newest(&self) -> Option<i64> {
+        self.newest
+    }
 }
 
 #[cfg(test)]
