@@ -41,17 +41,14 @@ pub(super) fn application_text(f: &Facts) -> String {
     // Mostly waiting for the peer's next message (request/response): the peer's
     // application's time, not the sender's pause (issue 39: SMTP commands answered
     // ~100 ms later read "the sending application limited this flow").
-    // The share pass's turns (the peer's message in the pause's second half) or the
-    // idle stalls' (until the peer's last message in them: peer_turns.rs).
-    let peer_wait = f.sh.peer_wait.max(super::peer_turns::peer_turn_seconds(f.conn, f.rows.packets)).min(app);
-    let peer_turns = app > 0.0 && peer_wait >= 0.5 * app;
+    let peer_turns = app > 0.0 && f.sh.peer_wait >= 0.5 * app;
     let mut t = if peer_turns {
         format!(
             "The applications limited this flow: {} of the time everything sent had been acknowledged \
              and the sender had nothing to send, {} of it waiting for the peer's next message (the \
              peer's application taking its time to answer) before it sent again",
             format_percent(f.shares.application),
-            format_percent(peer_wait / app)
+            format_percent(f.sh.peer_wait / app)
         )
     } else if f.sh.own_cadence >= OWN_CADENCE_SAID * app {
         // Intervals of the sender's own cadence (diagnosis_shares.rs "application"):
@@ -131,11 +128,8 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
     let segment = real_segment_bytes(f);
     match savings::pauses_avoidable(&f.sh.bursts, (segment_bytes(f), segment), f.tick, min_pause_s, data_span(f)) {
         Ok(()) => {
-            if peer_turns {
-                super::peer_turns::answers_saving_sentence(f)
-            } else {
-                saving_sentence(f, "application", "Had the application always had data ready")
-            }
+            let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
+            saving_sentence(f, "application", had)
         }
         Err(savings::Unavoidable::Messages(median)) => format!(
             " Each burst between the pauses was a message (median {}, {}): an exchange of \
