@@ -206,8 +206,7 @@ pub fn diagnose_keeping_spans(
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
-    let (limit, mut text) = headline(&f);
-    text += &first_answer::first_answer_sentence(&f).map_or(String::new(), |s| format!(" {s}"));
+    let (limit, mut text) = first_answer::after_headline(&f, headline(&f));
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));

@@ -85,3 +85,11 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
 fn wait_words(s: f64) -> String {
     if s >= 1.0 { format!("{s:.2} s") } else { format_duration(s) }
 }
+
+/// The headline `(limit, text)` with [`first_answer_sentence`] after its text.
+pub(super) fn after_headline(f: &Facts, (limit, text): (&'static str, String)) -> (&'static str, String) {
+    match first_answer_sentence(f) {
+        Some(s) => (limit, format!("{text} {s}")),
+        None => (limit, text),
+    }
+}
