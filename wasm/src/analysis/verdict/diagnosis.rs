@@ -65,6 +65,7 @@ use crate::analysis::report::Episode;
 use crate::analysis::report::Evidence;
 
 // The sentences, by headline (diagnosis/*.rs).
+mod first_answer;
 mod handshake_words;
 pub use handshake_words::join_not_established;
 mod path_words;
@@ -205,7 +206,7 @@ pub fn diagnose_keeping_spans(
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
-    let (limit, mut text) = headline(&f);
+    let (limit, mut text) = first_answer::after_headline(&f, headline(&f));
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));

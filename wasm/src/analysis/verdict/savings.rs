@@ -63,7 +63,31 @@ pub enum Unavoidable {
     Messages(f64),
     /// The pauses ended on a clock: its period, s.
     Clock(f64),
+    /// Messages by the median, but bulk bursts ([`BULK_SEGMENTS`] full segments or
+    /// more) held most of the bytes or most of the paused time: where the bytes went.
+    Bulk(BulkBursts),
 }
+
+/// The bulk bursts of an exchange of messages ([`Unavoidable::Bulk`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BulkBursts {
+    /// Share of all the bytes the bulk bursts carried, 0..1.
+    pub share: f64,
+    pub count: usize,
+    /// The largest burst: its bytes, its first and last segment (sender time, s).
+    pub largest: f64,
+    pub from: f64,
+    pub to: f64,
+    /// Median of the other bursts, bytes (0 when there are none).
+    pub others_median: f64,
+    /// Whether at least half the pauses held the peer's data (its message).
+    pub answered: bool,
+}
+
+/// A burst of at least this many full segments is bulk, not a message: more than an
+/// initial window (RFC 6928: 10 segments), so it cannot leave in one round trip of a
+/// fresh connection — TCP's windows, not the application's writes, shaped it.
+pub const BULK_SEGMENTS: f64 = 10.0;
 
 /// A burst below this many full segments is a message, not a transfer held up.
 pub const MESSAGE_SEGMENTS: f64 = 2.0;
@@ -95,23 +119,28 @@ pub const CLOCK_TOLERANCE: f64 = 0.1;
 ///
 /// Ok(()) when the pauses are avoidable as far as the capture shows (bulk bursts at
 /// irregular times: a disk, a computation, a producer that fell behind).
-pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f64) -> Result<(), Unavoidable> {
+pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), tick: f64, min_pause_s: f64, span: (f64, f64)) -> Result<(), Unavoidable> {
     // Bursts joined across pauses shorter than `min_pause_s` (a round trip): the
     // microseconds between a segment's ACK and the next segment of a transfer whose
     // every segment is acknowledged before the next leaves (a receiver-side capture)
     // are no pause of its source; splitting there once made each segment of a 2 MB
     // download its own "message".
     let (mut sizes, mut starts, mut open, mut answers) = (Vec::new(), Vec::new(), 0.0, 0usize);
+    // Each joined burst: (bytes, first segment, last segment, the pause before it).
+    let (mut joined, mut from, mut before) = (Vec::new(), span.0, 0.0);
     for (((&bytes, &start), &pause), &spoke) in b.bytes.iter().zip(&b.starts).zip(&b.pause_s).zip(&b.peer_spoke) {
         open += bytes;
         if pause >= min_pause_s {
             sizes.push(open);
+            joined.push((open, from, start - pause, before));
+            (from, before) = (start, pause);
             starts.push(start);
             answers += usize::from(spoke);
             open = 0.0;
         }
     }
     sizes.push(open + b.last_bytes);
+    joined.push((open + b.last_bytes, from, span.1, before));
     if starts.is_empty() {
         return Ok(());
     }
@@ -126,7 +155,12 @@ pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f
     // writes buffers (a file's chunks, a stdio buffer of 4–8 KiB), an event source
     // each event as it happens (a screen update, a reading).
     if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
-        return Err(Unavoidable::Messages(median));
+        // Every pause counted (none past MAX_BURSTS): which bursts held the bytes.
+        let whole = b.pauses as usize == b.bytes.len();
+        return Err(match bulk_bursts(&joined, real_segment, 2 * answers >= starts.len()) {
+            Some(bulk) if whole => Unavoidable::Bulk(bulk),
+            _ => Unavoidable::Messages(median),
+        });
     }
     if starts.len() > CLOCK_MIN_PAUSES {
         let mut spacings: Vec<f64> = starts.windows(2).map(|w| w[1] - w[0]).collect();
@@ -139,6 +173,35 @@ pub fn pauses_avoidable(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f
         }
     }
     Ok(())
+}
+
+/// The bulk bursts of `joined` ((bytes, first segment, last segment, pause before),
+/// in order), where they held most of the bytes or most of the paused time (the pause
+/// before each burst is the wait for it): at least [`BULK_SEGMENTS`] full segments
+/// sent with no pause of a round trip between them. None where messages
+/// held both: then "each burst was a message" is what the bytes and the pauses show.
+fn bulk_bursts(joined: &[(f64, f64, f64, f64)], full_segment: f64, answered: bool) -> Option<BulkBursts> {
+    let is_bulk = |j: &(f64, f64, f64, f64)| j.0 >= BULK_SEGMENTS * full_segment;
+    let total: f64 = joined.iter().map(|j| j.0).sum();
+    let paused: f64 = joined.iter().map(|j| j.3).sum();
+    let bulk: Vec<&(f64, f64, f64, f64)> = joined.iter().filter(|j| is_bulk(j)).collect();
+    let bulk_bytes: f64 = bulk.iter().map(|j| j.0).sum();
+    let bulk_paused: f64 = bulk.iter().map(|j| j.3).sum();
+    if bulk.is_empty() || !(2.0 * bulk_bytes >= total || 2.0 * bulk_paused > paused) {
+        return None;
+    }
+    let largest = bulk.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let mut others: Vec<f64> = joined.iter().filter(|j| !is_bulk(j)).map(|j| j.0).collect();
+    others.sort_by(f64::total_cmp);
+    Some(BulkBursts {
+        share: bulk_bytes / total,
+        count: bulk.len(),
+        largest: largest.0,
+        from: largest.1,
+        to: largest.2,
+        others_median: others.get(others.len() / 2).copied().unwrap_or(0.0),
+        answered,
+    })
 }
 
 /// The saving of `limit`, 0 when it has none.
@@ -188,6 +251,11 @@ mod tests {
         assert_eq!(larger_than(&s, "application"), None);
     }
 
+    /// [`pauses_avoidable`] over a span that leaves every burst lasting.
+    fn pauses_avoidable_at(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f64) -> Result<(), Unavoidable> {
+        pauses_avoidable(b, (full_segment, full_segment), tick, min_pause_s, (f64::NEG_INFINITY, f64::INFINITY))
+    }
+
     fn bursts(pieces: &[(f64, f64, f64, bool)], last: f64) -> Bursts {
         let mut b = Bursts::default();
         for &(bytes, start, pause, spoke) in pieces {
@@ -205,16 +273,44 @@ mod tests {
         // source pausing: joined, the two bursts are 100 segments each, no messages.
         let mut pieces: Vec<(f64, f64, f64, bool)> = (0..199).map(|k| (1448.0, k as f64 * 1e-4, 5e-5, false)).collect();
         pieces[99].2 = 2.0;
-        assert_eq!(pauses_avoidable(&bursts(&pieces, 1448.0), 1448.0, 0.0, 0.02), Ok(()));
+        assert_eq!(pauses_avoidable_at(&bursts(&pieces, 1448.0), 1448.0, 0.0, 0.02), Ok(()));
         // A producer writing one segment at a time after irregular pauses of 3–9 ms in
         // which the peer sent only ACKs: a transfer in small pieces, not messages.
         let writes: Vec<(f64, f64, f64, bool)> = [3e-3, 7e-3, 4e-3, 9e-3, 5e-3].iter().scan(0.0, |t, &p| {
             *t += p;
             Some((1448.0, *t, p, false))
         }).collect();
-        assert_eq!(pauses_avoidable(&bursts(&writes, 1448.0), 1448.0, 0.0, 1e-3), Ok(()));
+        assert_eq!(pauses_avoidable_at(&bursts(&writes, 1448.0), 1448.0, 0.0, 1e-3), Ok(()));
         // Keystrokes (40 B, under half a segment), each pause holding the peer's echo.
         let keys: Vec<(f64, f64, f64, bool)> = (0..5).map(|k| (40.0, 0.3 * k as f64 + 0.17, 0.3, true)).collect();
-        assert_eq!(pauses_avoidable(&bursts(&keys, 40.0), 1448.0, 0.0, 0.02), Err(Unavoidable::Messages(40.0)));
+        assert_eq!(pauses_avoidable_at(&bursts(&keys, 40.0), 1448.0, 0.0, 0.02), Err(Unavoidable::Messages(40.0)));
+    }
+
+    #[test]
+    fn a_bulk_write_among_small_requests_says_where_the_bytes_went() {
+        // An SMB copy (as star12234 smb.pcap connection 0): 5 requests of 200 B, each
+        // after a 2 s pause holding the server's answer, then one 741,000-byte write
+        // from 10.000 s to 10.003 s. The median burst, 200 B, is under two 1,460-byte
+        // segments and every pause held the peer's data: messages by the test — but
+        // 741,000 of the 742,000 bytes (99.87 %) moved in the one burst of 507.5
+        // segments (≥ 10): the bulk's description, still unavoidable.
+        let pieces: Vec<(f64, f64, f64, bool)> = (0..5).map(|k| (200.0, 2.0 * (k + 1) as f64, 1.9, true)).collect();
+        let b = bursts(&pieces, 741_000.0);
+        let got = pauses_avoidable(&b, (1460.0, 1460.0), 0.0, 0.01, (0.0, 10.003));
+        let Err(Unavoidable::Bulk(bulk)) = got else { panic!("{got:?}") };
+        assert_eq!((bulk.count, bulk.largest, bulk.from, bulk.to), (1, 741_000.0, 10.0, 10.003));
+        assert!((bulk.share - 741_000.0 / 742_000.0).abs() < 1e-12);
+        // The other bursts: 5 of 200 B; half the pauses (all 5) held the peer's data.
+        assert_eq!((bulk.others_median, bulk.answered), (200.0, true));
+        // The same requests with a 14,000-byte last answer (9.6 segments, under 10):
+        // messages, as before (an RDP screen update of a few segments stays a message).
+        let b = bursts(&pieces, 14_000.0);
+        assert_eq!(pauses_avoidable(&b, (1460.0, 1460.0), 0.0, 0.01, (0.0, 10.003)), Err(Unavoidable::Messages(200.0)));
+        // A 6,369-byte GSO frame as the message test's segment (no handshake), real
+        // segments of 1,460: bursts of 6,400 B (4.4 segments) are messages by the frame,
+        // and none is bulk.
+        let reqs: Vec<(f64, f64, f64, bool)> = (0..5).map(|k| (6400.0, 5.0 * (k + 1) as f64, 4.5, true)).collect();
+        let b = bursts(&reqs, 6400.0);
+        assert_eq!(pauses_avoidable(&b, (6369.0, 1460.0), 0.0, 0.05, (0.0, 30.0)), Err(Unavoidable::Messages(6400.0)));
     }
 }

@@ -325,3 +325,19 @@ pub(super) fn segment_bytes(f: &Facts) -> f64 {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
     crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
 }
+
+/// A full segment's payload as "full segments" are counted in the text, bytes: the
+/// handshake's (`segment_bytes`), else the largest data segment but never above
+/// [`SEGMENT_WITHOUT_HANDSHAKE`]: without the SYNs a larger frame is a TSO/GSO/GRO
+/// super-frame of several segments (a 6,369-byte GSO frame once made "6.4 KiB, under
+/// two full segments"), not one segment.
+pub(super) fn real_segment_bytes(f: &Facts) -> f64 {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
+    let largest = (f.sh.mss as u32).min(SEGMENT_WITHOUT_HANDSHAKE);
+    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, largest) as f64
+}
+
+/// The largest payload taken as one segment without the handshake: a 1500-byte
+/// Ethernet MTU less 40 bytes of IPv4 and TCP headers (as loss/datagram_ids.rs
+/// `DEFAULT_SEGMENT`).
+pub const SEGMENT_WITHOUT_HANDSHAKE: u32 = 1460;

@@ -1,0 +1,95 @@
+//! The wait before the data direction's first byte (issue 39 review L class C-TTFB):
+//! the shares, stalls and savings start at the first data segment, so a server that
+//! took 16.65 s to answer a POST whose 6.8 MB answer then took 26 ms read only "about
+//! 6.2 ms instead of 26 ms" — the wait a user saw, never said.
+//!
+//! The rule (RFC 9293 §3.10.7: data before the request is the peer's; a request with
+//! nothing of ours outstanding hands the turn to us): the silence between the peer's
+//! last data segment before our first data and that first data is our side's time to
+//! answer, measured at the capture point (a client-side capture adds one path round
+//! trip). Without data from the peer before it, the silence since the handshake is
+//! said as such (the request may have travelled elsewhere: another MPTCP subflow).
+
+use super::*;
+
+/// A wait is said from this many times the path's minimum RTT (as DESIGN.md's stall
+/// threshold, max(10 ms, 4 × min RTT)) and only where it is at least the data
+/// direction's active time: then most of what a user waited is outside the numbers.
+pub const FIRST_ANSWER_RTTS: f64 = 4.0;
+/// Least wait said, s.
+pub const FIRST_ANSWER_MIN_S: f64 = 0.010;
+/// Least answer, in full segments, whose wait is said (savings.rs `MESSAGE_SEGMENTS`:
+/// below it the answer is a message, and its wait is no transfer's).
+pub const MIN_ANSWER_SEGMENTS: f64 = 2.0;
+
+/// "The first byte of the answer came 16.65 s after the request (frame 4 at 0.001 s →
+/// frame 10 at 16.655 s); the 6.5 MiB of data then took 26 ms." None when the wait is
+/// below the thresholds, the answer a message (under [`MIN_ANSWER_SEGMENTS`]), or the
+/// handshake is missing (the capture may start mid-way).
+pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+    let first = (0..p.t.len()).find(|&i| crate::analysis::stalls::is_data_segment(p, i, d))?;
+    let syns = (0..first).filter(|&i| p.flags[i] & SYN != 0).count();
+    if syns < 2 || !f.conn.handshake.syn.is_some() {
+        return None;
+    }
+    let request = (0..first).rev().find(|&i| crate::analysis::stalls::is_data_segment(p, i, 1 - d) && p.flags[i] & SYN == 0);
+    // Without a request, from the handshake's end: its last SYN's answer.
+    let from = request.or_else(|| (0..first).find(|&i| p.flags[i] & SYN == 0))?;
+    let wait = p.t[first] - p.t[from];
+    let floor = (FIRST_ANSWER_RTTS * f.min_rtt).max(FIRST_ANSWER_MIN_S);
+    if !(wait >= floor && wait >= f.sh.active) {
+        return None;
+    }
+    let span = format!(
+        "frame {} at {} → frame {} at {}",
+        p.frame[from],
+        format_timestamp(p.t[from]),
+        p.frame[first],
+        format_timestamp(p.t[first])
+    );
+    // The data's sequence span from the first data segment: what was sent or
+    // acknowledged, holes in the capture included (a capture that missed the last
+    // 1.1 MiB still holds the receiver's ACK of it).
+    let end = (first..p.t.len())
+        .filter(|&i| (p.dir[i] == d && p.len[i] > 0) || (p.dir[i] != d && p.flags[i] & SYN == 0))
+        .map(|i| if p.dir[i] == d { p.seq[i] + p.len[i] as f64 } else { p.ack[i] })
+        .filter(|v| v.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    // An answer of a message or two (a greeting, one reply) has no transfer time to
+    // set the wait against: said only for at least two full segments sent over a
+    // measured time.
+    if !(f.sh.active > 0.0 && end - p.seq[first] >= MIN_ANSWER_SEGMENTS * real_segment_bytes(f)) {
+        return None;
+    }
+    let then = if f.sh.active > 0.0 && end > p.seq[first] {
+        format!("; the {} of data then took {}", format_bytes(end - p.seq[first]), format_duration(f.sh.active))
+    } else {
+        String::new()
+    };
+    Some(match request {
+        Some(_) => format!(
+            "The first byte of the answer came {} after the peer's request ({span}){then}: the wait for the answer, not the transfer, took the time.",
+            wait_words(wait)
+        ),
+        None => format!(
+            "The first data came {} after the handshake ({span}), with no data from the peer in between{then}.",
+            wait_words(wait)
+        ),
+    })
+}
+
+/// A wait of a second or more to 10 ms ("16.65 s": "17 s" would hide the 0.35 s
+/// beside a 26 ms transfer); shorter ones as durations are.
+fn wait_words(s: f64) -> String {
+    if s >= 1.0 { format!("{s:.2} s") } else { format_duration(s) }
+}
+
+/// The headline `(limit, text)` with [`first_answer_sentence`] after its text.
+pub(super) fn after_headline(f: &Facts, (limit, text): (&'static str, String)) -> (&'static str, String) {
+    match first_answer_sentence(f) {
+        Some(s) => (limit, format!("{text} {s}")),
+        None => (limit, text),
+    }
+}
