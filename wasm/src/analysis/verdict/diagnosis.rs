@@ -199,13 +199,17 @@ pub fn diagnose_keeping_spans(
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn) };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
-    f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
+    // The transfer's stalls: not those of an idle tail after its end (transfer_end.rs).
+    f.savings = savings::savings(&sh, &crate::analysis::verdict::transfer_tail::stalls_within(&sender.stalls, sh.transfer_end.as_ref()), min_rtt, cost);
     let (limit, mut text) = headline(&f);
+    if let Some(te) = &sh.transfer_end {
+        text += &format!(" {}", crate::analysis::verdict::transfer_tail::sentence(te));
+    }
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
@@ -250,7 +254,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
         verdict,
     };
-    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn) }
+    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
