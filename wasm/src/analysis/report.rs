@@ -188,7 +188,8 @@ pub struct TransferEnd {
     pub bytes: f64,
     /// The idle pause that followed it (the `application-idle` stall), s.
     pub idle_seconds: f64,
-    /// The peer sent data during that pause (its next message, which the tail answered).
+    /// The pause ended with the peer's next message: its data came in the pause's second
+    /// half and the sender's next data followed it (the tail answered it).
     pub peer_spoke: bool,
     /// New payload bytes the data direction sent after it.
     pub tail_bytes: f64,

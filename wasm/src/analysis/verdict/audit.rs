@@ -22,7 +22,8 @@
 //!    a re-send the receiver's SACK blocks proved.
 //! 5. "N datagram(s) … never reached the capture" quotes the direction's
 //!    `unseenDatagrams`.
-//! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum.
+//! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum
+//!    (the transfer's stalls, as rule 2).
 //! 7. "X % of the time everything sent had been acknowledged" (or "X % of the time the
 //!    sender had nothing to send — ", where its own cadence is part of it) quotes the
 //!    application share, and "idle gaps totalling D" the application-idle stalls.
@@ -185,13 +186,15 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
             out.push(format!("the text says {n} datagram(s) never reached the capture, unseenDatagrams is {:?}", sender.unseen_datagrams));
         }
     }
-    // 6.
+    // 6. (the transfer's stalls: before its end, where it has one)
     if let Some(rest) = text.split("The transfer stalled ").nth(1) {
+        let end = dg.transfer_end.map_or(f64::INFINITY, |e| e.at);
+        let stalls: Vec<_> = sender.stalls.iter().filter(|x| x.start < end).collect();
         let n: Option<usize> = rest.split(' ').next().and_then(|w| w.parse().ok());
-        if n != Some(sender.stalls.len()) {
-            out.push(format!("the text says it stalled {n:?} times, the stall list has {}", sender.stalls.len()));
+        if n != Some(stalls.len()) {
+            out.push(format!("the text says it stalled {n:?} times, the stall list has {}", stalls.len()));
         }
-        let total: f64 = sender.stalls.iter().map(|x| x.duration).sum();
+        let total: f64 = stalls.iter().map(|x| x.duration).sum();
         let want = format!(" for {} in total", format_duration(total));
         if !rest.contains(&want) {
             out.push(format!("the stall total in the text is not{want}"));

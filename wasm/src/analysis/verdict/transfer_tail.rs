@@ -21,7 +21,7 @@ pub fn sentence(te: &TransferEnd) -> String {
     format!(
         "The transfer ended at {} (frame {}, {} sent); the connection then idled {} {until}, and only {} followed{over}: \
          time the connection stayed open (waiting for a next request, a keep-alive or the close), not time the transfer \
-         took, so the shares and times above end at {}.",
+         took, so everything above is of the transfer up to {}.",
         format_timestamp(te.at),
         te.frame,
         format_bytes(te.bytes),
@@ -55,7 +55,7 @@ mod tests {
             sentence(&te),
             "The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then idled 869 ms until the peer's next \
              message, and only 400 B followed: time the connection stayed open (waiting for a next request, a keep-alive or the \
-             close), not time the transfer took, so the shares and times above end at 0.374 s."
+             close), not time the transfer took, so everything above is of the transfer up to 0.374 s."
         );
     }
 }

@@ -204,6 +204,8 @@ impl<'c> SharesPass<'c> {
         if resent {
             self.out.retransmitted_segments += 1;
             self.out.retransmitted_bytes += len;
+            // A re-send after an idle pause: what followed it was no idle tail.
+            self.pauses = Candidates::default();
         }
         if seq + len > self.high {
             self.high = seq + len;
@@ -269,11 +271,20 @@ impl<'c> SharesPass<'c> {
         match state {
             State::Stalled(c) => {
                 self.out.add_stall(c, dt);
+                // A stall of another cause: trouble, no idle tail (transfer_end.rs).
+                if c != 3 {
+                    self.pauses = Candidates::default();
+                }
                 // An idle stall: a place the transfer may have ended (transfer_end.rs).
                 if c == 3 && dt > 0.0 && self.first_seq.is_finite() {
                     let sent = self.high - self.first_seq;
-                    let (row, peer_spoke) = (self.open_row, self.request_at.is_some());
-                    self.pauses.push(Pause { row, t: t0, bytes: sent, burst: sent - self.idle_burst_from, seconds: dt, peer_spoke });
+                    // The peer's message came in the pause's second half and the sender's
+                    // data followed it: the pause waited for it (as `peer_wait` above).
+                    let (row, peer_spoke) = (self.open_row, self.request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt));
+                    let burst = sent - self.idle_burst_from;
+                    if burst >= transfer_end::BULK_MIN_SEGMENTS * self.full_segment {
+                        self.pauses.push(Pause { row, t: t0, bytes: sent, burst, seconds: dt, peer_spoke });
+                    }
                     self.idle_burst_from = sent;
                 }
                 // A window-limited stall in which the window fell below 3/4 of its
@@ -374,6 +385,9 @@ impl<'c> SharesPass<'c> {
                     push_span(spans, st.start, st.start + st.duration);
                 }
                 self.out.add_stall(c, st.duration);
+                if c != 3 {
+                    self.pauses = Candidates::default();
+                }
                 self.out.active += st.duration;
             }
         }

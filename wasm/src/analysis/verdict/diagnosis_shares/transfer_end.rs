@@ -15,9 +15,17 @@
 //! - at most [`TAIL_SHARE`] of the direction's new payload bytes were still to come,
 //!   and
 //! - the burst that P ended (the new bytes since the previous idle stall, or since the
-//!   first segment) carried at least [`BULK_OVER_TAIL`] times those bytes.
+//!   first segment) carried at least [`BULK_OVER_TAIL`] times those bytes, and at least
+//!   [`BULK_MIN_SEGMENTS`] full segments (the peer's MSS: `time_shares_full`): below
+//!   that it was a message, not a transfer (savings.rs `MESSAGE_SEGMENTS`, the same
+//!   line), and a conversation of messages has no transfer to end;
 //!
-//! Both are needed: the first says the bulk had moved; the second that what ended at P
+//! - and nothing after P was trouble: no re-send (needless or not) and no stall of a
+//!   cause other than `application-idle` (a timer's re-sends after the pause, a window
+//!   that closed): a connection that failed after its transfer did not idle, and its
+//!   loss stays in the shares.
+//!
+//! The first two are both needed: the first says the bulk had moved; the second that what ended at P
 //! was a transfer and what followed was a smaller thing (a request's answer, a
 //! close_notify, a keep-alive message), so an exchange of like-sized messages (keystrokes,
 //! polls, a measurement stream), whose pauses are the conversation itself, is never
@@ -40,6 +48,10 @@ pub const TAIL_SHARE: f64 = 0.02;
 /// an order of magnitude separates a transfer from the exchange that followed it.
 pub const BULK_OVER_TAIL: f64 = 10.0;
 
+/// The burst before the pause must carry at least this many full segments: savings.rs's
+/// line between a message and a transfer.
+pub const BULK_MIN_SEGMENTS: f64 = crate::analysis::verdict::savings::MESSAGE_SEGMENTS;
+
 /// An idle stall the pass closed: a place the transfer may have ended.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Pause {
@@ -49,7 +61,8 @@ pub(super) struct Pause {
     /// New payload bytes sent before it, and of them since the previous idle stall.
     pub bytes: f64,
     pub burst: f64,
-    /// Its length, and whether the peer sent data in it (its next message).
+    /// Its length, and whether it ended with the peer's next message (its data in the
+    /// pause's second half, the sender's next data after it).
     pub seconds: f64,
     pub peer_spoke: bool,
 }
