@@ -57,6 +57,7 @@ use crate::analysis::rows::columns::{PacketColumns, RttSource, SackSource};
 use crate::analysis::rates::delivered::{self, DeliveredRates};
 use std::cell::OnceCell;
 use crate::analysis::verdict::savings::{self, saving_of, Saving};
+use crate::analysis::verdict::transfer_tail;
 use crate::analysis::rows::columns::ConnectionColumns;
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Diagnosis;
@@ -204,12 +205,9 @@ pub fn diagnose_keeping_spans(
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
-    // The transfer's stalls: not those of an idle tail after its end (transfer_end.rs).
-    f.savings = savings::savings(&sh, &crate::analysis::verdict::transfer_tail::stalls_within(&sender.stalls, sh.transfer_end.as_ref()), min_rtt, cost);
+    f.savings = savings::savings(&sh, &transfer_tail::stalls_within(&sender.stalls, sh.transfer_end.as_ref()), min_rtt, cost);
     let (limit, mut text) = headline(&f);
-    if let Some(te) = &sh.transfer_end {
-        text += &format!(" {}", crate::analysis::verdict::transfer_tail::sentence(te));
-    }
+    text += &transfer_tail::said(sh.transfer_end.as_ref()); // the idle after the transfer
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));

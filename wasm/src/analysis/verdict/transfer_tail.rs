@@ -31,6 +31,11 @@ pub fn sentence(te: &TransferEnd) -> String {
     )
 }
 
+/// " " and [`sentence`] where the transfer ended before an idle tail, else nothing.
+pub fn said(end: Option<&TransferEnd>) -> String {
+    end.map_or_else(String::new, |te| format!(" {}", sentence(te)))
+}
+
 /// The tail lasted more than this many times its first pause: more than that pause and
 /// its answer followed, and the sentence says over how long.
 pub const TAIL_MORE: f64 = 1.5;

@@ -110,7 +110,7 @@ impl<'c> SharesPass<'c> {
             burst_bytes: 0.0,
             full_segment: full_segment.unwrap_or(facts.mss),
             open_row: 0,
-            pauses: Candidates::default(),
+            pauses: Candidates::new(full_segment.unwrap_or(facts.mss)),
             idle_burst_from: 0.0,
         }
     }
@@ -205,7 +205,7 @@ impl<'c> SharesPass<'c> {
             self.out.retransmitted_segments += 1;
             self.out.retransmitted_bytes += len;
             // A re-send after an idle pause: what followed it was no idle tail.
-            self.pauses = Candidates::default();
+            self.pauses.clear();
         }
         if seq + len > self.high {
             self.high = seq + len;
@@ -273,7 +273,7 @@ impl<'c> SharesPass<'c> {
                 self.out.add_stall(c, dt);
                 // A stall of another cause: trouble, no idle tail (transfer_end.rs).
                 if c != 3 {
-                    self.pauses = Candidates::default();
+                    self.pauses.clear();
                 }
                 // An idle stall: a place the transfer may have ended (transfer_end.rs).
                 if c == 3 && dt > 0.0 && self.first_seq.is_finite() {
@@ -386,7 +386,7 @@ impl<'c> SharesPass<'c> {
                 }
                 self.out.add_stall(c, st.duration);
                 if c != 3 {
-                    self.pauses = Candidates::default();
+                    self.pauses.clear();
                 }
                 self.out.active += st.duration;
             }
@@ -395,7 +395,7 @@ impl<'c> SharesPass<'c> {
             self.out.new_bytes = self.high - self.first_seq;
             if !stopped {
                 let total = self.out.new_bytes;
-                self.out.transfer_end = std::mem::take(&mut self.pauses).choose(total).map(|p| transfer_end::transfer_end(&p, total, cols.frame[p.row], self.last_data_t));
+                self.out.transfer_end = std::mem::replace(&mut self.pauses, Candidates::new(0.0)).choose(total).map(|p| transfer_end::transfer_end(&p, total, cols.frame[p.row], self.last_data_t));
             }
         }
         self.out.bursts.last_bytes = self.burst_bytes;

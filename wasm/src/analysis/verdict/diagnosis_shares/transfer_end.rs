@@ -13,7 +13,9 @@
 //! the transfer ends at the last data segment before the earliest such pause P after
 //! which
 //! - at most [`TAIL_SHARE`] of the direction's new payload bytes were still to come,
-//!   and
+//!   and fewer than [`BULK_MIN_SEGMENTS`] full segments: a message, not a transfer of its
+//!   own (a keep-alive connection's next response of a few kB is one: the pause before
+//!   it stays the transfer's, judged as before), and
 //! - the burst that P ended (the new bytes since the previous idle stall, or since the
 //!   first segment) carried at least [`BULK_OVER_TAIL`] times those bytes, and at least
 //!   [`BULK_MIN_SEGMENTS`] full segments (the peer's MSS: `time_shares_full`): below
@@ -74,9 +76,21 @@ pub(super) struct Pause {
 #[derive(Default)]
 pub(super) struct Candidates {
     kept: Vec<Pause>,
+    /// The bytes a tail must stay below: [`BULK_MIN_SEGMENTS`] full segments.
+    max_tail: f64,
 }
 
 impl Candidates {
+    /// `full_segment`: a full segment's payload for this sender.
+    pub fn new(full_segment: f64) -> Candidates {
+        Candidates { kept: Vec::new(), max_tail: BULK_MIN_SEGMENTS * full_segment }
+    }
+
+    /// Forgets every pause: trouble came after them.
+    pub fn clear(&mut self) {
+        self.kept.clear();
+    }
+
     /// A new idle stall, `sent`: new bytes sent so far (before the segment that ends it).
     pub fn push(&mut self, p: Pause) {
         self.prune(p.bytes);
@@ -85,7 +99,8 @@ impl Candidates {
 
     /// Drops the pauses that `sent` new bytes in all already rule out.
     pub fn prune(&mut self, sent: f64) {
-        self.kept.retain(|p| fits(p, sent));
+        let max_tail = self.max_tail;
+        self.kept.retain(|p| fits(p, sent, max_tail));
     }
 
     /// The earliest pause that ends the transfer, `total`: the direction's new bytes.
@@ -95,10 +110,11 @@ impl Candidates {
     }
 }
 
-/// `p` still fits the rule when `total` new bytes were sent in all.
-fn fits(p: &Pause, total: f64) -> bool {
+/// `p` still fits the rule when `total` new bytes were sent in all, a tail below
+/// `max_tail` bytes.
+fn fits(p: &Pause, total: f64, max_tail: f64) -> bool {
     let tail = (total - p.bytes).max(0.0);
-    tail <= TAIL_SHARE * total && p.burst >= BULK_OVER_TAIL * tail
+    tail <= TAIL_SHARE * total && tail < max_tail && p.burst >= BULK_OVER_TAIL * tail
 }
 
 /// The report's transfer end for the pause `p` chosen, `total`: the direction's new
@@ -128,30 +144,37 @@ mod tests {
     fn the_earliest_pause_after_the_bulk_ends_the_transfer() {
         // 2,174,291 B in one burst, then a 400 B answer after the peer's next request
         // (review L C-TAIL): 400 B ≤ 2 % of 2,174,691 and the burst ≥ 10 × 400.
-        let mut c = Candidates::default();
+        let mut c = Candidates::new(1460.0);
         c.push(pause(2_174_291.0, 2_174_291.0));
         let p = c.choose(2_174_691.0).expect("a cut");
         assert_eq!(p.bytes, 2_174_291.0);
-        // A bulk of 1 MB, then 10 kB after a pause, then a 31 B close_notify after a
-        // second: the first pause, its tail of 10,031 B under 2 % and under a tenth.
-        let mut c = Candidates::default();
+        // A bulk of 1 MB, then a 1,000 B message after a pause, then a 31 B close_notify
+        // after a second: the first pause, its tail of 1,031 B under 2 %, a tenth and two
+        // segments.
+        let mut c = Candidates::new(1460.0);
+        c.push(pause(1e6, 1e6));
+        c.push(pause(1_001_000.0, 1_000.0));
+        assert_eq!(c.choose(1_001_031.0).map(|p| p.bytes), Some(1e6));
+        // With 10 kB after the bulk (a response of its own, 1 %), the pause before it is
+        // no end: only the second one, after which 31 B came, under a tenth of 10 kB.
+        let mut c = Candidates::new(1460.0);
         c.push(pause(1e6, 1e6));
         c.push(pause(1_010_000.0, 10_000.0));
-        assert_eq!(c.choose(1_010_031.0).map(|p| p.bytes), Some(1e6));
+        assert_eq!(c.choose(1_010_031.0).map(|p| p.bytes), Some(1_010_000.0));
     }
 
     #[test]
     fn messages_and_later_transfers_are_not_cut() {
         // 100 messages of 100 B, each after an idle stall: the last pause has 100 B
         // after it, 1 % of 10 kB, but its burst is one message, not ten.
-        let mut c = Candidates::default();
+        let mut c = Candidates::new(1460.0);
         for k in 1..100 {
             c.push(pause(100.0 * k as f64, 100.0));
         }
         assert!(c.choose(10_000.0).is_none());
         // Keep-alive responses of 1 MB and 60 kB: the second is 5.7 % of the bytes, a
         // transfer of its own: the pause between them stays in the shares.
-        let mut c = Candidates::default();
+        let mut c = Candidates::new(1460.0);
         c.push(pause(1e6, 1e6));
         assert!(c.choose(1_060_000.0).is_none());
     }
