@@ -206,8 +206,7 @@ pub fn diagnose_keeping_spans(
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &transfer_tail::stalls_within(&sender.stalls, sh.transfer_end.as_ref()), min_rtt, cost);
-    let (limit, mut text) = headline(&f);
-    text += &transfer_tail::said(sh.transfer_end.as_ref()); // the idle after the transfer
+    let (limit, mut text) = headline_and_tail(&f);
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
@@ -383,6 +382,12 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
     // slow SYN/ACK) is no standing queue ([`LATENCY_MIN_SAMPLES`], as for latency under
     // load: a request direction's 160 ms beside the data's 0.41 ms once read "a queue").
     if request_response || me.offset_follows || me.offset_ms <= other.offset_ms || other.path_samples < LATENCY_MIN_SAMPLES { d } else { 1 - d }
+}
+
+/// [`headline`], then the connection's idle after its transfer (transfer_tail.rs).
+fn headline_and_tail(f: &Facts) -> (&'static str, String) {
+    let (limit, text) = headline(f);
+    (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref()))
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {
