@@ -84,6 +84,8 @@ mod evidence_review_l_bursts;
 mod evidence_review_l_first_answer;
 #[path = "evidence_review_l_messages.rs"]
 mod evidence_review_l_messages;
+#[path = "evidence_review_l_tail.rs"]
+mod evidence_review_l_tail;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

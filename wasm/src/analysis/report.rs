@@ -165,6 +165,36 @@ pub struct Diagnosis {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub far_part_unseen: bool,
+    /// Where the transfer ended, when the connection idled after its bulk data before a
+    /// last small exchange (verdict/diagnosis_shares/transfer_end.rs): the shares, the
+    /// savings and the text's times end there. Absent when the transfer ran to the
+    /// direction's last data segment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub transfer_end: Option<TransferEnd>,
+}
+
+/// The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
+/// `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct TransferEnd {
+    /// Capture time of the transfer's last data segment, s (the clock of `stalls[].start`).
+    pub at: f64,
+    /// Its frame number.
+    pub frame: u32,
+    /// New payload bytes the data direction sent up to it.
+    pub bytes: f64,
+    /// The idle pause that followed it (the `application-idle` stall), s.
+    pub idle_seconds: f64,
+    /// The pause ended with the peer's next message: its data came in the pause's second
+    /// half and the sender's next data followed it (the tail answered it).
+    pub peer_spoke: bool,
+    /// New payload bytes the data direction sent after it.
+    pub tail_bytes: f64,
+    /// From `at` to the direction's last data segment, s.
+    pub tail_seconds: f64,
 }
 
 /// The numbers behind the headline (diagnosis.rs), so the page cannot contradict it.

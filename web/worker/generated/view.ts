@@ -658,7 +658,14 @@ savings: Array<Saving>,
  * (verdict/diagnosis/path_words.rs `far_part_unseen`): the panel and the RTT chart
  * say a queue beyond the capture point does not show. Absent when false.
  */
-farPartUnseen?: boolean, };
+farPartUnseen?: boolean, 
+/**
+ * Where the transfer ended, when the connection idled after its bulk data before a
+ * last small exchange (verdict/diagnosis_shares/transfer_end.rs): the shares, the
+ * savings and the text's times end there. Absent when the transfer ran to the
+ * direction's last data segment.
+ */
+transferEnd?: TransferEnd, };
 
 export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, 
 /**
@@ -727,6 +734,42 @@ seconds: number,
  * `seconds` is a lower bound (`loss`), not the whole price.
  */
 atLeast: boolean, };
+
+/**
+ * The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
+ * `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).
+ */
+
+export type TransferEnd = { 
+/**
+ * Capture time of the transfer's last data segment, s (the clock of `stalls[].start`).
+ */
+at: number, 
+/**
+ * Its frame number.
+ */
+frame: number, 
+/**
+ * New payload bytes the data direction sent up to it.
+ */
+bytes: number, 
+/**
+ * The idle pause that followed it (the `application-idle` stall), s.
+ */
+idleSeconds: number, 
+/**
+ * The pause ended with the peer's next message: its data came in the pause's second
+ * half and the sender's next data followed it (the tail answered it).
+ */
+peerSpoke: boolean, 
+/**
+ * New payload bytes the data direction sent after it.
+ */
+tailBytes: number, 
+/**
+ * From `at` to the direction's last data segment, s.
+ */
+tailSeconds: number, };
 
 /**
  * A process as the capture names it (docs/ANALYSIS.md "Process").

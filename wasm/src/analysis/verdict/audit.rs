@@ -10,6 +10,9 @@
 //! 2. A stall's time is in the share of its cause, so the stalls of each cause fit in
 //!    that share: zero-window + window-limited ≤ receive window, retransmission timeout
 //!    ≤ loss, application idle ≤ application, ack-wait + delayed-ack + unknown ≤ stalled.
+//!    Where the transfer ended before an idle tail (`diagnosis.transferEnd`,
+//!    diagnosis_shares/transfer_end.rs), the shares and the active time end there, and
+//!    only the stalls that began before it count (rules 2, 7 and 11 read the same cut).
 //! 3. A `retransmission-timeout` stall needs a re-send the counters saw: a timeout, a
 //!    tail-loss probe or a retransmission of that direction, a datagram its numbering
 //!    proves was sent and never captured (a re-send of an unseen tail), or the peer's
@@ -19,7 +22,8 @@
 //!    a re-send the receiver's SACK blocks proved.
 //! 5. "N datagram(s) … never reached the capture" quotes the direction's
 //!    `unseenDatagrams`.
-//! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum.
+//! 6. "The transfer stalled N times for D in total" quotes the stall list and its sum
+//!    (the transfer's stalls, as rule 2).
 //! 7. "X % of the time everything sent had been acknowledged" (or "X % of the time the
 //!    sender had nothing to send — ", where its own cadence is part of it) quotes the
 //!    application share, and "idle gaps totalling D" the application-idle stalls.
@@ -34,6 +38,9 @@
 //! 11. A headline priced in full (`application`, `zero-window`, `stalls`) has the
 //!     largest saving (a lower bound of another's included), and "would have taken
 //!     about X instead of Y" quotes the active time less that saving.
+//! 12. "The transfer ended at T … idled D" quotes `diagnosis.transferEnd`, whose pause
+//!     is an `application-idle` stall of the data direction that begins at T and lasts
+//!     D: the idle tail is one the stall list shows, with everything acknowledged.
 
 use crate::analysis::format::{format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
@@ -58,7 +65,8 @@ pub fn audit(a: &Analysis) -> Vec<String> {
 }
 
 /// The data direction's active time as the shares count it: first to last data
-/// segment, plus a stall still open at the end (diagnosis_shares.rs).
+/// segment, plus a stall still open at the end (diagnosis_shares.rs); where the transfer
+/// ended before an idle tail, first data segment to its end (`diagnosis.transferEnd`).
 fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> f64 {
     let d = c.data_direction.min(1);
     let mut first = None;
@@ -70,6 +78,9 @@ fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::Pac
         }
     }
     let Some(first) = first else { return 0.0 };
+    if let Some(end) = &c.diagnosis.transfer_end {
+        return end.at - first;
+    }
     let trailing: f64 = c.directions[d as usize].stalls.iter().filter(|s| s.start + s.duration > last + EPS).map(|s| s.start + s.duration - last).sum();
     last - first + trailing
 }
@@ -80,7 +91,29 @@ pub fn audit_connection(c: &ConnectionSummary, active: f64) -> Vec<String> {
     check_shares_and_counters(c, active, &mut out);
     check_quotes(c, &mut out);
     check_headline(c, active, &mut out);
+    check_transfer_end(c, &mut out);
     out
+}
+
+/// Rule 12: the transfer's end against the stall list and the text.
+fn check_transfer_end(c: &ConnectionSummary, out: &mut Vec<String>) {
+    let text = c.diagnosis.text.as_str();
+    let Some(end) = &c.diagnosis.transfer_end else {
+        if text.contains("The transfer ended at ") {
+            out.push("the text says where the transfer ended, but the report has no transferEnd".to_string());
+        }
+        return;
+    };
+    let sender = &c.directions[c.data_direction.min(1) as usize];
+    let idle = sender.stalls.iter().any(|s| s.cause == StallCause::ApplicationIdle && (s.start - end.at).abs() <= EPS && (s.duration - end.idle_seconds).abs() <= 1e-3 * s.duration + EPS);
+    if !idle {
+        out.push(format!("the transfer's end at {} is not the start of an application-idle stall of {}", format_duration(end.at), format_duration(end.idle_seconds)));
+    }
+    let want = format!("The transfer ended at {:.3} s (frame {}", end.at, end.frame);
+    let idled = format!("idled {}", format_duration(end.idle_seconds));
+    if !(text.contains(&want) && text.contains(&idled)) {
+        out.push(format!("the text does not quote the transfer's end ({want}, {idled})"));
+    }
 }
 
 /// The sum of the shares (rule 1 wants 1, or 0 without shares).
@@ -89,10 +122,12 @@ fn shares_sum(c: &ConnectionSummary) -> f64 {
     s.receive_window + s.loss + s.application + s.stalled + s.other + s.turns
 }
 
-/// Seconds the data direction stalled for any of `causes`.
+/// Seconds the data direction stalled for any of `causes` during the transfer (before
+/// `diagnosis.transferEnd`, where there is one).
 fn stalled_by(c: &ConnectionSummary, causes: &[StallCause]) -> f64 {
     let sender = &c.directions[c.data_direction.min(1) as usize];
-    sender.stalls.iter().filter(|x| causes.contains(&x.cause)).map(|x| x.duration).sum()
+    let end = c.diagnosis.transfer_end.map_or(f64::INFINITY, |e| e.at);
+    sender.stalls.iter().filter(|x| causes.contains(&x.cause) && x.start < end).map(|x| x.duration).sum()
 }
 
 /// Rules 1–4: the shares against the stalls and the loss counters.
@@ -151,13 +186,15 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
             out.push(format!("the text says {n} datagram(s) never reached the capture, unseenDatagrams is {:?}", sender.unseen_datagrams));
         }
     }
-    // 6.
+    // 6. (the transfer's stalls: before its end, where it has one)
     if let Some(rest) = text.split("The transfer stalled ").nth(1) {
+        let end = dg.transfer_end.map_or(f64::INFINITY, |e| e.at);
+        let stalls: Vec<_> = sender.stalls.iter().filter(|x| x.start < end).collect();
         let n: Option<usize> = rest.split(' ').next().and_then(|w| w.parse().ok());
-        if n != Some(sender.stalls.len()) {
-            out.push(format!("the text says it stalled {n:?} times, the stall list has {}", sender.stalls.len()));
+        if n != Some(stalls.len()) {
+            out.push(format!("the text says it stalled {n:?} times, the stall list has {}", stalls.len()));
         }
-        let total: f64 = sender.stalls.iter().map(|x| x.duration).sum();
+        let total: f64 = stalls.iter().map(|x| x.duration).sum();
         let want = format!(" for {} in total", format_duration(total));
         if !rest.contains(&want) {
             out.push(format!("the stall total in the text is not{want}"));
@@ -292,6 +329,30 @@ mod tests {
         c.diagnosis.shares.other = 0.76;
         let found = audit_connection(&c, 10.0);
         assert_eq!(found.len(), 3, "{found:?}");
+    }
+
+    #[test]
+    fn the_idle_tail_after_the_transfer_is_out_of_the_shares_and_quoted() {
+        // A 2.1 MB download over 0.35 s, then 869 ms idle until the client's next
+        // request and a 400 B answer (review L C-TAIL): active 0.35 s, no application
+        // share, and the idle stall after the transfer's end is not held against it.
+        let mut tail = stall(StallCause::ApplicationIdle, 0.86944);
+        tail.start = 0.373922;
+        let end = crate::analysis::report::TransferEnd { at: 0.373922, frame: 2107, bytes: 2_174_291.0, idle_seconds: 0.86944, peer_spoke: true, tail_bytes: 400.0, tail_seconds: 0.86944 };
+        let sentence = crate::analysis::verdict::transfer_tail::sentence(&end);
+        let mut c = conn("path", &format!("The congestion window or the path's capacity was the limit. {sentence}"), vec![tail.clone()]);
+        c.diagnosis.shares.other = 1.0;
+        c.diagnosis.transfer_end = Some(end);
+        assert_eq!(audit_connection(&c, 0.35), Vec::<String>::new());
+        // Without the cut, the same idle stall exceeds an application share of 0.
+        c.diagnosis.transfer_end = None;
+        let found = audit_connection(&c, 0.35);
+        assert!(found.iter().any(|p| p.contains("application share")), "{found:?}");
+        assert!(found.iter().any(|p| p.contains("no transferEnd")), "{found:?}");
+        // A cut that is no idle stall's start is a contradiction.
+        c.diagnosis.transfer_end = Some(crate::analysis::report::TransferEnd { at: 0.2, ..end });
+        let found = audit_connection(&c, 0.2);
+        assert!(found.iter().any(|p| p.contains("not the start of an application-idle stall")), "{found:?}");
     }
 
     #[test]

@@ -57,6 +57,7 @@ use crate::analysis::rows::columns::{PacketColumns, RttSource, SackSource};
 use crate::analysis::rates::delivered::{self, DeliveredRates};
 use std::cell::OnceCell;
 use crate::analysis::verdict::savings::{self, saving_of, Saving};
+use crate::analysis::verdict::transfer_tail;
 use crate::analysis::rows::columns::ConnectionColumns;
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Diagnosis;
@@ -200,13 +201,13 @@ pub fn diagnose_keeping_spans(
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn) };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
-    f.savings = savings::savings(&sh, &sender.stalls, min_rtt, cost);
-    let (limit, mut text) = first_answer::after_headline(&f, headline(&f));
+    f.savings = savings::savings(&sh, &transfer_tail::stalls_within(&sender.stalls, sh.transfer_end.as_ref()), min_rtt, cost);
+    let (limit, mut text) = headline_and_tail(&f);
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
@@ -251,7 +252,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
         verdict,
     };
-    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn) }
+    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
@@ -382,6 +383,13 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
     // slow SYN/ACK) is no standing queue ([`LATENCY_MIN_SAMPLES`], as for latency under
     // load: a request direction's 160 ms beside the data's 0.41 ms once read "a queue").
     if request_response || me.offset_follows || me.offset_ms <= other.offset_ms || other.path_samples < LATENCY_MIN_SAMPLES { d } else { 1 - d }
+}
+
+/// [`headline`], then the connection's idle after its transfer (transfer_tail.rs).
+fn headline_and_tail(f: &Facts) -> (&'static str, String) {
+    // The first answer's wait goes with the headline; the idle after the transfer last.
+    let (limit, text) = first_answer::after_headline(f, headline(f));
+    (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref()))
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {

@@ -63,6 +63,7 @@ use crate::analysis::stalls::cause::Stall;
 
 mod pass;
 mod reorder_dup_acks;
+pub mod transfer_end;
 use pass::SharesPass;
 pub use reorder_dup_acks::dup_acks_of_reordering;
 
@@ -139,6 +140,9 @@ pub struct TimeShares {
     pub mss: f64,
     /// The bursts between the application's pauses (savings.rs `pauses_avoidable`).
     pub bursts: Bursts,
+    /// Where the transfer ended before an idle tail (transfer_end.rs): every number
+    /// above is of the time up to it. None: the transfer ran to the last data segment.
+    pub transfer_end: Option<crate::analysis::report::TransferEnd>,
 }
 
 /// The data direction's bursts between application pauses (intervals counted as
@@ -312,14 +316,31 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
 /// [`time_shares_with`] knowing a full segment's payload for the sender (the peer's MSS
 /// option less 40 option bytes, stalls/delayed_ack.rs `full_segment`; None: the largest
 /// payload sent), which the sender's own cadence ("application" above) is judged by.
+///
+/// Where the connection idled after its bulk data before a last small exchange
+/// (transfer_end.rs), the shares are of the transfer up to its end: a second pass
+/// stops there, and `transfer_end` says where.
 pub fn time_shares_full(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>) -> TimeShares {
+    let whole = shares_until(cols, facts, stalls, spans.as_deref_mut(), full_segment, None);
+    let Some(end) = whole.transfer_end else { return whole };
+    if let Some(v) = spans.as_deref_mut() {
+        v.clear();
+    }
+    TimeShares { transfer_end: Some(end), ..shares_until(cols, facts, stalls, spans, full_segment, Some(end.at)) }
+}
+
+/// One pass; with `stop`, over the packets up to that time only (sender time).
+fn shares_until(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>, stop: Option<f64>) -> TimeShares {
     let mut pass = SharesPass::new(cols, facts, stalls, full_segment);
     for (i, t) in sender_view(cols, facts.dir, facts.lag_s) {
+        if stop.is_some_and(|s| t > s) {
+            break;
+        }
         if cols.dir[i] != facts.dir {
             pass.on_peer(i, t);
         } else if is_data_segment(cols, i, facts.dir) {
             pass.on_data(i, t, &mut spans);
         }
     }
-    pass.finish(stalls, &mut spans)
+    pass.finish(stalls, &mut spans, stop.is_some())
 }

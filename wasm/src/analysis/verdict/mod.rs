@@ -12,4 +12,5 @@ pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod one_direction;
 pub mod savings;
+pub mod transfer_tail;
 pub mod warnings;

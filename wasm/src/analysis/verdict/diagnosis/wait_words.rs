@@ -280,7 +280,9 @@ pub(super) fn clocked_path_text(f: &Facts, w: &ClockedWaits) -> String {
 }
 
 pub(super) fn stalls_text(f: &Facts) -> String {
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    // The transfer's stalls: not the idle tail after its end (transfer_tail.rs).
+    let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
+    let stalls = crate::analysis::verdict::transfer_tail::stalls_within(all, f.sh.transfer_end.as_ref());
     let mut by_time: Vec<(f64, &str)> =
         f.sh.stall_by_cause.iter().copied().zip(CAUSE_WORDS).filter(|p| p.0 > 0.0).collect();
     by_time.sort_by(|a, b| b.0.total_cmp(&a.0)); // the biggest cause first
@@ -288,12 +290,12 @@ pub(super) fn stalls_text(f: &Facts) -> String {
         by_time.iter().map(|(secs, words)| format!("{} {}", format_duration(*secs), words)).collect();
     format!(
         "The transfer stalled {} time{} for {} in total ({} of the time waiting on the peer or the path): {}; {}.",
-        sender.stalls.len(),
-        if sender.stalls.len() == 1 { "" } else { "s" },
+        stalls.len(),
+        if stalls.len() == 1 { "" } else { "s" },
         // The list's own sum, as its count: the share pass's total is of the stalls as
         // clipped to the active time in the sender's clock, and may round apart (182 ms
         // beside a list of 182.5 ms once read "stalled 5 times for 182 ms").
-        format_duration(sender.stalls.iter().map(|x| x.duration).sum::<f64>()),
+        format_duration(stalls.iter().map(|x| x.duration).sum::<f64>()),
         format_percent(f.shares.stalled),
         parts.join(", "),
         rate_phrase(f)

@@ -2,6 +2,7 @@
 //! the peer's packets update what the sender knew, and each data segment closes the
 //! interval before it (its state decided, its time counted) and opens the next.
 
+use super::transfer_end::{self, Candidates, Pause};
 use super::{dup_acks_of_reordering, holes_filled_by_reordering, push_span, State, TimeShares, SYN};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
@@ -57,6 +58,12 @@ pub(super) struct SharesPass<'c> {
     burst_bytes: f64,
     // A full segment's payload: below it a segment is small (`lone_small`).
     full_segment: f64,
+    // The row of the data segment that opened the open interval.
+    open_row: usize,
+    // The idle stalls that may end the transfer (transfer_end.rs), and the new bytes
+    // sent when the last one ended (the start of the burst the next one ends).
+    pauses: Candidates,
+    idle_burst_from: f64,
 }
 
 impl<'c> SharesPass<'c> {
@@ -102,6 +109,9 @@ impl<'c> SharesPass<'c> {
             open_acked: 0.0,
             burst_bytes: 0.0,
             full_segment: full_segment.unwrap_or(facts.mss),
+            open_row: 0,
+            pauses: Candidates::new(full_segment.unwrap_or(facts.mss)),
+            idle_burst_from: 0.0,
         }
     }
 
@@ -194,6 +204,8 @@ impl<'c> SharesPass<'c> {
         if resent {
             self.out.retransmitted_segments += 1;
             self.out.retransmitted_bytes += len;
+            // A re-send after an idle pause: what followed it was no idle tail.
+            self.pauses.clear();
         }
         if seq + len > self.high {
             self.high = seq + len;
@@ -259,6 +271,22 @@ impl<'c> SharesPass<'c> {
         match state {
             State::Stalled(c) => {
                 self.out.add_stall(c, dt);
+                // A stall of another cause: trouble, no idle tail (transfer_end.rs).
+                if c != 3 {
+                    self.pauses.clear();
+                }
+                // An idle stall: a place the transfer may have ended (transfer_end.rs).
+                if c == 3 && dt > 0.0 && self.first_seq.is_finite() {
+                    let sent = self.high - self.first_seq;
+                    // The peer's message came in the pause's second half and the sender's
+                    // data followed it: the pause waited for it (as `peer_wait` above).
+                    let (row, peer_spoke) = (self.open_row, self.request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt));
+                    let burst = sent - self.idle_burst_from;
+                    if burst >= transfer_end::BULK_MIN_SEGMENTS * self.full_segment {
+                        self.pauses.push(Pause { row, t: t0, bytes: sent, burst, seconds: dt, peer_spoke });
+                    }
+                    self.idle_burst_from = sent;
+                }
                 // A window-limited stall in which the window fell below 3/4 of its
                 // maximum: the receiver's buffer held unread data, as in `Window` below
                 // (a printer's window of 180 B–1.3 KiB, 1.1–1.4 s each until its update:
@@ -338,11 +366,17 @@ impl<'c> SharesPass<'c> {
         self.open_min_win = self.peer_win;
         self.out.active = t - self.first_t;
         self.last_data_t = t;
+        self.open_row = i;
     }
 
-    /// The shares once every packet is in (`stalls`: for a stall still open).
-    pub(super) fn finish(mut self, stalls: &[Stall], spans: &mut Spans) -> TimeShares {
+    /// The shares once every packet is in (`stalls`: for a stall still open); with
+    /// `stopped`, once every packet up to the transfer's end is in (the interval after
+    /// it is the idle tail, not counted) — else the transfer's end is found.
+    pub(super) fn finish(mut self, stalls: &[Stall], spans: &mut Spans, stopped: bool) -> TimeShares {
         let cols = self.cols;
+        if stopped {
+            self.open = None;
+        }
         // A stall still open at the end (a window that never reopened: stalls/gaps.rs) adds
         // its time after the last data segment.
         if let Some((_, State::Stalled(c), _)) = self.open {
@@ -351,11 +385,18 @@ impl<'c> SharesPass<'c> {
                     push_span(spans, st.start, st.start + st.duration);
                 }
                 self.out.add_stall(c, st.duration);
+                if c != 3 {
+                    self.pauses.clear();
+                }
                 self.out.active += st.duration;
             }
         }
         if self.first_seq.is_finite() {
             self.out.new_bytes = self.high - self.first_seq;
+            if !stopped {
+                let total = self.out.new_bytes;
+                self.out.transfer_end = std::mem::replace(&mut self.pauses, Candidates::new(0.0)).choose(total).map(|p| transfer_end::transfer_end(&p, total, cols.frame[p.row], self.last_data_t));
+            }
         }
         self.out.bursts.last_bytes = self.burst_bytes;
         self.out
