@@ -104,6 +104,8 @@ mod evidence_stalls_k;
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]
 mod hostile_regressions;
+#[path = "link_padding.rs"]
+mod link_padding;
 #[path = "mptcp.rs"]
 mod mptcp;
 #[path = "one_direction.rs"]

@@ -8,6 +8,16 @@ use crate::analysis::format;
 /// (`CaptureFacts::payload_only`).
 pub const PAYLOAD_ONLY_MIN: u64 = 100;
 
+/// Direction `dir` of a connection (`cols`: its packet rows) sent at least one pure ACK
+/// (no payload, no SYN, FIN or RST) in the capture. Where it sent none, the capture was
+/// filtered to payload (`CaptureFacts::payload_only`, for a whole capture) or lost
+/// them: what rests on that side's ACKs — an unanswered re-send, a receiver that
+/// "stopped answering" — cannot be told from it (review N, C-NOACKS).
+pub fn holds_pure_acks(cols: &crate::analysis::rows::columns::PacketColumns, dir: u8) -> bool {
+    use crate::decode::tcp_flags::{FIN, RST, SYN};
+    (0..cols.t.len()).any(|i| cols.dir[i] == dir && cols.len[i] == 0 && cols.flags[i] & u32::from(FIN | SYN | RST) == 0)
+}
+
 /// File-level facts the analysis found (report `capture`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CaptureFacts {
@@ -18,6 +28,9 @@ pub struct CaptureFacts {
     /// Of those, copies from the far side of a sequence-rewriting middlebox
     /// (rewritten_copies.rs).
     pub rewritten_copies: u64,
+    /// Of those, packets the file holds twice, written again later in the file with
+    /// the same content and timestamp (timeline.rs, Repeats).
+    pub repeated_frames: u64,
     /// Tick of the capture clock (clock.rs); None when it cannot be told.
     pub timestamp_resolution_ns: Option<i64>,
     /// TCP segments analysed (copies left out), and of them those without payload
@@ -75,11 +88,16 @@ impl CaptureFacts {
                     self.rewritten_copies
                 );
             }
-            w.push(AnalysisWarning {
-                kind: "duplicate-frames",
-                count: self.duplicate_frames,
-                message: format!("{} duplicate frames from the capture set-up were ignored{}", self.duplicate_frames, wifi),
-            });
+            const REPEATED: &str = "the file holds twice: written again further on with the same content and timestamp, as in a capture appended to itself; analysed once, at their own time";
+            let message = if self.repeated_frames == self.duplicate_frames {
+                format!("{} packets {REPEATED}", self.duplicate_frames)
+            } else {
+                if self.repeated_frames > 0 {
+                    wifi += &format!(" ({} of them packets {REPEATED})", self.repeated_frames);
+                }
+                format!("{} duplicate frames from the capture set-up were ignored{}", self.duplicate_frames, wifi)
+            };
+            w.push(AnalysisWarning { kind: "duplicate-frames", count: self.duplicate_frames, message });
         }
         w.extend(self.clock_warning(own_ticks));
         w

@@ -172,8 +172,21 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
     // Waits inside a loss recovery whose re-sends the capture did not see (reported_loss.rs).
     crate::analysis::stalls::reported_loss::reclassify(&mut ds.stalls, recoveries);
     // Re-sends a receiver-side capture saw arrive and the receiver never
-    // answered: the receiver stopped, not the path (receiver_silent.rs).
-    crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
+    // answered: the receiver stopped, not the path (receiver_silent.rs). Only where the
+    // capture holds the receiver's pure ACKs: filtered to payload (capture/facts.rs
+    // `payload_only`, the `payload-only` warning) it lacks every ACK a live receiver
+    // sends alone, so "not one acknowledged" cannot be told (review N, C-NOACKS).
+    if crate::analysis::capture::facts::holds_pure_acks(packets, 1 - d as u8) {
+        crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
+    } else {
+        // Nor is a wait "a retransmission timeout" or "on ACKs": both say the ACKs did
+        // not come, which a capture without them cannot tell.
+        use crate::analysis::stalls::cause::StallCause;
+        for s in ds.stalls.iter_mut().filter(|s| matches!(s.cause, StallCause::RetransmissionTimeout | StallCause::AckWait)) {
+            s.cause = StallCause::Unknown;
+            s.ended_by = format!("{}; the capture holds none of the peer's pure ACKs (only segments with data), so whether the sender waited on ACKs that never came cannot be told", s.ended_by);
+        }
+    }
     // A silence the unmeasured far part of the round trip may fill (far_part.rs).
     if d == data_direction as usize {
         crate::analysis::stalls::far_part::reclassify(&mut ds.stalls, path.vantage, path.rtt);
