@@ -355,7 +355,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 23] = {
         (WarningKind::TruncatedHeaders.name(), Unreadable),
         (WarningKind::MalformedPacket.name(), Unreadable),
         (WarningKind::TimeWentBackwards.name(), Banner),
-        (WarningKind::TimeOrderClamped.name(), Analysed),
+        (WarningKind::TimeOrderClamped.name(), Skipped),
         (WarningKind::TimeJumpedForward.name(), Banner),
         (WarningKind::ImpossibleTimestamp.name(), Analysed),
         (WarningKind::EncryptedFrame.name(), Unreadable),
@@ -367,7 +367,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 23] = {
         ("coarse-clock", Banner),
         ("capture-loss", Banner),
         ("one-direction", Banner),
-        ("link-padding", Banner),
+        ("link-padding", Analysed),
         ("connection-limit", Skipped),
         ("packet-limit", Skipped),
     ]

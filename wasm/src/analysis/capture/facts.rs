@@ -8,16 +8,6 @@ use crate::analysis::format;
 /// (`CaptureFacts::payload_only`).
 pub const PAYLOAD_ONLY_MIN: u64 = 100;
 
-/// Direction `dir` of a connection (`cols`: its packet rows) sent at least one pure ACK
-/// (no payload, no SYN, FIN or RST) in the capture. Where it sent none, the capture was
-/// filtered to payload (`CaptureFacts::payload_only`, for a whole capture) or lost
-/// them: what rests on that side's ACKs — an unanswered re-send, a receiver that
-/// "stopped answering" — cannot be told from it (review N, C-NOACKS).
-pub fn holds_pure_acks(cols: &crate::analysis::rows::columns::PacketColumns, dir: u8) -> bool {
-    use crate::decode::tcp_flags::{FIN, RST, SYN};
-    (0..cols.t.len()).any(|i| cols.dir[i] == dir && cols.len[i] == 0 && cols.flags[i] & u32::from(FIN | SYN | RST) == 0)
-}
-
 /// File-level facts the analysis found (report `capture`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CaptureFacts {

@@ -92,7 +92,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         // none, and its two passes over every row were a tenth of the finish.
         if ds.payload_bytes > 0 {
             let m = mss[d].unwrap_or_else(|| stalls::mss_estimate(&cols.packets, d as u8));
-            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction, (&recoveries[d], &far_bounds[d]), tick));
+            facts[d] = Some(judge_stalls(ds, d, &cols.packets, m, lag, threshold_s, &path, full_segment[d], scale_known[d], local, last_t, data_direction, (&recoveries[d], &far_bounds[d]), tick, capture.payload_only()));
         }
         // Every packet is in the columns: bins of the connection's own size. The
         // totals' bins (`Totals::throughput`) were fed the same times and lengths, so

@@ -165,18 +165,22 @@ fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: 
 /// `recoveries`: the loss recoveries its receiver reported (reported.rs).
 /// `tick`: the connection's clock tick, s (for `stalls::round_trip_bound_s`).
 /// `far_bounds`: the far part's lower bounds its echoes gave (far_bounds.rs).
-pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, (recoveries, far_bounds): (&[Recovery], &[(f64, f64)]), tick: f64) -> stalls::SenderFacts {
+/// `payload_only`: the capture holds no segment without payload (capture/facts.rs, the
+/// `payload-only` warning): none of the receiver's pure ACKs.
+pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &PacketColumns, m: f64, lag: f64, threshold_s: f64, path: &vantage::PathRtt, full_segment: u32, scale_known: bool, local: Option<u8>, last_t: f64, data_direction: u8, (recoveries, far_bounds): (&[Recovery], &[(f64, f64)]), tick: f64, payload_only: bool) -> stalls::SenderFacts {
     let round_trip = stalls::round_trip_bound_s(path.rtt, &path.method, tick);
     let (found, f) = stalls::judge_stalls_and_facts(packets, d as u8, threshold_s, lag, round_trip, full_segment, ds.unseen_datagrams.is_some(), m, scale_known);
     ds.stalls = found;
     // Waits inside a loss recovery whose re-sends the capture did not see (reported_loss.rs).
     crate::analysis::stalls::reported_loss::reclassify(&mut ds.stalls, recoveries);
     // Re-sends a receiver-side capture saw arrive and the receiver never
-    // answered: the receiver stopped, not the path (receiver_silent.rs). Only where the
-    // capture holds the receiver's pure ACKs: filtered to payload (capture/facts.rs
-    // `payload_only`, the `payload-only` warning) it lacks every ACK a live receiver
-    // sends alone, so "not one acknowledged" cannot be told (review N, C-NOACKS).
-    if crate::analysis::capture::facts::holds_pure_acks(packets, 1 - d as u8) {
+    // answered: the receiver stopped, not the path (receiver_silent.rs). Not where the
+    // capture holds no pure ACK at all (capture/facts.rs `payload_only`, the
+    // `payload-only` warning): it lacks every ACK a live receiver sends alone, so "not
+    // one acknowledged" cannot be told (review N, C-NOACKS). (A connection whose
+    // receiver answered every request with data has no pure ACK of its own either, in
+    // a capture that holds them: that absence says nothing.)
+    if !payload_only {
         crate::analysis::stalls::receiver_silent::reclassify(&mut ds.stalls, packets, d as u8, path.vantage, local == Some(1 - d as u8), last_t);
     } else {
         // Nor is a wait "a retransmission timeout" or "on ACKs": both say the ACKs did
