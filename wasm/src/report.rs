@@ -266,7 +266,7 @@ fn warning_text(kind: &str, count: u64) -> String {
         "malformed-packet" => "packets with impossible header values, skipped",
         "time-went-backwards" => "packets whose timestamp is earlier than the one before in the file (analysed in time order, as Wireshark plots them, docs/ANALYSIS.md \"Time order\")",
         "time-jumped-forward" => "packets whose timestamp jumps more than an hour past every earlier one, with the packets after following on (two captures joined, or the clock set forward: analysed as stamped, so the capture's duration and the gap at the jump include it, docs/ANALYSIS.md \"Time order\")",
-        "time-order-clamped" => "packets more than 2 s out of time order, or beyond the 65,536 held to sort them (analysed at the latest time before them: gaps and rates around them are approximate, docs/ANALYSIS.md \"Time order\")",
+        "time-order-clamped" => "packets stamped more than 2 s before one already read, or beyond the 65,536 held to sort them: not analysed, since no time but their own is theirs (their bytes count as not captured, docs/ANALYSIS.md \"Time order\")",
         "bad-tcp-checksum" => "TCP segments with a bad checksum where the sender's other frames pass (corrupted on the way: never delivered, not analysed, docs/ANALYSIS.md \"Corrupt frames\")",
         "encrypted-frame" => "encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)",
         "amsdu-subframe" => "802.11 A-MSDU subframes after a frame's first, not analysed: the segments they hold count as lost or not captured (Wireshark shows them as \"A-MSDU Subframe\")",
@@ -344,7 +344,7 @@ pub enum WarningPlace {
 
 /// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
 /// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
+pub const WARNING_KINDS: [(&str, WarningPlace); 23] = {
     use WarningPlace::*;
     [
         (WarningKind::UnknownLinkType.name(), Unreadable),
@@ -355,7 +355,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
         (WarningKind::TruncatedHeaders.name(), Unreadable),
         (WarningKind::MalformedPacket.name(), Unreadable),
         (WarningKind::TimeWentBackwards.name(), Banner),
-        (WarningKind::TimeOrderClamped.name(), Analysed),
+        (WarningKind::TimeOrderClamped.name(), Skipped),
         (WarningKind::TimeJumpedForward.name(), Banner),
         (WarningKind::ImpossibleTimestamp.name(), Analysed),
         (WarningKind::EncryptedFrame.name(), Unreadable),
@@ -367,6 +367,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 22] = {
         ("coarse-clock", Banner),
         ("capture-loss", Banner),
         ("one-direction", Banner),
+        ("link-padding", Analysed),
         ("connection-limit", Skipped),
         ("packet-limit", Skipped),
     ]

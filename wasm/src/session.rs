@@ -135,6 +135,7 @@ impl Session {
         let (t0, released, checksums) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checksums);
         self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checksums, p, t));
         let info = self.decoder.info();
+        analyzer.repeated_frames = self.timeline.repeated();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
         let mut analysis = analyzer.finish();
         let processes = self.decoder.processes();
@@ -183,7 +184,7 @@ impl Session {
         // The session's own per-packet counts, beside the decoder's.
         let (jumps, largest_jump) = self.timeline.forward_jumps();
         for (kind, count) in [
-            (WarningKind::TimeOrderClamped, self.timeline.clamped()),
+            (WarningKind::TimeOrderClamped, self.timeline.unplaced()),
             (WarningKind::TimeJumpedForward, jumps),
             (WarningKind::BadTcpChecksum, self.checksums.corrupt),
         ] {

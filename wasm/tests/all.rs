@@ -86,6 +86,8 @@ mod evidence_review_l_first_answer;
 mod evidence_review_l_messages;
 #[path = "evidence_review_l_tail.rs"]
 mod evidence_review_l_tail;
+#[path = "evidence_review_n_input.rs"]
+mod evidence_review_n_input;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]
@@ -110,6 +112,8 @@ mod evidence_stalls_k;
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]
 mod hostile_regressions;
+#[path = "link_padding.rs"]
+mod link_padding;
 #[path = "mptcp.rs"]
 mod mptcp;
 #[path = "one_direction.rs"]

@@ -321,11 +321,12 @@ fn a_two_interface_pcapng_written_in_blocks_reads_as_the_same_packets_in_time_or
 }
 
 #[test]
-fn a_step_back_beyond_the_window_is_clamped_and_counted() {
+fn a_step_back_beyond_the_window_is_not_analysed_and_counted() {
     // One data packet of the blocks' download stamped 50 s early: more than the 2 s
-    // the analysis sorts, so it is analysed at the latest time seen (not 50 s before
-    // the capture, which would open a 50 s stall) and counted, once, in the
-    // `time-order-clamped` warning; the file's step back is `time-went-backwards`.
+    // the analysis sorts, so its own time can no longer be kept and no other time is
+    // its: it is left out (not analysed 50 s before the capture, which would open a
+    // 50 s stall, nor at the latest time seen, review N C-CLAMP) and counted, once, in
+    // the `time-order-clamped` warning; the file's step back is `time-went-backwards`.
     let mut frames = download();
     let k = frames.len() / 4; // in the first run of data, before the pause
     frames[k].ts_ns -= 50_000_000_000;
@@ -338,6 +339,52 @@ fn a_step_back_beyond_the_window_is_clamped_and_counted() {
     let causes: Vec<&str> = c["directions"][1]["stalls"].as_array().unwrap().iter().map(|s| s["cause"].as_str().unwrap()).collect();
     assert_eq!(causes, vec!["application-idle", "delayed-ack"]);
     assert_eq!(c["directions"][0]["stalls"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn a_capture_appended_to_itself_reads_as_the_capture_once() {
+    // The download (3.4 s, 4,205 packets) written twice in one file, the second copy
+    // with the same bytes and timestamps (`cat` of two pcap bodies, mergecap -a of a
+    // file with itself). The copy steps back 3.4 s: analysed at "the latest time seen"
+    // (before session 30) it read as a second transfer squeezed into the last
+    // instant. Each copied packet matches one that came before the newest stamp's
+    // packet in the file (capture/timeline.rs, Repeats): the report is the single
+    // copy's, connection for connection, with every copied packet counted once as
+    // `duplicate-frames` and none as out of order.
+    let frames = download();
+    let once = report(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro));
+    let mut twice = frames.clone();
+    twice.extend(frames.iter().cloned());
+    let r = report(&write_pcap(&twice, &Link::Ethernet, Endian::Little, TsResolution::Micro));
+    let warning = |r: &Value, kind: &str| r["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == kind).map(|w| w["count"].as_u64().unwrap());
+    assert_eq!(frames.len(), 4_205);
+    assert_eq!(warning(&r, "duplicate-frames"), Some(4_205));
+    assert_eq!(warning(&r, "time-order-clamped"), None);
+    let message = r["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == "duplicate-frames").unwrap()["message"].as_str().unwrap().to_string();
+    assert!(message.starts_with("4205 packets the file holds twice"), "{message}");
+    assert_eq!(first_difference(&once["connections"], &r["connections"], ""), None);
+}
+
+#[test]
+fn corpus_a_capture_held_twice_is_not_squeezed_into_its_last_instant() {
+    // markofu/pcaps ftp-crack.pcap holds its 9,865 packets twice (frame 9,866 steps
+    // back to the first packet's stamp; frames 11,228–11,439 repeat 1,363–1,574, with
+    // identical timestamps, tshark). Connection 109 is a 1 s FTP login: banner 6.384 s,
+    // "530" at 6.571 s (frame 1,497), FINs by 6.730 s, RST 1,574 at 7.033 s. Before
+    // session 30 the 9,377 copies beyond the 2 s window were analysed at 44.6 s and the
+    // page read "the sender was stalled for 38 s … closed from 6.571 s to 44.603 s"
+    // (review N, C-CLAMP). Now every copy is a repeat, not analysed again, and the
+    // connection ends at its own RST, 7.033 s, its 17 packets once each.
+    let Some(bytes) = common::corpus("markofu__pcaps__PracticalPacketAnalysis_ppa-capture-files_ftp-crack.pcap") else { return };
+    let r = report(&bytes);
+    let warning = |kind: &str| r["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == kind).map(|w| w["count"].as_u64().unwrap());
+    assert_eq!(warning("time-order-clamped"), None);
+    assert!(warning("duplicate-frames").unwrap() >= 9_864);
+    assert_eq!(r["capture"]["duration"], 44.602753);
+    let c = &r["connections"][109];
+    assert_eq!((c["packets"].as_u64(), c["end"].as_f64()), (Some(17), Some(7.032605)));
+    let text = c["diagnosis"]["text"].as_str().unwrap();
+    assert!(!text.contains("44.6") && !text.contains("38 s"), "{text}");
 }
 
 #[test]

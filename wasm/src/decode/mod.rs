@@ -115,6 +115,12 @@ pub struct FrameMeta {
     /// What the TCP checksum showed (checksum.rs): a `Bad` one may be a corrupted
     /// frame, which the session leaves out of the analysis (session.rs).
     pub checksum: checksum::Checksum,
+    /// Padding evidence (analysis/track/padding.rs): on an IPv4 datagram of at most
+    /// 46 bytes (Ethernet's minimum payload, the only size link padding fills) whose
+    /// payload of at most 6 bytes was captured, how many bytes at its end are zero.
+    pub zero_tail: u8,
+    /// The payload's first byte was captured and is not zero.
+    pub lead_nonzero: bool,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

@@ -89,6 +89,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         Some(payload) if payload.first() == Some(&tls::ALERT) => tls::alert_at_start(payload, payload_len),
         _ => None,
     };
+    let (zero_tail, lead_nonzero) = padding_evidence(ip.ident.is_some() && ip.payload_offset as u32 + ip.payload_len <= ETHERNET_MIN_PAYLOAD, tcp_bytes.get(hl as usize..ip.payload_len as usize));
     let options = tcp.options();
     let mptcp = if options.mptcp { super::mptcp::read(tcp.option_bytes()).map(Box::new) } else { None };
     Ok(TcpSegment {
@@ -109,8 +110,26 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         tls_alert,
         mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
-        meta: FrameMeta { process: None, radio, checksum },
+        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero },
     })
+}
+
+/// Ethernet's minimum payload (IEEE 802.3 §3.2.7: a 64-byte frame less 14 bytes of
+/// header and 4 of FCS): a shorter datagram is padded to it on the wire.
+const ETHERNET_MIN_PAYLOAD: u32 = 46;
+
+/// (`FrameMeta::zero_tail`, `FrameMeta::lead_nonzero`) of a payload (None: not
+/// captured in full). `small`: an IPv4 datagram no longer than Ethernet's minimum
+/// payload, so at most 6 bytes of TCP payload (46 − 20 − 20), which link padding may
+/// fill when a box wrote the padded length into the IP header
+/// (analysis/track/padding.rs).
+fn padding_evidence(small: bool, payload: Option<&[u8]>) -> (u8, bool) {
+    let Some(payload) = payload else { return (0, false) };
+    let lead = payload.first().is_some_and(|&b| b != 0);
+    if !small || payload.len() > 6 {
+        return (0, lead);
+    }
+    (payload.iter().rev().take_while(|&&b| b == 0).count() as u8, lead)
 }
 
 #[cfg(test)]

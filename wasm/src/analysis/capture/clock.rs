@@ -11,7 +11,15 @@
 //! 2. for clocks whose tick is not an integer number of ns (15.625 ms): when at least
 //!    [`EQUAL_SHARE`] of consecutive packets share a timestamp, the smallest non-zero
 //!    step between consecutive timestamps.
-//! The larger of the two is the resolution. Fewer than [`MIN_PACKETS`] packets say
+//! 3. for clocks whose driver keeps stamps unique by adding a microsecond or so to
+//!    each packet inside one tick (kholia/my-pcaps `VNC/03-vnc-pass1234-3.8.pcap`:
+//!    every step between packets is 0–3 µs or 158 µs and more, none between; review N,
+//!    C-RTT-ARTEFACT): when at least [`EQUAL_SHARE`] of the steps are 0 or such a fill
+//!    (≤ [`FILL_MAX_NS`]), no step lies between the fill and [`FILL_GAP_NS`], and the
+//!    capture has [`FILL_MIN_PACKETS`] packets, the smallest step above the fill. A
+//!    clock that resolves microseconds shows steps of every size between (a 1 Gbit/s
+//!    segment takes 12 µs, ACKs come at any offset), so it never passes this test.
+//! The largest of these is the resolution. Fewer than [`MIN_PACKETS`] packets say
 //! nothing.
 //!
 //! One capture can hold packets stamped by different clocks: files of several sources
@@ -32,6 +40,14 @@ pub const EQUAL_SHARE: f64 = 0.3;
 /// A tick above this is coarse: the `coarse-clock` warning (facts.rs), and the bar a
 /// connection's own tick must pass to count ([`own_tick_ns`]).
 pub const COARSE_NS: i64 = 1_000_000;
+/// A step this small between two packets on a clock that otherwise steps by far more is
+/// the driver's fill inside one tick (module doc, rule 3).
+pub const FILL_MAX_NS: u64 = 5_000;
+/// The smallest step above the fill must be at least this (20 × the fill) for rule 3.
+pub const FILL_GAP_NS: u64 = 100_000;
+/// Rule 3 needs this many packets: the absence of steps between fill and tick must
+/// be seen often enough to mean something.
+pub const FILL_MIN_PACKETS: u32 = 100;
 
 /// 40 bytes: one per capture and one per connection (`Conn::ticks`). The counts
 /// saturate at 2^32 packets (a file of 400 GB at least).
@@ -44,6 +60,10 @@ pub struct ClockTicks {
     equal_steps: u32,
     /// Steps within [`SAME_STEP`] of `min_step` (`shown_twice`).
     min_step_hits: u32,
+    /// Steps of at most [`FILL_MAX_NS`] but not 0, and the smallest step above that
+    /// (rule 3 of the module doc).
+    fill_steps: u32,
+    min_above_fill: u64,
 }
 
 /// The coarsest clock a capture file can hold: pcap stores whole seconds (`ts_sec`) at
@@ -78,6 +98,11 @@ impl ClockTicks {
         if step == 0 {
             self.equal_steps = self.equal_steps.saturating_add(1);
         } else {
+            if step <= FILL_MAX_NS {
+                self.fill_steps = self.fill_steps.saturating_add(1);
+            } else if self.min_above_fill == 0 || step < self.min_above_fill {
+                self.min_above_fill = step;
+            }
             if self.gcd == 0 || step % self.gcd != 0 {
                 self.gcd = gcd(self.gcd, step);
             }
@@ -101,6 +126,10 @@ impl ClockTicks {
         let mut res = self.gcd;
         if f64::from(self.equal_steps) >= EQUAL_SHARE * f64::from(self.packets - 1) {
             res = res.max(self.min_step);
+        }
+        let filled = f64::from(self.equal_steps.saturating_add(self.fill_steps)) >= EQUAL_SHARE * f64::from(self.packets - 1);
+        if self.fill_steps > 0 && filled && self.packets >= FILL_MIN_PACKETS && self.min_above_fill >= FILL_GAP_NS {
+            res = res.max(self.min_above_fill);
         }
         i64::try_from(res).ok()
     }
@@ -227,6 +256,24 @@ mod tests {
         assert_eq!(own_tick_ns(&c, Some(1000), &[15_000_000]), None);
         let shown = shown_coarse_ticks([c, connection(&[0, 0, 0, 16_666_000, 16_666_000, 33_333_000, 33_333_000, 33_333_000])].iter(), Some(1000));
         assert_eq!(shown, vec![16_666_000]);
+    }
+
+    #[test]
+    fn a_clock_that_fills_its_ticks_with_microseconds() {
+        // A 0.3125 ms tick; the driver stamps a packet arriving within a tick the tick
+        // + 1 µs per packet already stamped in it (the VNC capture of review N: steps of
+        // 0–3 µs and ≥ 158 µs, nothing between). 120 packets in 40 ticks, 3 per tick:
+        // 80 fill steps of 1 µs (67 %) and 39 steps of 0.3125 ms − 2 µs = 310.5 µs: the
+        // gcd is 0.5 µs, the tick 310.5 µs (the smallest step above the fill).
+        let t: Vec<i64> = (0..120).map(|i| (i / 3) * 312_500 + (i % 3) * 1_000).collect();
+        assert_eq!(ticks(&t), Some(310_500));
+        // The same steps in a µs capture that also shows steps of 12 µs (segments at 1
+        // Gbit/s): a clock that resolves them, left at its gcd.
+        let mut fine = t.clone();
+        fine.extend((0..20).map(|k| 40 * 312_500 + k * 12_000));
+        assert_eq!(ticks(&fine), Some(500));
+        // Fewer than 100 packets: too few to read the absence of middle steps.
+        assert_eq!(ticks(&t[..90]), Some(500));
     }
 
     #[test]

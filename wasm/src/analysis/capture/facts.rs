@@ -18,6 +18,9 @@ pub struct CaptureFacts {
     /// Of those, copies from the far side of a sequence-rewriting middlebox
     /// (rewritten_copies.rs).
     pub rewritten_copies: u64,
+    /// Of those, packets the file holds twice, written again later in the file with
+    /// the same content and timestamp (timeline.rs, Repeats).
+    pub repeated_frames: u64,
     /// Tick of the capture clock (clock.rs); None when it cannot be told.
     pub timestamp_resolution_ns: Option<i64>,
     /// TCP segments analysed (copies left out), and of them those without payload
@@ -75,11 +78,16 @@ impl CaptureFacts {
                     self.rewritten_copies
                 );
             }
-            w.push(AnalysisWarning {
-                kind: "duplicate-frames",
-                count: self.duplicate_frames,
-                message: format!("{} duplicate frames from the capture set-up were ignored{}", self.duplicate_frames, wifi),
-            });
+            const REPEATED: &str = "the file holds twice: written again further on with the same content and timestamp, as in a capture appended to itself; analysed once, at their own time";
+            let message = if self.repeated_frames == self.duplicate_frames {
+                format!("{} packets {REPEATED}", self.duplicate_frames)
+            } else {
+                if self.repeated_frames > 0 {
+                    wifi += &format!(" ({} of them packets {REPEATED})", self.repeated_frames);
+                }
+                format!("{} duplicate frames from the capture set-up were ignored{}", self.duplicate_frames, wifi)
+            };
+            w.push(AnalysisWarning { kind: "duplicate-frames", count: self.duplicate_frames, message });
         }
         w.extend(self.clock_warning(own_ticks));
         w

@@ -23,13 +23,33 @@
 //!    (the oldest goes). So a packet up to that much out of order is analysed
 //!    where its stamp puts it, as a stable sort by time would (ties keep file order),
 //!    and frame numbers stay the file's.
-//! 3. **Beyond the window, today's clamp**: a packet older than the newest stamp by
+//! 3. **Beyond the window, not analysed**: a packet older than the newest stamp by
 //!    more than the window, or older than a packet already released (the cap forced
-//!    it out), is analysed at the latest time seen — it arrived no later than the
-//!    packet recorded before it. Counted ([`Timeline::clamped`]): the session reports
-//!    them as the `time-order-clamped` warning.
+//!    it out), cannot be analysed at its own time any more, and no other time is
+//!    its: it is left out and counted ([`Timeline::unplaced`]; the session reports
+//!    them as the `time-order-clamped` warning, a name kept for the schema). Analysed
+//!    at "the latest time seen" (up to session 30) such packets became evidence of
+//!    what never happened: markofu/pcaps `ftp-crack.pcap`, the capture appended to
+//!    itself, had its second copy squeezed to 44.6 s, and a login that was reset at
+//!    7.03 s read "window closed from 6.571 s to 44.603 s" (review N, C-CLAMP).
 //!
-//! So analysis times are non-decreasing, and every duration, gap and stall is ≥ 0.
+//! **Repeats.** Before any of that, a packet that steps back in time (earlier than the
+//! newest stamp) and is identical — content and timestamp, [`Stamped::identity`] — to
+//! one that came before the newest stamp's packet in the file (or is that packet, the
+//! file having stepped back since) is the file holding that
+//! packet twice (a capture appended to itself, `cat a.pcap` bodies, mergecap of a file
+//! with itself): one packet, wherever in the file its copy lies; counted
+//! ([`Timeline::repeated`], with the `duplicate-frames` warning) and not analysed
+//! again. Two identical packets of one stretch of the file (a coarse clock's duplicate
+//! ACKs inside one interface's block of a pcapng) are not repeats: the first came after
+//! the newest stamp's packet. Identities are remembered in a table of
+//! [`SEEN_SLOTS`] (2 MiB) in buckets of 8, each forgetting its oldest (a file of up to
+//! ~50,000 packets appended to itself loses none); one the table forgot leaves the copy to the window rule
+//! (not analysed either, counted as out of order).
+//!
+//! So analysis times are non-decreasing, every packet analysed is analysed at its own
+//! stamp (lone outliers of stage 1 aside: their stamp is no time), and every duration,
+//! gap and stall is ≥ 0.
 //! The decoder counts each step back in the file as `time-went-backwards`.
 //!
 //! Memory: at most `REORDER_MAX_PACKETS` packets held (the session's are `Decoded`,
@@ -56,9 +76,20 @@ pub const REORDER_WINDOW_NS: i64 = 2_000_000_000;
 /// ACKs) that is 0.5 s. A power of two: the queue's buffer then never outgrows it.
 pub const REORDER_MAX_PACKETS: usize = 65_536;
 
+/// Slots of the table of identities seen (module doc, Repeats): 131,072 × 16 B, in
+/// buckets of [`SEEN_WAYS`], each forgetting its oldest.
+pub const SEEN_SLOTS: usize = 1 << 17;
+const SEEN_WAYS: usize = 8;
+
 /// Something with a capture timestamp, ns.
 pub trait Stamped {
     fn stamp(&self) -> i64;
+    /// A hash of everything the packet is, its timestamp included (module doc,
+    /// Repeats); None when the packet cannot be told from another (non-TCP packets,
+    /// which the analysis uses for times only).
+    fn identity(&self) -> Option<u64> {
+        None
+    }
     /// Its frame number (1-based place in the file, Wireshark's `frame.number`), if known.
     fn frame_number(&self) -> Option<u64> {
         None
@@ -71,6 +102,12 @@ impl Stamped for Decoded {
         match self {
             Decoded::Tcp(s) => s.ts_ns,
             Decoded::Other { ts_ns, .. } => *ts_ns,
+        }
+    }
+    fn identity(&self) -> Option<u64> {
+        match self {
+            Decoded::Tcp(s) => Some(super::duplicates::exact_identity(s)),
+            Decoded::Other { .. } => None,
         }
     }
     fn frame_number(&self) -> Option<u64> {
@@ -147,8 +184,16 @@ pub struct Timeline<T> {
     newest: Option<i64>,
     /// Stage 3: analysis time of the last released packet.
     latest: Option<i64>,
+    /// Newest stamp's packet's place in the file (module doc, Repeats).
+    newest_arrival: u64,
+    /// A packet earlier than the newest stamp came since the newest stamp's packet.
+    stepped_back: bool,
+    /// Identities and places in the file of packets held, direct-mapped (allocated at
+    /// the first packet with an identity).
+    seen: Vec<(u64, u64)>,
     outliers: u64,
-    clamped: u64,
+    unplaced: u64,
+    repeated: u64,
     /// Forward jumps kept as stamped, and the largest of them.
     jumps: u64,
     largest_jump: Option<ForwardJump>,
@@ -173,8 +218,12 @@ impl<T: Stamped> Timeline<T> {
             arrivals: 0,
             newest: None,
             latest: None,
+            newest_arrival: 0,
+            stepped_back: false,
+            seen: Vec::new(),
             outliers: 0,
-            clamped: 0,
+            unplaced: 0,
+            repeated: 0,
             jumps: 0,
             largest_jump: None,
         }
@@ -230,26 +279,46 @@ impl<T: Stamped> Timeline<T> {
 
     /// Stage 2: hold a packet at time `t`, then release what can no longer be preceded.
     #[inline]
-    fn hold(&mut self, item: T, mut t: i64, out: &mut impl FnMut(&mut T, i64)) {
+    fn hold(&mut self, item: T, t: i64, out: &mut impl FnMut(&mut T, i64)) {
         self.before = Some(self.before.map_or(t, |b| b.max(t)));
+        let identity = item.identity();
         if let Some(newest) = self.newest {
-            if t < newest.saturating_sub(self.window_ns) {
-                // Beyond the window (stage 3): at the latest time seen.
-                t = newest;
-                self.clamped += 1;
+            // Only where the file went back in time (this packet, or one since the
+            // newest stamp's): identical packets in file order are the traffic's own.
+            self.stepped_back |= t < newest;
+            if (t < newest || self.stepped_back && t == newest) && identity.is_some_and(|id| self.seen_before_newest(id)) {
+                self.repeated += 1; // the file holds it twice (module doc, Repeats)
+                return;
             }
+            if t < newest.saturating_sub(self.window_ns) {
+                self.unplaced += 1; // beyond the window (stage 3): no time is its
+                return;
+            }
+        }
+        let arrival = self.arrivals;
+        self.arrivals += 1;
+        if let Some(id) = identity {
+            if self.seen.is_empty() {
+                self.seen = vec![(0, 0); SEEN_SLOTS];
+            }
+            let bucket = self.seen_bucket(id);
+            let oldest = (bucket..bucket + SEEN_WAYS).min_by_key(|&i| (self.seen[i].0 != 0, self.seen[i].1)).unwrap_or(bucket);
+            self.seen[oldest] = (id, arrival);
+        }
+        if self.newest.is_none_or(|n| t >= n) {
+            self.newest_arrival = arrival;
+            self.stepped_back = false;
         }
         let newest = self.newest.map_or(t, |n| n.max(t));
         self.newest = Some(newest);
-        let held = Held { t, arrival: self.arrivals, item };
-        self.arrivals += 1;
+        let held = Held { t, arrival, item };
         if self.in_order.back().is_none_or(|b| t >= b.t) {
             self.in_order.push_back(held);
         } else {
             self.out_of_order.push(Reverse(held));
         }
         // A packet older than newest − window cannot be preceded by any packet still to
-        // come (those are clamped to `newest`): release it.
+        // come (those are not analysed): release it.
         let due = newest.saturating_sub(self.window_ns);
         if self.out_of_order.is_empty() {
             // Everything held came in order (the usual case): the queue's front is first.
@@ -259,7 +328,7 @@ impl<T: Stamped> Timeline<T> {
                 if first.t >= due && !over {
                     break;
                 }
-                Self::release(&mut self.latest, &mut self.clamped, first, out);
+                Self::release(&mut self.latest, &mut self.unplaced, first, out);
                 self.in_order.pop_front();
             }
             return;
@@ -267,6 +336,22 @@ impl<T: Stamped> Timeline<T> {
         while self.first_time().is_some_and(|f| f < due) || self.held() >= self.max_held {
             self.release_first(out);
         }
+    }
+
+    /// A packet of identity `id` came earlier in the file than the newest stamp's, or
+    /// was that packet and the file has stepped back in time since.
+    fn seen_before_newest(&self, id: u64) -> bool {
+        let bucket = self.seen_bucket(id);
+        self.seen
+            .get(bucket..bucket + SEEN_WAYS)
+            .unwrap_or(&[])
+            .iter()
+            .any(|&(seen, arrival)| seen == id && (arrival < self.newest_arrival || arrival == self.newest_arrival && self.stepped_back))
+    }
+
+    /// First slot of `id`'s bucket.
+    fn seen_bucket(&self, id: u64) -> usize {
+        (id >> 20) as usize % (SEEN_SLOTS / SEEN_WAYS) * SEEN_WAYS
     }
 
     fn held(&self) -> usize {
@@ -295,28 +380,36 @@ impl<T: Stamped> Timeline<T> {
         };
         if from_queue {
             // Delivered where it lies, then dropped: no move of the packet out.
-            Self::release(&mut self.latest, &mut self.clamped, self.in_order.front_mut().expect("front checked"), out);
+            Self::release(&mut self.latest, &mut self.unplaced, self.in_order.front_mut().expect("front checked"), out);
             self.in_order.pop_front();
         } else {
             let mut held = self.out_of_order.pop().expect("peek checked").0;
-            Self::release(&mut self.latest, &mut self.clamped, &mut held, out);
+            Self::release(&mut self.latest, &mut self.unplaced, &mut held, out);
         }
         true
     }
 
-    /// Hand `held` to `out` at max(its time, the latest released).
+    /// Hand `held` to `out` at its time, unless a later packet was released already
+    /// (the cap forced it out): then it is not analysed (stage 3).
     #[inline]
-    fn release(latest: &mut Option<i64>, clamped: &mut u64, held: &mut Held<T>, out: &mut impl FnMut(&mut T, i64)) {
-        let time = latest.map_or(held.t, |l| l.max(held.t));
-        *clamped += u64::from(time != held.t);
-        *latest = Some(time);
-        out(&mut held.item, time);
+    fn release(latest: &mut Option<i64>, unplaced: &mut u64, held: &mut Held<T>, out: &mut impl FnMut(&mut T, i64)) {
+        if latest.is_some_and(|l| held.t < l) {
+            *unplaced += 1;
+            return;
+        }
+        *latest = Some(held.t);
+        out(&mut held.item, held.t);
     }
 
-    /// Packets out of time order by more than the window or the cap sort: analysed at
-    /// the latest time before them.
-    pub fn clamped(&self) -> u64 {
-        self.clamped
+    /// Packets out of time order by more than the window or the cap sorts: not
+    /// analysed (stage 3).
+    pub fn unplaced(&self) -> u64 {
+        self.unplaced
+    }
+
+    /// Packets the file holds twice, not analysed again (module doc, Repeats).
+    pub fn repeated(&self) -> u64 {
+        self.repeated
     }
 
     /// Lone outliers (stage 1) given the time before them.
@@ -349,7 +442,7 @@ mod tests {
     const S: i64 = 1_000_000_000;
     const MS: i64 = 1_000_000;
 
-    /// (stamps in analysis order, analysis times, moved = outliers + clamped).
+    /// (stamps in analysis order, analysis times, moved = outliers + not analysed).
     fn run(mut timeline: Timeline<i64>, stamps: &[i64]) -> (Vec<i64>, Vec<i64>, u64) {
         let (mut order, mut times) = (Vec::new(), Vec::new());
         let mut out = |s: &mut i64, t: i64| {
@@ -360,7 +453,7 @@ mod tests {
             timeline.push(s, &mut out);
         }
         timeline.finish(&mut out);
-        (order, times, timeline.outliers() + timeline.clamped())
+        (order, times, timeline.outliers() + timeline.unplaced())
     }
 
     fn times(stamps: &[i64]) -> (Vec<i64>, u64) {
@@ -406,19 +499,68 @@ mod tests {
     }
 
     #[test]
-    fn a_step_back_beyond_the_window_is_analysed_at_the_latest_time() {
+    fn a_step_back_beyond_the_window_is_not_analysed() {
         // 10 s, then a packet stamped 50 s earlier (the "50 s stall at −49.85 s" of
-        // issue 18): beyond the 2 s window, analysed at 10 s, so no gap opens.
-        assert_eq!(times(&[0, 10 * S, -40 * S, 11 * S]), (vec![0, 10 * S, 10 * S, 11 * S], 1));
+        // issue 18): beyond the 2 s window, its own time can no longer be kept and no
+        // other time is its: left out (counted), so no gap opens and nothing is
+        // analysed at a time it did not happen (review N, C-CLAMP).
+        assert_eq!(times(&[0, 10 * S, -40 * S, 11 * S]), (vec![0, 10 * S, 11 * S], 1));
+    }
+
+    /// A stamp with an identity (module doc, Repeats): `.1` tells copies apart.
+    impl Stamped for (i64, u64) {
+        fn stamp(&self) -> i64 {
+            self.0
+        }
+        fn identity(&self) -> Option<u64> {
+            Some(self.1)
+        }
+    }
+
+    fn repeats(items: &[(i64, u64)]) -> (Vec<(i64, u64)>, u64, u64) {
+        let mut t = Timeline::<(i64, u64)>::default();
+        let mut seen = Vec::new();
+        for &item in items {
+            t.push(item, &mut |x: &mut (i64, u64), at| {
+                assert_eq!(at, x.0); // every packet at its own time
+                seen.push(*x);
+            });
+        }
+        t.finish(&mut |x: &mut (i64, u64), _| seen.push(*x));
+        (seen, t.repeated(), t.unplaced())
     }
 
     #[test]
-    fn the_cap_releases_the_oldest_and_what_comes_later_older_is_clamped() {
+    fn a_file_appended_to_itself_is_analysed_once_at_its_own_times() {
+        // Five packets over 40 s, then the same five again (same identity, same stamps):
+        // the second copy steps back 40 s and 30 s (beyond the window) and 0.5 s
+        // (within it), but each matches a packet that came before the newest stamp's in
+        // the file: 5 repeats, none out of order, nothing analysed twice or late.
+        let first = [(0, 11), (10 * S, 12), (20 * S, 13), (39 * S + 500 * MS, 14), (40 * S, 15)];
+        let mut file = first.to_vec();
+        file.extend(first);
+        assert_eq!(repeats(&file), (first.to_vec(), 5, 0));
+        // Not the same packet (another identity) 30 s back: out of order, not analysed.
+        assert_eq!(repeats(&[(0, 1), (40 * S, 2), (10 * S, 9)]), (vec![(0, 1), (40 * S, 2)], 0, 1));
+    }
+
+    #[test]
+    fn identical_packets_of_one_block_are_not_repeats() {
+        // A pcapng written in interface blocks: 100 ms from one, then 60 ms twice from
+        // the other (a coarse clock's two duplicate ACKs, identical, both stepping back
+        // within the window). The first 60 ms came after the 100 ms packet in the file:
+        // both are analysed, in time order.
+        let (seen, repeated, unplaced) = repeats(&[(100 * MS, 1), (60 * MS, 7), (60 * MS, 7)]);
+        assert_eq!((seen, repeated, unplaced), (vec![(60 * MS, 7), (60 * MS, 7), (100 * MS, 1)], 0, 0));
+    }
+
+    #[test]
+    fn the_cap_releases_the_oldest_and_what_comes_later_older_is_not_analysed() {
         // At most 3 held, the arriving one included: 10, 20, 30 ms force 10 out; 5 ms
-        // then comes too late for it (clamped to 10 ms); 25 ms still sorts before 30 ms.
+        // then comes too late for it (not analysed); 25 ms still sorts before 30 ms.
         let (order, times, moved) = run(Timeline::with_window(S, 3), &[10 * MS, 20 * MS, 30 * MS, 5 * MS, 25 * MS]);
-        assert_eq!(order, vec![10 * MS, 5 * MS, 20 * MS, 25 * MS, 30 * MS]);
-        assert_eq!(times, vec![10 * MS, 10 * MS, 20 * MS, 25 * MS, 30 * MS]);
+        assert_eq!(order, vec![10 * MS, 20 * MS, 25 * MS, 30 * MS]);
+        assert_eq!(times, order);
         assert_eq!(moved, 1);
     }
 

@@ -50,6 +50,9 @@ pub struct Analyzer {
     /// and their wire bytes, set by the session before `finish`: the capture-loss
     /// warning's words.
     pub tcp_fragments: (u64, u64),
+    /// Packets the file holds twice (a capture appended to itself), left out by the
+    /// session's timeline (capture/timeline.rs, Repeats), set before `finish`.
+    pub repeated_frames: u64,
     /// Segments analysed, and those without payload (`CaptureFacts::payload_only`).
     segments: (u64, u64),
 }
@@ -101,6 +104,7 @@ impl Analyzer {
             radio_samples: 0,
             mptcp: None,
             tcp_fragments: (0, 0),
+            repeated_frames: 0,
             segments: (0, 0),
         }
     }
@@ -199,7 +203,8 @@ impl Analyzer {
         // The lookup table is not needed any more: free it before the summaries grow.
         drop(self.table);
         let capture = CaptureFacts {
-            duplicate_frames: self.duplicates.duplicates + self.rewritten.copies,
+            duplicate_frames: self.duplicates.duplicates + self.rewritten.copies + self.repeated_frames,
+            repeated_frames: self.repeated_frames,
             rewritten_copies: self.rewritten.copies,
             wifi_retries: self.duplicates.wifi_retries,
             timestamp_resolution_ns: self.clock.resolution_ns(),
@@ -208,6 +213,7 @@ impl Analyzer {
         };
         let mut scratch = summary::Scratch::default();
         // The coarse clocks connections showed (clock.rs): a short connection may take one.
+        let padding: u64 = self.conns.iter().map(|c| u64::from(c.padding_segments())).sum();
         let shown = clock::shown_coarse_ticks(self.conns.iter().map(|c| &c.ticks), capture.timestamp_resolution_ns);
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
@@ -248,6 +254,7 @@ impl Analyzer {
         analysis.warnings.extend(capture.warnings_with(&own_ticks));
         analysis.warnings.extend(crate::analysis::verdict::one_direction::warning(&analysis.connections));
         analysis.warnings.extend(crate::analysis::verdict::warnings::capture_loss_warning(&analysis.connections, self.tcp_fragments));
+        analysis.warnings.extend(crate::analysis::verdict::warnings::padding_warning(padding));
         analysis.capture = capture;
         analysis
     }

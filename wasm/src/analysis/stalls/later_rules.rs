@@ -13,7 +13,7 @@
 
 use crate::analysis::loss::reported::Recovery;
 use crate::analysis::rows::columns::PacketColumns;
-use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::stalls::{far_part, receiver_silent, reported_loss};
 use crate::analysis::timing::vantage::Vantage;
 
@@ -27,12 +27,15 @@ pub struct LaterInputs {
     pub far_bounds: [Vec<(f64, f64)>; 2],
     /// The direction whose sender the capture ran on, by TTL (vantage.rs `local_by_ttl`).
     pub local: Option<u8>,
+    /// The capture holds no segment without payload (capture/facts.rs, the
+    /// `payload-only` warning): none of the receivers' pure ACKs.
+    pub payload_only: bool,
 }
 
 impl LaterInputs {
     /// None where there is nothing to keep (the rules then do what they do with none).
     pub fn boxed(self) -> Option<Box<LaterInputs>> {
-        let empty = self.recoveries.iter().all(Vec::is_empty) && self.far_bounds.iter().all(Vec::is_empty) && self.local.is_none();
+        let empty = self.recoveries.iter().all(Vec::is_empty) && self.far_bounds.iter().all(Vec::is_empty) && self.local.is_none() && !self.payload_only;
         (!empty).then(|| Box::new(self))
     }
 }
@@ -60,7 +63,19 @@ impl LaterRules<'_> {
         // Re-sends a receiver-side capture saw arrive and the receiver never answered:
         // the receiver stopped, not the path.
         let receiver_on_host = self.inputs.is_some_and(|i| i.local == Some(1 - (d & 1)));
-        receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
+        if self.inputs.is_some_and(|i| i.payload_only) {
+            // A capture without one pure ACK lacks every ACK a live receiver sends alone:
+            // "not one acknowledged" cannot be told, nor that a wait was "a retransmission
+            // timeout" or "on ACKs" — both say the ACKs did not come (review N, C-NOACKS).
+            // (A receiver that answered every request with data has no pure ACK of its own
+            // in a capture that holds them: that absence alone says nothing.)
+            for s in stalls.iter_mut().filter(|s| matches!(s.cause, StallCause::RetransmissionTimeout | StallCause::AckWait)) {
+                s.cause = StallCause::Unknown;
+                s.ended_by = format!("{}; the capture holds none of the peer's pure ACKs (only segments with data), so whether the sender waited on ACKs that never came cannot be told", s.ended_by);
+            }
+        } else {
+            receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
+        }
         if d == self.data_direction {
             // A silence the unmeasured far part of the round trip may fill; one the loaded
             // far part, bounded by the echoes, fills.

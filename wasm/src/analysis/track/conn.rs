@@ -140,6 +140,8 @@ pub(crate) struct Conn {
     /// The tick of the clock that stamped this connection's packets (clock.rs: a
     /// capture can merge clocks of different ticks).
     pub ticks: ClockTicks,
+    /// Link padding inside the IP length (padding.rs), from the first zero tail.
+    pub(crate) padding: Option<Box<super::padding::Padding>>,
 }
 
 impl Conn {
@@ -162,6 +164,7 @@ impl Conn {
             ecn: None,
             closing: None,
             ticks: ClockTicks::default(),
+            padding: None,
         }
     }
 
@@ -184,6 +187,9 @@ impl Conn {
     /// the bytes in flight, the ACK's steps read the sender's state before this segment.
     pub(crate) fn push(&mut self, seg: &TcpSegment, t_ns: i64, store: bool, source_last: SourceLast) {
         let d = self.dir_of(seg);
+        // Zero bytes of link padding the IP length counted are not data (padding.rs).
+        let stripped = self.take_out_padding(seg, d);
+        let seg = stripped.as_ref().unwrap_or(seg);
         self.ticks.add(seg.ts_ns);
         self.count_ecn(seg, d);
         let mut p = self.place_in_sequence_space(seg, t_ns, d, store);

@@ -56,3 +56,17 @@ pub fn capture_loss_warning(conns: &[ConnectionSummary], tcp_fragments: (u64, u6
     };
     (bytes > 0).then(|| AnalysisWarning { kind: "capture-loss", count: holes, message })
 }
+
+/// `link-padding`: segments whose zero bytes inside the IP length were link padding,
+/// not data (track/padding.rs): counted, so a reader knows the capture's IP lengths
+/// were rewritten and what Wireshark will show differently.
+pub fn padding_warning(segments: u64) -> Option<AnalysisWarning> {
+    (segments > 0).then(|| AnalysisWarning {
+        kind: "link-padding",
+        count: segments,
+        message: format!(
+            "{segments} segment{} carried zero bytes inside their IP length that their sender then re-used for other data: Ethernet padding written into the IP header by a box on the way, not data (analysed as pure ACKs; Wireshark counts them as payload and calls the next segment a retransmission)",
+            if segments == 1 { "" } else { "s" }
+        ),
+    })
+}

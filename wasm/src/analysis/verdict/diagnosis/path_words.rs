@@ -26,6 +26,10 @@ pub(super) fn window_text(f: &Facts, cap: f64) -> String {
     };
     if cap.is_finite() {
         t += &format!("With {} that caps throughput at {}; ", rtt_phrase(f), format_rate(cap));
+    } else {
+        // No round trip to divide by: no cap is said (a 2 µs "RTT" below the clock's
+        // tick once read "caps throughput at 262 Gbit/s", review N C-RTT-ARTEFACT).
+        t += &format!("With {}, no cap follows from it; ", rtt_phrase(f));
     }
     let small = small_window_phrase(f);
     if slow_reader(f.sh) {

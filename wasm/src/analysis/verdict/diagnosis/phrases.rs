@@ -233,7 +233,8 @@ pub(super) fn rtt_phrase(f: &Facts) -> String {
         format!("a path RTT of one tick of the capture clock ({}) or less", format_duration(f.tick))
     } else if f.min_rtt.is_finite() {
         format!("a path RTT of {}", format_duration(f.min_rtt))
-    } else if f.tick > 0.001 {
+    } else if f.tick > 0.001 || (f.tick > 0.0 && f.conn.path_rtt_method == crate::analysis::timing::vantage::BELOW_ONE_TICK) {
+        // A fine tick too (a clock filling its 0.16 ms ticks with µs, clock.rs rule 3).
         format!("an unknown RTT (every round trip was below the capture clock's {} tick)", format_duration(f.tick))
     } else {
         "an unknown RTT (no round trip could be measured)".to_string()
