@@ -89,6 +89,9 @@ pub struct BulkBursts {
 /// fresh connection — TCP's windows, not the application's writes, shaped it.
 pub const BULK_SEGMENTS: f64 = 10.0;
 
+/// RFC 9293 §3.7.1's default send MSS, bytes: the least a bulk burst's segment is.
+const DEFAULT_MSS: f64 = 536.0;
+
 /// A burst below this many full segments is a message, not a transfer held up.
 pub const MESSAGE_SEGMENTS: f64 = 2.0;
 /// Pauses a cadence needs before it is called a clock.
@@ -154,9 +157,18 @@ pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), ti
     // Bursts under half a segment are messages whoever spoke: a producer of bulk data
     // writes buffers (a file's chunks, a stdio buffer of 4–8 KiB), an event source
     // each event as it happens (a screen update, a reading).
+    // Every pause counted (none past MAX_BURSTS).
+    let whole = b.pauses as usize == b.bytes.len();
+    // Bulk answers to the peer's messages: most pauses held the peer's data and bulk
+    // bursts held the bytes (a shell's command outputs, a server's responses on one
+    // connection). Each pause was the peer's turn, whatever the median burst: no readier
+    // application would shorten it (issue 39, review M: asyncrat, Jupiter).
+    if full_segment > 0.0 && whole && 2 * answers >= starts.len() {
+        if let Some(bulk) = bulk_bursts(&joined, real_segment, true).filter(|k| 2.0 * k.share >= 1.0) {
+            return Err(Unavoidable::Bulk(bulk));
+        }
+    }
     if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
-        // Every pause counted (none past MAX_BURSTS): which bursts held the bytes.
-        let whole = b.pauses as usize == b.bytes.len();
         return Err(match bulk_bursts(&joined, real_segment, 2 * answers >= starts.len()) {
             Some(bulk) if whole => Unavoidable::Bulk(bulk),
             _ => Unavoidable::Messages(median),
@@ -181,7 +193,9 @@ pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), ti
 /// sent with no pause of a round trip between them. None where messages
 /// held both: then "each burst was a message" is what the bytes and the pauses show.
 fn bulk_bursts(joined: &[(f64, f64, f64, f64)], full_segment: f64, answered: bool) -> Option<BulkBursts> {
-    let is_bulk = |j: &(f64, f64, f64, f64)| j.0 >= BULK_SEGMENTS * full_segment;
+    // A full segment is at least the default MSS (536 B, RFC 9293 §3.7.1): a poll's
+    // 24-byte answers are no segments of a bulk transfer, however many.
+    let is_bulk = |j: &(f64, f64, f64, f64)| j.0 >= BULK_SEGMENTS * full_segment.max(DEFAULT_MSS);
     let total: f64 = joined.iter().map(|j| j.0).sum();
     let paused: f64 = joined.iter().map(|j| j.3).sum();
     let bulk: Vec<&(f64, f64, f64, f64)> = joined.iter().filter(|j| is_bulk(j)).collect();

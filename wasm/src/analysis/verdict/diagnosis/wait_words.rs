@@ -155,7 +155,10 @@ fn data_span(f: &Facts) -> (f64, f64) {
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
     let mut data = (0..p.t.len()).filter(|&i| crate::analysis::stalls::is_data_segment(p, i, d));
     let first = data.next().map_or(f64::NAN, |i| p.t[i]);
-    (first, data.last().map_or(first, |i| p.t[i]))
+    let last = data.last().map_or(first, |i| p.t[i]);
+    // Up to the transfer's end where an idle tail followed it (transfer_tail.rs): the
+    // tail's few bytes are no part of the last burst.
+    (first, f.sh.transfer_end.as_ref().map_or(last, |e| e.at.min(last)))
 }
 
 /// Where the bytes of an exchange of messages went when bulk bursts held most of them
