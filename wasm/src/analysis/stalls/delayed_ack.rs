@@ -146,3 +146,60 @@ pub fn advice(stalls: &[Stall], duration: f64) -> Option<String> {
         if delayed.len() == 1 { "was" } else { "were" }
     ))
 }
+
+#[cfg(test)]
+mod window_bound_tests {
+    use crate::analysis::stalls::cause::StallCause;
+    use crate::analysis::stalls::gaps::judge_stalls;
+    use crate::analysis::stalls::gaps::testkit::Cols;
+
+    /// x11-glx.pcap's frames 247–251 in round numbers: a full segment (1448 B) is
+    /// acknowledged with a window of 2,304; the sender sends 1,324 B, leaving 980 B
+    /// usable (2,304 − 1,324), less than a segment; the receiver's ACK of those bytes
+    /// comes 25 ms later with a window of 66,560, and two full segments leave 0.4 ms
+    /// after it. Every delayed-ACK test passes (a 1,324-byte segment below a full one,
+    /// a pure ACK held 25 ms − 0.4 ms path ≥ 20 ms, the peer silent), but the segment
+    /// that ended the gap is a full one, which Nagle never holds, and it did not fit
+    /// the 980 bytes: the window held it.
+    fn capture(window_after_first: f64, next_len: u32) -> Cols {
+        let mut c = Cols::new(65536.0);
+        c.data(0.100, 0, 1.0, 1448);
+        c.ack(0.1002, 1, 1449.0, window_after_first);
+        c.data(0.1004, 0, 1449.0, 1324);
+        c.ack(0.1254, 1, 2773.0, 66560.0);
+        c.data(0.1258, 0, 2773.0, next_len);
+        c.data(0.1260, 0, 2773.0 + f64::from(next_len), next_len);
+        c
+    }
+
+    #[test]
+    fn a_full_segment_the_usable_window_could_not_hold_is_the_window_not_nagle() {
+        let c = capture(2304.0, 1448);
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, true);
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].cause, StallCause::WindowLimited);
+        assert_eq!(
+            s[0].ended_by,
+            "ACK opening the window to 66560 bytes at 0.125 s, after the usable window had fallen to 980 bytes (2304-byte window at 0.100 s, \
+             less the bytes in flight), too small for the next 1448-byte segment: a sender sends nothing beyond the window (RFC 9293 §3.8.6.2.1), \
+             with or without Nagle's algorithm"
+        );
+        // Windows of an unknown scale may understate: nothing is said of them.
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, false);
+        assert_eq!(s[0].cause, StallCause::DelayedAck);
+    }
+
+    #[test]
+    fn a_small_segment_in_a_wide_window_stays_nagle() {
+        // The window stayed 65,536 (64,212 usable): only Nagle held the next 100 bytes.
+        let c = capture(65536.0, 100);
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, true);
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].cause, StallCause::DelayedAck);
+        // A small window, but the next segment (100 B) fitted the 980 usable bytes:
+        // the window did not hold it.
+        let c = capture(2304.0, 100);
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, true);
+        assert_eq!(s[0].cause, StallCause::DelayedAck);
+    }
+}
