@@ -80,6 +80,8 @@ mod evidence_review_i_shares;
 mod evidence_review_l;
 #[path = "evidence_review_l_bursts.rs"]
 mod evidence_review_l_bursts;
+#[path = "evidence_review_n_sws.rs"]
+mod evidence_review_n_sws;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]
