@@ -15,6 +15,17 @@
 //! - the receiver held it at least `MIN_HOLD_S`: the ACK's delay after the segment,
 //!   less the round trip between the capture point and the receiver. A prompt ACK
 //!   leaves within a millisecond; the shortest delayed-ACK timer in use is 40 ms.
+//!
+//! Not Nagle where the receive window held the data (`window_bound`): Nagle's
+//! algorithm holds only a segment smaller than a full one, and never a full one, so a
+//! gap whose usable window (the peer's right edge less the highest byte sent) had
+//! fallen below one segment, ended by data that window could not hold, sent after the
+//! peer's ACK moved its right edge past it, waited on the window (RFC 9293
+//! §3.8.6.2.1: a sender sends no segment beyond the window, nor a sliver of one):
+//! `window-limited`. An X11 stream (realjimmy/sample-captures `x11-glx.pcap`): window
+//! 2,304, a 1,324-byte segment leaving 980 bytes usable, the X server's ACK 25 ms
+//! later opening the window to 66,560, then two full 1,448-byte segments at once —
+//! once read "Nagle's algorithm … set TCP_NODELAY", which would change nothing.
 
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::track::handshake::Handshake;
@@ -41,7 +52,10 @@ pub fn full_segment(handshake: &Handshake, sender: &str, largest_payload: u32) -
 /// Nagle. `full`: a full segment's payload for this sender (the peer's MSS option
 /// less 40 option bytes, or the largest payload it sent); `to_receiver_s`: the round
 /// trip capture point → receiver → capture point (path RTT − sender lag).
-pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, to_receiver_s: f64) {
+/// `window`: `Some(segment)` where the peer's windows are in bytes (its scale known),
+/// `segment` the sender's largest payload capped by the peer's MSS option
+/// (small_window.rs's), for `window_bound`; None where raw windows may understate.
+pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, to_receiver_s: f64, window: Option<f64>) {
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::AckWait) {
         let Some(before) = p.row_of(s.frame_before, s.start) else { continue };
         let lo = before.saturating_sub(LOOK_BACK);
@@ -69,6 +83,11 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, t
         let peer_spoke = (j + 1..p.t.len()).take_while(|&k| before_end(k)).any(|k| p.dir[k] != dir && p.len[k] > 0);
         let hold = p.t[j] - p.t[i] - to_receiver_s.max(0.0);
         if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke {
+            if let Some(words) = window.and_then(|segment| window_bound(p, (lo, before, end_row), dir, segment)) {
+                s.cause = StallCause::WindowLimited;
+                s.ended_by = words;
+                continue;
+            }
             s.cause = StallCause::DelayedAck;
             s.ended_by = format!(
                 "the peer's delayed ACK at {}, held {} after the {}-byte segment: Nagle's algorithm kept the next small segment until then",
@@ -78,6 +97,38 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, t
             );
         }
     }
+}
+
+/// What ended a gap (rows `before` → `end`, looked back to `lo`) of `dir` that waited
+/// on the receive window rather than on Nagle (the module's last paragraph), None
+/// otherwise: the usable window at the gap's start below `segment` and below the
+/// segment that ended the gap, that segment new data, and a peer ACK in the gap whose
+/// right edge held it.
+fn window_bound(p: &PacketColumns, (lo, before, end): (usize, usize, usize), dir: u8, segment: f64) -> Option<String> {
+    const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+    let is_ack = |r: usize| p.dir[r] != dir && p.flags[r] & SYN == 0 && p.win[r].is_finite() && p.ack[r].is_finite();
+    let high = (lo..=before).filter(|&r| p.dir[r] == dir && p.len[r] > 0).map(|r| p.seq[r] + f64::from(p.len[r])).fold(f64::NEG_INFINITY, f64::max);
+    let r0 = (lo..=before).rev().find(|&r| is_ack(r))?;
+    let usable = p.ack[r0] + p.win[r0] - high;
+    if end >= p.t.len() || p.dir[end] != dir || p.seq[end] < high {
+        return None; // no data ends it in the columns, or a re-send: not the window's
+    }
+    let (len, needed) = (f64::from(p.len[end]), p.seq[end] + f64::from(p.len[end]));
+    // 0 is the zero-window rule's; at least a segment usable, the window held nothing.
+    if !(usable > 0.0 && usable < segment && len > usable) {
+        return None;
+    }
+    let u = (before + 1..end).find(|&r| is_ack(r) && p.ack[r] + p.win[r] >= needed)?;
+    Some(format!(
+        "ACK opening the window to {:.0} bytes at {}, after the usable window had fallen to {:.0} bytes ({:.0}-byte window at {}, less the bytes in flight), \
+         too small for the next {}-byte segment: a sender sends nothing beyond the window (RFC 9293 §3.8.6.2.1), with or without Nagle's algorithm",
+        p.win[u],
+        format_timestamp(p.t[u]),
+        usable,
+        p.win[r0],
+        format_timestamp(p.t[r0]),
+        p.len[end]
+    ))
 }
 
 /// The advice when delayed-ACK stalls dominate a direction (at least half its stalls
@@ -94,4 +145,61 @@ pub fn advice(stalls: &[Stall], duration: f64) -> Option<String> {
         format_duration(time),
         if delayed.len() == 1 { "was" } else { "were" }
     ))
+}
+
+#[cfg(test)]
+mod window_bound_tests {
+    use crate::analysis::stalls::cause::StallCause;
+    use crate::analysis::stalls::gaps::judge_stalls;
+    use crate::analysis::stalls::gaps::testkit::Cols;
+
+    /// x11-glx.pcap's frames 247–251 in round numbers: a full segment (1448 B) is
+    /// acknowledged with a window of 2,304; the sender sends 1,324 B, leaving 980 B
+    /// usable (2,304 − 1,324), less than a segment; the receiver's ACK of those bytes
+    /// comes 25 ms later with a window of 66,560, and two full segments leave 0.4 ms
+    /// after it. Every delayed-ACK test passes (a 1,324-byte segment below a full one,
+    /// a pure ACK held 25 ms − 0.4 ms path ≥ 20 ms, the peer silent), but the segment
+    /// that ended the gap is a full one, which Nagle never holds, and it did not fit
+    /// the 980 bytes: the window held it.
+    fn capture(window_after_first: f64, next_len: u32) -> Cols {
+        let mut c = Cols::new(65536.0);
+        c.data(0.100, 0, 1.0, 1448);
+        c.ack(0.1002, 1, 1449.0, window_after_first);
+        c.data(0.1004, 0, 1449.0, 1324);
+        c.ack(0.1254, 1, 2773.0, 66560.0);
+        c.data(0.1258, 0, 2773.0, next_len);
+        c.data(0.1260, 0, 2773.0 + f64::from(next_len), next_len);
+        c
+    }
+
+    #[test]
+    fn a_full_segment_the_usable_window_could_not_hold_is_the_window_not_nagle() {
+        let c = capture(2304.0, 1448);
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, true);
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].cause, StallCause::WindowLimited);
+        assert_eq!(
+            s[0].ended_by,
+            "ACK opening the window to 66560 bytes at 0.125 s, after the usable window had fallen to 980 bytes (2304-byte window at 0.100 s, \
+             less the bytes in flight), too small for the next 1448-byte segment: a sender sends nothing beyond the window (RFC 9293 §3.8.6.2.1), \
+             with or without Nagle's algorithm"
+        );
+        // Windows of an unknown scale may understate: nothing is said of them.
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, false);
+        assert_eq!(s[0].cause, StallCause::DelayedAck);
+    }
+
+    #[test]
+    fn a_small_segment_in_a_wide_window_stays_nagle() {
+        // The window stayed 65,536 (64,212 usable): only Nagle held the next 100 bytes.
+        let c = capture(65536.0, 100);
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, true);
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].cause, StallCause::DelayedAck);
+        // A small window, but the next segment (100 B) fitted the 980 usable bytes:
+        // the window did not hold it.
+        let c = capture(2304.0, 100);
+        let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, true);
+        assert_eq!(s[0].cause, StallCause::DelayedAck);
+    }
 }
