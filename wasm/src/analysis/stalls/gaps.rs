@@ -446,16 +446,21 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
     // window is the textbook receive-window story (issue 13), whatever its length.
     if let (Some(g), Some(&t_end)) = (gap, cols.t.last()) {
         let t0 = cols.t[g.index];
-        // A sender that closed (FIN) ended the transfer; a reopened window with
-        // nothing more sent is the application's end, not a stall.
         let closed = (g.index..n).any(|i| cols.dir[i] == dir && cols.flags[i] & 0x01 != 0);
-        let stuck = peer_win == 0.0 || (!closed && peer_ack.is_finite() && peer_ack < g.high);
+        let stuck = stuck_at_end(closed, peer_win, peer_ack, g.high);
         if stuck && t_end - t0 > threshold_s {
             out.push(classify_trailing(cols, &g, n - 1, peer_win));
         }
     }
     free.resize(out.len(), false);
     (out, SenderFacts { dir, lag_s, mss, windows_understated: understated }, free)
+}
+
+/// Stuck at the capture's end: a zero window, or data never acknowledged. Not once it
+/// `closed` (its FIN, after its last byte, RFC 9293 §3.6): a window of 0 then holds
+/// nothing, a socket closing (review O: ftpc's and hack's last ACKs after both FINs).
+fn stuck_at_end(closed: bool, peer_win: f64, peer_ack: f64, high: f64) -> bool {
+    !closed && (peer_win == 0.0 || (peer_ack.is_finite() && peer_ack < high))
 }
 
 /// The stalls of direction `dir` at `threshold_s`, each with its cause: the one

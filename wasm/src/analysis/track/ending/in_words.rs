@@ -158,7 +158,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += &capital(&bytes(b));
             s += " of the data ";
             s += name(d);
-            s += &unacknowledged_words(e, d, name(1 - d), e.kind);
+            s += &unacknowledged_words(e, d, name(1 - d), if e.kind == "reset" { "ended" } else { e.kind });
         }
     }
     s
@@ -349,7 +349,7 @@ fn alert_words(a: &AlertSeen) -> String {
 }
 
 /// What follows the count of direction `d`'s unacknowledged bytes, in the reset's clause
-/// (`how` "reset") or its own sentence (`how` "open": the capture ended first; else the
+/// (`how` "reset", only there: it has no verb) or its own sentence (`how` "open": the capture ended first; else the
 /// connection had ended): where its peer SACKed some of them, split ([`sacked_split`]).
 fn unacknowledged_words(e: &Ending, d: u8, peer: &str, how: &str) -> String {
     let (plain, split, end) = match how {

@@ -64,6 +64,8 @@ pub(super) struct SharesPass<'c> {
     // sent when the last one ended (the start of the burst the next one ends).
     pauses: Candidates,
     idle_burst_from: f64,
+    // The sender's direction.
+    dir: u8,
 }
 
 impl<'c> SharesPass<'c> {
@@ -95,6 +97,7 @@ impl<'c> SharesPass<'c> {
             idle_seen: false,
             loss_seen: false,
             last_data_t: f64::NEG_INFINITY,
+            dir: facts.dir,
             reorder_holes: holes_filled_by_reordering(cols, facts.dir),
             reorder_pending: None,
             reorder_dup_acks: dup_acks_of_reordering(cols, facts.dir),
@@ -395,10 +398,18 @@ impl<'c> SharesPass<'c> {
             self.out.new_bytes = self.high - self.first_seq;
             if !stopped {
                 let total = self.out.new_bytes;
-                self.out.transfer_end = std::mem::replace(&mut self.pauses, Candidates::new(0.0)).choose(total).map(|p| transfer_end::transfer_end(&p, total, cols.frame[p.row], self.last_data_t));
+                let (last_data_t, full) = (self.last_data_t, self.full_segment);
+                let quiet = |p: &Pause| transfer_end::connection_idled(p, last_data_t, peer_payload_after(cols, self.dir, p.row), full);
+                self.out.transfer_end = std::mem::replace(&mut self.pauses, Candidates::new(0.0)).choose(total).filter(quiet).map(|p| transfer_end::transfer_end(&p, total, cols.frame[p.row], last_data_t));
             }
         }
         self.out.bursts.last_bytes = self.burst_bytes;
         self.out
     }
+}
+
+/// Payload bytes the peer of direction `dir` sent after row `row` (transfer_end.rs
+/// `connection_idled`: an upload of the peer's after the transfer is no idling).
+fn peer_payload_after(cols: &PacketColumns, dir: u8, row: usize) -> f64 {
+    (row + 1..cols.t.len()).filter(|&i| cols.dir[i] != dir).map(|i| f64::from(cols.len[i])).sum()
 }

@@ -117,6 +117,18 @@ fn fits(p: &Pause, total: f64, max_tail: f64) -> bool {
     tail <= TAIL_SHARE * total && tail < max_tail && p.burst >= BULK_OVER_TAIL * tail
 }
 
+/// Whether the connection idled after the pause `p` that `choose` found, as the tail
+/// sentence says (transfer_tail.rs): the pause took at least half the time from the
+/// transfer's end to the direction's last data segment (`last_data_t`) — not one short
+/// pause inside a run of turns that went on, as a PLC's 4 ms polls answered for 176 ms
+/// more after a 12 ms pause (review O, s7) — and the peer sent under
+/// [`BULK_MIN_SEGMENTS`] full segments (`full_segment`) after it (`peer_bytes`): a peer
+/// that uploaded 134 KiB after the downloads did not idle (review O, mime).
+pub(super) fn connection_idled(p: &Pause, last_data_t: f64, peer_bytes: f64, full_segment: f64) -> bool {
+    let tail_seconds = (last_data_t - p.t).max(0.0);
+    2.0 * p.seconds >= tail_seconds && peer_bytes < BULK_MIN_SEGMENTS * full_segment
+}
+
 /// The report's transfer end for the pause `p` chosen, `total`: the direction's new
 /// bytes; `frame`: the frame of its last data segment; `last_data_t`: the direction's
 /// last data segment (the tail's end).
@@ -161,6 +173,18 @@ mod tests {
         c.push(pause(1e6, 1e6));
         c.push(pause(1_010_000.0, 10_000.0));
         assert_eq!(c.choose(1_010_031.0).map(|p| p.bytes), Some(1_010_000.0));
+    }
+
+    #[test]
+    fn a_pause_inside_turns_that_went_on_or_before_an_upload_is_no_idling() {
+        // s7 (review O): a 12 ms pause at 20.564 s, then 176 ms more of 4 ms turns.
+        let p = Pause { row: 0, t: 20.564, bytes: 1e6, burst: 1e6, seconds: 0.012, peer_spoke: true };
+        assert!(!connection_idled(&p, 20.740, 0.0, 1460.0));
+        // dbagal (review L): 0.869 s of a 0.869 s tail idle, the peer's 67 B request.
+        let p = Pause { row: 0, t: 0.374, bytes: 2e6, burst: 2e6, seconds: 0.869, peer_spoke: true };
+        assert!(connection_idled(&p, 1.243, 67.0, 1460.0));
+        // mime (review O): the peer uploaded 134 KiB in the tail.
+        assert!(!connection_idled(&p, 1.243, 137_216.0, 1460.0));
     }
 
     #[test]
