@@ -282,6 +282,19 @@ pub(super) fn clocked_path_text(f: &Facts, w: &ClockedWaits) -> String {
     )
 }
 
+/// The `stalls` saving's opening (savings.rs: each wait on ACKs or of unknown cause),
+/// naming the causes the stall list holds (`by_cause`: CAUSE_WORDS' slots, 4 waiting on
+/// ACKs, 5 unknown): a page whose stalls are all of unknown cause — a capture without
+/// the peer's pure ACKs — once read "Had each wait on ACKs lasted …" beside a list with
+/// no wait on ACKs (review O, bitcoin.pcap #2).
+fn stalls_saving_lead(by_cause: &[f64]) -> &'static str {
+    match (by_cause.get(4).is_some_and(|&s| s > 0.0), by_cause.get(5).is_some_and(|&s| s > 0.0)) {
+        (false, true) => "Had each stall of unknown cause lasted no more than a round trip",
+        (true, true) => "Had each wait on ACKs or of unknown cause lasted no more than a round trip",
+        _ => "Had each wait on ACKs lasted no more than a round trip",
+    }
+}
+
 pub(super) fn stalls_text(f: &Facts) -> String {
     // The transfer's stalls: not the idle tail after its end (transfer_tail.rs).
     let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
@@ -302,7 +315,7 @@ pub(super) fn stalls_text(f: &Facts) -> String {
         format_percent(f.shares.stalled),
         parts.join(", "),
         rate_phrase(f)
-    ) + &saving_sentence(f, "stalls", "Had each wait on ACKs lasted no more than a round trip")
+    ) + &saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause))
         // A queue on the path is why ACKs kept the sender waiting (the RTT it grew to).
         + &if queueing(f) { queue_phrase(f) } else { String::new() }
 }
