@@ -20,8 +20,6 @@
 use crate::common;
 
 use common::analyze_flow;
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
-use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::decode::tcp_flags::{ACK, SYN};
 use tcpscope_core::synth::*;
 
@@ -217,12 +215,6 @@ fn recovery_without_a_queue_stays_loss_time() {
     assert!(!c.diagnosis.text.contains("The sender was in loss recovery"), "{}", c.diagnosis.text);
 }
 
-fn corpus_connection(name: &str, id: u32) -> Option<ConnectionSummary> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    let a = s.analysis().expect("analysed");
-    Some(a.connections.iter().find(|c| c.id == id).expect("connection").clone())
-}
 
 #[test]
 fn rdp_updates_at_their_own_pace_are_the_application() {
@@ -231,7 +223,7 @@ fn rdp_updates_at_their_own_pace_are_the_application() {
     // (frames 215 6.0534, 217 6.1622, 218 6.2721, 220 6.3825 …), each while the one before
     // is unacknowledged; the client ACKs every second one (216, 219, 222 …). Before:
     // `path`, "The congestion window or the path took the largest share of the time (54 %)".
-    let Some(c) = corpus_connection("zeek__zeek__testing_btest_Traces_rdp_rdp-proprietary-encryption.pcap", 1) else { return };
+    let Some(c) = common::corpus_connection("zeek__zeek__testing_btest_Traces_rdp_rdp-proprietary-encryption.pcap", 1) else { return };
     assert_eq!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
     assert!(!c.diagnosis.text.contains("The congestion window or the path's capacity was the limit"), "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("it sent the next at its own pace"), "{}", c.diagnosis.text);
@@ -245,7 +237,7 @@ fn ftp_command_turns_are_the_turns_limit() {
     // trip each, the client's next command ~2.5 ms after each reply. Before: `path`,
     // "The congestion window or the path took the largest share of the time (72 %)" and,
     // three sentences on, "Neither the window nor the link's capacity was the limit".
-    let Some(c) = corpus_connection("zeek__zeek__testing_btest_Traces_ftp_cwd-navigation.pcap", 0) else { return };
+    let Some(c) = common::corpus_connection("zeek__zeek__testing_btest_Traces_ftp_cwd-navigation.pcap", 0) else { return };
     assert_eq!(c.diagnosis.limit, "turns", "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.starts_with("Request/response turns set the pace: 3443 times the sender"), "{}", c.diagnosis.text);
     assert!(!c.diagnosis.text.contains("took the largest share"), "{}", c.diagnosis.text);
@@ -255,7 +247,7 @@ fn ftp_command_turns_are_the_turns_limit() {
 #[test]
 fn one_turn_is_one_time() {
     // cisco/mercury unit_tests/pcaps/capture2.pcap, connection 100: one turn, "1 times".
-    let Some(c) = corpus_connection("cisco__mercury__unit_tests_pcaps_capture2.pcap", 100) else { return };
+    let Some(c) = common::corpus_connection("cisco__mercury__unit_tests_pcaps_capture2.pcap", 100) else { return };
     assert!(c.diagnosis.text.contains(" 1 time the sender, with everything acknowledged"), "{}", c.diagnosis.text);
     assert!(!c.diagnosis.text.contains("1 times"), "{}", c.diagnosis.text);
 }
@@ -267,7 +259,7 @@ fn recovery_at_the_shapers_rate_is_not_loss_limited() {
     // receiver's SACK blocks advancing ~1.9 Mbit/s per 0.5 s bin from 7.5 s to 10.5 s
     // (tshark), as outside recovery. Before: "Loss limited this flow … the sender spent
     // 88 % of the time recovering from loss".
-    let Some(c) = corpus_connection("teto__pymptcpanalyzer__examples_client_1_tcp_only.pcap", 1) else { return };
+    let Some(c) = common::corpus_connection("teto__pymptcpanalyzer__examples_client_1_tcp_only.pcap", 1) else { return };
     assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
     assert!(!c.diagnosis.text.contains("Loss limited"), "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("The sender was in loss recovery 88 % of the time, yet its receiver reported"), "{}", c.diagnosis.text);
@@ -282,7 +274,7 @@ fn keystrokes_and_polls_have_no_counterfactual() {
     // ready at once, the transfer would have taken about 2.5 s instead of 43 s" and
     // "… 2.8 s instead of 174 s".
     for (name, id) in [("FoxIO-LLC__ja4__pcap_ssh.pcapng", 0), ("gopacket__gopacket__layers_testdata_cip.pcap", 0)] {
-        let Some(c) = corpus_connection(name, id) else { return };
+        let Some(c) = common::corpus_connection(name, id) else { return };
         assert_eq!(c.diagnosis.limit, "application", "{name}: {}", c.diagnosis.text);
         assert!(!c.diagnosis.text.contains("would have taken about"), "{name}: {}", c.diagnosis.text);
         assert!(c.diagnosis.text.contains("Each burst between the pauses was a message"), "{name}: {}", c.diagnosis.text);

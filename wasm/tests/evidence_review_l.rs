@@ -154,11 +154,6 @@ fn a_resend_later_than_any_probe_timeout_is_a_retransmission_timeout() {
     assert_eq!(d(3_000_000), (1, 0, 1));
 }
 
-fn corpus_connections(name: &str) -> Option<Vec<ConnectionSummary>> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.clone())
-}
 
 #[test]
 fn the_printers_window_and_its_timeouts_on_the_public_capture() {
@@ -172,7 +167,7 @@ fn the_printers_window_and_its_timeouts_on_the_public_capture() {
     // have come within 612 ms. Before (review L): "The sending application limited this
     // flow: 46 % … idle gaps totalling 12 s" and "1 tail loss probe and 1 retransmission
     // timeout".
-    let Some(conns) = corpus_connections(PRINTER) else { return };
+    let Some(conns) = common::corpus_connections(PRINTER) else { return };
     let c = &conns[0];
     let d = &c.directions[0];
     assert_eq!(idle(c), 0, "{:?}", d.stalls);

@@ -5,14 +5,7 @@
 
 use crate::common;
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
-use tcpscope_core::session::analyze_bytes;
 
-fn corpus_connections(name: &str) -> Option<Vec<ConnectionSummary>> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.clone())
-}
 
 #[test]
 fn a_proxy_sending_late_is_not_a_path_that_slowed() {
@@ -21,7 +14,7 @@ fn a_proxy_sending_late_is_not_a_path_that_slowed() {
     // 129, arrives at 4.476942 s (+24.8 ms) with TSval 2121964890 against 2121964865 on
     // frame 127: the proxy's own clock moved the same 25 ms, it sent late. Frame 73 (38 B,
     // 4.301198 s) to 74 (4.310762 s): 38 B outstanding, no ACK between, TSval +9 ms.
-    let Some(conns) = corpus_connections("Kunalgarg2100__Wireshark-Lab__Part4_q4.pcapng") else { return };
+    let Some(conns) = common::corpus_connections("Kunalgarg2100__Wireshark-Lab__Part4_q4.pcapng") else { return };
     let c = conns.iter().find(|c| c.id == 4).expect("connection 4");
     assert!(!c.diagnosis.text.contains("the path slowed down"), "{}", c.diagnosis.text);
 }
@@ -37,7 +30,7 @@ fn flights_a_server_acknowledged_whole_and_late_are_no_path_that_slowed() {
     // 7152: 93 ms, 21 ms), and 1384. Each read "a burst took 67 ms (125 ms, 145 ms)
     // instead of 9.3 ms: no retransmissions: the path slowed down": the receiver's
     // held ACKs, not evidence of the path (verdict/diagnosis_episodes/path_evidence.rs).
-    let Some(conns) = corpus_connections("realjimmy__sample-captures__wireshark-samples_files_protos-test-suite-traffic_c06-ldapv3-app-r1.pcap") else { return };
+    let Some(conns) = common::corpus_connections("realjimmy__sample-captures__wireshark-samples_files_protos-test-suite-traffic_c06-ldapv3-app-r1.pcap") else { return };
     for id in [184, 519, 1384] {
         let c = conns.iter().find(|c| c.id == id).expect("connection");
         assert!(!c.diagnosis.text.contains("the path slowed down"), "{id}: {}", c.diagnosis.text);

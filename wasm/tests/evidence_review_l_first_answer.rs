@@ -6,15 +6,8 @@
 
 use crate::common;
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
-use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
-fn corpus_connection(name: &str, id: u32) -> Option<ConnectionSummary> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.iter().find(|c| c.id == id).expect("connection").clone())
-}
 
 #[test]
 fn a_server_slow_to_answer_is_said_with_its_frames() {
@@ -56,11 +49,11 @@ fn the_wait_before_the_first_byte_is_said() {
     // frame 10 at 16.654507 s, the client's last ACK 7,078,134. speedtest.pcap connection
     // 36: handshake ACK frame 1178 at 13.228 s, only keep-alives, first data frame 1385 at
     // 32.785 s.
-    if let Some(c) = corpus_connection("corelight__zeek-caldera-detector__testing_Traces_sandcat.pcap", 0) {
+    if let Some(c) = common::corpus_connection("corelight__zeek-caldera-detector__testing_Traces_sandcat.pcap", 0) {
         let t = &c.diagnosis.text;
         assert!(t.contains("The first byte of the answer came 16.65 s after the peer's request (frame 4 at 0.001 s → frame 10 at 16.655 s); the 6.8 MiB of data then took 26 ms"), "{t}");
     }
-    if let Some(c) = corpus_connection("TheInverseKey__Multipath__speedtest.pcap", 36) {
+    if let Some(c) = common::corpus_connection("TheInverseKey__Multipath__speedtest.pcap", 36) {
         let t = &c.diagnosis.text;
         assert!(t.contains("The first data came 19.56 s after the handshake (frame 1178 at 13.228 s → frame 1385 at 32.785 s), with no data from the peer in between"), "{t}");
     }

@@ -7,14 +7,7 @@
 
 use crate::common;
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
-use tcpscope_core::session::analyze_bytes;
 
-fn corpus_connection(name: &str, id: u32) -> Option<ConnectionSummary> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.iter().find(|c| c.id == id).expect("connection").clone())
-}
 
 #[test]
 fn bulk_copies_between_small_requests_say_where_the_bytes_went() {
@@ -29,7 +22,7 @@ fn bulk_copies_between_small_requests_say_where_the_bytes_went() {
         ("realjimmy__sample-captures__community-shares_others_微软 SMB 445 上传抓包 v2.pcap", 1, "(1.5 MiB, 1095 segments of 1.4 KiB, from 3.174 s to 3.218 s)"),
         ("ctfs__write-ups-2014__nuit-du-hack-ctf-qualifications_data-extraction_Jupiter.pcap", 1, "98 % of the bytes moved in 15 bursts of at least 10 full segments (the largest 751 KiB, 542 segments of 1.4 KiB, from 0.447 s to 0.464 s)"),
     ] {
-        let Some(c) = corpus_connection(name, id) else { return };
+        let Some(c) = common::corpus_connection(name, id) else { return };
         let t = &c.diagnosis.text;
         assert!(t.contains(said), "{name}: {t}");
         assert!(!t.contains("was a message") && !t.contains("would have taken about"), "{name}: {t}");
@@ -40,7 +33,7 @@ fn bulk_copies_between_small_requests_say_where_the_bytes_went() {
 fn gso_frames_are_no_full_segments_in_the_words() {
     // baseline_browse.pcapng connection 13: no handshake, GSO frames up to 10,293 B
     // (tshark: 6,369–6,378-byte frames); 6.4 KiB is 4.5 segments of 1,460 B.
-    let Some(c) = corpus_connection("ansgit1__02-wireshark-labs__lab-01-baseline-browse_baseline_browse.pcapng", 13) else { return };
+    let Some(c) = common::corpus_connection("ansgit1__02-wireshark-labs__lab-01-baseline-browse_baseline_browse.pcapng", 13) else { return };
     let t = &c.diagnosis.text;
     assert!(t.contains("(median 6.4 KiB, 4.5 full segments of 1.4 KiB, under two of the largest frames its host handed the network)"), "{t}");
     assert!(!t.contains("under two full segments"), "{t}");
@@ -55,7 +48,7 @@ fn interactive_sessions_keep_the_message_reading() {
         ("zeek__zeek__testing_btest_Traces_rdp_rdp-to-ssl.pcap", 1),
         ("realjimmy__sample-captures__community-shares_others_RDP-远程桌面-TPKT.pcap", 0),
     ] {
-        let Some(c) = corpus_connection(name, id) else { return };
+        let Some(c) = common::corpus_connection(name, id) else { return };
         let t = &c.diagnosis.text;
         assert!(t.contains("Each burst between the pauses was a message"), "{name}: {t}");
         assert!(!t.contains("would have taken about"), "{name}: {t}");

@@ -18,9 +18,7 @@
 use crate::common;
 
 use tcpscope_core::analysis::ending::NotTheEnd;
-use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::{ACK, FIN, RST, SYN};
-use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
 const C: u32 = 1000;
@@ -117,11 +115,6 @@ fn a_reset_its_sender_went_on_sending_after_ended_nothing() {
     assert!(e.text.ends_with("The reset from 10.0.0.2:80 (at 0.040 s) ended nothing: 10.0.0.2:80 went on sending new data after it, so the connection went on (a receiver drops a reset whose sequence number is not the next it expects, RFC 5961 §3.2)."), "{}", e.text);
 }
 
-fn corpus_conns(name: &str) -> Option<Vec<tcpscope_core::analysis::ConnectionSummary>> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.clone())
-}
 
 #[test]
 fn resets_before_the_handshake_on_a_public_capture() {
@@ -131,7 +124,7 @@ fn resets_before_the_handshake_on_a_public_capture() {
     // R, seq 0); SYN again frame 70; SYN/ACK frame 292 at 8.829 s; ACK frame 297; the
     // server's ACKs at 22.2 s and 22.8 s; no FIN. Before: "Still open when the capture
     // ended: no FIN or reset in it."
-    let Some(conns) = corpus_conns("teto__pymptcpanalyzer__examples_client_2.pcap") else { return };
+    let Some(conns) = common::corpus_connections("teto__pymptcpanalyzer__examples_client_2.pcap") else { return };
     let c = &conns[1];
     assert_eq!(c.endpoints, ["11.0.0.1:60453", "11.0.0.2:5201"]);
     let e = &c.ending;
@@ -148,7 +141,7 @@ fn an_outage_whose_acks_advanced_is_not_nothing_got_through() {
     // (frame 442 at 17.468 s to 61601, frame 480 at 18.978 s to 63001: 4,200 bytes), and
     // the server's only segment, frame 474, re-sent 61601. Before: "Nothing got through for
     // 7.3 s during 17.199 s–24.533 s".
-    let Some(conns) = corpus_conns("epiecs__packetlife-backup__pcaps_gmail.pcapng.cap") else { return };
+    let Some(conns) = common::corpus_connections("epiecs__packetlife-backup__pcaps_gmail.pcapng.cap") else { return };
     let c = &conns[1];
     assert_eq!(c.endpoints, ["192.168.1.101:56562", "208.117.231.17:443"]);
     assert!(!c.diagnosis.text.contains("Nothing got through for 7.3 s"), "{}", c.diagnosis.text);
@@ -169,7 +162,7 @@ fn a_receivers_ack_stream_alone_tells_the_transfer_it_acknowledged() {
     // distinct ACK numbers, the longest stand-still 30.983 s → 35.771 s (frames 506 → 512)
     // with 4 duplicate ACKs in it, raw window 229 to 12266. Before: "the capture only
     // shows 663 B of data sent at 103 bit/s".
-    let Some(conns) = corpus_conns("ntop__nDPI__tests_cfgs_default_pcap_ocs.pcap") else { return };
+    let Some(conns) = common::corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_ocs.pcap") else { return };
     let c = &conns[7];
     assert_eq!(c.diagnosis.limit, "one-direction");
     let t = &c.diagnosis.text;

@@ -23,8 +23,7 @@
 
 use crate::common;
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary, Stall, StallCause};
-use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::analysis::{ConnectionSummary, Stall, StallCause};
 use tcpscope_core::synth::*;
 
 /// Direction `d`'s stall that begins at frame `before`.
@@ -189,11 +188,6 @@ fn a_think_time_of_many_ticks_on_a_sub_tick_path_is_the_peers_application() {
     );
 }
 
-fn corpus_connections(name: &str) -> Option<Vec<ConnectionSummary>> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.clone())
-}
 
 #[test]
 fn capture_drops_and_payload_filters_on_public_captures() {
@@ -204,7 +198,7 @@ fn capture_drops_and_payload_filters_on_public_captures() {
     // capture never saw; tshark: "Previous segment(s) not captured"). Before: 135
     // `ack-wait` stalls, 133 of them "new data without an ACK in the capture", all inside
     // such runs of dropped frames ("Other stalls: 2 s waiting on ACKs").
-    if let Some(conns) = corpus_connections("gopacket__gopacket__layers_testdata_cip.pcap") {
+    if let Some(conns) = common::corpus_connections("gopacket__gopacket__layers_testdata_cip.pcap") {
         let c = &conns[0];
         let plc = (0..2).find(|&d| c.directions[d].stalls.iter().any(|s| s.frame_before == 20317)).expect("the PLC's stall");
         let s = stall_at(c, plc, 20317);
@@ -217,7 +211,7 @@ fn capture_drops_and_payload_filters_on_public_captures() {
     // the server's key exchange, then frame 23 (132 bytes) 443 ms later with nothing from
     // the client in between. Before: `ack-wait` "new data without an ACK in the capture",
     // the headline's "Other stalls: 443 ms waiting on ACKs".
-    if let Some(conns) = corpus_connections("FoxIO-LLC__ja4__pcap_ssh.pcapng") {
+    if let Some(conns) = common::corpus_connections("FoxIO-LLC__ja4__pcap_ssh.pcapng") {
         let c = &conns[0];
         let d = c.data_direction as usize;
         let s = stall_at(c, d, 22);
@@ -234,7 +228,7 @@ fn periodic_and_sub_tick_turns_on_public_captures() {
     // of frame 25) reaches the PMU 0.76 ms later, 19.7 ms before frame 28, which leaves with
     // frame 27 unacknowledged. Before: `ack-wait` "new data after an ACK at 0.207 s" (and
     // frames 300 → 301 alike), "Other stalls: 40 ms waiting on ACKs".
-    if let Some(conns) = corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_ieee_c37118.pcap") {
+    if let Some(conns) = common::corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_ieee_c37118.pcap") {
         let c = &conns[0];
         let d = c.data_direction as usize;
         assert_eq!(stall_at(c, d, 27).cause, StallCause::ApplicationIdle);
@@ -246,7 +240,7 @@ fn periodic_and_sub_tick_turns_on_public_captures() {
     // request frame 1570 (51.63 s, carrying its ACK), answered in the same tick (1571).
     // Before: "the peer's next message of 132 bytes at 51.630 s: a request/response round
     // trip", one of 56 + 17 `ack-wait` stalls ("5.8 s waiting on ACKs").
-    if let Some(conns) = corpus_connections("OISF__suricata-verify__tests_filestore-filecontainer-smb_filecontainer-smb.pcap") {
+    if let Some(conns) = common::corpus_connections("OISF__suricata-verify__tests_filestore-filecontainer-smb_filecontainer-smb.pcap") {
         let c = &conns[0];
         let server = (0..2).find(|&d| c.directions[d].stalls.iter().any(|s| s.frame_before == 1569)).expect("the server's stall");
         let s = stall_at(c, server, 1569);

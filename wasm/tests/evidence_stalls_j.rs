@@ -13,8 +13,7 @@
 
 use crate::common;
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary, Stall, StallCause};
-use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::analysis::{ConnectionSummary, Stall, StallCause};
 use tcpscope_core::synth::*;
 
 /// Direction `d`'s stall that begins at frame `before`.
@@ -64,11 +63,6 @@ fn typing_time_after_an_echo_is_the_peers_application() {
     assert!(!c.diagnosis.text.contains("waiting on ACKs"), "{}", c.diagnosis.text);
 }
 
-fn corpus_connections(name: &str) -> Option<Vec<ConnectionSummary>> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.clone())
-}
 
 #[test]
 fn ssh_typing_on_a_public_capture_is_the_peers_application() {
@@ -78,7 +72,7 @@ fn ssh_typing_on_a_public_capture_is_the_peers_application() {
     // frame 357 (77.810537 s) carries its ACK, the server answers it in frame 358. Before
     // (review J, H3): 50 such gaps `ack-wait` "a request/response round trip", the headline's
     // "Other stalls: 1.5 s waiting on ACKs".
-    if let Some(conns) = corpus_connections("cisco__joy__test_pcaps_kali-normal-ssh.pcap") {
+    if let Some(conns) = common::corpus_connections("cisco__joy__test_pcaps_kali-normal-ssh.pcap") {
         let c = &conns[0];
         assert_eq!(c.path_rtt_ms, Some(0.105), "{}", c.path_rtt_method);
         let s = stall_at(c, 1, 356);

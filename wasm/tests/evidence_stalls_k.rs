@@ -15,16 +15,10 @@
 
 use crate::common;
 
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary, StallCause};
-use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::analysis::StallCause;
 use tcpscope_core::decode::tcp_flags::{ACK, PSH, SYN};
 use tcpscope_core::synth::*;
 
-fn corpus_connections(name: &str) -> Option<Vec<ConnectionSummary>> {
-    let bytes = common::corpus(name)?;
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    Some(s.analysis().expect("analysed").connections.clone())
-}
 
 /// Request/response captured at the client, 20 ms path (the handshake's SYN → SYN/ACK):
 /// ten rounds of a 200-byte request answered 20 ms later by three 1448-byte segments, each
@@ -203,7 +197,7 @@ fn nfstream_alexa_115_the_clients_idle_time_before_a_lost_request_is_no_loss() {
     // 175.506 s (3411, TSecr = 3407's TSval). 844 ms of the 1.159 s gap were the client's
     // own (in the sender's time), 226 ms its timer: application-idle, and the connection
     // is no longer "Loss limited" (its two other timeout stalls, 336 ms, stay).
-    let Some(conns) = corpus_connections("nfstream__nfstream__tests_pcaps_alexa-app.pcapng") else { return };
+    let Some(conns) = common::corpus_connections("nfstream__nfstream__tests_pcaps_alexa-app.pcapng") else { return };
     let c = &conns[115];
     assert_eq!(c.endpoints[0], "172.16.42.216:41913");
     let s = c.directions[1].stalls.iter().find(|s| s.frame_before == 3332).expect("the 1.159 s gap");
@@ -221,7 +215,7 @@ fn ndpi_alexa_116_a_request_lost_twice_stays_the_peers_timer_and_the_outage_says
     // server's answer at 174.041 s (2958) echoes 2957's TSval. The server's second stall
     // (from its own probe, 2948) is the client's timers almost whole: rule 2c stays, and
     // the outage names both timers, the server's probe and the client's two re-sends.
-    let Some(conns) = corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_alexa-app.pcapng") else { return };
+    let Some(conns) = common::corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_alexa-app.pcapng") else { return };
     let c = &conns[116];
     assert_eq!(c.endpoints[0], "172.16.42.216:41914");
     let s = c.directions[1].stalls.iter().find(|s| s.frame_before == 2948).expect("the wait for the request");
@@ -241,7 +235,7 @@ fn cip_the_outage_at_122_s_names_the_hmis_re_sent_request() {
     // 18882) goes unacknowledged — the HMI's request carrying that ACK (18884) was lost —
     // its probe re-sends it at 122.839 s (18899), and the HMI's timer re-sends the request
     // at 123.023 s (18904), which the PLC answers at 123.029 s (18906).
-    let Some(conns) = corpus_connections("gopacket__gopacket__layers_testdata_cip.pcap") else { return };
+    let Some(conns) = common::corpus_connections("gopacket__gopacket__layers_testdata_cip.pcap") else { return };
     let outage = conns[0].diagnosis.episodes.iter().find(|e| e.kind == "outage").expect("outage");
     assert!(outage.text.contains("122.539 s–123.029 s (1 tail loss probe, and 1 tail loss probe by 10.200.1.18:2430 re-sending its lost message)"), "{}", outage.text);
 }
@@ -255,7 +249,7 @@ fn coap_mqtt_3_and_exe_download_as_png_no_wait_on_acks_no_ack_ended() {
     // such gaps read "waiting on ACKs" (533 ms); none does now. nDPI exe_download_as_png:
     // the server's lone 1364-byte segment at 1.887 s (frame 95), its next 16.7 ms later
     // (96) with no ACK between: its application (the upstream) had no data sooner.
-    if let Some(conns) = corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_coap_mqtt.pcap") {
+    if let Some(conns) = common::corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_coap_mqtt.pcap") {
         let c = &conns[3];
         assert_eq!(c.endpoints[0], "192.168.56.101:17501");
         let d = &c.directions[0].stalls;
@@ -265,7 +259,7 @@ fn coap_mqtt_3_and_exe_download_as_png_no_wait_on_acks_no_ack_ended() {
         // The other direction's Nagle holds, each released by this side's 40 ms delayed ACK, stay.
         assert!(c.directions[1].stalls.iter().filter(|s| s.cause == StallCause::DelayedAck).count() >= 9);
     }
-    if let Some(conns) = corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_exe_download_as_png.pcap") {
+    if let Some(conns) = common::corpus_connections("ntop__nDPI__tests_cfgs_default_pcap_exe_download_as_png.pcap") {
         let s = conns[0].directions[1].stalls.iter().find(|s| s.frame_before == 95).expect("frame 95's gap");
         assert_eq!((s.frame_after, s.cause), (96, StallCause::ApplicationIdle), "{s:?}");
     }

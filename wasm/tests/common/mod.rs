@@ -90,3 +90,18 @@ pub fn corpus(name: &str) -> Option<Vec<u8>> {
         }
     }
 }
+
+/// Every connection of a public capture of `TCPSCOPE_CORPUS`, analysed with the
+/// defaults (absent: None, and the test passes).
+#[allow(dead_code)]
+pub fn corpus_connections(name: &str) -> Option<Vec<tcpscope_core::analysis::ConnectionSummary>> {
+    let bytes = corpus(name)?;
+    let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
+    Some(s.analysis().expect("analysed").connections.clone())
+}
+
+/// Connection `id` of a public capture of `TCPSCOPE_CORPUS` ([`corpus_connections`]).
+#[allow(dead_code)]
+pub fn corpus_connection(name: &str, id: u32) -> Option<tcpscope_core::analysis::ConnectionSummary> {
+    Some(corpus_connections(name)?.into_iter().find(|c| c.id == id).expect("connection"))
+}
