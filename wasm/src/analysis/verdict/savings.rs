@@ -128,13 +128,12 @@ pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), ti
     // every segment is acknowledged before the next leaves (a receiver-side capture)
     // are no pause of its source; splitting there once made each segment of a 2 MB
     // download its own "message".
-    let (mut sizes, mut starts, mut open, mut answers) = (Vec::new(), Vec::new(), 0.0, 0usize);
+    let (mut starts, mut open, mut answers) = (Vec::new(), 0.0, 0usize);
     // Each joined burst: (bytes, first segment, last segment, the pause before it).
     let (mut joined, mut from, mut before) = (Vec::new(), span.0, 0.0);
     for (((&bytes, &start), &pause), &spoke) in b.bytes.iter().zip(&b.starts).zip(&b.pause_s).zip(&b.peer_spoke) {
         open += bytes;
         if pause >= min_pause_s {
-            sizes.push(open);
             joined.push((open, from, start - pause, before));
             (from, before) = (start, pause);
             starts.push(start);
@@ -142,21 +141,13 @@ pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), ti
             open = 0.0;
         }
     }
-    sizes.push(open + b.last_bytes);
     joined.push((open + b.last_bytes, from, span.1, before));
     if starts.is_empty() {
         return Ok(());
     }
+    let mut sizes: Vec<f64> = joined.iter().map(|j| j.0).collect();
     sizes.sort_by(f64::total_cmp);
     let median = sizes[sizes.len() / 2];
-    // Messages answer messages: most pauses held the peer's data (a keystroke's echo,
-    // a poll's answer). Small bursts after pauses in which the peer sent nothing but
-    // ACKs are a producer writing in small pieces (a 942 kB upload written 1.4 kB at a
-    // time), whose pauses a readier application would remove; a source that sends on
-    // its own clock is the rule below.
-    // Bursts under half a segment are messages whoever spoke: a producer of bulk data
-    // writes buffers (a file's chunks, a stdio buffer of 4–8 KiB), an event source
-    // each event as it happens (a screen update, a reading).
     // Every pause counted (none past MAX_BURSTS).
     let whole = b.pauses as usize == b.bytes.len();
     // Bulk answers to the peer's messages: most pauses held the peer's data and bulk
@@ -168,6 +159,14 @@ pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), ti
             return Err(Unavoidable::Bulk(bulk));
         }
     }
+    // Messages answer messages: most pauses held the peer's data (a keystroke's echo,
+    // a poll's answer). Small bursts after pauses in which the peer sent nothing but
+    // ACKs are a producer writing in small pieces (a 942 kB upload written 1.4 kB at a
+    // time), whose pauses a readier application would remove; a source that sends on
+    // its own clock is the rule below.
+    // Bursts under half a segment are messages whoever spoke: a producer of bulk data
+    // writes buffers (a file's chunks, a stdio buffer of 4–8 KiB), an event source
+    // each event as it happens (a screen update, a reading).
     if full_segment > 0.0 && median < MESSAGE_SEGMENTS * full_segment && (2 * answers >= starts.len() || median < 0.5 * full_segment) {
         return Err(match bulk_bursts(&joined, real_segment, 2 * answers >= starts.len()) {
             Some(bulk) if whole => Unavoidable::Bulk(bulk),
