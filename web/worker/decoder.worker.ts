@@ -12,11 +12,19 @@ import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery } from './generated/view';
 import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
 import { unpackAnswer } from './viewAnswer';
+import type { FromWarmer, WarmModule } from './warm.worker';
+import wasmUrl from '../../wasm/pkg/tcpscope_core_bg.wasm?url';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
 
-const ready = init().then(() => {
+/** The module, compiled here once: this worker's instance and its warmer's
+ *  (warm.worker.ts) share it, and with it the optimised code V8 makes for either. */
+const compiled: Promise<WebAssembly.Module> = WebAssembly.compileStreaming(fetch(wasmUrl))
+  // A server that does not say application/wasm: compiled from the bytes.
+  .catch(() => fetch(wasmUrl).then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b)));
+
+const ready = compiled.then((module) => init({ module_or_path: module })).then(() => {
   const wasmVersion = viewSchemaVersion();
   if (wasmVersion !== VIEW_SCHEMA_VERSION) {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
@@ -26,6 +34,9 @@ const ready = init().then(() => {
 
 /** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
 let current: { generation: number; session: WasmSession | WasmSnapshot; report: Report | null } | null = null;
+
+/** The load under way: its phases (the first chart's path is marked by the view answers). */
+let loading: { phases: LoadPhases; started: number } | null = null;
 
 /** The streamed capture being received (openStream): its chunks go to its inbox. */
 let streaming: { generation: number; inbox: StreamInbox } | null = null;
@@ -57,13 +68,66 @@ let partialAnswered = false;
 /** Into a load, the warm-up's stages left run even if the page asked nothing yet. */
 const WARM_FALLBACK_MS = 1000;
 
+/** The warm-up worker the page started for this one (warm.worker.ts; null: none), and
+ *  whether the warm-up was handed to it: then this thread runs none of it, and a
+ *  capture dropped as the page starts waits for no stage. If the warmer fails, the
+ *  stages run here as before. */
+let warmer: MessagePort | null = null;
+/** The warm-up handed to the warmer, until it is done or given up (then null). */
+let warmedElsewhere: { done: Promise<void>; settle: () => void } | null = null;
+/** The warmer said it is done. */
+let warmDone = false;
+
+/** Hands the warm-up to the warmer; false when there is none (or it failed). */
+function warmElsewhere(): boolean {
+  if (warmedElsewhere || warmDone) return true;
+  const port = warmer;
+  if (!port) return false;
+  const sent = performance.timeOrigin + performance.now();
+  let settle = () => {};
+  const done = new Promise<void>((resolve) => { settle = resolve; });
+  warmedElsewhere = { done, settle };
+  port.onmessage = (e: MessageEvent<FromWarmer>) => {
+    if (e.data.type !== 'warm') return fallBack();
+    warmDone = true;
+    warmSteps.push([sent, performance.timeOrigin + performance.now() - sent]);
+    warmedElsewhere?.settle();
+    warmedElsewhere = null;
+  };
+  void compiled.then((module) => port.postMessage({ type: 'module', module } satisfies WarmModule), fallBack);
+  return true;
+}
+
+/** The warmer failed, or was stopped before it was done (a capture opened: client.ts
+ *  stopWarmer): the stages run here (between the pieces of a load under way, after its
+ *  first partial chart). */
+function fallBack() {
+  const wanted = warmedElsewhere !== null;
+  warmer?.close();
+  warmer = null;
+  warmedElsewhere?.settle();
+  warmedElsewhere = null;
+  if (!wanted || warmDone) return;
+  warmWanted = true;
+  void warmWhileIdle();
+}
+
+/** When each warm-up stage ran (the load's phases carry it: bench/progressive.mjs). */
+const warmSteps: [number, number][] = [];
+function timedWarmStep(): boolean {
+  const t = performance.now();
+  const more = warmUpStep();
+  warmSteps.push([performance.timeOrigin + t, performance.now() - t]);
+  return more;
+}
+
 async function warmWhileIdle() {
   if (warmLoop) return;
   warmLoop = true;
   try {
     await ready;
     while (warmWanted && reading === 0) {
-      warmWanted = warmUpStep();
+      warmWanted = timedWarmStep();
       if (warmWanted) await nextTurn();
     }
   } finally {
@@ -89,11 +153,19 @@ function nextTurn(): Promise<void> {
 /** Reads `chunks` (a dropped file's slices, or a download's chunks as they arrive) into a
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
-async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true) {
+async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true, postedAt?: number) {
+  const arrived = performance.timeOrigin + performance.now();
+  // The page stops a warmer still running when it opens a capture (client.ts stopWarmer):
+  // the stages then run here, after the first partial chart (a `warm` that crossed the
+  // open on its way only makes them run twice).
+  if (warmedElsewhere) fallBack();
   await ready;
   // Without the progressive display nothing is drawn before the end: the warm-up left
   // runs first, whole, as it did before the stages.
-  if (!progressive) while (warmWanted) warmWanted = warmUpStep();
+  if (!progressive) {
+    await warmedElsewhere?.done;
+    while (warmWanted) warmWanted = timedWarmStep();
+  }
   partialAnswered = false;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
@@ -104,8 +176,10 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   // Where the load's time goes (bench/browser.mjs prints it): waiting for the reader,
   // decoding + per-packet analysis, the end-of-capture analysis, the report.
   const phases: LoadPhases = { readWaitMs: 0, pushMs: 0, finishMs: 0, reportMs: 0 };
+  if (postedAt != null) phases.openWaitMs = arrived - postedAt;
+  loading = { phases, started };
   let mark = performance.now();
-  const lap = (phase: keyof LoadPhases) => {
+  const lap = (phase: 'readWaitMs' | 'pushMs' | 'finishMs' | 'reportMs' | 'warmMs') => {
     const now = performance.now();
     phases[phase] = (phases[phase] ?? 0) + now - mark;
     mark = now;
@@ -125,6 +199,10 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     lastPartial = now;
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
+    if (listed && phases.firstListedMs == null) {
+      phases.firstListedMs = performance.now() - started;
+      phases.atListed = { readWaitMs: phases.readWaitMs, pushMs: phases.pushMs + performance.now() - mark, turnsMs: phases.turnsMs ?? 0, bytes: session.bytesConsumed() };
+    }
     phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
     // The share of the file decoded, for the page's estimate of the capture's length
     // (PartialThroughputChart loadingRange): bytes read run up to a slice ahead of it.
@@ -162,7 +240,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
       lap('pushMs');
       // A stage of the warm-up left, once the first partial chart has its answer.
       if (warmWanted && (partialAnswered || performance.now() - started > WARM_FALLBACK_MS)) {
-        warmWanted = warmUpStep();
+        warmWanted = timedWarmStep();
         lap('warmMs');
       }
       await nextTurn();
@@ -185,6 +263,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   const { report, connectionCount } = reportOf(session);
   mine.report = report;
   lap('reportMs');
+  phases.warmSteps = warmSteps.slice();
   post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started, phases });
 }
 
@@ -250,7 +329,15 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'readerFailed':
         readerFailed(message.message);
         break;
+      case 'warmer':
+        warmer = message.port;
+        break;
+      case 'warmerFailed':
+        fallBack();
+        break;
       case 'warmUp':
+        // Run by the warmer where there is one (warmElsewhere), else here, a stage a turn.
+        if (warmElsewhere()) break;
         // A small synthetic capture through the whole pipeline before any real one:
         // V8 then runs the first capture's long loops (finish, prepare) as optimised
         // code, not its baseline compiler's (wasm/src/warm_up.rs), a stage at a time.
@@ -260,7 +347,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'open':
         reading++;
         try {
-          await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true);
+          await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true, message.postedAt);
         } finally {
           reading--;
         }
@@ -310,8 +397,16 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const packed = session.askPacked(JSON.stringify({ ask: 'view', request: message.request }));
         const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
         packed.free();
+        const bars = answer.kind === 'bins' && answer.bps.length > 0;
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
-        if (!current?.report) partialAnswered = true;
+        if (!current?.report) {
+          partialAnswered = true;
+          if (loading) {
+            const since = performance.now() - loading.started;
+            loading.phases.firstViewMs ??= since;
+            if (bars) loading.phases.firstBarsMs ??= since;
+          }
+        }
         break;
       }
       case 'prepare': {
