@@ -1,4 +1,4 @@
-// `node bench/progressive.mjs FILE [--port 4176] [--runs 3] [--variant QUERY] [--first-only]`: the progressive view's
+// `node bench/progressive.mjs FILE [--port 4176] [--runs 3] [--variant QUERY | --dist-b DIR] [--first-only]`: the progressive view's
 // numbers (issue 41), in headless Chromium on dist/ (build it first). Prints one JSON
 // line:
 //   readMs             the file's bytes merely read in a worker, 16 MiB slices (quickest of 3)
@@ -22,22 +22,27 @@ import { READER_PATH, readAllMs, requireDist, serveDist } from './serve.mjs';
 import { loadavg } from 'node:os';
 
 const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs', '--variant'].includes(args[i - 1]));
+const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs', '--variant', '--dist-b'].includes(args[i - 1]));
 const opt = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const port = opt('--port', 4176);
 const runs = Math.max(1, opt('--runs', 3));
 // `--variant QUERY` (e.g. warmer=off): a third load per round, progressive on with ?QUERY,
 // alternated with the others so that all see the same machine.
-const variant = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : null;
+const variant = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : args.includes('--dist-b') ? 'dist-b' : null;
 // `--first-only`: progressive on only, each load stopped at its first partial chart
 // (prints firstChartMs, firstTableMs and the share of the file read by then).
 const firstOnly = args.includes('--first-only');
+// `--dist-b DIR`: the variant's loads come from another build (e.g. the main branch's,
+// `npx vite build --outDir DIR --emptyOutDir`), served on port + 1: two builds
+// compared on the same machine in the same run.
+const distB = args.includes('--dist-b') ? args[args.indexOf('--dist-b') + 1] : null;
 if (!file) {
   console.error('usage: node bench/progressive.mjs FILE [--port N] [--runs N]');
   process.exit(2);
 }
 requireDist('bench/progressive.mjs');
 const server = await serveDist(port);
+const serverB = distB ? await serveDist(port + 1, distB) : null;
 const browser = await chromium.launch({
   executablePath: process.env.TCPSCOPE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -48,7 +53,8 @@ async function load(progressive, query = '') {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(600_000);
   try {
-    await page.goto(`http://127.0.0.1:${port}/${progressive ? (query ? `?${query}` : '') : '?progressive=off'}`);
+    const at = query === 'dist-b' ? `http://127.0.0.1:${port + 1}/` : `http://127.0.0.1:${port}/${progressive ? (query ? `?${query}` : '') : '?progressive=off'}`;
+    await page.goto(at);
     await page.locator('.app[data-state="idle"]').waitFor();
     await page.evaluate(() => {
       const b = (window.__bench = {});
@@ -87,7 +93,8 @@ async function load(progressive, query = '') {
     // The first chart's path in the worker (ms from the worker's start of the load; the
     // page's `open` message waited openWaitMs before it): first slice in hand, first
     // table listing a connection posted, first partial view answered, first with bars.
-    const path = { openWaitMs: ph.openWaitMs, firstSliceMs: ph.firstSliceMs, firstListedMs: ph.firstListedMs, firstViewMs: ph.firstViewMs, firstBarsMs: ph.firstBarsMs, warmMs: ph.warmMs, atListed: ph.atListed, warmSteps: ph.warmSteps?.map(([at, ms]) => [Math.round(at - b.startAbs), Math.round(ms)]) };
+    // (The worker's start of the load, ms after the drop.)
+    const path = { startMs: ph.startedAt != null ? ph.startedAt - b.startAbs : null, openWaitMs: ph.openWaitMs, firstSliceMs: ph.firstSliceMs, firstListedMs: ph.firstListedMs, firstViewMs: ph.firstViewMs, firstBarsMs: ph.firstBarsMs, warmMs: ph.warmMs, atListed: ph.atListed, warmSteps: ph.warmSteps?.map(([at, ms]) => [Math.round(at - b.startAbs), Math.round(ms)]) };
     if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ progressive, firstTableMs: b.table - b.start, firstChartMs: first, path }));
     return { path, firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
   } finally {
@@ -135,7 +142,7 @@ try {
     if (variant) alt.push(await load(true, variant));
     off.push(await load(false));
   }
-  const pathOf = (xs) => Object.fromEntries(['openWaitMs', 'firstSliceMs', 'firstListedMs', 'firstViewMs', 'firstBarsMs', 'warmMs'].map((k) => [k, round(median(xs.map((x) => x.path?.[k] ?? null)))]));
+  const pathOf = (xs) => Object.fromEntries(['startMs', 'openWaitMs', 'firstSliceMs', 'firstListedMs', 'firstViewMs', 'firstBarsMs', 'warmMs'].map((k) => [k, round(median(xs.map((x) => x.path?.[k] ?? null)))]));
   const summary = (xs) => ({ path: pathOf(xs), pushMs: round(median(xs.map((x) => x.pushMs))), extraMs: round(median(xs.map((x) => x.extraMs))), extraShare: round(median(xs.map((x) => x.extraShare)), 3), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), firstChartMs: round(median(xs.map((x) => x.firstChartMs))), updatesPerS: round(median(xs.map((x) => x.updatesPerS)), 1), readyMs: round(median(xs.map((x) => x.readyMs))) });
   result.readMs = round(result.readMs);
   if (!firstOnly) {
@@ -150,6 +157,7 @@ try {
 } finally {
   await browser.close();
   server.close();
+  serverB?.close();
   loadAtEnd();
 }
 console.log(JSON.stringify(result));

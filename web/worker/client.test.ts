@@ -11,22 +11,15 @@ class FakeWorker {
   /** The decoder workers started; each one's capture reader is in `readers`. */
   static all: FakeWorker[] = [];
   static readers: FakeWorker[] = [];
-  /** Their warm-up workers (client.ts startWarmer). */
-  static warmers: FakeWorker[] = [];
   posted: ToWorker[] = [];
   /** The port of its reader (client.ts startReader), the first message. */
   readerPort: MessagePort | null = null;
   terminated = false;
   onmessage: ((e: { data: FromWorker }) => void) | null = null;
   onerror: unknown = null;
-  /** The port of its warmer (client.ts startWarmer). */
-  warmerPort: MessagePort | null = null;
-  constructor(url: URL) {
-    (/reader\.worker/.test(String(url)) ? FakeWorker.readers : /warm\.worker/.test(String(url)) ? FakeWorker.warmers : FakeWorker.all).push(this);
-  }
+  constructor(url: URL) { (/reader\.worker/.test(String(url)) ? FakeWorker.readers : FakeWorker.all).push(this); }
   postMessage(m: ToWorker | { type: 'port' }) {
     if (m.type === 'reader') this.readerPort = m.port;
-    else if (m.type === 'warmer') this.warmerPort = m.port;
     else if (m.type !== 'port') this.posted.push(m);
   }
   terminate() { this.terminated = true; }
@@ -49,7 +42,7 @@ async function openedClient() {
 
 describe('DecoderClient', () => {
   const saved = globalThis.Worker;
-  beforeEach(() => { FakeWorker.all = []; FakeWorker.readers = []; FakeWorker.warmers = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
+  beforeEach(() => { FakeWorker.all = []; FakeWorker.readers = []; (globalThis as { Worker: unknown }).Worker = FakeWorker; });
   afterEach(() => { (globalThis as { Worker: unknown }).Worker = saved; });
 
   it('opening a capture while one loads cancels it: the old worker is terminated, its answers never arrive', async () => {
@@ -159,14 +152,10 @@ describe('DecoderClient', () => {
     await expect(first).rejects.toBeInstanceOf(CancelledError);
     // The worker that replaces the cancelled one warms up before it opens the capture.
     expect(FakeWorker.all[1].posted.map((m) => m.type)).toEqual(['warmUp', 'open']);
-    // Each by a warm-up worker of its own, started by the page and reached by a port;
-    // the cancelled worker's warmer goes with it.
-    expect([FakeWorker.warmers.length, w1.warmerPort !== null, FakeWorker.all[1].warmerPort !== null, FakeWorker.warmers[0].terminated]).toEqual([2, true, true, true]);
 
     const linkPage = new DecoderClient();
     linkPage.warm({ engine: false });
     expect(FakeWorker.all[2].posted).toEqual([]);
-    expect([FakeWorker.warmers.length, FakeWorker.all[2].warmerPort]).toEqual([2, null]);
   });
   describe('a capture streamed as it arrives (#url=, issue 45 item 6)', () => {
     const MiB = 1024 * 1024;

@@ -7,7 +7,6 @@ import type { ConnectionData, ConnectionSummary, Report } from '../model/types';
 import { VIEW_SCHEMA_VERSION, type BdpAnswer, type BdpQuestion, type PartialTable, type TablePage, type TableQuery, type ViewAt } from './generated/view';
 import { PROTOCOL_VERSION, STREAM_WINDOW_BYTES, type FromWorker, type LoadPhases, type Shared, type ShareSpec, type SnapshotInfo, type ToWorker } from './protocol';
 import type { FromPage } from './reader.worker';
-import type { ToWarmer } from './warm.worker';
 import type { ViewAnswer } from './viewAnswer';
 import { sanitizeReport, sanitizeSnapshotInfo, sanitizeSummary, sanitizeTablePage } from '../security/sanitizeReport';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
@@ -58,31 +57,6 @@ function startReader(decoder: Worker): Worker | null {
   }
 }
 
-/**
- * The warm-up worker of `decoder` (warm.worker.ts: it runs the engine's warm-up on the
- * decoder's own compiled module, so that the decoder thread never runs it and a capture
- * dropped as the page starts waits for nothing), started here for the same reason as
- * the reader. Where it does not start, the decoder warms up itself.
- */
-function startWarmer(decoder: Worker): Worker | null {
-  if (typeof MessageChannel !== 'function') return null;
-  // `?warmer=off`: the decoder warms up itself, in stages (the benchmark's comparison).
-  if (typeof location !== 'undefined' && new URLSearchParams(location.search).get('warmer') === 'off') return null;
-  try {
-    const warmer = new Worker(new URL('./warm.worker.ts', import.meta.url), { type: 'module' });
-    const { port1, port2 } = new MessageChannel();
-    warmer.onerror = (event) => {
-      event.preventDefault();
-      decoder.postMessage({ type: 'warmerFailed', generation: null, message: event.message || 'the warm-up worker did not start' } satisfies ToWorker);
-    };
-    warmer.postMessage({ type: 'port', port: port2 } satisfies ToWarmer, [port2]);
-    decoder.postMessage({ type: 'warmer', generation: null, port: port1 } satisfies ToWorker, [port1]);
-    return warmer;
-  } catch {
-    return null;
-  }
-}
-
 /** Progressive display while loading (issue 41): on unless the page's address says
  *  `?progressive=off` (the benchmark measures the load with it off). */
 export function progressiveDisplay(): boolean {
@@ -93,8 +67,6 @@ export class DecoderClient {
   private worker: Worker | null = null;
   /** The decoder worker's capture reader (startReader). */
   private reader: Worker | null = null;
-  /** The decoder worker's warm-up worker (startWarmer); it closes itself when done. */
-  private warmer: Worker | null = null;
   private generation = 0;
   private opening: (Pending & { onProgress: (p: Progress) => void }) | null = null;
   private requests = new Map<number, Pending>();
@@ -115,7 +87,7 @@ export class DecoderClient {
     worker.onerror = (event) => this.failAll(new Error(event.message || 'The decoder worker failed to start'));
     this.worker = worker;
     this.reader = startReader(worker);
-    if (this.warmEngine) this.warmUp(worker);
+    if (this.warmEngine) worker.postMessage({ type: 'warmUp', generation: null } satisfies ToWorker);
     return worker;
   }
 
@@ -135,22 +107,7 @@ export class DecoderClient {
     this.warmEngine ||= engine;
     const started = this.worker !== null;
     this.ensureWorker();
-    if (engine && started && this.worker) this.warmUp(this.worker);
-  }
-
-  /** A capture is opened: a warm-up still running on the warmer would take CPU from
-   *  its first chart (2 cores: the read alone keeps ~1.5 busy), so it is stopped; the
-   *  decoder then runs the warm-up itself between the load's pieces, after the first
-   *  partial chart (decoder.worker.ts). A warmer that is done has closed already. */
-  private stopWarmer() {
-    this.warmer?.terminate();
-    this.warmer = null;
-  }
-
-  /** The warm-up of `worker`, by a warmer of its own where one starts (startWarmer). */
-  private warmUp(worker: Worker) {
-    if (!this.warmer) this.warmer = startWarmer(worker);
-    worker.postMessage({ type: 'warmUp', generation: null } satisfies ToWorker);
+    if (engine && started) this.send({ type: 'warmUp', generation: null });
   }
 
   private send(message: ToWorker, transfer: Transferable[] = []) {
@@ -246,10 +203,8 @@ export class DecoderClient {
     this.wakePump();
     this.worker?.terminate();
     this.reader?.terminate();
-    this.warmer?.terminate();
     this.worker = null;
     this.reader = null;
-    this.warmer = null;
   }
 
   /**
@@ -264,7 +219,6 @@ export class DecoderClient {
     return new Promise<Opened>((resolve, reject) => {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
       this.send({ type: 'open', generation, source, stallMs, progressive, postedAt: performance.timeOrigin + performance.now() });
-      this.stopWarmer();
     });
   }
 
@@ -282,7 +236,6 @@ export class DecoderClient {
     const opened = new Promise<Opened>((resolve, reject) => {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
       this.send({ type: 'openStream', generation, totalBytes, stallMs: null, progressive: progressiveDisplay() });
-      this.stopWarmer();
     });
     const flow: Flow = (this.flow = { generation, sent: 0, taken: 0, wake: null });
     const stopped = this.pump(chunks, flow);

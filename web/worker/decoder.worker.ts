@@ -12,19 +12,11 @@ import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery } from './generated/view';
 import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
 import { unpackAnswer } from './viewAnswer';
-import type { FromWarmer, WarmModule } from './warm.worker';
-import wasmUrl from '../../wasm/pkg/tcpscope_core_bg.wasm?url';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
 
-/** The module, compiled here once: this worker's instance and its warmer's
- *  (warm.worker.ts) share it, and with it the optimised code V8 makes for either. */
-const compiled: Promise<WebAssembly.Module> = WebAssembly.compileStreaming(fetch(wasmUrl))
-  // A server that does not say application/wasm: compiled from the bytes.
-  .catch(() => fetch(wasmUrl).then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b)));
-
-const ready = compiled.then((module) => init({ module_or_path: module })).then(() => {
+const ready = init().then(() => {
   const wasmVersion = viewSchemaVersion();
   if (wasmVersion !== VIEW_SCHEMA_VERSION) {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
@@ -46,7 +38,7 @@ let streaming: { generation: number; inbox: StreamInbox } | null = null;
 const PUSH_PIECE_BYTES = 4 << 20;
 /** The page's partial queries wait at most about this long for a turn of the worker. */
 const YIELD_EVERY_MS = 50;
-/** Until the page has its first partial answer (at most EAGER_MS into the load), the
+/** Until the page has its first partial answer with bars (at most EAGER_MS into the load), the
  *  worker pushes smaller pieces and takes a turn after each: the first table goes out
  *  as soon as the analysis lists a connection, and the first chart's question is
  *  answered one small piece later instead of up to 50 ms + 4 MiB later. */
@@ -63,54 +55,12 @@ let warmWanted = false;
 /** Loads under way (an `open` counts from its message, before anything awaits). */
 let reading = 0;
 let warmLoop = false;
-/** A partial view answer was posted for the load under way. */
+/** A partial view answer with bars was posted for the load under way (the first chart
+ *  can be drawn): until then the worker stays eager, and sends the table with every
+ *  piece (an answer without bars is asked again when the table moves). */
 let partialAnswered = false;
 /** Into a load, the warm-up's stages left run even if the page asked nothing yet. */
 const WARM_FALLBACK_MS = 1000;
-
-/** The warm-up worker the page started for this one (warm.worker.ts; null: none), and
- *  whether the warm-up was handed to it: then this thread runs none of it, and a
- *  capture dropped as the page starts waits for no stage. If the warmer fails, the
- *  stages run here as before. */
-let warmer: MessagePort | null = null;
-/** The warm-up handed to the warmer, until it is done or given up (then null). */
-let warmedElsewhere: { done: Promise<void>; settle: () => void } | null = null;
-/** The warmer said it is done. */
-let warmDone = false;
-
-/** Hands the warm-up to the warmer; false when there is none (or it failed). */
-function warmElsewhere(): boolean {
-  if (warmedElsewhere || warmDone) return true;
-  const port = warmer;
-  if (!port) return false;
-  const sent = performance.timeOrigin + performance.now();
-  let settle = () => {};
-  const done = new Promise<void>((resolve) => { settle = resolve; });
-  warmedElsewhere = { done, settle };
-  port.onmessage = (e: MessageEvent<FromWarmer>) => {
-    if (e.data.type !== 'warm') return fallBack();
-    warmDone = true;
-    warmSteps.push([sent, performance.timeOrigin + performance.now() - sent]);
-    warmedElsewhere?.settle();
-    warmedElsewhere = null;
-  };
-  void compiled.then((module) => port.postMessage({ type: 'module', module } satisfies WarmModule), fallBack);
-  return true;
-}
-
-/** The warmer failed, or was stopped before it was done (a capture opened: client.ts
- *  stopWarmer): the stages run here (between the pieces of a load under way, after its
- *  first partial chart). */
-function fallBack() {
-  const wanted = warmedElsewhere !== null;
-  warmer?.close();
-  warmer = null;
-  warmedElsewhere?.settle();
-  warmedElsewhere = null;
-  if (!wanted || warmDone) return;
-  warmWanted = true;
-  void warmWhileIdle();
-}
 
 /** When each warm-up stage ran (the load's phases carry it: bench/progressive.mjs). */
 const warmSteps: [number, number][] = [];
@@ -155,17 +105,10 @@ function nextTurn(): Promise<void> {
  * say). */
 async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true, postedAt?: number) {
   const arrived = performance.timeOrigin + performance.now();
-  // The page stops a warmer still running when it opens a capture (client.ts stopWarmer):
-  // the stages then run here, after the first partial chart (a `warm` that crossed the
-  // open on its way only makes them run twice).
-  if (warmedElsewhere) fallBack();
   await ready;
   // Without the progressive display nothing is drawn before the end: the warm-up left
   // runs first, whole, as it did before the stages.
-  if (!progressive) {
-    await warmedElsewhere?.done;
-    while (warmWanted) warmWanted = timedWarmStep();
-  }
+  if (!progressive) while (warmWanted) warmWanted = timedWarmStep();
   partialAnswered = false;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
@@ -177,6 +120,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   // decoding + per-packet analysis, the end-of-capture analysis, the report.
   const phases: LoadPhases = { readWaitMs: 0, pushMs: 0, finishMs: 0, reportMs: 0 };
   if (postedAt != null) phases.openWaitMs = arrived - postedAt;
+  phases.startedAt = performance.timeOrigin + started;
   loading = { phases, started };
   let mark = performance.now();
   const lap = (phase: 'readWaitMs' | 'pushMs' | 'finishMs' | 'reportMs' | 'warmMs') => {
@@ -192,10 +136,11 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   let lastTurn = performance.now();
   /** The table so far (view/partial.rs) with a progress message, at most every
    *  PARTIAL_INTERVAL_MS (one pass over the connections: ≈ 1 ms at 10^5 of them), and
-   *  with every piece until it lists a connection: the first chart waits for nothing else. */
+   *  with every piece until the page has a partial answer with bars (at most EAGER_MS):
+   *  the first chart waits for nothing else. Nothing before it lists a connection. */
   const postPartial = () => {
     const now = performance.now();
-    if (listed && now - lastPartial < PARTIAL_INTERVAL_MS) return;
+    if (listed && (partialAnswered || now - started >= EAGER_MS) && now - lastPartial < PARTIAL_INTERVAL_MS) return;
     lastPartial = now;
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
@@ -208,7 +153,10 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     // (PartialThroughputChart loadingRange): bytes read run up to a slice ahead of it.
     const decoded = compressedAt ?? session.bytesConsumed();
     const decodedShare = totalBytes > 0 ? Math.min(1, decoded / totalBytes) : undefined;
-    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
+    // A table that lists nothing yet is not sent: the page would render the same empty
+    // state again (before the timeline releases its first packet: ≈ 25 MB of 10^5 short
+    // connections, one 1 MiB piece at a time), on the cores the first chart needs.
+    if (partial && listed) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
   };
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
@@ -329,15 +277,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'readerFailed':
         readerFailed(message.message);
         break;
-      case 'warmer':
-        warmer = message.port;
-        break;
-      case 'warmerFailed':
-        fallBack();
-        break;
       case 'warmUp':
-        // Run by the warmer where there is one (warmElsewhere), else here, a stage a turn.
-        if (warmElsewhere()) break;
         // A small synthetic capture through the whole pipeline before any real one:
         // V8 then runs the first capture's long loops (finish, prepare) as optimised
         // code, not its baseline compiler's (wasm/src/warm_up.rs), a stage at a time.
@@ -400,7 +340,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const bars = answer.kind === 'bins' && answer.bps.length > 0;
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         if (!current?.report) {
-          partialAnswered = true;
+          partialAnswered ||= bars;
           if (loading) {
             const since = performance.now() - loading.started;
             loading.phases.firstViewMs ??= since;

@@ -75,12 +75,6 @@ export type ToWorker =
   | { type: 'reader'; generation: null; port: MessagePort }
   /** That reader's script did not load: the worker reads the slices itself. */
   | { type: 'readerFailed'; generation: null; message: string }
-  /** The warm-up worker (warm.worker.ts) the page started for this worker, reached
-   *  through `port` (client.ts startWarmer); sent before `warmUp`. The decoder sends it
-   *  its compiled module and runs no warm-up itself. */
-  | { type: 'warmer'; generation: null; port: MessagePort }
-  /** That warmer's script did not load: the decoder warms up itself, in stages. */
-  | { type: 'warmerFailed'; generation: null; message: string }
   /** Run the engine once on a small synthetic capture before any real one (wasm
    *  `warmUp`, wasm/src/warm_up.rs: V8 then runs the first capture's long loops as
    *  optimised code). No answer. */
@@ -111,10 +105,11 @@ export interface LoadPhases {
   firstViewMs?: number;
   firstBarsMs?: number;
   openWaitMs?: number;
+  /** performance.timeOrigin + now() when the load started (the times above count from it). */
+  startedAt?: number;
   /** The worker's time split when the first table listing a connection went out. */
   atListed?: { readWaitMs: number; pushMs: number; turnsMs: number; bytes: number };
-  /** The warm-up's stages run so far in this worker: [start (timeOrigin + now, ms), ms];
-   *  or, warmed up by its warmer (warm.worker.ts), that worker's whole warm-up. */
+  /** The warm-up's stages run so far in this worker: [start (timeOrigin + now, ms), ms]. */
   warmSteps?: [number, number][];
 }
 
