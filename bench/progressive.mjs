@@ -1,4 +1,4 @@
-// `node bench/progressive.mjs FILE [--port 4176] [--runs 3]`: the progressive view's
+// `node bench/progressive.mjs FILE [--port 4176] [--runs 3] [--variant QUERY | --dist-b DIR] [--first-only]`: the progressive view's
 // numbers (issue 41), in headless Chromium on dist/ (build it first). Prints one JSON
 // line:
 //   readMs             the file's bytes merely read in a worker, 16 MiB slices (quickest of 3)
@@ -22,31 +22,43 @@ import { READER_PATH, readAllMs, requireDist, serveDist } from './serve.mjs';
 import { loadavg } from 'node:os';
 
 const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs'].includes(args[i - 1]));
+const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs', '--variant', '--dist-b'].includes(args[i - 1]));
 const opt = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const port = opt('--port', 4176);
 const runs = Math.max(1, opt('--runs', 3));
+// `--variant QUERY` (e.g. warmer=off): a third load per round, progressive on with ?QUERY,
+// alternated with the others so that all see the same machine.
+const variant = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : args.includes('--dist-b') ? 'dist-b' : null;
+// `--first-only`: progressive on only, each load stopped at its first partial chart
+// (prints firstChartMs, firstTableMs and the share of the file read by then).
+const firstOnly = args.includes('--first-only');
+// `--dist-b DIR`: the variant's loads come from another build (e.g. the main branch's,
+// `npx vite build --outDir DIR --emptyOutDir`), served on port + 1: two builds
+// compared on the same machine in the same run.
+const distB = args.includes('--dist-b') ? args[args.indexOf('--dist-b') + 1] : null;
 if (!file) {
   console.error('usage: node bench/progressive.mjs FILE [--port N] [--runs N]');
   process.exit(2);
 }
 requireDist('bench/progressive.mjs');
 const server = await serveDist(port);
+const serverB = distB ? await serveDist(port + 1, distB) : null;
 const browser = await chromium.launch({
   executablePath: process.env.TCPSCOPE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 
 /** One load of FILE in a fresh page: drop → first partial chart, redraws, ready. */
-async function load(progressive) {
+async function load(progressive, query = '') {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(600_000);
   try {
-    await page.goto(`http://127.0.0.1:${port}/${progressive ? '' : '?progressive=off'}`);
+    const at = query === 'dist-b' ? `http://127.0.0.1:${port + 1}/` : `http://127.0.0.1:${port}/${progressive ? (query ? `?${query}` : '') : '?progressive=off'}`;
+    await page.goto(at);
     await page.locator('.app[data-state="idle"]').waitFor();
     await page.evaluate(() => {
       const b = (window.__bench = {});
-      document.querySelector('[data-testid=file-input]').addEventListener('change', () => { b.start = performance.now(); }, { capture: true });
+      document.querySelector('[data-testid=file-input]').addEventListener('change', () => { b.start = performance.now(); b.startAbs = performance.timeOrigin + b.start; }, { capture: true });
       const app = document.querySelector('.app');
       new MutationObserver(() => {
         if (b.start && !b.report && b.sawProgress && !document.querySelector('[data-testid=progress]')) {
@@ -60,6 +72,14 @@ async function load(progressive) {
       }).observe(app, { attributes: true, attributeFilter: ['data-state'], childList: true, subtree: true });
     });
     await page.getByTestId('file-input').setInputFiles(file);
+    if (firstOnly) {
+      // Only drop → the first partial chart (a capture too large to load whole here, or
+      // a quick look): the page is closed then, and with it the load.
+      await page.waitForFunction(() => window.__tcpscopePartial?.firstDrawnMs || window.__bench.error, null, { polling: 20 });
+      const f = await page.evaluate(() => ({ start: window.__bench.start, table: window.__bench.table, error: window.__bench.error, first: window.__tcpscopePartial?.firstDrawnMs, fraction: window.__tcpscopePartial?.last?.fraction }));
+      if (f.error) throw new Error('the app reported an error state');
+      return { firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.first - f.start, fractionRead: f.fraction };
+    }
     await page.waitForFunction(() => window.__bench.ready || window.__bench.error, null, { polling: 100 });
     const b = await page.evaluate(() => ({ ...window.__bench, partial: window.__tcpscopePartial ?? null, phases: window.__tcpscope?.loadPhases?.last ?? null }));
     if (b.error) throw new Error('the app reported an error state');
@@ -70,7 +90,13 @@ async function load(progressive) {
     // (the partial queries answered), against decoding + analysis (push).
     const ph = b.phases ?? {};
     const extraMs = (ph.partialMs ?? 0) + (ph.turnsMs ?? 0);
-    return { firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
+    // The first chart's path in the worker (ms from the worker's start of the load; the
+    // page's `open` message waited openWaitMs before it): first slice in hand, first
+    // table listing a connection posted, first partial view answered, first with bars.
+    // (The worker's start of the load, ms after the drop.)
+    const path = { startMs: ph.startedAt != null ? ph.startedAt - b.startAbs : null, openWaitMs: ph.openWaitMs, firstSliceMs: ph.firstSliceMs, firstListedMs: ph.firstListedMs, firstViewMs: ph.firstViewMs, firstBarsMs: ph.firstBarsMs, warmMs: ph.warmMs, atListed: ph.atListed, warmSteps: ph.warmSteps?.map(([at, ms]) => [Math.round(at - b.startAbs), Math.round(ms)]) };
+    if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ progressive, firstTableMs: b.table - b.start, firstChartMs: first, path }));
+    return { path, firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
   } finally {
     await page.close();
   }
@@ -82,6 +108,7 @@ const median = (xs) => {
 };
 const round = (x, d = 0) => (x == null ? null : +x.toFixed(d));
 const result = { file: file.split('/').pop(), bytes: statSync(file).size, load: loadavg()[0] };
+const loadAtEnd = () => { result.loadEnd = +loadavg()[0].toFixed(2); };
 try {
   // The read baseline, quickest of three.
   const page = await browser.newPage();
@@ -100,21 +127,37 @@ try {
     result.readMs = Math.min(result.readMs ?? Infinity, ms);
   }
   await page.close();
-  const on = [], off = [];
-  for (let i = 0; i < runs; i++) {
+  const on = [], off = [], alt = [];
+  if (firstOnly) {
+    for (let i = 0; i < runs; i++) {
+      on.push(await load(true));
+      if (variant) alt.push(await load(true, variant));
+    }
+    const firsts = (xs) => ({ firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), runs: xs.map((x) => round(x.firstChartMs)), fractionRead: xs.map((x) => round(x.fractionRead, 4)) });
+    result.firstOnly = firsts(on);
+    if (variant) result.variant = { query: variant, ...firsts(alt) };
+  }
+  for (let i = 0; i < (firstOnly ? 0 : runs); i++) {
     on.push(await load(true));
+    if (variant) alt.push(await load(true, variant));
     off.push(await load(false));
   }
-  const summary = (xs) => ({ pushMs: round(median(xs.map((x) => x.pushMs))), extraMs: round(median(xs.map((x) => x.extraMs))), extraShare: round(median(xs.map((x) => x.extraShare)), 3), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), firstChartMs: round(median(xs.map((x) => x.firstChartMs))), updatesPerS: round(median(xs.map((x) => x.updatesPerS)), 1), readyMs: round(median(xs.map((x) => x.readyMs))) });
+  const pathOf = (xs) => Object.fromEntries(['startMs', 'openWaitMs', 'firstSliceMs', 'firstListedMs', 'firstViewMs', 'firstBarsMs', 'warmMs'].map((k) => [k, round(median(xs.map((x) => x.path?.[k] ?? null)))]));
+  const summary = (xs) => ({ path: pathOf(xs), pushMs: round(median(xs.map((x) => x.pushMs))), extraMs: round(median(xs.map((x) => x.extraMs))), extraShare: round(median(xs.map((x) => x.extraShare)), 3), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), firstChartMs: round(median(xs.map((x) => x.firstChartMs))), updatesPerS: round(median(xs.map((x) => x.updatesPerS)), 1), readyMs: round(median(xs.map((x) => x.readyMs))) });
   result.readMs = round(result.readMs);
-  result.on = summary(on);
-  result.off = summary(off);
-  result.runs = { on: on.map((x) => round(x.readyMs)), off: off.map((x) => round(x.readyMs)) };
-  result.readyOnVsOff = round(result.on.readyMs / result.off.readyMs, 3);
-  result.firstChartVsRead = round(result.on.firstChartMs / result.readMs, 2);
-  result.readyVsRead = { on: round(result.on.readyMs / result.readMs, 2), off: round(result.off.readyMs / result.readMs, 2) };
+  if (!firstOnly) {
+    result.on = summary(on);
+    result.off = summary(off);
+    if (variant) result.variant = { query: variant, ...summary(alt), runs: alt.map((x) => round(x.readyMs)) };
+    result.runs = { on: on.map((x) => round(x.readyMs)), off: off.map((x) => round(x.readyMs)) };
+    result.readyOnVsOff = round(result.on.readyMs / result.off.readyMs, 3);
+    result.firstChartVsRead = round(result.on.firstChartMs / result.readMs, 2);
+    result.readyVsRead = { on: round(result.on.readyMs / result.readMs, 2), off: round(result.off.readyMs / result.readMs, 2) };
+  }
 } finally {
   await browser.close();
   server.close();
+  serverB?.close();
+  loadAtEnd();
 }
 console.log(JSON.stringify(result));

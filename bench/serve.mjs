@@ -33,16 +33,17 @@ export function requireDist(who) {
   }
 }
 
-/** Serves dist/ on 127.0.0.1:`port` (unknown paths get index.html); resolves to the server. */
-export async function serveDist(port) {
+/** Serves dist/ (or another build, `root`) on 127.0.0.1:`port` (unknown paths get
+ *  index.html); resolves to the server. */
+export async function serveDist(port, root = dist) {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path === READER_PATH) {
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
       return res.end(READER_SOURCE);
     }
-    let target = normalize(join(dist, path.endsWith('/') ? `${path}index.html` : path));
-    if (!target.startsWith(resolve(dist)) || !existsSync(target) || statSync(target).isDirectory()) target = join(dist, 'index.html');
+    let target = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
+    if (!target.startsWith(resolve(root)) || !existsSync(target) || statSync(target).isDirectory()) target = join(root, 'index.html');
     res.writeHead(200, { 'content-type': types[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
     createReadStream(target).pipe(res);
   });

@@ -218,7 +218,7 @@ export class DecoderClient {
     const generation = ++this.generation;
     return new Promise<Opened>((resolve, reject) => {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
-      this.send({ type: 'open', generation, source, stallMs, progressive });
+      this.send({ type: 'open', generation, source, stallMs, progressive, postedAt: performance.timeOrigin + performance.now() });
     });
   }
 

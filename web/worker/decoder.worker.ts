@@ -27,6 +27,9 @@ const ready = init().then(() => {
 /** The capture being read or last read (or the share link opened); a newer `open` replaces it. */
 let current: { generation: number; session: WasmSession | WasmSnapshot; report: Report | null } | null = null;
 
+/** The load under way: its phases (the first chart's path is marked by the view answers). */
+let loading: { phases: LoadPhases; started: number } | null = null;
+
 /** The streamed capture being received (openStream): its chunks go to its inbox. */
 let streaming: { generation: number; inbox: StreamInbox } | null = null;
 
@@ -35,7 +38,7 @@ let streaming: { generation: number; inbox: StreamInbox } | null = null;
 const PUSH_PIECE_BYTES = 4 << 20;
 /** The page's partial queries wait at most about this long for a turn of the worker. */
 const YIELD_EVERY_MS = 50;
-/** Until the page has its first partial answer (at most EAGER_MS into the load), the
+/** Until the page has its first partial answer with bars (at most EAGER_MS into the load), the
  *  worker pushes smaller pieces and takes a turn after each: the first table goes out
  *  as soon as the analysis lists a connection, and the first chart's question is
  *  answered one small piece later instead of up to 50 ms + 4 MiB later. */
@@ -52,10 +55,21 @@ let warmWanted = false;
 /** Loads under way (an `open` counts from its message, before anything awaits). */
 let reading = 0;
 let warmLoop = false;
-/** A partial view answer was posted for the load under way. */
+/** A partial view answer with bars was posted for the load under way (the first chart
+ *  can be drawn): until then the worker stays eager, and sends the table with every
+ *  piece (an answer without bars is asked again when the table moves). */
 let partialAnswered = false;
 /** Into a load, the warm-up's stages left run even if the page asked nothing yet. */
 const WARM_FALLBACK_MS = 1000;
+
+/** When each warm-up stage ran (the load's phases carry it: bench/progressive.mjs). */
+const warmSteps: [number, number][] = [];
+function timedWarmStep(): boolean {
+  const t = performance.now();
+  const more = warmUpStep();
+  warmSteps.push([performance.timeOrigin + t, performance.now() - t]);
+  return more;
+}
 
 async function warmWhileIdle() {
   if (warmLoop) return;
@@ -63,7 +77,7 @@ async function warmWhileIdle() {
   try {
     await ready;
     while (warmWanted && reading === 0) {
-      warmWanted = warmUpStep();
+      warmWanted = timedWarmStep();
       if (warmWanted) await nextTurn();
     }
   } finally {
@@ -89,11 +103,12 @@ function nextTurn(): Promise<void> {
 /** Reads `chunks` (a dropped file's slices, or a download's chunks as they arrive) into a
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
-async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true) {
+async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true, postedAt?: number) {
+  const arrived = performance.timeOrigin + performance.now();
   await ready;
   // Without the progressive display nothing is drawn before the end: the warm-up left
   // runs first, whole, as it did before the stages.
-  if (!progressive) while (warmWanted) warmWanted = warmUpStep();
+  if (!progressive) while (warmWanted) warmWanted = timedWarmStep();
   partialAnswered = false;
   current?.session.free();
   const session = new WasmSession(stallMs ?? Number.NaN);
@@ -104,8 +119,11 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   // Where the load's time goes (bench/browser.mjs prints it): waiting for the reader,
   // decoding + per-packet analysis, the end-of-capture analysis, the report.
   const phases: LoadPhases = { readWaitMs: 0, pushMs: 0, finishMs: 0, reportMs: 0 };
+  if (postedAt != null) phases.openWaitMs = arrived - postedAt;
+  phases.startedAt = performance.timeOrigin + started;
+  loading = { phases, started };
   let mark = performance.now();
-  const lap = (phase: keyof LoadPhases) => {
+  const lap = (phase: 'readWaitMs' | 'pushMs' | 'finishMs' | 'reportMs' | 'warmMs') => {
     const now = performance.now();
     phases[phase] = (phases[phase] ?? 0) + now - mark;
     mark = now;
@@ -118,19 +136,27 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   let lastTurn = performance.now();
   /** The table so far (view/partial.rs) with a progress message, at most every
    *  PARTIAL_INTERVAL_MS (one pass over the connections: ≈ 1 ms at 10^5 of them), and
-   *  with every piece until it lists a connection: the first chart waits for nothing else. */
+   *  with every piece until the page has a partial answer with bars (at most EAGER_MS):
+   *  the first chart waits for nothing else. Nothing before it lists a connection. */
   const postPartial = () => {
     const now = performance.now();
-    if (listed && now - lastPartial < PARTIAL_INTERVAL_MS) return;
+    if (listed && (partialAnswered || now - started >= EAGER_MS) && now - lastPartial < PARTIAL_INTERVAL_MS) return;
     lastPartial = now;
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
+    if (listed && phases.firstListedMs == null) {
+      phases.firstListedMs = performance.now() - started;
+      phases.atListed = { readWaitMs: phases.readWaitMs, pushMs: phases.pushMs + performance.now() - mark, turnsMs: phases.turnsMs ?? 0, bytes: session.bytesConsumed() };
+    }
     phases.partialMs = (phases.partialMs ?? 0) + performance.now() - now;
     // The share of the file decoded, for the page's estimate of the capture's length
     // (PartialThroughputChart loadingRange): bytes read run up to a slice ahead of it.
     const decoded = compressedAt ?? session.bytesConsumed();
     const decodedShare = totalBytes > 0 ? Math.min(1, decoded / totalBytes) : undefined;
-    if (partial) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
+    // A table that lists nothing yet is not sent: the page would render the same empty
+    // state again (before the timeline releases its first packet: ≈ 25 MB of 10^5 short
+    // connections, one 1 MiB piece at a time), on the cores the first chart needs.
+    if (partial && listed) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
   };
   for await (const chunk of chunks((bytesRead) => {
     const now = performance.now();
@@ -162,7 +188,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
       lap('pushMs');
       // A stage of the warm-up left, once the first partial chart has its answer.
       if (warmWanted && (partialAnswered || performance.now() - started > WARM_FALLBACK_MS)) {
-        warmWanted = warmUpStep();
+        warmWanted = timedWarmStep();
         lap('warmMs');
       }
       await nextTurn();
@@ -185,6 +211,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   const { report, connectionCount } = reportOf(session);
   mine.report = report;
   lap('reportMs');
+  phases.warmSteps = warmSteps.slice();
   post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started, phases });
 }
 
@@ -260,7 +287,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       case 'open':
         reading++;
         try {
-          await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true);
+          await open(message.generation, (onRead) => captureChunks(message.source, onRead), message.source.size, message.stallMs, message.progressive ?? true, message.postedAt);
         } finally {
           reading--;
         }
@@ -310,8 +337,16 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const packed = session.askPacked(JSON.stringify({ ask: 'view', request: message.request }));
         const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
         packed.free();
+        const bars = answer.kind === 'bins' && answer.bps.length > 0;
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
-        if (!current?.report) partialAnswered = true;
+        if (!current?.report) {
+          partialAnswered ||= bars;
+          if (loading) {
+            const since = performance.now() - loading.started;
+            loading.phases.firstViewMs ??= since;
+            if (bars) loading.phases.firstBarsMs ??= since;
+          }
+        }
         break;
       }
       case 'prepare': {

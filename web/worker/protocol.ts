@@ -9,7 +9,7 @@ import type { AtRequest, BdpAnswer, BdpQuestion, LinkInfo, PartialTable, ShareSp
 import type { ViewAnswer } from './viewAnswer';
 
 /** Bump with any change to the messages below (the view schema has its own version). */
-export const PROTOCOL_VERSION = 9;
+export const PROTOCOL_VERSION = 10;
 
 /** What a share link holds besides the report (wasm/src/boundary/ask.rs `LinkInfo`). */
 export type SnapshotInfo = LinkInfo;
@@ -42,12 +42,14 @@ export const REPORT_TOP_CONNECTIONS = 64;
 export type ToWorker =
   /** `progressive`: send the partial table while loading (default on; the benchmark
    *  turns it off to measure what it costs). */
-  | { type: 'open'; generation: number; source: Blob; stallMs: number | null; progressive?: boolean }
+  | { type: 'open'; generation: number; source: Blob; stallMs: number | null; progressive?: boolean; postedAt?: number }
   /** A capture the page receives as it arrives (#url=, fetchCapture.ts streamCapture):
    *  its bytes follow as `chunk`s, then `streamEnd`. `totalBytes`: the announced size, 0
    *  when unknown. The worker says `taken` for each chunk it has handed to the decoder;
    *  the page keeps at most STREAM_WINDOW_BYTES sent and not taken (memory bound). */
   | { type: 'openStream'; generation: number; totalBytes: number; stallMs: number | null; progressive?: boolean }
+  // (`postedAt` of `open`: performance.timeOrigin + now() when the page sent it, for the
+  // load's `openWaitMs`.)
   | { type: 'chunk'; generation: number; bytes: Uint8Array }
   /** No more bytes: the body ended, or the page stopped it (cap, network failure); the
    *  worker analyses what it has. */
@@ -95,6 +97,20 @@ export interface LoadPhases {
   warmMs?: number;
   /** After the report: building the shown connection's first chart answers (`prepare`). */
   prepareMs?: number;
+  /** The first chart's path (issue 41), ms from the open: the first partial table that
+   *  lists a connection posted, the first partial view answered, the first one with a
+   *  settled bin; `openWaitMs`: from the page's `open` message to the worker starting
+   *  the load (a warm-up stage or wasm start-up in the way). */
+  firstListedMs?: number;
+  firstViewMs?: number;
+  firstBarsMs?: number;
+  openWaitMs?: number;
+  /** performance.timeOrigin + now() when the load started (the times above count from it). */
+  startedAt?: number;
+  /** The worker's time split when the first table listing a connection went out. */
+  atListed?: { readWaitMs: number; pushMs: number; turnsMs: number; bytes: number };
+  /** The warm-up's stages run so far in this worker: [start (timeOrigin + now, ms), ms]. */
+  warmSteps?: [number, number][];
 }
 
 export type FromWorker =
