@@ -13,19 +13,19 @@ use super::path_evidence::path_round_trips;
 
 /// One burst of data: from its first data segment to its last (the application
 /// wrote it at once; application-idle stalls separate bursts).
-struct Burst {
-    start: f64,
-    end: f64,
-    retransmissions: u32,
+pub(super) struct Burst {
+    pub(super) start: f64,
+    pub(super) end: f64,
+    pub(super) retransmissions: u32,
     /// Payload bytes of its data segments but re-sends: what it moved.
-    bytes: f64,
+    pub(super) bytes: f64,
     /// The sender's own pauses inside it, s: see `bursts`.
-    paused: f64,
+    pub(super) paused: f64,
 }
 
 impl Burst {
     /// Its time on the path: first to last data segment less the sender's pauses.
-    fn took(&self) -> f64 {
+    pub(super) fn took(&self) -> f64 {
         (self.end - self.start - self.paused).max(0.0)
     }
 }
@@ -33,9 +33,9 @@ impl Burst {
 /// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
 /// `samples`, `tick`: the RTT samples and clock, read (`round_trips`) only when a run
 /// without re-sends must be checked against them — most connections have none.
-pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
+/// `bursts`: the data direction's ([`bursts`]).
+pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &[Burst], path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
     let trips = std::cell::OnceCell::new();
-    let bursts = bursts(conn, p, path_rtt);
     if bursts.len() < 4 {
         return Vec::new();
     }
@@ -113,7 +113,7 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
 /// a time as its upstream gave them, each pair acknowledged within 56 µs, read "each of
 /// 4 bursts took 9.9 ms–33 ms instead of 1.5 ms: the path slowed down", while its own
 /// RFC 7323 TSval advanced by the same 25 ms as the arrival gap (Part4_q4.pcapng).
-fn bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Burst> {
+pub(super) fn bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Burst> {
     let rtt = if path_rtt > 0.0 { path_rtt } else { 0.0 };
     let d = conn.data_direction.min(1);
     let mut idle_after: Vec<u32> = conn.directions[d as usize]
