@@ -4,16 +4,11 @@
 //! (`TCPSCOPE_CORPUS`; absent, those pass).
 
 use crate::common;
-use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
-use tcpscope_core::session::analyze_bytes;
+use tcpscope_core::analysis::ConnectionSummary;
 use tcpscope_core::synth::*;
 
 fn analyze(f: &Flow) -> ConnectionSummary {
-    let mut frames = f.frames();
-    frames.sort_by_key(|fr| fr.ts_ns);
-    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
-    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
-    s.analysis().expect("analysed").connections[0].clone()
+    common::analyze_flow(f)
 }
 
 fn episodes(c: &ConnectionSummary) -> Vec<String> {
@@ -141,4 +136,68 @@ fn a_few_segments_re_sent_by_their_timer_are_no_transfer() {
     for c in conns.iter().filter(|c| [5, 126].contains(&c.id)) {
         assert!(c.diagnosis.episodes.iter().all(|e| !e.text.contains("a transfer, not one message")), "{}: {:?}", c.id, episodes(c));
     }
+}
+
+/// Captured at the sender (an LDAP client), the SYN's round trip 1 ms: six bursts, 300 ms
+/// of application pause apart, each of 3 flights of 4 full segments 1.8 ms apart (the
+/// client's link: 1460 B in 1.8 ms). The receiver ACKs the first two segments of each
+/// flight at once, 3.8 ms after the second left (1.8 ms of transmission each way and the
+/// path: a full-sized segment's round trip), and the last two 3.8 ms after the last; in
+/// burst 4 it holds that last ACK `held_us` (its delayed-ACK timer), and where
+/// `partial_us` is set its ACK of the first two comes that late too.
+fn ldap_flights(held_us: i64, partial_us: i64) -> ConnectionSummary {
+    let mut f = Flow::new("10.9.0.1:40000", "10.9.0.2:389");
+    f.handshake(0, 1_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    let mut t = 10_000;
+    let mut next = 1_001u32;
+    for burst in 0..6 {
+        for _ in 0..3 {
+            for k in 0..4 {
+                f.data(C2S, t + k * 1_800, 1460);
+            }
+            let partial = if burst == 3 { partial_us } else { 3_800 };
+            f.push(S2C, t + 1_800 + partial).ack(next + 2 * 1460);
+            next += 4 * 1460;
+            let wait = if burst == 3 { held_us } else { 3_800 };
+            f.push(S2C, t + 5_400 + wait).ack(next);
+            t += 5_400 + wait + 100;
+        }
+        t += 300_000;
+    }
+    analyze(&f)
+}
+
+#[test]
+fn full_segments_round_trips_are_compared_with_their_own_not_the_syns() {
+    // Burst 4's last ACKs held 40 ms: it took 3 × 5.4 + 2 × 40.1 = 96.4 ms against the
+    // others' 3 × 5.4 + 2 × 3.9 = 24 ms, at a quarter of their rate: a slow burst. Its
+    // prompt ACKs of two segments take 3.8 ms, 3.8× the SYN's 1 ms, but every other burst's
+    // do too: the full segments' own smallest round trip is 3.8 ms, and none in burst 4
+    // reached twice that (the 40-ms ACKs acknowledge the whole flight: a receiver's
+    // timer may hold those, RFC 1122 §4.2.3.2). Against the SYN (before) it read "a
+    // burst took 96 ms instead of 24 ms: no retransmissions: the path slowed down".
+    let c = ldap_flights(40_000, 3_800);
+    assert_eq!(c.path_rtt_ms, Some(1.0));
+    assert!(!c.diagnosis.text.contains("the path slowed down"), "{}", c.diagnosis.text);
+    // Burst 4's ACKs of two segments as the flight arrives taking 40 ms too: sent before
+    // the flight was in, not held for a timer; 40 ms ≥ 2 × 3.8 ms: the path did slow.
+    let c = ldap_flights(40_000, 40_000);
+    assert!(c.diagnosis.text.contains("no retransmissions: the path slowed down"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn ldap_flights_at_the_links_pace_are_no_path_that_slowed() {
+    // protos c06-ldapv3-app-r1, captured at the LDAP client: connection 228 (tcp.stream
+    // 228). The SYN/ACK comes 0.97 ms after the SYN (frames 3861–3862); the client's
+    // 1460-B segments leave 1.82 ms apart; the server ACKs most flights whole 10–100 ms
+    // after their last segment (frames 3898, 3913, 3941, 3957, 3985, 4007, 4033) and a
+    // pair at once three times: frame 4012 (3.85 ms after frame 4009), 4037 (3.98 ms
+    // after 4034), 4040 (3.77 ms after 4036). Those three are the data's own round trip;
+    // against the SYN's they read "During 10.621 s–10.773 s a burst took 152 ms instead
+    // of 5.5 ms: no retransmissions: the path slowed down", and so on 11 more
+    // connections of the capture (889, 955, 1974, 2211, 4137, 4255, 4592, 4693, 4892,
+    // 5156, 6126).
+    let Some(conns) = common::corpus_connections("realjimmy__sample-captures__wireshark-samples_files_protos-test-suite-traffic_c06-ldapv3-app-r1.pcap") else { return };
+    let slowed: Vec<u32> = conns.iter().filter(|c| c.diagnosis.text.contains("the path slowed down")).map(|c| c.id).collect();
+    assert_eq!(slowed, Vec::<u32>::new());
 }

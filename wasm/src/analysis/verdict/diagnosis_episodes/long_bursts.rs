@@ -47,7 +47,7 @@ pub const TRANSFER_SHARE: f64 = 0.25;
 /// A gap is even when within this fraction of the median gap.
 pub const EVEN_SPACING: f64 = 0.5;
 /// Least share of the burst's time in even gaps for "evenly spaced".
-pub const EVEN_TIME: f64 = 0.6;
+pub const EVEN_TIME: f64 = 0.75;
 /// Least share of the burst's segments at the full segment size.
 pub const FULL_SHARE: f64 = 0.9;
 /// A median gap of fewer ticks of the capture clock is the clock, not a pace.

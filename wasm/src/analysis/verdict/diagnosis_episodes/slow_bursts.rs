@@ -9,7 +9,7 @@ use crate::analysis::rows::columns::{flag_bits, PacketColumns, RttSource};
 use crate::analysis::stalls::cause::StallCause;
 use crate::analysis::stalls::delayed_ack::full_segment;
 use crate::analysis::stalls::{is_data_segment, mss_estimate, needless};
-use super::path_evidence::path_round_trips;
+use super::path_evidence::{path_round_trips, DataRoundTrips};
 
 /// One burst of data: from its first data segment to its last (the application
 /// wrote it at once; application-idle stalls separate bursts).
@@ -77,16 +77,14 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
         let run = &bursts[i..=j];
         // "The path slowed down" only where the round trips say so (issue 39: bursts of
         // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
-        // path): some round trip during the run at least twice the path's and a
-        // millisecond above it (µs paths jitter by their own size), among those no
-        // receiver's held ACK explains (path_evidence.rs). Without
-        // retransmissions and without that, nothing is claimed.
+        // path): some round trip during the run at least twice its direction's smallest
+        // and a millisecond above it (µs paths jitter by their own size), like with
+        // like: round trips of full-sized data segments against the same, not against
+        // the handshake's (path_evidence.rs), among those no receiver's held ACK
+        // explains. Without retransmissions and without that, nothing is claimed.
         let slowed = || {
-            let (a, b) = (run[0].start, run[run.len() - 1].end);
-            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| path_round_trips(conn, p, samples, tick));
-            let from = round_trips.partition_point(|&(t, _)| t < a);
-            let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
-            path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown)
+            let data: &DataRoundTrips = trips.get_or_init(|| path_round_trips(conn, p, samples, tick));
+            path_rtt > 0.0 && data.grew_during(run[0].start, run[run.len() - 1].end, MIN_SLOWDOWN_S)
         };
         if run.iter().all(|b| b.retransmissions == 0) && !slowed() {
             i = j + 1;
