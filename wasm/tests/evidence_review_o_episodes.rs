@@ -201,3 +201,62 @@ fn ldap_flights_at_the_links_pace_are_no_path_that_slowed() {
     let slowed: Vec<u32> = conns.iter().filter(|c| c.diagnosis.text.contains("the path slowed down")).map(|c| c.id).collect();
     assert_eq!(slowed, Vec::<u32>::new());
 }
+
+/// Captured at the data's sender, 10 ms path: the peer asks (100 B at 20 ms), the sender
+/// answers with 20 full segments from 30 ms, 0.1 ms apart (the last at 31.9 ms), all
+/// ACKed at 41.9 ms. The peer sends 39 B at once (45.9 ms, which the sender only ACKs),
+/// then its next request, 110 B, 7 s later (7.0459 s); the sender ACKs it and answers
+/// (500 B) 0.9101 s after it, at 7.956 s.
+fn a_turn_inside_an_idle_gap() -> ConnectionSummary {
+    let mut f = Flow::new("10.9.0.1:443", "10.9.0.2:49213");
+    f.handshake(0, 10_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(S2C, 20_000, 100);
+    for k in 0..20 {
+        f.data(C2S, 30_000 + k * 100, 1448);
+    }
+    f.push(S2C, 41_900);
+    f.data(S2C, 45_900, 39);
+    f.push(C2S, 55_900);
+    f.data(S2C, 7_045_900, 110);
+    f.push(C2S, 7_046_000);
+    f.data(C2S, 7_956_000, 500);
+    f.push(S2C, 7_966_000);
+    analyze(&f)
+}
+
+#[test]
+fn the_peers_turn_inside_an_idle_gap_is_named() {
+    // The sender's gap 31.9 ms → 7.956 s: everything acknowledged at 41.9 ms, the peer's
+    // last message 7.0459 s, 7.004 s after that ("7 s"), the sender's answer 0.9101 s
+    // after it ("910 ms"): the peer's turn, then the sender's. The peer's first message
+    // (39 B, 4 ms after the ACK) ended nothing. Before: "new data after all was
+    // acknowledged", the whole 7.9 s read as the sender's own silence.
+    let c = a_turn_inside_an_idle_gap();
+    let d = c.data_direction as usize;
+    let s: Vec<_> = c.directions[d].stalls.iter().filter(|s| s.duration > 1.0).collect();
+    assert_eq!(s.len(), 1, "{:?}", c.directions[d].stalls);
+    assert_eq!(
+        s[0].ended_by,
+        "new data 910 ms after the peer's next message of 110 bytes at 7.046 s, which came 7 s after all was acknowledged: the peer's turn, then the sender's answer"
+    );
+}
+
+#[test]
+fn asyncrat_the_clients_turn_inside_the_servers_idle_gap_is_named() {
+    // corelight zeek-asyncrat-detector 30a385ed…pcap, connection 6 (Google TLS,
+    // captured at the client 192.168.100.20). tshark: the server's response ends at
+    // frame 407 (13.035941 s), the client ACKs it all (frame 408, 13.037 s) and sends 39 B
+    // at once (frame 409, 13.040 s), which the server only ACKs (frame 410); the client's
+    // next request, 110 B, is frame 459 at 20.187830 s, ACKed at 20.194 (frame 461), and
+    // the server answers at 21.082389 s (frame 465). In the server's time (5.8 ms later
+    // than the capture's for the client's packets) the request came 7.2 s after everything
+    // was acknowledged and the answer 889 ms after it. Before: one 8.05-s idle stall
+    // "new data after all was acknowledged".
+    let Some(c) = common::corpus_connection("corelight__zeek-asyncrat-detector__testing_Traces_30a385ed-171e-4f15-ac3f-08c96be7bfd1.pcap", 6) else { return };
+    let s = c.directions[1].stalls.iter().find(|s| s.frame_before == 407).expect("the stall after frame 407");
+    assert_eq!(s.frame_after, 465);
+    assert_eq!(
+        s.ended_by,
+        "new data 889 ms after the peer's next message of 110 bytes at 20.194 s, which came 7.2 s after all was acknowledged: the peer's turn, then the sender's answer"
+    );
+}
