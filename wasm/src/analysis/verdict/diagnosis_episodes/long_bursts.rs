@@ -13,9 +13,13 @@
 //! - it moved at least [`TRANSFER_SEGMENTS`] full segments of new data: a message of a
 //!   few segments that its timer re-sent lasts many round trips too (an `outage`);
 //! - it took at least [`TRANSFER_SHARE`] of the active time, and the application's
-//!   pauses (and turns) took as much and more than any other share: where the network's
-//!   share is larger, the headline already diagnoses the burst;
-//! - no slow-burst episode covers it already;
+//!   pauses took as much, they and the turns more than any other share: where the
+//!   network's share is larger, the headline already diagnoses the burst (a flow of
+//!   request/response turns with a loss headline once read its reply as "a transfer");
+//! - no slow-burst episode covers it already, and the application's pauses inside it
+//!   (as the shares count them, in the sender's time) took at most [`TRANSFER_SHARE`]
+//!   of it: a source on a clock, each of whose gaps is its own pause, is no transfer
+//!   (a live stream's 61-ms records, a 2.5-ms clock once read "a transfer");
 //! - and the capture shows what paced it: re-sends in it (loss, RFC 5681 §3.2: the
 //!   sender halves its rate on each loss event), or its segments came full-sized and
 //!   evenly spaced for most of its time ([`EVEN_TIME`], each gap within [`EVEN_SPACING`]
@@ -24,7 +28,9 @@
 //!   writes' sizes); evenly spaced means something downstream of that queue spaced
 //!   them: the bottleneck link (packets leave a bottleneck one transmission time apart,
 //!   Jacobson 1988's ACK clock, Keshav 1991's packet pair) or the sender's congestion
-//!   control pacing to it. Either way the network's pace, not the application's.
+//!   control pacing to it. Either way the network's pace, not the application's. A
+//!   segment is full-sized from the full segment size to [`ONE_SEGMENT`] times it: a
+//!   larger frame is several segments handed over at once (TSO/GRO), spaced by its host.
 //!
 //! Without that evidence nothing is said: a burst limited by the receiver's window or
 //! sent in clumps is left to the headline's shares.
@@ -50,6 +56,8 @@ pub const EVEN_SPACING: f64 = 0.5;
 pub const EVEN_TIME: f64 = 0.75;
 /// Least share of the burst's segments at the full segment size.
 pub const FULL_SHARE: f64 = 0.9;
+/// A segment larger than this many full segments is a frame of several (TSO/GRO).
+pub const ONE_SEGMENT: f64 = 1.1;
 /// A median gap of fewer ticks of the capture clock is the clock, not a pace.
 pub const MIN_GAP_TICKS: f64 = 10.0;
 
@@ -74,7 +82,7 @@ struct Loss {
 pub(super) fn long_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &[Burst], sh: &TimeShares, (path_rtt, tick): (f64, f64), taken: &[Episode]) -> Vec<Episode> {
     let pauses = sh.application + sh.turn_time;
     let largest_other = [sh.loss, sh.receive_window, sh.stalled, sh.other].into_iter().fold(0.0, f64::max);
-    if !(path_rtt > 0.0 && sh.active > 0.0) || pauses < TRANSFER_SHARE * sh.active || pauses < largest_other {
+    if !(path_rtt > 0.0 && sh.active > 0.0) || sh.application < TRANSFER_SHARE * sh.active || pauses < largest_other {
         return Vec::new();
     }
     let d = conn.data_direction.min(1);
@@ -87,6 +95,11 @@ pub(super) fn long_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
         if taken.iter().any(|e| e.start < b.end && e.end > b.start && matches!(e.kind, "loss" | "delay-spike")) {
             continue;
         }
+        // The sender's application paused inside it, as the shares count its time (a
+        // source on a clock whose every gap is its own): not one transfer.
+        if !(app_paused_within(sh, b.start, b.end) <= TRANSFER_SHARE * (b.end - b.start)) {
+            continue;
+        }
         let (pace, loss) = inside(p, d, b, (full, tick));
         if pace.is_none() && loss.is_none() {
             continue;
@@ -94,6 +107,17 @@ pub(super) fn long_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
         out.push(episode(b, path_rtt, pace, loss));
     }
     out
+}
+
+/// Seconds of the application's pauses (the shares' `bursts`: intervals counted as the
+/// application's, in the sender's time) that ended within (a, b]; infinite where the
+/// pauses kept stop before b (more than `MAX_BURSTS`): unknown.
+fn app_paused_within(sh: &TimeShares, a: f64, b: f64) -> f64 {
+    let p = &sh.bursts;
+    if p.pauses > p.starts.len() as u64 && p.starts.last().is_none_or(|&t| t <= b) {
+        return f64::INFINITY;
+    }
+    p.starts.iter().zip(&p.pause_s).filter(|&(&t, _)| t > a && t <= b).map(|(_, &s)| s).sum()
 }
 
 /// The pace (where even) and the loss (where any) of one burst's data segments.
@@ -113,7 +137,9 @@ fn inside(p: &PacketColumns, d: u8, b: &Burst, (full, tick): (f64, f64)) -> (Opt
         }
     }
     let loss = loss.filter(|l| l.resends > 0);
-    let full_share = rows.iter().filter(|&&i| f64::from(p.len[i]) >= full).count() as f64 / rows.len().max(1) as f64;
+    // Full-sized: one segment, not a frame of several (TSO/GRO at a host capture, whose
+    // spacing is the host's hand-off, not the path's).
+    let full_share = rows.iter().filter(|&&i| f64::from(p.len[i]) >= full && f64::from(p.len[i]) <= ONE_SEGMENT * full).count() as f64 / rows.len().max(1) as f64;
     let mut gaps: Vec<f64> = rows.windows(2).map(|w| p.t[w[1]] - p.t[w[0]]).collect();
     if gaps.is_empty() || !(full > 0.0) || full_share < FULL_SHARE {
         return (None, loss);
