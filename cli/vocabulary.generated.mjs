@@ -37,7 +37,7 @@ export const LIMIT_LABEL = Object.freeze({
 });
 
 /** Every episode kind (`diagnosis.episodes[].kind`). */
-export const EPISODE_KINDS = Object.freeze(["loss", "delay-spike", "outage", "zero-window", "latency", "periodic"]);
+export const EPISODE_KINDS = Object.freeze(["loss", "delay-spike", "outage", "zero-window", "latency", "periodic", "transfer"]);
 
 /** An episode kind in words. */
 export const EPISODE_LABEL = Object.freeze({
@@ -47,6 +47,7 @@ export const EPISODE_LABEL = Object.freeze({
   "zero-window": "Zero window",
   "latency": "Latency under load",
   "periodic": "periodic",
+  "transfer": "Transfer",
 });
 
 /** Every BDP verdict (`diagnosis.evidence.verdict`). */

@@ -91,13 +91,14 @@ pub const LIMITS_WITHOUT_SHARES: [&str; 3] = [LIMITS[7].wire, LIMITS[8].wire, LI
 /// diagnosis.rs) and the panel's words for it. `periodic` is written by
 /// diagnosis_episodes.rs `periodic_holds` but was missing from `analysis::EPISODE_KINDS`
 /// and from the panel (which showed the wire name): its label is that same word.
-pub const EPISODE_KINDS: [Term; 6] = [
+pub const EPISODE_KINDS: [Term; 7] = [
     t("loss", "Loss"),
     t("delay-spike", "Delay spike"),
     t("outage", "Outage"),
     t("zero-window", "Zero window"),
     t("latency", "Latency under load"),
     t("periodic", "periodic"),
+    t("transfer", "Transfer"),
 ];
 
 /// Every BDP verdict (`Evidence::verdict`, analysis/bdp.rs; `analysis::VERDICTS`) and

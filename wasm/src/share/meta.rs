@@ -27,7 +27,7 @@ fn vantages() -> [&'static str; 4] {
 fn verdicts() -> [&'static str; 7] {
     words::VERDICTS.map(|t| t.wire)
 }
-fn episode_kinds() -> [&'static str; 6] {
+fn episode_kinds() -> [&'static str; 7] {
     words::EPISODE_KINDS.map(|t| t.wire)
 }
 const WINDOW_SCALING: [&str; 3] = ["negotiated", "absent", "not-captured"];

@@ -40,7 +40,7 @@ export const LIMIT_LABEL = {
 } as const satisfies Record<Limit, string>;
 
 /** Every episode kind (`diagnosis.episodes[].kind`). */
-export const EPISODE_KINDS = ["loss", "delay-spike", "outage", "zero-window", "latency", "periodic"] as const satisfies readonly EpisodeKind[];
+export const EPISODE_KINDS = ["loss", "delay-spike", "outage", "zero-window", "latency", "periodic", "transfer"] as const satisfies readonly EpisodeKind[];
 
 /** An episode kind in words. */
 export const EPISODE_LABEL = {
@@ -50,6 +50,7 @@ export const EPISODE_LABEL = {
   "zero-window": "Zero window",
   "latency": "Latency under load",
   "periodic": "periodic",
+  "transfer": "Transfer",
 } as const satisfies Record<EpisodeKind, string>;
 
 /** Every BDP verdict (`diagnosis.evidence.verdict`). */

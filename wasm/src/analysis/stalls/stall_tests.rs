@@ -159,7 +159,8 @@ fn request_response_turn_taking_is_a_round_trip_unless_the_peer_sat_on_it() {
     c.data(0.1302, 0, 201.0, 200);
     let s = one(&c);
     assert_eq!(s.cause, StallCause::ApplicationIdle);
-    assert_eq!(s.ended_by, "new data after all was acknowledged");
+    // The words split the gap at the peer's reply (gaps/classify.rs `idle_words`).
+    assert_eq!(s.ended_by, "new data 200 µs after the peer's next message of 5000 bytes at 0.130 s, which came 25 ms after all was acknowledged: the peer's turn, then the sender's answer");
 }
 
 #[test]
@@ -266,7 +267,8 @@ fn a_late_piggybacked_ack_where_the_capture_holds_pure_acks_is_the_peer_sitting_
     let got = turns(0.010, true, &peer);
     let causes: Vec<StallCause> = got.iter().map(|s| s.0).collect();
     assert_eq!(causes, [ApplicationIdle, AckWait, ApplicationIdle, AckWait]);
-    assert_eq!(got[0].1, "new data after all was acknowledged");
+    // The request 260 ms after the delayed ACK, answered 0.2 ms on: the peer's turn.
+    assert_eq!(got[0].1, "new data 200 µs after the peer's next message of 300 bytes at 0.365 s, which came 260 ms after all was acknowledged: the peer's turn, then the sender's answer");
     // Request 3 leaves the peer at 0.050 + 3 × (10 ms + 0.2 ms) + 0.3 + 0.005 + 2.0 s and
     // reaches the capture 5 ms later: 2.3906 s.
     assert_eq!(

@@ -194,7 +194,7 @@ pub fn diagnose_keeping_spans(
     }
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
-    let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage"));
+    let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage" | "transfer"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
     let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: delivered_cell, network_periods, timer_stalls, savings: Vec::new(), recovery_at_full_rate };
     if let Some(od) = one_direction {

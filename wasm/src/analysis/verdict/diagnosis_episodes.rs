@@ -15,8 +15,12 @@
 //!   run was at least twice the path's): bursts (data separated by application-idle stalls) that took more than
 //!   [`SLOW_BURST`] × the median burst's time at less than 1/[`SLOW_BURST`] of the median
 //!   burst's rate, grouped when consecutive, with their
-//!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs.
+//!   retransmissions; only where the median burst lasted [`BURST_ROUND_TRIPS`] path RTTs;
+//! - `transfer` (or `loss` where it re-sent): one burst between the application's
+//!   pauses that lasted many round trips and a large part of the time, with what paced
+//!   it (long_bursts.rs).
 
+mod long_bursts;
 mod path_evidence;
 mod slow_bursts;
 mod timers;
@@ -102,7 +106,10 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
     if path_rtt > 0.0 && acks_alone {
         out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
     }
-    out.extend(slow_bursts(conn, packets, path_rtt, rtt, tick));
+    let bursts = slow_bursts::bursts(conn, packets, path_rtt);
+    let slow = slow_bursts(conn, packets, &bursts, path_rtt, rtt, tick);
+    out.extend(long_bursts::long_bursts(conn, packets, &bursts, sh, (path_rtt, tick), &slow));
+    out.extend(slow);
     // Keep the most telling (a period of slow bursts says more than one of its
     // spikes), then list them in time order.
     out.sort_by(|a, b| priority(a.kind).cmp(&priority(b.kind)).then(a.start.total_cmp(&b.start)));
@@ -265,7 +272,7 @@ pub fn receiver_silent(conn: &ConnectionSummary, packets: &PacketColumns, a: f64
 /// Which episodes the headline names first: lower is more telling.
 pub fn priority(kind: &str) -> u8 {
     match kind {
-        "loss" => 0,
+        "loss" | "transfer" => 0,
         "zero-window" => 1,
         "outage" => 2,
         "delay-spike" | "periodic" => 3,

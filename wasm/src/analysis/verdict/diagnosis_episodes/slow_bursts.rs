@@ -9,23 +9,23 @@ use crate::analysis::rows::columns::{flag_bits, PacketColumns, RttSource};
 use crate::analysis::stalls::cause::StallCause;
 use crate::analysis::stalls::delayed_ack::full_segment;
 use crate::analysis::stalls::{is_data_segment, mss_estimate, needless};
-use super::path_evidence::path_round_trips;
+use super::path_evidence::{path_round_trips, DataRoundTrips};
 
 /// One burst of data: from its first data segment to its last (the application
 /// wrote it at once; application-idle stalls separate bursts).
-struct Burst {
-    start: f64,
-    end: f64,
-    retransmissions: u32,
+pub(super) struct Burst {
+    pub(super) start: f64,
+    pub(super) end: f64,
+    pub(super) retransmissions: u32,
     /// Payload bytes of its data segments but re-sends: what it moved.
-    bytes: f64,
+    pub(super) bytes: f64,
     /// The sender's own pauses inside it, s: see `bursts`.
-    paused: f64,
+    pub(super) paused: f64,
 }
 
 impl Burst {
     /// Its time on the path: first to last data segment less the sender's pauses.
-    fn took(&self) -> f64 {
+    pub(super) fn took(&self) -> f64 {
         (self.end - self.start - self.paused).max(0.0)
     }
 }
@@ -33,9 +33,9 @@ impl Burst {
 /// `path_rtt`: the connection's path RTT, s (0 or NaN: unknown).
 /// `samples`, `tick`: the RTT samples and clock, read (`round_trips`) only when a run
 /// without re-sends must be checked against them — most connections have none.
-pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
+/// `bursts`: the data direction's ([`bursts`]).
+pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &[Burst], path_rtt: f64, samples: &dyn RttSource, tick: f64) -> Vec<Episode> {
     let trips = std::cell::OnceCell::new();
-    let bursts = bursts(conn, p, path_rtt);
     if bursts.len() < 4 {
         return Vec::new();
     }
@@ -77,16 +77,14 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
         let run = &bursts[i..=j];
         // "The path slowed down" only where the round trips say so (issue 39: bursts of
         // an application's spaced writes at a flat 0.4 ms RTT read as slowed by the
-        // path): some round trip during the run at least twice the path's and a
-        // millisecond above it (µs paths jitter by their own size), among those no
-        // receiver's held ACK explains (path_evidence.rs). Without
-        // retransmissions and without that, nothing is claimed.
+        // path): some round trip during the run at least twice its direction's smallest
+        // and a millisecond above it (µs paths jitter by their own size), like with
+        // like: round trips of full-sized data segments against the same, not against
+        // the handshake's (path_evidence.rs), among those no receiver's held ACK
+        // explains. Without retransmissions and without that, nothing is claimed.
         let slowed = || {
-            let (a, b) = (run[0].start, run[run.len() - 1].end);
-            let round_trips: &Vec<(f64, f64)> = trips.get_or_init(|| path_round_trips(conn, p, samples, tick));
-            let from = round_trips.partition_point(|&(t, _)| t < a);
-            let grown = (2.0 * path_rtt).max(path_rtt + MIN_SLOWDOWN_S);
-            path_rtt > 0.0 && round_trips[from..].iter().take_while(|&&(t, _)| t <= b).any(|&(_, r)| r >= grown)
+            let data: &DataRoundTrips = trips.get_or_init(|| path_round_trips(conn, p, samples, tick));
+            path_rtt > 0.0 && data.grew_during(run[0].start, run[run.len() - 1].end, MIN_SLOWDOWN_S)
         };
         if run.iter().all(|b| b.retransmissions == 0) && !slowed() {
             i = j + 1;
@@ -113,7 +111,7 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt:
 /// a time as its upstream gave them, each pair acknowledged within 56 µs, read "each of
 /// 4 bursts took 9.9 ms–33 ms instead of 1.5 ms: the path slowed down", while its own
 /// RFC 7323 TSval advanced by the same 25 ms as the arrival gap (Part4_q4.pcapng).
-fn bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Burst> {
+pub(super) fn bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64) -> Vec<Burst> {
     let rtt = if path_rtt > 0.0 { path_rtt } else { 0.0 };
     let d = conn.data_direction.min(1);
     let mut idle_after: Vec<u32> = conn.directions[d as usize]
