@@ -1,0 +1,83 @@
+//! Issue 39, review N's round-trip classes: what a wait is called and what round trip it
+//! is held against. Each is synthesized with a known answer (why in the comments) and,
+//! under `TCPSCOPE_CORPUS`, checked on the public capture that showed it.
+
+use crate::common;
+
+use common::analyze_flow;
+use tcpscope_core::decode::tcp_flags::{ACK, SYN};
+use tcpscope_core::synth::*;
+
+/// C-RTT-ARTEFACT: a download captured at the client (its packets leave with TTL 128,
+/// the server's arrive with 111: the capture is on the client's host), as in
+/// suricata-verify `tcp-rst-unacked-stream-12`. The SYN at 0 is answered at 3.375408 s
+/// (a re-sent SYN the capture missed: 3 s later, answered 0.375 s after it, so no
+/// handshake half times the path: vantage.rs `handshake_half`). The 757-byte request at
+/// 3.375953 s is acknowledged at 6.728602 s with a D-SACK of all of it (RFC 2883 §4:
+/// it arrived twice, a re-send the capture missed). Then 20 flights of two 1288-byte
+/// segments: the client ACKs the first 200 µs after it arrives, the second arrives
+/// 0.1–2.0 ms after that ACK (already in flight: it left before the ACK could reach the
+/// server), the client ACKs it 200 µs later, and the next flight comes 360 ms after that
+/// ACK — an ACK-clocked sender whose far part of the round trip is 360 ms.
+fn lossy_receiver_side_download() -> Flow {
+    let mut f = Flow::new("10.12.14.101:49254", "110.37.219.134:990");
+    let (c, s) = (Opts::new().mss(1460).sack_perm(), Opts::new().mss(1288).sack_perm());
+    f.push(C2S, 0).flags(SYN).ack(0).opts(c);
+    f.push(S2C, 3_375_408).flags(SYN | ACK).opts(s);
+    f.push(C2S, 3_375_658);
+    f.data(C2S, 3_375_953, 757);
+    // ISN 1000: the request is 1001–1758.
+    f.push(S2C, 6_728_602).opts(Opts::new().sack(&[(1001, 1758)]));
+    let mut t = 7_000_000i64;
+    for k in 0..20i64 {
+        let in_flight = 100 * (1 + (k * 7 % 20));
+        f.data(S2C, t, 1288);
+        f.push(C2S, t + 200);
+        f.data(S2C, t + 200 + in_flight, 1288);
+        f.push(C2S, t + 400 + in_flight);
+        t += 400 + in_flight + 360_000;
+    }
+    for seg in f.segments_mut() {
+        seg.ttl = if seg.src.port() == 49254 { 128 } else { 111 };
+    }
+    f
+}
+
+#[test]
+fn a_request_dsacked_takes_no_sample_and_the_far_part_comes_from_ack_to_data() {
+    // Before: the request's ACK timed it at 3.35 s (tshark's ack_rtt says 3.352649 s),
+    // taken as the part towards the server: path RTT 3.35 s, stall threshold 13.4 s.
+    // Karn (RFC 6298 §3) takes no sample from bytes sent twice, and the D-SACK shows they
+    // were. The far part is then read from the data: 39 ACK → new-data pairs, 20 of them
+    // in flight (0.1–2.0 ms) and 19 released (360 ms); all 39 do not repeat their lower
+    // quartile (1.0 ms), so the shortest are dropped until the rest do: from 1.5 ms, 25
+    // pairs whose lower quartile (index 6) is 360 ms, 19 within 1.5× of it. Threshold
+    // 4 × 360 ms = 1.44 s: no 360 ms round trip is a stall.
+    let c = analyze_flow(&lossy_receiver_side_download());
+    assert_eq!(c.vantage, tcpscope_core::analysis::Vantage::Receiver);
+    assert_eq!(c.path_rtt_ms, None, "the request's 3.35 s is no round trip: {}", c.path_rtt_method);
+    assert_eq!(c.directions[0].rtt.samples, 0);
+    assert!((c.stall_threshold_ms - 1440.0).abs() < 1e-6, "{} {}", c.stall_threshold_ms, c.path_rtt_method);
+    assert!((c.sender_lag_ms - 360.0).abs() < 1e-6, "{}", c.sender_lag_ms);
+    assert!(
+        c.path_rtt_method.contains("near 360 ms (the lower quartile of 25 ACK → new-data pairs, 19 of them within 1.5× of it; 14 shorter pairs were data already in flight)"),
+        "{}",
+        c.path_rtt_method
+    );
+    assert!(c.directions[1].stalls.is_empty(), "{:?}", c.directions[1].stalls);
+    assert!(!c.diagnosis.text.contains("3.4 s") && !c.diagnosis.text.contains("stalled"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn suricata_rst_unacked_12_reads_its_round_trip_from_the_servers_turnarounds() {
+    // Frame 5 (6.728602 s) D-SACKs 1–758, the request of frame 4 (3.375953 s): tshark's
+    // ack_rtt 3.352649 s. Every ACK → next data of the server is 0.34–0.38 s (10 → 12,
+    // 19 → 20, 27 → 28, 249 → 250 …). Before: path RTT 3,352.854 ms, threshold 13.4 s,
+    // "stalled 2 times for 45 s", the 4.0 s (35 → 36) and 7.7 s (248 → 249) gaps hidden.
+    let Some(c) = common::corpus_connection("OISF__suricata-verify__tests_tcp-rst-unacked-stream-12_TLPW1-tcp-110.37.219.134-10.12.14.101-tcp-990-49254.pcap", 0) else { return };
+    assert_eq!(c.path_rtt_ms, None, "{}", c.path_rtt_method);
+    assert!(c.stall_threshold_ms > 1300.0 && c.stall_threshold_ms < 1500.0, "{} {}", c.stall_threshold_ms, c.path_rtt_method);
+    let gaps: Vec<(u32, u32)> = c.directions[1].stalls.iter().map(|s| (s.frame_before, s.frame_after)).collect();
+    assert!(gaps.contains(&(34, 36)) && gaps.contains(&(247, 250)), "{gaps:?}");
+    assert!(!c.diagnosis.text.contains("3.4 s"), "{}", c.diagnosis.text);
+}
