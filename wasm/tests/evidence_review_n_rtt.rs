@@ -81,3 +81,65 @@ fn suricata_rst_unacked_12_reads_its_round_trip_from_the_servers_turnarounds() {
     assert!(gaps.contains(&(34, 36)) && gaps.contains(&(247, 250)), "{gaps:?}");
     assert!(!c.diagnosis.text.contains("3.4 s"), "{}", c.diagnosis.text);
 }
+
+/// C-TURN-RTT: request/response turns captured at the client (as ITI's s7comm
+/// `libnodavedemo_bench.pcap`): the SYN/ACK 630 µs after the SYN, the client's ACK 44 µs
+/// after that (path RTT 674 µs: 630 µs to the server and back + 44 µs to the client and
+/// back). Then 60 turns: the client's 22-byte request, the server's 100-byte answer
+/// `far + answer` µs later, the client's next request 70 µs after each answer.
+fn turns(far: i64, answer: i64) -> Flow {
+    let mut f = Flow::new("192.168.1.10:4272", "192.168.1.40:102");
+    f.push(C2S, 0).flags(SYN).ack(0).opts(Opts::new().mss(1460));
+    f.push(S2C, far).flags(SYN | ACK).opts(Opts::new().mss(1460));
+    f.push(C2S, far + 44);
+    let mut t = far + 100;
+    for _ in 0..60 {
+        f.data(C2S, t, 22);
+        f.data(S2C, t + far + answer, 100);
+        t += far + answer + 70;
+    }
+    f
+}
+
+#[test]
+fn a_turn_waiting_on_the_peers_answer_is_not_called_a_round_trip() {
+    // Each turn at the capture: request → answer 3,930 µs (630 µs of it the way to the
+    // server and back, the path's part there), answer → next request 70 µs (44 µs the
+    // client's own turnaround, measured by the handshake's ACK). The server's own time is
+    // 3,930 − 630 = 3,300 µs, the client's 70 − 44 = 26 µs; with the 674 µs round trip
+    // a turn is 4,000 µs, 17 % of it the network (674 / 4,000). Before: "each wait at
+    // least a round trip (a path RTT of 674 µs) … fewer turns … or a shorter round trip
+    // would make it faster".
+    let c = analyze_flow(&turns(630, 3_300));
+    assert_eq!(c.diagnosis.limit, "turns", "{}", c.diagnosis.text);
+    assert!((c.path_rtt_ms.unwrap() - 0.674).abs() < 1e-9, "{:?}", c.path_rtt_ms);
+    let t = &c.diagnosis.text;
+    assert!(
+        t.contains("a typical turn took 4 ms (medians): 192.168.1.40:102 answered each message after 3.3 ms, 192.168.1.10:4272 sent its next 26 µs after each answer, and the network's round trip (the path RTT) was 674 µs, 17 % of the turn"),
+        "{t}"
+    );
+    assert!(t.contains("a quicker answer from 192.168.1.40:102 or fewer turns (pipelining, batching requests) would make it faster; a shorter round trip would save at most 674 µs a turn"), "{t}");
+    assert!(!t.contains("shorter round trip would make it faster") && !t.contains("each wait at least a round trip"), "{t}");
+}
+
+#[test]
+fn a_turn_that_is_mostly_the_round_trip_keeps_the_round_trip_words() {
+    // A 40 ms path (39,956 µs to the server and back + 44 µs) and a 1 ms answer: the
+    // round trip is 40 ms of a 41 ms turn, and a shorter one would make it faster.
+    let c = analyze_flow(&turns(39_956, 1_000));
+    assert_eq!(c.diagnosis.limit, "turns", "{}", c.diagnosis.text);
+    let t = &c.diagnosis.text;
+    assert!(t.contains("each wait at least a round trip (a path RTT of 40 ms)") && t.contains("or a shorter round trip would make it faster"), "{t}");
+}
+
+#[test]
+fn iti_s7comm_bench_waits_on_the_plcs_cycle() {
+    // Connection 0: request → response at the client 3.933 ms (median of 5,004; tshark,
+    // frames 4 → 5, 17 → 18 …: 3.84–3.94 ms on a 4 ms grid), response → next request
+    // 70 µs; handshake SYN → SYN/ACK 1.870 ms, path RTT 674 µs (630 µs + 44 µs).
+    let Some(c) = common::corpus_connection("ITI__ICS-Security-Tools__pcaps_s7_s7comm_varservice_libnodavedemo_bench.pcap", 0) else { return };
+    let t = &c.diagnosis.text;
+    assert!(t.contains("192.168.1.40:102 answered each message after 3.3 ms"), "{t}");
+    assert!(t.contains("the network's round trip (the path RTT) was 674 µs"), "{t}");
+    assert!(!t.contains("shorter round trip would make it faster"), "{t}");
+}
