@@ -143,3 +143,19 @@ fn iti_s7comm_bench_waits_on_the_plcs_cycle() {
     assert!(t.contains("the network's round trip (the path RTT) was 674 µs"), "{t}");
     assert!(!t.contains("shorter round trip would make it faster"), "{t}");
 }
+
+#[test]
+fn realjimmy_mptcp_redundant_subflow_names_its_queue() {
+    // Connection 4 (10.10.13.13:58792 → 10.10.11.11:5201), captured at the receiver: the
+    // handshake's 20 ms is the minimum; the data's round trips (the receiver's ACK delay
+    // plus the far part its timestamp echoes time, 307 followed samples) have a median
+    // of 803 ms and a p95 of 1.7 s, with up to 327,012 bytes in flight. The reviewer read
+    // the same from the sender's TSecr: 40 ms at the start, then 1.2–1.7 s. Before: the
+    // loss headline alone, the queue named only on the sibling subflow (connection 5).
+    let Some(c) = common::corpus_connection("realjimmy__sample-captures__wireshark-samples_files_mptcp_redundant_stream1.pcapng", 4) else { return };
+    let t = &c.diagnosis.text;
+    assert!(
+        t.contains("A queue built up on the path: the RTT rose from 20 ms to 803 ms (median, 1.7 s at the 95th percentile) while up to 319 KiB were in flight"),
+        "{t}"
+    );
+}
