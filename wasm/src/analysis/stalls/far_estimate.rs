@@ -16,6 +16,7 @@
 //! exists: the path RTT stays unknown and no sentence quotes it as measured.
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::stalls::far_part::FAR_RTT_BOUND_S;
 use crate::analysis::stalls::is_data_segment;
 // (In stalls/: the estimate serves the stall threshold alone.)
 
@@ -73,11 +74,18 @@ pub fn ack_to_new_data(cols: &PacketColumns, dir: u8) -> Option<FarEstimate> {
 
 /// The lower quartile of `gaps` and how many repeat it; None below [`MIN_PAIRS`] or when
 /// fewer than half lie within [`NEAR_FACTOR`] × of it. Where the pairs as a whole do not
-/// repeat, the shortest are dropped one by one until the rest do ([`repeating_from`]).
+/// repeat, the shortest are dropped one by one until the rest do ([`repeating_from`]),
+/// and what the rest repeat is taken for the far part only where it is a plausible round
+/// trip, at most [`FAR_RTT_BOUND_S`]: pairs that repeat beyond it, above shorter ones
+/// that do not, are the sender's own cadence (a TLS server's 33-byte message every 6 s,
+/// corelight PetitPotam `UnPatchedDCOpenFileRaw.pcapng` connection 3, its answers to the
+/// client 0.05–3 s after its ACKs).
 fn estimate(mut gaps: Vec<f64>) -> Option<FarEstimate> {
     gaps.retain(|g| g.is_finite() && *g > 0.0);
     gaps.sort_by(f64::total_cmp);
-    (0..gaps.len()).find_map(|i| repeating_from(&gaps[i..]).map(|e| FarEstimate { shorter: i, ..e }))
+    (0..gaps.len())
+        .find_map(|i| repeating_from(&gaps[i..]).map(|e| FarEstimate { shorter: i, ..e }))
+        .filter(|e| e.shorter == 0 || e.seconds <= FAR_RTT_BOUND_S)
 }
 
 /// The estimate of `gaps` (sorted, all of them above the pairs dropped before it): their
@@ -135,6 +143,12 @@ mod tests {
         // With 5 released pairs, fewer than MIN_PAIRS remain before the in-flight ones
         // are dropped: no estimate.
         let gaps: Vec<f64> = in_flight.iter().chain(released[..5].iter()).copied().collect();
+        assert_eq!(estimate(gaps), None);
+        // A sender's own cadence: 33-byte messages every ~6 s (12 pairs at 5.83–6.10 s)
+        // above 10 answers 0.05–3 s after the ACKs (PetitPotam `UnPatchedDCOpenFileRaw`
+        // connection 3): the 6 s repeat, but no round trip is that long (FAR_RTT_BOUND_S).
+        let mut gaps = vec![0.054, 0.105, 0.148, 0.176, 0.436, 0.561, 2.218, 2.219, 2.755, 2.975];
+        gaps.extend([5.831, 5.880, 5.940, 5.942, 5.957, 5.958, 5.958, 5.966, 5.971, 5.975, 6.017, 6.097]);
         assert_eq!(estimate(gaps), None);
     }
 }
