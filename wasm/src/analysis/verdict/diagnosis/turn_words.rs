@@ -54,7 +54,11 @@ pub(super) fn turns_text(f: &Facts) -> String {
 /// capture and the sender) and the peer's (B: the sender's data → the peer's next
 /// message, holding the other part). The network's share is the path RTT (the sum of
 /// the two parts' minima, vantage.rs: handshake and ACK timing); each end's own time is
-/// its A or B less its part. A PLC answering each request after 3.3 ms on a 0.67 ms LAN
+/// its A or B less its part. Only where the round trips show no standing queue
+/// ([`rtt_queueing`]): the round trip is then taken at its minimum, while a queue would
+/// lengthen A or B by time that is the path's, not an end's (PcapPlusPlus `example.pcap`
+/// connection 6, median RTT 110 ms against 23 ms: its "31 ms answer" may be the queue).
+/// A PLC answering each request after 3.3 ms on a 0.67 ms LAN
 /// (ITI s7comm `libnodavedemo_bench.pcap`) waits on its cycle, not on the round trip:
 /// "each wait at least a round trip … a shorter round trip would make it faster" said
 /// the round trip where 84 % of each turn was the PLC's.
@@ -68,11 +72,11 @@ pub(super) struct TurnSplit {
 }
 
 impl TurnSplit {
-    /// From the data direction's rows; None without a path RTT or with fewer than
-    /// [`MIN_TURNS`] answers each way.
+    /// From the data direction's rows; None without a path RTT, where the round trips
+    /// show a standing queue, or with fewer than [`MIN_TURNS`] answers each way.
     pub fn of(f: &Facts) -> Option<TurnSplit> {
         let rtt = f.min_rtt;
-        if !rtt.is_finite() || rtt <= 0.0 {
+        if !rtt.is_finite() || rtt <= 0.0 || rtt_queueing(f) {
             return None;
         }
         let d = f.conn.data_direction.min(1);
