@@ -40,6 +40,39 @@ fn karn_skips_retransmitted_segments() {
 }
 
 #[test]
+fn a_dsack_of_bytes_sent_once_in_the_capture_takes_no_sample() {
+    // suricata-verify tcp-rst-unacked-stream-12, captured at the client: SYN at 0 (its
+    // SYN/ACK at 3.375408 s is acknowledged at 3.375658 s), the 757-byte request [1, 758)
+    // at 3.375953 s, and the server's ACK 758 at 6.728602 s with SACK block 1–758: at or
+    // below the ACK, a D-SACK (RFC 2883 §4). The request arrived twice, so it was sent
+    // twice; the capture saw one copy, the first (the SYN came before it), and the ACK
+    // may answer the re-send it missed. tshark's ack_rtt says 3.352649 s; Karn (RFC 6298
+    // §3) takes no sample, where the server's every ACK → data turnaround is 0.35–0.38 s.
+    let mut r = AckRtt::default();
+    r.on_send(0, 1, 0, false);
+    assert_eq!(r.on_ack(1, 3_375_408_000), Some((3_375_408_000, true)));
+    r.on_send(1, 758, 3_375_953_000, false);
+    assert_eq!(r.on_ack_reporting(758, 6_728_602_000, Some((1, 758))).0, None);
+    // The same ACK without the D-SACK: the 3.352649 s tshark reads.
+    let mut r = AckRtt::default();
+    r.on_send(0, 1, 0, false);
+    r.on_ack(1, 3_375_408_000);
+    r.on_send(1, 758, 3_375_953_000, false);
+    assert_eq!(r.on_ack_reporting(758, 6_728_602_000, None).0, Some((3_352_649_000, true)));
+}
+
+#[test]
+fn a_dsack_of_the_first_bytes_the_capture_saw_still_times_them() {
+    // A keep-alive probe opening the capture (realjimmy 来疯直播 组播.pcap connection 3:
+    // frame 279, one byte at 0.824953 s; its ACK, D-SACKing that byte, at 0.841468 s).
+    // The copy acknowledged before was sent before the capture began: the ACK answers the
+    // probe, 16.515 ms, as tshark's ack_rtt says.
+    let mut r = AckRtt::default();
+    r.on_send(0, 1, 824_953_000, false);
+    assert_eq!(r.on_ack_reporting(1, 841_468_000, Some((0, 1))).0, Some((16_515_000, true)));
+}
+
+#[test]
 fn timestamps_first_echo_only() {
     let mut r = TsRtt::default();
     r.on_send(100, 0, false, false);

@@ -154,8 +154,9 @@ fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: 
     let mut packets = PacketColumns::default();
     store.fill_packet_columns(&mut packets, false);
     let e = stalls::far_estimate::ack_to_new_data(&packets, data_direction)?;
+    let shorter = if e.shorter > 0 { format!("; {} shorter pairs were data already in flight", e.shorter) } else { String::new() };
     path.method += &format!(
-        "; the receiver's ACKs and the data each released put the round trip near {} (the lower quartile of {} ACK → new-data pairs, {} of them within 1.5× of it), which sets the sender's lag and the stall threshold",
+        "; the receiver's ACKs and the data each released put the round trip near {} (the lower quartile of {} ACK → new-data pairs, {} of them within 1.5× of it{shorter}), which sets the sender's lag and the stall threshold",
         crate::analysis::format::format_duration(e.seconds),
         e.pairs,
         e.near

@@ -56,7 +56,11 @@ impl Conn {
                 c.on_peer_acked_all(tsval);
             }
             rev.peer_ack_by_rst = seg.flags & RST != 0;
-            let (sample, behind) = rev.ack_rtt.on_ack_behind(a, seg.ts_ns);
+            // A D-SACK (RFC 2883 §4: the first block at or below the ACK) names bytes
+            // that arrived twice: Karn's rule times none of them (rtt.rs).
+            let o = &seg.options;
+            let dup = (o.sack_count > 0).then(|| (rev.seq.rel(o.sack_blocks[0].0), rev.seq.rel(o.sack_blocks[0].1))).filter(|&(_, r)| r <= a);
+            let (sample, behind) = rev.ack_rtt.on_ack_reporting(a, seg.ts_ns, dup);
             // The ACK rode on this side's new data: its answer (round_trips.rs `ANSWERED`).
             let rides_on_data = seg.payload_len > 0 && p.prev_next.map_or(true, |n| p.end_rel > n);
             acked = AckCoverage::of(previous, a, full, behind, rides_on_data);
