@@ -147,8 +147,10 @@ fn re_sends_of_data_sent_past_a_closed_window_are_no_loss() {
     // 8 re-sends (16,000–24,000), all of bytes first sent past the edge 21,001 that the
     // zero-window ACKs named: the receiver dropped them for want of room. On main the
     // 14.4 ms from the last segment past the edge (25.6 ms) to the first re-send (40 ms),
-    // and the re-sends' recovery until the ACK passed 29,001, were "recovering from loss";
-    // now there is no loss time at all, and the re-sends are still counted.
+    // and the re-sends' recovery until the ACK passed 29,001, were "recovering from loss":
+    // "Loss limited this flow: 11.8 % … retransmissions (8 of 68 data segments), and the
+    // sender spent 46 % of the time recovering from loss". Now there is no loss time at
+    // all (the congestion window or the path), and the re-sends are still counted.
     let c = common::analyze_flow(&overrun_download());
     let d = &c.diagnosis;
     assert_eq!(c.directions[1].retransmissions, 8, "{:?}", c.directions[1]);

@@ -180,32 +180,8 @@ pub struct Diagnosis {
     pub peer_silent: Option<PeerSilent>,
 }
 
-/// A peer that stopped answering while the data direction still had data
-/// unacknowledged, and never answered again (docs/ANALYSIS.md `diagnosis.peerSilent`;
-/// verdict/peer_silent.rs). Capture times, s (the clock of `stalls[].start`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct PeerSilent {
-    /// The transfer's end: the data direction's last data segment before the silence,
-    /// and its frame.
-    pub at: f64,
-    pub frame: u32,
-    /// The peer's last packet in the connection, and its frame.
-    pub peer_last: f64,
-    pub peer_last_frame: u32,
-    /// The data direction's first data segment after it (never acknowledged), and its frame.
-    pub first_unanswered: f64,
-    pub first_unanswered_frame: u32,
-    /// Data segments re-sent from then on, the first and the last one's time.
-    pub resends: u64,
-    pub first_resend: f64,
-    pub last_resend: f64,
-    /// The connection's last packet (the sender's: a re-send, its reset or its FIN),
-    /// and whether it was the sender's reset (it gave up).
-    pub until: f64,
-    pub reset: bool,
-}
+/// (Defined with the silence it describes: stalls/receiver_silent.rs.)
+pub use crate::analysis::stalls::receiver_silent::PeerSilent;
 
 /// The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
 /// `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).

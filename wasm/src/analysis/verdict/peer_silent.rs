@@ -15,85 +15,22 @@
 //! silent and how long the sender kept re-sending (the outage episode of those
 //! timeouts stays in the episode list; the sentence takes its place in the text).
 //!
-//! Only where the silence is beyond doubt: at least [`MIN_RESENDS`] re-sends after the
-//! peer's last packet, the connection going on at least [`MIN_SILENCE_S`] after the
-//! first of them, and a transfer before it (the peer had acknowledged some of the
-//! data): a connection that never got an answer is said by its ending and outage.
+//! Only where the silence is beyond doubt (stalls/receiver_silent.rs [`find`], where it
+//! is found, before the report): at least [`MIN_RESENDS`] re-sends after the peer's last
+//! packet, the connection going on at least [`MIN_SILENCE_S`] after the first of them,
+//! and a transfer before it (the peer had acknowledged some of the data): a connection
+//! that never got an answer is said by its ending and outage.
 
 use crate::analysis::format::{format_duration, format_timestamp, plural, timers_phrase};
-use crate::analysis::report::{ConnectionSummary, PeerSilent};
-use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::report::ConnectionSummary;
+pub use crate::analysis::stalls::receiver_silent::{find, MIN_RESENDS, MIN_SILENCE_S};
+use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::is_data_segment;
 use crate::analysis::timing::vantage::Vantage;
 use crate::analysis::verdict::diagnosis_shares::TimeShares;
 use std::borrow::Cow;
 
-const RST: u32 = crate::decode::tcp_flags::RST as u32;
-
-/// Re-sends after the peer's last packet, at least: the timer fired again after a
-/// first re-send that went unanswered.
-pub const MIN_RESENDS: u64 = 2;
-/// Seconds from the first of them to the connection's last packet, at least: longer
-/// than any delayed ACK (0.5 s, RFC 9293 §3.8.6.3) plus a round trip of up to 0.5 s,
-/// and RFC 6298 §2.4's floor on the retransmission timeout.
-pub const MIN_SILENCE_S: f64 = 1.0;
-
-/// The silence of the peer of direction `dir` (module comment), and the row of the
-/// first data segment after the peer's last packet (where the transfer's rows end).
-pub fn find(cols: &PacketColumns, dir: u8) -> Option<(PeerSilent, usize)> {
-    let n = cols.t.len();
-    let peer_last = (0..n).rev().find(|&i| cols.dir[i] != dir)?;
-    let first = (peer_last + 1..n).find(|&i| is_data_segment(cols, i, dir))?;
-    let before = (0..first).rev().find(|&i| is_data_segment(cols, i, dir))?;
-    // The highest byte sent before, the lowest data byte, and the peer's highest ACK.
-    let (mut high, mut low, mut acked) = (f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
-    for i in 0..first {
-        if is_data_segment(cols, i, dir) {
-            high = high.max(cols.seq[i] + f64::from(cols.len[i]));
-            low = low.min(cols.seq[i]);
-        } else if cols.dir[i] != dir && cols.ack[i].is_finite() {
-            acked = acked.max(cols.ack[i]);
-        }
-    }
-    // A transfer before the silence: the peer acknowledged some of the data.
-    if !(acked > low) {
-        return None;
-    }
-    let (mut resends, mut first_resend, mut last_resend) = (0u64, f64::NAN, f64::NAN);
-    for i in first..n {
-        if !is_data_segment(cols, i, dir) {
-            continue;
-        }
-        let end = cols.seq[i] + f64::from(cols.len[i]);
-        if cols.seq[i] < high || cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
-            resends += 1;
-            if first_resend.is_nan() {
-                first_resend = cols.t[i];
-            }
-            last_resend = cols.t[i];
-        }
-        high = high.max(end);
-    }
-    let until = cols.t[n - 1];
-    if resends < MIN_RESENDS || !(until - first_resend >= MIN_SILENCE_S) {
-        return None;
-    }
-    let silent = PeerSilent {
-        at: cols.t[before],
-        frame: cols.frame[before],
-        peer_last: cols.t[peer_last],
-        peer_last_frame: cols.frame[peer_last],
-        first_unanswered: cols.t[first],
-        first_unanswered_frame: cols.frame[first],
-        resends,
-        first_resend,
-        last_resend,
-        until,
-        reset: cols.dir[n - 1] == dir && cols.flags[n - 1] & RST != 0,
-    };
-    Some((silent, first))
-}
 
 impl TimeShares {
     /// Where the shares end: the transfer's end before an idle tail
@@ -150,8 +87,12 @@ pub fn said(conn: &ConnectionSummary, packets: &PacketColumns, sh: &TimeShares) 
     } else {
         format!("the connection's last packet at {}", format_timestamp(p.until))
     };
-    // At the receiver's side the re-sends were seen passing towards it unanswered.
-    let where_ = if conn.vantage == Vantage::Receiver {
+    // At the receiver's side the re-sends were seen passing towards it unanswered; on its
+    // host (stalls/receiver_silent.rs re-labelled the timeouts) they reached it.
+    let on_host = crate::analysis::stalls::receiver_silent::silent_runs(stalls).iter().any(|r| r.0 >= p.at);
+    let where_ = if on_host {
+        "the re-sends reached this capture point on the peer's host and none was answered: its host or its stack stopped, not the path"
+    } else if conn.vantage == Vantage::Receiver {
         "the re-sends passed this capture point on the peer's side and none was answered: the peer stopped (its host, its stack or its application) or the last stretch to it was cut"
     } else {
         "nothing came back at all: the peer stopped (its host, its stack or its application) or the path to it was cut in both directions; a capture at the peer would tell which"
