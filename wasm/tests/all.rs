@@ -88,6 +88,8 @@ mod evidence_review_l_messages;
 mod evidence_review_l_tail;
 #[path = "evidence_review_n_input.rs"]
 mod evidence_review_n_input;
+#[path = "evidence_review_n_loss_headline.rs"]
+mod evidence_review_n_loss_headline;
 #[path = "evidence_review_n_rtt.rs"]
 mod evidence_review_n_rtt;
 #[path = "evidence_review_n_sws.rs"]

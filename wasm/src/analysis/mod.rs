@@ -52,7 +52,7 @@ pub use capture::options::AnalysisOptions;
 pub use capture::radio::RadioLog;
 pub use rates::throughput::ThroughputSummary;
 pub use report::{
-    Analysis, ConnectionSummary, Diagnosis, DiagnosisShares, DirectionSummary, Episode, Evidence, RttSummary, TransferEnd, EPISODE_KINDS, LIMITS, VERDICTS,
+    Analysis, ConnectionSummary, Diagnosis, DiagnosisShares, DirectionSummary, Episode, Evidence, PeerSilent, RttSummary, TransferEnd, EPISODE_KINDS, LIMITS, VERDICTS,
 };
 pub use rows::columns::ConnectionColumns;
 pub use rows::store::ConnStore;

@@ -172,7 +172,16 @@ pub struct Diagnosis {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub transfer_end: Option<TransferEnd>,
+    /// Where the peer stopped answering for good (verdict/peer_silent.rs): the data
+    /// direction re-sent into a silence that lasted to the connection's end. The shares,
+    /// the savings and the text's times end at its `at`. Absent when it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub peer_silent: Option<PeerSilent>,
 }
+
+/// (Defined with the silence it describes: stalls/receiver_silent.rs.)
+pub use crate::analysis::stalls::receiver_silent::PeerSilent;
 
 /// The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
 /// `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).

@@ -665,7 +665,13 @@ farPartUnseen?: boolean,
  * savings and the text's times end there. Absent when the transfer ran to the
  * direction's last data segment.
  */
-transferEnd?: TransferEnd, };
+transferEnd?: TransferEnd, 
+/**
+ * Where the peer stopped answering for good (verdict/peer_silent.rs): the data
+ * direction re-sent into a silence that lasted to the connection's end. The shares,
+ * the savings and the text's times end at its `at`. Absent when it did not.
+ */
+peerSilent?: PeerSilent, };
 
 export type DiagnosisShares = { receiveWindow: number, loss: number, application: number, stalled: number, other: number, 
 /**
@@ -770,6 +776,36 @@ tailBytes: number,
  * From `at` to the direction's last data segment, s.
  */
 tailSeconds: number, };
+
+/**
+ * A peer that stopped answering while the data direction still had data
+ * unacknowledged, and never answered again (docs/ANALYSIS.md `diagnosis.peerSilent`;
+ * verdict/peer_silent.rs). Capture times, s (the clock of `stalls[].start`).
+ */
+
+export type PeerSilent = { 
+/**
+ * The transfer's end: the data direction's last data segment before the silence,
+ * and its frame.
+ */
+at: number, frame: number, 
+/**
+ * The peer's last packet in the connection, and its frame.
+ */
+peerLast: number, peerLastFrame: number, 
+/**
+ * The data direction's first data segment after it (never acknowledged), and its frame.
+ */
+firstUnanswered: number, firstUnansweredFrame: number, 
+/**
+ * Data segments re-sent from then on, the first and the last one's time.
+ */
+resends: number, firstResend: number, lastResend: number, 
+/**
+ * The connection's last packet (the sender's: a re-send, its reset or its FIN),
+ * and whether it was the sender's reset (it gave up).
+ */
+until: number, reset: boolean, };
 
 /**
  * A process as the capture names it (docs/ANALYSIS.md "Process").

@@ -35,7 +35,10 @@ pub fn active_mean_bps(cols: &PacketColumns, dir: u8, stalls: &[Stall], clock: O
     let mut pauses = pauses.into_iter().peekable();
     let (mut bits, mut seconds) = (0.0f64, 0.0f64);
     let mut burst: Option<Burst> = None;
-    for i in 0..cols.t.len() {
+    // Not the data sent into a peer's silence that never ended (receiver_silent.rs `find`):
+    // never delivered, its re-sends would stretch the last burst to the connection's end.
+    let rows = super::receiver_silent::find(cols, dir).map_or(cols.t.len(), |s| s.1);
+    for i in 0..rows {
         let t = cols.t[i];
         if is_data_segment(cols, i, dir) {
             let mut starts = burst.is_none();

@@ -18,8 +18,15 @@
 //! repair of the path would have helped. Elsewhere (sender side, middle, unknown) the
 //! capture cannot tell lost re-sends from a receiver gone, and the stalls keep their
 //! cause; the outage sentence says which it cannot tell (diagnosis_episodes.rs).
+//!
+//! Also where a peer went silent for good ([`find`], [`PeerSilent`]): the data direction
+//! re-sent into a silence that lasted to the connection's end, at any vantage point
+//! (verdict/peer_silent.rs says it and cuts the transfer there).
 
-use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::stalls::is_data_segment;
+
+const RST: u32 = crate::decode::tcp_flags::RST as u32;
 use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::cause::StallCause;
@@ -110,6 +117,97 @@ pub fn silent_runs(stalls: &[Stall]) -> Vec<(f64, f64, usize)> {
         }
     }
     out
+}
+
+/// A peer that stopped answering while the data direction still had data
+/// unacknowledged, and never answered again (docs/ANALYSIS.md `diagnosis.peerSilent`;
+/// verdict/peer_silent.rs). Capture times, s (the clock of `stalls[].start`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PeerSilent {
+    /// The transfer's end: the data direction's last data segment before the silence,
+    /// and its frame.
+    pub at: f64,
+    pub frame: u32,
+    /// The peer's last packet in the connection, and its frame.
+    pub peer_last: f64,
+    pub peer_last_frame: u32,
+    /// The data direction's first data segment after it (never acknowledged), and its frame.
+    pub first_unanswered: f64,
+    pub first_unanswered_frame: u32,
+    /// Data segments re-sent from then on, the first and the last one's time.
+    pub resends: u64,
+    pub first_resend: f64,
+    pub last_resend: f64,
+    /// The connection's last packet (the sender's: a re-send, its reset or its FIN),
+    /// and whether it was the sender's reset (it gave up).
+    pub until: f64,
+    pub reset: bool,
+}
+
+/// Re-sends after the peer's last packet, at least: the timer fired again after a
+/// first re-send that went unanswered.
+pub const MIN_RESENDS: u64 = 2;
+/// Seconds from the first of them to the connection's last packet, at least: longer
+/// than any delayed ACK (0.5 s, RFC 9293 §3.8.6.3) plus a round trip of up to 0.5 s,
+/// and RFC 6298 §2.4's floor on the retransmission timeout.
+pub const MIN_SILENCE_S: f64 = 1.0;
+
+/// The silence of the peer of direction `dir` (verdict/peer_silent.rs module comment), and the row of the
+/// first data segment after the peer's last packet (where the transfer's rows end).
+pub fn find(cols: &PacketColumns, dir: u8) -> Option<(PeerSilent, usize)> {
+    let n = cols.t.len();
+    let peer_last = (0..n).rev().find(|&i| cols.dir[i] != dir)?;
+    let first = (peer_last + 1..n).find(|&i| is_data_segment(cols, i, dir))?;
+    let before = (0..first).rev().find(|&i| is_data_segment(cols, i, dir))?;
+    // The highest byte sent before, the lowest data byte, and the peer's highest ACK.
+    let (mut high, mut low, mut acked) = (f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for i in 0..first {
+        if is_data_segment(cols, i, dir) {
+            high = high.max(cols.seq[i] + f64::from(cols.len[i]));
+            low = low.min(cols.seq[i]);
+        } else if cols.dir[i] != dir && cols.ack[i].is_finite() {
+            acked = acked.max(cols.ack[i]);
+        }
+    }
+    // A transfer before the silence: the peer acknowledged some of the data.
+    if !(acked > low) {
+        return None;
+    }
+    let (mut resends, mut first_resend, mut last_resend) = (0u64, f64::NAN, f64::NAN);
+    for i in first..n {
+        if !is_data_segment(cols, i, dir) {
+            continue;
+        }
+        let end = cols.seq[i] + f64::from(cols.len[i]);
+        if cols.seq[i] < high || cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 {
+            resends += 1;
+            if first_resend.is_nan() {
+                first_resend = cols.t[i];
+            }
+            last_resend = cols.t[i];
+        }
+        high = high.max(end);
+    }
+    let until = cols.t[n - 1];
+    if resends < MIN_RESENDS || !(until - first_resend >= MIN_SILENCE_S) {
+        return None;
+    }
+    let silent = PeerSilent {
+        at: cols.t[before],
+        frame: cols.frame[before],
+        peer_last: cols.t[peer_last],
+        peer_last_frame: cols.frame[peer_last],
+        first_unanswered: cols.t[first],
+        first_unanswered_frame: cols.frame[first],
+        resends,
+        first_resend,
+        last_resend,
+        until,
+        reset: cols.dir[n - 1] == dir && cols.flags[n - 1] & RST != 0,
+    };
+    Some((silent, first))
 }
 
 #[cfg(test)]

@@ -41,6 +41,9 @@
 //! 12. "The transfer ended at T … idled D" quotes `diagnosis.transferEnd`, whose pause
 //!     is an `application-idle` stall of the data direction that begins at T and lasts
 //!     D: the idle tail is one the stall list shows, with everything acknowledged.
+//! 13. "… went silent after T (its last packet, frame N)" quotes `diagnosis.peerSilent`
+//!     (peer_silent.rs), and the capture holds no packet of that peer after it; the
+//!     shares end at its `at` as at a transfer's end (rules 2, 6, 7 and 11 read that cut).
 
 use crate::analysis::format::{format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
@@ -57,7 +60,9 @@ pub fn audit(a: &Analysis) -> Vec<String> {
     for (i, c) in a.connections.iter().enumerate() {
         let cols = a.columns(i);
         let active = active_seconds(c, &cols.packets);
-        for problem in audit_connection(c, active) {
+        let mut problems = audit_connection(c, active);
+        problems.extend(check_peer_silent(c, &cols.packets));
+        for problem in problems {
             out.push(format!("connection {} ({} ↔ {}): {problem}", c.id, c.endpoints[0], c.endpoints[1]));
         }
     }
@@ -78,8 +83,8 @@ fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::Pac
         }
     }
     let Some(first) = first else { return 0.0 };
-    if let Some(end) = &c.diagnosis.transfer_end {
-        return end.at - first;
+    if let Some(end) = shares_end(c) {
+        return end - first;
     }
     let trailing: f64 = c.directions[d as usize].stalls.iter().filter(|s| s.start + s.duration > last + EPS).map(|s| s.start + s.duration - last).sum();
     last - first + trailing
@@ -126,8 +131,36 @@ fn shares_sum(c: &ConnectionSummary) -> f64 {
 /// `diagnosis.transferEnd`, where there is one).
 fn stalled_by(c: &ConnectionSummary, causes: &[StallCause]) -> f64 {
     let sender = &c.directions[c.data_direction.min(1) as usize];
-    let end = c.diagnosis.transfer_end.map_or(f64::INFINITY, |e| e.at);
+    let end = shares_end(c).unwrap_or(f64::INFINITY);
     sender.stalls.iter().filter(|x| causes.contains(&x.cause) && x.start < end).map(|x| x.duration).sum()
+}
+
+/// Where the shares end: the transfer's end before an idle tail or before the peer's
+/// silence, whichever is first (peer_silent.rs `TimeShares::ends_at`); None: the last
+/// data segment.
+fn shares_end(c: &ConnectionSummary) -> Option<f64> {
+    match (c.diagnosis.transfer_end.map(|e| e.at), c.diagnosis.peer_silent.map(|p| p.at)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Rule 13: the peer's silence against the text and the rows.
+fn check_peer_silent(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> Vec<String> {
+    let text = c.diagnosis.text.as_str();
+    let Some(ps) = &c.diagnosis.peer_silent else {
+        return if text.contains(" went silent after ") { vec!["the text says the peer went silent, but the report has no peerSilent".to_string()] } else { Vec::new() };
+    };
+    let mut out = Vec::new();
+    let d = c.data_direction.min(1);
+    if (0..p.t.len()).any(|i| p.dir[i] != d && p.t[i] > ps.peer_last) {
+        out.push(format!("the peer is said silent after {}, but the capture holds its packets later", format_duration(ps.peer_last)));
+    }
+    let want = format!("went silent after {} (its last packet, frame {})", crate::analysis::format::format_timestamp(ps.peer_last), ps.peer_last_frame);
+    if !text.contains(&want) {
+        out.push(format!("the text does not quote the peer's silence ({want})"));
+    }
+    out
 }
 
 /// Rules 1–4: the shares against the stalls and the loss counters.
@@ -188,7 +221,7 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
     }
     // 6. (the transfer's stalls: before its end, where it has one)
     if let Some(rest) = text.split("The transfer stalled ").nth(1) {
-        let end = dg.transfer_end.map_or(f64::INFINITY, |e| e.at);
+        let end = shares_end(c).unwrap_or(f64::INFINITY);
         let stalls: Vec<_> = sender.stalls.iter().filter(|x| x.start < end).collect();
         let n: Option<usize> = rest.split(' ').next().and_then(|w| w.parse().ok());
         if n != Some(stalls.len()) {

@@ -57,7 +57,7 @@ use crate::analysis::rows::columns::{PacketColumns, RttSource, SackSource};
 use crate::analysis::rates::delivered::{self, DeliveredRates};
 use std::cell::OnceCell;
 use crate::analysis::verdict::savings::{self, saving_of, Saving};
-use crate::analysis::verdict::transfer_tail;
+use crate::analysis::verdict::{peer_silent, transfer_tail};
 use crate::analysis::rows::columns::ConnectionColumns;
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Diagnosis;
@@ -195,18 +195,18 @@ pub fn diagnose_keeping_spans(
     let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage" | "transfer"));
-    let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, f64::INFINITY);
+    let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, sh.peer_silent.map_or(f64::INFINITY, |p| p.at));
     let mut f = Facts { sh: &sh, shares, min_rtt, median_rtt, max_window, window_inferred, rate, conn, tick, rows, delivered: delivered_cell, network_periods, timer_stalls, savings: Vec::new(), recovery_at_full_rate };
     if let Some(od) = one_direction {
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: None };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
-    f.savings = savings::savings(&sh, &transfer_tail::stalls_within(&sender.stalls, sh.transfer_end.as_ref()), min_rtt, cost);
+    f.savings = savings::savings(&sh, &peer_silent::stalls_within(&sender.stalls, sh.ends_at()), min_rtt, cost);
     let (limit, mut text) = headline_and_tail(&f);
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
@@ -214,7 +214,7 @@ pub fn diagnose_keeping_spans(
     }
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));
-    for e in named.into_iter().take(2) {
+    for e in named.into_iter().filter(|e| peer_silent::before_silence(&sh, e.start)).take(2) {
         text += &format!(" {}", e.text);
     }
     // Nagle meeting delayed ACKs, in either direction (a request's stalls make the
@@ -252,7 +252,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
         verdict,
     };
-    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end }
+    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: sh.peer_silent }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
@@ -389,7 +389,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
 fn headline_and_tail(f: &Facts) -> (&'static str, String) {
     // The first answer's wait goes with the headline; the idle after the transfer last.
     let (limit, text) = first_answer::after_headline(f, headline(f));
-    (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref()))
+    (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref()) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {

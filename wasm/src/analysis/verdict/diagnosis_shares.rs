@@ -143,6 +143,7 @@ pub struct TimeShares {
     /// Where the transfer ended before an idle tail (transfer_end.rs): every number
     /// above is of the time up to it. None: the transfer ran to the last data segment.
     pub transfer_end: Option<crate::analysis::report::TransferEnd>,
+    pub peer_silent: Option<crate::analysis::report::PeerSilent>, // peer_silent.rs: the shares end at its `at`
 }
 
 /// The data direction's bursts between application pauses (intervals counted as

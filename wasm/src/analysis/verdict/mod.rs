@@ -11,6 +11,7 @@ pub mod diagnosis;
 pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod one_direction;
+pub mod peer_silent;
 pub mod savings;
 pub mod transfer_tail;
 pub mod warnings;

@@ -5,8 +5,6 @@
 
 use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
 use crate::analysis::report::TransferEnd;
-use crate::analysis::stalls::cause::Stall;
-use std::borrow::Cow;
 
 /// "The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then
 /// idled 869 ms until the peer's next message, and only 400 B followed: …".
@@ -39,15 +37,6 @@ pub fn said(end: Option<&TransferEnd>) -> String {
 /// The tail lasted more than this many times its first pause: more than that pause and
 /// its answer followed, and the sentence says over how long.
 pub const TAIL_MORE: f64 = 1.5;
-
-/// The stalls of the transfer: those that began before its end (all of them without one).
-/// A stall that begins at the transfer's last data segment is the idle tail's.
-pub fn stalls_within<'a>(stalls: &'a [Stall], end: Option<&TransferEnd>) -> Cow<'a, [Stall]> {
-    match end {
-        Some(e) => Cow::Owned(stalls.iter().filter(|s| s.start < e.at).cloned().collect()),
-        None => Cow::Borrowed(stalls),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -50,7 +50,8 @@ pub(super) fn loss_cheap_text(f: &Facts) -> String {
 /// called the other, and the largest frame's payload as the evidence.
 pub(super) fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    let count = if sender.retransmitted_segments > frames {
+    // (The counters are the connection's: not quoted of a transfer cut before a peer's silence, peer_silent.rs.)
+    let count = if sender.retransmitted_segments > frames && f.sh.peer_silent.is_none() {
         format!(
             "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of up to {} bytes, several segments each",
             sender.retransmitted_segments, frames, f.sh.data_segments, f.sh.mss
@@ -60,7 +61,7 @@ pub(super) fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     };
     // Re-sends the report shows needless (D-SACK, Eifel) repaired nothing: said, so the
     // percentage is not read as that much loss.
-    let needless = match sender.spurious_retransmissions {
+    let needless = match crate::analysis::verdict::peer_silent::needless_before(f.rows.packets, f.conn.data_direction.min(1), f.sh).map_or(sender.spurious_retransmissions, |n| n.min(sender.spurious_retransmissions)) {
         0 => String::new(),
         n => format!(", {n} of them needless: the receiver already had those bytes"),
     };
@@ -162,7 +163,8 @@ pub const CE_QUEUE_SHARE: f64 = 0.01;
 /// rules) or ours (segments starting below the highest sequence sent), the larger.
 pub(super) fn retransmissions(f: &Facts) -> u64 {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    sender.retransmissions.max(f.sh.retransmitted_segments)
+    // Before a peer's silence, the transfer's own (peer_silent.rs: the re-sends into it are not the transfer's).
+    if f.sh.peer_silent.is_some() { f.sh.retransmitted_segments } else { sender.retransmissions.max(f.sh.retransmitted_segments) }
 }
 
 /// What [`retransmitted_percent`] divides by, in the sentence's words: the data bytes the

@@ -158,7 +158,7 @@ fn data_span(f: &Facts) -> (f64, f64) {
     let last = data.last().map_or(first, |i| p.t[i]);
     // Up to the transfer's end where an idle tail followed it (transfer_tail.rs): the
     // tail's few bytes are no part of the last burst.
-    (first, f.sh.transfer_end.as_ref().map_or(last, |e| e.at.min(last)))
+    (first, f.sh.ends_at().map_or(last, |e| e.min(last)))
 }
 
 /// Where the bytes of an exchange of messages went when bulk bursts held most of them
@@ -298,7 +298,7 @@ fn stalls_saving_lead(by_cause: &[f64]) -> &'static str {
 pub(super) fn stalls_text(f: &Facts) -> String {
     // The transfer's stalls: not the idle tail after its end (transfer_tail.rs).
     let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
-    let stalls = crate::analysis::verdict::transfer_tail::stalls_within(all, f.sh.transfer_end.as_ref());
+    let stalls = crate::analysis::verdict::peer_silent::stalls_within(all, f.sh.ends_at());
     let mut by_time: Vec<(f64, &str)> =
         f.sh.stall_by_cause.iter().copied().zip(CAUSE_WORDS).filter(|p| p.0 > 0.0).collect();
     by_time.sort_by(|a, b| b.0.total_cmp(&a.0)); // the biggest cause first

@@ -8,6 +8,9 @@ use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
 
+#[path = "window_overrun.rs"]
+mod window_overrun;
+
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
 
 /// The state carried from one packet to the next.
@@ -66,12 +69,19 @@ pub(super) struct SharesPass<'c> {
     idle_burst_from: f64,
     // The sender's direction.
     dir: u8,
+    // Bytes first sent past the receiver's right edge (window_overrun.rs): their
+    // re-sends repair no loss.
+    beyond_window: Vec<(f64, f64)>,
+    // The row of the first data segment after the peer's last packet, where the peer
+    // went silent for good (verdict/peer_silent.rs): the transfer's rows end before it.
+    silent_from: usize,
 }
 
 impl<'c> SharesPass<'c> {
     /// `full_segment`: a full segment's payload for this sender (delayed_ack.rs
     /// `full_segment`), None for the largest payload sent.
     pub(super) fn new(cols: &'c PacketColumns, facts: &SenderFacts, stalls: &[Stall], full_segment: Option<f64>) -> SharesPass<'c> {
+        let silent = crate::analysis::verdict::peer_silent::find(cols, facts.dir);
         let mut stall_frames: Vec<(u32, usize)> =
             stalls.iter().map(|s| (s.frame_before, s.cause.share_slot())).collect();
         stall_frames.sort_unstable();
@@ -85,6 +95,7 @@ impl<'c> SharesPass<'c> {
                 min_window: f64::NAN,
                 mss: facts.mss,
                 windows_trusted: !facts.windows_understated,
+                peer_silent: silent.map(|s| s.0),
                 ..Default::default()
             },
             high: f64::NEG_INFINITY,
@@ -115,6 +126,8 @@ impl<'c> SharesPass<'c> {
             open_row: 0,
             pauses: Candidates::new(full_segment.unwrap_or(facts.mss)),
             idle_burst_from: 0.0,
+            beyond_window: window_overrun::beyond_window(cols, facts.dir, !facts.windows_understated),
+            silent_from: silent.map_or(usize::MAX, |s| s.1),
         }
     }
 
@@ -175,6 +188,10 @@ impl<'c> SharesPass<'c> {
     /// A data segment of the sender at sender time `t`: closes the open interval and
     /// opens the next.
     pub(super) fn on_data(&mut self, i: usize, t: f64, spans: &mut Spans) {
+        // Past the transfer: re-sends into the peer's silence (peer_silent.rs).
+        if i >= self.silent_from {
+            return;
+        }
         let cols = self.cols;
         let (seq, len) = (cols.seq[i], cols.len[i] as f64);
         // Below the highest sequence sent: a re-send, unless the analyzer found it an
@@ -185,7 +202,11 @@ impl<'c> SharesPass<'c> {
         // the sender undoes the window it gave up (RFC 2883 §5, RFC 3708, RFC 4015;
         // Linux `tcp_try_undo_dsack`). It is counted as a re-send, not as loss time.
         let repaired_nothing = needless(cols.flags[i]);
-        let lossy_resend = resent && !repaired_nothing;
+        // Nor does a re-send of bytes first sent past the receiver's window: it dropped
+        // them for want of room (window_overrun.rs), and the wait is the window's. (Its
+        // re-sent part: new bytes may follow in the same segment.)
+        let past_window = resent && window_overrun::covers(&self.beyond_window, seq, (seq + len).min(self.high));
+        let lossy_resend = resent && !repaired_nothing && !past_window;
         if resent && repaired_nothing {
             self.needless_unanswered += 1;
         }
@@ -382,7 +403,7 @@ impl<'c> SharesPass<'c> {
         }
         // A stall still open at the end (a window that never reopened: stalls/gaps.rs) adds
         // its time after the last data segment.
-        if let Some((_, State::Stalled(c), _)) = self.open {
+        if let Some((_, State::Stalled(c), _)) = self.open.filter(|_| self.silent_from == usize::MAX) {
             if let Some(st) = stalls.iter().find(|s| cols.frame.last() == Some(&s.frame_after) && s.start + s.duration > self.last_data_t) {
                 if c <= 1 {
                     push_span(spans, st.start, st.start + st.duration);
