@@ -66,6 +66,10 @@ pub(super) struct SharesPass<'c> {
     idle_burst_from: f64,
     // The sender's direction.
     dir: u8,
+    // The open interval's segment was below half a full segment, and the bytes in
+    // flight then (sender_paced.rs).
+    open_small: bool,
+    open_flight: f64,
 }
 
 impl<'c> SharesPass<'c> {
@@ -115,6 +119,8 @@ impl<'c> SharesPass<'c> {
             open_row: 0,
             pauses: Candidates::new(full_segment.unwrap_or(facts.mss)),
             idle_burst_from: 0.0,
+            open_small: false,
+            open_flight: f64::NAN,
         }
     }
 
@@ -249,7 +255,7 @@ impl<'c> SharesPass<'c> {
         // is the path's time, not the application's.
         let t0 = match (state, self.acked_at) {
             (State::Application, Some(a)) if a > t0 && a < t => {
-                self.out.other += a - t0;
+                self.other_time(a - t0);
                 a
             }
             _ => t0,
@@ -321,9 +327,25 @@ impl<'c> SharesPass<'c> {
             State::Application => self.out.application += dt,
             State::Turn => self.out.turn_time += dt,
             State::Other => {
-                self.out.other += dt;
+                self.other_time(dt);
                 self.out.other_delivered += self.open_acked;
             }
+        }
+    }
+
+    /// `dt` seconds of the open interval to `other`, kept by what opened it (sender_paced.rs).
+    fn other_time(&mut self, dt: f64) {
+        self.out.other += dt;
+        if self.open_small {
+            self.out.other_small += dt;
+        }
+        // The largest flight so far and the time at exactly it: a cap is the largest.
+        let (top, at_top) = &mut self.out.other_at_max;
+        if self.open_flight > *top || top.is_nan() {
+            (*top, *at_top) = (self.open_flight, 0.0);
+        }
+        if self.open_flight == *top {
+            *at_top += dt;
         }
     }
 
@@ -365,6 +387,8 @@ impl<'c> SharesPass<'c> {
         self.released = false;
         self.loss_seen = false;
         self.open = Some((t, state, window_limited));
+        self.open_small = (cols.len[i] as f64) < 0.5 * self.full_segment;
+        self.open_flight = flight;
         self.open_win = self.peer_win;
         self.open_min_win = self.peer_win;
         self.out.active = t - self.first_t;
