@@ -81,6 +81,8 @@ pub const CAP_SHARE: f64 = 0.6;
 pub const CAP_DRAIN: f64 = 0.25;
 /// A cap of fewer full segments is a message, not a buffer (own cadence handles one).
 pub const CAP_MIN_SEGMENTS: f64 = 4.0;
+/// Share of the active time the sender's own rate must hold to be named.
+pub const MIN_SHARE: f64 = 0.2;
 /// Kept values (flights, gaps, delays) at most: the first so many show a steady state.
 const KEEP: usize = 1 << 16;
 
@@ -178,7 +180,9 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         let bytes_per_rtt = sh.new_bytes / span * rtt;
         let steady = steady_rate(&times, period);
         let independent = median(&mut delays) >= ACK_INDEPENDENT * period;
-        if steady && independent && period > 0.0 && max_flight <= 2.0 * bytes_per_rtt + full {
+        // Faster than one per round trip: data in flight when each left (a slower source
+        // finds everything acknowledged, which the share pass already calls its own).
+        if steady && independent && period > 0.0 && period < rtt && max_flight <= 2.0 * bytes_per_rtt + full {
             let kind = PacedKind::Clock { record: median(&mut sizes), period, per_second, small, segments: n };
             return Some(paced(kind, sh.other_small.min(sh.other)));
         }
@@ -249,7 +253,9 @@ fn cap_of(flights: &[Flight], full: f64, rtt: f64, sh: &TimeShares) -> Option<Pa
 /// judgement goes to `sh.sender_paced`.
 pub fn rebook(sh: &mut TimeShares, cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64) {
     let Some(p) = judge(cols, facts, full, rtt, sh) else { return };
-    if !(p.seconds > 0.0) {
+    // Named only where it is most of the application's time and a share worth naming:
+    // else the application's own words (everything acknowledged) stay true.
+    if !(p.seconds >= MIN_SHARE * sh.active && p.seconds >= sh.application) {
         return;
     }
     sh.other -= p.seconds;
