@@ -93,7 +93,8 @@ fn a_byte_exact_flat_flight_is_the_senders_cap() {
     // + 912), each leaving in 4.4 ms and the next 205 ms later on a 200 ms path: every
     // flight fully acknowledged (in the server's time 4.45 + 200 ms) before the next, so
     // the bytes in flight peak at 32,768 thirty times and never above. A congestion
-    // window would have grown (no loss); the path carried 32 KiB in 4.4 ms (60 Mbit/s).
+    // window counts segments and would have grown (no loss), and 32,768 is no whole
+    // number of 1,448-byte segments; the path carried 32 KiB in 4.4 ms (60 Mbit/s).
     // The cap sets 32,768 B per 205 ms: 1.28 Mbit/s. Before: "The congestion window or
     // the path's capacity was the limit."
     let mut sizes = vec![10 * 1448, 20 * 1448];
@@ -102,7 +103,7 @@ fn a_byte_exact_flat_flight_is_the_senders_cap() {
     let d = &c.diagnosis;
     assert_eq!(d.limit, "application", "{}", d.text);
     assert!(d.text.starts_with("The sender capped its data in flight at 32 KiB (32768 bytes;"), "{}", d.text);
-    assert!(d.text.contains("30 of its 31 flights of at least half that stopped at exactly that byte count"), "{}", d.text);
+    assert!(d.text.contains("30 of its 31 flights of at least half that stopped at exactly that byte count — no whole number of its 1448-byte segments — and none went beyond it"), "{}", d.text);
     assert!(d.text.contains("each sent within 4.4 ms (median; at most 4.4 ms) of a 200 ms round trip"), "{}", d.text);
     assert!(d.text.contains("It capped the rate at about 1.3 Mbit/s (32 KiB per 205 ms)"), "{}", d.text);
     assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
@@ -111,7 +112,9 @@ fn a_byte_exact_flat_flight_is_the_senders_cap() {
 #[test]
 fn a_growing_window_and_a_busy_path_stay_the_path() {
     // Congestion avoidance: flights of 10, 11, … 41 full segments, one more per round trip
-    // (RFC 5681 §3.1), each fully acknowledged before the next: no flat cap.
+    // (RFC 5681 §3.1), each fully acknowledged before the next: no flat cap. (A window
+    // held flat at whole segments is no byte budget either: diagnosis_tests.rs
+    // `loss_holding_down_the_congestion_window`, 10 segments without loss, stays `path`.)
     let sizes: Vec<u32> = (10..42).map(|n| n * 1448).collect();
     let c = common::analyze_flow(&receiver_capture(200_000, &flights(&sizes, 205_000)));
     assert!(!c.diagnosis.text.contains("capped its data in flight"), "{}", c.diagnosis.text);
@@ -153,7 +156,7 @@ fn the_http_server_32_kib_cap_is_named_on_the_public_capture() {
     let d = &c.diagnosis;
     assert_eq!(d.limit, "application", "{}", d.text);
     assert!(d.text.starts_with("The sender capped its data in flight at 32 KiB (32768 bytes;"), "{}", d.text);
-    assert!(d.text.contains("40 of its 46 flights"), "{}", d.text);
+    assert!(d.text.contains("40 of its 46 flights of at least half that stopped at exactly that byte count — no whole number of its 1382-byte segments"), "{}", d.text);
     assert!(d.text.contains("the receiver's 256 KiB window had room"), "{}", d.text);
     assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
 }

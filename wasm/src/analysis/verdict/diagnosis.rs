@@ -154,9 +154,7 @@ pub fn diagnose_keeping_spans(
     let mut kept = spans.is_some().then(Vec::new);
     let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, facts.mss as u32) as f64;
     let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
-    if let (Some(out), Some(s)) = (spans, kept) {
-        *out = (d, s, sh.active);
-    }
+    if let (Some(out), Some(s)) = (spans, kept) { *out = (d, s, sh.active); }
     // Request/response: the peer's data is requests, each ACKed by the answer after
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;

@@ -37,12 +37,12 @@ pub(in crate::analysis::verdict::diagnosis) fn sender_paced_text(f: &Facts) -> O
             held,
             rate_phrase(f)
         ),
-        PacedKind::Cap { bytes, capped, flights, drain_median, drain_max, period } => format!(
+        PacedKind::Cap { bytes, segment, capped, flights, drain_median, drain_max, period } => format!(
             "The sender capped its data in flight at {} ({:.0} bytes; {} of the time at it): {} of its {} flights of \
-             at least half that stopped at exactly that byte count and none went beyond it, each sent within {} (median; at most {}) of \
+             at least half that stopped at exactly that byte count — no whole number of its {:.0}-byte segments — and none went beyond it, each sent within {} (median; at most {}) of \
              a {} round trip before the sender waited for ACKs. A fixed byte count, round after round, is a limit \
              at the sender — its send buffer, or its application writing {} at a time — not a congestion window \
-             (which grows each round trip without loss) nor the path (which carried each flight in a fraction of \
+             (which counts segments and grows each round trip without loss) nor the path (which carried each flight in a fraction of \
              the round trip). It capped the rate at about {} ({} per {}); {}, the receiver's {} window had room, \
              and {}.",
             format_bytes(bytes),
@@ -50,6 +50,7 @@ pub(in crate::analysis::verdict::diagnosis) fn sender_paced_text(f: &Facts) -> O
             format_percent(p.seconds / active),
             capped,
             flights,
+            segment,
             format_duration(drain_median),
             format_duration(drain_max),
             format_duration(p.rtt),

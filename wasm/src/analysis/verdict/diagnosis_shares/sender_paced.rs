@@ -46,7 +46,8 @@ pub enum PacedKind {
     /// A fixed cap: the bytes in flight at it, the flights that reached it, the flights
     /// of at least half of it, the median and the largest time a capped flight took to
     /// leave (s), and the median time from one capped flight to the next (s).
-    Cap { bytes: f64, capped: usize, flights: usize, drain_median: f64, drain_max: f64, period: f64 },
+    /// `segment`: the sender's largest segment, of which the cap is no whole number.
+    Cap { bytes: f64, segment: f64, capped: usize, flights: usize, drain_median: f64, drain_max: f64, period: f64 },
 }
 
 /// The sender's own rate (module comment) and the time moved to the application.
@@ -79,6 +80,10 @@ pub const CAP_MIN_FLIGHTS: usize = 8;
 pub const CAP_SHARE: f64 = 0.6;
 /// A capped flight left within this share of the round trip (median).
 pub const CAP_DRAIN: f64 = 0.25;
+/// Loss recovery a cap allows, share of the active time: a loss-based sender's window
+/// under steady loss sits flat at the loss's bound (Mathis et al. 1997), which a capture
+/// cannot tell from a buffer; without loss no congestion window stays flat.
+pub const CAP_LOSS_MAX: f64 = 0.01;
 /// A cap of fewer full segments is a message, not a buffer (own cadence handles one).
 pub const CAP_MIN_SEGMENTS: f64 = 4.0;
 /// Share of the active time the sender's own rate must hold to be named.
@@ -188,7 +193,7 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         }
         return None;
     }
-    let cap = cap_of(&flights, full, rtt, sh)?;
+    let cap = cap_of(&flights, full, facts.mss, rtt, sh)?;
     // The pass kept the `other` time at its largest flight: the cap's, where they agree.
     let (top, seconds) = sh.other_at_max;
     (top == cap_bytes(&cap)).then(|| paced(cap, seconds.min(sh.other)))
@@ -223,13 +228,22 @@ fn steady_rate(times: &[f64], period: f64) -> bool {
     m > 0.0 && within as f64 >= STEADY_BINS * whole as f64
 }
 
-/// The cap (module comment): the largest flight, reached exactly by at least
+/// The cap (module comment): the largest flight, no whole number of the sender's largest
+/// segment `segment`, reached exactly by at least
 /// [`CAP_MIN_FLIGHTS`] flights and [`CAP_SHARE`] of those of at least half of it, below
 /// the receiver's smallest window by a full segment, the capped flights leaving within
-/// [`CAP_DRAIN`] of the round trip (median), none with a loss being repaired.
-fn cap_of(flights: &[Flight], full: f64, rtt: f64, sh: &TimeShares) -> Option<PacedKind> {
+/// [`CAP_DRAIN`] of the round trip (median), loss recovery at most [`CAP_LOSS_MAX`] of
+/// the time.
+fn cap_of(flights: &[Flight], full: f64, segment: f64, rtt: f64, sh: &TimeShares) -> Option<PacedKind> {
     let bytes = flights.iter().map(|f| f.peak).fold(0.0, f64::max);
     if bytes < CAP_MIN_SEGMENTS * full || !sh.windows_trusted || !(sh.min_window - full >= bytes) {
+        return None;
+    }
+    // A count of bytes, not of segments: a congestion window counts segments (RFC 5681
+    // §3.1, Linux's snd_cwnd) and a sender with data queued fills it with full ones, so
+    // a flat window of whole segments may be a clamped one; a cap that ends its flights
+    // on a partial segment is a byte budget — a buffer or a write.
+    if !(segment > 0.0) || bytes % segment == 0.0 {
         return None;
     }
     let at_cap: Vec<&Flight> = flights.iter().filter(|f| f.peak == bytes).collect();
@@ -240,13 +254,13 @@ fn cap_of(flights: &[Flight], full: f64, rtt: f64, sh: &TimeShares) -> Option<Pa
     let mut drains: Vec<f64> = at_cap.iter().map(|f| f.end - f.start).collect();
     let drain_max = drains.iter().copied().fold(0.0, f64::max);
     let drain_median = median(&mut drains);
-    if !(drain_median <= CAP_DRAIN * rtt) || sh.loss > 0.1 * sh.active {
+    if !(drain_median <= CAP_DRAIN * rtt) || sh.loss > CAP_LOSS_MAX * sh.active {
         return None;
     }
     // From each capped flight to the next flight: the cycle the cap repeats on.
     let mut periods: Vec<f64> = flights.windows(2).filter(|w| w[0].peak == bytes).map(|w| w[1].start - w[0].start).collect();
     let period = median(&mut periods);
-    Some(PacedKind::Cap { bytes, capped: at_cap.len(), flights: big, drain_median, drain_max, period })
+    Some(PacedKind::Cap { bytes, segment, capped: at_cap.len(), flights: big, drain_median, drain_max, period })
 }
 
 /// Moves the time [`judge`] found the sender's own from `other` to `application`; the
