@@ -140,6 +140,8 @@ mod rtt_idle_echo;
 mod scripted_story;
 #[path = "sender_inflight.rs"]
 mod sender_inflight;
+#[path = "sender_paced.rs"]
+mod sender_paced;
 #[path = "share_extremes.rs"]
 mod share_extremes;
 #[path = "share_hostile.rs"]

@@ -44,8 +44,13 @@
 //! 13. "… went silent after T (its last packet, frame N)" quotes `diagnosis.peerSilent`
 //!     (peer_silent.rs), and the capture holds no packet of that peer after it; the
 //!     shares end at its `at` as at a transfer's end (rules 2, 6, 7 and 11 read that cut).
+//! 14. The sender's own rate (diagnosis_shares/sender_paced.rs: "The sending
+//!     application's clock set the rate (X % …" or "The sender capped its data in flight
+//!     at … (… X % of the time at it)") heads an `application` headline whose share holds
+//!     X %, and "never had more than B unacknowledged" quotes the data direction's
+//!     `maxBytesInFlight`.
 
-use crate::analysis::format::{format_duration, format_percent};
+use crate::analysis::format::{format_bytes, format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
 use crate::analysis::report::Analysis;
 use crate::analysis::report::ConnectionSummary;
@@ -261,10 +266,35 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
             out.push(format!("the window-limited percentage in the text is not the share ({want})"));
         }
     }
+    // 14.
+    check_sender_paced(c, out);
     // 9.
     let receiver = &c.directions[1 - d];
     if (text.contains("handshake is not in the capture") || text.contains("its SYN is not in the capture")) && !receiver.window_scale_unknown {
         out.push("the text says the handshake is not in the capture, yet the receiver's window scale is known".to_string());
+    }
+}
+
+/// Rule 14: the sender's own rate against the application share and `maxBytesInFlight`.
+fn check_sender_paced(c: &ConnectionSummary, out: &mut Vec<String>) {
+    let dg = &c.diagnosis;
+    let text = dg.text.as_str();
+    if !(text.starts_with("The sending application's clock set the rate (") || text.starts_with("The sender capped its data in flight at ")) {
+        return;
+    }
+    if dg.limit != "application" {
+        out.push(format!("the sender's own rate heads a {} headline", dg.limit));
+    }
+    let quoted: Option<f64> = text.split(" % of the time").next().and_then(|h| h.rsplit(['(', ' ']).next()).and_then(|n| n.parse().ok());
+    match quoted {
+        Some(x) if x <= 100.0 * dg.shares.application + 0.5 => {}
+        _ => out.push(format!("the sender's own rate quotes {quoted:?} % of the time, the application share is {}", format_percent(dg.shares.application))),
+    }
+    let sender = &c.directions[c.data_direction.min(1) as usize];
+    if let (true, Some(b)) = (text.contains("never had more than "), sender.max_bytes_in_flight) {
+        if !text.contains(&format!("never had more than {} unacknowledged", format_bytes(b as f64))) {
+            out.push(format!("the bytes in flight quoted are not maxBytesInFlight ({})", format_bytes(b as f64)));
+        }
     }
 }
 
@@ -398,5 +428,26 @@ mod tests {
         c.diagnosis.shares.application = 0.6;
         c.diagnosis.shares.other = 0.4;
         assert_eq!(audit_connection(&c, 1.0), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_senders_own_rate_quotes_the_application_share_and_the_flight() {
+        // Rule 14: 100 % quoted where the application share is 40 %, on a path headline,
+        // and 3.5 KiB where maxBytesInFlight is 1,818 bytes.
+        let text = "The sending application's clock set the rate (100 % of the time): it sent a segment about every 20 ms (51 per second, median 357 B) at a steady rate that did not follow the ACKs, 2538 of its 2546 segments below half a full segment — each record sent as it was written, nothing queued behind it — and never had more than 3.5 KiB unacknowledged.";
+        let mut c = conn("path", text, vec![]);
+        c.diagnosis.shares.application = 0.4;
+        c.diagnosis.shares.other = 0.6;
+        let d = c.data_direction.min(1) as usize;
+        c.directions[d].max_bytes_in_flight = Some(1818);
+        let found = audit_connection(&c, 10.0);
+        assert!(found.iter().any(|p| p.contains("heads a path headline")), "{found:?}");
+        assert!(found.iter().any(|p| p.contains("quotes Some(100.0) % of the time")), "{found:?}");
+        assert!(found.iter().any(|p| p.contains("not maxBytesInFlight (1.8 KiB)")), "{found:?}");
+        // The same claims made true: none.
+        let mut c = conn("application", &text.replace("3.5 KiB", "1.8 KiB"), vec![]);
+        c.diagnosis.shares.application = 1.0;
+        c.directions[d].max_bytes_in_flight = Some(1818);
+        assert_eq!(audit_connection(&c, 10.0), Vec::<String>::new());
     }
 }

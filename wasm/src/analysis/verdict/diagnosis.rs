@@ -62,8 +62,7 @@ use crate::analysis::rows::columns::ConnectionColumns;
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Diagnosis;
 use crate::analysis::report::DiagnosisShares;
-use crate::analysis::report::Episode;
-use crate::analysis::report::Evidence;
+use crate::analysis::report::{Episode, Evidence};
 
 // The sentences, by headline (diagnosis/*.rs).
 mod first_answer;
@@ -155,13 +154,12 @@ pub fn diagnose_keeping_spans(
     let mut kept = spans.is_some().then(Vec::new);
     let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, facts.mss as u32) as f64;
     let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
-    if let (Some(out), Some(s)) = (spans, kept) {
-        *out = (d, s, sh.active);
-    }
+    if let (Some(out), Some(s)) = (spans, kept) { *out = (d, s, sh.active); }
     // Request/response: the peer's data is requests, each ACKed by the answer after
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
     let (min_rtt, median_rtt) = rtts(conn, request_response);
+    crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt); // its own clock or cap
     let delivered_cell = OnceCell::new();
     let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt), lag_s);
     let shares = if sh.active > 0.0 {
@@ -447,7 +445,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
         "loss" if loss_matters(f) && loss_shown(f) => ("loss", loss_text(f)),
         "loss" if !loss_shown(f) => ("path", path_text(f)),
         "loss" => ("path", path_despite_loss_text(f)),
-        "application" => ("application", application_text(f)),
+        "application" => ("application", sender_paced_text(f).unwrap_or_else(|| application_text(f))),
         "stalls" => match clocked_waits(f) {
             Some(w) if w.seconds >= 0.5 * f.sh.stall_by_cause[4] + 0.5 * f.sh.stall_by_cause[5] => ("path", clocked_path_text(f, &w)),
             _ => ("stalls", stalls_text(f)),

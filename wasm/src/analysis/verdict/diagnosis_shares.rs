@@ -63,6 +63,7 @@ use crate::analysis::stalls::cause::Stall;
 
 mod pass;
 mod reorder_dup_acks;
+pub mod sender_paced;
 pub mod transfer_end;
 use pass::SharesPass;
 pub use reorder_dup_acks::dup_acks_of_reordering;
@@ -114,6 +115,15 @@ pub struct TimeShares {
     /// Of the application's time, the intervals of the sender's own cadence (module
     /// comment): data outstanding, but nothing that could have released it came.
     pub own_cadence: f64,
+    /// Of the `other` time, the intervals a segment below half a full segment opened,
+    /// and (largest bytes in flight at an `other` interval's opening, the `other` seconds
+    /// of the intervals that opened at exactly it): what sender_paced.rs may show the
+    /// sender's own.
+    pub other_small: f64,
+    pub other_at_max: (f64, f64),
+    /// The sender set its own rate with data in flight (sender_paced.rs): that time
+    /// moved from `other` to `application`.
+    pub sender_paced: Option<sender_paced::SenderPaced>,
     /// Of the application's time (its intervals and idle stalls), the intervals that
     /// ended with the sender answering the peer's message: it waited for the peer's
     /// next request or response, the peer's application's time, not its own pause.

@@ -45,7 +45,7 @@ pub fn savings(sh: &TimeShares, stalls: &[Stall], path_rtt: f64, loss_cost: f64)
     let timers = beyond_round_trip(&[2, 6]);
     let recovery_rest = (sh.loss - sh.stall_by_cause[2] - sh.stall_by_cause[6]).max(0.0);
     let mut out = vec![
-        Saving { limit: "application", seconds: sh.application, at_least: false },
+        Saving { limit: "application", seconds: sh.application - sh.sender_paced.map_or(0.0, |p| p.seconds), at_least: false },
         Saving { limit: "zero-window", seconds: sh.stall_by_cause[0], at_least: false },
         Saving { limit: "stalls", seconds: beyond_round_trip(&[4, 5]), at_least: false },
         Saving { limit: "loss", seconds: timers + recovery_rest * loss_cost.clamp(0.0, 1.0), at_least: true },

@@ -3,6 +3,11 @@
 
 use super::*;
 
+// The residue's other reading: the sender set its own rate (sender_paced_words.rs).
+#[path = "sender_paced_words.rs"]
+mod sender_paced_words;
+pub(super) use sender_paced_words::sender_paced_text;
+
 pub(super) fn too_short_text(f: &Facts) -> String {
     format!(
         "Too short to judge: {} data segment{} ({}) in {}{}. A flow needs at least {} data \

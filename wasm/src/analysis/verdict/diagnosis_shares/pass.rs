@@ -75,6 +75,10 @@ pub(super) struct SharesPass<'c> {
     // The row of the first data segment after the peer's last packet, where the peer
     // went silent for good (verdict/peer_silent.rs): the transfer's rows end before it.
     silent_from: usize,
+    // The open interval's segment was below half a full segment, and the bytes in
+    // flight then (sender_paced.rs).
+    open_small: bool,
+    open_flight: f64,
 }
 
 impl<'c> SharesPass<'c> {
@@ -128,6 +132,8 @@ impl<'c> SharesPass<'c> {
             idle_burst_from: 0.0,
             beyond_window: window_overrun::beyond_window(cols, facts.dir, !facts.windows_understated),
             silent_from: silent.map_or(usize::MAX, |s| s.1),
+            open_small: false,
+            open_flight: f64::NAN,
         }
     }
 
@@ -270,7 +276,7 @@ impl<'c> SharesPass<'c> {
         // is the path's time, not the application's.
         let t0 = match (state, self.acked_at) {
             (State::Application, Some(a)) if a > t0 && a < t => {
-                self.out.other += a - t0;
+                self.other_time(a - t0);
                 a
             }
             _ => t0,
@@ -342,9 +348,25 @@ impl<'c> SharesPass<'c> {
             State::Application => self.out.application += dt,
             State::Turn => self.out.turn_time += dt,
             State::Other => {
-                self.out.other += dt;
+                self.other_time(dt);
                 self.out.other_delivered += self.open_acked;
             }
+        }
+    }
+
+    /// `dt` seconds of the open interval to `other`, kept by what opened it (sender_paced.rs).
+    fn other_time(&mut self, dt: f64) {
+        self.out.other += dt;
+        if self.open_small {
+            self.out.other_small += dt;
+        }
+        // The largest flight so far and the time at exactly it: a cap is the largest.
+        let (top, at_top) = &mut self.out.other_at_max;
+        if self.open_flight > *top || top.is_nan() {
+            (*top, *at_top) = (self.open_flight, 0.0);
+        }
+        if self.open_flight == *top {
+            *at_top += dt;
         }
     }
 
@@ -386,6 +408,8 @@ impl<'c> SharesPass<'c> {
         self.released = false;
         self.loss_seen = false;
         self.open = Some((t, state, window_limited));
+        self.open_small = (cols.len[i] as f64) < 0.5 * self.full_segment;
+        self.open_flight = flight;
         self.open_win = self.peer_win;
         self.open_min_win = self.peer_win;
         self.out.active = t - self.first_t;

@@ -1,0 +1,66 @@
+//! The headline of a sender that set its own rate with data in flight
+//! (diagnosis_shares/sender_paced.rs): its application's clock, or a fixed cap at the
+//! sender. Said instead of the application's "everything sent had been acknowledged",
+//! which would be false: data was outstanding throughout.
+
+use super::*;
+use crate::analysis::verdict::diagnosis_shares::sender_paced::PacedKind;
+
+/// The headline's text where the application's share holds time the sender's own
+/// clock or cap set (`sh.sender_paced`); None otherwise.
+pub(in crate::analysis::verdict::diagnosis) fn sender_paced_text(f: &Facts) -> Option<String> {
+    let p = f.sh.sender_paced?;
+    let s = f.shares;
+    let held = format!(
+        "neither the receive window ({} of the time) nor loss ({}) held it",
+        format_percent(s.receive_window),
+        format_percent(s.loss)
+    );
+    let active = f.sh.active.max(f64::MIN_POSITIVE);
+    // The report's own number (docs/ANALYSIS.md `maxBytesInFlight`), as the table shows it.
+    let most = f.conn.directions[f.conn.data_direction.min(1) as usize].max_bytes_in_flight.map_or(p.max_in_flight, |b| b as f64);
+    Some(match p.kind {
+        PacedKind::Clock { record, period, per_second, small, segments } => format!(
+            "The sending application's clock set the rate ({} of the time): it sent a segment about every {} \
+             ({:.0} per second, median {}) at a steady rate that did not follow the ACKs, {} of its {} segments \
+             below half a full segment — each record sent as it was written, nothing queued behind it — and never \
+             had more than {} unacknowledged, about what it produced in a round trip ({}); {}; {}. The network \
+             carried what the application produced; a larger window or a faster link would not have sped it up.",
+            format_percent(p.seconds / active),
+            format_duration(period),
+            per_second,
+            format_bytes(record),
+            small,
+            segments,
+            format_bytes(most),
+            format_duration(p.rtt),
+            held,
+            rate_phrase(f)
+        ),
+        PacedKind::Cap { bytes, segment, capped, flights, drain_median, drain_max, period } => format!(
+            "The sender capped its data in flight at {} ({:.0} bytes; {} of the time at it): {} of its {} flights of \
+             at least half that stopped at exactly that byte count — no whole number of its {:.0}-byte segments — and none went beyond it, each sent within {} (median; at most {}) of \
+             a {} round trip before the sender waited for ACKs. A fixed byte count, round after round, is a limit \
+             at the sender — its send buffer, or its application writing {} at a time — not a congestion window \
+             (which counts segments and grows each round trip without loss) nor the path (which carried each flight in a fraction of \
+             the round trip). It capped the rate at about {} ({} per {}); {}, the receiver's {} window had room, \
+             and {}.",
+            format_bytes(bytes),
+            bytes,
+            format_percent(p.seconds / active),
+            capped,
+            flights,
+            segment,
+            format_duration(drain_median),
+            format_duration(drain_max),
+            format_duration(p.rtt),
+            format_bytes(bytes),
+            format_rate(bytes * 8.0 / period),
+            format_bytes(bytes),
+            format_duration(period),
+            held,
+            format_bytes(f.max_window),
+            rate_phrase(f)
+        ),
+    })
+}
