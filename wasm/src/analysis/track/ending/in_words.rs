@@ -47,6 +47,14 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     let name = |d: u8| roles.names[d as usize & 1].as_str();
     let mut s = String::with_capacity(160);
     let at = push_timestamp;
+    if let Some(a) = &e.after_data {
+        let until = match e.kind {
+            "reset" => "the reset",
+            "fin-both" | "fin-one-way" => "the FIN",
+            _ => "the capture ended",
+        };
+        super::after_data::push_words(&mut s, a, until);
+    }
     match (e.kind, e.reset) {
         ("refused", Some(r)) => {
             s += name(r.by);
@@ -74,10 +82,16 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
                     }
                 },
                 "peer-data" => {
-                    s += ", after data from ";
+                    s += ", ";
+                    s += &since(r.at, r.data_at);
+                    s += "after data from ";
                     s += name(1 - r.by);
                 }
-                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => s += ", after its own data",
+                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => {
+                    s += ", ";
+                    s += &since(r.at, r.data_at);
+                    s += "after its own data";
+                }
                 "no-data" => s += ", before any data",
                 _ => {}
             }
@@ -162,6 +176,12 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         }
     }
     s
+}
+
+/// "161 s " (the reset's distance from the data `after` names, `Reset::data_at`), or
+/// nothing where that time is not known.
+fn since(at: f64, data_at: Option<f64>) -> String {
+    data_at.filter(|d| *d <= at).map_or_else(String::new, |d| format!("{} ", format_duration(at - d)))
 }
 
 /// "11 SYNs over 67 s (0.430 s to 67.833 s)", "a SYN at 0.430 s" (ending.rs
