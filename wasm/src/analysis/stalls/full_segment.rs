@@ -5,11 +5,12 @@
 //! RFC 9293 §3.7.1: the effective send MSS is the smaller of the MSS the *peer*
 //! announced and what the sender's own interface carries (its MTU less the IP and TCP
 //! headers). The capture holds the peer's option (the handshake) and the sender's own
-//! segments; the sender's own limit shows where it cut a write: a segment followed at
-//! once by the next bytes of the same stream (before any ACK of it came back, so no ACK
-//! released the second) was as large as the sender could make it. The common size of
-//! such cut segments, no larger than the peer's MSS, is the sender's full segment; a
-//! frame above it is a TSO/GSO/GRO super-frame of several. An AWS host announcing a
+//! segments. A host announces in its own MSS option what its interface receives (RFC
+//! 9293 §3.7.1, MMS_R), and sends through the same interface: the smaller option bounds
+//! the segment; the sender's own segments show the option bytes below that bound, where
+//! it cut a write (a segment followed at once by the next bytes of the stream, before
+//! any ACK of it came back, was as large as the sender could make it). A frame above
+//! the full segment is a TSO/GSO/GRO super-frame of several. An AWS host announcing a
 //! jumbo 8,961 to a Google server whose own MSS is 1,430 receives segments of 1,418 B
 //! (p4-team ctf `greatescape1.pcap`): counted in 8,921-B "full segments", a burst of 98
 //! segments read "16 segments of 8.7 KiB".
@@ -22,36 +23,40 @@ use crate::analysis::track::handshake::Handshake;
 /// MSS where the sender's own segments do not show its size.
 const OPTION_BYTES: u32 = 40;
 
-/// The least payload taken as a sender's own full size: RFC 9293 §3.7.1's default send
-/// MSS (536 B, a 576-byte datagram every host accepts). Smaller cut segments are writes
-/// sent back to back (a header, then its body), not the interface's limit.
-const LEAST_OWN_SIZE: u32 = 536;
-
 /// Cut segments of one size needed before that size is the sender's own: one could
 /// be a write that happened to be followed by the next.
 const LEAST_CUTS: u32 = 2;
 
-/// A full segment's payload for `sender` (direction `dir` of `p`): where the
-/// handshake gave the peer's MSS option, the sender's own full size as its segments
-/// show it ([`own_full_size`], at most that MSS), else that MSS less 40 option bytes
-/// (RFC 9293 §3.7.1: the MSS counts no options; timestamps and SACK take up to 40);
-/// without the option, `largest_payload` (the caller's largest segment).
+/// A full segment's payload for `sender` (direction `dir` of `p`), where the handshake
+/// gave the peer's MSS option: the smaller of that option and the sender's own (its
+/// interface's limit, RFC 9293 §3.7.1) — less the option bytes its segments carry, as
+/// its own cut segments show them ([`common_cut`] within 40 bytes below that bound),
+/// else less 40 (timestamps and SACK take up to 40). A sender seen cutting its writes
+/// above its own option (an option clamped on the way) is taken at that size, up to the
+/// peer's. Without the peer's option, `largest_payload` (the caller's largest segment).
+/// A size the sender's writes happen to have (an application writing 1,024-byte
+/// chunks with TCP_NODELAY, a VNC server) is no interface limit: only the options bound
+/// the segment from above.
 pub fn full_segment(handshake: &Handshake, sender: &str, p: &PacketColumns, dir: u8, largest_payload: u32) -> u32 {
-    let peer_mss = [&handshake.syn, &handshake.syn_ack].into_iter().flatten().find(|o| o.from != sender).and_then(|o| o.mss);
-    match peer_mss {
-        Some(m) => own_full_size(p, dir, u32::from(m)).unwrap_or_else(|| u32::from(m).saturating_sub(OPTION_BYTES)),
-        None => largest_payload,
+    let options = [&handshake.syn, &handshake.syn_ack];
+    let mss_of = |own: bool| options.into_iter().flatten().find(|o| (o.from == sender) == own).and_then(|o| o.mss).map(u32::from);
+    let Some(peer) = mss_of(false) else { return largest_payload };
+    let bound = mss_of(true).map_or(peer, |own| own.min(peer));
+    let cut = |lo: u32, hi: u32| common_cut(p, dir, lo, hi);
+    match cut(LEAST_SIZE.min(peer), peer) {
+        Some(c) if c > bound => c,
+        _ => cut(bound.saturating_sub(OPTION_BYTES), bound).unwrap_or_else(|| bound.saturating_sub(OPTION_BYTES)),
     }
 }
 
-/// The payload size at which direction `dir` cut its writes: the most common size (the
-/// larger on a tie) of its data segments of [`LEAST_OWN_SIZE`] (or `cap`, if smaller)
-/// up to `cap` bytes that were followed by its next data segment starting where they
-/// ended, with no ACK of them captured between — at least [`LEAST_CUTS`] of them. None
-/// when no size was cut that often (messages each sent alone, or every frame a
-/// super-frame above `cap`).
-pub fn own_full_size(p: &PacketColumns, dir: u8, cap: u32) -> Option<u32> {
-    let floor = LEAST_OWN_SIZE.min(cap);
+/// The least payload a cut size counts from: RFC 9293 §3.7.1's default send MSS (536 B).
+const LEAST_SIZE: u32 = 536;
+
+/// The payload size at which direction `dir` cut its writes most often (the larger on
+/// a tie), among sizes `lo..=hi`: data segments followed by its next data segment
+/// starting where they ended, with no ACK of them captured between — at least
+/// [`LEAST_CUTS`] of them. None when no size in the range was cut that often.
+pub fn common_cut(p: &PacketColumns, dir: u8, lo: u32, hi: u32) -> Option<u32> {
     let mut counts: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
     // The sender's last data segment while no ACK has covered it: (end, payload).
     let mut open: Option<(f64, u32)> = None;
@@ -66,7 +71,7 @@ pub fn own_full_size(p: &PacketColumns, dir: u8, cap: u32) -> Option<u32> {
             continue;
         }
         if let Some((end, len)) = open {
-            if p.seq[i] == end && (floor..=cap).contains(&len) {
+            if p.seq[i] == end && (lo..=hi).contains(&len) {
                 *counts.entry(len).or_insert(0) += 1;
             }
         }
