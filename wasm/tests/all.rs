@@ -90,6 +90,8 @@ mod evidence_review_l_tail;
 mod evidence_review_n_input;
 #[path = "evidence_review_n_sws.rs"]
 mod evidence_review_n_sws;
+#[path = "evidence_review_p_tail.rs"]
+mod evidence_review_p_tail;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

@@ -80,7 +80,7 @@ fn reset_by_the_server_after_its_tls_alert_with_data_never_acknowledged() {
     assert_eq!(e.words, "reset by server");
     // The server's (direction 1) first reset; its latest payload before it was its own
     // (the alert).
-    assert_eq!(e.reset, Some(Reset { by: 1, at: 3.21, frame: reset_frame, after: "own-data" }));
+    assert_eq!(e.reset, Some(Reset { by: 1, at: 3.21, frame: reset_frame, after: "own-data", data_at: Some(3.208) }));
     assert_eq!(e.resets, [0, 2]);
     assert_eq!(e.tls_alert, Some(AlertSeen { by: 1, at: 3.208, frame: alert_frame, level: None, description: None, name: None }));
     // Never acknowledged: 17 × 1448 = 24,616 bytes of data and the 31-byte alert.
@@ -210,7 +210,7 @@ fn a_reset_after_the_peers_fin_is_an_ordinary_close() {
     let c = analyse(&f);
     let e = &*c.ending;
     assert_eq!((e.kind, e.words), ("reset", "reset by client"));
-    assert_eq!(e.reset, Some(Reset { by: 0, at: 0.06, frame: last_frame(&f), after: "fin" }));
+    assert_eq!(e.reset, Some(Reset { by: 0, at: 0.06, frame: last_frame(&f), after: "fin", data_at: None }));
     assert_eq!((e.first_fin, e.fin_at), (Some(1), [None, Some(0.05)]));
     assert_eq!(e.unacknowledged_bytes, [Some(0), Some(0)]);
     // Nothing was lost by it: not abnormal, not in the diagnosis.

@@ -23,9 +23,11 @@ use crate::analysis::track::handshake::Handshake;
 /// MSS where the sender's own segments do not show its size.
 const OPTION_BYTES: u32 = 40;
 
-/// Cut segments of one size needed before that size is the sender's own: one could
-/// be a write that happened to be followed by the next.
-const LEAST_CUTS: u32 = 2;
+/// Cut segments of one size needed before a size above the sender's own option is
+/// taken for its own: one could be a write that happened to be followed by the next.
+/// Within 40 bytes below the bound one cut is enough: a write that happened to end there
+/// and be followed at once by the next is as unlikely as it would be harmless.
+const LEAST_CUTS_ABOVE: u32 = 2;
 
 /// A full segment's payload for `sender` (direction `dir` of `p`), where the handshake
 /// gave the peer's MSS option: the smaller of that option and the sender's own (its
@@ -42,10 +44,9 @@ pub fn full_segment(handshake: &Handshake, sender: &str, p: &PacketColumns, dir:
     let mss_of = |own: bool| options.into_iter().flatten().find(|o| (o.from == sender) == own).and_then(|o| o.mss).map(u32::from);
     let Some(peer) = mss_of(false) else { return largest_payload };
     let bound = mss_of(true).map_or(peer, |own| own.min(peer));
-    let cut = |lo: u32, hi: u32| common_cut(p, dir, lo, hi);
-    match cut(LEAST_SIZE.min(peer), peer) {
+    match common_cut(p, dir, (LEAST_SIZE.min(peer), peer), LEAST_CUTS_ABOVE) {
         Some(c) if c > bound => c,
-        _ => cut(bound.saturating_sub(OPTION_BYTES), bound).unwrap_or_else(|| bound.saturating_sub(OPTION_BYTES)),
+        _ => common_cut(p, dir, (bound.saturating_sub(OPTION_BYTES), bound), 1).unwrap_or_else(|| bound.saturating_sub(OPTION_BYTES)),
     }
 }
 
@@ -54,9 +55,9 @@ const LEAST_SIZE: u32 = 536;
 
 /// The payload size at which direction `dir` cut its writes most often (the larger on
 /// a tie), among sizes `lo..=hi`: data segments followed by its next data segment
-/// starting where they ended, with no ACK of them captured between — at least
-/// [`LEAST_CUTS`] of them. None when no size in the range was cut that often.
-pub fn common_cut(p: &PacketColumns, dir: u8, lo: u32, hi: u32) -> Option<u32> {
+/// starting where they ended, with no ACK of them captured between — at least `least`
+/// of them. None when no size in the range was cut that often.
+pub fn common_cut(p: &PacketColumns, dir: u8, (lo, hi): (u32, u32), least: u32) -> Option<u32> {
     let mut counts: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
     // The sender's last data segment while no ACK has covered it: (end, payload).
     let mut open: Option<(f64, u32)> = None;
@@ -77,5 +78,5 @@ pub fn common_cut(p: &PacketColumns, dir: u8, lo: u32, hi: u32) -> Option<u32> {
         }
         open = Some((p.seq[i] + f64::from(p.len[i]), p.len[i]));
     }
-    counts.into_iter().filter(|c| c.1 >= LEAST_CUTS).max_by_key(|&(len, n)| (n, len)).map(|c| c.0)
+    counts.into_iter().filter(|c| c.1 >= least).max_by_key(|&(len, n)| (n, len)).map(|c| c.0)
 }

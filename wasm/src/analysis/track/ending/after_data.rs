@@ -82,9 +82,13 @@ pub(super) fn push_words(s: &mut String, a: &AfterData, until: &str) {
     super::in_words::push_timestamp(s, a.last_data_at);
     *s += ") the connection stayed open ";
     *s += &format_duration(a.seconds);
-    *s += " more, longer than the ";
-    *s += &format_duration(a.data_seconds);
-    *s += " its data took";
+    *s += " more";
+    // One data segment (or all in one tick) took no time to compare with.
+    if a.data_seconds > 0.0 {
+        *s += ", longer than the ";
+        *s += &format_duration(a.data_seconds);
+        *s += " its data took";
+    }
     match (a.keep_alives, a.keep_alive_every) {
         (0, _) => {}
         (n, Some(every)) if n >= 2 => {
