@@ -176,6 +176,19 @@ fn the_time_a_connection_outlived_its_data_is_said() {
                 reset by 10.0.0.2:443 at 161.000 s, 161 s after its own data.";
     assert!(c.ending.text.starts_with(said), "{}", c.ending.text);
     assert!(c.diagnosis.text.contains(said), "{}", c.diagnosis.text);
+    // Without the reset: open until the capture's last packet, the fifth keep-alive's
+    // ACK at 150.002 s, 149.977 s after the data.
+    let mut f = download(&[]);
+    for k in 1..=5 {
+        f.push(C2S, 30_000_000 * k).seq(1200).window(2048);
+        f.push(S2C, 30_000_000 * k + 2_000);
+    }
+    let c = common::analyze_flow(&f);
+    assert_eq!(
+        c.ending.text,
+        "After its last data (frame 153 at 0.025 s) the connection stayed open 150 s more, longer than the 22 ms its data took, \
+         kept alive by 5 TCP keep-alives about every 30 s (RFC 1122 §4.2.3.6), until the capture ended, with no FIN or reset in it."
+    );
     // Closed 10 ms after the data instead: no longer than the 21.8 ms the data took.
     let mut f = download(&[]);
     f.push(S2C, 34_800).flags(RST | ACK);

@@ -72,8 +72,8 @@ pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Rese
 
 /// "After its last data (frame 1350 at 1.823 s) the connection stayed open 161 s more,
 /// longer than the 1.8 s its data took, kept alive by 6 TCP keep-alives about every
-/// 30 s (RFC 1122 §4.2.3.6), until the reset. " — `until`: "the reset", "the FIN" or
-/// "the capture ended".
+/// 30 s (RFC 1122 §4.2.3.6), until the reset." — `until`: "the reset", "the FIN" or
+/// "the capture ended" (", with no FIN or reset in it" where nothing else is said).
 pub(super) fn push_words(s: &mut String, a: &AfterData, until: &str) {
     use crate::analysis::format::format_duration;
     *s += "After its last data (frame ";
@@ -99,5 +99,5 @@ pub(super) fn push_words(s: &mut String, a: &AfterData, until: &str) {
     }
     *s += ", until ";
     *s += until;
-    *s += ". ";
+    *s += ".";
 }

@@ -47,13 +47,19 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     let name = |d: u8| roles.names[d as usize & 1].as_str();
     let mut s = String::with_capacity(160);
     let at = push_timestamp;
+    // Open with nothing that ended nothing: the after-data sentence says it all.
+    let plain_open = e.kind == "open" && e.reset_ended_nothing.is_none() && e.fin_ended_nothing.is_none();
     if let Some(a) = &e.after_data {
         let until = match e.kind {
             "reset" => "the reset",
             "fin-both" | "fin-one-way" => "the FIN",
+            _ if plain_open => "the capture ended, with no FIN or reset in it",
             _ => "the capture ended",
         };
         super::after_data::push_words(&mut s, a, until);
+        if !plain_open {
+            s += " ";
+        }
     }
     match (e.kind, e.reset) {
         ("refused", Some(r)) => {
@@ -150,6 +156,8 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += name(1 - c);
             s += ".";
         }
+        // Said by the after-data sentence.
+        _ if plain_open && e.after_data.is_some() => {}
         _ => open_words(&mut s, e, roles, &name),
     }
     for n in [e.reset_ended_nothing, e.fin_ended_nothing].into_iter().flatten() {
