@@ -122,13 +122,14 @@ fn a_reset_with_sacked_data_splits_what_never_arrived_from_what_did() {
     let e = *analyse(&f).ending;
     assert_eq!(e.kind, "reset");
     // Outstanding: 6 × 1448 = 8,688 bytes; SACKed: the last 5, 7,240 bytes; never
-    // acknowledged at all: the lost first segment, 1,448 bytes.
+    // acknowledged at all: the lost first segment, 1,448 bytes. The reset at 80 ms came
+    // 25 ms after the server's last segment (55 ms): `reset.dataAt`.
     assert_eq!(e.unacknowledged_bytes, [Some(0), Some(8_688)]);
     assert_eq!(e.sacked_bytes, [Some(0), Some(7_240)]);
     assert!(e.abnormal);
     assert_eq!(
         e.text,
-        "The connection was reset by 10.0.0.2:443 at 0.080 s, after its own data, with 8.5 KiB (8,688 bytes) it had sent \
+        "The connection was reset by 10.0.0.2:443 at 0.080 s, 25 ms after its own data, with 8.5 KiB (8,688 bytes) it had sent \
          not acknowledged: 1.4 KiB (1,448 bytes) never acknowledged at all, 7.1 KiB (7,240 bytes) selectively acknowledged \
          (SACK, RFC 2018: they reached 10.0.0.1:40000) but not cumulatively."
     );

@@ -70,11 +70,30 @@ pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Rese
     })
 }
 
+/// The after-data sentence at the start of the ending's (`s`), where there is one, and
+/// a space before the next; true where it said all: an open connection with nothing
+/// that ended nothing (the capture's end is its close).
+pub(super) fn push_sentence(s: &mut String, e: &super::Ending) -> bool {
+    let Some(a) = &e.after_data else { return false };
+    let plain_open = e.kind == "open" && e.reset_ended_nothing.is_none() && e.fin_ended_nothing.is_none();
+    let until = match e.kind {
+        "reset" => "the reset",
+        "fin-both" | "fin-one-way" => "the FIN",
+        _ if plain_open => "the capture ended, with no FIN or reset in it",
+        _ => "the capture ended",
+    };
+    push_words(s, a, until);
+    if !plain_open {
+        *s += " ";
+    }
+    plain_open
+}
+
 /// "After its last data (frame 1350 at 1.823 s) the connection stayed open 161 s more,
 /// longer than the 1.8 s its data took, kept alive by 6 TCP keep-alives about every
 /// 30 s (RFC 1122 §4.2.3.6), until the reset." — `until`: "the reset", "the FIN" or
 /// "the capture ended" (", with no FIN or reset in it" where nothing else is said).
-pub(super) fn push_words(s: &mut String, a: &AfterData, until: &str) {
+fn push_words(s: &mut String, a: &AfterData, until: &str) {
     use crate::analysis::format::format_duration;
     *s += "After its last data (frame ";
     *s += &a.last_data_frame.to_string();

@@ -47,20 +47,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     let name = |d: u8| roles.names[d as usize & 1].as_str();
     let mut s = String::with_capacity(160);
     let at = push_timestamp;
-    // Open with nothing that ended nothing: the after-data sentence says it all.
-    let plain_open = e.kind == "open" && e.reset_ended_nothing.is_none() && e.fin_ended_nothing.is_none();
-    if let Some(a) = &e.after_data {
-        let until = match e.kind {
-            "reset" => "the reset",
-            "fin-both" | "fin-one-way" => "the FIN",
-            _ if plain_open => "the capture ended, with no FIN or reset in it",
-            _ => "the capture ended",
-        };
-        super::after_data::push_words(&mut s, a, until);
-        if !plain_open {
-            s += " ";
-        }
-    }
+    let said_open = super::after_data::push_sentence(&mut s, e);
     match (e.kind, e.reset) {
         ("refused", Some(r)) => {
             s += name(r.by);
@@ -87,17 +74,8 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
                         s += name(if a { 0 } else { 1 });
                     }
                 },
-                "peer-data" => {
-                    s += ", ";
-                    s += &since(r.at, r.data_at);
-                    s += "after data from ";
-                    s += name(1 - r.by);
-                }
-                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => {
-                    s += ", ";
-                    s += &since(r.at, r.data_at);
-                    s += "after its own data";
-                }
+                "peer-data" => s += &format!(", {}after data from {}", since(r.at, r.data_at), name(1 - r.by)),
+                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => s += &format!(", {}after its own data", since(r.at, r.data_at)),
                 "no-data" => s += ", before any data",
                 _ => {}
             }
@@ -156,8 +134,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += name(1 - c);
             s += ".";
         }
-        // Said by the after-data sentence.
-        _ if plain_open && e.after_data.is_some() => {}
+        _ if said_open => {} // by the after-data sentence
         _ => open_words(&mut s, e, roles, &name),
     }
     for n in [e.reset_ended_nothing, e.fin_ended_nothing].into_iter().flatten() {
