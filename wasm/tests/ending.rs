@@ -80,7 +80,7 @@ fn reset_by_the_server_after_its_tls_alert_with_data_never_acknowledged() {
     assert_eq!(e.words, "reset by server");
     // The server's (direction 1) first reset; its latest payload before it was its own
     // (the alert).
-    assert_eq!(e.reset, Some(Reset { by: 1, at: 3.21, frame: reset_frame, after: "own-data" }));
+    assert_eq!(e.reset, Some(Reset { by: 1, at: 3.21, frame: reset_frame, after: "own-data", data_at: Some(3.208) }));
     assert_eq!(e.resets, [0, 2]);
     assert_eq!(e.tls_alert, Some(AlertSeen { by: 1, at: 3.208, frame: alert_frame, level: None, description: None, name: None }));
     // Never acknowledged: 17 × 1448 = 24,616 bytes of data and the 31-byte alert.
@@ -122,13 +122,14 @@ fn a_reset_with_sacked_data_splits_what_never_arrived_from_what_did() {
     let e = *analyse(&f).ending;
     assert_eq!(e.kind, "reset");
     // Outstanding: 6 × 1448 = 8,688 bytes; SACKed: the last 5, 7,240 bytes; never
-    // acknowledged at all: the lost first segment, 1,448 bytes.
+    // acknowledged at all: the lost first segment, 1,448 bytes. The reset at 80 ms came
+    // 25 ms after the server's last segment (55 ms): `reset.dataAt`.
     assert_eq!(e.unacknowledged_bytes, [Some(0), Some(8_688)]);
     assert_eq!(e.sacked_bytes, [Some(0), Some(7_240)]);
     assert!(e.abnormal);
     assert_eq!(
         e.text,
-        "The connection was reset by 10.0.0.2:443 at 0.080 s, after its own data, with 8.5 KiB (8,688 bytes) it had sent \
+        "The connection was reset by 10.0.0.2:443 at 0.080 s, 25 ms after its own data, with 8.5 KiB (8,688 bytes) it had sent \
          not acknowledged: 1.4 KiB (1,448 bytes) never acknowledged at all, 7.1 KiB (7,240 bytes) selectively acknowledged \
          (SACK, RFC 2018: they reached 10.0.0.1:40000) but not cumulatively."
     );
@@ -210,7 +211,7 @@ fn a_reset_after_the_peers_fin_is_an_ordinary_close() {
     let c = analyse(&f);
     let e = &*c.ending;
     assert_eq!((e.kind, e.words), ("reset", "reset by client"));
-    assert_eq!(e.reset, Some(Reset { by: 0, at: 0.06, frame: last_frame(&f), after: "fin" }));
+    assert_eq!(e.reset, Some(Reset { by: 0, at: 0.06, frame: last_frame(&f), after: "fin", data_at: None }));
     assert_eq!((e.first_fin, e.fin_at), (Some(1), [None, Some(0.05)]));
     assert_eq!(e.unacknowledged_bytes, [Some(0), Some(0)]);
     // Nothing was lost by it: not abnormal, not in the diagnosis.

@@ -105,7 +105,7 @@ pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: 
     let lag_s = conn.directions[dir as usize].sender_lag_ms / 1e3;
     let path_rtt_s = stalls::round_trip_bound_s(conn.path_rtt_ms.map(|ms| ms / 1e3), &conn.path_rtt_method, tick_s);
     let largest_payload = (0..cols.t.len()).filter(|&i| cols.dir[i] == dir).map(|i| cols.len[i]).max().unwrap_or(0);
-    let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], largest_payload);
+    let full = delayed_ack::full_segment(&conn.handshake, &conn.endpoints[dir as usize], &cols, dir, largest_payload);
     let numbered = conn.directions[dir as usize].unseen_datagrams.is_some();
     let scale_known = !conn.directions[1 - dir as usize].window_scale_unknown;
     let mut found = stalls::judge_stalls(&cols, dir, threshold_ms / 1e3, lag_s, path_rtt_s, full, numbered, scale_known);

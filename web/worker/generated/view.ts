@@ -1004,7 +1004,11 @@ finEndedNothing: NotTheEnd | null,
 /**
  * The handshake never completed (see [`NotEstablished`]), or null.
  */
-notEstablished: NotEstablished | null, };
+notEstablished: NotEstablished | null, 
+/**
+ * It outlived its last data by longer than the data took ([`AfterData`]), or null.
+ */
+afterData: AfterData | null, };
 
 /**
  * The first reset of a connection.
@@ -1023,7 +1027,12 @@ at: number, frame: number,
  * One of [`RESET_AFTER`]: answering a SYN it never accepted; after a FIN (either
  * side's); else after the latest new data, the peer's or its own; or no data at all.
  */
-after: ResetAfter, };
+after: ResetAfter, 
+/**
+ * For `own-data` and `peer-data`: when that data last advanced its sender's
+ * sequence space (s since the file's first packet), before the reset.
+ */
+dataAt: number | null, };
 
 /**
  * A TLS alert record at the start of a segment's payload (decode/tls.rs).
@@ -1100,6 +1109,37 @@ syns: number,
  * connection's rows were not all stored (limits.rs: the packet budget).
  */
 firstSynAt: number | null, lastSynAt: number | null, };
+
+/**
+ * What followed the connection's last data (see the module doc).
+ */
+
+export type AfterData = { 
+/**
+ * The connection's last data segment, either direction (payload that is no
+ * keep-alive, zero-window probe or reset's text): s since the file's first packet,
+ * and its frame.
+ */
+lastDataAt: number, lastDataFrame: number, 
+/**
+ * From the connection's first data segment to its last, s.
+ */
+dataSeconds: number, 
+/**
+ * From its last data segment to the close (the reset, else the first FIN after
+ * it), or to the connection's last packet where it never closed, s: longer than
+ * `dataSeconds` and than the stall threshold.
+ */
+seconds: number, 
+/**
+ * TCP keep-alives either side sent in that time (RFC 1122 §4.2.3.6).
+ */
+keepAlives: number, 
+/**
+ * The median spacing of the keep-alives of the side that sent the most, s; null
+ * where it sent fewer than two.
+ */
+keepAliveEvery: number | null, };
 
 /**
  * An MPTCP connection (report `mptcp[]`).

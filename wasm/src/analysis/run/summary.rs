@@ -81,7 +81,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // The senders' facts the share pass judges by (stalls::SenderFacts), found by the
     // stall pass in the windows as now scaled; only for a direction that carried payload.
     let mut facts: [Option<stalls::SenderFacts>; 2] = [None; 2];
-    let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], sides[d].max_len));
+    let full_segment = [0, 1].map(|d| delayed_ack::full_segment(&summary_handshake, &names[d], &cols.packets, d as u8, sides[d].max_len));
     // Whether both directions were captured (one_direction.rs): the rate's clock below
     // and the diagnosis need it.
     let one_direction = crate::analysis::verdict::one_direction::judge_counts([directions[0].packets, directions[1].packets], &cols.packets);
@@ -110,7 +110,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     // How it ended (ending.rs), before the diagnosis, which may say it.
-    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets)));
+    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s));
     let handshake = summary_handshake;
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.

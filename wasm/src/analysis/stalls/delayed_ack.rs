@@ -28,7 +28,6 @@
 //! once read "Nagle's algorithm … set TCP_NODELAY", which would change nothing.
 
 use crate::analysis::rows::columns::PacketColumns;
-use crate::analysis::track::handshake::Handshake;
 use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::cause::StallCause;
@@ -40,13 +39,8 @@ pub const MIN_HOLD_S: f64 = 0.020;
 /// Rows looked back from the gap for its last data segment at most.
 const LOOK_BACK: usize = 64;
 
-/// A full segment's payload for the sender `sender`: the MSS option its peer sent in
-/// the handshake less 40 option bytes (RFC 9293 §3.7.1: the MSS counts no options;
-/// timestamps and SACK take up to 40), else the largest payload it sent.
-pub fn full_segment(handshake: &Handshake, sender: &str, largest_payload: u32) -> u32 {
-    let peer_mss = [&handshake.syn, &handshake.syn_ack].into_iter().flatten().find(|o| o.from != sender).and_then(|o| o.mss);
-    peer_mss.map_or(largest_payload, |m| u32::from(m).saturating_sub(40))
-}
+// One definition of a full segment for every caller (full_segment.rs).
+pub use super::full_segment::full_segment;
 
 /// Re-labels the `ack-wait` stalls of direction `dir` that were a delayed ACK meeting
 /// Nagle. `full`: a full segment's payload for this sender (the peer's MSS option

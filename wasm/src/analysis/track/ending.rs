@@ -11,6 +11,7 @@
 //! peer's highest cumulative ACK, when its sequence space last advanced). So the ending is known for every connection,
 //! including those past the stored-rows budget (limits.rs).
 
+mod after_data;
 mod in_words;
 mod unacked;
 
@@ -24,6 +25,8 @@ pub(crate) use unacked::sacked_unacknowledged;
 use unacked::{fin_unacknowledged, unacknowledged};
 pub(crate) use in_words::syns_phrase;
 pub use in_words::ENDING_WORDS;
+pub use after_data::AfterData;
+use crate::analysis::rows::columns::PacketColumns;
 
 /// Every value `Ending::kind` takes.
 pub const ENDING_KINDS: [&str; 6] = ["fin-both", "fin-one-way", "reset", "refused", "unanswered", "open"];
@@ -77,6 +80,8 @@ pub struct Ending {
     pub fin_ended_nothing: Option<NotTheEnd>,
     /// The handshake never completed (see [`NotEstablished`]), or null.
     pub not_established: Option<NotEstablished>,
+    /// It outlived its last data by longer than the data took ([`AfterData`]), or null.
+    pub after_data: Option<AfterData>,
 }
 
 /// A connection that never got past its SYNs: the client's SYN, no SYN/ACK, no payload
@@ -145,6 +150,9 @@ pub struct Reset {
     /// side's); else after the latest new data, the peer's or its own; or no data at all.
     #[cfg_attr(test, ts(type = "ResetAfter"))]
     pub after: &'static str,
+    /// For `own-data` and `peer-data`: when that data last advanced its sender's
+    /// sequence space (s since the file's first packet), before the reset.
+    pub data_at: Option<f64>,
 }
 
 /// A TLS alert record at the start of a segment's payload (decode/tls.rs).
@@ -196,8 +204,8 @@ pub(crate) struct Closing {
     /// The direction whose FIN the capture holds first.
     first_fin: Option<u8>,
     /// The reset that ended the connection so far: by, when, after what, the end of its
-    /// sequence range (relative): data beyond it made it no end.
-    reset: Option<(u8, Mark, &'static str, Option<i64>)>,
+    /// sequence range (relative: data beyond it made it no end), when that data came.
+    reset: Option<(u8, Mark, &'static str, Option<i64>, Option<i64>)>,
     resets: [u64; 2],
     /// FIN segments each direction sent, re-sends included.
     fins: [u64; 2],
@@ -301,19 +309,21 @@ impl Closing {
                 // Whose new data came last: the time each side's sequence space last
                 // advanced (flags.rs `nextseq_time`), of a side that sent payload.
                 let new_data = |s: &Side| s.sent_high.map(|_| s.ws.nextseq_time);
+                let (own, peer) = (new_data(&sides[d]), new_data(&sides[1 - d]));
                 let after = if refused {
                     "syn"
                 } else if c.fin.iter().any(Option::is_some) {
                     "fin"
                 } else {
-                    match (new_data(&sides[d]), new_data(&sides[1 - d])) {
+                    match (own, peer) {
                         (None, None) => "no-data",
                         (Some(own), Some(peer)) if own > peer => "own-data",
                         (Some(_), None) => "own-data",
                         _ => "peer-data",
                     }
                 };
-                c.reset = Some((d as u8, at, after, end));
+                let data_at = match after { "own-data" => own, "peer-data" => peer, _ => None };
+                c.reset = Some((d as u8, at, after, end, data_at.map(|t| t - c.epoch_ns)));
             }
         }
     }
@@ -328,7 +338,7 @@ impl Closing {
     pub(crate) fn with_handshake_completed(&self, syn_ack: Option<i64>) -> Closing {
         let mut c = self.clone();
         c.syn_ack_ns = syn_ack.map(|sa| sa - c.epoch_ns);
-        if c.reset.is_some_and(|(_, m, _, _)| c.syn_ack_ns.is_some_and(|sa| sa > m.t_ns)) {
+        if c.reset.is_some_and(|(_, m, _, _, _)| c.syn_ack_ns.is_some_and(|sa| sa > m.t_ns)) {
             c.reset = None;
         }
         c
@@ -395,7 +405,8 @@ impl Roles<'_> {
 /// The connection's ending at the end of the capture (see the module doc).
 /// `sacked`: each direction's bytes its peer SACKed above its cumulative ACK
 /// ([`sacked_unacknowledged`], read before the trackers are finished).
-pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 2], roles: &Roles) -> Ending {
+/// `rows`: its rows where all were stored; `floor_s`: its stall threshold ([`AfterData`]).
+pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 2], roles: &Roles, rows: Option<&PacketColumns>, floor_s: f64) -> Ending {
     let secs = |ns: i64| ns as f64 / 1e9;
     let unacked = [0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d]));
     let c = closing.map_or_else(Closing::default, |c| c.with_data_after_reset(sides));
@@ -419,7 +430,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         }
         _ => None,
     };
-    let reset = c.reset.map(|(by, m, after, _)| Reset { by, at: secs(m.t_ns), frame: m.frame, after });
+    let reset = c.reset.map(|(by, m, after, _, data)| Reset { by, at: secs(m.t_ns), frame: m.frame, after, data_at: data.map(secs) });
     let unanswered = roles.client.is_some_and(|cl| roles.packets[1 - cl as usize] == 0);
     let kind = match (reset, fin_at) {
         (Some(r), _) if r.after == "syn" => "refused",
@@ -445,6 +456,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         reset_ended_nothing: c.resets_ended_nothing(),
         fin_ended_nothing,
         not_established: roles.not_established,
+        after_data: rows.and_then(|p| after_data::after_data(p, (reset, fin_at), floor_s)),
     };
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);

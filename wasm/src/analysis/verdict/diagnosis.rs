@@ -152,7 +152,7 @@ pub fn diagnose_keeping_spans(
         _ => SenderFacts::of(packets, d, lag_s, !receiver.window_scale_unknown),
     };
     let mut kept = spans.is_some().then(Vec::new);
-    let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, facts.mss as u32) as f64;
+    let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, packets, d, facts.mss as u32) as f64;
     let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
     if let (Some(out), Some(s)) = (spans, kept) { *out = (d, s, sh.active); }
     // Request/response: the peer's data is requests, each ACKed by the answer after
@@ -488,9 +488,9 @@ pub const SAVING_LEFT_MIN_S: f64 = 1e-6;
 /// The steady rate is quoted beside the mean while active when it is this much higher.
 pub const STEADY_ABOVE_MEAN: f64 = 1.1;
 
-/// The diagnosis's sentence about the ending: `text` when it is abnormal.
+/// The diagnosis's sentence about the ending: `text` when abnormal or `after_data`.
 fn ending_sentence(conn: &ConnectionSummary) -> Option<&str> {
-    conn.ending.abnormal.then_some(conn.ending.text.as_str())
+    (conn.ending.abnormal || conn.ending.after_data.is_some()).then_some(conn.ending.text.as_str())
 }
 
 #[cfg(test)]

@@ -183,14 +183,14 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
 /// `rows`: the connection's packet rows, where all of them were stored; `sacked`: the
 /// bytes each side's peer SACKed above its cumulative ACK (ending.rs).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>) -> ending::Ending {
+pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>, threshold_s: f64) -> ending::Ending {
     let client = handshake.syn.map(|_| handshake.client_dir);
     let packets = [directions[0].packets, directions[1].packets];
     let not_established = not_established(handshake, directions, rows);
     let roles = ending::Roles { client, data_direction, names, packets, not_established };
     // A reset before the SYN/ACK refused nothing when the handshake completed after it.
     let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
-    ending::judge(closing.as_ref(), sides, sacked, &roles)
+    ending::judge(closing.as_ref(), sides, sacked, &roles, rows, threshold_s)
 }
 
 /// The handshake stopped at the client's SYNs (ending.rs `NotEstablished`): a SYN in the

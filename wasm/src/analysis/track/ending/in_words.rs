@@ -47,6 +47,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     let name = |d: u8| roles.names[d as usize & 1].as_str();
     let mut s = String::with_capacity(160);
     let at = push_timestamp;
+    let said_open = super::after_data::push_sentence(&mut s, e);
     match (e.kind, e.reset) {
         ("refused", Some(r)) => {
             s += name(r.by);
@@ -73,11 +74,8 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
                         s += name(if a { 0 } else { 1 });
                     }
                 },
-                "peer-data" => {
-                    s += ", after data from ";
-                    s += name(1 - r.by);
-                }
-                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => s += ", after its own data",
+                "peer-data" => s += &format!(", {}after data from {}", since(r.at, r.data_at), name(1 - r.by)),
+                "own-data" if !e.tls_alert.is_some_and(|a| a.by == r.by) => s += &format!(", {}after its own data", since(r.at, r.data_at)),
                 "no-data" => s += ", before any data",
                 _ => {}
             }
@@ -136,6 +134,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += name(1 - c);
             s += ".";
         }
+        _ if said_open => {} // by the after-data sentence
         _ => open_words(&mut s, e, roles, &name),
     }
     for n in [e.reset_ended_nothing, e.fin_ended_nothing].into_iter().flatten() {
@@ -162,6 +161,12 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         }
     }
     s
+}
+
+/// "161 s " (the reset's distance from the data `after` names, `Reset::data_at`), or
+/// nothing where that time is not known.
+fn since(at: f64, data_at: Option<f64>) -> String {
+    data_at.filter(|d| *d <= at).map_or_else(String::new, |d| format!("{} ", format_duration(at - d)))
 }
 
 /// "11 SYNs over 67 s (0.430 s to 67.833 s)", "a SYN at 0.430 s" (ending.rs

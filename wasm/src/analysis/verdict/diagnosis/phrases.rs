@@ -326,7 +326,7 @@ pub(super) fn loss_rate(f: &Facts) -> f64 {
 /// at a host with TSO/GRO is a frame of many segments.
 pub(super) fn segment_bytes(f: &Facts) -> f64 {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
-    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.sh.mss as u32) as f64
+    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.rows.packets, f.conn.data_direction.min(1), f.sh.mss as u32) as f64
 }
 
 /// A full segment's payload as "full segments" are counted in the text, bytes: the
@@ -337,7 +337,7 @@ pub(super) fn segment_bytes(f: &Facts) -> f64 {
 pub(super) fn real_segment_bytes(f: &Facts) -> f64 {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize].from;
     let largest = (f.sh.mss as u32).min(SEGMENT_WITHOUT_HANDSHAKE);
-    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, largest) as f64
+    crate::analysis::stalls::delayed_ack::full_segment(&f.conn.handshake, sender, f.rows.packets, f.conn.data_direction.min(1), largest) as f64
 }
 
 /// The largest payload taken as one segment without the handshake: a 1500-byte

@@ -128,7 +128,7 @@ pub(super) fn bursts(conn: &ConnectionSummary, p: &PacketColumns, path_rtt: f64)
     let (mut sent_end, mut acked, mut all_acked_at) = (f64::NEG_INFINITY, f64::NEG_INFINITY, None::<f64>);
     // Bytes outstanding just after the last data segment.
     let mut outstanding_then = f64::INFINITY;
-    let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, mss_estimate(p, d) as u32));
+    let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, p, d, mss_estimate(p, d) as u32));
     for i in 0..p.t.len() {
         if p.dir[i] != d && p.ack[i] > acked {
             acked = p.ack[i];

@@ -444,7 +444,7 @@ impl<'c> SharesPass<'c> {
             if !stopped {
                 let total = self.out.new_bytes;
                 let (last_data_t, full) = (self.last_data_t, self.full_segment);
-                let quiet = |p: &Pause| transfer_end::connection_idled(p, last_data_t, peer_payload_after(cols, self.dir, p.row), full);
+                let quiet = |p: &Pause| transfer_end::connection_idled(p, last_data_t, peer_payload_after(cols, self.dir, p.row), full, transfer_end::longest_idle_from(stalls, cols.t[p.row]));
                 self.out.transfer_end = std::mem::replace(&mut self.pauses, Candidates::new(0.0)).choose(total).filter(quiet).map(|p| transfer_end::transfer_end(&p, total, cols.frame[p.row], last_data_t));
             }
         }

@@ -118,15 +118,28 @@ fn fits(p: &Pause, total: f64, max_tail: f64) -> bool {
 }
 
 /// Whether the connection idled after the pause `p` that `choose` found, as the tail
-/// sentence says (transfer_tail.rs): the pause took at least half the time from the
-/// transfer's end to the direction's last data segment (`last_data_t`) — not one short
-/// pause inside a run of turns that went on, as a PLC's 4 ms polls answered for 176 ms
-/// more after a 12 ms pause (review O, s7) — and the peer sent under
+/// sentence says (transfer_tail.rs): its longest idle pause from `p` on (`longest_s`: of
+/// the direction's `application-idle` stalls that began at its last data segment or
+/// after, `p` included) took at least half the time from the transfer's end to the
+/// direction's last data segment (`last_data_t`) — not one short pause inside a run of
+/// turns that went on, as a PLC's 4 ms polls answered for 176 ms more after a 12 ms
+/// pause (review O, s7), nor a conversation of like pauses (a 2 s heartbeat for 14 s);
+/// but a few small exchanges before the long idle are the tail all the same, as a
+/// browser's three in 5.8 s after its page had loaded, the last before 4.05 s of
+/// nothing (review P, ffx: pauses of 0.44, 1.23 and 4.05 s) — and the peer sent under
 /// [`BULK_MIN_SEGMENTS`] full segments (`full_segment`) after it (`peer_bytes`): a peer
 /// that uploaded 134 KiB after the downloads did not idle (review O, mime).
-pub(super) fn connection_idled(p: &Pause, last_data_t: f64, peer_bytes: f64, full_segment: f64) -> bool {
+pub(super) fn connection_idled(p: &Pause, last_data_t: f64, peer_bytes: f64, full_segment: f64, longest_s: f64) -> bool {
     let tail_seconds = (last_data_t - p.t).max(0.0);
-    2.0 * p.seconds >= tail_seconds && peer_bytes < BULK_MIN_SEGMENTS * full_segment
+    2.0 * longest_s.max(p.seconds) >= tail_seconds && peer_bytes < BULK_MIN_SEGMENTS * full_segment
+}
+
+/// The longest of the `application-idle` stalls among `stalls` that began at or after
+/// `t` (capture time, the transfer's last data segment), s: the tail's longest idle
+/// ([`connection_idled`]).
+pub(super) fn longest_idle_from(stalls: &[crate::analysis::stalls::cause::Stall], t: f64) -> f64 {
+    use crate::analysis::stalls::cause::StallCause;
+    stalls.iter().filter(|s| s.cause == StallCause::ApplicationIdle && s.start >= t).map(|s| s.duration).fold(0.0, f64::max)
 }
 
 /// The report's transfer end for the pause `p` chosen, `total`: the direction's new
@@ -179,12 +192,12 @@ mod tests {
     fn a_pause_inside_turns_that_went_on_or_before_an_upload_is_no_idling() {
         // s7 (review O): a 12 ms pause at 20.564 s, then 176 ms more of 4 ms turns.
         let p = Pause { row: 0, t: 20.564, bytes: 1e6, burst: 1e6, seconds: 0.012, peer_spoke: true };
-        assert!(!connection_idled(&p, 20.740, 0.0, 1460.0));
+        assert!(!connection_idled(&p, 20.740, 0.0, 1460.0, 0.012));
         // dbagal (review L): 0.869 s of a 0.869 s tail idle, the peer's 67 B request.
         let p = Pause { row: 0, t: 0.374, bytes: 2e6, burst: 2e6, seconds: 0.869, peer_spoke: true };
-        assert!(connection_idled(&p, 1.243, 67.0, 1460.0));
+        assert!(connection_idled(&p, 1.243, 67.0, 1460.0, 0.869));
         // mime (review O): the peer uploaded 134 KiB in the tail.
-        assert!(!connection_idled(&p, 1.243, 137_216.0, 1460.0));
+        assert!(!connection_idled(&p, 1.243, 137_216.0, 1460.0, 0.869));
     }
 
     #[test]

@@ -1,0 +1,122 @@
+//! The connection's life after its last data (docs/ANALYSIS.md "How the connection
+//! ended", `ending.afterData`; issue 39 review P class C-IDLE-TAIL-UNSAID). The shares
+//! and the diagnosis's times end with the data; a connection that then stays open —
+//! kept alive (RFC 1122 §4.2.3.6: a keep-alive carries no new data, it is the
+//! connection staying open), waiting for a next request, or forgotten until a reset —
+//! holds time no number above it counts. When that time is longer than the data took,
+//! the ending says it: a zeek SMB3 capture's data took 1.8 s and the connection then
+//! stayed open 161 s, kept alive every 30 s, until the server reset it; "77 % of the
+//! time" was of the 1.8 s, and nothing said the rest.
+
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::decode::tcp_flags::RST;
+use serde::Serialize;
+
+/// What followed the connection's last data (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AfterData {
+    /// The connection's last data segment, either direction (payload that is no
+    /// keep-alive, zero-window probe or reset's text): s since the file's first packet,
+    /// and its frame.
+    pub last_data_at: f64,
+    pub last_data_frame: u32,
+    /// From the connection's first data segment to its last, s.
+    pub data_seconds: f64,
+    /// From its last data segment to the close (the reset, else the first FIN after
+    /// it), or to the connection's last packet where it never closed, s: longer than
+    /// `dataSeconds` and than the stall threshold.
+    pub seconds: f64,
+    /// TCP keep-alives either side sent in that time (RFC 1122 §4.2.3.6).
+    pub keep_alives: u32,
+    /// The median spacing of the keep-alives of the side that sent the most, s; null
+    /// where it sent fewer than two.
+    pub keep_alive_every: Option<f64>,
+}
+
+/// A payload segment that is data: no keep-alive, zero-window probe or reset.
+fn is_data(p: &PacketColumns, i: usize) -> bool {
+    p.len[i] > 0 && p.flags[i] & (flag_bits::ZERO_WINDOW_PROBE | flag_bits::KEEP_ALIVE) == 0 && p.flags[i] & u32::from(RST) == 0
+}
+
+/// What followed the last data of the connection whose rows are `p`, when it lasted
+/// longer than its data took and than `floor_s` (the stall threshold: shorter is no
+/// pause); it lasted until the close: the reset, else the first FIN after the last data
+/// (`fin_at`), else the connection's last packet.
+pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Reset>, [Option<f64>; 2]), floor_s: f64) -> Option<AfterData> {
+    let first = (0..p.t.len()).find(|&i| is_data(p, i))?;
+    let last = (first..p.t.len()).rev().find(|&i| is_data(p, i))?;
+    let (t0, t1) = (p.t[first], p.t[last]);
+    let close_at = reset.map(|r| r.at).or_else(|| fin_at.into_iter().flatten().filter(|&t| t >= t1).min_by(f64::total_cmp));
+    let end = close_at.unwrap_or(*p.t.last()?);
+    let seconds = end - t1;
+    if !(seconds > t1 - t0 && seconds > floor_s) {
+        return None;
+    }
+    let alive = |d: u8| (last..p.t.len()).filter(move |&i| p.dir[i] == d && p.t[i] <= end && p.flags[i] & flag_bits::KEEP_ALIVE != 0);
+    let counts = [0, 1].map(|d| alive(d).count());
+    let most = if counts[1] > counts[0] { 1 } else { 0 };
+    let times: Vec<f64> = alive(most).map(|i| p.t[i]).collect();
+    let mut spacings: Vec<f64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    spacings.sort_by(f64::total_cmp);
+    Some(AfterData {
+        last_data_at: t1,
+        last_data_frame: p.frame[last],
+        data_seconds: t1 - t0,
+        seconds,
+        keep_alives: (counts[0] + counts[1]) as u32,
+        keep_alive_every: spacings.get(spacings.len() / 2).copied(),
+    })
+}
+
+/// The after-data sentence at the start of the ending's (`s`), where there is one, and
+/// a space before the next; true where it said all: an open connection with nothing
+/// that ended nothing (the capture's end is its close).
+pub(super) fn push_sentence(s: &mut String, e: &super::Ending) -> bool {
+    let Some(a) = &e.after_data else { return false };
+    let plain_open = e.kind == "open" && e.reset_ended_nothing.is_none() && e.fin_ended_nothing.is_none();
+    let until = match e.kind {
+        "reset" => "the reset",
+        "fin-both" | "fin-one-way" => "the FIN",
+        _ if plain_open => "the capture ended, with no FIN or reset in it",
+        _ => "the capture ended",
+    };
+    push_words(s, a, until);
+    if !plain_open {
+        *s += " ";
+    }
+    plain_open
+}
+
+/// "After its last data (frame 1350 at 1.823 s) the connection stayed open 161 s more,
+/// longer than the 1.8 s its data took, kept alive by 6 TCP keep-alives about every
+/// 30 s (RFC 1122 §4.2.3.6), until the reset." — `until`: "the reset", "the FIN" or
+/// "the capture ended" (", with no FIN or reset in it" where nothing else is said).
+fn push_words(s: &mut String, a: &AfterData, until: &str) {
+    use crate::analysis::format::format_duration;
+    *s += "After its last data (frame ";
+    *s += &a.last_data_frame.to_string();
+    *s += " at ";
+    super::in_words::push_timestamp(s, a.last_data_at);
+    *s += ") the connection stayed open ";
+    *s += &format_duration(a.seconds);
+    *s += " more";
+    // One data segment (or all in one tick) took no time to compare with.
+    if a.data_seconds > 0.0 {
+        *s += ", longer than the ";
+        *s += &format_duration(a.data_seconds);
+        *s += " its data took";
+    }
+    match (a.keep_alives, a.keep_alive_every) {
+        (0, _) => {}
+        (n, Some(every)) if n >= 2 => {
+            *s += &format!(", kept alive by {n} TCP keep-alives about every {}", format_duration(every));
+            *s += " (RFC 1122 §4.2.3.6)";
+        }
+        (n, _) => *s += &format!(", with {} (RFC 1122 §4.2.3.6)", crate::analysis::format::plural(u64::from(n), "TCP keep-alive")),
+    }
+    *s += ", until ";
+    *s += until;
+    *s += ".";
+}
