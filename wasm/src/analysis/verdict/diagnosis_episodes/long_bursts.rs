@@ -86,7 +86,7 @@ pub(super) fn long_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
         return Vec::new();
     }
     let d = conn.data_direction.min(1);
-    let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, mss_estimate(p, d) as u32));
+    let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, p, d, mss_estimate(p, d) as u32));
     let mut out = Vec::new();
     for b in bursts {
         if b.took() < TRANSFER_ROUND_TRIPS * path_rtt || b.end - b.start < TRANSFER_SHARE * sh.active || !(b.bytes >= TRANSFER_SEGMENTS * full) {

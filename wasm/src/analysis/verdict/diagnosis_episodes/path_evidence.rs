@@ -108,7 +108,7 @@ pub(super) fn path_round_trips(conn: &ConnectionSummary, p: &PacketColumns, samp
     let rule = RoundTripRule::of(conn, tick);
     let whole = whole_flight_acks(p);
     let ends = segment_ends(p);
-    let full: [f64; 2] = [0, 1].map(|x| f64::from(full_segment(&conn.handshake, &conn.directions[x].from, mss_estimate(p, x as u8) as u32)));
+    let full: [f64; 2] = [0, 1].map(|x| f64::from(full_segment(&conn.handshake, &conn.directions[x].from, p, x as u8, mss_estimate(p, x as u8) as u32)));
     // The sample's ACK is a row of the peer at the sample's time (the same clock).
     let at = |v: &Vec<f64>, t: f64| {
         let k = v.partition_point(|&x| x < t - 1e-7);
