@@ -22,18 +22,6 @@ use tcpscope_core::synth::*;
 
 const DBAGAL: &str = "dbagal__internet-packet-analysis__pcap_tcp_1082.pcap";
 
-/// A response of `n` × 1460 bytes from the server from `t` µs, one segment every 200 µs,
-/// the client ACKing every second one 50 µs after it (a client-side capture); the time
-/// of the last segment.
-fn response(f: &mut Flow, t: i64, n: i64) -> i64 {
-    for k in 0..n {
-        f.data(S2C, t + 200 * k, 1460);
-        if k % 2 == 1 || k == n - 1 {
-            f.push(C2S, t + 200 * k + 50).window(2048);
-        }
-    }
-    t + 200 * (n - 1)
-}
 
 /// A download on a 2 ms path captured at the client: a 200-byte request at 3 ms, a
 /// response of `first` segments from 5 ms; then, for each `(idle_us, segments)` of
@@ -44,11 +32,11 @@ fn download(first: i64, later: &[(i64, i64)]) -> Flow {
     f.handshake(0, 2_000, Opts::new().mss(1460).wscale(7).sack_perm(), Opts::new().mss(1460).wscale(7).sack_perm());
     f.segments_mut()[2].window(2048);
     f.data(C2S, 3_000, 200).window(2048);
-    let mut t = response(&mut f, 5_000, first);
+    let mut t = common::response(&mut f, 5_000, first);
     for &(idle, segments) in later {
         f.data(C2S, t + idle - 2_000, 67).window(2048);
         t = if segments > 0 {
-            response(&mut f, t + idle, segments)
+            common::response(&mut f, t + idle, segments)
         } else {
             f.data(S2C, t + idle, 400);
             f.push(C2S, t + idle + 50).window(2048);
@@ -141,7 +129,7 @@ fn messages_and_a_failed_tail_are_not_cut() {
     g.handshake(0, 2_000, Opts::new().mss(1460).wscale(7).sack_perm(), Opts::new().mss(1460).wscale(7).sack_perm());
     g.segments_mut()[2].window(2048);
     g.data(C2S, 3_000, 200).window(2048);
-    let t = response(&mut g, 5_000, 100);
+    let t = common::response(&mut g, 5_000, 100);
     g.data(C2S, t + 798_000, 67).window(2048);
     g.data(S2C, t + 800_000, 400);
     g.data(S2C, t + 1_100_000, 400).seq(seq);

@@ -199,3 +199,41 @@ fn corpus_b206_no_loss_headline_for_a_closed_window_and_a_client_gone() {
     assert!(d.text.contains("192.168.72.14:3254 went silent after 1.409 s (its last packet, frame 1225)"), "{}", d.text);
     assert!(d.text.contains("until it reset the connection at 82.326 s"), "{}", d.text);
 }
+
+/// `vanishing_client` where the client's ACKs each carry `ack_payload` bytes (0: pure
+/// ACKs) and the server's re-sends acknowledge `unseen` client bytes beyond the last the
+/// capture holds.
+fn vanishing_client_seen(ack_payload: u32, unseen: u32) -> Flow {
+    let mut f = Flow::new("10.0.0.1:50000", "10.0.0.2:80");
+    f.handshake(0, 2_000, Opts::new().mss(1000), Opts::new().mss(1000));
+    f.data(C2S, 3_000, 100);
+    let mut client_next = 1_101u32; // ISN 1000 + the SYN + the 100-byte request
+    for k in 0..40 {
+        f.data(S2C, 5_000 + 1_000 * k, 1000);
+        if k % 2 == 1 && k < 32 {
+            f.push(C2S, 5_000 + 1_000 * k + 100).seq(client_next).payload(ack_payload);
+            client_next += ack_payload;
+        }
+    }
+    for t in [250_000, 650_000, 1_450_000, 3_050_000] {
+        f.push(S2C, t).seq(DATA0 + 32_000).ack(client_next + unseen).payload(1000);
+    }
+    f.push(S2C, 6_050_000).seq(DATA0 + 40_000).ack(client_next + unseen).flags(RST | ACK);
+    f
+}
+
+#[test]
+fn a_peer_is_called_silent_only_where_the_capture_could_see_it_answer() {
+    // Review Q, C-BLIND-CAPTURE. The same vanishing client as above: with pure ACKs and
+    // nothing unseen it went silent (frame 52, as above).
+    let silent = |f: &Flow| common::analyze_flow(f).diagnosis.peer_silent;
+    assert!(silent(&vanishing_client_seen(0, 0)).is_some());
+    // The server's re-sends acknowledge 50 bytes of the client's that the capture never
+    // saw: the client did send after frame 52 (the capture lost it), it was not silent
+    // (nfstream reasm_crash_anon #0 on the session-31 merge).
+    assert_eq!(silent(&vanishing_client_seen(0, 50)), None);
+    // Every client segment carries payload: the capture holds no pure ACK of the
+    // client's (as a payload-only capture keeps none), so it cannot tell a silent client
+    // from one whose ACKs were not kept (PcapPlusPlus tls2 #188).
+    assert_eq!(silent(&vanishing_client_seen(10, 0)), None);
+}

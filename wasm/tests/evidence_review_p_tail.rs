@@ -78,17 +78,6 @@ fn full_segments_on_the_public_capture() {
     assert!(t.contains("(the largest 135 KiB, 98 segments of 1.4 KiB, from 4.738 s to 4.747 s)"), "{t}");
 }
 
-/// A response of `n` × 1460 bytes from the server from `t` µs, one segment every 200 µs,
-/// the client ACKing every second one 50 µs after it; the time of the last segment.
-fn response(f: &mut Flow, t: i64, n: i64) -> i64 {
-    for k in 0..n {
-        f.data(S2C, t + 200 * k, 1460);
-        if k % 2 == 1 || k == n - 1 {
-            f.push(C2S, t + 200 * k + 50).window(2048);
-        }
-    }
-    t + 200 * (n - 1)
-}
 
 /// A 200-byte request at 3 ms and a response of 100 segments from 5 ms (the last at
 /// 24.8 ms, frame 153); then for each of `later` (µs) the client's 67-byte request that
@@ -98,7 +87,7 @@ fn download(later: &[i64]) -> Flow {
     f.handshake(0, 2_000, Opts::new().mss(1460).wscale(7).sack_perm(), Opts::new().mss(1460).wscale(7).sack_perm());
     f.segments_mut()[2].window(2048);
     f.data(C2S, 3_000, 200).window(2048);
-    let mut t = response(&mut f, 5_000, 100);
+    let mut t = common::response(&mut f, 5_000, 100);
     for &idle in later {
         f.data(C2S, t + idle - 2_000, 67).window(2048);
         f.data(S2C, t + idle, 400);

@@ -105,3 +105,17 @@ pub fn corpus_connections(name: &str) -> Option<Vec<tcpscope_core::analysis::Con
 pub fn corpus_connection(name: &str, id: u32) -> Option<tcpscope_core::analysis::ConnectionSummary> {
     Some(corpus_connections(name)?.into_iter().find(|c| c.id == id).expect("connection"))
 }
+
+/// A response of `n` × 1460 bytes from the server from `t` µs, one segment every 200 µs,
+/// the client ACKing every second one 50 µs after it (a client-side capture); the time
+/// of the last segment.
+#[allow(dead_code)]
+pub fn response(f: &mut Flow, t: i64, n: i64) -> i64 {
+    for k in 0..n {
+        f.data(S2C, t + 200 * k, 1460);
+        if k % 2 == 1 || k == n - 1 {
+            f.push(C2S, t + 200 * k + 50).window(2048);
+        }
+    }
+    t + 200 * (n - 1)
+}

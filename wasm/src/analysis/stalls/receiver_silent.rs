@@ -154,6 +154,26 @@ pub const MIN_RESENDS: u64 = 2;
 /// and RFC 6298 §2.4's floor on the retransmission timeout.
 pub const MIN_SILENCE_S: f64 = 1.0;
 
+/// The capture could see the peer go silent (review Q, C-BLIND-CAPTURE): it holds a
+/// payload-less ACK of the peer's that acknowledges data (beyond `data_from`, the
+/// sender's first data byte: not the handshake's last ACK; a capture that kept only payload — the payload-only
+/// warning — drops every pure ACK, and a peer that only acknowledged looks silent), and
+/// the sender, after the peer's last packet, acknowledges nothing of the peer's that
+/// the capture did not see (an ACK beyond the peer's highest sequence seen — data, SYN
+/// and FIN each take sequence space, RFC 9293 §3.4 — proves the peer sent more: the
+/// capture lost it, the peer was not silent).
+fn peer_seen_whole(cols: &PacketColumns, dir: u8, peer_last: usize, data_from: f64) -> bool {
+    use crate::decode::tcp_flags::{FIN, SYN};
+    let ends_nothing = |i: usize| cols.flags[i] & (u32::from(SYN | FIN) | RST) == 0;
+    let peer = |i: &usize| cols.dir[*i] != dir;
+    if !(0..cols.t.len()).filter(peer).any(|i| cols.len[i] == 0 && ends_nothing(i) && cols.ack[i] > data_from) {
+        return false;
+    }
+    let flag_space = |i: usize| f64::from(u8::from(cols.flags[i] & u32::from(SYN) != 0) + u8::from(cols.flags[i] & u32::from(FIN) != 0));
+    let peer_high = (0..=peer_last).filter(peer).map(|i| cols.seq[i] + f64::from(cols.len[i]) + flag_space(i)).fold(f64::NEG_INFINITY, f64::max);
+    !(peer_last + 1..cols.t.len()).any(|i| cols.dir[i] == dir && cols.ack[i].is_finite() && cols.ack[i] > peer_high)
+}
+
 /// The silence of the peer of direction `dir` (verdict/peer_silent.rs module comment), and the row of the
 /// first data segment after the peer's last packet (where the transfer's rows end).
 pub fn find(cols: &PacketColumns, dir: u8) -> Option<(PeerSilent, usize)> {
@@ -173,6 +193,9 @@ pub fn find(cols: &PacketColumns, dir: u8) -> Option<(PeerSilent, usize)> {
     }
     // A transfer before the silence: the peer acknowledged some of the data.
     if !(acked > low) {
+        return None;
+    }
+    if !peer_seen_whole(cols, dir, peer_last, low) {
         return None;
     }
     let (mut resends, mut first_resend, mut last_resend) = (0u64, f64::NAN, f64::NAN);

@@ -35,6 +35,11 @@ pub struct AfterData {
     pub keep_alive_every: Option<f64>,
 }
 
+/// The shortest time after the data worth a sentence: RFC 6298 §2.4's floor on the
+/// retransmission timeout, 1 s; a few milliseconds between the last data and the FIN
+/// are the close itself, not a connection left open (review Q: tails of 11 ms).
+pub const MIN_OPEN_S: f64 = 1.0;
+
 /// A payload segment that is data: no keep-alive, zero-window probe or reset.
 fn is_data(p: &PacketColumns, i: usize) -> bool {
     p.len[i] > 0 && p.flags[i] & (flag_bits::ZERO_WINDOW_PROBE | flag_bits::KEEP_ALIVE) == 0 && p.flags[i] & u32::from(RST) == 0
@@ -42,16 +47,23 @@ fn is_data(p: &PacketColumns, i: usize) -> bool {
 
 /// What followed the last data of the connection whose rows are `p`, when it lasted
 /// longer than its data took and than `floor_s` (the stall threshold: shorter is no
-/// pause); it lasted until the close: the reset, else the first FIN after the last data
-/// (`fin_at`), else the connection's last packet.
+/// pause, and than [`MIN_OPEN_S`]); it lasted until the close: the first FIN of either
+/// side (`fin_at`) or the reset, whichever came first, else the connection's last
+/// packet; none where the close began before the last data.
 pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Reset>, [Option<f64>; 2]), floor_s: f64) -> Option<AfterData> {
     let first = (0..p.t.len()).find(|&i| is_data(p, i))?;
     let last = (first..p.t.len()).rev().find(|&i| is_data(p, i))?;
     let (t0, t1) = (p.t[first], p.t[last]);
-    let close_at = reset.map(|r| r.at).or_else(|| fin_at.into_iter().flatten().filter(|&t| t >= t1).min_by(f64::total_cmp));
+    // The close begins with the first FIN of either side or the reset, whichever came
+    // first (RFC 9293 §3.6): a connection that was already closing when its last data
+    // came (a FIN before it) never "stayed open" after it (review Q: ftpd, cw4).
+    let close_at = reset.map(|r| r.at).into_iter().chain(fin_at.into_iter().flatten()).min_by(f64::total_cmp);
+    if close_at.is_some_and(|c| c < t1) {
+        return None;
+    }
     let end = close_at.unwrap_or(*p.t.last()?);
     let seconds = end - t1;
-    if !(seconds > t1 - t0 && seconds > floor_s) {
+    if !(seconds > t1 - t0 && seconds > floor_s.max(MIN_OPEN_S)) {
         return None;
     }
     let alive = |d: u8| (last..p.t.len()).filter(move |&i| p.dir[i] == d && p.t[i] <= end && p.flags[i] & flag_bits::KEEP_ALIVE != 0);
@@ -76,9 +88,11 @@ pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Rese
 pub(super) fn push_sentence(s: &mut String, e: &super::Ending) -> bool {
     let Some(a) = &e.after_data else { return false };
     let plain_open = e.kind == "open" && e.reset_ended_nothing.is_none() && e.fin_ended_nothing.is_none();
+    // The close that ended the open time (`after_data`): a FIN before the reset ended it.
+    let fin_first = e.fin_at.iter().flatten().any(|&f| e.reset.map_or(true, |r| f <= r.at));
     let until = match e.kind {
-        "reset" => "the reset",
-        "fin-both" | "fin-one-way" => "the FIN",
+        "reset" if !fin_first => "the reset",
+        "reset" | "fin-both" | "fin-one-way" => "the first FIN",
         _ if plain_open => "the capture ended, with no FIN or reset in it",
         _ => "the capture ended",
     };
