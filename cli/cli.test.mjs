@@ -118,9 +118,9 @@ test('the text says how each connection ended (docs/ANALYSIS.md "How the connect
   const out = run('analyze', join(examples, 'healthy.pcap')).stdout;
   // tshark: the control connection closes with a FIN each way (2.112175 s, then
   // 2.122795 s); iperf3's data connection ends in 63 resets from port 5201, the first at
-  // 2.086016 s, with the client's last 89,776 bytes never acknowledged.
+  // 2.086016 s, 705 µs after the client's last data (frame 10778 at 2.085311 s), with the client's last 89,776 bytes never acknowledged.
   assert.match(out, /\n {4}ended: FIN both - Closed by a FIN each way: 10\.77\.0\.1:38762 closed first at 2\.112 s, 10\.77\.0\.2:5201 11 ms later \(RFC 9293 §3\.6\)\.\n/);
-  assert.match(out, /\n {4}ended: reset by server - The connection was reset by 10\.77\.0\.2:5201 at 2\.086 s, after data from 10\.77\.0\.1:38778\. 88 KiB \(89,776 bytes\) of the data 10\.77\.0\.1:38778 sent were never acknowledged\.\n/);
+  assert.match(out, /\n {4}ended: reset by server - The connection was reset by 10\.77\.0\.2:5201 at 2\.086 s, 705 µs after data from 10\.77\.0\.1:38778\. 88 KiB \(89,776 bytes\) of the data 10\.77\.0\.1:38778 sent were never acknowledged\.\n/);
 });
 
 test('the text names the process behind a connection, as the page does', async () => {
