@@ -150,7 +150,9 @@ test('a reader that stops for a while: the workers wait, memory stays bounded, e
   assert.ok(cpuSeen > 2 * cpuWhileWaiting, `${cpuWhileWaiting.toFixed(2)} CPU-s before the reader resumed, ${cpuSeen.toFixed(2)} in all: the workers did not wait`);
   // Whole-process RSS: Node (~40 MB) + 2 workers, each with its wasm instance and one
   // capture's analysis (one such capture alone: ~130 MB for the whole CLI), never the
-  // rows (170 MB). docs/FLEET.md "Memory" states the bound.
-  assert.ok(pausedPeak < 250, `peak RSS while the reader waited: ${pausedPeak.toFixed(0)} MiB`);
+  // rows (170 MB). docs/FLEET.md "Memory" states the bound. 300 MiB: queued rows
+  // (+170 MB on ~130 MB per capture) would pass it; measured 251–259 MiB at 4dac0ea
+  // (session 31's rules; 250 had been the bound with no margin).
+  assert.ok(pausedPeak < 300, `peak RSS while the reader waited: ${pausedPeak.toFixed(0)} MiB`);
   assert.ok(peak < 400, `peak RSS: ${peak.toFixed(0)} MiB`);
 });
