@@ -79,12 +79,16 @@ fn malformed_sentence(text: &str) -> Option<String> {
     if let Some(w) = text.split_whitespace().find(|w| not_a_number(w)) {
         return Some(format!("prints {w:?} as a number"));
     }
-    let bytes: Vec<char> = text.chars().collect();
-    for (i, w) in bytes.windows(3).enumerate() {
-        let abbreviation = ["e.g", "i.e", "etc", "vs"].iter().any(|a| bytes[..i].iter().collect::<String>().ends_with(a));
-        if w[0] == '.' && w[1] == ' ' && !abbreviation && !(w[2].is_uppercase() || w[2].is_ascii_digit() || "([\"“".contains(w[2])) {
-            let from = i.saturating_sub(30);
-            return Some(format!("a sentence begins in lower case: …{}", bytes[from..(i + 20).min(bytes.len())].iter().collect::<String>()));
+    // Each ". " once, the abbreviation test only there (this runs on every text of the
+    // corpus: a scan from the start at every character was quadratic in the text).
+    for (i, _) in text.match_indices(". ") {
+        let Some(next) = text[i + 2..].chars().next() else { continue };
+        let abbreviation = ["e.g", "i.e", "etc", "vs"].iter().any(|a| text[..i].ends_with(a));
+        if !abbreviation && !(next.is_uppercase() || next.is_ascii_digit() || "([\"“".contains(next)) {
+            let before: Vec<char> = text[..i].chars().rev().take(30).collect();
+            let before: String = before.into_iter().rev().collect();
+            let after: String = text[i..].chars().take(20).collect();
+            return Some(format!("a sentence begins in lower case: …{before}{after}"));
         }
     }
     None
