@@ -45,6 +45,17 @@ fn is_data(p: &PacketColumns, i: usize) -> bool {
     p.len[i] > 0 && p.flags[i] & (flag_bits::ZERO_WINDOW_PROBE | flag_bits::KEEP_ALIVE) == 0 && p.flags[i] & u32::from(RST) == 0
 }
 
+/// The close that ends a connection's open time, and whether it was a FIN: the first
+/// FIN of either side or the reset, whichever came first (RFC 9293 §3.6).
+fn close_of(reset: Option<super::Reset>, fin_at: [Option<f64>; 2]) -> Option<(f64, bool)> {
+    let fin = fin_at.into_iter().flatten().min_by(f64::total_cmp);
+    match (reset.map(|r| r.at), fin) {
+        (Some(r), Some(f)) if f <= r => Some((f, true)),
+        (Some(r), _) => Some((r, false)),
+        (None, f) => f.map(|f| (f, true)),
+    }
+}
+
 /// What followed the last data of the connection whose rows are `p`, when it lasted
 /// longer than its data took and than `floor_s` (the stall threshold: shorter is no
 /// pause, and than [`MIN_OPEN_S`]); it lasted until the close: the first FIN of either
@@ -54,10 +65,9 @@ pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Rese
     let first = (0..p.t.len()).find(|&i| is_data(p, i))?;
     let last = (first..p.t.len()).rev().find(|&i| is_data(p, i))?;
     let (t0, t1) = (p.t[first], p.t[last]);
-    // The close begins with the first FIN of either side or the reset, whichever came
-    // first (RFC 9293 §3.6): a connection that was already closing when its last data
-    // came (a FIN before it) never "stayed open" after it (review Q: ftpd, cw4).
-    let close_at = reset.map(|r| r.at).into_iter().chain(fin_at.into_iter().flatten()).min_by(f64::total_cmp);
+    // A connection that was already closing when its last data came (a FIN before it)
+    // never "stayed open" after it (review Q: ftpd, cw4).
+    let close_at = close_of(reset, fin_at).map(|(at, _)| at);
     if close_at.is_some_and(|c| c < t1) {
         return None;
     }
@@ -89,7 +99,7 @@ pub(super) fn push_sentence(s: &mut String, e: &super::Ending) -> bool {
     let Some(a) = &e.after_data else { return false };
     let plain_open = e.kind == "open" && e.reset_ended_nothing.is_none() && e.fin_ended_nothing.is_none();
     // The close that ended the open time (`after_data`): a FIN before the reset ended it.
-    let fin_first = e.fin_at.iter().flatten().any(|&f| e.reset.map_or(true, |r| f <= r.at));
+    let fin_first = close_of(e.reset, e.fin_at).is_some_and(|(_, fin)| fin);
     let until = match e.kind {
         "reset" if !fin_first => "the reset",
         "reset" | "fin-both" | "fin-one-way" => "the first FIN",
