@@ -202,7 +202,7 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
 }
 
 fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, scale_known: bool) -> bool {
-    let mut understated = false;
+    let mut understated = super::acks_unseen(cols);
     for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
         understated |= exceeds_window(flight, peer_win, mss, lag_s > 0.0, scale_known);
     });
@@ -340,7 +340,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
 fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, full): (f64, f64), threshold_s: f64, path_rtt_s: Option<f64>, scale_known: bool) -> (Vec<Stall>, SenderFacts, Vec<bool>) {
     let n = cols.t.len();
     let lagged = lag_s > 0.0;
-    let mut understated = false;
+    let mut understated = super::acks_unseen(cols);
     // Gaps over the threshold, with what `classify` needs of the moment they closed.
     let mut closed: Vec<(Gap, usize, f64, bool)> = Vec::new();
     let mut out = Vec::new();

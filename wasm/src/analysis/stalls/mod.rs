@@ -20,8 +20,10 @@ pub mod later_rules;
 pub mod receiver_silent;
 pub mod reported_loss;
 pub mod small_window;
+mod acks_unseen;
 mod gaps;
 pub mod unseen_timeout;
 
 // The room's face is gaps.rs's API: `stalls::find`, `stalls::is_data_segment`, ...
+pub use acks_unseen::acks_unseen;
 pub use gaps::*;

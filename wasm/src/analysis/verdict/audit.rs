@@ -49,6 +49,14 @@
 //!     at … (… X % of the time at it)") heads an `application` headline whose share holds
 //!     X %, and "never had more than B unacknowledged" quotes the data direction's
 //!     `maxBytesInFlight`.
+//! Capture gaps (numbered at the merge). No limit is named (the headline is
+//!     `capture-gaps`, `one-direction` or `not-established`) where the capture misses
+//!     more than half of the data (verdict/blind_capture.rs `judge`: the sequence
+//!     space the capture proves sent, by its segments and the peer's ACKs, against the
+//!     bytes it holds), and `capture-gaps` only there: the segments it holds are
+//!     fragments, and no time between them is a limit's. (The tracker's
+//!     `captureLoss.unseenBytes` is no evidence for this on its own: a stale ACK that
+//!     answers an old SYN, RFC 9293 §3.10.7.3, once counted 300 MiB "unseen".)
 
 use crate::analysis::format::{format_bytes, format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
@@ -67,6 +75,7 @@ pub fn audit(a: &Analysis) -> Vec<String> {
         let active = active_seconds(c, &cols.packets);
         let mut problems = audit_connection(c, active);
         problems.extend(check_peer_silent(c, &cols.packets));
+        problems.extend(check_capture_gaps(c, &cols.packets));
         for problem in problems {
             out.push(format!("connection {} ({} ↔ {}): {problem}", c.id, c.endpoints[0], c.endpoints[1]));
         }
@@ -166,6 +175,18 @@ fn check_peer_silent(c: &ConnectionSummary, p: &crate::analysis::rows::columns::
         out.push(format!("the text does not quote the peer's silence ({want})"));
     }
     out
+}
+
+/// Rule "capture gaps": no limit named where most of the data is missing, and the
+/// `capture-gaps` headline only there.
+pub fn check_capture_gaps(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> Option<String> {
+    let gaps = crate::analysis::verdict::blind_capture::judge(c, p);
+    let limit = c.diagnosis.limit.as_str();
+    match gaps {
+        Some(u) if !matches!(limit, "capture-gaps" | "one-direction" | "not-established") => Some(format!("a {limit} limit named where the capture holds only {} of the {} a side sent", format_bytes(u.captured()), format_bytes(u.sent))),
+        None if limit == "capture-gaps" => Some("a capture-gaps headline where the capture holds most of the data".to_string()),
+        _ => None,
+    }
 }
 
 /// Rules 1–4: the shares against the stalls and the loss counters.
@@ -313,7 +334,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
     // largest share.
     let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
     let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
-        "too-short" | "one-direction" | "not-established" | "unknown" => true,
+        "too-short" | "one-direction" | "not-established" | "capture-gaps" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
         // held in the congestion window is loss though its share is "other".
         // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs

@@ -145,6 +145,7 @@ pub fn diagnose_keeping_spans(
     let d = conn.data_direction.min(1);
     let sender = &conn.directions[d as usize];
     if let Some(never) = handshake_words::not_established(conn) { return never; } // never past its SYNs: nothing to weigh
+    if let Some(blind) = one_direction.is_none().then(|| crate::analysis::verdict::blind_capture::diagnosis(conn, packets)).flatten() { return blind; } // most data not captured
     let receiver = &conn.directions[1 - d as usize];
     let lag_s = conn.sender_lag_ms / 1000.0;
     let facts = match facts {
