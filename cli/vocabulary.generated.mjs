@@ -17,10 +17,10 @@ export const STALL_CAUSE_LABEL = Object.freeze({
 });
 
 /** Every headline limit (`diagnosis.limit`). */
-export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established"]);
+export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps"]);
 
 /** Limits named when the connection could not be weighed: no shares bar. */
-export const LIMITS_WITHOUT_SHARES = Object.freeze(["too-short", "one-direction", "not-established"]);
+export const LIMITS_WITHOUT_SHARES = Object.freeze(["too-short", "one-direction", "not-established", "capture-gaps"]);
 
 /** The headline of each limit ("Why was it slow? …"). */
 export const LIMIT_LABEL = Object.freeze({
@@ -34,6 +34,7 @@ export const LIMIT_LABEL = Object.freeze({
   "too-short": "Too short to judge",
   "one-direction": "Only one direction captured",
   "not-established": "Connection never established",
+  "capture-gaps": "Most of the data not captured",
 });
 
 /** Every episode kind (`diagnosis.episodes[].kind`). */

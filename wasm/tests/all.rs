@@ -26,6 +26,8 @@ mod analysis_dump;
 mod analysis_rooms;
 #[path = "analysis_scale.rs"]
 mod analysis_scale;
+#[path = "capture_gaps.rs"]
+mod capture_gaps;
 #[path = "capture_loss_captures.rs"]
 mod capture_loss_captures;
 #[path = "compact_row.rs"]

@@ -1960,7 +1960,7 @@ complete: boolean,
  */
 text: string, };
 
-export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction" | "not-established";
+export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction" | "not-established" | "capture-gaps";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "turns" | "unknown";
 

@@ -70,11 +70,12 @@ pub fn of_direction(cols: &PacketColumns, dir: u8) -> Option<Unseen> {
     for i in 0..n {
         if cols.dir[i] != dir {
             let a = cols.ack[i];
-            if a.is_finite() && cols.flags[i] & RST == 0 && a > first && acked.is_none_or(|(b, _, _)| a - first > b) {
+            if a.is_finite() && cols.flags[i] & RST == 0 && a > first && acked.is_none_or(|(b, _, _)| a - first > b + 1.0) {
                 acked = Some((a - first, cols.t[i], cols.frame[i]));
             }
             continue;
         }
+        // (An ACK one past the last, the FIN's sequence number, is no new byte: above.)
         if !is_data_segment(cols, i, dir) {
             continue;
         }
@@ -156,4 +157,43 @@ pub fn diagnosis(conn: &ConnectionSummary, cols: &PacketColumns) -> Option<Diagn
     }
     let evidence = Evidence { verdict: "unknown", ..Evidence::default() };
     Some(Diagnosis { limit: "capture-gaps".to_string(), text, evidence, ..Diagnosis::default() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (dir, seq, len, ack): dir 0 the sender's data, dir 1 the receiver's ACKs.
+    fn cols(rows: &[(u8, f64, u32, f64)]) -> PacketColumns {
+        let mut c = PacketColumns::default();
+        for (k, &(d, seq, len, ack)) in rows.iter().enumerate() {
+            c.t.push(k as f64);
+            c.frame.push(k as u32 + 1);
+            c.dir.push(d);
+            c.seq.push(seq);
+            c.len.push(len);
+            c.ack.push(ack);
+            c.win.push(65535.0);
+            c.flags.push(0);
+            c.in_flight.push(f64::NAN);
+        }
+        c
+    }
+
+    #[test]
+    fn holes_filled_later_are_not_missing_and_acks_past_the_data_are() {
+        // Bytes 1–1001 captured, 1001–3001 not (a hole), 3001–4001 captured, then a
+        // re-send fills 1001–2001; the receiver acknowledges 6001 (frame 6): 4001–6001
+        // was sent and never captured. Sent 6,000 B; missing 2001–3001 and 4001–6001 =
+        // 3,000 B in 2 runs (the hole's part and the tail), captured 3,000 B.
+        let c = cols(&[(0, 1.0, 1000, f64::NAN), (0, 3001.0, 1000, f64::NAN), (1, f64::NAN, 0, 1001.0), (0, 1001.0, 1000, f64::NAN), (1, f64::NAN, 0, 4001.0), (1, f64::NAN, 0, 6001.0)]);
+        let u = of_direction(&c, 0).unwrap();
+        assert_eq!((u.sent, u.missing, u.captured(), u.holes), (6000.0, 3000.0, 3000.0, 2));
+        assert_eq!(u.acked, Some((6000.0, 5.0, 6)));
+        // Half missing is not more than half.
+        assert!(u.missing <= MISSING_SAID * u.sent);
+        // A jump of half the sequence space is no hole (RFC 9293 §3.4): nothing is said.
+        let c = cols(&[(0, 1.0, 1000, f64::NAN), (0, 1001.0 + SEQ_HALF, 1000, f64::NAN)]);
+        assert_eq!(of_direction(&c, 0), None);
+    }
 }

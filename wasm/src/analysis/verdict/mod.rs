@@ -16,3 +16,4 @@ pub mod peer_silent;
 pub mod savings;
 pub mod transfer_tail;
 pub mod warnings;
+pub mod window_unjudged;

@@ -171,35 +171,36 @@ pub(super) fn path_not_window_text(f: &Facts, cap: f64) -> String {
 pub(super) fn path_text(f: &Facts) -> String {
     let s = f.shares;
     let loss_named = s.loss >= LOSS_SHARE_MIN;
+    // Windows not judged: their share is no percentage (window_unjudged.rs).
+    let rw = |x: &str| if f.sh.windows_trusted { x.replace('#', &format_percent(s.receive_window)) } else { String::new() };
     let opening = if loss_named {
         // Loss took a share worth naming but not the largest (a queue on the path
         // keeps loss_held_cwnd from blaming it): say what it cost, not that it did not limit.
         let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
         format!(
             "Loss cost {} of the time{timeouts}, but the larger share ({}) went to the congestion \
-             window or the path, not to the receive window ({}) or the application ({})",
+             window or the path, not to {}the application ({})",
             format_percent(s.loss),
             // Its request/response turns included: the path's round trips (review I class T).
             format_percent(s.other + s.turns),
-            format_percent(s.receive_window),
+            rw("the receive window (#) or "),
             format_percent(s.application)
         )
     } else if s.receive_window.max(s.application) >= NAMED_SHARE {
         // A share this large held the sender for real, if not the most: "neither …
         // limited" would deny it (a download window-limited 45 % of the time).
         format!(
-            "The congestion window or the path took the largest share of the time ({}); the \
-             receive window held the sender {} of it, loss {} and the application {}",
+            "The congestion window or the path took the largest share of the time ({}); {}loss {} \
+             and the application {}",
             format_percent(s.other),
-            format_percent(s.receive_window),
+            rw("the receive window held the sender # of it, "),
             format_percent(s.loss),
             format_percent(s.application)
         )
     } else {
         format!(
-            "Neither the receive window ({} of the time), loss ({}) nor the application ({}) \
-             limited this flow",
-            format_percent(s.receive_window),
+            "Neither {}loss ({}) nor the application ({}) limited this flow",
+            rw("the receive window (# of the time), "),
             format_percent(s.loss),
             format_percent(s.application)
         )
@@ -240,17 +241,8 @@ pub(super) fn path_text(f: &Facts) -> String {
     }
     t += &queue_phrase(f);
     if !f.sh.windows_trusted {
-        // Say why from what the capture holds: the handshake may be there, with windows
-        // the sender evidently did not obey.
-        t += if f.conn.directions[1 - f.conn.data_direction.min(1) as usize].window_scale_unknown {
-            " (The receiver's window scale is unknown — its SYN is not in the capture — so \
-             receive-window limits cannot be judged.)"
-        } else {
-            " (Bytes in flight exceeded twice the receiver's advertised window, though its \
-             window scale is in the capture: the windows seen are not the ones the sender \
-             obeyed — a middlebox may have rewritten them or the scale option — so \
-             receive-window limits cannot be judged.)"
-        };
+        // Why, from what the capture holds, and the zero windows all the same.
+        t += &crate::analysis::verdict::window_unjudged::caveat(f.conn, f.rows.packets);
     }
     t
 }

@@ -12,8 +12,8 @@ pub(in crate::analysis::verdict::diagnosis) fn sender_paced_text(f: &Facts) -> O
     let p = f.sh.sender_paced?;
     let s = f.shares;
     let held = format!(
-        "neither the receive window ({} of the time) nor loss ({}) held it",
-        format_percent(s.receive_window),
+        "neither the receive window ({}) nor loss ({}) held it",
+        crate::analysis::verdict::window_unjudged::share(f.sh.windows_trusted, s.receive_window) + if f.sh.windows_trusted { " of the time" } else { "" },
         format_percent(s.loss)
     );
     let active = f.sh.active.max(f64::MIN_POSITIVE);

@@ -36,7 +36,7 @@ pub(super) fn turns_text(f: &Facts) -> String {
         turns_count_phrase(f),
         format_percent(s.turns),
         format_percent(s.other),
-        format_percent(s.receive_window),
+        crate::analysis::verdict::window_unjudged::share(f.sh.windows_trusted, s.receive_window),
         format_percent(s.loss),
         format_percent(s.application),
         rate_phrase(f),
