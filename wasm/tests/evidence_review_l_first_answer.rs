@@ -51,7 +51,10 @@ fn the_wait_before_the_first_byte_is_said() {
     // 32.785 s.
     if let Some(c) = common::corpus_connection("corelight__zeek-caldera-detector__testing_Traces_sandcat.pcap", 0) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("The first byte of the answer came 16.65 s after the peer's request (frame 4 at 0.001 s → frame 10 at 16.655 s); the 6.8 MiB of data then took 26 ms"), "{t}");
+        // Session 32 (C-BLIND-CAPTURE): the capture misses 50.3 % of the answer (tshark:
+        // "previous segment not captured" at frames 106, 112, 117, 126; 3,514,933 B of
+        // 7,078,133 captured), so no limit is named and the headline says that first.
+        assert!(t.starts_with("The capture holds only 3.4 MiB of the 6.8 MiB 172.18.0.2:8888 sent (50.3 % never captured, in 4 holes"), "{t}");
     }
     if let Some(c) = common::corpus_connection("TheInverseKey__Multipath__speedtest.pcap", 36) {
         let t = &c.diagnosis.text;
