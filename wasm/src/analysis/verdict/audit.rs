@@ -49,6 +49,12 @@
 //!     at … (… X % of the time at it)") heads an `application` headline whose share holds
 //!     X %, and "never had more than B unacknowledged" quotes the data direction's
 //!     `maxBytesInFlight`.
+//! 15. The end a `turns` text asks to be quicker ("a quicker answer from S", "a quicker
+//!     next message from P") took at least as much of the turns' total time as the
+//!     other: summed over the rows, each end's time from the other's last data to its
+//!     own next, less its part of the path RTT (`senderLagMs` towards the sender, the
+//!     rest towards the peer), up to the transfer's end (rule 2's cut) — not only the
+//!     larger median.
 
 use crate::analysis::format::{format_bytes, format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
@@ -67,6 +73,7 @@ pub fn audit(a: &Analysis) -> Vec<String> {
         let active = active_seconds(c, &cols.packets);
         let mut problems = audit_connection(c, active);
         problems.extend(check_peer_silent(c, &cols.packets));
+        problems.extend(check_turn_blame(c, &cols.packets));
         for problem in problems {
             out.push(format!("connection {} ({} ↔ {}): {problem}", c.id, c.endpoints[0], c.endpoints[1]));
         }
@@ -166,6 +173,38 @@ fn check_peer_silent(c: &ConnectionSummary, p: &crate::analysis::rows::columns::
         out.push(format!("the text does not quote the peer's silence ({want})"));
     }
     out
+}
+
+/// Rule 15: the end named to speed up the turns leads by the sum of its times.
+fn check_turn_blame(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> Option<String> {
+    let text = c.diagnosis.text.as_str();
+    let d = c.data_direction.min(1) as usize;
+    let named_sender = text.contains(&format!("a quicker answer from {} or fewer turns", c.directions[d].from));
+    if !named_sender && !text.contains(&format!("a quicker next message from {} or fewer turns", c.directions[1 - d].from)) {
+        return None;
+    }
+    let rtt = c.path_rtt_ms? / 1000.0;
+    let part = (c.sender_lag_ms / 1000.0).clamp(0.0, rtt);
+    // (the sender's time after the peer's message, the peer's after the sender's data)
+    let (mut sums, mut message_at, mut data_at) = ((0.0, 0.0), None::<(f64, f64)>, None::<f64>);
+    // (up to the transfer's end, as the shares: rule 2)
+    let end = shares_end(c).unwrap_or(f64::INFINITY);
+    for i in (0..p.t.len()).take_while(|&i| p.t[i] <= end) {
+        if is_data_segment(p, i, d as u8) {
+            // (a turn: the peer's message and the sender's answer to it)
+            if let Some((m, prompt)) = message_at.take() {
+                sums.0 += (p.t[i] - m - part).max(0.0);
+                sums.1 += (prompt - (rtt - part)).max(0.0);
+            }
+            data_at = Some(p.t[i]);
+        } else if p.dir[i] != d as u8 && p.len[i] > 0 && message_at.is_none() {
+            if let Some(a) = data_at.take() {
+                message_at = Some((p.t[i], p.t[i] - a));
+            }
+        }
+    }
+    let (named, other) = if named_sender { sums } else { (sums.1, sums.0) };
+    (named + EPS < other).then(|| format!("the turns text names {} to be quicker, but its times sum to {} against the other end's {}", if named_sender { &c.directions[d].from } else { &c.directions[1 - d].from }, format_duration(named), format_duration(other)))
 }
 
 /// Rules 1–4: the shares against the stalls and the loss counters.
@@ -311,7 +350,10 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         .0;
     // A limit priced in full that saves the most (savings.rs) is named instead of the
     // largest share.
-    let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
+    // The application's saving counts the sender's own waits only (savings.rs
+    // `own_waits`): a lower bound where the peer's time was left out, yet the sender's
+    // whole price for its pauses.
+    let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && (!x.at_least || l == "application"));
     let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
         "too-short" | "one-direction" | "not-established" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
@@ -327,8 +369,8 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         out.push(format!("the headline is {} but the largest share is {largest}", dg.limit));
     }
     // 11.
-    if let (Some(own), Some(top)) = (dg.savings.iter().find(|x| x.limit == dg.limit && !x.at_least), dg.savings.first()) {
-        if top.seconds > own.seconds + EPS {
+    if let (Some(own), Some(top)) = (dg.savings.iter().find(|x| x.limit == dg.limit && priced(x.limit)), dg.savings.first()) {
+        if top.seconds > own.seconds + EPS && !own.at_least {
             out.push(format!("the headline is {} but removing {} would have saved more", dg.limit, top.limit));
         }
         if text.contains(" would have taken about ") {
