@@ -132,7 +132,7 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
     // words count real segments (`real_segment_bytes`), as does the bulk.
     let segment = real_segment_bytes(f);
     match savings::pauses_avoidable(&f.sh.bursts, (segment_bytes(f), segment), f.tick, min_pause_s, data_span(f)) {
-        Ok(()) => saving_sentence(f, "application", &own_waits_lead(f, peer_turns)),
+        Ok(()) => own_waits_too_small(f).unwrap_or_else(|| saving_sentence(f, "application", &own_waits_lead(f, peer_turns))),
         Err(savings::Unavoidable::Messages(median)) => format!(
             " Each burst between the pauses was a message (median {}, {}): an exchange of \
              messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.",
@@ -173,6 +173,22 @@ fn own_waits_lead(f: &Facts, peer_turns: bool) -> String {
     } else {
         format!("Had {sender} always had data ready (its own waits, {own}; the other {theirs} of the pauses was {peer} taking its time to send its next message)")
     }
+}
+
+/// Where the sender's own waits are too small to show in "about X instead of Y" (both
+/// round to one number: "about 1.9 s instead of 1.9 s", the peer having taken the
+/// pauses), the sentence that says so: how little they were and whose the rest was.
+fn own_waits_too_small(f: &Facts) -> Option<String> {
+    let own = saving_of(&f.savings, "application");
+    if !(f.sh.peer_time > 0.0 && own > 0.0 && format_duration(f.sh.active - own) == format_duration(f.sh.active)) {
+        return None;
+    }
+    let (sender, peer) = ends(f);
+    Some(format!(
+        " Had {sender} had every answer ready at once, the transfer would have been only {} shorter: the other {} of the pauses was {peer} taking its time to send its next message.",
+        format_duration(own),
+        format_duration(f.sh.peer_time)
+    ))
 }
 
 /// The first and last data segment of the data direction, capture time (NaN, NaN
