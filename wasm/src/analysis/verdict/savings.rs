@@ -293,6 +293,21 @@ mod tests {
         assert_eq!(larger_than(&s, "application"), None);
     }
 
+    #[test]
+    fn the_application_saving_is_the_senders_own_waits() {
+        // 10 s active, 6 s of it the sender with nothing to send: 4 s of it until the
+        // peer's next messages (the peer's), the other 2 s its own waits — the saving, a
+        // lower bound of what both ends' pauses cost.
+        let mut sh = TimeShares { active: 10.0, application: 6.0, peer_time: 4.0, ..Default::default() };
+        let s = savings(&sh, &[], f64::NAN, 0.0);
+        assert_eq!(s.len(), 1);
+        assert!((s[0].seconds - 2.0).abs() < 1e-12 && s[0].at_least, "{s:?}");
+        // No peer's part: the whole of it, priced in full.
+        sh.peer_time = 0.0;
+        let s = savings(&sh, &[], f64::NAN, 0.0);
+        assert!((s[0].seconds - 6.0).abs() < 1e-12 && !s[0].at_least, "{s:?}");
+    }
+
     /// [`pauses_avoidable`] over a span that leaves every burst lasting.
     fn pauses_avoidable_at(b: &Bursts, full_segment: f64, tick: f64, min_pause_s: f64) -> Result<(), Unavoidable> {
         pauses_avoidable(b, (full_segment, full_segment), tick, min_pause_s, (f64::NEG_INFINITY, f64::INFINITY))
