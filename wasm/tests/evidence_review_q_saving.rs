@@ -5,7 +5,7 @@
 //!
 //! C-SAVING-NOT-THE-SENDERS: "Had every answer been ready at once" counted the whole of
 //! each pause as the sender's, where the peer sent data in it: the time until that data
-//! was the peer taking its time to send it (a browser's 424 ms before its next GET, an
+//! was the wait for it, the peer's time and the path's (a browser's 424 ms before its next GET, an
 //! RDP user's input). Rule: a pause that ended with the peer's data is the peer's until
 //! its last payload before the sender's next data — the sender cannot answer what it has
 //! not got — and only the rest is the sender's own (diagnosis_shares/pass.rs
@@ -72,9 +72,9 @@ fn a_saving_counts_only_the_senders_own_waits() {
     let app = c.diagnosis.savings.iter().find(|s| s.limit == "application").expect("saving");
     assert!((app.seconds - 0.229).abs() < 1e-9, "{}", app.seconds);
     assert!(app.at_least, "the peer's 301 ms left out: a lower bound of the applications' cost");
-    assert!(t.contains("57 % of it waiting for 10.0.0.1:40000's next message (10.0.0.1:40000 taking its time to send it) before it sent again"), "{t}");
+    assert!(t.contains("57 % of it waiting for 10.0.0.1:40000's next message (10.0.0.1:40000's time to send it and the path's to bring it) before it sent again"), "{t}");
     assert!(
-        t.contains("Had 10.0.0.2:80 had every answer ready at once (its own waits, 229 ms; the other 301 ms was 10.0.0.1:40000 taking its time to send its next message), the transfer would have taken about 309 ms instead of 538 ms."),
+        t.contains("Had 10.0.0.2:80 had every answer ready at once (its own waits, 229 ms; the other 301 ms was the wait for 10.0.0.1:40000's next message), the transfer would have taken about 309 ms instead of 538 ms."),
         "{t}"
     );
     assert!(!t.contains("taking its time to answer"), "{t}");
@@ -111,8 +111,8 @@ fn corpus_the_browsers_think_time_is_not_the_servers() {
     // transfer would have taken about 777 ms instead of 1.6 s" (825 ms counted).
     let Some(c) = common::corpus_connection("seladb__PcapPlusPlus__Tests_Pcap++Test_PcapExamples_example2.pcap", 99) else { return };
     let t = &c.diagnosis.text;
-    assert!(t.contains("Had 54.192.94.30:80 had every answer ready at once (its own waits, 383 ms; the other 442 ms was 10.0.0.1:55291 taking its time to send its next message), the transfer would have taken about 1.2 s instead of 1.6 s."), "{t}");
-    assert!(t.contains("waiting for 10.0.0.1:55291's next message (10.0.0.1:55291 taking its time to send it)"), "{t}");
+    assert!(t.contains("Had 54.192.94.30:80 had every answer ready at once (its own waits, 383 ms; the other 442 ms was the wait for 10.0.0.1:55291's next message), the transfer would have taken about 1.2 s instead of 1.6 s."), "{t}");
+    assert!(t.contains("waiting for 10.0.0.1:55291's next message (10.0.0.1:55291's time to send it and the path's to bring it)"), "{t}");
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn corpus_an_rdp_users_input_is_not_the_servers_wait() {
     // about 1 s instead of 8.4 s" (7.4 s counted as the server's).
     let Some(c) = common::corpus_connection("realjimmy__sample-captures__community-shares_others_RDP-远程桌面-TPKT.pcap", 1) else { return };
     let t = &c.diagnosis.text;
-    assert!(t.contains("Had 192.168.31.213:3389 always had data ready (its own waits, 3.8 s; the other 3.5 s of the pauses was 192.168.31.66:54495 taking its time to send its next message), the transfer would have taken about 4.5 s instead of 8.4 s."), "{t}");
+    assert!(t.contains("Had 192.168.31.213:3389 always had data ready (its own waits, 3.8 s; the other 3.5 s of the pauses was the wait for 192.168.31.66:54495's next message), the transfer would have taken about 4.5 s instead of 8.4 s."), "{t}");
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn corpus_a_postgresql_clients_next_query_is_its_own_time() {
     // answer)" of a client sending its next query.
     let Some(c) = common::corpus_connection("OISF__suricata-verify__tests_pgsql_pgsql-5000-query-results_input.pcap", 1) else { return };
     let t = &c.diagnosis.text;
-    assert!(t.contains("100 % of it waiting for 172.18.0.1:54408's next message (172.18.0.1:54408 taking its time to send it) before it sent again"), "{t}");
+    assert!(t.contains("100 % of it waiting for 172.18.0.1:54408's next message (172.18.0.1:54408's time to send it and the path's to bring it) before it sent again"), "{t}");
     let app = c.diagnosis.savings.iter().find(|s| s.limit == "application").expect("saving");
     assert!(app.seconds < 0.02, "{}", app.seconds);
 }

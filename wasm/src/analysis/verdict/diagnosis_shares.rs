@@ -130,8 +130,10 @@ pub struct TimeShares {
     pub peer_wait: f64,
     /// Of the application's time, the peer's: in each of its intervals and idle stalls
     /// in which the peer sent data, from the interval's start (everything acknowledged)
-    /// to the peer's last payload before the sender's next data — the peer taking its
-    /// time to send its next message. The rest of such an interval (that message → the
+    /// to the peer's last payload before the sender's next data (in the sender's time) —
+    /// the wait for the peer's next message: its time to send it and the path's to bring
+    /// it (an idle stall's from the sender's last data: the data's way there too). The
+    /// rest of such an interval (that message → the
     /// sender's data) is the sender's own time to answer (savings.rs `application`).
     pub peer_time: f64,
     pub data_segments: u64,

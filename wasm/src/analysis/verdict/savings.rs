@@ -9,8 +9,9 @@
 //! - `application`: the time the sender had nothing outstanding and nothing to send
 //!   (the share, idle stalls included) — gone if the data had always been ready — but
 //!   only the sender's own waits: where the peer sent data in a pause, the pause until
-//!   the peer's last message was the peer taking its time to send it
-//!   (`TimeShares::peer_time`), and only the rest, that message → the sender's data, was
+//!   the peer's last message was the wait for it — the peer's time to send it and the
+//!   path's to bring it (`TimeShares::peer_time`) — and only the rest, that message →
+//!   the sender's data, was
 //!   the sender's (issue 39 review P class C-SAVING-NOT-THE-SENDERS: an RDP user's input
 //!   cadence and a browser's 424 ms before its next GET once counted as the server's).
 //!   With a part of the peer's left out the saving is a lower bound of what the

@@ -50,8 +50,8 @@ pub(super) fn application_text(f: &Facts) -> String {
         let (_, peer) = ends(f);
         format!(
             "The applications limited this flow: {} of the time everything sent had been acknowledged \
-             and the sender had nothing to send, {} of it waiting for {peer}'s next message ({peer} \
-             taking its time to send it) before it sent again",
+             and the sender had nothing to send, {} of it waiting for {peer}'s next message ({peer}'s \
+             time to send it and the path's to bring it) before it sent again",
             format_percent(f.shares.application),
             format_percent(f.sh.peer_time / app)
         )
@@ -169,9 +169,9 @@ fn own_waits_lead(f: &Facts, peer_turns: bool) -> String {
     let own = format_duration(saving_of(&f.savings, "application"));
     let theirs = format_duration(f.sh.peer_time);
     if peer_turns {
-        format!("Had {sender} had every answer ready at once (its own waits, {own}; the other {theirs} was {peer} taking its time to send its next message)")
+        format!("Had {sender} had every answer ready at once (its own waits, {own}; the other {theirs} was the wait for {peer}'s next message)")
     } else {
-        format!("Had {sender} always had data ready (its own waits, {own}; the other {theirs} of the pauses was {peer} taking its time to send its next message)")
+        format!("Had {sender} always had data ready (its own waits, {own}; the other {theirs} of the pauses was the wait for {peer}'s next message)")
     }
 }
 
@@ -185,7 +185,7 @@ fn own_waits_too_small(f: &Facts) -> Option<String> {
     }
     let (sender, peer) = ends(f);
     Some(format!(
-        " Had {sender} had every answer ready at once, the transfer would have been only {} shorter: the other {} of the pauses was {peer} taking its time to send its next message.",
+        " Had {sender} had every answer ready at once, the transfer would have been only {} shorter: the other {} of the pauses was the wait for {peer}'s next message.",
         format_duration(own),
         format_duration(f.sh.peer_time)
     ))
