@@ -49,7 +49,7 @@
 //!     at … (… X % of the time at it)") heads an `application` headline whose share holds
 //!     X %, and "never had more than B unacknowledged" quotes the data direction's
 //!     `maxBytesInFlight`.
-//! Capture gaps (numbered at the merge). No limit is named (the headline is
+//! 15. Capture gaps. No limit is named (the headline is
 //!     `capture-gaps`, `one-direction` or `not-established`) where the capture misses
 //!     more than half of the data (verdict/blind_capture.rs `judge`: the sequence
 //!     space the capture proves sent, by its segments and the peer's ACKs, against the
@@ -57,6 +57,12 @@
 //!     fragments, and no time between them is a limit's. (The tracker's
 //!     `captureLoss.unseenBytes` is no evidence for this on its own: a stale ACK that
 //!     answers an old SYN, RFC 9293 §3.10.7.3, once counted 300 MiB "unseen".)
+//! 16. The end a `turns` text asks to be quicker ("a quicker answer from S", "a quicker
+//!     next message from P") took at least as much of the turns' total time as the
+//!     other: summed over the rows, each end's time from the other's last data to its
+//!     own next, less its part of the path RTT (`senderLagMs` towards the sender, the
+//!     rest towards the peer), up to the transfer's end (rule 2's cut) — not only the
+//!     larger median.
 
 use crate::analysis::format::{format_bytes, format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
@@ -65,7 +71,7 @@ use crate::analysis::report::ConnectionSummary;
 use crate::analysis::stalls::cause::StallCause;
 
 /// Slack for sums of seconds (f64 sums in another order) and shares.
-const EPS: f64 = 1e-6;
+pub(super) const EPS: f64 = 1e-6;
 
 /// The contradictions of every connection, each "connection N: what".
 pub fn audit(a: &Analysis) -> Vec<String> {
@@ -76,6 +82,7 @@ pub fn audit(a: &Analysis) -> Vec<String> {
         let mut problems = audit_connection(c, active);
         problems.extend(check_peer_silent(c, &cols.packets));
         problems.extend(check_capture_gaps(c, &cols.packets));
+        problems.extend(super::audit_turn_blame::check_turn_blame(c, &cols.packets));
         for problem in problems {
             out.push(format!("connection {} ({} ↔ {}): {problem}", c.id, c.endpoints[0], c.endpoints[1]));
         }
@@ -152,7 +159,7 @@ fn stalled_by(c: &ConnectionSummary, causes: &[StallCause]) -> f64 {
 /// Where the shares end: the transfer's end before an idle tail or before the peer's
 /// silence, whichever is first (peer_silent.rs `TimeShares::ends_at`); None: the last
 /// data segment.
-fn shares_end(c: &ConnectionSummary) -> Option<f64> {
+pub(super) fn shares_end(c: &ConnectionSummary) -> Option<f64> {
     match (c.diagnosis.transfer_end.map(|e| e.at), c.diagnosis.peer_silent.map(|p| p.at)) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -177,7 +184,7 @@ fn check_peer_silent(c: &ConnectionSummary, p: &crate::analysis::rows::columns::
     out
 }
 
-/// Rule "capture gaps": no limit named where most of the data is missing, and the
+/// Rule 15 ("capture gaps"): no limit named where most of the data is missing, and the
 /// `capture-gaps` headline only there.
 pub fn check_capture_gaps(c: &ConnectionSummary, p: &crate::analysis::rows::columns::PacketColumns) -> Option<String> {
     let gaps = crate::analysis::verdict::blind_capture::judge(c, p);
@@ -332,7 +339,10 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         .0;
     // A limit priced in full that saves the most (savings.rs) is named instead of the
     // largest share.
-    let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && !x.at_least);
+    // The application's saving counts the sender's own waits only (savings.rs
+    // `own_waits`): a lower bound where the peer's time was left out, yet the sender's
+    // whole price for its pauses.
+    let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && (!x.at_least || l == "application"));
     let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
         "too-short" | "one-direction" | "not-established" | "capture-gaps" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
@@ -348,8 +358,8 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         out.push(format!("the headline is {} but the largest share is {largest}", dg.limit));
     }
     // 11.
-    if let (Some(own), Some(top)) = (dg.savings.iter().find(|x| x.limit == dg.limit && !x.at_least), dg.savings.first()) {
-        if top.seconds > own.seconds + EPS {
+    if let (Some(own), Some(top)) = (dg.savings.iter().find(|x| x.limit == dg.limit && priced(x.limit)), dg.savings.first()) {
+        if top.seconds > own.seconds + EPS && !own.at_least {
             out.push(format!("the headline is {} but removing {} would have saved more", dg.limit, top.limit));
         }
         if text.contains(" would have taken about ") {

@@ -128,6 +128,14 @@ pub struct TimeShares {
     /// ended with the sender answering the peer's message: it waited for the peer's
     /// next request or response, the peer's application's time, not its own pause.
     pub peer_wait: f64,
+    /// Of the application's time, the peer's: in each of its intervals and idle stalls
+    /// in which the peer sent data, from the interval's start (everything acknowledged)
+    /// to the peer's last payload before the sender's next data (in the sender's time) —
+    /// the wait for the peer's next message: its time to send it and the path's to bring
+    /// it (an idle stall's from the sender's last data: the data's way there too). The
+    /// rest of such an interval (that message → the
+    /// sender's data) is the sender's own time to answer (savings.rs `application`).
+    pub peer_time: f64,
     pub data_segments: u64,
     /// New payload bytes (highest sequence minus the first data segment's start):
     /// retransmitted bytes are not counted twice.

@@ -7,6 +7,7 @@
 //! (audit.rs). Reads the report (report.rs); only run/ comes after it.
 
 pub mod audit;
+mod audit_turn_blame;
 pub mod blind_capture;
 pub mod diagnosis;
 pub mod diagnosis_episodes;

@@ -40,15 +40,20 @@ pub(super) fn application_text(f: &Facts) -> String {
     let app = f.shares.application * f.sh.active;
     // Mostly waiting for the peer's next message (request/response): the peer's
     // application's time, not the sender's pause (issue 39: SMTP commands answered
-    // ~100 ms later read "the sending application limited this flow").
-    let peer_turns = app > 0.0 && f.sh.peer_wait >= 0.5 * app;
+    // ~100 ms later read "the sending application limited this flow"). Only the pauses'
+    // part until the peer's message is the peer's (`TimeShares::peer_time`); the data
+    // flowed from the sender, so the sender waited and the peer took its time to send —
+    // not "to answer": the peer was the one asking (review P: a PostgreSQL client's next
+    // query, an NNTP reader's next ARTICLE).
+    let peer_turns = app > 0.0 && f.sh.peer_time >= 0.5 * app;
     let mut t = if peer_turns {
+        let (_, peer) = ends(f);
         format!(
             "The applications limited this flow: {} of the time everything sent had been acknowledged \
-             and the sender had nothing to send, {} of it waiting for the peer's next message (the \
-             peer's application taking its time to answer) before it sent again",
+             and the sender had nothing to send, {} of it waiting for {peer}'s next message ({peer}'s \
+             time to send it and the path's to bring it) before it sent again",
             format_percent(f.shares.application),
-            format_percent(f.sh.peer_wait / app)
+            format_percent(f.sh.peer_time / app)
         )
     } else if f.sh.own_cadence >= OWN_CADENCE_SAID * app {
         // Intervals of the sender's own cadence (diagnosis_shares.rs "application"):
@@ -127,10 +132,7 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
     // words count real segments (`real_segment_bytes`), as does the bulk.
     let segment = real_segment_bytes(f);
     match savings::pauses_avoidable(&f.sh.bursts, (segment_bytes(f), segment), f.tick, min_pause_s, data_span(f)) {
-        Ok(()) => {
-            let had = if peer_turns { "Had every answer been ready at once" } else { "Had the application always had data ready" };
-            saving_sentence(f, "application", had)
-        }
+        Ok(()) => own_waits_too_small(f).unwrap_or_else(|| saving_sentence(f, "application", &own_waits_lead(f, peer_turns))),
         Err(savings::Unavoidable::Messages(median)) => format!(
             " Each burst between the pauses was a message (median {}, {}): an exchange of \
              messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.",
@@ -147,6 +149,46 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
             format_duration(period)
         ),
     }
+}
+
+/// The data direction's sender and its peer, as the report names them.
+fn ends<'a>(f: &'a Facts) -> (&'a str, &'a str) {
+    let d = f.conn.data_direction.min(1) as usize;
+    (&f.conn.directions[d].from, &f.conn.directions[1 - d].from)
+}
+
+/// The lead of the application's saving (savings.rs `own_waits`): whose waits it
+/// counts. Where the peer sent data in the pauses, their part until its message was
+/// the peer's, left out, and the sentence says so with both times: "Had every answer
+/// been ready" once priced a browser's 424 ms before its next GET as the server's.
+fn own_waits_lead(f: &Facts, peer_turns: bool) -> String {
+    if f.sh.peer_time <= 0.0 {
+        return "Had the application always had data ready".to_string();
+    }
+    let (sender, peer) = ends(f);
+    let own = format_duration(saving_of(&f.savings, "application"));
+    let theirs = format_duration(f.sh.peer_time);
+    if peer_turns {
+        format!("Had {sender} had every answer ready at once (its own waits, {own}; the other {theirs} was the wait for {peer}'s next message)")
+    } else {
+        format!("Had {sender} always had data ready (its own waits, {own}; the other {theirs} of the pauses was the wait for {peer}'s next message)")
+    }
+}
+
+/// Where the sender's own waits are too small to show in "about X instead of Y" (both
+/// round to one number: "about 1.9 s instead of 1.9 s", the peer having taken the
+/// pauses), the sentence that says so: how little they were and whose the rest was.
+fn own_waits_too_small(f: &Facts) -> Option<String> {
+    let own = saving_of(&f.savings, "application");
+    if !(f.sh.peer_time > 0.0 && own > 0.0 && format_duration(f.sh.active - own) == format_duration(f.sh.active)) {
+        return None;
+    }
+    let (sender, peer) = ends(f);
+    Some(format!(
+        " Had {sender} had every answer ready at once, the transfer would have been only {} shorter: the other {} of the pauses was the wait for {peer}'s next message.",
+        format_duration(own),
+        format_duration(f.sh.peer_time)
+    ))
 }
 
 /// The first and last data segment of the data direction, capture time (NaN, NaN

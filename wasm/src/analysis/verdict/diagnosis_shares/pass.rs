@@ -50,6 +50,9 @@ pub(super) struct SharesPass<'c> {
     // its next payload (a request) came.
     acked_at: Option<f64>,
     request_at: Option<f64>,
+    // The peer's last payload during the open interval once it had everything: the
+    // message the sender's next data answers (`TimeShares::peer_time`).
+    last_request_at: Option<f64>,
     // The open interval began with its segment the only one unacknowledged (as the
     // sender knew) and shorter than a full segment; and, during it, whether the peer's
     // ACK advanced or its window grew (what releases a window-limited sender).
@@ -122,6 +125,7 @@ impl<'c> SharesPass<'c> {
             running_max_win: f64::NAN,
             acked_at: None,
             request_at: None,
+            last_request_at: None,
             lone_small: false,
             released: false,
             open_acked: 0.0,
@@ -172,8 +176,9 @@ impl<'c> SharesPass<'c> {
             }
             self.idle_seen = true;
         }
-        if self.idle_seen && cols.len[i] > 0 && self.request_at.is_none() {
-            self.request_at = Some(t);
+        if self.idle_seen && cols.len[i] > 0 {
+            self.request_at.get_or_insert(t);
+            self.last_request_at = Some(t);
         }
         if self.reorder_pending.is_some_and(|end| self.peer_ack >= end) {
             self.reorder_pending = None;
@@ -288,6 +293,12 @@ impl<'c> SharesPass<'c> {
         if matches!(state, State::Application | State::Stalled(3)) && self.request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt) {
             self.out.peer_wait += dt;
         }
+        // The peer's part of an application pause: until its last message, which the
+        // sender's data then answered (a pause that ended with the peer's data was the
+        // peer's until that data came: the sender could not answer what it had not got).
+        if let (State::Application | State::Stalled(3), Some(r)) = (state, self.last_request_at.filter(|&r| r >= t0 && r <= t)) {
+            self.out.peer_time += r - t0;
+        }
         if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
             push_span(spans, t0, t);
         }
@@ -401,6 +412,7 @@ impl<'c> SharesPass<'c> {
         self.idle_seen = self.peer_ack >= self.high;
         self.acked_at = if self.idle_seen { Some(t) } else { None };
         self.request_at = None;
+        self.last_request_at = None;
         // Everything before this segment acknowledged as the sender knew it, and the
         // segment below a full one: a message, not a window's worth.
         self.open_acked = 0.0;
