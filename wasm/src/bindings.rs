@@ -50,6 +50,14 @@ impl WasmSession {
         self.inner.finish()
     }
 
+    /// `finish` keeping no chart rows (the CLI's `analyze`, which asks only `header`,
+    /// `connection` and `compactRow`): each connection's rows are freed as it is
+    /// summarised; the report is the same, views and columns answer nothing.
+    #[wasm_bindgen(js_name = finishRowsOnly)]
+    pub fn finish_rows_only(&mut self) {
+        self.inner.finish_rows_only()
+    }
+
     #[wasm_bindgen(js_name = bytesConsumed)]
     pub fn bytes_consumed(&self) -> f64 {
         self.inner.bytes_consumed() as f64
