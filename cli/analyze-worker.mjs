@@ -48,7 +48,8 @@ async function analyze(name) {
   try {
     // A worker's own process.stdin is empty: '-' is the process's standard input by name.
     await pushStream(session, openCapture(name === '-' ? '/dev/stdin' : name, READ_BYTES));
-    session.finish();
+    // Rows only: the charts' packet rows are dropped as each connection is summarised.
+    session.finishRowsOnly();
     const damaged = await writeCapture(session, name, workerData.format, new PortSink());
     parentPort.postMessage({ type: 'done', status: damaged ? 1 : 0 });
   } catch (error) {

@@ -44,6 +44,12 @@ export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndj
                  path. Its packets are split by interface and merged as --other-end
                  merges two files; the file is read twice, so not from a pipe`;
 
+/** Read size of the one-capture path: 4 MiB, as a fleet's workers read (cli/analyze-worker.mjs),
+ * not the page's 16 MiB (cli/wasm.mjs CHUNK_BYTES): Node keeps each read's buffer until a
+ * garbage collection, and 16 MiB reads held ~70 MB of them at 100 k connections (peak RSS
+ * 722 → 648 MB, docs/FLEET.md "Memory"); the engine still gets ≥ 1 MiB per push. */
+const READ_BYTES = 4 << 20;
+
 /** Names a directory walk takes as captures, and hidden files and folders it skips (.git). */
 const CAPTURE_NAME = /\.(pcap|pcapng|cap|dmp)(\.gz)?$/i;
 const HIDDEN = /(^|[\\/])\./;
@@ -212,8 +218,9 @@ export async function runAnalyze(args, out = process.stdout, err = process.stder
   const [name] = captures;
   const session = new loaded.wasm.WasmSession(options.stallMs);
   try {
-    await pushStream(session, openCapture(name));
-    session.finish();
+    await pushStream(session, openCapture(name, READ_BYTES));
+    // Rows only: the charts' packet rows are dropped as each connection is summarised.
+    session.finishRowsOnly();
     const damaged = await writeCapture(session, name, options.format, new BatchedWriter(out));
     process.exitCode = damaged ? 1 : 0;
   } catch (error) {

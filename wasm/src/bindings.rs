@@ -1,9 +1,8 @@
-//! The only file that knows wasm-bindgen. A thin wrapper over `session::Session`:
-//! chunks in; out, the one entry point for questions (`ask`: boundary/ask.rs `Ask` as
-//! JSON, answered by answer.rs), the packed view answer and the columns. Columns are materialized from the
-//! compact store (analysis/rows/store.rs) one at a time and returned as `Vec`s, which
-//! wasm-bindgen copies into fresh JS typed arrays (never views of wasm memory, which
-//! would be invalidated when memory grows), so the worker can transfer them.
+//! The only file that knows wasm-bindgen. A thin wrapper over `session::Session`: chunks in; out, the one
+//! entry point for questions (`ask`: boundary/ask.rs `Ask` as JSON, answered by answer.rs), the packed view
+//! answer and the columns. Columns are materialized from the compact store (analysis/rows/store.rs) one at a
+//! time and returned as `Vec`s, which wasm-bindgen copies into fresh JS typed arrays (never views of wasm
+//! memory, which would be invalidated when memory grows), so the worker can transfer them.
 
 use crate::analysis::store::secs;
 use crate::analysis::{AnalysisOptions, ConnStore, ConnectionSummary};
@@ -48,6 +47,12 @@ impl WasmSession {
 
     pub fn finish(&mut self) {
         self.inner.finish()
+    }
+
+    /// `finish` keeping no chart rows, for the CLI's rows (session.rs `finish_rows_only`).
+    #[wasm_bindgen(js_name = finishRowsOnly)]
+    pub fn finish_rows_only(&mut self) {
+        self.inner.finish_rows_only()
     }
 
     #[wasm_bindgen(js_name = bytesConsumed)]
@@ -166,8 +171,7 @@ impl WasmSession {
     }
 }
 
-/// Decoding alone (framing + link/IP/TCP headers, no analysis): the baseline the
-/// benchmark compares the full analysis against.
+/// Decoding alone (framing + link/IP/TCP headers, no analysis): the benchmark's baseline for the analysis.
 #[wasm_bindgen]
 pub struct WasmDecoder {
     decoder: crate::decode::CaptureDecoder,
@@ -199,9 +203,8 @@ impl Default for WasmDecoder {
     }
 }
 
-/// Save for Wireshark (slice.rs): the capture's chunks in, each chunk's pcapng bytes
-/// out (returned at once and not kept, so memory stays at one unit however large the
-/// capture). A decode error is thrown as its sentence for people.
+/// Save for Wireshark (slice.rs): the capture's chunks in, each chunk's pcapng bytes out (returned at once
+/// and not kept, so memory stays at one unit however large the capture). A decode error is thrown as its sentence for people.
 #[wasm_bindgen]
 pub struct WasmSlicer {
     slicer: crate::slice::Slicer,
@@ -266,18 +269,16 @@ impl WasmSlicer {
     }
 }
 
-/// Live heap bytes, so the benchmark can tell what the analysis retains from the
-/// linear memory's high-water mark (wasm memory never shrinks, so
-/// `memory.buffer.byteLength` also counts transients freed long ago).
+/// Live heap bytes, so the benchmark can tell what the analysis retains from the linear memory's
+/// high-water mark (wasm memory never shrinks: `memory.buffer.byteLength` counts transients freed long ago).
 #[wasm_bindgen(js_name = heapBytes)]
 pub fn heap_bytes() -> f64 {
     crate::heap::live_bytes() as f64
 }
 
-// ---------------------------------------------------------------- view queries
-// (wasm/src/view, issue 14). One engine per worker: its cache belongs to the session
-// it was last used with and to the request's capture generation, and is dropped
-// when either changes, so an answer can never come from another capture's columns.
+// ---------------------------------------------------------------- view queries (wasm/src/view, issue 14).
+// One engine per worker: its cache belongs to the session it was last used with and to the request's capture
+// generation, and is dropped when either changes, so an answer can never come from another capture's columns.
 
 thread_local! {
     static VIEWS: std::cell::RefCell<(u64, crate::view::ViewEngine)> = std::cell::RefCell::new((0, crate::view::ViewEngine::new()));

@@ -120,6 +120,15 @@ impl Session {
         self.push(chunk)
     }
 
+    /// `finish` for a caller that asks only for the report and its rows (the CLI's
+    /// `analyze`): no chart rows are kept (run/analyzer.rs `rows_only`). Idempotent.
+    pub fn finish_rows_only(&mut self) {
+        if let Some(analyzer) = self.analyzer.as_mut() {
+            analyzer.rows_only();
+        }
+        self.finish();
+    }
+
     /// End of input: finish decoding (a record cut short becomes the error) and run
     /// the end-of-capture analysis. Idempotent.
     pub fn finish(&mut self) {

@@ -55,6 +55,10 @@ pub struct Analyzer {
     pub repeated_frames: u64,
     /// Segments analysed, and those without payload (`CaptureFacts::payload_only`).
     segments: (u64, u64),
+    /// False when only the report will be asked (the CLI's rows, `rows_only`): `finish`
+    /// then drops each connection's chart rows, radio samples and kept window-limited
+    /// spans as soon as its summary is made.
+    keep_rows: bool,
 }
 
 /// A connection as far as the capture has been read (the progressive view, issue 41;
@@ -106,7 +110,17 @@ impl Analyzer {
             tcp_fragments: (0, 0),
             repeated_frames: 0,
             segments: (0, 0),
+            keep_rows: true,
         }
+    }
+
+    /// `finish` will keep no chart rows: `Analysis::stores`, `radio` and
+    /// `window_limited` stay empty, so views and columns answer nothing, while every
+    /// summary (the report, its rows) is the same. Each connection's rows are freed as
+    /// soon as it is summarised instead of being kept for the charts: ~0.3 KB per short
+    /// connection less at the end, and room the next summaries reuse (bench/README.md).
+    pub fn rows_only(&mut self) {
+        self.keep_rows = false;
     }
 
     /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all
@@ -198,8 +212,10 @@ impl Analyzer {
         }
         let mut analysis = Analysis::default();
         analysis.connections.reserve_exact(self.conns.len());
-        analysis.stores.reserve_exact(self.conns.len());
-        analysis.radio.reserve_exact(self.conns.len());
+        if self.keep_rows {
+            analysis.stores.reserve_exact(self.conns.len());
+            analysis.radio.reserve_exact(self.conns.len());
+        }
         // The lookup table is not needed any more: free it before the summaries grow.
         drop(self.table);
         let capture = CaptureFacts {
@@ -216,12 +232,15 @@ impl Analyzer {
         let padding: u64 = self.conns.iter().map(|c| u64::from(c.padding_segments())).sum();
         let shown = clock::shown_coarse_ticks(self.conns.iter().map(|c| &c.ticks), capture.timestamp_resolution_ns);
         for (id, mut conn) in self.conns.into_iter().enumerate() {
-            analysis.radio.push(conn.radio.take().map(|r| *r).unwrap_or_default());
+            let radio = conn.radio.take();
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
             let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch);
             analysis.connections.push(summary);
-            analysis.stores.push(store);
-            analysis.window_limited.extend(spans);
+            if self.keep_rows {
+                analysis.radio.push(radio.map(|r| *r).unwrap_or_default());
+                analysis.stores.push(store);
+                analysis.window_limited.extend(spans);
+            }
         }
         summary::set_base_rtts(&mut analysis.connections);
         if let Some(tracker) = self.mptcp {

@@ -525,3 +525,44 @@ fn a_first_data_segment_overtaken_on_the_way_is_not_lost() {
     let a = with_handshake(v);
     assert_eq!(a.connections[0].directions[0].unseen_datagrams, Some(0));
 }
+
+#[test]
+fn rows_only_finish_reports_the_same_and_keeps_no_chart_rows() {
+    // The CLI's `analyze` finishes without chart rows (Analyzer::rows_only): every row it
+    // writes (the report's JSON, each connection's full and compact rows) must be what a
+    // finish keeping them gives. Example captures with radio headers, MPTCP, SACK and
+    // large connections (kept window-limited spans), and a damaged one.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../public/examples");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pcap" || x == "pcapng")).collect();
+    names.sort();
+    assert!(names.len() > 20, "{} example captures", names.len());
+    let (mut with_rows, mut with_radio) = (0, 0);
+    for path in names {
+        let bytes = std::fs::read(&path).unwrap();
+        let run = |rows_only: bool| {
+            let mut s = crate::session::Session::new(crate::analysis::AnalysisOptions::default());
+            for chunk in bytes.chunks(1 << 16) {
+                if !s.push(chunk) {
+                    break;
+                }
+            }
+            if rows_only {
+                s.finish_rows_only();
+            } else {
+                s.finish();
+            }
+            s
+        };
+        let (full, rows) = (run(false), run(true));
+        let (a, b) = (full.analysis().unwrap(), rows.analysis().unwrap());
+        assert_eq!(full.report().to_json(), rows.report().to_json(), "{}", path.display());
+        assert_eq!(full.report().header_json(), rows.report().header_json(), "{}", path.display());
+        for (x, y) in a.connections.iter().zip(&b.connections) {
+            assert_eq!(crate::compact_row::CompactRow::of(x).to_json(), crate::compact_row::CompactRow::of(y).to_json(), "{}", path.display());
+        }
+        assert!(b.stores.is_empty() && b.radio.is_empty() && b.window_limited.is_empty(), "{}", path.display());
+        with_rows += usize::from(a.stores.iter().any(|s| s.packet_count() > 0));
+        with_radio += usize::from(a.radio.iter().any(|r| *r != Default::default()));
+    }
+    assert!(with_rows > 20 && with_radio > 0, "{with_rows} captures with rows, {with_radio} with radio samples");
+}
