@@ -7,6 +7,9 @@ use super::*;
 #[path = "sender_paced_words.rs"]
 mod sender_paced_words;
 pub(super) use sender_paced_words::sender_paced_text;
+// The bottleneck's rate where loss was the symptom of its full queue.
+#[path = "bottleneck_words.rs"]
+mod bottleneck_words;
 
 pub(super) fn too_short_text(f: &Facts) -> String {
     format!(
@@ -171,7 +174,11 @@ pub(super) fn path_not_window_text(f: &Facts, cap: f64) -> String {
 pub(super) fn path_text(f: &Facts) -> String {
     let s = f.shares;
     let loss_named = s.loss >= LOSS_SHARE_MIN;
-    let opening = if loss_named {
+    // A full link whose queue overflowed: its rate first, the loss as its symptom.
+    let link_full = if loss_named { bottleneck_words::link_full_opening(f) } else { None };
+    let opening = if let Some(o) = &link_full {
+        o.clone()
+    } else if loss_named {
         // Loss took a share worth naming but not the largest (a queue on the path
         // keeps loss_held_cwnd from blaming it): say what it cost, not that it did not limit.
         let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
@@ -238,7 +245,11 @@ pub(super) fn path_text(f: &Facts) -> String {
             format_percent(f.sh.turn_time / f.sh.active)
         );
     }
-    t += &queue_phrase(f);
+    if link_full.is_none() {
+        t += &queue_phrase(f);
+    } else {
+        t += &other_stalls_phrase(f, 2);
+    }
     if !f.sh.windows_trusted {
         // Say why from what the capture holds: the handshake may be there, with windows
         // the sender evidently did not obey.
@@ -335,15 +346,23 @@ fn loss_queue_phrase(f: &Facts) -> String {
     if !rtt_queueing(f) {
         return String::new();
     }
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    let p95 = sender.rtt.p95_ms.map(|ms| ms / 1000.0).filter(|&p| p >= QUEUEING_RTT_RATIO * f.median_rtt);
-    let p95 = p95.map_or(String::new(), |p| format!(", {} at the 95th percentile", format_duration(p)));
-    let in_flight = sender.max_bytes_in_flight.filter(|&b| b > 0).map_or(String::new(), |b| format!(" while up to {} were in flight", format_bytes(b as f64)));
+    let (p95, in_flight) = queue_extent(f);
     format!(
         " A queue built up on the path: the RTT rose from {} to {} (median{p95}){in_flight}; a full queue drops packets, so the losses may be its overflow.",
         format_duration(f.min_rtt),
         format_duration(f.median_rtt)
     )
+}
+
+/// (", 1.7 s at the 95th percentile", " while up to 319 KiB were in flight"): how far the
+/// standing queue went, where the 95th percentile is higher again than the median, and
+/// the most the sender had in flight (the queue is that data waiting).
+fn queue_extent(f: &Facts) -> (String, String) {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let p95 = sender.rtt.p95_ms.map(|ms| ms / 1000.0).filter(|&p| p >= QUEUEING_RTT_RATIO * f.median_rtt);
+    let p95 = p95.map_or(String::new(), |p| format!(", {} at the 95th percentile", format_duration(p)));
+    let in_flight = sender.max_bytes_in_flight.filter(|&b| b > 0).map_or(String::new(), |b| format!(" while up to {} were in flight", format_bytes(b as f64)));
+    (p95, in_flight)
 }
 
 /// The most the median round trip may exceed its minimum and still be "near" it, s:
