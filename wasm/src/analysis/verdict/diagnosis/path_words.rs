@@ -10,6 +10,10 @@ pub(super) use sender_paced_words::sender_paced_text;
 // The bottleneck's rate where loss was the symptom of its full queue.
 #[path = "bottleneck_words.rs"]
 mod bottleneck_words;
+// The congestion window that ECN marks held.
+#[path = "ecn_words.rs"]
+mod ecn_words;
+pub(super) use ecn_words::ECN_OPENING;
 
 pub(super) fn too_short_text(f: &Facts) -> String {
     format!(
@@ -174,8 +178,9 @@ pub(super) fn path_not_window_text(f: &Facts, cap: f64) -> String {
 pub(super) fn path_text(f: &Facts) -> String {
     let s = f.shares;
     let loss_named = s.loss >= LOSS_SHARE_MIN;
-    // A full link whose queue overflowed: its rate first, the loss as its symptom.
-    let link_full = if loss_named { bottleneck_words::link_full_opening(f) } else { None };
+    // A full link whose queue overflowed: its rate first, the loss as its symptom. Or,
+    // without loss, a congestion window that ECN marks held: the marks first.
+    let link_full = if loss_named { bottleneck_words::link_full_opening(f) } else { ecn_words::ecn_opening(f) };
     let opening = if let Some(o) = &link_full {
         o.clone()
     } else if loss_named {
@@ -236,7 +241,7 @@ pub(super) fn path_text(f: &Facts) -> String {
             format_percent(f.sh.turn_time / f.sh.active)
         );
     } else {
-        t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
+        t += if loss_named || link_full.is_some() { "." } else { ". The congestion window or the path's capacity was the limit." };
     }
     if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(
@@ -247,7 +252,7 @@ pub(super) fn path_text(f: &Facts) -> String {
     }
     if link_full.is_none() {
         t += &queue_phrase(f);
-    } else {
+    } else if loss_named {
         t += &other_stalls_phrase(f, 2);
     }
     if !f.sh.windows_trusted {
