@@ -1,5 +1,6 @@
 //! ECN evidence per direction (analysis/track/ecn.rs, docs/ANALYSIS.md "ECN") on synthetic
 //! captures whose every mark is known.
+use crate::common;
 use tcpscope_core::analysis::ecn::EcnSummary;
 use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
 use tcpscope_core::decode::tcp_flags::*;
@@ -89,4 +90,99 @@ fn without_ecn_there_is_nothing_to_report() {
     let c = analyse(&f);
     assert_eq!((c.directions[0].ecn, c.directions[1].ecn), (None, None));
     assert!(!c.diagnosis.text.contains("ECN"));
+}
+
+/// A sender-side capture of a sender that sends one 1460-B ECN-capable segment at a
+/// time over a 100 ms path (the handshake's round trip), waiting after each ACK of
+/// everything before the next: 300 ms after an ACK echoing ECE (every second one, k
+/// odd: the receiver saw a mark; the sender's next segment says CWR), 100 ms after the
+/// others. 20 segments, so 19 intervals: 19 × 100 ms with the segment outstanding (the
+/// path's), 9 pauses of 200 ms after an ECE (k = 1, 3, … 17) and 10 of 100 ms after none
+/// (k = 0, 2, … 18): 4.7 s active. No gap reaches the 400 ms stall threshold.
+fn paced_by_echoes(cwr: bool) -> Flow {
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
+    f.push(C2S, 0).flags(SYN | ECE | CWR).ack(0).opts(Opts::new().mss(1460));
+    f.push(S2C, 100_000).flags(SYN | ACK | ECE).opts(Opts::new().mss(1460));
+    f.push(C2S, 100_000);
+    let mut t = 100_000;
+    for k in 0..20 {
+        let seg = f.data(C2S, t, 1460).ecn(2, false);
+        if cwr && k % 2 == 0 && k > 0 {
+            seg.flags(ACK | PSH | CWR);
+        }
+        let ece = k % 2 == 1;
+        let ack = f.push(S2C, t + 100_000);
+        if ece {
+            ack.flags(ACK | ECE);
+        }
+        t += 100_000 + if ece { 200_000 } else { 100_000 };
+    }
+    f
+}
+
+#[test]
+fn pauses_after_ecn_echoes_are_the_congestion_windows_not_the_applications() {
+    // RFC 3168 §6.1.2: an ACK with ECE makes the sender cut its window; at one segment
+    // it may send again only when its retransmission timer fires. So the 9 pauses
+    // after an echo (1.8 s) are not shown to be an idle application: they move to the
+    // congestion window. Before: application 2.8 s of 4.7 s (60 %) and the headline
+    // "The sending application limited this flow"; after: application 1.0 s (21 %),
+    // the congestion window or the path 1.9 + 1.8 = 3.7 s (79 %), 1.8 s (38 %) of it
+    // after the echoes.
+    let c = analyse(&paced_by_echoes(true));
+    assert_eq!(c.directions[0].ecn, Some(EcnSummary { ect0: 20, ect1: 0, ce: 0, ece: Some(0), cwr: Some(9) }));
+    assert_eq!(c.directions[1].ecn.and_then(|e| e.ece), Some(10));
+    let s = &c.diagnosis.shares;
+    assert_eq!(c.diagnosis.limit, "path", "{}", c.diagnosis.text);
+    assert!((s.application - 1.0 / 4.7).abs() < 1e-6 && (s.other - 3.7 / 4.7).abs() < 1e-6, "{s:?}");
+    assert!(
+        c.diagnosis.text.starts_with(
+            "ECN congestion marks held this flow's congestion window: the receiver echoed congestion on 10 ACKs (ECE), \
+             the sender reduced its window 9 times (CWR); it had up to 1.4 KiB (1 segment of 1.4 KiB) in flight"
+        ),
+        "{}",
+        c.diagnosis.text
+    );
+    assert!(c.diagnosis.text.contains("The congestion window or the path took 79 % of the time (38 % of the time, 1.8 s, in pauses after the receiver's ECE echoes"), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("the application 21 %, the receive window 0 % and loss 0 %"), "{}", c.diagnosis.text);
+    // The closing ECN sentence would repeat the numbers.
+    assert!(!c.diagnosis.text.contains("The network signalled congestion by ECN"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn echoes_the_sender_never_answered_move_nothing() {
+    // The same flow with every CWR taken off: ECE on the ACKs but no window reduction
+    // said (a stray flag, or a sender not running ECN): the pauses stay the application's.
+    let c = analyse(&paced_by_echoes(false));
+    assert_eq!(c.diagnosis.limit, "application", "{}", c.diagnosis.text);
+    assert!((c.diagnosis.shares.application - 2.8 / 4.7).abs() < 1e-6, "{:?}", c.diagnosis.shares);
+}
+
+#[test]
+fn the_wireshark_ecn_sample_is_held_by_its_marks() {
+    // mtottenh pcapsql tcp-ecn-sample.pcap (the Wireshark sample), connection 0, captured
+    // at the receiver: 83 KB in 536-B segments over 93 s. tshark: 52 of 168 data segments
+    // CE (ip.dsfield.ecn 3), 131 client ACKs with ECE, 46 server segments with CWR; the
+    // sender never had more than 1,072 B (2 segments) in flight against a 4,128-B window.
+    // Review P's C-ECN-CWND: headlined "The sending application limited this flow: 55 %"
+    // with a 51 s saving. Of that 51 s, 23.1 s were pauses after the client's ECE ACKs
+    // (55 of the 112 waits after an ACK of everything, 4 of them among the 13 idle
+    // stalls of 1.5–3.2 s: frames 339 → 344, 347 → 350, 392 → 395, 436 → 439), which
+    // RFC 3168 §6.1.2 lets a one-segment window sit out until its timer: now the
+    // congestion window's. The other pauses (the 0.6–0.7 s ones before the first mark,
+    // frame 48 at 6.8 s, among them) stay the application's: 30 %.
+    let Some(c) = common::corpus_connection("mtottenh__pcapsql__fuzz_corpus_fuzz_pcap_reader_tcp-ecn-sample.pcap", 0) else { return };
+    let t = &c.diagnosis.text;
+    assert_eq!(c.diagnosis.limit, "path", "{t}");
+    assert!(
+        t.starts_with(
+            "ECN congestion marks held this flow's congestion window: 52 of 168 ECN-capable data segments arrived marked \
+             Congestion Experienced (31 %), the receiver echoed congestion on 131 ACKs (ECE), the sender reduced its window \
+             46 times (CWR); it had up to 1 KiB (2 segments of 536 B) in flight, where the receiver's 4 KiB window had room for 7."
+        ),
+        "{t}"
+    );
+    assert!(t.contains("(25 % of the time, 23 s, in pauses after the receiver's ECE echoes"), "{t}");
+    assert!(t.contains("the application 30 %"), "{t}");
+    assert!(!t.contains("The sending application limited this flow"), "{t}");
 }

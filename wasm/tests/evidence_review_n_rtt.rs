@@ -152,10 +152,35 @@ fn realjimmy_mptcp_redundant_subflow_names_its_queue() {
     // of 803 ms and a p95 of 1.7 s, with up to 327,012 bytes in flight. The reviewer read
     // the same from the sender's TSecr: 40 ms at the start, then 1.2–1.7 s. Before: the
     // loss headline alone, the queue named only on the sibling subflow (connection 5).
+    // Issue 39 class C-LINK-VS-LOSS (review Q): the link ran full, so its rate is the
+    // headline and the queue its evidence (see `realjimmy_mptcp_redundant_link_ran_full`).
     let Some(c) = common::corpus_connection("realjimmy__sample-captures__wireshark-samples_files_mptcp_redundant_stream1.pcapng", 4) else { return };
     let t = &c.diagnosis.text;
     assert!(
-        t.contains("A queue built up on the path: the RTT rose from 20 ms to 803 ms (median, 1.7 s at the 95th percentile) while up to 319 KiB were in flight"),
+        t.contains("behind a queue that held the RTT at 803 ms (median, 1.7 s at the 95th percentile) against a 20 ms minimum while up to 319 KiB were in flight"),
         "{t}"
     );
+}
+
+#[test]
+fn realjimmy_mptcp_redundant_link_ran_full() {
+    // Connection 4, review Q's C-LINK-VS-LOSS: headlined "Loss limited" while its link
+    // ran full. tshark at the receiver: the subflow's segments arrive one every 10.1 ms
+    // (frames 1159–1345, 8.317–8.792 s; 1,428 B each: 1.13 Mbit/s), and where the full
+    // queue dropped every other segment (8.49–8.79 s) the arrivals kept that pace; 100 ms
+    // bins of arrivals reach 1,142.4 kbit/s and no more. The receiver's SACK blocks' right
+    // edges meanwhile ran at 1.9–2.3 Mbit/s (they jump the holes), which read as the
+    // "sustained best" and hid that recovery delivered at the link's rate; what the
+    // receiver held (cumulative ACK + SACKed bytes, RFC 2018 §3) gives 1,142,400 bit/s.
+    // Recovery then delivered 983 kbit/s, no less than the 807 kbit/s outside it, behind
+    // a standing queue (RTT 20 → 803 ms): the path's bottleneck, with the 132 re-sends
+    // (12.2 % of the bytes) its overflow.
+    let Some(c) = common::corpus_connection("realjimmy__sample-captures__wireshark-samples_files_mptcp_redundant_stream1.pcapng", 4) else { return };
+    let t = &c.diagnosis.text;
+    assert_eq!(c.diagnosis.limit, "path", "{t}");
+    assert_eq!(c.diagnosis.evidence.link_rate_bps, Some(1_142_400.0), "{t}");
+    assert!(t.starts_with("The path's bottleneck set the rate: its receiver reported at most about 1.1 Mbit/s delivered (its sustained best)"), "{t}");
+    assert!(t.contains("The losses were that queue overflowing, a symptom of the full link, not its limit: they took 13 % of the time"), "{t}");
+    assert!(t.contains("yet its receiver reported 983 kbit/s delivered meanwhile, no less than outside recovery (807 kbit/s; its sustained best 1.1 Mbit/s)"), "{t}");
+    assert!(!t.contains("Loss limited"), "{t}");
 }

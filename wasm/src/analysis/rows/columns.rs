@@ -149,16 +149,17 @@ pub trait RttSource {
     fn for_each_rtt_ms(&self, f: &mut dyn FnMut(f64, u8, f64, u8));
 }
 
-/// SACK blocks' right edges in order as (t s, dir of the ACK, right edge), the values
+/// SACK blocks in order as (t s, dir of the ACK, left edge, right edge), the values
 /// of [`SackColumns`]: from those columns or straight from the compact store (store.rs).
 pub trait SackSource {
-    fn for_each_sack_right_edge(&self, f: &mut dyn FnMut(f64, u8, f64));
+    /// Each SACK block: (time of its ACK, that ACK's direction, left edge, right edge).
+    fn for_each_sack_block(&self, f: &mut dyn FnMut(f64, u8, f64, f64));
 }
 
 impl SackSource for SackColumns {
-    fn for_each_sack_right_edge(&self, f: &mut dyn FnMut(f64, u8, f64)) {
+    fn for_each_sack_block(&self, f: &mut dyn FnMut(f64, u8, f64, f64)) {
         for i in 0..self.t.len() {
-            f(self.t[i], self.dir[i], self.right[i]);
+            f(self.t[i], self.dir[i], self.left[i], self.right[i]);
         }
     }
 }

@@ -335,10 +335,10 @@ impl ConnStore {
     }
 }
 
-/// The SACK columns' right edges without building them (the diagnosis at finish).
+/// The SACK columns' blocks without building them (the diagnosis at finish).
 impl SackSource for ConnStore {
-    fn for_each_sack_right_edge(&self, f: &mut dyn FnMut(f64, u8, f64)) {
-        self.for_each_sack(|t, dir, _, right| f(secs(t), dir, right as f64));
+    fn for_each_sack_block(&self, f: &mut dyn FnMut(f64, u8, f64, f64)) {
+        self.for_each_sack(|t, dir, left, right| f(secs(t), dir, left as f64, right as f64));
     }
 }
 

@@ -155,6 +155,7 @@ pub fn diagnose_keeping_spans(
     let mut kept = spans.is_some().then(Vec::new);
     let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, packets, d, facts.mss as u32) as f64;
     let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
+    crate::analysis::verdict::diagnosis_shares::ecn_held::rebook(&mut sh, conn); // pauses after ECE: the window's
     if let (Some(out), Some(s)) = (spans, kept) { *out = (d, s, sh.active); }
     // Request/response: the peer's data is requests, each ACKed by the answer after
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
@@ -221,7 +222,7 @@ pub fn diagnose_keeping_spans(
     if let Some(a) = conn.directions.iter().find_map(|d| crate::analysis::stalls::delayed_ack::advice(&d.stalls, conn.end - conn.start)) {
         text += &format!(" {a}");
     }
-    if let Some(e) = ecn_text(conn) {
+    if let Some(e) = ecn_text(conn).filter(|_| !text.contains(ECN_OPENING)) {
         text += &format!(" {e}");
     }
     if let Some(c) = capture_loss_text(conn) {

@@ -61,6 +61,7 @@ use crate::analysis::timing::sender_view::sender_view;
 use crate::analysis::stalls::{is_data_segment, reordered, SenderFacts};
 use crate::analysis::stalls::cause::Stall;
 
+pub mod ecn_held;
 mod pass;
 mod reorder_dup_acks;
 pub mod sender_paced;
@@ -69,6 +70,7 @@ use pass::SharesPass;
 pub use reorder_dup_acks::dup_acks_of_reordering;
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+const ECE: u32 = crate::decode::tcp_flags::ECE as u32;
 
 /// Seconds spent in each state, plus the numbers the diagnosis text quotes.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -136,6 +138,11 @@ pub struct TimeShares {
     /// rest of such an interval (that message → the
     /// sender's data) is the sender's own time to answer (savings.rs `application`).
     pub peer_time: f64,
+    /// Of the application's time (its intervals and idle stalls), the intervals in which
+    /// the peer echoed ECN congestion (ECE) before the sender sent again; and what
+    /// ecn_held.rs moved of it to `other` (the congestion window's).
+    pub application_after_ece: f64,
+    pub ecn_held: f64,
     pub data_segments: u64,
     /// New payload bytes (highest sequence minus the first data segment's start):
     /// retransmitted bytes are not counted twice.

@@ -7,6 +7,13 @@ use super::*;
 #[path = "sender_paced_words.rs"]
 mod sender_paced_words;
 pub(super) use sender_paced_words::sender_paced_text;
+// The bottleneck's rate where loss was the symptom of its full queue.
+#[path = "bottleneck_words.rs"]
+mod bottleneck_words;
+// The congestion window that ECN marks held.
+#[path = "ecn_words.rs"]
+mod ecn_words;
+pub(super) use ecn_words::ECN_OPENING;
 
 pub(super) fn too_short_text(f: &Facts) -> String {
     format!(
@@ -173,7 +180,12 @@ pub(super) fn path_text(f: &Facts) -> String {
     let loss_named = s.loss >= LOSS_SHARE_MIN;
     // Windows not judged: their share is no percentage (window_unjudged.rs).
     let rw = |x: &str| if f.sh.windows_trusted { x.replace('#', &format_percent(s.receive_window)) } else { String::new() };
-    let opening = if loss_named {
+    // A full link whose queue overflowed: its rate first, the loss as its symptom. Or,
+    // without loss, a congestion window that ECN marks held: the marks first.
+    let link_full = if loss_named { bottleneck_words::link_full_opening(f) } else { ecn_words::ecn_opening(f) };
+    let opening = if let Some(o) = &link_full {
+        o.clone()
+    } else if loss_named {
         // Loss took a share worth naming but not the largest (a queue on the path
         // keeps loss_held_cwnd from blaming it): say what it cost, not that it did not limit.
         let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
@@ -230,7 +242,7 @@ pub(super) fn path_text(f: &Facts) -> String {
             format_percent(f.sh.turn_time / f.sh.active)
         );
     } else {
-        t += if loss_named { "." } else { ". The congestion window or the path's capacity was the limit." };
+        t += if loss_named || link_full.is_some() { "." } else { ". The congestion window or the path's capacity was the limit." };
     }
     if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(
@@ -239,7 +251,11 @@ pub(super) fn path_text(f: &Facts) -> String {
             format_percent(f.sh.turn_time / f.sh.active)
         );
     }
-    t += &queue_phrase(f);
+    if link_full.is_none() {
+        t += &queue_phrase(f);
+    } else if loss_named {
+        t += &other_stalls_phrase(f, 2);
+    }
     if !f.sh.windows_trusted {
         // Why, from what the capture holds, and the zero windows all the same.
         t += &crate::analysis::verdict::window_unjudged::caveat(f.conn, f.rows.packets);
@@ -327,15 +343,23 @@ fn loss_queue_phrase(f: &Facts) -> String {
     if !rtt_queueing(f) {
         return String::new();
     }
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    let p95 = sender.rtt.p95_ms.map(|ms| ms / 1000.0).filter(|&p| p >= QUEUEING_RTT_RATIO * f.median_rtt);
-    let p95 = p95.map_or(String::new(), |p| format!(", {} at the 95th percentile", format_duration(p)));
-    let in_flight = sender.max_bytes_in_flight.filter(|&b| b > 0).map_or(String::new(), |b| format!(" while up to {} were in flight", format_bytes(b as f64)));
+    let (p95, in_flight) = queue_extent(f);
     format!(
         " A queue built up on the path: the RTT rose from {} to {} (median{p95}){in_flight}; a full queue drops packets, so the losses may be its overflow.",
         format_duration(f.min_rtt),
         format_duration(f.median_rtt)
     )
+}
+
+/// (", 1.7 s at the 95th percentile", " while up to 319 KiB were in flight"): how far the
+/// standing queue went, where the 95th percentile is higher again than the median, and
+/// the most the sender had in flight (the queue is that data waiting).
+fn queue_extent(f: &Facts) -> (String, String) {
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let p95 = sender.rtt.p95_ms.map(|ms| ms / 1000.0).filter(|&p| p >= QUEUEING_RTT_RATIO * f.median_rtt);
+    let p95 = p95.map_or(String::new(), |p| format!(", {} at the 95th percentile", format_duration(p)));
+    let in_flight = sender.max_bytes_in_flight.filter(|&b| b > 0).map_or(String::new(), |b| format!(" while up to {} were in flight", format_bytes(b as f64)));
+    (p95, in_flight)
 }
 
 /// The most the median round trip may exceed its minimum and still be "near" it, s:

@@ -125,54 +125,22 @@ pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<Delive
     Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: seconds * (1.0 - resent) })
 }
 
-/// Bytes the peer reported delivered (its highest byte named: cumulative ACK or SACK
-/// right edge, never beyond the highest byte sent so far) while the sender's time
+/// Bytes the peer reported delivered (delivered.rs `for_each_delivery`: what its
+/// cumulative ACK and SACK blocks report held, RFC 2018 §3) while the sender's time
 /// (the peer's packets `lag_s` later, sender_view.rs) was inside one of `spans`
-/// (sorted, disjoint). One pass over the rows and the SACK blocks, merged by time.
+/// (sorted, disjoint).
 fn delivered_within(spans: &[(f64, f64)], rows: Rows, d: u8, lag_s: f64) -> f64 {
-    let p = rows.packets;
     let lag = if lag_s.is_finite() && lag_s > 0.0 { lag_s } else { 0.0 };
-    let (mut sent_end, mut named, mut total) = (f64::NEG_INFINITY, f64::NAN, 0.0);
-    let mut span = 0usize;
-    let mut credit = |t: f64, right: f64, sent_end: f64, named: &mut f64, total: &mut f64| {
-        let right = right.min(sent_end);
-        if !right.is_finite() {
-            return;
+    let (mut span, mut total) = (0usize, 0.0);
+    delivered::for_each_delivery(rows.packets, rows.sacks, d, &mut |t, bytes| {
+        let at = t + lag;
+        while span < spans.len() && spans[span].1 < at {
+            span += 1;
         }
-        if named.is_finite() && right > *named {
-            let at = t + lag;
-            while span < spans.len() && spans[span].1 < at {
-                span += 1;
-            }
-            if span < spans.len() && spans[span].0 <= at {
-                *total += right - *named;
-            }
+        if span < spans.len() && spans[span].0 <= at {
+            total += bytes;
         }
-        if !named.is_finite() || right > *named {
-            *named = right;
-        }
-    };
-    let mut row = 0usize;
-    let mut step_rows = |until: f64, sent_end: &mut f64, named: &mut f64, total: &mut f64, credit: &mut dyn FnMut(f64, f64, f64, &mut f64, &mut f64)| {
-        while row < p.t.len() && !(p.t[row] > until) {
-            if p.dir[row] == d {
-                if p.len[row] > 0 {
-                    *sent_end = sent_end.max(p.seq[row] + f64::from(p.len[row]));
-                }
-            } else if p.ack[row].is_finite() {
-                credit(p.t[row], p.ack[row], *sent_end, named, total);
-            }
-            row += 1;
-        }
-    };
-    rows.sacks.for_each_sack_right_edge(&mut |t, dir, right| {
-        if dir == d {
-            return;
-        }
-        step_rows(t, &mut sent_end, &mut named, &mut total, &mut credit);
-        credit(t, right, sent_end, &mut named, &mut total);
     });
-    step_rows(f64::INFINITY, &mut sent_end, &mut named, &mut total, &mut credit);
     total
 }
 

@@ -3,7 +3,7 @@
 //! interval before it (its state decided, its time counted) and opens the next.
 
 use super::transfer_end::{self, Candidates, Pause};
-use super::{dup_acks_of_reordering, holes_filled_by_reordering, push_span, State, TimeShares, SYN};
+use super::{dup_acks_of_reordering, holes_filled_by_reordering, push_span, State, TimeShares, ECE, SYN};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
@@ -82,6 +82,8 @@ pub(super) struct SharesPass<'c> {
     // flight then (sender_paced.rs).
     open_small: bool,
     open_flight: f64,
+    // A peer packet echoing ECN congestion (ECE) came during the open interval (ecn_held.rs).
+    ece_seen: bool,
 }
 
 impl<'c> SharesPass<'c> {
@@ -138,6 +140,7 @@ impl<'c> SharesPass<'c> {
             silent_from: silent.map_or(usize::MAX, |s| s.1),
             open_small: false,
             open_flight: f64::NAN,
+            ece_seen: false,
         }
     }
 
@@ -154,6 +157,7 @@ impl<'c> SharesPass<'c> {
             self.peer_ack = a;
             self.released = true;
         }
+        self.ece_seen |= cols.flags[i] & (SYN | ECE) == ECE;
         let w = cols.win[i];
         if w.is_finite() && cols.flags[i] & SYN == 0 {
             if self.peer_win.is_finite() && w > self.peer_win {
@@ -305,6 +309,9 @@ impl<'c> SharesPass<'c> {
         // An application pause ends here: the burst before it is complete and segment
         // `i` starts the next (savings.rs `pauses_avoidable`, which joins the bursts
         // across pauses too short to be one).
+        if matches!(state, State::Application | State::Stalled(3)) && self.ece_seen {
+            self.out.application_after_ece += dt;
+        }
         if matches!(state, State::Application | State::Stalled(3)) && dt > 0.0 {
             self.out.bursts.push(self.burst_bytes, t, dt, self.request_at.is_some());
             self.burst_bytes = 0.0;
@@ -419,6 +426,7 @@ impl<'c> SharesPass<'c> {
         self.lone_small = self.peer_ack.is_finite() && self.peer_ack >= seq && (cols.len[i] as f64) < self.full_segment;
         self.released = false;
         self.loss_seen = false;
+        self.ece_seen = false;
         self.open = Some((t, state, window_limited));
         self.open_small = (cols.len[i] as f64) < 0.5 * self.full_segment;
         self.open_flight = flight;
