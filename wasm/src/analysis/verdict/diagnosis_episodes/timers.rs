@@ -28,10 +28,6 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
         (Some(o), Some(p)) => format!("{o}, and {p}"),
         (Some(o), None) => o,
         (None, Some(p)) => p,
-        // Ended by re-sends the retransmission counters call clocked (fast or slow-start,
-        // retrans_kinds.rs): no timeout by the same count as `rtoEvents` (gmail.pcapng.cap:
-        // "1 retransmission timeout" beside rtoEvents 0).
-        (None, None) if clocked_ends(stalls, packets, a, b) >= n as u64 => plural(n as u64, "retransmission"),
         (None, None) => plural(n as u64, "retransmission timeout"),
     };
     (words, by_peer)
@@ -73,14 +69,6 @@ pub fn timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -
         probes += u64::from(flags & fb::KIND_TLP != 0);
     }
     (probes, timeouts)
-}
-
-/// Timeout stalls starting in [a, b) ended by a re-send of a known clocked kind (fast
-/// or slow-start retransmission, retrans_kinds.rs), not a timer's.
-fn clocked_ends(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> u64 {
-    use crate::analysis::rows::columns::flag_bits as fb;
-    let ended_by = |s: &Stall| packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
-    timeout_stalls_in(stalls, a, b).filter(|s| ended_by(s) & (fb::KIND_FAST | fb::KIND_SLOW_START) != 0).count() as u64
 }
 
 /// The retransmission-timeout stalls starting in [a, b). The stalls are in time order:
