@@ -14,6 +14,9 @@ use super::cause::{Stall, StallCause};
 use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::rows::columns::{flag_bits as fb, PacketColumns};
 
+/// Rows before a stall looked at for the sender's highest byte (bounded: a stall per gap).
+const LOOK_BACK: usize = 256;
+
 /// Splits each such stall of `dir` where both parts are stalls at `threshold_s`.
 pub fn split(stalls: &mut Vec<Stall>, cols: &PacketColumns, dir: u8, threshold_s: f64) {
     let mut out = Vec::with_capacity(stalls.len());
@@ -50,7 +53,9 @@ fn request_sent(s: &Stall, cols: &PacketColumns, dir: u8) -> Option<(usize, u64)
     let peer = |r: &usize| cols.dir[*r] != dir && cols.len[*r] > 0;
     let new = |r: &usize| cols.flags[*r] & fb::ANY_RETRANSMISSION == 0;
     let k = (i + 1..j).filter(peer).find(new)?;
-    let sent_end = cols.seq[i] + f64::from(cols.len[i]);
+    // Everything the sender had sent (its highest byte among its last `LOOK_BACK` rows: the
+    // gap may begin with a re-send below it), acknowledged before the request.
+    let sent_end = (i.saturating_sub(LOOK_BACK)..=i).filter(|&r| cols.dir[r] == dir).map(|r| cols.seq[r] + f64::from(cols.len[r])).fold(f64::NEG_INFINITY, f64::max);
     let acked_all = (i + 1..=k).any(|r| cols.dir[r] != dir && cols.ack[r] >= sent_end);
     let (lo, hi) = (cols.seq[k], cols.seq[k] + f64::from(cols.len[k]));
     let resent = (k + 1..j).filter(peer).any(|r| super::peer_timer_resend(cols.flags[r]) && cols.seq[r] < hi && cols.seq[r] + f64::from(cols.len[r]) > lo);
