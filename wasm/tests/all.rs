@@ -102,6 +102,8 @@ mod evidence_review_o_episodes;
 mod evidence_review_p_tail;
 #[path = "evidence_review_q_saving.rs"]
 mod evidence_review_q_saving;
+#[path = "evidence_review_r_loss.rs"]
+mod evidence_review_r_loss;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

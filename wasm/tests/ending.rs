@@ -6,6 +6,7 @@ use tcpscope_core::analysis::{AnalysisOptions, ConnectionSummary};
 use tcpscope_core::decode::tcp_flags::*;
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
+use crate::common;
 
 const CLIENT: &str = "10.0.0.1:40000";
 const SERVER: &str = "10.0.0.2:443";
@@ -241,6 +242,51 @@ fn an_unanswered_syn() {
     assert_eq!((e.kind, e.words, e.abnormal), ("unanswered", "no answer", false));
     // The client's peer sent nothing: whether its bytes were acknowledged cannot be told.
     assert_eq!(e.unacknowledged_bytes, [None, Some(0)]);
+}
+
+/// Issue 39 review R class C-NO-ANSWER-ONE-DIRECTION: a capture of the client's direction
+/// only. The client's SYN at 0, its ACK at 10 ms (ack = the server's ISN + 1: it got the
+/// SYN/ACK, which the capture lost), then 3 requests of 100 B at 20, 30, 40 ms; nothing
+/// of the server's is in the capture. A client sends an ACK-flagged segment only after
+/// the peer's SYN reached it (RFC 9293 §3.10.7.3: in SYN-SENT it sends nothing but
+/// SYNs), so the server answered: "No answer" would be false. The ending is open (no
+/// FIN or reset), the first ACK at 0.010 s.
+#[test]
+fn a_client_that_acknowledged_its_unseen_peer_got_an_answer() {
+    let mut f = Flow::new(CLIENT, SERVER);
+    f.handshake(0, 10_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    for k in 0..3 {
+        f.data(C2S, 20_000 + k * 10_000, 100);
+    }
+    let client = addr(CLIENT);
+    let frames: Vec<Frame> = f.segments().iter().filter(|s| s.src == client).map(Segment::frame).collect();
+    assert_eq!(frames.len(), 5, "SYN, ACK, 3 requests");
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
+    let e = &*s.analysis().unwrap().connections[0].ending;
+    assert_eq!((e.kind, e.words), ("open", "open"));
+    assert_eq!(
+        e.text,
+        "Still open when the capture ended: no FIN or reset in it. None of 10.0.0.2:443's packets is in this capture, though 10.0.0.1:40000 acknowledged its SYN (its first ACK at 0.010 s): the capture holds one direction only."
+    );
+}
+
+/// The same rule on public captures of one direction (review R): pmacct's YANG telemetry
+/// stream (the client's pure ACK, frame 2 at 0.000913 s, has ack = 1 after a SYN/ACK the
+/// capture lacks; 2.3 MiB follow) and its BMP trace (a SYN carrying 407 B at 10.6 s, then
+/// an ACK field climbing to 924,705 from 10.7 s). tshark shows no packet of either peer.
+#[test]
+fn one_direction_captures_that_acknowledged_the_peer_are_not_unanswered() {
+    let cases = [
+        ("pmacct__pmacct__tests_801-YANG-telemetry-IPv6-CISCO-tcp-json_traffic-00.pcap", 0, "0.001 s"),
+        ("pmacct__pmacct__tests_208-BMP-mem-leak-test_bmp-multi-sources-stats.pcap", 2, "10.700 s"),
+    ];
+    for (name, id, first_ack) in cases {
+        let Some(c) = common::corpus_connection(name, id) else { return };
+        assert_eq!(c.ending.kind, "open", "{name}");
+        assert!(!c.ending.text.contains("No answer"), "{}", c.ending.text);
+        assert!(c.ending.text.contains(&format!("(its first ACK at {first_ack}): the capture holds one direction only.")), "{}", c.ending.text);
+    }
 }
 
 /// A fatal alert in the clear (the server rejects the ClientHello), then an orderly

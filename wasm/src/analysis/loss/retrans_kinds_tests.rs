@@ -694,3 +694,28 @@ fn a_tail_lost_before_the_receiver_is_re_sent_as_if_new_and_its_number_tells() {
     let h = tail_lost_before_the_receiver_with(1000, vec![], (0.080, 122, 5001, 1000), 700);
     assert_eq!(counts(&h.connections[0].directions[0]), [0; 6]);
 }
+
+#[test]
+fn one_dsack_explains_one_duplicate_not_the_resend_the_ack_answered() {
+    // Review R class C-DSACK-DOUBLE-COUNT (gmail.pcapng.cap, no timestamps). 1001 is
+    // lost; the receiver SACKs 2001..4001; the sender re-sends 1001 (A, needed) and the
+    // cumulative ACK jumps to 4001: A filled the hole. The sender then re-sends 1001
+    // again (B), after that ACK: the receiver had the bytes (already acknowledged),
+    // and one D-SACK of 1001..2001 reports the one duplicate arrival (RFC 2883 §4).
+    // Without timestamps A and B share the (absent) RetransmitTS, but A's bytes were
+    // acknowledged before B was sent: A ended its chain, so the D-SACK is B's alone.
+    // 2 retransmissions, 1 needless (B), not 2.
+    let a = at_sack_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        ack(0.052, 1001).sack(&[(2001, 4001)]),
+        data(0.053, 1001),
+        ack(0.073, 4001),
+        data(0.080, 1001),
+        ack(0.100, 4001).sack(&[(1001, 2001)]),
+    ]);
+    let k = kinds(&a);
+    assert_eq!(k.iter().map(|b| b & fb::KIND_SPURIOUS != 0).collect::<Vec<_>>(), [false, true], "{k:?}");
+    assert_eq!(a.connections[0].directions[0].spurious_retransmissions, 1);
+}

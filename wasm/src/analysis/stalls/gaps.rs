@@ -99,8 +99,8 @@ mod gap;
 mod resends;
 use classify::{classify, classify_trailing};
 use gap::{ack_may_follow, not_held, Gap, SendRoom};
-pub use resends::{needless, reordered};
-use resends::{ack_clocked, peer_timer_resend};
+pub use resends::{needless, peer_timer_resend, reordered};
+use resends::ack_clocked;
 
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
 const SYN: u32 = tcp_flags::SYN as u32;
@@ -479,8 +479,7 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     let (mut stalls, facts, free) = find_stalls_finding_facts(cols, dir, lag_s, (mss, f64::from(full_segment)), threshold_s, path_rtt_s, scale_known);
     // Silence behind a window below one segment reads as application idle (rule 3c).
     crate::analysis::stalls::small_window::reclassify(&mut stalls, cols, dir, mss.min(f64::from(full_segment) + 40.0), scale_known, lag_s, path_rtt_s);
-    // The receiver's delayed ACK is timed from the receiver: capture → receiver →
-    // capture is the path RTT less the sender lag.
+    // The receiver's delayed ACK is timed from the receiver: capture → receiver → capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
     let window = (scale_known && !facts.windows_understated).then(|| mss.min(f64::from(full_segment) + 40.0));
     crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s, window);
@@ -488,6 +487,7 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     super::held_on_path::reclassify(&mut stalls, cols, lag_s, &free);
     // A timeout whose lost segment never reached the capture reads as application idle.
     crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
+    crate::analysis::stalls::request_turn::split(&mut stalls, cols, dir, threshold_s); // the peer's pause before its lost request
     (stalls, facts)
 }
 

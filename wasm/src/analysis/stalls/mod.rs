@@ -19,6 +19,7 @@ pub mod held_on_path;
 pub mod later_rules;
 pub mod receiver_silent;
 pub mod reported_loss;
+pub mod request_turn;
 pub mod small_window;
 mod acks_unseen;
 mod gaps;

@@ -13,6 +13,7 @@
 
 mod after_data;
 mod in_words;
+mod one_way;
 mod unacked;
 
 use super::conn::{HandshakeTimes, Side};
@@ -431,7 +432,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         _ => None,
     };
     let reset = c.reset.map(|(by, m, after, _, data)| Reset { by, at: secs(m.t_ns), frame: m.frame, after, data_at: data.map(secs) });
-    let unanswered = roles.client.is_some_and(|cl| roles.packets[1 - cl as usize] == 0);
+    let unanswered = roles.client.is_some_and(|cl| roles.packets[1 - cl as usize] == 0) && !one_way::client_acknowledged(roles, sides);
     let kind = match (reset, fin_at) {
         (Some(r), _) if r.after == "syn" => "refused",
         (Some(_), _) => "reset",
@@ -460,7 +461,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
     };
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);
-    e.text = sentence(&e, roles);
+    e.text = one_way::with_words(sentence(&e, roles), e.kind, roles, rows);
     e
 }
 

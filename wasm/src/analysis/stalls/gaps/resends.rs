@@ -42,7 +42,7 @@ pub fn needless(flags: u32) -> bool {
 /// A needless one (the sender already had the request: D-SACK, Eifel) lost nothing:
 /// the original had arrived, and the wait was the sender's own (a re-send the client
 /// D-SACKed at once, 8 s before its answer, once read "retransmission-timeout").
-pub(super) fn peer_timer_resend(flags: u32) -> bool {
+pub fn peer_timer_resend(flags: u32) -> bool {
     use flag_bits as fb;
     let kinds = fb::KIND_RTO | fb::KIND_TLP | fb::KIND_FAST | fb::KIND_SLOW_START;
     flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0) && !needless(flags)

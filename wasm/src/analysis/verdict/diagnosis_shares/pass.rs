@@ -19,6 +19,9 @@ pub(super) struct SharesPass<'c> {
     lagged: bool,
     mss: f64,
     stall_frames: Vec<(u32, usize)>,
+    // Stalls that begin at a packet of the peer (stalls/request_turn.rs splits a wait at
+    // the peer's lost request): (start, share slot); they end the stall before them.
+    continued: Vec<(f64, usize)>,
     out: TimeShares,
     high: f64,
     first_seq: f64,
@@ -94,11 +97,13 @@ impl<'c> SharesPass<'c> {
         let mut stall_frames: Vec<(u32, usize)> =
             stalls.iter().map(|s| (s.frame_before, s.cause.share_slot())).collect();
         stall_frames.sort_unstable();
+        let continued = stalls.iter().filter(|s| cols.row_of(s.frame_before, s.start).is_some_and(|r| cols.dir[r] != facts.dir)).map(|s| (s.start, s.cause.share_slot())).collect();
         SharesPass {
             cols,
             lagged: facts.lag_s > 0.0,
             mss: facts.mss,
             stall_frames,
+            continued,
             out: TimeShares {
                 max_window: f64::NAN,
                 min_window: f64::NAN,
@@ -318,6 +323,11 @@ impl<'c> SharesPass<'c> {
         }
         match state {
             State::Stalled(c) => {
+                let cut = self.continued.iter().find(|&&(s, _)| s > t0 && s < t).copied();
+                if let Some((s, c2)) = cut {
+                    self.out.add_stall(c2, t - s);
+                }
+                let dt = cut.map_or(dt, |(s, _)| s - t0);
                 self.out.add_stall(c, dt);
                 // A stall of another cause: trouble, no idle tail (transfer_end.rs).
                 if c != 3 {
