@@ -56,7 +56,7 @@ pub fn savings(sh: &TimeShares, stalls: &[Stall], path_rtt: f64, loss_cost: f64)
 }
 
 /// Why the application's pauses are not shown avoidable ([`pauses_avoidable`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Unavoidable {
     /// The median burst between pauses was below [`MESSAGE_SEGMENTS`] full segments:
     /// its bytes, the median.
@@ -69,7 +69,7 @@ pub enum Unavoidable {
 }
 
 /// The bulk bursts of an exchange of messages ([`Unavoidable::Bulk`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BulkBursts {
     /// Share of all the bytes the bulk bursts carried, 0..1.
     pub share: f64,
@@ -82,6 +82,8 @@ pub struct BulkBursts {
     pub others_median: f64,
     /// Whether at least half the pauses held the peer's data (its message).
     pub answered: bool,
+    /// Every bulk burst's first and last segment, in order (chunk_turns.rs).
+    pub spans: Vec<(f64, f64)>,
 }
 
 /// A burst of at least this many full segments is bulk, not a message: more than an
@@ -214,6 +216,7 @@ fn bulk_bursts(joined: &[(f64, f64, f64, f64)], full_segment: f64, answered: boo
         to: largest.2,
         others_median: others.get(others.len() / 2).copied().unwrap_or(0.0),
         answered,
+        spans: bulk.iter().map(|j| (j.1, j.2)).collect(),
     })
 }
 

@@ -2,6 +2,7 @@
 //! application, a zero window, and stalls (waits on ACKs the path clocked).
 
 use super::*;
+use crate::analysis::verdict::diagnosis_episodes::chunk_turns;
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
 /// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
@@ -141,7 +142,7 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
                 format!("{:.1} full segments of {}, under two of the largest frames its host handed the network", median / segment, format_bytes(segment))
             }
         ),
-        Err(savings::Unavoidable::Bulk(b)) => bulk_sentence(&b, segment),
+        Err(savings::Unavoidable::Bulk(b)) => bulk_sentence(&b, segment, chunk_turns::said(f.rows.packets, f.conn.data_direction.min(1), &b.spans, segment, f.min_rtt)),
         Err(savings::Unavoidable::Clock(period)) => format!(
             " The pauses ended on a clock, every {}: a fixed-period source, whose pauses are its period, not a delay.",
             format_duration(period)
@@ -166,7 +167,8 @@ fn data_span(f: &Facts) -> (f64, f64) {
 /// with its times, and the messages around it — whose pauses, not the bulk, took the
 /// time (issue 39 review L class C-MSG: an SMB copy's one 741 KB write among small
 /// requests once read "each burst was a message (median 228 B)").
-fn bulk_sentence(b: &savings::BulkBursts, segment: f64) -> String {
+/// `turns`: the request/response turns inside the bursts, said (chunk_turns.rs).
+fn bulk_sentence(b: &savings::BulkBursts, segment: f64, turns: Option<String>) -> String {
     let when = if b.to > b.from { format!("from {} to {}", format_timestamp(b.from), format_timestamp(b.to)) } else { format!("at {}", format_timestamp(b.from)) };
     let others = if b.others_median > 0.0 {
         format!(
@@ -177,10 +179,14 @@ fn bulk_sentence(b: &savings::BulkBursts, segment: f64) -> String {
     } else {
         String::new()
     };
+    let pace = match turns {
+        Some(t) => format!("The application's pauses came between these bursts: the exchange's own pace. {t}"),
+        None => "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
+                 readier application would shorten."
+            .to_string(),
+    };
     format!(
-        " {} of the bytes moved in {} of at least {} full segments ({}{}, {} segments of {}, {when}){others}. \
-         The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
-         readier application would shorten.",
+        " {} of the bytes moved in {} of at least {} full segments ({}{}, {} segments of {}, {when}){others}. {pace}",
         // Not "100 %" for 99.6 %: the messages carried some.
         if b.share < 1.0 && b.share >= 0.995 { "Over 99 %".to_string() } else { format_percent(b.share) },
         crate::analysis::format::plural(b.count as u64, "burst"),
