@@ -165,3 +165,16 @@ pub fn words(t: &ChunkTurns, path_rtt: f64) -> String {
 pub fn said(p: &PacketColumns, d: u8, spans: &[(f64, f64)], full: f64, path_rtt: f64) -> Option<String> {
     inside(p, d, spans, full, path_rtt).map(|t| words(&t, path_rtt))
 }
+
+/// The chunk that carried most of the burst `span` (sender time, s): its first and last
+/// segment and new bytes, where the burst began with smaller turns before it — then it,
+/// not the span, is the burst's bulk, and its bounds are the ones said (issue 39 review
+/// Q, emerge: a 3.1 MiB rsync transfer from 4.794 s was named "from 4.052 s" in one
+/// sentence and "during 4.794 s–20.374 s" in the next, the first 0.7 s being three
+/// exchanges of a few bytes). None where the span is one chunk or none holds most.
+pub fn main_chunk(p: &PacketColumns, d: u8, span: (f64, f64), full: f64) -> Option<(f64, f64, f64)> {
+    let chunks = chunks_in(p, d, span, full);
+    let total: f64 = chunks.iter().map(|c| c.bytes).sum();
+    let main = chunks.iter().skip(1).max_by(|a, b| a.bytes.total_cmp(&b.bytes))?;
+    (2.0 * main.bytes > total).then_some((main.start, main.last, main.bytes))
+}
