@@ -12,7 +12,8 @@
 //! full segment and came when everything the sender had sent was acknowledged (its ACK
 //! may ride on the request): the sender had nothing outstanding and sent more only on
 //! the request (stop-and-wait; RFC 9293 §3.8.6.2.1 would let any sender with data
-//! queued fill the window without one). The bursts were paced by turns where at least
+//! queued fill the window without one), and the wait before the chunk (below) was at
+//! least one path RTT, as a turn's is wherever the capture is. The bursts were paced by turns where at least
 //! [`MIN_TURNS`] chunks inside them (not the first of a burst) were so released, those
 //! chunks carried at least half the bursts' bytes and no one chunk did.
 //!
@@ -59,7 +60,7 @@ struct Chunk {
 pub fn inside(p: &PacketColumns, d: u8, spans: &[(f64, f64)], full: f64, path_rtt: f64) -> Option<ChunkTurns> {
     let mut chunks: Vec<Chunk> = Vec::new();
     for &(a, b) in spans {
-        chunks.extend(chunks_in(p, d, (a, b), full));
+        chunks.extend(chunks_in(p, d, (a, b), full, if path_rtt > 0.0 { path_rtt } else { 0.0 }));
     }
     let total: f64 = chunks.iter().map(|c| c.bytes).sum();
     let released: Vec<&Chunk> = chunks.iter().filter(|c| c.released.is_some()).collect();
@@ -87,7 +88,8 @@ pub fn inside(p: &PacketColumns, d: u8, spans: &[(f64, f64)], full: f64, path_rt
 }
 
 /// The sender's chunks in one span [a, b]: the first is the burst's start (no turn).
-fn chunks_in(p: &PacketColumns, d: u8, (a, b): (f64, f64), full: f64) -> Vec<Chunk> {
+/// `path_rtt`: s (0: unknown); a turn's wait is at least one (see below).
+fn chunks_in(p: &PacketColumns, d: u8, (a, b): (f64, f64), full: f64, path_rtt: f64) -> Vec<Chunk> {
     let (from, to) = (p.t.partition_point(|&t| t < a), p.t.partition_point(|&t| t <= b));
     // What the sender had sent, and the peer acknowledged, so far (from the start of
     // the capture: a chunk's ACK may come before the span does).
@@ -119,7 +121,11 @@ fn chunks_in(p: &PacketColumns, d: u8, (a, b): (f64, f64), full: f64) -> Vec<Chu
             }
             (last, req) => {
                 let released = match (last, req) {
-                    (Some(prev), Some((bytes, all_acked))) if all_acked && bytes < full => Some((bytes, p.t[i] - prev.last)),
+                    // A turn takes at least a path round trip wherever the capture is
+                    // (the chunk's end reaches the peer, its request comes back): a
+                    // message of the peer answered sooner came while data flowed (an
+                    // HTTP/2 client's next request), no request the sender waited for.
+                    (Some(prev), Some((bytes, all_acked))) if all_acked && bytes < full && p.t[i] - prev.last >= path_rtt => Some((bytes, p.t[i] - prev.last)),
                     _ => None,
                 };
                 out.push(Chunk { start: p.t[i], last: p.t[i], bytes: len, released });
@@ -173,8 +179,10 @@ pub fn said(p: &PacketColumns, d: u8, spans: &[(f64, f64)], full: f64, path_rtt:
 /// sentence and "during 4.794 s–20.374 s" in the next, the first 0.7 s being three
 /// exchanges of a few bytes). None where the span is one chunk or none holds most.
 pub fn main_chunk(p: &PacketColumns, d: u8, span: (f64, f64), full: f64) -> Option<(f64, f64, f64)> {
-    let chunks = chunks_in(p, d, span, full);
-    let total: f64 = chunks.iter().map(|c| c.bytes).sum();
+    let chunks = chunks_in(p, d, span, full, 0.0);
     let main = chunks.iter().skip(1).max_by(|a, b| a.bytes.total_cmp(&b.bytes))?;
-    (2.0 * main.bytes > total).then_some((main.start, main.last, main.bytes))
+    // Every other chunk a message (under savings.rs `MESSAGE_SEGMENTS` full segments):
+    // a burst of several transfers interleaved with the peer's requests is no one chunk's.
+    let message = crate::analysis::verdict::savings::MESSAGE_SEGMENTS * full;
+    chunks.iter().filter(|c| !std::ptr::eq(*c, main)).all(|c| c.bytes < message).then_some((main.start, main.last, main.bytes))
 }
