@@ -98,6 +98,8 @@ mod evidence_review_n_sws;
 mod evidence_review_o_episodes;
 #[path = "evidence_review_p_tail.rs"]
 mod evidence_review_p_tail;
+#[path = "evidence_review_q_turns.rs"]
+mod evidence_review_q_turns;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]
