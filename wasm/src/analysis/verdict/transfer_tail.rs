@@ -85,25 +85,33 @@ pub fn sentence(te: &TransferEnd) -> String {
 
 /// [`sentence`] naming the tail's longest pause (`longest`) where it was longer than
 /// the first: "… the connection then stayed open 58 s more and only 735 B followed;
-/// its longest pause, 58 s from 87.215 s, lasted until the peer's next message: …".
+/// its longest pause, 58 s from 87.215 s, ended with the peer's next message: …".
 pub fn sentence_with(te: &TransferEnd, longest: Option<TailPause>) -> String {
     let until = |e: Ended| match e {
         Ended::Peer => "until the peer's next message",
         Ended::Sender => "before the sender sent again",
-        Ended::Fin => "until the first FIN, with no data after it",
-        Ended::Reset => "until the reset, with no data after it",
-        Ended::CaptureEnd => "until the connection's last packet in the capture, with no data after it",
+        Ended::Fin => "until the first FIN, no data after it",
+        Ended::Reset => "until the reset, no data after it",
+        Ended::CaptureEnd => "until the connection's last packet in the capture, no data after it",
+    };
+    // The longest pause's end, as a clause of its own.
+    let ended = |e: Ended| match e {
+        Ended::Peer => "ended with the peer's next message",
+        Ended::Sender => "ended when the sender sent again",
+        Ended::Fin => "ended with the first FIN, no data after it",
+        Ended::Reset => "ended with the reset, no data after it",
+        Ended::CaptureEnd => "lasted to the connection's last packet in the capture, no data after it",
     };
     // A later pause than the first, and longer: the first is not what the connection did.
     let later = longest.filter(|l| l.start > te.at && l.seconds > te.idle_seconds);
     let tail = match later {
         Some(l) => format!(
-            "the connection then stayed open {} more and only {} followed; its longest pause, {} from {}, lasted {}",
+            "the connection then stayed open {} more and only {} followed; its longest pause, {} from {}, {}",
             format_duration(te.tail_seconds.max(l.start + l.seconds - te.at)),
             format_bytes(te.tail_bytes),
             format_duration(l.seconds),
             format_timestamp(l.start),
-            until(l.ended)
+            ended(l.ended)
         ),
         None => {
             // The first pause is the longest: who ended it, as the packets show.

@@ -101,7 +101,7 @@ pub const LEAD_SHARE: f64 = 0.01;
 /// data of the peer in it: the sender's time (RFC 9293 §3.10.7: a message with
 /// nothing of ours outstanding hands the turn to us). Said for the longest such wait
 /// where it is at least [`FIRST_ANSWER_RTTS`] path RTTs, at least the time from that
-/// byte to the transfer's end, at least half the transfer's new bytes came after it,
+/// byte to the transfer's end (a measured time, above 0), at least half the transfer's new bytes came after it,
 /// and the answer (to the peer's next message) was at least [`MIN_ANSWER_SEGMENTS`]
 /// full segments — a few bytes the sender sent after a long silence may be its own
 /// initiative (a command from an operator), not an answer: then the wait, not the
@@ -156,16 +156,16 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     let sent_end = (0..=last).filter(|&i| is_data(i) && p.t[i] <= end_t).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
     let (rest, total, took) = (sent_end - p.seq[k], sent_end - first_seq, end_t - p.t[k]);
     let floor = (FIRST_ANSWER_RTTS * f.min_rtt).max(FIRST_ANSWER_MIN_S);
-    if !(wait >= floor && wait >= took && 2.0 * rest >= total && rest >= MIN_ANSWER_SEGMENTS * segment && lead < LEAD_SHARE * rest && lead < segment && answer >= MIN_ANSWER_SEGMENTS * segment) {
+    if !(wait >= floor && took > 0.0 && wait >= took && 2.0 * rest >= total && rest >= MIN_ANSWER_SEGMENTS * segment && lead < LEAD_SHARE * rest && lead < segment && answer >= MIN_ANSWER_SEGMENTS * segment) {
         return None;
     }
-    let between = if lead > 0.0 { format!(" and only {} sent before it", format_bytes(lead)) } else { String::new() };
+    let between = if lead > 0.0 { format!(", only {} sent before it", format_bytes(lead)) } else { String::new() };
     Some(format!(
-        "The answer to the peer's message of frame {} at {} began {} later, at frame {} ({}), the peer silent meanwhile{between}; \
-         the {} of data from then on took {}: the sender's wait to answer, not the transfer, took the time.",
+        "The answer came {} after the peer's message (frame {} at {} → frame {} at {}), the peer silent meanwhile{between}; \
+         the {} of data then took {}: the wait for the answer, not the transfer, took the time.",
+        wait_words(wait),
         p.frame[r],
         format_timestamp(p.t[r]),
-        wait_words(wait),
         p.frame[k],
         format_timestamp(p.t[k]),
         format_bytes(rest),

@@ -177,12 +177,15 @@ pub fn said(p: &PacketColumns, d: u8, spans: &[(f64, f64)], full: f64, path_rtt:
 /// not the span, is the burst's bulk, and its bounds are the ones said (issue 39 review
 /// Q, emerge: a 3.1 MiB rsync transfer from 4.794 s was named "from 4.052 s" in one
 /// sentence and "during 4.794 s–20.374 s" in the next, the first 0.7 s being three
-/// exchanges of a few bytes). None where the span is one chunk or none holds most.
+/// exchanges of a few bytes). None where the span is one chunk, none holds most, or
+/// another is more than a message.
 pub fn main_chunk(p: &PacketColumns, d: u8, span: (f64, f64), full: f64) -> Option<(f64, f64, f64)> {
     let chunks = chunks_in(p, d, span, full, 0.0);
     let main = chunks.iter().skip(1).max_by(|a, b| a.bytes.total_cmp(&b.bytes))?;
     // Every other chunk a message (under savings.rs `MESSAGE_SEGMENTS` full segments):
     // a burst of several transfers interleaved with the peer's requests is no one chunk's.
     let message = crate::analysis::verdict::savings::MESSAGE_SEGMENTS * full;
-    chunks.iter().filter(|c| !std::ptr::eq(*c, main)).all(|c| c.bytes < message).then_some((main.start, main.last, main.bytes))
+    let total: f64 = chunks.iter().map(|c| c.bytes).sum();
+    let others_messages = chunks.iter().filter(|c| !std::ptr::eq(*c, main)).all(|c| c.bytes < message);
+    (2.0 * main.bytes > total && others_messages).then_some((main.start, main.last, main.bytes))
 }
