@@ -246,3 +246,16 @@ fn a_wait_behind_a_control_frame_is_the_senders() {
         assert!(t.contains("The answer came 1.70 s after the peer's message (frame 18 at 0.318 s → frame 22 at 2.020 s), the peer silent meanwhile, only 30 B sent before it; the 393 KiB of data then took 566 ms"), "{t}");
     }
 }
+
+#[test]
+fn the_bulk_line_is_an_initial_window() {
+    use tcpscope_core::analysis::verdict::savings::bulk_line;
+    // RFC 6928 §2: IW = min(10 × MSS, max(2 × MSS, 14,600 B)). 1,460: 14,600 (10
+    // segments, as before); 536 (the least segment): 5,360; a 100-byte "segment" counts
+    // as 536; jumbo 8,921: max(17,842, 14,600) = 17,842; loopback 65,455: 130,910.
+    assert_eq!(bulk_line(1460.0), 14_600.0);
+    assert_eq!(bulk_line(536.0), 5_360.0);
+    assert_eq!(bulk_line(100.0), 5_360.0);
+    assert_eq!(bulk_line(8921.0), 17_842.0);
+    assert_eq!(bulk_line(65_455.0), 130_910.0);
+}

@@ -46,7 +46,9 @@ pub enum Ended {
 pub fn longest_pause(conn: &ConnectionSummary, p: &PacketColumns, te: &TransferEnd) -> Option<TailPause> {
     use crate::decode::tcp_flags::{FIN, RST, SYN};
     let d = conn.data_direction.min(1);
-    let has_data = |i: usize| p.len[i] > 0 && p.flags[i] & u32::from(SYN | FIN | RST) == 0;
+    use crate::analysis::rows::columns::flag_bits::KEEP_ALIVE;
+    // A keep-alive's one garbage byte (RFC 1122 §4.2.3.6) is no data.
+    let has_data = |i: usize| p.len[i] > 0 && p.flags[i] & u32::from(SYN | FIN | RST) == 0 && p.flags[i] & KEEP_ALIVE == 0;
     let stall = conn.directions[usize::from(d)]
         .stalls
         .iter()

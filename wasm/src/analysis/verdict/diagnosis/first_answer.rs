@@ -131,7 +131,8 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
         if p.t[i] > end_t {
             break;
         }
-        if p.dir[i] != d && p.len[i] > 0 && p.flags[i] & SYN == 0 {
+        // The peer's data (a keep-alive's garbage byte is none, RFC 1122 §4.2.3.6).
+        if p.dir[i] != d && p.len[i] > 0 && p.flags[i] & SYN == 0 && p.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE == 0 {
             consider(&mut best, peer, chunk);
             (peer, prev, lead, chunk) = (Some(i), None, 0.0, None);
         } else if is_data(i) && p.flags[i] & crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION == 0 {

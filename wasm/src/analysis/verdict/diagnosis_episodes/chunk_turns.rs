@@ -104,7 +104,8 @@ fn chunks_in(p: &PacketColumns, d: u8, (a, b): (f64, f64), full: f64, path_rtt: 
     for i in from..to {
         note(p, d, i, &mut sent_end, &mut acked);
         if p.dir[i] != d {
-            if p.len[i] > 0 {
+            // A keep-alive's garbage byte (RFC 1122 §4.2.3.6) is no request.
+            if p.len[i] > 0 && p.flags[i] & flag_bits::KEEP_ALIVE == 0 {
                 let r = request.get_or_insert((0.0, acked >= sent_end));
                 r.0 += f64::from(p.len[i]);
             }
