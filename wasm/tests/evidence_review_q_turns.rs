@@ -107,7 +107,7 @@ fn chunk_turns_on_the_public_capture() {
     assert!(!t.contains("no readier application would shorten"), "{t}");
     // The tail: the client's 83 B (frame 1114, 301.539 s), then nothing until the
     // server's reset (frame 1116, 306.561 s): 5 s, not the 15 ms turn before it.
-    assert!(t.contains("its longest pause, 5 s from 301.539 s, ended with the reset, no data after it"), "{t}");
+    assert!(t.contains("the connection then idled 15 ms before the sender sent again, and only 40 B followed over the next 5 s; its longest pause, 5 s from 301.539 s, ended with the reset, no data after it"), "{t}");
 }
 
 #[test]
@@ -181,13 +181,13 @@ fn the_tail_names_its_longest_pause() {
     // The first pause after the transfer, 36 ms, ended with the server's own 694 B; the
     // next, 58.011 s from 60.8 ms, with the client's message 11 ms before the server's
     // answer (in its second half). Before: "idled 36 ms before the sender sent again, and
-    // only 1.4 KiB followed over the next 58 s".
+    // only 1.4 KiB followed over the next 58 s", the 58 s unnamed.
     let c = common::analyze_flow(&longest_later());
     let te = c.diagnosis.transfer_end.expect("a transfer end");
     assert!((te.idle_seconds - 0.036).abs() < 1e-9, "{te:?}");
     let t = &c.diagnosis.text;
     assert!(
-        t.contains("the connection then stayed open 58 s more and only 1.4 KiB followed; its longest pause, 58 s from 0.061 s, ended with the peer's next message:"),
+        t.contains("the connection then idled 36 ms before the sender sent again, and only 1.4 KiB followed over the next 58 s; its longest pause, 58 s from 0.061 s, ended with the peer's next message:"),
         "{t}"
     );
     // The connection then reset 5 s after its last data: that silence is the longest.
@@ -204,7 +204,7 @@ fn the_tail_on_the_public_captures() {
     // (frame 6690, 145.220 s) and the server's answer: 58 s.
     if let Some(c) = common::corpus_connection(NEWTOY, 35) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("the connection then stayed open 58 s more and only 735 B followed; its longest pause, 58 s from 87.215 s, ended with the peer's next message"), "{t}");
+        assert!(t.contains("the connection then idled 36 ms before the sender sent again, and only 735 B followed over the next 58 s; its longest pause, 58 s from 87.215 s, ended with the peer's next message"), "{t}");
     }
     // hack #2 (review P): the 58 s pause from frame 142 (409428.955 s) ended with the
     // client's 46-byte record (frame 146, 409487.206 s), 24 ms before the server's answer
@@ -217,7 +217,7 @@ fn the_tail_on_the_public_captures() {
     // 4.391 s) to the client's 38 B (frame 657, 8.399 s).
     if let Some(c) = common::corpus_connection(FFX, 0) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("its longest pause, 4 s from 4.391 s, ended with the peer's next message"), "{t}");
+        assert!(t.contains("the connection then idled 435 ms until the peer's next message, and only 528 B followed over the next 5.9 s; its longest pause, 4 s from 4.391 s, ended with the peer's next message"), "{t}");
     }
 }
 
