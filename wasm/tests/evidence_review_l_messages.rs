@@ -20,9 +20,11 @@ fn bulk_copies_between_small_requests_say_where_the_bytes_went() {
     // frames of 2–4; both SYNs 1460 with timestamps): 740 KB / 1,448 = 511, not the
     // 521 of the 1,420-byte unit the peer's MSS less 40 gave (docs/ANALYSIS.md "Full
     // segment"). Jupiter.pcap's are 1,460 B (no timestamps): 769 KB / 1,460 = 527, not
-    // 542.
+    // 542. smb.pcap's burst is the write itself, frames 30–106 (7.0572–7.0591 s): the
+    // Create request and its answer before it (27, 28) and the Close after it (109) are
+    // messages (chunk_turns.rs `main_chunk`; it had read "from 7.049 s to 7.060 s").
     for (name, id, said) in [
-        ("star12234__smb_reassemble__smb.pcap", 0, "Over 99 % of the bytes moved in 1 burst of at least 10 full segments (723 KiB, 511 segments of 1.4 KiB, from 7.049 s to 7.060 s)"),
+        ("star12234__smb_reassemble__smb.pcap", 0, "Over 99 % of the bytes moved in 1 burst of at least 10 full segments (723 KiB, 511 segments of 1.4 KiB, from 7.057 s to 7.059 s)"),
         ("FoxIO-LLC__ja4__pcap_ssh-scp-1050.pcap", 0, "99 % of the bytes moved in 2 bursts of at least 10 full segments (the largest 696 KiB"),
         ("realjimmy__sample-captures__community-shares_others_微软 SMB 445 上传抓包 v2.pcap", 1, "(1.5 MiB, 1095 segments of 1.4 KiB, from 3.174 s to 3.218 s)"),
         ("ctfs__write-ups-2014__nuit-du-hack-ctf-qualifications_data-extraction_Jupiter.pcap", 1, "98 % of the bytes moved in 15 bursts of at least 10 full segments (the largest 751 KiB, 527 segments of 1.4 KiB, from 0.447 s to 0.464 s)"),

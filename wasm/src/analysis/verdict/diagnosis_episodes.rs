@@ -20,6 +20,7 @@
 //!   pauses that lasted many round trips and a large part of the time, with what paced
 //!   it (long_bursts.rs).
 
+pub mod chunk_turns;
 mod long_bursts;
 mod path_evidence;
 mod slow_bursts;

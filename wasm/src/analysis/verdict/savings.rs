@@ -86,7 +86,7 @@ pub fn own_waits(sh: &TimeShares) -> f64 {
 }
 
 /// Why the application's pauses are not shown avoidable ([`pauses_avoidable`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Unavoidable {
     /// The median burst between pauses was below [`MESSAGE_SEGMENTS`] full segments:
     /// its bytes, the median.
@@ -99,7 +99,7 @@ pub enum Unavoidable {
 }
 
 /// The bulk bursts of an exchange of messages ([`Unavoidable::Bulk`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BulkBursts {
     /// Share of all the bytes the bulk bursts carried, 0..1.
     pub share: f64,
@@ -112,6 +112,8 @@ pub struct BulkBursts {
     pub others_median: f64,
     /// Whether at least half the pauses held the peer's data (its message).
     pub answered: bool,
+    /// Every bulk burst's first and last segment, in order (chunk_turns.rs).
+    pub spans: Vec<(f64, f64)>,
 }
 
 /// A burst of at least this many full segments is bulk, not a message: more than an
@@ -121,6 +123,21 @@ pub const BULK_SEGMENTS: f64 = 10.0;
 
 /// RFC 9293 §3.7.1's default send MSS, bytes: the least a bulk burst's segment is.
 const DEFAULT_MSS: f64 = 536.0;
+
+/// RFC 6928 §2's byte cap of the initial window, bytes: IW = min(10 × MSS, max(2 × MSS,
+/// 14,600 B)).
+pub const IW_CAP_BYTES: f64 = 14_600.0;
+
+/// The least bytes of a bulk burst of a sender whose full segment is `segment` bytes:
+/// an initial window (RFC 6928 §2: min([`BULK_SEGMENTS`] × MSS, max(2 × MSS, 14,600 B))),
+/// which no fresh connection sends in less than a round trip. [`BULK_SEGMENTS`]
+/// segments up to an MSS of 1,460 B; above it the byte cap rules: a 218 KiB reply on
+/// loopback (32 KiB segments, IW 64 KiB) is bulk, though under 10 of its segments
+/// (issue 39 review P, redis).
+pub fn bulk_line(segment: f64) -> f64 {
+    let s = segment.max(DEFAULT_MSS);
+    (BULK_SEGMENTS * s).min((2.0 * s).max(IW_CAP_BYTES))
+}
 
 /// A burst below this many full segments is a message, not a transfer held up.
 pub const MESSAGE_SEGMENTS: f64 = 2.0;
@@ -218,13 +235,13 @@ pub fn pauses_avoidable(b: &Bursts, (full_segment, real_segment): (f64, f64), ti
 
 /// The bulk bursts of `joined` ((bytes, first segment, last segment, pause before),
 /// in order), where they held most of the bytes or most of the paused time (the pause
-/// before each burst is the wait for it): at least [`BULK_SEGMENTS`] full segments
+/// before each burst is the wait for it): at least [`bulk_line`] bytes (an initial window)
 /// sent with no pause of a round trip between them. None where messages
 /// held both: then "each burst was a message" is what the bytes and the pauses show.
 fn bulk_bursts(joined: &[(f64, f64, f64, f64)], full_segment: f64, answered: bool) -> Option<BulkBursts> {
     // A full segment is at least the default MSS (536 B, RFC 9293 §3.7.1): a poll's
     // 24-byte answers are no segments of a bulk transfer, however many.
-    let is_bulk = |j: &(f64, f64, f64, f64)| j.0 >= BULK_SEGMENTS * full_segment.max(DEFAULT_MSS);
+    let is_bulk = |j: &(f64, f64, f64, f64)| j.0 >= bulk_line(full_segment);
     let total: f64 = joined.iter().map(|j| j.0).sum();
     let paused: f64 = joined.iter().map(|j| j.3).sum();
     let bulk: Vec<&(f64, f64, f64, f64)> = joined.iter().filter(|j| is_bulk(j)).collect();
@@ -244,6 +261,7 @@ fn bulk_bursts(joined: &[(f64, f64, f64, f64)], full_segment: f64, answered: boo
         to: largest.2,
         others_median: others.get(others.len() / 2).copied().unwrap_or(0.0),
         answered,
+        spans: bulk.iter().map(|j| (j.1, j.2)).collect(),
     })
 }
 

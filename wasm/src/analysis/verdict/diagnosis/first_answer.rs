@@ -86,9 +86,98 @@ fn wait_words(s: f64) -> String {
     if s >= 1.0 { format!("{s:.2} s") } else { format_duration(s) }
 }
 
-/// The headline `(limit, text)` with [`first_answer_sentence`] after its text.
+/// Of the sender's data since the peer's last message, at most this share may precede
+/// the answer's first byte (a protocol's control frame: an HTTP/2 SETTINGS ack).
+pub const LEAD_SHARE: f64 = 0.01;
+
+/// The longest wait for an answer later in the connection (issue 39 review Q, ffx: the
+/// server sent a 30-byte HTTP/2 SETTINGS ack 47 ms after the browser's request and
+/// its 389 KiB answer 1.66 s after it, the client silent in between; the first-answer
+/// rule above saw only the TLS handshake's quick first bytes). The rule: the sender's
+/// data after each message of the peer (up to the peer's next) is an answer; its first
+/// byte is the segment after the answer's longest gap, only less than [`LEAD_SHARE`]
+/// of what followed and under one full segment sent before it (a control frame is no
+/// answer's first byte); the wait runs from the peer's message to that byte, with no
+/// data of the peer in it: the sender's time (RFC 9293 §3.10.7: a message with
+/// nothing of ours outstanding hands the turn to us). Said for the longest such wait
+/// where it is at least [`FIRST_ANSWER_RTTS`] path RTTs, at least the time from that
+/// byte to the transfer's end (a measured time, above 0), at least half the transfer's new bytes came after it,
+/// and the answer (to the peer's next message) was at least [`MIN_ANSWER_SEGMENTS`]
+/// full segments — a few bytes the sender sent after a long silence may be its own
+/// initiative (a command from an operator), not an answer: then the wait, not the
+/// transfer, took the time.
+fn answer_wait_sentence(f: &Facts) -> Option<String> {
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+    let is_data = |i: usize| crate::analysis::stalls::is_data_segment(p, i, d);
+    let last = (0..p.t.len()).rev().find(|&i| is_data(i))?;
+    let end_t = f.sh.ends_at().map_or(p.t[last], |e| e.min(p.t[last]));
+    let segment = real_segment_bytes(f);
+    // (peer's message, the answer's first byte, bytes before it since the message, bytes
+    // from it to the peer's next message)
+    let mut best: Option<(usize, usize, f64, f64)> = None;
+    // The answer since the peer's last message: its first byte, the bytes before it, the
+    // gap before it and its bytes so far.
+    let (mut peer, mut prev, mut lead, mut chunk) = (None::<usize>, None::<usize>, 0.0, None::<(usize, f64, f64, f64)>);
+    let mut first_seq = f64::NAN;
+    let consider = |best: &mut Option<(usize, usize, f64, f64)>, peer: Option<usize>, chunk: Option<(usize, f64, f64, f64)>| {
+        if let (Some(r), Some((k, l, _, bytes))) = (peer, chunk) {
+            if best.is_none_or(|(br, bk, _, _)| p.t[k] - p.t[r] > p.t[bk] - p.t[br]) {
+                *best = Some((r, k, l, bytes));
+            }
+        }
+    };
+    for i in 0..p.t.len() {
+        if p.t[i] > end_t {
+            break;
+        }
+        // The peer's data (a keep-alive's garbage byte is none, RFC 1122 §4.2.3.6).
+        if p.dir[i] != d && p.len[i] > 0 && p.flags[i] & SYN == 0 && p.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE == 0 {
+            consider(&mut best, peer, chunk);
+            (peer, prev, lead, chunk) = (Some(i), None, 0.0, None);
+        } else if is_data(i) && p.flags[i] & crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION == 0 {
+            if first_seq.is_nan() {
+                first_seq = p.seq[i];
+            }
+            // The segment after the longest gap since the peer's message starts the answer.
+            let gap = p.t[i] - prev.map_or_else(|| peer.map_or(f64::NAN, |r| p.t[r]), |j| p.t[j]);
+            if peer.is_some() && chunk.is_none_or(|(_, _, longest, _)| gap > longest) {
+                chunk = Some((i, lead, gap, 0.0));
+            }
+            if let Some(c) = chunk.as_mut() {
+                c.3 += f64::from(p.len[i]);
+            }
+            lead += f64::from(p.len[i]);
+            prev = Some(i);
+        }
+    }
+    consider(&mut best, peer, chunk);
+    let (r, k, lead, answer) = best?;
+    let wait = p.t[k] - p.t[r];
+    let sent_end = (0..=last).filter(|&i| is_data(i) && p.t[i] <= end_t).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
+    let (rest, total, took) = (sent_end - p.seq[k], sent_end - first_seq, end_t - p.t[k]);
+    let floor = (FIRST_ANSWER_RTTS * f.min_rtt).max(FIRST_ANSWER_MIN_S);
+    if !(wait >= floor && took > 0.0 && wait >= took && 2.0 * rest >= total && rest >= MIN_ANSWER_SEGMENTS * segment && lead < LEAD_SHARE * rest && lead < segment && answer >= MIN_ANSWER_SEGMENTS * segment) {
+        return None;
+    }
+    let between = if lead > 0.0 { format!(", only {} sent before it", format_bytes(lead)) } else { String::new() };
+    Some(format!(
+        "The answer came {} after the peer's message (frame {} at {} → frame {} at {}), the peer silent meanwhile{between}; \
+         the {} of data then took {}: the wait for the answer, not the transfer, took the time.",
+        wait_words(wait),
+        p.frame[r],
+        format_timestamp(p.t[r]),
+        p.frame[k],
+        format_timestamp(p.t[k]),
+        format_bytes(rest),
+        format_duration(took)
+    ))
+}
+
+/// The headline `(limit, text)` with [`first_answer_sentence`] (else
+/// [`answer_wait_sentence`]) after its text.
 pub(super) fn after_headline(f: &Facts, (limit, text): (&'static str, String)) -> (&'static str, String) {
-    match first_answer_sentence(f) {
+    match first_answer_sentence(f).or_else(|| answer_wait_sentence(f)) {
         Some(s) => (limit, format!("{text} {s}")),
         None => (limit, text),
     }

@@ -2,6 +2,7 @@
 //! application, a zero window, and stalls (waits on ACKs the path clocked).
 
 use super::*;
+use crate::analysis::verdict::diagnosis_episodes::chunk_turns;
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
 /// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
@@ -143,7 +144,14 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
                 format!("{:.1} full segments of {}, under two of the largest frames its host handed the network", median / segment, format_bytes(segment))
             }
         ),
-        Err(savings::Unavoidable::Bulk(b)) => bulk_sentence(&b, segment),
+        Err(savings::Unavoidable::Bulk(mut b)) => {
+            let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+            // The largest burst's bulk, where smaller turns began it (chunk_turns.rs).
+            if let Some((from, to, bytes)) = chunk_turns::main_chunk(p, d, (b.from, b.to), segment) {
+                (b.from, b.to, b.largest) = (from, to, bytes);
+            }
+            bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt))
+        }
         Err(savings::Unavoidable::Clock(period)) => format!(
             " The pauses ended on a clock, every {}: a fixed-period source, whose pauses are its period, not a delay.",
             format_duration(period)
@@ -208,7 +216,8 @@ fn data_span(f: &Facts) -> (f64, f64) {
 /// with its times, and the messages around it — whose pauses, not the bulk, took the
 /// time (issue 39 review L class C-MSG: an SMB copy's one 741 KB write among small
 /// requests once read "each burst was a message (median 228 B)").
-fn bulk_sentence(b: &savings::BulkBursts, segment: f64) -> String {
+/// `turns`: the request/response turns inside the bursts, said (chunk_turns.rs).
+fn bulk_sentence(b: &savings::BulkBursts, segment: f64, turns: Option<String>) -> String {
     let when = if b.to > b.from { format!("from {} to {}", format_timestamp(b.from), format_timestamp(b.to)) } else { format!("at {}", format_timestamp(b.from)) };
     let others = if b.others_median > 0.0 {
         format!(
@@ -219,15 +228,30 @@ fn bulk_sentence(b: &savings::BulkBursts, segment: f64) -> String {
     } else {
         String::new()
     };
+    let pace = match turns {
+        Some(t) => format!("The application's pauses came between these bursts: the exchange's own pace. {t}"),
+        None => "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
+                 readier application would shorten."
+            .to_string(),
+    };
+    // Not "100 %" for 99.6 %: the messages carried some.
+    let share = if b.share < 1.0 && b.share >= 0.995 { "Over 99 %".to_string() } else { format_percent(b.share) };
+    let (bursts, largest) = (crate::analysis::format::plural(b.count as u64, "burst"), if b.count == 1 { "" } else { "the largest " });
+    // The bulk line (savings.rs `bulk_line`): 10 full segments, or RFC 6928's byte cap
+    // for larger segments (then no count of segments, which their size distorts).
+    let line = savings::bulk_line(segment);
+    if line < savings::BULK_SEGMENTS * segment {
+        return format!(
+            " {share} of the bytes moved in {bursts} of at least an initial window ({largest}{}, {when}; RFC 6928 caps an initial \
+             window at {} for {} segments){others}. {pace}",
+            format_bytes(b.largest),
+            format_bytes(line),
+            format_bytes(segment)
+        );
+    }
     format!(
-        " {} of the bytes moved in {} of at least {} full segments ({}{}, {} segments of {}, {when}){others}. \
-         The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
-         readier application would shorten.",
-        // Not "100 %" for 99.6 %: the messages carried some.
-        if b.share < 1.0 && b.share >= 0.995 { "Over 99 %".to_string() } else { format_percent(b.share) },
-        crate::analysis::format::plural(b.count as u64, "burst"),
+        " {share} of the bytes moved in {bursts} of at least {} full segments ({largest}{}, {} segments of {}, {when}){others}. {pace}",
         savings::BULK_SEGMENTS,
-        if b.count == 1 { "" } else { "the largest " },
         format_bytes(b.largest),
         (b.largest / segment).round(),
         format_bytes(segment)

@@ -10,7 +10,9 @@
 //! - it lasted at least [`TRANSFER_ROUND_TRIPS`] path RTTs (less the sender's own
 //!   pauses inside it): a message the network delivers in a flight or two lasts about
 //!   one round trip; one that lasts many went through many windows;
-//! - it moved at least [`TRANSFER_SEGMENTS`] full segments of new data: a message of a
+//! - it moved at least an initial window of new data (savings.rs `bulk_line`, RFC 6928:
+//!   10 full segments up to 14,600 B, at least two above; as savings.rs calls a burst
+//!   bulk): a message of a
 //!   few segments that its timer re-sent lasts many round trips too (an `outage`);
 //! - it took at least [`TRANSFER_SHARE`] of the active time, and the application's
 //!   pauses took as much, they and the turns more than any other share: where the
@@ -45,9 +47,6 @@ use crate::analysis::verdict::diagnosis_shares::TimeShares;
 
 /// A burst lasting at least this many path RTTs is a transfer.
 pub const TRANSFER_ROUND_TRIPS: f64 = 4.0;
-/// Fewest full segments of new data a transfer moved (as many as savings.rs calls a
-/// bulk burst): a message of a few segments re-sent by its timer lasts round trips too.
-pub const TRANSFER_SEGMENTS: f64 = crate::analysis::verdict::savings::BULK_SEGMENTS;
 /// Least share of the active time the burst, and the pauses, each took.
 pub const TRANSFER_SHARE: f64 = 0.25;
 /// A gap is even when within this fraction of the median gap.
@@ -89,7 +88,7 @@ pub(super) fn long_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
     let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, p, d, mss_estimate(p, d) as u32));
     let mut out = Vec::new();
     for b in bursts {
-        if b.took() < TRANSFER_ROUND_TRIPS * path_rtt || b.end - b.start < TRANSFER_SHARE * sh.active || !(b.bytes >= TRANSFER_SEGMENTS * full) {
+        if b.took() < TRANSFER_ROUND_TRIPS * path_rtt || b.end - b.start < TRANSFER_SHARE * sh.active || !(b.bytes >= crate::analysis::verdict::savings::bulk_line(full)) {
             continue;
         }
         if taken.iter().any(|e| e.start < b.end && e.end > b.start && matches!(e.kind, "loss" | "delay-spike")) {
