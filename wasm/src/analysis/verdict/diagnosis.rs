@@ -164,18 +164,7 @@ pub fn diagnose_keeping_spans(
     crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt); // its own clock or cap
     let delivered_cell = OnceCell::new();
     let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt), lag_s);
-    let shares = if sh.active > 0.0 {
-        DiagnosisShares {
-            receive_window: sh.receive_window / sh.active,
-            loss: sh.loss / sh.active,
-            application: sh.application / sh.active,
-            stalled: sh.stalled / sh.active,
-            other: sh.other / sh.active,
-            turns: sh.turn_time / sh.active,
-        }
-    } else {
-        DiagnosisShares::default()
-    };
+    let shares = sh.fractions();
     let mut max_window = sh.max_window;
     if !max_window.is_finite() {
         max_window = receiver.receive_window.map_or(f64::NAN, |w| w.max as f64);

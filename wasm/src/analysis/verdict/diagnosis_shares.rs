@@ -227,6 +227,22 @@ enum State {
 }
 
 impl TimeShares {
+    /// Each share as a fraction of the active time (the report's `diagnosis.shares`);
+    /// all 0 without active time.
+    pub fn fractions(&self) -> crate::analysis::report::DiagnosisShares {
+        if self.active <= 0.0 {
+            return Default::default();
+        }
+        crate::analysis::report::DiagnosisShares {
+            receive_window: self.receive_window / self.active,
+            loss: self.loss / self.active,
+            application: self.application / self.active,
+            stalled: self.stalled / self.active,
+            other: self.other / self.active,
+            turns: self.turn_time / self.active,
+        }
+    }
+
     /// A stall's time goes to the share of its cause (DESIGN.md "Limit diagnosis"), so
     /// the shares partition the time and the headline and the bar cannot disagree:
     /// zero-window / window-limited → receive window, retransmission timeout → loss,
