@@ -143,6 +143,11 @@ pub struct TimeShares {
     /// ecn_held.rs moved of it to `other` (the congestion window's).
     pub application_after_ece: f64,
     pub ecn_held: f64,
+    /// How many such pauses followed an ECE echo (their time is
+    /// `application_after_ece`), and the time and count of those that followed none:
+    /// ecn_words.rs compares their means before it calls the echoes the cause.
+    pub pauses_after_ece: u32,
+    pub pauses_after_plain: (f64, u32),
     pub data_segments: u64,
     /// New payload bytes (highest sequence minus the first data segment's start):
     /// retransmitted bytes are not counted twice.

@@ -42,9 +42,10 @@ pub(in crate::analysis::verdict::diagnosis) fn ecn_opening(f: &Facts) -> Option<
         t += &format!(
             " ({} of the time, {}, in pauses after the receiver's ECE echoes with everything sent acknowledged: \
              a sender at a one-segment window may send again only when its retransmission timer fires, RFC 3168 \
-             §6.1.2; whether its application paused there too, this capture cannot tell)",
+             §6.1.2; {})",
             format_percent(f.sh.ecn_held / f.sh.active),
-            format_duration(f.sh.ecn_held)
+            format_duration(f.sh.ecn_held),
+            pause_evidence(f)
         );
     }
     t += &format!(
@@ -76,4 +77,18 @@ fn flight_phrase(f: &Facts) -> Option<String> {
         t += &format!(", where the receiver's {} window had room for {:.0}", format_bytes(f.max_window), (f.max_window / mss).floor());
     }
     Some(t)
+}
+
+/// The evidence ecn_held.rs moved the pauses on (`echoes_lengthened_pauses`), in numbers.
+fn pause_evidence(f: &Facts) -> String {
+    let n_ece = f.sh.pauses_after_ece;
+    let (plain, n_plain) = f.sh.pauses_after_plain;
+    if n_plain == 0 {
+        return "it paused only after echoes, so whether its application paused there too, this capture cannot tell".to_string();
+    }
+    format!(
+        "those {n_ece} pauses lasted {} on average, against {} for its {n_plain} pauses after ACKs without an echo",
+        format_duration(f.sh.application_after_ece / f64::from(n_ece.max(1))),
+        format_duration(plain / f64::from(n_plain))
+    )
 }

@@ -296,16 +296,22 @@ impl<'c> SharesPass<'c> {
             _ => t0,
         };
         let dt = t - t0;
+        // A stall split at a lost request's first sending (stalls/request_turn.rs) is idle
+        // only before it: the peer's parts below stay within that part (close_stall).
+        let idle_end = match state {
+            State::Stalled(_) => self.continued.iter().find(|&&(s, _)| s > t0 && s < t).map_or(t, |&(s, _)| s),
+            _ => t,
+        };
         // The sender answered the peer's message: it came in the interval's second
         // half and the sender's data followed it (request/response, the peer's
         // think time).
         if matches!(state, State::Application | State::Stalled(3)) && self.request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt) {
-            self.out.peer_wait += dt;
+            self.out.peer_wait += idle_end - t0;
         }
         // The peer's part of an application pause: until its last message, which the
         // sender's data then answered (a pause that ended with the peer's data was the
         // peer's until that data came: the sender could not answer what it had not got).
-        if let (State::Application | State::Stalled(3), Some(r)) = (state, self.last_request_at.filter(|&r| r >= t0 && r <= t)) {
+        if let (State::Application | State::Stalled(3), Some(r)) = (state, self.last_request_at.filter(|&r| r >= t0 && r <= idle_end)) {
             self.out.peer_time += r - t0;
         }
         if matches!(state, State::Window | State::Stalled(0) | State::Stalled(1)) {
@@ -314,8 +320,10 @@ impl<'c> SharesPass<'c> {
         // An application pause ends here: the burst before it is complete and segment
         // `i` starts the next (savings.rs `pauses_avoidable`, which joins the bursts
         // across pauses too short to be one).
-        if matches!(state, State::Application | State::Stalled(3)) && self.ece_seen {
-            self.out.application_after_ece += dt;
+        if matches!(state, State::Application | State::Stalled(3)) && dt > 0.0 {
+            let (sum, n) = if self.ece_seen { (&mut self.out.application_after_ece, &mut self.out.pauses_after_ece) } else { (&mut self.out.pauses_after_plain.0, &mut self.out.pauses_after_plain.1) };
+            *sum += dt;
+            *n += 1;
         }
         if matches!(state, State::Application | State::Stalled(3)) && dt > 0.0 {
             self.out.bursts.push(self.burst_bytes, t, dt, self.request_at.is_some());
