@@ -10,6 +10,8 @@ use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, Send
 
 #[path = "window_overrun.rs"]
 mod window_overrun;
+#[path = "pass_stall.rs"]
+mod pass_stall;
 
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
 
@@ -357,41 +359,6 @@ impl<'c> SharesPass<'c> {
                 self.other_time(dt);
                 self.out.other_delivered += self.open_acked;
             }
-        }
-    }
-
-    /// A stall's part of [`Self::close_interval`]: its time to its cause (a split one's
-    /// second part to the cause it continued as), and the idle tail's and the shrunk
-    /// window's bookkeeping.
-    fn close_stall(&mut self, c: usize, t0: f64, t: f64, dt: f64) {
-        let cut = self.continued.iter().find(|&&(s, _)| s > t0 && s < t).copied();
-        if let Some((s, c2)) = cut {
-            self.out.add_stall(c2, t - s);
-        }
-        let dt = cut.map_or(dt, |(s, _)| s - t0);
-        self.out.add_stall(c, dt);
-        // A stall of another cause: trouble, no idle tail (transfer_end.rs).
-        if c != 3 {
-            self.pauses.clear();
-        }
-        // An idle stall: a place the transfer may have ended (transfer_end.rs).
-        if c == 3 && dt > 0.0 && self.first_seq.is_finite() {
-            let sent = self.high - self.first_seq;
-            // The peer's message came in the pause's second half and the sender's
-            // data followed it: the pause waited for it (as `peer_wait` above).
-            let (row, peer_spoke) = (self.open_row, self.request_at.is_some_and(|r| r >= t0 && t - r <= 0.5 * dt));
-            let burst = sent - self.idle_burst_from;
-            if burst >= transfer_end::BULK_MIN_SEGMENTS * self.full_segment {
-                self.pauses.push(Pause { row, t: t0, bytes: sent, burst, seconds: dt, peer_spoke });
-            }
-            self.idle_burst_from = sent;
-        }
-        // A window-limited stall in which the window fell below 3/4 of its
-        // maximum: the receiver's buffer held unread data, as in `Window` below
-        // (a printer's window of 180 B–1.3 KiB, 1.1–1.4 s each until its update:
-        // stalls/small_window.rs).
-        if c == 1 && self.open_min_win.is_finite() && self.running_max_win.is_finite() && self.open_min_win < 0.75 * self.running_max_win {
-            self.out.window_shrunk += dt;
         }
     }
 
