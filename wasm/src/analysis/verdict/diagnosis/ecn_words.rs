@@ -19,21 +19,8 @@ pub(in crate::analysis::verdict::diagnosis) fn ecn_opening(f: &Facts) -> Option<
     if !classic_feedback(f.conn) || !(f.sh.ecn_held > 0.0 || ce_share(f.conn) >= CE_QUEUE_SHARE) {
         return None;
     }
-    let d = f.conn.data_direction.min(1) as usize;
-    let data = f.conn.directions[d].ecn?;
-    let echoes = f.conn.directions[1 - d].ecn.and_then(|e| e.ece).unwrap_or(0);
-    let reductions = data.cwr.unwrap_or(0);
-    let mut parts = Vec::new();
-    if data.ce > 0 {
-        parts.push(format!(
-            "{} of {} ECN-capable data segments arrived marked Congestion Experienced ({})",
-            data.ce,
-            data.capable(),
-            format_percent_fine(data.ce_share())
-        ));
-    }
-    parts.push(format!("the receiver echoed congestion on {echoes} ACK{} (ECE)", if echoes == 1 { "" } else { "s" }));
-    parts.push(format!("the sender reduced its window {reductions} time{} (CWR)", if reductions == 1 { "" } else { "s" }));
+    f.conn.directions[f.conn.data_direction.min(1) as usize].ecn?; // no ECN counts: nothing to say
+    let parts = super::phrases::ecn_parts(f.conn);
     let mut t = format!("{ECN_OPENING}: {}", parts.join(", "));
     t += &flight_phrase(f).map_or(String::new(), |p| format!("; {p}"));
     let s = f.shares;

@@ -252,10 +252,24 @@ pub(super) fn ecn_text(conn: &ConnectionSummary) -> Option<String> {
     let d = conn.data_direction.min(1) as usize;
     let data = conn.directions[d].ecn?;
     let echoes = conn.directions[1 - d].ecn.and_then(|e| e.ece).unwrap_or(0);
-    let reductions = data.cwr.unwrap_or(0);
     if data.ce == 0 && echoes == 0 {
         return None;
     }
+    let parts = ecn_parts(conn);
+    Some(format!(
+        "The network signalled congestion by ECN instead of dropping packets: {}. Loss and retransmission counts do not show this congestion (RFC 3168).",
+        parts.join("; ")
+    ))
+}
+
+/// "52 of 168 ECN-capable data segments arrived marked Congestion Experienced (31 %)",
+/// "the receiver echoed congestion on 131 ACKs (ECE)", "the sender reduced its window 46
+/// times (CWR)": each count that is not 0 (ecn_text, and ecn_words.rs's headline).
+pub(super) fn ecn_parts(conn: &ConnectionSummary) -> Vec<String> {
+    let d = conn.data_direction.min(1) as usize;
+    let Some(data) = conn.directions[d].ecn else { return Vec::new() };
+    let echoes = conn.directions[1 - d].ecn.and_then(|e| e.ece).unwrap_or(0);
+    let reductions = data.cwr.unwrap_or(0);
     let mut parts = Vec::new();
     if data.ce > 0 {
         parts.push(format!(
@@ -271,10 +285,7 @@ pub(super) fn ecn_text(conn: &ConnectionSummary) -> Option<String> {
     if reductions > 0 {
         parts.push(format!("the sender reduced its window {reductions} time{} (CWR)", if reductions == 1 { "" } else { "s" }));
     }
-    Some(format!(
-        "The network signalled congestion by ECN instead of dropping packets: {}. Loss and retransmission counts do not show this congestion (RFC 3168).",
-        parts.join("; ")
-    ))
+    parts
 }
 
 /// Where the capture itself missed much of what the receivers acknowledged
