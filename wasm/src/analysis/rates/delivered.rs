@@ -199,10 +199,24 @@ mod tests {
     use super::*;
     use crate::analysis::rows::columns::SackColumns;
 
+    /// Rows of (time, direction, seq, payload length, ack) as columns, sorted by time.
+    fn in_time_order(mut rows: Vec<(f64, u8, f64, u32, f64)>) -> PacketColumns {
+        let mut p = PacketColumns::default();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (t, dir, seq, len, ack) in rows {
+            p.t.push(t);
+            p.dir.push(dir);
+            p.seq.push(seq);
+            p.len.push(len);
+            p.ack.push(ack);
+            p.flags.push(0);
+        }
+        p
+    }
+
     /// A sender (dir 0) offering 1,000 B every 1 ms (8 Mbit/s) through a 4 Mbit/s
     /// bottleneck: the receiver's ACK of each segment comes 2 ms per segment later.
     fn offered_twice_the_link(seconds: f64) -> PacketColumns {
-        let mut p = PacketColumns::default();
         let n = (seconds * 1000.0) as usize;
         let mut rows: Vec<(f64, u8, f64, u32, f64)> = Vec::new();
         for k in 0..n {
@@ -215,16 +229,7 @@ mod tests {
             }
         }
         rows.push((0.0, 1, 1.0, 0, 1.0)); // the handshake's ACK: delivery starts at byte 1
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for (t, dir, seq, len, ack) in rows {
-            p.t.push(t);
-            p.dir.push(dir);
-            p.seq.push(seq);
-            p.len.push(len);
-            p.ack.push(ack);
-            p.flags.push(0);
-        }
-        p
+        in_time_order(rows)
     }
 
     #[test]
@@ -303,7 +308,6 @@ mod tests {
         // `redundant_stream1.pcapng` connection 4 read 1.9 Mbit/s behind a 1.14 Mbit/s
         // link), while what the receiver holds grows 1,000 B per 2 ms: 4 Mbit/s in
         // every whole bin of 100 ms (RFC 2018 §3: the bytes between blocks never came).
-        let mut p = PacketColumns::default();
         let mut sacks = SackColumns::default();
         let mut rows: Vec<(f64, u8, f64, u32, f64)> = vec![(0.0, 1, 1.0, 0, 1.0)];
         for k in 0..2000usize {
@@ -322,15 +326,7 @@ mod tests {
                 sacks.right.push(1.0 + 1000.0 * (seg + 1) as f64);
             }
         }
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for (t, dir, seq, len, ack) in rows {
-            p.t.push(t);
-            p.dir.push(dir);
-            p.seq.push(seq);
-            p.len.push(len);
-            p.ack.push(ack);
-            p.flags.push(0);
-        }
+        let p = in_time_order(rows);
         let best = delivered_rates(&p, &sacks, 0, f64::NAN).best_bps;
         assert!((best - 4.0e6).abs() < 1.0, "{best}");
     }

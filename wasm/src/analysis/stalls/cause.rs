@@ -125,3 +125,11 @@ mod total_seconds_tests {
         assert_eq!(serde_json::to_string(&t).unwrap(), "0.0");
     }
 }
+
+/// A difference of two capture times, to the nanosecond the capture can hold: every
+/// stall's duration (gaps/classify.rs, request_turn.rs). The subtraction's last-bit noise
+/// (0.21736100000000003 s) would otherwise be written into every report and share link
+/// (pcap timestamps are µs or ns, pcapng ≤ ns).
+pub(in crate::analysis::stalls) fn whole_ns(seconds: f64) -> f64 {
+    (seconds * 1e9).round() / 1e9
+}

@@ -10,7 +10,7 @@
 //! and re-sent at 2.1487 s, answered at 2.2751 s: 0.82 s of the client's pause had read
 //! as 1.8 s of "Nothing got through".
 
-use super::cause::{Stall, StallCause};
+use super::cause::{whole_ns, Stall, StallCause};
 use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::rows::columns::{flag_bits as fb, PacketColumns};
 
@@ -61,9 +61,4 @@ fn request_sent(s: &Stall, cols: &PacketColumns, dir: u8) -> Option<(usize, u64)
     let resent = (k + 1..j).filter(peer).any(|r| super::peer_timer_resend(cols.flags[r]) && cols.seq[r] < hi && cols.seq[r] + f64::from(cols.len[r]) > lo);
     let bytes = (k..j).filter(peer).filter(new).map(|r| u64::from(cols.len[r])).sum();
     (acked_all && resent).then_some((k, bytes))
-}
-
-/// Seconds rounded to the ns, as every stall's duration (gaps/classify.rs `whole_ns`).
-fn whole_ns(seconds: f64) -> f64 {
-    (seconds * 1e9).round() / 1e9
 }

@@ -8,7 +8,7 @@ use super::resends::ack_clocked;
 use super::{needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
 use crate::analysis::format::{format_bytes, format_duration, format_timestamp};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
-use crate::analysis::stalls::cause::{Stall, StallCause};
+use crate::analysis::stalls::cause::{whole_ns, Stall, StallCause};
 
 /// A stall still open when the connection's packets end (see `find_stalls`).
 pub(super) fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer_win: f64) -> Stall {
@@ -29,13 +29,6 @@ pub(super) fn classify_trailing(cols: &PacketColumns, g: &Gap, last: usize, peer
         (StallCause::Unknown, "not ended when the capture ended".to_string())
     };
     Stall { start: t0, duration: whole_ns(cols.t[last] - t0), cause, frame_before: cols.frame[g.index], frame_after: cols.frame[last], ended_by }
-}
-
-/// A difference of two capture times, to the nanosecond the capture can hold: the
-/// subtraction's last-bit noise (0.21736100000000003 s) would otherwise be written
-/// into every report and share link (pcap timestamps are µs or ns, pcapng ≤ ns).
-fn whole_ns(seconds: f64) -> f64 {
-    (seconds * 1e9).round() / 1e9
 }
 
 /// The retransmission that ended a stall, named by its kind (retrans_kinds.rs), so the

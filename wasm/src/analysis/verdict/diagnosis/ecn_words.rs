@@ -68,14 +68,14 @@ fn flight_phrase(f: &Facts) -> Option<String> {
 
 /// The evidence ecn_held.rs moved the pauses on (`echoes_lengthened_pauses`), in numbers.
 fn pause_evidence(f: &Facts) -> String {
-    let n_ece = f.sh.pauses_after_ece;
-    let (plain, n_plain) = f.sh.pauses_after_plain;
-    if n_plain == 0 {
+    let Some((after_echo, plain)) = crate::analysis::verdict::diagnosis_shares::ecn_held::pause_means(f.sh) else {
         return "it paused only after echoes, so whether its application paused there too, this capture cannot tell".to_string();
-    }
+    };
     format!(
-        "those {n_ece} pauses lasted {} on average, against {} for its {n_plain} pauses after ACKs without an echo",
-        format_duration(f.sh.application_after_ece / f64::from(n_ece.max(1))),
-        format_duration(plain / f64::from(n_plain))
+        "those {} pauses lasted {} on average, against {} for its {} pauses after ACKs without an echo",
+        f.sh.pauses_after_ece,
+        format_duration(after_echo),
+        format_duration(plain),
+        f.sh.pauses_after_plain.1
     )
 }

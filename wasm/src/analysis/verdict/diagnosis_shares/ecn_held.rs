@@ -57,7 +57,13 @@ pub fn rebook(sh: &mut TimeShares, conn: &ConnectionSummary) {
 /// average at least 1.5× its pauses after ACKs without one, or it paused only after
 /// echoes.
 pub fn echoes_lengthened_pauses(sh: &TimeShares) -> bool {
+    pause_means(sh).is_none_or(|(after_echo, plain)| after_echo >= 1.5 * plain)
+}
+
+/// The mean pause after an ECE echo and the mean after ACKs without one (the seconds
+/// [`echoes_lengthened_pauses`] compares and ecn_words.rs quotes); None where every pause
+/// followed an echo.
+pub fn pause_means(sh: &TimeShares) -> Option<(f64, f64)> {
     let (plain, n_plain) = sh.pauses_after_plain;
-    let mean_ece = sh.application_after_ece / f64::from(sh.pauses_after_ece.max(1));
-    n_plain == 0 || mean_ece >= 1.5 * plain / f64::from(n_plain)
+    (n_plain > 0).then(|| (sh.application_after_ece / f64::from(sh.pauses_after_ece.max(1)), plain / f64::from(n_plain)))
 }

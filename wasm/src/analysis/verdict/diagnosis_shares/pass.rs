@@ -298,12 +298,14 @@ impl<'c> SharesPass<'c> {
             _ => t0,
         };
         let dt = t - t0;
-        // A stall split at a lost request's first sending (stalls/request_turn.rs) is idle
-        // only before it: the peer's parts below stay within that part (close_stall).
-        let idle_end = match state {
-            State::Stalled(_) => self.continued.iter().find(|&&(s, _)| s > t0 && s < t).map_or(t, |&(s, _)| s),
-            _ => t,
+        // A stall split at a lost request's first sending (stalls/request_turn.rs): where
+        // it continued as another cause. It is idle only before that: the peer's parts
+        // below stay within that part (close_stall counts each part to its cause).
+        let cut = match state {
+            State::Stalled(_) => self.continued.iter().find(|&&(s, _)| s > t0 && s < t).copied(),
+            _ => None,
         };
+        let idle_end = cut.map_or(t, |(s, _)| s);
         // The sender answered the peer's message: it came in the interval's second
         // half and the sender's data followed it (request/response, the peer's
         // think time).
@@ -332,7 +334,7 @@ impl<'c> SharesPass<'c> {
             self.burst_bytes = 0.0;
         }
         match state {
-            State::Stalled(c) => self.close_stall(c, t0, t, dt),
+            State::Stalled(c) => self.close_stall(c, t0, t, cut),
             State::Loss => {
                 self.out.loss += dt;
                 self.out.loss_delivered += self.open_acked;

@@ -9,13 +9,13 @@ use super::SharesPass;
 impl SharesPass<'_> {
     /// A stall's part of [`Self::close_interval`]: its time to its cause (a split one's
     /// second part to the cause it continued as), and the idle tail's and the shrunk
-    /// window's bookkeeping.
-    pub(super) fn close_stall(&mut self, c: usize, t0: f64, t: f64, dt: f64) {
-        let cut = self.continued.iter().find(|&&(s, _)| s > t0 && s < t).copied();
+    /// window's bookkeeping. `cut`: where the stall continued as another cause (its
+    /// start and share slot), found by `close_interval`.
+    pub(super) fn close_stall(&mut self, c: usize, t0: f64, t: f64, cut: Option<(f64, usize)>) {
         if let Some((s, c2)) = cut {
             self.out.add_stall(c2, t - s);
         }
-        let dt = cut.map_or(dt, |(s, _)| s - t0);
+        let dt = cut.map_or(t, |(s, _)| s) - t0;
         self.out.add_stall(c, dt);
         // A stall of another cause: trouble, no idle tail (transfer_end.rs).
         if c != 3 {
