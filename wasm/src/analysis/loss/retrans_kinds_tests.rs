@@ -719,3 +719,35 @@ fn one_dsack_explains_one_duplicate_not_the_resend_the_ack_answered() {
     assert_eq!(k.iter().map(|b| b & fb::KIND_SPURIOUS != 0).collect::<Vec<_>>(), [false, true], "{k:?}");
     assert_eq!(a.connections[0].directions[0].spurious_retransmissions, 1);
 }
+
+/// The kinds of one re-send of [1000, 2000) by a sender whose path RTT the capture does
+/// not know (a capture at the receiver that starts mid-stream, no timestamps: lag 0, no
+/// RTT), `quiet_s` after the receiver's last feedback at 1 s: its ACK of 1000, with
+/// SACK [2000, 3000) when `sacked` (the re-sent hole is below SACKed data).
+fn resend_with_unknown_rtt(sacked: bool, quiet_s: f64) -> (u64, u64) {
+    let s = 1_000_000_000i64;
+    use super::{PeerAck, RetransKinds};
+    let mut k = RetransKinds::new(Some(0), Some(true));
+    let blocks: &[(i64, i64)] = if sacked { &[(2000, 3000)] } else { &[] };
+    k.on_peer_ack(&PeerAck { t_ns: s, ack: 1000, sack: blocks, sack_unreadable: false, tsecr: None, duplicate: false });
+    k.on_retransmission(Some(0), s + (quiet_s * 1e9) as i64, 1000, 2000, 3000, Some(1000), None, false);
+    let (c, _) = k.finish(0, false, None, None);
+    (c.rto_events, c.fast_retransmissions)
+}
+
+/// Rule (RFC 6298 §2.1: before any RTT sample the RTO is 1 s; Linux's floor is 200 ms):
+/// where the path RTT is unknown, a re-send quiet for 1 s after the last feedback, with
+/// nothing acknowledged or SACKed meanwhile, is a timer's: a clocked re-send would need a
+/// round trip of over 1 s. A hole below SACKed data 1.5 s (RACK's reordering timer fires
+/// up to one SRTT after the SACK, RFC 8985 §6.2). Before, with no RTT every re-send after
+/// any feedback was "fast": gmail.pcapng.cap connection 3 re-sent 11201 18.7 s after the
+/// last SACK and counted no timeout.
+#[test]
+fn with_the_rtt_unknown_a_resend_after_a_second_of_quiet_is_a_timeout() {
+    // (timeouts, fast) for each quiet time.
+    assert_eq!(resend_with_unknown_rtt(true, 18.7), (1, 0));
+    assert_eq!(resend_with_unknown_rtt(true, 1.5), (1, 0));
+    assert_eq!(resend_with_unknown_rtt(true, 1.2), (0, 1));
+    assert_eq!(resend_with_unknown_rtt(false, 1.0), (1, 0));
+    assert_eq!(resend_with_unknown_rtt(false, 0.9), (0, 1));
+}

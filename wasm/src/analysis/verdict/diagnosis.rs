@@ -69,6 +69,7 @@ mod first_answer;
 mod handshake_words;
 pub use handshake_words::join_not_established;
 mod path_words;
+mod peer_loss_words;
 mod phrases;
 mod recovery;
 mod slow_start_words;

@@ -9,8 +9,9 @@ use crate::analysis::rows::columns::flag_bits as fb;
 
 impl RetransKinds {
     /// Classifies every record. `lag_ns`: the sender lag (capture → sender →
-    /// capture); `at_sender`: the capture is known to be at this direction's sender; `rtt_ns`: the path RTT (None: unknown, then only feedback-free
-    /// retransmissions — no feedback ever — count as timer-driven); `smss`: the
+    /// capture); `at_sender`: the capture is known to be at this direction's sender; `rtt_ns`: the path RTT (None: unknown, then a
+    /// retransmission counts as timer-driven with no feedback ever or after 1 s of quiet,
+    /// `timer_driven`); `smss`: the
     /// sender's segment size (handshake.rs `send_mss`; None: one segment per frame).
     /// Returns the counts and (row, kind bits) for the stored rows, in row order.
     pub fn finish(self, lag_ns: i64, at_sender: bool, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
@@ -240,7 +241,9 @@ impl LossState {
 }
 
 /// Whether `r` was sent by a timer: quiet (`Record::quiet_ns`) for at least a path RTT,
-/// or with no feedback ever.
+/// or with no feedback ever. Where the path RTT is unknown (a capture that starts
+/// mid-stream, at the receiver, without timestamps), quiet for at least 1 s
+/// ([`UNKNOWN_RTT_TIMER_NS`]).
 fn timer_driven(r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>) -> bool {
     // A hole below data the receiver has SACKed can also be re-sent by RACK's
     // reordering timer (RFC 8985 §6.3), which fires at most RACK.reo_wnd ≤ SRTT
@@ -254,10 +257,24 @@ fn timer_driven(r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>) -> bool {
     let timer_after = |rtt: i64| (if r.below_sack { rtt + (rtt / 2).max(TIMER_SLACK_NS) } else { rtt }).max(TIMER_FLOOR_NS);
     match (quiet, rtt_ns) {
         (None, _) => true,
-        (Some(q), Some(rtt)) => q >= timer_after(rtt),
-        (Some(_), None) => false,
+        (Some(q), rtt) => q >= timer_after(rtt.unwrap_or(UNKNOWN_RTT_TIMER_NS)),
     }
 }
+
+/// The round trip a re-send's quiet is weighed against where the path RTT is unknown:
+/// 1 s, the retransmission timeout before any RTT sample (RFC 6298 §2.1; Linux
+/// TCP_TIMEOUT_INIT), above every RTO floor (RFC 6298 §2.4's 1 s, Linux's 200 ms). Why
+/// it is safe whatever the unknown RTT: a re-send clocked by feedback leaves as that
+/// feedback reaches the sender, so its quiet (after the sender lag the capture
+/// estimates) is at most the part of one round trip the capture did not see; quiet of
+/// 1 s, with nothing acknowledged or SACKed meanwhile, would need a round trip above
+/// 1 s, longer than any path's base RTT (a geostationary hop is about 600 ms), and a
+/// quiet sender has no queue of its own to lengthen it; a hole below SACKed data needs
+/// half as long again (RACK's reordering window is at most one SRTT, RFC 8985 §6.2).
+/// Without this every re-send with feedback before it counted as fast: a re-send
+/// 18.7 s after the last SACK, with only a keep-alive between (gmail.pcapng.cap's
+/// connection 3), was no timeout while its stall was called one.
+const UNKNOWN_RTT_TIMER_NS: i64 = 1_000_000_000;
 
 /// Re-sends sent together without feedback between them (see the comment in `finish`).
 struct Bursts<'a> {

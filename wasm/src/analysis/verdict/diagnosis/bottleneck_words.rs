@@ -36,7 +36,7 @@ pub(super) fn link_full_opening(f: &Facts) -> Option<String> {
         format_duration(f.min_rtt),
         format_percent(s.loss),
         format_percent(s.other + s.turns),
-        format_percent(s.receive_window),
+        crate::analysis::verdict::window_unjudged::share(f.sh.windows_trusted, s.receive_window),
         format_percent(s.application)
     ))
 }

@@ -38,7 +38,7 @@ pub(in crate::analysis::verdict::diagnosis) fn ecn_opening(f: &Facts) -> Option<
     t += &format!(
         "; the application {}, the receive window {} and loss {}",
         format_percent(s.application),
-        format_percent(s.receive_window),
+        crate::analysis::verdict::window_unjudged::share(f.sh.windows_trusted, s.receive_window),
         format_percent(s.loss)
     );
     Some(t)

@@ -296,7 +296,9 @@ pub(super) fn loss_text(f: &Facts) -> String {
     } else {
         format!("{:.1} % of {} were retransmissions ({})", retransmitted_percent(f), retransmitted_share_of(f), retransmitted_count_phrase(f, retrans))
     };
-    let mut t = format!("Loss limited this flow: {evidence}, and the sender spent {} of the time recovering from loss", format_percent(f.shares.loss));
+    // The data direction re-sent nothing: the loss was its peer's, named so (peer_loss_words.rs).
+    let opening = super::peer_loss_words::peer_loss_opening(f);
+    let mut t = opening.unwrap_or_else(|| format!("Loss limited this flow: {evidence}, and the sender spent {} of the time recovering from loss", format_percent(f.shares.loss)));
     if let Some(c) = timeouts_clause(f) {
         t += &format!(", {c}");
     }
