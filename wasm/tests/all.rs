@@ -104,6 +104,8 @@ mod evidence_review_p_tail;
 mod evidence_review_q_saving;
 #[path = "evidence_review_r_loss.rs"]
 mod evidence_review_r_loss;
+#[path = "evidence_review_r_loss_rest.rs"]
+mod evidence_review_r_loss_rest;
 #[path = "evidence_review_q_turns.rs"]
 mod evidence_review_q_turns;
 #[path = "evidence_rtt_path_samples.rs"]
