@@ -108,6 +108,8 @@ mod evidence_review_r_loss;
 mod evidence_review_r_loss_rest;
 #[path = "evidence_review_q_turns.rs"]
 mod evidence_review_q_turns;
+#[path = "evidence_review_t_small_window.rs"]
+mod evidence_review_t_small_window;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

@@ -97,10 +97,12 @@ use crate::decode::tcp_flags;
 mod classify;
 mod gap;
 mod resends;
+mod window_check;
 use classify::{classify, classify_trailing};
 use gap::{ack_may_follow, not_held, Gap, SendRoom};
 pub use resends::{needless, peer_timer_resend, reordered};
 use resends::ack_clocked;
+use window_check::WindowCheck;
 
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).
 const SYN: u32 = tcp_flags::SYN as u32;
@@ -202,24 +204,12 @@ pub fn windows_understated_lagged(cols: &PacketColumns, dir: u8, lag_s: f64) -> 
 }
 
 fn understated_with_mss(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64, scale_known: bool) -> bool {
-    let mut understated = super::acks_unseen(cols);
-    for_each_data_in_sender_time(cols, dir, lag_s, |peer_win, flight| {
-        understated |= exceeds_window(flight, peer_win, mss, lag_s > 0.0, scale_known);
+    let mut check = WindowCheck::new(mss, lag_s, scale_known, super::acks_unseen(cols));
+    for_each_in_sender_time(cols, dir, lag_s, |t, peer_win, flight| match flight {
+        Some(flight) => check.on_data(t, flight, peer_win),
+        None => check.on_window(t, peer_win),
     });
-    understated
-}
-
-/// The test of [`windows_understated_lagged`] at one data segment (the stall pass
-/// makes it too, on the same values, and so finds the same answer without a pass).
-fn exceeds_window(flight: f64, peer_win: f64, mss: f64, lagged: bool, scale_known: bool) -> bool {
-    let mss = mss.max(1.0);
-    // In the sender's time the reconstruction carries the path's jitter; and with the
-    // scale known (from the handshake) a little more in flight than the window is a
-    // receiver that shrank its window (RFC 9293 §3.8.6.2.2) or the capture point's
-    // timing, never a scale: a scale that is wrong is wrong by a power of two. Both ask
-    // for a factor 2 (the smallest scale that can be missing, 2^1).
-    let limit = if lagged || scale_known { 2.0 * peer_win + mss } else { peer_win + mss };
-    flight > limit
+    check.understated()
 }
 
 /// What the stall and share passes of one sending direction both judge by, found
@@ -266,7 +256,8 @@ impl SenderFacts {
 pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64, mss: f64) -> Option<u8> {
     let mss = mss.max(1.0);
     let mut best: Option<u8> = None;
-    for_each_data_in_sender_time(cols, dir, lag_s, |raw, flight| {
+    for_each_in_sender_time(cols, dir, lag_s, |_, raw, flight| {
+        let Some(flight) = flight else { return };
         let need = flight - (0.2 * flight).max(mss);
         if raw > 0.0 && need > raw {
             let s = (1u8..=14).find(|&s| raw * f64::from(1u32 << s) >= need).unwrap_or(14);
@@ -276,14 +267,16 @@ pub fn scale_lower_bound_lagged(cols: &PacketColumns, dir: u8, lag_s: f64, mss: 
     best
 }
 
-/// Calls `f(peer's latest window, bytes in flight)` at every data segment of `dir`,
-/// in the sender's time (sender_view.rs), skipping segments before any window.
-fn for_each_data_in_sender_time(cols: &PacketColumns, dir: u8, lag_s: f64, mut f: impl FnMut(f64, f64)) {
+/// Calls `f(sender time, peer's latest window, Some(bytes in flight))` at every data
+/// segment of `dir` and `f(sender time, window, None)` at every window of the peer, in
+/// the sender's time (sender_view.rs), skipping segments before any window.
+fn for_each_in_sender_time(cols: &PacketColumns, dir: u8, lag_s: f64, mut f: impl FnMut(f64, f64, Option<f64>)) {
     let (mut win, mut peer_ack, mut high) = (f64::NAN, f64::NAN, f64::NEG_INFINITY);
-    for (i, _) in sender_view(cols, dir, lag_s) {
+    for (i, t) in sender_view(cols, dir, lag_s) {
         if cols.dir[i] != dir {
             if cols.win[i].is_finite() && cols.flags[i] & SYN == 0 {
                 win = cols.win[i];
+                f(t, win, None);
             }
             if cols.ack[i].is_finite() && (peer_ack.is_nan() || cols.ack[i] > peer_ack) {
                 peer_ack = cols.ack[i];
@@ -291,7 +284,7 @@ fn for_each_data_in_sender_time(cols: &PacketColumns, dir: u8, lag_s: f64, mut f
         } else if is_data_segment(cols, i, dir) {
             high = high.max(cols.seq[i] + cols.len[i] as f64);
             if win.is_finite() {
-                f(win, in_flight_at(cols, i, high, peer_ack, lag_s > 0.0));
+                f(t, win, Some(in_flight_at(cols, i, high, peer_ack, lag_s > 0.0)));
             }
         }
     }
@@ -340,7 +333,7 @@ pub fn find_stalls_lagged(cols: &PacketColumns, dir: u8, threshold_s: f64, lag_s
 fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, full): (f64, f64), threshold_s: f64, path_rtt_s: Option<f64>, scale_known: bool) -> (Vec<Stall>, SenderFacts, Vec<bool>) {
     let n = cols.t.len();
     let lagged = lag_s > 0.0;
-    let mut understated = super::acks_unseen(cols);
+    let mut check = WindowCheck::new(mss, lag_s, scale_known, super::acks_unseen(cols));
     // Gaps over the threshold, with what `classify` needs of the moment they closed.
     let mut closed: Vec<(Gap, usize, f64, bool)> = Vec::new();
     let mut out = Vec::new();
@@ -372,6 +365,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
                     changed = true;
                 }
                 peer_win = w;
+                check.on_window(t, w);
             }
             last_peer_t = t;
             if let Some(g) = gap.as_mut() {
@@ -401,7 +395,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
         let most_in_flight = room.on_data(seq + len, len, flight, resent_here, peer_ack, full);
         if peer_win.is_finite() {
-            understated |= exceeds_window(flight, peer_win, mss, lagged, scale_known);
+            check.on_data(t, flight, peer_win);
         }
         // Before the windows are known to be trustworthy (see `closed` below).
         let window_limited = cols.flags[i] & flag_bits::WINDOW_FULL != 0
@@ -430,6 +424,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             ..Gap::default()
         });
     }
+    let understated = check.understated();
     for (mut g, j, peer_win, resent) in closed {
         g.window_limited &= !understated;
         let (t0, may_follow) = (cols.t[g.index], ack_may_follow(cols, j, lag_s));

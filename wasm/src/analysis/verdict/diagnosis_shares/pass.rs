@@ -12,6 +12,8 @@ use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, Send
 mod window_overrun;
 #[path = "pass_stall.rs"]
 mod pass_stall;
+#[path = "small_window_hold.rs"]
+mod small_window_hold;
 
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
 
@@ -89,6 +91,8 @@ pub(super) struct SharesPass<'c> {
     open_flight: f64,
     // A peer packet echoing ECN congestion (ECE) came during the open interval (ecn_held.rs).
     ece_seen: bool,
+    // A window below one segment once everything was acknowledged (small_window_hold.rs).
+    small_hold: small_window_hold::SmallWindowHold,
 }
 
 impl<'c> SharesPass<'c> {
@@ -148,6 +152,7 @@ impl<'c> SharesPass<'c> {
             open_small: false,
             open_flight: f64::NAN,
             ece_seen: false,
+            small_hold: Default::default(),
         }
     }
 
@@ -167,6 +172,7 @@ impl<'c> SharesPass<'c> {
         self.ece_seen |= cols.flags[i] & (SYN | ECE) == ECE;
         let w = cols.win[i];
         if w.is_finite() && cols.flags[i] & SYN == 0 {
+            self.watch_small_window(t, w, self.peer_ack, self.running_max_win);
             if self.peer_win.is_finite() && w > self.peer_win {
                 self.released = true;
             }
@@ -274,6 +280,8 @@ impl<'c> SharesPass<'c> {
             }
             // Unless the sender had not yet received that ACK when it sent this
             // segment (its echo is older: sender_clock.rs): it was still waiting.
+            // Unless a window below one segment held it (small_window_hold.rs).
+            State::Other if self.idle_seen && self.small_window_held(i, t).is_some() => State::Window,
             State::Other if self.idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
             // The sender's own cadence (module comment, "application"): its one small
             // segment outstanding and nothing from the peer that could have released it,
@@ -294,6 +302,14 @@ impl<'c> SharesPass<'c> {
             (State::Application, Some(a)) if a > t0 && a < t => {
                 self.other_time(a - t0);
                 a
+            }
+            // Likewise the window's time starts at the small window; the sender had
+            // nothing to send between the ACK of everything and it.
+            (State::Window, Some(a)) if !blocked => {
+                let w = self.small_window_held(i, t).map_or(t0, |s| s.clamp(t0, t));
+                self.other_time(a.clamp(t0, w) - t0);
+                self.out.application += w - a.clamp(t0, w);
+                w
             }
             _ => t0,
         };
@@ -419,6 +435,7 @@ impl<'c> SharesPass<'c> {
         self.released = false;
         self.loss_seen = false;
         self.ece_seen = false;
+        self.small_hold = Default::default();
         self.open = Some((t, state, window_limited));
         self.open_small = (cols.len[i] as f64) < 0.5 * self.full_segment;
         self.open_flight = flight;
