@@ -18,7 +18,8 @@
 //! - a failing field that holds the pseudo-header sum is [`Checksum::Offloaded`];
 //! - any other failure is [`Checksum::Bad`], and is corruption only by the evidence of
 //!   the rest of the capture ([`ChecksumEvidence`]): offload fails every frame a host
-//!   sends, corruption a few.
+//!   sends, corruption a few — and not where the peer acknowledged the frame's bytes
+//!   and no other frame carried them (acked.rs): then it was delivered.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
