@@ -19,8 +19,11 @@
 //! analysis (`Analyzer::sent_before`). Only a frame's header is used (ports, sequence
 //! number, length, flags): a damaged header fits nothing — a random sequence number
 //! lands between what was sent before and what the peer acknowledged after with a
-//! chance of that span in 2^32 — and stays corrupt. A frame without sequence space
-//! (a pure ACK) cannot be acknowledged, and is judged as before (checksum.rs).
+//! chance of that span in 2^32 — and stays corrupt. The acknowledgement vouches for
+//! the sequence numbers and length, which is what a data segment's analysis rests on;
+//! a SYN's rests on its options, which it does not vouch for, so a failing SYN is
+//! judged as before (checksum.rs), as is a frame without sequence space (a pure ACK:
+//! nothing to acknowledge).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -69,10 +72,12 @@ fn at_or_after(a: u32, b: u32) -> bool {
 impl AckedEvidence {
     /// Watch a failing frame (call after `see` for it): decided when its peer
     /// acknowledges its bytes or another frame carries them. A frame without sequence
-    /// space, or past [`MAX_OPEN`], is not watched.
+    /// space, or past [`MAX_OPEN`], is not watched; nor a SYN, whose worth is its
+    /// options (MSS, window scale), which no acknowledgement vouches for (a monitor's
+    /// damaged copy of a SYN/ACK the station received intact reads "MSS none"); nor a RST.
     pub fn watch(&mut self, seg: &TcpSegment) {
         let len = space(seg);
-        if len == 0 || self.open.len() >= MAX_OPEN || seg.flags & RST != 0 {
+        if len == 0 || self.open.len() >= MAX_OPEN || seg.flags & (RST | SYN) != 0 {
             return;
         }
         let (src, dst) = ((seg.src, seg.src_port), (seg.dst, seg.dst_port));
@@ -204,5 +209,11 @@ mod tests {
         e.watch(&ack);
         e.see(&seg(4, false, 1, 200, 0));
         assert!(!e.acknowledged(&ack));
+        // Nor a SYN, though its peer's SYN/ACK acknowledges it: its options are unvouched.
+        let mut syn = seg(5, false, 999, 0, 0);
+        syn.flags = SYN;
+        e.watch(&syn);
+        e.see(&seg(6, true, 5000, 1000, 0));
+        assert!(!e.acknowledged(&syn));
     }
 }
