@@ -268,6 +268,7 @@ fn warning_text(kind: &str, count: u64) -> String {
         "time-jumped-forward" => "packets whose timestamp jumps more than an hour past every earlier one, with the packets after following on (two captures joined, or the clock set forward: analysed as stamped, so the capture's duration and the gap at the jump include it, docs/ANALYSIS.md \"Time order\")",
         "time-order-clamped" => "packets stamped more than 2 s before one already read, or beyond the 65,536 held to sort them: not analysed, since no time but their own is theirs (their bytes count as not captured, docs/ANALYSIS.md \"Time order\")",
         "bad-tcp-checksum" => "TCP segments with a bad checksum where the sender's other frames pass (corrupted on the way: never delivered, not analysed, docs/ANALYSIS.md \"Corrupt frames\")",
+        "acked-bad-checksum" => "TCP segments with a bad checksum in the capture that the peer acknowledged, their bytes in no other frame (delivered intact: checksum offload on the capturing host, or a capture edited since; analysed, docs/ANALYSIS.md \"Corrupt frames\")",
         "encrypted-frame" => "encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)",
         "amsdu-subframe" => "802.11 A-MSDU subframes after a frame's first, not analysed: the segments they hold count as lost or not captured (Wireshark shows them as \"A-MSDU Subframe\")",
         "bad-fcs" => "802.11 frames that failed the radio's checksum (FCS: dropped there, never delivered), skipped",
@@ -344,7 +345,7 @@ pub enum WarningPlace {
 
 /// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
 /// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 23] = {
+pub const WARNING_KINDS: [(&str, WarningPlace); 24] = {
     use WarningPlace::*;
     [
         (WarningKind::UnknownLinkType.name(), Unreadable),
@@ -361,6 +362,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 23] = {
         (WarningKind::EncryptedFrame.name(), Unreadable),
         (WarningKind::BadFcs.name(), Skipped),
         (WarningKind::BadTcpChecksum.name(), Skipped),
+        (WarningKind::AckedBadChecksum.name(), Analysed),
         (WarningKind::AmsduSubframe.name(), Skipped),
         ("payload-only", Banner),
         ("duplicate-frames", Banner),

@@ -4,7 +4,8 @@
 
 use crate::analysis::timeline::Timeline;
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
-use crate::decode::checksum::ChecksumEvidence;
+use crate::decode::acked::AckedEvidence;
+use crate::decode::checksum::{Checksum, ChecksumEvidence};
 use crate::decode::{CaptureDecoder, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use crate::inflate::inflate_limit;
@@ -22,7 +23,8 @@ pub struct Session {
     /// Checksums by source, to tell a corrupted frame from an offloaded sender's
     /// (decode/checksum.rs); fed as packets are decoded, asked as they are released,
     /// so the reordering window after a frame counts as evidence too.
-    checksums: ChecksumEvidence,
+    /// And failing frames watched for their peer's acknowledgement (decode/acked.rs).
+    checks: Checks,
     error: Option<DecodeError>,
     /// Bytes handed to `push_inflated` so far (inflated from gzip by the caller).
     inflated: u64,
@@ -46,6 +48,9 @@ pub struct Running<'a> {
     pub decoded_t: Option<f64>,
 }
 
+/// The checksum evidence by source and the peer's acknowledgements of failing frames.
+type Checks = (ChecksumEvidence, AckedEvidence);
+
 /// Hand one packet to the analysis at its analysis time `t_ns`; the first packet's
 /// time is the origin of every output time. A segment judged corrupt (a failing
 /// checksum, decode/checksum.rs) is counted there and not analysed: it never reached
@@ -53,12 +58,21 @@ pub struct Running<'a> {
 /// into and out of the hold cost ≈ 10 % of the native analysis (bench/README.md,
 /// session 11).
 #[inline]
-fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checksums: &mut ChecksumEvidence, packet: &mut Decoded, t_ns: i64) {
+fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checks: &mut Checks, packet: &mut Decoded, t_ns: i64) {
     let origin = *file_t0_ns.get_or_insert(t_ns);
     *released_ns = Some(t_ns.wrapping_sub(origin));
     if let Decoded::Tcp(segment) = packet {
-        if checksums.is_corrupt(segment.src, segment.meta.checksum) {
-            return;
+        if segment.meta.checksum == Checksum::Bad {
+            // Acknowledged by the peer, its bytes in no other frame: delivered (acked.rs).
+            let acknowledged = checks.1.acknowledged(segment);
+            if checks.0.suspect(segment.src, segment.meta.checksum) {
+                if acknowledged && !analyzer.sent_before(segment) {
+                    checks.1.delivered += 1;
+                } else {
+                    checks.0.corrupt += 1;
+                    return;
+                }
+            }
         }
         segment.ts_ns = t_ns;
         analyzer.push(segment, origin);
@@ -74,7 +88,7 @@ impl Session {
             options,
             file_t0_ns: None,
             timeline: Timeline::default(),
-            checksums: ChecksumEvidence::default(),
+            checks: Checks::default(),
             error: None,
             inflated: 0,
             released_ns: None,
@@ -88,12 +102,16 @@ impl Session {
             return false;
         }
         let analyzer = self.analyzer.as_mut().expect("analyzer present until finish");
-        let (t0, released, timeline, checksums) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checksums);
+        let (t0, released, timeline, checks) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checks);
         let result = self.decoder.push(chunk, &mut |packet| {
             if let Decoded::Tcp(s) = &packet {
-                checksums.observe(s.src, s.meta.checksum);
+                checks.0.observe(s.src, s.meta.checksum);
+                checks.1.see(s);
+                if checks.0.may_judge(s.src, s.meta.checksum) {
+                    checks.1.watch(s);
+                }
             }
-            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checksums, p, t));
+            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checks, p, t));
         });
         if let Err(e) = result {
             self.error = Some(e);
@@ -141,8 +159,8 @@ impl Session {
             }
         }
         let mut analyzer = self.analyzer.take().expect("analyzer present until finish");
-        let (t0, released, checksums) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checksums);
-        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checksums, p, t));
+        let (t0, released, checks) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checks);
+        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checks, p, t));
         let info = self.decoder.info();
         analyzer.repeated_frames = self.timeline.repeated();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
@@ -195,7 +213,8 @@ impl Session {
         for (kind, count) in [
             (WarningKind::TimeOrderClamped, self.timeline.unplaced()),
             (WarningKind::TimeJumpedForward, jumps),
-            (WarningKind::BadTcpChecksum, self.checksums.corrupt),
+            (WarningKind::BadTcpChecksum, self.checks.0.corrupt),
+            (WarningKind::AckedBadChecksum, self.checks.1.delivered),
         ] {
             if count > 0 {
                 info.warnings.insert(kind, count);

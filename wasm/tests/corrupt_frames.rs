@@ -2,13 +2,16 @@
 //! whose TCP checksum fails where its sender's other frames pass was damaged on the way
 //! and never reached a TCP stack — counted in the `bad-tcp-checksum` warning, not
 //! analysed, its options never read; an offloaded sender, whose every frame fails, is
-//! not corrupt. And the same datagram heard twice on 802.11 (a FIN 110 µs later under
+//! not corrupt; a failing frame whose bytes the peer acknowledged, no other frame
+//! carrying them, was delivered (decode/acked.rs): analysed, counted in
+//! `acked-bad-checksum`. And the same datagram heard twice on 802.11 (a FIN 110 µs later under
 //! another MAC sequence number) is one datagram, not a tail loss probe.
 
+use crate::common;
 use serde_json::Value;
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::checksum::{fold, sum_words};
-use tcpscope_core::decode::tcp_flags::{ACK, FIN, SYN};
+use tcpscope_core::decode::tcp_flags::{ACK, FIN, PSH, SYN};
 use tcpscope_core::session::analyze_bytes;
 use tcpscope_core::synth::*;
 
@@ -182,4 +185,94 @@ fn an_offloaded_sender_fails_every_frame_and_is_not_corrupt() {
         assert_eq!(warning(&r, "bad-tcp-checksum"), None);
         assert_eq!(r, correct);
     }
+}
+
+/// The download captured on Ethernet (no radio header), server frames `bad` given the
+/// checksum 0xbeef (neither the correct sum nor the pseudo-header sum offload leaves).
+fn wired(flow: &Flow, bad: impl Fn(usize, &Frame) -> bool) -> Vec<u8> {
+    let mut frames: Vec<Frame> = flow.frames();
+    frames.sort_by_key(|f| f.ts_ns);
+    for (i, f) in frames.iter_mut().enumerate() {
+        if bad(i, f) {
+            set_checksum(&mut f.net, 0xbeef);
+        }
+    }
+    write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro)
+}
+
+/// The report without its warnings.
+fn without_warnings(mut r: Value) -> Value {
+    r["warnings"] = Value::Array(vec![]);
+    r["warningTotals"] = Value::Null;
+    r
+}
+
+/// Server data frames (source port 8080, more than 1000 bytes of IP packet), every
+/// second one from the first.
+fn every_second_data_frame(frames: &[Frame]) -> Vec<usize> {
+    let data: Vec<usize> = (0..frames.len()).filter(|&i| frames[i].net[TCP..TCP + 2] == 8080u16.to_be_bytes() && frames[i].net.len() > 1000).collect();
+    data.into_iter().step_by(2).collect()
+}
+
+#[test]
+fn frames_the_peer_acknowledged_were_delivered_whatever_their_checksum() {
+    // A capture on the server whose NIC fills in the checksum of its large sends only
+    // (arkime's smtp-subject-8859-b: 9 of 21 frames fail, on both hosts): 10 of the
+    // server's 20 data segments fail with 0xbeef, its other 11 frames (the SYN/ACK and
+    // 10 segments) pass — by the source's count alone, 10 corrupt frames and 10 holes of
+    // 1448 bytes. But the client's cumulative ACKs (after every second segment: ACK of
+    // segment 2k+1 covers 2k too) acknowledge each of them, and no other frame carries
+    // their bytes: each reached the client intact. All 10 analysed: the report is the
+    // one with correct checksums, with the warning `acked-bad-checksum` 10.
+    let flow = download();
+    let mut sorted = flow.frames();
+    sorted.sort_by_key(|f| f.ts_ns);
+    let bad = every_second_data_frame(&sorted);
+    assert_eq!(bad.len(), 10);
+    let correct = report(&wired(&flow, |_, _| false));
+    let r = report(&wired(&flow, |i, _| bad.contains(&i)));
+    assert_eq!((warning(&r, "acked-bad-checksum"), warning(&r, "bad-tcp-checksum")), (Some(10), None));
+    assert_eq!(r["connections"][0]["directions"][1]["payloadBytes"], 20 * 1448);
+    assert_eq!(r["connections"][0]["captureLoss"], correct["connections"][0]["captureLoss"]);
+    assert_eq!(without_warnings(r), without_warnings(correct));
+}
+
+#[test]
+fn a_failing_frame_whose_bytes_an_intact_one_carries_again_stays_corrupt() {
+    // As above, and the 5th data segment (seq 5001 + 4 × 1448, at 14 ms; failing) is
+    // sent again intact 300 µs later, before the client's ACK at 20 ms covers both: the
+    // ACK may be the intact copy's, so nothing shows the failing one delivered. Corrupt
+    // (1), not analysed: the intact copy is the segment's only one, no retransmission.
+    // The other 9 failing ones are acknowledged with their bytes in no other frame.
+    let mut flow = download();
+    let fifth = flow.segments().iter().filter(|s| s.src.port() == 8080 && s.payload_len > 0).nth(4).unwrap().clone();
+    assert_eq!(fifth.seq, 5001 + 4 * 1448);
+    flow.push(S2C, 14_300).seq(fifth.seq).payload(1448).flags(ACK | PSH);
+    let mut before = download().frames();
+    before.sort_by_key(|f| f.ts_ns);
+    let bad_at: Vec<i64> = every_second_data_frame(&before).into_iter().map(|i| before[i].ts_ns).collect();
+    assert!(bad_at.contains(&fifth.ts_ns));
+    let r = report(&wired(&flow, |_, f| bad_at.contains(&f.ts_ns)));
+    assert_eq!((warning(&r, "acked-bad-checksum"), warning(&r, "bad-tcp-checksum")), (Some(9), Some(1)));
+    let server = &r["connections"][0]["directions"][1];
+    assert_eq!((server["payloadBytes"].as_u64(), server["retransmissions"].as_u64()), (Some(20 * 1448), Some(0)));
+}
+
+#[test]
+fn corpus_arkime_smtp_frames_the_peer_acknowledged_are_no_capture_gaps() {
+    // arkime tests/pcap/smtp-subject-8859-b.pcap: 9 of 23 frames fail their TCP checksum
+    // (tshark -o tcp.check_checksum:TRUE: frames 4,5,7,8,9,11,14,15,19), on both hosts,
+    // each host's other frames passing. Each was acknowledged by the peer and never sent
+    // again: frame 4 (server seq 1, 71 B) by frame 5 (ack 72), 14+15 (client 117–1661) by
+    // 16 (ack 1661), 19 (server 401–486) by 21 (ack 487). Before: "9 TCP segments … never
+    // delivered", the server's 485 B read as 77 B captured of 163 B ("52.8 % never
+    // captured, in 1 hole"), limit capture-gaps. Now all analysed: 485 B and 1666 B,
+    // no capture loss, no capture-gaps headline.
+    let Some(bytes) = common::corpus("arkime__arkime__tests_pcap_smtp-subject-8859-b.pcap") else { return };
+    let r = report(&bytes);
+    assert_eq!((warning(&r, "acked-bad-checksum"), warning(&r, "bad-tcp-checksum"), warning(&r, "capture-loss")), (Some(9), None, None));
+    let c = &r["connections"][0];
+    assert_eq!((c["directions"][0]["payloadBytes"].as_u64(), c["directions"][1]["payloadBytes"].as_u64()), (Some(1666), Some(485)));
+    assert_ne!(c["diagnosis"]["limit"], "capture-gaps");
+    assert!(!c["diagnosis"]["text"].as_str().unwrap().contains("never captured"));
 }

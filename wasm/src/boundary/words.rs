@@ -199,7 +199,8 @@ mod tests {
         use crate::decode::WarningKind::*;
         let decoder = [
             UnknownLinkType, NotIp, NotTcp, IpFragment, TcpFragment, TruncatedHeaders, MalformedPacket, TimeWentBackwards,
-            TimeOrderClamped, TimeJumpedForward, ImpossibleTimestamp, EncryptedFrame, BadFcs, BadTcpChecksum, AmsduSubframe,
+            TimeOrderClamped, TimeJumpedForward, ImpossibleTimestamp, EncryptedFrame, BadFcs, BadTcpChecksum, AckedBadChecksum,
+            AmsduSubframe,
         ];
         for (i, k) in decoder.into_iter().enumerate() {
             assert_eq!(WARNING_KINDS[i].0, k.name());

@@ -18,7 +18,8 @@
 //! - a failing field that holds the pseudo-header sum is [`Checksum::Offloaded`];
 //! - any other failure is [`Checksum::Bad`], and is corruption only by the evidence of
 //!   the rest of the capture ([`ChecksumEvidence`]): offload fails every frame a host
-//!   sends, corruption a few.
+//!   sends, corruption a few — and not where the peer acknowledged the frame's bytes
+//!   and no other frame carried them (acked.rs): then it was delivered.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -142,12 +143,22 @@ impl ChecksumEvidence {
     /// whose every frame fails (offload writing anything, LRO merging received frames
     /// without fixing the field) is never judged; corruption touches a few frames.
     pub fn is_corrupt(&mut self, src: IpAddr, checksum: Checksum) -> bool {
-        if checksum != Checksum::Bad {
-            return false;
-        }
-        let corrupt = self.by_source.get(&src).is_some_and(|&(good, bad)| good > 0 && bad <= good);
+        let corrupt = self.suspect(src, checksum);
         self.corrupt += u64::from(corrupt);
         corrupt
+    }
+
+    /// Whether a failing frame from `src` may yet be judged corrupt: one of the source's
+    /// frames passed so far. A host none of whose frames passes (offload) is never
+    /// judged, so its frames need no watching for acknowledgements (acked.rs).
+    pub fn may_judge(&self, src: IpAddr, checksum: Checksum) -> bool {
+        checksum == Checksum::Bad && self.by_source.get(&src).is_some_and(|&(good, _)| good > 0)
+    }
+
+    /// `is_corrupt` without counting: whether the source's evidence so far makes a
+    /// frame that fails a corrupt copy, unless its peer acknowledged it (acked.rs).
+    pub fn suspect(&self, src: IpAddr, checksum: Checksum) -> bool {
+        checksum == Checksum::Bad && self.by_source.get(&src).is_some_and(|&(good, bad)| good > 0 && bad <= good)
     }
 }
 

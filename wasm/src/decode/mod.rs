@@ -5,6 +5,7 @@
 //! Parsers validate once and then read fields with cheap getters.
 
 pub mod capture;
+pub mod acked;
 pub mod checksum;
 pub mod ethertype;
 pub mod frame;
@@ -186,6 +187,11 @@ pub enum WarningKind {
     /// (checksum.rs `ChecksumEvidence`): corrupted on the way, never delivered, not
     /// analysed. Counted by the session, not the decoder.
     BadTcpChecksum,
+    /// A TCP segment whose checksum failed where its source's other frames pass, but
+    /// whose bytes the peer acknowledged with no other frame carrying them (acked.rs):
+    /// delivered intact, the capture's copy wrong (checksum offload on the capturing
+    /// host, or an edited capture), analysed. Counted by the session.
+    AckedBadChecksum,
     /// An 802.11 A-MSDU subframe after a frame's first (packet.rs `decode_record`): not
     /// analysed, so the segments it holds look lost or not captured.
     AmsduSubframe,
@@ -210,6 +216,7 @@ impl WarningKind {
             WarningKind::EncryptedFrame => "encrypted-frame",
             WarningKind::BadFcs => "bad-fcs",
             WarningKind::BadTcpChecksum => "bad-tcp-checksum",
+            WarningKind::AckedBadChecksum => "acked-bad-checksum",
             WarningKind::AmsduSubframe => "amsdu-subframe",
         }
     }

@@ -15,6 +15,7 @@ use std::net::IpAddr;
 use super::{Recording, Walked, MAX_CONNECTIONS, MAX_DATAGRAMS, MAX_FINGERPRINTED};
 use crate::analysis::capture::duplicates::DuplicateFilter;
 use crate::analysis::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
+use crate::decode::acked::AckedEvidence;
 use crate::decode::checksum::ChecksumEvidence;
 use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 use crate::decode::TcpSegment;
@@ -275,6 +276,15 @@ pub struct Collected {
     pub copies: Vec<Dgram>,
 }
 
+/// Whether a datagram of direction `dir` before `s` carried any of its payload.
+fn carried_before(dgrams: &[Dgram], dir: u8, s: &TcpSegment) -> bool {
+    let end = s.seq.wrapping_add(s.payload_len);
+    dgrams.iter().any(|d| {
+        let d_end = d.seq.wrapping_add(d.len);
+        d.bits & DIR == dir && d.t_ns < s.ts_ns && d.len > 0 && (d_end.wrapping_sub(s.seq) as i32) > 0 && (end.wrapping_sub(d.seq) as i32) > 0
+    })
+}
+
 /// The second walk: the datagrams of the connections `wanted` (index → slot). A
 /// connection is asked for only when its packet count is within `MAX_DATAGRAMS`; the
 /// walk stops adding beyond it all the same.
@@ -282,6 +292,7 @@ pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) 
     let mut numbering = Numbering::default();
     let mut duplicates = DuplicateFilter::default();
     let mut checksums = ChecksumEvidence::default();
+    let mut acked = AckedEvidence::default();
     let mut out: Vec<Collected> = vec![Collected::default(); slots];
     let mut held: Vec<(u32, TcpSegment)> = Vec::new();
     // Checksum evidence counts a source's good and bad frames over the whole capture
@@ -290,6 +301,10 @@ pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) 
     rec.walk(&mut |p| {
         let Walked::Tcp(s) = p else { return };
         checksums.observe(s.src, s.meta.checksum);
+        acked.see(s);
+        if checksums.may_judge(s.src, s.meta.checksum) {
+            acked.watch(s);
+        }
         if duplicates.is_copy(s) {
             if let Some((index, dir)) = numbering.peek(s) {
                 if let Some(c) = wanted.get(&index).map(|&slot| &mut out[slot]).filter(|c| (c.copies.len() as u64) < MAX_DATAGRAMS) {
@@ -311,9 +326,12 @@ pub fn collect(rec: &dyn Recording, wanted: &HashMap<u32, usize>, slots: usize) 
         }
     });
     for (tag, s) in held {
-        let slot = (tag & 0x7fff_ffff) as usize;
-        if !checksums.is_corrupt(s.src, s.meta.checksum) && (out[slot].dgrams.len() as u64) < MAX_DATAGRAMS {
-            out[slot].dgrams.push(Dgram::of(&s, (tag >> 31) as u8));
+        let (slot, dir) = ((tag & 0x7fff_ffff) as usize, (tag >> 31) as u8);
+        // Acknowledged by the peer, its bytes in no other frame: delivered (decode/acked.rs,
+        // as the session judges it; the frames before it are the slot's).
+        let delivered = acked.acknowledged(&s) && !carried_before(&out[slot].dgrams, dir, &s);
+        if (delivered || !checksums.is_corrupt(s.src, s.meta.checksum)) && (out[slot].dgrams.len() as u64) < MAX_DATAGRAMS {
+            out[slot].dgrams.push(Dgram::of(&s, dir));
         }
     }
     for c in &mut out {

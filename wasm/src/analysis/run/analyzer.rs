@@ -89,6 +89,18 @@ impl Analyzer {
         Some(RunningConnection { endpoints: c.endpoints, first_t: c.first_t, last_t: c.last_t, packets: p0 + p1, unstored: c.unstored, directions: [d0, d1] })
     }
 
+    /// Whether any of `seg`'s payload was sent before in its connection as analysed so
+    /// far, or acknowledged by the peer: a failing frame whose bytes an
+    /// earlier frame carried is no proof of its own delivery (decode/acked.rs).
+    pub fn sent_before(&mut self, seg: &TcpSegment) -> bool {
+        let Lookup::Existing(i) = self.table.lookup(&FlowKey::of(seg)) else { return false };
+        let c = &self.conns[i as usize];
+        let side = &c.sides[c.dir_of(seg)];
+        let Some(base) = side.seq.base() else { return false };
+        let beyond = |rel: Option<i64>| rel.is_some_and(|r| crate::analysis::track::sequence::gt_seq(base.wrapping_add(r as u32), seg.seq));
+        beyond(side.sent_high) || beyond(side.peer_ack)
+    }
+
     /// The capture clock's tick so far, s (0: not known yet; clock.rs).
     pub fn tick_seconds(&self) -> f64 {
         self.clock.resolution_ns().map_or(0.0, |ns| ns as f64 / 1e9)
