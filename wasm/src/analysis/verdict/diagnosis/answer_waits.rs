@@ -1,0 +1,130 @@
+//! The answering end's own time inside an exchange of messages (issue 39 reviews R and
+//! S, class C-SENDER-DELAY-DENIED): "an exchange of messages paced by its source, … so
+//! no readier application would shorten it" was said over an SSH server's 3.45 s
+//! before its "authentication failed" (stratosphere `ssh-bruteforce` connection 5), an
+//! RDP server's 1.0 s before its TLS alert (nDPI `rdp_over_tls`) and a web server's
+//! 105 ms before its answer (cisco joy `firefox58` connection 11): time in which the
+//! answering end had the whole request and sent nothing.
+//!
+//! The rule (docs/ANALYSIS.md "diagnosis.savings", *the answering end's waits*): in each
+//! application pause of the data direction (`TimeShares::bursts`) in which the peer
+//! sent data, the part from the peer's last payload (in the sender's time: the peer's
+//! rows `connection.senderLagMs` late, as the shares read them) to the sender's next
+//! data is the sender's own, where the sender's ACK — a pure ACK or the answer's own
+//! ACK field, before or with that data — covered every byte the peer had sent: it had
+//! the whole request, nothing of its own was outstanding (an application pause), and it
+//! still sent nothing. That is its application's time to answer, which a readier
+//! application takes off the transfer (RFC 9293 §3.10.7: a segment with nothing of ours
+//! outstanding hands the turn to us). The same part of the same pauses is already the
+//! sender's in the shares (`TimeShares::peer_time` ends at that payload), so the
+//! application's saving (savings.rs `own_waits`) counts it once, as the sender's.
+//! Only said of the end that accepted the connection (the SYN/ACK's sender): the
+//! initiator's time after the other's message is its next request — a person typing,
+//! a client's next query — which no readier application removes (review I class I).
+
+use super::*;
+
+/// The answering end's waits ([`answer_waits`]).
+pub(super) struct AnswerWaits {
+    /// Their sum, sender time, s.
+    pub seconds: f64,
+    /// The longest: the peer's last payload row, the sender's data row, its own wait (s).
+    pub longest: (usize, usize, f64),
+}
+
+/// Share of the active time from which the answering end's waits are said: below it,
+/// "no readier application would shorten it" is true to within a tenth.
+pub const ANSWER_SHARE_SAID: f64 = 0.1;
+
+/// The data sender's waits after messages of the peer it had received in full (module
+/// comment); None where the sender opened the connection, the handshake is missing, or
+/// there is none.
+pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    let sender = &f.conn.directions[d as usize].from;
+    if !f.conn.handshake.syn.as_ref().is_some_and(|s| &s.from != sender) {
+        return None;
+    }
+    let lag = (f.conn.sender_lag_ms / 1000.0).max(0.0);
+    let b = &f.sh.bursts;
+    let n = p.t.len();
+    // Forward cursors: the sender's data row ending each pause, and the peer's highest
+    // byte sent up to a row (its prefix, as the pauses come in order).
+    let (mut j, mut high_row, mut peer_high) = (0usize, 0usize, f64::NEG_INFINITY);
+    let mut out: Option<AnswerWaits> = None;
+    for (&s, &pause) in b.starts.iter().zip(&b.pause_s) {
+        let t0 = s - pause;
+        while j < n && !(p.t[j] >= s && crate::analysis::stalls::is_data_segment(p, j, d)) {
+            j += 1;
+        }
+        if j >= n {
+            break;
+        }
+        // The peer's last payload in the pause, in the sender's time.
+        let Some(r) = (0..j).rev().take_while(|&i| p.t[i] + lag >= t0).find(|&i| p.dir[i] != d && p.len[i] > 0 && p.t[i] + lag <= s) else { continue };
+        // A keep-alive's byte (RFC 1122 §4.2.3.6) is no message to answer.
+        if p.flags[r] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE != 0 {
+            continue;
+        }
+        while high_row <= r {
+            if p.dir[high_row] != d && p.len[high_row] > 0 {
+                peer_high = peer_high.max(p.seq[high_row] + f64::from(p.len[high_row]));
+            }
+            high_row += 1;
+        }
+        // The sender had it all: an ACK of its, after that payload and up to its data.
+        if !(r + 1..=j).any(|i| p.dir[i] == d && p.ack[i] >= peer_high) {
+            continue;
+        }
+        let own = (s - p.t[r] - lag).max(0.0);
+        let w = out.get_or_insert(AnswerWaits { seconds: 0.0, longest: (r, j, own) });
+        w.seconds += own;
+        if own > w.longest.2 {
+            w.longest = (r, j, own);
+        }
+    }
+    out.filter(|w| w.seconds > 0.0)
+}
+
+/// "147.32.80.37:902 itself took 3.45 s of the pauses to answer messages of
+/// 147.32.80.40:59522 it had received in full and acknowledged (the longest 3.45 s:
+/// frame 106 at 0.217 s → frame 117 at 3.664 s): its application's time, which a
+/// readier application would take off — the transfer would have taken about 30 ms
+/// instead of 3.5 s." None where the waits are under [`ANSWER_SHARE_SAID`] of the
+/// active time or the longest under the first answer's floor (first_answer.rs: four
+/// path RTTs, 10 ms).
+pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
+    let w = answer_waits(f)?;
+    let floor = (super::first_answer::FIRST_ANSWER_RTTS * f.min_rtt).max(super::first_answer::FIRST_ANSWER_MIN_S);
+    let active = f.sh.active;
+    if !(w.seconds >= ANSWER_SHARE_SAID * active && w.longest.2 >= floor.max(f.tick)) {
+        return None;
+    }
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1) as usize);
+    let (sender, peer) = (&f.conn.directions[d].from, &f.conn.directions[1 - d].from);
+    let (r, j, longest) = w.longest;
+    let lag = f.conn.sender_lag_ms / 1000.0;
+    // At a capture away from the sender the frames' times hold its round trip's part.
+    let less = if format_duration(lag) != format_duration(0.0) && lag > 0.0 {
+        format!(", less the {} between the capture point and {sender} and back", format_duration(lag))
+    } else {
+        String::new()
+    };
+    let left = active - w.seconds;
+    let then = if left > f.tick.max(super::SAVING_LEFT_MIN_S) {
+        format!(" — the transfer would have taken about {} instead of {}", format_duration(left), format_duration(active))
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{sender} itself took {} of the pauses to answer messages of {peer} it had received in full and acknowledged \
+         (the longest {}: frame {} at {} → frame {} at {}{less}): its application's time, which a readier application \
+         would take off{then}.",
+        format_duration(w.seconds),
+        format_duration(longest),
+        p.frame[r],
+        format_timestamp(p.t[r]),
+        p.frame[j],
+        format_timestamp(p.t[j]),
+    ))
+}
