@@ -42,7 +42,7 @@ fn the_answering_ends_own_wait_is_its_applications_time() {
     assert!(t.contains(
         "10.0.0.2:22 itself took 500 ms of the pauses to answer messages of 10.0.0.1:40000 it had received in full and acknowledged \
          (the longest 500 ms: frame 6 at 0.043 s → frame 8 at 0.563 s, less the 20 ms round trip between the capture point and 10.0.0.2:22): \
-         time of its application (or of a person at it), which a readier one would take off — the transfer would have taken about 21 ms instead of 521 ms."
+         time of its application (or of a person at it), which a readier one would take off of the 521 ms the transfer took."
     ), "{t}");
     assert!(!t.contains("no readier application would shorten"), "{t}");
     // The saving counts it once, as the server's: its own waits (500 ms of the 521 ms),
@@ -117,12 +117,12 @@ fn servers_slow_to_answer_in_public_captures_are_said() {
         (
             "stratosphereips__StratosphereLinuxIPS__dataset_test19-malicious-ssh_malicious-ssh-bruteforce.pcap",
             5,
-            "(the longest 3.4 s: frame 106 at 0.217 s → frame 117 at 3.664 s): time of its application (or of a person at it), which a readier one would take off — the transfer would have taken about",
+            "(the longest 3.4 s: frame 106 at 0.217 s → frame 117 at 3.664 s): time of its application (or of a person at it), which a readier one would take off of the 3.5 s the transfer took.",
         ),
         (
             "ntop__nDPI__tests_cfgs_default_pcap_rdp_over_tls.pcap",
             0,
-            "89.31.79.12:3389 itself took 1 s of the pauses to answer messages of 91.238.181.21:35888 it had received in full and acknowledged (the longest 1 s: frame 12 at 0.180 s → frame 14 at 1.182 s): time of its application (or of a person at it), which a readier one would take off — the transfer would have taken about 143 ms instead of 1.1 s.",
+            "89.31.79.12:3389 itself took 1 s of the pauses to answer messages of 91.238.181.21:35888 it had received in full and acknowledged (the longest 1 s: frame 12 at 0.180 s → frame 14 at 1.182 s): time of its application (or of a person at it), which a readier one would take off of the 1.1 s the transfer took.",
         ),
         (
             "cisco__joy__test_pcaps_firefox58.pcap",

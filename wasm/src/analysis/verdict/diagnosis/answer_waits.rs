@@ -54,7 +54,10 @@ const HANDSHAKE_NAMED: f64 = 1.5;
 pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
     let sender = &f.conn.directions[d as usize].from;
-    if !f.conn.handshake.syn.as_ref().is_some_and(|s| &s.from != sender) {
+    // A subflow of an MPTCP connection (RFC 8684) carries only part of the exchange:
+    // the answer may have gone on another subflow (ntopng `mptcp-v0.pcap` connection 1,
+    // 4.4 s "waiting" while the server answered on its sibling).
+    if !f.conn.handshake.syn.as_ref().is_some_and(|s| &s.from != sender) || f.conn.mptcp.is_some() {
         return None;
     }
     // The pause's messages as the shares place them (the ACKs' lag); the wait is then
@@ -133,8 +136,8 @@ fn sender_part(f: &Facts) -> f64 {
 /// "147.32.80.37:902 itself took 3.45 s of the pauses to answer messages of
 /// 147.32.80.40:59522 it had received in full and acknowledged (the longest 3.45 s:
 /// frame 106 at 0.217 s → frame 117 at 3.664 s): time of its application (or of a
-/// person at it), which a readier one would take off — the transfer would have taken
-/// about 15 ms instead of 3.5 s." None where the waits are under [`ANSWER_SHARE_SAID`] of the
+/// person at it), which a readier one would take off of the 3.5 s the transfer took."
+/// None where the waits are under [`ANSWER_SHARE_SAID`] of the
 /// active time or the longest under the first answer's floor (first_answer.rs: four
 /// path RTTs, 10 ms).
 pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
@@ -158,12 +161,10 @@ pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
     } else {
         format!(", less the {} round trip between the capture point and {sender}", format_duration(part))
     };
-    let left = active - w.seconds;
-    let then = if left > f.tick.max(super::SAVING_LEFT_MIN_S) {
-        format!(" — the transfer would have taken about {} instead of {}", format_duration(left), format_duration(active))
-    } else {
-        String::new()
-    };
+    // Not "the transfer would have taken about X instead of Y": that sentence is the
+    // application saving's (the auditor holds it to `savings[]`), of which these waits
+    // are a part.
+    let then = format!(" of the {} the transfer took", format_duration(active));
     Some(format!(
         "{sender} itself took {} of the pauses to answer messages of {peer} it had received in full and acknowledged \
          (the longest {}: frame {} at {} → frame {} at {}{less}): time of its application (or of a person at it), which a \
