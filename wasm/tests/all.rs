@@ -102,6 +102,8 @@ mod evidence_review_o_episodes;
 mod evidence_review_p_tail;
 #[path = "evidence_review_q_saving.rs"]
 mod evidence_review_q_saving;
+#[path = "evidence_review_r_answer_waits.rs"]
+mod evidence_review_r_answer_waits;
 #[path = "evidence_review_r_loss.rs"]
 mod evidence_review_r_loss;
 #[path = "evidence_review_r_loss_rest.rs"]

@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::analysis::verdict::diagnosis_episodes::chunk_turns;
+#[path = "answer_waits.rs"]
+mod answer_waits;
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
 /// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
@@ -135,13 +137,17 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
     match savings::pauses_avoidable(&f.sh.bursts, (segment_bytes(f), segment), f.tick, min_pause_s, data_span(f)) {
         Ok(()) => own_waits_too_small(f).unwrap_or_else(|| saving_sentence(f, "application", &own_waits_lead(f, peer_turns))),
         Err(savings::Unavoidable::Messages(median)) => format!(
-            " Each burst between the pauses was a message (median {}, {}): an exchange of \
-             messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.",
+            " Each burst between the pauses was a message (median {}, {}): {}",
             format_bytes(median),
             if median < savings::MESSAGE_SEGMENTS * segment {
                 "under two full segments".to_string()
             } else {
                 format!("{:.1} full segments of {}, under two of the largest frames its host handed the network", median / segment, format_bytes(segment))
+            },
+            // The answering end's own time is no source's pace (answer_waits.rs).
+            match answer_waits::answer_waits_sentence(f) {
+                Some(a) => format!("an exchange of messages, but not one paced by its source alone. {a}"),
+                None => "an exchange of messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.".to_string(),
             }
         ),
         Err(savings::Unavoidable::Bulk(mut b)) => {
@@ -150,7 +156,7 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
             if let Some((from, to, bytes)) = chunk_turns::main_chunk(p, d, (b.from, b.to), segment) {
                 (b.from, b.to, b.largest) = (from, to, bytes);
             }
-            bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt))
+            bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt), answer_waits::answer_waits_sentence(f))
         }
         Err(savings::Unavoidable::Clock(period)) => format!(
             " The pauses ended on a clock, every {}: a fixed-period source, whose pauses are its period, not a delay.",
@@ -217,7 +223,9 @@ fn data_span(f: &Facts) -> (f64, f64) {
 /// time (issue 39 review L class C-MSG: an SMB copy's one 741 KB write among small
 /// requests once read "each burst was a message (median 228 B)").
 /// `turns`: the request/response turns inside the bursts, said (chunk_turns.rs).
-fn bulk_sentence(b: &savings::BulkBursts, segment: f64, turns: Option<String>) -> String {
+/// `answers`: the answering end's own waits, said (answer_waits.rs): then the pauses are
+/// not called the exchange's own pace.
+fn bulk_sentence(b: &savings::BulkBursts, segment: f64, turns: Option<String>, answers: Option<String>) -> String {
     let when = if b.to > b.from { format!("from {} to {}", format_timestamp(b.from), format_timestamp(b.to)) } else { format!("at {}", format_timestamp(b.from)) };
     let others = if b.others_median > 0.0 {
         format!(
@@ -228,9 +236,11 @@ fn bulk_sentence(b: &savings::BulkBursts, segment: f64, turns: Option<String>) -
     } else {
         String::new()
     };
-    let pace = match turns {
-        Some(t) => format!("The application's pauses came between these bursts: the exchange's own pace. {t}"),
-        None => "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
+    let pace = match (turns, answers) {
+        (Some(t), Some(a)) => format!("The application's pauses came between these bursts. {t} {a}"),
+        (Some(t), None) => format!("The application's pauses came between these bursts: the exchange's own pace. {t}"),
+        (None, Some(a)) => format!("The application's pauses came between these bursts, not inside them. {a}"),
+        (None, None) => "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
                  readier application would shorten."
             .to_string(),
     };

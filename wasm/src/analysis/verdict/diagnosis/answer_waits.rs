@@ -1,0 +1,179 @@
+//! The answering end's own time inside an exchange of messages (issue 39 reviews R and
+//! S, class C-SENDER-DELAY-DENIED): "an exchange of messages paced by its source, … so
+//! no readier application would shorten it" was said over an SSH server's 3.45 s
+//! before its "authentication failed" (stratosphere `ssh-bruteforce` connection 5), an
+//! RDP server's 1.0 s before its TLS alert (nDPI `rdp_over_tls`) and a web server's
+//! 105 ms before its answer (cisco joy `firefox58` connection 11): time in which the
+//! answering end had the whole request and sent nothing.
+//!
+//! The rule (docs/ANALYSIS.md "diagnosis.savings", *the answering end's waits*): in each
+//! application pause of the data direction (`TimeShares::bursts`) in which the peer
+//! sent data, the part from the peer's last payload (in the sender's time: the peer's
+//! rows one capture → sender → capture round trip late, [`sender_part`]) to the
+//! sender's next data is the sender's own, where the sender's ACK — a pure ACK or the answer's own
+//! ACK field, before or with that data — covered every byte the peer had sent: it had
+//! the whole request, nothing of its own was outstanding (an application pause), and it
+//! still sent nothing. That is its application's time to answer (or a person's at it:
+//! ctfs `Jupiter.pcap` connection 1, a reverse shell whose listening handler's operator
+//! typed each command up to 60 s after the last output), which a readier one takes off
+//! the transfer (RFC 9293 §3.10.7: a segment with nothing of ours
+//! outstanding hands the turn to us). The same part of the same pauses (or less of it,
+//! where the handshake shows a longer round trip to the sender than its ACKs) is
+//! already the sender's in the shares (`TimeShares::peer_time` ends at that payload),
+//! so the application's saving (savings.rs `own_waits`) counts it once, as the sender's.
+//! Only said of the end that accepted the connection (the SYN/ACK's sender): the
+//! initiator's time after the other's message is its next request — a person typing,
+//! a client's next query — which no readier application removes (review I class I).
+
+use super::*;
+
+/// The answering end's waits ([`answer_waits`]).
+pub(super) struct AnswerWaits {
+    /// Their sum, sender time, s.
+    pub seconds: f64,
+    /// The longest: the peer's last payload row, the sender's data row, its own wait (s).
+    pub longest: (usize, usize, f64),
+}
+
+/// Share of the active time from which the answering end's waits are said: below it,
+/// "no readier application would shorten it" is true to within a tenth.
+pub const ANSWER_SHARE_SAID: f64 = 0.1;
+
+/// The handshake's SYN → SYN/ACK over this many times the ACKs' lag (and more than
+/// [`PROXY_ACKS_MIN_S`] longer) shows the ACKs sent by a proxy near the capture, not
+/// the sender ([`answer_waits`]).
+pub const PROXY_ACKS: f64 = 4.0;
+pub const PROXY_ACKS_MIN_S: f64 = 0.001;
+
+/// The handshake's part is named where it exceeds the ACKs' by this factor.
+const HANDSHAKE_NAMED: f64 = 1.5;
+
+/// The data sender's waits after messages of the peer it had received in full (module
+/// comment); None where the sender opened the connection, the handshake is missing, or
+/// there is none.
+pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    let sender = &f.conn.directions[d as usize].from;
+    // A subflow of an MPTCP connection (RFC 8684) carries only part of the exchange:
+    // the answer may have gone on another subflow (ntopng `mptcp-v0.pcap` connection 1,
+    // 4.4 s "waiting" while the server answered on its sibling).
+    if !f.conn.handshake.syn.as_ref().is_some_and(|s| &s.from != sender) || f.conn.mptcp.is_some() {
+        return None;
+    }
+    // The pause's messages as the shares place them (the ACKs' lag); the wait is then
+    // taken less the whole round trip to the sender ([`sender_part`]).
+    let (lag, part) = ((f.conn.sender_lag_ms / 1000.0).max(0.0), sender_part(f));
+    // ACKs far quicker than the SYN/ACK are a proxy's beside the capture (a VPN app's
+    // TCP stack: nDPI/nfstream `webex.pcap`, ACKs in 0.3 ms, SYN/ACKs in 9 ms), no
+    // evidence that the sender had anything: nothing is said.
+    if part > PROXY_ACKS * lag && part - lag > PROXY_ACKS_MIN_S.max(f.tick) {
+        return None;
+    }
+    let b = &f.sh.bursts;
+    let n = p.t.len();
+    // Forward cursors: the sender's data row ending each pause, and the peer's highest
+    // byte sent up to a row (its prefix, as the pauses come in order).
+    let (mut j, mut high_row, mut peer_high) = (0usize, 0usize, f64::NEG_INFINITY);
+    let mut out: Option<AnswerWaits> = None;
+    for (&s, &pause) in b.starts.iter().zip(&b.pause_s) {
+        let t0 = s - pause;
+        while j < n && !(p.t[j] >= s && crate::analysis::stalls::is_data_segment(p, j, d)) {
+            j += 1;
+        }
+        if j >= n {
+            break;
+        }
+        // The peer's last payload in the pause, in the sender's time.
+        let Some(r) = (0..j).rev().take_while(|&i| p.t[i] + lag >= t0).find(|&i| p.dir[i] != d && p.len[i] > 0 && p.t[i] + lag <= s) else { continue };
+        // A keep-alive's byte (RFC 1122 §4.2.3.6) is no message to answer; and data
+        // after the peer's FIN or reset answers the close, not the message: the peer had
+        // nothing more to say, the sender was waiting for a request that never came
+        // (zeek `tls13draft16-chrome55` connection 0: the server's 24-byte alert 5 ms
+        // after the client's FIN, 69 ms after its Finished).
+        const FIN_RST: u32 = (crate::decode::tcp_flags::FIN | crate::decode::tcp_flags::RST) as u32;
+        let closed = (r + 1..j).any(|i| p.dir[i] != d && p.flags[i] & FIN_RST != 0 && p.t[i] + lag <= s);
+        if closed || p.flags[r] & (crate::analysis::rows::columns::flag_bits::KEEP_ALIVE | FIN_RST) != 0 {
+            continue;
+        }
+        while high_row <= r {
+            if p.dir[high_row] != d && p.len[high_row] > 0 {
+                peer_high = peer_high.max(p.seq[high_row] + f64::from(p.len[high_row]));
+            }
+            high_row += 1;
+        }
+        // The sender had it all: an ACK of its, after that payload and up to its data.
+        if !(r + 1..=j).any(|i| p.dir[i] == d && p.ack[i] >= peer_high) {
+            continue;
+        }
+        let own = (s - p.t[r] - part).max(0.0);
+        let w = out.get_or_insert(AnswerWaits { seconds: 0.0, longest: (r, j, own) });
+        w.seconds += own;
+        if own > w.longest.2 {
+            w.longest = (r, j, own);
+        }
+    }
+    out.filter(|w| w.seconds > 0.0)
+}
+
+/// The round trip between the capture point and the data sender, s: the larger of the
+/// part its ACKs show (`connection.senderLagMs`, as the shares read the peer's rows) and
+/// the handshake's SYN → SYN/ACK (vantage.rs: the part towards the server, which the
+/// sender is here). A proxy that terminates TCP near the capture acknowledges data at
+/// once but connects to the server only on the SYN (a VirtualBox or VMware NAT, an
+/// Android VPN app): every answer then comes a far round trip after the message, which
+/// the ACKs never show (suricata-verify `tls-cert-noissuer`: SYN/ACK after 190 ms, ACKs
+/// after 0.5 ms, each answer 190 ms after its message — the path's, not the server's).
+fn sender_part(f: &Facts) -> f64 {
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+    const ACK: u32 = crate::decode::tcp_flags::ACK as u32;
+    let lag = (f.conn.sender_lag_ms / 1000.0).max(0.0);
+    let Some(k) = (0..p.t.len()).find(|&i| p.dir[i] == d && p.flags[i] & (SYN | ACK) == SYN | ACK) else { return lag };
+    let syn = (0..k).rev().find(|&i| p.dir[i] != d && p.flags[i] & (SYN | ACK) == SYN);
+    syn.map_or(lag, |i| lag.max(p.t[k] - p.t[i]))
+}
+
+/// "147.32.80.37:902 itself took 3.45 s of the pauses to answer messages of
+/// 147.32.80.40:59522 it had received in full and acknowledged (the longest 3.45 s:
+/// frame 106 at 0.217 s → frame 117 at 3.664 s): time of its application (or of a
+/// person at it), which a readier one would take off of the 3.5 s the transfer took."
+/// None where the waits are under [`ANSWER_SHARE_SAID`] of the
+/// active time or the longest under the first answer's floor (first_answer.rs: four
+/// path RTTs, 10 ms).
+pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
+    let w = answer_waits(f)?;
+    let floor = (super::first_answer::FIRST_ANSWER_RTTS * f.min_rtt).max(super::first_answer::FIRST_ANSWER_MIN_S);
+    let active = f.sh.active;
+    if !(w.seconds >= ANSWER_SHARE_SAID * active && w.longest.2 >= floor.max(f.tick)) {
+        return None;
+    }
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1) as usize);
+    let (sender, peer) = (&f.conn.directions[d].from, &f.conn.directions[1 - d].from);
+    let (r, j, longest) = w.longest;
+    let (lag, part) = (f.conn.sender_lag_ms / 1000.0, sender_part(f));
+    // At a capture away from the sender the frames' times hold its round trip's part.
+    // Only a part that changes the number said ("less the 20 µs …" of 265 ms does not),
+    // and the handshake named where it, not the ACKs, set the part.
+    let less = if format_duration(p.t[j] - p.t[r]) == format_duration(longest) {
+        String::new()
+    } else if part > HANDSHAKE_NAMED * lag {
+        format!(", less the {} its handshake's SYN → SYN/ACK took, the round trip between the capture point and {sender}", format_duration(part))
+    } else {
+        format!(", less the {} round trip between the capture point and {sender}", format_duration(part))
+    };
+    // Not "the transfer would have taken about X instead of Y": that sentence is the
+    // application saving's (the auditor holds it to `savings[]`), of which these waits
+    // are a part.
+    let then = format!(" of the {} the transfer took", format_duration(active));
+    Some(format!(
+        "{sender} itself took {} of the pauses to answer messages of {peer} it had received in full and acknowledged \
+         (the longest {}: frame {} at {} → frame {} at {}{less}): time of its application (or of a person at it), which a \
+         readier one would take off{then}.",
+        format_duration(w.seconds),
+        format_duration(longest),
+        p.frame[r],
+        format_timestamp(p.t[r]),
+        p.frame[j],
+        format_timestamp(p.t[j]),
+    ))
+}
