@@ -6,8 +6,8 @@ import { render } from './testUtil';
 
 // rwnd-limited.pcap connection 1, as `tcpscope analyze --json` reports it.
 const negotiated: Handshake = {
-  syn: { from: '10.77.0.1:44320', mss: 1460, windowScale: 10, sackPermitted: true, timestamps: true, ecn: false, accecn: false, tfo: false },
-  synAck: { from: '10.77.0.2:5201', mss: 1460, windowScale: 7, sackPermitted: true, timestamps: true, ecn: false, accecn: false, tfo: false },
+  syn: { from: '10.77.0.1:44320', mss: 1460, windowScale: 10, sackPermitted: true, timestamps: true, ecn: false, accecn: false, tfo: false, mptcp: false },
+  synAck: { from: '10.77.0.2:5201', mss: 1460, windowScale: 7, sackPermitted: true, timestamps: true, ecn: false, accecn: false, tfo: false, mptcp: false },
   windowScaling: 'negotiated',
 };
 

@@ -861,7 +861,12 @@ accecn: boolean,
 /**
  * TCP Fast Open option (RFC 7413).
  */
-tfo: boolean, };
+tfo: boolean, 
+/**
+ * An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684): this connection is a subflow
+ * of a Multipath TCP connection, which may carry part of the exchange elsewhere.
+ */
+mptcp: boolean, };
 
 /**
  * `connection.captureLoss`.

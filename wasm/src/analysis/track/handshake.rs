@@ -32,6 +32,8 @@ pub struct Offer {
     accecn: bool,
     /// Sent over IPv6: its peer's default send MSS is 1220, not 536 (`send_mss`).
     ipv6: bool,
+    /// An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684 §3.1, §3.2).
+    mptcp: bool,
 }
 
 impl Offer {
@@ -53,7 +55,7 @@ impl Offer {
         }
         let ae = seg.ecn & 4 != 0;
         let accecn = if seg.flags & ACK == 0 { ae && seg.flags & (ECE | CWR) == ECE | CWR } else { ae || seg.flags & CWR != 0 };
-        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn, ipv6: seg.src.is_ipv6() }
+        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn, ipv6: seg.src.is_ipv6(), mptcp: o.mptcp }
     }
 
     fn present(self) -> bool {
@@ -75,6 +77,7 @@ impl Offer {
             ecn: has(ECN),
             accecn: self.accecn,
             tfo: has(TFO),
+            mptcp: self.mptcp,
         })
     }
 }
@@ -198,6 +201,9 @@ pub struct SynOptions {
     pub accecn: bool,
     /// TCP Fast Open option (RFC 7413).
     pub tfo: bool,
+    /// An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684): this connection is a subflow
+    /// of a Multipath TCP connection, which may carry part of the exchange elsewhere.
+    pub mptcp: bool,
 }
 
 /// The handshake of a connection (`connection.handshake`).

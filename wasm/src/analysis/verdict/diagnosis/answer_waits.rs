@@ -56,8 +56,10 @@ pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
     let sender = &f.conn.directions[d as usize].from;
     // A subflow of an MPTCP connection (RFC 8684) carries only part of the exchange:
     // the answer may have gone on another subflow (ntopng `mptcp-v0.pcap` connection 1,
-    // 4.4 s "waiting" while the server answered on its sibling).
-    if !f.conn.handshake.syn.as_ref().is_some_and(|s| &s.from != sender) || f.conn.mptcp.is_some() {
+    // 4.4 s "waiting" while the server answered on its sibling). The SYN's option says
+    // so; `conn.mptcp` is filled in only after every connection's diagnosis.
+    let subflow = [&f.conn.handshake.syn, &f.conn.handshake.syn_ack].iter().any(|o| o.as_ref().is_some_and(|o| o.mptcp));
+    if !f.conn.handshake.syn.as_ref().is_some_and(|s| &s.from != sender) || subflow {
         return None;
     }
     // The pause's messages as the shares place them (the ACKs' lag); the wait is then
