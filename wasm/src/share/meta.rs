@@ -194,7 +194,7 @@ fn syn_options(v: &Value, p: &str) -> Result<(), String> {
         ("sackPermitted", &boolean),
         ("timestamps", &boolean),
     ])?;
-    optional_fields(v, p, &[("ecn", &boolean), ("accecn", &boolean), ("tfo", &boolean)])
+    optional_fields(v, p, &[("ecn", &boolean), ("accecn", &boolean), ("tfo", &boolean), ("mptcp", &boolean)])
 }
 
 fn handshake(v: &Value, p: &str) -> Result<(), String> {
