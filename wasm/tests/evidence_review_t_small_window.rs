@@ -1,4 +1,5 @@
-//! Issue 39, review T class C-NEAR-ZERO-WINDOW-AS-APP: a receiver that acknowledges
+//! Issue 39, review T classes C-NEAR-ZERO-WINDOW-AS-APP and (last test)
+//! C-HEADLINE-VS-FIRST-BYTE. The first: a receiver that acknowledges
 //! everything with a window below one segment (a Windows client reading its 64 KiB
 //! buffer in bursts: p4-team trendmicro `j1 attack.pcap`, 27 windows of 512–1,280 bytes
 //! at scale 8) holds a sender that avoids the silly window syndrome (RFC 9293
@@ -71,4 +72,19 @@ fn the_windows_readers_small_windows_limit_the_public_capture() {
     let sh = &c.diagnosis.shares;
     assert!(sh.receive_window > 0.5, "{sh:?}");
     assert!(!c.diagnosis.text.starts_with("The sending application limited"), "{}", c.diagnosis.text);
+}
+
+const WIFI: &str = "ctfs__write-ups-2016__su-ctf-2016_forensics_network-forensics-200_Net_Forensic.cap";
+
+#[test]
+fn the_answers_wait_leads_the_transfers_own_limit() {
+    // Review T class C-HEADLINE-VS-FIRST-BYTE, connection 0 (802.11, receiver side):
+    // the request frame 1284 at 44.727 s, the first byte of the answer frame 1298 at
+    // 45.093 s (366 ms), the 16 KiB answer then 234 ms with 4 re-sends. The wait took
+    // more than the transfer: it leads, and "loss" follows as the transfer's limit.
+    let Some(c) = common::corpus_connection(WIFI, 0) else { return };
+    let t = &c.diagnosis.text;
+    assert!(t.starts_with("The first byte of the answer came 366 ms after the peer's request (frame 1284 at 44.727 s → frame 1298 at 45.093 s)"), "{t}");
+    assert!(t.contains("took the time. Within the transfer, loss limited this flow: 32.2 %"), "{t}");
+    assert_eq!(c.diagnosis.limit, "loss");
 }

@@ -306,7 +306,12 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
 /// Rule 14: the sender's own rate against the application share and `maxBytesInFlight`.
 fn check_sender_paced(c: &ConnectionSummary, out: &mut Vec<String>) {
     let dg = &c.diagnosis;
-    let text = dg.text.as_str();
+    // The transfer's headline, after a wait sentence that leads (first_answer.rs).
+    let body = dg.text.split_once(super::diagnosis::WITHIN_THE_TRANSFER).map_or(dg.text.clone(), |(_, t)| {
+        let mut chars = t.chars();
+        chars.next().map_or(String::new(), |c| c.to_ascii_uppercase().to_string() + chars.as_str())
+    });
+    let text = body.as_str();
     if !(text.starts_with("The sending application's clock set the rate (") || text.starts_with("The sender capped its data in flight at ")) {
         return;
     }

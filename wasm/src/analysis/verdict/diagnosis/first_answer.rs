@@ -174,11 +174,29 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     ))
 }
 
-/// The headline `(limit, text)` with [`first_answer_sentence`] (else
-/// [`answer_wait_sentence`]) after its text.
+/// Words that put the transfer's own headline after a wait sentence that took more of
+/// the time than the transfer did (`after_headline`).
+pub const WITHIN_THE_TRANSFER: &str = "Within the transfer, ";
+
+/// The headline `(limit, text)` led by [`first_answer_sentence`] (else
+/// [`answer_wait_sentence`]) where one is said: the wait it tells was at least the
+/// transfer's whole time (both rules ask it), so it comes first, and the transfer's own
+/// limit follows as the transfer's (review T class C-HEADLINE-VS-FIRST-BYTE: an 802.11
+/// download's "Loss limited this flow …" above "the wait for the answer, not the
+/// transfer, took the time" gave a reader two limits).
 pub(super) fn after_headline(f: &Facts, (limit, text): (&'static str, String)) -> (&'static str, String) {
     match first_answer_sentence(f).or_else(|| answer_wait_sentence(f)) {
-        Some(s) => (limit, format!("{text} {s}")),
+        Some(s) => (limit, format!("{s} {WITHIN_THE_TRANSFER}{}", lower_first(&text))),
         None => (limit, text),
+    }
+}
+
+/// `text` with its first letter in lower case ("The sending …" → "the sending …"; an
+/// address or a number stays as it is).
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_uppercase() => c.to_ascii_lowercase().to_string() + chars.as_str(),
+        _ => text.to_string(),
     }
 }
