@@ -62,6 +62,8 @@ mod doc_paths;
 mod ecn;
 #[path = "ending.rs"]
 mod ending;
+#[path = "ending_after_reset.rs"]
+mod ending_after_reset;
 #[path = "episodes_blame.rs"]
 mod episodes_blame;
 #[path = "evidence_clocks.rs"]

@@ -152,6 +152,11 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
     }
     for d in 0..2u8 {
         let said = e.reset.is_some_and(|r| r.by == d);
+        // Data after the reset: what was in flight at it, apart from what came after.
+        if let Some(a) = e.after_reset.filter(|a| a.by == d) {
+            super::after_reset::push_words(&mut s, &a, name(d), name(1 - d));
+            continue;
+        }
         if let (Some(b), false) = (e.unacknowledged_bytes[d as usize].filter(|&b| b > 0), said) {
             s += " ";
             s += &capital(&bytes(b));
@@ -374,7 +379,7 @@ fn unacknowledged_words(e: &Ending, d: u8, peer: &str, how: &str) -> String {
 /// bytes) selectively acknowledged (SACK, RFC 2018: they reached B) but not
 /// cumulatively". Those SACKed reached the receiver; the rest below them did not, as
 /// far as the capture shows.
-fn sacked_split(b: u64, k: u64, peer: &str) -> String {
+pub(super) fn sacked_split(b: u64, k: u64, peer: &str) -> String {
     let mut s = String::with_capacity(120);
     if b > k {
         s += &bytes(b - k);
