@@ -18,6 +18,8 @@ mod examples;
 #[allow(dead_code)]
 mod twin_sim;
 
+#[path = "acked_resend.rs"]
+mod acked_resend;
 #[path = "analysis_doc.rs"]
 mod analysis_doc;
 #[path = "analysis_dump.rs"]
