@@ -1008,7 +1008,11 @@ notEstablished: NotEstablished | null,
 /**
  * It outlived its last data by longer than the data took ([`AfterData`]), or null.
  */
-afterData: AfterData | null, };
+afterData: AfterData | null, 
+/**
+ * The resetter's peer sent new data after the reset ([`AfterReset`]), or null.
+ */
+afterReset: AfterReset | null, };
 
 /**
  * The first reset of a connection.
