@@ -1146,6 +1146,38 @@ keepAlives: number,
 keepAliveEvery: number | null, };
 
 /**
+ * What the resetter's peer sent after the reset (see the module doc).
+ */
+
+export type AfterReset = { 
+/**
+ * The resetter's peer: the direction whose data came after the reset.
+ */
+by: number, 
+/**
+ * Payload bytes of its new data beyond the highest byte it had sent when the reset
+ * was captured.
+ */
+bytes: number, 
+/**
+ * From the reset to that data's last new byte, s.
+ */
+seconds: number, 
+/**
+ * Resets the resetter sent after the first (its answers to that data, §3.10.7.1).
+ */
+resets: number, 
+/**
+ * Of its data, the bytes sent by the reset beyond the resetter's highest cumulative
+ * ACK: in flight when the connection ended.
+ */
+inFlight: number, 
+/**
+ * Of `inFlight`, those the resetter's SACK blocks reported received.
+ */
+sacked: number, };
+
+/**
  * An MPTCP connection (report `mptcp[]`).
  */
 
