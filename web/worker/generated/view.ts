@@ -1160,7 +1160,8 @@ by: number,
  */
 bytes: number, 
 /**
- * From the reset to that data's last new byte, s.
+ * From the reset to the last segment of the peer that advanced its sequence space
+ * (new data, or its FIN, which takes a sequence number), s.
  */
 seconds: number, 
 /**

@@ -25,7 +25,8 @@ pub struct AfterReset {
     /// Payload bytes of its new data beyond the highest byte it had sent when the reset
     /// was captured.
     pub bytes: u64,
-    /// From the reset to that data's last new byte, s.
+    /// From the reset to the last segment of the peer that advanced its sequence space
+    /// (new data, or its FIN, which takes a sequence number), s.
     pub seconds: f64,
     /// Resets the resetter sent after the first (its answers to that data, §3.10.7.1).
     pub resets: u64,
