@@ -18,6 +18,8 @@ mod examples;
 #[allow(dead_code)]
 mod twin_sim;
 
+#[path = "acked_resend.rs"]
+mod acked_resend;
 #[path = "analysis_doc.rs"]
 mod analysis_doc;
 #[path = "analysis_dump.rs"]
@@ -62,6 +64,8 @@ mod doc_paths;
 mod ecn;
 #[path = "ending.rs"]
 mod ending;
+#[path = "ending_after_reset.rs"]
+mod ending_after_reset;
 #[path = "episodes_blame.rs"]
 mod episodes_blame;
 #[path = "evidence_clocks.rs"]

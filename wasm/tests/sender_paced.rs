@@ -160,3 +160,76 @@ fn the_http_server_32_kib_cap_is_named_on_the_public_capture() {
     assert!(d.text.contains("the receiver's 256 KiB window had room"), "{}", d.text);
     assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
 }
+
+/// Issue 39 review T class C-STOP-AND-WAIT-AS-PATH: one segment in flight at a time for a
+/// whole transfer, each sent only once the previous one was acknowledged, with the
+/// receiver's window far above one segment and no loss. No congestion window stays at one
+/// segment for hundreds of round trips without loss (RFC 5681 §3.1 slow start from 1–10
+/// segments, RFC 6928): the sender sent one segment per ACK.
+/// A capture in the middle of a 10 ms path (5 ms to each end and back): handshake, then
+/// the server's segments `(capture µs, bytes)`, each acknowledged by the client 5 ms
+/// later as the capture sees it.
+fn middle_capture(segments: &[(i64, u32)]) -> Flow {
+    use tcpscope_core::decode::tcp_flags::{ACK, SYN};
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:443");
+    let opts = || Opts::new().mss(1460).wscale(7);
+    f.push(C2S, 0).flags(SYN).ack(0).opts(opts());
+    f.push(S2C, 5_000).flags(SYN | ACK).opts(opts());
+    f.push(C2S, 10_000);
+    for &(t, len) in segments {
+        f.data(S2C, t, len);
+        f.push(C2S, t + 5_000);
+    }
+    f
+}
+
+#[test]
+fn one_segment_per_round_trip_is_a_stop_and_wait_sender() {
+    // 200 segments of 1,448 B, each acknowledged by the client 5 ms after it passed the
+    // capture point; the next comes 5.2 ms after that ACK (5 ms to the server and back,
+    // 0.2 ms to answer): 10.2 ms per segment, never two outstanding, the client's window
+    // 8 MiB (65,535 << 7), no loss. Each segment came 5.2 ms after the ACK of the one
+    // before passed the capture point, more than half the 5 ms the ACK needs to reach the
+    // sender and the segment to come back: the sender had that ACK before it sent.
+    // The 0.2 ms the sender took to answer each ACK, everything acknowledged, is its
+    // application's already (0.2 / 10.2 ms = 2 %); the 10 ms in flight, 98 %, move to it.
+    // Before: "The congestion window or the path's capacity was the limit."
+    let segments: Vec<(i64, u32)> = (0..200).map(|k| (20_000 + 10_200 * k, 1448)).collect();
+    let c = common::analyze_flow(&middle_capture(&segments));
+    let d = &c.diagnosis;
+    assert_eq!(d.limit, "application", "{}", d.text);
+    assert!(
+        d.text.starts_with(
+            "A stop-and-wait sender set the rate (98 % of the time): each of its 200 segments (median 1.4 KiB) left only after \
+             the previous one was acknowledged (median 5.2 ms after that ACK passed the capture point), never two in flight"
+        ),
+        "{}",
+        d.text
+    );
+    assert!(d.text.contains("A congestion window does not stay at one segment for 200 round trips without loss"), "{}", d.text);
+    assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
+    assert!(!d.text.contains("congestion control set that pace"), "{}", d.text);
+    // Two segments per round trip, the second 0.2 ms behind the first: it follows the
+    // ACK of the first by less than half the 5 ms that ACK needs to reach the sender and
+    // the answer to come back (it passes the capture point before that ACK is sent): no
+    // stop-and-wait.
+    let pairs: Vec<(i64, u32)> = (0..200).map(|k| (20_000 + 10_200 * (k / 2) + 200 * (k % 2), 1448)).collect();
+    let c = common::analyze_flow(&middle_capture(&pairs));
+    assert!(!c.diagnosis.text.contains("stop-and-wait"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn the_stego_transfer_is_stop_and_wait_on_the_public_capture() {
+    // google-ctf 2016 stego.pcap (raw IP, generated): 10.13.37.1:80 → 10.0.0.1:1337 sends
+    // a 60-B greeting, 1,049 segments of 1,024 B and one of 573 B (tshark: 1,051 data
+    // segments), each 0.22–0.25 ms after the client's ACK of the one before (frames 7 → 8
+    // → 9 …), never two outstanding (bytes in flight 1,024), the client's window 8,192 B,
+    // no re-send.
+    let Some(c) = common::corpus_connection("ctfs__write-ups-2016__google-ctf-2016_forensics_a-cute-stegosaurus-100_stego.pcap", 0) else { return };
+    let d = &c.diagnosis;
+    assert_eq!(d.limit, "application", "{}", d.text);
+    assert!(d.text.starts_with("A stop-and-wait sender set the rate (100 % of the time): each of its 1051 segments (median 1 KiB)"), "{}", d.text);
+    assert!(d.text.contains("(median 227 µs after that ACK passed the capture point)"), "{}", d.text);
+    assert!(d.text.contains("the receiver's 8 KiB window had room for more"), "{}", d.text);
+    assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
+}

@@ -94,6 +94,7 @@ mod tests {
             decl::<a::ending::NotTheEnd>(&cfg),
             decl::<a::ending::NotEstablished>(&cfg),
             decl::<a::ending::AfterData>(&cfg),
+            decl::<a::ending::AfterReset>(&cfg),
             decl::<a::mptcp::MptcpConnection>(&cfg),
             decl::<a::mptcp::MptcpDirection>(&cfg),
             decl::<a::mptcp::SubflowSummary>(&cfg),

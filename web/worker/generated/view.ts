@@ -1013,7 +1013,11 @@ notEstablished: NotEstablished | null,
 /**
  * It outlived its last data by longer than the data took ([`AfterData`]), or null.
  */
-afterData: AfterData | null, };
+afterData: AfterData | null, 
+/**
+ * The resetter's peer sent new data after the reset ([`AfterReset`]), or null.
+ */
+afterReset: AfterReset | null, };
 
 /**
  * The first reset of a connection.
@@ -1145,6 +1149,39 @@ keepAlives: number,
  * where it sent fewer than two.
  */
 keepAliveEvery: number | null, };
+
+/**
+ * What the resetter's peer sent after the reset (see the module doc).
+ */
+
+export type AfterReset = { 
+/**
+ * The resetter's peer: the direction whose data came after the reset.
+ */
+by: number, 
+/**
+ * Payload bytes of its new data beyond the highest byte it had sent when the reset
+ * was captured.
+ */
+bytes: number, 
+/**
+ * From the reset to the last segment of the peer that advanced its sequence space
+ * (new data, or its FIN, which takes a sequence number), s.
+ */
+seconds: number, 
+/**
+ * Resets the resetter sent after the first (its answers to that data, §3.10.7.1).
+ */
+resets: number, 
+/**
+ * Of its data, the bytes sent by the reset beyond the resetter's highest cumulative
+ * ACK: in flight when the connection ended.
+ */
+inFlight: number, 
+/**
+ * Of `inFlight`, those the resetter's SACK blocks reported received.
+ */
+sacked: number, };
 
 /**
  * An MPTCP connection (report `mptcp[]`).

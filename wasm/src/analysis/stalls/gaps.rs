@@ -480,8 +480,8 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s, window);
     // A gap the path made reads as application idle too: the sender's clock tells.
     super::held_on_path::reclassify(&mut stalls, cols, lag_s, &free);
-    // A timeout whose lost segment never reached the capture reads as application idle.
-    crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered);
+    crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered); // a timeout whose lost segment never reached the capture reads as application idle
+    crate::analysis::stalls::acked_resend::reclassify(&mut stalls, cols, dir); // so does a timer re-sending what the peer had acknowledged
     crate::analysis::stalls::request_turn::split(&mut stalls, cols, dir, threshold_s); // the peer's pause before its lost request
     (stalls, facts)
 }

@@ -9,6 +9,7 @@
 //! read from ACK → new-data pairs where nothing measured that part (far_estimate.rs). What is not a
 //! pause is active time (active_time.rs: the rate while sending).
 
+pub mod acked_resend;
 pub mod active_time;
 pub mod cause;
 pub mod delayed_ack;

@@ -12,6 +12,8 @@
 //! including those past the stored-rows budget (limits.rs).
 
 mod after_data;
+mod after_reset;
+mod not_the_end;
 mod in_words;
 mod one_way;
 mod unacked;
@@ -27,6 +29,8 @@ use unacked::{fin_unacknowledged, unacknowledged};
 pub(crate) use in_words::syns_phrase;
 pub use in_words::ENDING_WORDS;
 pub use after_data::AfterData;
+pub use after_reset::AfterReset;
+use not_the_end::not_the_end;
 use crate::analysis::rows::columns::PacketColumns;
 
 /// Every value `Ending::kind` takes.
@@ -83,6 +87,8 @@ pub struct Ending {
     pub not_established: Option<NotEstablished>,
     /// It outlived its last data by longer than the data took ([`AfterData`]), or null.
     pub after_data: Option<AfterData>,
+    /// The resetter's peer sent new data after the reset ([`AfterReset`]), or null.
+    pub after_reset: Option<AfterReset>,
 }
 
 /// A connection that never got past its SYNs: the client's SYN, no SYN/ACK, no payload
@@ -207,6 +213,8 @@ pub(crate) struct Closing {
     /// The reset that ended the connection so far: by, when, after what, the end of its
     /// sequence range (relative: data beyond it made it no end), when that data came.
     reset: Option<(u8, Mark, &'static str, Option<i64>, Option<i64>)>,
+    /// At that reset: its peer's highest byte sent, and the resets its sender had sent.
+    reset_mark: Option<(Option<i64>, u64)>,
     resets: [u64; 2],
     /// FIN segments each direction sent, re-sends included.
     fins: [u64; 2],
@@ -325,58 +333,10 @@ impl Closing {
                 };
                 let data_at = match after { "own-data" => own, "peer-data" => peer, _ => None };
                 c.reset = Some((d as u8, at, after, end, data_at.map(|t| t - c.epoch_ns)));
+                c.reset_mark = Some((sides[1 - d].sent_high, c.resets[d]));
             }
         }
     }
-}
-
-impl Closing {
-    /// The closing as it stands once the capture is read: a reset noted as refusing the
-    /// SYN ended nothing when the SYN/ACK (`syn_ack`, ns) came after it — the server
-    /// accepted a later copy of the SYN and the connection went on.
-    /// `syn_ack`: its capture time (ns, `HandshakeTimes`). Every reset sent before it
-    /// ended nothing then, refusal or not.
-    pub(crate) fn with_handshake_completed(&self, syn_ack: Option<i64>) -> Closing {
-        let mut c = self.clone();
-        c.syn_ack_ns = syn_ack.map(|sa| sa - c.epoch_ns);
-        if c.reset.is_some_and(|(_, m, _, _, _)| c.syn_ack_ns.is_some_and(|sa| sa > m.t_ns)) {
-            c.reset = None;
-        }
-        c
-    }
-
-    /// `sides` as the capture ends: a reset its sender sent new data after ended
-    /// nothing (see `note`).
-    fn with_data_after_reset(&self, sides: &[Side; 2]) -> Closing {
-        let mut c = self.clone();
-        if let Some(r) = c.reset.filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
-            c.data_after_resets[r.0 as usize] += 1;
-            c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
-            c.reset = None;
-        }
-        c
-    }
-
-    /// The resets that ended nothing: all sent before a SYN/ACK that came (the
-    /// connection went on), else those the client drops (`NotTheEnd`).
-    fn resets_ended_nothing(&self) -> Option<NotTheEnd> {
-        let early = if self.syn_ack_ns.is_some() {
-            self.first_early_reset.map(|f| (self.early_resets, f))
-        } else {
-            self.first_unacceptable.map(|f| (self.unacceptable_resets, f))
-        };
-        let Some((count, first)) = early else {
-            let first = self.first_data_after_reset?;
-            return Some(not_the_end(first, self.data_after_resets, "data-after", None));
-        };
-        let why = if first.unacceptable { "syn-not-acknowledged" } else { "handshake-after" };
-        Some(not_the_end(first, count, why, self.syn_ack_ns))
-    }
-}
-
-fn not_the_end(first: Early, count: [u64; 2], why: &'static str, syn_ack_ns: Option<i64>) -> NotTheEnd {
-    let secs = |ns: i64| ns as f64 / 1e9;
-    NotTheEnd { by: first.by, at: secs(first.at.t_ns), frame: first.at.frame, count, why, syn_ack_at: syn_ack_ns.map(secs) }
 }
 
 /// Who the sentences and the table name: each direction's sender.
@@ -458,6 +418,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         fin_ended_nothing,
         not_established: roles.not_established,
         after_data: rows.and_then(|p| after_data::after_data(p, (reset, fin_at), floor_s)),
+        after_reset: if kind == "reset" { after_reset::after_reset(c, sides, sacked) } else { None },
     };
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);

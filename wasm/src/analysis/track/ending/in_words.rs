@@ -150,17 +150,29 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         at(&mut s, a.at);
         s += ".";
     }
+    unacknowledged_sentences(&mut s, e, &name);
+    s
+}
+
+/// " 420 KiB (…) of the data A sent were never acknowledged …" for each direction the
+/// reset clause did not already say; where data came after the reset, what was in flight
+/// at it apart from what came after (`after_reset.rs`).
+fn unacknowledged_sentences<'a>(s: &mut String, e: &Ending, name: &impl Fn(u8) -> &'a str) {
     for d in 0..2u8 {
         let said = e.reset.is_some_and(|r| r.by == d);
+        // Data after the reset: what was in flight at it, apart from what came after.
+        if let Some(a) = e.after_reset.filter(|a| a.by == d) {
+            super::after_reset::push_words(s, &a, name(d), name(1 - d));
+            continue;
+        }
         if let (Some(b), false) = (e.unacknowledged_bytes[d as usize].filter(|&b| b > 0), said) {
-            s += " ";
-            s += &capital(&bytes(b));
-            s += " of the data ";
-            s += name(d);
-            s += &unacknowledged_words(e, d, name(1 - d), if e.kind == "reset" { "ended" } else { e.kind });
+            *s += " ";
+            *s += &capital(&bytes(b));
+            *s += " of the data ";
+            *s += name(d);
+            *s += &unacknowledged_words(e, d, name(1 - d), if e.kind == "reset" { "ended" } else { e.kind });
         }
     }
-    s
 }
 
 /// "161 s " (the reset's distance from the data `after` names, `Reset::data_at`), or
@@ -374,7 +386,7 @@ fn unacknowledged_words(e: &Ending, d: u8, peer: &str, how: &str) -> String {
 /// bytes) selectively acknowledged (SACK, RFC 2018: they reached B) but not
 /// cumulatively". Those SACKed reached the receiver; the rest below them did not, as
 /// far as the capture shows.
-fn sacked_split(b: u64, k: u64, peer: &str) -> String {
+pub(super) fn sacked_split(b: u64, k: u64, peer: &str) -> String {
     let mut s = String::with_capacity(120);
     if b > k {
         s += &bytes(b - k);

@@ -62,5 +62,26 @@ pub(in crate::analysis::verdict::diagnosis) fn sender_paced_text(f: &Facts) -> O
             format_bytes(f.max_window),
             rate_phrase(f)
         ),
+        PacedKind::StopAndWait { segments, record, after_ack } => format!(
+            "A stop-and-wait sender set the rate ({} of the time): each of its {segments} segments (median {}) left only \
+             after the previous one was acknowledged (median {} after that ACK passed the capture point), never two in flight, though the \
+             receiver's {} window had room for more; {}. A congestion window does not stay at one segment for {segments} \
+             round trips without loss (slow start doubles it each round trip from an initial window of 1–10 segments, \
+             RFC 5681 §3.1, RFC 6928): the sender sent one segment per acknowledgement — its application waiting for \
+             each, or its stack sending so. {} with {}: a larger window or a faster link would not have sped it up, \
+             more data in flight per round trip would.",
+            format_percent(p.seconds / active),
+            format_bytes(record),
+            format_duration(after_ack),
+            format_bytes(f.max_window),
+            held,
+            capital(&rate_phrase(f)),
+            rtt_phrase(f)
+        ),
     })
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|x| x.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }

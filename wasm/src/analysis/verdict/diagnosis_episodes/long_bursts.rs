@@ -84,6 +84,10 @@ pub(super) fn long_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
     if !(path_rtt > 0.0 && sh.active > 0.0) || sh.application < TRANSFER_SHARE * sh.active || pauses < largest_other {
         return Vec::new();
     }
+    // A stop-and-wait sender (sender_paced.rs) set its bursts' pace: one segment per round trip.
+    if sh.sender_paced.is_some_and(|p| matches!(p.kind, crate::analysis::verdict::diagnosis_shares::sender_paced::PacedKind::StopAndWait { .. })) {
+        return Vec::new();
+    }
     let d = conn.data_direction.min(1);
     let full = f64::from(full_segment(&conn.handshake, &conn.directions[d as usize].from, p, d, mss_estimate(p, d) as u32));
     let mut out = Vec::new();

@@ -48,6 +48,10 @@ pub enum PacedKind {
     /// leave (s), and the median time from one capped flight to the next (s).
     /// `segment`: the sender's largest segment, of which the cap is no whole number.
     Cap { bytes: f64, segment: f64, capped: usize, flights: usize, drain_median: f64, drain_max: f64, period: f64 },
+    /// Stop-and-wait ([`stop_and_wait`]): the new data segments, each sent with nothing
+    /// else outstanding; their median payload (bytes); the median time from the ACK of
+    /// the data before each to it, in capture time (s).
+    StopAndWait { segments: usize, record: f64, after_ack: f64 },
 }
 
 /// The sender's own rate (module comment) and the time moved to the application.
@@ -118,6 +122,7 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
     let dir = facts.dir;
     let (mut high, mut peer_ack, mut last_ack_t) = (f64::NEG_INFINITY, f64::NAN, f64::NAN);
     let (mut n, mut small, mut max_flight, mut first_t, mut last_t) = (0usize, 0usize, 0.0f64, f64::NAN, f64::NAN);
+    let mut max_len = 0.0f64;
     let (mut sizes, mut gaps, mut delays, mut flights) = (Vec::new(), Vec::new(), Vec::new(), Vec::<Flight>::new());
     let mut times = Vec::new();
     for (i, t) in sender_view(cols, dir, facts.lag_s) {
@@ -147,6 +152,7 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
             _ => len,
         };
         max_flight = max_flight.max(flight);
+        max_len = max_len.max(len);
         n += 1;
         small += usize::from(len < 0.5 * full);
         if sizes.len() < KEEP {
@@ -178,6 +184,11 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         return None;
     }
     let paced = |kind, seconds| SenderPaced { kind, max_in_flight: max_flight, rtt, seconds };
+    let (alone, mut after_acks) = alone_segments(cols, dir, facts.lag_s, stop);
+    if alone == n && stop_and_wait(max_len, rtt, &mut delays, sh) {
+        let kind = PacedKind::StopAndWait { segments: n, record: median(&mut sizes), after_ack: median(&mut after_acks) };
+        return Some(paced(kind, sh.other));
+    }
     let small_share = small as f64 / n as f64;
     if small_share >= SMALL_SHARE {
         let period = median(&mut gaps.clone());
@@ -202,8 +213,66 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
 fn cap_bytes(k: &PacedKind) -> f64 {
     match *k {
         PacedKind::Cap { bytes, .. } => bytes,
-        PacedKind::Clock { .. } => f64::NAN,
+        PacedKind::Clock { .. } | PacedKind::StopAndWait { .. } => f64::NAN,
     }
+}
+
+/// The new data segments of `dir` up to `stop` that left with nothing else outstanding:
+/// in capture order, the peer's cumulative ACK had covered all the data before it, and
+/// the segment came at least half the capture → sender → capture time (`lag_s`) after
+/// that ACK, so the sender could have had the ACK before it sent (at a receiver-side
+/// capture a segment sent before the ACK reached the sender arrives right after it).
+/// Capture order, not the sender view: that view replays the ACKs a whole `lag_s`
+/// later, and an estimate of it above the sender's real turnaround (a generated capture
+/// answering each ACK in 0.23 ms, its lag read as 0.275 ms) would put every segment
+/// before the ACK it followed.
+/// Also the times from that ACK to each such segment (the first [`KEEP`]), s.
+fn alone_segments(cols: &PacketColumns, dir: u8, lag_s: f64, stop: f64) -> (usize, Vec<f64>) {
+    let lag = if lag_s > 0.0 { lag_s } else { 0.0 };
+    let (mut high, mut acked, mut acked_t, mut alone) = (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NAN, 0usize);
+    let mut after = Vec::new();
+    for i in 0..cols.t.len() {
+        let t = cols.t[i];
+        if cols.dir[i] != dir {
+            if cols.ack[i].is_finite() && cols.ack[i] > acked {
+                (acked, acked_t) = (cols.ack[i], t);
+            }
+            continue;
+        }
+        if t > stop {
+            break;
+        }
+        if !is_data_segment(cols, i, dir) {
+            continue;
+        }
+        let end = cols.seq[i] + f64::from(cols.len[i]);
+        if end <= high || cols.flags[i] & flag_bits::RETRANSMISSION != 0 {
+            continue;
+        }
+        let followed = acked >= high && t - acked_t >= 0.5 * lag;
+        if followed && after.len() < KEEP {
+            after.push(t - acked_t);
+        }
+        alone += usize::from(high == f64::NEG_INFINITY || followed);
+        high = end;
+    }
+    (alone, after)
+}
+
+/// Stop-and-wait (issue 39 review T class C-STOP-AND-WAIT-AS-PATH), given that every new
+/// data segment of at least [`CLOCK_MIN_SEGMENTS`] over at least [`MIN_ROUND_TRIPS`]
+/// round trips left with nothing else outstanding: the receiver's window (trusted) had
+/// room for two of the largest (`max_len`), loss recovery took at most [`CAP_LOSS_MAX`]
+/// of the time, and the sends followed the ACKs (median `delays`, ACK → next segment,
+/// within a round trip: a sender slower than that finds everything acknowledged, which
+/// the share pass already calls its application's). No congestion window stays at one
+/// segment without loss: slow start begins at 1–10 segments and doubles each round trip
+/// (RFC 5681 §3.1, RFC 3390, RFC 6928), congestion avoidance adds one a round trip;
+/// 64 segments in a row alone are 64 round trips. The sender itself sent one segment per
+/// acknowledgement: its application waiting for each, or its stack sending so.
+fn stop_and_wait(max_len: f64, rtt: f64, delays: &mut [f64], sh: &TimeShares) -> bool {
+    let room = sh.windows_trusted && sh.min_window >= 2.0 * max_len;
+    room && max_len > 0.0 && sh.loss <= CAP_LOSS_MAX * sh.active && median(delays) <= rtt
 }
 
 /// The segments came at a steady rate: in bins of ten periods (at least a second),
