@@ -36,7 +36,8 @@ pub struct WarningTotals {
     pub not_analysed: u64,
     /// Of those, packets that may hold TCP the decoder could not reach (`Unreadable`).
     pub unreadable: u64,
-    /// Packets analysed all the same with a repaired timestamp (`Analysed` kinds).
+    /// Packets analysed all the same, each kind with its own note: a repaired timestamp,
+    /// link padding, a bad checksum the peer acknowledged (`Analysed` kinds).
     pub repaired: u64,
 }
 
@@ -338,8 +339,9 @@ pub enum WarningPlace {
     /// The list of packets not analysed: packets that hold no TCP, or that were not
     /// analysed for another reason.
     Skipped,
-    /// The list, counted apart: packets analysed all the same, with a repaired time
-    /// (docs/ANALYSIS.md "Impossible timestamps", "Time order").
+    /// The list, counted apart: packets analysed all the same — with a repaired time
+    /// (docs/ANALYSIS.md "Impossible timestamps", "Time order"), link padding, or a bad
+    /// checksum the peer acknowledged ("Corrupt frames").
     Analysed,
 }
 

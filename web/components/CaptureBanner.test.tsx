@@ -40,13 +40,13 @@ describe('CaptureBanner', () => {
     // a second or more, carried into the seconds (docs/ANALYSIS.md "Impossible
     // timestamps"); the connection holds all 3. It read "2 packets were not analysed".
     const IMPOSSIBLE = { kind: 'impossible-timestamp', count: 2, message: '2 packets whose timestamp field cannot be a time' } satisfies Warning;
-    expect(warningsSummary(totals(0, 0, 2))).toBe('2 packets analysed with a repaired timestamp');
-    expect(warningsSummary(totals(3, 0, 2))).toBe('3 packets were not analysed; 2 packets analysed with a repaired timestamp');
-    expect(warningsSummary(totals(0, 0, 1))).toBe('1 packet analysed with a repaired timestamp');
+    expect(warningsSummary(totals(0, 0, 2))).toBe('2 packets analysed all the same (see below)');
+    expect(warningsSummary(totals(3, 0, 2))).toBe('3 packets were not analysed; 2 packets analysed all the same (see below)');
+    expect(warningsSummary(totals(0, 0, 1))).toBe('1 packet analysed all the same (see below)');
     // A link made before the engine summed the warnings.
     expect(warningsSummary(undefined)).toBe('Warnings');
     const el = render(<CaptureBanner name="timestamp_invalid_nano.pcap" report={report({ timestampResolutionMs: 0.000001 }, [IMPOSSIBLE], totals(0, 0, 2))} />);
-    expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('2 packets analysed with a repaired timestamp');
+    expect(el.querySelector('[data-testid="warnings"] summary')!.textContent).toBe('2 packets analysed all the same (see below)');
   });
 
   it('duplicate frames and 802.11 retries, once, not also in the warnings list', () => {

@@ -127,13 +127,15 @@ export function noConnectionsText(totals: WarningTotals | undefined): string {
   return `No TCP connection could be read: ${n === 1 ? '1 packet' : `${n.toLocaleString('en-US')} packets`} may hold TCP that tcpscope cannot decode (below).`;
 }
 
-/** "3 packets were not analysed", "2 packets analysed with a repaired timestamp", or both;
- *  from the engine's sums (links made before it had them: "Warnings"). */
+/** "3 packets were not analysed", "2 packets analysed all the same (see below)", or both;
+ *  from the engine's sums (links made before it had them: "Warnings"). The analysed
+ *  kinds differ (a repaired timestamp, link padding, a checksum the peer's ACK vouches
+ *  for: report.rs `WarningPlace::Analysed`); each says its own in the list. */
 export function warningsSummary(totals: WarningTotals | undefined): string {
   if (!totals) return 'Warnings';
   const { notAnalysed: skipped, repaired } = totals;
   const parts: string[] = [];
   if (skipped > 0) parts.push(skipped === 1 ? '1 packet was not analysed' : `${skipped.toLocaleString('en-US')} packets were not analysed`);
-  if (repaired > 0) parts.push(`${countOf(repaired, 'packet')} analysed with a repaired timestamp`);
+  if (repaired > 0) parts.push(`${countOf(repaired, 'packet')} analysed all the same (see below)`);
   return parts.join('; ');
 }
