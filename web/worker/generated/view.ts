@@ -349,7 +349,8 @@ notAnalysed: number,
  */
 unreadable: number, 
 /**
- * Packets analysed all the same with a repaired timestamp (`Analysed` kinds).
+ * Packets analysed all the same, each kind with its own note: a repaired timestamp,
+ * link padding, a bad checksum the peer acknowledged (`Analysed` kinds).
  */
 repaired: number, };
 
