@@ -100,8 +100,11 @@ skipped() { bold "- $2: not run ($3)"; echo "$1|$2|0|not run ($3)||" >> "$logs/s
 # end is npm test's end), and the wasm build's last step (LTO, one codegen unit) and
 # Playwright leave a core idle much of the time, which cargo then fills. At equal
 # priority the two builds shared the cores and the wasm build took 505 s instead of ~100.
+# CARGO_INCREMENTAL=0: npm test builds the tests once (a fresh clone builds everything,
+# a warm run nothing), so incremental compilation's cache, which rustc writes as it
+# compiles, is work no later build of npm test reads; cargo's own advice for CI.
 lane_rust() {
-  step cargo "cargo test (Rust core, natively)" nice -n 10 bash -c 'cd wasm && cargo test --quiet'
+  step cargo "cargo test (Rust core, natively)" nice -n 10 env CARGO_INCREMENTAL=0 bash -c 'cd wasm && cargo test --quiet'
 }
 
 lane_js() {
