@@ -124,7 +124,11 @@ lane_js() {
   (
     renice -n 5 -p $BASHPID > /dev/null
     step types "type check (tsc)" npx tsc -p .
-    step cli "CLI tests (node --test)" node --test --test-reporter=spec --test-concurrency=2 cli/
+    # --liftoff-only: V8's baseline wasm compiler only, for the test files' own processes
+    # (the in-process runs) and, through cli/testing/node.mjs, for the bin/tcpscope.mjs
+    # children they start: the optimising compiler's work on the engine's hot functions,
+    # once per process, is more than the tests' small captures ever give back.
+    step cli "CLI tests (node --test)" node --liftoff-only --test --test-reporter=spec --test-concurrency=2 cli/
     step vitest "unit tests (vitest)" npx vitest run
   ) &
   local side=$!
