@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 
-// Debian's Chromium (apt `chromium`); `npx playwright install` cannot download here.
+// Debian's Chromium (apt `chromium-headless-shell`, else `chromium`: e2e/chromium.sh); `npx playwright install` cannot download here.
 // TCPSCOPE_E2E_PORT: another port, so several checkouts can run their e2e at once
 // (reuseExistingServer would otherwise test someone else's build on 4173).
 const port = Number(process.env.TCPSCOPE_E2E_PORT ?? 4173);
@@ -24,7 +24,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
     launchOptions: {
-      // Debian's chromium (or $TCPSCOPE_CHROMIUM) through e2e/chromium.sh, which joins our
+      // Debian's chromium-headless-shell or chromium (or $TCPSCOPE_CHROMIUM) through e2e/chromium.sh, which joins our
       // --disable-features to Playwright's (Chromium keeps only the last one given).
       executablePath: fileURLToPath(new URL('./e2e/chromium.sh', import.meta.url)),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -16,7 +17,7 @@ const examples = join(root, 'public', 'examples');
 const tmp = mkdtempSync(join(tmpdir(), 'tcpscope-cli-'));
 
 function run(...args) {
-  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

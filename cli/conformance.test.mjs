@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shared = process.env.TCPSCOPE_SHARED ?? join(root, '..', 'shared');
@@ -55,7 +56,7 @@ async function analyzeJson(stem, file, spawn) {
   const run = await runInProcess('analyze', file, '--json');
   assert.ok(run.code === 0 || run.code === 1, `${stem}: exit ${run.code} ${run.stderr}`);
   if (spawn) {
-    const child = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', file, '--json'], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bin', 'tcpscope.mjs'), 'analyze', file, '--json'], { encoding: 'utf8' });
     assert.deepEqual({ code: child.status, stdout: child.stdout, stderr: child.stderr }, run, `${stem}: bin/tcpscope.mjs prints the same`);
   }
   return JSON.parse(run.stdout);

@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -17,7 +18,7 @@ const stalls = join(root, 'public', 'examples', 'stalls.pcap');
 const tmp = mkdtempSync(join(tmpdir(), 'tcpscope-errors-'));
 
 function run(...args) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const examples = join(root, 'public', 'examples');
@@ -29,7 +30,7 @@ function sqlBlocks() {
 
 // The directory form, run inside it, so `file` is the capture's own name: compact rows
 // (the default for a directory).
-const ndjson = execFileSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', '.'], { cwd: examples, maxBuffer: 1 << 28 }).toString();
+const ndjson = execFileSync(process.execPath, [...NODE_ARGS, join(root, 'bin', 'tcpscope.mjs'), 'analyze', '.'], { cwd: examples, maxBuffer: 1 << 28 }).toString();
 
 test('a compact connection row is at most 600 bytes, on every example capture', () => {
   const lines = ndjson.trimEnd().split('\n');

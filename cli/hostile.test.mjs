@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { escapeUnsafe, isolated, jsonSafe, outsideText } from './outsideText.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -20,7 +21,7 @@ const noRender = noWasm || (!existsSync(join(root, 'build', 'render', 'render.mj
 const dir = mkdtempSync(join(tmpdir(), 'tcpscope-hostile-'));
 
 function run(args, options = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'latin1', timeout: 60_000, ...options });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { encoding: 'latin1', timeout: 60_000, ...options });
   return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', signal: r.signal };
 }
 
@@ -107,7 +108,7 @@ test('1. analyze: escapes in a pcapng process name never reach the terminal, and
 /** A share link of `capture` whose JSON part is changed by `edit` (format 3/4: header,
  *  uvarint length, deflated part — uvarint JSON length, JSON, rest —, coded part). */
 function craftedLink(capture, edit) {
-  const link = execFileSync(process.execPath, [bin, 'share', capture, '--connection', '1'], { encoding: 'utf8' }).trim();
+  const link = execFileSync(process.execPath, [...NODE_ARGS, bin, 'share', capture, '--connection', '1'], { encoding: 'utf8' }).trim();
   const [base, fragment] = link.split('#');
   const params = new URLSearchParams(fragment);
   const bytes = Buffer.from(params.get('snap'), 'base64url');
@@ -218,7 +219,7 @@ function captureCarrying(capture, text, name) {
 
 test('5. a capture whose payload quotes a link is read as a capture, by its magic number', { skip: noWasm }, () => {
   const original = join(examples, 'rwnd-limited.pcap');
-  const otherLink = execFileSync(process.execPath, [bin, 'share', join(examples, 'stalls.pcap'), '--connection', '0'], { encoding: 'utf8' }).trim();
+  const otherLink = execFileSync(process.execPath, [...NODE_ARGS, bin, 'share', join(examples, 'stalls.pcap'), '--connection', '0'], { encoding: 'utf8' }).trim();
   const series = (path) => run(['series', path, '--connection', '1', '--series', 'throughput', '--json']);
   const reference = JSON.parse(series(original).stdout);
   for (const [name, text] of [['referer.pcap', `GET / HTTP/1.1\r\nReferer: ${otherLink}\r\n\r\n`], ['query.pcap', 'GET /?snap=1 HTTP/1.1\r\n\r\n']]) {
@@ -276,7 +277,7 @@ test('13. render --out: a missing folder, a folder, the input itself: one line a
 });
 
 test('13. a fragment naming snap= twice, one percent-encoded, is refused as the page refuses it', { skip: noWasm }, () => {
-  const link = execFileSync(process.execPath, [bin, 'share', join(examples, 'stalls.pcap'), '--connection', '0'], { encoding: 'utf8' }).trim();
+  const link = execFileSync(process.execPath, [...NODE_ARGS, bin, 'share', join(examples, 'stalls.pcap'), '--connection', '0'], { encoding: 'utf8' }).trim();
   const snap = new URLSearchParams(link.split('#')[1]).get('snap');
   const r = run(['series', `https://x.example/#sn%61p=${snap}&snap=${snap}`, '--connection', '0', '--series', 'throughput', '--json']);
   assert.notEqual(r.code, 0);

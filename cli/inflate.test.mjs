@@ -7,12 +7,13 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipBomb } from '../scripts/fixtures/gzip-bomb.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
 
 test('an 8 GiB gzip bomb on standard input stops at the ratio cap with a one-line message', async () => {
-  const cli = spawn(process.execPath, [bin, 'analyze', '-', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const cli = spawn(process.execPath, [...NODE_ARGS, bin, 'analyze', '-', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
   // Streamed: the generator is stopped by EPIPE once the CLI has stopped reading.
   const bomb = gzipBomb(8 * 2 ** 30);
   bomb.pipe(cli.stdin);

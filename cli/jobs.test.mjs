@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -17,7 +18,7 @@ const examples = join(root, 'public', 'examples');
 const tmp = mkdtempSync(join(tmpdir(), 'tcpscope-jobs-'));
 
 function run(args, cwd = root) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.trimEnd().split('\n') };
 }
 
@@ -99,7 +100,7 @@ test('a reader that stops for a while: the workers wait, memory stays bounded, e
   // The same capture named 24 times: 24 × 7 MB = ~170 MB of rows, far more than the
   // CLI's bounded share (2 workers × one batch of 1 MiB, plus its own heap).
   const names = Array(24).fill(many);
-  const child = spawn(process.execPath, [bin, 'analyze', ...names, '--jobs', '2', '--ndjson=full'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, bin, 'analyze', ...names, '--jobs', '2', '--ndjson=full'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let peak = 0;
   const poll = setInterval(() => { peak = Math.max(peak, rssMiB(child.pid)); }, 50);
   // Read nothing until the CLI's CPU time stops growing. Measured in CPU time, not wall

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -27,7 +28,7 @@ before(() => {
  * every stage's exit status (PIPESTATUS). */
 function shell(script, input) {
   const r = spawnSync('bash', ['-c', `${script}; echo "status \${PIPESTATUS[*]}" >&2`], {
-    env: { ...process.env, TCPSCOPE: `${process.execPath} ${bin}` },
+    env: { ...process.env, TCPSCOPE: `${process.execPath} ${NODE_ARGS.join(' ')} ${bin}` },
     input,
     maxBuffer: 1 << 30,
   });

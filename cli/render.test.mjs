@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -24,7 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'tcpscope-render-test-'));
 
 /** `tcpscope render ARGS` through a real child process of bin/tcpscope.mjs. */
 function spawned(...args) {
-  const r = spawnSync(process.execPath, [bin, 'render', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, 'render', ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 /** `tcpscope render ARGS` in this process: `{ code, stdout, stderr }` as spawned() gives them. */
@@ -107,7 +108,7 @@ test('the view of a permalink fragment: connection, range, chart and theme; opti
 });
 
 test('a share link renders from what it holds, with the view it carries', { skip }, async () => {
-  const made = spawnSync(process.execPath, [bin, 'share', capture, '--connection', '0'], { encoding: 'utf8' });
+  const made = spawnSync(process.execPath, [...NODE_ARGS, bin, 'share', capture, '--connection', '0'], { encoding: 'utf8' });
   assert.equal(made.status, 0, made.stderr);
   const out = join(dir, 'link.svg');
   const r = await run(made.stdout.trim(), '--chart', 'throughput', '--out', out);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -17,7 +18,7 @@ const skip = !existsSync(manifest) && 'no examples';
 const files = skip ? [] : JSON.parse(readFileSync(manifest, 'utf8')).map((e) => join(examples, e.file));
 
 function run(...args) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

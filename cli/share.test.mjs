@@ -8,6 +8,7 @@ import { existsSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -15,7 +16,7 @@ const capture = join(root, 'public', 'examples', 'loss-1pct.pcap');
 const skip = !existsSync(capture) && 'no examples';
 
 function run(...args) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

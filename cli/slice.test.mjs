@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { loadWasm } from './wasm.mjs';
 import { sliceStream } from './slice.mjs';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -32,7 +33,7 @@ const wasmBuilt = existsSync(join(root, 'wasm', 'pkg', 'tcpscope_core_bg.wasm'))
 const hasTshark = spawnSync('tshark', ['-v'], { encoding: 'utf8' }).status === 0;
 
 function slice(...args) {
-  const r = spawnSync(process.execPath, [bin, 'slice', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, 'slice', ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -243,7 +244,7 @@ test('a gzip capture slices to the same pcapng as the plain one; a gzip bomb sto
   // 8 GiB of empty records from a few MiB of gzip on standard input: stopped past 64 MiB
   // inflated (the ratio cap, wasm/src/inflate.rs) with analyze's sentence, nothing written.
   const out = join(dir, 'bomb.pcapng');
-  const cli = spawn(process.execPath, [bin, 'slice', '-', '--connection', '0', '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const cli = spawn(process.execPath, [...NODE_ARGS, bin, 'slice', '-', '--connection', '0', '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
   const bomb = gzipBomb(8 * 2 ** 30);
   bomb.pipe(cli.stdin);
   cli.stdin.on('error', () => {});

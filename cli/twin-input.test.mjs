@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const examples = join(root, 'public', 'examples');
@@ -37,11 +38,11 @@ test('the human summary names each side by its interface and says how they were 
 
 test('a capture that is not two vantage points is refused with why, exit 1', () => {
   // Through a real process: the exit status and the two-line failure.
-  const one = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', client, '--vantage-by-interface'], { encoding: 'utf8' });
+  const one = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bin', 'tcpscope.mjs'), 'analyze', client, '--vantage-by-interface'], { encoding: 'utf8' });
   assert.equal(one.status, 1);
   assert.equal(one.stdout, '');
   assert.match(one.stderr, /is not two vantage points: The file is not a pcapng/);
-  const ng = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', join(examples, 'pcapng-zero-window.pcapng'), '--vantage-by-interface', '--json'], { encoding: 'utf8' });
+  const ng = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bin', 'tcpscope.mjs'), 'analyze', join(examples, 'pcapng-zero-window.pcapng'), '--vantage-by-interface', '--json'], { encoding: 'utf8' });
   assert.equal(ng.status, 1);
   assert.match(ng.stderr, /It describes one interface.*mergecap joins identical interfaces into one unless it is given -I none/s);
 });
@@ -56,7 +57,7 @@ test('usage: one capture, not with --other-end, not from standard input', async 
   await usage([merged, client, '--vantage-by-interface'], /splits one capture: give one CAPTURE/);
   await usage([merged, '--vantage-by-interface', '--ndjson'], /prints a summary or, with --json/);
   await usage(['-', '--vantage-by-interface'], /standard input cannot be read again/);
-  const help = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'help', 'analyze'], { encoding: 'utf8' });
+  const help = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bin', 'tcpscope.mjs'), 'help', 'analyze'], { encoding: 'utf8' });
   assert.match(help.stdout, /--vantage-by-interface\n\s+one pcapng holding both ends/);
   assert.match(help.stdout, /mergecap -I none -w MERGED\.pcapng CLIENT\.pcap\s+SERVER\.pcap/);
 });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadWasm } from './wasm.mjs';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -26,7 +27,7 @@ const dir = mkdtempSync(join(tmpdir(), 'tcpscope-twin-render-test-'));
 
 /** `tcpscope ARGS` through a real child process of bin/tcpscope.mjs. */
 function spawned(...args) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, bin, ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 /** `tcpscope COMMAND ARGS` in this process: `{ code, stdout, stderr }` as spawned() gives them. */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
+import { NODE_ARGS } from './testing/node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const examples = join(root, 'public', 'examples');
@@ -97,7 +98,7 @@ test('through a NAT: matched by the ISNs, both connections paired', async () => 
 test('the same file twice is refused with its message, exit 1 (also under another name)', () => {
   const copy = join(mkdtempSync(join(tmpdir(), 'tcpscope-twin-')), 'copy.pcap');
   copyFileSync(client, copy);
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'tcpscope.mjs'), 'analyze', client, '--other-end', copy], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bin', 'tcpscope.mjs'), 'analyze', client, '--other-end', copy], { encoding: 'utf8' });
   assert.equal(r.status, 1);
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, 'tcpscope: The two captures are the same file (identical bytes): one vantage point, not two. Give the capture taken at the other end.\ntry: tcpscope help analyze\n');

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs only what is missing, so a second run is a few quick checks.
 #   scripts/bootstrap.sh            toolchain for building and serving
-#   scripts/bootstrap.sh --browser  also Debian's chromium and firefox-esr, for the e2e tests
+#   scripts/bootstrap.sh --browser  also Debian's chromium, chromium-headless-shell and
+#                                   firefox-esr, for the e2e tests
 # Everything comes from the package registries (crates.io, npm, Debian); nothing is
 # downloaded from elsewhere (see README "Why the toolchain is installed this way").
 #
@@ -63,11 +64,13 @@ elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_mo
   in_background "npm packages" npm_install
 fi
 
-# Debian chromium (Playwright) and firefox-esr (e2e/firefox/, puppeteer-core over
+# Debian chromium and chromium-headless-shell (Playwright) and firefox-esr (e2e/firefox/, puppeteer-core over
 # WebDriver BiDi): Playwright's own browser builds cannot be downloaded here.
 apt_packages=()
 if [ "$want_browser" = 1 ]; then
   [ -n "${TCPSCOPE_CHROMIUM:-}" ] || [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
+  # The headless shell is what e2e/chromium.sh launches for Playwright (fewer CPU-s per page).
+  [ -n "${TCPSCOPE_CHROMIUM:-}" ] || [ -x /usr/bin/chromium-headless-shell ] || apt_packages+=(chromium-headless-shell)
   [ -n "${TCPSCOPE_FIREFOX:-}" ] || [ -x /usr/bin/firefox-esr ] || apt_packages+=(firefox-esr)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then

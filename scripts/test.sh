@@ -100,8 +100,11 @@ skipped() { bold "- $2: not run ($3)"; echo "$1|$2|0|not run ($3)||" >> "$logs/s
 # end is npm test's end), and the wasm build's last step (LTO, one codegen unit) and
 # Playwright leave a core idle much of the time, which cargo then fills. At equal
 # priority the two builds shared the cores and the wasm build took 505 s instead of ~100.
+# CARGO_INCREMENTAL=0: npm test builds the tests once (a fresh clone builds everything,
+# a warm run nothing), so incremental compilation's cache, which rustc writes as it
+# compiles, is work no later build of npm test reads; cargo's own advice for CI.
 lane_rust() {
-  step cargo "cargo test (Rust core, natively)" nice -n 10 bash -c 'cd wasm && cargo test --quiet'
+  step cargo "cargo test (Rust core, natively)" nice -n 10 env CARGO_INCREMENTAL=0 bash -c 'cd wasm && cargo test --quiet'
 }
 
 lane_js() {
@@ -121,7 +124,11 @@ lane_js() {
   (
     renice -n 5 -p $BASHPID > /dev/null
     step types "type check (tsc)" npx tsc -p .
-    step cli "CLI tests (node --test)" node --test --test-reporter=spec --test-concurrency=2 cli/
+    # --liftoff-only: V8's baseline wasm compiler only, for the test files' own processes
+    # (the in-process runs) and, through cli/testing/node.mjs, for the bin/tcpscope.mjs
+    # children they start: the optimising compiler's work on the engine's hot functions,
+    # once per process, is more than the tests' small captures ever give back.
+    step cli "CLI tests (node --test)" node --liftoff-only --test --test-reporter=spec --test-concurrency=2 cli/
     step vitest "unit tests (vitest)" npx vitest run
   ) &
   local side=$!
