@@ -130,6 +130,8 @@ mod evidence_stalls_k;
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]
 mod hostile_regressions;
+#[path = "icmp_errors.rs"]
+mod icmp_errors;
 #[path = "link_padding.rs"]
 mod link_padding;
 #[path = "mptcp.rs"]

@@ -8,6 +8,7 @@ pub mod capture;
 pub mod checksum;
 pub mod ethertype;
 pub mod frame;
+pub mod icmp;
 pub mod ip;
 pub mod link;
 pub mod mptcp;
