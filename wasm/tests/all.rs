@@ -106,6 +106,8 @@ mod evidence_review_q_saving;
 mod evidence_review_r_loss;
 #[path = "evidence_review_q_turns.rs"]
 mod evidence_review_q_turns;
+#[path = "evidence_review_r_turns.rs"]
+mod evidence_review_r_turns;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

@@ -67,6 +67,7 @@ use crate::analysis::report::{Episode, Evidence};
 // The sentences, by headline (diagnosis/*.rs).
 mod first_answer;
 mod handshake_words;
+mod long_message;
 pub use handshake_words::join_not_established;
 mod path_words;
 mod phrases;

@@ -151,11 +151,13 @@ fn clause(kind: IcmpKind, ms: &[&IcmpMessage], endpoints: &[String; 2]) -> Strin
     let messages = if n == 1 { format!("ICMP \"{}\" from {}, frame {frames}", kind.words(), reporters.join(", ")) } else { format!("{n} ICMP \"{}\" messages from {}, frames {frames}", kind.words(), reporters.join(", ")) };
     let resent = ms.iter().filter(|m| m.resent).count();
     let fate = match (resent, n) {
-        (0, _) => "; the capture shows none of them sent again".to_string(),
+        (0, 1) => "; the capture shows no re-send of it".to_string(),
+        (0, _) => "; the capture shows no re-send of them".to_string(),
         (r, n) if r == n && n == 1 => ", and it was sent again after the message".to_string(),
         (r, n) if r == n && n == 2 => ", and both were sent again after the messages".to_string(),
         (r, n) if r == n => ", and all were sent again after the messages".to_string(),
-        (r, n) => format!(", and {r} of the {n} were sent again after them"),
+        (1, n) => format!(", and 1 of the {n} was sent again after its message"),
+        (r, n) => format!(", and {r} of the {n} were sent again after their messages"),
     };
     let them = if n == 1 { "it" } else { "them" };
     if kind.too_big() {
