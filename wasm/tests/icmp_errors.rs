@@ -109,3 +109,21 @@ fn filestore_5408_names_the_frag_needed() {
         c.diagnosis.text
     );
 }
+
+/// The same exchange with the router's message a "communication administratively
+/// prohibited" (type 3 code 13, RFC 1812 §5.2.7.1) instead: no MTU, and "undelivered",
+/// since such a message may come from a router or the receiver's own firewall.
+#[test]
+fn admin_prohibited_says_undelivered() {
+    let (_, mut frames) = pmtu_flow();
+    let mut icmp = frames.pop().unwrap();
+    icmp.net[20 + 1] = 13;
+    frames.push(icmp);
+    let c = analyze(frames);
+    assert_eq!(c.icmp.as_deref().map(|i| (i.messages[0].kind, i.messages[0].mtu)), Some((IcmpKind::AdminProhibited, None)));
+    assert!(
+        c.diagnosis.text.contains("10.0.0.254 reported a packet from 10.0.0.1:40000 undelivered: ICMP \"communication administratively prohibited\", frame 5, and it was sent again after the message."),
+        "{}",
+        c.diagnosis.text
+    );
+}

@@ -10,7 +10,8 @@
 //! of a TCP receiving one); others are listed, not narrated.
 
 use crate::analysis::report::ConnectionSummary;
-use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::decode::tcp_flags::{FIN, SYN};
 use crate::analysis::sequence::SeqSpace;
 use crate::decode::icmp::{IcmpKind, IcmpQuote};
 use serde::Serialize;
@@ -100,10 +101,18 @@ pub fn attach(summary: &mut ConnectionSummary, quotes: Vec<(f64, IcmpQuote)>, se
         let d = u8::from(endpoints[0] != (q.src, q.src_port));
         let mut space = seqs[d as usize];
         let rel = space.rel(q.seq) as f64;
-        let covers = |r: usize| packets.dir[r] == d && packets.seq[r] <= rel && rel < packets.seq[r] + f64::from(packets.len[r].max(1));
+        // Rows that used the quoted sequence number: payload over it, or a SYN or FIN at
+        // it (a pure ACK uses none: a quoted one names no segment that could be lost).
+        let covers = |r: usize| {
+            let f = packets.flags[r];
+            let len = f64::from(packets.len[r]) + if f & u32::from(SYN | FIN) != 0 { 1.0 } else { 0.0 };
+            packets.dir[r] == d && packets.seq[r] <= rel && rel < packets.seq[r] + len
+        };
         let rows = 0..packets.t.len();
         let seen = rows.clone().any(|r| packets.t[r] <= *t && covers(r));
-        let resent = seen && rows.into_iter().any(|r| packets.t[r] > *t && covers(r));
+        // Sent again: not by a keep-alive or window probe, whose byte is old on purpose.
+        let probe = flag_bits::KEEP_ALIVE | flag_bits::ZERO_WINDOW_PROBE;
+        let resent = seen && rows.into_iter().any(|r| packets.t[r] > *t && covers(r) && packets.flags[r] & probe == 0);
         errors.messages.push(IcmpMessage {
             frame: q.packet_index + 1,
             t: *t,
@@ -172,8 +181,11 @@ fn clause(kind: IcmpKind, ms: &[&IcmpMessage], endpoints: &[String; 2]) -> Strin
         let packets = if n == 1 { "a packet" } else { "packets" };
         format!("{reported} ({messages}) for {packets} of {sizes} bytes from {} ({rfc}): the path dropped {them}{fate}.", senders.join(" and "))
     } else {
-        let packets = if n == 1 { "a packet" } else { "packets" };
-        format!("The network reported {packets} from {} dropped on the way ({messages}){fate}.", senders.join(" and "))
+        // Who refused it may be a router or the receiving host's own firewall (its
+        // address, or another of the same host): "undelivered" holds for both.
+        let what = if n == 1 { format!("ICMP \"{}\", frame {frames}", kind.words()) } else { format!("ICMP \"{}\", frames {frames}", kind.words()) };
+        let packets = if n == 1 { "a packet".to_string() } else { format!("{n} packets") };
+        format!("{} reported {packets} from {} undelivered: {what}{fate}.", reporters.join(" and "), senders.join(" and "))
     }
 }
 

@@ -15,8 +15,11 @@
 //! payload and the peer's payload just before the wait back to the sender's previous
 //! full-sized segment (a sender's short preamble inside the upload, an HTTP/2
 //! SETTINGS frame, does not end it) or to a pause of more than two round trips.
-//! Its flights are its runs of segments less than half a round trip apart.
-//! Said only when every turn wait so found was such a message.
+//! Its flights are its runs of segments less than half a round trip apart; they must
+//! be what a window releases: each but the last holds a full-sized segment of the peer
+//! (it had more to send) and comes at most two round trips before the next (a person
+//! typing into an SSH session sends one small segment at a time, at their own pace:
+//! no message in flight). Said only when every turn wait so found was such a message.
 
 use super::*;
 use crate::analysis::format::plural;
@@ -47,9 +50,10 @@ impl LongMessages {
         }
         let p = f.rows.packets;
         let d = f.conn.data_direction.min(1);
-        let full = mss_estimate(p, d);
+        let (full, peer_full) = (mss_estimate(p, d), mss_estimate(p, 1 - d));
         let end = f.sh.ends_at().unwrap_or(f64::INFINITY);
         let peer_data = |i: usize| p.dir[i] != d && p.len[i] > 0 && p.flags[i] & flag_bits::KEEP_ALIVE == 0;
+        // (sender's data before the wait, after it, the message's first and last rows, its flights)
         let (mut waits, mut found, mut last) = (0usize, Vec::new(), None::<usize>);
         for i in (0..p.t.len()).take_while(|&i| p.t[i] <= end) {
             if !is_data_segment(p, i, d) {
@@ -59,9 +63,9 @@ impl LongMessages {
                 let inside: Vec<usize> = (a + 1..i).filter(|&r| peer_data(r)).collect();
                 if let (Some(&first), Some(&lastp)) = (inside.first(), inside.last()) {
                     waits += 1;
-                    if p.t[lastp] - p.t[first] >= rtt {
-                        found.push((a, i, message_start(p, d, a, full, rtt, &peer_data).unwrap_or(first), lastp));
-                    }
+                    let s = message_start(p, d, a, full, rtt, &peer_data).unwrap_or(first);
+                    let flights = (p.t[lastp] - p.t[first] >= rtt).then(|| flights_of(p, (s, lastp), rtt, peer_full, &peer_data)).flatten();
+                    found.extend(flights.map(|fl| (a, i, s, lastp, fl)));
                 }
             }
             last = Some(i);
@@ -69,24 +73,13 @@ impl LongMessages {
         if found.is_empty() || found.len() != waits {
             return None;
         }
-        let waited = found.iter().map(|&(a, b, ..)| p.t[b] - p.t[a]).sum();
-        let bytes_of = |&(_, _, s, e): &(usize, usize, usize, usize)| (s..=e).filter(|&r| peer_data(r)).map(|r| f64::from(p.len[r])).sum::<f64>();
-        let largest = found.iter().max_by(|x, y| bytes_of(x).total_cmp(&bytes_of(y)))?;
-        let (_, b, s, e) = *largest;
-        // (segments, bytes) per flight.
-        let mut flights: Vec<(u32, f64)> = Vec::new();
-        let mut prev: Option<f64> = None;
-        for r in (s..=e).filter(|&r| peer_data(r)) {
-            match (prev, flights.last_mut()) {
-                (Some(t), Some(n)) if p.t[r] - t < 0.5 * rtt => *n = (n.0 + 1, n.1 + f64::from(p.len[r])),
-                _ => flights.push((1, f64::from(p.len[r]))),
-            }
-            prev = Some(p.t[r]);
-        }
-        // The smallest window the sender advertised while the message came (NaN: none known).
-        let window = (s..=e).filter(|&r| p.dir[r] == d && p.win[r].is_finite()).map(|r| p.win[r]).fold(f64::INFINITY, f64::min);
+        let waited = found.iter().map(|m| p.t[m.1] - p.t[m.0]).sum();
+        let bytes_of = |fl: &[(u32, f64)]| fl.iter().map(|x| x.1).sum::<f64>();
+        let (_, b, s, e, flights) = found.iter().max_by(|x, y| bytes_of(&x.4).total_cmp(&bytes_of(&y.4)))?;
+        // The smallest window the sender advertised while the message came (none known: ∞).
+        let window = (*s..=*e).filter(|&r| p.dir[r] == d && p.win[r].is_finite()).map(|r| p.win[r]).fold(f64::INFINITY, f64::min);
         let own_window = window.is_finite() && flights.iter().all(|fl| fl.1 <= 0.5 * window);
-        Some(LongMessages { count: found.len(), waited, bytes: bytes_of(largest), flights: flights.iter().map(|fl| fl.0).collect(), answer_after: p.t[b] - p.t[e], own_window })
+        Some(LongMessages { count: found.len(), waited, bytes: bytes_of(flights), flights: flights.iter().map(|fl| fl.0).collect(), answer_after: p.t[*b] - p.t[*e], own_window })
     }
 
     /// The headline's lead, in place of "Request/response turns set the pace: …".
@@ -115,6 +108,25 @@ impl LongMessages {
         let batch = if self.count == 1 { "; with one message there was nothing to batch" } else { "" };
         format!("a shorter round trip{window} would make it faster, a faster link would not{batch}")
     }
+}
+
+/// (segments, bytes) of each flight of the peer's message in rows `s..=e`; None unless
+/// they are what a window releases (module docs): at least two, each but the last with
+/// a segment of `peer_full` bytes, none more than two round trips after the one before.
+fn flights_of(p: &PacketColumns, (s, e): (usize, usize), rtt: f64, peer_full: f64, peer_data: &dyn Fn(usize) -> bool) -> Option<Vec<(u32, f64)>> {
+    let mut flights: Vec<(u32, f64, bool)> = Vec::new();
+    let mut prev: Option<f64> = None;
+    for r in (s..=e).filter(|&r| peer_data(r)) {
+        let (len, full_sized) = (f64::from(p.len[r]), f64::from(p.len[r]) >= peer_full);
+        match (prev, flights.last_mut()) {
+            (Some(t), Some(n)) if p.t[r] - t < 0.5 * rtt => *n = (n.0 + 1, n.1 + len, n.2 || full_sized),
+            (Some(t), _) if p.t[r] - t > 2.0 * rtt => return None,
+            _ => flights.push((1, len, full_sized)),
+        }
+        prev = Some(p.t[r]);
+    }
+    let k = flights.len();
+    (k >= 2 && flights[..k - 1].iter().all(|fl| fl.2)).then(|| flights.iter().map(|fl| (fl.0, fl.1)).collect())
 }
 
 /// The first row of the peer's message that a turn wait after the sender's data
