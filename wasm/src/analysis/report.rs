@@ -370,7 +370,7 @@ pub struct ConnectionSummary {
     /// ICMP errors quoting this connection's packets (icmp_errors.rs); absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
-    pub icmp: Option<Box<crate::analysis::verdict::icmp_errors::IcmpErrors>>,
+    pub icmp: Option<Box<crate::analysis::track::icmp::IcmpErrors>>,
 }
 
 /// Result of the analysis of one capture.

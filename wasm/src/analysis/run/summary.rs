@@ -116,9 +116,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
     let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
     let data_view = opening_view::of(&cols.packets, unstored > 0, start, end, stall_spans);
-    for d in directions.iter_mut() {
-        d.stall_seconds = crate::analysis::stalls::cause::total_seconds(&d.stalls);
-    }
+    directions.iter_mut().for_each(|d| d.stall_seconds = crate::analysis::stalls::cause::total_seconds(&d.stalls));
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
