@@ -164,6 +164,7 @@ impl Session {
         let info = self.decoder.info();
         analyzer.repeated_frames = self.timeline.repeated();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
+        analyzer.icmp = self.decoder.icmp_quotes().iter().map(|q| (crate::analysis::store::secs(q.ts_ns.wrapping_sub(self.file_t0_ns.unwrap_or(q.ts_ns))), *q)).collect();
         let mut analysis = analyzer.finish();
         let processes = self.decoder.processes();
         for c in &mut analysis.connections {

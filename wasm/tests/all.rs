@@ -114,6 +114,8 @@ mod evidence_review_r_loss;
 mod evidence_review_r_loss_rest;
 #[path = "evidence_review_q_turns.rs"]
 mod evidence_review_q_turns;
+#[path = "evidence_review_r_turns.rs"]
+mod evidence_review_r_turns;
 #[path = "evidence_review_t_small_window.rs"]
 mod evidence_review_t_small_window;
 #[path = "evidence_rtt_path_samples.rs"]
@@ -140,6 +142,8 @@ mod evidence_stalls_k;
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]
 mod hostile_regressions;
+#[path = "icmp_errors.rs"]
+mod icmp_errors;
 #[path = "link_padding.rs"]
 mod link_padding;
 #[path = "mptcp.rs"]

@@ -367,6 +367,10 @@ pub struct ConnectionSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub mptcp: Option<u32>,
+    /// ICMP errors quoting this connection's packets (icmp_errors.rs); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub icmp: Option<Box<crate::analysis::track::icmp::IcmpErrors>>,
 }
 
 /// Result of the analysis of one capture.

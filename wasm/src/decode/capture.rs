@@ -40,6 +40,8 @@ pub struct CaptureDecoder {
     link_names_seen: HashSet<String>,
     /// Processes named by PKTAP headers and Darwin process blocks.
     processes: ProcessTable,
+    /// ICMP errors quoting a TCP segment (icmp.rs), the first `icmp::MAX_KEPT`.
+    icmp: Vec<super::icmp::IcmpQuote>,
 }
 
 impl Default for CaptureDecoder {
@@ -59,6 +61,7 @@ impl CaptureDecoder {
             link_types_seen: HashSet::new(),
             link_names_seen: HashSet::new(),
             processes: ProcessTable::default(),
+            icmp: Vec::new(),
         }
     }
 
@@ -129,6 +132,11 @@ impl CaptureDecoder {
     /// The processes the capture named so far; `FrameMeta::process` indexes it.
     pub fn processes(&self) -> &ProcessTable {
         &self.processes
+    }
+
+    /// The ICMP errors quoting TCP segments read so far (icmp.rs).
+    pub fn icmp_quotes(&self) -> &[super::icmp::IcmpQuote] {
+        &self.icmp
     }
 
     fn ctx(&self) -> Ctx {
@@ -310,6 +318,9 @@ impl CaptureDecoder {
             }
             Err(kind) => {
                 self.warn(kind);
+                if kind == WarningKind::NotTcp && self.icmp.len() < super::icmp::MAX_KEPT {
+                    self.icmp.extend(super::icmp::read(raw.link_type, raw.data, packet_index, ts_ns));
+                }
                 if kind == WarningKind::TcpFragment {
                     self.info.tcp_fragment_bytes += u64::from(wire_len);
                 }

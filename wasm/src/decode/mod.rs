@@ -9,6 +9,7 @@ pub mod acked;
 pub mod checksum;
 pub mod ethertype;
 pub mod frame;
+pub mod icmp;
 pub mod ip;
 pub mod link;
 pub mod mptcp;

@@ -444,7 +444,11 @@ process: Process | null,
  * The MPTCP connection this connection is a subflow of: its `id` in the report's
  * `mptcp` list (mptcp.rs). Absent for plain TCP.
  */
-mptcp?: number, };
+mptcp?: number, 
+/**
+ * ICMP errors quoting this connection's packets (icmp_errors.rs); absent when none.
+ */
+icmp?: IcmpErrors, };
 
 /**
  * One direction of a connection, field names as in the CLI JSON (schema 1).
@@ -886,6 +890,68 @@ unseenSegments: number, unseenBytes: number,
  * a hole of one segment whose neighbours the capture saw).
  */
 holes: number, };
+
+/**
+ * `connection.icmp`: the ICMP errors that quote this connection's packets.
+ */
+
+export type IcmpErrors = { 
+/**
+ * Every such message in the capture.
+ */
+count: number, 
+/**
+ * The first [`MAX_LISTED`], in capture order.
+ */
+messages: Array<IcmpMessage>, };
+
+/**
+ * One ICMP error quoting a packet of the connection.
+ */
+
+export type IcmpMessage = { 
+/**
+ * Frame number of the ICMP message (1-based).
+ */
+frame: number, 
+/**
+ * Time, s since the file's first packet.
+ */
+t: number, kind: IcmpKind, 
+/**
+ * Who sent it (the ICMP packet's source address).
+ */
+reporter: string, 
+/**
+ * Whose packet it quotes: 0 `endpoints[0]`'s, 1 the other's.
+ */
+direction: 0 | 1, 
+/**
+ * The MTU it reports (fragmentation needed, packet too big), bytes.
+ */
+mtu?: number, 
+/**
+ * The quoted packet's IP length, bytes: what the reporter was handed.
+ */
+quotedLen: number, 
+/**
+ * The quoted sequence number, relative in that direction's space (as `seq` in the rows).
+ */
+quotedSeq: number, 
+/**
+ * The capture saw that side send the quoted byte before the message.
+ */
+seen: boolean, 
+/**
+ * The capture shows the quoted byte sent again after the message.
+ */
+resent: boolean, };
+
+/**
+ * What the ICMP error says happened to the quoted packet.
+ */
+
+export type IcmpKind = "frag-needed" | "packet-too-big" | "net-unreachable" | "host-unreachable" | "protocol-unreachable" | "port-unreachable" | "admin-prohibited" | "unreachable" | "time-exceeded";
 
 /**
  * A run of retransmission timeouts with no feedback between them (RFC 6298 §5.5:

@@ -53,6 +53,9 @@ pub struct Analyzer {
     /// Packets the file holds twice (a capture appended to itself), left out by the
     /// session's timeline (capture/timeline.rs, Repeats), set before `finish`.
     pub repeated_frames: u64,
+    /// ICMP errors quoting TCP segments (decode/icmp.rs) at their analysis times (s
+    /// since the file's first packet), set by the session before `finish`.
+    pub icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>,
     /// Segments analysed, and those without payload (`CaptureFacts::payload_only`).
     segments: (u64, u64),
     /// False when only the report will be asked (the CLI's rows, `rows_only`): `finish`
@@ -120,6 +123,7 @@ impl Analyzer {
             radio_samples: 0,
             mptcp: None,
             tcp_fragments: (0, 0),
+            icmp: Vec::new(),
             repeated_frames: 0,
             segments: (0, 0),
             keep_rows: true,
@@ -243,10 +247,11 @@ impl Analyzer {
         // The coarse clocks connections showed (clock.rs): a short connection may take one.
         let padding: u64 = self.conns.iter().map(|c| u64::from(c.padding_segments())).sum();
         let shown = clock::shown_coarse_ticks(self.conns.iter().map(|c| &c.ticks), capture.timestamp_resolution_ns);
+        let mut icmp = crate::analysis::verdict::icmp_errors::assign(&self.icmp, &mut self.conns.iter().map(|c| (c.endpoints, c.first_t)));
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             let radio = conn.radio.take();
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
-            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch);
+            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
             analysis.connections.push(summary);
             if self.keep_rows {
                 analysis.radio.push(radio.map(|r| *r).unwrap_or_default());

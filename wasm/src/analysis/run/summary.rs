@@ -33,7 +33,7 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, l
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
 /// materialized copy, dropped before the next connection. `own_tick_ns`: the tick of
 /// the connection's own clock when coarser than the capture's (clock.rs `own_tick_ns`).
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch, icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
@@ -116,9 +116,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
     let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
     let data_view = opening_view::of(&cols.packets, unstored > 0, start, end, stall_spans);
-    for d in directions.iter_mut() {
-        d.stall_seconds = crate::analysis::stalls::cause::total_seconds(&d.stalls);
-    }
+    directions.iter_mut().for_each(|d| d.stall_seconds = crate::analysis::stalls::cause::total_seconds(&d.stalls));
     let mut summary = ConnectionSummary {
         id,
         endpoints: names,
@@ -145,10 +143,12 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         stall_inputs: later_inputs.boxed(),
         process: None,
         mptcp: None,
+        icmp: None,
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();
     *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, diagnosis::Rows { packets: &cols.packets, rtt: &store, sacks: &store }, tick, kept.as_mut(), data_facts, one_direction);
+    crate::analysis::verdict::icmp_errors::attach(&mut summary, icmp, [sides[0].seq, sides[1].seq], &endpoints, &cols.packets);
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)

@@ -291,5 +291,6 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         process_index: None,
         stall_inputs: None,
         mptcp: None,
+        icmp: None,
     }
 }

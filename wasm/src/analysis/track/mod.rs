@@ -12,6 +12,7 @@ pub mod ecn;
 pub mod ending;
 pub mod flags;
 pub mod handshake;
+pub mod icmp;
 pub mod mptcp;
 mod padding;
 pub mod sequence;

@@ -67,6 +67,7 @@ use crate::analysis::report::{Episode, Evidence};
 // The sentences, by headline (diagnosis/*.rs).
 mod first_answer;
 mod handshake_words;
+mod long_message;
 pub use first_answer::WITHIN_THE_TRANSFER;
 pub use handshake_words::join_not_established;
 mod path_words;

@@ -22,19 +22,20 @@ pub(super) fn turns_text(f: &Facts) -> String {
     // The timers the loss cost, where it had any (the loss text's clause).
     let timeouts = timeouts_clause(f).map_or(String::new(), |c| format!(" ({c})"));
     let split = TurnSplit::of(f).filter(TurnSplit::ends_dominate);
+    let long = long_message::LongMessages::of(f); // the peer's message still arriving: no turns to batch
     let (wait, remedy) = match &split {
+        _ if long.is_some() => (String::new(), long.as_ref().map(|m| m.remedy(f)).unwrap_or_default()),
         Some(sp) => (format!("; {}", sp.words(f)), sp.remedy_words(f)),
         None => (
             format!(", each wait at least a round trip ({})", rtt_phrase(f)),
             "fewer turns (pipelining, batching requests) or a shorter round trip would make it faster, a faster link would not".to_string(),
         ),
     };
+    let lead = long.map_or_else(|| format!("Request/response turns set the pace: {}, {} of the time", turns_count_phrase(f), format_percent(s.turns)), |m| m.lead(f));
     format!(
-        "Request/response turns set the pace: {}, {} of the time{wait}; \
+        "{lead}{wait}; \
          the congestion window or the path took {}, the receive window {}, loss {}{timeouts} and the application {}; \
          {}. Neither the window nor the link's capacity was the limit: {remedy}.{}{}",
-        turns_count_phrase(f),
-        format_percent(s.turns),
         format_percent(s.other),
         crate::analysis::verdict::window_unjudged::share(f.sh.windows_trusted, s.receive_window),
         format_percent(s.loss),
