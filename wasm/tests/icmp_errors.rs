@@ -122,7 +122,7 @@ fn admin_prohibited_says_undelivered() {
     let c = analyze(frames);
     assert_eq!(c.icmp.as_deref().map(|i| (i.messages[0].kind, i.messages[0].mtu)), Some((IcmpKind::AdminProhibited, None)));
     assert!(
-        c.diagnosis.text.contains("10.0.0.254 reported a packet from 10.0.0.1:40000 undelivered: ICMP \"communication administratively prohibited\", frame 5, and it was sent again after the message."),
+        c.diagnosis.text.contains("An ICMP \"communication administratively prohibited\" from 10.0.0.254 (frame 5) reported a packet from 10.0.0.1:40000 undelivered, and it was sent again after the message."),
         "{}",
         c.diagnosis.text
     );

@@ -140,9 +140,14 @@ fn clause(kind: IcmpKind, ms: &[&IcmpMessage], endpoints: &[String; 2]) -> Strin
     } else {
         // Who refused it may be a router or the receiving host's own firewall (its
         // address, or another of the same host): "undelivered" holds for both.
-        let what = if n == 1 { format!("ICMP \"{}\", frame {frames}", kind.words()) } else { format!("ICMP \"{}\", frames {frames}", kind.words()) };
-        let packets = if n == 1 { "a packet".to_string() } else { format!("{n} packets") };
-        format!("{} reported {packets} from {} undelivered: {what}{fate}.", reporters.join(" and "), senders.join(" and "))
+        // The sentence starts with words, not the reporter: an IPv6 address may begin with
+        // a letter ("fe80::2"), and a sentence then begins in lower case.
+        let (r, s) = (reporters.join(" and "), senders.join(" and "));
+        if n == 1 {
+            format!("An ICMP \"{}\" from {r} (frame {frames}) reported a packet from {s} undelivered{fate}.", kind.words())
+        } else {
+            format!("{n} ICMP \"{}\" messages from {r} (frames {frames}) reported {n} packets from {s} undelivered{fate}.", kind.words())
+        }
     }
 }
 
