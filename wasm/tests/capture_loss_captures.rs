@@ -147,3 +147,31 @@ fn bytes_in_unreassembled_fragments_are_not_blamed_on_the_capture() {
          or retransmissions."
     );
 }
+
+/// Review T class C-KEEPALIVE-AS-CAPTURE-HOLE: a connection picked up mid-stream whose
+/// only segments are a keep-alive (no data, SEG.SEQ = SND.NXT − 1, RFC 9293 §3.8.4,
+/// RFC 1122 §4.2.3.6) and the peer's ACK of SND.NXT. The ACK is one above what the
+/// capture saw of that side, for a byte sent before the capture began: no hole.
+#[test]
+fn a_keep_alive_answered_mid_stream_is_no_capture_hole() {
+    use tcpscope_core::synth::*;
+    let mut f = Flow::new("10.0.0.5:32857", "74.125.29.95:443");
+    f.push(C2S, 0).seq(1_753_981_563).ack(3_373_332_519);
+    f.push(S2C, 40_000).seq(3_373_332_519).ack(1_753_981_564);
+    let c = crate::common::analyze_flow(&f);
+    // Before: unseenBytes 1, holes 1, and the capture-wide "capture-loss" warning.
+    assert_eq!((c.capture_loss.unseen_bytes, c.capture_loss.holes), (0, 0));
+}
+
+/// The public capture: fox-it quantuminsert `bro.org-harlemshake-inject.pcap`
+/// connections 38–41 (10.0.0.5 ↔ Google :443), each one keep-alive pair (frames
+/// 1735/1736 …): once four 1-byte holes and "the capture dropped packets".
+#[test]
+fn the_injection_captures_keep_alives_are_no_holes() {
+    let Some(bytes) = crate::common::corpus("fox-it__quantuminsert__presentations_brocon2015_pcaps_bro.org-harlemshake-inject.pcap") else { return };
+    let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
+    let a = s.analysis().expect("analysed");
+    for id in 38..=41 {
+        assert_eq!(a.connections[id].capture_loss.holes, 0, "connection {id}");
+    }
+}

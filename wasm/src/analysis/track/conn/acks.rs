@@ -86,6 +86,17 @@ impl Conn {
         // Capture loss (capture_loss.rs): what the peer's data holes this ACK passes.
         if rev.ws.nextseq != 0 {
             let seen_next = rev.seq.rel(rev.ws.nextseq).max(rev.sent_high.unwrap_or(i64::MIN));
+            // A connection picked up mid-stream whose first segment from the peer, with no
+            // data, was a keep-alive (RFC 9293 §3.8.4, RFC 1122 §4.2.3.6: SEG.SEQ = SND.NXT
+            // − 1): this ACK of it is one above what the capture saw, for a byte sent
+            // before the capture began, not one it missed (review T class
+            // C-KEEPALIVE-AS-CAPTURE-HOLE: fox-it `bro.org-harlemshake-inject.pcap`
+            // connections 38–41, four keep-alive pairs, "the capture dropped packets: 4 holes").
+            // (Without the SYN, Wireshark's relative numbers start at 1, RFC 9293 §3.4.)
+            let keep_alive_answer = rev.sent_high.is_none() && seen_next == 1 && a == 2 && !self.offers.syn_seen_from(1 - d as u8);
+            if keep_alive_answer {
+                return acked;
+            }
             if a > seen_next && rev.holes.is_none() {
                 rev.holes = Some(Box::default());
             }
