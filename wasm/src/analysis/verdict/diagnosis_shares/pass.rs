@@ -269,6 +269,9 @@ impl<'c> SharesPass<'c> {
     /// window) that data segment `i` ends at `t`: its final state, its time counted.
     fn close_interval(&mut self, i: usize, t: f64, (t0, state, blocked): (f64, State, bool), lossy_resend: bool, spans: &mut Spans) {
         let cols = self.cols;
+        // Where a window below one segment held an idle sender, when it fell so
+        // (small_window_hold.rs): found once, for the state and for where its time starts.
+        let small_from = if state == State::Other && self.idle_seen { self.small_window_held(i, t) } else { None };
         let state = match state {
             State::Stalled(_) | State::Loss => state,
             _ if self.loss_seen || lossy_resend => State::Loss,
@@ -278,10 +281,10 @@ impl<'c> SharesPass<'c> {
                 self.out.turns += 1;
                 State::Turn
             }
+            // A window below one segment held it (small_window_hold.rs).
+            State::Other if small_from.is_some() => State::Window,
             // Unless the sender had not yet received that ACK when it sent this
             // segment (its echo is older: sender_clock.rs): it was still waiting.
-            // Unless a window below one segment held it (small_window_hold.rs).
-            State::Other if self.idle_seen && self.small_window_held(i, t).is_some() => State::Window,
             State::Other if self.idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
             // The sender's own cadence (module comment, "application"): its one small
             // segment outstanding and nothing from the peer that could have released it,
@@ -305,8 +308,8 @@ impl<'c> SharesPass<'c> {
             }
             // Likewise the window's time starts at the small window; the sender had
             // nothing to send between the ACK of everything and it.
-            (State::Window, Some(a)) if !blocked => {
-                let w = self.small_window_held(i, t).map_or(t0, |s| s.clamp(t0, t));
+            (State::Window, Some(a)) if small_from.is_some() => {
+                let w = small_from.map_or(t0, |s| s.clamp(t0, t));
                 self.other_time(a.clamp(t0, w) - t0);
                 self.out.application += w - a.clamp(t0, w);
                 w
