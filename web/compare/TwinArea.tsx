@@ -73,7 +73,15 @@ export function TwinArea({ source, names, theme, chosen: given, onPairChosen, on
   const [ref, width] = useContainerWidth();
   const report = merged.phase === 'ready' ? merged.report : null;
   const pairs = report?.pairs ?? [];
-  useEffect(() => { if (report) onPairs?.(report.refusal ? [] : report.pairs); }, [report, onPairs]);
+  // The owner picks the pair to show when the pairs arrive (CompareArea: the compare view's
+  // connections); until it has been told, the view is not "ready" — a reader (or a share
+  // link made at once) would see pair 0 for the one render before the owner's choice.
+  const [told, setTold] = useState<TwinReport | null>(null);
+  useEffect(() => {
+    if (!report) return;
+    onPairs?.(report.refusal ? [] : report.pairs);
+    setTold(report);
+  }, [report, onPairs]);
   const pair = pairs[Math.min(chosen, pairs.length - 1)];
   const shownIndex = pair && !report?.refusal ? Math.min(chosen, pairs.length - 1) : null;
   useEffect(() => onShown?.(report && shownIndex !== null ? { report, pair: shownIndex } : null), [report, shownIndex, onShown]);
@@ -91,7 +99,7 @@ export function TwinArea({ source, names, theme, chosen: given, onPairChosen, on
   const sequences = useMemo(() => (pair?.sequence ? (['sender-side', 'receiver-side'] as const).map((capture) =>
     ({ capture, pair, name: [names[0], names[1]][(capture === 'sender-side' ? pair.senderSide : pair.receiverSide).input] })) : []), [pair, names[0], names[1]]);
   const models = useMemo(() => (pair?.directions ?? []).map((d, k) => ({ direction: k as 0 | 1, d, stalls: pair!.stalls.filter((s) => s.direction === k) })), [pair]);
-  const state = merged.phase === 'loading' ? 'loading' : merged.phase === 'error' ? 'error' : report?.refusal ? 'refused' : 'ready';
+  const state = merged.phase === 'loading' ? 'loading' : merged.phase === 'error' ? 'error' : report?.refusal ? 'refused' : told === report ? 'ready' : 'loading';
   return (
     <section className="twin" ref={ref as React.RefObject<HTMLElement>} data-testid="twin" data-state={state} aria-label="Two vantage points">
       <h2>Two vantage points</h2>
