@@ -243,7 +243,8 @@ test('6. directory walks: symlink loops end, each capture once, a FIFO skipped w
   symlinkSync('..', join(fleet, 'sub', 'up'));
   symlinkSync(join('sub', 'a.pcap'), join(fleet, 'same.pcap'));
   execFileSync('mkfifo', [join(fleet, 'blocked.pcap')]);
-  const r = run(['analyze', fleet], { timeout: 30_000 });
+  // A loop never ends, so any bound tells it; 30 s was exceeded by a loaded machine's Node start + wasm compile.
+  const r = run(['analyze', fleet], { timeout: 120_000 });
   assert.equal(r.signal, null, 'the walk ends (no timeout)');
   assert.equal(r.code, 0, r.stderr);
   const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
