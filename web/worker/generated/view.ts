@@ -810,7 +810,12 @@ resends: number, firstResend: number, lastResend: number,
  * The connection's last packet (the sender's: a re-send, its reset or its FIN),
  * and whether it was the sender's reset (it gave up).
  */
-until: number, reset: boolean, };
+until: number, reset: boolean, 
+/**
+ * The peer's last packet was its own reset: it had ended the connection, and
+ * nothing could come back (review V, C-STALL-AFTER-RESET).
+ */
+peerReset: boolean, };
 
 /**
  * A process as the capture names it (docs/ANALYSIS.md "Process").

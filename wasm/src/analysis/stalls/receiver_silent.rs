@@ -144,6 +144,9 @@ pub struct PeerSilent {
     /// and whether it was the sender's reset (it gave up).
     pub until: f64,
     pub reset: bool,
+    /// The peer's last packet was its own reset: it had ended the connection, and
+    /// nothing could come back (review V, C-STALL-AFTER-RESET).
+    pub peer_reset: bool,
 }
 
 /// Re-sends after the peer's last packet, at least: the timer fired again after a
@@ -214,7 +217,13 @@ pub fn find(cols: &PacketColumns, dir: u8) -> Option<(PeerSilent, usize)> {
         high = high.max(end);
     }
     let until = cols.t[n - 1];
-    if resends < MIN_RESENDS || !(until - first_resend >= MIN_SILENCE_S) {
+    // A peer whose last packet is its reset has deleted the connection (RFC 9293
+    // §3.10.7.4): its silence needs no timer's evidence, only a re-send it left
+    // unanswered (review V, heartbleed-encrypted-success: the server re-sent by its timer
+    // at 0.243 and 0.651 s after the client's reset at 0.036 s, told as a 608-ms stall).
+    let peer_reset = cols.flags[peer_last] & RST != 0;
+    let beyond_doubt = if peer_reset { resends >= 1 } else { resends >= MIN_RESENDS && until - first_resend >= MIN_SILENCE_S };
+    if !beyond_doubt {
         return None;
     }
     let silent = PeerSilent {
@@ -229,6 +238,7 @@ pub fn find(cols: &PacketColumns, dir: u8) -> Option<(PeerSilent, usize)> {
         last_resend,
         until,
         reset: cols.dir[n - 1] == dir && cols.flags[n - 1] & RST != 0,
+        peer_reset,
     };
     Some((silent, first))
 }

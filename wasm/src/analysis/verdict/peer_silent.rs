@@ -90,12 +90,14 @@ pub fn said(conn: &ConnectionSummary, packets: &PacketColumns, sh: &TimeShares) 
     // At the receiver's side the re-sends were seen passing towards it unanswered; on its
     // host (stalls/receiver_silent.rs re-labelled the timeouts) they reached it.
     let on_host = crate::analysis::stalls::receiver_silent::silent_runs(stalls).iter().any(|r| r.0 >= p.at);
-    let where_ = if on_host {
-        "the re-sends reached this capture point on the peer's host and none was answered: its host or its stack stopped, not the path"
+    let where_: Cow<str> = if p.peer_reset {
+        reset_words(packets, d, sender).into()
+    } else if on_host {
+        "the re-sends reached this capture point on the peer's host and none was answered: its host or its stack stopped, not the path".into()
     } else if conn.vantage == Vantage::Receiver {
-        "the re-sends passed this capture point on the peer's side and none was answered: the peer stopped (its host, its stack or its application) or the last stretch to it was cut"
+        "the re-sends passed this capture point on the peer's side and none was answered: the peer stopped (its host, its stack or its application) or the last stretch to it was cut".into()
     } else {
-        "nothing came back at all: the peer stopped (its host, its stack or its application) or the path to it was cut in both directions; a capture at the peer would tell which"
+        "nothing came back at all: the peer stopped (its host, its stack or its application) or the path to it was cut in both directions; a capture at the peer would tell which".into()
     };
     // Where an idle tail ended the transfer earlier, the sentence about it said where
     // everything above ends (transfer_tail.rs).
@@ -104,15 +106,40 @@ pub fn said(conn: &ConnectionSummary, packets: &PacketColumns, sh: &TimeShares) 
     } else {
         format!(": everything above is of the transfer up to {} (frame {})", format_timestamp(p.at), p.frame)
     };
+    let (which, into) = if p.peer_reset { (", which was its reset", "to a peer that had reset") } else { ("", "into a peer that never answers again") };
     format!(
-        " {peer} went silent after {} (its last packet, frame {}): nothing {sender} sent from {} (frame {}) on was \
-         acknowledged, and it re-sent {} over {}{timers} until {ended}; {where_}. Re-sends into a peer that never answers \
-         again end the connection, they are not loss that limited its transfer{up_to}.",
+        " {peer} went silent after {} (its last packet, frame {}){which}: nothing {sender} sent from {} (frame {}) on was \
+         acknowledged, and it re-sent {}{timers} until {ended}; {where_}. Re-sends {into} end the connection, they \
+         are not loss that limited its transfer{up_to}.",
         format_timestamp(p.peer_last),
         p.peer_last_frame,
         format_timestamp(p.first_unanswered),
         p.first_unanswered_frame,
-        plural(p.resends, "segment"),
-        format_duration(p.last_resend - p.first_resend),
+        resent_words(&p),
     )
+}
+
+/// "5 segments over 15 s", or "1 segment at 0.243 s" (one re-send spans no time).
+fn resent_words(p: &crate::analysis::report::PeerSilent) -> String {
+    if p.resends == 1 {
+        format!("1 segment at {}", format_timestamp(p.first_resend))
+    } else {
+        format!("{} over {}", plural(p.resends, "segment"), format_duration(p.last_resend - p.first_resend))
+    }
+}
+
+/// Why the sender went on after the peer's reset, where the capture shows it: its ACKs
+/// after the reset acknowledge past the reset's sequence number (the peer's FIN before
+/// it, say), so the reset lay below the sender's window and was dropped (RFC 9293
+/// §3.10.7.4: a reset is accepted only with a sequence number in the window); else it
+/// went on as if the reset never arrived.
+fn reset_words(packets: &PacketColumns, d: u8, sender: &str) -> String {
+    let n = packets.t.len();
+    let reset = (0..n).rev().find(|&i| packets.dir[i] != d);
+    let past = reset.is_some_and(|r| (r + 1..n).any(|i| packets.dir[i] == d && packets.ack[i] > packets.seq[r]));
+    if past {
+        format!("{sender} had already acknowledged past the reset's sequence number (its ACKs after the reset say so), so the reset fell outside its window and was dropped (RFC 9293 §3.10.7.4), and it went on sending to a peer that had left")
+    } else {
+        format!("{sender} went on as if the reset had not reached it (lost on the way, or crossing its data)")
+    }
 }
