@@ -102,3 +102,18 @@ fn corpus_heartbleed_the_servers_re_sends_after_the_clients_reset() {
     assert!(!d.text.contains("stalled"), "{}", d.text);
     assert!(d.text.contains("so the reset fell outside its window and was dropped (RFC 9293 §3.10.7.4)"), "{}", d.text);
 }
+
+const AGENTTESLA: &str = "corelight__zeek-agenttesla-detector__testing_Traces_0e328ab7-12b2-4843-8717-a5b3ebef33a8.pcap";
+
+#[test]
+fn corpus_agenttesla_the_larger_turn_share_beside_a_loss_headline_is_explained() {
+    // Review V, C-HEADLINE-VS-LARGER-SHARE: connection 28, an 18 KB TLS upload from a
+    // Windows client over 166 ms, 4 of 23 data segments re-sent. The headline is the loss
+    // (its saving is the one priced; turns have none) while its last sentence said
+    // "Request/response turns (2) took 43 % of the time" beside "37 % … recovering": the
+    // text now says why the smaller share is named.
+    let Some(c) = common::corpus_connection(AGENTTESLA, 28) else { return };
+    let d = &c.diagnosis;
+    assert_eq!(d.limit, "loss", "{}", d.text);
+    assert!(d.text.contains("Request/response turns (2) took 43 % of the time, more than the recovery, but each turn's wait is the exchange's own"), "{}", d.text);
+}
