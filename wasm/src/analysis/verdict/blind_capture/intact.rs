@@ -77,7 +77,10 @@ pub fn first_answer(conn: &ConnectionSummary, p: &PacketColumns) -> Option<Strin
         return None;
     }
     let span_words = format!("frame {} at {} → frame {} at {}", p.frame[s.from], format_timestamp(p.t[s.from]), p.frame[s.first], format_timestamp(first_t));
-    let then = format!("the {} of data then took {} {to}, the capture's holes included", format_bytes(u.sent), format_duration(took));
+    // The holes are named where this side's data has them (the capture may miss the
+    // other side's instead).
+    let holes = if u.missing > 0.0 { ", the capture's holes included" } else { "" };
+    let then = format!("the {} of data then took {} {to}{holes}", format_bytes(u.sent), format_duration(took));
     Some(match s.request {
         Some(_) => format!(
             "The first byte of the answer came {} after the peer's request ({span_words}), a span the capture holds whole; {then}: the wait for the answer, not the transfer, took the time.",
