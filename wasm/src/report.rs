@@ -270,6 +270,7 @@ fn warning_text(kind: &str, count: u64) -> String {
         "time-order-clamped" => "packets stamped more than 2 s before one already read, or beyond the 65,536 held to sort them: not analysed, since no time but their own is theirs (their bytes count as not captured, docs/ANALYSIS.md \"Time order\")",
         "bad-tcp-checksum" => "TCP segments with a bad checksum where the sender's other frames pass (corrupted on the way: never delivered, not analysed, docs/ANALYSIS.md \"Corrupt frames\")",
         "acked-bad-checksum" => "TCP segments with a bad checksum in the capture that the peer acknowledged, their bytes in no other frame (delivered intact: checksum offload on the capturing host, or a capture edited since; analysed, docs/ANALYSIS.md \"Corrupt frames\")",
+        "unanswered-bad-checksum" => "TCP segments with a bad checksum that the capture ends on, the peer silent since (delivered or not is not known: no acknowledgement could be captured; checksum offload on the capturing host, or a capture edited since, is the usual cause; analysed, docs/ANALYSIS.md \"Corrupt frames\")",
         "encrypted-frame" => "encrypted 802.11 data frames (WEP/WPA), unreadable, TCP included: capture on an end host, or decrypt first (Wireshark's 802.11 keys, airdecap-ng)",
         "amsdu-subframe" => "802.11 A-MSDU subframes after a frame's first, not analysed: the segments they hold count as lost or not captured (Wireshark shows them as \"A-MSDU Subframe\")",
         "bad-fcs" => "802.11 frames that failed the radio's checksum (FCS: dropped there, never delivered), skipped",
@@ -347,7 +348,7 @@ pub enum WarningPlace {
 
 /// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
 /// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 24] = {
+pub const WARNING_KINDS: [(&str, WarningPlace); 25] = {
     use WarningPlace::*;
     [
         (WarningKind::UnknownLinkType.name(), Unreadable),
@@ -365,6 +366,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 24] = {
         (WarningKind::BadFcs.name(), Skipped),
         (WarningKind::BadTcpChecksum.name(), Skipped),
         (WarningKind::AckedBadChecksum.name(), Analysed),
+        (WarningKind::UnansweredBadChecksum.name(), Analysed),
         (WarningKind::AmsduSubframe.name(), Skipped),
         ("payload-only", Banner),
         ("duplicate-frames", Banner),

@@ -4,7 +4,7 @@
 
 use crate::analysis::timeline::Timeline;
 use crate::analysis::{Analysis, AnalysisOptions, Analyzer};
-use crate::decode::acked::AckedEvidence;
+use crate::decode::acked::{AckedEvidence, Fate};
 use crate::decode::checksum::{Checksum, ChecksumEvidence};
 use crate::decode::{CaptureDecoder, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
@@ -58,16 +58,17 @@ type Checks = (ChecksumEvidence, AckedEvidence);
 /// into and out of the hold cost ≈ 10 % of the native analysis (bench/README.md,
 /// session 11).
 #[inline]
-fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checks: &mut Checks, packet: &mut Decoded, t_ns: i64) {
+fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checks: &mut Checks, packet: &mut Decoded, t_ns: i64, at_end: bool) {
     let origin = *file_t0_ns.get_or_insert(t_ns);
     *released_ns = Some(t_ns.wrapping_sub(origin));
     if let Decoded::Tcp(segment) = packet {
         if segment.meta.checksum == Checksum::Bad {
-            // Acknowledged by the peer, its bytes in no other frame: delivered (acked.rs).
-            let acknowledged = checks.1.acknowledged(segment);
+            // Acknowledged by the peer, its bytes in no other frame: delivered; at the
+            // capture's end with the peer silent after it: not known (acked.rs).
+            let fate = checks.1.fate(segment, at_end);
             if checks.0.suspect(segment.src, segment.meta.checksum) {
-                if acknowledged && !analyzer.sent_before(segment) {
-                    checks.1.delivered += 1;
+                if fate != Fate::Unacknowledged && !analyzer.sent_before(segment) {
+                    *(if fate == Fate::Acknowledged { &mut checks.1.delivered } else { &mut checks.1.unanswered }) += 1;
                 } else {
                     checks.0.corrupt += 1;
                     return;
@@ -111,7 +112,7 @@ impl Session {
                     checks.1.watch(s);
                 }
             }
-            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checks, p, t));
+            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checks, p, t, false));
         });
         if let Err(e) = result {
             self.error = Some(e);
@@ -160,7 +161,7 @@ impl Session {
         }
         let mut analyzer = self.analyzer.take().expect("analyzer present until finish");
         let (t0, released, checks) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checks);
-        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checks, p, t));
+        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checks, p, t, true));
         let info = self.decoder.info();
         analyzer.repeated_frames = self.timeline.repeated();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
@@ -216,6 +217,7 @@ impl Session {
             (WarningKind::TimeJumpedForward, jumps),
             (WarningKind::BadTcpChecksum, self.checks.0.corrupt),
             (WarningKind::AckedBadChecksum, self.checks.1.delivered),
+            (WarningKind::UnansweredBadChecksum, self.checks.1.unanswered),
         ] {
             if count > 0 {
                 info.warnings.insert(kind, count);

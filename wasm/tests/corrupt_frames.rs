@@ -276,3 +276,43 @@ fn corpus_arkime_smtp_frames_the_peer_acknowledged_are_no_capture_gaps() {
     assert_ne!(c["diagnosis"]["limit"], "capture-gaps");
     assert!(!c["diagnosis"]["text"].as_str().unwrap().contains("never captured"));
 }
+
+#[test]
+fn a_failing_last_frame_no_acknowledgement_could_follow_is_not_known_and_analysed() {
+    // The download, then a 21st server data segment (seq 5001 + 20 × 1448 = 33,961, at
+    // 41 ms) failing with 0xbeef: the capture's last frame, the server's 31 other frames
+    // passing. No frame of the client follows it, so no ACK of it could be captured:
+    // whether it was delivered is not known (decode/acked.rs `Fate::Unanswered`) — not
+    // "corrupted on the way: never delivered". Analysed, counted in
+    // `unanswered-bad-checksum`: the server sent 21 × 1448 B.
+    let mut flow = download();
+    flow.data(S2C, 41_000, 1448);
+    let r = report(&wired(&flow, |_, f| f.ts_ns == Flow::EPOCH_NS + 41_000_000));
+    assert_eq!((warning(&r, "unanswered-bad-checksum"), warning(&r, "bad-tcp-checksum")), (Some(1), None));
+    assert_eq!(r["connections"][0]["directions"][1]["payloadBytes"], 21 * 1448);
+    // The client answers after it (a pure ACK at 45 ms) without acknowledging it (ack
+    // 33,961, below its bytes): its peer went on without it, so it is the corrupt copy
+    // it looks like, as before — not analysed, `bad-tcp-checksum` 1.
+    flow.push(C2S, 45_000).ack(33_961);
+    let r = report(&wired(&flow, |_, f| f.ts_ns == Flow::EPOCH_NS + 41_000_000));
+    assert_eq!((warning(&r, "unanswered-bad-checksum"), warning(&r, "bad-tcp-checksum")), (None, Some(1)));
+    assert_eq!(r["connections"][0]["directions"][1]["payloadBytes"], 20 * 1448);
+}
+
+#[test]
+fn corpus_irc_a_failing_last_frame_is_not_called_never_delivered() {
+    // nfstream tests/pcaps/irc.pcap (tshark -o tcp.check_checksum:TRUE): the server's
+    // frames 27 (seq 6276, 70 B, 14.4966 s) and 29 (seq 6346, 556 B, 14.5670 s) fail
+    // their checksum, its other frames pass. 27 is acknowledged by the client's 28
+    // (ack 6346): delivered (`acked-bad-checksum` 1). 29 is the capture's last frame,
+    // 30.5 ms after 28 on a ~30-ms path: no ACK of it could be captured. Before:
+    // `bad-tcp-checksum` 1, "corrupted on the way: never delivered", its 556 B dropped
+    // (server payload 6,345 B). Now not known, analysed: 6,901 B.
+    let Some(bytes) = common::corpus("nfstream__nfstream__tests_pcaps_irc.pcap") else { return };
+    let r = report(&bytes);
+    let kinds = ["acked-bad-checksum", "unanswered-bad-checksum", "bad-tcp-checksum"].map(|k| warning(&r, k));
+    assert_eq!(kinds, [Some(1), Some(1), None]);
+    let c = &r["connections"][0];
+    let server = c["directions"].as_array().unwrap().iter().find(|d| d["from"] == "38.229.70.20:8000").unwrap();
+    assert_eq!(server["payloadBytes"], 6901);
+}

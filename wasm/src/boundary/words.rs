@@ -200,7 +200,7 @@ mod tests {
         let decoder = [
             UnknownLinkType, NotIp, NotTcp, IpFragment, TcpFragment, TruncatedHeaders, MalformedPacket, TimeWentBackwards,
             TimeOrderClamped, TimeJumpedForward, ImpossibleTimestamp, EncryptedFrame, BadFcs, BadTcpChecksum, AckedBadChecksum,
-            AmsduSubframe,
+            UnansweredBadChecksum, AmsduSubframe,
         ];
         for (i, k) in decoder.into_iter().enumerate() {
             assert_eq!(WARNING_KINDS[i].0, k.name());

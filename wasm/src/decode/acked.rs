@@ -46,6 +46,21 @@ struct Open {
     /// Its sequence space [seq, end): payload, SYN and FIN.
     seq: u32,
     end: u32,
+    /// A frame of its peer came after it (without acknowledging it).
+    peer_after: bool,
+}
+
+/// What became of a failing frame released for analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Its peer acknowledged its bytes, no other frame carrying them.
+    Acknowledged,
+    /// Still waiting at the capture's end, its peer silent after it: no acknowledgement
+    /// could be in the capture, so whether it was delivered is not known.
+    Unanswered,
+    /// Neither: another frame carried its bytes, or its peer went on without
+    /// acknowledging them, or it was never watched.
+    Unacknowledged,
 }
 
 /// The failing frames watched, and what became of them.
@@ -57,6 +72,8 @@ pub struct AckedEvidence {
     decided: HashMap<u64, bool, FxBuild>,
     /// Frames analysed on this evidence (the `acked-bad-checksum` warning).
     pub delivered: u64,
+    /// Frames analysed as [`Fate::Unanswered`] (the `unanswered-bad-checksum` warning).
+    pub unanswered: u64,
 }
 
 /// Sequence space a segment occupies (RFC 9293 §3.4: SYN and FIN count one each).
@@ -81,7 +98,7 @@ impl AckedEvidence {
             return;
         }
         let (src, dst) = ((seg.src, seg.src_port), (seg.dst, seg.dst_port));
-        self.open.push(Open { index: seg.packet_index, src, dst, seq: seg.seq, end: seg.seq.wrapping_add(len) });
+        self.open.push(Open { index: seg.packet_index, src, dst, seq: seg.seq, end: seg.seq.wrapping_add(len), peer_after: false });
     }
 
     /// A frame decoded after those watched: a copy of a watched frame's bytes from the
@@ -99,7 +116,7 @@ impl AckedEvidence {
         let (from, to) = ((seg.src, seg.src_port), (seg.dst, seg.dst_port));
         let len = space(seg);
         let decided = &mut self.decided;
-        self.open.retain(|o| {
+        self.open.retain_mut(|o| {
             let verdict = if (from, to) == (o.src, o.dst) {
                 // Any of its bytes again: the frame is not the only copy.
                 let end = seg.seq.wrapping_add(len);
@@ -109,6 +126,7 @@ impl AckedEvidence {
                 let sacked = seg.options.sack_blocks[..usize::from(seg.options.sack_count.min(4))]
                     .iter()
                     .any(|&(l, r)| at_or_after(o.seq, l) && at_or_after(r, o.end) && r.wrapping_sub(l) < 1 << 30);
+                o.peer_after = true;
                 (cumulative || sacked).then_some(true)
             } else {
                 None
@@ -124,11 +142,24 @@ impl AckedEvidence {
     /// peer with no other frame carrying its bytes (forgets it either way). A frame
     /// still waiting, or never watched, was not.
     pub fn acknowledged(&mut self, seg: &TcpSegment) -> bool {
+        self.fate(seg, false) == Fate::Acknowledged
+    }
+
+    /// What became of the failing frame `seg`, released for analysis (forgets it).
+    /// `at_end`: released once the whole capture was read, so every later frame was
+    /// seen: a frame still waiting whose peer sent nothing after it is
+    /// [`Fate::Unanswered`] (no acknowledgement could be captured: the capture ends
+    /// first). Released earlier, a frame still waiting had its reordering window
+    /// without an acknowledgement and is [`Fate::Unacknowledged`], as before.
+    pub fn fate(&mut self, seg: &TcpSegment, at_end: bool) -> Fate {
         if let Some(i) = self.open.iter().position(|o| o.index == seg.packet_index) {
-            self.open.swap_remove(i);
-            return false;
+            let o = self.open.swap_remove(i);
+            return if at_end && !o.peer_after { Fate::Unanswered } else { Fate::Unacknowledged };
         }
-        self.decided.remove(&seg.packet_index).unwrap_or(false)
+        match self.decided.remove(&seg.packet_index) {
+            Some(true) => Fate::Acknowledged,
+            _ => Fate::Unacknowledged,
+        }
     }
 }
 

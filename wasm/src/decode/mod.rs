@@ -193,6 +193,11 @@ pub enum WarningKind {
     /// delivered intact, the capture's copy wrong (checksum offload on the capturing
     /// host, or an edited capture), analysed. Counted by the session.
     AckedBadChecksum,
+    /// A TCP segment whose checksum failed where its source's other frames pass, still
+    /// unacknowledged at the capture's end with no frame of its peer after it (acked.rs
+    /// `Fate::Unanswered`): no acknowledgement could be captured, so whether it was
+    /// delivered is not known; analysed. Counted by the session.
+    UnansweredBadChecksum,
     /// An 802.11 A-MSDU subframe after a frame's first (packet.rs `decode_record`): not
     /// analysed, so the segments it holds look lost or not captured.
     AmsduSubframe,
@@ -218,6 +223,7 @@ impl WarningKind {
             WarningKind::BadFcs => "bad-fcs",
             WarningKind::BadTcpChecksum => "bad-tcp-checksum",
             WarningKind::AckedBadChecksum => "acked-bad-checksum",
+            WarningKind::UnansweredBadChecksum => "unanswered-bad-checksum",
             WarningKind::AmsduSubframe => "amsdu-subframe",
         }
     }

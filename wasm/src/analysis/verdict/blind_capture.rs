@@ -23,6 +23,8 @@ use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::is_data_segment;
 use std::collections::VecDeque;
 
+mod intact;
+
 /// The share of a side's data missing from the capture above which no limit is named.
 pub const MISSING_SAID: f64 = 0.5;
 /// Half the sequence space: a larger jump is no forward step (module comment).
@@ -128,12 +130,18 @@ pub fn judge(conn: &ConnectionSummary, cols: &PacketColumns) -> Option<Unseen> {
 
 /// The sentence: what the capture holds of the side's data, and what its peer's ACKs show.
 pub fn sentence(conn: &ConnectionSummary, cols: &PacketColumns, u: &Unseen) -> String {
+    sentence_of(conn, cols, u, "no limit")
+}
+
+/// [`sentence`] naming what cannot be judged (`what`: "no limit", or "no limit of the
+/// transfer" after the wait the capture holds whole, intact.rs).
+fn sentence_of(conn: &ConnectionSummary, cols: &PacketColumns, u: &Unseen, what: &str) -> String {
     let (sender, receiver) = (&conn.directions[u.dir as usize].from, &conn.directions[1 - u.dir as usize].from);
     let pct = 100.0 * u.missing / u.sent;
     let pct = if pct >= 99.95 { "more than 99.9 %".to_string() } else { format!("{pct:.1} %") };
     let mut t = format!(
         "The capture holds only {} of the {} {sender} sent ({pct} never captured, in {} hole{} in its sequence numbers){}, \
-         so no limit can be judged from it: the pauses between the fragments it holds are the capture's gaps, not the transfer's.",
+         so {what} can be judged from it: the pauses between the fragments it holds are the capture's gaps, not the transfer's.",
         format_bytes(u.captured()),
         format_bytes(u.sent),
         u.holes,
@@ -151,7 +159,11 @@ pub fn sentence(conn: &ConnectionSummary, cols: &PacketColumns, u: &Unseen) -> S
 /// (a reset, a refusal, data never acknowledged: ending.rs), and nothing else.
 pub fn diagnosis(conn: &ConnectionSummary, cols: &PacketColumns) -> Option<Diagnosis> {
     let u = judge(conn, cols)?;
-    let mut text = sentence(conn, cols, &u);
+    // What the capture holds whole comes first: the wait before the first answer.
+    let mut text = match intact::first_answer(conn, cols) {
+        Some(wait) => format!("{wait} {}", sentence_of(conn, cols, &u, "no limit of the transfer")),
+        None => sentence(conn, cols, &u),
+    };
     if conn.ending.abnormal || conn.ending.after_data.is_some() {
         text += &format!(" {}", conn.ending.text);
     }

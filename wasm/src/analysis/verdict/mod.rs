@@ -12,6 +12,7 @@ pub mod blind_capture;
 pub mod diagnosis;
 pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
+pub mod first_byte;
 pub mod icmp_errors;
 pub mod one_direction;
 pub mod peer_silent;

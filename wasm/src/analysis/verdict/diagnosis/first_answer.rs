@@ -12,15 +12,9 @@
 
 use super::*;
 
-/// A wait is said from this many times the path's minimum RTT (as DESIGN.md's stall
-/// threshold, max(10 ms, 4 × min RTT)) and only where it is at least the data
-/// direction's active time: then most of what a user waited is outside the numbers.
-pub const FIRST_ANSWER_RTTS: f64 = 4.0;
-/// Least wait said, s.
-pub const FIRST_ANSWER_MIN_S: f64 = 0.010;
-/// Least answer, in full segments, whose wait is said (savings.rs `MESSAGE_SEGMENTS`:
-/// below it the answer is a message, and its wait is no transfer's).
-pub const MIN_ANSWER_SEGMENTS: f64 = 2.0;
+/// The thresholds of a first answer's wait (first_byte.rs, shared with the
+/// capture-gaps verdict).
+pub use crate::analysis::verdict::first_byte::{FIRST_ANSWER_MIN_S, FIRST_ANSWER_RTTS, MIN_ANSWER_SEGMENTS};
 
 /// "The first byte of the answer came 16.65 s after the request (frame 4 at 0.001 s →
 /// frame 10 at 16.655 s); the 6.5 MiB of data then took 26 ms." None when the wait is
@@ -29,14 +23,8 @@ pub const MIN_ANSWER_SEGMENTS: f64 = 2.0;
 pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
     const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
-    let first = (0..p.t.len()).find(|&i| crate::analysis::stalls::is_data_segment(p, i, d))?;
-    let syns = (0..first).filter(|&i| p.flags[i] & SYN != 0).count();
-    if syns < 2 || !f.conn.handshake.syn.is_some() {
-        return None;
-    }
-    let request = (0..first).rev().find(|&i| crate::analysis::stalls::is_data_segment(p, i, 1 - d) && p.flags[i] & SYN == 0);
-    // Without a request, from the handshake's end: its last SYN's answer.
-    let from = request.or_else(|| (0..first).find(|&i| p.flags[i] & SYN == 0))?;
+    // The span: the request (or the handshake's end) → the first data (first_byte.rs).
+    let crate::analysis::verdict::first_byte::FirstByte { request, from, first } = crate::analysis::verdict::first_byte::span(p, f.conn, d)?;
     let wait = p.t[first] - p.t[from];
     let floor = (FIRST_ANSWER_RTTS * f.min_rtt).max(FIRST_ANSWER_MIN_S);
     if !(wait >= floor && wait >= f.sh.active) {
@@ -80,11 +68,7 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
     })
 }
 
-/// A wait of a second or more to 10 ms ("16.65 s": "17 s" would hide the 0.35 s
-/// beside a 26 ms transfer); shorter ones as durations are.
-fn wait_words(s: f64) -> String {
-    if s >= 1.0 { format!("{s:.2} s") } else { format_duration(s) }
-}
+use crate::analysis::verdict::first_byte::wait_words;
 
 /// Of the sender's data since the peer's last message, at most this share may precede
 /// the answer's first byte (a protocol's control frame: an HTTP/2 SETTINGS ack).
