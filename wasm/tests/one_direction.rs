@@ -196,3 +196,15 @@ fn fuzz_2006_connection_11_holds_both_directions() {
     assert!(c.diagnosis.text.contains("The capture missed 1.8 KiB of the data"), "{}", c.diagnosis.text);
     assert_eq!(c.capture_loss.unseen_bytes, 1885);
 }
+
+#[test]
+fn a_bare_ack_beside_two_sequence_spaces_decides_nothing() {
+    // packetlife packet-c.cap connection 0 (tshark): 10.10.0.2:443's every segment twice,
+    // in two sequence spaces 808 MB apart (frames 3/4: 1,357 B at 2645959218 and at
+    // 1837458988), both sides of a sequence-rewriting box; 10.6.9.137:1758's bare ACK
+    // (frame 7, ack 1837460369) acknowledges one of them. Its data lies in no one space
+    // (`ONE_SPACE_SLACK`), so that ACK does not decide the direction: the verdict stays
+    // as before, not "The capture holds only 2.7 KiB of the 771 MiB … sent".
+    let Some(c) = crate::common::corpus_connection("epiecs__packetlife-backup__pcaps_packet-c.cap", 0) else { return };
+    assert_eq!(c.diagnosis.limit, "one-direction", "{}", c.diagnosis.text);
+}

@@ -36,6 +36,11 @@ use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 /// times; without ACKs a sender can only re-send what it sent.
 pub const MORE_THAN_AN_INITIAL_WINDOW: f64 = 65536.0;
 
+/// Sequence bytes of a side's own data the capture may lack between its first and last
+/// captured byte while its segments are still taken as one sequence space (`judge`):
+/// 1 MiB, the reach rewritten_copies.rs allows an acknowledgment of data sent.
+pub const ONE_SPACE_SLACK: f64 = 1_048_576.0;
+
 /// What the capture lacks of the side it did not (fully) capture.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Missing {
@@ -125,6 +130,8 @@ struct Side {
     /// Largest ACK number it sent on a bare ACK (no payload, SYN, FIN or RST), in the
     /// peer's space: what it acknowledged on packets no SYN/FIN/RST filter keeps.
     bare_ack: f64,
+    /// Payload bytes of its captured segments.
+    bytes: f64,
 }
 
 /// When each direction's first SYN was captured (s), if one was.
@@ -158,6 +165,7 @@ fn sides(p: &PacketColumns) -> [Side; 2] {
         if p.len[i] > 0 && p.seq[i].is_finite() {
             side.payload = true;
             side.data = (side.data.0.min(p.seq[i]), side.data.1.max(p.seq[i] + f64::from(p.len[i])));
+            side.bytes += f64::from(p.len[i]);
             side.last_data_t = side.last_data_t.max(p.t[i]);
         }
     }
@@ -202,7 +210,13 @@ pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection
         // client's ACK of the server's 143-byte answer, frame 55, read "Only one
         // direction of this connection is in the capture … 2 captured packets carry
         // none", its 1.8 KiB request lost to corrupted IP fragments, frames 51/52).
-        let peer_acked_data = me.payload && peer.bare_ack > me.data.0;
+        // Only where this side's data lies in one sequence space (at most
+        // [`ONE_SPACE_SLACK`] of it unseen between its first and last byte): both
+        // sides of a sequence-rewriting box hold two (packetlife `packet-c.cap`, two
+        // copies of each segment 808 MB apart), and no ACK then says which was
+        // acknowledged.
+        let one_space = me.data.1 - me.data.0 <= me.bytes + ONE_SPACE_SLACK;
+        let peer_acked_data = me.payload && peer.bare_ack > me.data.0 && one_space;
         let data_missing = !peer.payload && acked > 0.0 && !peer_acked_data;
         // Did any captured peer ACK, while the data was still being sent, cover it?
         // (Looked for only when more than an initial window was sent.)
