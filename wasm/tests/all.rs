@@ -120,6 +120,8 @@ mod evidence_review_q_turns;
 mod evidence_review_r_turns;
 #[path = "evidence_review_t_small_window.rs"]
 mod evidence_review_t_small_window;
+#[path = "evidence_review_u_nagle_turns.rs"]
+mod evidence_review_u_nagle_turns;
 #[path = "evidence_review_v_reset.rs"]
 mod evidence_review_v_reset;
 #[path = "evidence_rtt_path_samples.rs"]

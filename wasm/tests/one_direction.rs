@@ -134,3 +134,77 @@ fn a_capture_that_dropped_some_packets_is_not_one_direction() {
     assert_eq!(kinds(a), ["capture-loss"]);
     assert_eq!(a.warnings[0].count, 10);
 }
+
+/// An exchange whose server data the capture lost, but not the server's direction
+/// (issue 39 review U, class C-ONE-DIRECTION-WITH-BOTH; nDPI `fuzz-2006-09-29-28586.pcap`
+/// connection 11). Handshake at 0 / 10 ms; the client's 400-byte request at 11 ms;
+/// the server's 10 × 1448-byte answer from 21 ms, each ACKed by the client 10 ms later;
+/// the client's 200-byte second message at 40 ms, which the server acknowledges with a
+/// bare ACK (no payload) at 50 ms; FINs at 60 / 70 ms. `keep_server_ack`: whether that
+/// bare ACK is in the capture; the server's data segments never are.
+fn exchange_without_server_data(keep_server_ack: bool) -> Session {
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
+    f.handshake(0, 10_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 11_000, 400);
+    for k in 0..10i64 {
+        f.data(S2C, 21_000 + k * 100, 1448);
+        f.push(C2S, 31_000 + k * 100);
+    }
+    f.data(C2S, 40_000, 200);
+    f.push(S2C, 50_000);
+    f.push(S2C, 60_000).flags(FIN | ACK);
+    f.push(C2S, 70_000).flags(FIN | ACK);
+    let frames: Vec<Frame> = f
+        .segments()
+        .iter()
+        .filter(|s| !(from_server(s) && (s.payload_len > 0 || (!keep_server_ack && !syn_or_fin(s)))))
+        .map(Segment::frame)
+        .collect();
+    analyze_bytes(&write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro), AnalysisOptions::default(), 1 << 20)
+}
+
+#[test]
+fn a_bare_ack_of_the_other_side_shows_its_direction_was_captured() {
+    // With the server's bare ACK of the client's 600 bytes (frame at 50 ms): no SYN/FIN
+    // filter keeps a bare ACK, so the server's direction passed the capture point after
+    // the data began, and what the capture lacks is its 14,480 data bytes (10 × 1448),
+    // which the client acknowledged: capture loss, not one direction.
+    let s = exchange_without_server_data(true);
+    let a = s.analysis().unwrap();
+    let c = &a.connections[0];
+    assert_ne!(c.diagnosis.limit, "one-direction", "{}", c.diagnosis.text);
+    assert_eq!(c.capture_loss.unseen_bytes, 14_480);
+    assert_eq!(kinds(a), ["capture-loss"]);
+    // Without it (the server's SYN/ACK and FIN only, what a SYN/FIN filter keeps): one
+    // direction, as before — "acknowledging 14 KiB of 10.0.0.2:80's data".
+    let s = exchange_without_server_data(false);
+    let a = s.analysis().unwrap();
+    let c = &a.connections[0];
+    assert_eq!(c.diagnosis.limit, "one-direction");
+    assert!(c.diagnosis.text.contains("acknowledging 14 KiB of 10.0.0.2:80's data that the capture does not hold: 10.0.0.2:80's 2 captured packets carry none"), "{}", c.diagnosis.text);
+}
+
+#[test]
+fn fuzz_2006_connection_11_holds_both_directions() {
+    // tshark: 172.20.3.5:2603 → 172.20.3.13:80 SYN (frame 48), the server's SYN/ACK 49,
+    // its ACK 53 of 1,460 B and answer 54 (143 B); the client's ACK 55 (ack 144) of that
+    // answer: both directions pass. The client's 1,885 B request came in frames 51/52,
+    // corrupted IP fragments: "Only one direction … 2 captured packets carry none" once.
+    let Some(c) = crate::common::corpus_connection("ntop__nDPI__tests_cfgs_default_pcap_fuzz-2006-09-29-28586.pcap", 11) else { return };
+    assert_ne!(c.diagnosis.limit, "one-direction", "{}", c.diagnosis.text);
+    assert!(!c.diagnosis.text.contains("Only one direction"), "{}", c.diagnosis.text);
+    assert!(c.diagnosis.text.contains("The capture missed 1.8 KiB of the data"), "{}", c.diagnosis.text);
+    assert_eq!(c.capture_loss.unseen_bytes, 1885);
+}
+
+#[test]
+fn a_bare_ack_beside_two_sequence_spaces_decides_nothing() {
+    // packetlife packet-c.cap connection 0 (tshark): 10.10.0.2:443's every segment twice,
+    // in two sequence spaces 808 MB apart (frames 3/4: 1,357 B at 2645959218 and at
+    // 1837458988), both sides of a sequence-rewriting box; 10.6.9.137:1758's bare ACK
+    // (frame 7, ack 1837460369) acknowledges one of them. Its data lies in no one space
+    // (`ONE_SPACE_SLACK`), so that ACK does not decide the direction: the verdict stays
+    // as before, not "The capture holds only 2.7 KiB of the 771 MiB … sent".
+    let Some(c) = crate::common::corpus_connection("epiecs__packetlife-backup__pcaps_packet-c.cap", 0) else { return };
+    assert_eq!(c.diagnosis.limit, "one-direction", "{}", c.diagnosis.text);
+}

@@ -11,7 +11,8 @@
 //! The captured side must show that the other side kept sending, unseen, one of:
 //! - **its peer's data is missing**: the peer's packets (if any) carry no payload, yet
 //!   the captured side's ACK number advanced past more than the peer's captured FIN
-//!   (it acknowledged bytes the capture lacks);
+//!   (it acknowledged bytes the capture lacks), and no bare ACK of the peer's
+//!   acknowledged this side's data (that direction was captured: `judge_counts`);
 //! - **its peer's ACKs are missing**: it sent more than [`MORE_THAN_AN_INITIAL_WINDOW`]
 //!   of new data while no captured packet of the peer acknowledged any of it — no
 //!   sender sends more than its initial window before an ACK comes back (10 segments,
@@ -28,12 +29,17 @@ use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::format::{format_bytes, format_rate};
 use crate::analysis::capture::limits::AnalysisWarning;
 use crate::analysis::report::ConnectionSummary;
-use crate::decode::tcp_flags::{ACK, FIN, SYN};
+use crate::decode::tcp_flags::{ACK, FIN, RST, SYN};
 
 /// More new data than any sender puts out before its first ACK comes back: the
 /// initial window is 10 segments (RFC 6928, ≈ 14.6 kB), some CDNs raise it a few
 /// times; without ACKs a sender can only re-send what it sent.
 pub const MORE_THAN_AN_INITIAL_WINDOW: f64 = 65536.0;
+
+/// Sequence bytes of a side's own data the capture may lack between its first and last
+/// captured byte while its segments are still taken as one sequence space (`judge`):
+/// 1 MiB, the reach rewritten_copies.rs allows an acknowledgment of data sent.
+pub const ONE_SPACE_SLACK: f64 = 1_048_576.0;
 
 /// What the capture lacks of the side it did not (fully) capture.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,6 +127,11 @@ struct Side {
     /// First and end of its captured payload (its own sequence space).
     data: (f64, f64),
     last_data_t: f64,
+    /// Largest ACK number it sent on a bare ACK (no payload, SYN, FIN or RST), in the
+    /// peer's space: what it acknowledged on packets no SYN/FIN/RST filter keeps.
+    bare_ack: f64,
+    /// Payload bytes of its captured segments.
+    bytes: f64,
 }
 
 /// When each direction's first SYN was captured (s), if one was.
@@ -136,7 +147,7 @@ fn first_syn(p: &PacketColumns) -> [Option<f64>; 2] {
 }
 
 fn sides(p: &PacketColumns) -> [Side; 2] {
-    let empty = || Side { acks: (f64::INFINITY, f64::NEG_INFINITY), data: (f64::INFINITY, f64::NEG_INFINITY), last_data_t: f64::NEG_INFINITY, ..Side::default() };
+    let empty = || Side { acks: (f64::INFINITY, f64::NEG_INFINITY), data: (f64::INFINITY, f64::NEG_INFINITY), last_data_t: f64::NEG_INFINITY, bare_ack: f64::NEG_INFINITY, ..Side::default() };
     let mut s = [empty(), empty()];
     let syn = first_syn(p);
     for i in 0..p.t.len() {
@@ -147,10 +158,14 @@ fn sides(p: &PacketColumns) -> [Side; 2] {
         }
         if p.flags[i] & u32::from(ACK) != 0 && p.ack[i].is_finite() && acks_peer_space(syn[1 - d], p.t[i]) {
             side.acks = (side.acks.0.min(p.ack[i]), side.acks.1.max(p.ack[i]));
+            if p.len[i] == 0 && p.flags[i] & u32::from(SYN | FIN | RST) == 0 {
+                side.bare_ack = side.bare_ack.max(p.ack[i]);
+            }
         }
         if p.len[i] > 0 && p.seq[i].is_finite() {
             side.payload = true;
             side.data = (side.data.0.min(p.seq[i]), side.data.1.max(p.seq[i] + f64::from(p.len[i])));
+            side.bytes += f64::from(p.len[i]);
             side.last_data_t = side.last_data_t.max(p.t[i]);
         }
     }
@@ -187,7 +202,22 @@ pub fn judge_counts(packets: [u64; 2], p: &PacketColumns) -> Option<OneDirection
         }
         // Sequence space of the peer acknowledged, beyond its FIN if captured.
         let acked = me.acks.1 - me.acks.0 - if peer.fin { 1.0 } else { 0.0 };
-        let data_missing = !peer.payload && acked > 0.0;
+        // Not where a bare ACK of the peer's acknowledged this side's data: that
+        // direction passed the capture point after the data began (no SYN/FIN/RST
+        // filter keeps a bare ACK), so what the capture lacks is the peer's data
+        // segments only — frames lost or filtered out, which the capture-loss warning
+        // tells — not a direction (nDPI `fuzz-2006-09-29-28586.pcap` connection 11: the
+        // client's ACK of the server's 143-byte answer, frame 55, read "Only one
+        // direction of this connection is in the capture … 2 captured packets carry
+        // none", its 1.8 KiB request lost to corrupted IP fragments, frames 51/52).
+        // Only where this side's data lies in one sequence space (at most
+        // [`ONE_SPACE_SLACK`] of it unseen between its first and last byte): both
+        // sides of a sequence-rewriting box hold two (packetlife `packet-c.cap`, two
+        // copies of each segment 808 MB apart), and no ACK then says which was
+        // acknowledged.
+        let one_space = me.data.1 - me.data.0 <= me.bytes + ONE_SPACE_SLACK;
+        let peer_acked_data = me.payload && peer.bare_ack > me.data.0 && one_space;
+        let data_missing = !peer.payload && acked > 0.0 && !peer_acked_data;
         // Did any captured peer ACK, while the data was still being sent, cover it?
         // (Looked for only when more than an initial window was sent.)
         let clocked = || {

@@ -5,6 +5,8 @@ use super::*;
 use crate::analysis::verdict::diagnosis_episodes::chunk_turns;
 #[path = "answer_waits.rs"]
 mod answer_waits;
+#[path = "nagle_turns.rs"]
+pub(crate) mod nagle_turns;
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
 /// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
@@ -49,6 +51,8 @@ pub(super) fn application_text(f: &Facts) -> String {
     // not "to answer": the peer was the one asking (review P: a PostgreSQL client's next
     // query, an NNTP reader's next ARTICLE).
     let peer_turns = app > 0.0 && f.sh.peer_time >= 0.5 * app;
+    // Of that wait, the peer's stack holding its message for the sender's delayed ACK.
+    let nagle = if peer_turns { nagle_turns::nagle_in_turns(f.conn, f.rows.packets, f.tick) } else { None };
     let mut t = if peer_turns {
         let (_, peer) = ends(f);
         format!(
@@ -86,9 +90,12 @@ pub(super) fn application_text(f: &Facts) -> String {
             t += &format!(" (idle gaps totalling {})", format_duration(idle));
         }
     }
+    if let Some(n) = &nagle {
+        t += &nagle_turns::clause(f, n);
+    }
     // Period by period (issue 13): idle time between bursts is the application's,
     // but a period in which the bursts themselves crawled is the network's.
-    let queue_verdict;
+    let (queue_verdict, nagle_verdict);
     let verdict = if f.network_periods {
         "The idle time between bursts is the application's; while it was sending, the network limited the periods named here."
     } else if queueing(f) {
@@ -107,6 +114,9 @@ pub(super) fn application_text(f: &Facts) -> String {
             )
         };
         queue_verdict.as_str()
+    } else if let Some(n) = nagle.as_ref() {
+        nagle_verdict = nagle_turns::verdict(f, n);
+        nagle_verdict.as_str()
     } else if peer_turns {
         "The applications' turns, not the network, set the pace."
     } else {
