@@ -116,6 +116,8 @@ mod evidence_review_r_loss_rest;
 mod evidence_review_q_turns;
 #[path = "evidence_review_r_turns.rs"]
 mod evidence_review_r_turns;
+#[path = "evidence_review_t_close.rs"]
+mod evidence_review_t_close;
 #[path = "evidence_review_t_small_window.rs"]
 mod evidence_review_t_small_window;
 #[path = "evidence_rtt_path_samples.rs"]
