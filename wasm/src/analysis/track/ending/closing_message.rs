@@ -15,8 +15,12 @@
 //! - its side's FIN or reset came with it or within `within_s` after it (the stall
 //!   threshold: no pause between them; the message and the FIN are one act of closing,
 //!   and a side that waits one round trip for its peer's close_notify stays within it),
-//! - and it stands alone: the side's previous data came more than `within_s` before it
-//!   (the last bytes of a longer message, sent with the FIN, are no closing message).
+//! - it stands alone: the side's previous data came more than `within_s` before it
+//!   (the last bytes of a longer message, sent with the FIN, are no closing message),
+//! - and everything the side sent before it had been acknowledged (the peer's highest
+//!   ACK before it reached its first byte): a side closing an idle connection, not one
+//!   giving up on data outstanding (a server's alert and reset 3 s after its client
+//!   stopped acknowledging 24 KiB is an abort, told by the ending as such).
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::decode::tcp_flags::{FIN, RST, SYN};
@@ -38,7 +42,10 @@ pub fn closing_rows(p: &PacketColumns, within_s: f64) -> [Option<usize>; 2] {
         let previous = rows.next();
         let close = (last..p.t.len()).find(|&i| p.dir[i] == d && p.flags[i] & u32::from(FIN | RST) != 0)?;
         let alone = previous.is_none_or(|i| p.t[last] - p.t[i] > within_s);
-        (p.len[last] <= CLOSE_MAX_BYTES && p.t[close] - p.t[last] <= within_s && alone).then_some(last)
+        // Everything the side sent before it was acknowledged: an idle side closing, not
+        // one aborting with data outstanding (an alert and a reset after a peer went away).
+        let acked = (0..last).filter(|&j| p.dir[j] != d).map(|j| p.ack[j]).fold(f64::NEG_INFINITY, f64::max) >= p.seq[last];
+        (p.len[last] <= CLOSE_MAX_BYTES && p.t[close] - p.t[last] <= within_s && alone && acked).then_some(last)
     })
 }
 
@@ -52,17 +59,20 @@ pub fn is_data_not_closing(p: &PacketColumns, closing: [Option<usize>; 2], i: us
 mod tests {
     use super::*;
 
-    /// Rows (t, dir, len, flags) as the columns hold them.
+    /// Rows (t, dir, len, flags) as the columns hold them, each side's sequence numbers
+    /// from 0, every row acknowledging all the peer sent before it.
     fn cols(rows: &[(f64, u8, u32, u8)]) -> PacketColumns {
         let mut p = PacketColumns::default();
+        let mut next = [0.0f64; 2];
         for (k, &(t, d, len, f)) in rows.iter().enumerate() {
             p.t.push(t);
             p.dir.push(d);
             p.frame.push(k as u32 + 1);
-            p.seq.push(0.0);
+            p.seq.push(next[usize::from(d)]);
+            next[usize::from(d)] += f64::from(len);
             p.len.push(len);
             p.wire_len.push(len + 54);
-            p.ack.push(0.0);
+            p.ack.push(next[usize::from(1 - d)]);
             p.win.push(65535.0);
             p.in_flight.push(0.0);
             p.flags.push(u32::from(f));
@@ -96,6 +106,12 @@ mod tests {
         assert_eq!(closing_rows(&p, 0.010), [None, None]);
         // 65 B with the FIN: more than one small record.
         let p = cols(&[(1.0, 1, 1000, ACK), (5.0, 1, 65, ACK | FIN)]);
+        assert_eq!(closing_rows(&p, 0.010), [None, None]);
+        // 31 B with the FIN 4 s after 1,000 B: a close once the peer's ACK covered the
+        // 1,000 B, an abort while they were outstanding (the peer's ACK left at 0).
+        let mut p = cols(&[(1.0, 1, 1000, ACK), (1.1, 0, 0, ACK), (5.0, 1, 31, ACK | FIN)]);
+        assert_eq!(closing_rows(&p, 0.010), [None, Some(2)]);
+        p.ack[1] = 0.0;
         assert_eq!(closing_rows(&p, 0.010), [None, None]);
     }
 }
