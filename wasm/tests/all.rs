@@ -118,6 +118,10 @@ mod evidence_review_r_loss_rest;
 mod evidence_review_q_turns;
 #[path = "evidence_review_r_turns.rs"]
 mod evidence_review_r_turns;
+#[path = "evidence_review_t_bulk.rs"]
+mod evidence_review_t_bulk;
+#[path = "evidence_review_t_close.rs"]
+mod evidence_review_t_close;
 #[path = "evidence_review_t_small_window.rs"]
 mod evidence_review_t_small_window;
 #[path = "evidence_review_u_nagle_turns.rs"]

@@ -1213,6 +1213,12 @@ dataSeconds: number,
  */
 seconds: number, 
 /**
+ * The closing message that began the close (closing_message.rs: a side's last
+ * few bytes, just before or with its FIN, e.g. TLS's close_notify): its frame and
+ * payload bytes; no data, so the open time runs to it. Null where none.
+ */
+closingFrame: number | null, closingBytes: number | null, 
+/**
  * TCP keep-alives either side sent in that time (RFC 1122 §4.2.3.6).
  */
 keepAlives: number, 

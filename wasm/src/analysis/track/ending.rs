@@ -13,6 +13,7 @@
 
 mod after_data;
 mod after_reset;
+pub(crate) mod closing_message;
 mod not_the_end;
 mod in_words;
 mod one_way;

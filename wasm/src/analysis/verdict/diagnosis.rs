@@ -157,7 +157,7 @@ pub fn diagnose_keeping_spans(
     };
     let mut kept = spans.is_some().then(Vec::new);
     let full_segment = crate::analysis::stalls::delayed_ack::full_segment(&conn.handshake, &sender.from, packets, d, facts.mss as u32) as f64;
-    let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment));
+    let mut sh = time_shares_full(packets, &facts, &sender.stalls, kept.as_mut(), Some(full_segment), Some(conn.stall_threshold_ms / 1000.0));
     crate::analysis::verdict::diagnosis_shares::ecn_held::rebook(&mut sh, conn); // pauses after ECE: the window's
     if let (Some(out), Some(s)) = (spans, kept) { *out = (d, s, sh.active); }
     // Request/response: the peer's data is requests, each ACKed by the answer after

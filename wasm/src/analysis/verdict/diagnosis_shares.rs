@@ -61,6 +61,7 @@ use crate::analysis::timing::sender_view::sender_view;
 use crate::analysis::stalls::{is_data_segment, reordered, SenderFacts};
 use crate::analysis::stalls::cause::Stall;
 
+mod closing_end;
 pub mod ecn_held;
 mod pass;
 mod reorder_dup_acks;
@@ -357,7 +358,7 @@ pub fn holes_filled_by_reordering(cols: &PacketColumns, dir: u8) -> Vec<usize> {
 /// The shares of `facts.dir` in `facts.lag_s`; with `spans`, its window-limited spans
 /// from the same pass (see [`window_limited_spans`]).
 pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], spans: Option<&mut Vec<(f64, f64)>>) -> TimeShares {
-    time_shares_full(cols, facts, stalls, spans, None)
+    time_shares_full(cols, facts, stalls, spans, None, None)
 }
 
 /// [`time_shares_with`] knowing a full segment's payload for the sender (the peer's MSS
@@ -367,9 +368,14 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
 /// Where the connection idled after its bulk data before a last small exchange
 /// (transfer_end.rs), the shares are of the transfer up to its end: a second pass
 /// stops there, and `transfer_end` says where.
-pub fn time_shares_full(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>) -> TimeShares {
+///
+/// `close_within_s` (the stall threshold): where the direction's last data is its
+/// closing message after an idle pause, the transfer ended before that pause
+/// (closing_end.rs).
+pub fn time_shares_full(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>, close_within_s: Option<f64>) -> TimeShares {
     let whole = shares_until(cols, facts, stalls, spans.as_deref_mut(), full_segment, None);
-    let Some(end) = whole.transfer_end else { return whole };
+    let closed = || close_within_s.and_then(|w| closing_end::closing_end(cols, facts.dir, stalls, whole.new_bytes, w));
+    let Some(end) = whole.transfer_end.or_else(closed) else { return whole };
     if let Some(v) = spans.as_deref_mut() {
         v.clear();
     }

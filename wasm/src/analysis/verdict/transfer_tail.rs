@@ -131,9 +131,48 @@ pub fn sentence_with(te: &TransferEnd, pauses: TailPauses) -> String {
     )
 }
 
-/// " " and [`sentence_with`] where the transfer ended before an idle tail, else nothing.
+/// " " and [`sentence_with`] where the transfer ended before an idle tail, else nothing;
+/// [`closing_sentence`] where only closing messages followed it.
 pub fn said(end: Option<&TransferEnd>, conn: &ConnectionSummary, p: &PacketColumns) -> String {
-    end.map_or_else(String::new, |te| format!(" {}", sentence_with(te, tail_pauses(conn, p, te))))
+    end.map_or_else(String::new, |te| match closing_after(conn, p, te) {
+        Some(bytes) => format!(" {}", closing_sentence(te, bytes, conn.ending.after_data.is_some_and(|a| a.last_data_frame == te.frame))),
+        None => format!(" {}", sentence_with(te, tail_pauses(conn, p, te))),
+    })
+}
+
+/// The payload bytes after the transfer's end where all of it, of either side, was
+/// closing messages (track/ending/closing_message.rs, at the stall threshold), else None.
+fn closing_after(conn: &ConnectionSummary, p: &PacketColumns, te: &TransferEnd) -> Option<u32> {
+    use crate::analysis::track::ending::closing_message::{closing_rows, is_data_not_closing};
+    let closing = closing_rows(p, conn.stall_threshold_ms / 1000.0);
+    let row = p.row_of(te.frame, te.at)?;
+    let after = row + 1..p.t.len();
+    let any = closing.iter().flatten().any(|&i| i > row);
+    (any && after.clone().all(|i| !is_data_not_closing(p, closing, i))).then(|| closing.iter().flatten().filter(|&&i| i > row).map(|&i| p.len[i]).sum())
+}
+
+/// "The transfer ended at 81.799 s (frame 3723, 896 KiB sent); the connection then
+/// idled 4.8 s until its close, and only closing messages followed (62 B, …)": the tail
+/// of a connection that closed after an idle pause (diagnosis_shares/closing_end.rs).
+/// `told`: the ending's after-data sentence tells the same open time (ending.afterData
+/// from the same frame), so this one only marks where the numbers above end.
+pub fn closing_sentence(te: &TransferEnd, bytes: u32, told: bool) -> String {
+    let (at, idled) = (format_timestamp(te.at), format_duration(te.idle_seconds));
+    if told {
+        return format!(
+            "The transfer ended at {at} (frame {}, {} sent) and everything above is of it; the connection then idled {idled} until its close, as its ending says.",
+            te.frame,
+            format_bytes(te.bytes)
+        );
+    }
+    format!(
+        "The transfer ended at {at} (frame {}, {} sent); the connection then idled {idled} until its close, and only closing messages \
+         followed ({} B, each sent with or just before its sender's FIN, as TLS's close_notify is): time the connection stayed open \
+         before closing, not time the transfer took, so everything above is of the transfer up to {at}.",
+        te.frame,
+        format_bytes(te.bytes),
+        bytes
+    )
 }
 
 /// The tail lasted more than this many times its first pause: more than that pause and

@@ -9,7 +9,6 @@
 //! time" was of the 1.8 s, and nothing said the rest.
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
-use crate::decode::tcp_flags::RST;
 use serde::Serialize;
 
 /// What followed the connection's last data (see the module doc).
@@ -28,6 +27,11 @@ pub struct AfterData {
     /// it), or to the connection's last packet where it never closed, s: longer than
     /// `dataSeconds` and than the stall threshold.
     pub seconds: f64,
+    /// The closing message that began the close (closing_message.rs: a side's last
+    /// few bytes, just before or with its FIN, e.g. TLS's close_notify): its frame and
+    /// payload bytes; no data, so the open time runs to it. Null where none.
+    pub closing_frame: Option<u32>,
+    pub closing_bytes: Option<u32>,
     /// TCP keep-alives either side sent in that time (RFC 1122 §4.2.3.6).
     pub keep_alives: u32,
     /// The median spacing of the keep-alives of the side that sent the most, s; null
@@ -39,11 +43,6 @@ pub struct AfterData {
 /// retransmission timeout, 1 s; a few milliseconds between the last data and the FIN
 /// are the close itself, not a connection left open (review Q: tails of 11 ms).
 pub const MIN_OPEN_S: f64 = 1.0;
-
-/// A payload segment that is data: no keep-alive, zero-window probe or reset.
-fn is_data(p: &PacketColumns, i: usize) -> bool {
-    p.len[i] > 0 && p.flags[i] & (flag_bits::ZERO_WINDOW_PROBE | flag_bits::KEEP_ALIVE) == 0 && p.flags[i] & u32::from(RST) == 0
-}
 
 /// The close that ends a connection's open time, and whether it was a FIN: the first
 /// FIN of either side or the reset, whichever came first (RFC 9293 §3.6).
@@ -62,6 +61,9 @@ fn close_of(reset: Option<super::Reset>, fin_at: [Option<f64>; 2]) -> Option<(f6
 /// side (`fin_at`) or the reset, whichever came first, else the connection's last
 /// packet; none where the close began before the last data.
 pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Reset>, [Option<f64>; 2]), floor_s: f64) -> Option<AfterData> {
+    // A side's closing message (a close_notify with its FIN) is the close, not data.
+    let closing = super::closing_message::closing_rows(p, floor_s);
+    let is_data = |p: &PacketColumns, i: usize| super::closing_message::is_data_not_closing(p, closing, i);
     let first = (0..p.t.len()).find(|&i| is_data(p, i))?;
     let last = (first..p.t.len()).rev().find(|&i| is_data(p, i))?;
     let (t0, t1) = (p.t[first], p.t[last]);
@@ -82,7 +84,10 @@ pub(super) fn after_data(p: &PacketColumns, (reset, fin_at): (Option<super::Rese
     let times: Vec<f64> = alive(most).map(|i| p.t[i]).collect();
     let mut spacings: Vec<f64> = times.windows(2).map(|w| w[1] - w[0]).collect();
     spacings.sort_by(f64::total_cmp);
+    let began = closing.into_iter().flatten().filter(|&i| i > last && p.t[i] <= end).min();
     Some(AfterData {
+        closing_frame: began.map(|i| p.frame[i]),
+        closing_bytes: began.map(|i| p.len[i]),
         last_data_at: t1,
         last_data_frame: p.frame[last],
         data_seconds: t1 - t0,
@@ -141,6 +146,9 @@ fn push_words(s: &mut String, a: &AfterData, until: &str) {
         (n, _) => *s += &format!(", with {} (RFC 1122 §4.2.3.6)", crate::analysis::format::plural(u64::from(n), "TCP keep-alive")),
     }
     *s += ", until ";
+    if let (Some(frame), Some(bytes)) = (a.closing_frame, a.closing_bytes) {
+        *s += &format!("a closing message of {bytes} B (frame {frame}, sent with or just before its sender's FIN, as TLS's close_notify is) and ");
+    }
     *s += until;
     *s += ".";
 }

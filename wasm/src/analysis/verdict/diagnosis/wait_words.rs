@@ -5,6 +5,8 @@ use super::*;
 use crate::analysis::verdict::diagnosis_episodes::chunk_turns;
 #[path = "answer_waits.rs"]
 mod answer_waits;
+#[path = "bulk_limit_words.rs"]
+mod bulk_limit_words;
 #[path = "nagle_turns.rs"]
 pub(crate) mod nagle_turns;
 
@@ -122,9 +124,14 @@ pub(super) fn application_text(f: &Facts) -> String {
     } else {
         "Mostly the application, not the network, was the bottleneck."
     };
-    t + &format!("; {}. {}", rate_phrase(f), verdict)
-        + &application_saving_phrase(f, peer_turns)
-        + &other_stalls_phrase(f, 3)
+    let saving = application_saving_phrase(f, peer_turns);
+    // Its one bulk burst paced by the network (bulk_limit_words.rs): the headline says
+    // the application limited the connection, not that transfer.
+    if saving.contains(bulk_limit_words::MARK) {
+        let pacer = if saving.contains(&format!("{}, not the application", bulk_limit_words::WINDOW)) { bulk_limit_words::WINDOW } else { "the network" };
+        t = t.replacen("limited this flow: ", &format!("limited this connection, but not its one bulk transfer, which {pacer} paced (below): "), 1);
+    }
+    t + &format!("; {}. {}", rate_phrase(f), verdict) + &saving + &other_stalls_phrase(f, 3)
 }
 
 /// Share of the application's time in the sender's own cadence from which the
@@ -166,7 +173,12 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
             if let Some((from, to, bytes)) = chunk_turns::main_chunk(p, d, (b.from, b.to), segment) {
                 (b.from, b.to, b.largest) = (from, to, bytes);
             }
-            bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt), answer_waits::answer_waits_sentence(f))
+            let said = bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt), answer_waits::answer_waits_sentence(f));
+            // One burst that held most of the bytes, paced by the network (bulk_limit_words.rs).
+            match bulk_limit_words::said(f, &b) {
+                Some(limit) => said.replace(ONLY_PACE, &limit),
+                None => said,
+            }
         }
         Err(savings::Unavoidable::Clock(period)) => format!(
             " The pauses ended on a clock, every {}: a fixed-period source, whose pauses are its period, not a delay.",
@@ -174,6 +186,11 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
         ),
     }
 }
+
+/// The bulk sentence's close where nothing else is said of the pauses: replaced by the
+/// one burst's limit where the network paced it (bulk_limit_words.rs).
+const ONLY_PACE: &str = "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
+                         readier application would shorten.";
 
 /// The data direction's sender and its peer, as the report names them.
 fn ends<'a>(f: &'a Facts) -> (&'a str, &'a str) {
@@ -250,9 +267,7 @@ fn bulk_sentence(b: &savings::BulkBursts, segment: f64, turns: Option<String>, a
         (Some(t), Some(a)) => format!("The application's pauses came between these bursts. {t} {a}"),
         (Some(t), None) => format!("The application's pauses came between these bursts: the exchange's own pace. {t}"),
         (None, Some(a)) => format!("The application's pauses came between these bursts, not inside them. {a}"),
-        (None, None) => "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
-                 readier application would shorten."
-            .to_string(),
+        (None, None) => ONLY_PACE.to_string(),
     };
     // Not "100 %" for 99.6 %: the messages carried some.
     let share = if b.share < 1.0 && b.share >= 0.995 { "Over 99 %".to_string() } else { format_percent(b.share) };
