@@ -123,6 +123,11 @@ pub struct FrameMeta {
     pub zero_tail: u8,
     /// The payload's first byte was captured and is not zero.
     pub lead_nonzero: bool,
+    /// The payload's first captured bytes (up to 16; `head_len` of them), to tell two
+    /// segments that carry different bytes for the same sequence numbers
+    /// (analysis/track/two_senders.rs).
+    pub head: [u8; 16],
+    pub head_len: u8,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

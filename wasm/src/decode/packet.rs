@@ -90,6 +90,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         _ => None,
     };
     let (zero_tail, lead_nonzero) = padding_evidence(ip.ident.is_some() && ip.payload_offset as u32 + ip.payload_len <= ETHERNET_MIN_PAYLOAD, tcp_bytes.get(hl as usize..ip.payload_len as usize));
+    let (head, head_len) = payload_head(tcp_bytes.get(hl as usize..(ip.payload_len as usize).min(tcp_bytes.len())));
     let options = tcp.options();
     let mptcp = if options.mptcp { super::mptcp::read(tcp.option_bytes()).map(Box::new) } else { None };
     Ok(TcpSegment {
@@ -110,8 +111,18 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         tls_alert,
         mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
-        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero },
+        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head, head_len },
     })
+}
+
+/// The payload's first captured bytes, at most 16 (`FrameMeta::head`): bytes past the IP
+/// length (link padding) are not payload; a frame cut by the snaplen holds fewer.
+fn payload_head(payload: Option<&[u8]>) -> ([u8; 16], u8) {
+    let mut head = [0u8; 16];
+    let p = payload.unwrap_or(&[]);
+    let n = p.len().min(16);
+    head[..n].copy_from_slice(&p[..n]);
+    (head, n as u8)
 }
 
 /// Ethernet's minimum payload (IEEE 802.3 §3.2.7: a 64-byte frame less 14 bytes of

@@ -34,7 +34,7 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, l
 /// materialized copy, dropped before the next connection. `own_tick_ns`: the tick of
 /// the connection's own clock when coarser than the capture's (clock.rs `own_tick_ns`).
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch, icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
-    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, senders, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
@@ -109,6 +109,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             ds.throughput.active_mean_bps = active_mean_bps(ds, d, &cols.packets, lag, &path, one_direction.is_none());
         }
     }
+    // A second sender on one side (two_senders.rs): its FIN is no close of the side.
+    let (closing, two_senders) = crate::analysis::track::two_senders::judge(senders, id, &names, closing);
     // How it ended (ending.rs), before the diagnosis, which may say it.
     let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s));
     let handshake = summary_handshake;
@@ -144,6 +146,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         process: None,
         mptcp: None,
         icmp: None,
+        two_senders,
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();

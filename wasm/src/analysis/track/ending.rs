@@ -16,6 +16,7 @@ mod after_reset;
 mod not_the_end;
 mod in_words;
 mod one_way;
+mod other_sender;
 mod unacked;
 
 use super::conn::{HandshakeTimes, Side};
