@@ -347,7 +347,7 @@ pub enum WarningPlace {
 
 /// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
 /// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 24] = {
+pub const WARNING_KINDS: [(&str, WarningPlace); 25] = {
     use WarningPlace::*;
     [
         (WarningKind::UnknownLinkType.name(), Unreadable),
@@ -372,6 +372,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 24] = {
         ("capture-loss", Banner),
         ("one-direction", Banner),
         ("link-padding", Analysed),
+        ("two-senders", Analysed),
         ("connection-limit", Skipped),
         ("packet-limit", Skipped),
     ]

@@ -14,6 +14,8 @@
 use std::collections::VecDeque;
 
 use super::ending::Closing;
+use crate::analysis::capture::limits::AnalysisWarning;
+use crate::analysis::report::ConnectionSummary;
 use crate::decode::{tcp_flags::FIN, TcpSegment};
 use serde::Serialize;
 
@@ -219,6 +221,19 @@ pub(crate) fn judge(senders: Option<Box<Senders>>, id: u32, names: &[String; 2],
     (closing, Some(Box::new(finding)))
 }
 
+/// The capture-wide `two-senders` warning: the segments whose bytes conflicted, over
+/// every connection (analysed all the same, as their direction's), and each connection's
+/// sentence (at most three).
+pub fn warning(conns: &[ConnectionSummary]) -> Option<AnalysisWarning> {
+    let found: Vec<&TwoSenders> = conns.iter().filter_map(|c| c.two_senders.as_deref()).collect();
+    let count = found.iter().map(|f| u64::from(f.segments)).sum();
+    let mut message = found.iter().take(3).map(|f| f.text.as_str()).collect::<Vec<_>>().join(" ");
+    if found.len() > 3 {
+        message += &format!(" And {} more connections.", found.len() - 3);
+    }
+    (!found.is_empty()).then_some(AnalysisWarning { kind: "two-senders", count, message })
+}
+
 /// Two heads at the same sequence number differ in the bytes both captured: at least
 /// [`MIN_COMPARED`] of them, neither all zero (a capture that blanked payloads).
 fn differ(a: &Head, b: &Head, len: u32) -> bool {
@@ -243,10 +258,22 @@ fn words(id: u32, names: &[String; 2], d: usize, side: &SideLog, (a, b): (&Head,
         let owner = side.owner.map_or(String::new(), |t| format!(" (the side's handshake came with TTL {t})"));
         s += &format!(" The other sender's {} packets came with TTL {}, frames {}–{}{owner}.", o.packets, o.ttl, o.frames[0], o.frames[1]);
         if let Some([h, ack]) = o.refused_acks {
-            s += &format!(" {} acknowledged up to {ack} (relative), beyond the {h} the side's own sender reached: ACKs of bytes it never sent, which a TCP drops (RFC 9293 §3.10.7.4).", names[1 - d]);
+            s += &format!(" {} acknowledged up to {} (relative), beyond the {} the side's own sender reached: ACKs of bytes it never sent, which a TCP drops (RFC 9293 §3.10.7.4).", names[1 - d], thousands(ack), thousands(h));
         }
     }
     s
+}
+
+pub(crate) fn thousands(n: i64) -> String {
+    let s = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
 }
 
 #[cfg(test)]
