@@ -448,7 +448,12 @@ mptcp?: number,
 /**
  * ICMP errors quoting this connection's packets (icmp_errors.rs); absent when none.
  */
-icmp?: IcmpErrors, };
+icmp?: IcmpErrors, 
+/**
+ * Two senders on one side: bytes that differ for the same sequence numbers
+ * (two_senders.rs; docs/ANALYSIS.md "Two senders on one side"); absent when none.
+ */
+twoSenders?: TwoSenders, };
 
 /**
  * One direction of a connection, field names as in the CLI JSON (schema 1).
@@ -2075,7 +2080,7 @@ export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "t
 
 export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency" | "periodic" | "transfer";
 
-export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "connection-limit" | "packet-limit";
+export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "two-senders" | "connection-limit" | "packet-limit";
 
 export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
 
