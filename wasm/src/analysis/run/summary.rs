@@ -109,11 +109,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             ds.throughput.active_mean_bps = active_mean_bps(ds, d, &cols.packets, lag, &path, one_direction.is_none());
         }
     }
-    // A second sender on one side (two_senders.rs): its FIN is no close of the side.
-    let (closing, two_senders) = crate::analysis::track::two_senders::judge(senders, id, &names, closing);
-    // How it ended (ending.rs), before the diagnosis, which may say it.
-    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s));
-    let handshake = summary_handshake;
+    // How it ended (ending.rs), before the diagnosis, which may say it; a second sender
+    // on one side (two_senders.rs), whose FIN is no close of the side.
+    let (ending, two_senders) = judge_ending(&handshake, (closing, senders, id), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s);
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
     let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
@@ -124,7 +122,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         endpoints: names,
         handshake_seen: offers.seen(),
         any_syn: offers.any_syn(),
-        handshake,
+        handshake: summary_handshake,
         capture_loss,
         packets,
         start,

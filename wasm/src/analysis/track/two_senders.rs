@@ -8,14 +8,11 @@
 //! afterwards, since a route change, NAT or a load balancer changes it without any
 //! second sender.
 //!
-//! Cost: a connection pays one pointer; the log is made at the first data segment after
-//! the handshake and keeps at most [`MAX_HEADS`] segment heads per direction.
+//! Cost: a connection pays one pointer; the log is made at its first data segment and keeps at most [`MAX_HEADS`] segment heads per direction.
 
 use std::collections::VecDeque;
 
 use super::ending::Closing;
-use crate::analysis::capture::limits::AnalysisWarning;
-use crate::analysis::report::ConnectionSummary;
 use crate::decode::{tcp_flags::FIN, TcpSegment};
 use serde::Serialize;
 
@@ -23,15 +20,11 @@ use serde::Serialize;
 const MAX_HEADS: usize = 128;
 /// TTL values followed per direction.
 const MAX_TTLS: usize = 4;
-/// Bytes that must be compared (both segments captured that far) before a difference
-/// counts: a keep-alive's one garbage octet (RFC 9293 §3.8.4) is no second sender.
-const MIN_COMPARED: usize = 4;
 
 #[derive(Clone, Copy, Debug)]
 struct Head {
     seq: i64,
-    bytes: [u8; 16],
-    n: u8,
+    hash: u8,
     ttl: Option<u8>,
     frame: u32,
 }
@@ -133,16 +126,15 @@ impl Senders {
         if let Some(ttl) = seg.frame_id.ip_ttl {
             side.family(ttl, frame, end, (seg.flags & FIN != 0).then_some((t_ns, frame)));
         }
-        let n = seg.meta.head_len;
-        if seg.payload_len == 0 || n == 0 {
+        if seg.payload_len == 0 || seg.meta.head == 0 {
             return;
         }
-        let head = Head { seq: seq_rel, bytes: seg.meta.head, n, ttl: seg.frame_id.ip_ttl, frame };
+        let head = Head { seq: seq_rel, hash: seg.meta.head, ttl: seg.frame_id.ip_ttl, frame };
         let old = side.high.is_some_and(|h| seq_rel < h);
         side.high = Some(side.high.map_or(end, |h| h.max(end)));
         if old {
             if let Some(earlier) = side.heads.iter().rev().find(|h| h.seq == seq_rel) {
-                if differ(earlier, &head, seg.payload_len) {
+                if differ(earlier, &head) {
                     side.conflicts += 1;
                     side.first.get_or_insert((*earlier, head));
                 }
@@ -221,25 +213,11 @@ pub(crate) fn judge(senders: Option<Box<Senders>>, id: u32, names: &[String; 2],
     (closing, Some(Box::new(finding)))
 }
 
-/// The capture-wide `two-senders` warning: the segments whose bytes conflicted, over
-/// every connection (analysed all the same, as their direction's), and each connection's
-/// sentence (at most three).
-pub fn warning(conns: &[ConnectionSummary]) -> Option<AnalysisWarning> {
-    let found: Vec<&TwoSenders> = conns.iter().filter_map(|c| c.two_senders.as_deref()).collect();
-    let count = found.iter().map(|f| u64::from(f.segments)).sum();
-    let mut message = found.iter().take(3).map(|f| f.text.as_str()).collect::<Vec<_>>().join(" ");
-    if found.len() > 3 {
-        message += &format!(" And {} more connections.", found.len() - 3);
-    }
-    (!found.is_empty()).then_some(AnalysisWarning { kind: "two-senders", count, message })
-}
-
-/// Two heads at the same sequence number differ in the bytes both captured: at least
-/// [`MIN_COMPARED`] of them, neither all zero (a capture that blanked payloads).
-fn differ(a: &Head, b: &Head, len: u32) -> bool {
-    let n = usize::from(a.n.min(b.n));
-    let zero = |h: &Head| h.bytes[..n].iter().all(|&x| x == 0);
-    len >= 2 && n >= MIN_COMPARED && !zero(a) && !zero(b) && a.bytes[..n] != b.bytes[..n]
+/// Two heads at the same sequence number differ: their hashes of the same first
+/// `decode::packet::HEAD_BYTES` bytes (a keep-alive's one garbage octet, RFC 9293 §3.8.4,
+/// is too short to have one).
+fn differ(a: &Head, b: &Head) -> bool {
+    a.hash != b.hash
 }
 
 fn words(id: u32, names: &[String; 2], d: usize, side: &SideLog, (a, b): (&Head, &Head), other: Option<&OtherSender>) -> String {
@@ -274,26 +252,4 @@ pub(crate) fn thousands(n: i64) -> String {
         out.push(c);
     }
     if n < 0 { format!("-{out}") } else { out }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn head(seq: i64, bytes: &[u8], ttl: u8, frame: u32) -> Head {
-        let mut b = [0u8; 16];
-        b[..bytes.len()].copy_from_slice(bytes);
-        Head { seq, bytes: b, n: bytes.len() as u8, ttl: Some(ttl), frame }
-    }
-
-    #[test]
-    fn only_captured_nonzero_bytes_at_least_four_can_differ() {
-        // "HTTP/1.1 200" against "HTTP/1.1 301": the 10th byte differs.
-        assert!(differ(&head(1, b"HTTP/1.1 200 OK\r", 63, 21), &head(1, b"HTTP/1.1 301 Mov", 127, 53), 485));
-        // A snaplen that kept 3 bytes of one: too few to tell.
-        assert!(!differ(&head(1, b"abc", 63, 1), &head(1, b"abd", 63, 2), 100));
-        // A keep-alive's one garbage octet, and blanked payloads.
-        assert!(!differ(&head(1, b"abcd", 63, 1), &head(1, b"abce", 63, 2), 1));
-        assert!(!differ(&head(1, &[0; 8], 63, 1), &head(1, b"abcdefgh", 63, 2), 8));
-    }
 }
