@@ -374,6 +374,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 25] = {
         ("capture-loss", Banner),
         ("one-direction", Banner),
         ("link-padding", Analysed),
+        ("two-senders", Analysed),
         ("connection-limit", Skipped),
         ("packet-limit", Skipped),
     ]

@@ -124,6 +124,8 @@ mod evidence_review_t_bulk;
 mod evidence_review_t_close;
 #[path = "evidence_review_t_small_window.rs"]
 mod evidence_review_t_small_window;
+#[path = "evidence_review_t_two_senders.rs"]
+mod evidence_review_t_two_senders;
 #[path = "evidence_review_u_nagle_turns.rs"]
 mod evidence_review_u_nagle_turns;
 #[path = "evidence_review_v_reset.rs"]

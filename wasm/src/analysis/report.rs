@@ -371,6 +371,11 @@ pub struct ConnectionSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub icmp: Option<Box<crate::analysis::track::icmp::IcmpErrors>>,
+    /// Two senders on one side: bytes that differ for the same sequence numbers
+    /// (two_senders.rs; docs/ANALYSIS.md "Two senders on one side"); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub two_senders: Option<Box<crate::analysis::track::two_senders::TwoSenders>>,
 }
 
 /// Result of the analysis of one capture.

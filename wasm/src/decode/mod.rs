@@ -123,6 +123,13 @@ pub struct FrameMeta {
     pub zero_tail: u8,
     /// The payload's first byte was captured and is not zero.
     pub lead_nonzero: bool,
+    /// A hash (FNV-1a folded to 8 bits, never 0) of the payload's first
+    /// `packet::HEAD_BYTES` bytes, where the frame holds that many and they are not all
+    /// zero; 0 otherwise. Two segments whose hashes differ carry different bytes for the
+    /// same sequence numbers (analysis/track/two_senders.rs); equal hashes may hide a
+    /// difference (1 in 255), never invent one. One byte: it fills the struct's padding,
+    /// so a held packet stays at 192 bytes (capture/timeline.rs, Memory).
+    pub head: u8,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

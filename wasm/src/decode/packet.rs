@@ -90,6 +90,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         _ => None,
     };
     let (zero_tail, lead_nonzero) = padding_evidence(ip.ident.is_some() && ip.payload_offset as u32 + ip.payload_len <= ETHERNET_MIN_PAYLOAD, tcp_bytes.get(hl as usize..ip.payload_len as usize));
+    let head = payload_head(tcp_bytes.get(hl as usize..(ip.payload_len as usize).min(tcp_bytes.len())));
     let options = tcp.options();
     let mptcp = if options.mptcp { super::mptcp::read(tcp.option_bytes()).map(Box::new) } else { None };
     Ok(TcpSegment {
@@ -110,8 +111,25 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         tls_alert,
         mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
-        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero },
+        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head },
     })
+}
+
+/// Payload bytes hashed for `FrameMeta::head`: enough to reach past a shared prefix
+/// ("HTTP/1.1 " of two different status lines).
+pub const HEAD_BYTES: usize = 64;
+
+/// `FrameMeta::head`: FNV-1a, folded to 8 bits, of the payload's first [`HEAD_BYTES`] bytes (bytes past the
+/// IP length, link padding, are not payload); 0 where the frame holds fewer (the snaplen,
+/// a short segment: two heads compare only over the same bytes) or they are all zero (a
+/// capture that blanked payloads).
+fn payload_head(payload: Option<&[u8]>) -> u8 {
+    let Some(p) = payload.and_then(|p| p.get(..HEAD_BYTES)) else { return 0 };
+    if p.iter().all(|&b| b == 0) {
+        return 0;
+    }
+    let h = p.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    (h.to_le_bytes().iter().fold(0u8, |x, &b| x ^ b)).max(1)
 }
 
 /// Ethernet's minimum payload (IEEE 802.3 §3.2.7: a 64-byte frame less 14 bytes of
@@ -135,6 +153,18 @@ fn padding_evidence(small: bool, payload: Option<&[u8]>) -> (u8, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_head_needs_64_captured_bytes_not_all_zero() {
+        let mut a = b"HTTP/1.1 200 OK\r\n".to_vec();
+        a.resize(64, b'x');
+        let mut b = a.clone();
+        b[9..12].copy_from_slice(b"301");
+        assert_ne!(payload_head(Some(&a)), payload_head(Some(&b)));
+        assert_ne!(payload_head(Some(&a)), 0);
+        assert_eq!(payload_head(Some(&a[..63])), 0, "cut by the snaplen, or a short segment");
+        assert_eq!(payload_head(Some(&[0; 100])), 0, "a blanked payload");
+    }
 
     #[test]
     fn ethernet_ipv4_tcp_cut_by_snaplen() {

@@ -448,7 +448,12 @@ mptcp?: number,
 /**
  * ICMP errors quoting this connection's packets (icmp_errors.rs); absent when none.
  */
-icmp?: IcmpErrors, };
+icmp?: IcmpErrors, 
+/**
+ * Two senders on one side: bytes that differ for the same sequence numbers
+ * (two_senders.rs; docs/ANALYSIS.md "Two senders on one side"); absent when none.
+ */
+twoSenders?: TwoSenders, };
 
 /**
  * One direction of a connection, field names as in the CLI JSON (schema 1).
@@ -810,12 +815,7 @@ resends: number, firstResend: number, lastResend: number,
  * The connection's last packet (the sender's: a re-send, its reset or its FIN),
  * and whether it was the sender's reset (it gave up).
  */
-until: number, reset: boolean, 
-/**
- * The peer's last packet was its own reset: it had ended the connection, and
- * nothing could come back (review V, C-STALL-AFTER-RESET).
- */
-peerReset: boolean, };
+until: number, reset: boolean, };
 
 /**
  * A process as the capture names it (docs/ANALYSIS.md "Process").
@@ -1212,12 +1212,6 @@ dataSeconds: number,
  * `dataSeconds` and than the stall threshold.
  */
 seconds: number, 
-/**
- * The closing message that began the close (closing_message.rs: a side's last
- * few bytes, just before or with its FIN, e.g. TLS's close_notify): its frame and
- * payload bytes; no data, so the open time runs to it. Null where none.
- */
-closingFrame: number | null, closingBytes: number | null, 
 /**
  * TCP keep-alives either side sent in that time (RFC 1122 §4.2.3.6).
  */
@@ -2086,7 +2080,7 @@ export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "t
 
 export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency" | "periodic" | "transfer";
 
-export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "unanswered-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "connection-limit" | "packet-limit";
+export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "two-senders" | "connection-limit" | "packet-limit";
 
 export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
 

@@ -291,6 +291,7 @@ impl Analyzer {
         analysis.warnings.extend(crate::analysis::verdict::one_direction::warning(&analysis.connections));
         analysis.warnings.extend(crate::analysis::verdict::warnings::capture_loss_warning(&analysis.connections, self.tcp_fragments));
         analysis.warnings.extend(crate::analysis::verdict::warnings::padding_warning(padding));
+        analysis.warnings.extend(crate::analysis::verdict::warnings::two_senders_warning(&analysis.connections));
         analysis.capture = capture;
         analysis
     }

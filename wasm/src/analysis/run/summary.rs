@@ -34,7 +34,7 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, l
 /// materialized copy, dropped before the next connection. `own_tick_ns`: the tick of
 /// the connection's own clock when coarser than the capture's (clock.rs `own_tick_ns`).
 pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch, icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
-    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, .. } = conn;
+    let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, senders, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
     let summary_handshake = offers.report(&names);
@@ -109,9 +109,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
             ds.throughput.active_mean_bps = active_mean_bps(ds, d, &cols.packets, lag, &path, one_direction.is_none());
         }
     }
-    // How it ended (ending.rs), before the diagnosis, which may say it.
-    let ending = Box::new(judge_ending(&handshake, closing.as_deref(), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s));
-    let handshake = summary_handshake;
+    // How it ended (ending.rs), before the diagnosis, which may say it; a second sender (two_senders.rs).
+    let (ending, two_senders) = judge_ending(&handshake, (closing, senders, id), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s);
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
     let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));
@@ -122,7 +121,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         endpoints: names,
         handshake_seen: offers.seen(),
         any_syn: offers.any_syn(),
-        handshake,
+        handshake: summary_handshake,
         capture_loss,
         packets,
         start,
@@ -144,6 +143,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         process: None,
         mptcp: None,
         icmp: None,
+        two_senders,
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();

@@ -292,5 +292,6 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         stall_inputs: None,
         mptcp: None,
         icmp: None,
+        two_senders: None,
     }
 }

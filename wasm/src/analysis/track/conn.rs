@@ -142,6 +142,9 @@ pub(crate) struct Conn {
     pub ticks: ClockTicks,
     /// Link padding inside the IP length (padding.rs), from the first zero tail.
     pub(crate) padding: Option<Box<super::padding::Padding>>,
+    /// Segment heads, to find two senders on one side (two_senders.rs), from the first
+    /// data segment.
+    pub(crate) senders: Option<Box<super::two_senders::Senders>>,
 }
 
 impl Conn {
@@ -165,6 +168,7 @@ impl Conn {
             closing: None,
             ticks: ClockTicks::default(),
             padding: None,
+            senders: None,
         }
     }
 
@@ -214,6 +218,8 @@ impl Conn {
         if seg.flags & (FIN | RST) != 0 || seg.tls_alert.is_some() {
             Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake);
         }
+        let ttls = [self.sides[0].ttl, self.sides[1].ttl];
+        super::two_senders::Senders::note(&mut self.senders, seg, d, (p.seq_rel, p.end_rel), p.ack_rel, t_ns, self.handshake.syn_ack.is_some(), ttls);
         self.count_and_store(&p, seg.flags as u32 | aflags, win, in_flight);
     }
 

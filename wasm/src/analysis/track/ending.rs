@@ -17,6 +17,7 @@ pub(crate) mod closing_message;
 mod not_the_end;
 mod in_words;
 mod one_way;
+mod other_sender;
 mod unacked;
 
 use super::conn::{HandshakeTimes, Side};

@@ -19,4 +19,5 @@ pub mod sequence;
 #[cfg(test)]
 pub(crate) mod testseg;
 pub(crate) mod totals;
+pub mod two_senders;
 pub mod window;

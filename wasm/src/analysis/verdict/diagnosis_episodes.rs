@@ -20,6 +20,7 @@
 //!   pauses that lasted many round trips and a large part of the time, with what paced
 //!   it (long_bursts.rs).
 
+mod acked_resends;
 pub mod chunk_turns;
 mod long_bursts;
 mod path_evidence;
@@ -137,6 +138,9 @@ fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f6
     // was its ACKs on the way back, not the data (RFC 2883 §5: D-SACK tells a sender
     // its retransmission was unnecessary, as after lost ACKs).
     if all_resends_needless(stalls, packets, a, b) {
+        if let Some(w) = acked_resends::words(conn, stalls, packets, a, b, &timers) {
+            return w;
+        }
         return format!(
             "No ACK came back for {span}: {timers}, but the receiver already had that data (it reported the re-sends as duplicates): its ACKs were lost or held on the way back."
         );

@@ -70,3 +70,16 @@ pub fn padding_warning(segments: u64) -> Option<AnalysisWarning> {
         ),
     })
 }
+
+/// The capture-wide `two-senders` warning: the segments whose bytes conflicted, over
+/// every connection (analysed all the same, as their direction's), and each connection's
+/// sentence (at most three).
+pub fn two_senders_warning(conns: &[ConnectionSummary]) -> Option<AnalysisWarning> {
+    let found: Vec<&crate::analysis::track::two_senders::TwoSenders> = conns.iter().filter_map(|c| c.two_senders.as_deref()).collect();
+    let count = found.iter().map(|f| u64::from(f.segments)).sum();
+    let mut message = found.iter().take(3).map(|f| f.text.as_str()).collect::<Vec<_>>().join(" ");
+    if found.len() > 3 {
+        message += &format!(" And {} more connections.", found.len() - 3);
+    }
+    (!found.is_empty()).then_some(AnalysisWarning { kind: "two-senders", count, message })
+}

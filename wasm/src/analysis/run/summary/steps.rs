@@ -15,6 +15,7 @@ use crate::analysis::timing::vantage::{self, Vantage};
 use crate::analysis::track::conn::{HandshakeTimes, Side};
 use crate::analysis::track::ecn::EcnCounts;
 use crate::analysis::track::ending;
+use crate::analysis::track::two_senders::{self, Senders, TwoSenders};
 use crate::analysis::track::handshake::HandshakeOffers;
 
 /// The path RTT from the two parts of the round trip (vantage.rs), with the parts and
@@ -181,16 +182,19 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
 /// How the connection ended (ending.rs). The client is the sender of the SYN, where it
 /// is in the capture.
 /// `rows`: the connection's packet rows, where all of them were stored; `sacked`: the
-/// bytes each side's peer SACKed above its cumulative ACK (ending.rs).
+/// bytes each side's peer SACKed above its cumulative ACK (ending.rs). With the ending,
+/// the connection's (`id`) second sender on one side, if any (two_senders.rs): its FIN is
+/// no close of that side.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn judge_ending(handshake: &HandshakeTimes, closing: Option<&ending::Closing>, sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>, threshold_s: f64) -> ending::Ending {
+pub(super) fn judge_ending(handshake: &HandshakeTimes, (closing, senders, id): (Option<Box<ending::Closing>>, Option<Box<Senders>>, u32), sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>, threshold_s: f64) -> (Box<ending::Ending>, Option<Box<TwoSenders>>) {
+    let (closing, two_senders) = two_senders::judge(senders, id, names, closing);
     let client = handshake.syn.map(|_| handshake.client_dir);
     let packets = [directions[0].packets, directions[1].packets];
     let not_established = not_established(handshake, directions, rows);
     let roles = ending::Roles { client, data_direction, names, packets, not_established };
     // A reset before the SYN/ACK refused nothing when the handshake completed after it.
     let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
-    ending::judge(closing.as_ref(), sides, sacked, &roles, rows, threshold_s)
+    (Box::new(ending::judge(closing.as_ref(), sides, sacked, &roles, rows, threshold_s)), two_senders)
 }
 
 /// The handshake stopped at the client's SYNs (ending.rs `NotEstablished`): a SYN in the
