@@ -120,6 +120,8 @@ mod evidence_review_r_turns;
 mod evidence_review_t_small_window;
 #[path = "evidence_review_t_split_proxy.rs"]
 mod evidence_review_t_split_proxy;
+#[path = "evidence_review_u_timer_words.rs"]
+mod evidence_review_u_timer_words;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]
