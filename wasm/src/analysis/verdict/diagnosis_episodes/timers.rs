@@ -52,20 +52,27 @@ fn untimed_words(stalls: &[Stall], packets: &PacketColumns, d: u8, (a, b): (f64,
         .count() as u64;
     let from = packets.t.partition_point(|&t| t < a);
     let to = packets.t.partition_point(|&t| t <= b);
-    let kind = |k: u32| (from..to).filter(|&i| packets.dir[i] == d && packets.flags[i] & k != 0).count() as u64;
-    let (recovery, slow_start) = (kind(fb::KIND_FAST), kind(fb::KIND_SLOW_START));
     let mut parts = Vec::new();
     if unseen > 0 {
         parts.push(format!("{} the capture did not see", plural(unseen, "timer re-send")));
     }
-    if recovery > 0 {
-        parts.push(plural(recovery, "recovery retransmission"));
-    }
-    if slow_start > 0 {
-        parts.push(plural(slow_start, "slow-start retransmission"));
+    // The re-sends by their counted kind, with the wait before the first: how long after
+    // the receiver's last ACK (at the capture point) it came, which the reader can weigh
+    // against the round trip whether or not the kinds could (with none known they call
+    // a re-send a timer's only after 1 s of quiet: retrans_kinds/classify.rs).
+    const ACK: u32 = crate::decode::tcp_flags::ACK as u32;
+    for (k, one, many) in [(fb::KIND_FAST, "a recovery retransmission", "recovery retransmissions"), (fb::KIND_SLOW_START, "a slow-start retransmission", "slow-start retransmissions")] {
+        let rows: Vec<usize> = (from..to).filter(|&i| packets.dir[i] == d && packets.flags[i] & k != 0).collect();
+        let Some(&first) = rows.first() else { continue };
+        let after = (0..first).rev().find(|&i| packets.dir[i] != d && packets.flags[i] & ACK != 0).map_or(String::new(), |i| {
+            let lead = if rows.len() == 1 { "" } else { "the first " };
+            format!(", {lead}{} after the last ACK", crate::analysis::format::format_duration(packets.t[first] - packets.t[i]))
+        });
+        let counted = if rows.len() == 1 { format!("counted as {one}") } else { format!("counted as {many}") };
+        parts.push(format!("{}{after}, {counted}", plural(rows.len() as u64, "re-send")));
     }
     parts.push("no retransmission timeout counted".to_string());
-    parts.join(", ")
+    parts.join("; ")
 }
 
 /// (tail loss probes, retransmission timeouts) of the PEER that ended the data
