@@ -58,7 +58,7 @@ fn an_outage_names_only_the_timeouts_the_counters_hold() {
     // data after the ACK of everything at 1.661 s), merged into one outage of 907 ms.
     assert_eq!(
         outages,
-        ["Nothing got through for 907 ms during 1.000 s–1.907 s: 3 re-sends, the first 363 ms after the last ACK, counted as recovery retransmissions; no retransmission timeout counted."]
+        ["Nothing got through for 907 ms during 1.000 s–1.907 s: 3 re-sends, the first 363 ms after the receiver's last packet, counted as recovery retransmissions; no retransmission timeout counted."]
     );
 }
 
@@ -75,7 +75,7 @@ fn gmail_connection_3_outages_agree_with_its_counters() {
     assert_eq!(
         outages,
         [
-            "Nothing got through for 908 ms during 1.527 s–2.435 s: 3 re-sends, the first 363 ms after the last ACK, counted as recovery retransmissions; no retransmission timeout counted.",
+            "Nothing got through for 908 ms during 1.527 s–2.435 s: 3 re-sends, the first 363 ms after the receiver's last packet, counted as recovery retransmissions; no retransmission timeout counted.",
             "Nothing got through for 19 s during 2.938 s–21.629 s: 1 retransmission timeout.",
         ]
     );

@@ -50,23 +50,24 @@ fn untimed_words(stalls: &[Stall], packets: &PacketColumns, d: u8, (a, b): (f64,
         .filter_map(|s| packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration))
         .filter(|&(_, j)| packets.flags[j] & (fb::ANY_RETRANSMISSION | fb::UNSEEN_BEFORE) == fb::UNSEEN_BEFORE)
         .count() as u64;
-    let from = packets.t.partition_point(|&t| t < a);
-    let to = packets.t.partition_point(|&t| t <= b);
+    // The span's rows, to the stall's own times' rounding (`rows_of`).
+    use crate::analysis::rows::columns::ROW_TIME_SLACK_S as SLACK;
+    let from = packets.t.partition_point(|&t| t < a - SLACK);
+    let to = packets.t.partition_point(|&t| t <= b + SLACK);
     let mut parts = Vec::new();
     if unseen > 0 {
         parts.push(format!("{} the capture did not see", plural(unseen, "timer re-send")));
     }
     // The re-sends by their counted kind, with the wait before the first: how long after
-    // the receiver's last ACK (at the capture point) it came, which the reader can weigh
+    // the receiver's last packet (at the capture point) it came, which the reader can weigh
     // against the round trip whether or not the kinds could (with none known they call
     // a re-send a timer's only after 1 s of quiet: retrans_kinds/classify.rs).
-    const ACK: u32 = crate::decode::tcp_flags::ACK as u32;
     for (k, one, many) in [(fb::KIND_FAST, "a recovery retransmission", "recovery retransmissions"), (fb::KIND_SLOW_START, "a slow-start retransmission", "slow-start retransmissions")] {
         let rows: Vec<usize> = (from..to).filter(|&i| packets.dir[i] == d && packets.flags[i] & k != 0).collect();
         let Some(&first) = rows.first() else { continue };
-        let after = (0..first).rev().find(|&i| packets.dir[i] != d && packets.flags[i] & ACK != 0).map_or(String::new(), |i| {
+        let after = (0..first).rev().find(|&i| packets.dir[i] != d).map_or(String::new(), |i| {
             let lead = if rows.len() == 1 { "" } else { "the first " };
-            format!(", {lead}{} after the last ACK", crate::analysis::format::format_duration(packets.t[first] - packets.t[i]))
+            format!(", {lead}{} after the receiver's last packet", crate::analysis::format::format_duration(packets.t[first] - packets.t[i]))
         });
         let counted = if rows.len() == 1 { format!("counted as {one}") } else { format!("counted as {many}") };
         parts.push(format!("{}{after}, {counted}", plural(rows.len() as u64, "re-send")));
