@@ -124,10 +124,14 @@ mod evidence_review_t_bulk;
 mod evidence_review_t_close;
 #[path = "evidence_review_t_small_window.rs"]
 mod evidence_review_t_small_window;
+#[path = "evidence_review_t_split_proxy.rs"]
+mod evidence_review_t_split_proxy;
 #[path = "evidence_review_t_two_senders.rs"]
 mod evidence_review_t_two_senders;
 #[path = "evidence_review_u_nagle_turns.rs"]
 mod evidence_review_u_nagle_turns;
+#[path = "evidence_review_u_timer_words.rs"]
+mod evidence_review_u_timer_words;
 #[path = "evidence_review_v_reset.rs"]
 mod evidence_review_v_reset;
 #[path = "evidence_rtt_path_samples.rs"]

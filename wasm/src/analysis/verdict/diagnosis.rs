@@ -204,6 +204,7 @@ pub fn diagnose_keeping_spans(
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
     }
+    if let Some(s) = crate::analysis::verdict::split_proxy::sentence(conn, packets, rtt) { text += &format!(" {s}"); } // a proxy answered the SYN
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));
     for e in named.into_iter().filter(|e| peer_silent::before_silence(&sh, e.start)).take(2) {

@@ -75,13 +75,13 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
         .filter(|s| s.cause == StallCause::RetransmissionTimeout)
         .map(|s| (s.start, s.start + s.duration))
         .collect();
-    for (a, b, n) in merge(&rtos, OUTAGE_JOIN_S) {
+    for (a, b, _) in merge(&rtos, OUTAGE_JOIN_S) {
         if b - a >= LONG_STALL_S {
             out.push(Episode {
                 start: a,
                 end: b,
                 kind: "outage",
-                text: outage_words(conn, packets, a, b, timers_words(conn, packets, (a, b), n)),
+                text: outage_words(conn, packets, a, b, timers_words(conn, packets, (a, b))),
             });
         }
     }
@@ -128,7 +128,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
 /// the receiver's side the re-sends were seen arriving, so the receiver itself stopped
 /// answering (its host or its stack, not the path); elsewhere the capture cannot tell
 /// the data lost from the receiver gone, and says so.
-fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, (timers, peer_timer): (String, bool)) -> String {
+fn outage_words(conn: &ConnectionSummary, packets: &PacketColumns, a: f64, b: f64, (timers, peer_timer): (String, Option<bool>)) -> String {
     let d = conn.data_direction.min(1);
     let receiver_silent = receiver_silent(conn, packets, a, b);
     let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
@@ -223,7 +223,7 @@ impl Progress {
 }
 
 /// An outage span in which things did get through: what did.
-fn progress_words(conn: &ConnectionSummary, span: &str, (timers, peer_timer): (&str, bool), p: &Progress) -> String {
+fn progress_words(conn: &ConnectionSummary, span: &str, (timers, peer_timer): (&str, Option<bool>), p: &Progress) -> String {
     use crate::analysis::format::format_bytes;
     let d = usize::from(conn.data_direction.min(1));
     let (sender, receiver) = (&conn.endpoints[d], &conn.endpoints[1 - d]);
@@ -237,7 +237,8 @@ fn progress_words(conn: &ConnectionSummary, span: &str, (timers, peer_timer): (&
         // Acknowledged and still nothing new until the next timer: it moved on only
         // when its timer fired.
         // Where the peer's re-sent request ended a stall, not only the sender's timer.
-        let which = if peer_timer { "a timer fired, its own or the peer's" } else { "its timer fired" };
+        // No timer counted (timers.rs `untimed_words`): not "its timer fired".
+        let which = match peer_timer { Some(true) => "a timer fired, its own or the peer's", Some(false) => "its timer fired", None => "it re-sent" };
         parts.push(format!("{sender} sent no new data: it moved on only when {which}"));
     }
     if p.new_data[1 - d] > 0.0 {

@@ -17,6 +17,7 @@ pub mod icmp_errors;
 pub mod one_direction;
 pub mod peer_silent;
 pub mod savings;
+pub mod split_proxy;
 pub mod transfer_tail;
 pub mod warnings;
 pub mod window_unjudged;

@@ -84,7 +84,9 @@ pub(super) fn slow_bursts(conn: &ConnectionSummary, p: &PacketColumns, bursts: &
         // explains. Without retransmissions and without that, nothing is claimed.
         let slowed = || {
             let data: &DataRoundTrips = trips.get_or_init(|| path_round_trips(conn, p, samples, tick));
-            path_rtt > 0.0 && data.grew_during(run[0].start, run[run.len() - 1].end, MIN_SLOWDOWN_S)
+            // Behind a proxy near the capture the round trips are its near hop's, and its
+            // pauses its far connection's (split_proxy.rs): no evidence of this path slowing.
+            path_rtt > 0.0 && data.grew_during(run[0].start, run[run.len() - 1].end, MIN_SLOWDOWN_S) && crate::analysis::verdict::split_proxy::detect(conn, p, samples).is_none()
         };
         if run.iter().all(|b| b.retransmissions == 0) && !slowed() {
             i = j + 1;

@@ -7,16 +7,17 @@ use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::stalls::needless;
 
-/// The timers behind an outage's `n` timeout stalls starting in [a, b), by the kind of the
-/// retransmission that ended each ([`timer_counts`]): "1 tail loss probe and 2
-/// retransmission timeouts", as a kernel counts them (TCPLossProbes, TCPTimeouts).
-/// "n retransmission timeouts" when no kind is known.
+/// The timers behind an outage's timeout stalls starting in [a, b), by the kind of the
+/// retransmission that ended each ([`timer_counts`], the function the loss text's count
+/// uses too): "1 tail loss probe and 2 retransmission timeouts", as a kernel counts them
+/// (TCPLossProbes, TCPTimeouts). Where no timer's re-send ended any, [`untimed_words`].
+/// With it: Some(whether the peer's timer ended one), None where no timer is counted.
 /// A stall the peer's timer ended (stall rule 2c: the sender waited for a request the
 /// peer had to re-send) is named after that timer, the peer's, not the sender's: "1 tail
 /// loss probe, and 1 retransmission timeout by 10.200.1.18:2430 re-sending its lost
 /// request" (gopacket `cip.pcap`, 122.5 s: the PLC's probe, then the HMI's re-sent
 /// request ended the silence; once read "(1 tail loss probe)" alone).
-pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a, b): (f64, f64), n: usize) -> (String, bool) {
+pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a, b): (f64, f64)) -> (String, Option<bool>) {
     let d = conn.data_direction.min(1);
     let stalls = &conn.directions[d as usize].stalls;
     let (probes, timeouts) = timer_counts(stalls, packets, a, b);
@@ -28,9 +29,51 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
         (Some(o), Some(p)) => format!("{o}, and {p}"),
         (Some(o), None) => o,
         (None, Some(p)) => p,
-        (None, None) => plural(n as u64, "retransmission timeout"),
+        (None, None) => return (untimed_words(stalls, packets, d, (a, b)), None),
     };
-    (words, by_peer)
+    (words, Some(by_peer))
+}
+
+/// What an outage's timeout stalls in [a, b) were when no timer's re-send that the
+/// retransmission kinds count (retrans_kinds.rs: `rtoEvents`, `tailLossProbes`) ended
+/// any: the text never names more timeouts than those counters hold (issue 39 review U,
+/// C-TEXT-VS-COUNTERS: epiecs gmail.pcapng.cap connection 3 read "Nothing got through
+/// for 908 ms …: 2 retransmission timeouts" over a stall ended by 3 re-sends the kinds
+/// call recovery retransmissions (frames 34–36) and one ended by new data after the ACK
+/// of everything (frame 41 → 44), while the connection's counters held 1 timeout, 18.7 s
+/// later). Said instead: the stalls ended by a timer's re-send the capture never saw
+/// (unseen_timeout.rs: the sender's IPv4 Identification skipped it; no kind counts it),
+/// and the re-sends in the span by their counted kinds.
+fn untimed_words(stalls: &[Stall], packets: &PacketColumns, d: u8, (a, b): (f64, f64)) -> String {
+    use crate::analysis::rows::columns::flag_bits as fb;
+    let unseen = timeout_stalls_in(stalls, a, b)
+        .filter_map(|s| packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration))
+        .filter(|&(_, j)| packets.flags[j] & (fb::ANY_RETRANSMISSION | fb::UNSEEN_BEFORE) == fb::UNSEEN_BEFORE)
+        .count() as u64;
+    // The span's rows, to the stall's own times' rounding (`rows_of`).
+    use crate::analysis::rows::columns::ROW_TIME_SLACK_S as SLACK;
+    let from = packets.t.partition_point(|&t| t < a - SLACK);
+    let to = packets.t.partition_point(|&t| t <= b + SLACK);
+    let mut parts = Vec::new();
+    if unseen > 0 {
+        parts.push(format!("{} the capture did not see", plural(unseen, "timer re-send")));
+    }
+    // The re-sends by their counted kind, with the wait before the first: how long after
+    // the receiver's last packet (at the capture point) it came, which the reader can weigh
+    // against the round trip whether or not the kinds could (with none known they call
+    // a re-send a timer's only after 1 s of quiet: retrans_kinds/classify.rs).
+    for (k, one, many) in [(fb::KIND_FAST, "a recovery retransmission", "recovery retransmissions"), (fb::KIND_SLOW_START, "a slow-start retransmission", "slow-start retransmissions")] {
+        let rows: Vec<usize> = (from..to).filter(|&i| packets.dir[i] == d && packets.flags[i] & k != 0).collect();
+        let Some(&first) = rows.first() else { continue };
+        let after = (0..first).rev().find(|&i| packets.dir[i] != d).map_or(String::new(), |i| {
+            let lead = if rows.len() == 1 { "" } else { "the first " };
+            format!(", {lead}{} after the receiver's last packet", crate::analysis::format::format_duration(packets.t[first] - packets.t[i]))
+        });
+        let counted = if rows.len() == 1 { format!("counted as {one}") } else { format!("counted as {many}") };
+        parts.push(format!("{}{after}, {counted}", plural(rows.len() as u64, "re-send")));
+    }
+    parts.push("no retransmission timeout counted".to_string());
+    parts.join("; ")
 }
 
 /// (tail loss probes, retransmission timeouts) of the PEER that ended the data
