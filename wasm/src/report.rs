@@ -348,7 +348,7 @@ pub enum WarningPlace {
 
 /// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
 /// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 25] = {
+pub const WARNING_KINDS: [(&str, WarningPlace); 26] = {
     use WarningPlace::*;
     [
         (WarningKind::UnknownLinkType.name(), Unreadable),

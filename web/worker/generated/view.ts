@@ -815,7 +815,12 @@ resends: number, firstResend: number, lastResend: number,
  * The connection's last packet (the sender's: a re-send, its reset or its FIN),
  * and whether it was the sender's reset (it gave up).
  */
-until: number, reset: boolean, };
+until: number, reset: boolean, 
+/**
+ * The peer's last packet was its own reset: it had ended the connection, and
+ * nothing could come back (review V, C-STALL-AFTER-RESET).
+ */
+peerReset: boolean, };
 
 /**
  * A process as the capture names it (docs/ANALYSIS.md "Process").
@@ -1212,6 +1217,12 @@ dataSeconds: number,
  * `dataSeconds` and than the stall threshold.
  */
 seconds: number, 
+/**
+ * The closing message that began the close (closing_message.rs: a side's last
+ * few bytes, just before or with its FIN, e.g. TLS's close_notify): its frame and
+ * payload bytes; no data, so the open time runs to it. Null where none.
+ */
+closingFrame: number | null, closingBytes: number | null, 
 /**
  * TCP keep-alives either side sent in that time (RFC 1122 §4.2.3.6).
  */
@@ -2080,7 +2091,7 @@ export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "t
 
 export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency" | "periodic" | "transfer";
 
-export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "two-senders" | "connection-limit" | "packet-limit";
+export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "unanswered-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "two-senders" | "connection-limit" | "packet-limit";
 
 export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
 
