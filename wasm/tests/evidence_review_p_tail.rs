@@ -161,7 +161,7 @@ fn the_time_a_connection_outlived_its_data_is_said() {
     assert!((a.last_data_at - 0.0248).abs() < 1e-9 && (a.data_seconds - 0.0218).abs() < 1e-9, "{a:?}");
     assert!((a.seconds - 160.9752).abs() < 1e-6 && a.keep_alive_every.is_some_and(|e| (e - 30.0).abs() < 1e-9), "{a:?}");
     let said = "After its last data (frame 153 at 0.025 s) the connection stayed open 161 s more, longer than the 22 ms its data \
-                took, kept alive by 5 TCP keep-alives about every 30 s (RFC 1122 §4.2.3.6), until the reset. The connection was \
+                took both ways, kept alive by 5 TCP keep-alives about every 30 s (RFC 1122 §4.2.3.6), until the reset. The connection was \
                 reset by 10.0.0.2:443 at 161.000 s, 161 s after its own data.";
     assert!(c.ending.text.starts_with(said), "{}", c.ending.text);
     assert!(c.diagnosis.text.contains(said), "{}", c.diagnosis.text);
@@ -175,7 +175,7 @@ fn the_time_a_connection_outlived_its_data_is_said() {
     let c = common::analyze_flow(&f);
     assert_eq!(
         c.ending.text,
-        "After its last data (frame 153 at 0.025 s) the connection stayed open 150 s more, longer than the 22 ms its data took, \
+        "After its last data (frame 153 at 0.025 s) the connection stayed open 150 s more, longer than the 22 ms its data took both ways, \
          kept alive by 5 TCP keep-alives about every 30 s (RFC 1122 §4.2.3.6), until the capture ended, with no FIN or reset in it."
     );
     // Closed 10 ms after the data instead: no longer than the 21.8 ms the data took.
@@ -198,7 +198,7 @@ fn the_smb_connections_idle_hours_are_said() {
     assert_eq!((a.last_data_frame, a.keep_alives), (1350, 6));
     assert!(
         c.diagnosis.text.contains(
-            "After its last data (frame 1350 at 1.823 s) the connection stayed open 161 s more, longer than the 1.8 s its data took, \
+            "After its last data (frame 1350 at 1.823 s) the connection stayed open 161 s more, longer than the 1.8 s its data took both ways, \
              kept alive by 6 TCP keep-alives about every 30 s (RFC 1122 §4.2.3.6), until the reset. The connection was reset by \
              172.17.0.189:445 at 163.096 s, 161 s after its own data."
         ),

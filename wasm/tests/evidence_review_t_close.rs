@@ -60,7 +60,7 @@ fn a_close_notify_after_an_idle_keep_alive_ends_the_connection_not_the_transfer(
     let a = c.ending.after_data.expect("after data");
     assert_eq!((a.last_data_frame, a.closing_frame, a.closing_bytes), (165, Some(167), Some(31)));
     assert!((a.seconds - 4.766008).abs() < 1e-9, "{a:?}");
-    assert!(c.ending.text.contains("stayed open 4.8 s more, longer than the 723 ms its data took, until a closing message of 31 B (frame 167"), "{}", c.ending.text);
+    assert!(c.ending.text.contains("stayed open 4.8 s more, longer than the 723 ms its data took both ways, until a closing message of 31 B (frame 167"), "{}", c.ending.text);
     // A 31-B message 20 ms before the client's FIN, over the 10 ms threshold: a message
     // of its own, no close; the shares run to the end as before.
     let mut f = keep_alive_then_close();
