@@ -4,9 +4,8 @@
 //! request/answer is cut as a capture that dropped packets would cut it.
 //! `TCPSCOPE_WRITE_DIR=/tmp/x cargo test --test all capture_gaps_whole::` writes the files.
 use crate::common;
-use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::decode::tcp_flags::*;
-use tcpscope_core::session::{analyze_bytes, Session};
+use tcpscope_core::session::Session;
 use tcpscope_core::synth::*;
 
 /// Handshake at 0 / 10 ms (frames 1–3); a 200-B request in two segments at 19.9 and
@@ -32,24 +31,8 @@ fn answer() -> Flow {
 }
 
 /// The frames `keep(segment, index of the server's data segment)` lets through, analysed.
-fn cut(name: &str, mut keep: impl FnMut(&Segment, Option<usize>) -> bool) -> Session {
-    let f = answer();
-    let mut k = 0usize;
-    let mut frames = Vec::new();
-    for s in f.segments() {
-        let data = (s.src == addr("10.0.0.2:80") && s.payload_len > 0).then(|| {
-            k += 1;
-            k - 1
-        });
-        if keep(s, data) {
-            frames.push(s.frame());
-        }
-    }
-    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
-    if let Some(dir) = std::env::var_os("TCPSCOPE_WRITE_DIR") {
-        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.pcap")), &bytes).unwrap();
-    }
-    analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20)
+fn cut(name: &str, keep: impl FnMut(&Segment, Option<usize>) -> bool) -> Session {
+    common::cut_flow(name, &answer(), "10.0.0.2:80", keep)
 }
 
 #[test]

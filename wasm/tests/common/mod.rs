@@ -119,3 +119,26 @@ pub fn response(f: &mut Flow, t: i64, n: i64) -> i64 {
     }
     t + 200 * (n - 1)
 }
+
+/// `f` as a capture that dropped packets would cut it: the frames `keep(segment, index of
+/// `server`'s data segment)` lets through, analysed (capture_gaps*.rs).
+/// `TCPSCOPE_WRITE_DIR=/tmp/x` writes each as `name.pcap`.
+pub fn cut_flow(name: &str, f: &Flow, server: &str, mut keep: impl FnMut(&tcpscope_core::synth::Segment, Option<usize>) -> bool) -> tcpscope_core::session::Session {
+    use tcpscope_core::synth::{addr, write_pcap, Endian, Link, TsResolution};
+    let mut k = 0usize;
+    let mut frames = Vec::new();
+    for s in f.segments() {
+        let data = (s.src == addr(server) && s.payload_len > 0).then(|| {
+            k += 1;
+            k - 1
+        });
+        if keep(s, data) {
+            frames.push(s.frame());
+        }
+    }
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    if let Some(dir) = std::env::var_os("TCPSCOPE_WRITE_DIR") {
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.pcap")), &bytes).unwrap();
+    }
+    tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20)
+}

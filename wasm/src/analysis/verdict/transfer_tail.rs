@@ -167,7 +167,7 @@ pub fn closing_sentence(te: &TransferEnd, bytes: u32, told: bool) -> String {
     }
     format!(
         "The transfer ended at {at} (frame {}, {} sent); the connection then idled {idled} until its close, and only closing messages \
-         followed ({} B, each sent with or just before its sender's FIN, as TLS's close_notify is): time the connection stayed open \
+         followed ({} B, each sent as its sender closed, as TLS's close_notify is): time the connection stayed open \
          before closing, not time the transfer took, so everything above is of the transfer up to {at}.",
         te.frame,
         format_bytes(te.bytes),

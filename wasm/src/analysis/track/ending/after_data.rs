@@ -149,7 +149,7 @@ fn push_words(s: &mut String, a: &AfterData, until: &str) {
     }
     *s += ", until ";
     if let (Some(frame), Some(bytes)) = (a.closing_frame, a.closing_bytes) {
-        *s += &format!("a closing message of {bytes} B (frame {frame}, sent with or just before its sender's FIN, as TLS's close_notify is) and ");
+        *s += &format!("a closing message of {bytes} B (frame {frame}, sent as its sender closed, as TLS's close_notify is) and ");
     }
     *s += until;
     *s += ".";

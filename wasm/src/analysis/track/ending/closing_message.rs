@@ -42,10 +42,15 @@ pub fn closing_rows(p: &PacketColumns, within_s: f64) -> [Option<usize>; 2] {
         let previous = rows.next();
         let close = (last..p.t.len()).find(|&i| p.dir[i] == d && p.flags[i] & u32::from(FIN | RST) != 0)?;
         let alone = previous.is_none_or(|i| p.t[last] - p.t[i] > within_s);
+        // Unanswered: no data of the peer's between it and the side's close. A message the
+        // peer answered with data was a request, and the side's FIN answered the peer's
+        // (review W, nDPI ssh_unidirectional #0: the client's "\r\n", the server's
+        // "Protocol mismatch." and FIN, then the client's FIN 297 µs later).
+        let unanswered = !(last + 1..close).any(|j| p.dir[j] != d && is_data(p, j));
         // Everything the side sent before it was acknowledged: an idle side closing, not
         // one aborting with data outstanding (an alert and a reset after a peer went away).
         let acked = (0..last).filter(|&j| p.dir[j] != d).map(|j| p.ack[j]).fold(f64::NEG_INFINITY, f64::max) >= p.seq[last];
-        (p.len[last] <= CLOSE_MAX_BYTES && p.t[close] - p.t[last] <= within_s && alone && acked).then_some(last)
+        (p.len[last] <= CLOSE_MAX_BYTES && p.t[close] - p.t[last] <= within_s && alone && unanswered && acked).then_some(last)
     })
 }
 
@@ -101,6 +106,11 @@ mod tests {
         // The FIN 20 ms after the message, past the threshold: no closing message.
         let p = cols(&[(1.0, 1, 1000, ACK), (9.0, 0, 31, ACK), (9.020, 0, 0, ACK | FIN)]);
         assert_eq!(closing_rows(&p, 0.010), [None, None]);
+        // 2 B answered by the peer's 19 B and FIN, the side's FIN after them: a request,
+        // not a close (ssh_unidirectional); the peer's 19 B with its FIN, 322 ms after its
+        // previous data, are its closing message.
+        let p = cols(&[(0.224, 1, 41, ACK), (0.546, 0, 2, ACK), (0.548, 1, 19, ACK), (0.5481, 1, 0, ACK | FIN), (0.5484, 0, 0, ACK | FIN)]);
+        assert_eq!(closing_rows(&p, 0.010), [None, Some(2)]);
         // 40 B sent with the FIN 1 ms after 1,000 B: the end of a longer message.
         let p = cols(&[(1.000, 1, 1000, ACK), (1.001, 1, 40, ACK | FIN)]);
         assert_eq!(closing_rows(&p, 0.010), [None, None]);

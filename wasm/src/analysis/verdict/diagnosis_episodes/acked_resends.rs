@@ -43,9 +43,16 @@ pub(super) fn words(conn: &ConnectionSummary, stalls: &[Stall], packets: &Packet
     let (n, longest, fj, fk) = acked_at_once(conn, stalls, packets, a, b)?;
     let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
     let each = if n == 1 { "the re-send".to_string() } else { format!("each of the {n} re-sends") };
-    let seen = format!("{each} was acknowledged at this capture point within {} (first: frame {fj} → {fk})", format_duration(longest));
+    let first = if n == 1 { "" } else { "first: " };
+    let seen = format!("{each} was acknowledged at this capture point within {} ({first}frame {fj} → {fk})", format_duration(longest));
     let d = conn.data_direction.min(1);
     let refused = conn.two_senders.as_deref().filter(|t| t.direction == d).and_then(|t| t.other.as_ref()?.refused_acks);
+    // One re-send, acknowledged at once, ended the outage: nothing shows an ACK lost or
+    // refused, nor that the receiver had the bytes (review W, HTTP_1.pcapng #46: a re-send
+    // that filled the hole the receiver's SACK showed read "yet it re-sent again").
+    if n == 1 && refused.is_none() {
+        return Some(format!("The sender waited {span} before it re-sent: {timers}; {seen}, and the transfer went on."));
+    }
     Some(match refused {
         Some([own, ack]) => format!(
             "The sender re-sent data the receiver already had for {span}: {timers}; {seen}, but with ACK {}, beyond the {} this sender reached (relative): the receiver acknowledged another sender's bytes (see the two-senders warning), and a TCP drops an ACK of bytes it never sent (RFC 9293 §3.10.7.4), so it re-sent again.",
