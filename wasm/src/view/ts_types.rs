@@ -98,6 +98,8 @@ mod tests {
             decl::<a::ending::NotEstablished>(&cfg),
             decl::<a::ending::AfterData>(&cfg),
             decl::<a::ending::AfterReset>(&cfg),
+            decl::<crate::analysis::track::two_senders::TwoSenders>(&cfg),
+            decl::<crate::analysis::track::two_senders::OtherSender>(&cfg),
             decl::<a::mptcp::MptcpConnection>(&cfg),
             decl::<a::mptcp::MptcpDirection>(&cfg),
             decl::<a::mptcp::SubflowSummary>(&cfg),

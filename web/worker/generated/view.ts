@@ -1267,6 +1267,50 @@ inFlight: number,
 sacked: number, };
 
 /**
+ * The finding, on the connection (`ConnectionSummary::two_senders`).
+ */
+
+export type TwoSenders = { 
+/**
+ * The direction whose sender was two: 0 when `endpoints[0]` sent the segments.
+ */
+direction: 0 | 1, 
+/**
+ * Segments whose first bytes differed from those an earlier segment carried at the
+ * same sequence number.
+ */
+segments: number, 
+/**
+ * Frame numbers of the earlier segment and of the first that differed from it.
+ */
+frames: [number, number], 
+/**
+ * Their IPv4 TTLs (None for IPv6 or unknown).
+ */
+ttls: [number | null, number | null], 
+/**
+ * The other sender, told apart by its TTL from the side's handshake packets:
+ * its TTL, packets and first and last frame. None when the TTLs do not tell.
+ */
+other: OtherSender | null, 
+/**
+ * The sentence the warning and the page show.
+ */
+text: string, };
+
+export type OtherSender = { ttl: number, packets: number, frames: [number, number], 
+/**
+ * Its first FIN's frame, told as no close of the side (ending.rs).
+ */
+finFrame: number | null, 
+/**
+ * The side's own sender's highest byte (relative, a FIN counted) and the peer's
+ * highest ACK, where the ACK is beyond it: ACKs of bytes that sender never sent,
+ * which it drops (RFC 9293 §3.10.7.4).
+ */
+refusedAcks: [number, number] | null, };
+
+/**
  * An MPTCP connection (report `mptcp[]`).
  */
 
