@@ -75,8 +75,12 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, t
         let end_row = p.row_of(s.frame_after, gap_end).unwrap_or(p.t.len());
         let before_end = |k: usize| p.t[k] < gap_end || (p.t[k] <= gap_end && k < end_row);
         let peer_spoke = (j + 1..p.t.len()).take_while(|&k| before_end(k)).any(|k| p.dir[k] != dir && p.len[k] > 0);
-        let hold = p.t[j] - p.t[i] - to_receiver_s.max(0.0);
-        if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke {
+        // Held from when a prompt ACK was due: behind a draining queue, one step of the
+        // receiver's ACK clock after the ACK before it (nagle_shape.rs); and only what
+        // Nagle holds — a small segment, or a lone small write's ACK — ended the gap.
+        let hold = p.t[j] - super::nagle_shape::ack_due(p, dir, i, j, to_receiver_s);
+        let nagle = super::nagle_shape::held_by_nagle(p, dir, i, end_row, full);
+        if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke && nagle {
             if let Some(words) = window.and_then(|segment| window_bound(p, (lo, before, end_row), dir, segment)) {
                 s.cause = StallCause::WindowLimited;
                 s.ended_by = words;

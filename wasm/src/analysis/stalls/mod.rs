@@ -18,6 +18,7 @@ pub mod far_part;
 pub mod full_segment;
 pub mod held_on_path;
 pub mod later_rules;
+pub mod nagle_shape;
 pub mod receiver_silent;
 pub mod reported_loss;
 pub mod request_turn;
