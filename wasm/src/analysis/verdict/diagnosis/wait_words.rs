@@ -337,26 +337,13 @@ pub(super) fn clocked_waits(f: &Facts) -> Option<ClockedWaits> {
     let p = f.rows.packets;
     let d = f.conn.data_direction.min(1);
     let mut w = ClockedWaits { stalls: 0, seconds: 0.0, acks: 0 };
-    for s in f.conn.directions[d as usize].stalls.iter().filter(|s| s.cause == crate::analysis::stalls::cause::StallCause::AckWait) {
-        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
-        let (mut last, mut advances) = (f64::NEG_INFINITY, 0usize);
-        // A running clock ticks throughout: no ACK-free stretch of half the wait (the
-        // ACKs of a wait that all came in its last instant are the wait's end, not a
-        // clock: 4 ACKs in the last 84 µs of a 93 ms wait once read "kept coming").
-        let (mut tick_at, mut longest_silence) = (s.start, 0.0f64);
-        for r in i + 1..j {
-            if p.dir[r] != d && p.ack[r] > last {
-                advances += usize::from(last.is_finite());
-                last = p.ack[r];
-                longest_silence = longest_silence.max(p.t[r] - tick_at);
-                tick_at = p.t[r];
-            }
-        }
-        longest_silence = longest_silence.max(s.start + s.duration - tick_at);
-        if advances + 1 >= MIN_CLOCKED_ACKS && longest_silence < 0.5 * s.duration {
+    // A running clock ticks throughout (drain_saving.rs `ticking`): no ACK-free stretch
+    // of half the wait (4 ACKs in the last 84 µs of a 93 ms wait once read "kept coming").
+    for s in &f.conn.directions[d as usize].stalls {
+        if let Some((acks, _)) = super::drain_saving::ticking(p, d, s) {
             w.stalls += 1;
             w.seconds += s.duration;
-            w.acks += advances + 1;
+            w.acks += acks;
         }
     }
     (w.stalls > 0).then_some(w)
