@@ -24,12 +24,14 @@ const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
 /// Whether Nagle's algorithm can have held what ended the gap: the segment at row `end`
 /// (the gap's end) is smaller than `full`, or the small segment at row `i` was all the
-/// sender had unacknowledged when it left (the peer's last ACK before it covered every
-/// byte below it).
+/// sender had unacknowledged when it left, as far as the capture shows (no byte of the
+/// sender's captured before it lay above the peer's highest ACK before it — none at the
+/// start of a capture that began mid-stream).
 pub fn held_by_nagle(p: &PacketColumns, dir: u8, i: usize, end: usize, full: u32) -> bool {
     let released_small = end < p.t.len() && p.dir[end] == dir && p.len[end] > 0 && p.len[end] < full;
-    let acked_before = (0..i).rev().find(|&r| is_ack(p, dir, r)).map(|r| p.ack[r]);
-    let lone = acked_before.is_some_and(|a| a >= p.seq[i]);
+    let acked = (0..i).filter(|&r| is_ack(p, dir, r)).map(|r| p.ack[r]).fold(f64::NEG_INFINITY, f64::max);
+    let sent = (0..i).filter(|&r| p.dir[r] == dir && p.len[r] > 0).map(|r| p.seq[r] + f64::from(p.len[r])).fold(f64::NEG_INFINITY, f64::max);
+    let lone = sent <= acked.max(p.seq[i]);
     released_small || lone
 }
 
