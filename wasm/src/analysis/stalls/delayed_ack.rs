@@ -14,7 +14,11 @@
 //!   timer) and came before the gap ended;
 //! - the receiver held it at least `MIN_HOLD_S`: the ACK's delay after the segment,
 //!   less the round trip between the capture point and the receiver. A prompt ACK
-//!   leaves within a millisecond; the shortest delayed-ACK timer in use is 40 ms.
+//!   leaves within a millisecond; the shortest delayed-ACK timer in use is 40 ms —
+//!   counted from when a prompt ACK was due, behind a draining queue one step of the
+//!   receiver's ACK clock after the ACK before it (nagle_shape.rs `ack_due`);
+//! - what ended the gap is what Nagle holds: a small segment, or the ACK of a lone small
+//!   write (nagle_shape.rs `held_by_nagle`; review V class C-QUEUE-DRAIN-AS-NAGLE).
 //!
 //! Not Nagle where the receive window held the data (`window_bound`): Nagle's
 //! algorithm holds only a segment smaller than a full one, and never a full one, so a
