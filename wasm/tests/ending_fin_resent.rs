@@ -42,7 +42,7 @@ fn a_fin_re_sent_after_its_ack_is_no_completed_close() {
     let c = common::analyze_flow(&flow(&[250_000, 650_000, 1_450_000]));
     let e = &c.ending;
     assert_eq!(e.kind, "fin-both");
-    assert_eq!(e.fin_resent_after_ack, [Some(FinResent { count: 3, last_at: 1.45, last_frame: 16 }), None]);
+    assert_eq!(e.fin_resent_after_ack, [Some(FinResent { count: 3, last_at: 1.45, last_frame: 16, taken_later: false }), None]);
     assert_eq!(e.fins_unacknowledged, [0, 0], "the ACK is in the capture");
     assert!(e.abnormal);
     assert!(e.text.contains("A FIN each way, but one close not completed: 10.0.0.1:40000 sent its FIN first at 0.050 s, 10.0.0.2:80 11 ms later (RFC 9293 §3.6)."), "{}", e.text);
@@ -62,9 +62,43 @@ fn one_re_send_may_have_crossed_the_ack() {
     // arrived, or that one ACK was lost; the close is told as before.
     let c = common::analyze_flow(&flow(&[250_000]));
     let e = &c.ending;
-    assert_eq!(e.fin_resent_after_ack, [Some(FinResent { count: 1, last_at: 0.25, last_frame: 12 }), None]);
+    assert_eq!(e.fin_resent_after_ack, [Some(FinResent { count: 1, last_at: 0.25, last_frame: 12, taken_later: false }), None]);
     assert!(e.text.starts_with("Closed by a FIN each way: 10.0.0.1:40000 closed first at 0.050 s"), "{}", e.text);
     assert!(!e.abnormal);
+}
+
+#[test]
+fn a_fin_whose_ack_was_taken_later_completed() {
+    // zeek ssh.pcap #19's shape: the client's FIN (frame 6, relative 46), the server's
+    // FIN+ACK 47 (frame 7), then two client re-sends 1 ms apart still acknowledging only
+    // 1 (frames 8, 10: it had not yet taken the server's segment), each ACKed again; then
+    // the client's ACK 2 (frame 12) of the server's FIN: it took a segment of the
+    // server's, and with it the ACK of its FIN. 2 re-sends, taken later: told as closed.
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:8118");
+    f.handshake(0, 1_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 10_000, 45);
+    f.push(S2C, 10_020);
+    f.push(C2S, 10_400).flags(ACK | FIN);
+    f.push(S2C, 10_555).flags(ACK | FIN);
+    for t in [11_490, 11_840] {
+        f.push(C2S, t).flags(ACK | FIN).seq(1046).ack(5001);
+        f.push(S2C, t + 12).seq(5002);
+    }
+    f.push(C2S, 11_860);
+    let e = common::analyze_flow(&f).ending;
+    assert_eq!(e.fin_resent_after_ack[0].map(|r| (r.count, r.last_frame, r.taken_later)), Some((2, 10, true)));
+    assert!(e.text.starts_with("Closed by a FIN each way: 10.0.0.1:40000 closed first at 0.010 s"), "{}", e.text);
+    assert!(!e.abnormal);
+}
+
+#[test]
+fn zeek_ssh_19_the_client_took_the_ack_after_its_re_sends() {
+    // tshark: 908 FIN (seq 77), 909 server FIN+ACK 78, 910 and 912 FIN again with ack 1
+    // (IP IDs 0xfeb2, 0x7756: real re-sends), 914 ACK 2 (seq 78).
+    let Some(c) = common::corpus_connection("zeek__zeek__testing_btest_Traces_ssh_ssh.pcap", 19) else { return };
+    let e = &c.ending;
+    assert_eq!(e.fin_resent_after_ack[0].map(|r| (r.count, r.last_frame, r.taken_later)), Some((2, 912, true)));
+    assert!(e.text.starts_with("Closed by a FIN each way"), "{}", e.text);
 }
 
 const INJECTED: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Type";
@@ -135,7 +169,7 @@ fn qi_13_neither_fin_completed() {
     let e = &c.ending;
     assert_eq!(
         e.fin_resent_after_ack,
-        [Some(FinResent { count: 7, last_at: 39.149371, last_frame: 2092 }), Some(FinResent { count: 445, last_at: 46.092563, last_frame: 2229 })]
+        [Some(FinResent { count: 7, last_at: 39.149371, last_frame: 2092, taken_later: false }), Some(FinResent { count: 445, last_at: 46.092563, last_frame: 2229, taken_later: false })]
     );
     assert!(e.text.starts_with("A FIN each way, but neither close completed: 10.0.0.5:48650 sent its FIN first at 0.449 s, 192.150.187.43:80 114 ms later"), "{}", e.text);
     assert!(e.text.contains("up to 487 (relative), below the 6,356 10.0.0.5:48650 acknowledged"), "{}", e.text);

@@ -1284,7 +1284,13 @@ count: number,
 /**
  * The last of them: s since the file's first packet, and its frame.
  */
-lastAt: number, lastFrame: number, };
+lastAt: number, lastFrame: number, 
+/**
+ * After the last of them the side's own ACK field advanced (it acknowledged new
+ * data or a FIN of the peer's): it accepted a segment of the peer's, which carries
+ * the ACK of its FIN, so the close completed after all and is told as such.
+ */
+takenLater: boolean, };
 
 /**
  * The finding, on the connection (`ConnectionSummary::two_senders`).

@@ -283,7 +283,7 @@ impl Closing {
             c.first_early_fin.get_or_insert(Early { by: d as u8, at, unacceptable: false });
         } else if seg.flags & FIN != 0 {
             c.last_fin[d] = Some((at, end));
-            c.fin_track[d].note(own_end, sides[d].peer_ack, at);
+            c.fin_track[d].note(own_end, (sides[d].peer_ack, sides[1 - d].peer_ack), at);
             c.fins[d] += 1;
             if c.fin[d].is_none() {
                 c.fin[d] = Some(at);
@@ -426,7 +426,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         unacknowledged_bytes: unacked,
         sacked_bytes: [0, 1].map(|d| unacked[d].map(|u| sacked[d].min(u))),
         fins_unacknowledged: [0, 1].map(|d| if fin[d].is_some() { fin_unacknowledged(&sides[d], c.fins[d]) } else { 0 }),
-        fin_resent_after_ack: [0, 1].map(|d| fin[d].and(c.fin_track[d].finding())),
+        fin_resent_after_ack: [0, 1].map(|d| fin[d].and(c.fin_track[d].finding(sides[1 - d].peer_ack))),
         reset_ended_nothing: c.resets_ended_nothing(),
         fin_ended_nothing,
         not_established: roles.not_established,

@@ -9,7 +9,10 @@
 //! One re-send may have crossed the ACK (a capture near the FIN's receiver sees the ACK
 //! leave before the re-send it did not prevent arrives), or one ACK may have been lost;
 //! from two on, the sender's timer fired again after a second ACK: the FIN is not told
-//! as completed. Where a second sender on the peer's side explains it
+//! as completed, unless the side's own ACK field advanced after its last re-send: it
+//! then accepted a later segment of the peer's, and with it the ACK of its FIN (zeek
+//! `ssh.pcap` #19: two re-sends 1 ms apart with ACK 1, then ACK 2 of the peer's FIN).
+//! Where a second sender on the peer's side explains it
 //! (two_senders.rs `OtherSender::refused_acks`), the sentence says how.
 
 use super::{Ending, Mark};
@@ -30,6 +33,10 @@ pub struct FinResent {
     /// The last of them: s since the file's first packet, and its frame.
     pub last_at: f64,
     pub last_frame: u32,
+    /// After the last of them the side's own ACK field advanced (it acknowledged new
+    /// data or a FIN of the peer's): it accepted a segment of the peer's, which carries
+    /// the ACK of its FIN, so the close completed after all and is told as such.
+    pub taken_later: bool,
 }
 
 /// What `Closing::note` keeps of a direction's FINs for [`FinResent`].
@@ -39,32 +46,37 @@ pub(super) struct FinTrack {
     seq: Option<i64>,
     count: u64,
     last: Option<Mark>,
+    /// The side's own highest ACK (the peer's space) at the last of them.
+    own_ack: Option<i64>,
 }
 
 impl FinTrack {
     /// A FIN at relative sequence number `seq` (None: the side's space is unknown),
-    /// with the peer's highest cumulative ACK so far (`peer_ack`, same space). A FIN at
-    /// another sequence number starts over (the stream went on, or another sender's).
-    pub(super) fn note(&mut self, seq: Option<i64>, peer_ack: Option<i64>, at: Mark) {
+    /// with the peer's highest cumulative ACK so far (`peer_ack`, same space) and the
+    /// side's own highest ACK so far (`own_ack`, the peer's space). A FIN at another
+    /// sequence number starts over (the stream went on, or another sender's).
+    pub(super) fn note(&mut self, seq: Option<i64>, (peer_ack, own_ack): (Option<i64>, Option<i64>), at: Mark) {
         let Some(seq) = seq else { return };
         if self.seq != Some(seq) {
-            *self = FinTrack { seq: Some(seq), count: 0, last: None };
+            *self = FinTrack { seq: Some(seq), ..FinTrack::default() };
         } else if peer_ack.is_some_and(|a| a > seq) {
             self.count += 1;
             self.last = Some(at);
+            self.own_ack = own_ack;
         }
     }
 
-    pub(super) fn finding(&self) -> Option<FinResent> {
+    /// `own_ack`: the side's own highest ACK at the end of the capture.
+    pub(super) fn finding(&self, own_ack: Option<i64>) -> Option<FinResent> {
         let last = self.last?;
-        Some(FinResent { count: self.count, last_at: last.t_ns as f64 / 1e9, last_frame: last.frame })
+        Some(FinResent { count: self.count, last_at: last.t_ns as f64 / 1e9, last_frame: last.frame, taken_later: own_ack > self.own_ack })
     }
 }
 
 /// The directions whose FIN was not taken (re-sent at least [`NOT_TAKEN`] times after
 /// the peer's ACK of it).
 pub(super) fn not_taken(e: &Ending) -> [bool; 2] {
-    [0, 1].map(|d| e.fin_resent_after_ack[d].is_some_and(|r| r.count >= NOT_TAKEN))
+    [0, 1].map(|d| e.fin_resent_after_ack[d].is_some_and(|r| r.count >= NOT_TAKEN && !r.taken_later))
 }
 
 /// " X re-sent its FIN 7 times after Y's ACK of it had passed the capture, the last at
