@@ -68,6 +68,8 @@ mod ecn;
 mod ending;
 #[path = "ending_after_reset.rs"]
 mod ending_after_reset;
+#[path = "ending_fin_resent.rs"]
+mod ending_fin_resent;
 #[path = "episodes_blame.rs"]
 mod episodes_blame;
 #[path = "evidence_clocks.rs"]

@@ -98,6 +98,7 @@ mod tests {
             decl::<a::ending::NotEstablished>(&cfg),
             decl::<a::ending::AfterData>(&cfg),
             decl::<a::ending::AfterReset>(&cfg),
+            decl::<a::ending::FinResent>(&cfg),
             decl::<crate::analysis::track::two_senders::TwoSenders>(&cfg),
             decl::<crate::analysis::track::two_senders::OtherSender>(&cfg),
             decl::<a::mptcp::MptcpConnection>(&cfg),

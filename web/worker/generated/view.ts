@@ -1076,6 +1076,11 @@ sackedBytes: [number | null, number | null],
  */
 finsUnacknowledged: [number, number], 
 /**
+ * Each direction's FIN re-sent after the capture held the peer's ACK of it
+ * ([`FinResent`]); from 2 re-sends the FIN is not told as completed. Or null.
+ */
+finResentAfterAck: [FinResent | null, FinResent | null], 
+/**
  * Resets in `resets` that ended nothing (see [`NotTheEnd`]), or null.
  */
 resetEndedNothing: NotTheEnd | null, 
@@ -1265,6 +1270,27 @@ inFlight: number,
  * Of `inFlight`, those the resetter's SACK blocks reported received.
  */
 sacked: number, };
+
+/**
+ * One direction's FIN re-sent after the peer's ACK of it (see the module doc).
+ */
+
+export type FinResent = { 
+/**
+ * FIN segments with the same FIN sequence number as the side's latest FIN, captured
+ * after the peer's cumulative ACK reached beyond that sequence number.
+ */
+count: number, 
+/**
+ * The last of them: s since the file's first packet, and its frame.
+ */
+lastAt: number, lastFrame: number, 
+/**
+ * After the last of them the side's own ACK field advanced (it acknowledged new
+ * data or a FIN of the peer's): it accepted a segment of the peer's, which carries
+ * the ACK of its FIN, so the close completed after all and is told as such.
+ */
+takenLater: boolean, };
 
 /**
  * The finding, on the connection (`ConnectionSummary::two_senders`).

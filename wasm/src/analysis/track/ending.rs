@@ -14,6 +14,7 @@
 mod after_data;
 mod after_reset;
 pub(crate) mod closing_message;
+mod fin_resent;
 mod not_the_end;
 mod in_words;
 mod one_way;
@@ -32,6 +33,7 @@ pub(crate) use in_words::syns_phrase;
 pub use in_words::ENDING_WORDS;
 pub use after_data::AfterData;
 pub use after_reset::AfterReset;
+pub use fin_resent::FinResent;
 use not_the_end::not_the_end;
 use crate::analysis::rows::columns::PacketColumns;
 
@@ -81,6 +83,9 @@ pub struct Ending {
     /// capture (RFC 9293 §3.6: a FIN takes a sequence number and is ACKed like data);
     /// 0 where it was acknowledged, none was sent, or the side sent no data to tell by.
     pub fins_unacknowledged: [u64; 2],
+    /// Each direction's FIN re-sent after the capture held the peer's ACK of it
+    /// ([`FinResent`]); from 2 re-sends the FIN is not told as completed. Or null.
+    pub fin_resent_after_ack: [Option<FinResent>; 2],
     /// Resets in `resets` that ended nothing (see [`NotTheEnd`]), or null.
     pub reset_ended_nothing: Option<NotTheEnd>,
     /// FINs that ended nothing (see [`NotTheEnd`]), or null; not in `finAt`.
@@ -236,6 +241,8 @@ pub(crate) struct Closing {
     /// Each direction's latest FIN and its sequence number (relative, `Side::sent_high`'s
     /// space): data beyond it made its FINs no end.
     last_fin: [Option<(Mark, Option<i64>)>; 2],
+    /// Each direction's FIN re-sent after the peer's ACK of it (fin_resent.rs).
+    fin_track: [fin_resent::FinTrack; 2],
     /// Capture time less time since the file's first packet (ns): `HandshakeTimes` keeps
     /// capture times.
     epoch_ns: i64,
@@ -264,11 +271,11 @@ impl Closing {
         // Data beyond it means beyond both this segment's own range and what the side had
         // already sent (a reset answering with <SEQ=SEG.ACK> lies below data sent before
         // it; a FIN captured before its last data lies above it).
-        let end = sides[d].seq.is_set().then(|| {
+        let own_end = sides[d].seq.is_set().then(|| {
             let mut space = sides[d].seq;
             space.rel(seg.seq) + i64::from(seg.payload_len)
         });
-        let end = end.max(sides[d].sent_high);
+        let end = own_end.max(sides[d].sent_high);
         let from_server = hs.client_dir as usize != d;
         if seg.flags & FIN != 0 && early && from_server {
             // No end: see `NotTheEnd` ("before-own-syn").
@@ -276,6 +283,7 @@ impl Closing {
             c.first_early_fin.get_or_insert(Early { by: d as u8, at, unacceptable: false });
         } else if seg.flags & FIN != 0 {
             c.last_fin[d] = Some((at, end));
+            c.fin_track[d].note(own_end, (sides[d].peer_ack, sides[1 - d].peer_ack), at);
             c.fins[d] += 1;
             if c.fin[d].is_none() {
                 c.fin[d] = Some(at);
@@ -351,6 +359,8 @@ pub(crate) struct Roles<'a> {
     pub packets: [u64; 2],
     /// The handshake stopped at the client's SYNs (`NotEstablished`), if it did.
     pub not_established: Option<NotEstablished>,
+    /// The direction with a second sender and its `refused_acks` (two_senders.rs).
+    pub second_sender: Option<(u8, [i64; 2])>,
 }
 
 impl Roles<'_> {
@@ -416,6 +426,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         unacknowledged_bytes: unacked,
         sacked_bytes: [0, 1].map(|d| unacked[d].map(|u| sacked[d].min(u))),
         fins_unacknowledged: [0, 1].map(|d| if fin[d].is_some() { fin_unacknowledged(&sides[d], c.fins[d]) } else { 0 }),
+        fin_resent_after_ack: [0, 1].map(|d| fin[d].and(c.fin_track[d].finding(sides[1 - d].peer_ack))),
         reset_ended_nothing: c.resets_ended_nothing(),
         fin_ended_nothing,
         not_established: roles.not_established,
@@ -454,7 +465,8 @@ fn abnormal(e: &Ending) -> bool {
     let unacked = e.unacknowledged_bytes.iter().any(|b| b.is_some_and(|b| b > 0));
     // A FIN re-sent and never acknowledged: its sender's timer fired on a peer that
     // had gone (or whose ACKs never came back).
-    let fin_lost = e.fins_unacknowledged.iter().any(|&n| n >= 2);
+    // Or re-sent after the peer's ACK of it, which its sender did not take (fin_resent.rs).
+    let fin_lost = e.fins_unacknowledged.iter().any(|&n| n >= 2) || fin_resent::not_taken(e).contains(&true);
     reset || alert || (ended && unacked) || fin_lost
 }
 

@@ -191,7 +191,8 @@ pub(super) fn judge_ending(handshake: &HandshakeTimes, (closing, senders, id): (
     let client = handshake.syn.map(|_| handshake.client_dir);
     let packets = [directions[0].packets, directions[1].packets];
     let not_established = not_established(handshake, directions, rows);
-    let roles = ending::Roles { client, data_direction, names, packets, not_established };
+    let second_sender = two_senders.as_ref().and_then(|t| Some((t.direction, t.other.as_ref()?.refused_acks?)));
+    let roles = ending::Roles { client, data_direction, names, packets, not_established, second_sender };
     // A reset before the SYN/ACK refused nothing when the handshake completed after it.
     let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
     (Box::new(ending::judge(closing.as_ref(), sides, sacked, &roles, rows, threshold_s)), two_senders)

@@ -102,9 +102,15 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         ("fin-both", _) => {
             let first = e.first_fin.unwrap_or(0);
             let (a, b) = (e.fin_at[first as usize].unwrap_or(0.0), e.fin_at[1 - first as usize].unwrap_or(0.0));
-            s += "Closed by a FIN each way: ";
+            // A FIN its sender did not take the ACK of completed no close (fin_resent.rs).
+            let open = super::fin_resent::not_taken(e);
+            s += match open {
+                [true, true] => "A FIN each way, but neither close completed: ",
+                [false, false] => "Closed by a FIN each way: ",
+                _ => "A FIN each way, but one close not completed: ",
+            };
             s += name(first);
-            s += " closed first at ";
+            s += if open.contains(&true) { " sent its FIN first at " } else { " closed first at " };
             at(&mut s, a);
             s += ", ";
             s += name(1 - first);
@@ -112,6 +118,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += &format_duration(b - a);
             s += " later (RFC 9293 §3.6).";
             fins_unacknowledged_words(&mut s, e, &name);
+            super::fin_resent::push_words(&mut s, e, &name, roles.second_sender);
         }
         ("fin-one-way", _) => {
             let d = e.first_fin.unwrap_or(0);
@@ -123,6 +130,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
             s += name(1 - d);
             s += " sent none before the capture ended (RFC 9293 §3.6: it may still send).";
             fins_unacknowledged_words(&mut s, e, &name);
+            super::fin_resent::push_words(&mut s, e, &name, roles.second_sender);
         }
         ("unanswered", _) => {
             let c = roles.client.unwrap_or(0);
