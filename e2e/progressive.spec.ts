@@ -111,12 +111,15 @@ test('a large capture draws its throughput while it loads, and the finished char
  */
 async function watchForTheBigCapture(page: Page, event: 'change' | 'hashchange' | 'drop') {
   await page.evaluate((ev) => {
-    const w = window as unknown as { __old: string[]; __switched?: boolean; __tcpscopePartial?: { last: { bytes: number[]; binSeconds: number } | null } };
+    const w = window as unknown as { __old: string[]; __switched?: boolean; __probeBefore?: unknown; __tcpscopePartial?: { last: { bytes: number[]; binSeconds: number } | null } };
     w.__old = [];
+    // The big capture is the page's until the page starts the next load (App's
+    // startLoading replaces the probe): what it draws before that is no mix of captures.
+    w.__probeBefore = w.__tcpscopePartial;
     const target = ev === 'change' ? document.querySelector('[data-testid=file-input]')! : ev === 'drop' ? document.querySelector('.app')! : window;
     target.addEventListener(ev, () => { w.__switched = true; }, { capture: true, once: true });
     const check = () => {
-      if (!w.__switched) return;
+      if (!w.__switched || w.__tcpscopePartial === w.__probeBefore) return;
       for (const el of document.querySelectorAll('[data-testid=progressive] tbody tr, [data-testid=connections] tbody tr, [data-testid=capture]')) {
         if ((el.textContent ?? '').includes('10.0.0.1:40000')) w.__old.push(`row: ${el.textContent}`);
       }
