@@ -18,6 +18,26 @@ use serde::Serialize;
 /// Holes remembered per direction at most (the oldest is forgotten first).
 pub const MAX_GAPS: usize = 64;
 
+/// RFC 7323 §2.3: the largest window a receiver can offer, 2^30 bytes (65,535 shifted
+/// by the largest scale, 14); without scaling (RFC 9293 §3.1), 65,535.
+pub const MAX_WINDOW: i64 = 1 << 30;
+
+/// The ACK `ack` acknowledges bytes its peer cannot have sent: more than the largest
+/// window the ACK's sender could have offered past `seen_next`, the end of everything
+/// the capture saw the peer send (`shift`: the ACK sender's window scale, None when
+/// not known: then [`MAX_WINDOW`]). A sender sends nothing beyond the window its
+/// receiver offered (RFC 9293 §3.8.6), and a receiver drops an ACK of something not
+/// yet sent (RFC 9293 §3.10.7.4, "SEG.ACK > SND.NXT"): such an ACK is a corrupted or
+/// fuzzed number, or another incarnation's, and no evidence of data the capture
+/// missed (nDPI fuzz-2006-09-29-28586 connection 4: a handshake ACK 436 MB past the
+/// SYN/ACK, no scaling, read as "416 MiB never captured"). Where the capture did miss
+/// several windows of both sides, the peer's next captured segment opens a hole its
+/// receiver's next ACK passes, and that counts it (`Holes::on_segment`).
+pub fn acks_unsent(ack: i64, seen_next: i64, shift: Option<u8>) -> bool {
+    let largest = shift.map_or(MAX_WINDOW, |s| 65_535i64 << s.min(14));
+    ack - seen_next > largest
+}
+
 /// A range of sequence space [start, end) never captured, the store row of the
 /// segment that revealed it (u32::MAX: not stored) and when that segment was
 /// captured (ns since the first packet of the file).

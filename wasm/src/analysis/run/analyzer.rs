@@ -23,6 +23,7 @@ use crate::analysis::report::Analysis;
 use crate::analysis::rows::store::secs;
 use crate::analysis::track::conn::Conn;
 use crate::analysis::track::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
+use crate::analysis::track::incarnation;
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
 
@@ -58,6 +59,8 @@ pub struct Analyzer {
     pub icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>,
     /// Segments analysed, and those without payload (`CaptureFacts::payload_only`).
     segments: (u64, u64),
+    /// Segments of another incarnation of a 4-tuple (incarnation.rs).
+    set_aside: incarnation::SetAside,
     /// False when only the report will be asked (the CLI's rows, `rows_only`): `finish`
     /// then drops each connection's chart rows, radio samples and kept window-limited
     /// spans as soon as its summary is made.
@@ -126,6 +129,7 @@ impl Analyzer {
             icmp: Vec::new(),
             repeated_frames: 0,
             segments: (0, 0),
+            set_aside: Default::default(),
             keep_rows: true,
         }
     }
@@ -193,6 +197,10 @@ impl Analyzer {
             _ => SourceLast::Unknown,
         };
         let conn = &mut self.conns[index as usize];
+        if incarnation::foreign(conn, seg) {
+            incarnation::set_aside(conn, seg, seg.ts_ns.wrapping_sub(file_t0_ns));
+            return self.set_aside.note(index, seg.packet_index + 1);
+        }
         conn.process = conn.process.or(seg.meta.process);
         conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
         if self.mptcp.is_some() || seg.mptcp.is_some() {
@@ -292,6 +300,7 @@ impl Analyzer {
         analysis.warnings.extend(crate::analysis::verdict::warnings::capture_loss_warning(&analysis.connections, self.tcp_fragments));
         analysis.warnings.extend(crate::analysis::verdict::warnings::padding_warning(padding));
         analysis.warnings.extend(crate::analysis::verdict::warnings::two_senders_warning(&analysis.connections));
+        analysis.warnings.extend(self.set_aside.warning());
         analysis.capture = capture;
         analysis
     }

@@ -13,6 +13,7 @@ pub mod ending;
 pub mod flags;
 pub mod handshake;
 pub mod icmp;
+pub(crate) mod incarnation;
 pub mod mptcp;
 mod padding;
 pub mod sequence;

@@ -94,7 +94,12 @@ impl Conn {
             // connections 38–41, four keep-alive pairs, "the capture dropped packets: 4 holes").
             // (Without the SYN, Wireshark's relative numbers start at 1, RFC 9293 §3.4.)
             let keep_alive_answer = rev.sent_high.is_none() && seen_next == 1 && a == 2 && !self.offers.syn_seen_from(1 - d as u8);
-            if keep_alive_answer {
+            // An ACK past any window the peer could have filled: no evidence (capture_loss.rs).
+            let shift = match crate::analysis::track::window::effective(&fwd.scale, &rev.scale) {
+                crate::analysis::track::window::Effective::Known(s) => Some(s),
+                _ => None,
+            };
+            if keep_alive_answer || crate::analysis::loss::capture_loss::acks_unsent(a, seen_next, shift) {
                 return acked;
             }
             if a > seen_next && rev.holes.is_none() {
