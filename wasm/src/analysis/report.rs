@@ -65,6 +65,10 @@ pub struct RttSummary {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DirectionSummary {
+    /// What the capture missed of this side's data (capture_loss.rs `Missed`: the one
+    /// definition the capture-loss count and the capture-gaps sentence read); not in the JSON.
+    #[serde(skip)]
+    pub missed: capture_loss::Missed,
     pub from: String,
     pub to: String,
     pub packets: u64,

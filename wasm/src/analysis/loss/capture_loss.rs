@@ -69,6 +69,22 @@ pub struct CaptureLoss {
     pub holes: u64,
 }
 
+/// What the capture missed of one side's data: THE definition both readers use
+/// (docs/ANALYSIS.md "Bytes the capture missed of a side"): the capture-loss count
+/// (`connection.captureLoss`, the part the receiver acknowledged) and the
+/// `capture-gaps` sentence (verdict/blind_capture.rs, which adds the runs a later
+/// captured segment of the side proves sent though no acknowledgement of them was
+/// captured). Counted by [`Holes::missed`]; not in the JSON (`DirectionSummary::missed`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Missed {
+    /// Bytes of the side's sequence space never captured: acknowledged ones and holes
+    /// still open at the end (a later captured segment of the side starts beyond them).
+    pub bytes: u64,
+    /// Maximal runs of them (a run acknowledged in parts, or acknowledged past the
+    /// captured data and then followed by the data after it, is one).
+    pub holes: u64,
+}
+
 /// A segment the capture saw only after the receiver's ACK of it
 /// (track/conn/loss.rs `Conn::hold_late_copy`), held as the original until the receiver shows it got a
 /// second copy (`Conn::settle_late_copy`).
@@ -109,6 +125,15 @@ pub struct Holes {
 }
 
 impl Holes {
+    /// What the capture missed of this side ([`Missed`]): the acknowledged-unseen count
+    /// plus the holes still open (a segment beyond each was captured; no capture of
+    /// them, and no captured acknowledgement, came).
+    pub fn missed(&self) -> Missed {
+        let open = self.gaps.iter().map(|g| (g.end - g.start).max(0) as u64).sum::<u64>();
+        let new_runs = self.gaps.iter().filter(|g| !g.counted && g.end > g.start).count() as u64;
+        Missed { bytes: self.loss.unseen_bytes + open, holes: self.loss.holes + new_runs }
+    }
+
     /// When the oldest hole [a, b) would fill opened (`Gap::opened_ns`), if it fills any:
     /// what tells a re-send from an original overtaken on the way (track/conn/loss.rs
     /// `reclassify_out_of_order`), asked before `on_segment` fills it.
@@ -132,12 +157,15 @@ impl Holes {
                 }
             }
         }
+        // A hole that starts where the bytes already counted beyond the captured data
+        // end continues that run: one hole, not two (`CaptureLoss::holes`).
+        let continues = matches!((prev, self.counted_high), (Some(p), Some(c)) if c > p);
         let prev = prev.map(|p| self.counted_high.map_or(p, |c| p.max(c)));
         if let Some(p) = prev.filter(|&p| p < a) {
             if self.gaps.len() == MAX_GAPS {
                 self.gaps.remove(0);
             }
-            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: false, resent: false });
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: continues, resent: false });
         }
         if b > a {
             self.fill(a, b, resent)

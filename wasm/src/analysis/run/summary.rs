@@ -355,6 +355,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
     // spurious retransmissions: all retransmissions; the next two are subsets.
     let retransmissions = n(fb::RETRANSMISSION) + n(fb::FAST_RETRANSMISSION) + n(fb::SPURIOUS_RETRANSMISSION);
     DirectionSummary {
+        missed: Default::default(),
         from: names[d as usize].clone(),
         to: names[1 - d as usize].clone(),
         packets: t.packets,

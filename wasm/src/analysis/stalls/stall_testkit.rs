@@ -223,6 +223,7 @@ impl Sim {
 
 fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
     DirectionSummary {
+        missed: Default::default(),
         from: "a".into(),
         to: "b".into(),
         packets: 0,

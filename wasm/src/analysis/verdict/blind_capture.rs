@@ -6,6 +6,10 @@
 //! "window full 97 %, the path limited"). Then the diagnosis says what is missing,
 //! with the numbers, and names no limit (`capture-gaps`).
 //!
+//! The numbers said are those of the one definition (loss/capture_loss.rs `Missed`,
+//! docs/ANALYSIS.md "Bytes the capture missed of a side"), the capture-loss count's:
+//! the rows give the span and the bytes captured in it, the tracker the bytes missing.
+//!
 //! What the capture itself proves a side sent, in its sequence numbers (RFC 9293 §3.4:
 //! every byte of data has one; a sender sends them in order, so a captured segment
 //! starting at S shows every byte below S was sent before it): from the first byte of
@@ -18,6 +22,7 @@
 //! rewritten or two flows mixed, and nothing is said.
 
 use crate::analysis::format::{format_bytes, format_timestamp};
+use crate::analysis::loss::capture_loss::Missed;
 use crate::analysis::report::{ConnectionSummary, Diagnosis, Evidence};
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::is_data_segment;
@@ -34,6 +39,7 @@ const SEQ_HALF: f64 = 2_147_483_648.0;
 const MAX_OPEN_HOLES: usize = 256;
 
 const RST: u32 = crate::decode::tcp_flags::RST as u32;
+const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
 /// What the capture holds of the data one side sent (module comment), bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,14 +64,22 @@ impl Unseen {
 }
 
 /// What the capture holds of direction `dir`'s data; None without data, or where the
-/// numbers jump by half the sequence space.
-pub fn of_direction(cols: &PacketColumns, dir: u8) -> Option<Unseen> {
+/// numbers jump by half the sequence space. The rows give the span and the bytes
+/// captured in it; what is missing is `missed`, the tracker's count of the side
+/// (capture_loss.rs `Missed`, the one definition the capture-loss count shares), so
+/// the sentence and the capture-loss numbers agree.
+pub fn of_direction(cols: &PacketColumns, dir: u8, missed: Missed) -> Option<Unseen> {
     let n = cols.t.len();
     let first = (0..n).filter(|&i| is_data_segment(cols, i, dir)).map(|i| cols.seq[i]).fold(f64::INFINITY, f64::min);
     if !first.is_finite() {
         return None;
     }
-    let (mut high, mut missing, mut holes) = (first, 0.0, 0u64);
+    // With its SYN captured, the side's data starts at relative 1 (RFC 9293 §3.4: the
+    // SYN takes the ISN), and bytes before the first captured one are a hole too (the
+    // tracker counts them so); without it, the first captured byte starts the span.
+    let syn = (0..n).any(|i| cols.dir[i] == dir && cols.flags[i] & SYN != 0 && cols.seq[i] == 0.0);
+    let first = if syn { first.min(1.0) } else { first };
+    let (mut high, mut missing) = (first, 0.0);
     // Open holes: [start, end) and the bytes of it still missing.
     let mut open: VecDeque<(f64, f64, f64)> = VecDeque::new();
     let mut acked: Option<(f64, f64, u32)> = None;
@@ -86,7 +100,6 @@ pub fn of_direction(cols: &PacketColumns, dir: u8) -> Option<Unseen> {
             if seq - high >= SEQ_HALF {
                 return None;
             }
-            holes += 1;
             open.push_back((high, seq, seq - high));
             if open.len() > MAX_OPEN_HOLES {
                 missing += open.pop_front().map_or(0.0, |h| h.2);
@@ -108,9 +121,10 @@ pub fn of_direction(cols: &PacketColumns, dir: u8) -> Option<Unseen> {
     if tail >= SEQ_HALF {
         return None;
     }
-    let tail = if tail > 1.0 { tail } else { 0.0 };
-    holes += u64::from(tail > 0.0);
-    Some(Unseen { dir, sent: high - first + tail, missing: missing + tail, holes, acked })
+    // The bytes the capture holds of the span: what the sentence says captured.
+    let captured = high - first - missing;
+    let missing = missed.bytes as f64;
+    Some(Unseen { dir, sent: captured + missing, missing, holes: missed.holes, acked })
 }
 
 /// The side whose data the capture mostly misses, if any: where the data direction's
@@ -119,7 +133,8 @@ pub fn of_direction(cols: &PacketColumns, dir: u8) -> Option<Unseen> {
 /// misses the most bytes.
 pub fn judge(conn: &ConnectionSummary, cols: &PacketColumns) -> Option<Unseen> {
     let d = conn.data_direction.min(1);
-    let (mine, other) = (of_direction(cols, d), of_direction(cols, 1 - d));
+    let missed = |d: u8| conn.directions[d as usize].missed;
+    let (mine, other) = (of_direction(cols, d, missed(d)), of_direction(cols, 1 - d, missed(1 - d)));
     let (sent, missing) = [mine, other].iter().flatten().fold((0.0, 0.0), |(s, m), u| (s + u.sent, m + u.missing));
     let mostly = |u: &Unseen| u.sent > 0.0 && u.missing > MISSING_SAID * u.sent;
     if mine.as_ref().is_some_and(mostly) {
@@ -199,13 +214,15 @@ mod tests {
         // was sent and never captured. Sent 6,000 B; missing 2001–3001 and 4001–6001 =
         // 3,000 B in 2 runs (the hole's part and the tail), captured 3,000 B.
         let c = cols(&[(0, 1.0, 1000, f64::NAN), (0, 3001.0, 1000, f64::NAN), (1, f64::NAN, 0, 1001.0), (0, 1001.0, 1000, f64::NAN), (1, f64::NAN, 0, 4001.0), (1, f64::NAN, 0, 6001.0)]);
-        let u = of_direction(&c, 0).unwrap();
+        // The rows give the 3,000 B captured; the missing bytes and holes are the
+        // tracker's (capture_loss.rs `Missed`), here the same 3,000 B in 2 runs.
+        let u = of_direction(&c, 0, Missed { bytes: 3000, holes: 2 }).unwrap();
         assert_eq!((u.sent, u.missing, u.captured(), u.holes), (6000.0, 3000.0, 3000.0, 2));
         assert_eq!(u.acked, Some((6000.0, 5.0, 6)));
         // Half missing is not more than half.
         assert!(u.missing <= MISSING_SAID * u.sent);
         // A jump of half the sequence space is no hole (RFC 9293 §3.4): nothing is said.
         let c = cols(&[(0, 1.0, 1000, f64::NAN), (0, 1001.0 + SEQ_HALF, 1000, f64::NAN)]);
-        assert_eq!(of_direction(&c, 0), None);
+        assert_eq!(of_direction(&c, 0, Missed::default()), None);
     }
 }

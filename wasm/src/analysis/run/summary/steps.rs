@@ -58,6 +58,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
     let mut far_bounds: [Vec<(f64, f64)>; 2] = Default::default();
     for (d, side) in sides.iter_mut().enumerate() {
         if let Some(h) = side.holes.take() {
+            directions[d].missed = h.missed();
             capture_loss.unseen_segments += h.loss.unseen_segments;
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
             capture_loss.holes += h.loss.holes;

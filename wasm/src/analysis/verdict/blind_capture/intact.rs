@@ -61,7 +61,7 @@ pub fn first_answer(conn: &ConnectionSummary, p: &PacketColumns) -> Option<Strin
     if !holds_whole(p, d, &s) {
         return None;
     }
-    let u: Unseen = of_direction(p, d)?;
+    let u: Unseen = of_direction(p, d, conn.directions[d as usize].missed)?;
     let (wait, first_t) = (s.wait(p), p.t[s.first]);
     let last_data = (0..p.t.len()).rev().find(|&i| is_data_segment(p, i, d)).map_or(first_t, |i| p.t[i]);
     // To the acknowledgement of everything the capture proves sent, else the last data.
