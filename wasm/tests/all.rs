@@ -30,6 +30,8 @@ mod analysis_rooms;
 mod analysis_scale;
 #[path = "capture_gaps.rs"]
 mod capture_gaps;
+#[path = "capture_gaps_once.rs"]
+mod capture_gaps_once;
 #[path = "capture_gaps_whole.rs"]
 mod capture_gaps_whole;
 #[path = "capture_loss_captures.rs"]
