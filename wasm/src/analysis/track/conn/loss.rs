@@ -79,7 +79,10 @@ impl Conn {
             fwd.ttl = Some(fwd.ttl.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
         }
         let lost = aflags & fb::LOST_SEGMENT != 0;
-        let hole = p.prev_next.filter(|&n| lost && n < p.seq_rel);
+        // A SYN's number is its connection's first (RFC 9293 §3.4, the ISN): nothing of
+        // the connection precedes it, so no hole ends at one (what came before, a reset
+        // or FIN at another number, is no data of it: suricata bug-3286-03 frames 2–4).
+        let hole = p.prev_next.filter(|&n| lost && n < p.seq_rel && !p.is_syn);
         if hole.is_some() && fwd.holes.is_none() {
             fwd.holes = Some(Box::default());
         }
