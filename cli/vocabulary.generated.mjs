@@ -116,7 +116,7 @@ export const RETRANSMISSION_KINDS = Object.freeze([
 ]);
 
 /** Every warning kind a report may carry (`warnings[].kind`). */
-export const WARNING_KINDS = Object.freeze(["unknown-link-type", "not-ip", "not-tcp", "ip-fragment", "tcp-fragment", "truncated-headers", "malformed-packet", "time-went-backwards", "time-order-clamped", "time-jumped-forward", "impossible-timestamp", "encrypted-frame", "bad-fcs", "bad-tcp-checksum", "acked-bad-checksum", "unanswered-bad-checksum", "amsdu-subframe", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction", "link-padding", "two-senders", "connection-limit", "packet-limit"]);
+export const WARNING_KINDS = Object.freeze(["unknown-link-type", "not-ip", "not-tcp", "ip-fragment", "tcp-fragment", "truncated-headers", "malformed-packet", "time-went-backwards", "time-order-clamped", "time-jumped-forward", "impossible-timestamp", "encrypted-frame", "bad-fcs", "bad-tcp-checksum", "acked-bad-checksum", "unanswered-bad-checksum", "amsdu-subframe", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction", "link-padding", "two-senders", "other-incarnation", "connection-limit", "packet-limit"]);
 
 /** Warning kinds told in their own banner (from `report.capture`), not in the warnings list. */
 export const BANNER_WARNING_KINDS = Object.freeze(["time-went-backwards", "time-jumped-forward", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction"]);

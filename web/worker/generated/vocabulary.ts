@@ -121,7 +121,7 @@ export const RETRANSMISSION_KINDS = [
 export type RetransmissionKind = (typeof RETRANSMISSION_KINDS)[number]['kind'];
 
 /** Every warning kind a report may carry (`warnings[].kind`). */
-export const WARNING_KINDS = ["unknown-link-type", "not-ip", "not-tcp", "ip-fragment", "tcp-fragment", "truncated-headers", "malformed-packet", "time-went-backwards", "time-order-clamped", "time-jumped-forward", "impossible-timestamp", "encrypted-frame", "bad-fcs", "bad-tcp-checksum", "acked-bad-checksum", "unanswered-bad-checksum", "amsdu-subframe", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction", "link-padding", "two-senders", "connection-limit", "packet-limit"] as const satisfies readonly WarningKind[];
+export const WARNING_KINDS = ["unknown-link-type", "not-ip", "not-tcp", "ip-fragment", "tcp-fragment", "truncated-headers", "malformed-packet", "time-went-backwards", "time-order-clamped", "time-jumped-forward", "impossible-timestamp", "encrypted-frame", "bad-fcs", "bad-tcp-checksum", "acked-bad-checksum", "unanswered-bad-checksum", "amsdu-subframe", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction", "link-padding", "two-senders", "other-incarnation", "connection-limit", "packet-limit"] as const satisfies readonly WarningKind[];
 
 /** Warning kinds told in their own banner (from `report.capture`), not in the warnings list. */
 export const BANNER_WARNING_KINDS = ["time-went-backwards", "time-jumped-forward", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction"] as const satisfies readonly WarningKind[];
