@@ -198,7 +198,6 @@ impl Analyzer {
         };
         let conn = &mut self.conns[index as usize];
         if incarnation::foreign(conn, seg) {
-            incarnation::set_aside(conn, seg, seg.ts_ns.wrapping_sub(file_t0_ns));
             return self.set_aside.note(index, seg.packet_index + 1);
         }
         conn.process = conn.process.or(seg.meta.process);

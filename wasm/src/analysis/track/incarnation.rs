@@ -23,7 +23,6 @@
 //! just past ISS + 1 (data the capture missed) stays in the connection.
 
 use super::conn::Conn;
-use crate::analysis::rows::store::secs;
 use super::sequence::seq_diff;
 use super::window::NOT_USED;
 use crate::decode::tcp_flags::{ACK, SYN};
@@ -51,18 +50,6 @@ pub(crate) fn foreign(conn: &Conn, seg: &TcpSegment) -> bool {
     } else {
         seg.flags & ACK != 0 && far(seg.ack)
     }
-}
-
-/// Counts a set-aside segment in its connection's packets and bytes (as tshark's
-/// conversation table does) without reading it into any state.
-pub(crate) fn set_aside(conn: &mut Conn, seg: &TcpSegment, t_ns: i64) {
-    let d = conn.dir_of(seg);
-    let t = secs(t_ns);
-    if conn.first_t.is_nan() {
-        conn.first_t = t;
-    }
-    conn.last_t = if conn.last_t.is_nan() { t } else { conn.last_t.max(t) };
-    conn.totals[d].add(t, seg.payload_len, seg.wire_len, u32::from(seg.flags), None, None);
 }
 
 /// The set-aside segments of a capture: how many, on how many connections, and the
@@ -102,7 +89,7 @@ impl SetAside {
                     "Not analysed: {} TCP segment{} (frame{} {}{more}) on {} connection{} belong to an earlier use of the same address and port pair, \
                      not to the connection being opened: sent while its SYN was unanswered, they carry sequence or acknowledgement numbers \
                      more than a window away from its SYN's (an ACK from the old connection's state and the reset it draws, RFC 9293 §3.10.7.3). \
-                     They are counted in the connection's packets but not read as its data, acknowledgements or resets.",
+                     They are left out of that connection: not counted in its packets, nor read as its data, acknowledgements or resets.",
                     self.segments,
                     s(self.segments),
                     s(self.frames.len() as u64),
