@@ -99,7 +99,13 @@ impl Conn {
                 crate::analysis::track::window::Effective::Known(s) => Some(s),
                 _ => None,
             };
-            if keep_alive_answer || crate::analysis::loss::capture_loss::acks_unsent(a, seen_next, shift) {
+            // Nor a reset's ACK field: a receiver validates a RST by its sequence number
+            // alone and acts on no acknowledgement in it (RFC 9293 §3.10.7.4, "first check
+            // sequence number … second check the RST bit"), and a reset answering a
+            // segment acknowledges that segment's end, delivered or not (§3.10.7.1); the
+            // capture-gaps sentence never read it either (suricata security-4710-02: a
+            // RST/ACK 3,568 B past the server's 768-B answer, "3.5 KiB missed").
+            if keep_alive_answer || p.is_rst || crate::analysis::loss::capture_loss::acks_unsent(a, seen_next, shift) {
                 return acked;
             }
             if a > seen_next && rev.holes.is_none() {
