@@ -16,6 +16,7 @@ pub mod fxhash;
 pub mod inflate;
 pub mod report;
 pub mod session;
+pub mod shard;
 pub mod share;
 pub mod slice;
 pub mod synth;
