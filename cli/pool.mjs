@@ -20,7 +20,7 @@ export const defaultJobs = () => availableParallelism();
 const WORKER = new URL('./analyze-worker.mjs', import.meta.url);
 
 /** The compiled wasm module, shared by the workers (compiled once, not once per worker). */
-function compiledModule() {
+export function compiledModule() {
   const file = fileURLToPath(new URL('../wasm/pkg/tcpscope_core_bg.wasm', import.meta.url));
   return new WebAssembly.Module(readFileSync(file));
 }
