@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE_ARGS } from './testing/node.mjs';
+import { runAnalyze } from './analyze.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -20,15 +21,25 @@ function run(args) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('every example capture: --shards 2 and 3 write what one thread writes (--ndjson=full)', () => {
+/** `analyze ARGS` in this process (a child per run made the example test take minutes). */
+async function runHere(args) {
+  const sink = () => ({ text: '', write(t) { this.text += t; return true; } });
+  const [out, err] = [sink(), sink()];
+  await runAnalyze(args, out, err);
+  const code = process.exitCode ?? 0;
+  process.exitCode = undefined;
+  return { code, stdout: out.text, stderr: err.text };
+}
+
+test('every example capture: --shards 2 and 3 write what one thread writes (--ndjson=full)', async () => {
   const names = readdirSync(examples).filter((n) => /\.pcap(ng)?$/.test(n)).sort();
   assert.ok(names.length > 50);
   let sharded = 0;
   for (const name of names) {
     const file = join(examples, name);
-    const one = run(['analyze', file, '--ndjson=full']);
+    const one = await runHere([file, '--ndjson=full']);
     for (const shards of ['2', '3']) {
-      const r = run(['analyze', file, '--ndjson=full', '--shards', shards]);
+      const r = await runHere([file, '--ndjson=full', '--shards', shards]);
       assert.equal(r.code, one.code, `${name} --shards ${shards}: ${r.stderr}`);
       assert.ok(r.stdout === one.stdout, `${name} --shards ${shards}: the output differs`);
       if (!r.stderr.includes('analysed in one thread')) sharded++;
@@ -38,7 +49,7 @@ test('every example capture: --shards 2 and 3 write what one thread writes (--nd
   assert.ok(sharded > names.length, `${sharded} sharded runs of ${2 * names.length}`);
 });
 
-test('a capture of 3,000 connections is sharded, and every format is the same', () => {
+test('a capture of 3,000 connections is sharded, and every format is the same', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tcpscope-shards-'));
   const gen = spawnSync('python3', [join(root, 'bench', 'gen-large.py')], {
     env: { ...process.env, BENCH_DIR: dir, BENCH_SCALE: '0.03', BENCH_FILES: 'short-conns' },
@@ -47,16 +58,16 @@ test('a capture of 3,000 connections is sharded, and every format is the same', 
   assert.equal(gen.status, 0, gen.stderr);
   const file = join(dir, 'short-conns.pcap');
   for (const format of [['--ndjson'], ['--ndjson=full'], ['--json'], []]) {
-    const one = run(['analyze', file, ...format]);
+    const one = await runHere([file, ...format]);
     assert.equal(one.code, 0, one.stderr);
     for (const shards of ['2', '4']) {
-      const r = run(['analyze', file, ...format, '--shards', shards]);
+      const r = await runHere([file, ...format, '--shards', shards]);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, '', `${format} --shards ${shards}: refused`);
       assert.ok(r.stdout === one.stdout, `${format} --shards ${shards}: the output differs`);
     }
   }
-  const lines = run(['analyze', file, '--ndjson', '--shards', '2']).stdout.trimEnd().split('\n');
+  const lines = (await runHere([file, '--ndjson', '--shards', '2'])).stdout.trimEnd().split('\n');
   assert.equal(lines.length, 3001);
 });
 
