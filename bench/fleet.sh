@@ -5,6 +5,8 @@
 # 1. 100 k connections (.bench/short-conns.pcap, bench/gen-large.py): `tcpscope analyze
 #    --ndjson` (compact rows) and `--ndjson=full` to /dev/null against
 #    `tshark -q -z io,stat,0`: wall and CPU seconds, peak RSS (GNU time), bytes per row.
+#    And the same compact rows with `--shards 2` (one capture's connections on two threads,
+#    cli/shards.mjs): the output must be the same bytes as with one thread (checked).
 # 2. A folder of 16 captures (8 bulk transfers, 8 × 5,000 short connections: copies of
 #    gen-large.py's files at BENCH_FLEET_SCALE, default 0.05): `analyze DIR --jobs 1`
 #    against `--jobs 2`, and tshark over the same 16 files, one after another and two at
@@ -52,6 +54,13 @@ timed "$DIR/fleet-big.compact" bash -c "$CLI analyze '$big' --ndjson | wc -c"
 c_sec=$SEC c_cpu=$CPU c_rss=$RSS c_bytes=$(cat "$DIR/fleet-big.compact.out")
 timed "$DIR/fleet-big.full" bash -c "$CLI analyze '$big' --ndjson=full | wc -c"
 f_sec=$SEC f_cpu=$CPU f_rss=$RSS f_bytes=$(cat "$DIR/fleet-big.full.out")
+timed "$DIR/fleet-big.shards2" bash -c "$CLI analyze '$big' --ndjson --shards 2 | wc -c"
+s2_sec=$SEC s2_cpu=$CPU s2_rss=$RSS s2_bytes=$(cat "$DIR/fleet-big.shards2.out")
+s2_note=$(grep -o 'analysed in one thread.*' "$DIR/fleet-big.shards2.err" | head -1)
+# The same bytes as one thread (not only the same count): compared by checksum.
+s1_sum=$($CLI analyze "$big" --ndjson | md5sum | cut -c1-32)
+s2_sum=$($CLI analyze "$big" --ndjson --shards 2 | md5sum | cut -c1-32)
+[ "$s1_sum" = "$s2_sum" ] && s2_same="same bytes as 1 thread" || s2_same="DIFFERS from 1 thread"
 per_row() { awk -v b="$1" -v c="$conns" 'BEGIN{ if (c > 0) printf "%.0f", b/c; else print "—" }'; }
 
 # 2. A folder of 16 captures.
@@ -93,6 +102,7 @@ fi
   echo "|---|---|---|---|---|---|"
   [ $TSHARK = 1 ] && echo "| tshark -q -z io,stat,0 | $t_sec | $t_cpu | $t_rss | — | 1 |"
   echo "| analyze --ndjson (compact) | $c_sec | $c_cpu | $c_rss | $c_bytes B, $(per_row "$c_bytes") B/connection | $(ratio "$c_sec" "$t_sec") ($(ratio "$c_cpu" "$t_cpu")) |"
+  echo "| analyze --ndjson --shards 2 | $s2_sec | $s2_cpu | $s2_rss | $s2_bytes B, $s2_same${s2_note:+; $s2_note} | $(ratio "$s2_sec" "$t_sec") ($(ratio "$s2_cpu" "$t_cpu")); 1 thread ÷ 2 shards: $(ratio "$s2_sec" "$c_sec") |"
   echo "| analyze --ndjson=full | $f_sec | $f_cpu | $f_rss | $f_bytes B, $(per_row "$f_bytes") B/connection | $(ratio "$f_sec" "$t_sec") ($(ratio "$f_cpu" "$t_cpu")) |"
   echo
   echo "**A folder of 16 captures** ($fleet: 8 bulk + 8 × short connections at scale $FLEET_SCALE, $fleet_mb MB, $j1_rows rows)"

@@ -10,11 +10,13 @@ import { BatchedWriter } from './output.mjs';
 import { escapeUnsafe, jsonSafe } from './outsideText.mjs';
 import { isReadError, reason, writeCapture } from './rows.mjs';
 import { analyzeInPool, defaultJobs } from './pool.mjs';
+import { analyzeSharded } from './shards.mjs';
 import { InputError, UsageError } from './errors.mjs';
 import { runTwin } from './twin.mjs';
 import { runVantageByInterface } from './vantage.mjs';
 
 export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndjson[=full]] [--jobs N] [--stall-ms N]
+       tcpscope analyze CAPTURE [--json | --ndjson[=full]] --shards N [--stall-ms N]
        tcpscope analyze CLIENT.pcap --other-end SERVER.pcap [--json] [--stall-ms N]
        tcpscope analyze MERGED.pcapng --vantage-by-interface [--json] [--stall-ms N]
 
@@ -28,6 +30,13 @@ export const ANALYZE_USAGE = `usage: tcpscope analyze CAPTURE... [--json | --ndj
   --ndjson=full  the same, with the whole connection object of --json on each line
   --jobs N       captures analysed at once, one worker thread each (default: the
                  number of CPUs Node may use); one capture uses one thread
+  --shards N     one capture file's connections analysed by N threads (default 1):
+                 each reads the whole file and analyses the connections whose
+                 addresses and ports hash to it; the output is the same as with one
+                 thread. A capture where something measured across connections
+                 differs by shard (docs/FLEET.md "One capture on several cores") is
+                 analysed in one thread, with a note on stderr. A single connection
+                 gains nothing
   --stall-ms N   stall threshold in ms (default: max(10 ms, 4 x min RTT))
   --other-end OTHER
                  the same transfer captured at its other end: the two captures are
@@ -58,7 +67,7 @@ const HIDDEN = /(^|[\\/])\./;
 const FORMAT_FLAGS = { '--json': 'json', '--ndjson': 'ndjson', '--ndjson=compact': 'ndjson', '--ndjson=full': 'ndjson-full' };
 
 export function parseAnalyzeArgs(args) {
-  const options = { format: 'human', stallMs: Number.NaN, jobs: null, captures: [], otherEnd: null, byInterface: false };
+  const options = { format: 'human', stallMs: Number.NaN, jobs: null, shards: 1, captures: [], otherEnd: null, byInterface: false };
   const usage = (message) => new UsageError(message, 'analyze');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -75,6 +84,10 @@ export function parseAnalyzeArgs(args) {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1 || value > 1024) throw usage(`--jobs needs a whole number of workers from 1 to 1024, got '${escapeUnsafe(args[i] ?? '')}'`);
       options.jobs = value;
+    } else if (arg === '--shards') {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1 || value > 64) throw usage(`--shards needs a whole number of threads from 1 to 64, got '${escapeUnsafe(args[i] ?? '')}'`);
+      options.shards = value;
     } else if (arg === '--other-end') {
       if (options.otherEnd != null) throw usage('--other-end is given once: one capture at each end');
       if (args[i + 1] == null || args[i + 1] === '') throw usage('--other-end needs the capture taken at the other end');
@@ -85,6 +98,7 @@ export function parseAnalyzeArgs(args) {
     else options.captures.push(arg);
   }
   if (options.captures.length === 0) throw usage('missing CAPTURE (a capture file, a directory or -)');
+  if (options.shards > 1 && (options.otherEnd != null || options.byInterface)) throw usage('--shards splits one capture\'s connections; --other-end and --vantage-by-interface merge two ends');
   if (options.byInterface) {
     if (options.otherEnd != null) throw usage('--vantage-by-interface finds both ends in one file; --other-end gives the other end as a second file: say one of them');
     if (options.captures.length > 1) throw usage('--vantage-by-interface splits one capture: give one CAPTURE');
@@ -206,6 +220,7 @@ export async function runAnalyze(args, out = process.stdout, err = process.stder
   const { captures, skipped, fleet } = await listCaptures(options.captures);
   if (fleet && options.format === 'json') throw new UsageError('--json takes one capture; several captures or a directory give --ndjson rows', 'analyze');
   if (fleet && options.format === 'human') options.format = 'ndjson';
+  if (fleet && options.shards > 1) throw new UsageError('--shards splits one capture; several captures or a directory are shared out with --jobs', 'analyze');
   const loaded = await loadWasm();
   if (!loaded) throw new InputError('the wasm module is not built yet; run `npm run build:wasm` (or `npm start`) first', 'analyze');
   // A skipped entry is a row of its own (record "skipped"), so a fleet query sees what was
@@ -216,6 +231,7 @@ export async function runAnalyze(args, out = process.stdout, err = process.stder
     return;
   }
   const [name] = captures;
+  if (options.shards > 1 && await analyzedInShards(loaded.wasm, name, options, out, err)) return;
   const session = new loaded.wasm.WasmSession(options.stallMs);
   try {
     await pushStream(session, openCapture(name, READ_BYTES));
@@ -229,6 +245,25 @@ export async function runAnalyze(args, out = process.stdout, err = process.stder
   } finally {
     session.free();
   }
+}
+
+/** `analyze CAPTURE --shards N` (cli/shards.mjs): true when written; false when the
+ * capture is to be analysed in one session (not a regular file, which N threads cannot
+ * each read, or a capture the shards cannot merge exactly: a note on stderr). */
+async function analyzedInShards(wasm, name, options, out, err) {
+  const info = name === '-' ? null : await stat(name).catch(() => null);
+  if (!info?.isFile()) {
+    err.write(`tcpscope: --shards ${options.shards}: '${escapeUnsafe(name)}' is not a regular file that each thread can read; analysed in one thread\n`);
+    return false;
+  }
+  const result = await analyzeSharded(wasm, name, options, new BatchedWriter(out));
+  if (result.unreadable) throw new InputError(`cannot read '${escapeUnsafe(name)}': ${escapeUnsafe(result.unreadable)}`, 'analyze');
+  if (result.refused) {
+    err.write(`tcpscope: --shards ${options.shards}: analysed in one thread, as the shards would not give the same report (${escapeUnsafe(result.refused)})\n`);
+    return false;
+  }
+  process.exitCode = result.damaged ? 1 : 0;
+  return true;
 }
 
 /** `analyze CAPTURE --other-end OTHER`: the two captures merged (cli/twin.mjs). */

@@ -20,7 +20,21 @@ export const FORMATS = ['human', 'json', 'ndjson', 'ndjson-full'];
  * the capture was damaged (`error` set in the report).
  */
 export async function writeCapture(session, name, format, sink) {
-  const header = askText(session, { ask: 'header' });
+  const source = {
+    header: askText(session, { ask: 'header' }),
+    row: (ask, index) => askText(session, { ask, index }),
+  };
+  return writeReport(source, name, format, sink);
+}
+
+/**
+ * `writeCapture` from a `source` of the report: `header` (the header line's JSON) and
+ * `row(ask, index)` giving connection `index` as `compactRow` or `connection` JSON, at
+ * once or as a promise (the shards of one capture, cli/shards.mjs). Rows are asked in
+ * order, each once.
+ */
+export async function writeReport(source, name, format, sink) {
+  const { header } = source;
   const count = JSON.parse(header).connectionCount;
   // Every line passes the sanitizer's JSON form: the same JSON values, with DEL, C1 and
   // bidi controls as \u escapes, so a capture's fields cannot drive a terminal (issue 45).
@@ -28,20 +42,21 @@ export async function writeCapture(session, name, format, sink) {
   if (format === 'ndjson' || format === 'ndjson-full') {
     // `record` and `file` lead each line, spliced in front of the engine's own JSON.
     const file = JSON.stringify(name);
-    const connection = format === 'ndjson' ? (index) => askText(session, { ask: 'compactRow', index }) : (index) => askText(session, { ask: 'connection', index });
+    const ask = format === 'ndjson' ? 'compactRow' : 'connection';
     await add(`{"record":"capture","file":${file},${header.slice(1)}\n`);
-    for (let i = 0; i < count; i++) await add(`{"record":"connection","file":${file},${connection(i).slice(1)}\n`);
+    for (let i = 0; i < count; i++) await add(`{"record":"connection","file":${file},${(await source.row(ask, i)).slice(1)}\n`);
   } else if (format === 'json') {
     // Exactly JSON.stringify(report, null, 2), one connection at a time.
     const { connectionCount: _, ...report } = JSON.parse(header);
     await add(`${JSON.stringify(report, null, 2).slice(0, -2)},\n  "connections": [`);
     for (let i = 0; i < count; i++) {
-      await add(`${i ? ',' : ''}\n    ${JSON.stringify(JSON.parse(askText(session, { ask: 'connection', index: i })), null, 2).replaceAll('\n', '\n    ')}`);
+      await add(`${i ? ',' : ''}\n    ${JSON.stringify(JSON.parse(await source.row('connection', i)), null, 2).replaceAll('\n', '\n    ')}`);
     }
     await add(`${count ? '\n  ' : ''}]\n}\n`);
   } else {
     const { connectionCount: _, ...report } = JSON.parse(header);
-    report.connections = Array.from({ length: count }, (_, index) => JSON.parse(askText(session, { ask: 'connection', index })));
+    report.connections = [];
+    for (let i = 0; i < count; i++) report.connections.push(JSON.parse(await source.row('connection', i)));
     await add(formatHuman(name, report));
   }
   await sink.flush();

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct WasmSession {
-    inner: Session,
+    pub(crate) inner: Session,
     /// The connection table (table.rs), built at its first query.
     table: Option<crate::table::ConnectionTable>,
     /// Which session the view cache was built for (`with_views`): a number no other

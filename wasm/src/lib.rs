@@ -16,6 +16,7 @@ pub mod fxhash;
 pub mod inflate;
 pub mod report;
 pub mod session;
+pub mod shard;
 pub mod share;
 pub mod slice;
 pub mod synth;
@@ -28,6 +29,8 @@ pub mod warm_up;
 mod bindings;
 #[cfg(target_arch = "wasm32")]
 mod heap;
+#[cfg(target_arch = "wasm32")]
+mod shard_bindings;
 
 /// Version of the JSON summary and of the column layout handed to JavaScript.
 /// Bump when a field is renamed or changes meaning (adding fields does not bump it).

@@ -10,6 +10,7 @@ use crate::decode::{CaptureDecoder, Decoded, WarningKind};
 use crate::error::{DecodeError, ErrorKind, Layer};
 use crate::inflate::inflate_limit;
 use crate::report::Report;
+use crate::shard::ShardFilter;
 
 pub struct Session {
     decoder: CaptureDecoder,
@@ -33,6 +34,8 @@ pub struct Session {
     /// packet still to come is at this time or later (the progressive view's settled
     /// bins, view/partial.rs).
     released_ns: Option<i64>,
+    /// The connections this session analyses when it is one of N shards (shard.rs).
+    shard: Option<ShardFilter>,
 }
 
 /// The analysis while the capture is still being read (issue 41, view/partial.rs).
@@ -58,10 +61,15 @@ type Checks = (ChecksumEvidence, AckedEvidence);
 /// into and out of the hold cost ≈ 10 % of the native analysis (bench/README.md,
 /// session 11).
 #[inline]
-fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checks: &mut Checks, packet: &mut Decoded, t_ns: i64, at_end: bool) {
+#[allow(clippy::too_many_arguments)]
+fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &mut Option<i64>, checks: &mut Checks, shard: &mut Option<ShardFilter>, packet: &mut Decoded, t_ns: i64, at_end: bool) {
     let origin = *file_t0_ns.get_or_insert(t_ns);
     *released_ns = Some(t_ns.wrapping_sub(origin));
     if let Decoded::Tcp(segment) = packet {
+        // Another shard's connection (shard.rs): counted, not analysed here.
+        if shard.as_mut().is_some_and(|f| !f.take(segment, t_ns)) {
+            return;
+        }
         if segment.meta.checksum == Checksum::Bad {
             // Acknowledged by the peer, its bytes in no other frame: delivered; at the
             // capture's end with the peer silent after it: not known (acked.rs).
@@ -77,6 +85,9 @@ fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &
         }
         segment.ts_ns = t_ns;
         analyzer.push(segment, origin);
+        if let Some(f) = shard {
+            f.opened(analyzer.connection_count());
+        }
     }
 }
 
@@ -93,6 +104,34 @@ impl Session {
             error: None,
             inflated: 0,
             released_ns: None,
+            shard: None,
+        }
+    }
+
+    /// Analyse only the connections of shard `index` of `count` (shard.rs); before the
+    /// first `push`.
+    pub fn shard(&mut self, index: u32, count: u32) {
+        self.shard = Some(ShardFilter::new(index, count));
+    }
+
+    /// This shard's account for `shard::plan` (after `finish`); None when not a shard.
+    pub fn shard_facts(&self) -> Option<crate::shard::Facts> {
+        let mut blockers = Vec::new();
+        if self.checks.0.corrupt + self.checks.1.delivered + self.checks.1.unanswered > 0 {
+            blockers.push("checksum verdicts");
+        }
+        if !self.decoder.icmp_quotes().is_empty() {
+            blockers.push("ICMP errors");
+        }
+        Some(self.shard.as_ref()?.facts(self.analysis.as_ref(), &blockers))
+    }
+
+    /// Gives connection `i` the id `ids[i]` (its id in the merged report, `shard::plan`).
+    pub fn renumber(&mut self, ids: &[u32]) {
+        if let Some(a) = self.analysis.as_mut() {
+            for (c, &id) in a.connections.iter_mut().zip(ids) {
+                c.id = id;
+            }
         }
     }
 
@@ -103,7 +142,7 @@ impl Session {
             return false;
         }
         let analyzer = self.analyzer.as_mut().expect("analyzer present until finish");
-        let (t0, released, timeline, checks) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checks);
+        let (t0, released, timeline, checks, shard) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.timeline, &mut self.checks, &mut self.shard);
         let result = self.decoder.push(chunk, &mut |packet| {
             if let Decoded::Tcp(s) = &packet {
                 checks.0.observe(s.src, s.meta.checksum);
@@ -112,7 +151,7 @@ impl Session {
                     checks.1.watch(s);
                 }
             }
-            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checks, p, t, false));
+            timeline.push(packet, &mut |p, t| deliver(analyzer, t0, released, checks, shard, p, t, false));
         });
         if let Err(e) = result {
             self.error = Some(e);
@@ -160,8 +199,8 @@ impl Session {
             }
         }
         let mut analyzer = self.analyzer.take().expect("analyzer present until finish");
-        let (t0, released, checks) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checks);
-        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checks, p, t, true));
+        let (t0, released, checks, shard) = (&mut self.file_t0_ns, &mut self.released_ns, &mut self.checks, &mut self.shard);
+        self.timeline.finish(&mut |p, t| deliver(&mut analyzer, t0, released, checks, shard, p, t, true));
         let info = self.decoder.info();
         analyzer.repeated_frames = self.timeline.repeated();
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);

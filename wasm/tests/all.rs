@@ -188,6 +188,8 @@ mod scripted_story;
 mod sender_inflight;
 #[path = "sender_paced.rs"]
 mod sender_paced;
+#[path = "sharding.rs"]
+mod sharding;
 #[path = "share_extremes.rs"]
 mod share_extremes;
 #[path = "share_hostile.rs"]
