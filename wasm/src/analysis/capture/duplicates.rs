@@ -75,6 +75,13 @@
 //!   ID 0, are the direction's 2nd and 3rd and stay retransmissions);
 //! - [`COPY_WINDOW_NS`] for a non-zero Identification not yet known to change (a
 //!   direction's first datagrams): a capture set-up on one host (-i any: 2–200 µs);
+//!   but [`COPY_WINDOW_TWO_POINTS_NS`] there too when the copy is "further along": its
+//!   TTL lower than the original's (it crossed a router between the two sightings, as on
+//!   a tap on both sides of one; a re-send from its source, captured at the same point,
+//!   would carry the same TTL) and the peer sent nothing in between (so a re-send could
+//!   only be a timer's), the value neither repeated on other content nor kept in a
+//!   resend (gopacket `cip.pcap` frames 3/4: the PLC's first answer, ID 0x88e9, TTL 128
+//!   then 127, 12.3 ms apart, was a tail loss probe);
 //! - [`COPY_WINDOW_NO_ID_NS`] otherwise (IPv6, ID 0, an ID repeated or kept in a
 //!   resend): below any retransmission timer. (A receiver's duplicate ACKs 1 ms apart
 //!   from a stack with a constant ID are identical: not copies.)
@@ -98,6 +105,10 @@
 //! RSTs are never merged: a host answers every segment that reaches a closed socket
 //! with a RST built from that segment (RFC 9293 §3.10.7.1), without a socket and so
 //! with IPv4 Identification 0, so a burst of them is identical by construction.
+//!
+//! A segmentation-offload super-frame followed by its pieces (the same bytes under
+//! IDs id, id + 1, …) is left to offload_pieces.rs, asked about every segment not
+//! merged here.
 //!
 //! Memory is constant: a table of recent fingerprints in 8-way buckets, each
 //! forgetting its oldest (an original is forgotten only when 8 newer frames fall in
