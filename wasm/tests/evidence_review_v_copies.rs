@@ -63,6 +63,7 @@ fn lso_upload() -> Flow {
 fn the_pieces_of_a_logged_lso_super_frame_are_not_retransmissions() {
     let (conns, duplicates, warnings) = analyze(&lso_upload());
     let up = &conns[0].directions[0];
+    // (Before, main 493943a: 0 duplicate frames, 6 "fast retransmissions", 17,480 B.)
     // The six pieces are the super-frame's bytes again: left out, so nothing was
     // re-sent (the receiver sent no duplicate ACK: a fast retransmission could not
     // exist), and the bytes sent are 200 + 8,640 once, not 200 + 2 × 8,640.
@@ -92,13 +93,14 @@ fn router_poll(first_copy_ttl: u8) -> Flow {
 
 #[test]
 fn a_first_answer_seen_again_one_router_on_is_no_tail_loss_probe() {
-    // 5 polls, every datagram twice: 10 copies, no retransmission, and the PLC's first
-    // stall is no timeout (before: 9 copies, 1 tail loss probe, the first stall a
-    // "retransmission-timeout" ended by a "tail loss probe of 80 bytes").
+    // 5 polls, every datagram twice: 10 copies, no retransmission, 5 × 80 B answered,
+    // and no timeout stall (before, main 493943a: 9 copies, 1 retransmission — counted
+    // "fast" although the HMI sent no duplicate ACK — and 480 B; in cip the same copy
+    // made the first stall a "retransmission-timeout" ended by a "tail loss probe").
     let (conns, duplicates, _) = analyze(&router_poll(127));
     let plc = &conns[0].directions[1];
     assert_eq!(duplicates, 10);
-    assert_eq!((plc.retransmissions, plc.tail_loss_probes, plc.rto_events), (0, 0, 0));
+    assert_eq!((plc.retransmissions, plc.tail_loss_probes, plc.rto_events, plc.payload_bytes), (0, 0, 0, 400));
     assert!(plc.stalls.iter().all(|s| s.cause != StallCause::RetransmissionTimeout));
     // At the same TTL nothing says a router lay between the two sightings, and a stack
     // that keeps the ID in its resends (duplicates.rs) could have sent it again: the

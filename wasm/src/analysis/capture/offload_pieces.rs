@@ -22,9 +22,15 @@
 //! and an IPv4 Identification that numbers it as the segmenter does: piece k of a
 //! super-frame with ID `id` carries `id + k` and starts `k × P` bytes into it, P the
 //! piece size (every piece but the last carries P bytes; Windows NDIS LSO and Linux
-//! `inet_gso_segment` both advance the ID by one per piece). Only a non-zero ID of a
-//! direction seen to change its ID from one new datagram to the next counts (RFC 6864
-//! §4: a constant ID, 0 or other, tells nothing).
+//! `inet_gso_segment` both advance the ID by one per piece). The pieces must come in
+//! order, piece 0 (same ID, same start) first: P is its length, and a piece k whose
+//! k − 1 before it were not seen is not taken (a tail re-sent with a later ID, its
+//! offset a multiple of the ID step by chance, is a resend). The super-frame must carry
+//! more than 1,460 B, more than one datagram on a standard Ethernet wire: a segment that
+//! fits in one is no super-frame (a crafted capture's two segments with one ID, 55 and
+//! 17 B, are not one cut from the other). Only a non-zero ID of a direction seen to
+//! change its ID from one new datagram to the next counts (RFC 6864 §4: a constant ID,
+//! 0 or other, tells nothing).
 //!
 //! Why no retransmission matches: a re-sent datagram is built anew and takes the next
 //! value of the sender's counter (duplicates.rs, module doc), far from the super-frame's
@@ -52,6 +58,10 @@ use crate::decode::TcpSegment;
 const DIRECTIONS: usize = 4096;
 /// Super-frames remembered per direction.
 const RECENT: usize = 4;
+/// The most a datagram on a standard Ethernet link carries (1,500 − 20 − 20 B): a
+/// segment larger than this was never one datagram on such a wire, and only such a
+/// segment is taken for a super-frame.
+const MAX_DATAGRAM_PAYLOAD: u32 = 1460;
 
 /// A new datagram of a direction, a possible super-frame.
 #[derive(Clone, Copy, Default)]
@@ -65,6 +75,9 @@ struct Frame {
     ts: Option<(u32, u32)>,
     ttl: Option<u8>,
     t_ns: i64,
+    /// Its pieces recognised so far, and their size P (piece 0's length).
+    pieces: u16,
+    piece_len: u32,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -89,11 +102,11 @@ impl Default for OffloadPieces {
     }
 }
 
-/// `s` is a piece of `f` as a segmenter cuts it (module doc).
+/// `s` is the next piece of `f` as a segmenter cuts it (module doc).
 fn piece_of(s: &TcpSegment, id: u16, f: &Frame) -> bool {
     let same_flags = (s.flags | PSH | FIN) == (f.flags | PSH | FIN);
     let after = s.ts_ns.wrapping_sub(f.t_ns);
-    if f.len == 0
+    if f.len <= MAX_DATAGRAM_PAYLOAD
         || s.payload_len >= f.len
         || !same_flags
         || (s.ack, s.window, s.options.timestamp) != (f.ack, f.window, f.ts)
@@ -103,15 +116,15 @@ fn piece_of(s: &TcpSegment, id: u16, f: &Frame) -> bool {
         return false;
     }
     let (k, offset) = (u32::from(id.wrapping_sub(f.id)), s.seq.wrapping_sub(f.seq));
-    if offset >= f.len || offset + s.payload_len > f.len {
+    if k != u32::from(f.pieces) || offset >= f.len || offset + s.payload_len > f.len {
         return false;
     }
     // Piece k starts k × P in: every piece but the last carries P bytes, the last
     // (ending with the super-frame) at most P.
+    let last = offset + s.payload_len == f.len;
     match k {
         0 => offset == 0,
-        _ if offset + s.payload_len < f.len => offset == k * s.payload_len,
-        _ => offset % k == 0 && (s.payload_len..f.len).contains(&(offset / k)),
+        _ => offset == k * f.piece_len && (s.payload_len == f.piece_len || last && s.payload_len < f.piece_len),
     }
 }
 
@@ -133,7 +146,14 @@ impl OffloadPieces {
             return false;
         }
         let mut d = self.slot(key);
-        if s.payload_len > 0 && d.changes && d.recent.iter().any(|f| piece_of(s, id, f)) {
+        let candidate = s.payload_len > 0 && d.changes;
+        if let Some(i) = d.recent.iter().position(|f| candidate && piece_of(s, id, f)) {
+            let f = &mut d.recent[i];
+            if f.pieces == 0 {
+                f.piece_len = s.payload_len;
+            }
+            f.pieces += 1;
+            self.directions[(key >> 20) as usize % DIRECTIONS] = d;
             self.pieces += 1;
             return true;
         }
@@ -141,7 +161,7 @@ impl OffloadPieces {
         d.last_id = id;
         if s.payload_len > 0 {
             let (ack, window, flags, ts, ttl) = (s.ack, s.window, s.flags, s.options.timestamp, s.frame_id.ip_ttl);
-            d.recent[d.next as usize % RECENT] = Frame { id, seq: s.seq, len: s.payload_len, ack, window, flags, ts, ttl, t_ns: s.ts_ns };
+            d.recent[d.next as usize % RECENT] = Frame { id, seq: s.seq, len: s.payload_len, ack, window, flags, ts, ttl, t_ns: s.ts_ns, pieces: 0, piece_len: 0 };
             d.next = ((d.next as usize + 1) % RECENT) as u8;
         }
         self.directions[(key >> 20) as usize % DIRECTIONS] = d;

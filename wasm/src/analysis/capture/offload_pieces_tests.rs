@@ -56,7 +56,28 @@ fn pieces_need_a_changing_id_and_no_higher_ttl() {
     assert!(!g.is_copy(&seg(0.0, 1, 100, 10, 63)));
     assert!(!g.is_copy(&seg(30.0, 101, 8000, 11, 63)));
     assert!(!g.is_copy(&seg(30.2, 101, 1440, 11, 64)));
-    // The same with TTL 62 (one router on): a piece.
-    assert!(g.is_copy(&seg(30.3, 1541, 1440, 12, 62)));
-    assert_eq!((f.offload.pieces, g.offload.pieces), (0, 1));
+    // The same with TTL 62 (one router on): a piece, and the next one after it.
+    let mut h = DuplicateFilter::default();
+    assert!(!h.is_copy(&seg(0.0, 1, 100, 10, 63)));
+    assert!(!h.is_copy(&seg(30.0, 101, 8000, 11, 63)));
+    assert!(h.is_copy(&seg(30.2, 101, 1440, 11, 62)));
+    assert!(h.is_copy(&seg(30.2, 1541, 1440, 12, 62)));
+    assert_eq!((f.offload.pieces, g.offload.pieces, h.offload.pieces), (0, 0, 2));
+}
+
+#[test]
+fn pieces_come_in_order_from_a_segment_larger_than_a_datagram() {
+    // gopacket `pcapgo/tests/le/test300.pcapng` frames 19 and 24: 1,693 B at
+    // ID 0x00f3 (bytes 6529–8222), then its last 241 B at ID 0x00f5. 241 B at offset
+    // 1,452 = 2 × 726 fits "piece 2 of pieces of 726 B", but pieces 0 and 1 never came:
+    // a resend of the tail, not a piece.
+    let mut f = DuplicateFilter::default();
+    assert!(!f.is_copy(&seg(0.0, 5321, 1208, 0x00f2, 45)));
+    assert!(!f.is_copy(&seg(0.1, 6529, 1693, 0x00f3, 45)));
+    assert!(!f.is_copy(&seg(0.2, 7981, 241, 0x00f5, 45)));
+    // PcapPlusPlus `Ftp.pcap` frames 9 and 10: 55 B then 17 B from the same start
+    // under the same ID 0x2967. 55 B fits in one datagram: no super-frame was cut.
+    assert!(!f.is_copy(&seg(1.0, 200, 55, 0x2967, 128)));
+    assert!(!f.is_copy(&seg(1.0, 200, 17, 0x2967, 128)));
+    assert_eq!(f.offload.pieces, 0);
 }
