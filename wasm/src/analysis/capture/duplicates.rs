@@ -75,6 +75,13 @@
 //!   ID 0, are the direction's 2nd and 3rd and stay retransmissions);
 //! - [`COPY_WINDOW_NS`] for a non-zero Identification not yet known to change (a
 //!   direction's first datagrams): a capture set-up on one host (-i any: 2–200 µs);
+//!   but [`COPY_WINDOW_TWO_POINTS_NS`] there too when the copy is "further along": its
+//!   TTL lower than the original's (it crossed a router between the two sightings, as on
+//!   a tap on both sides of one; a re-send from its source, captured at the same point,
+//!   would carry the same TTL) and the peer sent nothing in between (so a re-send could
+//!   only be a timer's), the value neither repeated on other content nor kept in a
+//!   resend (gopacket `cip.pcap` frames 3/4: the PLC's first answer, ID 0x88e9, TTL 128
+//!   then 127, 12.3 ms apart, was a tail loss probe);
 //! - [`COPY_WINDOW_NO_ID_NS`] otherwise (IPv6, ID 0, an ID repeated or kept in a
 //!   resend): below any retransmission timer. (A receiver's duplicate ACKs 1 ms apart
 //!   from a stack with a constant ID are identical: not copies.)
@@ -98,6 +105,10 @@
 //! RSTs are never merged: a host answers every segment that reaches a closed socket
 //! with a RST built from that segment (RFC 9293 §3.10.7.1), without a socket and so
 //! with IPv4 Identification 0, so a burst of them is identical by construction.
+//!
+//! A segmentation-offload super-frame followed by its pieces (the same bytes under
+//! IDs id, id + 1, …) is left to offload_pieces.rs, asked about every segment not
+//! merged here.
 //!
 //! Memory is constant: a table of recent fingerprints in 8-way buckets, each
 //! forgetting its oldest (an original is forgotten only when 8 newer frames fall in
@@ -130,6 +141,8 @@ const DIRECTIONS: usize = 4096;
 struct Bucket {
     keys: [u64; WAYS],
     t_ns: [i64; WAYS],
+    /// The frame's IPv4 TTL + 1 (0: none).
+    ttl: [u16; WAYS],
     /// The way the next new frame overwrites: the bucket's oldest.
     next: u8,
 }
@@ -150,6 +163,8 @@ struct Direction {
     /// New datagrams with SYN, and the time of the last.
     syns: u8,
     syn_t_ns: i64,
+    /// The time of the last new segment (0: none).
+    last_ns: i64,
 }
 
 impl Direction {
@@ -167,6 +182,9 @@ pub struct DuplicateFilter {
     pub duplicates: u64,
     /// Of those, 802.11 MAC-layer retries.
     pub wifi_retries: u64,
+    /// Pieces of segmentation-offload super-frames (offload_pieces.rs), counted in
+    /// `duplicates` too.
+    pub offload: super::offload_pieces::OffloadPieces,
 }
 
 impl Default for DuplicateFilter {
@@ -176,6 +194,7 @@ impl Default for DuplicateFilter {
             directions: vec![Direction::default(); DIRECTIONS].into_boxed_slice(),
             duplicates: 0,
             wifi_retries: 0,
+            offload: Default::default(),
         }
     }
 }
@@ -263,6 +282,18 @@ pub fn exact_identity(s: &TcpSegment) -> u64 {
 }
 
 impl DuplicateFilter {
+    /// The identical datagram `seg`, its original of TTL + 1 `ttl` at `t_ns`, seen
+    /// further along the path (module doc, "further along"): a lower TTL, the same
+    /// non-zero Identification not known to be constant or kept in resends, within
+    /// [`COPY_WINDOW_TWO_POINTS_NS`], and nothing from the peer in between.
+    fn further_along(&self, seg: &TcpSegment, seen: &Direction, ttl: u16, t_ns: i64) -> bool {
+        let (Some(id), Some(now)) = (seg.frame_id.ip_id.filter(|&id| id != 0), seg.frame_id.ip_ttl) else { return false };
+        if u16::from(now) + 1 >= ttl || seen.repeated_id == id || seen.keeps_id || seg.ts_ns - t_ns > COPY_WINDOW_TWO_POINTS_NS {
+            return false;
+        }
+        self.direction(direction_hash(seg.dst, seg.src, seg.dst_port, seg.src_port).1).last_ns <= t_ns
+    }
+
     fn direction(&self, key: u64) -> Direction {
         let d = self.directions[(key >> 20) as usize % DIRECTIONS];
         if d.key == key {
@@ -301,7 +332,7 @@ impl DuplicateFilter {
         if seg.options.sack_unreadable && window == COPY_WINDOW_NO_ID_NS {
             return false;
         }
-        let bucket = &mut self.buckets[(key >> 20) as usize % BUCKETS];
+        let bucket = self.buckets[(key >> 20) as usize % BUCKETS];
         // Any key match at all is rare; only then look at the times. The original's
         // time is kept: the 3rd and 4th copies compare with it too.
         // An identical datagram (ID included) seen before at all, and later than any copy.
@@ -310,7 +341,7 @@ impl DuplicateFilter {
             for i in 0..WAYS {
                 if bucket.keys[i] == key {
                     let after = seg.ts_ns.wrapping_sub(bucket.t_ns[i]);
-                    if (0..=window).contains(&after) {
+                    if (0..=window).contains(&after) || (after >= 0 && self.further_along(seg, &seen, bucket.ttl[i], bucket.t_ns[i])) {
                         self.duplicates += 1;
                         if wifi_retry {
                             self.wifi_retries += 1;
@@ -322,14 +353,21 @@ impl DuplicateFilter {
                 }
             }
         }
+        if self.offload.is_piece(direction, seg) {
+            self.duplicates += 1;
+            return true;
+        }
+        let bucket = &mut self.buckets[(key >> 20) as usize % BUCKETS];
         let way = bucket.next as usize % WAYS;
         bucket.keys[way] = key;
         bucket.t_ns[way] = seg.ts_ns;
+        bucket.ttl[way] = seg.frame_id.ip_ttl.map_or(0, |t| u16::from(t) + 1);
         bucket.next = ((way + 1) % WAYS) as u8;
         // A new datagram: what it shows of its direction. (Copies carry old values and
         // say nothing about the sender's next datagram.)
-        if id.is_some() || handshake {
+        {
             let mut d = seen;
+            d.last_ns = seg.ts_ns;
             if let Some(id) = id {
                 // The same ID on other content is a constant ID, or one datagram
                 // altered on the way (a normaliser trimming a resend's acknowledged

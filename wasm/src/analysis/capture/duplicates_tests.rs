@@ -253,3 +253,37 @@ fn one_datagram_altered_on_the_way_demotes_its_id_only() {
     assert!(f.is_copy(&at(420.0, 5, 1241, 80)), "30 ms later: the 200 ms window holds");
     assert_eq!(f.duplicates, 4);
 }
+
+#[test]
+fn a_first_datagram_seen_again_one_router_on_is_a_copy() {
+    // The shape of cip (gopacket cip.pcap, frames 1–5): a tap on both sides of a
+    // router. A's request (ID 0x9af6) at TTL 128, then 0.36 ms later at TTL 127; B's
+    // reply (ID 0x88e9, its direction's first datagram: its IDs not yet seen to change)
+    // at 9.772 ms, TTL 128, and again at 22.070 ms, TTL 127 — 12.3 ms on, beyond the
+    // 2-ms window of an unproven ID. A lower TTL says the datagram crossed a router
+    // between the two sightings, and A sent nothing in between that a re-send could
+    // answer: a copy, not a tail loss probe.
+    let at = |s: Seg, id: u16, ttl: u8| {
+        let mut s = s.build();
+        (s.frame_id.ip_id, s.frame_id.ip_ttl) = (Some(id), Some(ttl));
+        s
+    };
+    let req = |t_ms: f64, ttl: u8| at(Seg::a_to_b(t_ms / 1e3).seq(1).ack(1).len(58), 0x9af6, ttl);
+    let reply = |t_ms: f64, id: u16, ttl: u8| at(Seg::b_to_a(t_ms / 1e3).seq(1).ack(59).len(80), id, ttl);
+    let mut f = DuplicateFilter::default();
+    assert!(!f.is_copy(&req(0.0, 128)));
+    assert!(f.is_copy(&req(0.356, 127)));
+    assert!(!f.is_copy(&reply(9.772, 0x88e9, 128)));
+    assert!(f.is_copy(&reply(22.070, 0x88e9, 127)));
+    // The same TTL 12.3 ms later: no router between, and a stack that keeps the ID in
+    // its resends cannot be told from a copy: kept.
+    let mut h = DuplicateFilter::default();
+    assert!(!h.is_copy(&reply(9.772, 0x88e9, 128)));
+    assert!(!h.is_copy(&reply(22.070, 0x88e9, 128)));
+    // A segment from A in between (something a re-send could answer): kept too.
+    let mut g = DuplicateFilter::default();
+    assert!(!g.is_copy(&reply(9.772, 0x88e9, 128)));
+    assert!(!g.is_copy(&at(Seg::a_to_b(0.015).seq(1).ack(81), 0x9af7, 128)));
+    assert!(!g.is_copy(&reply(22.070, 0x88e9, 127)));
+    assert_eq!((f.duplicates, g.duplicates, h.duplicates), (2, 0, 0));
+}

@@ -18,6 +18,9 @@ pub struct CaptureFacts {
     /// Of those, copies from the far side of a sequence-rewriting middlebox
     /// (rewritten_copies.rs).
     pub rewritten_copies: u64,
+    /// Of those, pieces of a segmentation-offload super-frame the capture logged too
+    /// (offload_pieces.rs).
+    pub offload_pieces: u64,
     /// Of those, packets the file holds twice, written again later in the file with
     /// the same content and timestamp (timeline.rs, Repeats).
     pub repeated_frames: u64,
@@ -76,6 +79,12 @@ impl CaptureFacts {
                 wifi += &format!(
                     " ({} of them the same datagrams seen on both sides of a middlebox that rewrites sequence numbers: analysed once, in the sequence space the peer's packets use)",
                     self.rewritten_copies
+                );
+            }
+            if self.offload_pieces > 0 {
+                wifi += &format!(
+                    " ({} of them the pieces a network card cut a large segment into, logged after the segment itself (segmentation offload): its bytes counted once, as the segment the sender's TCP sent; Wireshark marks these pieces as retransmissions or out of order)",
+                    self.offload_pieces
                 );
             }
             const REPEATED: &str = "the file holds twice: written again further on with the same content and timestamp, as in a capture appended to itself; analysed once, at their own time";

@@ -1,5 +1,6 @@
 //! The capture as a recording, before any connection: the order and time packets are
-//! analysed in (timeline.rs), frames captured twice (duplicates.rs) or on both sides of a
+//! analysed in (timeline.rs), frames captured twice (duplicates.rs), a segmentation-offload super-frame logged with its
+//! pieces (offload_pieces.rs) or on both sides of a
 //! sequence-rewriting box (rewritten_copies.rs), the clock's tick
 //! (clock.rs), the 802.11 radio beside TCP (radio.rs), the stated limits that bound
 //! memory (limits.rs), the facts the report tells about the file (facts.rs) and the
@@ -9,6 +10,7 @@ pub mod clock;
 pub mod duplicates;
 pub mod facts;
 pub mod limits;
+pub mod offload_pieces;
 pub mod options;
 pub mod radio;
 pub mod rewritten_copies;

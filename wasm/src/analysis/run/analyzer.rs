@@ -246,6 +246,7 @@ impl Analyzer {
             repeated_frames: self.repeated_frames,
             rewritten_copies: self.rewritten.copies,
             wifi_retries: self.duplicates.wifi_retries,
+            offload_pieces: self.duplicates.offload.pieces,
             timestamp_resolution_ns: self.clock.resolution_ns(),
             tcp_segments: self.segments.0,
             empty_segments: self.segments.1,
