@@ -16,11 +16,17 @@
 //!   the gap (a message of the peer's makes it a turn);
 //! - that ACK was held at least `delayed_ack::MIN_HOLD_S` past the moment a prompt one
 //!   was due (nagle_shape.rs `ack_due`);
-//! - what ended the gap is what Nagle holds (nagle_shape.rs `held_by_nagle`): new data,
-//!   small, or after a lone small write;
+//! - both segments are new data (none below the highest byte sent before it): Nagle's
+//!   algorithm holds new data only, and during a loss recovery each re-send released by
+//!   a partial ACK (RFC 6582) is the recovery's pace, while a receiver holding
+//!   out-of-order data acknowledges at once (RFC 5681 §4.2), so its ACK is no delayed one;
+//! - what ended the gap is what Nagle holds (nagle_shape.rs `held_by_nagle`): small, or
+//!   after a lone small write;
 //! - and it left as the ACK reached the sender: it passed the capture point one round
-//!   trip capture → sender → capture after the ACK did (the sender's lag; 0 at the
-//!   sender), give or take a millisecond, a clock tick or a quarter of that round trip
+//!   trip capture → sender → capture after the ACK did (the sender's lag, the least that
+//!   round trip was measured; 0 at the sender) — no sooner than that, less a millisecond
+//!   or a clock tick (an ACK cannot release what has already left), and no later than
+//!   that plus the larger of a millisecond, a clock tick and a quarter of the round trip
 //!   (the jitter of a queue on the way). An application's own next write is not timed by
 //!   an ACK it cannot see.
 //!
@@ -60,22 +66,30 @@ pub struct Legs {
 /// segments that are none of its `stalls` (module comment), up to `until` (capture
 /// time); None where there is none. `full`: a full segment's payload for the sender.
 pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs, until: f64) -> Option<NagleHolds> {
-    let jitter = [1e-3, legs.tick, legs.to_sender / 4.0].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let clock = [1e-3, legs.tick].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let jitter = clock.max(legs.to_sender / 4.0);
     let mut out: Option<NagleHolds> = None;
     let mut best = 0.0;
-    let mut prev: Option<usize> = None;
+    // The previous data segment, whether it was new data, and the highest byte sent.
+    let (mut prev, mut high): (Option<(usize, bool)>, f64) = (None, f64::NEG_INFINITY);
     for k in (0..p.t.len()).filter(|&k| is_data_segment(p, k, dir)) {
         if p.t[k] > until {
             break;
         }
-        let Some(i) = prev.replace(k) else { continue };
+        let new = p.seq[k] >= high;
+        high = high.max(p.seq[k] + f64::from(p.len[k]));
+        let Some((i, i_new)) = prev.replace((k, new)) else { continue };
+        if !(new && i_new) {
+            continue; // a re-send on either side: recovery, not Nagle
+        }
         let Some(j) = hold_ack(p, dir, i, k, full) else { continue };
         if stalls.iter().any(|s| s.start < p.t[k] && s.start + s.duration > p.t[i]) {
             continue; // a stall: its own cause says it
         }
         let release = p.t[k] - p.t[j];
         let held = p.t[j] - ack_due(p, dir, i, j, legs.to_receiver);
-        if held < MIN_HOLD_S || (release - legs.to_sender).abs() > jitter || !held_by_nagle(p, dir, i, k, full) {
+        let timed = release >= legs.to_sender - clock && release <= legs.to_sender + jitter;
+        if held < MIN_HOLD_S || !timed || !held_by_nagle(p, dir, i, k, full) {
             continue;
         }
         let gap = p.t[k] - p.t[i];
@@ -108,7 +122,7 @@ fn hold_ack(p: &PacketColumns, dir: u8, i: usize, k: usize, full: u32) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::stalls::gaps::testkit::Cols;
+    use crate::analysis::stalls::testkit::Cols;
 
     const LEGS_AT_RECEIVER: Legs = Legs { to_receiver: 0.0002, to_sender: 0.079, tick: f64::NAN };
 
@@ -150,6 +164,25 @@ mod tests {
         let mut c = Cols::new(131584.0);
         turn(&mut c, 1.0, 1.0, 0.090);
         assert_eq!(holds(&c.c.packets, 0, &[], 1358, Legs { to_receiver: 0.079, to_sender: 0.0, tick: f64::NAN }, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn a_release_sooner_than_the_round_trip_or_a_re_send_is_no_hold() {
+        // The body 70 ms after the ACK at the client: 9 ms sooner than the ACK could
+        // have reached the server (79 ms) and the body come back — it had left already.
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.070);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+        // A loss recovery's re-sends, each released by a partial ACK one round trip after
+        // the one before: 1,000 bytes sent (1..1001) and lost; re-sent as 500 + 500
+        // bytes, the receiver's ACK of the first re-send 41 ms after it, the second re-send
+        // 85 ms after that ACK — the shape of a hold, but re-sends.
+        let mut c = Cols::new(131584.0);
+        c.data(0.5, 0, 1.0, 1000);
+        c.data(1.0, 0, 1.0, 500);
+        c.ack(1.041, 1, 501.0, 131584.0);
+        c.data(1.126, 0, 501.0, 500);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
     }
 
     #[test]
