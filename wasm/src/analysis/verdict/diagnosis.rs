@@ -217,6 +217,7 @@ pub fn diagnose_keeping_spans(
     if let Some(a) = conn.directions.iter().find_map(|d| crate::analysis::stalls::delayed_ack::advice(&d.stalls, conn.end - conn.start)) {
         text += &format!(" {a}");
     }
+    text += &wait_words::nagle_words::sentence(&f); // Nagle's holds below the threshold, and the remedy at both ends
     if let Some(e) = ecn_text(conn).filter(|_| !text.contains(ECN_OPENING)) {
         text += &format!(" {e}");
     }

@@ -9,6 +9,8 @@ mod answer_waits;
 mod bulk_limit_words;
 #[path = "nagle_turns.rs"]
 pub(crate) mod nagle_turns;
+#[path = "nagle_words.rs"]
+pub(crate) mod nagle_words;
 
 /// The rate the largest window allows at the path RTT (`window_cap_bps`), formatted;
 /// None above [`WINDOW_CAP_QUOTED_MAX_BPS`]: on a path of a few µs (a host's own
@@ -30,10 +32,8 @@ pub const WINDOW_CAP_QUOTED_MAX_BPS: f64 = 100e9;
 
 /// " Other stalls: 300 ms retransmission timeout, …" for the causes but `skip`.
 pub(super) fn other_stalls_phrase(f: &Facts, skip: usize) -> String {
-    let mut rest: Vec<(f64, &str)> = (0..6)
-        .filter(|&k| k != skip && f.sh.stall_by_cause[k] > 0.0)
-        .map(|k| (f.sh.stall_by_cause[k], CAUSE_WORDS[k]))
-        .collect();
+    // Nagle's holds behind a delayed ACK by their own name (nagle_words.rs).
+    let mut rest = nagle_words::cause_parts(f, (0..6).filter(|&k| k != skip));
     if rest.is_empty() {
         return String::new();
     }
@@ -375,10 +375,15 @@ pub(super) fn clocked_path_text(f: &Facts, w: &ClockedWaits) -> String {
 /// ACKs, 5 unknown): a page whose stalls are all of unknown cause — a capture without
 /// the peer's pure ACKs — once read "Had each wait on ACKs lasted …" beside a list with
 /// no wait on ACKs (review O, bitcoin.pcap #2).
-fn stalls_saving_lead(by_cause: &[f64]) -> &'static str {
-    match (by_cause.get(4).is_some_and(|&s| s > 0.0), by_cause.get(5).is_some_and(|&s| s > 0.0)) {
-        (false, true) => "Had each stall of unknown cause lasted no more than a round trip",
-        (true, true) => "Had each wait on ACKs or of unknown cause lasted no more than a round trip",
+/// `delayed`: of slot 4, the `delayed-ack` stalls' time (nagle_words.rs), named as such.
+fn stalls_saving_lead(by_cause: &[f64], delayed: f64) -> &'static str {
+    let only_delayed = delayed > 0.0 && by_cause.get(4).is_some_and(|&s| s - delayed <= 1e-9);
+    match (by_cause.get(4).is_some_and(|&s| s > 0.0), by_cause.get(5).is_some_and(|&s| s > 0.0), delayed > 0.0) {
+        (false, true, _) => "Had each stall of unknown cause lasted no more than a round trip",
+        (true, true, false) => "Had each wait on ACKs or of unknown cause lasted no more than a round trip",
+        (true, true, true) => "Had each wait on ACKs (delayed ones included) or of unknown cause lasted no more than a round trip",
+        _ if only_delayed => "Had each wait for a delayed ACK lasted no more than a round trip",
+        (_, _, true) => "Had each wait on ACKs (delayed ones included) lasted no more than a round trip",
         _ => "Had each wait on ACKs lasted no more than a round trip",
     }
 }
@@ -387,8 +392,7 @@ pub(super) fn stalls_text(f: &Facts) -> String {
     // The transfer's stalls: not the idle tail after its end (transfer_tail.rs).
     let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
     let stalls = crate::analysis::verdict::peer_silent::stalls_within(all, f.sh.ends_at());
-    let mut by_time: Vec<(f64, &str)> =
-        f.sh.stall_by_cause.iter().copied().zip(CAUSE_WORDS).filter(|p| p.0 > 0.0).collect();
+    let mut by_time = nagle_words::cause_parts(f, 0..CAUSE_WORDS.len());
     by_time.sort_by(|a, b| b.0.total_cmp(&a.0)); // the biggest cause first
     let parts: Vec<String> =
         by_time.iter().map(|(secs, words)| format!("{} {}", format_duration(*secs), words)).collect();
@@ -403,7 +407,7 @@ pub(super) fn stalls_text(f: &Facts) -> String {
         format_percent(f.shares.stalled),
         parts.join(", "),
         rate_phrase(f)
-    ) + &saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause))
+    ) + &saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause, nagle_words::delayed_stalls(f).0))
         // A queue on the path is why ACKs kept the sender waiting (the RTT it grew to).
         + &if queueing(f) { queue_phrase(f) } else { String::new() }
 }

@@ -1,0 +1,204 @@
+//! Nagle holds shorter than the stall threshold (issue 39 review X, class
+//! C-SUBTHRESHOLD-TIME-AS-PATH; docs/ANALYSIS.md "diagnosis.text", *Nagle holds below
+//! the stall threshold*).
+//!
+//! Stall rule 5b (stalls/delayed_ack.rs) names Nagle's algorithm meeting the peer's
+//! delayed ACK only in gaps above the stall threshold. A request/response exchange on a
+//! long path repeats the same hold once per message, each shorter than the threshold
+//! (4 round trips): a server writing "+OK\r\n" and then the body in a second call holds
+//! the body (RFC 896; RFC 1122 §4.2.3.4) until the client's ACK of the "+OK", which the
+//! client delays (RFC 1122 §4.2.3.2: up to 500 ms; 40 ms and up in use) because it has
+//! nothing to send. Each such gap would otherwise count as the congestion window's or
+//! the path's time. The same evidence as rule 5b, per gap between two consecutive data
+//! segments of the sender that is none of its stalls:
+//! - the first segment is smaller than a full one, and the peer's first ACK covering
+//!   it is a pure ACK that came before the next segment, with no data of the peer's in
+//!   the gap (a message of the peer's makes it a turn);
+//! - that ACK was held at least `delayed_ack::MIN_HOLD_S` past the moment a prompt one
+//!   was due (nagle_shape.rs `ack_due`);
+//! - both segments are new data (none below the highest byte sent before it): Nagle's
+//!   algorithm holds new data only, and during a loss recovery each re-send released by
+//!   a partial ACK (RFC 6582) is the recovery's pace, while a receiver holding
+//!   out-of-order data acknowledges at once (RFC 5681 §4.2), so its ACK is no delayed one;
+//! - what ended the gap is what Nagle holds (nagle_shape.rs `held_by_nagle`): small, or
+//!   after a lone small write;
+//! - and it left as the ACK reached the sender: it passed the capture point one round
+//!   trip capture → sender → capture after the ACK did (the sender's lag, the least that
+//!   round trip was measured; 0 at the sender) — no sooner than that, less a millisecond
+//!   or a clock tick (an ACK cannot release what has already left), and no later than
+//!   that plus the larger of a millisecond, a clock tick and a quarter of the round trip
+//!   (the jitter of a queue on the way). An application's own next write is not timed by
+//!   an ACK it cannot see.
+//!
+//! Each such gap, from the small segment to the one released, is the stacks' time:
+//! without the hold the second write would have left behind the first.
+
+use crate::analysis::rows::columns::PacketColumns;
+use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::delayed_ack::MIN_HOLD_S;
+use crate::analysis::stalls::is_data_segment;
+use crate::analysis::stalls::nagle_shape::{ack_due, held_by_nagle};
+
+const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+
+/// The holds found ([`holds`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NagleHolds {
+    /// Their time, from each small segment to the segment released, s.
+    pub seconds: f64,
+    pub count: u64,
+    /// The longest: (small segment row, the peer's ACK row, released segment row).
+    pub longest: (usize, usize, usize),
+}
+
+/// The round trips a hold is read against, s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Legs {
+    /// Capture point → receiver → capture point (path RTT less the sender's lag).
+    pub to_receiver: f64,
+    /// Capture point → sender → capture point (the sender's lag).
+    pub to_sender: f64,
+    /// The capture clock's tick (NaN: unknown).
+    pub tick: f64,
+}
+
+/// The Nagle holds of direction `dir` in the gaps between its consecutive data
+/// segments that are none of its `stalls` (module comment), up to `until` (capture
+/// time); None where there is none. `full`: a full segment's payload for the sender.
+pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs, until: f64) -> Option<NagleHolds> {
+    let clock = [1e-3, legs.tick].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let jitter = clock.max(legs.to_sender / 4.0);
+    let mut out: Option<NagleHolds> = None;
+    let mut best = 0.0;
+    // The previous data segment, whether it was new data, and the highest byte sent.
+    let (mut prev, mut high): (Option<(usize, bool)>, f64) = (None, f64::NEG_INFINITY);
+    for k in (0..p.t.len()).filter(|&k| is_data_segment(p, k, dir)) {
+        if p.t[k] > until {
+            break;
+        }
+        let new = p.seq[k] >= high;
+        high = high.max(p.seq[k] + f64::from(p.len[k]));
+        let Some((i, i_new)) = prev.replace((k, new)) else { continue };
+        if !(new && i_new) {
+            continue; // a re-send on either side: recovery, not Nagle
+        }
+        let Some(j) = hold_ack(p, dir, i, k, full) else { continue };
+        if stalls.iter().any(|s| s.start < p.t[k] && s.start + s.duration > p.t[i]) {
+            continue; // a stall: its own cause says it
+        }
+        let release = p.t[k] - p.t[j];
+        let held = p.t[j] - ack_due(p, dir, i, j, legs.to_receiver);
+        let timed = release >= legs.to_sender - clock && release <= legs.to_sender + jitter;
+        if held < MIN_HOLD_S || !timed || !held_by_nagle(p, dir, i, k, full) {
+            continue;
+        }
+        let gap = p.t[k] - p.t[i];
+        let o = out.get_or_insert(NagleHolds { seconds: 0.0, count: 0, longest: (i, j, k) });
+        o.seconds += gap;
+        o.count += 1;
+        if gap > best {
+            best = gap;
+            o.longest = (i, j, k);
+        }
+    }
+    out
+}
+
+/// The peer's pure ACK that first covered the small segment at row `i`, before the
+/// next data segment at row `k` (new data), with no data of the peer's between: None
+/// where the gap is not shaped so.
+fn hold_ack(p: &PacketColumns, dir: u8, i: usize, k: usize, full: u32) -> Option<usize> {
+    let end = p.seq[i] + f64::from(p.len[i]);
+    if p.len[i] >= full || p.seq[k] < end {
+        return None;
+    }
+    if (i + 1..k).any(|r| p.dir[r] != dir && p.len[r] > 0) {
+        return None; // the peer spoke: a turn
+    }
+    let j = (i + 1..k).find(|&r| p.dir[r] != dir && p.flags[r] & SYN == 0 && p.ack[r] >= end)?;
+    (p.len[j] == 0).then_some(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::stalls::testkit::Cols;
+
+    const LEGS_AT_RECEIVER: Legs = Legs { to_receiver: 0.0002, to_sender: 0.079, tick: f64::NAN };
+
+    /// A POP3 TOP turn seen at the client, on a 79 ms path (the client's host 0.2 ms
+    /// away): the server's 5-byte "+OK" at 1.000 s, the client's pure ACK of it 41 ms
+    /// later (its delayed-ACK timer: a prompt one was due 0.2 ms after the segment),
+    /// the 662-byte body 90 ms after that ACK — the ACK's way to the server (79 ms)
+    /// plus 11 ms, within a quarter of that round trip (19.75 ms). The gap, 1.000 →
+    /// 1.131 s, is 131 ms, below a 316-ms threshold: one hold of 131 ms.
+    fn turn(cols: &mut Cols, t: f64, seq: f64, release_after_ack: f64) {
+        cols.data(t, 0, seq, 5);
+        cols.ack(t + 0.041, 1, seq + 5.0, 131584.0);
+        cols.data(t + 0.041 + release_after_ack, 0, seq + 5.0, 662);
+        cols.ack(t + 0.041 + release_after_ack + 0.040, 1, seq + 667.0, 131584.0);
+    }
+
+    #[test]
+    fn a_small_segment_held_for_the_delayed_ack_below_the_threshold_is_a_hold() {
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.090);
+        turn(&mut c, 3.0, 668.0, 0.090);
+        let h = holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY).expect("two holds");
+        assert_eq!(h.count, 2);
+        // 2 × (0.041 + 0.090) = 0.262 s.
+        assert!((h.seconds - 0.262).abs() < 1e-9, "{h:?}");
+        // Row 0 is the handshake's ACK (the testkit's): the first turn's rows are 1, 2, 3.
+        assert_eq!(h.longest, (1, 2, 3));
+    }
+
+    #[test]
+    fn a_release_not_timed_by_the_ack_is_no_hold() {
+        // The body 150 ms after the ACK: 71 ms beyond the 79-ms way to the sender,
+        // more than the 19.75-ms allowance — the application's own next write.
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.150);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+        // At the sender (no lag) the held segment leaves within a millisecond of the
+        // ACK: 90 ms after it is not the ACK's doing.
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.090);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, Legs { to_receiver: 0.079, to_sender: 0.0, tick: f64::NAN }, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn a_release_sooner_than_the_round_trip_or_a_re_send_is_no_hold() {
+        // The body 70 ms after the ACK at the client: 9 ms sooner than the ACK could
+        // have reached the server (79 ms) and the body come back — it had left already.
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.070);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+        // A loss recovery's re-sends, each released by a partial ACK one round trip after
+        // the one before: 1,000 bytes sent (1..1001) and lost; re-sent as 500 + 500
+        // bytes, the receiver's ACK of the first re-send 41 ms after it, the second re-send
+        // 85 ms after that ACK — the shape of a hold, but re-sends.
+        let mut c = Cols::new(131584.0);
+        c.data(0.5, 0, 1.0, 1000);
+        c.data(1.0, 0, 1.0, 500);
+        c.ack(1.041, 1, 501.0, 131584.0);
+        c.data(1.126, 0, 501.0, 500);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn a_prompt_ack_or_a_peer_message_is_no_hold() {
+        // The ACK 15 ms after the segment: below the 20-ms least delayed-ACK hold.
+        let mut c = Cols::new(131584.0);
+        c.data(1.0, 0, 1.0, 5);
+        c.ack(1.015, 1, 6.0, 131584.0);
+        c.data(1.105, 0, 6.0, 662);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+        // The peer's 10-byte message in the gap: a turn, whatever the ACK's delay.
+        let mut c = Cols::new(131584.0);
+        c.data(1.0, 0, 1.0, 5);
+        c.ack(1.041, 1, 6.0, 131584.0);
+        c.data(1.060, 1, 1.0, 10);
+        c.data(1.131, 0, 6.0, 662);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+    }
+}
