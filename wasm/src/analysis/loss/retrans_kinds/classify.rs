@@ -50,17 +50,18 @@ impl RetransKinds {
             // No report of a hole, no recovery or timeout's loss state under way, and
             // some quiet: nothing of the receiver's asked for it, so its sender's timer
             // did (`LossState::unreported`).
-            // An advance of the cumulative ACK after the sender's last new data may have
-            // clocked it (a partial ACK: slow start after a timeout the capture missed, or
-            // NewReno's next hole, RFC 6582 §3.2); one before it acknowledged none of the
-            // bytes sent since, so clocks no re-send of them.
+            // Feedback of the receiver's after the sender's last new data (an advance,
+            // a duplicate ACK) may have clocked it — a partial ACK: slow start after a
+            // timeout the capture missed, NewReno's next hole (RFC 6582 §3.2), or a FIN
+            // re-sent with the ACK of the peer's FIN; feedback before it acknowledged none
+            // of the bytes sent since, so clocks no re-send of them. Unknown: no claim.
             let new_data_ago = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
-            let advance_clocks = r.una_advance > 0 && r.una_advanced_ago_us != u32::MAX && (new_data_ago == u32::MAX || r.una_advanced_ago_us < new_data_ago);
+            let fed_since = r.feedback_n > 0 && (new_data_ago == u32::MAX || r.feedback_ago_us[0] <= new_data_ago);
             // Only for bytes the capture saw sent before (its end within SND.NXT): a
             // "re-send" reaching past it carries bytes first seen here (their original
             // never captured, known only from the peer's numbers), and when the sender
             // sent them is unknown.
-            let unreported = !hole && !advance_clocks && r.end <= r.high && state.unreported(r) && quiet.map_or(true, |q| q >= TIMER_FLOOR_NS);
+            let unreported = !hole && !fed_since && r.end <= r.high && state.unreported(r) && quiet.map_or(true, |q| q >= TIMER_FLOOR_NS);
             let bits = if (!timer || (bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i))) && !r.syn && !unreported {
                 state.clocked(r, segments(r), hole, &mut c)
             } else if r.end >= r.high && state.last_timer != Some(r.feedback_seq) && !r.syn && probes && !self.past_probe_timeout(i, r, quiet, rtt_ns) {
