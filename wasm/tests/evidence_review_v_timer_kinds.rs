@@ -27,22 +27,25 @@ const MERCURY: &str = "cisco__mercury__unit_tests_pcaps_http_request.capture2.pc
 /// D-SACKed at once.
 fn isp_like() -> Flow {
     let mut f = Flow::new("172.16.16.170:64257", "38.29.168.232:80");
-    f.handshake(0, 25_000, Opts::new().mss(1460).sack_perm(), Opts::new().mss(1460).sack_perm());
-    f.data(C2S, 25_100, 485);
-    f.push(S2C, 50_000);
+    // TCP timestamps as in isp (1 tick = 1 ms): they tell the timer's re-send (TSval
+    // 244 ticks after the burst's) from an original overtaken on the way.
+    let ts = |val: u32, ecr: u32| Opts::new().ts(val, ecr);
+    f.handshake(0, 25_000, Opts::new().mss(1460).sack_perm().ts(100, 0), Opts::new().mss(1460).sack_perm().ts(1000, 100));
+    f.data(C2S, 25_100, 485).opts(ts(125, 1000));
+    f.push(S2C, 50_000).opts(ts(1025, 125));
     for k in 0..9u32 {
-        f.data(S2C, 2_068_000 + i64::from(k) * 2, 1448);
+        f.data(S2C, 2_068_000 + i64::from(k) * 2, 1448).opts(ts(1395, 125));
     }
-    f.data(S2C, 2_068_020, 1448).seq(5001);
+    f.data(S2C, 2_068_020, 1448).seq(5001).opts(ts(1639, 125));
     for (k, ack) in [7897u32, 10_793, 13_689, 16_585, 18_033].into_iter().enumerate() {
-        f.push(C2S, 2_068_050 + k as i64).ack(ack);
+        f.push(C2S, 2_068_050 + k as i64).ack(ack).opts(ts(2168, 1395));
     }
-    f.push(C2S, 2_068_060).ack(18_033).opts(Opts::new().sack(&[(5001, 6449)]));
+    f.push(C2S, 2_068_060).ack(18_033).opts(ts(2168, 1395).sack(&[(5001, 6449)]));
     for k in 0..4u32 {
         let seq = 5001 + (3 + k) * 1448;
         let t = 2_094_500 + i64::from(k) * 600;
-        f.data(S2C, t, 1448).seq(seq);
-        f.push(C2S, t + 30).ack(18_033).opts(Opts::new().sack(&[(seq, seq + 1448)]));
+        f.data(S2C, t, 1448).seq(seq).opts(ts(1668, 2168));
+        f.push(C2S, t + 30).ack(18_033).opts(ts(2194, 1668).sack(&[(seq, seq + 1448)]));
     }
     f
 }
