@@ -61,8 +61,10 @@ impl RetransKinds {
             // "re-send" reaching past it carries bytes first seen here (their original
             // never captured, known only from the peer's numbers), and when the sender
             // sent them is unknown.
-            let unreported = !hole && !fed_since && r.end <= r.high && state.unreported(r) && quiet.map_or(true, |q| q >= TIMER_FLOOR_NS);
-            let bits = if (!timer || (bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i))) && !r.syn && !unreported {
+            // A burst is a loss-detection timer's in recovery (see above), not this.
+            let burst = bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i);
+            let unreported = !hole && !fed_since && !burst && r.end <= r.high && state.unreported(r) && quiet.map_or(true, |q| q >= TIMER_FLOOR_NS);
+            let bits = if (!timer || burst) && !r.syn && !unreported {
                 state.clocked(r, segments(r), hole, &mut c)
             } else if r.end >= r.high && state.last_timer != Some(r.feedback_seq) && !r.syn && probes && !self.past_probe_timeout(i, r, quiet, rtt_ns) {
                 state.last_timer = Some(r.feedback_seq);
@@ -168,6 +170,10 @@ impl LossState {
         if self.recover.is_some_and(|rc| una >= rc) {
             self.recover = None;
         }
+        // Undone below (F-RTO, or every re-send of the episode shown needless): the sender
+        // left the timeout's response (RFC 4015), so no go-back-N of it follows
+        // (`clocked`); the loss state that the ACKs ended above keeps it.
+        let before_undo = self.recover.is_some();
         // Without SACK the sender stays in recovery until the ACK passes the
         // recover point, not when it reaches it (RFC 6582 §3.2 step 3: "more than
         // recover"; Linux tcp_try_undo_recovery holds Reno's state at snd_una ==
@@ -199,6 +205,9 @@ impl LossState {
         let shown_by = self.period_shown_needless_at.saturating_add(lag_ns.max(0));
         if self.recover.is_some() && !self.period_needed && shown_by <= r.t_ns {
             self.recover = None;
+        }
+        if before_undo && self.recover.is_none() {
+            self.timeout_high = None;
         }
         if self.recover.is_none() {
             (self.period_needed, self.period_shown_needless_at, self.period_undone_at) = (false, i64::MIN, i64::MAX);
