@@ -142,6 +142,8 @@ mod evidence_review_v_copies;
 mod evidence_review_v_queue_drain;
 #[path = "evidence_review_v_reset.rs"]
 mod evidence_review_v_reset;
+#[path = "evidence_review_v_timer_kinds.rs"]
+mod evidence_review_v_timer_kinds;
 #[path = "evidence_review_x_nagle_holds.rs"]
 mod evidence_review_x_nagle_holds;
 #[path = "evidence_rtt_path_samples.rs"]

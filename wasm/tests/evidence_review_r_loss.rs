@@ -19,7 +19,12 @@ const GMAIL: &str = "epiecs__packetlife-backup__pcaps_gmail.pcapng.cap";
 fn gmail_one_dsack_per_needless_resend() {
     let Some(c) = common::corpus_connection(GMAIL, 2) else { return };
     let d = &c.directions[0];
-    assert_eq!((d.retransmissions, d.spurious_retransmissions, d.rto_events), (19, 3, 1));
+    // Session 35 (loss/timer_driven.rs): the round trip is unknown but the sender lag is
+    // measured (401 ms), so it stands in for it: 7 timeouts. Checked in tshark (mercury
+    // http_request.capture2 #123, the same flow): 3644, 3908, 4036, 4866 re-send holes
+    // 1.06–1.65 s after the ACK/SACK that reported them, against 0.38–0.39 s turnarounds;
+    // the other 2 not yet frame by frame (h35b report).
+    assert_eq!((d.retransmissions, d.spurious_retransmissions, d.rto_events), (19, 3, 7));
     assert!(c.diagnosis.text.contains("(19 of 63 data segments, 3 of them needless"), "{}", c.diagnosis.text);
 }
 

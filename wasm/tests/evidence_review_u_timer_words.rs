@@ -72,11 +72,10 @@ fn gmail_connection_3_outages_agree_with_its_counters() {
     let d = &c.directions[c.data_direction as usize];
     assert_eq!((d.rto_events, d.fast_retransmissions), (1, 5), "{d:?}");
     let outages: Vec<&str> = c.diagnosis.episodes.iter().filter(|e| e.kind == "outage").map(|e| e.text.as_str()).collect();
-    assert_eq!(
-        outages,
-        [
-            "Nothing got through for 908 ms during 1.527 s–2.435 s: 3 re-sends, the first 363 ms after the receiver's last packet, counted as recovery retransmissions; no retransmission timeout counted.",
-            "Nothing got through for 19 s during 2.938 s–21.629 s: 1 retransmission timeout.",
-        ]
-    );
+    // Session 35: the stall rule and the counters share one timer test
+    // (loss/timer_driven.rs): the re-sends 34–36, 363 ms after the SACK 32 with the round
+    // trip unknown and no sender lag measured (1 s), are clocked for both, so the stall
+    // 1.527–1.890 s is no timeout and neither is the one after it (new data after the
+    // ACK of everything): no outage of timeouts there any more.
+    assert_eq!(outages, ["Nothing got through for 19 s during 2.938 s–21.629 s: 1 retransmission timeout."]);
 }

@@ -8,3 +8,4 @@ pub mod capture_loss;
 pub(crate) mod datagram_ids;
 pub mod reported;
 pub mod retrans_kinds;
+pub(crate) mod timer_driven;

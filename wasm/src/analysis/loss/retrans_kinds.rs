@@ -72,22 +72,7 @@ const FEEDBACK_KEPT: usize = 8;
 /// Records looked at per ACK at most, newest (D-SACK, RetransmitTS) or oldest
 /// unacknowledged (Eifel) first.
 const SCAN: usize = 1024;
-/// No retransmission timer fires sooner than this after the last feedback, however
-/// short the path: Linux's probe timeout adds TCP_TIMEOUT_MIN (2 jiffies, ≥ 2 ms) to
-/// its 2·SRTT and its RTO is at least 200 ms (a route's rto_min can lower that to
-/// a few ms in data centres); FreeBSD's RTO floor is 30 ms, Windows' 300 ms. On a
-/// host-local or LAN path (a 2 µs veth, a 100 µs LAN) the scheduling jitter between
-/// an ACK and the re-send it clocks is longer than the round trip: Linux over a veth
-/// with TSO, 4 re-sends of 135 segments 4–192 µs after the SACKs that clocked them
-/// (kernel: 135 TCPFastRetrans, no timeout) were read as 3 timeouts.
-pub(crate) const TIMER_FLOOR_NS: i64 = 1_000_000;
-/// How late a kernel timer can fire after the time it was armed for: Linux arms its
-/// RACK reordering timer in jiffies, rounded up (`usecs_to_jiffies`), and the timer
-/// wheel adds up to one more: 2 jiffies of 4 ms at HZ=250 (Debian's), one of 10 ms at
-/// HZ=100. A request/response at 8 % loss on a 4.3 ms path: RACK re-sent a hole
-/// 7.5 ms after the SACK above it (kernel: TCPFastRetrans, no timeout), beyond 1.5
-/// round trips. A timeout needs at least 200 ms there (Linux's RTO floor; FreeBSD 30 ms).
-const TIMER_SLACK_NS: i64 = 10_000_000;
+pub(crate) use super::timer_driven::{TIMER_FLOOR_NS, TIMER_SLACK_NS};
 /// The duplicate ACK that triggers a fast retransmission without SACK (RFC 5681 §3.2).
 const NEWRENO_DUPTHRESH: u32 = 3;
 /// Backoff chains listed per direction at most (the count is always complete).
@@ -160,6 +145,12 @@ pub struct RetransKinds {
     /// records, whose 128 bytes are full (`record_size`).
     last_new_data_ns: Option<i64>,
     new_data_ago_us: Vec<u32>,
+    /// Since the cumulative ACK last advanced, the receiver reported a hole: a
+    /// duplicate ACK that is not only a D-SACK, a SACK block above the cumulative ACK,
+    /// or a SACK option cut short; and for each record its value when it was sent
+    /// (`hole_reported_before`, beside the records like `new_data_ago_us`).
+    hole_reported: bool,
+    hole_reported_before: Vec<bool>,
     /// The longest round trip of this side's data (the RTT summary's maximum), which
     /// bounds the sender's smoothed RTT (`set_rtt_max`).
     rtt_max_ns: Option<i64>,
@@ -224,9 +215,15 @@ impl RetransKinds {
             self.dupacks = 0;
             self.resent_in_run = false;
             self.late_dupack_ns = None;
+            self.hole_reported = false;
         } else if a.duplicate {
             self.dupacks = self.dupacks.saturating_add(1);
         }
+        // A duplicate ACK whose only news is a D-SACK (RFC 2883) reports a duplicate,
+        // not a hole: no fast retransmission follows from it (RFC 6675 counts SACKed
+        // bytes, not such ACKs; Linux's sacked_out does not grow).
+        let only_dsack = dsack(a.ack, a.sack).is_some() && sack_right.is_none();
+        self.hole_reported |= (a.duplicate && !only_dsack) || sack_right.is_some() || (a.sack_unreadable && a.sack.is_empty());
         // A SACK option the snaplen cut off: RFC 2018 §4 makes its first block the one
         // holding the segment that triggered the ACK, so it told the sender of data it
         // had not heard of (short of a D-SACK, which the capture cannot tell). Without
@@ -445,6 +442,7 @@ impl RetransKinds {
         let acked_already = una.is_some_and(|u| u >= end);
         let new_data_ago = self.last_new_data_ns.map_or(u32::MAX, |tn| u32::try_from(t_ns.saturating_sub(tn).max(0) / 1000).unwrap_or(u32::MAX - 1));
         self.new_data_ago_us.push(new_data_ago);
+        self.hole_reported_before.push(self.hole_reported);
         self.records.push(Record {
             row: row.unwrap_or(u32::MAX),
             t_ns,

@@ -402,7 +402,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             || (peer_win.is_finite() && flight.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged));
         gap = Some(Gap {
             last_len: len,
-            resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s),
+            resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s, lag_s),
             last_peer_at: None,
             index: i,
             high,
@@ -430,7 +430,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         let (t0, may_follow) = (cols.t[g.index], ack_may_follow(cols, j, lag_s));
         not_held(&mut g, f64::from(cols.len[j]), full, (t0, cols.t[j]), path_rtt_s, may_follow);
         g.not_held &= !resent;
-        out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, path_rtt_s));
+        out.push(classify(cols, &g, j, peer_win, resent, peer_pure_acks, (path_rtt_s, lag_s)));
         // Free by its own sends (rule 5a's first test), not by an ACK's timing: an echo
         // showing that ACK had not reached the sender (held_on_path.rs) outweighs the
         // sender lag's guess of when it did.

@@ -69,6 +69,7 @@ mod drain_saving;
 mod first_answer;
 mod handshake_words;
 mod long_message;
+mod needless_words;
 pub use first_answer::WITHIN_THE_TRANSFER;
 pub use handshake_words::join_not_established;
 mod path_words;

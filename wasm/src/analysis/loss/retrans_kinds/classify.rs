@@ -45,9 +45,27 @@ impl RetransKinds {
         for (i, r) in records.iter().enumerate() {
             state.leave_ended(r, lag_ns, self.sack_seen);
             let quiet = r.quiet_ns(lag_ns, at_sender);
-            let timer = timer_driven(r, quiet, rtt_ns);
-            let bits = if (!timer || (bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i))) && !r.syn {
-                state.clocked(r, segments(r), &mut c)
+            let timer = timer_driven(r, quiet, rtt_ns, lag_ns);
+            let hole = self.hole_reported_before.get(i).copied().unwrap_or(true);
+            // No report of a hole, no recovery or timeout's loss state under way, and
+            // some quiet: nothing of the receiver's asked for it, so its sender's timer
+            // did (`LossState::unreported`).
+            // Feedback of the receiver's after the sender's last new data (an advance,
+            // a duplicate ACK) may have clocked it — a partial ACK: slow start after a
+            // timeout the capture missed, NewReno's next hole (RFC 6582 §3.2), or a FIN
+            // re-sent with the ACK of the peer's FIN; feedback before it acknowledged none
+            // of the bytes sent since, so clocks no re-send of them. Unknown: no claim.
+            let new_data_ago = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
+            let fed_since = r.feedback_n > 0 && (new_data_ago == u32::MAX || r.feedback_ago_us[0] <= new_data_ago);
+            // Only for bytes the capture saw sent before (its end within SND.NXT): a
+            // "re-send" reaching past it carries bytes first seen here (their original
+            // never captured, known only from the peer's numbers), and when the sender
+            // sent them is unknown.
+            // A burst is a loss-detection timer's in recovery (see above), not this.
+            let burst = bursts.in_burst(i) && !bursts.repeats_a_timer_burst(i);
+            let unreported = !hole && !fed_since && !burst && r.end <= r.high && state.unreported(r) && quiet.map_or(true, |q| q >= TIMER_FLOOR_NS);
+            let bits = if (!timer || burst) && !r.syn && !unreported {
+                state.clocked(r, segments(r), hole, &mut c)
             } else if r.end >= r.high && state.last_timer != Some(r.feedback_seq) && !r.syn && probes && !self.past_probe_timeout(i, r, quiet, rtt_ns) {
                 state.last_timer = Some(r.feedback_seq);
                 c.tail_loss_probes += 1;
@@ -126,6 +144,9 @@ struct LossState {
     // Fast recovery under way (RFC 6675): its recover point, SND.NXT at its first
     // retransmission.
     fast_recover: Option<i64>,
+    // SND.NXT at the last timeout, until fast recovery begins: the bytes its
+    // go-back-N may re-send (`clocked`).
+    timeout_high: Option<i64>,
 }
 
 impl LossState {
@@ -139,6 +160,7 @@ impl LossState {
             period_shown_needless_at: i64::MIN,
             period_undone_at: i64::MAX,
             fast_recover: None,
+            timeout_high: None,
         }
     }
 
@@ -148,6 +170,10 @@ impl LossState {
         if self.recover.is_some_and(|rc| una >= rc) {
             self.recover = None;
         }
+        // Undone below (F-RTO, or every re-send of the episode shown needless): the sender
+        // left the timeout's response (RFC 4015), so no go-back-N of it follows
+        // (`clocked`); the loss state that the ACKs ended above keeps it.
+        let before_undo = self.recover.is_some();
         // Without SACK the sender stays in recovery until the ACK passes the
         // recover point, not when it reaches it (RFC 6582 §3.2 step 3: "more than
         // recover"; Linux tcp_try_undo_recovery holds Reno's state at snd_una ==
@@ -180,15 +206,48 @@ impl LossState {
         if self.recover.is_some() && !self.period_needed && shown_by <= r.t_ns {
             self.recover = None;
         }
+        if before_undo && self.recover.is_none() {
+            self.timeout_high = None;
+        }
         if self.recover.is_none() {
             (self.period_needed, self.period_shown_needless_at, self.period_undone_at) = (false, i64::MIN, i64::MAX);
         }
     }
 
+    /// Whether a re-send of `r`'s bytes with no hole reported since the cumulative ACK last
+    /// advanced would have nothing but a timer behind it: no fast recovery under way (a
+    /// partial ACK there clocks the next hole, RFC 6582 §3.2), no timeout's loss state
+    /// (slow start) and not the go-back-N of the last timeout (`clocked`). A fast
+    /// retransmission needs the receiver's report of a hole (RFC 5681 §3.2, RFC 6675 §5,
+    /// RFC 8985 §6.2); without one the re-send is the timer's — a timeout, or a probe of
+    /// the tail — however soon after the last ACK it came (a timer armed on the original,
+    /// RFC 6298 §5.1, fires whenever the ACK of it is late). mercury
+    /// http_request.capture2.pcap #146: a 4-byte message re-sent 1.17 s after it was sent,
+    /// 946 ms after the peer's last packet (its own message, which acknowledged nothing),
+    /// no duplicate ACK: counted "recovery" where the round trip was unknown.
+    fn unreported(&self, r: &Record) -> bool {
+        self.fast_recover.is_none() && self.recover.is_none() && !self.timeout_high.is_some_and(|h| r.end <= h)
+    }
+
     /// Counts `r`, clocked by feedback: slow start in a timeout's loss state, else fast
-    /// / recovery. Returns its kind bit.
-    fn clocked(&mut self, r: &Record, segments: u64, c: &mut KindCounts) -> u32 {
-        if self.recover.is_some() {
+    /// / recovery. Returns its kind bit. `hole_reported`: the receiver had reported a
+    /// hole (a duplicate ACK that is not only a D-SACK, or SACKed data above the
+    /// cumulative ACK) since its cumulative ACK last advanced.
+    ///
+    /// A fast retransmission needs that report (RFC 5681 §3.2: the third duplicate ACK;
+    /// RFC 6675 §5: SACKed data above the hole; RFC 8985 §6.2: RACK marks a segment
+    /// lost only on an ACK of data sent after it), or a recovery already under way (a
+    /// partial ACK, RFC 6582 §3.2 step 5). Without either, a re-send of bytes that were
+    /// outstanding at the last timeout is that timeout's go-back-N (RFC 5681 §3.1;
+    /// Linux's TCPSlowStartRetrans), even where the capture saw the ACKs that should
+    /// have ended its loss state pass before it: the sender had not heard them yet, or
+    /// the estimate of when it did (`Record::una_heard`) was short. Chris Sanders'
+    /// dns_isp_hijack.pcapng conn 2: the timer re-sent seq 1 (frame 41), then 5793–11585
+    /// (50, 52, 54, 56) 25 ms later, after ACKs of everything and only D-SACK duplicate
+    /// ACKs: counted 4 fast retransmissions.
+    fn clocked(&mut self, r: &Record, segments: u64, hole_reported: bool, c: &mut KindCounts) -> u32 {
+        let go_back_n = !hole_reported && self.fast_recover.is_none() && self.timeout_high.is_some_and(|h| r.end <= h);
+        if self.recover.is_some() || go_back_n {
             c.slow_start_retransmissions += 1;
             c.slow_start_retransmitted_segments += segments;
             self.period_needed |= !r.spurious;
@@ -198,6 +257,7 @@ impl LossState {
             c.fast_retransmissions += 1;
             c.fast_retransmitted_segments += segments;
             self.fast_recover.get_or_insert(r.high);
+            self.timeout_high = None;
             fb::KIND_FAST
         }
     }
@@ -207,6 +267,7 @@ impl LossState {
         self.last_timer = Some(r.feedback_seq);
         c.rto_events += 1;
         self.recover = Some(r.high);
+        self.timeout_high = Some(r.high);
         // Linux arms F-RTO for a timeout outside fast recovery, or a repeated
         // timeout of the same segment (RFC 5682 §3.2; tcp_enter_loss).
         let backoff = self.last_rto.is_some_and(|(seq, _)| seq == r.feedback_seq);
@@ -240,41 +301,10 @@ impl LossState {
     }
 }
 
-/// Whether `r` was sent by a timer: quiet (`Record::quiet_ns`) for at least a path RTT,
-/// or with no feedback ever. Where the path RTT is unknown (a capture that starts
-/// mid-stream, at the receiver, without timestamps), quiet for at least 1 s
-/// ([`UNKNOWN_RTT_TIMER_NS`]).
-fn timer_driven(r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>) -> bool {
-    // A hole below data the receiver has SACKed can also be re-sent by RACK's
-    // reordering timer (RFC 8985 §6.3), which fires at most RACK.reo_wnd ≤ SRTT
-    // (§6.2 step 4) after the ACK that armed it: up to about one round trip of
-    // quiet, where a timeout needs SRTT + 4·RTTVAR (RFC 6298 §2) and a probe
-    // 2·SRTT (RFC 8985 §7.2) and never re-sends a hole (§7.3). Half a round trip
-    // more tells the two apart (Linux request/response at 3 % loss: 3 RACK
-    // re-sends 10.4–12 ms after the last SACK at 10.2 ms RTT were read as
-    // timeouts; the kernel counted 0 or 1 timeout), or the timer's own slack
-    // more on a short path ([`TIMER_SLACK_NS`]).
-    let timer_after = |rtt: i64| (if r.below_sack { rtt + (rtt / 2).max(TIMER_SLACK_NS) } else { rtt }).max(TIMER_FLOOR_NS);
-    match (quiet, rtt_ns) {
-        (None, _) => true,
-        (Some(q), rtt) => q >= timer_after(rtt.unwrap_or(UNKNOWN_RTT_TIMER_NS)),
-    }
+/// Whether `r` was sent by a timer: the one shared test (loss/timer_driven.rs).
+fn timer_driven(r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>, lag_ns: i64) -> bool {
+    crate::analysis::loss::timer_driven::timer_driven(quiet, rtt_ns, lag_ns, r.below_sack)
 }
-
-/// The round trip a re-send's quiet is weighed against where the path RTT is unknown:
-/// 1 s, the retransmission timeout before any RTT sample (RFC 6298 §2.1; Linux
-/// TCP_TIMEOUT_INIT), above every RTO floor (RFC 6298 §2.4's 1 s, Linux's 200 ms). Why
-/// it is safe whatever the unknown RTT: a re-send clocked by feedback leaves as that
-/// feedback reaches the sender, so its quiet (after the sender lag the capture
-/// estimates) is at most the part of one round trip the capture did not see; quiet of
-/// 1 s, with nothing acknowledged or SACKed meanwhile, would need a round trip above
-/// 1 s, longer than any path's base RTT (a geostationary hop is about 600 ms), and a
-/// quiet sender has no queue of its own to lengthen it; a hole below SACKed data needs
-/// half as long again (RACK's reordering window is at most one SRTT, RFC 8985 §6.2).
-/// Without this every re-send with feedback before it counted as fast: a re-send
-/// 18.7 s after the last SACK, with only a keep-alive between (gmail.pcapng.cap's
-/// connection 3), was no timeout while its stall was called one.
-const UNKNOWN_RTT_TIMER_NS: i64 = 1_000_000_000;
 
 /// Re-sends sent together without feedback between them (see the comment in `finish`).
 struct Bursts<'a> {

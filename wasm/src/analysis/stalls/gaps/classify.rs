@@ -52,7 +52,7 @@ fn retransmission_kind_words(flags: u32) -> &'static str {
 
 /// The cause of the gap that data segment `j` closed (the rules of gaps.rs's doc, first
 /// match wins), and what ended it.
-pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, path_rtt_s: Option<f64>) -> Stall {
+pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, resent: bool, peer_pure_acks: bool, (path_rtt_s, lag_s): (Option<f64>, f64)) -> Stall {
     let (t0, t1) = (cols.t[g.index], cols.t[j]);
     // The application is idle only while the sender has nothing outstanding (issue 39:
     // DESIGN.md "Diagnosis principles" 1): before the ACK of everything, the data sent
@@ -61,7 +61,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
     // §4.2.3.4) — and a sender that writes again as that ACK comes was waiting on it.
     let duration = t1 - t0;
     // The segment that ends the gap was sent on the peer's ACKs (a fast retransmission).
-    let on_acks = ack_clocked(cols.flags[j], g.last_peer_at.map_or(f64::INFINITY, |tp| t1 - tp), path_rtt_s);
+    let on_acks = ack_clocked(cols.flags[j], g.last_peer_at.map_or(f64::INFINITY, |tp| t1 - tp), path_rtt_s, lag_s);
     // Rule 5's `unknown` of a payload-only capture, or rule 5a's sender free because the
     // last ACK came long before: what no ACK in the capture shows (`rule_5`).
     let mut no_ack_shown = false;

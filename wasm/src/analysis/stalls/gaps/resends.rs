@@ -2,6 +2,7 @@
 //! original overtaken on the way, a needless re-send, one the peer's ACKs sent, and the
 //! peer's own timer re-send.
 
+use crate::analysis::loss::timer_driven::timer_driven;
 use crate::analysis::rows::columns::flag_bits;
 
 /// A segment below the highest sequence sent that is an original overtaken on the way
@@ -13,20 +14,23 @@ pub fn reordered(flags: u32) -> bool {
 /// A re-send the peer's ACKs sent, not a timer: a fast retransmission, on the third
 /// duplicate ACK or the SACKs that show a hole (RFC 5681 §3.2, RFC 6675 §5), or a
 /// recovery re-send that follows it (retrans_kinds.rs `KIND_FAST`; the kernel's
-/// TCPFastRetrans) — sent within a path round trip of the peer's last packet (in the
-/// sender's time, `since_peer_s` before it; without a path RTT, 0.2 s: Linux's minimum
-/// timeout, RFC 6298 §2.4's 1 s lowered). A stack answers an ACK at once; a burst of
+/// TCPFastRetrans) — sent sooner after the peer's last packet (in the sender's time,
+/// `since_peer_s` before it) than a timer could have fired: the one shared test,
+/// loss/timer_driven.rs `timer_driven` (a path round trip, half a round trip more for a
+/// hole below SACKed data — a recovery re-send repairs one —; where the path RTT is
+/// unknown, the sender lag `lag_s` within 0.2–1 s, or 1 s without one; before session 35 this rule alone used 0.2 s there, so a stall was called a
+/// retransmission timeout while the counters counted its re-send as recovery: mercury
+/// http_request.capture2 #150). A stack answers an ACK at once; a burst of
 /// re-sends long after the last ACK was sent by a timer whatever its kind (4 segments
 /// 450 ms after the last feedback on a 20 ms path). A gap it ends, or begins, was the
 /// sender waiting on ACKs (the round trip that brought the duplicates, or the one that
 /// brings the re-send's ACK), not a retransmission timer: no timeout or probe is
 /// counted for it (issue 39 item 8).
-pub(super) fn ack_clocked(flags: u32, since_peer_s: f64, path_rtt_s: Option<f64>) -> bool {
-    flags & flag_bits::KIND_FAST != 0 && since_peer_s >= 0.0 && since_peer_s <= path_rtt_s.unwrap_or(LINUX_MIN_RTO_S)
+pub(super) fn ack_clocked(flags: u32, since_peer_s: f64, path_rtt_s: Option<f64>, lag_s: f64) -> bool {
+    let since_ns = (since_peer_s * 1e9).min(i64::MAX as f64) as i64;
+    let rtt_ns = path_rtt_s.map(|r| (r * 1e9) as i64);
+    flags & flag_bits::KIND_FAST != 0 && since_peer_s >= 0.0 && !timer_driven(Some(since_ns), rtt_ns, (lag_s.max(0.0) * 1e9) as i64, true)
 }
-
-/// Linux's minimum retransmission timeout (TCP_RTO_MIN), s.
-const LINUX_MIN_RTO_S: f64 = 0.2;
 
 /// A re-send the capture shows needless (retrans_kinds.rs: D-SACK or Eifel evidence;
 /// Wireshark's spurious retransmission): the original had arrived, so it repaired no loss.

@@ -274,9 +274,11 @@ pub(super) fn timeouts_clause(f: &Facts) -> Option<String> {
     // gap shorter than the threshold) took none of that time.
     let (probes, timeouts) = f.timer_stalls;
     let timers = timers_phrase(probes, timeouts).filter(|_| probes > 0);
-    (rto > 0.0).then(|| match timers {
-        Some(which) => format!("{} of it waiting on {which}", format_duration(rto)),
-        None => format!("{} of it waiting on retransmission timeouts", format_duration(rto)),
+    let fixed = crate::analysis::verdict::no_backoff::words(f.conn, f.conn.data_direction.min(1) as usize, timeouts).filter(|_| probes == 0);
+    (rto > 0.0).then(|| match (timers, fixed) {
+        (_, Some(loop_words)) => format!("{} of it waiting on {loop_words}", format_duration(rto)),
+        (Some(which), None) => format!("{} of it waiting on {which}", format_duration(rto)),
+        (None, None) => format!("{} of it waiting on retransmission timeouts", format_duration(rto)),
     })
 }
 
@@ -297,7 +299,7 @@ pub(super) fn loss_text(f: &Facts) -> String {
         format!("{:.1} % of {} were retransmissions ({})", retransmitted_percent(f), retransmitted_share_of(f), retransmitted_count_phrase(f, retrans))
     };
     // The data direction re-sent nothing: the loss was its peer's, named so (peer_loss_words.rs).
-    let opening = super::peer_loss_words::peer_loss_opening(f);
+    let opening = super::peer_loss_words::peer_loss_opening(f).or_else(|| super::needless_words::opening(f, &evidence, retrans));
     let mut t = opening.unwrap_or_else(|| format!("Loss limited this flow: {evidence}, and the sender spent {} of the time recovering from loss", format_percent(f.shares.loss)));
     if let Some(c) = timeouts_clause(f) {
         t += &format!(", {c}");

@@ -22,7 +22,11 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
     let stalls = &conn.directions[d as usize].stalls;
     let (probes, timeouts) = timer_counts(stalls, packets, a, b);
     let (peer_probes, peer_timeouts) = peer_timer_counts(stalls, packets, a, b);
-    let own = timers_phrase(probes, timeouts);
+    // A timer that never backed off is named so, not "retransmission timeouts" (no_backoff.rs).
+    let own = match crate::analysis::verdict::no_backoff::words(conn, d as usize, timeouts) {
+        Some(w) if probes == 0 => Some(w),
+        _ => timers_phrase(probes, timeouts),
+    };
     let peer = timers_phrase(peer_probes, peer_timeouts).map(|p| format!("{p} by {} re-sending its lost message", conn.endpoints[1 - d as usize]));
     let by_peer = peer.is_some();
     let words = match (own, peer) {
