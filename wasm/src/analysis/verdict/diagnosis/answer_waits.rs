@@ -52,7 +52,8 @@ pub(super) struct Pushes {
     pub count: usize,
     /// Shortest and longest from one of the sender's pushes to its next, s.
     pub every: (f64, f64),
-    /// Shortest and longest reply of the peer, its own time, s.
+    /// Shortest and longest reply of the peer, its own time, s (the longest is said: a
+    /// clock coarser than its timestamps' digits shows some as 0 s).
     pub replies: (f64, f64),
     /// The first push's row.
     pub first: usize,
@@ -259,7 +260,7 @@ pub(super) fn push_sentence(f: &Facts) -> String {
         p.frame[x.first],
         format_timestamp(p.t[x.first]),
         range(x.every),
-        range(x.replies),
+        format_duration(x.replies.1),
         format_duration(f.min_rtt),
     )
 }

@@ -57,13 +57,12 @@ pub(super) fn said(f: &Facts) -> String {
     }
     let times = |v: &[usize]| list(&v.iter().map(|&i| format_timestamp(p.t[i])).collect::<Vec<_>>());
     let mut s = format!(
-        " Setting the connection up took {} (frame {} at {} → the first data, frame {} at {}), {:.0} round trips of the path's {}:",
+        " Setting the connection up took {} (frame {} at {} → the first data, frame {} at {}), where the path's round trip is {}:",
         wait_words(took),
         p.frame[s0],
         format_timestamp(p.t[s0]),
         p.frame[first_data],
         format_timestamp(p.t[first_data]),
-        took / rtt,
         format_duration(rtt)
     );
     let resent: Vec<usize> = syns.iter().copied().filter(|&i| i < first_data).skip(1).collect();
