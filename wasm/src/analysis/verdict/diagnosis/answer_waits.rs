@@ -50,6 +50,8 @@ pub(super) struct AnswerWaits {
 /// request.
 pub(super) struct Pushes {
     pub count: usize,
+    /// The sender's own waits before its pushes, in all, s.
+    pub seconds: f64,
     /// Shortest and longest from one of the sender's pushes to its next, s.
     pub every: (f64, f64),
     /// Shortest and longest reply of the peer, its own time, s (the longest is said: a
@@ -169,6 +171,7 @@ pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
     let span = |v: &mut dyn Iterator<Item = f64>| v.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
     let pushes = Pushes {
         count: rows.len(),
+        seconds: waits.iter().filter(|w| w.3.is_some()).map(|w| w.2).sum(),
         every: span(&mut rows.iter().map(|&(q, _, j)| p.t[j] - p.t[q])),
         replies: span(&mut rows.iter().map(|&(q, m, _)| (p.t[m] - p.t[q] - peer_part).max(0.0))),
         first: rows[0].0,
@@ -249,6 +252,12 @@ pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
 /// on: …" where the sender's waits were pushes ([`Pushes`]), else empty.
 pub(super) fn push_sentence(f: &Facts) -> String {
     let Some(x) = answer_waits(f).and_then(|w| w.pushes) else { return String::new() };
+    // Said where the waits would be ([`answer_waits_sentence`]): at least
+    // [`ANSWER_SHARE_SAID`] of the active time (a telnet server's two 1.3-s login
+    // steps in a 20-s session are no schedule worth a sentence).
+    if x.seconds < ANSWER_SHARE_SAID * f.sh.active {
+        return String::new();
+    }
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1) as usize);
     let (sender, peer) = (&f.conn.directions[d].from, &f.conn.directions[1 - d].from);
     let range = |(a, b): (f64, f64)| if format_duration(a) == format_duration(b) { format_duration(b) } else { format!("{}–{}", format_duration(a), format_duration(b)) };

@@ -52,7 +52,9 @@ pub(super) fn said(f: &Facts) -> String {
     let Some(first_data) = (0..p.t.len()).find(|&i| p.len[i] > 0 && p.flags[i] & u32::from(SYN) == 0) else { return String::new() };
     let (Some(&s0), Some(&a0)) = (syns.first(), syn_acks.first()) else { return String::new() };
     let took = p.t[first_data] - p.t[s0];
-    if took <= SLOW_HANDSHAKE_RTTS * rtt || (syns.len() < 2 && syn_acks.len() < 2) || first_data < a0 {
+    // Only SYNs and SYN/ACKs before the first data tell of its wait.
+    let before = |v: &[usize]| v.iter().filter(|&&i| i < first_data).count();
+    if took <= SLOW_HANDSHAKE_RTTS * rtt || (before(&syns) < 2 && before(&syn_acks) < 2) || first_data < a0 {
         return String::new();
     }
     let times = |v: &[usize]| list(&v.iter().map(|&i| format_timestamp(p.t[i])).collect::<Vec<_>>());
