@@ -166,3 +166,31 @@ fn tls_with_huge_ch_tells_its_handshake_and_its_servers_pushes() {
     assert!(t.contains("an interactive exchange, message for message, not a transfer cut into chunks."), "{t}");
     assert!(!t.contains("fewer, larger chunks"), "{t}");
 }
+
+#[test]
+fn neither_rule_speaks_where_its_evidence_is_thin() {
+    // snabb `telnet-cooked` connection 0 (tshark): the server's option negotiation and
+    // login steps (15 → 17 → 19, 42 → 43 → 45 "Last login" 1.28 s later) look like three
+    // pushes, but hold under 10 % of a 39.6-s session: no push is said (nor were waits).
+    if let Some(c) = common::corpus_connection("snabbco__snabb__lib_pflua_tests_data_telnet-cooked.pcap", 0) {
+        assert!(!c.diagnosis.text.contains("of the exchanges itself"), "{}", c.diagnosis.text);
+    }
+    // asis-quals `sample_traffic` connection 77 (tshark): one SYN (1725, 24.398 s), one
+    // SYN/ACK before the first data (1816, 24.901 s; its copy 1904 at 25.252 s came after
+    // the data): no re-send tells why the SYN/ACK took 503 ms, so no handshake story.
+    let asis = "ctfs__write-ups-2015__asis-quals-ctf-2015_web_strange-authen_strangeauthen.asis-ctf.ir_misc_sample_traffic.pcap";
+    if let Some(c) = common::corpus_connection(asis, 77) {
+        assert!(!c.diagnosis.text.contains("Setting the connection up"), "{}", c.diagnosis.text);
+    }
+    // mercury `dns_packet.capture2` connection 117 (tshark): SYN 3307 at 305278600.936 s,
+    // re-sent 3308 at 603.846 s, SYN/ACK 3309 at 604.444 s (after the re-send: nothing
+    // said of it reaching late), ACK 3310, data 3311 at 604.445 s; no timestamps.
+    if let Some(c) = common::corpus_connection("cisco__mercury__unit_tests_pcaps_dns_packet.capture2.pcap", 117) {
+        assert!(c.diagnosis.text.contains(
+            "Setting the connection up took 3.51 s (frame 3307 at 305278600.936 s → the first data, frame 3311 at 305278604.445 s), \
+             where the path's round trip is 527 µs: 10.0.2.15:1039 re-sent its SYN at 305278603.846 s (its retransmission timer, \
+             RFC 6298 §5); 54.243.120.151:80's SYN/ACK passed the capture at 305278604.444 s; its ACK completed the handshake \
+             (frame 3310 at 305278604.445 s)."
+        ), "{}", c.diagnosis.text);
+    }
+}
