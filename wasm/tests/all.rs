@@ -138,6 +138,8 @@ mod evidence_review_u_nagle_turns;
 mod evidence_review_u_timer_words;
 #[path = "evidence_review_v_copies.rs"]
 mod evidence_review_v_copies;
+#[path = "evidence_review_v_handshake_push.rs"]
+mod evidence_review_v_handshake_push;
 #[path = "evidence_review_v_queue_drain.rs"]
 mod evidence_review_v_queue_drain;
 #[path = "evidence_review_v_reset.rs"]

@@ -33,7 +33,36 @@ pub(super) struct AnswerWaits {
     pub seconds: f64,
     /// The longest: the peer's last payload row, the sender's data row, its own wait (s).
     pub longest: (usize, usize, f64),
+    /// The sender's pushes ([`Pushes`]), where at least [`PUSHES_SAID`]: then none of
+    /// their waits is in `seconds` or `longest`.
+    pub pushes: Option<Pushes>,
 }
+
+/// Waits that were the sender's own pace, not answers (issue 39 review V class
+/// C-PUSH-AS-ANSWER, nDPI `tls_with_huge_ch`: a server's 100-B record every 1.0–2.8 s,
+/// each answered by the client within 20–85 ms, under the 141 ms round trip): the
+/// peer's message before the wait came less than a path round trip of its own time
+/// after the sender's previous message — a reply to it, which the sender's message had
+/// asked for — and the sender's next came more than [`FIRST_ANSWER_RTTS`] round trips
+/// of its own time after that reply. Repeated ([`PUSHES_SAID`] times or more) the
+/// sender is the one that starts each exchange (a push, a heartbeat, a poll of its own):
+/// its wait is its schedule, and "took N s to answer" would read the peer's reply as a
+/// request.
+pub(super) struct Pushes {
+    pub count: usize,
+    /// The sender's own waits before its pushes, in all, s.
+    pub seconds: f64,
+    /// Shortest and longest from one of the sender's pushes to its next, s.
+    pub every: (f64, f64),
+    /// Shortest and longest reply of the peer, its own time, s (the longest is said: a
+    /// clock coarser than its timestamps' digits shows some as 0 s).
+    pub replies: (f64, f64),
+    /// The first push's row.
+    pub first: usize,
+}
+
+/// Fewest pushes that make the sender the initiator ([`Pushes`]).
+pub const PUSHES_SAID: usize = 3;
 
 /// Share of the active time from which the answering end's waits are said: below it,
 /// "no readier application would shorten it" is true to within a tenth.
@@ -76,7 +105,12 @@ pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
     // Forward cursors: the sender's data row ending each pause, and the peer's highest
     // byte sent up to a row (its prefix, as the pauses come in order).
     let (mut j, mut high_row, mut peer_high) = (0usize, 0usize, f64::NEG_INFINITY);
-    let mut out: Option<AnswerWaits> = None;
+    // The round trip between the capture point and the peer: the path's less the
+    // sender's part (a peer's reply comes that much after the sender's message).
+    let peer_part = (f.min_rtt - part).max(0.0);
+    // Each wait: the peer's row, the sender's, its own time, and (sender's previous
+    // data row, the peer's reply row) where it was a push.
+    let mut waits: Vec<(usize, usize, f64, Option<(usize, usize)>)> = Vec::new();
     for (&s, &pause) in b.starts.iter().zip(&b.pause_s) {
         let t0 = s - pause;
         while j < n && !(p.t[j] >= s && crate::analysis::stalls::is_data_segment(p, j, d)) {
@@ -108,13 +142,44 @@ pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
             continue;
         }
         let own = (s - p.t[r] - part).max(0.0);
-        let w = out.get_or_insert(AnswerWaits { seconds: 0.0, longest: (r, j, own) });
+        // The peer's message a quick reply to the sender's previous one ([`Pushes`]).
+        let q = (0..r).rev().find(|&i| p.dir[i] == d && p.len[i] > 0);
+        let reply = q.and_then(|q| (q + 1..=r).find(|&i| p.dir[i] != d && p.len[i] > 0).map(|m| (q, m)));
+        let quick = |q: usize| f.min_rtt > 0.0 && p.t[r] - p.t[q] - peer_part < f.min_rtt && own > super::first_answer::FIRST_ANSWER_RTTS * f.min_rtt;
+        let push = reply.filter(|&(q, _)| quick(q));
+        waits.push((r, j, own, push));
+    }
+    let push_count = waits.iter().filter(|w| w.3.is_some()).count();
+    let pushed = push_count >= PUSHES_SAID;
+    let mut out: Option<AnswerWaits> = None;
+    for &(r, j, own, push) in &waits {
+        if pushed && push.is_some() {
+            continue;
+        }
+        let w = out.get_or_insert(AnswerWaits { seconds: 0.0, longest: (r, j, own), pushes: None });
         w.seconds += own;
         if own > w.longest.2 {
             w.longest = (r, j, own);
         }
     }
-    out.filter(|w| w.seconds > 0.0)
+    let out = out.filter(|w| w.seconds > 0.0);
+    if !pushed {
+        return out;
+    }
+    // (the sender's push before the reply, the reply, the sender's next push)
+    let rows: Vec<(usize, usize, usize)> = waits.iter().filter_map(|w| w.3.map(|(q, m)| (q, m, w.1))).collect();
+    let span = |v: &mut dyn Iterator<Item = f64>| v.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    let pushes = Pushes {
+        count: rows.len(),
+        seconds: waits.iter().filter(|w| w.3.is_some()).map(|w| w.2).sum(),
+        every: span(&mut rows.iter().map(|&(q, _, j)| p.t[j] - p.t[q])),
+        replies: span(&mut rows.iter().map(|&(q, m, _)| (p.t[m] - p.t[q] - peer_part).max(0.0))),
+        first: rows[0].0,
+    };
+    Some(match out {
+        Some(w) => AnswerWaits { pushes: Some(pushes), ..w },
+        None => AnswerWaits { seconds: 0.0, longest: (0, 0, 0.0), pushes: Some(pushes) },
+    })
 }
 
 /// The round trip between the capture point and the data sender, s: the larger of the
@@ -144,6 +209,9 @@ fn sender_part(f: &Facts) -> f64 {
 /// path RTTs, 10 ms).
 pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
     let w = answer_waits(f)?;
+    if !(w.seconds > 0.0) {
+        return None;
+    }
     let floor = (super::first_answer::FIRST_ANSWER_RTTS * f.min_rtt).max(super::first_answer::FIRST_ANSWER_MIN_S);
     let active = f.sh.active;
     if !(w.seconds >= ANSWER_SHARE_SAID * active && w.longest.2 >= floor.max(f.tick)) {
@@ -178,4 +246,41 @@ pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
         p.frame[j],
         format_timestamp(p.t[j]),
     ))
+}
+
+/// " 208.253.217.142:443 started 6 of the exchanges itself, from frame 299 at 11.530 s
+/// on: …" where the sender's waits were pushes ([`Pushes`]), else empty.
+pub(super) fn push_sentence(f: &Facts) -> String {
+    let Some(x) = answer_waits(f).and_then(|w| w.pushes) else { return String::new() };
+    // Said where the waits would be ([`answer_waits_sentence`]): at least
+    // [`ANSWER_SHARE_SAID`] of the active time (a telnet server's two 1.3-s login
+    // steps in a 20-s session are no schedule worth a sentence).
+    if x.seconds < ANSWER_SHARE_SAID * f.sh.active {
+        return String::new();
+    }
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1) as usize);
+    let (sender, peer) = (&f.conn.directions[d].from, &f.conn.directions[1 - d].from);
+    let range = |(a, b): (f64, f64)| if format_duration(a) == format_duration(b) { format_duration(b) } else { format!("{}–{}", format_duration(a), format_duration(b)) };
+    format!(
+        " {sender} started {} of the exchanges itself, from frame {} at {} on: it sent a message every {} of its own, and {peer} \
+         replied to each within {} of receiving it, under the {} round trip (a reply, not a request), so those pauses were \
+         {sender}'s own schedule (a push or a heartbeat), not time it took to answer.",
+        x.count,
+        p.frame[x.first],
+        format_timestamp(p.t[x.first]),
+        range(x.every),
+        format_duration(x.replies.1),
+        format_duration(f.min_rtt),
+    )
+}
+
+/// [`answer_waits_sentence`] after [`push_sentence`], for a paragraph that says both.
+pub(super) fn pushes_and_answer_waits(f: &Facts) -> Option<String> {
+    let pushes = push_sentence(f);
+    match answer_waits_sentence(f) {
+        Some(a) if pushes.is_empty() => Some(a),
+        Some(a) => Some(format!("{} {a}", pushes.trim_start())),
+        None if pushes.is_empty() => None,
+        None => Some(pushes.trim_start().to_string()),
+    }
 }

@@ -11,6 +11,8 @@
 //! said as such (the request may have travelled elsewhere: another MPTCP subflow).
 
 use super::*;
+#[path = "handshake_story.rs"]
+mod handshake_story;
 
 /// The thresholds of a first answer's wait (first_byte.rs, shared with the
 /// capture-gaps verdict).
@@ -172,13 +174,15 @@ pub const WITHIN_THE_TRANSFER: &str = "Within the transfer, ";
 /// answer's wait lies inside it (the headline's idle time holds it), so it follows the
 /// headline as before (review U class C-WITHIN-TRANSFER-INCLUDES-WAIT: "Within the
 /// transfer, … idle gaps totalling 8.1 s" after an 8.1-s wait, beside a 51-ms transfer).
+/// Then the handshake's own time, where it was slow (handshake_story.rs).
 pub(super) fn after_headline(f: &Facts, (limit, text): (&'static str, String)) -> (&'static str, String) {
+    let handshake = handshake_story::said(f);
     if let Some(s) = first_answer_sentence(f) {
-        return (limit, format!("{s} {WITHIN_THE_TRANSFER}{}", lower_first(&text)));
+        return (limit, format!("{s} {WITHIN_THE_TRANSFER}{}{handshake}", lower_first(&text)));
     }
     match answer_wait_sentence(f) {
-        Some(s) => (limit, format!("{text} {s}")),
-        None => (limit, text),
+        Some(s) => (limit, format!("{text} {s}{handshake}")),
+        None => (limit, text + &handshake),
     }
 }
 

@@ -163,8 +163,8 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
             },
             // The answering end's own time is no source's pace (answer_waits.rs).
             match answer_waits::answer_waits_sentence(f) {
-                Some(a) => format!("an exchange of messages, but not one paced by its source alone. {a}"),
-                None => "an exchange of messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.".to_string(),
+                Some(a) => format!("an exchange of messages, but not one paced by its source alone.{} {a}", answer_waits::push_sentence(f)),
+                None => format!("an exchange of messages paced by its source, not a transfer waiting for data, so no readier application would shorten it.{}", answer_waits::push_sentence(f)),
             }
         ),
         Err(savings::Unavoidable::Bulk(mut b)) => {
@@ -173,7 +173,7 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
             if let Some((from, to, bytes)) = chunk_turns::main_chunk(p, d, (b.from, b.to), segment) {
                 (b.from, b.to, b.largest) = (from, to, bytes);
             }
-            let said = bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt), answer_waits::answer_waits_sentence(f));
+            let said = bulk_sentence(&b, segment, chunk_turns::said(p, d, &b.spans, segment, f.min_rtt), answer_waits::pushes_and_answer_waits(f));
             // One burst that held most of the bytes, paced by the network (bulk_limit_words.rs).
             match bulk_limit_words::said(f, &b) {
                 Some(limit) => said.replace(ONLY_PACE, &limit),

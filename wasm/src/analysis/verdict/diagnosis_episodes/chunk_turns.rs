@@ -147,8 +147,13 @@ fn note(p: &PacketColumns, d: u8, i: usize, sent_end: &mut f64, acked: &mut f64)
     }
 }
 
-/// The sentence for [`inside`]'s turns, `path_rtt`: s.
-pub fn words(t: &ChunkTurns, path_rtt: f64) -> String {
+/// The sentence for [`inside`]'s turns, `path_rtt`: s, `full`: a full segment, bytes.
+/// Where the median chunk is a message (under savings.rs `MESSAGE_SEGMENTS` full
+/// segments: issue 39 review V class C-PUSH-AS-ANSWER, nDPI `tls_with_huge_ch`'s 400-B
+/// records per 380-B record of the peer, one every 222 ms) the turns are an interactive
+/// exchange, a message per message: "fewer, larger chunks" has nothing to merge, and only
+/// the waits are said.
+pub fn words(t: &ChunkTurns, path_rtt: f64, full: f64) -> String {
     use crate::analysis::format::{format_bytes, format_duration, format_rate};
     let rate = if t.every > 0.0 { format!(" ({})", format_rate(8.0 * t.chunk / t.every)) } else { String::new() };
     let round_trips = if path_rtt > 0.0 && t.round_trips > 0.0 {
@@ -156,6 +161,18 @@ pub fn words(t: &ChunkTurns, path_rtt: f64) -> String {
     } else {
         String::new()
     };
+    if t.chunk < crate::analysis::verdict::savings::MESSAGE_SEGMENTS * full {
+        return format!(
+            "Inside them the two ends exchanged messages, the sender's each only once one of the peer's had come with everything \
+             acknowledged: {} turns, a median {} per {} message of the peer, one every {}{rate}. The sender waited {} between them in \
+             all{round_trips}: an interactive exchange, message for message, not a transfer cut into chunks.",
+            t.turns,
+            format_bytes(t.chunk),
+            format_bytes(t.request),
+            format_duration(t.every),
+            format_duration(t.waited),
+        );
+    }
     format!(
         "Inside them the sender sent its data in chunks, each only once a small request of the peer had come with everything \
          acknowledged: {} turns, a median {} per {} request, one every {}{rate}, so the chunk size, not the network, set these \
@@ -170,7 +187,7 @@ pub fn words(t: &ChunkTurns, path_rtt: f64) -> String {
 
 /// [`words`] for the turns inside `spans`, where they paced them.
 pub fn said(p: &PacketColumns, d: u8, spans: &[(f64, f64)], full: f64, path_rtt: f64) -> Option<String> {
-    inside(p, d, spans, full, path_rtt).map(|t| words(&t, path_rtt))
+    inside(p, d, spans, full, path_rtt).map(|t| words(&t, path_rtt, full))
 }
 
 /// The chunk that carried most of the burst `span` (sender time, s): its first and last
