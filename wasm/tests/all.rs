@@ -138,6 +138,8 @@ mod evidence_review_u_timer_words;
 mod evidence_review_v_queue_drain;
 #[path = "evidence_review_v_reset.rs"]
 mod evidence_review_v_reset;
+#[path = "evidence_review_x_loaded_rtt.rs"]
+mod evidence_review_x_loaded_rtt;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]

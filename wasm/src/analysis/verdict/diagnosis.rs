@@ -443,6 +443,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
         "loss" if !loss_shown(f) => ("path", path_text(f)),
         "loss" => ("path", path_despite_loss_text(f)),
         "application" => ("application", sender_paced_text(f).unwrap_or_else(|| application_text(f))),
+        "stalls" if drain_saving::loaded_round::most(f).is_some() => ("path", drain_saving::loaded_round::text(f)), // loaded round trips
         "stalls" => match clocked_waits(f) {
             Some(w) if w.seconds >= 0.5 * f.sh.stall_by_cause[4] + 0.5 * f.sh.stall_by_cause[5] => ("path", clocked_path_text(f, &w)),
             _ => ("stalls", stalls_text(f)),
