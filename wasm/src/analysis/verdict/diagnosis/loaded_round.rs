@@ -28,7 +28,7 @@ use super::super::phrases::rate_phrase;
 use super::Facts;
 use crate::analysis::format::{format_duration, format_percent};
 use crate::analysis::rows::columns::{PacketColumns, RttSource};
-use crate::analysis::stalls::cause::Stall;
+use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::timing::round_trips::{RoundTripRule, ANSWERED, DELAYABLE, EXCLUDED};
 
 /// RFC 6298 §2's gains: α = 1/8 for SRTT, β = 1/4 for RTTVAR, K = 4.
@@ -94,8 +94,14 @@ fn path_round_trips(f: &Facts) -> Vec<(f64, f64)> {
 /// Whether stall `s` of direction `d` was one ACK-clocked round at `now` (module doc):
 /// an ACK of the receiver advanced at or after the gap's first packet, and the data
 /// that ended the gap left within one round trip of the last such ACK.
-pub(crate) fn is_round(p: &PacketColumns, d: u8, s: &Stall, now: Smoothed) -> bool {
-    if !matches!(s.cause.share_slot(), 4 | 5) || !(s.duration <= now.bound()) {
+pub(crate) fn is_round(p: &PacketColumns, d: u8, s: &Stall, now: Smoothed, base: f64) -> bool {
+    // A queue shown: SRTT at least QUEUEING_RTT_RATIO × the path's base RTT (the test
+    // of "packets queued at the bottleneck", phrases.rs `rtt_queueing`); no base, no claim.
+    if !(base > 0.0 && now.srtt >= crate::analysis::verdict::diagnosis::QUEUEING_RTT_RATIO * base) {
+        return false;
+    }
+    // Not a Nagle hold (`delayed-ack`): the receiver's timer, not the path, ended it.
+    if !matches!(s.cause, StallCause::AckWait | StallCause::Unknown) || !(s.duration <= now.bound()) {
         return false;
     }
     let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { return false };
@@ -136,7 +142,7 @@ pub(crate) fn rounds(f: &Facts, stalls: &[Stall], base: f64, skip: &dyn Fn(&Stal
         // ACKs that end it, at a receiver-side one the far part the data ending it
         // adds), and would make any one late ACK "the path as loaded".
         let Some(now) = at(&est, s.start) else { continue };
-        let round = is_round(p, d, s, now);
+        let round = is_round(p, d, s, now, base);
         if round {
             out.count += 1;
             out.seconds += s.duration;
@@ -165,7 +171,10 @@ fn transfer_stalls<'a>(f: &'a Facts) -> std::borrow::Cow<'a, [Stall]> {
 /// Lowers the `stalls` saving of `f` to the round trip the path had at each wait.
 pub(crate) fn reprice(f: &mut Facts) {
     let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
-    let base = if base.is_finite() && base > 0.0 { base } else { 0.0 };
+    // Without a path RTT no round trip was taken off (savings.rs): none to correct.
+    if !(base.is_finite() && base > 0.0) {
+        return;
+    }
     let d = f.conn.data_direction.min(1);
     let stalls = transfer_stalls(f).into_owned();
     let r = rounds(f, &stalls, base, &|s| super::ticking(f.rows.packets, d, s).is_some());
@@ -182,9 +191,18 @@ pub(crate) fn reprice(f: &mut Facts) {
 /// The loaded rounds of the data direction where they hold at least half of its waits on
 /// ACKs and of unknown cause (the `stalled` share): then the path, not the stalls, is the
 /// headline.
+/// Not where waits in which the ACK clock kept ticking hold half of that time: the
+/// path's headline then says so (wait_words.rs `clocked_waits`).
 pub(crate) fn most(f: &Facts) -> Option<Rounds> {
     let stalled = f.sh.stall_by_cause[4] + f.sh.stall_by_cause[5];
-    let r = rounds(f, &transfer_stalls(f), 0.0, &|_| false);
+    let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
+    let stalls = transfer_stalls(f);
+    let d = f.conn.data_direction.min(1);
+    let ticking: f64 = stalls.iter().filter(|s| super::ticking(f.rows.packets, d, s).is_some()).map(|s| s.duration).sum();
+    if !(base.is_finite() && base > 0.0) || 2.0 * ticking >= stalled {
+        return None;
+    }
+    let r = rounds(f, &stalls, base, &|_| false);
     (r.count > 0 && stalled > 0.0 && 2.0 * r.seconds >= stalled && r.median_srtt.is_finite()).then_some(r)
 }
 
@@ -194,11 +212,8 @@ pub(crate) fn most(f: &Facts) -> Option<Rounds> {
 pub(crate) fn text(f: &Facts) -> String {
     let Some(r) = most(f) else { return String::new() };
     let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
-    let rose = if base.is_finite() && base > 0.0 && r.median_srtt > base {
-        format!("the RTT had risen from {} (the path's base) to about {} (smoothed, median over these waits)", format_duration(base), format_duration(r.median_srtt))
-    } else {
-        format!("the RTT was about {} (smoothed, median over these waits)", format_duration(r.median_srtt))
-    };
+    // `most` holds a base, and each round's SRTT is at least 1.5 × it.
+    let rose = format!("the RTT had risen from {} (the path's base) to about {} (smoothed, median over these waits)", format_duration(base), format_duration(r.median_srtt));
     let (gaps, each, flight) = if r.count == 1 {
         ("1 gap".to_string(), "", "the next flight")
     } else {
@@ -230,7 +245,8 @@ pub(crate) fn text(f: &Facts) -> String {
 
 /// Whether stall `s` of the data direction was a loaded round ([`is_round`]).
 fn is_loaded(f: &Facts, est: &[(f64, Smoothed)], s: &Stall) -> bool {
-    at(est, s.start).is_some_and(|now| is_round(f.rows.packets, f.conn.data_direction.min(1), s, now))
+    let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
+    at(est, s.start).is_some_and(|now| is_round(f.rows.packets, f.conn.data_direction.min(1), s, now, base))
 }
 
 #[cfg(test)]
