@@ -124,9 +124,7 @@ fn the_windows_uploads_queue_drain_is_the_path_on_the_public_capture() {
     let text = &c.diagnosis.text;
     assert!(text.starts_with("The path limited this flow: in 19 stalls"), "{text}");
     assert!(!text.contains("Nagle") && !text.contains("TCP_NODELAY") && !text.contains("647 ms"), "{text}");
-    // Its saving: 0.98 s (was 4.6 s; 1.05 s before its other waits were priced at the
-    // round trip the path then had, loaded_round.rs), within the ~305 kbit/s its ACKs
-    // showed at best.
+    // Its saving: 1.05 s (was 4.6 s), within the ~305 kbit/s its ACKs showed at best.
     let (saved, _) = saving_within_delivery(c);
-    assert!((0.95..1.0).contains(&saved), "{saved}");
+    assert!((1.0..1.1).contains(&saved), "{saved}");
 }

@@ -78,6 +78,7 @@ mod recovery;
 mod slow_start_words;
 mod turn_words;
 mod wait_words;
+pub(super) mod yielded;
 use path_words::*;
 pub use phrases::*;
 pub use recovery::*;
@@ -383,7 +384,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
 /// [`headline`], then the connection's idle after its transfer (transfer_tail.rs).
 fn headline_and_tail(f: &Facts) -> (&'static str, String) {
     // The first answer's wait goes with the headline; the idle after the transfer last.
-    let (limit, text) = first_answer::after_headline(f, headline(f));
+    let (limit, text) = first_answer::after_headline(f, yielded::said(f, headline(f)));
     (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref(), f.conn, f.rows.packets) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
 }
 

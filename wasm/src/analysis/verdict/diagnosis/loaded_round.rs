@@ -21,6 +21,8 @@
 //! - every `ack-wait` / `unknown` stall is priced (savings.rs `stalls`) against the round
 //!   trip the path then had, the larger of the path RTT and SRTT, and a loaded round
 //!   against itself: removing it saves nothing;
+//! - all of it only where the capture shows the wait timed the path, not a receiver
+//!   holding its ACKs ([`clock_shown`]: at the receiver's capture, or the ACK clock ran);
 //! - where loaded rounds hold at least half of that stalled time, the headline is the
 //!   path, naming the queue: the RTT rose from the base to the loaded round trip.
 
@@ -142,7 +144,10 @@ pub(crate) fn rounds(f: &Facts, stalls: &[Stall], base: f64, skip: &dyn Fn(&Stal
         // ACKs that end it, at a receiver-side one the far part the data ending it
         // adds), and would make any one late ACK "the path as loaded".
         let Some(now) = at(&est, s.start) else { continue };
-        let round = is_round(p, d, s, now, base);
+        // Without the evidence that no receiver held the ACKs ([`clock_shown`]) the RTT
+        // "then" may be the hold itself: neither a round nor priced at it.
+        let shown = clock_shown(f, s);
+        let round = shown && is_round(p, d, s, now, base);
         if round {
             out.count += 1;
             out.seconds += s.duration;
@@ -153,7 +158,7 @@ pub(crate) fn rounds(f: &Facts, stalls: &[Stall], base: f64, skip: &dyn Fn(&Stal
         }
         // A loaded round saves nothing; any other wait only what exceeds the round trip
         // the path then had (never less than the path's own).
-        let then = if round { s.duration } else { base.max(now.srtt) };
+        let then = if round { s.duration } else if shown { base.max(now.srtt) } else { base };
         out.cut += (s.duration - base).max(0.0) - (s.duration - then).max(0.0);
     }
     srtts.sort_by(f64::total_cmp);
@@ -161,6 +166,19 @@ pub(crate) fn rounds(f: &Facts, stalls: &[Stall], base: f64, skip: &dyn Fn(&Stal
         out.median_srtt = srtts[srtts.len() / 2];
     }
     out
+}
+
+/// Whether the capture shows that stall `s` (and the round trips before it) timed the
+/// path, not a receiver holding its ACKs. At the data receiver's capture (vantage
+/// `Receiver`) the round trips run from the receiver's ACK leaving to the data it released
+/// (round_trips.rs, the far part): a hold at the receiver is not in them, so SRTT above the
+/// base is the path's queue. Elsewhere a queue and a receiver hold look the same in a
+/// round trip sample, and only the ACK clock tells them apart: a bottleneck's queue
+/// releases a flight's ACKs spread at its pace through the wait, a hold releases them in
+/// one batch at its end (Jacobson 1988) — the test drain_saving.rs [`super::ticking`]
+/// already makes for `clocked_waits`, reused here.
+fn clock_shown(f: &Facts, s: &Stall) -> bool {
+    f.conn.vantage == crate::analysis::timing::vantage::Vantage::Receiver || super::ticking(f.rows.packets, f.conn.data_direction.min(1), s).is_some()
 }
 
 /// The data direction's stalls of the transfer (not the idle after it).
@@ -246,7 +264,7 @@ pub(crate) fn text(f: &Facts) -> String {
 /// Whether stall `s` of the data direction was a loaded round ([`is_round`]).
 fn is_loaded(f: &Facts, est: &[(f64, Smoothed)], s: &Stall) -> bool {
     let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
-    at(est, s.start).is_some_and(|now| is_round(f.rows.packets, f.conn.data_direction.min(1), s, now, base))
+    clock_shown(f, s) && at(est, s.start).is_some_and(|now| is_round(f.rows.packets, f.conn.data_direction.min(1), s, now, base))
 }
 
 #[cfg(test)]
