@@ -356,7 +356,10 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
         // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs
         // `clocked_waits`): the bottleneck's pace.
         "path" => matches!(largest, "receive-window" | "loss" | "path" | "stalls"),
-        "loss" => matches!(largest, "loss" | "path" | "turns"),
+        // Or a loss whose (lower-bound) saving exceeds the largest share's: DESIGN.md
+        // "Limit diagnosis": "the headline follows the saving and the sentence says both"
+        // — only with the sentence naming the displaced share (diagnosis/yielded.rs).
+        "loss" => matches!(largest, "loss" | "path" | "turns") || (dg.savings.first().is_some_and(|x| x.limit == "loss") && text.contains(super::diagnosis::yielded::SAID)),
         "zero-window" => largest == "receive-window",
         l => l == largest,
     };

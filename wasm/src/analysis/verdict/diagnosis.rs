@@ -79,6 +79,7 @@ mod recovery;
 mod slow_start_words;
 mod turn_words;
 mod wait_words;
+pub(super) mod yielded;
 use path_words::*;
 pub use phrases::*;
 pub use recovery::*;
@@ -385,7 +386,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
 /// [`headline`], then the connection's idle after its transfer (transfer_tail.rs).
 fn headline_and_tail(f: &Facts) -> (&'static str, String) {
     // The first answer's wait goes with the headline; the idle after the transfer last.
-    let (limit, text) = first_answer::after_headline(f, headline(f));
+    let (limit, text) = first_answer::after_headline(f, yielded::said(f, headline(f)));
     (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref(), f.conn, f.rows.packets) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
 }
 
@@ -445,6 +446,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
         "loss" if !loss_shown(f) => ("path", path_text(f)),
         "loss" => ("path", path_despite_loss_text(f)),
         "application" => ("application", sender_paced_text(f).unwrap_or_else(|| application_text(f))),
+        "stalls" if drain_saving::loaded_round::most(f).is_some() => ("path", drain_saving::loaded_round::text(f)), // loaded round trips
         "stalls" => match clocked_waits(f) {
             Some(w) if w.seconds >= 0.5 * f.sh.stall_by_cause[4] + 0.5 * f.sh.stall_by_cause[5] => ("path", clocked_path_text(f, &w)),
             _ => ("stalls", stalls_text(f)),

@@ -15,6 +15,10 @@ use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::verdict::savings;
 
+// Waits that were one round trip of the path as loaded then (review X, C-LOADED-RTT-AS-STALL).
+#[path = "loaded_round.rs"]
+pub(super) mod loaded_round;
+
 /// The ACK clock during an `ack-wait` stall of direction `d` (its data): the times the
 /// receiver's cumulative ACK advanced in it and the bytes it advanced by — when it
 /// advanced at least `MIN_CLOCKED_ACKS` times with no ACK-free stretch of half the wait
@@ -40,8 +44,16 @@ pub(super) fn ticking(p: &PacketColumns, d: u8, s: &Stall) -> Option<(usize, f64
     (advances + 1 >= super::MIN_CLOCKED_ACKS && longest_silence < 0.5 * s.duration).then_some((advances + 1, acked))
 }
 
-/// Lowers the `stalls` saving of `f` by what its clocked waits could not have saved.
+/// Lowers the `stalls` saving of `f` by what its clocked waits could not have saved
+/// ([`cap_clocked`]), then prices its other waits at the round trip the path had at
+/// each (loaded_round.rs).
 pub(super) fn cap(f: &mut Facts) {
+    cap_clocked(f);
+    loaded_round::reprice(f);
+}
+
+/// Lowers the `stalls` saving of `f` by what its clocked waits could not have saved.
+fn cap_clocked(f: &mut Facts) {
     let p = f.rows.packets;
     let d = f.conn.data_direction.min(1);
     let rtt = savings::round_trip_s(f.conn);
