@@ -67,7 +67,12 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     connection: row.id, series: 'throughput' as const, direction: row.dataDirection, t0: view.range[0], t1: view.range[1], columns: plotColumns(view),
   }], [row.id, row.dataDirection, view]);
   // A new question each time the analysis settles further: the worker answers between slices.
-  const got = useViewAnswers(source, useMemo(() => queries.map((q) => ({ ...q })), [queries, settledT])); // eslint-disable-line react-hooks/exhaustive-deps
+  // The probe is the one of the load the question was asked in: an answer that arrives
+  // after App has started the next load (resetPartialProbe) belongs to the old count,
+  // not to the new capture's (CI of 3e3919a: the big capture's last answer, drawn as its
+  // view was being replaced, was read as the new load's partial chart).
+  const asked = useMemo(() => ({ queries: queries.map((q) => ({ ...q })), probe: probe() }), [queries, settledT]); // eslint-disable-line react-hooks/exhaustive-deps
+  const got = useViewAnswers(source, asked.queries);
   const answer = got.answers[0];
   const pct = Math.floor(fraction * 100);
   const drawnRef = useRef<unknown>(null);
@@ -75,7 +80,7 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     const b = binsOf(answer);
     if (!b || answer === drawnRef.current) return;
     drawnRef.current = answer;
-    const p = probe();
+    const p = asked.probe;
     if (b.bps.length > 0 && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
     p.updates += 1;
     // The question this answer is to, from the answer itself: the axis may have moved
@@ -83,7 +88,7 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     // is the one for the earlier axis until the next one arrives.
     const a = answer!;
     p.last = { connection: a.connection, direction: a.direction, t0: a.t0, t1: a.t1, columns: a.columns, binSeconds: b.binSeconds, start: b.start, bytes: Array.from(b.bytes), fraction };
-  }, [answer, fraction]);
+  }, [answer, fraction, asked]);
   const ref = useD3((svg) => {
     const b = binsOf(answer);
     const f = beginFrame(svg, {
