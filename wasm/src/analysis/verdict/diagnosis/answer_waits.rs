@@ -63,6 +63,17 @@ pub(super) struct Pushes {
 
 /// Fewest pushes that make the sender the initiator ([`Pushes`]).
 pub const PUSHES_SAID: usize = 3;
+/// A push keeps a schedule of its own, well apart from the round trip: each push comes
+/// at least this many path round trips and [`PUSH_MIN_INTERVAL_S`] after the sender's
+/// previous message (issue 39 review Y W4, community-shares `FTP.pcap` connection 1: a
+/// scripted client's next command ~100 µs after each reply, the server's answers 20–40 ms
+/// apart on a 5-ms path, are answers, not pushes; hugech's come 0.95–2.4 s apart on 141 ms,
+/// 6.7–17 round trips).
+pub const PUSH_MIN_INTERVAL_RTTS: f64 = 5.0;
+pub const PUSH_MIN_INTERVAL_S: f64 = 0.2;
+/// And some regularity: the longest interval at most this many times the shortest
+/// (hugech 2.4 s / 0.95 s = 2.6; PetitPotam connection 63 1.4 s / 1.1 s).
+pub const PUSH_SPREAD: f64 = 3.0;
 
 /// Share of the active time from which the answering end's waits are said: below it,
 /// "no readier application would shorten it" is true to within a tenth.
@@ -145,12 +156,16 @@ pub(super) fn answer_waits(f: &Facts) -> Option<AnswerWaits> {
         // The peer's message a quick reply to the sender's previous one ([`Pushes`]).
         let q = (0..r).rev().find(|&i| p.dir[i] == d && p.len[i] > 0);
         let reply = q.and_then(|q| (q + 1..=r).find(|&i| p.dir[i] != d && p.len[i] > 0).map(|m| (q, m)));
-        let quick = |q: usize| f.min_rtt > 0.0 && p.t[r] - p.t[q] - peer_part < f.min_rtt && own > super::first_answer::FIRST_ANSWER_RTTS * f.min_rtt;
+        let floor = (PUSH_MIN_INTERVAL_RTTS * f.min_rtt).max(PUSH_MIN_INTERVAL_S);
+        let quick = |q: usize| {
+            f.min_rtt > 0.0 && p.t[r] - p.t[q] - peer_part < f.min_rtt && own > super::first_answer::FIRST_ANSWER_RTTS * f.min_rtt && p.t[j] - p.t[q] >= floor
+        };
         let push = reply.filter(|&(q, _)| quick(q));
         waits.push((r, j, own, push));
     }
-    let push_count = waits.iter().filter(|w| w.3.is_some()).count();
-    let pushed = push_count >= PUSHES_SAID;
+    let every: Vec<f64> = waits.iter().filter_map(|w| w.3.map(|(q, _)| p.t[w.1] - p.t[q])).collect();
+    let steady = every.iter().copied().fold(0.0f64, f64::max) <= PUSH_SPREAD * every.iter().copied().fold(f64::INFINITY, f64::min);
+    let pushed = every.len() >= PUSHES_SAID && steady;
     let mut out: Option<AnswerWaits> = None;
     for &(r, j, own, push) in &waits {
         if pushed && push.is_some() {

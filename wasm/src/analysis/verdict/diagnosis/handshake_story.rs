@@ -6,9 +6,11 @@
 //! stalls and savings start at the first data segment).
 //!
 //! The rule (docs/ANALYSIS.md "The handshake's own time"): where the first SYN → the
-//! first data segment of either side took more than [`SLOW_HANDSHAKE_RTTS`] path round
-//! trips and a SYN or SYN/ACK was sent more than once, the handshake is told:
-//! - the SYN's re-sends (its retransmission timer, RFC 6298 §5, RFC 9293 §3.8.1);
+//! client's ACK that completed the handshake (RFC 9293 §3.5) took more than
+//! [`SLOW_HANDSHAKE_RTTS`] path round trips and a SYN or SYN/ACK was sent more than once
+//! before that ACK, the handshake is told:
+//! - the SYN's re-sends (its retransmission timer, RFC 6298 §5, RFC 9293 §3.8.1, where
+//!   they fit one: [`resend_cause`]);
 //! - the SYN/ACKs that passed the capture more than a path round trip before one of
 //!   those re-sends: they had not reached the client by then, or it would not have
 //!   re-sent (RFC 9293 §3.10.7.3: a SYN-SENT end that gets the SYN/ACK answers it);
@@ -27,12 +29,16 @@ use crate::analysis::rows::columns::flag_bits;
 use crate::analysis::verdict::first_byte::wait_words;
 use crate::decode::tcp_flags::{ACK, SYN};
 
-/// The handshake is told where the first SYN → first data took more than this many
+/// The handshake is told where the first SYN → the completing ACK took more than this many
 /// path round trips (one for the SYN → SYN/ACK, one slack for the ACK and the first
 /// write, one for a capture away from both ends).
 pub const SLOW_HANDSHAKE_RTTS: f64 = 3.0;
 /// Fewest flights of a first message that show a slow start from one segment.
 const SLOW_START_FLIGHTS: usize = 3;
+/// A SYN re-send sooner than this after the SYN is no retransmission timer ([`resend_cause`]), s.
+const TIMER_FIRST_S: f64 = 0.9;
+/// A backed-off timer's next interval is at least this share of the one before.
+const TIMER_HELD: f64 = 0.9;
 /// RFC 6928's initial window, segments.
 const IW10: usize = 10;
 
@@ -51,27 +57,33 @@ pub(super) fn said(f: &Facts) -> String {
     let syn_acks: Vec<usize> = (0..p.t.len()).filter(|&i| p.dir[i] != c && kind(i) == SYN | ACK).collect();
     let Some(first_data) = (0..p.t.len()).find(|&i| p.len[i] > 0 && p.flags[i] & u32::from(SYN) == 0) else { return String::new() };
     let (Some(&s0), Some(&a0)) = (syns.first(), syn_acks.first()) else { return String::new() };
-    let took = p.t[first_data] - p.t[s0];
-    // Only SYNs and SYN/ACKs before the first data tell of its wait.
-    let before = |v: &[usize]| v.iter().filter(|&&i| i < first_data).count();
+    // The handshake's time runs to the client's ACK that completed it (RFC 9293 §3.5),
+    // not to the first data: the wait after it is an application's (issue 39 review Y
+    // W3, nfstream `wechat.pcap` connection 44: ACK 269 ms after the SYN, data 4.55 s later).
+    let Some(k) = (a0..p.t.len()).find(|&i| p.dir[i] == c && p.flags[i] & u32::from(SYN) == 0 && p.flags[i] & u32::from(ACK) != 0) else {
+        return String::new();
+    };
+    let took = p.t[k] - p.t[s0];
+    // Only SYNs and SYN/ACKs before that ACK tell of the handshake's time.
+    let before = |v: &[usize]| v.iter().filter(|&&i| i < k).count();
     if took <= SLOW_HANDSHAKE_RTTS * rtt || (before(&syns) < 2 && before(&syn_acks) < 2) || first_data < a0 {
         return String::new();
     }
     let times = |v: &[usize]| list(&v.iter().map(|&i| format_timestamp(p.t[i])).collect::<Vec<_>>());
     let mut s = format!(
-        " Setting the connection up took {} (frame {} at {} → the first data, frame {} at {}), where the path's round trip is {}:",
+        " Setting the connection up took {} (frame {} at {} → the ACK that completed it, frame {} at {}), where the path's round trip is {}:",
         wait_words(took),
         p.frame[s0],
         format_timestamp(p.t[s0]),
-        p.frame[first_data],
-        format_timestamp(p.t[first_data]),
+        p.frame[k],
+        format_timestamp(p.t[k]),
         format_duration(rtt)
     );
-    let resent: Vec<usize> = syns.iter().copied().filter(|&i| i < first_data).skip(1).collect();
+    let resent: Vec<usize> = syns.iter().copied().filter(|&i| i < k).skip(1).collect();
     if !resent.is_empty() {
-        s += &format!(" {client} re-sent its SYN at {} (its retransmission timer, RFC 6298 §5);", times(&resent));
+        s += &format!(" {client} re-sent its SYN at {}{};", times(&resent), resend_cause(p, &syns[..=resent.len()]));
     }
-    let shown: Vec<usize> = syn_acks.iter().copied().filter(|&i| i < first_data).collect();
+    let shown: Vec<usize> = syn_acks.iter().copied().filter(|&i| i < k).collect();
     // SYN/ACKs a path round trip older than a SYN re-send had not reached the client.
     let unseen: Vec<usize> = shown.iter().copied().filter(|&a| resent.iter().any(|&r| p.t[r] - p.t[a] > rtt)).collect();
     let plural = |v: &[usize]| if v.len() == 1 { "" } else { "s" };
@@ -88,21 +100,18 @@ pub(super) fn said(f: &Facts) -> String {
         }
         None => s += &format!(" {server}'s SYN/ACK{} passed the capture at {}", plural(&shown), times(&shown)),
     }
-    // The client's ACK that completed the handshake, and the SYN/ACK its echo names.
-    if let Some(k) = (a0..p.t.len()).find(|&i| p.dir[i] == c && p.flags[i] & u32::from(SYN) == 0 && p.flags[i] & u32::from(ACK) != 0) {
-        let at = format!("frame {} at {}", p.frame[k], format_timestamp(p.t[k]));
-        s += &match echoed(f, k, &shown) {
-            Some(a) => format!(
-                "; its ACK completing the handshake ({at}) echoes the timestamp of the SYN/ACK of {} (TSecr, RFC 7323 §4.3), \
-                 answered {} after it passed the capture, where a round trip takes {}",
-                format_timestamp(p.t[a]),
-                wait_words(p.t[k] - p.t[a]),
-                format_duration(rtt)
-            ),
-            None => format!("; its ACK completed the handshake ({at})"),
-        };
+    // The SYN/ACK the completing ACK's timestamp echo names.
+    if let Some(a) = echoed(f, k, &shown) {
+        s += &format!(
+            "; that ACK echoes the timestamp of the SYN/ACK of {} (TSecr, RFC 7323 §4.3), answered {} after it passed the capture, \
+             where a round trip takes {}",
+            format_timestamp(p.t[a]),
+            wait_words(p.t[k] - p.t[a]),
+            format_duration(rtt)
+        );
     }
     s.push('.');
+    s += &after_completion(f, &syn_acks, k, first_data);
     for side in [c, 1 - c] {
         let resent_own = if side == c { syns.len() } else { syn_acks.len() } >= 2;
         if let Some(w) = resent_own.then(|| one_segment_start(p, side, rtt)).flatten() {
@@ -120,6 +129,49 @@ pub(super) fn said(f: &Facts) -> String {
                 format_duration((w.flights.len() - ten.min(w.flights.len())) as f64 * rtt)
             );
         }
+    }
+    s
+}
+
+/// The SYN re-sends' cause: "its retransmission timer" only where they fit one — the
+/// first at least [`TIMER_FIRST_S`] after the SYN (RFC 6298 §2.1: an initial RTO of 1 s;
+/// Linux's SYN timer starts at 1 s, Windows' at 3 s) and none sooner after the one before
+/// than the one before it (§5.5 backs the timer off). Else only how far apart they came
+/// (zeek `ssh.pcap` connection 18: SYNs 112 ms and 101 ms apart, each the same ISN).
+fn resend_cause(p: &PacketColumns, syns: &[usize]) -> String {
+    let gaps: Vec<f64> = syns.windows(2).map(|w| p.t[w[1]] - p.t[w[0]]).collect();
+    let timer = gaps.first().is_some_and(|&g| g >= TIMER_FIRST_S) && gaps.windows(2).all(|w| w[1] >= TIMER_HELD * w[0]);
+    if timer {
+        " (its retransmission timer, RFC 6298 §5)".to_string()
+    } else {
+        format!(" ({} after the one before)", list(&gaps.iter().map(|&g| format_duration(g)).collect::<Vec<_>>()))
+    }
+}
+
+/// After the completing ACK (row `k`): the server's SYN/ACKs re-sent though that ACK had
+/// passed the capture (its timer, on an ACK lost beyond the capture: RFC 9293 §3.8.1),
+/// and a first data more than [`SLOW_HANDSHAKE_RTTS`] path round trips later — time of
+/// its sender's application, not of the setup.
+fn after_completion(f: &Facts, syn_acks: &[usize], k: usize, first_data: usize) -> String {
+    let p = f.rows.packets;
+    let server = &f.conn.endpoints[usize::from(p.dir[k] == 0)];
+    let late: Vec<String> = syn_acks.iter().filter(|&&i| i > k && i < first_data).map(|&i| format_timestamp(p.t[i])).collect();
+    let mut s = String::new();
+    if !late.is_empty() {
+        s += &format!(
+            " {server} re-sent its SYN/ACK at {} after that ACK had passed the capture: its timer, on an ACK lost beyond the capture.",
+            list(&late)
+        );
+    }
+    let wait = p.t[first_data] - p.t[k];
+    if first_data > k && wait > SLOW_HANDSHAKE_RTTS * f.min_rtt {
+        s += &format!(
+            " The first data (frame {} at {}) came {} after the connection was up: {}'s application's time, not the setup's.",
+            p.frame[first_data],
+            format_timestamp(p.t[first_data]),
+            wait_words(wait),
+            f.conn.endpoints[p.dir[first_data] as usize]
+        );
     }
     s
 }
