@@ -37,9 +37,13 @@ pub fn held_by_nagle(p: &PacketColumns, dir: u8, i: usize, end: usize, full: u32
 
 /// Whether the segment at row `end` is the sender's and full: Nagle's algorithm sends a
 /// full segment at once whatever is unacknowledged (RFC 896), so it held no such one
-/// (review Y: nfs_bad_stalls' 1,448-B segments after a lone small write).
+/// (review Y: nfs_bad_stalls' 1,448-B segments after a lone small write). Only where the
+/// sender sent that size at least twice: without an MSS option (a capture begun
+/// mid-stream) `full` is the largest payload, which one lone segment may be (a 447-B
+/// message on loopback in sctpfist).
 pub fn released_full(p: &PacketColumns, dir: u8, end: usize, full: u32) -> bool {
-    end < p.t.len() && p.dir[end] == dir && p.len[end] >= full
+    let is_full = |r: usize| p.dir[r] == dir && p.len[r] >= full;
+    end < p.t.len() && is_full(end) && (0..p.t.len()).filter(|&r| is_full(r)).take(2).count() == 2
 }
 
 /// When a prompt ACK of the segment at row `i` would have passed the capture point:
@@ -157,16 +161,25 @@ mod tests {
     /// that gap is not Nagle's, lone write or not; a small segment after it may be.
     #[test]
     fn a_full_segment_after_a_lone_small_write_was_not_held_by_nagle() {
+        // The sender's 1,448-B segments (twice: a size it cuts at, not one lone largest
+        // payload standing in for a full segment where no MSS option was seen).
         let mut c = Cols::new(65535.0);
-        c.data(1.000, 0, 1.0, 100);
+        let i = c.data(1.000, 0, 1.0, 100);
         c.ack(1.040, 1, 101.0, 65535.0);
-        c.data(1.041, 0, 101.0, 1448);
-        c.data(2.000, 0, 1549.0, 100);
+        let full_row = c.data(1.041, 0, 101.0, 1448);
+        c.data(1.042, 0, 1549.0, 1448);
+        c.ack(1.100, 1, 2997.0, 65535.0);
+        let j = c.data(2.000, 0, 2997.0, 100);
+        let k = c.data(2.041, 0, 3097.0, 200);
         let p = &c.c.packets;
-        let (i, full_row) = (p.t.len() - 4, p.t.len() - 2);
         assert!(!held_by_nagle(p, 0, i, full_row, 1448));
-        c.data(2.041, 0, 1649.0, 200);
-        let p = &c.c.packets;
-        assert!(held_by_nagle(p, 0, p.t.len() - 2, p.t.len() - 1, 1448));
+        assert!(held_by_nagle(p, 0, j, k, 1448));
+        // One 1,448-B segment alone, the largest payload taken for a full one: not
+        // known full, the lone write's rule stands.
+        let mut c = Cols::new(65535.0);
+        let i = c.data(1.000, 0, 1.0, 100);
+        c.ack(1.040, 1, 101.0, 65535.0);
+        let one = c.data(1.041, 0, 101.0, 1448);
+        assert!(held_by_nagle(&c.c.packets, 0, i, one, 1448));
     }
 }
