@@ -95,16 +95,19 @@ fn a_small_first_segment_does_not_make_a_prompt_ack_a_delayed_one() {
 }
 
 #[test]
-fn an_ack_held_past_its_due_time_with_a_small_segment_released_stays_nagle() {
+fn an_ack_held_past_its_due_time_is_no_nagle_where_the_sender_sent_small_segments_unacknowledged() {
     // The receiver holds its ACK of the lone 892-byte segment 200 ms after the ACK before
     // it (a 200 ms delayed-ACK timer, RFC 1122 §4.2.3.2), and the 1,000-byte segment
     // leaves 250 µs after it: Nagle held it. Held = 200,000 − 28,544 µs (the segment's own
     // serialization after the ACK before it) = 171.456 ms.
+    // Review Y: but each flight's 892-byte tail left 4 ms after its 1,000-byte head,
+    // while the head was unacknowledged (its ACK 23 ms later): Nagle's algorithm would
+    // have held the tail (RFC 896; Minshall's variant too), so it is off at this sender
+    // and none of the 11 held ACKs' stalls is Nagle's (nagle_shape.rs `nagle_disproved`).
     let c = upload(1000, 200_000);
     let s: Vec<_> = c.directions[0].stalls.iter().filter(|s| s.cause == StallCause::DelayedAck).collect();
-    assert_eq!(s.len(), 11, "{:#?}", c.directions[0].stalls);
-    assert!(s[0].ended_by.contains("held 171 ms after the 892-byte segment"), "{}", s[0].ended_by);
-    assert!(c.diagnosis.text.contains("TCP_NODELAY"), "{}", c.diagnosis.text);
+    assert_eq!(s.len(), 0, "{:#?}", c.directions[0].stalls);
+    assert!(!c.diagnosis.text.contains("TCP_NODELAY"), "{}", c.diagnosis.text);
 }
 
 #[test]

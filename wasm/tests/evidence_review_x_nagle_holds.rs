@@ -149,3 +149,25 @@ fn nagle_holds_in_public_captures() {
         );
     }
 }
+
+/// Review Y: no hold is called Nagle where the capture disproves it, or where the round
+/// trip the releases are timed by was read from those releases.
+/// - HoneyNet_0110 conn 4 (capture at the receiver, the sender 114 ms away by the
+///   handshake): 238 (1,024 B) ACKed by 239 at 12.106 s; the next 1,024-B segment 240
+///   passed at 12.184 s, 77 ms later — 37 ms before that ACK could have reached the
+///   sender and a released segment come back. 240 left while 238 was unacknowledged:
+///   Nagle was off there (RFC 896; RFC 9293 §3.7.4), and the one 125-ms release (241 →
+///   242) fell in the window by chance.
+/// - PetitPotam UnPatchedDCOpenFileRaw conn 0: no path RTT (the lag, 457 ms, read from
+///   the ACK → new-data pairs), and the server's TLS records leave every 500 ms ± 3 ms
+///   while ACK → data varies (449, 461 ms): its own clock, not released by the ACKs.
+#[test]
+fn no_nagle_where_the_capture_disproves_it_on_public_captures() {
+    if let Some(c) = common::corpus_connection("markofu__pcaps__HoneyNet_0110_attack-trace.pcap_", 4) {
+        assert!(!c.diagnosis.text.contains("Nagle"), "{}", c.diagnosis.text);
+    }
+    if let Some(c) = common::corpus_connection("corelight__PetitPotam__testing_Traces_UnPatchedDCOpenFileRaw.pcapng", 0) {
+        assert!(c.path_rtt_ms.is_none());
+        assert!(!c.diagnosis.text.contains("Nagle"), "{}", c.diagnosis.text);
+    }
+}

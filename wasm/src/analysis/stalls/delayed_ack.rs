@@ -53,7 +53,11 @@ pub use super::full_segment::full_segment;
 /// `window`: `Some(segment)` where the peer's windows are in bytes (its scale known),
 /// `segment` the sender's largest payload capped by the peer's MSS option
 /// (small_window.rs's), for `window_bound`; None where raw windows may understate.
-pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, to_receiver_s: f64, window: Option<f64>) {
+/// `to_sender_s`: capture point → sender → capture point (the sender's lag): where the
+/// capture shows the sender sending a small segment while an earlier small one was
+/// unacknowledged at it (nagle_shape.rs `nagle_disproved`), no stall is Nagle's.
+pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, (to_receiver_s, to_sender_s): (f64, f64), window: Option<f64>) {
+    let mut disproved: Option<bool> = None;
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::AckWait) {
         let Some(before) = p.row_of(s.frame_before, s.start) else { continue };
         let lo = before.saturating_sub(LOOK_BACK);
@@ -83,12 +87,19 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, t
         // receiver's ACK clock after the ACK before it (nagle_shape.rs); and only what
         // Nagle holds — a small segment, or a lone small write's ACK — ended the gap.
         let hold = p.t[j] - super::nagle_shape::ack_due(p, dir, i, j, to_receiver_s);
-        let nagle = super::nagle_shape::held_by_nagle(p, dir, i, end_row, full);
+        // (A full segment ending the gap is judged for the window first, below.)
+        let nagle = super::nagle_shape::held_by_nagle(p, dir, i, end_row, full) || super::nagle_shape::released_full(p, dir, end_row, full);
         if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke && nagle {
+            if *disproved.get_or_insert_with(|| super::nagle_shape::nagle_disproved(p, dir, full, to_sender_s, super::nagle_shape::slack(to_sender_s, f64::NAN))) {
+                continue; // Nagle was off at this sender
+            }
             if let Some(words) = window.and_then(|segment| window_bound(p, (lo, before, end_row), dir, segment)) {
                 s.cause = StallCause::WindowLimited;
                 s.ended_by = words;
                 continue;
+            }
+            if super::nagle_shape::released_full(p, dir, end_row, full) {
+                continue; // a full segment: Nagle held none (an ACK waited on)
             }
             s.cause = StallCause::DelayedAck;
             s.ended_by = format!(
@@ -170,7 +181,10 @@ mod window_bound_tests {
         c.data(0.1004, 0, 1449.0, 1324);
         c.ack(0.1254, 1, 2773.0, 66560.0);
         c.data(0.1258, 0, 2773.0, next_len);
-        c.data(0.1260, 0, 2773.0 + f64::from(next_len), next_len);
+        // The second after the ACK of the first: two small segments back to back would
+        // show Nagle off at this sender (nagle_shape.rs `nagle_disproved`, review Y).
+        c.ack(0.1260, 1, 2773.0 + f64::from(next_len), 66560.0);
+        c.data(0.1262, 0, 2773.0 + f64::from(next_len), next_len);
         c
     }
 
@@ -186,9 +200,10 @@ mod window_bound_tests {
              less the bytes in flight), too small for the next 1448-byte segment: a sender sends nothing beyond the window (RFC 9293 §3.8.6.2.1), \
              with or without Nagle's algorithm"
         );
-        // Windows of an unknown scale may understate: nothing is said of them.
+        // Windows of an unknown scale may understate: nothing is said of them, and a
+        // full segment is none Nagle holds (review Y): an ACK waited on.
         let s = judge_stalls(&c.c.packets, 0, 0.010, 0.0, Some(0.0004), 1448, false, false);
-        assert_eq!(s[0].cause, StallCause::DelayedAck);
+        assert_eq!(s[0].cause, StallCause::AckWait);
     }
 
     #[test]

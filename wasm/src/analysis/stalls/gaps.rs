@@ -477,7 +477,7 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     // The receiver's delayed ACK is timed from the receiver: capture → receiver → capture is the path RTT less the sender lag.
     let to_receiver_s = path_rtt_s.map_or(0.0, |r| r - lag_s);
     let window = (scale_known && !facts.windows_understated).then(|| mss.min(f64::from(full_segment) + 40.0));
-    crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, to_receiver_s, window);
+    crate::analysis::stalls::delayed_ack::reclassify(&mut stalls, cols, dir, full_segment, (to_receiver_s, lag_s), window);
     // A gap the path made reads as application idle too: the sender's clock tells.
     super::held_on_path::reclassify(&mut stalls, cols, lag_s, &free);
     crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered); // a timeout whose lost segment never reached the capture reads as application idle

@@ -32,7 +32,18 @@ pub fn held_by_nagle(p: &PacketColumns, dir: u8, i: usize, end: usize, full: u32
     let acked = (0..i).filter(|&r| is_ack(p, dir, r)).map(|r| p.ack[r]).fold(f64::NEG_INFINITY, f64::max);
     let sent = (0..i).filter(|&r| p.dir[r] == dir && p.len[r] > 0).map(|r| p.seq[r] + f64::from(p.len[r])).fold(f64::NEG_INFINITY, f64::max);
     let lone = sent <= acked.max(p.seq[i]);
-    released_small || lone
+    (released_small || lone) && !released_full(p, dir, end, full)
+}
+
+/// Whether the segment at row `end` is the sender's and full: Nagle's algorithm sends a
+/// full segment at once whatever is unacknowledged (RFC 896), so it held no such one
+/// (review Y: nfs_bad_stalls' 1,448-B segments after a lone small write). Only where the
+/// sender sent that size at least twice: without an MSS option (a capture begun
+/// mid-stream) `full` is the largest payload, which one lone segment may be (a 447-B
+/// message on loopback in sctpfist).
+pub fn released_full(p: &PacketColumns, dir: u8, end: usize, full: u32) -> bool {
+    let is_full = |r: usize| p.dir[r] == dir && p.len[r] >= full;
+    end < p.t.len() && is_full(end) && (0..p.t.len()).filter(|&r| is_full(r)).take(2).count() == 2
 }
 
 /// When a prompt ACK of the segment at row `i` would have passed the capture point:
@@ -68,7 +79,107 @@ pub fn ack_due(p: &PacketColumns, dir: u8, i: usize, j: usize, to_receiver_s: f6
     prompt.max(p.t[a1] + (end - p.ack[a1]).max(0.0) * secs / bytes)
 }
 
+/// Whether the capture disproves Nagle's algorithm at direction `dir`'s sender (issue 39
+/// review Y): a segment of new data smaller than `full` (no SYN, no FIN: RFC 896 and
+/// Linux exempt the last) left the sender while an earlier small segment of new data of
+/// its own was still unacknowledged there. Both Nagle's classic rule (RFC 896; RFC 9293
+/// §3.7.4) and Minshall's (Linux) hold such a segment until that ACK arrives. An ACK
+/// passing the capture at t reaches the sender, and what it released passes the
+/// capture, `to_sender` (capture → sender → capture; 0 at the sender) later: a segment
+/// passing before t + `to_sender` − `slack` left before that ACK reached the sender.
+/// One such segment disproves Nagle for the whole direction.
+pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, slack: f64) -> bool {
+    const FIN: u32 = crate::decode::tcp_flags::FIN as u32;
+    let (mut high, mut small_end, mut acked) = (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let mut a = 0; // the next row whose ACK may have reached the sender
+    for k in (0..p.t.len()).filter(|&k| p.dir[k] == dir && p.len[k] > 0 && p.flags[k] & SYN == 0) {
+        while a < p.t.len() && p.t[a] + to_sender - slack <= p.t[k] {
+            if is_ack(p, dir, a) {
+                acked = acked.max(p.ack[a]);
+            }
+            a += 1;
+        }
+        let (end, new) = (p.seq[k] + f64::from(p.len[k]), p.seq[k] >= high);
+        high = high.max(end);
+        if !new || p.len[k] >= full || p.flags[k] & FIN != 0 {
+            continue;
+        }
+        if small_end > acked && small_end <= p.seq[k] {
+            return true;
+        }
+        small_end = end;
+    }
+    false
+}
+
+/// The give of a release timed against `to_sender` (s): the larger of a millisecond,
+/// the capture clock's `tick` (NaN: unknown) and a quarter of that round trip (the
+/// jitter of a queue on the way).
+pub fn slack(to_sender: f64, tick: f64) -> f64 {
+    [1e-3, tick, to_sender / 4.0].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max)
+}
+
 /// A packet of the peer's carrying an ACK (no SYN).
 fn is_ack(p: &PacketColumns, dir: u8, r: usize) -> bool {
     p.dir[r] != dir && p.flags[r] & SYN == 0 && p.ack[r].is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::stalls::testkit::Cols;
+
+    /// Review Y's HoneyNet_0110 conn 4, seen at the receiver with the sender 114 ms away
+    /// (capture → sender → capture): a 1,024-byte segment (full: 1,460) at 12.000 s,
+    /// ACKed at 12.106 s, the next 1,024 bytes at 12.183 s — 77 ms after that ACK, sooner
+    /// than 114 ms less a quarter of it (85.5 ms): it left before the ACK reached the
+    /// sender, while the first was unacknowledged. Nagle's algorithm is disproved.
+    #[test]
+    fn a_small_segment_sent_before_the_ack_of_the_one_before_disproves_nagle() {
+        let mut c = Cols::new(65535.0);
+        c.data(12.000, 0, 1.0, 1024);
+        c.ack(12.106, 1, 1025.0, 65535.0);
+        c.data(12.183, 0, 1025.0, 1024);
+        assert!(nagle_disproved(&c.c.packets, 0, 1460, 0.114, slack(0.114, f64::NAN)));
+        // 90 ms after the ACK (≥ 85.5 ms): it may have been released by it.
+        let mut c = Cols::new(65535.0);
+        c.data(12.000, 0, 1.0, 1024);
+        c.ack(12.106, 1, 1025.0, 65535.0);
+        c.data(12.196, 0, 1025.0, 1024);
+        assert!(!nagle_disproved(&c.c.packets, 0, 1460, 0.114, slack(0.114, f64::NAN)));
+        // Full segments and one small tail, back to back: Nagle (Minshall's too) sends a
+        // full segment at once, and the tail is the only small one unacknowledged.
+        let mut c = Cols::new(65535.0);
+        c.data(1.000, 0, 1.0, 1460);
+        c.data(1.000, 0, 1461.0, 1460);
+        c.data(1.000, 0, 2921.0, 300);
+        assert!(!nagle_disproved(&c.c.packets, 0, 1460, 0.114, slack(0.114, f64::NAN)));
+    }
+
+    /// Review Y's nfs_bad_stalls conn 2: a lone small write, the peer's ACK of it held,
+    /// then a full 1,448-byte segment. Nagle never holds a full segment (RFC 896), so
+    /// that gap is not Nagle's, lone write or not; a small segment after it may be.
+    #[test]
+    fn a_full_segment_after_a_lone_small_write_was_not_held_by_nagle() {
+        // The sender's 1,448-B segments (twice: a size it cuts at, not one lone largest
+        // payload standing in for a full segment where no MSS option was seen).
+        let mut c = Cols::new(65535.0);
+        let i = c.data(1.000, 0, 1.0, 100);
+        c.ack(1.040, 1, 101.0, 65535.0);
+        let full_row = c.data(1.041, 0, 101.0, 1448);
+        c.data(1.042, 0, 1549.0, 1448);
+        c.ack(1.100, 1, 2997.0, 65535.0);
+        let j = c.data(2.000, 0, 2997.0, 100);
+        let k = c.data(2.041, 0, 3097.0, 200);
+        let p = &c.c.packets;
+        assert!(!held_by_nagle(p, 0, i, full_row, 1448));
+        assert!(held_by_nagle(p, 0, j, k, 1448));
+        // One 1,448-B segment alone, the largest payload taken for a full one: not
+        // known full, the lone write's rule stands.
+        let mut c = Cols::new(65535.0);
+        let i = c.data(1.000, 0, 1.0, 100);
+        c.ack(1.040, 1, 101.0, 65535.0);
+        let one = c.data(1.041, 0, 101.0, 1448);
+        assert!(held_by_nagle(&c.c.packets, 0, i, one, 1448));
+    }
 }

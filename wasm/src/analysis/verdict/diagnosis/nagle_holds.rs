@@ -37,7 +37,7 @@ use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::delayed_ack::MIN_HOLD_S;
 use crate::analysis::stalls::is_data_segment;
-use crate::analysis::stalls::nagle_shape::{ack_due, held_by_nagle};
+use crate::analysis::stalls::nagle_shape::{ack_due, held_by_nagle, nagle_disproved, slack};
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
@@ -60,6 +60,10 @@ pub struct Legs {
     pub to_sender: f64,
     /// The capture clock's tick (NaN: unknown).
     pub tick: f64,
+    /// Whether `to_sender` was measured apart from the ACK → data pairs judged here (a
+    /// handshake, timestamps, or 0 at the sender). A lag read from those pairs
+    /// (stalls/far_estimate.rs) would time each release against itself: no hold counts.
+    pub measured: bool,
 }
 
 /// The Nagle holds of direction `dir` in the gaps between its consecutive data
@@ -67,7 +71,12 @@ pub struct Legs {
 /// time); None where there is none. `full`: a full segment's payload for the sender.
 pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs, until: f64) -> Option<NagleHolds> {
     let clock = [1e-3, legs.tick].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max);
-    let jitter = clock.max(legs.to_sender / 4.0);
+    let jitter = slack(legs.to_sender, legs.tick);
+    if !legs.measured || nagle_disproved(p, dir, full, legs.to_sender, jitter) {
+        return None; // a circular release test, or Nagle off at this sender
+    }
+    // Each hold's (data → data, ACK → data) spacing, for the clock test below.
+    let mut spacing: Vec<(f64, f64)> = Vec::new();
     let mut out: Option<NagleHolds> = None;
     let mut best = 0.0;
     // The previous data segment, whether it was new data, and the highest byte sent.
@@ -93,6 +102,7 @@ pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs
             continue;
         }
         let gap = p.t[k] - p.t[i];
+        spacing.push((gap, release));
         let o = out.get_or_insert(NagleHolds { seconds: 0.0, count: 0, longest: (i, j, k) });
         o.seconds += gap;
         o.count += 1;
@@ -101,7 +111,25 @@ pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs
             o.longest = (i, j, k);
         }
     }
-    out
+    (!own_clock(&spacing)).then_some(out).flatten()
+}
+
+/// Whether the sender kept its own clock: over 3 holds or more, its data-to-data
+/// spacing was steadier (a smaller standard deviation) than its ACK-to-data spacing.
+/// A segment released by an ACK follows the ACK, so the gap (the ACK's delay plus the
+/// release) varies at least as much as the release; a timer's segment follows the one
+/// before, and the release is what varies (review Y: a TLS push every 500 ms ± 3 ms,
+/// released 449–461 ms after ACKs held 40–50 ms).
+fn own_clock(spacing: &[(f64, f64)]) -> bool {
+    let n = spacing.len() as f64;
+    if spacing.len() < 3 {
+        return false;
+    }
+    let sd = |v: &dyn Fn(&(f64, f64)) -> f64| {
+        let mean = spacing.iter().map(v).sum::<f64>() / n;
+        (spacing.iter().map(|x| (v(x) - mean).powi(2)).sum::<f64>() / n).sqrt()
+    };
+    sd(&|x| x.0) < sd(&|x| x.1)
 }
 
 /// The peer's pure ACK that first covered the small segment at row `i`, before the
@@ -124,7 +152,7 @@ mod tests {
     use super::*;
     use crate::analysis::stalls::testkit::Cols;
 
-    const LEGS_AT_RECEIVER: Legs = Legs { to_receiver: 0.0002, to_sender: 0.079, tick: f64::NAN };
+    const LEGS_AT_RECEIVER: Legs = Legs { to_receiver: 0.0002, to_sender: 0.079, tick: f64::NAN, measured: true };
 
     /// A POP3 TOP turn seen at the client, on a 79 ms path (the client's host 0.2 ms
     /// away): the server's 5-byte "+OK" at 1.000 s, the client's pure ACK of it 41 ms
@@ -163,7 +191,7 @@ mod tests {
         // ACK: 90 ms after it is not the ACK's doing.
         let mut c = Cols::new(131584.0);
         turn(&mut c, 1.0, 1.0, 0.090);
-        assert_eq!(holds(&c.c.packets, 0, &[], 1358, Legs { to_receiver: 0.079, to_sender: 0.0, tick: f64::NAN }, f64::INFINITY), None);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, Legs { to_receiver: 0.079, to_sender: 0.0, tick: f64::NAN, measured: true }, f64::INFINITY), None);
     }
 
     #[test]
@@ -200,5 +228,60 @@ mod tests {
         c.data(1.060, 1, 1.0, 10);
         c.data(1.131, 0, 6.0, 662);
         assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn no_hold_where_the_sender_sent_small_segments_unacknowledged_or_the_lag_is_the_releases() {
+        // Two holds (the first test), and then a 5-byte segment at 5.000 s, ACKed at
+        // 5.041 s, and a 10-byte one at 5.050 s: 9 ms after that ACK on a 79-ms way to
+        // the sender (less a quarter of it, 59.25 ms), so it left while the 5 bytes were
+        // unacknowledged there — Nagle's algorithm would have held it: off at this
+        // sender, and neither earlier hold is Nagle's.
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.090);
+        turn(&mut c, 3.0, 668.0, 0.090);
+        c.data(5.0, 0, 1335.0, 5);
+        c.ack(5.041, 1, 1340.0, 131584.0);
+        c.data(5.050, 0, 1340.0, 10);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, LEGS_AT_RECEIVER, f64::INFINITY), None);
+        // The two holds alone, with the 79 ms read from these ACK → data pairs (no
+        // handshake or timestamp measured it): the release test would be circular.
+        let mut c = Cols::new(131584.0);
+        turn(&mut c, 1.0, 1.0, 0.090);
+        turn(&mut c, 3.0, 668.0, 0.090);
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, Legs { measured: false, ..LEGS_AT_RECEIVER }, f64::INFINITY), None);
+    }
+
+    #[test]
+    fn a_sender_on_its_own_clock_is_not_released_by_the_acks() {
+        // A 100-byte record every 500 ms (gaps 500, 501, 499, 500 ms: sd 0.71 ms), each
+        // ACKed 40, 50, 45, 42 ms after it (the receiver's delayed-ACK timer), on a 450-ms
+        // way to the sender measured apart: the next record 460, 451, 454, 458 ms after
+        // each ACK (sd 3.5 ms), all within 450 ms − 1 ms … 450 + 112.5 ms. Four gaps shaped
+        // as holds, but the data → data spacing is the steadier: a timer, not the ACK.
+        let legs = Legs { to_receiver: 0.0002, to_sender: 0.450, tick: f64::NAN, measured: true };
+        let (t, delay) = ([1.0, 1.5, 2.001, 2.5, 3.0], [0.040, 0.050, 0.045, 0.042]);
+        let mut c = Cols::new(131584.0);
+        for n in 0..5 {
+            c.data(t[n], 0, 1.0 + 100.0 * n as f64, 100);
+            if n < 4 {
+                c.ack(t[n] + delay[n], 1, 101.0 + 100.0 * n as f64, 131584.0);
+            }
+        }
+        assert_eq!(holds(&c.c.packets, 0, &[], 1358, legs, f64::INFINITY), None);
+        // The same ACKs, each record released 455 ms after its ACK (the ACK-to-data
+        // spacing steady, sd 0): four holds of 495, 505, 500, 497 ms = 1.997 s.
+        let mut c = Cols::new(131584.0);
+        let mut at = 1.0;
+        for n in 0..5 {
+            c.data(at, 0, 1.0 + 100.0 * n as f64, 100);
+            if n < 4 {
+                c.ack(at + delay[n], 1, 101.0 + 100.0 * n as f64, 131584.0);
+                at += delay[n] + 0.455;
+            }
+        }
+        let h = holds(&c.c.packets, 0, &[], 1358, legs, f64::INFINITY).expect("four holds");
+        assert_eq!(h.count, 4);
+        assert!((h.seconds - 1.997).abs() < 1e-9, "{h:?}");
     }
 }

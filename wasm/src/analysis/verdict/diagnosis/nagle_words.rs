@@ -56,7 +56,10 @@ fn sub_threshold(f: &Facts) -> Option<nagle_holds::NagleHolds> {
     let d = f.conn.data_direction.min(1);
     let lag = f.conn.sender_lag_ms.max(0.0) / 1000.0;
     let to_receiver = f.conn.path_rtt_ms.map_or(0.0, |ms| (ms / 1000.0 - lag).max(0.0));
-    let legs = nagle_holds::Legs { to_receiver, to_sender: lag, tick: f.tick };
+    // Without a path RTT a non-zero lag was read from the ACK → new-data pairs
+    // (run/summary/steps.rs `far_estimate`): not apart from the releases judged.
+    let measured = f.conn.path_rtt_ms.is_some() || lag == 0.0;
+    let legs = nagle_holds::Legs { to_receiver, to_sender: lag, tick: f.tick, measured };
     let stalls = &f.conn.directions[d as usize].stalls;
     nagle_holds::holds(f.rows.packets, d, stalls, segment_bytes(f) as u32, legs, f.sh.ends_at().unwrap_or(f64::INFINITY))
 }
