@@ -41,7 +41,13 @@ pub fn held_by_nagle(p: &PacketColumns, dir: u8, i: usize, end: usize, full: u32
 /// sender sent that size at least twice: without an MSS option (a capture begun
 /// mid-stream) `full` is the largest payload, which one lone segment may be (a 447-B
 /// message on loopback in sctpfist).
+///
+/// And never below [`FULL_MIN`]: where no MSS option was captured, `full` is the largest
+/// payload, which in an exchange of short messages is a message (a 60-B MQTT publish in
+/// nDPI coap_mqtt #3, each held by Nagle behind a 4-B one until the peer's 40-ms delayed
+/// ACK) — no MSS is that small.
 pub fn released_full(p: &PacketColumns, dir: u8, end: usize, full: u32) -> bool {
+    let full = full.max(FULL_MIN);
     let is_full = |r: usize| p.dir[r] == dir && p.len[r] >= full;
     end < p.t.len() && is_full(end) && (0..p.t.len()).filter(|&r| is_full(r)).take(2).count() == 2
 }
@@ -87,8 +93,13 @@ pub fn ack_due(p: &PacketColumns, dir: u8, i: usize, j: usize, to_receiver_s: f6
 /// passing the capture at t reaches the sender, and what it released passes the
 /// capture, `to_sender` (capture → sender → capture; 0 at the sender) later: a segment
 /// passing before t + `to_sender` − `slack` left before that ACK reached the sender.
-/// One such segment disproves Nagle for the whole direction.
+/// One such segment disproves Nagle for the whole direction. "Small" leaves out segments
+/// within the TCP option space (40 B) of `full`: the MSS counts data only, and a sender
+/// puts less data in a segment that carries options (RFC 6691; RFC 9293 §3.7.1) — Linux
+/// sends 1,448-B segments at an MSS of 1,460 with timestamps, each a full one, back to
+/// back (merge of review Y's rule: every bulk transfer with timestamps read as Nagle off).
 pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, slack: f64) -> bool {
+    let full = full.max(FULL_MIN);
     const FIN: u32 = crate::decode::tcp_flags::FIN as u32;
     let (mut high, mut small_end, mut acked) = (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
     let mut a = 0; // the next row whose ACK may have reached the sender
@@ -101,7 +112,7 @@ pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, sl
         }
         let (end, new) = (p.seq[k] + f64::from(p.len[k]), p.seq[k] >= high);
         high = high.max(end);
-        if !new || p.len[k] >= full || p.flags[k] & FIN != 0 {
+        if !new || p.len[k] + OPTION_SPACE >= full || p.flags[k] & FIN != 0 {
             continue;
         }
         if small_end > acked && small_end <= p.seq[k] {
@@ -111,6 +122,13 @@ pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, sl
     }
     false
 }
+
+/// The smallest full segment: the MSS a sender uses when the peer sent no MSS option
+/// (RFC 9293 §3.7.1, RFC 1122 §4.2.2.6: 536 B over IPv4; IPv6's 1,220 is larger).
+const FULL_MIN: u32 = 536;
+
+/// The most a segment's TCP options take of its MSS (RFC 9293 §3.1: data offset ≤ 15 words).
+const OPTION_SPACE: u32 = 40;
 
 /// The give of a release timed against `to_sender` (s): the larger of a millisecond,
 /// the capture clock's `tick` (NaN: unknown) and a quarter of that round trip (the
