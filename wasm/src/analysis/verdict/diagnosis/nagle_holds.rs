@@ -41,15 +41,8 @@ use crate::analysis::stalls::nagle_shape::{ack_due, held_by_nagle, nagle_disprov
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 
-/// The holds found ([`holds`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NagleHolds {
-    /// Their time, from each small segment to the segment released, s.
-    pub seconds: f64,
-    pub count: u64,
-    /// The longest: (small segment row, the peer's ACK row, released segment row).
-    pub longest: (usize, usize, usize),
-}
+/// The holds found ([`holds`]): their time, from each small segment to the segment released.
+pub type NagleHolds = super::super::nagle_turns::NagleTally;
 
 /// The round trips a hold is read against, s.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,7 +71,6 @@ pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs
     // Each hold's (data → data, ACK → data) spacing, for the clock test below.
     let mut spacing: Vec<(f64, f64)> = Vec::new();
     let mut out: Option<NagleHolds> = None;
-    let mut best = 0.0;
     // The previous data segment, whether it was new data, and the highest byte sent.
     let (mut prev, mut high): (Option<(usize, bool)>, f64) = (None, f64::NEG_INFINITY);
     for k in (0..p.t.len()).filter(|&k| is_data_segment(p, k, dir)) {
@@ -103,13 +95,7 @@ pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs
         }
         let gap = p.t[k] - p.t[i];
         spacing.push((gap, release));
-        let o = out.get_or_insert(NagleHolds { seconds: 0.0, count: 0, longest: (i, j, k) });
-        o.seconds += gap;
-        o.count += 1;
-        if gap > best {
-            best = gap;
-            o.longest = (i, j, k);
-        }
+        NagleHolds::add(&mut out, gap, (i, j, k));
     }
     (!own_clock(&spacing)).then_some(out).flatten()
 }

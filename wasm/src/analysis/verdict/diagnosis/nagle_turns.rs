@@ -27,14 +27,48 @@
 use super::*;
 use crate::analysis::stalls::cause::{Stall, StallCause};
 
-/// The Nagle holds inside the sender's pauses ([`nagle_in_turns`]).
+/// Nagle holds found, by this module (the peer's, inside the sender's pauses) and by
+/// nagle_holds.rs (the sender's, below the stall threshold).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NagleTurns {
-    /// Their time within the sender's idle stalls, s.
+pub struct NagleTally {
+    /// Their time, s.
     pub seconds: f64,
     pub count: u64,
-    /// The longest: (peer's small segment row, sender's ACK row, released segment row).
+    /// The longest: (small segment row, the ACK row, released segment row).
     pub longest: (usize, usize, usize),
+    /// The longest's time, s.
+    longest_seconds: f64,
+}
+
+impl NagleTally {
+    /// Counts one hold of `seconds` at `rows` (small segment, ACK, released segment).
+    pub fn add(tally: &mut Option<Self>, seconds: f64, rows: (usize, usize, usize)) {
+        let t = tally.get_or_insert(NagleTally { seconds: 0.0, count: 0, longest: rows, longest_seconds: 0.0 });
+        t.seconds += seconds;
+        t.count += 1;
+        if seconds > t.longest_seconds {
+            t.longest_seconds = seconds;
+            t.longest = rows;
+        }
+    }
+}
+
+/// The Nagle holds inside the sender's pauses ([`nagle_in_turns`]): their time within
+/// the sender's idle stalls.
+pub type NagleTurns = NagleTally;
+
+/// "frame 709 at 10.872 s, the ACK frame 710 43 ms later, the held segment frame 711 5 µs
+/// after it": the longest hold's rows.
+pub(super) fn longest_words(p: &PacketColumns, (seg, ack, data): (usize, usize, usize)) -> String {
+    format!(
+        "frame {} at {}, the ACK frame {} {} later, the held segment frame {} {} after it",
+        p.frame[seg],
+        format_timestamp(p.t[seg]),
+        p.frame[ack],
+        format_duration(p.t[ack] - p.t[seg]),
+        p.frame[data],
+        format_duration(p.t[data] - p.t[ack])
+    )
 }
 
 /// The peer's Nagle holds ended by the sender's delayed ACK, inside the sender's idle
@@ -49,7 +83,6 @@ pub fn nagle_in_turns(conn: &ConnectionSummary, p: &PacketColumns, tick: f64) ->
     let to_peer = conn.path_rtt_ms.map_or(0.0, |ms| (ms - conn.sender_lag_ms.max(0.0)).max(0.0) / 1000.0);
     let prompt = to_peer + [1e-3, tick].into_iter().filter(|v| v.is_finite()).fold(0.0, f64::max);
     let mut out: Option<NagleTurns> = None;
-    let mut best = 0.0;
     for s in peer.iter().filter(|s| s.cause == StallCause::DelayedAck) {
         let released = s.start + s.duration;
         let Some(pause) = own.iter().find(|o| o.cause == StallCause::ApplicationIdle && o.start < released && released <= o.start + o.duration) else { continue };
@@ -57,14 +90,7 @@ pub fn nagle_in_turns(conn: &ConnectionSummary, p: &PacketColumns, tick: f64) ->
         if p.t[data] - p.t[ack] > prompt {
             continue;
         }
-        let part = released - s.start.max(pause.start);
-        let o = out.get_or_insert(NagleTurns { seconds: 0.0, count: 0, longest: (seg, ack, data) });
-        o.seconds += part;
-        o.count += 1;
-        if part > best {
-            best = part;
-            o.longest = (seg, ack, data);
-        }
+        NagleTally::add(&mut out, released - s.start.max(pause.start), (seg, ack, data));
     }
     out
 }
@@ -85,18 +111,11 @@ fn hold_rows(p: &PacketColumns, s: &Stall, peer: u8) -> Option<(usize, usize, us
 /// wait for the peer's next message, where [`nagle_in_turns`] found any.
 pub(super) fn clause(f: &Facts, n: &NagleTurns) -> String {
     let (sender, peer) = (&f.conn.endpoints[f.conn.data_direction.min(1) as usize], &f.conn.endpoints[1 - f.conn.data_direction.min(1) as usize]);
-    let p = f.rows.packets;
-    let (seg, ack, data) = n.longest;
     let times = if n.count > 1 { format!(" ({} times; the longest: ", n.count) } else { " (".to_string() };
     format!(
-        "; {} of that wait was no application's: {peer}'s next segment was held by Nagle's algorithm behind its previous small one until {sender}'s delayed ACK of it{times}frame {} at {}, the ACK frame {} {} later, the held segment frame {} {} after it)",
+        "; {} of that wait was no application's: {peer}'s next segment was held by Nagle's algorithm behind its previous small one until {sender}'s delayed ACK of it{times}{})",
         format_duration(n.seconds),
-        p.frame[seg],
-        format_timestamp(p.t[seg]),
-        p.frame[ack],
-        format_duration(p.t[ack] - p.t[seg]),
-        p.frame[data],
-        format_duration(p.t[data] - p.t[ack])
+        longest_words(f.rows.packets, n.longest)
     )
 }
 

@@ -80,20 +80,13 @@ pub(in crate::analysis::verdict::diagnosis) fn sentence(f: &Facts) -> String {
     let kind = |n: usize| if n == 1 { "stall" } else { "stalls" };
     match sub_threshold(f) {
         Some(h) => {
-            let p = f.rows.packets;
-            let (i, j, k) = h.longest;
             let more = if stalls > 0 { format!(", and {} more in {stalls} {} of that kind", format_duration(stalled), kind(stalls)) } else { String::new() };
             format!(
-                " Below the {} stall threshold, Nagle's algorithm held {sender}'s next small segment until {peer}'s delayed ACK of the one before {} ({} in all; the longest: frame {} at {}, the ACK frame {} {} later, the held segment frame {} {} after it){more}{remedy}.",
+                " Below the {} stall threshold, Nagle's algorithm held {sender}'s next small segment until {peer}'s delayed ACK of the one before {} ({} in all; the longest: {}){more}{remedy}.",
                 format_duration(f.conn.stall_threshold_ms / 1000.0),
                 if h.count == 1 { "once".to_string() } else { format!("{} times", h.count) },
                 format_duration(h.seconds),
-                p.frame[i],
-                format_timestamp(p.t[i]),
-                p.frame[j],
-                format_duration(p.t[j] - p.t[i]),
-                p.frame[k],
-                format_duration(p.t[k] - p.t[j])
+                super::nagle_turns::longest_words(f.rows.packets, h.longest)
             )
         }
         None if stalls > 0 && !advised => format!(
