@@ -99,16 +99,20 @@ pub fn ack_due(p: &PacketColumns, dir: u8, i: usize, j: usize, to_receiver_s: f6
 /// sends 1,448-B segments at an MSS of 1,460 with timestamps, each a full one, back to
 /// back (merge of review Y's rule: every bulk transfer with timestamps read as Nagle off).
 ///
-/// A size near `full` counts as full only where the sender sent it at least twice, as in
-/// [`released_full`]: without an MSS option `full` is the largest payload, which one lone
-/// segment may be (petit conn 10: a 791-B segment and a 31-B one left together, 822 B in
+/// Where the handshake is not in the capture, a size near `full` counts as full only
+/// where the sender sent it at least twice, as in [`released_full`]: without an MSS
+/// option `full` is the largest payload, which one lone segment may be (petit conn 10: a 791-B segment and a 31-B one left together, 822 B in
 /// two segments — a sender whose MSS were 791 B would have cut there, one with a larger
 /// MSS sent the 31 B while 791 small bytes were unacknowledged; nothing in the capture
-/// says which, so Nagle's algorithm, the claim, is not shown).
+/// says which, so Nagle's algorithm, the claim, is not shown). With the handshake, the
+/// MSS options set `full` (snabb `v6.pcap`: one 1,208-B segment at an MSS of 1,220 with
+/// timestamps is full).
 pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, slack: f64) -> bool {
     let full = full.max(FULL_MIN);
     let near_full = |r: usize| p.dir[r] == dir && p.flags[r] & SYN == 0 && p.len[r] + OPTION_SPACE >= full;
-    let full_proven = (0..p.t.len()).filter(|&r| near_full(r)).take(2).count() == 2;
+    // With the handshake captured, `full` is its MSS options' (or RFC 9293's default).
+    let handshake = (0..p.t.len()).any(|r| p.flags[r] & SYN != 0);
+    let full_proven = handshake || (0..p.t.len()).filter(|&r| near_full(r)).take(2).count() == 2;
     const FIN: u32 = crate::decode::tcp_flags::FIN as u32;
     let (mut high, mut small_end, mut acked) = (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
     let mut a = 0; // the next row whose ACK may have reached the sender

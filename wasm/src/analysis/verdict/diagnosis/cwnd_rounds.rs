@@ -29,8 +29,8 @@
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::is_data_segment;
 
-/// Flights of a train before its last.
-pub const MIN_ROUNDS: usize = 3;
+/// Flights of a train before its last: three steps of growth to read a law from.
+pub const MIN_ROUNDS: usize = 4;
 /// The most a congestion-avoidance step grows a flight, segments (CUBIC's growth
 /// over one round trip near its plateau is a few segments; Reno's one, two per ACKed
 /// flight without delayed ACKs).
@@ -224,13 +224,13 @@ mod tests {
         // of the 171-ms round trip (42.75 ms) — the path spaced them.
         let c = train(&[10, 12, 14, 16, 17, 8], 0.171, 0.0048);
         assert_eq!(rounds(&c.c.packets, 0, 0.171, 1348.0, f64::INFINITY, 1.0), None);
-        // The peer's 100-B request 10 ms before the 4th flight: that flight answers it
-        // and starts a new train. Before it, 10, 12, 14: 2 full rounds, too few; from
-        // it, 16, 16, 18 (and the last, 8): congestion avoidance from 16 segments.
+        // The peer's 100-B request 10 ms before the 3rd flight: that flight answers it
+        // and starts a new train. Before it, 10, 12: too few; from it, 14, 16, 16, 18
+        // (and the last, 8): congestion avoidance from 14 segments.
         let mut c = Cols::new(269568.0);
         let mut seq = 1.0;
         for (r, &n) in [10u32, 12, 14, 16, 16, 18, 8].iter().enumerate() {
-            if r == 3 {
+            if r == 2 {
                 c.data(5.0 + 0.171 * r as f64 - 0.01, 1, 1.0, 100);
             }
             for s in 0..n {
@@ -239,7 +239,7 @@ mod tests {
             }
         }
         let r = rounds(&c.c.packets, 0, 0.171, 1348.0, f64::INFINITY, 1.0).expect("the train after the request");
-        assert_eq!(r.segments, vec![16, 16, 18]);
+        assert_eq!(r.segments, vec![14, 16, 16, 18]);
         // Flat flights: no growth, no window's law (a cap: sender_paced.rs).
         let c = train(&[12, 12, 12, 12, 12, 8], 0.171, 0.0001);
         assert_eq!(rounds(&c.c.packets, 0, 0.171, 1348.0, f64::INFINITY, 1.0), None);

@@ -77,13 +77,8 @@ pub(in crate::analysis::verdict::diagnosis) fn sentence(f: &Facts) -> String {
 /// where sender_paced.rs did not already give its whole pace to the application.
 fn paced_sentence(f: &Facts) -> String {
     let d = f.conn.data_direction.min(1);
-    let Some(rtt) = f.conn.path_rtt_ms.map(|ms| ms / 1000.0) else { return String::new() };
-    let lag = f.conn.sender_lag_ms.max(0.0) / 1000.0;
-    if f.sh.sender_paced.is_some() {
-        return String::new();
-    }
-    let setting = paced_writes::Setting { rtt, to_sender: lag, tick: f.tick, full: segment_bytes(f), until: f.sh.ends_at().unwrap_or(f64::INFINITY) };
-    let Some(w) = paced_writes::paced(f.rows.packets, d, &f.conn.directions[d as usize].stalls, &f.sh.loss_spans, setting) else { return String::new() };
+    let Some(w) = paced(f) else { return String::new() };
+    let rtt = f.conn.path_rtt_ms.unwrap_or(f64::NAN) / 1000.0;
     format!(
         " Below the {} stall threshold, {}'s application paced its writes with data in flight: {} times a write ended (PSH) \
          and the next came a median {} later, within the {} round trip, though its window had room for a full segment more \
@@ -99,6 +94,23 @@ fn paced_sentence(f: &Facts) -> String {
         format_duration(w.seconds)
     )
 }
+
+/// The data direction's paced writes below the stall threshold (paced_writes.rs), with
+/// a path RTT and where sender_paced.rs did not already give its pace to the application.
+pub(super) fn paced(f: &Facts) -> Option<paced_writes::PacedWrites> {
+    let d = f.conn.data_direction.min(1);
+    let rtt = f.conn.path_rtt_ms? / 1000.0;
+    if f.sh.sender_paced.is_some() {
+        return None;
+    }
+    let lag = f.conn.sender_lag_ms.max(0.0) / 1000.0;
+    let setting = paced_writes::Setting { rtt, to_sender: lag, tick: f.tick, full: segment_bytes(f), until: f.sh.ends_at().unwrap_or(f64::INFINITY) };
+    // Said where it changes how the `other` share reads: a tenth of it at least.
+    paced_writes::paced(f.rows.packets, d, &f.conn.directions[d as usize].stalls, &f.sh.loss_spans, setting).filter(|w| w.seconds >= PACED_SAID * f.sh.other)
+}
+
+/// Share of the `other` time paced writes need to be said.
+const PACED_SAID: f64 = 0.1;
 
 /// The Nagle holds' sentence of [`sentence`].
 fn nagle_sentence(f: &Facts) -> String {

@@ -103,6 +103,9 @@ pub fn paced(p: &PacketColumns, dir: u8, stalls: &[Stall], loss_spans: &[(f64, f
             continue;
         }
         high = end;
+        if !acked.is_finite() {
+            continue; // no ACK has reached the sender yet: its bytes in flight unknown
+        }
         let in_flight = (high - acked).max(0.0);
         if let Some((i, fl, most)) = prev {
             if writes_gap(p, dir, (i, k), fl, most, rwnd, loss_spans, (floor, give, s)) {
