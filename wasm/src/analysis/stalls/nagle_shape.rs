@@ -98,8 +98,21 @@ pub fn ack_due(p: &PacketColumns, dir: u8, i: usize, j: usize, to_receiver_s: f6
 /// puts less data in a segment that carries options (RFC 6691; RFC 9293 §3.7.1) — Linux
 /// sends 1,448-B segments at an MSS of 1,460 with timestamps, each a full one, back to
 /// back (merge of review Y's rule: every bulk transfer with timestamps read as Nagle off).
+///
+/// Where the handshake is not in the capture, a size near `full` counts as full only
+/// where the sender sent it at least twice, as in [`released_full`]: without an MSS
+/// option `full` is the largest payload, which one lone segment may be (petit conn 10: a 791-B segment and a 31-B one left together, 822 B in
+/// two segments — a sender whose MSS were 791 B would have cut there, one with a larger
+/// MSS sent the 31 B while 791 small bytes were unacknowledged; nothing in the capture
+/// says which, so Nagle's algorithm, the claim, is not shown). With the handshake, the
+/// MSS options set `full` (snabb `v6.pcap`: one 1,208-B segment at an MSS of 1,220 with
+/// timestamps is full).
 pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, slack: f64) -> bool {
     let full = full.max(FULL_MIN);
+    let near_full = |r: usize| p.dir[r] == dir && p.flags[r] & SYN == 0 && p.len[r] + OPTION_SPACE >= full;
+    // With the handshake captured, `full` is its MSS options' (or RFC 9293's default).
+    let handshake = (0..p.t.len()).any(|r| p.flags[r] & SYN != 0);
+    let full_proven = handshake || (0..p.t.len()).filter(|&r| near_full(r)).take(2).count() == 2;
     const FIN: u32 = crate::decode::tcp_flags::FIN as u32;
     let (mut high, mut small_end, mut acked) = (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
     let mut a = 0; // the next row whose ACK may have reached the sender
@@ -112,7 +125,7 @@ pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, sl
         }
         let (end, new) = (p.seq[k] + f64::from(p.len[k]), p.seq[k] >= high);
         high = high.max(end);
-        if !new || p.len[k] + OPTION_SPACE >= full || p.flags[k] & FIN != 0 {
+        if !new || (full_proven && p.len[k] + OPTION_SPACE >= full) || p.flags[k] & FIN != 0 {
             continue;
         }
         if small_end > acked && small_end <= p.seq[k] {
@@ -172,6 +185,29 @@ mod tests {
         c.data(1.000, 0, 1461.0, 1460);
         c.data(1.000, 0, 2921.0, 300);
         assert!(!nagle_disproved(&c.c.packets, 0, 1460, 0.114, slack(0.114, f64::NAN)));
+    }
+
+    /// petit conn 10 (PetitPotam UnPatchedDCOpenFileRaw, begun mid-stream, no MSS
+    /// option): a lone 39-B write ACKed 41 ms later, then 791 B and 31 B together, 9.5 ms
+    /// away. 791 B is the sender's largest payload, sent once: not shown full, so the
+    /// 31 B left while 791 small bytes were unacknowledged — Nagle is disproved.
+    #[test]
+    fn a_lone_largest_segment_is_not_shown_full() {
+        let mut c = Cols::new(1153.0);
+        c.data(34.881177, 0, 1.0, 39);
+        c.ack(34.922072, 1, 40.0, 1153.0);
+        c.data(34.936922, 0, 40.0, 791);
+        c.data(34.936922, 0, 831.0, 31);
+        assert!(nagle_disproved(&c.c.packets, 0, 791, 0.0095, slack(0.0095, f64::NAN)));
+        // The sender cut at 791 B twice: a full size, sent at once whatever is
+        // unacknowledged (RFC 896); the 31-B tail is the only small one — not disproved.
+        let mut c = Cols::new(1153.0);
+        c.data(34.881177, 0, 1.0, 39);
+        c.ack(34.922072, 1, 40.0, 1153.0);
+        c.data(34.936922, 0, 40.0, 791);
+        c.data(34.936922, 0, 831.0, 791);
+        c.data(34.936922, 0, 1622.0, 31);
+        assert!(!nagle_disproved(&c.c.packets, 0, 791, 0.0095, slack(0.0095, f64::NAN)));
     }
 
     /// Review Y's nfs_bad_stalls conn 2: a lone small write, the peer's ACK of it held,

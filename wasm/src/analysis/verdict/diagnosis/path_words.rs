@@ -6,6 +6,8 @@ use super::*;
 // The residue's other reading: the sender set its own rate (sender_paced_words.rs).
 #[path = "sender_paced_words.rs"]
 mod sender_paced_words;
+#[path = "cwnd_rounds.rs"]
+mod cwnd_rounds;
 pub(super) use sender_paced_words::sender_paced_text;
 // The bottleneck's rate where loss was the symptom of its full queue.
 #[path = "bottleneck_words.rs"]
@@ -242,7 +244,8 @@ pub(super) fn path_text(f: &Facts) -> String {
             format_percent(f.sh.turn_time / f.sh.active)
         );
     } else {
-        t += if loss_named || link_full.is_some() { "." } else { ". The congestion window or the path's capacity was the limit." };
+        // The flights may decide which of the two it was (cwnd_rounds.rs).
+        t += &if loss_named || link_full.is_some() { ".".to_string() } else { cwnd_rounds::sentence(f).unwrap_or_else(|| ". The congestion window or the path's capacity was the limit.".to_string()) };
     }
     if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(
