@@ -29,6 +29,9 @@ use crate::analysis::stalls::cause::{Stall, StallCause};
 pub const RESEND_FLOOR_S: f64 = 0.001;
 /// Packets of a flushed group are stamped at most this far apart, one after another.
 pub const GROUP_S: f64 = 0.001;
+/// Rows looked at either side of a stall's closing packet (a busy capture's group may
+/// run on; a flush's re-send is near its front).
+pub const GROUP_MAX: usize = 256;
 /// How a capture stall's `ended_by` begins ([`is_capture_stall`] finds them by it).
 pub const OWN: &str = "the capture's own stall";
 
@@ -54,11 +57,11 @@ fn flushed(cols: &PacketColumns, dir: u8, s: &Stall, threshold_s: f64) -> Option
     // The stall's closing packet, then the group around it.
     let j = (cols.t.partition_point(|&t| t < end - 1e-9)..n).find(|&i| cols.dir[i] == dir)?;
     let mut g = j;
-    while g > 0 && cols.t[g] - cols.t[g - 1] <= GROUP_S {
+    while g > 0 && cols.t[g] - cols.t[g - 1] <= GROUP_S && j - g < GROUP_MAX {
         g -= 1;
     }
     let mut h = j;
-    while h + 1 < n && cols.t[h + 1] - cols.t[h] <= GROUP_S {
+    while h + 1 < n && cols.t[h + 1] - cols.t[h] <= GROUP_S && h - j < GROUP_MAX {
         h += 1;
     }
     // A silence of both hosts before the group, inside the stall.

@@ -58,24 +58,36 @@ pub fn acks_held(s: &Stall) -> Option<(f64, f64)> {
 /// Re-words direction `dir`'s `ack-wait` stalls that a receiver hold ended (module doc).
 /// `mss`: the sender's full segment, bytes.
 pub fn reword(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, mss: f64) {
+    // The sender's highest sequence sent, carried along: stalls are in time order.
+    let (mut upto, mut sent) = (0usize, f64::NEG_INFINITY);
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::AckWait && !is_hold(s)) {
-        if let Some(words) = held(cols, dir, s.start, s.start + s.duration, mss) {
+        let from = cols.t.partition_point(|&t| t <= s.start);
+        for i in upto..from.max(upto) {
+            if cols.dir[i] == dir && cols.len[i] > 0 {
+                sent = sent.max(cols.seq[i] + f64::from(cols.len[i]));
+            }
+        }
+        upto = upto.max(from);
+        if let Some(words) = held(cols, dir, (s.start, s.start + s.duration), sent, mss) {
             s.ended_by = words;
         }
     }
 }
 
 /// The words for a hold of the receiver (direction `1 - dir`) during the stall
-/// (t0, t1], or None where the capture does not show one.
-fn held(cols: &PacketColumns, dir: u8, t0: f64, t1: f64, mss: f64) -> Option<String> {
+/// (t0, t1], or None where the capture does not show one. `sent`: the end of the
+/// sender's data by t0.
+fn held(cols: &PacketColumns, dir: u8, (t0, t1): (f64, f64), sent: f64, mss: f64) -> Option<String> {
     let from = cols.t.partition_point(|&t| t <= t0);
     let to = cols.t.partition_point(|&t| t <= t1);
     // The receiver's first packet in the stall, and its last before.
     let a = (from..to).find(|&i| cols.dir[i] != dir)?;
-    let b = (0..from).rev().find(|&i| cols.dir[i] != dir)?;
+    // (Searched back the stall's own length at most: a receiver silent longer before
+    // it is not read, and a one-sided capture costs no pass per stall.)
+    let back = cols.t.partition_point(|&t| t < t0 - (t1 - t0));
+    let b = (back..from).rev().find(|&i| cols.dir[i] != dir)?;
     let hold = cols.t[a] - cols.t[b];
-    // What the sender had sent by the stall's start, and what the receiver had ACKed.
-    let sent: f64 = (0..from).filter(|&i| cols.dir[i] == dir && cols.len[i] > 0).map(|i| cols.seq[i] + f64::from(cols.len[i])).fold(f64::NEG_INFINITY, f64::max);
+    // What the receiver had ACKed of it.
     let acked = cols.ack[b];
     if !(sent > acked) || !(mss > 0.0) {
         return None;

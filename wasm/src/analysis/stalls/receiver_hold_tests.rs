@@ -3,7 +3,7 @@ use super::*;
 use crate::analysis::stalls::testkit::{Cols, MSS};
 
 /// A sender of 10 full segments 5 µs apart from 1 s; the receiver ACKs the first three
-/// as they come with `windows` (its right edge, ACK + window, still when the buffer
+/// 2 µs after the third, sixth and ninth segments with `windows` (its right edge, ACK + window, still when the buffer
 /// fills), then nothing until 1.070036 s, then three ACKs 200 µs apart covering the rest,
 /// the sender's new data between them. Returns the columns and the sender's stall.
 fn hold(windows: [f64; 3]) -> (Cols, Stall) {
@@ -27,7 +27,7 @@ fn hold(windows: [f64; 3]) -> (Cols, Stall) {
 }
 
 /// The buffer filling (right edge 65,537 held by ACKs 2 and 3, window 65,536 − 3 × 1,448
-/// = 61,192 B at frame 12), then 70 ms of silence (1.000036 → 1.070036 s), then ACKs of
+/// = 61,192 B, "60 KiB", at frame 13), then 70 ms of silence (1.000042 → 1.070036 s), then ACKs of
 /// the 7 segments (10,136 B) sent before the stall in 3 ACKs within 400 µs (frames 15,
 /// 17, 18): the receiving host held them.
 #[test]
@@ -39,7 +39,7 @@ fn a_batch_after_a_filling_buffer_is_the_receivers_hold() {
     let w = &stalls[0].ended_by;
     assert!(is_hold(&stalls[0]), "{w}");
     assert!(w.starts_with("the receiving host held its ACKs for 70 ms (its window had fallen to "), "{w}");
-    assert!(w.contains("at frame 12, just before"), "{w}");
+    assert!(w.contains("60 KiB at frame 13, just before"), "{w}");
     assert!(w.contains("(7 full segments sent before the stall) in 3 ACKs within 400 µs (frames 15–18)"), "{w}");
     assert_eq!(stalls[0].cause, StallCause::AckWait);
 }
