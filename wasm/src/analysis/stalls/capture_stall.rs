@@ -8,7 +8,9 @@
 //! original, with no pure ACK of the peer at or below the original's sequence number
 //! between them, was not sent then: both were held somewhere and written together.
 //! Where that happens in a group of packets of both hosts, each within [`GROUP_S`] of
-//! the next, after a silence of both longer than the stall threshold, the capture (or
+//! the next, after a silence of both longer than the stall threshold, and the other
+//! host sent a packet stamped after the original that acknowledges none of it (so it
+//! had not received it: not an answer to a burst the path compressed), the capture (or
 //! the mirror port feeding it) stalled and flushed its buffer: the silence before the
 //! group is the capture's, and what either host did in it is not shown.
 //!
@@ -70,6 +72,14 @@ fn flushed(cols: &PacketColumns, dir: u8, s: &Stall, threshold_s: f64) -> Option
         return None;
     }
     let (o, r) = (g..=h).find_map(|r| too_soon(cols, g, r).map(|o| (o, r)))?;
+    // The other host's packet after the original that acknowledges none of it: sent
+    // before the original reached that host, yet stamped with it. (A host answering
+    // each arriving packet at once is a capture beside it seeing a burst the path
+    // compressed — nfstream 1kxun.pcap connection 28: ACKs 1206–1210 of each answer.)
+    let covers = |k: usize| cols.ack[k].is_finite() && cols.ack[k] > cols.seq[o];
+    if !(o + 1..=h).any(|k| cols.dir[k] != cols.dir[o] && !covers(k)) {
+        return None;
+    }
     Some(format!(
         "{OWN}: nothing was captured from {} for {}, then frames {}–{} of both hosts were stamped within {}, among them frame {}, \
          a re-send of frame {} only {} after it — no sender re-sends that soon without its peer's duplicate ACKs (RFC 6298 (2.4), \

@@ -63,3 +63,22 @@ fn the_sentence_names_each_silence_once() {
     assert_eq!(s.matches("The capture stalled").count(), 1, "{s}");
     assert!(s.ends_with("That silence is neither host's: its stalls are counted as of a cause the capture does not show."), "{s}");
 }
+
+/// The client answering each packet of the server as it arrives (a pure ACK of the
+/// answer 30 µs after it, in place of its re-send): a capture beside the client seeing
+/// a burst the path compressed, not the capture's own stall.
+#[test]
+fn a_burst_the_peer_answers_at_once_is_no_capture_stall() {
+    let mut c = Cols::new(65536.0);
+    c.data(1.000, 0, 1.0, 55);
+    c.data(1.004, 1, 1.0, 73);
+    c.data(1.016, 0, 56.0, 55);
+    c.data(1.020, 1, 74.0, 73);
+    c.data(1.032, 0, 111.0, 55);
+    c.data(1.987, 1, 147.0, 73);
+    c.ack(1.987003, 0, 220.0, 65536.0);
+    c.data(1.987015, 1, 147.0, 73);
+    let mut v = vec![Stall { start: 1.020, duration: 0.967, cause: StallCause::ApplicationIdle, frame_before: 5, frame_after: 7, ended_by: "x".into() }];
+    reclassify(&mut v, &c.c.packets, 1, 0.05);
+    assert_eq!(v[0].cause, StallCause::ApplicationIdle);
+}
