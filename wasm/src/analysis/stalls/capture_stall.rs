@@ -76,7 +76,12 @@ fn flushed(cols: &PacketColumns, dir: u8, s: &Stall, threshold_s: f64) -> Option
     // before the original reached that host, yet stamped with it. (A host answering
     // each arriving packet at once is a capture beside it seeing a burst the path
     // compressed — nfstream 1kxun.pcap connection 28: ACKs 1206–1210 of each answer.)
-    let covers = |k: usize| cols.ack[k].is_finite() && cols.ack[k] > cols.seq[o];
+    // Any of the group's data of the original's sender before it counts: a host
+    // ACKing the group's first segment at once is answering too (p4-team nuitduhack
+    // invest.pcapng #21: frame 1234 ACKs 1228, and 1232 re-sends 1230 74 TSval ticks
+    // after it, stamped 128 µs apart).
+    let first = |k: usize| (g..k).filter(|&i| cols.dir[i] == cols.dir[o] && cols.len[i] > 0).map(|i| cols.seq[i]).fold(f64::INFINITY, f64::min);
+    let covers = |k: usize| cols.ack[k].is_finite() && cols.ack[k] > first(k);
     if !(o + 1..=h).any(|k| cols.dir[k] != cols.dir[o] && !covers(k)) {
         return None;
     }
