@@ -14,7 +14,7 @@
 use crate::analysis::loss::reported::Recovery;
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::{Stall, StallCause};
-use crate::analysis::stalls::{far_part, receiver_silent, reported_loss};
+use crate::analysis::stalls::{far_part, receiver_hold, receiver_silent, reported_loss};
 use crate::analysis::timing::vantage::Vantage;
 
 /// What the later rules read that the rows and the summary do not hold.
@@ -74,6 +74,7 @@ impl LaterRules<'_> {
                 s.ended_by = format!("{}; the capture holds none of the peer's pure ACKs (only segments with data), so whether the sender waited on ACKs that never came cannot be told", s.ended_by);
             }
         } else {
+            receiver_hold::reword(stalls, packets, d, crate::analysis::stalls::mss_estimate(packets, d)); // a batch of ACKs after a filling buffer: the receiver held them
             receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
         }
         if d == self.data_direction {
@@ -83,5 +84,6 @@ impl LaterRules<'_> {
             let bounds = self.inputs.map_or(&[][..], |i| i.far_bounds[k].as_slice());
             far_part::reclassify_loaded(stalls, bounds, self.vantage, threshold_s);
         }
+        crate::analysis::stalls::capture_stall::reclassify(stalls, packets, d, threshold_s); // a silence the capture made, flushed at once
     }
 }

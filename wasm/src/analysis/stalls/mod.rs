@@ -11,6 +11,7 @@
 
 pub mod acked_resend;
 pub mod active_time;
+pub mod capture_stall;
 pub mod cause;
 pub mod delayed_ack;
 pub mod far_estimate;
@@ -19,6 +20,7 @@ pub mod full_segment;
 pub mod held_on_path;
 pub mod later_rules;
 pub mod nagle_shape;
+pub mod receiver_hold;
 pub mod receiver_silent;
 pub mod reported_loss;
 pub mod request_turn;

@@ -391,8 +391,7 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
     let held: Vec<(f64, f64)> = conn.directions[d]
         .stalls
         .iter()
-        .filter(|s| s.cause == StallCause::DelayedAck)
-        .map(|s| (s.start, s.start + s.duration))
+        .filter_map(crate::analysis::stalls::receiver_hold::acks_held) // and a receiving host's hold (receiver_hold.rs)
         .collect();
     let in_held = |t: f64| held.partition_point(|&(a, _)| a <= t).checked_sub(1).is_some_and(|k| t <= held[k].1);
     rule.for_each(samples, &mut |t, dir, _, round_trip_ms, kind| {

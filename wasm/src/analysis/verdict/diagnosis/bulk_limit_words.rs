@@ -36,7 +36,9 @@ pub(super) fn said(f: &Facts, b: &savings::BulkBursts) -> Option<String> {
     let inside = |s: &&crate::analysis::stalls::cause::Stall| s.start >= b.from - 1e-9 && s.start < b.to;
     let mut by: Vec<(f64, &str)> = WORDS
         .iter()
-        .map(|(c, w)| (stalls.iter().filter(inside).filter(|s| s.cause == *c).map(|s| s.duration).sum::<f64>(), *w))
+        .map(|(_, w)| *w)
+        .chain([HOLD])
+        .map(|w| (stalls.iter().filter(inside).filter(|s| word(s) == Some(w)).map(|s| s.duration).sum::<f64>(), w))
         .filter(|(s, _)| *s > 0.0)
         .collect();
     let network: f64 = by.iter().map(|(s, _)| s).sum();
@@ -46,10 +48,12 @@ pub(super) fn said(f: &Facts, b: &savings::BulkBursts) -> Option<String> {
     by.sort_by(|a, b| b.0.total_cmp(&a.0));
     let p = f.rows.packets;
     let resent = (0..p.t.len()).filter(|&i| p.dir[i] == d && p.t[i] >= b.from && p.t[i] <= b.to && p.len[i] > 0 && p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0).count();
-    let count = |w: &str| stalls.iter().filter(inside).filter(|s| by_word(s.cause) == Some(w)).count() as u64;
+    let count = |w: &str| stalls.iter().filter(inside).filter(|s| word(s) == Some(w)).count() as u64;
     let parts: Vec<String> = by.iter().map(|(s, w)| format!("{} {}", format_duration(*s), with_count(w, count(w)))).collect();
     let resends = if resent > 0 { format!(", and it re-sent {}", crate::analysis::format::plural(resent as u64, "segment")) } else { String::new() };
     let window_only = by.iter().all(|(_, w)| w.starts_with("held"));
+    // The receiving host's holds (stalls/receiver_hold.rs) are its own, not the network's.
+    let host = by.iter().filter(|(_, w)| *w == HOLD).map(|(s, _)| *s).sum::<f64>();
     Some(format!(
         "{MARK}: it took {} at {}, and for {} of that time the sender had data and waited — {}{resends}: {}, not the application, \
          set its pace; the pauses between the bursts were the exchange's own.",
@@ -57,7 +61,7 @@ pub(super) fn said(f: &Facts, b: &savings::BulkBursts) -> Option<String> {
         format_rate(b.largest * 8.0 / span),
         format_duration(network),
         parts.join(", "),
-        if window_only { WINDOW } else { "the network" },
+        if window_only { WINDOW } else if host >= network { "the receiving host" } else if host > 0.0 { "the network and the receiving host" } else { "the network" },
     ))
 }
 
@@ -66,10 +70,17 @@ pub(super) const MARK: &str = "That burst is the transfer that mattered, and the
 /// The pacer [`said`] names where only the receiver's window held the burst.
 pub(super) const WINDOW: &str = "the receiver's window";
 
-/// The words of a network cause, as [`said`] lists them.
-fn by_word(c: StallCause) -> Option<&'static str> {
-    WORDS.iter().find(|(k, _)| *k == c).map(|(_, w)| *w)
+/// The words of a stall's cause, as [`said`] lists them: a receiving host's hold of
+/// its ACKs by its own name ([`HOLD`]), the network's causes by theirs.
+fn word(s: &crate::analysis::stalls::cause::Stall) -> Option<&'static str> {
+    if crate::analysis::stalls::receiver_hold::is_hold(s) {
+        return Some(HOLD);
+    }
+    WORDS.iter().find(|(k, _)| *k == s.cause).map(|(_, w)| *w)
 }
+
+/// The words of the waits a receiving host made by holding its ACKs.
+const HOLD: &str = "the receiving host holding its ACKs";
 
 /// "waiting on ACKs (3 stalls)": how many stalls of the cause made the time.
 fn with_count(w: &str, n: u64) -> String {

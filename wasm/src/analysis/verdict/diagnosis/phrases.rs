@@ -293,6 +293,16 @@ pub(super) fn ecn_parts(conn: &ConnectionSummary) -> Vec<String> {
 /// a capture holding 0.27 % of a 6.5 Mbit/s upload read "17 kbit/s while active").
 /// Said from [`CAPTURE_LOSS_SAID`] of the acknowledged bytes on.
 pub(super) fn capture_loss_text(conn: &ConnectionSummary) -> Option<String> {
+    // A silence the capture made (stalls/capture_stall.rs), named whatever its share.
+    let stalled = crate::analysis::stalls::capture_stall::sentence([&conn.directions[0].stalls, &conn.directions[1].stalls]);
+    match (missed_text(conn), stalled) {
+        (Some(m), Some(s)) => Some(format!("{m} {s}")),
+        (m, s) => m.or(s),
+    }
+}
+
+/// The capture's missed bytes, where they are a tenth of the data or more.
+fn missed_text(conn: &ConnectionSummary) -> Option<String> {
     let loss = conn.capture_loss;
     let captured: u64 = conn.directions.iter().map(|d| d.payload_bytes).sum();
     let acknowledged = captured + loss.unseen_bytes;
