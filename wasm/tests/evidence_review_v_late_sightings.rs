@@ -69,11 +69,15 @@ fn cip_counts_its_late_sightings_once() {
     // the HMI's 22621 + 58 at 12.2644 s with ID 0x9c8c right after 1606's 0x9c8b; 1613,
     // 22679 with 0x9c8d; 1617, the PLC's 31361 with 0x8a71 after 1609's 0x8a70, 9.3 ms
     // after the HMI's ACK 31441). Before (main eccb89f): 27 + 35 retransmissions, 90
-    // holes (176 segments) delivered unseen.
+    // holes (176 segments) delivered unseen; 12 of the 58 late sightings had been held as
+    // originals already (within a round trip of their ACK, loss.rs `hold_late_copy`). Left:
+    // the 3 true re-sends (18899, 18904, 18982: new IDs) and 13 first sightings past a
+    // hole (e.g. 1606, ID 0x9c8b after 1600's 0x9c88), whose skipped numbers may hold
+    // the original as well as the hole's bytes: undecided, still counted.
     let Some(c) = common::corpus_connection(CIP, 0) else { return };
     let r: Vec<u64> = c.directions.iter().map(|d| d.retransmissions).collect();
     assert_eq!(r, [9, 7]);
-    assert_eq!((c.capture_loss.holes, c.capture_loss.unseen_segments, c.capture_loss.late_sightings), (75, 126, 46));
+    assert_eq!((c.capture_loss.holes, c.capture_loss.unseen_segments, c.capture_loss.late_sightings), (75, 126, 58));
 }
 
 const INJECTED: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Type";

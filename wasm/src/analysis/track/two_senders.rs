@@ -148,8 +148,10 @@ impl Senders {
                     side.conflicts += 1;
                     side.first.get_or_insert((*earlier, head));
                 }
-                // No earlier segment carried these bytes here: their writer's first.
-                let first_of_writer = !side.heads.iter().any(|h| h.seq == seq_rel && !differ(h, &head));
+                // No earlier segment carried these bytes here, nor any of this TTL (its
+                // writer, told apart by TTL; one TTL writing other bytes at one number
+                // proves nothing of who wrote first): their writer's first sending.
+                let first_of_writer = head.ttl.is_some() && !side.heads.iter().any(|h| h.seq == seq_rel && (!differ(h, &head) || h.ttl == head.ttl));
                 new_writer |= first_of_writer;
                 if !first_of_writer {
                     return new_writer;
