@@ -140,6 +140,8 @@ mod evidence_review_u_timer_words;
 mod evidence_review_v_copies;
 #[path = "evidence_review_v_handshake_push.rs"]
 mod evidence_review_v_handshake_push;
+#[path = "evidence_review_v_late_sightings.rs"]
+mod evidence_review_v_late_sightings;
 #[path = "evidence_review_v_queue_drain.rs"]
 mod evidence_review_v_queue_drain;
 #[path = "evidence_review_v_reset.rs"]

@@ -147,7 +147,9 @@ fn qi_13_names_the_loop_and_no_loss() {
     // 6298's timer and stay "retransmission timeouts" where named.
     let Some(c) = common::corpus_connection(QI, 13) else { return };
     let t = &c.diagnosis.text;
-    assert!(t.starts_with("Re-sends limited this flow, though none repaired a loss: 97.1 %"), "{t}");
-    assert!(t.contains("446 timer re-sends, 444 of them about 103 ms apart without backing off"), "{t}");
+    // Session 36: frame 53, the real server's first answer (its bytes differ from the
+    // injector's at seq 1), is no re-send (two_senders.rs): 445 re-sends, 96.9 %.
+    assert!(t.starts_with("Re-sends limited this flow, though none repaired a loss: 96.9 %"), "{t}");
+    assert!(t.contains("445 timer re-sends, 444 of them about 103 ms apart without backing off"), "{t}");
     assert!(!t.contains("446 retransmission timeouts") && !t.contains("waiting on retransmission timeouts"), "{t}");
 }

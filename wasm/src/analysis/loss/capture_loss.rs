@@ -67,6 +67,11 @@ pub struct CaptureLoss {
     /// estimated segments around a hole are not holes: a GRO receiver's ACK may pass
     /// a hole of one segment whose neighbours the capture saw).
     pub holes: u64,
+    /// Segments the capture first saw after the receiver had acknowledged them, each
+    /// numbered as its sender's next datagram: originals seen late, not re-sends
+    /// (track/conn/late_sighting.rs). Told by the `capture-loss` warning, not a key.
+    #[serde(skip)]
+    pub late_sightings: u64,
 }
 
 /// What the capture missed of one side's data: THE definition both readers use

@@ -433,6 +433,12 @@ impl DatagramIds {
     }
 
     /// Whether the sender numbers its datagrams one per segment for this connection.
+    /// `id` is exactly the number due after the direction's last datagram: its sender
+    /// sent no datagram in between (`late_sighting.rs`).
+    pub fn is_due(&self, id: u16) -> bool {
+        self.expected == Some(id)
+    }
+
     fn per_connection(&self) -> bool {
         self.steps >= MIN_STEPS && self.max_ttl <= MAX_INITIAL_TTL && f64::from(self.in_step) >= PER_CONNECTION_SHARE * f64::from(self.steps)
     }

@@ -154,6 +154,10 @@ pub struct RetransKinds {
     /// The longest round trip of this side's data (the RTT summary's maximum), which
     /// bounds the sender's smoothed RTT (`set_rtt_max`).
     rtt_max_ns: Option<i64>,
+    /// The lowest byte the capture saw this side send (conn.rs `sent_low`): with no
+    /// feedback yet (no ACK of the peer's before this side's data), a first ACK at or
+    /// below it acknowledges nothing seen sent, so is no advance.
+    pub(crate) sent_low: Option<i64>,
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -206,7 +210,7 @@ impl RetransKinds {
 
     /// The receiver's ACK `a` (for this side's data).
     pub fn on_peer_ack(&mut self, a: &PeerAck) {
-        let advanced = self.una.map_or(true, |u| a.ack > u);
+        let advanced = self.una.or(self.sent_low.filter(|_| self.feedback_seq == 0)).map_or(true, |u| a.ack > u);
         let sack_right = a.sack.iter().map(|b| b.1).filter(|&r| r > a.ack).max();
         let new_sack = sack_right.is_some_and(|r| self.sack_high.map_or(true, |h| r > h));
         self.note_original_acked(a);

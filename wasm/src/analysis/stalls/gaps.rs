@@ -386,11 +386,11 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
         if let Some(g) = gap.take() {
             let t0 = cols.t[g.index];
             if t - t0 > threshold_s {
-                let resent = seq < g.high && !reordered(cols.flags[i]);
+                let resent = seq < g.high && !reordered(cols.flags[i]) && cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0;
                 closed.push((g, i, peer_win, resent));
             }
         }
-        let resent_here = seq < high && !reordered(cols.flags[i]);
+        let resent_here = seq < high && !reordered(cols.flags[i]) && cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0;
         high = high.max(seq + len);
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
         let most_in_flight = room.on_data(seq + len, len, flight, resent_here, peer_ack, full);

@@ -28,6 +28,7 @@ use crate::decode::TcpSegment;
 use std::net::IpAddr;
 
 mod acks;
+mod late_sighting;
 mod loss;
 
 /// Everything tracked for one side (direction) of a connection.
@@ -209,6 +210,11 @@ impl Conn {
         self.pass_the_turn(p.d, prompts);
         let win = self.read_handshake_and_window(&p);
         let (in_flight, high_before) = self.bytes_in_flight(&p);
+        // A second sender's first sending of its own bytes is no re-send (two_senders.rs).
+        let ttls = [self.sides[0].ttl, self.sides[1].ttl];
+        if super::two_senders::Senders::note(&mut self.senders, seg, d, (p.seq_rel, p.end_rel), p.ack_rel, t_ns, self.handshake.syn_ack.is_some(), ttls) {
+            aflags &= !fb::ANY_RETRANSMISSION;
+        }
         self.note_retransmission_kind(&p, aflags, high_before, numbering.resends_unseen);
         aflags = self.read_sender_clock(&p, aflags, high_before);
         let probe = aflags & (fb::ZERO_WINDOW_PROBE | fb::KEEP_ALIVE) != 0;
@@ -218,8 +224,6 @@ impl Conn {
         if seg.flags & (FIN | RST) != 0 || seg.tls_alert.is_some() {
             Closing::note(&mut self.closing, d, seg, t_ns, &self.sides, &self.handshake);
         }
-        let ttls = [self.sides[0].ttl, self.sides[1].ttl];
-        super::two_senders::Senders::note(&mut self.senders, seg, d, (p.seq_rel, p.end_rel), p.ack_rel, t_ns, self.handshake.syn_ack.is_some(), ttls);
         self.count_and_store(&p, seg.flags as u32 | aflags, win, in_flight);
     }
 
@@ -354,6 +358,9 @@ impl Conn {
                 fwd.kinds = Some(Box::new(RetransKinds::new(peer_ack_t, self.offers.sack_permitted())));
             }
             fwd.sent_low = Some(fwd.sent_low.map_or(p.seq_rel, |l| l.min(p.seq_rel)));
+            if let Some(k) = fwd.kinds.as_mut() {
+                k.sent_low = fwd.sent_low;
+            }
             fwd.sent_high = Some(fwd.sent_high.map_or(p.end_rel, |h| h.max(p.end_rel)));
         }
         if let (Some(high), Some(low), false) = (fwd.sent_high, fwd.sent_low, fwd.bif_stale || seg.payload_len == 0) {

@@ -103,11 +103,15 @@ impl Senders {
     /// After the analyzer placed `seg` (direction `d`, relative `seq_rel`..`end_rel`,
     /// relative ACK `ack_rel`). `after_handshake`: the SYN/ACK is in the capture.
     /// `ttl_range`: the side's TTLs so far (conn.rs `Side::ttl`), for its owner.
+    ///
+    /// Returns whether the segment is its own writer's first sending of its bytes though
+    /// they lie below the side's highest byte (`new_writer`): not a re-send, whatever
+    /// the sequence numbers alone say.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn note(slot: &mut Option<Box<Senders>>, seg: &TcpSegment, d: usize, (seq_rel, end_rel): (i64, i64), ack_rel: Option<i64>, t_ns: i64, handshake_seen: bool, ttl_range: [Option<(u8, u8)>; 2]) {
+    pub(crate) fn note(slot: &mut Option<Box<Senders>>, seg: &TcpSegment, d: usize, (seq_rel, end_rel): (i64, i64), ack_rel: Option<i64>, t_ns: i64, handshake_seen: bool, ttl_range: [Option<(u8, u8)>; 2]) -> bool {
         if slot.is_none() {
             if seg.payload_len == 0 {
-                return;
+                return false;
             }
             let mut s = Box::<Senders>::default();
             for k in 0..2 {
@@ -115,7 +119,7 @@ impl Senders {
             }
             *slot = Some(s);
         }
-        let Some(s) = slot.as_deref_mut() else { return };
+        let Some(s) = slot.as_deref_mut() else { return false };
         let frame = u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX);
         if let Some(a) = ack_rel {
             let peer = &mut s.sides[1 - d];
@@ -123,28 +127,42 @@ impl Senders {
         }
         let side = &mut s.sides[d];
         let end = end_rel + i64::from(seg.flags & FIN != 0);
+        let below_high = side.high.is_some_and(|h| seq_rel < h);
+        // Once a second writer is proven on this side, a packet whose TTL family (its
+        // writer, `other`) had sent nothing up to its first byte is that writer's first
+        // sending of it (the real server's FIN after an injected response).
+        let writer_high = seg.frame_id.ip_ttl.and_then(|t| side.families.iter().find(|f| f.ttl == t)).and_then(|f| f.high);
+        let mut new_writer = below_high && side.conflicts > 0 && writer_high.is_some_and(|h| h <= seq_rel);
         if let Some(ttl) = seg.frame_id.ip_ttl {
             side.family(ttl, frame, end, (seg.flags & FIN != 0).then_some((t_ns, frame)));
         }
         if seg.payload_len == 0 || seg.meta.head == 0 {
-            return;
+            return new_writer;
         }
         let head = Head { seq: seq_rel, hash: seg.meta.head, ttl: seg.frame_id.ip_ttl, frame };
-        let old = side.high.is_some_and(|h| seq_rel < h);
         side.high = Some(side.high.map_or(end, |h| h.max(end)));
-        if old {
-            if let Some(earlier) = side.heads.iter().rev().find(|h| h.seq == seq_rel) {
+        if below_high {
+            // Compared with the first bytes sent at this number (the stream's own).
+            if let Some(earlier) = side.heads.iter().find(|h| h.seq == seq_rel) {
                 if differ(earlier, &head) {
                     side.conflicts += 1;
                     side.first.get_or_insert((*earlier, head));
                 }
-                return;
+                // No earlier segment carried these bytes here, nor any of this TTL (its
+                // writer, told apart by TTL; one TTL writing other bytes at one number
+                // proves nothing of who wrote first): their writer's first sending.
+                let first_of_writer = head.ttl.is_some() && !side.heads.iter().any(|h| h.seq == seq_rel && (!differ(h, &head) || h.ttl == head.ttl));
+                new_writer |= first_of_writer;
+                if !first_of_writer {
+                    return new_writer;
+                }
             }
         }
         if side.heads.len() == MAX_HEADS {
             side.heads.pop_front();
         }
         side.heads.push_back(head);
+        new_writer
     }
 
     /// The finding, for the direction whose bytes conflicted (the one with more such

@@ -30,6 +30,11 @@ pub fn capture_loss_warning(conns: &[ConnectionSummary], tcp_fragments: (u64, u6
     }
     let fmt = |b: u64| format_bytes(b as f64);
     let s = |n: u64| if n == 1 { "" } else { "s" };
+    let late = late_sightings(conns);
+    if bytes == 0 && late > 0 {
+        let message = format!("The capture saw {late} segment{} only after the receiver had acknowledged {}.{LATE}", s(late), if late == 1 { "it" } else { "them" });
+        return Some(AnalysisWarning { kind: "capture-loss", count: 0, message });
+    }
     // Holes first: what the capture shows; the segments are an estimate from sizes.
     let amount = format!(
         "{holes} hole{} in the captured data ({}, about {segments} segment{}) that the receiver acknowledged",
@@ -54,7 +59,16 @@ pub fn capture_loss_warning(conns: &[ConnectionSummary], tcp_fragments: (u64, u6
         };
         format!("Not analysed: {amount} never reached the analysis, {conns}. {held}: {verdict}. These holes are not counted as network loss or retransmissions.")
     };
+    let message = if late > 0 { format!("{message} {late} more segment{} came only after the receiver had acknowledged {}.{LATE}", s(late), if late == 1 { "it" } else { "them" }) } else { message };
     (bytes > 0).then(|| AnalysisWarning { kind: "capture-loss", count: holes, message })
+}
+
+/// The capture-loss warning's clause on late sightings (track/conn/late_sighting.rs).
+const LATE: &str = " Each carried the IPv4 Identification its sender was due to give its next datagram, so each was the original, seen late (a capture merged from two taps or interfaces), not a re-send: counted once, not as a retransmission.";
+
+/// Segments first captured after their ACK, every connection (`CaptureLoss::late_sightings`).
+fn late_sightings(conns: &[ConnectionSummary]) -> u64 {
+    conns.iter().map(|c| c.capture_loss.late_sightings).sum()
 }
 
 /// `link-padding`: segments whose zero bytes inside the IP length were link padding,

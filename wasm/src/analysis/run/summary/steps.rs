@@ -62,6 +62,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
             capture_loss.unseen_segments += h.loss.unseen_segments;
             capture_loss.unseen_bytes += h.loss.unseen_bytes;
             capture_loss.holes += h.loss.holes;
+            capture_loss.late_sightings += h.loss.late_sightings;
         }
         // The datagrams the capture did not see (datagram_ids.rs), marked on the rows
         // after them for the stall causes (unseen_timeout.rs).

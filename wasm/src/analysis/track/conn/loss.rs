@@ -16,7 +16,7 @@ impl Conn {
     /// datagram, and whether a datagram carrying its data was sent before unseen.
     pub(super) fn read_datagram_number(&mut self, p: &Packet, aflags: u32, rtt_so_far: Option<i64>, source_last: SourceLast) -> Numbering {
         let (seg, d) = (p.seg, p.d);
-        let mut numbering = Numbering { step: IdStep::Unknown, resends_unseen: false };
+        let mut numbering = Numbering { step: IdStep::Unknown, resends_unseen: false, due: false };
         let Some(id) = seg.frame_id.ip_id else { return numbering };
         let lost = aflags & fb::LOST_SEGMENT != 0;
         let (fwd, _) = sides_of(&mut self.sides, d);
@@ -36,6 +36,7 @@ impl Conn {
         }
         let Some(ids) = fwd.ids.as_mut() else { return numbering };
         let control = seg.flags & (SYN | RST) != 0;
+        numbering.due = !control && ids.is_due(id);
         // A datagram without data is one segment whatever the size: no SMSS to find.
         let segment = if seg.payload_len > 0 { self.offers.send_mss(d as u8) } else { None };
         let mut resend_shape = false;
@@ -103,6 +104,7 @@ impl Conn {
         // (docs/ANALYSIS.md `direction.lostSegments`; it counts in `outOfOrder`).
         let lost_count = &mut self.totals[p.d].count[fb::LOST_SEGMENT.trailing_zeros() as usize - 8];
         *lost_count = lost_count.saturating_sub(reordered);
+        let aflags = self.late_sighting(p, aflags, numbering.due);
         self.hold_late_copy(p, aflags, rtt_so_far)
     }
 
@@ -249,6 +251,8 @@ pub(super) struct Numbering {
     pub(super) step: IdStep,
     /// A datagram carrying its data was sent before and never reached the capture.
     pub(super) resends_unseen: bool,
+    /// Its number is exactly the one due after the sender's last datagram seen.
+    pub(super) due: bool,
 }
 
 /// Whether the capture so far looks taken at end `d`'s host (vantage.rs's rule, on

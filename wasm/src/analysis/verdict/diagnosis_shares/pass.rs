@@ -223,8 +223,9 @@ impl<'c> SharesPass<'c> {
         let cols = self.cols;
         let (seq, len) = (cols.seq[i], cols.len[i] as f64);
         // Below the highest sequence sent: a re-send, unless the analyzer found it an
-        // original overtaken on the way (Wireshark's out-of-order), which no loss sent.
-        let resent = (seq < self.high && !reordered(cols.flags[i])) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
+        // original overtaken on the way (Wireshark's out-of-order), which no loss sent, or
+        // left it unflagged as a second sender's first sending (two_senders.rs `note`).
+        let resent = (seq < self.high && !reordered(cols.flags[i]) && cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0) || cols.flags[i] & flag_bits::RETRANSMISSION != 0;
         // A needless re-send (D-SACK or Eifel evidence, retrans_kinds.rs) repaired no
         // loss: the original had arrived (a reordering, or an ACK late on its way), and
         // the sender undoes the window it gave up (RFC 2883 §5, RFC 3708, RFC 4015;
