@@ -182,10 +182,14 @@ mod link_padding;
 mod mptcp;
 #[path = "one_direction.rs"]
 mod one_direction;
+#[path = "pmtu_resends.rs"]
+mod pmtu_resends;
 #[path = "public_links.rs"]
 mod public_links;
 #[path = "real_captures.rs"]
 mod real_captures;
+#[path = "relay_chain.rs"]
+mod relay_chain;
 #[path = "report_lines.rs"]
 mod report_lines;
 #[path = "retrans_kinds_captures.rs"]
