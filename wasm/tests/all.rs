@@ -184,6 +184,8 @@ mod mptcp;
 mod one_direction;
 #[path = "pmtu_resends.rs"]
 mod pmtu_resends;
+#[path = "policer_words.rs"]
+mod policer_words;
 #[path = "public_links.rs"]
 mod public_links;
 #[path = "real_captures.rs"]

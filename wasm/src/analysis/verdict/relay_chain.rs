@@ -15,6 +15,9 @@
 //! many clients is the responder on each, never matched), carries that host's first
 //! data after R (the relayed request, q) and, after q, B's peer's first data (a) at
 //! most [`RELAY_S`] before J. Then the wait was spent on B, and the sentence says so.
+//! Not where B is A seen again: the same two port numbers (a NAT between two capture
+//! interfaces), or q and a of the same sizes as R and J (the same packets, a port
+//! rewritten too); a relay re-frames what it passes on (shadowsocks: 517 → 636 B).
 //! Only where the rows are kept (the page's analysis; not the summaries-only mode).
 
 use crate::analysis::format::{format_duration, format_timestamp};
@@ -43,15 +46,23 @@ fn answer_sentence(text: &str, sender: &str) -> Option<(usize, usize, u32, u32)>
     Some((start, end, r, j))
 }
 
-/// (time s, frame) of `store`'s rows matching `keep`, in capture order.
-fn rows(store: &ConnStore, mut keep: impl FnMut(&PacketRow) -> bool) -> Vec<(f64, u32, u8)> {
+/// (time s, frame, direction, payload bytes) of `store`'s rows matching `keep`, in capture order.
+fn rows(store: &ConnStore, mut keep: impl FnMut(&PacketRow) -> bool) -> Vec<(f64, u32, u8, u32)> {
     let mut out = Vec::new();
     store.for_each_packet(|r| {
         if keep(r) {
-            out.push((secs(r.t_ns), r.frame, r.dir));
+            out.push((secs(r.t_ns), r.frame, r.dir, r.len));
         }
     });
     out
+}
+
+/// The port numbers of an endpoint pair, in order.
+fn ports(endpoints: &[String; 2]) -> [String; 2] {
+    let port = |e: &String| e.rsplit_once(':').map_or(String::new(), |(_, p)| p.to_string());
+    let mut p = [port(&endpoints[0]), port(&endpoints[1])];
+    p.sort();
+    p
 }
 
 /// The direction of `c` that sent its SYN (not the SYN/ACK), if seen.
@@ -66,9 +77,13 @@ fn initiator(store: &ConnStore) -> Option<u8> {
 }
 
 /// The relay leg of A's longest answer wait: (B's position, q's and a's (time, frame)).
-fn far_leg(conns: &[ConnectionSummary], stores: &[ConnStore], a: usize, tr: f64, tj: f64, host: &str) -> Option<(usize, (f64, u32), (f64, u32))> {
+/// `lens`: the payload bytes of A's request and answer rows.
+fn far_leg(conns: &[ConnectionSummary], stores: &[ConnStore], a: usize, (tr, tj): (f64, f64), lens: (u32, u32), host: &str) -> Option<(usize, (f64, u32), (f64, u32))> {
     for (b, cb) in conns.iter().enumerate() {
-        if b == a || cb.start > tr || cb.end < tj {
+        // The same two port numbers: the same connection again, its addresses rewritten
+        // by a NAT between two capture interfaces (ctfs TheGreatEscape connections 68
+        // and 69, each packet seen again 0.3 ms later with the same IP ID), not a relay.
+        if b == a || cb.start > tr || cb.end < tj || ports(&cb.endpoints) == ports(&conns[a].endpoints) {
             continue;
         }
         let Some(ib) = initiator(&stores[b]) else { continue };
@@ -76,9 +91,11 @@ fn far_leg(conns: &[ConnectionSummary], stores: &[ConnStore], a: usize, tr: f64,
             continue;
         }
         let data = rows(&stores[b], |r| r.len > 0 && secs(r.t_ns) > tr && secs(r.t_ns) <= tj);
-        let Some(&(tq, fq, _)) = data.iter().find(|r| r.2 == ib) else { continue };
-        let Some(&(ta, fa, _)) = data.iter().find(|r| r.2 != ib && r.0 > tq) else { continue };
-        if tj - ta <= RELAY_S {
+        let Some(&(tq, fq, _, lq)) = data.iter().find(|r| r.2 == ib) else { continue };
+        let Some(&(ta, fa, _, la)) = data.iter().find(|r| r.2 != ib && r.0 > tq) else { continue };
+        // Both segments the same sizes as A's: the same packets seen again (a NAT that
+        // also rewrote a port), not a relay, which re-frames what it passes on.
+        if tj - ta <= RELAY_S && (lq, la) != lens {
             return Some((b, (tq, fq), (ta, fa)));
         }
     }
@@ -97,8 +114,8 @@ pub fn attach(conns: &mut [ConnectionSummary], stores: &[ConnStore]) {
         let (sender, peer) = (c.directions[d].from.clone(), c.directions[1 - d].from.clone());
         let Some((start, end, fr, fj)) = answer_sentence(&c.diagnosis.text, &sender) else { continue };
         let own = rows(&stores[a], |r| r.frame == fr || r.frame == fj);
-        let (Some(&(tr, ..)), Some(&(tj, ..))) = (own.iter().find(|r| r.1 == fr), own.iter().find(|r| r.1 == fj)) else { continue };
-        let Some((b, (tq, fq), (ta, fa))) = far_leg(conns, stores, a, tr, tj, address(&sender)) else { continue };
+        let (Some(&(tr, _, _, lr)), Some(&(tj, _, _, lj))) = (own.iter().find(|r| r.1 == fr), own.iter().find(|r| r.1 == fj)) else { continue };
+        let Some((b, (tq, fq), (ta, fa))) = far_leg(conns, stores, a, (tr, tj), (lr, lj), address(&sender)) else { continue };
         let cb = &conns[b];
         let s = format!(
             "{sender} relayed {peer}'s message: it passed it on over connection {} ({} → {}, frame {fj0} → frame {fq}, {}) and \
