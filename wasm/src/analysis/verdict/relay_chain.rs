@@ -83,7 +83,7 @@ fn far_leg(conns: &[ConnectionSummary], stores: &[ConnStore], a: usize, (tr, tj)
         // The same two port numbers: the same connection again, its addresses rewritten
         // by a NAT between two capture interfaces (ctfs TheGreatEscape connections 68
         // and 69, each packet seen again 0.3 ms later with the same IP ID), not a relay.
-        if b == a || cb.start > tr || cb.end < tj || ports(&cb.endpoints) == ports(&conns[a].endpoints) {
+        if b == a || cb.start > tr || cb.end < tr || ports(&cb.endpoints) == ports(&conns[a].endpoints) {
             continue;
         }
         let Some(ib) = initiator(&stores[b]) else { continue };
