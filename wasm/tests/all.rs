@@ -188,10 +188,16 @@ mod link_padding;
 mod mptcp;
 #[path = "one_direction.rs"]
 mod one_direction;
+#[path = "pmtu_resends.rs"]
+mod pmtu_resends;
+#[path = "policer_words.rs"]
+mod policer_words;
 #[path = "public_links.rs"]
 mod public_links;
 #[path = "real_captures.rs"]
 mod real_captures;
+#[path = "relay_chain.rs"]
+mod relay_chain;
 #[path = "report_lines.rs"]
 mod report_lines;
 #[path = "retrans_kinds_captures.rs"]

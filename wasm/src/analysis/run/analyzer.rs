@@ -268,6 +268,7 @@ impl Analyzer {
             }
         }
         summary::set_base_rtts(&mut analysis.connections);
+        crate::analysis::verdict::relay_chain::attach(&mut analysis.connections, &analysis.stores); // a relay's answer waits on its far leg
         if let Some(tracker) = self.mptcp {
             let cs = &analysis.connections;
             let at = |i: u32| cs.get(i as usize);

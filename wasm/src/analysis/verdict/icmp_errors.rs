@@ -91,6 +91,7 @@ pub fn attach(summary: &mut ConnectionSummary, quotes: Vec<(f64, IcmpQuote)>, se
         let sep = if at == 0 { "" } else { " " };
         text.insert_str(at, &format!("{sep}{s}"));
     }
+    super::pmtu_resends::retell(summary, &errors, packets);
     summary.icmp = Some(Box::new(errors));
 }
 

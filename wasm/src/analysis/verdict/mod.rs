@@ -17,6 +17,8 @@ pub mod icmp_errors;
 pub mod no_backoff;
 pub mod one_direction;
 pub mod peer_silent;
+pub mod pmtu_resends;
+pub mod relay_chain;
 pub mod savings;
 pub mod split_proxy;
 pub mod transfer_tail;

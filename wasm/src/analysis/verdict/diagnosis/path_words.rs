@@ -15,6 +15,9 @@ mod bottleneck_words;
 // The congestion window that ECN marks held.
 #[path = "ecn_words.rs"]
 mod ecn_words;
+// Loss with the round trip flat: a policer or random loss, not a queue's overflow.
+#[path = "policer_words.rs"]
+mod policer_words;
 pub(super) use ecn_words::ECN_OPENING;
 
 pub(super) fn too_short_text(f: &Facts) -> String {
@@ -316,10 +319,8 @@ pub(super) fn loss_text(f: &Facts) -> String {
         // reply is found. rr-style takes at 5 % loss, 5,000-byte replies on a 50 ms
         // path: 41 % recovering, 2 s of it on 1 timeout and 5 tail loss probes.
         t += &format!(
-            ". Each loss cost the reply extra round trips, not bandwidth: a lost segment is \
-             re-sent a round trip later at best, and one at the end of a reply, which no later \
-             segment's ACK can report, only when the sender's probe timer or retransmission \
-             timeout fires. Request/response turns ({}) took {} of the time",
+            ". Each loss cost the reply extra round trips, not bandwidth: {}. Request/response turns ({}) took {} of the time",
+            crate::analysis::verdict::pmtu_resends::GENERIC,
             f.sh.turns,
             format_percent(f.sh.turn_time / f.sh.active)
         );
@@ -346,7 +347,7 @@ pub(super) fn loss_text(f: &Facts) -> String {
             queue_evidence(f)
         );
     }
-    t + "." + &loss_queue_phrase(f) + &other_stalls_phrase(f, 2)
+    t + "." + &loss_queue_phrase(f) + &policer_words::phrase(f) + &other_stalls_phrase(f, 2)
 }
 
 /// " A queue built up on the path: …": the standing queue ([`rtt_queueing`]) beside a

@@ -1,0 +1,103 @@
+//! Re-sends set off by an ICMP "fragmentation needed" (review X class
+//! C-PMTU-RESEND-AS-FAST, analysis/verdict/pmtu_resends.rs): the loss text must say the
+//! router's message found the loss, not "a lost segment is re-sent a round trip later at
+//! best … only when the sender's probe timer or retransmission timeout fires".
+use crate::common;
+use tcpscope_core::analysis::ConnectionSummary;
+use tcpscope_core::synth::*;
+
+/// ICMPv4 "fragmentation needed" (type 3 code 4, RFC 1191 §4) from 10.0.0.254 at
+/// `t_us` after the flow's start, quoting `quoted`'s IP header and first 8 TCP bytes.
+fn frag_needed(t_us: i64, mtu: u16, quoted: &Frame) -> Frame {
+    let mut icmp = vec![3, 4, 0, 0, 0, 0, (mtu >> 8) as u8, mtu as u8];
+    icmp.extend_from_slice(&quoted.net[..28]);
+    let total = (20 + icmp.len()) as u16;
+    let mut ip = vec![0x45, 0, (total >> 8) as u8, total as u8, 0, 0, 0, 0, 64, 1, 0, 0, 10, 0, 0, 254, 10, 0, 0, 1];
+    ip.extend(icmp);
+    Frame::new(Flow::EPOCH_NS + t_us * 1000, 0x0800, ip)
+}
+
+fn analyze(mut frames: Vec<Frame>) -> ConnectionSummary {
+    frames.sort_by_key(|f| f.ts_ns);
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
+    s.analysis().expect("analysed").connections[0].clone()
+}
+
+/// A mail-style exchange captured at the client, 100-ms path: banner, four 10-B
+/// commands each answered a round trip later (turns), then the message body: four
+/// 1,460-B segments at 506 ms (IP packets of 1,500 B, relative seq 41–5,881) that a
+/// router with a 1,492-B next hop drops, saying so 2.0, 2.5, 3.0 and 3.5 ms later.
+/// The client re-sends at once at 1,452 B (first re-send 508.05 ms: 50 µs after the
+/// first message), then two per ACK of the server (608.13 ms, 30 µs after the ACK of
+/// 1,452 B; 708.23 ms, 30 µs after the ACK of 4,356 B): 1,452 × 4 + 32 = 5,840 B.
+fn smtp_like() -> Vec<Frame> {
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:25");
+    f.handshake(0, 100_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(S2C, 100_500, 100);
+    for k in 0..4 {
+        f.data(C2S, 101_000 + k * 101_000, 10);
+        f.data(S2C, 201_000 + k * 101_000, 20);
+    }
+    let mut dropped = Vec::new();
+    for k in 0..4u32 {
+        f.push(C2S, 506_000).payload(1460);
+        dropped.push(f.segments().last().unwrap().frame());
+        let _ = k;
+    }
+    let base = 1001 + 40;
+    f.push(C2S, 508_050).seq(base).payload(1452);
+    f.push(S2C, 608_100).ack(base + 1452);
+    f.push(C2S, 608_130).seq(base + 1452).payload(1452);
+    f.push(C2S, 608_140).seq(base + 2904).payload(1452);
+    f.push(S2C, 708_200).ack(base + 4356);
+    f.push(C2S, 708_230).seq(base + 4356).payload(1452);
+    f.push(C2S, 708_240).seq(base + 5808).payload(32);
+    f.push(S2C, 808_300).ack(base + 5840);
+    f.data(S2C, 808_400, 20);
+    f.push(C2S, 808_500);
+    let mut frames = f.frames();
+    for (k, q) in dropped.iter().enumerate() {
+        frames.push(frag_needed(508_000 + 500 * k as i64, 1492, q));
+    }
+    frames
+}
+
+/// The five re-sends of relative 41–5,881 all follow the first message (frame 17 at
+/// 508 ms) and carry bytes of the four quoted segments: the first left 50 µs after
+/// it at 1,452 B, the last (32 B at 708.24 ms) 200 ms after it, each later one 30 or
+/// 40 µs after an ACK of the server (≤ 1 ms): the generic clause is replaced.
+#[test]
+fn pmtu_resends_are_told_from_the_message() {
+    let c = analyze(smtp_like());
+    let t = &c.diagnosis.text;
+    assert!(!t.contains("a round trip later at best"), "{t}");
+    assert!(
+        t.contains(
+            "the path's MTU dropped 4 segments and its router said so at once: the first re-send left 50 µs after the message \
+             (frame 17 → frame 18), at 1452 bytes, found by the message, not by duplicate ACKs or a timer; the last (frame 27) 200 ms \
+             after it, each later one within 1 ms of an ACK of the peer, so the sender's window, not loss detection, spaced them"
+        ),
+        "{t}"
+    );
+}
+
+/// CESNET ipfixprobe functional/inputs/smtp.pcap (review X, smtp): frames 22–25
+/// (1,500 B) dropped by the PPPoE router 192.168.1.1, whose "fragmentation needed, MTU
+/// 1492" is frame 26 (3.203055 s); the first re-send, frame 27 (1,452 B), left 55 µs
+/// after it; the last, frame 36 (3.977754 s), 775 ms after it, 91 µs after the
+/// server's ACK 34; frames 32–33 31 and 57 µs after ACK 31 (`tshark -r smtp.pcap`).
+#[test]
+fn smtp_pmtu_resends_are_told_from_the_message() {
+    let Some(c) = common::corpus_connection("CESNET__ipfixprobe__tests_functional_inputs_smtp.pcap", 0) else { return };
+    let t = &c.diagnosis.text;
+    assert!(!t.contains("a round trip later at best"), "{t}");
+    assert!(
+        t.contains(
+            "the path's MTU dropped 4 segments and its router said so at once: the first re-send left 55 µs after the message \
+             (frame 26 → frame 27), at 1452 bytes, found by the message, not by duplicate ACKs or a timer; the last (frame 36) 775 ms \
+             after it, each later one within 1 ms of an ACK of the peer, so the sender's window, not loss detection, spaced them"
+        ),
+        "{t}"
+    );
+}
