@@ -20,5 +20,6 @@ pub mod peer_silent;
 pub mod savings;
 pub mod split_proxy;
 pub mod transfer_tail;
+pub mod upstream_queue;
 pub mod warnings;
 pub mod window_unjudged;
