@@ -44,9 +44,11 @@ const MIN_EDGE_TICKS: u32 = 20;
 /// (a chord from a segment queued 0.16 s to the re-send after a timeout 0.82 s later
 /// measured 3.337 ms on a server whose other connections ran at 4.000 ms).
 pub const NOMINAL_TICKS_S: [f64; 7] = [1e-6, 1e-3, 4e-3, 1e-2, 0.1, 0.5, 1.0];
-/// How far a measured rate may lie from its nominal one (a crystal's skew is tens of
-/// ppm; a virtual machine's clock a few hundred).
+/// How far a measured rate may lie from its nominal one: the clock's skew
+/// ([`SKEW_MAX`]: a crystal's is tens of ppm, a virtual machine's a few hundred) plus
+/// the chord's own error (twice its slack over its span), at most this.
 pub const NOMINAL_TOLERANCE: f64 = 0.01;
+pub const SKEW_MAX: f64 = 0.001;
 /// A standing queue is named when at least this many times the path's round trip.
 pub const QUEUE_RTT_RATIO: f64 = 3.0;
 /// ... and this many times the clock's resolution, which must be finer than [`RESOLUTION_MAX_S`].
@@ -135,11 +137,11 @@ impl OneWayDelay {
                     continue;
                 }
                 let rate = dt / f64::from(dx);
-                if !NOMINAL_TICKS_S.iter().any(|n| (rate / n - 1.0).abs() <= NOMINAL_TOLERANCE) {
-                    continue;
-                }
                 let slack = slack_s(rate, granularity);
-                if dt < SLACKS_PER_CHORD * slack {
+                // A clock whose rate wanders (a phone's TSval drifting 1.3 % then 0.4 %
+                // against the capture, pure ACKs alike: no queue) is no nominal clock.
+                let tolerance = (SKEW_MAX + 2.0 * slack / dt).min(NOMINAL_TOLERANCE);
+                if dt < SLACKS_PER_CHORD * slack || !NOMINAL_TICKS_S.iter().any(|n| (rate / n - 1.0).abs() <= tolerance) {
                     continue;
                 }
                 let under = |&(x, t): &(u32, i64)| (a.1 as f64 + f64::from(x - a.0) * rate * 1e9 - t as f64) / 1e9;
@@ -242,6 +244,10 @@ mod tests {
         // The queue grows from the first segment on: every hull edge is tilted (1.4 ms of
         // capture time a tick), none near a nominal rate, so the clock cannot be mapped.
         let d = run(6.0, 1e-3, |t| 0.4 * t);
+        assert_eq!(d.finish(0.1, 1), None);
+        // A clock 0.6 % slow against the capture (1.006 ms a tick), no queue: beyond the
+        // skew of 0.1 % plus the chord's 2 × 3 ms / 6 s, not a 1-ms clock, nothing said.
+        let d = run(6.0, 1.006e-3, |t| if t < 2.0 { 0.0 } else { 0.4 * (t - 2.0) });
         assert_eq!(d.finish(0.1, 1), None);
         // A 1.4-ms clock with no queue: the same, though no queue was there either.
         let d = run(6.0, 1.4e-3, |_| 0.0);
