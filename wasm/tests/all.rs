@@ -246,6 +246,8 @@ mod twin_placement;
 mod twin_sequence;
 #[path = "two_capture_points.rs"]
 mod two_capture_points;
+#[path = "upstream_queue.rs"]
+mod upstream_queue;
 #[path = "view_agreement.rs"]
 mod view_agreement;
 #[path = "view_at.rs"]

@@ -137,6 +137,11 @@ pub struct DirectionSummary {
     /// ECN marks and echoes this direction sent (ecn.rs); None when the connection
     /// showed no ECN at all.
     pub ecn: Option<ecn::EcnSummary>,
+    /// A standing queue upstream of the capture by this sender's TCP timestamps
+    /// (timing/ts_clock.rs); only when named (≥ 3 × the path's round trip).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub upstream_queue: Option<crate::analysis::timing::ts_clock::UpstreamQueue>,
 }
 
 /// Every value `Diagnosis::limit` takes (docs/ANALYSIS.md `diagnosis.limit`); the

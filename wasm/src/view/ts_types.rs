@@ -91,6 +91,7 @@ mod tests {
             decl::<crate::decode::icmp::IcmpKind>(&cfg),
             decl::<a::retrans_kinds::RtoChain>(&cfg),
             decl::<a::ecn::EcnSummary>(&cfg),
+            decl::<crate::analysis::timing::ts_clock::UpstreamQueue>(&cfg),
             decl::<a::ending::Ending>(&cfg),
             decl::<a::ending::Reset>(&cfg),
             decl::<a::ending::AlertSeen>(&cfg),

@@ -394,6 +394,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         stalls: Vec::new(), // filled by `summarize` from the materialized columns
         stall_seconds: 0.0, // and their sum
         ecn: None,          // set by `summarize` (ecn.rs)
+        upstream_queue: None, // set by finish_trackers (ts_clock.rs)
     }
 }
 

@@ -260,6 +260,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         stall_seconds: 0.0,
         stalls,
         ecn: None,
+        upstream_queue: None,
     }
 }
 

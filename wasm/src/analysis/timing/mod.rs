@@ -9,6 +9,7 @@ pub(crate) mod far_bounds;
 pub mod round_trips;
 pub mod rtt;
 pub(crate) mod sender_clock;
+pub(crate) mod ts_clock;
 pub mod sender_flight;
 pub mod sender_view;
 pub mod vantage;

@@ -42,6 +42,7 @@
 
 use crate::analysis::rows::columns::flag_bits::{ACK_HELD_ON_PATH, HELD_ON_PATH};
 use crate::analysis::timing::far_bounds::FarBounds;
+use crate::analysis::timing::ts_clock::{OneWayDelay, UpstreamQueue};
 
 /// Shortest gap recorded: the stall threshold's floor (stalls/gaps.rs `default_threshold_s`).
 const MIN_GAP_NS: i64 = 10_000_000;
@@ -86,11 +87,15 @@ pub(crate) struct SenderClock {
     ack_held_rows: Vec<u32>,
     /// The far part of the round trip, bounded by the echoes (far_bounds.rs).
     far: FarBounds,
+    /// The one-way delay of its segments to the capture (ts_clock.rs).
+    owd: OneWayDelay,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new(), far: FarBounds::default() }
+        let mut owd = OneWayDelay::default();
+        owd.on_segment(t_ns, tsval);
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new(), far: FarBounds::default(), owd }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with
@@ -176,7 +181,14 @@ impl SenderClock {
             self.gaps.push((r, advance, gap_ns));
         }
         self.last = (t_ns, tsval);
+        self.owd.on_segment(t_ns, tsval);
         ack_held
+    }
+
+    /// A standing queue upstream of the capture by the one-way delay of its segments
+    /// (ts_clock.rs), against the path's round trip `rtt_s`.
+    pub fn upstream_queue(&self, rtt_s: f64) -> Option<UpstreamQueue> {
+        self.owd.finish(rtt_s, self.granularity())
     }
 
     /// The far part's lower bounds (far_bounds.rs), (capture time s, bound s), when the

@@ -60,8 +60,7 @@ use crate::analysis::verdict::savings::{self, saving_of, Saving};
 use crate::analysis::verdict::{peer_silent, transfer_tail};
 use crate::analysis::rows::columns::ConnectionColumns;
 use crate::analysis::report::ConnectionSummary;
-use crate::analysis::report::Diagnosis;
-use crate::analysis::report::DiagnosisShares;
+use crate::analysis::report::{Diagnosis, DiagnosisShares};
 use crate::analysis::report::{Episode, Evidence};
 
 // The sentences, by headline (diagnosis/*.rs).
@@ -169,7 +168,7 @@ pub fn diagnose_keeping_spans(
     let (min_rtt, median_rtt) = rtts(conn, request_response);
     crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt); // its own clock or cap
     let delivered_cell = OnceCell::new();
-    let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt), lag_s);
+    let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt, sender.upstream_queue.is_some()), lag_s);
     let shares = sh.fractions();
     let mut max_window = sh.max_window;
     if !max_window.is_finite() {
@@ -208,6 +207,7 @@ pub fn diagnose_keeping_spans(
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
     }
+    text += &crate::analysis::verdict::upstream_queue::sentence(conn); // a standing queue before the capture, by the sender's TSvals
     if let Some(s) = crate::analysis::verdict::split_proxy::sentence(conn, packets, rtt) { text += &format!(" {s}"); } // a proxy answered the SYN
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));

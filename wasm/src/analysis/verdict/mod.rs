@@ -22,5 +22,6 @@ pub mod relay_chain;
 pub mod savings;
 pub mod split_proxy;
 pub mod transfer_tail;
+pub mod upstream_queue;
 pub mod warnings;
 pub mod window_unjudged;

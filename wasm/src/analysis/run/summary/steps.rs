@@ -101,6 +101,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         }
         // Gaps the path made, by the sender's TSvals (sender_clock.rs), for the stall causes.
         if let Some(mut clock) = side.clock.take() {
+            directions[d].upstream_queue = path.rtt.and_then(|r| clock.upstream_queue(r));
             far_bounds[d] = clock.take_far_bounds();
             store.add_late_flags(clock.finish());
         }

@@ -8,7 +8,7 @@ use super::*;
 /// [`recovery_at_full_rate`]) to the congestion window or the path: recovery that
 /// delivered at the flow's rate cost only its re-sent bytes, and the rest of its time is
 /// what it would have been without the loss. The finding, or None.
-pub(super) fn rebook_recovery(sh: &mut TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, rtts: (f64, f64), lag_s: f64) -> Option<RecoveryAtFullRate> {
+pub(super) fn rebook_recovery(sh: &mut TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, rtts: (f64, f64, bool), lag_s: f64) -> Option<RecoveryAtFullRate> {
     let r = recovery_at_full_rate(sh, delivered, rows, d, rtts, lag_s)?;
     sh.loss -= r.rebooked;
     sh.other += r.rebooked;
@@ -102,16 +102,18 @@ pub(super) struct RecoveryAtFullRate {
 /// through random loss), whose queue kept the link busy through the repair, whatever
 /// dropped the segments. Without one (a loss-based sender on a path with room),
 /// recovery's cost is the congestion window it cuts, spent after it in `other` time
-/// (see the module comment), and the recovery time stays the loss's measure. Only where recovery took
+/// (see the module comment), and the recovery time stays the loss's measure. A standing
+/// queue upstream of the capture by the sender's TCP timestamps (`upstream`, timing/ts_clock.rs)
+/// is one as well: a receiver-side capture's RTT never shows a queue before it. Only where recovery took
 /// at least [`LOSS_SHARE_MIN`] of the time and the flow spent
 /// at least as long outside it as a tenth of that (a rate to compare with), without the
 /// timer stalls, which delivered nothing.
-pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, (min_rtt, median_rtt): (f64, f64), lag_s: f64) -> Option<RecoveryAtFullRate> {
+pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<DeliveredRates>, rows: Rows, d: u8, (min_rtt, median_rtt, upstream): (f64, f64, bool), lag_s: f64) -> Option<RecoveryAtFullRate> {
     let seconds = sh.loss - sh.stall_by_cause[2] - sh.stall_by_cause[6];
     let outside = sh.other;
     // A standing queue at the bottleneck: it stayed full, so it had data to send
     // while the holes were repaired.
-    let standing_queue = median_rtt >= STANDING_QUEUE_RATIO * min_rtt && median_rtt - min_rtt >= QUEUE_MIN_DELAY_S;
+    let standing_queue = upstream || (median_rtt >= STANDING_QUEUE_RATIO * min_rtt && median_rtt - min_rtt >= QUEUE_MIN_DELAY_S);
     if !(standing_queue && sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
         return None;
     }
