@@ -233,14 +233,15 @@ impl Analyzer {
         if let Some((h, t0)) = self.held.take() {
             self.analyse(&h, t0);
         }
+        // The lookup table is not needed any more: free it before the summaries' table
+        // is reserved (the read state is at its largest here: issue 43 item 4).
+        drop(self.table);
         let mut analysis = Analysis::default();
         analysis.connections.reserve_exact(self.conns.len());
         if self.keep_rows {
             analysis.stores.reserve_exact(self.conns.len());
             analysis.radio.reserve_exact(self.conns.len());
         }
-        // The lookup table is not needed any more: free it before the summaries grow.
-        drop(self.table);
         let capture = CaptureFacts {
             duplicate_frames: self.duplicates.duplicates + self.rewritten.copies + self.repeated_frames,
             repeated_frames: self.repeated_frames,

@@ -8,9 +8,13 @@
 //! afterwards, since a route change, NAT or a load balancer changes it without any
 //! second sender.
 //!
-//! Cost: a connection pays one pointer; the log is made at its first data segment and keeps at most [`MAX_HEADS`] segment heads per direction.
+//! Cost: a connection pays one pointer; the log is made at its first data segment and keeps at most [`MAX_HEADS`] segment heads per direction
+//! (16 B each, allocated at the first head), one TTL family inline per direction (families.rs: a second TTL allocates).
 
 use std::collections::VecDeque;
+
+mod families;
+use families::Families;
 
 use super::ending::Closing;
 use crate::decode::{tcp_flags::FIN, TcpSegment};
@@ -29,18 +33,6 @@ struct Head {
     frame: u32,
 }
 
-/// What one TTL value of a direction sent.
-#[derive(Clone, Copy, Debug)]
-struct Family {
-    ttl: u8,
-    packets: u32,
-    frames: [u32; 2],
-    /// The byte after its highest byte sent, a FIN counted (relative).
-    high: Option<i64>,
-    /// Its first FIN: (time since the file's first packet, ns; frame).
-    fin: Option<(i64, u32)>,
-}
-
 #[derive(Clone, Debug, Default)]
 struct SideLog {
     heads: VecDeque<Head>,
@@ -49,10 +41,10 @@ struct SideLog {
     /// The TTL of every packet this side sent up to the handshake's end (None: the
     /// handshake was not captured or its TTLs differed): the connection's own sender.
     owner: Option<u8>,
-    families: Vec<Family>,
+    families: Families,
     conflicts: u32,
-    /// The earlier segment and the first one whose bytes differed from it.
-    first: Option<(Head, Head)>,
+    /// The earlier segment and the first one whose bytes differed from it (boxed: rare).
+    first: Option<Box<(Head, Head)>>,
     /// The highest ACK the peer sent (relative, this side's sequence space).
     peer_ack: Option<i64>,
 }
@@ -146,7 +138,7 @@ impl Senders {
             if let Some(earlier) = side.heads.iter().find(|h| h.seq == seq_rel) {
                 if differ(earlier, &head) {
                     side.conflicts += 1;
-                    side.first.get_or_insert((*earlier, head));
+                    side.first.get_or_insert_with(|| Box::new((*earlier, head)));
                 }
                 // No earlier segment carried these bytes here, nor any of this TTL (its
                 // writer, told apart by TTL; one TTL writing other bytes at one number
@@ -170,7 +162,7 @@ impl Senders {
     pub(crate) fn finding(&self, id: u32, names: &[String; 2]) -> Option<TwoSenders> {
         let d = (0..2).filter(|&d| self.sides[d].conflicts > 0).max_by_key(|&d| self.sides[d].conflicts)?;
         let side = &self.sides[d];
-        let (a, b) = side.first?;
+        let (a, b) = *side.first.as_deref()?;
         let other = side.other(a.ttl, b.ttl);
         let text = words(id, names, d, side, (&a, &b), other.as_ref());
         Some(TwoSenders { direction: d as u8, segments: side.conflicts, frames: [a.frame, b.frame], ttls: [a.ttl, b.ttl], other, text })
@@ -179,14 +171,7 @@ impl Senders {
 
 impl SideLog {
     fn family(&mut self, ttl: u8, frame: u32, end: i64, fin: Option<(i64, u32)>) {
-        if let Some(f) = self.families.iter_mut().find(|f| f.ttl == ttl) {
-            f.packets += 1;
-            f.frames[1] = frame;
-            f.high = Some(f.high.map_or(end, |h| h.max(end)));
-            f.fin = f.fin.or(fin);
-        } else if self.families.len() < MAX_TTLS {
-            self.families.push(Family { ttl, packets: 1, frames: [frame, frame], high: Some(end), fin });
-        }
+        self.families.add(ttl, frame, end, fin, MAX_TTLS);
     }
 
     /// The sender that is not the side's own: the conflicting pair's TTLs differ and one
@@ -199,14 +184,14 @@ impl SideLog {
             _ => return None,
         };
         let f = self.families.iter().find(|f| f.ttl == foreign)?;
-        let own_high = self.families.iter().find(|f| f.ttl == owner).and_then(|f| f.high);
+        let own_high = self.families.iter().find(|f| f.ttl == owner).map(|f| f.high);
         let refused_acks = own_high.zip(self.peer_ack).filter(|(h, a)| a > h).map(|(h, a)| [h, a]);
-        Some(OtherSender { ttl: f.ttl, packets: f.packets, frames: f.frames, fin_frame: f.fin.map(|x| x.1), refused_acks })
+        Some(OtherSender { ttl: f.ttl, packets: f.packets, frames: f.frames, fin_frame: f.fin().map(|x| x.1), refused_acks })
     }
 
     /// The side's own sender's first FIN (time ns, frame), by TTL.
     fn own_fin(&self, foreign: u8) -> Option<(i64, u32)> {
-        self.families.iter().filter(|f| f.ttl != foreign).filter_map(|f| f.fin).min_by_key(|x| x.0)
+        self.families.iter().filter(|f| f.ttl != foreign).filter_map(|f| f.fin()).min_by_key(|x| x.0)
     }
 }
 
