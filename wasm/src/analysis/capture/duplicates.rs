@@ -108,8 +108,7 @@
 //!
 //! On Ethernet, a frame logged on its way into a forwarding host and again on its way
 //! out (the first addressed to that host, the second sent from it to a third, TTL the
-//! same or one less) is a copy within [`COPY_WINDOW_TWO_POINTS_NS`] whatever its
-//! Identification: forwarded.rs.
+//! same or one less) is a copy within 1 s whatever its Identification: forwarded.rs.
 //!
 //! A segmentation-offload super-frame followed by its pieces (the same bytes under
 //! IDs id, id + 1, …) is left to offload_pieces.rs, asked about every segment not
@@ -351,14 +350,22 @@ impl DuplicateFilter {
         // An identical datagram (ID included) seen before at all, and later than any copy.
         let (mut again, mut resent) = (false, false);
         if bucket.keys.contains(&key) {
+            // A forwarder's copy (forwarded.rs) of whichever identical frame it sent on,
+            // the latest: its delay is the forwarder's.
+            let forwarded = (0..WAYS)
+                .filter(|&i| bucket.keys[i] == key && super::forwarded::sent_on(bucket.macs[i], bucket.ttl[i], seg))
+                .map(|i| seg.ts_ns.wrapping_sub(bucket.t_ns[i]))
+                .filter(|after| (0..=super::forwarded::FORWARD_WINDOW_NS).contains(after))
+                .min();
+            if let Some(after) = forwarded {
+                self.forwarded.add(after);
+                self.duplicates += 1;
+                return true;
+            }
             for i in 0..WAYS {
                 if bucket.keys[i] == key {
                     let after = seg.ts_ns.wrapping_sub(bucket.t_ns[i]);
-                    let sent_on = (0..=COPY_WINDOW_TWO_POINTS_NS).contains(&after) && super::forwarded::sent_on(bucket.macs[i], bucket.ttl[i], seg);
-                    if sent_on {
-                        self.forwarded.add(after);
-                    }
-                    if sent_on || (!unreadable && (0..=window).contains(&after)) || (!unreadable && after >= 0 && self.further_along(seg, &seen, bucket.ttl[i], bucket.t_ns[i])) {
+                    if (!unreadable && (0..=window).contains(&after)) || (!unreadable && after >= 0 && self.further_along(seg, &seen, bucket.ttl[i], bucket.t_ns[i])) {
                         self.duplicates += 1;
                         if wifi_retry {
                             self.wifi_retries += 1;
