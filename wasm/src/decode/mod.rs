@@ -128,7 +128,7 @@ pub struct FrameMeta {
     /// zero; 0 otherwise. Two segments whose hashes differ carry different bytes for the
     /// same sequence numbers (analysis/track/two_senders.rs); equal hashes may hide a
     /// difference (1 in 255), never invent one. One byte: it fills the struct's padding,
-    /// so a held packet stays at 192 bytes (capture/timeline.rs, Memory).
+    /// so a held packet stays at 208 bytes (capture/timeline.rs, Memory).
     pub head: u8,
 }
 
