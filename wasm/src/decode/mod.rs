@@ -128,7 +128,7 @@ pub struct FrameMeta {
     /// zero; 0 otherwise. Two segments whose hashes differ carry different bytes for the
     /// same sequence numbers (analysis/track/two_senders.rs); equal hashes may hide a
     /// difference (1 in 255), never invent one. One byte: it fills the struct's padding,
-    /// so a held packet stays at 192 bytes (capture/timeline.rs, Memory).
+    /// so a held packet stays at 208 bytes (capture/timeline.rs, Memory).
     pub head: u8,
 }
 
@@ -145,6 +145,11 @@ pub struct FrameId {
     /// 802.11 frames only: (Retry flag set, 12-bit sequence number), IEEE 802.11-2020
     /// §9.2.4.1.1 (Frame Control "Retry") and §9.2.4.4 (Sequence Control).
     pub wifi: Option<(bool, u16)>,
+    /// Ethernet frames only: the destination and source MAC addresses, each hashed to
+    /// a non-zero 32-bit value (`[dst, src]`; `[0, 0]` on other links): what shows a
+    /// capturing host that forwards a datagram logging it on its way in and again on
+    /// its way out (analysis/capture/forwarded.rs).
+    pub macs: [u32; 2],
 }
 
 /// What the decoder hands out for every packet of the file.

@@ -26,7 +26,21 @@ pub fn decode_frame(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_n
 pub fn decode_record(lt: u32, data: &[u8], wire_len: u32, packet_index: u64, ts_ns: i64, unread: &mut u32) -> Result<TcpSegment, WarningKind> {
     let link = locate(lt, data)?;
     *unread = link.unread_subframes;
-    decode_located(&link, data, wire_len, packet_index, ts_ns)
+    let mut seg = decode_located(&link, data, wire_len, packet_index, ts_ns)?;
+    if lt == super::link::linktype::ETHERNET {
+        if let (Some(dst), Some(src)) = (data.get(..6), data.get(6..12)) {
+            seg.frame_id.macs = [mac_hash(dst), mac_hash(src)];
+        }
+    }
+    Ok(seg)
+}
+
+/// A 48-bit MAC address as a non-zero 32-bit value (`FrameId::macs`): the high half of
+/// its product with an odd 64-bit constant (a bijection on 64 bits), so two addresses
+/// share a value 1 time in 2³².
+fn mac_hash(b: &[u8]) -> u32 {
+    let v = b.iter().fold(0u64, |v, &x| v << 8 | u64::from(x));
+    ((v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32) | 1
 }
 
 /// The packet at `link.ip` in `data`: IP (through tunnels), then TCP.
@@ -110,7 +124,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         options,
         tls_alert,
         mptcp,
-        frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi },
+        frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi, macs: [0, 0] },
         meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head },
     })
 }

@@ -106,6 +106,10 @@
 //! with a RST built from that segment (RFC 9293 §3.10.7.1), without a socket and so
 //! with IPv4 Identification 0, so a burst of them is identical by construction.
 //!
+//! On Ethernet, a frame logged on its way into a forwarding host and again on its way
+//! out (the first addressed to that host, the second sent from it to a third, TTL the
+//! same or one less) is a copy within 1 s whatever its Identification: forwarded.rs.
+//!
 //! A segmentation-offload super-frame followed by its pieces (the same bytes under
 //! IDs id, id + 1, …) is left to offload_pieces.rs, asked about every segment not
 //! merged here.
@@ -143,6 +147,8 @@ struct Bucket {
     t_ns: [i64; WAYS],
     /// The frame's IPv4 TTL + 1 (0: none).
     ttl: [u16; WAYS],
+    /// The frame's MAC addresses (`FrameId::macs`, forwarded.rs).
+    macs: [[u32; 2]; WAYS],
     /// The way the next new frame overwrites: the bucket's oldest.
     next: u8,
 }
@@ -185,6 +191,9 @@ pub struct DuplicateFilter {
     /// Pieces of segmentation-offload super-frames (offload_pieces.rs), counted in
     /// `duplicates` too.
     pub offload: super::offload_pieces::OffloadPieces,
+    /// Copies logged on the way into a forwarding host and out again (forwarded.rs),
+    /// counted in `duplicates` too.
+    pub forwarded: super::forwarded::Forwarded,
 }
 
 impl Default for DuplicateFilter {
@@ -195,6 +204,7 @@ impl Default for DuplicateFilter {
             duplicates: 0,
             wifi_retries: 0,
             offload: Default::default(),
+            forwarded: Default::default(),
         }
     }
 }
@@ -329,7 +339,9 @@ impl DuplicateFilter {
             Some(_) if !seen.changes && seen.repeated_id == 0 && !seen.keeps_id => COPY_WINDOW_NS,
             _ => COPY_WINDOW_NO_ID_NS,
         };
-        if seg.options.sack_unreadable && window == COPY_WINDOW_NO_ID_NS {
+        // (A forwarder's copy is told by its MAC addresses, not by its SACK blocks.)
+        let unreadable = seg.options.sack_unreadable && window == COPY_WINDOW_NO_ID_NS;
+        if unreadable && seg.frame_id.macs[0] == 0 {
             return false;
         }
         let bucket = self.buckets[(key >> 20) as usize % BUCKETS];
@@ -338,10 +350,22 @@ impl DuplicateFilter {
         // An identical datagram (ID included) seen before at all, and later than any copy.
         let (mut again, mut resent) = (false, false);
         if bucket.keys.contains(&key) {
+            // A forwarder's copy (forwarded.rs) of whichever identical frame it sent on,
+            // the latest: its delay is the forwarder's.
+            let forwarded = (0..WAYS)
+                .filter(|&i| bucket.keys[i] == key && super::forwarded::sent_on(bucket.macs[i], bucket.ttl[i], seg))
+                .map(|i| seg.ts_ns.wrapping_sub(bucket.t_ns[i]))
+                .filter(|after| (0..=super::forwarded::FORWARD_WINDOW_NS).contains(after))
+                .min();
+            if let Some(after) = forwarded {
+                self.forwarded.add(after);
+                self.duplicates += 1;
+                return true;
+            }
             for i in 0..WAYS {
                 if bucket.keys[i] == key {
                     let after = seg.ts_ns.wrapping_sub(bucket.t_ns[i]);
-                    if (0..=window).contains(&after) || (after >= 0 && self.further_along(seg, &seen, bucket.ttl[i], bucket.t_ns[i])) {
+                    if (!unreadable && (0..=window).contains(&after)) || (!unreadable && after >= 0 && self.further_along(seg, &seen, bucket.ttl[i], bucket.t_ns[i])) {
                         self.duplicates += 1;
                         if wifi_retry {
                             self.wifi_retries += 1;
@@ -362,6 +386,7 @@ impl DuplicateFilter {
         bucket.keys[way] = key;
         bucket.t_ns[way] = seg.ts_ns;
         bucket.ttl[way] = seg.frame_id.ip_ttl.map_or(0, |t| u16::from(t) + 1);
+        bucket.macs[way] = seg.frame_id.macs;
         bucket.next = ((way + 1) % WAYS) as u8;
         // A new datagram: what it shows of its direction. (Copies carry old values and
         // say nothing about the sender's next datagram.)

@@ -21,6 +21,9 @@ pub struct CaptureFacts {
     /// Of those, pieces of a segmentation-offload super-frame the capture logged too
     /// (offload_pieces.rs).
     pub offload_pieces: u64,
+    /// Of those, datagrams logged on the way into a forwarding host and again on the
+    /// way out, and the forwarder's delay (forwarded.rs).
+    pub forwarded: super::forwarded::Forwarded,
     /// Of those, packets the file holds twice, written again later in the file with
     /// the same content and timestamp (timeline.rs, Repeats).
     pub repeated_frames: u64,
@@ -87,6 +90,7 @@ impl CaptureFacts {
                     self.offload_pieces
                 );
             }
+            wifi += &super::forwarded::phrase(&self.forwarded);
             const REPEATED: &str = "the file holds twice: written again further on with the same content and timestamp, as in a capture appended to itself; analysed once, at their own time";
             let message = if self.repeated_frames == self.duplicate_frames {
                 format!("{} packets {REPEATED}", self.duplicate_frames)

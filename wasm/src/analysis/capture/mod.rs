@@ -9,6 +9,7 @@
 pub mod clock;
 pub mod duplicates;
 pub mod facts;
+pub mod forwarded;
 pub mod limits;
 pub mod offload_pieces;
 pub mod options;

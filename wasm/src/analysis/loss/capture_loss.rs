@@ -127,6 +127,11 @@ pub struct Holes {
     /// A segment first captured just after the receiver's ACK of it, held as the
     /// original until the receiver's next segment tells (track/conn/loss.rs).
     pub late_copy: Option<LateCopy>,
+    /// Bytes below this were acknowledged at the capture's start in answer to a
+    /// keep-alive (RFC 9293 §3.8.4: SEG.SEQ = SND.NXT − 1, so its ACK is one above what
+    /// the capture saw): sent before the capture began, never a hole
+    /// ([`Holes::sent_before_capture`]).
+    before_capture: Option<i64>,
 }
 
 impl Holes {
@@ -153,6 +158,8 @@ impl Holes {
     /// docs/ANALYSIS.md `direction.lostSegments`).
     /// `mark(row)` is called when the hole before it was already counted as unseen.
     pub fn on_segment(&mut self, prev: Option<i64>, a: i64, b: i64, row: Option<u32>, t_ns: i64, resent: bool, mut mark: impl FnMut(u32)) -> u32 {
+        // Bytes a keep-alive's answer showed sent before the capture open no hole.
+        let prev = prev.map(|p| self.before_capture.map_or(p, |k| p.max(k)));
         // Bytes already counted as acknowledged beyond everything captured are no
         // new hole when the data after them arrives: this segment follows capture loss.
         if let (Some(p), Some(c)) = (prev, self.counted_high) {
@@ -256,6 +263,7 @@ impl Holes {
                 i += 1;
             }
         }
+        let seen_next = self.before_capture.map_or(seen_next, |k| k.max(seen_next));
         let from = self.counted_high.map_or(seen_next, |c| c.max(seen_next));
         if ack > from && reported(from, ack) {
             self.counted_high = Some(ack);
@@ -291,6 +299,17 @@ impl Holes {
             self.counted_high = None;
         }
         Some(taken)
+    }
+
+    /// A connection picked up mid-stream whose first segment from this side was a
+    /// keep-alive, answered by the receiver's ACK `ack` one above it (track/conn/acks.rs
+    /// `keep_alive_answer`): the byte below `ack` was sent and acknowledged before the
+    /// capture began, so this side's next segment at `ack` follows no hole (review Z
+    /// class C-KEEPALIVE-AS-CAPTURE-HOLE: TaliaSeada Ex3_Networking `http.pcapng`,
+    /// seven connections whose keep-alive pair was followed by a FIN or data at
+    /// SND.NXT, each counted "1 hole (1 B)").
+    pub fn sent_before_capture(&mut self, ack: i64) {
+        self.before_capture = Some(self.before_capture.map_or(ack, |k| k.max(ack)));
     }
 
     /// Puts back what `uncount_first_copy` took.

@@ -248,6 +248,7 @@ impl Analyzer {
             rewritten_copies: self.rewritten.copies,
             wifi_retries: self.duplicates.wifi_retries,
             offload_pieces: self.duplicates.offload.pieces,
+            forwarded: self.duplicates.forwarded,
             timestamp_resolution_ns: self.clock.resolution_ns(),
             tcp_segments: self.segments.0,
             empty_segments: self.segments.1,

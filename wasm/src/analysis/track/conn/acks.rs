@@ -105,6 +105,9 @@ impl Conn {
             // segment acknowledges that segment's end, delivered or not (§3.10.7.1); the
             // capture-gaps sentence never read it either (suricata security-4710-02: a
             // RST/ACK 3,568 B past the server's 768-B answer, "3.5 KiB missed").
+            if keep_alive_answer {
+                rev.holes.get_or_insert_with(Default::default).sent_before_capture(a);
+            }
             if keep_alive_answer || p.is_rst || crate::analysis::loss::capture_loss::acks_unsent(a, seen_next, shift) {
                 return acked;
             }
