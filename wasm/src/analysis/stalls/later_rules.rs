@@ -48,6 +48,8 @@ pub struct LaterRules<'a> {
     /// Whether the path RTT is known (far_part.rs: unmeasured, the far part may fill a
     /// silence under 1 s).
     pub path_rtt_known: bool,
+    /// The path round trip, s (needless_wait.rs).
+    pub path_rtt: Option<f64>,
     /// The last packet's time, s since the file's first.
     pub capture_end: f64,
     pub data_direction: u8,
@@ -60,6 +62,7 @@ impl LaterRules<'_> {
         let none: &[Recovery] = &[];
         let recoveries = self.inputs.map_or(none, |i| i.recoveries[k].as_slice());
         reported_loss::reclassify(stalls, recoveries);
+        crate::analysis::stalls::needless_wait::reclassify(stalls, packets, d, self.path_rtt);
         // Re-sends a receiver-side capture saw arrive and the receiver never answered:
         // the receiver stopped, not the path.
         let receiver_on_host = self.inputs.is_some_and(|i| i.local == Some(1 - (d & 1)));
