@@ -150,6 +150,8 @@ mod evidence_review_v_timer_kinds;
 mod evidence_review_x_loaded_rtt;
 #[path = "evidence_review_x_nagle_holds.rs"]
 mod evidence_review_x_nagle_holds;
+#[path = "evidence_review_z_waits.rs"]
+mod evidence_review_z_waits;
 #[path = "evidence_rtt_path_samples.rs"]
 mod evidence_rtt_path_samples;
 #[path = "evidence_shapes.rs"]
