@@ -137,6 +137,25 @@ fn a_request_that_crossed_the_servers_fin_and_drew_its_reset_was_never_delivered
 }
 
 #[test]
+fn data_sent_after_the_fin_arrived_crossed_nothing() {
+    // The same close, but the client's 31 B (a TLS close_notify answering the server's)
+    // carry the ACK of the server's FIN (7002): sent after the FIN arrived, not on their
+    // way when it came. Still unacknowledged (31), and no race is told.
+    let mut f = Flow::new("10.10.3.1:63845", "10.10.3.2:80");
+    f.handshake(0, 1_000, Opts::new().mss(1460), Opts::new().mss(1460));
+    f.data(C2S, 10_000, 433);
+    f.data(S2C, 11_000, 1000);
+    f.push(C2S, 11_500);
+    f.push(S2C, 3_500_000).flags(FIN | ACK);
+    f.data(C2S, 3_500_100, 31);
+    f.push(C2S, 3_500_200).flags(FIN | ACK);
+    f.push(S2C, 3_500_300).flags(RST).seq(5000 + 1 + 1000 + 1).ack(0);
+    let e = common::analyze_flow(&f).ending;
+    assert_eq!(e.unacknowledged_bytes, [Some(31), Some(0)], "{e:?}");
+    assert!(!e.text.contains("They crossed"), "{}", e.text);
+}
+
+#[test]
 fn vnc_probes_the_viewer_d_sacked_are_no_outage() {
     // vedanandusekar ftp.pcap (a VNC session, capture at the server): 11 probes, every one
     // D-SACKed, e.g. 229 → probe 230 (20.442 s) → the viewer's ACK in its request 231

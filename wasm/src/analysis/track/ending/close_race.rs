@@ -17,7 +17,20 @@
 
 use super::{Closing, Ending, Roles};
 use crate::analysis::format::format_bytes;
+use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::track::conn::Side;
+use crate::decode::tcp_flags::FIN;
+
+/// Whether every byte of direction `other` beyond `acked` (the resetter's highest ACK)
+/// was sent before `other` acknowledged the resetter's FIN: no segment of `other` whose
+/// ACK covers that FIN carries any of them. Data sent after the FIN arrived (a TLS
+/// close_notify answering the peer's, a reply written to a half-closed socket) crossed
+/// nothing: the race is data already on its way when the FIN came.
+fn crossed(p: &PacketColumns, by: u8, other: u8, acked: f64) -> bool {
+    let Some(f) = (0..p.t.len()).find(|&i| p.dir[i] == by && p.flags[i] & u32::from(FIN) != 0) else { return false };
+    let fin_end = p.seq[f] + f64::from(p.len[f]) + 1.0;
+    !(0..p.t.len()).any(|i| p.dir[i] == other && p.len[i] > 0 && p.ack[i] >= fin_end && p.seq[i] + f64::from(p.len[i]) > acked)
+}
 
 /// Each direction's bytes its latest FIN's sequence number proves sent beyond the
 /// highest byte captured (0 without data captured to measure from).
@@ -42,7 +55,7 @@ pub(super) fn with_unseen(unacked: [Option<u64>; 2], c: &Closing, sides: &[Side;
 
 /// The race's words, where the resetter closed first and its peer's data went
 /// unacknowledged: appended to the ending's sentence.
-pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles) -> Option<String> {
+pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles, rows: Option<&PacketColumns>) -> Option<String> {
     let r = e.reset?;
     let (by, other) = (usize::from(r.by & 1), 1 - usize::from(r.by & 1));
     // (in_words.rs has just said "N bytes of the data … were never acknowledged".)
@@ -50,6 +63,14 @@ pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles) -
         return None;
     }
     let lost = e.unacknowledged_bytes[other].filter(|&b| b > 0)?;
+    // The resetter's highest ACK, in the rows' space: the other side's highest byte
+    // captured less what stayed unacknowledged of it.
+    let p = rows?;
+    let high = (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == other && p.len[i] > 0).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
+    let acked = (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == by && p.ack[i].is_finite()).map(|i| p.ack[i]).fold(f64::NEG_INFINITY, f64::max);
+    if !high.is_finite() || !crossed(p, r.by, other as u8, acked.min(high)) {
+        return None;
+    }
     let missed = unseen(c, sides)[other];
     let (name, peer) = (&roles.names[other], &roles.names[by]);
     let unseen_words = match missed {
