@@ -55,7 +55,7 @@ pub(super) fn with_unseen(unacked: [Option<u64>; 2], c: &Closing, sides: &[Side;
 
 /// The race's words, where the resetter closed first and its peer's data went
 /// unacknowledged: appended to the ending's sentence.
-pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles, rows: Option<&PacketColumns>) -> Option<String> {
+pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles, rows: Option<&PacketColumns>, floor_s: f64) -> Option<String> {
     let r = e.reset?;
     let (by, other) = (usize::from(r.by & 1), 1 - usize::from(r.by & 1));
     // (in_words.rs has just said "N bytes of the data … were never acknowledged".)
@@ -69,6 +69,14 @@ pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles, r
     let high = (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == other && p.len[i] > 0).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
     let acked = (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == by && p.ack[i].is_finite()).map(|i| p.ack[i]).fold(f64::NEG_INFINITY, f64::max);
     if !high.is_finite() || !crossed(p, r.by, other as u8, acked.min(high)) {
+        return None;
+    }
+    // An idle close: the closer's FIN came more than a stall (`floor_s`) after its last
+    // data. A FIN right behind the closer's own last message (a TLS close_notify) is
+    // answered in kind (the peer's close_notify), which races nothing.
+    let fin = (0..p.t.len()).find(|&i| usize::from(p.dir[i] & 1) == by && p.flags[i] & u32::from(FIN) != 0)?;
+    let last = (0..fin).rev().find(|&i| usize::from(p.dir[i] & 1) == by && p.len[i] > 0);
+    if last.is_some_and(|i| p.t[fin] - p.t[i] <= floor_s) {
         return None;
     }
     let missed = unseen(c, sides)[other];
