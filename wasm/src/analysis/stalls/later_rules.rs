@@ -62,7 +62,6 @@ impl LaterRules<'_> {
         let none: &[Recovery] = &[];
         let recoveries = self.inputs.map_or(none, |i| i.recoveries[k].as_slice());
         reported_loss::reclassify(stalls, recoveries);
-        crate::analysis::stalls::needless_wait::reclassify(stalls, packets, d, self.path_rtt);
         // Re-sends a receiver-side capture saw arrive and the receiver never answered:
         // the receiver stopped, not the path.
         let receiver_on_host = self.inputs.is_some_and(|i| i.local == Some(1 - (d & 1)));
@@ -79,6 +78,9 @@ impl LaterRules<'_> {
         } else {
             receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
         }
+        // Re-sends the receiver had, whose ACK it held (after the silent receiver's rule,
+        // which tells a receiver that stopped answering).
+        crate::analysis::stalls::needless_wait::reclassify(stalls, packets, d, self.path_rtt);
         if d == self.data_direction {
             // A silence the unmeasured far part of the round trip may fill; one the loaded
             // far part, bounded by the echoes, fills.
