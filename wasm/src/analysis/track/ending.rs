@@ -13,6 +13,7 @@
 
 mod after_data;
 mod after_reset;
+mod close_race;
 pub(crate) mod closing_message;
 mod fin_resent;
 mod not_the_end;
@@ -381,9 +382,10 @@ impl Roles<'_> {
 /// `rows`: its rows where all were stored; `floor_s`: its stall threshold ([`AfterData`]).
 pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 2], roles: &Roles, rows: Option<&PacketColumns>, floor_s: f64) -> Ending {
     let secs = |ns: i64| ns as f64 / 1e9;
-    let unacked = [0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d]));
     let c = closing.map_or_else(Closing::default, |c| c.with_data_after_reset(sides));
     let c = &c;
+    // With the bytes a FIN proves sent beyond the capture (close_race.rs).
+    let unacked = close_race::with_unseen([0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d])), c, sides);
     let alert = latest_final_alert(c, sides);
     // A direction that sent data beyond its latest FIN: its FINs ended nothing.
     let data_after_fin = [0, 1].map(|d| c.last_fin[d].is_some_and(|(_, end)| end.is_some() && sides[d].sent_high > end));
@@ -436,6 +438,9 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);
     e.text = one_way::with_words(sentence(&e, roles), e.kind, roles, rows);
+    if let Some(race) = close_race::words(&e, c, sides, roles, rows, floor_s) {
+        e.text += &race;
+    }
     e
 }
 

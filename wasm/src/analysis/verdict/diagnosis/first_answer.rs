@@ -13,6 +13,8 @@
 use super::*;
 #[path = "handshake_story.rs"]
 mod handshake_story;
+#[path = "answer_turns.rs"]
+mod answer_turns;
 
 /// The thresholds of a first answer's wait (first_byte.rs, shared with the
 /// capture-gaps verdict).
@@ -106,6 +108,8 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     // gap before it and its bytes so far.
     let (mut peer, mut prev, mut lead, mut chunk) = (None::<usize>, None::<usize>, 0.0, None::<(usize, f64, f64, f64)>);
     let mut first_seq = f64::NAN;
+    // A server's reply to the client's data hands no turn back (answer_turns.rs).
+    let (opened, mut spoke, mut reply) = (answer_turns::sender_opened(f.conn, d), false, false);
     let consider = |best: &mut Option<(usize, usize, f64, f64)>, peer: Option<usize>, chunk: Option<(usize, f64, f64, f64)>| {
         if let (Some(r), Some((k, l, _, bytes))) = (peer, chunk) {
             if best.is_none_or(|(br, bk, _, _)| p.t[k] - p.t[r] > p.t[bk] - p.t[br]) {
@@ -120,8 +124,10 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
         // The peer's data (a keep-alive's garbage byte is none, RFC 1122 §4.2.3.6).
         if p.dir[i] != d && p.len[i] > 0 && p.flags[i] & SYN == 0 && p.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE == 0 {
             consider(&mut best, peer, chunk);
-            (peer, prev, lead, chunk) = (Some(i), None, 0.0, None);
+            (reply, spoke) = (if spoke { opened } else { reply }, false);
+            (peer, prev, lead, chunk) = ((!reply).then_some(i), None, 0.0, None);
         } else if is_data(i) && p.flags[i] & crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION == 0 {
+            spoke = true;
             if first_seq.is_nan() {
                 first_seq = p.seq[i];
             }
@@ -140,8 +146,10 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     consider(&mut best, peer, chunk);
     let (r, k, lead, answer) = best?;
     let wait = p.t[k] - p.t[r];
-    let sent_end = (0..=last).filter(|&i| is_data(i) && p.t[i] <= end_t).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
-    let (rest, total, took) = (sent_end - p.seq[k], sent_end - first_seq, end_t - p.t[k]);
+    let sent_end = |until: f64| (0..=last).filter(|&i| is_data(i) && p.t[i] <= until).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
+    // The answer's own burst, up to the sender's next idle gap (answer_turns.rs).
+    let burst = answer_turns::burst_end(f.conn, d, p.t[k], end_t);
+    let (rest, total, took) = (sent_end(burst) - p.seq[k], sent_end(end_t) - first_seq, burst - p.t[k]);
     let floor = (FIRST_ANSWER_RTTS * f.min_rtt).max(FIRST_ANSWER_MIN_S);
     if !(wait >= floor && took > 0.0 && wait >= took && 2.0 * rest >= total && rest >= MIN_ANSWER_SEGMENTS * segment && lead < LEAD_SHARE * rest && lead < segment && answer >= MIN_ANSWER_SEGMENTS * segment) {
         return None;
