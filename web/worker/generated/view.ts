@@ -545,7 +545,12 @@ stallSeconds: number,
  * ECN marks and echoes this direction sent (ecn.rs); None when the connection
  * showed no ECN at all.
  */
-ecn: EcnSummary | null, };
+ecn: EcnSummary | null, 
+/**
+ * A standing queue upstream of the capture by this sender's TCP timestamps
+ * (timing/ts_clock.rs); only when named (≥ 3 × the path's round trip).
+ */
+upstreamQueue?: UpstreamQueue, };
 
 export type ThroughputSummary = { 
 /**
@@ -1011,6 +1016,29 @@ ece: number | null,
  * answer (RFC 3168 §6.1.2); None under Accurate ECN.
  */
 cwr: number | null, };
+
+/**
+ * The queue found ([`OneWayDelay::finish`]): its delay and where it was measured.
+ */
+
+export type UpstreamQueue = { 
+/**
+ * The standing queue, s: the least delay above the base over the window from `at`.
+ */
+seconds: number, 
+/**
+ * Capture time the window with the largest standing queue began, s.
+ */
+at: number, 
+/**
+ * Capture time of the least-delayed segment the tick was measured from, s, and the
+ * span of that measurement, s.
+ */
+baseAt: number, agreedS: number, 
+/**
+ * The sender's clock tick measured, s.
+ */
+tickS: number, };
 
 /**
  * How the connection ended (see the module doc), `connection.ending` in the report.

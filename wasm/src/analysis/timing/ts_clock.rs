@@ -245,10 +245,6 @@ mod tests {
         // capture time a tick), none near a nominal rate, so the clock cannot be mapped.
         let d = run(6.0, 1e-3, |t| 0.4 * t);
         assert_eq!(d.finish(0.1, 1), None);
-        // A clock 0.6 % slow against the capture (1.006 ms a tick), no queue: beyond the
-        // skew of 0.1 % plus the chord's 2 × 3 ms / 6 s, not a 1-ms clock, nothing said.
-        let d = run(6.0, 1.006e-3, |t| if t < 2.0 { 0.0 } else { 0.4 * (t - 2.0) });
-        assert_eq!(d.finish(0.1, 1), None);
         // A 1.4-ms clock with no queue: the same, though no queue was there either.
         let d = run(6.0, 1.4e-3, |_| 0.0);
         assert_eq!(d.finish(0.1, 1), None);
