@@ -79,9 +79,7 @@ impl LaterRules<'_> {
             receiver_hold::reword(stalls, packets, d, crate::analysis::stalls::mss_estimate(packets, d)); // a batch of ACKs after a filling buffer: the receiver held them
             receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
         }
-        // Re-sends the receiver had, whose ACK it held (after the silent receiver's rule,
-        // which tells a receiver that stopped answering).
-        crate::analysis::stalls::needless_wait::reclassify(stalls, packets, d, self.path_rtt);
+        // (stalls/needless_wait.rs is not wired in yet: see its module doc.)
         if d == self.data_direction {
             // A silence the unmeasured far part of the round trip may fill; one the loaded
             // far part, bounded by the echoes, fills.

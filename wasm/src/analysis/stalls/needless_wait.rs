@@ -16,6 +16,12 @@
 //! re-sent request ended (the peer's loss). VNC `ftp.pcap` (vedanandusekar): 11 server
 //! probes, every one D-SACKed, the viewer acknowledging only with its next request
 //! 0.25–1 s later, read "Nothing got through" eight times and "9.6 s retransmission timeout".
+//!
+//! NOT WIRED IN (session 36, h36i): applied in later_rules.rs it also re-labelled the
+//! spurious timeouts a delay spike fires (real_captures delay-spikes, blackholes,
+//! bursts-outage, transformed copies), which the tests keep as timeouts: a late ACK
+//! there is the path's delay, not a receiver holding its ACK. It needs a test that
+//! tells the two apart (the receiver's ACK riding on its next message) before use.
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::{Stall, StallCause};
