@@ -123,7 +123,7 @@ impl Senders {
         // Once a second writer is proven on this side, a packet whose TTL family (its
         // writer, `other`) had sent nothing up to its first byte is that writer's first
         // sending of it (the real server's FIN after an injected response).
-        let writer_high = seg.frame_id.ip_ttl.and_then(|t| side.families.iter().find(|f| f.ttl == t)).and_then(|f| f.high);
+        let writer_high = seg.frame_id.ip_ttl.and_then(|t| side.families.iter().find(|f| f.ttl == t)).map(|f| f.high);
         let mut new_writer = below_high && side.conflicts > 0 && writer_high.is_some_and(|h| h <= seq_rel);
         if let Some(ttl) = seg.frame_id.ip_ttl {
             side.family(ttl, frame, end, (seg.flags & FIN != 0).then_some((t_ns, frame)));
