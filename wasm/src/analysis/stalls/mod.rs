@@ -20,7 +20,6 @@ pub mod full_segment;
 pub mod held_on_path;
 pub mod later_rules;
 pub mod nagle_shape;
-pub mod needless_wait;
 pub mod receiver_hold;
 pub mod receiver_silent;
 pub mod reported_loss;

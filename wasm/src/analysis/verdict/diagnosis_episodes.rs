@@ -190,15 +190,6 @@ impl Progress {
         let end = packets.t.partition_point(|&t| t <= b);
         let from = packets.t.partition_point(|&t| t <= a);
         let last_resend = (from..end).rev().find(|&i| usize::from(packets.dir[i] & 1) == d && packets.flags[i] & ANY_RETRANSMISSION != 0);
-        // Nor does what either side sent more than one path round trip before the span's
-        // end (review Z, C-SPURIOUS-TLP-AS-OUTAGE): an ACK of new data there was no
-        // outage's end, which lets the sender go on at once; the sender went on waiting
-        // for something else (the peer's lost request), and things had got through.
-        let rtt = conn.path_rtt_ms.map_or(f64::INFINITY, |ms| ms / 1000.0);
-        let settled = packets.t.partition_point(|&t| t <= b - rtt - crate::analysis::stalls::needless_wait::ANSWER_SLACK_S).max(from);
-        // Not yet applied (review Z, see stalls/needless_wait.rs): `settled` would count
-        // progress up to one round trip before the span's end.
-        let _ = settled;
         let Some(last) = last_resend else { return p };
         // Only ACKs that reach into a segment the sender sent from the span's start on
         // (its re-sends, or new data) show that something got through during it. An ACK

@@ -12,24 +12,15 @@
 //! 21 ms after the client's Finished) read "The answer came 19.94 s after the peer's
 //! message".
 //!
-//! An answer is one burst: it ends where the sender's data stops for an idle gap (a
-//! data-direction `application-idle` stall, the page's "idle gaps"). "The 12 KiB of
-//! data then took 17 s" joined two requests sent 17 s apart, each in under 2 ms.
+//! Open: "the 12 KiB of data then took 17 s" still joins two requests sent 17 s apart
+//! where the answer has idle gaps inside it (an answer ending at the sender's first idle
+//! gap cut a 393-KiB answer with the server's own pauses inside it; it should end at the
+//! peer's next message).
 
 use crate::analysis::report::ConnectionSummary;
-use crate::analysis::stalls::cause::StallCause;
 
 /// Whether the data's sender `d` opened the connection: the capture holds its SYN.
 pub fn sender_opened(conn: &ConnectionSummary, d: u8) -> bool {
     conn.handshake.syn.as_ref().is_some_and(|s| u8::from(s.from != conn.endpoints[0]) == d)
 }
 
-/// The end of the sender's burst that starts at `t`: the start of the first of the data
-/// direction's `application-idle` stalls that begins at or after `t`, else `end`.
-pub fn burst_end(conn: &ConnectionSummary, d: u8, t: f64, end: f64) -> f64 {
-    conn.directions[usize::from(d & 1)]
-        .stalls
-        .iter()
-        .find(|s| s.cause == StallCause::ApplicationIdle && s.start >= t)
-        .map_or(end, |s| s.start.min(end))
-}

@@ -147,11 +147,6 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     let (r, k, lead, answer) = best?;
     let wait = p.t[k] - p.t[r];
     let sent_end = |until: f64| (0..=last).filter(|&i| is_data(i) && p.t[i] <= until).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
-    // The answer's own burst, up to the sender's next idle gap (answer_turns.rs).
-    let burst = answer_turns::burst_end(f.conn, d, p.t[k], end_t);
-    // (Not applied: an answer with the sender's own application-idle pauses inside it,
-    // ffx's 393 KiB, is still one answer; the burst would end at the peer's next message.)
-    let _ = burst;
     let (rest, total, took) = (sent_end(end_t) - p.seq[k], sent_end(end_t) - first_seq, end_t - p.t[k]);
     let floor = (FIRST_ANSWER_RTTS * f.min_rtt).max(FIRST_ANSWER_MIN_S);
     if !(wait >= floor && took > 0.0 && wait >= took && 2.0 * rest >= total && rest >= MIN_ANSWER_SEGMENTS * segment && lead < LEAD_SHARE * rest && lead < segment && answer >= MIN_ANSWER_SEGMENTS * segment) {
