@@ -1,10 +1,8 @@
-//! Issue 39, "Evidence before every claim", review X classes C-SUBTHRESHOLD-TIME-AS-PATH
-//! and C-CWND-VS-PATH-UNDECIDED, and closing35's petit #10 (docs/ANALYSIS.md
-//! "diagnosis.text": *Paced writes below the stall threshold*, *Congestion window, not
-//! the path*; stall rule 5b's disproof).
-//! - An application that paces its writes with data in flight (an RDP encoder: a screen
-//!   update every ~15 ms on a 42-ms path) fills the `other` share with gaps far below the
-//!   stall threshold: they are named as the application's (paced_writes.rs).
+//! Issue 39, "Evidence before every claim", review X class C-CWND-VS-PATH-UNDECIDED and
+//! closing35's petit #10 (docs/ANALYSIS.md "diagnosis.text": *Congestion window, not
+//! the path*; stall rule 5b's disproof). (Review X's C-SUBTHRESHOLD-TIME-AS-PATH, an RDP
+//! encoder's paced writes, stays open: a first rule was wrong on 5 of 6 connections it
+//! named in review AA — gaps released by the peer's data, a made-up capture clock.)
 //! - One flight per round trip, arriving within a small part of it and growing as a
 //!   congestion window grows, is the window's limit, not the path's capacity
 //!   (cwnd_rounds.rs).
@@ -16,7 +14,6 @@ use crate::common;
 use tcpscope_core::analysis::ConnectionSummary;
 use tcpscope_core::synth::*;
 
-const RDP: &str = "nfstream__nfstream__tests_pcaps_rdp.pcap";
 const PNGEX: &str = "realjimmy__sample-captures__wireshark-samples_files_captures-in-specific-file-formats_pcapng-example.pcapng";
 const TPORTS: &str = "chrissanders__packets__tcp_ports.pcapng";
 const PETIT: &str = "corelight__PetitPotam__testing_Traces_UnPatchedDCOpenFileRaw.pcapng";
@@ -51,18 +48,6 @@ fn flights_growing_by_two_segments_a_round_trip_are_the_congestion_window() {
     let text = &c.diagnosis.text;
     assert!(text.contains("The congestion window was the limit, not the path's capacity"), "{text}");
     assert!(text.contains("congestion avoidance from 10 segments (10, 12, 14, 16, 18 segments per round trip)"), "{text}");
-}
-
-#[test]
-fn rdp_paced_writes_are_the_applications() {
-    // rdp conn 0 (192.168.2.142:3389 → 172.16.2.185:52494, seen at the client, 42 ms):
-    // inside the 493-KiB burst the server wrote PSH-ended updates every ~15 ms (5.4979,
-    // 5.5129, 5.5291 … s by tshark), with far less in flight than it had carried.
-    let Some(c) = common::corpus_connection(RDP, 0) else { return };
-    let text = &c.diagnosis.text;
-    assert!(text.contains("192.168.2.142:3389's application paced its writes with data in flight: 38 times"), "{text}");
-    assert!(text.contains("a median 15 ms later, within the 42 ms round trip"), "{text}");
-    assert!(!text.contains("not inside them"), "{text}");
 }
 
 #[test]

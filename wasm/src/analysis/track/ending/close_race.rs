@@ -26,10 +26,26 @@ use crate::decode::tcp_flags::FIN;
 /// ACK covers that FIN carries any of them. Data sent after the FIN arrived (a TLS
 /// close_notify answering the peer's, a reply written to a half-closed socket) crossed
 /// nothing: the race is data already on its way when the FIN came.
-fn crossed(p: &PacketColumns, by: u8, other: u8, acked: f64) -> bool {
+///
+/// And the two met on the way (review AA, skype.pcap: 20 connections whose FIN was
+/// re-sent and never acknowledged, the peer's 8 B reaching the capture 3.7–17 s later,
+/// long after the closer had given up): the first of `other`'s bytes past the ACK
+/// passed the capture within `bound_s` (the stall threshold, at least a round trip) of
+/// the FIN. Data first seen later than that left after the FIN could have arrived, or
+/// after the closer had gone; data seen that long before it would have been received,
+/// and acknowledged, before the closer closed, had it not been lost: neither crossed. (That `other`
+/// acknowledged the FIN is no test: in a true race its data leaves before the FIN
+/// arrives and the reset follows, hackcon #8's 31 B 250 µs after the FIN.)
+fn crossed(p: &PacketColumns, by: u8, other: u8, acked: f64, bound_s: f64) -> bool {
     let Some(f) = (0..p.t.len()).find(|&i| p.dir[i] == by && p.flags[i] & u32::from(FIN) != 0) else { return false };
     let fin_end = p.seq[f] + f64::from(p.len[f]) + 1.0;
-    !(0..p.t.len()).any(|i| p.dir[i] == other && p.len[i] > 0 && p.ack[i] >= fin_end && p.seq[i] + f64::from(p.len[i]) > acked)
+    let unacked_data = |i: usize| p.dir[i] == other && p.len[i] > 0 && p.seq[i] + f64::from(p.len[i]) > acked;
+    // The first segment of `other` past the resetter's ACK, data or not: where the data
+    // is not in the capture, a bare ACK or FIN whose sequence number lies beyond it shows
+    // it sent by then (mtik: the client's ACK of the FIN carries sequence 272758).
+    let first_unacked = (0..p.t.len()).find(|&i| p.dir[i] == other && p.seq[i] + f64::from(p.len[i]) > acked).map(|i| p.t[i]);
+    first_unacked.is_some_and(|t| (t - p.t[f]).abs() <= bound_s)
+        && !(0..p.t.len()).any(|i| unacked_data(i) && p.ack[i] >= fin_end)
 }
 
 /// Each direction's bytes its latest FIN's sequence number proves sent beyond the
@@ -68,7 +84,7 @@ pub(super) fn words(e: &Ending, c: &Closing, sides: &[Side; 2], roles: &Roles, r
     let p = rows?;
     let high = (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == other && p.len[i] > 0).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
     let acked = (0..p.t.len()).filter(|&i| usize::from(p.dir[i] & 1) == by && p.ack[i].is_finite()).map(|i| p.ack[i]).fold(f64::NEG_INFINITY, f64::max);
-    if !high.is_finite() || !crossed(p, r.by, other as u8, acked.min(high)) {
+    if !high.is_finite() || !crossed(p, r.by, other as u8, acked.min(high), floor_s) {
         return None;
     }
     // An idle close: the closer's FIN came more than a stall (`floor_s`) after its last

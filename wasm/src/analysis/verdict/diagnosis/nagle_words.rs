@@ -18,8 +18,6 @@ use crate::analysis::stalls::cause::StallCause;
 use crate::analysis::verdict::peer_silent;
 #[path = "nagle_holds.rs"]
 pub(crate) mod nagle_holds;
-#[path = "paced_writes.rs"]
-pub(crate) mod paced_writes;
 
 /// The words of the `delayed-ack` stalls' time among the stall causes' (CAUSE_WORDS).
 pub const DELAYED_ACK_WORDS: &str = "Nagle's algorithm waiting for the peer's delayed ACK";
@@ -70,50 +68,6 @@ fn sub_threshold(f: &Facts) -> Option<nagle_holds::NagleHolds> {
 /// direction's sender had Nagle holds below the threshold, or `delayed-ack` stalls no
 /// advice names (diagnosis.rs appends delayed_ack.rs's where they dominate); else "".
 pub(in crate::analysis::verdict::diagnosis) fn sentence(f: &Facts) -> String {
-    nagle_sentence(f) + &paced_sentence(f)
-}
-
-/// The data direction's sender's paced writes below the threshold (paced_writes.rs),
-/// where sender_paced.rs did not already give its whole pace to the application.
-fn paced_sentence(f: &Facts) -> String {
-    let d = f.conn.data_direction.min(1);
-    let Some(w) = paced(f) else { return String::new() };
-    let rtt = f.conn.path_rtt_ms.unwrap_or(f64::NAN) / 1000.0;
-    format!(
-        " Below the {} stall threshold, {}'s application paced its writes with data in flight: {} times a write ended (PSH) \
-         and the next came a median {} later, within the {} round trip, though its window had room for a full segment more \
-         (a median {} in flight, against {} it had carried before) and no ACK released it ({} in all): the application's time, \
-         not the congestion window's or the path's.",
-        format_duration(f.conn.stall_threshold_ms / 1000.0),
-        f.conn.directions[d as usize].from,
-        w.count,
-        format_duration(w.median_gap),
-        format_duration(rtt),
-        format_bytes(w.median_in_flight),
-        format_bytes(w.median_peak),
-        format_duration(w.seconds)
-    )
-}
-
-/// The data direction's paced writes below the stall threshold (paced_writes.rs), with
-/// a path RTT and where sender_paced.rs did not already give its pace to the application.
-pub(super) fn paced(f: &Facts) -> Option<paced_writes::PacedWrites> {
-    let d = f.conn.data_direction.min(1);
-    let rtt = f.conn.path_rtt_ms? / 1000.0;
-    if f.sh.sender_paced.is_some() {
-        return None;
-    }
-    let lag = f.conn.sender_lag_ms.max(0.0) / 1000.0;
-    let setting = paced_writes::Setting { rtt, to_sender: lag, tick: f.tick, full: segment_bytes(f), until: f.sh.ends_at().unwrap_or(f64::INFINITY) };
-    // Said where it changes how the `other` share reads: a tenth of it at least.
-    paced_writes::paced(f.rows.packets, d, &f.conn.directions[d as usize].stalls, &f.sh.loss_spans, setting).filter(|w| w.seconds >= PACED_SAID * f.sh.other)
-}
-
-/// Share of the `other` time paced writes need to be said.
-const PACED_SAID: f64 = 0.1;
-
-/// The Nagle holds' sentence of [`sentence`].
-fn nagle_sentence(f: &Facts) -> String {
     let d = f.conn.data_direction.min(1) as usize;
     let (sender, peer) = (&f.conn.directions[d].from, &f.conn.directions[1 - d].from);
     let (stalled, stalls) = delayed_stalls(f);

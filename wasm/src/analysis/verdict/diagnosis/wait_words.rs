@@ -177,8 +177,6 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
             // One burst that held most of the bytes, paced by the network (bulk_limit_words.rs).
             match bulk_limit_words::said(f, &b) {
                 Some(limit) => said.replace(ONLY_PACE, &limit),
-                // Its writes paced inside the bursts too (paced_writes.rs, said below).
-                None if nagle_words::paced(f).is_some() => said.replace(ONLY_PACE, PACED_INSIDE),
                 None => said,
             }
         }
@@ -193,9 +191,6 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
 /// one burst's limit where the network paced it (bulk_limit_words.rs).
 const ONLY_PACE: &str = "The application's pauses came between these bursts, not inside them: the exchange's own pace, which no \
                          readier application would shorten.";
-
-/// [`ONLY_PACE`] where the sender's application paced its writes inside the bursts too.
-const PACED_INSIDE: &str = "The application's pauses came between these bursts, and inside them too: it paced its writes (below).";
 
 /// The data direction's sender and its peer, as the report names them.
 fn ends<'a>(f: &'a Facts) -> (&'a str, &'a str) {
