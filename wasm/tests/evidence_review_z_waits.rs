@@ -193,3 +193,13 @@ fn mtik_request_crossed_the_close() {
     assert_eq!(c.ending.unacknowledged_bytes, [Some(433), Some(0)]);
     assert!(c.ending.text.contains("They crossed 10.10.3.2:80's close"), "{}", c.ending.text);
 }
+
+#[test]
+fn skype_data_long_after_a_lost_fin_crossed_nothing() {
+    // Review AA, nfstream skype.pcap #14 (port 50044): the client's FIN 964 (38.623 s)
+    // was re-sent and never acknowledged; the server's 8 B (1133) reach the capture at
+    // 47.928 s, 9.3 s (≈ 73 round trips of 127 ms) after it, and the client's RST 1134
+    // answers a connection it no longer had. Nothing was on its way when the FIN came.
+    let Some(c) = common::corpus_connection("nfstream__nfstream__tests_pcaps_skype.pcap", 14) else { return };
+    assert!(!c.ending.text.contains("crossed"), "{}", c.ending.text);
+}
