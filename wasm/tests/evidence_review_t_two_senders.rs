@@ -14,7 +14,7 @@ use tcpscope_core::decode::tcp_flags::{ACK, FIN, PSH};
 use tcpscope_core::synth::*;
 
 const INJECTED: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Type";
-const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
+pub(crate) const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
 
 /// A capture at the client: handshake (server TTL 127, 100 ms RTT), a 340-B GET, the
 /// server's ACK; the injector's 1,400 B (frame 6, TTL 63) and FIN (frame 8) 12 ms
@@ -22,7 +22,7 @@ const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
 /// sequence number, re-sent every second 5 times; the client ACKs each 25 µs later with
 /// the injected stream's end. `real`: the bytes the server sends (REAL, or INJECTED for
 /// the control: one sender whose TTL changed).
-fn injected(real: &[u8]) -> Flow {
+pub(crate) fn injected(real: &[u8]) -> Flow {
     let mut f = Flow::new("10.0.0.5:48650", "192.150.187.43:80");
     f.handshake(0, 100_000, Opts::new().mss(1460), Opts::new().mss(1460));
     f.data(C2S, 100_200, 340);

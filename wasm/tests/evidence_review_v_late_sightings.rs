@@ -13,7 +13,6 @@
 use crate::common;
 
 use tcpscope_core::analysis::stalls::cause::StallCause;
-use tcpscope_core::decode::tcp_flags::{ACK, PSH};
 use tcpscope_core::synth::*;
 
 /// A poll on a tap across a router (cip's shape, one sighting per datagram): the HMI's
@@ -80,32 +79,11 @@ fn cip_counts_its_late_sightings_once() {
     assert_eq!((c.capture_loss.holes, c.capture_loss.unseen_segments, c.capture_loss.late_sightings), (75, 126, 58));
 }
 
-const INJECTED: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Type";
-const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
-
-/// review T's injection scene (evidence_review_t_two_senders.rs): the injector's 1,400 B
-/// + FIN (TTL 63) answer the GET first; the server's own 485 B + FIN (TTL 127) at the
-/// same sequence number at 0.2 s, re-sent every second 5 times.
+/// Review T's injection scene, built by evidence_review_t_two_senders.rs: the
+/// injector's 1,400 B (TTL 63) at sequence 1, then the real server's 485 B + FIN (TTL 127)
+/// with "HTTP/1.1 301" sent 6 times.
 fn injected() -> Flow {
-    let mut f = Flow::new("10.0.0.5:48650", "192.150.187.43:80");
-    f.handshake(0, 100_000, Opts::new().mss(1460), Opts::new().mss(1460));
-    f.data(C2S, 100_200, 340);
-    f.push(S2C, 101_000);
-    f.data(S2C, 112_000, 1400).ttl(63).payload_bytes(INJECTED);
-    f.push(C2S, 112_020);
-    f.push(S2C, 113_000).flags(ACK | tcpscope_core::decode::tcp_flags::FIN).ttl(63);
-    f.push(C2S, 113_020);
-    for k in 0..6 {
-        let t = 200_000 + 1_000_000 * k;
-        f.data(S2C, t, 485).seq(5001).flags(ACK | PSH | tcpscope_core::decode::tcp_flags::FIN).payload_bytes(REAL);
-        f.push(C2S, t + 25);
-    }
-    for s in f.segments_mut() {
-        if s.src.port() == 80 && s.ttl == 64 {
-            s.ttl = 127;
-        }
-    }
-    f
+    crate::evidence_review_t_two_senders::injected(crate::evidence_review_t_two_senders::REAL)
 }
 
 #[test]
