@@ -132,9 +132,6 @@ fn a_request_that_crossed_the_servers_fin_and_drew_its_reset_was_never_delivered
     // never acknowledged (before: [0, 0]).
     assert_eq!(e.unacknowledged_bytes, [Some(433), Some(0)], "{e:?}");
     assert!(e.abnormal);
-    assert!(e.text.contains(
-        " They crossed 10.10.3.2:80's close (none of them in the capture: the sequence number of 10.10.3.1:63845's FIN shows them sent): 10.10.3.2:80 answered them with the reset, so they were never delivered (a side that has closed answers data with a reset, RFC 9293 §3.6.1;"
-    ), "{}", e.text);
 }
 
 #[test]
@@ -191,15 +188,4 @@ fn mtik_request_crossed_the_close() {
     // the client's ACK 6730 and FIN 6735 carry 272758; RST 6736.
     let Some(c) = common::corpus_connection("allenvox__networks__practice5_router1-1.pcap", 17) else { return };
     assert_eq!(c.ending.unacknowledged_bytes, [Some(433), Some(0)]);
-    assert!(c.ending.text.contains("They crossed 10.10.3.2:80's close"), "{}", c.ending.text);
-}
-
-#[test]
-fn skype_data_long_after_a_lost_fin_crossed_nothing() {
-    // Review AA, nfstream skype.pcap #14 (port 50044): the client's FIN 964 (38.623 s)
-    // was re-sent and never acknowledged; the server's 8 B (1133) reach the capture at
-    // 47.928 s, 9.3 s (≈ 73 round trips of 127 ms) after it, and the client's RST 1134
-    // answers a connection it no longer had. Nothing was on its way when the FIN came.
-    let Some(c) = common::corpus_connection("nfstream__nfstream__tests_pcaps_skype.pcap", 14) else { return };
-    assert!(!c.ending.text.contains("crossed"), "{}", c.ending.text);
 }

@@ -438,9 +438,6 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
     e.words = words(&e, roles);
     e.abnormal = abnormal(&e);
     e.text = one_way::with_words(sentence(&e, roles), e.kind, roles, rows);
-    if let Some(race) = close_race::words(&e, c, sides, roles, rows, floor_s) {
-        e.text += &race;
-    }
     e
 }
 
