@@ -101,9 +101,6 @@ fn zeek_ssh_19_the_client_took_the_ack_after_its_re_sends() {
     assert!(e.text.starts_with("Closed by a FIN each way"), "{}", e.text);
 }
 
-const INJECTED: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Type";
-const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
-
 /// The injection of tests/evidence_review_t_two_senders.rs, with the client's close: a
 /// capture at the client (server TTL 127, 100 ms RTT), a 340-B GET, the injector's 1,400 B
 /// and FIN (TTL 63, frames 6, 8); the client's FIN (frame 10, 0.1132 s, relative 341); the
@@ -112,31 +109,18 @@ const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
 /// the client with 1,402 (the injected stream's end); the client re-sends its FIN 0.3 s
 /// after the server's first two, each answered by the server's ACK (seq 487, ack 342).
 fn injected() -> Flow {
-    let mut f = Flow::new("10.0.0.5:48650", "192.150.187.43:80");
-    f.handshake(0, 100_000, Opts::new().mss(1460), Opts::new().mss(1460));
-    f.data(C2S, 100_200, 340);
-    f.push(S2C, 101_000);
-    f.data(S2C, 112_000, 1400).ttl(63).payload_bytes(INJECTED);
-    f.push(C2S, 112_020);
-    f.push(S2C, 113_000).flags(ACK | FIN).ttl(63);
-    f.push(C2S, 113_020);
-    f.push(C2S, 113_200).flags(ACK | FIN);
-    f.push(S2C, 114_000).seq(5001).ack(1342);
-    for k in 0..6 {
-        let t = 200_000 + 1_000_000 * k;
-        f.data(S2C, t, 485).seq(5001).flags(ACK | PSH | FIN).payload_bytes(REAL);
-        f.push(C2S, t + 25);
-        if k < 2 {
+    use crate::evidence_review_t_two_senders::{injected_with, REAL};
+    injected_with(REAL, |f, at| match at {
+        None => {
+            f.push(C2S, 113_200).flags(ACK | FIN);
+            f.push(S2C, 114_000).seq(5001).ack(1342);
+        }
+        Some((k, t)) if k < 2 => {
             f.push(C2S, t + 300_000).flags(ACK | FIN).seq(1341);
             f.push(S2C, t + 300_800).seq(5487).ack(1342);
         }
-    }
-    for s in f.segments_mut() {
-        if s.src.port() == 80 && s.ttl == 64 {
-            s.ttl = 127;
-        }
-    }
-    f
+        Some(_) => {}
+    })
 }
 
 #[test]

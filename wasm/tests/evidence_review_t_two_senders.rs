@@ -23,6 +23,13 @@ pub(crate) const REAL: &[u8] = b"HTTP/1.1 301 Moved Permanently";
 /// the injected stream's end. `real`: the bytes the server sends (REAL, or INJECTED for
 /// the control: one sender whose TTL changed).
 pub(crate) fn injected(real: &[u8]) -> Flow {
+    injected_with(real, |_, _| {})
+}
+
+/// [`injected`] with more packets: `more(flow, None)` runs after the client's ACK of the
+/// injector's FIN (0.113 s), `more(flow, Some((k, t)))` after the client's ACK of the
+/// server's k-th sending at `t` µs (tests/ending_fin_resent.rs adds the client's close).
+pub(crate) fn injected_with(real: &[u8], mut more: impl FnMut(&mut Flow, Option<(i64, i64)>)) -> Flow {
     let mut f = Flow::new("10.0.0.5:48650", "192.150.187.43:80");
     f.handshake(0, 100_000, Opts::new().mss(1460), Opts::new().mss(1460));
     f.data(C2S, 100_200, 340);
@@ -31,10 +38,12 @@ pub(crate) fn injected(real: &[u8]) -> Flow {
     f.push(C2S, 112_020);
     f.push(S2C, 113_000).flags(ACK | FIN).ttl(63);
     f.push(C2S, 113_020);
+    more(&mut f, None);
     for k in 0..6 {
         let t = 200_000 + 1_000_000 * k;
         f.data(S2C, t, 485).seq(5001).flags(ACK | PSH | FIN).payload_bytes(real);
         f.push(C2S, t + 25);
+        more(&mut f, Some((k, t)));
     }
     for s in f.segments_mut() {
         if s.src.port() == 80 && s.ttl == 64 {

@@ -44,14 +44,16 @@ pub fn full_segment(handshake: &Handshake, sender: &str, p: &PacketColumns, dir:
     let mss_of = |own: bool| options.into_iter().flatten().find(|o| (o.from == sender) == own).and_then(|o| o.mss).map(u32::from);
     let Some(peer) = mss_of(false) else { return largest_payload };
     let bound = mss_of(true).map_or(peer, |own| own.min(peer));
-    match common_cut(p, dir, (LEAST_SIZE.min(peer), peer), LEAST_CUTS_ABOVE) {
+    match common_cut(p, dir, (DEFAULT_MSS.min(peer), peer), LEAST_CUTS_ABOVE) {
         Some(c) if c > bound => c,
         _ => common_cut(p, dir, (bound.saturating_sub(OPTION_BYTES), bound), 1).unwrap_or_else(|| bound.saturating_sub(OPTION_BYTES)),
     }
 }
 
-/// The least payload a cut size counts from: RFC 9293 §3.7.1's default send MSS (536 B).
-const LEAST_SIZE: u32 = 536;
+/// RFC 9293 §3.7.1's default send MSS where no SYN announced one (RFC 1122 §4.2.2.6: 536 B
+/// over IPv4; IPv6's 1,220 is larger): the least a full segment is, and the least payload a
+/// cut size counts from. The one copy of this number (nagle_shape, savings, blind_capture).
+pub const DEFAULT_MSS: u32 = 536;
 
 /// The payload size at which direction `dir` cut its writes most often (the larger on
 /// a tie), among sizes `lo..=hi`: data segments followed by its next data segment

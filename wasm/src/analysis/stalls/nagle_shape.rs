@@ -136,9 +136,8 @@ pub fn nagle_disproved(p: &PacketColumns, dir: u8, full: u32, to_sender: f64, sl
     false
 }
 
-/// The smallest full segment: the MSS a sender uses when the peer sent no MSS option
-/// (RFC 9293 §3.7.1, RFC 1122 §4.2.2.6: 536 B over IPv4; IPv6's 1,220 is larger).
-const FULL_MIN: u32 = 536;
+/// The smallest full segment: the MSS a sender uses when the peer sent no MSS option.
+use crate::analysis::stalls::full_segment::DEFAULT_MSS as FULL_MIN;
 
 /// The most a segment's TCP options take of its MSS (RFC 9293 §3.1: data offset ≤ 15 words).
 const OPTION_SPACE: u32 = 40;

@@ -122,7 +122,7 @@ pub struct BulkBursts {
 pub const BULK_SEGMENTS: f64 = 10.0;
 
 /// RFC 9293 §3.7.1's default send MSS, bytes: the least a bulk burst's segment is.
-const DEFAULT_MSS: f64 = 536.0;
+const DEFAULT_MSS: f64 = crate::analysis::stalls::full_segment::DEFAULT_MSS as f64;
 
 /// RFC 6928 §2's byte cap of the initial window, bytes: IW = min(10 × MSS, max(2 × MSS,
 /// 14,600 B)).

@@ -30,7 +30,7 @@ use crate::analysis::verdict::first_byte::{span, wait_words, FirstByte, FIRST_AN
 
 const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
 /// Full segment where no SYN announced an MSS (RFC 9293 §3.7.1 default for IPv4).
-const DEFAULT_MSS: f64 = 536.0;
+const DEFAULT_MSS: f64 = crate::analysis::stalls::full_segment::DEFAULT_MSS as f64;
 
 /// Whether the capture holds every byte each side sent up to the first answer
 /// (module comment).
