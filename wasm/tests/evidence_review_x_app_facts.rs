@@ -78,7 +78,7 @@ fn ftp_transfers_on_data_connections_absent_from_the_capture() {
     let text = &conns[0].diagnosis.text;
     // 2 transfers: 1.000 s (frame 12 at 0.484 s → frame 14 at 1.484 s) + 0.500 s.
     assert!(
-        text.contains("The payload shows an FTP control connection (RFC 959): 2 file transfers ran between the server's preliminary reply (150, \"opening data connection\") and its completion (226), 1.50 s in all (the longest 1.00 s, frame 12 → frame 14), time of the transfers, not of the application; their bytes went over data connections that are not in this capture (the replies and commands named data ports 50000, 50001), so what limited the files' transfer cannot be read here."),
+        text.contains("The payload shows an FTP control connection (RFC 959): 2 file transfers ran between the server's preliminary reply (150, \"opening data connection\") and its completion (226), 1.5 s in all (the longest 1 s, frame 12 → frame 14), time of the transfers, not of the application; their bytes went over data connections that are not in this capture (the replies and commands named data ports 50000, 50001), so what limited the files' transfer cannot be read here."),
         "{text}"
     );
 }
@@ -166,5 +166,5 @@ fn corpus_smtp_pipelining() {
     let s = &c.diagnosis.shares;
     let turns_lead = [s.receive_window, s.loss, s.application, s.other].iter().all(|&x| s.turns >= x);
     let text = &c.diagnosis.text;
-    assert_eq!(text.contains("The server offered PIPELINING in its EHLO reply (frame 9; RFC 2920), yet the client sent its next RCPT or DATA only after the previous command's reply, 2 times (704 ms in all, the first frame 16 → frame 17)"), turns_lead, "{text}");
+    assert_eq!(text.contains("The server offered PIPELINING in its EHLO reply (frame 9; RFC 2920), yet the client sent its next RCPT or DATA only after the previous command's reply, 2 times (705 ms in all, the first frame 16 → frame 17)"), turns_lead, "{text}");
 }

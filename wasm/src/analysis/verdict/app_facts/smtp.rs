@@ -23,11 +23,20 @@ fn turns_lead(c: &ConnectionSummary) -> bool {
     s.turns > 0.0 && [s.receive_window, s.loss, s.application, s.other].iter().all(|&x| s.turns >= x)
 }
 
+/// A saving worth a sentence: at least this share of the transfer's time ...
+pub const MIN_SHARE: f64 = 0.05;
+/// ... and at least this long, s (a LAN's microsecond turns: nothing to gain).
+pub const MIN_SAVING_S: f64 = 0.001;
+
 /// "The server offered PIPELINING …, saving about 2 round trips (≈ 682 ms)"; None where
-/// turns did not take the largest share, or without a path RTT.
+/// turns did not take the largest share, without a path RTT, or where the saving is
+/// below [`MIN_SAVING_S`] or [`MIN_SHARE`] of the time from the connection's start to
+/// its transfer's end (`diagnosis.transferEnd`, else its last packet).
 pub fn pipelining_sentence(f: &Facts, c: &ConnectionSummary) -> Option<String> {
     let rtt = c.path_rtt_ms? / 1000.0;
-    if !f.smtp_unpipelined() || !turns_lead(c) || rtt <= 0.0 {
+    let saving = f64::from(f.separate) * rtt;
+    let span = c.diagnosis.transfer_end.map_or(c.end, |e| e.at) - c.start;
+    if !f.smtp_unpipelined() || !turns_lead(c) || rtt <= 0.0 || saving < MIN_SAVING_S || saving < MIN_SHARE * span {
         return None;
     }
     let (command, reply) = f.first_wait?;
@@ -37,7 +46,7 @@ pub fn pipelining_sentence(f: &Facts, c: &ConnectionSummary) -> Option<String> {
         plural(u64::from(f.separate), "time"),
         format_duration(f.waits),
         plural(u64::from(f.separate), "round trip"),
-        format_duration(f64::from(f.separate) * rtt),
+        format_duration(saving),
         format_duration(rtt),
     ))
 }
