@@ -13,7 +13,8 @@
 //!   holds another command line after the first (the client pipelined, RFC 2920).
 
 /// A segment's first payload line, packed: bits 0–7 the kind (`KIND_*`), 8–23 the
-/// value (a reply's code, or a data port), bit 24 [`MORE_LINES`] / [`PIPELINING`].
+/// value (a reply's code, or a data port), bit 24 [`MORE_LINES`] / [`PIPELINING`] (on
+/// a 1xx reply: a "226" line follows in the same segment).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AppLine(pub u32);
 
@@ -72,9 +73,9 @@ fn reply(p: &[u8]) -> AppLine {
         227 => passive_port(line, b'(', b')', pasv).map_or(AppLine(0), |port| AppLine::new(KIND_PASSIVE_REPLY, port, false)),
         229 => passive_port(line, b'(', b')', epsv).map_or(AppLine(0), |port| AppLine::new(KIND_PASSIVE_REPLY, port, false)),
         250 if sep == b'-' => AppLine::new(KIND_REPLY, code, has_line(p, b"PIPELINING")),
-        // A preliminary reply with the completion in the same segment (a transfer
-        // done before the server wrote the first line out).
-        100..=199 => AppLine::new(KIND_REPLY, code, rest(p).get(..4).is_some_and(|r| r[..3].iter().all(u8::is_ascii_digit) && r[3] == b' ')),
+        // A preliminary reply with "226" in the same segment (a transfer done before
+        // the server wrote the first line out).
+        100..=199 => AppLine::new(KIND_REPLY, code, rest(p).starts_with(b"226 ")),
         _ => AppLine::new(KIND_REPLY, code, false),
     }
 }
@@ -179,6 +180,7 @@ mod tests {
         let k = |p: &[u8]| (AppLine::of(p).kind(), AppLine::of(p).value(), AppLine::of(p).flag());
         assert_eq!(k(b"150 Opening BINARY mode data connection\r\n"), (KIND_REPLY, 150, false));
         assert_eq!(k(b"226 Transfer complete\r\n"), (KIND_REPLY, 226, false));
+        assert_eq!(k(b"150 Opening data connection\r\n226 Transfer complete\r\n"), (KIND_REPLY, 150, true));
         // 243·256 + 251 (zeek ftp/cwd-navigation.pcap frame 38).
         assert_eq!(k(b"227 Entering Passive Mode (205,167,25,101,243,251).\r\n"), (KIND_PASSIVE_REPLY, 62459, false));
         assert_eq!(k(b"229 Entering Extended Passive Mode (|||50123|)\r\n"), (KIND_PASSIVE_REPLY, 50123, false));

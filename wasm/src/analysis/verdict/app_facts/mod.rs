@@ -111,9 +111,15 @@ impl Facts {
                 }
             }
             100..=199 => {}
-            _ => {
+            // Only "226 … transfer complete" counts (the words say 226); another
+            // completion (250, or 4xx/5xx: the transfer failed) ends it uncounted.
+            226 => {
                 self.awaiting = false;
                 self.close(t, frame);
+            }
+            _ => {
+                self.awaiting = false;
+                self.open = None;
             }
         }
         if code == 250 && l.flag() {

@@ -34,19 +34,21 @@ pub const MIN_SAVING_S: f64 = 0.001;
 /// its transfer's end (`diagnosis.transferEnd`, else its last packet).
 pub fn pipelining_sentence(f: &Facts, c: &ConnectionSummary) -> Option<String> {
     let rtt = c.path_rtt_ms? / 1000.0;
-    let saving = f64::from(f.separate) * rtt;
+    // At most the waits themselves: a reply quicker than the path RTT (a capture near
+    // the server) saves only what was waited.
+    let turns = f64::from(f.separate) * rtt;
+    let saving = turns.min(f.waits);
     let span = c.diagnosis.transfer_end.map_or(c.end, |e| e.at) - c.start;
     if !f.smtp_unpipelined() || !turns_lead(c) || rtt <= 0.0 || saving < MIN_SAVING_S || saving < MIN_SHARE * span {
         return None;
     }
     let (command, reply) = f.first_wait?;
     Some(format!(
-        "The server offered PIPELINING in its EHLO reply (frame {}; RFC 2920), yet the client sent its next RCPT or DATA only after the previous command's reply, {} ({} in all, the first frame {command} → frame {reply}): sent as one group with MAIL, they would have saved about {}, ≈ {} at the path RTT of {}.",
+        "The server offered PIPELINING in its EHLO reply (frame {}; RFC 2920), yet the client sent its next RCPT or DATA only after the previous command's reply, {} ({} in all, the first frame {command} → frame {reply}): sent as one group with MAIL, they would have saved about {}, ≈ {}.",
         f.pipelining.unwrap_or(0),
         plural(u64::from(f.separate), "time"),
         format_duration(f.waits),
         plural(u64::from(f.separate), "round trip"),
-        format_duration(saving),
-        format_duration(rtt),
+        if turns <= f.waits { format!("{} at the path RTT of {}", format_duration(saving), format_duration(rtt)) } else { format!("{}, the waits themselves", format_duration(saving)) },
     ))
 }
