@@ -104,6 +104,9 @@ impl ShardFilter {
             if !a.mptcp.is_empty() || a.connections.iter().any(|c| c.mptcp.is_some()) {
                 blockers.push("MPTCP".into());
             }
+            if a.linked_text {
+                blockers.push("a diagnosis naming other connections".into());
+            }
             if a.connections.iter().any(|c| c.clock_tick_ms.is_some()) {
                 blockers.push("a connection's own clock".into());
             }

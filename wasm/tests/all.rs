@@ -148,6 +148,8 @@ mod evidence_review_v_queue_drain;
 mod evidence_review_v_reset;
 #[path = "evidence_review_v_timer_kinds.rs"]
 mod evidence_review_v_timer_kinds;
+#[path = "evidence_review_x_app_facts.rs"]
+mod evidence_review_x_app_facts;
 #[path = "evidence_review_x_holds.rs"]
 mod evidence_review_x_holds;
 #[path = "evidence_review_x_loaded_rtt.rs"]

@@ -405,6 +405,9 @@ pub struct Analysis {
     pub window_limited: Vec<KeptSpans>,
     /// MPTCP connections, their subflows grouped (mptcp.rs); empty without MPTCP.
     pub mptcp: Vec<mptcp::MptcpConnection>,
+    /// A diagnosis names or denies other connections of the capture (verdict/app_facts:
+    /// an FTP control connection's data connections): a sharded analysis cannot merge it.
+    pub linked_text: bool,
 }
 
 impl Analysis {

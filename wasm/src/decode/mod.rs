@@ -6,6 +6,7 @@
 
 pub mod capture;
 pub mod acked;
+pub mod app_line;
 pub mod checksum;
 pub mod ethertype;
 pub mod frame;
@@ -130,6 +131,9 @@ pub struct FrameMeta {
     /// difference (1 in 255), never invent one. One byte: it fills the struct's padding,
     /// so a held packet stays at 208 bytes (capture/timeline.rs, Memory).
     pub head: u8,
+    /// The payload's first line where it is an FTP or SMTP command or reply
+    /// (app_line.rs; 0 otherwise): the application facts of analysis/app_facts.
+    pub app: app_line::AppLine,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

@@ -105,6 +105,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
     };
     let (zero_tail, lead_nonzero) = padding_evidence(ip.ident.is_some() && ip.payload_offset as u32 + ip.payload_len <= ETHERNET_MIN_PAYLOAD, tcp_bytes.get(hl as usize..ip.payload_len as usize));
     let head = payload_head(tcp_bytes.get(hl as usize..(ip.payload_len as usize).min(tcp_bytes.len())));
+    let app = tcp_bytes.get(hl as usize..(ip.payload_len as usize).min(tcp_bytes.len())).map_or_else(Default::default, super::app_line::AppLine::of);
     let options = tcp.options();
     let mptcp = if options.mptcp { super::mptcp::read(tcp.option_bytes()).map(Box::new) } else { None };
     Ok(TcpSegment {
@@ -125,7 +126,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         tls_alert,
         mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi, macs: [0, 0] },
-        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head },
+        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head, app },
     })
 }
 

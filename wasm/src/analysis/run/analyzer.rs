@@ -61,6 +61,8 @@ pub struct Analyzer {
     segments: (u64, u64),
     /// Segments of another incarnation of a 4-tuple (incarnation.rs).
     set_aside: incarnation::SetAside,
+    /// FTP/SMTP facts of the connections whose payload carried such lines (app_facts).
+    app: crate::analysis::verdict::app_facts::Table,
     /// False when only the report will be asked (the CLI's rows, `rows_only`): `finish`
     /// then drops each connection's chart rows, radio samples and kept window-limited
     /// spans as soon as its summary is made.
@@ -130,6 +132,7 @@ impl Analyzer {
             repeated_frames: 0,
             segments: (0, 0),
             set_aside: Default::default(),
+            app: Default::default(),
             keep_rows: true,
         }
     }
@@ -206,6 +209,10 @@ impl Analyzer {
             let d = conn.dir_of(seg) as u8;
             self.mptcp.get_or_insert_with(Box::default).push(index, d, seg, seg.ts_ns.wrapping_sub(file_t0_ns));
         }
+        if seg.meta.app.0 != 0 {
+            let d = conn.dir_of(seg) as u8;
+            self.app.note(index, d, seg.meta.app, secs(seg.ts_ns.wrapping_sub(file_t0_ns)), u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
+        }
         self.log_radio(index as usize, seg, file_t0_ns);
     }
 
@@ -270,6 +277,7 @@ impl Analyzer {
             }
         }
         summary::set_base_rtts(&mut analysis.connections);
+        analysis.linked_text = self.app.attach(&mut analysis.connections); // FTP transfers, SMTP PIPELINING (app_facts)
         crate::analysis::verdict::relay_chain::attach(&mut analysis.connections, &analysis.stores); // a relay's answer waits on its far leg
         if let Some(tracker) = self.mptcp {
             let cs = &analysis.connections;

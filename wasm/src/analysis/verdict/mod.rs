@@ -6,6 +6,7 @@
 //! (warnings.rs), and the auditor that checks every claim against the report
 //! (audit.rs). Reads the report (report.rs); only run/ comes after it.
 
+pub mod app_facts;
 pub mod audit;
 mod audit_turn_blame;
 pub mod blind_capture;
