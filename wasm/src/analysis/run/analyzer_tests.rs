@@ -444,6 +444,18 @@ fn per_connection_state_is_small() {
     let conn = std::mem::size_of::<crate::analysis::track::conn::Conn>();
     let side = std::mem::size_of::<crate::analysis::track::conn::Side>();
     println!("Conn {conn} B, Side {side} B");
+    {
+        use std::mem::size_of as sz;
+        use crate::analysis::{loss, rows, timing, track, capture};
+        println!(
+            "SeqSpace {} WsFlow {} Scale {} AckRtt {} TsRtt {} Handshake {} Offers {} Totals {} ConnWriter {} Ticks {} | boxed: Closing {} RetransKinds {} DatagramIds {} SenderClock {} Senders {}",
+            sz::<track::sequence::SeqSpace>(), sz::<track::flags::WsFlow>(), sz::<track::window::Scale>(),
+            sz::<timing::rtt::AckRtt>(), sz::<timing::rtt::TsRtt>(), sz::<track::conn::HandshakeTimes>(),
+            sz::<track::handshake::HandshakeOffers>(), sz::<track::totals::Totals>(), sz::<rows::store::ConnWriter>(),
+            sz::<capture::clock::ClockTicks>(), sz::<track::ending::Closing>(), sz::<loss::retrans_kinds::RetransKinds>(),
+            sz::<loss::datagram_ids::DatagramIds>(), sz::<timing::sender_clock::SenderClock>(), sz::<track::two_senders::Senders>()
+        );
+    }
     // +16 B: one pointer per side to the retransmission-kind tracker, allocated only
     // for a side that sends data (retrans_kinds.rs).
     // +16 B: the ECN counts' pointer (ecn.rs, allocated only for a connection that
