@@ -1,9 +1,9 @@
 //! Heap of the CLI's path, natively (issue 43 item 4): `cargo run --release --example
-//! memprobe -- FILE [--keep-rows]` reads FILE in 4 MiB chunks as `tcpscope analyze` does,
+//! memprobe -- FILE [--keep-rows] [--sizes]` reads FILE in 4 MiB chunks as `tcpscope analyze` does,
 //! finishes rows-only (the CLI's `finishRowsOnly`) and writes every compact row to
 //! /dev/null one at a time, printing the live heap (bytes allocated and not freed, counted
 //! by this example's allocator) after the read, its high-water during `finish`, and after
-//! it, each also per connection. 64-bit sizes: wasm32's pointers and `usize` are half as
+//! it, each also per connection; `--sizes` lists the live allocations after the read by size. 64-bit sizes: wasm32's pointers and `usize` are half as
 //! wide, so the wasm heap is smaller (bench/README.md "Session 36").
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
@@ -12,6 +12,14 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 struct Counting;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Live allocations by size (bytes, up to 4 KiB; larger ones in the last slot), for
+/// `--sizes`: which objects make up the read state.
+const SLOTS: usize = 4097;
+static BY_SIZE: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+
+fn slot(size: usize) -> &'static AtomicUsize {
+    &BY_SIZE[size.min(SLOTS - 1)]
+}
 
 fn grew(by: usize) {
     let now = LIVE.fetch_add(by, Relaxed) + by;
@@ -24,18 +32,22 @@ unsafe impl GlobalAlloc for Counting {
         let p = System.alloc(l);
         if !p.is_null() {
             grew(l.size());
+            slot(l.size()).fetch_add(1, Relaxed);
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         System.dealloc(p, l);
         LIVE.fetch_sub(l.size(), Relaxed);
+        slot(l.size()).fetch_sub(1, Relaxed);
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
         let q = System.realloc(p, l, n);
         if !q.is_null() {
             LIVE.fetch_sub(l.size(), Relaxed);
             grew(n);
+            slot(l.size()).fetch_sub(1, Relaxed);
+            slot(n).fetch_add(1, Relaxed);
         }
         q
     }
@@ -58,6 +70,14 @@ fn main() {
     drop(buffer);
     let mb = |b: usize| b as f64 / 1e6;
     let read = LIVE.load(Relaxed);
+    if args.iter().any(|a| a == "--sizes") {
+        // The sizes holding the most bytes after the read (count × size).
+        let mut live: Vec<(usize, usize)> = (0..SLOTS).map(|s| (s, BY_SIZE[s].load(Relaxed))).filter(|&(_, c)| c > 0).collect();
+        live.sort_by_key(|&(s, c)| std::cmp::Reverse(s * c));
+        for (s, c) in live.into_iter().take(24) {
+            println!("after the read: {c:>9} live allocations of {s:>5} B = {:7.1} MB", (s * c) as f64 / 1e6);
+        }
+    }
     PEAK.store(read, Relaxed);
     if args.iter().any(|a| a == "--keep-rows") {
         session.finish();

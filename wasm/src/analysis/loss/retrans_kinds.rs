@@ -61,7 +61,9 @@
 use serde::Serialize;
 
 mod classify;
+mod opt_ns;
 mod record;
+use opt_ns::OptNs;
 use record::Record;
 
 /// Retransmission records kept per direction at most (128 bytes each: `record_size` test).
@@ -121,11 +123,12 @@ pub struct RetransKinds {
     recent_n: usize,
     feedback_seq: u64,
     /// Highest SACK right edge and cumulative ACK the peer has sent (relative).
-    sack_high: Option<i64>,
-    una: Option<i64>,
+    /// (`OptNs`: Options in 8 bytes, here and below.)
+    sack_high: OptNs,
+    una: OptNs,
     /// The cumulative ACK before the latest advance, and when that advance was
     /// captured (`Record::una_heard`).
-    una_before: Option<i64>,
+    una_before: OptNs,
     una_since_ns: i64,
     /// Records not yet acknowledged (index of the first one possibly unacked).
     unacked_from: usize,
@@ -139,11 +142,11 @@ pub struct RetransKinds {
     resent_in_run: bool,
     /// The latest duplicate ACK past the third of the current run, before its first
     /// re-send (no SACK): see `on_peer_ack`.
-    late_dupack_ns: Option<i64>,
+    late_dupack_ns: OptNs,
     /// When this side last advanced SND.NXT (`on_new_data`), and for each
     /// record how long before it (µs, saturating; u32::MAX: unknown) — kept beside the
     /// records, whose 128 bytes are full (`record_size`).
-    last_new_data_ns: Option<i64>,
+    last_new_data_ns: OptNs,
     new_data_ago_us: Vec<u32>,
     /// Since the cumulative ACK last advanced, the receiver reported a hole: a
     /// duplicate ACK that is not only a D-SACK, a SACK block above the cumulative ACK,
@@ -153,7 +156,7 @@ pub struct RetransKinds {
     hole_reported_before: Vec<bool>,
     /// The longest round trip of this side's data (the RTT summary's maximum), which
     /// bounds the sender's smoothed RTT (`set_rtt_max`).
-    rtt_max_ns: Option<i64>,
+    rtt_max_ns: OptNs,
     /// The lowest byte the capture saw this side send (conn.rs `sent_low`): with no
     /// feedback yet (no ACK of the peer's before this side's data), a first ACK at or
     /// below it acknowledges nothing seen sent, so is no advance.
@@ -198,27 +201,27 @@ impl RetransKinds {
     /// `on_retransmission` (None: unknown): a sender restarts its probe timer then
     /// (RFC 8985 §7.2).
     pub fn on_new_data(&mut self, t_ns: Option<i64>) {
-        self.last_new_data_ns = t_ns;
+        self.last_new_data_ns = t_ns.into();
     }
 
     /// The longest round trip measured for this side's data, ns (None: none): no
     /// smoothed RTT (RFC 6298 §2: a weighted mean of the samples) exceeds it, so it
     /// bounds the probe timeout (classify.rs `past_probe_timeout`).
     pub fn set_rtt_max(&mut self, rtt_max_ns: Option<i64>) {
-        self.rtt_max_ns = rtt_max_ns;
+        self.rtt_max_ns = rtt_max_ns.into();
     }
 
     /// The receiver's ACK `a` (for this side's data).
     pub fn on_peer_ack(&mut self, a: &PeerAck) {
-        let advanced = self.una.or(self.sent_low.filter(|_| self.feedback_seq == 0)).map_or(true, |u| a.ack > u);
+        let advanced = self.una.get().or(self.sent_low.filter(|_| self.feedback_seq == 0)).map_or(true, |u| a.ack > u);
         let sack_right = a.sack.iter().map(|b| b.1).filter(|&r| r > a.ack).max();
-        let new_sack = sack_right.is_some_and(|r| self.sack_high.map_or(true, |h| r > h));
+        let new_sack = sack_right.is_some_and(|r| self.sack_high.get().map_or(true, |h| r > h));
         self.note_original_acked(a);
         self.sack_seen |= !a.sack.is_empty() || a.sack_unreadable;
         if advanced {
             self.dupacks = 0;
             self.resent_in_run = false;
-            self.late_dupack_ns = None;
+            self.late_dupack_ns = OptNs::NONE;
             self.hole_reported = false;
         } else if a.duplicate {
             self.dupacks = self.dupacks.saturating_add(1);
@@ -248,7 +251,7 @@ impl RetransKinds {
         // re-send of the run; past it the run's fast retransmission may have been lost
         // before the capture point, and the timeout after it would read as clocked.
         if a.duplicate && a.sack.is_empty() && !self.sack_seen && self.dupacks > NEWRENO_DUPTHRESH && !self.resent_in_run {
-            self.late_dupack_ns = Some(a.t_ns);
+            self.late_dupack_ns = Some(a.t_ns).into();
         }
         if advanced || new_sack || cut_sack || clocking_dupack {
             if let Some(last) = self.records.last_mut() {
@@ -259,16 +262,16 @@ impl RetransKinds {
             self.feedback_seq += 1;
         }
         if new_sack {
-            self.sack_high = sack_right;
+            self.sack_high = sack_right.into();
         }
         if let Some(dup) = dsack(a.ack, a.sack) {
             self.on_dsack(dup, a.t_ns);
         }
         if advanced {
             let before = self.una;
-            self.una = Some(a.ack);
+            self.una = Some(a.ack).into();
             (self.una_before, self.una_since_ns) = (before, a.t_ns);
-            self.eifel(a.ack, before, a.tsecr, a.t_ns);
+            self.eifel(a.ack, before.get(), a.tsecr, a.t_ns);
         }
     }
 
@@ -286,8 +289,8 @@ impl RetransKinds {
             return;
         }
         // No ACK since the tracker began: SND.UNA is what it was at the retransmission.
-        let una = self.una.unwrap_or(last.una);
-        let edge = self.sack_high.map_or(una, |h| h.max(una));
+        let una = self.una.get().unwrap_or(last.una);
+        let edge = self.sack_high.get().map_or(una, |h| h.max(una));
         // Without SACK, a cumulative ACK that also covers a re-sent byte is no evidence:
         // the receiver may have had the originals only because the re-send filled the
         // hole below them (Linux tcp_clean_rtx_queue clears FLAG_ORIG_SACK_ACKED for a
@@ -422,7 +425,7 @@ impl RetransKinds {
     #[allow(clippy::too_many_arguments)] // one argument per fact of the segment
     /// `syn`: a SYN, which only its timer re-sends (a timeout, whatever the timing).
     pub fn on_retransmission(&mut self, row: Option<u32>, t_ns: i64, seq: i64, end: i64, high: i64, una: Option<i64>, tsval: Option<u32>, syn: bool) {
-        let late_dupack_ago_us = match (self.resent_in_run, self.late_dupack_ns) {
+        let late_dupack_ago_us = match (self.resent_in_run, self.late_dupack_ns.get()) {
             (false, Some(t)) => u32::try_from(t_ns.saturating_sub(t).max(0) / 1000).unwrap_or(u32::MAX),
             _ => u32::MAX,
         };
@@ -444,7 +447,7 @@ impl RetransKinds {
         // original arrived (Wireshark's tcp.analysis.spurious_retransmission; at a
         // receiver-side capture the ACK was still on its way to the sender).
         let acked_already = una.is_some_and(|u| u >= end);
-        let new_data_ago = self.last_new_data_ns.map_or(u32::MAX, |tn| u32::try_from(t_ns.saturating_sub(tn).max(0) / 1000).unwrap_or(u32::MAX - 1));
+        let new_data_ago = self.last_new_data_ns.get().map_or(u32::MAX, |tn| u32::try_from(t_ns.saturating_sub(tn).max(0) / 1000).unwrap_or(u32::MAX - 1));
         self.new_data_ago_us.push(new_data_ago);
         self.hole_reported_before.push(self.hole_reported);
         self.records.push(Record {
@@ -459,16 +462,16 @@ impl RetransKinds {
             una: una.unwrap_or(seq),
             // The tracker's own history of the ACK the analyzer passes (they are the
             // same but for a connection without ACKs yet: then no history).
-            una_advance: match (una, self.una_before) {
-                (Some(u), Some(b)) if una == self.una => u32::try_from((u - b).max(0)).unwrap_or(u32::MAX),
+            una_advance: match (una, self.una_before.get()) {
+                (Some(u), Some(b)) if una == self.una.get() => u32::try_from((u - b).max(0)).unwrap_or(u32::MAX),
                 _ => 0,
             },
-            una_advanced_ago_us: if una == self.una { u32::try_from(t_ns.saturating_sub(self.una_since_ns).max(0) / 1000).unwrap_or(u32::MAX) } else { u32::MAX },
+            una_advanced_ago_us: if una == self.una.get() { u32::try_from(t_ns.saturating_sub(self.una_since_ns).max(0) / 1000).unwrap_or(u32::MAX) } else { u32::MAX },
             retransmit_tsval: retransmit_ts.unwrap_or(0),
             retransmit_ts_known: retransmit_ts.is_some(),
             spurious: acked_already,
             spurious_at_ns: if acked_already { t_ns } else { i64::MAX },
-            below_sack: self.sack_high.is_some_and(|h| h >= end),
+            below_sack: self.sack_high.get().is_some_and(|h| h >= end),
             checked: false,
             syn,
             feedback_after: 0,

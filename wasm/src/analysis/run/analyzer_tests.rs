@@ -444,6 +444,22 @@ fn per_connection_state_is_small() {
     let conn = std::mem::size_of::<crate::analysis::track::conn::Conn>();
     let side = std::mem::size_of::<crate::analysis::track::conn::Side>();
     println!("Conn {conn} B, Side {side} B");
+    // The boxes made per side that sends data, and at the first FIN or reset (issue 43:
+    // 100,000 short connections make all of them; bench/README.md "Session 37").
+    use crate::analysis::{loss, timing, track};
+    use std::mem::size_of as sz;
+    let (closing, kinds, ids, clock, senders) = (
+        sz::<track::ending::Closing>(),
+        sz::<loss::retrans_kinds::RetransKinds>(),
+        sz::<loss::datagram_ids::DatagramIds>(),
+        sz::<timing::sender_clock::SenderClock>(),
+        sz::<track::two_senders::Senders>(),
+    );
+    println!("boxed: Closing {closing} B, RetransKinds {kinds} B, DatagramIds {ids} B, SenderClock {clock} B, Senders {senders} B");
+    // Closing's counts are u32 (640 B with u64s); RetransKinds keeps its optional times
+    // and edges in 8 B each (opt_ns.rs; 296 B before); DatagramIds boxes its missing
+    // bitmap at the first skip (224 B with it inline).
+    assert!(closing <= 592 && kinds <= 248 && ids <= 104, "Closing {closing}, RetransKinds {kinds}, DatagramIds {ids}");
     // +16 B: one pointer per side to the retransmission-kind tracker, allocated only
     // for a side that sends data (retrans_kinds.rs).
     // +16 B: the ECN counts' pointer (ecn.rs, allocated only for a connection that

@@ -143,6 +143,7 @@ impl AckRtt {
             Some(p) if !p.retransmitted && t_ns >= p.t_ns => Some((t_ns - p.t_ns, p.end > self.sacked_high)),
             _ => None,
         };
+        release_if_drained(&mut self.pending);
         (sample, behind)
     }
 
@@ -158,6 +159,16 @@ impl AckRtt {
     /// The peer SACKed sequence space up to `right` (a block above its cumulative ACK).
     pub fn on_sack(&mut self, right: i64) {
         self.sacked_high = self.sacked_high.max(right);
+    }
+}
+
+/// Frees a queue's buffer once everything in it was answered: a drained queue kept
+/// its capacity (4 entries at least) for the rest of the capture, in every connection
+/// of a capture with many short ones (issue 43; bench/README.md "Session 37"). A
+/// queue that fills again allocates again, at most once per round trip.
+fn release_if_drained<T>(q: &mut VecDeque<T>) {
+    if q.is_empty() && q.capacity() > 0 {
+        *q = VecDeque::new();
     }
 }
 
@@ -379,6 +390,7 @@ impl TsRtt {
                     && self.peer_data.as_mut().is_some_and(|p| p.longest_since(t).saturating_mul(2) < t_ns.saturating_sub(t));
                 let busy = peer_busy.answered_within(t_ns.saturating_sub(t)) || arriving || self.sent_before_answer(t, t_ns);
                 let trusted = echo.acks_new_data || (echo.sends_new_data && busy);
+                release_if_drained(&mut self.sent);
                 return (t_ns >= t).then_some(TsSample { ns: t_ns - t, trusted });
             }
         }

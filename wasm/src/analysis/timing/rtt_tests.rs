@@ -251,3 +251,25 @@ fn an_ack_that_left_before_the_next_segment_arrived_was_not_held() {
     r.on_send(100, 200, 30_000_000, false);
     assert_eq!(r.on_ack_behind(100, 40_000_000), (Some((40_000_000, true)), false));
 }
+
+#[test]
+fn a_drained_queue_gives_its_buffer_back() {
+    // Issue 43: a queue emptied by the ACK or echo of everything in it kept its buffer
+    // (4 entries at least) for the rest of the capture, in every connection. The samples
+    // are the same as before: 10 ms from the segment at 2 ms, acknowledged at 12 ms.
+    let mut r = AckRtt::default();
+    r.on_send(1, 1449, 0, false);
+    r.on_send(1449, 2897, 2 * MS, false);
+    assert_eq!(r.on_ack(1449, 10 * MS), Some((10 * MS, true)));
+    assert!(r.pending.capacity() > 0, "one segment is still pending");
+    assert_eq!(r.on_ack(2897, 12 * MS), Some((10 * MS, true)));
+    assert_eq!(r.pending.capacity(), 0);
+    // Sending again allocates again and times as before.
+    r.on_send(2897, 4345, 20 * MS, false);
+    assert_eq!(r.on_ack(4345, 30 * MS), Some((10 * MS, true)));
+    // The timestamp queue: TSval 7 at 0, echoed at 25 ms by an ACK of new data.
+    let mut ts = TsRtt::default();
+    ts.on_send(7, 0, false, true);
+    assert_eq!(ts.on_echo(7, 25 * MS, ACKS), Some(TsSample { ns: 25 * MS, trusted: true }));
+    assert_eq!(ts.sent.capacity(), 0);
+}

@@ -112,7 +112,7 @@ impl RetransKinds {
     /// tail loss probe.
     fn past_probe_timeout(&self, i: usize, r: &Record, quiet: Option<i64>, rtt_ns: Option<i64>) -> bool {
         let ago_us = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
-        let Some(srtt_max) = self.rtt_max_ns.max(rtt_ns) else { return false };
+        let Some(srtt_max) = self.rtt_max_ns.get().max(rtt_ns) else { return false };
         if ago_us == u32::MAX {
             return false;
         }

@@ -54,7 +54,7 @@ pub(super) fn after_reset(c: &Closing, sides: &[Side; 2], sacked: [u64; 2]) -> O
         by: p as u8,
         bytes,
         seconds: ((last_new - mark.t_ns) as f64 / 1e9).max(0.0),
-        resets: c.resets[by as usize & 1].saturating_sub(resets_then),
+        resets: u64::from(c.resets[by as usize & 1].saturating_sub(resets_then)),
         in_flight,
         // A closed connection SACKs nothing: the blocks lie below the reset's data.
         sacked: sacked[p].min(in_flight),

@@ -22,7 +22,7 @@ impl Closing {
     pub(super) fn with_data_after_reset(&self, sides: &[Side; 2]) -> Closing {
         let mut c = self.clone();
         if let Some(r) = c.reset.filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
-            c.data_after_resets[r.0 as usize] += 1;
+            super::bump(&mut c.data_after_resets[r.0 as usize]);
             c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
             c.reset = None;
         }
@@ -46,7 +46,7 @@ impl Closing {
     }
 }
 
-pub(super) fn not_the_end(first: Early, count: [u64; 2], why: &'static str, syn_ack_ns: Option<i64>) -> NotTheEnd {
+pub(super) fn not_the_end(first: Early, count: [u32; 2], why: &'static str, syn_ack_ns: Option<i64>) -> NotTheEnd {
     let secs = |ns: i64| ns as f64 / 1e9;
-    NotTheEnd { by: first.by, at: secs(first.at.t_ns), frame: first.at.frame, count, why, syn_ack_at: syn_ack_ns.map(secs) }
+    NotTheEnd { by: first.by, at: secs(first.at.t_ns), frame: first.at.frame, count: count.map(u64::from), why, syn_ack_at: syn_ack_ns.map(secs) }
 }
