@@ -2,8 +2,9 @@
 //! the close race (mtik):
 //! - a server whose tail loss probes the viewer D-SACKed, the viewer acknowledging only
 //!   with its next request, read "Nothing got through for 598 ms … 1 tail loss probe"
-//!   eight times and "9.6 s retransmission timeout" (open: ignored below; the
-//!   outage's progress, diagnosis_episodes.rs `Progress::in_span`);
+//!   eight times and "9.6 s retransmission timeout" (stalls/held_ack_probe.rs: the late
+//!   ACK rides on the viewer's next message; the outage's progress,
+//!   diagnosis_episodes.rs `Progress::in_span` with `held_ack_probe::settled_end`);
 //! - a client's request 20 s after the server's TLS NewSessionTicket read "The answer
 //!   came 19.94 s after the peer's message …; the 12 KiB of data then took 17 s"
 //!   (diagnosis/answer_turns.rs);
@@ -66,6 +67,32 @@ fn a_probe_the_viewer_d_sacked_after_its_late_ack_is_a_wait_on_that_ack_not_an_o
     // Without the D-SACK nothing shows the original arrived: the probe may have repaired
     // a loss, and the gap stays the timer's.
     let c = common::analyze_flow(&viewer(false));
+    let probe = c.directions[1].stalls.iter().find(|s| (s.start - 2.021).abs() < 1e-6).expect("the stall before the probe");
+    assert_eq!(probe.cause, StallCause::RetransmissionTimeout, "{probe:?}");
+}
+
+#[test]
+fn a_d_sacked_probe_acknowledged_late_by_a_pure_ack_keeps_the_timer() {
+    // The viewer of `viewer(true)`, but its ACK of round 5's answer comes alone, 1 ms
+    // before its request (at 2.519 s), as the ACK of a path that held it (a delay spike)
+    // would: nothing shows the receiver held it for its next message, so the probe's
+    // stall stays the timer's (session 36's first rule re-labelled these).
+    let mut f = viewer(true);
+    let at = f.segments().iter().position(|s| s.src.port() == 50000 && s.payload_len == 10 && s.ts_ns == Flow::EPOCH_NS + (20_000 + 5 * 500_000) * 1000).expect("round 6's request");
+    let mut ack = f.segments()[at].clone();
+    ack.ts_ns -= 1_000_000;
+    ack.payload_len = 0;
+    ack.flags = ACK;
+    let mut segs: Vec<_> = f.segments().to_vec();
+    segs.insert(at, ack);
+    let mut g = Flow::new("10.0.0.1:50000", "10.0.0.2:5900");
+    for s in segs {
+        let t = (s.ts_ns - Flow::EPOCH_NS) / 1000;
+        let dir = if s.src.port() == 50000 { C2S } else { S2C };
+        let n = g.push(dir, t);
+        *n = s;
+    }
+    let c = common::analyze_flow(&g);
     let probe = c.directions[1].stalls.iter().find(|s| (s.start - 2.021).abs() < 1e-6).expect("the stall before the probe");
     assert_eq!(probe.cause, StallCause::RetransmissionTimeout, "{probe:?}");
 }

@@ -1,7 +1,7 @@
 //! A timer re-send behind an ACK the receiver held for its next message (docs/ANALYSIS.md
 //! "Stall causes", `ack-wait`; issue 39 review Z class C-SPURIOUS-TLP-AS-OUTAGE).
 //!
-//! Two facts of the capture, both needed:
+//! Three facts of the capture, all needed:
 //! - the re-send was needless: the receiver reported the bytes a duplicate (D-SACK,
 //!   RFC 2883 §4) or Eifel evidence says the original had arrived (retrans_kinds.rs);
 //! - the receiver's first ACK covering those bytes passed the capture point later than
@@ -13,6 +13,10 @@
 //!   (a VNC viewer acknowledging the framebuffer only with its next request, or a
 //!   delayed ACK piggybacked, RFC 1122 §4.2.3.2), and the sender's timer fired first
 //!   (RFC 8985 §7: a tail loss probe fires after about two round trips without an ACK).
+//!
+//! - and the receiver's last ACK advance before the re-send rode on its own data too: it
+//!   acknowledges with its messages (a receiver that had been sending pure ACKs and then
+//!   went silent lost them on the way, a blackhole, rather than held them).
 //!
 //! Then the gap the re-send ended, and the one it began that new data ended (no timer
 //! re-send of the peer's in between), were waits on the receiver's ACK, not loss:
@@ -48,7 +52,26 @@ pub fn held_ack_of(p: &PacketColumns, j: usize, dir: u8, rtt_s: f64) -> Option<u
     let one = |r: usize| if p.flags[r] & u32::from(SYN | FIN) != 0 { 1.0 } else { 0.0 };
     let peer_high = (0..k).filter(|&r| p.dir[r] != dir && p.seq[r].is_finite()).map(|r| p.seq[r] + f64::from(p.len[r]) + one(r)).fold(f64::NEG_INFINITY, f64::max);
     let own_message = (p.len[k] > 0 && p.flags[k] & flag_bits::ANY_RETRANSMISSION == 0) || (peer_high.is_finite() && p.seq[k] > peer_high);
-    (k > j && own_message && p.t[k] - p.t[j] > rtt_s + ANSWER_SLACK_S).then_some(k)
+    (k > j && own_message && p.t[k] - p.t[j] > rtt_s + ANSWER_SLACK_S && acks_with_messages(p, j, dir)).then_some(k)
+}
+
+/// Whether the peer's last ACK advance of direction `dir`'s data before row `j` rode on
+/// the peer's own new data: it acknowledged with its messages before the re-send too. A
+/// peer that had been acknowledging with pure ACKs and then went silent lost its ACKs
+/// (a blackhole both ways: `reqresp-blackhole.pcap`, the client's pure ACKs up to
+/// 0.687 s, then its request re-sent at 1.136 s acknowledging everything), not held them.
+fn acks_with_messages(p: &PacketColumns, j: usize, dir: u8) -> bool {
+    let mut high = f64::NEG_INFINITY;
+    let mut last_advance = None;
+    for r in (0..j).filter(|&r| p.dir[r] != dir && p.ack[r].is_finite()) {
+        if p.ack[r] > high {
+            if high.is_finite() {
+                last_advance = Some(r);
+            }
+            high = p.ack[r];
+        }
+    }
+    last_advance.is_some_and(|r| p.len[r] > 0 && p.flags[r] & flag_bits::ANY_RETRANSMISSION == 0)
 }
 
 /// Re-labels direction `dir`'s `retransmission-timeout` stalls ended by such a re-send,
@@ -77,7 +100,10 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, rtt_s: Optio
 /// An outage span (`a`, `b`] in which the data's sender re-sent nothing
 /// (diagnosis_episodes.rs `Progress::in_span`): its progress is read from every packet of
 /// both directions up to one path round trip + [`ANSWER_SLACK_S`] before the span's end —
-/// what came later is the outage ending (an ACK lets the sender go on at once) — and not
+/// what came later is the outage ending (an ACK lets the sender go on at once); only the
+/// receiver's ACKs count there, never data sent (a packet sent is no proof it arrived:
+/// suricata-verify `filestore-5408` #0, a request's second segment 1 µs after the first,
+/// both lost, once read "Things still got through … sent 165 B of its own") — and not
 /// at all without a path RTT. The row bound (exclusive), or None where no packet after
 /// the span's first row `from` lies that early. Review Z vnc: 84.861–88.265 s read
 /// "Nothing got through for 3.4 s" while the viewer's ACK of 173 new bytes came at 85.123 s.
