@@ -83,12 +83,12 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, rtt_s: Optio
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         let words = if let Some(k) = held_ack_of(p, j, dir, rtt) {
             format!(
-                "{}; needless: the receiver already had those bytes (D-SACK, RFC 2883) and acknowledged them only at {}, with its next message, so the sender's timer fired while the receiver held its ACK",
+                "{}; needless: the receiver already had those bytes (its D-SACK or its ACK's timestamp echo says so, RFC 2883, RFC 3522) and acknowledged them only at {}, with its next message, so the sender's timer fired while the receiver held its ACK",
                 s.ended_by,
                 crate::analysis::format::format_timestamp(p.t[k])
             )
         } else if held_ack_of(p, i, dir, rtt).is_some() && p.dir[j] == dir && p.len[j] > 0 && p.flags[j] & flag_bits::ANY_RETRANSMISSION == 0 && !(i + 1..j).any(|r| p.dir[r] != dir && peer_timer_resend(p.flags[r])) {
-            format!("{}; the re-send before it was needless (D-SACK, RFC 2883): the wait was on the receiver's ACK of the original, held for its next message", s.ended_by)
+            format!("{}; the re-send before it was needless (the receiver already had those bytes): the wait was on the receiver's ACK of the original, held for its next message", s.ended_by)
         } else {
             continue;
         };
