@@ -112,3 +112,28 @@ pub fn settled_end(p: &PacketColumns, from: usize, b: f64, path_rtt_ms: Option<f
     let end = p.t.partition_point(|&t| t <= b - rtt - ANSWER_SLACK_S);
     (end > from).then_some(end)
 }
+
+/// The progress of such a span (`settled_end`), kept only where it shows arrival during
+/// it: no data sent counts (a packet sent is no proof it arrived), and the receiver's ACK
+/// advance only where one came more than a path round trip + [`ANSWER_SLACK_S`] after the
+/// span's start `a` — sooner, it answered what was sent before the outage (nfstream
+/// `skype_no_unknown.pcap` #37: the client's ACK 77 µs after the server's 107 B at the
+/// span's start, then its own 8 B re-sent four times and never acknowledged, once read
+/// "Things still got through … ACK advanced 1 time (107 B)"). `rows`: the span's first
+/// row and the bound; `d`: the data direction.
+pub fn settled_progress(new_data: &mut [f64; 2], (acked, steps): (&mut f64, &mut u32), p: &PacketColumns, (from, end): (usize, usize), a: f64, path_rtt_ms: Option<f64>, d: u8) {
+    *new_data = [0.0; 2];
+    let Some(rtt) = path_rtt_ms.map(|r| r / 1000.0) else { return };
+    let before = (0..from).filter(|&r| p.dir[r] != d && p.ack[r].is_finite()).map(|r| p.ack[r]).fold(f64::NEG_INFINITY, f64::max);
+    let mut high = before;
+    let late = (from..end.min(p.t.len())).any(|r| {
+        let advanced = p.dir[r] != d && p.ack[r].is_finite() && p.ack[r] > high;
+        if p.dir[r] != d && p.ack[r].is_finite() {
+            high = high.max(p.ack[r]);
+        }
+        advanced && p.t[r] > a + rtt + ANSWER_SLACK_S
+    });
+    if !late {
+        (*acked, *steps) = (0.0, 0);
+    }
+}

@@ -218,7 +218,7 @@ impl Progress {
                 span_low = span_low.min(packets.seq[i]);
             }
         }
-        if last_resend.is_none() { p.new_data = [0.0; 2]; } // read up to a round trip before the end: only an ACK shows arrival, not a packet sent
+        if last_resend.is_none() { crate::analysis::stalls::held_ack_probe::settled_progress(&mut p.new_data, (&mut p.acked, &mut p.ack_steps), packets, (from, last), a, conn.path_rtt_ms, d as u8); } // read up to a round trip before the end: only a late ACK shows arrival
         p
     }
 }
