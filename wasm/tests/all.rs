@@ -160,6 +160,8 @@ mod evidence_review_x_nagle_holds;
 mod evidence_review_x_subthreshold;
 #[path = "evidence_review_z_capture.rs"]
 mod evidence_review_z_capture;
+#[path = "evidence_review_z_reordering.rs"]
+mod evidence_review_z_reordering;
 #[path = "evidence_review_z_waits.rs"]
 mod evidence_review_z_waits;
 #[path = "evidence_rtt_path_samples.rs"]

@@ -64,7 +64,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
     // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
     let later_inputs = LaterInputs { recoveries, far_bounds, local, payload_only: capture.payload_only() };
-    let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), capture_end: last_t, data_direction };
+    let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), path_rtt: path.rtt, capture_end: last_t, data_direction };
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the
     // diagnosis reads the RTT samples from the store (columns::RttSource).

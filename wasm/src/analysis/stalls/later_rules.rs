@@ -48,6 +48,8 @@ pub struct LaterRules<'a> {
     /// Whether the path RTT is known (far_part.rs: unmeasured, the far part may fill a
     /// silence under 1 s).
     pub path_rtt_known: bool,
+    /// The path round trip, s (held_ack_probe.rs).
+    pub path_rtt: Option<f64>,
     /// The last packet's time, s since the file's first.
     pub capture_end: f64,
     pub data_direction: u8,
@@ -77,6 +79,7 @@ impl LaterRules<'_> {
             receiver_hold::reword(stalls, packets, d, crate::analysis::stalls::mss_estimate(packets, d)); // a batch of ACKs after a filling buffer: the receiver held them
             receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
         }
+        crate::analysis::stalls::held_ack_probe::reclassify(stalls, packets, d, self.path_rtt); // a needless probe behind an ACK held for the peer's next message
         if d == self.data_direction {
             // A silence the unmeasured far part of the round trip may fill; one the loaded
             // far part, bounded by the echoes, fills.

@@ -17,6 +17,7 @@ pub mod delayed_ack;
 pub mod far_estimate;
 pub mod far_part;
 pub mod full_segment;
+pub mod held_ack_probe;
 pub mod held_on_path;
 pub mod later_rules;
 pub mod nagle_shape;

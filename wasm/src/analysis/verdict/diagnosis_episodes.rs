@@ -190,7 +190,7 @@ impl Progress {
         let end = packets.t.partition_point(|&t| t <= b);
         let from = packets.t.partition_point(|&t| t <= a);
         let last_resend = (from..end).rev().find(|&i| usize::from(packets.dir[i] & 1) == d && packets.flags[i] & ANY_RETRANSMISSION != 0);
-        let Some(last) = last_resend else { return p };
+        let Some(last) = last_resend.or_else(|| crate::analysis::stalls::held_ack_probe::settled_end(packets, from, b, conn.path_rtt_ms)) else { return p }; // none of the sender's: what reached it a round trip before the end
         // Only ACKs that reach into a segment the sender sent from the span's start on
         // (its re-sends, or new data) show that something got through during it. An ACK
         // of bytes whose copies were all sent before the span is the tail of the flight
@@ -218,6 +218,7 @@ impl Progress {
                 span_low = span_low.min(packets.seq[i]);
             }
         }
+        if last_resend.is_none() { crate::analysis::stalls::held_ack_probe::settled_progress(&mut p.new_data, (&mut p.acked, &mut p.ack_steps), packets, (from, last), a, conn.path_rtt_ms, d as u8); } // read up to a round trip before the end: only a late ACK shows arrival
         p
     }
 }
