@@ -52,6 +52,9 @@ pub enum PacedKind {
     /// else outstanding; their median payload (bytes); the median time from the ACK of
     /// the data before each to it, in capture time (s).
     StopAndWait { segments: usize, record: f64, after_ack: f64 },
+    /// Nothing queued (write_ends.rs): its segments kept the application's write
+    /// boundaries, and the intervals after a write's end held most of the `other` time.
+    Writes(super::write_ends::Writes),
 }
 
 /// The sender's own rate (module comment) and the time moved to the application.
@@ -204,6 +207,9 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         }
         return None;
     }
+    if let Some(w) = super::write_ends::judge(cols, dir, full, stop).filter(|_| sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other) {
+        return Some(paced(PacedKind::Writes(w), sh.other_written.min(sh.other)));
+    }
     let cap = cap_of(&flights, full, facts.mss, rtt, sh)?;
     // The pass kept the `other` time at its largest flight: the cap's, where they agree.
     let (top, seconds) = sh.other_at_max;
@@ -213,7 +219,7 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
 fn cap_bytes(k: &PacedKind) -> f64 {
     match *k {
         PacedKind::Cap { bytes, .. } => bytes,
-        PacedKind::Clock { .. } | PacedKind::StopAndWait { .. } => f64::NAN,
+        PacedKind::Clock { .. } | PacedKind::StopAndWait { .. } | PacedKind::Writes(_) => f64::NAN,
     }
 }
 
