@@ -103,3 +103,18 @@ fn rtsp_interleaved_media_is_paced_by_its_server() {
     assert!(d.text.starts_with("The sender had nothing queued ("), "{}", d.text);
     assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
 }
+
+#[test]
+fn tcp_file_writes_of_16_kib_are_the_senders_write_loop() {
+    // AugustoCiuffoletti lab_traces tcp-file.pcapng (review Z, tcpfile), captured at the
+    // receiver of a veth with GRO: after the initial window every frame is one 16,384-B
+    // write with PSH (11 × 1,448 + 456: no whole number of segments), ACKed within 2 µs,
+    // the next write 11–13 µs later; 8.5 Gbit/s on a 33 µs path. Frames of 15,928 B
+    // (11 × 1,448) are whole. Before: "The congestion window or the path's capacity was
+    // the limit."
+    let Some(c) = common::corpus_connection("AugustoCiuffoletti__lab_traces__tcp-file.pcapng", 1) else { return };
+    let d = &c.diagnosis;
+    assert_eq!(d.limit, "application", "{}", d.text);
+    assert!(d.text.starts_with("The sender had nothing queued ("), "{}", d.text);
+    assert!(!d.text.contains("congestion window or the path's capacity"), "{}", d.text);
+}

@@ -207,13 +207,14 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         }
         return None;
     }
-    if let Some(w) = super::write_ends::judge(cols, dir, full, stop).filter(|_| sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other) {
-        return Some(paced(PacedKind::Writes(w), sh.other_written.min(sh.other)));
-    }
-    let cap = cap_of(&flights, full, facts.mss, rtt, sh)?;
     // The pass kept the `other` time at its largest flight: the cap's, where they agree.
+    // A cap first: a send buffer that held the flight also ends it on a write's tail.
     let (top, seconds) = sh.other_at_max;
-    (top == cap_bytes(&cap)).then(|| paced(cap, seconds.min(sh.other)))
+    if let Some(cap) = cap_of(&flights, full, facts.mss, rtt, sh).filter(|c| top == cap_bytes(c)) {
+        return Some(paced(cap, seconds.min(sh.other)));
+    }
+    let w = super::write_ends::judge(cols, dir, full, stop).filter(|_| sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other)?;
+    Some(paced(PacedKind::Writes(w), sh.other_written.min(sh.other)))
 }
 
 fn cap_bytes(k: &PacedKind) -> f64 {
