@@ -33,6 +33,9 @@ const PSH: u32 = crate::decode::tcp_flags::PSH as u32;
 pub const MIN_WRITE_ENDS: usize = 32;
 /// Share of the `other` time the write-ended intervals must hold: most of it.
 pub const MOST_OF_OTHER: f64 = 0.5;
+/// The median time from a write's end to the next new segment must be this many times
+/// the median time from a whole segment to the next ([`judge`]).
+pub const LATER_THAN_QUEUED: f64 = 2.0;
 
 /// How far the true segment size may lie from the full segment found (full_segment.rs:
 /// without a cut seen, the peer's MSS less up to 40 option bytes).
@@ -103,11 +106,20 @@ pub struct Writes {
 /// The sender's write boundaries in direction `dir` up to `stop` (capture time), with
 /// `full` a full segment; None below [`MIN_WRITE_ENDS`] write ends. Whole segments
 /// must be seen too: a sender whose every segment "ends a write" may be one whose full
-/// segment is smaller than the handshake says (a clamped path MTU).
+/// segment is smaller than the handshake says (a clamped path MTU). And the next data
+/// must have come later after a write's end than after a whole segment (median, more
+/// than [`LATER_THAN_QUEUED`] times): a stack that does not join queued writes (old
+/// Windows sends each send() buffer's tail as its own segment) sends the next write
+/// back to back, as it sends full segments; an application that had not written yet
+/// sends it later. A capture clock that stamps every frame alike (review AA W3) or ticks
+/// too coarsely to tell them apart shows no difference, and the rule stays silent.
 pub fn judge(cols: &PacketColumns, dir: u8, full: f64, stop: f64) -> Option<Writes> {
     let (mut segments, mut wholes) = (0usize, 0usize);
     let mut tails = Vec::new();
     let mut last_end: Option<f64> = None;
+    // Each new segment's (seq, end, time, ended a write), for the gaps to the next bytes.
+    let mut sent: Vec<(f64, f64, f64, bool)> = Vec::new();
+    let mut tick = f64::INFINITY;
     for i in 0..cols.t.len() {
         if cols.t[i] > stop {
             break;
@@ -124,16 +136,50 @@ pub fn judge(cols: &PacketColumns, dir: u8, full: f64, stop: f64) -> Option<Writ
         if let Some(l) = last_end.take() {
             tails.push(l);
         }
-        if ends_write(cols, i, full) {
+        let end = ends_write(cols, i, full);
+        if let Some(&(_, _, t, _)) = sent.last() {
+            if cols.t[i] > t {
+                tick = tick.min(cols.t[i] - t);
+            }
+        }
+        sent.push((cols.seq[i], cols.seq[i] + f64::from(cols.len[i]), cols.t[i], end));
+        if end {
             last_end = Some(f64::from(cols.len[i]));
         } else if whole(cols.len[i], full) {
             wholes += 1;
         }
     }
     let ends = tails.len();
-    if ends < MIN_WRITE_ENDS || wholes == 0 {
+    if ends < MIN_WRITE_ENDS || wholes == 0 || !next_bytes_later(&mut sent, tick) {
         return None;
     }
     tails.sort_by(f64::total_cmp);
     Some(Writes { segments, ends, whole: wholes, tail: tails[ends / 2], full })
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The next bytes came later after a write's end than after a whole segment ([`judge`]):
+/// from each new segment to the first sending of the byte after it (sequence order, so
+/// that a path's reordering swaps no write ends; 0 where it came first), the median after
+/// the write ends above [`LATER_THAN_QUEUED`] times the median after the others, and above
+/// 1.5 capture ticks (`tick`, the least step between the segments).
+fn next_bytes_later(sent: &mut [(f64, f64, f64, bool)], tick: f64) -> bool {
+    sent.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut after_end, mut after_whole) = (Vec::new(), Vec::new());
+    for w in sent.windows(2) {
+        if w[1].0 != w[0].1 {
+            continue;
+        }
+        let gap = (w[1].2 - w[0].2).max(0.0);
+        if w[0].3 { after_end.push(gap) } else { after_whole.push(gap) }
+    }
+    let (e, o) = (median(&mut after_end), median(&mut after_whole));
+    e > LATER_THAN_QUEUED * o && (!tick.is_finite() || e > 1.5 * tick)
 }
