@@ -276,6 +276,8 @@ mod view_query;
 mod view_scale;
 #[path = "view_wifi.rs"]
 mod view_wifi;
+#[path = "write_ends.rs"]
+mod write_ends;
 
 /// Every tests/*.rs is compiled: listed above as `#[path = "NAME.rs"]`, or a `[[test]]`
 /// of its own in Cargo.toml (`path = "tests/NAME.rs"`). With `autotests = false` a file

@@ -312,7 +312,7 @@ fn check_sender_paced(c: &ConnectionSummary, out: &mut Vec<String>) {
         chars.next().map_or(String::new(), |c| c.to_ascii_uppercase().to_string() + chars.as_str())
     });
     let text = body.as_str();
-    let heads = ["The sending application's clock set the rate (", "The sender capped its data in flight at ", "A stop-and-wait sender set the rate ("];
+    let heads = ["The sending application's clock set the rate (", "The sender capped its data in flight at ", "A stop-and-wait sender set the rate (", "The sender had nothing queued ("];
     if !heads.iter().any(|h| text.starts_with(h)) {
         return;
     }

@@ -66,6 +66,7 @@ pub mod ecn_held;
 mod pass;
 mod reorder_dup_acks;
 pub mod sender_paced;
+pub mod write_ends;
 pub mod transfer_end;
 use pass::SharesPass;
 pub use reorder_dup_acks::dup_acks_of_reordering;
@@ -123,6 +124,9 @@ pub struct TimeShares {
     /// of the intervals that opened at exactly it): what sender_paced.rs may show the
     /// sender's own.
     pub other_small: f64,
+    /// Of the `other` time, the intervals after a segment that ended a write with nothing
+    /// queued, the peer silent (write_ends.rs): the sender had no backlog.
+    pub other_written: f64,
     pub other_at_max: (f64, f64),
     /// The sender set its own rate with data in flight (sender_paced.rs): that time
     /// moved from `other` to `application`.

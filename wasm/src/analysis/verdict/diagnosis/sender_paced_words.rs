@@ -78,6 +78,20 @@ pub(in crate::analysis::verdict::diagnosis) fn sender_paced_text(f: &Facts) -> O
             capital(&rate_phrase(f)),
             rtt_phrase(f)
         ),
+        PacedKind::Writes(w) => format!(
+            "The sender had nothing queued ({} of the time): {} of its {} segments ended a write: PSH set, no whole \
+             number of full segments (median {}, a full segment {}), more data after them. A sender with data waiting \
+             sends only full segments (RFC 9293 §3.8.6.2.1), so nothing it had written was left unsent after each; {}. Its application set the pace, at about {} \
+             while active: neither the congestion window nor the path held data back, and a larger window or a \
+             faster link would not have sped it up.",
+            format_percent(p.seconds / active),
+            w.ends,
+            w.segments,
+            format_bytes(w.tail),
+            format_bytes(w.full),
+            held,
+            format_rate(f.rate)
+        ),
     })
 }
 

@@ -93,6 +93,7 @@ pub(super) struct SharesPass<'c> {
     ece_seen: bool,
     // A window below one segment once everything was acknowledged (small_window_hold.rs).
     small_hold: small_window_hold::SmallWindowHold,
+    written: super::write_ends::WriteEnds, // the open interval after a write's end (write_ends.rs)
 }
 
 impl<'c> SharesPass<'c> {
@@ -153,6 +154,7 @@ impl<'c> SharesPass<'c> {
             open_flight: f64::NAN,
             ece_seen: false,
             small_hold: Default::default(),
+            written: Default::default(),
         }
     }
 
@@ -170,6 +172,7 @@ impl<'c> SharesPass<'c> {
             self.released = true;
         }
         self.ece_seen |= cols.flags[i] & (SYN | ECE) == ECE;
+        self.written.peer(cols, i);
         let w = cols.win[i];
         if w.is_finite() && cols.flags[i] & SYN == 0 {
             self.watch_small_window(t, w, self.peer_ack, self.running_max_win);
@@ -390,6 +393,7 @@ impl<'c> SharesPass<'c> {
         if self.open_small {
             self.out.other_small += dt;
         }
+        self.written.other(dt, &mut self.out.other_written);
         // The largest flight so far and the time at exactly it: a cap is the largest.
         let (top, at_top) = &mut self.out.other_at_max;
         if self.open_flight > *top || top.is_nan() {
@@ -442,6 +446,7 @@ impl<'c> SharesPass<'c> {
         self.small_hold = Default::default();
         self.open = Some((t, state, window_limited));
         self.open_small = (cols.len[i] as f64) < 0.5 * self.full_segment;
+        self.written.open(cols, i, self.full_segment);
         self.open_flight = flight;
         self.open_win = self.peer_win;
         self.open_min_win = self.peer_win;

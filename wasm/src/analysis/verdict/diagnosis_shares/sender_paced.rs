@@ -52,6 +52,9 @@ pub enum PacedKind {
     /// else outstanding; their median payload (bytes); the median time from the ACK of
     /// the data before each to it, in capture time (s).
     StopAndWait { segments: usize, record: f64, after_ack: f64 },
+    /// Nothing queued (write_ends.rs): its segments kept the application's write
+    /// boundaries, and the intervals after a write's end held most of the `other` time.
+    Writes(super::write_ends::Writes),
 }
 
 /// The sender's own rate (module comment) and the time moved to the application.
@@ -204,16 +207,20 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         }
         return None;
     }
-    let cap = cap_of(&flights, full, facts.mss, rtt, sh)?;
     // The pass kept the `other` time at its largest flight: the cap's, where they agree.
+    // A cap first: a send buffer that held the flight also ends it on a write's tail.
     let (top, seconds) = sh.other_at_max;
-    (top == cap_bytes(&cap)).then(|| paced(cap, seconds.min(sh.other)))
+    if let Some(cap) = cap_of(&flights, full, facts.mss, rtt, sh).filter(|c| top == cap_bytes(c)) {
+        return Some(paced(cap, seconds.min(sh.other)));
+    }
+    let w = super::write_ends::judge(cols, dir, full, stop).filter(|_| sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other)?;
+    Some(paced(PacedKind::Writes(w), sh.other_written.min(sh.other)))
 }
 
 fn cap_bytes(k: &PacedKind) -> f64 {
     match *k {
         PacedKind::Cap { bytes, .. } => bytes,
-        PacedKind::Clock { .. } | PacedKind::StopAndWait { .. } => f64::NAN,
+        PacedKind::Clock { .. } | PacedKind::StopAndWait { .. } | PacedKind::Writes(_) => f64::NAN,
     }
 }
 
