@@ -51,7 +51,7 @@ pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at
 /// lower bounds its echoes gave (far_bounds.rs), for the stalls; and the bytes each side's
 /// peer SACKed above its cumulative ACK (ending.rs `sacked_unacknowledged`, read before the
 /// scoreboard is taken).
-pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2], [u64; 2]) {
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers, too_big: &[Vec<crate::analysis::loss::pmtu_kind::TooBig>; 2]) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2], [u64; 2]) {
     let sacked = ending::sacked_unacknowledged(sides);
     let mut capture_loss = CaptureLoss::default();
     let mut recoveries: [Vec<Recovery>; 2] = Default::default();
@@ -109,7 +109,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         // The longest round trip of d's data bounds its sender's smoothed RTT.
         tracker.set_rtt_max(directions[d].rtt.max_ms.map(|ms| (ms * 1e6) as i64));
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
+        let (kinds, marks) = tracker.finish_with((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8), &too_big[d]);
         apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }
