@@ -139,6 +139,18 @@ fn a_smaller_re_send_long_after_the_message_is_the_timers() {
     assert!(!c.diagnosis.text.contains("the path's MTU dropped"), "{}", c.diagnosis.text);
 }
 
+/// The loss headline's share is of bytes re-sent (diagnosis_shares/pass.rs): CESNET smtp.pcap
+/// conn 0 re-sent 1,452 × 4 + 32 B (frame 36 = 5959–7411 re-sends only 5959–5991, below the
+/// highest byte sent, 5991; 5991–7411 were new) of the payload: 28.4 %, once 35.3 %
+/// (7,260 B, every re-send whole). tshark: 23 data segments of 10.10.1.4, 20,545 B; the page's
+/// 22 end at the transfer's end (4.366 s), before the 6-B QUIT: 5,840 / 20,539 = 28.4 % too.
+#[test]
+fn smtp_counts_re_sent_bytes_not_whole_re_sends() {
+    let Some(c) = common::corpus_connection("CESNET__ipfixprobe__tests_functional_inputs_smtp.pcap", 0) else { return };
+    let t = &c.diagnosis.text;
+    assert!(t.starts_with("Loss limited this flow: 28.4 % of the bytes sent were retransmissions (5 of 22 data segments)"), "{t}");
+}
+
 /// CESNET ipfixprobe smtp.pcap conn 0 (tshark): ICMP 26, 28, 29, 30 (3.2031–3.2046 s, MTU
 /// 1492) quote frames 22–25 (1,460 B at relative 151, 1611, 3071, 4531); re-sends of
 /// 1,452 B: 27 (55 µs after 26), 32/33 (after ACK 31), 35/36 (after ACK 34; 36 =
