@@ -29,7 +29,6 @@
 //! where the counters said 1 timeout and 4 slow-start re-sends.
 
 use crate::analysis::rows::store::ConnStore;
-use crate::analysis::track::sequence::SeqSpace;
 use crate::decode::icmp::IcmpQuote;
 use std::net::IpAddr;
 
@@ -52,16 +51,16 @@ pub struct TooBig {
 }
 
 /// Each direction's too-big messages that name a segment it sent (module comment).
-/// `quotes`: (s since the file's first packet, quote), as `summarize` gets them.
-pub fn too_big(quotes: &[(f64, IcmpQuote)], endpoints: &[(IpAddr, u16); 2], seqs: [SeqSpace; 2], store: &ConnStore) -> [Vec<TooBig>; 2] {
+/// `quotes`: (s since the file's first packet, quote), as `summarize` gets them; `rel`:
+/// a direction's raw sequence number made relative (track/sequence.rs `SeqSpace::rel`).
+pub fn too_big(quotes: &[(f64, IcmpQuote)], endpoints: &[(IpAddr, u16); 2], rel: impl Fn(usize, u32) -> i64, store: &ConnStore) -> [Vec<TooBig>; 2] {
     let mut out: [Vec<TooBig>; 2] = Default::default();
     let mut wanted: Vec<(usize, i64, i64, Option<i64>)> = Vec::new();
     for (t, q) in quotes.iter().filter(|(_, q)| q.kind.too_big()) {
         let d = usize::from(endpoints[0] != (q.src, q.src_port));
-        let mut space = seqs[d];
         let headers = if q.src.is_ipv4() { 40 } else { 60 };
         let max_payload = q.mtu.map(|m| i64::from(m) - headers);
-        wanted.push((d, (t * 1e9).round() as i64, space.rel(q.seq), max_payload));
+        wanted.push((d, (t * 1e9).round() as i64, rel(d, q.seq), max_payload));
     }
     if wanted.is_empty() {
         return out;

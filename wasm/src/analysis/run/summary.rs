@@ -58,12 +58,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls, and the stall threshold.
     let (lags, threshold_s) = lags_and_threshold(&mut path, &parts, &store, data_direction, options.stall_threshold_ms, tick);
-    // Flags known only now, put on the rows before the passes below read them: the
-    // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
-    // loss (capture_loss.rs).
-    // Re-sends an ICMP "fragmentation needed" / "packet too big" set off (pmtu_kind.rs).
-    let too_big = crate::analysis::loss::pmtu_kind::too_big(&icmp, &endpoints, [sides[0].seq, sides[1].seq], &store);
-    let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers, &too_big);
+    // Flags known only now, put on the rows before the passes below read them: the kind of each
+    // retransmission (retrans_kinds.rs; pmtu_kind.rs) and the holes that were capture loss (capture_loss.rs).
+    let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers, (&icmp, &endpoints));
     // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
     let later_inputs = LaterInputs { recoveries, far_bounds, local, payload_only: capture.payload_only() };
     let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), capture_end: last_t, data_direction };
