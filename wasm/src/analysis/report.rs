@@ -85,7 +85,7 @@ pub struct DirectionSummary {
     pub max_bytes_in_flight: Option<u64>,
     pub retransmissions: u64,
     /// The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
-    /// "Retransmission kinds"): timeouts + probes + fast + slow start = retransmissions
+    /// "Retransmission kinds"): timeouts + probes + fast + slow start + PMTU = retransmissions
     /// (less any beyond the per-direction record cap).
     pub rto_events: u64,
     /// Timeouts with no feedback between them, with their backoff intervals.
@@ -95,6 +95,11 @@ pub struct DirectionSummary {
     pub fast_retransmissions: u64,
     /// Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
     pub slow_start_retransmissions: u64,
+    /// Re-sends an ICMP "fragmentation needed" / "packet too big" set off, at the smaller
+    /// size (pmtu_kind.rs). Absent when 0: links made before it lack it.
+    #[serde(skip_serializing_if = "is_zero_count")]
+    #[cfg_attr(test, ts(as = "Option<u64>", optional))]
+    pub pmtu_retransmissions: u64,
     /// Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
     pub spurious_retransmissions: u64,
     /// `retransmissions` in segments, as the sender's kernel counts them
@@ -270,6 +275,10 @@ pub struct DiagnosisShares {
 
 fn is_zero(v: &f64) -> bool {
     *v == 0.0
+}
+
+fn is_zero_count(v: &u64) -> bool {
+    *v == 0
 }
 
 /// One limit's price.

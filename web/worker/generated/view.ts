@@ -478,7 +478,7 @@ windowScaleUnknown: boolean,
 windowScaleLowerBound: number | null, receiveWindow: MinMax | null, maxBytesInFlight: number | null, retransmissions: number, 
 /**
  * The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
- * "Retransmission kinds"): timeouts + probes + fast + slow start = retransmissions
+ * "Retransmission kinds"): timeouts + probes + fast + slow start + PMTU = retransmissions
  * (less any beyond the per-direction record cap).
  */
 rtoEvents: number, 
@@ -494,6 +494,11 @@ fastRetransmissions: number,
  * Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
  */
 slowStartRetransmissions: number, 
+/**
+ * Re-sends an ICMP "fragmentation needed" / "packet too big" set off, at the smaller
+ * size (pmtu_kind.rs). Absent when 0: links made before it lack it.
+ */
+pmtuRetransmissions?: number, 
 /**
  * Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
  */

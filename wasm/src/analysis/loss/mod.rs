@@ -6,6 +6,7 @@
 
 pub mod capture_loss;
 pub(crate) mod datagram_ids;
+pub mod pmtu_kind;
 pub mod reported;
 pub mod retrans_kinds;
 pub(crate) mod timer_driven;

@@ -9,8 +9,8 @@
 //! bytes before the retransmission passed the capture point.
 //!
 //! Which retransmissions: exactly the segments `retransmissions` counts (Wireshark's
-//! tcp.analysis.retransmission, fast and spurious included), so the four kinds add
-//! up to it.
+//! tcp.analysis.retransmission, fast and spurious included), so the five kinds (with
+//! PMTU re-sends, pmtu_kind.rs) add up to it.
 //!
 //! Why the rules are not Wireshark's: tshark calls a retransmission "fast" only when
 //! it follows two duplicate ACKs for exactly its sequence number within 20 ms. Under
@@ -103,6 +103,8 @@ pub struct KindCounts {
     pub tail_loss_probes: u64,
     pub fast_retransmissions: u64,
     pub slow_start_retransmissions: u64,
+    /// Re-sends an ICMP "fragmentation needed" / "packet too big" set off (pmtu_kind.rs).
+    pub pmtu_retransmissions: u64,
     pub spurious_retransmissions: u64,
     /// The same in segments of the sender's SMSS (a TSO frame of 45 counts 45), as a
     /// kernel counts them: all kinds (TcpRetransSegs), fast, slow start.

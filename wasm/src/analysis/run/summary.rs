@@ -58,10 +58,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls, and the stall threshold.
     let (lags, threshold_s) = lags_and_threshold(&mut path, &parts, &store, data_direction, options.stall_threshold_ms, tick);
-    // Flags known only now, put on the rows before the passes below read them: the
-    // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
-    // loss (capture_loss.rs).
-    let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
+    // Flags known only now, put on the rows before the passes below read them: the kind of each
+    // retransmission (retrans_kinds.rs; pmtu_kind.rs) and the holes that were capture loss (capture_loss.rs).
+    let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers, (&icmp, &endpoints));
     // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
     let later_inputs = LaterInputs { recoveries, far_bounds, local, payload_only: capture.payload_only() };
     let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), path_rtt: path.rtt, capture_end: last_t, data_direction };
@@ -147,8 +146,9 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     };
     let mut kept = (store.packet_count() >= KEEP_SPANS_ROWS).then(|| (0, Vec::new(), 0.0));
     let data_facts = facts[data_direction as usize].as_ref();
+    crate::analysis::verdict::icmp_errors::attach(&mut summary, &icmp, [sides[0].seq, sides[1].seq], &endpoints, &cols.packets);
     *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, diagnosis::Rows { packets: &cols.packets, rtt: &store, sacks: &store }, tick, kept.as_mut(), data_facts, one_direction);
-    crate::analysis::verdict::icmp_errors::attach(&mut summary, icmp, [sides[0].seq, sides[1].seq], &endpoints, &cols.packets);
+    crate::analysis::verdict::icmp_errors::tell(&mut summary);
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)
@@ -373,6 +373,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         tail_loss_probes: 0,
         fast_retransmissions: 0,
         slow_start_retransmissions: 0,
+        pmtu_retransmissions: 0,
         spurious_retransmissions: 0,
         // One segment per frame until the kinds know the sender's SMSS.
         retransmitted_segments: retransmissions,
@@ -405,6 +406,7 @@ fn apply_kinds(d: &mut DirectionSummary, c: retrans_kinds::KindCounts) {
     d.tail_loss_probes = c.tail_loss_probes;
     d.fast_retransmissions = c.fast_retransmissions;
     d.slow_start_retransmissions = c.slow_start_retransmissions;
+    d.pmtu_retransmissions = c.pmtu_retransmissions;
     d.spurious_retransmissions = c.spurious_retransmissions;
     d.retransmitted_segments = c.retransmitted_segments;
     d.fast_retransmitted_segments = c.fast_retransmitted_segments;

@@ -47,9 +47,10 @@ pub fn assign(quotes: &[(f64, IcmpQuote)], conns: &mut dyn Iterator<Item = ([(Ip
     out
 }
 
-/// Puts `quotes` (this connection's, from [`assign`]) on `summary.icmp` and says them
-/// in its diagnosis. `seqs`: each direction's sequence space, for the relative numbers.
-pub fn attach(summary: &mut ConnectionSummary, quotes: Vec<(f64, IcmpQuote)>, seqs: [SeqSpace; 2], endpoints: &[(IpAddr, u16); 2], packets: &PacketColumns) {
+/// Puts `quotes` (this connection's, from [`assign`]) on `summary.icmp`, before the
+/// diagnosis, whose loss text reads them (pmtu_resends.rs); [`tell`] says them after it.
+/// `seqs`: each direction's sequence space, for the relative numbers.
+pub fn attach(summary: &mut ConnectionSummary, quotes: &[(f64, IcmpQuote)], seqs: [SeqSpace; 2], endpoints: &[(IpAddr, u16); 2], packets: &PacketColumns) {
     if quotes.is_empty() {
         return;
     }
@@ -83,16 +84,18 @@ pub fn attach(summary: &mut ConnectionSummary, quotes: Vec<(f64, IcmpQuote)>, se
             resent,
         });
     }
-    if let Some(s) = sentence(&errors, &summary.endpoints) {
-        // Before the ending's sentence, which closes the story (diagnosis.rs).
-        let text = &mut summary.diagnosis.text;
-        let ending = format!(" {}", summary.ending.text);
-        let at = if !summary.ending.text.is_empty() && text.ends_with(&ending) { text.len() - ending.len() } else { text.len() };
-        let sep = if at == 0 { "" } else { " " };
-        text.insert_str(at, &format!("{sep}{s}"));
-    }
-    super::pmtu_resends::retell(summary, &errors, packets);
     summary.icmp = Some(Box::new(errors));
+}
+
+/// Says `summary.icmp` ([`attach`]) in the diagnosis, before the ending's sentence,
+/// which closes the story (diagnosis.rs).
+pub fn tell(summary: &mut ConnectionSummary) {
+    let Some(s) = summary.icmp.as_deref().and_then(|errors| sentence(errors, &summary.endpoints)) else { return };
+    let text = &mut summary.diagnosis.text;
+    let ending = format!(" {}", summary.ending.text);
+    let at = if !summary.ending.text.is_empty() && text.ends_with(&ending) { text.len() - ending.len() } else { text.len() };
+    let sep = if at == 0 { "" } else { " " };
+    text.insert_str(at, &format!("{sep}{s}"));
 }
 
 /// The diagnosis's sentence about the messages whose quoted byte the capture saw sent

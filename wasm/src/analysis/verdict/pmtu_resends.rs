@@ -10,20 +10,21 @@
 //! dropped at 1,500 B by a PPPoE router, its message 26, the first re-send 27 at
 //! 1,452 B 55 µs later, the others within 1 ms of the server's ACKs 31 and 34).
 //!
-//! The rule: every re-send of the data direction carries bytes of a segment that a
-//! too-big message quoted (seen sent before it and sent again after it, icmp_errors.rs)
-//! and leaves after the first such message. Then the generic clause is replaced by
-//! what the capture shows: the first re-send's delay after its message and its size,
-//! and, when every later re-send left within [`RELEASE_S`] of an ACK of the peer, that
-//! the sender's window (the ACKs), not loss detection, spaced them.
+//! The rule: every re-send of the data direction was a PMTU re-send (the counter
+//! `pmtuRetransmissions` equals `retransmissions`: loss/pmtu_kind.rs decided each one).
+//! Then the loss text's clause about when a lost segment is re-sent ([`loss_clause`],
+//! asked by the sentence builder, path_words.rs) tells what the capture shows instead of
+//! [`GENERIC`]: the first re-send's delay after its message and its size, and, when
+//! every later re-send left within [`RELEASE_S`] of an ACK of the peer, that the
+//! sender's window (the ACKs), not loss detection, spaced them.
 
 use crate::analysis::format::format_duration;
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
-use crate::analysis::track::icmp::{IcmpErrors, IcmpMessage};
+use crate::analysis::track::icmp::IcmpMessage;
 use crate::decode::tcp_flags::ACK;
 
-/// The loss text's generic clause about when a lost segment is re-sent (path_words.rs).
+/// The loss text's generic clause about when a lost segment is re-sent ([`loss_clause`]).
 pub const GENERIC: &str = "a lost segment is re-sent a round trip later at best, and one at the end of a reply, which no later \
 segment's ACK can report, only when the sender's probe timer or retransmission timeout fires";
 
@@ -43,27 +44,29 @@ pub struct PmtuResends {
     pub ack_released: bool,
 }
 
-/// The re-sends of `dir` when all of them are PMTU re-sends (module comment), or None.
-pub fn detect(errors: &IcmpErrors, dir: u8, p: &PacketColumns) -> Option<PmtuResends> {
+/// The re-sends of the data direction when all of them are PMTU re-sends (module
+/// comment), or None. `conn.icmp` holds the messages (icmp_errors.rs `attach`).
+pub fn detect(conn: &ConnectionSummary, p: &PacketColumns) -> Option<PmtuResends> {
+    let dir = conn.data_direction.min(1);
+    let sender = &conn.directions[dir as usize];
+    if sender.pmtu_retransmissions == 0 || sender.pmtu_retransmissions != sender.retransmissions {
+        return None;
+    }
+    let errors = conn.icmp.as_deref()?;
     let msgs: Vec<&IcmpMessage> = errors.messages.iter().filter(|m| m.kind.too_big() && m.seen && m.resent && m.direction == dir).collect();
     let first = msgs.iter().min_by(|a, b| a.t.total_cmp(&b.t))?;
     let n = p.t.len();
     // The dropped segments: the data rows the messages quote (sent before their message).
-    let dropped: Vec<(f64, f64)> = msgs
-        .iter()
-        .filter_map(|m| (0..n).find(|&r| p.dir[r] == dir && p.len[r] > 0 && p.seq[r] == m.quoted_seq && p.t[r] <= m.t))
-        .map(|r| (p.seq[r], p.seq[r] + f64::from(p.len[r])))
-        .collect();
+    let dropped = msgs.iter().filter(|m| (0..n).any(|r| p.dir[r] == dir && p.len[r] > 0 && p.seq[r] <= m.quoted_seq && m.quoted_seq < p.seq[r] + f64::from(p.len[r]) && p.t[r] <= m.t)).count();
     let mut resends: Vec<usize> = (0..n).filter(|&r| p.dir[r] == dir && p.len[r] > 0 && p.flags[r] & flag_bits::ANY_RETRANSMISSION != 0).collect();
     resends.sort_by(|&a, &b| p.t[a].total_cmp(&p.t[b]));
-    let of_dropped = |r: usize| dropped.iter().any(|&(lo, hi)| lo <= p.seq[r] && p.seq[r] < hi);
-    if dropped.is_empty() || resends.is_empty() || !resends.iter().all(|&r| p.t[r] > first.t && of_dropped(r)) {
+    if dropped == 0 || resends.is_empty() || p.t[resends[0]] <= first.t {
         return None;
     }
     let ack = u32::from(ACK);
     let released = |r: usize| (0..n).any(|a| p.dir[a] != dir && p.flags[a] & ack != 0 && p.t[a] <= p.t[r] && p.t[r] - p.t[a] <= RELEASE_S);
     let ack_released = resends.len() > 1 && resends[1..].iter().all(|&r| released(r));
-    Some(PmtuResends { resends, message_t: first.t, message_frame: first.frame, dropped: dropped.len(), ack_released })
+    Some(PmtuResends { resends, message_t: first.t, message_frame: first.frame, dropped, ack_released })
 }
 
 /// The clause that replaces [`GENERIC`], e.g. "the path's MTU dropped 4 segments and
@@ -90,13 +93,8 @@ pub fn clause(s: &PmtuResends, p: &PacketColumns) -> String {
     t
 }
 
-/// Replaces the generic clause in `summary`'s diagnosis when every re-send of the data
-/// direction was a PMTU re-send (icmp_errors.rs calls it once the messages are read).
-pub fn retell(summary: &mut ConnectionSummary, errors: &IcmpErrors, p: &PacketColumns) {
-    if !summary.diagnosis.text.contains(GENERIC) {
-        return;
-    }
-    if let Some(s) = detect(errors, summary.data_direction.min(1), p) {
-        summary.diagnosis.text = summary.diagnosis.text.replacen(GENERIC, &clause(&s, p), 1);
-    }
+/// The loss text's clause on when a lost segment is re-sent (path_words.rs asks): the
+/// PMTU re-sends' own story ([`clause`]) when every re-send was one, else [`GENERIC`].
+pub fn loss_clause(conn: &ConnectionSummary, p: &PacketColumns) -> String {
+    detect(conn, p).map_or_else(|| GENERIC.to_string(), |s| clause(&s, p))
 }

@@ -5,6 +5,7 @@
 
 use super::record::{heard_between, Record};
 use super::{KindCounts, RetransKinds, RtoChain, MAX_CHAINS, SCAN, TIMER_FLOOR_NS, TIMER_SLACK_NS};
+use crate::analysis::loss::pmtu_kind::{Claims, TooBig};
 use crate::analysis::rows::columns::flag_bits as fb;
 
 impl RetransKinds {
@@ -15,6 +16,16 @@ impl RetransKinds {
     /// sender's segment size (handshake.rs `send_mss`; None: one segment per frame).
     /// Returns the counts and (row, kind bits) for the stored rows, in row order.
     pub fn finish(self, lag_ns: i64, at_sender: bool, rtt_ns: Option<i64>, smss: Option<u32>) -> (KindCounts, Vec<(u32, u32)>) {
+        self.finish_with(lag_ns, at_sender, rtt_ns, smss, &[])
+    }
+
+    /// [`RetransKinds::finish`], with the too-big messages about this side's segments
+    /// (pmtu_kind.rs): a re-send they set off is a PMTU re-send, counted apart, with no
+    /// kind bit on its row, and it leaves the loss state as it was (no timeout, no
+    /// recovery: the router's message, not a loss signal of the receiver's, found it).
+    pub fn finish_with(self, lag_ns: i64, at_sender: bool, rtt_ns: Option<i64>, smss: Option<u32>, too_big: &[TooBig]) -> (KindCounts, Vec<(u32, u32)>) {
+        let mut pmtu = Claims::new(too_big);
+        let pmtu_acted = pmtu.acted(self.records.iter().filter(|r| !r.syn).map(|r| (r.t_ns, r.seq, r.end)), lag_ns);
         let mut c = KindCounts { retransmitted_segments: self.overflow, ..KindCounts::default() };
         // Segments of one retransmitted frame: a frame larger than the SMSS is a TSO /
         // GRO super-segment of ⌈len / SMSS⌉ (the kernel's tcp_skb_pcount).
@@ -44,6 +55,15 @@ impl RetransKinds {
         let bursts = Bursts { records, lag_ns, rtt_or_zero: rtt_ns.unwrap_or(0) };
         for (i, r) in records.iter().enumerate() {
             state.leave_ended(r, lag_ns, self.sack_seen);
+            if pmtu_acted && !r.syn && pmtu.claim(r.t_ns, r.seq, r.end) {
+                c.pmtu_retransmissions += 1;
+                c.retransmitted_segments += segments(r);
+                c.spurious_retransmissions += u64::from(r.spurious);
+                if r.row != u32::MAX {
+                    marks.push((r.row, if r.spurious { fb::KIND_SPURIOUS } else { 0 }));
+                }
+                continue;
+            }
             let quiet = r.quiet_ns(lag_ns, at_sender);
             let timer = timer_driven(r, quiet, rtt_ns, lag_ns);
             let hole = self.hole_reported_before.get(i).copied().unwrap_or(true);

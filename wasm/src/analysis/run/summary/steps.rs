@@ -3,6 +3,8 @@
 //! rate, the ending, the ECN counts.
 
 use super::{apply_kinds, rtt_summaries, RttMinima, Scratch};
+use crate::decode::icmp::IcmpQuote;
+use std::net::IpAddr;
 use crate::analysis::loss::capture_loss::CaptureLoss;
 use crate::analysis::loss::reported::Recovery;
 use crate::analysis::report::{DirectionSummary, RttSummary};
@@ -51,8 +53,11 @@ pub(super) fn round_trip_summaries(store: &ConnStore, parts: &vantage::Parts, at
 /// lower bounds its echoes gave (far_bounds.rs), for the stalls; and the bytes each side's
 /// peer SACKed above its cumulative ACK (ending.rs `sacked_unacknowledged`, read before the
 /// scoreboard is taken).
-pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2], [u64; 2]) {
+pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [DirectionSummary; 2], store: &mut ConnStore, path: &vantage::PathRtt, parts: &vantage::Parts, lags: [f64; 2], data_direction: u8, tick: f64, offers: &HandshakeOffers, icmp: (&[(f64, IcmpQuote)], &[(IpAddr, u16); 2])) -> (CaptureLoss, [Vec<Recovery>; 2], [Vec<(f64, f64)>; 2], [u64; 2]) {
     let sacked = ending::sacked_unacknowledged(sides);
+    // Re-sends an ICMP "fragmentation needed" / "packet too big" set off (pmtu_kind.rs).
+    let seqs = [sides[0].seq, sides[1].seq];
+    let too_big = crate::analysis::loss::pmtu_kind::too_big(icmp.0, icmp.1, |d, raw| { let mut s = seqs[d]; s.rel(raw) }, &*store);
     let mut capture_loss = CaptureLoss::default();
     let mut recoveries: [Vec<Recovery>; 2] = Default::default();
     let mut far_bounds: [Vec<(f64, f64)>; 2] = Default::default();
@@ -109,7 +114,7 @@ pub(super) fn finish_trackers(sides: &mut [Side; 2], directions: &mut [Direction
         // The longest round trip of d's data bounds its sender's smoothed RTT.
         tracker.set_rtt_max(directions[d].rtt.max_ms.map(|ms| (ms * 1e6) as i64));
         let rtt_bound_ns = path.timer_bound(&parts, tick).map(|s| (s * 1e9) as i64);
-        let (kinds, marks) = tracker.finish((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8));
+        let (kinds, marks) = tracker.finish_with((lags[d] * 1e9) as i64, at_sender, rtt_bound_ns, offers.send_mss(d as u8), &too_big[d]);
         apply_kinds(&mut directions[d], kinds);
         store.add_late_flags(marks);
     }

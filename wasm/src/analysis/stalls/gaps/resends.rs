@@ -40,7 +40,10 @@ pub fn needless(flags: u32) -> bool {
 
 
 /// A retransmission of the peer that its retransmission timer sent (a timeout or a
-/// tail loss probe, retrans_kinds.rs), or whose kind is unknown. A peer's re-send in
+/// tail loss probe, retrans_kinds.rs). One with no kind bit is a PMTU re-send (an ICMP
+/// "fragmentation needed" set it off at once, loss/pmtu_kind.rs: smtp.pcap's client
+/// body, once "the peer's timer had to re-send") or one past the per-direction record
+/// cap (unclassified, 2^20 re-sends): neither is a timer's. A peer's re-send in
 /// fast recovery (a lost segment inside a longer reply, repaired within a round trip
 /// of SACKs) does not make the wait for that reply a round trip lost to a timer.
 /// A needless one (the sender already had the request: D-SACK, Eifel) lost nothing:
@@ -48,6 +51,5 @@ pub fn needless(flags: u32) -> bool {
 /// D-SACKed at once, 8 s before its answer, once read "retransmission-timeout").
 pub fn peer_timer_resend(flags: u32) -> bool {
     use flag_bits as fb;
-    let kinds = fb::KIND_RTO | fb::KIND_TLP | fb::KIND_FAST | fb::KIND_SLOW_START;
-    flags & fb::ANY_RETRANSMISSION != 0 && (flags & kinds == 0 || flags & (fb::KIND_RTO | fb::KIND_TLP) != 0) && !needless(flags)
+    flags & fb::ANY_RETRANSMISSION != 0 && flags & (fb::KIND_RTO | fb::KIND_TLP) != 0 && !needless(flags)
 }

@@ -320,7 +320,7 @@ pub(super) fn loss_text(f: &Facts) -> String {
         // path: 41 % recovering, 2 s of it on 1 timeout and 5 tail loss probes.
         t += &format!(
             ". Each loss cost the reply extra round trips, not bandwidth: {}. Request/response turns ({}) took {} of the time",
-            crate::analysis::verdict::pmtu_resends::GENERIC,
+            crate::analysis::verdict::pmtu_resends::loss_clause(f.conn, f.rows.packets),
             f.sh.turns,
             format_percent(f.sh.turn_time / f.sh.active)
         );

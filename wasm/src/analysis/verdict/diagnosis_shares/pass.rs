@@ -259,7 +259,8 @@ impl<'c> SharesPass<'c> {
         }
         if resent {
             self.out.retransmitted_segments += 1;
-            self.out.retransmitted_bytes += len;
+            // From below the highest sent, only the bytes below it: a re-send cut anew may carry new ones too (smtp 36: 32 of 1,452).
+            self.out.retransmitted_bytes += if seq < self.high { (self.high - seq).min(len) } else { len };
             // A re-send after an idle pause: what followed it was no idle tail.
             self.pauses.clear();
         }
