@@ -30,6 +30,7 @@
 use super::*;
 use crate::analysis::rows::columns::flag_bits as fb;
 use crate::analysis::timing::ts_clock::NOMINAL_TOLERANCE;
+use crate::analysis::verdict::first_byte::wait_words;
 
 /// Fewest ticks of the sender's clock a hold must span to be read.
 pub const MIN_HOLD_TICKS: f64 = 10.0;
@@ -55,11 +56,11 @@ pub(super) fn sentence(f: &Facts, d: u8, first: usize) -> Option<String> {
         " By {name}'s TCP timestamps (its clock ticking every {}), it sent frame {} {} after frame {} ({ticks} ticks), yet the capture saw {} pass between them: the path held the answer about {} on the way, so the sender's own part of the wait was {}.",
         format_duration(tick),
         p.frame[first],
-        format_duration(own),
+        wait_words(own),
         p.frame[b],
-        format_duration(seen),
+        wait_words(seen),
         format_duration(held),
-        format_duration(own),
+        wait_words(own),
     );
     if let Some(t) = needless_timeout(p, d, first, held) {
         s.push_str(&t);
@@ -88,7 +89,7 @@ fn needless_timeout(p: &PacketColumns, d: u8, first: usize, held: f64) -> Option
         _ => String::new(),
     };
     Some(format!(
-        " Meanwhile no ACK could come back, and its retransmission timer fired needlessly: frame {} re-sent bytes that were only held, not lost{more}, {} in all; the timeout also restarted slow start from one segment (RFC 5681 §3.1), so the data after it went out one round trip at a time again.",
+        " Meanwhile no ACK could come back, and its retransmission timer fired needlessly: frame {} re-sent bytes that were only held, not lost{more}, {} in all; the timeout also restarted slow start from one segment (RFC 5681 §3.1), so what it sent next grew again from one segment a round trip.",
         p.frame[r],
         format_bytes(bytes as f64),
     ))
