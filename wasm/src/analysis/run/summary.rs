@@ -58,9 +58,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls, and the stall threshold.
     let (lags, threshold_s) = lags_and_threshold(&mut path, &parts, &store, data_direction, options.stall_threshold_ms, tick);
-    // Flags known only now, put on the rows before the passes below read them: the
-    // kind of each retransmission (retrans_kinds.rs) and the holes that were capture
-    // loss (capture_loss.rs).
+    // Flags known only now, put on the rows before the passes below read them: the kind of
+    // each retransmission (retrans_kinds.rs) and the holes that were capture loss (capture_loss.rs).
     let silences = [1, 0].map(|s: usize| sides[s].clock.as_mut().and_then(|c| std::mem::take(&mut c.peer_silences).finish())); // host h's, seen by side 1 - h
     let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers);
     // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.

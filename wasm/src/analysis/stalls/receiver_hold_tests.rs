@@ -70,7 +70,7 @@ fn one_ack_is_no_batch() {
     assert!(!is_hold(&stalls[0]));
 }
 
-/// The receiver's own TCP timestamps through its silence (rows 11 → 13, frames 13 → 15,
+/// The receiver's own TCP timestamps through its silence (rows 12 → 14, frames 13 → 15,
 /// 1.000017 → 1.070036 s: 70 ms): a 10-ms clock that moved 7 ticks (70 ms ≥ half the
 /// hold, ≥ 2 ticks) stamped the batch's first ACK at the silence's end — the host was
 /// awake and held it; one that moved 0 or 2 ticks (20 ms < 35 ms) adds nothing (the
@@ -81,7 +81,7 @@ fn the_receivers_own_clock_through_the_hold_says_it_was_awake() {
     let m = f64::from(MSS);
     let words = |ticks: u32| {
         let (c, s) = hold([65536.0 - m, 65536.0 - 2.0 * m, 65536.0 - 3.0 * m]);
-        let ts = TsSilences { tick_s: Some(0.01), silences: vec![TsSilence { row_before: 11, row_after: 13, ticks }] };
+        let ts = TsSilences { tick_s: Some(0.01), silences: vec![TsSilence { row_before: 12, row_after: 14, ticks }] };
         let mut stalls = vec![s];
         reword(&mut stalls, &c.c.packets, 0, m, Some(&ts));
         stalls.remove(0).ended_by

@@ -17,7 +17,6 @@
 
 use super::super::Gap;
 use crate::analysis::format::{format_duration, format_timestamp};
-use crate::analysis::verdict::first_byte::wait_words;
 
 /// The words for a gap of the sender that closed at `t1` (its time), starting at `t0`,
 /// where the peer's own transfer (its new data in the gap) took more of it than the
@@ -49,7 +48,7 @@ pub(super) fn words(g: &Gap, t0: f64, t1: f64) -> Option<String> {
         format_timestamp(last),
         format_timestamp(tf),
         format_timestamp(new_end),
-        wait_words(transfer),
+        if transfer >= 1.0 { format!("{transfer:.2} s") } else { format_duration(transfer) }, // to the hundredth, as a wait
         format_timestamp(tr),
     ))
 }
