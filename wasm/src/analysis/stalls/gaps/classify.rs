@@ -114,7 +114,7 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // which names the numbering (unseen_timeout.rs).
         let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
-    } else if let Some(how) = peer_transfer::words(g, t0, t1).filter(|_| g.peer_resent.is_some_and(|(tr, _)| peer_timer_longest(cols, g, j, tr))) {
+    } else if let Some(how) = peer_transfer::words(g, t0, t1).filter(|_| peer_transfer::own_state_idle(cols, g, j) && g.peer_resent.is_some_and(|(tr, _)| peer_timer_longest(cols, g, j, tr))) {
         (StallCause::ApplicationIdle, how) // rule 2c's gap, but the peer's own transfer, not its timer, filled it
     } else if let Some((tr, bytes)) = g.peer_resent.filter(|&(tr, _)| peer_timer_longest(cols, g, j, tr)) {
         // Request/response: the sender waited for the peer's next request, which was
