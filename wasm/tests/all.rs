@@ -184,6 +184,8 @@ mod evidence_stalls_i;
 mod evidence_stalls_j;
 #[path = "evidence_stalls_k.rs"]
 mod evidence_stalls_k;
+#[path = "evidence_stalls_l.rs"]
+mod evidence_stalls_l;
 #[path = "hostile_corpus.rs"]
 mod hostile_corpus;
 #[path = "hostile_regressions.rs"]

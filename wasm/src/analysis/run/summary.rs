@@ -58,11 +58,11 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     // Each direction's sender's lag (sender_view.rs), used for the retransmission
     // kinds, the scale bound and the stalls, and the stall threshold.
     let (lags, threshold_s) = lags_and_threshold(&mut path, &parts, &store, data_direction, options.stall_threshold_ms, tick);
-    // Flags known only now, put on the rows before the passes below read them: the kind of each
-    // retransmission (retrans_kinds.rs; pmtu_kind.rs) and the holes that were capture loss (capture_loss.rs).
+    // Flags known only now, put on the rows before the passes below read them (retrans_kinds.rs, pmtu_kind.rs, capture_loss.rs).
+    let silences = [1, 0].map(|s: usize| sides[s].clock.as_mut().and_then(|c| std::mem::take(&mut c.peer_silences).finish())); // host h's, seen by side 1 - h
     let (capture_loss, recoveries, far_bounds, sacked) = finish_trackers(&mut sides, &mut directions, &mut store, &path, &parts, lags, data_direction, tick, &offers, (&icmp, &endpoints));
     // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
-    let later_inputs = LaterInputs { recoveries, far_bounds, local, payload_only: capture.payload_only() };
+    let later_inputs = LaterInputs { recoveries, far_bounds, local, payload_only: capture.payload_only(), silences };
     let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), path_rtt: path.rtt, capture_end: last_t, data_direction };
     // Transient public columns for the stall, throughput and diagnosis passes.
     // Only the packet rows are materialized (into the scratch columns); the

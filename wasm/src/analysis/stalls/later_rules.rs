@@ -15,6 +15,7 @@ use crate::analysis::loss::reported::Recovery;
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::stalls::{far_part, receiver_hold, receiver_silent, reported_loss};
+use crate::analysis::timing::peer_silences::TsSilences;
 use crate::analysis::timing::vantage::Vantage;
 
 /// What the later rules read that the rows and the summary do not hold.
@@ -30,12 +31,15 @@ pub struct LaterInputs {
     /// The capture holds no segment without payload (capture/facts.rs, the
     /// `payload-only` warning): none of the receivers' pure ACKs.
     pub payload_only: bool,
+    /// Each host's silences by its own TCP timestamps (timing/peer_silences.rs), indexed
+    /// by the host (0: the one that sent direction 0).
+    pub silences: [Option<TsSilences>; 2],
 }
 
 impl LaterInputs {
     /// None where there is nothing to keep (the rules then do what they do with none).
     pub fn boxed(self) -> Option<Box<LaterInputs>> {
-        let empty = self.recoveries.iter().all(Vec::is_empty) && self.far_bounds.iter().all(Vec::is_empty) && self.local.is_none() && !self.payload_only;
+        let empty = self.recoveries.iter().all(Vec::is_empty) && self.far_bounds.iter().all(Vec::is_empty) && self.local.is_none() && !self.payload_only && self.silences.iter().all(Option::is_none);
         (!empty).then(|| Box::new(self))
     }
 }
@@ -76,7 +80,7 @@ impl LaterRules<'_> {
                 s.ended_by = format!("{}; the capture holds none of the peer's pure ACKs (only segments with data), so whether the sender waited on ACKs that never came cannot be told", s.ended_by);
             }
         } else {
-            receiver_hold::reword(stalls, packets, d, crate::analysis::stalls::mss_estimate(packets, d)); // a batch of ACKs after a filling buffer: the receiver held them
+            receiver_hold::reword(stalls, packets, d, crate::analysis::stalls::mss_estimate(packets, d), self.inputs.and_then(|i| i.silences[1 - k].as_ref())); // a batch of ACKs after a filling buffer: the receiver held them
             receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);
         }
         crate::analysis::stalls::held_ack_probe::reclassify(stalls, packets, d, self.path_rtt); // a needless probe behind an ACK held for the peer's next message

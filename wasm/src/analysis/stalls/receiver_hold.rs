@@ -27,6 +27,7 @@
 use crate::analysis::format::{format_bytes, format_duration};
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::{Stall, StallCause};
+use crate::analysis::timing::peer_silences::TsSilences;
 
 /// The ACKs that end a hold come within this of the first of them.
 pub const BATCH_S: f64 = 0.001;
@@ -34,6 +35,10 @@ pub const BATCH_S: f64 = 0.001;
 pub const MIN_BATCH_SEGMENTS: f64 = 2.0;
 /// Fewest ACKs advancing with the window's right edge still that show a filling buffer.
 pub const MIN_FILLING_ACKS: usize = 2;
+/// Least share of a hold the receiver's own clock must see pass (`awake_words`).
+pub const AWAKE_SHARE: f64 = 0.5;
+/// Fewest ticks it must move (one tick is its rounding).
+pub const AWAKE_TICKS: u32 = 2;
 /// How a receiver hold's `ended_by` begins ([`is_hold`] finds them by it).
 pub const HELD: &str = "the receiving host held its ACKs for";
 
@@ -57,7 +62,8 @@ pub fn acks_held(s: &Stall) -> Option<(f64, f64)> {
 
 /// Re-words direction `dir`'s `ack-wait` stalls that a receiver hold ended (module doc).
 /// `mss`: the sender's full segment, bytes.
-pub fn reword(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, mss: f64) {
+/// `ts`: the receiver's silences by its own TCP timestamps (timing/peer_silences.rs).
+pub fn reword(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, mss: f64, ts: Option<&TsSilences>) {
     // The sender's highest sequence sent, carried along: stalls are in time order.
     let (mut upto, mut sent) = (0usize, f64::NEG_INFINITY);
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::AckWait && !is_hold(s)) {
@@ -68,7 +74,7 @@ pub fn reword(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, mss: f64) {
             }
         }
         upto = upto.max(from);
-        if let Some(words) = held(cols, dir, (s.start, s.start + s.duration), sent, mss) {
+        if let Some(words) = held(cols, dir, (s.start, s.start + s.duration), sent, mss, ts) {
             s.ended_by = words;
         }
     }
@@ -77,7 +83,7 @@ pub fn reword(stalls: &mut [Stall], cols: &PacketColumns, dir: u8, mss: f64) {
 /// The words for a hold of the receiver (direction `1 - dir`) during the stall
 /// (t0, t1], or None where the capture does not show one. `sent`: the end of the
 /// sender's data by t0.
-fn held(cols: &PacketColumns, dir: u8, (t0, t1): (f64, f64), sent: f64, mss: f64) -> Option<String> {
+fn held(cols: &PacketColumns, dir: u8, (t0, t1): (f64, f64), sent: f64, mss: f64, ts: Option<&TsSilences>) -> Option<String> {
     let from = cols.t.partition_point(|&t| t <= t0);
     let to = cols.t.partition_point(|&t| t <= t1);
     // The receiver's first packet in the stall, and its last before.
@@ -113,7 +119,7 @@ fn held(cols: &PacketColumns, dir: u8, (t0, t1): (f64, f64), sent: f64, mss: f64
     Some(format!(
         "{HELD} {} (its window had fallen to {} at frame {frame}, just before: its receive buffer filling), then acknowledged {} \
          ({:.0} full segments sent before the stall) in {} ACKs within {} (frames {}–{}): a path delivering at that pace holds no \
-         queue that long, so the receiving host, not the network, kept the sender waiting",
+         queue that long, so the receiving host, not the network, kept the sender waiting{}",
         format_duration(hold),
         format_bytes(window),
         format_bytes(covered),
@@ -122,7 +128,28 @@ fn held(cols: &PacketColumns, dir: u8, (t0, t1): (f64, f64), sent: f64, mss: f64
         format_duration(cols.t[last] - cols.t[a]),
         cols.frame[a],
         cols.frame[last],
+        ts.and_then(|ts| awake_words(ts, cols, (b, a), hold)).unwrap_or_default(),
     ))
+}
+
+/// Where the receiver's own TCP timestamps moved through its silence (rows `b` → `a`, the
+/// capture's `hold` s) by at least [`AWAKE_SHARE`] of it and [`AWAKE_TICKS`] ticks, its
+/// first ACK after was stamped at the silence's end, not its start: the host was awake
+/// and sent it then — holding its ACKs by its own policy (a closed window, a delayed
+/// ACK), not ACKs it sent at once that the path then held, nor a host whose clock had
+/// stopped. Where they did not move, nothing more is said (the path may have held the
+/// ACKs, or the host slept). telzw: the receiver's 10-ms clock moved 7 ticks (99619209
+/// → 99619216, frames 167 → 173) over its 70-ms silence.
+fn awake_words(ts: &TsSilences, cols: &PacketColumns, (b, a): (usize, usize), hold: f64) -> Option<String> {
+    let (ticks, own) = ts.between(b, a)?;
+    (ticks >= AWAKE_TICKS && own >= AWAKE_SHARE * hold).then(|| {
+        format!(
+            "; its TCP timestamps moved {ticks} ticks (about {}) from frame {} to frame {}: it sent that ACK at the silence's end, awake and holding its ACKs (a closed window or a delayed ACK), not at its start",
+            format_duration(own),
+            cols.frame[b],
+            cols.frame[a]
+        )
+    })
 }
 
 /// The receiver's smallest window in its packets within `span` s before its packet `b`

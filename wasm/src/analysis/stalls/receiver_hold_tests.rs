@@ -35,7 +35,7 @@ fn a_batch_after_a_filling_buffer_is_the_receivers_hold() {
     let m = f64::from(MSS);
     let (c, s) = hold([65536.0 - m, 65536.0 - 2.0 * m, 65536.0 - 3.0 * m]);
     let mut stalls = vec![s];
-    reword(&mut stalls, &c.c.packets, 0, m);
+    reword(&mut stalls, &c.c.packets, 0, m, None);
     let w = &stalls[0].ended_by;
     assert!(is_hold(&stalls[0]), "{w}");
     assert!(w.starts_with("the receiving host held its ACKs for 70 ms (its window had fallen to "), "{w}");
@@ -50,7 +50,7 @@ fn a_batch_after_a_filling_buffer_is_the_receivers_hold() {
 fn without_the_window_telling_the_hold_is_not_named() {
     let (c, s) = hold([65536.0; 3]);
     let mut stalls = vec![s];
-    reword(&mut stalls, &c.c.packets, 0, f64::from(MSS));
+    reword(&mut stalls, &c.c.packets, 0, f64::from(MSS), None);
     assert!(!is_hold(&stalls[0]));
 }
 
@@ -66,6 +66,30 @@ fn one_ack_is_no_batch() {
     c.ack(1.070031, 1, 1.0 + 3.0 * m, 65536.0);
     c.data(1.070040, 0, 1.0 + 6.0 * m, MSS);
     let mut stalls = vec![Stall { start: 1.000025, duration: 0.070015, cause: StallCause::AckWait, frame_before: 7, frame_after: 10, ended_by: String::new() }];
-    reword(&mut stalls, &c.c.packets, 0, m);
+    reword(&mut stalls, &c.c.packets, 0, m, None);
     assert!(!is_hold(&stalls[0]));
+}
+
+/// The receiver's own TCP timestamps through its silence (rows 12 → 14, frames 13 → 15,
+/// 1.000017 → 1.070036 s: 70 ms): a 10-ms clock that moved 7 ticks (70 ms ≥ half the
+/// hold, ≥ 2 ticks) stamped the batch's first ACK at the silence's end — the host was
+/// awake and held it; one that moved 0 or 2 ticks (20 ms < 35 ms) adds nothing (the
+/// path may have held ACKs sent at the start, or the host slept).
+#[test]
+fn the_receivers_own_clock_through_the_hold_says_it_was_awake() {
+    use crate::analysis::timing::peer_silences::{TsSilence, TsSilences};
+    let m = f64::from(MSS);
+    let words = |ticks: u32| {
+        let (c, s) = hold([65536.0 - m, 65536.0 - 2.0 * m, 65536.0 - 3.0 * m]);
+        let ts = TsSilences { tick_s: Some(0.01), silences: vec![TsSilence { row_before: 12, row_after: 14, ticks }] };
+        let mut stalls = vec![s];
+        reword(&mut stalls, &c.c.packets, 0, m, Some(&ts));
+        stalls.remove(0).ended_by
+    };
+    let w = words(7);
+    assert!(w.ends_with("kept the sender waiting; its TCP timestamps moved 7 ticks (about 70 ms) from frame 13 to frame 15: it sent that ACK at the silence's end, awake and holding its ACKs (a closed window or a delayed ACK), not at its start"), "{w}");
+    for ticks in [0, 2] {
+        let w = words(ticks);
+        assert!(w.ends_with("kept the sender waiting"), "{ticks}: {w}");
+    }
 }

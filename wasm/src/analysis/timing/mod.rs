@@ -8,6 +8,7 @@
 pub(crate) mod far_bounds;
 pub mod round_trips;
 pub mod rtt;
+pub mod peer_silences;
 pub(crate) mod sender_clock;
 pub(crate) mod ts_clock;
 pub mod sender_flight;

@@ -43,6 +43,7 @@
 use crate::analysis::rows::columns::flag_bits::{ACK_HELD_ON_PATH, HELD_ON_PATH};
 use crate::analysis::timing::far_bounds::FarBounds;
 use crate::analysis::timing::ts_clock::{OneWayDelay, UpstreamQueue};
+use crate::analysis::timing::peer_silences::PeerSilences;
 
 /// Shortest gap recorded: the stall threshold's floor (stalls/gaps.rs `default_threshold_s`).
 const MIN_GAP_NS: i64 = 10_000_000;
@@ -89,13 +90,15 @@ pub(crate) struct SenderClock {
     far: FarBounds,
     /// The one-way delay of its segments to the capture (ts_clock.rs).
     owd: OneWayDelay,
+    /// The peer's silences by its own TSvals (peer_silences.rs).
+    pub peer_silences: PeerSilences,
 }
 
 impl SenderClock {
     pub fn new(t_ns: i64, tsval: u32) -> SenderClock {
         let mut owd = OneWayDelay::default();
         owd.on_segment(t_ns, tsval);
-        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new(), far: FarBounds::default(), owd }
+        SenderClock { first: (t_ns, tsval), last: (t_ns, tsval), gaps: Vec::new(), peer_acked_all: None, step_gcd: 0, peer_tsvals: None, echoes: (0, 0), ack_held_rows: Vec::new(), far: FarBounds::default(), owd, peer_silences: PeerSilences::default() }
     }
 
     /// The peer acknowledged everything this direction had sent, on a segment with

@@ -87,19 +87,7 @@ impl OneWayDelay {
     /// A segment with `tsval` captured at `t_ns` (forward-moving TSvals only: a TSval
     /// behind the furthest is a reordered or re-sent copy, never on the lower hull).
     pub fn on_segment(&mut self, t_ns: i64, tsval: u32) {
-        let first = *self.first.get_or_insert(tsval);
-        let x = tsval.wrapping_sub(first);
-        if (x as i32) < 0 {
-            return;
-        }
-        if self.hull.last().is_none_or(|&(lx, _)| x > lx) {
-            while let [.., a, b] = self.hull[..] {
-                // b is above the segment from a to the new point: off the lower hull.
-                let cross = (b.1 - a.1) as i128 * i128::from(x - a.0) - (t_ns - a.1) as i128 * i128::from(b.0 - a.0);
-                if cross >= 0 { self.hull.pop(); } else { break; }
-            }
-            self.hull.push((x, t_ns));
-        }
+        let Some(x) = self.on_hull_point(t_ns, tsval) else { return };
         if self.bin_ns == 0 {
             self.bin_ns = BIN_NS;
         }
@@ -117,6 +105,30 @@ impl OneWayDelay {
                 self.bins.push((t_ns - t_ns.rem_euclid(self.bin_ns), x));
             }
         }
+    }
+
+    /// The lower hull alone (no delay bins): `tick_s` only (peer_silences.rs). Returns
+    /// the TSval's ticks since the first, None for one behind it.
+    pub fn on_hull_point(&mut self, t_ns: i64, tsval: u32) -> Option<u32> {
+        let first = *self.first.get_or_insert(tsval);
+        let x = tsval.wrapping_sub(first);
+        if (x as i32) < 0 {
+            return None;
+        }
+        if self.hull.last().is_none_or(|&(lx, _)| x > lx) {
+            while let [.., a, b] = self.hull[..] {
+                // b is above the segment from a to the new point: off the lower hull.
+                let cross = (b.1 - a.1) as i128 * i128::from(x - a.0) - (t_ns - a.1) as i128 * i128::from(b.0 - a.0);
+                if cross >= 0 { self.hull.pop(); } else { break; }
+            }
+            self.hull.push((x, t_ns));
+        }
+        Some(x)
+    }
+
+    /// The tick measured on the least-delayed segments (`tick`), s.
+    pub fn tick_s(&self, granularity: u32) -> Option<f64> {
+        self.tick(granularity).map(|t| t.0)
     }
 
     /// The tick measured on the least-delayed segments: the longest chord between two

@@ -394,6 +394,7 @@ impl Conn {
         if let (Some((tsval, _)), Some(c)) = (seg.options.timestamp, rev.clock.as_mut()) {
             let echoable = fwd.peer_ack.is_some_and(|last_ack_sent| p.seq_rel <= last_ack_sent);
             c.on_peer_tsval(tsval, p.t_ns, echoable);
+            c.peer_silences.on_packet(p.t_ns, tsval, p.row); // its silences by its own clock (timing/peer_silences.rs)
         }
         // The sender's clock on the segments a stall is measured between (stalls/gaps.rs
         // `is_data_segment`: data, not a probe). Its `ACK_HELD_ON_PATH` rows are marked

@@ -3,6 +3,8 @@
 //! words saying what ended it.
 
 use super::gap::not_held_words;
+#[path = "peer_transfer.rs"]
+mod peer_transfer;
 use crate::analysis::stalls::delayed_ack::MIN_HOLD_S;
 use super::resends::ack_clocked;
 use super::{needless, reordered, Gap, IDLE_MIN_S, MAX_ACK_DELAY_S, UNSEEN_RESEND_MAX_S};
@@ -112,6 +114,8 @@ pub(super) fn classify(cols: &PacketColumns, g: &Gap, j: usize, peer_win: f64, r
         // which names the numbering (unseen_timeout.rs).
         let how = format!("re-send of {} bytes at {}, sent during the gap and lost before the capture point", cols.len[j], format_timestamp(t1));
         (StallCause::RetransmissionTimeout, how)
+    } else if let Some(how) = peer_transfer::words(g, t0, t1).filter(|_| peer_transfer::own_state_idle(cols, g, j) && g.peer_resent.is_some_and(|(tr, _)| peer_timer_longest(cols, g, j, tr))) {
+        (StallCause::ApplicationIdle, how) // rule 2c's gap, but the peer's own transfer, not its timer, filled it
     } else if let Some((tr, bytes)) = g.peer_resent.filter(|&(tr, _)| peer_timer_longest(cols, g, j, tr)) {
         // Request/response: the sender waited for the peer's next request, which was
         // lost and re-sent by the peer's retransmission timer — a round trip lost to

@@ -49,6 +49,9 @@ pub(super) struct Gap {
     /// When the peer's first payload in the gap that re-sends nothing came (the sender's
     /// time): its application's turn ended there, whatever came after.
     pub(super) peer_first_new: Option<f64>,
+    /// When the peer's last such payload in the gap came (the sender's time): its own
+    /// transfer ran until then (peer_transfer.rs).
+    pub(super) peer_last_new: Option<f64>,
     /// Payload of the last data segment before the gap, bytes.
     pub(super) last_len: f64,
     /// [`not_held`] found the sender free by its lone segment in flight.
@@ -85,8 +88,9 @@ impl Gap {
         }
         let first_reply = self.peer_reply.is_none();
         if cols.len[i] > 0 {
-            if self.peer_first_new.is_none() && cols.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
-                self.peer_first_new = Some(t);
+            if cols.flags[i] & flag_bits::ANY_RETRANSMISSION == 0 {
+                self.peer_first_new.get_or_insert(t);
+                self.peer_last_new = Some(t);
             }
             self.peer_reply = Some((t, cols.len[i]));
             if peer_timer_resend(cols.flags[i]) {

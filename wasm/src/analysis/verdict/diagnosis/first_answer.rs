@@ -15,6 +15,8 @@ use super::*;
 mod handshake_story;
 #[path = "answer_turns.rs"]
 mod answer_turns;
+#[path = "path_hold.rs"]
+mod path_hold;
 
 /// The thresholds of a first answer's wait (first_byte.rs, shared with the
 /// capture-gaps verdict).
@@ -60,9 +62,10 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
     } else {
         String::new()
     };
+    let held = path_hold::sentence(f, d, first).unwrap_or_default(); // the path's part, by the sender's own TSvals
     Some(match request {
         Some(_) => format!(
-            "The first byte of the answer came {} after the peer's request ({span}){then}: the wait for the answer, not the transfer, took the time.",
+            "The first byte of the answer came {} after the peer's request ({span}){then}: the wait for the answer, not the transfer, took the time.{held}",
             wait_words(wait)
         ),
         None => format!(
