@@ -130,6 +130,9 @@ pub struct FrameMeta {
     /// difference (1 in 255), never invent one. One byte: it fills the struct's padding,
     /// so a held packet stays at 208 bytes (capture/timeline.rs, Memory).
     pub head: u8,
+    /// The record's timestamp field could not be a time (`RawPacket::ts_impossible`):
+    /// counted per connection (analysis/capture/broken_clock.rs).
+    pub ts_impossible: bool,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

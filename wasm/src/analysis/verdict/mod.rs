@@ -16,6 +16,7 @@ pub mod first_byte;
 pub mod icmp_errors;
 pub mod no_backoff;
 pub mod one_direction;
+pub mod payload_only;
 pub mod peer_silent;
 pub mod pmtu_resends;
 pub mod relay_chain;
