@@ -15,14 +15,13 @@
 //! "8 holes (34 KiB)" of capture loss, while in file order every ACK follows the data
 //! it covers and neither side's TSval steps back.
 //!
-//! Then no limit is named (as for one direction, one_direction.rs) and the diagnosis
-//! says how many of the connection's packets have no usable time; its acknowledged
-//! but unseen bytes are not counted in the `capture-loss` warning (warnings.rs).
+//! Then no limit is named (verdict/broken_clock.rs, as for one direction) and the
+//! diagnosis says how many of the connection's packets have no usable time; its
+//! acknowledged but unseen bytes are not counted in the `capture-loss` warning.
 //!
 //! Counted per 4-tuple by the session's timeline (timeline.rs `Stamped::flow`):
 //! several incarnations of one 4-tuple each get the 4-tuple's counts.
 
-use crate::analysis::report::{ConnectionSummary, Diagnosis};
 use crate::fxhash::FxBuild;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -67,31 +66,6 @@ impl Untimed {
 pub fn judge(analysed: u64, untimed: [u64; 2]) -> Option<(u64, u64)> {
     let (n, m) = (untimed[0] + untimed[1], analysed + untimed[0]);
     (n >= MIN_UNTIMED && m > 0 && n as f64 > UNTIMED_SHARE * m as f64).then_some((n, m))
-}
-
-/// Replace the diagnosis of a connection whose clock is broken ([`judge`]); true if so.
-pub fn apply(c: &mut ConnectionSummary, untimed: [u64; 2]) -> bool {
-    let Some((n, m)) = judge(c.packets, untimed) else { return false };
-    let [out, bad] = untimed;
-    let mut why = Vec::new();
-    if out > 0 {
-        why.push(format!("{out} stamped more than 2 s before a packet already read, so left out"));
-    }
-    if bad > 0 {
-        why.push(format!("{bad} analysed at a timestamp whose field cannot be a time"));
-    }
-    let text = format!(
-        "This capture's clock is broken: {n} of this connection's {m} packets have no usable time ({}). \
-         Its gaps, stalls, rate and round trip would be built from the stamps that remain, and the packets left out would read as data \
-         the capture missed, so no limit is named. Wireshark's frame order and the TCP timestamps, where negotiated, still show the sequence of events.",
-        why.join("; ")
-    );
-    *c.diagnosis = Diagnosis { limit: "clock-broken".to_string(), text, ..Diagnosis::default() };
-    true
-}
-
-pub fn is_clock_broken(c: &ConnectionSummary) -> bool {
-    c.diagnosis.limit == "clock-broken"
 }
 
 #[cfg(test)]

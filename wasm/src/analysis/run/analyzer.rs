@@ -267,7 +267,7 @@ impl Analyzer {
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
             let untimed = self.untimed.of(conn.endpoints);
             let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
-            crate::analysis::capture::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
+            crate::analysis::verdict::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
             analysis.connections.push(summary);
             if self.keep_rows {
                 analysis.radio.push(radio.map(|r| *r).unwrap_or_default());

@@ -20,6 +20,7 @@ pub mod full_segment;
 pub mod held_on_path;
 pub mod later_rules;
 pub mod nagle_shape;
+pub mod payload_only;
 pub mod receiver_hold;
 pub mod receiver_silent;
 pub mod reported_loss;

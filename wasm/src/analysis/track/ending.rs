@@ -20,6 +20,7 @@ mod not_the_end;
 mod in_words;
 mod one_way;
 mod other_sender;
+mod payload_only;
 mod unacked;
 
 use super::conn::{HandshakeTimes, Side};
@@ -388,7 +389,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
     let c = &c;
     // With the bytes a FIN proves sent beyond the capture (close_race.rs).
     let unacked = close_race::with_unseen([0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d])), c, sides);
-    let unacked = if roles.payload_only { crate::analysis::verdict::payload_only::unacknowledged(unacked, rows, floor_s) } else { unacked }; // no ACK is no evidence there
+    let unacked = if roles.payload_only { payload_only::unacknowledged(unacked, rows, floor_s) } else { unacked }; // no ACK is no evidence there
     let alert = latest_final_alert(c, sides);
     // A direction that sent data beyond its latest FIN: its FINs ended nothing.
     let data_after_fin = [0, 1].map(|d| c.last_fin[d].is_some_and(|(_, end)| end.is_some() && sides[d].sent_high > end));

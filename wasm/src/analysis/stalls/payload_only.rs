@@ -32,6 +32,11 @@ pub const MIN_RTO_S: f64 = 1.0;
 /// silence no retransmission timer lasts (module doc). Only for a payload-only capture.
 pub fn idle_after_timer(stalls: &mut [Stall], packets: &PacketColumns, d: u8, threshold_s: f64) {
     let longer_than_a_timer = MIN_RTO_S + 2.0 * threshold_s;
+    // Not where the peer has no packet in the capture at all (one direction captured,
+    // one_direction.rs): there nothing shows the peer was even there to acknowledge.
+    if !packets.dir.iter().any(|&x| x & 1 != d & 1) {
+        return;
+    }
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::Unknown && s.duration > longer_than_a_timer) {
         let Some((_, after)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         if usize::from(packets.dir[after] & 1) != usize::from(d & 1) || packets.len[after] == 0 || packets.flags[after] & flag_bits::ANY_RETRANSMISSION != 0 {
@@ -48,23 +53,4 @@ pub fn idle_after_timer(stalls: &mut [Stall], packets: &PacketColumns, d: u8, th
             crate::analysis::format::format_duration(s.duration)
         );
     }
-}
-
-/// Each direction's unacknowledged bytes at the end (ending.rs), kept only where the
-/// capture shows them unacknowledged (module doc); `rows`: the connection's rows.
-pub fn unacknowledged(unacked: [Option<u64>; 2], rows: Option<&PacketColumns>, floor_s: f64) -> [Option<u64>; 2] {
-    [0u8, 1].map(|d| {
-        let b = unacked[d as usize].filter(|&b| b > 0)?;
-        let p = rows?;
-        let mine = |i: &usize| p.dir[*i] & 1 == d && p.len[*i] > 0;
-        let (mut high, mut last_t) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for i in (0..p.t.len()).filter(mine) {
-            high = high.max(p.seq[i] + f64::from(p.len[i]));
-            last_t = last_t.max(p.t[i]);
-        }
-        let first_unacked = high - b as f64;
-        let resent = (0..p.t.len()).filter(mine).any(|i| p.flags[i] & flag_bits::ANY_RETRANSMISSION != 0 && p.seq[i] + f64::from(p.len[i]) > first_unacked);
-        let peer_acks_less = (0..p.t.len()).any(|i| p.dir[i] & 1 != d && p.len[i] > 0 && p.t[i] >= last_t + floor_s && p.ack[i].is_finite() && p.ack[i] < high);
-        (resent || peer_acks_less).then_some(b)
-    })
 }
