@@ -17,10 +17,10 @@ export const STALL_CAUSE_LABEL = Object.freeze({
 });
 
 /** Every headline limit (`diagnosis.limit`). */
-export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps"]);
+export const LIMITS = Object.freeze(["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"]);
 
 /** Limits named when the connection could not be weighed: no shares bar. */
-export const LIMITS_WITHOUT_SHARES = Object.freeze(["too-short", "one-direction", "not-established", "capture-gaps"]);
+export const LIMITS_WITHOUT_SHARES = Object.freeze(["too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"]);
 
 /** The headline of each limit ("Why was it slow? …"). */
 export const LIMIT_LABEL = Object.freeze({
@@ -35,6 +35,7 @@ export const LIMIT_LABEL = Object.freeze({
   "one-direction": "Only one direction captured",
   "not-established": "Connection never established",
   "capture-gaps": "Most of the data not captured",
+  "clock-broken": "The capture's clock is broken",
 });
 
 /** Every episode kind (`diagnosis.episodes[].kind`). */

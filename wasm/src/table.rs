@@ -27,7 +27,7 @@ pub const MAX_PAGE_ROWS: usize = 1000;
 
 /// The diagnosis limits, in the order `limit` sorts by (docs/ANALYSIS.md, "The order
 /// of the limit headline"); anything else sorts after them.
-const LIMITS: [&str; 11] = ["receive-window", "zero-window", "loss", "stalls", "application", "turns", "path", "too-short", "one-direction", "not-established", "capture-gaps"];
+const LIMITS: [&str; 12] = ["receive-window", "zero-window", "loss", "stalls", "application", "turns", "path", "too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"];
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[cfg_attr(test, derive(ts_rs::TS))]

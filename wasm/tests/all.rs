@@ -84,6 +84,8 @@ mod evidence_far_part_loaded;
 mod evidence_review3;
 #[path = "evidence_review3b.rs"]
 mod evidence_review3b;
+#[path = "evidence_review_ab.rs"]
+mod evidence_review_ab;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]

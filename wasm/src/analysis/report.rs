@@ -151,7 +151,7 @@ pub struct DirectionSummary {
 
 /// Every value `Diagnosis::limit` takes (docs/ANALYSIS.md `diagnosis.limit`); the
 /// page's TypeScript `Limit` is this closed set (view/ts_types.rs).
-pub const LIMITS: [&str; 11] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps"];
+pub const LIMITS: [&str; 12] = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"];
 /// Every value `Evidence::verdict` takes (docs/ANALYSIS.md `diagnosis.evidence.verdict`).
 pub const VERDICTS: [&str; 7] = ["window", "link", "loss", "application", "stalls", "turns", "unknown"];
 /// Every value `Episode::kind` takes (docs/ANALYSIS.md `diagnosis.episodes`).

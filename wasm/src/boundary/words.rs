@@ -66,7 +66,7 @@ pub const fn vantage_note(v: Vantage) -> &'static str {
 
 /// Every headline limit (`Diagnosis::limit`; the wire names are `analysis::LIMITS`,
 /// checked by a test) and the panel's headline for it.
-pub const LIMITS: [Term; 11] = [
+pub const LIMITS: [Term; 12] = [
     t("receive-window", "Limited by the receive window"),
     t("zero-window", "Receiver window hit zero"),
     t("loss", "Limited by packet loss"),
@@ -84,11 +84,14 @@ pub const LIMITS: [Term; 11] = [
     // The capture misses most of a side's data (verdict/blind_capture.rs, issue 39
     // review Q class C-BLIND-CAPTURE): no limit is named.
     t("capture-gaps", "Most of the data not captured"),
+    // Too many of its packets without a usable time (capture/broken_clock.rs, review AB
+    // class C-BROKEN-CLOCK-HEADLINE): no limit is named.
+    t("clock-broken", "The capture's clock is broken"),
 ];
 
 /// The limits named when the connection could not be weighed (too little of it, or
 /// one direction unseen): no shares of its time, so the panel draws no shares bar.
-pub const LIMITS_WITHOUT_SHARES: [&str; 4] = [LIMITS[7].wire, LIMITS[8].wire, LIMITS[9].wire, LIMITS[10].wire];
+pub const LIMITS_WITHOUT_SHARES: [&str; 5] = [LIMITS[7].wire, LIMITS[8].wire, LIMITS[9].wire, LIMITS[10].wire, LIMITS[11].wire];
 
 /// Every episode kind (`Episode::kind`, analysis/diagnosis_episodes.rs and
 /// diagnosis.rs) and the panel's words for it. `periodic` is written by
@@ -189,7 +192,7 @@ mod tests {
         coded.sort_unstable();
         assert_eq!(causes, coded);
         assert_eq!(wires(&VERDICTS), crate::analysis::VERDICTS);
-        assert_eq!(LIMITS_WITHOUT_SHARES, ["too-short", "one-direction", "not-established", "capture-gaps"]);
+        assert_eq!(LIMITS_WITHOUT_SHARES, ["too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"]);
         // The analysis's list lacks `periodic` (see EPISODE_KINDS): every other kind, in order.
         assert_eq!(wires(&EPISODE_KINDS[..5]), crate::analysis::EPISODE_KINDS);
     }

@@ -134,6 +134,9 @@ pub struct FrameMeta {
     /// The payload's first line where it is an FTP or SMTP command or reply
     /// (app_line.rs; 0 otherwise): the application facts of analysis/app_facts.
     pub app: app_line::AppLine,
+    /// The record's timestamp field could not be a time (`RawPacket::ts_impossible`):
+    /// counted per connection (analysis/capture/broken_clock.rs).
+    pub ts_impossible: bool,
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

@@ -126,7 +126,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         tls_alert,
         mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi, macs: [0, 0] },
-        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head, app },
+        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head, app, ts_impossible: false },
     })
 }
 

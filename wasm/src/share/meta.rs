@@ -33,7 +33,7 @@ fn episode_kinds() -> [&'static str; 7] {
 const WINDOW_SCALING: [&str; 3] = ["negotiated", "absent", "not-captured"];
 /// Most stalls per direction in a summary (view/stalls.rs MAX_STALLS).
 const MAX_STALLS: usize = crate::view::stalls::MAX_STALLS as usize;
-fn limits() -> [&'static str; 11] {
+fn limits() -> [&'static str; 12] {
     words::LIMITS.map(|t| t.wire)
 }
 

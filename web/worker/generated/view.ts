@@ -2188,7 +2188,7 @@ complete: boolean,
  */
 text: string, };
 
-export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction" | "not-established" | "capture-gaps";
+export type Limit = "receive-window" | "zero-window" | "loss" | "application" | "stalls" | "path" | "turns" | "too-short" | "one-direction" | "not-established" | "capture-gaps" | "clock-broken";
 
 export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "turns" | "unknown";
 

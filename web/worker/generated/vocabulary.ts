@@ -20,10 +20,10 @@ export const STALL_CAUSE_LABEL = {
 } as const satisfies Record<StallCause, string>;
 
 /** Every headline limit (`diagnosis.limit`). */
-export const LIMITS = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps"] as const satisfies readonly Limit[];
+export const LIMITS = ["receive-window", "zero-window", "loss", "application", "stalls", "path", "turns", "too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"] as const satisfies readonly Limit[];
 
 /** Limits named when the connection could not be weighed: no shares bar. */
-export const LIMITS_WITHOUT_SHARES = ["too-short", "one-direction", "not-established", "capture-gaps"] as const satisfies readonly Limit[];
+export const LIMITS_WITHOUT_SHARES = ["too-short", "one-direction", "not-established", "capture-gaps", "clock-broken"] as const satisfies readonly Limit[];
 
 /** The headline of each limit ("Why was it slow? …"). */
 export const LIMIT_LABEL = {
@@ -38,6 +38,7 @@ export const LIMIT_LABEL = {
   "one-direction": "Only one direction captured",
   "not-established": "Connection never established",
   "capture-gaps": "Most of the data not captured",
+  "clock-broken": "The capture's clock is broken",
 } as const satisfies Record<Limit, string>;
 
 /** Every episode kind (`diagnosis.episodes[].kind`). */

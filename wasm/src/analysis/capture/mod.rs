@@ -6,6 +6,7 @@
 //! memory (limits.rs), the facts the report tells about the file (facts.rs) and the
 //! analysis' options (options.rs). First room of the flow: it uses no other room.
 
+pub mod broken_clock;
 pub mod clock;
 pub mod duplicates;
 pub mod facts;

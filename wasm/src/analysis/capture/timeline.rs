@@ -95,6 +95,14 @@ pub trait Stamped {
     fn frame_number(&self) -> Option<u64> {
         None
     }
+    /// Its 4-tuple and whether its timestamp field could not be a time, for the
+    /// per-connection count of packets without a usable time (broken_clock.rs).
+    fn flow(&self) -> Option<(super::broken_clock::Flow, bool)> {
+        None
+    }
+    fn impossible_stamp(&self) -> bool {
+        false
+    }
 }
 
 impl Stamped for Decoded {
@@ -117,6 +125,16 @@ impl Stamped for Decoded {
             Decoded::Other { packet_index, .. } => *packet_index,
         };
         Some(index.saturating_add(1))
+    }
+    fn flow(&self) -> Option<(super::broken_clock::Flow, bool)> {
+        match self {
+            Decoded::Tcp(s) => Some((super::broken_clock::flow((s.src, s.src_port), (s.dst, s.dst_port)), s.meta.ts_impossible)),
+            Decoded::Other { .. } => None,
+        }
+    }
+    #[inline]
+    fn impossible_stamp(&self) -> bool {
+        matches!(self, Decoded::Tcp(s) if s.meta.ts_impossible)
     }
 }
 
@@ -198,6 +216,8 @@ pub struct Timeline<T> {
     /// Forward jumps kept as stamped, and the largest of them.
     jumps: u64,
     largest_jump: Option<ForwardJump>,
+    /// Per 4-tuple, packets left out and analysed at impossible stamps (broken_clock.rs).
+    untimed: super::broken_clock::Untimed,
 }
 
 impl<T: Stamped> Default for Timeline<T> {
@@ -227,6 +247,7 @@ impl<T: Stamped> Timeline<T> {
             repeated: 0,
             jumps: 0,
             largest_jump: None,
+            untimed: Default::default(),
         }
     }
 
@@ -293,8 +314,12 @@ impl<T: Stamped> Timeline<T> {
             }
             if t < newest.saturating_sub(self.window_ns) {
                 self.unplaced += 1; // beyond the window (stage 3): no time is its
+                if let Some((f, _)) = item.flow() { self.untimed.left_out(f); }
                 return;
             }
+        }
+        if item.impossible_stamp() {
+            if let Some((f, _)) = item.flow() { self.untimed.impossible(f); }
         }
         let arrival = self.arrivals;
         self.arrivals += 1;
@@ -406,6 +431,11 @@ impl<T: Stamped> Timeline<T> {
     /// analysed (stage 3).
     pub fn unplaced(&self) -> u64 {
         self.unplaced
+    }
+
+    /// Per 4-tuple, packets left out and analysed at impossible stamps (broken_clock.rs).
+    pub fn take_untimed(&mut self) -> super::broken_clock::Untimed {
+        std::mem::take(&mut self.untimed)
     }
 
     /// Packets the file holds twice, not analysed again (module doc, Repeats).

@@ -54,6 +54,9 @@ pub struct Analyzer {
     /// Packets the file holds twice (a capture appended to itself), left out by the
     /// session's timeline (capture/timeline.rs, Repeats), set before `finish`.
     pub repeated_frames: u64,
+    /// Per 4-tuple, packets without a usable time (capture/broken_clock.rs), set by the
+    /// session before `finish`.
+    pub untimed: crate::analysis::capture::broken_clock::Untimed,
     /// ICMP errors quoting TCP segments (decode/icmp.rs) at their analysis times (s
     /// since the file's first packet), set by the session before `finish`.
     pub icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>,
@@ -130,6 +133,7 @@ impl Analyzer {
             tcp_fragments: (0, 0),
             icmp: Vec::new(),
             repeated_frames: 0,
+            untimed: Default::default(),
             segments: (0, 0),
             set_aside: Default::default(),
             app: Default::default(),
@@ -268,7 +272,9 @@ impl Analyzer {
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             let radio = conn.radio.take();
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
-            let (summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
+            let untimed = self.untimed.of(conn.endpoints);
+            let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
+            crate::analysis::verdict::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
             analysis.connections.push(summary);
             if self.keep_rows {
                 analysis.radio.push(radio.map(|r| *r).unwrap_or_default());

@@ -109,7 +109,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         }
     }
     // How it ended (ending.rs), before the diagnosis, which may say it; a second sender (two_senders.rs).
-    let (ending, two_senders) = judge_ending(&handshake, (closing, senders, id), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), threshold_s);
+    let (ending, two_senders) = judge_ending(&handshake, (closing, senders, id), &sides, sacked, &names, &directions, data_direction, (unstored == 0).then_some(&cols.packets), (threshold_s, later_inputs.payload_only));
     let (start, end) = (if first_t.is_nan() { 0.0 } else { first_t }, if last_t.is_nan() { 0.0 } else { last_t });
     // The range the charts open on (opening_view.rs), from every stored row and the stalls.
     let stall_spans = directions.iter().flat_map(|d| d.stalls.iter().map(|s| (s.start, s.start + s.duration)));

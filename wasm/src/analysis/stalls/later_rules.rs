@@ -79,6 +79,7 @@ impl LaterRules<'_> {
                 s.cause = StallCause::Unknown;
                 s.ended_by = format!("{}; the capture holds none of the peer's pure ACKs (only segments with data), so whether the sender waited on ACKs that never came cannot be told", s.ended_by);
             }
+            crate::analysis::stalls::payload_only::idle_after_timer(stalls, packets, d, threshold_s); // silent past any timer, then new data: idle
         } else {
             receiver_hold::reword(stalls, packets, d, crate::analysis::stalls::mss_estimate(packets, d), self.inputs.and_then(|i| i.silences[1 - k].as_ref())); // a batch of ACKs after a filling buffer: the receiver held them
             receiver_silent::reclassify(stalls, packets, d, self.vantage, receiver_on_host, self.capture_end);

@@ -21,6 +21,7 @@ pub mod held_ack_probe;
 pub mod held_on_path;
 pub mod later_rules;
 pub mod nagle_shape;
+pub mod payload_only;
 pub mod receiver_hold;
 pub mod receiver_silent;
 pub mod reported_loss;

@@ -20,6 +20,7 @@ mod not_the_end;
 mod in_words;
 mod one_way;
 mod other_sender;
+mod payload_only;
 mod unacked;
 
 use super::conn::{HandshakeTimes, Side};
@@ -365,6 +366,8 @@ pub(crate) struct Roles<'a> {
     pub not_established: Option<NotEstablished>,
     /// The direction with a second sender and its `refused_acks` (two_senders.rs).
     pub second_sender: Option<(u8, [i64; 2])>,
+    /// The capture holds no segment without payload (capture/facts.rs `payload_only`).
+    pub payload_only: bool,
 }
 
 impl Roles<'_> {
@@ -389,6 +392,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
     let c = &c;
     // With the bytes a FIN proves sent beyond the capture (close_race.rs).
     let unacked = close_race::with_unseen([0, 1].map(|d| unacknowledged(&sides[d], roles.packets[1 - d])), c, sides);
+    let unacked = if roles.payload_only { payload_only::unacknowledged(unacked, rows, floor_s) } else { unacked }; // no ACK is no evidence there
     let alert = latest_final_alert(c, sides);
     // A direction that sent data beyond its latest FIN: its FINs ended nothing.
     let data_after_fin = [0, 1].map(|d| c.last_fin[d].is_some_and(|(_, end)| end.is_some() && sides[d].sent_high > end));

@@ -190,7 +190,7 @@ pub fn check_capture_gaps(c: &ConnectionSummary, p: &crate::analysis::rows::colu
     let gaps = crate::analysis::verdict::blind_capture::judge(c, p);
     let limit = c.diagnosis.limit.as_str();
     match gaps {
-        Some(u) if !matches!(limit, "capture-gaps" | "one-direction" | "not-established") => Some(format!("a {limit} limit named where the capture holds only {} of the {} a side sent", format_bytes(u.captured()), format_bytes(u.sent))),
+        Some(u) if !matches!(limit, "capture-gaps" | "one-direction" | "not-established" | "clock-broken") => Some(format!("a {limit} limit named where the capture holds only {} of the {} a side sent", format_bytes(u.captured()), format_bytes(u.sent))),
         None if limit == "capture-gaps" => Some("a capture-gaps headline where the capture holds most of the data".to_string()),
         _ => None,
     }
@@ -350,7 +350,7 @@ fn check_headline(c: &ConnectionSummary, active: f64, out: &mut Vec<String>) {
     // whole price for its pauses.
     let priced = |l: &str| dg.savings.iter().any(|x| x.limit == l && (!x.at_least || l == "application"));
     let named_instead = (priced(dg.limit.as_str()) && dg.savings.first().is_some_and(|x| x.limit == dg.limit)) || match dg.limit.as_str() {
-        "too-short" | "one-direction" | "not-established" | "capture-gaps" | "unknown" => true,
+        "too-short" | "one-direction" | "not-established" | "capture-gaps" | "clock-broken" | "unknown" => true,
         // A window or a loss that did not bind is the path (diagnosis.rs), and loss
         // held in the congestion window is loss though its share is "other".
         // So are waits on ACKs in which the ACK clock kept running (diagnosis.rs

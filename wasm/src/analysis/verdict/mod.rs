@@ -16,6 +16,7 @@ pub mod diagnosis_shares;
 pub mod first_byte;
 pub mod icmp_errors;
 pub mod no_backoff;
+pub mod broken_clock;
 pub mod one_direction;
 pub mod peer_silent;
 pub mod pmtu_resends;

@@ -22,7 +22,7 @@ use crate::analysis::report::ConnectionSummary;
 /// acknowledged beyond that bound were dropped by the capture.
 pub fn capture_loss_warning(conns: &[ConnectionSummary], tcp_fragments: (u64, u64)) -> Option<AnalysisWarning> {
     let (mut segments, mut bytes, mut holes, mut affected) = (0u64, 0u64, 0u64, 0usize);
-    for c in conns.iter().filter(|c| c.capture_loss.unseen_bytes > 0 && !is_one_direction(c)) {
+    for c in conns.iter().filter(|c| c.capture_loss.unseen_bytes > 0 && !is_one_direction(c) && !super::broken_clock::is_clock_broken(c)) { // a broken clock's left-out packets are no capture loss
         segments += c.capture_loss.unseen_segments;
         bytes += c.capture_loss.unseen_bytes;
         holes += c.capture_loss.holes;

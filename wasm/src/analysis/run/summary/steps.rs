@@ -194,13 +194,13 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
 /// the connection's (`id`) second sender on one side, if any (two_senders.rs): its FIN is
 /// no close of that side.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn judge_ending(handshake: &HandshakeTimes, (closing, senders, id): (Option<Box<ending::Closing>>, Option<Box<Senders>>, u32), sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>, threshold_s: f64) -> (Box<ending::Ending>, Option<Box<TwoSenders>>) {
+pub(super) fn judge_ending(handshake: &HandshakeTimes, (closing, senders, id): (Option<Box<ending::Closing>>, Option<Box<Senders>>, u32), sides: &[Side; 2], sacked: [u64; 2], names: &[String; 2], directions: &[DirectionSummary; 2], data_direction: u8, rows: Option<&PacketColumns>, (threshold_s, payload_only): (f64, bool)) -> (Box<ending::Ending>, Option<Box<TwoSenders>>) {
     let (closing, two_senders) = two_senders::judge(senders, id, names, closing);
     let client = handshake.syn.map(|_| handshake.client_dir);
     let packets = [directions[0].packets, directions[1].packets];
     let not_established = not_established(handshake, directions, rows);
     let second_sender = two_senders.as_ref().and_then(|t| Some((t.direction, t.other.as_ref()?.refused_acks?)));
-    let roles = ending::Roles { client, data_direction, names, packets, not_established, second_sender };
+    let roles = ending::Roles { client, data_direction, names, packets, not_established, second_sender, payload_only };
     // A reset before the SYN/ACK refused nothing when the handshake completed after it.
     let closing = closing.map(|c| c.with_handshake_completed(handshake.syn_ack));
     (Box::new(ending::judge(closing.as_ref(), sides, sacked, &roles, rows, threshold_s)), two_senders)
