@@ -100,12 +100,12 @@ fn ghdl_and_nyx_far_round_trips_are_the_paths() {
 
 #[test]
 fn an_answers_time_is_its_own_not_the_later_turns() {
-    // A 415-byte request at 50 ms (frame 4) on a 40 ms path; the server's answer 2 s
-    // later (frame 5 at 2.050 s): 20 segments of 1,460 B, 200 µs apart (3.8 ms, 29,200 B
+    // A 415-byte request at 50 ms (frame 4) on a 40 ms path; the server's first answer 2 s
+    // later (frame 5 at 2.050 s; first_answer.rs: the first byte's rule): 20 segments of 1,460 B, 200 µs apart (3.8 ms, 29,200 B
     // = 29 KiB); the client's next request at 3.060 s, answered at once with 20 more. The
-    // wait (2.00 s) is over the 1.05 s from its answer to the transfer's end, so it is
-    // said — with the answer's own 29 KiB in 3.8 ms, not "58 KiB … took 1.1 s" across
-    // the client's next turn.
+    // wait (2.00 s) is over the 1.05 s the transfer took, so it is said — with the
+    // answer's own 29 KiB in 3.8 ms, not "57 KiB … took 1.1 s" across the client's next
+    // turn (the sequence span to the client's last ACK: 58,400 B).
     let mut f = Flow::new("10.0.0.1:53100", "10.0.0.2:443");
     f.handshake(0, 40_000, Opts::new().mss(1460), Opts::new().mss(1460));
     f.data(C2S, 50_000, 415);
@@ -114,7 +114,7 @@ fn an_answers_time_is_its_own_not_the_later_turns() {
     common::response(&mut f, 3_100_000, 20);
     let t = common::analyze_flow(&f).diagnosis.text;
     assert!(
-        t.contains("The answer came 2.00 s after the peer's message (frame 4 at 0.050 s → frame 5 at 2.050 s), the peer silent meanwhile; the 29 KiB of data then took 3.8 ms: the wait for the answer, not the transfer, took the time."),
+        t.contains("The first byte of the answer came 2.00 s after the peer's request (frame 4 at 0.050 s → frame 5 at 2.050 s); the 29 KiB of data then took 3.8 ms: the wait for the answer, not the transfer, took the time."),
         "{t}"
     );
 }

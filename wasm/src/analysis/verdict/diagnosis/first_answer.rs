@@ -55,8 +55,9 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
     if !(f.sh.active > 0.0 && end - p.seq[first] >= MIN_ANSWER_SEGMENTS * real_segment_bytes(f)) {
         return None;
     }
-    let then = if f.sh.active > 0.0 && end > p.seq[first] {
-        format!("; the {} of data then took {}", format_bytes(end - p.seq[first]), format_duration(f.sh.active))
+    let (end, took) = own_burst(p, d, first).unwrap_or((end, f.sh.active));
+    let then = if took > 0.0 && end > p.seq[first] {
+        format!("; the {} of data then took {}", format_bytes(end - p.seq[first]), format_duration(took))
     } else {
         String::new()
     };
@@ -73,6 +74,25 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
 }
 
 use crate::analysis::verdict::first_byte::wait_words;
+
+/// The first answer's own end where the peer spoke again before the sender's last data
+/// (review Z class 5: "took" is measured per answer, never across later turns): the
+/// highest byte sent or acknowledged before the peer's next message, and the time from
+/// the first data row to the sender's last data row before it. None where the peer
+/// said nothing more inside the transfer.
+fn own_burst(p: &crate::analysis::rows::columns::PacketColumns, d: u8, first: usize) -> Option<(f64, f64)> {
+    const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+    let is_data = |i: usize| crate::analysis::stalls::is_data_segment(p, i, d);
+    let last = (first..p.t.len()).rev().find(|&i| is_data(i))?;
+    let next = (first + 1..last).find(|&i| p.dir[i] != d && p.len[i] > 0 && p.flags[i] & (SYN | crate::analysis::rows::columns::flag_bits::KEEP_ALIVE) == 0)?;
+    let z = (first..next).rev().find(|&i| is_data(i))?;
+    let end = (first..next)
+        .filter(|&i| (p.dir[i] == d && p.len[i] > 0) || (p.dir[i] != d && p.flags[i] & SYN == 0))
+        .map(|i| if p.dir[i] == d { p.seq[i] + p.len[i] as f64 } else { p.ack[i] })
+        .filter(|v| v.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    Some((end, p.t[z] - p.t[first]))
+}
 
 /// Of the sender's data since the peer's last message, at most this share may precede
 /// the answer's first byte (a protocol's control frame: an HTTP/2 SETTINGS ack).
