@@ -119,10 +119,14 @@ pub(super) fn sentence(f: &Facts) -> String {
         )
     });
     let all = format_duration(before);
+    // "all" only where nothing was left the server's (to the digits said).
+    let none_left = format_duration(leg.server) == format_duration(0.0);
     match (far, silent) {
         (Some(a), Some(b)) => format!(" Of {sender}'s own waits ({all}), {}, {a}; the other {} {b}.", format_duration(leg.seconds), format_duration(gaps)),
-        (Some(a), None) => format!(" Of {sender}'s own waits, all {all}, {a}."),
-        (None, Some(b)) => format!(" Of {sender}'s own waits, all {all} {b}."),
+        (Some(a), None) if none_left => format!(" Of {sender}'s own waits, all {all}, {a}."),
+        (None, Some(b)) if none_left => format!(" Of {sender}'s own waits, all {all} {b}."),
+        (Some(a), None) => format!(" Of {sender}'s own waits ({all}), {}, {a}.", format_duration(leg.seconds)),
+        (None, Some(b)) => format!(" Of {sender}'s own waits ({all}), {} {b}.", format_duration(gaps)),
         (None, None) => String::new(),
     }
 }

@@ -128,6 +128,9 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     // gap before it and its bytes so far.
     let (mut peer, mut prev, mut lead, mut chunk) = (None::<usize>, None::<usize>, 0.0, None::<(usize, f64, f64, f64)>);
     let mut first_seq = f64::NAN;
+    // The sender's last data row since the peer's last message, re-sends included (the
+    // answer's time runs to its last byte's last sending: a tail re-sent is part of it).
+    let mut tail = None::<usize>;
     // A server's reply to the client's data hands no turn back (answer_turns.rs).
     let (opened, mut spoke, mut reply) = (answer_turns::sender_opened(f.conn, d), false, false);
     let consider = |best: &mut Option<(usize, usize, f64, f64, usize)>, peer: Option<usize>, chunk: Option<(usize, f64, f64, f64)>, prev: Option<usize>| {
@@ -141,9 +144,13 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
         if p.t[i] > end_t {
             break;
         }
+        if is_data(i) {
+            tail = Some(i);
+        }
         // The peer's data (a keep-alive's garbage byte is none, RFC 1122 §4.2.3.6).
         if p.dir[i] != d && p.len[i] > 0 && p.flags[i] & SYN == 0 && p.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE == 0 {
-            consider(&mut best, peer, chunk, prev);
+            consider(&mut best, peer, chunk, tail);
+            tail = None;
             (reply, spoke) = (if spoke { opened } else { reply }, false);
             (peer, prev, lead, chunk) = ((!reply).then_some(i), None, 0.0, None);
         } else if is_data(i) && p.flags[i] & crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION == 0 {
@@ -163,7 +170,7 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
             prev = Some(i);
         }
     }
-    consider(&mut best, peer, chunk, prev);
+    consider(&mut best, peer, chunk, tail);
     let (r, k, lead, answer, z) = best?;
     let wait = p.t[k] - p.t[r];
     let sent_end = |until: f64| (0..=last).filter(|&i| is_data(i) && p.t[i] <= until).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
