@@ -160,6 +160,8 @@ mod evidence_review_x_loaded_rtt;
 mod evidence_review_x_nagle_holds;
 #[path = "evidence_review_x_subthreshold.rs"]
 mod evidence_review_x_subthreshold;
+#[path = "evidence_review_z_answer_waits.rs"]
+mod evidence_review_z_answer_waits;
 #[path = "evidence_review_z_capture.rs"]
 mod evidence_review_z_capture;
 #[path = "evidence_review_z_reordering.rs"]

@@ -201,7 +201,7 @@ pub fn diagnose_keeping_spans(
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
     f.savings = savings::savings(&sh, &peer_silent::stalls_within(&sender.stalls, sh.ends_at()), savings::round_trip_s(conn), cost);
-    drain_saving::cap(&mut f); // a clocked wait saves nothing the bottleneck was busy with
+    drain_saving::cap(&mut f); wait_words::answer_far_leg::cap(&mut f); // a clocked wait saves nothing the bottleneck was busy with; nor a far round trip
     let (limit, mut text) = headline_and_tail(&f);
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
     if let (Some(r), "path" | "turns", false) = (f.recovery_at_full_rate, limit, limit == "path" && text == path_despite_loss_text(&f)) {

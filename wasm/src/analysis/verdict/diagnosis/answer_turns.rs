@@ -12,10 +12,9 @@
 //! 21 ms after the client's Finished) read "The answer came 19.94 s after the peer's
 //! message".
 //!
-//! Open: "the 12 KiB of data then took 17 s" still joins two requests sent 17 s apart
-//! where the answer has idle gaps inside it (an answer ending at the sender's first idle
-//! gap cut a 393-KiB answer with the server's own pauses inside it; it should end at the
-//! peer's next message).
+//! The answer's bytes and time are its own: to its last segment before the peer's next
+//! message (first_answer.rs `answer_wait_sentence`), never across later turns ("the 12
+//! KiB of data then took 17 s" joined two requests sent 17 s apart, each in under 2 ms).
 
 use crate::analysis::report::ConnectionSummary;
 

@@ -57,8 +57,9 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
     if !(f.sh.active > 0.0 && end - p.seq[first] >= MIN_ANSWER_SEGMENTS * real_segment_bytes(f)) {
         return None;
     }
-    let then = if f.sh.active > 0.0 && end > p.seq[first] {
-        format!("; the {} of data then took {}", format_bytes(end - p.seq[first]), format_duration(f.sh.active))
+    let (end, took) = own_burst(p, d, first).unwrap_or((end, f.sh.active));
+    let then = if took > 0.0 && end > p.seq[first] {
+        format!("; the {} of data then took {}", format_bytes(end - p.seq[first]), format_duration(took))
     } else {
         String::new()
     };
@@ -76,6 +77,25 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
 }
 
 use crate::analysis::verdict::first_byte::wait_words;
+
+/// The first answer's own end where the peer spoke again before the sender's last data
+/// (review Z class 5: "took" is measured per answer, never across later turns): the
+/// highest byte sent or acknowledged before the peer's next message, and the time from
+/// the first data row to the sender's last data row before it. None where the peer
+/// said nothing more inside the transfer.
+fn own_burst(p: &crate::analysis::rows::columns::PacketColumns, d: u8, first: usize) -> Option<(f64, f64)> {
+    const SYN: u32 = crate::decode::tcp_flags::SYN as u32;
+    let is_data = |i: usize| crate::analysis::stalls::is_data_segment(p, i, d);
+    let last = (first..p.t.len()).rev().find(|&i| is_data(i))?;
+    let next = (first + 1..last).find(|&i| p.dir[i] != d && p.len[i] > 0 && p.flags[i] & (SYN | crate::analysis::rows::columns::flag_bits::KEEP_ALIVE) == 0)?;
+    let z = (first..next).rev().find(|&i| is_data(i))?;
+    let end = (first..next)
+        .filter(|&i| (p.dir[i] == d && p.len[i] > 0) || (p.dir[i] != d && p.flags[i] & SYN == 0))
+        .map(|i| if p.dir[i] == d { p.seq[i] + p.len[i] as f64 } else { p.ack[i] })
+        .filter(|v| v.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    Some((end, p.t[z] - p.t[first]))
+}
 
 /// Of the sender's data since the peer's last message, at most this share may precede
 /// the answer's first byte (a protocol's control frame: an HTTP/2 SETTINGS ack).
@@ -105,18 +125,21 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
     let end_t = f.sh.ends_at().map_or(p.t[last], |e| e.min(p.t[last]));
     let segment = real_segment_bytes(f);
     // (peer's message, the answer's first byte, bytes before it since the message, bytes
-    // from it to the peer's next message)
-    let mut best: Option<(usize, usize, f64, f64)> = None;
+    // from it to the peer's next message, the answer's last data row)
+    let mut best: Option<(usize, usize, f64, f64, usize)> = None;
     // The answer since the peer's last message: its first byte, the bytes before it, the
     // gap before it and its bytes so far.
     let (mut peer, mut prev, mut lead, mut chunk) = (None::<usize>, None::<usize>, 0.0, None::<(usize, f64, f64, f64)>);
     let mut first_seq = f64::NAN;
+    // The sender's last data row since the peer's last message, re-sends included (the
+    // answer's time runs to its last byte's last sending: a tail re-sent is part of it).
+    let mut tail = None::<usize>;
     // A server's reply to the client's data hands no turn back (answer_turns.rs).
     let (opened, mut spoke, mut reply) = (answer_turns::sender_opened(f.conn, d), false, false);
-    let consider = |best: &mut Option<(usize, usize, f64, f64)>, peer: Option<usize>, chunk: Option<(usize, f64, f64, f64)>| {
-        if let (Some(r), Some((k, l, _, bytes))) = (peer, chunk) {
-            if best.is_none_or(|(br, bk, _, _)| p.t[k] - p.t[r] > p.t[bk] - p.t[br]) {
-                *best = Some((r, k, l, bytes));
+    let consider = |best: &mut Option<(usize, usize, f64, f64, usize)>, peer: Option<usize>, chunk: Option<(usize, f64, f64, f64)>, prev: Option<usize>| {
+        if let (Some(r), Some((k, l, _, bytes)), Some(z)) = (peer, chunk, prev) {
+            if best.is_none_or(|(br, bk, _, _, _)| p.t[k] - p.t[r] > p.t[bk] - p.t[br]) {
+                *best = Some((r, k, l, bytes, z));
             }
         }
     };
@@ -124,9 +147,13 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
         if p.t[i] > end_t {
             break;
         }
+        if is_data(i) {
+            tail = Some(i);
+        }
         // The peer's data (a keep-alive's garbage byte is none, RFC 1122 §4.2.3.6).
         if p.dir[i] != d && p.len[i] > 0 && p.flags[i] & SYN == 0 && p.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE == 0 {
-            consider(&mut best, peer, chunk);
+            consider(&mut best, peer, chunk, tail);
+            tail = None;
             (reply, spoke) = (if spoke { opened } else { reply }, false);
             (peer, prev, lead, chunk) = ((!reply).then_some(i), None, 0.0, None);
         } else if is_data(i) && p.flags[i] & crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION == 0 {
@@ -146,8 +173,8 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
             prev = Some(i);
         }
     }
-    consider(&mut best, peer, chunk);
-    let (r, k, lead, answer) = best?;
+    consider(&mut best, peer, chunk, tail);
+    let (r, k, lead, answer, z) = best?;
     let wait = p.t[k] - p.t[r];
     let sent_end = |until: f64| (0..=last).filter(|&i| is_data(i) && p.t[i] <= until).map(|i| p.seq[i] + f64::from(p.len[i])).fold(f64::NEG_INFINITY, f64::max);
     let (rest, total, took) = (sent_end(end_t) - p.seq[k], sent_end(end_t) - first_seq, end_t - p.t[k]);
@@ -156,6 +183,10 @@ fn answer_wait_sentence(f: &Facts) -> Option<String> {
         return None;
     }
     let between = if lead > 0.0 { format!(", only {} sent before it", format_bytes(lead)) } else { String::new() };
+    // The answer's own bytes and time, to its last segment before the peer's next
+    // message: not across later turns (review Z class 5, wifi: "the 12 KiB of data then
+    // took 17 s" joined two requests sent 17 s apart, each in under 2 ms).
+    let (rest, took) = (sent_end(p.t[z]) - p.seq[k], p.t[z] - p.t[k]);
     Some(format!(
         "The answer came {} after the peer's message (frame {} at {} → frame {} at {}), the peer silent meanwhile{between}; \
          the {} of data then took {}: the wait for the answer, not the transfer, took the time.",

@@ -5,6 +5,8 @@ use super::*;
 use crate::analysis::verdict::diagnosis_episodes::chunk_turns;
 #[path = "answer_waits.rs"]
 mod answer_waits;
+#[path = "answer_far_leg.rs"]
+pub(super) mod answer_far_leg;
 #[path = "bulk_limit_words.rs"]
 mod bulk_limit_words;
 #[path = "nagle_turns.rs"]
@@ -152,7 +154,8 @@ pub(super) fn application_saving_phrase(f: &Facts, peer_turns: bool) -> String {
     // words count real segments (`real_segment_bytes`), as does the bulk.
     let segment = real_segment_bytes(f);
     match savings::pauses_avoidable(&f.sh.bursts, (segment_bytes(f), segment), f.tick, min_pause_s, data_span(f)) {
-        Ok(()) => own_waits_too_small(f).unwrap_or_else(|| saving_sentence(f, "application", &own_waits_lead(f, peer_turns))),
+        // Behind a split proxy, the far path's part of the waits said apart (answer_far_leg.rs).
+        Ok(()) => own_waits_too_small(f).unwrap_or_else(|| saving_sentence(f, "application", &own_waits_lead(f, peer_turns))) + &answer_far_leg::sentence(f),
         Err(savings::Unavoidable::Messages(median)) => format!(
             " Each burst between the pauses was a message (median {}, {}): {}",
             format_bytes(median),
@@ -209,10 +212,12 @@ fn own_waits_lead(f: &Facts, peer_turns: bool) -> String {
     let (sender, peer) = ends(f);
     let own = format_duration(saving_of(&f.savings, "application"));
     let theirs = format_duration(f.sh.peer_time);
+    // Behind a split proxy, less each wait's far round trip (answer_far_leg.rs).
+    let waits = if answer_far_leg::far_leg(f).is_some() { "its own waits beyond the far round trips" } else { "its own waits" };
     if peer_turns {
-        format!("Had {sender} had every answer ready at once (its own waits, {own}; the other {theirs} was the wait for {peer}'s next message)")
+        format!("Had {sender} had every answer ready at once ({waits}, {own}; the other {theirs} was the wait for {peer}'s next message)")
     } else {
-        format!("Had {sender} always had data ready (its own waits, {own}; the other {theirs} of the pauses was the wait for {peer}'s next message)")
+        format!("Had {sender} always had data ready ({waits}, {own}; the other {theirs} of the pauses was the wait for {peer}'s next message)")
     }
 }
 
