@@ -314,7 +314,7 @@ impl CaptureDecoder {
                     }
                 }
                 seg.meta.process = process;
-                seg.meta.ts_impossible = raw.ts_impossible;
+                seg.meta.bits.set_ts_impossible(raw.ts_impossible);
                 on_packet(Decoded::Tcp(seg))
             }
             Err(kind) => {

@@ -122,8 +122,6 @@ pub struct FrameMeta {
     /// 46 bytes (Ethernet's minimum payload, the only size link padding fills) whose
     /// payload of at most 6 bytes was captured, how many bytes at its end are zero.
     pub zero_tail: u8,
-    /// The payload's first byte was captured and is not zero.
-    pub lead_nonzero: bool,
     /// A hash (FNV-1a folded to 8 bits, never 0) of the payload's first
     /// `packet::HEAD_BYTES` bytes, where the frame holds that many and they are not all
     /// zero; 0 otherwise. Two segments whose hashes differ carry different bytes for the
@@ -134,9 +132,34 @@ pub struct FrameMeta {
     /// The payload's first line where it is an FTP or SMTP command or reply
     /// (app_line.rs; 0 otherwise): the application facts of analysis/app_facts.
     pub app: app_line::AppLine,
+    /// Yes/no facts of the frame, one bit each in one byte (`FrameBits`): two bools
+    /// would push a held packet past 208 bytes (capture/timeline.rs, Memory).
+    pub bits: FrameBits,
+}
+
+/// One bit per yes/no fact of a frame (`FrameMeta::bits`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameBits(u8);
+
+impl FrameBits {
+    /// The payload's first byte was captured and is not zero.
+    const LEAD_NONZERO: u8 = 1;
     /// The record's timestamp field could not be a time (`RawPacket::ts_impossible`):
     /// counted per connection (analysis/capture/broken_clock.rs).
-    pub ts_impossible: bool,
+    const TS_IMPOSSIBLE: u8 = 2;
+
+    pub fn new(lead_nonzero: bool, ts_impossible: bool) -> Self {
+        FrameBits(if lead_nonzero { Self::LEAD_NONZERO } else { 0 } | if ts_impossible { Self::TS_IMPOSSIBLE } else { 0 })
+    }
+    pub fn lead_nonzero(self) -> bool {
+        self.0 & Self::LEAD_NONZERO != 0
+    }
+    pub fn ts_impossible(self) -> bool {
+        self.0 & Self::TS_IMPOSSIBLE != 0
+    }
+    pub fn set_ts_impossible(&mut self, yes: bool) {
+        self.0 = (self.0 & !Self::TS_IMPOSSIBLE) | if yes { Self::TS_IMPOSSIBLE } else { 0 };
+    }
 }
 
 /// What identifies a frame apart from its TCP header (see `TcpSegment::frame_id`).

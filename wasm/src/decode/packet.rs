@@ -126,7 +126,7 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
         tls_alert,
         mptcp,
         frame_id: FrameId { ip_id: ip.ident, ip_ttl: ip.ttl, wifi, macs: [0, 0] },
-        meta: FrameMeta { process: None, radio, checksum, zero_tail, lead_nonzero, head, app, ts_impossible: false },
+        meta: FrameMeta { process: None, radio, checksum, zero_tail, head, app, bits: super::FrameBits::new(lead_nonzero, false) },
     })
 }
 
@@ -151,7 +151,7 @@ fn payload_head(payload: Option<&[u8]>) -> u8 {
 /// header and 4 of FCS): a shorter datagram is padded to it on the wire.
 const ETHERNET_MIN_PAYLOAD: u32 = 46;
 
-/// (`FrameMeta::zero_tail`, `FrameMeta::lead_nonzero`) of a payload (None: not
+/// (`FrameMeta::zero_tail`, `FrameBits::lead_nonzero`) of a payload (None: not
 /// captured in full). `small`: an IPv4 datagram no longer than Ethernet's minimum
 /// payload, so at most 6 bytes of TCP payload (46 − 20 − 20), which link padding may
 /// fill when a box wrote the padded length into the IP header

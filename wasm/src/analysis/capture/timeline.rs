@@ -128,13 +128,13 @@ impl Stamped for Decoded {
     }
     fn flow(&self) -> Option<(super::broken_clock::Flow, bool)> {
         match self {
-            Decoded::Tcp(s) => Some((super::broken_clock::flow((s.src, s.src_port), (s.dst, s.dst_port)), s.meta.ts_impossible)),
+            Decoded::Tcp(s) => Some((super::broken_clock::flow((s.src, s.src_port), (s.dst, s.dst_port)), s.meta.bits.ts_impossible())),
             Decoded::Other { .. } => None,
         }
     }
     #[inline]
     fn impossible_stamp(&self) -> bool {
-        matches!(self, Decoded::Tcp(s) if s.meta.ts_impossible)
+        matches!(self, Decoded::Tcp(s) if s.meta.bits.ts_impossible())
     }
 }
 

@@ -61,7 +61,7 @@ impl Conn {
         }
         let pad = self.padding.get_or_insert_with(Box::default);
         if let Some((start, end)) = pad.tail[d].take() {
-            if seg.meta.lead_nonzero && !lt_seq(seg.seq, start) && lt_seq(seg.seq, end) {
+            if seg.meta.bits.lead_nonzero() && !lt_seq(seg.seq, start) && lt_seq(seg.seq, end) {
                 pad.learned[d] = true;
                 pad.segments += 1;
                 // Still the side's latest bytes: they were never sent.
