@@ -48,6 +48,7 @@ fn reordered(swap: bool, receiver_saw: bool) -> Flow {
 }
 
 #[test]
+#[ignore = "the reordering sentence is withdrawn (review AC W2/W3: late originals counted though re-sends filled their holes, a pure ACK ordered among data, duplicate ACKs over-counted); docs/ANALYSIS.md Reordering"]
 fn segments_the_path_reordered_are_told_with_the_receivers_duplicate_acks() {
     let c = common::analyze_flow(&reordered(true, true));
     let t = &c.diagnosis.text;
@@ -68,6 +69,7 @@ fn segments_the_path_reordered_are_told_with_the_receivers_duplicate_acks() {
 }
 
 #[test]
+#[ignore = "the reordering sentence is withdrawn (review AC W2/W3: late originals counted though re-sends filled their holes, a pure ACK ordered among data, duplicate ACKs over-counted); docs/ANALYSIS.md Reordering"]
 fn rtsp_reordering_is_told() {
     // aliawa rtsp.con-7223.pcap #0 (capture at the Windows receiver 10.16.0.77): tshark
     // flags 1,015 of the server's segments out of order and 446 duplicate ACKs of the
@@ -81,6 +83,7 @@ fn rtsp_reordering_is_told() {
 }
 
 #[test]
+#[ignore = "the reordering sentence is withdrawn (review AC W2/W3: late originals counted though re-sends filled their holes, a pure ACK ordered among data, duplicate ACKs over-counted); docs/ANALYSIS.md Reordering"]
 fn sakshi_sender_reordered_its_own_segments() {
     // Sakshi-Maliye capture.pcapng #0, captured on the Windows sender 192.168.5.29: frames
     // 1, 2, 3 leave with IP IDs 0x945f, 0x9461, 0x9460, and 5 before 7 (0x9464, 0x9463);

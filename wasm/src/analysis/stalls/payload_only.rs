@@ -3,7 +3,8 @@
 //! sends) says nothing by the absence of an ACK (docs/ANALYSIS.md "A payload-only
 //! capture"; issue 39 review AB class C-PAYLOAD-ONLY-ACK-ASSUMED-MISSING).
 //!
-//! - **A silence longer than a retransmission timer, ended by new data, is idle.** A
+//! - **A silence longer than a retransmission timer, ended by new data where the captured
+//!   data ended, with no ACK of the peer in it beyond that, is idle.** A
 //!   sender with data unacknowledged re-sends its oldest unacknowledged segment when
 //!   its retransmission timer expires (RFC 6298 §5.4), and the timer runs from its last
 //!   send (§5.1). RFC 6298 §2.4 puts the timer at 1 s at least (Linux 200 ms, Windows
@@ -38,13 +39,26 @@ pub fn idle_after_timer(stalls: &mut [Stall], packets: &PacketColumns, d: u8, th
         return;
     }
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::Unknown && s.duration > longer_than_a_timer) {
-        let Some((_, after)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        let Some((before, after)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         if usize::from(packets.dir[after] & 1) != usize::from(d & 1) || packets.len[after] == 0 || packets.flags[after] & flag_bits::ANY_RETRANSMISSION != 0 {
             continue;
         }
         // New data: at or beyond every byte the sender had sent before it.
         let high = (0..after).filter(|&i| packets.dir[i] & 1 == d & 1 && packets.len[i] > 0).map(|i| packets.seq[i] + f64::from(packets.len[i])).fold(f64::NEG_INFINITY, f64::max);
-        if packets.seq[after] < high {
+        // Exactly where the captured data ended: a segment beyond it follows bytes the
+        // capture never held, sent in the gap (review AC W1: tls2 connection 279, new data
+        // 2,296 B past the last captured byte, was "idle"); and no ACK of the peer in the gap
+        // passes that byte (quickplay connection 16: the peer acknowledged 836 KB the capture
+        // never held during a 23.4-s "idle"). Either is a gap in which the capture missed
+        // packets, not an idle sender.
+        // Nor where the sender's own ACK at the end passes the peer's last captured byte:
+        // the peer's data came in the gap unseen (quickplay connection 16: the client's
+        // next request acknowledged 836 KB of an answer the capture never held) — a turn,
+        // not an idle sender.
+        let past = |x: f64| x > high + 0.5;
+        let peer_high = (0..after).filter(|&i| packets.dir[i] & 1 != d & 1 && packets.len[i] > 0).map(|i| packets.seq[i] + f64::from(packets.len[i])).fold(f64::NEG_INFINITY, f64::max);
+        let unseen_answer = packets.ack[after].is_finite() && packets.ack[after] > peer_high.max(0.0) + 1.5;
+        if packets.seq[after] < high || past(packets.seq[after]) || unseen_answer || (before..after).any(|i| packets.dir[i] & 1 != d & 1 && packets.ack[i].is_finite() && past(packets.ack[i])) {
             continue;
         }
         s.cause = StallCause::ApplicationIdle;

@@ -46,9 +46,27 @@ pub(super) fn sentence(f: &Facts, conns: &[ConnectionSummary], i: usize) -> Opti
     let found = data_connections(f, conns, i);
     let ports = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(", ");
     let more = if f.ports_named as usize > f.ports.len() { " …" } else { "" };
+    // Ports whose data connection the capture holds; the others' are absent (review AC W4:
+    // tickedoffdeveloper held 1 of 4 named data connections, ftp-pe 1 of 5, and the
+    // sentence had said all their bytes went over the one present).
+    let present = f.ports.iter().filter(|&&p| found.iter().any(|&j| conns[j].endpoints.iter().any(|e| split(e).1 == p))).count();
+    // Distinct ports named: the list holds each once until its cap, past which only the
+    // count of namings (repeats included) is known.
+    let named = if f.ports.len() >= super::MAX_PORTS { f.ports_named as usize } else { f.ports.len() };
+    let absent = named.saturating_sub(present);
     Some(if found.is_empty() {
         let named = if f.ports.is_empty() { String::new() } else { format!(" (the replies and commands named data ports {}{more})", ports(&f.ports)) };
         format!("{lead}; their bytes went over data connections that are not in this capture{named}, so what limited the files' transfer cannot be read here.")
+    } else if absent > 0 {
+        let ids: Vec<String> = found.iter().take(5).map(|&j| conns[j].id.to_string()).collect();
+        let extra = if found.len() > 5 { format!(" and {} more", found.len() - 5) } else { String::new() };
+        let (its, report) = if present == 1 { ("its connection", "report says what limited it") } else { ("their connections", "reports say what limited them") };
+        let which = if found.len() == 1 { "connection" } else { "connections" };
+        format!(
+            "{lead}; of the {} data ports the replies and commands named, {present} had {its} in this capture ({which} {}{extra}, whose own {report}) and {absent} did not, so what limited those transfers cannot be read here.",
+            named,
+            ids.join(", ")
+        )
     } else {
         let ids: Vec<String> = found.iter().take(5).map(|&j| conns[j].id.to_string()).collect();
         let extra = if found.len() > 5 { format!(" and {} more", found.len() - 5) } else { String::new() };

@@ -29,7 +29,7 @@ pub use smtp::pipelining_sentence;
 /// Connections whose facts are kept, at most (a capture of many mail or FTP sessions).
 pub const MAX_CONNECTIONS: usize = 4096;
 /// Data ports kept per control connection (the count goes on).
-const MAX_PORTS: usize = 8;
+pub(super) const MAX_PORTS: usize = 8;
 
 /// The facts of one connection (module comment).
 #[derive(Clone, Debug, Default)]
