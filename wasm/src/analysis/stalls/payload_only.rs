@@ -44,7 +44,9 @@ pub fn idle_after_timer(stalls: &mut [Stall], packets: &PacketColumns, d: u8, th
             continue;
         }
         // New data: at or beyond every byte the sender had sent before it.
-        let high = (0..after).filter(|&i| packets.dir[i] & 1 == d & 1 && packets.len[i] > 0).map(|i| packets.seq[i] + f64::from(packets.len[i])).fold(f64::NEG_INFINITY, f64::max);
+        // The highest byte end a side (`own`: the sender's) had sent in the rows before `after`.
+        let highest = |own: bool| (0..after).filter(|&i| (packets.dir[i] & 1 == d & 1) == own && packets.len[i] > 0).map(|i| packets.seq[i] + f64::from(packets.len[i])).fold(f64::NEG_INFINITY, f64::max);
+        let high = highest(true);
         // Exactly where the captured data ended: a segment beyond it follows bytes the
         // capture never held, sent in the gap (review AC W1: tls2 connection 279, new data
         // 2,296 B past the last captured byte, was "idle"); and no ACK of the peer in the gap
@@ -56,7 +58,7 @@ pub fn idle_after_timer(stalls: &mut [Stall], packets: &PacketColumns, d: u8, th
         // next request acknowledged 836 KB of an answer the capture never held) — a turn,
         // not an idle sender.
         let past = |x: f64| x > high + 0.5;
-        let peer_high = (0..after).filter(|&i| packets.dir[i] & 1 != d & 1 && packets.len[i] > 0).map(|i| packets.seq[i] + f64::from(packets.len[i])).fold(f64::NEG_INFINITY, f64::max);
+        let peer_high = highest(false);
         let unseen_answer = packets.ack[after].is_finite() && packets.ack[after] > peer_high.max(0.0) + 1.5;
         if packets.seq[after] < high || past(packets.seq[after]) || unseen_answer || (before..after).any(|i| packets.dir[i] & 1 != d & 1 && packets.ack[i].is_finite() && past(packets.ack[i])) {
             continue;

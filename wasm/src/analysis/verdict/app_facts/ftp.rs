@@ -52,24 +52,22 @@ pub(super) fn sentence(f: &Facts, conns: &[ConnectionSummary], i: usize) -> Opti
     let present = f.ports.iter().filter(|&&p| found.iter().any(|&j| conns[j].endpoints.iter().any(|e| split(e).1 == p))).count();
     // Distinct ports named: the list holds each once until its cap, past which only the
     // count of namings (repeats included) is known.
-    let named = if f.ports.len() >= super::MAX_PORTS { f.ports_named as usize } else { f.ports.len() };
-    let absent = named.saturating_sub(present);
+    let distinct = if f.ports.len() >= super::MAX_PORTS { f.ports_named as usize } else { f.ports.len() };
+    let absent = distinct.saturating_sub(present);
+    let ids: Vec<String> = found.iter().take(5).map(|&j| conns[j].id.to_string()).collect();
+    let extra = if found.len() > 5 { format!(" and {} more", found.len() - 5) } else { String::new() };
+    let which = if found.len() == 1 { "connection" } else { "connections" };
     Some(if found.is_empty() {
         let named = if f.ports.is_empty() { String::new() } else { format!(" (the replies and commands named data ports {}{more})", ports(&f.ports)) };
         format!("{lead}; their bytes went over data connections that are not in this capture{named}, so what limited the files' transfer cannot be read here.")
     } else if absent > 0 {
-        let ids: Vec<String> = found.iter().take(5).map(|&j| conns[j].id.to_string()).collect();
-        let extra = if found.len() > 5 { format!(" and {} more", found.len() - 5) } else { String::new() };
         let (its, report) = if present == 1 { ("its connection", "report says what limited it") } else { ("their connections", "reports say what limited them") };
-        let which = if found.len() == 1 { "connection" } else { "connections" };
         format!(
             "{lead}; of the {} data ports the replies and commands named, {present} had {its} in this capture ({which} {}{extra}, whose own {report}) and {absent} did not, so what limited those transfers cannot be read here.",
-            named,
+            distinct,
             ids.join(", ")
         )
     } else {
-        let ids: Vec<String> = found.iter().take(5).map(|&j| conns[j].id.to_string()).collect();
-        let extra = if found.len() > 5 { format!(" and {} more", found.len() - 5) } else { String::new() };
-        format!("{lead}; their bytes went over the data {} {}{extra} of this capture (ports named in the replies and commands), whose own reports say what limited them.", if found.len() == 1 { "connection" } else { "connections" }, ids.join(", "))
+        format!("{lead}; their bytes went over the data {which} {}{extra} of this capture (ports named in the replies and commands), whose own reports say what limited them.", ids.join(", "))
     })
 }
