@@ -121,7 +121,7 @@ fn a_windows_hosts_delayed_acks_in_a_public_rdp_capture_are_no_spike() {
     // its pure ACK 39.5 ms later), 644 → 647 (51 B, 40.3 ms), 658 → 659 (57 B, 49.5 ms),
     // the path's other answers 0.1–0.6 ms (658 answered 657 in 0.623 ms). Before: "The
     // RTT rose from 106 µs to 50 ms during 29.732 s–30.006 s (2 % of the transfer)."
-    let Some(bytes) = common::corpus("sbousseaden__PCAP-ATTACK__Lateral_Movement_LM_rdp_sharprdp.pcapng") else { return };
+    let Some(bytes) = common::corpus("sbousseaden__PCAP-ATTACK__Lateral Movement_LM_rdp_sharprdp.pcapng") else { return };
     let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     for c in &a.connections {

@@ -195,7 +195,7 @@ fn corpus_usman_44_idles_120_s_and_leaves_nothing_unacknowledged() {
     // server's IP ID is its own counter, 0xe2c5 (803) → 0xe2c6 (926): nothing sent in
     // 120 s, no re-send. It read "stalled 3 times for 125 s … unknown cause" and "56
     // KiB … not yet acknowledged".
-    let Some(c) = common::corpus_connection("13usmanali__Computer-Networks-assignment-1__https_protocol.pcapng", 44) else { return };
+    let Some(c) = common::corpus_connection("13usmanali__Computer-Networks-assignment-1__https protocol.pcapng", 44) else { return };
     let d = c.data_direction as usize;
     assert!(c.directions[d].stalls.iter().all(|s| s.cause == StallCause::ApplicationIdle), "{:?}", c.directions[d].stalls);
     assert_eq!(c.diagnosis.limit, "application");
@@ -203,7 +203,7 @@ fn corpus_usman_44_idles_120_s_and_leaves_nothing_unacknowledged() {
     assert!(!c.diagnosis.text.contains("unknown cause"), "{}", c.diagnosis.text);
     assert!(!c.ending.text.contains("not yet acknowledged"), "{}", c.ending.text);
     // Connection 19: its 188 B (339–342) could only be acknowledged by pure ACKs.
-    let c = common::corpus_connection("13usmanali__Computer-Networks-assignment-1__https_protocol.pcapng", 19).expect("read above");
+    let c = common::corpus_connection("13usmanali__Computer-Networks-assignment-1__https protocol.pcapng", 19).expect("read above");
     assert!(!c.ending.text.contains("not yet acknowledged"), "{}", c.ending.text);
     assert_eq!(c.diagnosis.limit, "application");
 }

@@ -143,7 +143,7 @@ fn a_public_capture_with_asymmetric_mss_options_counts_no_tso_frames() {
     // number above all numbers before it (sent after them, not overtaken). So 523
     // segments in 523 frames. The bytes re-sent are a share of the 2,596,424 that reached
     // the capture point; the originals lost before it never did.
-    let Some(bytes) = common::corpus("lyc0930__Wireshark-Labs__2-HTTP_DNS_DNS_1.pcapng") else { return };
+    let Some(bytes) = common::corpus("lyc0930__Wireshark-Labs__2-HTTP&DNS_DNS_1.pcapng") else { return };
     let s = analyze_bytes(&bytes, AnalysisOptions::default(), 1 << 20);
     let a = s.analysis().expect("analysed");
     let c: &ConnectionSummary = &a.connections[16];
