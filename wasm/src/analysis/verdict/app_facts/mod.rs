@@ -235,6 +235,7 @@ impl Table {
                 add.extend(pipelining_sentence(f, &conns[i]));
             }
             add.extend(proxy::sentence(f, &conns[i]));
+            proxy::rewrite_answer_waits(f, &mut conns[i]);
             let text = &mut conns[i].diagnosis.text;
             for s in add {
                 insert_after_headline(text, &s);

@@ -14,6 +14,12 @@
 //!   answer through the tunnel also crossed the proxy's path to the server and back:
 //!   a wait for an answer is not the server's time alone.
 //!
+//! Where the proxy is the data sender whose answers the diagnosis timed ("X itself took
+//! 611 ms of the pauses to answer messages …: time of its application", answer_waits.rs),
+//! that sentence is rewritten: the answers came through the tunnel, so the waits were the
+//! far server's and the proxy's path to it and back, not the proxy's own application
+//! (PCAPdroid: 611 ms of answers over a 10-ms path to the proxy).
+//!
 //! The wait less the path RTT is a lower bound of the proxy's own time at any capture
 //! point: near the client the wait holds the whole round trip to the proxy, near the
 //! proxy it holds none of it.
@@ -70,6 +76,22 @@ impl Tunnel {
             self.opened = Some(Opened { client, port, connect_frame, connect_t: at, code, answer_frame: frame, answer_t: t });
         }
     }
+}
+
+/// Rewrites the answer-waits sentence (answer_waits.rs) whose answering side is the
+/// proxy that opened the tunnel (module comment); its numbers stay as they were.
+pub fn rewrite_answer_waits(f: &Facts, c: &mut ConnectionSummary) {
+    let Some(o) = f.tunnel.opened else { return };
+    let Some(proxy) = c.endpoints.get(usize::from(1 - o.client.min(1))).cloned() else { return };
+    let Some((start, end, _, _)) = crate::analysis::verdict::relay_chain::answer_sentence(&c.diagnosis.text, &proxy) else { return };
+    const WORDS: &str = "): time of its application (or of a person at it)";
+    let s = &c.diagnosis.text[start..end];
+    let Some(at) = s.find(WORDS) else { return };
+    let rewritten = format!(
+        "{proxy} took {}): answers relayed through the proxy's tunnel, so time of the far server and of the proxy's path to it and back, not of the proxy's own application.",
+        s[..at].strip_prefix(&format!("{proxy} itself took ")).unwrap_or(&s[..at])
+    );
+    c.diagnosis.text.replace_range(start..end, &rewritten);
 }
 
 /// "The payload shows a tunnel through an HTTP proxy (RFC 9110 §9.3.6): …"; None where
