@@ -184,3 +184,97 @@ fn corpus_smtp_saving_at_most_the_waits() {
         assert!(text.contains("1 time (39 ms in all, the first frame 9 → frame 10): sent as one group with MAIL, they would have saved about 1 round trip, ≈ 39 ms, the waits themselves."), "{text}");
     }
 }
+
+/// A client's tunnel through an explicit proxy (RFC 9110 §9.3.6) over a 20-ms path: frames
+/// 1–3 handshake (SYN/ACK 20 ms after the SYN), 4 "CONNECT example.com:443" at 21 ms, 5 the
+/// proxy's "HTTP/1.1 200" at 121 ms — 100 ms, of which 80 ms beyond the round trip were
+/// the proxy's own connection to the far host — then the tunnel: 6 the client's request,
+/// 7 an "HTTP/1.1 200 OK" of the far server (tunnelled cleartext HTTP: not the proxy's).
+/// `refused`: the proxy first answers 407 (frame 5) and the client asks again (frame 6,
+/// answered 200 in frame 7, 100 ms later).
+fn proxy(refused: bool) -> Vec<ConnectionSummary> {
+    let mut s = Script::open("10.0.0.1:40000", "10.0.0.9:3128", 0.0, 20.0);
+    let connect = b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n";
+    let mut t = 21.0;
+    if refused {
+        s.say(t, false, connect).say(t + 21.0, true, b"HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n");
+        t += 22.0;
+    }
+    s.say(t, false, connect).say(t + 100.0, true, b"HTTP/1.1 200 Connection established\r\n\r\n");
+    s.say(t + 101.0, false, b"GET / HTTP/1.1\r\nHost: example.com\r\n\r\n").say(t + 201.0, true, b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi");
+    s.ack(t + 202.0, false);
+    analyse(s.frames)
+}
+
+#[test]
+fn proxy_tunnel_names_the_proxy_and_its_far_connection() {
+    let conns = proxy(false);
+    let text = &conns[0].diagnosis.text;
+    // 121 − 21 = 100 ms from the CONNECT to the 200; the path RTT is the handshake's 20 ms,
+    // so 80 ms were the proxy's own (its connection to example.com).
+    assert!(
+        text.contains("The payload shows a tunnel through an HTTP proxy (RFC 9110 §9.3.6): the client asked 10.0.0.9:3128 to CONNECT to port 443 (frame 4) and the proxy answered 200 100 ms later (frame 5), 80 ms beyond the path's 20 ms round trip: at least that long was the proxy's own, its connection to the far host (a name lookup where it needed one, then the far path's SYN → SYN/ACK at least), which this capture does not show. The round trips measured on this connection end at the proxy, not at the far server, and every answer through the tunnel also crossed the proxy's path to the server and back."),
+        "{text}"
+    );
+}
+
+#[test]
+fn proxy_tunnel_after_a_refused_connect_names_the_answered_one() {
+    let conns = proxy(true);
+    let text = &conns[0].diagnosis.text;
+    // The 407 (frame 5) refused the first CONNECT (frame 4); the second (frame 6, at
+    // 43 ms) had its 200 in frame 7, 100 ms later.
+    assert!(text.contains("the client asked 10.0.0.9:3128 to CONNECT to port 443 (frame 6) and the proxy answered 200 100 ms later (frame 7), 80 ms beyond"), "{text}");
+    assert_eq!(text.matches("tunnel through an HTTP proxy").count(), 1, "{text}");
+}
+
+#[test]
+fn no_tunnel_without_a_connect_answered_2xx() {
+    // Plain HTTP: status lines without a CONNECT prove no proxy.
+    let mut s = Script::open("10.0.0.1:40000", "10.0.0.9:80", 0.0, 20.0);
+    s.say(21.0, false, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").say(141.0, true, b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").ack(142.0, false);
+    assert!(!analyse(s.frames)[0].diagnosis.text.contains("proxy"));
+    // A CONNECT refused (407) and not asked again: no tunnel.
+    let mut s = Script::open("10.0.0.1:40000", "10.0.0.9:3128", 0.0, 20.0);
+    s.say(21.0, false, b"CONNECT a:443 HTTP/1.1\r\n\r\n").say(42.0, true, b"HTTP/1.1 407 Proxy Authentication Required\r\n\r\n").ack(43.0, false);
+    assert!(!analyse(s.frames)[0].diagnosis.text.contains("tunnel"));
+}
+
+/// Corpus captures of explicit proxies whose CONNECT and 2xx Wireshark dissects
+/// (`tshark -Y 'http.request.method==CONNECT || http.response.code'`): (name, sentence part).
+const PROXY_CAPTURES: [(&str, &str); 4] = [
+    // PCAPdroid's test capture (review AB "droid"): CONNECT frame 4 at 10.573 ms, 200 frame 6
+    // at 46.470 ms: 36 ms; the path RTT 8.2 ms (the SYN/ACK came 10.2 ms after the SYN).
+    (
+        "emanuele-f__PCAPdroid__app_src_main_jni_tests_pcap_http_proxy.pcap",
+        "the client asked 85.25.246.38:8080 to CONNECT to port 443 (frame 4) and the proxy answered 200 36 ms later (frame 6), 28 ms beyond the path's 8.2 ms round trip",
+    ),
+    // A corporate proxy: CONNECT frame 4 at 2.8 ms, 200 frame 6 at 59.2 ms (56 ms) on a 2.6 ms path.
+    ("OISF__suricata-verify__tests_bug-2430_backwards.pcap", "the client asked 10.123.173.114:8080 to CONNECT to port 443 (frame 4) and the proxy answered 200 56 ms later (frame 6), 54 ms beyond the path's 2.6 ms round trip"),
+    // A proxy on [::1]: 200 at 120.9 ms, 121 ms after the CONNECT at 0.35 ms.
+    ("realjimmy__sample-captures__zeek-samples_http_connect-with-header.trace", "the client asked [::1]:80 to CONNECT to port 443 (frame 5) and the proxy answered 200 121 ms later (frame 7), 121 ms beyond"),
+    // The 200 (frame 5) came 13.6 ms after the CONNECT, within the 14 ms the SYN/ACK took:
+    // nothing beyond the round trip is named.
+    ("OISF__suricata-verify__tests_bug-2769_issue_no_icmp.pcap", "the client asked 3.235.60.34:8080 to CONNECT to port 443 (frame 4) and the proxy answered 200 14 ms later (frame 5). The round trips"),
+];
+
+#[test]
+fn proxy_tunnels_of_the_corpus() {
+    for (name, part) in PROXY_CAPTURES {
+        let Some(conns) = common::corpus_connections(name) else { continue };
+        let text = &conns[0].diagnosis.text;
+        assert!(text.contains(part), "{name}: {text}");
+    }
+    // PCAPdroid's download came through the tunnel: the proxy's answer waits (611 ms, the
+    // longest frame 209 → 211) are the far server's and the far path's, not the proxy's
+    // application's (answer_waits.rs's words rewritten, its numbers kept).
+    if let Some(conns) = common::corpus_connections(PROXY_CAPTURES[0].0) {
+        let text = &conns[0].diagnosis.text;
+        assert!(text.contains("85.25.246.38:8080 took 611 ms of the pauses to answer messages of 194.247.5.7:57556 it had received in full and acknowledged (the longest 63 ms: frame 209 at 1.476 s → frame 211 at 1.549 s, less the 10 ms round trip between the capture point and 85.25.246.38:8080): answers relayed through the proxy's tunnel, so time of the far server and of the proxy's path to it and back, not of the proxy's own application."), "{text}");
+        assert!(!text.contains("time of its application"), "{text}");
+    }
+    // The proxy's answer is not in this capture (CONNECT in frame 4, nothing after): no tunnel said.
+    if let Some(conns) = common::corpus_connections("OISF__suricata-verify__tests_bug-2512_sample_10.62.112.41_62227.pcap") {
+        assert!(conns.iter().all(|c| !c.diagnosis.text.contains("tunnel through")));
+    }
+}

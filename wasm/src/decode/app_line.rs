@@ -10,7 +10,11 @@
 //! - an FTP command: USER, PASS, CWD, TYPE, … and the data-moving RETR, STOR, APPE,
 //!   STOU, LIST, NLST, MLSD; PORT and EPRT carry the active data port;
 //! - an SMTP command: EHLO/HELO, MAIL FROM:, RCPT TO:, DATA, with whether the segment
-//!   holds another command line after the first (the client pipelined, RFC 2920).
+//!   holds another command line after the first (the client pipelined, RFC 2920);
+//! - an HTTP/1.x `CONNECT host:port HTTP/1.1` request line (RFC 9110 §9.3.6: the client
+//!   asks a proxy for a tunnel to host:port), the port in the value, and an HTTP/1.x
+//!   status line (`HTTP/1.1 200 Connection established`, RFC 9112 §4), the code in the
+//!   value: the proxy's answer.
 
 /// A segment's first payload line, packed: bits 0–7 the kind (`KIND_*`), 8–23 the
 /// value (a reply's code, or a data port), bit 24 [`MORE_LINES`] / [`PIPELINING`] (on
@@ -29,6 +33,10 @@ pub const KIND_SMTP_RCPT: u8 = 7;
 pub const KIND_SMTP_DATA: u8 = 8;
 /// A 227 / 229 reply: the server's passive data port in the value (the code is 227).
 pub const KIND_PASSIVE_REPLY: u8 = 9;
+/// `CONNECT authority HTTP/1.x`: the port the tunnel is asked to reach in the value.
+pub const KIND_HTTP_CONNECT: u8 = 10;
+/// `HTTP/1.x NNN …`: the status code in the value.
+pub const KIND_HTTP_STATUS: u8 = 11;
 
 /// On a command: another command line follows the first in the same segment.
 /// On a 250 reply: one of its lines is the PIPELINING extension.
@@ -56,6 +64,8 @@ impl AppLine {
     pub fn of(p: &[u8]) -> AppLine {
         match p.first() {
             Some(b'1'..=b'5') => reply(p),
+            Some(b'C') if p.starts_with(b"CONNECT ") => http_connect(p),
+            Some(b'H') if p.starts_with(b"HTTP/1.") => http_status(p),
             Some(b'A'..=b'Z' | b'a'..=b'z') => command(p),
             _ => AppLine(0),
         }
@@ -78,6 +88,34 @@ fn reply(p: &[u8]) -> AppLine {
         100..=199 => AppLine::new(KIND_REPLY, code, rest(p).starts_with(b"226 ")),
         _ => AppLine::new(KIND_REPLY, code, false),
     }
+}
+
+/// `CONNECT host:port HTTP/1.x` (RFC 9110 §9.3.6: the request target is the authority
+/// form, host and port, RFC 9112 §3.2.3; the method is case-sensitive, §9.1): the port.
+fn http_connect(p: &[u8]) -> AppLine {
+    if !p[..p.len().min(SCAN)].contains(&b'\n') {
+        return AppLine(0); // no line end: not a whole request line
+    }
+    let line = first_line(p);
+    let mut parts = line.split(|&b| b == b' ');
+    let (Some(_), Some(target), Some(version), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else { return AppLine(0) };
+    if !(version == b"HTTP/1.1" || version == b"HTTP/1.0") {
+        return AppLine(0);
+    }
+    // The port after the last ':' ("[2001:db8::1]:443" too); a host before it.
+    let Some(colon) = target.iter().rposition(|&b| b == b':').filter(|&c| c > 0) else { return AppLine(0) };
+    let port = std::str::from_utf8(&target[colon + 1..]).ok().and_then(|x| x.parse::<u16>().ok()).filter(|&p| p != 0);
+    port.map_or(AppLine(0), |port| AppLine::new(KIND_HTTP_CONNECT, port, false))
+}
+
+/// `HTTP/1.x NNN` then a space or the line's end (RFC 9112 §4 status-line): the code.
+fn http_status(p: &[u8]) -> AppLine {
+    let Some(&[b'H', b'T', b'T', b'P', b'/', b'1', b'.', minor, b' ', a, b, c]) = p.get(..12) else { return AppLine(0) };
+    let after = p.get(12).copied();
+    if !(minor == b'0' || minor == b'1') || !(b'1'..=b'5').contains(&a) || !b.is_ascii_digit() || !c.is_ascii_digit() || !matches!(after, Some(b' ' | b'\r')) {
+        return AppLine(0);
+    }
+    AppLine::new(KIND_HTTP_STATUS, u16::from(a - b'0') * 100 + u16::from(b - b'0') * 10 + u16::from(c - b'0'), false)
 }
 
 /// The payload's first line, without its CRLF (bounded by [`SCAN`]).
@@ -194,6 +232,16 @@ mod tests {
         assert_eq!(k(b"MAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"), (KIND_SMTP_MAIL, 0, true));
         assert_eq!(k(b"RCPT TO:<c@d>\r\n"), (KIND_SMTP_RCPT, 0, false));
         assert_eq!(k(b"DATA\r\n"), (KIND_SMTP_DATA, 0, false));
+        // An explicit proxy's tunnel (PCAPdroid tests/pcap/http_proxy.pcap frames 4 and 6).
+        assert_eq!(k(b"CONNECT 15.35.226.136:443 HTTP/1.1\r\nHost: 15.35.226.136:443\r\n\r\n"), (KIND_HTTP_CONNECT, 443, false));
+        assert_eq!(k(b"CONNECT [2001:db8::1]:8443 HTTP/1.0\r\n\r\n"), (KIND_HTTP_CONNECT, 8443, false));
+        assert_eq!(k(b"HTTP/1.1 200 Connection established\r\n\r\n"), (KIND_HTTP_STATUS, 200, false));
+        assert_eq!(k(b"HTTP/1.0 407 Proxy Authentication Required\r\n"), (KIND_HTTP_STATUS, 407, false));
+        assert_eq!(AppLine::of(b"CONNECT example.com HTTP/1.1\r\n"), AppLine(0), "no port");
+        assert_eq!(AppLine::of(b"CONNECT a:443 HTTP/1.1"), AppLine(0), "no line end");
+        assert_eq!(AppLine::of(b"CONNECT a:443\r\n"), AppLine(0), "no version");
+        assert_eq!(AppLine::of(b"HTTP/2 200\r\n"), AppLine(0));
+        assert_eq!(AppLine::of(b"HTTP/1.1 2000\r\n"), AppLine(0));
         // Not lines of these protocols.
         assert_eq!(AppLine::of(b"GET / HTTP/1.1\r\n"), AppLine(0));
         assert_eq!(AppLine::of(b"2024-01-01 log"), AppLine(0));

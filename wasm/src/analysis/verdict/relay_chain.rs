@@ -35,7 +35,7 @@ fn address(endpoint: &str) -> &str {
 }
 
 /// The answer-waits sentence's span in `text` and its longest wait's frames (R, J).
-fn answer_sentence(text: &str, sender: &str) -> Option<(usize, usize, u32, u32)> {
+pub(crate) fn answer_sentence(text: &str, sender: &str) -> Option<(usize, usize, u32, u32)> {
     let start = text.find(&format!("{sender} itself took "))?;
     let end = start + text[start..].find(" the transfer took.")? + " the transfer took.".len();
     let s = &text[start..end];

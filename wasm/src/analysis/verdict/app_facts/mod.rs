@@ -13,11 +13,15 @@
 //! - SMTP PIPELINING (RFC 2920): the server offered it in its EHLO reply, the client
 //!   still sent MAIL, RCPT and DATA each after the previous command's reply; smtp.rs
 //!   names the turns a group would have removed.
+//! - An explicit HTTP proxy (RFC 9110 §9.3.6): the client's `CONNECT host:port` and the
+//!   proxy's 2xx answer make the connection a tunnel; proxy.rs says what that means
+//!   for the round trips and the waits measured on it.
 //!
 //! Memory: a side table of the analyzer, one entry per connection that carried such a
 //! line (at most [`MAX_CONNECTIONS`]); other connections pay nothing.
 
 mod ftp;
+mod proxy;
 mod smtp;
 
 use crate::analysis::report::ConnectionSummary;
@@ -64,6 +68,8 @@ pub struct Facts {
     pub waits: f64,
     pub first_wait: Option<(u32, u32)>,
     reply_frame: u32,
+    /// HTTP CONNECT and the proxy's answer (proxy.rs).
+    pub tunnel: proxy::Tunnel,
 }
 
 impl Facts {
@@ -80,6 +86,9 @@ impl Facts {
 
     fn note(&mut self, dir: u8, l: AppLine, t: f64, frame: u32) {
         match l.kind() {
+            // HTTP lines are no FTP/SMTP command or reply: they never set whose those are.
+            line::KIND_HTTP_CONNECT => self.tunnel.connect(dir, l.value(), t, frame),
+            line::KIND_HTTP_STATUS => self.tunnel.status(dir, l.value(), t, frame),
             line::KIND_REPLY | line::KIND_PASSIVE_REPLY => {
                 if *self.replies_from.get_or_insert(dir) != dir {
                     return;
@@ -191,7 +200,9 @@ impl Table {
     /// One segment whose first payload line is `l` (not 0), of connection `index`, in
     /// direction `dir`, at `t` s, frame `frame` (1-based).
     pub fn note(&mut self, index: u32, dir: u8, l: AppLine, t: f64, frame: u32) {
-        if self.0.len() >= MAX_CONNECTIONS && !self.0.contains_key(&index) {
+        // An HTTP status line alone proves nothing kept here (every HTTP/1.x answer
+        // has one): it is read only on a connection that already carried a line.
+        if (self.0.len() >= MAX_CONNECTIONS || l.kind() == line::KIND_HTTP_STATUS) && !self.0.contains_key(&index) {
             return;
         }
         self.0.entry(index).or_default().note(dir, l, t, frame);
@@ -223,6 +234,8 @@ impl Table {
             if f.smtp_unpipelined() {
                 add.extend(pipelining_sentence(f, &conns[i]));
             }
+            add.extend(proxy::sentence(f, &conns[i]));
+            proxy::rewrite_answer_waits(f, &mut conns[i]);
             let text = &mut conns[i].diagnosis.text;
             for s in add {
                 insert_after_headline(text, &s);
