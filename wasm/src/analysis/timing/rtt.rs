@@ -262,11 +262,38 @@ enum PeerAfter {
     BusyThenIdle,
 }
 
-/// The longest a window-limited peer takes to answer our ACK of all its data: it
-/// sends the moment that ACK arrives, one path round trip later, and 1 s is the
-/// round trip RFC 6298 assumes before measuring one (§2.1's initial RTO, §2.4's
-/// minimum), as far_part.rs bounds a silence after the ACK of everything.
+/// The longest a window-limited peer takes to answer our ACK of all its data when no
+/// round trip is known yet: it sends the moment that ACK arrives, one path round trip
+/// later, and 1 s is the round trip RFC 6298 assumes before measuring one (§2.1's
+/// initial RTO, §2.4's minimum), as far_part.rs bounds a silence after the ACK of
+/// everything. Once one is known, [`answer_bound_ns`].
 const ANSWER_BOUND_NS: i64 = 1_000_000_000;
+
+/// Round trips within which the peer's answer counts as prompt, and the least bound
+/// (ns): the stall threshold's, max(10 ms, 4 × the round trip) (stalls/gaps.rs
+/// `default_threshold_s`): a silence longer than that is a stall, the peer's, not a
+/// round trip.
+const PROMPT_ROUND_TRIPS: i64 = 4;
+const PROMPT_FLOOR_NS: i64 = 10_000_000;
+
+/// How long after our copies of a TSval (the later of which acknowledged everything
+/// the peer had sent) the peer's data still answers the earlier copy, ns:
+/// [`ANSWER_BOUND_NS`] while no round trip is known (`round_trip_ns` None: no
+/// handshake, no turn through each end yet, track/conn.rs `round_trip`), else the
+/// stall threshold of that round trip, never above 1 s. A window-limited peer answers
+/// one path round trip after our ACK, a queue at most lifting it a few-fold; a peer
+/// that had everything acknowledged and whose data came later sent it when its
+/// application had some (RFC 7323 §4.1's RTTM rule times only an echo that advances
+/// SND.UNA; Linux takes TSecr samples only in `tcp_clean_rtx_queue`, an ACK of new
+/// data). An RDP server's screen updates every 30–100 ms after the client's ACKs of
+/// each, on a 0.35 ms LAN, read "The RTT rose from 127 µs to 115 ms" (review AD class
+/// C-TS-ECHO-IDLE-AS-RTT, jovair1994 `rdp.pcap`).
+pub fn answer_bound_ns(round_trip_ns: Option<i64>) -> i64 {
+    match round_trip_ns.filter(|&r| r > 0) {
+        Some(r) => r.saturating_mul(PROMPT_ROUND_TRIPS).max(PROMPT_FLOOR_NS).min(ANSWER_BOUND_NS),
+        None => ANSWER_BOUND_NS,
+    }
+}
 
 impl PeerAfter {
     /// The verdict after one more copy of the same TSval.
@@ -283,14 +310,14 @@ impl PeerAfter {
     /// flight answers that copy (TS.Recent is the same value: the IW10 server whose
     /// 11th segment waits for the first ACK of its first 10, RFC 6928), but once a
     /// later copy acknowledged everything it had sent, data later than
-    /// [`ANSWER_BOUND_NS`] is its application's, after an idle: a 7.2 s pause of a
-    /// chat server after such a pair of ACKs read as a 7.2 s round trip, and a
-    /// receiver-side capture's far part (round_trips.rs) repeated it.
-    fn answered_within(self, sample_ns: i64) -> bool {
+    /// `bound_ns` ([`answer_bound_ns`]) is its application's, after an idle: a 7.2 s
+    /// pause of a chat server after such a pair of ACKs read as a 7.2 s round trip, and
+    /// a receiver-side capture's far part (round_trips.rs) repeated it.
+    fn answered_within(self, sample_ns: i64, bound_ns: i64) -> bool {
         match self {
             PeerAfter::Idle => false,
             PeerAfter::Busy => true,
-            PeerAfter::BusyThenIdle => sample_ns <= ANSWER_BOUND_NS,
+            PeerAfter::BusyThenIdle => sample_ns <= bound_ns,
         }
     }
 }
@@ -302,6 +329,9 @@ pub struct Echo {
     pub acks_new_data: bool,
     /// It carries new data and is no probe or keep-alive.
     pub sends_new_data: bool,
+    /// The connection's round trip known so far, ns (track/conn.rs `round_trip`): how
+    /// promptly an idle peer's data must come to answer our segment ([`answer_bound_ns`]).
+    pub round_trip_ns: Option<i64>,
 }
 
 /// A timestamp RTT sample and whether it measures a round trip (see `on_echo`).
@@ -388,7 +418,7 @@ impl TsRtt {
             if d == 0 {
                 let arriving = echo.sends_new_data
                     && self.peer_data.as_mut().is_some_and(|p| p.longest_since(t).saturating_mul(2) < t_ns.saturating_sub(t));
-                let busy = peer_busy.answered_within(t_ns.saturating_sub(t)) || arriving || self.sent_before_answer(t, t_ns);
+                let busy = peer_busy.answered_within(t_ns.saturating_sub(t), answer_bound_ns(echo.round_trip_ns)) || arriving || self.sent_before_answer(t, t_ns);
                 let trusted = echo.acks_new_data || (echo.sends_new_data && busy);
                 release_if_drained(&mut self.sent);
                 return (t_ns >= t).then_some(TsSample { ns: t_ns - t, trusted });

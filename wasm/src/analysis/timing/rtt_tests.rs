@@ -2,9 +2,9 @@
 
 use super::*;
 
-const ACKS: Echo = Echo { acks_new_data: true, sends_new_data: false };
+const ACKS: Echo = Echo { acks_new_data: true, sends_new_data: false, round_trip_ns: None };
 /// An echo by new data of the peer that acknowledges nothing of ours.
-const DATA: Echo = Echo { acks_new_data: false, sends_new_data: true };
+const DATA: Echo = Echo { acks_new_data: false, sends_new_data: true, round_trip_ns: None };
 const MS: i64 = 1_000_000;
 
 #[test]
@@ -118,7 +118,7 @@ fn old_echo_after_a_pause_is_not_trusted() {
     // a 10 s "sample" that measures the pause.
     let mut r = TsRtt::default();
     r.on_send(9, 0, false, false);
-    let request = Echo { acks_new_data: false, sends_new_data: true };
+    let request = Echo { acks_new_data: false, sends_new_data: true, round_trip_ns: None };
     assert_eq!(r.on_echo(9, 10_000_000_000, request), Some(TsSample { ns: 10_000_000_000, trusted: false }));
     // A receiver's ACK (TSval 10) sent while the sender still had data in
     // flight: the sender's next data segment echoes it one path RTT later.
@@ -272,4 +272,34 @@ fn a_drained_queue_gives_its_buffer_back() {
     ts.on_send(7, 0, false, true);
     assert_eq!(ts.on_echo(7, 25 * MS, ACKS), Some(TsSample { ns: 25 * MS, trusted: true }));
     assert_eq!(ts.sent.capacity(), 0);
+}
+
+#[test]
+fn an_ack_of_everything_then_data_past_the_stall_threshold_is_the_peers_idle() {
+    // An RDP server on a 0.35 ms LAN (review AD class C-TS-ECHO-IDLE-AS-RTT, jovair1994
+    // `rdp.pcap` frames 73–76): our ACK with TSval 227 leaves it 1,381 bytes in flight
+    // (busy); 14 µs later a second ACK with the same TSval (one 1 ms tick) covers
+    // everything. Its next screen update, 114.734 ms after the first copy, echoes 227.
+    // The round trip known so far is 127 µs, so an answer is prompt within
+    // max(10 ms, 4 × 127 µs) = 10 ms (the stall threshold): 114.7 ms is its application's.
+    let data = Echo { acks_new_data: false, sends_new_data: true, round_trip_ns: Some(127_000) };
+    let mut r = TsRtt::default();
+    r.on_peer_data(0);
+    r.on_send(227, 228_048_000, true, true);
+    r.on_send(227, 228_062_000, false, true);
+    r.on_peer_data(342_782_000);
+    assert_eq!(r.on_echo(227, 342_782_000, data), Some(TsSample { ns: 114_734_000, trusted: false }));
+    // A window-limited peer on the same LAN: its next flight 0.3 ms after the first copy
+    // answers it (0.3 ms ≤ 10 ms), as before.
+    r.on_send(300, 400_000_000, true, true);
+    r.on_send(300, 400_014_000, false, true);
+    r.on_peer_data(400_300_000);
+    assert_eq!(r.on_echo(300, 400_300_000, data), Some(TsSample { ns: 300_000, trusted: true }));
+    // The bound: the stall threshold of the known round trip (at least 10 ms), never
+    // above the 1 s that holds while none is known.
+    assert_eq!(answer_bound_ns(Some(127_000)), 10_000_000);
+    assert_eq!(answer_bound_ns(Some(40_000_000)), 160_000_000);
+    assert_eq!(answer_bound_ns(Some(400_000_000)), 1_000_000_000);
+    assert_eq!(answer_bound_ns(None), 1_000_000_000);
+    assert_eq!(answer_bound_ns(Some(0)), 1_000_000_000);
 }

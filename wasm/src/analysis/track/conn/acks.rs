@@ -140,7 +140,8 @@ impl Conn {
         let (fwd, rev) = sides_of(&mut self.sides, d);
         if p.has_ack {
             let new_data = seg.payload_len > 0 && !probe && p.prev_next.map_or(true, |n| p.end_rel > n);
-            let echo = Echo { acks_new_data, sends_new_data: new_data };
+            let round_trip_ns = super::round_trip(self.first_rtt, self.min_turn);
+            let echo = Echo { acks_new_data, sends_new_data: new_data, round_trip_ns };
             if new_data {
                 rev.ts_rtt.on_peer_data(seg.ts_ns);
             }
