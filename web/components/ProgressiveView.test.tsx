@@ -45,6 +45,31 @@ describe('ProgressiveView selection', () => {
   });
 });
 
+describe('the bin in progress', () => {
+  it('is drawn apart from the settled bars, as a floor with the time it is counted to', async () => {
+    // Two settled 100 ms bins, then the bin in progress: 500 B so far (40 kbit/s at least).
+    const answer = {
+      schemaVersion: 1, generation: 1, connection: 2, series: 'throughput', direction: 0, t0: -0.2, t1: 20.2, columns: 800,
+      binSeconds: 0.1, stallThresholdMs: null, clamped: [], notes: [], error: null, errorBound: null,
+      kind: 'bins', start: 0, bytes: Float64Array.of(3000, 1000), bps: Float64Array.of(240_000, 80_000), averageBps: Float64Array.of(NaN, NaN), averageBins: 10,
+      loading: { index: 2, bytes: 500, bps: 40_000, settledTo: 0.25 },
+    };
+    const source = { query: async () => answer } as unknown as ViewSource;
+    let el!: HTMLElement;
+    await act(async () => { el = render(<ProgressiveView partial={table} progress={null} source={source} />); });
+    await act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+    const chart = el.querySelector('[data-testid="partial-throughput"]')!;
+    expect(chart.getAttribute('data-points')).toBe('2');
+    const open = chart.querySelector('[data-series="loading-bin"]')!;
+    expect(open.getAttribute('data-bps')).toBe('40000');
+    expect(open.textContent).toContain('at least');
+    expect(chart.querySelector('[data-series="payload"]')!.getAttribute('data-max-bps')).toBe('240000');
+    const probe = (window as unknown as { __tcpscopePartial: { firstDrawnMs: number | null; firstSettledMs: number | null } }).__tcpscopePartial;
+    expect(probe.firstDrawnMs).not.toBeNull();
+    expect(probe.firstSettledMs).not.toBeNull();
+  });
+});
+
 describe('loadingRange', () => {
   it('a connection still sending is drawn into the capture’s estimated length', () => {
     expect(loadingRange(row(1, 1, 0, 4), 4, 20)).toEqual([-0.2, 20.2]);

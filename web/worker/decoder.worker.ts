@@ -337,7 +337,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const packed = session.askPacked(JSON.stringify({ ask: 'view', request: message.request }));
         const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
         packed.free();
-        const bars = answer.kind === 'bins' && answer.bps.length > 0;
+        // A bar to draw: a settled bin, or the bin in progress with bytes so far (wasm
+        // view/partial.rs LoadingBin): either ends the eager start.
+        const bars = answer.kind === 'bins' && (answer.bps.length > 0 || answer.loading != null);
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         if (!current?.report) {
           partialAnswered ||= bars;
@@ -345,6 +347,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
             const since = performance.now() - loading.started;
             loading.phases.firstViewMs ??= since;
             if (bars) loading.phases.firstBarsMs ??= since;
+            if (bars && session instanceof WasmSession) loading.phases.barsBytes ??= session.bytesConsumed();
+            if (answer.kind === 'bins' && answer.bps.length > 0 && session instanceof WasmSession) loading.phases.settledBarsBytes ??= session.bytesConsumed();
           }
         }
         break;
