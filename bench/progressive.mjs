@@ -69,6 +69,13 @@ async function load(progressive, query = '') {
         }
         if (document.querySelector('[data-testid=progress]')) b.sawProgress = true;
         if (b.start && !b.table && document.querySelector('[data-testid=partial-table]')) b.table = performance.now();
+        // The first bar as drawn, read from the chart itself (any build): a settled bin
+        // with bytes (the payload path's data-max-bps > 0), or the bin in progress.
+        if (b.start && !b.barSettled) {
+          const path = document.querySelector('[data-testid=partial-throughput] [data-series=payload]');
+          if (Number(path?.getAttribute('data-max-bps') ?? 0) > 0) b.barSettled = performance.now();
+        }
+        if (b.start && !b.bar && (b.barSettled || document.querySelector('[data-testid=partial-throughput] [data-series=loading-bin]'))) b.bar = performance.now();
         if (app.dataset.state === 'ready' && b.start && !b.ready) b.ready = performance.now();
         if (app.dataset.state === 'error') b.error = true;
       }).observe(app, { attributes: true, attributeFilter: ['data-state'], childList: true, subtree: true });
@@ -79,13 +86,13 @@ async function load(progressive, query = '') {
       // a quick look): the page is closed then, and with it the load.
       // (A build whose probe has `firstSettledMs` drew the bin in progress first: wait for
       // its first settled bar too; an older build's first bar was a settled one.)
-      await page.waitForFunction(() => {
-        const p = window.__tcpscopePartial;
-        return (p?.firstDrawnMs && (!('firstSettledMs' in p) || p.firstSettledMs)) || window.__bench.error;
-      }, null, { polling: 20 });
-      const f = await page.evaluate(() => ({ start: window.__bench.start, table: window.__bench.table, error: window.__bench.error, first: window.__tcpscopePartial?.firstDrawnMs, settled: window.__tcpscopePartial?.firstSettledMs ?? window.__tcpscopePartial?.firstDrawnMs, fraction: window.__tcpscopePartial?.last?.fraction }));
+      // (Read from the chart as drawn, so that builds whose probe counted a chart of
+      // empty bins as the first chart are measured alike: the first bar, and the first
+      // settled bar with bytes.)
+      await page.waitForFunction(() => window.__bench.barSettled || window.__bench.error, null, { polling: 20 });
+      const f = await page.evaluate(() => ({ ...window.__bench, probeFirst: window.__tcpscopePartial?.firstDrawnMs }));
       if (f.error) throw new Error('the app reported an error state');
-      return { firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.first - f.start, firstSettledMs: f.settled - f.start };
+      return { firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.bar - f.start, firstSettledMs: f.barSettled - f.start, probeFirstMs: f.probeFirst - f.start };
     }
     await page.waitForFunction(() => window.__bench.ready || window.__bench.error, null, { polling: 100 });
     const b = await page.evaluate(() => ({ ...window.__bench, partial: window.__tcpscopePartial ?? null, phases: window.__tcpscope?.loadPhases?.last ?? null }));
@@ -142,7 +149,7 @@ try {
       on.push(await load(true));
       if (variant) alt.push(await load(true, variant));
     }
-    const firsts = (xs) => ({ firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstSettledMs: round(median(xs.map((x) => x.firstSettledMs))), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), runs: xs.map((x) => round(x.firstChartMs)), settledRuns: xs.map((x) => round(x.firstSettledMs)) });
+    const firsts = (xs) => ({ firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstSettledMs: round(median(xs.map((x) => x.firstSettledMs))), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), runs: xs.map((x) => round(x.firstChartMs)), settledRuns: xs.map((x) => round(x.firstSettledMs)), probeFirstMs: xs.map((x) => round(x.probeFirstMs)) });
     result.firstOnly = firsts(on);
     if (variant) result.variant = { query: variant, ...firsts(alt) };
   }

@@ -84,8 +84,12 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     if (!b || answer === drawnRef.current) return;
     drawnRef.current = answer;
     const p = asked.probe;
-    if ((b.bps.length > 0 || b.loading) && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
-    if (b.bps.length > 0 && p.firstSettledMs == null) p.firstSettledMs = performance.now();
+    // A bar is a bin with bytes: an answer whose bins are all empty (the bin before a
+    // connection that starts at the file's first packet: the axis is padded by 1 %)
+    // draws no bar.
+    const settledBar = b.bps.some((v) => v > 0);
+    if ((settledBar || b.loading) && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
+    if (settledBar && p.firstSettledMs == null) p.firstSettledMs = performance.now();
     p.updates += 1;
     // The question this answer is to, from the answer itself: the axis may have moved
     // since it was asked (the end estimate grows with the read), and the answer drawn

@@ -339,7 +339,10 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         packed.free();
         // A bar to draw: a settled bin, or the bin in progress with bytes so far (wasm
         // view/partial.rs LoadingBin): either ends the eager start.
-        const bars = answer.kind === 'bins' && (answer.bps.length > 0 || answer.loading != null);
+        // (Empty bins are no bar: the bin before a connection that starts at the file's
+        // first packet is settled at once, and used to end the eager start.)
+        const settledBar = answer.kind === 'bins' && answer.bps.some((v) => v > 0);
+        const bars = settledBar || (answer.kind === 'bins' && answer.loading != null);
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         if (!current?.report) {
           partialAnswered ||= bars;
@@ -348,7 +351,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
             loading.phases.firstViewMs ??= since;
             if (bars) loading.phases.firstBarsMs ??= since;
             if (bars && session instanceof WasmSession) loading.phases.barsBytes ??= session.bytesConsumed();
-            if (answer.kind === 'bins' && answer.bps.length > 0 && session instanceof WasmSession) loading.phases.settledBarsBytes ??= session.bytesConsumed();
+            if (settledBar && session instanceof WasmSession) loading.phases.settledBarsBytes ??= session.bytesConsumed();
           }
         }
         break;
