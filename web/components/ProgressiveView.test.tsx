@@ -3,7 +3,7 @@
 // the loading state in words, the charts that wait for the end saying so, and the
 // time axis the growing chart draws into.
 import { act } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProgressiveView } from './ProgressiveView';
 import { loadingRange } from './PartialThroughputChart';
 import { estimatedLength } from './ProgressiveView';
@@ -60,6 +60,8 @@ describe('the bin in progress', () => {
     await act(async () => { await new Promise((r) => setTimeout(r, 0)); });
     const chart = el.querySelector('[data-testid="partial-throughput"]')!;
     expect(chart.getAttribute('data-points')).toBe('2');
+    // (The svg is drawn by useD3 after the render: wait for it, never sleep.)
+    await vi.waitFor(() => expect(chart.querySelector('[data-series="loading-bin"]')).not.toBeNull(), { timeout: 10_000 });
     const open = chart.querySelector('[data-series="loading-bin"]')!;
     expect(open.getAttribute('data-bps')).toBe('40000');
     expect(open.textContent).toContain('at least');
