@@ -118,6 +118,7 @@ loading?: LoadingBin, };
  * still to come can only add to it (the timeline's times never go back), so it is a
  * lower bound of the finished chart's bin, never more.
  */
+
 export type LoadingBin = { 
 /**
  * Its place in the answer's bins (= the number of settled bins before it).
