@@ -6,7 +6,9 @@
 //                      (?progressive=off: no partial table, no partial chart), the median
 //                      of `runs` loads each, alternating on/off so both see the same machine:
 //     firstTableMs     drop → the partial connection table shown (on only)
-//     firstChartMs     drop → the first partial throughput chart drawn with bars (on only)
+//     firstChartMs     drop → the first partial throughput chart drawn with a bar (on only):
+//                      a settled bin or the bin in progress (wasm view/partial.rs LoadingBin)
+//     firstSettledMs   drop → the first settled bar drawn (older builds: = firstChartMs)
 //     updatesPerS      partial chart redraws per second between the first and the report
 //     readyMs          drop → data-state="ready" (the finished charts drawn)
 //     pushMs, extraMs  the worker's decoding + analysis, and its time building partial
@@ -67,6 +69,13 @@ async function load(progressive, query = '') {
         }
         if (document.querySelector('[data-testid=progress]')) b.sawProgress = true;
         if (b.start && !b.table && document.querySelector('[data-testid=partial-table]')) b.table = performance.now();
+        // The first bar as drawn, read from the chart itself (any build): a settled bin
+        // with bytes (the payload path's data-max-bps > 0), or the bin in progress.
+        if (b.start && !b.barSettled) {
+          const path = document.querySelector('[data-testid=partial-throughput] [data-series=payload]');
+          if (Number(path?.getAttribute('data-max-bps') ?? 0) > 0) b.barSettled = performance.now();
+        }
+        if (b.start && !b.bar && (b.barSettled || document.querySelector('[data-testid=partial-throughput] [data-series=loading-bin]'))) b.bar = performance.now();
         if (app.dataset.state === 'ready' && b.start && !b.ready) b.ready = performance.now();
         if (app.dataset.state === 'error') b.error = true;
       }).observe(app, { attributes: true, attributeFilter: ['data-state'], childList: true, subtree: true });
@@ -75,15 +84,22 @@ async function load(progressive, query = '') {
     if (firstOnly) {
       // Only drop → the first partial chart (a capture too large to load whole here, or
       // a quick look): the page is closed then, and with it the load.
-      await page.waitForFunction(() => window.__tcpscopePartial?.firstDrawnMs || window.__bench.error, null, { polling: 20 });
-      const f = await page.evaluate(() => ({ start: window.__bench.start, table: window.__bench.table, error: window.__bench.error, first: window.__tcpscopePartial?.firstDrawnMs, fraction: window.__tcpscopePartial?.last?.fraction }));
+      // (A build whose probe has `firstSettledMs` drew the bin in progress first: wait for
+      // its first settled bar too; an older build's first bar was a settled one.)
+      // (Read from the chart as drawn, so that builds whose probe counted a chart of
+      // empty bins as the first chart are measured alike: the first bar, and the first
+      // settled bar with bytes.)
+      await page.waitForFunction(() => window.__bench.barSettled || window.__bench.error, null, { polling: 20 });
+      const f = await page.evaluate(() => ({ ...window.__bench, probeFirst: window.__tcpscopePartial?.firstDrawnMs }));
       if (f.error) throw new Error('the app reported an error state');
-      return { firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.first - f.start, fractionRead: f.fraction };
+      return { firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.bar - f.start, firstSettledMs: f.barSettled - f.start, probeFirstMs: f.probeFirst - f.start };
     }
     await page.waitForFunction(() => window.__bench.ready || window.__bench.error, null, { polling: 100 });
     const b = await page.evaluate(() => ({ ...window.__bench, partial: window.__tcpscopePartial ?? null, phases: window.__tcpscope?.loadPhases?.last ?? null }));
     if (b.error) throw new Error('the app reported an error state');
     const first = b.partial?.firstDrawnMs != null ? b.partial.firstDrawnMs - b.start : null;
+    const settledAt = b.partial?.firstSettledMs ?? b.partial?.firstDrawnMs;
+    const firstSettled = settledAt != null ? settledAt - b.start : null;
     const span = first != null && b.report ? (b.report - b.partial.firstDrawnMs) / 1000 : 0;
     // The worker's own cost of the progressive display, less disturbed by a loaded
     // machine than wall times: building the partial tables, and its turns between pieces
@@ -94,9 +110,9 @@ async function load(progressive, query = '') {
     // page's `open` message waited openWaitMs before it): first slice in hand, first
     // table listing a connection posted, first partial view answered, first with bars.
     // (The worker's start of the load, ms after the drop.)
-    const path = { startMs: ph.startedAt != null ? ph.startedAt - b.startAbs : null, openWaitMs: ph.openWaitMs, firstSliceMs: ph.firstSliceMs, firstListedMs: ph.firstListedMs, firstViewMs: ph.firstViewMs, firstBarsMs: ph.firstBarsMs, warmMs: ph.warmMs, atListed: ph.atListed, warmSteps: ph.warmSteps?.map(([at, ms]) => [Math.round(at - b.startAbs), Math.round(ms)]) };
+    const path = { startMs: ph.startedAt != null ? ph.startedAt - b.startAbs : null, openWaitMs: ph.openWaitMs, firstSliceMs: ph.firstSliceMs, firstListedMs: ph.firstListedMs, firstViewMs: ph.firstViewMs, firstBarsMs: ph.firstBarsMs, barsMB: ph.barsBytes != null ? +(ph.barsBytes / 1e6).toFixed(1) : null, settledBarsMB: ph.settledBarsBytes != null ? +(ph.settledBarsBytes / 1e6).toFixed(1) : null, warmMs: ph.warmMs, atListed: ph.atListed, warmSteps: ph.warmSteps?.map(([at, ms]) => [Math.round(at - b.startAbs), Math.round(ms)]) };
     if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ progressive, firstTableMs: b.table - b.start, firstChartMs: first, path }));
-    return { path, firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
+    return { path, firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, firstSettledMs: firstSettled, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
   } finally {
     await page.close();
   }
@@ -133,7 +149,7 @@ try {
       on.push(await load(true));
       if (variant) alt.push(await load(true, variant));
     }
-    const firsts = (xs) => ({ firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), runs: xs.map((x) => round(x.firstChartMs)), fractionRead: xs.map((x) => round(x.fractionRead, 4)) });
+    const firsts = (xs) => ({ firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstSettledMs: round(median(xs.map((x) => x.firstSettledMs))), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), runs: xs.map((x) => round(x.firstChartMs)), settledRuns: xs.map((x) => round(x.firstSettledMs)), probeFirstMs: xs.map((x) => round(x.probeFirstMs)) });
     result.firstOnly = firsts(on);
     if (variant) result.variant = { query: variant, ...firsts(alt) };
   }
@@ -142,8 +158,8 @@ try {
     if (variant) alt.push(await load(true, variant));
     off.push(await load(false));
   }
-  const pathOf = (xs) => Object.fromEntries(['startMs', 'openWaitMs', 'firstSliceMs', 'firstListedMs', 'firstViewMs', 'firstBarsMs', 'warmMs'].map((k) => [k, round(median(xs.map((x) => x.path?.[k] ?? null)))]));
-  const summary = (xs) => ({ path: pathOf(xs), pushMs: round(median(xs.map((x) => x.pushMs))), extraMs: round(median(xs.map((x) => x.extraMs))), extraShare: round(median(xs.map((x) => x.extraShare)), 3), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), firstChartMs: round(median(xs.map((x) => x.firstChartMs))), updatesPerS: round(median(xs.map((x) => x.updatesPerS)), 1), readyMs: round(median(xs.map((x) => x.readyMs))) });
+  const pathOf = (xs) => Object.fromEntries(['startMs', 'openWaitMs', 'firstSliceMs', 'firstListedMs', 'firstViewMs', 'firstBarsMs', 'barsMB', 'settledBarsMB', 'warmMs'].map((k) => [k, round(median(xs.map((x) => x.path?.[k] ?? null)))]));
+  const summary = (xs) => ({ path: pathOf(xs), pushMs: round(median(xs.map((x) => x.pushMs))), extraMs: round(median(xs.map((x) => x.extraMs))), extraShare: round(median(xs.map((x) => x.extraShare)), 3), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstSettledMs: round(median(xs.map((x) => x.firstSettledMs))), updatesPerS: round(median(xs.map((x) => x.updatesPerS)), 1), readyMs: round(median(xs.map((x) => x.readyMs))) });
   result.readMs = round(result.readMs);
   if (!firstOnly) {
     result.on = summary(on);

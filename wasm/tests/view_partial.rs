@@ -6,7 +6,7 @@
 use tcpscope_core::analysis::AnalysisOptions;
 use tcpscope_core::session::Session;
 use tcpscope_core::view::partial::{self, AFTER_THE_LOAD};
-use tcpscope_core::view::response::Bins;
+use tcpscope_core::view::response::{Bins, LoadingBin};
 use tcpscope_core::view::{Series, ViewData, ViewEngine, ViewRequest};
 
 fn examples() -> Vec<(String, Vec<u8>)> {
@@ -89,6 +89,13 @@ fn compare(seen: &[(Seen, tcpscope_core::analysis::Analysis)]) -> usize {
             }
         }
         bins_compared += s.bins.bytes.len();
+        // The bin in progress: right after the settled bins, and a floor of the final bin.
+        if let Some(l) = s.bins.loading {
+            let i = l.index as usize;
+            assert_eq!(i, s.bins.bytes.len(), "{} #{}: the bin in progress follows the settled ones", s.name, s.req.connection);
+            assert!(l.bytes > 0 && l.bytes <= f.bytes[i], "{} #{} bin {i}: {} so far, {} at the end", s.name, s.req.connection, l.bytes, f.bytes[i]);
+            assert!(l.bps <= f.bps[i]);
+        }
     }
     bins_compared
 }
@@ -103,6 +110,62 @@ fn settled_bins_are_the_final_bins_at_the_running_bin() {
         let n = compare(&seen);
         assert!(n > 1000, "compared {n} bins");
     }
+}
+
+#[test]
+fn the_bin_in_progress_is_a_floor_of_the_final_bin() {
+    // At 1600 columns (the running bin) and at 40 (coarse bins built from several
+    // running bins, the one in progress summed from them), on every example.
+    for (slice, columns) in [(64 << 10, 1600), (128 << 10, 40)] {
+        let seen = partial_answers(slice, columns);
+        let open = seen.iter().filter(|(s, _)| s.bins.loading.is_some()).count();
+        // (100 of them at 64 KiB slices and 1600 columns on the examples of 2026-11.)
+        assert!(open > 0, "slice {slice}, {columns} columns: no answer with a bin in progress");
+        compare(&seen);
+    }
+}
+
+#[test]
+fn the_bin_in_progress_holds_the_bytes_analysed_so_far() {
+    use tcpscope_core::synth::*;
+    // One connection: 1000 B at 0, 30 and 50 ms and 500 B at 120 ms (client → server),
+    // then the server's pure ACKs at 2.110, 2.112, 2.130 and 2.140 s. The timeline holds
+    // packets until they are 2 s older than the newest stamp (and decides a lone outlier
+    // one packet late, so the newest packet waits too: analysis/capture/timeline.rs).
+    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
+    for (t_us, len) in [(0, 1000), (30_000, 1000), (50_000, 1000), (120_000, 500)] {
+        f.data(C2S, t_us, len);
+    }
+    for t_us in [2_110_000, 2_112_000, 2_130_000, 2_140_000] {
+        f.push(S2C, t_us);
+    }
+    let frames = f.frames();
+    let record = |n: usize| write_pcap(&frames[..n], &Link::Ethernet, Endian::Little, TsResolution::Micro).len();
+    let bytes = write_pcap(&frames, &Link::Ethernet, Endian::Little, TsResolution::Micro);
+    let mut session = Session::new(AnalysisOptions::default());
+    let ask = |session: &Session| {
+        let run = session.running().expect("reading");
+        bins(&partial::query(run, &request(0, 0, 0.3, 1600, None)))
+    };
+    // Six packets in: the ACK at 2.110 s is the newest placed, so the packets up to
+    // 110 ms are analysed (0, 30, 50 ms): bin [0, 100 ms) is still open, with 3000 B
+    // so far = 240,000 bit/s over its 100 ms, counted up to 50 ms.
+    session.push(&bytes[..record(6)]);
+    let b = ask(&session);
+    assert!(b.bytes.is_empty(), "nothing settled: {b:?}");
+    assert_eq!(b.loading, Some(LoadingBin { index: 0, bytes: 3000, bps: 240_000.0, settled_to: 0.05 }));
+    // Eight in: up to 130 ms analysed (the 500 B at 120 ms): bin 0 is settled with its
+    // 3000 B and bin 1 is in progress with 500 B (40,000 bit/s), counted up to 120 ms.
+    session.push(&bytes[record(6)..]);
+    let b = ask(&session);
+    assert_eq!(b.bytes, vec![3000]);
+    assert_eq!(b.loading, Some(LoadingBin { index: 1, bytes: 500, bps: 40_000.0, settled_to: 0.12 }));
+    // The finished chart: the same two bins, and no bin in progress in a final answer.
+    session.finish();
+    let mut engine = ViewEngine::new();
+    let fin = bins(&engine.query(session.analysis().expect("analysed"), &request(0, 0, 0.3, 1600, Some(0.1))));
+    assert_eq!(&fin.bytes[..2], &[3000, 500]);
+    assert_eq!(fin.loading, None);
 }
 
 #[test]

@@ -19,19 +19,22 @@ import '../charts/charts.css';
 
 /** What the benchmark and the e2e test read about the partial chart (window.__tcpscopePartial). */
 export interface PartialProbe {
+  /** The first bar drawn: a settled bin, or the bin in progress with bytes so far. */
   firstDrawnMs: number | null;
+  /** The first settled bin drawn (the bin in progress aside). */
+  firstSettledMs?: number | null;
   updates: number;
   last: { connection: number; direction: number; t0: number; t1: number; columns: number; binSeconds: number; start: number; bytes: number[]; fraction: number } | null;
 }
 
 function probe(): PartialProbe {
   const w = window as unknown as { __tcpscopePartial?: PartialProbe };
-  return (w.__tcpscopePartial ??= { firstDrawnMs: null, updates: 0, last: null });
+  return (w.__tcpscopePartial ??= { firstDrawnMs: null, firstSettledMs: null, updates: 0, last: null });
 }
 
 /** A new load starts a new count (App, when a capture is opened). */
 export function resetPartialProbe() {
-  (window as unknown as { __tcpscopePartial?: PartialProbe }).__tcpscopePartial = { firstDrawnMs: null, updates: 0, last: null };
+  (window as unknown as { __tcpscopePartial?: PartialProbe }).__tcpscopePartial = { firstDrawnMs: null, firstSettledMs: null, updates: 0, last: null };
 }
 
 /**
@@ -81,7 +84,12 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     if (!b || answer === drawnRef.current) return;
     drawnRef.current = answer;
     const p = asked.probe;
-    if (b.bps.length > 0 && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
+    // A bar is a bin with bytes: an answer whose bins are all empty (the bin before a
+    // connection that starts at the file's first packet: the axis is padded by 1 %)
+    // draws no bar.
+    const settledBar = b.bps.some((v) => v > 0);
+    if ((settledBar || b.loading) && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
+    if (settledBar && p.firstSettledMs == null) p.firstSettledMs = performance.now();
     p.updates += 1;
     // The question this answer is to, from the answer itself: the axis may have moved
     // since it was asked (the end estimate grows with the read), and the answer drawn
@@ -94,9 +102,9 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     const f = beginFrame(svg, {
       chart: 'throughput', view,
       title: `Throughput of #${row.id} so far`,
-      description: `Payload rate per ${b ? formatDuration(b.binSeconds) : ''} bin while the capture loads: ${b?.bps.length ?? 0} settled bins; loading, ${pct} % read.`,
+      description: `Payload rate per ${b ? formatDuration(b.binSeconds) : ''} bin while the capture loads: ${b?.bps.length ?? 0} settled bins${b?.loading ? `, then the bin in progress (bytes up to ${formatDuration(b.loading.settledTo)}: at least ${formatBitrate(b.loading.bps)})` : ''}; loading, ${pct} % read.`,
     });
-    let ymax = 0;
+    let ymax = b?.loading?.bps ?? 0;
     for (const v of b?.bps ?? []) if (v > ymax) ymax = v;
     const y = d3.scaleLinear().domain([0, ymax > 0 ? ymax * 1.08 : 1]).range([f.innerHeight, 0]).nice();
     drawYAxis(f, y, formatBitrate, 'bit/s', wholeTicks(y, yTickCount(f)));
@@ -104,6 +112,17 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     drawNote(f, `loading — ${pct} % read`, 'tcps-note tcps-loading-note');
     const path = f.plot.append('path').attr('class', 'tcps-rate tcps-s-payload tcps-area').attr('data-series', 'payload')
       .attr('data-points', b?.bps.length ?? 0);
+    // The bin in progress (wasm view/partial.rs LoadingBin): the bytes analysed in it so
+    // far, a floor of the finished bar — drawn apart, open at the top, growing as the
+    // analysis settles further.
+    const open = b?.loading;
+    if (b && open && open.bps > 0) {
+      const x0 = f.x(b.start + open.index * b.binSeconds), x1 = f.x(b.start + (open.index + 1) * b.binSeconds);
+      f.plot.append('rect').attr('class', 'tcps-loading-bin').attr('data-series', 'loading-bin')
+        .attr('x', x0).attr('width', Math.max(1, x1 - x0)).attr('y', y(open.bps)).attr('height', Math.max(0, y(0) - y(open.bps)))
+        .attr('data-bps', open.bps).attr('data-settled-to', open.settledTo)
+        .append('title').text(`bin in progress: at least ${formatBitrate(open.bps)} (bytes analysed up to ${formatDuration(open.settledTo)})`);
+    }
     if (!b || b.bps.length === 0) return;
     const x = (i: number) => f.x(b.start + i * b.binSeconds);
     const idx = Uint32Array.from(b.bps.keys());

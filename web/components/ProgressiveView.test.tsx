@@ -3,7 +3,7 @@
 // the loading state in words, the charts that wait for the end saying so, and the
 // time axis the growing chart draws into.
 import { act } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProgressiveView } from './ProgressiveView';
 import { loadingRange } from './PartialThroughputChart';
 import { estimatedLength } from './ProgressiveView';
@@ -42,6 +42,33 @@ describe('ProgressiveView selection', () => {
     expect(picked).toEqual([0]);
     expect(second.getAttribute('aria-selected')).toBe('true');
     expect(el.querySelector('[data-testid="progressive-state"]')!.textContent).toBe('loading: 3 TCP connections so far');
+  });
+});
+
+describe('the bin in progress', () => {
+  it('is drawn apart from the settled bars, as a floor with the time it is counted to', async () => {
+    // Two settled 100 ms bins, then the bin in progress: 500 B so far (40 kbit/s at least).
+    const answer = {
+      schemaVersion: 1, generation: 1, connection: 2, series: 'throughput', direction: 0, t0: -0.2, t1: 20.2, columns: 800,
+      binSeconds: 0.1, stallThresholdMs: null, clamped: [], notes: [], error: null, errorBound: null,
+      kind: 'bins', start: 0, bytes: Float64Array.of(3000, 1000), bps: Float64Array.of(240_000, 80_000), averageBps: Float64Array.of(NaN, NaN), averageBins: 10,
+      loading: { index: 2, bytes: 500, bps: 40_000, settledTo: 0.25 },
+    };
+    const source = { query: async () => answer } as unknown as ViewSource;
+    let el!: HTMLElement;
+    await act(async () => { el = render(<ProgressiveView partial={table} progress={null} source={source} />); });
+    await act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+    const chart = el.querySelector('[data-testid="partial-throughput"]')!;
+    expect(chart.getAttribute('data-points')).toBe('2');
+    // (The svg is drawn by useD3 after the render: wait for it, never sleep.)
+    await vi.waitFor(() => expect(chart.querySelector('[data-series="loading-bin"]')).not.toBeNull(), { timeout: 10_000 });
+    const open = chart.querySelector('[data-series="loading-bin"]')!;
+    expect(open.getAttribute('data-bps')).toBe('40000');
+    expect(open.textContent).toContain('at least');
+    expect(chart.querySelector('[data-series="payload"]')!.getAttribute('data-max-bps')).toBe('240000');
+    const probe = (window as unknown as { __tcpscopePartial: { firstDrawnMs: number | null; firstSettledMs: number | null } }).__tcpscopePartial;
+    expect(probe.firstDrawnMs).not.toBeNull();
+    expect(probe.firstSettledMs).not.toBeNull();
   });
 });
 

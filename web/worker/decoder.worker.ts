@@ -337,7 +337,12 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const packed = session.askPacked(JSON.stringify({ ask: 'view', request: message.request }));
         const { answer, transfer } = unpackAnswer(packed.header(), packed.takeF64s(), packed.takeU32s());
         packed.free();
-        const bars = answer.kind === 'bins' && answer.bps.length > 0;
+        // A bar to draw: a settled bin, or the bin in progress with bytes so far (wasm
+        // view/partial.rs LoadingBin): either ends the eager start.
+        // (Empty bins are no bar: the bin before a connection that starts at the file's
+        // first packet is settled at once, and used to end the eager start.)
+        const settledBar = answer.kind === 'bins' && answer.bps.some((v) => v > 0);
+        const bars = settledBar || (answer.kind === 'bins' && answer.loading != null);
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         if (!current?.report) {
           partialAnswered ||= bars;
@@ -345,6 +350,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
             const since = performance.now() - loading.started;
             loading.phases.firstViewMs ??= since;
             if (bars) loading.phases.firstBarsMs ??= since;
+            if (bars && session instanceof WasmSession) loading.phases.barsBytes ??= session.bytesConsumed();
+            if (settledBar && session instanceof WasmSession) loading.phases.settledBarsBytes ??= session.bytesConsumed();
           }
         }
         break;

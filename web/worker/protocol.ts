@@ -99,7 +99,7 @@ export interface LoadPhases {
   prepareMs?: number;
   /** The first chart's path (issue 41), ms from the open: the first partial table that
    *  lists a connection posted, the first partial view answered, the first one with a
-   *  settled bin; `openWaitMs`: from the page's `open` message to the worker starting
+   *  bar (a settled bin or the bin in progress); `openWaitMs`: from the page's `open` message to the worker starting
    *  the load (a warm-up stage or wasm start-up in the way). */
   firstListedMs?: number;
   firstViewMs?: number;
@@ -109,6 +109,10 @@ export interface LoadPhases {
   startedAt?: number;
   /** The worker's time split when the first table listing a connection went out. */
   atListed?: { readWaitMs: number; pushMs: number; turnsMs: number; bytes: number };
+  /** Bytes decoded when the first answer with a bar (firstBarsMs) and the first with a
+   *  settled bin went out (the bin in progress can come first: wasm view/partial.rs). */
+  barsBytes?: number;
+  settledBarsBytes?: number;
   /** The warm-up's stages run so far in this worker: [start (timeOrigin + now, ms), ms]. */
   warmSteps?: [number, number][];
 }

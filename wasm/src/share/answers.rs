@@ -284,6 +284,7 @@ pub fn bins_of(r: &StoredRates, from: usize, to: usize) -> Bins {
         bytes,
         average_bps: r.average_bps[from..to].to_vec(),
         average_bins: r.average_bins,
+        loading: None,
     }
 }
 

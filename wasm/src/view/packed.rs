@@ -175,7 +175,7 @@ pub fn pack(mut r: ViewResponse) -> PackedResponse {
 impl Bins {
     /// Moves the arrays out, leaving `kept` with this answer's scalars and empty arrays.
     fn with_scalars_of(self, kept: &mut Bins) -> Bins {
-        (kept.start, kept.average_bins) = (self.start, self.average_bins);
+        (kept.start, kept.average_bins, kept.loading) = (self.start, self.average_bins, self.loading);
         self
     }
 }

@@ -54,6 +54,7 @@ pub fn bins(c: &CumColumn, t0: f64, t1: f64, bin: f64) -> Bins {
         bps: Vec::with_capacity(count),
         average_bps: Vec::with_capacity(count),
         average_bins: w as u32,
+        loading: None,
     };
     if c.t.is_empty() {
         out.bytes.resize(count, 0);

@@ -97,6 +97,30 @@ pub struct Bins {
     /// of the series is within reach.
     pub average_bps: Vec<Option<f64>>,
     pub average_bins: u32,
+    /// While a capture loads (view/partial.rs), the bin after the settled ones: the
+    /// bytes analysed in it so far. Absent from every finished answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub loading: Option<LoadingBin>,
+}
+
+/// The bin in progress of a partial throughput answer (docs/ANALYSIS.md "Progressive
+/// view"): bin `index` of the answer's grid (right after its settled bins) holds at
+/// least `bytes`, the payload of the packets analysed in it up to `settled_to`; packets
+/// still to come can only add to it (the timeline's times never go back), so it is a
+/// lower bound of the finished chart's bin, never more.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct LoadingBin {
+    /// Its place in the answer's bins (= the number of settled bins before it).
+    pub index: u32,
+    #[cfg_attr(test, ts(type = "number"))]
+    pub bytes: u64,
+    /// bytes × 8 / bin: the lowest the finished bin can be.
+    pub bps: f64,
+    /// Seconds since the file's first packet up to which the bin is counted.
+    pub settled_to: f64,
 }
 
 /// M4 decimation (Jugel et al., "M4: A Visualization-Oriented Time Series Data

@@ -48,6 +48,7 @@ mod tests {
             decl::<ViewResponse>(&cfg),
             decl::<ViewData>(&cfg),
             decl::<response::Bins>(&cfg),
+            decl::<response::LoadingBin>(&cfg),
             decl::<response::Points>(&cfg),
             decl::<response::Markers>(&cfg),
             decl::<response::Intervals>(&cfg),

@@ -104,7 +104,34 @@ bps: Array<number>,
  * the bins of the direction's first and last event, bit/s; null where no bin
  * of the series is within reach.
  */
-averageBps: Array<number | null>, averageBins: number, };
+averageBps: Array<number | null>, averageBins: number, 
+/**
+ * While a capture loads (view/partial.rs), the bin after the settled ones: the
+ * bytes analysed in it so far. Absent from every finished answer.
+ */
+loading?: LoadingBin, };
+
+/**
+ * The bin in progress of a partial throughput answer (docs/ANALYSIS.md "Progressive
+ * view"): bin `index` of the answer's grid (right after its settled bins) holds at
+ * least `bytes`, the payload of the packets analysed in it up to `settled_to`; packets
+ * still to come can only add to it (the timeline's times never go back), so it is a
+ * lower bound of the finished chart's bin, never more.
+ */
+
+export type LoadingBin = { 
+/**
+ * Its place in the answer's bins (= the number of settled bins before it).
+ */
+index: number, bytes: number, 
+/**
+ * bytes × 8 / bin: the lowest the finished bin can be.
+ */
+bps: number, 
+/**
+ * Seconds since the file's first packet up to which the bin is counted.
+ */
+settledTo: number, };
 
 /**
  * M4 decimation (Jugel et al., "M4: A Visualization-Oriented Time Series Data
