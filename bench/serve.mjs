@@ -36,6 +36,9 @@ export function requireDist(who) {
 /** Serves dist/ (or another build, `root`) on 127.0.0.1:`port` (unknown paths get
  *  index.html); resolves to the server. */
 export async function serveDist(port, root = dist) {
+  // Absolute, so that the containment test below compares like with like: a relative
+  // `--dist-b` once sent index.html for every path and hung the bench (session 38).
+  root = resolve(root);
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path === READER_PATH) {
@@ -43,7 +46,7 @@ export async function serveDist(port, root = dist) {
       return res.end(READER_SOURCE);
     }
     let target = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    if (!target.startsWith(resolve(root)) || !existsSync(target) || statSync(target).isDirectory()) target = join(root, 'index.html');
+    if (!target.startsWith(root) || !existsSync(target) || statSync(target).isDirectory()) target = join(root, 'index.html');
     res.writeHead(200, { 'content-type': types[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
     createReadStream(target).pipe(res);
   });
