@@ -43,7 +43,11 @@ async function firstChartFraction(page: Page): Promise<number> {
     const fig = document.querySelector('[data-testid=partial-throughput]');
     const path = fig?.querySelector('path[data-series=payload]');
     const state = document.querySelector('[data-testid=progressive-state]')?.textContent ?? '';
-    if (!fig || !path || Number(path.getAttribute('data-points')) === 0 || !/loading — \d+ % read/.test(state)) return false;
+    // "With data": bytes in a drawn bin (a finished one, or the bin in progress), not just
+    // bins — a connection starting at the file's first packet has an empty padded bin at once.
+    const open = fig?.querySelector('[data-series=loading-bin]');
+    const bytesDrawn = Number(path?.getAttribute('data-max-bps') ?? 0) > 0 || Number(open?.getAttribute('data-bps') ?? 0) > 0;
+    if (!fig || !path || !bytesDrawn || !/loading — \d+ % read/.test(state)) return false;
     if (!path.getAttribute('d')) return false;
     return Number(fig.getAttribute('data-fraction'));
   }, undefined, { timeout: 120_000, polling: 'raf' });
