@@ -3,7 +3,7 @@
 //! finishes rows-only (the CLI's `finishRowsOnly`) and writes every compact row to
 //! /dev/null one at a time, printing the live heap (bytes allocated and not freed, counted
 //! by this example's allocator) after the read, its high-water during `finish`, and after
-//! it, each also per connection; `--sizes` lists the live allocations after the read by size. 64-bit sizes: wasm32's pointers and `usize` are half as
+//! it, each also per connection; `--sizes` lists the live allocations by size after the read and after `finish`. 64-bit sizes: wasm32's pointers and `usize` are half as
 //! wide, so the wasm heap is smaller (bench/README.md "Session 36").
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
@@ -70,13 +70,9 @@ fn main() {
     drop(buffer);
     let mb = |b: usize| b as f64 / 1e6;
     let read = LIVE.load(Relaxed);
-    if args.iter().any(|a| a == "--sizes") {
-        // The sizes holding the most bytes after the read (count × size).
-        let mut live: Vec<(usize, usize)> = (0..SLOTS).map(|s| (s, BY_SIZE[s].load(Relaxed))).filter(|&(_, c)| c > 0).collect();
-        live.sort_by_key(|&(s, c)| std::cmp::Reverse(s * c));
-        for (s, c) in live.into_iter().take(24) {
-            println!("after the read: {c:>9} live allocations of {s:>5} B = {:7.1} MB", (s * c) as f64 / 1e6);
-        }
+    let sizes = args.iter().any(|a| a == "--sizes");
+    if sizes {
+        print_sizes("after the read");
     }
     PEAK.store(read, Relaxed);
     if args.iter().any(|a| a == "--keep-rows") {
@@ -85,6 +81,9 @@ fn main() {
         session.finish_rows_only();
     }
     let (finish_peak, finished) = (PEAK.load(Relaxed), LIVE.load(Relaxed));
+    if sizes {
+        print_sizes("after finish");
+    }
     let n = session.analysis().map_or(0, |a| a.connections.len()).max(1);
     let mut out = std::io::sink();
     let mut row_bytes = 0usize;
@@ -98,4 +97,13 @@ fn main() {
     println!("live after the read   {:8.1} MB {:6.0} B/conn", mb(read), per(read));
     println!("high-water in finish  {:8.1} MB {:6.0} B/conn", mb(finish_peak), per(finish_peak));
     println!("live after finish     {:8.1} MB {:6.0} B/conn", mb(finished), per(finished));
+}
+
+/// The sizes holding the most live bytes now (count × size), under `when`.
+fn print_sizes(when: &str) {
+    let mut live: Vec<(usize, usize)> = (0..SLOTS).map(|s| (s, BY_SIZE[s].load(Relaxed))).filter(|&(_, c)| c > 0).collect();
+    live.sort_by_key(|&(s, c)| std::cmp::Reverse(s * c));
+    for (s, c) in live.into_iter().take(24) {
+        println!("{when}: {c:>9} live allocations of {s:>5} B = {:7.1} MB", (s * c) as f64 / 1e6);
+    }
 }

@@ -14,6 +14,7 @@ pub mod decode;
 pub mod error;
 pub mod fxhash;
 pub mod inflate;
+pub(crate) mod lean;
 pub mod report;
 pub mod session;
 pub mod shard;

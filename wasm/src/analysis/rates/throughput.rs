@@ -120,7 +120,7 @@ impl Bins {
         let k = bin_of(t, self.bin);
         match self.bins.last_mut() {
             Some((last, sum)) if *last == k => *sum += len,
-            _ => self.bins.push((k, len)),
+            _ => crate::lean::push(&mut self.bins, (k, len)),
         }
     }
 

@@ -40,7 +40,8 @@ impl ByteLog {
     #[inline(never)]
     fn start_chunk(&mut self) {
         let cap = if self.chunks.is_empty() { CHUNK_MIN } else { CHUNK_MAX };
-        self.chunks.push(Vec::with_capacity(cap));
+        // Most logs keep their first chunk alone: room for one (crate::lean).
+        crate::lean::push(&mut self.chunks, Vec::with_capacity(cap));
     }
 
     /// Releases the slack of the last chunk (end of capture).

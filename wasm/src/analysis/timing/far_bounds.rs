@@ -68,7 +68,7 @@ impl FarBounds {
         if self.pending.len() == MAX_PENDING {
             self.pending.pop_front();
         }
-        self.pending.push_back((tsval, t_ns));
+        crate::lean::push_back(&mut self.pending, (tsval, t_ns));
     }
 
     /// A segment of new data of the sender's at `t_ns`, its TSval `ticks` ticks after the
@@ -80,13 +80,19 @@ impl FarBounds {
         while self.pending.front().is_some_and(|&(v, _)| (v.wrapping_sub(tsecr) as i32) <= 0) {
             self.pending.pop_front();
         }
+        // A drained queue frees its buffer (the receiver's next echoable TSval
+        // allocates again): kept, it stayed for the rest of the capture in every
+        // connection (issue 43, as rtt.rs `release_if_drained`).
+        if self.pending.is_empty() && self.pending.capacity() > 0 {
+            self.pending = VecDeque::new();
+        }
         let &(_, t_y) = self.pending.front().filter(|&&(_, t)| t < t_ns)?;
         let bound = t_ns - t_y;
         if self.last_echo == Some(tsecr) && !self.bounds.is_empty() {
             let n = self.bounds.len();
             self.bounds[n - 1] = (t_ns, bound, ticks);
         } else if self.bounds.len() < MAX_BOUNDS {
-            self.bounds.push((t_ns, bound, ticks));
+            crate::lean::push(&mut self.bounds, (t_ns, bound, ticks));
         }
         self.last_echo = Some(tsecr);
         Some(bound)
@@ -113,7 +119,7 @@ impl FarBounds {
             h.pop();
         }
         if h.len() < MAX_HULL {
-            h.push((x, t));
+            crate::lean::push(h, (x, t));
         }
     }
 

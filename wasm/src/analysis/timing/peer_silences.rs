@@ -63,7 +63,7 @@ impl PeerSilences {
                 return;
             }
             if let (Some(a), Some(b), true) = (r0, row, t_ns - t0 >= MIN_SILENCE_NS && self.silences.len() < MAX_SILENCES) {
-                self.silences.push(TsSilence { row_before: a, row_after: b, ticks });
+                crate::lean::push(&mut self.silences, TsSilence { row_before: a, row_after: b, ticks });
             }
         }
         self.clock.on_hull_point(t_ns, tsval);

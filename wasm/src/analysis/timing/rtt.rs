@@ -75,7 +75,7 @@ impl AckRtt {
                 self.pending.pop_front();
             }
             // A segment that is partly a retransmission is ambiguous as well.
-            self.pending.push_back(Sent { start: new_start, end, t_ns, retransmitted: start < high || ambiguous, first_seen: none_yet });
+            crate::lean::push_back(&mut self.pending, Sent { start: new_start, end, t_ns, retransmitted: start < high || ambiguous, first_seen: none_yet });
             self.high = end;
         }
     }
@@ -230,7 +230,7 @@ impl ArrivalGaps {
                 self.evicted_end = end;
             }
         }
-        self.gaps.push_back((t_ns, gap));
+        crate::lean::push_back(&mut self.gaps, (t_ns, gap));
     }
 
     /// The longest time without the peer's new data between `since_ns` and the latest
@@ -371,7 +371,7 @@ impl TsRtt {
         if self.sent.len() == MAX_PENDING {
             self.sent.pop_front();
         }
-        self.sent.push_back(Pending { tsval, t_ns, peer: if peer_busy { PeerAfter::Busy } else { PeerAfter::Idle }, echoable });
+        crate::lean::push_back(&mut self.sent, Pending { tsval, t_ns, peer: if peer_busy { PeerAfter::Busy } else { PeerAfter::Idle }, echoable });
     }
 
     /// A later segment of this side carried `tsval` again (within one tick of its

@@ -157,7 +157,7 @@ impl SenderClock {
         let ack_held = of_peer && acked_all.is_some_and(|t| (tsecr.wrapping_sub(t) as i32) < 0);
         if let (true, Some(r)) = (ack_held, row) {
             if self.ack_held_rows.len() < MAX_GAPS {
-                self.ack_held_rows.push(r);
+                crate::lean::push(&mut self.ack_held_rows, r);
             }
         }
         let (t0, v0) = self.last;
@@ -181,7 +181,7 @@ impl SenderClock {
             self.step_gcd = gcd(self.step_gcd, advance);
         }
         if let (Some(r), true) = (row, gap_ns >= MIN_GAP_NS && self.gaps.len() < MAX_GAPS) {
-            self.gaps.push((r, advance, gap_ns));
+            crate::lean::push(&mut self.gaps, (r, advance, gap_ns));
         }
         self.last = (t_ns, tsval);
         self.owd.on_segment(t_ns, tsval);

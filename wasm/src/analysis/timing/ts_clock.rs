@@ -102,7 +102,7 @@ impl OneWayDelay {
                     self.bins = merged;
                     self.bins.dedup_by(|b, a| a.0 == b.0 && { a.1 = a.1.max(b.1); true });
                 }
-                self.bins.push((t_ns - t_ns.rem_euclid(self.bin_ns), x));
+                crate::lean::push(&mut self.bins, (t_ns - t_ns.rem_euclid(self.bin_ns), x));
             }
         }
     }
@@ -121,7 +121,7 @@ impl OneWayDelay {
                 let cross = (b.1 - a.1) as i128 * i128::from(x - a.0) - (t_ns - a.1) as i128 * i128::from(b.0 - a.0);
                 if cross >= 0 { self.hull.pop(); } else { break; }
             }
-            self.hull.push((x, t_ns));
+            crate::lean::push(&mut self.hull, (x, t_ns));
         }
         Some(x)
     }

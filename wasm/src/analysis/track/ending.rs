@@ -22,6 +22,7 @@ mod one_way;
 mod other_sender;
 mod payload_only;
 mod unacked;
+mod unusual;
 
 use super::conn::{HandshakeTimes, Side};
 use crate::decode::tcp_flags::{ACK, FIN, RST};
@@ -230,19 +231,8 @@ pub(crate) struct Closing {
     resets: [u32; 2],
     /// FIN segments each direction sent, re-sends included.
     fins: [u32; 2],
-    alert: [Option<AlertMark>; 2],
-    /// Resets each direction sent before the SYN/ACK, and the first of them.
-    early_resets: [u32; 2],
-    first_early_reset: Option<Early>,
-    /// Of those, the SYN receiver's that did not acknowledge the SYN, and the first.
-    unacceptable_resets: [u32; 2],
-    first_unacceptable: Option<Early>,
-    /// Resets after which their sender sent new data, and the first.
-    data_after_resets: [u32; 2],
-    first_data_after_reset: Option<Early>,
-    /// FINs the SYN's receiver sent before its SYN/ACK, and the first.
-    early_fins: [u32; 2],
-    first_early_fin: Option<Early>,
+    /// TLS alerts, and resets and FINs that ended nothing (unusual.rs), from the first.
+    unusual: Option<Box<unusual::Unusual>>,
     /// Each direction's latest FIN and its sequence number (relative, `Side::sent_high`'s
     /// space): data beyond it made its FINs no end.
     last_fin: [Option<(Mark, Option<i64>)>; 2],
@@ -256,6 +246,14 @@ pub(crate) struct Closing {
 }
 
 impl Closing {
+    fn unusual(&self) -> &unusual::Unusual {
+        self.unusual.as_deref().unwrap_or(&unusual::NONE)
+    }
+
+    fn unusual_mut(&mut self) -> &mut unusual::Unusual {
+        self.unusual.get_or_insert_with(Box::default)
+    }
+
     /// A segment of direction `d` with FIN or RST, or starting with a TLS alert;
     /// called after the analyzer has updated `sides` with it.
     #[cold]
@@ -264,7 +262,7 @@ impl Closing {
         let at = Mark { t_ns, frame: u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX) };
         c.epoch_ns = seg.ts_ns - t_ns;
         if let Some(alert) = seg.tls_alert {
-            c.alert[d] = Some(AlertMark { at, alert, data_end: sides[d].sent_high });
+            c.unusual_mut().alert[d] = Some(AlertMark { at, alert, data_end: sides[d].sent_high });
         }
         // Before the SYN/ACK of a handshake the capture holds, from a side that has sent
         // no data yet (with data sent, the SYN/ACK was only missed by the capture); a
@@ -284,8 +282,9 @@ impl Closing {
         let from_server = hs.client_dir as usize != d;
         if seg.flags & FIN != 0 && early && from_server {
             // No end: see `NotTheEnd` ("before-own-syn").
-            bump(&mut c.early_fins[d]);
-            c.first_early_fin.get_or_insert(Early { by: d as u8, at, unacceptable: false });
+            let u = c.unusual_mut();
+            bump(&mut u.early_fins[d]);
+            u.first_early_fin.get_or_insert(Early { by: d as u8, at, unacceptable: false });
         } else if seg.flags & FIN != 0 {
             c.last_fin[d] = Some((at, end));
             c.fin_track[d].note(own_end, (sides[d].peer_ack, sides[1 - d].peer_ack), at);
@@ -305,8 +304,9 @@ impl Closing {
             // §3.10.7.4 and RFC 5961 §3.2) and the stream went on.
             let data_after = c.reset.is_some_and(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3);
             if let (true, Some(r)) = (data_after, c.reset) {
-                bump(&mut c.data_after_resets[r.0 as usize]);
-                c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
+                let u = c.unusual_mut();
+                bump(&mut u.data_after_resets[r.0 as usize]);
+                u.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
             }
             let superseded = before_syn_ack || data_after;
             // RFC 9293 §3.10.7.1: a SYN to a port nobody listens on is answered by a
@@ -321,11 +321,12 @@ impl Closing {
             let acks_the_syn = seg.flags & ACK != 0 && client.seq.base().is_some_and(|isn| seg.ack == isn.wrapping_add(1));
             if early {
                 let e = Early { by: d as u8, at, unacceptable: before_handshake && !acks_the_syn };
-                bump(&mut c.early_resets[d]);
-                c.first_early_reset.get_or_insert(e);
+                let u = c.unusual_mut();
+                bump(&mut u.early_resets[d]);
+                u.first_early_reset.get_or_insert(e);
                 if e.unacceptable {
-                    bump(&mut c.unacceptable_resets[d]);
-                    c.first_unacceptable.get_or_insert(e);
+                    bump(&mut u.unacceptable_resets[d]);
+                    u.first_unacceptable.get_or_insert(e);
                 }
             }
             if (c.reset.is_none() || superseded) && !(before_handshake && !acks_the_syn) {
@@ -404,8 +405,8 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         [None, Some(_)] => Some(1),
         [None, None] => None,
     };
-    let fin_ended_nothing = match (c.first_early_fin, (0..2).find(|&d| data_after_fin[d])) {
-        (Some(e), _) => Some(not_the_end(e, c.early_fins, "before-own-syn", c.syn_ack_ns)),
+    let fin_ended_nothing = match (c.unusual().first_early_fin, (0..2).find(|&d| data_after_fin[d])) {
+        (Some(e), _) => Some(not_the_end(e, c.unusual().early_fins, "before-own-syn", c.syn_ack_ns)),
         (None, Some(d)) => {
             let first = c.fin[d].map(|at| Early { by: d as u8, at, unacceptable: false });
             first.map(|e| not_the_end(e, [0, 1].map(|k| if data_after_fin[k] { c.fins[k] } else { 0 }), "data-after", c.syn_ack_ns))
@@ -451,7 +452,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
 /// The latest TLS alert that was its sender's last data (nothing sent beyond it).
 fn latest_final_alert(c: &Closing, sides: &[Side; 2]) -> Option<AlertSeen> {
     let finals = (0..2).filter_map(|d| {
-        let a = c.alert[d]?;
+        let a = c.unusual().alert[d]?;
         (a.data_end == sides[d].sent_high).then_some((d as u8, a))
     });
     let (by, a) = finals.max_by_key(|(_, a)| a.at.t_ns)?;

@@ -153,7 +153,7 @@ impl Senders {
         if side.heads.len() == MAX_HEADS {
             side.heads.pop_front();
         }
-        side.heads.push_back(head);
+        crate::lean::push_back(&mut side.heads, head);
         new_writer
     }
 

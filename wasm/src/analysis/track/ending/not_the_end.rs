@@ -22,8 +22,9 @@ impl Closing {
     pub(super) fn with_data_after_reset(&self, sides: &[Side; 2]) -> Closing {
         let mut c = self.clone();
         if let Some(r) = c.reset.filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
-            super::bump(&mut c.data_after_resets[r.0 as usize]);
-            c.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
+            let u = c.unusual_mut();
+            super::bump(&mut u.data_after_resets[r.0 as usize]);
+            u.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
             c.reset = None;
         }
         c
@@ -32,14 +33,15 @@ impl Closing {
     /// The resets that ended nothing: all sent before a SYN/ACK that came (the
     /// connection went on), else those the client drops (`NotTheEnd`).
     pub(super) fn resets_ended_nothing(&self) -> Option<NotTheEnd> {
+        let u = self.unusual();
         let early = if self.syn_ack_ns.is_some() {
-            self.first_early_reset.map(|f| (self.early_resets, f))
+            u.first_early_reset.map(|f| (u.early_resets, f))
         } else {
-            self.first_unacceptable.map(|f| (self.unacceptable_resets, f))
+            u.first_unacceptable.map(|f| (u.unacceptable_resets, f))
         };
         let Some((count, first)) = early else {
-            let first = self.first_data_after_reset?;
-            return Some(not_the_end(first, self.data_after_resets, "data-after", None));
+            let first = u.first_data_after_reset?;
+            return Some(not_the_end(first, u.data_after_resets, "data-after", None));
         };
         let why = if first.unacceptable { "syn-not-acknowledged" } else { "handshake-after" };
         Some(not_the_end(first, count, why, self.syn_ack_ns))
