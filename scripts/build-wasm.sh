@@ -25,14 +25,12 @@ if [ "${TCPSCOPE_FORCE_WASM:-0}" != 1 ] && [ -f wasm/pkg/tcpscope_core_bg.wasm ]
   exit 0
 fi
 rm -f "$STAMP"
-# wasm-pack's own status decides (PIPESTATUS[0]): the grep only hides its [INFO] lines, and
+# wasm-pack's own status decides: the grep only hides its [INFO] lines, and
 # an earlier build's .wasm left in pkg/ must not pass for this one when wasm-pack (or its
 # wasm-opt step) died half-way (session 38: a stopped wasm-opt left an unoptimised module
 # stamped as current).
-set +o pipefail
-wasm-pack build wasm --target web --release --out-dir pkg --no-pack 2>&1 | grep -v '^\[INFO\]'
-status=${PIPESTATUS[0]}
-set -o pipefail
+status=0
+wasm-pack build wasm --target web --release --out-dir pkg --no-pack > >(grep -v '^\[INFO\]' || true) 2>&1 || status=$?
 [ "$status" = 0 ] || { echo "build-wasm: wasm-pack failed (exit $status); wasm/pkg is not stamped" >&2; exit 1; }
 test -f wasm/pkg/tcpscope_core_bg.wasm || { echo "build-wasm: wasm-pack did not produce wasm/pkg" >&2; exit 1; }
 rm -f wasm/pkg/.gitignore   # wasm-pack writes "*"; wasm/.gitignore already keeps pkg/ out of git, and npm pack must see it
