@@ -212,6 +212,8 @@ mod policer_words;
 mod public_links;
 #[path = "real_captures.rs"]
 mod real_captures;
+#[path = "receiver_stack_advice.rs"]
+mod receiver_stack_advice;
 #[path = "relay_chain.rs"]
 mod relay_chain;
 #[path = "report_lines.rs"]

@@ -16,7 +16,11 @@ fn assert_matches(got: &[&TcpSegment], want: &[Segment]) {
     for (g, w) in got.iter().zip(want) {
         assert_eq!((g.src, g.dst, g.src_port, g.dst_port), (w.src.ip(), w.dst.ip(), w.src.port(), w.dst.port()));
         assert_eq!((g.seq, g.ack, g.flags, g.window, g.payload_len), (w.seq, w.ack, w.flags, w.window, w.payload_len));
-        assert_eq!(g.options, w.options);
+        // The decoder also reads a SYN's option order (syn_layout.rs), which a script
+        // does not set: compared apart from it.
+        let mut options = g.options;
+        options.syn_layout = Default::default();
+        assert_eq!(options, w.options);
         assert_eq!(g.ts_ns, w.ts_ns);
     }
 }

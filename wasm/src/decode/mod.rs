@@ -21,6 +21,7 @@ pub mod pktap;
 pub mod ppi;
 pub mod process;
 pub mod radiotap;
+pub mod syn_layout;
 pub mod pcap;
 pub mod pcapng;
 pub mod tcp;
@@ -66,6 +67,9 @@ pub struct TcpOptions {
     pub tfo: bool,
     /// An MPTCP option (kind 30, RFC 8684) is present: read into `TcpSegment::mptcp`.
     pub mptcp: bool,
+    /// On a SYN, the order of its options where a known stack writes it (syn_layout.rs);
+    /// `Other` on every other segment. One byte: it fills the struct's padding.
+    pub syn_layout: syn_layout::SynLayout,
 }
 
 /// One decoded TCP segment with what the analysis needs; owned and small.

@@ -106,7 +106,10 @@ fn decode_located(link: &LinkFrame, data: &[u8], wire_len: u32, packet_index: u6
     let (zero_tail, lead_nonzero) = padding_evidence(ip.ident.is_some() && ip.payload_offset as u32 + ip.payload_len <= ETHERNET_MIN_PAYLOAD, tcp_bytes.get(hl as usize..ip.payload_len as usize));
     let head = payload_head(tcp_bytes.get(hl as usize..(ip.payload_len as usize).min(tcp_bytes.len())));
     let app = tcp_bytes.get(hl as usize..(ip.payload_len as usize).min(tcp_bytes.len())).map_or_else(Default::default, super::app_line::AppLine::of);
-    let options = tcp.options();
+    let mut options = tcp.options();
+    if tcp.flags() & super::tcp_flags::SYN != 0 {
+        options.syn_layout = super::syn_layout::of(tcp.option_bytes());
+    }
     let mptcp = if options.mptcp { super::mptcp::read(tcp.option_bytes()).map(Box::new) } else { None };
     Ok(TcpSegment {
         packet_index,

@@ -31,6 +31,8 @@ fn episode_kinds() -> [&'static str; 7] {
     words::EPISODE_KINDS.map(|t| t.wire)
 }
 const WINDOW_SCALING: [&str; 3] = ["negotiated", "absent", "not-captured"];
+/// `syn.stack` (analysis/track/syn_stack.rs `SynStack::name`).
+const SYN_STACKS: [&str; 3] = ["linux", "windows", "apple"];
 /// Most stalls per direction in a summary (view/stalls.rs MAX_STALLS).
 const MAX_STALLS: usize = crate::view::stalls::MAX_STALLS as usize;
 fn limits() -> [&'static str; 12] {
@@ -194,7 +196,7 @@ fn syn_options(v: &Value, p: &str) -> Result<(), String> {
         ("sackPermitted", &boolean),
         ("timestamps", &boolean),
     ])?;
-    optional_fields(v, p, &[("ecn", &boolean), ("accecn", &boolean), ("tfo", &boolean), ("mptcp", &boolean)])
+    optional_fields(v, p, &[("ecn", &boolean), ("accecn", &boolean), ("tfo", &boolean), ("mptcp", &boolean), ("stack", &one_of(&SYN_STACKS))])
 }
 
 fn handshake(v: &Value, p: &str) -> Result<(), String> {

@@ -918,7 +918,12 @@ tfo: boolean,
  * An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684): this connection is a subflow
  * of a Multipath TCP connection, which may carry part of the exchange elsewhere.
  */
-mptcp: boolean, };
+mptcp: boolean, 
+/**
+ * On a SYN, the stack its option order and initial TTL identify (syn_stack.rs):
+ * "linux" | "windows" | "apple"; absent when they identify none, and on a SYN/ACK.
+ */
+stack?: string, };
 
 /**
  * `connection.captureLoss`.

@@ -9,6 +9,7 @@
 
 use crate::decode::tcp_flags::{ACK, CWR, ECE, SYN};
 use crate::decode::TcpSegment;
+use super::syn_stack::SynStack;
 use serde::Serialize;
 
 const SACK: u8 = 1;
@@ -34,6 +35,9 @@ pub struct Offer {
     ipv6: bool,
     /// An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684 §3.1, §3.2).
     mptcp: bool,
+    /// The stack a SYN's option order and initial TTL identify (syn_stack.rs); always
+    /// unknown on a SYN/ACK.
+    stack: SynStack,
 }
 
 impl Offer {
@@ -55,7 +59,8 @@ impl Offer {
         }
         let ae = seg.ecn & 4 != 0;
         let accecn = if seg.flags & ACK == 0 { ae && seg.flags & (ECE | CWR) == ECE | CWR } else { ae || seg.flags & CWR != 0 };
-        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn, ipv6: seg.src.is_ipv6(), mptcp: o.mptcp }
+        let stack = if seg.flags & ACK == 0 { super::syn_stack::of(o.syn_layout, seg.frame_id.ip_ttl) } else { SynStack::Unknown };
+        Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn, ipv6: seg.src.is_ipv6(), mptcp: o.mptcp, stack }
     }
 
     fn present(self) -> bool {
@@ -78,6 +83,7 @@ impl Offer {
             accecn: self.accecn,
             tfo: has(TFO),
             mptcp: self.mptcp,
+            stack: self.stack.name(),
         })
     }
 }
@@ -204,6 +210,11 @@ pub struct SynOptions {
     /// An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684): this connection is a subflow
     /// of a Multipath TCP connection, which may carry part of the exchange elsewhere.
     pub mptcp: bool,
+    /// On a SYN, the stack its option order and initial TTL identify (syn_stack.rs):
+    /// "linux" | "windows" | "apple"; absent when they identify none, and on a SYN/ACK.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(as = "Option<String>", optional))]
+    pub stack: Option<&'static str>,
 }
 
 /// The handshake of a connection (`connection.handshake`).

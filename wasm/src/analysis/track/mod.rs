@@ -17,6 +17,7 @@ pub(crate) mod incarnation;
 pub mod mptcp;
 mod padding;
 pub mod sequence;
+pub mod syn_stack;
 #[cfg(test)]
 pub(crate) mod testseg;
 pub(crate) mod totals;

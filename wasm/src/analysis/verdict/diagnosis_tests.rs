@@ -57,8 +57,8 @@ fn wifi_story_receive_window() {
         d.text,
         "The receiver never advertised more than 64 KiB. With a path RTT of 2.8 ms that \
          caps throughput at 187 Mbit/s; the flow averaged 186 Mbit/s while active and was window-limited \
-         100 % of the time. Raise the receiver's buffer (e.g. net.ipv4.tcp_rmem) to at least \
-         256 KiB (enough for 749 Mbit/s at this RTT)."
+         100 % of the time. Raise the receiver's buffer (its auto-tuning limit or socket buffer) \
+         to at least 256 KiB (enough for 749 Mbit/s at this RTT)."
     );
 }
 

@@ -19,6 +19,9 @@ mod ecn_words;
 #[path = "policer_words.rs"]
 mod policer_words;
 pub(super) use ecn_words::ECN_OPENING;
+// The receiver's own knob, where its SYN names its stack.
+#[path = "buffer_knob.rs"]
+mod buffer_knob;
 
 pub(super) fn too_short_text(f: &Facts) -> String {
     format!(
@@ -62,10 +65,10 @@ pub(super) fn window_text(f: &Facts, cap: f64) -> String {
     }
     let rec = recommended_window(f.max_window);
     t += &format!(
-        "{} and was window-limited {} of the time. Raise the receiver's buffer (e.g. \
-         net.ipv4.tcp_rmem) to at least {}",
+        "{} and was window-limited {} of the time. Raise the receiver's buffer ({}) to at least {}",
         rate_phrase(f),
         format_percent(f.shares.receive_window),
+        buffer_knob::buffer_knob(f),
         format_bytes(rec)
     );
     if cap.is_finite() {
