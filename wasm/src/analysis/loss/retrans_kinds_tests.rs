@@ -751,3 +751,81 @@ fn with_the_rtt_unknown_a_resend_after_a_second_of_quiet_is_a_timeout() {
     assert_eq!(resend_with_unknown_rtt(false, 1.0), (1, 0));
     assert_eq!(resend_with_unknown_rtt(false, 0.9), (0, 1));
 }
+
+/// Issue 39 review AB (D-SACK counts): a timeout chain without timestamps, so both
+/// re-sends share the (absent) RetransmitTS. 1001 and 2001 leave; the receiver's ACKs
+/// are lost; the timer re-sends 1001 at 330 ms (A) and, backed off, at 930 ms (B). The
+/// first ACK that gets through (3001) carries a D-SACK of 1001..2001: one duplicate
+/// arrival reported. `repeats`: the receiver then repeats that block first in its ACKs
+/// of the new data 3001 and 4001 (against RFC 2883 §4, which sends a D-SACK block once
+/// per duplicate), with no copy of 1001 sent after the first report.
+fn dsack_repeated(repeats: bool) -> Analysis {
+    let mut v = vec![data(0.030, 1001), data(0.031, 2001), data(0.330, 1001), data(0.930, 1001), ack(0.951, 3001).sack(&[(1001, 2001)])];
+    if repeats {
+        v.extend([data(0.952, 3001), data(0.953, 4001), ack(0.973, 4001).sack(&[(1001, 2001)]), ack(0.974, 5001).sack(&[(1001, 2001)])]);
+    }
+    at_sack_sender(v)
+}
+
+#[test]
+fn a_dsack_block_repeated_in_later_acks_reports_one_duplicate() {
+    // One D-SACK block: 1 needless re-send, the latest (B), whether or not the block is
+    // repeated: the repeats come with no new copy of 1001 after the first report, so
+    // they report nothing new (before: each repeat marked one more re-send of the chain
+    // needless, A too: 2).
+    for repeats in [false, true] {
+        let a = dsack_repeated(repeats);
+        let p = a.columns(0).packets;
+        let needless: Vec<bool> = (0..p.t.len()).filter(|&i| p.flags[i] & fb::ANY_RETRANSMISSION != 0).map(|i| p.flags[i] & fb::KIND_SPURIOUS != 0).collect();
+        assert_eq!(needless, [false, true], "repeats {repeats}");
+        assert_eq!(a.connections[0].directions[0].spurious_retransmissions, 1, "repeats {repeats}");
+    }
+}
+
+#[test]
+fn a_dsack_block_again_after_a_new_copy_reports_that_copy() {
+    // 1001 is lost; 2001 and 3001 arrive (SACK 2001..4001). The sender re-sends 2001 (X)
+    // though it was SACKed: the receiver reports the duplicate with a D-SACK inside its
+    // second block (RFC 2883 §4: 2001..3001 within 2001..4001, above the ACK). It re-sends
+    // 2001 again (Y), and the same block comes again: a second duplicate, reported after
+    // a new copy, so 2 needless. A third identical block with no copy after the second
+    // reports nothing (still 2), and 1001's re-send, which filled the hole, is needed.
+    let a = at_sack_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        ack(0.052, 1001).sack(&[(2001, 4001)]),
+        data(0.053, 2001),
+        ack(0.073, 1001).sack(&[(2001, 3001), (2001, 4001)]),
+        data(0.080, 2001),
+        ack(0.100, 1001).sack(&[(2001, 3001), (2001, 4001)]),
+        ack(0.101, 1001).sack(&[(2001, 3001), (2001, 4001)]),
+        data(0.102, 1001),
+        ack(0.122, 4001),
+    ]);
+    let p = a.columns(0).packets;
+    let needless: Vec<bool> = (0..p.t.len()).filter(|&i| p.flags[i] & fb::ANY_RETRANSMISSION != 0).map(|i| p.flags[i] & fb::KIND_SPURIOUS != 0).collect();
+    assert_eq!(needless, [true, true, false]);
+    assert_eq!(a.connections[0].directions[0].spurious_retransmissions, 2);
+}
+
+#[test]
+fn one_dsack_block_over_several_resent_segments_reports_each() {
+    // 1001, 2001, 3001 leave; the ACKs are delayed past the timer, which re-sends all
+    // three at 330 ms (go-back-N, RFC 5681 §3.1). Every original had arrived: the
+    // receiver's ACK of 4001 carries one D-SACK block 1001..4001 (a receiver that
+    // coalesces its ACKs extends one block over contiguous duplicates, RFC 2883 §4;
+    // Linux tcp_dsack_extend). Every byte of it came twice, so each of the three
+    // re-sends was needless: 3 (before: only the latest overlapping re-send, 1).
+    let a = at_sack_sender(vec![
+        data(0.030, 1001),
+        data(0.031, 2001),
+        data(0.032, 3001),
+        data(0.330, 1001),
+        data(0.3301, 2001),
+        data(0.3302, 3001),
+        ack(0.351, 4001).sack(&[(1001, 4001)]),
+    ]);
+    assert_eq!(a.connections[0].directions[0].retransmissions, 3);
+    assert_eq!(a.connections[0].directions[0].spurious_retransmissions, 3);
+}
