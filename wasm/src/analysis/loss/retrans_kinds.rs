@@ -61,7 +61,6 @@
 use serde::Serialize;
 
 mod classify;
-mod dsack;
 mod opt_ns;
 mod record;
 use opt_ns::OptNs;
@@ -164,8 +163,6 @@ pub struct RetransKinds {
     /// feedback yet (no ACK of the peer's before this side's data), a first ACK at or
     /// below it acknowledges nothing seen sent, so is no advance.
     pub(crate) sent_low: Option<i64>,
-    /// The D-SACK blocks already reported (dsack.rs: a repeat reports nothing new).
-    dsacks: dsack::Reported,
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -270,7 +267,7 @@ impl RetransKinds {
             self.sack_high = sack_right.into();
         }
         if let Some(dup) = dsack(a.ack, a.sack) {
-            dsack::on_dsack(&mut self.records, &mut self.dsacks, dup, a.t_ns, SCAN);
+            self.on_dsack(dup, a.t_ns);
         }
         if advanced {
             let before = self.una;
@@ -346,6 +343,28 @@ impl RetransKinds {
             }
         }
         reached >= hi
+    }
+
+    /// RFC 2883 §4: the duplicate bytes came from the most recent retransmission
+    /// overlapping them — or, when that one is already known to be needless, from an
+    /// earlier re-send of the same bytes in the same chain (same range and
+    /// RetransmitTS, e.g. a probe before a timeout). Never an older, unrelated one, and
+    /// one D-SACK block explains one duplicate: a re-send whose bytes the cumulative ACK
+    /// covered before the latest was sent ended its chain (that ACK answered it, and the
+    /// latest, re-sent after it, is the duplicate). Without timestamps every re-send has
+    /// the same (absent) RetransmitTS: gmail.pcapng.cap's 5601 re-sent at 3.897 s (the
+    /// ACK then jumped to 7001) and again after that ACK read as two needless, one D-SACK.
+    fn on_dsack(&mut self, (l, r): (i64, i64), t_ns: i64) {
+        let recent = self.records.len().saturating_sub(SCAN);
+        let Some(last) = (recent..self.records.len()).rev().find(|&i| self.records[i].seq < r && self.records[i].end > l) else {
+            return;
+        };
+        let head = self.records[last];
+        let same_chain = |x: &Record| x.seq == head.seq && x.end == head.end && x.retransmit_ts() == head.retransmit_ts() && x.end > head.una;
+        if let Some(rec) = self.records[recent..=last].iter_mut().rev().take_while(|x| same_chain(x)).find(|x| !x.spurious) {
+            rec.spurious = true;
+            rec.spurious_at_ns = t_ns;
+        }
     }
 
     /// RFC 3522 §3.2 (Eifel detection): the first ACK acknowledging a retransmitted
