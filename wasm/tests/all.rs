@@ -166,8 +166,6 @@ mod evidence_review_x_subthreshold;
 mod evidence_review_z_answer_waits;
 #[path = "evidence_review_z_capture.rs"]
 mod evidence_review_z_capture;
-#[path = "evidence_review_z_reordering.rs"]
-mod evidence_review_z_reordering;
 #[path = "evidence_review_z_waits.rs"]
 mod evidence_review_z_waits;
 #[path = "evidence_rtt_path_samples.rs"]

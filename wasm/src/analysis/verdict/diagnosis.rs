@@ -208,7 +208,6 @@ pub fn diagnose_keeping_spans(
         text += &format!(" {}", recovery_at_full_rate_sentence(&f, &r));
     }
     text += &crate::analysis::verdict::upstream_queue::sentence(conn); // a standing queue before the capture, by the sender's TSvals
-    // The reordering sentence (verdict/reordering_words.rs) is withdrawn for now: review AC W2/W3.
     if let Some(s) = crate::analysis::verdict::split_proxy::sentence(conn, packets, rtt) { text += &format!(" {s}"); } // a proxy answered the SYN
     let mut named: Vec<&Episode> = episodes.iter().collect();
     named.sort_by_key(|e| episodes::priority(e.kind));

@@ -21,7 +21,6 @@ pub mod one_direction;
 pub mod peer_silent;
 pub mod pmtu_resends;
 pub mod relay_chain;
-pub mod reordering_words;
 pub mod savings;
 pub mod split_proxy;
 pub mod transfer_tail;
