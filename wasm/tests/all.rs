@@ -86,6 +86,8 @@ mod evidence_review3;
 mod evidence_review3b;
 #[path = "evidence_review_ab.rs"]
 mod evidence_review_ab;
+#[path = "evidence_review_ab_lost_flight.rs"]
+mod evidence_review_ab_lost_flight;
 #[path = "evidence_review_ad_idle_echo.rs"]
 mod evidence_review_ad_idle_echo;
 #[path = "evidence_review_h.rs"]

@@ -23,6 +23,14 @@ const NAMES: &[(u32, &str)] = &[
     (fb::LOST_SEGMENT, "lost"),
     (fb::ACK_LOST_SEGMENT, "ack-lost"),
     (fb::OUT_OF_ORDER, "ooo"),
+    (fb::KIND_RTO, "rto"),
+    (fb::KIND_TLP, "tlp"),
+    (fb::KIND_FAST, "k-fast"),
+    (fb::KIND_SLOW_START, "k-slow-start"),
+    (fb::KIND_SPURIOUS, "k-spurious"),
+    (fb::CAPTURE_LOSS, "capture-loss"),
+    (fb::UNSEEN_BEFORE, "unseen-before"),
+    (fb::HELD_ON_PATH, "held-on-path"),
 ];
 
 #[test]

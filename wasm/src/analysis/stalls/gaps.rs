@@ -482,6 +482,7 @@ pub fn judge_stalls_and_facts(cols: &PacketColumns, dir: u8, threshold_s: f64, l
     super::held_on_path::reclassify(&mut stalls, cols, lag_s, &free);
     crate::analysis::stalls::unseen_timeout::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s, full_segment, numbered); // a timeout whose lost segment never reached the capture reads as application idle
     crate::analysis::stalls::acked_resend::reclassify(&mut stalls, cols, dir); // so does a timer re-sending what the peer had acknowledged
+    crate::analysis::stalls::hole_resend::reclassify(&mut stalls, cols, dir, lag_s, path_rtt_s); // and a timer re-sending a hole behind new data
     crate::analysis::stalls::request_turn::split(&mut stalls, cols, dir, threshold_s); // the peer's pause before its lost request
     (stalls, facts)
 }

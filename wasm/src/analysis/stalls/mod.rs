@@ -19,6 +19,7 @@ pub mod far_part;
 pub mod full_segment;
 pub mod held_ack_probe;
 pub mod held_on_path;
+pub mod hole_resend;
 pub mod later_rules;
 pub mod nagle_shape;
 pub mod payload_only;

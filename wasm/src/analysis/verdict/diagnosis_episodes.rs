@@ -36,7 +36,7 @@ use crate::analysis::report::ConnectionSummary;
 use crate::analysis::report::Episode;
 use crate::analysis::stalls::cause::StallCause;
 use slow_bursts::slow_bursts;
-pub use timers::{peer_timer_counts, timer_counts};
+pub use timers::{peer_timer_counts, timer_counts, timer_seconds};
 use timers::timers_words;
 
 pub const LONG_STALL_S: f64 = 0.3;
