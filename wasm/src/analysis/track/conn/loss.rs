@@ -94,6 +94,13 @@ impl Conn {
         // At the receiver's host the capture sees the receiver's report of the hole as
         // it leaves (vantage.rs): the sender's answer to it passes a path round trip later.
         let report = fwd.holes.as_ref().and_then(|h| h.first_report(p.seq_rel, occupied_end));
+        // That ACK goes out at once (RFC 5681 §4.2): the first one captured later than
+        // half a round trip after the hole opened is not it — the capture missed the
+        // receiver's earlier ACKs (suricata bug-4953 file76.pcap frame 97, 272 ms after
+        // the hole of frame 92 on a 250 ms path, its SACK naming 5 segments never
+        // captured) — and then only the hole's opening is known.
+        let prompt = |r: i64, opened: i64| rtt_so_far.is_some_and(|rtt| (r - opened).saturating_mul(2) < rtt);
+        let report = report.zip(filled_gap).filter(|&(r, opened)| prompt(r, opened)).map(|(r, _)| r);
         let since_report = report.filter(|_| captured_at_host(&self.handshake, self.min_turn, 1 - p.d)).map(|r| p.t_ns - r);
         let fill = HoleFill { after_open_ns: filled_gap.map(|opened| p.t_ns - opened), since_report_ns: since_report };
         aflags = reclassify_out_of_order(aflags, fill, rtt_so_far, numbering.step);
