@@ -90,6 +90,8 @@ mod evidence_review_ab;
 mod evidence_review_ab_lost_flight;
 #[path = "evidence_review_ad_idle_echo.rs"]
 mod evidence_review_ad_idle_echo;
+#[path = "evidence_review_ad_reorder.rs"]
+mod evidence_review_ad_reorder;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]

@@ -51,6 +51,9 @@ pub struct Gap {
     pub counted: bool,
     /// Some of its bytes came in a retransmission (`Holes::on_segment`'s `resent`).
     pub resent: bool,
+    /// When the receiver's first ACK captured after it opened (`Holes::on_report`)
+    /// passed the capture: the earliest news of the hole the sender could act on.
+    pub reported_ns: Option<i64>,
 }
 
 /// `connection.captureLoss`.
@@ -151,6 +154,25 @@ impl Holes {
         self.gaps.iter().filter(|g| a < g.end && b > g.start).map(|g| g.opened_ns).min()
     }
 
+    /// When the receiver first reported the oldest hole [a, b) would fill
+    /// (`Gap::reported_ns`): None when it fills none or no ACK came since it opened.
+    pub fn first_report(&self, a: i64, b: i64) -> Option<i64> {
+        let oldest = self.gaps.iter().filter(|g| a < g.end && b > g.start).min_by_key(|g| g.opened_ns)?;
+        oldest.reported_ns
+    }
+
+    /// The receiver's ACK `ack` captured at `t_ns`: every hole still open at or above
+    /// its cumulative ACK is now reported to the sender. A receiver answers a segment
+    /// beyond a hole at once with a duplicate ACK (RFC 5681 §4.2; RFC 9293 §3.10.7.4),
+    /// with SACK blocks naming what it holds (RFC 2018), so this is the first ACK a
+    /// fast retransmission (RFC 5681 §3.2, RFC 6675 §5) or RACK (RFC 8985 §6.2) can
+    /// answer.
+    pub fn on_report(&mut self, ack: i64, t_ns: i64) {
+        for g in self.gaps.iter_mut().filter(|g| g.reported_ns.is_none() && g.start >= ack && t_ns >= g.opened_ns) {
+            g.reported_ns = Some(t_ns);
+        }
+    }
+
     /// A segment of this side [a, b) captured at `t_ns` after the capture had seen up
     /// to `prev` (a hole [prev, a) when prev < a), a retransmission when `resent`.
     /// Returns how many holes it closed that no retransmission had filled any of:
@@ -177,7 +199,7 @@ impl Holes {
             if self.gaps.len() == MAX_GAPS {
                 self.gaps.remove(0);
             }
-            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: continues, resent: false });
+            self.gaps.push(Gap { start: p, end: a, row: row.unwrap_or(u32::MAX), opened_ns: t_ns, counted: continues, resent: false, reported_ns: None });
         }
         if b > a {
             self.fill(a, b, resent)

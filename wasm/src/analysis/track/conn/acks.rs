@@ -125,6 +125,7 @@ impl Conn {
                 let reported = rev.reported.as_deref();
                 let (t, rtt) = (p.t_ns, round_trip.unwrap_or(0));
                 let missing = |x: i64, y: i64| reported.is_some_and(|r| r.reported_unseen(x, y, t, rtt));
+                h.on_report(a, p.t_ns);
                 h.on_ack(a, seen_next, rev.max_len.max(mss), &missing, |r| rows.mark(r, fb::CAPTURE_LOSS));
             }
         }

@@ -91,7 +91,19 @@ impl Conn {
         // A SYN or FIN occupies one sequence number: it fills that much of a hole.
         let occupied_end = p.end_rel + i64::from(seg.flags & (SYN | FIN) != 0);
         let filled_gap = fwd.holes.as_ref().and_then(|h| h.oldest_filled(p.seq_rel, occupied_end));
-        aflags = reclassify_out_of_order(aflags, filled_gap.map(|opened| p.t_ns - opened), rtt_so_far, numbering.step);
+        // At the receiver's host the capture sees the receiver's report of the hole as
+        // it leaves (vantage.rs): the sender's answer to it passes a path round trip later.
+        let report = fwd.holes.as_ref().and_then(|h| h.first_report(p.seq_rel, occupied_end));
+        // That ACK goes out at once (RFC 5681 §4.2): the first one captured later than
+        // half a round trip after the hole opened is not it — the capture missed the
+        // receiver's earlier ACKs (suricata bug-4953 file76.pcap frame 97, 272 ms after
+        // the hole of frame 92 on a 250 ms path, its SACK naming 5 segments never
+        // captured) — and then only the hole's opening is known.
+        let prompt = |r: i64, opened: i64| rtt_so_far.is_some_and(|rtt| (r - opened).saturating_mul(2) < rtt);
+        let report = report.zip(filled_gap).filter(|&(r, opened)| prompt(r, opened)).map(|(r, _)| r);
+        let since_report = report.filter(|_| captured_at_host(&self.handshake, self.min_turn, 1 - p.d)).map(|r| p.t_ns - r);
+        let fill = HoleFill { after_open_ns: filled_gap.map(|opened| p.t_ns - opened), since_report_ns: since_report };
+        aflags = reclassify_out_of_order(aflags, fill, rtt_so_far, numbering.step);
         // Its data looks new, but its number says a datagram carrying it was sent before
         // and never reached the capture (datagram_ids.rs `resends_unseen`).
         if numbering.resends_unseen && aflags & fb::ANY_RETRANSMISSION == 0 {
@@ -279,15 +291,27 @@ pub(super) fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize
     }
 }
 
+/// How a segment that fills a hole the capture never saw came, for
+/// `reclassify_out_of_order`.
+#[derive(Clone, Copy, Default)]
+pub(super) struct HoleFill {
+    /// How long after the hole it fills opened (None: it filled none, all its bytes
+    /// were captured before).
+    pub(super) after_open_ns: Option<i64>,
+    /// At a capture on the receiver's host only: how long after the receiver's first
+    /// ACK that reported the hole (capture_loss.rs `Holes::on_report`). None elsewhere
+    /// or when no ACK came since the hole opened.
+    pub(super) since_report_ns: Option<i64>,
+}
+
 /// tcpscope's one departure from Wireshark's labels (see flags.rs): an
 /// "out-of-order" segment whose bytes were all captured before is a retransmission.
 /// True reordering (receiver-side captures) always fills a capture gap, because the
 /// later segment that overtook it was flagged "previous segment not captured" — but so
 /// does the re-send of a segment lost before a receiver-side capture point, which comes
-/// a round trip after the gap opened (below). `filled_gap_after_ns`: how long after the
-/// gap it fills opened (None: it filled none); `rtt_ns`: `round_trip`; `id_step`: what
-/// the sender's datagram numbering says of it (datagram_ids.rs).
-pub(super) fn reclassify_out_of_order(f: u32, filled_gap_after_ns: Option<i64>, rtt_ns: Option<i64>, id_step: IdStep) -> u32 {
+/// a round trip after the receiver reported the gap (below). `rtt_ns`: `round_trip`;
+/// `id_step`: what the sender's datagram numbering says of it (datagram_ids.rs).
+pub(super) fn reclassify_out_of_order(f: u32, fill: HoleFill, rtt_ns: Option<i64>, id_step: IdStep) -> u32 {
     // The sender's numbering says this datagram is an original, overtaken on the way,
     // whatever Wireshark's clock rule called it: a copy re-sent in the meantime may even
     // have brought its bytes first (a forwarder that reordered runs of 70 datagrams:
@@ -295,7 +319,31 @@ pub(super) fn reclassify_out_of_order(f: u32, filled_gap_after_ns: Option<i64>, 
     if id_step == IdStep::Overtaken && f & (fb::OUT_OF_ORDER | fb::ANY_RETRANSMISSION) != 0 {
         return (f & !fb::ANY_RETRANSMISSION) | fb::OUT_OF_ORDER;
     }
-    let retransmitted = match (filled_gap_after_ns, rtt_ns) {
+    let refilled = |rtt: i64| match fill.since_report_ns {
+        // At the receiver's host the capture sees its duplicate ACK or SACK leave
+        // (RFC 5681 §4.2: sent at once for a segment beyond a hole): the sender learns
+        // of the hole from it, and its re-send passes the capture point a whole path
+        // round trip later (capture → sender → capture). `rtt` is the shortest round
+        // trip the capture has measured (`round_trip`: a minimum, the floor of the
+        // samples' spread — queueing only lengthens a re-send's), so a fill sooner than
+        // it is no answer to the report. A quarter of margin, as RACK allows reordering
+        // a quarter of min_RTT (RFC 8985 §6.2 reo_wnd), for a floor measured on few
+        // samples and clock granularity: under ¾ of it, an original overtaken on the
+        // way (kDrive IPv6 download frame 324: 1.59 ms after the SACK of frame 323 on a
+        // 3.3 ms path; tshark: out-of-order). A re-send due to an ACK before the report
+        // (RACK marking by send order) or a timer comes later still, never sooner.
+        Some(since) => since.saturating_mul(4) >= rtt.saturating_mul(3),
+        // Elsewhere (or no ACK since the hole opened) only the hole's opening is known:
+        // the sender learns of a hole from the receiver's ACKs of the data beyond it,
+        // so its retransmission passes the capture point one path RTT (capture →
+        // receiver → capture → sender → capture) after the segment that opened the hole,
+        // whatever the vantage (RFC 5681 §3.2, RFC 6675 §5; less the spacing of
+        // later-sent segments when RACK marks by send order, RFC 8985 §6.2). A segment
+        // reordered on the way arrives within a fraction of it: a hole filled half a
+        // round trip or more after it opened was refilled by the sender.
+        None => fill.after_open_ns.is_some_and(|after| after.saturating_mul(2) >= rtt),
+    };
+    let retransmitted = match (fill.after_open_ns, rtt_ns) {
         // Its bytes were all captured before: the sender sent them again.
         (None, _) => true,
         // Where the sender numbers its datagrams one per segment, the number says it
@@ -306,25 +354,17 @@ pub(super) fn reclassify_out_of_order(f: u32, filled_gap_after_ns: Option<i64>, 
         // numbered 0xb7cf after 0xb7ce).
         (Some(_), _) if id_step != IdStep::Unknown => id_step == IdStep::Fresh,
         // It fills a hole (a segment the capture never saw, lost before the capture
-        // point or reordered). The sender learns of a hole from the receiver's ACKs of
-        // the data beyond it: its retransmission passes the capture point one path RTT
-        // (capture → receiver → capture → sender → capture) after the segment that
-        // opened the hole, whatever the vantage (RFC 5681 §3.2, RFC 6675 §5; less the
-        // spacing of later-sent segments when RACK marks by send order, RFC 8985 §6.2).
-        // A segment reordered on the way arrives within a fraction of it: a sender
-        // tolerates reordering up to min_RTT/4 (RACK's reo_wnd, RFC 8985 §6.2). So a
-        // hole filled half a round trip (`Conn::round_trip`) or more after it opened
-        // was refilled by the sender: a retransmission. Without any round trip yet,
+        // point or reordered): by the clock (`refilled`). Without any round trip yet,
         // Wireshark's label stands.
-        (Some(after), Some(rtt)) => after.saturating_mul(2) >= rtt,
+        (Some(_), Some(rtt)) => refilled(rtt),
         (Some(_), None) => false,
     };
     // And the converse, by the same clock: Wireshark calls a segment that fills a hole
-    // after two duplicate ACKs a fast retransmission (packet-tcp.c), but one that fills
-    // it within half a round trip of its opening left the sender before the sender could
-    // have heard of the hole: an original overtaken on the way (a receiver-side capture
-    // of reordering by three segments; the sender's kernel counts no retransmission).
-    let overtaken = id_step == IdStep::Unknown && matches!((filled_gap_after_ns, rtt_ns), (Some(after), Some(rtt)) if after.saturating_mul(2) < rtt);
+    // after two duplicate ACKs a fast retransmission (packet-tcp.c), but one that came
+    // before the sender could have heard of the hole is an original overtaken on the
+    // way (a receiver-side capture of reordering by three segments; the sender's
+    // kernel counts no retransmission).
+    let overtaken = id_step == IdStep::Unknown && fill.after_open_ns.is_some() && rtt_ns.is_some_and(|rtt| !refilled(rtt));
     if f & fb::OUT_OF_ORDER != 0 && retransmitted {
         (f & !fb::OUT_OF_ORDER) | fb::RETRANSMISSION
     } else if f & fb::ANY_RETRANSMISSION != 0 && overtaken {
