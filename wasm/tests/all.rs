@@ -86,6 +86,8 @@ mod evidence_review3;
 mod evidence_review3b;
 #[path = "evidence_review_ab.rs"]
 mod evidence_review_ab;
+#[path = "evidence_review_ad_upload_answer.rs"]
+mod evidence_review_ad_upload_answer;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]
