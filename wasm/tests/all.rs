@@ -92,6 +92,8 @@ mod evidence_review_ab_lost_flight;
 mod evidence_review_ad_idle_echo;
 #[path = "evidence_review_ad_reorder.rs"]
 mod evidence_review_ad_reorder;
+#[path = "evidence_review_ad_upload_answer.rs"]
+mod evidence_review_ad_upload_answer;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]

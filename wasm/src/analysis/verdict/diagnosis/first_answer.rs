@@ -17,6 +17,8 @@ mod handshake_story;
 mod answer_turns;
 #[path = "path_hold.rs"]
 mod path_hold;
+#[path = "upload_answer.rs"]
+mod upload_answer;
 
 /// The thresholds of a first answer's wait (first_byte.rs, shared with the
 /// capture-gaps verdict).
@@ -216,7 +218,8 @@ pub const WITHIN_THE_TRANSFER: &str = "Within the transfer, ";
 /// transfer, … idle gaps totalling 8.1 s" after an 8.1-s wait, beside a 51-ms transfer).
 /// Then the handshake's own time, where it was slow (handshake_story.rs).
 pub(super) fn after_headline(f: &Facts, (limit, text): (&'static str, String)) -> (&'static str, String) {
-    let handshake = handshake_story::said(f);
+    // The peer's answer after an upload follows the upload's own headline (upload_answer.rs).
+    let handshake = handshake_story::said(f) + &upload_answer::sentence(f).map(|s| format!(" {s}")).unwrap_or_default();
     if let Some(s) = first_answer_sentence(f) {
         return (limit, format!("{s} {WITHIN_THE_TRANSFER}{}{handshake}", lower_first(&text)));
     }
