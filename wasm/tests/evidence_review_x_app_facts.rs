@@ -213,7 +213,7 @@ fn proxy_tunnel_names_the_proxy_and_its_far_connection() {
     // 121 − 21 = 100 ms from the CONNECT to the 200; the path RTT is the handshake's 20 ms,
     // so 80 ms were the proxy's own (its connection to example.com).
     assert!(
-        text.contains("The payload shows a tunnel through an HTTP proxy (RFC 9110 §9.3.6): the client asked 10.0.0.9:3128 to CONNECT to port 443 (frame 4) and the proxy answered 200 100 ms later (frame 5), 80 ms beyond the path's 20 ms round trip: at least that long was the proxy's own, its connection to the far host (a name lookup where it needed one, then the far path's SYN → SYN/ACK at least), which this capture does not show. The round trips measured on this connection end at the proxy, not at the far server, and every answer through the tunnel also crossed the proxy's path to the server and back."),
+        text.contains("The payload shows a tunnel through an HTTP proxy (RFC 9110 §9.3.6): the client asked 10.0.0.9:3128 to CONNECT to port 443 (frame 4) and the proxy answered 200 100 ms later (frame 5), 80 ms beyond the path's 20 ms round trip: at least that long was the proxy's own, its connection to the far host (a name lookup where it needed one, then the far path's SYN → SYN/ACK at least). The round trips measured on this connection end at the proxy, not at the far server, and every answer through the tunnel also crossed the proxy's path to the server and back."),
         "{text}"
     );
 }
@@ -277,4 +277,18 @@ fn proxy_tunnels_of_the_corpus() {
     if let Some(conns) = common::corpus_connections("OISF__suricata-verify__tests_bug-2512_sample_10.62.112.41_62227.pcap") {
         assert!(conns.iter().all(|c| !c.diagnosis.text.contains("tunnel through")));
     }
+}
+
+/// nDPI `http_connect.pcap`, captured on the proxy itself (review AE W1): the client's
+/// CONNECT (frame 4), the proxy's own SYN → SYN/ACK to the server (frames 8 → 9), its
+/// 200 (frame 11), the ClientHello relayed out (frame 12 → 14) and the server's answer
+/// relayed back (frame 16 → 24). The relay chain names the far leg's frames; the proxy
+/// tunnel's generic rewrite must not replace that, nor say the far connection is unseen.
+#[test]
+fn a_proxy_whose_far_leg_is_captured_keeps_the_relay_chains_frames() {
+    let Some(c) = common::corpus_connection("ntop__nDPI__tests_cfgs_default_pcap_http_connect.pcap", 0) else { return };
+    let text = &c.diagnosis.text;
+    assert!(text.contains("frame 16 → frame 24"), "{text}");
+    assert!(!text.contains("answers relayed through the proxy's tunnel"), "{text}");
+    assert!(!text.contains("does not show"), "{text}");
 }

@@ -283,8 +283,12 @@ impl Analyzer {
             }
         }
         summary::set_base_rtts(&mut analysis.connections);
-        analysis.linked_text = self.app.attach(&mut analysis.connections); // FTP transfers, SMTP PIPELINING (app_facts)
+        // The relay chain first: where the capture holds the far leg (taken on the relay or
+        // proxy itself) it names that leg's frames, and the proxy tunnel's generic rewrite
+        // (app_facts/proxy.rs) then finds no "itself took" sentence left to rewrite (review AE W1:
+        // nDPI http_connect.pcap once lost "over connection 1 … frame 16 → frame 24").
         crate::analysis::verdict::relay_chain::attach(&mut analysis.connections, &analysis.stores); // a relay's answer waits on its far leg
+        analysis.linked_text = self.app.attach(&mut analysis.connections); // FTP transfers, SMTP PIPELINING, proxy tunnels (app_facts)
         if let Some(tracker) = self.mptcp {
             let cs = &analysis.connections;
             let at = |i: u32| cs.get(i as usize);

@@ -102,7 +102,7 @@ pub fn sentence(f: &Facts, c: &ConnectionSummary) -> Option<String> {
     let wait = (o.answer_t - o.connect_t).max(0.0);
     let own = match c.path_rtt_ms.map(|ms| ms / 1000.0).filter(|&r| r > 0.0) {
         Some(rtt) if wait - rtt >= MIN_FAR_S => format!(
-            ", {} beyond the path's {} round trip: at least that long was the proxy's own, its connection to the far host (a name lookup where it needed one, then the far path's SYN → SYN/ACK at least), which this capture does not show",
+            ", {} beyond the path's {} round trip: at least that long was the proxy's own, its connection to the far host (a name lookup where it needed one, then the far path's SYN → SYN/ACK at least)",
             format_duration(wait - rtt),
             format_duration(rtt)
         ),
