@@ -288,7 +288,8 @@ fn proxy_tunnels_of_the_corpus() {
 fn a_proxy_whose_far_leg_is_captured_keeps_the_relay_chains_frames() {
     let Some(c) = common::corpus_connection("ntop__nDPI__tests_cfgs_default_pcap_http_connect.pcap", 0) else { return };
     let text = &c.diagnosis.text;
-    assert!(text.contains("frame 16 → frame 24"), "{text}");
+    assert!(text.contains("passed it on over connection 1 (192.168.1.146:35968 → 151.101.2.132:443, frame 12 → frame 14, 76 µs)"), "{text}");
+    assert!(text.contains("(frame 16 at 0.031 s → frame 24 at 0.032 s), so the 16 ms wait was the far leg's (connection 1)"), "{text}");
     assert!(!text.contains("answers relayed through the proxy's tunnel"), "{text}");
     assert!(!text.contains("does not show"), "{text}");
 }
