@@ -9,7 +9,7 @@
 use crate::common;
 
 use tcpscope_core::analysis::track::ending::FinResent;
-use tcpscope_core::decode::tcp_flags::{ACK, FIN, PSH};
+use tcpscope_core::decode::tcp_flags::{ACK, FIN};
 use tcpscope_core::synth::*;
 
 /// A capture at the client (ISNs 1000/5000, 10 ms RTT): a 100-B request (frame 4), the

@@ -461,6 +461,9 @@ fn per_connection_state_is_small() {
     // and edges in 8 B each (opt_ns.rs; 296 B before); DatagramIds boxes its missing
     // bitmap at the first skip (224 B with it inline).
     assert!(closing <= 392 && kinds <= 248 && ids <= 104, "Closing {closing}, RetransKinds {kinds}, DatagramIds {ids}");
+    // The SYN and SYN/ACK offers: 8 B each since session 38 added whose stack sent the SYN
+    // (track/syn_stack.rs, in a byte the offer's padding had).
+    assert_eq!(sz::<track::handshake::HandshakeOffers>(), 16, "HandshakeOffers");
     // +16 B: one pointer per side to the retransmission-kind tracker, allocated only
     // for a side that sends data (retrans_kinds.rs).
     // +16 B: the ECN counts' pointer (ecn.rs, allocated only for a connection that

@@ -99,7 +99,7 @@ const MIN_SEND_MSS: u32 = 48;
 const DEFAULT_SEND_MSS_IPV4: u32 = 536;
 const DEFAULT_SEND_MSS_IPV6: u32 = 1220;
 
-/// The SYN and SYN/ACK offers of one connection (12 bytes: it is per connection).
+/// The SYN and SYN/ACK offers of one connection (16 bytes, `per_connection_state_is_small`: it is per connection).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandshakeOffers {
     syn: Offer,
