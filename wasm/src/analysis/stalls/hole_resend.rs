@@ -47,19 +47,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
         return;
     }
     let lag_s = lag_s.max(0.0);
-    // One pass: the sender's highest byte and the receiver's cumulative ACK, as of each row.
-    let (mut high, mut acked) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let mut high_at = Vec::with_capacity(p.t.len());
-    let mut acked_at = Vec::with_capacity(p.t.len());
-    for i in 0..p.t.len() {
-        if p.dir[i] == dir && p.len[i] > 0 {
-            high = high.max(p.seq[i] + f64::from(p.len[i]));
-        } else if p.dir[i] != dir && p.ack[i].is_finite() {
-            acked = acked.max(p.ack[i]);
-        }
-        high_at.push(high);
-        acked_at.push(acked);
-    }
+    let mut running = Running { p, dir, next: 0, high: f64::NEG_INFINITY, acked: f64::NEG_INFINITY };
     for s in stalls.iter_mut().filter(|s| waiting(s.cause)) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
         // A request of the peer in the gap: turn-taking, judged by the earlier rules.
@@ -68,7 +56,8 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
         }
         // What was sent by the gap's start and acknowledged by its end: a hole open
         // throughout, or nothing to re-send.
-        let (sent, ack) = (high_at[i], acked_at[j.saturating_sub(1)]);
+        let sent = running.through(i).0;
+        let ack = running.through(j.saturating_sub(1)).1;
         if !(ack < sent) {
             continue;
         }
@@ -96,6 +85,39 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, 
             format_bytes(f64::from(p.len[k])),
             format_bytes(sent - ack)
         );
+    }
+}
+
+/// The sender's highest byte end and the receiver's cumulative ACK through a row, read
+/// forward once: the stalls come in time order, so each row asked for is at or past the
+/// last one (a row behind it starts the reading over). No per-row copy: a bulk
+/// connection's rows are millions.
+struct Running<'a> {
+    p: &'a PacketColumns,
+    dir: u8,
+    /// The first row not read yet.
+    next: usize,
+    high: f64,
+    acked: f64,
+}
+
+impl Running<'_> {
+    /// (highest byte end sent, highest cumulative ACK) over rows 0..=`row`.
+    fn through(&mut self, row: usize) -> (f64, f64) {
+        if row + 1 < self.next {
+            (self.next, self.high, self.acked) = (0, f64::NEG_INFINITY, f64::NEG_INFINITY);
+        }
+        let p = self.p;
+        while self.next <= row && self.next < p.t.len() {
+            let r = self.next;
+            if p.dir[r] == self.dir && p.len[r] > 0 {
+                self.high = self.high.max(p.seq[r] + f64::from(p.len[r]));
+            } else if p.dir[r] != self.dir && p.ack[r].is_finite() {
+                self.acked = self.acked.max(p.ack[r]);
+            }
+            self.next += 1;
+        }
+        (self.high, self.acked)
     }
 }
 
