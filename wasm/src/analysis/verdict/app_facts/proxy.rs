@@ -8,8 +8,9 @@
 //! path):
 //! - the wait from the CONNECT to the 2xx holds, beyond the round trip to the proxy,
 //!   the proxy's own work: its connection to the far host (a name lookup where it
-//!   needed one, then at least a SYN → SYN/ACK on the far path, RFC 9293 §3.5), which
-//!   this capture does not show;
+//!   needed one, then at least a SYN → SYN/ACK on the far path, RFC 9293 §3.5) — a
+//!   capture taken on the proxy holds that connection too, and relay_chain.rs, run
+//!   before these facts, names its frames where the proxy's answers waited on it;
 //! - every round trip measured here ends at the proxy, not at the server, and every
 //!   answer through the tunnel also crossed the proxy's path to the server and back:
 //!   a wait for an answer is not the server's time alone.
