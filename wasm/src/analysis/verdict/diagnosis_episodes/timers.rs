@@ -110,8 +110,7 @@ pub fn peer_timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f
 pub fn timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
     use crate::analysis::rows::columns::flag_bits as fb;
     let (mut timeouts, mut probes) = (0u64, 0u64);
-    for s in timeout_stalls_in(stalls, a, b) {
-        let flags = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
+    for (_, flags) in ended_by(stalls, packets, a, b) {
         timeouts += u64::from(flags & fb::KIND_RTO != 0);
         probes += u64::from(flags & fb::KIND_TLP != 0);
     }
@@ -126,8 +125,7 @@ pub fn timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -
 pub fn timer_seconds(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> (f64, f64, f64, u64) {
     use crate::analysis::rows::columns::flag_bits as fb;
     let (mut probes, mut timeouts, mut rest, mut others) = (0.0, 0.0, 0.0, 0u64);
-    for s in timeout_stalls_in(stalls, a, b) {
-        let flags = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j]);
+    for (s, flags) in ended_by(stalls, packets, a, b) {
         if flags & fb::KIND_RTO != 0 {
             timeouts += s.duration;
         } else if flags & fb::KIND_TLP != 0 {
@@ -138,6 +136,12 @@ pub fn timer_seconds(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) 
         }
     }
     (probes, timeouts, rest, others)
+}
+
+/// The retransmission-timeout stalls starting in [a, b), each with the flags of the row
+/// that ended it (its kind, retrans_kinds.rs; 0 where the row is not found).
+fn ended_by<'a>(stalls: &'a [Stall], packets: &'a PacketColumns, a: f64, b: f64) -> impl Iterator<Item = (&'a Stall, u32)> {
+    timeout_stalls_in(stalls, a, b).map(|s| (s, packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration).map_or(0, |(_, j)| packets.flags[j])))
 }
 
 /// The retransmission-timeout stalls starting in [a, b). The stalls are in time order:
