@@ -12,11 +12,17 @@ import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery } from './generated/view';
 import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
 import { unpackAnswer } from './viewAnswer';
+import { clearMarks, mark as markStep, measure } from './marks';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
 
+// The first steps of the worker's life and of each load are marked (marks.ts): a trace
+// of the first chart's path shows them beside V8's compiles (bench/progressive.mjs --trace).
+markStep('worker-start');
+const initStarted = performance.now();
 const ready = init().then(() => {
+  measure('wasm-init', initStarted);
   const wasmVersion = viewSchemaVersion();
   if (wasmVersion !== VIEW_SCHEMA_VERSION) {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
@@ -67,6 +73,7 @@ const warmSteps: [number, number][] = [];
 function timedWarmStep(): boolean {
   const t = performance.now();
   const more = warmUpStep();
+  measure('warm-step', t);
   warmSteps.push([performance.timeOrigin + t, performance.now() - t]);
   return more;
 }
@@ -104,7 +111,10 @@ function nextTurn(): Promise<void> {
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
 async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true, postedAt?: number) {
-  const arrived = performance.timeOrigin + performance.now();
+  const arrivedNow = performance.now();
+  const arrived = performance.timeOrigin + arrivedNow;
+  clearMarks();
+  markStep('open-received');
   await ready;
   // Without the progressive display nothing is drawn before the end: the warm-up left
   // runs first, whole, as it did before the stages.
@@ -115,6 +125,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   const mine = { generation, session: session as WasmSession | WasmSnapshot, report: null as Report | null };
   current = mine;
   const started = performance.now();
+  measure('open-waited', arrivedNow);
   let lastProgress = 0;
   // Where the load's time goes (bench/browser.mjs prints it): waiting for the reader,
   // decoding + per-packet analysis, the end-of-capture analysis, the report.
@@ -145,6 +156,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
     if (listed && phases.firstListedMs == null) {
+      markStep('first-listed');
       phases.firstListedMs = performance.now() - started;
       phases.atListed = { readWaitMs: phases.readWaitMs, pushMs: phases.pushMs + performance.now() - mark, turnsMs: phases.turnsMs ?? 0, bytes: session.bytesConsumed() };
     }
@@ -168,6 +180,7 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   })) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
     if (current !== mine) return;
+    if (phases.firstSliceMs == null) markStep('first-slice');
     phases.firstSliceMs ??= performance.now() - started;
     lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
@@ -181,7 +194,10 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
       step = !progressive ? chunk.bytes.length : eager ? EAGER_PIECE_BYTES : PUSH_PIECE_BYTES;
       const piece = at === 0 && step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
       compressedAt = chunk.compressedBytes;
+      const pushed = performance.now();
       more = chunk.compressedBytes === null ? session.push(piece) : session.pushInflated(piece, chunk.compressedBytes);
+      // (The pushes of the eager start: the first chart waits for them.)
+      if (eager) measure('push', pushed);
       // (A turn at most every YIELD_EVERY_MS, but eagerly: gzip input comes in many small pieces.)
       if (!progressive || (!eager && performance.now() - lastTurn < YIELD_EVERY_MS)) continue;
       postPartial();
@@ -345,6 +361,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const bars = settledBar || (answer.kind === 'bins' && answer.loading != null);
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         if (!current?.report) {
+          if (!partialAnswered) measure(bars ? 'view-with-bars' : 'view', started);
           partialAnswered ||= bars;
           if (loading) {
             const since = performance.now() - loading.started;
