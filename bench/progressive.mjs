@@ -16,15 +16,22 @@
 //                      extraShare = extraMs ÷ pushMs: the display's cost in the worker
 //   readyOnVsOff       readyMs on ÷ off (issue 41 target ≤ 1.1)
 //   firstChartVsRead, readyVsRead: against readMs
+// `--trace`: (with --first-only) each load is recorded in a Chromium trace from the page's
+// start to its first bar, and the first chart's path is printed from it (bench/trace-steps.mjs):
+// the page's, decoder's and reader's performance marks (web/worker/marks.ts) in ms from the
+// drop handed to the worker, each thread's busy time until the first bar, how the wasm
+// module was compiled (streamed, cached); `--trace-out DIR` keeps the trace files.
 // Informational only: nothing fails on time (the machine is shared; the load average
 // goes with it).
 import { chromium } from '@playwright/test';
 import { statSync } from 'node:fs';
 import { READER_PATH, readAllMs, requireDist, serveDist } from './serve.mjs';
 import { loadavg } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { TRACE_CATEGORIES, traceSteps } from './trace-steps.mjs';
 
 const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs', '--variant', '--dist-b'].includes(args[i - 1]));
+const file = args.find((a, i) => !a.startsWith('--') && !['--port', '--runs', '--variant', '--dist-b', '--trace-out'].includes(args[i - 1]));
 const opt = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const port = opt('--port', 4176);
 const runs = Math.max(1, opt('--runs', 3));
@@ -33,7 +40,10 @@ const runs = Math.max(1, opt('--runs', 3));
 const variant = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : args.includes('--dist-b') ? 'dist-b' : null;
 // `--first-only`: progressive on only, each load stopped at its first partial chart
 // (prints firstChartMs, firstTableMs and the share of the file read by then).
-const firstOnly = args.includes('--first-only');
+const firstOnly = args.includes('--first-only') || args.includes('--trace');
+const tracing = args.includes('--trace');
+const traceOut = args.includes('--trace-out') ? args[args.indexOf('--trace-out') + 1] : null;
+let traces = 0;
 // `--dist-b DIR`: the variant's loads come from another build (e.g. the main branch's,
 // `npx vite build --outDir DIR --emptyOutDir`), served on port + 1: two builds
 // compared on the same machine in the same run.
@@ -54,6 +64,8 @@ const browser = await chromium.launch({
 async function load(progressive, query = '') {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(600_000);
+  // From before the page loads: the worker's start and the wasm compile are in it.
+  if (tracing) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   try {
     const at = query === 'dist-b' ? `http://127.0.0.1:${port + 1}/` : `http://127.0.0.1:${port}/${progressive ? (query ? `?${query}` : '') : '?progressive=off'}`;
     await page.goto(at);
@@ -92,7 +104,17 @@ async function load(progressive, query = '') {
       await page.waitForFunction(() => window.__bench.barSettled || window.__bench.error, null, { polling: 20 });
       const f = await page.evaluate(() => ({ ...window.__bench, probeFirst: window.__tcpscopePartial?.firstDrawnMs }));
       if (f.error) throw new Error('the app reported an error state');
-      return { firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.bar - f.start, firstSettledMs: f.barSettled - f.start, probeFirstMs: f.probeFirst - f.start };
+      let trace;
+      if (tracing) {
+        const buffer = await browser.stopTracing();
+        if (traceOut) {
+          mkdirSync(traceOut, { recursive: true });
+          writeFileSync(`${traceOut}/load-${++traces}.json`, buffer);
+        }
+        trace = traceSteps(buffer.toString('utf8'));
+        if (process.env.BENCH_VERBOSE) console.error(JSON.stringify(trace));
+      }
+      return { trace, firstTableMs: f.table ? f.table - f.start : null, firstChartMs: f.bar - f.start, firstSettledMs: f.barSettled - f.start, probeFirstMs: f.probeFirst - f.start };
     }
     await page.waitForFunction(() => window.__bench.ready || window.__bench.error, null, { polling: 100 });
     const b = await page.evaluate(() => ({ ...window.__bench, partial: window.__tcpscopePartial ?? null, phases: window.__tcpscope?.loadPhases?.last ?? null }));
@@ -118,12 +140,46 @@ async function load(progressive, query = '') {
   }
 }
 
+/** The traced loads' path, each step's median over the loads: the first time each
+ *  mark is hit (ms after the drop handed to the worker) and, for measures, the sum of
+ *  their durations up to the first bar; the busy time of each thread; the wasm events. */
+function traceSummary(ts) {
+  if (!ts.length) return null;
+  const keys = [];
+  const per = ts.map((t) => {
+    const m = new Map();
+    for (const [thread, name, at, dur] of t.steps) {
+      if (t.windowMs != null && at > t.windowMs) continue;
+      const k = `${thread} ${name}`;
+      if (!keys.includes(k)) keys.push(k);
+      const v = m.get(k) ?? { first: at, n: 0, total: 0 };
+      v.n += 1;
+      v.total += dur;
+      m.set(k, v);
+    }
+    return m;
+  });
+  const steps = keys.map((k) => {
+    const vs = per.map((m) => m.get(k)).filter(Boolean);
+    return [k, round(median(vs.map((v) => v.first)), 1), vs.length === ts.length ? vs[0].n : `${vs.length}/${ts.length} loads`, round(median(vs.map((v) => v.total)), 1)];
+  }).sort((a, b) => a[1] - b[1]);
+  const busy = {};
+  for (const t of ts) for (const [k, v] of Object.entries(t.busy)) (busy[k] ??= []).push(v);
+  return {
+    note: 'steps: [thread step, first at ms after the drop (median), count in the first load, total ms of its spans (median)]',
+    windowMs: round(median(ts.map((t) => t.windowMs)), 1),
+    busyMs: Object.fromEntries(Object.entries(busy).map(([k, v]) => [k, round(median(v), 1)])),
+    steps,
+    wasm: ts[0].wasm,
+  };
+}
+
 const median = (xs) => {
   const v = xs.filter((x) => x != null).sort((a, b) => a - b);
   return v.length ? v[Math.floor((v.length - 1) / 2)] : null;
 };
 const round = (x, d = 0) => (x == null ? null : +x.toFixed(d));
-const result = { file: file.split('/').pop(), bytes: statSync(file).size, load: loadavg()[0] };
+const result = { file: file.split('/').pop(), bytes: statSync(file).size, load: +loadavg()[0].toFixed(2) };
 const loadAtEnd = () => { result.loadEnd = +loadavg()[0].toFixed(2); };
 try {
   // The read baseline, quickest of three.
@@ -151,6 +207,7 @@ try {
     }
     const firsts = (xs) => ({ firstChartMs: round(median(xs.map((x) => x.firstChartMs))), firstSettledMs: round(median(xs.map((x) => x.firstSettledMs))), firstTableMs: round(median(xs.map((x) => x.firstTableMs))), runs: xs.map((x) => round(x.firstChartMs)), settledRuns: xs.map((x) => round(x.firstSettledMs)), probeFirstMs: xs.map((x) => round(x.probeFirstMs)) });
     result.firstOnly = firsts(on);
+    if (tracing) result.firstOnly.trace = traceSummary(on.map((x) => x.trace).filter((t) => t && !t.error));
     if (variant) result.variant = { query: variant, ...firsts(alt) };
   }
   for (let i = 0; i < (firstOnly ? 0 : runs); i++) {

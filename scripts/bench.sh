@@ -24,6 +24,7 @@
 # BENCH_DIR (default .bench), BENCH_FORCE=1 (regenerate), BENCH_FILES (subset),
 # BENCH_BROWSER_FILES, BENCH_SKIP_TSHARK=1, BENCH_SKIP_BROWSER=1, BENCH_OUT=file.md,
 # BENCH_SKIP_FLEET=1 (then bench/fleet.sh, issue 43's fleet table, is not run)
+# BENCH_PROGRESSIVE_ONLY=1 (only issue 41's progressive table: no per-file table, no fleet)
 # BENCH_4G=1 (issue 41: the first chart of a 4 GB capture, written on demand; BENCH_4G_REMOVE=1 deletes it after)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,14 @@ export BENCH_DIR="$DIR"
 FILES=${BENCH_FILES:-"bulk-snap96 bulk-full short-conns syn-1m"}
 BROWSER_FILES=${BENCH_BROWSER_FILES:-"bulk-snap96 syn-1m"}
 OUTMD=${BENCH_OUT:-$DIR/bench-results.md}
+PROGRESSIVE_ONLY=${BENCH_PROGRESSIVE_ONLY:-0}
+if [ "$PROGRESSIVE_ONLY" = 1 ]; then
+  # Only the captures the progressive table reads (bulk-10m is written below).
+  FILES=""
+  export BENCH_FILES="bulk-snap96 short-conns"
+  BENCH_SKIP_FLEET=1
+  : > "$OUTMD"
+fi
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 bench/gen-large.py || { echo "bench: generating the captures failed" >&2; exit 1; }
@@ -39,7 +48,7 @@ python3 bench/gen-large.py || { echo "bench: generating the captures failed" >&2
 
 echo "bench: building the wasm package and the native example" >&2
 bash scripts/build-wasm.sh >/dev/null
-(cd wasm && cargo build --release --example analyze --quiet) || { echo "bench: native build failed" >&2; exit 1; }
+[ "$PROGRESSIVE_ONLY" = 1 ] || (cd wasm && cargo build --release --example analyze --quiet) || { echo "bench: native build failed" >&2; exit 1; }
 NATIVE=${CARGO_TARGET_DIR:-wasm/target}/release/examples/analyze
 if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
   echo "bench: building dist/ for the browser measurement" >&2
@@ -126,7 +135,7 @@ for name in $FILES; do
   rows+=("| $name | $packets | ${conns:-—} | $mb | ${t_sec:-—} | $f_sec | $n_sec | $w_sec | $(ratios "$w_sec" "$t_sec" "$w_cpu" "$t_cpu") | $(ratios "$n_sec" "$t_sec" "$n_cpu" "$t_cpu") | $(ratios "$f_sec" "$n_sec" "$f_cpu" "$n_cpu") | $w_bpp (live $w_live) | $w_bpc | ${t_rss:-—} / $n_rss / $w_rss | $j_sec s, $j_rss MiB | $b_cell | $note |")
 done
 
-{
+[ "$PROGRESSIVE_ONLY" = 1 ] || {
   echo "### tcpscope bench — $(date -u +%FT%TZ), $(nproc) CPU, $(uname -r), BENCH_SCALE=${BENCH_SCALE:-1}, load average $LOAD0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo
   echo "| capture | packets | connections | MB | tshark s | framing s | native s | wasm s | tshark ÷ wasm (≥ 50× bulk, ≥ 20× 100 k conns) | tshark ÷ native | native ÷ framing (≤ 4×) | wasm B/packet high-water (≤ 40) | wasm B/connection (≤ 2048) | peak RSS MiB tshark / native / wasm | CLI --ndjson (< 300 MB at 100 k) | browser drop → chart, memory (PSS) | notes |"
@@ -150,8 +159,8 @@ if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
     echo
     echo "#### Progressive view (issue 41): headless Chromium, median of ${BENCH_PROGRESSIVE_RUNS:-3} loads on / off, load average $(cut -d' ' -f1 /proc/loadavg)"
     echo
-    echo "| capture | MB | read ms | first table ms | first chart ms (≤ 500) | chart ÷ read | updates/s (≥ 2) | ready on ms | ready off ms | on ÷ off (≤ 1.1) | ready ÷ read on / off |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| capture | MB | load average (1 min) at start → end | read ms | first table ms | first chart ms on / off (≤ 500; off: nothing is drawn before ready) | chart ÷ read | updates/s (≥ 2) | ready on ms | ready off ms | on ÷ off (≤ 1.1) | ready ÷ read on / off |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
     # The issue's 10^7-packet bulk capture (× BENCH_SCALE), written once by bench/bulk-capture.mjs.
     if [[ " ${BENCH_PROGRESSIVE_FILES:-bulk-10m} " == *" bulk-10m "* ]] && [ ! -f "$DIR/bulk-10m.pcap" ]; then
       node bench/bulk-capture.mjs "$DIR/bulk-10m.pcap" "$(awk -v s="${BENCH_SCALE:-1}" 'BEGIN{printf "%d", 1e7 * s}')" >&2
@@ -161,10 +170,10 @@ if [ "${BENCH_SKIP_BROWSER:-0}" != 1 ]; then
       [ -f "$f" ] || continue
       p=$(node bench/progressive.mjs "$f" --runs "${BENCH_PROGRESSIVE_RUNS:-3}" 2> "$DIR/$name.progressive.err" | tail -1)
       if [ -z "$p" ] || [ -z "$(json "$p" "['readMs']")" ]; then
-        echo "| $name | failed: see $DIR/$name.progressive.err |||||||||"
+        echo "| $name | failed: see $DIR/$name.progressive.err ||||||||||"
         continue
       fi
-      echo "| $name | $(awk -v b="$(json "$p" "['bytes']")" 'BEGIN{printf "%.0f", b/1e6}') | $(json "$p" "['readMs']") | $(json "$p" "['on']['firstTableMs']") | $(json "$p" "['on']['firstChartMs']") | $(json "$p" "['firstChartVsRead']") | $(json "$p" "['on']['updatesPerS']") | $(json "$p" "['on']['readyMs']") | $(json "$p" "['off']['readyMs']") | $(json "$p" "['readyOnVsOff']") | $(json "$p" "['readyVsRead']['on']") / $(json "$p" "['readyVsRead']['off']") |"
+      echo "| $name | $(awk -v b="$(json "$p" "['bytes']")" 'BEGIN{printf "%.0f", b/1e6}') | $(json "$p" "['load']") → $(json "$p" "['loadEnd']") | $(json "$p" "['readMs']") | $(json "$p" "['on']['firstTableMs']") | $(json "$p" "['on']['firstChartMs']") / $(json "$p" "['off']['readyMs']") | $(json "$p" "['firstChartVsRead']") | $(json "$p" "['on']['updatesPerS']") | $(json "$p" "['on']['readyMs']") | $(json "$p" "['off']['readyMs']") | $(json "$p" "['readyOnVsOff']") | $(json "$p" "['readyVsRead']['on']") / $(json "$p" "['readyVsRead']['off']") |"
     done
   } | tee -a "$OUTMD"
 fi

@@ -15,6 +15,7 @@ import { formatBitrate, formatDuration } from '../charts/units';
 import { useD3 } from '../charts/common';
 import { plotColumns, useViewAnswers } from '../charts/useViewAnswers';
 import { binsOf } from '../charts/ThroughputChart';
+import { mark } from '../worker/marks';
 import '../charts/charts.css';
 
 /** What the benchmark and the e2e test read about the partial chart (window.__tcpscopePartial). */
@@ -88,8 +89,14 @@ export function PartialThroughputChart({ source, row, settledT, fraction, estima
     // connection that starts at the file's first packet: the axis is padded by 1 %)
     // draws no bar.
     const settledBar = b.bps.some((v) => v > 0);
-    if ((settledBar || b.loading) && p.firstDrawnMs == null) p.firstDrawnMs = performance.now();
-    if (settledBar && p.firstSettledMs == null) p.firstSettledMs = performance.now();
+    if ((settledBar || b.loading) && p.firstDrawnMs == null) {
+      p.firstDrawnMs = performance.now();
+      mark('chart-drawn');
+    }
+    if (settledBar && p.firstSettledMs == null) {
+      p.firstSettledMs = performance.now();
+      mark('chart-settled');
+    }
     p.updates += 1;
     // The question this answer is to, from the answer itself: the axis may have moved
     // since it was asked (the end estimate grows with the read), and the answer drawn

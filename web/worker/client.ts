@@ -10,6 +10,7 @@ import type { FromPage } from './reader.worker';
 import type { ViewAnswer } from './viewAnswer';
 import { sanitizeReport, sanitizeSnapshotInfo, sanitizeSummary, sanitizeTablePage } from '../security/sanitizeReport';
 import { StaleAnswer, type ViewAtQuery, type ViewQuery, type ViewSource } from './viewSource';
+import { clearMarks, mark } from './marks';
 
 /** `partial`: the connection table so far (view/partial.rs), on some of the updates. */
 export interface Progress { bytesRead: number; totalBytes: number; packets: number; elapsedMs: number; partial?: PartialTable; decodedShare?: number }
@@ -72,6 +73,10 @@ export class DecoderClient {
   private requests = new Map<number, Pending>();
   private nextRequestId = 1;
   private flow: Flow | null = null;
+  /** The load under way has had its first partial table / its first view answer with
+   *  bars (the page's marks of the first chart's path, marks.ts, stop there). */
+  private firstPartial = false;
+  private firstBars = false;
 
   /** The pump of a streamed capture waits for the decoder (taken), or for its load to end. */
   private wakePump() {
@@ -127,6 +132,10 @@ export class DecoderClient {
     if (message.generation !== null && message.generation !== this.generation) return;
     switch (message.type) {
       case 'progress':
+        if (message.partial && !this.firstPartial) {
+          this.firstPartial = true;
+          mark('partial-received');
+        }
         this.opening?.onProgress(message);
         break;
       case 'taken':
@@ -151,6 +160,11 @@ export class DecoderClient {
         if (loadPhases.last) loadPhases.last.prepareMs = message.workerMs;
         break;
       case 'view':
+        if (this.opening && !this.firstBars) {
+          const a = message.answer;
+          this.firstBars = a.kind === 'bins' && (a.loading != null || a.bps.some((v) => v > 0));
+          mark(this.firstBars ? 'view-answered-with-bars' : 'view-answered');
+        }
         if (viewTimings.push(message.workerMs) > 1000) viewTimings.splice(0, 500);
         this.settle(message.requestId, (p) => (p.resolve as (v: ViewAnswer) => void)(message.answer));
         break;
@@ -216,6 +230,9 @@ export class DecoderClient {
     if (this.opening) this.terminate();
     this.failAll(new CancelledError());
     const generation = ++this.generation;
+    this.firstPartial = this.firstBars = false;
+    clearMarks();
+    mark('open-posted');
     return new Promise<Opened>((resolve, reject) => {
       this.opening = { generation, resolve: resolve as (v: never) => void, reject, onProgress };
       this.send({ type: 'open', generation, source, stallMs, progressive, postedAt: performance.timeOrigin + performance.now() });
@@ -301,8 +318,10 @@ export class DecoderClient {
   viewSource(): ViewSource {
     const generation = this.generation;
     return {
-      query: (request: ViewQuery) =>
-        this.request<ViewAnswer>((requestId) => ({ type: 'view', generation, requestId, request: { ...request, generation } }), generation),
+      query: (request: ViewQuery) => {
+        if (this.opening && !this.firstBars) mark('view-asked');
+        return this.request<ViewAnswer>((requestId) => ({ type: 'view', generation, requestId, request: { ...request, generation } }), generation);
+      },
       at: (request: ViewAtQuery) =>
         this.request<ViewAt>((requestId) => ({ type: 'at', generation, requestId, request: { ...request, generation } }), generation)
           .then((a) => (a.found ? a : null)),

@@ -12,11 +12,17 @@ import { connectionData, transferables } from './columns';
 import { VIEW_SCHEMA_VERSION, type TablePage, type TableQuery } from './generated/view';
 import { PARTIAL_INTERVAL_MS, PARTIAL_ROWS, PROTOCOL_VERSION, REPORT_CONNECTIONS_CAP, REPORT_TOP_CONNECTIONS, type FromWorker, type LoadPhases, type ToWorker } from './protocol';
 import { unpackAnswer } from './viewAnswer';
+import { clearMarks, mark as markStep, measure } from './marks';
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(message, transfer);
 
+// The first steps of the worker's life and of each load are marked (marks.ts): a trace
+// of the first chart's path shows them beside V8's compiles (bench/progressive.mjs --trace).
+markStep('worker-start');
+const initStarted = performance.now();
 const ready = init().then(() => {
+  measure('wasm-init', initStarted);
   const wasmVersion = viewSchemaVersion();
   if (wasmVersion !== VIEW_SCHEMA_VERSION) {
     throw new Error(`the wasm module speaks view schema ${wasmVersion}, this page expects ${VIEW_SCHEMA_VERSION}: reload the page`);
@@ -38,19 +44,27 @@ let streaming: { generation: number; inbox: StreamInbox } | null = null;
 const PUSH_PIECE_BYTES = 4 << 20;
 /** The page's partial queries wait at most about this long for a turn of the worker. */
 const YIELD_EVERY_MS = 50;
-/** Until the page has its first partial answer with bars (at most EAGER_MS into the load), the
- *  worker pushes smaller pieces and takes a turn after each: the first table goes out
- *  as soon as the analysis lists a connection, and the first chart's question is
- *  answered one small piece later instead of up to 50 ms + 4 MiB later. */
+/** Until the page has its first partial answer with bars (at most EAGER_MS after the first
+ *  table that lists a connection), the worker pushes smaller pieces and takes a turn after
+ *  each: the first table goes out as soon as the analysis lists a connection, and the
+ *  first chart's question is answered one small piece later instead of up to 50 ms +
+ *  4 MiB later. (Counted from the listing, not from the start of the load: a load whose
+ *  first table came 1 s in — 10^5 short connections on a busy machine — pushed a 4 MiB
+ *  piece, ≈ 230 ms there, before answering the page's first question; bench/README.md.) */
 const EAGER_PIECE_BYTES = 1 << 20;
 const EAGER_MS = 1000;
+/** Eager pieces while nothing is listed yet, at most this long into the load. */
+const EAGER_IDLE_MS = 3000;
 
 /** The engine's warm-up (wasm/src/warm_up.rs), asked for when the page starts and run one
  *  stage per turn of the event loop, only while no capture is being read: a capture dropped
  *  meanwhile waits for one stage (tens of ms), not the whole warm-up (≈ 0.1–0.4 s on a busy
  *  2-core machine, which the first partial chart used to wait for). The stages left run
  *  between the pieces of the load once the page has its first partial answer (or
- *  WARM_FALLBACK_MS into the load), so the load's `finish` still runs optimised code. */
+ *  WARM_FALLBACK_MS after the first table that lists a connection, or into a load that
+ *  lists none), so the load's `finish` still runs optimised code. Not counted from the
+ *  start of the load: a stage (≈ 0.3 s on a busy 2-core machine) then ran between the
+ *  first table and the answer to the page's first question about it. */
 let warmWanted = false;
 /** Loads under way (an `open` counts from its message, before anything awaits). */
 let reading = 0;
@@ -59,7 +73,8 @@ let warmLoop = false;
  *  can be drawn): until then the worker stays eager, and sends the table with every
  *  piece (an answer without bars is asked again when the table moves). */
 let partialAnswered = false;
-/** Into a load, the warm-up's stages left run even if the page asked nothing yet. */
+/** After the first listing (or into a load with none), the warm-up's stages left run even
+ *  if the page has no answer with bars yet. */
 const WARM_FALLBACK_MS = 1000;
 
 /** When each warm-up stage ran (the load's phases carry it: bench/progressive.mjs). */
@@ -67,6 +82,7 @@ const warmSteps: [number, number][] = [];
 function timedWarmStep(): boolean {
   const t = performance.now();
   const more = warmUpStep();
+  measure('warm-step', t);
   warmSteps.push([performance.timeOrigin + t, performance.now() - t]);
   return more;
 }
@@ -104,18 +120,54 @@ function nextTurn(): Promise<void> {
  * new session; `totalBytes`: the capture's size, 0 when unknown (a download that did not
  * say). */
 async function open(generation: number, chunks: (onRead: (bytesRead: number) => void) => AsyncIterable<CaptureChunk>, totalBytes: number, stallMs: number | null, progressive = true, postedAt?: number) {
-  const arrived = performance.timeOrigin + performance.now();
-  await ready;
+  const arrivedNow = performance.now();
+  const arrived = performance.timeOrigin + arrivedNow;
+  clearMarks();
+  markStep('open-received');
+  // The read starts before the engine is ready: a capture dropped as the page starts
+  // then has its first slice at hand when the wasm module is (the module's download
+  // and compile took 0.15–0.35 s after the page's idle on a busy 2-core machine,
+  // bench/README.md), not one read after it. `mine` and `session` exist from then on.
+  let mine: { generation: number; session: WasmSession | WasmSnapshot; report: Report | null } | null = null;
+  let session: WasmSession | null = null;
+  let started = performance.now();
+  let lastProgress = 0;
+  let read = 0;
+  const source = chunks((bytesRead) => {
+    const now = performance.now();
+    read = bytesRead;
+    if (mine && current === mine && session && (now - lastProgress > 50 || bytesRead === totalBytes)) {
+      lastProgress = now;
+      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started });
+    }
+  })[Symbol.asyncIterator]();
+  const first = source.next();
+  first.catch(() => {}); // (its failure is met where it is awaited, below)
+  /** The chunks, the first of them the one asked for above; the reader is let go when
+   *  the loop below ends or leaves early. */
+  const pieces = async function* () {
+    try {
+      for (let next = await first; !next.done; next = await source.next()) yield next.value;
+    } finally {
+      await source.return?.(undefined);
+    }
+  };
+  try {
+    await ready;
+  } catch (error) {
+    await source.return?.(undefined);
+    throw error;
+  }
   // Without the progressive display nothing is drawn before the end: the warm-up left
   // runs first, whole, as it did before the stages.
   if (!progressive) while (warmWanted) warmWanted = timedWarmStep();
   partialAnswered = false;
   current?.session.free();
-  const session = new WasmSession(stallMs ?? Number.NaN);
-  const mine = { generation, session: session as WasmSession | WasmSnapshot, report: null as Report | null };
+  session = new WasmSession(stallMs ?? Number.NaN);
+  mine = { generation, session, report: null };
   current = mine;
-  const started = performance.now();
-  let lastProgress = 0;
+  started = performance.now();
+  measure('open-waited', arrivedNow);
   // Where the load's time goes (bench/browser.mjs prints it): waiting for the reader,
   // decoding + per-packet analysis, the end-of-capture analysis, the report.
   const phases: LoadPhases = { readWaitMs: 0, pushMs: 0, finishMs: 0, reportMs: 0 };
@@ -128,11 +180,14 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     phases[phase] = (phases[phase] ?? 0) + now - mark;
     mark = now;
   };
-  let read = 0;
   /** Compressed bytes read when the piece last pushed was inflated; null for plain input. */
   let compressedAt: number | null = null;
   let lastPartial = -Infinity;
   let listed = false;
+  /** When the first table listing a connection was posted (performance.now()). */
+  let listedAt: number | null = null;
+  /** Ms since the first listing, or since the start of the load while nothing is listed. */
+  const sinceListed = () => performance.now() - (listedAt ?? started);
   let lastTurn = performance.now();
   /** The table so far (view/partial.rs) with a progress message, at most every
    *  PARTIAL_INTERVAL_MS (one pass over the connections: ≈ 1 ms at 10^5 of them), and
@@ -140,11 +195,13 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
    *  the first chart waits for nothing else. Nothing before it lists a connection. */
   const postPartial = () => {
     const now = performance.now();
-    if (listed && (partialAnswered || now - started >= EAGER_MS) && now - lastPartial < PARTIAL_INTERVAL_MS) return;
+    if (listed && (partialAnswered || sinceListed() >= EAGER_MS) && now - lastPartial < PARTIAL_INTERVAL_MS) return;
     lastPartial = now;
     const partial = ask(session, { ask: 'partialTable', count: PARTIAL_ROWS }) ?? undefined;
     listed ||= (partial?.rows.length ?? 0) > 0;
     if (listed && phases.firstListedMs == null) {
+      markStep('first-listed');
+      listedAt = performance.now();
       phases.firstListedMs = performance.now() - started;
       phases.atListed = { readWaitMs: phases.readWaitMs, pushMs: phases.pushMs + performance.now() - mark, turnsMs: phases.turnsMs ?? 0, bytes: session.bytesConsumed() };
     }
@@ -158,16 +215,10 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     // connections, one 1 MiB piece at a time), on the cores the first chart needs.
     if (partial && listed) post({ type: 'progress', generation, bytesRead: read, totalBytes, packets: session.packets(), elapsedMs: now - started, partial, decodedShare });
   };
-  for await (const chunk of chunks((bytesRead) => {
-    const now = performance.now();
-    read = bytesRead;
-    if (current === mine && (now - lastProgress > 50 || bytesRead === totalBytes)) {
-      lastProgress = now;
-      post({ type: 'progress', generation, bytesRead, totalBytes, packets: session.packets(), elapsedMs: now - started });
-    }
-  })) {
+  for await (const chunk of pieces()) {
     // Another capture was opened while this one was read: stop reading (its session is freed).
     if (current !== mine) return;
+    if (phases.firstSliceMs == null) markStep('first-slice');
     phases.firstSliceMs ??= performance.now() - started;
     lap('readWaitMs');
     // A fatal decode error, or gzip input past a cap (inflate.rs): keep what was decoded.
@@ -177,17 +228,21 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
     // so a redraw waits for at most one piece, not a whole 16 MiB slice.
     let more = true;
     for (let at = 0, step = 0; more && at < chunk.bytes.length; at += step) {
-      const eager = progressive && !partialAnswered && performance.now() - started < EAGER_MS;
+      // (A load that lists nothing for long — no TCP in it — stops being eager after EAGER_IDLE_MS.)
+      const eager = progressive && !partialAnswered && (listedAt == null ? performance.now() - started < EAGER_IDLE_MS : sinceListed() < EAGER_MS);
       step = !progressive ? chunk.bytes.length : eager ? EAGER_PIECE_BYTES : PUSH_PIECE_BYTES;
       const piece = at === 0 && step >= chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(at, Math.min(chunk.bytes.length, at + step));
       compressedAt = chunk.compressedBytes;
+      const pushed = performance.now();
       more = chunk.compressedBytes === null ? session.push(piece) : session.pushInflated(piece, chunk.compressedBytes);
+      // (The pushes of the eager start: the first chart waits for them.)
+      if (eager) measure('push', pushed);
       // (A turn at most every YIELD_EVERY_MS, but eagerly: gzip input comes in many small pieces.)
       if (!progressive || (!eager && performance.now() - lastTurn < YIELD_EVERY_MS)) continue;
       postPartial();
       lap('pushMs');
       // A stage of the warm-up left, once the first partial chart has its answer.
-      if (warmWanted && (partialAnswered || performance.now() - started > WARM_FALLBACK_MS)) {
+      if (warmWanted && (partialAnswered || sinceListed() > WARM_FALLBACK_MS)) {
         warmWanted = timedWarmStep();
         lap('warmMs');
       }
@@ -345,6 +400,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         const bars = settledBar || (answer.kind === 'bins' && answer.loading != null);
         post({ type: 'view', generation: message.generation, requestId: message.requestId, answer, workerMs: performance.now() - started }, transfer);
         if (!current?.report) {
+          if (!partialAnswered) measure(bars ? 'view-with-bars' : 'view', started);
           partialAnswered ||= bars;
           if (loading) {
             const since = performance.now() - loading.started;
