@@ -78,6 +78,7 @@ mod recovery;
 mod slow_start_words;
 mod turn_words;
 mod wait_words;
+mod window_and_queue;
 pub(super) mod yielded;
 use path_words::*;
 pub use phrases::*;
@@ -247,7 +248,7 @@ pub fn diagnose_keeping_spans(
         window_inferred,
         rate_bps: finite(rate),
         cap_bps: finite(cap),
-        link_rate_bps: if verdict == "link" { link_rate(&f) } else { None },
+        link_rate_bps: if verdict == "link" { link_rate(&f).or_else(|| window_and_queue::link_rate(&f, &text)) } else { None },
         verdict,
     };
     Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: sh.peer_silent }
@@ -434,7 +435,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
             if cap.is_finite() && f.rate < WINDOW_CAP_FRACTION * cap && !slow_reader(sh) {
                 ("path", path_not_window_text(f, cap))
             } else {
-                ("receive-window", window_text(f, cap))
+                window_and_queue::headline(f).unwrap_or_else(|| ("receive-window", window_text(f, cap))) // the link full too: its queue, not the window
             }
         }
         // Loss is not the limit when removing it would not matter, nor where nothing

@@ -79,7 +79,7 @@ pub(crate) fn at(est: &[(f64, Smoothed)], t: f64) -> Option<Smoothed> {
 /// The data direction's trusted full round trips (s), in time order: not excluded, not
 /// an ACK that rode on the receiver's answer or that its delayed-ACK timer may have
 /// held (round_trips.rs): those time a host, not the path.
-fn path_round_trips(f: &Facts) -> Vec<(f64, f64)> {
+pub(crate) fn path_round_trips(f: &Facts) -> Vec<(f64, f64)> {
     let d = f.conn.data_direction.min(1);
     let rule = RoundTripRule::of(f.conn, f.tick);
     let rtt: &dyn RttSource = f.rows.rtt;
