@@ -272,6 +272,8 @@ mod twin_sequence;
 mod two_capture_points;
 #[path = "upstream_queue.rs"]
 mod upstream_queue;
+#[path = "vantage_lan.rs"]
+mod vantage_lan;
 #[path = "view_agreement.rs"]
 mod view_agreement;
 #[path = "view_at.rs"]

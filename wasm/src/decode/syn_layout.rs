@@ -5,7 +5,8 @@
 //! sender, and each stack writes its SYN's options in its own fixed order — the
 //! passive fingerprint p0f reads (p0f v3, `p0f.fp`, the `olayout` field). Only the
 //! layouts of the three stacks whose receive-buffer knob the diagnosis can name are
-//! recognised, byte for byte with every option's length as specified; anything else
+//! recognised (on a SYN, and on a SYN/ACK, whose options answer the SYN's:
+//! track/syn_stack.rs `of_syn_ack`), byte for byte with every option's length as specified; anything else
 //! (another stack, an extra option such as MPTCP or TFO, a middlebox that rewrote the
 //! options, a snaplen that cut them) is `Other`. One byte, so a held packet stays at
 //! 208 bytes (capture/timeline.rs, Memory).
@@ -27,6 +28,11 @@ pub enum SynLayout {
     /// MSS, NOP, window scale, NOP, NOP, timestamps, SACK-permitted, End of Option List:
     /// the XNU stack of macOS and iOS (p0f "Mac OS X": `mss,nop,ws,nop,nop,ts,sok,eol+1`).
     Apple,
+    /// MSS, NOP, window scale, SACK-permitted, timestamps: Windows' SYN/ACK answering a
+    /// SYN that offered timestamps (p0f `s:win:server2019`; jovair1994 `rdp.pcap` frame
+    /// 2, an RDP server at TTL 128), and FreeBSD's SYN (p0f `s:freebsd`). Named only on a
+    /// SYN/ACK at Windows' initial TTL (track/syn_stack.rs `of_syn_ack`).
+    WindowsTs,
 }
 
 const EOL: u8 = 0;
@@ -36,11 +42,12 @@ const WS: u8 = 3;
 const SOK: u8 = 4;
 const TS: u8 = 8;
 
-const LAYOUTS: [(&[u8], SynLayout); 4] = [
+const LAYOUTS: [(&[u8], SynLayout); 5] = [
     (&[MSS, SOK, TS, NOP, WS], SynLayout::LinuxTs),
     (&[MSS, NOP, NOP, SOK, NOP, WS], SynLayout::LinuxNoTs),
     (&[MSS, NOP, WS, NOP, NOP, SOK], SynLayout::Windows),
     (&[MSS, NOP, WS, NOP, NOP, TS, SOK, EOL], SynLayout::Apple),
+    (&[MSS, NOP, WS, SOK, TS], SynLayout::WindowsTs),
 ];
 
 /// The layout of the option bytes `b` (the TCP header past its 20 fixed bytes): the
@@ -93,10 +100,12 @@ mod tests {
         // macOS: … TS, SACK-permitted, EOL and one padding byte (24 bytes).
         let apple = [2, 4, 5, 0xb4, 1, 3, 3, 6, 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 4, 2, 0, 0];
         assert_eq!(of(&apple), SynLayout::Apple);
-        // The same kinds in FreeBSD's order (MSS, NOP, WS, SACK-permitted, TS) are none
-        // of them; nor Linux's with an MPTCP option (kind 30) after it, nor one cut short
+        // The RDP server's SYN/ACK of jovair1994 rdp.pcap (frame 2): MSS, NOP, WS 8,
+        // SACK-permitted, TS — Windows answering timestamps, or FreeBSD's SYN.
+        assert_eq!(of(&[2, 4, 5, 0xb4, 1, 3, 3, 8, 4, 2, 8, 10, 0, 0x1e, 0x99, 0x21, 4, 0x70, 0xbb, 0xef]), SynLayout::WindowsTs);
+        // The same kinds with SACK-permitted before WS are none of them; nor Linux's with an MPTCP option (kind 30) after it, nor one cut short
         // by the snaplen, nor a bad length, nor no options at all.
-        assert_eq!(of(&[2, 4, 5, 0xb4, 1, 3, 3, 6, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0]), SynLayout::Other);
+        assert_eq!(of(&[2, 4, 5, 0xb4, 4, 2, 1, 3, 3, 6, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0]), SynLayout::Other);
         let mut mptcp = linux.to_vec();
         mptcp.extend([30, 4, 0, 0x81]);
         assert_eq!(of(&mptcp), SynLayout::Other);

@@ -920,8 +920,9 @@ tfo: boolean,
  */
 mptcp: boolean, 
 /**
- * On a SYN, the stack its option order and initial TTL identify (syn_stack.rs):
- * "linux" | "windows" | "apple"; absent when they identify none, and on a SYN/ACK.
+ * The stack its option order and initial TTL identify (syn_stack.rs; a SYN/ACK's
+ * only where unambiguous, `of_syn_ack`): "linux" | "windows" | "apple"; absent
+ * when they identify none.
  */
 stack?: string, };
 

@@ -187,10 +187,11 @@ impl Scratch {
 
 /// How late direction `d`'s sender learns of what the capture sees (sender_view.rs):
 /// the part of the round trip towards that sender, or 0 when that part is local
-/// (at most vantage.rs's LOCAL_SHARE of the path: a capture at the sender).
+/// (at most vantage.rs's LOCAL_SHARE of the path, or a host's turnaround by `Parts::host_turnaround`:
+/// a capture at the sender).
 fn sender_lag(parts: &vantage::Parts, d: usize, path_rtt: Option<f64>) -> f64 {
     match (parts.toward[1 - d], path_rtt) {
-        (Some(lag), Some(rtt)) if lag > vantage::LOCAL_SHARE * rtt => lag,
+        (Some(lag), Some(rtt)) if lag > vantage::LOCAL_SHARE * rtt && !parts.host_turnaround(1 - d) => lag,
         _ => 0.0,
     }
 }

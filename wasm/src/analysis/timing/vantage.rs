@@ -13,7 +13,10 @@
 //! (µs), at the receiver the part towards the receiver is the receiver's ACK delay;
 //! taking either for the RTT is the mistake issue 13 describes (a 45 ms path read as
 //! 20 µs at a client-side capture). The vantage point follows from which part is
-//! small: at most [`LOCAL_SHARE`] of the path (or one clock tick) is "local".
+//! small: at most [`LOCAL_SHARE`] of the path (or one clock tick) is "local" — or, on a
+//! LAN whose whole path is a few hundred µs, a host's own turnaround
+//! ([`Parts::host_turnaround`]: at most [`HOST_TURNAROUND_S`], a third of the other part,
+//! and no router between that host and the capture point by its TTLs).
 
 use serde::Serialize;
 use crate::analysis::format::format_duration;
@@ -32,6 +35,18 @@ pub enum Vantage {
 /// A part of the round trip this small (share of the path RTT) is the capturing host's own.
 pub const LOCAL_SHARE: f64 = 0.1;
 
+/// The longest a host's own turnaround is taken to be, s: the time its kernel takes to
+/// answer a segment that reached it — an ACK, a SYN/ACK — is tens of µs (a Linux or
+/// macOS client's 19 µs in jovair1994 `rdp.pcap`; 16 µs the median of the local parts
+/// of 301 sub-2 ms connections of the corpus, 48 µs the 95th percentile). On a LAN of a
+/// 0.1–0.4 ms path it exceeds [`LOCAL_SHARE`] of the path.
+pub const HOST_TURNAROUND_S: f64 = 50e-6;
+
+/// A part taken for a host's turnaround by [`HOST_TURNAROUND_S`] is at most this share
+/// of the other part: a capture point between two hosts adds the wire and the switches
+/// to both parts, one at a host adds nothing to its own.
+pub const HOST_TURNAROUND_RATIO: f64 = 3.0;
+
 /// Minimum of each part of the round trip, seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Parts {
@@ -43,6 +58,10 @@ pub struct Parts {
     /// Share of each direction's trusted samples below one tick of a coarse clock
     /// (1 where unknown): see [`resolves_part`].
     pub below_tick_share: [f64; 2],
+    /// `no_router[d]`: the host `toward[d]` reaches (the sender of the other direction)
+    /// sent every packet with one initial TTL ([`sent_with_initial_ttl`]), so no router
+    /// stands between it and the capture point.
+    pub no_router: [bool; 2],
 }
 
 impl Parts {
@@ -50,7 +69,7 @@ impl Parts {
     /// direction d, s) with the handshake's two halves.
     /// `handshake`: (client direction, SYN→SYN/ACK, SYN/ACK→ACK), s.
     pub fn new(samples_min: [Option<f64>; 2], handshake: Option<(u8, Option<f64>, Option<f64>)>) -> Parts {
-        let mut p = Parts { toward: samples_min, from_handshake: [false; 2], below_tick_share: [1.0; 2] };
+        let mut p = Parts { toward: samples_min, from_handshake: [false; 2], below_tick_share: [1.0; 2], no_router: [false; 2] };
         if let Some((client, to_server, to_client)) = handshake {
             let c = (client & 1) as usize;
             // SYN → SYN/ACK: the client's segment answered by the server = the part
@@ -66,6 +85,31 @@ impl Parts {
         }
         p
     }
+
+    /// Whether `toward[d]` is the turnaround of a host at the capture point by its
+    /// absolute size, where it is more than [`LOCAL_SHARE`] of a µs path: at most
+    /// [`HOST_TURNAROUND_S`], no router between that host and the capture point
+    /// (`no_router`: a host beyond one is not where the capture was taken), and the
+    /// other part above [`HOST_TURNAROUND_S`] and at least [`HOST_TURNAROUND_RATIO`]
+    /// times it (two host-sized parts — a loopback, two VMs on one bridge, a tap on a
+    /// fast LAN — tell no side). jovair1994 `rdp.pcap`, captured on the client: 19 µs
+    /// towards it + 108 µs towards the Windows server read "middle".
+    pub fn host_turnaround(&self, d: usize) -> bool {
+        let d = d & 1;
+        match (self.toward[d], self.toward[1 - d]) {
+            (Some(near), Some(far)) => {
+                self.no_router[d] && near <= HOST_TURNAROUND_S && far > HOST_TURNAROUND_S && far >= HOST_TURNAROUND_RATIO * near
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether a direction's packets (`ttl`: their (min, max) TTL or hop limit) all left
+/// with one initial TTL ([`INITIAL_TTLS`]): no router between their sender and the
+/// capture point (RFC 791 §3.2, RFC 8200 §3).
+pub fn sent_with_initial_ttl(ttl: Option<(u8, u8)>) -> bool {
+    ttl.is_some_and(|(lo, hi)| lo == hi && INITIAL_TTLS.contains(&lo))
 }
 
 /// `PathRtt::method` where every round trip was shorter than one tick (no RTT).
@@ -125,7 +169,7 @@ pub const INITIAL_TTLS: [u8; 3] = [64, 128, 255];
 /// initial value (at least one router between). `ttl[d]`: (min, max) of direction d.
 /// None when both or neither look local (one LAN segment, or a capture in the middle).
 pub fn local_by_ttl(ttl: [Option<(u8, u8)>; 2]) -> Option<u8> {
-    let initial = |t: Option<(u8, u8)>| t.is_some_and(|(lo, hi)| lo == hi && INITIAL_TTLS.contains(&lo));
+    let initial = sent_with_initial_ttl;
     let routed = |t: Option<(u8, u8)>| t.is_some_and(|(lo, hi)| !INITIAL_TTLS.contains(&lo) && !INITIAL_TTLS.contains(&hi) && lo == hi);
     match (initial(ttl[0]) && routed(ttl[1]), initial(ttl[1]) && routed(ttl[0])) {
         (true, false) => Some(0),
@@ -265,9 +309,9 @@ fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
             let resolved = resolves_part(larger.0, larger.1, tick);
             let vantage = if !resolved {
                 Vantage::Unknown
-            } else if s <= local {
+            } else if s <= local || parts.host_turnaround(1 - d) {
                 Vantage::Sender
-            } else if r <= local {
+            } else if r <= local || parts.host_turnaround(d) {
                 Vantage::Receiver
             } else {
                 Vantage::Middle
@@ -327,6 +371,27 @@ mod tests {
         let p = Parts::new([Some(0.006), Some(0.004)], None);
         let r = path_rtt(&p, 0, 0.0);
         assert_eq!((r.vantage, r.rtt), (Vantage::Middle, Some(0.010)));
+    }
+
+    #[test]
+    fn a_host_turnaround_on_a_lan_is_local() {
+        // jovair1994 rdp.pcap, captured on the client (TTL 64) of a Windows server (TTL
+        // 128) on one LAN: the server's data is ACKed by the client in 19 µs, the client's
+        // segments answered in 108 µs — 15 % of 127 µs, a host's own turnaround.
+        let mut p = Parts::new([Some(0.000_108), Some(0.000_019)], None);
+        assert_eq!(path_rtt(&p, 1, 0.000_001).vantage, Vantage::Middle);
+        p.no_router = [true, true];
+        assert_eq!(path_rtt(&p, 1, 0.000_001).vantage, Vantage::Receiver);
+        // A router between the client and the capture: not its host, middle.
+        p.no_router = [true, false];
+        assert_eq!(path_rtt(&p, 1, 0.000_001).vantage, Vantage::Middle);
+        // Two host-sized parts (a loopback, a tap on a fast LAN), or one over a third of
+        // the other, or above 50 µs: no side told.
+        for toward in [[Some(0.000_016), Some(0.000_015)], [Some(0.000_108), Some(0.000_040)], [Some(0.000_400), Some(0.000_060)]] {
+            let mut p = Parts::new(toward, None);
+            p.no_router = [true, true];
+            assert_eq!(path_rtt(&p, 1, 0.000_001).vantage, Vantage::Middle, "{toward:?}");
+        }
     }
 
     #[test]

@@ -35,8 +35,8 @@ pub struct Offer {
     ipv6: bool,
     /// An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684 §3.1, §3.2).
     mptcp: bool,
-    /// The stack a SYN's option order and initial TTL identify (syn_stack.rs); always
-    /// unknown on a SYN/ACK.
+    /// The stack a SYN's (or SYN/ACK's) option order and initial TTL identify
+    /// (syn_stack.rs `of`, `of_syn_ack`).
     stack: SynStack,
 }
 
@@ -61,6 +61,11 @@ impl Offer {
         let accecn = if seg.flags & ACK == 0 { ae && seg.flags & (ECE | CWR) == ECE | CWR } else { ae || seg.flags & CWR != 0 };
         let stack = if seg.flags & ACK == 0 { super::syn_stack::of(o.syn_layout, seg.frame_id.ip_ttl) } else { SynStack::Unknown };
         Offer { mss: o.mss.unwrap_or(0), scale: o.window_scale.unwrap_or(0), bits, accecn, ipv6: seg.src.is_ipv6(), mptcp: o.mptcp, stack }
+    }
+
+    /// The options it carried that a SYN/ACK may answer (syn_stack.rs `Offered`).
+    fn offered(self) -> super::syn_stack::Offered {
+        super::syn_stack::Offered { sack: self.bits & SACK != 0, timestamps: self.bits & TIMESTAMPS != 0, scale: self.bits & HAS_SCALE != 0 }
     }
 
     fn present(self) -> bool {
@@ -117,7 +122,11 @@ impl HandshakeOffers {
         if seg.flags & ACK == 0 {
             self.syn = Offer::of(seg, dir);
         } else if !self.syn.present() || self.syn.dir() != dir {
-            self.syn_ack = Offer::of(seg, dir);
+            let mut offer = Offer::of(seg, dir);
+            // Its layout answers the SYN's offer (syn_stack.rs `of_syn_ack`).
+            let offered = self.syn.present().then(|| self.syn.offered());
+            offer.stack = super::syn_stack::of_syn_ack(seg.options.syn_layout, seg.frame_id.ip_ttl, offered, offer.offered());
+            self.syn_ack = offer;
         }
     }
 
@@ -210,8 +219,9 @@ pub struct SynOptions {
     /// An MPTCP option (MP_CAPABLE or MP_JOIN, RFC 8684): this connection is a subflow
     /// of a Multipath TCP connection, which may carry part of the exchange elsewhere.
     pub mptcp: bool,
-    /// On a SYN, the stack its option order and initial TTL identify (syn_stack.rs):
-    /// "linux" | "windows" | "apple"; absent when they identify none, and on a SYN/ACK.
+    /// The stack its option order and initial TTL identify (syn_stack.rs; a SYN/ACK's
+    /// only where unambiguous, `of_syn_ack`): "linux" | "windows" | "apple"; absent
+    /// when they identify none.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(as = "Option<String>", optional))]
     pub stack: Option<&'static str>,

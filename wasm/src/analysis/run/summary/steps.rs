@@ -30,6 +30,8 @@ pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[
     });
     let mut parts = vantage::Parts::new(minima.min_s(tick), hs);
     parts.below_tick_share = minima.below_tick_share();
+    // toward[d] reaches the sender of the other direction.
+    parts.no_router = [1, 0].map(|e: usize| vantage::sent_with_initial_ttl(sides[e].ttl));
     let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
     let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
     (parts, local, path)

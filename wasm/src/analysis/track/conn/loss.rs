@@ -8,6 +8,7 @@ use crate::analysis::loss::datagram_ids::{Arrival, DatagramIds, IdStep, SourceLa
 use crate::analysis::loss::retrans_kinds::RetransKinds;
 use crate::analysis::rows::columns::flag_bits as fb;
 use crate::analysis::track::sequence::lt_seq;
+use crate::analysis::timing::vantage::{sent_with_initial_ttl, HOST_TURNAROUND_RATIO, HOST_TURNAROUND_S};
 use crate::decode::tcp_flags::{FIN, RST, SYN};
 use crate::decode::TcpSegment;
 
@@ -19,6 +20,7 @@ impl Conn {
         let mut numbering = Numbering { step: IdStep::Unknown, resends_unseen: false, due: false };
         let Some(id) = seg.frame_id.ip_id else { return numbering };
         let lost = aflags & fb::LOST_SEGMENT != 0;
+        let no_router = sent_with_initial_ttl(self.sides[d].ttl);
         let (fwd, _) = sides_of(&mut self.sides, d);
         if seg.payload_len > 0 && fwd.ids.is_none() {
             let mut ids = Box::<DatagramIds>::default();
@@ -56,7 +58,7 @@ impl Conn {
             // At the sender's own host every datagram it sends passes the
             // capture point: a number skipped there went to another connection
             // (one counter for all of a host's datagrams), never to the path.
-            if !captured_at_host(&self.handshake, self.min_turn, d) {
+            if !captured_at_host(&self.handshake, self.min_turn, d, no_router) {
                 (resend_shape, numbering.resends_unseen) = ids.resends_unseen(&arrival);
             }
         }
@@ -74,6 +76,7 @@ impl Conn {
     /// it (`reclassify_out_of_order`) and by the datagram's number.
     pub(super) fn fill_capture_holes(&mut self, p: &Packet, mut aflags: u32, rtt_so_far: Option<i64>, numbering: Numbering) -> u32 {
         let seg = p.seg;
+        let peer_no_router = sent_with_initial_ttl(self.sides[1 - p.d].ttl);
         let (fwd, _) = sides_of(&mut self.sides, p.d);
         fwd.max_len = fwd.max_len.max(seg.payload_len);
         if let Some(t) = seg.frame_id.ip_ttl {
@@ -101,7 +104,7 @@ impl Conn {
         // captured) — and then only the hole's opening is known.
         let prompt = |r: i64, opened: i64| rtt_so_far.is_some_and(|rtt| (r - opened).saturating_mul(2) < rtt);
         let report = report.zip(filled_gap).filter(|&(r, opened)| prompt(r, opened)).map(|(r, _)| r);
-        let since_report = report.filter(|_| captured_at_host(&self.handshake, self.min_turn, 1 - p.d)).map(|r| p.t_ns - r);
+        let since_report = report.filter(|_| captured_at_host(&self.handshake, self.min_turn, 1 - p.d, peer_no_router)).map(|r| p.t_ns - r);
         let fill = HoleFill { after_open_ns: filled_gap.map(|opened| p.t_ns - opened), since_report_ns: since_report };
         aflags = reclassify_out_of_order(aflags, fill, rtt_so_far, numbering.step);
         // Its data looks new, but its number says a datagram carrying it was sent before
@@ -270,8 +273,10 @@ pub(super) struct Numbering {
 /// Whether the capture so far looks taken at end `d`'s host (vantage.rs's rule, on
 /// what is known mid-capture): the turn through `d` (its shortest answer to the other
 /// end's segments, or its half of the handshake) at most a tenth of the whole round
-/// trip, both turns measured.
-pub(super) fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize) -> bool {
+/// trip, both turns measured — or a host's turnaround on a µs LAN (vantage.rs
+/// `Parts::host_turnaround`: at most 50 µs, a third of the other turn, which is above
+/// 50 µs, and `no_router`: every packet of `d` left with one initial TTL).
+pub(super) fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize, no_router: bool) -> bool {
     let half = |from: Option<i64>, to: Option<i64>| from.zip(to).map(|(a, b)| b - a).filter(|&ns| ns >= 0);
     let c = (hs.client_dir & 1) as usize;
     // SYN → SYN/ACK is the turn through the server, SYN/ACK → ACK through the client.
@@ -286,7 +291,12 @@ pub(super) fn captured_at_host(hs: &HandshakeTimes, min_turn: [i64; 2], d: usize
     match (turn(d), turn(1 - d)) {
         // i128: stamps come from the file, and a hostile one makes turns near i64::MAX
         // (the decoder fuzz found `mine * 10` overflowing).
-        (Some(mine), Some(other)) => other > 0 && i128::from(mine) * 10 <= i128::from(mine) + i128::from(other),
+        (Some(mine), Some(other)) => {
+            let (mine, other) = (i128::from(mine), i128::from(other));
+            let floor = (HOST_TURNAROUND_S * 1e9) as i128;
+            let turnaround = no_router && mine <= floor && other > floor && other as f64 >= HOST_TURNAROUND_RATIO * mine as f64;
+            other > 0 && (mine * 10 <= mine + other || turnaround)
+        }
         _ => false,
     }
 }
