@@ -221,6 +221,17 @@ fn own_waits_lead(f: &Facts, peer_turns: bool) -> String {
     }
 }
 
+/// The sentences of `text` that rules run after every connection's diagnosis say again
+/// (report.rs `Said`), where `text` holds them: the answering end's waits, and the
+/// application saving's lead that names the sender's own waits.
+pub(super) fn said(f: &Facts, text: &str) -> crate::analysis::report::Said {
+    let answer_waits = answer_waits::answer_waits_said(f).filter(|a| text.contains(a.0.as_str()));
+    let leads = if f.sh.peer_time > 0.0 { vec![(own_waits_lead(f, true), true), (own_waits_lead(f, false), false)] } else { Vec::new() };
+    let own = saving_of(&f.savings, "application");
+    let own_waits = leads.into_iter().find(|(l, _)| text.contains(l.as_str())).map(|(l, turns)| (l, own, f.sh.peer_time, turns));
+    crate::analysis::report::Said { answer_waits, own_waits }
+}
+
 /// Where the sender's own waits are too small to show in "about X instead of Y" (both
 /// round to one number: "about 1.9 s instead of 1.9 s", the peer having taken the
 /// pauses), the sentence that says so: how little they were and whose the rest was.
