@@ -228,6 +228,8 @@ mod report_lines;
 mod retrans_kinds_captures;
 #[path = "rtt_idle_echo.rs"]
 mod rtt_idle_echo;
+#[path = "said_leftovers.rs"]
+mod said_leftovers;
 #[path = "scripted_story.rs"]
 mod scripted_story;
 #[path = "sender_inflight.rs"]

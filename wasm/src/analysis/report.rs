@@ -192,6 +192,22 @@ pub struct Diagnosis {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub peer_silent: Option<PeerSilent>,
+    /// Sentences of `text` that rules run after every connection's diagnosis say again
+    /// (verdict/relay_chain.rs, verdict/app_facts/proxy.rs), as typed facts; not in the JSON.
+    #[serde(skip)]
+    pub said: Said,
+}
+
+/// The answering end's waits as `text` says them, for the rules that say whose they were
+/// (verdict/relay_chain.rs, app_facts/proxy.rs) without reading the words back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Said {
+    /// answer_waits.rs "X itself took …": the sentence, its longest wait's request and
+    /// answer frames, and its words from the sum to the close of the longest's parenthesis.
+    pub answer_waits: Option<(String, u32, u32, String)>,
+    /// wait_words.rs "Had X always had data ready (its own waits, …)": the lead, the
+    /// sender's own waits (s), the peer's part (s), and whether the pauses were turns.
+    pub own_waits: Option<(String, f64, f64, bool)>,
 }
 
 /// (Defined with the silence it describes: stalls/receiver_silent.rs.)

@@ -121,6 +121,13 @@ impl Running<'_> {
     }
 }
 
+/// The first re-send, of any bytes, that the capture saw in the flight starting at row `j`
+/// (as [`hole_resend_in_flight`] bounds it): where a gap's timer re-sent data, that row is
+/// the re-send, seen (verdict/diagnosis_episodes/timers.rs counts only the others unseen).
+pub fn resend_in_flight(p: &PacketColumns, dir: u8, j: usize, lag_s: f64) -> Option<usize> {
+    hole_resend_in_flight(p, dir, j, (f64::INFINITY, f64::NEG_INFINITY), lag_s.max(0.0))
+}
+
 /// The first segment of the flight starting at row `j` (`dir`'s segments captured before
 /// any later ACK could have reached the sender and clocked them: within half a sender
 /// lag of `j`, or, at the sender, before the capture's next packet of the peer) that

@@ -196,7 +196,7 @@ pub fn diagnose_keeping_spans(
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: None };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: None, said: Default::default() };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
@@ -251,7 +251,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f).or_else(|| window_and_queue::link_rate(&f, &text)) } else { None },
         verdict,
     };
-    Diagnosis { limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: sh.peer_silent }
+    Diagnosis { said: wait_words::said(&f, &text), limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: sh.peer_silent }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its

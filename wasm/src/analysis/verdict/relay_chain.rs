@@ -34,16 +34,13 @@ fn address(endpoint: &str) -> &str {
     host.trim_start_matches('[').trim_end_matches(']')
 }
 
-/// The answer-waits sentence's span in `text` and its longest wait's frames (R, J).
-pub(crate) fn answer_sentence(text: &str, sender: &str) -> Option<(usize, usize, u32, u32)> {
-    let start = text.find(&format!("{sender} itself took "))?;
-    let end = start + text[start..].find(" the transfer took.")? + " the transfer took.".len();
-    let s = &text[start..end];
-    let after = &s[s.find("(the longest ")?..];
-    let frame = |from: &str| -> Option<u32> { from.split_once("frame ")?.1.split(' ').next()?.parse().ok() };
-    let r = frame(after)?;
-    let j = frame(&after[after.find('→')?..])?;
-    Some((start, end, r, j))
+/// The answer-waits sentence's span in the diagnosis text and its longest wait's frames
+/// (R, J), from the typed fact the diagnosis left (report.rs `Said::answer_waits`), where
+/// the text still holds it.
+pub(crate) fn answer_sentence(d: &crate::analysis::report::Diagnosis) -> Option<(usize, usize, u32, u32)> {
+    let (sentence, r, j, _) = d.said.answer_waits.as_ref()?;
+    let start = d.text.find(sentence.as_str())?;
+    Some((start, start + sentence.len(), *r, *j))
 }
 
 /// (time s, frame, direction, payload bytes) of `store`'s rows matching `keep`, in capture order.
@@ -112,7 +109,7 @@ pub fn attach(conns: &mut [ConnectionSummary], stores: &[ConnStore]) {
         let c = &conns[a];
         let d = c.data_direction.min(1) as usize;
         let (sender, peer) = (c.directions[d].from.clone(), c.directions[1 - d].from.clone());
-        let Some((start, end, fr, fj)) = answer_sentence(&c.diagnosis.text, &sender) else { continue };
+        let Some((start, end, fr, fj)) = answer_sentence(&c.diagnosis) else { continue };
         let own = rows(&stores[a], |r| r.frame == fr || r.frame == fj);
         let (Some(&(tr, _, _, lr)), Some(&(tj, _, _, lj))) = (own.iter().find(|r| r.1 == fr), own.iter().find(|r| r.1 == fj)) else { continue };
         let Some((b, (tq, fq), (ta, fa))) = far_leg(conns, stores, a, (tr, tj), (lr, lj), address(&sender)) else { continue };
@@ -133,5 +130,6 @@ pub fn attach(conns: &mut [ConnectionSummary], stores: &[ConnStore]) {
             fj0 = fr,
         );
         conns[a].diagnosis.text.replace_range(start..end, &s);
+        conns[a].diagnosis.said.answer_waits = None; // said otherwise now
     }
 }

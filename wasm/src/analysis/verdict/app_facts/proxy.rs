@@ -79,20 +79,43 @@ impl Tunnel {
     }
 }
 
-/// Rewrites the answer-waits sentence (answer_waits.rs) whose answering side is the
-/// proxy that opened the tunnel (module comment); its numbers stay as they were.
+/// Rewrites the answer-waits sentence (answer_waits.rs) and the application saving's
+/// lead (wait_words.rs `own_waits_lead`) whose answering side is the proxy that opened
+/// the tunnel (module comment), from the typed facts the diagnosis left (report.rs
+/// `Said`); their numbers stay as they were. Through the tunnel the proxy's waits were
+/// the far server's answers: "Had 10.4.20.103:8080 always had data ready (its own waits,
+/// 1.2 s …)" read them as the proxy's own beside the tunnel's paragraph (review AE,
+/// Kunalgarg Part4_q4 connection 4: the ClientHello, frame 54, answered by the far
+/// server's ServerHello, frame 56, 49 ms later; suricata-verify bug-2769 connection 0).
 pub fn rewrite_answer_waits(f: &Facts, c: &mut ConnectionSummary) {
     let Some(o) = f.tunnel.opened else { return };
     let Some(proxy) = c.endpoints.get(usize::from(1 - o.client.min(1))).cloned() else { return };
-    let Some((start, end, _, _)) = crate::analysis::verdict::relay_chain::answer_sentence(&c.diagnosis.text, &proxy) else { return };
-    const WORDS: &str = "): time of its application (or of a person at it)";
-    let s = &c.diagnosis.text[start..end];
-    let Some(at) = s.find(WORDS) else { return };
-    let rewritten = format!(
-        "{proxy} took {}): answers relayed through the proxy's tunnel, so time of the far server and of the proxy's path to it and back, not of the proxy's own application.",
-        s[..at].strip_prefix(&format!("{proxy} itself took ")).unwrap_or(&s[..at])
-    );
-    c.diagnosis.text.replace_range(start..end, &rewritten);
+    let d = c.data_direction.min(1) as usize;
+    if c.directions.get(d).is_none_or(|s| s.from != proxy) {
+        return;
+    }
+    let (said, text) = (c.diagnosis.said.clone(), &mut c.diagnosis.text);
+    let mut replace = |old: &str, new: String| {
+        if let Some(at) = text.find(old) {
+            text.replace_range(at..at + old.len(), &new);
+        }
+    };
+    if let Some((sentence, _, _, words)) = &said.answer_waits {
+        replace(sentence, format!(
+            "{proxy} took {words}): answers relayed through the proxy's tunnel, so time of the far server and of the proxy's path to it and back, not of the proxy's own application."
+        ));
+    }
+    if let Some((lead, own, theirs, turns)) = &said.own_waits {
+        let peer = &c.directions[1 - d].from;
+        let (ready, other) = if *turns { ("had every answer ready at once", "") } else { ("always had data ready", " of the pauses") };
+        replace(lead, format!(
+            "Had the far server behind {proxy}'s tunnel {ready} (the waits for its answers, relayed through the tunnel with the \
+             proxy's path to it and back, {}; the other {}{other} was the wait for {peer}'s next message)",
+            format_duration(*own),
+            format_duration(*theirs)
+        ));
+    }
+    c.diagnosis.said = Default::default(); // said otherwise now
 }
 
 /// "The payload shows a tunnel through an HTTP proxy (RFC 9110 §9.3.6): …"; None where

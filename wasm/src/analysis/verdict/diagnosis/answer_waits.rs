@@ -223,6 +223,13 @@ fn sender_part(f: &Facts) -> f64 {
 /// active time or the longest under the first answer's floor (first_answer.rs: four
 /// path RTTs, 10 ms).
 pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
+    answer_waits_said(f).map(|s| s.0)
+}
+
+/// [`answer_waits_sentence`] with what the rules run after the diagnosis say again
+/// (report.rs `Said::answer_waits`): the longest wait's frames, and the words from the
+/// waits' sum to the close of the longest's parenthesis (app_facts/proxy.rs keeps them).
+pub(super) fn answer_waits_said(f: &Facts) -> Option<(String, u32, u32, String)> {
     let w = answer_waits(f)?;
     if !(w.seconds > 0.0) {
         return None;
@@ -250,17 +257,18 @@ pub(super) fn answer_waits_sentence(f: &Facts) -> Option<String> {
     // application saving's (the auditor holds it to `savings[]`), of which these waits
     // are a part.
     let then = format!(" of the {} the transfer took", format_duration(active));
-    Some(format!(
-        "{sender} itself took {} of the pauses to answer messages of {peer} it had received in full and acknowledged \
-         (the longest {}: frame {} at {} → frame {} at {}{less}): time of its application (or of a person at it), which a \
-         readier one would take off{then}.",
+    let words = format!(
+        "{} of the pauses to answer messages of {peer} it had received in full and acknowledged (the longest {}: frame {} at {} → \
+         frame {} at {}{less}",
         format_duration(w.seconds),
         format_duration(longest),
         p.frame[r],
         format_timestamp(p.t[r]),
         p.frame[j],
         format_timestamp(p.t[j]),
-    ))
+    );
+    let sentence = format!("{sender} itself took {words}): time of its application (or of a person at it), which a readier one would take off{then}.");
+    Some((sentence, p.frame[r], p.frame[j], words))
 }
 
 /// " 208.253.217.142:443 started 6 of the exchanges itself, from frame 299 at 11.530 s

@@ -209,14 +209,19 @@ pub(super) fn path_text(f: &Facts) -> String {
     } else if s.receive_window.max(s.application) >= NAMED_SHARE {
         // A share this large held the sender for real, if not the most: "neither …
         // limited" would deny it (a download window-limited 45 % of the time).
-        format!(
-            "The congestion window or the path took the largest share of the time ({}); {}loss {} \
-             and the application {}",
-            format_percent(s.other),
-            rw("the receive window held the sender # of it, "),
-            format_percent(s.loss),
-            format_percent(s.application)
-        )
+        // The parts name only shares that round to 1 % or more: "loss 0 %" beside them
+        // reads as a candidate the capture shows no trace of (kDrive's download).
+        let rwp = rw("the receive window held the sender # of it");
+        let parts: Vec<String> = [(s.receive_window, rwp), (s.loss, format!("loss {}", format_percent(s.loss))),
+            (s.application, format!("the application {}", format_percent(s.application)))]
+            .into_iter().filter(|(x, t)| !t.is_empty() && format_percent(*x) != "0 %").map(|p| p.1).collect();
+        // Windows not judged and the others under 1 %: loss's 0 % stays, as before.
+        let parts = match parts.split_last() {
+            None => format!("loss {}", format_percent(s.loss)),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        };
+        format!("The congestion window or the path took the largest share of the time ({}); {parts}", format_percent(s.other))
     } else {
         format!(
             "Neither {}loss ({}) nor the application ({}) limited this flow",

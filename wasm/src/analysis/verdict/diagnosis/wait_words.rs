@@ -221,6 +221,19 @@ fn own_waits_lead(f: &Facts, peer_turns: bool) -> String {
     }
 }
 
+/// The sentences of `text` that rules run after every connection's diagnosis say again
+/// (report.rs `Said`), where `text` holds them: the answering end's waits, and the
+/// application saving's lead that names the sender's own waits.
+pub(super) fn said(f: &Facts, text: &str) -> crate::analysis::report::Said {
+    // The waits are read again (a pass over the pauses) only where a sentence of theirs
+    // can be in the text; the fact is the sentence itself, found whole.
+    let answer_waits = if text.contains(" itself took ") { answer_waits::answer_waits_said(f).filter(|a| text.contains(a.0.as_str())) } else { None };
+    let leads = if f.sh.peer_time > 0.0 { vec![(own_waits_lead(f, true), true), (own_waits_lead(f, false), false)] } else { Vec::new() };
+    let own = saving_of(&f.savings, "application");
+    let own_waits = leads.into_iter().find(|(l, _)| text.contains(l.as_str())).map(|(l, turns)| (l, own, f.sh.peer_time, turns));
+    crate::analysis::report::Said { answer_waits, own_waits }
+}
+
 /// Where the sender's own waits are too small to show in "about X instead of Y" (both
 /// round to one number: "about 1.9 s instead of 1.9 s", the peer having taken the
 /// pauses), the sentence that says so: how little they were and whose the rest was.

@@ -33,7 +33,10 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
         (Some(o), Some(p)) => format!("{o}, and {p}"),
         (Some(o), None) => o,
         (None, Some(p)) => p,
-        (None, None) => return (untimed_words(stalls, packets, d, (a, b)), None),
+        (None, None) => {
+            let lag_s = conn.directions[d as usize].sender_lag_ms / 1000.0;
+            return (untimed_words(stalls, packets, (d, lag_s), (a, b)), None);
+        }
     };
     (words, Some(by_peer))
 }
@@ -47,17 +50,32 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
 /// of everything (frame 41 → 44), while the connection's counters held 1 timeout, 18.7 s
 /// later). Said instead: the stalls ended by a timer's re-send the capture never saw
 /// (unseen_timeout.rs: the sender's IPv4 Identification skipped it; no kind counts it),
-/// and the re-sends in the span by their counted kinds.
-fn untimed_words(stalls: &[Stall], packets: &PacketColumns, d: u8, (a, b): (f64, f64)) -> String {
+/// and the re-sends in the span by their counted kinds. A stall whose ending flight
+/// carried a re-send the capture saw (stall rule 2e, stalls/hole_resend.rs) is not counted
+/// unseen: that re-send is listed by its kind with the span's (`lag_s`: the data sender's
+/// lag, which bounds the flight). mptcp_redundant_stream1.pcapng connection 5: the IPv4
+/// Identification skipped two datagrams before frame 1953 (new data at 10.358 s), and
+/// frame 1959, 30 ms later in the same flight, re-sent the hole at 87159; once read
+/// "1 timer re-send the capture did not see".
+fn untimed_words(stalls: &[Stall], packets: &PacketColumns, (d, lag_s): (u8, f64), (a, b): (f64, f64)) -> String {
     use crate::analysis::rows::columns::flag_bits as fb;
+    let mut seen_to = 0;
     let unseen = timeout_stalls_in(stalls, a, b)
         .filter_map(|s| packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration))
         .filter(|&(_, j)| packets.flags[j] & (fb::ANY_RETRANSMISSION | fb::UNSEEN_BEFORE) == fb::UNSEEN_BEFORE)
+        .filter(|&(_, j)| match crate::analysis::stalls::hole_resend::resend_in_flight(packets, d, j, lag_s) {
+            Some(k) => {
+                seen_to = seen_to.max(k + 1);
+                false
+            }
+            None => true,
+        })
         .count() as u64;
-    // The span's rows, to the stall's own times' rounding (`rows_of`).
+    // The span's rows, to the stall's own times' rounding (`rows_of`), and the seen
+    // re-sends of its stalls' ending flights.
     use crate::analysis::rows::columns::ROW_TIME_SLACK_S as SLACK;
     let from = packets.t.partition_point(|&t| t < a - SLACK);
-    let to = packets.t.partition_point(|&t| t <= b + SLACK);
+    let to = packets.t.partition_point(|&t| t <= b + SLACK).max(seen_to);
     let mut parts = Vec::new();
     if unseen > 0 {
         parts.push(format!("{} the capture did not see", plural(unseen, "timer re-send")));
