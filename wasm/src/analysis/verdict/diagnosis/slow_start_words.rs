@@ -110,7 +110,7 @@ pub(super) fn slow_start_text(f: &Facts, ramp: &Ramp) -> String {
     // The turns before the answer, as path_text says them: their waits were time too.
     let turns = if ramp.answer_from.is_some() && f.sh.turns > 0 && f.sh.active > 0.0 {
         format!(
-            " Before it, {} (a request/response turn, or the peer's application granting more): {} of the time.",
+            " Before the answer, {} (a request/response turn, or the peer's application granting more): {} of the time.",
             lower_first(&turns_count_phrase(f)),
             format_percent(f.sh.turn_time / f.sh.active)
         )
