@@ -311,6 +311,30 @@ fn a_plaintext_fatal_alert_before_fins() {
     );
 }
 
+/// Issue 39 review AD class C-TLS-CLOSE-NOTIFY: an encrypted alert (a 31-B TLS 1.2
+/// AES-GCM record) that was the client's last data, its FIN 0.6 ms later, both FINs
+/// ACKed, then a reset from the client (elh313 compnet `http4.pcapng` connection 18's
+/// shape): RFC 8446 §6.1, close_notify then the close, so "probably close_notify". The
+/// alert before a reset without a FIN (the test above) stays "TLS alert (encrypted)".
+#[test]
+fn an_encrypted_alert_followed_by_its_senders_fin_is_probably_close_notify() {
+    let mut f = exchange();
+    f.data(C2S, 50_000, 31).payload_bytes(&[0x15, 0x03, 0x03, 0x00, 0x1a]);
+    f.push(C2S, 50_600).flags(FIN | ACK);
+    f.push(S2C, 51_000).flags(FIN | ACK);
+    f.push(C2S, 51_500);
+    f.push(C2S, 350_000).flags(RST);
+    let e = *analyse(&f).ending;
+    assert_eq!(e.tls_alert.map(|a| (a.by, a.level, a.at)), Some((0, None, 0.05)));
+    assert!(!e.abnormal);
+    // 350 ms − 50 ms: the reset 300 ms after the alert.
+    assert_eq!(
+        e.text,
+        "The connection was reset by 10.0.0.1:40000 at 0.350 s, after both FINs, 300 ms after its encrypted TLS alert \
+         (probably close_notify: followed by its FIN)."
+    );
+}
+
 /// An alert followed by more data from the same side was not its last word: not reported.
 #[test]
 fn an_alert_followed_by_data_is_not_the_ending() {

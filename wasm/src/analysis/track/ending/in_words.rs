@@ -90,7 +90,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
                     s += "'s";
                 }
                 s += " ";
-                s += &alert_words(&a);
+                s += &alert_words(&a, e);
             }
             if let Some(b) = e.unacknowledged_bytes[r.by as usize].filter(|&b| b > 0) {
                 s += ", with ";
@@ -153,7 +153,7 @@ pub(super) fn sentence(e: &Ending, roles: &Roles) -> String {
         s += " ";
         s += name(a.by);
         s += " sent ";
-        s += &alert_words(&a);
+        s += &alert_words(&a, e);
         s += " at ";
         at(&mut s, a.at);
         s += ".";
@@ -359,8 +359,15 @@ pub(super) fn push_timestamp(s: &mut String, t: f64) {
     }
 }
 
-/// "a TLS alert (fatal handshake_failure)", "a TLS alert (encrypted)".
-fn alert_words(a: &AlertSeen) -> String {
+/// "TLS alert (fatal handshake_failure)", "TLS alert (encrypted)"; an encrypted alert
+/// that was its sender's last data (`latest_final_alert`) and that the same side's FIN
+/// followed: "encrypted TLS alert (probably close_notify: followed by its FIN)". RFC 8446
+/// §6.1 (and RFC 5246 §7.2.1): a side closing its write half sends close_notify first,
+/// then closes; its record, once keys are in use, is encrypted and its description
+/// unreadable, but an alert and then the FIN, nothing between, is that closure (an error
+/// alert is usually followed by a reset, or by nothing). elh313 compnet `http4.pcapng`
+/// connection 18: the client's 31-B alert (frame 801), its FIN 0.6 ms later (frame 804).
+fn alert_words(a: &AlertSeen, e: &Ending) -> String {
     match (a.level, a.description) {
         (Some(level), Some(d)) => {
             let level = if level == 2 { "fatal" } else { "warning" };
@@ -368,6 +375,9 @@ fn alert_words(a: &AlertSeen) -> String {
                 Some(n) => format!("TLS alert ({level} {n})"),
                 None => format!("TLS alert ({level}, description {d})"),
             }
+        }
+        _ if e.fin_at[usize::from(a.by.min(1))].is_some_and(|t| t >= a.at) => {
+            "encrypted TLS alert (probably close_notify: followed by its FIN)".to_string()
         }
         _ => "TLS alert (encrypted)".to_string(),
     }

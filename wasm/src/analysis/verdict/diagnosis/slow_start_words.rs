@@ -12,30 +12,67 @@ const MIN_FULL_ROUNDS: usize = 3;
 /// Growth from one round trip to the next that slow start shows: cwnd doubles per round
 /// trip, 1.5× where the receiver ACKs every other segment (RFC 5681 §3.1, §4.2).
 const SLOW_START_GROWTH: f64 = 1.5;
+/// The answer read from the peer's last message on carried at least this share of the
+/// data direction's bytes up to the transfer's end: it is the transfer, what came before
+/// it the exchange's messages (a TLS handshake's flights, a login's replies). As
+/// bulk_limit_words.rs `ONE_BURST_SHARE`.
+const ANSWER_SHARE: f64 = 0.8;
 
 /// (bytes, segments) per round trip; a frame larger than the largest segment (TSO/GRO)
 /// counts as the segments it holds.
 type Rounds = Vec<(u64, u64)>;
 
-/// The data direction's payload bytes per round trip of the path, from its first data
-/// segment (round k holds the data sent from k − 1/4 to k + 3/4 path RTTs after it), where they
-/// show slow start to the end: no re-send, at least [`MIN_FULL_ROUNDS`] full rounds,
-/// at least two thirds of them grown [`SLOW_START_GROWTH`]× over the one before, and
-/// the largest full round one of the last two (the growth never levelled off).
-pub(super) fn slow_start_rounds(f: &Facts) -> Option<Rounds> {
+/// A transfer that ended in slow start: its rounds, and where they were read from.
+pub(super) struct Ramp {
+    pub rounds: Rounds,
+    /// The first data segment read, where it answered a message of the peer's after
+    /// earlier data of the sender's (a TLS handshake, a login): the answer's start.
+    pub answer_from: Option<usize>,
+}
+
+/// The data direction's payload bytes per round trip of the path, where they show slow
+/// start to the end (RFC 5681 §3.1), read over the transfer's bulk answer: from the
+/// first data segment after the peer's last data before the transfer's end (the last
+/// request: RFC 5681 §4.1 restarts a window idle for longer than its RTO from the
+/// initial window, and the turns before it were messages, not the transfer), where that
+/// answer carried at least [`ANSWER_SHARE`] of the bytes, up to the transfer's end
+/// (diagnosis_shares/transfer_end.rs; its idle tail is no round of the ramp). Round k
+/// holds the new data sent from k − 1/4 to k + 3/4 path RTTs after the answer's first
+/// segment. The ramp: no re-send inside it but ones shown needless (D-SACK or Eifel,
+/// retrans_kinds.rs — RFC 2883/3522/4015: a sender undoes the window reduction of a
+/// spurious recovery, and ssthresh falls only on loss, RFC 5681 §3.1; a segment that
+/// arrived out of order is no re-send at all), at least [`MIN_FULL_ROUNDS`] full rounds, at
+/// least two thirds of them grown [`SLOW_START_GROWTH`]× over the one before, and the
+/// largest full round one of the last two (the growth never levelled off).
+pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
+    use crate::analysis::rows::columns::flag_bits::{ANY_RETRANSMISSION, KIND_SPURIOUS, SPURIOUS_RETRANSMISSION};
+    use crate::analysis::stalls::is_data_segment;
     let rtt = f.min_rtt;
-    if !(rtt > 0.0) || retransmissions(f) > 0 {
+    if !(rtt > 0.0) {
         return None;
     }
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
     let mss = f.sh.mss.max(1.0);
+    let end = f.sh.transfer_end.as_ref().map_or(f64::INFINITY, |e| e.at);
+    let ours = |i: usize| is_data_segment(p, i, d) && p.t[i] <= end;
+    let last = (0..p.t.len()).rev().find(|&i| ours(i))?;
+    let first = (0..=last).find(|&i| ours(i))?;
+    let request = (0..last).rev().find(|&i| is_data_segment(p, i, 1 - d));
+    let start = request.map_or(first, |r| (r..=last).find(|&i| ours(i)).unwrap_or(last)).max(first);
+    let new = |i: usize| ours(i) && p.flags[i] & ANY_RETRANSMISSION == 0;
+    let bytes = |from: usize| (from..=last).filter(|&i| new(i)).map(|i| u64::from(p.len[i])).sum::<u64>();
+    if (bytes(start) as f64) < ANSWER_SHARE * bytes(first) as f64 {
+        return None;
+    }
+    let needless = KIND_SPURIOUS | SPURIOUS_RETRANSMISSION;
+    if (start..=last).any(|i| ours(i) && p.flags[i] & ANY_RETRANSMISSION != 0 && p.flags[i] & needless == 0) {
+        return None;
+    }
     let mut rounds: Rounds = Vec::new();
-    let mut t0 = None;
-    for i in (0..p.t.len()).filter(|&i| crate::analysis::stalls::is_data_segment(p, i, d)) {
-        let start = *t0.get_or_insert(p.t[i]);
+    for i in (start..=last).filter(|&i| new(i)) {
         // A quarter of a round trip early: a round's first segment, one path RTT after
         // the last round's, falls inside its round, not on the boundary.
-        let k = ((p.t[i] - start) / rtt + 0.25) as usize;
+        let k = ((p.t[i] - p.t[start]) / rtt + 0.25) as usize;
         if k >= 64 {
             return None; // a long transfer: not one that ended in slow start
         }
@@ -51,15 +88,37 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Rounds> {
     }
     let grew = rounds[..full].windows(2).filter(|w| w[1].0 as f64 >= SLOW_START_GROWTH * w[0].0 as f64).count();
     let largest = (0..full).max_by_key(|&k| rounds[k].0).unwrap_or(0);
-    (3 * grew >= 2 * (full - 1) && largest + 2 >= full).then_some(rounds)
+    let answer_from = (start != first).then_some(start);
+    // Turns before the answer that took half the active time or more are the headline
+    // (path_words.rs `path_text`: "Request/response turns set the pace"), not its ramp.
+    if answer_from.is_some() && f.sh.turns > 0 && f.sh.turn_time >= 0.5 * f.sh.active {
+        return None;
+    }
+    (3 * grew >= 2 * (full - 1) && largest + 2 >= full).then_some(Ramp { rounds, answer_from })
 }
 
 /// The `path` text of a flow that ended in slow start ([`slow_start_rounds`]).
-pub(super) fn slow_start_text(f: &Facts, rounds: &[(u64, u64)]) -> String {
+pub(super) fn slow_start_text(f: &Facts, ramp: &Ramp) -> String {
+    let rounds = &ramp.rounds;
+    // Read from the answer's first segment: say where, so that the rounds can be found.
+    let whole = ramp.answer_from.map_or("transfer: the sender".to_string(), |i| {
+        let p = f.rows.packets;
+        format!("answer, which followed the peer's last message: from its first segment (frame {} at {}) the sender", p.frame[i], format_timestamp(p.t[i]))
+    });
     let segs: Vec<String> = rounds.iter().map(|r| r.1.to_string()).collect();
     let total: u64 = rounds.iter().map(|r| r.0).sum();
-    format!(
-        "Slow start took the whole transfer: the sender began with {} segments ({}) in its first round trip and \
+    // The turns before the answer, as path_text says them: their waits were time too.
+    let turns = if ramp.answer_from.is_some() && f.sh.turns > 0 && f.sh.active > 0.0 {
+        format!(
+            " Before the answer, {} (a request/response turn, or the peer's application granting more): {} of the time.",
+            lower_first(&turns_count_phrase(f)),
+            format_percent(f.sh.turn_time / f.sh.active)
+        )
+    } else {
+        String::new()
+    };
+    let mut t = format!(
+        "Slow start took the whole {whole} began with {} segments ({}) in its first round trip and \
          grew its flight each round trip as slow start does (RFC 5681 §3.1: up to twice the flight per round trip): \
          {} segments per round trip of the path over the {} ({}) it took to send {}. The data ran out before the congestion window stopped growing, so \
          the flow never reached the path's rate ({}). A transfer this short is paced by round trips, \
@@ -72,5 +131,13 @@ pub(super) fn slow_start_text(f: &Facts, rounds: &[(u64, u64)]) -> String {
         rtt_phrase(f),
         format_bytes(total as f64),
         rate_phrase(f)
-    )
+    );
+    t += &turns;
+    t
+}
+
+/// "2 times the sender …" inside a sentence: its first letter lower-cased.
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |h| h.to_lowercase().chain(c).collect())
 }
