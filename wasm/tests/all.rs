@@ -94,6 +94,8 @@ mod evidence_review_ad_idle_echo;
 mod evidence_review_ad_reorder;
 #[path = "evidence_review_ad_upload_answer.rs"]
 mod evidence_review_ad_upload_answer;
+#[path = "evidence_review_af_latency.rs"]
+mod evidence_review_af_latency;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]

@@ -348,9 +348,14 @@ pub struct ConnectionSummary {
     /// receiver's ACKs and windows. Stalls and shares are judged with it
     /// (sender_view.rs); ~0 at a sender-side capture, the path RTT at the receiver.
     pub sender_lag_ms: f64,
-    /// Smallest path RTT of any connection between the same two hosts, ms: the
+    /// Smallest path RTT of this connection and of those on the same path (same two
+    /// hosts at the same hop counts, within 10 minutes: latency_under_load.rs), ms: the
     /// path's base, against which latency under load is measured.
     pub base_rtt_ms: Option<f64>,
+    /// Each endpoint's IP TTL / hop limit range as captured (conn.rs `Side::ttl`): the
+    /// hop count that tells one path to a host from another (not in the JSON).
+    #[serde(skip)]
+    pub ttl: [Option<(u8, u8)>; 2],
     /// The stall threshold the stalls were found with (options, or DESIGN.md's
     /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
     pub stall_threshold_ms: f64,
