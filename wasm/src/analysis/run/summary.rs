@@ -131,8 +131,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         path_rtt_ms: path.rtt.map(|s| s * 1000.0),
         path_rtt_method: path.method,
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
-        base_rtt_ms: None,
-        ttl: [sides[0].ttl, sides[1].ttl],
+        base_rtt_ms: None, ttl: [sides[0].ttl, sides[1].ttl], // ttl: the same-path test (latency_under_load.rs)
         stall_threshold_ms: threshold_s * 1000.0,
         clock_tick_ms: own_tick_ns.map(|ns| ns as f64 / 1e6),
         directions: Box::new(directions),
