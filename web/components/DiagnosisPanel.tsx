@@ -177,7 +177,7 @@ export const DiagnosisPanel = memo(function DiagnosisPanel({ summary, stalls, on
   const sender = summary.directions[summary.dataDirection];
   const path = pathInfo(summary);
   const evidence = evidenceOf(d);
-  // Latency under load is the engine's finding (wasm diagnosis.rs
+  // Latency under load is the engine's finding (wasm diagnosis/latency_under_load.rs
   // note_latency_under_load), shown on its own line; the other episodes are listed.
   const load = episodesOf(d).find((e) => e.kind === 'latency') ?? null;
   const episodes = episodesOf(d).filter((e) => e.kind !== 'latency');

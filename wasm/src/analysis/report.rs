@@ -198,8 +198,7 @@ pub struct Diagnosis {
     pub said: Said,
 }
 
-/// The answering end's waits as `text` says them, for the rules that say whose they were
-/// (verdict/relay_chain.rs, app_facts/proxy.rs) without reading the words back.
+/// The answering end's waits as `text` says them, for relay_chain.rs and proxy.rs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Said {
     /// answer_waits.rs "X itself took …": the sentence, its longest wait's request and
@@ -364,9 +363,13 @@ pub struct ConnectionSummary {
     /// receiver's ACKs and windows. Stalls and shares are judged with it
     /// (sender_view.rs); ~0 at a sender-side capture, the path RTT at the receiver.
     pub sender_lag_ms: f64,
-    /// Smallest path RTT of any connection between the same two hosts, ms: the
+    /// Smallest path RTT of this connection and of those on the same path (same two
+    /// hosts at the same hop counts, within 10 minutes: latency_under_load.rs), ms: the
     /// path's base, against which latency under load is measured.
     pub base_rtt_ms: Option<f64>,
+    /// Each endpoint's IP TTL range as captured (`Side::ttl`): its hop count (not in JSON).
+    #[serde(skip)]
+    pub ttl: [Option<(u8, u8)>; 2],
     /// The stall threshold the stalls were found with (options, or DESIGN.md's
     /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
     pub stall_threshold_ms: f64,

@@ -441,7 +441,8 @@ pathRttMethod: string,
  */
 senderLagMs: number, 
 /**
- * Smallest path RTT of any connection between the same two hosts, ms: the
+ * Smallest path RTT of this connection and of those on the same path (same two
+ * hosts at the same hop counts, within 10 minutes: latency_under_load.rs), ms: the
  * path's base, against which latency under load is measured.
  */
 baseRttMs: number | null, 

@@ -131,7 +131,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
         path_rtt_ms: path.rtt.map(|s| s * 1000.0),
         path_rtt_method: path.method,
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
-        base_rtt_ms: None,
+        base_rtt_ms: None, ttl: [sides[0].ttl, sides[1].ttl], // ttl: the same-path test (latency_under_load.rs)
         stall_threshold_ms: threshold_s * 1000.0,
         clock_tick_ms: own_tick_ns.map(|ns| ns as f64 / 1e6),
         directions: Box::new(directions),
@@ -196,39 +196,14 @@ fn sender_lag(parts: &vantage::Parts, d: usize, path_rtt: Option<f64>) -> f64 {
     }
 }
 
-/// The path's base RTT (docs/ANALYSIS.md "Base RTT"): for every pair of hosts, the
-/// smallest path RTT of its connections. A small flow that only ran while bulk
+/// The path's base RTT (docs/ANALYSIS.md "Base RTT"): for every connection, the
+/// smallest path RTT of the connections on its path (verdict/diagnosis/
+/// latency_under_load.rs: same hosts at the same hop counts). A small flow that only ran while bulk
 /// flows filled the queue sees 265 ms where the path's own round trip, seen by
 /// another flow of the same capture, is 20 ms: latency under load is measured
 /// against the base.
 pub(crate) fn set_base_rtts(conns: &mut [ConnectionSummary]) {
-    // Borrowed host names (no String per connection: issue 16, 100 k connections).
-    fn host(e: &str) -> &str {
-        e.rsplit_once(':').map_or(e, |(h, _)| h)
-    }
-    fn key(c: &ConnectionSummary) -> (&str, &str) {
-        let (a, b) = (host(&c.endpoints[0]), host(&c.endpoints[1]));
-        if a <= b { (a, b) } else { (b, a) }
-    }
-    let bases: Vec<Option<f64>> = {
-        let keys: Vec<(&str, &str)> = conns.iter().map(key).collect();
-        // The flow table's hasher (connections.rs: keys from a capture file, not an
-        // adversary); SipHash was 3 % of the native time at 100 k connections.
-        let mut best: std::collections::HashMap<(&str, &str), f64, crate::analysis::track::connections::FxBuild> = Default::default();
-        for (c, &k) in conns.iter().zip(&keys) {
-            if let Some(r) = c.path_rtt_ms {
-                let e = best.entry(k).or_insert(r);
-                *e = e.min(r);
-            }
-        }
-        keys.iter().map(|k| best.get(k).copied()).collect()
-    };
-    for (c, base) in conns.iter_mut().zip(bases) {
-        c.base_rtt_ms = base;
-        if let (Some(base), Some(_)) = (c.base_rtt_ms, c.path_rtt_ms) {
-            diagnosis::note_latency_under_load(c, base);
-        }
-    }
+    diagnosis::set_base_rtts(conns);
 }
 
 /// The smallest trusted sample of each direction, raw (one part of the round trip),

@@ -12,7 +12,8 @@
 //!   only holds back data while a *small* segment is unacknowledged);
 //! - the first ACK covering it carried no data (a piggybacked ACK is a reply, not a
 //!   timer) and came before the gap ended;
-//! - the receiver held it at least `MIN_HOLD_S`: the ACK's delay after the segment,
+//! - the receiver held it at least `MIN_HOLD_S` and at most `MAX_HOLD_S` (the 0.5 s
+//!   bound above: a longer hold is no delayed ACK): the ACK's delay after the segment,
 //!   less the round trip between the capture point and the receiver. A prompt ACK
 //!   leaves within a millisecond; the shortest delayed-ACK timer in use is 40 ms —
 //!   counted from when a prompt ACK was due, behind a draining queue one step of the
@@ -39,6 +40,15 @@ use crate::analysis::stalls::cause::StallCause;
 /// Least receiver hold taken for a delayed-ACK timer: half Linux's 40 ms minimum
 /// (TCP_DELACK_MIN), so that jitter does not hide one.
 pub const MIN_HOLD_S: f64 = 0.020;
+
+/// Most receiver hold taken for a delayed-ACK timer: RFC 9293 §3.8.6.3 (RFC 1122
+/// §4.2.3.2) — "the delay MUST be less than 0.5 seconds"; Linux holds at most 200 ms
+/// (TCP_DELACK_MAX), Windows 200 ms by default, macOS 100–200 ms. An ACK held longer
+/// was no delayed ACK (lost, held by a middlebox, or a capture clock that batches: the
+/// 1.004 s "delayed ACK" of review AF's clash_data.pcapng conn 4, whose released
+/// segment's TSval was 199 ms after the small one's): the wait is whatever the other
+/// rules say, and Nagle is not named.
+pub const MAX_HOLD_S: f64 = 0.5;
 
 /// Rows looked back from the gap for its last data segment at most.
 const LOOK_BACK: usize = 64;
@@ -89,7 +99,7 @@ pub fn reclassify(stalls: &mut [Stall], p: &PacketColumns, dir: u8, full: u32, (
         let hold = p.t[j] - super::nagle_shape::ack_due(p, dir, i, j, to_receiver_s);
         // (A full segment ending the gap is judged for the window first, below.)
         let nagle = super::nagle_shape::held_by_nagle(p, dir, i, end_row, full) || super::nagle_shape::released_full(p, dir, end_row, full);
-        if p.len[j] == 0 && hold >= MIN_HOLD_S && !peer_spoke && nagle {
+        if p.len[j] == 0 && (MIN_HOLD_S..=MAX_HOLD_S).contains(&hold) && !peer_spoke && nagle {
             if *disproved.get_or_insert_with(|| super::nagle_shape::nagle_disproved(p, dir, full, to_sender_s, super::nagle_shape::slack(to_sender_s, f64::NAN))) {
                 continue; // Nagle was off at this sender
             }

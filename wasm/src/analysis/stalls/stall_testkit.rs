@@ -286,6 +286,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
         path_rtt_method: String::new(),
         sender_lag_ms: 0.0,
         base_rtt_ms: None,
+        ttl: [None; 2],
         data_view: None,
         directions: Box::new([direction(stalls, rtt_ms), direction(Vec::new(), None)]),
         diagnosis: Box::default(),

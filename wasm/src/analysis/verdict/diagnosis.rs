@@ -67,6 +67,8 @@ use crate::analysis::report::{Episode, Evidence};
 mod drain_saving;
 mod first_answer;
 mod handshake_words;
+mod latency_under_load;
+pub use latency_under_load::set_base_rtts;
 mod long_message;
 mod needless_words;
 pub use first_answer::WITHIN_THE_TRANSFER;
@@ -265,44 +267,6 @@ pub fn diagnose_keeping_spans(
 fn link_rate(f: &Facts) -> Option<f64> {
     let best = f.delivered().best_bps;
     (queueing(f) && best.is_finite() && best > 0.0).then_some(best)
-}
-
-/// Appends the latency-under-load sentence and episode once the path's base RTT is
-/// known (summary.rs `set_base_rtts`): the RTT this connection saw (median) against
-/// the smallest any connection between the same hosts saw. flent's headline number.
-pub fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64) {
-    let rtt = &conn.directions[queue_direction(conn, false)].rtt;
-    // A median of a few samples is one answer's delay (a server's think time on a reply
-    // carrying the ACK, a receiver's delayed ACK), not a standing queue: a queue shows
-    // on a flow's every round trip. At least [`LATENCY_MIN_SAMPLES`] (issue 39: one
-    // sample of a 4-packet POST read "the RTT rose from 4 ms to 29 ms").
-    // Path samples only (`rtt.pathMedianMs`): a receiver's answers and delayed ACKs
-    // are no latency under load. Without enough of them (every ACK rode on an answer),
-    // the connection's own path RTT, its smallest round trip (the handshake's, which no
-    // answer or timer delays), is a lower bound that may show the load by itself.
-    let Some(own) = conn.path_rtt_ms else { return };
-    let (rtt_ms, words) = match rtt.path_median_ms {
-        Some(m) if rtt.path_samples >= LATENCY_MIN_SAMPLES => (m, "median"),
-        _ if rtt.samples >= LATENCY_MIN_SAMPLES => (own, "at least: this connection's smallest round trip"),
-        _ => return,
-    };
-    // Only news when another connection saw a lower base than this one's own path
-    // RTT (its own queueing is said by the headline's queue phrase).
-    if base_ms >= 0.9 * own {
-        return;
-    }
-    if !(rtt_ms >= LATENCY_UNDER_LOAD_RATIO * base_ms && rtt_ms - base_ms >= 0.010 * 1000.0) {
-        return;
-    }
-    let text = format!(
-        "Latency under load: the RTT rose from {} (the path's base, the smallest any connection \
-         between these hosts saw) to {} ({words}, {:.0}×).",
-        format_duration(base_ms / 1000.0),
-        format_duration(rtt_ms / 1000.0),
-        rtt_ms / base_ms
-    );
-    conn.diagnosis.text += &format!(" {text}");
-    conn.diagnosis.episodes.push(Episode { start: conn.start, end: conn.end, kind: "latency", text });
 }
 
 /// Median RTT / base RTT from which we speak of latency under load.

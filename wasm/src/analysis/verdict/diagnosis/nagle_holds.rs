@@ -14,8 +14,9 @@
 //! - the first segment is smaller than a full one, and the peer's first ACK covering
 //!   it is a pure ACK that came before the next segment, with no data of the peer's in
 //!   the gap (a message of the peer's makes it a turn);
-//! - that ACK was held at least `delayed_ack::MIN_HOLD_S` past the moment a prompt one
-//!   was due (nagle_shape.rs `ack_due`);
+//! - that ACK was held at least `delayed_ack::MIN_HOLD_S` and at most
+//!   `delayed_ack::MAX_HOLD_S` (RFC 9293 §3.8.6.3: a delayed ACK leaves within 0.5 s)
+//!   past the moment a prompt one was due (nagle_shape.rs `ack_due`);
 //! - both segments are new data (none below the highest byte sent before it): Nagle's
 //!   algorithm holds new data only, and during a loss recovery each re-send released by
 //!   a partial ACK (RFC 6582) is the recovery's pace, while a receiver holding
@@ -35,7 +36,7 @@
 
 use crate::analysis::rows::columns::PacketColumns;
 use crate::analysis::stalls::cause::Stall;
-use crate::analysis::stalls::delayed_ack::MIN_HOLD_S;
+use crate::analysis::stalls::delayed_ack::{MAX_HOLD_S, MIN_HOLD_S};
 use crate::analysis::stalls::is_data_segment;
 use crate::analysis::stalls::nagle_shape::{ack_due, held_by_nagle, nagle_disproved, slack};
 
@@ -90,7 +91,7 @@ pub fn holds(p: &PacketColumns, dir: u8, stalls: &[Stall], full: u32, legs: Legs
         let release = p.t[k] - p.t[j];
         let held = p.t[j] - ack_due(p, dir, i, j, legs.to_receiver);
         let timed = release >= legs.to_sender - clock && release <= legs.to_sender + jitter;
-        if held < MIN_HOLD_S || !timed || !held_by_nagle(p, dir, i, k, full) {
+        if !(MIN_HOLD_S..=MAX_HOLD_S).contains(&held) || !timed || !held_by_nagle(p, dir, i, k, full) {
             continue;
         }
         let gap = p.t[k] - p.t[i];

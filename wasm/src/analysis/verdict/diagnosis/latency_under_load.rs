@@ -1,0 +1,191 @@
+//! Latency under load (docs/ANALYSIS.md "Base RTT" and "Latency under load"): the path's
+//! round trip rising while a flow loads it — flent's headline number — said only where
+//! the capture shows both halves of the claim (issue 39, review AF
+//! C-LATENCY-UNDER-LOAD-UNFOUNDED):
+//!
+//! 1. **The base is this path's.** Another connection's smallest round trip is a base
+//!    for this one only over the same path: the same two hosts at the same hop counts
+//!    (each host's IP TTL range, RFC 791 §3.2 / RFC 8200's hop limit, overlapping in both
+//!    connections), within [`SAME_PATH_WINDOW_S`] of it. A different TTL from the same
+//!    address is a different path or a different box: an in-path transparent proxy
+//!    answering port 80 at 1.7 ms with TTL 60 beside the server's TTL 54 on 443
+//!    (skudlur ccn-lab lab3.pcapng conn 11 / 13); a host behind a port forward one hop
+//!    further (irc-dcc-send.trace's IRC server, TTL 63 on 6667, 64 on its DCC sends).
+//!    Without the TTLs of both, the same listening port (host and port) must be shared.
+//! 2. **The rise is shown under load.** Either this connection's own samples rose: its
+//!    path median ([`LATENCY_MIN_SAMPLES`] samples that time the path, not an answer)
+//!    at least [`QUEUEING_RTT_RATIO`] × its own smallest round trip (its handshake or
+//!    first unloaded one), with more than an initial window outstanding
+//!    ([`LOAD_MIN_BYTES`]); or a connection on the same path that ran at the same time
+//!    showed that rise itself (the bulk flows filling the queue a small flow then only
+//!    ever saw: bufferbloat.pcap), and this connection's own path samples (at least
+//!    [`LATENCY_MIN_SAMPLES`] in one direction) put its median there. Never from another connection's minimum alone:
+//!    connections to one anycast address each keep their own flat RTT (9.2 … 27.8 ms,
+//!    wenjie01 "lab final 7-13.pcapng", conn 36 flat at 23.6 ms from its SYN/ACK on),
+//!    and a session of single small messages times its peer's answers, not a queue
+//!    (hiqnet, an SSH session at 2.6 kbit/s, zerologon's SMB exchanges).
+//! 3. Never on a connection whose round trips the capture cannot time: capture gaps,
+//!    one direction, a broken clock, no connection (audit.rs's guard).
+
+use super::{queue_direction, LATENCY_MIN_SAMPLES, LATENCY_UNDER_LOAD_RATIO, QUEUEING_RTT_RATIO};
+use crate::analysis::format::format_duration;
+use crate::analysis::report::{ConnectionSummary, Episode};
+
+/// Connections further apart in time than this are not taken for the same path: a
+/// route lives hours (Paxson, "End-to-end routing behavior", 1997), a Wi-Fi client moves
+/// or a mobile one changes cell sooner.
+pub const SAME_PATH_WINDOW_S: f64 = 600.0;
+/// Neighbours in start order each connection compares with, each side: bounds the
+/// work at 100 k connections between two hosts (issue 16); the nearest in time are
+/// the ones the window keeps anyway.
+const NEIGHBOURS: usize = 256;
+/// Bytes in flight a sender must have reached for its own load to be said to raise the
+/// RTT: more than RFC 3390's largest initial window (4,380 B). A sender that never had
+/// more outstanding sent only what it may send unprobed, one message at a time, and
+/// its "round trips" are its peer's answers (RFC 6298 §3 times data, not think time).
+pub const LOAD_MIN_BYTES: u64 = 4380;
+
+/// What one connection brings to the comparison.
+struct PathOf<'a> {
+    hosts: [&'a str; 2],
+    ports: [&'a str; 2],
+    ttl: [Option<(u8, u8)>; 2],
+    start: f64,
+    end: f64,
+    own: Option<f64>,
+    rose: bool,
+}
+
+fn split(e: &str) -> (&str, &str) {
+    e.rsplit_once(':').unwrap_or((e, ""))
+}
+
+fn path_of(c: &ConnectionSummary) -> PathOf<'_> {
+    let (a, b) = (split(&c.endpoints[0]), split(&c.endpoints[1]));
+    // Ordered by host so that both directions of a pair compare alike.
+    let (hosts, ports, ttl) = if a.0 <= b.0 { ([a.0, b.0], [a.1, b.1], c.ttl) } else { ([b.0, a.0], [b.1, a.1], [c.ttl[1], c.ttl[0]]) };
+    PathOf { hosts, ports, ttl, start: c.start, end: c.end, own: c.path_rtt_ms, rose: own_rise(c).is_some() }
+}
+
+/// The same path (rule 1 above): same hosts, each at an overlapping TTL range, or
+/// without them a listening port in common; and within [`SAME_PATH_WINDOW_S`].
+fn same_path(a: &PathOf, b: &PathOf) -> bool {
+    if a.hosts != b.hosts || b.start > a.end + SAME_PATH_WINDOW_S || a.start > b.end + SAME_PATH_WINDOW_S {
+        return false;
+    }
+    match (a.ttl, b.ttl) {
+        ([Some(a0), Some(a1)], [Some(b0), Some(b1)]) => overlap(a0, b0) && overlap(a1, b1),
+        _ => (0..2).any(|h| a.ports[h] == b.ports[h]),
+    }
+}
+
+fn overlap(a: (u8, u8), b: (u8, u8)) -> bool {
+    a.0 <= b.1 && b.0 <= a.1
+}
+
+/// This connection's own rise under its own load (rule 2's first half): its path
+/// median, ms, when it reached [`QUEUEING_RTT_RATIO`] × its own smallest round trip over
+/// at least [`LATENCY_MIN_SAMPLES`] path samples with more than [`LOAD_MIN_BYTES`] in flight.
+fn own_rise(c: &ConnectionSummary) -> Option<f64> {
+    if !timed(c) {
+        return None;
+    }
+    let q = queue_direction(c, false);
+    let d = &c.directions[q];
+    let own = c.path_rtt_ms.filter(|&r| r > 0.0)?;
+    let median = d.rtt.path_median_ms.filter(|_| d.rtt.path_samples >= LATENCY_MIN_SAMPLES)?;
+    // The load of the data these samples time (direction q's).
+    let loaded = d.max_bytes_in_flight.unwrap_or(0) > LOAD_MIN_BYTES;
+    (loaded && median >= QUEUEING_RTT_RATIO * own).then_some(median)
+}
+
+/// Rule 3: a limit under which the capture times round trips.
+fn timed(c: &ConnectionSummary) -> bool {
+    !matches!(c.diagnosis.limit.as_str(), "capture-gaps" | "one-direction" | "not-established" | "clock-broken")
+}
+
+/// Sets every connection's `base_rtt_ms` (its own path RTT and that of the connections
+/// on the same path) and appends the latency-under-load sentence where it is shown.
+pub fn set_base_rtts(conns: &mut [ConnectionSummary]) {
+    let notes: Vec<(Option<f64>, bool)> = {
+        let paths: Vec<PathOf> = conns.iter().map(path_of).collect();
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.sort_by(|&i, &j| (paths[i].hosts, paths[i].start).partial_cmp(&(paths[j].hosts, paths[j].start)).unwrap_or(std::cmp::Ordering::Equal));
+        let mut notes = vec![(None, false); paths.len()];
+        for (k, &i) in order.iter().enumerate() {
+            let me = &paths[i];
+            let (mut base, mut loaded_beside) = (me.own, false);
+            let near = order[k.saturating_sub(NEIGHBOURS)..(k + NEIGHBOURS + 1).min(order.len())].iter().filter(|&&j| j != i);
+            for o in near.map(|&j| &paths[j]).filter(|o| same_path(me, o)) {
+                if let Some(r) = o.own {
+                    base = Some(base.map_or(r, |b: f64| b.min(r)));
+                }
+                // The path was loaded while this connection ran: another flow on it
+                // showed its own rise and overlapped this one in time.
+                loaded_beside |= o.rose && o.start < me.end && me.start < o.end;
+            }
+            notes[i] = (base, loaded_beside);
+        }
+        notes
+    };
+    for (c, (base, loaded_beside)) in conns.iter_mut().zip(notes) {
+        c.base_rtt_ms = base;
+        if let Some(base) = base {
+            note_latency_under_load(c, base, loaded_beside);
+        }
+    }
+}
+
+/// Appends the sentence and its episode when the rise from the path's base is shown
+/// (rules 2 and 3) and is news: the base lower than this connection's own path RTT
+/// (its own queueing is said by the headline's queue phrase).
+fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64, loaded_beside: bool) {
+    let Some(own) = conn.path_rtt_ms else { return };
+    if !timed(conn) || base_ms >= 0.9 * own {
+        return;
+    }
+    // Its own rise's median; or, loaded by the other flows only, the median of the
+    // direction with the more path samples, at least [`LATENCY_MIN_SAMPLES`] of them —
+    // never its smallest round trip alone: a lone small message's "round trip" is its
+    // peer's answer time (an SSH session's echoes, 123 ms, beside a VNC connection).
+    let beside = || {
+        let r = conn.directions.iter().map(|d| &d.rtt).filter(|r| r.path_samples >= LATENCY_MIN_SAMPLES).max_by_key(|r| r.path_samples)?;
+        r.path_median_ms
+    };
+    let Some(rtt_ms) = own_rise(conn).or_else(|| loaded_beside.then(beside).flatten()) else { return };
+    if !(rtt_ms >= LATENCY_UNDER_LOAD_RATIO * base_ms && rtt_ms - base_ms >= 10.0) {
+        return;
+    }
+    let text = format!(
+        "Latency under load: the RTT rose from {} (the path's base, the smallest round trip of the connections \
+         between these hosts at the same hop counts) to {} (median, {:.0}×).",
+        format_duration(base_ms / 1000.0),
+        format_duration(rtt_ms / 1000.0),
+        rtt_ms / base_ms
+    );
+    conn.diagnosis.text += &format!(" {text}");
+    conn.diagnosis.episodes.push(Episode { start: conn.start, end: conn.end, kind: "latency", text });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path<'a>(ports: [&'a str; 2], ttl: [Option<(u8, u8)>; 2], start: f64) -> PathOf<'a> {
+        PathOf { hosts: ["10.0.0.1", "10.0.0.2"], ports, ttl, start, end: start + 1.0, own: Some(1.0), rose: false }
+    }
+
+    #[test]
+    fn the_same_path_is_the_same_hop_counts_or_without_them_a_shared_port() {
+        let me = path(["40000", "443"], [Some((64, 64)), Some((54, 54))], 0.0);
+        // A transparent proxy on port 80 answering at TTL 60 (skudlur ccn-lab lab3.pcapng).
+        assert!(!same_path(&me, &path(["40001", "80"], [Some((64, 64)), Some((60, 60))], 0.0)));
+        // The same hop counts, another port: the same path (irc-dcc-send's DCC sends).
+        assert!(same_path(&me, &path(["40001", "8443"], [Some((64, 64)), Some((53, 54))], 0.0)));
+        // No TTL on one side: only a listening port in common makes it the same path.
+        assert!(same_path(&me, &path(["40002", "443"], [None, None], 0.0)));
+        assert!(!same_path(&me, &path(["40002", "80"], [None, None], 0.0)));
+        // More than SAME_PATH_WINDOW_S (600 s) apart: not taken for the same path.
+        assert!(!same_path(&me, &path(["40003", "443"], [Some((64, 64)), Some((54, 54))], 602.0)));
+    }
+}
