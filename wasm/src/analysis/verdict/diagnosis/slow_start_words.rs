@@ -59,6 +59,12 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
     let first = (0..=last).find(|&i| ours(i))?;
     let request = (0..last).rev().find(|&i| is_data_segment(p, i, 1 - d));
     let start = request.map_or(first, |r| (r..=last).find(|&i| ours(i)).unwrap_or(last)).max(first);
+    // An answer starts a flight: the sender's earlier data all acknowledged (bytes in
+    // flight at its first segment are that segment's). A "start" with more in flight is
+    // the middle of a flight the peer's message crossed (ivangcruz `lab 6.pcapng` #21: an
+    // upload's 11th segment after a 242-B TLS ticket that arrived 3 ms into its initial
+    // window of 10, read "began with 1 segments … 1, 18, 38": review AG W3), not an answer.
+    let start = if p.in_flight[start] > f64::from(p.len[start]) + 1.0 { first } else { start };
     let new = |i: usize| ours(i) && p.flags[i] & ANY_RETRANSMISSION == 0;
     let bytes = |from: usize| (from..=last).filter(|&i| new(i)).map(|i| u64::from(p.len[i])).sum::<u64>();
     if (bytes(start) as f64) < ANSWER_SHARE * bytes(first) as f64 {

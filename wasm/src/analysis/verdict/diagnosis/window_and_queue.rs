@@ -45,6 +45,8 @@ pub(super) struct FullTogether {
     pub window: f64,
     /// The median round trip timed in those rounds (L), s.
     pub loaded_rtt: f64,
+    /// The round trip it is measured against: the small-flight rounds' median, or the path RTT, s.
+    pub base_rtt: f64,
     /// Its samples.
     pub samples: usize,
     /// Bytes waiting in the queue: window × (1 − base / loaded).
@@ -71,7 +73,8 @@ pub(super) fn full_together(f: &Facts) -> Option<FullTogether> {
         let k = spans.partition_point(|s| s.1 < t);
         spans.get(k).is_some_and(|s| s.0 <= t)
     };
-    let mut loaded: Vec<f64> = path_round_trips(f).into_iter().filter(|&(t, r)| inside(t - r)).map(|(_, r)| r).collect();
+    let samples = path_round_trips(f);
+    let mut loaded: Vec<f64> = samples.iter().filter(|&&(t, r)| inside(t - r)).map(|&(_, r)| r).collect();
     if (loaded.len() as u64) < LATENCY_MIN_SAMPLES {
         return None;
     }
@@ -83,9 +86,39 @@ pub(super) fn full_together(f: &Facts) -> Option<FullTogether> {
     }
     flights.sort_by(f64::total_cmp);
     let window = flights[flights.len() / 2];
-    let queued = window * (1.0 - base / loaded_rtt);
+    // The base the queue is measured against: the connection's own round trips with
+    // little in flight, where they exist, not its single smallest sample (a path's
+    // spread — a phone hotspot's 232 ms minimum under a steady 268 ms — is no queue this
+    // window built: review AG W5, kavinjaveriya `client.pcap` #1, 269 ms median at
+    // 0–20 kB in flight against 268 ms at the window).
+    let unloaded = small_flight_median(f, &samples, d, window).map_or(base, |m| m.max(base));
+    let queued = window * (1.0 - unloaded / loaded_rtt);
     let full = queued >= QUEUED_SHARE_MIN * window && queued >= QUEUED_SEGMENTS_MIN * real_segment_bytes(f);
-    full.then(|| FullTogether { window, loaded_rtt, samples: loaded.len(), queued, rate_bps: window * 8.0 / loaded_rtt })
+    full.then(|| FullTogether { window, loaded_rtt, base_rtt: unloaded, samples: loaded.len(), queued, rate_bps: window * 8.0 / loaded_rtt })
+}
+
+/// Round trips whose data left with at most this share of the window in flight are the
+/// path's own (RFC 6349 §3.3.2 measures buffer delay against the RTT with the pipe
+/// unloaded): a quarter leaves the queue a window can build out of them.
+pub const SMALL_FLIGHT_SHARE: f64 = 0.25;
+/// And at least this many of them, else the path RTT (its smallest sample) is the base.
+pub const SMALL_FLIGHT_MIN_SAMPLES: usize = 5;
+
+/// The median round trip of data that left with at most [`SMALL_FLIGHT_SHARE`] of
+/// `window` in flight (the last data segment of direction `d` sent by then), where at
+/// least [`SMALL_FLIGHT_MIN_SAMPLES`] exist.
+fn small_flight_median(f: &Facts, samples: &[(f64, f64)], d: u8, window: f64) -> Option<f64> {
+    let p = f.rows.packets;
+    let flight_at = |sent: f64| {
+        let k = p.t.partition_point(|&t| t <= sent);
+        (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == d && p.len[i] > 0 && p.in_flight[i].is_finite()).map(|i| p.in_flight[i])
+    };
+    let mut small: Vec<f64> = samples.iter().filter(|&&(t, r)| flight_at(t - r).is_some_and(|w| w <= SMALL_FLIGHT_SHARE * window)).map(|&(_, r)| r).collect();
+    if small.len() < SMALL_FLIGHT_MIN_SAMPLES {
+        return None;
+    }
+    small.sort_by(f64::total_cmp);
+    Some(small[small.len() / 2])
 }
 
 /// The receive-window headline where the window-full rounds carried a standing queue:
@@ -111,7 +144,7 @@ pub(super) fn headline(f: &Facts) -> Option<(&'static str, String)> {
         "path",
         format!(
             "{OPENING}: in the rounds where bytes in flight sat at the window ({}, {} of the time) the round \
-             trip was {} (median of {}) against the path's {}, so about {} ({} of the window) waited in the \
+             trip was {} (median of {}) against {}, so about {} ({} of the window) waited in the \
              bottleneck's queue and the bottleneck delivered about {} (the window per loaded round trip); {}. \
              A larger window would lengthen that queue, not raise the rate: about {} (that rate × the {} base \
              RTT) kept the link busy{bound}.",
@@ -119,13 +152,13 @@ pub(super) fn headline(f: &Facts) -> Option<(&'static str, String)> {
             format_percent(f.shares.receive_window),
             format_duration(w.loaded_rtt),
             w.samples,
-            format_duration(f.min_rtt),
+            if w.base_rtt > f.min_rtt { format!("{} with little in flight", format_duration(w.base_rtt)) } else { format!("the path's {}", format_duration(w.base_rtt)) },
             format_bytes(w.queued),
             format_percent(w.queued / w.window),
             format_rate(w.rate_bps),
             rate_phrase(f),
             format_bytes(w.window - w.queued),
-            format_duration(f.min_rtt),
+            format_duration(w.base_rtt),
         ),
     ))
 }
