@@ -136,7 +136,7 @@ impl ShardFilter {
 
 /// The host of "ip:port" or "[ip6]:port" (as `set_base_rtts` keys host pairs).
 fn host(e: &str) -> &str {
-    e.rsplit_once(':').map_or(e, |(h, _)| h)
+    crate::analysis::track::connections::split_endpoint(e).0
 }
 
 /// One shard's account (`ShardFilter::facts`), as JSON between threads.

@@ -55,6 +55,15 @@ pub fn endpoint_name(addr: IpAddr, port: u16) -> String {
     }
 }
 
+/// The address and the port of an endpoint named by [`endpoint_name`]: "1.2.3.4:80" →
+/// ("1.2.3.4", "80"), "[::1]:80" → ("::1", "80"); a name without a port is all address.
+/// The one place that reads the names back (FTP's data connections, relay chains,
+/// same-path bases, shards' host pairs).
+pub fn split_endpoint(endpoint: &str) -> (&str, &str) {
+    let (address, port) = endpoint.rsplit_once(':').unwrap_or((endpoint, ""));
+    (address.trim_start_matches('[').trim_end_matches(']'), port)
+}
+
 /// Maps each 4-tuple to the index of its current connection.
 #[derive(Default)]
 pub struct ConnTable {
@@ -137,6 +146,10 @@ mod tests {
         assert_eq!(endpoint_name(v6, 443), "[2001:db8::1]:443");
         let v4: IpAddr = "10.0.0.1".parse().unwrap();
         assert_eq!(endpoint_name(v4, 80), "10.0.0.1:80");
+        // Read back: the address without brackets, the port as written.
+        assert_eq!(split_endpoint("[2001:db8::1]:443"), ("2001:db8::1", "443"));
+        assert_eq!(split_endpoint("10.0.0.1:80"), ("10.0.0.1", "80"));
+        assert_eq!(split_endpoint("10.0.0.1"), ("10.0.0.1", ""));
     }
 
     #[test]

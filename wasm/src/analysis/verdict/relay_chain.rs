@@ -22,6 +22,7 @@
 
 use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::report::ConnectionSummary;
+use crate::analysis::track::connections::split_endpoint;
 use crate::analysis::rows::store::{secs, ConnStore, PacketRow};
 use crate::decode::tcp_flags::{ACK, SYN};
 
@@ -30,8 +31,7 @@ pub const RELAY_S: f64 = 0.001;
 
 /// The address of an endpoint "1.2.3.4:80" or "[::1]:80".
 fn address(endpoint: &str) -> &str {
-    let host = endpoint.rsplit_once(':').map_or(endpoint, |(h, _)| h);
-    host.trim_start_matches('[').trim_end_matches(']')
+    split_endpoint(endpoint).0
 }
 
 /// The answer-waits sentence's span in the diagnosis text and its longest wait's frames
@@ -56,7 +56,7 @@ fn rows(store: &ConnStore, mut keep: impl FnMut(&PacketRow) -> bool) -> Vec<(f64
 
 /// The port numbers of an endpoint pair, in order.
 fn ports(endpoints: &[String; 2]) -> [String; 2] {
-    let port = |e: &String| e.rsplit_once(':').map_or(String::new(), |(_, p)| p.to_string());
+    let port = |e: &String| split_endpoint(e).1.to_string();
     let mut p = [port(&endpoints[0]), port(&endpoints[1])];
     p.sort();
     p

@@ -12,11 +12,12 @@
 use super::Facts;
 use crate::analysis::format::{format_duration, plural};
 use crate::analysis::report::ConnectionSummary;
+use crate::analysis::track::connections::split_endpoint;
 
-/// An endpoint's address and port ("1.2.3.4:80", "[::1]:80").
+/// An endpoint's address and port number ("1.2.3.4:80", "[::1]:80").
 fn split(endpoint: &str) -> (&str, u16) {
-    let (host, port) = endpoint.rsplit_once(':').unwrap_or((endpoint, ""));
-    (host.trim_start_matches('[').trim_end_matches(']'), port.parse().unwrap_or(0))
+    let (host, port) = split_endpoint(endpoint);
+    (host, port.parse().unwrap_or(0))
 }
 
 /// Connections of the capture that are this control connection's data connections:

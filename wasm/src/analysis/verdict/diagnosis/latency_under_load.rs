@@ -30,6 +30,7 @@
 use super::{queue_direction, LATENCY_MIN_SAMPLES, LATENCY_UNDER_LOAD_RATIO, QUEUEING_RTT_RATIO};
 use crate::analysis::format::format_duration;
 use crate::analysis::report::{ConnectionSummary, Episode};
+use crate::analysis::track::connections::split_endpoint;
 
 /// Connections further apart in time than this are not taken for the same path: a
 /// route lives hours (Paxson, "End-to-end routing behavior", 1997), a Wi-Fi client moves
@@ -56,12 +57,8 @@ struct PathOf<'a> {
     rose: bool,
 }
 
-fn split(e: &str) -> (&str, &str) {
-    e.rsplit_once(':').unwrap_or((e, ""))
-}
-
 fn path_of(c: &ConnectionSummary) -> PathOf<'_> {
-    let (a, b) = (split(&c.endpoints[0]), split(&c.endpoints[1]));
+    let (a, b) = (split_endpoint(&c.endpoints[0]), split_endpoint(&c.endpoints[1]));
     // Ordered by host so that both directions of a pair compare alike.
     let (hosts, ports, ttl) = if a.0 <= b.0 { ([a.0, b.0], [a.1, b.1], c.ttl) } else { ([b.0, a.0], [b.1, a.1], [c.ttl[1], c.ttl[0]]) };
     PathOf { hosts, ports, ttl, start: c.start, end: c.end, own: c.path_rtt_ms, rose: own_rise(c).is_some() }
