@@ -42,6 +42,8 @@ pub struct Analyzer {
     /// Each IPv4 source's last datagram number and connection (datagram_ids.rs).
     source_ids: SourceIds,
     clock: ClockTicks,
+    /// SYN/ACKs' IPv4 IDs, for one box answering several servers (terminating_proxy.rs).
+    syn_ack_ids: crate::analysis::verdict::terminating_proxy::SynAckIds,
     /// Radio samples logged so far (radio.rs cap).
     radio_samples: usize,
     /// MPTCP subflows and their data-level mappings (mptcp.rs); made at the first
@@ -129,6 +131,7 @@ impl Analyzer {
             source_ids: SourceIds::default(),
             clock: ClockTicks::default(),
             radio_samples: 0,
+            syn_ack_ids: Default::default(),
             mptcp: None,
             tcp_fragments: (0, 0),
             icmp: Vec::new(),
@@ -208,6 +211,7 @@ impl Analyzer {
             return self.set_aside.note(index, seg.packet_index + 1);
         }
         conn.process = conn.process.or(seg.meta.process);
+        self.syn_ack_ids.note(index, seg);
         conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
         if self.mptcp.is_some() || seg.mptcp.is_some() {
             let d = conn.dir_of(seg) as u8;
@@ -289,6 +293,7 @@ impl Analyzer {
         // nDPI http_connect.pcap once lost "over connection 1 … frame 16 → frame 24").
         crate::analysis::verdict::relay_chain::attach(&mut analysis.connections, &analysis.stores); // a relay's answer waits on its far leg
         analysis.linked_text = self.app.attach(&mut analysis.connections); // FTP transfers, SMTP PIPELINING, proxy tunnels (app_facts)
+        crate::analysis::verdict::terminating_proxy::attach(&mut analysis.connections, &self.syn_ack_ids); // one box answered for several servers
         if let Some(tracker) = self.mptcp {
             let cs = &analysis.connections;
             let at = |i: u32| cs.get(i as usize);
