@@ -114,6 +114,7 @@ function retransmissionKinds(d) {
     d.tailLossProbes ? n(d.tailLossProbes, 'tail loss probe', 'tail loss probes') : null,
     d.fastRetransmissions ? `${d.fastRetransmissions} fast / SACK recovery` : null,
     d.slowStartRetransmissions ? `${d.slowStartRetransmissions} slow start after a timeout` : null,
+    d.backToBackDuplicates ? `${d.backToBackDuplicates} sent twice back to back` : null,
   ].filter(Boolean);
   const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
   return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';

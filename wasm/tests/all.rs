@@ -96,6 +96,8 @@ mod evidence_review_ad_reorder;
 mod evidence_review_ad_upload_answer;
 #[path = "evidence_review_ad_window_queue.rs"]
 mod evidence_review_ad_window_queue;
+#[path = "evidence_review_af_back_to_back.rs"]
+mod evidence_review_af_back_to_back;
 #[path = "evidence_review_af_latency.rs"]
 mod evidence_review_af_latency;
 #[path = "evidence_review_ah_terminating_proxy.rs"]

@@ -65,8 +65,7 @@ pub struct RttSummary {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DirectionSummary {
-    /// What the capture missed of this side's data (capture_loss.rs `Missed`: the one
-    /// definition the capture-loss count and the capture-gaps sentence read); not in the JSON.
+    /// What the capture missed of this side's data (capture_loss.rs `Missed`: the one definition the capture-loss count and the capture-gaps sentence read); not in the JSON.
     #[serde(skip)]
     pub missed: capture_loss::Missed,
     pub from: String,
@@ -84,9 +83,8 @@ pub struct DirectionSummary {
     pub receive_window: Option<MinMax>,
     pub max_bytes_in_flight: Option<u64>,
     pub retransmissions: u64,
-    /// The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
-    /// "Retransmission kinds"): timeouts + probes + fast + slow start + PMTU = retransmissions
-    /// (less any beyond the per-direction record cap).
+    /// The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md "Retransmission kinds"): timeouts + probes + fast +
+    /// slow start + PMTU + back-to-back duplicates = retransmissions (less any beyond the per-direction record cap).
     pub rto_events: u64,
     /// Timeouts with no feedback between them, with their backoff intervals.
     pub rto_chains: Vec<retrans_kinds::RtoChain>,
@@ -95,17 +93,19 @@ pub struct DirectionSummary {
     pub fast_retransmissions: u64,
     /// Retransmissions clocked by ACKs after a timeout (Linux's TCPSlowStartRetrans).
     pub slow_start_retransmissions: u64,
-    /// Re-sends an ICMP "fragmentation needed" / "packet too big" set off, at the smaller
-    /// size (pmtu_kind.rs). Absent when 0: links made before it lack it.
+    /// Re-sends an ICMP "fragmentation needed" / "packet too big" set off, at the smaller size (pmtu_kind.rs). Absent when 0: links made before it lack it.
     #[serde(skip_serializing_if = "is_zero_count")]
     #[cfg_attr(test, ts(as = "Option<u64>", optional))]
     pub pmtu_retransmissions: u64,
+    /// Segments sent twice back to back, before feedback or a timer could ask (loss/back_to_back.rs). Absent when 0.
+    #[serde(skip_serializing_if = "is_zero_count")]
+    #[cfg_attr(test, ts(as = "Option<u64>", optional))]
+    pub back_to_back_duplicates: u64,
     /// Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
     pub spurious_retransmissions: u64,
-    /// `retransmissions` in segments, as the sender's kernel counts them
-    /// (TcpRetransSegs): a frame of a TSO / GRO capture larger than the sender's SMSS
-    /// (handshake.rs `send_mss`) counts ⌈len / SMSS⌉; equal to `retransmissions` where
-    /// every frame is one segment or the handshake's MSS is not in the capture.
+    /// `retransmissions` in segments, as the sender's kernel counts them (TcpRetransSegs): a frame of a TSO / GRO capture larger
+    /// than the sender's SMSS (handshake.rs `send_mss`) counts ⌈len / SMSS⌉; equal to `retransmissions` where every frame is one
+    /// segment or the handshake's MSS is not in the capture.
     pub retransmitted_segments: u64,
     /// `fastRetransmissions` in segments (Linux's TCPFastRetrans counts these).
     pub fast_retransmitted_segments: u64,

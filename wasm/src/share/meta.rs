@@ -152,7 +152,7 @@ fn direction(v: &Value, p: &str) -> Result<(), String> {
     let nullable_count = nullable(&count);
     let nullable_nonneg = nullable(&nonneg);
     optional_fields(v, p, &[
-        ("rtoEvents", &count), ("tailLossProbes", &count), ("slowStartRetransmissions", &count), ("pmtuRetransmissions", &count),
+        ("rtoEvents", &count), ("tailLossProbes", &count), ("slowStartRetransmissions", &count), ("pmtuRetransmissions", &count), ("backToBackDuplicates", &count),
         ("retransmittedSegments", &count), ("fastRetransmittedSegments", &count), ("slowStartRetransmittedSegments", &count),
         ("unseenDatagrams", &nullable_count),
         ("lostAfterCapture", &count),

@@ -505,9 +505,8 @@ windowScaleUnknown: boolean,
  */
 windowScaleLowerBound: number | null, receiveWindow: MinMax | null, maxBytesInFlight: number | null, retransmissions: number, 
 /**
- * The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md
- * "Retransmission kinds"): timeouts + probes + fast + slow start + PMTU = retransmissions
- * (less any beyond the per-direction record cap).
+ * The kind of each retransmission (retrans_kinds.rs; docs/ANALYSIS.md "Retransmission kinds"): timeouts + probes + fast +
+ * slow start + PMTU + back-to-back duplicates = retransmissions (less any beyond the per-direction record cap).
  */
 rtoEvents: number, 
 /**
@@ -523,19 +522,21 @@ fastRetransmissions: number,
  */
 slowStartRetransmissions: number, 
 /**
- * Re-sends an ICMP "fragmentation needed" / "packet too big" set off, at the smaller
- * size (pmtu_kind.rs). Absent when 0: links made before it lack it.
+ * Re-sends an ICMP "fragmentation needed" / "packet too big" set off, at the smaller size (pmtu_kind.rs). Absent when 0: links made before it lack it.
  */
 pmtuRetransmissions?: number, 
+/**
+ * Segments sent twice back to back, before feedback or a timer could ask (loss/back_to_back.rs). Absent when 0.
+ */
+backToBackDuplicates?: number, 
 /**
  * Retransmissions shown needless by a D-SACK (RFC 2883) or Eifel (RFC 3522).
  */
 spuriousRetransmissions: number, 
 /**
- * `retransmissions` in segments, as the sender's kernel counts them
- * (TcpRetransSegs): a frame of a TSO / GRO capture larger than the sender's SMSS
- * (handshake.rs `send_mss`) counts ⌈len / SMSS⌉; equal to `retransmissions` where
- * every frame is one segment or the handshake's MSS is not in the capture.
+ * `retransmissions` in segments, as the sender's kernel counts them (TcpRetransSegs): a frame of a TSO / GRO capture larger
+ * than the sender's SMSS (handshake.rs `send_mss`) counts ⌈len / SMSS⌉; equal to `retransmissions` where every frame is one
+ * segment or the handshake's MSS is not in the capture.
  */
 retransmittedSegments: number, 
 /**

@@ -4,6 +4,7 @@
 //! data the receiver's SACK blocks reported missing (reported.rs).
 //! Trackers the connection state (track/) feeds packet by packet; reads rows only.
 
+pub(crate) mod back_to_back;
 pub mod capture_loss;
 pub(crate) mod datagram_ids;
 pub mod pmtu_kind;

@@ -105,9 +105,10 @@ pub struct KindCounts {
     pub slow_start_retransmissions: u64,
     /// Re-sends an ICMP "fragmentation needed" / "packet too big" set off (pmtu_kind.rs).
     pub pmtu_retransmissions: u64,
+    /// Segments sent twice back to back, before feedback or a timer could ask (back_to_back.rs).
+    pub back_to_back_duplicates: u64,
     pub spurious_retransmissions: u64,
-    /// The same in segments of the sender's SMSS (a TSO frame of 45 counts 45), as a
-    /// kernel counts them: all kinds (TcpRetransSegs), fast, slow start.
+    /// The same in segments of the sender's SMSS (a TSO frame of 45 counts 45), as a kernel counts them: all kinds (TcpRetransSegs), fast, slow start.
     pub retransmitted_segments: u64,
     pub fast_retransmitted_segments: u64,
     pub slow_start_retransmitted_segments: u64,

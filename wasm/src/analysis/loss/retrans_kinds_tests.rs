@@ -751,3 +751,26 @@ fn with_the_rtt_unknown_a_resend_after_a_second_of_quiet_is_a_timeout() {
     assert_eq!(resend_with_unknown_rtt(false, 1.0), (1, 0));
     assert_eq!(resend_with_unknown_rtt(false, 0.9), (0, 1));
 }
+
+#[test]
+fn a_tail_sent_twice_back_to_back_is_no_recovery() {
+    // A response's last segment 3001 and its copy 2 µs later, a new IP ID each (not a
+    // capture copy: analysis/capture/duplicates.rs), no ACK between (review AF,
+    // C-BACK-TO-BACK-DUPLICATE-AS-RECOVERY, loss/back_to_back.rs): no hole was reported and
+    // no timer fires within 1 ms, so neither fast nor a probe; the receiver D-SACKs the
+    // copy: [retransmissions 1, no kind, spurious 1] and one back-to-back duplicate.
+    let d = |t: f64, seq: u32, id: u16| data(t, seq).ip_id(id);
+    let a = at_sack_sender(vec![d(0.030, 1001, 1), d(0.030002, 2001, 2), d(0.030004, 3001, 3), d(0.030006, 3001, 4), ack(0.0502, 4001).sack(&[(3001, 4001)])]);
+    let dir = &a.connections[0].directions[0];
+    assert_eq!(counts(dir), [1, 0, 0, 0, 0, 1]);
+    assert_eq!(dir.back_to_back_duplicates, 1);
+    assert_eq!(kinds(&a), vec![fb::KIND_SPURIOUS]);
+    // The same copy 30 ms after its original, 40 ms after the last feedback (the
+    // SYN/ACK) on a 20.1 ms path: a timer's, the tail loss probe it looks like.
+    let a = at_sack_sender(vec![d(0.030, 1001, 1), d(0.030002, 2001, 2), d(0.030004, 3001, 3), d(0.060, 3001, 4), ack(0.0802, 4001).sack(&[(3001, 4001)])]);
+    let dir = &a.connections[0].directions[0];
+    assert_eq!((dir.back_to_back_duplicates, dir.tail_loss_probes), (0, 1));
+    // 1 µs after an ACK captured between the two copies: that feedback may have clocked it.
+    let a = at_sack_sender(vec![d(0.030, 1001, 1), d(0.030002, 2001, 2), d(0.051, 3001, 3), ack(0.0510005, 2001), d(0.0510015, 3001, 4), ack(0.0712, 4001)]);
+    assert_eq!(a.connections[0].directions[0].back_to_back_duplicates, 0);
+}

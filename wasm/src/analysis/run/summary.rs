@@ -350,6 +350,7 @@ fn direction_summary(t: Totals, d: u8, me: &Side, peer: &Side, names: &[String; 
         fast_retransmissions: 0,
         slow_start_retransmissions: 0,
         pmtu_retransmissions: 0,
+        back_to_back_duplicates: 0,
         spurious_retransmissions: 0,
         // One segment per frame until the kinds know the sender's SMSS.
         retransmitted_segments: retransmissions,
@@ -383,6 +384,7 @@ fn apply_kinds(d: &mut DirectionSummary, c: retrans_kinds::KindCounts) {
     d.fast_retransmissions = c.fast_retransmissions;
     d.slow_start_retransmissions = c.slow_start_retransmissions;
     d.pmtu_retransmissions = c.pmtu_retransmissions;
+    d.back_to_back_duplicates = c.back_to_back_duplicates;
     d.spurious_retransmissions = c.spurious_retransmissions;
     d.retransmitted_segments = c.retransmitted_segments;
     d.fast_retransmitted_segments = c.fast_retransmitted_segments;

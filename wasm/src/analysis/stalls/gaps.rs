@@ -89,6 +89,7 @@
 //!    capture never saw: classify.rs `capture_missed_in`): what ended the wait may be
 //!    among them.
 
+use crate::analysis::loss::back_to_back::back_to_back_duplicate;
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::timing::sender_view::sender_view;
 use crate::analysis::stalls::cause::Stall;
@@ -341,7 +342,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
     let mut peer_ack = f64::NAN; // peer's highest cumulative ACK
     let mut peer_win = f64::NAN; // peer's latest advertised window
     let mut gap: Option<Gap> = None;
-    let mut last_peer_t = f64::NEG_INFINITY; // the peer's last packet, in the sender's time
+    let (mut last_peer_t, mut last_new_t) = (f64::NEG_INFINITY, f64::NEG_INFINITY); // the peer's last packet, in the sender's time; when `dir` last sent past `high`
     let mut room = SendRoom::default();
     let mut free = Vec::new();
     // Does the capture hold any pure ACK of the peer (no payload, no SYN/FIN/RST; the
@@ -391,7 +392,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             }
         }
         let resent_here = seq < high && !reordered(cols.flags[i]) && cols.flags[i] & flag_bits::ANY_RETRANSMISSION != 0;
-        high = high.max(seq + len);
+        (last_new_t, high) = (if seq + len > high { t } else { last_new_t }, high.max(seq + len));
         let flight = in_flight_at(cols, i, high, peer_ack, lagged);
         let most_in_flight = room.on_data(seq + len, len, flight, resent_here, peer_ack, full);
         if peer_win.is_finite() {
@@ -402,7 +403,7 @@ fn find_stalls_finding_facts(cols: &PacketColumns, dir: u8, lag_s: f64, (mss, fu
             || (peer_win.is_finite() && flight.is_finite() && flight >= peer_win - window_tolerance_lagged(mss, peer_win, lagged));
         gap = Some(Gap {
             last_len: len,
-            resent_before: resent_here && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s, lag_s),
+            resent_before: resent_here && !back_to_back_duplicate(seq + len == high, ((t - last_new_t) * 1e9) as i64, last_peer_t >= last_new_t, false) && !ack_clocked(cols.flags[i], t - last_peer_t, path_rtt_s, lag_s), // a copy sent twice back to back (loss/back_to_back.rs) left no loss for rule 2b
             last_peer_at: None,
             index: i,
             high,

@@ -241,6 +241,7 @@ fn direction(stalls: Vec<Stall>, rtt: Option<(f64, f64)>) -> DirectionSummary {
         fast_retransmissions: 0,
         slow_start_retransmissions: 0,
         pmtu_retransmissions: 0,
+        back_to_back_duplicates: 0,
         spurious_retransmissions: 0,
         retransmitted_segments: 0,
         fast_retransmitted_segments: 0,

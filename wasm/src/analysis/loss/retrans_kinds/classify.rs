@@ -5,6 +5,7 @@
 
 use super::record::{heard_between, Record};
 use super::{KindCounts, RetransKinds, RtoChain, MAX_CHAINS, SCAN, TIMER_FLOOR_NS, TIMER_SLACK_NS};
+use crate::analysis::loss::back_to_back::back_to_back_duplicate;
 use crate::analysis::loss::pmtu_kind::{Claims, TooBig};
 use crate::analysis::rows::columns::flag_bits as fb;
 
@@ -64,6 +65,20 @@ impl RetransKinds {
                 }
                 continue;
             }
+            // Sent twice back to back, before any feedback or timer could ask for it
+            // (loss/back_to_back.rs): counted apart, no kind bit, the loss state as it was.
+            let new_data_ago = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
+            let since_new = (new_data_ago < u32::MAX - 1).then(|| i64::from(new_data_ago) * 1000);
+            let fed_between = r.feedback_n > 0 && since_new.map_or(true, |s| i64::from(r.feedback_ago_us[0]) * 1000 <= s);
+            if since_new.is_some_and(|s| back_to_back_duplicate(r.end == r.high, s, fed_between, r.syn)) {
+                c.back_to_back_duplicates += 1;
+                c.retransmitted_segments += segments(r);
+                c.spurious_retransmissions += u64::from(r.spurious);
+                if r.row != u32::MAX {
+                    marks.push((r.row, if r.spurious { fb::KIND_SPURIOUS } else { 0 }));
+                }
+                continue;
+            }
             let quiet = r.quiet_ns(lag_ns, at_sender);
             let timer = timer_driven(r, quiet, rtt_ns, lag_ns);
             let hole = self.hole_reported_before.get(i).copied().unwrap_or(true);
@@ -75,7 +90,6 @@ impl RetransKinds {
             // timeout the capture missed, NewReno's next hole (RFC 6582 §3.2), or a FIN
             // re-sent with the ACK of the peer's FIN; feedback before it acknowledged none
             // of the bytes sent since, so clocks no re-send of them. Unknown: no claim.
-            let new_data_ago = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
             let fed_since = r.feedback_n > 0 && (new_data_ago == u32::MAX || r.feedback_ago_us[0] <= new_data_ago);
             // Only for bytes the capture saw sent before (its end within SND.NXT): a
             // "re-send" reaching past it carries bytes first seen here (their original
