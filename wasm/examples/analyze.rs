@@ -2,7 +2,7 @@
 //! `cargo run --release --example analyze -- FILE [--decode-only]` streams FILE
 //! through a Session in 16 MiB chunks, as the browser worker does, and prints one
 //! JSON line. `--decode-only` runs the decoder alone (the baseline the analysis is
-//! compared against, as bench/run-wasm.mjs does for wasm); `--json` prints the report;
+//! compared against, as bench/run-wasm.mjs does for wasm); `--json` prints the report; `--rows-only` finishes as the CLI does;
 //! `--frame-only` is bare pcap-parser framing (its streaming reader, every block
 //! parsed, nothing decoded): the floor issue 16 measures the analysis against.
 use std::io::Read;
@@ -42,7 +42,12 @@ fn main() {
     let mut session = Session::new(AnalysisOptions::default());
     for_each_chunk(&mut file, |chunk| session.push(chunk));
     let pushed = started.elapsed().as_secs_f64();
-    session.finish();
+    // --rows-only: the CLI's finish (no chart rows kept, session.rs `finish_rows_only`).
+    if args.iter().any(|a| a == "--rows-only") {
+        session.finish_rows_only();
+    } else {
+        session.finish();
+    }
     let finished = started.elapsed().as_secs_f64();
     // --prepare: also build the largest connection's first chart columns, as the
     // worker does while the page renders (view/mod.rs `prepare`).
