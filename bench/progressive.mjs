@@ -1,4 +1,4 @@
-// `node bench/progressive.mjs FILE [--port 4176] [--runs 3] [--variant QUERY | --dist-b DIR] [--first-only]`: the progressive view's
+// `node bench/progressive.mjs FILE [--port 4176] [--runs 3] [--variant QUERY | --dist-b DIR] [--first-only] [--trace | --trace-ready]`: the progressive view's
 // numbers (issue 41), in headless Chromium on dist/ (build it first). Prints one JSON
 // line:
 //   readMs             the file's bytes merely read in a worker, 16 MiB slices (quickest of 3)
@@ -40,8 +40,12 @@ const runs = Math.max(1, opt('--runs', 3));
 const variant = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : args.includes('--dist-b') ? 'dist-b' : null;
 // `--first-only`: progressive on only, each load stopped at its first partial chart
 // (prints firstChartMs, firstTableMs and the share of the file read by then).
-const firstOnly = args.includes('--first-only') || args.includes('--trace');
-const tracing = args.includes('--trace');
+// `--trace-ready`: whole loads traced from the page's start to the first connection's
+// `prepare` (the charts' data ready): where the time between the read and ready goes, each
+// thread's busy time before and after the last byte pushed (issue 41 item 4's profile).
+const traceReady = args.includes('--trace-ready');
+const firstOnly = (args.includes('--first-only') || args.includes('--trace')) && !traceReady;
+const tracing = args.includes('--trace') || traceReady;
 const traceOut = args.includes('--trace-out') ? args[args.indexOf('--trace-out') + 1] : null;
 let traces = 0;
 // `--dist-b DIR`: the variant's loads come from another build (e.g. the main branch's,
@@ -119,6 +123,16 @@ async function load(progressive, query = '') {
     await page.waitForFunction(() => window.__bench.ready || window.__bench.error, null, { polling: 100 });
     const b = await page.evaluate(() => ({ ...window.__bench, partial: window.__tcpscopePartial ?? null, phases: window.__tcpscope?.loadPhases?.last ?? null }));
     if (b.error) throw new Error('the app reported an error state');
+    let trace;
+    if (tracing) {
+      const buffer = await browser.stopTracing();
+      if (traceOut) {
+        mkdirSync(traceOut, { recursive: true });
+        writeFileSync(`${traceOut}/load-${++traces}-${progressive ? 'on' : 'off'}.json`, buffer);
+      }
+      trace = traceSteps(buffer.toString('utf8'), 'prepared');
+      if (process.env.BENCH_VERBOSE) console.error(JSON.stringify(trace));
+    }
     const first = b.partial?.firstDrawnMs != null ? b.partial.firstDrawnMs - b.start : null;
     const settledAt = b.partial?.firstSettledMs ?? b.partial?.firstDrawnMs;
     const firstSettled = settledAt != null ? settledAt - b.start : null;
@@ -134,7 +148,7 @@ async function load(progressive, query = '') {
     // (The worker's start of the load, ms after the drop.)
     const path = { startMs: ph.startedAt != null ? ph.startedAt - b.startAbs : null, openWaitMs: ph.openWaitMs, firstSliceMs: ph.firstSliceMs, firstListedMs: ph.firstListedMs, firstViewMs: ph.firstViewMs, firstBarsMs: ph.firstBarsMs, barsMB: ph.barsBytes != null ? +(ph.barsBytes / 1e6).toFixed(1) : null, settledBarsMB: ph.settledBarsBytes != null ? +(ph.settledBarsBytes / 1e6).toFixed(1) : null, warmMs: ph.warmMs, atListed: ph.atListed, warmSteps: ph.warmSteps?.map(([at, ms]) => [Math.round(at - b.startAbs), Math.round(ms)]) };
     if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ progressive, firstTableMs: b.table - b.start, firstChartMs: first, path }));
-    return { path, firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, firstSettledMs: firstSettled, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
+    return { trace, phases: ph, path, firstTableMs: b.table ? b.table - b.start : null, firstChartMs: first, firstSettledMs: firstSettled, pushMs: ph.pushMs ?? null, extraMs, extraShare: ph.pushMs ? extraMs / ph.pushMs : null, updatesPerS: span > 0 ? (b.updatesAtReport - 1) / span : null, readyMs: b.ready - b.start };
   } finally {
     await page.close();
   }
@@ -222,6 +236,17 @@ try {
     result.on = summary(on);
     result.off = summary(off);
     if (variant) result.variant = { query: variant, ...summary(alt), runs: alt.map((x) => round(x.readyMs)) };
+    if (traceReady) {
+      // Per mode: the worker's phases (median ms) and the traced threads' busy time.
+      const phasesOf = (xs) => Object.fromEntries(['readWaitMs', 'pushMs', 'turnsMs', 'partialMs', 'warmMs', 'finishMs', 'reportMs', 'prepareMs'].map((k) => [k, round(median(xs.map((x) => x.phases?.[k] ?? null)))]));
+      const busyOf = (xs, key) => {
+        const all = {};
+        for (const x of xs) for (const [k, v] of Object.entries(x.trace?.[key] ?? {})) (all[k] ??= []).push(v);
+        return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, round(median(v))]));
+      };
+      const traced = (xs) => ({ phases: phasesOf(xs), pushedAllMs: round(median(xs.map((x) => x.trace?.pushedAllMs ?? null))), preparedMs: round(median(xs.map((x) => x.trace?.windowMs ?? null))), busyUntilPushed: busyOf(xs, 'busyUntilPushed'), busyAfterPushed: busyOf(xs, 'busyAfterPushed') });
+      result.traceReady = { note: 'ms: the worker phases (median), the drop → last byte pushed and → prepared (trace), each thread\'s busy time before / after the last byte pushed', on: traced(on), off: traced(off) };
+    }
     result.runs = { on: on.map((x) => round(x.readyMs)), off: off.map((x) => round(x.readyMs)) };
     result.readyOnVsOff = round(result.on.readyMs / result.off.readyMs, 3);
     result.firstChartVsRead = round(result.on.firstChartMs / result.readMs, 2);

@@ -14,10 +14,12 @@ export const TRACE_CATEGORIES = ['blink.user_timing', 'devtools.timeline', 'topl
  *   steps   every tcpscope mark or measure, [thread, name, at, duration] in time order
  *           (a measure's `at` is its start)
  *   busy    each thread's time in top-level tasks between the drop and the first bar
- *           drawn (`tcpscope:chart-drawn`), and the window's length
+ *           drawn (`tcpscope:chart-drawn`), and the window's length (`until`: another
+ *           page mark ends the window: `prepared` for a whole load, whose busy time is
+ *           then also given before and after `pushed-all`, the decoder's last byte pushed)
  *   wasm    the v8.wasm.* events (streamed, compiled, cached) with their times
  */
-export function traceSteps(trace) {
+export function traceSteps(trace, until = 'chart-drawn') {
   const events = (typeof trace === 'string' ? JSON.parse(trace) : trace).traceEvents ?? [];
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
@@ -48,24 +50,29 @@ export function traceSteps(trace) {
   const drops = marks.filter((m) => m.name === 'open-posted').map((m) => m.ts);
   const zero = drops.length ? Math.max(...drops) : null;
   if (zero == null) return { error: 'no tcpscope:open-posted mark in the trace' };
-  const drawn = marks.find((m) => m.name === 'chart-drawn' && m.ts >= zero)?.ts ?? null;
+  const drawn = marks.find((m) => m.name === until && m.ts >= zero)?.ts ?? null;
+  // (A whole load, --trace-ready: the busy time is also split at the last byte pushed.)
+  const pushedAll = until === 'chart-drawn' ? null : marks.find((m) => m.name === 'pushed-all' && m.ts >= zero)?.ts ?? null;
   const ms = (ts) => +((ts - zero) / 1000).toFixed(1);
   const steps = marks.filter((m) => m.ts + m.dur >= zero - 5e6)
     .sort((a, b) => a.ts - b.ts)
     .map((m) => [threadOf(m.key), m.name, ms(m.ts), +(m.dur / 1000).toFixed(1)]);
   // Busy: top-level tasks (RunTask and the like, category toplevel) clipped to the window.
-  const busy = {};
-  if (drawn != null) {
+  const busyIn = (start, end) => {
+    const busy = {};
     for (const e of events) {
       if (e.ph !== 'X' || !String(e.cat).split(',').includes('toplevel') || !e.dur) continue;
-      const from = Math.max(e.ts, zero), to = Math.min(e.ts + e.dur, drawn);
+      const from = Math.max(e.ts, start), to = Math.min(e.ts + e.dur, end);
       if (to <= from) continue;
       const t = threadOf(`${e.pid}:${e.tid}`);
       busy[t] = (busy[t] ?? 0) + (to - from) / 1000;
     }
     for (const k of Object.keys(busy)) busy[k] = +busy[k].toFixed(1);
-  }
+    return busy;
+  };
+  const busy = drawn != null ? busyIn(zero, drawn) : {};
   const wasm = events.filter((e) => e.name?.startsWith('v8.wasm.'))
     .map((e) => [threadOf(`${e.pid}:${e.tid}`), e.name.slice(8), ms(e.ts), e.dur != null ? +(e.dur / 1000).toFixed(1) : null, e.args?.data?.url ? undefined : e.args?.data]);
-  return { windowMs: drawn != null ? ms(drawn) : null, busy, steps, wasm };
+  const split = pushedAll != null && drawn != null ? { pushedAllMs: ms(pushedAll), busyUntilPushed: busyIn(zero, pushedAll), busyAfterPushed: busyIn(pushedAll, drawn) } : {};
+  return { windowMs: drawn != null ? ms(drawn) : null, busy, ...split, steps, wasm };
 }

@@ -157,6 +157,7 @@ export class DecoderClient {
         break;
       }
       case 'prepared':
+        mark('prepared');
         if (loadPhases.last) loadPhases.last.prepareMs = message.workerMs;
         break;
       case 'view':

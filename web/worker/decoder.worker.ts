@@ -258,13 +258,20 @@ async function open(generation: number, chunks: (onRead: (bytesRead: number) => 
   }
   if (current !== mine) return;
   lap('readWaitMs');
+  // (The last byte pushed; then the end-of-capture steps: a trace of the whole load,
+  // bench/progressive.mjs --trace-ready, splits the time after the read with them.)
+  markStep('pushed-all');
   // A download of unannounced size (or one that ended early): everything there is was read.
   if (read !== totalBytes) post({ type: 'progress', generation, bytesRead: read, totalBytes: read, packets: session.packets(), elapsedMs: performance.now() - started });
   // The reader of this load stays for the next one (chunks.ts).
+  const finishing = performance.now();
   session.finish();
+  measure('finish', finishing);
   lap('finishMs');
+  const reporting = performance.now();
   const { report, connectionCount } = reportOf(session);
   mine.report = report;
+  measure('report', reporting);
   lap('reportMs');
   phases.warmSteps = warmSteps.slice();
   post({ type: 'report', generation, report, connectionCount, elapsedMs: performance.now() - started, phases });
@@ -418,6 +425,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         if (!(session instanceof WasmSession)) return;
         const started = performance.now();
         viewPrepare(session, message.generation, message.connection);
+        measure('prepare', started);
         post({ type: 'prepared', generation: message.generation, workerMs: performance.now() - started });
         break;
       }

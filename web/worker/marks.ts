@@ -3,8 +3,10 @@
 // Timing API, so that a Chromium trace (bench/progressive.mjs --trace, category
 // blink.user_timing) lines them up on one clock with what else each thread did (V8's
 // compiles, the page's scripts, layout and paint). Every name starts with "tcpscope:".
-// Only the first load of a worker and the first second of each load are marked (a
-// handful of entries a load); the User Timing buffer is cleared at each new load.
+// Only the first load of a worker, the first second of each load and its end-of-capture
+// steps (`pushed-all`, `finish`, `report`, `prepare`, the page's `prepared`: where the
+// time after the read goes, bench/progressive.mjs --trace-ready) are marked (a handful of
+// entries a load); the User Timing buffer is cleared at each new load.
 
 const PREFIX = 'tcpscope:';
 
