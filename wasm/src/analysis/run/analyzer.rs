@@ -273,8 +273,12 @@ impl Analyzer {
             let radio = conn.radio.take();
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
             let untimed = self.untimed.of(conn.endpoints);
+            let ts_check = conn.ts_check.take();
             let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
             crate::analysis::verdict::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
+            // The hosts' TS clocks contradict the capture's both ways: its times are not the packets'.
+            let margin_ns = crate::analysis::timing::ts_clock_check::margin_ns(own_tick_ns, capture.timestamp_resolution_ns);
+            crate::analysis::verdict::broken_clock::apply_ts_check(&mut summary, ts_check.as_deref(), margin_ns);
             analysis.connections.push(summary);
             if self.keep_rows {
                 analysis.radio.push(radio.map(|r| *r).unwrap_or_default());
