@@ -146,8 +146,6 @@ pub(crate) struct Conn {
     /// Segment heads, to find two senders on one side (two_senders.rs), from the first
     /// data segment.
     pub(crate) senders: Option<Box<super::two_senders::Senders>>,
-    /// Both hosts' TS clocks against the capture's (timing/ts_clock_check.rs).
-    pub(crate) ts_check: Option<Box<crate::analysis::timing::ts_clock_check::TsClockCheck>>,
 }
 
 impl Conn {
@@ -172,7 +170,6 @@ impl Conn {
             ticks: ClockTicks::default(),
             padding: None,
             senders: None,
-            ts_check: None,
         }
     }
 
@@ -199,7 +196,6 @@ impl Conn {
         let stripped = self.take_out_padding(seg, d);
         let seg = stripped.as_ref().unwrap_or(seg);
         self.ticks.add(seg.ts_ns);
-        crate::analysis::timing::ts_clock_check::TsClockCheck::note(&mut self.ts_check, d, seg, t_ns);
         self.count_ecn(seg, d);
         let mut p = self.place_in_sequence_space(seg, t_ns, d, store);
         let mut aflags = self.wireshark_flags(&p);
