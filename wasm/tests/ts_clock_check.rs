@@ -22,3 +22,23 @@ fn an_rvictl_capture_of_an_iphone_is_clock_broken() {
     let Some(c) = common::corpus_connection(CLASH, 4) else { return };
     assert_eq!(c.diagnosis.limit, "clock-broken");
 }
+
+#[test]
+fn other_rvictl_captures_of_iphones_are_clock_broken() {
+    // Carperis WebRTC_Testbench, an iPhone captured with rvictl (interface rvi0), Messenger
+    // over IPv6 to Facebook, connection 4: the phone's TSval moves 17 ticks from frame 451
+    // to frame 456 (which echoes frame 452) and the server's 16 (frames 449 → 452), yet the
+    // capture stamps frame 452 998 ms after frame 451; frames 315–372 lie within 1 ms of
+    // capture while the phone's clock moves 462 ticks and the server's 475. Before: "The
+    // sending application limited this flow … idle gaps totalling 53 s", its rates and
+    // round trips read from the batched clock.
+    let Some(c) = common::corpus_connection("Carperis__WebRTC_Testbench__test cases_messenger_case 8_packets_caller.pcapng", 4) else { return };
+    assert_eq!(c.diagnosis.limit, "clock-broken");
+    let t = &c.diagnosis.text;
+    assert!(t.contains("moved 17 ticks") && t.contains("998 ms after frame 451") && t.contains("963 µs after frame 316"), "{t}");
+    // The same testbench's Discord call (connection 4, IPv4 to Cloudflare): 91 ticks
+    // against 997 ms of capture (frames 247 → 251 → 254).
+    let Some(c) = common::corpus_connection("Carperis__WebRTC_Testbench__test cases_caller_iphone_app_discord_66.22.212.134.pcapng", 4) else { return };
+    assert_eq!(c.diagnosis.limit, "clock-broken");
+    assert!(c.diagnosis.text.contains("moved 91 ticks") && c.diagnosis.text.contains("997 ms after frame 247"), "{}", c.diagnosis.text);
+}

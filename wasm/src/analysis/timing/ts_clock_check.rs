@@ -344,8 +344,10 @@ mod tests {
     /// Linux randomises it per connection), wrapping; the capture 0.05 ms from A, B's
     /// way each segment 20 ms plus up to `hold` ms (a radio's retries, a queue, a
     /// cellular scheduler); every stamp late by up to `late` ms (interrupt coalescing,
-    /// a receive-offload batch); TSecr the last TSval received (TS.Recent, §4.3).
-    fn simulate(seed: u64, ticks: [f64; 2], hold: f64, late: f64, think: f64) -> Vec<(usize, f64, u32, u32)> {
+    /// a receive-offload batch); TSecr the last TSval received (TS.Recent, §4.3). With
+    /// `batch`, the capture stamps each packet at the end of its `batch`-ms period instead
+    /// (rvictl's remote virtual interface delivers about a second of packets at once).
+    fn simulate(seed: u64, ticks: [f64; 2], hold: f64, late: f64, think: f64, batch: Option<f64>) -> Vec<(usize, f64, u32, u32)> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         let mut rnd = move || {
             x ^= x << 13;
@@ -357,7 +359,8 @@ mod tests {
         let ts = |h: usize, r: f64| off[h].wrapping_add((r / ticks[h]) as u32);
         let (mut v, mut r, mut recent) = (Vec::new(), 0.0, [0u32; 2]);
         let send = |h: usize, at: f64, pass: f64, v: &mut Vec<(usize, f64, u32, u32)>, recent: &mut [u32; 2], late: f64| {
-            v.push((h, pass + late, ts(h, at), recent[h]));
+            let stamp = batch.map_or(pass + late, |b| (pass / b).ceil() * b + pass * 1e-6);
+            v.push((h, stamp, ts(h, at), recent[h]));
             ts(h, at)
         };
         for _ in 0..60 {
@@ -390,9 +393,20 @@ mod tests {
         // true tick, so no verdict, on 20 random connections each.
         for ticks in [[1.0, 1.0], [10.0, 4.0], [100.0, 100.0], [1.0, 10.0]] {
             for seed in 1..=20 {
-                let c = run(&simulate(seed, ticks, 900.0, 1.0, 5_000.0));
+                let c = run(&simulate(seed, ticks, 900.0, 1.0, 5_000.0, None));
                 assert_eq!(c.verdict(MARGIN_NS), None, "ticks {ticks:?} seed {seed}");
             }
+        }
+    }
+
+    #[test]
+    fn the_same_exchanges_stamped_in_one_second_batches_are_judged() {
+        // The simulation above with 50 ms holds and up to 300 ms between requests, each
+        // packet stamped at the end of its second (a packet's stamp also keeps its order):
+        // every one of 20 connections contradicts a host's clock both ways.
+        for seed in 1..=20 {
+            let c = run(&simulate(seed, [1.0, 1.0], 50.0, 0.0, 300.0, Some(1_000.0)));
+            assert!(c.verdict(MARGIN_NS).is_some(), "seed {seed}");
         }
     }
 
