@@ -266,6 +266,8 @@ mod time_backwards;
 mod time_order;
 #[path = "transformed_captures.rs"]
 mod transformed_captures;
+#[path = "ts_clock_check.rs"]
+mod ts_clock_check;
 #[path = "twin_captures.rs"]
 mod twin_captures;
 #[path = "twin_interfaces.rs"]

@@ -68,6 +68,9 @@ pub struct Analyzer {
     set_aside: incarnation::SetAside,
     /// FTP/SMTP facts of the connections whose payload carried such lines (app_facts).
     app: crate::analysis::verdict::app_facts::Table,
+    /// Each connection's hosts' TCP timestamp clocks against the capture's, by index
+    /// (timing/ts_clock_check.rs; a side table: `Conn` stays its size).
+    ts_checks: crate::analysis::timing::ts_clock_check::TsClockChecks,
     /// False when only the report will be asked (the CLI's rows, `rows_only`): `finish`
     /// then drops each connection's chart rows, radio samples and kept window-limited
     /// spans as soon as its summary is made.
@@ -140,6 +143,7 @@ impl Analyzer {
             segments: (0, 0),
             set_aside: Default::default(),
             app: Default::default(),
+            ts_checks: Default::default(),
             keep_rows: true,
         }
     }
@@ -213,6 +217,7 @@ impl Analyzer {
         conn.process = conn.process.or(seg.meta.process);
         self.syn_ack_ids.note(index, seg);
         conn.push(seg, seg.ts_ns.wrapping_sub(file_t0_ns), store, source_last);
+        self.ts_checks.note(index as usize, conn.dir_of(seg), seg, seg.ts_ns.wrapping_sub(file_t0_ns));
         if self.mptcp.is_some() || seg.mptcp.is_some() {
             let d = conn.dir_of(seg) as u8;
             self.mptcp.get_or_insert_with(Box::default).push(index, d, seg, seg.ts_ns.wrapping_sub(file_t0_ns));
@@ -277,8 +282,12 @@ impl Analyzer {
             let radio = conn.radio.take();
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
             let untimed = self.untimed.of(conn.endpoints);
+            let ts_check = self.ts_checks.take(id);
             let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
             crate::analysis::verdict::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
+            // The hosts' TS clocks contradict the capture's both ways: its times are not the packets'.
+            let margin_ns = crate::analysis::timing::ts_clock_check::margin_ns(own_tick_ns, capture.timestamp_resolution_ns);
+            crate::analysis::verdict::broken_clock::apply_ts_check(&mut summary, ts_check.as_deref(), margin_ns);
             analysis.connections.push(summary);
             if self.keep_rows {
                 analysis.radio.push(radio.map(|r| *r).unwrap_or_default());

@@ -492,6 +492,14 @@ fn per_connection_state_is_small() {
     // +8 B: the pointer to the connection's segment heads (track/two_senders.rs, made at
     // its first data segment; on the heap at most 128 heads of 24 B per direction).
     assert!(conn <= 1352, "Conn is {conn} bytes");
+    // Not in `Conn`: the TCP-timestamp clock check (timing/ts_clock_check.rs), boxed in a
+    // side table at a connection's first timestamped segment: per host its last segment,
+    // first segment, the unechoed TSvals' queue head and the two shortest-gap pairs (144 B),
+    // 288 B; on the heap the queue (about a round trip of the host's TSvals, 16 B each) and,
+    // once a capture gap of 100 ms came, 8 pairs of 24 B.
+    let ts = sz::<timing::ts_clock_check::TsClockCheck>();
+    println!("TsClockCheck {ts} B");
+    assert!(ts <= 288, "TsClockCheck is {ts} bytes");
 }
 
 #[test]

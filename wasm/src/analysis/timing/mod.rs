@@ -11,6 +11,7 @@ pub mod rtt;
 pub mod peer_silences;
 pub(crate) mod sender_clock;
 pub(crate) mod ts_clock;
+pub mod ts_clock_check;
 pub mod sender_flight;
 pub mod sender_view;
 pub mod vantage;
