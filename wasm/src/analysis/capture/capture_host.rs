@@ -12,7 +12,11 @@
 //! never merged, so its partial sum was written by its sender's own stack. A host is the
 //! capture's when at least [`MIN_FRAMES`] of its payload-free frames carry the partial
 //! sum and no more of them pass (a correct checksum on most would be a host that fills
-//! them in, the few partial ones chance or another stack behind the same address).
+//! them in, the few partial ones chance or another stack behind the same address), each
+//! with an initial TTL (a router passed the others). A connection takes the fact only
+//! where that host's packets in it all left with one initial TTL too (run/summary/steps.rs):
+//! nDPI `conncheck.pcap` holds partial sums from a local stack answering as
+//! 92.123.101.121, whose real packets in connection 6 arrive with TTL 54.
 //!
 //! The fact is the capture's, not a connection's: the vantage of every connection
 //! follows from it (timing/vantage.rs `Parts::capture_host`). dcerpc_witness.pcapng:
@@ -42,9 +46,12 @@ pub struct OffloadTally {
 impl OffloadTally {
     /// Counts one frame from `src` (every frame of the capture, whichever connection or
     /// shard analyses it, so each shard holds the same facts: shard.rs).
-    pub fn observe(&mut self, src: IpAddr, checksum: Checksum, payload_len: u32) {
+    /// `initial`: the frame's TTL is an initial one, or not told (IPv6; timing/vantage.rs
+    /// `INITIAL_TTLS`, judged by the caller): a partial sum counts only there, as a stack at
+    /// the capture point sends it; a frame a router passed was not copied on its sender.
+    pub fn observe(&mut self, src: IpAddr, checksum: Checksum, payload_len: u32, initial: bool) {
         let (partial, good) = match checksum {
-            Checksum::Offloaded => (1, 0),
+            Checksum::Offloaded if initial => (1, 0),
             Checksum::Good => (0, 1),
             _ => return,
         };
@@ -104,16 +111,19 @@ mod tests {
         let (me, peer, other) = (ip("10.0.2.15"), ip("192.168.122.201"), ip("10.0.0.9"));
         // Two ACKs with the partial sum: proven. The peer's good ACKs and its data
         // with a partial sum (GRO's merged frames at the receiver) prove nothing.
-        t.observe(me, Checksum::Offloaded, 0);
-        t.observe(me, Checksum::Offloaded, 0);
-        t.observe(peer, Checksum::Good, 0);
-        t.observe(peer, Checksum::Offloaded, 2896);
-        t.observe(peer, Checksum::Offloaded, 2896);
-        // One ACK with the partial sum against three good ones: not proven.
-        t.observe(other, Checksum::Offloaded, 0);
-        t.observe(other, Checksum::Offloaded, 0);
+        t.observe(me, Checksum::Offloaded, 0, true);
+        t.observe(me, Checksum::Offloaded, 0, true);
+        t.observe(peer, Checksum::Good, 0, true);
+        t.observe(peer, Checksum::Offloaded, 2896, true);
+        t.observe(peer, Checksum::Offloaded, 2896, true);
+        // Partial sums on frames a router passed (TTL 54): not copied on their sender.
+        t.observe(peer, Checksum::Offloaded, 0, false);
+        t.observe(peer, Checksum::Offloaded, 0, false);
+        // Two ACKs with the partial sum against three good ones: not proven.
+        t.observe(other, Checksum::Offloaded, 0, true);
+        t.observe(other, Checksum::Offloaded, 0, true);
         for _ in 0..3 {
-            t.observe(other, Checksum::Good, 0);
+            t.observe(other, Checksum::Good, 0, true);
         }
         let hosts = t.finish();
         assert_eq!(hosts.hosts, vec![me]);
@@ -128,9 +138,9 @@ mod tests {
     #[test]
     fn one_partial_frame_is_not_enough() {
         let mut t = OffloadTally::default();
-        t.observe(ip("10.0.0.1"), Checksum::Offloaded, 0);
-        t.observe(ip("10.0.0.1"), Checksum::Unverified, 0);
-        t.observe(ip("10.0.0.1"), Checksum::Bad, 0);
+        t.observe(ip("10.0.0.1"), Checksum::Offloaded, 0, true);
+        t.observe(ip("10.0.0.1"), Checksum::Unverified, 0, true);
+        t.observe(ip("10.0.0.1"), Checksum::Bad, 0, true);
         assert!(t.finish().hosts.is_empty());
     }
 }

@@ -157,7 +157,8 @@ impl Analyzer {
     /// Counts a frame's checksum towards the capture's host (capture_host.rs): every TCP
     /// frame the session decodes, before a shard filter or the corrupt-frame check.
     pub fn note_checksum(&mut self, seg: &TcpSegment) {
-        self.offload.observe(seg.src, seg.meta.checksum, seg.payload_len);
+        let initial = seg.frame_id.ip_ttl.map_or(true, |t| crate::analysis::timing::vantage::INITIAL_TTLS.contains(&t));
+        self.offload.observe(seg.src, seg.meta.checksum, seg.payload_len, initial);
     }
 
     /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all

@@ -33,6 +33,10 @@ pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[
     parts.below_tick_share = minima.below_tick_share();
     // toward[d] reaches the sender of the other direction.
     parts.no_router = [1, 0].map(|e: usize| vantage::sent_with_initial_ttl(sides[e].ttl));
+    // The capture's host only where its packets here left with one initial TTL (or none
+    // told, IPv6): another stack answering from its address (a transparent proxy, packets
+    // arriving through a router) is not it (capture_host.rs).
+    let at_host = at_host.filter(|h| (0..2).all(|e| !h[e] || sides[e].ttl.map_or(true, |t| vantage::sent_with_initial_ttl(Some(t)))));
     // toward[d] reaches side 1 - d's host.
     parts.capture_host = at_host.map_or([None; 2], |h| [Some(h[1]), Some(h[0])]);
     let by_checksum = at_host.and_then(|h| h.iter().position(|&x| x)).map(|e| e as u8);
