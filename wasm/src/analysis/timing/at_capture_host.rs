@@ -25,31 +25,23 @@ pub(crate) fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> Option<PathRtt
     let p = (0..2).find(|&p| parts.capture_host[p] == Some(true) && parts.capture_host[1 - p] == Some(false))?;
     let (vantage, local, far) = if p == 1 - d { (Vantage::Sender, "sender", "receiver") } else { (Vantage::Receiver, "receiver", "data sender") };
     let why = format!("the capture was taken on the {local}'s host (its ACKs carry the partial checksum its network card fills in: offload)");
+    // Without a measured far part the vantage alone would leave no RTT, and the rules that
+    // read a receiver-side capture need one (a 28 ms pause read "unknown cause" for want of
+    // it, OISF dcerpc-ctxids #9): the timing and the TTLs decide there (vantage.rs).
+    let f = parts.toward[1 - p].filter(|&f| f > 0.0 && resolves_part(f, parts.below_tick_share[1 - p], tick))?;
     let mut r = path_rtt_by_parts(parts, data_dir, tick);
     r.vantage = vantage;
-    match (parts.toward[p], parts.toward[1 - p]) {
-        (own, Some(f)) if f > 0.0 && resolves_part(f, parts.below_tick_share[1 - p], tick) => {
-            let host_sized = own.is_some_and(|l| l <= HOST_TURNAROUND_S || l <= LOCAL_SHARE * (l + f));
-            if !host_sized {
-                r.rtt = Some(f);
-                r.method = match own {
-                    Some(l) => format!(
-                        "{} to the {far} and back: {why}, so this is the path RTT ({} to the {local} and back is that host's own time)",
-                        format_duration(f),
-                        format_duration(l)
-                    ),
-                    None => format!("{} to the {far} and back: {why}, so this is the path RTT", format_duration(f)),
-                };
-            }
-        }
-        (Some(l), None) => {
-            r.rtt = None;
-            r.method = format!(
-                "{} to the {local} and back, its own host's turnaround: {why}; the part towards the {far} was never measured, so the path RTT is unknown",
+    let own = parts.toward[p];
+    if !own.is_some_and(|l| l <= HOST_TURNAROUND_S || l <= LOCAL_SHARE * (l + f)) {
+        r.rtt = Some(f);
+        r.method = match own {
+            Some(l) => format!(
+                "{} to the {far} and back: {why}, so this is the path RTT ({} to the {local} and back is that host's own time)",
+                format_duration(f),
                 format_duration(l)
-            );
-        }
-        _ => {}
+            ),
+            None => format!("{} to the {far} and back: {why}, so this is the path RTT", format_duration(f)),
+        };
     }
     Some(r)
 }
@@ -88,10 +80,15 @@ mod tests {
         let timing = at([Some(0.010), Some(0.000_020)], [None, None]);
         let p = at([Some(0.010), Some(0.000_020)], [Some(false), Some(true)]);
         assert_eq!(path_rtt_with_ttl(&p, 0, 1e-6, None), path_rtt_with_ttl(&timing, 0, 1e-6, None));
-        // The receiver proven, only its own part measured: vantage told, RTT unknown.
+        // The receiver proven, only its own part measured: no RTT to give, so the timing
+        // and the TTLs decide (here: unknown, the one part taken as a lower bound).
         let p = at([Some(0.000_030), None], [Some(true), Some(false)]);
+        assert!(path_rtt(&p, 0, 1e-6).is_none());
         let r = path_rtt_with_ttl(&p, 0, 1e-6, None);
-        assert_eq!((r.vantage, r.rtt), (Vantage::Receiver, None));
+        assert_eq!((r.vantage, r.rtt), (Vantage::Unknown, Some(0.000_030)));
+        // The far part below two ticks of a 10 ms clock: no RTT either.
+        let p = at([Some(0.010), Some(0.0)], [Some(false), Some(true)]);
+        assert!(path_rtt(&p, 0, 0.010).is_none());
     }
 
     #[test]
