@@ -66,6 +66,7 @@ fn deliver(analyzer: &mut Analyzer, file_t0_ns: &mut Option<i64>, released_ns: &
     let origin = *file_t0_ns.get_or_insert(t_ns);
     *released_ns = Some(t_ns.wrapping_sub(origin));
     if let Decoded::Tcp(segment) = packet {
+        analyzer.note_checksum(segment); // every shard counts every frame (capture_host.rs)
         // Another shard's connection (shard.rs): counted, not analysed here.
         if shard.as_mut().is_some_and(|f| !f.take(segment, t_ns)) {
             return;

@@ -3,10 +3,11 @@
 //! pieces (offload_pieces.rs) or on both sides of a
 //! sequence-rewriting box (rewritten_copies.rs), the clock's tick
 //! (clock.rs), the 802.11 radio beside TCP (radio.rs), the stated limits that bound
-//! memory (limits.rs), the facts the report tells about the file (facts.rs) and the
-//! analysis' options (options.rs). First room of the flow: it uses no other room.
+//! memory (limits.rs), the facts the report tells about the file (facts.rs), the host the capture was taken on
+//! by its own frames' checksums (capture_host.rs) and the analysis' options (options.rs). First room of the flow: it uses no other room.
 
 pub mod broken_clock;
+pub mod capture_host;
 pub mod clock;
 pub mod duplicates;
 pub mod facts;

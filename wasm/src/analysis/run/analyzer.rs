@@ -75,6 +75,9 @@ pub struct Analyzer {
     /// then drops each connection's chart rows, radio samples and kept window-limited
     /// spans as soon as its summary is made.
     keep_rows: bool,
+    /// Payload-free frames with a partial checksum by source (capture_host.rs), fed by
+    /// the session with every frame of the capture (`note_checksum`).
+    offload: crate::analysis::capture::capture_host::OffloadTally,
 }
 
 /// A connection as far as the capture has been read (the progressive view, issue 41;
@@ -145,6 +148,7 @@ impl Analyzer {
             app: Default::default(),
             ts_checks: Default::default(),
             keep_rows: true,
+            offload: Default::default(),
         }
     }
 
@@ -155,6 +159,13 @@ impl Analyzer {
     /// connection less at the end, and room the next summaries reuse (bench/README.md).
     pub fn rows_only(&mut self) {
         self.keep_rows = false;
+    }
+
+    /// Counts a frame's checksum towards the capture's host (capture_host.rs): every TCP
+    /// frame the session decodes, before a shard filter or the corrupt-frame check.
+    pub fn note_checksum(&mut self, seg: &TcpSegment) {
+        let initial = seg.frame_id.ip_ttl.map_or(true, |t| crate::analysis::timing::vantage::INITIAL_TTLS.contains(&t));
+        self.offload.observe(seg.src, seg.meta.checksum, seg.payload_len, initial);
     }
 
     /// `file_t0_ns`: timestamp of the first packet of the file (any protocol); all
@@ -273,6 +284,7 @@ impl Analyzer {
             tcp_segments: self.segments.0,
             empty_segments: self.segments.1,
         };
+        let hosts = self.offload.finish();
         let mut scratch = summary::Scratch::default();
         // The coarse clocks connections showed (clock.rs): a short connection may take one.
         let padding: u64 = self.conns.iter().map(|c| u64::from(c.padding_segments())).sum();
@@ -283,7 +295,7 @@ impl Analyzer {
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
             let untimed = self.untimed.of(conn.endpoints);
             let ts_check = self.ts_checks.take(id);
-            let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, &capture, own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
+            let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, (&capture, &hosts), own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
             crate::analysis::verdict::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
             // The hosts' TS clocks contradict the capture's both ways: its times are not the packets'.
             let margin_ns = crate::analysis::timing::ts_clock_check::margin_ns(own_tick_ns, capture.timestamp_resolution_ns);

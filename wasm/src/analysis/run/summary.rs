@@ -33,7 +33,7 @@ use steps::{active_mean_bps, apply_ecn, bound_unknown_scales, finish_trackers, l
 /// only the stall and diagnosis passes (whose API is the public `PacketColumns`) get a
 /// materialized copy, dropped before the next connection. `own_tick_ns`: the tick of
 /// the connection's own clock when coarser than the capture's (clock.rs `own_tick_ns`).
-pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture: &CaptureFacts, own_tick_ns: Option<i64>, scratch: &mut Scratch, icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
+pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, (capture, hosts): (&CaptureFacts, &crate::analysis::capture::capture_host::CaptureHosts), own_tick_ns: Option<i64>, scratch: &mut Scratch, icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>) -> (ConnectionSummary, ConnStore, Option<KeptSpans>) {
     let Conn { endpoints, mut sides, handshake, offers, first_t, last_t, rows, totals, unstored, process, ecn, closing, senders, .. } = conn;
     let mut store = rows.finish();
     let names = [endpoint_name(endpoints[0].0, endpoints[0].1), endpoint_name(endpoints[1].0, endpoints[1].1)];
@@ -44,7 +44,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let minima = RttMinima::collect(&store, tick);
     let packets = totals[0].packets + totals[1].packets;
     let data_direction = if totals[1].payload > totals[0].payload { 1 } else { 0 };
-    let (parts, local, mut path) = path_rtt(&handshake, &minima, &sides, data_direction, tick);
+    let at_host = hosts.of_connection([endpoints[0].0, endpoints[1].0]);
+    let (parts, local, mut path) = path_rtt(&handshake, &minima, &sides, data_direction, tick, at_host);
     let bin = throughput::auto_bin(duration, tick, options.bin_seconds);
     let [t0, t1] = totals;
     let rtts = round_trip_summaries(&store, &parts, path.vantage, data_direction, tick, scratch);

@@ -65,6 +65,14 @@ pub fn times_path(kind: u8, measured_ms: f64, part_min_ms: f64) -> bool {
     kind & EXCLUDED == 0 && kind & ANSWERED == 0 && !(kind & DELAYABLE != 0 && held)
 }
 
+/// Whether a sample is a pure ACK its receiver may have held for a delayed-ACK timer:
+/// [`DELAYABLE`], not [`ANSWERED`], more than [`DELAYED_ACK_MIN_HOLD_MS`] above the part's
+/// minimum and within [`DELAYED_ACK_MAX_MS`] (RFC 1122 §4.2.3.2), as in [`times_path`].
+pub fn held_for_timer(kind: u8, measured_ms: f64, part_min_ms: f64) -> bool {
+    let held = measured_ms - part_min_ms > DELAYED_ACK_MIN_HOLD_MS && measured_ms <= DELAYED_ACK_MAX_MS;
+    kind & DELAYABLE != 0 && kind & ANSWERED == 0 && held
+}
+
 /// Kind bit `RoundTripRule::for_each` sets (never stored): the other part added was a
 /// measured sample, not `offsetMs`. Where a direction follows and none of its round
 /// trips has it, the far part is known only by its minimum (the handshake's, or an ACK
@@ -84,7 +92,8 @@ pub struct RoundTripRule {
     pub follows: [bool; 2],
     /// Kind bits a sample of direction d needs to serve as the other part: at a
     /// receiver-side capture the far part is the sender's data clocked out by the
-    /// receiver's ACK ([`CLOCKED`]); at a sender-side one any trusted data sample.
+    /// receiver's ACK ([`CLOCKED`]); at a sender-side one any trusted data sample — in
+    /// both cases not a pure ACK held for a delayed-ACK timer ([`held_for_timer`]).
     pub serves_with: [u8; 2],
     /// The capture clock's resolution, ms (0: fine): a sample below it only says
     /// "less than a tick" and is left out (docs/ANALYSIS.md "RTT").
@@ -126,7 +135,14 @@ impl RoundTripRule {
             let below_tick = self.tick_ms > 0.0 && judged < self.tick_ms;
             let kind = followed | if below_tick || !measured_ms.is_finite() { kind | EXCLUDED } else { kind };
             f(t, dir, measured_ms, round_trip_ms, kind);
-            if kind & EXCLUDED == 0 && kind & self.serves_with[d] == self.serves_with[d] {
+            // A pure ACK its receiver held for a delayed-ACK timer ([`held_for_timer`]) never
+            // serves as the far part: kholia VNC_06 #0, a client's 196 ms delayed ACK of the
+            // server's first data added to every later round trip of the client's own data
+            // (each ACKed ≤ 0.5 ms). An ACK riding on the receiver's answer still serves: in
+            // a request/response exchange through a queue it is the only sample, and it
+            // moves with the queue (bufferbloat.pcap #2: 94–125 ms on an 82 ms minimum).
+            let serves = kind & self.serves_with[d] == self.serves_with[d] && !held_for_timer(kind, measured_ms, self.offset_ms[1 - d]);
+            if kind & EXCLUDED == 0 && serves {
                 latest[d] = Some(measured_ms);
             }
         });
@@ -209,6 +225,20 @@ mod tests {
         // In the middle, or unknown: minima only.
         assert_eq!(RoundTripRule::new(Vantage::Middle, 0, [1.0, 2.0], 0.0).follows, [false, false]);
         assert_eq!(RoundTripRule::new(Vantage::Unknown, 0, [1.0, 2.0], 0.0).follows, [false, false]);
+    }
+
+    #[test]
+    fn a_delayed_ack_hold_never_serves_as_the_far_part() {
+        // kholia VNC_06 #0 at the sender (data dir 1, the server's): the client held the ACK
+        // of the server's lone first segment 196 ms (DELAYABLE, 196 ms above the part's
+        // 0.4 ms minimum, within RFC 1122's 0.5 s). The client's own data (dir 0, its
+        // part the sender-side turnaround 0.3 ms) must add the path's 0.4 ms, not the hold.
+        let rule = RoundTripRule::new(Vantage::Sender, 1, [0.4, 0.02], 0.0);
+        assert_eq!(rule.follows, [true, false]);
+        let rows = [(0.1, 1, 196.0, DELAYABLE), (0.2, 0, 0.3, 0), (0.3, 1, 0.5, 0), (0.4, 0, 0.3, 0)];
+        let got = walk(rule, &rows);
+        // 0.3 + 0.4 (the minimum: the hold did not serve), then 0.3 + 0.5 (the latest path sample).
+        assert_eq!(got, vec![(1, 196.02), (0, 0.7), (1, 0.52), (0, 0.8)]);
     }
 
     #[test]

@@ -62,6 +62,10 @@ pub struct Parts {
     /// sent every packet with one initial TTL ([`sent_with_initial_ttl`]), so no router
     /// stands between it and the capture point.
     pub no_router: [bool; 2],
+    /// `capture_host[d]`: whether the host `toward[d]` reaches is the one the capture
+    /// was taken on by its own frames' checksums (capture/capture_host.rs); None where
+    /// the capture does not tell. It decides over the timing (at_capture_host.rs).
+    pub capture_host: [Option<bool>; 2],
 }
 
 impl Parts {
@@ -69,7 +73,7 @@ impl Parts {
     /// direction d, s) with the handshake's two halves.
     /// `handshake`: (client direction, SYN→SYN/ACK, SYN/ACK→ACK), s.
     pub fn new(samples_min: [Option<f64>; 2], handshake: Option<(u8, Option<f64>, Option<f64>)>) -> Parts {
-        let mut p = Parts { toward: samples_min, from_handshake: [false; 2], below_tick_share: [1.0; 2], no_router: [false; 2] };
+        let mut p = Parts { toward: samples_min, from_handshake: [false; 2], below_tick_share: [1.0; 2], no_router: [false; 2], capture_host: [None; 2] };
         if let Some((client, to_server, to_client)) = handshake {
             let c = (client & 1) as usize;
             // SYN → SYN/ACK: the client's segment answered by the server = the part
@@ -94,8 +98,12 @@ impl Parts {
     /// times it (two host-sized parts — a loopback, two VMs on one bridge, a tap on a
     /// fast LAN — tell no side). jovair1994 `rdp.pcap`, captured on the client: 19 µs
     /// towards it + 108 µs towards the Windows server read "middle".
+    /// Where the capture's host is known ([`Parts::capture_host`]) that decides instead.
     pub fn host_turnaround(&self, d: usize) -> bool {
         let d = d & 1;
+        if let Some(known) = self.capture_host[d] {
+            return known && self.toward[d].is_some();
+        }
         match (self.toward[d], self.toward[1 - d]) {
             (Some(near), Some(far)) => {
                 self.no_router[d] && near <= HOST_TURNAROUND_S && far > HOST_TURNAROUND_S && far >= HOST_TURNAROUND_RATIO * near
@@ -189,6 +197,9 @@ pub fn path_rtt(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
 /// path (a client-side capture without handshake or timestamps measures only its own
 /// ACK delay, 0.12 ms on a 400 ms path).
 pub fn path_rtt_with_ttl(parts: &Parts, data_dir: u8, tick: f64, local: Option<u8>) -> PathRtt {
+    if let Some(at_host) = super::at_capture_host::path_rtt(parts, data_dir, tick) {
+        return at_host;
+    }
     let d = (data_dir & 1) as usize;
     let local_is_receiver = local.map(|l| l as usize == 1 - d);
     match (parts.toward[1 - d], parts.toward[d], local_is_receiver) {
@@ -283,7 +294,7 @@ pub fn is_within_a_tick(method: &str) -> bool {
     method.starts_with(WITHIN_A_TICK)
 }
 
-fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
+pub(super) fn path_rtt_by_parts(parts: &Parts, data_dir: u8, tick: f64) -> PathRtt {
     let d = (data_dir & 1) as usize;
     // Part towards the data receiver (measured by the data's ACKs) and towards the
     // data sender (measured by the receiver's segments being answered).

@@ -21,8 +21,9 @@ use crate::analysis::track::two_senders::{self, Senders, TwoSenders};
 use crate::analysis::track::handshake::HandshakeOffers;
 
 /// The path RTT from the two parts of the round trip (vantage.rs), with the parts and
-/// the direction whose sender the TTLs show local.
-pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[Side; 2], data_direction: u8, tick: f64) -> (vantage::Parts, Option<u8>, vantage::PathRtt) {
+/// the direction whose sender sits at the capture point: the capture's own host by its
+/// checksums (`at_host[e]`: side e's host is the capture's, capture_host.rs), else by the TTLs.
+pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[Side; 2], data_direction: u8, tick: f64, at_host: Option<[bool; 2]>) -> (vantage::Parts, Option<u8>, vantage::PathRtt) {
     let hs = handshake.syn.map(|syn| {
         let h = handshake;
         let half = |a: i64, b: i64, resent: bool| vantage::handshake_half(a, b, resent, tick);
@@ -32,9 +33,16 @@ pub(super) fn path_rtt(handshake: &HandshakeTimes, minima: &RttMinima, sides: &[
     parts.below_tick_share = minima.below_tick_share();
     // toward[d] reaches the sender of the other direction.
     parts.no_router = [1, 0].map(|e: usize| vantage::sent_with_initial_ttl(sides[e].ttl));
-    let local = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
-    let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, local);
-    (parts, local, path)
+    // The capture's host only where its packets here left with one initial TTL (or none
+    // told, IPv6): another stack answering from its address (a transparent proxy, packets
+    // arriving through a router) is not it (capture_host.rs).
+    let at_host = at_host.filter(|h| (0..2).all(|e| !h[e] || sides[e].ttl.map_or(true, |t| vantage::sent_with_initial_ttl(Some(t)))));
+    // toward[d] reaches side 1 - d's host.
+    parts.capture_host = at_host.map_or([None; 2], |h| [Some(h[1]), Some(h[0])]);
+    let by_checksum = at_host.and_then(|h| h.iter().position(|&x| x)).map(|e| e as u8);
+    let by_ttl = vantage::local_by_ttl([sides[0].ttl, sides[1].ttl]);
+    let path = vantage::path_rtt_with_ttl(&parts, data_direction, tick, by_ttl);
+    (parts, by_checksum.or(by_ttl), path)
 }
 
 /// Each direction's samples as full round trips (round_trips.rs), summarized.
