@@ -100,6 +100,8 @@ mod evidence_review_ad_window_queue;
 mod evidence_review_af_back_to_back;
 #[path = "evidence_review_af_latency.rs"]
 mod evidence_review_af_latency;
+#[path = "evidence_review_af_segments.rs"]
+mod evidence_review_af_segments;
 #[path = "evidence_review_ah_terminating_proxy.rs"]
 mod evidence_review_ah_terminating_proxy;
 #[path = "evidence_review_h.rs"]

@@ -81,6 +81,7 @@ mod slow_start_words;
 mod turn_words;
 mod wait_words;
 mod window_and_queue;
+mod wire_segments; // frames of several segments (TSO/GRO) counted as the segments they held
 pub(super) mod yielded;
 use path_words::*;
 pub use phrases::*;
@@ -360,7 +361,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
     // Too short to judge only when the flow moved too little over too few round
     // trips; a flow that spent most of its time stalled (a window that never
     // reopened, RTO backoff) is judged by its stalls, whatever its length.
-    let short = sh.data_segments < MIN_DATA_SEGMENTS
+    let short = wire_segments::wire_segment_count(f) < MIN_DATA_SEGMENTS
         || sh.active <= 0.0
         || (f.min_rtt > 0.0 && sh.active < MIN_ROUND_TRIPS * f.min_rtt);
     if short && (sh.active <= 0.0 || sh.stall_total < 0.5 * sh.active) {

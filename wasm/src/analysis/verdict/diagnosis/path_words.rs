@@ -23,19 +23,8 @@ pub(super) use ecn_words::ECN_OPENING;
 #[path = "buffer_knob.rs"]
 mod buffer_knob;
 
-pub(super) fn too_short_text(f: &Facts) -> String {
-    format!(
-        "Too short to judge: {} data segment{} ({}) in {}{}. A flow needs at least {} data \
-         segments over {} round trips to leave slow start before any limit shows.",
-        f.sh.data_segments,
-        if f.sh.data_segments == 1 { "" } else { "s" },
-        format_bytes(f.sh.new_bytes.max(0.0)),
-        format_duration(f.sh.active.max(0.0)),
-        if f.min_rtt.is_finite() { format!(" with {}", rtt_phrase(f)) } else { String::new() },
-        MIN_DATA_SEGMENTS,
-        MIN_ROUND_TRIPS,
-    )
-}
+// The too-short sentence counts segments on the wire, not frames (wire_segments.rs).
+pub(super) use super::wire_segments::too_short_text;
 
 pub(super) fn window_text(f: &Facts, cap: f64) -> String {
     let win = format_bytes(f.max_window);

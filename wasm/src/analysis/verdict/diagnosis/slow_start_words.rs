@@ -18,8 +18,8 @@ const SLOW_START_GROWTH: f64 = 1.5;
 /// bulk_limit_words.rs `ONE_BURST_SHARE`.
 const ANSWER_SHARE: f64 = 0.8;
 
-/// (bytes, segments) per round trip; a frame larger than the largest segment (TSO/GRO)
-/// counts as the segments it holds.
+/// (bytes, segments) per round trip; a frame larger than one segment on the wire
+/// (TSO/GRO: wire_segments.rs) counts as the segments it holds.
 type Rounds = Vec<(u64, u64)>;
 
 /// A transfer that ended in slow start: its rounds, and where they were read from.
@@ -36,9 +36,9 @@ pub(super) struct Ramp {
 /// request: RFC 5681 §4.1 restarts a window idle for longer than its RTO from the
 /// initial window, and the turns before it were messages, not the transfer), where that
 /// answer carried at least [`ANSWER_SHARE`] of the bytes, up to the transfer's end
-/// (diagnosis_shares/transfer_end.rs; its idle tail is no round of the ramp). Round k
-/// holds the new data sent from k − 1/4 to k + 3/4 path RTTs after the answer's first
-/// segment. The ramp: no re-send inside it but ones shown needless (D-SACK or Eifel,
+/// (diagnosis_shares/transfer_end.rs; its idle tail is no round of the ramp). Rounds are
+/// flights cut by the ACK clock ([`acked_rounds`]; by time, [`timed_rounds`], only where
+/// the peer's ACKs are not captured). The ramp: no re-send inside it but ones shown needless (D-SACK or Eifel,
 /// retrans_kinds.rs — RFC 2883/3522/4015: a sender undoes the window reduction of a
 /// spurious recovery, and ssthresh falls only on loss, RFC 5681 §3.1; a segment that
 /// arrived out of order is no re-send at all), at least [`MIN_FULL_ROUNDS`] full rounds, at
@@ -52,7 +52,6 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
         return None;
     }
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
-    let mss = f.sh.mss.max(1.0);
     let end = f.sh.transfer_end.as_ref().map_or(f64::INFINITY, |e| e.at);
     let ours = |i: usize| is_data_segment(p, i, d) && p.t[i] <= end;
     let last = (0..p.t.len()).rev().find(|&i| ours(i))?;
@@ -74,20 +73,13 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
     if (start..=last).any(|i| ours(i) && p.flags[i] & ANY_RETRANSMISSION != 0 && p.flags[i] & needless == 0) {
         return None;
     }
-    let mut rounds: Rounds = Vec::new();
-    for i in (start..=last).filter(|&i| new(i)) {
-        // A quarter of a round trip early: a round's first segment, one path RTT after
-        // the last round's, falls inside its round, not on the boundary.
-        let k = ((p.t[i] - p.t[start]) / rtt + 0.25) as usize;
-        if k >= 64 {
-            return None; // a long transfer: not one that ended in slow start
-        }
-        if rounds.len() <= k {
-            rounds.resize(k + 1, (0, 0));
-        }
-        rounds[k].0 += u64::from(p.len[i]);
-        rounds[k].1 += (f64::from(p.len[i]) / mss).ceil().max(1.0) as u64;
-    }
+    let wire = super::wire_segments::WireSegments::of(f);
+    // The ACK clock where the capture sees the ACKs as the sender does (a sender-side
+    // capture); elsewhere the flights' time (a lag mis-measured by a round trip would
+    // merge two rounds in one).
+    let sender_side = f.conn.vantage == crate::analysis::timing::vantage::Vantage::Sender;
+    let acked = if sender_side { acked_rounds(f, start, last, &new, &wire) } else { None };
+    let rounds = acked.or_else(|| timed_rounds(f, start, last, &new, &wire))?;
     let full = rounds.len().checked_sub(1)?;
     if full < MIN_FULL_ROUNDS || rounds[..full].iter().any(|r| r.0 == 0) {
         return None;
@@ -146,4 +138,70 @@ pub(super) fn slow_start_text(f: &Facts, ramp: &Ramp) -> String {
 fn lower_first(s: &str) -> String {
     let mut c = s.chars();
     c.next().map_or(String::new(), |h| h.to_lowercase().chain(c).collect())
+}
+
+/// The rounds of the ramp cut by the ACK clock (review AF C-SLOWSTART-BINS: fixed
+/// bins of one RTT cut donkaloo `lab3.pcapng` #5's flight of f118–f135 in two, "10, 4,
+/// 19"). A round of slow start is a flight: it ends when the ACK of its first segment
+/// returns (RFC 5681 §3.1 grows cwnd per ACK, i.e. doubles it per round trip; RFC 3465
+/// "per RTT"; Linux's HyStart round ends at the first ACK past the sequence sent when it
+/// began), and what the sender sends after that ACK is the next round. The capture sees
+/// that ACK `sender_lag_ms` before the sender does (vantage.rs: ~0 at the sender, the
+/// path RTT at the receiver — read only at a sender-side capture for now: a receiver's
+/// lag is the one part of the round trip a capture there cannot see; a minimum, so no answer to the ACK passes the capture
+/// sooner), so the next round starts with the first new segment captured after the ACK
+/// and at least that lag, less a tick of the capture clock, later. A segment of the
+/// round before captured later than that arrived late (held in a queue: zeek
+/// `tcp/timestamp.pcap`'s last 2 of a flight of 80, 44 ms after its first at a 51 ms
+/// lag), not in answer to the ACK. None where the peer's ACKs are not in the capture.
+fn acked_rounds(f: &Facts, start: usize, last: usize, new: &dyn Fn(usize) -> bool, wire: &super::wire_segments::WireSegments) -> Option<Rounds> {
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    let lag = if f.conn.sender_lag_ms.is_finite() { (f.conn.sender_lag_ms / 1000.0).clamp(0.0, f.min_rtt) } else { 0.0 };
+    let mut rounds: Rounds = Vec::new();
+    // The current round's first segment's sequence, and when the next round may start.
+    let (mut first_seq, mut next_from, mut acked) = (f64::NAN, None::<f64>, false);
+    for i in start..=last {
+        if p.dir[i] != d {
+            if next_from.is_none() && p.ack[i] > first_seq {
+                next_from = Some(p.t[i] + (lag - f.tick.max(0.0)).max(0.0));
+                acked = true;
+            }
+            continue;
+        }
+        if !new(i) {
+            continue;
+        }
+        if rounds.is_empty() || next_from.is_some_and(|t| p.t[i] >= t) {
+            if rounds.len() >= 64 {
+                return None; // a long transfer: not one that ended in slow start
+            }
+            rounds.push((0, 0));
+            (first_seq, next_from) = (p.seq[i], None);
+        }
+        let r = rounds.last_mut()?;
+        r.0 += u64::from(p.len[i]);
+        r.1 += wire.count(p.len[i]);
+    }
+    acked.then_some(rounds)
+}
+
+/// Without the peer's ACKs (a capture of one direction): round k holds the new data
+/// sent from k − 1/4 to k + 3/4 path RTTs after the first segment.
+fn timed_rounds(f: &Facts, start: usize, last: usize, new: &dyn Fn(usize) -> bool, wire: &super::wire_segments::WireSegments) -> Option<Rounds> {
+    let (p, rtt) = (f.rows.packets, f.min_rtt);
+    let mut rounds: Rounds = Vec::new();
+    for i in (start..=last).filter(|&i| new(i)) {
+        // A quarter of a round trip early: a round's first segment, one path RTT after
+        // the last round's, falls inside its round, not on the boundary.
+        let k = ((p.t[i] - p.t[start]) / rtt + 0.25) as usize;
+        if k >= 64 {
+            return None; // a long transfer: not one that ended in slow start
+        }
+        if rounds.len() <= k {
+            rounds.resize(k + 1, (0, 0));
+        }
+        rounds[k].0 += u64::from(p.len[i]);
+        rounds[k].1 += wire.count(p.len[i]);
+    }
+    Some(rounds)
 }
