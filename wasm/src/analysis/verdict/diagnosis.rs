@@ -352,7 +352,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
 fn headline_and_tail(f: &Facts) -> (&'static str, String) {
     // The first answer's wait goes with the headline; the idle after the transfer last.
     let (limit, text) = first_answer::after_headline(f, yielded::said(f, headline(f)));
-    (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref(), f.conn, f.rows.packets) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
+    (limit, text + &super::transfer_head::said(f.sh.transfer_start.as_ref()) + &transfer_tail::said(f.sh.transfer_end.as_ref(), f.conn, f.rows.packets) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {

@@ -23,6 +23,7 @@ pub mod pmtu_resends;
 pub mod relay_chain;
 pub mod savings;
 pub mod split_proxy;
+pub mod transfer_head;
 pub mod transfer_tail;
 pub mod upstream_queue;
 pub mod warnings;
