@@ -14,11 +14,12 @@
 //! The rule, from the data direction's `application-idle` stalls (everything sent
 //! acknowledged and nothing sent for longer than the stall threshold — stalls/gaps.rs),
 //! which cut its data into bursts: the transfer begins at the first segment of the
-//! first burst of at least [`BULK_MIN_SEGMENTS`] full segments (savings.rs's line
-//! between a message and a transfer) where
-//! - at least two bursts came before it, every one a message (below that line), and
-//!   the peer sent data between them: an exchange of messages, turns both ways — not
-//!   one server flight and its answer;
+//! first burst of at least [`BULK_MIN_SEGMENTS`] full segments where
+//! - at least two bursts came before it, every one — and every run of the peer's data
+//!   segments — a message (below [`MESSAGE_SEGMENTS`] full segments, savings.rs's line
+//!   between a message and a transfer), and the peer sent data between them: an
+//!   exchange of messages, turns both ways — not one server flight and its answer, nor
+//!   a keep-alive connection's earlier responses;
 //! - every stall before it was `application-idle`: a head with a re-send timer or a
 //!   closed window had trouble of its own, which stays in the shares;
 //! - the bulk phase carried at least [`BULK_SHARE`] of the direction's new bytes;
@@ -39,8 +40,13 @@ use crate::analysis::stalls::is_data_segment;
 
 /// The bulk phase carries at least this share of the direction's new payload bytes.
 pub const BULK_SHARE: f64 = 0.90;
-/// A burst of at least this many full segments is a transfer, below it a message.
-pub const BULK_MIN_SEGMENTS: f64 = crate::analysis::verdict::savings::MESSAGE_SEGMENTS;
+/// A burst of at least this many full segments is a bulk phase (savings.rs
+/// `BULK_SEGMENTS`, the line of the headline's "bursts of at least 10 full segments"):
+/// RFC 6928's initial window and more, several round trips of it, enough to judge.
+pub const BULK_MIN_SEGMENTS: f64 = crate::analysis::verdict::savings::BULK_SEGMENTS;
+/// Every burst of the head, either side's, stays below this many full segments: a
+/// message (savings.rs `MESSAGE_SEGMENTS`), not a response or upload of its own.
+pub const MESSAGE_SEGMENTS: f64 = crate::analysis::verdict::savings::MESSAGE_SEGMENTS;
 /// The head lasts at least this many stall thresholds (8 × the minimum RTT).
 pub const HEAD_MIN_THRESHOLDS: f64 = 2.0;
 /// The head takes at least this share of the time from the first data to the end.
@@ -70,7 +76,7 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
     if !(full_segment > 0.0 && threshold_s > 0.0) {
         return None;
     }
-    let bulk_min = BULK_MIN_SEGMENTS * full_segment;
+    let (bulk_min, message_max) = (BULK_MIN_SEGMENTS * full_segment, MESSAGE_SEGMENTS * full_segment);
     let idle_after: Vec<u32> = stalls.iter().filter(|s| s.cause == StallCause::ApplicationIdle).map(|s| s.frame_after).collect();
     // Bursts of new bytes (sequence space past the highest sent), cut where an idle
     // stall ended; the first whose bytes reach `bulk_min` is the bulk phase.
@@ -87,6 +93,9 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
             continue;
         }
         if bulk_row.is_none() && burst_row.is_some() && idle_after.contains(&cols.frame[i]) {
+            if burst >= message_max {
+                return None;
+            }
             bursts += 1;
             peer_between += u32::from(peer_seen);
             burst = 0.0;
@@ -138,7 +147,7 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
             run = 0.0;
         }
         run += f64::from(cols.len[i]);
-        if cols.dir[i] != dir && run >= bulk_min {
+        if cols.dir[i] != dir && run >= message_max {
             return None;
         }
         bytes += f64::from(cols.len[i]);
