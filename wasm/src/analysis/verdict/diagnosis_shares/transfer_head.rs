@@ -60,8 +60,8 @@ pub struct TransferStart {
     pub frame: u32,
     /// The head: from the connection's first data segment (either side), s.
     pub head_seconds: f64,
-    /// The messages of the head: the sender's and the peer's (runs of data segments
-    /// of one side), and the payload bytes of both.
+    /// The messages of the head: the sender's (its bursts between idle pauses) and the
+    /// peer's (runs of its data segments), and the payload bytes of both.
     pub own_messages: u32,
     pub peer_messages: u32,
     pub head_bytes: f64,
@@ -86,7 +86,8 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
     let mut peer_seen = false;
     for i in 0..cols.t.len() {
         if cols.dir[i] != dir {
-            peer_seen |= cols.len[i] > 0 && bulk_row.is_none();
+            // A keep-alive's garbage byte (RFC 1122 §4.2.3.6) is no message.
+            peer_seen |= cols.len[i] > 0 && cols.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE == 0 && bulk_row.is_none();
             continue;
         }
         if !is_data_segment(cols, i, dir) {
@@ -138,7 +139,7 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
     // transfer of its own there.
     let (mut own, mut peer, mut bytes, mut last_dir, mut run) = (0u32, 0u32, 0.0, None, 0.0);
     for i in first..row {
-        if cols.len[i] == 0 || cols.flags[i] & u32::from(crate::decode::tcp_flags::SYN) != 0 {
+        if cols.len[i] == 0 || cols.flags[i] & u32::from(crate::decode::tcp_flags::SYN) != 0 || cols.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE != 0 {
             continue;
         }
         if last_dir != Some(cols.dir[i]) {
@@ -152,5 +153,6 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
         }
         bytes += f64::from(cols.len[i]);
     }
-    Some(TransferStart { at, frame: cols.frame[row], head_seconds, own_messages: own, peer_messages: peer, head_bytes: bytes, bulk_share })
+    // The sender's messages: its runs, or its bursts where the peer only ACKed between.
+    Some(TransferStart { at, frame: cols.frame[row], head_seconds, own_messages: own.max(bursts), peer_messages: peer, head_bytes: bytes, bulk_share })
 }
