@@ -198,12 +198,12 @@ pub fn diagnose_keeping_spans(
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: None, said: Default::default() };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, transfer_start: sh.transfer_start, peer_silent: None, said: Default::default() };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
-    f.savings = savings::savings(&sh, &peer_silent::stalls_within(&sender.stalls, sh.ends_at()), savings::round_trip_s(conn), cost);
+    f.savings = savings::savings(&sh, &peer_silent::stalls_within(&sender.stalls, &sh), savings::round_trip_s(conn), cost);
     drain_saving::cap(&mut f); wait_words::answer_far_leg::cap(&mut f); // a clocked wait saves nothing the bottleneck was busy with; nor a far round trip
     let (limit, mut text) = headline_and_tail(&f);
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
@@ -253,7 +253,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f).or_else(|| window_and_queue::link_rate(&f, &text)) } else { None },
         verdict,
     };
-    Diagnosis { said: wait_words::said(&f, &text), limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: sh.peer_silent }
+    Diagnosis { said: wait_words::said(&f, &text), limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, transfer_start: sh.transfer_start, peer_silent: sh.peer_silent }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its

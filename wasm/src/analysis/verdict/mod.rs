@@ -9,6 +9,7 @@
 pub mod app_facts;
 pub mod audit;
 mod audit_turn_blame;
+mod audit_transfer_start;
 pub mod blind_capture;
 pub mod diagnosis;
 pub mod diagnosis_episodes;

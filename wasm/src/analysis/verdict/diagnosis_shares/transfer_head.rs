@@ -52,11 +52,16 @@ pub const HEAD_MIN_THRESHOLDS: f64 = 2.0;
 /// The head takes at least this share of the time from the first data to the end.
 pub const HEAD_MIN_SHARE: f64 = 0.25;
 
-/// The head cut: where the bulk phase began, and what came before it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The head cut: where the bulk phase began, and what came before it (docs/ANALYSIS.md
+/// `diagnosis.transferStart`, the mirror of `diagnosis.transferEnd`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct TransferStart {
-    /// Capture time and frame of the bulk phase's first data segment.
+    /// Capture time of the bulk phase's first data segment, s (the clock of
+    /// `stalls[].start`): every share, saving and stall the text sums starts here.
     pub at: f64,
+    /// Its frame number.
     pub frame: u32,
     /// The head: from the connection's first data segment (either side), s.
     pub head_seconds: f64,
