@@ -169,7 +169,7 @@ pub fn diagnose_keeping_spans(
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
     let (min_rtt, median_rtt) = rtts(conn, request_response);
-    crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt); // its own clock or cap
+    crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt, median_rtt); // its own clock or cap
     let delivered_cell = OnceCell::new();
     let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt, sender.upstream_queue.is_some()), lag_s);
     let shares = sh.fractions();
