@@ -708,16 +708,19 @@ savings: Array<Saving>,
  */
 farPartUnseen?: boolean, 
 /**
- * Where the transfer ended, when the connection idled after its bulk data before a
- * last small exchange (verdict/diagnosis_shares/transfer_end.rs): the shares, the
- * savings and the text's times end there. Absent when the transfer ran to the
- * direction's last data segment.
+ * Where the transfer ended, when the connection idled after its bulk data before a last small exchange
+ * (verdict/diagnosis_shares/transfer_end.rs): the shares, the savings and the text's times end there.
+ * Absent when the transfer ran to the direction's last data segment.
  */
 transferEnd?: TransferEnd, 
 /**
- * Where the peer stopped answering for good (verdict/peer_silent.rs): the data
- * direction re-sent into a silence that lasted to the connection's end. The shares,
- * the savings and the text's times end at its `at`. Absent when it did not.
+ * Where the transfer began, after a head of small messages both ways (verdict/diagnosis_shares/
+ * transfer_head.rs): the shares, the savings, the stall sums and the turns the text says start there.
+ */
+transferStart?: TransferStart, 
+/**
+ * Where the peer stopped answering for good (verdict/peer_silent.rs): the data direction re-sent into a
+ * silence that lasted to the connection's end. The shares, the savings and the text's times end at its `at`.
  */
 peerSilent?: PeerSilent, };
 
@@ -790,8 +793,7 @@ seconds: number,
 atLeast: boolean, };
 
 /**
- * The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
- * `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).
+ * The end of a connection's transfer before its idle tail (`diagnosis.transferEnd`; diagnosis_shares/transfer_end.rs).
  */
 
 export type TransferEnd = { 
@@ -812,8 +814,8 @@ bytes: number,
  */
 idleSeconds: number, 
 /**
- * The pause ended with the peer's next message: its data came in the pause's second
- * half and the sender's next data followed it (the tail answered it).
+ * The pause ended with the peer's next message: its data came in the pause's second half and the sender's next
+ * data followed it (the tail answered it).
  */
 peerSpoke: boolean, 
 /**

@@ -28,7 +28,8 @@
 //!   before a single answer takes a few round trips and is the first answer's wait
 //!   (first_byte.rs), and a bulk phase of a round trip or two cannot be judged;
 //! - and the head took at least [`HEAD_MIN_SHARE`] of the time from the first data to
-//!   the transfer's end: a shorter head changes no share materially and is not cut.
+//!   the transfer's end: a shorter head changes no share materially and is not cut;
+//! - the sender's own answer time in the head stays below [`OWN_ANSWER_SHARE`] of it.
 //!
 //! A connection of requests and responses all along (no burst of ten segments) has no
 //! bulk phase and is never cut; nor one whose messages carried more than a tenth of the
@@ -51,6 +52,13 @@ pub const MESSAGE_SEGMENTS: f64 = crate::analysis::verdict::savings::MESSAGE_SEG
 pub const HEAD_MIN_THRESHOLDS: f64 = 2.0;
 /// The head takes at least this share of the time from the first data to the end.
 pub const HEAD_MIN_SHARE: f64 = 0.25;
+/// The sender's own answer time (from the peer's message to its next data) stays below
+/// this share of the head: the head's pauses were mostly the wait for the peer, as the
+/// turns' reading (wait_words.rs `peer_turns`, half the application's time) has it. A
+/// head in which the sender sat on the peer's request (a TLS server that answered a
+/// request 3.4 s later, suricata-verify `tls-cert-issuer` #3) held the sender's own
+/// waits, which the text says (answer_waits.rs), and is not cut.
+pub const OWN_ANSWER_SHARE: f64 = 0.5;
 
 /// The head cut: where the bulk phase began, and what came before it (docs/ANALYSIS.md
 /// `diagnosis.transferStart`, the mirror of `diagnosis.transferEnd`).
@@ -143,9 +151,20 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
     // messages too (each below `bulk_min`): a peer that uploaded in the head had a
     // transfer of its own there.
     let (mut own, mut peer, mut bytes, mut last_dir, mut run) = (0u32, 0u32, 0.0, None, 0.0);
-    for i in first..row {
+    // The sender's own answer time in the head: from the peer's last message segment to
+    // the sender's next data, the bulk's first segment included ([`OWN_ANSWER_SHARE`]).
+    let (mut own_wait, mut peer_t) = (0.0, None::<f64>);
+    for i in first..=row {
         if cols.len[i] == 0 || cols.flags[i] & u32::from(crate::decode::tcp_flags::SYN) != 0 || cols.flags[i] & crate::analysis::rows::columns::flag_bits::KEEP_ALIVE != 0 {
             continue;
+        }
+        if cols.dir[i] == dir {
+            own_wait += peer_t.take().map_or(0.0, |p| cols.t[i] - p);
+        } else {
+            peer_t = Some(cols.t[i]);
+        }
+        if i == row {
+            break;
         }
         if last_dir != Some(cols.dir[i]) {
             if cols.dir[i] == dir { own += 1 } else { peer += 1 }
@@ -157,6 +176,9 @@ pub fn transfer_start(cols: &PacketColumns, dir: u8, stalls: &[Stall], full_segm
             return None;
         }
         bytes += f64::from(cols.len[i]);
+    }
+    if own_wait >= OWN_ANSWER_SHARE * head_seconds {
+        return None;
     }
     // The sender's messages: its runs, or its bursts where the peer only ACKed between.
     Some(TransferStart { at, frame: cols.frame[row], head_seconds, own_messages: own.max(bursts), peer_messages: peer, head_bytes: bytes, bulk_share })
