@@ -30,6 +30,29 @@ fn the_head_of_messages_is_cut_and_said() {
     );
     // The head's 2.9 s and 0.98 s waits for the peer are no longer the headline's.
     assert!(!text.contains("waiting for 178.196.67.128:46271's next message"), "{text}");
+    // The bulk phase queued on the path: tshark `tcp.analysis.ack_rtt` 149 ms at frame
+    // 1718, 346 ms at its peak, 50–128 KiB in flight; its 16,397-B piece writes (11 × 1,460
+    // + 337 B, PSH) each left at an ACK. Under that standing queue the write ends are no
+    // "application set the pace" (sender_paced.rs `queued`). 741 kB from 19.018 s to
+    // 22.156 s is 1.9 Mbit/s: the transfer's rate, not the connection's 1.5.
+    assert!(text.starts_with("Neither the receive window (0 % of the time), loss (0 %) nor the application (19 %) limited this flow; the flow averaged 1.9 Mbit/s while active"), "{text}");
+    assert!(text.contains("The median RTT grew to 243 ms (minimum 149 ms): packets queued at the bottleneck."), "{text}");
+    assert!(!text.contains("nothing queued") && !text.contains("set the pace"), "{text}");
+    assert_eq!(c.diagnosis.transfer_start.map(|s| (s.frame, s.own_messages, s.peer_messages)), Some((1700, 3, 4)));
+}
+
+/// A head in which the sender sat on the peer's messages is its own application's time
+/// (transfer_head.rs `OWN_ANSWER_SHARE`): suricata-verify tls-cert-issuer #3's server
+/// answered frame 53 (3.601 s) at frame 55 (6.980 s), 3.4 s of a 3.9-s head; smb.pcap #0's
+/// client sent its keep-alives 4.4 s after the server's answers (frames 22 → 24) and its
+/// Create 2.5 s after (25 → 27). Not cut; their texts keep the sender's own waits.
+#[test]
+fn a_head_of_the_senders_own_waits_is_not_cut() {
+    for (name, id) in [("OISF__suricata-verify__tests_tls_tls-cert-issuer_tls.pcap", 3), ("star12234__smb_reassemble__smb.pcap", 0)] {
+        let Some(c) = common::corpus_connection(name, id) else { return };
+        assert!(c.diagnosis.transfer_start.is_none(), "{name} {id}: {}", c.diagnosis.text);
+        assert!(!c.diagnosis.text.contains("The transfer began at"), "{name} {id}: {}", c.diagnosis.text);
+    }
 }
 
 /// Request/response all along, a handshake before one answer, an idle tail, turns of a
