@@ -828,6 +828,37 @@ tailBytes: number,
 tailSeconds: number, };
 
 /**
+ * The head cut: where the bulk phase began, and what came before it (docs/ANALYSIS.md
+ * `diagnosis.transferStart`, the mirror of `diagnosis.transferEnd`).
+ */
+
+export type TransferStart = { 
+/**
+ * Capture time of the bulk phase's first data segment, s (the clock of
+ * `stalls[].start`): every share, saving and stall the text sums starts here.
+ */
+at: number, 
+/**
+ * Its frame number.
+ */
+frame: number, 
+/**
+ * The head: from the connection's first data segment (either side), s.
+ */
+headSeconds: number, 
+/**
+ * The messages of the head: the sender's (its bursts between idle pauses) and the
+ * peer's (runs of its data segments), and the payload bytes of both.
+ */
+ownMessages: number, 
+peerMessages: number, 
+headBytes: number, 
+/**
+ * The bulk phase's share of the direction's new payload bytes.
+ */
+bulkShare: number, };
+
+/**
  * A peer that stopped answering while the data direction still had data
  * unacknowledged, and never answered again (docs/ANALYSIS.md `diagnosis.peerSilent`;
  * verdict/peer_silent.rs). Capture times, s (the clock of `stalls[].start`).
