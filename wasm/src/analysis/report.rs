@@ -212,7 +212,7 @@ pub struct Said {
     pub own_waits: Option<(String, f64, f64, bool)>,
 }
 
-pub use crate::analysis::{stalls::receiver_silent::PeerSilent, verdict::diagnosis_shares::transfer_head::TransferStart}; // defined with what they describe
+pub use crate::analysis::stalls::{receiver_silent::PeerSilent, transfer_start::TransferStart}; // defined with what they describe
 
 /// The end of a connection's transfer before its idle tail (`diagnosis.transferEnd`; diagnosis_shares/transfer_end.rs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]

@@ -850,9 +850,7 @@ headSeconds: number,
  * The messages of the head: the sender's (its bursts between idle pauses) and the
  * peer's (runs of its data segments), and the payload bytes of both.
  */
-ownMessages: number, 
-peerMessages: number, 
-headBytes: number, 
+ownMessages: number, peerMessages: number, headBytes: number, 
 /**
  * The bulk phase's share of the direction's new payload bytes.
  */

@@ -60,27 +60,7 @@ pub const HEAD_MIN_SHARE: f64 = 0.25;
 /// waits, which the text says (answer_waits.rs), and is not cut.
 pub const OWN_ANSWER_SHARE: f64 = 0.5;
 
-/// The head cut: where the bulk phase began, and what came before it (docs/ANALYSIS.md
-/// `diagnosis.transferStart`, the mirror of `diagnosis.transferEnd`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct TransferStart {
-    /// Capture time of the bulk phase's first data segment, s (the clock of
-    /// `stalls[].start`): every share, saving and stall the text sums starts here.
-    pub at: f64,
-    /// Its frame number.
-    pub frame: u32,
-    /// The head: from the connection's first data segment (either side), s.
-    pub head_seconds: f64,
-    /// The messages of the head: the sender's (its bursts between idle pauses) and the
-    /// peer's (runs of its data segments), and the payload bytes of both.
-    pub own_messages: u32,
-    pub peer_messages: u32,
-    pub head_bytes: f64,
-    /// The bulk phase's share of the direction's new payload bytes.
-    pub bulk_share: f64,
-}
+pub use crate::analysis::stalls::transfer_start::TransferStart;
 
 /// The head cut of direction `dir`, if the rule holds. `full_segment`: a full segment's
 /// payload; `threshold_s`: the stall threshold; `end_t`: the transfer's end (capture
