@@ -118,6 +118,8 @@ mod evidence_review_l_first_answer;
 mod evidence_review_l_messages;
 #[path = "evidence_review_l_tail.rs"]
 mod evidence_review_l_tail;
+#[path = "evidence_review_af_phase_mix.rs"]
+mod evidence_review_af_phase_mix;
 #[path = "evidence_review_n_input.rs"]
 mod evidence_review_n_input;
 #[path = "evidence_review_n_loss_headline.rs"]

@@ -179,21 +179,24 @@ pub struct Diagnosis {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub far_part_unseen: bool,
-    /// Where the transfer ended, when the connection idled after its bulk data before a
-    /// last small exchange (verdict/diagnosis_shares/transfer_end.rs): the shares, the
-    /// savings and the text's times end there. Absent when the transfer ran to the
-    /// direction's last data segment.
+    /// Where the transfer ended, when the connection idled after its bulk data before a last small exchange
+    /// (verdict/diagnosis_shares/transfer_end.rs): the shares, the savings and the text's times end there.
+    /// Absent when the transfer ran to the direction's last data segment.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub transfer_end: Option<TransferEnd>,
-    /// Where the peer stopped answering for good (verdict/peer_silent.rs): the data
-    /// direction re-sent into a silence that lasted to the connection's end. The shares,
-    /// the savings and the text's times end at its `at`. Absent when it did not.
+    /// Where the transfer began, after a head of small messages both ways (verdict/diagnosis_shares/
+    /// transfer_head.rs): the shares, the savings, the stall sums and the turns the text says start there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub transfer_start: Option<TransferStart>,
+    /// Where the peer stopped answering for good (verdict/peer_silent.rs): the data direction re-sent into a
+    /// silence that lasted to the connection's end. The shares, the savings and the text's times end at its `at`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub peer_silent: Option<PeerSilent>,
-    /// Sentences of `text` that rules run after every connection's diagnosis say again
-    /// (verdict/relay_chain.rs, verdict/app_facts/proxy.rs), as typed facts; not in the JSON.
+    /// Sentences of `text` that rules run after every connection's diagnosis say again (verdict/relay_chain.rs,
+    /// verdict/app_facts/proxy.rs), as typed facts; not in the JSON.
     #[serde(skip)]
     pub said: Said,
 }
@@ -209,11 +212,9 @@ pub struct Said {
     pub own_waits: Option<(String, f64, f64, bool)>,
 }
 
-/// (Defined with the silence it describes: stalls/receiver_silent.rs.)
-pub use crate::analysis::stalls::receiver_silent::PeerSilent;
+pub use crate::analysis::stalls::{receiver_silent::PeerSilent, transfer_start::TransferStart}; // defined with what they describe
 
-/// The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
-/// `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).
+/// The end of a connection's transfer before its idle tail (`diagnosis.transferEnd`; diagnosis_shares/transfer_end.rs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -226,8 +227,8 @@ pub struct TransferEnd {
     pub bytes: f64,
     /// The idle pause that followed it (the `application-idle` stall), s.
     pub idle_seconds: f64,
-    /// The pause ended with the peer's next message: its data came in the pause's second
-    /// half and the sender's next data followed it (the tail answered it).
+    /// The pause ended with the peer's next message: its data came in the pause's second half and the sender's next
+    /// data followed it (the tail answered it).
     pub peer_spoke: bool,
     /// New payload bytes the data direction sent after it.
     pub tail_bytes: f64,
@@ -288,13 +289,9 @@ pub struct DiagnosisShares {
     pub turns: f64,
 }
 
-fn is_zero(v: &f64) -> bool {
-    *v == 0.0
-}
+fn is_zero(v: &f64) -> bool { *v == 0.0 }
 
-fn is_zero_count(v: &u64) -> bool {
-    *v == 0
-}
+fn is_zero_count(v: &u64) -> bool { *v == 0 }
 
 /// One limit's price.
 #[derive(Clone, Debug, PartialEq, Serialize)]

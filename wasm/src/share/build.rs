@@ -248,6 +248,10 @@ pub fn listed_summary(summary: &serde_json::Value, keep: &[u8], listing: Listing
     // the headline's, and nothing a link draws reads them.
     if let Some(d) = out.get_mut("diagnosis").and_then(|d| d.as_object_mut()) {
         d.remove("savings");
+        // And where the transfer began after a head of messages (diagnosis.transferStart,
+        // verdict/diagnosis_shares/transfer_head.rs): the text a link keeps says it in its
+        // own sentence, and no chart draws it.
+        d.remove("transferStart");
     }
     // So does whose stack sent each SYN (handshake.syn.stack, analysis/track/syn_stack.rs):
     // the advice it chose is in the text a link keeps, nothing a link draws reads it, and

@@ -82,6 +82,7 @@ mod tests {
             decl::<a::Episode>(&cfg),
             decl::<crate::analysis::savings::Saving>(&cfg),
             decl::<a::TransferEnd>(&cfg),
+            decl::<crate::analysis::report::TransferStart>(&cfg),
             decl::<a::PeerSilent>(&cfg),
             decl::<crate::decode::process::Process>(&cfg),
             decl::<a::handshake::Handshake>(&cfg),

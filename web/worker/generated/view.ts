@@ -709,16 +709,19 @@ savings: Array<Saving>,
  */
 farPartUnseen?: boolean, 
 /**
- * Where the transfer ended, when the connection idled after its bulk data before a
- * last small exchange (verdict/diagnosis_shares/transfer_end.rs): the shares, the
- * savings and the text's times end there. Absent when the transfer ran to the
- * direction's last data segment.
+ * Where the transfer ended, when the connection idled after its bulk data before a last small exchange
+ * (verdict/diagnosis_shares/transfer_end.rs): the shares, the savings and the text's times end there.
+ * Absent when the transfer ran to the direction's last data segment.
  */
 transferEnd?: TransferEnd, 
 /**
- * Where the peer stopped answering for good (verdict/peer_silent.rs): the data
- * direction re-sent into a silence that lasted to the connection's end. The shares,
- * the savings and the text's times end at its `at`. Absent when it did not.
+ * Where the transfer began, after a head of small messages both ways (verdict/diagnosis_shares/
+ * transfer_head.rs): the shares, the savings, the stall sums and the turns the text says start there.
+ */
+transferStart?: TransferStart, 
+/**
+ * Where the peer stopped answering for good (verdict/peer_silent.rs): the data direction re-sent into a
+ * silence that lasted to the connection's end. The shares, the savings and the text's times end at its `at`.
  */
 peerSilent?: PeerSilent, };
 
@@ -791,8 +794,7 @@ seconds: number,
 atLeast: boolean, };
 
 /**
- * The end of a connection's transfer before its idle tail (docs/ANALYSIS.md
- * `diagnosis.transferEnd`; verdict/diagnosis_shares/transfer_end.rs).
+ * The end of a connection's transfer before its idle tail (`diagnosis.transferEnd`; diagnosis_shares/transfer_end.rs).
  */
 
 export type TransferEnd = { 
@@ -813,8 +815,8 @@ bytes: number,
  */
 idleSeconds: number, 
 /**
- * The pause ended with the peer's next message: its data came in the pause's second
- * half and the sender's next data followed it (the tail answered it).
+ * The pause ended with the peer's next message: its data came in the pause's second half and the sender's next
+ * data followed it (the tail answered it).
  */
 peerSpoke: boolean, 
 /**
@@ -825,6 +827,35 @@ tailBytes: number,
  * From `at` to the direction's last data segment, s.
  */
 tailSeconds: number, };
+
+/**
+ * The head cut: where the bulk phase began, and what came before it (docs/ANALYSIS.md
+ * `diagnosis.transferStart`, the mirror of `diagnosis.transferEnd`).
+ */
+
+export type TransferStart = { 
+/**
+ * Capture time of the bulk phase's first data segment, s (the clock of
+ * `stalls[].start`): every share, saving and stall the text sums starts here.
+ */
+at: number, 
+/**
+ * Its frame number.
+ */
+frame: number, 
+/**
+ * The head: from the connection's first data segment (either side), s.
+ */
+headSeconds: number, 
+/**
+ * The messages of the head: the sender's (its bursts between idle pauses) and the
+ * peer's (runs of its data segments), and the payload bytes of both.
+ */
+ownMessages: number, peerMessages: number, headBytes: number, 
+/**
+ * The bulk phase's share of the direction's new payload bytes.
+ */
+bulkShare: number, };
 
 /**
  * A peer that stopped answering while the data direction still had data

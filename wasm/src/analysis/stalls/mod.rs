@@ -25,6 +25,7 @@ pub mod nagle_shape;
 pub mod payload_only;
 pub mod receiver_hold;
 pub mod receiver_silent;
+pub mod transfer_start;
 pub mod reported_loss;
 pub mod request_turn;
 pub mod small_window;

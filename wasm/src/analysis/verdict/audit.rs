@@ -13,6 +13,8 @@
 //!    Where the transfer ended before an idle tail (`diagnosis.transferEnd`,
 //!    diagnosis_shares/transfer_end.rs), the shares and the active time end there, and
 //!    only the stalls that began before it count (rules 2, 7 and 11 read the same cut).
+//!    Where it began after a head of messages (`diagnosis.transferStart`, rule 17), they
+//!    start there: a stall that began before it (the pause its first segment ended) is the head's.
 //! 3. A `retransmission-timeout` stall needs a re-send the counters saw: a timeout, a
 //!    tail-loss probe or a retransmission of that direction, a datagram its numbering
 //!    proves was sent and never captured (a re-send of an unseen tail), or the peer's
@@ -63,6 +65,7 @@
 //!     own next, less its part of the path RTT (`senderLagMs` towards the sender, the
 //!     rest towards the peer), up to the transfer's end (rule 2's cut) — not only the
 //!     larger median.
+//! 17. "The transfer began at T (frame N)" quotes `diagnosis.transferStart` (audit_transfer_start.rs).
 
 use crate::analysis::format::{format_bytes, format_duration, format_percent};
 use crate::analysis::stalls::is_data_segment;
@@ -83,6 +86,7 @@ pub fn audit(a: &Analysis) -> Vec<String> {
         problems.extend(check_peer_silent(c, &cols.packets));
         problems.extend(check_capture_gaps(c, &cols.packets));
         problems.extend(super::audit_turn_blame::check_turn_blame(c, &cols.packets));
+        problems.extend(super::audit_transfer_start::check_transfer_start(c));
         for problem in problems {
             out.push(format!("connection {} ({} ↔ {}): {problem}", c.id, c.endpoints[0], c.endpoints[1]));
         }
@@ -104,6 +108,7 @@ fn active_seconds(c: &ConnectionSummary, p: &crate::analysis::rows::columns::Pac
         }
     }
     let Some(first) = first else { return 0.0 };
+    let first = c.diagnosis.transfer_start.map_or(first, |s| s.at.max(first));
     if let Some(end) = shares_end(c) {
         return end - first;
     }
@@ -148,12 +153,15 @@ fn shares_sum(c: &ConnectionSummary) -> f64 {
     s.receive_window + s.loss + s.application + s.stalled + s.other + s.turns
 }
 
-/// Seconds the data direction stalled for any of `causes` during the transfer (before
-/// `diagnosis.transferEnd`, where there is one).
+/// Seconds the data direction stalled for any of `causes` during the transfer ([`in_transfer`]).
 fn stalled_by(c: &ConnectionSummary, causes: &[StallCause]) -> f64 {
     let sender = &c.directions[c.data_direction.min(1) as usize];
-    let end = shares_end(c).unwrap_or(f64::INFINITY);
-    sender.stalls.iter().filter(|x| causes.contains(&x.cause) && x.start < end).map(|x| x.duration).sum()
+    sender.stalls.iter().filter(|x| causes.contains(&x.cause) && in_transfer(c, x.start)).map(|x| x.duration).sum()
+}
+
+/// A stall that began at `start` is the transfer's: not in the head (rule 2), before [`shares_end`].
+pub(super) fn in_transfer(c: &ConnectionSummary, start: f64) -> bool {
+    start < shares_end(c).unwrap_or(f64::INFINITY) && c.diagnosis.transfer_start.is_none_or(|s| start >= s.at)
 }
 
 /// Where the shares end: the transfer's end before an idle tail or before the peer's
@@ -254,8 +262,7 @@ fn check_quotes(c: &ConnectionSummary, out: &mut Vec<String>) {
     }
     // 6. (the transfer's stalls: before its end, where it has one)
     if let Some(rest) = text.split("The transfer stalled ").nth(1) {
-        let end = shares_end(c).unwrap_or(f64::INFINITY);
-        let stalls: Vec<_> = sender.stalls.iter().filter(|x| x.start < end).collect();
+        let stalls: Vec<_> = sender.stalls.iter().filter(|x| in_transfer(c, x.start)).collect();
         let n: Option<usize> = rest.split(' ').next().and_then(|w| w.parse().ok());
         if n != Some(stalls.len()) {
             out.push(format!("the text says it stalled {n:?} times, the stall list has {}", stalls.len()));

@@ -18,9 +18,10 @@ pub(super) fn check_turn_blame(c: &ConnectionSummary, p: &crate::analysis::rows:
     let part = (c.sender_lag_ms / 1000.0).clamp(0.0, rtt);
     // (the sender's time after the peer's message, the peer's after the sender's data)
     let (mut sums, mut message_at, mut data_at) = ((0.0, 0.0), None::<(f64, f64)>, None::<f64>);
-    // (up to the transfer's end, as the shares: rule 2)
+    // (from the transfer's start up to its end, as the shares: rule 2)
     let end = shares_end(c).unwrap_or(f64::INFINITY);
-    for i in (0..p.t.len()).take_while(|&i| p.t[i] <= end) {
+    let start = c.diagnosis.transfer_start.map_or(f64::NEG_INFINITY, |s| s.at);
+    for i in (0..p.t.len()).skip_while(|&i| p.t[i] < start).take_while(|&i| p.t[i] <= end) {
         if is_data_segment(p, i, d as u8) {
             // (a turn: the peer's message and the sender's answer to it)
             if let Some((m, prompt)) = message_at.take() {

@@ -170,7 +170,7 @@ pub fn diagnose_keeping_spans(
     // the application's think time (RFC 1122 §4.2.3.2 piggy-backing).
     let request_response = sh.turns > 0 || sh.peer_wait > 0.0;
     let (min_rtt, median_rtt) = rtts(conn, request_response);
-    crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt); // its own clock or cap
+    crate::analysis::verdict::diagnosis_shares::sender_paced::rebook(&mut sh, packets, &facts, full_segment, min_rtt, median_rtt); // its own clock or cap
     let delivered_cell = OnceCell::new();
     let recovery_at_full_rate = rebook_recovery(&mut sh, &delivered_cell, rows, d, (min_rtt, median_rtt, sender.upstream_queue.is_some()), lag_s);
     let shares = sh.fractions();
@@ -190,7 +190,8 @@ pub fn diagnose_keeping_spans(
             _ => f64::NAN,
         };
     }
-    let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
+    // After a head of messages the rate is the transfer's (transfer_head.rs), not the connection's.
+    let rate = match sh.transfer_start { Some(_) if sh.active > 0.0 => sh.new_bytes * 8.0 / sh.active, _ if sender.throughput.active_mean_bps > 0.0 => sender.throughput.active_mean_bps, _ => f64::NAN };
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage" | "transfer"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, sh.peer_silent.map_or(f64::INFINITY, |p| p.at));
@@ -199,12 +200,12 @@ pub fn diagnose_keeping_spans(
         let text = crate::analysis::verdict::one_direction::text(conn, od);
         // Nothing else is said: every episode and share needs the missing direction.
         let evidence = Evidence { rtt_ms: None, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
-        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: None, said: Default::default() };
+        return Diagnosis { limit: "one-direction".to_string(), text, shares, evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, transfer_start: sh.transfer_start, peer_silent: None, said: Default::default() };
     }
     // The loss's price needs the delivered rates (a pass over the rows): only where
     // there was recovery.
     let cost = if sh.loss > 0.0 { loss_cost(&f) } else { 0.0 };
-    f.savings = savings::savings(&sh, &peer_silent::stalls_within(&sender.stalls, sh.ends_at()), savings::round_trip_s(conn), cost);
+    f.savings = savings::savings(&sh, &peer_silent::stalls_within(&sender.stalls, &sh), savings::round_trip_s(conn), cost);
     drain_saving::cap(&mut f); wait_words::answer_far_leg::cap(&mut f); // a clocked wait saves nothing the bottleneck was busy with; nor a far round trip
     let (limit, mut text) = headline_and_tail(&f);
     // Not after "… not its loss …" (path_despite_loss_text): it already says so.
@@ -254,7 +255,7 @@ pub fn diagnose_keeping_spans(
         link_rate_bps: if verdict == "link" { link_rate(&f).or_else(|| window_and_queue::link_rate(&f, &text)) } else { None },
         verdict,
     };
-    Diagnosis { said: wait_words::said(&f, &text), limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, peer_silent: sh.peer_silent }
+    Diagnosis { said: wait_words::said(&f, &text), limit: limit.to_string(), text, shares, evidence, episodes, savings: f.savings, far_part_unseen: path_words::far_part_unseen(conn), transfer_end: sh.transfer_end, transfer_start: sh.transfer_start, peer_silent: sh.peer_silent }
 }
 
 /// The bottleneck's rate, where the capture shows it (issue 39 item 5): the rate its
@@ -353,7 +354,7 @@ fn queue_direction(conn: &ConnectionSummary, request_response: bool) -> usize {
 fn headline_and_tail(f: &Facts) -> (&'static str, String) {
     // The first answer's wait goes with the headline; the idle after the transfer last.
     let (limit, text) = first_answer::after_headline(f, yielded::said(f, headline(f)));
-    (limit, text + &transfer_tail::said(f.sh.transfer_end.as_ref(), f.conn, f.rows.packets) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
+    (limit, text + &super::transfer_head::said(f.sh.transfer_start.as_ref()) + &transfer_tail::said(f.sh.transfer_end.as_ref(), f.conn, f.rows.packets) + &peer_silent::said(f.conn, f.rows.packets, f.sh))
 }
 
 fn headline(f: &Facts) -> (&'static str, String) {

@@ -68,6 +68,7 @@ mod reorder_dup_acks;
 pub mod sender_paced;
 pub mod write_ends;
 pub mod transfer_end;
+pub mod transfer_head;
 use pass::SharesPass;
 pub use reorder_dup_acks::dup_acks_of_reordering;
 
@@ -178,6 +179,9 @@ pub struct TimeShares {
     /// Where the transfer ended before an idle tail (transfer_end.rs): every number
     /// above is of the time up to it. None: the transfer ran to the last data segment.
     pub transfer_end: Option<crate::analysis::report::TransferEnd>,
+    /// Where the transfer began after a head of small messages (transfer_head.rs): every
+    /// number above is of the time from it. None: from the first data segment.
+    pub transfer_start: Option<transfer_head::TransferStart>,
     pub peer_silent: Option<crate::analysis::report::PeerSilent>, // peer_silent.rs: the shares end at its `at`
 }
 
@@ -377,21 +381,39 @@ pub fn time_shares_with(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Sta
 /// closing message after an idle pause, the transfer ended before that pause
 /// (closing_end.rs).
 pub fn time_shares_full(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>, close_within_s: Option<f64>) -> TimeShares {
-    let whole = shares_until(cols, facts, stalls, spans.as_deref_mut(), full_segment, None);
+    let whole = shares_until(cols, facts, stalls, spans.as_deref_mut(), full_segment, None, None);
     let closed = || close_within_s.and_then(|w| closing_end::closing_end(cols, facts.dir, stalls, whole.new_bytes, w));
-    let Some(end) = whole.transfer_end.or_else(closed) else { return whole };
+    let end = whole.transfer_end.or_else(closed);
+    // The head of small messages before a bulk phase (transfer_head.rs), judged up to
+    // the transfer's end (or the direction's last data segment).
+    let last_data = (0..cols.t.len()).rev().find(|&i| is_data_segment(cols, i, facts.dir)).map(|i| cols.t[i]);
+    let head = close_within_s.zip(last_data).and_then(|(w, last)| {
+        transfer_head::transfer_start(cols, facts.dir, stalls, full_segment.unwrap_or(facts.mss), w, end.map_or(last, |e| e.at))
+    });
+    if end.is_none() && head.is_none() {
+        return whole;
+    }
     if let Some(v) = spans.as_deref_mut() {
         v.clear();
     }
-    TimeShares { transfer_end: Some(end), ..shares_until(cols, facts, stalls, spans, full_segment, Some(end.at)) }
+    let (start, stop) = (head.map(|h| h.at), end.map(|e| e.at));
+    let cut = shares_until(cols, facts, stalls, spans, full_segment, start, stop);
+    TimeShares { transfer_end: end, transfer_start: head, ..cut }
 }
 
 /// One pass; with `stop`, over the packets up to that time only (sender time).
-fn shares_until(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>, stop: Option<f64>) -> TimeShares {
+/// With `start`, counted from that time on (transfer_head.rs: the packets before it are
+/// the head's messages; they still set what the sender knew).
+fn shares_until(cols: &PacketColumns, facts: &SenderFacts, stalls: &[Stall], mut spans: Option<&mut Vec<(f64, f64)>>, full_segment: Option<f64>, start: Option<f64>, stop: Option<f64>) -> TimeShares {
     let mut pass = SharesPass::new(cols, facts, stalls, full_segment);
+    let mut restarted = false;
     for (i, t) in sender_view(cols, facts.dir, facts.lag_s) {
         if stop.is_some_and(|s| t > s) {
             break;
+        }
+        if start.is_some_and(|s| t >= s) && !restarted {
+            restarted = true;
+            pass.restart();
         }
         if cols.dir[i] != facts.dir {
             pass.on_peer(i, t);

@@ -9,6 +9,7 @@
 pub mod app_facts;
 pub mod audit;
 mod audit_turn_blame;
+mod audit_transfer_start;
 pub mod blind_capture;
 pub mod diagnosis;
 pub mod diagnosis_episodes;
@@ -24,6 +25,7 @@ pub mod relay_chain;
 pub mod savings;
 pub mod split_proxy;
 pub mod terminating_proxy;
+pub mod transfer_head;
 pub mod transfer_tail;
 pub mod upstream_queue;
 pub mod warnings;

@@ -42,15 +42,22 @@ impl TimeShares {
             (a, b) => a.or(b),
         }
     }
+
+    /// Where the shares start: the bulk phase after a head of small messages
+    /// (diagnosis_shares/transfer_head.rs); None when they start at the first data segment.
+    pub fn starts_at(&self) -> Option<f64> {
+        self.transfer_start.map(|s| s.at)
+    }
 }
 
-/// The stalls of the transfer: those that began before its end ([`TimeShares::ends_at`];
-/// all of them without one). A stall that begins at the transfer's last data segment is
-/// the tail's.
-pub fn stalls_within<'a>(stalls: &'a [Stall], end: Option<f64>) -> Cow<'a, [Stall]> {
-    match end {
-        Some(e) => Cow::Owned(stalls.iter().filter(|s| s.start < e).cloned().collect()),
-        None => Cow::Borrowed(stalls),
+/// The stalls of the transfer: those that began before its end ([`TimeShares::ends_at`])
+/// and not before its start ([`TimeShares::starts_at`]); all of them without either. A
+/// stall that begins at the transfer's last data segment is the tail's; one that began
+/// before the bulk phase's first segment (the pause that segment ended) is the head's.
+pub fn stalls_within<'a>(stalls: &'a [Stall], sh: &TimeShares) -> Cow<'a, [Stall]> {
+    match (sh.starts_at(), sh.ends_at()) {
+        (None, None) => Cow::Borrowed(stalls),
+        (a, e) => Cow::Owned(stalls.iter().filter(|s| s.start < e.unwrap_or(f64::INFINITY) && s.start >= a.unwrap_or(f64::NEG_INFINITY)).cloned().collect()),
     }
 }
 

@@ -58,7 +58,7 @@ fn cap_clocked(f: &mut Facts) {
     let d = f.conn.data_direction.min(1);
     let rtt = savings::round_trip_s(f.conn);
     let rtt = if rtt.is_finite() && rtt > 0.0 { rtt } else { 0.0 };
-    let stalls = crate::analysis::verdict::peer_silent::stalls_within(&f.conn.directions[d as usize].stalls, f.sh.ends_at());
+    let stalls = crate::analysis::verdict::peer_silent::stalls_within(&f.conn.directions[d as usize].stalls, f.sh);
     let mut best = f64::NAN;
     let mut cut = 0.0;
     for s in stalls.iter() {

@@ -14,7 +14,7 @@ pub(super) fn not_established(conn: &ConnectionSummary) -> Option<Diagnosis> {
     let text = not_established_text(conn)?;
     let evidence = Evidence { rtt_ms: conn.path_rtt_ms, window_bytes: None, window_inferred: false, rate_bps: None, cap_bps: None, link_rate_bps: None, verdict: "unknown" };
     let far_part_unseen = super::path_words::far_part_unseen(conn);
-    Some(Diagnosis { limit: "not-established".to_string(), text, shares: DiagnosisShares::default(), evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen, transfer_end: None, peer_silent: None, said: Default::default() })
+    Some(Diagnosis { limit: "not-established".to_string(), text, shares: DiagnosisShares::default(), evidence, episodes: Vec::new(), savings: Vec::new(), far_part_unseen, transfer_end: None, transfer_start: None, peer_silent: None, said: Default::default() })
 }
 
 /// The headline's text, where the handshake stopped at the client's SYNs.

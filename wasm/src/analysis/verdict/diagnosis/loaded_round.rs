@@ -183,7 +183,7 @@ fn clock_shown(f: &Facts, s: &Stall) -> bool {
 
 /// The data direction's stalls of the transfer (not the idle after it).
 fn transfer_stalls<'a>(f: &'a Facts) -> std::borrow::Cow<'a, [Stall]> {
-    crate::analysis::verdict::peer_silent::stalls_within(&f.conn.directions[f.conn.data_direction.min(1) as usize].stalls, f.sh.ends_at())
+    crate::analysis::verdict::peer_silent::stalls_within(&f.conn.directions[f.conn.data_direction.min(1) as usize].stalls, f.sh)
 }
 
 /// Lowers the `stalls` saving of `f` to the round trip the path had at each wait.

@@ -26,7 +26,7 @@ pub const DELAYED_ACK_WORDS: &str = "Nagle's algorithm waiting for the peer's de
 /// in the waits on ACKs (`stall_by_cause[4]`, which holds them), how many).
 pub(super) fn delayed_stalls(f: &Facts) -> (f64, usize) {
     let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
-    let stalls = peer_silent::stalls_within(all, f.sh.ends_at());
+    let stalls = peer_silent::stalls_within(all, f.sh);
     let (secs, n) = stalls.iter().filter(|s| s.cause == StallCause::DelayedAck).fold((0.0, 0), |(t, n), s| (t + s.duration, n + 1));
     (secs.min(f.sh.stall_by_cause[4]), n)
 }

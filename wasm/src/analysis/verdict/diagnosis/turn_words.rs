@@ -98,8 +98,10 @@ impl TurnSplit {
         // The transfer's turns: not the idle tail after its end, nor the peer's
         // silence (transfer_tail.rs, peer_silent.rs), whose keep-alives and last
         // message are no turn (a 120-s tail once summed to "next messages 30 s").
+        // Nor the head of messages before it (diagnosis_shares/transfer_head.rs).
         let end = f.sh.ends_at().unwrap_or(f64::INFINITY);
-        for i in (0..cols.t.len()).take_while(|&i| cols.t[i] <= end) {
+        let start = f.sh.transfer_start.map_or(f64::NEG_INFINITY, |s| s.at);
+        for i in (0..cols.t.len()).skip_while(|&i| cols.t[i] < start).take_while(|&i| cols.t[i] <= end) {
             if crate::analysis::stalls::is_data_segment(cols, i, d) {
                 if let Some((m, prompt)) = message_at.take() {
                     answers.push(cols.t[i] - m);

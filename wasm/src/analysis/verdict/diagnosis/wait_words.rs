@@ -258,8 +258,9 @@ fn data_span(f: &Facts) -> (f64, f64) {
     let first = data.next().map_or(f64::NAN, |i| p.t[i]);
     let last = data.last().map_or(first, |i| p.t[i]);
     // Up to the transfer's end where an idle tail followed it (transfer_tail.rs): the
-    // tail's few bytes are no part of the last burst.
-    (first, f.sh.ends_at().map_or(last, |e| e.min(last)))
+    // tail's few bytes are no part of the last burst; from its start after a head of
+    // messages (transfer_head.rs), as the shares.
+    (f.sh.starts_at().map_or(first, |s| s.max(first)), f.sh.ends_at().map_or(last, |e| e.min(last)))
 }
 
 /// Where the bytes of an exchange of messages went when bulk bursts held most of them
@@ -409,7 +410,7 @@ fn stalls_saving_lead(by_cause: &[f64], delayed: f64) -> &'static str {
 pub(super) fn stalls_text(f: &Facts) -> String {
     // The transfer's stalls: not the idle tail after its end (transfer_tail.rs).
     let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
-    let stalls = crate::analysis::verdict::peer_silent::stalls_within(all, f.sh.ends_at());
+    let stalls = crate::analysis::verdict::peer_silent::stalls_within(all, f.sh);
     let mut by_time = nagle_words::cause_parts(f, 0..CAUSE_WORDS.len());
     by_time.sort_by(|a, b| b.0.total_cmp(&a.0)); // the biggest cause first
     let parts: Vec<String> =

@@ -14,6 +14,7 @@ mod window_overrun;
 mod pass_stall;
 #[path = "small_window_hold.rs"]
 mod small_window_hold;
+#[path = "pass_head.rs"] mod pass_head;
 
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
 

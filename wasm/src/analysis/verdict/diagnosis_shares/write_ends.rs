@@ -103,7 +103,7 @@ pub struct Writes {
     pub full: f64,
 }
 
-/// The sender's write boundaries in direction `dir` up to `stop` (capture time), with
+/// The sender's write boundaries in direction `dir` from `start` up to `stop` (capture time), with
 /// `full` a full segment; None below [`MIN_WRITE_ENDS`] write ends. Whole segments
 /// must be seen too: a sender whose every segment "ends a write" may be one whose full
 /// segment is smaller than the handshake says (a clamped path MTU). And the next data
@@ -113,7 +113,7 @@ pub struct Writes {
 /// back to back, as it sends full segments; an application that had not written yet
 /// sends it later. A capture clock that stamps every frame alike (review AA W3) or ticks
 /// too coarsely to tell them apart shows no difference, and the rule stays silent.
-pub fn judge(cols: &PacketColumns, dir: u8, full: f64, stop: f64) -> Option<Writes> {
+pub fn judge(cols: &PacketColumns, dir: u8, full: f64, (start, stop): (f64, f64)) -> Option<Writes> {
     let (mut segments, mut wholes) = (0usize, 0usize);
     let mut tails = Vec::new();
     let mut last_end: Option<f64> = None;
@@ -124,7 +124,8 @@ pub fn judge(cols: &PacketColumns, dir: u8, full: f64, stop: f64) -> Option<Writ
         if cols.t[i] > stop {
             break;
         }
-        if cols.dir[i] != dir || !is_data_segment(cols, i, dir) {
+        // (from the transfer's start: the head's messages are no part of it, transfer_head.rs)
+        if cols.dir[i] != dir || !is_data_segment(cols, i, dir) || cols.t[i] < start {
             continue;
         }
         // Originals the network reordered count (stalls/gaps/resends.rs `reordered`).
