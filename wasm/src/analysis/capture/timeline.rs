@@ -77,10 +77,8 @@ pub const REORDER_WINDOW_NS: i64 = 2_000_000_000;
 /// ACKs) that is 0.5 s. A power of two: the queue's buffer then never outgrows it.
 pub const REORDER_MAX_PACKETS: usize = 65_536;
 
-/// Slots of the table of identities seen (module doc, Repeats): 131,072 × 16 B, in
-/// buckets of [`SEEN_WAYS`], each forgetting its oldest.
-pub const SEEN_SLOTS: usize = 1 << 17;
-const SEEN_WAYS: usize = 8;
+/// Slots of the table of identities seen (module doc, Repeats; repeat_table.rs).
+pub use super::repeat_table::SEEN_SLOTS;
 
 /// Something with a capture timestamp, ns.
 pub trait Stamped {
@@ -207,9 +205,8 @@ pub struct Timeline<T> {
     newest_arrival: u64,
     /// A packet earlier than the newest stamp came since the newest stamp's packet.
     stepped_back: bool,
-    /// Identities and places in the file of packets held, direct-mapped (allocated at
-    /// the first packet with an identity).
-    seen: Vec<(u64, u64)>,
+    /// Identities and places in the file of packets held (repeat_table.rs).
+    seen: super::repeat_table::RepeatTable,
     outliers: u64,
     unplaced: u64,
     repeated: u64,
@@ -241,7 +238,7 @@ impl<T: Stamped> Timeline<T> {
             latest: None,
             newest_arrival: 0,
             stepped_back: false,
-            seen: Vec::new(),
+            seen: Default::default(),
             outliers: 0,
             unplaced: 0,
             repeated: 0,
@@ -324,12 +321,7 @@ impl<T: Stamped> Timeline<T> {
         let arrival = self.arrivals;
         self.arrivals += 1;
         if let Some(id) = identity {
-            if self.seen.is_empty() {
-                self.seen = vec![(0, 0); SEEN_SLOTS];
-            }
-            let bucket = self.seen_bucket(id);
-            let oldest = (bucket..bucket + SEEN_WAYS).min_by_key(|&i| (self.seen[i].0 != 0, self.seen[i].1)).unwrap_or(bucket);
-            self.seen[oldest] = (id, arrival);
+            self.seen.remember(id, arrival);
         }
         if self.newest.is_none_or(|n| t >= n) {
             self.newest_arrival = arrival;
@@ -366,18 +358,8 @@ impl<T: Stamped> Timeline<T> {
 
     /// A packet of identity `id` came earlier in the file than the newest stamp's, or
     /// was that packet and the file has stepped back in time since.
-    fn seen_before_newest(&self, id: u64) -> bool {
-        let bucket = self.seen_bucket(id);
-        self.seen
-            .get(bucket..bucket + SEEN_WAYS)
-            .unwrap_or(&[])
-            .iter()
-            .any(|&(seen, arrival)| seen == id && (arrival < self.newest_arrival || arrival == self.newest_arrival && self.stepped_back))
-    }
-
-    /// First slot of `id`'s bucket.
-    fn seen_bucket(&self, id: u64) -> usize {
-        (id >> 20) as usize % (SEEN_SLOTS / SEEN_WAYS) * SEEN_WAYS
+    fn seen_before_newest(&mut self, id: u64) -> bool {
+        self.seen.seen_before(id, self.newest_arrival, self.stepped_back)
     }
 
     fn held(&self) -> usize {
