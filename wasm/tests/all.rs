@@ -98,6 +98,8 @@ mod evidence_review_ad_upload_answer;
 mod evidence_review_ad_window_queue;
 #[path = "evidence_review_af_latency.rs"]
 mod evidence_review_af_latency;
+#[path = "evidence_review_ah_loss_unsaid.rs"]
+mod evidence_review_ah_loss_unsaid;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]

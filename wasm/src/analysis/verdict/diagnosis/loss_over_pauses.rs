@@ -19,7 +19,10 @@ use super::*;
 pub(super) fn sentence(f: &Facts) -> Option<String> {
     let first = f.savings.first().filter(|s| s.limit == "loss" && s.seconds > 0.0)?;
     let retrans = retransmissions(f);
-    if retrans == 0 {
+    // Re-sends all shown needless (D-SACK, Eifel: RFC 2883, RFC 3522) repaired no loss:
+    // their "saving" is a timer's guess, not a loss (as `loss_held_cwnd`).
+    let needless = f.conn.directions[f.conn.data_direction.min(1) as usize].spurious_retransmissions;
+    if retrans <= needless {
         return None;
     }
     let app = f.savings.iter().find(|s| s.limit == "application" && s.seconds > 0.0);
