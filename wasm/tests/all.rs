@@ -102,6 +102,8 @@ mod evidence_review_af_back_to_back;
 mod evidence_review_af_latency;
 #[path = "evidence_review_af_segments.rs"]
 mod evidence_review_af_segments;
+#[path = "evidence_review_ah_loss_unsaid.rs"]
+mod evidence_review_ah_loss_unsaid;
 #[path = "evidence_review_ah_terminating_proxy.rs"]
 mod evidence_review_ah_terminating_proxy;
 #[path = "evidence_review_h.rs"]

@@ -70,6 +70,7 @@ mod handshake_words;
 mod latency_under_load;
 pub use latency_under_load::set_base_rtts;
 mod long_message;
+mod loss_over_pauses;
 mod needless_words;
 pub use first_answer::WITHIN_THE_TRANSFER;
 pub use handshake_words::join_not_established;

@@ -356,9 +356,12 @@ pub(super) fn loss_text(f: &Facts) -> String {
         }
     } else if f.shares.other + f.shares.turns > f.shares.loss && f.max_window.is_finite() && f.min_rtt > 0.0 {
         // Reached through loss_held_cwnd: say why it isn't the path.
-        let allows = match window_allows(f) {
-            Some(cap) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
-            None => format!("what its {} window allows {}", format_bytes(f.max_window), window_beyond_links(f)),
+        // A window inferred where the scale is unseen is a lower bound (window_text's
+        // "at least"), and so is the rate it allows.
+        let allows = match (window_allows(f), f.window_inferred) {
+            (Some(cap), false) => format!("the {cap} its {} window allows", format_bytes(f.max_window)),
+            (Some(cap), true) => format!("the {cap} or more that its window of at least {} allows (the window scale is unseen)", format_bytes(f.max_window)),
+            (None, _) => format!("what its {}{} window allows {}", if f.window_inferred { "at least " } else { "" }, format_bytes(f.max_window), window_beyond_links(f)),
         };
         t += &format!(
             ", far below {allows}, {}. A loss-based sender (CUBIC, Reno) cuts its congestion window at \

@@ -99,7 +99,7 @@ pub(super) fn application_text(f: &Facts) -> String {
     }
     // Period by period (issue 13): idle time between bursts is the application's,
     // but a period in which the bursts themselves crawled is the network's.
-    let (queue_verdict, nagle_verdict);
+    let (queue_verdict, nagle_verdict, loss_verdict);
     let verdict = if f.network_periods {
         "The idle time between bursts is the application's; while it was sending, the network limited the periods named here."
     } else if queueing(f) {
@@ -121,6 +121,10 @@ pub(super) fn application_text(f: &Facts) -> String {
     } else if let Some(n) = nagle.as_ref() {
         nagle_verdict = nagle_turns::verdict(f, n);
         nagle_verdict.as_str()
+    } else if let Some(l) = loss_over_pauses::sentence(f) {
+        // The loss's saving above the pauses' (loss_over_pauses.rs): not "not the network".
+        loss_verdict = l;
+        loss_verdict.as_str()
     } else if peer_turns {
         "The applications' turns, not the network, set the pace."
     } else {
