@@ -65,9 +65,8 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, (capture
     // What the later stall rules read beyond the rows (stalls/later_rules.rs), kept for the view.
     let later_inputs = LaterInputs { recoveries, far_bounds, local, payload_only: capture.payload_only(), silences };
     let later = LaterRules { inputs: Some(&later_inputs), vantage: path.vantage, path_rtt_known: path.rtt.is_some(), path_rtt: path.rtt, capture_end: last_t, data_direction };
-    // Transient public columns for the stall, throughput and diagnosis passes.
-    // Only the packet rows are materialized (into the scratch columns); the
-    // diagnosis reads the RTT samples from the store (columns::RttSource).
+    // Transient columns for the stall, throughput and diagnosis passes: only the packet rows (into
+    // the scratch columns); the diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
     store.fill_packet_columns(&mut cols.packets, false);
     // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
