@@ -83,12 +83,7 @@ fn lone_small_messages_waiting_as_long_as_loaded_rounds_are_no_latency_under_loa
         let Some(said) = says_latency("lesquive__smartpcap__test.cap", id) else { return };
         assert!(!said, "lesquive conn {id}");
     }
-    // Conn 6 keeps a rise against its own control: 11 small-flight round trips, median
-    // 7.285 ms (five of them 3.2–4.3 ms), 74 loaded ones at a 30 ms median (≥ 1.5×, +10 ms).
-    let Some(c) = common::corpus_connection("lesquive__smartpcap__test.cap", 6) else { return };
-    assert!(
-        c.diagnosis.text.contains("Latency under load: the RTT rose from 7.3 ms (its own round trips with at most an initial window (4,380 B) in flight, median) to 30 ms (median with more in flight, 4×)."),
-        "{}",
-        c.diagnosis.text
-    );
+    // Conn 6 still says a rise ("from 7.3 ms … to 30 ms (4×)"): its 11 small-flight path
+    // round trips by the engine's filter (delayed-ACK holds out) have a 7.3 ms median, but
+    // tshark's ack_rtt at ≤ 4.4 kB in flight is 47 ms (n 16): not asserted, left open.
 }
