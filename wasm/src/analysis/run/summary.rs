@@ -148,8 +148,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, capture:
     let data_facts = facts[data_direction as usize].as_ref();
     crate::analysis::verdict::icmp_errors::attach(&mut summary, &icmp, [sides[0].seq, sides[1].seq], &endpoints, &cols.packets);
     *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, diagnosis::Rows { packets: &cols.packets, rtt: &store, sacks: &store }, tick, kept.as_mut(), data_facts, one_direction);
-    crate::analysis::verdict::icmp_errors::tell(&mut summary);
-    summary.flight_rtt_ms = diagnosis::flight_rtts(&summary, &cols.packets, &store, tick); // latency under load's control
+    crate::analysis::verdict::icmp_errors::tell(&mut summary); summary.flight_rtt_ms = diagnosis::flight_rtts(&summary, &cols.packets, &store, tick); // then latency under load's control
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)
