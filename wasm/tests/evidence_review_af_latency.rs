@@ -69,3 +69,21 @@ fn an_ack_later_than_half_a_second_is_no_delayed_ack() {
         assert!(!d.stalls.iter().any(|s| s.cause == StallCause::DelayedAck && s.duration > 0.5), "{:?}", d.stalls);
     }
 }
+
+#[test]
+fn lone_small_messages_waiting_as_long_as_loaded_rounds_are_no_latency_under_load() {
+    // Review AH C-LATENCY-UNDER-LOAD-UNFOUNDED: lesquive test.cap, a Linux LAN server
+    // (192.168.0.22:443, capture on it) → a Windows client. tshark's ack_rtt by the acked
+    // segment's bytes_in_flight on conn 3: ≤ 3 kB median 24.8 ms (n 24), > 25 kB 31.6 ms —
+    // lone small messages wait as long as loaded rounds (the client's link waking). The
+    // engine's own control on conn 3: 14 small-flight path round trips (≤ 4,380 B in
+    // flight), median 22.1 ms, against 26 ms loaded: no rise, and not "from 1.2 ms" (another
+    // connection's minimum). Conns 4, 5, 7, 8: the same (5 and 7 never had more in flight).
+    for id in [3, 4, 5, 7, 8] {
+        let Some(said) = says_latency("lesquive__smartpcap__test.cap", id) else { return };
+        assert!(!said, "lesquive conn {id}");
+    }
+    // Conn 6 still says a rise ("from 7.3 ms … to 30 ms (4×)"): its 11 small-flight path
+    // round trips by the engine's filter (delayed-ACK holds out) have a 7.3 ms median, but
+    // tshark's ack_rtt at ≤ 4.4 kB in flight is 47 ms (n 16): not asserted, left open.
+}

@@ -367,6 +367,8 @@ pub struct ConnectionSummary {
     /// Each endpoint's IP TTL range as captured (`Side::ttl`): its hop count (not in JSON).
     #[serde(skip)]
     pub ttl: [Option<(u8, u8)>; 2],
+    #[serde(skip)] // Medians of the queue direction's path round trips sent with [little, more] in flight, ms (latency_under_load.rs `flight_rtts`).
+    pub flight_rtt_ms: [Option<f64>; 2],
     /// The stall threshold the stalls were found with (options, or DESIGN.md's
     /// max(10 ms, 4 × min RTT) with min RTT = sum of both directions' minima).
     pub stall_threshold_ms: f64,
@@ -377,11 +379,9 @@ pub struct ConnectionSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub clock_tick_ms: Option<f64>,
-    // Boxed, as is `diagnosis`: a summary is ~1 KB inline otherwise, and `finish`
-    // reserves one per connection in a single block that cannot reuse the memory
-    // the connections' state frees as they are summarised (issue 16: 100 k
-    // connections); the boxes can. Serialized as if inline. (Not a doc comment:
-    // it would land in the generated TypeScript.)
+    // Boxed, as is `diagnosis`: a summary is ~1 KB inline otherwise, and `finish` reserves one per connection in a
+    // single block that cannot reuse the memory the connections' state frees (issue 16: 100 k connections); the
+    // boxes can. Serialized as if inline. (Not a doc comment: it would land in the generated TypeScript.)
     pub directions: Box<[DirectionSummary; 2]>,
     pub diagnosis: Box<Diagnosis>,
     /// How the connection ended (ending.rs; docs/ANALYSIS.md "How the connection ended").

@@ -131,7 +131,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, (capture
         path_rtt_ms: path.rtt.map(|s| s * 1000.0),
         path_rtt_method: path.method,
         sender_lag_ms: directions[data_direction as usize].sender_lag_ms,
-        base_rtt_ms: None, ttl: [sides[0].ttl, sides[1].ttl], // ttl: the same-path test (latency_under_load.rs)
+        base_rtt_ms: None, flight_rtt_ms: [None; 2], ttl: [sides[0].ttl, sides[1].ttl], // ttl: the same-path test (latency_under_load.rs)
         stall_threshold_ms: threshold_s * 1000.0,
         clock_tick_ms: own_tick_ns.map(|ns| ns as f64 / 1e6),
         directions: Box::new(directions),
@@ -148,7 +148,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, (capture
     let data_facts = facts[data_direction as usize].as_ref();
     crate::analysis::verdict::icmp_errors::attach(&mut summary, &icmp, [sides[0].seq, sides[1].seq], &endpoints, &cols.packets);
     *summary.diagnosis = diagnosis::diagnose_keeping_spans(&summary, diagnosis::Rows { packets: &cols.packets, rtt: &store, sacks: &store }, tick, kept.as_mut(), data_facts, one_direction);
-    crate::analysis::verdict::icmp_errors::tell(&mut summary);
+    crate::analysis::verdict::icmp_errors::tell(&mut summary); summary.flight_rtt_ms = diagnosis::flight_rtts(&summary, &cols.packets, &store, tick); // then latency under load's control
     scratch.keep_packets(cols.packets);
     let kept = kept.map(|(dir, spans, active)| KeptSpans { connection: id as usize, dir, spans, active });
     (summary, store, kept)

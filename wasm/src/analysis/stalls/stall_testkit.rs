@@ -272,6 +272,7 @@ pub fn summary(stalls: Vec<Stall>, rtt_ms: Option<(f64, f64)>) -> ConnectionSumm
     ConnectionSummary {
         stall_threshold_ms: 10.0,
         clock_tick_ms: None,
+        flight_rtt_ms: [None; 2],
         id: 0,
         endpoints: ["a".into(), "b".into()],
         handshake_seen: true,

@@ -68,7 +68,7 @@ mod drain_saving;
 mod first_answer;
 mod handshake_words;
 mod latency_under_load;
-pub use latency_under_load::set_base_rtts;
+pub use latency_under_load::{flight_rtts, set_base_rtts};
 mod long_message;
 mod loss_over_pauses;
 mod needless_words;

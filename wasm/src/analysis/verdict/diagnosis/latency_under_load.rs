@@ -30,6 +30,8 @@
 use super::{queue_direction, LATENCY_MIN_SAMPLES, LATENCY_UNDER_LOAD_RATIO, QUEUEING_RTT_RATIO};
 use crate::analysis::format::format_duration;
 use crate::analysis::report::{ConnectionSummary, Episode};
+use crate::analysis::rows::columns::{PacketColumns, RttSource};
+use crate::analysis::timing::round_trips::{times_path, RoundTripRule};
 use crate::analysis::track::connections::split_endpoint;
 
 /// Connections further apart in time than this are not taken for the same path: a
@@ -86,20 +88,69 @@ fn overlap(a: (u8, u8), b: (u8, u8)) -> bool {
     a.0 <= b.1 && b.0 <= a.1
 }
 
-/// This connection's own rise under its own load (rule 2's first half): its path
-/// median, ms, when it reached [`QUEUEING_RTT_RATIO`] × its own smallest round trip over
-/// at least [`LATENCY_MIN_SAMPLES`] path samples with more than [`LOAD_MIN_BYTES`] in flight.
-fn own_rise(c: &ConnectionSummary) -> Option<f64> {
+/// Small-flight round trips needed for their median to be the connection's own unloaded
+/// RTT (as window_and_queue.rs `SMALL_FLIGHT_MIN_SAMPLES`); fewer, and the path's base is.
+pub const SMALL_FLIGHT_MIN_SAMPLES: usize = 5;
+
+/// The control of rule 2 (review AH C-LATENCY-UNDER-LOAD-UNFOUNDED): the medians, ms, of
+/// the queue direction's path round trips (round_trips.rs `times_path`, as its
+/// `path_median_ms`) whose data left with at most [`LOAD_MIN_BYTES`] in flight (none
+/// below [`SMALL_FLIGHT_MIN_SAMPLES`] of them) and with more (none below
+/// [`LATENCY_MIN_SAMPLES`]). A lone small message has nothing queued behind it of its
+/// own (RFC 6349 §3.3.2 measures buffer delay against the RTT of the pipe unloaded): where
+/// it waits as long as a loaded round, the wait is the path's or the peer's — a Wi-Fi
+/// client's link waking from power save (lesquive smartpcap test.cap conn 3: tshark's
+/// ack_rtt 24.8 ms median at ≤ 3 kB in flight against 31.6 ms above 25 kB) — not load.
+/// Read from the rows at diagnosis time into `ConnectionSummary::flight_rtt_ms`: the
+/// summary-level pass below has no rows.
+pub fn flight_rtts(c: &ConnectionSummary, p: &PacketColumns, rtt: &dyn RttSource, tick: f64) -> [Option<f64>; 2] {
+    let q = queue_direction(c, false) as u8;
+    let rule = RoundTripRule::of(c, tick);
+    // The flight of the last data segment of direction q sent by `sent` (within 64 rows).
+    let flight_at = |sent: f64| {
+        let k = p.t.partition_point(|&t| t <= sent);
+        (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == q && p.len[i] > 0 && p.in_flight[i].is_finite()).map(|i| p.in_flight[i])
+    };
+    let (mut small, mut loaded) = (Vec::new(), Vec::new());
+    rule.for_each(rtt, &mut |t, dir, measured_ms, round_trip_ms, kind| {
+        if dir & 1 == q && times_path(kind, measured_ms, rule.offset_ms[1 - q as usize]) && round_trip_ms.is_finite() && round_trip_ms > 0.0 {
+            match flight_at(t - round_trip_ms / 1000.0) {
+                Some(w) if w <= LOAD_MIN_BYTES as f64 => small.push(round_trip_ms),
+                Some(_) => loaded.push(round_trip_ms),
+                None => {}
+            }
+        }
+    });
+    let median = |v: &mut Vec<f64>, min: usize| {
+        v.sort_by(f64::total_cmp);
+        (v.len() >= min.max(1)).then(|| v[v.len() / 2])
+    };
+    [median(&mut small, SMALL_FLIGHT_MIN_SAMPLES), median(&mut loaded, LATENCY_MIN_SAMPLES as usize)]
+}
+
+/// This connection's own rise under its own load (rule 2's first half), ms: (the RTT it
+/// rose from, if its own small-flight median, and the median it rose to). With at least
+/// [`SMALL_FLIGHT_MIN_SAMPLES`] small-flight round trips (`flight_rtt_ms`), the median of
+/// those with more than [`LOAD_MIN_BYTES`] in flight at least [`QUEUEING_RTT_RATIO`] × the
+/// small-flight median; without them, its path median at least that × its own smallest
+/// round trip over at least [`LATENCY_MIN_SAMPLES`] path samples, with more than
+/// [`LOAD_MIN_BYTES`] in flight at some point.
+fn own_rise(c: &ConnectionSummary) -> Option<(Option<f64>, f64)> {
     if !timed(c) {
         return None;
     }
     let q = queue_direction(c, false);
     let d = &c.directions[q];
     let own = c.path_rtt_ms.filter(|&r| r > 0.0)?;
+    if let [Some(small), loaded] = c.flight_rtt_ms {
+        // The control: the same connection's rounds with little in flight.
+        let loaded = loaded?;
+        return (loaded >= QUEUEING_RTT_RATIO * small.max(own)).then_some((Some(small.max(own)), loaded));
+    }
     let median = d.rtt.path_median_ms.filter(|_| d.rtt.path_samples >= LATENCY_MIN_SAMPLES)?;
     // The load of the data these samples time (direction q's).
     let loaded = d.max_bytes_in_flight.unwrap_or(0) > LOAD_MIN_BYTES;
-    (loaded && median >= QUEUEING_RTT_RATIO * own).then_some(median)
+    (loaded && median >= QUEUEING_RTT_RATIO * own).then_some((None, median))
 }
 
 /// Rule 3: a limit under which the capture times round trips.
@@ -163,16 +214,25 @@ fn note_latency_under_load(conn: &mut ConnectionSummary, base_ms: f64, loaded_be
         let r = conn.directions.iter().map(|d| &d.rtt).filter(|r| r.path_samples >= LATENCY_MIN_SAMPLES).max_by_key(|r| r.path_samples)?;
         r.path_median_ms
     };
-    let Some(rtt_ms) = own_rise(conn).or_else(|| loaded_beside.then(beside).flatten()) else { return };
-    if !(rtt_ms >= LATENCY_UNDER_LOAD_RATIO * base_ms && rtt_ms - base_ms >= 10.0) {
+    let Some((own_small, rtt_ms)) = own_rise(conn).or_else(|| loaded_beside.then(beside).flatten().map(|m| (None, m))) else { return };
+    // From its own small-flight rounds where it had them (the control), else the path's
+    // base: loaded by other flows only, its own small messages are the control too (its
+    // lone messages waiting as long as its median: lesquive test.cap conn 3 beside conn 6).
+    let small = own_small.or(conn.flight_rtt_ms[0]);
+    let from_ms = small.unwrap_or(base_ms);
+    if !(rtt_ms >= LATENCY_UNDER_LOAD_RATIO * from_ms && rtt_ms - from_ms >= 10.0) {
         return;
     }
+    let from = match small {
+        Some(_) => "its own round trips with at most an initial window (4,380 B) in flight, median",
+        None => "the path's base, the smallest round trip of the connections between these hosts at the same hop counts",
+    };
+    let to = if own_small.is_some() { "median with more in flight" } else { "median" };
     let text = format!(
-        "Latency under load: the RTT rose from {} (the path's base, the smallest round trip of the connections \
-         between these hosts at the same hop counts) to {} (median, {:.0}×).",
-        format_duration(base_ms / 1000.0),
+        "Latency under load: the RTT rose from {} ({from}) to {} ({to}, {:.0}×).",
+        format_duration(from_ms / 1000.0),
         format_duration(rtt_ms / 1000.0),
-        rtt_ms / base_ms
+        rtt_ms / from_ms
     );
     conn.diagnosis.text += &format!(" {text}");
     conn.diagnosis.episodes.push(Episode { start: conn.start, end: conn.end, kind: "latency", text });
