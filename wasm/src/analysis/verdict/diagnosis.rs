@@ -191,8 +191,9 @@ pub fn diagnose_keeping_spans(
             _ => f64::NAN,
         };
     }
-    // After a head of messages the rate is the transfer's (transfer_head.rs), not the connection's.
-    let rate = match sh.transfer_start { Some(_) if sh.active > 0.0 => sh.new_bytes * 8.0 / sh.active, _ if sender.throughput.active_mean_bps > 0.0 => sender.throughput.active_mean_bps, _ => f64::NAN };
+    // "While active": the active mean (throughput.rs), also after a head cut — the cut's span
+    // holds the application's idle pauses (review AI W2: 94 kbit/s said of a 69 KiB burst of 4.2 ms).
+    let rate = if sender.throughput.active_mean_bps > 0.0 { sender.throughput.active_mean_bps } else { f64::NAN };
     let episodes = episodes::find(conn, packets, rtt, &sh, min_rtt, tick);
     let network_periods = episodes.iter().any(|e| matches!(e.kind, "loss" | "outage" | "transfer"));
     let timer_stalls = episodes::timer_counts(&sender.stalls, packets, f64::NEG_INFINITY, sh.peer_silent.map_or(f64::INFINITY, |p| p.at));

@@ -74,25 +74,39 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
         return None;
     }
     let wire = super::wire_segments::WireSegments::of(f);
+    // Whether slow start is read from the flights' time (a round trip each): the ACK
+    // clock's rounds only re-cut a ramp found so (review AI W1/W3: cut by the ACK clock, a
+    // paced flow's flights of "2, 3, 2, 3, 3" or a queue's growing RTT passed for slow start).
+    let timed = timed_rounds(f, start, last, &new, &wire)?;
+    if !ramp_shape(&timed) {
+        return None;
+    }
     // The ACK clock where the capture sees the ACKs as the sender does (a sender-side
     // capture); elsewhere the flights' time (a lag mis-measured by a round trip would
     // merge two rounds in one).
     let sender_side = f.conn.vantage == crate::analysis::timing::vantage::Vantage::Sender;
-    let acked = if sender_side { acked_rounds(f, start, last, &new, &wire) } else { None };
-    let rounds = acked.or_else(|| timed_rounds(f, start, last, &new, &wire))?;
-    let full = rounds.len().checked_sub(1)?;
-    if full < MIN_FULL_ROUNDS || rounds[..full].iter().any(|r| r.0 == 0) {
-        return None;
-    }
-    let grew = rounds[..full].windows(2).filter(|w| w[1].0 as f64 >= SLOW_START_GROWTH * w[0].0 as f64).count();
-    let largest = (0..full).max_by_key(|&k| rounds[k].0).unwrap_or(0);
+    let acked = if sender_side { acked_rounds(f, start, last, &new, &wire).filter(|r| ramp_shape(r)) } else { None };
+    let rounds = acked.unwrap_or(timed);
     let answer_from = (start != first).then_some(start);
     // Turns before the answer that took half the active time or more are the headline
     // (path_words.rs `path_text`: "Request/response turns set the pace"), not its ramp.
     if answer_from.is_some() && f.sh.turns > 0 && f.sh.turn_time >= 0.5 * f.sh.active {
         return None;
     }
-    (3 * grew >= 2 * (full - 1) && largest + 2 >= full).then_some(Ramp { rounds, answer_from })
+    Some(Ramp { rounds, answer_from })
+}
+
+/// Rounds that grew as slow start does: at least [`MIN_FULL_ROUNDS`] full rounds, none
+/// empty, two thirds of them [`SLOW_START_GROWTH`] × the one before, the largest among
+/// the last three.
+fn ramp_shape(rounds: &Rounds) -> bool {
+    let Some(full) = rounds.len().checked_sub(1) else { return false };
+    if full < MIN_FULL_ROUNDS || rounds[..full].iter().any(|r| r.0 == 0) {
+        return false;
+    }
+    let grew = rounds[..full].windows(2).filter(|w| w[1].0 as f64 >= SLOW_START_GROWTH * w[0].0 as f64).count();
+    let largest = (0..full).max_by_key(|&k| rounds[k].0).unwrap_or(0);
+    3 * grew >= 2 * (full - 1) && largest + 2 >= full
 }
 
 /// The `path` text of a flow that ended in slow start ([`slow_start_rounds`]).
