@@ -22,6 +22,7 @@ pub mod one_direction;
 pub mod peer_silent;
 pub mod pmtu_resends;
 pub mod relay_chain;
+pub mod relayed_waits;
 pub mod savings;
 pub mod split_proxy;
 pub mod terminating_proxy;

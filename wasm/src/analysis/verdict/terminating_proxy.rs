@@ -24,8 +24,8 @@
 //! proxy's relay and its path to the server. Connections past [`MAX_SYN_ACKS`]
 //! SYN/ACKs are not looked at (a documented cap: 16 bytes each).
 
-use crate::analysis::format::format_duration;
 use crate::analysis::report::ConnectionSummary;
+use crate::analysis::verdict::relayed_waits::{self, Relayed};
 use crate::decode::tcp_flags::{ACK, SYN};
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
@@ -154,38 +154,15 @@ fn say(c: &mut ConnectionSummary, a: &SynAckId, servers: &[u32], box_words: &str
         a.frame,
         if others == 1 { "1 other address".to_string() } else { format!("{others} other addresses") },
     );
-    rewrite_waits(c, &server);
+    // The server's waits were relayed by the proxy (relayed_waits.rs, as for a tunnel).
+    relayed_waits::rewrite(c, &Relayed {
+        answerer: &server,
+        answer_close: "answers through the proxy that accepted this connection (below), so time of the proxy's relay, its path to the server and back and the server's own, not of an application alone.",
+        who: &format!("{server} and the proxy in front of it"),
+        how: "relayed through the proxy with its path to the server and back",
+    });
 }
 
-/// The answer-waits sentence and the application saving's lead of the server behind
-/// the proxy, from the typed facts the diagnosis left (report.rs `Said`), as
-/// app_facts/proxy.rs does for an explicit proxy's tunnel; their numbers stay.
-fn rewrite_waits(c: &mut ConnectionSummary, server: &str) {
-    let d = c.data_direction.min(1) as usize;
-    if c.directions.get(d).is_none_or(|s| s.from != server) {
-        return;
-    }
-    let (said, text) = (c.diagnosis.said.clone(), &mut c.diagnosis.text);
-    let mut replace = |old: &str, new: String| {
-        if let Some(at) = text.find(old) {
-            text.replace_range(at..at + old.len(), &new);
-        }
-    };
-    if let Some((sentence, _, _, words)) = &said.answer_waits {
-        replace(sentence, format!("{server} took {words}): answers through the proxy that accepted this connection (below), so time of the proxy's relay, its path to the server and back and the server's own, not of an application alone."));
-    }
-    if let Some((lead, own, theirs, turns)) = &said.own_waits {
-        let peer = &c.directions[1 - d].from;
-        let (ready, other) = if *turns { ("had every answer ready at once", "") } else { ("always had data ready", " of the pauses") };
-        replace(lead, format!(
-            "Had {server} and the proxy in front of it {ready} (the waits for its answers, relayed through the proxy with its path to the \
-             server and back, {}; the other {}{other} was the wait for {peer}'s next message)",
-            format_duration(*own),
-            format_duration(*theirs)
-        ));
-    }
-    c.diagnosis.said = Default::default(); // said otherwise now
-}
 
 #[cfg(test)]
 mod tests {

@@ -28,6 +28,7 @@
 use super::Facts;
 use crate::analysis::format::format_duration;
 use crate::analysis::report::ConnectionSummary;
+use crate::analysis::verdict::relayed_waits::{self, Relayed};
 
 /// The proxy's own time is named where it is at least this long, s (below, the
 /// difference is the hosts' scheduling, not a far connection).
@@ -90,32 +91,12 @@ impl Tunnel {
 pub fn rewrite_answer_waits(f: &Facts, c: &mut ConnectionSummary) {
     let Some(o) = f.tunnel.opened else { return };
     let Some(proxy) = c.endpoints.get(usize::from(1 - o.client.min(1))).cloned() else { return };
-    let d = c.data_direction.min(1) as usize;
-    if c.directions.get(d).is_none_or(|s| s.from != proxy) {
-        return;
-    }
-    let (said, text) = (c.diagnosis.said.clone(), &mut c.diagnosis.text);
-    let mut replace = |old: &str, new: String| {
-        if let Some(at) = text.find(old) {
-            text.replace_range(at..at + old.len(), &new);
-        }
-    };
-    if let Some((sentence, _, _, words)) = &said.answer_waits {
-        replace(sentence, format!(
-            "{proxy} took {words}): answers relayed through the proxy's tunnel, so time of the far server and of the proxy's path to it and back, not of the proxy's own application."
-        ));
-    }
-    if let Some((lead, own, theirs, turns)) = &said.own_waits {
-        let peer = &c.directions[1 - d].from;
-        let (ready, other) = if *turns { ("had every answer ready at once", "") } else { ("always had data ready", " of the pauses") };
-        replace(lead, format!(
-            "Had the far server behind {proxy}'s tunnel {ready} (the waits for its answers, relayed through the tunnel with the \
-             proxy's path to it and back, {}; the other {}{other} was the wait for {peer}'s next message)",
-            format_duration(*own),
-            format_duration(*theirs)
-        ));
-    }
-    c.diagnosis.said = Default::default(); // said otherwise now
+    relayed_waits::rewrite(c, &Relayed {
+        answerer: &proxy,
+        answer_close: "answers relayed through the proxy's tunnel, so time of the far server and of the proxy's path to it and back, not of the proxy's own application.",
+        who: &format!("the far server behind {proxy}'s tunnel"),
+        how: "relayed through the tunnel with the proxy's path to it and back",
+    });
 }
 
 /// "The payload shows a tunnel through an HTTP proxy (RFC 9110 §9.3.6): …"; None where
