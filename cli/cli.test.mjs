@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from './testing/in-process.mjs';
 import { NODE_ARGS } from './testing/node.mjs';
+import { retransmissionKinds } from './format.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'tcpscope.mjs');
@@ -84,6 +85,15 @@ test('the text output names the kinds of retransmission and the timeout backoff'
   const out = run('analyze', join(examples, 'bursts-outage.pcap')).stdout;
   assert.match(out, /retransmissions 38 \(5 timeouts, 1 tail loss probe, 21 fast \/ SACK recovery, 11 slow start after a timeout; 3 spurious\)/);
   assert.match(out, /timeout backoff: 4 at 21\.419 s \(376, 736, 1472, 3008 ms\)/);
+});
+
+test('the retransmission kinds name the two that are no loss recovery, so they sum to the count', () => {
+  // docs/ANALYSIS.md "Retransmission kinds": timeouts + probes + fast + slow start + PMTU
+  // re-sends + back-to-back copies = retransmissions. 5 = 1 fast + 2 PMTU + 2 back to back.
+  const d = { retransmissions: 5, rtoEvents: 0, tailLossProbes: 0, fastRetransmissions: 1, slowStartRetransmissions: 0,
+    pmtuRetransmissions: 2, backToBackDuplicates: 2, spuriousRetransmissions: 0 };
+  assert.equal(retransmissionKinds(d),
+    ' (1 fast / SACK recovery, 2 sent twice back to back, 2 re-sent smaller after an ICMP path MTU message)');
 });
 
 test('the text output gives the kernel\'s segment count where frames hold several (TSO)', () => {

@@ -106,7 +106,7 @@ function payload(c) {
 
 /** " (2 timeouts, 1 tail loss probe, 21 fast / SACK recovery, 11 slow start; 3 spurious)":
  *  the kinds of docs/ANALYSIS.md "Retransmission kinds", those that occurred. */
-function retransmissionKinds(d) {
+export function retransmissionKinds(d) {
   if (!d.retransmissions) return '';
   const n = (v, one, many) => `${v} ${v === 1 ? one : many}`;
   const kinds = [
@@ -115,6 +115,7 @@ function retransmissionKinds(d) {
     d.fastRetransmissions ? `${d.fastRetransmissions} fast / SACK recovery` : null,
     d.slowStartRetransmissions ? `${d.slowStartRetransmissions} slow start after a timeout` : null,
     d.backToBackDuplicates ? `${d.backToBackDuplicates} sent twice back to back` : null,
+    d.pmtuRetransmissions ? `${d.pmtuRetransmissions} re-sent smaller after an ICMP path MTU message` : null,
   ].filter(Boolean);
   const spurious = d.spuriousRetransmissions ? `; ${d.spuriousRetransmissions} spurious` : '';
   return kinds.length || spurious ? ` (${kinds.join(', ')}${spurious})` : '';

@@ -55,6 +55,10 @@ const rows: [string, (d: DirectionSummary) => string][] = [
   ['RTT samples (left out)', (d) => { const r = rttStats(d.rtt); return r.samples == null ? '–' : `${r.samples.toLocaleString('en-US')} (${(r.excludedSamples ?? 0).toLocaleString('en-US')})`; }],
   ['Retransmissions (fast, spurious)', (d) => `${d.retransmissions} (${d.fastRetransmissions}, ${d.spuriousRetransmissions})`],
   ['Timeouts / tail probes / slow start', (d) => (d.rtoEvents === undefined ? '–' : `${d.rtoEvents} / ${d.tailLossProbes ?? 0} / ${d.slowStartRetransmissions ?? 0}`)],
+  // The two kinds that are no loss recovery (docs/ANALYSIS.md "Retransmission kinds"): a
+  // segment sent twice back to back, and re-sends an ICMP "fragmentation needed" / "packet
+  // too big" set off. Without this row the kinds above could sum below "Retransmissions".
+  ['Sent twice back to back / path MTU re-sends', (d) => (d.rtoEvents === undefined ? '–' : `${d.backToBackDuplicates ?? 0} / ${d.pmtuRetransmissions ?? 0}`)],
   // The kernel's unit (TcpRetransSegs, TCPFastRetrans, TCPSlowStartRetrans): differs from
   // the frames above only where the capture holds TSO/GRO frames (docs/ANALYSIS.md).
   ['Retransmitted segments (fast, slow start)', (d) => (d.retransmittedSegments === undefined ? '–' : `${d.retransmittedSegments} (${d.fastRetransmittedSegments ?? 0}, ${d.slowStartRetransmittedSegments ?? 0})`)],
