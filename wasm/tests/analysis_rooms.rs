@@ -83,8 +83,21 @@ fn named(line: &str, supers: usize) -> Vec<String> {
     let mut found = Vec::new();
     let mut take = |rest: &str| {
         if let Some(group) = rest.strip_prefix('{') {
-            let inner = &group[..group.find('}').unwrap_or(group.len())];
-            found.extend(inner.split(',').map(|s| s.trim().split("::").next().unwrap_or("").to_string()).filter(|s| !s.is_empty()));
+            // Only the group's own items, not those of a nested group inside it:
+            // `{timing::{rtt, vantage}, stalls}` names the rooms `timing` and `stalls`.
+            let (mut depth, mut item, mut items) = (0usize, String::new(), Vec::new());
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => items.push(std::mem::take(&mut item)),
+                    _ if depth == 0 => item.push(c),
+                    _ => {}
+                }
+            }
+            items.push(item);
+            found.extend(items.iter().map(|s| s.trim().split("::").next().unwrap_or("").trim().to_string()).filter(|s| !s.is_empty()));
         } else {
             found.push(rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect());
         }
@@ -105,6 +118,14 @@ fn named(line: &str, supers: usize) -> Vec<String> {
         }
     }
     found
+}
+
+#[test]
+fn a_nested_use_group_names_only_its_outer_rooms() {
+    // `a::{b, c}` inside the group names room `a`; `b` and `c` are a's own modules.
+    let line = "use crate::analysis::{timing::{rtt, vantage::Parts}, stalls, format::format_duration};";
+    assert_eq!(named(line, 0), ["timing", "stalls", "format"]);
+    assert_eq!(named("use super::super::{loss::{a, b}, track};", 2), ["loss", "track"]);
 }
 
 struct Violation(String);
