@@ -125,12 +125,10 @@ pub struct RetransKinds {
     recent: [i64; FEEDBACK_KEPT],
     recent_n: usize,
     feedback_seq: u64,
-    /// Highest SACK right edge and cumulative ACK the peer has sent (relative).
-    /// (`OptNs`: Options in 8 bytes, here and below.)
+    /// Highest SACK right edge and cumulative ACK the peer has sent (relative; `OptNs`: Options in 8 bytes, here and below).
     sack_high: OptNs,
     una: OptNs,
-    /// The cumulative ACK before the latest advance, and when that advance was
-    /// captured (`Record::una_heard`).
+    /// The cumulative ACK before the latest advance, and when that advance was captured (`Record::una_heard`).
     una_before: OptNs,
     una_since_ns: i64,
     /// Records not yet acknowledged (index of the first one possibly unacked).
@@ -164,6 +162,7 @@ pub struct RetransKinds {
     /// feedback yet (no ACK of the peer's before this side's data), a first ACK at or
     /// below it acknowledges nothing seen sent, so is no advance.
     pub(crate) sent_low: Option<i64>,
+    pub(crate) b2b: super::back_to_back::SenderClockApart, // the sender's clock between a re-send and its original
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -453,6 +452,7 @@ impl RetransKinds {
         let new_data_ago = self.last_new_data_ns.get().map_or(u32::MAX, |tn| u32::try_from(t_ns.saturating_sub(tn).max(0) / 1000).unwrap_or(u32::MAX - 1));
         self.new_data_ago_us.push(new_data_ago);
         self.hole_reported_before.push(self.hole_reported);
+        self.b2b.on_resend(tsval);
         self.records.push(Record {
             row: row.unwrap_or(u32::MAX),
             t_ns,
