@@ -135,3 +135,27 @@ pub fn batched_warning(b: &BatchedInterface, told: usize, packets: u64) -> Analy
     );
     AnalysisWarning { kind: "batched-clock", count: packets, message }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::timing::ts_clock_check::Pair;
+
+    fn proof(ratio: f64) -> Option<(Contradiction, String)> {
+        let p = Pair { gap_ns: 1_000_000_000, moved: 10, frames: [1, 2, 3] };
+        Some((Contradiction { host: 0, too_long: p, too_short: p, ratio, ticks_per_s: None }, "10.0.0.1:1".to_string()))
+    }
+
+    #[test]
+    fn one_interface_one_clock_several_keep_their_own() {
+        // Connections 1 and 3 proven, 3 the more strongly: shown; both listed.
+        let proofs = [None, proof(20.0), None, proof(50.0)];
+        let b = batched_interface(&proofs, 1).expect("one interface");
+        assert_eq!((b.conn, b.proven.clone()), (3, vec![1, 3]));
+        // A pcap (or an analysis without a file: 0) has one clock; two IDBs: unknown which.
+        assert!(batched_interface(&proofs, 0).is_some());
+        assert!(batched_interface(&proofs, 2).is_none());
+        // Nothing proven: nothing said.
+        assert!(batched_interface(&[None, None], 1).is_none());
+    }
+}
