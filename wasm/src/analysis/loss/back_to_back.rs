@@ -37,35 +37,40 @@
 
 use super::timer_driven::TIMER_FLOOR_NS;
 
-/// What the sender's own clock says between each re-send and the segment that last
-/// advanced SND.NXT (its original, were it a back-to-back copy), per retransmission
-/// record of `RetransKinds` (kept beside the records, whose 128 bytes are full).
-#[derive(Clone, Debug, Default)]
-pub struct SenderClockApart {
-    /// TSval of the last segment that advanced SND.NXT (None: it carried none).
-    original_tsval: Option<u32>,
-    /// Per record: its TSval and its original's are both known and ≥ 2 ticks apart.
-    apart: Vec<bool>,
-    /// The connection's capture clock is proven not to follow the packets (set before the
-    /// classification: run/analyzer.rs).
-    pub clock_broken: bool,
-}
+/// The TSval of the segment that last advanced SND.NXT — the original of a back-to-back
+/// copy — 0 when it carried none (RFC 7323 allows a TSval of 0: such an original is then
+/// judged by the capture's gap alone). 8 bytes more in `RetransKinds` (its size:
+/// run/analyzer_tests.rs `per_connection_state_is_small`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderClockApart(u32);
+
+/// The bit of a record's flags (retrans_kinds.rs `hole_reported_before`): the re-send and
+/// its original carry TSvals ≥ 2 ticks apart, or the capture's clock does not follow the
+/// packets ([`all_apart`]): it is no back-to-back copy.
+pub const APART: u8 = 2;
 
 impl SenderClockApart {
     /// A segment of this side advanced SND.NXT, carrying `tsval`.
     pub fn on_new_data(&mut self, tsval: Option<u32>) {
-        self.original_tsval = tsval;
+        self.0 = tsval.unwrap_or(0);
     }
 
-    /// A retransmission record was kept, its segment carrying `tsval`.
-    pub fn on_resend(&mut self, tsval: Option<u32>) {
-        crate::lean::push(&mut self.apart, ticks_apart(self.original_tsval, tsval).is_some_and(|m| m >= 2));
+    /// A retransmission record is kept, its segment carrying `tsval`: its [`APART`] bit.
+    pub fn on_resend(&self, tsval: Option<u32>) -> u8 {
+        if ticks_apart(Some(self.0).filter(|&v| v != 0), tsval).is_some_and(|m| m >= 2) { APART } else { 0 }
     }
+}
 
-    /// Whether record `i` may be a back-to-back copy by the sender's clock and the capture's.
-    pub fn may_be_copy(&self, i: usize) -> bool {
-        !self.clock_broken && !self.apart.get(i).copied().unwrap_or(false)
-    }
+/// Whether a record with these flags may be a back-to-back copy by the sender's clock.
+pub fn may_be_copy(flags: u8) -> bool {
+    flags & APART == 0
+}
+
+/// A connection whose capture clock is proven not to follow the packets
+/// (verdict/broken_clock.rs, set before the classification: run/analyzer.rs): no gap of
+/// the capture's makes any of its re-sends a back-to-back copy.
+pub fn all_apart(flags: &mut [u8]) {
+    flags.iter_mut().for_each(|f| *f |= APART);
 }
 
 /// How many ticks of the sender's TS clock lie between two of its TSvals (RFC 7323 §5.2's
@@ -113,18 +118,20 @@ mod tests {
         let mut k = SenderClockApart::default();
         // Carperis case 7 caller #10 fr643 → fr644: TSval 1579817032 → 1579817095, 63 ticks.
         k.on_new_data(Some(1_579_817_032));
-        k.on_resend(Some(1_579_817_095));
+        let mut flags = vec![k.on_resend(Some(1_579_817_095))];
         // The same TSval (sent within one tick), or the clock ticking once between them.
-        k.on_resend(Some(1_579_817_032));
-        k.on_resend(Some(1_579_817_033));
+        flags.push(k.on_resend(Some(1_579_817_032)));
+        flags.push(k.on_resend(Some(1_579_817_033)));
         // No timestamp on the re-send: the capture's gap stands (moudie lab8 (2) #13).
-        k.on_resend(None);
-        assert_eq!((0..4).map(|i| k.may_be_copy(i)).collect::<Vec<_>>(), [false, true, true, true]);
+        flags.push(k.on_resend(None));
+        // Bit 0 (a hole reported before it) is another fact's: left alone.
+        flags.push(1);
+        assert_eq!(flags.iter().map(|&f| may_be_copy(f)).collect::<Vec<_>>(), [false, true, true, true, true]);
         // Across the wrap: u32::MAX → 1 is 2 ticks.
         assert_eq!(ticks_apart(Some(u32::MAX), Some(1)), Some(2));
         assert_eq!(ticks_apart(Some(5), None), None);
         // A clock proven not to follow the packets gives no copy at all.
-        k.clock_broken = true;
-        assert!(!k.may_be_copy(1));
+        all_apart(&mut flags);
+        assert!(flags.iter().all(|&f| !may_be_copy(f)) && flags[4] == 1 | APART);
     }
 }

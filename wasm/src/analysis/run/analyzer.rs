@@ -311,7 +311,7 @@ impl Analyzer {
             let untimed = self.untimed.of(conn.endpoints);
             // No re-send is a back-to-back copy by a clock that does not follow the packets (loss/back_to_back.rs).
             if batched.is_some() || proofs[id].is_some() {
-                conn.sides.iter_mut().filter_map(|s| s.kinds.as_mut()).for_each(|k| k.b2b.clock_broken = true);
+                conn.sides.iter_mut().filter_map(|s| s.kinds.as_mut()).for_each(|k| crate::analysis::loss::back_to_back::all_apart(&mut k.hole_reported_before));
             }
             let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, (&capture, &hosts), own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
             broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
