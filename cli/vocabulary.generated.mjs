@@ -117,7 +117,7 @@ export const RETRANSMISSION_KINDS = Object.freeze([
 ]);
 
 /** Every warning kind a report may carry (`warnings[].kind`). */
-export const WARNING_KINDS = Object.freeze(["unknown-link-type", "not-ip", "not-tcp", "ip-fragment", "tcp-fragment", "truncated-headers", "malformed-packet", "time-went-backwards", "time-order-clamped", "time-jumped-forward", "impossible-timestamp", "encrypted-frame", "bad-fcs", "bad-tcp-checksum", "acked-bad-checksum", "unanswered-bad-checksum", "amsdu-subframe", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction", "link-padding", "two-senders", "other-incarnation", "connection-limit", "packet-limit"]);
+export const WARNING_KINDS = Object.freeze(["unknown-link-type", "not-ip", "not-tcp", "ip-fragment", "tcp-fragment", "truncated-headers", "malformed-packet", "time-went-backwards", "time-order-clamped", "time-jumped-forward", "impossible-timestamp", "encrypted-frame", "bad-fcs", "bad-tcp-checksum", "acked-bad-checksum", "unanswered-bad-checksum", "amsdu-subframe", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction", "link-padding", "two-senders", "batched-clock", "other-incarnation", "connection-limit", "packet-limit"]);
 
 /** Warning kinds told in their own banner (from `report.capture`), not in the warnings list. */
 export const BANNER_WARNING_KINDS = Object.freeze(["time-went-backwards", "time-jumped-forward", "payload-only", "duplicate-frames", "coarse-clock", "capture-loss", "one-direction"]);
@@ -126,7 +126,7 @@ export const BANNER_WARNING_KINDS = Object.freeze(["time-went-backwards", "time-
 export const UNREADABLE_WARNING_KINDS = Object.freeze(["unknown-link-type", "tcp-fragment", "truncated-headers", "malformed-packet", "encrypted-frame"]);
 
 /** Warning kinds of packets analysed all the same (a repaired time): no "packets not analysed". */
-export const ANALYSED_WARNING_KINDS = Object.freeze(["impossible-timestamp", "acked-bad-checksum", "unanswered-bad-checksum", "link-padding", "two-senders"]);
+export const ANALYSED_WARNING_KINDS = Object.freeze(["impossible-timestamp", "acked-bad-checksum", "unanswered-bad-checksum", "link-padding", "two-senders", "batched-clock"]);
 
 /** The charts of the stack, in their order (keys 1–7, `#charts=`, `render --chart`): new charts go last. */
 export const CHART_IDS = Object.freeze(["throughput", "inflight", "stalls", "sequence", "rtt", "events", "wifi"]);

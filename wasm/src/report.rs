@@ -348,7 +348,7 @@ pub enum WarningPlace {
 
 /// Every warning kind a report may carry, and where the page tells it: the decoder's (`decode::WarningKind`) and the
 /// analysis's (`AnalysisWarning::kind`, checked by a test that reads the source).
-pub const WARNING_KINDS: [(&str, WarningPlace); 27] = {
+pub const WARNING_KINDS: [(&str, WarningPlace); 28] = {
     use WarningPlace::*;
     [
         (WarningKind::UnknownLinkType.name(), Unreadable),
@@ -375,6 +375,7 @@ pub const WARNING_KINDS: [(&str, WarningPlace); 27] = {
         ("one-direction", Banner),
         ("link-padding", Analysed),
         ("two-senders", Analysed),
+        ("batched-clock", Analysed),
         ("other-incarnation", Skipped),
         ("connection-limit", Skipped),
         ("packet-limit", Skipped),

@@ -205,6 +205,7 @@ impl Session {
         let info = self.decoder.info();
         analyzer.repeated_frames = self.timeline.repeated();
         analyzer.untimed = self.timeline.take_untimed();
+        analyzer.interfaces = info.interfaces;
         analyzer.tcp_fragments = (info.warnings.get(&crate::decode::WarningKind::TcpFragment).copied().unwrap_or(0), info.tcp_fragment_bytes);
         analyzer.icmp = self.decoder.icmp_quotes().iter().map(|q| (crate::analysis::store::secs(q.ts_ns.wrapping_sub(self.file_t0_ns.unwrap_or(q.ts_ns))), *q)).collect();
         let mut analysis = analyzer.finish();

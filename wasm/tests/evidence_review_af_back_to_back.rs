@@ -38,7 +38,12 @@ fn other_captures_with_the_shape() {
     // nfstream `alexa-app.pcapng` conn 31: f645 (1+85) and f646 (86+53) re-sent as one
     // 138-B segment 228 µs later (f647), no ACK between: once a retransmission timeout.
     for (name, id, d, want) in [
-        ("zeek__zeek__testing_btest_Traces_smtp.pcap", 3, 0, [2, 0, 0, 0, 0, 2, 2]),
+        // zeek smtp.pcap conn 3 is not one after all (session 41, the sender's clock): the
+        // three copies carry TSvals 539416720, …7055, …7390 — 335 ticks of Google's 1 kHz
+        // clock apart each, each ACKed on its own (f93–95 echo all three): a probe and a
+        // timeout delivered together, as once counted (docs/ANALYSIS.md
+        // `direction.backToBackDuplicates`).
+        ("zeek__zeek__testing_btest_Traces_smtp.pcap", 3, 0, [2, 1, 1, 0, 0, 0, 2]),
         ("wenjie01__wireshark_labs__lab final 7-13.pcapng", 35, 1, [1, 0, 0, 0, 0, 1, 1]),
         ("Meghanay2112__Wireshark-Traffic-Analysis__tcp.pcap", 1, 1, [2, 0, 1, 0, 0, 1, 2]),
         ("nfstream__nfstream__tests_pcaps_alexa-app.pcapng", 31, 1, [1, 0, 0, 0, 0, 1, 0]),

@@ -42,3 +42,48 @@ fn other_rvictl_captures_of_iphones_are_clock_broken() {
     assert_eq!(c.diagnosis.limit, "clock-broken");
     assert!(c.diagnosis.text.contains("moved 91 ticks") && c.diagnosis.text.contains("997 ms after frame 247"), "{}", c.diagnosis.text);
 }
+
+const CASE7: &str = "Carperis__WebRTC_Testbench__test cases_messenger_case 7_packets_caller.pcapng";
+
+#[test]
+fn ts_clock_per_interface() {
+    // One interface (rvi0), one clock (docs/ANALYSIS.md "A broken capture clock", per
+    // interface): connections 10, 11 and 39 prove it batched by their hosts' TCP
+    // timestamps; connection 37 (Apple push, 17.57.144.55:5223) gives no pair of each
+    // kind itself and read "1 s waiting on ACKs … about 15 ms instead of 1 s" over gaps
+    // its sender's clock moved 24–37 ms (review AI W4, "Noticed").
+    let Some(bytes) = common::corpus(CASE7) else { return };
+    let s = tcpscope_core::session::analyze_bytes(&bytes, tcpscope_core::analysis::AnalysisOptions::default(), 1 << 20);
+    let a = s.analysis().expect("analysed");
+    let c = |i: usize| &a.connections[i];
+    assert_eq!(c(37).diagnosis.limit, "clock-broken");
+    assert!(c(37).diagnosis.text.contains("on connection 10 of the same capture interface"), "{}", c(37).diagnosis.text);
+    // Connection 10 keeps its own proof (its frames).
+    assert!(c(10).diagnosis.text.contains("10.239.204.154:50384's own TCP timestamp clock"), "{}", c(10).diagnosis.text);
+    // Verdicts read from which packets exist stand: SYNs never answered, one direction.
+    assert_eq!((c(24).diagnosis.limit.as_str(), c(0).diagnosis.limit.as_str()), ("not-established", "one-direction"));
+    // 46 connections: 11 such (0, 24, 25, 28–35), 35 told; the proof once, connection 10
+    // having the largest ratio: its TSval moved 31 ticks while the capture put 1 s between
+    // frames 4024 and 4027, and 757 ticks over 2.4 ms (frames 4042 → 4101).
+    let told = a.connections.iter().filter(|c| c.diagnosis.limit == "clock-broken").count();
+    assert_eq!(told, 35);
+    let w = a.warnings.iter().find(|w| w.kind == "batched-clock").expect("batched-clock warning");
+    let m = &w.message;
+    assert!(m.contains("on connection 10 (the same on connections 11, 39)") && m.contains("moved 31 ticks") && m.contains("frame 4024 to frame 4028"), "{m}");
+    assert!(m.contains("757 ticks") && m.contains("The gaps, stalls, rates and round trips of the 35 connections captured on it are not judged"), "{m}");
+    // No re-send of a clock-broken connection is a back-to-back copy (loss/back_to_back.rs):
+    // connection 10 frames 643/644 are 24 µs apart by the capture, 63 ticks by the sender.
+    for i in [10, 37] {
+        assert_eq!([0, 1].map(|d| c(i).directions[d].back_to_back_duplicates), [0, 0], "connection {i}");
+    }
+}
+
+#[test]
+fn back_to_back_copies_without_timestamps_stay() {
+    // MuhammadRamadhanil TCP.pcapng connection 16: Dropbox's frames 371/372, seq 572, 46 B
+    // twice, 377 µs apart, IP IDs 0xb2dd/0xb2de, no TS option, no ACK between: a copy, as
+    // before (review AI row 33). Its capture has no clock proof: nothing else changes.
+    let Some(c) = common::corpus_connection("MuhammadRamadhanil__tugas-wireshark-muhammad-ramadhanil__TCP.pcapng", 16) else { return };
+    assert_eq!(c.directions[1].back_to_back_duplicates, 1);
+    assert_ne!(c.diagnosis.limit, "clock-broken");
+}

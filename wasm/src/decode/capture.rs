@@ -216,6 +216,7 @@ impl CaptureDecoder {
                 self.add_link_type(p.link_type);
                 self.format = Format::Pcap(p);
                 self.info.format = Some("pcap");
+                self.info.interfaces = 1;
                 self.info.bytes_consumed += unit.len() as u64;
                 return Ok(());
             }
@@ -227,7 +228,10 @@ impl CaptureDecoder {
             }
             Format::Pcapng(ng) => match ng.block(unit, ctx)? {
                 NgEvent::Nothing => {}
-                NgEvent::Interface(lt) => self.add_link_type(lt),
+                NgEvent::Interface(lt) => {
+                    self.info.interfaces = self.info.interfaces.saturating_add(1);
+                    self.add_link_type(lt)
+                }
                 NgEvent::Packet(raw) => {
                     // The EPB names its DPIB by position in the section.
                     let process = raw.dpib.and_then(|i| ng.processes.get(i as usize).copied().flatten());

@@ -297,4 +297,7 @@ pub struct CaptureInfo {
     /// The largest `TimeJumpedForward` jump: (frame number, ns past every stamp
     /// before it). Set by the session, which sees time order.
     pub largest_time_jump: Option<(Option<u64>, i64)>,
+    /// Interfaces the file describes: 1 for pcap, the IDBs of every section for pcapng.
+    /// Each has one clock (analysis/verdict/broken_clock.rs `batched_interface`).
+    pub interfaces: u32,
 }

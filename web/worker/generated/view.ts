@@ -2260,7 +2260,7 @@ export type Verdict = "window" | "link" | "loss" | "application" | "stalls" | "t
 
 export type EpisodeKind = "loss" | "delay-spike" | "outage" | "zero-window" | "latency" | "periodic" | "transfer";
 
-export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "unanswered-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "two-senders" | "other-incarnation" | "connection-limit" | "packet-limit";
+export type WarningKind = "unknown-link-type" | "not-ip" | "not-tcp" | "ip-fragment" | "tcp-fragment" | "truncated-headers" | "malformed-packet" | "time-went-backwards" | "time-order-clamped" | "time-jumped-forward" | "impossible-timestamp" | "encrypted-frame" | "bad-fcs" | "bad-tcp-checksum" | "acked-bad-checksum" | "unanswered-bad-checksum" | "amsdu-subframe" | "payload-only" | "duplicate-frames" | "coarse-clock" | "capture-loss" | "one-direction" | "link-padding" | "two-senders" | "batched-clock" | "other-incarnation" | "connection-limit" | "packet-limit";
 
 export type EndingKind = "fin-both" | "fin-one-way" | "reset" | "refused" | "unanswered" | "open";
 

@@ -125,12 +125,10 @@ pub struct RetransKinds {
     recent: [i64; FEEDBACK_KEPT],
     recent_n: usize,
     feedback_seq: u64,
-    /// Highest SACK right edge and cumulative ACK the peer has sent (relative).
-    /// (`OptNs`: Options in 8 bytes, here and below.)
+    /// Highest SACK right edge and cumulative ACK the peer has sent (relative; `OptNs`: Options in 8 bytes, here and below).
     sack_high: OptNs,
     una: OptNs,
-    /// The cumulative ACK before the latest advance, and when that advance was
-    /// captured (`Record::una_heard`).
+    /// The cumulative ACK before the latest advance, and when that advance was captured (`Record::una_heard`).
     una_before: OptNs,
     una_since_ns: i64,
     /// Records not yet acknowledged (index of the first one possibly unacked).
@@ -154,9 +152,9 @@ pub struct RetransKinds {
     /// Since the cumulative ACK last advanced, the receiver reported a hole: a
     /// duplicate ACK that is not only a D-SACK, a SACK block above the cumulative ACK,
     /// or a SACK option cut short; and for each record its value when it was sent
-    /// (`hole_reported_before`, beside the records like `new_data_ago_us`).
+    /// (`hole_reported_before` bit 0, beside the records like `new_data_ago_us`; bit 1 back_to_back.rs `APART`).
     hole_reported: bool,
-    hole_reported_before: Vec<bool>,
+    pub(crate) hole_reported_before: Vec<u8>,
     /// The longest round trip of this side's data (the RTT summary's maximum), which
     /// bounds the sender's smoothed RTT (`set_rtt_max`).
     rtt_max_ns: OptNs,
@@ -164,6 +162,7 @@ pub struct RetransKinds {
     /// feedback yet (no ACK of the peer's before this side's data), a first ACK at or
     /// below it acknowledges nothing seen sent, so is no advance.
     pub(crate) sent_low: Option<i64>,
+    pub(crate) b2b: super::back_to_back::SenderClockApart, // the sender's clock between a re-send and its original
 }
 
 /// One ACK of the peer, in this side's relative sequence space.
@@ -452,7 +451,7 @@ impl RetransKinds {
         let acked_already = una.is_some_and(|u| u >= end);
         let new_data_ago = self.last_new_data_ns.get().map_or(u32::MAX, |tn| u32::try_from(t_ns.saturating_sub(tn).max(0) / 1000).unwrap_or(u32::MAX - 1));
         self.new_data_ago_us.push(new_data_ago);
-        self.hole_reported_before.push(self.hole_reported);
+        self.hole_reported_before.push(u8::from(self.hole_reported) | self.b2b.on_resend(tsval));
         self.records.push(Record {
             row: row.unwrap_or(u32::MAX),
             t_ns,

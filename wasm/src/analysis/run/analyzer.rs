@@ -24,6 +24,7 @@ use crate::analysis::rows::store::secs;
 use crate::analysis::track::conn::Conn;
 use crate::analysis::track::connections::{starts_new_connection, ConnTable, FlowKey, Lookup};
 use crate::analysis::track::incarnation;
+use crate::analysis::verdict::broken_clock;
 use crate::decode::TcpSegment;
 use std::net::IpAddr;
 
@@ -59,6 +60,9 @@ pub struct Analyzer {
     /// Per 4-tuple, packets without a usable time (capture/broken_clock.rs), set by the
     /// session before `finish`.
     pub untimed: crate::analysis::capture::broken_clock::Untimed,
+    /// Interfaces the file describes (decode `CaptureInfo::interfaces`; 0 unknown), set
+    /// by the session before `finish`: one clock each (verdict/broken_clock.rs).
+    pub interfaces: u32,
     /// ICMP errors quoting TCP segments (decode/icmp.rs) at their analysis times (s
     /// since the file's first packet), set by the session before `finish`.
     pub icmp: Vec<(f64, crate::decode::icmp::IcmpQuote)>,
@@ -143,6 +147,7 @@ impl Analyzer {
             icmp: Vec::new(),
             repeated_frames: 0,
             untimed: Default::default(),
+            interfaces: 0,
             segments: (0, 0),
             set_aside: Default::default(),
             app: Default::default(),
@@ -290,16 +295,33 @@ impl Analyzer {
         let padding: u64 = self.conns.iter().map(|c| u64::from(c.padding_segments())).sum();
         let shown = clock::shown_coarse_ticks(self.conns.iter().map(|c| &c.ticks), capture.timestamp_resolution_ns);
         let mut icmp = crate::analysis::verdict::icmp_errors::assign(&self.icmp, &mut self.conns.iter().map(|c| (c.endpoints, c.first_t)));
+        // The hosts' TS clocks contradict the capture's both ways: its times are not the
+        // packets'. Judged per connection, then for the interface: one clock stamps all.
+        let mut proofs: Vec<_> = (0..self.conns.len()).map(|_| None).collect();
+        for (id, conn) in self.conns.iter().enumerate() {
+            let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
+            let margin_ns = crate::analysis::timing::ts_clock_check::margin_ns(own_tick_ns, capture.timestamp_resolution_ns);
+            proofs[id] = self.ts_checks.take(id).and_then(|k| k.verdict(margin_ns)).map(|k| (k, crate::analysis::track::connections::endpoint_name(conn.endpoints[k.host].0, conn.endpoints[k.host].1)));
+        }
+        let batched = broken_clock::batched_interface(&proofs, self.interfaces);
+        let mut told = (0usize, 0u64);
         for (id, mut conn) in self.conns.into_iter().enumerate() {
             let radio = conn.radio.take();
             let own_tick_ns = clock::own_tick_ns(&conn.ticks, capture.timestamp_resolution_ns, &shown);
             let untimed = self.untimed.of(conn.endpoints);
-            let ts_check = self.ts_checks.take(id);
+            // No re-send is a back-to-back copy by a clock that does not follow the packets (loss/back_to_back.rs).
+            if batched.is_some() || proofs[id].is_some() {
+                conn.sides.iter_mut().filter_map(|s| s.kinds.as_mut()).for_each(|k| crate::analysis::loss::back_to_back::all_apart(&mut k.hole_reported_before));
+            }
             let (mut summary, store, spans) = summary::summarize(id as u32, *conn, &self.options, (&capture, &hosts), own_tick_ns, &mut scratch, icmp.remove(&id).unwrap_or_default());
-            crate::analysis::verdict::broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
-            // The hosts' TS clocks contradict the capture's both ways: its times are not the packets'.
-            let margin_ns = crate::analysis::timing::ts_clock_check::margin_ns(own_tick_ns, capture.timestamp_resolution_ns);
-            crate::analysis::verdict::broken_clock::apply_ts_check(&mut summary, ts_check.as_deref(), margin_ns);
+            broken_clock::apply(&mut summary, untimed); // too many packets without a usable time: no limit
+            broken_clock::apply_ts_check(&mut summary, proofs[id].as_ref().map(|p| &p.0));
+            if let Some(b) = &batched {
+                broken_clock::apply_same_clock(&mut summary, b);
+                if broken_clock::is_clock_broken(&summary) {
+                    told = (told.0 + 1, told.1 + summary.packets);
+                }
+            }
             analysis.connections.push(summary);
             if self.keep_rows {
                 analysis.radio.push(radio.map(|r| *r).unwrap_or_default());
@@ -348,6 +370,7 @@ impl Analyzer {
         analysis.warnings.extend(crate::analysis::verdict::warnings::padding_warning(padding));
         analysis.warnings.extend(crate::analysis::verdict::warnings::two_senders_warning(&analysis.connections));
         analysis.warnings.extend(self.set_aside.warning());
+        analysis.warnings.extend(batched.map(|b| broken_clock::batched_warning(&b, told.0, told.1)));
         analysis.capture = capture;
         analysis
     }

@@ -360,6 +360,9 @@ impl Conn {
             fwd.sent_low = Some(fwd.sent_low.map_or(p.seq_rel, |l| l.min(p.seq_rel)));
             if let Some(k) = fwd.kinds.as_mut() {
                 k.sent_low = fwd.sent_low;
+                if high_before.is_none_or(|h| p.end_rel > h) {
+                    k.b2b.on_new_data(seg.options.timestamp.map(|t| t.0)); // the original a back-to-back copy repeats
+                }
             }
             fwd.sent_high = Some(fwd.sent_high.map_or(p.end_rel, |h| h.max(p.end_rel)));
         }

@@ -70,7 +70,7 @@ impl RetransKinds {
             let new_data_ago = self.new_data_ago_us.get(i).copied().unwrap_or(u32::MAX);
             let since_new = (new_data_ago < u32::MAX - 1).then(|| i64::from(new_data_ago) * 1000);
             let fed_between = r.feedback_n > 0 && since_new.map_or(true, |s| i64::from(r.feedback_ago_us[0]) * 1000 <= s);
-            if since_new.is_some_and(|s| back_to_back_duplicate(r.end == r.high, s, fed_between, r.syn)) {
+            if since_new.is_some_and(|s| back_to_back_duplicate(r.end == r.high, s, fed_between, r.syn)) && super::super::back_to_back::may_be_copy(self.hole_reported_before.get(i).copied().unwrap_or(0)) {
                 c.back_to_back_duplicates += 1;
                 c.retransmitted_segments += segments(r);
                 c.spurious_retransmissions += u64::from(r.spurious);
@@ -81,7 +81,7 @@ impl RetransKinds {
             }
             let quiet = r.quiet_ns(lag_ns, at_sender);
             let timer = timer_driven(r, quiet, rtt_ns, lag_ns);
-            let hole = self.hole_reported_before.get(i).copied().unwrap_or(true);
+            let hole = self.hole_reported_before.get(i).map_or(true, |b| b & 1 != 0);
             // No report of a hole, no recovery or timeout's loss state under way, and
             // some quiet: nothing of the receiver's asked for it, so its sender's timer
             // did (`LossState::unreported`).
