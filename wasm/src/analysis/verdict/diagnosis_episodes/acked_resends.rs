@@ -21,8 +21,8 @@ const ANSWER_SLACK_S: f64 = 0.010;
 
 /// For each timeout re-send in (a, b): the receiver's first packet after it within two
 /// path RTTs + [`ANSWER_SLACK_S`] whose ACK covers the re-sent bytes. Some((count,
-/// longest wait, first re-send's frame, its ACK's frame)) when every re-send has one.
-fn acked_at_once(conn: &ConnectionSummary, stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> Option<(u32, f64, u32, u32)> {
+/// longest wait, first re-send's row, its ACK's row)) when every re-send has one.
+fn acked_at_once(conn: &ConnectionSummary, stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> Option<(u32, f64, usize, usize)> {
     let d = conn.data_direction.min(1);
     let bound = 2.0 * conn.path_rtt_ms.unwrap_or(0.0) / 1000.0 + ANSWER_SLACK_S;
     let (mut n, mut longest, mut first) = (0u32, 0.0f64, None);
@@ -32,15 +32,23 @@ fn acked_at_once(conn: &ConnectionSummary, stalls: &[Stall], packets: &PacketCol
         let k = (j + 1..packets.t.len()).take_while(|&k| packets.t[k] <= packets.t[j] + bound).find(|&k| packets.dir[k] != d && packets.ack[k] >= end)?;
         n += 1;
         longest = longest.max(packets.t[k] - packets.t[j]);
-        first.get_or_insert((packets.frame[j], packets.frame[k]));
+        first.get_or_insert((j, k));
     }
     first.map(|(fj, fk)| (n, longest, fj, fk))
+}
+
+/// The receiver's last packet before row `j` (a re-send of direction `d`) whose ACK
+/// already covered the re-sent bytes, if any: the receiver had them before the copy.
+fn acked_before(packets: &PacketColumns, d: u8, j: usize) -> Option<usize> {
+    let end = packets.seq[j] + f64::from(packets.len[j]);
+    (0..j).rev().find(|&i| packets.dir[i] != d).filter(|&i| packets.ack[i] >= end)
 }
 
 /// The outage's sentence when every re-send in it was needless; None: the capture does
 /// not show the ACKs, and "lost or held on the way back" stands.
 pub(super) fn words(conn: &ConnectionSummary, stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64, timers: &str) -> Option<String> {
-    let (n, longest, fj, fk) = acked_at_once(conn, stalls, packets, a, b)?;
+    let (n, longest, j, k) = acked_at_once(conn, stalls, packets, a, b)?;
+    let (fj, fk) = (packets.frame[j], packets.frame[k]);
     let span = format!("{} during {}–{}", format_duration(b - a), format_timestamp(a), format_timestamp(b));
     let each = if n == 1 { "the re-send".to_string() } else { format!("each of the {n} re-sends") };
     let first = if n == 1 { "" } else { "first: " };
@@ -51,7 +59,22 @@ pub(super) fn words(conn: &ConnectionSummary, stalls: &[Stall], packets: &Packet
     // refused, nor that the receiver had the bytes (review W, HTTP_1.pcapng #46: a re-send
     // that filled the hole the receiver's SACK showed read "yet it re-sent again").
     if n == 1 && refused.is_none() {
-        return Some(format!("The sender waited {span} before it re-sent: {timers}; {seen}, and the transfer went on."));
+        return Some(match acked_before(packets, d, j) {
+            // The receiver had acknowledged the bytes before the copy was captured: the
+            // copy was needless (the caller's test) and the wait was on that ACK's way
+            // back, not on loss (review AJ C-DSACK-ACK-TOLD-AS-ACKNOWLEDGED, kannaammulu25
+            // udp.pcapng #6: frame 105 acknowledged 8877 at 0.942 s, the timer re-sent
+            // 7609–8877 at 1.646 s and frame 165 reported the copy as a duplicate).
+            Some(p) => format!(
+                "The sender waited {span} before it re-sent: {timers}; the receiver had acknowledged those bytes {} earlier (frame {}) and acknowledged the copy again as a duplicate (frame {fj} → {fk}): that ACK had not reached the sender in time — lost, held on the way back or still under way — and nothing was lost.",
+                format_duration(packets.t[j] - packets.t[p]),
+                packets.frame[p]
+            ),
+            None => format!(
+                "The sender waited {span} before it re-sent: {timers}; the re-send was needless — the receiver already had those bytes and acknowledged the copy at once ({}, frame {fj} → {fk}): its earlier ACK was lost or held on the way back, or the sender's timer fired too soon; nothing was lost.",
+                format_duration(longest)
+            ),
+        });
     }
     Some(match refused {
         Some([own, ack]) => format!(
