@@ -202,19 +202,19 @@ pub fn set_base_rtts(conns: &mut [ConnectionSummary]) {
         // neighbours. Each is read from a compact copy in sorted order (no index into
         // `paths`, its ports as numbers) and only within its host pair's run of the
         // sorted order: the same neighbours, in the same order, as before.
-        let near: Vec<Near> = {
-            let mut port_ids: std::collections::HashMap<&str, u32> = Default::default();
-            let mut port_id = |p: &str| {
+        let mut near: Vec<Near> = Vec::with_capacity(order.len());
+        let mut port_ids: std::collections::HashMap<&str, u32> = Default::default();
+        for (&i, &pair) in order.iter().zip(&pair) {
+            let p = &paths[i];
+            let mut ports = [0; 2];
+            for (id, port) in ports.iter_mut().zip(p.ports) {
                 let next = port_ids.len() as u32;
-                *port_ids.entry(p).or_insert(next)
-            };
-            order.iter().zip(&pair).map(|(&i, &pair)| {
-                let p = &paths[i];
-                Near { pair, ports: [port_id(p.ports[0]), port_id(p.ports[1])], ttl: p.ttl, start: p.start, end: p.end, own: p.own, rose: p.rose }
-            }).collect()
-        };
+                *id = *port_ids.entry(port).or_insert(next);
+            }
+            near.push(Near { pair, ports, ttl: p.ttl, start: p.start, end: p.end, own: p.own, rose: p.rose });
+        }
         let mut notes = vec![(None, false); paths.len()];
-        drop((paths, pair)); // the scan reads `near` alone
+        drop((paths, pair, port_ids)); // the scan reads `near` alone
         let mut run_start = 0;
         for (k, &i) in order.iter().enumerate() {
             if near[k].pair != near[run_start].pair {
