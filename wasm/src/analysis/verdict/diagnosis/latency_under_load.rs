@@ -202,10 +202,13 @@ pub fn set_base_rtts(conns: &mut [ConnectionSummary]) {
         // neighbours. Each is read from a compact copy in sorted order (no index into
         // `paths`, its ports as numbers) and only within its host pair's run of the
         // sorted order: the same neighbours, in the same order, as before.
+        // Built after `paths` is freed (each taken again from its connection), so the
+        // compact copy adds nothing to the memory this step holds at its largest.
+        drop(paths);
         let mut near: Vec<Near> = Vec::with_capacity(order.len());
         let mut port_ids: std::collections::HashMap<&str, u32> = Default::default();
         for (&i, &pair) in order.iter().zip(&pair) {
-            let p = &paths[i];
+            let p = path_of(&conns[i]);
             let mut ports = [0; 2];
             for (id, port) in ports.iter_mut().zip(p.ports) {
                 let next = port_ids.len() as u32;
@@ -213,8 +216,8 @@ pub fn set_base_rtts(conns: &mut [ConnectionSummary]) {
             }
             near.push(Near { pair, ports, ttl: p.ttl, start: p.start, end: p.end, own: p.own, rose: p.rose });
         }
-        let mut notes = vec![(None, false); paths.len()];
-        drop((paths, pair, port_ids)); // the scan reads `near` alone
+        drop((pair, port_ids)); // the scan reads `near` alone
+        let mut notes = vec![(None, false); near.len()];
         let mut run_start = 0;
         for (k, &i) in order.iter().enumerate() {
             if near[k].pair != near[run_start].pair {
