@@ -74,13 +74,39 @@ fn same_path(a: &PathOf, b: &PathOf) -> bool {
 }
 
 /// [`same_path`] of two connections already known to be between the same hosts.
+#[cfg(test)]
 fn same_path_of_hosts(a: &PathOf, b: &PathOf) -> bool {
-    if b.start > a.end + SAME_PATH_WINDOW_S || a.start > b.end + SAME_PATH_WINDOW_S {
+    same_path_given_hosts((a.start, a.end, a.ttl), (b.start, b.end, b.ttl), || (0..2).any(|h| a.ports[h] == b.ports[h]))
+}
+
+/// The rule of [`same_path`] for two connections between the same hosts, from their
+/// (start, end, TTL ranges); `same_port`: a listening port in common.
+fn same_path_given_hosts(a: (f64, f64, [Option<(u8, u8)>; 2]), b: (f64, f64, [Option<(u8, u8)>; 2]), same_port: impl Fn() -> bool) -> bool {
+    if b.0 > a.1 + SAME_PATH_WINDOW_S || a.0 > b.1 + SAME_PATH_WINDOW_S {
         return false;
     }
-    match (a.ttl, b.ttl) {
+    match (a.2, b.2) {
         ([Some(a0), Some(a1)], [Some(b0), Some(b1)]) => overlap(a0, b0) && overlap(a1, b1),
-        _ => (0..2).any(|h| a.ports[h] == b.ports[h]),
+        _ => same_port(),
+    }
+}
+
+/// A connection's [`PathOf`] in the neighbour scan of `set_base_rtts`: its host pair
+/// and ports as numbers.
+struct Near {
+    pair: u32,
+    ports: [u32; 2],
+    ttl: [Option<(u8, u8)>; 2],
+    start: f64,
+    end: f64,
+    own: Option<f64>,
+    rose: bool,
+}
+
+impl Near {
+    /// [`same_path_given_hosts`], the ports compared as numbers.
+    fn same_path(&self, b: &Near) -> bool {
+        same_path_given_hosts((self.start, self.end, self.ttl), (b.start, b.end, b.ttl), || self.ports[0] == b.ports[0] || self.ports[1] == b.ports[1])
     }
 }
 
@@ -172,13 +198,39 @@ pub fn set_base_rtts(conns: &mut [ConnectionSummary]) {
         for k in 1..order.len() {
             pair[k] = pair[k - 1] + u32::from(paths[order[k]].hosts != paths[order[k - 1]].hosts);
         }
-        let mut notes = vec![(None, false); paths.len()];
+        // Speed (issues 41, 43): 100 k connections between two hosts compare 51 M
+        // neighbours. Each is read from a compact copy in sorted order (no index into
+        // `paths`, its ports as numbers) and only within its host pair's run of the
+        // sorted order: the same neighbours, in the same order, as before.
+        // Built after `paths` is freed (each taken again from its connection), so the
+        // compact copy adds nothing to the memory this step holds at its largest.
+        drop(paths);
+        let mut near: Vec<Near> = Vec::with_capacity(order.len());
+        let mut port_ids: std::collections::HashMap<&str, u32> = Default::default();
+        for (&i, &pair) in order.iter().zip(&pair) {
+            let p = path_of(&conns[i]);
+            let mut ports = [0; 2];
+            for (id, port) in ports.iter_mut().zip(p.ports) {
+                let next = port_ids.len() as u32;
+                *id = *port_ids.entry(port).or_insert(next);
+            }
+            near.push(Near { pair, ports, ttl: p.ttl, start: p.start, end: p.end, own: p.own, rose: p.rose });
+        }
+        drop((pair, port_ids)); // the scan reads `near` alone
+        let mut notes = vec![(None, false); near.len()];
+        let mut run_start = 0;
         for (k, &i) in order.iter().enumerate() {
-            let me = &paths[i];
+            if near[k].pair != near[run_start].pair {
+                run_start = k;
+            }
+            let me = &near[k];
             let (mut base, mut loaded_beside) = (me.own, false);
-            let (lo, hi) = (k.saturating_sub(NEIGHBOURS), (k + NEIGHBOURS + 1).min(order.len()));
-            let near = (lo..hi).filter(|&m| m != k && pair[m] == pair[k]).map(|m| order[m]);
-            for o in near.map(|j| &paths[j]).filter(|o| same_path_of_hosts(me, o)) {
+            let (lo, hi) = (k.saturating_sub(NEIGHBOURS).max(run_start), (k + NEIGHBOURS + 1).min(order.len()));
+            let run = near[lo..hi].iter().take_while(|o| o.pair == me.pair);
+            for (m, o) in (lo..hi).zip(run) {
+                if m == k || !me.same_path(o) {
+                    continue;
+                }
                 if let Some(r) = o.own {
                     base = Some(base.map_or(r, |b: f64| b.min(r)));
                 }
