@@ -27,6 +27,10 @@ pub const BEFORE_RTTS: f64 = 2.0;
 /// too little to have reached the rate the window would give.
 pub const BEFORE_MIN_RTTS: f64 = 4.0;
 
+/// The head's last [`BEFORE_RTTS`] round trips delivering more than this × the ones
+/// before them is a head still growing (slow start), no control.
+pub const HEAD_GROWTH: f64 = 1.5;
+
 /// The flow before its first loss ([`before_first_loss`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(in crate::analysis::verdict::diagnosis) struct BeforeLoss {
@@ -35,6 +39,28 @@ pub(in crate::analysis::verdict::diagnosis) struct BeforeLoss {
     /// Seconds measured before it, and the rate the receiver reported delivered then, bit/s.
     pub(in crate::analysis::verdict::diagnosis) seconds: f64,
     pub(in crate::analysis::verdict::diagnosis) rate_bps: f64,
+    /// Seconds of recovery after the sender's last new data ([`tail`]).
+    pub(in crate::analysis::verdict::diagnosis) tail: f64,
+}
+
+/// Seconds of the recovery `spans` after the data direction `d` first sent its highest
+/// byte: no new data was left to flow while the holes were repaired, so the transfer's
+/// end waited on the repairs (a short download whose last segments were lost waits a
+/// round trip or more for them, whatever its rate: OISF `tls-subjectaltname` #15, holes
+/// at 29.234 s repaired at 29.261 s and 29.279 s after its last new data at 29.241 s).
+pub(in crate::analysis::verdict::diagnosis) fn tail(spans: &[(f64, f64)], rows: Rows, d: u8) -> f64 {
+    let p = rows.packets;
+    let (mut high, mut at) = (f64::NEG_INFINITY, f64::NAN);
+    for r in (0..p.t.len()).filter(|&r| p.dir[r] == d && p.len[r] > 0) {
+        let end = p.seq[r] + f64::from(p.len[r]);
+        if end > high {
+            (high, at) = (end, p.t[r]);
+        }
+    }
+    if !at.is_finite() {
+        return 0.0;
+    }
+    spans.iter().map(|&(a, b)| (b - a.max(at)).max(0.0)).sum()
 }
 
 /// The delivered rate in the last [`BEFORE_RTTS`] round trips (`rtt`, s) before the first
@@ -51,7 +77,15 @@ pub(in crate::analysis::verdict::diagnosis) fn before_first_loss(spans: &[(f64, 
     }
     let seconds = BEFORE_RTTS * rtt;
     let rate_bps = delivered_within(&[(at - seconds, at)]) * 8.0 / seconds;
-    (rate_bps > 0.0).then_some(BeforeLoss { at, seconds, rate_bps })
+    // A head still growing is slow start (the window doubles per round trip, RFC 5681
+    // §3.1), and what its receiver reported in the last round trips is the flights sent
+    // a round trip earlier, below the peak the loss ended: no control. asyncrat
+    // `30a385ed` #14: 2.9, 5.7, 11.4, 17.3 kB per round trip up to the loss, 5.7–9.9 after.
+    let earlier = delivered_within(&[(at - 2.0 * seconds, at - seconds)]) * 8.0 / seconds;
+    if rate_bps > HEAD_GROWTH * earlier {
+        return None;
+    }
+    (rate_bps > 0.0).then_some(BeforeLoss { at, seconds, rate_bps, tail: 0.0 })
 }
 
 /// A window cut leaves a loss-based sender at most this share of its rate: CUBIC's
@@ -77,7 +111,7 @@ pub(in crate::analysis::verdict::diagnosis) fn sentence(f: &Facts, r: &RecoveryA
          reported {} delivered meanwhile, against {} outside recovery and {} in the {} before the first loss \
          at {}, more than the {:.0} % of them a congestion window cut would leave (CUBIC's β, RFC 9438). The \
          loss was repaired without slowing the flow (SACK recovery sends new data while the holes are filled, \
-         RFC 6675), so it cost about the re-sent bytes ({} of the time).",
+         RFC 6675), so it cost about the re-sent bytes{} ({} of the time).",
         format_percent(r.seconds / f.sh.active),
         crate::analysis::format::plural(retransmissions(f), "re-sent segment"),
         format_rate(r.rate_bps),
@@ -86,6 +120,27 @@ pub(in crate::analysis::verdict::diagnosis) fn sentence(f: &Facts, r: &RecoveryA
         format_duration(before.seconds),
         format_timestamp(before.at),
         CUT_LEAVES * 100.0,
+        if before.tail > 0.0 { format!(" and the {} the transfer's end waited on the last repairs", format_duration(before.tail)) } else { String::new() },
         format_percent(f.shares.loss)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delivery_above_what_a_window_cut_leaves_is_not_slowed() {
+        // vijay8098 conn 0: 184 kbit/s in recovery, 188 outside, 250 before the first loss:
+        // 184 > 0.7 × 250 = 175, not slowed.
+        assert!(not_slowed(184_111.0, 187_818.0, 250_086.0));
+        // Reno's halving: 125 of 250 before the loss, slowed whatever the time outside.
+        assert!(!not_slowed(125_000.0, 130_000.0, 250_000.0));
+        // CUBIC's cut to exactly 0.7 is a cut: not cleared (strictly more is asked).
+        assert!(!not_slowed(175_000.0, 175_000.0, 250_000.0));
+        // Slower than outside recovery by more than a cut, though above the head: slowed.
+        assert!(!not_slowed(100_000.0, 200_000.0, 90_000.0));
+        // No reference measured: nothing cleared.
+        assert!(!not_slowed(184_111.0, f64::NAN, 250_086.0));
+    }
 }

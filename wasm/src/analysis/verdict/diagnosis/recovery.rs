@@ -149,7 +149,11 @@ pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<Delive
         return None;
     }
     let resent = (sh.retransmitted_bytes / sh.data_bytes).clamp(0.0, 1.0);
-    Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: seconds * (1.0 - resent), before: before.filter(|_| !standing_queue) })
+    // Without a queue, recovery after the last new data was sent held the transfer's end
+    // until the repairs came: that wait stays the loss's (loss_slowed.rs `tail`).
+    let before = before.filter(|_| !standing_queue).map(|b| BeforeLoss { tail: loss_slowed::tail(&sh.loss_spans, rows, d), ..b });
+    let kept = before.map_or(0.0, |b| b.tail.min(seconds));
+    Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: (seconds - kept) * (1.0 - resent), before })
 }
 
 /// Bytes the peer reported delivered (delivered.rs `for_each_delivery`: what its
