@@ -24,3 +24,25 @@ fn sack_recovery_that_kept_the_rate_is_not_the_headline() {
     let loss = d.savings.iter().find(|s| s.limit == "loss").map_or(0.0, |s| s.seconds);
     assert!(loss < 0.3, "{:?}", d.savings);
 }
+
+#[test]
+fn loss_that_cut_the_rate_keeps_its_headline() {
+    // Three flows whose rate the loss did cut (tshark io,stat), each still "Loss limited":
+    // - jianfenw example.pcap #0: 406 kB per 0.5 s at 1.0–1.5 s, 54 re-sends at 1.5–2.0 s,
+    //   34 kB in 2.0–2.5 s (a halved window and its slow regrowth, again at 3.5 and 5.5 s);
+    // - asyncrat 30a385ed #14: slow start 2.9, 5.7, 11.4, 17.3 kB per 166 ms round trip,
+    //   the loss at 120.80 s, then 5.7–9.9 kB: a head still growing is no control;
+    // - lyc0930 DNS_1 #16: retransmission timeouts in 9 of its 19 seconds (tshark
+    //   tcp.analysis.rto), the rate halving after them: a timer stall is never cleared.
+    for (name, id) in [
+        ("jianfenw__tcp-trace-compression__example.pcap", 0),
+        ("corelight__zeek-asyncrat-detector__testing_Traces_30a385ed-171e-4f15-ac3f-08c96be7bfd1.pcap", 14),
+        ("lyc0930__Wireshark-Labs__2-HTTP&DNS_DNS_1.pcapng", 16),
+    ] {
+        let Some(c) = common::corpus_connection(name, id) else { return };
+        let d = &c.diagnosis;
+        assert_eq!(d.limit, "loss", "{name} #{id}: {}", d.text);
+        assert!(d.text.starts_with("Loss limited this flow"), "{name} #{id}: {}", d.text);
+        assert!(!d.text.contains("repaired without slowing"), "{name} #{id}: {}", d.text);
+    }
+}

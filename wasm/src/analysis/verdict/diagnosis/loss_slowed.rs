@@ -10,13 +10,14 @@
 //! ssthresh = FlightSize / 2; CUBIC's β = 0.7, RFC 9438 §4.6), and the cut window is
 //! spent after recovery, in the "outside" time too, so both would be slow together. The
 //! control for that is the flow before any loss: where the receiver reported data
-//! delivered during recovery at no less than in the last [`BEFORE_RTTS`] round trips
-//! before the first recovery opened (the peak of a slow start: the last two of its
-//! rounds carry three quarters of what it sent, and a cut to β ≤ 0.7 of the window
-//! shows below them), no window cut held the flow and the loss cost only what was sent
-//! twice. vijay8098 `wireshark.pcapng` connection 0: 150–250 kbit/s before the first
-//! hole (3.28 s), 270–330 kbit/s while holes were open, "Loss limited this flow … 45 %
-//! of the time recovering" before.
+//! delivered during recovery more than [`CUT_LEAVES`] × both the rate outside recovery
+//! and the rate in the last [`BEFORE_RTTS`] round trips before the first recovery opened
+//! (a head no longer growing: a slow start's receiver reports a round trip late the
+//! flights below the peak the loss ended, so a growing head is no control), no window
+//! cut held the flow and the loss cost only what was sent twice, and the wait for the
+//! last repairs after the last new data. vijay8098 `wireshark.pcapng` connection 0:
+//! 150–250 kbit/s before the first hole (3.28 s), 270–330 kbit/s while holes were open,
+//! "Loss limited this flow … 45 % of the time recovering" before.
 
 use super::*;
 
