@@ -159,11 +159,12 @@ pub(super) fn far_part_unseen_phrase(f: &Facts) -> String {
 }
 
 pub(super) fn path_not_window_text(f: &Facts, cap: f64) -> String {
+    // With the scale unseen, the window and its cap are lower bounds (window_text's "at least").
+    let (win, more) = if f.window_inferred { (format!("window (at least {}: the window scale is unseen)", format_bytes(f.max_window)), " or more") } else { (format!("{} window", format_bytes(f.max_window)), "") };
     format!(
-        "Bytes in flight reached the receiver's {} window {} of the time, but the window \
-         was not the limit: at {} it allows {}, and {}.{} The path (link capacity or \
+        "Bytes in flight reached the receiver's {win} {} of the time, but the window \
+         was not the limit: at {} it allows {}{more}, and {}.{} The path (link capacity or \
          congestion) limited this flow; a larger window would only lengthen the queue.",
-        format_bytes(f.max_window),
         format_percent(f.shares.receive_window),
         rtt_phrase(f),
         format_rate(cap),
@@ -226,8 +227,10 @@ pub(super) fn path_text(f: &Facts) -> String {
     // the 9.3 Mbit/s that the 785 KiB window would allow").
     if f.max_window.is_finite() && f.min_rtt > 0.0 && s.receive_window < NAMED_SHARE {
         t += &match window_allows(f) {
+            // A window inferred where the scale is unseen is a lower bound, and so is its cap.
+            Some(cap) if f.window_inferred => format!(", below the {cap} or more that its window of at least {} would allow (the window scale is unseen)", format_bytes(f.max_window)),
             Some(cap) => format!(", below the {cap} that the {} window would allow", format_bytes(f.max_window)),
-            None => format!(", far below what the {} window would allow {}", format_bytes(f.max_window), window_beyond_links(f)),
+            None => format!(", far below what the {}{} window would allow {}", if f.window_inferred { "at least " } else { "" }, format_bytes(f.max_window), window_beyond_links(f)),
         };
     }
     // Turns that took most of the time are the path's round trip paid per message, not

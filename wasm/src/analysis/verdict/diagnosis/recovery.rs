@@ -3,6 +3,10 @@
 //! bottleneck busy (issue 39 review I class D).
 
 use super::*;
+// The control without a queue: the flow before its first loss.
+#[path = "loss_slowed.rs"]
+mod loss_slowed;
+pub(super) use loss_slowed::{sentence as no_cut_sentence, BeforeLoss};
 
 /// Re-books the loss-recovery time of `sh` that cost nothing (see
 /// [`recovery_at_full_rate`]) to the congestion window or the path: recovery that
@@ -41,6 +45,11 @@ pub(super) fn loss_matters(f: &Facts) -> bool {
     let beat_the_bound = bound.is_finite() && f.rate > BEATS_MATHIS * bound;
     // Recovery pinned the window (the hole holds snd_una, RFC 6675): time lost to loss.
     let blocked = f.sh.loss_window_blocked >= 0.5 * f.sh.loss;
+    // Recovery delivered no less than the flow before any loss (loss_slowed.rs): a rate
+    // at the Mathis bound is then the flow's own, not a window loss cut.
+    if f.recovery_at_full_rate.is_some_and(|r| r.before.is_some()) {
+        return false;
+    }
     !beat_the_bound || blocked || loss_cost(f) >= LOSS_COST_MATTERS || rto >= 0.5 * f.sh.loss
 }
 
@@ -82,6 +91,9 @@ pub(super) struct RecoveryAtFullRate {
     pub(super) best_bps: f64,
     /// Seconds moved from the loss share to the congestion window / path's.
     pub(super) rebooked: f64,
+    /// Without a standing queue: the flow before its first loss, which delivered no
+    /// more than recovery did (loss_slowed.rs).
+    pub(super) before: Option<BeforeLoss>,
 }
 
 /// Time in loss recovery is time lost to loss only where recovery delivered less than
@@ -114,17 +126,34 @@ pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<Delive
     // A standing queue at the bottleneck: it stayed full, so it had data to send
     // while the holes were repaired.
     let standing_queue = upstream || (median_rtt >= STANDING_QUEUE_RATIO * min_rtt && median_rtt - min_rtt >= QUEUE_MIN_DELAY_S);
-    if !(standing_queue && sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
+    if !(sh.active > 0.0 && seconds >= LOSS_SHARE_MIN * sh.active && outside >= 0.1 * seconds && sh.other_delivered > 0.0 && sh.data_bytes > 0.0 && !sh.loss_spans_cut) {
         return None;
     }
     let outside_bps = sh.other_delivered * 8.0 / outside;
     let rate_bps = delivered_within(&sh.loss_spans, rows, d, lag_s) * 8.0 / seconds;
+    // No queue: the flow before its first loss is the control, and only where no timer
+    // stall stopped it (a timeout resets the window to one segment, RFC 5681 §3.1).
+    // Nor where request/response turns took a quarter of the time (path_words.rs
+    // `turn_taking`): a loss in a short reply costs it round trips, not a rate.
+    let turn_taking = sh.turns > 0 && sh.turn_time >= 0.25 * sh.active;
+    let before = (!standing_queue && !turn_taking && sh.stall_by_cause[2] + sh.stall_by_cause[6] <= 0.0)
+        .then(|| loss_slowed::before_first_loss(&sh.loss_spans, rows, d, min_rtt, |s| delivered_within(s, rows, d, lag_s)))
+        .flatten();
     let best_bps = delivered.get_or_init(|| delivered::delivered_rates(rows.packets, rows.sacks, d, min_rtt)).best_bps;
-    if !(best_bps.is_finite() && rate_bps >= RECOVERY_AT_OUTSIDE * outside_bps && rate_bps >= RECOVERY_OF_BEST * best_bps) {
+    let cleared = match before {
+        _ if standing_queue => best_bps.is_finite() && rate_bps >= RECOVERY_AT_OUTSIDE * outside_bps && rate_bps >= RECOVERY_OF_BEST * best_bps,
+        Some(b) => loss_slowed::not_slowed(rate_bps, outside_bps, b.rate_bps),
+        None => false,
+    };
+    if !cleared {
         return None;
     }
     let resent = (sh.retransmitted_bytes / sh.data_bytes).clamp(0.0, 1.0);
-    Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: seconds * (1.0 - resent) })
+    // Without a queue, recovery after the last new data was sent held the transfer's end
+    // until the repairs came: that wait stays the loss's (loss_slowed.rs `tail`).
+    let before = before.filter(|_| !standing_queue).map(|b| BeforeLoss { tail: loss_slowed::tail(&sh.loss_spans, rows, d), ..b });
+    let kept = before.map_or(0.0, |b| b.tail.min(seconds));
+    Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: (seconds - kept) * (1.0 - resent), before })
 }
 
 /// Bytes the peer reported delivered (delivered.rs `for_each_delivery`: what its
@@ -157,6 +186,9 @@ pub const STANDING_QUEUE_RATIO: f64 = 1.1;
 /// "The sender was in loss recovery 88 % of the time, yet its receiver reported
 /// 1.5 Mbit/s delivered meanwhile, as much as outside recovery (…)".
 pub(super) fn recovery_at_full_rate_sentence(f: &Facts, r: &RecoveryAtFullRate) -> String {
+    if let Some(before) = &r.before {
+        return no_cut_sentence(f, r, before);
+    }
     format!(
         "The sender was in loss recovery {} of the time, yet its receiver reported {} delivered meanwhile, \
          no less than outside recovery ({}; its sustained best {}): recovery kept the bottleneck busy, so \
