@@ -197,13 +197,16 @@ fn recovery_that_kept_the_shaper_busy_costs_only_its_resend() {
 }
 
 #[test]
-fn recovery_without_a_queue_stays_loss_time() {
+fn recovery_without_a_queue_that_kept_the_rate_costs_only_its_resend() {
     // The same flow with every ACK of the receiver 20 ms earlier, 50.3 ms after its
     // segment, as the handshake's round trip: random loss on a path with room, no standing
-    // queue. Recovery's cost is the congestion window it cuts, spent after it, so its time
-    // stays loss: from the first duplicate ACK (51.3 ms after the lost segment left) to
-    // the ACK of the re-send (still sent at 73.5 ms, ACKed at 123.8 ms), 73 ms × 8 = 584 ms
-    // of the 1,999 ms active (0.2921), as before the rule.
+    // queue. A real sender would cut its congestion window at each loss and deliver less
+    // after it; this one does not: the receiver's cumulative ACK and SACK blocks advance a
+    // segment per millisecond in recovery as outside it, and as in the 2 RTTs before the
+    // first loss (the loss-free control of verdict/diagnosis/loss_slowed.rs, issue 39 review
+    // AH C-LOSS-HEADLINE-WITHOUT-RATE-DROP). No cut held the flow, so recovery's time is the
+    // path's and loss costs only the 8 segments sent twice of 2,008: 0.584 / 1.999 × 8 / 2008,
+    // as with the queue above. Before the rule: loss 0.2921 of the time (584 ms of 1,999).
     let mut f = shaped_recovery();
     for s in f.segments_mut().iter_mut().skip(3) {
         if s.src.port() == 5201 {
@@ -211,10 +214,9 @@ fn recovery_without_a_queue_stays_loss_time() {
         }
     }
     let c = analyze_flow(&f);
-    assert!(close(c.diagnosis.shares.loss, 0.584 / 1.999), "{:?}", c.diagnosis.shares);
-    assert!(!c.diagnosis.text.contains("The sender was in loss recovery"), "{}", c.diagnosis.text);
+    assert!(close(c.diagnosis.shares.loss, 0.584 / 1.999 * 8.0 / 2008.0), "{:?}", c.diagnosis.shares);
+    assert!(c.diagnosis.text.contains("yet delivery did not clearly slow"), "{}", c.diagnosis.text);
 }
-
 
 #[test]
 fn rdp_updates_at_their_own_pace_are_the_application() {
