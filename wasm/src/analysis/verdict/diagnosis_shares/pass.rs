@@ -6,7 +6,7 @@ use super::transfer_end::{self, Candidates, Pause};
 use super::{dup_acks_of_reordering, holes_filled_by_reordering, push_span, State, TimeShares, ECE, SYN};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
-use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
+use crate::analysis::stalls::{needless, reordered, SenderFacts};
 
 #[path = "window_overrun.rs"]
 mod window_overrun;
@@ -14,6 +14,7 @@ mod window_overrun;
 mod pass_stall;
 #[path = "small_window_hold.rs"]
 mod small_window_hold;
+#[path = "window_headroom.rs"] mod window_headroom;
 #[path = "pass_head.rs"] mod pass_head;
 
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
@@ -409,7 +410,7 @@ impl<'c> SharesPass<'c> {
     /// The interval data segment `i` opens at `t`: its state as the sender's state says.
     fn open_interval(&mut self, i: usize, t: f64, seq: f64, lossy_resend: bool) {
         let cols = self.cols;
-        let (lagged, mss) = (self.lagged, self.mss);
+        let lagged = self.lagged;
         // A hole the capture dropped (capture_loss.rs) is not loss on the path.
         // Nor is one that an overtaken original filled: the network reordered it.
         let mut path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
@@ -425,9 +426,7 @@ impl<'c> SharesPass<'c> {
             _ if self.peer_ack.is_finite() => (self.high - self.peer_ack).max(0.0),
             _ => f64::NAN,
         };
-        let window_limited = self.out.windows_trusted
-            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
-                || (self.peer_win.is_finite() && flight >= self.peer_win - window_tolerance_lagged(mss, self.peer_win, lagged)));
+        let window_limited = self.window_held(i, flight); // window_headroom.rs
         let state = match self.stall_frames.binary_search_by_key(&cols.frame[i], |&(f, _)| f) {
             Ok(k) => State::Stalled(self.stall_frames[k].1),
             Err(_) if self.recover.is_some() => State::Loss,
