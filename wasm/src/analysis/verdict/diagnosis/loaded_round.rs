@@ -275,16 +275,24 @@ pub(crate) fn text(f: &Facts) -> String {
 /// `peak_bps`) is at most C, and its own queue delayed a packet by at most F / P. A
 /// larger rise is not this flow's load (another flow's queue, or a sender slow to
 /// answer its ACKs). At the sender, or in the middle, data may leave faster than the
-/// bottleneck drains it: no bound, no claim. Vishnugrandhi20 computer-networks
+/// bottleneck drains it: no bound, no claim. Only for a largest flight of at most four
+/// of the sender's largest segments: a radio link's rate varies, and a larger flight
+/// could queue for longer than the fastest bin implies (kavinjaveriya hadoop
+/// `swapnilslave222.pcap` #0, 25.8 KB in flight on a mobile path whose TCP timestamps
+/// show a standing queue: its "queued" stays). Vishnugrandhi20 computer-networks
 /// `0755/tcp.pcapng` #1: at most 5,552 B in flight, P 555 kbit/s: 80 ms at most,
 /// against a median 169 ms over a 68-ms minimum, once read "packets queued at the
 /// bottleneck".
 pub(crate) fn beyond_own_queue(f: &Facts, rise_s: f64) -> Option<u64> {
+    // RFC 3390's largest initial window: the flight a sender may send before any round trip.
+    const FEW_SEGMENTS: f64 = 4.0;
     if f.conn.vantage != crate::analysis::timing::vantage::Vantage::Receiver {
         return None;
     }
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    let flight = sender.max_bytes_in_flight.filter(|&b| b > 0)?;
+    // And only for a flight of a few segments: a link whose rate varies (a radio's) may
+    // drain a large flight far slower than its fastest bin shows.
+    let flight = sender.max_bytes_in_flight.filter(|&b| b > 0 && b as f64 <= FEW_SEGMENTS * f.sh.mss)?;
     let peak_bps = sender.throughput.peak_bps;
     (peak_bps.is_finite() && peak_bps > 0.0 && rise_s > flight as f64 * 8.0 / peak_bps).then_some(flight)
 }

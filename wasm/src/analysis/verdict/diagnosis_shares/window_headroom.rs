@@ -13,8 +13,9 @@
 //!   every small window look full);
 //! - the headroom: flight + one full segment > window, where a full segment is the
 //!   sender's (stalls/full_segment.rs: the peer's MSS option less its option bytes, or
-//!   the largest payload sent) and no offload super-frame: at most a jumbo frame's
-//!   payload, and segment `i` itself no larger than it. Without it a window of 2–4
+//!   the largest payload sent), no larger than segment `i` itself (a sender writing
+//!   smaller pieces needs room for its next piece only), and no offload super-frame: at
+//!   most a jumbo frame's payload. Without it a window of 2–4
 //!   segments never counted: a Windows client advertising 2.5–5.4 KB (raw 10–21 × 2^8)
 //!   to a server that sent exactly the one or two 1,388-B segments that fit each round
 //!   (Vishnugrandhi20 computer-networks `0755/tcp.pcapng` #1, frames 400 → 406,
@@ -52,9 +53,11 @@ impl SharesPass<'_> {
         if flight >= win - window_tolerance_lagged(self.mss, win, self.lagged) {
             return (true, false);
         }
-        // The next segment: a full one, never larger than the sender ever sent.
-        let unit = self.full_segment.min(self.mss);
-        let headroom = unit > 0.0 && unit <= JUMBO_SEGMENT && f64::from(cols.len[i]) <= unit && flight + unit > win;
+        // The next segment: as large as this one, never above a full segment (a sender
+        // cutting its data into full segments needs a full one; one writing smaller
+        // pieces — scapy `http_chunk.pcap`'s 1,031-B chunks — the next piece).
+        let unit = self.full_segment.min(self.mss).min(f64::from(cols.len[i]));
+        let headroom = unit > 0.0 && unit <= JUMBO_SEGMENT && flight + unit > win;
         (headroom, headroom)
     }
 
