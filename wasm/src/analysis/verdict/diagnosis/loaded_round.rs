@@ -28,7 +28,7 @@
 
 use super::super::phrases::rate_phrase;
 use super::Facts;
-use crate::analysis::format::{format_bytes, format_duration, format_percent};
+use crate::analysis::format::{format_duration, format_percent};
 use crate::analysis::rows::columns::{PacketColumns, RttSource};
 use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::timing::round_trips::{RoundTripRule, ANSWERED, DELAYABLE, EXCLUDED};
@@ -232,11 +232,6 @@ pub(crate) fn text(f: &Facts) -> String {
     let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
     // `most` holds a base, and each round's SRTT is at least 1.5 × it.
     let rose = format!("the RTT had risen from {} (the path's base) to about {} (smoothed, median over these waits)", format_duration(base), format_duration(r.median_srtt));
-    // Not said to be a queue where the flow's own flight could not have built it.
-    let queued = match beyond_own_queue(f, r.median_srtt - base) {
-        Some(flight) => format!("more than this flow's own flight (at most {}) could have queued, so not its own load", format_bytes(flight as f64)),
-        None => "packets queued at the bottleneck".to_string(),
-    };
     let (gaps, each, flight) = if r.count == 1 {
         ("1 gap".to_string(), "", "the next flight")
     } else {
@@ -258,43 +253,12 @@ pub(crate) fn text(f: &Facts) -> String {
     };
     format!(
         "The path limited this flow: {gaps} in its data ({}, {} of the time) {each}lasted about one round trip of the path as loaded at that moment — \
-         {rose}, {queued} — and {flight} left within a round trip of the ACKs that released it: \
+         {rose}, packets queued at the bottleneck — and {flight} left within a round trip of the ACKs that released it: \
          the congestion window's pace at that RTT (the ACK clock), not a wait a readier peer would remove; {}.{rest}",
         format_duration(r.seconds),
         format_percent(r.seconds / f.sh.active.max(f64::MIN_POSITIVE)),
         rate_phrase(f)
     ) + &super::super::saving_sentence(f, "stalls", "Had each longer wait lasted no more than the round trip the path then had")
-}
-
-/// Whether a round-trip rise of `rise_s` seconds is more than the data direction's own
-/// flight could have queued (docs/ANALYSIS.md "Loaded round trips"; review AJ class
-/// C-RWND-BELOW-ONE-MSS-HEADROOM-MISSED). A flow's own queue at the bottleneck is part of
-/// its bytes in flight, at most its largest flight F, and drains at the bottleneck's
-/// rate C; at a capture past the bottleneck (the receiver's, vantage.rs) the flow's data
-/// never arrived faster than C, so its fullest throughput bin P (throughput.rs
-/// `peak_bps`) is at most C, and its own queue delayed a packet by at most F / P. A
-/// larger rise is not this flow's load (another flow's queue, or a sender slow to
-/// answer its ACKs). At the sender, or in the middle, data may leave faster than the
-/// bottleneck drains it: no bound, no claim. Only for a largest flight of at most four
-/// of the sender's largest segments: a radio link's rate varies, and a larger flight
-/// could queue for longer than the fastest bin implies (kavinjaveriya hadoop
-/// `swapnilslave222.pcap` #0, 25.8 KB in flight on a mobile path whose TCP timestamps
-/// show a standing queue: its "queued" stays). Vishnugrandhi20 computer-networks
-/// `0755/tcp.pcapng` #1: at most 5,552 B in flight, P 555 kbit/s: 80 ms at most,
-/// against a median 169 ms over a 68-ms minimum, once read "packets queued at the
-/// bottleneck".
-pub(crate) fn beyond_own_queue(f: &Facts, rise_s: f64) -> Option<u64> {
-    // RFC 3390's largest initial window: the flight a sender may send before any round trip.
-    const FEW_SEGMENTS: f64 = 4.0;
-    if f.conn.vantage != crate::analysis::timing::vantage::Vantage::Receiver {
-        return None;
-    }
-    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
-    // And only for a flight of a few segments: a link whose rate varies (a radio's) may
-    // drain a large flight far slower than its fastest bin shows.
-    let flight = sender.max_bytes_in_flight.filter(|&b| b > 0 && b as f64 <= FEW_SEGMENTS * f.sh.mss)?;
-    let peak_bps = sender.throughput.peak_bps;
-    (peak_bps.is_finite() && peak_bps > 0.0 && rise_s > flight as f64 * 8.0 / peak_bps).then_some(flight)
 }
 
 /// Whether stall `s` of the data direction was a loaded round ([`is_round`]).

@@ -139,15 +139,12 @@ pub(super) fn queueing(f: &Facts) -> bool {
 /// The median round trip at least [`QUEUEING_RTT_RATIO`] × the path's, and at least
 /// [`QUEUE_MIN_DELAY_S`] above it: below a millisecond the spread is the hosts' own
 /// (scheduling, interrupt moderation, a VM's virtual NIC), not a queue one can act on
-/// (a loopback connection at 5 → 8 µs once read "a queue on the path"). Nor where the
-/// rise is more than the flow's own flight could have queued (loaded_round.rs
-/// `beyond_own_queue`: at a receiver-side capture, a rise above largest flight / peak rate).
+/// (a loopback connection at 5 → 8 µs once read "a queue on the path").
 pub(super) fn rtt_queueing(f: &Facts) -> bool {
     f.median_rtt.is_finite()
         && f.min_rtt > 0.0
         && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
         && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick)
-        && super::drain_saving::loaded_round::beyond_own_queue(f, f.median_rtt - f.min_rtt).is_none()
 }
 
 /// Smallest median − minimum round trip said to be a queue, s.
