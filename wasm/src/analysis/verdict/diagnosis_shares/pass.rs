@@ -6,7 +6,7 @@ use super::transfer_end::{self, Candidates, Pause};
 use super::{dup_acks_of_reordering, holes_filled_by_reordering, push_span, State, TimeShares, ECE, SYN};
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::cause::Stall;
-use crate::analysis::stalls::{needless, reordered, window_tolerance_lagged, SenderFacts};
+use crate::analysis::stalls::{needless, reordered, SenderFacts};
 
 #[path = "window_overrun.rs"]
 mod window_overrun;
@@ -14,6 +14,7 @@ mod window_overrun;
 mod pass_stall;
 #[path = "small_window_hold.rs"]
 mod small_window_hold;
+#[path = "window_headroom.rs"] mod window_headroom;
 #[path = "pass_head.rs"] mod pass_head;
 
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
@@ -275,6 +276,7 @@ impl<'c> SharesPass<'c> {
     /// window) that data segment `i` ends at `t`: its final state, its time counted.
     fn close_interval(&mut self, i: usize, t: f64, (t0, state, blocked): (f64, State, bool), lossy_resend: bool, spans: &mut Spans) {
         let cols = self.cols;
+        let state = if state == State::Window && self.headroom_unused() { State::Other } else { state }; // window_headroom.rs
         // Where a window below one segment held an idle sender, when it fell so
         // (small_window_hold.rs): found once, for the state and for where its time starts.
         let small_from = if state == State::Other && self.idle_seen { self.small_window_held(i, t) } else { None };
@@ -409,7 +411,6 @@ impl<'c> SharesPass<'c> {
     /// The interval data segment `i` opens at `t`: its state as the sender's state says.
     fn open_interval(&mut self, i: usize, t: f64, seq: f64, lossy_resend: bool) {
         let cols = self.cols;
-        let (lagged, mss) = (self.lagged, self.mss);
         // A hole the capture dropped (capture_loss.rs) is not loss on the path.
         // Nor is one that an overtaken original filled: the network reordered it.
         let mut path_hole = cols.flags[i] & (flag_bits::LOST_SEGMENT | flag_bits::CAPTURE_LOSS) == flag_bits::LOST_SEGMENT;
@@ -421,13 +422,11 @@ impl<'c> SharesPass<'c> {
             self.recover = Some(self.high);
         }
         let flight = match cols.in_flight[i] {
-            v if v.is_finite() && !lagged => v,
+            v if v.is_finite() && !self.lagged => v,
             _ if self.peer_ack.is_finite() => (self.high - self.peer_ack).max(0.0),
             _ => f64::NAN,
         };
-        let window_limited = self.out.windows_trusted
-            && (cols.flags[i] & flag_bits::WINDOW_FULL != 0
-                || (self.peer_win.is_finite() && flight >= self.peer_win - window_tolerance_lagged(mss, self.peer_win, lagged)));
+        let (window_limited, headroom) = self.window_held(i, flight); // window_headroom.rs
         let state = match self.stall_frames.binary_search_by_key(&cols.frame[i], |&(f, _)| f) {
             Ok(k) => State::Stalled(self.stall_frames[k].1),
             Err(_) if self.recover.is_some() => State::Loss,
@@ -445,7 +444,7 @@ impl<'c> SharesPass<'c> {
         self.released = false;
         self.loss_seen = false;
         self.ece_seen = false;
-        self.small_hold = Default::default();
+        self.small_hold = small_window_hold::SmallWindowHold { headroom, ..Default::default() };
         self.open = Some((t, state, window_limited));
         self.open_small = (cols.len[i] as f64) < 0.5 * self.full_segment;
         self.written.open(cols, i, self.full_segment);

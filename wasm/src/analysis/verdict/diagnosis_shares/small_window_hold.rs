@@ -31,9 +31,12 @@ const PROMPT_S: f64 = 0.001;
 pub(super) struct SmallWindowHold {
     /// (sender time, window, cumulative ACK) of the receiver's ACK of everything with
     /// the window below one segment.
-    small: Option<(f64, f64, f64)>,
+    pub(super) small: Option<(f64, f64, f64)>,
     /// Sender time of the window update after it.
-    update: Option<f64>,
+    pub(super) update: Option<f64>,
+    /// The open interval's segment was window-limited by the headroom test alone
+    /// (window_headroom.rs).
+    pub(super) headroom: bool,
 }
 
 impl SharesPass<'_> {
@@ -49,7 +52,7 @@ impl SharesPass<'_> {
             Some((_, w0, a0)) if ack == a0 && w > w0 => {
                 hold.update.get_or_insert(t);
             }
-            Some((_, w0, _)) if w < w0 => *hold = SmallWindowHold { small: Some((t, w, ack)), update: None },
+            Some((_, w0, _)) if w < w0 => *hold = SmallWindowHold { small: Some((t, w, ack)), update: None, ..*hold },
             _ => {}
         }
     }
