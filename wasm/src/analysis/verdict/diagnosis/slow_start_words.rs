@@ -28,6 +28,8 @@ pub(super) struct Ramp {
     /// The first data segment read, where it answered a message of the peer's after
     /// earlier data of the sender's (a TLS handshake, a login): the answer's start.
     pub answer_from: Option<usize>,
+    /// The ramp's last new segment's time (capture clock, s).
+    pub last_at: f64,
 }
 
 /// The data direction's payload bytes per round trip of the path, where they show slow
@@ -104,7 +106,7 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
     if answer_from.is_some() && f.sh.turns > 0 && f.sh.turn_time >= 0.5 * f.sh.active {
         return None;
     }
-    Some(Ramp { rounds, answer_from })
+    Some(Ramp { rounds, answer_from, last_at: p.t[last] })
 }
 
 /// Rounds that grew as slow start does: at least [`MIN_FULL_ROUNDS`] full rounds, none
@@ -228,7 +230,12 @@ pub(super) fn slow_start_text(f: &Facts, ramp: &Ramp) -> String {
     // Read from the answer's first segment: say where, so that the rounds can be found.
     let whole = ramp.answer_from.map_or("transfer: the sender".to_string(), |i| {
         let p = f.rows.packets;
-        format!("answer, which followed the peer's last message: from its first segment (frame {} at {}) the sender", p.frame[i], format_timestamp(p.t[i]))
+        // The peer's data that crossed the answer's flight (answer_start) came later: the
+        // message it followed is then not the peer's last.
+        let d = f.conn.data_direction.min(1);
+        let later = (i..p.t.len()).any(|k| p.t[k] <= ramp.last_at && crate::analysis::stalls::is_data_segment(p, k, 1 - d));
+        let which = if later { "a message of the peer's (its later data crossed the answer's flight)" } else { "the peer's last message" };
+        format!("answer, which followed {which}: from its first segment (frame {} at {}) the sender", p.frame[i], format_timestamp(p.t[i]))
     });
     let segs: Vec<String> = rounds.iter().map(|r| r.1.to_string()).collect();
     let total: u64 = rounds.iter().map(|r| r.0).sum();
