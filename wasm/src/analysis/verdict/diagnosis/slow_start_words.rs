@@ -100,6 +100,14 @@ pub(super) fn slow_start_rounds(f: &Facts) -> Option<Ramp> {
         // round trip did not double while it grew (a queue: review AI W3).
         acked.filter(never_fell)?
     };
+    // A probe past the ramp was exempted above, or the peer's data crossed the answer
+    // (answer_start): the ramp must then never fall (fox-it
+    // `qi_local_SYNACK_imgur_qdp.pcap` #23, fixed windows of a receiver-side capture read
+    // "2, 14, 2, 26": no growth each round, review AI W1's class).
+    let crossed = (start..=last).any(|i| is_data_segment(p, i, 1 - d));
+    if ((last..=after).any(|i| probe(i) && ours(i)) || crossed) && !never_fell(&rounds) {
+        return None;
+    }
     let answer_from = (start != first).then_some(start);
     // Turns before the answer that took half the active time or more are the headline
     // (path_words.rs `path_text`: "Request/response turns set the pace"), not its ramp.
