@@ -177,38 +177,6 @@ fn corpus_1kxun_two_answers_are_not_one_ramp() {
     assert!(!c.diagnosis.text.starts_with("Slow start"), "{}", c.diagnosis.text);
 }
 
-/// Review AI W5 (= AG W3): a peer's message that crossed the sender's flight does not
-/// start an "answer". Captured at the sender, a 50 ms path: after the client's 100-B
-/// request, rounds of 10, 20, 40, 80 and 30 segments of 1448 B, each leaving 100 µs
-/// after the ACK of the round before (the ACK clock); the client's second 100-B message
-/// arrives 95 µs after the last ACK of the 20-segment round, 5 µs before the 40-segment
-/// round. That round went on the ACK (its last segment before the message, 1448 B, was a
-/// whole segment: the sender had more queued, RFC 9293 §3.8.6.2.1), so the rounds run
-/// from the first: 10, 20, 40, 80, 30. Read from the message on, "40, 80, 30" is two full
-/// rounds, too few: main said "The congestion window or the path's capacity".
-#[test]
-fn a_message_that_crossed_the_flight_does_not_restart_the_ramp() {
-    let mut f = Flow::new("10.0.0.1:40000", "10.0.0.2:80");
-    f.handshake(0, 50_000, Opts::new().mss(1460).wscale(7), Opts::new().mss(1460).wscale(7));
-    f.data(C2S, 60_000, 100);
-    let mut t0 = 110_000;
-    for (r, n) in [10i64, 20, 40, 80, 30].into_iter().enumerate() {
-        if r == 2 {
-            f.data(C2S, t0 - 5, 100);
-        }
-        for k in 0..n {
-            f.data(S2C, t0 + k * 100, 1448);
-            f.push(C2S, t0 + k * 100 + 50_000);
-        }
-        t0 += n * 100 + 50_000;
-    }
-    let c = common::analyze_flow(&f);
-    let d = &c.diagnosis;
-    assert_eq!(d.limit, "path", "{}", d.text);
-    assert!(d.text.starts_with("Slow start took the whole transfer: the sender began with 10 segments (14 KiB)"), "{}", d.text);
-    assert!(d.text.contains("10, 20, 40, 80, 30 segments per round trip"), "{}", d.text);
-}
-
 /// p4-team trendmicro `j1_attack` #6 (review AI W5): the upload's flights of 2, 4, 8, 16,
 /// 32, 64 segments (TSO frames of 2,920 … 64,240 B at the sender) began at frame 1040;
 /// the server's 17 + 87 B (frames 1046/1047) came with the ACK of all (frame 1045), and
