@@ -176,3 +176,37 @@ fn corpus_1kxun_two_answers_are_not_one_ramp() {
     let Some(c) = common::corpus_connection("ntop__nDPI__tests_cfgs_default_pcap_1kxun.pcap", 60) else { return };
     assert!(!c.diagnosis.text.starts_with("Slow start"), "{}", c.diagnosis.text);
 }
+
+/// p4-team trendmicro `j1_attack` #6 (review AI W5): the upload's flights of 2, 4, 8, 16,
+/// 32, 64 segments (TSO frames of 2,920 … 64,240 B at the sender) began at frame 1040;
+/// the server's 17 + 87 B (frames 1046/1047) came with the ACK of all (frame 1045), and
+/// frame 1048 left 31 µs later on that ACK. No "answer" from frame 1048. And the last
+/// round ran at the link's rate: tshark `ack_rtt` 284 µs for frame 1040, 750 µs and
+/// 1,308 µs for the last frames (1085, 1132) on a 168-µs path — twice the path RTT, a
+/// queue (review AI W3): no slow start to the end either.
+#[test]
+fn corpus_trendmicro_j1_attack_flight_not_an_answer() {
+    let Some(c) = common::corpus_connection("p4-team__ctf__2018-12-15-trendmicro_j1_attack.pcap", 6) else { return };
+    let t = &c.diagnosis.text;
+    assert!(!t.contains("frame 1048"), "{t}");
+    assert!(!t.starts_with("Slow start"), "{t}");
+}
+
+/// Review AI W3: srd373 `tcp.pcapng` #7, an upload whose flights doubled (10, 20, 40, 54)
+/// while tshark's `ack_rtt` rose from 43 ms to 151–167 ms on a 41-ms path: a queue at the
+/// bottleneck, which the last round reached. Not "never reached the path's rate".
+#[test]
+fn corpus_srd373_queue_is_no_slow_start_to_the_end() {
+    let Some(c) = common::corpus_connection("srd373__wireshark_TCP__tcp.pcapng", 7) else { return };
+    let t = &c.diagnosis.text;
+    assert!(!t.starts_with("Slow start"), "{t}");
+    assert!(t.contains("packets queued at the bottleneck"), "{t}");
+}
+
+/// Review AI W1: realjimmy `c05-http-reply-r1` #107, 12 segments at a steady 1.84-ms
+/// spacing, flights of 2, 3, 2, 3, 3 by the ACK clock: no growth, no slow start.
+#[test]
+fn corpus_c05_paced_flow_is_no_slow_start() {
+    let Some(c) = common::corpus_connection("realjimmy__sample-captures__wireshark-samples_files_protos-test-suite-traffic_c05-http-reply-r1.pcap", 107) else { return };
+    assert!(!c.diagnosis.text.starts_with("Slow start"), "{}", c.diagnosis.text);
+}
