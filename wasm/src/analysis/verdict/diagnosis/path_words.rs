@@ -388,8 +388,18 @@ fn loss_queue_phrase(f: &Facts) -> String {
         return String::new();
     }
     let (p95, in_flight) = queue_extent(f);
+    // Every re-send needless (D-SACK, Eifel): no loss for the queue to have caused; a
+    // delay that long outlasts a retransmission timer instead (RFC 3522 §1; review AJ,
+    // kannaammulu25 udp.pcapng #6 read "none repaired a loss" and "the losses may be its
+    // overflow" in one text).
+    let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let why = if sender.retransmissions > 0 && sender.spurious_retransmissions >= sender.retransmissions {
+        "every re-send was needless: a delay that long can outlast the sender's timer (RFC 3522), no packet need be dropped"
+    } else {
+        "a full queue drops packets, so the losses may be its overflow"
+    };
     format!(
-        " A queue built up on the path: the RTT rose from {} to {} (median{p95}){in_flight}; a full queue drops packets, so the losses may be its overflow.",
+        " A queue built up on the path: the RTT rose from {} to {} (median{p95}){in_flight}; {why}.",
         format_duration(f.min_rtt),
         format_duration(f.median_rtt)
     )

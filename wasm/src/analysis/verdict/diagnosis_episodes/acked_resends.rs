@@ -37,11 +37,12 @@ fn acked_at_once(conn: &ConnectionSummary, stalls: &[Stall], packets: &PacketCol
     first.map(|(fj, fk)| (n, longest, fj, fk))
 }
 
-/// The receiver's last packet before row `j` (a re-send of direction `d`) whose ACK
-/// already covered the re-sent bytes, if any: the receiver had them before the copy.
+/// The receiver's first packet before row `j` (a re-send of direction `d`) whose ACK
+/// already covered the re-sent bytes, if any: the receiver had them since then. Read back
+/// from the re-send through the receiver's packets while their ACK covers the bytes.
 fn acked_before(packets: &PacketColumns, d: u8, j: usize) -> Option<usize> {
     let end = packets.seq[j] + f64::from(packets.len[j]);
-    (0..j).rev().find(|&i| packets.dir[i] != d).filter(|&i| packets.ack[i] >= end)
+    (0..j).rev().filter(|&i| packets.dir[i] != d).take_while(|&i| packets.ack[i] >= end).last()
 }
 
 /// The outage's sentence when every re-send in it was needless; None: the capture does
