@@ -60,21 +60,21 @@ pub(super) fn words(conn: &ConnectionSummary, stalls: &[Stall], packets: &Packet
     // refused, nor that the receiver had the bytes (review W, HTTP_1.pcapng #46: a re-send
     // that filled the hole the receiver's SACK showed read "yet it re-sent again").
     if n == 1 && refused.is_none() {
+        // The receiver's cumulative ACK covered the whole copy before it was captured: the
+        // copy was needless and the wait was on that ACK's way back (review AJ
+        // C-DSACK-ACK-TOLD-AS-ACKNOWLEDGED, kannaammulu25 udp.pcapng #6: frame 105
+        // acknowledged 8877 at 0.942 s, the timer re-sent 7609–8877 at 1.646 s and frame
+        // 165 reported the copy as a duplicate). Only of this re-send: other holes may still
+        // be open (rx-outage-in-recovery.pcap frame 2077, review AK). A copy that merged
+        // segments the receiver partly lacked was needed though its D-SACK covers a part
+        // (review AK: edalakaveri tcp.pcapng #13 frame 1043): the words of an ACK then stand.
         return Some(match acked_before(packets, d, j) {
-            // The receiver had acknowledged the bytes before the copy was captured: the
-            // copy was needless (the caller's test) and the wait was on that ACK's way
-            // back, not on loss (review AJ C-DSACK-ACK-TOLD-AS-ACKNOWLEDGED, kannaammulu25
-            // udp.pcapng #6: frame 105 acknowledged 8877 at 0.942 s, the timer re-sent
-            // 7609–8877 at 1.646 s and frame 165 reported the copy as a duplicate).
             Some(p) => format!(
-                "The sender waited {span} before it re-sent: {timers}; the receiver had acknowledged those bytes {} earlier (frame {}) and acknowledged the copy again as a duplicate (frame {fj} → {fk}): that ACK had not reached the sender in time — lost, held on the way back or still under way — and nothing was lost.",
+                "The sender waited {span} before it re-sent: {timers}; the receiver had acknowledged those bytes {} earlier (frame {}) and acknowledged the copy again as a duplicate (frame {fj} → {fk}): that ACK had not reached the sender in time — lost, held on the way back or still under way — so this re-send repaired nothing.",
                 format_duration(packets.t[j] - packets.t[p]),
                 packets.frame[p]
             ),
-            None => format!(
-                "The sender waited {span} before it re-sent: {timers}; the re-send was needless — the receiver already had those bytes and acknowledged the copy at once ({}, frame {fj} → {fk}): its earlier ACK was lost or held on the way back, or the sender's timer fired too soon; nothing was lost.",
-                format_duration(longest)
-            ),
+            None => format!("The sender waited {span} before it re-sent: {timers}; {seen}, and the transfer went on."),
         });
     }
     Some(match refused {

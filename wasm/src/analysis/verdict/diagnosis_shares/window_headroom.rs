@@ -11,7 +11,8 @@
 //! - the flight within the tolerance of the window (stalls/gaps.rs `window_tolerance`:
 //!   one MSS, at most a quarter of the window, so that offload super-frames do not make
 //!   every small window look full);
-//! - the headroom: flight + one full segment > window, where a full segment is the
+//! - the headroom: flight + one full segment > window, where segment `i` did not end a
+//!   write (no PSH: the sender had more to send), and a full segment is the
 //!   sender's (stalls/full_segment.rs: the peer's MSS option less its option bytes, or
 //!   the largest payload sent), no larger than segment `i` itself (a sender writing
 //!   smaller pieces needs room for its next piece only), and no offload super-frame: at
@@ -57,7 +58,13 @@ impl SharesPass<'_> {
         // cutting its data into full segments needs a full one; one writing smaller
         // pieces — scapy `http_chunk.pcap`'s 1,031-B chunks — the next piece).
         let unit = self.full_segment.min(self.mss).min(f64::from(cols.len[i]));
-        let headroom = unit > 0.0 && unit <= JUMBO_SEGMENT && flight + unit > win;
+        // Only where the sender had more to send: segment `i` did not end a write (no PSH,
+        // RFC 9293 §3.9.1, as write_ends.rs reads it). A message that ended with it had
+        // no next segment for the window to hold (review AK: DilanRamirez lab3.pcapng #14,
+        // one 638-B message against an inferred 1,026-B window, and corelight PetitPotam
+        // LSARPC #0, one message every 500 ms, read window time).
+        let write_went_on = cols.flags[i] & u32::from(crate::decode::tcp_flags::PSH) == 0;
+        let headroom = write_went_on && unit > 0.0 && unit <= JUMBO_SEGMENT && flight + unit > win;
         (headroom, headroom)
     }
 
