@@ -79,7 +79,7 @@ fn the_idle_before_a_last_small_answer_is_the_connections_not_the_transfers() {
     assert!(!d.text.contains("would have taken about"), "{}", d.text);
     assert!(
         d.text.contains(
-            "The transfer ended at 0.025 s (frame 153, 143 KiB sent); the connection then idled 800 ms until the peer's next message, \
+            "The transfer ended at 0.025 s (frame 153, 143 KiB sent); the connection then idled 800 ms until the sender answered a message of the peer, \
              and only 400 B followed: time the connection stayed open"
         ),
         "{}",
@@ -162,7 +162,7 @@ fn the_download_of_the_public_capture_ends_before_its_idle_tail() {
     assert_eq!((te.bytes, te.tail_bytes, te.peer_spoke), (2_174_291.0, 400.0, true));
     assert_eq!(d.limit, "path", "{}", d.text);
     assert!(d.text.contains("the flow averaged 53 Mbit/s while active with a path RTT of 8.7 ms, below the 261 Mbit/s that the 278 KiB window would allow"), "{}", d.text);
-    assert!(d.text.contains("The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then idled 869 ms until the peer's next message, and only 400 B followed"), "{}", d.text);
+    assert!(d.text.contains("The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then idled 869 ms until the sender answered a message of the peer, and only 400 B followed"), "{}", d.text);
     assert!(!d.text.contains("would have taken about 295 ms"), "{}", d.text);
     // Only the 48 ms wait for the client's request after the TLS handshake (frames 30 →
     // 40) is left of the application's time: 16 % of the 0.35 s transfer.

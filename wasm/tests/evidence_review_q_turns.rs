@@ -187,7 +187,7 @@ fn the_tail_names_its_longest_pause() {
     assert!((te.idle_seconds - 0.036).abs() < 1e-9, "{te:?}");
     let t = &c.diagnosis.text;
     assert!(
-        t.contains("the connection then idled 36 ms before the sender sent again, and only 1.4 KiB followed over the next 58 s; its longest pause, 58 s from 0.061 s, ended with the peer's next message:"),
+        t.contains("the connection then idled 36 ms before the sender sent again, and only 1.4 KiB followed over the next 58 s; its longest pause, 58 s from 0.061 s, ended when the sender answered a message of the peer:"),
         "{t}"
     );
     // The connection then reset 5 s after its last data: that silence is the longest.
@@ -204,20 +204,20 @@ fn the_tail_on_the_public_captures() {
     // (frame 6690, 145.220 s) and the server's answer: 58 s.
     if let Some(c) = common::corpus_connection(NEWTOY, 35) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("the connection then idled 36 ms before the sender sent again, and only 735 B followed over the next 58 s; its longest pause, 58 s from 87.215 s, ended with the peer's next message"), "{t}");
+        assert!(t.contains("the connection then idled 36 ms before the sender sent again, and only 735 B followed over the next 58 s; its longest pause, 58 s from 87.215 s, ended when the sender answered a message of the peer"), "{t}");
     }
     // hack #2 (review P): the 58 s pause from frame 142 (409428.955 s) ended with the
     // client's 46-byte record (frame 146, 409487.206 s), 24 ms before the server's answer
     // (frames 147–148); the client's earlier record (frame 144) came at its start.
     if let Some(c) = common::corpus_connection(HACK, 2) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("the connection then idled 58 s until the peer's next message, and only 92 B followed over the next 116 s"), "{t}");
+        assert!(t.contains("the connection then idled 58 s until the sender answered a message of the peer, and only 92 B followed over the next 116 s"), "{t}");
     }
     // ffx #0: after 2.586 s, 0.44, 1.23 s, then 4.0 s from the server's 83 B (frame 655,
     // 4.391 s) to the client's 38 B (frame 657, 8.399 s).
     if let Some(c) = common::corpus_connection(FFX, 0) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("the connection then idled 435 ms until the peer's next message, and only 528 B followed over the next 5.9 s; its longest pause, 4 s from 4.391 s, ended with the peer's next message"), "{t}");
+        assert!(t.contains("the connection then idled 435 ms until the sender answered a message of the peer, and only 528 B followed over the next 5.9 s; its longest pause, 4 s from 4.391 s, ended when the sender answered a message of the peer"), "{t}");
     }
 }
 

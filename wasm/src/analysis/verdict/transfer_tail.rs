@@ -87,7 +87,7 @@ pub fn tail_pauses(conn: &ConnectionSummary, p: &PacketColumns, te: &TransferEnd
 }
 
 /// "The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then
-/// idled 869 ms until the peer's next message, and only 400 B followed: …" — with the
+/// idled 869 ms until the sender answered a message of the peer, and only 400 B followed: …" — with the
 /// first pause as [`TransferEnd`] has it ([`sentence_with`] reads the packets).
 pub fn sentence(te: &TransferEnd) -> String {
     sentence_with(te, TailPauses::default())
@@ -99,9 +99,9 @@ pub fn sentence(te: &TransferEnd) -> String {
 /// over the next 58 s; its longest pause, 58 s from 87.215 s, ended with the peer's
 /// next message: …".
 pub fn sentence_with(te: &TransferEnd, pauses: TailPauses) -> String {
-    let until = |e: Ended| if e == Ended::Peer { "until the peer's next message" } else { "before the sender sent again" };
+    let until = |e: Ended| if e == Ended::Peer { "until the sender answered a message of the peer" } else { "before the sender sent again" };
     let ended = |e: Ended| match e {
-        Ended::Peer => "ended with the peer's next message",
+        Ended::Peer => "ended when the sender answered a message of the peer",
         Ended::Sender => "ended when the sender sent again",
         Ended::Fin => "ended with the first FIN, no data after it",
         Ended::Reset => "ended with the reset, no data after it",
@@ -188,8 +188,8 @@ mod tests {
         let te = TransferEnd { at: 0.373922, frame: 2107, bytes: 2_174_291.0, idle_seconds: 0.86944, peer_spoke: true, tail_bytes: 400.0, tail_seconds: 0.86944 };
         assert_eq!(
             sentence(&te),
-            "The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then idled 869 ms until the peer's next \
-             message, and only 400 B followed: time the connection stayed open (waiting for a next request, a keep-alive or the \
+            "The transfer ended at 0.374 s (frame 2107, 2.1 MiB sent); the connection then idled 869 ms until the sender answered \
+             a message of the peer, and only 400 B followed: time the connection stayed open (waiting for a next request, a keep-alive or the \
              close), not time the transfer took, so everything above is of the transfer up to 0.374 s."
         );
     }
