@@ -133,15 +133,14 @@ pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<Delive
     let rate_bps = delivered_within(&sh.loss_spans, rows, d, lag_s) * 8.0 / seconds;
     // No queue: the flow before its first loss is the control, and only where no timer
     // stall stopped it (a timeout resets the window to one segment, RFC 5681 §3.1).
-    // Nor where request/response turns took a quarter of the time (path_words.rs
-    // `turn_taking`): a loss in a short reply costs it round trips, not a rate.
-    // Nor where the sender's own pauses and the turns together took a quarter: the rates
-    // outside recovery and before the first loss then average those pauses in, and any
+    // Nor where request/response turns and the sender's own pauses together took a
+    // quarter of the time: a loss in a short reply costs it round trips, not a rate, and
+    // the rates outside recovery and before the first loss average those pauses in: any
     // recovery inside a burst beats them (review AK: public/examples twin-rr-loss.pcap #6,
     // 24 % turns + 34 % application, read "delivery did not clearly slow" at 3.4 Mbit/s
     // against 968 kbit/s outside recovery, where each loss cost its answer a round trip).
-    let turn_taking = (sh.turns > 0 && sh.turn_time >= 0.25 * sh.active) || sh.turn_time + sh.application >= 0.25 * sh.active;
-    let before = (!standing_queue && !turn_taking && sh.stall_by_cause[2] + sh.stall_by_cause[6] <= 0.0)
+    let paused = sh.turn_time + sh.application >= 0.25 * sh.active;
+    let before = (!standing_queue && !paused && sh.stall_by_cause[2] + sh.stall_by_cause[6] <= 0.0)
         .then(|| loss_slowed::before_first_loss(&sh.loss_spans, rows, d, min_rtt, |s| delivered_within(s, rows, d, lag_s)))
         .flatten();
     let best_bps = delivered.get_or_init(|| delivered::delivered_rates(rows.packets, rows.sacks, d, min_rtt)).best_bps;
@@ -156,7 +155,7 @@ pub(super) fn recovery_at_full_rate(sh: &TimeShares, delivered: &OnceCell<Delive
     let resent = (sh.retransmitted_bytes / sh.data_bytes).clamp(0.0, 1.0);
     // Without a queue, recovery after the last new data was sent held the transfer's end
     // until the repairs came: that wait stays the loss's (loss_slowed.rs `tail`).
-    let before = before.filter(|_| !standing_queue).map(|b| BeforeLoss { tail: loss_slowed::tail(&sh.loss_spans, rows, d), ..b });
+    let before = before.map(|b| BeforeLoss { tail: loss_slowed::tail(&sh.loss_spans, rows, d), ..b });
     let kept = before.map_or(0.0, |b| b.tail.min(seconds));
     Some(RecoveryAtFullRate { seconds, rate_bps, outside_bps, best_bps, rebooked: (seconds - kept) * (1.0 - resent), before })
 }
