@@ -9,7 +9,7 @@ use super::{t, Term};
 use crate::analysis::{StallCause, Vantage};
 
 /// Every stall cause (docs/ANALYSIS.md "Stalls"), in the legend's order.
-pub const STALL_CAUSES: [StallCause; 8] = [
+pub const STALL_CAUSES: [StallCause; 9] = [
     StallCause::ZeroWindow,
     StallCause::WindowLimited,
     StallCause::RetransmissionTimeout,
@@ -18,6 +18,7 @@ pub const STALL_CAUSES: [StallCause; 8] = [
     StallCause::DelayedAck,
     StallCause::Unknown,
     StallCause::LossRecovery,
+    StallCause::TailLossProbe,
 ];
 
 /// A stall cause's wire name (serde's kebab-case, checked by a test) and label.
@@ -37,6 +38,8 @@ pub const fn stall_cause(c: StallCause) -> Term {
         // Data the receiver reported missing (SACK), re-sent where the capture did not
         // see it (stalls/reported_loss.rs).
         StallCause::LossRecovery => t("loss-recovery", "loss recovery, re-sends not captured"),
+        // Ended by a tail-loss probe (RFC 8985 §7), not a timeout (stalls/timer_label.rs).
+        StallCause::TailLossProbe => t("tail-loss-probe", "tail-loss probe"),
     }
 }
 

@@ -243,6 +243,8 @@ fn cause(name: &str) -> StallCause {
         "application-idle" => StallCause::ApplicationIdle,
         "ack-wait" => StallCause::AckWait,
         "delayed-ack" => StallCause::DelayedAck,
+        "loss-recovery" => StallCause::LossRecovery,
+        "tail-loss-probe" => StallCause::TailLossProbe,
         _ => StallCause::Unknown,
     }
 }

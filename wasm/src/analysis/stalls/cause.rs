@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 /// Every stall cause's JSON name. Share links store a cause as its index here, so
 /// new causes are appended, never inserted (wasm/src/share/answers.rs).
-pub const STALL_CAUSES: [&str; 8] =
-    ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack", "loss-recovery"];
+pub const STALL_CAUSES: [&str; 9] =
+    ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "unknown", "delayed-ack", "loss-recovery", "tail-loss-probe"];
 
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -23,11 +23,15 @@ pub enum StallCause {
     /// Recovering data the receiver reported missing (its SACK blocks, RFC 2018 /
     /// RFC 6675), re-sent where this capture did not see it (stalls/reported_loss.rs).
     LossRecovery,
+    /// Ended by a tail-loss probe the counters count (RFC 8985 §7: the probe timer,
+    /// about two smoothed RTTs after the last send, re-sends the last segment), not
+    /// by a retransmission timeout (stalls/timer_label.rs).
+    TailLossProbe,
 }
 
 impl StallCause {
     /// Every cause, in `STALL_CAUSES` order (the test below keeps the two the same).
-    pub const ALL: [StallCause; 8] = [
+    pub const ALL: [StallCause; 9] = [
         StallCause::ZeroWindow,
         StallCause::WindowLimited,
         StallCause::RetransmissionTimeout,
@@ -36,6 +40,7 @@ impl StallCause {
         StallCause::Unknown,
         StallCause::DelayedAck,
         StallCause::LossRecovery,
+        StallCause::TailLossProbe,
     ];
 
     /// Where the diagnosis counts a stall's time (verdict/diagnosis_shares.rs): its slot
@@ -47,13 +52,20 @@ impl StallCause {
         match self {
             StallCause::ZeroWindow => 0,
             StallCause::WindowLimited => 1,
-            StallCause::RetransmissionTimeout => 2,
+            // The probe is a loss-recovery timer too (RFC 8985 §7): the same share.
+            StallCause::RetransmissionTimeout | StallCause::TailLossProbe => 2,
             StallCause::ApplicationIdle => 3,
             // Waiting on an ACK too (the delayed one): the same share.
             StallCause::AckWait | StallCause::DelayedAck => 4,
             StallCause::Unknown => 5,
             StallCause::LossRecovery => 6,
         }
+    }
+
+    /// Waited on a loss-recovery timer of the sender: a retransmission timeout or a
+    /// tail-loss probe (share slot 2).
+    pub fn is_timer(self) -> bool {
+        matches!(self, StallCause::RetransmissionTimeout | StallCause::TailLossProbe)
     }
 
     /// The `diagnosis.shares` field its time belongs to: `receiveWindow` (slots 0, 1),
@@ -99,7 +111,8 @@ mod stall_cause_names {
                 | StallCause::AckWait
                 | StallCause::DelayedAck
                 | StallCause::Unknown
-                | StallCause::LossRecovery => {}
+                | StallCause::LossRecovery
+                | StallCause::TailLossProbe => {}
             }
         }
         let names: Vec<String> = StallCause::ALL.iter().map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_string()).collect();

@@ -29,6 +29,7 @@ pub mod transfer_start;
 pub mod reported_loss;
 pub mod request_turn;
 pub mod small_window;
+pub mod timer_label;
 mod acks_unseen;
 mod gaps;
 pub mod unseen_timeout;

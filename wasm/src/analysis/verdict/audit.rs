@@ -15,10 +15,8 @@
 //!    only the stalls that began before it count (rules 2, 7 and 11 read the same cut).
 //!    Where it began after a head of messages (`diagnosis.transferStart`, rule 17), they
 //!    start there: a stall that began before it (the pause its first segment ended) is the head's.
-//! 3. A `retransmission-timeout` stall needs a re-send the counters saw: a timeout, a
-//!    tail-loss probe or a retransmission of that direction, a datagram its numbering
-//!    proves was sent and never captured (a re-send of an unseen tail), or the peer's
-//!    retransmission (its request lost and re-sent by its timer). A `loss-recovery`
+//! 3. A timer stall needs its timer's re-send counted, a datagram never captured or the
+//!    peer's timer re-send (audit_timer.rs, per stall). A `loss-recovery`
 //!    stall needs a re-send the receiver's SACK blocks proved (`unseenResends`).
 //! 4. A `loss` headline needs loss: a retransmission, a datagram sent, not captured, or
 //!    a re-send the receiver's SACK blocks proved.
@@ -85,6 +83,7 @@ pub fn audit(a: &Analysis) -> Vec<String> {
         let mut problems = audit_connection(c, active);
         problems.extend(check_peer_silent(c, &cols.packets));
         problems.extend(check_capture_gaps(c, &cols.packets));
+        problems.extend(super::audit_timer::check_timer_stalls(c, &cols.packets));
         problems.extend(super::audit_turn_blame::check_turn_blame(c, &cols.packets));
         problems.extend(super::audit_transfer_start::check_transfer_start(c));
         for problem in problems {
@@ -232,7 +231,7 @@ fn check_shares_and_counters(c: &ConnectionSummary, active: f64, out: &mut Vec<S
     // The timer may be the peer's: its request was lost and its timer re-sent it
     // (stalls/gaps.rs rule 2), which its own counters show.
     let peer = &c.directions[1 - d];
-    let rto_stalls = sender.stalls.iter().filter(|x| x.cause == StallCause::RetransmissionTimeout).count();
+    let rto_stalls = sender.stalls.iter().filter(|x| x.cause.is_timer()).count();
     let timers = sender.rto_events + sender.tail_loss_probes + sender.unseen_datagrams.unwrap_or(0) + sender.retransmissions + peer.retransmissions;
     if rto_stalls > 0 && timers == 0 {
         out.push(format!("{rto_stalls} retransmission-timeout stall(s) without a timeout, probe, re-send or unseen datagram counted"));

@@ -72,7 +72,7 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
     }
     let rtos: Vec<(f64, f64)> = stalls
         .iter()
-        .filter(|s| s.cause == StallCause::RetransmissionTimeout)
+        .filter(|s| s.cause.is_timer())
         .map(|s| (s.start, s.start + s.duration))
         .collect();
     for (a, b, _) in merge(&rtos, OUTAGE_JOIN_S) {
@@ -259,7 +259,7 @@ fn progress_words(conn: &ConnectionSummary, span: &str, (timers, peer_timer): (&
 /// Whether every re-send that ended a timeout stall starting in [a, b] was needless.
 fn all_resends_needless(stalls: &[crate::analysis::stalls::cause::Stall], packets: &PacketColumns, a: f64, b: f64) -> bool {
     let mut any = false;
-    for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
+    for s in stalls.iter().filter(|s| s.cause.is_timer() && s.start >= a && s.start < b) {
         let Some((_, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { return false };
         if !needless(packets.flags[j]) {
             return false;
@@ -298,7 +298,7 @@ pub fn priority(kind: &str) -> u8 {
 fn periodic_holds(stalls: &[crate::analysis::stalls::cause::Stall], active: f64, tick: f64) -> Option<Episode> {
     let held: Vec<&crate::analysis::stalls::cause::Stall> = stalls
         .iter()
-        .filter(|s| matches!(s.cause, StallCause::AckWait | StallCause::Unknown | StallCause::RetransmissionTimeout))
+        .filter(|s| matches!(s.cause, StallCause::AckWait | StallCause::Unknown | StallCause::RetransmissionTimeout | StallCause::TailLossProbe))
         .collect();
     if held.len() < MIN_PERIODIC || !(active > 0.0) {
         return None;

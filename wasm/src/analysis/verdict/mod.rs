@@ -8,6 +8,7 @@
 
 pub mod app_facts;
 pub mod audit;
+mod audit_timer;
 mod audit_turn_blame;
 mod audit_transfer_start;
 pub mod blind_capture;

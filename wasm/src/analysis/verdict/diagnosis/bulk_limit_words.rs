@@ -86,6 +86,7 @@ const HOLD: &str = "the receiving host holding its ACKs";
 fn with_count(w: &str, n: u64) -> String {
     match n {
         0 | 1 if w == TIMERS => "for a retransmission timer".to_string(),
+        0 | 1 if w == PROBES => "for a tail-loss probe".to_string(),
         0 | 1 => w.to_string(),
         _ => format!("{w} ({n} stalls)"),
     }
@@ -94,10 +95,14 @@ fn with_count(w: &str, n: u64) -> String {
 /// The words of the retransmission timeout, plural.
 const TIMERS: &str = "for retransmission timers";
 
+/// The words of the tail-loss probe (RFC 8985 §7; stalls/timer_label.rs), plural.
+const PROBES: &str = "for tail-loss probes";
+
 /// The network's stall causes and their words.
-const WORDS: [(StallCause, &str); 5] = [
+const WORDS: [(StallCause, &str); 6] = [
     (StallCause::AckWait, "waiting on ACKs"),
     (StallCause::RetransmissionTimeout, TIMERS),
+    (StallCause::TailLossProbe, PROBES),
     (StallCause::WindowLimited, "held by the receiver's window"),
     (StallCause::LossRecovery, "recovering from loss"),
     (StallCause::Unknown, "stalled for a cause the capture does not show"),

@@ -31,14 +31,34 @@ pub(super) fn delayed_stalls(f: &Facts) -> (f64, usize) {
     (secs.min(f.sh.stall_by_cause[4]), n)
 }
 
+/// The words of the `tail-loss-probe` stalls' time among the stall causes' (their slot
+/// is the timers', 2: stalls/timer_label.rs).
+pub const TAIL_LOSS_PROBE_WORDS: &str = "tail-loss probe";
+
+/// The data direction's `tail-loss-probe` stalls' seconds in the transfer, as counted in
+/// the timers' slot (`stall_by_cause[2]`, which holds them).
+fn probe_seconds(f: &Facts) -> f64 {
+    let all = &f.conn.directions[f.conn.data_direction.min(1) as usize].stalls;
+    let secs: f64 = peer_silent::stalls_within(all, f.sh).iter().filter(|s| s.cause == StallCause::TailLossProbe).map(|s| s.duration).sum();
+    secs.min(f.sh.stall_by_cause[2])
+}
+
 /// The stalled seconds of CAUSE_WORDS' `slots` with their words, those above zero, the
-/// waits on ACKs (slot 4) split into Nagle's holds ([`DELAYED_ACK_WORDS`]) and the rest.
+/// waits on ACKs (slot 4) split into Nagle's holds ([`DELAYED_ACK_WORDS`]) and the rest,
+/// the timers (slot 2) into tail-loss probes ([`TAIL_LOSS_PROBE_WORDS`]) and timeouts.
 pub(super) fn cause_parts(f: &Facts, slots: impl Iterator<Item = usize>) -> Vec<(f64, &'static str)> {
     let delayed = delayed_stalls(f).0;
+    let probes = probe_seconds(f);
     let mut out = Vec::new();
     for k in slots {
         let secs = f.sh.stall_by_cause[k];
-        if k == 4 && delayed > 0.0 {
+        if k == 2 && probes > 0.0 {
+            // The rest to the ns, as below: no "0 ns retransmission timeout".
+            if secs - probes > 1e-9 {
+                out.push((secs - probes, CAUSE_WORDS[2]));
+            }
+            out.push((probes, TAIL_LOSS_PROBE_WORDS));
+        } else if k == 4 && delayed > 0.0 {
             // The rest to the ns (stall times are whole ns): no "0 ns waiting on ACKs".
             if secs - delayed > 1e-9 {
                 out.push((secs - delayed, CAUSE_WORDS[4]));

@@ -50,22 +50,55 @@ pub(super) fn loss_cheap_text(f: &Facts) -> String {
 /// called the other, and the largest frame's payload as the evidence.
 pub(super) fn retransmitted_count_phrase(f: &Facts, frames: u64) -> String {
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
+    let data = data_resends(f);
+    let frames = frames.min(data.frames.max(f.sh.retransmitted_segments));
+    // The kernel's segment count without the re-sends that carried no data.
+    let segments = sender.retransmitted_segments.saturating_sub(data.without_data);
     // (The counters are the connection's: not quoted of a transfer cut before a peer's silence, peer_silent.rs.)
-    let count = if sender.retransmitted_segments > frames && f.sh.peer_silent.is_none() {
+    let count = if segments > frames && f.sh.peer_silent.is_none() {
         format!(
             "{} segments, re-sent in {} of {} data frames: the capture holds TSO/GRO frames of up to {} bytes, several segments each",
-            sender.retransmitted_segments, frames, f.sh.data_segments, f.sh.mss
+            segments, frames, f.sh.data_segments, f.sh.mss
         )
     } else {
         format!("{} of {} data segments", frames, f.sh.data_segments)
     };
     // Re-sends the report shows needless (D-SACK, Eifel) repaired nothing: said, so the
     // percentage is not read as that much loss.
-    let needless = match crate::analysis::verdict::peer_silent::needless_before(f.rows.packets, f.conn.data_direction.min(1), f.sh).map_or(sender.spurious_retransmissions, |n| n.min(sender.spurious_retransmissions)) {
+    let shown = crate::analysis::verdict::peer_silent::needless_before(f.rows.packets, f.conn.data_direction.min(1), f.sh).map_or(sender.spurious_retransmissions, |n| n.min(sender.spurious_retransmissions));
+    // Where FINs or ACKs were re-sent alone, only the data re-sends shown needless.
+    let needless = match if data.without_data > 0 { shown.min(data.needless).min(frames) } else { shown } {
         0 => String::new(),
         n => format!(", {n} of them needless: the receiver already had those bytes"),
     };
-    count + &needless + &unseen_datagrams_phrase(sender, frames.max(sender.retransmitted_segments)) + &unseen_resends_phrase(sender)
+    count + &needless + &unseen_datagrams_phrase(sender, frames.max(segments)) + &unseen_resends_phrase(sender)
+}
+
+/// The data sender's re-sends by whether they carried data: a FIN or a pure ACK re-sent
+/// alone is a retransmission (Wireshark counts it, `retransmissions`,
+/// `spuriousRetransmissions`) but no data segment, so "3 of 2 data segments" counted a
+/// re-sent FIN among the data (review AH, Carperis messenger case 9 caller conn 26: one
+/// 28-byte segment re-sent with its FIN, and the FIN alone before it).
+struct DataResends {
+    /// Re-sent frames with data, those of them shown needless, and re-sends without data.
+    frames: u64,
+    needless: u64,
+    without_data: u64,
+}
+
+fn data_resends(f: &Facts) -> DataResends {
+    use crate::analysis::rows::columns::flag_bits as fb;
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    let mut out = DataResends { frames: 0, needless: 0, without_data: 0 };
+    for i in (0..p.t.len()).filter(|&i| p.dir[i] == d && p.flags[i] & fb::ANY_RETRANSMISSION != 0) {
+        if p.len[i] == 0 {
+            out.without_data += 1;
+        } else {
+            out.frames += 1;
+            out.needless += u64::from(crate::analysis::stalls::needless(p.flags[i]));
+        }
+    }
+    out
 }
 
 /// "; the receiver's SACK blocks show N more segments re-sent where this capture did not

@@ -11,7 +11,7 @@
 use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::rows::columns::PacketColumns;
-use crate::analysis::stalls::cause::{Stall, StallCause};
+use crate::analysis::stalls::cause::Stall;
 use crate::analysis::track::two_senders::thousands;
 
 /// Slack on top of two path round trips for an ACK to count as the answer to a re-send:
@@ -26,7 +26,7 @@ fn acked_at_once(conn: &ConnectionSummary, stalls: &[Stall], packets: &PacketCol
     let d = conn.data_direction.min(1);
     let bound = 2.0 * conn.path_rtt_ms.unwrap_or(0.0) / 1000.0 + ANSWER_SLACK_S;
     let (mut n, mut longest, mut first) = (0u32, 0.0f64, None);
-    for s in stalls.iter().filter(|s| s.cause == StallCause::RetransmissionTimeout && s.start >= a && s.start < b) {
+    for s in stalls.iter().filter(|s| s.cause.is_timer() && s.start >= a && s.start < b) {
         let (_, j) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration)?;
         let end = packets.seq[j] + f64::from(packets.len[j]);
         let k = (j + 1..packets.t.len()).take_while(|&k| packets.t[k] <= packets.t[j] + bound).find(|&k| packets.dir[k] != d && packets.ack[k] >= end)?;

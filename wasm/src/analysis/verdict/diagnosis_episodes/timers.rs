@@ -4,7 +4,7 @@
 use crate::analysis::format::{plural, timers_phrase};
 use crate::analysis::report::ConnectionSummary;
 use crate::analysis::rows::columns::PacketColumns;
-use crate::analysis::stalls::cause::{Stall, StallCause};
+use crate::analysis::stalls::cause::Stall;
 use crate::analysis::stalls::needless;
 
 /// The timers behind an outage's timeout stalls starting in [a, b), by the kind of the
@@ -21,7 +21,8 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
     let d = conn.data_direction.min(1);
     let stalls = &conn.directions[d as usize].stalls;
     let (probes, timeouts) = timer_counts(stalls, packets, a, b);
-    let (peer_probes, peer_timeouts) = peer_timer_counts(stalls, packets, a, b);
+    let lag_s = conn.directions[d as usize].sender_lag_ms / 1000.0;
+    let (peer_probes, peer_timeouts) = peer_timer_counts(stalls, packets, (a, b), lag_s);
     // A timer that never backed off is named so, not "retransmission timeouts" (no_backoff.rs).
     let own = match crate::analysis::verdict::no_backoff::words(conn, d as usize, timeouts) {
         Some(w) if probes == 0 => Some(w),
@@ -34,7 +35,6 @@ pub(super) fn timers_words(conn: &ConnectionSummary, packets: &PacketColumns, (a
         (Some(o), None) => o,
         (None, Some(p)) => p,
         (None, None) => {
-            let lag_s = conn.directions[d as usize].sender_lag_ms / 1000.0;
             return (untimed_words(stalls, packets, (d, lag_s), (a, b)), None);
         }
     };
@@ -101,12 +101,24 @@ fn untimed_words(stalls: &[Stall], packets: &PacketColumns, (d, lag_s): (u8, f64
 /// (tail loss probes, retransmission timeouts) of the PEER that ended the data
 /// direction's timeout stalls starting in [a, b) ended by new data, not a re-send or
 /// probe of the sender's own: its re-sends of a request inside the stall (retrans_kinds.rs), needless ones
-/// left out (the request had arrived).
-pub fn peer_timer_counts(stalls: &[Stall], packets: &PacketColumns, a: f64, b: f64) -> (u64, u64) {
+/// left out (the request had arrived); and those whose first re-send of the sender's
+/// answered the peer's own timer re-send at once (its SYN/ACK re-sent: the peer had not
+/// received the sender's packets, stalls/timer_label.rs rule 1), that re-send counted
+/// (a SYN/ACK's by its timeout). `lag_s`: the data sender's lag.
+pub fn peer_timer_counts(stalls: &[Stall], packets: &PacketColumns, (a, b): (f64, f64), lag_s: f64) -> (u64, u64) {
     use crate::analysis::rows::columns::flag_bits as fb;
+    use crate::analysis::stalls::timer_label;
     let (mut timeouts, mut probes) = (0u64, 0u64);
     for s in timeout_stalls_in(stalls, a, b) {
         let Some((i, j)) = packets.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        let dir = packets.dir[j];
+        let answered = timer_label::first_resend(packets, dir, (i, j), lag_s).and_then(|k| timer_label::answered(packets, dir, (i, k), lag_s));
+        if let Some(r) = answered.filter(|&r| timer_label::peer_timer(packets.flags[r])) {
+            let probe = packets.flags[r] & fb::KIND_TLP != 0;
+            probes += u64::from(probe);
+            timeouts += u64::from(!probe);
+            continue;
+        }
         // Ended by the sender's own re-send or probe: its own timer or ACKs, not the peer's.
         if packets.flags[j] & (fb::KIND_RTO | fb::KIND_TLP | fb::ANY_RETRANSMISSION) != 0 {
             continue;
@@ -167,5 +179,6 @@ fn ended_by<'a>(stalls: &'a [Stall], packets: &'a PacketColumns, a: f64, b: f64)
 fn timeout_stalls_in(stalls: &[Stall], a: f64, b: f64) -> impl Iterator<Item = &Stall> {
     let from = stalls.partition_point(|s| s.start < a);
     let to = stalls.partition_point(|s| s.start < b);
-    stalls[from..to.max(from)].iter().filter(|s| s.cause == StallCause::RetransmissionTimeout)
+    // A tail-loss probe's stall is a timer's too (stalls/timer_label.rs).
+    stalls[from..to.max(from)].iter().filter(|s| s.cause.is_timer())
 }

@@ -1,0 +1,144 @@
+//! A timer stall's label follows the counters (docs/ANALYSIS.md "Stall causes",
+//! `tail-loss-probe`; issue 39 review AD/AH class C-RTO-STALL-WITHOUT-TIMEOUT).
+//!
+//! The stall rules call a gap `retransmission-timeout` when a re-send ended it long after
+//! the receiver's last feedback (gaps/classify.rs rule 2, hole_resend.rs). The counters
+//! (loss/retrans_kinds.rs, checked against the kernel's nstat) say which timer sent that
+//! re-send, and the page must not say one thing in the stalls and another in the counts.
+//! So, last of the stall rules, each such stall is read again by the re-send that ended
+//! it — the sender's first re-send captured from the gap's last packet through the
+//! flight that ended it (hole_resend.rs `resend_in_flight`):
+//! 1. It answered the peer within [`ANSWER_MAX_S`] in the sender's time (the peer's
+//!    packet could have reached the sender just before): the peer's packet sent it, no
+//!    timer of the sender's. Where that packet was the peer's own timer re-send (its
+//!    SYN/ACK or a segment re-sent by its retransmission timer, RFC 6298 §5 / RFC 9293
+//!    §3.8.1) the gap was that timer's: the peer had not received this side's packets,
+//!    and the label stays a retransmission timeout — the peer's, said so. Else the
+//!    sender waited on that packet (`ack-wait`): the path, not a timer.
+//!    Carperis WebRTC_Testbench messenger case 9 caller conn 26: the client's ACK, data
+//!    and FIN (23.061 s) never reached the server, whose SYN/ACK timer re-sent at
+//!    25.071 s (f1152); the client answered 35 µs later (f1154) — once "no
+//!    retransmission timeout counted" beside "2 s of it waiting on retransmission
+//!    timeouts".
+//! 2. Counted a tail-loss probe (`KIND_TLP`): `tail-loss-probe`, the probe timer of RFC
+//!    8985 §7 (about two smoothed round trips after the last send, re-sending the last
+//!    segment), not a timeout; where the receiver reported it a duplicate (D-SACK, RFC
+//!    2883) nothing was lost and the ACKs were late. brianlochanan android-runner
+//!    test.pcapng conn 1: f1690 41 ms after f1689, D-SACKed by f1694 (tailLossProbes 1,
+//!    rtoEvents 0) — once "41 ms retransmission timeout".
+//! 3. Counted a fast or recovery retransmission (`KIND_FAST` without a timer kind): the
+//!    receiver's ACKs sent it (RFC 5681 §3.2, RFC 6675 §5, RACK RFC 8985 §6), so the
+//!    sender was waiting on ACKs (`ack-wait`). RoyhanJordy29 wireshark.pcapng conn 6:
+//!    the 414 ms stall ended by frame 200 ("recovery retransmission"), once counted among
+//!    "566 ms for retransmission timers" beside "no retransmission timeout counted".
+//! 4. Counted a timeout (`KIND_RTO`) or a slow-start re-send after one (`KIND_SLOW_START`,
+//!    counted only in a counted timeout's loss state), or no re-send in the ending
+//!    flight (the other evidence of the rules: the peer's re-sent request, a datagram
+//!    never captured, a re-send still unacknowledged when the gap began): unchanged.
+
+use crate::analysis::format::{format_duration, format_timestamp};
+use crate::analysis::rows::columns::{flag_bits as fb, PacketColumns};
+use crate::analysis::stalls::cause::{Stall, StallCause};
+use crate::analysis::stalls::hole_resend::resend_in_flight;
+use crate::analysis::stalls::{needless, peer_timer_resend};
+
+/// A re-send captured this soon after the peer's packet (in the sender's time) answered
+/// it: a stack answers a packet at once (tens of µs), and no timer fires within a
+/// millisecond of an ACK that re-armed it (RFC 6298 §5.3; the shortest RTO, Linux's
+/// 200 ms, and the probe's 2·SRTT ≥ 10 ms floor, RFC 8985 §7.2, are far above).
+pub const ANSWER_MAX_S: f64 = 1e-3;
+
+/// Re-labels `dir`'s `retransmission-timeout` stalls by the counted kind of the re-send
+/// that ended each (module doc). `lag_s`: the sender lag (0 at the sender).
+pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64) {
+    let lag_s = lag_s.max(0.0);
+    for s in stalls.iter_mut().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
+        let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        let Some(k) = first_resend(p, dir, (i, j), lag_s) else { continue };
+        if let Some(r) = answered(p, dir, (i, k), lag_s) {
+            let since = format_duration((p.t[k] - p.t[r]).max(0.0));
+            let what = peer_what(p, r);
+            if peer_timer(p.flags[r]) {
+                // The peer's timer: a retransmission timeout still, the peer's (module doc 1).
+                s.ended_by = format!(
+                    "the peer's retransmission timer: its {what} re-sent at {} (frame {}) — it had not received this side's packets — answered by this side's re-send {since} later (frame {}), no timer of this side's",
+                    format_timestamp(p.t[r]),
+                    p.frame[r],
+                    p.frame[k]
+                );
+            } else {
+                s.cause = StallCause::AckWait;
+                s.ended_by = format!(
+                    "a re-send at {} (frame {}) {since} after the peer's {what} of {} (frame {}): sent on it, not by a timer — the sender waited on the peer's packets",
+                    format_timestamp(p.t[k]),
+                    p.frame[k],
+                    format_timestamp(p.t[r]),
+                    p.frame[r]
+                );
+            }
+            continue;
+        }
+        let f = p.flags[k];
+        let timer = f & (fb::KIND_RTO | fb::KIND_SLOW_START) != 0;
+        if f & fb::KIND_TLP != 0 && !timer {
+            s.cause = StallCause::TailLossProbe;
+            let dup = if needless(f) { "; the receiver reported it a duplicate (D-SACK): nothing was lost, its ACKs came late" } else { "" };
+            let probe = format!(
+                "tail-loss probe of {} bytes at {} (frame {}): the probe timer, about two round trips after the last send (RFC 8985 §7), not a retransmission timeout{dup}",
+                p.len[k],
+                format_timestamp(p.t[k]),
+                p.frame[k]
+            );
+            // Rule 2's words name the kind already; the other rules' say what else the capture showed.
+            s.ended_by = if s.ended_by.starts_with("tail loss probe") { probe } else { format!("{}; counted as a {probe}", s.ended_by) };
+        } else if f & fb::KIND_FAST != 0 && !timer {
+            s.cause = StallCause::AckWait;
+            s.ended_by = format!(
+                "recovery retransmission of {} bytes at {} (frame {}), counted as sent on the receiver's ACKs (fast recovery, RFC 6675), not by a timer: the sender waited on ACKs",
+                p.len[k],
+                format_timestamp(p.t[k]),
+                p.frame[k]
+            );
+        }
+    }
+}
+
+/// The sender's first re-send from a gap's first row `i` on (through its last, `j`): one
+/// of its segments, or a FIN re-sent alone (no data, no gap of its own), or else the
+/// first of the flight that ended the gap (hole_resend.rs).
+pub fn first_resend(p: &PacketColumns, dir: u8, (i, j): (usize, usize), lag_s: f64) -> Option<usize> {
+    let resend = |r: usize| p.dir[r] == dir && p.flags[r] & fb::ANY_RETRANSMISSION != 0 && (p.len[r] > 0 || p.flags[r] & FIN != 0);
+    (i + 1..=j).find(|&r| resend(r)).or_else(|| resend_in_flight(p, dir, j, lag_s.max(0.0)))
+}
+
+/// The peer's packet that re-send row `k` answered (rule 1): the peer's last packet
+/// after the gap began (row `i`), captured before `k` by at least half the sender lag
+/// (the peer's packet reached the sender, the answer came back) and at most the lag and
+/// [`ANSWER_MAX_S`].
+pub fn answered(p: &PacketColumns, dir: u8, (i, k): (usize, usize), lag_s: f64) -> Option<usize> {
+    let r = (i + 1..k).rev().find(|&r| p.dir[r] != dir)?;
+    let dt = p.t[k] - p.t[r];
+    (dt >= 0.5 * lag_s.max(0.0) && dt < lag_s.max(0.0) + ANSWER_MAX_S).then_some(r)
+}
+
+/// A packet of the peer its retransmission timer re-sent: a SYN/ACK re-sent (only a
+/// timer re-sends a SYN, RFC 9293 §3.8.1, RFC 6298 §5.7) or a segment counted a timeout
+/// or probe (stalls/gaps/resends.rs `peer_timer_resend`).
+pub fn peer_timer(flags: u32) -> bool {
+    (flags & SYN != 0 && flags & fb::ANY_RETRANSMISSION != 0) || peer_timer_resend(flags)
+}
+
+/// A peer's packet in words.
+fn peer_what(p: &PacketColumns, r: usize) -> &'static str {
+    if p.flags[r] & SYN != 0 {
+        "SYN/ACK"
+    } else if p.len[r] > 0 {
+        "segment"
+    } else {
+        "packet"
+    }
+}
+
+/// The TCP header's FIN and SYN bits in `flags` (rows/columns.rs: the low 8 bits).
+const FIN: u32 = 0x01;
+const SYN: u32 = 0x02;
