@@ -112,7 +112,7 @@ pub fn find(store: &ConnStore, conn: &ConnectionSummary, dir: u8, threshold_ms: 
     // The summary's later rules too, with what it kept (stalls/later_rules.rs).
     let later = LaterRules { inputs: conn.stall_inputs.as_deref(), vantage: conn.vantage, path_rtt_known: conn.path_rtt_ms.is_some(), path_rtt: conn.path_rtt_ms.map(|ms| ms / 1000.0), capture_end: conn.end, data_direction: conn.data_direction };
     later.apply(&mut found, &cols, dir, threshold_ms / 1e3);
-    stalls::timer_label::relabel(&mut found, &cols, dir, lag_s); // a timer stall's label follows the counters
+    stalls::timer_label::relabel(&mut found, &cols, dir, lag_s, path_rtt_s); // a timer stall's label follows the counters
     found
 }
 

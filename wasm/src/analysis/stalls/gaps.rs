@@ -102,7 +102,7 @@ mod window_check;
 use classify::{classify, classify_trailing};
 use gap::{ack_may_follow, not_held, Gap, SendRoom};
 pub use resends::{needless, peer_timer_resend, reordered};
-use resends::ack_clocked;
+pub(in crate::analysis::stalls) use resends::ack_clocked;
 use window_check::WindowCheck;
 
 // The columns' flags hold the TCP header's flags in their low 8 bits (columns.rs).

@@ -40,6 +40,7 @@ use crate::analysis::format::{format_duration, format_timestamp};
 use crate::analysis::rows::columns::{flag_bits as fb, PacketColumns};
 use crate::analysis::stalls::cause::{Stall, StallCause};
 use crate::analysis::stalls::hole_resend::resend_in_flight;
+use crate::analysis::stalls::gaps::ack_clocked;
 use crate::analysis::stalls::{needless, peer_timer_resend};
 
 /// A re-send captured this soon after the peer's packet (in the sender's time) answered
@@ -49,8 +50,9 @@ use crate::analysis::stalls::{needless, peer_timer_resend};
 pub const ANSWER_MAX_S: f64 = 1e-3;
 
 /// Re-labels `dir`'s `retransmission-timeout` stalls by the counted kind of the re-send
-/// that ended each (module doc). `lag_s`: the sender lag (0 at the sender).
-pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64) {
+/// that ended each (module doc). `lag_s`: the sender lag (0 at the sender); `path_rtt_s`:
+/// the path round trip the stall rules used (gaps.rs `round_trip_bound_s`).
+pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, path_rtt_s: Option<f64>) {
     let lag_s = lag_s.max(0.0);
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
@@ -92,16 +94,35 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64) {
             // Rule 2's words name the kind already; the other rules' say what else the capture showed.
             s.ended_by = if s.ended_by.starts_with("tail loss probe") { probe } else { format!("{}; counted as a {probe}", s.ended_by) };
         } else if f & fb::KIND_FAST != 0 && !timer {
-            s.cause = StallCause::AckWait;
-            s.ended_by = format!(
-                "recovery retransmission of {} bytes at {} (frame {}), counted as sent on the receiver's ACKs (fast recovery, RFC 6675), not by a timer: the sender waited on ACKs",
-                p.len[k],
-                format_timestamp(p.t[k]),
-                p.frame[k]
-            );
+            // The counters' kind and the time since the receiver's last packet agree
+            // (the one shared test, loss/timer_driven.rs): the ACKs sent it.
+            let last_peer = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&r| p.dir[r] != dir);
+            let since = last_peer.map_or(f64::INFINITY, |r| p.t[k] - p.t[r]);
+            if ack_clocked(f, since, path_rtt_s, lag_s) {
+                s.cause = StallCause::AckWait;
+                s.ended_by = format!(
+                    "recovery retransmission of {} bytes at {} (frame {}), counted as sent on the receiver's ACKs (fast recovery, RFC 6675) and sent {} after its last packet, as ACKs clock a re-send, not a timer: the sender waited on ACKs",
+                    p.len[k],
+                    format_timestamp(p.t[k]),
+                    p.frame[k],
+                    format_duration(since)
+                );
+            } else if since.is_finite() && !s.ended_by.contains("counted as recovery") {
+                // Counted recovery, but sent longer after the receiver's last packet than
+                // ACKs clock a re-send: both facts said (zeek tcp/reassembly.pcap frame
+                // 35, 1.6 s after the last duplicate ACK of a 30 ms path).
+                s.ended_by = format!(
+                    "{}; counted as recovery, but sent {} after the receiver's last packet, longer than ACKs take to clock a re-send: a timer's wait that no timeout counter counts",
+                    s.ended_by,
+                    format_duration(since)
+                );
+            }
         }
     }
 }
+
+/// Rows looked back for the receiver's last packet before a re-send.
+const LOOK_BACK: usize = 4096;
 
 /// The sender's first re-send from a gap's first row `i` on (through its last, `j`): one
 /// of its segments, or a FIN re-sent alone (no data, no gap of its own), or else the
@@ -112,14 +133,23 @@ pub fn first_resend(p: &PacketColumns, dir: u8, (i, j): (usize, usize), lag_s: f
 }
 
 /// The peer's packet that re-send row `k` answered (rule 1): the peer's last packet
-/// after the gap began (row `i`), captured before `k` by at least half the sender lag
-/// (the peer's packet reached the sender, the answer came back) and at most the lag and
-/// [`ANSWER_MAX_S`].
+/// after the gap began (row `i`), and `k` captured within [`ANSWER_MAX_S`] of the
+/// sender's having it — one sender lag after it passed the capture point (the packet's
+/// way on to the sender and the answer's back), less [`LAG_SLACK_S`] for the lag's own
+/// error. A re-send sooner than that left before the packet reached the sender: at a
+/// receiver-side capture, 54 ms after the client's delayed ACK over a 62 ms lag, a
+/// server's probe crossed that ACK (elh313 compnet `nat.pcap` frames 12 → 13: D-SACKed,
+/// a tail-loss probe, not an answer).
 pub fn answered(p: &PacketColumns, dir: u8, (i, k): (usize, usize), lag_s: f64) -> Option<usize> {
     let r = (i + 1..k).rev().find(|&r| p.dir[r] != dir)?;
-    let dt = p.t[k] - p.t[r];
-    (dt >= 0.5 * lag_s.max(0.0) && dt < lag_s.max(0.0) + ANSWER_MAX_S).then_some(r)
+    let since = p.t[k] - p.t[r] - lag_s.max(0.0);
+    (since >= -LAG_SLACK_S && since < ANSWER_MAX_S).then_some(r)
 }
+
+/// How much sooner than one sender lag after the peer's packet an answer may be captured:
+/// the lag is one estimate (timing/vantage.rs), off by tens of µs on a LAN (Carperis
+/// messenger case 9: a 40 µs lag, the answer 35 µs after the SYN/ACK).
+pub const LAG_SLACK_S: f64 = 100e-6;
 
 /// A packet of the peer its retransmission timer re-sent: a SYN/ACK re-sent (only a
 /// timer re-sends a SYN, RFC 9293 §3.8.1, RFC 6298 §5.7) or a segment counted a timeout

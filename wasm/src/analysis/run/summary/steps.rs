@@ -194,7 +194,7 @@ pub(super) fn judge_stalls(ds: &mut DirectionSummary, d: usize, packets: &Packet
     ds.stalls = found;
     // The rules that read more than the rows (stalls/later_rules.rs), the view's too.
     later.apply(&mut ds.stalls, packets, d as u8, threshold_s);
-    stalls::timer_label::relabel(&mut ds.stalls, packets, d as u8, lag); // a timer stall's label follows the counters
+    stalls::timer_label::relabel(&mut ds.stalls, packets, d as u8, lag, round_trip); // a timer stall's label follows the counters
     f
 }
 

@@ -26,7 +26,7 @@ pub fn reordered(flags: u32) -> bool {
 /// sender waiting on ACKs (the round trip that brought the duplicates, or the one that
 /// brings the re-send's ACK), not a retransmission timer: no timeout or probe is
 /// counted for it (issue 39 item 8).
-pub(super) fn ack_clocked(flags: u32, since_peer_s: f64, path_rtt_s: Option<f64>, lag_s: f64) -> bool {
+pub(in crate::analysis::stalls) fn ack_clocked(flags: u32, since_peer_s: f64, path_rtt_s: Option<f64>, lag_s: f64) -> bool {
     let since_ns = (since_peer_s * 1e9).min(i64::MAX as f64) as i64;
     let rtt_ns = path_rtt_s.map(|r| (r * 1e9) as i64);
     flags & flag_bits::KIND_FAST != 0 && since_peer_s >= 0.0 && !timer_driven(Some(since_ns), rtt_ns, (lag_s.max(0.0) * 1e9) as i64, true)
