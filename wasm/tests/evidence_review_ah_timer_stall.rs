@@ -81,3 +81,16 @@ fn corpus_a_recovery_resend_long_after_the_last_ack_keeps_the_timer_and_says_bot
     let st = c.directions[0].stalls.iter().find(|s| s.frame_before == 110).expect("the stall after frame 110");
     assert_eq!((st.frame_after, st.cause), (114, StallCause::AckWait));
 }
+
+#[test]
+fn corpus_a_probe_counted_after_seconds_of_silence_keeps_the_timeout() {
+    // elad361 CCMeasure 25_Pecent.pcapng conn 0 (loopback, netem loss): f15 re-sends
+    // 518 at 21.834 s, 4.6 s after f14 — far past any probe timer (2·SRTT + 200 ms, RFC
+    // 8985 §7.2) on a 21 µs path: the backed-off retransmission timer's, whatever the
+    // counted kind. The stall stays a timeout and says both.
+    let Some(a) = analysed("elad361__CCMeasure__25_Pecent.pcapng") else { return };
+    let c = &a.connections[0];
+    let st = c.directions[0].stalls.iter().find(|s| s.frame_before == 14).expect("the stall after frame 14");
+    assert_eq!((st.frame_after, st.cause), (15, StallCause::RetransmissionTimeout));
+    assert!(st.ended_by.contains("counted as a tail-loss probe, but sent 4.6 s after the gap began"), "{}", st.ended_by);
+}

@@ -82,7 +82,14 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
         }
         let f = p.flags[k];
         let timer = f & (fb::KIND_RTO | fb::KIND_SLOW_START) != 0;
-        if f & fb::KIND_TLP != 0 && !timer {
+        if f & fb::KIND_TLP != 0 && !timer && s.duration > probe_wait_max_s(path_rtt_s) {
+            // Counted a probe, but after a longer silence than a probe timer waits: both said.
+            s.ended_by = format!(
+                "{}; counted as a tail-loss probe, but sent {} after the gap began, longer than a probe timer waits (RFC 8985 §7.2: two round trips and a delayed ACK's 200 ms): a timeout's wait",
+                s.ended_by,
+                format_duration(s.duration)
+            );
+        } else if f & fb::KIND_TLP != 0 && !timer {
             s.cause = StallCause::TailLossProbe;
             let dup = if needless(f) { "; the receiver reported it a duplicate (D-SACK): nothing was lost, its ACKs came late" } else { "" };
             let probe = format!(
@@ -96,7 +103,11 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
         } else if f & fb::KIND_FAST != 0 && !timer {
             // The counters' kind and the time since the receiver's last packet agree
             // (the one shared test, loss/timer_driven.rs): the ACKs sent it.
-            let last_peer = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&r| p.dir[r] != dir);
+            // The receiver's last packet that could have reached the sender before it sent
+            // this (one sender lag before its capture): a later one crossed it (zeek
+            // tcp/reassembly.pcap frame 114, 8 ms after an ACK over a 30 ms lag, the slow
+            // start of a 3.2 s timeout).
+            let last_peer = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&r| p.dir[r] != dir && p.t[r] + lag_s <= p.t[k] + LAG_SLACK_S);
             let since = last_peer.map_or(f64::INFINITY, |r| p.t[k] - p.t[r]);
             if ack_clocked(f, since, path_rtt_s, lag_s) {
                 s.cause = StallCause::AckWait;
@@ -121,14 +132,28 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
     }
 }
 
+/// The longest silence a tail-loss probe ends: its timer waits two smoothed round trips,
+/// plus the worst delayed ACK (200 ms) with one segment in flight, or 1 s without a round
+/// trip (RFC 8985 §7.2), and never past the retransmission timer; four path round trips
+/// and 250 ms allow for a smoothed RTT above the path's. elad361 CCMeasure
+/// `25_Pecent.pcapng` frames 14 → 15: a re-send 4.6 s after the last send on loopback,
+/// counted a probe, was the backed-off timer's.
+pub fn probe_wait_max_s(path_rtt_s: Option<f64>) -> f64 {
+    path_rtt_s.map_or(1.25, |r| 4.0 * r + 0.25)
+}
+
 /// Rows looked back for the receiver's last packet before a re-send.
 const LOOK_BACK: usize = 4096;
 
 /// The sender's first re-send from a gap's first row `i` on (through its last, `j`): one
 /// of its segments, or a FIN re-sent alone (no data, no gap of its own), or else the
 /// first of the flight that ended the gap (hole_resend.rs).
+/// Only a re-send in the gap's second half ended its silence: a FIN (or reset) re-sent at
+/// its start, 30 s before a timeout re-send of data, did not (nfstream
+/// `reasm_crash_anon.pcapng` frames 34 → 35).
 pub fn first_resend(p: &PacketColumns, dir: u8, (i, j): (usize, usize), lag_s: f64) -> Option<usize> {
-    let resend = |r: usize| p.dir[r] == dir && p.flags[r] & fb::ANY_RETRANSMISSION != 0 && (p.len[r] > 0 || p.flags[r] & FIN != 0);
+    let half = 0.5 * (p.t[i] + p.t[j]);
+    let resend = |r: usize| p.dir[r] == dir && p.flags[r] & fb::ANY_RETRANSMISSION != 0 && (p.len[r] > 0 || p.flags[r] & (FIN | RST) == FIN) && p.t[r] >= half;
     (i + 1..=j).find(|&r| resend(r)).or_else(|| resend_in_flight(p, dir, j, lag_s.max(0.0)))
 }
 
@@ -172,3 +197,4 @@ fn peer_what(p: &PacketColumns, r: usize) -> &'static str {
 /// The TCP header's FIN and SYN bits in `flags` (rows/columns.rs: the low 8 bits).
 const FIN: u32 = 0x01;
 const SYN: u32 = 0x02;
+const RST: u32 = 0x04;
