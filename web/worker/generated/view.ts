@@ -679,7 +679,7 @@ frameBefore: number, frameAfter: number,
  */
 endedBy: string, };
 
-export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown" | "loss-recovery";
+export type StallCause = "zero-window" | "window-limited" | "retransmission-timeout" | "application-idle" | "ack-wait" | "delayed-ack" | "unknown" | "loss-recovery" | "tail-loss-probe";
 
 export type Diagnosis = { 
 /**

@@ -5,7 +5,7 @@ import type { EpisodeKind, Limit, MatchedBy, Place, Series, StallCause, Vantage,
 export type { EpisodeKind, Limit, MatchedBy, Place, Series, StallCause, Vantage, Verdict, WarningKind };
 
 /** Every stall cause, in the stalls legend's order (docs/ANALYSIS.md "Stalls"). */
-export const STALL_CAUSES = ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "delayed-ack", "unknown", "loss-recovery"] as const satisfies readonly StallCause[];
+export const STALL_CAUSES = ["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "delayed-ack", "unknown", "loss-recovery", "tail-loss-probe"] as const satisfies readonly StallCause[];
 
 /** A stall cause in words: the diagnosis panel, the stalls chart, the CLI. */
 export const STALL_CAUSE_LABEL = {
@@ -17,6 +17,7 @@ export const STALL_CAUSE_LABEL = {
   "delayed-ack": "Nagle waiting for a delayed ACK",
   "unknown": "unknown",
   "loss-recovery": "loss recovery, re-sends not captured",
+  "tail-loss-probe": "tail-loss probe",
 } as const satisfies Record<StallCause, string>;
 
 /** Every headline limit (`diagnosis.limit`). */
