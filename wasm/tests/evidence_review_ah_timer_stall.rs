@@ -72,14 +72,17 @@ fn corpus_a_recovery_resend_long_after_the_last_ack_keeps_the_timer_and_says_bot
     // zeek tcp/reassembly.pcap (realjimmy's copy) conn 0, captured at the receiver, 30 ms
     // path, no SACK: five duplicate ACKs of 4655 up to f34 (0.98 s), then f35 re-sends
     // 4655 1.6 s later — a timer's wait whatever the counters' kind ("recovery"). And f114
-    // (14.350 s), a recovery re-send 8 ms after the receiver's last packet: the ACKs'.
+    // (14.350 s), counted recovery 8 ms after the ACK f113 — less than the 30 ms sender
+    // lag, so sent before f113 reached the sender: the slow start after f112, the 3.2 s
+    // timeout's re-send of 31674 (the dup ACKs f107–f111 came 3.2 s before).
     let Some(a) = analysed("realjimmy__sample-captures__zeek-samples_tcp_reassembly.pcap") else { return };
     let c = &a.connections[0];
     let st = c.directions[0].stalls.iter().find(|s| s.frame_before == 33).expect("the stall after frame 33");
     assert_eq!((st.frame_after, st.cause), (35, StallCause::RetransmissionTimeout));
     assert!(st.ended_by.contains("counted as recovery, but sent 1.6 s after the receiver's last packet"), "{}", st.ended_by);
     let st = c.directions[0].stalls.iter().find(|s| s.frame_before == 110).expect("the stall after frame 110");
-    assert_eq!((st.frame_after, st.cause), (114, StallCause::AckWait));
+    assert_eq!((st.frame_after, st.cause), (114, StallCause::RetransmissionTimeout));
+    assert!(st.ended_by.contains("counted as recovery, but sent 3.2 s after the receiver's last packet"), "{}", st.ended_by);
 }
 
 #[test]
