@@ -2,7 +2,7 @@
 // Do not edit: run `UPDATE_TS_TYPES=1 cargo test --lib ts_types` in wasm/.
 
 /** Every stall cause, in the stalls legend's order (docs/ANALYSIS.md "Stalls"). */
-export const STALL_CAUSES = Object.freeze(["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "delayed-ack", "unknown", "loss-recovery"]);
+export const STALL_CAUSES = Object.freeze(["zero-window", "window-limited", "retransmission-timeout", "application-idle", "ack-wait", "delayed-ack", "unknown", "loss-recovery", "tail-loss-probe"]);
 
 /** A stall cause in words: the diagnosis panel, the stalls chart, the CLI. */
 export const STALL_CAUSE_LABEL = Object.freeze({
@@ -14,6 +14,7 @@ export const STALL_CAUSE_LABEL = Object.freeze({
   "delayed-ack": "Nagle waiting for a delayed ACK",
   "unknown": "unknown",
   "loss-recovery": "loss recovery, re-sends not captured",
+  "tail-loss-probe": "tail-loss probe",
 });
 
 /** Every headline limit (`diagnosis.limit`). */
