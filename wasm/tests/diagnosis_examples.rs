@@ -139,8 +139,12 @@ fn stalls_application_pauses_delay_burst_and_rto() {
     assert!(burst.text.ends_with("a burst took 492 ms instead of 105 ms: 233 retransmissions."), "{}", burst.text);
     let rto = c.directions[0].stalls.iter().find(|s| s.cause == RetransmissionTimeout && s.duration > 0.2).unwrap();
     assert_eq!(rto.ended_by, "timeout retransmission of 1448 bytes at 1.947 s");
-    // 0.7436 → 43.6 ms "ending in a retransmission" (README), during the delay burst.
-    assert!(c.directions[0].stalls.iter().any(|s| (s.start - 0.7436).abs() < 0.001 && s.cause == RetransmissionTimeout));
+    // 0.7436 → 43.6 ms "ending in a retransmission" (README), during the delay burst:
+    // frame 4928 re-sends the last 880 bytes 43.6 ms after frame 4893, counted a tail-loss
+    // probe (tailLossProbes 1; the one timeout is 1727's), D-SACKed: the probe timer's
+    // stall (RFC 8985 §7, stalls/timer_label.rs), no longer "retransmission timeout".
+    assert!(c.directions[0].stalls.iter().any(|s| (s.start - 0.7436).abs() < 0.001 && s.cause == StallCause::TailLossProbe));
+    assert!(c.diagnosis.text.contains("a tail-loss probe followed at 0.744 s"), "{}", c.diagnosis.text);
     assert!(
         c.diagnosis.text.contains("application idle")
             && c.diagnosis.text.contains("retransmission timeout")

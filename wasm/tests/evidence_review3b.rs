@@ -344,10 +344,12 @@ fn a_synthesized_gap_ended_by_a_fast_retransmission_is_a_wait_on_acks() {
 
     // The contrast: the flight's last segment lost, no duplicate ACK, the timer re-sends
     // it 200 ms later (a tail loss probe: it re-sends the highest segment, RFC 8985 §7.3).
-    // Both gaps stay timeouts, and a timer is counted: 24 → 35 the probe ended, 35 → 37
-    // the wait for its ACK began with it (rule 2b).
+    // Both gaps are the probe timer's, as the counters count it (a probe, no timeout):
+    // 24 → 35 the probe ended, 35 → 37 the wait for its ACK began with it (rule 2b) —
+    // `tail-loss-probe` (stalls/timer_label.rs), once `retransmission-timeout`.
     let c = analyze_at(&download_with_one_loss(65535, true), 15.0);
     let d = &c.directions[c.data_direction as usize];
     assert_eq!((d.fast_retransmissions, d.rto_events, d.tail_loss_probes), (0, 0, 1));
-    assert_eq!(stalls_of(&c, StallCause::RetransmissionTimeout), vec![(24, 35), (35, 37)], "{:?}", d.stalls);
+    assert_eq!(stalls_of(&c, StallCause::TailLossProbe), vec![(24, 35), (35, 37)], "{:?}", d.stalls);
+    assert_eq!(stalls_of(&c, StallCause::RetransmissionTimeout), vec![], "{:?}", d.stalls);
 }

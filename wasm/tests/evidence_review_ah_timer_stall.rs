@@ -60,10 +60,11 @@ fn corpus_a_resend_answering_the_peers_resent_syn_ack_is_the_peers_timer() {
     let st = c.directions[0].stalls.iter().find(|s| s.frame_before == 961).expect("the stall after frame 961");
     assert_eq!((st.frame_after, st.cause), (1169, StallCause::RetransmissionTimeout));
     assert!(st.ended_by.starts_with("the peer's retransmission timer: its SYN/ACK re-sent at 25.071 s (frame 1152)"), "{}", st.ended_by);
+    // Since session 42 main judges no gap of this capture: connection 18 of the same
+    // interface proves the capture's clock batched (review AF C-BATCHED-CAPTURE-CLOCK),
+    // so the text says that and names no timer; the stall list above still reads right.
     let t = &c.diagnosis.text;
-    assert!(t.contains("1 retransmission timeout by ") && !t.contains("no retransmission timeout counted"), "{t}");
-    // One data segment re-sent (f1169) of the two the capture holds (f961, f1169).
-    assert!(t.contains("(1 of 2 data segments") && !t.contains("3 of 2"), "{t}");
+    assert!(t.starts_with("This capture's clock does not follow the packets") && !t.contains("no retransmission timeout counted"), "{t}");
     assert_eq!(audit(&a), Vec::<String>::new());
 }
 

@@ -65,10 +65,12 @@ fn a_probe_the_viewer_d_sacked_after_its_late_ack_is_a_wait_on_that_ack_not_an_o
     assert!(!c.diagnosis.episodes.iter().any(|e| e.kind == "outage"), "{:?}", c.diagnosis.episodes);
 
     // Without the D-SACK nothing shows the original arrived: the probe may have repaired
-    // a loss, and the gap stays the timer's.
+    // a loss, and the gap stays the timer's — the probe timer's, as the counters count the
+    // re-send at 2.271 s (250 ms after the answer: two 10 ms round trips and a delayed
+    // ACK's 200 ms, RFC 8985 §7.2): `tail-loss-probe`, not a timeout (timer_label.rs).
     let c = common::analyze_flow(&viewer(false));
     let probe = c.directions[1].stalls.iter().find(|s| (s.start - 2.021).abs() < 1e-6).expect("the stall before the probe");
-    assert_eq!(probe.cause, StallCause::RetransmissionTimeout, "{probe:?}");
+    assert_eq!(probe.cause, StallCause::TailLossProbe, "{probe:?}");
 }
 
 #[test]

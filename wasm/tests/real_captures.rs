@@ -232,7 +232,9 @@ fn a_tail_loss_before_the_client_is_a_timeout_by_the_senders_datagram_numbering(
     assert_eq!((d.retransmissions, d.tail_loss_probes, d.rto_events), (1, 1, 0));
     assert_eq!(d.stalls.len(), 1, "{:?}", d.stalls);
     let st = &d.stalls[0];
-    assert_eq!((st.cause, st.frame_before, st.frame_after), (StallCause::RetransmissionTimeout, 3226, 3228), "{}", st.ended_by);
+    // The kernel's one probe, counted so: the probe timer's stall, not a timeout (RFC 8985
+    // §7, stalls/timer_label.rs; TCPLossProbes 1, no TCPTimeouts).
+    assert_eq!((st.cause, st.frame_before, st.frame_after), (StallCause::TailLossProbe, 3226, 3228), "{}", st.ended_by);
     assert!((st.duration - 0.24185).abs() < 1e-6, "{st:?}");
     assert!(st.ended_by.contains("IPv4 Identification skipped"), "{}", st.ended_by);
     // 242 ms of 0.54 s active is loss's 47 %; slow start through a queue (median RTT 19
@@ -274,7 +276,9 @@ fn lost_answer_tails_seen_from_the_client_are_the_servers_timer() {
     assert_eq!(c.vantage, Vantage::Receiver);
     assert_eq!(d.unseen_datagrams, Some(64), "the kernel's 64 re-sent segments were all lost before the client");
     let got: Vec<_> = d.stalls.iter().map(|s| (s.frame_after, s.cause)).collect();
-    let want: Vec<_> = [209, 440, 1058].map(|f| (f, StallCause::RetransmissionTimeout)).to_vec();
+    // As the kernel counts them: 209 the timeout (TCPTimeouts 1), 440 and 1058 the two
+    // probes (TCPLossProbes 2), each stall labelled by its counted kind (timer_label.rs).
+    let want = vec![(209, StallCause::RetransmissionTimeout), (440, StallCause::TailLossProbe), (1058, StallCause::TailLossProbe)];
     assert_eq!(got, want, "{:?}", d.stalls);
     // Their re-sends count too: 58 seen of the kernel's 64 (6 re-sends lost before the
     // client), its 1 timeout and 2 probes — the probes' data looked new (before: 56, 0
@@ -434,7 +438,10 @@ fn request_response_through_blackholes_is_round_trips_and_timeouts() {
     let c = main_conn(s.analysis().unwrap());
     assert_eq!((c.vantage, path_ms(c)), (Vantage::Sender, 10.371));
     assert_eq!(data(c).retransmissions, 8);
-    assert_eq!(causes(c), BTreeMap::from([(StallCause::RetransmissionTimeout, 12)]));
+    // Per blackhole the probe's stall is `tail-loss-probe` (RFC 8985 §7; the probes were
+    // needless: frame 1108 echoes the original's TSval), the timeout's and the wait for its
+    // ACK stay `retransmission-timeout`: 4 + 8, as nstat counts 4 probes and 4 RTOs.
+    assert_eq!(causes(c), BTreeMap::from([(StallCause::RetransmissionTimeout, 8), (StallCause::TailLossProbe, 4)]));
     assert_eq!(c.diagnosis.shares.application, 0.0, "{:?}", c.diagnosis.shares);
     // Round trips per exchange: the turns limit (review I class T), once `path`.
     assert_eq!(c.diagnosis.limit, "turns", "{}", c.diagnosis.text);
@@ -465,7 +472,9 @@ fn short_replies_at_five_percent_loss_wait_on_probes_and_a_timeout_as_the_kernel
     assert_eq!((d.retransmissions, d.fast_retransmissions, d.rto_events, d.tail_loss_probes), (24, 18, 1, 5));
     // 6 timer stalls, one per probe and one for the timeout (the gaps after each, until
     // the client's next request carried its ACK of the probe, are turns: rule 2b).
-    assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&6), "{:?}", causes(c));
+    // Labelled as counted (timer_label.rs): 5 `tail-loss-probe`, 1 `retransmission-timeout`.
+    assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&1), "{:?}", causes(c));
+    assert_eq!(causes(c).get(&StallCause::TailLossProbe), Some(&5), "{:?}", causes(c));
     assert_eq!(c.diagnosis.limit, "loss", "{}", c.diagnosis.text);
     assert!(c.diagnosis.text.contains("2.1 s of it waiting on 5 tail loss probes and 1 retransmission timeout;"), "{}", c.diagnosis.text);
     // Request/response turns took half the time: a loss costs the reply round trips or a
@@ -568,7 +577,9 @@ fn transformed_copies_tell_the_originals_story() {
     let c = main_conn(a);
     assert_eq!(data(c).retransmissions, 2);
     assert_eq!(data(c).duplicate_acks + c.directions[1 - c.data_direction as usize].duplicate_acks, 0);
-    assert_eq!(causes(c), BTreeMap::from([(StallCause::RetransmissionTimeout, 3)]));
+    // The probe's stall (frame 2432, counted a probe, needless) is `tail-loss-probe`; the
+    // timeout's and the wait for its ACK stay timeouts (timer_label.rs).
+    assert_eq!(causes(c), BTreeMap::from([(StallCause::RetransmissionTimeout, 2), (StallCause::TailLossProbe, 1)]));
     // 802.11 MAC retries (Retry bit, same sequence number, 2–8 ms later): 8 copies,
     // no TCP retransmission, the receiver-side story of rx-bulk.
     let s = open("wifi-retry.pcap");
@@ -650,7 +661,9 @@ fn the_timers_quoted_with_the_stall_time_are_those_that_ended_the_stalls() {
     let c = main_conn(s.analysis().unwrap());
     let d = data(c);
     assert_eq!((d.tail_loss_probes, d.rto_events), (6, 3));
-    assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&6));
+    // Each stall labelled by the re-send that ended it (timer_label.rs): 3 and 3.
+    assert_eq!(causes(c).get(&StallCause::RetransmissionTimeout), Some(&3));
+    assert_eq!(causes(c).get(&StallCause::TailLossProbe), Some(&3));
     assert!(c.diagnosis.text.contains("1.4 s of it waiting on 3 tail loss probes and 3 retransmission timeouts;"), "{}", c.diagnosis.text);
 }
 

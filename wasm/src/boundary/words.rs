@@ -26,8 +26,8 @@ pub const fn stall_cause(c: StallCause) -> Term {
     match c {
         StallCause::ZeroWindow => t("zero-window", "zero window"),
         StallCause::WindowLimited => t("window-limited", "window-limited"),
-        // A loss-recovery timer: the RTO or Linux's tail-loss probe (RFC 8985 §7), which
-        // the stall's "ended by" names (analysis/stalls.rs `retransmission_kind_words`).
+        // The retransmission timer (RFC 6298 §5); a stall a counted tail-loss probe ended
+        // has its own cause below (stalls/timer_label.rs).
         StallCause::RetransmissionTimeout => t("retransmission-timeout", "retransmission timer"),
         StallCause::ApplicationIdle => t("application-idle", "application idle"),
         // The stalls legend said "waiting for ACK" until issue 40; the panel's words won.

@@ -56,6 +56,14 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
     let lag_s = lag_s.max(0.0);
     for s in stalls.iter_mut().filter(|s| s.cause == StallCause::RetransmissionTimeout) {
         let Some((i, j)) = p.rows_of(s.frame_before, s.frame_after, s.start, s.duration) else { continue };
+        if probe_ack_wait(p, dir, i, s) {
+            // Rule 2b's wait for the ACK of the re-send the gap began with, where that
+            // re-send was a counted tail-loss probe: the probe's round trip, no timeout
+            // (synthetic download_with_one_loss frames 35 → 37, rr-loss.pcap).
+            s.cause = StallCause::TailLossProbe;
+            s.ended_by = format!("{}; the wait for the ACK of the tail-loss probe the gap began with (frame {}, RFC 8985 §7), not a retransmission timeout", s.ended_by, p.frame[i]);
+            continue;
+        }
         let Some(k) = first_resend(p, dir, (i, j), lag_s) else { continue };
         if let Some(r) = answered(p, dir, (i, k), lag_s) {
             let since = format_duration((p.t[k] - p.t[r]).max(0.0));
@@ -91,9 +99,12 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
             );
         } else if f & fb::KIND_TLP != 0 && !timer {
             s.cause = StallCause::TailLossProbe;
-            let dup = if needless(f) { "; the receiver reported it a duplicate (D-SACK): nothing was lost, its ACKs came late" } else { "" };
+            // Needless by the receiver's D-SACK or its ACK's timestamp echo (RFC 2883, RFC
+            // 3522): the probed bytes had arrived; their ACKs were late or lost (reqresp-
+            // blackhole.pcap frame 1108 echoes the original's TSval, not the probe's).
+            let dup = if needless(f) { "; the receiver already had those bytes (its D-SACK or its ACK's timestamp echo says so, RFC 2883, RFC 3522): the data had arrived, its ACKs came late or were lost" } else { "" };
             let probe = format!(
-                "tail-loss probe of {} bytes at {} (frame {}): the probe timer, about two round trips after the last send (RFC 8985 §7), not a retransmission timeout{dup}",
+                "tail-loss probe of {} bytes at {} (frame {}): the probe timer (two round trips after the last send, plus a delayed ACK's 200 ms with one segment out, RFC 8985 §7.2), not a retransmission timeout{dup}",
                 p.len[k],
                 format_timestamp(p.t[k]),
                 p.frame[k]
@@ -130,6 +141,17 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
             }
         }
     }
+}
+
+/// A rule-2b stall (gaps/classify.rs: the gap began with a re-send still unacknowledged
+/// and ended with new data after it, "new data after the retransmitted data …") whose
+/// first row `i` is `dir`'s re-send counted a tail-loss probe and no timer kind.
+fn probe_ack_wait(p: &PacketColumns, dir: u8, i: usize, s: &Stall) -> bool {
+    let f = p.flags[i];
+    s.ended_by.starts_with("new data after the retransmitted data")
+        && p.dir[i] == dir
+        && f & fb::KIND_TLP != 0
+        && f & (fb::KIND_RTO | fb::KIND_SLOW_START) == 0
 }
 
 /// The longest silence a tail-loss probe ends: its timer waits two smoothed round trips,

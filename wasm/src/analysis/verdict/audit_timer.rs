@@ -18,7 +18,8 @@
 //!   datagram the sender's numbering proves was sent and never captured right before
 //!   the segment that ended it (`UNSEEN_BEFORE`), or its ending re-send counted fast
 //!   (kept a timer's only where it came long after the receiver's last packet);
-//! - a `tail-loss-probe` stall needs its first re-send counted a probe.
+//! - a `tail-loss-probe` stall needs its first re-send counted a probe, or (the wait for
+//!   the probe's ACK, timer_label.rs `probe_ack_wait`) its first packet a probe.
 
 use crate::analysis::format::format_duration;
 use crate::analysis::report::ConnectionSummary;
@@ -42,7 +43,8 @@ pub(super) fn check_timer_stalls(c: &ConnectionSummary, p: &PacketColumns) -> Ve
         let peers_timer = (i + 1..j).any(|r| p.dir[r] != d && peer_timer(p.flags[r]));
         let kind = first.map_or(0, |k| p.flags[k] & fb::ANY_KIND);
         if s.cause == StallCause::TailLossProbe {
-            if kind & fb::KIND_TLP == 0 {
+            let began_with_probe = p.dir[i] == d && p.flags[i] & fb::KIND_TLP != 0;
+            if kind & fb::KIND_TLP == 0 && !began_with_probe {
                 out.push(said(s, "a tail-loss probe", "no probe is counted for the re-send that ended it"));
             }
             continue;

@@ -106,7 +106,8 @@ pub fn find(conn: &ConnectionSummary, packets: &PacketColumns, rtt: &dyn RttSour
     // rode on data and its sample times the peer's answer: no spike is read from them.
     let acks_alone = packets.len.iter().any(|&n| n == 0);
     if path_rtt > 0.0 && acks_alone {
-        out.extend(delay_spikes(conn, rtt, path_rtt, tick, &rtos, sh.active));
+        let timers: Vec<(f64, bool)> = stalls.iter().filter(|s| s.cause.is_timer()).map(|s| (s.start, s.cause == StallCause::TailLossProbe)).collect();
+        out.extend(delay_spikes(conn, rtt, path_rtt, tick, &timers, sh.active));
     }
     let bursts = slow_bursts::bursts(conn, packets, path_rtt);
     let slow = slow_bursts(conn, packets, &bursts, path_rtt, rtt, tick);
@@ -369,7 +370,7 @@ fn merge(spans: &[(f64, f64)], join: f64) -> Vec<(f64, f64, usize)> {
 /// Spikes are found in the round trips of directions whose own measured part is not
 /// local (that do not follow, round_trips.rs): one that is only adds its host's ACK
 /// delay or turnaround to what the other direction measures (a delayed ACK is no spike).
-fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, tick: f64, rtos: &[(f64, f64)], active: f64) -> Vec<Episode> {
+fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64, tick: f64, rtos: &[(f64, bool)], active: f64) -> Vec<Episode> {
     let rule = RoundTripRule::of(conn, tick);
     // A spike stands out from the flow's own typical RTT too: a standing queue (the
     // median far above the base) is latency under load, said elsewhere, not a spike.
@@ -433,11 +434,13 @@ fn delay_spikes(conn: &ConnectionSummary, samples: &dyn RttSource, path_rtt: f64
         // A "spike" over half the transfer is a standing queue, said by the headline.
         .filter(|(s, _)| s.2 >= MIN_SPIKE_SAMPLES && (active <= 0.0 || s.1 - s.0 <= 0.5 * active))
         .map(|(&(a, b, _), p)| {
-            // A timeout that began during the spike (or within two base RTTs after).
+            // A timer stall that began during the spike (or within two base RTTs after),
+            // named as the stall is: a tail-loss probe's (RFC 8985 §7) or a timeout's.
             let rto = rtos.iter().find(|&&(s, _)| s >= a && s <= b + 2.0 * path_rtt);
             let then = match rto {
-                Some(&(s, _)) => format!(
-                    "; a retransmission timeout followed at {}: the delay, not only loss, fired the timer",
+                Some(&(s, probe)) => format!(
+                    "; {} followed at {}: the delay, not only loss, fired the timer",
+                    if probe { "a tail-loss probe" } else { "a retransmission timeout" },
                     format_timestamp(s)
                 ),
                 None => String::new(),
