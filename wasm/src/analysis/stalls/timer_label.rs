@@ -103,8 +103,11 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
             // 3522): the probed bytes had arrived; their ACKs were late or lost (reqresp-
             // blackhole.pcap frame 1108 echoes the original's TSval, not the probe's).
             let dup = if needless(f) { "; the receiver already had those bytes (its D-SACK or its ACK's timestamp echo says so, RFC 2883, RFC 3522): the data had arrived, its ACKs came late or were lost" } else { "" };
+            // No "two round trips" here: with one segment out the probe waits a delayed
+            // ACK's 200 ms more (RFC 8985 §7.2; Wireshark x11-xtest.pcap frame 238, 202 ms
+            // on a LAN), and a share link stores these words (share_links.rs rr-loss).
             let probe = format!(
-                "tail-loss probe of {} bytes at {} (frame {}): the probe timer (two round trips after the last send, plus a delayed ACK's 200 ms with one segment out, RFC 8985 §7.2), not a retransmission timeout{dup}",
+                "tail-loss probe of {} bytes at {} (frame {}): the probe timer (RFC 8985 §7), not a retransmission timeout{dup}",
                 p.len[k],
                 format_timestamp(p.t[k]),
                 p.frame[k]
