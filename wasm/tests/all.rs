@@ -108,6 +108,8 @@ mod evidence_review_ah_loss_unsaid;
 mod evidence_review_ah_loss_rate;
 #[path = "evidence_review_ah_timer_stall.rs"]
 mod evidence_review_ah_timer_stall;
+#[path = "evidence_review_al.rs"]
+mod evidence_review_al;
 #[path = "evidence_review_ah_terminating_proxy.rs"]
 mod evidence_review_ah_terminating_proxy;
 #[path = "evidence_review_h.rs"]
