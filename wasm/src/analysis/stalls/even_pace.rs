@@ -22,6 +22,19 @@
 //! captured: edalakaveri f4 SACKs 2921–7301 the capture never saw) is two to four such
 //! spacings, still under 4 × it.
 //!
+//! Only for a flow of real segments and a pace a round trip can be: its largest payload
+//! at least 536 bytes (RFC 9293 §3.7.1's default MSS; a poll of fixed 70-byte messages
+//! every 66 ms, ITI `EIP-IPAddressChangeAttempt.pcap`, is its application's cadence,
+//! whatever the size says) and the pace at most 1 s (RFC 6298 §2.1's initial RTO,
+//! far_part.rs `FAR_RTT_BOUND_S`: a full segment every 4 s, Huberto-Madalena
+//! `todays_captures_anon.pcap`, is an application's, not a path's).
+//!
+//! Spacings with the receiver's payload in them are turns of a request/response
+//! exchange (stalls/request_turn.rs), the peer's think time, not the path's pace: they
+//! are left out (a 10 ms-clock SMB exchange, one 1,000-byte answer every 110 ms, is no
+//! pace). Nor where a bound on the round trip exists (every round trip under one tick of
+//! the capture clock: gaps.rs `round_trip_bound_s`).
+//!
 //! Not where the receiver advertised a zero window: a zero-window wait is a stall of its
 //! own cause (RFC 9293 §3.8.6.1) at any pace, and a flow held by it is not evenly paced
 //! by its path.
@@ -37,6 +50,7 @@
 //! bounds nothing.
 
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
+use crate::analysis::stalls::far_part::FAR_RTT_BOUND_S;
 use crate::analysis::stalls::{is_data_segment, mss_estimate};
 
 /// Fewest spacings the pace is read from (17 data segments).
@@ -47,6 +61,8 @@ pub const NEAR_FACTOR: f64 = 2.0;
 pub const FULL_SHARE: f64 = 0.75;
 /// The threshold is this many spacings (as 4 × the RTT where it is known).
 pub const PACE_FACTOR: f64 = 4.0;
+/// Smallest largest payload of a flow of real segments, bytes (RFC 9293 §3.7.1).
+pub const MIN_SEGMENT: f64 = 536.0;
 /// The threshold never exceeds this, s: a timer wait stays a stall.
 pub const MAX_THRESHOLD_S: f64 = 0.2;
 
@@ -70,34 +86,43 @@ impl EvenPace {
 
 /// Direction `dir`'s even delivery pace (capture times of its data segments, re-sends
 /// included: they cross the same path), or None where fewer than [`MIN_GAPS`] spacings
-/// exist, fewer than [`FULL_SHARE`] of the segments are full, or the spacings do not
-/// cluster (fewer than half within [`NEAR_FACTOR`] × of their median).
+/// exist, the largest payload is below [`MIN_SEGMENT`], fewer than [`FULL_SHARE`] of the
+/// segments are full, the spacings do not cluster (module doc), their median is above
+/// 1 s, or the receiver advertised a zero window.
 pub fn even_pace(cols: &PacketColumns, dir: u8) -> Option<EvenPace> {
     let mss = mss_estimate(cols, dir);
-    if mss <= 0.0 {
+    if mss < MIN_SEGMENT {
         return None;
     }
     let (mut segments, mut full) = (0usize, 0usize);
     let mut last: Option<f64> = None;
     let mut gaps: Vec<f64> = Vec::new();
+    let mut turn = false;
     for i in 0..cols.t.len() {
-        if cols.dir[i] != dir && cols.flags[i] & flag_bits::ZERO_WINDOW != 0 {
-            return None;
+        if cols.dir[i] != dir {
+            if cols.flags[i] & flag_bits::ZERO_WINDOW != 0 {
+                return None;
+            }
+            turn |= cols.len[i] > 0;
+            continue;
         }
         if !is_data_segment(cols, i, dir) {
             continue;
         }
         segments += 1;
         full += usize::from(f64::from(cols.len[i]) >= mss);
-        if let Some(t) = last {
+        // A spacing with the peer's payload in it is a turn (request_turn.rs judges it),
+        // not the path's pace: left out.
+        if let (Some(t), false) = (last, turn) {
             gaps.push((cols.t[i] - t).max(0.0));
         }
         last = Some(cols.t[i]);
+        turn = false;
     }
     if gaps.len() < MIN_GAPS || (full as f64) < FULL_SHARE * segments as f64 {
         return None;
     }
-    pace_of(gaps)
+    pace_of(gaps).filter(|p| p.seconds <= FAR_RTT_BOUND_S)
 }
 
 /// The median of `gaps` and how many repeat it (module doc); None where it is zero or

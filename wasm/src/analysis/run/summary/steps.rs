@@ -162,7 +162,8 @@ pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::P
     let default = stalls::default_threshold_s(rtt_ms, tick);
     // Nothing measured or estimated the round trip: the flow's own even pace
     // (stalls/even_pace.rs), where it has one, keeps its spacing from reading as stalls.
-    let paced = if rtt_ms.is_none() && chosen.is_none() { even_pace(path, store, data_direction, default) } else { None };
+    let bounded = stalls::round_trip_bound_s(path.rtt, &path.method, tick).is_some();
+    let paced = if rtt_ms.is_none() && !bounded && chosen.is_none() { even_pace(path, store, data_direction, default) } else { None };
     (lags, chosen.unwrap_or(paced.unwrap_or(default)))
 }
 

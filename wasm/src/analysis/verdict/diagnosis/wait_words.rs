@@ -440,9 +440,11 @@ pub(super) fn stalls_text(f: &Facts) -> String {
 /// then takes no round trip off any wait, and "would have taken about 103 ms instead of
 /// 6.6 s" rested on a round trip the capture never measured (review AJ,
 /// C-PACED-GAPS-AS-STALLS, edalakaveri `csa0711-COMPUTER-NETWORKS1/tcp.pcapng` #1).
+/// Only where a figure would have been said (a saving that leaves some time).
 fn stalls_saving_or_unknown(f: &Facts) -> String {
-    if crate::analysis::verdict::savings::round_trip_s(f.conn).is_finite() {
-        return saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause, nagle_words::delayed_stalls(f).0));
+    let said = saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause, nagle_words::delayed_stalls(f).0));
+    if said.is_empty() || crate::analysis::verdict::savings::round_trip_s(f.conn).is_finite() {
+        return said;
     }
     UNKNOWN_ROUND_TRIP.to_string()
 }
