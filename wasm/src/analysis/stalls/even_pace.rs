@@ -130,7 +130,7 @@ pub fn even_pace(cols: &PacketColumns, dir: u8) -> Option<EvenPace> {
 fn pace_of(mut gaps: Vec<f64>) -> Option<EvenPace> {
     gaps.sort_by(f64::total_cmp);
     let median = gaps[gaps.len() / 2];
-    if !(median > 0.0) {
+    if median.is_nan() || median <= 0.0 {
         return None;
     }
     let slots = gaps.iter().filter(|&&g| g >= median / NEAR_FACTOR).count();
