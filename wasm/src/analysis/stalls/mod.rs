@@ -6,7 +6,8 @@
 //! loss recovery whose re-sends the capture did not see (reported_loss.rs), a
 //! window below one segment that held a silly-window-avoiding sender (small_window.rs),
 //! application time whose far part was never measured (far_part.rs), and the threshold
-//! read from ACK → new-data pairs where nothing measured that part (far_estimate.rs). What is not a
+//! read from ACK → new-data pairs where nothing measured that part (far_estimate.rs), or
+//! else from the flow's own even delivery pace (even_pace.rs). What is not a
 //! pause is active time (active_time.rs: the rate while sending).
 
 pub mod acked_resend;
@@ -14,6 +15,7 @@ pub mod active_time;
 pub mod capture_stall;
 pub mod cause;
 pub mod delayed_ack;
+pub mod even_pace;
 pub mod far_estimate;
 pub mod far_part;
 pub mod full_segment;

@@ -159,7 +159,33 @@ pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::P
         lags[data_direction as usize] = far;
         rtt_ms = Some(far * 1000.0);
     }
-    (lags, chosen.unwrap_or_else(|| stalls::default_threshold_s(rtt_ms, tick)))
+    let default = stalls::default_threshold_s(rtt_ms, tick);
+    // Nothing measured or estimated the round trip: the flow's own even pace
+    // (stalls/even_pace.rs), where it has one, keeps its spacing from reading as stalls.
+    let bounded = stalls::round_trip_bound_s(path.rtt, &path.method, tick).is_some();
+    let paced = if rtt_ms.is_none() && !bounded && chosen.is_none() { even_pace(path, store, data_direction, default) } else { None };
+    (lags, chosen.unwrap_or(paced.unwrap_or(default)))
+}
+
+/// The threshold from the data direction's even pace (stalls/even_pace.rs) where it is
+/// above `default`, s, said in the method's words; None where there is no even pace.
+fn even_pace(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8, default: f64) -> Option<f64> {
+    let mut packets = PacketColumns::default();
+    store.fill_packet_columns(&mut packets, false);
+    let p = stalls::even_pace::even_pace(&packets, data_direction)?;
+    let threshold = p.threshold_s();
+    (threshold > default).then(|| {
+        let f = crate::analysis::format::format_duration;
+        path.method += &format!(
+            "; the data arrives evenly, about {} apart (the median of {} spacings; {} of the {} not below half of it lie within 2× of it): that spacing is the flow's pace, not a wait, so only a gap beyond {} (4 × it, at most 200 ms) counts as a stall",
+            f(p.seconds),
+            p.gaps,
+            p.near,
+            p.slots,
+            f(threshold)
+        );
+        threshold
+    })
 }
 
 /// A receiver-side capture that never measured the far part (`path.rtt` None): that part

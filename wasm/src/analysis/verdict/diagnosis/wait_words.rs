@@ -430,7 +430,25 @@ pub(super) fn stalls_text(f: &Facts) -> String {
         format_percent(f.shares.stalled),
         parts.join(", "),
         rate_phrase(f)
-    ) + &saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause, nagle_words::delayed_stalls(f).0))
+    ) + &stalls_saving_or_unknown(f)
         // A queue on the path is why ACKs kept the sender waiting (the RTT it grew to).
         + &if queueing(f) { queue_phrase(f) } else { String::new() }
 }
+
+/// The `stalls` saving's sentence, or, where no round trip is known (savings.rs
+/// `round_trip_s`: no path RTT and no estimate of it), what is known instead: the saving
+/// then takes no round trip off any wait, and "would have taken about 103 ms instead of
+/// 6.6 s" rested on a round trip the capture never measured (review AJ,
+/// C-PACED-GAPS-AS-STALLS, edalakaveri `csa0711-COMPUTER-NETWORKS1/tcp.pcapng` #1).
+/// Only where a figure would have been said (a saving that leaves some time).
+fn stalls_saving_or_unknown(f: &Facts) -> String {
+    let said = saving_sentence(f, "stalls", stalls_saving_lead(&f.sh.stall_by_cause, nagle_words::delayed_stalls(f).0));
+    if said.is_empty() || crate::analysis::verdict::savings::round_trip_s(f.conn).is_finite() {
+        return said;
+    }
+    UNKNOWN_ROUND_TRIP.to_string()
+}
+
+/// Said in place of the saving where the round trip is unknown (`stalls_saving_or_unknown`).
+pub const UNKNOWN_ROUND_TRIP: &str = " The capture never measured the round trip, so how much of each wait one round trip would have taken, and what the transfer would have taken without the rest, cannot be told.";
+
