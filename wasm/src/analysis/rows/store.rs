@@ -145,6 +145,15 @@ impl ConnWriter {
         self.store.late_flags.push((row, bits));
     }
 
+    /// The logs' growth room given back while the capture is still read (a connection
+    /// gone quiet, analyzer.rs `release_quiet`); rows written later grow them again.
+    pub(crate) fn release_slack(&mut self) {
+        self.store.packets.release_slack();
+        self.store.rtt.release_slack();
+        self.store.sack.release_slack();
+        self.store.late_flags.shrink_to_fit();
+    }
+
     /// End of capture: the store without the growth slack.
     pub(crate) fn finish(self) -> ConnStore {
         let mut s = self.store;

@@ -82,6 +82,8 @@ pub struct Analyzer {
     /// Payload-free frames with a partial checksum by source (capture_host.rs), fed by
     /// the session with every frame of the capture (`note_checksum`).
     offload: crate::analysis::capture::capture_host::OffloadTally,
+    /// Connections gone quiet give back their logs' growth room (quiet.rs).
+    quiet: super::quiet::QuietSweep,
 }
 
 /// A connection as far as the capture has been read (the progressive view, issue 41;
@@ -154,6 +156,7 @@ impl Analyzer {
             ts_checks: Default::default(),
             keep_rows: true,
             offload: Default::default(),
+            quiet: Default::default(),
         }
     }
 
@@ -242,7 +245,9 @@ impl Analyzer {
             let d = conn.dir_of(seg) as u8;
             self.app.note(index, d, seg.meta.app, secs(seg.ts_ns.wrapping_sub(file_t0_ns)), u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
         }
+        let now = conn.last_t;
         self.log_radio(index as usize, seg, file_t0_ns);
+        self.quiet.tick(&mut self.conns, now);
     }
 
     /// Keep the frame's radio facts, up to `MAX_RADIO_SAMPLES` per capture.
