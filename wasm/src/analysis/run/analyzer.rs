@@ -214,12 +214,12 @@ impl Analyzer {
                 let c = &self.conns[i as usize];
                 let d = c.dir_of(seg);
                 if starts_new_connection(seg, c.sides[d].seq.base()) {
-                    self.open(key, seg)
+                    self.open(key, seg, file_t0_ns)
                 } else {
                     Some(i)
                 }
             }
-            Lookup::New => self.open(key, seg),
+            Lookup::New => self.open(key, seg, file_t0_ns),
         };
         let Some(index) = index else {
             return; // beyond max_connections: counted by `limits`, not tracked
@@ -245,9 +245,7 @@ impl Analyzer {
             let d = conn.dir_of(seg) as u8;
             self.app.note(index, d, seg.meta.app, secs(seg.ts_ns.wrapping_sub(file_t0_ns)), u32::try_from(seg.packet_index + 1).unwrap_or(u32::MAX));
         }
-        let now = conn.last_t;
         self.log_radio(index as usize, seg, file_t0_ns);
-        self.quiet.tick(&mut self.conns, now);
     }
 
     /// Keep the frame's radio facts, up to `MAX_RADIO_SAMPLES` per capture.
@@ -260,10 +258,11 @@ impl Analyzer {
         }
     }
 
-    fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
+    fn open(&mut self, key: FlowKey, seg: &TcpSegment, file_t0_ns: i64) -> Option<u32> {
         if !self.limits.take_connection() {
             return None;
         }
+        self.quiet.opening(&mut self.conns, secs(seg.ts_ns.wrapping_sub(file_t0_ns)));
         let index = self.conns.len() as u32;
         self.conns.push(Box::new(Conn::new(seg, self.options.bin_seconds)));
         self.table.insert(key, index);
