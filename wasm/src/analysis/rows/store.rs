@@ -52,8 +52,17 @@ struct Prev {
     win: [i64; 2],
     in_flight: [i64; 2],
     rtt_t: i64,
-    sack_t: i64,
-    sack_left: [i64; 2],
+}
+
+/// The SACK blocks' rows, with the previous values their deltas refer to: boxed at the
+/// first block, since most connections carry none (issue 43: 8 B in every `Conn`
+/// instead of 52).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct SackLog {
+    log: ByteLog,
+    rows: u32,
+    t: i64,
+    left: [i64; 2],
 }
 
 /// Everything the charts need about one connection, compactly (see module doc).
@@ -61,10 +70,9 @@ struct Prev {
 pub struct ConnStore {
     packets: ByteLog,
     rtt: ByteLog,
-    sack: ByteLog,
+    sack: Option<Box<SackLog>>,
     rows: u32,
     rtt_rows: u32,
-    sack_rows: u32,
     /// Flag bits decided after the row was written (retransmission kinds, known
     /// only at the end of the connection: retrans_kinds.rs), as (row, bits) sorted
     /// by row; OR-ed into `flags` when rows are read.
@@ -126,13 +134,14 @@ impl ConnWriter {
     /// A SACK block [left, right) carried by an ACK of direction `dir`.
     pub(crate) fn push_sack(&mut self, t_ns: i64, dir: u8, left: i64, right: i64) {
         let d = dir as usize & 1;
-        let mut row = self.store.sack.row();
+        let s = &mut **self.store.sack.get_or_insert_with(Box::default);
+        let mut row = s.log.row();
         row.u64(d as u64);
-        row.i64(t_ns.wrapping_sub(self.prev.sack_t));
-        row.i64(left.wrapping_sub(self.prev.sack_left[d]));
+        row.i64(t_ns.wrapping_sub(s.t));
+        row.i64(left.wrapping_sub(s.left[d]));
         row.i64(right.wrapping_sub(left));
-        (self.prev.sack_t, self.prev.sack_left[d]) = (t_ns, left);
-        self.store.sack_rows += 1;
+        (s.t, s.left[d]) = (t_ns, left);
+        s.rows += 1;
     }
 
     /// Index the next `push_packet` row will have.
@@ -145,12 +154,21 @@ impl ConnWriter {
         self.store.late_flags.push((row, bits));
     }
 
+    /// The logs' growth room given back while the capture is still read (a connection
+    /// gone quiet, analyzer.rs `release_quiet`); rows written later grow them again.
+    pub(crate) fn release_slack(&mut self) {
+        self.store.packets.release_slack();
+        self.store.rtt.release_slack();
+        self.store.sack.iter_mut().for_each(|s| s.log.release_slack());
+        self.store.late_flags.shrink_to_fit();
+    }
+
     /// End of capture: the store without the growth slack.
     pub(crate) fn finish(self) -> ConnStore {
         let mut s = self.store;
         s.packets.shrink();
         s.rtt.shrink();
-        s.sack.shrink();
+        s.sack.iter_mut().for_each(|s| s.log.shrink());
         s.add_late_flags([]);
         s
     }
@@ -184,7 +202,7 @@ impl ConnStore {
 
     /// Heap bytes held by this store (for the memory accounting in tests/bench).
     pub fn allocated(&self) -> usize {
-        self.packets.allocated() + self.rtt.allocated() + self.sack.allocated() + self.late_flags.capacity() * 8
+        self.packets.allocated() + self.rtt.allocated() + self.sack.as_ref().map_or(0, |s| s.log.allocated() + std::mem::size_of::<SackLog>()) + self.late_flags.capacity() * 8
     }
 
     /// Calls `f` for every packet row in capture order.
@@ -249,7 +267,8 @@ impl ConnStore {
     /// Calls `f(t_ns, dir, left, right)` for every SACK block.
     pub fn for_each_sack(&self, mut f: impl FnMut(i64, u8, i64, i64)) {
         let (mut t, mut left) = (0i64, [0i64; 2]);
-        let mut rd = self.sack.reader();
+        let Some(s) = &self.sack else { return };
+        let mut rd = s.log.reader();
         while rd.at_row_start() {
             let d = (rd.u64() & 1) as usize;
             t = t.wrapping_add(rd.i64());
@@ -317,7 +336,7 @@ impl ConnStore {
     }
 
     pub fn sack_columns(&self) -> SackColumns {
-        let n = self.sack_rows as usize;
+        let n = self.sack.as_ref().map_or(0, |s| s.rows as usize);
         let mut c = SackColumns { t: Vec::with_capacity(n), dir: Vec::with_capacity(n), left: Vec::with_capacity(n), right: Vec::with_capacity(n) };
         self.for_each_sack(|t, dir, l, r| {
             c.t.push(secs(t));

@@ -52,6 +52,15 @@ impl ByteLog {
         self.chunks.shrink_to_fit();
     }
 
+    /// Gives back the unused room of a log still in its first, growing chunk (a
+    /// connection gone quiet: analyzer.rs `release_quiet`): a row written later grows it
+    /// again as before; a full-size chunk keeps its room. Only capacity changes.
+    pub(crate) fn release_slack(&mut self) {
+        if let Some(c) = self.chunks.last_mut().filter(|c| c.capacity() < CHUNK_MAX) {
+            c.shrink_to_fit();
+        }
+    }
+
     /// Bytes held, including unused capacity.
     pub fn allocated(&self) -> usize {
         self.chunks.iter().map(|c| c.capacity()).sum::<usize>() + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()

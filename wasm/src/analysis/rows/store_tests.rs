@@ -182,3 +182,49 @@ fn limits_are_reported() {
     assert!(json.contains("\"kind\":\"connection-limit\",\"count\":8"), "{json}");
     assert_eq!(s.packets(), 20); // every packet still counted in the capture totals
 }
+
+/// A connection gone quiet gives back its logs' growth room (run/quiet.rs), possibly
+/// more than once, and may then get more rows: the rows read back are those written,
+/// and the capacity only shrinks at the release (issue 43).
+#[test]
+fn released_slack_keeps_every_row() {
+    let input = rows(3_000);
+    let (mut w, mut plain) = (ConnWriter::default(), ConnWriter::default());
+    for (i, r) in input.iter().enumerate() {
+        w.push_packet(r);
+        plain.push_packet(r);
+        w.push_rtt(r.t_ns, r.dir, i as i64 * 1_000, (i % 8) as u8);
+        plain.push_rtt(r.t_ns, r.dir, i as i64 * 1_000, (i % 8) as u8);
+        if i % 7 == 0 {
+            w.push_sack(r.t_ns, r.dir, r.seq, r.seq + 1448);
+            plain.push_sack(r.t_ns, r.dir, r.seq, r.seq + 1448);
+        }
+        // Released at row 1 (tiny logs), then now and then (the last chunk of a long log).
+        if i == 1 || i % 997 == 0 {
+            let before = w.store.allocated();
+            w.release_slack();
+            assert!(w.store.allocated() <= before);
+        }
+    }
+    // The same rows (a released chunk that grows again may end elsewhere than the
+    // unreleased one's: rows never straddle chunks, so only the boundaries differ).
+    let (a, b) = (w.finish(), plain.finish());
+    let read = |s: &ConnStore| {
+        let (mut p, mut r, mut k) = (Vec::new(), Vec::new(), Vec::new());
+        s.for_each_packet(|x| p.push(*x));
+        s.for_each_rtt(|t, d, ns, kind| r.push((t, d, ns, kind)));
+        s.for_each_sack(|t, d, l, rr| k.push((t, d, l, rr)));
+        (p, r, k, s.packet_count())
+    };
+    assert_eq!(read(&a), read(&b));
+    assert_eq!(read(&a).0, input);
+    // A short connection: its packet log is shrunk to its rows (13 + 11 B of varints
+    // in the first, 32-B chunk).
+    let mut small = ConnWriter::default();
+    let row = PacketRow { t_ns: 1_000, dir: 0, frame: 1, seq: 0, len: 100, wire_len: 154, ack: Some(1), win: Some(65_535), in_flight: Some(100), flags: 0x18 };
+    small.push_packet(&row);
+    small.push_packet(&PacketRow { t_ns: 2_000, frame: 2, seq: 100, ..row });
+    let held = small.store.packets.allocated();
+    small.release_slack();
+    assert!(small.store.packets.allocated() < held, "{} -> {}", held, small.store.packets.allocated());
+}

@@ -82,6 +82,8 @@ pub struct Analyzer {
     /// Payload-free frames with a partial checksum by source (capture_host.rs), fed by
     /// the session with every frame of the capture (`note_checksum`).
     offload: crate::analysis::capture::capture_host::OffloadTally,
+    /// Connections gone quiet give back their logs' growth room (quiet.rs).
+    quiet: super::quiet::QuietSweep,
 }
 
 /// A connection as far as the capture has been read (the progressive view, issue 41;
@@ -154,6 +156,7 @@ impl Analyzer {
             ts_checks: Default::default(),
             keep_rows: true,
             offload: Default::default(),
+            quiet: Default::default(),
         }
     }
 
@@ -211,12 +214,12 @@ impl Analyzer {
                 let c = &self.conns[i as usize];
                 let d = c.dir_of(seg);
                 if starts_new_connection(seg, c.sides[d].seq.base()) {
-                    self.open(key, seg)
+                    self.open(key, seg, file_t0_ns)
                 } else {
                     Some(i)
                 }
             }
-            Lookup::New => self.open(key, seg),
+            Lookup::New => self.open(key, seg, file_t0_ns),
         };
         let Some(index) = index else {
             return; // beyond max_connections: counted by `limits`, not tracked
@@ -255,10 +258,11 @@ impl Analyzer {
         }
     }
 
-    fn open(&mut self, key: FlowKey, seg: &TcpSegment) -> Option<u32> {
+    fn open(&mut self, key: FlowKey, seg: &TcpSegment, file_t0_ns: i64) -> Option<u32> {
         if !self.limits.take_connection() {
             return None;
         }
+        self.quiet.opening(&mut self.conns, secs(seg.ts_ns.wrapping_sub(file_t0_ns)));
         let index = self.conns.len() as u32;
         self.conns.push(Box::new(Conn::new(seg, self.options.bin_seconds)));
         self.table.insert(key, index);

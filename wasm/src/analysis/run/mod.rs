@@ -4,4 +4,5 @@
 
 pub mod analyzer;
 pub mod opening_view;
+mod quiet;
 pub(crate) mod summary;

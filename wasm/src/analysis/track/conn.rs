@@ -173,6 +173,13 @@ impl Conn {
         }
     }
 
+    /// Gives back its logs' growth room once the connection has gone quiet (run/quiet.rs,
+    /// issue 43): only capacity changes, a later packet grows them again.
+    pub(crate) fn release_slack(&mut self) {
+        self.rows.release_slack();
+        self.senders.iter_mut().for_each(|s| s.release_slack());
+    }
+
     pub(crate) fn dir_of(&self, seg: &TcpSegment) -> usize {
         if (seg.src, seg.src_port) == self.endpoints[0] {
             0

@@ -21,6 +21,7 @@ mod in_words;
 mod one_way;
 mod other_sender;
 mod payload_only;
+mod reset_end;
 mod unacked;
 mod unusual;
 
@@ -220,11 +221,8 @@ pub(crate) struct Closing {
     fin: [Option<Mark>; 2],
     /// The direction whose FIN the capture holds first.
     first_fin: Option<u8>,
-    /// The reset that ended the connection so far: by, when, after what, the end of its
-    /// sequence range (relative: data beyond it made it no end), when that data came.
-    reset: Option<(u8, Mark, &'static str, Option<i64>, Option<i64>)>,
-    /// At that reset: its peer's highest byte sent, and the resets its sender had sent.
-    reset_mark: Option<(Option<i64>, u32)>,
+    /// The reset that ended the connection so far and what stood at it (reset_end.rs).
+    reset: Option<Box<reset_end::ResetEnd>>,
     /// Counts are u32 (`bump` saturates): a connection would need 2^32 FIN or RST
     /// segments to reach the bound, and 100,000 short connections each make a `Closing`
     /// (issue 43: 24 B less per connection than u64s).
@@ -298,12 +296,12 @@ impl Closing {
             bump(&mut c.resets[d]);
             // A reset noted before the SYN/ACK ended nothing when the SYN/ACK came after
             // it (`with_handshake_completed`): the next reset is the connection's.
-            let before_syn_ack = hs.syn_ack.is_some_and(|sa| c.reset.is_some_and(|r| r.1.t_ns < sa - c.epoch_ns));
+            let before_syn_ack = hs.syn_ack.is_some_and(|sa| c.reset_end().is_some_and(|r| r.1.t_ns < sa - c.epoch_ns));
             // A reset its sender sent new data after ended nothing either: the peer
             // dropped it (a reset outside the expected sequence number, RFC 9293
             // §3.10.7.4 and RFC 5961 §3.2) and the stream went on.
-            let data_after = c.reset.is_some_and(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3);
-            if let (true, Some(r)) = (data_after, c.reset) {
+            let data_after = c.reset_end().is_some_and(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3);
+            if let (true, Some(r)) = (data_after, c.reset_end()) {
                 let u = c.unusual_mut();
                 bump(&mut u.data_after_resets[r.0 as usize]);
                 u.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
@@ -348,8 +346,8 @@ impl Closing {
                     }
                 };
                 let data_at = match after { "own-data" => own, "peer-data" => peer, _ => None };
-                c.reset = Some((d as u8, at, after, end, data_at.map(|t| t - c.epoch_ns)));
-                c.reset_mark = Some((sides[1 - d].sent_high, c.resets[d]));
+                let end = (d as u8, at, after, end, data_at.map(|t| t - c.epoch_ns));
+                c.reset = Some(Box::new(reset_end::ResetEnd { end, mark: (sides[1 - d].sent_high, c.resets[d]) }));
             }
         }
     }
@@ -413,7 +411,7 @@ pub(crate) fn judge(closing: Option<&Closing>, sides: &[Side; 2], sacked: [u64; 
         }
         _ => None,
     };
-    let reset = c.reset.map(|(by, m, after, _, data)| Reset { by, at: secs(m.t_ns), frame: m.frame, after, data_at: data.map(secs) });
+    let reset = c.reset_end().map(|(by, m, after, _, data)| Reset { by, at: secs(m.t_ns), frame: m.frame, after, data_at: data.map(secs) });
     let unanswered = roles.client.is_some_and(|cl| roles.packets[1 - cl as usize] == 0) && !one_way::client_acknowledged(roles, sides);
     let kind = match (reset, fin_at) {
         (Some(r), _) if r.after == "syn" => "refused",

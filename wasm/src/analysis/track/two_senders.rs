@@ -157,6 +157,12 @@ impl Senders {
         new_writer
     }
 
+    /// The heads' growth room given back (a connection gone quiet, conn.rs
+    /// `release_slack`): only capacity changes.
+    pub(crate) fn release_slack(&mut self) {
+        self.sides.iter_mut().for_each(|s| s.heads.shrink_to_fit());
+    }
+
     /// The finding, for the direction whose bytes conflicted (the one with more such
     /// segments when both did). `names`: the endpoints.
     pub(crate) fn finding(&self, id: u32, names: &[String; 2]) -> Option<TwoSenders> {

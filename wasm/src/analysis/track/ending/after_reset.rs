@@ -41,8 +41,8 @@ pub struct AfterReset {
 /// resetter's resets when the reset came), where the peer sent new bytes beyond it;
 /// `sacked`: the peer's bytes SACKed above the cumulative ACK (`ending::judge`).
 pub(super) fn after_reset(c: &Closing, sides: &[Side; 2], sacked: [u64; 2]) -> Option<AfterReset> {
-    let (by, mark, ..) = c.reset?;
-    let (peer_high_then, resets_then) = c.reset_mark?;
+    let (by, mark, ..) = c.reset_end()?;
+    let (peer_high_then, resets_then) = c.reset_mark()?;
     let p = 1 - (by as usize & 1);
     let side = &sides[p];
     let (high, then) = (side.sent_high?, peer_high_then?);

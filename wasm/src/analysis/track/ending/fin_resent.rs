@@ -39,13 +39,21 @@ pub struct FinResent {
     pub taken_later: bool,
 }
 
-/// What `Closing::note` keeps of a direction's FINs for [`FinResent`].
-#[derive(Clone, Copy, Debug, Default)]
+/// What `Closing::note` keeps of a direction's FINs for [`FinResent`]: the re-sends
+/// after the ACK are rare, so they are boxed at the first (issue 43: every connection
+/// that closes with FINs makes a `Closing`; 24 B per direction instead of 64).
+#[derive(Clone, Debug, Default)]
 pub(super) struct FinTrack {
     /// The latest FIN's sequence number (relative: its payload's end).
     seq: Option<i64>,
+    resent: Option<Box<Resent>>,
+}
+
+/// The re-sends of the latest FIN after the peer's ACK of it.
+#[derive(Clone, Copy, Debug)]
+struct Resent {
     count: u64,
-    last: Option<Mark>,
+    last: Mark,
     /// The side's own highest ACK (the peer's space) at the last of them.
     own_ack: Option<i64>,
 }
@@ -58,18 +66,19 @@ impl FinTrack {
     pub(super) fn note(&mut self, seq: Option<i64>, (peer_ack, own_ack): (Option<i64>, Option<i64>), at: Mark) {
         let Some(seq) = seq else { return };
         if self.seq != Some(seq) {
-            *self = FinTrack { seq: Some(seq), ..FinTrack::default() };
+            *self = FinTrack { seq: Some(seq), resent: None };
         } else if peer_ack.is_some_and(|a| a > seq) {
-            self.count += 1;
-            self.last = Some(at);
-            self.own_ack = own_ack;
+            let r = self.resent.get_or_insert_with(|| Box::new(Resent { count: 0, last: at, own_ack: None }));
+            r.count += 1;
+            r.last = at;
+            r.own_ack = own_ack;
         }
     }
 
     /// `own_ack`: the side's own highest ACK at the end of the capture.
     pub(super) fn finding(&self, own_ack: Option<i64>) -> Option<FinResent> {
-        let last = self.last?;
-        Some(FinResent { count: self.count, last_at: last.t_ns as f64 / 1e9, last_frame: last.frame, taken_later: own_ack > self.own_ack })
+        let r = self.resent.as_deref()?;
+        Some(FinResent { count: r.count, last_at: r.last.t_ns as f64 / 1e9, last_frame: r.last.frame, taken_later: own_ack > r.own_ack })
     }
 }
 

@@ -11,7 +11,7 @@ impl Closing {
     pub(crate) fn with_handshake_completed(&self, syn_ack: Option<i64>) -> Closing {
         let mut c = self.clone();
         c.syn_ack_ns = syn_ack.map(|sa| sa - c.epoch_ns);
-        if c.reset.is_some_and(|(_, m, _, _, _)| c.syn_ack_ns.is_some_and(|sa| sa > m.t_ns)) {
+        if c.reset_end().is_some_and(|(_, m, _, _, _)| c.syn_ack_ns.is_some_and(|sa| sa > m.t_ns)) {
             c.reset = None;
         }
         c
@@ -21,7 +21,7 @@ impl Closing {
     /// nothing (see `note`).
     pub(super) fn with_data_after_reset(&self, sides: &[Side; 2]) -> Closing {
         let mut c = self.clone();
-        if let Some(r) = c.reset.filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
+        if let Some(r) = c.reset_end().filter(|r| r.3.is_some() && sides[r.0 as usize].sent_high > r.3) {
             let u = c.unusual_mut();
             super::bump(&mut u.data_after_resets[r.0 as usize]);
             u.first_data_after_reset.get_or_insert(Early { by: r.0, at: r.1, unacceptable: false });
