@@ -286,7 +286,7 @@ impl<'c> SharesPass<'c> {
             _ if self.loss_seen || lossy_resend => State::Loss,
             // The peer's next request came promptly once it had everything: a
             // round trip of request/response, not an idle application.
-            State::Other if self.idle_seen && self.request_at.is_some_and(|r| r - self.acked_at.unwrap_or(r) < 0.5 * (t - t0)) && !queued_write::went_on(cols, self.open_row, self.full_segment) => {
+            State::Other if self.idle_seen && self.request_at.is_some_and(|r| r - self.acked_at.unwrap_or(r) < 0.5 * (t - t0)) && !queued_write::went_on(cols, self.open_row, self.full_segment, self.high) => {
                 self.out.turns += 1;
                 State::Turn
             }
@@ -294,7 +294,7 @@ impl<'c> SharesPass<'c> {
             State::Other if small_from.is_some() => State::Window,
             // Unless the sender had not yet received that ACK when it sent this
             // segment (its echo is older: sender_clock.rs): it was still waiting.
-            State::Other if self.idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 && !queued_write::went_on(cols, self.open_row, self.full_segment) => State::Application, // (queued_write.rs: the ACK released it, not a message)
+            State::Other if self.idle_seen && cols.flags[i] & flag_bits::ACK_HELD_ON_PATH == 0 => State::Application,
             // The sender's own cadence (module comment, "application"): its one small
             // segment outstanding and nothing from the peer that could have released it,
             // yet it sent more: no window held it.

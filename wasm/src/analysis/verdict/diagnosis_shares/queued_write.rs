@@ -14,17 +14,32 @@
 //! same interval (an HTTP server's early "200 OK" while the client's POST body was
 //! still in slow start: p4-team ctf 2018-12-15 trendmicro_j1_attack.pcap connection 6,
 //! frames 1043 → 1045/1046 → 1048) did not release it: the interval is no
-//! request/response turn and no application pause (issue 39 §8: no turns on one-way
-//! transfers). A sender whose write ended (PSH, or a short tail) keeps both readings.
+//! request/response turn (issue 39 §8: no turns on one-way transfers). It is read as any
+//! other interval with everything acknowledged (diagnosis_shares.rs rule 4a: the time
+//! from that ACK to the next data, 31 µs there, is the application's, the rest `other`):
+//! where the sender sent long after that ACK, the queued data says nothing of why — a
+//! stack that sets PSH only at the close (the Wireshark `tcp-ecn-sample.pcap`, one
+//! 536-B segment every ~0.6 s, reviewed as its application's pace: tests/ecn.rs) — so
+//! this rule moves no time to `other` itself. A sender whose write ended (PSH, or a short
+//! tail) keeps the turn.
 
 use crate::analysis::verdict::diagnosis_shares::write_ends::whole;
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 
 const PSH: u32 = crate::decode::tcp_flags::PSH as u32;
 
-/// Segment `i` of its sender is new data, a whole number (≥ 1) of full segments `full`,
-/// without PSH: its sender's write went on past it (module comment).
-pub(super) fn went_on(cols: &PacketColumns, i: usize, full: f64) -> bool {
+/// Segment `i` of its sender is new data at the top of what it had sent (`high`: the
+/// highest sequence sent up to the next data segment), a whole number (≥ 1) of full
+/// segments `full`, without PSH: its sender's write went on past it (module comment).
+/// Not an original the path held back behind a later one (the write's PSH tail already
+/// sent: public/examples `a44-rr-ackloss-reorder.pcap`, full segments overtaken by their
+/// response's last one, then the client's next request, a real turn).
+pub(super) fn went_on(cols: &PacketColumns, i: usize, full: f64, high: f64) -> bool {
     let (flags, len) = (cols.flags[i], cols.len[i]);
-    len > 0 && full >= 1.0 && flags & PSH == 0 && flags & flag_bits::ANY_RETRANSMISSION == 0 && whole(len, full)
+    len > 0
+        && full >= 1.0
+        && flags & PSH == 0
+        && flags & flag_bits::ANY_RETRANSMISSION == 0
+        && cols.seq[i] + f64::from(len) >= high
+        && whole(len, full)
 }
