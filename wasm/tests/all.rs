@@ -114,6 +114,8 @@ mod evidence_review_ah_timer_stall;
 mod evidence_review_al;
 #[path = "evidence_review_ah_terminating_proxy.rs"]
 mod evidence_review_ah_terminating_proxy;
+#[path = "evidence_review_aj_turns_and_requests.rs"]
+mod evidence_review_aj_turns_and_requests;
 #[path = "evidence_review_h.rs"]
 mod evidence_review_h;
 #[path = "evidence_review_i_shares.rs"]

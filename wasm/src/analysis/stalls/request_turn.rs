@@ -58,7 +58,15 @@ fn request_sent(s: &Stall, cols: &PacketColumns, dir: u8) -> Option<(usize, u64)
     let sent_end = (i.saturating_sub(LOOK_BACK)..=i).filter(|&r| cols.dir[r] == dir).map(|r| cols.seq[r] + f64::from(cols.len[r])).fold(f64::NEG_INFINITY, f64::max);
     let acked_all = (i + 1..=k).any(|r| cols.dir[r] != dir && cols.ack[r] >= sent_end);
     let (lo, hi) = (cols.seq[k], cols.seq[k] + f64::from(cols.len[k]));
-    let resent = (k + 1..j).filter(peer).any(|r| super::peer_timer_resend(cols.flags[r]) && cols.seq[r] < hi && cols.seq[r] + f64::from(cols.len[r]) > lo);
+    let timer = |r: &usize| super::peer_timer_resend(cols.flags[*r]);
+    let resent = (k + 1..j).filter(peer).filter(timer).any(|r| cols.seq[r] < hi && cols.seq[r] + f64::from(cols.len[r]) > lo);
+    // Not where the peer's timer re-sent bytes below `k`'s too: they were first sent
+    // before it (before the gap, or in it as a re-send), the peer's timer ran from their
+    // first sending (RFC 6298 §5.1), and the time before `k` was no pause of the peer's
+    // but already the loss (bhavesh7reddy IP-Address-Analyser `cn.pcapng` connection
+    // 16: the client's request first sent at 8.987 s, before the server's last data,
+    // its 39-B follow-up the first new payload in the gap).
+    let asked_before = (k + 1..j).filter(peer).filter(timer).any(|r| cols.seq[r] < lo);
     let bytes = (k..j).filter(peer).filter(new).map(|r| u64::from(cols.len[r])).sum();
-    (acked_all && resent).then_some((k, bytes))
+    (acked_all && resent && !asked_before).then_some((k, bytes))
 }

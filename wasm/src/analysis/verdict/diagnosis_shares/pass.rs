@@ -16,6 +16,7 @@ mod pass_stall;
 mod small_window_hold;
 #[path = "window_headroom.rs"] mod window_headroom;
 #[path = "pass_head.rs"] mod pass_head;
+#[path = "queued_write.rs"] mod queued_write;
 
 type Spans<'s> = Option<&'s mut Vec<(f64, f64)>>;
 
@@ -285,7 +286,7 @@ impl<'c> SharesPass<'c> {
             _ if self.loss_seen || lossy_resend => State::Loss,
             // The peer's next request came promptly once it had everything: a
             // round trip of request/response, not an idle application.
-            State::Other if self.idle_seen && self.request_at.is_some_and(|r| r - self.acked_at.unwrap_or(r) < 0.5 * (t - t0)) => {
+            State::Other if self.idle_seen && self.request_at.is_some_and(|r| r - self.acked_at.unwrap_or(r) < 0.5 * (t - t0)) && !queued_write::went_on(cols, self.open_row, self.full_segment, self.high) => {
                 self.out.turns += 1;
                 State::Turn
             }
