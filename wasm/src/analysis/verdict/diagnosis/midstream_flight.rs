@@ -26,8 +26,9 @@ use crate::analysis::rows::columns::flag_bits::ANY_RETRANSMISSION;
 use crate::analysis::stalls::is_data_segment;
 
 /// Segments a sender may send before its first ACK (RFC 6928 §2: an initial window of
-/// at most 10 segments): a first captured segment further than that beyond the
-/// receiver's ACK was sent by a window that had grown, past the flow's first round trip.
+/// at most 10 segments, and of 14,600 B for an MSS up to 1,460: [`initial_window`]): a
+/// first captured segment further than that beyond the receiver's ACK was sent by a
+/// window that had grown, past the flow's first round trip.
 const INITIAL_WINDOW_SEGMENTS: f64 = 10.0;
 /// Growth of the flight over a round trip that slow start shows (RFC 5681 §3.1, 1.5×
 /// with an ACK every other segment, as slow_start_words.rs `SLOW_START_GROWTH`).
@@ -64,7 +65,7 @@ pub(super) struct MidFlight {
 
 /// The connection's transfer already under way at the capture's start, if it was (the
 /// module comment): no handshake, and the first data segment more than an initial
-/// window beyond the peer's latest ACK before it (else its first ACK after it).
+/// window beyond the peer's first ACK after it.
 pub(super) fn mid_flight(f: &Facts) -> Option<MidFlight> {
     if f.conn.handshake_seen {
         return None;
@@ -74,10 +75,11 @@ pub(super) fn mid_flight(f: &Facts) -> Option<MidFlight> {
     let ours = |i: usize| is_data_segment(p, i, d) && p.t[i] <= end;
     let theirs = |i: usize| p.dir[i] != d && p.ack[i].is_finite();
     let first = (0..p.t.len()).find(|&i| ours(i))?;
-    let acked = (0..first).rev().find(|&i| theirs(i)).or_else(|| (first..p.t.len()).find(|&i| theirs(i)))?;
+    // The peer's first ACK after that segment left: an older one may be stale (ACKs the
+    // capture missed in between), this one shows the backlog still unacknowledged.
+    let acked = (first..p.t.len()).find(|&i| theirs(i))?;
     let backlog = p.seq[first] - p.ack[acked];
-    let unit = real_segment_bytes(f).max(1.0);
-    if !(backlog > INITIAL_WINDOW_SEGMENTS * unit) {
+    if !(backlog > initial_window(f)) {
         return None;
     }
     let last = (first..p.t.len()).rev().find(|&i| ours(i))?;
@@ -120,6 +122,12 @@ pub(super) fn mid_flight(f: &Facts) -> Option<MidFlight> {
     Some(MidFlight { first, acked, backlog, flight: (at_first, least, most), round, clock, acks: ack_rate(f, acked, high) })
 }
 
+/// The largest initial window RFC 6928 §2 allows, bytes: min(10 × MSS, max(2 × MSS,
+/// 14,600)) is at most 14,600 B for an MSS up to 1,460 and at most 10 segments above it.
+fn initial_window(f: &Facts) -> f64 {
+    (INITIAL_WINDOW_SEGMENTS * real_segment_bytes(f)).max(14_600.0)
+}
+
 /// The peer's cumulative ACK from row `from` to the first ACK of everything captured
 /// (`high`, else its last): (first row, last row, bytes, seconds, steady: each quarter
 /// of the time within [`STEADY_SPREAD`] of the mean).
@@ -158,13 +166,13 @@ pub(super) fn headline(f: &Facts) -> Option<(&'static str, String)> {
     let p = f.rows.packets;
     let (at_first, least, most) = m.flight;
     let start = format!(
-        "The capture starts in the middle of a transfer: the sender's first captured data (frame {}) lies {} beyond the receiver's ACK (frame {}), \
-         more than the 10 segments a flow may send before its first ACK (RFC 6928), so the flow's start and its slow start are not in the capture",
+        "The capture starts in the middle of a transfer: the sender's first captured data (frame {}) lies {} beyond the receiver's next ACK (frame {}), \
+         more than the initial window a flow may send before its first ACK (10 segments, at most 14,600 B for a 1,460-B MSS: RFC 6928), so the flow's start and its slow start are not in the capture",
         p.frame[m.first],
         format_bytes(m.backlog),
         p.frame[m.acked]
     );
-    let Some((from, to, bytes, seconds, steady)) = m.acks.filter(|_| m.round && most < SLOW_START_GROWTH * at_first && least > INITIAL_WINDOW_SEGMENTS * real_segment_bytes(f)) else {
+    let Some((from, to, bytes, seconds, steady)) = m.acks.filter(|_| m.round && most < SLOW_START_GROWTH * at_first && least > initial_window(f)) else {
         return Some((
             "too-short",
             format!(
