@@ -104,6 +104,8 @@ mod evidence_review_af_latency;
 mod evidence_review_af_segments;
 #[path = "evidence_review_ah_loss_unsaid.rs"]
 mod evidence_review_ah_loss_unsaid;
+#[path = "evidence_review_aj_start_up.rs"]
+mod evidence_review_aj_start_up;
 #[path = "evidence_review_ah_loss_rate.rs"]
 mod evidence_review_ah_loss_rate;
 #[path = "evidence_review_ah_terminating_proxy.rs"]

@@ -176,7 +176,7 @@ pub(super) fn headline(f: &Facts) -> Option<(&'static str, String)> {
         return Some((
             "too-short",
             format!(
-                "Too short to judge: {} in {}. {start}, and its round trips ({}) include the queue of that backlog: an upper bound of the path's own.",
+                "Too short to judge: {} in {}. {start}: the capture shows a stretch of a longer transfer, and every round trip it measured ({}) was behind that backlog.",
                 super::wire_segments::count_phrase(f),
                 format_duration(f.sh.active.max(0.0)),
                 rtt_phrase(f)

@@ -52,6 +52,13 @@ pub(super) fn still_growing(f: &Facts) -> Option<StillGrowing> {
     let rounds = acked_rounds(f, first, last, &new, &super::wire_segments::WireSegments::of(f))?;
     // The last round is cut by the capture's (or the data's) end: not a full one.
     let full: Vec<u64> = rounds[..rounds.len().saturating_sub(1)].iter().map(|r| r.0).collect();
+    growth_at_end(&full)
+}
+
+/// The test of [`still_growing`] on the bytes of the full rounds: the last the largest,
+/// the last [`LAST_ROUNDS`] never smaller than the one before, the last at least
+/// [`SLOW_START_GROWTH`]² × the first of them.
+fn growth_at_end(full: &[u64]) -> Option<StillGrowing> {
     let n = full.len();
     if n < LAST_ROUNDS {
         return None;
@@ -77,4 +84,31 @@ pub(super) fn phrase(g: &StillGrowing) -> String {
         format_bytes(g.to as f64),
         crate::analysis::format::plural(g.rounds as u64, "round trip")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_still_doubling_at_the_end_are_start_up() {
+        // saikowshik07 icmp #11's rounds (bytes per ACK-clock round, the ClientHello
+        // first): every one larger than the last, 728,224 ≥ 2.25 × 118,260.
+        let r = [550, 5132, 10024, 20048, 37232, 70674, 118260, 235942, 370978, 728224];
+        assert_eq!(growth_at_end(&r), Some(StillGrowing { from: 550, to: 728224, rounds: 9 }));
+    }
+
+    #[test]
+    fn a_flight_that_levelled_off_or_fell_is_not() {
+        // Slow start to 80 segments, then flat (congestion avoidance or a full link).
+        assert_eq!(growth_at_end(&[10, 20, 40, 80, 82, 81, 83, 84]), None);
+        // Growing at the end, but a larger round before (a restart after a timeout
+        // climbing back towards its old flight: RFC 5681 §3.1 ssthresh = half of it).
+        assert_eq!(growth_at_end(&[80, 40, 1, 2, 4, 8, 16, 32]), None);
+        // Linear growth (+1 segment per round trip, RFC 5681 §3.1 congestion
+        // avoidance): 13/10 < 2.25 over the last four rounds.
+        assert_eq!(growth_at_end(&[8, 9, 10, 11, 12, 13]), None);
+        // Too few full rounds to read.
+        assert_eq!(growth_at_end(&[10, 20, 40]), None);
+    }
 }
