@@ -35,15 +35,15 @@ fn a_transfer_already_under_way_is_told_from_its_ack_clock() {
     assert_eq!(d.limit, "path", "{}", d.text);
     // Frame 1 is the first ACK (ack s0 + 1000), frame 2 the first data (seq s0 + 100,000),
     // frame 3 the next ACK (s0 + 2000): 98,000 B = 95.7 KiB beyond it.
-    assert!(d.text.contains("first captured data (frame 2) lies 95.7 KiB beyond the receiver's next ACK (frame 3)"), "{}", d.text);
+    assert!(d.text.contains("first captured data (frame 2) lies 96 KiB beyond the receiver's next ACK (frame 3)"), "{}", d.text);
     // Flight at the first data: highest byte s0 + 101,000 less that ACK = 99,000 B; then
     // 100,000 B at every later send (one new segment per 1,000 B acknowledged).
-    assert!(d.text.contains("The flight went from 96.7 KiB to at most 97.7 KiB"), "{}", d.text);
-    // 149 bursts after the first segment, each 50 µs after an ACK that advanced.
-    assert!(d.text.contains("149 of its 149 bursts left within 1 ms of an ACK"), "{}", d.text);
-    // ACK s0 + 2000 (frame 3, 8 ms) to s0 + 250,000 (frame 399, 1.992 s): 248,000 B in
+    assert!(d.text.contains("The flight went from 97 KiB to at most 98 KiB over the 1.2 s of data (never below 97 KiB)"), "{}", d.text);
+    // (No "ACK-clocked" sentence: it needs a sender-side vantage (vantage.rs), which this
+    // scripted capture does not establish; the corpus test below checks it.)
+    // ACK s0 + 2000 (frame 3, 8 ms) to s0 + 250,000 (frame 400, 1.992 s): 248,000 B in
     // 1.984 s = exactly 1 Mbit/s, the same in every quarter.
-    assert!(d.text.contains("advanced 242 KiB in 1.98 s (frames 3 → 399), a steady 1 Mbit/s"), "{}", d.text);
+    assert!(d.text.contains("advanced 242 KiB in 2 s (frames 3 → 400), a steady 1 Mbit/s"), "{}", d.text);
     // 98,000 B at 1 Mbit/s = 784 ms, above half the 800 ms round trip.
     assert!(d.text.contains("the backlog alone takes 784 ms to deliver"), "{}", d.text);
     assert!(!d.text.contains("leave slow start"), "{}", d.text);
