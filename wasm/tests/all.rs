@@ -106,6 +106,8 @@ mod evidence_review_af_segments;
 mod evidence_review_ah_loss_unsaid;
 #[path = "evidence_review_aj_paced_gaps.rs"]
 mod evidence_review_aj_paced_gaps;
+#[path = "evidence_review_aj_start_up.rs"]
+mod evidence_review_aj_start_up;
 #[path = "evidence_review_ah_loss_rate.rs"]
 mod evidence_review_ah_loss_rate;
 #[path = "evidence_review_ah_timer_stall.rs"]

@@ -70,6 +70,7 @@ mod handshake_words;
 mod latency_under_load;
 pub use latency_under_load::{flight_rtts, set_base_rtts};
 mod long_message;
+mod midstream_flight; // a capture that opens with a flight already in progress
 mod loss_over_pauses;
 mod needless_words;
 pub use first_answer::WITHIN_THE_TRANSFER;
@@ -79,6 +80,7 @@ mod peer_loss_words;
 mod phrases;
 mod recovery;
 mod slow_start_words;
+mod start_up_growth; // a flow still in start-up when the capture ends
 mod turn_words;
 mod wait_words;
 mod window_and_queue;
@@ -368,7 +370,7 @@ fn headline(f: &Facts) -> (&'static str, String) {
         || sh.active <= 0.0
         || (f.min_rtt > 0.0 && sh.active < MIN_ROUND_TRIPS * f.min_rtt);
     if short && (sh.active <= 0.0 || sh.stall_total < 0.5 * sh.active) {
-        return ("too-short", too_short_text(f));
+        return midstream_flight::headline(f).unwrap_or_else(|| ("too-short", too_short_text(f))); // a transfer already under way: its start is not here
     }
     let s = f.shares;
     // The largest share of the time wins (T-RAT's dominant limiting factor).

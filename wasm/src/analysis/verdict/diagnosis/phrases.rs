@@ -17,6 +17,10 @@ pub(super) fn path_despite_loss_text(f: &Facts) -> String {
     if steady.is_finite() && steady > STEADY_ABOVE_MEAN * f.rate {
         best = format!(", {} once its start-up was over{best}", format_rate(steady));
     }
+    // Neither where the capture ends inside start-up (start_up_growth.rs).
+    if let Some(g) = super::start_up_growth::still_growing(f) {
+        best = super::start_up_growth::phrase(&g);
+    }
     format!(
         "The path's capacity limited this flow, not its loss: {}{}.{}",
         rate_phrase(f).replacen("the flow averaged", "it averaged", 1),

@@ -20,7 +20,7 @@ const ANSWER_SHARE: f64 = 0.8;
 
 /// (bytes, segments) per round trip; a frame larger than one segment on the wire
 /// (TSO/GRO: wire_segments.rs) counts as the segments it holds.
-type Rounds = Vec<(u64, u64)>;
+pub(super) type Rounds = Vec<(u64, u64)>;
 
 /// A transfer that ended in slow start: its rounds, and where they were read from.
 pub(super) struct Ramp {
@@ -296,7 +296,7 @@ fn lower_first(s: &str) -> String {
 /// round before captured later than that arrived late (held in a queue: zeek
 /// `tcp/timestamp.pcap`'s last 2 of a flight of 80, 44 ms after its first at a 51 ms
 /// lag), not in answer to the ACK. None where the peer's ACKs are not in the capture.
-fn acked_rounds(f: &Facts, start: usize, last: usize, new: &dyn Fn(usize) -> bool, wire: &super::wire_segments::WireSegments) -> Option<Rounds> {
+pub(super) fn acked_rounds(f: &Facts, start: usize, last: usize, new: &dyn Fn(usize) -> bool, wire: &super::wire_segments::WireSegments) -> Option<Rounds> {
     let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
     let lag = if f.conn.sender_lag_ms.is_finite() { (f.conn.sender_lag_ms / 1000.0).clamp(0.0, f.min_rtt) } else { 0.0 };
     let mut rounds: Rounds = Vec::new();

@@ -87,12 +87,13 @@ pub(super) fn wire_segment_count(f: &Facts) -> u64 {
     f.sh.data_segments + extra
 }
 
-/// The `too-short` headline: the flow moved too little over too few round trips.
-pub(super) fn too_short_text(f: &Facts) -> String {
+/// "about 100 data segments (464 KiB, captured as 72 frames: …)": the data direction's
+/// segments up to the transfer's end, as the `too-short` sentences count them.
+pub(super) fn count_phrase(f: &Facts) -> String {
     // Frames of several segments (TSO/GRO, wire_segments.rs) counted as the segments
     // they held, and the frames said beside them: neither is called the other.
     let segments = wire_segment_count(f);
-    let count = if segments > f.sh.data_segments {
+    if segments > f.sh.data_segments {
         format!(
             "about {segments} data segments ({}, captured as {} frame{}: the capturing host's offload, TSO or GRO, joined several segments in one)",
             format_bytes(f.sh.new_bytes.max(0.0)),
@@ -101,7 +102,13 @@ pub(super) fn too_short_text(f: &Facts) -> String {
         )
     } else {
         format!("{} data segment{} ({})", segments, if segments == 1 { "" } else { "s" }, format_bytes(f.sh.new_bytes.max(0.0)))
-    };
+    }
+}
+
+/// The `too-short` headline: the flow moved too little over too few round trips. (A
+/// transfer already under way when the capture began: midstream_flight.rs.)
+pub(super) fn too_short_text(f: &Facts) -> String {
+    let count = count_phrase(f);
     format!(
         "Too short to judge: {count} in {}{}. A flow needs at least {} data \
          segments over {} round trips to leave slow start before any limit shows.",
