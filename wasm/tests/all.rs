@@ -106,6 +106,8 @@ mod evidence_review_af_segments;
 mod evidence_review_ah_loss_unsaid;
 #[path = "evidence_review_ah_loss_rate.rs"]
 mod evidence_review_ah_loss_rate;
+#[path = "evidence_review_aj_delay_loss.rs"]
+mod evidence_review_aj_delay_loss;
 #[path = "evidence_review_ah_terminating_proxy.rs"]
 mod evidence_review_ah_terminating_proxy;
 #[path = "evidence_review_h.rs"]

@@ -75,8 +75,9 @@ pub fn needless_at_sender(cols: &PacketColumns, dir: u8, path_rtt_s: Option<f64>
                 // A copy of byte A ends the wait of the order proof on A: the next ACK may be the copy's.
                 pending.retain(|p| !p.stopped_at.is_some_and(|a| seq <= a && a < end));
                 // The first copy of these bytes since they were last acknowledged: an
-                // earlier one still outstanding may be what the ACK acknowledges.
-                let earlier = pending.iter().filter(|p| p.seq < end && p.end > seq);
+                // earlier one still outstanding may be what the ACK acknowledges — unless
+                // it is shown needless itself (its bytes had arrived by their original).
+                let earlier = pending.iter().filter(|p| p.seq < end && p.end > seq && !p.known);
                 let first_t = earlier.clone().map(|p| p.first_t).fold(t, f64::min);
                 let high_before = earlier.map(|p| p.high_before).fold(high, f64::min);
                 if pending.len() == PENDING_MAX {

@@ -95,3 +95,18 @@ fn a_copy_already_shown_needless_is_not_reported_again() {
     ]);
     assert_eq!(needless_at_sender(&c, 0, Some(0.1)), Vec::<usize>::new());
 }
+
+#[test]
+fn an_earlier_copy_shown_needless_does_not_hide_a_later_one() {
+    // A probe of the tail (row 1, D-SACKed: needless) and, after the silence, a copy of
+    // the segment below it overlapping its start (row 3) acknowledged 0.1 ms after it left:
+    // the probe's bytes had arrived by their original, so the ACK is the originals'.
+    let c = cols(&[
+        (0.000, 0, 0.0, 2000, N, 0),
+        (0.300, 0, 1000.0, 1000, N, RE | fb::KIND_SPURIOUS),
+        (0.600, 1, 0.0, 0, 500.0, 0),
+        (0.6001, 0, 500.0, 1000, N, RE),
+        (0.6002, 1, 0.0, 0, 2000.0, 0),
+    ]);
+    assert_eq!(needless_at_sender(&c, 0, Some(0.1)), vec![3]);
+}

@@ -69,10 +69,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, (capture
     // the scratch columns); the diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
     store.fill_packet_columns(&mut cols.packets, false);
-    // Re-sends the ACKs' timing and order show needless at their sender's capture
-    // (needless_resends.rs), marked so on these rows for the stall, share and diagnosis
-    // passes (the counters and the stored rows keep the kernel's kinds).
-    steps::mark_needless_at_sender(&mut cols.packets, path.vantage, data_direction, path.rtt);
+    steps::mark_needless_at_sender(&mut cols.packets, path.vantage, data_direction, path.rtt); // re-sends the ACKs show needless at the sender (needless_resends.rs): these rows only, the counters stay the kernel's
     // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
     // the store's cap has no row.
     store.mark_ce_rows(ce_frames.iter().filter_map(|f| cols.packets.frame.binary_search(f).ok().map(|r| r as u32)));
