@@ -114,6 +114,8 @@ mod evidence_review_ah_loss_rate;
 mod evidence_review_ah_timer_stall;
 #[path = "evidence_review_al.rs"]
 mod evidence_review_al;
+#[path = "evidence_review_aj_delay_loss.rs"]
+mod evidence_review_aj_delay_loss;
 #[path = "evidence_review_ah_terminating_proxy.rs"]
 mod evidence_review_ah_terminating_proxy;
 #[path = "evidence_review_aj_turns_and_requests.rs"]

@@ -355,8 +355,9 @@ impl RetransKinds {
     /// the same (absent) RetransmitTS: gmail.pcapng.cap's 5601 re-sent at 3.897 s (the
     /// ACK then jumped to 7001) and again after that ACK read as two needless, one D-SACK.
     fn on_dsack(&mut self, (l, r): (i64, i64), t_ns: i64) {
-        let recent = self.records.len().saturating_sub(SCAN);
-        let Some(last) = (recent..self.records.len()).rev().find(|&i| self.records[i].seq < r && self.records[i].end > l) else {
+        // The block is the duplicate segment's bytes (RFC 2883 §4), so a re-send holding all of them first (arp.pcapng: a probe, not a later partial copy).
+        let (recent, n, rs) = (self.records.len().saturating_sub(SCAN), self.records.len(), &self.records);
+        let Some(last) = (recent..n).rev().find(|&i| rs[i].seq <= l && rs[i].end >= r).or_else(|| (recent..n).rev().find(|&i| rs[i].seq < r && rs[i].end > l)) else {
             return;
         };
         let head = self.records[last];

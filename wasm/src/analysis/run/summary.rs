@@ -68,7 +68,7 @@ pub(crate) fn summarize(id: u32, conn: Conn, options: &AnalysisOptions, (capture
     // Transient columns for the stall, throughput and diagnosis passes: only the packet rows (into
     // the scratch columns); the diagnosis reads the RTT samples from the store (columns::RttSource).
     let mut cols = ConnectionColumns { packets: std::mem::take(&mut scratch.packets), ..Default::default() };
-    store.fill_packet_columns(&mut cols.packets, false);
+    store.fill_packet_columns(&mut cols.packets, false); steps::mark_needless_at_sender(&mut cols.packets, path.vantage, data_direction, path.rtt); // re-sends the ACKs show needless at the sender (needless_resends.rs): these rows only, the counters stay the kernel's
     // Rows by frame number (rows are in capture order: frames ascend); a frame beyond
     // the store's cap has no row.
     store.mark_ce_rows(ce_frames.iter().filter_map(|f| cols.packets.frame.binary_search(f).ok().map(|r| r as u32)));

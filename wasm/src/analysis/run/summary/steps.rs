@@ -316,3 +316,21 @@ pub(super) fn apply_ecn(mut counts: Box<EcnCounts>, directions: &mut [DirectionS
 #[cfg(test)]
 #[path = "steps_tests.rs"]
 mod tests;
+
+/// Marks the re-sends needless_resends.rs shows needless (flag KIND_SPURIOUS) on the
+/// rows of each direction whose sender the capture is at (`vantage` names the data
+/// direction's side); `rtt`: the measured path RTT, s.
+pub(super) fn mark_needless_at_sender(packets: &mut PacketColumns, vantage: Vantage, data_direction: u8, rtt: Option<f64>) {
+    for d in 0..2u8 {
+        let at_sender = match vantage {
+            Vantage::Sender => d == data_direction,
+            Vantage::Receiver => d != data_direction,
+            _ => false,
+        };
+        if at_sender {
+            for i in crate::analysis::loss::needless_resends::needless_at_sender(packets, d, rtt) {
+                packets.flags[i] |= crate::analysis::rows::columns::flag_bits::KIND_SPURIOUS;
+            }
+        }
+    }
+}

@@ -2,6 +2,8 @@
 //! too short to tell, window-limited, path-limited and loss-limited flows.
 
 use super::*;
+#[path = "outage_words.rs"]
+pub(super) mod outage_words;
 
 // The residue's other reading: the sender set its own rate (sender_paced_words.rs).
 #[path = "sender_paced_words.rs"]
@@ -257,6 +259,7 @@ pub(super) fn path_text(f: &Facts) -> String {
             format_percent(f.sh.turn_time / f.sh.active)
         );
     }
+    t += &outage_words::sentence(f.rows.packets, f.rows.rtt, f.conn.vantage, f.conn.data_direction.min(1), f.conn.path_rtt_ms, f.sh.active).unwrap_or_default();
     if link_full.is_none() {
         t += &queue_phrase(f);
     } else if loss_named {

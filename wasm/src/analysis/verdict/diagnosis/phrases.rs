@@ -21,6 +21,12 @@ pub(super) fn path_despite_loss_text(f: &Facts) -> String {
     if let Some(g) = super::start_up_growth::still_growing(f) {
         best = super::start_up_growth::phrase(&g);
     }
+    // The comparison is with the losses re-sends repaired (`repaired_fraction`): copies of
+    // data that had arrived lost nothing to back off from (saikowshik07 icmp.pcapng #11).
+    let repaired = repaired_fraction(f);
+    if repaired < 1.0 && !(mathis_at(f, loss_rate(f) * repaired) * BEATS_MATHIS < f.rate) {
+        return path_text(f);
+    }
     format!(
         "The path's capacity limited this flow, not its loss: {}{}.{}",
         rate_phrase(f).replacen("the flow averaged", "it averaged", 1),
@@ -32,19 +38,52 @@ pub(super) fn path_despite_loss_text(f: &Facts) -> String {
 /// "2.0 % of the bytes sent were retransmissions, yet …": the cost of loss for a sender that
 /// did not back off: retransmitted bytes plus time in retransmission timeouts.
 pub(super) fn loss_cheap_text(f: &Facts) -> String {
-    let p = loss_rate(f);
+    let all = loss_rate(f);
+    let p = all * repaired_fraction(f);
     let cost = loss_cost(f);
+    // Needless copies are re-sent bytes but no loss: said apart.
+    let repaired = if p < all { format!(" that repaired a loss ({} re-sent in all, the rest needless)", format_percent_fine(all)) } else { String::new() };
     format!(
-        " {} of {} were retransmissions, yet the flow ran at {}, {:.0}× what a \
+        " {} of {} were retransmissions{repaired}, yet the flow ran at {}, {:.0}× what a \
          loss-based sender reaches at that loss rate and RTT ({}, Mathis et al.): the sender did \
          not back off on loss (BBR does not), so removing the loss would gain only about {}.",
         format_percent_fine(p),
         retransmitted_share_of(f),
         format_rate(f.rate),
-        f.rate / mathis_rate(f),
-        format_rate(mathis_rate(f)),
+        f.rate / mathis_at(f, p),
+        format_rate(mathis_at(f, p)),
         format_percent_fine(cost)
     )
+}
+
+/// Mathis et al.'s loss-based rate (recovery.rs `mathis_rate`) at loss rate `p`.
+fn mathis_at(f: &Facts, p: f64) -> f64 {
+    let mss = segment_bytes(f);
+    if p <= 0.0 || !(f.min_rtt > 0.0) || mss <= 0.0 {
+        return f64::NAN;
+    }
+    mss * 8.0 / f.min_rtt * (1.5f64).sqrt() / p.sqrt()
+}
+
+/// Of the data direction's re-sent bytes, the share whose re-send may have repaired a
+/// loss: not shown needless (D-SACK, Eifel, or at the sender by the ACKs' timing and
+/// order, loss/needless_resends.rs). 1 where nothing was re-sent.
+pub(super) fn repaired_fraction(f: &Facts) -> f64 {
+    use crate::analysis::rows::columns::flag_bits as fb;
+    let (p, d) = (f.rows.packets, f.conn.data_direction.min(1));
+    let (mut high, mut all, mut repaired) = (f64::NAN, 0.0, 0.0);
+    for i in (0..p.t.len()).filter(|&i| p.dir[i] == d && p.len[i] > 0) {
+        let (seq, end) = (p.seq[i], p.seq[i] + p.len[i] as f64);
+        if high.is_finite() && seq < high && p.flags[i] & (fb::ANY_RETRANSMISSION | fb::ANY_KIND) != 0 {
+            let b = high.min(end) - seq;
+            all += b;
+            if p.flags[i] & (fb::KIND_SPURIOUS | fb::SPURIOUS_RETRANSMISSION) == 0 {
+                repaired += b;
+            }
+        }
+        high = if high.is_finite() { high.max(end) } else { end };
+    }
+    if all > 0.0 { repaired / all } else { 1.0 }
 }
 
 /// "28 of 1070 data segments"; where the capture's frames hold several segments each
