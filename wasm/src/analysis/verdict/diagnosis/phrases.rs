@@ -140,12 +140,25 @@ pub(super) fn queueing(f: &Facts) -> bool {
 /// [`QUEUE_MIN_DELAY_S`] above it: below a millisecond the spread is the hosts' own
 /// (scheduling, interrupt moderation, a VM's virtual NIC), not a queue one can act on
 /// (a loopback connection at 5 → 8 µs once read "a queue on the path").
+/// And a queue the flow built itself ([`own_queue`]): round trips that rose with its own
+/// flight, outages left out (a flat few-segment flight queues nothing; review AJ).
 pub(super) fn rtt_queueing(f: &Facts) -> bool {
     f.median_rtt.is_finite()
         && f.min_rtt > 0.0
         && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
         && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick)
+        && own_queue::median(f).is_some()
 }
+
+/// The median round trip of the queue [`rtt_queueing`] shows, s: without the samples
+/// that timed an outage ([`own_queue`]); the connection's median where none is shown.
+pub(super) fn queued_median(f: &Facts) -> f64 {
+    own_queue::median(f).unwrap_or(f.median_rtt)
+}
+
+// The evidence of a queue the flow built: round trips rising with its flight.
+#[path = "own_queue.rs"]
+pub(super) mod own_queue;
 
 /// Smallest median − minimum round trip said to be a queue, s.
 pub const QUEUE_MIN_DELAY_S: f64 = 0.001;
