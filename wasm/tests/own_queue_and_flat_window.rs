@@ -58,11 +58,13 @@ fn a_flat_loss_free_flight_is_the_senders_own_window() {
 #[test]
 fn mycap_flat_rounds_name_the_senders_window() {
     // mycap conn 6: after the request f190 the server sends 10 segments back to back
-    // (f210–f225, 14,280 B in 5.9 ms at the client), then one round per ~177 ms of 10–12
-    // segments, nothing re-sent, the client's window 128 KiB.
+    // (f210–f225, 14,280 B in 5.9 ms at the client: 17 Mbit/s), then one round per
+    // ~177 ms of 10–11 segments (10, 10, 11, 11, 11 by round trips from f210), nothing
+    // re-sent, the client's window 128 KiB.
     let Some(c) = common::corpus_connection(MYCAP, 6) else { return };
     let text = &c.diagnosis.text;
     assert!(text.contains("The sender's own window was the limit"), "{text}");
+    assert!(text.contains("(10, 10, 11, 11, 11;"), "{text}");
     assert!(!text.contains("The congestion window or the path's capacity was the limit"), "{text}");
 }
 

@@ -25,9 +25,10 @@
 //! reaching the receiver's window less a full segment, together at least half the `other`
 //! time; flat: every full round within [`FLAT_SPREAD`] of the median round's segments,
 //! fewer segments gained from the first full round to the last than rounds (less than
-//! avoidance's one per round); and fast: the median round's data arrived at
-//! [`FAST_FACTOR`] × its round's average rate or more (the flight took at most a quarter
-//! of the round trip; a path that held the flow spreads it over all of it).
+//! avoidance's one per round); and fast: the fastest round's data arrived at
+//! [`FAST_FACTOR`] × the rounds' average rate or more (in a quarter of the round trip: the
+//! path carried that much; a path that held the flow spreads a flight over all of it),
+//! the median round's at [`MEDIAN_FAST_FACTOR`] × or more.
 
 use super::*;
 use crate::analysis::rows::columns::PacketColumns;
@@ -41,6 +42,9 @@ pub const MIN_ROUNDS: usize = 4;
 /// A round's data arriving this many times faster than the round's average: in a
 /// quarter of the round trip or less.
 pub const FAST_FACTOR: f64 = 4.0;
+/// The median round's data arriving at least this many times faster than the average
+/// (within half the round trip): the flights arrived fast as a rule.
+pub const MEDIAN_FAST_FACTOR: f64 = 2.0;
 
 /// The flat rounds ([`flat`]): first and last full round's start s, segments per full
 /// round, median bytes per round, the median rate within a round bit/s.
@@ -51,6 +55,7 @@ pub struct FlatRounds {
     pub segments: Vec<u64>,
     pub bytes: f64,
     pub within_bps: f64,
+    pub fastest_bps: f64,
 }
 
 /// One round: (segments, bytes, first and last arrival s, up to the window).
@@ -129,10 +134,16 @@ pub fn flat(p: &PacketColumns, dir: u8, rtt: f64, full: f64, until: f64, other: 
     if !segments.iter().all(|&s| (s as f64 - mid).abs() <= FLAT_SPREAD * mid) || gained >= (segments.len() - 1) as f64 {
         return None;
     }
-    // Within a round: the bytes after its first segment over the time they took.
-    let within = median(full_rounds.iter().map(|r| if r.last > r.first && r.segments > 1 { r.bytes * (r.segments - 1) as f64 / r.segments as f64 * 8.0 / (r.last - r.first) } else { 0.0 }).collect());
+    // Within a round: the bytes after its first segment over the time they took. The
+    // fastest round shows what the path carried (a lower bound of its capacity); the
+    // median round, that the flights arrived fast as a rule, not once.
+    let rates: Vec<f64> = full_rounds.iter().map(|r| if r.last > r.first && r.segments > 1 { r.bytes * (r.segments - 1) as f64 / r.segments as f64 * 8.0 / (r.last - r.first) } else { 0.0 }).collect();
+    let fastest = rates.iter().copied().fold(0.0, f64::max);
+    let within = median(rates);
     let bytes = median(full_rounds.iter().map(|r| r.bytes).collect());
-    (within >= FAST_FACTOR * bytes * 8.0 / rtt).then(|| FlatRounds { from: full_rounds[0].first, to: full_rounds[full_rounds.len() - 1].first, segments, bytes, within_bps: within })
+    let average = bytes * 8.0 / rtt;
+    (fastest >= FAST_FACTOR * average && within >= MEDIAN_FAST_FACTOR * average)
+        .then(|| FlatRounds { from: full_rounds[0].first, to: full_rounds[full_rounds.len() - 1].first, segments, bytes, within_bps: within, fastest_bps: fastest })
 }
 
 /// ". The sender's own window was the limit …" for the path headline, where [`flat`]
@@ -149,8 +160,9 @@ pub(super) fn sentence(f: &Facts) -> Option<String> {
     Some(format!(
         ". The sender's own window was the limit, not a congestion window nor the path's capacity: from {} to {} it sent \
          {}{} segments per {} round trip ({}; about {} a round), with nothing lost and below the receiver's window, where \
-         a congestion window grows every round (RFC 5681 §3.1); and each round's data reached this receiver at a median {} \
-         or more, far above the average. Its send buffer, the application's writes or a relay feeding it held it to about {}.",
+         a congestion window grows every round (RFC 5681 §3.1); and the path carried a round's data to this receiver at up to {} \
+         (the median round at {}), far above the average. Its send buffer, the application's writes or a relay feeding it held \
+         it to about {}.",
         format_timestamp(r.from),
         format_timestamp(r.to),
         lo,
@@ -158,6 +170,7 @@ pub(super) fn sentence(f: &Facts) -> Option<String> {
         format_duration(f.min_rtt),
         list.join(", "),
         format_bytes(r.bytes),
+        format_rate(r.fastest_bps),
         format_rate(r.within_bps),
         format_rate(r.bytes * 8.0 / f.min_rtt)
     ))

@@ -155,7 +155,56 @@ pub(crate) fn median(f: &Facts) -> Option<f64> {
     let mut rtts: Vec<f64> = pairs.iter().map(|p| p.1).collect();
     rtts.sort_by(f64::total_cmp);
     let median = rtts[rtts.len() / 2];
+    // At the receiver's capture, segments that arrive back to back are spaced by the
+    // bottleneck's rate (the packet pair, Keshav 1991; Jacobson's ACK clock): a flight
+    // that crosses it in far less than the rise cannot have queued that long. A quarter
+    // of their median rate, for links that deliver in batches (Wi-Fi aggregation, GRO).
+    if f.conn.vantage == crate::analysis::timing::vantage::Vantage::Receiver {
+        let most = pairs.iter().map(|p| p.0).fold(0.0, f64::max);
+        let rate = pair_rate(f.rows.packets, f.conn.data_direction.min(1), base);
+        if rate > 0.0 && most * 8.0 / (rate / PAIR_RATE_SLACK) < median - base {
+            return None;
+        }
+    }
     (median >= QUEUEING_RTT_RATIO * base && rank_correlation(&pairs) >= MIN_RANK_CORRELATION).then_some(median)
+}
+
+/// How much slower than its pairs' median rate the bottleneck is still taken to be.
+pub const PAIR_RATE_SLACK: f64 = 4.0;
+
+/// The median rate (bit/s) of consecutive new data segments of direction `d` that
+/// arrived less than an eighth of the path RTT `base` apart (one flight's, back to
+/// back): the second's payload over their spacing; 0 without such a pair.
+pub fn pair_rate(p: &crate::analysis::rows::columns::PacketColumns, d: u8, base: f64) -> f64 {
+    let (mut last, mut high) = (f64::NAN, f64::NEG_INFINITY);
+    let mut rates = Vec::new();
+    for i in 0..p.t.len() {
+        if p.dir[i] != d || p.len[i] == 0 || p.seq[i] + f64::from(p.len[i]) <= high {
+            continue;
+        }
+        high = p.seq[i] + f64::from(p.len[i]);
+        let gap = p.t[i] - last;
+        if gap > 0.0 && gap < base / 8.0 {
+            rates.push(f64::from(p.len[i]) * 8.0 / gap);
+        }
+        last = p.t[i];
+    }
+    rates.sort_by(f64::total_cmp);
+    rates.get(rates.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The loss headline's words for a median RTT above its minimum but short of the queue
+/// [`median`] shows (path_words.rs `queue_evidence`): where the median alone would have
+/// read a standing queue (1.5 × and 1 ms more), that the rise did not follow the flow's
+/// own flight; else "some queueing, short of a standing queue".
+pub(crate) fn rise_text(f: &Facts, median: &str, min: &str) -> String {
+    if f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick) {
+        return format!(
+            "with a median RTT of {median} against its {min} minimum, a rise that did not follow its own data in flight \
+             (round trips spanning an outage left out): no queue of its own shown at the bottleneck"
+        );
+    }
+    format!("with a median RTT of {median} against its {min} minimum: some queueing, short of a standing queue (a median of {QUEUEING_RTT_RATIO} × the minimum)")
 }
 
 #[cfg(test)]
@@ -173,6 +222,22 @@ mod tests {
         // Delays that fall as the flight grows: ρ = −1.
         let fall: Vec<(f64, f64)> = (1..=12).map(|k| (k as f64, 1.0 / k as f64)).collect();
         assert!((rank_correlation(&fall) + 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn back_to_back_segments_give_the_pair_rate() {
+        use crate::analysis::stalls::testkit::Cols;
+        // 1,000 B every 0.1 ms within flights 50 ms apart (path 80 ms: pairs below 10 ms
+        // count): 1,000 × 8 / 0.0001 = 80 Mbit/s; the 50 ms gaps between flights do not count.
+        let mut c = Cols::new(65535.0);
+        let mut seq = 1.0;
+        for r in 0..3 {
+            for k in 0..4 {
+                c.data(0.05 * r as f64 + 0.0001 * k as f64, 0, seq, 1000);
+                seq += 1000.0;
+            }
+        }
+        assert!((pair_rate(&c.c.packets, 0, 0.080) - 80e6).abs() < 1e3);
     }
 
     #[test]

@@ -443,10 +443,7 @@ fn queue_evidence(f: &Facts) -> String {
     }
     let median = format_duration(f.median_rtt);
     if f.median_rtt - f.min_rtt > near_minimum_s(f) {
-        return format!(
-            "with a median RTT of {median} against its {min} minimum: some queueing, short of a \
-             standing queue (a median of {QUEUEING_RTT_RATIO} × the minimum)"
-        );
+        return own_queue::rise_text(f, &median, &min); // "some queueing", or a rise not its own
     }
     if far_part_unseen(f.conn) {
         format!(
