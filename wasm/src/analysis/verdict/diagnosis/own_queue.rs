@@ -42,7 +42,8 @@ pub const MIN_RANK_CORRELATION: f64 = 0.3;
 
 /// The queue direction's path round trips (s) that did not span an outage, each with its
 /// flight (bytes), in time order; the minimum round trip `base` (s) sets the outage's length.
-pub(crate) fn samples(f: &Facts, base: f64) -> Vec<(f64, f64)> {
+/// And how many samples were left out as timing an outage.
+fn samples(f: &Facts, base: f64) -> (Vec<(f64, f64)>, usize) {
     let c = f.conn;
     let p = f.rows.packets;
     let q = queue_direction(c, false) as u8;
@@ -71,6 +72,7 @@ pub(crate) fn samples(f: &Facts, base: f64) -> Vec<(f64, f64)> {
     };
     let silences = silences(p, q, OUTAGE_BASE_RTTS * base);
     let mut out = Vec::new();
+    let mut outages = 0;
     rule.for_each(f.rows.rtt, &mut |t, dir, measured_ms, round_trip_ms, kind| {
         if dir & 1 != q || !times_path(kind, measured_ms, rule.offset_ms[1 - q as usize]) || !(round_trip_ms.is_finite() && round_trip_ms > 0.0) {
             return;
@@ -79,13 +81,14 @@ pub(crate) fn samples(f: &Facts, base: f64) -> Vec<(f64, f64)> {
         // A silence inside [sent, acknowledged]: the sample timed the outage.
         let k = silences.partition_point(|s| s.0 < t - r - 1e-9);
         if silences.get(k).is_some_and(|s| s.1 <= t + 1e-9) {
+            outages += 1;
             return;
         }
         if let Some(w) = flight_at(t, r) {
             out.push((w, r));
         }
     });
-    out
+    (out, outages)
 }
 
 /// The two-way silences of a connection whose data flows in direction `q`: spans
@@ -144,11 +147,22 @@ pub fn rank_correlation(pairs: &[(f64, f64)]) -> f64 {
 /// The median round trip (s) of a queue the flow built itself (module comment), None
 /// where the capture does not show one.
 pub(crate) fn median(f: &Facts) -> Option<f64> {
+    shown(f).map(|m| m.0)
+}
+
+/// [`median`], where samples that timed an outage were left out (else the connection's
+/// median stands: the pairing with a flight may leave out samples it counts).
+pub(crate) fn outage_median(f: &Facts) -> Option<f64> {
+    shown(f).filter(|m| m.1).map(|m| m.0)
+}
+
+/// (the median, whether outage samples were left out) of [`median`].
+fn shown(f: &Facts) -> Option<(f64, bool)> {
     let base = f.min_rtt;
     if !(base > 0.0) {
         return None;
     }
-    let pairs = samples(f, base);
+    let (pairs, outages) = samples(f, base);
     if (pairs.len() as u64) < LATENCY_MIN_SAMPLES {
         return None;
     }
@@ -156,17 +170,21 @@ pub(crate) fn median(f: &Facts) -> Option<f64> {
     rtts.sort_by(f64::total_cmp);
     let median = rtts[rtts.len() / 2];
     // At the receiver's capture, segments that arrive back to back are spaced by the
-    // bottleneck's rate (the packet pair, Keshav 1991; Jacobson's ACK clock): a flight
-    // that crosses it in far less than the rise cannot have queued that long. A quarter
-    // of their median rate, for links that deliver in batches (Wi-Fi aggregation, GRO).
+    // bottleneck's rate (the packet pair, Keshav 1991; Jacobson's ACK clock): a median
+    // round trip `median − base` above the path's needs at least half the samples to have
+    // had that long's worth of data at that rate in flight; where the median flight
+    // crosses it in less, the flow did not queue that long. A quarter of their median
+    // rate, for links that deliver in batches (Wi-Fi aggregation, GRO).
     if f.conn.vantage == crate::analysis::timing::vantage::Vantage::Receiver {
-        let most = pairs.iter().map(|p| p.0).fold(0.0, f64::max);
+        let mut flights: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+        flights.sort_by(f64::total_cmp);
+        let typical = flights[flights.len() / 2];
         let rate = pair_rate(f.rows.packets, f.conn.data_direction.min(1), base);
-        if rate > 0.0 && most * 8.0 / (rate / PAIR_RATE_SLACK) < median - base {
+        if rate > 0.0 && typical * 8.0 / (rate / PAIR_RATE_SLACK) < median - base {
             return None;
         }
     }
-    (median >= QUEUEING_RTT_RATIO * base && rank_correlation(&pairs) >= MIN_RANK_CORRELATION).then_some(median)
+    (median >= QUEUEING_RTT_RATIO * base && rank_correlation(&pairs) >= MIN_RANK_CORRELATION).then_some((median, outages > 0))
 }
 
 /// How much slower than its pairs' median rate the bottleneck is still taken to be.

@@ -143,17 +143,24 @@ pub(super) fn queueing(f: &Facts) -> bool {
 /// And a queue the flow built itself ([`own_queue`]): round trips that rose with its own
 /// flight, outages left out (a flat few-segment flight queues nothing; review AJ).
 pub(super) fn rtt_queueing(f: &Facts) -> bool {
+    rtt_grew(f) && own_queue::median(f).is_some()
+}
+
+/// The median round trip at least [`QUEUEING_RTT_RATIO`] × the path's and
+/// [`QUEUE_MIN_DELAY_S`] above it, whatever the cause: the headline's choice between loss
+/// and a queue's overflow ([`loss_held_cwnd`]) stays on it (the loss words are judged there).
+pub(super) fn rtt_grew(f: &Facts) -> bool {
     f.median_rtt.is_finite()
         && f.min_rtt > 0.0
         && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
         && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick)
-        && own_queue::median(f).is_some()
 }
 
-/// The median round trip of the queue [`rtt_queueing`] shows, s: without the samples
-/// that timed an outage ([`own_queue`]); the connection's median where none is shown.
+/// The median round trip of the queue [`rtt_queueing`] shows, s: where samples that
+/// timed an outage were left out, the median of the rest ([`own_queue`]); else the
+/// connection's.
 pub(super) fn queued_median(f: &Facts) -> f64 {
-    own_queue::median(f).unwrap_or(f.median_rtt)
+    own_queue::outage_median(f).unwrap_or(f.median_rtt)
 }
 
 // The evidence of a queue the flow built: round trips rising with its flight.
@@ -221,7 +228,7 @@ pub(super) fn loss_held_cwnd(f: &Facts) -> bool {
     // needless fast retransmission after reordering in 201 segments put a flow "at the
     // loss-based bound" of a 0.5 % loss rate that never was (issue 39).
     let needless = f.conn.directions[f.conn.data_direction.min(1) as usize].spurious_retransmissions;
-    retransmissions(f) > needless && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !queueing(f)
+    retransmissions(f) > needless && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !(rtt_grew(f) || ce_share(f.conn) >= CE_QUEUE_SHARE)
 }
 
 /// A rate this close to the Mathis bound (within this factor either way) is that
