@@ -13,7 +13,8 @@
 //! 1–5 segments in flight while the RTT went 84 → 134 ms: Vishnugrandhi20 tcp.pcapng
 //! conns 0 and 1). So:
 //! - the samples: the queue direction's round trips that time the path (round_trips.rs
-//!   `times_path`, those of `rtt.pathMedianMs`), each with the sender's flight at the data
+//!   `times_path`, those of the `rtt.pathMedianMs` the text quotes), each with the data
+//!   sender's flight at the data
 //!   it timed: at a sender-side capture that of the last data segment sent by the
 //!   sample's start (as latency_under_load.rs `flight_rtts` pairs them); at the receiver's,
 //!   the end of the data that ended the sample less the highest ACK the receiver had sent
@@ -46,7 +47,9 @@ pub const MIN_RANK_CORRELATION: f64 = 0.3;
 fn samples(f: &Facts, base: f64) -> (Vec<(f64, f64)>, usize) {
     let c = f.conn;
     let p = f.rows.packets;
-    let q = queue_direction(c, false) as u8;
+    // The direction whose median the text quotes (diagnosis.rs `rtts`); the flight is the data's.
+    let q = queue_direction(c, f.sh.turns > 0 || f.sh.peer_wait > 0.0) as u8;
+    let d = c.data_direction.min(1);
     let rule = RoundTripRule::of(c, f.tick);
     // At the sender's capture the data it timed left at the sample's start, with the
     // flight the capture counts at it (`in_flight`). At the receiver's, `in_flight` is what
@@ -56,21 +59,21 @@ fn samples(f: &Facts, base: f64) -> (Vec<(f64, f64)>, usize) {
     let at_receiver = c.vantage == crate::analysis::timing::vantage::Vantage::Receiver;
     let acked: Vec<(f64, f64)> = if at_receiver {
         let mut high = f64::NEG_INFINITY;
-        (0..p.t.len()).filter(|&i| p.dir[i] != q && p.ack[i].is_finite()).map(|i| { high = high.max(p.ack[i]); (p.t[i], high) }).collect()
+        (0..p.t.len()).filter(|&i| p.dir[i] != d && p.ack[i].is_finite()).map(|i| { high = high.max(p.ack[i]); (p.t[i], high) }).collect()
     } else {
         Vec::new()
     };
     let flight_at = |t: f64, r: f64| {
         if !at_receiver {
             let k = p.t.partition_point(|&x| x <= t - r);
-            return (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == q && p.len[i] > 0 && p.in_flight[i].is_finite()).map(|i| p.in_flight[i]);
+            return (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == d && p.len[i] > 0 && p.in_flight[i].is_finite()).map(|i| p.in_flight[i]);
         }
         let k = p.t.partition_point(|&x| x <= t);
-        let end = (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == q && p.len[i] > 0).map(|i| p.seq[i] + f64::from(p.len[i]))?;
+        let end = (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == d && p.len[i] > 0).map(|i| p.seq[i] + f64::from(p.len[i]))?;
         let a = acked.partition_point(|x| x.0 <= t - r).checked_sub(1).map(|j| acked[j].1)?;
         Some((end - a).max(0.0))
     };
-    let silences = silences(p, q, OUTAGE_BASE_RTTS * base);
+    let silences = silences(p, d, OUTAGE_BASE_RTTS * base);
     let mut out = Vec::new();
     let mut outages = 0;
     rule.for_each(f.rows.rtt, &mut |t, dir, measured_ms, round_trip_ms, kind| {
