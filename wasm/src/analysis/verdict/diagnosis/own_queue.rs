@@ -20,7 +20,8 @@
 //!   the end of the data that ended the sample less the highest ACK the receiver had sent
 //!   one round trip before (what the sender had heard when it sent that data);
 //! - a sample that spans a **two-way silence** — no packet of the receiver and no new data
-//!   of the sender for more than [`OUTAGE_BASE_RTTS`] path round trips — timed an outage,
+//!   of the sender for more than [`OUTAGE_BASE_RTTS`] path round trips, and the sender's
+//!   timer re-sending into it — timed an outage,
 //!   not a queue: while a queue drains, ACKs keep coming at its rate (the ACK clock);
 //!   after an outage the ACKs of everything arrive at once (saikowshik07 arp.pcapng conn
 //!   0: both sides silent 3.005 → 4.503 s, then ACKs of all 65 kB within 10 ms). Those
@@ -95,24 +96,29 @@ fn samples(f: &Facts, base: f64) -> (Vec<(f64, f64)>, usize) {
 }
 
 /// The two-way silences of a connection whose data flows in direction `q`: spans
-/// longer than `min_s` with no packet of the receiver and no new data of the sender
-/// (its re-sends of data already sent are no sign of life of the path), as (start, end) s.
+/// longer than `min_s` with no packet of the receiver and no new data of the sender, in
+/// which the sender's timer re-sent (its re-sends are no sign of life of the path, and
+/// show the ACK clock had stopped for longer than the sender's RTO — a slow bottleneck's
+/// ACKs, spaced wider than the path RTT, keep it running: the Kurose lab trace's 95 ms
+/// between ACKs on a 23 ms path), as (start, end) s.
 pub(crate) fn silences(p: &crate::analysis::rows::columns::PacketColumns, q: u8, min_s: f64) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     if !(min_s > 0.0) {
         return out;
     }
-    let (mut last, mut high) = (f64::NAN, f64::NEG_INFINITY);
+    let (mut last, mut high, mut resent) = (f64::NAN, f64::NEG_INFINITY, false);
     for i in 0..p.t.len() {
         let new_data = p.dir[i] == q && p.len[i] > 0 && p.seq[i] + f64::from(p.len[i]) > high;
         if p.dir[i] == q && p.len[i] > 0 {
             high = high.max(p.seq[i] + f64::from(p.len[i]));
+            resent |= !new_data;
         }
         if p.dir[i] != q || new_data {
-            if p.t[i] - last > min_s {
+            if p.t[i] - last > min_s && resent {
                 out.push((last, p.t[i]));
             }
             last = p.t[i];
+            resent = false;
         }
     }
     out
@@ -273,5 +279,11 @@ mod tests {
         c.ack(1.5, 1, 2001.0, 65535.0);
         assert_eq!(silences(&c.c.packets, 0, 0.6), vec![(0.1, 1.5)]);
         assert_eq!(silences(&c.c.packets, 0, 1.5), vec![]);
+        // The same gap without the re-send: a slow ACK clock, no outage.
+        let mut c = Cols::new(65535.0);
+        c.data(0.0, 0, 1.0, 1000);
+        c.data(0.1, 0, 1001.0, 1000);
+        c.ack(1.5, 1, 2001.0, 65535.0);
+        assert_eq!(silences(&c.c.packets, 0, 0.6), vec![]);
     }
 }
