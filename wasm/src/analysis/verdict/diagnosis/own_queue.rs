@@ -14,18 +14,17 @@
 //! conns 0 and 1). So:
 //! - the samples: the queue direction's round trips that time the path (round_trips.rs
 //!   `times_path`, those of the `rtt.pathMedianMs` the text quotes), each with the data
-//!   sender's flight at the data
-//!   it timed: at a sender-side capture that of the last data segment sent by the
-//!   sample's start (as latency_under_load.rs `flight_rtts` pairs them); at the receiver's,
-//!   the end of the data that ended the sample less the highest ACK the receiver had sent
-//!   one round trip before (what the sender had heard when it sent that data);
+//!   sender's flight at the data it timed: at a sender-side capture that of the last
+//!   segment the ACK ending the sample covers (the k-th segment of a flight sent at once
+//!   left with k in flight); at the receiver's, the end of the data that ended the sample
+//!   less the highest ACK the receiver had sent one round trip before (what the sender had
+//!   heard when it sent that data);
 //! - a sample that spans a **two-way silence** — no packet of the receiver and no new data
 //!   of the sender for more than [`OUTAGE_BASE_RTTS`] path round trips, and the sender's
-//!   timer re-sending into it — timed an outage,
-//!   not a queue: while a queue drains, ACKs keep coming at its rate (the ACK clock);
-//!   after an outage the ACKs of everything arrive at once (saikowshik07 arp.pcapng conn
-//!   0: both sides silent 3.005 → 4.503 s, then ACKs of all 65 kB within 10 ms). Those
-//!   samples are left out;
+//!   timer re-sending into it — timed an outage, not a queue: while a queue drains, ACKs
+//!   keep coming at its rate (the ACK clock); after an outage the ACKs of everything
+//!   arrive at once (saikowshik07 arp.pcapng conn 0: both sides silent 3.005 → 4.503 s,
+//!   then ACKs of all 65 kB within 10 ms). Those samples are left out;
 //! - of the others (at least [`LATENCY_MIN_SAMPLES`]), the median must still be
 //!   [`QUEUEING_RTT_RATIO`] × the minimum, and the RTTs must rise with the flight: a
 //!   Spearman rank correlation of at least [`MIN_RANK_CORRELATION`] between flight and
@@ -66,6 +65,18 @@ fn samples(f: &Facts, base: f64) -> (Vec<(f64, f64)>, usize) {
     };
     let flight_at = |t: f64, r: f64| {
         if !at_receiver {
+            // The segment the sample timed: the last one the ACK completing it covers
+            // (a flight sent within one clock tick has one time for all its segments, and
+            // the k-th of them left with k segments in flight: the Kurose lab's 8 KB flights).
+            let k = p.t.partition_point(|&x| x <= t + 1e-9);
+            if q == d {
+                if let Some(a) = (k.saturating_sub(8)..k).rev().find(|&i| p.dir[i] != d && p.ack[i].is_finite()).map(|i| p.ack[i]) {
+                    let sent = (k.saturating_sub(4096)..k).rev().find(|&i| p.dir[i] == d && p.len[i] > 0 && p.in_flight[i].is_finite() && p.seq[i] + f64::from(p.len[i]) <= a);
+                    if let Some(i) = sent {
+                        return Some(p.in_flight[i]);
+                    }
+                }
+            }
             let k = p.t.partition_point(|&x| x <= t - r);
             return (k.saturating_sub(64)..k).rev().find(|&i| p.dir[i] == d && p.len[i] > 0 && p.in_flight[i].is_finite()).map(|i| p.in_flight[i]);
         }
