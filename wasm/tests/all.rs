@@ -236,6 +236,8 @@ mod link_padding;
 mod mptcp;
 #[path = "one_direction.rs"]
 mod one_direction;
+#[path = "own_queue_and_flat_window.rs"]
+mod own_queue_and_flat_window;
 #[path = "pmtu_resends.rs"]
 mod pmtu_resends;
 #[path = "policer_words.rs"]

@@ -231,7 +231,11 @@ pub(crate) fn text(f: &Facts) -> String {
     let Some(r) = most(f) else { return String::new() };
     let base = crate::analysis::verdict::savings::round_trip_s(f.conn);
     // `most` holds a base, and each round's SRTT is at least 1.5 × it.
-    let rose = format!("the RTT had risen from {} (the path's base) to about {} (smoothed, median over these waits)", format_duration(base), format_duration(r.median_srtt));
+    // "Packets queued" only where the round trips rose with the flow's own flight
+    // (own_queue.rs): with a flat few-segment flight the rise is a host's or another
+    // flow's, which the capture does not name (review AJ C-LATENCY-UNDER-LOAD-UNFOUNDED).
+    let queued = if super::super::phrases::own_queue::median(f).is_some() { ", packets queued at the bottleneck" } else { "" };
+    let rose = format!("the RTT had risen from {} (the path's base) to about {} (smoothed, median over these waits){queued}", format_duration(base), format_duration(r.median_srtt));
     let (gaps, each, flight) = if r.count == 1 {
         ("1 gap".to_string(), "", "the next flight")
     } else {
@@ -253,7 +257,7 @@ pub(crate) fn text(f: &Facts) -> String {
     };
     format!(
         "The path limited this flow: {gaps} in its data ({}, {} of the time) {each}lasted about one round trip of the path as loaded at that moment — \
-         {rose}, packets queued at the bottleneck — and {flight} left within a round trip of the ACKs that released it: \
+         {rose} — and {flight} left within a round trip of the ACKs that released it: \
          the congestion window's pace at that RTT (the ACK clock), not a wait a readier peer would remove; {}.{rest}",
         format_duration(r.seconds),
         format_percent(r.seconds / f.sh.active.max(f64::MIN_POSITIVE)),

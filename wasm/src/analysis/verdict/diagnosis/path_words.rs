@@ -10,6 +10,8 @@ pub(super) mod outage_words;
 mod sender_paced_words;
 #[path = "cwnd_rounds.rs"]
 mod cwnd_rounds;
+#[path = "flat_window.rs"]
+mod flat_window; // neither: a flat loss-free flight (the sender's own window)
 pub(super) use sender_paced_words::sender_paced_text;
 // The bottleneck's rate where loss was the symptom of its full queue.
 #[path = "bottleneck_words.rs"]
@@ -122,7 +124,7 @@ pub(super) fn queue_phrase(f: &Facts) -> String {
     if queueing(f) {
         format!(
             " The median RTT grew to {} (minimum {}): packets queued at the bottleneck.",
-            format_duration(f.median_rtt),
+            format_duration(queued_median(f)),
             format_duration(f.min_rtt)
         )
     } else {
@@ -250,7 +252,7 @@ pub(super) fn path_text(f: &Facts) -> String {
         );
     } else {
         // The flights may decide which of the two it was (cwnd_rounds.rs).
-        t += &if loss_named || link_full.is_some() { ".".to_string() } else { cwnd_rounds::sentence(f).unwrap_or_else(|| ". The congestion window or the path's capacity was the limit.".to_string()) };
+        t += &if loss_named || link_full.is_some() { ".".to_string() } else { cwnd_rounds::sentence(f).or_else(|| flat_window::sentence(f)).unwrap_or_else(|| ". The congestion window or the path's capacity was the limit.".to_string()) };
     }
     if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(
@@ -444,10 +446,7 @@ fn queue_evidence(f: &Facts) -> String {
     }
     let median = format_duration(f.median_rtt);
     if f.median_rtt - f.min_rtt > near_minimum_s(f) {
-        return format!(
-            "with a median RTT of {median} against its {min} minimum: some queueing, short of a \
-             standing queue (a median of {QUEUEING_RTT_RATIO} × the minimum)"
-        );
+        return own_queue::rise_text(f, &median, &min); // "some queueing", or a rise not its own
     }
     if far_part_unseen(f.conn) {
         format!(

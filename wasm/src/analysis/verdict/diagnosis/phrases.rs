@@ -216,12 +216,32 @@ pub(super) fn queueing(f: &Facts) -> bool {
 /// [`QUEUE_MIN_DELAY_S`] above it: below a millisecond the spread is the hosts' own
 /// (scheduling, interrupt moderation, a VM's virtual NIC), not a queue one can act on
 /// (a loopback connection at 5 → 8 µs once read "a queue on the path").
+/// And a queue the flow built itself ([`own_queue`]): round trips that rose with its own
+/// flight, outages left out (a flat few-segment flight queues nothing; review AJ).
 pub(super) fn rtt_queueing(f: &Facts) -> bool {
+    rtt_grew(f) && own_queue::median(f).is_some()
+}
+
+/// The median round trip at least [`QUEUEING_RTT_RATIO`] × the path's and
+/// [`QUEUE_MIN_DELAY_S`] above it, whatever the cause: the headline's choice between loss
+/// and a queue's overflow ([`loss_held_cwnd`]) stays on it (the loss words are judged there).
+pub(super) fn rtt_grew(f: &Facts) -> bool {
     f.median_rtt.is_finite()
         && f.min_rtt > 0.0
         && f.median_rtt >= QUEUEING_RTT_RATIO * f.min_rtt
         && f.median_rtt - f.min_rtt >= QUEUE_MIN_DELAY_S.max(2.0 * f.tick)
 }
+
+/// The median round trip of the queue [`rtt_queueing`] shows, s: where samples that
+/// timed an outage were left out, the median of the rest ([`own_queue`]); else the
+/// connection's.
+pub(super) fn queued_median(f: &Facts) -> f64 {
+    own_queue::outage_median(f).unwrap_or(f.median_rtt)
+}
+
+// The evidence of a queue the flow built: round trips rising with its flight.
+#[path = "own_queue.rs"]
+pub(super) mod own_queue;
 
 /// Smallest median − minimum round trip said to be a queue, s.
 pub const QUEUE_MIN_DELAY_S: f64 = 0.001;
@@ -291,7 +311,7 @@ pub(super) fn loss_held_cwnd(f: &Facts) -> bool {
     // coincidence (review AL, DSPJ2021 baseline-with-latency-6 10.6.0.16 #203: 1 re-send in
     // 1,119 segments, 6 % of the time recovering, turns 72 %, headlined "Loss limited").
     let at_the_bound = at_the_bound && repaired >= MATHIS_MIN_LOSSES;
-    repaired > 0 && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !queueing(f)
+    repaired > 0 && (f.shares.loss >= LOSS_SHARE_MIN || at_the_bound) && !(rtt_grew(f) || ce_share(f.conn) >= CE_QUEUE_SHARE)
 }
 
 /// Repaired losses (re-sends not shown needless) before a rate can be at the Mathis bound:
