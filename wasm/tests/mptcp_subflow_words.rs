@@ -122,7 +122,7 @@ fn an_answer_on_a_joined_subflow_names_the_subflow_that_carried_the_request() {
     // 9 at 5.000 s) went on A, connection 0.
     assert!(t.contains("with no data from the peer on this subflow in between (an MPTCP subflow: the requests it answers may have travelled on the other subflow, connection 0, of MPTCP connection 0)"), "{t}");
     // One of 2 subflows; together they carried the 40 segments, 57,920 B = 57 KiB.
-    assert!(t.contains("This connection is one of the 2 subflows of MPTCP connection 0 (joined with MP_JOIN; the other: connection 0), so its rate and limit describe only its part"), "{t}");
+    assert!(t.contains("This connection is one of the 2 subflows of MPTCP connection 0 (joined with MP_JOIN; the other: connection 0), so its rate and limit describe only what it carried"), "{t}");
     assert!(t.contains("the subflows together carried 57 KiB of data from 10.0.0.2:80 to 10.0.0.1:40000 (this subflow 28 KiB of the connection's 57 KiB in all)"), "{t}");
     // The initial subflow had the request: its text keeps the plain words, plus the
     // one-of-two sentence.

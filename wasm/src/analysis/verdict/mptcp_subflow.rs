@@ -114,7 +114,7 @@ pub fn attach(conns: &mut [ConnectionSummary], groups: &[MptcpConnection]) {
                 _ => "its opening not in the capture",
             };
             let mut sentence = format!(
-                "This connection is one of the {} subflows of MPTCP connection {} ({how}; the other{}: {}), so its rate and limit describe only its part, and a request sent on one subflow may be answered on another.",
+                "This connection is one of the {} subflows of MPTCP connection {} ({how}; the other{}: {}), so its rate and limit describe only what it carried, and a request sent on one subflow may be answered on another.",
                 live.len(),
                 g.id,
                 if others.len() == 1 { "" } else { "s" },
