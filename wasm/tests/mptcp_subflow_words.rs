@@ -121,9 +121,13 @@ fn an_answer_on_a_joined_subflow_names_the_subflow_that_carried_the_request() {
     // third ACK (0.110 s), nothing from the client on B in between: the request (frame
     // 9 at 5.000 s) went on A, connection 0.
     assert!(t.contains("with no data from the peer on this subflow in between (an MPTCP subflow: the requests it answers may have travelled on the other subflow, connection 0, of MPTCP connection 0)"), "{t}");
-    // One of 2 subflows; together they carried the 40 segments, 57,920 B = 57 KiB.
+    // One of 2 subflows. Its span (`dataView`, opened on its own data after the idle
+    // 4.9 s) starts at its first data, 5.015 s, so A's first segment (5.010 s) is
+    // before it: 39 of the 40 segments, 56,472 B = 55 KiB, of the 57,920 B = 57 KiB in
+    // all; the last at 5.205 s (segment 39 on B). They fall in the 100-ms bins 5.0,
+    // 5.1 and 5.2 s: 56,472 × 8 / 0.3 s = 1.5 Mbit/s.
     assert!(t.contains("This connection is one of the 2 subflows of MPTCP connection 0 (joined with MP_JOIN; the other: connection 0), so its rate and limit describe only what it carried"), "{t}");
-    assert!(t.contains("the subflows together carried 57 KiB of data from 10.0.0.2:80 to 10.0.0.1:40000 (this subflow 28 KiB of the connection's 57 KiB in all)"), "{t}");
+    assert!(t.contains("From 5.015 s to 5.205 s the subflows together carried 55 KiB of data from 10.0.0.2:80 to 10.0.0.1:40000 (this subflow 28 KiB of the connection's 57 KiB in all): 1.5 Mbit/s over the 300 ms in which data arrived (100 ms bins)."), "{t}");
     // The initial subflow had the request: its text keeps the plain words, plus the
     // one-of-two sentence.
     let t0 = &a.connections[0].diagnosis.text;
