@@ -234,6 +234,8 @@ mod icmp_errors;
 mod link_padding;
 #[path = "mptcp.rs"]
 mod mptcp;
+#[path = "mptcp_subflow_words.rs"]
+mod mptcp_subflow_words;
 #[path = "one_direction.rs"]
 mod one_direction;
 #[path = "own_queue_and_flat_window.rs"]

@@ -62,6 +62,9 @@ fn the_wait_before_the_first_byte_is_said() {
     }
     if let Some(c) = common::corpus_connection("TheInverseKey__Multipath__speedtest.pcap", 36) {
         let t = &c.diagnosis.text;
-        assert!(t.contains("The first data came 19.56 s after the handshake (frame 1178 at 13.228 s → frame 1385 at 32.785 s), with no data from the peer in between"), "{t}");
+        // Session 42 (review AL row 13): connection 36 is an MP_JOIN subflow whose data
+        // answers GETs sent on connection 28 (frame 1366): "on this subflow", and the
+        // other subflow named (analysis/verdict/mptcp_subflow.rs).
+        assert!(t.contains("The first data came 19.56 s after the handshake (frame 1178 at 13.228 s → frame 1385 at 32.785 s), with no data from the peer on this subflow in between (an MPTCP subflow: the requests it answers may have travelled on the other subflow, connection 28, of MPTCP connection 17)"), "{t}");
     }
 }

@@ -364,6 +364,8 @@ impl Analyzer {
                     }
                 }
             }
+            // A subflow's waits and rate are part of its MPTCP connection's (mptcp_subflow.rs).
+            crate::analysis::verdict::mptcp_subflow::attach(&mut analysis.connections, &groups);
             analysis.mptcp = groups;
         }
         analysis.warnings = self.limits.warnings();

@@ -17,6 +17,7 @@ pub mod diagnosis_episodes;
 pub mod diagnosis_shares;
 pub mod first_byte;
 pub mod icmp_errors;
+pub mod mptcp_subflow;
 pub mod no_backoff;
 pub mod broken_clock;
 pub mod one_direction;

@@ -87,8 +87,9 @@ pub fn first_answer(conn: &ConnectionSummary, p: &PacketColumns) -> Option<Strin
             wait_words(wait)
         ),
         None => format!(
-            "The first data came {} after the handshake ({span_words}), with no data from the peer in between, a span the capture holds whole; {then}: the wait, not the transfer, took the time.",
-            wait_words(wait)
+            "The first data came {} after the handshake ({span_words}){}, a span the capture holds whole; {then}: the wait, not the transfer, took the time.",
+            wait_words(wait),
+            crate::analysis::verdict::mptcp_subflow::no_peer_data_words(conn)
         ),
     })
 }

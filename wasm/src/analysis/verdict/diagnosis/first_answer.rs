@@ -71,9 +71,11 @@ pub(super) fn first_answer_sentence(f: &Facts) -> Option<String> {
             "The first byte of the answer came {} after the peer's request ({span}){then}: the wait for the answer, not the transfer, took the time.{held}",
             wait_words(wait)
         ),
+        // On an MPTCP subflow the request may have gone on another subflow (mptcp_subflow.rs).
         None => format!(
-            "The first data came {} after the handshake ({span}), with no data from the peer in between{then}.",
-            wait_words(wait)
+            "The first data came {} after the handshake ({span}){}{then}.",
+            wait_words(wait),
+            crate::analysis::verdict::mptcp_subflow::no_peer_data_words(f.conn)
         ),
     })
 }
