@@ -252,7 +252,7 @@ pub(super) fn path_text(f: &Facts) -> String {
         );
     } else {
         // The flights may decide which of the two it was (cwnd_rounds.rs).
-        t += &if loss_named || link_full.is_some() { ".".to_string() } else { cwnd_rounds::sentence(f).or_else(|| flat_window::sentence(f)).unwrap_or_else(|| ". The congestion window or the path's capacity was the limit.".to_string()) };
+        t += &if loss_named || link_full.is_some() { ".".to_string() } else { cwnd_rounds::sentence(f).or_else(|| flat_window::sentence(f)).or_else(|| super::start_up_growth::sentence(f)).unwrap_or_else(|| ". The congestion window or the path's capacity was the limit.".to_string()) };
     }
     if f.sh.turns > 0 && f.sh.active > 0.0 && !turns_rule {
         t += &format!(

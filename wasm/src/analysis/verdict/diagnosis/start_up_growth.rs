@@ -76,6 +76,13 @@ fn growth_at_end(full: &[u64]) -> Option<StillGrowing> {
 
 /// ", and it was still in start-up when the capture ends: …", in place of the rate "once
 /// its start-up was over" and "steadily near its best".
+/// The path verdict's closing sentence where the capture ends inside start-up (path_words.rs
+/// `path_text`; review AJ C-SLOWSTART-MISSED, saikowshik07 icmp.pcapng #11, which the
+/// loss-despite words no longer reach once its needless copies are no loss).
+pub(super) fn sentence(f: &Facts) -> Option<String> {
+    still_growing(f).map(|g| format!(". The congestion window or the path's capacity was the limit{}.", phrase(&g)))
+}
+
 pub(super) fn phrase(g: &StillGrowing) -> String {
     format!(
         ", and it was still in start-up when the capture ends: the data it sent per round trip grew from {} to {} over its last {} \
