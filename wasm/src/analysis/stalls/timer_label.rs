@@ -76,16 +76,13 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
                     p.frame[r],
                     p.frame[k]
                 );
-            } else {
-                s.cause = StallCause::AckWait;
-                s.ended_by = format!(
-                    "a re-send at {} (frame {}) {since} after the peer's {what} of {} (frame {}): sent on it, not by a timer — the sender waited on the peer's packets",
-                    format_timestamp(p.t[k]),
-                    p.frame[k],
-                    format_timestamp(p.t[r]),
-                    p.frame[r]
-                );
             }
+            // A re-send answering the peer's packet ended a wait inside loss recovery (a hole
+            // was open: the re-send repairs it): loss's time, not `ack-wait`, which is data in
+            // flight with no loss (DESIGN.md; review AM, chapter09 Rox_vs_OpenFlow #11/#32: the
+            // go-back-N after a timeout read "waiting on ACKs … would have taken 1.9 s"). No
+            // captured-recovery cause exists yet (`loss-recovery` is for re-sends this capture
+            // did not see, reported_loss.rs): the timer label stays.
             continue;
         }
         let f = p.flags[k];
@@ -123,16 +120,10 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
             // start of a 3.2 s timeout).
             let last_peer = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&r| p.dir[r] != dir && p.t[r] + lag_s <= p.t[k] + LAG_SLACK_S);
             let since = last_peer.map_or(f64::INFINITY, |r| p.t[k] - p.t[r]);
-            if ack_clocked(f, since, path_rtt_s, lag_s) {
-                s.cause = StallCause::AckWait;
-                s.ended_by = format!(
-                    "recovery retransmission of {} bytes at {} (frame {}), counted as sent on the receiver's ACKs (fast recovery, RFC 6675) and sent {} after its last packet, as ACKs clock a re-send, not a timer: the sender waited on ACKs",
-                    p.len[k],
-                    format_timestamp(p.t[k]),
-                    p.frame[k],
-                    format_duration(since)
-                );
-            } else if since.is_finite() && !s.ended_by.contains("counted as recovery") {
+            // Fast recovery's wait is loss's time, not `ack-wait` (data in flight with no
+            // loss, DESIGN.md; see the answered case above, review AM): no captured-
+            // recovery cause exists yet, so an ACK-clocked one keeps its label and words.
+            if !ack_clocked(f, since, path_rtt_s, lag_s) && since.is_finite() && !s.ended_by.contains("counted as recovery") {
                 // Counted recovery, but sent longer after the receiver's last packet than
                 // ACKs clock a re-send: both facts said (zeek tcp/reassembly.pcap frame
                 // 35, 1.6 s after the last duplicate ACK of a 30 ms path).
