@@ -355,9 +355,9 @@ impl RetransKinds {
     /// the same (absent) RetransmitTS: gmail.pcapng.cap's 5601 re-sent at 3.897 s (the
     /// ACK then jumped to 7001) and again after that ACK read as two needless, one D-SACK.
     fn on_dsack(&mut self, (l, r): (i64, i64), t_ns: i64) {
-        // The block is the duplicate segment's bytes (RFC 2883 §4): first a re-send all of whose bytes lie in it (arp.pcapng: the probe, not a later partial copy; a copy also holding bytes the receiver lacked was needed, review AM Jahnavipohar08 #3).
+        // The block is the duplicate segment's bytes (RFC 2883 §4): first the re-send of exactly them, then one all of whose bytes lie in it (arp.pcapng: the probe f314, not the later partial copy f390; a copy also holding bytes the receiver lacked was needed, review AM Jahnavipohar08 #3).
         let (recent, n, rs) = (self.records.len().saturating_sub(SCAN), self.records.len(), &self.records);
-        let Some(last) = (recent..n).rev().find(|&i| rs[i].seq >= l && rs[i].end <= r).or_else(|| (recent..n).rev().find(|&i| rs[i].seq < r && rs[i].end > l)) else {
+        let Some(last) = (recent..n).rev().find(|&i| rs[i].seq == l && rs[i].end == r).or_else(|| (recent..n).rev().find(|&i| rs[i].seq >= l && rs[i].end <= r)).or_else(|| (recent..n).rev().find(|&i| rs[i].seq < r && rs[i].end > l)) else {
             return;
         };
         let head = self.records[last];

@@ -65,24 +65,22 @@ pub fn relabel(stalls: &mut [Stall], p: &PacketColumns, dir: u8, lag_s: f64, pat
             continue;
         }
         let Some(k) = first_resend(p, dir, (i, j), lag_s) else { continue };
-        if let Some(r) = answered(p, dir, (i, k), lag_s) {
+        // A re-send answering the peer's packet ended a wait inside loss recovery (a hole was
+        // open: the re-send repairs it): loss's time, not `ack-wait`, which is data in flight
+        // with no loss (DESIGN.md; review AM, chapter09 Rox_vs_OpenFlow #11/#32: the go-back-N
+        // after a timeout read "waiting on ACKs … would have taken 1.9 s"). No captured-
+        // recovery cause exists yet (`loss-recovery` is for re-sends this capture did not see,
+        // reported_loss.rs): the counted kind below decides, as for any other re-send.
+        if let Some(r) = answered(p, dir, (i, k), lag_s).filter(|&r| peer_timer(p.flags[r])) {
             let since = format_duration((p.t[k] - p.t[r]).max(0.0));
             let what = peer_what(p, r);
-            if peer_timer(p.flags[r]) {
-                // The peer's timer: a retransmission timeout still, the peer's (module doc 1).
-                s.ended_by = format!(
-                    "the peer's retransmission timer: its {what} re-sent at {} (frame {}) — it had not received this side's packets — answered by this side's re-send {since} later (frame {}), no timer of this side's",
-                    format_timestamp(p.t[r]),
-                    p.frame[r],
-                    p.frame[k]
-                );
-            }
-            // A re-send answering the peer's packet ended a wait inside loss recovery (a hole
-            // was open: the re-send repairs it): loss's time, not `ack-wait`, which is data in
-            // flight with no loss (DESIGN.md; review AM, chapter09 Rox_vs_OpenFlow #11/#32: the
-            // go-back-N after a timeout read "waiting on ACKs … would have taken 1.9 s"). No
-            // captured-recovery cause exists yet (`loss-recovery` is for re-sends this capture
-            // did not see, reported_loss.rs): the timer label stays.
+            // The peer's timer: a retransmission timeout still, the peer's (module doc 1).
+            s.ended_by = format!(
+                "the peer's retransmission timer: its {what} re-sent at {} (frame {}) — it had not received this side's packets — answered by this side's re-send {since} later (frame {}), no timer of this side's",
+                format_timestamp(p.t[r]),
+                p.frame[r],
+                p.frame[k]
+            );
             continue;
         }
         let f = p.flags[k];
