@@ -396,10 +396,11 @@ fn loss_queue_phrase(f: &Facts) -> String {
     // Every re-send needless (D-SACK, Eifel): no loss for the queue to have caused; a
     // delay that long outlasts a retransmission timer instead (RFC 3522 §1; review AJ,
     // kannaammulu25 udp.pcapng #6 read "none repaired a loss" and "the losses may be its
-    // overflow" in one text).
+    // overflow" in one text). Needless copies prove the data arrived, not that no packet was
+    // dropped: its ACKs may have been (review AL, chapter09 Rox_vs_OpenFlow #49).
     let sender = &f.conn.directions[f.conn.data_direction.min(1) as usize];
     let why = if sender.retransmissions > 0 && sender.spurious_retransmissions >= sender.retransmissions {
-        "every re-send was needless: a delay that long can outlast the sender's timer (RFC 3522), no packet need be dropped"
+        "every re-send was needless: the receiver had the data, so its ACKs came late or were lost on the way back (a delay that long can outlast the sender's timer, RFC 3522)"
     } else {
         "a full queue drops packets, so the losses may be its overflow"
     };
