@@ -155,7 +155,9 @@ pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::P
     let chosen = chosen_ms.filter(|ms| ms.is_finite() && *ms > 0.0).map(|ms| stalls::chosen_threshold_s(ms, tick));
     let mut lags = [0, 1].map(|d| super::sender_lag(parts, d, path.rtt));
     let mut rtt_ms = path.rtt.map(|s| s * 1000.0);
-    if let Some(far) = far_estimate(path, store, data_direction) {
+    // One copy of the rows for both readings below (only connections without a round trip pay for it).
+    let mut rows = None;
+    if let Some(far) = far_estimate(path, store, &mut rows, data_direction) {
         lags[data_direction as usize] = far;
         rtt_ms = Some(far * 1000.0);
     }
@@ -163,16 +165,14 @@ pub(super) fn lags_and_threshold(path: &mut vantage::PathRtt, parts: &vantage::P
     // Nothing measured or estimated the round trip: the flow's own even pace
     // (stalls/even_pace.rs), where it has one, keeps its spacing from reading as stalls.
     let bounded = stalls::round_trip_bound_s(path.rtt, &path.method, tick).is_some();
-    let paced = if rtt_ms.is_none() && !bounded && chosen.is_none() { even_pace(path, store, data_direction, default) } else { None };
+    let paced = if rtt_ms.is_none() && !bounded && chosen.is_none() { even_pace(path, store, &mut rows, data_direction, default) } else { None };
     (lags, chosen.unwrap_or(paced.unwrap_or(default)))
 }
 
 /// The threshold from the data direction's even pace (stalls/even_pace.rs) where it is
 /// above `default`, s, said in the method's words; None where there is no even pace.
-fn even_pace(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8, default: f64) -> Option<f64> {
-    let mut packets = PacketColumns::default();
-    store.fill_packet_columns(&mut packets, false);
-    let p = stalls::even_pace::even_pace(&packets, data_direction)?;
+fn even_pace(path: &mut vantage::PathRtt, store: &ConnStore, rows: &mut Option<PacketColumns>, data_direction: u8, default: f64) -> Option<f64> {
+    let p = stalls::even_pace::even_pace(rows_of(store, rows), data_direction)?;
     let threshold = p.threshold_s();
     (threshold > default).then(|| {
         let f = crate::analysis::format::format_duration;
@@ -188,17 +188,24 @@ fn even_pace(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8,
     })
 }
 
+/// The connection's packet rows, copied from `store` the first time they are asked for.
+fn rows_of<'a>(store: &ConnStore, rows: &'a mut Option<PacketColumns>) -> &'a PacketColumns {
+    rows.get_or_insert_with(|| {
+        let mut packets = PacketColumns::default();
+        store.fill_packet_columns(&mut packets, false);
+        packets
+    })
+}
+
 /// A receiver-side capture that never measured the far part (`path.rtt` None): that part
 /// read from the ACK → new-data pairs (stalls/far_estimate.rs), s, said in the method's
 /// words; None where there is no trusted estimate. Reads a copy of the packet rows (only
 /// such connections pay for it).
-fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, data_direction: u8) -> Option<f64> {
+fn far_estimate(path: &mut vantage::PathRtt, store: &ConnStore, rows: &mut Option<PacketColumns>, data_direction: u8) -> Option<f64> {
     if path.rtt.is_some() || path.vantage != Vantage::Receiver {
         return None;
     }
-    let mut packets = PacketColumns::default();
-    store.fill_packet_columns(&mut packets, false);
-    let e = stalls::far_estimate::ack_to_new_data(&packets, data_direction)?;
+    let e = stalls::far_estimate::ack_to_new_data(rows_of(store, rows), data_direction)?;
     let shorter = if e.shorter > 0 { format!("; {} shorter pairs were data already in flight", e.shorter) } else { String::new() };
     path.method += &format!(
         "; the receiver's ACKs and the data each released put the round trip near {} (the lower quartile of {} ACK → new-data pairs, {} of them within 1.5× of it{shorter}), which sets the sender's lag and the stall threshold",
