@@ -69,6 +69,7 @@ pub mod sender_paced;
 pub mod write_ends;
 pub mod transfer_end;
 pub mod transfer_head;
+mod unqueued_writes; // small writes sent as written (sender_paced.rs)
 use pass::SharesPass;
 pub use reorder_dup_acks::dup_acks_of_reordering;
 

@@ -31,6 +31,7 @@
 //! application's share (diagnosis_shares/pass.rs keeps it apart): the intervals that a
 //! small segment opened (`Clock`), or that opened with exactly the cap in flight (`Cap`).
 
+use super::unqueued_writes::Counts;
 use super::TimeShares;
 use crate::analysis::rows::columns::{flag_bits, PacketColumns};
 use crate::analysis::stalls::{is_data_segment, SenderFacts};
@@ -127,6 +128,8 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
     let (mut high, mut peer_ack, mut last_ack_t) = (f64::NEG_INFINITY, f64::NAN, f64::NAN);
     let (mut n, mut small, mut max_flight, mut first_t, mut last_t) = (0usize, 0usize, 0.0f64, f64::NAN, f64::NAN);
     let mut max_len = 0.0f64;
+    // Small segments sent behind an unacknowledged small one (unqueued_writes.rs: Nagle off).
+    let (mut behind, mut prev_small) = (0usize, false);
     let (mut sizes, mut gaps, mut delays, mut flights) = (Vec::new(), Vec::new(), Vec::new(), Vec::<Flight>::new());
     let mut times = Vec::new();
     for (i, t) in sender_view(cols, dir, facts.lag_s) {
@@ -164,6 +167,9 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         max_len = max_len.max(len);
         n += 1;
         small += usize::from(len < 0.5 * full);
+        // Data before it was outstanding, so the previous segment was (cumulative ACKs).
+        behind += usize::from(len < 0.5 * full && prev_small && flight > len);
+        prev_small = len < 0.5 * full;
         if sizes.len() < KEEP {
             sizes.push(len);
             times.push(t);
@@ -189,6 +195,7 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
         last_t = t;
     }
     let span = last_t - first_t;
+    let counts = Counts { segments: n, small, small_behind_small: behind, max_flight };
     if n < CLOCK_MIN_SEGMENTS || !(span > 0.0) {
         return None;
     }
@@ -211,7 +218,8 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
             let kind = PacedKind::Clock { record: median(&mut sizes), period, per_second, small, segments: n };
             return Some(paced(kind, sh.other_small.min(sh.other)));
         }
-        return None;
+        // Not a steady clock: an interactive writer's small writes may still be it.
+        return unqueued(cols, dir, full, (start, stop), sh, counts).map(|w| paced(PacedKind::Writes(w), sh.other_written.min(sh.other)));
     }
     // The pass kept the `other` time at its largest flight: the cap's, where they agree.
     // A cap first: a send buffer that held the flight also ends it on a write's tail.
@@ -219,8 +227,14 @@ pub fn judge(cols: &PacketColumns, facts: &SenderFacts, full: f64, rtt: f64, sh:
     if let Some(cap) = cap_of(&flights, full, facts.mss, rtt, sh).filter(|c| top == cap_bytes(c)) {
         return Some(paced(cap, seconds.min(sh.other)));
     }
-    let w = super::write_ends::judge(cols, dir, full, (start, stop)).filter(|_| sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other)?;
+    let timed = super::write_ends::judge(cols, dir, full, (start, stop)).filter(|_| sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other);
+    let w = timed.or_else(|| unqueued(cols, dir, full, (start, stop), sh, counts))?;
     Some(paced(PacedKind::Writes(w), sh.other_written.min(sh.other)))
+}
+
+/// Small writes sent as written with data in flight (unqueued_writes.rs).
+fn unqueued(cols: &PacketColumns, dir: u8, full: f64, span: (f64, f64), sh: &TimeShares, c: Counts) -> Option<super::write_ends::Writes> {
+    super::unqueued_writes::judge(super::write_ends::judge_untimed(cols, dir, full, span), &c, full, sh)
 }
 
 fn cap_bytes(k: &PacedKind) -> f64 {

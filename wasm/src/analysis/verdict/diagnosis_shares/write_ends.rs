@@ -113,7 +113,17 @@ pub struct Writes {
 /// back to back, as it sends full segments; an application that had not written yet
 /// sends it later. A capture clock that stamps every frame alike (review AA W3) or ticks
 /// too coarsely to tell them apart shows no difference, and the rule stays silent.
-pub fn judge(cols: &PacketColumns, dir: u8, full: f64, (start, stop): (f64, f64)) -> Option<Writes> {
+pub fn judge(cols: &PacketColumns, dir: u8, full: f64, span: (f64, f64)) -> Option<Writes> {
+    judge_timed(cols, dir, full, span, true)
+}
+
+/// [`judge`] without its timing guard (`next_bytes_later`): for unqueued_writes.rs, which
+/// reads the absence of a backlog from loss, flights and drains instead.
+pub fn judge_untimed(cols: &PacketColumns, dir: u8, full: f64, span: (f64, f64)) -> Option<Writes> {
+    judge_timed(cols, dir, full, span, false)
+}
+
+fn judge_timed(cols: &PacketColumns, dir: u8, full: f64, (start, stop): (f64, f64), timed: bool) -> Option<Writes> {
     let (mut segments, mut wholes) = (0usize, 0usize);
     let mut tails = Vec::new();
     let mut last_end: Option<f64> = None;
@@ -151,7 +161,7 @@ pub fn judge(cols: &PacketColumns, dir: u8, full: f64, (start, stop): (f64, f64)
         }
     }
     let ends = tails.len();
-    if ends < MIN_WRITE_ENDS || wholes == 0 || !next_bytes_later(&mut sent, tick) {
+    if ends < MIN_WRITE_ENDS || wholes == 0 || (timed && !next_bytes_later(&mut sent, tick)) {
         return None;
     }
     tails.sort_by(f64::total_cmp);
