@@ -304,6 +304,8 @@ mod twin_placement;
 mod twin_sequence;
 #[path = "two_capture_points.rs"]
 mod two_capture_points;
+#[path = "unqueued_writes.rs"]
+mod unqueued_writes;
 #[path = "upstream_queue.rs"]
 mod upstream_queue;
 #[path = "vantage_lan.rs"]

@@ -75,3 +75,48 @@ pub fn judge(writes: Option<Writes>, c: &Counts, full: f64, sh: &TimeShares) -> 
     let most = sh.other_written >= super::write_ends::MOST_OF_OTHER * sh.other;
     (n > 0.0 && no_loss && small && below && drained && nagle_off && most).then_some(w)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Si-ren ssh.pcap #2's numbers (review AL row 11): 1,055 new segments, 695 below half
+    /// of the 1,440-B full segment, 307 of them behind an unacknowledged small one, the
+    /// flight at most 11,524 B of a 124,480-B smallest window; 0.085 s of 0.204 s with
+    /// everything acknowledged, 0.113 s of the 0.119 s `other` after a write's end.
+    fn ssh() -> (Writes, Counts, TimeShares) {
+        let w = Writes { segments: 1055, ends: 1041, whole: 14, tail: 380.0, full: 1440.0 };
+        let c = Counts { segments: 1055, small: 695, small_behind_small: 307, max_flight: 11_524.0 };
+        let sh = TimeShares { active: 0.204, application: 0.085, other: 0.119, other_written: 0.113, windows_trusted: true, min_window: 124_480.0, ..Default::default() };
+        (w, c, sh)
+    }
+
+    #[test]
+    fn interactive_writes_are_unqueued() {
+        let (w, c, sh) = ssh();
+        assert_eq!(judge(Some(w), &c, 1440.0, &sh), Some(w));
+    }
+
+    #[test]
+    fn each_look_alike_is_refused() {
+        let (w, c, sh) = ssh();
+        // A loss the sender repaired: a backlog may have waited on the recovery.
+        assert_eq!(judge(Some(w), &c, 1440.0, &TimeShares { retransmitted_segments: 1, ..sh.clone() }), None);
+        // Mostly full segments (a bulk transfer): 500 of 1,055 small is below half.
+        assert_eq!(judge(Some(w), &Counts { small: 500, ..c }, 1440.0, &sh), None);
+        // The flight reached the window (a tiny window held it): 11,524 > 1/4 of 40,000.
+        assert_eq!(judge(Some(w), &c, 1440.0, &TimeShares { min_window: 40_000.0, ..sh.clone() }), None);
+        // Above ten full segments: a congestion window may have held it.
+        assert_eq!(judge(Some(w), &Counts { max_flight: 14_401.0, ..c }, 1440.0, &sh), None);
+        // An untrusted window (scale unknown) shows no room.
+        assert_eq!(judge(Some(w), &c, 1440.0, &TimeShares { windows_trusted: false, ..sh.clone() }), None);
+        // The flight never drained (0.04 s of 0.204 s is below a fifth): a backlog may have kept it full.
+        assert_eq!(judge(Some(w), &c, 1440.0, &TimeShares { application: 0.04, ..sh.clone() }), None);
+        // Nagle on: 69 of 695 small segments behind a small one is below a tenth.
+        assert_eq!(judge(Some(w), &Counts { small_behind_small: 69, ..c }, 1440.0, &sh), None);
+        // Most `other` time after whole segments, not write ends.
+        assert_eq!(judge(Some(w), &c, 1440.0, &TimeShares { other_written: 0.05, ..sh.clone() }), None);
+        // No write ends counted (write_ends.rs: fewer than 32, or no whole segment: a small-MSS path).
+        assert_eq!(judge(None, &c, 1440.0, &sh), None);
+    }
+}
